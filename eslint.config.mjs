@@ -1,0 +1,31 @@
+// Flat config: typescript-eslint over every TypeScript source; the client and the sandbox may not import the editor.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const noVscode = {
+  'no-restricted-imports': ['error', {
+    paths: [{ name: 'vscode', message: 'src/api and sandbox stay free of the editor: no vscode import.' }],
+  }],
+  'no-restricted-syntax': ['error', {
+    selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
+    message: 'src/api and sandbox stay free of the editor: no vscode require.',
+  }],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-require-imports': 'off',
+    },
+  },
+  { files: ['src/api/**/*.ts', 'sandbox/**/*.ts'], rules: noVscode },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+  },
+);

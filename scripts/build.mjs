@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// One build for every bundle: the extension (activation entry + lazily loaded core), the webview,
+// the CLI, the sandbox, and (with --tests) every test and bench file under out/.
+import * as esbuild from 'esbuild';
+import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { join, relative, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+const watch = args.has('--watch');
+const withTests = args.has('--tests');
+const production = args.has('--production');
+const quiet = args.has('--quiet');
+
+/** The activation bundle must not pull in the core: `./core.js` stays a runtime require. */
+const coreExternal = {
+  name: 'core-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/core(\.js)?$/ }, (a) =>
+      a.importer.endsWith(join('src', 'lazy.ts')) ? { path: './core.js', external: true } : undefined);
+  },
+};
+
+const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: production ? false : 'linked', minify: production, logLevel: quiet ? 'error' : 'warning', absWorkingDir: root, legalComments: 'none' };
+
+const bundles = [
+  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [coreExternal], ...node, metafile: true },
+  { entryPoints: ['src/core.ts'], outfile: 'dist/core.js', external: ['vscode'], ...node },
+  { entryPoints: ['media/webview/main.ts'], outfile: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife', target: 'chrome120', sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, ...node },
+  { entryPoints: ['sandbox/main.ts'], outfile: 'dist/sandbox.js', ...node },
+].filter((b) => existsSync(join(root, b.entryPoints[0])));
+
+function walk(dir, pred, acc = []) {
+  if (!existsSync(dir)) return acc;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) { if (name !== 'fixtures') walk(p, pred, acc); }
+    else if (pred(p)) acc.push(p);
+  }
+  return acc;
+}
+
+if (withTests) {
+  rmSync(join(root, 'out'), { recursive: true, force: true });
+  const isTs = (p) => p.endsWith('.ts') && !p.endsWith('.d.ts');
+  const testEntries = [
+    ...walk(join(root, 'test'), (p) => isTs(p) && (p.endsWith('.test.ts') || /[\\/](index|run[^\\/]*)\.ts$/.test(p))),
+    ...walk(join(root, 'bench'), isTs),
+  ];
+  if (testEntries.length) {
+    bundles.push({
+      entryPoints: testEntries.map((p) => relative(root, p)),
+      outdir: 'out', outbase: '.', ...node, sourcemap: 'inline', minify: false,
+      packages: 'external', external: ['vscode'],
+    });
+  }
+}
+
+if (watch) {
+  for (const b of bundles) { const ctx = await esbuild.context(b); await ctx.watch(); }
+  console.log('[watch] build started');
+} else {
+  const results = await Promise.all(bundles.map((b) => esbuild.build(b)));
+  if (!quiet) {
+    const meta = results[0]?.metafile;
+    if (meta) for (const [file, o] of Object.entries(meta.outputs)) if (file.endsWith('.js')) console.log(`built ${file} (${(o.bytes / 1024).toFixed(1)} KB)`);
+  }
+}

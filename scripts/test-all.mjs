@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// `npm test`: every tier in order. Prints each tier's own output, then one closing line
+// `N passed, N failed` summed over the tiers that count tests. Exit 1 on any failure.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const only = process.argv.slice(2);
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024, ...opts });
+  process.stdout.write(r.stdout ?? '');
+  process.stderr.write(r.stderr ?? '');
+  return { code: r.status ?? 1, out: (r.stdout ?? '') + (r.stderr ?? '') };
+}
+
+function hasTests(dir) {
+  const d = join(root, dir);
+  if (!existsSync(d)) return false;
+  const stack = [d];
+  while (stack.length) {
+    const p = stack.pop();
+    for (const n of readdirSync(p)) { const q = join(p, n); if (statSync(q).isDirectory()) stack.push(q); else if (n.endsWith('.test.ts')) return true; }
+  }
+  return false;
+}
+
+/** Counts from node:test's closing summary (`ℹ pass N` / `ℹ fail N`) or a plain `N passed, N failed` line. */
+function counts(out) {
+  const pass = [...out.matchAll(/^\S*\s*pass (\d+)$/gm)].map((m) => +m[1]);
+  const fail = [...out.matchAll(/^\S*\s*fail (\d+)$/gm)].map((m) => +m[1]);
+  if (pass.length) return { passed: pass.at(-1), failed: fail.at(-1) ?? 0 };
+  const plain = [...out.matchAll(/^(?:\w+: )?(\d+) passed, (\d+) failed/gm)].at(-1);
+  return plain ? { passed: +plain[1], failed: +plain[2] } : undefined;
+}
+
+const nodeTest = (dir) => () => run(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', `out/${dir}/`]);
+
+const tiers = [
+  { name: 'build', fn: () => run(process.execPath, ['scripts/build.mjs', '--tests']) },
+  { name: 'lint', fn: () => run('npx', ['eslint', '.']) },
+  { name: 'typecheck', fn: () => run('npx', ['tsc', '-p', '.', '--noEmit']) },
+  { name: 'unit', fn: nodeTest('test/unit'), tests: true, when: () => hasTests('test/unit') },
+  { name: 'http', fn: nodeTest('test/http'), tests: true, when: () => hasTests('test/http') },
+  { name: 'host', fn: () => run(process.execPath, ['scripts/vscode/test-host.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-host.mjs')) },
+  { name: 'e2e', fn: () => run(process.execPath, ['scripts/vscode/test-e2e.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-e2e.mjs')) },
+  { name: 'package', fn: () => run(process.execPath, ['scripts/package.mjs', '--check']), tests: true, when: () => existsSync(join(root, 'scripts/package.mjs')) },
+];
+
+let passed = 0, failed = 0;
+const summary = [];
+for (const t of tiers) {
+  if (only.length && !only.includes(t.name)) continue;
+  if (t.when && !t.when()) { summary.push(`${t.name}: not present`); continue; }
+  console.log(`\n=== ${t.name} ===`);
+  const start = Date.now();
+  const r = t.fn();
+  const secs = ((Date.now() - start) / 1000).toFixed(1);
+  const c = t.tests ? counts(r.out) : undefined;
+  if (c) { passed += c.passed; failed += c.failed; }
+  if (r.code !== 0 && (!c || c.failed === 0)) failed += 1; // a tier that failed outside its tests still fails the run
+  if (t.tests && !c && r.code === 0) failed += 1;           // a test tier that reported nothing ran no test
+  summary.push(`${t.name}: ${r.code === 0 ? 'ok' : 'FAILED'}${c ? ` (${c.passed} passed, ${c.failed} failed)` : ''} in ${secs} s`);
+}
+console.log('\n=== summary ===');
+for (const s of summary) console.log(s);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
