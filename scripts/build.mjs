@@ -12,6 +12,10 @@ const watch = args.has('--watch');
 const withTests = args.has('--tests');
 const production = args.has('--production');
 const quiet = args.has('--quiet');
+// --only=PREFIX (repeatable): bundle only the test/bench files under these paths (and skip the product
+// bundles unless --bundles), so one person's half-written test does not break another's build.
+const only = process.argv.slice(2).filter((a) => a.startsWith('--only=')).map((a) => a.slice(7));
+const productBundles = only.length === 0 || args.has('--bundles');
 
 /** The activation bundle must not pull in the core: `./core.js` stays a runtime require. */
 const coreExternal = {
@@ -30,7 +34,7 @@ const bundles = [
   { entryPoints: ['media/webview/main.ts'], outfile: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife', target: 'chrome120', sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, ...node },
   { entryPoints: ['sandbox/main.ts'], outfile: 'dist/sandbox.js', ...node },
-].filter((b) => existsSync(join(root, b.entryPoints[0])));
+].filter((b) => productBundles && existsSync(join(root, b.entryPoints[0])));
 
 function walk(dir, pred, acc = []) {
   if (!existsSync(dir)) return acc;
@@ -43,12 +47,12 @@ function walk(dir, pred, acc = []) {
 }
 
 if (withTests) {
-  rmSync(join(root, 'out'), { recursive: true, force: true });
+  if (args.has('--clean')) rmSync(join(root, 'out'), { recursive: true, force: true });
   const isTs = (p) => p.endsWith('.ts') && !p.endsWith('.d.ts');
   const testEntries = [
     ...walk(join(root, 'test'), (p) => isTs(p) && (p.endsWith('.test.ts') || /[\\/](index|run[^\\/]*)\.ts$/.test(p))),
     ...walk(join(root, 'bench'), isTs),
-  ];
+  ].filter((p) => only.length === 0 || only.some((o) => relative(root, p).startsWith(o)));
   if (testEntries.length) {
     bundles.push({
       entryPoints: testEntries.map((p) => relative(root, p)),

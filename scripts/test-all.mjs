@@ -39,7 +39,7 @@ function counts(out) {
 const nodeTest = (dir) => () => run(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', `out/${dir}/`]);
 
 const tiers = [
-  { name: 'build', fn: () => run(process.execPath, ['scripts/build.mjs', '--tests']) },
+  { name: 'build', fn: () => run(process.execPath, ['scripts/build.mjs', '--tests', '--clean']) },
   { name: 'lint', fn: () => run('npx', ['eslint', '.']) },
   { name: 'typecheck', fn: () => run('npx', ['tsc', '-p', '.', '--noEmit']) },
   { name: 'unit', fn: nodeTest('test/unit'), tests: true, when: () => hasTests('test/unit') },
