@@ -1,0 +1,50 @@
+import * as vscode from 'vscode';
+
+/** Production address of the service (addendum: "It must be a setting, never hard-wired"). */
+export const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';
+export const ALL_TYPES = ['doc', 'issue', 'pull_request', 'readme'] as const;
+
+const SECTION = 'devIndex';
+
+export interface SearchDefaults { k: number; passages: number; types: string[] }
+
+function clampInt(v: unknown, min: number, max: number, fallback: number): number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fallback;
+}
+
+/** Typed getters over `devIndex.*`; values outside the declared bounds fall back to the default. */
+export const config = {
+  baseUrl(): string {
+    const raw = vscode.workspace.getConfiguration(SECTION).get<string>('baseUrl', DEFAULT_BASE_URL).trim();
+    return raw === '' ? DEFAULT_BASE_URL : raw;
+  },
+  searchDefaults(): SearchDefaults {
+    const c = vscode.workspace.getConfiguration(SECTION);
+    const types = c.get<string[]>('search.types', [...ALL_TYPES]).filter((t) => (ALL_TYPES as readonly string[]).includes(t));
+    return {
+      k: clampInt(c.get('search.k'), 1, 100, 10),
+      passages: clampInt(c.get('search.passages'), 1, 5, 1),
+      types: types.length ? types : [...ALL_TYPES],
+    };
+  },
+  requestTimeoutMs(): number {
+    return clampInt(vscode.workspace.getConfiguration(SECTION).get('requestTimeoutSeconds'), 1, 300, 30) * 1000;
+  },
+  maxRetryAfterMs(): number {
+    return clampInt(vscode.workspace.getConfiguration(SECTION).get('maxRetryAfterSeconds'), 0, 3600, 60) * 1000;
+  },
+  defaultMaxCredits(): number {
+    return clampInt(vscode.workspace.getConfiguration(SECTION).get('agent.defaultMaxCredits'), 1, 1_000_000, 2500);
+  },
+};
+
+/** Settings whose change means the service client must be rebuilt. */
+const CLIENT_SETTINGS = ['baseUrl', 'requestTimeoutSeconds', 'maxRetryAfterSeconds'].map((s) => `${SECTION}.${s}`);
+
+/** One handler for every configuration change: rebuilds what depends on the changed setting. */
+export function onConfigChange(handlers: { client(): void; searchDefaults(): void }): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (CLIENT_SETTINGS.some((s) => e.affectsConfiguration(s))) handlers.client();
+    if (e.affectsConfiguration(`${SECTION}.search`)) handlers.searchDefaults();
+  });
+}

@@ -1,0 +1,62 @@
+import * as vscode from 'vscode';
+import { execFile } from 'node:child_process';
+import type { NamedRemote } from './repoSlug';
+
+interface GitRemote { name: string; fetchUrl?: string; pushUrl?: string }
+interface GitRepository { rootUri: vscode.Uri; state: { remotes: GitRemote[] } }
+interface GitApi { repositories: GitRepository[]; getRepository(uri: vscode.Uri): GitRepository | null }
+
+/** The built-in Git extension's API (version 1), when it is there and enabled. */
+async function gitApi(): Promise<GitApi | undefined> {
+  const ext = vscode.extensions.getExtension<{ getAPI(v: 1): GitApi; enabled?: boolean }>('vscode.git');
+  if (!ext) return undefined;
+  try {
+    const exports = ext.isActive ? ext.exports : await ext.activate();
+    if (exports.enabled === false) return undefined;
+    return exports.getAPI(1);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `git config` itself reads the remotes when the Git extension has not opened the repository (yet, or at all). */
+function remotesFromGitConfig(folder: string): Promise<NamedRemote[]> {
+  return new Promise((resolve) => {
+    execFile('git', ['config', '--get-regexp', '^remote\\..*\\.url$'], { cwd: folder, timeout: 5000 }, (err, stdout) => {
+      if (err) return resolve([]);
+      const out: NamedRemote[] = [];
+      for (const line of stdout.split('\n')) {
+        const m = /^remote\.(.+)\.url\s+(.+)$/.exec(line.trim());
+        if (m) out.push({ name: m[1]!, url: m[2]! });
+      }
+      resolve(out);
+    });
+  });
+}
+
+/** The remotes of the repository that holds `folder`. */
+export async function remotesOf(folder: vscode.Uri): Promise<NamedRemote[]> {
+  const api = await gitApi();
+  const repo = api?.getRepository(folder) ?? undefined;
+  if (repo && repo.state.remotes.length) {
+    return repo.state.remotes
+      .map((r) => ({ name: r.name, url: r.fetchUrl ?? r.pushUrl ?? '' }))
+      .filter((r) => r.url !== '');
+  }
+  return folder.scheme === 'file' ? remotesFromGitConfig(folder.fsPath) : [];
+}
+
+/** Which workspace folder to scope to: the only one, or the user's pick with the active editor's folder first. */
+export async function pickFolder(given?: vscode.Uri): Promise<vscode.WorkspaceFolder | undefined> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (given) return vscode.workspace.getWorkspaceFolder(given) ?? folders.find((f) => f.uri.toString() === given.toString());
+  if (folders.length <= 1) return folders[0];
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const current = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+  const ordered = current ? [current, ...folders.filter((f) => f !== current)] : [...folders];
+  const pick = await vscode.window.showQuickPick(
+    ordered.map((f) => ({ label: f.name, description: f === current ? 'active editor' : f.uri.fsPath, folder: f })),
+    { title: 'Developer Index: Search in which repository?', placeHolder: 'Workspace folder whose git remotes scope the search' },
+  );
+  return pick?.folder;
+}
