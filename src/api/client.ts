@@ -1,0 +1,166 @@
+// DevIndexClient: developer search, and the generic request() that the agent client builds on.
+import type { z } from 'zod';
+import { buildUrl, encodeSearch, parseBaseUrl, SEARCH_PATH } from './encode';
+import { ApiError, errorFromResponse, validationError } from './errors';
+import { headerValue, HttpTransport, type HttpResponse } from './http';
+import { validateSearchParams, type SearchParams } from './params';
+import { MAX_ATTEMPTS, systemClock, withRetry, type Clock, type RetryEvent } from './retry';
+import { describeZodError, SearchResponseSchema, type SearchResponse } from './schemas';
+import { USER_AGENT } from './version';
+
+export interface RequestLogEntry { method: string; path: string; status?: number; attempts: number; ms: number; error?: string }
+
+export interface ClientOptions {
+  /** May carry a path prefix: https://gw.example.com/fc */
+  baseUrl: string;
+  apiKey?: () => string | undefined | Promise<string | undefined>;
+  /** Per attempt, default 30000. */
+  timeoutMs?: number;
+  /** Longest Retry-After waited silently, default 60000. */
+  maxRetryAfterMs?: number;
+  /** Default 16 MiB. */
+  maxResponseBytes?: number;
+  /** Default devindex/<version>. */
+  userAgent?: string;
+  clock?: Clock;
+  random?: () => number;
+  /** Never receives the key. */
+  onLog?: (e: RequestLogEntry) => void;
+}
+
+export interface CallOptions { signal?: AbortSignal; onRetry?: (e: RetryEvent) => void }
+
+export interface RequestSpec<T> {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Relative to baseUrl, e.g. '/v2/agent'. */
+  path: string;
+  query?: Array<[string, string]>;
+  body?: unknown;
+  schema: z.ZodType<T>;
+  /** 'submit': retry only when the service cannot have created the job. */
+  retry: 'spec' | 'submit';
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+export class DevIndexClient {
+  private readonly base: URL;
+  private readonly transport = new HttpTransport();
+  private readonly timeoutMs: number;
+  private readonly maxRetryAfterMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly userAgent: string;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+
+  constructor(private readonly opts: ClientOptions) {
+    this.base = parseBaseUrl(opts.baseUrl);
+    this.timeoutMs = positive(opts.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
+    this.maxRetryAfterMs = positive(opts.maxRetryAfterMs, DEFAULT_MAX_RETRY_AFTER_MS, 'maxRetryAfterMs', true);
+    this.maxResponseBytes = positive(opts.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes');
+    this.userAgent = opts.userAgent ?? USER_AGENT;
+    this.clock = opts.clock ?? systemClock;
+    this.random = opts.random ?? Math.random;
+  }
+
+  /** Validates before anything is sent (ApiError kind 'validation', attempts 0), then GET or POST. */
+  async search(params: SearchParams, opts: CallOptions = {}): Promise<SearchResponse> {
+    const v = validateSearchParams(params);
+    if (!v.ok) throw validationError(v.issues);
+    const enc = encodeSearch(v.params, this.base);
+    return this.request({ method: enc.method, path: SEARCH_PATH, query: enc.query, body: enc.body, schema: SearchResponseSchema, retry: 'spec' }, opts);
+  }
+
+  async request<T>(spec: RequestSpec<T>, opts: CallOptions = {}): Promise<T> {
+    const started = this.clock.now();
+    const key = this.opts.apiKey ? await this.opts.apiKey() : undefined;
+    const redact = key ? (s: string) => s.split(key).join('[redacted]') : (s: string) => s;
+    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json' };
+    if (key) headers.authorization = `Bearer ${key}`;
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers['content-type'] = 'application/json';
+    }
+    const url = buildUrl(this.base, spec.path, spec.query ?? []);
+    let lastStatus: number | undefined;
+    let attempts = 0;
+    try {
+      const result = await withRetry(async (n) => {
+        attempts = n;
+        let res: HttpResponse;
+        try {
+          res = await this.transport.send({ method: spec.method, url, headers, body, timeoutMs: this.timeoutMs, maxResponseBytes: this.maxResponseBytes, signal: opts.signal });
+        } catch (e) {
+          throw scrub(e, redact);
+        }
+        lastStatus = res.status;
+        if (res.status < 200 || res.status >= 300) {
+          throw errorFromResponse({
+            status: res.status, bodyText: res.bodyText, contentType: headerValue(res.headers, 'content-type'),
+            retryAfter: headerValue(res.headers, 'retry-after'), nowMs: this.clock.now(), attempts: n, redact,
+          });
+        }
+        return parseOk(res, spec.schema, redact);
+      }, { mode: spec.retry, clock: this.clock, random: this.random, maxRetryAfterMs: this.maxRetryAfterMs, signal: opts.signal, onRetry: opts.onRetry });
+      this.log({ method: spec.method, path: spec.path, status: lastStatus, attempts, ms: this.clock.now() - started });
+      return result;
+    } catch (e) {
+      const err = e instanceof ApiError ? e : scrub(e, redact);
+      if (err.attempts === 0) err.attempts = attempts;
+      this.log({ method: spec.method, path: spec.path, status: err.status ?? lastStatus, attempts: err.attempts, ms: this.clock.now() - started, error: err.message });
+      throw err;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  private log(e: RequestLogEntry): void {
+    if (!this.opts.onLog) return;
+    try { this.opts.onLog(e); } catch { /* a failing logger must not fail the request */ }
+  }
+}
+
+export { MAX_ATTEMPTS };
+
+function positive(v: number | undefined, dflt: number, name: string, allowZero = false): number {
+  if (v === undefined) return dflt;
+  if (!Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) throw new TypeError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number; got ${v}`);
+  return v;
+}
+
+/** Any failure as an ApiError whose message cannot hold the key. */
+function scrub(e: unknown, redact: (s: string) => string): ApiError {
+  if (e instanceof ApiError) {
+    e.message = redact(e.message);
+    if (e.error) e.error = redact(e.error);
+    return e;
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  return new ApiError({ kind: 'network', message: redact(`request failed: ${msg}`), retryable: false });
+}
+
+function parseOk<T>(res: HttpResponse, schema: z.ZodType<T>, redact: (s: string) => string): T {
+  let json: unknown;
+  const text = res.bodyText;
+  if (text.trim() === '') {
+    json = undefined;
+  } else {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      const what = /^\s*</.test(text) ? 'an HTML page' : /^\s*[[{]/.test(text) ? 'truncated or malformed JSON' : 'a body that is not JSON';
+      throw new ApiError({ kind: 'invalid-response', status: res.status, message: `the service answered HTTP ${res.status} with ${what} instead of the expected JSON`, retryable: false });
+    }
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const what = json === undefined ? 'an empty body' : redact(describeZodError(parsed.error));
+    throw new ApiError({ kind: 'invalid-response', status: res.status, message: `the service's response (HTTP ${res.status}) is not in the documented shape: ${what}`, retryable: false, details: parsed.error.issues });
+  }
+  return parsed.data;
+}

@@ -1,0 +1,73 @@
+// GET/POST encoding of a developer search request (spec 4.1).
+import type { SearchParams } from './params';
+
+export const SEARCH_PATH = '/v2/search/developer';
+/** Past this many characters some proxies and gateways refuse a URL; POST carries the request instead. */
+export const MAX_GET_URL_LENGTH = 2000;
+
+const ORDER = ['query', 'k', 'types', 'repos', 'sources', 'skills', 'passages', 'language', 'topic', 'license', 'min_stars', 'max_stars', 'archived', 'fork'] as const;
+const ARRAY_PARAMS = new Set(['types', 'repos', 'sources']);
+
+export interface EncodedSearch {
+  method: 'GET' | 'POST';
+  /** Query pairs for GET (arrays as repeated parameters); empty for POST. */
+  query: Array<[string, string]>;
+  /** JSON body for POST (arrays as JSON arrays, numbers and booleans as JSON values). */
+  body?: Record<string, unknown>;
+  /** The full URL the request goes to. */
+  url: string;
+}
+
+/** Parses and checks a base URL; throws a TypeError naming what is wrong (never echoing credentials). */
+export function parseBaseUrl(baseUrl: string): URL {
+  let u: URL;
+  try {
+    u = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`base URL is not a valid absolute URL: ${JSON.stringify(baseUrl.slice(0, 200))}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`base URL must use http or https; got ${u.protocol}`);
+  if (u.username || u.password) throw new TypeError('base URL must not carry credentials; set the API key instead');
+  if (u.search || u.hash) throw new TypeError('base URL must not have a query or fragment');
+  return u;
+}
+
+/** base + path + query, keeping any path prefix of the base (https://gw.example.com/fc -> /fc/v2/...). */
+export function buildUrl(base: string | URL, path: string, query: ReadonlyArray<readonly [string, string]> = []): string {
+  const u = typeof base === 'string' ? parseBaseUrl(base) : base;
+  const prefix = u.pathname.replace(/\/+$/, '');
+  const rel = path.startsWith('/') ? path : `/${path}`;
+  let s = `${u.origin}${prefix}${rel}`;
+  if (query.length) s += '?' + query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return s;
+}
+
+/**
+ * GET with repeated parameters by default. POST with a JSON body when an array item holds a comma
+ * (the service also reads `types=a,b` as two items, so the item would be split) or when the GET URL
+ * would be longer than 2,000 characters.
+ */
+export function encodeSearch(params: SearchParams, base: string | URL): EncodedSearch {
+  const query: Array<[string, string]> = [];
+  const body: Record<string, unknown> = {};
+  let comma = false;
+  const rec = params as unknown as Record<string, unknown>;
+  for (const key of ORDER) {
+    const v = rec[key];
+    if (v === undefined) continue;
+    body[key] = v;
+    if (ARRAY_PARAMS.has(key)) {
+      for (const item of v as string[]) {
+        if (item.includes(',')) comma = true;
+        query.push([key, item]);
+      }
+    } else {
+      query.push([key, String(v)]);
+    }
+  }
+  if (!comma) {
+    const url = buildUrl(base, SEARCH_PATH, query);
+    if (url.length <= MAX_GET_URL_LENGTH) return { method: 'GET', query, url };
+  }
+  return { method: 'POST', query: [], body, url: buildUrl(base, SEARCH_PATH) };
+}

@@ -1,0 +1,172 @@
+// One error type for every failure of the client, with a message a user can act on.
+import type { ParamIssue } from './params';
+import { ErrorBodySchema } from './schemas';
+
+export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'aborted' | 'invalid-response'
+  | 'validation' | 'response-too-large' | 'retry-after-too-long';
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind; message: string; status?: number; error?: string; details?: unknown; code?: string;
+  retryable?: boolean; retryAfterMs?: number; issues?: ParamIssue[]; attempts?: number; cause?: unknown;
+}
+
+export class ApiError extends Error {
+  kind: ApiErrorKind;
+  status?: number;
+  /** The service's `error` string, as it came. */
+  error?: string;
+  details?: unknown;
+  code?: string;
+  retryable: boolean;
+  retryAfterMs?: number;
+  issues?: ParamIssue[];
+  attempts: number;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ApiError';
+    this.kind = init.kind;
+    this.status = init.status;
+    this.error = init.error;
+    this.details = init.details;
+    this.code = init.code;
+    this.retryable = init.retryable ?? false;
+    this.retryAfterMs = init.retryAfterMs;
+    this.issues = init.issues;
+    this.attempts = init.attempts ?? 0;
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+export const RATE_LIMIT_ERROR = 'Rate limit exceeded';
+export const CONCURRENCY_LIMIT_ERROR = 'Concurrency limit reached';
+export const PASSTHROUGH_ERROR = 'Failed to passthrough agent request.';
+export const PROMPT_INJECTION_ERROR = 'SCRAPE_PROMPT_INJECTION_DETECTED';
+
+/**
+ * Spec 7.1, Retryable column. 422 is "Sometimes": an invalid JSON Schema never succeeds on a retry
+ * and the model-could-not-conform case costs credits on every try, and the status alone cannot tell
+ * the two apart; so the client does not retry 422 by itself and says so in the message.
+ */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
+  405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large',
+  415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** What the user can do about a status (and, for 403 and 429, the specific `error`). */
+function advice(status: number, error: string | undefined): string {
+  switch (status) {
+    case 400: return 'the request was rejected as invalid; check the parameters';
+    case 401: return 'set or replace the API key (DEVINDEX_API_KEY or the "Set API Key" command); search also works without a key';
+    case 402: return 'the plan has run out of credits or billing is not configured; add credits or configure billing on the account';
+    case 403:
+      if (error === PROMPT_INJECTION_ERROR) return 'the page content looked like a prompt injection and extraction was aborted; if this is a false positive, retry without checkPromptInjection';
+      return 'the API key lacks permission for this endpoint or feature; use a key that has it';
+    case 404: return 'the job, resource or path does not exist; check the id and the base URL';
+    case 408: return 'the service timed out fetching the page; try again (the client retries this with backoff)';
+    case 409: return 'the resource is in a state that prevents this operation; refresh its status';
+    case 413: return 'the request body is too large; send fewer or shorter parameters';
+    case 422: return 'the service could not process the request (an invalid extraction schema, or a result that did not conform); fix the schema, or try again if the schema is valid';
+    case 429:
+      if (error === CONCURRENCY_LIMIT_ERROR) return 'the plan\'s concurrent browser limit is reached; wait for running jobs to finish and try again';
+      return 'the plan\'s per-minute rate limit is exceeded; wait and try again (a key raises the limit)';
+    case 500: return 'the service failed internally; try again later';
+    case 502: return 'an upstream proxy or worker returned an invalid response; try again later';
+    case 503: return 'the service is temporarily unavailable; try again later';
+    case 504: return 'the gateway timed out; try again later';
+    default: return status >= 500 ? 'the service failed; try again later' : 'the service refused the request';
+  }
+}
+
+export interface ParsedErrorBody { error?: string; details?: unknown; code?: string; shape: string }
+
+function asText(v: unknown): string | undefined {
+  if (typeof v === 'string' && v.trim()) return v.trim();
+  if (v && typeof v === 'object' && typeof (v as { message?: unknown }).message === 'string') return (v as { message: string }).message;
+  return undefined;
+}
+
+/** Makes sense of whatever came back with a non-2xx status: the documented JSON or anything else. */
+export function parseErrorBody(text: string, contentType: string | undefined): ParsedErrorBody {
+  const trimmed = text.trim();
+  if (!trimmed) return { shape: 'an empty body' };
+  let json: unknown;
+  try {
+    json = JSON.parse(trimmed);
+  } catch {
+    if (/^<(!doctype|html|\?xml|head|body)/i.test(trimmed) || /html/i.test(contentType ?? '')) {
+      const title = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(trimmed)?.[1]?.trim();
+      return { shape: title ? `an HTML page ("${title}")` : 'an HTML page' };
+    }
+    if (/^[[{]/.test(trimmed)) return { shape: 'truncated or malformed JSON' };
+    const firstLine = trimmed.split(/\r?\n/, 1)[0]!.slice(0, 200);
+    return { shape: `a non-JSON body ("${firstLine}")` };
+  }
+  const parsed = ErrorBodySchema.safeParse(json);
+  if (!parsed.success) return { shape: 'a JSON body of an unexpected shape' };
+  const b = parsed.data;
+  const error = asText(b.error) ?? asText(b.detail) ?? asText(b.title) ?? asText(b.message);
+  return { error, details: b.details ?? (typeof b.detail === 'object' ? b.detail : undefined), code: b.code, shape: error ? 'json' : 'a JSON body without an error message' };
+}
+
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.ceil(Number(v) * 1000);
+  const date = Date.parse(v);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowMs);
+}
+
+/** Builds the ApiError for a non-2xx response. `redact` removes the API key from anything echoed back. */
+export function errorFromResponse(o: {
+  status: number; bodyText: string; contentType?: string; retryAfter?: string; nowMs: number;
+  attempts: number; redact?: (s: string) => string;
+}): ApiError {
+  const redact = o.redact ?? ((s: string) => s);
+  const body = parseErrorBody(o.bodyText, o.contentType);
+  const error = body.error === undefined ? undefined : redact(body.error);
+  const retryAfterMs = parseRetryAfter(o.retryAfter, o.nowMs);
+  const reason = REASONS[o.status] ?? (o.status >= 500 ? 'Server Error' : 'Error');
+  const said = error ?? `${reason}: the service sent ${body.shape}`;
+  let message = `${said} (HTTP ${o.status}): ${advice(o.status, error)}`;
+  if (o.status === 400 && body.details !== undefined) {
+    const fields = describeDetails(body.details);
+    if (fields) message += ` [${redact(fields)}]`;
+  }
+  return new ApiError({
+    kind: 'http', status: o.status, message, error, details: body.details, code: body.code,
+    retryable: isRetryableStatus(o.status), retryAfterMs, attempts: o.attempts,
+  });
+}
+
+/** zod-style `details` (array of { path, message }) as a short list for the message. */
+function describeDetails(details: unknown): string | undefined {
+  if (!Array.isArray(details)) return undefined;
+  const parts = details.slice(0, 5).map((d) => {
+    if (!d || typeof d !== 'object') return undefined;
+    const rec = d as { path?: unknown; message?: unknown; field?: unknown };
+    const path = Array.isArray(rec.path) ? rec.path.join('.') : typeof rec.field === 'string' ? rec.field : '';
+    const msg = typeof rec.message === 'string' ? rec.message : '';
+    return path || msg ? `${path}${path && msg ? ': ' : ''}${msg}` : undefined;
+  }).filter((s): s is string => !!s);
+  return parts.length ? parts.join('; ') : undefined;
+}
+
+/** The message for a validation failure: every issue, one per clause. */
+export function validationError(issues: ParamIssue[]): ApiError {
+  return new ApiError({
+    kind: 'validation', message: `invalid search parameters: ${issues.map((i) => i.message).join('; ')}`,
+    issues, retryable: false, attempts: 0,
+  });
+}

@@ -1,0 +1,179 @@
+// Client-side validation of a developer search request (spec 4.1, limits of section 8, rules 3 and 4).
+// It runs before any network call so that a request the service would refuse is never sent.
+
+export const RESULT_TYPES = ['doc', 'issue', 'pull_request', 'readme'] as const;
+export type ResultType = (typeof RESULT_TYPES)[number];
+export const REPOSITORY_TYPES: readonly ResultType[] = ['issue', 'pull_request', 'readme'];
+export const REPOSITORY_FILTERS = ['language', 'topic', 'license', 'min_stars', 'max_stars', 'archived', 'fork'] as const;
+export type RepositoryFilter = (typeof REPOSITORY_FILTERS)[number];
+
+export interface SearchParams {
+  query: string; k?: number; types?: string[]; repos?: string[]; sources?: string[];
+  skills?: 'only'; passages?: number; language?: string; topic?: string; license?: string;
+  min_stars?: number; max_stars?: number; archived?: boolean; fork?: boolean;
+}
+
+/** `message` names the parameter, the value that was given and the bound it broke. */
+export interface ParamIssue { field: string; message: string }
+
+export const LIMITS = {
+  k: { min: 1, max: 100 },
+  passages: { min: 1, max: 5 },
+  sources: { maxItems: 20, minLength: 1, maxLength: 512 },
+  stars: { min: 0 },
+} as const;
+
+export const RULE_3_MESSAGE = 'repos cannot match any requested type; add issue, pull_request or readme to types or drop repos';
+export const RULE_4_MESSAGE = 'sources cannot match any requested type; add doc or drop sources';
+
+const KNOWN_KEYS = new Set<string>(['query', 'k', 'types', 'repos', 'sources', 'skills', 'passages', ...REPOSITORY_FILTERS]);
+// GitHub's rules: owner is letters, digits and hyphens; a repository name may also hold `.` and `_`.
+const REPO_SLUG = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\/[A-Za-z0-9._-]+$/;
+
+/** Short, bounded rendering of a value for a message (user text can be long). */
+export function show(v: unknown): string {
+  let s: string;
+  if (typeof v === 'string') s = JSON.stringify(v);
+  else if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) s = String(v);
+  else { try { s = JSON.stringify(v) ?? String(v); } catch { s = Object.prototype.toString.call(v); } }
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+export function hasRepositoryFilter(p: SearchParams): boolean {
+  return REPOSITORY_FILTERS.some((f) => p[f] !== undefined);
+}
+
+/** The result types a request asks for: `types`, or all four when it is omitted. */
+export function requestedTypes(p: SearchParams): string[] {
+  return p.types && p.types.length ? p.types : [...RESULT_TYPES];
+}
+
+function checkInt(issues: ParamIssue[], field: string, v: unknown, min: number, max?: number): boolean {
+  const bound = max === undefined ? `at least ${min}` : `from ${min} to ${max}`;
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    issues.push({ field, message: `${field} must be an integer ${bound}; got ${show(v)}` });
+    return false;
+  }
+  if (v < min || (max !== undefined && v > max)) {
+    issues.push({ field, message: `${field} must be ${bound}; got ${v}` });
+    return false;
+  }
+  return true;
+}
+
+function checkStringArray(issues: ParamIssue[], field: string, v: unknown): v is string[] {
+  if (!Array.isArray(v)) {
+    issues.push({ field, message: `${field} must be an array of strings; got ${show(v)}` });
+    return false;
+  }
+  const bad = v.findIndex((x) => typeof x !== 'string');
+  if (bad >= 0) {
+    issues.push({ field, message: `${field}[${bad}] must be a string; got ${show(v[bad])}` });
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Checks every parameter against spec 4.1 and section 8, plus scoping rules 3 and 4. Returns the
+ * params to send: empty `repos` / `sources` lists are dropped (an empty scope is no scope, and on GET
+ * it would vanish anyway), everything else is passed through unchanged.
+ */
+export function validateSearchParams(input: SearchParams): { ok: true; params: SearchParams } | { ok: false; issues: ParamIssue[] } {
+  const issues: ParamIssue[] = [];
+  if (input === null || typeof input !== 'object') {
+    return { ok: false, issues: [{ field: 'query', message: `search parameters must be an object; got ${show(input)}` }] };
+  }
+  const raw = input as unknown as Record<string, unknown>;
+  for (const key of Object.keys(raw)) {
+    if (!KNOWN_KEYS.has(key) && raw[key] !== undefined) {
+      issues.push({ field: key, message: `${key} is not a developer search parameter (known: ${[...KNOWN_KEYS].join(', ')})` });
+    }
+  }
+  const out: SearchParams = { ...input };
+
+  if (typeof raw.query !== 'string') issues.push({ field: 'query', message: `query must be a string of at least 1 character; got ${show(raw.query)}` });
+  else if (raw.query.length < 1) issues.push({ field: 'query', message: 'query must be at least 1 character long; got an empty string' });
+
+  if (raw.k !== undefined) checkInt(issues, 'k', raw.k, LIMITS.k.min, LIMITS.k.max);
+  if (raw.passages !== undefined) checkInt(issues, 'passages', raw.passages, LIMITS.passages.min, LIMITS.passages.max);
+
+  let typesOk = true;
+  if (raw.types !== undefined) {
+    typesOk = checkStringArray(issues, 'types', raw.types);
+    if (typesOk) {
+      const types = raw.types as string[];
+      if (types.length === 0) {
+        issues.push({ field: 'types', message: `types must hold at least one of ${RESULT_TYPES.join(', ')}, or be omitted to search all four; got []` });
+        typesOk = false;
+      }
+      for (const t of types) {
+        if (!(RESULT_TYPES as readonly string[]).includes(t)) {
+          issues.push({ field: 'types', message: `types may only hold ${RESULT_TYPES.join(', ')}; got ${show(t)}` });
+          typesOk = false;
+        }
+      }
+    }
+  }
+
+  let reposSent = false;
+  if (raw.repos !== undefined) {
+    if (checkStringArray(issues, 'repos', raw.repos)) {
+      const repos = raw.repos as string[];
+      for (const r of repos) {
+        if (!REPO_SLUG.test(r)) issues.push({ field: 'repos', message: `repos items must have the form owner/repo; got ${show(r)}` });
+      }
+      if (repos.length === 0) delete out.repos;
+      else reposSent = true;
+    }
+  }
+
+  let sourcesSent = false;
+  if (raw.sources !== undefined) {
+    if (checkStringArray(issues, 'sources', raw.sources)) {
+      const sources = raw.sources as string[];
+      if (sources.length > LIMITS.sources.maxItems) {
+        issues.push({ field: 'sources', message: `sources may hold at most ${LIMITS.sources.maxItems} ids; got ${sources.length}` });
+      }
+      sources.forEach((s, i) => {
+        if (s.length < LIMITS.sources.minLength || s.length > LIMITS.sources.maxLength) {
+          issues.push({ field: 'sources', message: `sources[${i}] must be ${LIMITS.sources.minLength} to ${LIMITS.sources.maxLength} characters long; got ${s.length} (${show(s)})` });
+        }
+      });
+      if (sources.length === 0) delete out.sources;
+      else sourcesSent = true;
+    }
+  }
+
+  if (raw.skills !== undefined && raw.skills !== 'only') {
+    issues.push({ field: 'skills', message: `skills may only be "only"; got ${show(raw.skills)}` });
+  }
+
+  for (const f of ['language', 'topic', 'license'] as const) {
+    const v = raw[f];
+    if (v === undefined) continue;
+    // An empty filter would still count as a repository filter (rule 6) while matching nothing useful.
+    if (typeof v !== 'string' || v.length === 0) issues.push({ field: f, message: `${f} must be a non-empty string; got ${show(v)}` });
+  }
+  const minOk = raw.min_stars === undefined || checkInt(issues, 'min_stars', raw.min_stars, LIMITS.stars.min);
+  const maxOk = raw.max_stars === undefined || checkInt(issues, 'max_stars', raw.max_stars, LIMITS.stars.min);
+  if (minOk && maxOk && typeof raw.min_stars === 'number' && typeof raw.max_stars === 'number' && raw.min_stars > raw.max_stars) {
+    issues.push({ field: 'min_stars', message: `min_stars (${raw.min_stars}) must not be greater than max_stars (${raw.max_stars}); no repository can match` });
+  }
+  for (const f of ['archived', 'fork'] as const) {
+    const v = raw[f];
+    if (v !== undefined && typeof v !== 'boolean') issues.push({ field: f, message: `${f} must be true or false; got ${show(v)}` });
+  }
+
+  if (typesOk && raw.types !== undefined) {
+    const types = raw.types as string[];
+    if (reposSent && !types.some((t) => (REPOSITORY_TYPES as readonly string[]).includes(t))) {
+      issues.push({ field: 'repos', message: `${RULE_3_MESSAGE} (types=${types.join(',')})` });
+    }
+    if (sourcesSent && !types.includes('doc')) {
+      issues.push({ field: 'sources', message: RULE_4_MESSAGE });
+    }
+  }
+
+  return issues.length ? { ok: false, issues } : { ok: true, params: out };
+}
