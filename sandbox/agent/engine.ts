@@ -1,0 +1,269 @@
+// The simulated agent engine. A run is a plan: every event it will ever emit, each with an offset in
+// milliseconds "at speed 1" from the run's creation. The state of a run at any instant is the set of
+// planned events whose offset has passed (scaled by the speed factor), so the engine needs no timers
+// and a test can drive it with a fake clock. Cancellation and the credit ceiling rewrite the tail of
+// the plan at the moment they take effect.
+import { randomUUID } from 'node:crypto';
+import type { Effort, SubmitOptions } from './validate';
+
+export type Role = 'orchestrator' | 'subagent' | 'system';
+export interface AgentRef { id: string; role: Role; name: string; parentId?: string }
+export type Outcome = 'succeeded' | 'failed' | 'cancelled' | 'refused' | 'credit_limit_reached';
+export type ErrorCode = 'cancelled' | 'credit_limit_reached' | 'parent_finished' | 'refused' | 'internal';
+export interface TraceError { code: ErrorCode; source: 'agent' | 'tool' | 'billing' | 'system'; retryable: boolean; message: string }
+
+export interface PlannedEvent {
+  at: number;
+  order: number;
+  eventId: string;
+  agent: AgentRef;
+  type: string;
+  fields: Record<string, unknown>;
+  cost: number;
+  snapshot?: { id: string; content: string };
+  /** Delivered twice in the trace (at-least-once delivery), so clients must de-duplicate by eventId. */
+  duplicate?: boolean;
+}
+
+export const SCHEMA_VERSION = 1;
+export const ENGINE_2 = 'FORGE-2';
+
+/** Credits charged per step; a standard (medium effort) run costs STANDARD_RUN_CREDITS in total. */
+export const COST = { reasoning: 5, spawn: 2, navigate: 8, extract: 20, readPdf: 12 } as const;
+export const ITEMS_BY_EFFORT: Record<Effort, number> = { low: 3, medium: 5, high: 8 };
+export const STANDARD_RUN_CREDITS = 2 * COST.reasoning + 4 * COST.spawn + 5 * (COST.navigate + COST.extract) + COST.readPdf;
+
+/** Step durations at speed 1, chosen so a standard run lasts about 25 seconds. */
+const STEP = { navigate: 2000, extract: 2500, gap: 1000 } as const;
+
+export const MAGIC = {
+  refuse: 'REFUSE',
+  internal: 'CRASH',
+  zeroDataRetention: 'ZERO_DATA_RETENTION',
+} as const;
+
+export const MESSAGES = {
+  cancelled: 'The agent run was cancelled by the user.',
+  refused: 'The agent refused the task: it asks for something the agent will not do.',
+  internal: 'The agent run failed because of an internal error. Try again.',
+  creditLimit: (max: number) => `Credit limit reached: the run used its maxCredits of ${max} credits before it could finish. Failed runs are not billed.`,
+};
+
+class Plan {
+  events: PlannedEvent[] = [];
+  private n = 0;
+  add(at: number, agent: AgentRef, type: string, fields: Record<string, unknown> = {}, cost = 0, snapshot?: string): PlannedEvent {
+    const e: PlannedEvent = { at, order: this.n++, eventId: randomUUID(), agent, type, fields, cost };
+    if (snapshot !== undefined) e.snapshot = { id: randomUUID(), content: snapshot };
+    this.events.push(e);
+    return e;
+  }
+  sorted(): PlannedEvent[] {
+    return [...this.events].sort((a, b) => a.at - b.at || a.order - b.order);
+  }
+}
+
+export interface Agents {
+  system: AgentRef; orchestrator: AgentRef; researcher1: AgentRef; researcher2: AgentRef; reader: AgentRef; verifier: AgentRef;
+}
+
+export function agentsFor(runId: string): Agents {
+  const p = runId.slice(0, 8);
+  const orchestrator: AgentRef = { id: `${p}-orchestrator`, role: 'orchestrator', name: 'orchestrator' };
+  const researcher1: AgentRef = { id: `${p}-researcher-1`, role: 'subagent', name: 'researcher-1', parentId: orchestrator.id };
+  return {
+    system: { id: `${p}-system`, role: 'system', name: 'system' },
+    orchestrator,
+    researcher1,
+    researcher2: { id: `${p}-researcher-2`, role: 'subagent', name: 'researcher-2', parentId: orchestrator.id },
+    reader: { id: `${p}-reader-1`, role: 'subagent', name: 'reader-1', parentId: researcher1.id },
+    verifier: { id: `${p}-verifier`, role: 'subagent', name: 'verifier', parentId: orchestrator.id },
+  };
+}
+
+/** The name of the list in `data`: the first array property of the caller's schema, else `items`. */
+export function resultListKey(schema: Record<string, unknown> | undefined): string {
+  const props = schema?.properties;
+  if (props && typeof props === 'object' && !Array.isArray(props)) {
+    for (const [k, v] of Object.entries(props as Record<string, unknown>)) {
+      if (v && typeof v === 'object' && (v as { type?: unknown }).type === 'array') return k;
+    }
+  }
+  return 'items';
+}
+
+interface Item { title: string; url: string; summary: string }
+
+function itemsFor(o: SubmitOptions): Item[] {
+  const n = ITEMS_BY_EFFORT[o.effort ?? 'medium'];
+  const topic = o.prompt.trim().replace(/\s+/g, ' ').slice(0, 40);
+  return Array.from({ length: n }, (_, i) => {
+    const url = o.urls?.length ? o.urls[i % o.urls.length]! : `https://example.com/devindex-sandbox/source-${i + 1}`;
+    return { title: `Finding ${i + 1}: ${topic}`, url, summary: `Simulated finding ${i + 1} for the task, read from ${url}.` };
+  });
+}
+
+function toolCall(plan: Plan, at: number, agent: AgentRef, toolName: string, parameters: Record<string, unknown>, durationMs: number, result: unknown, cost: number): number {
+  const toolCallId = randomUUID();
+  plan.add(at, agent, 'tool_call.started', { toolCallId, toolName, parameters });
+  plan.add(at + durationMs, agent, 'tool_call.finished', { toolCallId, toolName, result }, cost);
+  return at + durationMs;
+}
+
+function spawn(plan: Plan, at: number, parent: AgentRef, child: AgentRef, task: string): number {
+  toolCall(plan, at, parent, 'spawn_subagent', { name: child.name, task }, 150, { agentId: child.id }, COST.spawn);
+  plan.add(at + 200, child, 'agent.started');
+  return at + 200;
+}
+
+function jsonArtifact(data: unknown): string {
+  return JSON.stringify(data, null, 2);
+}
+
+/** The full plan of a run that nobody interrupts. */
+export function basePlan(runId: string, o: SubmitOptions): { events: PlannedEvent[]; data: Record<string, unknown> } {
+  const plan = new Plan();
+  const a = agentsFor(runId);
+  const key = resultListKey(o.schema);
+  const items = itemsFor(o);
+  plan.add(0, a.system, 'run.started');
+  plan.add(150, a.orchestrator, 'agent.started');
+  plan.add(300, a.orchestrator, 'progress.reported', { phase: 'planning', message: 'Planning the task' });
+
+  if (o.prompt.includes(MAGIC.refuse)) {
+    plan.add(1200, a.orchestrator, 'reasoning.summary', { text: 'The task asks for something I will not do, so I am declining it.' });
+    const error: TraceError = { code: 'refused', source: 'agent', retryable: false, message: MESSAGES.refused };
+    plan.add(1500, a.orchestrator, 'agent.finished', { outcome: 'refused', durationMs: 1350, error });
+    plan.add(1700, a.system, 'run.finished', { outcome: 'refused', error });
+    return { events: plan.sorted(), data: {} };
+  }
+
+  plan.add(1100, a.orchestrator, 'reasoning.summary', { text: `Splitting the task between two researchers; collecting ${items.length} findings.` }, COST.reasoning);
+  plan.add(1400, a.orchestrator, 'artifact.updated', { artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'init', itemCount: 0 } }, 0, jsonArtifact({ [key]: [] }));
+
+  const found: Array<{ at: number; item: Item }> = [];
+  const researchers = [a.researcher1, a.researcher2];
+  const ends: number[] = [];
+  for (const [r, researcher] of researchers.entries()) {
+    let t = spawn(plan, 1700 + r * 400, a.orchestrator, researcher, `Collect findings ${r === 0 ? 'with odd numbers' : 'with even numbers'}`);
+    const start = t;
+    const sessionId = randomUUID();
+    plan.add(t + 100, researcher, 'browser.session.started', { sessionId });
+    t += 200;
+    for (let i = r; i < items.length; i += 2) {
+      const item = items[i]!;
+      plan.add(t, researcher, 'progress.reported', { phase: 'working', message: `Reading ${item.url}` });
+      t = toolCall(plan, t + 100, researcher, 'navigate', { url: item.url }, STEP.navigate, { status: 200, title: item.title }, COST.navigate);
+      t = toolCall(plan, t + 100, researcher, 'extract', { url: item.url }, STEP.extract, { itemsFound: 1 }, COST.extract);
+      found.push({ at: t + 200, item });
+      if (r === 0 && i === 0) {
+        // A nested subagent: the orchestrator's child spawns a child of its own.
+        const rs = spawn(plan, t + 300, researcher, a.reader, 'Read the PDF linked from the first source');
+        plan.add(rs + 100, a.reader, 'progress.reported', { phase: 'working', message: 'Reading a linked PDF' });
+        const re = toolCall(plan, rs + 200, a.reader, 'read_pdf', { url: `${item.url}#attachment.pdf` }, 1500, { pages: 4 }, COST.readPdf);
+        plan.add(re + 100, a.reader, 'agent.finished', { outcome: 'succeeded', durationMs: re + 100 - rs, error: null });
+        t = re + 200;
+      }
+      t += STEP.gap;
+    }
+    plan.add(t, researcher, 'browser.session.finished', { sessionId, durationMs: t - start - 100 });
+    plan.add(t + 100, researcher, 'agent.finished', { outcome: 'succeeded', durationMs: t + 100 - start, error: null });
+    ends.push(t + 100);
+  }
+
+  found.sort((x, y) => x.at - y.at);
+  const data: Record<string, unknown> = { [key]: [] };
+  const list = data[key] as Item[];
+  for (const f of found) {
+    list.push(f.item);
+    plan.add(f.at, a.orchestrator, 'artifact.updated', {
+      artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'append', changedFields: [`${key}[${list.length - 1}]`], itemCount: list.length },
+    }, 0, jsonArtifact(data));
+  }
+
+  const T = Math.max(...ends);
+  const vs = spawn(plan, T + 200, a.orchestrator, a.verifier, 'Double-check every source');
+  const verifierSession = randomUUID();
+  plan.add(vs + 100, a.verifier, 'browser.session.started', { sessionId: verifierSession });
+  plan.add(vs + 200, a.verifier, 'tool_call.started', { toolCallId: randomUUID(), toolName: 'check_sources', parameters: { urls: items.map((i) => i.url) } });
+  plan.add(T + 700, a.orchestrator, 'progress.reported', { phase: 'finalizing', message: `Merging ${items.length} findings` });
+  plan.add(T + 1500, a.orchestrator, 'reasoning.summary', { text: 'All findings are in; writing the result.' }, COST.reasoning);
+  const final = plan.add(T + 2000, a.orchestrator, 'artifact.updated', {
+    artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'update', changedFields: [key], itemCount: list.length },
+  }, 0, jsonArtifact(data));
+  final.duplicate = true;
+  const summary = `# Summary\n\n${list.map((i) => `- [${i.title}](${i.url})`).join('\n')}\n`;
+  plan.add(T + 2300, a.orchestrator, 'artifact.updated', { artifact: { kind: 'markdown', artifactId: 'summary', path: 'summary.md', change: 'init' } }, 0, summary);
+  plan.add(T + 2600, a.orchestrator, 'agent.finished', { outcome: 'succeeded', durationMs: T + 2450, error: null });
+  plan.add(T + 2800, a.system, 'run.finished', { outcome: 'succeeded', error: null });
+  // Late events: the verifier notices its parent is gone only after the run has finished.
+  const parentFinished: TraceError = { code: 'parent_finished', source: 'agent', retryable: false, message: 'Stopped because the orchestrator finished first.' };
+  plan.add(T + 3300, a.verifier, 'agent.finished', { outcome: 'cancelled', durationMs: T + 3300 - vs, error: parentFinished });
+  plan.add(T + 3500, a.verifier, 'browser.session.finished', { sessionId: verifierSession, durationMs: T + 3400 - vs });
+  return { events: plan.sorted(), data };
+}
+
+export type TailKind = 'cancelled' | 'credit_limit_reached' | 'internal';
+
+/**
+ * Cuts the plan at `at` (events at or before `at` stay, except `dropFrom` onwards) and appends the
+ * ending of an interrupted run: every agent still running finishes, then run.finished, then (late)
+ * the browser sessions close.
+ */
+export function interrupt(events: PlannedEvent[], at: number, kind: TailKind, o: { runId: string; maxCredits: number; dropFrom?: PlannedEvent }): PlannedEvent[] {
+  const cut = o.dropFrom ? events.indexOf(o.dropFrom) : events.findIndex((e) => e.at > at);
+  const kept = cut < 0 ? [...events] : events.slice(0, cut);
+  const plan = new Plan();
+  const a = agentsFor(o.runId);
+  const running: AgentRef[] = [];
+  const sessions = new Map<string, number>();
+  for (const e of kept) {
+    if (e.type === 'agent.started') running.push(e.agent);
+    if (e.type === 'agent.finished') {
+      const i = running.findIndex((r) => r.id === e.agent.id);
+      if (i >= 0) running.splice(i, 1);
+    }
+    if (e.type === 'browser.session.started') sessions.set(String(e.fields.sessionId), e.at);
+    if (e.type === 'browser.session.finished') sessions.delete(String(e.fields.sessionId));
+  }
+  const error: TraceError = kind === 'cancelled'
+    ? { code: 'cancelled', source: 'system', retryable: false, message: MESSAGES.cancelled }
+    : kind === 'credit_limit_reached'
+      ? { code: 'credit_limit_reached', source: 'billing', retryable: false, message: MESSAGES.creditLimit(o.maxCredits) }
+      : { code: 'internal', source: 'system', retryable: true, message: MESSAGES.internal };
+  const outcome: Outcome = kind === 'internal' ? 'failed' : kind;
+  if (kind === 'cancelled') plan.add(at, a.system, 'run.cancel_requested', { reason: 'Cancelled by the user' });
+  else plan.add(at, a.system, 'error.occurred', { error });
+  const startOf = (id: string) => kept.find((e) => e.type === 'agent.started' && e.agent.id === id)?.at ?? at;
+  // Deepest (most recently started) agents stop first, the orchestrator last.
+  for (const agent of [...running].reverse()) {
+    const end = agent.role === 'orchestrator' ? at + 900 : at + 600;
+    plan.add(end, agent, 'agent.finished', { outcome, durationMs: end - startOf(agent.id), error });
+  }
+  plan.add(at + 1100, a.system, 'run.finished', { outcome, error });
+  for (const [sessionId, started] of sessions) {
+    plan.add(at + 1600, a.system, 'browser.session.finished', { sessionId, durationMs: at + 1600 - started });
+  }
+  const tail = plan.sorted();
+  const base = kept.length ? Math.max(...kept.map((e) => e.order)) + 1 : 0;
+  tail.forEach((e, i) => { e.order = base + i; });
+  return [...kept, ...tail];
+}
+
+/** Applies the credit ceiling: the first step that would take the total over maxCredits ends the run. */
+export function applyCreditLimit(events: PlannedEvent[], runId: string, maxCredits: number): PlannedEvent[] {
+  let total = 0;
+  for (const e of events) {
+    if (total + e.cost > maxCredits) return interrupt(events, e.at, 'credit_limit_reached', { runId, maxCredits, dropFrom: e });
+    total += e.cost;
+  }
+  return events;
+}
+
+/** The `internal` failure scenario: the run breaks right after its first finding is recorded. */
+export function applyInternalFailure(events: PlannedEvent[], runId: string, maxCredits: number): PlannedEvent[] {
+  const first = events.find((e) => e.type === 'artifact.updated' && (e.fields.artifact as { change?: string }).change === 'append');
+  if (!first) return events;
+  const next = events[events.indexOf(first) + 1];
+  return next ? interrupt(events, first.at + 100, 'internal', { runId, maxCredits, dropFrom: next }) : events;
+}
