@@ -1,0 +1,60 @@
+// `node dist/sandbox.js [--port N] [--key K]... [--faults] [--corpus DIR] [--rate-limit N]
+// [--keyless-rate-limit N] [--agent-speed N]`: see sandbox/README.md.
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { startSandbox, type SandboxOptions } from './server';
+
+const DEFAULT_PORT = 3002;
+
+function num(name: string, v: string | undefined, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number >= ${min} (got ${JSON.stringify(v)})`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  let opts: SandboxOptions;
+  try {
+    const { values } = parseArgs({
+      args: process.argv.slice(2),
+      strict: true,
+      options: {
+        port: { type: 'string' }, key: { type: 'string', multiple: true }, faults: { type: 'boolean' },
+        corpus: { type: 'string' }, 'rate-limit': { type: 'string' }, 'keyless-rate-limit': { type: 'string' },
+        'agent-speed': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      console.log('usage: sandbox [--port N] [--key K]... [--faults] [--corpus DIR] [--rate-limit N] [--keyless-rate-limit N] [--agent-speed N]');
+      return;
+    }
+    const port = num('port', values.port, 0) ?? DEFAULT_PORT;
+    if (!Number.isInteger(port) || port > 65535) throw new Error(`--port must be an integer 0 to 65535 (got ${values.port})`);
+    opts = {
+      port, keys: values.key ?? [], faults: values.faults ?? false, quiet: false,
+      rateLimit: num('rate-limit', values['rate-limit'], 0),
+      keylessRateLimit: num('keyless-rate-limit', values['keyless-rate-limit'], 0),
+      agentSpeed: num('agent-speed', values['agent-speed'], 0),
+    };
+    if (values.corpus !== undefined) opts.corpusDir = resolve(values.corpus);
+  } catch (e) {
+    console.error(`sandbox: ${(e as Error).message}`);
+    process.exitCode = 2;
+    return;
+  }
+  const sandbox = await startSandbox(opts);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    sandbox.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((e: unknown) => {
+  console.error((e as Error)?.message ?? String(e));
+  process.exit(1);
+});

@@ -1,0 +1,145 @@
+// Loads a corpus folder in the format of docs/ARCHITECTURE.md ("Corpus format") into documents.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { z } from 'zod';
+import { chunkMarkdown } from './passages';
+import { tokenize } from './text';
+
+export type DocType = 'doc' | 'issue' | 'pull_request' | 'readme';
+
+const sourceSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().optional(),
+  baseUrl: z.string().min(1),
+  // Not in the documented format; lets a corpus list a source that has no published generation yet.
+  indexed: z.boolean().optional(),
+});
+const repoSchema = z.object({
+  repo: z.string().regex(/^[^/\s]+\/[^/\s]+$/),
+  indexed: z.boolean(),
+  types: z.object({ issue: z.boolean(), pullRequest: z.boolean(), readme: z.boolean() }),
+  language: z.string().optional(),
+  topics: z.array(z.string()).optional(),
+  license: z.string().optional(),
+  stars: z.number().optional(),
+  archived: z.boolean().optional(),
+  fork: z.boolean().optional(),
+});
+export type SourceInfo = z.infer<typeof sourceSchema>;
+export type RepoInfo = z.infer<typeof repoSchema>;
+
+export interface CorpusDoc {
+  id: string;
+  type: DocType;
+  url: string;
+  title?: string;
+  /** The body without the title line. */
+  body: string;
+  source?: string;
+  repo?: RepoInfo;
+  skill: boolean;
+  chunks: string[];
+  /** Tokens of each chunk, for passage scoring. */
+  chunkTerms: Array<Set<string>>;
+  /** Every token of title and body, the title's tokens, and the lower-cased text on one line: for the rerank stage. */
+  terms: Set<string>;
+  titleTerms: Set<string>;
+  flat: string;
+}
+
+export interface Corpus {
+  dir: string;
+  sources: Map<string, SourceInfo>;
+  /** Keyed by lower-cased slug: repository slugs are case-insensitive. */
+  repos: Map<string, RepoInfo>;
+  docs: CorpusDoc[];
+}
+
+function readJson<T>(file: string, schema: z.ZodType<T>, warn: (m: string) => void): T[] {
+  if (!existsSync(file)) { warn(`sandbox: ${file} is missing; treating it as empty`); return []; }
+  const parsed = z.array(schema).safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new Error(`sandbox: ${file} does not match the corpus format: ${first?.path.join('.')}: ${first?.message}`);
+  }
+  return parsed.data;
+}
+
+function mdFiles(dir: string, acc: string[] = []): string[] {
+  if (!existsSync(dir)) return acc;
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) mdFiles(p, acc);
+    else if (name.endsWith('.md')) acc.push(p);
+  }
+  return acc;
+}
+
+/** Title: the first line when it is `# …`; the body is everything after it. */
+export function splitTitle(markdown: string): { title?: string; body: string } {
+  const text = markdown.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const nl = text.indexOf('\n');
+  const first = nl < 0 ? text : text.slice(0, nl);
+  const m = /^# +(.*\S)\s*$/.exec(first);
+  if (!m) return { body: text.trim() };
+  return { title: m[1], body: (nl < 0 ? '' : text.slice(nl + 1)).trim() };
+}
+
+function makeDoc(d: Pick<CorpusDoc, 'id' | 'type' | 'url' | 'source' | 'repo' | 'skill'>, markdown: string): CorpusDoc {
+  const { title, body } = splitTitle(markdown);
+  const chunks = chunkMarkdown(body);
+  if (chunks.length === 0) chunks.push(title ?? '');
+  const doc: CorpusDoc = {
+    ...d, body, chunks,
+    chunkTerms: chunks.map((c) => new Set(tokenize(c))),
+    terms: new Set(tokenize(`${title ?? ''}\n${body}`)),
+    titleTerms: new Set(tokenize(title ?? '')),
+    flat: `${title ?? ''}\n${body}`.toLowerCase().replace(/\s+/g, ' '),
+  };
+  if (title !== undefined) doc.title = title;
+  return doc;
+}
+
+const posix = (p: string): string => p.split(sep).join('/');
+
+export function loadCorpus(dir: string, warn: (m: string) => void = () => {}): Corpus {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`sandbox: corpus folder not found: ${dir}`);
+  const sources = new Map(readJson(join(dir, 'sources.json'), sourceSchema, warn).map((s) => [s.id, s]));
+  const repos = new Map(readJson(join(dir, 'repos.json'), repoSchema, warn).map((r) => [r.repo.toLowerCase(), r]));
+  const docs: CorpusDoc[] = [];
+
+  for (const src of sources.values()) {
+    if (src.indexed === false) continue;
+    const root = join(dir, 'docs', src.id);
+    for (const file of mdFiles(root)) {
+      const path = posix(relative(root, file)).replace(/\.md$/, '');
+      const skill = /^skills\/[^/]+\/SKILL$/.test(path);
+      docs.push(makeDoc({ id: `doc:${src.id}/${path}`, type: 'doc', url: `${src.baseUrl}${path}.html`, source: src.id, skill },
+        readFileSync(file, 'utf8')));
+    }
+  }
+
+  for (const info of repos.values()) {
+    if (!info.indexed) continue;
+    const [owner, name] = info.repo.split('/') as [string, string];
+    const root = join(dir, 'repos', owner, name);
+    const gh = `https://github.com/${info.repo}`;
+    const readme = join(root, 'README.md');
+    if (info.types.readme && existsSync(readme)) {
+      docs.push(makeDoc({ id: `readme:${info.repo}`, type: 'readme', url: `${gh}#readme`, repo: info, skill: false }, readFileSync(readme, 'utf8')));
+    }
+    const numbered = (sub: string, type: 'issue' | 'pull_request', urlPart: string): void => {
+      const folder = join(root, sub);
+      if (!existsSync(folder)) return;
+      for (const f of readdirSync(folder).sort()) {
+        const m = /^(\d+)\.md$/.exec(f);
+        if (!m) continue;
+        docs.push(makeDoc({ id: `${type}:${info.repo}#${m[1]}`, type, url: `${gh}/${urlPart}/${m[1]}`, repo: info, skill: false },
+          readFileSync(join(folder, f), 'utf8')));
+      }
+    };
+    if (info.types.issue) numbered('issues', 'issue', 'issues');
+    if (info.types.pullRequest) numbered('pulls', 'pull_request', 'pull');
+  }
+  return { dir, sources, repos, docs };
+}

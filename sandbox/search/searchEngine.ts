@@ -1,0 +1,169 @@
+// Developer search over a loaded corpus: scoping rules 1-8 of spec 4.1, BM25 ranking with minisearch,
+// a second (rerank) stage, passages, coverage and the echoes.
+import MiniSearch, { type SearchResult } from 'minisearch';
+import type { Corpus, CorpusDoc, RepoInfo } from './corpus';
+import { REPOSITORY_FILTERS, RESULT_TYPES, type ResultType, type SearchRequest } from './params';
+import { processTerm, tokenize } from './text';
+
+export type CoverageValue = 'ok' | 'degraded' | 'unavailable' | 'skipped';
+export interface SearchResultItem { id: string; type: ResultType; url: string; title?: string; passages: Array<{ text: string }> }
+export interface RepoEcho { repo: string; indexed: boolean; types: { issue: boolean; pullRequest: boolean; readme: boolean } }
+export interface SourceEcho { source: string; indexed: boolean }
+export interface SearchResponseBody {
+  success: true;
+  results: SearchResultItem[];
+  coverage: Record<ResultType, CoverageValue>;
+  reranked: boolean;
+  repos?: RepoEcho[];
+  sources?: SourceEcho[];
+}
+
+/** How many first-stage candidates the rerank stage reorders (at least k). */
+const rerankWindow = (k: number): number => Math.max(2 * k, 50);
+/** Fewer candidates than this: nothing to reorder, the rerank stage is skipped (`reranked: false`). */
+export const RERANK_MIN_CANDIDATES = 2;
+
+const REPO_TYPE_KEY = { issue: 'issue', pull_request: 'pullRequest', readme: 'readme' } as const;
+const splitter = /[^\p{L}\p{N}_]+/u;
+
+export class SearchEngine {
+  private readonly index: MiniSearch<{ id: number; title: string; body: string }>;
+  private readonly docs: CorpusDoc[];
+
+  constructor(private readonly corpus: Corpus) {
+    this.docs = corpus.docs;
+    this.index = new MiniSearch({
+      fields: ['title', 'body'],
+      tokenize: (text) => text.split(splitter),
+      processTerm,
+      searchOptions: {
+        boost: { title: 2 },
+        prefix: (term) => term.length >= 4,
+        fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
+        combineWith: 'OR',
+      },
+    });
+    this.index.addAll(this.docs.map((d, id) => ({ id, title: d.title ?? '', body: d.body })));
+  }
+
+  get documentCount(): number { return this.docs.length; }
+
+  search(r: SearchRequest): SearchResponseBody {
+    const types = new Set<ResultType>(r.types ?? RESULT_TYPES);
+    const k = r.k ?? 10;
+    const passages = r.passages ?? 1;
+    const repoFilterSent = REPOSITORY_FILTERS.some((f) => r[f] !== undefined);
+    const sourcesSent = r.sources !== undefined;
+    const skillsOnly = r.skills === 'only';
+    // Rule 6: a repository filter without `sources` keeps the documentation half from running.
+    const docHalf = types.has('doc') && !(repoFilterSent && !sourcesSent);
+    const repoHalf = !skillsOnly;
+
+    const sourceEcho: SourceEcho[] | undefined = r.sources === undefined ? undefined
+      : dedupe(r.sources, (s) => s).map((s) => ({ source: s, indexed: this.sourceIndexed(s) }));
+    const repoEcho: RepoEcho[] | undefined = r.repos === undefined ? undefined
+      : dedupe(r.repos, (s) => s.toLowerCase()).map((slug) => echoRepo(slug, this.corpus.repos.get(slug.toLowerCase())));
+    const sourceSet = r.sources && new Set(r.sources);
+    const repoSet = r.repos && new Set(r.repos.map((s) => s.toLowerCase()));
+
+    const allowed = (d: CorpusDoc): boolean => {
+      if (!types.has(d.type)) return false;
+      if (d.type === 'doc') {
+        if (!docHalf) return false;
+        if (sourceSet && !sourceSet.has(d.source ?? '')) return false;
+        return !skillsOnly || d.skill;
+      }
+      if (!repoHalf || !d.repo) return false;
+      if (repoSet && !repoSet.has(d.repo.repo.toLowerCase())) return false;
+      return repoMatches(d.repo, r);
+    };
+
+    const coverage = {} as Record<ResultType, CoverageValue>;
+    for (const t of RESULT_TYPES) {
+      if (!types.has(t)) coverage[t] = 'skipped';
+      else if (t === 'doc') {
+        coverage[t] = !docHalf ? 'unavailable' : sourceEcho?.some((s) => !s.indexed) ? 'degraded' : 'ok';
+      } else if (skillsOnly) coverage[t] = 'unavailable';
+      else coverage[t] = repoEcho?.some((e) => !e.types[REPO_TYPE_KEY[t]]) ? 'degraded' : 'ok';
+    }
+
+    const hits = this.index.search(r.query, { filter: (h) => allowed(this.docs[h.id as number] as CorpusDoc) });
+    const window = hits.slice(0, rerankWindow(k));
+    const reranked = window.length >= RERANK_MIN_CANDIDATES;
+    const ranked = reranked ? this.rerank(r.query, window) : window;
+
+    const results = ranked.slice(0, k).map((h) => {
+      const d = this.docs[h.id as number] as CorpusDoc;
+      const item: SearchResultItem = { id: d.id, type: d.type, url: d.url, ...(d.title !== undefined ? { title: d.title } : {}),
+        passages: bestPassages(d, h.terms, passages) };
+      return item;
+    });
+
+    const body: SearchResponseBody = { success: true, results, coverage, reranked };
+    if (repoEcho) body.repos = repoEcho;
+    if (sourceEcho) body.sources = sourceEcho;
+    return body;
+  }
+
+  private sourceIndexed(id: string): boolean {
+    const s = this.corpus.sources.get(id);
+    return s !== undefined && s.indexed !== false;
+  }
+
+  /**
+   * Second stage: the BM25 score (normalised to the best candidate) blended with how many distinct
+   * query terms the whole document holds, how many its title holds, and whether it holds the query
+   * as a phrase. BM25 alone favours a short document that repeats one term.
+   */
+  private rerank(query: string, hits: SearchResult[]): SearchResult[] {
+    const q = [...new Set(tokenize(query))];
+    const phrase = q.length > 1 ? query.toLowerCase().replace(/\s+/g, ' ').trim() : '';
+    const top = hits[0]?.score || 1;
+    const scored = hits.map((h) => {
+      const d = this.docs[h.id as number] as CorpusDoc;
+      const inDoc = q.length ? q.filter((t) => d.terms.has(t)).length / q.length : 0;
+      const inTitle = q.length ? q.filter((t) => d.titleTerms.has(t)).length / q.length : 0;
+      const hasPhrase = phrase !== '' && d.flat.includes(phrase) ? 1 : 0;
+      return { h, id: d.id, s: 0.5 * (h.score / top) + 0.25 * inDoc + 0.15 * inTitle + 0.1 * hasPhrase };
+    });
+    scored.sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return scored.map((x) => x.h);
+  }
+}
+
+/** The `n` chunks holding the most matched terms, best first; ties keep document order. */
+export function bestPassages(d: CorpusDoc, matched: string[], n: number): Array<{ text: string }> {
+  const scored = d.chunks.map((text, i) => {
+    const set = d.chunkTerms[i] as Set<string>;
+    let s = 0;
+    for (const t of matched) if (set.has(t)) s++;
+    return { text, i, s };
+  });
+  scored.sort((a, b) => b.s - a.s || a.i - b.i);
+  return scored.slice(0, n).map((c) => ({ text: c.text }));
+}
+
+function echoRepo(slug: string, info: RepoInfo | undefined): RepoEcho {
+  if (!info || !info.indexed) return { repo: slug, indexed: false, types: { issue: false, pullRequest: false, readme: false } };
+  return { repo: slug, indexed: true, types: { ...info.types } };
+}
+
+const eq = (a: string | undefined, b: string): boolean => a !== undefined && a.toLowerCase() === b.toLowerCase();
+
+/** Rule 5: the seven repository filters, matched against the repository's metadata. */
+export function repoMatches(info: RepoInfo, r: SearchRequest): boolean {
+  if (r.language !== undefined && !eq(info.language, r.language)) return false;
+  if (r.topic !== undefined && !(info.topics ?? []).some((t) => eq(t, r.topic as string))) return false;
+  if (r.license !== undefined && !eq(info.license, r.license)) return false;
+  const stars = info.stars ?? 0;
+  if (r.min_stars !== undefined && stars < r.min_stars) return false;
+  if (r.max_stars !== undefined && stars > r.max_stars) return false;
+  if (r.archived !== undefined && (info.archived ?? false) !== r.archived) return false;
+  if (r.fork !== undefined && (info.fork ?? false) !== r.fork) return false;
+  return true;
+}
+
+function dedupe<T>(items: T[], key: (t: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((i) => { const k = key(i); if (seen.has(k)) return false; seen.add(k); return true; });
+}
