@@ -75,9 +75,7 @@ export class HttpTransport {
         throw new ApiError({ kind: 'timeout', message: `no complete answer from ${url.origin} within ${Math.round(req.timeoutMs / 100) / 10} s (timeout per attempt)`, retryable: true });
       }
       if (req.signal?.aborted) throw aborted();
-      const code = (e as { code?: string }).code;
-      const detail = code ?? (e as Error).message ?? String(e);
-      throw new ApiError({ kind: 'network', message: `could not complete the request to ${url.origin}: ${detail}`, retryable: true, cause: e });
+      throw networkError(e, url.origin);
     } finally {
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onOuterAbort);
@@ -95,4 +93,25 @@ function aborted(): ApiError {
 
 function tooLarge(max: number, status: number): ApiError {
   return new ApiError({ kind: 'response-too-large', status, message: `the response is larger than the ${Math.round(max / 1024)} KiB this client accepts`, retryable: false });
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused; is the service running at this address? check the base URL',
+  ENOTFOUND: 'host not found; check the base URL',
+  ECONNRESET: 'the connection was reset before a complete answer arrived',
+  UND_ERR_SOCKET: 'the connection closed before a complete answer arrived',
+  EPIPE: 'the connection closed while sending the request',
+  UND_ERR_CONNECT_TIMEOUT: 'could not connect in time',
+  EAI_AGAIN: 'temporary DNS failure',
+};
+
+/**
+ * Refused connections and unknown hosts are not retried: nothing is listening, and waiting out five
+ * backoffs (over half a minute) would only delay the message that says so. Dropped connections are.
+ */
+function networkError(e: unknown, origin: string): ApiError {
+  const code = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
+  const words = (code && NETWORK_WORDS[code]) ?? (e instanceof Error ? e.message : String(e));
+  const retryable = code !== 'ECONNREFUSED' && code !== 'ENOTFOUND';
+  return new ApiError({ kind: 'network', code, message: `could not complete the request to ${origin}: ${words}${code && NETWORK_WORDS[code] ? ` (${code})` : ''}`, retryable, cause: e });
 }

@@ -44,7 +44,7 @@ export function shouldRetry(err: ApiError, mode: RetryMode): boolean {
     return err.status === 429 || err.status === 503 || (err.status === 500 && err.error === PASSTHROUGH_ERROR);
   }
   if (err.kind === 'http') return err.retryable;
-  return err.kind === 'network' || err.kind === 'timeout';
+  return (err.kind === 'network' || err.kind === 'timeout') && err.retryable;
 }
 
 /** The wait before the next attempt: Retry-After when the service sent one (a minimum), else backoff. */

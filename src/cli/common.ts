@@ -1,0 +1,121 @@
+// Helpers shared by `devindex search` and `devindex agent`: argument parsing, the client from the
+// environment, error printing and exit codes.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DevIndexClient, type ClientOptions } from '../api/client';
+import { ApiError } from '../api/errors';
+import { formatRetryEvent, type RetryEvent } from '../api/retry';
+
+/** Same shape as the one in agentCommand.ts: text goes out as given (callers add the newlines). */
+export interface CliIo { out(s: string): void; err(s: string): void; env: NodeJS.ProcessEnv }
+
+export const EXIT_OK = 0;
+/** A service or network error. */
+export const EXIT_FAILURE = 1;
+/** Invalid input: nothing was sent. */
+export const EXIT_USAGE = 2;
+
+export const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';
+export const API_KEY_ENV = 'DEVINDEX_API_KEY';
+export const BASE_URL_ENV = 'DEVINDEX_BASE_URL';
+
+/** Bad command-line input; printed as `devindex: <message>` with exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) { super(message); this.name = 'UsageError'; }
+}
+
+export type CliOptions = NonNullable<ParseArgsConfig['options']>;
+
+/** node:util parseArgs in strict mode, with its errors turned into UsageError. */
+export function parseCliArgs(argv: string[], options: CliOptions): { values: Record<string, string | boolean | string[] | boolean[] | undefined>; positionals: string[] } {
+  try {
+    const r = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+    return { values: r.values as Record<string, string | boolean | string[] | boolean[] | undefined>, positionals: r.positionals };
+  } catch (e) {
+    throw new UsageError((e as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+}
+
+/** The base URL: the --base-url flag, else DEVINDEX_BASE_URL, else the production address. */
+export function resolveBaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  const v = flag ?? (env[BASE_URL_ENV]?.trim() || undefined) ?? DEFAULT_BASE_URL;
+  try {
+    const u = new URL(v);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new UsageError(`base URL must be an absolute http(s) URL; got ${JSON.stringify(v.slice(0, 200))}`);
+  }
+  return v;
+}
+
+/** The key from DEVINDEX_API_KEY; undefined when unset or blank (keyless search is allowed). */
+export function readApiKey(env: NodeJS.ProcessEnv): string | undefined {
+  const k = env[API_KEY_ENV]?.trim();
+  return k ? k : undefined;
+}
+
+export function createClientFromEnv(io: CliIo, baseUrlFlag: string | undefined, extra: Partial<ClientOptions> = {}): DevIndexClient {
+  const baseUrl = resolveBaseUrl(baseUrlFlag, io.env);
+  const key = readApiKey(io.env);
+  return new DevIndexClient({ baseUrl, apiKey: () => key, ...extra });
+}
+
+/** Prints retry progress on stderr: `rate limited; retrying in 3 s (attempt 2 of 5)`. */
+export function retryPrinter(io: CliIo): (e: RetryEvent) => void {
+  return (e) => io.err(`${formatRetryEvent(e)}\n`);
+}
+
+export function exitCodeFor(e: unknown): number {
+  if (e instanceof UsageError) return EXIT_USAGE;
+  if (e instanceof ApiError && e.kind === 'validation') return EXIT_USAGE;
+  return EXIT_FAILURE;
+}
+
+/**
+ * One line per problem, never a stack trace. An ApiError from the service reads
+ * "<service message> (HTTP <status>): <what to do>"; validation errors list every issue.
+ */
+export function printError(io: CliIo, e: unknown, command = 'devindex'): number {
+  if (e instanceof ApiError && e.kind === 'validation' && e.issues?.length) {
+    for (const i of e.issues) io.err(`${command}: ${i.message}\n`);
+  } else if (e instanceof ApiError || e instanceof UsageError) {
+    io.err(`${command}: ${e.message}\n`);
+  } else if (e instanceof TypeError) {
+    io.err(`${command}: ${e.message}\n`);
+    return EXIT_USAGE;
+  } else {
+    io.err(`${command}: ${e instanceof Error ? e.message : String(e)}\n`);
+  }
+  return exitCodeFor(e);
+}
+
+/** Removes terminal control sequences from untrusted text (keeps newlines and tabs). */
+export function sanitizeForTerminal(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+/** `--flag a,b --flag c` -> ['a', 'b', 'c']; blanks dropped. */
+export function splitList(v: string | string[] | undefined): string[] | undefined {
+  if (v === undefined) return undefined;
+  const all = (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s.length > 0);
+  return all;
+}
+
+/**
+ * A numeric flag. A value that is not a number is passed on as the string it was, so that the
+ * parameter validation reports it with the parameter's bound.
+ */
+export function numberFlag(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const t = v.trim();
+  return /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(t) ? Number(t) : (v as unknown as number);
+}
+
+/** `true` / `false`; anything else is passed on so validation names it. */
+export function booleanFlag(v: string | undefined): boolean | undefined {
+  if (v === undefined) return undefined;
+  const t = v.trim().toLowerCase();
+  if (t === 'true') return true;
+  if (t === 'false') return false;
+  return v as unknown as boolean;
+}

@@ -1,0 +1,54 @@
+// `devindex`: the command-line companion. Dispatches to the search and agent subcommands.
+import { VERSION } from '../api/version';
+import { runAgentCommand } from './agentCommand';
+import { EXIT_OK, EXIT_USAGE, type CliIo } from './common';
+import { runSearchCommand } from './searchCommand';
+
+export const USAGE = `Usage: devindex <command> [options]
+
+Commands:
+  search "<query>" [options]   search the developer index (devindex search --help)
+  agent <subcommand> ...        run and follow agent jobs (devindex agent --help)
+
+Options:
+  -h, --help      show this help
+  -v, --version   print the version
+
+Environment: DEVINDEX_API_KEY, DEVINDEX_BASE_URL (default https://api.firecrawl.dev).
+`;
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [cmd, ...rest] = argv;
+  switch (cmd) {
+    case undefined:
+      io.err(USAGE);
+      return EXIT_USAGE;
+    case '-h': case '--help': case 'help':
+      io.out(USAGE);
+      return EXIT_OK;
+    case '-v': case '--version':
+      io.out(`devindex ${VERSION}\n`);
+      return EXIT_OK;
+    case 'search':
+      return runSearchCommand(rest, io);
+    case 'agent':
+      return runAgentCommand(rest, io);
+    default:
+      io.err(`devindex: unknown command ${JSON.stringify(cmd)}\n\n${USAGE}`);
+      return EXIT_USAGE;
+  }
+}
+
+const processIo: CliIo = {
+  out: (s) => { process.stdout.write(s); },
+  err: (s) => { process.stderr.write(s); },
+  env: process.env,
+};
+
+// Runs only as the dist/cli.js entry, not when a test bundle imports runCli.
+if (require.main === module && /cli\.js$/.test(process.argv[1] ?? '')) {
+  runCli(process.argv.slice(2), processIo).then(
+    (code) => { process.exitCode = code; },
+    (e: unknown) => { process.stderr.write(`devindex: ${e instanceof Error ? e.message : String(e)}\n`); process.exitCode = 1; },
+  );
+}

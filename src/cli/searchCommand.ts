@@ -1,0 +1,151 @@
+// `devindex search "<query>" [flags]`: one developer search, printed for a terminal or as JSON.
+import type { CallOptions, ClientOptions } from '../api/client';
+import { explainCoverage, type CoverageNote } from '../api/coverage';
+import type { SearchParams } from '../api/params';
+import { validateSearchParams } from '../api/params';
+import { validationError } from '../api/errors';
+import { displayTitle, type SearchResponse } from '../api/schemas';
+import {
+  booleanFlag, createClientFromEnv, EXIT_OK, EXIT_USAGE, numberFlag, parseCliArgs, printError,
+  retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo, type CliOptions,
+} from './common';
+
+export const SEARCH_USAGE = `Usage: devindex search "<query>" [options]
+
+Search the developer index: documentation pages, issues, pull requests and READMEs.
+
+Options:
+  --k N                 number of results, 1 to 100 (default 10)
+  --types LIST          comma-separated: doc, issue, pull_request, readme (default all)
+  --repos LIST          comma-separated owner/repo slugs (scopes issues, pull requests, READMEs)
+  --sources LIST        comma-separated documentation source ids, at most 20 (scopes doc results)
+  --skills only         search only indexed agent-skill files
+  --passages N          matched passages per result, 1 to 5 (default 1)
+  --language L          repository primary language
+  --topic T             repository topic
+  --license L           repository license
+  --min-stars N         at least N stars (N >= 0)
+  --max-stars N         at most N stars (N >= 0)
+  --archived true|false include or exclude archived repositories
+  --fork true|false     include or exclude forks
+  --base-url URL        service address (else DEVINDEX_BASE_URL, else https://api.firecrawl.dev)
+  --json                print the validated response as JSON
+  -h, --help            show this help
+
+Repository filters (language, topic, license, stars, archived, fork) sent without --sources
+return no documentation results; add --sources to keep them.
+
+Environment: DEVINDEX_API_KEY (optional; raises rate limits), DEVINDEX_BASE_URL.
+Exit codes: 0 success, 1 service or network error, 2 invalid input (nothing is sent).
+`;
+
+const OPTIONS: CliOptions = {
+  k: { type: 'string' }, types: { type: 'string', multiple: true }, repos: { type: 'string', multiple: true },
+  sources: { type: 'string', multiple: true }, skills: { type: 'string' }, passages: { type: 'string' },
+  language: { type: 'string' }, topic: { type: 'string' }, license: { type: 'string' },
+  'min-stars': { type: 'string' }, 'max-stars': { type: 'string' }, archived: { type: 'string' },
+  fork: { type: 'string' }, 'base-url': { type: 'string' }, json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+/** What the command needs from a client; tests pass a fake. */
+export interface SearchClientLike {
+  search(params: SearchParams, opts?: CallOptions): Promise<SearchResponse>;
+  close(): Promise<void>;
+}
+
+export interface SearchCommandDeps {
+  createClient?: (io: CliIo, baseUrlFlag: string | undefined, extra: Partial<ClientOptions>) => SearchClientLike;
+  clientOptions?: Partial<ClientOptions>;
+}
+
+/** Turns argv into SearchParams; throws UsageError for a missing query or unknown flag. */
+export function parseSearchArgs(argv: string[]): { params: SearchParams; json: boolean; baseUrl?: string; help: boolean } {
+  const { values, positionals } = parseCliArgs(argv, OPTIONS);
+  const str = (k: string) => values[k] as string | undefined;
+  const list = (k: string) => splitList(values[k] as string[] | undefined);
+  if (values.help) return { params: { query: '' }, json: false, help: true };
+  if (positionals.length === 0) throw new UsageError('search needs a query: devindex search "<query>" (see devindex search --help)');
+  const params: SearchParams = { query: positionals.join(' ') };
+  const set = <K extends keyof SearchParams>(k: K, v: SearchParams[K] | undefined) => { if (v !== undefined) params[k] = v; };
+  set('k', numberFlag(str('k')));
+  set('types', list('types'));
+  set('repos', list('repos'));
+  set('sources', list('sources'));
+  set('skills', str('skills') as 'only' | undefined);
+  set('passages', numberFlag(str('passages')));
+  set('language', str('language'));
+  set('topic', str('topic'));
+  set('license', str('license'));
+  set('min_stars', numberFlag(str('min-stars')));
+  set('max_stars', numberFlag(str('max-stars')));
+  set('archived', booleanFlag(str('archived')));
+  set('fork', booleanFlag(str('fork')));
+  return { params, json: values.json === true, baseUrl: str('base-url'), help: false };
+}
+
+export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCommandDeps = {}): Promise<number> {
+  let parsed: ReturnType<typeof parseSearchArgs>;
+  try {
+    parsed = parseSearchArgs(argv);
+  } catch (e) {
+    return printError(io, e, 'devindex search');
+  }
+  if (parsed.help) {
+    io.out(SEARCH_USAGE);
+    return EXIT_OK;
+  }
+  // Validated here as well as in the client so that invalid input never builds a client at all.
+  const v = validateSearchParams(parsed.params);
+  if (!v.ok) {
+    printError(io, validationError(v.issues), 'devindex search');
+    return EXIT_USAGE;
+  }
+  let client: SearchClientLike;
+  try {
+    client = (deps.createClient ?? createClientFromEnv)(io, parsed.baseUrl, deps.clientOptions ?? {});
+  } catch (e) {
+    return printError(io, e, 'devindex search');
+  }
+  try {
+    const res = await client.search(v.params, { onRetry: retryPrinter(io) });
+    if (parsed.json) io.out(`${JSON.stringify(res, null, 2)}\n`);
+    else io.out(formatSearchResponse(v.params, res));
+    return EXIT_OK;
+  } catch (e) {
+    return printError(io, e, 'devindex search');
+  } finally {
+    await client.close();
+  }
+}
+
+/** The human-readable form: each result (title or url, type, id, url, passages), then the notes. */
+export function formatSearchResponse(request: SearchParams, res: SearchResponse): string {
+  const lines: string[] = [];
+  const n = res.results.length;
+  lines.push(n === 0 ? 'No results.' : `${n} result${n === 1 ? '' : 's'}${res.reranked ? ' (reranked)' : ''}`);
+  res.results.forEach((r, i) => {
+    lines.push('');
+    lines.push(`${i + 1}. ${clean(displayTitle(r))}`);
+    lines.push(`   ${clean(r.type)} · ${clean(r.id)}`);
+    if (r.title) lines.push(`   ${clean(r.url)}`);
+    for (const p of r.passages) {
+      lines.push('');
+      for (const l of clean(p.text).trimEnd().split('\n')) lines.push(l ? `     ${l}` : '');
+    }
+  });
+  const notes = explainCoverage(request, res);
+  if (notes.length) {
+    lines.push('');
+    for (const note of notes) lines.push(formatNote(note));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function formatNote(n: CoverageNote): string {
+  return `${n.level === 'warning' ? 'warning' : 'note'}: ${clean(n.text)}`;
+}
+
+function clean(s: string): string {
+  return sanitizeForTerminal(s);
+}
