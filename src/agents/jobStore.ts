@@ -1,0 +1,555 @@
+// The agent job store: every job the user started (and, with a key, the service's job list), what is
+// known about each, persisted so a reload loses nothing, and a polling loop that runs only while a
+// job runs. vscode-free: the tree subscribes to `onDidChangeJob`, tests drive it with a fake clock.
+import type { AgentBackend, AgentJobRecord, AgentListJob, AgentSnapshotResponse, AgentSubmitRequest, AgentTraceEvent, AgentTraceResponse } from './agentBackend';
+import { describeAgentError, errorShape, isJobNotFound, isNoTrace, isPermanent } from './agentErrors';
+import { Emitter, type Event } from './emitter';
+import { type AgentJob, deserializeJobs, isActive, isTerminalStatus, type JobStorage, serializeJobs, STORAGE_KEY } from './jobModel';
+import { Limiter } from './limiter';
+import { DEFAULT_POLL_TIMING, dueAt, observe, type PollObservation, type PollTiming, type ScheduleState, startSchedule } from './pollSchedule';
+import { eventError, mergeEvents, stringField } from './traceModel';
+
+export interface Timers {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemTimers: Timers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
+
+export interface JobStoreOptions {
+  /** Called on first use, so the client bundle loads only when a request is made. */
+  backend: () => AgentBackend | Promise<AgentBackend>;
+  storage: JobStorage;
+  timers?: Timers;
+  timing?: PollTiming;
+  /** Requests the store has in flight at most, over all jobs. */
+  maxInFlight?: number;
+  /** While only the trace is polled, the status record is re-read this often as a safety net. */
+  statusEveryMs?: number;
+  /** Pages of the service's job list read by `refresh()`. */
+  maxListPages?: number;
+  /** Whether the service's job list can be read (it needs a key). */
+  canList?: () => boolean | Promise<boolean>;
+  hidden?: boolean;
+  onLog?: (message: string) => void;
+}
+
+export type TraceLoad =
+  | { state: 'unloaded' | 'loading' | 'loaded' | 'unavailable' }
+  | { state: 'error'; message: string };
+
+export type CancelResult = 'requested' | 'already-cancelled' | 'already-finished';
+
+interface Runtime {
+  schedule?: ScheduleState;
+  polling: boolean;
+  events: Map<string, AgentTraceEvent>;
+  trace: TraceLoad;
+  lastTrace?: AgentTraceResponse;
+  lastRecord?: AgentJobRecord;
+  lastStatusAt?: number;
+}
+
+export class JobStore {
+  private readonly jobsById = new Map<string, AgentJob>();
+  private readonly runtime = new Map<string, Runtime>();
+  private readonly removed = new Set<string>();
+  private readonly changeEmitter = new Emitter<string | undefined>();
+  private readonly endEmitter = new Emitter<AgentJob>();
+  private readonly timers: Timers;
+  private readonly timing: PollTiming;
+  private readonly limiter: Limiter;
+  private readonly statusEveryMs: number;
+  private hidden: boolean;
+  private timer: unknown;
+  private timerDueAt: number | undefined;
+  private saving: Promise<void> = Promise.resolve();
+  private disposed = false;
+
+  /** Fires with a job id when that job changed, or undefined when jobs were added or removed. */
+  readonly onDidChangeJob: Event<string | undefined> = this.changeEmitter.event;
+  /** Fires once per job when its run has ended (or it turned out not to exist). */
+  readonly onDidEndJob: Event<AgentJob> = this.endEmitter.event;
+
+  constructor(private readonly opts: JobStoreOptions) {
+    this.timers = opts.timers ?? systemTimers;
+    this.timing = opts.timing ?? DEFAULT_POLL_TIMING;
+    this.limiter = new Limiter(opts.maxInFlight ?? 2);
+    this.statusEveryMs = opts.statusEveryMs ?? 60_000;
+    this.hidden = opts.hidden ?? false;
+    const { jobs, removed } = deserializeJobs(opts.storage.get(STORAGE_KEY));
+    for (const id of removed) this.removed.add(id);
+    for (const job of jobs) {
+      this.jobsById.set(job.id, job);
+      if (isActive(job)) this.startPolling(job.id);
+    }
+  }
+
+  /** Newest first. */
+  jobs(): AgentJob[] {
+    return [...this.jobsById.values()].sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  get(id: string): AgentJob | undefined {
+    return this.jobsById.get(id);
+  }
+
+  /** Trace events read so far (not persisted: empty until the trace has been read this session). */
+  events(id: string): AgentTraceEvent[] {
+    return [...(this.runtime.get(id)?.events.values() ?? [])];
+  }
+
+  traceLoad(id: string): TraceLoad {
+    const job = this.jobsById.get(id);
+    if (job?.trace.unavailable) return { state: 'unavailable' };
+    return this.runtime.get(id)?.trace ?? { state: 'unloaded' };
+  }
+
+  isPolling(id: string): boolean {
+    const s = this.runtime.get(id)?.schedule;
+    return s !== undefined && !s.stopped;
+  }
+
+  /** The time the next request is due, for tests and the bench; undefined when nothing is scheduled. */
+  nextPollAt(): number | undefined {
+    return this.timerDueAt;
+  }
+
+  get inFlight(): number {
+    return this.limiter.inFlight;
+  }
+
+  setHidden(hidden: boolean): void {
+    if (this.hidden === hidden) return;
+    this.hidden = hidden;
+    this.arm();
+  }
+
+  /** Submits a job. Rejects with the backend's error; see `submitMayHaveCreatedJob`. */
+  async start(request: AgentSubmitRequest): Promise<AgentJob> {
+    const backend = await this.opts.backend();
+    const res = await this.limiter.run(() => backend.submit(request));
+    const job: AgentJob = {
+      id: res.id,
+      prompt: request.prompt,
+      createdAt: this.timers.now(),
+      origin: 'user',
+      status: 'processing',
+      model: request.model,
+      urls: request.urls,
+      maxCredits: request.maxCredits,
+      trace: { eventCount: 0, finished: false },
+    };
+    this.removed.delete(job.id);
+    this.jobsById.set(job.id, job);
+    this.save();
+    this.changeEmitter.fire(undefined);
+    this.startPolling(job.id);
+    return job;
+  }
+
+  async cancel(id: string): Promise<CancelResult> {
+    const job = this.require(id);
+    const backend = await this.opts.backend();
+    job.cancelRequested = true;
+    this.changed(id);
+    let result: CancelResult = 'requested';
+    try {
+      await this.limiter.run(() => backend.cancel(id));
+    } catch (e) {
+      const s = errorShape(e);
+      if (s.status === 409 && /already cancelled/i.test(s.error ?? '')) result = 'already-cancelled';
+      else if (s.status === 409 && /already finished/i.test(s.error ?? '')) {
+        result = 'already-finished';
+        job.cancelRequested = false;
+      } else {
+        job.cancelRequested = false;
+        this.changed(id);
+        throw e;
+      }
+    }
+    // Either way the run is about to end: look at it now rather than at the backed-off interval.
+    this.pollSoon(id);
+    return result;
+  }
+
+  /**
+   * Re-reads the service's job list (with a key) and polls every unfinished job now, clearing a
+   * failure that had stopped polling. Resolves with the list error, if any, after doing the rest.
+   */
+  async refresh(): Promise<{ listError?: unknown }> {
+    for (const job of this.jobsById.values()) {
+      if (job.pollError) {
+        job.pollError = undefined;
+        this.changed(job.id);
+      }
+      if (isActive(job)) this.pollSoon(job.id);
+    }
+    let listError: unknown;
+    if (this.opts.canList && await this.opts.canList()) {
+      try {
+        await this.readList();
+      } catch (e) {
+        listError = e;
+      }
+    }
+    return listError === undefined ? {} : { listError };
+  }
+
+  /** Reads the trace once for a job that is not being polled (e.g. after a reload, or from the list). */
+  async loadTrace(id: string): Promise<void> {
+    const job = this.require(id);
+    const rt = this.rt(id);
+    if (job.trace.unavailable || rt.trace.state === 'loading' || rt.polling) return;
+    rt.trace = { state: 'loading' };
+    this.changed(id);
+    try {
+      const backend = await this.opts.backend();
+      const trace = await this.limiter.run(() => backend.trace(id));
+      if (this.disposed) return;
+      this.applyTrace(job, rt, trace);
+    } catch (e) {
+      if (isNoTrace(e)) job.trace.unavailable = true;
+      else if (isJobNotFound(e)) this.markNotFound(job);
+      else rt.trace = { state: 'error', message: describeAgentError(e) };
+    }
+    this.save();
+    this.changed(id);
+    this.maybeEnded(job);
+  }
+
+  /** The status record with `data`: fetched when the session has not seen it yet. */
+  async result(id: string): Promise<AgentJobRecord> {
+    const job = this.require(id);
+    const rt = this.rt(id);
+    if (rt.lastRecord && isTerminalStatus(rt.lastRecord.status)) return rt.lastRecord;
+    const backend = await this.opts.backend();
+    const record = await this.limiter.run(() => backend.status(id));
+    rt.lastRecord = record;
+    if (this.applyStatus(job, record)) {
+      this.save();
+      this.changed(id);
+    }
+    return record;
+  }
+
+  /** The raw trace response, re-read from the service. */
+  async traceResponse(id: string): Promise<AgentTraceResponse> {
+    const job = this.require(id);
+    const rt = this.rt(id);
+    const backend = await this.opts.backend();
+    const trace = await this.limiter.run(() => backend.trace(id));
+    this.applyTrace(job, rt, trace);
+    this.save();
+    this.changed(id);
+    return trace;
+  }
+
+  async snapshot(id: string, snapshotId: string): Promise<AgentSnapshotResponse> {
+    const backend = await this.opts.backend();
+    return this.limiter.run(() => backend.snapshot(id, snapshotId));
+  }
+
+  /** Forgets a job (and keeps it out of later job-list reads). Polling of it stops. */
+  remove(id: string): void {
+    if (!this.jobsById.delete(id)) return;
+    this.runtime.delete(id);
+    this.removed.add(id);
+    this.save();
+    this.arm();
+    this.changeEmitter.fire(undefined);
+  }
+
+  /** Resolves once everything changed so far has been written to storage. */
+  flush(): Promise<void> {
+    return this.saving;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerDueAt = undefined;
+    this.changeEmitter.dispose();
+    this.endEmitter.dispose();
+  }
+
+  // ---- polling ----
+
+  private startPolling(id: string): void {
+    const rt = this.rt(id);
+    const now = this.timers.now();
+    rt.schedule = startSchedule(now, this.timing);
+    rt.lastStatusAt ??= now;
+    this.arm();
+  }
+
+  /** Poll this job at the next opportunity, restarting a stopped schedule. */
+  private pollSoon(id: string): void {
+    const rt = this.rt(id);
+    const now = this.timers.now();
+    const fast = this.timing.fastMs;
+    // lastPollAt one fast interval back makes the job due now without touching the backoff rules.
+    rt.schedule = { ...(rt.schedule && !rt.schedule.stopped ? rt.schedule : startSchedule(now, this.timing)), lastPollAt: now - fast, intervalMs: fast, notBefore: rt.schedule?.notBefore };
+    this.arm();
+  }
+
+  /** One timer for all jobs, set for the earliest due poll; none at all while nothing runs. */
+  private arm(): void {
+    if (this.disposed) return;
+    let earliest: number | undefined;
+    for (const [id, rt] of this.runtime) {
+      if (rt.polling || !rt.schedule || !this.jobsById.has(id)) continue;
+      const at = dueAt(rt.schedule, this.hidden, this.timing);
+      if (at !== undefined && (earliest === undefined || at < earliest)) earliest = at;
+    }
+    if (earliest === this.timerDueAt) return;
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerDueAt = earliest;
+    if (earliest === undefined) return;
+    this.timer = this.timers.setTimeout(() => this.fire(), Math.max(0, earliest - this.timers.now()));
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    this.timerDueAt = undefined;
+    if (this.disposed) return;
+    const now = this.timers.now();
+    for (const [id, rt] of this.runtime) {
+      if (rt.polling || !rt.schedule || !this.jobsById.has(id)) continue;
+      const at = dueAt(rt.schedule, this.hidden, this.timing);
+      if (at !== undefined && at <= now) {
+        rt.polling = true;
+        void this.poll(id, rt).finally(() => {
+          rt.polling = false;
+          this.arm();
+        });
+      }
+    }
+    this.arm();
+  }
+
+  private async poll(id: string, rt: Runtime): Promise<void> {
+    const job = this.jobsById.get(id);
+    if (!job || !rt.schedule) return;
+    let obs: PollObservation;
+    let changed = false;
+    let nearEnd = false;
+    try {
+      const backend = await this.opts.backend();
+      if (!job.trace.unavailable) {
+        try {
+          const trace = await this.limiter.run(() => backend.trace(id));
+          if (this.disposed) return;
+          const r = this.applyTrace(job, rt, trace);
+          changed ||= r.changed;
+          nearEnd = r.nearEnd;
+        } catch (e) {
+          if (!isNoTrace(e)) throw e;
+          job.trace.unavailable = true;
+          changed = true;
+        }
+      }
+      const now = this.timers.now();
+      const needStatus = job.trace.unavailable
+        || (job.trace.finished && !isTerminalStatus(job.status))
+        || rt.lastStatusAt === undefined || now - rt.lastStatusAt >= this.statusEveryMs;
+      if (needStatus) {
+        const record = await this.limiter.run(() => backend.status(id));
+        if (this.disposed) return;
+        rt.lastRecord = record;
+        rt.lastStatusAt = this.timers.now();
+        changed = this.applyStatus(job, record) || changed;
+      }
+      obs = isTerminalStatus(job.status) ? { kind: 'finished' } : changed ? { kind: 'changed', nearEnd } : { kind: 'unchanged' };
+    } catch (e) {
+      if (this.disposed) return;
+      const s = errorShape(e);
+      if (isJobNotFound(e)) {
+        this.markNotFound(job);
+        changed = true;
+        obs = { kind: 'not-found' };
+      } else if (isPermanent(e)) {
+        job.pollError = describeAgentError(e);
+        changed = true;
+        obs = { kind: 'fatal' };
+      } else {
+        obs = { kind: 'error', retryAfterMs: s.retryAfterMs };
+      }
+      this.opts.onLog?.(`agent job ${id}: poll failed: ${describeAgentError(e)}`);
+    }
+    if (this.disposed || !this.jobsById.has(id)) return;
+    // Without a trace there are no late events to wait for.
+    const timing = job.trace.unavailable ? { ...this.timing, graceMs: 0 } : this.timing;
+    rt.schedule = observe(rt.schedule, obs, this.timers.now(), timing);
+    if (changed) {
+      this.save();
+      this.changed(id);
+    }
+    this.maybeEnded(job);
+  }
+
+  // ---- applying what the service said ----
+
+  private applyTrace(job: AgentJob, rt: Runtime, trace: AgentTraceResponse): { changed: boolean; nearEnd: boolean } {
+    rt.lastTrace = trace;
+    rt.trace = { state: 'loaded' };
+    const before = Math.max(job.trace.eventCount, rt.events.size);
+    const added = mergeEvents(rt.events, Array.isArray(trace.events) ? trace.events : []);
+    let changed = rt.events.size > before;
+    if (added.length) {
+      job.trace.eventCount = Math.max(job.trace.eventCount, rt.events.size);
+      let last: AgentTraceEvent | undefined;
+      for (const ev of rt.events.values()) if (!last || Date.parse(ev.occurredAt) >= Date.parse(last.occurredAt)) last = ev;
+      job.trace.lastEventId = last?.eventId;
+      job.trace.lastEventAt = last?.occurredAt;
+    }
+    for (const ev of added) {
+      if (ev.type !== 'run.finished') continue;
+      job.trace.finished = true;
+      job.outcome = stringField(ev, 'outcome') ?? job.outcome;
+      const err = eventError(ev);
+      if (err?.code) job.errorCode = err.code;
+      if (err?.message && !job.error) job.error = err.message;
+      changed = true;
+    }
+    if (typeof trace.creditsUsed === 'number' && trace.creditsUsed !== job.creditsUsed) {
+      job.creditsUsed = trace.creditsUsed;
+      changed = true;
+    }
+    const nearEnd = added.some((ev) => ev.type === 'progress.reported' && stringField(ev, 'phase') === 'finalizing');
+    return { changed, nearEnd };
+  }
+
+  private applyStatus(job: AgentJob, record: AgentJobRecord): boolean {
+    let changed = false;
+    const set = <K extends keyof AgentJob>(k: K, v: AgentJob[K] | undefined): void => {
+      if (v !== undefined && job[k] !== v) {
+        job[k] = v;
+        changed = true;
+      }
+    };
+    set('status', typeof record.status === 'string' ? record.status : undefined);
+    set('creditsUsed', typeof record.creditsUsed === 'number' ? record.creditsUsed : undefined);
+    set('error', typeof record.error === 'string' && record.error ? record.error : undefined);
+    set('model', typeof record.model === 'string' ? record.model : undefined);
+    return changed;
+  }
+
+  private markNotFound(job: AgentJob): void {
+    job.notFound = true;
+    const rt = this.runtime.get(job.id);
+    if (rt?.schedule) rt.schedule = observe(rt.schedule, { kind: 'not-found' }, this.timers.now(), this.timing);
+  }
+
+  /** Notifies once per job, when the end is known: a terminal status plus the trace's outcome (or no trace). */
+  private maybeEnded(job: AgentJob): void {
+    if (job.notified) return;
+    const rt = this.runtime.get(job.id);
+    const ended = job.notFound
+      || (isTerminalStatus(job.status) && (job.trace.finished || job.trace.unavailable || rt?.schedule?.stopped !== undefined));
+    if (!ended) return;
+    job.notified = true;
+    this.save();
+    this.endEmitter.fire(job);
+  }
+
+  private async readList(): Promise<void> {
+    const backend = await this.opts.backend();
+    let before: number | undefined;
+    let added = false;
+    for (let page = 0; page < (this.opts.maxListPages ?? 2); page++) {
+      const res = await this.limiter.run(() => backend.list(before === undefined ? {} : { before }));
+      for (const item of Array.isArray(res.jobs) ? res.jobs : []) added = this.mergeListed(item) || added;
+      before = nextBefore(res.next);
+      if (before === undefined) break;
+    }
+    this.save();
+    if (added) this.changeEmitter.fire(undefined);
+  }
+
+  /** Returns true when the job is new to the store. */
+  private mergeListed(item: AgentListJob): boolean {
+    if (typeof item?.id !== 'string' || typeof item.status !== 'string' || this.removed.has(item.id)) return false;
+    const existing = this.jobsById.get(item.id);
+    if (existing) {
+      if (existing.status !== item.status && !existing.notFound && !isTerminalStatus(existing.status)) {
+        existing.status = item.status;
+        this.changed(existing.id);
+        this.pollSoon(existing.id);
+      }
+      return false;
+    }
+    const job: AgentJob = {
+      id: item.id,
+      prompt: typeof item.options?.prompt === 'string' ? item.options.prompt : '',
+      createdAt: parseTime(item.createdAt) ?? this.timers.now(),
+      origin: 'service',
+      status: item.status,
+      model: typeof item.options?.model === 'string' ? item.options.model : undefined,
+      urls: Array.isArray(item.options?.urls) ? item.options.urls.filter((u) => typeof u === 'string') : undefined,
+      // Runs that ended before this editor saw them are history, not news.
+      notified: isTerminalStatus(item.status),
+      trace: { eventCount: 0, finished: false },
+    };
+    this.jobsById.set(job.id, job);
+    if (isActive(job)) this.startPolling(job.id);
+    return true;
+  }
+
+  // ---- helpers ----
+
+  private rt(id: string): Runtime {
+    let rt = this.runtime.get(id);
+    if (!rt) {
+      rt = { polling: false, events: new Map(), trace: { state: 'unloaded' } };
+      this.runtime.set(id, rt);
+    }
+    return rt;
+  }
+
+  private require(id: string): AgentJob {
+    const job = this.jobsById.get(id);
+    if (!job) throw new Error(`No agent job ${id} in the list.`);
+    return job;
+  }
+
+  private changed(id: string): void {
+    if (!this.disposed) this.changeEmitter.fire(id);
+  }
+
+  private save(): void {
+    const snapshot = serializeJobs(this.jobsById.values(), this.removed);
+    // Writes are chained so an older snapshot can never land after a newer one.
+    this.saving = this.saving
+      .then(() => this.opts.storage.update(STORAGE_KEY, snapshot))
+      .catch((e: unknown) => this.opts.onLog?.(`agent jobs: could not save: ${String(e)}`));
+  }
+}
+
+function parseTime(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string') {
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? undefined : t;
+  }
+  return undefined;
+}
+
+/** The `before` cursor of the list's `next` URL (`/v2/agent?before=<epoch ms>`). */
+export function nextBefore(next: unknown): number | undefined {
+  if (typeof next !== 'string' || !next) return undefined;
+  try {
+    const raw = new URL(next, 'http://placeholder.invalid').searchParams.get('before');
+    const n = raw === null ? NaN : Number(raw);
+    return Number.isFinite(n) ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
