@@ -95,7 +95,7 @@ function gapReason(type: string, request: SearchParams, response: SearchResponse
   const notIndexed = (response.repos ?? []).filter((r) => !r.indexed).map((r) => r.repo);
   const lacking = (response.repos ?? []).filter((r) => r.indexed && r.types?.[key] === false).map((r) => r.repo);
   const parts: string[] = [];
-  if (notIndexed.length) parts.push(`not indexed: ${notIndexed.join(', ')}`);
+  if (notIndexed.length) parts.push(`repositories not indexed: ${notIndexed.join(', ')}`);
   if (lacking.length) parts.push(`${words(type)}s not indexed for: ${lacking.join(', ')}`);
   const filters = usedRepoFilters(request);
   if (!parts.length && filters.length) parts.push(`repository filters in use: ${filters.join(', ')}`);

@@ -23,7 +23,7 @@ export const LIMITS = {
   stars: { min: 0 },
 } as const;
 
-export const RULE_3_MESSAGE = 'repos cannot match any requested type; add issue, pull_request or readme to types or drop repos';
+export const RULE_3_MESSAGE = 'repos cannot match any requested type; add issue, pull_request or readme or drop repos';
 export const RULE_4_MESSAGE = 'sources cannot match any requested type; add doc or drop sources';
 
 const KNOWN_KEYS = new Set<string>(['query', 'k', 'types', 'repos', 'sources', 'skills', 'passages', ...REPOSITORY_FILTERS]);

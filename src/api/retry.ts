@@ -68,7 +68,8 @@ export function retryReason(err: ApiError): string {
 }
 
 export function formatRetryEvent(e: RetryEvent): string {
-  return `${e.reason}; retrying in ${Math.max(1, Math.ceil(e.delayMs / 1000))} s (attempt ${e.attempt} of ${e.maxAttempts})`;
+  const s = Math.ceil(e.delayMs / 1000);
+  return `${e.reason}; retrying ${s > 0 ? `in ${s} s` : 'now'} (attempt ${e.attempt} of ${e.maxAttempts})`;
 }
 
 export interface RetryLoopOptions {
