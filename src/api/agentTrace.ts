@@ -92,7 +92,7 @@ export function groupByAgent(events: readonly TraceEvent[]): AgentNode[] {
   const nodes = new Map<string, AgentNode>();
   const firstSeen = new Map<string, number>();
   dedupeEvents(events).forEach((e, i) => {
-    const agent: EventAgent = e.agent ?? { id: UNKNOWN_AGENT, role: 'unknown' };
+    const agent: EventAgent = e.agent ?? { id: UNKNOWN_AGENT, role: 'unknown', parentId: undefined };
     let n = nodes.get(agent.id);
     if (!n) {
       n = { agent: { ...agent }, events: [], children: [] };
