@@ -1,0 +1,161 @@
+// Wire schemas of the agent endpoints (addendum, "Agent operations"). Everything beyond the
+// specification is "observed, may change", so these are tolerant: unknown fields pass through, enum
+// values are plain strings kept as they came, a field of the wrong type is dropped rather than
+// failing the whole record, and an event that is not even an object is kept as an `unknown` event.
+import { z } from 'zod';
+
+/** Optional, and dropped (undefined) when present with an unexpected type. */
+function soft<T extends z.ZodType>(s: T) {
+  return s.optional().catch(undefined);
+}
+
+export const KNOWN_JOB_STATUSES = ['processing', 'completed', 'failed'] as const;
+export const KNOWN_EVENT_TYPES = [
+  'run.started', 'run.cancel_requested', 'run.finished', 'agent.started', 'agent.finished',
+  'browser.session.started', 'browser.session.finished', 'progress.reported', 'reasoning.summary',
+  'tool_call.started', 'tool_call.finished', 'artifact.updated', 'error.occurred',
+] as const;
+export const KNOWN_OUTCOMES = ['succeeded', 'failed', 'cancelled', 'refused', 'credit_limit_reached'] as const;
+export const KNOWN_ERROR_CODES = ['cancelled', 'credit_limit_reached', 'parent_finished', 'refused', 'internal'] as const;
+
+export const SubmitResponseSchema = z.looseObject({
+  success: soft(z.boolean()),
+  id: z.string().min(1),
+});
+export type AgentSubmitResponse = z.infer<typeof SubmitResponseSchema>;
+
+export const AgentJobSchema = z.looseObject({
+  success: soft(z.boolean()),
+  id: soft(z.string()),
+  status: z.string(),
+  data: z.unknown().optional(),
+  creditsUsed: soft(z.number()),
+  error: soft(z.string()),
+  expiresAt: soft(z.string()),
+  model: soft(z.string()),
+});
+export type AgentJob = z.infer<typeof AgentJobSchema>;
+
+/** Cancel answers `{ success: true }`; an empty body is accepted as well. */
+export const CancelResponseSchema = z.looseObject({ success: soft(z.boolean()) }).optional().transform((v) => v ?? {});
+export type AgentCancelResponse = z.infer<typeof CancelResponseSchema>;
+
+export const TraceErrorSchema = z.looseObject({
+  code: z.string(),
+  source: soft(z.string()),
+  retryable: soft(z.boolean()),
+  message: soft(z.string()),
+});
+export type TraceError = z.infer<typeof TraceErrorSchema>;
+
+export const ArtifactSchema = z.looseObject({
+  kind: z.string().catch('unknown'),
+  artifactId: soft(z.string()),
+  path: soft(z.string()),
+  snapshotId: soft(z.string()),
+  change: soft(z.string()),
+  changedFields: soft(z.array(z.string())),
+  itemCount: soft(z.number()),
+});
+export type Artifact = z.infer<typeof ArtifactSchema>;
+
+export const EventAgentSchema = z.looseObject({
+  id: z.string(),
+  role: z.string().catch('unknown'),
+  name: soft(z.string()),
+  parentId: z.string().nullish().catch(undefined).transform((v) => v ?? undefined),
+});
+export type EventAgent = z.infer<typeof EventAgentSchema>;
+
+export const TraceEventSchema = z.looseObject({
+  schemaVersion: soft(z.union([z.number(), z.string()])),
+  eventId: soft(z.string()),
+  runId: soft(z.string()),
+  occurredAt: soft(z.string()),
+  producerSequence: soft(z.number()),
+  agent: soft(EventAgentSchema),
+  type: z.string().catch('unknown'),
+  outcome: soft(z.string()),
+  error: soft(TraceErrorSchema.nullable()),
+  artifact: soft(ArtifactSchema),
+  phase: soft(z.string()),
+  message: soft(z.string()),
+  text: soft(z.string()),
+  reason: soft(z.string()),
+  toolCallId: soft(z.string()),
+  toolName: soft(z.string()),
+  sessionId: soft(z.string()),
+  durationMs: soft(z.number()),
+});
+export type TraceEvent = z.infer<typeof TraceEventSchema>;
+
+/** One event of whatever shape: never throws; a non-object becomes `{ type: 'unknown', value }`. */
+export function parseTraceEvent(raw: unknown): TraceEvent {
+  const r = TraceEventSchema.safeParse(raw);
+  if (r.success) return r.data;
+  return { type: 'unknown', value: raw } as TraceEvent;
+}
+
+const EventsSchema = z.array(z.unknown()).catch([]).transform((list) => list.map(parseTraceEvent));
+
+export const LiveSessionSchema = z.looseObject({
+  id: z.string(),
+  liveViewUrl: soft(z.string()),
+  viewport: z.unknown().optional(),
+});
+
+export const TraceResponseSchema = z.looseObject({
+  success: soft(z.boolean()),
+  id: soft(z.string()),
+  events: EventsSchema.optional().transform((v) => v ?? []),
+  creditsUsed: soft(z.number()),
+  activeBrowserSessions: soft(z.array(z.unknown()).transform((l) => l.flatMap((s) => {
+    const p = LiveSessionSchema.safeParse(s);
+    return p.success ? [p.data] : [];
+  }))),
+});
+export type AgentTrace = z.infer<typeof TraceResponseSchema>;
+
+/** `snapshot` is a string (JSON text for json artifacts); anything else is turned into JSON text. */
+export const SnapshotResponseSchema = z.looseObject({
+  success: soft(z.boolean()),
+  id: soft(z.string()),
+  snapshotId: soft(z.string()),
+  snapshot: z.unknown().transform((v) => (typeof v === 'string' ? v : JSON.stringify(v ?? null, null, 2))),
+});
+export type AgentSnapshot = z.infer<typeof SnapshotResponseSchema>;
+
+export const ListJobSchema = z.looseObject({
+  id: z.string(),
+  createdAt: soft(z.string()),
+  status: z.string().catch('unknown'),
+  options: soft(z.looseObject({
+    prompt: soft(z.string()),
+    urls: soft(z.array(z.string()).nullable()),
+    schema: z.unknown().optional(),
+    model: soft(z.string().nullable()),
+    effort: soft(z.string().nullable()),
+  })),
+  settings: soft(z.looseObject({
+    label: soft(z.string().nullable()),
+    starred: soft(z.boolean()),
+    hidden: soft(z.boolean()),
+  })),
+});
+export type AgentListJob = z.infer<typeof ListJobSchema>;
+
+/** Jobs without an id cannot be acted on and are left out; every other row is kept. */
+export const ListResponseSchema = z.looseObject({
+  success: soft(z.boolean()),
+  jobs: z.array(z.unknown()).catch([]).transform((l) => l.flatMap((j) => {
+    const p = ListJobSchema.safeParse(j);
+    return p.success ? [p.data] : [];
+  })),
+  next: soft(z.string().nullable()),
+});
+export type AgentList = z.infer<typeof ListResponseSchema>;
+
+/** completed and failed are final; so is `cancelled`, should the service start reporting it. */
+export function isTerminalStatus(status: string): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
