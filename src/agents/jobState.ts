@@ -34,7 +34,7 @@ export function jobState(job: AgentJob): JobState {
   const byOutcome = job.outcome !== undefined ? outcomeState(job.outcome, job.errorCode) : undefined;
   if (byOutcome) return byOutcome;
   // A status this client does not know is not terminal: keep showing (and polling) it as running.
-  if (!isTerminalStatus(job.status)) return job.cancelRequested ? 'cancelling' : 'running';
+  if (!isTerminalStatus(job.status)) return job.cancelRequested || job.status === 'cancelling' ? 'cancelling' : 'running';
   if (job.status === 'completed') return 'completed';
   if (job.status === 'cancelled') return 'cancelled';
   if (job.status === 'failed') return failureFromMessage(job.errorCode, job.error);
@@ -96,7 +96,8 @@ const STATE_WORDS: Record<AgentState, string> = {
   unknown: 'unknown',
 };
 
-const KNOWN_STATUSES = new Set(['processing', 'completed', 'failed', 'cancelled']);
+// `cancelling` is not in the addendum but the sandbox (and likely the service) reports it after a cancel.
+const KNOWN_STATUSES = new Set(['processing', 'cancelling', 'completed', 'failed', 'cancelled']);
 
 /** State in words; a status value this client does not know is shown raw beside it. */
 export function stateWords(state: AgentState, rawStatus?: string): string {

@@ -1,0 +1,142 @@
+// A scripted agent backend for the store tests: each job is a timeline of trace events on the test's
+// clock, plus failures to inject and a gate to hold requests in flight.
+import type {
+  AgentBackend, AgentJobRecord, AgentListResponse, AgentSnapshotResponse, AgentSubmitRequest,
+  AgentSubmitResponse, AgentTraceAgent, AgentTraceEvent, AgentTraceResponse,
+} from '../../../src/agents/agentBackend';
+
+export interface Call { method: string; jobId?: string; at: number }
+
+export interface ScriptedJob {
+  id: string;
+  /** Event offsets are relative to `startedAt`. */
+  startedAt: number;
+  events: Array<{ at: number; event: AgentTraceEvent }>;
+  /** Offset at which the status turns terminal. */
+  endAt?: number;
+  endStatus?: 'completed' | 'failed';
+  endError?: string;
+  credits?: number;
+  noTrace?: boolean;
+  data?: unknown;
+}
+
+export class HttpishError extends Error {
+  constructor(readonly status: number, readonly error: string, readonly retryable = false, readonly retryAfterMs?: number, readonly kind = 'http') {
+    super(`${error} (HTTP ${status})`);
+  }
+}
+
+export const ORCH: AgentTraceAgent = { id: 'orch', role: 'orchestrator', name: 'orchestrator' };
+export const SYSTEM: AgentTraceAgent = { id: 'sys', role: 'system', name: 'system' };
+
+let nextEventId = 0;
+
+export function ev(type: string, agent: AgentTraceAgent, at: number, seq: number, extra: Record<string, unknown> = {}): AgentTraceEvent {
+  return {
+    schemaVersion: 1, eventId: `e${++nextEventId}`, runId: 'run', occurredAt: new Date(at).toISOString(),
+    producerSequence: seq, agent, type, ...extra,
+  } as AgentTraceEvent;
+}
+
+export class FakeBackend implements AgentBackend {
+  readonly calls: Call[] = [];
+  readonly jobs = new Map<string, ScriptedJob>();
+  /** Thrown by the next calls whose method matches (in order). */
+  readonly failures: Array<{ method: string; error: unknown }> = [];
+  listJobs: AgentListResponse = { success: true, jobs: [] };
+  concurrent = 0;
+  maxConcurrent = 0;
+  private gate: Promise<void> | undefined;
+  private openGate: (() => void) | undefined;
+  private submitted = 0;
+
+  constructor(readonly now: () => number) {}
+
+  hold(): void {
+    this.gate = new Promise((r) => { this.openGate = r; });
+  }
+
+  release(): void {
+    this.openGate?.();
+    this.gate = undefined;
+  }
+
+  /** A job that runs from now: events at the given offsets, terminal status at `endAt`. */
+  script(job: Omit<ScriptedJob, 'startedAt'> & { startedAt?: number }): ScriptedJob {
+    const j = { startedAt: this.now(), ...job };
+    this.jobs.set(j.id, j);
+    return j;
+  }
+
+  countOf(method: string): number {
+    return this.calls.filter((c) => c.method === method).length;
+  }
+
+  private async call<T>(method: string, jobId: string | undefined, fn: () => T): Promise<T> {
+    this.calls.push({ method, jobId, at: this.now() });
+    this.concurrent++;
+    this.maxConcurrent = Math.max(this.maxConcurrent, this.concurrent);
+    try {
+      if (this.gate) await this.gate;
+      const i = this.failures.findIndex((f) => f.method === method);
+      if (i >= 0) throw this.failures.splice(i, 1)[0]!.error;
+      return fn();
+    } finally {
+      this.concurrent--;
+    }
+  }
+
+  private job(id: string): ScriptedJob {
+    const j = this.jobs.get(id);
+    if (!j) throw new HttpishError(404, 'Agent job not found');
+    return j;
+  }
+
+  private elapsed(j: ScriptedJob): number {
+    return this.now() - j.startedAt;
+  }
+
+  async submit(request: AgentSubmitRequest): Promise<AgentSubmitResponse> {
+    return this.call('submit', undefined, () => {
+      const id = `00000000-0000-4000-8000-${String(++this.submitted).padStart(12, '0')}`;
+      if (!this.jobs.has(id)) this.script({ id, events: [] });
+      void request;
+      return { success: true, id };
+    });
+  }
+
+  async status(jobId: string): Promise<AgentJobRecord> {
+    return this.call('status', jobId, () => {
+      const j = this.job(jobId);
+      const ended = j.endAt !== undefined && this.elapsed(j) >= j.endAt;
+      return ended
+        ? { success: true, id: jobId, status: j.endStatus ?? 'completed', creditsUsed: j.endStatus === 'failed' ? 0 : j.credits, error: j.endError, data: j.data, model: 'spark-2' }
+        : { success: true, id: jobId, status: 'processing', model: 'spark-2' };
+    });
+  }
+
+  async cancel(jobId: string): Promise<unknown> {
+    return this.call('cancel', jobId, () => {
+      this.job(jobId);
+      return { success: true };
+    });
+  }
+
+  async trace(jobId: string): Promise<AgentTraceResponse> {
+    return this.call('trace', jobId, () => {
+      const j = this.job(jobId);
+      if (j.noTrace) throw new HttpishError(400, 'Trace is only available for FORGE-2 extracts');
+      const events = j.events.filter((e) => e.at <= this.elapsed(j)).map((e) => e.event);
+      return { success: true, id: jobId, events, ...(j.credits === undefined ? {} : { creditsUsed: j.credits }) };
+    });
+  }
+
+  async snapshot(jobId: string, snapshotId: string): Promise<AgentSnapshotResponse> {
+    return this.call('snapshot', jobId, () => ({ success: true, id: jobId, snapshotId, snapshot: '{"items":[]}' }));
+  }
+
+  async list(): Promise<AgentListResponse> {
+    return this.call('list', undefined, () => this.listJobs);
+  }
+}

@@ -1,0 +1,303 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { JobStore, type JobStoreOptions } from '../../../src/agents/jobStore';
+import { STORAGE_KEY, type JobStorage } from '../../../src/agents/jobModel';
+import { jobState } from '../../../src/agents/jobState';
+import { ev, FakeBackend, HttpishError, ORCH, SYSTEM, type ScriptedJob } from './fakeBackend';
+import { ManualClock, settle } from './manualClock';
+
+class MapStorage implements JobStorage {
+  readonly map = new Map<string, unknown>();
+  writes = 0;
+  get<T>(key: string): T | undefined {
+    // Round-trip through JSON like globalState does, so nothing live leaks between "sessions".
+    const v = this.map.get(key);
+    return v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as T);
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.writes++;
+    this.map.set(key, JSON.parse(JSON.stringify(value)));
+  }
+}
+
+function setup(extra: Partial<JobStoreOptions> = {}, storage = new MapStorage(), clock = new ManualClock()) {
+  const backend = new FakeBackend(() => clock.now());
+  const store = new JobStore({ backend: () => backend, storage, timers: clock, ...extra });
+  return { clock, backend, store, storage };
+}
+
+const traceTimes = (b: FakeBackend, id?: string): number[] => b.calls.filter((c) => c.method === 'trace' && (!id || c.jobId === id)).map((c) => c.at);
+const gaps = (ts: number[]): number[] => ts.slice(1).map((t, i) => t - ts[i]!);
+
+/** A standard run: some events early, a long quiet tool call, then finalizing and run.finished at 60 s, a late event at 61 s. */
+function standardRun(b: FakeBackend, id: string, end = 60_000, outcome = 'succeeded', error: Record<string, unknown> | null = null): ScriptedJob {
+  const t0 = b.now();
+  const sub = { id: 'sub1', role: 'subagent', name: 'researcher', parentId: 'orch' };
+  return b.script({
+    id,
+    events: [
+      { at: 100, event: ev('run.started', SYSTEM, t0 + 100, 1) },
+      { at: 500, event: ev('agent.started', ORCH, t0 + 500, 1) },
+      { at: 3_000, event: ev('progress.reported', ORCH, t0 + 3_000, 2, { phase: 'planning', message: 'Planning' }) },
+      { at: 5_000, event: ev('tool_call.started', sub, t0 + 5_000, 1, { toolCallId: 't1', toolName: 'navigate' }) },
+      { at: end - 4_000, event: ev('progress.reported', ORCH, t0 + end - 4_000, 3, { phase: 'finalizing', message: 'Writing up' }) },
+      { at: end, event: ev('run.finished', SYSTEM, t0 + end, 2, { outcome, error }) },
+      { at: end + 1_000, event: ev('agent.finished', sub, t0 + end + 1_000, 2, { outcome: 'cancelled', error: { code: 'parent_finished', source: 'agent', retryable: false, message: 'parent done' } }) },
+    ],
+    endAt: end,
+    endStatus: outcome === 'succeeded' ? 'completed' : 'failed',
+    endError: outcome === 'succeeded' ? undefined : `Run ended: ${outcome}`,
+    credits: 170,
+  });
+}
+
+describe('job store: polling', () => {
+  it('makes no request and arms no timer while nothing runs', async () => {
+    const { clock, backend, store } = setup();
+    await clock.advance(10 * 60_000);
+    assert.equal(backend.calls.length, 0);
+    assert.equal(clock.armed, 0);
+    assert.equal(store.nextPollAt(), undefined);
+  });
+
+  it('polls a new job after about 2 s, backs off while quiet, and goes fast again on events', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'find things', maxCredits: 500 });
+    standardRun(backend, job.id, 60_000);
+    const t0 = clock.now();
+    await clock.advance(80_000);
+    const ts = traceTimes(backend, job.id).map((t) => t - t0);
+    assert.equal(ts[0], 2000, 'first poll two seconds after the submit');
+    const quiet = gaps(ts.filter((t) => t <= 56_000));
+    assert.deepEqual(quiet.slice(-5), [3000, 4500, 6750, 10_125, 15_000], `backs off to 15 s during the quiet stretch: ${quiet}`);
+    assert.ok(quiet.every((d) => d <= 15_000), `never beyond 15 s: ${quiet}`);
+    // The first poll that sees the finalizing event (at 56 s) is followed by a fast one.
+    const i = ts.findIndex((t) => t >= 56_000);
+    assert.equal(ts[i + 1]! - ts[i]!, 2000, `fast after new events: ${ts}`);
+  });
+
+  it('reads late events during the grace period after run.finished, then stops for good', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p', maxCredits: 500 });
+    standardRun(backend, job.id);
+    const ended: string[] = [];
+    store.onDidEndJob((j) => ended.push(j.id));
+    await clock.advance(75_000);
+    const t0 = backend.jobs.get(job.id)!.startedAt;
+    const finishPollAt = traceTimes(backend, job.id).find((t) => t - t0 >= 60_000)!;
+    const lastTraceAt = traceTimes(backend, job.id).at(-1)!;
+    assert.ok(finishPollAt - t0 <= 60_000 + 15_000, 'the end is detected within the backoff ceiling');
+    assert.ok(lastTraceAt - finishPollAt >= 4000 && lastTraceAt - finishPollAt <= 6000, 'polls for the grace period after run.finished');
+    assert.equal(store.events(job.id).length, 7, 'the late agent.finished was read');
+    assert.equal(store.isPolling(job.id), false);
+    assert.equal(clock.armed, 0);
+    const n = backend.calls.length;
+    await clock.advance(10 * 60_000);
+    assert.equal(backend.calls.length, n, 'no request after the run and its grace period');
+    assert.deepEqual(ended, [job.id], 'ended once');
+    const j = store.get(job.id)!;
+    assert.equal(j.status, 'completed');
+    assert.equal(j.outcome, 'succeeded');
+    assert.equal(j.creditsUsed, 170);
+    assert.equal(jobState(j), 'completed');
+  });
+
+  it('slows down while the view is hidden and speeds up when it is shown again', async () => {
+    const { clock, backend, store } = setup({ hidden: true });
+    const job = await store.start({ prompt: 'p' });
+    backend.script({ id: job.id, events: [] });
+    await clock.advance(120_000);
+    const hidden = gaps(traceTimes(backend, job.id));
+    assert.equal(traceTimes(backend, job.id)[0]! - (clock.now() - 120_000), 5000, 'first hidden poll after 5 s');
+    assert.ok(hidden.at(-1)! > 15_000, `hidden backoff goes beyond the visible ceiling: ${hidden}`);
+    const before = backend.calls.length;
+    store.setHidden(false);
+    await clock.advance(15_000);
+    assert.ok(backend.calls.length > before, 'shown again: polled within the visible ceiling');
+  });
+
+  it('honours Retry-After from a 429', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p' });
+    backend.script({ id: job.id, events: [] });
+    backend.failures.push({ method: 'trace', error: new HttpishError(429, 'Rate limit exceeded', true, 40_000) });
+    await clock.advance(2_000);
+    assert.equal(backend.countOf('trace'), 1);
+    await clock.advance(39_000);
+    assert.equal(backend.countOf('trace'), 1, 'nothing before Retry-After has passed');
+    await clock.advance(1_500);
+    assert.equal(backend.countOf('trace'), 2);
+  });
+
+  it('stops on 404 and shows the job as not found', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p' });
+    backend.jobs.clear();
+    const ended: string[] = [];
+    store.onDidEndJob((j) => ended.push(j.id));
+    await clock.advance(2_000);
+    assert.equal(backend.calls.filter((c) => c.method !== 'submit').length, 1);
+    await clock.advance(5 * 60_000);
+    assert.equal(backend.calls.filter((c) => c.method !== 'submit').length, 1, 'no request after the 404');
+    assert.equal(jobState(store.get(job.id)!), 'not_found');
+    assert.equal(clock.armed, 0);
+    assert.deepEqual(ended, [job.id]);
+  });
+
+  it('keeps the number of requests in flight bounded', async () => {
+    const { clock, backend, store } = setup({ maxInFlight: 2 });
+    for (let i = 0; i < 6; i++) {
+      const j = await store.start({ prompt: `p${i}` });
+      backend.script({ id: j.id, events: [] });
+    }
+    backend.hold();
+    await clock.advance(2_000);
+    assert.equal(backend.concurrent, 2);
+    assert.equal(store.inFlight, 2);
+    backend.release();
+    await settle();
+    assert.equal(backend.countOf('trace'), 6, 'the others ran once slots were free');
+    assert.equal(backend.maxConcurrent, 2);
+  });
+
+  it('polls status only for a job without a trace and stops when it ends, without grace', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'old engine' });
+    backend.script({ id: job.id, events: [], noTrace: true, endAt: 10_000, endStatus: 'completed', credits: 120 });
+    await clock.advance(60_000);
+    assert.equal(backend.countOf('trace'), 1, 'the trace is asked for once');
+    assert.equal(store.traceLoad(job.id).state, 'unavailable');
+    const statusTimes = backend.calls.filter((c) => c.method === 'status').map((c) => c.at);
+    assert.ok(statusTimes.at(-1)! - backend.jobs.get(job.id)!.startedAt <= 12_500, 'stopped at the first terminal status');
+    assert.equal(store.get(job.id)!.status, 'completed');
+    assert.equal(clock.armed, 0);
+  });
+
+  it('stops on a rejected key and resumes on refresh', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p' });
+    backend.script({ id: job.id, events: [] });
+    backend.failures.push({ method: 'trace', error: new HttpishError(401, 'Unauthorized: Invalid token') });
+    await clock.advance(60_000);
+    assert.equal(backend.countOf('trace'), 1);
+    assert.match(store.get(job.id)!.pollError ?? '', /API key/);
+    await store.refresh();
+    await clock.advance(0);
+    assert.equal(backend.countOf('trace'), 2, 'refresh polls at once');
+    assert.equal(store.get(job.id)!.pollError, undefined);
+  });
+
+  it('fires a change event for the one job that changed', async () => {
+    const { clock, backend, store } = setup();
+    const a = await store.start({ prompt: 'a' });
+    const b = await store.start({ prompt: 'b' });
+    backend.script({ id: a.id, events: [{ at: 1000, event: ev('run.started', SYSTEM, clock.now() + 1000, 1) }] });
+    backend.script({ id: b.id, events: [] });
+    const changes: Array<string | undefined> = [];
+    store.onDidChangeJob((id) => changes.push(id));
+    await clock.advance(2_000);
+    assert.deepEqual(changes, [a.id]);
+  });
+});
+
+describe('job store: cancel, list, persistence', () => {
+  it('cancels: marks the job cancelling and polls at once; 409 already finished is not an error', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p' });
+    backend.script({ id: job.id, events: [] });
+    await clock.advance(30_000);
+    const before = backend.countOf('trace');
+    assert.equal(await store.cancel(job.id), 'requested');
+    assert.equal(jobState(store.get(job.id)!), 'cancelling');
+    await clock.advance(0);
+    assert.equal(backend.countOf('trace'), before + 1, 'polled right after the cancel');
+    backend.failures.push({ method: 'cancel', error: new HttpishError(409, 'Agent already finished') });
+    assert.equal(await store.cancel(job.id), 'already-finished');
+    backend.failures.push({ method: 'cancel', error: new HttpishError(409, 'Agent is already cancelled') });
+    assert.equal(await store.cancel(job.id), 'already-cancelled');
+    backend.failures.push({ method: 'cancel', error: new HttpishError(403, 'Forbidden') });
+    await assert.rejects(store.cancel(job.id), /Forbidden/);
+  });
+
+  it('adds jobs from the service list, keeps removed ones out, and polls the running ones', async () => {
+    const { clock, backend, store } = setup({ canList: () => true });
+    backend.script({ id: 'run-1', events: [] });
+    backend.listJobs = {
+      success: true,
+      jobs: [
+        { id: 'run-1', createdAt: new Date(clock.now() - 1000).toISOString(), status: 'processing', options: { prompt: 'remote running' } },
+        { id: 'old-1', createdAt: clock.now() - 86_400_000, status: 'completed', options: { prompt: 'remote done' } },
+        { id: 'gone-1', createdAt: clock.now() - 5000, status: 'completed', options: { prompt: 'removed' } },
+      ],
+    };
+    await store.refresh();
+    store.remove('gone-1');
+    await store.refresh();
+    assert.deepEqual(store.jobs().map((j) => j.id), ['run-1', 'old-1']);
+    assert.equal(store.get('old-1')!.prompt, 'remote done');
+    assert.equal(store.get('old-1')!.origin, 'service');
+    await clock.advance(2_000);
+    assert.deepEqual([...new Set(backend.calls.filter((c) => c.method === 'trace').map((c) => c.jobId))], ['run-1']);
+  });
+
+  it('round-trips through storage and resumes polling of running jobs only', async () => {
+    const storage = new MapStorage();
+    const clock = new ManualClock();
+    const first = setup({}, storage, clock);
+    const running = await first.store.start({ prompt: 'still running', maxCredits: 300, urls: ['https://a.example/'] });
+    first.backend.script({ id: running.id, events: [{ at: 1000, event: ev('run.started', SYSTEM, clock.now() + 1000, 1) }] });
+    const done = await first.store.start({ prompt: 'will finish', maxCredits: 50 });
+    standardRun(first.backend, done.id, 10_000, 'credit_limit_reached', { code: 'credit_limit_reached', source: 'billing', retryable: false, message: 'limit' });
+    await clock.advance(30_000);
+    await first.store.flush();
+    const before = first.store.jobs();
+    first.store.dispose();
+
+    const second = setup({}, storage, clock);
+    for (const b of [...first.backend.jobs.values()]) second.backend.jobs.set(b.id, b);
+    const after = second.store.jobs();
+    const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
+    assert.deepEqual(plain(after), plain(before), 'every field survives a reload');
+    const d = second.store.get(done.id)!;
+    assert.equal(d.outcome, 'credit_limit_reached');
+    assert.equal(d.maxCredits, 50);
+    assert.equal(d.trace.finished, true);
+    assert.equal(d.trace.eventCount, 7);
+    assert.equal(jobState(d), 'credit_limit_reached');
+    assert.equal(second.store.get(running.id)!.urls?.[0], 'https://a.example/');
+    assert.equal(second.store.isPolling(running.id), true);
+    assert.equal(second.store.isPolling(done.id), false);
+    await clock.advance(2_000);
+    assert.deepEqual(second.backend.calls.map((c) => c.jobId), [running.id], 'only the running job is polled');
+    assert.ok(storage.map.has(STORAGE_KEY));
+  });
+
+  it('does not notify again after a reload for a job that had already ended', async () => {
+    const storage = new MapStorage();
+    const clock = new ManualClock();
+    const first = setup({}, storage, clock);
+    const job = await first.store.start({ prompt: 'p' });
+    standardRun(first.backend, job.id, 5_000);
+    let ends = 0;
+    first.store.onDidEndJob(() => ends++);
+    await clock.advance(20_000);
+    await first.store.flush();
+    first.store.dispose();
+    const second = setup({}, storage, clock);
+    second.store.onDidEndJob(() => ends++);
+    second.backend.jobs.set(job.id, first.backend.jobs.get(job.id)!);
+    await second.store.loadTrace(job.id);
+    assert.equal(ends, 1);
+    assert.equal(second.store.events(job.id).length, 7, 'the trace is read again on demand');
+  });
+
+  it('drops a removed job and stops polling it', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p' });
+    backend.script({ id: job.id, events: [] });
+    store.remove(job.id);
+    await clock.advance(60_000);
+    assert.equal(backend.countOf('trace'), 0);
+    assert.equal(clock.armed, 0);
+  });
+});
