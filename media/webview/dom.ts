@@ -1,0 +1,24 @@
+// A tiny element builder. Content only ever reaches the DOM as text nodes or attribute values set
+// through setAttribute; the one innerHTML in the view is the markdown renderer's output.
+
+export type Attrs = Record<string, string | number | boolean | undefined>;
+export type Child = Node | string | undefined | false | null;
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  if (attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === undefined || v === false) continue;
+      if (k === 'class') el.className = String(v);
+      else el.setAttribute(k, v === true ? '' : String(v));
+    }
+  }
+  for (const c of children) if (c !== undefined && c !== false && c !== null) el.append(c);
+  return el;
+}
+
+export function byId<T extends HTMLElement = HTMLElement>(root: ParentNode, id: string): T {
+  const el = root.querySelector<T>(`#${id}`);
+  if (!el) throw new Error(`search view: #${id} is missing`);
+  return el;
+}

@@ -1,0 +1,45 @@
+// The Search view's HTML, built in one place (HOUSE_STYLE pattern 6): a strict CSP, a fresh nonce on
+// the one script, and every asset through asWebviewUri. Free of `vscode` so tests pass a fake webview.
+import { randomBytes } from 'node:crypto';
+
+/** The part of vscode.Webview this builder uses; `U` is vscode.Uri in the extension. */
+export interface WebviewLike<U> {
+  readonly cspSource: string;
+  asWebviewUri(local: U): { toString(): string };
+}
+
+export interface SearchViewAssets<U> { script: U; style: U }
+
+/** 128 random bits, base64: unguessable, and a fresh one on every build of the HTML. */
+export function makeNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src ${cspSource}`;
+}
+
+function attr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The whole document: the bundle builds the UI, so the body holds only the mount point and a fallback. */
+export function buildSearchHtml<U>(webview: WebviewLike<U>, assets: SearchViewAssets<U>, nonce: string = makeNonce()): string {
+  const script = webview.asWebviewUri(assets.script).toString();
+  const style = webview.asWebviewUri(assets.style).toString();
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(webview.cspSource, nonce))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${attr(style)}">
+<title>Developer Index Search</title>
+</head>
+<body>
+<div id="app" class="app"><p class="boot">Loading the search view…</p></div>
+<script nonce="${attr(nonce)}" src="${attr(script)}"></script>
+</body>
+</html>
+`;
+}

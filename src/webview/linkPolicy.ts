@@ -1,0 +1,41 @@
+// Which links may leave the Search view. Shared by the webview (what the markdown renderer emits as an
+// href) and the extension (what it hands to env.openExternal): both sides parse with the WHATWG URL
+// parser, the same one the browser uses, so obfuscations (case, whitespace, tabs inside the scheme,
+// entities already decoded by markdown-it) cannot make the check and the browser disagree.
+
+export const ALLOWED_SCHEMES: readonly string[] = ['http:', 'https:', 'mailto:'];
+
+/** Longer than any real link; a bound keeps hostile content from making us parse megabytes. */
+export const MAX_URL_LENGTH = 8192;
+
+/**
+ * The serialised URL to use for `raw` (resolved against `base` when relative), or undefined when it
+ * must not be a link: unparsable, too long, or any scheme but http, https and mailto.
+ */
+export function safeHref(raw: string, base?: string): string | undefined {
+  if (typeof raw !== 'string' || raw.length > MAX_URL_LENGTH) return undefined;
+  let url: URL;
+  try {
+    url = base === undefined ? new URL(raw) : new URL(raw, base);
+  } catch {
+    return undefined;
+  }
+  if (!ALLOWED_SCHEMES.includes(url.protocol)) return undefined;
+  if (url.protocol !== 'mailto:' && !url.hostname) return undefined;
+  return url.href;
+}
+
+/** The extension's re-check before env.openExternal: absolute http, https or mailto only. */
+export function externalUrl(raw: unknown): string | undefined {
+  return typeof raw === 'string' ? safeHref(raw) : undefined;
+}
+
+/** `github.com` for display; empty when the url cannot be parsed. */
+export function hostOf(raw: string): string {
+  try {
+    const u = new URL(raw);
+    return u.protocol === 'mailto:' ? u.pathname : u.hostname;
+  } catch {
+    return '';
+  }
+}
