@@ -108,20 +108,23 @@ export function groupByAgent(events: readonly TraceEvent[]): AgentNode[] {
   for (const n of nodes.values()) n.events = orderAgentEvents(n.events);
 
   const startOf = (n: AgentNode) => Math.min(...n.events.map(time), Infinity);
-  const isAncestor = (candidate: string, of: string): boolean => {
-    const visited = new Set<string>();
-    for (let cur: string | undefined = candidate; cur && !visited.has(cur); cur = nodes.get(cur)?.agent.parentId) {
-      if (cur === of) return true;
-      visited.add(cur);
+  // Follows the links made so far, so a parent cycle in the data is broken at the link that closes it.
+  const attachedParent = new Map<string, AgentNode>();
+  const closesCycle = (child: AgentNode, parent: AgentNode): boolean => {
+    for (let cur: AgentNode | undefined = parent; cur; cur = attachedParent.get(cur.agent.id)) {
+      if (cur === child) return true;
     }
     return false;
   };
   const roots: AgentNode[] = [];
   for (const n of nodes.values()) {
     const parent = n.agent.parentId ? nodes.get(n.agent.parentId) : undefined;
-    // A parent that is the node itself or one of its descendants would make a cycle: keep it at the top.
-    if (parent && parent !== n && !isAncestor(parent.agent.id, n.agent.id)) parent.children.push(n);
-    else roots.push(n);
+    if (parent && !closesCycle(n, parent)) {
+      parent.children.push(n);
+      attachedParent.set(n.agent.id, parent);
+    } else {
+      roots.push(n);
+    }
   }
   const byStart = (a: AgentNode, b: AgentNode) => {
     const sa = startOf(a);
