@@ -54,7 +54,7 @@ export class HttpTransport {
       });
       const declared = Number(headerValue(res.headers, 'content-length'));
       if (Number.isFinite(declared) && declared > req.maxResponseBytes) {
-        res.body.destroy();
+        discard(res.body);
         throw tooLarge(req.maxResponseBytes, res.statusCode);
       }
       const chunks: Buffer[] = [];
@@ -62,7 +62,7 @@ export class HttpTransport {
       for await (const chunk of res.body) {
         total += (chunk as Buffer).length;
         if (total > req.maxResponseBytes) {
-          res.body.destroy();
+          discard(res.body);
           throw tooLarge(req.maxResponseBytes, res.statusCode);
         }
         chunks.push(chunk as Buffer);
@@ -85,6 +85,12 @@ export class HttpTransport {
   close(): Promise<void> {
     return this.agent.close();
   }
+}
+
+/** Drops a body mid-stream; undici reports that as an error event, which nobody else is listening for. */
+function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 function aborted(): ApiError {
