@@ -1,0 +1,258 @@
+// The session library shared by test-host, test-e2e and start: build, the sandbox service,
+// code-server on 127.0.0.1 with throw-away folders, a workspace fixture, headless chromium.
+// Every process it starts is its own process group; `session.close()` kills those groups (and
+// only those), waits for them to exit, then removes the per-run folder.
+/* global fetch, AbortSignal -- Node 20 globals the shared ESLint config does not list */
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHROMIUM, provision } from './provision.mjs';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const pkg = () => JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+export const extensionId = () => `${pkg().publisher}.${pkg().name}`;
+/** A bearer token the sandbox accepts in test sessions; never a real key. */
+export const TEST_KEY = 'devindex-test-key-0123456789';
+export const FIXTURE_REMOTE = 'https://github.com/acme/http-kit.git';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Rejects with a message naming `what` when `promise` takes longer than `ms`. */
+export function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out after ${ms / 1000} s: ${what}`)), ms); }),
+  ]);
+}
+
+/** `node scripts/build.mjs` with the given extra flags; throws with the build's output on failure. */
+export function build(flags = []) {
+  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--quiet', ...flags], { cwd: root, encoding: 'utf8', timeout: 180_000 });
+  if (r.status !== 0) throw new Error(`build failed (${flags.join(' ')}):\n${r.stdout}${r.stderr}`);
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+export class Session {
+  constructor({ name = 'session', log = (s) => process.stderr.write(`${s}\n`) } = {}) {
+    this.log = log;
+    this.dir = mkdtempSync(join(tmpdir(), `devindex-${name}-`));
+    this.children = [];
+    this.disposers = [];
+    this.closed = false;
+  }
+
+  path(...p) { const q = join(this.dir, ...p); mkdirSync(dirname(q), { recursive: true }); return q; }
+  folder(...p) { const q = join(this.dir, ...p); mkdirSync(q, { recursive: true }); return q; }
+
+  /** Spawns `cmd` in its own process group, output to `<dir>/<name>.log`; tracked for close(). */
+  spawn(name, cmd, args, opts = {}) {
+    const logFile = this.path(`${name}.log`);
+    const out = createWriteStream(logFile);
+    const child = spawn(cmd, args, { ...opts, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const entry = { name, child, exited, logFile };
+    child.once('error', (e) => { this.log(`[${name}] ${e.message}`); });
+    this.children.push(entry);
+    return entry;
+  }
+
+  logTail(entry, n = 40) {
+    try { return readFileSync(entry.logFile, 'utf8').split('\n').slice(-n).join('\n'); } catch { return ''; }
+  }
+
+  /**
+   * The sandbox service from the built bundle on a free port, with `--faults` and the test key.
+   * Returns its URL (the first line it prints names it).
+   */
+  async startSandbox({ key = TEST_KEY, faults = true, extraArgs = [] } = {}) {
+    const main = join(root, 'dist', 'sandbox.js');
+    if (!existsSync(main)) throw new Error(`${main} is missing: build first (the sandbox is sandbox/main.ts)`);
+    const args = [main, '--port', '0', '--key', key, ...(faults ? ['--faults'] : []), ...extraArgs];
+    const entry = this.spawn('sandbox', process.execPath, args, { cwd: root });
+    const url = await withTimeout(new Promise((resolve, reject) => {
+      let buf = '';
+      entry.child.stdout.on('data', (d) => {
+        buf += d;
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(buf);
+        if (m) resolve(m[1]);
+      });
+      entry.exited.then(({ code, signal }) => reject(new Error(`sandbox exited (${signal ?? code}):\n${this.logTail(entry)}`)));
+    }), 20_000, 'sandbox to print its URL');
+    this.sandboxUrl = url;
+    return url;
+  }
+
+  /** A workspace folder that is a git repository with a GitHub remote (repository-scope fixture). */
+  makeWorkspace({ remote = FIXTURE_REMOTE, files = {} } = {}) {
+    const ws = this.folder('workspace', 'http-kit');
+    const all = {
+      'README.md': '# http-kit\n\nA small HTTP toolkit used as a workspace fixture.\n',
+      'src/client.ts': 'export async function get(url: string): Promise<Response> {\n  return fetch(url, { keepalive: true });\n}\n',
+      ...files,
+    };
+    for (const [p, text] of Object.entries(all)) { mkdirSync(dirname(join(ws, p)), { recursive: true }); writeFileSync(join(ws, p), text); }
+    const git = (...a) => {
+      const r = spawnSync('git', a, { cwd: ws, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: this.folder('home') } });
+      if (r.status !== 0) throw new Error(`git ${a.join(' ')}: ${r.stderr}`);
+    };
+    git('init', '-q', '-b', 'main');
+    git('remote', 'add', 'origin', remote);
+    this.workspace = ws;
+    return ws;
+  }
+
+  /** Environment for a child that must not touch the user's home folder or the network. */
+  isolatedEnv(extra = {}) {
+    const home = this.folder('home');
+    return {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: this.folder('home', '.config'),
+      XDG_DATA_HOME: this.folder('home', '.local', 'share'),
+      XDG_CACHE_HOME: this.folder('home', '.cache'),
+      TMPDIR: this.folder('tmp'),
+      ...extra,
+    };
+  }
+
+  /**
+   * code-server on 127.0.0.1 with throw-away user-data, extensions and config, the gallery pointed
+   * at a closed loopback port, and the given user settings. `testDriver` turns on the smoke-test
+   * driver, without which a built workbench silently ignores the extension-test payload.
+   */
+  async startCodeServer({ settings = {}, testDriver = false, vsix, port } = {}) {
+    const tools = this.tools ?? (this.tools = await provision({ log: this.log }));
+    port ??= await freePort();
+    const userData = this.folder('user-data');
+    const extensions = this.folder('extensions');
+    this.userSettingsFile = this.path('user-data', 'User', 'settings.json');
+    writeFileSync(this.userSettingsFile, JSON.stringify({
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'telemetry.telemetryLevel': 'off',
+      'update.mode': 'none',
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'security.workspace.trust.enabled': false,
+      'git.enabled': false,
+      ...settings,
+    }, null, 2));
+    const config = this.path('code-server.yaml');
+    writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+    const env = this.isolatedEnv({
+      PATH: `${dirname(tools.node)}:${process.env.PATH}`,
+      EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/', itemUrl: 'http://127.0.0.1:9/' }),
+    });
+    delete env.VSCODE_IPC_HOOK_CLI; // a terminal inside VS Code would redirect the CLI to that window
+    const base = [tools.codeServer, '--user-data-dir', userData, '--extensions-dir', extensions, '--config', config];
+    if (vsix) {
+      const r = spawnSync(tools.node, [...base, '--install-extension', vsix, '--force'], { env, encoding: 'utf8', timeout: 120_000 });
+      if (r.status !== 0 || !readdirSync(extensions).some((d) => d.startsWith(extensionId()))) {
+        throw new Error(`installing ${vsix} into code-server failed:\n${r.stdout}${r.stderr}`);
+      }
+    }
+    const args = [...base, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
+      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+      ...(testDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : [])];
+    const entry = this.spawn('code-server', tools.node, args, { env, cwd: this.dir });
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 60_000;
+    let exited;
+    entry.exited.then((e) => { exited = e; });
+    for (;;) {
+      if (exited) throw new Error(`code-server exited (${exited.signal ?? exited.code}):\n${this.logTail(entry)}`);
+      try {
+        const r = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+        if (r.ok) break;
+      } catch { /* not listening yet */ }
+      if (Date.now() > deadline) throw new Error(`code-server did not answer /healthz within 60 s:\n${this.logTail(entry)}`);
+      await sleep(200);
+    }
+    this.codeServerUrl = url;
+    this.codeServerPort = port;
+    return url;
+  }
+
+  /** The workbench URL for a folder, optionally with the extension-test payload. */
+  workbenchUrl({ folder = this.workspace, payload } = {}) {
+    const u = new URL(this.codeServerUrl);
+    if (folder) u.searchParams.set('folder', folder);
+    if (payload) u.searchParams.set('payload', JSON.stringify(payload));
+    return u.toString();
+  }
+
+  /** `vscode-remote://` URI of a server-side path, with the page's own authority (required). */
+  remoteUri(absPath) { return `vscode-remote://127.0.0.1:${this.codeServerPort}${absPath}`; }
+
+  /** Headless Debian chromium through playwright-core, on a fresh profile in the run folder. */
+  async launchBrowser({ viewport = { width: 1400, height: 900 } } = {}) {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    const { chromium } = await import('playwright-core');
+    const profile = this.folder('chromium-profile');
+    const context = await withTimeout(chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport,
+      env: this.isolatedEnv(), handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+      timeout: 30_000,
+    }), 45_000, 'chromium to start');
+    this.disposers.push(async () => {
+      try { await withTimeout(context.close(), 10_000, 'chromium to close'); } catch (e) {
+        this.log(`[session] ${e.message}; killing chromium of this profile`);
+        killByArgument(profile);
+      }
+    });
+    return context;
+  }
+
+  /** Kills the process groups this session started (TERM, then KILL after 5 s) and waits for them. */
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    for (const d of this.disposers.reverse()) { try { await d(); } catch (e) { this.log(`[session] cleanup: ${e.message}`); } }
+    await Promise.all(this.children.reverse().map(async ({ child, exited, name }) => {
+      if (child.exitCode === null && child.signalCode === null) signalGroup(child.pid, 'SIGTERM');
+      const done = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
+      if (!done) { this.log(`[session] ${name} ignored SIGTERM; killing`); signalGroup(child.pid, 'SIGKILL'); await withTimeout(exited, 5000, `${name} to exit`).catch(() => {}); }
+      // Children of the group (the extension host) may outlive its leader for a moment.
+      for (let i = 0; i < 50 && groupAlive(child.pid); i++) { if (i === 25) signalGroup(child.pid, 'SIGKILL'); await sleep(100); }
+    }));
+    if (!process.env.DEVINDEX_KEEP_SESSION) rmSync(this.dir, { recursive: true, force: true });
+    else this.log(`[session] kept ${this.dir}`);
+  }
+
+  /** Runs close() on SIGINT/SIGTERM, then exits with 130/143. */
+  closeOnSignals() {
+    const handler = (sig) => {
+      this.log(`\n[session] ${sig}: stopping what this session started`);
+      this.close().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143));
+    };
+    process.once('SIGINT', handler);
+    process.once('SIGTERM', handler);
+  }
+}
+
+function signalGroup(pid, sig) { try { process.kill(-pid, sig); } catch { /* already gone */ } }
+function groupAlive(pid) { try { process.kill(-pid, 0); return true; } catch { return false; } }
+
+/** Last resort for a browser that did not close: only processes whose arguments name our own profile folder. */
+function killByArgument(uniquePath) {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(uniquePath)) process.kill(Number(pid), 'SIGKILL');
+    } catch { /* gone or not ours to read */ }
+  }
+}

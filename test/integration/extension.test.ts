@@ -1,0 +1,169 @@
+// First extension-host suite: activation, every contribution registered, the API key kept in
+// SecretStorage only, and `devIndex.baseUrl` read live. Runs inside a real extension host.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+/** The test surface `activate()` returns (docs/ARCHITECTURE.md, "Extension test surface"). */
+interface DevIndexExtensionApi {
+  baseUrl(): string;
+  apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
+}
+
+interface Contributes {
+  commands?: Array<{ command: string; title: string }>;
+  viewsContainers?: Record<string, Array<{ id: string }>>;
+  views?: Record<string, Array<{ id: string; type?: string }>>;
+  configuration?: { properties?: Record<string, unknown> } | Array<{ properties?: Record<string, unknown> }>;
+}
+
+const EXTENSION_ID = 'devindex.devindex';
+
+function extension(): vscode.Extension<unknown> {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is not loaded in this extension host`);
+  return ext;
+}
+
+/** package.json as it is on disk now, so the suite keeps up as contributions are added. */
+function contributes(): Contributes {
+  const pkg = JSON.parse(fs.readFileSync(path.join(extension().extensionPath, 'package.json'), 'utf8'));
+  return pkg.contributes ?? {};
+}
+
+function settingKeys(): string[] {
+  const c = contributes().configuration;
+  const blocks = Array.isArray(c) ? c : c ? [c] : [];
+  return blocks.flatMap((b) => Object.keys(b.properties ?? {}));
+}
+
+async function api(): Promise<DevIndexExtensionApi> {
+  const exports = await extension().activate();
+  const a = exports as Partial<DevIndexExtensionApi> | undefined;
+  assert.ok(a && typeof a.baseUrl === 'function' && a.apiKey && typeof a.apiKey.get === 'function'
+    && typeof a.apiKey.set === 'function' && typeof a.apiKey.clear === 'function',
+  'activate() must return the DevIndexExtensionApi test surface ({ baseUrl(), apiKey: { get, set, clear } })');
+  return a as DevIndexExtensionApi;
+}
+
+async function until<T>(what: string, probe: () => T | Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last = await probe();
+  while (!ok(last)) {
+    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(last)} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+    last = await probe();
+  }
+  return last;
+}
+
+describe('extension', () => {
+  it('activates without error', async () => {
+    const ext = extension();
+    await ext.activate();
+    assert.equal(ext.isActive, true);
+  });
+
+  it('returns the test surface from activate()', async () => {
+    const a = await api();
+    assert.match(a.baseUrl(), /^https?:\/\//);
+  });
+});
+
+describe('contributions', () => {
+  const c = contributes();
+
+  it('package.json contributes the view container, the views and commands', () => {
+    const containers = Object.values(c.viewsContainers ?? {}).flat().map((v) => v.id);
+    const views = Object.values(c.views ?? {}).flat().map((v) => v.id);
+    assert.ok(containers.includes('devIndex'), `view container devIndex not contributed (have: ${containers.join(', ') || 'none'})`);
+    assert.ok(views.includes('devIndex.search') && views.includes('devIndex.jobs'), `views devIndex.search and devIndex.jobs not contributed (have: ${views.join(', ') || 'none'})`);
+    assert.ok((c.commands ?? []).length > 0, 'no command contributed');
+  });
+
+  for (const { command } of c.commands ?? []) {
+    it(`registers command ${command}`, async () => {
+      await extension().activate();
+      const all = await vscode.commands.getCommands(true);
+      assert.ok(all.includes(command), `${command} is contributed but not registered`);
+    });
+  }
+
+  for (const id of Object.values(c.viewsContainers ?? {}).flat().map((v) => v.id)) {
+    it(`opens view container ${id}`, async () => {
+      const all = await vscode.commands.getCommands(true);
+      assert.ok(all.includes(`workbench.view.extension.${id}`), `view container ${id} is not registered`);
+      await vscode.commands.executeCommand(`workbench.view.extension.${id}`);
+    });
+  }
+
+  for (const view of Object.values(c.views ?? {}).flat()) {
+    it(`registers ${view.type ?? 'tree'} view ${view.id}`, async () => {
+      await extension().activate();
+      const all = await vscode.commands.getCommands(true);
+      // The workbench adds `<view>.focus` for every registered view; running it resolves the view.
+      assert.ok(all.includes(`${view.id}.focus`), `view ${view.id} is not registered`);
+      await vscode.commands.executeCommand(`${view.id}.focus`);
+    });
+  }
+});
+
+describe('API key', () => {
+  const key = `dk-roundtrip-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  let previous: string | undefined;
+
+  before(async () => { previous = await (await api()).apiKey.get(); });
+  after(async () => {
+    const a = await api();
+    if (previous) await a.apiKey.set(previous); else await a.apiKey.clear();
+  });
+
+  it('round-trips through SecretStorage', async () => {
+    const a = await api();
+    await a.apiKey.set(key);
+    assert.equal(await a.apiKey.get(), key);
+    await a.apiKey.clear();
+    assert.equal(await a.apiKey.get(), undefined);
+    await a.apiKey.set(key);
+    assert.equal(await a.apiKey.get(), key);
+  });
+
+  it('never appears in settings', async () => {
+    const a = await api();
+    await a.apiKey.set(key);
+    const cfg = vscode.workspace.getConfiguration();
+    for (const k of settingKeys()) {
+      const seen = JSON.stringify(cfg.inspect(k) ?? {});
+      assert.ok(!seen.includes(key), `setting ${k} holds the API key`);
+    }
+    const files = [process.env.DEVINDEX_TEST_USER_SETTINGS,
+      ...(vscode.workspace.workspaceFolders ?? []).map((f) => path.join(f.uri.fsPath, '.vscode', 'settings.json'))];
+    for (const f of files) {
+      if (f && fs.existsSync(f)) assert.ok(!fs.readFileSync(f, 'utf8').includes(key), `${f} holds the API key`);
+    }
+  });
+});
+
+describe('devIndex.baseUrl', () => {
+  const cfg = () => vscode.workspace.getConfiguration('devIndex');
+  let original: unknown;
+  before(() => { original = cfg().inspect('baseUrl')?.globalValue; });
+  after(async () => { await cfg().update('baseUrl', original, vscode.ConfigurationTarget.Global); });
+
+  it('starts at the value in user settings', async () => {
+    // The runners (test-host, test-electron) start the sandbox and write its URL to user settings.
+    const sandbox = process.env.DEVINDEX_SANDBOX_URL;
+    assert.ok(sandbox, 'DEVINDEX_SANDBOX_URL is not set: run this suite with npm run test:host');
+    assert.equal((await api()).baseUrl().replace(/\/$/, ''), sandbox.replace(/\/$/, ''));
+  });
+
+  it('takes effect without a reload', async () => {
+    const a = await api();
+    const next = 'http://127.0.0.1:9/devindex-test-prefix';
+    await cfg().update('baseUrl', next, vscode.ConfigurationTarget.Global);
+    await until('baseUrl() after changing devIndex.baseUrl', () => a.baseUrl().replace(/\/$/, ''), (v) => v === next);
+    await cfg().update('baseUrl', 'http://127.0.0.1:9/second', vscode.ConfigurationTarget.Global);
+    await until('baseUrl() after a second change', () => a.baseUrl().replace(/\/$/, ''), (v) => v === 'http://127.0.0.1:9/second');
+  });
+});
