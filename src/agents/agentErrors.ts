@@ -50,6 +50,8 @@ export function isZeroDataRetention(e: unknown): boolean {
  * must look for it in the job list, never resubmit (issue 5, submit retry safety).
  */
 export function submitMayHaveCreatedJob(e: unknown): boolean {
+  // AgentClient says so with a JobMayExistError; the rest covers any backend that does not.
+  if (e !== null && typeof e === 'object' && (e as { jobMayExist?: unknown }).jobMayExist === true) return true;
   const s = errorShape(e);
   if (s.kind === 'timeout' || s.kind === 'network') return true;
   return s.status === 502 || s.status === 504;
@@ -78,5 +80,6 @@ export function describeAgentError(e: unknown): string {
   if (s.status === 429) return `Rate limit reached: ${said}.`;
   if (s.kind === 'timeout') return 'The service did not answer in time.';
   if (s.kind === 'network') return `Could not reach the service: ${said}.`;
-  return s.status !== undefined ? `The service answered ${s.status}: ${said}.` : said;
+  // The client's own message already names the failure and the next step (and never the key).
+  return s.message ?? (s.status !== undefined ? `The service answered ${s.status}: ${said}.` : said);
 }

@@ -3,8 +3,7 @@
 // classes turn into ThemeIcons.
 import type { AgentJob } from './jobModel';
 import { isTerminalStatus } from './jobModel';
-import type { AgentGroup } from './traceModel';
-import { eventError, findEvent, stringField } from './traceModel';
+import type { AgentNode } from '../api/agentTrace';
 
 export type JobState =
   | 'running' | 'cancelling' | 'completed' | 'failed' | 'cancelled' | 'refused'
@@ -57,12 +56,12 @@ function failureFromMessage(code: string | undefined, message: string | undefine
 }
 
 /** How an agent (orchestrator or subagent) ended, from its `agent.finished` event. */
-export function agentState(group: AgentGroup, jobRunning: boolean): AgentState {
-  const finished = findEvent(group.events, 'agent.finished');
+export function agentState(node: AgentNode, jobRunning: boolean): AgentState {
+  const finished = node.events.find((e) => e.type === 'agent.finished');
   if (!finished) return jobRunning ? 'running' : 'unknown';
-  const code = eventError(finished)?.code;
+  const code = finished.error?.code;
   if (code === 'parent_finished') return 'parent_finished';
-  const outcome = stringField(finished, 'outcome');
+  const outcome = finished.outcome;
   return (outcome !== undefined ? outcomeState(outcome, code) : undefined) ?? (code ? failureFromMessage(code, undefined) : 'completed');
 }
 

@@ -1,13 +1,13 @@
 // The agent job store: every job the user started (and, with a key, the service's job list), what is
 // known about each, persisted so a reload loses nothing, and a polling loop that runs only while a
 // job runs. vscode-free: the tree subscribes to `onDidChangeJob`, tests drive it with a fake clock.
-import type { AgentBackend, AgentJobRecord, AgentListJob, AgentSnapshotResponse, AgentSubmitRequest, AgentTraceEvent, AgentTraceResponse } from './agentBackend';
+import { eventKey } from '../api/agentTrace';
+import type { AgentBackend, AgentJobRecord, AgentListJob, AgentSnapshotResponse, AgentSubmitParams, AgentTraceResponse, TraceEvent } from './agentBackend';
 import { describeAgentError, errorShape, isJobNotFound, isNoTrace, isPermanent } from './agentErrors';
 import { Emitter, type Event } from './emitter';
 import { type AgentJob, deserializeJobs, isActive, isTerminalStatus, type JobStorage, serializeJobs, STORAGE_KEY } from './jobModel';
 import { Limiter } from './limiter';
 import { DEFAULT_POLL_TIMING, dueAt, observe, type PollObservation, type PollTiming, type ScheduleState, startSchedule } from './pollSchedule';
-import { eventError, mergeEvents, stringField } from './traceModel';
 
 export interface Timers {
   now(): number;
@@ -48,7 +48,7 @@ export type CancelResult = 'requested' | 'already-cancelled' | 'already-finished
 interface Runtime {
   schedule?: ScheduleState;
   polling: boolean;
-  events: Map<string, AgentTraceEvent>;
+  events: Map<string, TraceEvent>;
   trace: TraceLoad;
   lastTrace?: AgentTraceResponse;
   lastRecord?: AgentJobRecord;
@@ -100,7 +100,7 @@ export class JobStore {
   }
 
   /** Trace events read so far (not persisted: empty until the trace has been read this session). */
-  events(id: string): AgentTraceEvent[] {
+  events(id: string): TraceEvent[] {
     return [...(this.runtime.get(id)?.events.values() ?? [])];
   }
 
@@ -131,7 +131,7 @@ export class JobStore {
   }
 
   /** Submits a job. Rejects with the backend's error; see `submitMayHaveCreatedJob`. */
-  async start(request: AgentSubmitRequest): Promise<AgentJob> {
+  async start(request: AgentSubmitParams): Promise<AgentJob> {
     const backend = await this.opts.backend();
     const res = await this.limiter.run(() => backend.submit(request));
     const job: AgentJob = {
@@ -400,30 +400,37 @@ export class JobStore {
   private applyTrace(job: AgentJob, rt: Runtime, trace: AgentTraceResponse): { changed: boolean; nearEnd: boolean } {
     rt.lastTrace = trace;
     rt.trace = { state: 'loaded' };
+    // The persisted read mark tells events already seen before a reload from new ones.
     const before = Math.max(job.trace.eventCount, rt.events.size);
-    const added = mergeEvents(rt.events, Array.isArray(trace.events) ? trace.events : []);
+    const added: TraceEvent[] = [];
+    for (const ev of trace.events) {
+      const key = eventKey(ev);
+      if (rt.events.has(key)) continue;
+      rt.events.set(key, ev);
+      added.push(ev);
+    }
     let changed = rt.events.size > before;
     if (added.length) {
       job.trace.eventCount = Math.max(job.trace.eventCount, rt.events.size);
-      let last: AgentTraceEvent | undefined;
-      for (const ev of rt.events.values()) if (!last || Date.parse(ev.occurredAt) >= Date.parse(last.occurredAt)) last = ev;
+      const at = (e: TraceEvent): number => Date.parse(e.occurredAt ?? '') || 0;
+      let last: TraceEvent | undefined;
+      for (const ev of rt.events.values()) if (!last || at(ev) >= at(last)) last = ev;
       job.trace.lastEventId = last?.eventId;
       job.trace.lastEventAt = last?.occurredAt;
     }
     for (const ev of added) {
       if (ev.type !== 'run.finished') continue;
       job.trace.finished = true;
-      job.outcome = stringField(ev, 'outcome') ?? job.outcome;
-      const err = eventError(ev);
-      if (err?.code) job.errorCode = err.code;
-      if (err?.message && !job.error) job.error = err.message;
+      job.outcome = ev.outcome ?? job.outcome;
+      if (ev.error?.code) job.errorCode = ev.error.code;
+      if (ev.error?.message && !job.error) job.error = ev.error.message;
       changed = true;
     }
     if (typeof trace.creditsUsed === 'number' && trace.creditsUsed !== job.creditsUsed) {
       job.creditsUsed = trace.creditsUsed;
       changed = true;
     }
-    const nearEnd = added.some((ev) => ev.type === 'progress.reported' && stringField(ev, 'phase') === 'finalizing');
+    const nearEnd = added.some((ev) => ev.type === 'progress.reported' && ev.phase === 'finalizing');
     return { changed, nearEnd };
   }
 
@@ -467,7 +474,7 @@ export class JobStore {
     for (let page = 0; page < (this.opts.maxListPages ?? 2); page++) {
       const res = await this.limiter.run(() => backend.list(before === undefined ? {} : { before }));
       for (const item of Array.isArray(res.jobs) ? res.jobs : []) added = this.mergeListed(item) || added;
-      before = nextBefore(res.next);
+      before = res.nextBefore ?? nextBefore(res.next);
       if (before === undefined) break;
     }
     this.save();
@@ -492,8 +499,8 @@ export class JobStore {
       createdAt: parseTime(item.createdAt) ?? this.timers.now(),
       origin: 'service',
       status: item.status,
-      model: typeof item.options?.model === 'string' ? item.options.model : undefined,
-      urls: Array.isArray(item.options?.urls) ? item.options.urls.filter((u) => typeof u === 'string') : undefined,
+      model: item.options?.model ?? undefined,
+      urls: item.options?.urls ?? undefined,
       // Runs that ended before this editor saw them are history, not news.
       notified: isTerminalStatus(item.status),
       trace: { eventCount: 0, finished: false },

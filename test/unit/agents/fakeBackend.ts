@@ -1,9 +1,13 @@
 // A scripted agent backend for the store tests: each job is a timeline of trace events on the test's
 // clock, plus failures to inject and a gate to hold requests in flight.
 import type {
-  AgentBackend, AgentJobRecord, AgentListResponse, AgentSnapshotResponse, AgentSubmitRequest,
-  AgentSubmitResponse, AgentTraceAgent, AgentTraceEvent, AgentTraceResponse,
+  AgentBackend, AgentJobRecord, AgentListResponse, AgentSnapshotResponse, AgentSubmitParams,
+  AgentTraceResponse, TraceEvent,
 } from '../../../src/agents/agentBackend';
+import type { EventAgent } from '../../../src/api/agentSchemas';
+
+type AgentTraceAgent = EventAgent;
+type AgentTraceEvent = TraceEvent;
 
 export interface Call { method: string; jobId?: string; at: number }
 
@@ -27,8 +31,8 @@ export class HttpishError extends Error {
   }
 }
 
-export const ORCH: AgentTraceAgent = { id: 'orch', role: 'orchestrator', name: 'orchestrator' };
-export const SYSTEM: AgentTraceAgent = { id: 'sys', role: 'system', name: 'system' };
+export const ORCH: AgentTraceAgent = { id: 'orch', role: 'orchestrator', name: 'orchestrator', parentId: undefined };
+export const SYSTEM: AgentTraceAgent = { id: 'sys', role: 'system', name: 'system', parentId: undefined };
 
 let nextEventId = 0;
 
@@ -50,6 +54,7 @@ export class FakeBackend implements AgentBackend {
   private gate: Promise<void> | undefined;
   private openGate: (() => void) | undefined;
   private submitted = 0;
+  readonly submissions: AgentSubmitParams[] = [];
 
   constructor(readonly now: () => number) {}
 
@@ -97,12 +102,12 @@ export class FakeBackend implements AgentBackend {
     return this.now() - j.startedAt;
   }
 
-  async submit(request: AgentSubmitRequest): Promise<AgentSubmitResponse> {
+  async submit(request: AgentSubmitParams): Promise<{ id: string }> {
     return this.call('submit', undefined, () => {
       const id = `00000000-0000-4000-8000-${String(++this.submitted).padStart(12, '0')}`;
       if (!this.jobs.has(id)) this.script({ id, events: [] });
-      void request;
-      return { success: true, id };
+      this.submissions.push(request);
+      return { id };
     });
   }
 

@@ -226,8 +226,8 @@ describe('job store: cancel, list, persistence', () => {
       success: true,
       jobs: [
         { id: 'run-1', createdAt: new Date(clock.now() - 1000).toISOString(), status: 'processing', options: { prompt: 'remote running' } },
-        { id: 'old-1', createdAt: clock.now() - 86_400_000, status: 'completed', options: { prompt: 'remote done' } },
-        { id: 'gone-1', createdAt: clock.now() - 5000, status: 'completed', options: { prompt: 'removed' } },
+        { id: 'old-1', createdAt: new Date(clock.now() - 86_400_000).toISOString(), status: 'completed', options: { prompt: 'remote done' } },
+        { id: 'gone-1', createdAt: new Date(clock.now() - 5000).toISOString(), status: 'completed', options: { prompt: 'removed' } },
       ],
     };
     await store.refresh();
