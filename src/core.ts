@@ -1,2 +1,2 @@
-// Everything that is not needed to activate: loaded lazily through src/lazy.ts.
-export const coreVersion = 1;
+// Everything that is not needed to activate: loaded lazily through src/lazy.ts (dist/core.js).
+export { Services } from './services';

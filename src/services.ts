@@ -1,0 +1,104 @@
+// Core side (dist/core.js): the service client and the features that need it, built on first use.
+import * as vscode from 'vscode';
+import { DevIndexClient, type RequestLogEntry } from './api/client';
+import { validateSearchParams } from './api/params';
+import type { ApiKeyStore } from './auth/apiKeyStore';
+import { config } from './config';
+import { log } from './log';
+import type { SearchHistory } from './search/history';
+import { SearchService } from './search/searchService';
+import { scopeFromRemotes } from './search/repoSlug';
+import { remotesOf } from './search/workspaceRepos';
+import { SearchViewProvider } from './webview/searchViewProvider';
+
+function logLine(e: RequestLogEntry): string {
+  const outcome = e.status !== undefined ? String(e.status) : 'no response';
+  return `${e.method} ${e.path} ${outcome} · ${e.attempts} attempt${e.attempts === 1 ? '' : 's'} · ${Math.round(e.ms)} ms${e.error ? ` · ${e.error}` : ''}`;
+}
+
+export class Services implements vscode.Disposable {
+  private client: DevIndexClient | undefined;
+  private view: SearchViewProvider | undefined;
+  readonly search: SearchService;
+
+  constructor(private readonly extensionUri: vscode.Uri, private readonly keys: ApiKeyStore, history: SearchHistory) {
+    this.search = new SearchService(() => this.getClient(), history);
+  }
+
+  /** One client per configuration; the key is read per request, so a key change needs no rebuild. */
+  getClient(): DevIndexClient {
+    this.client ??= new DevIndexClient({
+      baseUrl: config.baseUrl(),
+      apiKey: () => this.keys.get(),
+      timeoutMs: config.requestTimeoutMs(),
+      maxRetryAfterMs: config.maxRetryAfterMs(),
+      onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
+    });
+    return this.client;
+  }
+
+  /** Called when a setting the client depends on changes: the next request uses the new values. */
+  resetClient(): void {
+    const old = this.client;
+    this.client = undefined;
+    void old?.close();
+  }
+
+  searchView(): SearchViewProvider {
+    this.view ??= new SearchViewProvider(this.extensionUri, {
+      search: (params, opts) => this.search.search(params, opts),
+      validate: (params) => {
+        const r = validateSearchParams(params);
+        return r.ok ? [] : r.issues;
+      },
+      workspaceRepos: () => workspaceSlugs(),
+      defaults: () => config.searchDefaults(),
+      runCommand: (id) => void vscode.commands.executeCommand(id),
+      openExternal: (url) => void openExternalChecked(url),
+      insertAtCursor: (text) => insertAtCursor(text),
+      copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
+      openMarkdownDocument: async (title, markdown) => {
+        const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `<!-- ${title.replace(/--+/g, '-')} -->\n${markdown}` });
+        await vscode.window.showTextDocument(doc, { preview: false });
+      },
+      log: (line) => log().info(line),
+    });
+    return this.view;
+  }
+
+  dispose(): void {
+    this.view?.dispose();
+    this.resetClient();
+  }
+}
+
+/** Only absolute http, https and mailto URLs leave the editor (the webview already checked; this is the second gate). */
+export async function openExternalChecked(url: string): Promise<boolean> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (!['http:', 'https:', 'mailto:'].includes(parsed.protocol)) {
+    log().warn(`refused to open a link with scheme ${parsed.protocol}`);
+    return false;
+  }
+  return vscode.env.openExternal(vscode.Uri.parse(parsed.href, true));
+}
+
+async function insertAtCursor(text: string): Promise<boolean> {
+  const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+  if (!editor) return false;
+  return editor.edit((b) => {
+    for (const s of editor.selections) b.replace(s, text);
+  });
+}
+
+async function workspaceSlugs(): Promise<string[]> {
+  const out: string[] = [];
+  for (const f of vscode.workspace.workspaceFolders ?? []) {
+    for (const s of scopeFromRemotes(await remotesOf(f.uri)).slugs) if (!out.includes(s)) out.push(s);
+  }
+  return out;
+}
