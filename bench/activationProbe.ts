@@ -1,0 +1,40 @@
+// Spawned by activation.bench: one measurement per fresh process, so module caches never flatter a figure.
+// Usage: node activationProbe.js <activate|core|full> <repoRoot>
+import Module from 'node:module';
+import { join } from 'node:path';
+
+const [mode, root] = process.argv.slice(2) as [string, string];
+
+// A stand-in for the `vscode` module: every property is a callable, constructible no-op returning itself.
+const anything: unknown = new Proxy(function stub() {}, {
+  get: (_t, p) => (p === 'then' ? undefined : p === Symbol.toPrimitive ? () => '' : anything),
+  apply: () => anything,
+  construct: () => anything as object,
+});
+// A plain object of namespaces, since bundlers copy a module's own keys when they wrap it.
+const vscodeStub = Object.fromEntries(['window', 'commands', 'workspace', 'env', 'extensions', 'languages', 'Uri', 'EventEmitter',
+  'ThemeIcon', 'ThemeColor', 'TreeItem', 'MarkdownString', 'Disposable', 'ProgressLocation', 'TreeItemCollapsibleState',
+  'ConfigurationTarget', 'StatusBarAlignment', 'ViewColumn', 'l10n'].map((k) => [k, anything]));
+const load = (Module as unknown as { _load: (r: string, ...a: unknown[]) => unknown })._load;
+(Module as unknown as { _load: (r: string, ...a: unknown[]) => unknown })._load = function (request: string, ...rest: unknown[]) {
+  return request === 'vscode' ? vscodeStub : load.call(this, request, ...rest);
+};
+
+const memento = { get: () => undefined, update: async () => undefined, keys: () => [] };
+const context = {
+  subscriptions: [] as unknown[],
+  secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) },
+  globalState: memento,
+  workspaceState: memento,
+  extensionUri: anything,
+};
+
+const t0 = process.hrtime.bigint();
+if (mode === 'activate' || mode === 'full') {
+  const ext = require(join(root, 'dist', 'extension.js')) as { activate(c: unknown): unknown };
+  ext.activate(context);
+}
+if (mode === 'core' || mode === 'full') require(join(root, 'dist', 'core.js'));
+const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+const coreLoaded = Object.keys(require.cache).some((k) => k.endsWith(join('dist', 'core.js')));
+process.stdout.write(JSON.stringify({ ms, coreLoaded }) + '\n');
