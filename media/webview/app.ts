@@ -212,8 +212,10 @@ export class SearchApp {
   private bind(win: Window): void {
     win.addEventListener('message', (e: MessageEvent) => this.onMessage(e.data));
     this.el.form.addEventListener('submit', (e) => { e.preventDefault(); this.submit(); });
-    this.el.form.addEventListener('input', () => this.onFormEdited());
-    this.el.form.addEventListener('change', () => this.onFormEdited());
+    // Only filter edits are validated as they happen; the query is checked when the search is run.
+    const edited = (e: Event) => this.onFormEdited(e.target !== this.el.query);
+    this.el.form.addEventListener('input', edited);
+    this.el.form.addEventListener('change', edited);
     this.el.cancel.addEventListener('click', () => this.cancel());
     this.el.filters.addEventListener('toggle', () => { this.state.filtersOpen = this.el.filters.open; this.save(); });
     byId(this.root, 'reset-filters').addEventListener('click', () => {
@@ -254,13 +256,14 @@ export class SearchApp {
     }, { passive: true });
   }
 
-  private onFormEdited(): void {
+  private onFormEdited(validate = true): void {
     this.state.form = this.readForm();
     this.submitIssues = [];
     this.renderFilterCount();
     this.renderWorkspaceRepos();
     this.renderIssues();
     this.save();
+    if (!validate) return;
     if (this.validateTimer) clearTimeout(this.validateTimer);
     this.validateTimer = setTimeout(() => this.validateLive(), 250);
   }
