@@ -33,11 +33,15 @@ export const COST = { reasoning: 5, spawn: 2, navigate: 8, extract: 20, readPdf:
 export const ITEMS_BY_EFFORT: Record<Effort, number> = { low: 3, medium: 5, high: 8 };
 export const STANDARD_RUN_CREDITS = 2 * COST.reasoning + 4 * COST.spawn + 5 * (COST.navigate + COST.extract) + COST.readPdf;
 
+/** A `SLOW` prompt stretches the whole plan by this factor (a run that can be cancelled at any speed). */
+export const SLOW_FACTOR = 20;
+
 /** Step durations at speed 1, chosen so a standard run lasts about 25 seconds. */
 const STEP = { navigate: 2000, extract: 2500, gap: 1000 } as const;
 
 export const MAGIC = {
   refuse: 'REFUSE',
+  slow: 'SLOW',
   internal: 'CRASH',
   zeroDataRetention: 'ZERO_DATA_RETENTION',
 } as const;

@@ -2,7 +2,7 @@
 // magic prompts and ids). The server has already checked the key, the rate limit and the faults.
 import { randomUUID } from 'node:crypto';
 import {
-  ENGINE_2, MAGIC, MESSAGES, SCHEMA_VERSION, applyCreditLimit, applyInternalFailure, basePlan, interrupt,
+  ENGINE_2, MAGIC, MESSAGES, SCHEMA_VERSION, SLOW_FACTOR, applyCreditLimit, applyInternalFailure, basePlan, interrupt,
   type PlannedEvent, type TraceError,
 } from './engine';
 import { validateSubmit, type SubmitOptions } from './validate';
@@ -101,6 +101,8 @@ export function createAgentService(o: { speed: number; now?: () => number }): {
         occurredAt: new Date(job.createdAt + e.at / speed).toISOString(), producerSequence,
         agent: { ...e.agent }, type: e.type, ...e.fields,
       };
+      // Plans are written at speed 1; a faster sandbox reports the durations it really took.
+      if (typeof ev.durationMs === 'number') ev.durationMs = Math.round(ev.durationMs / speed);
       if (e.snapshot && ev.artifact) ev.artifact = { ...(ev.artifact as object), snapshotId: e.snapshot.id };
       out.push(ev);
       if (e.duplicate) again.push(ev);
@@ -144,6 +146,7 @@ export function createAgentService(o: { speed: number; now?: () => number }): {
     const createdAt = Math.max(now(), lastCreatedAt + 1);
     lastCreatedAt = createdAt;
     const base = basePlan(id, options);
+    if (options.prompt.includes(MAGIC.slow)) for (const e of base.events) e.at *= SLOW_FACTOR;
     let events = applyCreditLimit(base.events, id, options.maxCredits);
     if (options.prompt.includes(MAGIC.internal)) events = applyInternalFailure(events, id, options.maxCredits);
     jobs.set(id, { id, team: r.team, createdAt, options, events, data: base.data, cancelRequested: false });

@@ -1,7 +1,330 @@
-// Placeholder until the agent CLI lands (see docs/ARCHITECTURE.md, "CLI").
+// `devindex agent …`: start, follow, cancel and inspect agent jobs from a terminal.
+import { readFileSync } from 'node:fs';
+import {
+  AgentClient, agentErrorReason, isTerminalStatus, mergeEvents, orderEvents, runFinished, summarizeEvent,
+  type AgentJob, type AgentSubmitParams, type TraceEvent,
+} from '../api/agent';
+import type { ClientOptions, DevIndexClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import {
+  API_KEY_ENV, createClientFromEnv, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, numberFlag, parseCliArgs, printError,
+  readApiKey, retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo as CommonCliIo, type CliOptions,
+} from './common';
+
 export interface CliIo { out(s: string): void; err(s: string): void; env: NodeJS.ProcessEnv }
 
-export async function runAgentCommand(_argv: string[], io: CliIo): Promise<number> {
-  io.err('devindex agent: not available in this build yet\n');
-  return 2;
+export const AGENT_USAGE = `Usage: devindex agent <subcommand> [options]
+
+Subcommands:
+  start "<prompt>" [options]     submit an agent job (prints its id)
+    --urls LIST                  comma-separated absolute http(s) URLs to start from
+    --schema FILE                JSON Schema (a JSON object) for the shape of the result
+    --max-credits N              credit ceiling, a positive number (service default 2500)
+    --model M                    model name (service default spark-2)
+    --effort low|medium|high
+    --strict-urls                stay on the given URLs (strictConstrainToURLs)
+    --wait                       follow the run, printing events as they arrive
+  status <jobId>                 the job record (status, credits, error, result)
+  cancel <jobId>                 ask a running job to stop
+  trace <jobId> [--live-view]    the trace, grouped per agent
+  snapshot <jobId> <snapshotId>  an artifact snapshot (ids come from artifact.updated events)
+  list [--before MS]             your jobs, newest first, 20 a page
+
+Common options:
+  --base-url URL   service address (else DEVINDEX_BASE_URL, else https://api.firecrawl.dev)
+  --json           machine-readable output (with --wait: one JSON event per line, then the job record)
+  -h, --help       show this help
+
+A submission is never sent twice: after a timeout or a gateway error the job may exist, so look
+for it with "devindex agent list" before starting it again.
+
+Environment: DEVINDEX_API_KEY (required for agent jobs), DEVINDEX_BASE_URL.
+Exit codes: 0 success (with --wait: the run completed), 1 service or network error (with --wait:
+the run failed, was cancelled or did not finish in time), 2 invalid input (nothing is sent).
+`;
+
+const COMMON: CliOptions = { 'base-url': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } };
+const START: CliOptions = {
+  ...COMMON, urls: { type: 'string', multiple: true }, schema: { type: 'string' }, 'max-credits': { type: 'string' },
+  model: { type: 'string' }, effort: { type: 'string' }, 'strict-urls': { type: 'boolean' }, wait: { type: 'boolean' },
+};
+const SUBCOMMANDS: Record<string, { options: CliOptions; positionals: string[] }> = {
+  start: { options: START, positionals: ['prompt'] },
+  status: { options: COMMON, positionals: ['jobId'] },
+  cancel: { options: COMMON, positionals: ['jobId'] },
+  trace: { options: { ...COMMON, 'live-view': { type: 'boolean' } }, positionals: ['jobId'] },
+  snapshot: { options: COMMON, positionals: ['jobId', 'snapshotId'] },
+  list: { options: { ...COMMON, before: { type: 'string' } }, positionals: [] },
+};
+
+/** How `--wait` polls: fast at first, slower while nothing changes, a grace period after run.finished. */
+export interface WaitPolicy { initialMs: number; maxMs: number; factor: number; graceMs: number; maxWaitMs: number }
+export const DEFAULT_WAIT: WaitPolicy = { initialMs: 1000, maxMs: 15_000, factor: 1.6, graceMs: 2000, maxWaitMs: 60 * 60 * 1000 };
+
+export interface AgentCommandDeps {
+  createClient?: (io: CommonCliIo, baseUrlFlag: string | undefined, extra: Partial<ClientOptions>) => DevIndexClient;
+  clientOptions?: Partial<ClientOptions>;
+  wait?: Partial<WaitPolicy>;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+interface Parsed { sub: string; values: Record<string, unknown>; args: string[]; json: boolean; baseUrl?: string }
+
+export function parseAgentArgs(argv: string[]): Parsed | 'help' {
+  const [sub, ...rest] = argv;
+  if (sub === undefined) throw new UsageError(`agent needs a subcommand: start, status, cancel, trace, snapshot or list (see devindex agent --help)`);
+  if (sub === '-h' || sub === '--help' || sub === 'help') return 'help';
+  const spec = SUBCOMMANDS[sub];
+  if (!spec) throw new UsageError(`unknown agent subcommand ${JSON.stringify(sub)}; use start, status, cancel, trace, snapshot or list`);
+  const { values, positionals } = parseCliArgs(rest, spec.options);
+  if (values.help) return 'help';
+  let args = positionals;
+  if (sub === 'start') {
+    if (positionals.length === 0) throw new UsageError('agent start needs a prompt: devindex agent start "<prompt>"');
+    args = [positionals.join(' ')];
+  } else if (positionals.length !== spec.positionals.length) {
+    const want = spec.positionals.map((p) => `<${p}>`).join(' ');
+    throw new UsageError(`agent ${sub} takes ${want || 'no arguments'}; got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`);
+  }
+  return { sub, values, args, json: values.json === true, baseUrl: values['base-url'] as string | undefined };
+}
+
+function readSchema(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--schema ${file}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--schema ${file}: not valid JSON (${(e as Error).message})`);
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new UsageError(`--schema ${file}: must hold a JSON object (a JSON Schema), not ${Array.isArray(v) ? 'an array' : typeof v}`);
+  return v as Record<string, unknown>;
+}
+
+export function submitParamsFrom(p: Parsed): AgentSubmitParams {
+  const v = p.values;
+  const params: AgentSubmitParams = { prompt: p.args[0]! };
+  const urls = splitList(v.urls as string[] | undefined);
+  if (urls !== undefined) params.urls = urls;
+  if (typeof v.schema === 'string') params.schema = readSchema(v.schema);
+  const credits = numberFlag(v['max-credits'] as string | undefined);
+  if (credits !== undefined) params.maxCredits = credits;
+  if (typeof v.model === 'string') params.model = v.model;
+  if (typeof v.effort === 'string') params.effort = v.effort as AgentSubmitParams['effort'];
+  if (v['strict-urls'] === true) params.strictConstrainToURLs = true;
+  return params;
+}
+
+const clean = (s: string) => sanitizeForTerminal(s);
+
+export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCommandDeps = {}): Promise<number> {
+  const cmd = 'devindex agent';
+  let parsed: Parsed;
+  let submit: AgentSubmitParams | undefined;
+  try {
+    const p = parseAgentArgs(argv);
+    if (p === 'help') { io.out(AGENT_USAGE); return EXIT_OK; }
+    parsed = p;
+    if (parsed.sub === 'start') submit = submitParamsFrom(parsed);
+  } catch (e) {
+    return printError(io, e, cmd);
+  }
+  if (!readApiKey(io.env)) {
+    io.err(`${cmd}: agent jobs need an API key; set ${API_KEY_ENV}\n`);
+    return EXIT_USAGE;
+  }
+  let client: DevIndexClient;
+  try {
+    client = (deps.createClient ?? createClientFromEnv)(io, parsed.baseUrl, deps.clientOptions ?? {});
+  } catch (e) {
+    return printError(io, e, cmd);
+  }
+  const agent = new AgentClient(client);
+  const call = { onRetry: retryPrinter(io) };
+  const out = (v: unknown) => io.out(`${JSON.stringify(v, null, 2)}\n`);
+  try {
+    switch (parsed.sub) {
+      case 'start': {
+        const r = await agent.submit(submit!, call);
+        if (!parsed.values.wait) {
+          if (parsed.json) out(r.response);
+          else io.out(`Started agent job ${r.id}\nFollow it with: devindex agent status ${r.id}\n`);
+          return EXIT_OK;
+        }
+        io.out(parsed.json ? `${JSON.stringify(r.response)}\n` : `Started agent job ${r.id}\n`);
+        return await follow(agent, r.id, io, parsed.json, submit!, deps);
+      }
+      case 'status': {
+        const job = await agent.status(parsed.args[0]!, call);
+        if (parsed.json) out(job); else io.out(formatJob(job));
+        return EXIT_OK;
+      }
+      case 'cancel': {
+        const r = await agent.cancel(parsed.args[0]!, call);
+        if (parsed.json) out(r);
+        else io.out(`Cancel requested for job ${parsed.args[0]}; it stops shortly and then reports status failed (devindex agent status ${parsed.args[0]}).\n`);
+        return EXIT_OK;
+      }
+      case 'trace': {
+        const t = await agent.trace(parsed.args[0]!, parsed.values['live-view'] ? { liveView: true } : {}, call);
+        if (parsed.json) { out(t); return EXIT_OK; }
+        io.out(formatTrace(t.events));
+        if (t.creditsUsed !== undefined) io.out(`credits used: ${t.creditsUsed}\n`);
+        for (const s of t.activeBrowserSessions ?? []) io.out(`live browser session ${clean(s.id)}${s.liveViewUrl ? `: ${clean(s.liveViewUrl)}` : ''}\n`);
+        return EXIT_OK;
+      }
+      case 'snapshot': {
+        const s = await agent.snapshot(parsed.args[0]!, parsed.args[1]!, call);
+        if (parsed.json) { out(s); return EXIT_OK; }
+        let text = s.snapshot;
+        try { text = JSON.stringify(JSON.parse(text), null, 2); } catch { /* markdown or text: printed as it came */ }
+        io.out(`${clean(text).trimEnd()}\n`);
+        return EXIT_OK;
+      }
+      case 'list': {
+        const raw = parsed.values.before as string | undefined;
+        let before: number | undefined;
+        if (raw !== undefined) {
+          if (!/^\d{1,16}$/.test(raw.trim())) throw new UsageError(`--before must be a whole number of epoch milliseconds, 0 or more; got ${JSON.stringify(raw)}`);
+          before = Number(raw.trim());
+        }
+        const page = await agent.list(before === undefined ? {} : { before }, call);
+        if (parsed.json) { out(page); return EXIT_OK; }
+        if (page.jobs.length === 0) io.out('No agent jobs.\n');
+        for (const j of page.jobs) {
+          const prompt = clean(j.options?.prompt ?? '').replace(/\s+/g, ' ');
+          io.out(`${clean(j.createdAt ?? '-')}  ${clean(j.status).padEnd(10)}  ${clean(j.id)}  ${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}\n`);
+        }
+        if (page.nextBefore !== undefined) io.out(`More: devindex agent list --before ${page.nextBefore}\n`);
+        return EXIT_OK;
+      }
+      default:
+        return EXIT_USAGE;
+    }
+  } catch (e) {
+    return printError(io, e, cmd);
+  } finally {
+    await client.close();
+  }
+}
+
+export function formatJob(job: AgentJob): string {
+  const lines = [`id:           ${clean(job.id ?? '-')}`, `status:       ${clean(job.status)}`];
+  if (job.creditsUsed !== undefined) lines.push(`credits used: ${job.creditsUsed}`);
+  if (job.model) lines.push(`model:        ${clean(job.model)}`);
+  if (job.expiresAt) lines.push(`expires:      ${clean(job.expiresAt)}`);
+  if (job.error) lines.push(`error:        ${clean(job.error)}`);
+  if (job.data !== undefined) lines.push('data:', ...clean(JSON.stringify(job.data, null, 2)).split('\n').map((l) => `  ${l}`));
+  return `${lines.join('\n')}\n`;
+}
+
+function timeOf(e: TraceEvent): string {
+  const t = e.occurredAt ? new Date(e.occurredAt) : undefined;
+  return t && !Number.isNaN(t.getTime()) ? t.toISOString().slice(11, 23) : '--:--:--.---';
+}
+
+/** Depth of an agent in the parent chain seen so far (0 for the orchestrator and the system agent). */
+function depthOf(id: string | undefined, parents: Map<string, string | undefined>): number {
+  let d = 0;
+  const seen = new Set<string>();
+  for (let cur = id ? parents.get(id) : undefined; cur && !seen.has(cur) && d < 10; cur = parents.get(cur)) {
+    seen.add(cur);
+    d++;
+  }
+  return d;
+}
+
+function eventLine(e: TraceEvent, parents: Map<string, string | undefined>): string {
+  const indent = '  '.repeat(depthOf(e.agent?.id, parents));
+  const who = e.agent?.name ?? e.agent?.id ?? '?';
+  return `${timeOf(e)}  ${indent}${clean(who)}: ${clean(summarizeEvent(e))}${e.artifact?.snapshotId ? ` (snapshot ${clean(e.artifact.snapshotId)})` : ''}\n`;
+}
+
+function learnAgents(events: TraceEvent[], parents: Map<string, string | undefined>): void {
+  for (const e of events) if (e.agent && !parents.has(e.agent.id)) parents.set(e.agent.id, e.agent.parentId);
+}
+
+export function formatTrace(events: TraceEvent[]): string {
+  if (events.length === 0) return 'No events yet.\n';
+  const parents = new Map<string, string | undefined>();
+  const ordered = orderEvents(events);
+  learnAgents(ordered, parents);
+  return ordered.map((e) => eventLine(e, parents)).join('');
+}
+
+/** Follows a run: prints new events, stops after run.finished plus a grace period; 0 only if it completed. */
+async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, submitted: AgentSubmitParams, deps: AgentCommandDeps): Promise<number> {
+  const policy = { ...DEFAULT_WAIT, ...deps.wait };
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const now = deps.now ?? Date.now;
+  const started = now();
+  const parents = new Map<string, string | undefined>();
+  let known: TraceEvent[] = [];
+  let traceAvailable = true;
+  let interval = policy.initialMs;
+  let finishedAt: number | undefined;
+  let job: AgentJob | undefined;
+  for (let tick = 0; ; tick++) {
+    let fresh: TraceEvent[] = [];
+    if (traceAvailable) {
+      try {
+        const t = await agent.trace(id);
+        const merged = mergeEvents(known, t.events);
+        fresh = orderEvents(merged.slice(known.length));
+        known = merged;
+      } catch (e) {
+        if (agentErrorReason(e) !== 'no-trace') throw e;
+        traceAvailable = false;
+        if (!json) io.err(`devindex agent: ${(e as ApiError).message}; following the status only\n`);
+      }
+    }
+    learnAgents(fresh, parents);
+    for (const e of fresh) io.out(json ? `${JSON.stringify(e)}\n` : eventLine(e, parents));
+    const finished = runFinished(known);
+    // The status is read when the trace says the run ended, now and then as a safety net, and always without a trace.
+    if (!traceAvailable || finished || tick % 4 === 3) {
+      job = await agent.status(id);
+      if (isTerminalStatus(job.status) && finishedAt === undefined) finishedAt = now();
+    }
+    if (finished && finishedAt === undefined) finishedAt = now();
+    if (finishedAt !== undefined && (now() - finishedAt >= policy.graceMs || !traceAvailable)) break;
+    if (now() - started > policy.maxWaitMs) {
+      io.err(`devindex agent: job ${id} is still running after ${Math.round(policy.maxWaitMs / 1000)} s; stopped following it (it keeps running: devindex agent status ${id})\n`);
+      return EXIT_FAILURE;
+    }
+    if (finishedAt !== undefined) interval = Math.min(policy.initialMs, policy.graceMs);
+    else if (fresh.length > 0) interval = policy.initialMs;
+    else interval = Math.min(policy.maxMs, interval * policy.factor);
+    await sleep(interval);
+  }
+  if (!job || !isTerminalStatus(job.status)) job = await agent.status(id);
+  if (json) io.out(`${JSON.stringify(job)}\n`);
+  else io.out(finalWords(job, runFinished(known), submitted));
+  return job.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
+}
+
+/** Why the run ended, in plain words. */
+export function finalWords(job: AgentJob, finished: TraceEvent | undefined, submitted: Pick<AgentSubmitParams, 'maxCredits'>): string {
+  if (job.status === 'completed') {
+    const data = job.data === undefined ? '' : `${clean(JSON.stringify(job.data, null, 2))}\n`;
+    return `Completed${job.creditsUsed !== undefined ? ` (${job.creditsUsed} credits)` : ''}.\n${data}`;
+  }
+  const outcome = finished?.outcome ?? finished?.error?.code;
+  const err = job.error ? clean(job.error) : undefined;
+  switch (outcome) {
+    case 'credit_limit_reached':
+      return `Stopped: the run reached its credit ceiling (maxCredits ${submitted.maxCredits ?? '2500, the default'}). Raise it with --max-credits to let it finish; failed runs are not billed.${err ? `\n${err}` : ''}\n`;
+    case 'cancelled':
+      return `Cancelled.${err ? ` ${err}` : ''}\n`;
+    case 'refused':
+      return `The agent refused the task.${err ? ` ${err}` : ''} Rephrase the prompt.\n`;
+    default:
+      return `The run ended with status ${clean(job.status)}${outcome ? ` (${clean(outcome)})` : ''}.${err ? ` ${err}` : ''}${finished?.error?.retryable ? ' This failure is retryable: start the job again.' : ''}\n`;
+  }
 }

@@ -109,6 +109,15 @@ test('speed 50 finishes a run in well under two seconds; the first events are vi
   assert.equal(s.status(id).status, 'completed');
 });
 
+test('a SLOW prompt stretches the run twentyfold', () => {
+  const s = setup(50);
+  const slow = s.submit({ prompt: 'take it SLOW' });
+  s.advance(5000);
+  assert.equal(s.status(slow).status, 'processing', 'a normal run is done after 1 s at speed 50');
+  s.advance(10_000);
+  assert.equal(s.status(slow).status, 'completed');
+});
+
 test('the schema names the result list', () => {
   const s = setup(50);
   const id = s.submit({ prompt: 'libs', schema: { type: 'object', properties: { libraries: { type: 'array' } } } });
