@@ -1,0 +1,41 @@
+// Serves the read-only `devindex-agent:` documents: snapshots, results and raw traces, fetched
+// through the store (so they count against its in-flight bound).
+import * as vscode from 'vscode';
+import { AGENT_SCHEME, type AgentDocument, agentDocumentPath, formatSnapshot, parseAgentDocumentPath, prettyJson } from './agentDocuments';
+import { describeAgentError } from './agentErrors';
+import type { JobStore } from './jobStore';
+
+export function agentDocumentUri(d: AgentDocument): vscode.Uri {
+  return vscode.Uri.from({ scheme: AGENT_SCHEME, path: agentDocumentPath(d) });
+}
+
+export class AgentContentProvider implements vscode.TextDocumentContentProvider {
+  constructor(private readonly store: JobStore) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
+    const doc = parseAgentDocumentPath(uri.path);
+    if (!doc) return `Not an agent document: ${uri.path}\n`;
+    try {
+      const text = await this.content(doc);
+      return token.isCancellationRequested ? '' : text;
+    } catch (e) {
+      // The editor shows this text in place of the content: better than an empty tab.
+      return `Could not load this document: ${describeAgentError(e)}\n`;
+    }
+  }
+
+  private async content(doc: AgentDocument): Promise<string> {
+    switch (doc.kind) {
+      case 'snapshot': {
+        const s = await this.store.snapshot(doc.jobId, doc.snapshotId);
+        return formatSnapshot(doc.artifactKind, s.snapshot);
+      }
+      case 'result': {
+        const record = await this.store.result(doc.jobId);
+        return prettyJson(record.data ?? { status: record.status, error: record.error ?? null, note: 'This job has no result data.' });
+      }
+      case 'trace':
+        return prettyJson(await this.store.traceResponse(doc.jobId));
+    }
+  }
+}

@@ -1,0 +1,20 @@
+// An agent of a job's trace: the orchestrator at the top, subagents nested under their parent.
+import * as vscode from 'vscode';
+import type { AgentNode as TraceAgent } from '../api/agentTrace';
+import { themeIcon } from './jobNode';
+import { agentState, stateIcon, stateWords } from './jobState';
+
+export class AgentNode extends vscode.TreeItem {
+  readonly kind = 'agent' as const;
+
+  constructor(readonly jobId: string, readonly agent: TraceAgent, jobRunning: boolean) {
+    const name = agent.agent.name ?? agent.agent.id;
+    super(name, agent.agent.role === 'orchestrator' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+    const state = agentState(agent, jobRunning);
+    this.id = `job:${jobId}/agent:${agent.agent.id}`;
+    this.description = `${agent.agent.role} · ${stateWords(state)} · ${agent.events.length} event${agent.events.length === 1 ? '' : 's'}`;
+    this.iconPath = themeIcon(stateIcon(state));
+    this.contextValue = ['agent', agent.agent.role, state].join(';');
+    this.tooltip = `${name} (${agent.agent.role}, id ${agent.agent.id}${agent.agent.parentId ? `, spawned by ${agent.agent.parentId}` : ''})`;
+  }
+}

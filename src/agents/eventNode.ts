@@ -1,0 +1,29 @@
+// One trace event: icon per type, one-line summary, time. `artifact.updated` events with a snapshot
+// carry the `snapshot` part in their contextValue for Open Snapshot.
+import * as vscode from 'vscode';
+import { eventKey } from '../api/agentTrace';
+import type { TraceEvent } from './agentBackend';
+import { type SnapshotRef, summarizeEvent } from './eventSummary';
+import { themeIcon } from './jobNode';
+
+export class EventNode extends vscode.TreeItem {
+  readonly kind = 'event' as const;
+  readonly snapshot?: SnapshotRef;
+
+  constructor(readonly jobId: string, readonly event: TraceEvent) {
+    const s = summarizeEvent(event);
+    super(s.text, vscode.TreeItemCollapsibleState.None);
+    this.id = `job:${jobId}/event:${eventKey(event)}`;
+    this.description = s.time;
+    this.iconPath = themeIcon(s.icon);
+    this.snapshot = s.snapshot;
+    this.contextValue = ['event', event.type, ...(s.snapshot ? ['snapshot'] : [])].join(';');
+    const md = new vscode.MarkdownString(undefined, false);
+    md.isTrusted = false;
+    md.appendCodeblock(JSON.stringify(event, null, 2), 'json');
+    this.tooltip = md;
+    if (s.snapshot) {
+      this.command = { command: 'devIndex.agent.openSnapshot', title: 'Open Snapshot', arguments: [this] };
+    }
+  }
+}

@@ -1,0 +1,177 @@
+// Agent jobs feature: job store (polling, persistence), the Agent Jobs tree, the `devindex-agent:`
+// documents, the end-of-run notification and the command handlers.
+//
+// Wiring (src/extension.ts):
+//   const agents = registerAgents(context, {
+//     backend: () => core().agentClient(),          // an AgentClient (or anything with AgentBackend's shape)
+//     hasKey: async () => (await apiKeyStore.get()) !== undefined,
+//     defaultMaxCredits: () => config.agentDefaultMaxCredits(),
+//     log: (m) => log.info(m),
+//   });
+//   for (const [id, handler] of Object.entries(agents.commands)) {
+//     context.subscriptions.push(vscode.commands.registerCommand(id, handler));
+//   }
+//   // When the key changes (set, cleared, or another window): agents.onKeyChanged();
+//
+// package.json `contributes` (merge into the existing objects):
+// {
+//   "views": { "devIndex": [ { "id": "devIndex.jobs", "name": "Agent Jobs" } ] },
+//   "viewsWelcome": [ { "view": "devIndex.jobs",
+//     "contents": "No agent jobs yet. An agent browses the web for you and reports what it found; runs are billed in credits.\n[Start Agent Job](command:devIndex.agent.start)\nJobs started elsewhere appear after [Refresh](command:devIndex.agent.refresh)." } ],
+//   "commands": [
+//     { "command": "devIndex.agent.start", "title": "Start Agent Job…", "category": "Developer Index", "icon": "$(add)" },
+//     { "command": "devIndex.agent.cancel", "title": "Cancel", "category": "Developer Index", "icon": "$(debug-stop)" },
+//     { "command": "devIndex.agent.refresh", "title": "Refresh Agent Jobs", "category": "Developer Index", "icon": "$(refresh)" },
+//     { "command": "devIndex.agent.openResult", "title": "Open Result", "category": "Developer Index", "icon": "$(go-to-file)" },
+//     { "command": "devIndex.agent.openSnapshot", "title": "Open Snapshot", "category": "Developer Index", "icon": "$(file-code)" },
+//     { "command": "devIndex.agent.openTrace", "title": "Open Trace as JSON", "category": "Developer Index" },
+//     { "command": "devIndex.agent.copyJobId", "title": "Copy Job ID", "category": "Developer Index" },
+//     { "command": "devIndex.agent.remove", "title": "Remove from List", "category": "Developer Index" }
+//   ],
+//   "menus": {
+//     "view/title": [
+//       { "command": "devIndex.agent.start", "when": "view == devIndex.jobs", "group": "navigation@1" },
+//       { "command": "devIndex.agent.refresh", "when": "view == devIndex.jobs", "group": "navigation@2" }
+//     ],
+//     "view/item/context": [
+//       { "command": "devIndex.agent.cancel", "when": "view == devIndex.jobs && viewItem =~ /;cancellable(;|$)/", "group": "inline@1" },
+//       { "command": "devIndex.agent.openResult", "when": "view == devIndex.jobs && viewItem =~ /;result(;|$)/", "group": "inline@2" },
+//       { "command": "devIndex.agent.openSnapshot", "when": "view == devIndex.jobs && viewItem =~ /;snapshot(;|$)/", "group": "inline@1" },
+//       { "command": "devIndex.agent.cancel", "when": "view == devIndex.jobs && viewItem =~ /;cancellable(;|$)/", "group": "1_run@1" },
+//       { "command": "devIndex.agent.openResult", "when": "view == devIndex.jobs && viewItem =~ /;result(;|$)/", "group": "2_open@1" },
+//       { "command": "devIndex.agent.openTrace", "when": "view == devIndex.jobs && viewItem =~ /;trace(;|$)/", "group": "2_open@2" },
+//       { "command": "devIndex.agent.openSnapshot", "when": "view == devIndex.jobs && viewItem =~ /;snapshot(;|$)/", "group": "2_open@3" },
+//       { "command": "devIndex.agent.copyJobId", "when": "view == devIndex.jobs && viewItem =~ /^job;/", "group": "3_edit@1" },
+//       { "command": "devIndex.agent.remove", "when": "view == devIndex.jobs && viewItem =~ /^job;/", "group": "3_edit@2" }
+//     ],
+//     "commandPalette": [
+//       { "command": "devIndex.agent.openSnapshot", "when": "false" }
+//     ]
+//   },
+//   "configuration": { "properties": {
+//     "devIndex.agent.defaultMaxCredits": { "type": "number", "default": 500, "minimum": 1,
+//       "markdownDescription": "Credit ceiling (`maxCredits`) proposed when starting an agent job. A run that reaches it stops as failed; failed runs are not billed." }
+//   } }
+// }
+import * as vscode from 'vscode';
+import type { AgentClient } from '../api/agent';
+import type { AgentBackend } from './agentBackend';
+import { AgentContentProvider } from './agentContentProvider';
+import { AGENT_SCHEME } from './agentDocuments';
+import {
+  type AgentCommandDeps, cancelJob, copyJobId, openResult, openSnapshot, openTrace, refreshJobs, removeJob, startJob, type StartJobArgs,
+} from './agentCommands';
+import { DisposableStore } from './disposables';
+import type { EventNode } from './eventNode';
+import type { JobStorage } from './jobModel';
+import { notifyJobEnds } from './jobNotifier';
+import { JobStore, type Timers } from './jobStore';
+import { JobsTreeProvider, type TreeNode } from './jobsTreeProvider';
+import type { PollTiming } from './pollSchedule';
+import { emptyDraft } from './startJobInput';
+
+export const JOBS_VIEW_ID = 'devIndex.jobs';
+
+export interface AgentsDeps {
+  /** Called on the first request; lets the wiring load the client bundle lazily. */
+  backend: () => AgentBackend | Promise<AgentBackend>;
+  /** Agent endpoints need a key: without one, Start asks for it and the job list is not read. */
+  hasKey: () => Promise<boolean>;
+  /** `devIndex.agent.defaultMaxCredits`. */
+  defaultMaxCredits: () => number;
+  log?: (message: string) => void;
+  /** Tests only. */
+  timers?: Timers;
+  timing?: PollTiming;
+}
+
+export type AgentCommandId =
+  | 'devIndex.agent.start' | 'devIndex.agent.cancel' | 'devIndex.agent.refresh' | 'devIndex.agent.openResult'
+  | 'devIndex.agent.openSnapshot' | 'devIndex.agent.openTrace' | 'devIndex.agent.copyJobId' | 'devIndex.agent.remove';
+
+/** Command id → handler. `start` also accepts `{ prompt, urls?, maxCredits? }` and resolves with the job id. */
+export type AgentCommands = Record<AgentCommandId, (...args: never[]) => Promise<unknown>>;
+
+export interface AgentsFeature extends vscode.Disposable {
+  store: JobStore;
+  tree: JobsTreeProvider;
+  content: AgentContentProvider;
+  commands: {
+    'devIndex.agent.start': (args?: StartJobArgs) => Promise<string | undefined>;
+    'devIndex.agent.cancel': (target?: string | { jobId: string }) => Promise<void>;
+    'devIndex.agent.refresh': () => Promise<void>;
+    'devIndex.agent.openResult': (target?: string | { jobId: string }) => Promise<void>;
+    'devIndex.agent.openSnapshot': (target?: EventNode | { jobId: string; snapshotId: string; kind?: string }) => Promise<void>;
+    'devIndex.agent.openTrace': (target?: string | { jobId: string }) => Promise<void>;
+    'devIndex.agent.copyJobId': (target?: string | { jobId: string }) => Promise<void>;
+    'devIndex.agent.remove': (target?: string | { jobId: string }) => Promise<void>;
+  };
+  /** Re-read the job list and resume jobs stopped by a rejected key. */
+  onKeyChanged(): void;
+}
+
+/** AgentClient has the shape the store needs; this is where the compiler checks it. */
+export function agentBackendOf(client: AgentClient): AgentBackend {
+  return client;
+}
+
+/**
+ * The feature without registering anything with the editor: store, tree provider, content provider
+ * and command handlers. registerAgents() adds the view, the scheme and the notification; the
+ * extension-host tests use this directly with their own storage.
+ */
+export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, reveal: (jobId: string) => Promise<void> = async () => {}): AgentsFeature {
+  const owned = new DisposableStore();
+  let keyKnown = false;
+  const store = owned.register(new JobStore({
+    backend: deps.backend,
+    storage,
+    timers: deps.timers,
+    timing: deps.timing,
+    canList: async () => (keyKnown = await deps.hasKey()),
+    onLog: deps.log,
+  }));
+  const tree = owned.register(new JobsTreeProvider(store));
+  const content = new AgentContentProvider(store);
+  const cmd: AgentCommandDeps = { store, reveal, defaultMaxCredits: deps.defaultMaxCredits, hasKey: deps.hasKey, draft: emptyDraft() };
+  const commands: AgentsFeature['commands'] = {
+    'devIndex.agent.start': (args) => startJob(cmd, args),
+    'devIndex.agent.cancel': (t) => cancelJob(cmd, t),
+    'devIndex.agent.refresh': () => refreshJobs(cmd),
+    'devIndex.agent.openResult': (t) => openResult(cmd, t),
+    'devIndex.agent.openSnapshot': (t) => openSnapshot(cmd, t),
+    'devIndex.agent.openTrace': (t) => openTrace(cmd, t),
+    'devIndex.agent.copyJobId': (t) => copyJobId(cmd, t),
+    'devIndex.agent.remove': (t) => removeJob(cmd, t),
+  };
+  return {
+    store, tree, content, commands,
+    onKeyChanged: () => {
+      void deps.hasKey().then((has) => {
+        if (has || keyKnown) void store.refresh();
+      });
+    },
+    dispose: () => owned.dispose(),
+  };
+}
+
+/** Creates the feature over `context.globalState`, registers the view and the scheme. */
+export function registerAgents(context: { subscriptions: vscode.Disposable[]; globalState: JobStorage }, deps: AgentsDeps): AgentsFeature {
+  const ref: { view?: vscode.TreeView<TreeNode> } = {};
+  const reveal = async (jobId: string): Promise<void> => {
+    const node = feature.tree.jobNode(jobId);
+    if (node && ref.view) await ref.view.reveal(node, { select: true, focus: false, expand: false });
+  };
+  const feature = createAgentsFeature(context.globalState, deps, reveal);
+  const owned = new DisposableStore();
+  const view = ref.view = owned.register(vscode.window.createTreeView(JOBS_VIEW_ID, { treeDataProvider: feature.tree, showCollapseAll: true }));
+  feature.store.setHidden(!view.visible);
+  owned.register(view.onDidChangeVisibility((e) => feature.store.setHidden(!e.visible)));
+  owned.register(vscode.workspace.registerTextDocumentContentProvider(AGENT_SCHEME, feature.content));
+  owned.register(notifyJobEnds(feature.store.onDidEndJob, reveal));
+  // The service's job list (with a key) fills the tree on start; failures show on an explicit Refresh.
+  void feature.store.refresh();
+  const disposeAll = { dispose: () => { owned.dispose(); feature.dispose(); } };
+  context.subscriptions.push(disposeAll);
+  return { ...feature, dispose: disposeAll.dispose };
+}
