@@ -1,0 +1,90 @@
+// A page of hostile passages in the real bundle under the real CSP: no payload may run, none may even
+// try (a CSP violation would mean the renderer let markup through and only the CSP stopped it), and
+// clicking every link only posts openLink messages with http, https or mailto urls.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { ViewResult } from '../../src/webview/protocol';
+import { HOSTILE } from '../unit/webview/fixtures/hostile';
+import { DEFAULTS, launchBrowser, openView, outcome, screenshotDir, startPageServer, typeAndSearch, type BrowserHandle, type PageServer } from './harness';
+
+let server: PageServer;
+let browser: BrowserHandle;
+
+before(async () => {
+  mkdirSync(screenshotDir(), { recursive: true });
+  server = await startPageServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('hostile passages in chromium', () => {
+  it('execute nothing, load nothing, and links only become openLink messages', async () => {
+    const v = await openView(browser.context, server.origin, 'dark');
+    await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
+    // Five passages per result, with hostile titles and urls too.
+    const results: ViewResult[] = [];
+    for (let i = 0; i < HOSTILE.length; i += 5) {
+      const slice = HOSTILE.slice(i, i + 5);
+      results.push({
+        id: `doc:evil/${i}`, type: i % 2 ? 'issue' : 'doc',
+        url: i === 0 ? 'javascript:window.__pwned=1' : `https://evil.example/page-${i}.html`,
+        title: `<img src=x onerror="window.__pwned=1"> ${slice[0]!.name}`,
+        host: 'evil.example', passages: slice.map((h) => h.text),
+      });
+    }
+    const s = await typeAndSearch(v, 'hostile');
+    await v.send({ type: 'results', requestId: s.requestId, outcome: outcome({ params: s.params, results }) });
+    await v.page.waitForSelector('li.result');
+    // Scroll through so content-visibility renders every card, then give anything queued a chance to run.
+    for (const li of await v.page.locator('li.result').all()) await li.scrollIntoViewIfNeeded();
+    await v.page.mouse.move(100, 300);
+    await v.page.waitForTimeout(300);
+
+    assert.equal(await v.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined, 'no payload ran');
+    assert.deepEqual(v.dialogs, [], 'no dialog opened');
+    assert.deepEqual(await v.violations(), [], 'nothing even tried to load or run (no CSP violation)');
+    assert.deepEqual(server.requests.filter((p) => !p.startsWith('/assets/') && !p.startsWith('/theme/') && p !== '/'), [], 'no request left the page');
+
+    const dom = await v.page.evaluate(() => {
+      const md = [...document.querySelectorAll('.md *')];
+      return {
+        tags: [...new Set(md.map((e) => e.tagName.toLowerCase()))].sort(),
+        attrs: [...new Set(md.flatMap((e) => [...e.attributes].map((a) => a.name)))].sort(),
+        scripts: document.querySelectorAll('script').length,
+        hrefs: [...document.querySelectorAll('#results-region a[href]')].map((a) => a.getAttribute('href')!),
+        clobbered: typeof (document as unknown as Record<string, unknown>).getElementById !== 'function' || typeof (window as unknown as Record<string, unknown>).acquireVsCodeApi !== 'function',
+      };
+    });
+    for (const tag of ['script', 'img', 'svg', 'iframe', 'object', 'embed', 'style', 'link', 'meta', 'base', 'form', 'input', 'body']) {
+      assert.ok(!dom.tags.includes(tag), `no <${tag}> from content (got ${dom.tags.join(',')})`);
+    }
+    assert.deepEqual(dom.attrs.filter((a) => !['href', 'title', 'class', 'start'].includes(a)), [], 'only href, title, class and start attributes');
+    assert.equal(dom.scripts, 1, 'the bundle is the only script');
+    assert.equal(dom.clobbered, false);
+    for (const href of dom.hrefs) assert.match(href, /^(https?:\/\/|mailto:)/i, `href ${href}`);
+
+    await v.page.screenshot({ path: join(screenshotDir(), 'hostile-dark.png'), fullPage: true });
+
+    const beforeClicks = (await v.posted()).length;
+    const links = await v.page.locator('#results-region a').all();
+    assert.ok(links.length > 0);
+    for (const a of links) await a.click();
+    const sent = (await v.posted()).slice(beforeClicks);
+    assert.equal(sent.length, links.length, 'one message per click');
+    for (const m of sent) {
+      assert.equal(m.type, 'openLink');
+      assert.match(m.type === 'openLink' ? m.url : '', /^(https?:\/\/|mailto:)/i);
+    }
+    assert.equal(v.page.url(), `${server.origin}/`, 'the page never navigated');
+    assert.equal(await v.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
+    // The hostile result url is not offered as a link at all.
+    assert.equal(await v.page.locator('li.result').first().getByRole('button', { name: 'Open', exact: true }).isDisabled(), true);
+    await v.page.close();
+  });
+});
