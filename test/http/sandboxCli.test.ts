@@ -1,0 +1,84 @@
+// dist/sandbox.js as a spawned process: first line, --corpus, --key, --faults, the rate-limit flags,
+// flag errors, and a clean exit on SIGTERM and SIGINT. Needs the product bundles (build with --bundles).
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { get, post, repoRoot, smallCorpus } from './sandboxHelpers';
+
+const bin = (): string => {
+  const p = join(repoRoot(), 'dist', 'sandbox.js');
+  assert.ok(existsSync(p), `${p} missing: build with node scripts/build.mjs`);
+  return p;
+};
+
+interface Running { child: ChildProcess; firstLine: string; url: string; exited: Promise<number | null> }
+
+function start(args: string[]): Promise<Running> {
+  const child = spawn(process.execPath, [bin(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no first line within 10 s; stderr: ${err}`)); }, 10_000);
+    child.stderr?.on('data', (c: Buffer) => { err += c.toString(); });
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(timer);
+        const firstLine = out.slice(0, nl);
+        resolve({ child, firstLine, url: firstLine.replace(/^sandbox listening on /, ''), exited });
+      }
+    });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`exited ${code} before listening: ${err}`)); });
+  });
+}
+
+function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let t: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise<T>((_, reject) => { t = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms); })])
+    .finally(() => clearTimeout(t));
+}
+
+describe('sandbox CLI', () => {
+  it('prints the listening line first, serves the given corpus and keys, and exits 0 on SIGTERM', async () => {
+    const s = await start(['--port', '0', '--corpus', smallCorpus(), '--key', 'cli-key-1', '--key', 'cli-key-2', '--faults', '--keyless-rate-limit', '2', '--rate-limit', '3']);
+    try {
+      assert.match(s.firstLine, /^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
+      assert.notEqual(s.url.endsWith(':0'), true);
+      const r = await get(s.url, '/v2/search/developer', { query: 'quokka' });
+      assert.equal(r.json.results[0].id, 'doc:alpha-docs/guide/retries', 'the fixture corpus is served');
+      assert.equal((await get(s.url, '/v2/search/developer', { query: 'x' }, { authorization: 'Bearer cli-key-2' })).status, 200);
+      assert.equal((await get(s.url, '/v2/search/developer', { query: 'x' }, { authorization: 'Bearer cli-key-3' })).status, 401);
+      assert.equal((await get(s.url, '/v2/search/developer', { query: 'x' })).status, 200);
+      assert.equal((await get(s.url, '/v2/search/developer', { query: 'x' })).status, 429, '--keyless-rate-limit 2');
+      assert.equal((await post(s.url, '/__sandbox/faults', { faults: [] })).status, 200, '--faults enables the control endpoints');
+    } finally {
+      s.child.kill('SIGTERM');
+    }
+    assert.equal(await bounded(s.exited, 5_000, 'exit after SIGTERM'), 0);
+  });
+
+  it('exits 0 on SIGINT, and has no control endpoints without --faults', async () => {
+    const s = await start(['--port', '0', '--corpus', smallCorpus()]);
+    try {
+      assert.equal((await get(s.url, '/__sandbox/requests')).status, 404);
+    } finally {
+      s.child.kill('SIGINT');
+    }
+    assert.equal(await bounded(s.exited, 5_000, 'exit after SIGINT'), 0);
+  });
+
+  it('rejects a bad flag with exit code 2', async () => {
+    for (const args of [['--port', 'abc'], ['--nope'], ['--rate-limit', '-1']]) {
+      const child = spawn(process.execPath, [bin(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+      const code = await bounded(new Promise<number | null>((resolve) => child.on('exit', resolve)), 5_000, args.join(' '));
+      assert.equal(code, 2, args.join(' '));
+      assert.match(err, /^sandbox: /);
+    }
+  });
+});
