@@ -1,6 +1,6 @@
 // DevIndexClient: developer search, and the generic request() that the agent client builds on.
 import type { z } from 'zod';
-import { buildUrl, encodeSearch, parseBaseUrl, SEARCH_PATH } from './encode';
+import { basePrefix, encodeSearchAt, joinUrl, parseBaseUrl, SEARCH_PATH } from './encode';
 import { ApiError, errorFromResponse, validationError } from './errors';
 import { headerValue, HttpTransport, type HttpResponse } from './http';
 import { validateSearchParams, type SearchParams } from './params';
@@ -46,7 +46,7 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export class DevIndexClient {
-  private readonly base: URL;
+  private readonly prefix: string;
   private readonly transport = new HttpTransport();
   private readonly timeoutMs: number;
   private readonly maxRetryAfterMs: number;
@@ -56,7 +56,7 @@ export class DevIndexClient {
   private readonly random: () => number;
 
   constructor(private readonly opts: ClientOptions) {
-    this.base = parseBaseUrl(opts.baseUrl);
+    this.prefix = basePrefix(parseBaseUrl(opts.baseUrl));
     this.timeoutMs = positive(opts.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
     this.maxRetryAfterMs = positive(opts.maxRetryAfterMs, DEFAULT_MAX_RETRY_AFTER_MS, 'maxRetryAfterMs', true);
     this.maxResponseBytes = positive(opts.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes');
@@ -69,7 +69,7 @@ export class DevIndexClient {
   async search(params: SearchParams, opts: CallOptions = {}): Promise<SearchResponse> {
     const v = validateSearchParams(params);
     if (!v.ok) throw validationError(v.issues);
-    const enc = encodeSearch(v.params, this.base);
+    const enc = encodeSearchAt(v.params, this.prefix);
     return this.request({ method: enc.method, path: SEARCH_PATH, query: enc.query, body: enc.body, schema: SearchResponseSchema, retry: 'spec' }, opts);
   }
 
@@ -84,7 +84,7 @@ export class DevIndexClient {
       body = JSON.stringify(spec.body);
       headers['content-type'] = 'application/json';
     }
-    const url = buildUrl(this.base, spec.path, spec.query ?? []);
+    const url = joinUrl(this.prefix, spec.path, spec.query);
     let lastStatus: number | undefined;
     let attempts = 0;
     try {

@@ -32,14 +32,25 @@ export function parseBaseUrl(baseUrl: string): URL {
   return u;
 }
 
+/** origin + path prefix of a base URL, without trailing slashes: https://gw.example.com/fc */
+export function basePrefix(base: string | URL): string {
+  const u = typeof base === 'string' ? parseBaseUrl(base) : base;
+  return u.origin + u.pathname.replace(/\/+$/, '');
+}
+
+/** prefix (from basePrefix) + path + query, with percent-encoding. */
+export function joinUrl(prefix: string, path: string, query: ReadonlyArray<readonly [string, string]> = []): string {
+  let s = prefix + (path.startsWith('/') ? path : `/${path}`);
+  for (let i = 0; i < query.length; i++) {
+    const [k, v] = query[i]!;
+    s += `${i === 0 ? '?' : '&'}${encodeURIComponent(k)}=${encodeURIComponent(v)}`;
+  }
+  return s;
+}
+
 /** base + path + query, keeping any path prefix of the base (https://gw.example.com/fc -> /fc/v2/...). */
 export function buildUrl(base: string | URL, path: string, query: ReadonlyArray<readonly [string, string]> = []): string {
-  const u = typeof base === 'string' ? parseBaseUrl(base) : base;
-  const prefix = u.pathname.replace(/\/+$/, '');
-  const rel = path.startsWith('/') ? path : `/${path}`;
-  let s = `${u.origin}${prefix}${rel}`;
-  if (query.length) s += '?' + query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-  return s;
+  return joinUrl(basePrefix(base), path, query);
 }
 
 /**
@@ -48,6 +59,11 @@ export function buildUrl(base: string | URL, path: string, query: ReadonlyArray<
  * would be longer than 2,000 characters.
  */
 export function encodeSearch(params: SearchParams, base: string | URL): EncodedSearch {
+  return encodeSearchAt(params, basePrefix(base));
+}
+
+/** encodeSearch for a prefix already computed by basePrefix (the client computes it once). */
+export function encodeSearchAt(params: SearchParams, prefix: string): EncodedSearch {
   const query: Array<[string, string]> = [];
   const body: Record<string, unknown> = {};
   let comma = false;
@@ -66,8 +82,8 @@ export function encodeSearch(params: SearchParams, base: string | URL): EncodedS
     }
   }
   if (!comma) {
-    const url = buildUrl(base, SEARCH_PATH, query);
+    const url = joinUrl(prefix, SEARCH_PATH, query);
     if (url.length <= MAX_GET_URL_LENGTH) return { method: 'GET', query, url };
   }
-  return { method: 'POST', query: [], body, url: buildUrl(base, SEARCH_PATH) };
+  return { method: 'POST', query: [], body, url: prefix + SEARCH_PATH };
 }

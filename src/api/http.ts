@@ -1,6 +1,6 @@
 // undici transport: one keep-alive pool per origin (undici's Agent), a per-attempt timeout covering
 // headers and body, AbortSignal cancellation, and a cap on the response size.
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { ApiError } from './errors';
 
 export interface HttpRequest {
@@ -24,8 +24,6 @@ export function headerValue(h: HttpResponse['headers'], name: string): string | 
   return Array.isArray(v) ? v[0] : v;
 }
 
-const TIMEOUT = Symbol('timeout');
-
 export class HttpTransport {
   private readonly agent: Agent;
 
@@ -33,53 +31,73 @@ export class HttpTransport {
     this.agent = new Agent({ connections: o.connections ?? 8, keepAliveTimeout: o.keepAliveTimeoutMs ?? 30_000, keepAliveMaxTimeout: 600_000 });
   }
 
-  async send(req: HttpRequest): Promise<HttpResponse> {
-    if (req.signal?.aborted) throw aborted();
-    const url = new URL(req.url);
-    const ac = new AbortController();
-    const timer = setTimeout(() => ac.abort(TIMEOUT), req.timeoutMs);
-    const onOuterAbort = () => ac.abort(req.signal?.reason);
-    req.signal?.addEventListener('abort', onOuterAbort, { once: true });
-    try {
-      const res = await this.agent.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: req.method,
-        headers: req.headers,
-        body: req.body,
-        signal: ac.signal,
-        // The overall timer above is the real limit; undici's own inactivity timers must not fire first.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      });
-      const declared = Number(headerValue(res.headers, 'content-length'));
-      if (Number.isFinite(declared) && declared > req.maxResponseBytes) {
-        discard(res.body);
-        throw tooLarge(req.maxResponseBytes, res.statusCode);
-      }
+  /**
+   * One attempt. Built on dispatch() rather than request() so that the timeout, the caller's signal
+   * and the size cap all act through one abort handle: handing undici an AbortSignal per request
+   * costs more than the rest of the client's own work at k=10 (see bench/client.bench.ts).
+   */
+  send(req: HttpRequest): Promise<HttpResponse> {
+    if (req.signal?.aborted) return Promise.reject(aborted());
+    const { origin, path } = splitUrl(req.url);
+    return new Promise<HttpResponse>((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | undefined;
+      let settled = false;
+      let status = 0;
+      let headers: HttpResponse['headers'] = {};
       const chunks: Buffer[] = [];
       let total = 0;
-      for await (const chunk of res.body) {
-        total += (chunk as Buffer).length;
-        if (total > req.maxResponseBytes) {
-          discard(res.body);
-          throw tooLarge(req.maxResponseBytes, res.statusCode);
+
+      const finish = (err: ApiError | undefined, value?: HttpResponse): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onOuterAbort);
+        if (err) {
+          // Stop the exchange; when it has not started yet, onRequestStart aborts it on arrival.
+          if (controller && !controller.aborted) controller.abort(err);
+          reject(err);
+        } else {
+          resolve(value!);
         }
-        chunks.push(chunk as Buffer);
+      };
+      const timer = setTimeout(() => finish(new ApiError({
+        kind: 'timeout', retryable: true,
+        message: `no complete answer from ${origin} within ${Math.round(req.timeoutMs / 100) / 10} s (timeout per attempt)`,
+      })), req.timeoutMs);
+      const onOuterAbort = (): void => finish(aborted());
+      req.signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(c) {
+          controller = c;
+          if (settled) c.abort(new Error('request no longer wanted'));
+        },
+        onResponseStart(_c, statusCode, h) {
+          status = statusCode;
+          headers = h as HttpResponse['headers'];
+          const declared = Number(headerValue(headers, 'content-length'));
+          if (Number.isFinite(declared) && declared > req.maxResponseBytes) finish(tooLarge(req.maxResponseBytes, status));
+        },
+        onResponseData(_c, chunk) {
+          if (settled) return;
+          total += chunk.length;
+          if (total > req.maxResponseBytes) { finish(tooLarge(req.maxResponseBytes, status)); return; }
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          const bodyText = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, total).toString('utf8');
+          finish(undefined, { status, headers, bodyText });
+        },
+        onResponseError(_c, e) {
+          finish(networkError(e, origin));
+        },
+      };
+      try {
+        this.agent.dispatch({ origin, path, method: req.method, headers: req.headers, body: req.body, headersTimeout: 0, bodyTimeout: 0 }, handler);
+      } catch (e) {
+        finish(networkError(e, origin));
       }
-      const bodyText = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, total).toString('utf8');
-      return { status: res.statusCode, headers: res.headers, bodyText };
-    } catch (e) {
-      if (e instanceof ApiError) throw e;
-      if (ac.signal.aborted && ac.signal.reason === TIMEOUT) {
-        throw new ApiError({ kind: 'timeout', message: `no complete answer from ${url.origin} within ${Math.round(req.timeoutMs / 100) / 10} s (timeout per attempt)`, retryable: true });
-      }
-      if (req.signal?.aborted) throw aborted();
-      throw networkError(e, url.origin);
-    } finally {
-      clearTimeout(timer);
-      req.signal?.removeEventListener('abort', onOuterAbort);
-    }
+    });
   }
 
   close(): Promise<void> {
@@ -87,10 +105,10 @@ export class HttpTransport {
   }
 }
 
-/** Drops a body mid-stream; undici reports that as an error event, which nobody else is listening for. */
-function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
-  body.on('error', () => undefined);
-  body.destroy();
+/** Origin and path+query of an absolute URL the client built itself (so no parsing is needed). */
+function splitUrl(url: string): { origin: string; path: string } {
+  const i = url.indexOf('/', url.indexOf('//') + 2);
+  return i < 0 ? { origin: url, path: '/' } : { origin: url.slice(0, i), path: url.slice(i) };
 }
 
 function aborted(): ApiError {
