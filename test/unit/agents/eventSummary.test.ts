@@ -1,0 +1,64 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { groupByAgent } from '../../../src/api/agentTrace';
+import { formatTime, summarizeEvent } from '../../../src/agents/eventSummary';
+import { ev, ORCH, SYSTEM } from './fakeBackend';
+
+describe('event summaries', () => {
+  it('gives each known type its own icon and a one-line summary', () => {
+    const t = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const rows = [
+      summarizeEvent(ev('progress.reported', ORCH, t, 1, { phase: 'working', message: 'Reading\nthe docs' })),
+      summarizeEvent(ev('tool_call.started', ORCH, t, 2, { toolCallId: 'c', toolName: 'navigate' })),
+      summarizeEvent(ev('artifact.updated', ORCH, t, 3, { artifact: { kind: 'json', artifactId: 'result', snapshotId: 'snap-1', change: 'append', itemCount: 2 } })),
+      summarizeEvent(ev('error.occurred', SYSTEM, t, 1, { error: { code: 'internal', source: 'system', retryable: true, message: 'boom' } })),
+      summarizeEvent(ev('run.finished', SYSTEM, t, 2, { outcome: 'credit_limit_reached', error: { code: 'credit_limit_reached', retryable: false } })),
+    ];
+    assert.match(rows[0]!.text, /working: Reading the docs/);
+    assert.doesNotMatch(rows[0]!.text, /\n/);
+    assert.match(rows[1]!.text, /navigate/);
+    assert.match(rows[2]!.text, /result \(json\) append, 2 items/);
+    assert.deepEqual(rows[2]!.snapshot, { snapshotId: 'snap-1', kind: 'json', artifactId: 'result', path: undefined });
+    assert.match(rows[3]!.text, /internal, retryable.*boom/);
+    assert.match(rows[4]!.text, /credit_limit_reached/);
+    assert.equal(rows[4]!.icon.id, 'credit-card');
+    assert.equal(new Set(rows.map((r) => r.icon.id)).size, rows.length);
+    assert.match(rows[0]!.time, /^\d\d:\d\d:\d\d$/);
+  });
+
+  it('shows an unknown event type raw', () => {
+    const s = summarizeEvent(ev('memory.compacted', ORCH, 0, 4, { savedTokens: 1200 }));
+    assert.equal(s.icon.id, 'question');
+    assert.match(s.text, /memory\.compacted/);
+    assert.match(s.text, /savedTokens/);
+    assert.equal(s.snapshot, undefined);
+  });
+
+  it('marks artifact events without a snapshot id as not openable', () => {
+    assert.equal(summarizeEvent(ev('artifact.updated', ORCH, 0, 1, { artifact: { kind: 'markdown' } })).snapshot, undefined);
+  });
+
+  it('keeps a time it cannot parse as it came', () => {
+    assert.equal(formatTime('yesterday'), 'yesterday');
+    assert.equal(formatTime(undefined), '');
+  });
+});
+
+describe('events per agent (api helpers as the tree uses them)', () => {
+  it('nests subagents under their parent, orders by producerSequence, drops duplicates', () => {
+    const sub = { id: 'r1', role: 'subagent', name: 'researcher', parentId: 'orch' };
+    const reader = { id: 'p1', role: 'subagent', name: 'reader', parentId: 'r1' };
+    const dup = ev('tool_call.finished', sub, 5000, 3, { toolName: 'extract' });
+    const events = [
+      ev('agent.started', ORCH, 1000, 1), ev('run.started', SYSTEM, 900, 1), dup,
+      ev('agent.started', sub, 2000, 1), ev('tool_call.started', sub, 3000, 2, { toolName: 'extract' }),
+      ev('agent.started', reader, 3500, 1), dup,
+    ];
+    const roots = groupByAgent(events);
+    assert.deepEqual(roots.map((r) => r.agent.id), ['orch', 'sys']);
+    const r1 = roots[0]!.children[0]!;
+    assert.equal(r1.agent.id, 'r1');
+    assert.deepEqual(r1.events.map((e) => e.producerSequence), [1, 2, 3]);
+    assert.equal(r1.children[0]!.agent.id, 'p1');
+  });
+});

@@ -1,0 +1,108 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import type { AgentNode } from '../../../src/api/agentTrace';
+import type { AgentJob } from '../../../src/agents/jobModel';
+import { agentState, endMessage, jobContextValue, jobDescription, jobState, shortLabel, stateIcon } from '../../../src/agents/jobState';
+import { ev } from './fakeBackend';
+
+function job(over: Partial<AgentJob> = {}): AgentJob {
+  return { id: 'j1', prompt: 'Compare the rate limits of three HTTP clients', createdAt: 0, origin: 'user', status: 'processing', trace: { eventCount: 0, finished: false }, ...over };
+}
+
+const ended = (outcome: string, code?: string): AgentJob =>
+  job({ status: outcome === 'succeeded' ? 'completed' : 'failed', outcome, errorCode: code, trace: { eventCount: 9, finished: true }, maxCredits: 50, creditsUsed: outcome === 'succeeded' ? 170 : 0 });
+
+describe('job state and icons', () => {
+  const cases: Array<[string, AgentJob, string, string]> = [
+    ['running', job(), 'running', 'sync~spin'],
+    ['completed', ended('succeeded'), 'completed', 'pass'],
+    ['cancelled', ended('cancelled', 'cancelled'), 'cancelled', 'circle-slash'],
+    ['refused', ended('refused', 'refused'), 'refused', 'thumbsdown'],
+    ['credit limit', ended('credit_limit_reached', 'credit_limit_reached'), 'credit_limit_reached', 'credit-card'],
+    ['internal', ended('failed', 'internal'), 'failed', 'error'],
+    ['not found', job({ notFound: true }), 'not_found', 'question'],
+  ];
+  for (const [name, j, state, icon] of cases) {
+    it(`${name}: state ${state}, icon ${icon}`, () => {
+      assert.equal(jobState(j), state);
+      assert.equal(stateIcon(jobState(j)).id, icon);
+    });
+  }
+
+  it('gives every end state its own icon', () => {
+    const ids = cases.map(([, j]) => stateIcon(jobState(j)).id);
+    assert.equal(new Set(ids).size, ids.length);
+  });
+
+  it('reads the reason from the status error when there is no trace outcome', () => {
+    const f = (error: string): string => jobState(job({ status: 'failed', error }));
+    assert.equal(f('Credit limit reached: the run used its maxCredits of 50 credits before it could finish.'), 'credit_limit_reached');
+    assert.equal(f('The agent run was cancelled by the user.'), 'cancelled');
+    assert.equal(f('The agent refused the task: no.'), 'refused');
+    assert.equal(f('The agent run failed because of an internal error.'), 'failed');
+  });
+
+  it('shows a cancel in progress, and a status it does not know raw', () => {
+    assert.equal(jobState(job({ cancelRequested: true })), 'cancelling');
+    assert.equal(jobState(job({ status: 'cancelling' })), 'cancelling');
+    assert.equal(jobState(job({ status: 'queued' })), 'running');
+    assert.match(jobDescription(job({ status: 'queued' })), /running \(queued\)/);
+  });
+
+  it('maps parent_finished and other agent outcomes', () => {
+    const a = { id: 'v', role: 'subagent', name: 'verifier', parentId: 'o' };
+    const node = (events: AgentNode['events']): AgentNode => ({ agent: a, events, children: [] });
+    const pf = node([ev('agent.finished', a, 1000, 2, { outcome: 'cancelled', error: { code: 'parent_finished', source: 'agent', retryable: false } })]);
+    assert.equal(agentState(pf, false), 'parent_finished');
+    assert.equal(stateIcon('parent_finished').id, 'debug-step-out');
+    assert.equal(agentState(node([ev('agent.finished', a, 1000, 2, { outcome: 'succeeded', error: null })]), false), 'completed');
+    assert.equal(agentState(node([ev('agent.finished', a, 1000, 2, { outcome: 'credit_limit_reached' })]), false), 'credit_limit_reached');
+    assert.equal(agentState(node([ev('agent.started', a, 1000, 1)]), true), 'running');
+  });
+});
+
+describe('job node parts', () => {
+  it('builds contextValue from parts: cancellable only while running, result only when completed', () => {
+    assert.equal(jobContextValue(job()), 'job;running;cancellable;trace');
+    assert.equal(jobContextValue(ended('succeeded')), 'job;completed;result;trace');
+    assert.equal(jobContextValue(ended('cancelled', 'cancelled')), 'job;cancelled;trace');
+    assert.equal(jobContextValue(job({ status: 'completed', trace: { eventCount: 0, finished: false, unavailable: true } })), 'job;completed;result');
+    assert.doesNotMatch(jobContextValue(job({ cancelRequested: true })), /;cancellable(;|$)/);
+  });
+
+  it('describes status and credits', () => {
+    assert.equal(jobDescription(ended('succeeded')), 'completed · 170 / 50 credits');
+    assert.equal(jobDescription(job({ creditsUsed: 12 })), 'running · 12 credits');
+    assert.equal(jobDescription(job()), 'running');
+  });
+
+  it('shortens the prompt at a word boundary', () => {
+    const long = 'word '.repeat(40);
+    const s = shortLabel(long, 30);
+    assert.ok(s.length <= 30 && s.endsWith('…'), s);
+    assert.equal(shortLabel('  a\n\nb  '), 'a b');
+    assert.equal(shortLabel(''), '(no prompt)');
+  });
+});
+
+describe('end-of-run notification', () => {
+  it('credit limit: names the ceiling, how to raise it, and that failed runs are not billed', () => {
+    const m = endMessage(ended('credit_limit_reached', 'credit_limit_reached'))!;
+    assert.equal(m.severity, 'warning');
+    assert.match(m.text, /credit ceiling of 50 credits/);
+    assert.match(m.text, /higher ceiling/);
+    assert.match(m.text, /devIndex\.agent\.defaultMaxCredits/);
+    assert.match(m.text, /not billed/);
+  });
+
+  it('says why for each ending', () => {
+    assert.match(endMessage(ended('cancelled', 'cancelled'))!.text, /was cancelled/);
+    assert.match(endMessage({ ...ended('refused', 'refused'), error: 'It asks for something the agent will not do' })!.text, /declined.*will not do/);
+    const internal = endMessage({ ...ended('failed', 'internal'), error: 'boom' })!;
+    assert.equal(internal.severity, 'error');
+    assert.match(internal.text, /internal error\. boom\. Failed runs are not billed/);
+    assert.match(endMessage(ended('succeeded'))!.text, /completed using 170 credits/);
+    assert.match(endMessage(job({ notFound: true }))!.text, /not found/);
+    assert.equal(endMessage(job()), undefined, 'no message while running');
+  });
+});
