@@ -422,6 +422,9 @@ export class JobStore {
       if (ev.type !== 'run.finished') continue;
       job.trace.finished = true;
       job.outcome = ev.outcome ?? job.outcome;
+      // The outcome is final, so the status record need not be read just to learn that the run
+      // ended: it is read when the result is opened (and by the periodic safety net).
+      if (!isTerminalStatus(job.status) && ev.outcome) job.status = ev.outcome === 'succeeded' ? 'completed' : 'failed';
       if (ev.error?.code) job.errorCode = ev.error.code;
       if (ev.error?.message && !job.error) job.error = ev.error.message;
       changed = true;

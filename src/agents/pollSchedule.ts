@@ -27,7 +27,8 @@ export const DEFAULT_POLL_TIMING: Readonly<PollTiming> = Object.freeze({
   backoff: 1.5,
   hiddenFactor: 2.5,
   hiddenMaxMs: 30_000,
-  graceMs: 4_000,
+  // One more trace read two seconds after run.finished: late events come within about a second.
+  graceMs: 2_000,
 });
 
 export type PollObservation =
