@@ -57,13 +57,18 @@ export class Session {
   path(...p) { const q = join(this.dir, ...p); mkdirSync(dirname(q), { recursive: true }); return q; }
   folder(...p) { const q = join(this.dir, ...p); mkdirSync(q, { recursive: true }); return q; }
 
-  /** Spawns `cmd` in its own process group, output to `<dir>/<name>.log`; tracked for close(). */
+  /**
+   * Spawns `cmd` in its own process group, output to `<dir>/<name>.log` (and to ours with `tee`);
+   * tracked for close().
+   */
   spawn(name, cmd, args, opts = {}) {
     const logFile = this.path(`${name}.log`);
     const out = createWriteStream(logFile);
-    const child = spawn(cmd, args, { ...opts, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { tee, ...spawnOpts } = opts;
+    const child = spawn(cmd, args, { ...spawnOpts, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.pipe(out, { end: false });
     child.stderr.pipe(out, { end: false });
+    if (tee) { child.stdout.pipe(process.stdout, { end: false }); child.stderr.pipe(process.stderr, { end: false }); }
     const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     const entry = { name, child, exited, logFile };
     child.once('error', (e) => { this.log(`[${name}] ${e.message}`); });
@@ -150,6 +155,9 @@ export class Session {
       'extensions.autoUpdate': false,
       'security.workspace.trust.enabled': false,
       'git.enabled': false,
+      // VS Code 1.139 opens its chat panel by default: it covers the editor and reaches for the network.
+      'chat.disableAIFeatures': true,
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
       ...settings,
     }, null, 2));
     const config = this.path('code-server.yaml');
@@ -230,6 +238,9 @@ export class Session {
       // Children of the group (the extension host) may outlive its leader for a moment.
       for (let i = 0; i < 50 && groupAlive(child.pid); i++) { if (i === 25) signalGroup(child.pid, 'SIGKILL'); await sleep(100); }
     }));
+    // A browser that a test process launched (playwright gives it its own process group) and that
+    // outlived a killed test: found by this run's own folder in its arguments.
+    killByArgument(this.dir);
     if (!process.env.DEVINDEX_KEEP_SESSION) rmSync(this.dir, { recursive: true, force: true });
     else this.log(`[session] kept ${this.dir}`);
   }
@@ -250,7 +261,7 @@ function groupAlive(pid) { try { process.kill(-pid, 0); return true; } catch { r
 
 /** Last resort for a browser that did not close: only processes whose arguments name our own profile folder. */
 function killByArgument(uniquePath) {
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid)) {
     try {
       if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(uniquePath)) process.kill(Number(pid), 'SIGKILL');
     } catch { /* gone or not ours to read */ }

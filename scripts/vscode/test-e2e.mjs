@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm run test:e2e`: browser UI tests (test/e2e, node:test + playwright-core + Debian chromium)
+// against code-server with the packaged .vsix installed and pointed at the sandbox. Screenshots go
+// to test-results/e2e/. Closing line `N passed, N failed`; exit 1 on a failure, a timeout or zero tests.
+//   --keep   keep the run folder (code-server and sandbox logs, profiles)
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { CHROMIUM, ProvisionError } from './provision.mjs';
+import { CHROMIUM_ARGS, Session, TEST_KEY, build, root } from './session.mjs';
+
+const argv = process.argv.slice(2);
+if (argv.includes('--keep')) process.env.DEVINDEX_KEEP_SESSION = '1';
+const TIMEOUT_MS = Number(process.env.DEVINDEX_E2E_TIMEOUT_MS ?? 300_000);
+const RESULTS = join(root, 'test-results', 'e2e');
+const t0 = Date.now();
+const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+const log = (s) => process.stderr.write(`${s}\n`);
+
+const session = new Session({ name: 'e2e', log });
+session.closeOnSignals();
+
+let closing = { passed: 0, failed: 0 };
+try {
+  build(['--tests', '--only=test/e2e', '--bundles']);
+  const dir = join(root, 'out', 'test', 'e2e');
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort().map((f) => join(dir, f)) : [];
+  if (files.length === 0) throw new Error('no browser UI test was built (test/e2e/*.test.ts)');
+
+  // The users' artifact: the same .vsix `npm run package` makes, installed into code-server.
+  const vsix = session.path('devindex.vsix');
+  const pack = spawnSync(process.execPath, ['scripts/package.mjs', '--out', vsix], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+  if (pack.status !== 0) throw new Error(`packaging failed:\n${pack.stdout}${pack.stderr}`);
+  log(`[e2e] built and packaged in ${secs()}`);
+
+  const sandboxUrl = await session.startSandbox();
+  session.makeWorkspace();
+  await session.startCodeServer({ vsix, settings: { 'devIndex.baseUrl': sandboxUrl } });
+  log(`[e2e] sandbox ${sandboxUrl}, code-server ${session.codeServerUrl} ready at ${secs()}`);
+
+  rmSync(RESULTS, { recursive: true, force: true });
+  const runner = session.spawn('node-test', process.execPath,
+    ['--test', '--test-reporter=spec', '--test-concurrency=1', ...files],
+    {
+      cwd: root, tee: true,
+      env: {
+        ...process.env,
+        DEVINDEX_E2E_WORKBENCH_URL: session.workbenchUrl(),
+        DEVINDEX_E2E_SANDBOX_URL: sandboxUrl,
+        DEVINDEX_E2E_TEST_KEY: TEST_KEY,
+        DEVINDEX_E2E_RESULTS: RESULTS,
+        DEVINDEX_E2E_RUN_DIR: session.folder('browsers'),
+        DEVINDEX_E2E_CHROMIUM: CHROMIUM,
+        DEVINDEX_E2E_CHROMIUM_ARGS: JSON.stringify(CHROMIUM_ARGS),
+      },
+    });
+  let output = '';
+  runner.child.stdout.on('data', (d) => { output += d; });
+  let timer;
+  const result = await Promise.race([
+    runner.exited,
+    new Promise((r) => { timer = setTimeout(() => r({ timeout: true }), TIMEOUT_MS); }),
+  ]);
+  clearTimeout(timer);
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, ''); // eslint-disable-line no-control-regex
+  const pass = [...plain.matchAll(/^\S*\s*pass (\d+)$/gm)].at(-1);
+  const fail = [...plain.matchAll(/^\S*\s*fail (\d+)$/gm)].at(-1);
+  closing = { passed: pass ? +pass[1] : 0, failed: fail ? +fail[1] : 0 };
+  if (result.timeout) { log(`[e2e] timed out after ${TIMEOUT_MS / 1000} s`); closing.failed += 1; }
+  else if (result.code !== 0 && closing.failed === 0) { log(`[e2e] the test runner exited ${result.code ?? result.signal} with no failing test`); closing.failed += 1; }
+  if (closing.passed + closing.failed === 0) { log('[e2e] no test ran'); closing.failed = 1; }
+  log(`[e2e] screenshots in ${RESULTS}`);
+} catch (e) {
+  log(`[e2e] ${e instanceof ProvisionError ? e.message : e?.stack ?? e}`);
+  for (const c of session.children) log(`--- ${c.name} log (tail) ---\n${session.logTail(c)}`);
+  closing.failed += 1;
+} finally {
+  await session.close();
+}
+log(`[e2e] finished in ${secs()}`);
+console.log(`${closing.passed} passed, ${closing.failed} failed`);
+process.exit(closing.failed === 0 ? 0 : 1);

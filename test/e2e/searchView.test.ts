@@ -1,0 +1,58 @@
+// Browser UI: the Developer Index container in the activity bar, the Search view, a search run from
+// the palette against the sandbox, and a notification. Each test leaves screenshots in test-results/e2e/.
+import * as assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { Workbench, e2e } from './workbench';
+
+describe('Developer Index in the workbench', () => {
+  let wb: Workbench;
+  before(async () => { wb = await Workbench.open('search-view'); });
+  afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
+  after(async () => { await wb?.close(); });
+
+  it('shows the Developer Index container in the activity bar', async () => {
+    const item = wb.activityItem('Developer Index');
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match((await item.getAttribute('aria-label')) ?? '', /^Developer Index/);
+  });
+
+  it('opens the Search view with a query box from the activity bar', async () => {
+    await wb.openContainer('Developer Index');
+    assert.match(await wb.sideBarTitle(), /developer index/i);
+    const box = wb.webview().getByRole('searchbox');
+    await box.waitFor({ state: 'visible' });
+    await wb.screenshot('search view open');
+  });
+
+  it('runs a search from the palette and shows the sandbox results in the view', async () => {
+    await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`, { method: 'DELETE' });
+    await wb.runCommand('Developer Index: Search…');
+    await wb.answerInputBox('discriminated unions');
+    const hit = wb.webview().getByText('Discriminated unions', { exact: true }).first();
+    await hit.waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.screenshot('results');
+    const seen = await (await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`)).json() as { requests: Array<{ path: string }> };
+    const searches = seen.requests.filter((r) => r.path.startsWith('/v2/search') && JSON.stringify(r).includes('discriminated'));
+    assert.ok(searches.length >= 1, `the sandbox saw no search for the query: ${JSON.stringify(seen.requests)}`);
+  });
+
+  it('sets the API key through an input box: a notification confirms, searches carry it, the page never shows it', async () => {
+    await wb.runCommand('Developer Index: Set API Key');
+    await wb.answerInputBox(e2e.testKey(), { prompt: /secret storage/i });
+    assert.match(await wb.waitForNotification(/API key saved/i), /Developer Index/);
+    await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`, { method: 'DELETE' });
+    await wb.runCommand('Developer Index: Search…');
+    await wb.answerInputBox('coercion');
+    await wb.webview().locator('[aria-label="Search results"]').waitFor({ state: 'visible', timeout: 30_000 });
+    const seen = await (await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`)).json() as { requests: Array<{ path: string; auth: string }> };
+    const search = seen.requests.filter((r) => r.path.startsWith('/v2/search'));
+    assert.ok(search.length >= 1 && search.every((r) => r.auth === 'valid'), `searches after setting the key: ${JSON.stringify(search)}`);
+    const html = [await wb.page.content(), ...await Promise.all(wb.page.frames().map((f) => f.content().catch(() => '')))].join('\n');
+    assert.ok(!html.includes(e2e.testKey()), 'the API key appears in the workbench or a webview');
+  });
+
+  it('clears the API key from the palette with a notification', async () => {
+    await wb.runCommand('Developer Index: Clear API Key');
+    assert.match(await wb.waitForNotification(/API key removed/i), /Developer Index/);
+  });
+});

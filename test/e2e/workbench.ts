@@ -1,0 +1,157 @@
+// Playwright helpers for the browser UI tests: drive the code-server workbench that
+// `npm run test:e2e` started (its URL and the run's folders come in the environment) as a user
+// would: the command palette, input boxes, notifications, webview views two iframes deep, tree
+// views, and screenshots into test-results/e2e/.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+
+function env(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run the browser UI tests with npm run test:e2e`);
+  return v;
+}
+
+/** What test-e2e.mjs hands every test file. */
+export const e2e = {
+  workbenchUrl: () => env('DEVINDEX_E2E_WORKBENCH_URL'),
+  sandboxUrl: () => env('DEVINDEX_E2E_SANDBOX_URL'),
+  /** A key the sandbox accepts (a test value, never a real key). */
+  testKey: () => env('DEVINDEX_E2E_TEST_KEY'),
+  results: () => env('DEVINDEX_E2E_RESULTS'),
+  runDir: () => env('DEVINDEX_E2E_RUN_DIR'),
+  chromium: () => env('DEVINDEX_E2E_CHROMIUM'),
+  chromiumArgs: () => JSON.parse(env('DEVINDEX_E2E_CHROMIUM_ARGS')) as string[],
+};
+
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+
+export class Workbench {
+  private shots = 0;
+
+  private constructor(readonly context: BrowserContext, readonly page: Page, private readonly name: string) {}
+
+  /** A fresh headless chromium profile on the workbench; `name` prefixes this file's screenshots. */
+  static async open(name: string): Promise<Workbench> {
+    const profile = fs.mkdtempSync(path.join(e2e.runDir(), `chromium-${slug(name)}-`));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: e2e.chromium(), headless: true, args: e2e.chromiumArgs(),
+      viewport: { width: 1400, height: 900 }, timeout: 30_000,
+    });
+    context.setDefaultTimeout(20_000);
+    const page = context.pages()[0] ?? await context.newPage();
+    const wb = new Workbench(context, page, slug(name));
+    await page.goto(e2e.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.monaco-workbench .activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+    // The extension host is up once the status bar's remote indicator settles; give the
+    // workbench's first layout a moment so that key presses reach it.
+    await page.locator('.statusbar').waitFor({ state: 'visible' });
+    return wb;
+  }
+
+  /** Saves a full-window screenshot as test-results/e2e/<file>-<nn>-<label>.png and returns its path. */
+  async screenshot(label: string): Promise<string> {
+    fs.mkdirSync(e2e.results(), { recursive: true });
+    const file = path.join(e2e.results(), `${this.name}-${String(++this.shots).padStart(2, '0')}-${slug(label)}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** Runs a command through the palette: F1, `>Category: Title`, Enter on the exact entry. */
+  async runCommand(title: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input.input');
+    await this.page.keyboard.press('Escape');
+    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
+    await this.page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor({ state: 'visible' });
+    const label = (await row.getAttribute('aria-label')) ?? '';
+    if (!label.startsWith(title)) throw new Error(`the palette's first match for "${title}" is "${label}"`);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Answers the open input box (optionally checking its prompt) and presses Enter. */
+  async answerInputBox(text: string, opts: { prompt?: RegExp } = {}): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget');
+    const input = widget.locator('input.input');
+    await input.waitFor({ state: 'visible' });
+    if (opts.prompt) {
+      // The box replaces the palette in the same widget: wait for its own prompt or title.
+      const shown = widget.locator('.quick-input-message, .quick-input-title').filter({ hasText: opts.prompt }).first();
+      await shown.waitFor({ state: 'visible', timeout: 10_000 }).catch(async () => {
+        const seen = await widget.locator('.quick-input-message, .quick-input-title').allInnerTexts();
+        throw new Error(`no input box with a prompt matching ${opts.prompt} (seen: ${JSON.stringify(seen)})`);
+      });
+    }
+    await input.fill(text);
+    await this.page.keyboard.press('Enter');
+    await widget.waitFor({ state: 'hidden' });
+  }
+
+  /** The texts of the notification toasts on screen now. */
+  async notifications(): Promise<string[]> {
+    return this.page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
+  }
+
+  /** Waits for a notification toast whose text matches, and returns its text. */
+  async waitForNotification(match: RegExp, timeout = 20_000): Promise<string> {
+    const toast = this.page.locator('.notifications-toasts .notification-list-item-message').filter({ hasText: match }).first();
+    await toast.waitFor({ state: 'visible', timeout });
+    return toast.innerText();
+  }
+
+  /** Clicks a button of the notification whose text matches. */
+  async clickNotificationButton(match: RegExp, button: string): Promise<void> {
+    const item = this.page.locator('.notifications-toasts .notification-list-item').filter({ hasText: match }).first();
+    await item.getByRole('button', { name: button }).click();
+  }
+
+  /** The activity bar entry of a view container, by its title. */
+  activityItem(title: string): Locator {
+    return this.page.locator(`.activitybar a.action-label[aria-label^="${title}"]`);
+  }
+
+  /** Opens a view container from the activity bar (if not already open). */
+  async openContainer(title: string): Promise<void> {
+    const item = this.activityItem(title);
+    await item.waitFor({ state: 'visible' });
+    const li = this.page.locator('.activitybar .action-item', { has: this.page.locator(`a.action-label[aria-label^="${title}"]`) });
+    if ((await li.getAttribute('aria-selected')) !== 'true' && !((await li.getAttribute('class')) ?? '').includes('checked')) await item.click();
+    await this.page.locator('.sidebar').waitFor({ state: 'visible' });
+  }
+
+  /** The side bar's title (e.g. "DEVELOPER INDEX: SEARCH"). */
+  async sideBarTitle(): Promise<string> {
+    return (await this.page.locator('.sidebar .composite.title .title-label').innerText()).trim();
+  }
+
+  /**
+   * The document inside a webview view: the workbench's `iframe.webview.ready`, then the
+   * extension's `#active-frame` inside it. `nth` picks among several visible webviews.
+   */
+  webview(nth = 0): FrameLocator {
+    return this.page.locator('iframe.webview.ready').nth(nth).contentFrame().locator('#active-frame').contentFrame();
+  }
+
+  /** A view's pane in the side bar, by the view's name. */
+  pane(viewName: string): Locator {
+    return this.page.locator('.sidebar .pane', { has: this.page.locator(`.pane-header[aria-label="${viewName} Section"]`) });
+  }
+
+  /** The labels of a tree view's visible rows. */
+  async treeItems(viewName: string): Promise<string[]> {
+    const rows = this.pane(viewName).locator('.monaco-list-row');
+    return (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? (e as HTMLElement).innerText))).map((s) => s.trim());
+  }
+
+  /** Clicks the tree row whose label contains `label`. */
+  async clickTreeItem(viewName: string, label: string | RegExp): Promise<void> {
+    await this.pane(viewName).locator('.monaco-list-row', { hasText: label }).first().click();
+  }
+
+  async close(): Promise<void> {
+    await this.context.close();
+  }
+}
