@@ -7,7 +7,7 @@ import {
   activeFilterCount, applyFill, defaultForm, dropRepositoryFilters, formToParams, splitList, TYPE_LABELS, TYPES,
   type FormState, type TriState,
 } from './form';
-import { renderOutcome, resultTitle } from './results';
+import { renderOutcome, resultTitle, upgradeCard } from './results';
 import { restoreState, type ViewState } from './state';
 
 export interface VsCodeApi {
@@ -24,6 +24,13 @@ const FIELD_PARAM: Record<StrField | 'types' | 'archived' | 'fork' | 'skillsOnly
   archived: 'archived', fork: 'fork', skillsOnly: 'skills',
 };
 const PARAM_FIELDS = Object.values(FIELD_PARAM);
+
+/**
+ * Results whose markdown is rendered before the first paint: more than a sidebar shows at once.
+ * The rest are rendered as they near the viewport or when the browser is idle, so 100 results
+ * with 5 passages each paint as fast as a handful (bench/render.bench.ts).
+ */
+const EAGER_RESULTS = 6;
 
 let idCounter = 0;
 function newId(prefix: string): string {
@@ -47,6 +54,9 @@ export class SearchApp {
   private statusMessage: string | undefined;
   private toastTimer: ReturnType<typeof setTimeout> | undefined;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private observer: IntersectionObserver | undefined;
+  private idleHandle: number | undefined;
+  private idleSave: number | undefined;
   private readonly el: {
     form: HTMLFormElement; query: HTMLInputElement; cancel: HTMLButtonElement; filters: HTMLDetailsElement;
     filterCount: HTMLElement; wsRepos: HTMLElement; notice: HTMLElement; status: HTMLElement; error: HTMLElement;
@@ -380,7 +390,8 @@ export class SearchApp {
         this.retryWait = undefined;
         this.renderStatus();
         this.renderResults();
-        this.save();
+        // The state now holds every passage: serialise it after the results are on screen, not before.
+        this.saveWhenIdle();
         return;
       case 'searchError':
         if (m.requestId !== pending) return;
@@ -461,7 +472,42 @@ export class SearchApp {
         h('p', {}, 'Type a question and press Enter. Use Filters to limit the search to repositories, documentation sources or result types.')));
       return;
     }
-    this.el.results.replaceChildren(renderOutcome(o, this.state.selected));
+    this.stopUpgrades();
+    this.el.results.replaceChildren(renderOutcome(o, this.state.selected, Math.max(EAGER_RESULTS, this.state.selected + 1)));
+    this.scheduleUpgrades();
+  }
+
+  private upgrade(li: HTMLElement): void {
+    const r = this.state.outcome?.results[Number(li.dataset.index)];
+    if (r) upgradeCard(li, r);
+    this.observer?.unobserve(li);
+  }
+
+  private scheduleUpgrades(): void {
+    const pending = [...this.el.results.querySelectorAll<HTMLElement>('li.result.pending')];
+    if (!pending.length) return;
+    this.observer = new IntersectionObserver((entries) => {
+      for (const e of entries) if (e.isIntersecting) this.upgrade(e.target as HTMLElement);
+    }, { rootMargin: '800px 0px' });
+    for (const li of pending) this.observer.observe(li);
+    const step = (deadline: IdleDeadline) => {
+      let li: HTMLElement | null;
+      let first = true;
+      // At least one card per callback, so a busy page still finishes; more while the frame has time.
+      while ((first || deadline.timeRemaining() > 4) && (li = this.el.results.querySelector<HTMLElement>('li.result.pending'))) {
+        this.upgrade(li);
+        first = false;
+      }
+      this.idleHandle = this.el.results.querySelector('li.result.pending') ? requestIdleCallback(step, { timeout: 1000 }) : undefined;
+    };
+    this.idleHandle = requestIdleCallback(step, { timeout: 1000 });
+  }
+
+  private stopUpgrades(): void {
+    this.observer?.disconnect();
+    this.observer = undefined;
+    if (this.idleHandle !== undefined) cancelIdleCallback(this.idleHandle);
+    this.idleHandle = undefined;
   }
 
   private toast(message: string, ok: boolean): void {
@@ -567,6 +613,11 @@ export class SearchApp {
   }
 
   private save(): void {
+    if (this.idleSave !== undefined) { cancelIdleCallback(this.idleSave); this.idleSave = undefined; }
     this.vscode.setState(this.state);
+  }
+
+  private saveWhenIdle(): void {
+    if (this.idleSave === undefined) this.idleSave = requestIdleCallback(() => { this.idleSave = undefined; this.save(); }, { timeout: 500 });
   }
 }

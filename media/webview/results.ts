@@ -46,7 +46,19 @@ function coverageSection(o: ViewOutcome): HTMLElement {
   return h('section', { class: 'coverage', 'aria-label': 'Coverage' }, strip, notes.childElementCount ? notes : undefined);
 }
 
-function resultCard(r: ViewResult, index: number, selected: boolean): HTMLElement {
+/** Renders a card's passages as markdown (once). Cards start as plain text when not rendered eagerly. */
+export function upgradeCard(li: HTMLElement, r: ViewResult): void {
+  if (!li.classList.contains('pending')) return;
+  li.classList.remove('pending');
+  const href = safeHref(r.url);
+  li.querySelectorAll<HTMLElement>('.md.md-pending').forEach((body, i) => {
+    body.classList.remove('md-pending');
+    // Safe by construction: markdown-it with raw HTML off plus the link and attribute policy in markdown.ts.
+    body.innerHTML = renderMarkdown(r.passages[i] ?? '', href);
+  });
+}
+
+function resultCard(r: ViewResult, index: number, selected: boolean, eager: boolean): HTMLElement {
   const href = safeHref(r.url);
   const title = resultTitle(r);
   const titleEl = href
@@ -54,15 +66,16 @@ function resultCard(r: ViewResult, index: number, selected: boolean): HTMLElemen
     : h('span', { class: 'result-title' }, title);
   const passages = h('div', { class: 'passages' });
   r.passages.forEach((p, i) => {
-    const body = h('div', { class: 'md' });
+    const body = h('div', { class: eager ? 'md' : 'md md-pending' });
     // Safe by construction: markdown-it with raw HTML off plus the link and attribute policy in markdown.ts.
-    body.innerHTML = renderMarkdown(p, href);
+    if (eager) body.innerHTML = renderMarkdown(p, href);
+    else body.textContent = p;
     passages.append(h('div', { class: 'passage' }, body,
       h('div', { class: 'passage-actions' },
         h('button', { type: 'button', class: 'link-button', 'data-act': 'copy-passage', 'data-p': i, 'aria-label': `Copy passage ${i + 1}` }, 'Copy'),
         h('button', { type: 'button', class: 'link-button', 'data-act': 'insert-passage', 'data-p': i, 'aria-label': `Insert passage ${i + 1} at the cursor` }, 'Insert'))));
   });
-  return h('li', { class: 'result', tabindex: selected ? 0 : -1, 'data-index': index, 'aria-label': `${typeLabel(r.type)}: ${title}` },
+  return h('li', { class: eager ? 'result' : 'result pending', tabindex: selected ? 0 : -1, 'data-index': index, 'aria-label': `${typeLabel(r.type)}: ${title}` },
     h('div', { class: 'result-head' }, typeIcon(r.type), titleEl),
     h('div', { class: 'host' }, r.host || r.url),
     passages,
@@ -72,8 +85,11 @@ function resultCard(r: ViewResult, index: number, selected: boolean): HTMLElemen
       r.passages.length ? h('button', { type: 'button', 'data-act': 'open-passages' }, 'Open as Markdown') : undefined));
 }
 
-/** The whole results region for an outcome. */
-export function renderOutcome(o: ViewOutcome, selected: number): DocumentFragment {
+/**
+ * The whole results region for an outcome. The first `eager` results get their markdown now; the
+ * others show their passages as text until upgradeCard (near the viewport, or when the browser is idle).
+ */
+export function renderOutcome(o: ViewOutcome, selected: number, eager = Number.POSITIVE_INFINITY): DocumentFragment {
   const frag = document.createDocumentFragment();
   const n = o.results.length;
   frag.append(h('p', { class: 'summary' },
@@ -88,7 +104,7 @@ export function renderOutcome(o: ViewOutcome, selected: number): DocumentFragmen
   }
   const list = h('ol', { class: 'results', 'aria-label': 'Search results' });
   const sel = Math.min(selected, n - 1);
-  o.results.forEach((r, i) => list.append(resultCard(r, i, i === sel)));
+  o.results.forEach((r, i) => list.append(resultCard(r, i, i === sel, i < eager)));
   frag.append(list);
   return frag;
 }

@@ -43,6 +43,7 @@ describe('hostile passages in chromium', () => {
     await v.page.waitForSelector('li.result');
     // Scroll through so content-visibility renders every card, then give anything queued a chance to run.
     for (const li of await v.page.locator('li.result').all()) await li.scrollIntoViewIfNeeded();
+    await v.page.waitForFunction(() => !document.querySelector('.md-pending'));
     await v.page.mouse.move(100, 300);
     await v.page.waitForTimeout(300);
 

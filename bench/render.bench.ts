@@ -1,0 +1,143 @@
+// Search view rendering in chromium: 100 results x 5 passages of ~1 KB markdown, from the moment the
+// results message is received to the next frame after it (requestAnimationFrame, then a task: the
+// frame has been painted), median of 20. Printed next to a plain-text baseline measured in the same
+// page and run: the same results, same cards and CSS, passages as text. The view renders the first
+// results' markdown before that frame and the rest when idle or scrolled to; the time until every
+// passage is markdown is printed too.
+import type { FromWebview, ViewOutcome, ViewResult } from '../src/webview/protocol';
+import { renderMarkdown } from '../media/webview/markdown';
+import { DEFAULTS, launchBrowser, openView, outcome, startPageServer } from '../test/browser/harness';
+
+const RESULTS = 100;
+const PASSAGES = 5;
+const RUNS = 20;
+const WARMUP = 3;
+const TARGET_MS = 50;
+
+/** ~1 KB of the markdown passages carry: headings, prose with links and code, lists, a table or a fence. */
+function passage(i: number, j: number): string {
+  const n = i * PASSAGES + j;
+  const prose = `The \`server.close()\` method stops accepting connections (see [the HTTP guide](https://nodejs.org/api/http.html#${n}) and issue #${n}). `
+    + `Idle keep-alive sockets are **not** closed until \`keepAliveTimeout\` expires, which can make shutdown look *stuck*.`;
+  const more = `When the process receives \`SIGTERM\`, close the listener first, then the idle sockets, and give in-flight requests `
+    + `a bounded grace period before \`closeAllConnections()\`; otherwise a load balancer may still route traffic to a dying instance. `
+    + `Health checks should start failing *before* the listener closes, so that new connections drain elsewhere.`;
+  const parts = [`### Section ${n}: closing servers`, '', prose, '', more, ''];
+  if (n % 2 === 0) {
+    parts.push('```ts', "import { createServer } from 'node:http';", `const server = createServer((req, res) => res.end('${n}'));`,
+      'server.listen(8080);', 'process.on("SIGTERM", () => { server.closeAllConnections(); server.close(); });', '```', '');
+  } else {
+    parts.push('| Option | Type | Default |', '|:--|:--:|--:|', '| `keepAliveTimeout` | number | 5000 |', '| `headersTimeout` | number | 60000 |',
+      `| \`requestTimeout\` | number | ${n} |`, '');
+  }
+  parts.push('- call `closeIdleConnections()` first', '- then `close()` with a callback', `- see https://github.com/nodejs/node/issues/${n}`, '', '> Note: this changed in v19.');
+  return parts.join('\n');
+}
+
+function makeResults(): ViewResult[] {
+  const types = ['doc', 'issue', 'pull_request', 'readme'];
+  return Array.from({ length: RESULTS }, (_, i) => ({
+    id: `doc:bench/${i}`, type: types[i % 4]!, url: `https://nodejs.org/api/page-${i}.html`, title: `Result ${i}: closing an HTTP server`,
+    host: 'nodejs.org', passages: Array.from({ length: PASSAGES }, (_, j) => passage(i, j)),
+  }));
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+function fmt(ms: number): string {
+  return `${ms.toFixed(1)} ms`;
+}
+
+async function main(): Promise<void> {
+  const results = makeResults();
+  const sizes = results.flatMap((r) => r.passages.map((p) => p.length));
+  const avg = sizes.reduce((a, b) => a + b, 0) / sizes.length;
+  console.log(`${RESULTS} results x ${PASSAGES} passages, ${(avg / 1024).toFixed(2)} KB markdown per passage on average, ${RUNS} runs after ${WARMUP} warm-up`);
+
+  // The renderer's share of the work, in Node, for context: cold (first call) and warm.
+  for (const label of ['cold', 'warm']) {
+    const t0 = performance.now();
+    for (const r of results) for (const p of r.passages) renderMarkdown(p, r.url);
+    console.log(`markdown renderer alone (Node, 500 passages, ${label}): ${fmt(performance.now() - t0)}`);
+  }
+
+  const server = await startPageServer();
+  const browser = await launchBrowser();
+  try {
+    const v = await openView(browser.context, server.origin, 'dark');
+    await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
+    const base: ViewOutcome = outcome({ params: { query: 'bench' }, results });
+    await v.page.evaluate((o) => { (window as unknown as { __bench: unknown }).__bench = o; }, base as unknown);
+
+    const markdown: number[] = [];
+    const complete: number[] = [];
+    const script: number[] = [];
+    const text: number[] = [];
+    for (let run = 0; run < WARMUP + RUNS; run++) {
+      // A search must be pending for the results to be taken: run one (outside the timing).
+      const before = (await v.posted()).length;
+      await v.page.fill('#q', `bench ${run}`);
+      await v.page.press('#q', 'Enter');
+      const s = (await v.waitForPosted('search', before)) as Extract<FromWebview, { type: 'search' }>;
+      const md = await v.page.evaluate(async (requestId) => {
+        const data = { type: 'results', requestId, outcome: (window as unknown as { __bench: unknown }).__bench };
+        // Both measurements start from an empty region, so neither pays for tearing down the last run.
+        document.getElementById('results-region')!.replaceChildren();
+        await new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        const start = performance.now();
+        window.dispatchEvent(new MessageEvent('message', { data }));
+        const script = performance.now() - start;
+        await new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        const painted = performance.now() - start;
+        // Cards past the first screen get their markdown when idle: how long until every passage has it.
+        while (document.querySelector('.md-pending')) await new Promise((r) => setTimeout(r, 5));
+        return { script, painted, complete: performance.now() - start };
+      }, s.requestId);
+
+      // Baseline: the same cards with the passages as plain text, in the same page.
+      const tx = await v.page.evaluate(async () => {
+        const o = (window as unknown as { __bench: { results: Array<{ type: string; url: string; title?: string; host: string; passages: string[] }> } }).__bench;
+        const region = document.getElementById('results-region')!;
+        region.replaceChildren();
+        await new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        const start = performance.now();
+        const el = (tag: string, cls: string, txt?: string) => { const e = document.createElement(tag); e.className = cls; if (txt !== undefined) e.textContent = txt; return e; };
+        const list = el('ol', 'results');
+        o.results.forEach((r, i) => {
+          const li = el('li', 'result');
+          li.tabIndex = i === 0 ? 0 : -1;
+          const head = el('div', 'result-head');
+          head.append(el('span', `type-icon type-${r.type}`, r.type.toUpperCase()), el('a', 'result-title', r.title ?? r.url));
+          const passages = el('div', 'passages');
+          for (const p of r.passages) { const d = el('div', 'passage'); d.append(el('div', 'md', p)); passages.append(d); }
+          li.append(head, el('div', 'host', r.host), passages);
+          list.append(li);
+        });
+        region.append(list);
+        await new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        return performance.now() - start;
+      });
+      if (run >= WARMUP) { markdown.push(md.painted); complete.push(md.complete); script.push(md.script); text.push(tx); }
+    }
+    const m = median(markdown);
+    const t = median(text);
+    console.log(`render, markdown (the view):   median ${fmt(m)}  (min ${fmt(Math.min(...markdown))}, max ${fmt(Math.max(...markdown))})`);
+    console.log(`  of which script (message handler, DOM built): median ${fmt(median(script))}`);
+    console.log(`render, plain text (baseline): median ${fmt(t)}  (min ${fmt(Math.min(...text))}, max ${fmt(Math.max(...text))})`);
+    console.log(`ratio markdown / plain text: ${(m / t).toFixed(2)}x`);
+    console.log(`all 500 passages rendered as markdown (idle-time completion, not painted-frame time): median ${fmt(median(complete))}`);
+    console.log(`target <= ${TARGET_MS} ms median: ${m <= TARGET_MS ? 'met' : 'MISSED'}`);
+    await v.page.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
