@@ -61,6 +61,9 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
     this.controller.attach(post);
     this.viewDisposables.push(
       view.webview.onDidReceiveMessage((m: unknown) => this.controller.receive(m)),
+      // Hidden, the webview's document is destroyed (no retainContextWhenHidden); shown again it reloads
+      // and says ready. Until then posts would be lost, so fills queue and the last outcome is re-sent.
+      view.onDidChangeVisibility(() => { if (!view.visible) this.controller.detach(); }),
       view.onDidDispose(() => {
         if (this.view === view) {
           this.view = undefined;

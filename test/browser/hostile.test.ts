@@ -24,6 +24,15 @@ after(async () => {
 });
 
 describe('hostile passages in chromium', () => {
+  it('control: the page detects markup that gets past the renderer (so the test below can fail)', async () => {
+    const v = await openView(browser.context, server.origin, 'dark');
+    await v.page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img src="data:," onerror="window.__pwned=1">'));
+    await v.page.waitForFunction(() => (window as unknown as { __violations: string[] }).__violations.length > 0);
+    assert.ok((await v.violations()).length > 0, 'the CSP reports the blocked handler');
+    assert.equal(await v.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined, 'and the CSP alone still stops it');
+    await v.page.close();
+  });
+
   it('execute nothing, load nothing, and links only become openLink messages', async () => {
     const v = await openView(browser.context, server.origin, 'dark');
     await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
