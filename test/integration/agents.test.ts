@@ -1,0 +1,144 @@
+// Agent jobs inside a real extension host, against the sandbox the runner started (its URL is the
+// extension's devIndex.baseUrl, its key DEVINDEX_TEST_KEY). The feature is built with
+// createAgentsFeature over a memory storage, so the suite can "reload" by building it again from
+// the same storage; the tree is read through the real TreeDataProvider with real TreeItems.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { AgentClient } from '../../src/api/agent';
+import { DevIndexClient } from '../../src/api/client';
+import { AgentNode } from '../../src/agents/agentNode';
+import { EventNode } from '../../src/agents/eventNode';
+import { createAgentsFeature, type AgentsFeature } from '../../src/agents/index';
+import { JobNode } from '../../src/agents/jobNode';
+import type { JobStorage } from '../../src/agents/jobModel';
+import type { TreeNode } from '../../src/agents/jobsTreeProvider';
+
+interface DevIndexExtensionApi {
+  baseUrl(): string;
+  apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
+}
+
+class MemoryStorage implements JobStorage {
+  private readonly map = new Map<string, string>();
+  get<T>(key: string): T | undefined {
+    const v = this.map.get(key);
+    return v === undefined ? undefined : (JSON.parse(v) as T);
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.map.set(key, JSON.stringify(value));
+  }
+}
+
+async function until<T>(what: string, probe: () => T | Promise<T>, ok: (v: T) => boolean, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last = await probe();
+  while (!ok(last)) {
+    if (Date.now() > deadline) assert.fail(`${what}: not reached after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+    last = await probe();
+  }
+  return last;
+}
+
+function iconId(node: vscode.TreeItem): string | undefined {
+  return node.iconPath instanceof vscode.ThemeIcon ? node.iconPath.id : undefined;
+}
+
+async function jobNode(feature: AgentsFeature, id: string): Promise<JobNode | undefined> {
+  const roots = await feature.tree.getChildren();
+  return roots.find((n): n is JobNode => n instanceof JobNode && n.jobId === id);
+}
+
+async function descendants(feature: AgentsFeature, node: TreeNode): Promise<TreeNode[]> {
+  const out: TreeNode[] = [];
+  for (const c of await feature.tree.getChildren(node)) out.push(c, ...(await descendants(feature, c)));
+  return out;
+}
+
+describe('agent jobs', function () {
+  this.timeout(120_000);
+  const storage = new MemoryStorage();
+  let client: DevIndexClient;
+  let feature: AgentsFeature;
+  let completedId: string;
+  let cancelledId: string;
+
+  const build = (): AgentsFeature => createAgentsFeature(storage, {
+    backend: () => new AgentClient(client),
+    hasKey: async () => true,
+    defaultMaxCredits: () => 1000,
+  });
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension('devindex.devindex');
+    assert.ok(ext, 'the extension is loaded');
+    const api = (await ext.activate()) as DevIndexExtensionApi;
+    const key = process.env.DEVINDEX_TEST_KEY ?? (await api.apiKey.get());
+    assert.ok(key, 'the runner provides the sandbox key (DEVINDEX_TEST_KEY)');
+    client = new DevIndexClient({ baseUrl: api.baseUrl(), apiKey: () => key });
+    feature = build();
+  });
+
+  after(async () => {
+    feature?.dispose();
+    await client?.close();
+  });
+
+  it('registers the agent commands in the real extension', async () => {
+    const all = await vscode.commands.getCommands(true);
+    for (const id of ['devIndex.agent.start', 'devIndex.agent.cancel', 'devIndex.agent.refresh']) assert.ok(all.includes(id), `${id} is registered`);
+  });
+
+  it('starts two jobs, shows them running, cancels one', async () => {
+    completedId = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: collect findings', maxCredits: 1000 }))!;
+    cancelledId = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: to be cancelled', maxCredits: 1000 }))!;
+    assert.match(completedId, /^[0-9a-f-]{36}$/);
+    const running = await jobNode(feature, completedId);
+    assert.ok(running, 'the job is in the tree');
+    assert.equal(iconId(running), 'sync~spin');
+    assert.match(String(running.contextValue), /;cancellable(;|$)/);
+    // Let the run produce its first events, then cancel the second job through the command.
+    await until('first events of the job to cancel', () => feature.store.events(cancelledId).length, (n) => n > 0, 20_000);
+    await feature.commands['devIndex.agent.cancel'](cancelledId);
+    const cancelled = await until('the cancelled job ends', () => jobNode(feature, cancelledId),
+      (n) => n !== undefined && iconId(n) === 'circle-slash', 30_000);
+    assert.doesNotMatch(String(cancelled!.contextValue), /cancellable/);
+    assert.match(String(cancelled!.description), /cancelled · 0/);
+  });
+
+  it('sees the other job finish with its agents, nested subagents and events in the tree', async () => {
+    const done = await until('the job completes', () => jobNode(feature, completedId), (n) => n !== undefined && iconId(n) === 'pass', 60_000);
+    assert.match(String(done!.contextValue), /^job;completed;result;trace$/);
+    assert.match(String(done!.description), /completed · \d+ \/ 1000 credits/);
+    const all = await descendants(feature, done!);
+    const agents = all.filter((n): n is AgentNode => n instanceof AgentNode);
+    const orchestrator = agents.find((a) => a.agent.agent.role === 'orchestrator');
+    assert.ok(orchestrator, 'an orchestrator node');
+    const nested = agents.find((a) => a.agent.children.length > 0 && a.agent.agent.role === 'subagent');
+    assert.ok(nested, 'a subagent with a subagent of its own');
+    const artifact = all.find((n): n is EventNode => n instanceof EventNode && n.snapshot?.kind === 'json');
+    assert.ok(artifact, 'an artifact.updated event with a snapshot');
+    assert.match(String(artifact.contextValue), /;snapshot(;|$)/);
+    const uri = vscode.Uri.from({ scheme: 'devindex-agent', path: `/${completedId}/snapshots/${artifact.snapshot!.snapshotId}.json` });
+    const text = await feature.content.provideTextDocumentContent(uri, new vscode.CancellationTokenSource().token);
+    assert.doesNotThrow(() => JSON.parse(text), `the snapshot is pretty JSON: ${text.slice(0, 200)}`);
+    const result = await feature.content.provideTextDocumentContent(
+      vscode.Uri.from({ scheme: 'devindex-agent', path: `/${completedId}/result.json` }), new vscode.CancellationTokenSource().token);
+    assert.ok(Object.keys(JSON.parse(result)).length > 0, 'the result has data');
+  });
+
+  it('finds both jobs again after a reload, with their trace read again on expand', async () => {
+    await feature.store.flush();
+    feature.dispose();
+    feature = build();
+    const done = await jobNode(feature, completedId);
+    const cancelled = await jobNode(feature, cancelledId);
+    assert.ok(done && cancelled, 'both jobs are back');
+    assert.equal(iconId(done), 'pass');
+    assert.equal(iconId(cancelled), 'circle-slash');
+    assert.equal(feature.store.isPolling(completedId), false, 'no polling for ended jobs after the reload');
+    await feature.tree.getChildren(done);
+    const children = await until('the trace is read on expand', () => feature.tree.getChildren(done), (c) => c.some((n) => n instanceof AgentNode), 15_000);
+    assert.ok(children.length > 0);
+  });
+});
