@@ -41,10 +41,10 @@ export interface CorpusDoc {
   chunks: string[];
   /** Tokens of each chunk, for passage scoring. */
   chunkTerms: Array<Set<string>>;
-  /** Every token of title and body, the title's tokens, and the lower-cased text on one line: for the rerank stage. */
+  /** Every token of title and body, the title's tokens, and every pair of adjacent tokens: for the rerank stage. */
   terms: Set<string>;
   titleTerms: Set<string>;
-  flat: string;
+  bigrams: Set<string>;
 }
 
 export interface Corpus {
@@ -88,16 +88,24 @@ export function splitTitle(markdown: string): { title?: string; body: string } {
 function makeDoc(d: Pick<CorpusDoc, 'id' | 'type' | 'url' | 'source' | 'repo' | 'skill'>, markdown: string): CorpusDoc {
   const { title, body } = splitTitle(markdown);
   const chunks = chunkMarkdown(body);
+  const all = tokenize(`${title ?? ''}\n${body}`);
   if (chunks.length === 0) chunks.push(title ?? '');
   const doc: CorpusDoc = {
     ...d, body, chunks,
     chunkTerms: chunks.map((c) => new Set(tokenize(c))),
-    terms: new Set(tokenize(`${title ?? ''}\n${body}`)),
+    terms: new Set(all),
     titleTerms: new Set(tokenize(title ?? '')),
-    flat: `${title ?? ''}\n${body}`.toLowerCase().replace(/\s+/g, ' '),
+    bigrams: bigrams(all),
   };
   if (title !== undefined) doc.title = title;
   return doc;
+}
+
+/** Adjacent token pairs, `a b`: a phrase match measured without scanning text at query time. */
+export function bigrams(tokens: string[]): Set<string> {
+  const out = new Set<string>();
+  for (let i = 1; i < tokens.length; i++) out.add(`${tokens[i - 1]} ${tokens[i]}`);
+  return out;
 }
 
 const posix = (p: string): string => p.split(sep).join('/');

@@ -1,7 +1,7 @@
 // Developer search over a loaded corpus: scoping rules 1-8 of spec 4.1, BM25 ranking with minisearch,
 // a second (rerank) stage, passages, coverage and the echoes.
 import MiniSearch, { type SearchResult } from 'minisearch';
-import type { Corpus, CorpusDoc, RepoInfo } from './corpus';
+import { bigrams, type Corpus, type CorpusDoc, type RepoInfo } from './corpus';
 import { REPOSITORY_FILTERS, RESULT_TYPES, type ResultType, type SearchRequest } from './params';
 import { processTerm, tokenize } from './text';
 
@@ -39,7 +39,7 @@ export class SearchEngine {
       searchOptions: {
         boost: { title: 2 },
         prefix: (term) => term.length >= 4,
-        fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
+        fuzzy: false,
         combineWith: 'OR',
       },
     });
@@ -111,20 +111,26 @@ export class SearchEngine {
   }
 
   /**
-   * Second stage: the BM25 score (normalised to the best candidate) blended with how many distinct
-   * query terms the whole document holds, how many its title holds, and whether it holds the query
-   * as a phrase. BM25 alone favours a short document that repeats one term.
+   * Second stage: the BM25 score (normalised to the best candidate) blended with the share of distinct
+   * query terms the whole document holds, the share its title holds, and the share of the query's
+   * adjacent term pairs it holds in the same order (phrase proximity). BM25 alone favours a short
+   * document that repeats one term.
    */
   private rerank(query: string, hits: SearchResult[]): SearchResult[] {
-    const q = [...new Set(tokenize(query))];
-    const phrase = q.length > 1 ? query.toLowerCase().replace(/\s+/g, ' ').trim() : '';
+    const tokens = tokenize(query);
+    const q = [...new Set(tokens)];
+    const pairs = [...bigrams(tokens)];
     const top = hits[0]?.score || 1;
+    const share = (items: string[], set: Set<string>): number => {
+      if (items.length === 0) return 0;
+      let n = 0;
+      for (const t of items) if (set.has(t)) n++;
+      return n / items.length;
+    };
     const scored = hits.map((h) => {
       const d = this.docs[h.id as number] as CorpusDoc;
-      const inDoc = q.length ? q.filter((t) => d.terms.has(t)).length / q.length : 0;
-      const inTitle = q.length ? q.filter((t) => d.titleTerms.has(t)).length / q.length : 0;
-      const hasPhrase = phrase !== '' && d.flat.includes(phrase) ? 1 : 0;
-      return { h, id: d.id, s: 0.5 * (h.score / top) + 0.25 * inDoc + 0.15 * inTitle + 0.1 * hasPhrase };
+      const s = 0.5 * (h.score / top) + 0.25 * share(q, d.terms) + 0.15 * share(q, d.titleTerms) + 0.1 * share(pairs, d.bigrams);
+      return { h, id: d.id, s };
     });
     scored.sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return scored.map((x) => x.h);
