@@ -227,8 +227,12 @@ export class Session {
   }
 
   /** Kills the process groups this session started (TERM, then KILL after 5 s) and waits for them. */
-  async close() {
-    if (this.closed) return;
+  close() {
+    this.closing ??= this.doClose();
+    return this.closing;
+  }
+
+  async doClose() {
     this.closed = true;
     for (const d of this.disposers.reverse()) { try { await d(); } catch (e) { this.log(`[session] cleanup: ${e.message}`); } }
     await Promise.all(this.children.reverse().map(async ({ child, exited, name }) => {
@@ -248,6 +252,7 @@ export class Session {
   /** Runs close() on SIGINT/SIGTERM, then exits with 130/143. */
   closeOnSignals() {
     const handler = (sig) => {
+      this.stopping = sig;
       this.log(`\n[session] ${sig}: stopping what this session started`);
       this.close().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143));
     };
