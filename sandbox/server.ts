@@ -160,8 +160,9 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
-    const raw = await readBody(req);
+    const { raw, tooLarge } = await readBody(req);
     if (path.startsWith('/__sandbox/')) {
+      if (tooLarge) { fail(res, 413, 'Payload Too Large'); return; }
       if (!o.faults) { fail(res, 404, 'Not Found'); return; }
       control(req, res, path, raw);
       return;
@@ -171,11 +172,13 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     const { auth, key } = authOf(req);
     if (o.faults) {
       let body: unknown = null;
-      if (raw !== '') { try { body = JSON.parse(raw); } catch { body = raw; } }
+      if (tooLarge) body = `(${MAX_BODY_BYTES}+ bytes, not kept)`;
+      else if (raw !== '') { try { body = JSON.parse(raw); } catch { body = raw; } }
       if (requests.length >= MAX_LOG) requests.shift();
       requests.push({ method: req.method ?? 'GET', path, query: url.search.replace(/^\?/, ''), body, auth });
     }
     if (auth === 'invalid') { fail(res, 401, 'Unauthorized: Invalid token'); return; }
+    if (tooLarge) { fail(res, 413, 'Payload Too Large'); return; }
     const limited = key !== undefined ? limiter.hit(teamOf(key), rateLimit)
       : limiter.hit(`addr:${req.socket.remoteAddress ?? ''}`, keylessRateLimit);
     if (!limited.ok) { fail(res, 429, 'Rate limit exceeded', {}, { 'retry-after': String(limited.retryAfterSeconds) }); return; }
@@ -218,19 +221,16 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** The body as text, or `tooLarge` past MAX_BODY_BYTES (the rest is drained, not kept). */
+function readBody(req: IncomingMessage): Promise<{ raw: string; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
-    let over = false;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY_BYTES) over = true; else parts.push(c);
+      if (size <= MAX_BODY_BYTES) parts.push(c);
     });
-    req.on('end', () => {
-      if (over) reject(new HttpError(413, { success: false, error: 'Payload Too Large' }));
-      else resolve(Buffer.concat(parts).toString('utf8'));
-    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? { raw: '', tooLarge: true } : { raw: Buffer.concat(parts).toString('utf8'), tooLarge: false }));
     req.on('error', reject);
   });
 }

@@ -200,6 +200,7 @@ describe('sandbox faults and request log', () => {
     await inject({ kind: 'status', status: 502, body: 'empty' });
     await search(sb);
     await get(sb.url, '/not-v2');
+    assert.equal((await post(sb.url, PATH, { query: 'x'.repeat(1024 * 1024) })).status, 413);
     const r = await get(sb.url, '/__sandbox/requests');
     assert.deepEqual(r.json, {
       requests: [
@@ -207,6 +208,7 @@ describe('sandbox faults and request log', () => {
         { method: 'POST', path: PATH, query: '', body: { query: 'zephyr', repos: ['acme/widgets'] }, auth: 'valid' },
         { method: 'GET', path: PATH, query: 'query=zephyr&k=2', body: null, auth: 'invalid' },
         { method: 'GET', path: PATH, query: 'query=zephyr&k=2', body: null, auth: 'none' },
+        { method: 'POST', path: PATH, query: '', body: '(1048576+ bytes, not kept)', auth: 'none' },
       ],
     });
     assert.equal(r.text.includes(KEY), false);
