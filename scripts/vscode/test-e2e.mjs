@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHROMIUM, ProvisionError } from './provision.mjs';
+import { CHROMIUM, ProvisionError, skipOrFail } from './provision.mjs';
 import { CHROMIUM_ARGS, Session, TEST_KEY, build, root } from './session.mjs';
 
 const argv = process.argv.slice(2);
@@ -71,6 +71,7 @@ try {
   if (closing.passed + closing.failed === 0) { log('[e2e] no test ran'); closing.failed = 1; }
   log(`[e2e] screenshots in ${RESULTS}`);
 } catch (e) {
+  if (skipOrFail('e2e', e)) { await session.close(); process.exit(0); }
   log(`[e2e] ${e instanceof ProvisionError ? e.message : e?.stack ?? e}`);
   for (const c of session.children) log(`--- ${c.name} log (tail) ---\n${session.logTail(c)}`);
   closing.failed += 1;

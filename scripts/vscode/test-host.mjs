@@ -6,7 +6,7 @@
 //   --keep        keep the run folder (logs, profile) for inspection
 import { format } from 'node:util';
 import { Session, build, root, withTimeout, TEST_KEY } from './session.mjs';
-import { ProvisionError } from './provision.mjs';
+import { ProvisionError, skipOrFail } from './provision.mjs';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -86,6 +86,7 @@ try {
   if (closing.passed + closing.failed === 0) { log('[host] no test ran'); closing.failed = 1; }
   exitCode = closing.failed === 0 ? 0 : 1;
 } catch (e) {
+  if (skipOrFail('host', e)) { await session.close(); process.exit(0); }
   log(`[host] ${e instanceof ProvisionError ? e.message : e?.stack ?? e}`);
   for (const c of session.children) log(`--- ${c.name} log (tail) ---\n${session.logTail(c)}`);
   closing.failed += 1;
