@@ -1,5 +1,6 @@
 // Wiring only. Heavy code (client, zod, undici, the view's message handling) is in dist/core.js, loaded on first use.
 import * as vscode from 'vscode';
+import { registerAgents } from './agents';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { registerAuthCommands } from './auth/commands';
 import { config, onConfigChange } from './config';
@@ -45,6 +46,16 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       }),
     );
     registerAuthCommands(context, keys);
+    const agents = registerAgents(context, {
+      backend: () => svc().agentClient(),
+      hasKey: async () => (await keys.get()) !== undefined,
+      defaultMaxCredits: () => config.defaultMaxCredits(),
+      log: (m) => log().info(m),
+    });
+    for (const [id, handler] of Object.entries(agents.commands)) {
+      context.subscriptions.push(vscode.commands.registerCommand(id, handler as (...a: unknown[]) => unknown));
+    }
+    context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
     registerSearchCommands(context, { show: (request, opts) => svc().searchView().show(request, opts) }, history);
 
     return {

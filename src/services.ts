@@ -1,5 +1,6 @@
 // Core side (dist/core.js): the service client and the features that need it, built on first use.
 import * as vscode from 'vscode';
+import { AgentClient } from './api/agent';
 import { DevIndexClient, type RequestLogEntry } from './api/client';
 import { validateSearchParams } from './api/params';
 import type { ApiKeyStore } from './auth/apiKeyStore';
@@ -19,6 +20,7 @@ function logLine(e: RequestLogEntry): string {
 export class Services implements vscode.Disposable {
   private client: DevIndexClient | undefined;
   private view: SearchViewProvider | undefined;
+  private agents: { over: DevIndexClient; api: AgentClient } | undefined;
   readonly search: SearchService;
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly keys: ApiKeyStore, history: SearchHistory) {
@@ -35,6 +37,13 @@ export class Services implements vscode.Disposable {
       onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
     });
     return this.client;
+  }
+
+  /** The agent endpoints, over the same client (and so the same pool, key and retry rules). */
+  agentClient(): AgentClient {
+    const client = this.getClient();
+    if (this.agents?.over !== client) this.agents = { over: client, api: new AgentClient(client) };
+    return this.agents.api;
   }
 
   /** Called when a setting the client depends on changes: the next request uses the new values. */

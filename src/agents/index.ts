@@ -13,46 +13,7 @@
 //   }
 //   // When the key changes (set, cleared, or another window): agents.onKeyChanged();
 //
-// package.json `contributes` (merge into the existing objects):
-// {
-//   "views": { "devIndex": [ { "id": "devIndex.jobs", "name": "Agent Jobs" } ] },
-//   "viewsWelcome": [ { "view": "devIndex.jobs",
-//     "contents": "No agent jobs yet. An agent browses the web for you and reports what it found; runs are billed in credits.\n[Start Agent Job](command:devIndex.agent.start)\nJobs started elsewhere appear after [Refresh](command:devIndex.agent.refresh)." } ],
-//   "commands": [
-//     { "command": "devIndex.agent.start", "title": "Start Agent Job…", "category": "Developer Index", "icon": "$(add)" },
-//     { "command": "devIndex.agent.cancel", "title": "Cancel", "category": "Developer Index", "icon": "$(debug-stop)" },
-//     { "command": "devIndex.agent.refresh", "title": "Refresh Agent Jobs", "category": "Developer Index", "icon": "$(refresh)" },
-//     { "command": "devIndex.agent.openResult", "title": "Open Result", "category": "Developer Index", "icon": "$(go-to-file)" },
-//     { "command": "devIndex.agent.openSnapshot", "title": "Open Snapshot", "category": "Developer Index", "icon": "$(file-code)" },
-//     { "command": "devIndex.agent.openTrace", "title": "Open Trace as JSON", "category": "Developer Index" },
-//     { "command": "devIndex.agent.copyJobId", "title": "Copy Job ID", "category": "Developer Index" },
-//     { "command": "devIndex.agent.remove", "title": "Remove from List", "category": "Developer Index" }
-//   ],
-//   "menus": {
-//     "view/title": [
-//       { "command": "devIndex.agent.start", "when": "view == devIndex.jobs", "group": "navigation@1" },
-//       { "command": "devIndex.agent.refresh", "when": "view == devIndex.jobs", "group": "navigation@2" }
-//     ],
-//     "view/item/context": [
-//       { "command": "devIndex.agent.cancel", "when": "view == devIndex.jobs && viewItem =~ /;cancellable(;|$)/", "group": "inline@1" },
-//       { "command": "devIndex.agent.openResult", "when": "view == devIndex.jobs && viewItem =~ /;result(;|$)/", "group": "inline@2" },
-//       { "command": "devIndex.agent.openSnapshot", "when": "view == devIndex.jobs && viewItem =~ /;snapshot(;|$)/", "group": "inline@1" },
-//       { "command": "devIndex.agent.cancel", "when": "view == devIndex.jobs && viewItem =~ /;cancellable(;|$)/", "group": "1_run@1" },
-//       { "command": "devIndex.agent.openResult", "when": "view == devIndex.jobs && viewItem =~ /;result(;|$)/", "group": "2_open@1" },
-//       { "command": "devIndex.agent.openTrace", "when": "view == devIndex.jobs && viewItem =~ /;trace(;|$)/", "group": "2_open@2" },
-//       { "command": "devIndex.agent.openSnapshot", "when": "view == devIndex.jobs && viewItem =~ /;snapshot(;|$)/", "group": "2_open@3" },
-//       { "command": "devIndex.agent.copyJobId", "when": "view == devIndex.jobs && viewItem =~ /^job;/", "group": "3_edit@1" },
-//       { "command": "devIndex.agent.remove", "when": "view == devIndex.jobs && viewItem =~ /^job;/", "group": "3_edit@2" }
-//     ],
-//     "commandPalette": [
-//       { "command": "devIndex.agent.openSnapshot", "when": "false" }
-//     ]
-//   },
-//   "configuration": { "properties": {
-//     "devIndex.agent.defaultMaxCredits": { "type": "number", "default": 500, "minimum": 1,
-//       "markdownDescription": "Credit ceiling (`maxCredits`) proposed when starting an agent job. A run that reaches it stops as failed; failed runs are not billed." }
-//   } }
-// }
+// Its contributions (view, welcome, commands, menus with `viewItem =~ /;cancellable(;|$)/`, setting) are in package.json.
 import * as vscode from 'vscode';
 import type { AgentClient } from '../api/agent';
 import type { AgentBackend } from './agentBackend';

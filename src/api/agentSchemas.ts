@@ -9,14 +9,7 @@ function soft<T extends z.ZodType>(s: T) {
   return s.optional().catch(undefined);
 }
 
-export const KNOWN_JOB_STATUSES = ['processing', 'completed', 'failed'] as const;
-export const KNOWN_EVENT_TYPES = [
-  'run.started', 'run.cancel_requested', 'run.finished', 'agent.started', 'agent.finished',
-  'browser.session.started', 'browser.session.finished', 'progress.reported', 'reasoning.summary',
-  'tool_call.started', 'tool_call.finished', 'artifact.updated', 'error.occurred',
-] as const;
-export const KNOWN_OUTCOMES = ['succeeded', 'failed', 'cancelled', 'refused', 'credit_limit_reached'] as const;
-export const KNOWN_ERROR_CODES = ['cancelled', 'credit_limit_reached', 'parent_finished', 'refused', 'internal'] as const;
+export { KNOWN_JOB_STATUSES, KNOWN_EVENT_TYPES, KNOWN_OUTCOMES, KNOWN_ERROR_CODES } from './agentConstants';
 
 export const SubmitResponseSchema = z.looseObject({
   success: soft(z.boolean()),

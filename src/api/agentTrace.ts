@@ -1,7 +1,8 @@
 // Pure helpers over agent trace events (addendum, "Trace response"): de-duplication by eventId,
 // ordering by producerSequence per agent, grouping into an agent tree, and one-line summaries.
 // Unknown event types are kept and summarised from whatever fields they have.
-import { KNOWN_EVENT_TYPES, type EventAgent, type TraceEvent } from './agentSchemas';
+import { KNOWN_EVENT_TYPES } from './agentConstants';
+import type { EventAgent, TraceEvent } from './agentSchemas';
 
 const UNKNOWN_AGENT = '(unknown agent)';
 
