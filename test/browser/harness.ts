@@ -124,7 +124,8 @@ export async function openView(context: BrowserContext, origin: string, theme: T
   const view: ViewPage = {
     page,
     dialogs,
-    send: (m) => page.evaluate((msg) => window.postMessage(msg, '*'), m as unknown),
+    // Dispatched synchronously (the event VS Code's host delivers), so the view has handled it on return.
+    send: (m) => page.evaluate((msg) => { window.dispatchEvent(new MessageEvent('message', { data: msg })); }, m as unknown),
     posted: () => page.evaluate(() => (window as unknown as { __posted: FromWebview[] }).__posted),
     async waitForPosted(type, after = 0) {
       const handle = await page.waitForFunction(([t, n]) => {
