@@ -43,6 +43,7 @@ const tiers = [
   { name: 'lint', fn: () => run('npx', ['eslint', '.']) },
   { name: 'typecheck', fn: () => run('npx', ['tsc', '-p', '.', '--noEmit']) },
   { name: 'unit', fn: nodeTest('test/unit'), tests: true, when: () => hasTests('test/unit') },
+  { name: 'browser', fn: nodeTest('test/browser'), tests: true, when: () => hasTests('test/browser') },
   { name: 'http', fn: nodeTest('test/http'), tests: true, when: () => hasTests('test/http') },
   { name: 'host', fn: () => run(process.execPath, ['scripts/vscode/test-host.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-host.mjs')) },
   { name: 'e2e', fn: () => run(process.execPath, ['scripts/vscode/test-e2e.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-e2e.mjs')) },
