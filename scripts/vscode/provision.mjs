@@ -142,8 +142,11 @@ export async function provision({ log = console.error } = {}) {
     const s = paths(staging);
     const started = Date.now();
     log(`[provision] installing code-server ${CODE_SERVER_VERSION} and Node ${NODE_VERSION} into ${final} (about 2 min, once)`);
-    const npmEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-    delete npmEnv.npm_config_nodedir; // set by a parent `npm run`: would point node-gyp at Node 20 headers
+    // Under `npm test` the parent npm exports its config as npm_* variables: npm_config_user_agent
+    // names Node 20 (code-server's postinstall reads its Node version from there) and
+    // npm_config_nodedir the Node 20 headers. The inner installs must not inherit them.
+    const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+    Object.assign(npmEnv, { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' });
     const project = (sub, allowScripts) => {
       mkdirSync(join(staging, sub));
       writeFileSync(join(staging, sub, 'package.json'), JSON.stringify({ name: `devindex-vscode-${sub}`, private: true, allowScripts }, null, 2));
@@ -175,7 +178,7 @@ export async function provision({ log = console.error } = {}) {
 
 function findNpmCli() {
   const candidates = [
-    process.env.npm_execpath,
+    process.env.npm_execpath, // the npm that runs us, when run through npm
     join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
     '/usr/lib/node_modules/npm/bin/npm-cli.js',
     '/usr/local/lib/node_modules/npm/bin/npm-cli.js',
