@@ -43,8 +43,7 @@ export class Workbench {
     const wb = new Workbench(context, page, slug(name));
     await page.goto(e2e.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench .activitybar').waitFor({ state: 'visible', timeout: 60_000 });
-    // The extension host is up once the status bar's remote indicator settles; give the
-    // workbench's first layout a moment so that key presses reach it.
+    // The status bar is laid out last; before it, key presses may not reach the workbench.
     await page.locator('.statusbar').waitFor({ state: 'visible' });
     return wb;
   }
