@@ -61,7 +61,7 @@ try {
     log(`Open in a browser:  ${session.workbenchUrl()}`);
     log('(no desktop `code` command on PATH; with one, npm start opens a VS Code window instead)');
   }
-  log(`The sandbox needs no key; to try one, "Developer Index: Set API Key" accepts ${LOCAL_KEY}.`);
+  log(`Search needs no key. Agent jobs do: run "Developer Index: Set API Key" and enter ${LOCAL_KEY} (the sandbox's key).`);
   log('Press Ctrl+C to stop.\n');
   const ended = await Promise.race([main.exited.then((e) => ({ ...e, name: main.name })),
     session.children.find((c) => c.name === 'sandbox').exited.then((e) => ({ ...e, name: 'sandbox' }))]);
