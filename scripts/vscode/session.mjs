@@ -16,6 +16,8 @@ export const pkg = () => JSON.parse(readFileSync(join(root, 'package.json'), 'ut
 export const extensionId = () => `${pkg().publisher}.${pkg().name}`;
 /** A bearer token the sandbox accepts in test sessions; never a real key. */
 export const TEST_KEY = 'devindex-test-key-0123456789';
+/** Agent engine speed of the sandbox the test tiers start (see sandbox/agent/README.md). */
+export const TEST_AGENT_SPEED = 10;
 export const FIXTURE_REMOTE = 'https://github.com/acme/http-kit.git';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -82,12 +84,14 @@ export class Session {
 
   /**
    * The sandbox service from the built bundle on a free port, with `--faults` and the test key.
-   * Returns its URL (the first line it prints names it).
+   * Returns its URL (the first line it prints names it). `agentSpeed` defaults to
+   * TEST_AGENT_SPEED for test sessions (faults on) so a standard agent run takes about 2.5 s instead
+   * of 25 s, and to 1 for the interactive sandbox of `npm start` (faults off), where runs should feel real.
    */
-  async startSandbox({ key = TEST_KEY, faults = true, extraArgs = [] } = {}) {
+  async startSandbox({ key = TEST_KEY, faults = true, agentSpeed = faults ? TEST_AGENT_SPEED : 1, extraArgs = [] } = {}) {
     const main = join(root, 'dist', 'sandbox.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: build first (the sandbox is sandbox/main.ts)`);
-    const args = [main, '--port', '0', '--key', key, ...(faults ? ['--faults'] : []), ...extraArgs];
+    const args = [main, '--port', '0', '--key', key, ...(faults ? ['--faults'] : []), '--agent-speed', String(agentSpeed), ...extraArgs];
     const entry = this.spawn('sandbox', process.execPath, args, { cwd: root });
     const url = await withTimeout(new Promise((resolve, reject) => {
       let buf = '';
