@@ -2,7 +2,7 @@
 // One build for every bundle: the extension (activation entry + lazily loaded core), the webview,
 // the CLI, the sandbox, and (with --tests) every test and bench file under out/.
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, rmSync } from 'node:fs';
 import { join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -59,6 +59,24 @@ if (withTests) {
       outdir: 'out', outbase: '.', ...node, sourcemap: 'inline', minify: false,
       packages: 'external', external: ['vscode'],
     });
+  }
+}
+
+/**
+ * Static assets the webview loads next to its bundle: the codicon font and its stylesheet (the css
+ * refers to the font by a relative url, so both sit side by side in dist/).
+ */
+const STATIC_ASSETS = [
+  ['node_modules/@vscode/codicons/dist/codicon.css', 'dist/codicon.css'],
+  ['node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/codicon.ttf'],
+];
+if (productBundles) {
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  // Copied then renamed: a webview or a packaging run reading dist/ meanwhile never sees half a file.
+  for (const [from, to] of STATIC_ASSETS) {
+    const tmp = join(root, `${to}.${process.pid}.tmp`);
+    copyFileSync(join(root, from), tmp);
+    renameSync(tmp, join(root, to));
   }
 }
 

@@ -25,6 +25,7 @@ const ALLOWED = [
   /^extension\/(changelog|CHANGELOG)\.md$/,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/dist\/(extension|core|webview)\.js$/,
+  /^extension\/dist\/codicon\.(css|ttf)$/,
   /^extension\/media\/[^/]+\.(css|svg|png)$/,
 ];
 /** Named so that a failure says what leaked, not only that something did. */

@@ -22,9 +22,12 @@ export class Services implements vscode.Disposable {
   private view: SearchViewProvider | undefined;
   private agents: { over: DevIndexClient; api: AgentClient } | undefined;
   readonly search: SearchService;
+  private readonly keySub: vscode.Disposable;
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly keys: ApiKeyStore, history: SearchHistory) {
     this.search = new SearchService(() => this.getClient(), history);
+    // onDidChange covers this window's commands and other windows' changes to the shared secret storage.
+    this.keySub = keys.onDidChange(() => void this.view?.keyChanged());
   }
 
   /** One client per configuration; the key is read per request, so a key change needs no rebuild. */
@@ -62,6 +65,7 @@ export class Services implements vscode.Disposable {
       },
       workspaceRepos: () => workspaceSlugs(),
       defaults: () => config.searchDefaults(),
+      hasKey: async () => (await this.keys.get()) !== undefined,
       runCommand: (id) => void vscode.commands.executeCommand(id),
       openExternal: (url) => void openExternalChecked(url),
       insertAtCursor: (text) => insertAtCursor(text),
@@ -76,6 +80,7 @@ export class Services implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.keySub.dispose();
     this.view?.dispose();
     this.resetClient();
   }

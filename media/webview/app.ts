@@ -2,7 +2,7 @@
 // Messages in are from the extension (trusted, but still shape-checked by type); messages out follow
 // src/webview/protocol.ts and are validated again on the other side.
 import type { FromWebview, ToWebview, ViewIssue, ViewParams } from '../../src/webview/protocol';
-import { byId, h } from './dom';
+import { byId, h, icon } from './dom';
 import {
   activeFilterCount, applyFill, defaultForm, dropRepositoryFilters, formToParams, splitList, TYPE_LABELS, TYPES,
   type FormState, type TriState,
@@ -45,6 +45,8 @@ function seconds(ms: number): number {
 export class SearchApp {
   private state: ViewState;
   private workspaceRepos: string[] = [];
+  /** From the extension's keyState; undefined until it says (so a restored view shows no stale notice). */
+  private hasKey: boolean | undefined;
   private liveValidationId: string | undefined;
   private liveIssues: ViewIssue[] = [];
   private submitIssues: ViewIssue[] = [];
@@ -59,7 +61,7 @@ export class SearchApp {
   private idleSave: number | undefined;
   private readonly el: {
     form: HTMLFormElement; query: HTMLInputElement; cancel: HTMLButtonElement; filters: HTMLDetailsElement;
-    filterCount: HTMLElement; wsRepos: HTMLElement; notice: HTMLElement; status: HTMLElement; error: HTMLElement;
+    filterCount: HTMLElement; wsRepos: HTMLElement; keyless: HTMLElement; notice: HTMLElement; status: HTMLElement; error: HTMLElement;
     generalIssues: HTMLElement; results: HTMLElement; toast: HTMLElement;
   };
 
@@ -68,7 +70,7 @@ export class SearchApp {
     root.replaceChildren(this.skeleton());
     this.el = {
       form: byId(root, 'search-form'), query: byId(root, 'q'), cancel: byId(root, 'cancel'), filters: byId(root, 'filters'),
-      filterCount: byId(root, 'filter-count'), wsRepos: byId(root, 'ws-repos'), notice: byId(root, 'notice'),
+      filterCount: byId(root, 'filter-count'), wsRepos: byId(root, 'ws-repos'), keyless: byId(root, 'keyless'), notice: byId(root, 'notice'),
       status: byId(root, 'status'), error: byId(root, 'error'), generalIssues: byId(root, 'general-issues'),
       results: byId(root, 'results-region'), toast: byId(root, 'toast'),
     };
@@ -131,6 +133,10 @@ export class SearchApp {
               h('label', { class: 'check' }, h('input', { id: 'f-skillsOnly', type: 'checkbox', 'data-field': 'skillsOnly', 'aria-describedby': 'err-skills' }), ' Agent-skill files only'),
               h('div', { id: 'err-skills', class: 'field-error', hidden: true })),
             h('div', { class: 'field' }, h('button', { type: 'button', id: 'reset-filters', class: 'secondary' }, 'Reset filters'))))),
+      h('div', { id: 'keyless', class: 'keyless', role: 'status', hidden: true },
+        icon('key', 'keyless-icon'),
+        h('span', { class: 'keyless-text' }, 'Keyless search: no API key is set, so searches run at the lower keyless rate limits.'),
+        h('button', { type: 'button', class: 'link-button', 'data-key': 'set' }, 'Set API Key')),
       h('div', { id: 'notice', class: 'notice', role: 'status', hidden: true }),
       h('div', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' }),
       h('div', { id: 'error', class: 'error-box', role: 'alert', hidden: true }),
@@ -256,6 +262,9 @@ export class SearchApp {
     this.root.addEventListener('dragstart', (e) => { if ((e.target as Element | null)?.closest?.('a')) e.preventDefault(); });
     this.el.results.addEventListener('click', (e) => this.onResultsClick(e));
     this.el.error.addEventListener('click', (e) => this.onErrorClick(e));
+    this.el.keyless.addEventListener('click', (e) => {
+      if ((e.target as HTMLElement).closest('[data-key="set"]')) this.post({ type: 'setKey' });
+    });
     this.el.results.addEventListener('keydown', (e) => this.onResultsKey(e));
     this.el.query.addEventListener('keydown', (e) => {
       if (e.key === 'ArrowDown' && this.resultItems().length) { e.preventDefault(); this.focusResult(this.state.selected); }
@@ -347,6 +356,10 @@ export class SearchApp {
         this.save();
         return;
       }
+      case 'keyState':
+        this.hasKey = m.hasKey === true;
+        this.renderKeyState();
+        return;
       case 'fill':
         this.state.form = applyFill(this.state.form, m.fill, this.state.defaults);
         this.state.notice = m.fill.notice;
@@ -418,6 +431,10 @@ export class SearchApp {
 
   // ---------- rendering ----------
 
+  private renderKeyState(): void {
+    this.el.keyless.hidden = this.hasKey !== false;
+  }
+
   private renderNotice(): void {
     this.el.notice.textContent = this.state.notice ?? '';
     this.el.notice.hidden = !this.state.notice;
@@ -446,14 +463,14 @@ export class SearchApp {
     if (!err || this.state.pendingRequestId) { this.el.error.hidden = true; this.el.error.replaceChildren(); return; }
     const actions = h('div', { class: 'error-actions' });
     if (err.action === 'setKey') {
-      actions.append(h('button', { type: 'button', class: 'primary', 'data-err': 'setKey' }, 'Set API Key'), h('button', { type: 'button', class: 'secondary', 'data-err': 'retry' }, 'Retry'));
+      actions.append(h('button', { type: 'button', class: 'primary', 'data-err': 'setKey' }, icon('key'), ' Set API Key'), h('button', { type: 'button', class: 'secondary', 'data-err': 'retry' }, icon('refresh'), ' Retry'));
     } else if (err.action === 'retry') {
-      actions.append(h('button', { type: 'button', class: 'primary', 'data-err': 'retry' }, 'Retry'));
+      actions.append(h('button', { type: 'button', class: 'primary', 'data-err': 'retry' }, icon('refresh'), ' Retry'));
     } else if (err.action === 'wait') {
       const left = this.state.waitUntil ? seconds(this.state.waitUntil - now) : 0;
       actions.append(
         h('span', { class: 'countdown' }, left > 0 ? `Rate limited: you can retry in ${left} s` : 'You can retry now'),
-        h('button', { type: 'button', class: 'primary', 'data-err': 'retry', disabled: left > 0 }, 'Retry'));
+        h('button', { type: 'button', class: 'primary', 'data-err': 'retry', disabled: left > 0 }, icon('refresh'), ' Retry'));
     } else if (err.action === 'fix') {
       actions.append(h('button', { type: 'button', class: 'secondary', 'data-err': 'filters' }, 'Show filters'));
     }

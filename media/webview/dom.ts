@@ -22,3 +22,8 @@ export function byId<T extends HTMLElement = HTMLElement>(root: ParentNode, id: 
   if (!el) throw new Error(`search view: #${id} is missing`);
   return el;
 }
+
+/** A codicon (the font is loaded by the view's HTML); decorative, so hidden from screen readers. */
+export function icon(name: string, cls = ''): HTMLSpanElement {
+  return h('span', { class: `codicon codicon-${name}${cls ? ` ${cls}` : ''}`, 'aria-hidden': 'true' });
+}

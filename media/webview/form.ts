@@ -1,6 +1,6 @@
 // The filter form as typed (strings, so a half-typed or invalid value survives a reload and stays
 // visible with its message) and its conversion to search parameters. No DOM here: unit-tested in Node.
-import type { FillRequest, ViewDefaults, ViewIssue, ViewOutcome, ViewParams } from '../../src/webview/protocol';
+import type { FillRequest, ViewDefaults, ViewIssue, ViewParams } from '../../src/webview/protocol';
 
 export const TYPES = ['doc', 'issue', 'pull_request', 'readme'] as const;
 export const TYPE_LABELS: Record<string, string> = { doc: 'Documentation', issue: 'Issues', pull_request: 'Pull requests', readme: 'READMEs' };
@@ -119,22 +119,4 @@ export function activeFilterCount(f: FormState, d: ViewDefaults | undefined): nu
     if (Array.isArray(a) && Array.isArray(b) ? [...a].sort().join() !== [...b].sort().join() : String(a).trim() !== String(b).trim()) n++;
   }
   return n;
-}
-
-/** Warnings from the repos/sources echo (spec 2.4, 2.5): what the filters asked for that cannot match. */
-export function echoWarnings(o: Pick<ViewOutcome, 'params' | 'repos' | 'sources'>): string[] {
-  const out: string[] = [];
-  const requested = o.params.types?.length ? o.params.types : [...TYPES];
-  const repoTypes: Array<[string, 'issue' | 'pullRequest' | 'readme', string]> = [
-    ['issue', 'issue', 'issues'], ['pull_request', 'pullRequest', 'pull requests'], ['readme', 'readme', 'a README'],
-  ];
-  for (const e of o.repos ?? []) {
-    if (!e.indexed) { out.push(`Repository ${e.repo} is not indexed: nothing from it can match.`); continue; }
-    const missing = repoTypes.filter(([t, key]) => requested.includes(t) && e.types?.[key] === false).map(([, , label]) => label);
-    if (missing.length) out.push(`Repository ${e.repo} has no ${missing.join(' or ')} indexed.`);
-  }
-  for (const e of o.sources ?? []) {
-    if (!e.indexed) out.push(`Documentation source "${e.source}" is not indexed: no documentation from it can match (check the id).`);
-  }
-  return out;
 }

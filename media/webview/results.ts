@@ -1,12 +1,15 @@
-// The results region: summary line, coverage strip with the explainer's notes and fixes, echo
-// warnings, and one card per result with its passages rendered as markdown.
+// The results region: summary line, coverage strip with the explainer's notes (its fixes and the
+// repos/sources echo warnings among them: one source for what the CLI and the view say), and one card
+// per result with its passages rendered as markdown.
 import type { ViewOutcome, ViewResult } from '../../src/webview/protocol';
 import { safeHref } from '../../src/webview/linkPolicy';
-import { h } from './dom';
-import { echoWarnings, TYPE_LABELS, TYPES } from './form';
+import { h, icon } from './dom';
+import { TYPE_LABELS, TYPES } from './form';
 import { renderMarkdown } from './markdown';
 
-const TYPE_BADGES: Record<string, string> = { doc: 'DOC', issue: 'ISSUE', pull_request: 'PR', readme: 'README' };
+/** Result type -> codicon; a type this build does not know gets `question` and its raw name beside it. */
+export const TYPE_ICONS: Record<string, string> = { doc: 'book', issue: 'issues', pull_request: 'git-pull-request', readme: 'repo' };
+export const UNKNOWN_TYPE_ICON = 'question';
 const COVERAGE_KNOWN = ['ok', 'degraded', 'unavailable', 'skipped'];
 
 export function typeLabel(type: string): string {
@@ -19,9 +22,10 @@ export function resultTitle(r: Pick<ViewResult, 'title' | 'url'>): string {
 }
 
 function typeIcon(type: string): HTMLElement {
-  const known = Object.prototype.hasOwnProperty.call(TYPE_BADGES, type);
-  return h('span', { class: `type-icon ${known ? `type-${type}` : 'type-other'}`, title: typeLabel(type) },
-    known ? TYPE_BADGES[type]! : type.slice(0, 8).toUpperCase());
+  const known = Object.prototype.hasOwnProperty.call(TYPE_ICONS, type);
+  const name = known ? TYPE_ICONS[type]! : UNKNOWN_TYPE_ICON;
+  const glyph = h('span', { class: `type-icon codicon codicon-${name} ${known ? `type-${type}` : 'type-other'}`, role: 'img', 'aria-label': typeLabel(type), title: typeLabel(type), 'data-type': type });
+  return known ? glyph : h('span', { class: 'type-unknown' }, glyph, h('span', { class: 'type-raw' }, type.slice(0, 40)));
 }
 
 function coverageSection(o: ViewOutcome): HTMLElement {
@@ -38,11 +42,11 @@ function coverageSection(o: ViewOutcome): HTMLElement {
   const notes = h('ul', { class: 'notes' });
   for (const n of o.notes) {
     notes.append(h('li', { class: `note note-${n.level === 'warning' ? 'warning' : 'info'}` },
+      icon(n.level === 'warning' ? 'warning' : 'info', 'note-icon'),
       n.type ? h('span', { class: 'note-type' }, `${typeLabel(n.type)}: `) : undefined,
       n.text,
       n.fix ? h('button', { type: 'button', class: 'link-button fix', 'data-fix': n.fix.kind }, n.fix.label) : undefined));
   }
-  for (const w of echoWarnings(o)) notes.append(h('li', { class: 'note note-warning echo' }, w));
   return h('section', { class: 'coverage', 'aria-label': 'Coverage' }, strip, notes.childElementCount ? notes : undefined);
 }
 
@@ -72,17 +76,17 @@ function resultCard(r: ViewResult, index: number, selected: boolean, eager: bool
     else body.textContent = p;
     passages.append(h('div', { class: 'passage' }, body,
       h('div', { class: 'passage-actions' },
-        h('button', { type: 'button', class: 'link-button', 'data-act': 'copy-passage', 'data-p': i, 'aria-label': `Copy passage ${i + 1}` }, 'Copy'),
-        h('button', { type: 'button', class: 'link-button', 'data-act': 'insert-passage', 'data-p': i, 'aria-label': `Insert passage ${i + 1} at the cursor` }, 'Insert'))));
+        h('button', { type: 'button', class: 'link-button', 'data-act': 'copy-passage', 'data-p': i, 'aria-label': `Copy passage ${i + 1}` }, icon('copy'), ' Copy'),
+        h('button', { type: 'button', class: 'link-button', 'data-act': 'insert-passage', 'data-p': i, 'aria-label': `Insert passage ${i + 1} at the cursor` }, icon('insert'), ' Insert'))));
   });
   return h('li', { class: eager ? 'result' : 'result pending', tabindex: selected ? 0 : -1, 'data-index': index, 'aria-label': `${typeLabel(r.type)}: ${title}` },
     h('div', { class: 'result-head' }, typeIcon(r.type), titleEl),
     h('div', { class: 'host' }, r.host || r.url),
     passages,
     h('div', { class: 'result-actions' },
-      h('button', { type: 'button', 'data-act': 'open', disabled: !href }, 'Open'),
-      h('button', { type: 'button', 'data-act': 'copy-link' }, 'Copy link'),
-      r.passages.length ? h('button', { type: 'button', 'data-act': 'open-passages' }, 'Open as Markdown') : undefined));
+      h('button', { type: 'button', 'data-act': 'open', disabled: !href, title: 'Open in the browser' }, icon('link-external'), ' Open'),
+      h('button', { type: 'button', 'data-act': 'copy-link' }, icon('link'), ' Copy link'),
+      r.passages.length ? h('button', { type: 'button', 'data-act': 'open-passages' }, icon('markdown'), ' Open as Markdown') : undefined));
 }
 
 /**

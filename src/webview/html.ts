@@ -8,7 +8,8 @@ export interface WebviewLike<U> {
   asWebviewUri(local: U): { toString(): string };
 }
 
-export interface SearchViewAssets<U> { script: U; style: U }
+/** `codicons`: the codicon stylesheet; its font sits beside it and loads through `font-src`. */
+export interface SearchViewAssets<U> { script: U; style: U; codicons: U }
 
 /** 128 random bits, base64: unguessable, and a fresh one on every build of the HTML. */
 export function makeNonce(): string {
@@ -16,7 +17,7 @@ export function makeNonce(): string {
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src ${cspSource}`;
+  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src ${cspSource}; font-src ${cspSource}`;
 }
 
 function attr(s: string): string {
@@ -27,12 +28,14 @@ function attr(s: string): string {
 export function buildSearchHtml<U>(webview: WebviewLike<U>, assets: SearchViewAssets<U>, nonce: string = makeNonce()): string {
   const script = webview.asWebviewUri(assets.script).toString();
   const style = webview.asWebviewUri(assets.style).toString();
+  const codicons = webview.asWebviewUri(assets.codicons).toString();
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(webview.cspSource, nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${attr(codicons)}">
 <link rel="stylesheet" href="${attr(style)}">
 <title>Developer Index Search</title>
 </head>

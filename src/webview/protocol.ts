@@ -70,6 +70,8 @@ export interface FillRequest {
 
 export type ToWebview =
   | { type: 'init'; defaults: ViewDefaults; workspaceRepos: string[] }
+  /** Whether an API key is set: without one, searches run keyless (lower rate limits) and the view says so. */
+  | { type: 'keyState'; hasKey: boolean }
   | { type: 'fill'; fill: FillRequest }
   | { type: 'validation'; requestId: string; issues: ViewIssue[] }
   | { type: 'searchStarted'; requestId: string }

@@ -20,6 +20,8 @@ export interface SearchViewDeps {
   workspaceRepos(): Promise<string[]>;
   /** devIndex.* settings: the filters a fresh view starts with. */
   defaults(): { k: number; passages: number; types: string[] };
+  /** Whether an API key is set (read from SecretStorage; never the key itself). */
+  hasKey(): Promise<boolean>;
   runCommand(id: 'devIndex.auth.setKey'): void;
   /** Called only with an absolute http, https or mailto URL (re-checked here). */
   openExternal(url: string): void;
@@ -145,6 +147,22 @@ export class SearchController {
     else this.pendingFill = fill;
   }
 
+  /** The key was set, replaced or cleared (here or in another window): the view's keyless notice follows. */
+  async keyChanged(): Promise<void> {
+    if (this.ready) await this.sendKeyState();
+  }
+
+  private async sendKeyState(): Promise<void> {
+    let hasKey: boolean;
+    try {
+      hasKey = await this.deps.hasKey();
+    } catch (e) {
+      this.deps.log(`search view: could not read whether an API key is set: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    this.send({ type: 'keyState', hasKey });
+  }
+
   dispose(): void {
     this.current?.abort.abort();
     this.current = undefined;
@@ -216,6 +234,7 @@ export class SearchController {
     }
     this.ready = true;
     this.send({ type: 'init', defaults: this.deps.defaults(), workspaceRepos });
+    await this.sendKeyState();
     if (pendingRequestId) {
       if (this.current?.requestId === pendingRequestId) this.send({ type: 'searchStarted', requestId: pendingRequestId });
       else if (this.last?.requestId === pendingRequestId) this.send(this.last.message);

@@ -10,6 +10,7 @@
  *     Reveals the view and fills the query. A bare query keeps the filters the user set in the view;
  *     a request naming any filter (repos, a history entry) replaces them all (unnamed ones reset to
  *     the defaults). `notice` is shown above the results (e.g. "the selection was cut").
+ *   provider.keyChanged(): re-reads hasKey() and updates the view's keyless notice.
  *   provider.dispose(): cancels the search in flight.
  *
  *   interface SearchViewDeps {
@@ -17,6 +18,7 @@
  *     validate(params): ParamIssue[];            // validateSearchParams' issues, [] when valid
  *     workspaceRepos(): Promise<string[]>;       // owner/repo slugs of the workspace
  *     defaults(): { k; passages; types };        // devIndex.* settings
+ *     hasKey(): Promise<boolean>;                // an API key is set (keyless searches say so)
  *     runCommand(id: 'devIndex.auth.setKey'): void;
  *     openExternal(url): void;                   // only http/https/mailto reach it (checked twice)
  *     insertAtCursor(text): Promise<boolean>;    // false: no active editor
@@ -54,7 +56,7 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
     view.webview.options = {
       enableScripts: true,
       enableCommandUris: false,
-      // The script and the stylesheet only; .vscodeignore ships the CSS from media/ and the bundle from dist/.
+      // The script, the codicon font and css (dist/), and the stylesheet (media/); .vscodeignore ships exactly these.
       localResourceRoots: [dist, media],
     };
     const post = (m: ToWebview) => view.webview.postMessage(m);
@@ -75,6 +77,7 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
     view.webview.html = buildSearchHtml(view.webview, {
       script: vscode.Uri.joinPath(dist, 'webview.js'),
       style: vscode.Uri.joinPath(media, 'webview.css'),
+      codicons: vscode.Uri.joinPath(dist, 'codicon.css'),
     });
   }
 
@@ -83,6 +86,11 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
     this.controller.fill(request, opts);
     if (this.view) this.view.show(true);
     else await vscode.commands.executeCommand(`${SearchViewProvider.viewId}.focus`);
+  }
+
+  /** Call when the API key changes (ApiKeyStore.onDidChange): the view shows or hides its keyless notice. */
+  keyChanged(): Promise<void> {
+    return this.controller.keyChanged();
   }
 
   dispose(): void {

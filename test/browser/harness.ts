@@ -22,12 +22,14 @@ export function repoRoot(): string {
   return dir;
 }
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json' };
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json', '.ttf': 'font/ttf' };
 
 /** Every path the page may load; anything else is a 404 (so a stray fetch shows up as a failure). */
 const ASSETS: Record<string, string> = {
   '/assets/dist/webview.js': 'dist/webview.js',
   '/assets/media/webview.css': 'media/webview.css',
+  '/assets/dist/codicon.css': 'dist/codicon.css',
+  '/assets/dist/codicon.ttf': 'dist/codicon.ttf',
   '/theme/dark.css': 'test/browser/fixtures/theme-dark.css',
   '/theme/light.css': 'test/browser/fixtures/theme-light.css',
   '/theme/hc.css': 'test/browser/fixtures/theme-hc.css',
@@ -46,7 +48,7 @@ export async function startPageServer(): Promise<PageServer> {
     if (path === '/') {
       const html = buildSearchHtml<string>(
         { cspSource: origin, asWebviewUri: (p) => `${origin}/assets/${p}` },
-        { script: 'dist/webview.js', style: 'media/webview.css' },
+        { script: 'dist/webview.js', style: 'media/webview.css', codicons: 'dist/codicon.css' },
       );
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
@@ -54,7 +56,8 @@ export async function startPageServer(): Promise<PageServer> {
     }
     const file = ASSETS[path];
     if (!file) { res.writeHead(404); res.end(); return; }
-    res.writeHead(200, { 'content-type': `${TYPES[file.slice(file.lastIndexOf('.'))] ?? 'text/plain'}; charset=utf-8`, 'cache-control': 'no-store' });
+    const type = TYPES[file.slice(file.lastIndexOf('.'))] ?? 'text/plain';
+    res.writeHead(200, { 'content-type': type.startsWith('font/') ? type : `${type}; charset=utf-8`, 'cache-control': 'no-store' });
     res.end(readFileSync(join(root, file)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

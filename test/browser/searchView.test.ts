@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { explainCoverage } from '../../src/api/coverage';
+import type { SearchResponse } from '../../src/api/schemas';
 import type { ViewNote } from '../../src/webview/protocol';
 import {
   DEFAULTS, applyTheme, launchBrowser, openView, outcome, screenshotDir, startPageServer, typeAndSearch,
@@ -67,7 +69,17 @@ describe('search view in chromium', () => {
     assert.match((await code.textContent()) ?? '', /createServer\(\(req, res\) => res\.end\('ok'\)\)/);
     assert.equal(await v.page.locator('.summary .reranked').count(), 1);
     assert.equal(await v.page.locator('li.result').nth(3).locator('.result-title').textContent(), 'https://nodejs.org/api/untitled.html', 'title falls back to the url');
-    assert.deepEqual(await v.page.locator('.type-icon').allTextContents(), ['DOC', 'ISSUE', 'PR', 'DOC', 'README']);
+    const icons = v.page.locator('li.result .type-icon');
+    assert.deepEqual(await icons.evaluateAll((els) => els.map((e) => [...e.classList].filter((c) => c.startsWith('codicon-')))),
+      [['codicon-book'], ['codicon-issues'], ['codicon-git-pull-request'], ['codicon-book'], ['codicon-repo']]);
+    assert.deepEqual(await icons.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), ['Documentation', 'Issues', 'Pull requests', 'Documentation', 'READMEs']);
+    // The codicon font really loads under the CSP (font-src) and draws a glyph: not a blank box of text.
+    await v.page.waitForFunction(() => [...document.fonts].some((f) => f.family.replace(/["']/g, '') === 'codicon' && f.status === 'loaded'), undefined, { timeout: 5000 });
+    const glyph = await icons.first().evaluate((e) => ({ content: getComputedStyle(e, '::before').content, width: e.getBoundingClientRect().width }));
+    assert.ok(glyph.content !== 'none' && glyph.content.length >= 3 && glyph.width >= 12, `the book icon draws a glyph: ${JSON.stringify(glyph)}`);
+    assert.ok(server.requests.includes('/assets/dist/codicon.ttf'), 'the font came through the asset path (asWebviewUri in the extension)');
+    assert.deepEqual(await v.page.locator('li.result').first().locator('.result-actions .codicon').evaluateAll((els) => els.map((e) => [...e.classList].find((c) => c.startsWith('codicon-')))),
+      ['codicon-link-external', 'codicon-link', 'codicon-markdown']);
     const rel = await v.page.locator('li.result').first().locator('.md a', { hasText: 'the guide' }).getAttribute('href');
     assert.equal(rel, 'https://nodejs.org/api/guide.html', 'relative links resolve against the result url');
     assert.deepEqual(await v.violations(), []);
@@ -295,32 +307,35 @@ describe('search view in chromium', () => {
     await v.page.close();
   });
 
-  it('shows coverage, the explainer\'s reasons, echo warnings, and rule 6\'s one-click fix', async () => {
+  it('shows coverage and the explainer\'s notes once each (echo warnings included), and rule 6\'s one-click fix', async () => {
     const v = await freshView();
     await v.page.click('#filters summary');
     await v.page.fill('#f-language', 'TypeScript');
     await v.page.fill('#f-repos', 'nodejs/node, ghost/none');
-    await v.page.fill('#f-sources', 'nope');
     const s = await typeAndSearch(v, 'streams');
-    const notes: ViewNote[] = [
-      { level: 'warning', type: 'doc', text: 'No documentation: a repository filter (language) was sent without sources (rule 6).', fix: { kind: 'drop-repo-filters', label: 'Drop the repository filters' } },
-      { level: 'warning', type: 'doc', text: 'Or scope documentation with sources.', fix: { kind: 'add-sources', label: 'Add documentation sources' } },
-    ];
-    await v.send({ type: 'results', requestId: s.requestId, outcome: outcome({
-      params: s.params, results: SAMPLE_RESULTS.slice(1, 3), notes,
+    // The notes are what the extension sends: explainCoverage's, the same the CLI prints.
+    const response = {
+      success: true, results: [], reranked: false,
       coverage: { doc: 'unavailable', issue: 'ok', pull_request: 'degraded', readme: 'skipped', snippet: 'ok' },
       repos: [{ repo: 'nodejs/node', indexed: true, types: { issue: true, pullRequest: false, readme: true } }, { repo: 'ghost/none', indexed: false }],
-      sources: [{ source: 'nope', indexed: false }],
+    } as unknown as SearchResponse;
+    const notes: ViewNote[] = explainCoverage(s.params, response);
+    const echoes = notes.filter((n) => /^Repository /.test(n.text)).map((n) => n.text);
+    assert.equal(echoes.length, 2, `the explainer reports both echoed repositories: ${JSON.stringify(notes)}`);
+    await v.send({ type: 'results', requestId: s.requestId, outcome: outcome({
+      params: s.params, results: SAMPLE_RESULTS.slice(1, 3), notes,
+      coverage: response.coverage as Record<string, string>,
+      repos: [{ repo: 'nodejs/node', indexed: true, types: { issue: true, pullRequest: false, readme: true } }, { repo: 'ghost/none', indexed: false }],
     }) });
     await v.page.waitForSelector('.coverage-strip');
     assert.deepEqual(await v.page.locator('.cov').allTextContents(), ['Documentation unavailable', 'Issues ok', 'Pull requests degraded', 'READMEs skipped', 'snippet ok']);
-    assert.match((await v.page.locator('.cov-unavailable').getAttribute('title')) ?? '', /rule 6/);
-    const warnings = await v.page.locator('.note.echo').allTextContents();
-    assert.deepEqual(warnings, [
-      'Repository nodejs/node has no pull requests indexed.',
-      'Repository ghost/none is not indexed: nothing from it can match.',
-      'Documentation source "nope" is not indexed: no documentation from it can match (check the id).',
-    ]);
+    assert.match((await v.page.locator('.cov-unavailable').getAttribute('title')) ?? '', /repository filters \(language\)/);
+    const shown = await v.page.locator('.notes > li.note').allTextContents();
+    assert.equal(shown.length, notes.length, `one line per explainer note, nothing derived beside them: ${JSON.stringify(shown)}`);
+    const region = (await v.page.textContent('#results-region')) ?? '';
+    for (const text of echoes) assert.equal(region.split(text).length - 1, 1, `shown exactly once: ${text}`);
+    assert.equal(shown.filter((t) => /Repository ghost\/none is not indexed/.test(t)).length, 1, 'the unindexed repository is reported once, not by a second derivation');
+    assert.equal(await v.page.locator('.note .codicon-warning').count(), notes.filter((n) => n.level === 'warning').length);
     await v.page.screenshot({ path: join(shots, 'coverage-dark.png'), fullPage: true });
     const before = (await v.posted()).length;
     await v.page.click('[data-fix="drop-repo-filters"]');
@@ -330,6 +345,24 @@ describe('search view in chromium', () => {
     assert.equal(await v.page.inputValue('#f-language'), '');
     await v.page.click('[data-fix="add-sources"]');
     assert.equal(await v.page.evaluate(() => document.activeElement?.id), 'f-sources');
+    await v.page.close();
+  });
+
+  it('says when a search is keyless, with Set API Key, and follows key changes', async () => {
+    const v = await freshView('light');
+    const bar = v.page.locator('#keyless');
+    assert.equal(await bar.isVisible(), false, 'nothing is claimed before the extension says');
+    await v.send({ type: 'keyState', hasKey: false });
+    assert.equal(await bar.isVisible(), true);
+    assert.match((await bar.textContent()) ?? '', /Keyless search.*lower keyless rate limits/);
+    await v.page.screenshot({ path: join(shots, 'keyless-light.png') });
+    const before = (await v.posted()).length;
+    await bar.getByRole('button', { name: 'Set API Key' }).click();
+    await v.waitForPosted('setKey', before);
+    await v.send({ type: 'keyState', hasKey: true });
+    assert.equal(await bar.isVisible(), false, 'a key set (here or in another window) hides it');
+    await v.send({ type: 'keyState', hasKey: false });
+    assert.equal(await bar.isVisible(), true, 'a key cleared shows it again');
     await v.page.close();
   });
 

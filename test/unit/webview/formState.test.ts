@@ -1,7 +1,7 @@
 // The form <-> params conversion, palette fills, echo warnings and the stored view state.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { activeFilterCount, applyFill, defaultForm, dropRepositoryFilters, echoWarnings, formToParams } from '../../../media/webview/form';
+import { activeFilterCount, applyFill, defaultForm, dropRepositoryFilters, formToParams } from '../../../media/webview/form';
 import { restoreState, STATE_VERSION } from '../../../media/webview/state';
 
 const D = { k: 10, passages: 2, types: ['doc', 'issue', 'pull_request', 'readme'] };
@@ -49,23 +49,6 @@ describe('filter form', () => {
   it('counts active filters against the defaults', () => {
     assert.equal(activeFilterCount(defaultForm(D), D), 0);
     assert.equal(activeFilterCount({ ...defaultForm(D), types: ['doc'], language: 'Go', k: '10' }, D), 2);
-  });
-
-  it('warns about repositories and sources the echo says cannot match', () => {
-    const w = echoWarnings({
-      params: { query: 'q', types: ['issue', 'pull_request'] },
-      repos: [
-        { repo: 'a/b', indexed: false },
-        { repo: 'c/d', indexed: true, types: { issue: false, pullRequest: false, readme: false } },
-        { repo: 'e/f', indexed: true, types: { issue: true, pullRequest: true, readme: false } },
-      ],
-      sources: [{ source: 'ok', indexed: true }, { source: 'gone', indexed: false }],
-    });
-    assert.deepEqual(w, [
-      'Repository a/b is not indexed: nothing from it can match.',
-      'Repository c/d has no issues or pull requests indexed.',
-      'Documentation source "gone" is not indexed: no documentation from it can match (check the id).',
-    ]);
   });
 });
 

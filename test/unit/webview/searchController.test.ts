@@ -21,6 +21,7 @@ const RESPONSE: SearchResponse = {
 interface Pending { params: SearchParams; signal: AbortSignal; onRetry(e: RetryEvent): void; resolve(v: { response: SearchResponse; notes: ViewNote[] }): void; reject(e: unknown): void }
 
 function setup(over: Partial<SearchViewDeps> = {}) {
+  const key = { set: false };
   const posted: ToWebview[] = [];
   const logs: string[] = [];
   const calls: string[] = [];
@@ -34,6 +35,7 @@ function setup(over: Partial<SearchViewDeps> = {}) {
     validate: (params): ParamIssue[] => (params.k !== undefined && params.k > 100 ? [{ field: 'k', message: `k must be from 1 to 100; got ${params.k}` }] : []),
     workspaceRepos: async () => ['o/r'],
     defaults: () => ({ k: 10, passages: 1, types: ['doc', 'issue'] }),
+    hasKey: async () => key.set,
     runCommand: (id) => { calls.push(`command ${id}`); },
     openExternal: (url) => { calls.push(`open ${url}`); },
     insertAtCursor: async (text) => { calls.push(`insert ${text}`); return text !== 'no-editor'; },
@@ -43,7 +45,7 @@ function setup(over: Partial<SearchViewDeps> = {}) {
     ...over,
   };
   const c = new SearchController(deps, (m) => { posted.push(m); });
-  return { c, posted, logs, calls, searches };
+  return { c, posted, logs, calls, searches, key };
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -55,8 +57,33 @@ describe('search view controller', () => {
     assert.deepEqual(posted, []);
     await c.receive({ type: 'ready' });
     assert.deepEqual(posted[0], { type: 'init', defaults: { k: 10, passages: 1, types: ['doc', 'issue'] }, workspaceRepos: ['o/r'] });
-    assert.deepEqual(posted[1], { type: 'fill', fill: { params: { query: 'early' }, replaceFilters: false, run: true } });
-    assert.equal(posted.length, 2);
+    assert.deepEqual(posted[1], { type: 'keyState', hasKey: false });
+    assert.deepEqual(posted[2], { type: 'fill', fill: { params: { query: 'early' }, replaceFilters: false, run: true } });
+    assert.equal(posted.length, 3);
+  });
+
+  it('says whether a key is set, and again whenever it changes, but only to a ready view', async () => {
+    const { c, posted, key } = setup();
+    key.set = true;
+    await c.keyChanged();
+    assert.equal(posted.length, 0, 'nothing reaches a webview that has not said ready');
+    await c.receive({ type: 'ready' });
+    assert.deepEqual(posted.filter((m) => m.type === 'keyState'), [{ type: 'keyState', hasKey: true }]);
+    posted.length = 0;
+    key.set = false;
+    await c.keyChanged();
+    assert.deepEqual(posted, [{ type: 'keyState', hasKey: false }]);
+    c.detach();
+    key.set = true;
+    await c.keyChanged();
+    assert.equal(posted.length, 1, 'a detached (hidden) view is told on its next ready instead');
+  });
+
+  it('logs, and sends no key state, when the secret storage cannot be read', async () => {
+    const { c, posted, logs } = setup({ hasKey: async () => { throw new Error('keyring locked'); } });
+    await c.receive({ type: 'ready' });
+    assert.deepEqual(posted.map((m) => m.type), ['init']);
+    assert.match(logs.join('\n'), /keyring locked/);
   });
 
   it('still says init when the workspace repositories cannot be read', async () => {
@@ -222,7 +249,7 @@ describe('search view controller', () => {
     c.attach((m) => { posted.push(m); });
     await c.receive({ type: 'ready', pendingRequestId: 's1' });
     const after = posted.slice(before);
-    assert.deepEqual(after.map((m) => m.type), ['init', 'results']);
+    assert.deepEqual(after.map((m) => m.type), ['init', 'keyState', 'results']);
     // An id this extension host never saw (the window reloaded): the view is told to run it again.
     await c.receive({ type: 'ready', pendingRequestId: 'unknown' });
     const last = posted[posted.length - 1]!;
@@ -238,7 +265,7 @@ describe('search view controller', () => {
     c.attach((m) => { posted.push(m); });
     const before = posted.length;
     await c.receive({ type: 'ready', pendingRequestId: 's1' });
-    assert.deepEqual(posted.slice(before).map((m) => m.type), ['init', 'searchStarted']);
+    assert.deepEqual(posted.slice(before).map((m) => m.type), ['init', 'keyState', 'searchStarted']);
     searches[0]!.resolve({ response: RESPONSE, notes: [] });
     await done;
     assert.equal(posted[posted.length - 1]!.type, 'results');
