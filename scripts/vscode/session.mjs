@@ -18,7 +18,14 @@ export const extensionId = () => `${pkg().publisher}.${pkg().name}`;
 export const TEST_KEY = 'devindex-test-key-0123456789';
 /** Agent engine speed of the sandbox the test tiers start (see sandbox/agent/README.md). */
 export const TEST_AGENT_SPEED = 10;
-export const FIXTURE_REMOTE = 'https://github.com/acme/http-kit.git';
+/**
+ * The workspace fixture's git remotes: an indexed fork (origin) and its upstream from the sandbox
+ * corpus, so repository-scoped searches find real documents in both.
+ */
+export const FIXTURE_REMOTES = {
+  origin: 'git@github.com:quarry-dev/fetchline.git',
+  upstream: 'https://github.com/fetchline/fetchline.git',
+};
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -106,11 +113,11 @@ export class Session {
     return url;
   }
 
-  /** A workspace folder that is a git repository with a GitHub remote (repository-scope fixture). */
-  makeWorkspace({ remote = FIXTURE_REMOTE, files = {} } = {}) {
-    const ws = this.folder('workspace', 'http-kit');
+  /** A workspace folder that is a git repository with GitHub remotes (repository-scope fixture). */
+  makeWorkspace({ remotes = FIXTURE_REMOTES, files = {} } = {}) {
+    const ws = this.folder('workspace', 'fetchline');
     const all = {
-      'README.md': '# http-kit\n\nA small HTTP toolkit used as a workspace fixture.\n',
+      'README.md': '# fetchline (fork)\n\nA fork of fetchline used as a workspace fixture.\n',
       'src/client.ts': 'export async function get(url: string): Promise<Response> {\n  return fetch(url, { keepalive: true });\n}\n',
       ...files,
     };
@@ -120,7 +127,7 @@ export class Session {
       if (r.status !== 0) throw new Error(`git ${a.join(' ')}: ${r.stderr}`);
     };
     git('init', '-q', '-b', 'main');
-    git('remote', 'add', 'origin', remote);
+    for (const [name, url] of Object.entries(remotes)) git('remote', 'add', name, url);
     this.workspace = ws;
     return ws;
   }
