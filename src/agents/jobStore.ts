@@ -7,7 +7,7 @@ import { describeAgentError, errorShape, isJobNotFound, isNoTrace, isPermanent }
 import { Emitter, type Event } from './emitter';
 import { type AgentJob, deserializeJobs, isActive, isTerminalStatus, type JobStorage, serializeJobs, STORAGE_KEY } from './jobModel';
 import { Limiter } from './limiter';
-import { DEFAULT_POLL_TIMING, dueAt, observe, type PollObservation, type PollTiming, type ScheduleState, startSchedule } from './pollSchedule';
+import { DEFAULT_POLL_TIMING, dueAt, observe, type PollObservation, type PollTiming, type ScheduleState, type Signal, startSchedule } from './pollSchedule';
 
 export interface Timers {
   now(): number;
@@ -29,7 +29,11 @@ export interface JobStoreOptions {
   timing?: PollTiming;
   /** Requests the store has in flight at most, over all jobs. */
   maxInFlight?: number;
-  /** While only the trace is polled, the status record is re-read this often as a safety net. */
+  /**
+   * The trace alone tells progress and the end, so the status record is not polled while the trace
+   * answers; only when the trace has brought nothing new for this long is the status read once, as a
+   * safety net against a trace that stalls (default 5 minutes).
+   */
   statusEveryMs?: number;
   /** Pages of the service's job list read by `refresh()`. */
   maxListPages?: number;
@@ -53,7 +57,19 @@ interface Runtime {
   lastTrace?: AgentTraceResponse;
   lastRecord?: AgentJobRecord;
   lastStatusAt?: number;
+  /** When the trace last brought a new event (or polling started). */
+  lastNewEventAt?: number;
+  /** The last progress phase per agent id, to tell a phase change from another message. */
+  phases: Map<string, string>;
+  /** What the trace has said about the end being near (see `nearEnd`). */
+  endSignals: { finalizing: boolean; orchestratorFinished: boolean; cancelRequested: boolean; fatalError: boolean };
 }
+
+/** Events whose arrival says the run moved on in a way that matters for when it ends. */
+const SIGNIFICANT_TYPES = new Set(['artifact.updated', 'error.occurred', 'agent.finished', 'run.cancel_requested', 'run.finished']);
+
+/** Credits used, as a share of the ceiling, from which a run is treated as near its (credit-limited) end. */
+export const NEAR_CREDIT_LIMIT = 0.9;
 
 export class JobStore {
   private readonly jobsById = new Map<string, AgentJob>();
@@ -80,7 +96,7 @@ export class JobStore {
     this.timers = opts.timers ?? systemTimers;
     this.timing = opts.timing ?? DEFAULT_POLL_TIMING;
     this.limiter = new Limiter(opts.maxInFlight ?? 2);
-    this.statusEveryMs = opts.statusEveryMs ?? 60_000;
+    this.statusEveryMs = opts.statusEveryMs ?? 5 * 60_000;
     this.hidden = opts.hidden ?? false;
     const { jobs, removed } = deserializeJobs(opts.storage.get(STORAGE_KEY));
     for (const id of removed) this.removed.add(id);
@@ -286,6 +302,7 @@ export class JobStore {
     const now = this.timers.now();
     rt.schedule = startSchedule(now, this.timing);
     rt.lastStatusAt ??= now;
+    rt.lastNewEventAt ??= now;
     this.arm();
   }
 
@@ -340,7 +357,7 @@ export class JobStore {
     if (!job || !rt.schedule) return;
     let obs: PollObservation;
     let changed = false;
-    let nearEnd = false;
+    let signal: Signal = 'none';
     try {
       const backend = await this.opts.backend();
       if (!job.trace.unavailable) {
@@ -349,25 +366,30 @@ export class JobStore {
           if (this.disposed) return;
           const r = this.applyTrace(job, rt, trace);
           changed ||= r.changed;
-          nearEnd = r.nearEnd;
+          signal = r.signal;
         } catch (e) {
           if (!isNoTrace(e)) throw e;
           job.trace.unavailable = true;
           changed = true;
+          signal = 'significant';
         }
       }
       const now = this.timers.now();
+      const quietSince = Math.max(rt.lastNewEventAt ?? now, rt.lastStatusAt ?? now);
       const needStatus = job.trace.unavailable
         || (job.trace.finished && !isTerminalStatus(job.status))
-        || rt.lastStatusAt === undefined || now - rt.lastStatusAt >= this.statusEveryMs;
+        || now - quietSince >= this.statusEveryMs;
       if (needStatus) {
         const record = await this.limiter.run(() => backend.status(id));
         if (this.disposed) return;
         rt.lastRecord = record;
         rt.lastStatusAt = this.timers.now();
+        const before = job.status;
         changed = this.applyStatus(job, record) || changed;
+        if (job.status !== before) signal = 'significant';
+        else if (changed && signal === 'none') signal = 'routine';
       }
-      obs = isTerminalStatus(job.status) ? { kind: 'finished' } : changed ? { kind: 'changed', nearEnd } : { kind: 'unchanged' };
+      obs = isTerminalStatus(job.status) ? { kind: 'finished' } : { kind: 'progress', signal, nearEnd: this.nearEnd(job, rt) };
     } catch (e) {
       if (this.disposed) return;
       const s = errorShape(e);
@@ -397,7 +419,7 @@ export class JobStore {
 
   // ---- applying what the service said ----
 
-  private applyTrace(job: AgentJob, rt: Runtime, trace: AgentTraceResponse): { changed: boolean; nearEnd: boolean } {
+  private applyTrace(job: AgentJob, rt: Runtime, trace: AgentTraceResponse): { changed: boolean; signal: Signal } {
     rt.lastTrace = trace;
     rt.trace = { state: 'loaded' };
     // The persisted read mark tells events already seen before a reload from new ones.
@@ -410,7 +432,9 @@ export class JobStore {
       added.push(ev);
     }
     let changed = rt.events.size > before;
+    const signal = this.readSignals(rt, added);
     if (added.length) {
+      rt.lastNewEventAt = this.timers.now();
       job.trace.eventCount = Math.max(job.trace.eventCount, rt.events.size);
       const at = (e: TraceEvent): number => Date.parse(e.occurredAt ?? '') || 0;
       let last: TraceEvent | undefined;
@@ -433,8 +457,46 @@ export class JobStore {
       job.creditsUsed = trace.creditsUsed;
       changed = true;
     }
-    const nearEnd = added.some((ev) => ev.type === 'progress.reported' && ev.phase === 'finalizing');
-    return { changed, nearEnd };
+    return { changed, signal: signal === 'none' && changed ? 'routine' : signal };
+  }
+
+  /**
+   * Classifies new events for the schedule and records what they say about the end being near.
+   * Significant: a progress phase change (per agent), an artifact update, an agent finishing, an error,
+   * a cancel request, the end. Everything else (tool calls, reasoning, messages within a phase,
+   * browser sessions, types this client does not know) is routine: the run is busy, not ending.
+   */
+  private readSignals(rt: Runtime, added: TraceEvent[]): Signal {
+    let signal: Signal = 'none';
+    const ordered = [...added].sort((a, b) => (Date.parse(a.occurredAt ?? '') || 0) - (Date.parse(b.occurredAt ?? '') || 0)
+      || (a.producerSequence ?? 0) - (b.producerSequence ?? 0));
+    for (const ev of ordered) {
+      const orchestrator = ev.agent?.role === 'orchestrator';
+      let significant = SIGNIFICANT_TYPES.has(ev.type);
+      if (ev.type === 'progress.reported' && typeof ev.phase === 'string') {
+        const agentId = ev.agent?.id ?? '';
+        if (rt.phases.get(agentId) !== ev.phase) significant = true;
+        rt.phases.set(agentId, ev.phase);
+        if (orchestrator) rt.endSignals.finalizing = ev.phase === 'finalizing';
+      }
+      if (ev.type === 'agent.finished' && orchestrator) rt.endSignals.orchestratorFinished = true;
+      if (ev.type === 'run.cancel_requested') rt.endSignals.cancelRequested = true;
+      if (ev.type === 'error.occurred' && ev.error?.retryable === false) rt.endSignals.fatalError = true;
+      signal = significant ? 'significant' : signal === 'none' ? 'routine' : signal;
+    }
+    return signal;
+  }
+
+  /**
+   * Whether the run, as known now, says its end is near: the orchestrator is finalizing or has
+   * finished, a cancel was requested, an error that will not be retried occurred, or the credits used
+   * are within 10% of the ceiling. The schedule polls fast only then.
+   */
+  private nearEnd(job: AgentJob, rt: Runtime): boolean {
+    const s = rt.endSignals;
+    const credits = job.maxCredits !== undefined && job.creditsUsed !== undefined && job.creditsUsed >= NEAR_CREDIT_LIMIT * job.maxCredits;
+    return s.finalizing || s.orchestratorFinished || s.cancelRequested || s.fatalError
+      || job.cancelRequested === true || job.status === 'cancelling' || credits;
   }
 
   private applyStatus(job: AgentJob, record: AgentJobRecord): boolean {
@@ -518,7 +580,10 @@ export class JobStore {
   private rt(id: string): Runtime {
     let rt = this.runtime.get(id);
     if (!rt) {
-      rt = { polling: false, events: new Map(), trace: { state: 'unloaded' } };
+      rt = {
+        polling: false, events: new Map(), trace: { state: 'unloaded' }, phases: new Map(),
+        endSignals: { finalizing: false, orchestratorFinished: false, cancelRequested: false, fatalError: false },
+      };
       this.runtime.set(id, rt);
     }
     return rt;

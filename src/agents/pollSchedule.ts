@@ -1,19 +1,39 @@
 // When to poll a running agent job next. Pure: every function takes `now` and returns a new state,
 // so the schedule is tested with plain numbers and the store only has to honour `dueAt`.
 //
-// The official SDK polls every 2 s for as long as a run lasts. Agent runs spend long stretches in a
-// single tool call, so polling fast only right after something changed, and backing off while nothing
-// does, detects the end of a run as quickly for a fraction of the requests: runs announce their end
-// (new events, the `finalizing` phase) before `run.finished`.
+// The official SDK polls every 2 s for as long as a run lasts. What a client needs to learn fast is
+// the end of a run; one trace read carries both the progress and the end (`run.finished`), so the
+// trace is the only thing polled. Runs say when their end is near, and most of what happens before
+// that says nothing about when it will come. So the schedule has three speeds:
+//
+// - near the end (`nearEndMs`, about 0.5 s, backing off to `nearEndMaxMs` = 2 s while nothing
+//   arrives): the run said its end is near — the orchestrator reports the `finalizing` phase, the
+//   orchestrator finished, a cancel was requested, a non-retryable error occurred, or the credits used
+//   reached 90% of the ceiling (see `nearEndSignal` in jobStore.ts). These windows are seconds long,
+//   so polling fast in them is cheap, and it is what makes the end detected promptly;
+// - fast (`fastMs`, about 2 s) at the start and after a *significant* event: a progress phase change,
+//   an artifact update, an agent finishing, an error, a status change;
+// - backing off by `backoff` per poll up to `maxMs` (about 15 s) otherwise — while nothing happens AND
+//   while only routine events arrive (tool calls starting and finishing, reasoning summaries, progress
+//   messages within the same phase, browser sessions): a run that is busy working is not about to end,
+//   however chatty it is.
+//
+// Slower while the view is hidden (never faster than `fastMs` there), `Retry-After` honoured, one
+// grace poll `graceMs` after `run.finished` for late events, then stop; stop on 404 and on failures
+// polling cannot fix.
 
 export interface PollTiming {
-  /** First poll, and the interval right after anything changed. */
+  /** First poll, and the interval right after a significant event. */
   fastMs: number;
-  /** Ceiling of the backoff while nothing changes. */
+  /** Ceiling of the backoff while nothing significant happens. */
   maxMs: number;
-  /** Growth of the interval per unchanged poll. */
+  /** Growth of the interval per poll without a significant event. */
   backoff: number;
-  /** While the view is hidden, intervals are this much longer... */
+  /** Interval while the run says its end is near... */
+  nearEndMs: number;
+  /** ...growing by `backoff` per poll with nothing new, up to this. */
+  nearEndMaxMs: number;
+  /** While the view is hidden, intervals are this much longer (and at least `fastMs`)... */
   hiddenFactor: number;
   /** ...up to this ceiling. */
   hiddenMaxMs: number;
@@ -25,16 +45,23 @@ export const DEFAULT_POLL_TIMING: Readonly<PollTiming> = Object.freeze({
   fastMs: 2_000,
   maxMs: 15_000,
   backoff: 1.5,
+  nearEndMs: 500,
+  nearEndMaxMs: 2_000,
   hiddenFactor: 2.5,
   hiddenMaxMs: 30_000,
   // One more trace read two seconds after run.finished: late events come within about a second.
   graceMs: 2_000,
 });
 
+/** How much a poll's news matters to the schedule. */
+export type Signal = 'none' | 'routine' | 'significant';
+
 export type PollObservation =
-  /** Something new: events, credits or status. `nearEnd` once the run says it is finalizing. */
-  | { kind: 'changed'; nearEnd?: boolean }
-  | { kind: 'unchanged' }
+  /**
+   * A poll that answered. `signal`: the most important of the new events (`none` when nothing is new).
+   * `nearEnd`: whether the run, as known now, says its end is near.
+   */
+  | { kind: 'progress'; signal: Signal; nearEnd: boolean }
   /** `run.finished` (or a terminal status) has been seen; late events may still come. */
   | { kind: 'finished' }
   /** A transient failure; `retryAfterMs` from the service's Retry-After. */
@@ -71,16 +98,24 @@ export function observe(state: ScheduleState, obs: PollObservation, now: number,
     case 'finished': {
       const finishedAt = state.finishedAt ?? now;
       if (now - finishedAt >= timing.graceMs) return { ...base, finishedAt, stopped: 'finished' };
-      return { ...base, finishedAt, intervalMs: timing.fastMs };
+      return { ...base, finishedAt, intervalMs: timing.graceMs };
     }
-    case 'changed':
-      return { ...base, intervalMs: timing.fastMs, nearEnd: state.nearEnd || obs.nearEnd === true };
-    case 'unchanged': {
-      const ceiling = state.nearEnd ? timing.fastMs : timing.maxMs;
-      return { ...base, intervalMs: Math.min(state.intervalMs * timing.backoff, ceiling) };
+    case 'progress': {
+      if (obs.nearEnd) {
+        // Entering the end window, or anything new inside it: poll at the near-end pace.
+        const intervalMs = !state.nearEnd || obs.signal !== 'none'
+          ? timing.nearEndMs
+          : Math.min(state.intervalMs * timing.backoff, timing.nearEndMaxMs);
+        return { ...base, nearEnd: true, intervalMs };
+      }
+      // Leaving an end window that turned out not to be one (back to `working`) is a significant change too.
+      const intervalMs = obs.signal === 'significant' || state.nearEnd
+        ? timing.fastMs
+        : Math.min(state.intervalMs * timing.backoff, timing.maxMs);
+      return { ...base, nearEnd: false, intervalMs };
     }
     case 'error': {
-      const intervalMs = Math.min(state.intervalMs * 2, timing.maxMs);
+      const intervalMs = Math.min(Math.max(state.intervalMs, timing.fastMs) * 2, timing.maxMs);
       const notBefore = obs.retryAfterMs !== undefined && obs.retryAfterMs > 0 ? now + obs.retryAfterMs : undefined;
       return { ...base, intervalMs, notBefore };
     }

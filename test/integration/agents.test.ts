@@ -91,13 +91,14 @@ describe('agent jobs', function () {
 
   it('starts two jobs, shows them running, cancels one', async () => {
     completedId = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: collect findings', maxCredits: 1000 }))!;
-    cancelledId = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: to be cancelled', maxCredits: 1000 }))!;
+    cancelledId = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: SLOW, to be cancelled', maxCredits: 1000 }))!;
     assert.match(completedId, /^[0-9a-f-]{36}$/);
     const running = await jobNode(feature, completedId);
     assert.ok(running, 'the job is in the tree');
     assert.equal(iconId(running), 'sync~spin');
     assert.match(String(running.contextValue), /;cancellable(;|$)/);
-    // Let the run produce its first events, then cancel the second job through the command.
+    // Let the run produce its first events, then cancel the second job through the command. Its prompt
+    // says SLOW (a run 20 times longer) so it is still running at any sandbox speed when the cancel lands.
     await until('first events of the job to cancel', () => feature.store.events(cancelledId).length, (n) => n > 0, 20_000);
     await feature.commands['devIndex.agent.cancel'](cancelledId);
     const cancelled = await until('the cancelled job ends', () => jobNode(feature, cancelledId),

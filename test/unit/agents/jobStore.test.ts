@@ -301,3 +301,93 @@ describe('job store: cancel, list, persistence', () => {
     assert.equal(clock.armed, 0);
   });
 });
+
+describe('job store: what counts as news for the schedule', () => {
+  /** A busy run: a tool call starting or finishing every second, progress messages within `working`. */
+  function chattyRun(b: FakeBackend, id: string, end: number, finalizingAt: number): void {
+    const t0 = b.now();
+    const events: ScriptedJob['events'] = [
+      { at: 100, event: ev('run.started', SYSTEM, t0 + 100, 1) },
+      { at: 500, event: ev('progress.reported', ORCH, t0 + 500, 1, { phase: 'working', message: 'Starting' }) },
+    ];
+    let seq = 1;
+    for (let t = 1000; t < finalizingAt; t += 1000) {
+      const type = (t / 1000) % 2 ? 'tool_call.started' : 'tool_call.finished';
+      events.push({ at: t, event: ev(type, ORCH, t0 + t, ++seq, { toolCallId: `t${t}`, toolName: 'navigate' }) });
+      if (t % 5000 === 0) events.push({ at: t + 1, event: ev('progress.reported', ORCH, t0 + t + 1, ++seq, { phase: 'working', message: `step ${t}` }) });
+    }
+    events.push({ at: finalizingAt, event: ev('progress.reported', ORCH, t0 + finalizingAt, ++seq, { phase: 'finalizing', message: 'Writing up' }) });
+    events.push({ at: end, event: ev('run.finished', SYSTEM, t0 + end, 2, { outcome: 'succeeded', error: null }) });
+    b.script({ id, events, endAt: end, endStatus: 'completed', credits: 50 });
+  }
+
+  it('backs off to 15 s while a run only reports tool calls and messages within one phase', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p', maxCredits: 500 });
+    chattyRun(backend, job.id, 120_000, 110_000);
+    const t0 = clock.now();
+    await clock.advance(100_000);
+    const gapsSeen = gaps(traceTimes(backend, job.id).map((t) => t - t0));
+    assert.equal(gapsSeen.at(-1), 15_000, `backed off despite an event every second: ${gapsSeen}`);
+    assert.ok(store.events(job.id).length > 50, 'the events were read all the same');
+  });
+
+  it('polls at about 0.5 s from the finalizing phase on and detects the end within that', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p', maxCredits: 500 });
+    chattyRun(backend, job.id, 120_000, 105_000);
+    let endedAt: number | undefined;
+    store.onDidEndJob(() => { endedAt = clock.now(); });
+    const t0 = clock.now();
+    await clock.advance(140_000);
+    const ts = traceTimes(backend, job.id).map((t) => t - t0);
+    const seen = ts.find((t) => t >= 105_000)!;
+    assert.ok(seen - 105_000 <= 15_000, 'the finalizing phase is seen within the backoff ceiling');
+    const window = ts.filter((t) => t > seen && t <= 120_000);
+    assert.ok(gaps([seen, ...window]).every((g) => g <= 2000), `at most 2 s apart in the end window: ${window}`);
+    assert.equal(window[0]! - seen, 500, 'the first poll after the signal comes 0.5 s later');
+    assert.ok(endedAt !== undefined && endedAt - (t0 + 120_000) <= 2000, `end detected ${endedAt! - t0 - 120_000} ms after run.finished`);
+  });
+
+  it('never reads the status record while the trace answers (run.finished carries the end)', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p', maxCredits: 500 });
+    standardRun(backend, job.id, 200_000);
+    await clock.advance(220_000);
+    assert.equal(store.isPolling(job.id), false);
+    assert.equal(store.get(job.id)!.status, 'completed');
+    assert.equal(backend.countOf('status'), 0, 'no status request over a 200 s run');
+  });
+
+  it('reads the status once as a safety net when the trace has brought nothing new for 5 minutes', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p', maxCredits: 500 });
+    backend.script({ id: job.id, events: [], endAt: 400_000, endStatus: 'completed', credits: 10 });
+    await clock.advance(299_000);
+    assert.equal(backend.countOf('status'), 0);
+    await clock.advance(16_000);
+    assert.equal(backend.countOf('status'), 1, 'one status read after 5 minutes without news');
+  });
+
+  it('treats a cancel request, an orchestrator that finished and credits near the ceiling as the end being near', async () => {
+    for (const [name, extra] of [
+      ['cancel requested', { at: 10_000, event: ev('run.cancel_requested', SYSTEM, 0, 5, { reason: 'user' }) }],
+      ['orchestrator finished', { at: 10_000, event: ev('agent.finished', ORCH, 0, 5, { outcome: 'succeeded' }) }],
+      ['non-retryable error', { at: 10_000, event: ev('error.occurred', SYSTEM, 0, 5, { error: { code: 'credit_limit_reached', source: 'billing', retryable: false, message: 'x' } }) }],
+    ] as const) {
+      const { clock, backend, store } = setup();
+      const job = await store.start({ prompt: 'p', maxCredits: 500 });
+      backend.script({ id: job.id, events: [{ at: extra.at, event: { ...extra.event, occurredAt: new Date(clock.now() + extra.at).toISOString() } }], credits: 10 });
+      const t0 = clock.now();
+      await clock.advance(60_000);
+      const after = traceTimes(backend, job.id).map((t) => t - t0).filter((t) => t >= 10_000);
+      assert.ok(after.length >= 3 && after[1]! - after[0]! === 500, `${name}: 0.5 s after the signal (${after.slice(0, 4)})`);
+    }
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p', maxCredits: 100 });
+    backend.script({ id: job.id, events: [], credits: 95 });
+    const t0 = clock.now();
+    await clock.advance(5_000);
+    assert.deepEqual(traceTimes(backend, job.id).map((t) => t - t0).slice(0, 3), [2000, 2500, 3250], '95 of 100 credits used: near the end (0.5 s, then backing off inside the window)');
+  });
+});

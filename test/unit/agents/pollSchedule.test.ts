@@ -17,7 +17,11 @@ function run(obs: PollObservation[], hidden = false): { delays: number[]; state:
   return { delays, state: s };
 }
 
-const unchanged = (n: number): PollObservation[] => Array.from({ length: n }, () => ({ kind: 'unchanged' }));
+const quiet: PollObservation = { kind: 'progress', signal: 'none', nearEnd: false };
+const routine: PollObservation = { kind: 'progress', signal: 'routine', nearEnd: false };
+const significant: PollObservation = { kind: 'progress', signal: 'significant', nearEnd: false };
+const nearEnd = (signal: 'none' | 'routine' | 'significant'): PollObservation => ({ kind: 'progress', signal, nearEnd: true });
+const unchanged = (n: number): PollObservation[] => Array.from({ length: n }, () => quiet);
 
 describe('poll schedule', () => {
   it('polls first after the fast interval (about 2 s)', () => {
@@ -31,15 +35,32 @@ describe('poll schedule', () => {
     assert.deepEqual(delays.slice(6), [15000, 15000, 15000]);
   });
 
-  it('goes back to fast on a new event', () => {
-    const { delays } = run([...unchanged(5), { kind: 'changed' }, { kind: 'unchanged' }]);
+  it('goes back to fast on a significant event', () => {
+    const { delays } = run([...unchanged(5), significant, quiet]);
     assert.equal(delays[5], 15000);
     assert.equal(delays[6], 2000);
   });
 
-  it('stays fast once the run says it is finalizing', () => {
-    const { delays } = run([{ kind: 'changed', nearEnd: true }, ...unchanged(4)]);
-    assert.deepEqual(delays.slice(1), [2000, 2000, 2000, 2000]);
+  it('keeps backing off while only routine events (tool calls, messages within a phase) arrive', () => {
+    const { delays } = run(Array.from({ length: 8 }, () => routine));
+    assert.deepEqual(delays, run(unchanged(8)).delays);
+    assert.equal(delays.at(-1), 15000);
+  });
+
+  it('polls at about 0.5 s once the run says its end is near, backing off to 2 s while nothing arrives there', () => {
+    const { delays } = run([...unchanged(4), nearEnd('significant'), nearEnd('routine'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('routine')]);
+    assert.equal(T.nearEndMs, 500);
+    assert.equal(delays[4], 10125, 'still backed off before the signal was seen');
+    assert.deepEqual(delays.slice(5), [500, 500, 750, 1125, 1687.5, 2000, 2000]);
+    const after = run([...unchanged(4), nearEnd('significant'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('routine'), quiet]).delays;
+    assert.equal(after[10], 500, 'anything new in the end window: back to 0.5 s');
+  });
+
+  it('goes back to the fast interval, then backs off, when the end window turns out not to be one', () => {
+    const { delays } = run([nearEnd('significant'), nearEnd('none'), significant, quiet, quiet]);
+    assert.deepEqual(delays.slice(1), [500, 750, 2000, 3000]);
+    const left = run([nearEnd('significant'), quiet, quiet]).delays;
+    assert.deepEqual(left.slice(1), [500, 2000], 'leaving the window counts as a change even without an event');
   });
 
   it('is slower while the view is hidden, with its own ceiling', () => {
@@ -59,6 +80,12 @@ describe('poll schedule', () => {
     assert.equal(dueAt(state, true), undefined);
   });
 
+  it('never polls faster than the fast interval while hidden, not even near the end', () => {
+    const s = observe(startSchedule(0), nearEnd('significant'), 0);
+    assert.equal(delayMs(s, false), T.nearEndMs);
+    assert.equal(delayMs(s, true), T.fastMs);
+  });
+
   it('does not slow the grace period down while hidden', () => {
     const s = observe(startSchedule(0), { kind: 'finished' }, 0);
     assert.equal(delayMs(s, true), T.fastMs);
@@ -73,7 +100,7 @@ describe('poll schedule', () => {
     assert.equal(run([{ kind: 'not-found' }]).state.stopped, 'not-found');
     assert.equal(run([{ kind: 'fatal' }]).state.stopped, 'fatal');
     const stopped = run([{ kind: 'not-found' }]).state;
-    assert.equal(observe(stopped, { kind: 'changed' }, 99_999).stopped, 'not-found', 'a stopped schedule stays stopped');
+    assert.equal(observe(stopped, significant, 99_999).stopped, 'not-found', 'a stopped schedule stays stopped');
   });
 
   it('honours Retry-After when it is longer than the schedule', () => {
