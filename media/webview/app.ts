@@ -389,7 +389,7 @@ export class SearchApp {
         if (m.requestId !== pending) return;
         this.retryWait = {
           until: Date.now() + m.delayMs,
-          text: (s) => `${m.status === 429 ? 'Rate limited' : m.reason}, retrying in ${s} s (attempt ${m.attempt + 1} of ${m.maxAttempts})`,
+          text: (s) => `${m.status === 429 ? 'Rate limited' : m.reason}, retrying in ${s} s (attempt ${m.attempt} of ${m.maxAttempts})`,
         };
         this.renderStatus();
         return;

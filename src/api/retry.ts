@@ -2,6 +2,7 @@
 import { ApiError, PASSTHROUGH_ERROR } from './errors';
 
 export interface Clock { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> }
+/** `attempt` is the attempt about to be made after the wait (2 to 5), as in "attempt 2 of 5". */
 export interface RetryEvent { attempt: number; maxAttempts: number; delayMs: number; reason: string; status?: number }
 export type RetryMode = 'spec' | 'submit';
 

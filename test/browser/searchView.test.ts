@@ -251,7 +251,7 @@ describe('search view in chromium', () => {
     const v = await freshView();
     const s = await typeAndSearch(v, 'busy');
     await v.send({ type: 'searchStarted', requestId: s.requestId });
-    await v.send({ type: 'retrying', requestId: s.requestId, attempt: 1, maxAttempts: 5, delayMs: 3000, reason: 'Too Many Requests', status: 429 });
+    await v.send({ type: 'retrying', requestId: s.requestId, attempt: 2, maxAttempts: 5, delayMs: 3000, reason: 'Too Many Requests', status: 429 });
     // A loaded machine may take a moment between the post and the read: 3 s or, at worst, 2 s left.
     assert.match((await v.page.textContent('#status')) ?? '', /Rate limited, retrying in [23] s \(attempt 2 of 5\)/);
     await v.page.waitForFunction(() => /retrying in 1 s/.test(document.querySelector('#status')?.textContent ?? ''), undefined, { timeout: 3500 });
