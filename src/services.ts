@@ -70,8 +70,8 @@ export class Services implements vscode.Disposable {
       openExternal: (url) => void openExternalChecked(url),
       insertAtCursor: (text) => insertAtCursor(text),
       copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
-      openMarkdownDocument: async (title, markdown) => {
-        const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `<!-- ${title.replace(/--+/g, '-')} -->\n${markdown}` });
+      openMarkdownDocument: async (_title, markdown) => {
+        const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
         await vscode.window.showTextDocument(doc, { preview: false });
       },
       log: (line) => log().info(line),
