@@ -5,7 +5,8 @@ import type { SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
 import type { SearchHistory } from './history';
 
-export interface SearchOutcome { params: SearchParams; response?: SearchResponse; notes?: CoverageNote[]; error?: string }
+/** `error` is the ApiError's message (never holds the key); `status` the HTTP status when the service answered. */
+export interface SearchOutcome { params: SearchParams; response?: SearchResponse; notes?: CoverageNote[]; error?: string; status?: number }
 
 export class SearchService {
   private last: SearchOutcome | undefined;
@@ -20,7 +21,8 @@ export class SearchService {
       await this.history.add(params);
       return { response, notes };
     } catch (e) {
-      this.last = { params, error: e instanceof Error ? e.message : String(e) };
+      const status = (e as { status?: unknown } | undefined)?.status;
+      this.last = { params, error: e instanceof Error ? e.message : String(e), ...(typeof status === 'number' ? { status } : {}) };
       throw e;
     }
   }

@@ -1,0 +1,255 @@
+// Search inside a real extension host, against the sandbox the runner started (its URL is the
+// extension's devIndex.baseUrl). Every search goes the way a user's does: command -> Search view
+// (a real webview) -> extension -> sandbox; the suite reads the outcome through the test surface
+// (`lastSearch()`) and what went over the wire through the sandbox's /__sandbox/requests.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+interface SearchOutcome {
+  params: { query: string; repos?: string[]; [k: string]: unknown };
+  response?: { results: Array<{ id: string; type: string; url: string }> };
+  notes?: unknown[];
+  error?: string;
+  status?: number;
+}
+
+interface DevIndexExtensionApi {
+  baseUrl(): string;
+  apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
+  lastSearch(): SearchOutcome | undefined;
+}
+
+interface SeenRequest { method: string; path: string; query: string; body: unknown; auth: 'none' | 'valid' | 'invalid' }
+
+function env(name: string): string {
+  const v = process.env[name];
+  assert.ok(v, `${name} is not set: run this suite with npm run test:host`);
+  return v;
+}
+
+async function api(): Promise<DevIndexExtensionApi> {
+  const ext = vscode.extensions.getExtension('devindex.devindex');
+  assert.ok(ext, 'extension devindex.devindex is not loaded');
+  const a = (await ext.activate()) as DevIndexExtensionApi;
+  assert.equal(typeof a.lastSearch, 'function', 'activate() returns lastSearch()');
+  return a;
+}
+
+async function sandbox(method: 'GET' | 'DELETE'): Promise<SeenRequest[]> {
+  const r = await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/requests`, { method });
+  assert.ok(r.ok, `sandbox ${method} /__sandbox/requests: ${r.status}`);
+  return method === 'GET' ? ((await r.json()) as { requests: SeenRequest[] }).requests : [];
+}
+
+/** The search requests the sandbox saw since the last clear, with their parameters decoded (GET or POST). */
+async function searchesSeen(): Promise<Array<{ params: Record<string, string[]>; auth: SeenRequest['auth'] }>> {
+  return (await sandbox('GET')).filter((r) => r.path.startsWith('/v2/search')).map((r) => {
+    const params: Record<string, string[]> = {};
+    if (r.method === 'GET') {
+      for (const [k, v] of new URLSearchParams(r.query)) (params[k] ??= []).push(v);
+    } else if (r.body && typeof r.body === 'object') {
+      for (const [k, v] of Object.entries(r.body as Record<string, unknown>)) params[k] = Array.isArray(v) ? v.map(String) : [String(v)];
+    }
+    return { params, auth: r.auth };
+  });
+}
+
+/**
+ * Waits until the extension finished a search for `query` that began after `previous` (the outcome
+ * object is replaced on every search, so a re-run of the same query is told apart).
+ */
+async function searchDone(a: DevIndexExtensionApi, query: string, previous: SearchOutcome | undefined, ms = 20_000): Promise<SearchOutcome> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const o = a.lastSearch();
+    if (o && o !== previous && o.params.query === query && (o.response || o.error !== undefined)) return o;
+    if (Date.now() > deadline) assert.fail(`no finished search for ${JSON.stringify(query)} after ${ms} ms; last: ${JSON.stringify(o && { query: o.params.query, error: o.error, same: o === previous })}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function closeEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/**
+ * Opens `content` from a file (not an untitled document: closing a dirty one would ask to save and
+ * leave it active) and selects from `start` to `end`; returns once it is the active editor.
+ */
+async function openWithSelection(name: string, content: string, select: (doc: vscode.TextDocument) => vscode.Selection): Promise<vscode.TextEditor> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'devindex-selection-'));
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, content);
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  const editor = await vscode.window.showTextDocument(doc, { preview: false });
+  editor.selection = select(doc);
+  const deadline = Date.now() + 5000;
+  while (vscode.window.activeTextEditor?.document !== doc) {
+    if (Date.now() > deadline) assert.fail(`${name} did not become the active editor`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return editor;
+}
+
+describe('search commands against the sandbox', function () {
+  this.timeout(60_000);
+  let a: DevIndexExtensionApi;
+
+  before(async () => {
+    a = await api();
+    await a.apiKey.clear();
+  });
+
+  after(async () => {
+    await a?.apiKey.clear();
+    await closeEditors();
+  });
+
+  it('devIndex.search.run with a query runs it in the Search view and returns sandbox results, keyless', async () => {
+    await sandbox('DELETE');
+    const before = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.run', 'retry on 429 with Retry-After');
+    const o = await searchDone(a, 'retry on 429 with Retry-After', before);
+    assert.equal(o.error, undefined, `the search failed: ${o.error}`);
+    const ids = o.response!.results.map((r) => r.id);
+    assert.ok(ids.includes('issue:fetchline/fetchline#412'), `the corpus's retry issue is among the results: ${ids.join(', ')}`);
+    assert.ok(ids.some((id) => id.startsWith('doc:fetchline/')), `a fetchline doc page is among the results: ${ids.join(', ')}`);
+    const seen = await searchesSeen();
+    assert.equal(seen.length, 1, `exactly one search went out: ${JSON.stringify(seen)}`);
+    assert.deepEqual(seen[0]!.params.query, ['retry on 429 with Retry-After']);
+    assert.equal(seen[0]!.auth, 'none', 'no key is set, so no Authorization header is sent (keyless search)');
+  });
+
+  it('devIndex.search.selection searches the whitespace-folded selection', async () => {
+    const content = [
+      'export function pool() {',
+      '  // connection pool',
+      '\tkeep-alive    timeout',
+      '',
+      '  return 1;',
+      '}',
+    ].join('\n');
+    const editor = await openWithSelection('pool.ts', content, () => new vscode.Selection(1, 5, 4, 2));
+    assert.equal(editor.document.getText(editor.selection), 'connection pool\n\tkeep-alive    timeout\n\n  ', 'a multi-line selection with tabs, runs of spaces and a blank line');
+    await sandbox('DELETE');
+    const before = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.selection');
+    const o = await searchDone(a, 'connection pool keep-alive timeout', before);
+    assert.equal(o.error, undefined, `the search failed: ${o.error}`);
+    assert.ok(o.response!.results.length > 0, 'the folded selection finds corpus documents');
+    const seen = await searchesSeen();
+    assert.deepEqual(seen.map((s) => s.params.query), [['connection pool keep-alive timeout']]);
+    await closeEditors();
+  });
+
+  it('devIndex.search.selection cuts a long selection at a word boundary', async () => {
+    const words = Array.from({ length: 120 }, (_, i) => `word${i}`);
+    const content = words.slice(0, 60).join('  ') + '\n' + words.slice(60).join('\n    ');
+    const folded = words.join(' ');
+    assert.ok(folded.length > 400);
+    await openWithSelection('long.txt', content, (doc) => new vscode.Selection(0, 0, doc.lineCount - 1, doc.lineAt(doc.lineCount - 1).text.length));
+    // The longest run of whole words that fits in 400 characters.
+    let expected = '';
+    for (const w of words) { if ((expected ? `${expected} ${w}` : w).length > 400) break; expected = expected ? `${expected} ${w}` : w; }
+    const before = a.lastSearch();
+    await sandbox('DELETE');
+    await vscode.commands.executeCommand('devIndex.search.selection');
+    const o = await searchDone(a, expected, before);
+    const q = o.params.query;
+    assert.ok(q.length <= 400 && folded.length > q.length, `cut to at most 400 characters (got ${q.length})`);
+    assert.ok(folded.startsWith(q) && folded[q.length] === ' ', 'the start of the folded selection, cut at a word boundary');
+    assert.match(q, /^word0 word1 word2 /);
+    const seen = await searchesSeen();
+    assert.deepEqual(seen.map((s) => s.params.query), [[q]], 'the cut query is what was sent');
+    await closeEditors();
+  });
+
+  it('devIndex.search.history records searches and re-runs a past one', async () => {
+    const first = 'zod schema unknown keys';
+    const second = 'test runner timeout flaky';
+    let before = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.run', first);
+    await searchDone(a, first, before);
+    before = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.run', second);
+    await searchDone(a, second, before);
+
+    // Newest first: index 1 is the first query, index 0 the second.
+    await sandbox('DELETE');
+    before = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.history', 1);
+    const rerun = await searchDone(a, first, before);
+    assert.ok(rerun.response!.results.some((r) => r.id.startsWith('doc:keel-schema/')), 'the re-run finds keel-schema docs again');
+    assert.deepEqual((await searchesSeen()).map((s) => s.params.query), [[first]]);
+
+    // Re-running moved the first query to the front, so index 1 is now the second query.
+    await sandbox('DELETE');
+    before = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.history', 1);
+    await searchDone(a, second, before);
+    assert.deepEqual((await searchesSeen()).map((s) => s.params.query), [[second]]);
+  });
+
+  it('401: an invalid key fails with the Unauthorized message, which never holds the key', async () => {
+    const bad = 'devindex-not-a-valid-key-5e1f0c2a9b';
+    await vscode.commands.executeCommand('devIndex.auth.setKey', bad);
+    assert.equal(await a.apiKey.get(), bad);
+    await sandbox('DELETE');
+    const before = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.run', 'webview content security policy');
+    const o = await searchDone(a, 'webview content security policy', before);
+    assert.equal(o.response, undefined);
+    assert.equal(o.status, 401);
+    assert.match(o.error ?? '', /Unauthorized: Invalid token/);
+    assert.ok(!(o.error ?? '').includes(bad), 'the key is not in the error message');
+    assert.ok(!JSON.stringify(o).includes(bad), 'the key is nowhere in the outcome');
+    const seen = await searchesSeen();
+    assert.ok(seen.length >= 1 && seen.every((s) => s.auth === 'invalid'), `the key was sent and refused: ${JSON.stringify(seen)}`);
+    assert.equal(seen.length, 1, '401 is not retried (spec: no retry)');
+  });
+
+  it('key round trip: set through the command, searches carry it; cleared, searches go keyless', async () => {
+    const key = env('DEVINDEX_TEST_KEY');
+    assert.equal(await vscode.commands.executeCommand('devIndex.auth.setKey', key), true);
+    assert.equal(await a.apiKey.get(), key);
+    await sandbox('DELETE');
+    let before = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.run', 'connection pool');
+    let o = await searchDone(a, 'connection pool', before);
+    assert.equal(o.error, undefined, `with a valid key: ${o.error}`);
+    assert.deepEqual((await searchesSeen()).map((s) => s.auth), ['valid']);
+    const settings = fs.readFileSync(env('DEVINDEX_TEST_USER_SETTINGS'), 'utf8');
+    assert.ok(!settings.includes(key), 'the key is not in the user settings file');
+
+    assert.equal(await vscode.commands.executeCommand('devIndex.auth.clearKey'), true);
+    assert.equal(await a.apiKey.get(), undefined);
+    await sandbox('DELETE');
+    before = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.run', 'keep-alive');
+    o = await searchDone(a, 'keep-alive', before);
+    assert.equal(o.error, undefined, `keyless: ${o.error}`);
+    assert.deepEqual((await searchesSeen()).map((s) => s.auth), ['none']);
+  });
+
+  // Last: a repository-scoped search leaves its repos in the view's filters for later bare queries.
+  it('devIndex.search.repository scopes repos to the workspace remotes, upstream first', async () => {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    assert.equal(folders.length, 1, 'the runner opens the fixture workspace');
+    await sandbox('DELETE');
+    const before = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.repository', { query: 'retry on 429 with Retry-After' });
+    const o = await searchDone(a, 'retry on 429 with Retry-After', before);
+    assert.equal(o.error, undefined, `the search failed: ${o.error}`);
+    assert.deepEqual(o.params.repos, ['fetchline/fetchline', 'quarry-dev/fetchline']);
+    const seen = await searchesSeen();
+    assert.equal(seen.length, 1);
+    assert.deepEqual(seen[0]!.params.repos, ['fetchline/fetchline', 'quarry-dev/fetchline'], 'the wire carries both slugs');
+    const repoIds = o.response!.results.filter((r) => r.type !== 'doc').map((r) => r.id);
+    assert.ok(repoIds.length > 0, 'repository results came back');
+    assert.ok(repoIds.every((id) => /(fetchline\/fetchline|quarry-dev\/fetchline)/.test(id)), `only the scoped repositories: ${repoIds.join(', ')}`);
+    assert.ok(repoIds.some((id) => id.includes('fetchline/fetchline#')), `the upstream's issues are found: ${repoIds.join(', ')}`);
+  });
+});
