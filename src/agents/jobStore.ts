@@ -61,6 +61,8 @@ interface Runtime {
   lastNewEventAt?: number;
   /** The last progress phase per agent id, to tell a phase change from another message. */
   phases: Map<string, string>;
+  /** The largest rise of `creditsUsed` between two reads: about the cost of the costliest step. */
+  largestCreditStep: number;
   /** What the trace has said about the end being near (see `nearEnd`). */
   endSignals: { finalizing: boolean; orchestratorFinished: boolean; cancelRequested: boolean; fatalError: boolean };
 }
@@ -453,6 +455,9 @@ export class JobStore {
       if (ev.error?.message && !job.error) job.error = ev.error.message;
       changed = true;
     }
+    if (typeof trace.creditsUsed === 'number' && job.creditsUsed !== undefined && trace.creditsUsed > job.creditsUsed) {
+      rt.largestCreditStep = Math.max(rt.largestCreditStep, trace.creditsUsed - job.creditsUsed);
+    }
     if (typeof trace.creditsUsed === 'number' && trace.creditsUsed !== job.creditsUsed) {
       job.creditsUsed = trace.creditsUsed;
       changed = true;
@@ -489,12 +494,15 @@ export class JobStore {
 
   /**
    * Whether the run, as known now, says its end is near: the orchestrator is finalizing or has
-   * finished, a cancel was requested, an error that will not be retried occurred, or the credits used
-   * are within 10% of the ceiling. The schedule polls fast only then.
+   * finished, a cancel was requested, an error that will not be retried occurred, or the credit
+   * ceiling is close: within 10% of it, or within the largest rise seen so far (one more costly step
+   * would hit it). The schedule polls fast only then.
    */
   private nearEnd(job: AgentJob, rt: Runtime): boolean {
     const s = rt.endSignals;
-    const credits = job.maxCredits !== undefined && job.creditsUsed !== undefined && job.creditsUsed >= NEAR_CREDIT_LIMIT * job.maxCredits;
+    const used = job.creditsUsed;
+    const credits = job.maxCredits !== undefined && used !== undefined && used > 0
+      && (used >= NEAR_CREDIT_LIMIT * job.maxCredits || used + rt.largestCreditStep >= job.maxCredits);
     return s.finalizing || s.orchestratorFinished || s.cancelRequested || s.fatalError
       || job.cancelRequested === true || job.status === 'cancelling' || credits;
   }
@@ -581,7 +589,7 @@ export class JobStore {
     let rt = this.runtime.get(id);
     if (!rt) {
       rt = {
-        polling: false, events: new Map(), trace: { state: 'unloaded' }, phases: new Map(),
+        polling: false, events: new Map(), trace: { state: 'unloaded' }, phases: new Map(), largestCreditStep: 0,
         endSignals: { finalizing: false, orchestratorFinished: false, cancelRequested: false, fatalError: false },
       };
       this.runtime.set(id, rt);

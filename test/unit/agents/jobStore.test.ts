@@ -390,4 +390,20 @@ describe('job store: what counts as news for the schedule', () => {
     await clock.advance(5_000);
     assert.deepEqual(traceTimes(backend, job.id).map((t) => t - t0).slice(0, 3), [2000, 2500, 3250], '95 of 100 credits used: near the end (0.5 s, then backing off inside the window)');
   });
+
+  it('treats the credit ceiling as near once one more step as costly as the costliest so far would reach it', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p', maxCredits: 100 });
+    const scripted = backend.script({ id: job.id, events: [], credits: 10 });
+    const t0 = clock.now();
+    await clock.advance(2_000);
+    scripted.credits = 40;
+    await clock.advance(3_000);
+    assert.deepEqual(traceTimes(backend, job.id).map((t) => t - t0), [2000, 5000], '40 + a step of 30 < 100: still backing off');
+    scripted.credits = 70;
+    await clock.advance(5_000);
+    const ts = traceTimes(backend, job.id).map((t) => t - t0);
+    assert.equal(ts[2], 9500);
+    assert.equal(ts[3], 10_000, '70 + a step of 30 reaches 100: 0.5 s');
+  });
 });
