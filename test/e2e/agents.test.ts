@@ -1,0 +1,199 @@
+// Browser UI: agent jobs through the real workbench as a user drives them. Set the key from the
+// palette, start a job with Start Agent Job… (three input boxes), watch its row in the Agent Jobs
+// tree go from running to completed, see the end-of-run notification, expand it and open a
+// snapshot from an artifact event's inline Open Snapshot (a pretty-JSON editor); start a SLOW job,
+// cancel it from the row's inline action and see it end as cancelled. The sandbox the runner started
+// runs agents at --agent-speed 10 (a standard run about 2.5 s, a SLOW one about 50 s).
+import * as assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { Locator } from 'playwright-core';
+import { Workbench, e2e } from './workbench';
+
+const VIEW = 'Agent Jobs';
+
+describe('Agent jobs in the workbench', () => {
+  let wb: Workbench;
+  before(async () => {
+    wb = await Workbench.open('agents');
+    // The container appears once the extension's contributions are loaded; its commands are in the palette from then on.
+    await wb.activityItem('Developer Index').waitFor({ state: 'visible', timeout: 60_000 });
+    await showJobsView();
+    await wb.runCommand('Developer Index: Set API Key');
+    await wb.answerInputBox(e2e.testKey(), { prompt: /secret storage/i });
+    await wb.waitForNotification(/API key saved/i);
+  });
+  afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
+  after(async () => {
+    // Leave the workbench as the other browser tests expect it: no key.
+    await wb?.runCommand('Developer Index: Clear API Key').catch(() => undefined);
+    await wb?.close();
+  });
+
+  /** The Developer Index container with the Agent Jobs pane expanded (the Search pane collapsed to make room). */
+  async function showJobsView(): Promise<void> {
+    await wb.openContainer('Developer Index');
+    const header = (name: string): Locator => wb.page.locator(`.sidebar .pane-header[aria-label="${name} Section"]`);
+    await header(VIEW).waitFor({ state: 'visible' });
+    // A wider side bar, so the rows' descriptions (state, credits) are readable in the screenshots:
+    // drag the sash on its right edge.
+    const bar = await wb.page.locator('.part.sidebar').boundingBox();
+    if (bar && bar.width < 500) {
+      const y = bar.y + bar.height / 2;
+      await wb.page.mouse.move(bar.x + bar.width + 1, y);
+      await wb.page.mouse.down();
+      await wb.page.mouse.move(bar.x + bar.width + 250, y, { steps: 8 });
+      await wb.page.mouse.up();
+    }
+    if ((await header('Search').getAttribute('aria-expanded').catch(() => null)) === 'true') await header('Search').click();
+    if ((await header(VIEW).getAttribute('aria-expanded')) !== 'true') await header(VIEW).click();
+    await wb.pane(VIEW).locator('.pane-body').waitFor({ state: 'visible' });
+  }
+
+  /** The job row whose label is the (short) prompt. */
+  function jobRow(prompt: string): Locator {
+    return wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: prompt }).first();
+  }
+
+  async function ariaLabel(l: Locator): Promise<string> {
+    return (await l.getAttribute('aria-label')) ?? '';
+  }
+
+  /** Polls the row's accessible label until it matches (the tree redraws a row in place when its job changes). */
+  async function waitForLabel(l: Locator, match: RegExp, timeout: number): Promise<string> {
+    const deadline = Date.now() + timeout;
+    let last = '';
+    for (;;) {
+      last = await ariaLabel(l).catch(() => '');
+      if (match.test(last)) return last;
+      if (Date.now() > deadline) assert.fail(`the row's label never matched ${match} within ${timeout} ms; last: "${last}"`);
+      await wb.page.waitForTimeout(200);
+    }
+  }
+
+  /** The codicon the row shows as its ThemeIcon id (`sync~spin` for a spinning sync), from the icon element's classes. */
+  async function iconOf(l: Locator): Promise<string> {
+    const cls = ((await l.locator('.custom-view-tree-node-item-icon').first().getAttribute('class')) ?? '').split(/\s+/);
+    const id = cls.find((c) => c.startsWith('codicon-') && !c.startsWith('codicon-modifier-'))?.slice('codicon-'.length) ?? cls.join(' ');
+    const modifier = cls.find((c) => c.startsWith('codicon-modifier-'))?.slice('codicon-modifier-'.length);
+    return modifier ? `${id}~${modifier}` : id;
+  }
+
+  /** The inline actions of a row are shown on hover; returns the titles of those shown. */
+  async function inlineActions(l: Locator): Promise<string[]> {
+    await l.hover();
+    const actions = l.locator('.actions .action-label');
+    return (await actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.getAttribute('title') ?? ''))).filter(Boolean);
+  }
+
+  /** Answers one step of the Start Agent Job input boxes: waits for its prompt, types, presses Enter. */
+  async function answerStep(prompt: RegExp, text: string): Promise<void> {
+    const widget = wb.page.locator('.quick-input-widget');
+    const message = widget.locator('.quick-input-message').filter({ hasText: prompt }).first();
+    await message.waitFor({ state: 'visible', timeout: 15_000 });
+    await widget.locator('input.input').fill(text);
+    await wb.page.keyboard.press('Enter');
+    await message.waitFor({ state: 'hidden', timeout: 15_000 });
+  }
+
+  async function startFromPalette(prompt: string, maxCredits: string): Promise<void> {
+    // The palette is opened from the workbench, not from an editor that has taken the focus.
+    await wb.page.keyboard.press('Escape');
+    await wb.runCommand('View: Close All Editors').catch(() => undefined);
+    await wb.runCommand('Developer Index: Start Agent Job…');
+    await answerStep(/What should the agent do/, prompt);
+    await answerStep(/Pages to start from/, '');
+    await answerStep(/Credit ceiling/, maxCredits);
+    await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  }
+
+  async function sandboxRequests(): Promise<Array<{ method: string; path: string; body: unknown; auth: string }>> {
+    const r = await (await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`)).json() as { requests: Array<{ method: string; path: string; body: unknown; auth: string }> };
+    return r.requests;
+  }
+
+  it('starts a job from the palette, shows it running with a Cancel action, then completed with a notification', async () => {
+    await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`, { method: 'DELETE' });
+    const prompt = 'E2E collect findings on HTTP clients';
+    await startFromPalette(prompt, '900');
+    const job = jobRow(prompt);
+    await job.waitFor({ state: 'visible', timeout: 15_000 });
+    const submits = (await sandboxRequests()).filter((r) => r.method === 'POST' && r.path === '/v2/agent');
+    assert.equal(submits.length, 1, 'exactly one submission');
+    assert.deepEqual(submits[0]!.body, { prompt, maxCredits: 900 });
+    assert.equal(submits[0]!.auth, 'valid');
+
+    // At agent speed 10 the first poll (2 s after the submit) may already see the end: the running state
+    // is checked only if it is still on screen, the end state always.
+    const first = await ariaLabel(job);
+    if (/running/.test(first)) {
+      assert.equal(await iconOf(job), 'sync~spin', 'a spinning icon while running');
+      await wb.screenshot('job running');
+    }
+    const done = await waitForLabel(job, /completed · \d+ \/ 900 credits/, 30_000);
+    assert.match(done, new RegExp(prompt));
+    assert.equal(await iconOf(job), 'pass');
+    assert.ok(!(await inlineActions(job)).some((a) => /Cancel/.test(a)), 'no Cancel on a completed job');
+    assert.ok((await inlineActions(job)).some((a) => /Open Result/.test(a)), 'Open Result on a completed job');
+    const note = await wb.waitForNotification(/Agent job ".*" completed using \d+ credits/, 15_000);
+    assert.match(note, /E2E collect findings/);
+    await wb.screenshot('job completed with notification');
+  });
+
+  it('expands the completed job and opens a snapshot from an artifact event as pretty JSON', async () => {
+    const job = jobRow('E2E collect findings on HTTP clients');
+    await job.click();
+    await wb.page.keyboard.press('ArrowRight');
+    // The orchestrator is expanded by default; its first `append` artifact event holds the first finding.
+    const orchestrator = wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: /orchestrator/ }).first();
+    await orchestrator.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await orchestrator.innerText(), /^orchestrator\s*orchestrator · completed · \d+ events$/);
+    const artifact = wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: /artifact result \(json\) append/ }).first();
+    await artifact.waitFor({ state: 'visible', timeout: 15_000 });
+    await wb.screenshot('job expanded');
+    const actions = await inlineActions(artifact);
+    assert.ok(actions.includes('Open Snapshot'), `inline actions of the artifact event: ${JSON.stringify(actions)}`);
+    await artifact.locator('.actions .action-label[aria-label="Open Snapshot"]').click();
+
+    const tab = wb.page.locator('.tabs-container .tab.active');
+    await tab.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match((await tab.getAttribute('aria-label')) ?? '', /\.json/);
+    const lines = wb.page.locator('.editor-instance .monaco-editor .view-lines .view-line');
+    await lines.first().waitFor({ state: 'visible', timeout: 15_000 });
+    await wb.page.waitForFunction(() => document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line').length > 3);
+    const text = (await lines.allInnerTexts()).map((l) => l.replace(/\u00a0/g, ' '));
+    // Pretty JSON: an opening brace alone on the first line, then indented keys, one per line.
+    assert.equal(text.map((l) => l.trim()).find((l) => l.length > 0), '{', `editor text: ${JSON.stringify(text.slice(0, 5))}`);
+    assert.ok(text.some((l) => /^ {2}"items": \[/.test(l)), `an indented "items" key: ${JSON.stringify(text.slice(0, 5))}`);
+    assert.ok(text.some((l) => /^ {6}"title": "Finding 1/.test(l)), `an indented finding: ${JSON.stringify(text.slice(0, 8))}`);
+    await wb.screenshot('snapshot open as pretty JSON');
+  });
+
+  it('cancels a running SLOW job from the tree and shows it as cancelled with a notification', async () => {
+    const prompt = 'E2E SLOW survey to be cancelled';
+    await startFromPalette(prompt, '');
+    const job = jobRow(prompt);
+    await job.waitFor({ state: 'visible', timeout: 15_000 }).catch(async (e: unknown) => {
+      await wb.screenshot('no row for the SLOW job');
+      throw new Error(`no row for the SLOW job; rows ${JSON.stringify(await wb.treeItems(VIEW))}, notifications ${JSON.stringify(await wb.notifications())}: ${String(e)}`);
+    });
+    await waitForLabel(job, /running/, 10_000);
+    assert.equal(await iconOf(job), 'sync~spin');
+    // Let the run produce events first (the first poll is 2 s after the submit), so the cancel stops
+    // a run that is under way.
+    await wb.page.waitForTimeout(2500);
+    const actions = await inlineActions(job);
+    assert.ok(actions.includes('Cancel Agent Job'), `inline actions of a running job: ${JSON.stringify(actions)}`);
+    await wb.screenshot('running job with its Cancel action');
+    await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`, { method: 'DELETE' });
+    await job.locator('.actions .action-label[aria-label="Cancel Agent Job"]').click();
+    const ended = await waitForLabel(job, /cancelled · 0 \/ \d+ credits/, 30_000);
+    assert.match(ended, new RegExp(prompt));
+    assert.equal(await iconOf(job), 'circle-slash');
+    const cancels = (await sandboxRequests()).filter((r) => r.method === 'DELETE' && r.path.startsWith('/v2/agent/'));
+    assert.equal(cancels.length, 1, 'one cancel request');
+    assert.ok(!(await inlineActions(job)).includes('Cancel Agent Job'), 'no Cancel once it has ended');
+    const note = await wb.waitForNotification(/was cancelled\. Cancelled runs are not billed/, 15_000);
+    assert.match(note, /E2E SLOW survey/);
+    await wb.screenshot('job cancelled with notification');
+  });
+});
