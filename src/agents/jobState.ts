@@ -55,9 +55,12 @@ function failureFromMessage(code: string | undefined, message: string | undefine
   return 'failed';
 }
 
-/** How an agent (orchestrator or subagent) ended, from its `agent.finished` event. */
+/**
+ * How an agent ended, from its `agent.finished` event; the system agent, which reports the run's own
+ * end instead, from its `run.finished`.
+ */
 export function agentState(node: AgentNode, jobRunning: boolean): AgentState {
-  const finished = node.events.find((e) => e.type === 'agent.finished');
+  const finished = node.events.find((e) => e.type === 'agent.finished') ?? node.events.find((e) => e.type === 'run.finished');
   if (!finished) return jobRunning ? 'running' : 'unknown';
   const code = finished.error?.code;
   if (code === 'parent_finished') return 'parent_finished';

@@ -58,6 +58,10 @@ describe('job state and icons', () => {
     assert.equal(agentState(node([ev('agent.finished', a, 1000, 2, { outcome: 'succeeded', error: null })]), false), 'completed');
     assert.equal(agentState(node([ev('agent.finished', a, 1000, 2, { outcome: 'credit_limit_reached' })]), false), 'credit_limit_reached');
     assert.equal(agentState(node([ev('agent.started', a, 1000, 1)]), true), 'running');
+    assert.equal(agentState(node([ev('agent.started', a, 1000, 1)]), false), 'unknown');
+    // The system agent never sends agent.finished: its run.finished says how the run ended.
+    assert.equal(agentState(node([ev('run.started', a, 1000, 1), ev('run.finished', a, 2000, 2, { outcome: 'succeeded', error: null })]), false), 'completed');
+    assert.equal(agentState(node([ev('run.finished', a, 2000, 2, { outcome: 'refused', error: { code: 'refused', retryable: false } })]), false), 'refused');
   });
 });
 
