@@ -4,7 +4,7 @@
 // views, and screenshots into test-results/e2e/.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Frame, type FrameLocator, type Locator, type Page } from 'playwright-core';
 
 function env(name: string): string {
   const v = process.env[name];
@@ -132,6 +132,36 @@ export class Workbench {
    */
   webview(nth = 0): FrameLocator {
     return this.page.locator('iframe.webview.ready').nth(nth).contentFrame().locator('#active-frame').contentFrame();
+  }
+
+  /**
+   * The same document as webview(nth), as a playwright Frame: for `evaluate` inside the webview
+   * (sentinels, listeners). A webview rebuilt after hide/show is a new frame: ask again.
+   */
+  async webviewFrame(nth = 0): Promise<Frame> {
+    const el = await this.page.locator('iframe.webview.ready').nth(nth).contentFrame().locator('#active-frame').elementHandle();
+    const frame = await el?.contentFrame();
+    if (!frame) throw new Error('the webview has no #active-frame document');
+    return frame;
+  }
+
+  /**
+   * Puts the workbench in a light or dark theme with the palette's "Preferences: Toggle between
+   * Light/Dark Themes" (the configuration service writes workbench.colorTheme, so webviews follow
+   * live) and waits until the workbench wears it (root class `vs` or `vs-dark`).
+   */
+  async useTheme(kind: 'light' | 'dark'): Promise<void> {
+    const cls = kind === 'light' ? 'vs' : 'vs-dark';
+    const wears = (k: string) => {
+      const el = document.querySelector('.monaco-workbench');
+      return !!el && el.classList.contains(k) && !['vs', 'vs-dark', 'hc-black', 'hc-light'].filter((c) => c !== k).some((c) => el.classList.contains(c));
+    };
+    if (await this.page.evaluate(wears, cls)) return;
+    await this.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await this.page.waitForFunction(wears, cls, { timeout: 15_000 }).catch(async (e: Error) => {
+      const classes = await this.page.evaluate(() => document.querySelector('.monaco-workbench')?.className);
+      throw new Error(`the workbench did not switch to a ${kind} theme: ${classes}\n${e.message}`);
+    });
   }
 
   /** A view's pane in the side bar, by the view's name. */
