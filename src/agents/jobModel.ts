@@ -1,6 +1,7 @@
 // What the store keeps about a job, and how it is persisted (globalState in the editor, a Map in
 // tests). Trace events themselves are not persisted: they are re-read on demand; what survives a
 // reload is how far the trace had been read and how the run ended.
+import { isTerminalStatus } from '../api/agentConstants';
 
 export interface TraceProgress {
   /** Distinct events read so far. */
@@ -100,11 +101,7 @@ function readJob(v: unknown): AgentJob | undefined {
   };
 }
 
-const TERMINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
-
-export function isTerminalStatus(status: string): boolean {
-  return TERMINAL_STATUSES.has(status);
-}
+export { isTerminalStatus };
 
 /** A job the store should be polling: not ended, not gone, not stopped by a permanent failure. */
 export function isActive(job: AgentJob): boolean {

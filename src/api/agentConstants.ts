@@ -7,3 +7,8 @@ export const KNOWN_EVENT_TYPES = [
 ] as const;
 export const KNOWN_OUTCOMES = ['succeeded', 'failed', 'cancelled', 'refused', 'credit_limit_reached'] as const;
 export const KNOWN_ERROR_CODES = ['cancelled', 'credit_limit_reached', 'parent_finished', 'refused', 'internal'] as const;
+
+/** completed and failed are final; so is `cancelled`, should the service start reporting it. */
+export function isTerminalStatus(status: string): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}

@@ -9,7 +9,7 @@ function soft<T extends z.ZodType>(s: T) {
   return s.optional().catch(undefined);
 }
 
-export { KNOWN_JOB_STATUSES, KNOWN_EVENT_TYPES, KNOWN_OUTCOMES, KNOWN_ERROR_CODES } from './agentConstants';
+export { KNOWN_JOB_STATUSES, KNOWN_EVENT_TYPES, KNOWN_OUTCOMES, KNOWN_ERROR_CODES, isTerminalStatus } from './agentConstants';
 
 export const SubmitResponseSchema = z.looseObject({
   success: soft(z.boolean()),
@@ -148,7 +148,3 @@ export const ListResponseSchema = z.looseObject({
 });
 export type AgentList = z.infer<typeof ListResponseSchema>;
 
-/** completed and failed are final; so is `cancelled`, should the service start reporting it. */
-export function isTerminalStatus(status: string): boolean {
-  return status === 'completed' || status === 'failed' || status === 'cancelled';
-}

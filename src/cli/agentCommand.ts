@@ -11,7 +11,7 @@ import {
   readApiKey, retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo as CommonCliIo, type CliOptions,
 } from './common';
 
-export interface CliIo { out(s: string): void; err(s: string): void; env: NodeJS.ProcessEnv }
+export type CliIo = CommonCliIo;
 
 export const AGENT_USAGE = `Usage: devindex agent <subcommand> [options]
 
