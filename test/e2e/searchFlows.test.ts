@@ -5,7 +5,7 @@
 // Every state is captured in the dark and the light theme (test-results/e2e/search-flows-*.png).
 import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import type { FrameLocator } from 'playwright-core';
+import type { FrameLocator, Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
 
 interface SeenRequest { method: string; path: string; query: string; body: unknown; auth: string }
@@ -34,6 +34,9 @@ describe('Search view flows in the workbench', () => {
     await wb.openContainer('Developer Index');
     view = wb.webview();
     await view.getByRole('searchbox').waitFor({ state: 'visible' });
+    // At the default width (about 290 px) and half the side bar's height (Agent Jobs takes the
+    // rest), what a state shows sits below the filter form, out of the screenshots.
+    await wb.giveViewTheSideBar('Search', ['Agent Jobs']);
     await resetFilters();
   });
   afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
@@ -44,12 +47,26 @@ describe('Search view flows in the workbench', () => {
     await wb?.close();
   });
 
-  /** The current state in the dark theme, then in the light one (the webview follows live), then back. */
-  async function bothThemes(label: string): Promise<void> {
+  /**
+   * Scrolls `top` to the top of the webview, then checks that each element that shows the state
+   * is on screen, so the screenshot that follows shows it.
+   */
+  async function showState(top: Locator, shown: Array<[Locator, string]>): Promise<void> {
+    await wb.scrollToTop(top);
+    for (const [el, what] of shown) await wb.assertInViewport(el, what);
+  }
+
+  /**
+   * The current state in the dark theme, then in the light one (the webview follows live), then back;
+   * before each screenshot, the elements that show the state are scrolled to and checked on screen.
+   */
+  async function bothThemes(label: string, top: Locator, shown: Array<[Locator, string]>): Promise<void> {
     await view.locator('body.vscode-dark').waitFor({ state: 'attached' });
+    await showState(top, shown);
     await wb.screenshot(`${label} dark`);
     await wb.useTheme('light');
     await view.locator('body.vscode-light').waitFor({ state: 'attached' });
+    await showState(top, shown);
     await wb.screenshot(`${label} light`);
     await wb.useTheme('dark');
     await view.locator('body.vscode-dark').waitFor({ state: 'attached' });
@@ -76,7 +93,7 @@ describe('Search view flows in the workbench', () => {
     const bar = view.locator('#keyless');
     await bar.waitFor({ state: 'visible', timeout: 10_000 });
     assert.match(await bar.innerText(), /Keyless search.*lower keyless rate limits/s);
-    await bothThemes('keyless notice');
+    await bothThemes('keyless notice', bar, [[bar, 'the keyless notice'], [bar.getByRole('button', { name: 'Set API Key' }), "the notice's Set API Key"]]);
     await bar.getByRole('button', { name: 'Set API Key' }).click();
     await wb.answerInputBox(e2e.testKey(), { prompt: /secret storage/i });
     await wb.waitForNotification(/API key saved/i);
@@ -106,7 +123,16 @@ describe('Search view flows in the workbench', () => {
     assert.equal(sent.length, 1);
     assert.equal(searchParams(sent[0]!).passages, '5');
     await pooling.scrollIntoViewIfNeeded();
-    await bothThemes('results with table and code');
+    const summary = view.locator('#results-region p.summary');
+    const first = view.locator('li.result').first();
+    await bothThemes('results with table and code', summary, [
+      [summary, 'the results summary line'],
+      [first.locator('.result-head'), "the first result's title"],
+      [view.locator('li.result .md pre').first(), 'the first code block'],
+      [pooling.locator('.result-head'), 'the connection-pooling result'],
+      // The table is taller than what is left of the view: its header row and first rows must show.
+      [pooling.locator('.md table tr').nth(2), "the connection-pooling table's first rows"],
+    ]);
   });
 
   it('rule 6: a repository filter with documentation asked for explains the missing docs, and the fix brings them back', async () => {
@@ -120,7 +146,11 @@ describe('Search view flows in the workbench', () => {
     assert.match(await view.locator('.notes').innerText(), /repository filters \(language\) apply only to repositories/);
     assert.equal(await view.locator('li.result .type-icon.type-doc').count(), 0, 'no documentation results while the filter is set');
     assert.ok(await view.locator('li.result').count() > 0, 'the repository half still answers');
-    await bothThemes('rule 6 hint');
+    await bothThemes('rule 6 hint', view.locator('#results-region p.summary'), [
+      [view.locator('.cov-unavailable'), 'the unavailable Documentation coverage'],
+      [view.locator('.notes'), 'the rule 6 note'],
+      [fix, "the note's fix button"],
+    ]);
 
     await sandboxRequests('DELETE');
     await fix.click();
@@ -135,7 +165,9 @@ describe('Search view flows in the workbench', () => {
     const sent = (await sandboxRequests()).filter((r) => r.path.startsWith('/v2/search'));
     assert.equal(sent.length, 1);
     assert.equal(searchParams(sent[0]!).language, undefined, 'the fixed search was sent without the language filter');
-    await bothThemes('rule 6 fixed');
+    // The documentation results come back below the repository ones: show the first of them.
+    const doc = view.locator('li.result', { has: view.locator('.type-icon.type-doc') }).first();
+    await bothThemes('rule 6 fixed', doc, [[doc.locator('.result-head'), 'the first documentation result']]);
   });
 
   it('hostile passages from the corpus execute no script', async () => {
@@ -183,7 +215,10 @@ describe('Search view flows in the workbench', () => {
     assert.deepEqual(await frame.evaluate(() => (window as unknown as { __violations: string[] }).__violations), [], 'nothing even tried to run or load (no CSP violation)');
     assert.deepEqual(dialogs, [], 'no dialog opened in any frame');
     await toolkit58.scrollIntoViewIfNeeded();
-    await bothThemes('hostile passages inert');
+    await bothThemes('hostile passages inert', toolkit58, [
+      [toolkit58.locator('.result-head'), 'the webview-toolkit#58 result'],
+      [toolkit58.locator('.md').first(), "webview-toolkit#58's passage"],
+    ]);
   });
 
   it('401: a refused key shows the Unauthorized message with Set API Key, which fixes it', async () => {
@@ -200,7 +235,7 @@ describe('Search view flows in the workbench', () => {
     assert.match(await box.innerText(), /Unauthorized: Invalid token/);
     const html = [await wb.page.content(), ...await Promise.all(wb.page.frames().map((f) => f.content().catch(() => '')))].join('\n');
     assert.ok(!html.includes(bad), 'the key appears nowhere in the workbench or the webview');
-    await bothThemes('unauthorized');
+    await bothThemes('unauthorized', box, [[box, 'the Unauthorized error box'], [box.getByRole('button', { name: 'Set API Key' }), "the error box's Set API Key"]]);
 
     await box.getByRole('button', { name: 'Set API Key' }).click();
     await wb.answerInputBox(e2e.testKey(), { prompt: /secret storage/i });

@@ -21,6 +21,9 @@ describe('Developer Index in the workbench', () => {
     assert.match(await wb.sideBarTitle(), /developer index/i);
     const box = wb.webview().getByRole('searchbox');
     await box.waitFor({ state: 'visible' });
+    // Room for the results: a wider side bar, and Agent Jobs collapsed so Search gets its height.
+    await wb.giveViewTheSideBar('Search', ['Agent Jobs']);
+    await wb.assertInViewport(box, 'the query box');
     await wb.screenshot('search view open');
   });
 
@@ -30,6 +33,10 @@ describe('Developer Index in the workbench', () => {
     await wb.answerInputBox('discriminated unions');
     const hit = wb.webview().getByText('Discriminated unions', { exact: true }).first();
     await hit.waitFor({ state: 'visible', timeout: 30_000 });
+    const summary = wb.webview().locator('#results-region p.summary');
+    await wb.scrollToTop(summary);
+    await wb.assertInViewport(summary, 'the results summary line');
+    await wb.assertInViewport(hit, 'the first result');
     await wb.screenshot('results');
     const seen = await (await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`)).json() as { requests: Array<{ path: string }> };
     const searches = seen.requests.filter((r) => r.path.startsWith('/v2/search') && JSON.stringify(r).includes('discriminated'));

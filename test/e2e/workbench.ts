@@ -24,6 +24,16 @@ export const e2e = {
   chromiumArgs: () => JSON.parse(env('DEVINDEX_E2E_CHROMIUM_ARGS')) as string[],
 };
 
+interface Box { x: number; y: number; width: number; height: number }
+
+function intersect(a: Box, b: Box): Box {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  return { x, y, width: Math.max(0, Math.min(a.x + a.width, b.x + b.width) - x), height: Math.max(0, Math.min(a.y + a.height, b.y + b.height) - y) };
+}
+
+const fmt = (b: Box) => `${Math.round(b.width)}x${Math.round(b.height)} at (${Math.round(b.x)}, ${Math.round(b.y)})`;
+
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
 
 export class Workbench {
@@ -167,6 +177,107 @@ export class Workbench {
   /** A view's pane in the side bar, by the view's name. */
   pane(viewName: string): Locator {
     return this.page.locator('.sidebar .pane', { has: this.page.locator(`.pane-header[aria-label="${viewName} Section"]`) });
+  }
+
+  /** A view's header in the side bar (click it to collapse or expand the view). */
+  viewHeader(viewName: string): Locator {
+    return this.page.locator(`.sidebar .pane-header[aria-label="${viewName} Section"]`);
+  }
+
+  /** Collapses or expands a side bar view by clicking its header, if it is not that way already. */
+  async setViewExpanded(viewName: string, expanded: boolean): Promise<void> {
+    const header = this.viewHeader(viewName);
+    await header.waitFor({ state: 'visible' });
+    if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click();
+    await this.page.waitForFunction(([sel, want]) => document.querySelector(sel!)?.getAttribute('aria-expanded') === want,
+      [`.sidebar .pane-header[aria-label="${viewName} Section"]`, String(expanded)], { timeout: 10_000 });
+  }
+
+  /**
+   * Widens the side bar to about `width` px by dragging the sash on its right edge (the default
+   * width, about 290 px, wraps every label). Throws if the side bar did not get at least that wide.
+   */
+  async widenSideBar(width = 520): Promise<void> {
+    const part = this.page.locator('.part.sidebar');
+    const bar = await part.boundingBox();
+    if (!bar) throw new Error('the side bar is not on screen');
+    if (bar.width >= width - 10) return;
+    const y = bar.y + bar.height / 2;
+    await this.page.mouse.move(bar.x + bar.width + 1, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(bar.x + width + 1, y, { steps: 8 });
+    await this.page.mouse.up();
+    const now = (await part.boundingBox())?.width ?? 0;
+    if (now < width - 10) throw new Error(`the side bar is ${now} px wide after dragging its sash towards ${width} px`);
+  }
+
+  /**
+   * Gives one view of the open container the side bar: widens it (widenSideBar), collapses the
+   * views in `collapse` and expands `viewName`, then waits until its webview (if any) has the room.
+   */
+  async giveViewTheSideBar(viewName: string, collapse: string[], width = 520): Promise<void> {
+    await this.widenSideBar(width);
+    for (const other of collapse) await this.setViewExpanded(other, false);
+    await this.setViewExpanded(viewName, true);
+    const body = this.pane(viewName).locator('.pane-body');
+    await body.waitFor({ state: 'visible' });
+    // The pane animates to its new height; a webview over it follows a frame later.
+    let last = -1;
+    for (let i = 0; i < 50; i++) {
+      const h = (await body.boundingBox())?.height ?? 0;
+      if (h > 0 && Math.abs(h - last) < 1) break;
+      last = h;
+      await this.page.waitForTimeout(100);
+    }
+  }
+
+  /**
+   * Scrolls `target` (an element in any frame, e.g. inside a webview) to the top of its document's
+   * viewport, with a little room above it, and lets lazily rendered content paint.
+   */
+  async scrollToTop(target: Locator, margin = 8): Promise<void> {
+    await target.waitFor({ state: 'attached' });
+    await target.evaluate((el, m) => {
+      el.scrollIntoView({ block: 'start', inline: 'nearest' });
+      (el.ownerDocument.scrollingElement ?? el.ownerDocument.documentElement).scrollBy(0, -m);
+    }, margin);
+    await target.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+
+  /**
+   * Throws unless at least `minRatio` of `target` is on screen: inside the window's viewport and
+   * inside every iframe that holds it (a webview is two frames deep), by their bounding boxes, and
+   * by an IntersectionObserver in the element's own document (which also sees clipping by
+   * scrolled containers there). The check a screenshot named after the element relies on.
+   */
+  async assertInViewport(target: Locator, what: string, minRatio = 1): Promise<void> {
+    const handle = await target.elementHandle();
+    if (!handle) throw new Error(`${what}: no such element`);
+    const box = await handle.boundingBox();
+    if (!box || box.width === 0 || box.height === 0) throw new Error(`${what}: not rendered (box ${JSON.stringify(box)})`);
+    const vp = this.page.viewportSize() ?? { width: 0, height: 0 };
+    let clip = { x: 0, y: 0, width: vp.width, height: vp.height };
+    const clips: string[] = [`window ${fmt(clip)}`];
+    for (let frame = await handle.ownerFrame(); frame && frame.parentFrame(); frame = frame.parentFrame()) {
+      const el = await frame.frameElement();
+      const fb = await el.boundingBox();
+      await el.dispose();
+      if (!fb) throw new Error(`${what}: a frame that holds it is not rendered`);
+      clips.push(`frame ${fmt(fb)}`);
+      clip = intersect(clip, fb);
+    }
+    const shown = intersect(clip, box);
+    const geometric = (shown.width * shown.height) / (box.width * box.height);
+    const observed = await handle.evaluate((el) => new Promise<number>((resolve) => {
+      const io = new IntersectionObserver(([e]) => { io.disconnect(); resolve(e?.intersectionRatio ?? 0); });
+      io.observe(el);
+    }));
+    await handle.dispose();
+    const tolerance = 0.01;
+    if (geometric < minRatio - tolerance || observed < minRatio - tolerance) {
+      throw new Error(`${what} is not in the viewport: ${(geometric * 100).toFixed(0)}% inside (observer: ${(observed * 100).toFixed(0)}%), `
+        + `${(minRatio * 100).toFixed(0)}% wanted; element ${fmt(box)}, ${clips.join(', ')}`);
+    }
   }
 
   /** The labels of a tree view's visible rows. */
