@@ -32,21 +32,8 @@ describe('Agent jobs in the workbench', () => {
   /** The Developer Index container with the Agent Jobs pane expanded (the Search pane collapsed to make room). */
   async function showJobsView(): Promise<void> {
     await wb.openContainer('Developer Index');
-    const header = (name: string): Locator => wb.page.locator(`.sidebar .pane-header[aria-label="${name} Section"]`);
-    await header(VIEW).waitFor({ state: 'visible' });
-    // A wider side bar, so the rows' descriptions (state, credits) are readable in the screenshots:
-    // drag the sash on its right edge.
-    const bar = await wb.page.locator('.part.sidebar').boundingBox();
-    if (bar && bar.width < 500) {
-      const y = bar.y + bar.height / 2;
-      await wb.page.mouse.move(bar.x + bar.width + 1, y);
-      await wb.page.mouse.down();
-      await wb.page.mouse.move(bar.x + bar.width + 250, y, { steps: 8 });
-      await wb.page.mouse.up();
-    }
-    if ((await header('Search').getAttribute('aria-expanded').catch(() => null)) === 'true') await header('Search').click();
-    if ((await header(VIEW).getAttribute('aria-expanded')) !== 'true') await header(VIEW).click();
-    await wb.pane(VIEW).locator('.pane-body').waitFor({ state: 'visible' });
+    // A wider side bar, so the rows' descriptions (state, credits) are readable in the screenshots.
+    await wb.giveViewTheSideBar(VIEW, ['Search']);
   }
 
   /** The job row whose label is the (short) prompt. */
