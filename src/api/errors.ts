@@ -67,7 +67,7 @@ const REASONS: Record<number, string> = {
 function advice(status: number, error: string | undefined): string {
   switch (status) {
     case 400: return 'the request was rejected as invalid; check the parameters';
-    case 401: return 'set or replace the API key (DEVINDEX_API_KEY or the "Set API Key" command); search also works without a key';
+    case 401: return 'set or replace the API key; search also works without a key';
     case 402: return 'the plan has run out of credits or billing is not configured; add credits or configure billing on the account';
     case 403:
       if (error === PROMPT_INJECTION_ERROR) return 'the page content looked like a prompt injection and extraction was aborted; if this is a false positive, retry without checkPromptInjection';

@@ -77,6 +77,9 @@ export function exitCodeFor(e: unknown): number {
 export function printError(io: CliIo, e: unknown, command = 'devindex'): number {
   if (e instanceof ApiError && e.kind === 'validation' && e.issues?.length) {
     for (const i of e.issues) io.err(`${command}: ${i.message}\n`);
+  } else if (e instanceof ApiError && e.status === 401) {
+    // The client's advice is editor-neutral; in a terminal the key comes from the environment.
+    io.err(`${command}: ${e.message} (the key is read from ${API_KEY_ENV})\n`);
   } else if (e instanceof ApiError || e instanceof UsageError) {
     io.err(`${command}: ${e.message}\n`);
   } else if (e instanceof TypeError) {

@@ -25,6 +25,10 @@ describe('errorFromResponse: every row of spec 7.1 that search can meet', () => 
     [503, 'Service Unavailable', true, /temporarily unavailable/],
     [504, 'Gateway Timeout', true, /gateway timed out/],
   ];
+  it('401 advice names no front end: the editor and the CLI each say where their key comes from', () => {
+    const e = from(401, json('Unauthorized: Invalid token'));
+    assert.doesNotMatch(e.message, /DEVINDEX_API_KEY|command/);
+  });
   for (const [status, error, retryable, advice] of rows) {
     it(`${status} ${error}: retryable=${retryable}`, () => {
       const e = from(status, json(error, { code: 'E1' }));

@@ -112,6 +112,7 @@ describe('runSearchCommand', () => {
     const t = io();
     assert.equal(await runSearchCommand(['q'], t.io, f.deps), 1);
     assert.match(t.o.err, /^devindex search: Unauthorized: Invalid token \(HTTP 401\): set or replace the API key/);
+    assert.match(t.o.err, /the key is read from DEVINDEX_API_KEY/);
     assert.equal(t.o.err.split('\n').filter(Boolean).length, 1);
     assert.ok(!/\n\s+at /.test(t.o.err));
     assert.equal(t.o.out, '');
