@@ -5,6 +5,14 @@ import { scopeFromRemotes } from './repoSlug';
 import { selectionToQuery } from './selectionQuery';
 import { pickFolder, remotesOf } from './workspaceRepos';
 
+/** What `Search in This Repository…` did (returned to callers such as tests; the user sees messages). */
+export type RepoScopeOutcome =
+  | { kind: 'searched'; repos: string[] }
+  | { kind: 'unsupported-host'; hosts: string[] }
+  | { kind: 'no-repository' }
+  | { kind: 'no-workspace' }
+  | { kind: 'cancelled' };
+
 /** What the commands need from the Search view: fill it and run. */
 export interface SearchViewPort {
   show(request: { query: string } & Partial<SearchParams>, opts?: { run?: boolean; notice?: string }): Promise<void>;
@@ -59,31 +67,32 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: S
     await view.show({ query: sq.query }, { run: true, ...(notice ? { notice } : {}) });
   });
 
-  reg('devIndex.search.repository', async (arg?: unknown) => {
+  reg('devIndex.search.repository', async (arg?: unknown): Promise<RepoScopeOutcome> => {
     const a = (arg ?? {}) as { folder?: vscode.Uri; query?: string };
-    if (!vscode.workspace.workspaceFolders?.length) {
+    if (!a.folder && !vscode.workspace.workspaceFolders?.length) {
       void vscode.window.showWarningMessage('Developer Index: open a folder that is a git repository to search within it.');
-      return;
+      return { kind: 'no-workspace' };
     }
     const folder = await pickFolder(a.folder);
-    if (!folder) return;
+    if (!folder) return { kind: 'cancelled' };
     const scope = scopeFromRemotes(await remotesOf(folder.uri));
     if (scope.slugs.length === 0) {
       if (scope.unsupported.length) {
-        const hosts = [...new Set(scope.unsupported.map((r) => r.host))].join(', ');
-        const choice = await vscode.window.showWarningMessage(
-          `Developer Index: "${folder.name}" is hosted on ${hosts}. The developer index covers GitHub repositories only, so it cannot be scoped to this one.`,
+        const hosts = [...new Set(scope.unsupported.map((r) => r.host))];
+        // Not awaited: the command's outcome does not depend on whether the user ever answers.
+        void vscode.window.showWarningMessage(
+          `Developer Index: "${folder.name}" is hosted on ${hosts.join(', ')}. The developer index covers GitHub repositories only, so it cannot be scoped to this one.`,
           'Search Without Repository Scope',
-        );
-        if (choice) await vscode.commands.executeCommand('devIndex.search.run', a.query);
-      } else {
-        void vscode.window.showWarningMessage(`Developer Index: "${folder.name}" has no git remote pointing at a repository (no repository to scope to).`);
+        ).then((choice) => choice && vscode.commands.executeCommand('devIndex.search.run', a.query));
+        return { kind: 'unsupported-host', hosts };
       }
-      return;
+      void vscode.window.showWarningMessage(`Developer Index: "${folder.name}" has no git remote pointing at a repository (no repository to scope to).`);
+      return { kind: 'no-repository' };
     }
     const query = a.query?.trim() || await askQuery(history, `Developer Index: Search in ${scope.slugs.join(', ')}`);
-    if (!query) return;
+    if (!query) return { kind: 'cancelled' };
     await view.show({ query, repos: scope.slugs }, { run: true });
+    return { kind: 'searched', repos: scope.slugs };
   });
 
   reg('devIndex.search.history', async (index?: unknown) => {

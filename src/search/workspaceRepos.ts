@@ -49,7 +49,8 @@ export async function remotesOf(folder: vscode.Uri): Promise<NamedRemote[]> {
 /** Which workspace folder to scope to: the only one, or the user's pick with the active editor's folder first. */
 export async function pickFolder(given?: vscode.Uri): Promise<vscode.WorkspaceFolder | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
-  if (given) return vscode.workspace.getWorkspaceFolder(given) ?? folders.find((f) => f.uri.toString() === given.toString());
+  // A folder passed in (by another command or a test) need not be open in the workspace.
+  if (given) return vscode.workspace.getWorkspaceFolder(given) ?? { uri: given, name: given.path.split('/').filter(Boolean).pop() ?? given.path, index: -1 };
   if (folders.length <= 1) return folders[0];
   const active = vscode.window.activeTextEditor?.document.uri;
   const current = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;

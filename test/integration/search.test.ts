@@ -234,13 +234,34 @@ describe('search commands against the sandbox', function () {
     assert.deepEqual((await searchesSeen()).map((s) => s.auth), ['none']);
   });
 
+  it('devIndex.search.repository says so, and sends nothing, for a folder on another host or with no repository', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const make = (name: string, remotes: Record<string, string> | undefined): vscode.Uri => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), `devindex-${name}-`));
+      if (remotes) {
+        execFileSync('git', ['init', '-q'], { cwd: dir });
+        for (const [n, url] of Object.entries(remotes)) execFileSync('git', ['remote', 'add', n, url], { cwd: dir });
+      }
+      return vscode.Uri.file(dir);
+    };
+    await sandbox('DELETE');
+    const gitlab = await vscode.commands.executeCommand('devIndex.search.repository', { folder: make('gitlab', { origin: 'git@gitlab.com:acme/http-kit.git' }), query: 'retry' });
+    assert.deepEqual(gitlab, { kind: 'unsupported-host', hosts: ['gitlab.com'] });
+    const noRemote = await vscode.commands.executeCommand('devIndex.search.repository', { folder: make('noremote', {}), query: 'retry' });
+    assert.deepEqual(noRemote, { kind: 'no-repository' });
+    const noGit = await vscode.commands.executeCommand('devIndex.search.repository', { folder: make('nogit', undefined), query: 'retry' });
+    assert.deepEqual(noGit, { kind: 'no-repository' });
+    assert.deepEqual(await searchesSeen(), [], 'no search was sent for any of them');
+  });
+
   // Last: a repository-scoped search leaves its repos in the view's filters for later bare queries.
   it('devIndex.search.repository scopes repos to the workspace remotes, upstream first', async () => {
     const folders = vscode.workspace.workspaceFolders ?? [];
     assert.equal(folders.length, 1, 'the runner opens the fixture workspace');
     await sandbox('DELETE');
     const before = a.lastSearch();
-    await vscode.commands.executeCommand('devIndex.search.repository', { query: 'retry on 429 with Retry-After' });
+    const outcome = await vscode.commands.executeCommand('devIndex.search.repository', { query: 'retry on 429 with Retry-After' });
+    assert.deepEqual(outcome, { kind: 'searched', repos: ['fetchline/fetchline', 'quarry-dev/fetchline'] });
     const o = await searchDone(a, 'retry on 429 with Retry-After', before);
     assert.equal(o.error, undefined, `the search failed: ${o.error}`);
     assert.deepEqual(o.params.repos, ['fetchline/fetchline', 'quarry-dev/fetchline']);
