@@ -42,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
           log().info(`service address: ${config.baseUrl()}`);
           services?.resetClient();
         },
-        searchDefaults: () => undefined, // read on every search; nothing cached
+        searchDefaults: () => services?.searchSettingsChanged(),
       }),
     );
     registerAuthCommands(context, keys);

@@ -49,6 +49,11 @@ export class Services implements vscode.Disposable {
     return this.agents.api;
   }
 
+  /** Called when devIndex.search.* settings change; a view not created yet reads them when it is. */
+  searchSettingsChanged(): void {
+    void this.view?.settingsChanged();
+  }
+
   /** Called when a setting the client depends on changes: the next request uses the new values. */
   resetClient(): void {
     const old = this.client;

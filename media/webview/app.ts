@@ -4,7 +4,7 @@
 import type { FromWebview, ToWebview, ViewIssue, ViewParams } from '../../src/webview/protocol';
 import { byId, h, icon } from './dom';
 import {
-  activeFilterCount, applyFill, defaultForm, dropRepositoryFilters, formToParams, splitList, TYPE_LABELS, TYPES,
+  activeFilterCount, applyFill, defaultForm, dropRepositoryFilters, followDefaults, formToParams, splitList, TYPE_LABELS, TYPES,
   type FormState, type TriState,
 } from './form';
 import { renderOutcome, resultTitle, upgradeCard } from './results';
@@ -348,9 +348,9 @@ export class SearchApp {
     const pending = this.state.pendingRequestId;
     switch (m.type) {
       case 'init': {
-        const first = !this.state.defaults;
+        const old = this.state.defaults;
         this.state.defaults = m.defaults;
-        if (first) this.state.form = defaultForm(m.defaults, this.state.form.query);
+        this.state.form = old ? followDefaults(this.state.form, old, m.defaults) : defaultForm(m.defaults, this.state.form.query);
         this.workspaceRepos = m.workspaceRepos;
         this.writeForm();
         this.save();

@@ -35,6 +35,22 @@ export function defaultForm(d: ViewDefaults | undefined, query = ''): FormState 
   };
 }
 
+/**
+ * New settings defaults for a form already on screen: a field still at the old default follows the
+ * setting; a field the user changed keeps the user's value.
+ */
+export function followDefaults(form: FormState, old: ViewDefaults, next: ViewDefaults): FormState {
+  const was = defaultForm(old);
+  const now = defaultForm(next);
+  const sameTypes = (a: string[], b: string[]) => a.length === b.length && a.every((t) => b.includes(t));
+  return {
+    ...form,
+    k: form.k === was.k ? now.k : form.k,
+    passages: form.passages === was.passages ? now.passages : form.passages,
+    types: sameTypes(form.types, was.types) ? now.types : form.types,
+  };
+}
+
 export function splitList(s: string): string[] {
   return s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean);
 }

@@ -225,13 +225,22 @@ export class SearchController {
     }
   }
 
-  private async onReady(pendingRequestId: string | undefined): Promise<void> {
-    let workspaceRepos: string[] = [];
+  /** devIndex.search.* settings changed: a ready view gets the new defaults (fields still at the old ones follow). */
+  async settingsChanged(): Promise<void> {
+    if (this.ready) this.send({ type: 'init', defaults: this.deps.defaults(), workspaceRepos: await this.workspaceRepos() });
+  }
+
+  private async workspaceRepos(): Promise<string[]> {
     try {
-      workspaceRepos = await this.deps.workspaceRepos();
+      return await this.deps.workspaceRepos();
     } catch (e) {
       this.deps.log(`search view: could not read the workspace repositories: ${e instanceof Error ? e.message : String(e)}`);
+      return [];
     }
+  }
+
+  private async onReady(pendingRequestId: string | undefined): Promise<void> {
+    const workspaceRepos = await this.workspaceRepos();
     this.ready = true;
     this.send({ type: 'init', defaults: this.deps.defaults(), workspaceRepos });
     await this.sendKeyState();

@@ -93,6 +93,11 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
     return this.controller.keyChanged();
   }
 
+  /** Call when devIndex.search.* settings change: the open view takes the new defaults without a reload. */
+  settingsChanged(): Promise<void> {
+    return this.controller.settingsChanged();
+  }
+
   dispose(): void {
     this.controller.dispose();
     this.disposeView();

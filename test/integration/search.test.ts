@@ -234,6 +234,22 @@ describe('search commands against the sandbox', function () {
     assert.deepEqual((await searchesSeen()).map((s) => s.auth), ['none']);
   });
 
+  it('a changed devIndex.search.k applies to the next search in the open view, without a reload', async () => {
+    const cfg = () => vscode.workspace.getConfiguration('devIndex');
+    await cfg().update('search.k', 7, vscode.ConfigurationTarget.Global);
+    try {
+      await sandbox('DELETE');
+      const before = a.lastSearch();
+      await vscode.commands.executeCommand('devIndex.search.run', 'keep-alive timeout');
+      const o = await searchDone(a, 'keep-alive timeout', before);
+      assert.equal(o.error, undefined, `the search failed: ${o.error}`);
+      assert.equal(o.params.k, 7);
+      assert.deepEqual((await searchesSeen())[0]?.params.k, ['7'], 'the wire carries the new k');
+    } finally {
+      await cfg().update('search.k', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('devIndex.search.repository says so, and sends nothing, for a folder on another host or with no repository', async () => {
     const { execFileSync } = await import('node:child_process');
     const make = (name: string, remotes: Record<string, string> | undefined): vscode.Uri => {

@@ -1,12 +1,25 @@
 // The form <-> params conversion, palette fills, echo warnings and the stored view state.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { activeFilterCount, applyFill, defaultForm, dropRepositoryFilters, formToParams } from '../../../media/webview/form';
+import { activeFilterCount, applyFill, defaultForm, dropRepositoryFilters, followDefaults, formToParams } from '../../../media/webview/form';
 import { restoreState, STATE_VERSION } from '../../../media/webview/state';
 
 const D = { k: 10, passages: 2, types: ['doc', 'issue', 'pull_request', 'readme'] };
 
 describe('filter form', () => {
+  it('follows new settings defaults where the user left the old ones, and keeps what the user changed', () => {
+    const next = { k: 25, passages: 4, types: ['issue'] };
+    const untouched = followDefaults(defaultForm(D, 'q'), D, next);
+    assert.equal(untouched.k, '25');
+    assert.equal(untouched.passages, '4');
+    assert.deepEqual(untouched.types, ['issue']);
+    assert.equal(untouched.query, 'q');
+    const changed = followDefaults({ ...defaultForm(D, 'q'), k: '7', types: ['doc'] }, D, next);
+    assert.equal(changed.k, '7', 'a k the user typed stays');
+    assert.deepEqual(changed.types, ['doc'], 'types the user picked stay');
+    assert.equal(changed.passages, '4', 'passages still at the old default follows');
+  });
+
   it('sends the defaults and omits what is empty or all-selected', () => {
     assert.deepEqual(formToParams(defaultForm(D, '  how to abort  ')), { params: { query: 'how to abort', k: 10, passages: 2 }, issues: [] });
   });

@@ -62,6 +62,19 @@ describe('search view controller', () => {
     assert.equal(posted.length, 3);
   });
 
+  it('sends changed settings defaults to a ready view only', async () => {
+    let defaults = { k: 10, passages: 1, types: ['doc', 'issue'] };
+    const { c, posted } = setup({ defaults: () => defaults });
+    defaults = { k: 25, passages: 3, types: ['issue'] };
+    await c.settingsChanged();
+    assert.deepEqual(posted, [], 'a view that has not said ready gets them with its init');
+    await c.receive({ type: 'ready' });
+    posted.length = 0;
+    defaults = { k: 50, passages: 2, types: ['doc'] };
+    await c.settingsChanged();
+    assert.deepEqual(posted, [{ type: 'init', defaults: { k: 50, passages: 2, types: ['doc'] }, workspaceRepos: ['o/r'] }]);
+  });
+
   it('says whether a key is set, and again whenever it changes, but only to a ready view', async () => {
     const { c, posted, key } = setup();
     key.set = true;
