@@ -51,7 +51,7 @@ export class Services implements vscode.Disposable {
 
   /** Called when devIndex.search.* settings change; a view not created yet reads them when it is. */
   searchSettingsChanged(): void {
-    void this.view?.settingsChanged();
+    this.view?.settingsChanged();
   }
 
   /** Called when a setting the client depends on changes: the next request uses the new values. */

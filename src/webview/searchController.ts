@@ -122,6 +122,7 @@ function describeIssues(issues: readonly { path: PropertyKey[]; message: string 
 
 export class SearchController {
   private ready = false;
+  private repos: string[] = [];
   private pendingFill: FillRequest | undefined;
   private current: { requestId: string; abort: AbortController } | undefined;
   /** The final message of the latest search, re-sent to a webview that was rebuilt while it ran. */
@@ -225,9 +226,12 @@ export class SearchController {
     }
   }
 
-  /** devIndex.search.* settings changed: a ready view gets the new defaults (fields still at the old ones follow). */
-  async settingsChanged(): Promise<void> {
-    if (this.ready) this.send({ type: 'init', defaults: this.deps.defaults(), workspaceRepos: await this.workspaceRepos() });
+  /**
+   * devIndex.search.* settings changed: a ready view gets the new defaults (fields still at the old ones
+   * follow). Sent at once, with the repositories read at ready, so it is ordered before any fill that follows.
+   */
+  settingsChanged(): void {
+    if (this.ready) this.send({ type: 'init', defaults: this.deps.defaults(), workspaceRepos: this.repos });
   }
 
   private async workspaceRepos(): Promise<string[]> {
@@ -241,6 +245,7 @@ export class SearchController {
 
   private async onReady(pendingRequestId: string | undefined): Promise<void> {
     const workspaceRepos = await this.workspaceRepos();
+    this.repos = workspaceRepos;
     this.ready = true;
     this.send({ type: 'init', defaults: this.deps.defaults(), workspaceRepos });
     await this.sendKeyState();

@@ -94,8 +94,8 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
   }
 
   /** Call when devIndex.search.* settings change: the open view takes the new defaults without a reload. */
-  settingsChanged(): Promise<void> {
-    return this.controller.settingsChanged();
+  settingsChanged(): void {
+    this.controller.settingsChanged();
   }
 
   dispose(): void {

@@ -237,6 +237,8 @@ describe('search commands against the sandbox', function () {
   it('a changed devIndex.search.k applies to the next search in the open view, without a reload', async () => {
     const cfg = () => vscode.workspace.getConfiguration('devIndex');
     await cfg().update('search.k', 7, vscode.ConfigurationTarget.Global);
+    // update() can resolve before this extension host has taken the change (and run its listeners).
+    for (let i = 0; i < 50 && cfg().get('search.k') !== 7; i++) await new Promise((r) => setTimeout(r, 100));
     try {
       await sandbox('DELETE');
       const before = a.lastSearch();

@@ -66,13 +66,15 @@ describe('search view controller', () => {
     let defaults = { k: 10, passages: 1, types: ['doc', 'issue'] };
     const { c, posted } = setup({ defaults: () => defaults });
     defaults = { k: 25, passages: 3, types: ['issue'] };
-    await c.settingsChanged();
+    c.settingsChanged();
     assert.deepEqual(posted, [], 'a view that has not said ready gets them with its init');
     await c.receive({ type: 'ready' });
     posted.length = 0;
     defaults = { k: 50, passages: 2, types: ['doc'] };
-    await c.settingsChanged();
-    assert.deepEqual(posted, [{ type: 'init', defaults: { k: 50, passages: 2, types: ['doc'] }, workspaceRepos: ['o/r'] }]);
+    c.settingsChanged();
+    c.fill({ query: 'after' });
+    assert.deepEqual(posted[0], { type: 'init', defaults: { k: 50, passages: 2, types: ['doc'] }, workspaceRepos: ['o/r'] });
+    assert.equal((posted as ToWebview[])[1]?.type, 'fill', 'the new defaults are posted before a fill that follows them');
   });
 
   it('says whether a key is set, and again whenever it changes, but only to a ready view', async () => {
