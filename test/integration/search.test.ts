@@ -234,6 +234,38 @@ describe('search commands against the sandbox', function () {
     assert.deepEqual((await searchesSeen()).map((s) => s.auth), ['none']);
   });
 
+  it('the Developer Index log records each request (method, path, status, attempts, ms) and never the key', async () => {
+    const key = env('DEVINDEX_TEST_KEY');
+    const badKey = 'devindex-LOGCHECK-wrong-key-4242';
+    const logs = path.join(path.dirname(path.dirname(env('DEVINDEX_TEST_USER_SETTINGS'))), 'logs');
+    const files = (dir: string): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : [])
+      .flatMap((d) => (d.isDirectory() ? files(path.join(dir, d.name)) : [path.join(dir, d.name)]));
+
+    await a.apiKey.set(key);
+    let before = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.run', 'log check with a key');
+    assert.equal((await searchDone(a, 'log check with a key', before)).error, undefined);
+    await a.apiKey.set(badKey);
+    before = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.run', 'log check with a refused key');
+    assert.equal((await searchDone(a, 'log check with a refused key', before)).status, 401);
+    await a.apiKey.clear();
+
+    // The channel writes its file asynchronously: wait for both request lines.
+    let text = '';
+    for (let i = 0; i < 100; i++) {
+      text = files(logs).filter((f) => path.basename(f).includes('Developer Index')).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+      if (/GET \/v2\/search\/developer 200 · 1 attempt · \d+ ms/.test(text) && /GET \/v2\/search\/developer 401 · 1 attempt · \d+ ms/.test(text)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.match(text, /GET \/v2\/search\/developer 200 · 1 attempt · \d+ ms/, 'a request line for the search with a key');
+    assert.match(text, /GET \/v2\/search\/developer 401 · 1 attempt · \d+ ms/, 'a request line for the refused key');
+    for (const f of files(logs)) {
+      const content = fs.readFileSync(f, 'utf8');
+      assert.ok(!content.includes(key) && !content.includes(badKey), `a key appears in ${path.relative(logs, f)}`);
+    }
+  });
+
   it('a changed devIndex.search.k applies to the next search in the open view, without a reload', async () => {
     const cfg = () => vscode.workspace.getConfiguration('devIndex');
     await cfg().update('search.k', 7, vscode.ConfigurationTarget.Global);
