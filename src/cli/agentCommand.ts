@@ -6,8 +6,9 @@ import {
 } from '../api/agent';
 import type { ClientOptions, DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';
+import { AbortedError, systemClock } from '../api/retry';
 import {
-  API_KEY_ENV, createClientFromEnv, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, numberFlag, parseCliArgs, printError,
+  API_KEY_ENV, createClientFromEnv, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, numberFlag, parseCliArgs, printError,
   readApiKey, retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo as CommonCliIo, type CliOptions,
 } from './common';
 
@@ -146,7 +147,7 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentComm
     return printError(io, e, cmd);
   }
   const agent = new AgentClient(client);
-  const call = { onRetry: retryPrinter(io) };
+  const call = { onRetry: retryPrinter(io), signal: io.signal };
   const out = (v: unknown) => io.out(`${JSON.stringify(v, null, 2)}\n`);
   try {
     switch (parsed.sub) {
@@ -158,7 +159,14 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentComm
           return EXIT_OK;
         }
         io.out(parsed.json ? `${JSON.stringify(r.response)}\n` : `Started agent job ${r.id}\n`);
-        return await follow(agent, r.id, io, parsed.json, submit!, deps);
+        try {
+          return await follow(agent, r.id, io, parsed.json, submit!, deps);
+        } catch (e) {
+          if (!(e instanceof AbortedError) && !(e instanceof ApiError && e.kind === 'aborted')) throw e;
+          // Ctrl+C stops the following, not the job: say how to find it again.
+          io.err(`devindex agent: stopped following job ${r.id}; it keeps running (devindex agent status ${r.id}, or devindex agent cancel ${r.id} to stop it)\n`);
+          return EXIT_INTERRUPTED;
+        }
       }
       case 'status': {
         const job = await agent.status(parsed.args[0]!, call);
@@ -261,7 +269,7 @@ export function formatTrace(events: TraceEvent[]): string {
 /** Follows a run: prints new events, stops after run.finished plus a grace period; 0 only if it completed. */
 async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, submitted: AgentSubmitParams, deps: AgentCommandDeps): Promise<number> {
   const policy = { ...DEFAULT_WAIT, ...deps.wait };
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = deps.sleep ?? ((ms: number) => systemClock.sleep(ms, io.signal));
   const now = deps.now ?? Date.now;
   const started = now();
   const parents = new Map<string, string | undefined>();
@@ -274,7 +282,7 @@ async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, 
     let fresh: TraceEvent[] = [];
     if (traceAvailable) {
       try {
-        const t = await agent.trace(id);
+        const t = await agent.trace(id, {}, { signal: io.signal });
         const merged = mergeEvents(known, t.events);
         fresh = orderEvents(merged.slice(known.length));
         known = merged;
@@ -289,7 +297,7 @@ async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, 
     const finished = runFinished(known);
     // The status is read when the trace says the run ended, now and then as a safety net, and always without a trace.
     if (!traceAvailable || finished || tick % 4 === 3) {
-      job = await agent.status(id);
+      job = await agent.status(id, { signal: io.signal });
       if (isTerminalStatus(job.status) && finishedAt === undefined) finishedAt = now();
     }
     if (finished && finishedAt === undefined) finishedAt = now();
@@ -303,7 +311,7 @@ async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, 
     else interval = Math.min(policy.maxMs, interval * policy.factor);
     await sleep(interval);
   }
-  if (!job || !isTerminalStatus(job.status)) job = await agent.status(id);
+  if (!job || !isTerminalStatus(job.status)) job = await agent.status(id, { signal: io.signal });
   if (json) io.out(`${JSON.stringify(job)}\n`);
   else io.out(finalWords(job, runFinished(known), submitted));
   return job.status === 'completed' ? EXIT_OK : EXIT_FAILURE;

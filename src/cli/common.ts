@@ -5,14 +5,16 @@ import { DevIndexClient, type ClientOptions } from '../api/client';
 import { ApiError } from '../api/errors';
 import { formatRetryEvent, type RetryEvent } from '../api/retry';
 
-/** Same shape as the one in agentCommand.ts: text goes out as given (callers add the newlines). */
-export interface CliIo { out(s: string): void; err(s: string): void; env: NodeJS.ProcessEnv }
+/** Text goes out as given (callers add the newlines). `signal` fires on Ctrl+C: requests and waits stop. */
+export interface CliIo { out(s: string): void; err(s: string): void; env: NodeJS.ProcessEnv; signal?: AbortSignal }
 
 export const EXIT_OK = 0;
 /** A service or network error. */
 export const EXIT_FAILURE = 1;
 /** Invalid input: nothing was sent. */
 export const EXIT_USAGE = 2;
+/** Interrupted with Ctrl+C (128 + SIGINT, as shells report it). */
+export const EXIT_INTERRUPTED = 130;
 
 export const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';
 export const API_KEY_ENV = 'DEVINDEX_API_KEY';
@@ -66,6 +68,7 @@ export function retryPrinter(io: CliIo): (e: RetryEvent) => void {
 
 export function exitCodeFor(e: unknown): number {
   if (e instanceof UsageError) return EXIT_USAGE;
+  if (e instanceof ApiError && e.kind === 'aborted') return EXIT_INTERRUPTED;
   if (e instanceof ApiError && e.kind === 'validation') return EXIT_USAGE;
   return EXIT_FAILURE;
 }

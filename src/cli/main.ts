@@ -1,7 +1,7 @@
 // `devindex`: the command-line companion. Dispatches to the search and agent subcommands.
 import { VERSION } from '../api/version';
 import { runAgentCommand } from './agentCommand';
-import { EXIT_OK, EXIT_USAGE, type CliIo } from './common';
+import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, type CliIo } from './common';
 import { runSearchCommand } from './searchCommand';
 
 export const USAGE = `Usage: devindex <command> [options]
@@ -39,14 +39,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-const processIo: CliIo = {
-  out: (s) => { process.stdout.write(s); },
-  err: (s) => { process.stderr.write(s); },
-  env: process.env,
-};
-
 // Runs only as the dist/cli.js entry, not when a test bundle imports runCli.
 if (require.main === module && /cli\.js$/.test(process.argv[1] ?? '')) {
+  // The first Ctrl+C cancels the request or wait in progress (and says what keeps running); a second one exits at once.
+  const interrupt = new AbortController();
+  process.on('SIGINT', () => {
+    if (interrupt.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    interrupt.abort();
+  });
+  const processIo: CliIo = {
+    out: (s) => { process.stdout.write(s); },
+    err: (s) => { process.stderr.write(s); },
+    env: process.env,
+    signal: interrupt.signal,
+  };
   runCli(process.argv.slice(2), processIo).then(
     (code) => { process.exitCode = code; },
     (e: unknown) => { process.stderr.write(`devindex: ${e instanceof Error ? e.message : String(e)}\n`); process.exitCode = 1; },

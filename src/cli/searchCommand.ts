@@ -108,7 +108,7 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
     return printError(io, e, 'devindex search');
   }
   try {
-    const res = await client.search(v.params, { onRetry: retryPrinter(io) });
+    const res = await client.search(v.params, { onRetry: retryPrinter(io), signal: io.signal });
     if (parsed.json) io.out(`${JSON.stringify(res, null, 2)}\n`);
     else io.out(formatSearchResponse(v.params, res));
     return EXIT_OK;

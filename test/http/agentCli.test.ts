@@ -167,3 +167,28 @@ test('status, trace, snapshot, cancel and list on a real job, human and --json',
   assert.equal(legacy.code, 1);
   assert.match(legacy.stderr, /this job has no trace/);
 });
+
+test('Ctrl+C during start --wait stops following, says the job keeps running, and leaves it running', async () => {
+  const child = execFile(process.execPath, [cli, 'agent', 'start', 'long survey SLOW', '--wait'], {
+    env: { PATH: process.env.PATH, DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url },
+    timeout: 30_000,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => {
+    stdout += c.toString();
+    // Interrupt once the job exists and its first events have been printed.
+    if (/Started agent job/.test(stdout) && stdout.split('\n').length > 3 && !child.killed) child.kill('SIGINT');
+  });
+  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(code, 130, stderr);
+  const id = /Started agent job ([0-9a-f-]{36})/.exec(stdout)?.[1];
+  assert.ok(id, stdout);
+  assert.match(stderr, new RegExp(`stopped following job ${id}; it keeps running \\(devindex agent status ${id}`));
+  const deletes = (await requests()).filter((r) => r.method === 'DELETE');
+  assert.equal(deletes.length, 0, 'the interrupt did not cancel the job');
+  const status = await run(['status', id, '--json']);
+  assert.equal(status.code, 0, status.stderr);
+  assert.equal((JSON.parse(status.stdout) as { status: string }).status, 'processing');
+});

@@ -12,7 +12,7 @@ let sb: { url: string; close(): Promise<void> };
 const cli = join(findRepoRoot(__dirname) ?? process.cwd(), 'dist', 'cli.js');
 
 /** Runs the CLI asynchronously (the sandbox lives in this process, so a blocking spawn would hang it). */
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
+function run(args: string[], env: Record<string, string> = {}, interruptAfterMs?: number): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const base = { ...process.env };
     delete base.DEVINDEX_API_KEY;
@@ -23,6 +23,7 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
     child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
     child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
     const timer = setTimeout(() => { child.kill(); reject(new Error(`cli timed out: ${args.join(' ')}`)); }, 20_000);
+    if (interruptAfterMs !== undefined) setTimeout(() => child.kill('SIGINT'), interruptAfterMs);
     child.on('error', reject);
     child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
   });
@@ -46,6 +47,15 @@ beforeEach(async () => {
 });
 
 describe('devindex search (spawned)', () => {
+  it('Ctrl+C cancels a request in flight: exit 130 with one line, long before the slow answer', async () => {
+    await control('POST', '/__sandbox/faults', { faults: [{ kind: 'slow', ms: 8000 }] });
+    const started = Date.now();
+    const r = await run(['search', 'keep-alive', '--base-url', sb.url], {}, 700);
+    assert.equal(r.code, 130, r.err);
+    assert.match(r.err, /^devindex search: request cancelled\n$/);
+    assert.ok(Date.now() - started < 6000, 'it did not wait for the slow answer');
+  });
+
   it('success: results and coverage notes on stdout, exit 0', async () => {
     const r = await run(['search', 'retry after rate limit', '--k', '3', '--language', 'TypeScript', '--base-url', sb.url]);
     assert.equal(r.code, 0, r.err);
