@@ -10,6 +10,7 @@ import type { SearchHistory } from './search/history';
 import { SearchService } from './search/searchService';
 import { scopeFromRemotes } from './search/repoSlug';
 import { remotesOf } from './search/workspaceRepos';
+import { externalUrl } from './webview/linkPolicy';
 import { SearchViewProvider } from './webview/searchViewProvider';
 
 function logLine(e: RequestLogEntry): string {
@@ -91,19 +92,14 @@ export class Services implements vscode.Disposable {
   }
 }
 
-/** Only absolute http, https and mailto URLs leave the editor (the webview already checked; this is the second gate). */
-export async function openExternalChecked(url: string): Promise<boolean> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
+/** The second gate before a link leaves the editor: the same policy the webview applies (src/webview/linkPolicy.ts). */
+async function openExternalChecked(url: string): Promise<boolean> {
+  const safe = externalUrl(url);
+  if (!safe) {
+    log().warn('refused to open a link that is not an absolute http, https or mailto URL');
     return false;
   }
-  if (!['http:', 'https:', 'mailto:'].includes(parsed.protocol)) {
-    log().warn(`refused to open a link with scheme ${parsed.protocol}`);
-    return false;
-  }
-  return vscode.env.openExternal(vscode.Uri.parse(parsed.href, true));
+  return vscode.env.openExternal(vscode.Uri.parse(safe, true));
 }
 
 async function insertAtCursor(text: string): Promise<boolean> {
