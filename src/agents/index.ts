@@ -126,12 +126,22 @@ export function registerAgents(context: { subscriptions: vscode.Disposable[]; gl
   const feature = createAgentsFeature(context.globalState, deps, reveal);
   const owned = new DisposableStore();
   const view = ref.view = owned.register(vscode.window.createTreeView(JOBS_VIEW_ID, { treeDataProvider: feature.tree, showCollapseAll: true }));
+  // Running jobs resume polling as the store loads; the service's job list (with a key) is read the
+  // first time the tree is shown, so a window that never looks at it makes no request and loads no client.
+  let listed = false;
+  const listOnce = (): void => {
+    if (listed) return;
+    listed = true;
+    void feature.store.refresh();
+  };
   feature.store.setHidden(!view.visible);
-  owned.register(view.onDidChangeVisibility((e) => feature.store.setHidden(!e.visible)));
+  if (view.visible) listOnce();
+  owned.register(view.onDidChangeVisibility((e) => {
+    feature.store.setHidden(!e.visible);
+    if (e.visible) listOnce();
+  }));
   owned.register(vscode.workspace.registerTextDocumentContentProvider(AGENT_SCHEME, feature.content));
   owned.register(notifyJobEnds(feature.store.onDidEndJob, reveal));
-  // The service's job list (with a key) fills the tree on start; failures show on an explicit Refresh.
-  void feature.store.refresh();
   const disposeAll = { dispose: () => { owned.dispose(); feature.dispose(); } };
   context.subscriptions.push(disposeAll);
   return { ...feature, dispose: disposeAll.dispose };
