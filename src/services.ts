@@ -12,6 +12,7 @@ import { scopeFromRemotes } from './search/repoSlug';
 import { remotesOf } from './search/workspaceRepos';
 import { externalUrl } from './webview/linkPolicy';
 import { SearchViewProvider } from './webview/searchViewProvider';
+import { ORIGINS } from './api/version';
 
 function logLine(e: RequestLogEntry): string {
   const outcome = e.status !== undefined ? String(e.status) : 'no response';
@@ -38,6 +39,7 @@ export class Services implements vscode.Disposable {
       apiKey: () => this.keys.get(),
       timeoutMs: config.requestTimeoutMs(),
       maxRetryAfterMs: config.maxRetryAfterMs(),
+      origin: ORIGINS.vscode,
       onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
     });
     return this.client;

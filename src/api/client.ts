@@ -24,6 +24,8 @@ export interface ClientOptions {
   userAgent?: string;
   clock?: Clock;
   random?: () => number;
+  /** Names the calling front end in POST bodies (`origin`), e.g. `devindex-vscode@0.2.0`. */
+  origin?: string;
   /** Never receives the key. */
   onLog?: (e: RequestLogEntry) => void;
 }
@@ -70,6 +72,8 @@ export class DevIndexClient {
     const v = validateSearchParams(params);
     if (!v.ok) throw validationError(v.issues);
     const enc = encodeSearchAt(v.params, this.prefix);
+    // Like the official SDK: `origin` rides in POST bodies only (a GET keeps to the parameters of 4.1).
+    if (enc.body && this.opts.origin) enc.body.origin = this.opts.origin;
     return this.request({ method: enc.method, path: SEARCH_PATH, query: enc.query, body: enc.body, schema: SearchResponseSchema, retry: 'spec' }, opts);
   }
 

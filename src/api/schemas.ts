@@ -1,22 +1,30 @@
 // Wire schemas for spec section 2. Tolerant where the service may grow: unknown fields pass through
 // (looseObject), result types and coverage values are plain strings so a new one is kept as it came.
 import { z } from 'zod';
+import { resultKind } from './results';
 
 export const KNOWN_COVERAGE_VALUES = ['ok', 'degraded', 'unavailable', 'skipped'] as const;
 
 // A missing or null title is the documented "no usable title" case; both become undefined.
 const optionalTitle = z.string().nullish().transform((v) => v ?? undefined);
 
-export const PassageSchema = z.looseObject({ text: z.string() });
+// `citation_url` (production): a deep link to the passage; dropped when it is not a string.
+export const PassageSchema = z.looseObject({ text: z.string(), citation_url: z.string().optional().catch(undefined) });
 
+/**
+ * The specification's results carry `type`; production's do not (the kind is the id's prefix).
+ * After parsing, `type` is always set, by `resultKind` (results.ts), so every surface reads one field.
+ * `license` (production) is kept as it came; `licenseOf` reads both of its forms.
+ */
 export const SearchResultSchema = z.looseObject({
   id: z.string(),
-  type: z.string(),
+  type: z.string().optional().catch(undefined),
   url: z.string(),
   title: optionalTitle,
   // Results "carry matched passages"; a result without the array is still worth showing.
   passages: z.array(PassageSchema).optional().transform((v) => v ?? []),
-});
+  license: z.unknown().optional(),
+}).transform((r) => ({ ...r, type: resultKind(r) }));
 
 export const CoverageSchema = z.looseObject({
   doc: z.string().optional(),

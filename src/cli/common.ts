@@ -4,6 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DevIndexClient, type ClientOptions } from '../api/client';
 import { ApiError } from '../api/errors';
 import { formatRetryEvent, type RetryEvent } from '../api/retry';
+import { ORIGINS } from '../api/version';
 
 /** Text goes out as given (callers add the newlines). `signal` fires on Ctrl+C: requests and waits stop. */
 export interface CliIo { out(s: string): void; err(s: string): void; env: NodeJS.ProcessEnv; signal?: AbortSignal }
@@ -58,7 +59,7 @@ export function readApiKey(env: NodeJS.ProcessEnv): string | undefined {
 export function createClientFromEnv(io: CliIo, baseUrlFlag: string | undefined, extra: Partial<ClientOptions> = {}): DevIndexClient {
   const baseUrl = resolveBaseUrl(baseUrlFlag, io.env);
   const key = readApiKey(io.env);
-  return new DevIndexClient({ baseUrl, apiKey: () => key, ...extra });
+  return new DevIndexClient({ baseUrl, apiKey: () => key, origin: ORIGINS.cli, ...extra });
 }
 
 /** Prints retry progress on stderr: `rate limited; retrying in 3 s (attempt 2 of 5)`. */
