@@ -46,7 +46,16 @@ async function askQuery(history: SearchHistory, title: string, prefill?: string)
 export function registerSearchCommands(context: vscode.ExtensionContext, view: SearchViewPort, history: SearchHistory): void {
   const reg = (id: string, fn: (...a: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
 
+  // `given`: a query string, or a request `{ query, repos?, sources?, ... }` (other features and tests
+  // run scoped searches this way; the view validates the request like one the user typed).
   reg('devIndex.search.run', async (given?: unknown) => {
+    if (given && typeof given === 'object' && typeof (given as { query?: unknown }).query === 'string') {
+      const request = given as { query: string } & Partial<SearchParams>;
+      if (request.query.trim()) {
+        await view.show({ ...request, query: request.query.trim() }, { run: true });
+        return;
+      }
+    }
     const query = typeof given === 'string' && given.trim() ? given.trim() : await askQuery(history, 'Developer Index: Search');
     if (!query) return;
     await view.show({ query }, { run: true });
