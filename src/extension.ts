@@ -56,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       context.subscriptions.push(vscode.commands.registerCommand(id, handler as (...a: unknown[]) => unknown));
     }
     context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
-    registerSearchCommands(context, { show: (request, opts) => svc().searchView().show(request, opts) }, history);
+    registerSearchCommands(context, () => svc().searchView(), history);
 
     return {
       baseUrl: () => config.baseUrl(),
