@@ -24,6 +24,8 @@ export interface SearchViewPort {
   search(request: { query: string } & Partial<SearchParams>, opts: { scope: 'keep' | 'exact'; notice?: string }): Promise<void>;
   /** The filters the view shows now; undefined before it ever loaded. */
   scope(): SearchParams | undefined;
+  /** What the webview last said its form and chip row show (the host tests read it). */
+  shownScope(): SearchParams | undefined;
   command(command: ViewCommand): void;
 }
 
@@ -140,6 +142,8 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
   reg('devIndex.search.refresh', () => view().command('refresh'));
   reg('devIndex.search.expandAll', () => view().command('expandAll'));
   reg('devIndex.search.collapseAll', () => view().command('collapseAll'));
+  // Not in package.json: the scope the Search view reports it shows, for the extension-host tests.
+  reg('devIndex.search.shownScope', () => view().shownScope());
   reg(OPEN_DOCUMENT_COMMAND, (arg?: unknown) => {
     const a = (arg ?? {}) as { id?: unknown; title?: unknown; markdown?: unknown };
     if (typeof a.id !== 'string' || typeof a.title !== 'string' || typeof a.markdown !== 'string') return undefined;

@@ -65,6 +65,21 @@ export function commandParams(request: ShowRequest, opts: SearchOptions, viewSco
   return out;
 }
 
+/** A scope's k, passages and types that were at the old defaults take the new ones (as the view's form does). */
+export function followScopeDefaults(scope: SearchParams, old: { k: number; passages: number; types: string[] }, next: { k: number; passages: number; types: string[] }): SearchParams {
+  const out: SearchParams = { ...scope };
+  if (scope.k === old.k) out.k = next.k;
+  if (scope.passages === old.passages) out.passages = next.passages;
+  const was = defaultParams(old).types;
+  const now = defaultParams(next).types;
+  const same = (a: string[] | undefined, b: string[] | undefined) => (a ?? []).length === (b ?? []).length && (a ?? []).every((t) => (b ?? []).includes(t));
+  if (same(scope.types, was)) {
+    if (now) out.types = now;
+    else delete out.types;
+  }
+  return out;
+}
+
 /** The wire response as the webview shows it: kind, provenance, license and passage links precomputed. */
 export function toOutcome(params: SearchParams, response: SearchResponse, notes: ViewNote[], ms: number): ViewOutcome {
   const coverage: Record<string, string> = {};
@@ -144,6 +159,9 @@ export class SearchController {
   private readyWaiters: Array<() => void> = [];
   private repos: string[] = [];
   private viewScope: SearchParams | undefined;
+  /** The scope as the webview last reported it (its form and chip row), for the host tests. */
+  private shown: SearchParams | undefined;
+  private lastDefaults: { k: number; passages: number; types: string[] } | undefined;
   private current: { requestId: string; abort: AbortController } | undefined;
   /** The final message of the latest search, re-sent to a webview that was rebuilt while it ran. */
   private last: { requestId: string; message: ToWebview } | undefined;
@@ -167,6 +185,11 @@ export class SearchController {
   /** The filters the view shows now (what a `keep` search uses); undefined before the view ever loaded. */
   scope(): SearchParams | undefined {
     return this.viewScope;
+  }
+
+  /** What the webview says its form and chip row show now (the `scope` it last posted). */
+  shownScope(): SearchParams | undefined {
+    return this.shown;
   }
 
   /**
@@ -240,6 +263,7 @@ export class SearchController {
       case 'ready': return this.onReady(m.pendingRequestId, m.scope);
       case 'scope':
         this.viewScope = m.params;
+        this.shown = m.params;
         return;
       case 'validate':
         this.send({ type: 'validation', requestId: m.requestId, issues: this.deps.validate(m.params) });
@@ -282,7 +306,13 @@ export class SearchController {
    * follow). Sent at once, with the repositories read at ready, so it is ordered before any search that follows.
    */
   settingsChanged(): void {
-    if (this.ready) this.send({ type: 'init', defaults: this.deps.defaults(), workspaceRepos: this.repos });
+    const next = this.deps.defaults();
+    // The view's fields still at the old defaults follow the new ones (followDefaults in the webview);
+    // the scope kept here does the same at once, so a search run right after uses them.
+    const old = this.lastDefaults;
+    if (old && this.viewScope) this.viewScope = followScopeDefaults(this.viewScope, old, next);
+    this.lastDefaults = next;
+    if (this.ready) this.send({ type: 'init', defaults: next, workspaceRepos: this.repos });
   }
 
   private async workspaceRepos(): Promise<string[]> {
@@ -295,11 +325,12 @@ export class SearchController {
   }
 
   private async onReady(pendingRequestId: string | undefined, scope: SearchParams | undefined): Promise<void> {
-    if (scope) this.viewScope = scope;
+    if (scope) { this.viewScope = scope; this.shown = scope; }
     const workspaceRepos = await this.workspaceRepos();
     this.repos = workspaceRepos;
     this.ready = true;
-    this.send({ type: 'init', defaults: this.deps.defaults(), workspaceRepos });
+    this.lastDefaults = this.deps.defaults();
+    this.send({ type: 'init', defaults: this.lastDefaults, workspaceRepos });
     await this.sendKeyState();
     const backlog = this.backlog;
     this.backlog = [];

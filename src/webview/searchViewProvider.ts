@@ -68,6 +68,11 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
     return this.controller.scope();
   }
 
+  /** What the webview last said its form and chip row show. */
+  shownScope(): SearchParams | undefined {
+    return this.controller.shownScope();
+  }
+
   /** A view title command: Clear, Refresh, Expand All, Collapse All. */
   command(command: ViewCommand): void {
     this.controller.command(command);

@@ -97,7 +97,8 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
         error: undefined, issues: [], waitUntil: undefined, retry: undefined, status: undefined,
         notice: m.notice,
       };
-      return { state: next, effects: [] };
+      // The view tells the extension what its form and chip row now show.
+      return { state: next, effects: [scopePost(next)] };
     }
     case 'retrying':
       if (m.requestId !== pending) return { state: s, effects: [] };
