@@ -156,6 +156,9 @@ describe('search view in chromium', () => {
     assert.equal(await v.page.locator('.coverage-lines').count(), 0, 'no coverage from production: no line');
     // The passage's citation link is its own Open target.
     await v.page.locator('li.row').first().click();
+    const passage = v.page.locator('li.row').first().locator('.passage').first();
+    assert.equal(await passage.locator('.passage-actions').isVisible(), false, 'a passage\'s actions show on hover and focus only');
+    await passage.hover();
     const before = (await v.posted()).length;
     await v.page.getByRole('button', { name: 'Open passage 1 of “Retry after 429 ignores Retry-After”' }).click();
     const open = await v.waitForPosted('openLink', before);

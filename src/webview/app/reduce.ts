@@ -2,7 +2,7 @@
 // effects to run (messages to post, focus to move). Every input goes through it: what the user does
 // and what the extension sends. Request ids and the clock come in with the message, so it stays pure.
 import type { FromWebview, SearchParams, ToWebview } from '../protocol';
-import { scopeChips, withoutChip, withoutScope } from '../../search/scope';
+import { scopeChips, withoutChip } from '../../search/scope';
 import { defaultForm, dropRepositoryFilters, followDefaults, formToParams, paramsToForm, splitList, type FormState } from './form';
 import type { ViewState } from './state';
 
@@ -178,8 +178,8 @@ export function reduce(s: ViewState, msg: Msg): Step {
       return { state: run.state, effects: [scopePost(run.state), ...run.effects] };
     }
     case 'clearFilters': {
-      const params = withoutScope(scopeOf(s), s.defaults);
-      const next = withForm(s, { ...paramsToForm(params, s.defaults), k: s.form.k, passages: s.form.passages, query: s.form.query });
+      // Every filter back to the settings' defaults (k and passages included); the query stays.
+      const next = withForm(s, defaultForm(s.defaults, s.form.query));
       const run = msg.run && next.form.query.trim() ? submitForm(next, msg.requestId) : { state: next, effects: [] as Effect[] };
       return { state: run.state, effects: [scopePost(run.state), ...run.effects] };
     }
