@@ -8,6 +8,7 @@ import { core } from './lazy';
 import { disposeLog, log } from './log';
 import { registerSearchCommands } from './search/commands';
 import { SearchHistory } from './search/history';
+import { registerLanguageModelTools } from './tools/register';
 import type { Services } from './services';
 
 /** The surface the extension-host tests use (docs/ARCHITECTURE.md, "Extension test surface"). */
@@ -57,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     }
     context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
     registerSearchCommands(context, { show: (request, opts) => svc().searchView().show(request, opts) }, history);
+    registerLanguageModelTools(context, { services: svc, keys });
 
     return {
       baseUrl: () => config.baseUrl(),

@@ -1,6 +1,7 @@
 // `devindex`: the command-line companion. Dispatches to the search and agent subcommands.
 import { VERSION } from '../api/version';
 import { runAgentCommand } from './agentCommand';
+import type * as Mcp from './mcp';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, type CliIo } from './common';
 import { runSearchCommand } from './searchCommand';
 
@@ -9,6 +10,7 @@ export const USAGE = `Usage: devindex <command> [options]
 Commands:
   search "<query>" [options]   search the developer index (devindex search --help)
   agent <subcommand> ...        run and follow agent jobs (devindex agent --help)
+  mcp                           serve the same operations to AI agents over MCP (devindex mcp --help)
 
 Options:
   -h, --help      show this help
@@ -33,6 +35,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return runSearchCommand(rest, io);
     case 'agent':
       return runAgentCommand(rest, io);
+    case 'mcp':
+      return (require('./mcp') as typeof Mcp).runMcpCommand(rest, io); // the MCP SDK loads only for this command
     default:
       io.err(`devindex: unknown command ${JSON.stringify(cmd)}\n\n${USAGE}`);
       return EXIT_USAGE;
