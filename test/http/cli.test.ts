@@ -38,7 +38,7 @@ const requests = async () => ((await control('GET', '/__sandbox/requests')) as {
 
 before(async () => {
   assert.ok(existsSync(cli), `${cli} is missing: build with --bundles`);
-  sb = await startSandbox({ port: 0, keys: [KEY], faults: true, quiet: true, keylessRateLimit: 100_000 });
+  sb = await startSandbox({ port: 0, wire: 'spec', keys: [KEY], faults: true, quiet: true, keylessRateLimit: 100_000 });
 });
 after(async () => { await sb.close(); });
 beforeEach(async () => {
