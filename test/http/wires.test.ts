@@ -2,34 +2,18 @@
 // the service sends today: no `type`, licenses, citation links, `web:` pages, no coverage) and `spec`
 // (the specification's shapes). Each assertion says which wire it is about.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DevIndexClient } from '../../src/api/client';
 import type { ApiError } from '../../src/api/errors';
 import { licenseLabel, passageLink, provenance } from '../../src/api/results';
 import { SearchResponseSchema } from '../../src/api/schemas';
-import { findRepoRoot, startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { runCliProcess, type CliRun } from './cliProcess';
 
 const KEY = 'sk-wires-test-0123456789';
-const cli = join(findRepoRoot(__dirname) ?? process.cwd(), 'dist', 'cli.js');
 const REPOSITORY_ID = /^(issue|pull_request|readme):[^/]+\/[^#]+/;
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const base = { ...process.env };
-    delete base.DEVINDEX_API_KEY;
-    delete base.DEVINDEX_BASE_URL;
-    const child = spawn(process.execPath, [cli, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`cli timed out: ${args.join(' ')}`)); }, 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
-  });
-}
+const runCli = (args: string[], env: Record<string, string> = {}): Promise<CliRun> => runCliProcess(args, env);
 
 for (const wire of ['production', 'spec'] as const) {
   describe(`--wire ${wire}`, () => {
