@@ -246,3 +246,46 @@ test('a client that closes mid-call ends the server promptly', async () => {
   assert.ok(Date.now() - t0 < 5000);
   assert.match(victim.stderr(), /serving on stdio/);
 });
+
+// The same text from both wires of the sandbox: production (no `type`, licenses, citation links, web
+// pages when types is unset) and the specification's shapes. Expectations are read from the raw JSON.
+const KIND_WORDS: Record<string, string> = { doc: 'documentation', issue: 'issue', pull_request: 'pull request', readme: 'README', web: 'web page' };
+
+for (const wire of ['production', 'spec'] as const) {
+  test(`search text on the ${wire} wire: kind, license and passage links as the service sent them`, async () => {
+    const wsb = await startSandbox({ port: 0, wire, quiet: true, keylessRateLimit: 100_000 });
+    const saved = sb;
+    sb = wsb;
+    const session = await connect({ DEVINDEX_API_KEY: '' });
+    sb = saved;
+    try {
+      const query = 'retry after rate limit';
+      const raw = (await (await fetch(`${wsb.url}/v2/search/developer?query=${encodeURIComponent(query)}&k=8&passages=2`)).json()) as {
+        results: Array<{ id: string; type?: string; url: string; license?: string | { spdx_id?: string | null }; passages: Array<{ text: string; citation_url?: string }> }>;
+      };
+      assert.ok(raw.results.length >= 3, 'enough results to compare');
+      if (wire === 'production') assert.ok(raw.results.every((r) => r.type === undefined), 'production sends no type');
+      const r = await call(session, 'devIndex_search', { query, k: 8, passages: 2 });
+      assert.equal(r.isError, false, r.text);
+      const blocks = r.text.split(/\n(?=\[\d+\] )/).slice(1);
+      assert.equal(blocks.length, raw.results.length);
+      let licenses = 0;
+      let cites = 0;
+      raw.results.forEach((res, i) => {
+        const kind = res.type ?? res.id.slice(0, res.id.indexOf(':'));
+        const head = blocks[i]!.split('\n')[0]!;
+        assert.ok(head.startsWith(`[${i + 1}] ${KIND_WORDS[kind] ?? kind} · `), `${head} for ${res.id}`);
+        const spdx = typeof res.license === 'string' ? res.license : res.license?.spdx_id;
+        if (spdx) { licenses++; assert.ok(head.endsWith(` · license ${spdx}`), head); }
+        for (const p of res.passages) {
+          if (p.citation_url && p.citation_url !== res.url) { cites++; assert.ok(blocks[i]!.includes(`(cite: ${p.citation_url})`), p.citation_url); }
+        }
+      });
+      if (wire === 'production') assert.ok(licenses > 0 && cites > 0, `production carries licenses (${licenses}) and citation links (${cites})`);
+      else assert.equal(licenses + cites, 0);
+    } finally {
+      await session.client.close();
+      await wsb.close();
+    }
+  });
+}
