@@ -6,7 +6,7 @@ import type { AgentClient, AgentSubmitParams } from '../api/agent';
 import type { CallOptions } from '../api/client';
 import { show, validateSearchParams, type ParamIssue, type SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
-import { TOOL_NAMES } from './definitions';
+import { TOOL_NAMES } from './names';
 import {
   errorText, issuesText, jobStartedText, jobStatusText, scrubSecret, searchText, snapshotText, type Surface,
 } from './modelText';
