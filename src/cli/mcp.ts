@@ -3,9 +3,6 @@
 // with the same client, validation, retry rules and result text. stdout carries only protocol
 // messages; anything for a person goes to stderr. It ends when stdin closes or on SIGINT/SIGTERM,
 // aborting calls in flight, so a killed or abandoned session leaves nothing running.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../api/version';
 import { MCP_TOOLS } from '../tools/definitions';
 import { clampBudget, DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS } from '../tools/modelText';
@@ -13,6 +10,11 @@ import { runTool, type AgentModule, type AgentOps, type ToolDeps } from '../tool
 import {
   API_KEY_ENV, BASE_URL_ENV, createClientFromEnv, EXIT_OK, parseCliArgs, printError, readApiKey, UsageError, type CliIo,
 } from './common';
+// After the project's own modules: they initialise zod first, and the SDK's bundled zod/v4 entry
+// fails to initialise in a minified bundle when it comes first ("t is not a constructor").
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 export const MCP_USAGE = `Usage: devindex mcp [options]
 
