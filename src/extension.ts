@@ -25,10 +25,6 @@ export interface DevIndexExtensionApi {
   lastSearch(): ReturnType<Services['search']['lastOutcome']>;
 }
 
-export function testSurfaceEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return typeof __DEVINDEX_TEST_SURFACE__ !== 'undefined' && __DEVINDEX_TEST_SURFACE__ && env.DEVINDEX_TEST_KEY !== undefined;
-}
-
 export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi | undefined {
   try {
     const keys = new ApiKeyStore(context.secrets);
@@ -75,7 +71,8 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
     registerSearchCommands(context, { show: (request, opts) => svc().searchView().show(request, opts) }, history);
 
-    if (!testSurfaceEnabled()) return undefined;
+    // Written inline so that a --production build (flag false) drops the surface's code entirely.
+    if (!__DEVINDEX_TEST_SURFACE__ || process.env.DEVINDEX_TEST_KEY === undefined) return undefined;
     return {
       baseUrl: () => config.baseUrl(),
       apiKey: { get: () => keys.get(), set: (k) => keys.set(k), clear: () => keys.clear() },

@@ -1,19 +1,13 @@
 import * as vscode from 'vscode';
+import { oneLine } from './logLine';
+
+export { oneLine };
 
 /** What callers may use of the channel; every message goes through `oneLine`. */
 export type DevIndexLog = Pick<vscode.LogOutputChannel, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'show' | 'onDidChangeLogLevel' | 'logLevel'>;
 
 let channel: vscode.LogOutputChannel | undefined;
 let wrapped: DevIndexLog | undefined;
-
-/**
- * One log entry is one line: line breaks (which could forge further entries, e.g. from a webview's
- * `log` message or a server's error text) become a visible `⏎`, other control characters are dropped.
- */
-export function oneLine(s: unknown): string {
-  // eslint-disable-next-line no-control-regex
-  return String(s).replace(/\r\n|[\r\n\u2028\u2029\u0085]/g, ' ⏎ ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '').slice(0, 4000);
-}
 
 /** The one `Developer Index` log channel. Callers never pass a key; request lines carry method, path, status, attempts and time only. */
 export function log(): DevIndexLog {
