@@ -1,4 +1,5 @@
 // `devindex`: the command-line companion. Dispatches to the search and agent subcommands.
+import type { ClientOptions } from '../api/client';
 import { VERSION } from '../api/version';
 import { runAgentCommand } from './agentCommand';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseTimeoutSeconds, printError, sanitizeForTerminal, UsageError, type CliIo } from './common';
@@ -47,7 +48,10 @@ export function extractTimeout(argv: string[]): { argv: string[]; timeoutMs?: nu
   return { argv: rest, timeoutMs };
 }
 
-export async function runCli(rawArgv: string[], io: CliIo): Promise<number> {
+/** Tests pass client options (a clock that does not sleep, a short timeout) down to every command. */
+export interface CliDeps { clientOptions?: Partial<ClientOptions> }
+
+export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
   let argv: string[];
   try {
     const t = extractTimeout(rawArgv);
@@ -71,9 +75,9 @@ export async function runCli(rawArgv: string[], io: CliIo): Promise<number> {
       io.out(`devindex ${VERSION}\n`);
       return EXIT_OK;
     case 'search':
-      return runSearchCommand(rest, io);
+      return runSearchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
     case 'agent':
-      return runAgentCommand(rest, io);
+      return runAgentCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
     default:
       io.err(`devindex: unknown command ${JSON.stringify(cmd).replace(/[\u007f-\u009f]/g, '')}\n\n${USAGE}`);
       return EXIT_USAGE;
