@@ -68,7 +68,7 @@ describe('the key never comes back out (finding 2)', () => {
     ['a text body whose first line echoes it', (req, res) => { res.writeHead(500, { 'content-type': 'text/plain' }); res.end(`authorization=${req.headers.authorization}\nsecond line`); }],
     ['a JSON error and details echoing it', (req, res) => { res.writeHead(400, { 'content-type': 'application/json' }); res.end(JSON.stringify({ success: false, error: `bad ${req.headers.authorization}`, code: String(req.headers.authorization), details: [{ path: [String(req.headers.authorization)], message: `got ${req.headers.authorization}` }] })); }],
     ['a percent-encoded echo', (req, res) => { res.writeHead(401, { 'content-type': 'text/plain' }); res.end(`token=${encodeURIComponent(String(req.headers.authorization))}`); }],
-    ['a redirect whose Location carries it', (req, res) => { res.writeHead(302, { location: `http://${KEY}.example/?k=${KEY}` }); res.end(); }],
+    ['a redirect whose Location carries it', (_req, res) => { res.writeHead(302, { location: `http://${KEY}.example/?k=${KEY}` }); res.end(); }],
   ];
   for (const [name, h] of echoes) {
     it(name, async () => {
