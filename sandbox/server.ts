@@ -29,6 +29,20 @@ export const DEFAULT_KEYLESS_RATE_LIMIT = 60;
 /** Largest request body read; above it the answer is 413 `Payload Too Large`. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_LOG = 10_000;
+/** The request log (test mode) keeps the newest entries within this many bytes of bodies, paths and queries. */
+export const MAX_LOG_BYTES = 16 * 1024 * 1024;
+/** A JSON body nested deeper than this is refused with 400 before anything walks it. */
+export const MAX_BODY_DEPTH = 100;
+
+/** Whether JSON text nests deeper than `max` (a linear scan that skips strings; no recursion). */
+export function nestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) { for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++; } else if (c === 91 || c === 123) { if (++depth > max) return true; } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
 const SEARCH_PATH = '/v2/search/developer';
 /** Production's second mount of the same search: keyless callers get 401 (addendum). */
 const KEYED_SEARCH_PATH = '/v2/developer/search';
@@ -68,6 +82,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const limiter = new RateLimiter();
   const faults = new FaultQueue();
   const requests: LoggedRequest[] = [];
+  const requestSizes: number[] = [];
+  let logBytes = 0;
   const timers = new Set<NodeJS.Timeout>();
   const wire: Wire = o.wire ?? DEFAULT_WIRE;
   const agent = createAgentService({ speed: o.agentSpeed ?? 1 });
@@ -95,6 +111,10 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
 
   const parseBody = (raw: string): unknown => {
     if (raw === '') return undefined;
+    if (nestingExceeds(raw, MAX_BODY_DEPTH)) {
+      throw new HttpError(400, { success: false, error: 'Bad Request',
+        details: [{ code: 'too_deep', path: [], message: `the body is nested deeper than ${MAX_BODY_DEPTH} levels` }] });
+    }
     try { return JSON.parse(raw); } catch (e) {
       throw new HttpError(400, { success: false, error: 'Bad Request',
         details: [{ code: 'invalid_json', path: [], message: `the body is not valid JSON: ${(e as Error).message}` }] });
@@ -168,6 +188,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       send(res, 200, { requests });
     } else if (path === '/__sandbox/requests' && req.method === 'DELETE') {
       requests.length = 0;
+      requestSizes.length = 0;
+      logBytes = 0;
       send(res, 200, { success: true });
     } else fail(res, 404, 'Not Found');
   }
@@ -188,9 +210,13 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     if (o.faults) {
       let body: unknown = null;
       if (tooLarge) body = `(${MAX_BODY_BYTES}+ bytes, not kept)`;
+      else if (raw !== '' && nestingExceeds(raw, MAX_BODY_DEPTH)) body = `(nested deeper than ${MAX_BODY_DEPTH} levels, not kept)`;
       else if (raw !== '') { try { body = JSON.parse(raw); } catch { body = raw; } }
-      if (requests.length >= MAX_LOG) requests.shift();
+      const size = Buffer.byteLength(raw) + path.length + url.search.length + 64;
+      while (requests.length && (requests.length >= MAX_LOG || logBytes + size > MAX_LOG_BYTES)) { requests.shift(); logBytes -= requestSizes.shift() ?? 0; }
       requests.push({ method: req.method ?? 'GET', path, query: url.search.replace(/^\?/, ''), body, auth });
+      requestSizes.push(size);
+      logBytes += size;
     }
     if (auth === 'invalid') { fail(res, 401, 'Unauthorized: Invalid token'); return; }
     if (tooLarge) { fail(res, 413, 'Payload Too Large'); return; }

@@ -7,7 +7,7 @@ import { validationError } from '../api/errors';
 import { licenseLabel, passageLink, provenance } from '../api/results';
 import { displayTitle, type SearchResponse } from '../api/schemas';
 import {
-  booleanFlag, createClientFromEnv, EXIT_OK, EXIT_USAGE, numberFlag, parseCliArgs, printError,
+  booleanFlag, createClientFromEnv, EXIT_OK, jsonForTerminal, EXIT_USAGE, numberFlag, parseCliArgs, printError,
   retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo, type CliOptions,
 } from './common';
 
@@ -112,7 +112,7 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
   }
   try {
     const res = await client.search(v.params, { onRetry: retryPrinter(io), signal: io.signal });
-    if (parsed.json) io.out(`${JSON.stringify(res, null, 2)}\n`);
+    if (parsed.json) io.out(`${jsonForTerminal(res, 2)}\n`);
     else io.out(formatSearchResponse(v.params, res));
     return EXIT_OK;
   } catch (e) {
