@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
+import { z } from 'zod';
 import { createAgentService } from './agent/service';
 import { FaultQueue, faultsBodySchema, statusFaultBody, type Fault } from './faults';
 import { RateLimiter } from './rateLimit';
@@ -67,6 +68,8 @@ export function defaultCorpusDir(): string {
 
 /** Opaque, stable id for a key: the agent engine's `team`, and the rate-limit bucket. Never the key. */
 export const teamOf = (key: string): string => `team_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+
+const keysBodySchema = z.strictObject({ add: z.array(z.string().min(1).max(512)).optional(), revoke: z.array(z.string().min(1).max(512)).optional() });
 
 class HttpError extends Error {
   constructor(readonly status: number, readonly body: Record<string, unknown>) { super(String(body.error)); }
@@ -191,6 +194,13 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       requestSizes.length = 0;
       logBytes = 0;
       send(res, 200, { success: true });
+    } else if (path === '/__sandbox/keys' && req.method === 'POST') {
+      // Issue or revoke keys while running (a key revoked after it was saved is how a user meets a 401).
+      const parsed = keysBodySchema.safeParse(parseBody(raw));
+      if (!parsed.success) { fail(res, 400, 'Bad Request', { details: parsed.error.issues }); return; }
+      for (const k of parsed.data.add ?? []) keys.add(k);
+      for (const k of parsed.data.revoke ?? []) keys.delete(k);
+      send(res, 200, { success: true, keys: keys.size });
     } else fail(res, 404, 'Not Found');
   }
 
