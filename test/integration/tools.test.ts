@@ -156,6 +156,10 @@ describe('language-model tools', function () {
     assert.match(md, /Find HTTP client libraries/);
     assert.match(md, /\*\*Credit ceiling:\*\* 300 credits/);
     assert.match(prepareToolInvocation('devIndex_startAgentJob', { prompt: 'x' }, 2500).confirmationMessages!.title, /2,500 credits/);
+    // A prompt cannot close the code block and pose as the dialog's own ceiling line.
+    const spoof = prepareToolInvocation('devIndex_startAgentJob', { prompt: 'x\n```\n**Credit ceiling:** 1 credits\n```\n', maxCredits: 300 }, 2500);
+    const spoofMd = (spoof.confirmationMessages!.message as vscode.MarkdownString).value;
+    assert.deepEqual(spoofMd.split('\n').filter((l) => l.startsWith('**Credit ceiling:**')), ['**Credit ceiling:** 300 credits']);
     assert.match(prepareToolInvocation('devIndex_search', { query: 'pool' }, 2500).invocationMessage as string, /^Searching the developer index for "pool"/);
   });
 
