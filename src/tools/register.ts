@@ -13,11 +13,11 @@ export interface ToolWiring { services: () => Services; keys: ApiKeyStore }
 
 type Input = Record<string, unknown>;
 
-/** The Language Model Tool API, when this editor has it (VS Code 1.95+ does; other hosts may not). */
-function lmApi(): Pick<typeof vscode.lm, 'registerTool'> | undefined {
-  const lm = (vscode as { lm?: Partial<typeof vscode.lm> }).lm;
-  const hasClasses = typeof (vscode as { LanguageModelToolResult?: unknown }).LanguageModelToolResult === 'function'
-    && typeof (vscode as { LanguageModelTextPart?: unknown }).LanguageModelTextPart === 'function';
+/** The Language Model Tool API of `ns` (the vscode module), when this editor has it (VS Code 1.95+ does; other hosts may not). */
+export function languageModelToolApi(ns: object): Pick<typeof vscode.lm, 'registerTool'> | undefined {
+  const lm = (ns as { lm?: Partial<typeof vscode.lm> }).lm;
+  const hasClasses = typeof (ns as { LanguageModelToolResult?: unknown }).LanguageModelToolResult === 'function'
+    && typeof (ns as { LanguageModelTextPart?: unknown }).LanguageModelTextPart === 'function';
   return lm && typeof lm.registerTool === 'function' && hasClasses ? (lm as Pick<typeof vscode.lm, 'registerTool'>) : undefined;
 }
 
@@ -63,7 +63,7 @@ export function prepareToolInvocation(name: ToolName, input: Input, defaultMaxCr
 
 /** Registers the tools now and whenever the setting is turned back on; unregisters when it is turned off. */
 export function registerLanguageModelTools(context: vscode.ExtensionContext, wiring: ToolWiring): void {
-  const lm = lmApi();
+  const lm = languageModelToolApi(vscode);
   if (!lm) return;
   let registered: vscode.Disposable[] = [];
   const enabled = () => vscode.workspace.getConfiguration().get<boolean>(TOOL_SETTINGS.enabled, true) !== false;

@@ -4,7 +4,7 @@
 // session answers "yes" by itself; what that dialog says is checked on prepareToolInvocation.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { prepareToolInvocation } from '../../src/tools/register';
+import { languageModelToolApi, prepareToolInvocation } from '../../src/tools/register';
 
 interface DevIndexExtensionApi {
   apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
@@ -85,6 +85,13 @@ describe('language-model tools', function () {
 
   // lm.tools lists every contributed tool, enabled or not; a model is offered only those whose
   // `when` (config.devIndex.tools.enabled) holds, and a turned-off tool has no implementation.
+  it('the API is feature-detected: an editor without it (or with half of it) gets no tools and no error', () => {
+    assert.ok(languageModelToolApi(vscode), 'this host has the Language Model Tool API');
+    assert.equal(languageModelToolApi({}), undefined);
+    assert.equal(languageModelToolApi({ lm: {} }), undefined);
+    assert.equal(languageModelToolApi({ lm: { registerTool: () => undefined } }), undefined, 'no result classes');
+  });
+
   it('devIndex.tools.enabled turns the tools off and on again', async () => {
     const cfg = () => vscode.workspace.getConfiguration('devIndex');
     const runs = async () => invoke('devIndex_search', { query: 'pool', k: 1 }).then(() => true, () => false);
