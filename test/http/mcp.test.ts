@@ -118,6 +118,7 @@ test('lists the five tools with their schemas and annotations', async () => {
   assert.equal(start.annotations?.idempotentHint, false);
   assert.match(start.annotations?.title ?? '', /spends credits/);
   assert.match(start.description ?? '', /SPENDS CREDITS/);
+  assert.deepEqual(tools.filter((t) => t._meta?.['devindex/spendsCredits'] === true).map((t) => t.name), ['devIndex_startAgentJob']);
   assert.equal(byName.get('devIndex_cancelAgentJob')!.annotations?.destructiveHint, true);
 });
 
