@@ -42,7 +42,7 @@ export function scopeChips(p: SearchParams, d?: ScopeDefaults): ScopeChip[] {
   }
   if (p.skills === 'only') chips.push({ id: 'skills', label: 'Agent-skill files only', icon: 'sparkle' });
   if (p.language !== undefined) chips.push({ id: 'language', label: `Language: ${p.language}`, icon: 'code' });
-  if (p.topic !== undefined) chips.push({ id: 'topic', label: `Topic: ${p.topic}`, icon: 'tag' });
+  if (p.topic !== undefined) chips.push({ id: 'topic', label: `Topic: ${Array.isArray(p.topic) ? p.topic.join(', ') : p.topic}`, icon: 'tag' });
   if (p.license !== undefined) chips.push({ id: 'license', label: `License: ${p.license}`, icon: 'law' });
   if (p.min_stars !== undefined || p.max_stars !== undefined) {
     const label = p.min_stars !== undefined && p.max_stars !== undefined ? `Stars ${p.min_stars}–${p.max_stars}`

@@ -102,7 +102,7 @@ export const ParamsSchema = z.strictObject({
   skills: z.literal('only').optional(),
   passages: count.optional(),
   language: shortText.optional(),
-  topic: shortText.optional(),
+  topic: z.union([shortText, z.array(shortText).max(16)]).optional(),
   license: shortText.optional(),
   min_stars: count.optional(),
   max_stars: count.optional(),

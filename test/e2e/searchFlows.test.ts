@@ -18,6 +18,11 @@ async function sandboxRequests(method: 'GET' | 'DELETE' = 'GET'): Promise<SeenRe
   return method === 'GET' ? ((await r.json()) as { requests: SeenRequest[] }).requests : [];
 }
 
+async function sandboxKeys(change: { add?: string[]; revoke?: string[] }): Promise<void> {
+  const r = await fetch(`${e2e.sandboxUrl()}/__sandbox/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(change) });
+  assert.equal(r.status, 200);
+}
+
 /** A search request's parameters, GET or POST; a repeated GET parameter (repos) becomes a comma list. */
 function searchParams(r: SeenRequest): Record<string, unknown> {
   if (r.method === 'POST' && r.body && typeof r.body === 'object') return r.body as Record<string, unknown>;
@@ -236,12 +241,15 @@ describe('Search view flows in the workbench', () => {
     await wb.runCommand('Developer Index: Collapse All Results');
   });
 
-  it('401: a refused key dims the old results and offers Set API Key and Search Without Key', async () => {
-    const bad = 'devindex-e2e-invalid-key-7f3a91';
+  it('401: a key revoked after it was saved dims the old results and offers Set API Key and Search Without Key', async () => {
+    // Set API Key checks a key before saving it, so the 401 comes from a key the service later revokes.
+    const bad = 'devindex-e2e-revoked-key-7f3a91';
+    await sandboxKeys({ add: [bad] });
     await wb.runCommand('Developer Index: Set API Key');
     await wb.answerInputBox(bad, { prompt: /secret storage/i });
     await wb.waitForNotification(/API key saved/i);
     await view.locator('#keyless').waitFor({ state: 'hidden' });
+    await sandboxKeys({ revoke: [bad] });
     await resetFilters();
     await search('webview content security policy');
     const box = view.locator('#error');

@@ -92,10 +92,13 @@ export function formToParams(f: FormState): { params: SearchParams; issues: View
   const sources = splitList(f.sources);
   if (sources.length) set('sources', sources);
   if (f.skillsOnly) set('skills', 'only');
-  for (const key of ['language', 'topic', 'license'] as const) {
+  for (const key of ['language', 'license'] as const) {
     const v = f[key].trim();
     if (v) set(key, v);
   }
+  // Several topics (comma separated) are sent as a list; a repository with any of them matches.
+  const topics = f.topic.split(',').map((t) => t.trim()).filter(Boolean);
+  if (topics.length) set('topic', topics.length === 1 ? topics[0] : topics);
   set('min_stars', num('min_stars', f.minStars));
   set('max_stars', num('max_stars', f.maxStars));
   if (f.archived !== 'any') set('archived', f.archived === 'yes');
@@ -115,7 +118,7 @@ export function paramsToForm(p: SearchParams, d: ViewDefaults | undefined): Form
     sources: (p.sources ?? []).join(', '),
     k: p.k !== undefined ? String(p.k) : base.k,
     passages: p.passages !== undefined ? String(p.passages) : base.passages,
-    language: p.language ?? '', topic: p.topic ?? '', license: p.license ?? '',
+    language: p.language ?? '', topic: Array.isArray(p.topic) ? p.topic.join(', ') : p.topic ?? '', license: p.license ?? '',
     minStars: p.min_stars !== undefined ? String(p.min_stars) : '',
     maxStars: p.max_stars !== undefined ? String(p.max_stars) : '',
     archived: tri(p.archived), fork: tri(p.fork), skillsOnly: p.skills === 'only',

@@ -32,7 +32,10 @@ export function plainIssue(i: ViewIssue): ViewIssue {
       if (/greater than max_stars/.test(m)) return say('Min stars is above Max stars');
       return say('Min stars must be a whole number, 0 or more');
     case 'max_stars': return say('Max stars must be a whole number, 0 or more');
-    case 'language': case 'topic': case 'license':
+    case 'topic':
+      if (/1 to (\d+) topics/.test(m)) return say(`Topic: 1 to ${/1 to (\d+) topics/.exec(m)![1]} topics, comma separated`);
+      return say('Topic cannot be empty');
+    case 'language': case 'license':
       return say(`${label} cannot be empty`);
   }
   const range = /from (\d+) to (\d+)/.exec(m);

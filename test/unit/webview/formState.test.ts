@@ -51,6 +51,10 @@ describe('filter form', () => {
     assert.deepEqual(f, { ...defaultForm(D, 'new'), k: '5', passages: '2', types: ['issue'], repos: 'o/r', archived: 'yes', minStars: '5', skillsOnly: true });
     assert.deepEqual(formToParams(f).params, p);
     assert.deepEqual(paramsToForm({ query: 'q' }, D), defaultForm(D, 'q'), 'unnamed filters are the defaults');
+    const topics = paramsToForm({ query: 'q', topic: ['http', 'cli'] }, D);
+    assert.equal(topics.topic, 'http, cli');
+    assert.deepEqual(formToParams(topics).params.topic, ['http', 'cli'], 'several topics go as a list');
+    assert.equal(formToParams({ ...topics, topic: ' http ' }).params.topic, 'http', 'one topic as a string');
   });
 
   it('rule 6 fix drops the seven repository filters and nothing else', () => {

@@ -23,6 +23,7 @@ describe('plain words for validation messages', () => {
     assert.deepEqual(words({ query: 'q', sources: Array.from({ length: 21 }, (_, i) => `s${i}`) }), ['Documentation sources: at most 20 ids']);
     assert.deepEqual(words({ query: 'q', min_stars: -1 }), ['Min stars must be a whole number, 0 or more']);
     assert.deepEqual(words({ query: '' }), ['Type something to search for']);
+    assert.deepEqual(words({ query: 'q', topic: Array.from({ length: 9 }, (_, i) => `t${i}`) }), ['Topic: 1 to 8 topics, comma separated']);
   });
 
   it('names no wire parameter in any of them', () => {

@@ -60,7 +60,7 @@ export class FormView {
           text('repos', 'owner/repo, comma separated'),
           h('div', { id: 'ws-repos', class: 'ws-repos', hidden: true }),
           text('language', 'e.g. TypeScript', 'third'),
-          text('topic', 'e.g. http', 'third'),
+          text('topic', 'e.g. http, cli', 'third'),
           text('license', 'e.g. MIT', 'third'),
           text('minStars', '', 'half'),
           text('maxStars', '', 'half'),
