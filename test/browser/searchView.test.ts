@@ -525,6 +525,45 @@ describe('search view in chromium', () => {
     await v.page.close();
   });
 
+  it('keeps hovered suggestions, chips and rows readable (contrast at least 4.5:1) in light, dark and high contrast', async () => {
+    for (const theme of ['light', 'dark', 'hc'] as const) {
+      const v = await freshView(theme);
+      await v.page.click('#filters-toggle');
+      await v.page.fill('#f-language', 'Go');
+      await showSample(v);
+      const measure = async (selector: string, what: string) => {
+        await v.page.locator(selector).first().hover();
+        const ratio = await v.page.locator(selector).first().evaluate((el) => {
+          const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+          const lum = ([r, g, b]: number[]) => [r!, g!, b!].map((x) => { const c = x / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; })
+            .reduce((acc, c, i) => acc + c * [0.2126, 0.7152, 0.0722][i]!, 0);
+          // The colour drawn behind the element: its own background, else the nearest painted ancestor's, composited.
+          let bg = [0, 0, 0, 0];
+          const layers: number[][] = [];
+          for (let e: Element | null = el; e; e = e.parentElement) {
+            const c = rgb(getComputedStyle(e).backgroundColor);
+            const a = c.length > 3 ? c[3]! : 1;
+            if (a > 0) { layers.push([c[0]!, c[1]!, c[2]!, a]); if (a >= 1) break; }
+          }
+          for (const l of layers.reverse()) bg = [0, 1, 2].map((i) => l[i]! * l[3]! + (bg[i] ?? 0) * (1 - l[3]!)).concat(1);
+          const fg = rgb(getComputedStyle(el).color);
+          const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+          return (a! + 0.05) / (b! + 0.05);
+        });
+        assert.ok(ratio >= 4.5, `${theme}: ${what} on hover has contrast ${ratio.toFixed(2)}:1`);
+      };
+      await measure('[data-add-repo]', 'a workspace repository suggestion');
+      await measure('#chips .chip-label', 'a chip');
+      await measure('li.row .row-title', 'a row title');
+      await measure('li.row .provenance', 'a row\'s provenance');
+      if (theme === 'light') {
+        await v.page.locator('[data-add-repo]').first().hover();
+        await v.page.screenshot({ path: join(shots, 'suggestion-hover-light.png'), clip: { x: 0, y: 0, width: 420, height: 500 } });
+      }
+      await v.page.close();
+    }
+  });
+
   it('says when a search is keyless, in one line, and follows key changes', async () => {
     const v = await freshView('light');
     const bar = v.page.locator('#keyless');

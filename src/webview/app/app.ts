@@ -1,11 +1,12 @@
 // The Search view's coordinator: builds the regions, turns DOM events and the extension's messages into
 // `reduce` messages, runs the effects (post, focus), saves the state and asks each view to render.
 import type { ToWebview } from '../protocol';
+import { interceptLinks } from './dom';
 import { formToParams } from './form';
 import { reduce, type Effect, type Msg } from './reduce';
 import { restoreState, savedState, type ViewState } from './state';
 import { FormView } from './views/formView';
-import { resultTitle, ResultsView } from './views/resultsView';
+import { actionMessage, ResultsView } from './views/resultsView';
 import { ChipsView, StatusView } from './views/statusView';
 
 export interface VsCodeApi { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void }
@@ -101,17 +102,7 @@ export class SearchApp {
       else if (e.key === 'ArrowDown' && this.results.rows()) { e.preventDefault(); this.focusRow(this.state.selected); }
     });
     this.root.addEventListener('click', (e) => this.onClick(e));
-    // Links are never followed in the webview: every click on one becomes an openLink message.
-    const intercept = (e: MouseEvent) => {
-      const a = (e.target as Element | null)?.closest?.('a');
-      if (!a) return;
-      e.preventDefault();
-      const href = a.getAttribute('href');
-      if ((e.type === 'click' || e.button === 1) && href) this.vscode.postMessage({ type: 'openLink', url: href });
-    };
-    this.root.addEventListener('click', intercept);
-    this.root.addEventListener('auxclick', intercept);
-    this.root.addEventListener('dragstart', (e) => { if ((e.target as Element | null)?.closest?.('a')) e.preventDefault(); });
+    interceptLinks(this.root, (url) => this.vscode.postMessage({ type: 'openLink', url }));
     this.results.el.addEventListener('keydown', (e) => this.onResultsKey(e));
     win.addEventListener('scroll', () => {
       this.state = reduce(this.state, { t: 'scroll', y: Math.round(win.scrollY) }).state;
@@ -145,7 +136,13 @@ export class SearchApp {
     if (!li) return;
     const index = Number(li.dataset.index);
     const act = t.closest<HTMLElement>('[data-act]');
-    if (act) { this.dispatch({ t: 'select', index }); this.action(act.dataset.act!, index, Number(act.dataset.p ?? 0)); return; }
+    if (act) {
+      this.dispatch({ t: 'select', index });
+      const r = this.state.outcome?.results[index];
+      const m = r && actionMessage(act.dataset.act!, r, Number(act.dataset.p ?? 0));
+      if (m) this.vscode.postMessage(m);
+      return;
+    }
     if (t.closest('.row-passages')) { this.dispatch({ t: 'select', index }); return; }
     this.dispatch({ t: 'expand', index, open: 'toggle' });
   }
@@ -167,21 +164,6 @@ export class SearchApp {
     };
     const fn = keys[e.key];
     if (fn) { e.preventDefault(); fn(); }
-  }
-
-  private action(act: string, index: number, p: number): void {
-    const r = this.state.outcome?.results[index];
-    if (!r) return;
-    const post = (m: object) => this.vscode.postMessage(m);
-    const passage = r.passages[p];
-    switch (act) {
-      case 'open': return post({ type: 'openLink', url: r.url });
-      case 'open-passage': return post({ type: 'openLink', url: passage?.link ?? r.url });
-      case 'copy-link': return post({ type: 'copy', what: 'link', text: r.url });
-      case 'copy-passage': return passage && post({ type: 'copy', what: 'passage', text: passage.text });
-      case 'insert-passage': return passage && post({ type: 'insert', text: passage.text });
-      case 'open-passages': return post({ type: 'openPassages', id: r.id, title: resultTitle(r), url: r.url, passages: r.passages.map((x) => x.text) });
-    }
   }
 
   private save(): void {

@@ -2,7 +2,7 @@
 // with its fixes, and a compact list (type icon, title, provenance, license, a one-line snippet) whose
 // rows expand to their passages rendered as markdown. Rows are built once per outcome; expanding,
 // selecting and dimming only touch the rows concerned.
-import type { ViewNote, ViewOutcome, ViewResult } from '../../protocol';
+import type { FromWebview, ViewNote, ViewOutcome, ViewResult } from '../../protocol';
 import { safeHref } from '../../linkPolicy';
 import { REPOSITORY_FILTERS, requestedTypes } from '../../../api/params';
 import { scopePhrase, TYPE_LABELS } from '../../../search/scope';
@@ -115,6 +115,20 @@ function noteLine(n: ViewNote, o: ViewOutcome): HTMLElement {
         h('button', { type: 'button', class: 'link-button fix', 'data-fix': 'add-sources' }, 'Choose documentation sources…')));
   }
   return h('li', { class: 'coverage-line' }, icon(n.level === 'warning' ? 'warning' : 'info', 'note-icon'), h('span', {}, n.text));
+}
+
+/** What a row's or a passage's action button posts; a passage opens at its own citation link when it has one. */
+export function actionMessage(act: string, r: ViewResult, p: number): FromWebview | undefined {
+  const passage = r.passages[p];
+  switch (act) {
+    case 'open': return { type: 'openLink', url: r.url };
+    case 'open-passage': return { type: 'openLink', url: passage?.link ?? r.url };
+    case 'copy-link': return { type: 'copy', what: 'link', text: r.url };
+    case 'copy-passage': return passage && { type: 'copy', what: 'passage', text: passage.text };
+    case 'insert-passage': return passage && { type: 'insert', text: passage.text };
+    case 'open-passages': return { type: 'openPassages', id: r.id, title: resultTitle(r), url: r.url, passages: r.passages.map((x) => x.text) };
+  }
+  return undefined;
 }
 
 export class ResultsView {
