@@ -96,6 +96,7 @@ describe('hostile passages in chromium', () => {
     assert.equal(v.page.url(), `${server.origin}/`, 'the page never navigated');
     assert.equal(await v.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
     // The hostile result url is not offered as a link at all.
+    await v.page.locator('li.row').first().locator('.row-title').hover();
     assert.equal(await v.page.locator('li.row').first().locator('[data-act="open"]').isDisabled(), true);
     await v.page.close();
   });

@@ -54,20 +54,26 @@ function actionButton(act: string, iconName: string, label: string, extra: Recor
   return h('button', { type: 'button', class: 'action', 'data-act': act, 'aria-label': label, title: label, ...extra }, icon(iconName));
 }
 
-function row(r: ViewResult, index: number): HTMLElement {
+/** A row's action buttons: built when the row is first hovered or focused, so a long list stays cheap to paint. */
+export function rowActions(r: ViewResult): HTMLElement[] {
   const title = resultTitle(r);
   const q = `“${title.length > 80 ? `${title.slice(0, 79)}…` : title}”`;
-  const actions = h('span', { class: 'row-actions' },
+  return [
     actionButton('open', 'link-external', `Open ${q}`, { disabled: !safeHref(r.url) }),
     actionButton('copy-link', 'link', `Copy Link to ${q}`),
     ...(r.passages.length ? [
       actionButton('copy-passage', 'copy', `Copy Passage of ${q}`, { 'data-p': 0 }),
       actionButton('insert-passage', 'insert', `Insert Passage of ${q} at Cursor`, { 'data-p': 0 }),
       actionButton('open-passages', 'markdown', `Open ${q} as Markdown`),
-    ] : []));
+    ] : []),
+  ];
+}
+
+function row(r: ViewResult, index: number): HTMLElement {
+  const title = resultTitle(r);
   const snippet = r.passages[0] ? plainSnippet(r.passages[0].text) : '';
   return h('li', { class: 'row', tabindex: -1, 'data-index': index, 'aria-expanded': r.passages.length ? 'false' : undefined, 'aria-label': `${kindLabel(r.type)}: ${title}, ${r.provenance}${r.license ? `, license ${r.license}` : ''}` },
-    h('div', { class: 'row-main' }, typeIcon(r.type), h('span', { class: 'row-title', title }, title), actions),
+    h('div', { class: 'row-main' }, typeIcon(r.type), h('span', { class: 'row-title', title }, title), h('span', { class: 'row-actions' })),
     h('div', { class: 'row-meta' }, h('span', { class: 'provenance', title: r.url }, r.provenance),
       r.license ? h('span', { class: 'license', title: `License: ${r.license}` }, r.license) : undefined),
     snippet ? h('div', { class: 'row-snippet' }, snippet) : undefined);
@@ -133,6 +139,18 @@ export function actionMessage(act: string, r: ViewResult, p: number): FromWebvie
 
 export class ResultsView {
   readonly el = h('div', { id: 'results-region', class: 'results-region' });
+
+  constructor() {
+    const arm = (e: Event) => {
+      const li = (e.target as Element | null)?.closest?.<HTMLElement>('li.row');
+      const box = li?.querySelector<HTMLElement>('.row-actions');
+      const r = li && this.outcome?.results[Number(li.dataset.index)];
+      if (box && r && !box.childElementCount) box.append(...rowActions(r));
+    };
+    this.el.addEventListener('pointerover', arm);
+    this.el.addEventListener('focusin', arm);
+  }
+
   private outcome: ViewOutcome | undefined | null = null;
   private list: HTMLOListElement | undefined;
   private expanded = new Set<number>();
