@@ -76,4 +76,24 @@ describe('Developer Index in the workbench', () => {
     await wb.runCommand('Developer Index: Clear API Key');
     assert.match(await wb.waitForNotification(/API key removed/i), /Developer Index/);
   });
+
+  it('Show Search History: relative times, only non-default filters, a remove button per entry, Clear Search History', async () => {
+    await wb.runCommand('Developer Index: Show Search History');
+    const rows = wb.page.locator('.quick-input-list .monaco-list-row');
+    await rows.first().waitFor({ state: 'visible' });
+    const first = await rows.first().innerText();
+    assert.match(first, /coercion/, `the newest search first: ${first}`);
+    assert.match(first, /just now|\d+ min ago/, `with a relative time: ${first}`);
+    const all = (await rows.allInnerTexts()).join('\n');
+    assert.doesNotMatch(all, /\bk: |passages: /, 'k and passages at their defaults are not shown');
+    assert.equal((all.match(/^coercion/gm) ?? []).length, 1, 'a repeated search is one entry');
+    await wb.screenshot('search history');
+    await rows.first().hover();
+    await rows.first().getByRole('button', { name: 'Remove from History' }).click();
+    await wb.page.waitForFunction(() => !/^coercion/m.test([...document.querySelectorAll('.quick-input-list .monaco-list-row')].map((r) => (r as HTMLElement).innerText).join('\n')), undefined, { timeout: 5000 });
+    await wb.page.keyboard.press('Escape');
+    await wb.runCommand('Developer Index: Clear Search History');
+    await wb.runCommand('Developer Index: Show Search History');
+    await wb.waitForNotification(/no searches yet/i);
+  });
 });
