@@ -24,7 +24,7 @@
 import { JobStore } from '../src/agents/jobStore';
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../src/agents/pollSchedule';
 import type { AgentBackend } from '../src/agents/agentBackend';
-import { AgentJobSchema, ListResponseSchema, SnapshotResponseSchema, TraceResponseSchema } from '../src/api/agentSchemas';
+import { AgentJobRecordSchema, ListResponseSchema, SnapshotResponseSchema, TraceResponseSchema } from '../src/api/agentSchemas';
 import { createAgentService } from '../sandbox/agent/service';
 import { ev, FakeBackend, ORCH, SYSTEM } from '../test/unit/agents/fakeBackend';
 import { ManualClock } from '../test/unit/agents/manualClock';
@@ -88,7 +88,7 @@ function engineBackend(clock: ManualClock, speed: number, effort: 'low' | 'mediu
   };
   const backend: AgentBackend = {
     submit: async (p) => ({ id: (call('POST', '/v2/agent', { ...p, effort }) as { id: string }).id }),
-    status: async (id) => AgentJobSchema.parse(call('GET', `/v2/agent/${id}`)),
+    status: async (id) => AgentJobRecordSchema.parse(call('GET', `/v2/agent/${id}`)),
     cancel: async (id) => call('DELETE', `/v2/agent/${id}`),
     trace: async (id) => {
       const t = TraceResponseSchema.parse(call('GET', `/v2/agent/${id}/trace`));
@@ -97,7 +97,7 @@ function engineBackend(clock: ManualClock, speed: number, effort: 'low' | 'mediu
       return t;
     },
     snapshot: async (id, s) => SnapshotResponseSchema.parse(call('GET', `/v2/agent/${id}/snapshots/${s}`)),
-    list: async () => ListResponseSchema.parse(call('GET', '/v2/agent')),
+    listAll: async () => ({ agents: ListResponseSchema.parse(call('GET', '/v2/agent')).agents, stopped: 'end' as const }),
   };
   return { backend, count: () => requests, endAt: () => endAt };
 }
@@ -230,7 +230,7 @@ async function main(): Promise<void> {
             return r;
           },
           status: (id) => backend.status(id), cancel: (id) => backend.cancel(id), trace: (id) => backend.trace(id),
-          snapshot: (id, s) => backend.snapshot(id, s), list: () => backend.list(),
+          snapshot: (id, s) => backend.snapshot(id, s), listAll: () => backend.listAll(),
         };
         runs.push(await storeRun(clock, wrapped, () => backend.calls.length, () => end, 5000, timing));
       }

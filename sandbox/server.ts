@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { createAgentService } from './agent/service';
+import { createAgentService, type Wire } from './agent/service';
 import { FaultQueue, faultsBodySchema, statusFaultBody, type Fault } from './faults';
 import { RateLimiter } from './rateLimit';
 import { loadCorpus } from './search/corpus';
@@ -15,6 +15,8 @@ import { SearchEngine } from './search/searchEngine';
 export interface SandboxOptions {
   port?: number; keys?: string[]; faults?: boolean; corpusDir?: string;
   rateLimit?: number; keylessRateLimit?: number; agentSpeed?: number; quiet?: boolean;
+  /** Which response shapes to serve (default `production`): see sandbox/README.md, "Wire". */
+  wire?: Wire;
 }
 
 export interface Sandbox { url: string; port: number; close(): Promise<void> }
@@ -64,7 +66,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const faults = new FaultQueue();
   const requests: LoggedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
-  const agent = createAgentService({ speed: o.agentSpeed ?? 1 });
+  const agent = createAgentService({ speed: o.agentSpeed ?? 1, wire: o.wire, testMode: o.faults === true });
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void => {
     if (res.destroyed || res.headersSent) return;
@@ -110,7 +112,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     }
     if (path === '/v2/agent' || path.startsWith('/v2/agent/')) {
       if (key === undefined) { fail(res, 401, 'Unauthorized: Invalid token'); return; }
-      const reply = agent.handle({ method: req.method ?? 'GET', path, query: url.searchParams, body: parseBody(raw), team: teamOf(key) });
+      const reply = agent.handle({ method: req.method ?? 'GET', path, query: url.searchParams, body: parseBody(raw), team: teamOf(key), origin: `http://${req.headers.host ?? ''}` });
       if (!reply) { fail(res, 404, 'Not Found'); return; }
       send(res, reply.status, reply.body, reply.headers);
       return;
@@ -154,7 +156,10 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     } else if (path === '/__sandbox/requests' && req.method === 'DELETE') {
       requests.length = 0;
       send(res, 200, { success: true });
-    } else fail(res, 404, 'Not Found');
+    } else {
+      const reply = agent.control(req.method ?? 'GET', path, parseBody(raw));
+      if (reply) send(res, reply.status, reply.body, reply.headers); else fail(res, 404, 'Not Found');
+    }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
