@@ -33,9 +33,10 @@ const FIXED_MS = 2000;
 const PHASES = 16;
 
 class MemoryStorage {
-  private v: unknown;
-  get<T>(): T | undefined { return this.v as T | undefined; }
-  async update(_k: string, value: unknown): Promise<void> { this.v = value; }
+  private readonly m = new Map<string, unknown>();
+  get<T>(k: string): T | undefined { return this.m.get(k) as T | undefined; }
+  async update(k: string, value: unknown): Promise<void> { if (value === undefined) this.m.delete(k); else this.m.set(k, value); }
+  keys(): readonly string[] { return [...this.m.keys()]; }
 }
 
 /** The fixed poll of `intervalMs` over a run that ends `endMs` after the submit, averaged over evenly spread phases. */
@@ -56,6 +57,7 @@ interface Outcome { requests: number; latencyMs: number; durationMs: number; idl
 /** Runs one job through the store until it has ended and its schedule stopped, then an idle hour. */
 async function storeRun(clock: ManualClock, backend: AgentBackend, count: () => number, endAt: () => number | undefined, maxCredits = 5000, timing: PollTiming = DEFAULT_POLL_TIMING): Promise<Outcome> {
   const store = new JobStore({ backend: () => backend, storage: new MemoryStorage(), timers: clock, timing });
+  store.resume();
   const t0 = clock.now();
   let detectedAt: number | undefined;
   store.onDidEndJob(() => { detectedAt = clock.now(); });
@@ -187,7 +189,9 @@ async function main(): Promise<void> {
   {
     const clock = new ManualClock();
     const backend = new FakeBackend(() => clock.now());
-    const store = new JobStore({ backend: () => backend, storage: new MemoryStorage(), timers: clock });
+    // Resumed, with the view hidden: no timer at all (a visible view also checks storage every 5 s, no request).
+    const store = new JobStore({ backend: () => backend, storage: new MemoryStorage(), timers: clock, hidden: true });
+    store.resume();
     await clock.advance(60 * 60_000);
     console.log(`idle: ${backend.calls.length} requests in one hour with no job running (timers armed: ${clock.armed})`);
     store.dispose();

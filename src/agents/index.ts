@@ -102,6 +102,7 @@ export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, revea
     extraModels,
     onLog: deps.log,
   }));
+  store.resume();
   const tree = owned.register(new JobsTreeProvider(store));
   const content = new AgentContentProvider(store);
   const cmd: AgentCommandContext = { store, reveal, defaultMaxCredits: deps.defaultMaxCredits, extraModels, hasKey: deps.hasKey, draft: emptyDraft() };

@@ -56,8 +56,11 @@ export interface AgentJob {
 export interface JobStorage {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): PromiseLike<void>;
+  /** Every key (globalState has it): how a window finds the records other windows wrote. */
+  keys(): readonly string[];
 }
 
+/** The format-1 list of every job under one key (read once and moved into one record per job). */
 export const STORAGE_KEY = 'devIndex.agent.jobs';
 /** One key per kept result: `devIndex.agent.result/<jobId>`. */
 export const RESULT_KEY_PREFIX = 'devIndex.agent.result/';
@@ -106,7 +109,8 @@ export function deserializeJobs(raw: unknown): { jobs: AgentJob[]; removed: stri
   return { jobs, removed };
 }
 
-function readJob(v: unknown): AgentJob | undefined {
+/** One job as stored; anything malformed is dropped rather than trusted. */
+export function readJob(v: unknown): AgentJob | undefined {
   if (v === null || typeof v !== 'object') return undefined;
   const j = v as Record<string, unknown>;
   if (typeof j.id !== 'string' || typeof j.status !== 'string') return undefined;

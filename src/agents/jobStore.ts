@@ -6,9 +6,9 @@ import type { AgentBackend, AgentJobRecord, AgentListEntry, AgentSnapshotRespons
 import { describeAgentError, errorReason, isPermanent, retryAfterOf } from './agentWords';
 import { Emitter, type Event } from './emitter';
 import {
-  type AgentJob, deserializeJobs, isActive, isPastExpiry, isTerminalStatus, type JobStorage, type KeptResult, MAX_KEPT_RESULT_CHARS,
-  readKeptResult, RESULT_KEY_PREFIX, serializeJobs, STORAGE_KEY,
+  type AgentJob, isActive, isPastExpiry, isTerminalStatus, type JobStorage, type KeptResult, MAX_KEPT_RESULT_CHARS,
 } from './jobModel';
+import { JobRepository, mergeJobs, type PruneLimits } from './jobRepository';
 import { Limiter } from './limiter';
 import { DEFAULT_POLL_TIMING, dueAt, observe, type PollObservation, type PollTiming, type ScheduleState, type Signal, startSchedule } from './pollSchedule';
 
@@ -46,6 +46,9 @@ export interface JobStoreOptions {
   canList?: () => boolean | Promise<boolean>;
   hidden?: boolean;
   onLog?: (message: string) => void;
+  /** How often a visible store looks for jobs other windows started or removed (default 5 s). */
+  syncEveryMs?: number;
+  prune?: PruneLimits;
 }
 
 export type TraceLoad =
@@ -93,7 +96,9 @@ export const NEAR_CREDIT_LIMIT = 0.9;
 export class JobStore {
   private readonly jobsById = new Map<string, AgentJob>();
   private readonly runtime = new Map<string, Runtime>();
-  private readonly removed = new Set<string>();
+  private readonly repo: JobRepository;
+  private resumed = false;
+  private syncTimer: unknown;
   private readonly changeEmitter = new Emitter<string | undefined>();
   private readonly endEmitter = new Emitter<AgentJob>();
   private readonly timers: Timers;
@@ -103,7 +108,6 @@ export class JobStore {
   private hidden: boolean;
   private timer: unknown;
   private timerDueAt: number | undefined;
-  private saving: Promise<void> = Promise.resolve();
   private disposed = false;
 
   /** Fires with a job id when that job changed, or undefined when jobs were added or removed. */
@@ -117,12 +121,66 @@ export class JobStore {
     this.limiter = new Limiter(opts.maxInFlight ?? 2);
     this.statusEveryMs = opts.statusEveryMs ?? 5 * 60_000;
     this.hidden = opts.hidden ?? false;
-    const { jobs, removed } = deserializeJobs(opts.storage.get(STORAGE_KEY));
-    for (const id of removed) this.removed.add(id);
-    for (const job of jobs) {
-      this.jobsById.set(job.id, job);
-      if (isActive(job)) this.startPolling(job.id);
+    this.repo = new JobRepository(opts.storage, () => this.timers.now(), opts.onLog, opts.prune);
+    // Reading storage starts nothing: `resume()` does.
+    for (const job of this.repo.load()) this.jobsById.set(job.id, job);
+  }
+
+  /**
+   * Starts the work: prunes old tombstones and listed jobs, resumes polling of running jobs, and
+   * (while visible) looks for changes made by other windows every few seconds.
+   */
+  resume(): void {
+    if (this.resumed || this.disposed) return;
+    this.resumed = true;
+    this.repo.prune();
+    this.sync();
+    for (const job of this.jobsById.values()) if (isActive(job)) this.startPolling(job.id);
+    this.armSync();
+  }
+
+  /**
+   * Reads what other windows wrote: jobs they started appear, jobs they removed go, and what they
+   * learned about a job is merged in. Cheap: the storage is in memory.
+   */
+  sync(): void {
+    if (this.disposed) return;
+    const { jobs, removed } = this.repo.scan();
+    let structural = false;
+    for (const id of removed) {
+      if (!this.jobsById.has(id)) continue;
+      this.jobsById.delete(id);
+      this.runtime.delete(id);
+      structural = true;
     }
+    for (const stored of jobs) {
+      const mine = this.jobsById.get(stored.id);
+      if (!mine) {
+        this.jobsById.set(stored.id, stored);
+        if (this.resumed && isActive(stored)) this.startPolling(stored.id);
+        structural = true;
+        continue;
+      }
+      const merged = mergeJobs(mine, stored);
+      if (JSON.stringify(merged) === JSON.stringify(mine)) continue;
+      Object.assign(mine, merged);
+      this.changed(mine.id);
+    }
+    if (structural) {
+      this.arm();
+      this.changeEmitter.fire(undefined);
+    }
+  }
+
+  private armSync(): void {
+    if (this.syncTimer !== undefined) this.timers.clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
+    if (this.disposed || !this.resumed || this.hidden) return;
+    this.syncTimer = this.timers.setTimeout(() => {
+      this.syncTimer = undefined;
+      this.sync();
+      this.armSync();
+    }, this.opts.syncEveryMs ?? 5_000);
   }
 
   /** Newest first. */
@@ -162,7 +220,10 @@ export class JobStore {
   setHidden(hidden: boolean): void {
     if (this.hidden === hidden) return;
     this.hidden = hidden;
+    // Shown again: catch up with other windows at once, then keep looking while visible.
+    if (!hidden && this.resumed) this.sync();
     this.arm();
+    this.armSync();
   }
 
   /** Submits a job. Rejects with the backend's error; see `submitMayHaveCreatedJob`. */
@@ -182,9 +243,8 @@ export class JobStore {
       maxCredits: request.maxCredits,
       trace: { eventCount: 0, finished: false },
     };
-    this.removed.delete(job.id);
     this.jobsById.set(job.id, job);
-    this.save();
+    this.persist(job);
     this.changeEmitter.fire(undefined);
     this.startPolling(job.id);
     return job;
@@ -223,10 +283,12 @@ export class JobStore {
     for (const job of this.jobsById.values()) {
       if (job.pollError) {
         job.pollError = undefined;
+        this.persist(job);
         this.changed(job.id);
       }
       if (isActive(job)) this.pollSoon(job.id);
     }
+    this.sync();
     let listError: unknown;
     if (this.opts.canList && await this.opts.canList()) {
       try {
@@ -258,7 +320,7 @@ export class JobStore {
         rt.trace = { state: 'loaded' };
       } else rt.trace = { state: 'error', message: describeAgentError(e) };
     }
-    this.save();
+    this.persist(job);
     this.changed(id);
     this.maybeEnded(job);
   }
@@ -280,7 +342,7 @@ export class JobStore {
         } catch (e) {
           if (errorReason(e) !== 'not-found') throw e;
           this.markGone(job);
-          this.save();
+          this.persist(job);
           this.changed(id);
         }
       }
@@ -289,7 +351,7 @@ export class JobStore {
         const changed = this.applyStatus(job, record);
         if (isTerminalStatus(record.status)) this.keep(job, record);
         if (changed) {
-          this.save();
+          this.persist(job);
           this.changed(id);
         }
         const data = which === 'result' ? record.data : record.partial;
@@ -306,7 +368,7 @@ export class JobStore {
 
   /** The copy of a finished job's result kept in storage, if any. */
   kept(id: string): KeptResult | undefined {
-    return readKeptResult(this.opts.storage.get(RESULT_KEY_PREFIX + id), id);
+    return this.repo.kept(id);
   }
 
   /** The raw trace response, re-read from the service. */
@@ -316,7 +378,7 @@ export class JobStore {
     const backend = await this.opts.backend();
     const trace = await this.limiter.run(() => backend.trace(id));
     this.applyTrace(job, rt, trace);
-    this.save();
+    this.persist(job);
     this.changed(id);
     return trace;
   }
@@ -330,22 +392,22 @@ export class JobStore {
   remove(id: string): void {
     if (!this.jobsById.delete(id)) return;
     this.runtime.delete(id);
-    this.removed.add(id);
-    this.write(RESULT_KEY_PREFIX + id, undefined);
-    this.save();
+    this.repo.remove(id);
     this.arm();
     this.changeEmitter.fire(undefined);
   }
 
   /** Resolves once everything changed so far has been written to storage. */
   flush(): Promise<void> {
-    return this.saving;
+    return this.repo.flush();
   }
 
   dispose(): void {
     this.disposed = true;
     if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    if (this.syncTimer !== undefined) this.timers.clearTimeout(this.syncTimer);
     this.timer = undefined;
+    this.syncTimer = undefined;
     this.timerDueAt = undefined;
     this.changeEmitter.dispose();
     this.endEmitter.dispose();
@@ -469,7 +531,7 @@ export class JobStore {
     const timing = job.trace.unavailable ? { ...this.timing, graceMs: 0 } : this.timing;
     rt.schedule = observe(rt.schedule, obs, this.timers.now(), timing);
     if (changed) {
-      this.save();
+      this.persist(job);
       this.changed(id);
     }
     this.maybeEnded(job);
@@ -602,7 +664,7 @@ export class JobStore {
       this.opts.onLog?.(`agent job ${job.id}: result larger than ${MAX_KEPT_RESULT_CHARS} characters, not kept locally`);
       return !wasRead;
     }
-    this.write(RESULT_KEY_PREFIX + job.id, copy);
+    this.repo.keep(job.id, copy);
     job.kept = { result: hasData, partial: hasPartial };
     return true;
   }
@@ -623,9 +685,11 @@ export class JobStore {
     const ended = job.notFound || job.expired
       || (isTerminalStatus(job.status) && (job.trace.finished || job.trace.unavailable || stopped) && (job.finalRead === true || stopped));
     if (!ended) return;
+    // Another window following the same job may have told the user already.
+    const told = this.repo.read(job.id)?.notified === true;
     job.notified = true;
-    this.save();
-    this.endEmitter.fire(job);
+    this.persist(job);
+    if (!told) this.endEmitter.fire(job);
   }
 
   private async readList(): Promise<void> {
@@ -634,17 +698,17 @@ export class JobStore {
     const res = await this.limiter.run(() => backend.listAll({ maxPages: this.opts.maxListPages ?? 2 }));
     for (const item of Array.isArray(res.agents) ? res.agents : []) added = this.mergeListed(item) || added;
     if (res.stopped === 'other-origin') this.opts.onLog?.('agent jobs: the job list\'s next page is on another address; not followed (the key is only sent to the configured service)');
-    this.save();
     if (added) this.changeEmitter.fire(undefined);
   }
 
   /** Returns true when the job is new to the store. */
   private mergeListed(item: AgentListEntry): boolean {
-    if (typeof item?.id !== 'string' || typeof item.status !== 'string' || this.removed.has(item.id)) return false;
+    if (typeof item?.id !== 'string' || typeof item.status !== 'string' || this.repo.isRemoved(item.id)) return false;
     const existing = this.jobsById.get(item.id);
     if (existing) {
       if (existing.status !== item.status && !existing.notFound && !isTerminalStatus(existing.status)) {
         existing.status = item.status;
+        this.persist(existing);
         this.changed(existing.id);
         this.pollSoon(existing.id);
       }
@@ -664,6 +728,7 @@ export class JobStore {
       trace: { eventCount: 0, finished: false },
     };
     this.jobsById.set(job.id, job);
+    this.persist(job);
     if (isActive(job)) this.startPolling(job.id);
     return true;
   }
@@ -692,19 +757,18 @@ export class JobStore {
     if (!this.disposed) this.changeEmitter.fire(id);
   }
 
-  /** Writes one key, chained after every earlier write. */
-  private write(key: string, value: unknown): void {
-    this.saving = this.saving
-      .then(() => this.opts.storage.update(key, value))
-      .catch((e: unknown) => this.opts.onLog?.(`agent jobs: could not save: ${String(e)}`));
-  }
-
-  private save(): void {
-    const snapshot = serializeJobs(this.jobsById.values(), this.removed);
-    // Writes are chained so an older snapshot can never land after a newer one.
-    this.saving = this.saving
-      .then(() => this.opts.storage.update(STORAGE_KEY, snapshot))
-      .catch((e: unknown) => this.opts.onLog?.(`agent jobs: could not save: ${String(e)}`));
+  /** Writes this job (merged with what other windows wrote); drops it when another window removed it. */
+  private persist(job: AgentJob): void {
+    if (this.disposed) return;
+    const merged = this.repo.save(job);
+    if (merged) {
+      Object.assign(job, merged);
+      return;
+    }
+    if (!this.jobsById.delete(job.id)) return;
+    this.runtime.delete(job.id);
+    this.arm();
+    this.changeEmitter.fire(undefined);
   }
 }
 

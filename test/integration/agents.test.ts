@@ -26,7 +26,11 @@ class MemoryStorage implements JobStorage {
     return v === undefined ? undefined : (JSON.parse(v) as T);
   }
   async update(key: string, value: unknown): Promise<void> {
-    this.map.set(key, JSON.stringify(value));
+    if (value === undefined) this.map.delete(key);
+    else this.map.set(key, JSON.stringify(value));
+  }
+  keys(): readonly string[] {
+    return [...this.map.keys()];
   }
 }
 

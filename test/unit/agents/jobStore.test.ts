@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { JobStore, type JobStoreOptions } from '../../../src/agents/jobStore';
-import { STORAGE_KEY, type JobStorage } from '../../../src/agents/jobModel';
+import type { JobStorage } from '../../../src/agents/jobModel';
 import { endActions, endMessage, jobContextValue, jobDescription, jobState } from '../../../src/agents/jobState';
 import { ev, FakeBackend, HttpishError, ORCH, SYSTEM, type ScriptedJob } from './fakeBackend';
 import { ManualClock, settle } from './manualClock';
@@ -20,11 +20,15 @@ class MapStorage implements JobStorage {
     if (value === undefined) this.map.delete(key);
     else this.map.set(key, JSON.parse(JSON.stringify(value)));
   }
+  keys(): readonly string[] {
+    return [...this.map.keys()];
+  }
 }
 
 function setup(extra: Partial<JobStoreOptions> = {}, storage = new MapStorage(), clock = new ManualClock()) {
   const backend = new FakeBackend(() => clock.now());
   const store = new JobStore({ backend: () => backend, storage, timers: clock, ...extra });
+  store.resume();
   return { clock, backend, store, storage };
 }
 
@@ -54,12 +58,31 @@ function standardRun(b: FakeBackend, id: string, end = 60_000, outcome = 'succee
 }
 
 describe('job store: polling', () => {
-  it('makes no request and arms no timer while nothing runs', async () => {
-    const { clock, backend, store } = setup();
+  it('makes no request and arms no timer while nothing runs and the view is hidden', async () => {
+    const { clock, backend, store } = setup({ hidden: true });
     await clock.advance(10 * 60_000);
     assert.equal(backend.calls.length, 0);
     assert.equal(clock.armed, 0);
     assert.equal(store.nextPollAt(), undefined);
+  });
+
+  it('starts nothing in its constructor: polling and storage checks begin at resume()', async () => {
+    const storage = new MapStorage();
+    const clock = new ManualClock();
+    const first = setup({}, storage, clock);
+    await first.store.start({ prompt: 'running' });
+    await first.store.flush();
+    first.store.dispose();
+    const backend = new FakeBackend(() => clock.now());
+    const store = new JobStore({ backend: () => backend, storage, timers: clock });
+    assert.equal(clock.armed, 0, 'no timer before resume()');
+    await clock.advance(60_000);
+    assert.equal(backend.calls.length, 0);
+    store.resume();
+    assert.ok(clock.armed > 0);
+    await clock.advance(2_000);
+    assert.equal(backend.countOf('trace'), 1, 'the running job is polled once resumed');
+    store.dispose();
   });
 
   it('polls a new job after about 2 s, backs off while quiet, and goes fast again on events', async () => {
@@ -92,7 +115,8 @@ describe('job store: polling', () => {
     assert.equal(lastTraceAt - finishPollAt, 2000, 'reads the trace once more, a grace period after run.finished');
     assert.equal(store.events(job.id).length, 7, 'the late agent.finished was read');
     assert.equal(store.isPolling(job.id), false);
-    assert.equal(clock.armed, 0);
+    assert.equal(store.nextPollAt(), undefined);
+    assert.equal(clock.armed, 1, 'no poll timer: only the visible view\'s storage check');
     const n = backend.calls.length;
     await clock.advance(10 * 60_000);
     assert.equal(backend.calls.length, n, 'no request after the run and its grace period');
@@ -142,7 +166,8 @@ describe('job store: polling', () => {
     await clock.advance(5 * 60_000);
     assert.equal(backend.calls.filter((c) => c.method !== 'submit').length, 1, 'no request after the 404');
     assert.equal(jobState(store.get(job.id)!), 'not_found');
-    assert.equal(clock.armed, 0);
+    assert.equal(store.nextPollAt(), undefined);
+    assert.equal(clock.armed, 1, 'no poll timer: only the visible view\'s storage check');
     assert.deepEqual(ended, [job.id]);
   });
 
@@ -172,7 +197,8 @@ describe('job store: polling', () => {
     const statusTimes = backend.calls.filter((c) => c.method === 'status').map((c) => c.at);
     assert.ok(statusTimes.at(-1)! - backend.jobs.get(job.id)!.startedAt <= 12_500, 'stopped at the first terminal status');
     assert.equal(store.get(job.id)!.status, 'completed');
-    assert.equal(clock.armed, 0);
+    assert.equal(store.nextPollAt(), undefined);
+    assert.equal(clock.armed, 1, 'no poll timer: only the visible view\'s storage check');
   });
 
   it('stops on a rejected key and resumes on refresh', async () => {
@@ -271,7 +297,7 @@ describe('job store: cancel, list, persistence', () => {
     assert.equal(second.store.isPolling(done.id), false);
     await clock.advance(2_000);
     assert.deepEqual(second.backend.calls.map((c) => c.jobId), [running.id], 'only the running job is polled');
-    assert.ok(storage.map.has(STORAGE_KEY));
+    assert.ok([...storage.map.keys()].some((k) => k.startsWith('devIndex.agent.job/')), 'one record per job');
   });
 
   it('does not notify again after a reload for a job that had already ended', async () => {
@@ -300,7 +326,8 @@ describe('job store: cancel, list, persistence', () => {
     store.remove(job.id);
     await clock.advance(60_000);
     assert.equal(backend.countOf('trace'), 0);
-    assert.equal(clock.armed, 0);
+    assert.equal(store.nextPollAt(), undefined);
+    assert.equal(clock.armed, 1, 'no poll timer: only the visible view\'s storage check');
   });
 });
 
