@@ -190,7 +190,7 @@ async function cancel(input: Record<string, unknown>, deps: ToolDeps, signal?: A
   const mod = await deps.agentModule();
   try {
     await (await deps.agent()).cancel(ids.jobId, { signal });
-    return { isError: false, text: `Cancellation of agent job ${ids.jobId} was requested. It ends as failed (not billed); call devIndex_agentJobStatus to see its final state.` };
+    return { isError: false, text: `Cancellation of agent job ${ids.jobId} was requested. It stops shortly and ends as cancelled; the credits it spent before the cancel took effect may still be charged. Call devIndex_agentJobStatus to see its final state and credits.` };
   } catch (e) {
     const reason = mod.agentErrorReason(e);
     if (reason === 'already-finished') return { isError: false, text: `Agent job ${ids.jobId} had already finished, so there was nothing to cancel. Read its result with devIndex_agentJobStatus.` };

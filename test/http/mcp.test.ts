@@ -245,6 +245,22 @@ test('agent tools: start, status with trace summary, snapshot, cancel', async ()
   assert.match(missing.text, /Agent job not found \(HTTP 404\)/);
 });
 
+test('cancel on the production wire: the run ends as cancelled, its credits shown as spent, with its expiry', async () => {
+  const started = await call(s, 'devIndex_startAgentJob', { prompt: 'SLOW: list HTTP retry libraries', maxCredits: 400 });
+  const id = /Started agent job ([0-9a-f-]{36})/.exec(started.text)?.[1];
+  assert.ok(id, started.text);
+  // Let it spend something first, so that the cancelled run has credits to report.
+  await until('credits are spent', async () => /Credits used: [1-9]/.test((await call(s, 'devIndex_agentJobStatus', { jobId: id })).text), 20_000);
+  const cancelled = await call(s, 'devIndex_cancelAgentJob', { jobId: id });
+  assert.equal(cancelled.isError, false, cancelled.text);
+  assert.match(cancelled.text, /ends as cancelled; the credits it spent before the cancel took effect may still be charged/);
+  let status = '';
+  await until('the run ends as cancelled', async () => /: cancelled\./.test(status = (await call(s, 'devIndex_agentJobStatus', { jobId: id })).text), 20_000);
+  assert.match(status, /\nCredits used: [1-9]\d* \(spent before the cancel took effect\)\./);
+  assert.match(status, /\nExpires: \d{4}-\d\d-\d\dT[^ ]+ \(the service forgets the job then/);
+  assert.doesNotMatch(status, /not billed/);
+});
+
 test('a call the client cancels is abandoned; the server keeps serving', async () => {
   await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' });
   await sandboxFault({ kind: 'slow', ms: 20_000, path: '/v2/search' });

@@ -116,6 +116,16 @@ describe('runTool', () => {
     assert.match(cancel.text, /had already finished, so there was nothing to cancel/);
   });
 
+  it('a cancel that went through says the run ends as cancelled and may still be charged (production), never "not billed"', async () => {
+    const cancelled: string[] = [];
+    const agent: Partial<AgentOps> = { cancel: async (id) => { cancelled.push(id); return { success: true } as never; } };
+    const out = await runTool('devIndex_cancelAgentJob', { jobId: JOB }, deps({ agent: async () => agent as AgentOps }));
+    assert.deepEqual(cancelled, [JOB]);
+    assert.equal(out.isError, false, out.text);
+    assert.match(out.text, /ends as cancelled; the credits it spent before the cancel took effect may still be charged/);
+    assert.doesNotMatch(out.text, /not billed/);
+  });
+
   it('a bad job id or snapshot id is named with the rule it broke', async () => {
     const out = await runTool('devIndex_readSnapshot', { jobId: 'x', snapshotId: '../etc' }, deps());
     assert.equal(out.isError, true);
