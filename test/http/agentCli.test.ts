@@ -241,6 +241,9 @@ for (const wire of WIRES) {
         assert.ok((JSON.parse(partial.stdout) as { items: unknown[] }).items.length >= 1);
         const none = await run(['status', UUID_UNKNOWN, '--partial']);
         assert.equal(none.code, 1);
+        const waited = await run(['start', 'partial while waiting', '--max-credits', '50', '--wait']);
+        assert.equal(waited.code, 1, waited.stderr);
+        assert.match(waited.stdout, /credit ceiling \(maxCredits 50\)[\s\S]*What it gathered before it stopped is kept: devindex agent status [0-9a-f-]{36} --partial\n$/);
       });
 
       test('production: an unknown model is refused before sending (exit 2) unless DEVINDEX_AGENT_MODELS allows it', async () => {
