@@ -245,6 +245,25 @@ test('agent tools: start, status with trace summary, snapshot, cancel', async ()
   assert.match(missing.text, /Agent job not found \(HTTP 404\)/);
 });
 
+test('a model newer than this build: refused before sending, unless DEVINDEX_AGENT_MODELS names it (then the service answers)', async () => {
+  const posts = async () => (await sandboxRequests()).filter((r) => r.method === 'POST' && r.path === '/v2/agent').length;
+  const before = await posts();
+  const refused = await call(s, 'devIndex_startAgentJob', { prompt: 'p', model: 'spark-9' });
+  assert.equal(refused.isError, true);
+  assert.match(refused.text, /- model: model "spark-9" is not one the service accepts.*DEVINDEX_AGENT_MODELS/);
+  assert.equal(await posts(), before, 'nothing sent');
+  const extra = await connect({ DEVINDEX_AGENT_MODELS: 'spark-9' });
+  try {
+    const sent = await call(extra, 'devIndex_startAgentJob', { prompt: 'p', model: 'spark-9' });
+    assert.equal(await posts(), before + 1, 'sent to the service');
+    // The sandbox (production wire) knows only spark-2 and its retired names: its 400 names the field.
+    assert.equal(sent.isError, true);
+    assert.match(sent.text, /model/);
+  } finally {
+    await extra.client.close();
+  }
+});
+
 test('cancel on the production wire: the run ends as cancelled, its credits shown as spent, with its expiry', async () => {
   const started = await call(s, 'devIndex_startAgentJob', { prompt: 'SLOW: list HTTP retry libraries', maxCredits: 400 });
   const id = /Started agent job ([0-9a-f-]{36})/.exec(started.text)?.[1];
