@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -193,6 +195,46 @@ test('a refused key gives the 401 advice and never the key', async () => {
     assert.ok(!j.text.includes(bad));
   } finally {
     await other.client.close();
+  }
+});
+
+test('a service that echoes the key in every field (raw, \\u-escaped, in errors): no tool answer holds it', async () => {
+  const key = 'echoed-mcp-key-0123456789abcdef';
+  const JOB = '11111111-1111-4111-8111-111111111111';
+  // Every other echo \u-escapes the key's first character, which only JSON decoding turns back into the key.
+  let n = 0;
+  const echo = () => (n++ % 2 === 0 ? key : `\\u${key.charCodeAt(0).toString(16).padStart(4, '0')}${key.slice(1)}`);
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const reply = (status: number, body: string) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(body); };
+    if (path.startsWith('/v2/search')) {
+      return reply(200, `{"success":true,"results":[{"id":"issue:a/b#1","url":"https://github.com/a/b/issues/1","title":"T ${echo()}","license":"${echo()}","passages":[{"text":"P ${echo()}","citation_url":"https://github.com/a/b/issues/1#${echo()}"}]}]}`);
+    }
+    if (path.endsWith('/trace')) return reply(200, `{"success":true,"events":[{"type":"progress.reported","message":"M ${echo()}","eventId":"e1","agent":{"id":"a"},"occurredAt":"2026-11-23T00:00:00Z"}]}`);
+    if (path.includes('/snapshots/')) return reply(200, `{"success":true,"snapshotId":"s1","snapshot":"S ${echo()}"}`);
+    if (path === `/v2/agent/${JOB}` && req.method === 'DELETE') return reply(400, `{"success":false,"error":"bad ${echo()}","details":[{"path":["${echo()}"],"message":"got ${echo()}"}]}`);
+    if (path === `/v2/agent/${JOB}`) return reply(200, `{"success":true,"status":"failed","error":"E ${echo()}","partial":{"k":"D ${echo()}"},"expiresAt":"${echo()}"}`);
+    if (path === '/v2/agent') return reply(401, `{"success":false,"error":"Unauthorized: ${echo()}"}`);
+    return reply(404, `{"success":false,"error":"${echo()}"}`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const other = await connect({ DEVINDEX_API_KEY: key, DEVINDEX_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  try {
+    const answers = [
+      await call(other, 'devIndex_search', { query: 'q', passages: 1 }),
+      await call(other, 'devIndex_agentJobStatus', { jobId: JOB }),
+      await call(other, 'devIndex_readSnapshot', { jobId: JOB, snapshotId: 's1' }),
+      await call(other, 'devIndex_cancelAgentJob', { jobId: JOB }),
+      await call(other, 'devIndex_startAgentJob', { prompt: 'p' }),
+    ];
+    assert.ok(n >= 12, `the service echoed the key ${n} times`);
+    for (const a of answers) assert.ok(!a.text.includes(key), a.text);
+    assert.match(answers[0]!.text, /Title: T \[redacted\]/);
+    assert.ok(!other.stderr().includes(key), 'nor on stderr');
+  } finally {
+    await other.client.close();
+    server.closeAllConnections();
+    server.close();
   }
 });
 
