@@ -210,7 +210,9 @@ function parseOk<T>(res: HttpResponse, schema: z.ZodType<T>, redact: (s: string)
     json = undefined;
   } else {
     try {
-      json = JSON.parse(text);
+      // The text was redacted at the door, but JSON can spell the key with escapes (`\u0073k-…`,
+      // `\/`) that only decoding reveals: the decoded value is redacted too (depth is bounded above).
+      json = redactDeep(JSON.parse(text), redact, 0, MAX_JSON_DEPTH + 1);
     } catch {
       const what = /^\s*</.test(text) ? 'an HTML page' : /^\s*[[{]/.test(text) ? 'truncated or malformed JSON' : 'a body that is not JSON';
       throw new ApiError({ kind: 'invalid-response', status: res.status, message: `the service answered HTTP ${res.status} with ${what} instead of the expected JSON`, retryable: false });

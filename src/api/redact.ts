@@ -30,15 +30,20 @@ export function makeRedactor(key: string | undefined): Redact {
   return (s) => (s.includes(key) || forms.some((f) => s.includes(f)) ? s.replace(re, REDACTED) : s);
 }
 
-/** The same redaction through a JSON-like value (bounded in depth; deeper parts are dropped). */
-export function redactDeep(v: unknown, redact: Redact, depth = 0): unknown {
+/**
+ * The same redaction through a JSON-like value, bounded in depth (parts deeper than `maxDepth` are
+ * dropped). Property names are kept as own properties (a `__proto__` from JSON.parse stays data).
+ */
+export function redactDeep(v: unknown, redact: Redact, depth = 0, maxDepth = 32): unknown {
   if (redact === noRedaction) return v;
   if (typeof v === 'string') return redact(v);
   if (v === null || typeof v !== 'object') return v;
-  if (depth >= 32) return '[…]';
-  if (Array.isArray(v)) return v.map((x) => redactDeep(x, redact, depth + 1));
+  if (depth >= maxDepth) return '[…]';
+  if (Array.isArray(v)) return v.map((x) => redactDeep(x, redact, depth + 1, maxDepth));
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[redact(k)] = redactDeep(x, redact, depth + 1);
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    Object.defineProperty(out, redact(k), { value: redactDeep(x, redact, depth + 1, maxDepth), enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }
 

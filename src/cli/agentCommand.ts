@@ -333,12 +333,12 @@ async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, 
   }
   if (!job || !isTerminalStatus(job.status)) job = await agent.status(id, { signal: io.signal });
   if (json) io.out(`${JSON.stringify(job)}\n`);
-  else io.out(finalWords(job, runFinished(known), submitted));
+  else io.out(finalWords(job, runFinished(known), submitted, id));
   return job.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
 }
 
 /** Why the run ended, in plain words. */
-export function finalWords(job: AgentJobRecord, finished: TraceEvent | undefined, submitted: Pick<AgentSubmitParams, 'maxCredits'>): string {
+export function finalWords(job: AgentJobRecord, finished: TraceEvent | undefined, submitted: Pick<AgentSubmitParams, 'maxCredits'>, jobId?: string): string {
   if (job.status === 'completed') {
     const data = job.data === undefined ? '' : `${clean(JSON.stringify(job.data, null, 2))}\n`;
     return `Completed${job.creditsUsed !== undefined ? ` (${job.creditsUsed} credits)` : ''}.\n${data}`;
@@ -347,7 +347,9 @@ export function finalWords(job: AgentJobRecord, finished: TraceEvent | undefined
   const err = job.error ? clean(job.error) : undefined;
   switch (outcome) {
     case 'credit_limit_reached':
-      return `Stopped: the run reached its credit ceiling (maxCredits ${submitted.maxCredits ?? '2500, the default'}). Raise it with --max-credits to let it finish; failed runs are not billed.${err ? `\n${err}` : ''}\n`;
+      return `Stopped: the run reached its credit ceiling (maxCredits ${submitted.maxCredits ?? '2500, the default'}). Raise it with --max-credits to let it finish; failed runs are not billed.${err ? `\n${err}` : ''}\n${
+        // Production keeps what the run gathered until the job expires.
+        job.partial !== undefined && job.partial !== null ? `What it gathered before it stopped is kept: devindex agent status ${jobId ?? '<jobId>'} --partial\n` : ''}`;
     case 'cancelled':
       return `Cancelled.${job.creditsUsed ? ` ${job.creditsUsed} credits were spent before it stopped.` : ''}${err ? ` ${err}` : ''}\n`;
     case 'refused':

@@ -8,7 +8,7 @@ import { MCP_TOOLS } from '../tools/definitions';
 import { clampBudget, DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS } from '../tools/modelText';
 import { runTool, type AgentModule, type AgentOps, type ToolDeps } from '../tools/toolOps';
 import {
-  API_KEY_ENV, BASE_URL_ENV, createClientFromEnv, EXIT_OK, parseCliArgs, printError, readApiKey, UsageError, type CliIo,
+  API_KEY_ENV, BASE_URL_ENV, createClientFromEnv, EXIT_OK, parseCliArgs, printError, readApiKey, splitList, UsageError, type CliIo,
 } from './common';
 // After the project's own modules: they initialise zod first, and the SDK's bundled zod/v4 entry
 // fails to initialise in a minified bundle when it comes first ("t is not a constructor").
@@ -28,7 +28,8 @@ Options:
   --base-url URL    service address (else ${BASE_URL_ENV}, else https://api.firecrawl.dev)
   -h, --help        show this help
 
-Environment: ${API_KEY_ENV} (optional for search, needed for agent jobs), ${BASE_URL_ENV}.
+Environment: ${API_KEY_ENV} (optional for search, needed for agent jobs), ${BASE_URL_ENV},
+DEVINDEX_AGENT_MODELS (comma-separated agent model names newer than this build).
 `;
 
 const INSTRUCTIONS = 'Developer index: one ranked search over documentation, GitHub issues, pull requests and READMEs, with quotable passages and citation links. Read the coverage notes at the end of a search answer before concluding that nothing exists: repository filters without sources leave documentation out by design. Agent jobs spend credits: start one only when a search cannot answer.';
@@ -62,6 +63,8 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     return printError(io, e, 'devindex mcp');
   }
   const key = readApiKey(io.env);
+  // As for `devindex agent start`: model names newer than this build.
+  const extraModels = splitList(io.env.DEVINDEX_AGENT_MODELS) ?? [];
   const stop = new AbortController();
   let agent: Promise<AgentOps> | undefined;
   const deps: ToolDeps = {
@@ -71,7 +74,8 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     search: (params, opts) => client.search(params, opts),
     // Loaded on the first agent call: a search-only session never builds the agent client.
     agentModule: async () => require('../api/agent') as AgentModule,
-    agent: () => (agent ??= Promise.resolve(new (require('../api/agent') as AgentModule).AgentClient(client))),
+    agent: () => (agent ??= Promise.resolve(new (require('../api/agent') as AgentModule).AgentClient(client, { extraModels }))),
+    extraModels: () => extraModels,
     hasKey: async () => key !== undefined,
   };
 

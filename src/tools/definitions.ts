@@ -102,7 +102,7 @@ const START: ToolDefinition = {
     properties: {
       prompt: { type: 'string', minLength: 1, maxLength: PROMPT_LIMIT, description: `What the agent should find out, in plain words (1 to ${PROMPT_LIMIT.toLocaleString('en-US')} characters).` },
       urls: { type: 'array', items: { type: 'string', format: 'uri' }, description: 'Optional absolute http(s) pages to start from.' },
-      maxCredits: { type: 'integer', minimum: 1, description: 'Credit ceiling for the run (default: the user\'s setting, 2500 unless changed). A run that reaches it stops as failed and is not billed.' },
+      maxCredits: { type: 'integer', minimum: 1, description: 'Credit ceiling for the run (default: the user\'s setting, 2500 unless changed). A run that reaches it stops as failed and is not billed; what it gathered by then comes back as partial data in devIndex_agentJobStatus.' },
       model: { type: 'string', minLength: 1, description: 'Optional agent model; `spark-2` is the default.' },
       effort: { type: 'string', enum: [...AGENT_EFFORTS_LIST], description: 'Optional effort: low, medium or high.' },
       schema: { type: 'object', description: 'Optional JSON Schema for the shape of the result data, e.g. {"type":"object","properties":{"libraries":{"type":"array"}}}.' },
@@ -117,7 +117,7 @@ const START: ToolDefinition = {
 const STATUS: ToolDefinition = {
   name: TOOL_NAMES.agentJobStatus,
   title: 'Agent job status',
-  description: 'Read an agent job\'s status: processing, completed (with its result data) or failed (with the reason), the credits used, and a short summary of its trace (latest progress, snapshots). Read-only; call it again later while the job is processing.',
+  description: 'Read an agent job\'s status: processing, completed (with its result data), failed (with the reason, and the partial data a run stopped by its credit ceiling gathered) or cancelled (with the credits it spent before the cancel took effect), the credits used, when the service forgets the job (about 24 hours after it ends; then the job is not found), and a short summary of its trace (latest progress, snapshots). Read-only; call it again later while the job is processing.',
   inputSchema: { type: 'object', properties: { jobId: JOB_ID }, required: ['jobId'], additionalProperties: false },
   annotations: { title: 'Agent job status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   spendsCredits: false,
@@ -126,7 +126,7 @@ const STATUS: ToolDefinition = {
 const CANCEL: ToolDefinition = {
   name: TOOL_NAMES.cancelAgentJob,
   title: 'Cancel an agent job',
-  description: 'Cancel a running agent job. Its work so far is discarded and it ends as failed (failed runs are not billed). A job that already finished cannot be cancelled; the answer says so.',
+  description: 'Cancel a running agent job. It stops shortly and ends as cancelled (older services report it as failed); its work so far is discarded, and the credits it spent before the cancel took effect may still be charged. A job that already finished cannot be cancelled; the answer says so.',
   inputSchema: { type: 'object', properties: { jobId: JOB_ID }, required: ['jobId'], additionalProperties: false },
   annotations: { title: 'Cancel an agent job', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   spendsCredits: false,

@@ -60,6 +60,7 @@ export async function invokeLanguageModelTool(
     agent: async () => services.agentClient(),
     start: (request: StartRequest) => Promise.resolve(vscode.commands.executeCommand<string | undefined>('devIndex.agent.start', request)),
     defaultMaxCredits: () => config.defaultMaxCredits(),
+    extraModels: () => config.agentExtraModels(),
     hasKey: async () => (await wiring.keys.get()) !== undefined,
     workspaceRepos: workspaceScope,
   };

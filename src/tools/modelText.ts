@@ -226,8 +226,9 @@ function jsonBlock(v: unknown, maxChars: number): string {
 /** Status, then result or reason, then the trace summary (or why there is none). */
 export function jobStatusText(jobId: string, job: AgentJobRecord, trace: { trace?: AgentTrace; unavailable?: string }, o: { surface: Surface; maxChars: number }): string {
   const lines: string[] = [`Agent job ${jobId}: ${clean(job.status)}.`];
-  if (job.creditsUsed !== undefined) lines.push(`Credits used: ${job.creditsUsed}.`);
+  if (job.creditsUsed !== undefined) lines.push(`Credits used: ${job.creditsUsed}${job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''}.`);
   if (job.model) lines.push(`Model: ${clean(job.model)}.`);
+  if (job.expiresAt) lines.push(`Expires: ${clean(job.expiresAt)} (the service forgets the job then; after that its status, result and snapshots are not found).`);
   if (job.status === 'processing') lines.push('Still running: call devIndex_agentJobStatus again in a little while.');
   if (job.error) lines.push(`Reason: ${clean(job.error)}`);
   const partial = (job as Record<string, unknown>).partial;

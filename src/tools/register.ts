@@ -54,7 +54,7 @@ export function prepareToolInvocation(name: ToolName, input: Input, defaultMaxCr
     case TOOL_NAMES.cancelAgentJob:
       return {
         invocationMessage: `Cancelling agent job ${short(args.jobId, 40)}`,
-        confirmationMessages: { title: 'Cancel the agent job?', message: `Agent job ${short(args.jobId, 40)} stops and ends as failed (failed runs are not billed); its work so far is discarded.` },
+        confirmationMessages: { title: 'Cancel the agent job?', message: `Agent job ${short(args.jobId, 40)} stops and ends as cancelled; its work so far is discarded, and the credits it spent before the cancel took effect may still be charged.` },
       };
     default:
       return {};

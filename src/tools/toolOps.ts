@@ -35,6 +35,8 @@ export interface ToolDeps {
   agent(): Promise<AgentOps>;
   /** Editor: starts through the Agent Jobs feature (so the job is in its tree). Default: AgentClient.submit. */
   start?(request: StartRequest): Promise<string | undefined>;
+  /** Model names newer than this build that a start may use (devIndex.agent.extraModels, DEVINDEX_AGENT_MODELS). */
+  extraModels?(): readonly string[];
   /** The credit ceiling used when the input has none (undefined: the service's default). */
   defaultMaxCredits?(): number | undefined;
   /** Agent tools need a key; undefined means "cannot tell", and the service answers. */
@@ -131,7 +133,7 @@ async function start(input: Record<string, unknown>, deps: ToolDeps, signal?: Ab
   const request = startRequestOf(input, deps);
   const mod = await deps.agentModule();
   const unknownKeys = Object.keys(input).filter((k) => !['prompt', 'urls', 'maxCredits', 'model', 'effort', 'schema'].includes(k));
-  const v = mod.validateAgentSubmit(request as AgentSubmitParams);
+  const v = mod.validateAgentSubmit(request as AgentSubmitParams, { extraModels: deps.extraModels?.() ?? [] });
   const issues = [...unknownKeys.map((k) => ({ field: k, message: `${k} is not an agent job field (known: prompt, urls, maxCredits, model, effort, schema)` })), ...(v.ok ? [] : v.issues)];
   if (issues.length) return { isError: true, text: issuesText(issues, 'agent job') };
   const missingKey = await needKey(deps, op);
@@ -190,7 +192,7 @@ async function cancel(input: Record<string, unknown>, deps: ToolDeps, signal?: A
   const mod = await deps.agentModule();
   try {
     await (await deps.agent()).cancel(ids.jobId, { signal });
-    return { isError: false, text: `Cancellation of agent job ${ids.jobId} was requested. It ends as failed (not billed); call devIndex_agentJobStatus to see its final state.` };
+    return { isError: false, text: `Cancellation of agent job ${ids.jobId} was requested. It stops shortly and ends as cancelled; the credits it spent before the cancel took effect may still be charged. Call devIndex_agentJobStatus to see its final state and credits.` };
   } catch (e) {
     const reason = mod.agentErrorReason(e);
     if (reason === 'already-finished') return { isError: false, text: `Agent job ${ids.jobId} had already finished, so there was nothing to cancel. Read its result with devIndex_agentJobStatus.` };

@@ -85,6 +85,23 @@ describe('the key never comes back out (finding 2)', () => {
     const r = await c.search({ query: 'q' });
     assert.equal(r.results[0]!.title, 'hello Bearer [redacted]');
   });
+  it('a successful response spelling the key with JSON escapes (\\u, \\/): redacted once decoded', async () => {
+    // The text holds no literal key; only JSON.parse reveals it. Every character \u-escaped, and a
+    // key with a slash sent as \/ in a passage.
+    const escaped = (k: string) => k.split('').map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const slashKey = `${KEY}/tail`;
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"success":true,"results":[{"id":"doc:x/y","url":"https://x.example/","title":"t ${escaped(KEY)}","passages":[{"text":"p ${slashKey.replace('/', '\\/')}"}],"${escaped(KEY)}":1}]}`);
+    });
+    for (const key of [KEY, slashKey]) {
+      const { c } = client({ baseUrl: s.url, apiKey: () => key });
+      const r = await c.search({ query: 'q' });
+      assert.ok(!JSON.stringify(r).includes(key), JSON.stringify(r));
+    }
+    const { c } = client({ baseUrl: s.url, apiKey: () => undefined });
+    assert.equal((await c.search({ query: 'q' })).results[0]!.title, `t ${KEY}`, 'keyless: nothing to redact, the body is as sent');
+  });
 });
 
 describe('keys that cannot be sent (finding 8)', () => {

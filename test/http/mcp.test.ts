@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -196,6 +198,46 @@ test('a refused key gives the 401 advice and never the key', async () => {
   }
 });
 
+test('a service that echoes the key in every field (raw, \\u-escaped, in errors): no tool answer holds it', async () => {
+  const key = 'echoed-mcp-key-0123456789abcdef';
+  const JOB = '11111111-1111-4111-8111-111111111111';
+  // Every other echo \u-escapes the key's first character, which only JSON decoding turns back into the key.
+  let n = 0;
+  const echo = () => (n++ % 2 === 0 ? key : `\\u${key.charCodeAt(0).toString(16).padStart(4, '0')}${key.slice(1)}`);
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const reply = (status: number, body: string) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(body); };
+    if (path.startsWith('/v2/search')) {
+      return reply(200, `{"success":true,"results":[{"id":"issue:a/b#1","url":"https://github.com/a/b/issues/1","title":"T ${echo()}","license":"${echo()}","passages":[{"text":"P ${echo()}","citation_url":"https://github.com/a/b/issues/1#${echo()}"}]}]}`);
+    }
+    if (path.endsWith('/trace')) return reply(200, `{"success":true,"events":[{"type":"progress.reported","message":"M ${echo()}","eventId":"e1","agent":{"id":"a"},"occurredAt":"2026-11-23T00:00:00Z"}]}`);
+    if (path.includes('/snapshots/')) return reply(200, `{"success":true,"snapshotId":"s1","snapshot":"S ${echo()}"}`);
+    if (path === `/v2/agent/${JOB}` && req.method === 'DELETE') return reply(400, `{"success":false,"error":"bad ${echo()}","details":[{"path":["${echo()}"],"message":"got ${echo()}"}]}`);
+    if (path === `/v2/agent/${JOB}`) return reply(200, `{"success":true,"status":"failed","error":"E ${echo()}","partial":{"k":"D ${echo()}"},"expiresAt":"${echo()}"}`);
+    if (path === '/v2/agent') return reply(401, `{"success":false,"error":"Unauthorized: ${echo()}"}`);
+    return reply(404, `{"success":false,"error":"${echo()}"}`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const other = await connect({ DEVINDEX_API_KEY: key, DEVINDEX_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  try {
+    const answers = [
+      await call(other, 'devIndex_search', { query: 'q', passages: 1 }),
+      await call(other, 'devIndex_agentJobStatus', { jobId: JOB }),
+      await call(other, 'devIndex_readSnapshot', { jobId: JOB, snapshotId: 's1' }),
+      await call(other, 'devIndex_cancelAgentJob', { jobId: JOB }),
+      await call(other, 'devIndex_startAgentJob', { prompt: 'p' }),
+    ];
+    assert.ok(n >= 12, `the service echoed the key ${n} times`);
+    for (const a of answers) assert.ok(!a.text.includes(key), a.text);
+    assert.match(answers[0]!.text, /Title: T \[redacted\]/);
+    assert.ok(!other.stderr().includes(key), 'nor on stderr');
+  } finally {
+    await other.client.close();
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
 test('an unreachable service: what happened and what to do, and the server keeps serving', async () => {
   const other = await connect({ DEVINDEX_BASE_URL: 'http://127.0.0.1:9' });
   try {
@@ -243,6 +285,41 @@ test('agent tools: start, status with trace summary, snapshot, cancel', async ()
   const missing = await call(s, 'devIndex_agentJobStatus', { jobId: '123e4567-e89b-42d3-a456-426614174000' });
   assert.equal(missing.isError, true);
   assert.match(missing.text, /Agent job not found \(HTTP 404\)/);
+});
+
+test('a model newer than this build: refused before sending, unless DEVINDEX_AGENT_MODELS names it (then the service answers)', async () => {
+  const posts = async () => (await sandboxRequests()).filter((r) => r.method === 'POST' && r.path === '/v2/agent').length;
+  const before = await posts();
+  const refused = await call(s, 'devIndex_startAgentJob', { prompt: 'p', model: 'spark-9' });
+  assert.equal(refused.isError, true);
+  assert.match(refused.text, /- model: model "spark-9" is not one the service accepts.*DEVINDEX_AGENT_MODELS/);
+  assert.equal(await posts(), before, 'nothing sent');
+  const extra = await connect({ DEVINDEX_AGENT_MODELS: 'spark-9' });
+  try {
+    const sent = await call(extra, 'devIndex_startAgentJob', { prompt: 'p', model: 'spark-9' });
+    assert.equal(await posts(), before + 1, 'sent to the service');
+    // The sandbox (production wire) knows only spark-2 and its retired names: its 400 names the field.
+    assert.equal(sent.isError, true);
+    assert.match(sent.text, /model/);
+  } finally {
+    await extra.client.close();
+  }
+});
+
+test('cancel on the production wire: the run ends as cancelled, its credits shown as spent, with its expiry', async () => {
+  const started = await call(s, 'devIndex_startAgentJob', { prompt: 'SLOW: list HTTP retry libraries', maxCredits: 400 });
+  const id = /Started agent job ([0-9a-f-]{36})/.exec(started.text)?.[1];
+  assert.ok(id, started.text);
+  // Let it spend something first, so that the cancelled run has credits to report.
+  await until('credits are spent', async () => /Credits used: [1-9]/.test((await call(s, 'devIndex_agentJobStatus', { jobId: id })).text), 20_000);
+  const cancelled = await call(s, 'devIndex_cancelAgentJob', { jobId: id });
+  assert.equal(cancelled.isError, false, cancelled.text);
+  assert.match(cancelled.text, /ends as cancelled; the credits it spent before the cancel took effect may still be charged/);
+  let status = '';
+  await until('the run ends as cancelled', async () => /: cancelled\./.test(status = (await call(s, 'devIndex_agentJobStatus', { jobId: id })).text), 20_000);
+  assert.match(status, /\nCredits used: [1-9]\d* \(spent before the cancel took effect\)\./);
+  assert.match(status, /\nExpires: \d{4}-\d\d-\d\dT[^ ]+ \(the service forgets the job then/);
+  assert.doesNotMatch(status, /not billed/);
 });
 
 test('a call the client cancels is abandoned; the server keeps serving', async () => {

@@ -7,6 +7,7 @@ import { DevIndexClient } from '../../src/api/client';
 import type { ApiError } from '../../src/api/errors';
 import { licenseLabel, passageLink, provenance } from '../../src/api/results';
 import { SearchResponseSchema } from '../../src/api/schemas';
+import { VERSION } from '../../src/api/version';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { runCliProcess, type CliRun } from './cliProcess';
 
@@ -186,6 +187,9 @@ for (const wire of ['production', 'spec'] as const) {
 
     it('devindex search --topic twice: production answers, the spec wire refuses with the field named (exit 1)', async () => {
       const r = await runCli(['search', 'rate limiting', '--topic', 'token-bucket', '--topic', 'api-gateway', '--base-url', sb.url]);
+      const sent = (await logged()).at(-1)!;
+      assert.equal(sent.method, 'POST');
+      assert.equal((sent.body as { origin?: unknown }).origin, `devindex-cli@${VERSION}`, 'the CLI names itself as origin');
       if (wire === 'production') {
         assert.equal(r.code, 0, r.err);
         assert.match(r.out, /ferrous-labs\/ratelane|gridworks\/tollgate/);

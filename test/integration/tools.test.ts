@@ -177,6 +177,9 @@ describe('language-model tools', function () {
     const started = await invoke('devIndex_startAgentJob', { prompt: 'Find HTTP client libraries for Node.js', maxCredits: 300 });
     const id = /^Started agent job ([0-9a-f-]{36}) with a ceiling of 300 credits/.exec(started)?.[1];
     assert.ok(id, started);
+    const version = (vscode.extensions.getExtension('devindex.devindex')!.packageJSON as { version: string }).version;
+    const submits = (await requests()).filter((r) => r.method === 'POST' && r.path === '/v2/agent');
+    assert.equal((submits.at(-1)?.body as { origin?: unknown } | undefined)?.origin, `devindex-vscode@${version}`, 'the extension names itself as origin');
     // Open Trace looks the job up in the store the tree shows; a job not in the tree opens nothing.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('devIndex.agent.openTrace', id);

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DevIndexClient, RequestSpec } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
-import { runAgentCommand } from '../../../src/cli/agentCommand';
+import type { AgentJobRecord, TraceEvent } from '../../../src/api/agentSchemas';
+import { finalWords, runAgentCommand } from '../../../src/cli/agentCommand';
 
 const ID = '123e4567-e89b-42d3-a456-426614174000';
 const orch = { id: 'o', role: 'orchestrator', name: 'orchestrator' };
@@ -94,6 +95,14 @@ test('--wait: a failed run exits 1 and says why', async () => {
   const h2 = harness({ events: sc, finishAt: 0, outcome: 'credit_limit_reached' });
   assert.equal(await h2.go(['--max-credits', '10']), 1);
   assert.match(h2.output(), /credit ceiling \(maxCredits 10\).*--max-credits.*not billed/s);
+});
+
+test('finalWords: a credit-limited run with a partial result says how to print it; without one, nothing about it', () => {
+  const finished = { type: 'run.finished', outcome: 'credit_limit_reached' } as unknown as TraceEvent;
+  const withPartial = finalWords({ status: 'failed', creditsUsed: 0, partial: { items: [1] } } as AgentJobRecord, finished, { maxCredits: 50 }, 'job-1');
+  assert.match(withPartial, /\nWhat it gathered before it stopped is kept: devindex agent status job-1 --partial\n$/);
+  const without = finalWords({ status: 'failed', creditsUsed: 0, partial: null } as unknown as AgentJobRecord, finished, { maxCredits: 50 }, 'job-1');
+  assert.doesNotMatch(without, /--partial/);
 });
 
 test('--wait: gives up after maxWaitMs with exit 1, the job keeps running', async () => {

@@ -42,6 +42,16 @@ describe('redaction: the whole key, never a fragment', () => {
     for (let i = 0; i < 10_000; i++) deep = [deep];
     assert.doesNotThrow(() => JSON.stringify(redactDeep(deep, r)));
   });
+  it('redactDeep keeps a parsed "__proto__" as data and goes as deep as it is told', () => {
+    const r = makeRedactor(KEY);
+    const parsed = JSON.parse(`{"__proto__":{"polluted":"${KEY}"},"a":[[["${KEY}"]]]}`) as unknown;
+    const out = redactDeep(parsed, r, 0, 129) as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(out), Object.prototype);
+    assert.equal((out as { polluted?: unknown }).polluted, undefined, 'not inherited');
+    assert.deepEqual(Object.getOwnPropertyDescriptor(out, '__proto__')?.value, { polluted: '[redacted]' });
+    assert.deepEqual(out.a, [[['[redacted]']]]);
+    assert.deepEqual(redactDeep({ a: [[['x']]] }, r, 0, 2), { a: ['[…]'] });
+  });
   it('errorFromResponse: an HTML title and a first body line that echo the key are redacted (finding 2)', () => {
     const r = makeRedactor(KEY);
     const html = errorFromResponse({ status: 502, bodyText: `<html><head><title>Bad auth Bearer ${KEY}</title></head></html>`, contentType: 'text/html', nowMs: 0, attempts: 1, redact: r });

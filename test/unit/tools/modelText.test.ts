@@ -186,6 +186,17 @@ describe('agent texts', () => {
     assert.match(d, /cut at the size budget/);
     assert.match(d, /Trace: this job predates traces\./);
   });
+
+  it('status: a cancelled run\'s credits are spent, and the expiry is said (production records)', () => {
+    const expiresAt = '2026-11-24T10:00:00.000Z';
+    const cancelled = { status: 'cancelled', creditsUsed: 37, expiresAt, error: 'The agent run was cancelled by the user.' } as unknown as AgentJobRecord;
+    const t = jobStatusText('j3', cancelled, { unavailable: 'x' }, { surface: 'mcp', maxChars: 3000 });
+    assert.match(t, /^Agent job j3: cancelled\.\nCredits used: 37 \(spent before the cancel took effect\)\./);
+    assert.match(t, new RegExp(`\nExpires: ${expiresAt.replace(/\./g, '\\.')} \\(the service forgets the job then`));
+    const free = jobStatusText('j4', { status: 'cancelled', creditsUsed: 0 } as unknown as AgentJobRecord, {}, { surface: 'mcp', maxChars: 3000 });
+    assert.match(free, /\nCredits used: 0\.\n?/);
+    assert.doesNotMatch(free, /Expires:|spent before/);
+  });
 });
 
 describe('clampBudget', () => {

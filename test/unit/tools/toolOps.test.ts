@@ -116,6 +116,28 @@ describe('runTool', () => {
     assert.match(cancel.text, /had already finished, so there was nothing to cancel/);
   });
 
+  it('a model newer than this build is refused before sending unless extraModels allows it (setting / DEVINDEX_AGENT_MODELS)', async () => {
+    const refused = deps();
+    const out = await runTool('devIndex_startAgentJob', { prompt: 'p', model: 'spark-3' }, refused);
+    assert.equal(out.isError, true);
+    assert.match(out.text, /- model: model "spark-3" is not one the service accepts/);
+    assert.deepEqual(refused.starts, []);
+    const allowed = deps({ extraModels: () => ['spark-3'] });
+    const ok = await runTool('devIndex_startAgentJob', { prompt: 'p', model: 'spark-3' }, allowed);
+    assert.equal(ok.isError, false, ok.text);
+    assert.deepEqual(allowed.starts.map((s) => s.model), ['spark-3']);
+  });
+
+  it('a cancel that went through says the run ends as cancelled and may still be charged (production), never "not billed"', async () => {
+    const cancelled: string[] = [];
+    const agent: Partial<AgentOps> = { cancel: async (id) => { cancelled.push(id); return { success: true } as never; } };
+    const out = await runTool('devIndex_cancelAgentJob', { jobId: JOB }, deps({ agent: async () => agent as AgentOps }));
+    assert.deepEqual(cancelled, [JOB]);
+    assert.equal(out.isError, false, out.text);
+    assert.match(out.text, /ends as cancelled; the credits it spent before the cancel took effect may still be charged/);
+    assert.doesNotMatch(out.text, /not billed/);
+  });
+
   it('a bad job id or snapshot id is named with the rule it broke', async () => {
     const out = await runTool('devIndex_readSnapshot', { jobId: 'x', snapshotId: '../etc' }, deps());
     assert.equal(out.isError, true);
