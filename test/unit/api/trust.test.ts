@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { explainCoverage } from '../../../src/api/coverage';
 import { ApiError, describeDetails, errorFromResponse, parseRetryAfter, retryAfterFromText } from '../../../src/api/errors';
 import { certificateAuthorities, networkError, resolveProxy } from '../../../src/api/http';
-import { boundedJson, jsonNestingExceeds, valueDepthExceeds } from '../../../src/api/jsonDepth';
+import { boundedJson, valueDepthExceeds } from '../../../src/api/jsonDepth';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor, MIN_KEY_LENGTH, redactDeep } from '../../../src/api/redact';
 import { withRetry, type Clock } from '../../../src/api/retry';
 import { isLoopbackHost } from '../../../src/api/client';
@@ -158,11 +158,12 @@ describe('deep JSON never overflows (finding 7)', () => {
   const deepText = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
   let deep: unknown = 1;
   for (let i = 0; i < 50_000; i++) deep = { a: deep };
-  it('jsonNestingExceeds scans text, skipping brackets inside strings', () => {
-    assert.equal(jsonNestingExceeds(deepText), true);
-    assert.equal(jsonNestingExceeds(JSON.stringify({ s: '[[[[[['.repeat(1000) })), false);
-    assert.equal(jsonNestingExceeds('{"a":"\\"[[[","b":[1,[2]]}', 3), false);
-    assert.equal(jsonNestingExceeds('{"a":"\\"[[[","b":[1,[2]]}', 2), true);
+  it('valueDepthExceeds counts levels (the outermost is one), without overflowing on 50,000', () => {
+    assert.equal(valueDepthExceeds(JSON.parse(deepText)), true);
+    assert.equal(valueDepthExceeds([[[1]]], 3), false);
+    assert.equal(valueDepthExceeds([[[1]]], 2), true);
+    assert.equal(valueDepthExceeds({ a: { b: [1, 'x', null] } }, 3), false);
+    assert.equal(valueDepthExceeds('[[[[[[', 1), false, 'a string is no nesting');
   });
   it('boundedJson prints a 50,000-level value without overflowing', () => {
     assert.equal(valueDepthExceeds(deep), true);
