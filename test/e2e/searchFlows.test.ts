@@ -225,6 +225,9 @@ describe('Search view flows in the workbench', () => {
     const bad = 'devindex-e2e-invalid-key-7f3a91';
     await wb.runCommand('Developer Index: Set API Key');
     await wb.answerInputBox(bad, { prompt: /secret storage/i });
+    // Set API Key checks the key first and refuses it; this test needs it stored, so it saves it anyway.
+    await wb.waitForNotification(/refused this API key/i);
+    await wb.clickNotificationButton(/refused this API key/i, 'Save Anyway');
     await wb.waitForNotification(/API key saved/i);
     await view.locator('#keyless').waitFor({ state: 'hidden' });
     await resetFilters();
