@@ -10,11 +10,13 @@ import { FaultQueue, faultsBodySchema, statusFaultBody, type Fault } from './fau
 import { RateLimiter } from './rateLimit';
 import { loadCorpus } from './search/corpus';
 import { queryToInput, validateSearchRequest } from './search/params';
-import { SearchEngine } from './search/searchEngine';
+import { SearchEngine, type Wire } from './search/searchEngine';
 
 export interface SandboxOptions {
   port?: number; keys?: string[]; faults?: boolean; corpusDir?: string;
   rateLimit?: number; keylessRateLimit?: number; agentSpeed?: number; quiet?: boolean;
+  /** Which response shapes to serve (default `production`): see sandbox/README.md, "Wire". */
+  wire?: Wire;
 }
 
 export interface Sandbox { url: string; port: number; close(): Promise<void> }
@@ -42,6 +44,9 @@ export function nestingExceeds(text: string, max: number): boolean {
   return false;
 }
 const SEARCH_PATH = '/v2/search/developer';
+/** Production's second mount of the same search: keyless callers get 401 (addendum). */
+const KEYED_SEARCH_PATH = '/v2/developer/search';
+export const DEFAULT_WIRE: Wire = 'production';
 
 /** The repository root: the nearest folder above `from` whose package.json is this project's. */
 export function findRepoRoot(from: string = __dirname): string | undefined {
@@ -80,6 +85,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const requestSizes: number[] = [];
   let logBytes = 0;
   const timers = new Set<NodeJS.Timeout>();
+  const wire: Wire = o.wire ?? DEFAULT_WIRE;
   const agent = createAgentService({ speed: o.agentSpeed ?? 1 });
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void => {
@@ -116,26 +122,35 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   };
 
   function search(req: IncomingMessage, res: ServerResponse, url: URL, raw: string): void {
-    const input = req.method === 'GET' ? queryToInput(url.searchParams) : parseBody(raw);
-    const v = validateSearchRequest(input);
+    const input = req.method === 'GET' ? queryToInput(url.searchParams, wire) : parseBody(raw);
+    const v = validateSearchRequest(input, wire);
     if (!v.ok) { fail(res, 400, v.failure.error, v.failure.details === undefined ? {} : { details: v.failure.details }); return; }
-    send(res, 200, engine.search(v.request));
+    send(res, 200, wire === 'production' ? engine.search(v.request, 'production') : engine.search(v.request));
+  }
+
+  /** An unknown path: production's JSON 404 names the method and path; the spec wire says `Not Found`. */
+  function notFound(req: IncomingMessage, res: ServerResponse, path: string): void {
+    if (wire === 'spec') { fail(res, 404, 'Not Found'); return; }
+    fail(res, 404, `${req.method ?? 'GET'} ${path.slice(0, 200)} is not a Firecrawl API endpoint.`,
+      { code: 'NOT_FOUND', documentation_url: 'https://docs.firecrawl.dev' });
   }
 
   function route(req: IncomingMessage, res: ServerResponse, url: URL, raw: string, key: string | undefined): void {
     const path = url.pathname;
-    if (path === SEARCH_PATH) {
-      if (req.method === 'GET' || req.method === 'POST') { search(req, res, url, raw); return; }
-      fail(res, 404, 'Not Found'); return;
+    if (path === SEARCH_PATH || (wire === 'production' && path === KEYED_SEARCH_PATH)) {
+      if (req.method !== 'GET' && req.method !== 'POST') { notFound(req, res, path); return; }
+      if (path === KEYED_SEARCH_PATH && key === undefined) { fail(res, 401, 'Unauthorized: Invalid token'); return; }
+      search(req, res, url, raw);
+      return;
     }
     if (path === '/v2/agent' || path.startsWith('/v2/agent/')) {
       if (key === undefined) { fail(res, 401, 'Unauthorized: Invalid token'); return; }
       const reply = agent.handle({ method: req.method ?? 'GET', path, query: url.searchParams, body: parseBody(raw), team: teamOf(key) });
-      if (!reply) { fail(res, 404, 'Not Found'); return; }
+      if (!reply) { notFound(req, res, path); return; }
       send(res, reply.status, reply.body, reply.headers);
       return;
     }
-    fail(res, 404, 'Not Found');
+    notFound(req, res, path);
   }
 
   function applyFault(f: Fault, req: IncomingMessage, res: ServerResponse, then: () => void): void {
@@ -189,7 +204,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       control(req, res, path, raw);
       return;
     }
-    if (!path.startsWith('/v2/')) { fail(res, 404, 'Not Found'); return; }
+    if (!path.startsWith('/v2/')) { notFound(req, res, path); return; }
 
     const { auth, key } = authOf(req);
     if (o.faults) {
@@ -207,7 +222,12 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     if (tooLarge) { fail(res, 413, 'Payload Too Large'); return; }
     const limited = key !== undefined ? limiter.hit(teamOf(key), rateLimit)
       : limiter.hit(`addr:${req.socket.remoteAddress ?? ''}`, keylessRateLimit);
-    if (!limited.ok) { fail(res, 429, 'Rate limit exceeded', {}, { 'retry-after': String(limited.retryAfterSeconds) }); return; }
+    if (!limited.ok) {
+      // Production's route tests: the header and the same delay as `retry_after_seconds` in the body.
+      fail(res, 429, 'Rate limit exceeded', wire === 'production' ? { retry_after_seconds: limited.retryAfterSeconds } : {},
+        { 'retry-after': String(limited.retryAfterSeconds) });
+      return;
+    }
 
     const go = (): void => {
       try { route(req, res, url, raw, key); } catch (e) { answerError(res, e); }

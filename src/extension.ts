@@ -8,6 +8,7 @@ import { core } from './lazy';
 import { disposeLog, log } from './log';
 import { registerSearchCommands } from './search/commands';
 import { SearchHistory } from './search/history';
+import { registerLanguageModelTools } from './tools/register';
 import type { Services } from './services';
 
 /** Set by scripts/build.mjs: false in --production builds (the packaged extension), true otherwise. */
@@ -70,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     }
     context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
     registerSearchCommands(context, { show: (request, opts) => svc().searchView().show(request, opts) }, history);
+    registerLanguageModelTools(context, { services: svc, keys });
 
     // Written inline so that a --production build (flag false) drops the surface's code entirely.
     if (!__DEVINDEX_TEST_SURFACE__ || process.env.DEVINDEX_TEST_KEY === undefined) return undefined;

@@ -3,6 +3,7 @@ import type { ClientOptions } from '../api/client';
 import { VERSION } from '../api/version';
 import { runAgentCommand } from './agentCommand';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseTimeoutSeconds, printError, sanitizeForTerminal, UsageError, type CliIo } from './common';
+import type * as Mcp from './mcp';
 import { runSearchCommand } from './searchCommand';
 
 export const USAGE = `Usage: devindex <command> [options]
@@ -10,6 +11,7 @@ export const USAGE = `Usage: devindex <command> [options]
 Commands:
   search "<query>" [options]   search the developer index (devindex search --help)
   agent <subcommand> ...        run and follow agent jobs (devindex agent --help)
+  mcp                           serve the same operations to AI agents over MCP (devindex mcp --help)
 
 Options:
   --timeout SECONDS  time limit of each attempt, 0.1 to 300 (default 30); a request is tried at
@@ -78,6 +80,8 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
       return runSearchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
     case 'agent':
       return runAgentCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
+    case 'mcp':
+      return (require('./mcp') as typeof Mcp).runMcpCommand(rest, io); // the MCP SDK loads only for this command
     default:
       io.err(`devindex: unknown command ${JSON.stringify(cmd).replace(/[\u007f-\u009f]/g, '')}\n\n${USAGE}`);
       return EXIT_USAGE;

@@ -142,12 +142,10 @@ describe('Search view flows in the workbench', () => {
     await search('rate limit');
     const fix = view.locator('[data-fix="drop-repo-filters"]');
     await fix.waitFor({ state: 'visible', timeout: 30_000 });
-    assert.match(await view.locator('.cov-unavailable').innerText(), /Documentation/);
     assert.match(await view.locator('.notes').innerText(), /repository filters \(language\) apply only to repositories/);
     assert.equal(await view.locator('li.result .type-icon.type-doc').count(), 0, 'no documentation results while the filter is set');
     assert.ok(await view.locator('li.result').count() > 0, 'the repository half still answers');
     await bothThemes('rule 6 hint', view.locator('#results-region p.summary'), [
-      [view.locator('.cov-unavailable'), 'the unavailable Documentation coverage'],
       [view.locator('.notes'), 'the rule 6 note'],
       [fix, "the note's fix button"],
     ]);

@@ -1,33 +1,15 @@
 // `devindex search` as a spawned process (node dist/cli.js) against the sandbox on 127.0.0.1.
 // Needs the bundles: node scripts/build.mjs --tests --bundles.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { findRepoRoot, startSandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { CLI_PATH as cli, runCliProcess } from './cliProcess';
 
 const KEY = 'sk-cli-valid-4242';
 let sb: { url: string; close(): Promise<void> };
-const cli = join(findRepoRoot(__dirname) ?? process.cwd(), 'dist', 'cli.js');
 
-/** Runs the CLI asynchronously (the sandbox lives in this process, so a blocking spawn would hang it). */
-function run(args: string[], env: Record<string, string> = {}, interruptAfterMs?: number): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const base = { ...process.env };
-    delete base.DEVINDEX_API_KEY;
-    delete base.DEVINDEX_BASE_URL;
-    const child = spawn(process.execPath, [cli, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`cli timed out: ${args.join(' ')}`)); }, 20_000);
-    if (interruptAfterMs !== undefined) setTimeout(() => child.kill('SIGINT'), interruptAfterMs);
-    child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
-  });
-}
+const run = runCliProcess;
 
 async function control(method: string, path: string, body?: unknown): Promise<unknown> {
   const r = await fetch(`${sb.url}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
@@ -38,7 +20,7 @@ const requests = async () => ((await control('GET', '/__sandbox/requests')) as {
 
 before(async () => {
   assert.ok(existsSync(cli), `${cli} is missing: build with --bundles`);
-  sb = await startSandbox({ port: 0, keys: [KEY], faults: true, quiet: true, keylessRateLimit: 100_000 });
+  sb = await startSandbox({ port: 0, wire: 'spec', keys: [KEY], faults: true, quiet: true, keylessRateLimit: 100_000 });
 });
 after(async () => { await sb.close(); });
 beforeEach(async () => {
