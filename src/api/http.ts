@@ -134,13 +134,20 @@ export class HttpTransport {
       // never of a host that NO_PROXY sends direct.
       const strict = net.proxyStrictSSL !== false;
       const requestTls = strict ? secure : { ...secure, rejectUnauthorized: false };
-      this.dispatcher = new EnvHttpProxyAgent({
-        ...pool, httpProxy: p.httpProxy, httpsProxy: p.httpsProxy, noProxy: p.noProxy,
-        ...(p.token ? { token: p.token } : {}),
-        ...(secure ? { connect: secure } : {}),
-        ...(requestTls ? { requestTls } : {}),
-        ...(strict ? {} : { proxyTls: { rejectUnauthorized: false } }),
-      });
+      try {
+        this.dispatcher = new EnvHttpProxyAgent({
+          ...pool, httpProxy: p.httpProxy, httpsProxy: p.httpsProxy, noProxy: p.noProxy,
+          ...(p.token ? { token: p.token } : {}),
+          ...(secure ? { connect: secure } : {}),
+          ...(requestTls ? { requestTls } : {}),
+          ...(strict ? {} : { proxyTls: { rejectUnauthorized: false } }),
+        });
+      } catch (e) {
+        const where = p.source === 'setting' ? 'the http.proxy setting' : 'HTTPS_PROXY / HTTP_PROXY';
+        this.setupError = new ApiError({ kind: 'network', code: 'PROXY_URL', retryable: false, cause: e,
+          message: `the proxy in ${where} is not a usable URL (${(e as Error).message}); give it as http://host:port` });
+        throw this.setupError;
+      }
     }
     return this.dispatcher;
   }

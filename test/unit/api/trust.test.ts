@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { explainCoverage } from '../../../src/api/coverage';
 import { ApiError, describeDetails, errorFromResponse, parseRetryAfter, retryAfterFromText } from '../../../src/api/errors';
-import { certificateAuthorities, networkError, resolveProxy } from '../../../src/api/http';
+import { certificateAuthorities, HttpTransport, networkError, resolveProxy } from '../../../src/api/http';
 import { boundedJson, valueDepthExceeds } from '../../../src/api/jsonDepth';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor, MIN_KEY_LENGTH, redactDeep } from '../../../src/api/redact';
 import { withRetry, type Clock } from '../../../src/api/retry';
@@ -209,6 +209,18 @@ describe('proxy resolution: the setting first, then the environment', () => {
     const p = resolveProxy({ env: { HTTP_PROXY: 'http://only:3' } })!;
     assert.equal(p.source, 'environment');
     assert.equal(p.httpsProxy, 'http://only:3');
+  });
+});
+
+describe('a proxy URL that is not one', () => {
+  it('fails the request with a message naming where it came from, never its credentials', async () => {
+    const t = new HttpTransport({ network: { proxy: 'user:s3cret@proxy.corp', env: {} } });
+    const e = await t.send({ method: 'GET', url: 'https://api.example/v2/x', headers: {}, timeoutMs: 1000, maxResponseBytes: 1000 }).then(() => undefined, (x: unknown) => x as ApiError);
+    assert.ok(e instanceof ApiError);
+    assert.match(e.message, /the proxy in the http\.proxy setting is not a usable URL/);
+    assert.doesNotMatch(e.message, /s3cret/);
+    assert.equal(e.retryable, false);
+    await t.close();
   });
 });
 
