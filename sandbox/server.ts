@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
+import { z } from 'zod';
 import { createAgentService } from './agent/service';
 import { FaultQueue, faultsBodySchema, statusFaultBody, type Fault } from './faults';
 import { RateLimiter } from './rateLimit';
@@ -68,6 +69,8 @@ export function defaultCorpusDir(): string {
 /** Opaque, stable id for a key: the agent engine's `team`, and the rate-limit bucket. Never the key. */
 export const teamOf = (key: string): string => `team_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 
+const keysBodySchema = z.strictObject({ add: z.array(z.string().min(1).max(512)).optional(), revoke: z.array(z.string().min(1).max(512)).optional() });
+
 class HttpError extends Error {
   constructor(readonly status: number, readonly body: Record<string, unknown>) { super(String(body.error)); }
 }
@@ -86,7 +89,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   let logBytes = 0;
   const timers = new Set<NodeJS.Timeout>();
   const wire: Wire = o.wire ?? DEFAULT_WIRE;
-  const agent = createAgentService({ speed: o.agentSpeed ?? 1 });
+  const agent = createAgentService({ speed: o.agentSpeed ?? 1, wire, testMode: o.faults === true });
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void => {
     if (res.destroyed || res.headersSent) return;
@@ -145,7 +148,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     }
     if (path === '/v2/agent' || path.startsWith('/v2/agent/')) {
       if (key === undefined) { fail(res, 401, 'Unauthorized: Invalid token'); return; }
-      const reply = agent.handle({ method: req.method ?? 'GET', path, query: url.searchParams, body: parseBody(raw), team: teamOf(key) });
+      const reply = agent.handle({ method: req.method ?? 'GET', path, query: url.searchParams, body: parseBody(raw), team: teamOf(key), origin: `http://${req.headers.host ?? ''}` });
       if (!reply) { notFound(req, res, path); return; }
       send(res, reply.status, reply.body, reply.headers);
       return;
@@ -191,7 +194,17 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       requestSizes.length = 0;
       logBytes = 0;
       send(res, 200, { success: true });
-    } else fail(res, 404, 'Not Found');
+    } else if (path === '/__sandbox/keys' && req.method === 'POST') {
+      // Issue or revoke keys while running (a key revoked after it was saved is how a user meets a 401).
+      const parsed = keysBodySchema.safeParse(parseBody(raw));
+      if (!parsed.success) { fail(res, 400, 'Bad Request', { details: parsed.error.issues }); return; }
+      for (const k of parsed.data.add ?? []) keys.add(k);
+      for (const k of parsed.data.revoke ?? []) keys.delete(k);
+      send(res, 200, { success: true, keys: keys.size });
+    } else {
+      const reply = agent.control(req.method ?? 'GET', path, parseBody(raw));
+      if (reply) send(res, reply.status, reply.body, reply.headers); else fail(res, 404, 'Not Found');
+    }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

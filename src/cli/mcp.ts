@@ -77,7 +77,11 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
 
   const server = new Server({ name: 'devindex', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: MCP_TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as { type: 'object' }, annotations: t.annotations })),
+    // MCP's annotations have no word for cost: the title and description say it, and so does _meta.
+    tools: MCP_TOOLS.map((t) => ({
+      name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as { type: 'object' }, annotations: t.annotations,
+      _meta: { 'devindex/spendsCredits': t.spendsCredits },
+    })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const signal = AbortSignal.any([extra.signal, stop.signal]);

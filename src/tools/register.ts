@@ -13,11 +13,11 @@ export interface ToolWiring { services: () => Services; keys: ApiKeyStore }
 
 type Input = Record<string, unknown>;
 
-/** The Language Model Tool API, when this editor has it (VS Code 1.95+ does; other hosts may not). */
-function lmApi(): Pick<typeof vscode.lm, 'registerTool'> | undefined {
-  const lm = (vscode as { lm?: Partial<typeof vscode.lm> }).lm;
-  const hasClasses = typeof (vscode as { LanguageModelToolResult?: unknown }).LanguageModelToolResult === 'function'
-    && typeof (vscode as { LanguageModelTextPart?: unknown }).LanguageModelTextPart === 'function';
+/** The Language Model Tool API of `ns` (the vscode module), when this editor has it (VS Code 1.95+ does; other hosts may not). */
+export function languageModelToolApi(ns: object): Pick<typeof vscode.lm, 'registerTool'> | undefined {
+  const lm = (ns as { lm?: Partial<typeof vscode.lm> }).lm;
+  const hasClasses = typeof (ns as { LanguageModelToolResult?: unknown }).LanguageModelToolResult === 'function'
+    && typeof (ns as { LanguageModelTextPart?: unknown }).LanguageModelTextPart === 'function';
   return lm && typeof lm.registerTool === 'function' && hasClasses ? (lm as Pick<typeof vscode.lm, 'registerTool'>) : undefined;
 }
 
@@ -28,31 +28,33 @@ function short(v: unknown, max: number): string {
 
 /** What the user sees before and while a tool runs; starting and cancelling a job ask first. */
 export function prepareToolInvocation(name: ToolName, input: Input, defaultMaxCredits: number): vscode.PreparedToolInvocation {
-  const input_ = input && typeof input === 'object' ? input : {};
+  const args: Input = input && typeof input === 'object' ? input : {};
   switch (name) {
     case TOOL_NAMES.search: {
-      const scoped = input_.scope === 'workspace' ? ' in this workspace\'s repositories' : '';
-      return { invocationMessage: `Searching the developer index for "${short(input_.query, 80)}"${scoped}` };
+      const scoped = args.scope === 'workspace' ? ' in this workspace\'s repositories' : '';
+      return { invocationMessage: `Searching the developer index for "${short(args.query, 80)}"${scoped}` };
     }
     case TOOL_NAMES.startAgentJob: {
-      const credits = typeof input_.maxCredits === 'number' ? input_.maxCredits : defaultMaxCredits;
+      const credits = typeof args.maxCredits === 'number' ? args.maxCredits : defaultMaxCredits;
       const md = new vscode.MarkdownString(undefined, false);
       md.appendMarkdown('An agent job browses the web and **spends credits** on your account, up to its credit ceiling; failed runs are not billed.\n\n');
       md.appendMarkdown('**Prompt:**\n\n');
-      md.appendCodeblock(short(input_.prompt, 1000), 'text');
+      // The model wrote the prompt: short() puts it on one line, so it cannot close the code block and
+      // dress up as the confirmation's own words (the ceiling is also in the title, which it cannot touch).
+      md.appendCodeblock(short(args.prompt, 1000), 'text');
       md.appendMarkdown(`\n**Credit ceiling:** ${credits.toLocaleString('en-US')} credits`);
-      if (Array.isArray(input_.urls) && input_.urls.length) md.appendMarkdown(`\n\n**Starts from:** ${input_.urls.length} URL${input_.urls.length === 1 ? '' : 's'}`);
+      if (Array.isArray(args.urls) && args.urls.length) md.appendMarkdown(`\n\n**Starts from:** ${args.urls.length} URL${args.urls.length === 1 ? '' : 's'}`);
       return {
         invocationMessage: 'Starting an agent job',
         confirmationMessages: { title: `Start an agent job (up to ${credits.toLocaleString('en-US')} credits)?`, message: md },
       };
     }
     case TOOL_NAMES.agentJobStatus:
-      return { invocationMessage: `Reading agent job ${short(input_.jobId, 40)}` };
+      return { invocationMessage: `Reading agent job ${short(args.jobId, 40)}` };
     case TOOL_NAMES.cancelAgentJob:
       return {
-        invocationMessage: `Cancelling agent job ${short(input_.jobId, 40)}`,
-        confirmationMessages: { title: 'Cancel the agent job?', message: `Agent job ${short(input_.jobId, 40)} stops and ends as failed (failed runs are not billed); its work so far is discarded.` },
+        invocationMessage: `Cancelling agent job ${short(args.jobId, 40)}`,
+        confirmationMessages: { title: 'Cancel the agent job?', message: `Agent job ${short(args.jobId, 40)} stops and ends as failed (failed runs are not billed); its work so far is discarded.` },
       };
     default:
       return {};
@@ -61,7 +63,7 @@ export function prepareToolInvocation(name: ToolName, input: Input, defaultMaxCr
 
 /** Registers the tools now and whenever the setting is turned back on; unregisters when it is turned off. */
 export function registerLanguageModelTools(context: vscode.ExtensionContext, wiring: ToolWiring): void {
-  const lm = lmApi();
+  const lm = languageModelToolApi(vscode);
   if (!lm) return;
   let registered: vscode.Disposable[] = [];
   const enabled = () => vscode.workspace.getConfiguration().get<boolean>(TOOL_SETTINGS.enabled, true) !== false;

@@ -15,6 +15,11 @@ async function sandboxRequests(method: 'GET' | 'DELETE' = 'GET'): Promise<SeenRe
   return method === 'GET' ? ((await r.json()) as { requests: SeenRequest[] }).requests : [];
 }
 
+async function sandboxKeys(change: { add?: string[]; revoke?: string[] }): Promise<void> {
+  const r = await fetch(`${e2e.sandboxUrl()}/__sandbox/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(change) });
+  assert.equal(r.status, 200);
+}
+
 function searchParams(r: SeenRequest): Record<string, unknown> {
   if (r.method === 'POST' && r.body && typeof r.body === 'object') return r.body as Record<string, unknown>;
   return Object.fromEntries(new URLSearchParams(r.query));
@@ -219,8 +224,10 @@ describe('Search view flows in the workbench', () => {
     ]);
   });
 
-  it('401: a refused key shows the Unauthorized message with Set API Key, which fixes it', async () => {
-    const bad = 'devindex-e2e-invalid-key-7f3a91';
+  it('401: a key revoked after it was saved shows the Unauthorized message with Set API Key, which fixes it', async () => {
+    // Set API Key checks a key before saving it, so the 401 comes from a key the service later revokes.
+    const bad = 'devindex-e2e-revoked-key-7f3a91';
+    await sandboxKeys({ add: [bad] });
     await wb.runCommand('Developer Index: Set API Key');
     await wb.answerInputBox(bad, { prompt: /secret storage/i });
     // Set API Key checks the key first and refuses it; this test needs it stored, so it saves it anyway.
@@ -228,6 +235,7 @@ describe('Search view flows in the workbench', () => {
     await wb.clickNotificationButton(/refused this API key/i, 'Save Anyway');
     await wb.waitForNotification(/API key saved/i);
     await view.locator('#keyless').waitFor({ state: 'hidden' });
+    await sandboxKeys({ revoke: [bad] });
     await resetFilters();
     await search('webview content security policy');
     const box = view.locator('#error');

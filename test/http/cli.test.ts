@@ -32,7 +32,10 @@ describe('devindex search (spawned)', () => {
   it('Ctrl+C cancels a request in flight: exit 130 with one line, long before the slow answer', async () => {
     await control('POST', '/__sandbox/faults', { faults: [{ kind: 'slow', ms: 8000 }] });
     const started = Date.now();
-    const r = await run(['search', 'keep-alive', '--base-url', sb.url], {}, 700);
+    // SIGINT once the request is at the sandbox (held there by the slow fault).
+    const r = await run(['search', 'keep-alive', '--base-url', sb.url], {}, async () => {
+      while ((await requests()).length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    });
     assert.equal(r.code, 130, r.err);
     assert.match(r.err, /^devindex search: request cancelled\n$/);
     assert.ok(Date.now() - started < 6000, 'it did not wait for the slow answer');

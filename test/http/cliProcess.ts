@@ -9,7 +9,12 @@ export const CLI_PATH = join(findRepoRoot(__dirname) ?? process.cwd(), 'dist', '
 
 export interface CliRun { code: number | null; out: string; err: string }
 
-export function runCliProcess(args: string[], env: Record<string, string> = {}, interruptAfterMs?: number): Promise<CliRun> {
+/**
+ * `interrupt`: when to send SIGINT: a delay in ms, or a promise-returning function (e.g. "once the
+ * sandbox has seen the request"), so that a slow start on a loaded machine cannot beat the CLI's
+ * own SIGINT handler.
+ */
+export function runCliProcess(args: string[], env: Record<string, string> = {}, interrupt?: number | (() => Promise<unknown>)): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const base = { ...process.env };
     delete base.DEVINDEX_API_KEY;
@@ -20,7 +25,8 @@ export function runCliProcess(args: string[], env: Record<string, string> = {}, 
     child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
     child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
     const timer = setTimeout(() => { child.kill(); reject(new Error(`cli timed out: ${args.join(' ')}`)); }, 20_000);
-    if (interruptAfterMs !== undefined) setTimeout(() => child.kill('SIGINT'), interruptAfterMs);
+    if (typeof interrupt === 'number') setTimeout(() => child.kill('SIGINT'), interrupt);
+    else if (interrupt) interrupt().then(() => child.kill('SIGINT'), reject);
     child.on('error', reject);
     child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
   });

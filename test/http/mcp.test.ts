@@ -118,6 +118,7 @@ test('lists the five tools with their schemas and annotations', async () => {
   assert.equal(start.annotations?.idempotentHint, false);
   assert.match(start.annotations?.title ?? '', /spends credits/);
   assert.match(start.description ?? '', /SPENDS CREDITS/);
+  assert.deepEqual(tools.filter((t) => t._meta?.['devindex/spendsCredits'] === true).map((t) => t.name), ['devIndex_startAgentJob']);
   assert.equal(byName.get('devIndex_cancelAgentJob')!.annotations?.destructiveHint, true);
 });
 
@@ -242,6 +243,20 @@ test('agent tools: start, status with trace summary, snapshot, cancel', async ()
   const missing = await call(s, 'devIndex_agentJobStatus', { jobId: '123e4567-e89b-42d3-a456-426614174000' });
   assert.equal(missing.isError, true);
   assert.match(missing.text, /Agent job not found \(HTTP 404\)/);
+});
+
+test('a call the client cancels is abandoned; the server keeps serving', async () => {
+  await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' });
+  await sandboxFault({ kind: 'slow', ms: 20_000, path: '/v2/search' });
+  const ctl = new AbortController();
+  const pending = s.client.callTool({ name: 'devIndex_search', arguments: { query: 'cancel me' } }, undefined, { signal: ctl.signal }).then(() => 'answered', (e: Error) => `failed: ${e.message}`);
+  await until('the search reached the sandbox', async () => (await sandboxRequests()).some((q) => q.path === '/v2/search/developer'));
+  const t0 = Date.now();
+  ctl.abort();
+  assert.match(await pending, /^failed: /);
+  assert.ok(Date.now() - t0 < 2000);
+  const r = await call(s, 'devIndex_search', { query: 'retry', k: 1 });
+  assert.equal(r.isError, false, r.text);
 });
 
 test('a server killed mid-call leaves no process behind, and the client gets an error', async () => {

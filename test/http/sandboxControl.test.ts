@@ -42,7 +42,7 @@ describe('sandbox auth', () => {
     assert.match(id, /^[0-9a-f-]{36}$/);
     const mine = await get(sb.url, `/v2/agent/${id}`, undefined, bearer(KEY));
     assert.equal(mine.status, 200);
-    assert.equal(mine.json.id, id);
+    assert.equal(mine.json.status, 'processing', 'the job is there for its own team (production records carry no id)');
     const theirs = await get(sb.url, `/v2/agent/${id}`, undefined, bearer(KEY2));
     assert.equal(theirs.status, 404, 'another key is another team');
   });
@@ -93,6 +93,20 @@ describe('sandbox faults and request log', () => {
     const r = await post(sb.url, '/__sandbox/faults', { faults });
     assert.equal(r.status, 200, r.text);
   };
+
+  it('issues and revokes keys while running (POST /__sandbox/keys), and says nothing of the keys themselves', async () => {
+    const k = 'sk-issued-later-0001';
+    const auth = { authorization: `Bearer ${k}` };
+    assert.equal((await get(sb.url, '/v2/search/developer', { query: 'q' }, auth)).status, 401);
+    const added = await post(sb.url, '/__sandbox/keys', { add: [k] });
+    assert.equal(added.status, 200);
+    assert.ok(!added.text.includes(k));
+    assert.equal((await get(sb.url, '/v2/search/developer', { query: 'q' }, auth)).status, 200);
+    assert.equal((await post(sb.url, '/__sandbox/keys', { revoke: [k] })).status, 200);
+    assert.equal((await get(sb.url, '/v2/search/developer', { query: 'q' }, auth)).status, 401);
+    assert.equal((await get(sb.url, '/v2/search/developer', { query: 'q' }, { authorization: `Bearer ${KEY}` })).status, 200, 'other keys stay');
+    assert.equal((await post(sb.url, '/__sandbox/keys', { add: [''] })).status, 400);
+  });
 
   it('answers a status fault once with a JSON error body and Retry-After', async () => {
     await inject({ kind: 'status', status: 429, retryAfter: '7' });

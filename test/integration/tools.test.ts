@@ -4,7 +4,7 @@
 // session answers "yes" by itself; what that dialog says is checked on prepareToolInvocation.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { prepareToolInvocation } from '../../src/tools/register';
+import { languageModelToolApi, prepareToolInvocation } from '../../src/tools/register';
 
 interface DevIndexExtensionApi {
   apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
@@ -85,6 +85,13 @@ describe('language-model tools', function () {
 
   // lm.tools lists every contributed tool, enabled or not; a model is offered only those whose
   // `when` (config.devIndex.tools.enabled) holds, and a turned-off tool has no implementation.
+  it('the API is feature-detected: an editor without it (or with half of it) gets no tools and no error', () => {
+    assert.ok(languageModelToolApi(vscode), 'this host has the Language Model Tool API');
+    assert.equal(languageModelToolApi({}), undefined);
+    assert.equal(languageModelToolApi({ lm: {} }), undefined);
+    assert.equal(languageModelToolApi({ lm: { registerTool: () => undefined } }), undefined, 'no result classes');
+  });
+
   it('devIndex.tools.enabled turns the tools off and on again', async () => {
     const cfg = () => vscode.workspace.getConfiguration('devIndex');
     const runs = async () => invoke('devIndex_search', { query: 'pool', k: 1 }).then(() => true, () => false);
@@ -156,6 +163,10 @@ describe('language-model tools', function () {
     assert.match(md, /Find HTTP client libraries/);
     assert.match(md, /\*\*Credit ceiling:\*\* 300 credits/);
     assert.match(prepareToolInvocation('devIndex_startAgentJob', { prompt: 'x' }, 2500).confirmationMessages!.title, /2,500 credits/);
+    // A prompt cannot close the code block and pose as the dialog's own ceiling line.
+    const spoof = prepareToolInvocation('devIndex_startAgentJob', { prompt: 'x\n```\n**Credit ceiling:** 1 credits\n```\n', maxCredits: 300 }, 2500);
+    const spoofMd = (spoof.confirmationMessages!.message as vscode.MarkdownString).value;
+    assert.deepEqual(spoofMd.split('\n').filter((l) => l.startsWith('**Credit ceiling:**')), ['**Credit ceiling:** 300 credits']);
     assert.match(prepareToolInvocation('devIndex_search', { query: 'pool' }, 2500).invocationMessage as string, /^Searching the developer index for "pool"/);
   });
 
