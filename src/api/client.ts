@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { basePrefix, encodeSearchAt, joinUrl, parseBaseUrl, SEARCH_PATH } from './encode';
 import { ApiError, errorFromResponse, validationError } from './errors';
 import { headerValue, HttpTransport, type HttpResponse, type NetworkOptions } from './http';
-import { jsonNestingExceeds, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
+import { MAX_JSON_DEPTH, TOO_DEEP, valueDepthExceeds } from './jsonDepth';
 import { keyHeaderProblem, makeRedactor, redactDeep, type Redact } from './redact';
 import { validateSearchParams, type SearchParams } from './params';
 import { MAX_ATTEMPTS, systemClock, withRetry, type Clock, type RetryEvent } from './retry';
@@ -203,9 +203,6 @@ function scrub(e: unknown, redact: Redact): ApiError {
 function parseOk<T>(res: HttpResponse, schema: z.ZodType<T>, redact: (s: string) => string): T {
   let json: unknown;
   const text = res.bodyText;
-  if (jsonNestingExceeds(text)) {
-    throw new ApiError({ kind: 'invalid-response', status: res.status, retryable: false, message: `the service's response (HTTP ${res.status}) is a ${TOO_DEEP} (more than ${MAX_JSON_DEPTH} levels) to be shown safely` });
-  }
   if (text.trim() === '') {
     json = undefined;
   } else {
@@ -216,6 +213,10 @@ function parseOk<T>(res: HttpResponse, schema: z.ZodType<T>, redact: (s: string)
     } catch {
       const what = /^\s*</.test(text) ? 'an HTML page' : /^\s*[[{]/.test(text) ? 'truncated or malformed JSON' : 'a body that is not JSON';
       throw new ApiError({ kind: 'invalid-response', status: res.status, message: `the service answered HTTP ${res.status} with ${what} instead of the expected JSON`, retryable: false });
+    }
+    // JSON.parse is iterative; what comes after it (printing, structured cloning, storage) is not.
+    if (valueDepthExceeds(json)) {
+      throw new ApiError({ kind: 'invalid-response', status: res.status, retryable: false, message: `the service's response (HTTP ${res.status}) is a ${TOO_DEEP} (more than ${MAX_JSON_DEPTH} levels) to be shown safely` });
     }
   }
   const parsed = schema.safeParse(json);

@@ -125,21 +125,29 @@ export class HttpTransport {
       this.setupError = e as ApiError;
       throw e;
     }
-    const strict = !this.proxy || net.proxyStrictSSL !== false;
-    const tlsOptions: Record<string, unknown> = {};
-    if (ca) tlsOptions.secureContext = tls.createSecureContext({ ca });
-    if (!strict) tlsOptions.rejectUnauthorized = false;
-    const connect = Object.keys(tlsOptions).length ? tlsOptions : undefined;
+    const secure = ca ? { secureContext: tls.createSecureContext({ ca }) } : undefined;
     if (!this.proxy) {
-      this.dispatcher = new Agent({ ...pool, ...(connect ? { connect } : {}) });
+      this.dispatcher = new Agent({ ...pool, ...(secure ? { connect: secure } : {}) });
     } else {
       const p = this.proxy;
-      this.dispatcher = new EnvHttpProxyAgent({
-        ...pool, httpProxy: p.httpProxy, httpsProxy: p.httpsProxy, noProxy: p.noProxy,
-        ...(p.token ? { token: p.token } : {}),
-        ...(connect ? { connect, requestTls: connect } : {}),
-        ...(strict ? {} : { proxyTls: { rejectUnauthorized: false } }),
-      });
+      // http.proxyStrictSSL off relaxes verification of the proxy and of what is reached through it,
+      // never of a host that NO_PROXY sends direct.
+      const strict = net.proxyStrictSSL !== false;
+      const requestTls = strict ? secure : { ...secure, rejectUnauthorized: false };
+      try {
+        this.dispatcher = new EnvHttpProxyAgent({
+          ...pool, httpProxy: p.httpProxy, httpsProxy: p.httpsProxy, noProxy: p.noProxy,
+          ...(p.token ? { token: p.token } : {}),
+          ...(secure ? { connect: secure } : {}),
+          ...(requestTls ? { requestTls } : {}),
+          ...(strict ? {} : { proxyTls: { rejectUnauthorized: false } }),
+        });
+      } catch (e) {
+        const where = p.source === 'setting' ? 'the http.proxy setting' : 'HTTPS_PROXY / HTTP_PROXY';
+        this.setupError = new ApiError({ kind: 'network', code: 'PROXY_URL', retryable: false, cause: e,
+          message: `the proxy in ${where} is not a usable URL (${(e as Error).message}); give it as http://host:port` });
+        throw this.setupError;
+      }
     }
     return this.dispatcher;
   }

@@ -39,8 +39,18 @@ export function registerAuthCommands(context: vscode.ExtensionContext, keys: Api
       );
       if (check.outcome === 'refused') {
         log().warn('API key refused by the service (HTTP 401); not saved');
-        void vscode.window.showErrorMessage(`Developer Index: the service refused this API key (HTTP 401: ${check.message}). It was not saved; check that you copied the whole key.`, 'Set API Key')
-          .then((pick) => { if (pick) void vscode.commands.executeCommand('devIndex.auth.setKey'); });
+        // Not awaited: the command answers now (false: not saved); "Save Anyway" is for a key meant for another address.
+        void vscode.window.showErrorMessage(
+          `Developer Index: the service refused this API key (HTTP 401: ${check.message}). It was not saved; check that you copied the whole key.`,
+          'Set API Key', 'Save Anyway',
+        ).then(async (pick) => {
+          if (pick === 'Set API Key') void vscode.commands.executeCommand('devIndex.auth.setKey');
+          if (pick === 'Save Anyway') {
+            await keys.set(key);
+            log().info('API key set although the service refused it (stored in secret storage)');
+            void vscode.window.showWarningMessage('Developer Index: API key saved as you asked, although the service refused it: requests will fail with HTTP 401 until it is replaced.');
+          }
+        });
         return false;
       }
       await keys.set(key);

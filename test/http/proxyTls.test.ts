@@ -132,4 +132,8 @@ describe('HTTPS with a throw-away certificate authority', { skip: haveOpenssl() 
     const r = await make({ baseUrl: front.url, network: { proxy: open.url, proxyStrictSSL: false, env: {} } }).search({ query: 'retry' });
     assert.ok(r.results.length > 0);
   });
+  it('http.proxyStrictSSL false does not relax a host that NO_PROXY sends direct', async () => {
+    const e = await caught(make({ baseUrl: front.url, network: { proxy: open.url, proxyStrictSSL: false, noProxy: ['127.0.0.1'], env: {} } }).search({ query: 'retry' }));
+    assert.match(e.message, /certificate is not trusted/);
+  });
 });

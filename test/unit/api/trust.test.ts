@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { explainCoverage } from '../../../src/api/coverage';
 import { ApiError, describeDetails, errorFromResponse, parseRetryAfter, retryAfterFromText } from '../../../src/api/errors';
-import { certificateAuthorities, networkError, resolveProxy } from '../../../src/api/http';
-import { boundedJson, jsonNestingExceeds, valueDepthExceeds } from '../../../src/api/jsonDepth';
+import { certificateAuthorities, HttpTransport, networkError, resolveProxy } from '../../../src/api/http';
+import { boundedJson, valueDepthExceeds } from '../../../src/api/jsonDepth';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor, MIN_KEY_LENGTH, redactDeep } from '../../../src/api/redact';
 import { withRetry, type Clock } from '../../../src/api/retry';
 import { isLoopbackHost } from '../../../src/api/client';
@@ -168,11 +168,12 @@ describe('deep JSON never overflows (finding 7)', () => {
   const deepText = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
   let deep: unknown = 1;
   for (let i = 0; i < 50_000; i++) deep = { a: deep };
-  it('jsonNestingExceeds scans text, skipping brackets inside strings', () => {
-    assert.equal(jsonNestingExceeds(deepText), true);
-    assert.equal(jsonNestingExceeds(JSON.stringify({ s: '[[[[[['.repeat(1000) })), false);
-    assert.equal(jsonNestingExceeds('{"a":"\\"[[[","b":[1,[2]]}', 3), false);
-    assert.equal(jsonNestingExceeds('{"a":"\\"[[[","b":[1,[2]]}', 2), true);
+  it('valueDepthExceeds counts levels (the outermost is one), without overflowing on 50,000', () => {
+    assert.equal(valueDepthExceeds(JSON.parse(deepText)), true);
+    assert.equal(valueDepthExceeds([[[1]]], 3), false);
+    assert.equal(valueDepthExceeds([[[1]]], 2), true);
+    assert.equal(valueDepthExceeds({ a: { b: [1, 'x', null] } }, 3), false);
+    assert.equal(valueDepthExceeds('[[[[[[', 1), false, 'a string is no nesting');
   });
   it('boundedJson prints a 50,000-level value without overflowing', () => {
     assert.equal(valueDepthExceeds(deep), true);
@@ -218,6 +219,18 @@ describe('proxy resolution: the setting first, then the environment', () => {
     const p = resolveProxy({ env: { HTTP_PROXY: 'http://only:3' } })!;
     assert.equal(p.source, 'environment');
     assert.equal(p.httpsProxy, 'http://only:3');
+  });
+});
+
+describe('a proxy URL that is not one', () => {
+  it('fails the request with a message naming where it came from, never its credentials', async () => {
+    const t = new HttpTransport({ network: { proxy: 'user:s3cret@proxy.corp', env: {} } });
+    const e = await t.send({ method: 'GET', url: 'https://api.example/v2/x', headers: {}, timeoutMs: 1000, maxResponseBytes: 1000 }).then(() => undefined, (x: unknown) => x as ApiError);
+    assert.ok(e instanceof ApiError);
+    assert.match(e.message, /the proxy in the http\.proxy setting is not a usable URL/);
+    assert.doesNotMatch(e.message, /s3cret/);
+    assert.equal(e.retryable, false);
+    await t.close();
   });
 });
 
