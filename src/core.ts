@@ -1,2 +1,3 @@
 // Everything that is not needed to activate: loaded lazily through src/lazy.ts (dist/core.js).
 export { Services } from './services';
+export { createDependencySearch } from './deps/editor';

@@ -4,6 +4,7 @@ import { registerAgents } from './agents';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { registerAuthCommands } from './auth/commands';
 import { config, onConfigChange } from './config';
+import { registerDependencySearch } from './deps/register';
 import { core } from './lazy';
 import { disposeLog, log } from './log';
 import { registerSearchCommands } from './search/commands';
@@ -57,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     }
     context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
     registerSearchCommands(context, { show: (request, opts) => svc().searchView().show(request, opts) }, history);
+    registerDependencySearch(context, () => core().createDependencySearch(() => svc().getClient()));
 
     return {
       baseUrl: () => config.baseUrl(),

@@ -35,6 +35,7 @@ try {
 
   const sandboxUrl = await session.startSandbox();
   session.makeWorkspace();
+  const depsWorkspace = session.makeDepsWorkspace();
   await session.startCodeServer({ vsix, settings: { 'devIndex.baseUrl': sandboxUrl } });
   log(`[e2e] sandbox ${sandboxUrl}, code-server ${session.codeServerUrl} ready at ${secs()}`);
 
@@ -46,6 +47,7 @@ try {
       env: {
         ...process.env,
         DEVINDEX_E2E_WORKBENCH_URL: session.workbenchUrl(),
+        DEVINDEX_E2E_DEPS_WORKBENCH_URL: session.workbenchUrl({ folder: depsWorkspace }),
         DEVINDEX_E2E_SANDBOX_URL: sandboxUrl,
         DEVINDEX_E2E_TEST_KEY: TEST_KEY,
         DEVINDEX_E2E_RESULTS: RESULTS,
