@@ -14,7 +14,7 @@ const anything: unknown = new Proxy(function stub() {}, {
 // A plain object of namespaces, since bundlers copy a module's own keys when they wrap it.
 const vscodeStub = Object.fromEntries(['window', 'commands', 'workspace', 'env', 'extensions', 'languages', 'Uri', 'EventEmitter',
   'ThemeIcon', 'ThemeColor', 'TreeItem', 'MarkdownString', 'Disposable', 'ProgressLocation', 'TreeItemCollapsibleState',
-  'ConfigurationTarget', 'StatusBarAlignment', 'ViewColumn', 'l10n'].map((k) => [k, anything]));
+  'ConfigurationTarget', 'StatusBarAlignment', 'ViewColumn', 'l10n', 'CodeActionKind'].map((k) => [k, anything]));
 const load = (Module as unknown as { _load: (r: string, ...a: unknown[]) => unknown })._load;
 (Module as unknown as { _load: (r: string, ...a: unknown[]) => unknown })._load = function (request: string, ...rest: unknown[]) {
   return request === 'vscode' ? vscodeStub : load.call(this, request, ...rest);

@@ -8,8 +8,8 @@ import type { RepositoryEcho } from '../api/schemas';
 import { config } from '../config';
 import { log } from '../log';
 import { DependencyCache, rootForFile } from './cache';
-import { cleanMessage, packagesInText, packagesOfProblem, type PackageRef, type ProblemFacts } from './messages';
-import { MANIFEST_GLOB, MANIFEST_NAMES, type Dependency, type DependencyIndex } from './resolver';
+import { cleanMessage, framesInText, packagesInText, packagesOfProblem, type PackageRef, type ProblemFacts } from './messages';
+import { dependencyAtPath, MANIFEST_GLOB, MANIFEST_NAMES, type Dependency, type DependencyIndex } from './resolver';
 import type { ProblemArgs } from './register';
 import { importAt } from './importAt';
 
@@ -140,19 +140,29 @@ export class DependencySearch implements vscode.Disposable {
       void vscode.window.showInformationMessage('Developer Index: the selection holds only paths, numbers and stack frames; nothing to search for.');
       return undefined;
     }
-    const refs: PackageRef[] = packagesInText(text);
-    let dep: Dependency | undefined;
-    for (const f of vscode.workspace.workspaceFolders ?? []) {
-      dep = (await this.cache.get(f.uri.fsPath)).firstResolved(refs);
-      if (dep) break;
-    }
+    const dep = await this.dependencyOfText(text);
     return this.runScoped(query, dep?.slug ? [dep.slug] : undefined);
   }
 
+  /** The first frame (innermost) whose installed package names a repository: read from the install, else the workspace's index. */
+  async dependencyOfText(text: string): Promise<Dependency | undefined> {
+    const frames = framesInText(text);
+    for (const f of frames) {
+      const d = f.path ? await dependencyAtPath(f.path, f.ref) : undefined;
+      if (d?.slug) return d;
+    }
+    const refs: PackageRef[] = packagesInText(text);
+    for (const f of vscode.workspace.workspaceFolders ?? []) {
+      const d = (await this.cache.get(f.uri.fsPath)).firstResolved(refs);
+      if (d) return d;
+    }
+    return undefined;
+  }
+
   private async runScoped(query: string, repos: string[] | undefined): Promise<{ query: string; repos?: string[] }> {
-    const request: { query: string; repos?: string[]; types?: string[] } = { query };
+    // `repos` is always named (empty: no scope), so the view never carries an earlier search's scope over.
+    const request: { query: string; repos: string[]; types?: string[] } = { query, repos: repos ?? [] };
     if (repos?.length) {
-      request.repos = repos;
       const types = config.searchDefaults().types;
       // A scope needs a repository type in `types` (rule 3): add them when the defaults hold none.
       if (!types.some((t) => (REPO_TYPES as readonly string[]).includes(t))) request.types = [...new Set([...types, ...REPO_TYPES])];

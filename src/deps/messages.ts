@@ -148,14 +148,24 @@ const PATHISH = /(?:[A-Za-z]:)?[\\/]?(?:[^\s'"`()<>[\]{},;]+[\\/])+[^\s'"`()<>[\
  */
 export function packagesInText(text: string): PackageRef[] {
   const out: PackageRef[] = [];
+  for (const f of framesInText(text)) addUnique(out, f.ref);
+  return out;
+}
+
+/** Each path or Go frame in the text that points into an installed package, innermost first (paths kept). */
+export function framesInText(text: string): Array<{ ref: PackageRef; path?: string }> {
+  const out: Array<{ ref: PackageRef; path?: string }> = [];
   const lines = text.replace(ANSI, '').split(/\r?\n/);
   const python = lines.some((l) => /^\s*File "[^"]+", line \d+/.test(l));
   for (const line of python ? [...lines].reverse() : lines) {
     if (/\bnode:internal\b/.test(line)) continue;
-    for (const m of line.matchAll(PATHISH)) addUnique(out, packageOfPath(m[0]));
+    for (const m of line.matchAll(PATHISH)) {
+      const ref = packageOfPath(m[0]);
+      if (ref) out.push({ ref, path: m[0].replace(/^file:\/\//, '') });
+    }
     // A Go frame's function: `<import path>.<func>(` or `<import path>.(*T).M(`; the path ends at the last `/` segment's first dot.
     const goFrame = /^((?:github\.com|golang\.org|gopkg\.in)(?:\/[\w-]+(?:\.[\w-]+)*)*?\/[\w-]+)\.[\w(*)]/.exec(line.trim());
-    if (goFrame && /\)\s*$/.test(line.trim()) && !/\/pkg\/mod\//.test(line)) addUnique(out, { ecosystem: 'go', name: goFrame[1]! });
+    if (goFrame && /\)\s*$/.test(line.trim()) && !/\/pkg\/mod\//.test(line)) out.push({ ref: { ecosystem: 'go', name: goFrame[1]! } });
   }
   return out;
 }

@@ -253,3 +253,41 @@ export class DependencyIndex {
     return undefined;
   }
 }
+
+/**
+ * The installed package a frame's path points into, read from that very install (its package.json, the
+ * crate's Cargo.toml, the distribution's METADATA), so a trace from any folder scopes to the right repository.
+ */
+export async function dependencyAtPath(path: string, ref: PackageRef): Promise<Dependency | undefined> {
+  const p = path.replace(/\\/g, '/');
+  if (ref.ecosystem === 'go') {
+    const s = slugFromGoModule(ref.name);
+    return s.ok ? { ecosystem: 'go', name: ref.name, slug: s.slug, from: 'module path' } : undefined;
+  }
+  if (ref.ecosystem === 'npm') {
+    const at = p.lastIndexOf(`/node_modules/${ref.name}/`);
+    if (at < 0) return undefined;
+    const pkg = await readJson(`${p.slice(0, at)}/node_modules/${ref.name}/package.json`);
+    const r = pkg ? slugFromPackageJson(pkg) : undefined;
+    return r?.ok ? { ecosystem: 'npm', name: ref.name, slug: r.slug, from: r.field } : undefined;
+  }
+  if (ref.ecosystem === 'cargo') {
+    const m = /^(.*\/registry\/src\/[^/]+\/[A-Za-z0-9_-]+?-\d+\.\d+\.\d+[^/]*)\//.exec(p);
+    const toml = m ? await readText(`${m[1]}/Cargo.toml`) : undefined;
+    const r = toml !== undefined ? slugFromCrateToml(toml) : undefined;
+    return r?.ok ? { ecosystem: 'cargo', name: ref.name, slug: r.slug, from: 'Cargo.toml repository' } : undefined;
+  }
+  const site = /^(.*\/(?:site|dist)-packages)\//.exec(p)?.[1];
+  if (!site) return undefined;
+  let infos: string[] = [];
+  try { infos = (await fsp.readdir(site)).filter((e) => e.endsWith('.dist-info')); } catch { return undefined; }
+  const want = normalizePythonName(ref.name);
+  for (const info of infos) {
+    const top = (await readText(join(site, info, 'top_level.txt')))?.split(/\r?\n/).map((s) => s.trim()) ?? [];
+    if (normalizePythonName(info.replace(/-[^-]+\.dist-info$/, '')) !== want && !top.includes(ref.name)) continue;
+    const meta = await readText(join(site, info, 'METADATA'));
+    const r = meta !== undefined ? parsePythonMetadata(meta) : undefined;
+    if (r?.result.ok) return { ecosystem: 'pypi', name: r.name ?? ref.name, slug: r.result.slug, from: 'METADATA' };
+  }
+  return undefined;
+}

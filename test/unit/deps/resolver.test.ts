@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { DependencyCache, rootForFile } from '../../../src/deps/cache';
 import { importAt } from '../../../src/deps/importAt';
 import { parseCargoToml, parseGoMod, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from '../../../src/deps/manifests';
-import { DependencyIndex, resolveFolder } from '../../../src/deps/resolver';
+import { framesInText } from '../../../src/deps/messages';
+import { DependencyIndex, dependencyAtPath, resolveFolder } from '../../../src/deps/resolver';
 
 function write(root: string, files: Record<string, string>): void {
   for (const [p, t] of Object.entries(files)) {
@@ -152,4 +153,19 @@ test('importAt: the specifier under the cursor in TypeScript, Go, Python and Rus
   assert.equal(importAt('from httpwell.retry import Budget', 7, 'python')?.ref.name, 'httpwell');
   assert.equal(importAt('use ratelane::Bucket;', 6, 'rust')?.ref.name, 'ratelane');
   assert.equal(importAt('use std::fmt;', 5, 'rust'), undefined);
+});
+
+test('dependencyAtPath: a frame path read from the install it points into', async () => {
+  const { root, cargoHome } = fixture();
+  const trace = [
+    "TypeError: Cannot read properties of undefined (reading 'headers')",
+    `    at request (${root}/node_modules/fetchline/dist/client.js:211:31)`,
+    `   --> ${cargoHome}/registry/src/index.crates.io-6f17d22bba15001f/ratelane-0.3.0/src/lib.rs:88:14`,
+    `  File "${root}/.venv/lib/python3.12/site-packages/yaml/__init__.py", line 79, in load`,
+  ].join('\n');
+  const slugs: Array<string | undefined> = [];
+  for (const f of framesInText(trace)) slugs.push((await dependencyAtPath(f.path!, f.ref))?.slug);
+  // Python frames make the whole text read innermost-last, so the order is reversed.
+  assert.deepEqual(slugs, ['yaml/pyyaml', 'old/ratelane', 'fetchline/fetchline'], 'the 0.3.0 sources the frame names, not the locked 0.4.2');
+  assert.equal(await dependencyAtPath(`${root}/node_modules/nothing/x.js`, { ecosystem: 'npm', name: 'nothing' }), undefined);
 });
