@@ -51,13 +51,15 @@ describe('search from problems, imports and dependencies in the workbench (issue
     await wb?.close();
   });
 
-  /** Puts the cursor on line:column of the open editor (Go to Line). */
+  /** Puts the cursor on line:column of the open editor. */
   async function cursorAt(line: number, column: number): Promise<void> {
     await wb.page.keyboard.press('Escape');
-    await wb.page.keyboard.press('Control+G');
+    // Quick Open with `:line:column` (Ctrl+G is the browser's in code-server).
+    await wb.page.keyboard.press('Control+P');
     const input = wb.page.locator('.quick-input-widget input.input');
     await input.waitFor({ state: 'visible' });
-    await input.fill(`${line}:${column}`);
+    await input.fill(`:${line}:${column}`);
+    await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: `${line}` }).first().waitFor({ state: 'visible' }).catch(() => undefined);
     await wb.page.keyboard.press('Enter');
     await input.waitFor({ state: 'hidden' });
   }
