@@ -38,19 +38,25 @@ export class DependencySearch implements vscode.Disposable {
   /** File folder -> the root whose dependencies it uses (null: none), found off the provider path. */
   private readonly rootOfDir = new Map<string, string | null>();
   private readonly echoes = new Map<string, { echo: RepositoryEcho; at: number }>();
+  private readonly watched = new Map<string, vscode.Disposable>();
 
   constructor(private readonly ports: DependencySearchPorts) {
     this.cache = new DependencyCache(() => ({ maxDependencies: ports.maxDependencies() }),
-      (root, index) => log().info(`dependencies of ${root}: ${index.folder.deps.filter((d) => d.slug).length} of ${index.folder.deps.length} resolved to a repository in ${Math.round(index.folder.ms)} ms${index.folder.truncated ? ` (bounded at ${index.folder.deps.length} of ${index.folder.total})` : ''}`));
-    const watcher = vscode.workspace.createFileSystemWatcher(MANIFEST_GLOB);
-    const changed = (uri: vscode.Uri) => {
-      const dir = path.dirname(uri.fsPath);
-      for (const root of this.cache.roots()) if (dir === root || dir.startsWith(root + path.sep) || root.startsWith(dir + path.sep)) this.cache.invalidate(root);
-      this.rootOfDir.clear();
-    };
-    this.disposables.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed),
+      (root, index) => this.resolved(root, index));
+    this.disposables.push(
       vscode.workspace.onDidChangeWorkspaceFolders(() => { this.rootOfDir.clear(); this.cache.invalidate(); }),
       vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('devIndex.dependencies.maxDependencies')) this.cache.invalidate(); }));
+  }
+
+  /** Logs a resolution and, the first time, watches that folder's manifests and lockfiles (inside a workspace folder or not). */
+  private resolved(root: string, index: DependencyIndex): void {
+    log().info(`dependencies of ${root}: ${index.folder.deps.filter((d) => d.slug).length} of ${index.folder.deps.length} resolved to a repository in ${Math.round(index.folder.ms)} ms${index.folder.truncated ? ` (bounded at ${index.folder.deps.length} of ${index.folder.total})` : ''}`);
+    if (this.watched.has(root)) return;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), MANIFEST_GLOB));
+    const changed = () => { this.cache.invalidate(root); this.rootOfDir.clear(); };
+    const subs = vscode.Disposable.from(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
+    this.watched.set(root, subs);
+    this.disposables.push(subs);
   }
 
   // ------------------------------------------------------------ folders
@@ -192,7 +198,7 @@ export class DependencySearch implements vscode.Disposable {
     const root = (uri && (folder ? folder.fsPath : await this.findRoot(uri))) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     if (!root) return { rows: [], truncated: false, total: 0 };
     const index = await this.cache.get(root);
-    const rows = index.folder.deps.map((d): DependencyRow => ({ name: d.name, ecosystem: d.ecosystem, ...(d.slug ? { slug: d.slug } : { reason: `${REASON_TEXT[d.reason ?? 'invalid']}${d.detail ? `: ${d.detail}` : ''}` }) }));
+    const rows = index.folder.deps.map((d): DependencyRow => ({ name: d.name, ecosystem: d.ecosystem, ...(d.slug ? { slug: d.slug } : { reason: d.reason === 'no-repository-field' && d.detail ? d.detail : `${REASON_TEXT[d.reason ?? 'invalid']}${d.detail ? `: ${d.detail}` : ''}` }) }));
     return { root, rows, truncated: index.folder.truncated, total: index.folder.total };
   }
 
@@ -283,7 +289,16 @@ export class DependencySearch implements vscode.Disposable {
     qp.show();
     return new Promise((resolve) => {
       let done = false;
-      qp.onDidAccept(() => { done = true; resolve(qp.selectedItems.filter((i) => i.row?.slug).map((i) => i.row!)); qp.hide(); });
+      qp.onDidAccept(() => {
+        done = true;
+        const picked = qp.selectedItems.filter((i) => i.row?.slug).map((i) => i.row!);
+        const without = qp.selectedItems.filter((i) => !i.row?.slug);
+        if (!picked.length && without.length) {
+          void vscode.window.showInformationMessage(`Developer Index: ${without.map((i) => `${i.label} (${i.description ?? 'no repository'})`).join(', ')} has no GitHub repository to search in.`);
+        }
+        resolve(picked);
+        qp.hide();
+      });
       qp.onDidHide(() => { if (!done) resolve([]); qp.dispose(); });
     });
   }

@@ -38,8 +38,8 @@ export interface ResolveOptions {
   cargoHome?: string;
 }
 
-/** The manifest and lockfile names whose change means a folder's dependencies must be read again. */
-export const MANIFEST_GLOB = '**/{package.json,package-lock.json,npm-shrinkwrap.json,yarn.lock,pnpm-lock.yaml,go.mod,go.sum,Cargo.toml,Cargo.lock,pyproject.toml,requirements.txt,poetry.lock,uv.lock,Pipfile.lock}';
+/** The manifests and lockfiles (at a folder's top, where they are read) whose change means its dependencies must be read again. */
+export const MANIFEST_GLOB = '{package.json,package-lock.json,npm-shrinkwrap.json,yarn.lock,pnpm-lock.yaml,go.mod,go.sum,Cargo.toml,Cargo.lock,pyproject.toml,requirements.txt,poetry.lock,uv.lock,Pipfile.lock}';
 export const MANIFEST_NAMES = ['package.json', 'go.mod', 'Cargo.toml', 'pyproject.toml', 'requirements.txt', 'setup.py', '.venv', 'venv'];
 
 async function readText(path: string): Promise<string | undefined> {
@@ -92,7 +92,7 @@ async function npmDeps(root: string, budget: number): Promise<{ deps: Dependency
       const r = slugFromRepositoryField(spec.replace(/#.*$/, ''));
       if (r.ok) return { ecosystem: 'npm' as const, name, slug: r.slug, from: 'dependency spec' };
     }
-    return unresolved('npm', name, 'not-installed', `not installed in node_modules (run npm install)`);
+    return unresolved('npm', name, 'not-installed', 'run npm install');
   });
   return { deps, total: specs.size };
 }

@@ -64,6 +64,12 @@ describe('search from problems, imports and dependencies in the workbench (issue
     await input.waitFor({ state: 'hidden' });
   }
 
+  /** Show or Focus Hover by its keys (the palette would click into the editor and move the cursor). */
+  async function showHover(): Promise<void> {
+    await wb.page.keyboard.press('Control+K');
+    await wb.page.keyboard.press('Control+I');
+  }
+
   it('the light bulb menu offers the search scoped to the package\'s repository, and it runs', async () => {
     await cursorAt(2, 28);
     const item = wb.page.locator('.action-widget .monaco-list-row', { hasText: 'Search Developer Index for this problem in keelhq/keel-schema' });
@@ -76,7 +82,7 @@ describe('search from problems, imports and dependencies in the workbench (issue
     }, 45_000);
     await wb.screenshot('light bulb menu dark');
     await wb.useTheme('light');
-    await wb.page.keyboard.press('Escape');
+    await cursorAt(2, 28); // the palette's click moved the cursor
     await wb.page.keyboard.press('Control+.');
     await item.waitFor({ state: 'visible' });
     await wb.screenshot('light bulb menu light');
@@ -95,7 +101,7 @@ describe('search from problems, imports and dependencies in the workbench (issue
     await cursorAt(2, 28);
     const hover = wb.page.locator('.monaco-hover', { hasText: 'Search issues of keel-schema' });
     await waitFor('our hover', async () => {
-      await wb.runCommand('Show or Focus Hover');
+      await showHover();
       await hover.first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
       return (await hover.count()) > 0 ? true : undefined;
     }, 30_000);
@@ -105,7 +111,7 @@ describe('search from problems, imports and dependencies in the workbench (issue
     await wb.screenshot('import hover dark');
     await wb.useTheme('light');
     await cursorAt(2, 28);
-    await wb.runCommand('Show or Focus Hover');
+    await showHover();
     await hover.first().waitFor({ state: 'visible' });
     await wb.screenshot('import hover light');
     await wb.useTheme('dark');
@@ -126,7 +132,8 @@ describe('search from problems, imports and dependencies in the workbench (issue
     await wb.screenshot('dependency pick light');
     // Pick trialrun: filter, toggle its checkbox, accept, answer the question.
     await wb.page.locator('.quick-input-widget input.input').fill('trialrun');
-    await rows.filter({ hasText: 'trialrun/trialrun' }).first().locator('.quick-input-list-checkbox, input[type=checkbox], .monaco-checkbox').first().click();
+    await rows.filter({ hasText: 'trialrun/trialrun' }).first().click(); // a row's click toggles its check
+    await wb.page.locator('.quick-input-widget', { hasText: '1 Selected' }).waitFor({ state: 'visible' });
     await searches('DELETE');
     await wb.page.keyboard.press('Enter');
     await wb.answerInputBox('flaky test retries', { prompt: /trialrun\/trialrun/ });

@@ -152,8 +152,8 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
     assert.deepEqual(by['github.com/gridworks/tollgate/v2']?.types, { issue: true, pullRequest: false, readme: true });
     assert.equal(by['golang.org/x/net']?.indexed, false);
     assert.match(by['gitlab-only']?.reason ?? '', /not on GitHub.*gitlab\.com/);
-    assert.match(by['no-repository']?.reason ?? '', /no repository field/);
-    assert.match(by['not-installed']?.reason ?? '', /not installed/);
+    assert.match(by['no-repository']?.reason ?? '', /no repository, homepage or bugs field/);
+    assert.match(by['not-installed']?.reason ?? '', /not installed: run npm install/);
     assert.match(by['gitlab.com/acme/thing']?.reason ?? '', /not on GitHub/);
     assert.deepEqual(out.repos, ['trialrun/trialrun', 'gridworks/tollgate']);
     const o = await searchDone(a, 'flaky retries', before);
@@ -189,4 +189,20 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
       await cfg.update('codeAction', undefined, vscode.ConfigurationTarget.Global);
     }
   });
+  // Last: it changes the fixture.
+  it('a changed manifest is read again (the folder\'s watcher drops the cached resolution)', async () => {
+    const rows = async () => (await vscode.commands.executeCommand<{ rows: Row[] }>('devIndex.deps.searchDependency', { folder: root, pick: [] })).rows;
+    assert.equal((await rows()).find((r) => r.name === 'ratelane-js'), undefined, 'not a dependency yet');
+    const fs = await import('node:fs');
+    fs.mkdirSync(path.join(root, 'node_modules', 'ratelane-js'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'node_modules', 'ratelane-js', 'package.json'), JSON.stringify({ name: 'ratelane-js', repository: 'https://github.com/ferrous-labs/ratelane' }));
+    const pkgFile = path.join(root, 'package.json');
+    const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as { dependencies: Record<string, string> };
+    pkg.dependencies['ratelane-js'] = '^0.4.0';
+    fs.writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
+    const added = await until('the new dependency in the pick', async () => (await rows()).find((r) => r.name === 'ratelane-js'), 20_000);
+    assert.equal(added.slug, 'ferrous-labs/ratelane');
+    assert.equal(added.indexed, true);
+  });
+
 });
