@@ -62,6 +62,7 @@ describe('search from problems, imports and dependencies in the workbench (issue
     await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: `${line}` }).first().waitFor({ state: 'visible' }).catch(() => undefined);
     await wb.page.keyboard.press('Enter');
     await input.waitFor({ state: 'hidden' });
+    await wb.page.locator('.statusbar', { hasText: `Ln ${line}, Col ${column}` }).waitFor({ state: 'visible', timeout: 10_000 });
   }
 
   /** Show or Focus Hover by its keys (the palette would click into the editor and move the cursor). */
@@ -79,7 +80,7 @@ describe('search from problems, imports and dependencies in the workbench (issue
       await wb.page.keyboard.press('Control+.');
       await wb.page.locator('.action-widget').waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
       return (await item.count()) > 0 ? true : undefined;
-    }, 45_000);
+    }, 60_000).catch(async (e: Error) => { await wb.screenshot('light bulb menu not found'); throw e; });
     await wb.screenshot('light bulb menu dark');
     await wb.useTheme('light');
     await cursorAt(2, 28); // the palette's click moved the cursor
