@@ -114,7 +114,7 @@ async function main(): Promise<void> {
       b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export function registerDependencySearch() { return { loaded() { return undefined; } }; }', loader: 'ts' }));
     },
   };
-  const opts = (plugins: esbuild.Plugin[]): esbuild.BuildOptions => ({ entryPoints: [path.join(root, 'src', 'extension.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', minify: true, external: ['vscode'], write: false, metafile: true, absWorkingDir: root, plugins, logLevel: 'silent' });
+  const opts = (plugins: esbuild.Plugin[]): esbuild.BuildOptions => ({ entryPoints: [path.join(root, 'src', 'extension.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', minify: true, define: { __DEVINDEX_TEST_SURFACE__: 'false' }, external: ['vscode'], write: false, metafile: true, absWorkingDir: root, plugins, logLevel: 'silent' });
   const withDeps = await esbuild.build(opts([coreExternal]));
   const without = await esbuild.build(opts([coreExternal, noDeps]));
   const bytes = (r: esbuild.BuildResult) => r.outputFiles![0]!.contents.length;

@@ -26,7 +26,9 @@ const coreExternal = {
   },
 };
 
-const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: production ? false : 'linked', minify: production, logLevel: quiet ? 'error' : 'warning', absWorkingDir: root, legalComments: 'none' };
+const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: production ? false : 'linked', minify: production, logLevel: quiet ? 'error' : 'warning', absWorkingDir: root, legalComments: 'none',
+  // The extension's test surface (key access for the host tests) exists only outside --production builds.
+  define: { __DEVINDEX_TEST_SURFACE__: production ? 'false' : 'true' } };
 
 const bundles = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [coreExternal], ...node, metafile: true },

@@ -40,6 +40,8 @@ export class Services implements vscode.Disposable {
       timeoutMs: config.requestTimeoutMs(),
       maxRetryAfterMs: config.maxRetryAfterMs(),
       origin: ORIGINS.vscode,
+      network: config.network(),
+      allowInsecureHttp: config.allowInsecureHttp(),
       onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
     });
     return this.client;

@@ -6,9 +6,10 @@ import {
 } from '../api/agent';
 import type { ClientOptions, DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';
+import { boundedJson } from '../api/jsonDepth';
 import { AbortedError, systemClock } from '../api/retry';
 import {
-  API_KEY_ENV, createClientFromEnv, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, numberFlag, parseCliArgs, printError,
+  API_KEY_ENV, createClientFromEnv, EXIT_FAILURE, jsonForTerminal, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, numberFlag, parseCliArgs, printError,
   readApiKey, retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo as CommonCliIo, type CliOptions,
 } from './common';
 
@@ -148,7 +149,7 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentComm
   }
   const agent = new AgentClient(client);
   const call = { onRetry: retryPrinter(io), signal: io.signal };
-  const out = (v: unknown) => io.out(`${JSON.stringify(v, null, 2)}\n`);
+  const out = (v: unknown) => io.out(`${jsonForTerminal(v, 2)}\n`);
   try {
     switch (parsed.sub) {
       case 'start': {
@@ -228,7 +229,7 @@ export function formatJob(job: AgentJob): string {
   if (job.model) lines.push(`model:        ${clean(job.model)}`);
   if (job.expiresAt) lines.push(`expires:      ${clean(job.expiresAt)}`);
   if (job.error) lines.push(`error:        ${clean(job.error)}`);
-  if (job.data !== undefined) lines.push('data:', ...clean(JSON.stringify(job.data, null, 2)).split('\n').map((l) => `  ${l}`));
+  if (job.data !== undefined) lines.push('data:', ...clean(boundedJson(job.data, 2)).split('\n').map((l) => `  ${l}`));
   return `${lines.join('\n')}\n`;
 }
 

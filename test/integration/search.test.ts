@@ -116,7 +116,10 @@ describe('search commands against the sandbox', function () {
     assert.equal(o.error, undefined, `the search failed: ${o.error}`);
     const ids = o.response!.results.map((r) => r.id);
     assert.ok(ids.includes('issue:fetchline/fetchline#412'), `the corpus's retry issue is among the results: ${ids.join(', ')}`);
-    assert.ok(ids.some((id) => id.startsWith('doc:fetchline/')), `a fetchline doc page is among the results: ${ids.join(', ')}`);
+    // The sessions' sandbox speaks the production wire: no `type` on the wire, doc ids are doc:<url>.
+    assert.ok(o.response!.results.some((r) => r.type === 'doc' && r.url.startsWith('https://fetchline.dev/')), `a fetchline doc page is among the results: ${ids.join(', ')}`);
+    assert.ok(o.response!.results.every((r) => r.type === r.id.slice(0, r.id.indexOf(':'))), 'every kind is read from the id prefix');
+    assert.ok(o.response!.results.some((r) => (r as { license?: unknown }).license !== undefined), 'production results carry licenses');
     const seen = await searchesSeen();
     assert.equal(seen.length, 1, `exactly one search went out: ${JSON.stringify(seen)}`);
     assert.deepEqual(seen[0]!.params.query, ['retry on 429 with Retry-After']);
@@ -182,7 +185,7 @@ describe('search commands against the sandbox', function () {
     before = a.lastSearch();
     await vscode.commands.executeCommand('devIndex.search.history', 1);
     const rerun = await searchDone(a, first, before);
-    assert.ok(rerun.response!.results.some((r) => r.id.startsWith('doc:keel-schema/')), 'the re-run finds keel-schema docs again');
+    assert.ok(rerun.response!.results.some((r) => r.type === 'doc' && r.url.startsWith('https://keel-schema.dev/')), 'the re-run finds keel-schema docs again');
     assert.deepEqual((await searchesSeen()).map((s) => s.params.query), [[first]]);
 
     // Re-running moved the first query to the front, so index 1 is now the second query.
@@ -195,7 +198,7 @@ describe('search commands against the sandbox', function () {
 
   it('401: an invalid key fails with the Unauthorized message, which never holds the key', async () => {
     const bad = 'devindex-not-a-valid-key-5e1f0c2a9b';
-    await vscode.commands.executeCommand('devIndex.auth.setKey', bad);
+    await a.apiKey.set(bad); // Set API Key would check it and refuse it (HTTP 401); the store takes it as it is
     assert.equal(await a.apiKey.get(), bad);
     await sandbox('DELETE');
     const before = a.lastSearch();
