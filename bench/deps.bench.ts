@@ -1,6 +1,7 @@
 // Issue 14: what the code action and hover providers do per call with 1,000 dependencies (cache cold and
 // warm), next to the cold resolution they must never wait for (the baseline, measured in the same run);
 // and what the feature adds to the activation bundle (dist/extension.js must not hold the resolver).
+import { spawnSync } from 'node:child_process';
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -90,16 +91,17 @@ async function main(): Promise<void> {
     }
 
     const base = median(cold);
+    // "A few milliseconds": the median within 1 ms and the slowest percent within 10 ms, on a shared 2-core machine.
     const row = (label: string, xs: number[], target: number) => {
       const m = median(xs);
-      console.log(`${p99(xs) <= target ? 'ok  ' : 'MISS'} ${label}: median ${m.toFixed(3)} ms, p99 ${p99(xs).toFixed(3)} ms (target p99 <= ${target} ms; ${(base / m).toFixed(0)}x faster than the cold resolution)`);
+      console.log(`${p99(xs) <= target && m <= 1 ? 'ok  ' : 'MISS'} ${label}: median ${m.toFixed(3)} ms, p99 ${p99(xs).toFixed(3)} ms (target median <= 1 ms, p99 <= ${target} ms; ${(base / m).toFixed(0)}x faster than the cold resolution)`);
     };
     console.log(`fixture: ${N} npm dependencies, ${withSlug} with a GitHub slug, ${N - withSlug} not on GitHub`);
     console.log(`baseline: cold resolution of ${N} dependencies (disk): median ${base.toFixed(1)} ms of 5`);
-    row('code action, cache cold (answers at once, resolution started)', coldAction, 5);
-    row('hover, cache cold', coldHover, 5);
-    row(`code action, cache warm (${scoped} of 2000 scoped)`, warmAction, 5);
-    row('hover, cache warm', warmHover, 5);
+    row('code action, cache cold (answers at once, resolution started)', coldAction, 10);
+    row('hover, cache cold', coldHover, 10);
+    row(`code action, cache warm (${scoped} of 2000 scoped)`, warmAction, 10);
+    row('hover, cache warm', warmHover, 10);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -123,6 +125,25 @@ async function main(): Promise<void> {
   console.log(`${resolverInEntry.length === 0 ? 'ok  ' : 'MISS'} resolver modules in dist/extension.js: ${resolverInEntry.length ? resolverInEntry.map(([f]) => f).join(', ') : 'none'} (only src/deps/register.ts: ${inputs.map(([f, v]) => `${f} ${v.bytesInOutput} B`).join(', ')})`);
   const growth = bytes(withDeps) - bytes(without);
   console.log(`${growth <= 4096 ? 'ok  ' : 'MISS'} activation bundle: ${(bytes(withDeps) / 1024).toFixed(1)} KB with the registration, ${(bytes(without) / 1024).toFixed(1)} KB without (baseline): +${growth} B (target <= 4096 B; ratio ${(bytes(withDeps) / bytes(without)).toFixed(3)})`);
+  // require + activate of both bundles, alternating, one fresh process per sample (bench/activationProbe.ts).
+  const probe = path.join(__dirname, 'activationProbe.js');
+  const roots = [withDeps, without].map((r) => {
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), 'devindex-deps-activation-'));
+    fs.mkdirSync(path.join(d, 'dist'));
+    fs.writeFileSync(path.join(d, 'dist', 'extension.js'), r.outputFiles![0]!.contents);
+    return d;
+  });
+  const times: number[][] = [[], []];
+  for (let i = 0; i < 15; i++) {
+    for (const k of [0, 1]) {
+      const r = spawnSync(process.execPath, [probe, 'activate', roots[k]!], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`activation probe failed: ${r.stderr}`);
+      times[k]!.push((JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms: number }).ms);
+    }
+  }
+  for (const d of roots) fs.rmSync(d, { recursive: true, force: true });
+  const [mWith, mWithout] = [median(times[0]!), median(times[1]!)];
+  console.log(`${mWith <= mWithout * 1.15 + 0.5 ? 'ok  ' : 'MISS'} require + activate: ${mWith.toFixed(2)} ms with the registration, ${mWithout.toFixed(2)} ms without (baseline, same run, 15 processes each): ratio ${(mWith / mWithout).toFixed(2)} (target within 15% + 0.5 ms)`);
   const coreJs = path.join(root, 'dist', 'core.js');
   if (fs.existsSync(coreJs)) console.log(`     the resolver lives in dist/core.js (${(fs.statSync(coreJs).size / 1024).toFixed(0)} KB), loaded on first use`);
 }
