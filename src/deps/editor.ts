@@ -9,7 +9,7 @@ import { config } from '../config';
 import { log } from '../log';
 import { DependencyCache, rootForFile } from './cache';
 import { cleanMessage, framesInText, packagesInText, packagesOfProblem, type PackageRef, type ProblemFacts } from './messages';
-import { dependencyAtPath, MANIFEST_GLOB, MANIFEST_NAMES, type Dependency, type DependencyIndex } from './resolver';
+import { dependencyAtPath, installedNpmDependency, MANIFEST_GLOB, MANIFEST_NAMES, type Dependency, type DependencyIndex } from './resolver';
 import type { ProblemArgs } from './register';
 import { importAt } from './importAt';
 
@@ -129,8 +129,15 @@ export class DependencySearch implements vscode.Disposable {
   /** The code action's command: the cleaned message, scoped to the package the problem points into. */
   async searchProblem(args: ProblemArgs): Promise<{ query: string; repos?: string[] }> {
     const query = cleanMessage(args.message) || args.message.trim().slice(0, 400);
-    const index = await this.indexFor(args.uri ? vscode.Uri.parse(args.uri) : undefined);
-    const dep = index?.firstResolved(packagesOfProblem(args));
+    const uri = args.uri ? vscode.Uri.parse(args.uri) : undefined;
+    const index = await this.indexFor(uri);
+    const refs = packagesOfProblem(args);
+    let dep = index?.firstResolved(refs);
+    // Not in the folder's manifest (a monorepo package's own dependency, a transitive import): ask node_modules from the file up.
+    for (const r of dep || uri?.scheme !== 'file' ? [] : refs.filter((x) => x.ecosystem === 'npm')) {
+      dep = await installedNpmDependency(path.dirname(uri!.fsPath), r.name);
+      if (dep) break;
+    }
     return this.runScoped(query, dep?.slug ? [dep.slug] : undefined);
   }
 

@@ -291,3 +291,14 @@ export async function dependencyAtPath(path: string, ref: PackageRef): Promise<D
   }
   return undefined;
 }
+
+/**
+ * An npm package as Node would find it from `fromDir` (its node_modules, then the parents'), read from its
+ * own package.json: for a file whose folder's manifest does not list the package (a monorepo's workspace
+ * package, a transitive import).
+ */
+export async function installedNpmDependency(fromDir: string, name: string): Promise<Dependency | undefined> {
+  const pkg = await findInstalled(fromDir, name);
+  const r = pkg ? slugFromPackageJson(pkg) : undefined;
+  return r?.ok ? { ecosystem: 'npm', name, slug: r.slug, from: r.field } : undefined;
+}

@@ -7,7 +7,7 @@ import { DependencyCache, rootForFile } from '../../../src/deps/cache';
 import { importAt } from '../../../src/deps/importAt';
 import { parseCargoToml, parseGoMod, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from '../../../src/deps/manifests';
 import { framesInText } from '../../../src/deps/messages';
-import { DependencyIndex, dependencyAtPath, resolveFolder } from '../../../src/deps/resolver';
+import { DependencyIndex, dependencyAtPath, installedNpmDependency, resolveFolder } from '../../../src/deps/resolver';
 
 function write(root: string, files: Record<string, string>): void {
   for (const [p, t] of Object.entries(files)) {
@@ -168,4 +168,14 @@ test('dependencyAtPath: a frame path read from the install it points into', asyn
   // Python frames make the whole text read innermost-last, so the order is reversed.
   assert.deepEqual(slugs, ['yaml/pyyaml', 'old/ratelane', 'fetchline/fetchline'], 'the 0.3.0 sources the frame names, not the locked 0.4.2');
   assert.equal(await dependencyAtPath(`${root}/node_modules/nothing/x.js`, { ecosystem: 'npm', name: 'nothing' }), undefined);
+});
+
+test('installedNpmDependency: found from a nested folder up, even when the manifest does not list it', async () => {
+  const { root } = fixture();
+  write(root, { 'node_modules/transitive/package.json': JSON.stringify({ name: 'transitive', bugs: { url: 'https://github.com/acme/transitive/issues' } }) });
+  const nested = path.join(root, 'packages', 'a', 'src');
+  fs.mkdirSync(nested, { recursive: true });
+  assert.deepEqual(await installedNpmDependency(nested, 'transitive'), { ecosystem: 'npm', name: 'transitive', slug: 'acme/transitive', from: 'bugs' });
+  assert.equal(await installedNpmDependency(nested, 'bare'), undefined, 'installed without a repository');
+  assert.equal(await installedNpmDependency(nested, 'nowhere'), undefined);
 });
