@@ -109,6 +109,7 @@ export class DependencySearch implements vscode.Disposable {
     const index = root ? this.cache.peek(root) : undefined;
     if (!index) return undefined;
     const line = document.lineAt(position.line).text;
+    if (line.length > 2000) return undefined; // a minified line: no import to read, and no time to spend
     const imp = importAt(line, position.character, document.languageId);
     if (!imp) return undefined;
     const dep = index.lookup(imp.ref);
