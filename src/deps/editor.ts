@@ -144,11 +144,16 @@ export class DependencySearch implements vscode.Disposable {
 
   /** Terminal selection (or the given text): cleaned, scoped to the package its frames point into. */
   async searchTerminalText(given?: unknown): Promise<{ query: string; repos?: string[] } | undefined> {
-    const text = typeof given === 'string' ? given : await terminalSelection();
-    if (!text?.trim()) {
-      void vscode.window.showInformationMessage('Developer Index: select some text in the terminal to search for it.');
-      return undefined;
+    let text = typeof given === 'string' ? given : await terminalSelection();
+    if (!text?.trim() && typeof given !== 'string') {
+      // No selection, or a clipboard the editor may not read (a browser without the permission): ask for the text.
+      text = await vscode.window.showInputBox({
+        title: 'Developer Index: Search for Terminal Text',
+        prompt: 'The terminal selection could not be read. Paste the error or stack trace to search for.',
+        ignoreFocusOut: true,
+      });
     }
+    if (!text?.trim()) return undefined;
     const query = cleanMessage(text);
     if (!query) {
       void vscode.window.showInformationMessage('Developer Index: the selection holds only paths, numbers and stack frames; nothing to search for.');

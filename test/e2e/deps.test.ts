@@ -143,4 +143,30 @@ describe('search from problems, imports and dependencies in the workbench (issue
     await wb.screenshot('dependency search in the view');
     await wb.useTheme('dark');
   });
+
+  it('the terminal context menu offers "Search Developer Index for Selection" on a selection', async () => {
+    await wb.page.keyboard.press('Escape');
+    await wb.runCommand('Terminal: Create New Terminal');
+    const term = wb.page.locator('.terminal-wrapper.active, .integrated-terminal .terminal-wrapper').first();
+    await term.waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.page.locator('.integrated-terminal .xterm-screen').first().waitFor({ state: 'visible' });
+    await wb.page.waitForTimeout(1500); // the shell's prompt
+    await wb.page.keyboard.type("printf 'TypeError: budget is undefined\\n    at run (/srv/app/node_modules/trialrun/index.js:12:7)\\n'");
+    await wb.page.keyboard.press('Enter');
+    await wb.page.waitForTimeout(800);
+    await wb.runCommand('Terminal: Select All');
+    await wb.page.locator('.integrated-terminal .xterm-screen').first().click({ button: 'right' });
+    const entry = wb.page.locator('.context-view .action-label, .monaco-menu .action-label', { hasText: 'Search Developer Index for Selection' }).first();
+    await entry.waitFor({ state: 'visible', timeout: 10_000 });
+    await wb.screenshot('terminal context menu');
+    // A browser gives the page its clipboard only with these permissions (a desktop editor has them).
+    await wb.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(wb.page.url()).origin });
+    await searches('DELETE');
+    await entry.click();
+    // The selection reaches the command through the clipboard (VS Code 1.95 has no terminal selection API).
+    const sent = await waitFor('the terminal search at the sandbox', async () => (await searches()).find((p) => String(p.query).includes('TypeError: budget is undefined')), 15_000);
+    assert.deepEqual(repos(sent), ['trialrun/trialrun']);
+    assert.ok(!String(sent.query).includes('/srv/app'), `no path in the query: ${String(sent.query)}`);
+    await wb.screenshot('terminal search in the view');
+  });
 });
