@@ -89,7 +89,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   let logBytes = 0;
   const timers = new Set<NodeJS.Timeout>();
   const wire: Wire = o.wire ?? DEFAULT_WIRE;
-  const agent = createAgentService({ speed: o.agentSpeed ?? 1 });
+  const agent = createAgentService({ speed: o.agentSpeed ?? 1, wire, testMode: o.faults === true });
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void => {
     if (res.destroyed || res.headersSent) return;
@@ -148,7 +148,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     }
     if (path === '/v2/agent' || path.startsWith('/v2/agent/')) {
       if (key === undefined) { fail(res, 401, 'Unauthorized: Invalid token'); return; }
-      const reply = agent.handle({ method: req.method ?? 'GET', path, query: url.searchParams, body: parseBody(raw), team: teamOf(key) });
+      const reply = agent.handle({ method: req.method ?? 'GET', path, query: url.searchParams, body: parseBody(raw), team: teamOf(key), origin: `http://${req.headers.host ?? ''}` });
       if (!reply) { notFound(req, res, path); return; }
       send(res, reply.status, reply.body, reply.headers);
       return;
@@ -201,7 +201,10 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       for (const k of parsed.data.add ?? []) keys.add(k);
       for (const k of parsed.data.revoke ?? []) keys.delete(k);
       send(res, 200, { success: true, keys: keys.size });
-    } else fail(res, 404, 'Not Found');
+    } else {
+      const reply = agent.control(req.method ?? 'GET', path, parseBody(raw));
+      if (reply) send(res, reply.status, reply.body, reply.headers); else fail(res, 404, 'Not Found');
+    }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

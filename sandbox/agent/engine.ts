@@ -86,8 +86,8 @@ export function agentsFor(runId: string): Agents {
 }
 
 /** The name of the list in `data`: the first array property of the caller's schema, else `items`. */
-export function resultListKey(schema: Record<string, unknown> | undefined): string {
-  const props = schema?.properties;
+export function resultListKey(schema: SubmitOptions['schema']): string {
+  const props = schema !== null && typeof schema === 'object' ? schema.properties : undefined;
   if (props && typeof props === 'object' && !Array.isArray(props)) {
     for (const [k, v] of Object.entries(props as Record<string, unknown>)) {
       if (v && typeof v === 'object' && (v as { type?: unknown }).type === 'array') return k;

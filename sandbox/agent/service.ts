@@ -5,9 +5,12 @@ import {
   ENGINE_2, MAGIC, MESSAGES, SCHEMA_VERSION, SLOW_FACTOR, applyCreditLimit, applyInternalFailure, basePlan, interrupt,
   type PlannedEvent, type TraceError,
 } from './engine';
-import { validateSubmit, type SubmitOptions } from './validate';
+import { DEFAULT_MODEL, validateSubmit, type SubmitOptions, type Wire } from './validate';
 
-export interface AgentRequest { method: string; path: string; query: URLSearchParams; body: unknown; team: string }
+export type { Wire };
+
+/** `origin`: the address the request came to (`http://127.0.0.1:PORT`), for production's absolute `next`. */
+export interface AgentRequest { method: string; path: string; query: URLSearchParams; body: unknown; team: string; origin?: string }
 export interface AgentReply { status: number; body?: unknown; headers?: Record<string, string> }
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -36,13 +39,15 @@ interface Job {
   id: string;
   team: string;
   createdAt: number;
+  /** Epoch ms after which every endpoint answers 404 for the job (production wire). */
+  expiresAt: number;
   options: SubmitOptions;
   events: PlannedEvent[];
   data: Record<string, unknown>;
   cancelRequested: boolean;
 }
 
-type RunStatus = 'processing' | 'cancelling' | 'completed' | 'failed';
+type RunStatus = 'processing' | 'cancelling' | 'completed' | 'failed' | 'cancelled';
 
 interface View {
   visible: PlannedEvent[];
@@ -57,20 +62,36 @@ const fail = (status: number, error: string, details?: unknown): AgentReply =>
 const relayed = (status: number, error: string, details?: unknown): AgentReply =>
   ({ status, body: details === undefined ? { error } : { error, details } });
 
-function legacyRecord(id: string, createdAt: number) {
+function legacyRecord(id: string, createdAt: number, wire: Wire) {
   return {
-    success: true, id, status: 'completed', model: 'spark-1', creditsUsed: 120,
+    success: true, ...(wire === 'spec' ? { id } : {}), status: 'completed', model: 'spark-1', creditsUsed: 120,
     data: { items: [{ title: 'Result from the first-generation engine', url: 'https://example.com/legacy' }] },
     expiresAt: new Date(createdAt + 30 * DAY).toISOString(),
   };
 }
 
-export function createAgentService(o: { speed: number; now?: () => number }): {
+export interface AgentServiceOptions {
+  speed: number;
+  now?: () => number;
+  /** `production` (default): the shapes the service sends today; `spec`: the specification's. See README.md. */
+  wire?: Wire;
+  /** The sandbox's test flag (`--faults`): the first-generation fixture job and the control routes exist only then. */
+  testMode?: boolean;
+}
+
+const DOCS_URL = 'https://docs.firecrawl.dev';
+
+export function createAgentService(o: AgentServiceOptions): {
   handle(r: AgentRequest): AgentReply | undefined;
+  /** `/__sandbox/agent/...` control routes (test mode only); undefined for any other path. */
+  control(method: string, path: string, body: unknown): AgentReply | undefined;
   close(): void;
 } {
   const speed = o.speed > 0 && Number.isFinite(o.speed) ? o.speed : 1;
   const now = o.now ?? Date.now;
+  const wire: Wire = o.wire ?? 'production';
+  const testMode = o.testMode === true;
+  const production = wire === 'production';
   const startedAt = now();
   const legacyCreatedAt = startedAt - 3 * DAY;
   let jobs = new Map<string, Job>();
@@ -84,8 +105,10 @@ export function createAgentService(o: { speed: number; now?: () => number }): {
     const finished = visible.find((e) => e.type === 'run.finished');
     const credits = visible.reduce((s, e) => s + e.cost, 0);
     let status: RunStatus = 'processing';
-    if (finished) status = (finished.fields.outcome === 'succeeded') ? 'completed' : 'failed';
-    else if (job.cancelRequested) status = 'cancelling';
+    if (finished) {
+      const outcome = finished.fields.outcome;
+      status = outcome === 'succeeded' ? 'completed' : outcome === 'cancelled' && production ? 'cancelled' : 'failed';
+    } else if (job.cancelRequested) status = 'cancelling';
     return { visible, status, finished, credits };
   }
 
@@ -120,25 +143,71 @@ export function createAgentService(o: { speed: number; now?: () => number }): {
     }
   }
 
+  /** The model a record reports: retired aliases run on (and report) the current model in production. */
+  function reportedModel(model: string): string {
+    return production && (model === 'spark-1-pro' || model === 'spark-1-mini') ? DEFAULT_MODEL : model;
+  }
+
+  /** The `result` artifact as far as the run got: production's `partial` of a run stopped early. */
+  function partialData(v: View): unknown {
+    let last: PlannedEvent | undefined;
+    for (const e of v.visible) if (e.snapshot && (e.fields.artifact as { artifactId?: string } | undefined)?.artifactId === 'result') last = e;
+    if (!last?.snapshot) return undefined;
+    try { return JSON.parse(last.snapshot.content) as unknown; } catch { return undefined; }
+  }
+
   function statusRecord(job: Job) {
     const v = view(job);
+    if (!production) {
+      const rec: Record<string, unknown> = {
+        success: true, id: job.id, status: v.status, model: job.options.model,
+        expiresAt: new Date(job.expiresAt).toISOString(),
+      };
+      if (v.status === 'completed') { rec.data = job.data; rec.creditsUsed = v.credits; }
+      if (v.status === 'failed') { rec.creditsUsed = 0; rec.error = errorMessage(job, v.finished!); }
+      return rec;
+    }
+    // Production: no id; `effort` always; `cancelled` with the credits spent before the cancel took effect.
     const rec: Record<string, unknown> = {
-      success: true, id: job.id, status: v.status, model: job.options.model,
-      expiresAt: new Date(job.createdAt + DAY).toISOString(),
+      success: true, status: v.status, model: reportedModel(job.options.model), effort: job.options.effort ?? 'medium',
+      expiresAt: new Date(job.expiresAt).toISOString(), error: null,
     };
+    if (v.status === 'processing' || v.status === 'cancelling') rec.creditsUsed = v.credits;
     if (v.status === 'completed') { rec.data = job.data; rec.creditsUsed = v.credits; }
-    if (v.status === 'failed') { rec.creditsUsed = 0; rec.error = errorMessage(job, v.finished!); }
+    if (v.status === 'cancelled') { rec.creditsUsed = v.credits; rec.error = errorMessage(job, v.finished!); }
+    if (v.status === 'failed') {
+      rec.creditsUsed = 0;
+      rec.error = errorMessage(job, v.finished!);
+      if (v.finished!.fields.outcome === 'credit_limit_reached') {
+        const partial = partialData(v);
+        if (partial !== undefined) { rec.partial = partial; rec.partialSchemaValid = true; }
+        rec.stopReason = 'credit_limit_reached';
+      }
+    }
     return rec;
+  }
+
+  function expired(job: Job, t = now()): boolean {
+    return production && t >= job.expiresAt;
   }
 
   function findJob(id: string, team: string): Job | undefined {
     const job = jobs.get(id.toLowerCase());
-    return job && job.team === team ? job : undefined;
+    return job && job.team === team && !expired(job) ? job : undefined;
+  }
+
+  /** Production's answer to a path it has no route for. */
+  function noRoute(method: string, path: string): AgentReply {
+    if (!production) return fail(404, 'Not Found');
+    return { status: 404, body: { success: false, code: 'NOT_FOUND', error: `${method} ${path.slice(0, 200)} is not a Firecrawl API endpoint.`, documentation_url: DOCS_URL } };
   }
 
   function submit(r: AgentRequest): AgentReply {
-    const v = validateSubmit(r.body);
-    if (!v.ok) return fail(400, 'Bad Request', v.issues);
+    const v = validateSubmit(r.body, wire);
+    if (!v.ok) {
+      if ('invalidSchema' in v) return { status: 400, body: { success: false, code: 'BAD_REQUEST', error: `Invalid JSON schema: ${v.invalidSchema}` } };
+      return fail(400, 'Bad Request', v.issues);
+    }
     const options = v.value;
     if (options.prompt.includes(MAGIC.zeroDataRetention)) return fail(400, AGENT_ERRORS.zeroDataRetention);
     const id = randomUUID();
@@ -149,7 +218,7 @@ export function createAgentService(o: { speed: number; now?: () => number }): {
     if (options.prompt.includes(MAGIC.slow)) for (const e of base.events) e.at *= SLOW_FACTOR;
     let events = applyCreditLimit(base.events, id, options.maxCredits);
     if (options.prompt.includes(MAGIC.internal)) events = applyInternalFailure(events, id, options.maxCredits);
-    jobs.set(id, { id, team: r.team, createdAt, options, events, data: base.data, cancelRequested: false });
+    jobs.set(id, { id, team: r.team, createdAt, expiresAt: createdAt + DAY, options, events, data: base.data, cancelRequested: false });
     const mine = [...jobs.values()].filter((j) => j.team === r.team);
     if (mine.length > MAX_JOBS_PER_TEAM) jobs.delete(mine[0]!.id);
     return { status: 200, body: { success: true, id } };
@@ -204,58 +273,73 @@ export function createAgentService(o: { speed: number; now?: () => number }): {
       before = Number(raw);
     }
     const rows: Array<{ createdAt: number; row: unknown }> = [...jobs.values()]
-      .filter((j) => j.team === r.team)
+      .filter((j) => j.team === r.team && !expired(j))
       .map((j) => ({
         createdAt: j.createdAt,
         row: {
-          id: j.id, createdAt: new Date(j.createdAt).toISOString(), status: view(j).status,
-          options: { prompt: j.options.prompt, urls: j.options.urls ?? null, schema: j.options.schema ?? null, model: j.options.model, effort: j.options.effort ?? null },
-          settings: { label: null, starred: false, hidden: false },
+          id: j.id, createdAt: new Date(j.createdAt).toISOString(),
+          ...(production ? { targetHint: null, origin: j.options.origin ?? 'api', ...(j.options.integration ? { integration: j.options.integration } : {}) } : {}),
+          status: view(j).status,
+          options: {
+            prompt: j.options.prompt, urls: j.options.urls ?? null, schema: j.options.schema ?? null,
+            model: production ? reportedModel(j.options.model) : j.options.model,
+            effort: production ? j.options.effort ?? 'medium' : j.options.effort ?? null,
+          },
+          settings: production ? { hidden: false, starred: false } : { label: null, starred: false, hidden: false },
         },
       }));
-    rows.push({
-      createdAt: legacyCreatedAt,
-      row: {
-        id: LEGACY_LISTED_ID, createdAt: new Date(legacyCreatedAt).toISOString(), status: 'completed',
-        options: { prompt: 'A job from the first-generation engine', urls: null, schema: null, model: 'spark-1', effort: null },
-        settings: { label: null, starred: false, hidden: false },
-      },
-    });
+    if (testMode) {
+      rows.push({
+        createdAt: legacyCreatedAt,
+        row: {
+          id: LEGACY_LISTED_ID, createdAt: new Date(legacyCreatedAt).toISOString(), status: 'completed',
+          options: { prompt: 'A job from the first-generation engine', urls: null, schema: null, model: 'spark-1', effort: null },
+          settings: { label: null, starred: false, hidden: false },
+        },
+      });
+    }
     const older = rows.filter((x) => x.createdAt < before).sort((a, b) => b.createdAt - a.createdAt);
     const page = older.slice(0, PAGE_SIZE);
-    const body: Record<string, unknown> = { success: true, jobs: page.map((x) => x.row) };
-    if (older.length > PAGE_SIZE) body.next = `/v2/agent?before=${page[page.length - 1]!.createdAt}`;
+    const cursor = page.length ? `/v2/agent?before=${page[page.length - 1]!.createdAt}` : undefined;
+    if (!production) {
+      const body: Record<string, unknown> = { success: true, jobs: page.map((x) => x.row) };
+      if (older.length > PAGE_SIZE) body.next = cursor;
+      return { status: 200, body };
+    }
+    // Production: under `agents`, with an absolute `next` whenever the page is full.
+    const body: Record<string, unknown> = { success: true, agents: page.map((x) => x.row) };
+    if (page.length === PAGE_SIZE) body.next = `${safeOrigin(r.origin)}${cursor}`;
     return { status: 200, body };
   }
 
   function handle(r: AgentRequest): AgentReply | undefined {
     if (r.path !== '/v2/agent' && !r.path.startsWith('/v2/agent/')) return undefined;
     let segs: string[];
+    const method = r.method.toUpperCase();
     try {
       segs = r.path.slice('/v2/agent'.length).split('/').filter((s) => s.length > 0).map(decodeURIComponent);
     } catch {
-      return fail(404, 'Not Found');
+      return noRoute(method, r.path);
     }
-    const method = r.method.toUpperCase();
     if (segs.length === 0) {
       if (method === 'POST') return submit(r);
       if (method === 'GET') return list(r);
-      return fail(404, 'Not Found');
+      return noRoute(method, r.path);
     }
     const [jobId, sub, snapshotId] = segs as [string, string | undefined, string | undefined];
     const isTrace = segs.length === 2 && sub === 'trace' && method === 'GET';
     const isSnapshot = segs.length === 3 && sub === 'snapshots' && method === 'GET';
     const isJob = segs.length === 1 && (method === 'GET' || method === 'DELETE');
-    if (!isTrace && !isSnapshot && !isJob) return fail(404, 'Not Found');
+    if (!isTrace && !isSnapshot && !isJob) return noRoute(method, r.path);
     const err = isJob ? fail : relayed;
     if (!UUID_RE.test(jobId)) return err(400, AGENT_ERRORS.invalidJobId);
     if (isSnapshot && !SNAPSHOT_ID_RE.test(snapshotId!)) return err(400, AGENT_ERRORS.invalidSnapshotId);
 
-    if (jobId.startsWith(LEGACY_PREFIX)) {
+    if (testMode && jobId.startsWith(LEGACY_PREFIX)) {
       if (isTrace) return err(400, AGENT_ERRORS.traceEngine);
       if (isSnapshot) return err(400, AGENT_ERRORS.snapshotEngine);
       if (method === 'DELETE') return fail(409, AGENT_ERRORS.alreadyFinished);
-      return { status: 200, body: legacyRecord(jobId.toLowerCase(), legacyCreatedAt) };
+      return { status: 200, body: legacyRecord(jobId.toLowerCase(), legacyCreatedAt, wire) };
     }
     const job = findJob(jobId, r.team);
     if (!job) return err(404, AGENT_ERRORS.notFound);
@@ -265,8 +349,32 @@ export function createAgentService(o: { speed: number; now?: () => number }): {
     return { status: 200, body: statusRecord(job) };
   }
 
+  /**
+   * `POST /__sandbox/agent/expire` `{ jobId?, inMs? }`: the job (every job without `jobId`) expires
+   * `inMs` from now (default 0), so a test sees expiry in seconds rather than a day.
+   */
+  function control(method: string, path: string, body: unknown): AgentReply | undefined {
+    if (!path.startsWith('/__sandbox/agent/')) return undefined;
+    if (!testMode) return fail(404, 'Not Found');
+    if (path !== '/__sandbox/agent/expire' || method.toUpperCase() !== 'POST') return fail(404, 'Not Found');
+    const b = (body !== null && typeof body === 'object' ? body : {}) as { jobId?: unknown; inMs?: unknown };
+    const inMs = b.inMs === undefined ? 0 : b.inMs;
+    if (typeof inMs !== 'number' || !Number.isFinite(inMs) || inMs < 0) return fail(400, 'Bad Request', [{ code: 'invalid_type', path: ['inMs'], message: 'inMs must be a number of milliseconds, 0 or more' }]);
+    if (b.jobId !== undefined && typeof b.jobId !== 'string') return fail(400, 'Bad Request', [{ code: 'invalid_type', path: ['jobId'], message: 'jobId must be a string' }]);
+    const targets = b.jobId === undefined ? [...jobs.values()] : [jobs.get(b.jobId.toLowerCase())].filter((j): j is Job => j !== undefined);
+    if (b.jobId !== undefined && targets.length === 0) return fail(404, AGENT_ERRORS.notFound);
+    for (const j of targets) j.expiresAt = now() + inMs;
+    return { status: 200, body: { success: true, expired: targets.length, expiresAt: new Date(now() + inMs).toISOString() } };
+  }
+
   return {
     handle,
+    control,
     close() { jobs = new Map(); },
   };
+}
+
+/** The request's own origin for an absolute `next`; anything odd in the Host header falls back to loopback. */
+function safeOrigin(origin: string | undefined): string {
+  return origin && /^http:\/\/[A-Za-z0-9.:[\]-]{1,100}$/.test(origin) ? origin : 'http://127.0.0.1';
 }

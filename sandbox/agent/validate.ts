@@ -1,16 +1,24 @@
 // Validation of the agent submit body, answering with zod-style issues in `details` like the real
 // service does, so clients can be tested against the same shape of failure.
 
+import { jsonSchemaProblem } from './jsonSchema';
+import type { Wire } from '../wire';
+
 export const PROMPT_MAX = 10_000;
 export const DEFAULT_MAX_CREDITS = 2500;
 export const DEFAULT_MODEL = 'spark-2';
 export const EFFORTS = ['low', 'medium', 'high'] as const;
 export type Effort = (typeof EFFORTS)[number];
+/** Production: the current model, and retired names that run on it (their records report `spark-2`). */
+export const MODELS = ['spark-2', 'spark-1-pro', 'spark-1-mini'] as const;
+/** Production's named integrations; any other `integration` must start with `_`. */
+export const INTEGRATIONS = ['dify', 'zapier', 'pipedream', 'raycast', 'langchain', 'crewai', 'llamaindex', 'n8n', 'camelai', 'make', 'flowise', 'metagpt', 'relevanceai'];
+export type { Wire };
 
 export interface SubmitOptions {
   prompt: string;
   urls?: string[];
-  schema?: Record<string, unknown>;
+  schema?: Record<string, unknown> | boolean | null;
   maxCredits: number;
   model: string;
   effort?: Effort;
@@ -33,7 +41,13 @@ export function isHttpUrl(s: string): boolean {
   return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0;
 }
 
-export function validateSubmit(body: unknown): { ok: true; value: SubmitOptions } | { ok: false; issues: Issue[] } {
+export type SubmitCheck =
+  | { ok: true; value: SubmitOptions }
+  | { ok: false; issues: Issue[] }
+  /** Production's answer to a schema that is not a valid JSON Schema. */
+  | { ok: false; invalidSchema: string };
+
+export function validateSubmit(body: unknown, wire: Wire = 'spec'): SubmitCheck {
   if (!isPlainObject(body)) {
     return { ok: false, issues: [{ code: 'invalid_type', path: [], message: 'Request body must be a JSON object' }] };
   }
@@ -53,12 +67,16 @@ export function validateSubmit(body: unknown): { ok: true; value: SubmitOptions 
       if (typeof u !== 'string' || !isHttpUrl(u)) issues.push({ code: 'invalid_string', path: ['urls', i], message: `urls[${i}] must be an absolute http(s) URL` });
     });
   }
-  if (schema !== undefined && !isPlainObject(schema)) issues.push({ code: 'invalid_type', path: ['schema'], message: 'schema must be a JSON Schema object' });
+  const schemaProblem = wire === 'production' ? jsonSchemaProblem(schema) : undefined;
+  if (wire === 'spec' && schema !== undefined && !isPlainObject(schema)) issues.push({ code: 'invalid_type', path: ['schema'], message: 'schema must be a JSON Schema object' });
   if (maxCredits !== undefined && (typeof maxCredits !== 'number' || !Number.isFinite(maxCredits) || maxCredits <= 0)) {
     issues.push({ code: 'too_small', path: ['maxCredits'], message: 'maxCredits must be a positive number' });
   }
   if (model !== undefined && (typeof model !== 'string' || model.length === 0 || model.length > 100)) {
     issues.push({ code: 'invalid_type', path: ['model'], message: 'model must be a string of 1 to 100 characters' });
+  }
+  if (wire === 'production' && typeof model === 'string' && model.length > 0 && !(MODELS as readonly string[]).includes(model)) {
+    issues.push({ code: 'invalid_enum_value', path: ['model'], message: `Invalid enum value. Expected ${MODELS.map((m) => `'${m}'`).join(' | ')}, received '${model.slice(0, 100)}'` });
   }
   if (effort !== undefined && !(EFFORTS as readonly unknown[]).includes(effort)) {
     issues.push({ code: 'invalid_enum_value', path: ['effort'], message: `effort must be one of ${EFFORTS.join(', ')}` });
@@ -68,14 +86,18 @@ export function validateSubmit(body: unknown): { ok: true; value: SubmitOptions 
   }
   if (origin !== undefined && typeof origin !== 'string') issues.push({ code: 'invalid_type', path: ['origin'], message: 'origin must be a string' });
   if (integration !== undefined && typeof integration !== 'string') issues.push({ code: 'invalid_type', path: ['integration'], message: 'integration must be a string' });
+  else if (wire === 'production' && typeof integration === 'string' && !INTEGRATIONS.includes(integration) && !integration.startsWith('_')) {
+    issues.push({ code: 'custom', path: ['integration'], message: 'Invalid integration: use one of the named integrations or a value starting with "_"' });
+  }
 
   if (issues.length) return { ok: false, issues };
+  if (schemaProblem !== undefined) return { ok: false, invalidSchema: schemaProblem };
   return {
     ok: true,
     value: {
       prompt: prompt as string,
       urls: urls as string[] | undefined,
-      schema: schema as Record<string, unknown> | undefined,
+      schema: schema as SubmitOptions['schema'],
       maxCredits: (maxCredits as number | undefined) ?? DEFAULT_MAX_CREDITS,
       model: (model as string | undefined) ?? DEFAULT_MODEL,
       effort: effort as Effort | undefined,

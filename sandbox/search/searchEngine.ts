@@ -4,6 +4,7 @@ import MiniSearch, { type SearchResult } from 'minisearch';
 import { bigrams, type Corpus, type CorpusDoc, type RepoInfo } from './corpus';
 import { REPOSITORY_FILTERS, RESULT_TYPES, type ResultType, type SearchRequest } from './params';
 import { processTerm, tokenize } from './text';
+import type { Wire } from '../wire';
 
 export type CoverageValue = 'ok' | 'degraded' | 'unavailable' | 'skipped';
 export interface SearchResultItem { id: string; type: ResultType; url: string; title?: string; passages: Array<{ text: string }> }
@@ -19,7 +20,7 @@ export interface ProductionSearchResponseBody {
   repos?: RepoEcho[];
   sources?: SourceEcho[];
 }
-export type Wire = 'production' | 'spec';
+export type { Wire };
 export interface RepoEcho { repo: string; indexed: boolean; types: { issue: boolean; pullRequest: boolean; readme: boolean } }
 export interface SourceEcho { source: string; indexed: boolean }
 export interface SearchResponseBody {

@@ -2,23 +2,21 @@
 // satisfies this structurally; unit tests pass a fake. The wire types are the zod-inferred ones of
 // src/api/agentSchemas.ts, imported as types only so this feature adds no zod or undici to the
 // bundle that loads it: the client itself is handed in (lazily) by the wiring.
-import type { AgentSubmitParams } from '../api/agent';
-import type { AgentJob, AgentList, AgentSnapshot, AgentTrace, TraceEvent } from '../api/agentSchemas';
+import type { AgentListAll, AgentSubmitParams } from '../api/agent';
+import type { AgentJobRecord, AgentListEntry, AgentSnapshot, AgentTrace, TraceEvent } from '../api/agentSchemas';
 
-export type { AgentSubmitParams, TraceEvent };
-export type AgentJobRecord = AgentJob;
+export type { AgentJobRecord, AgentListAll, AgentListEntry, AgentSubmitParams, TraceEvent };
 export type AgentTraceResponse = AgentTrace;
 export type AgentSnapshotResponse = AgentSnapshot;
-export type AgentListResponse = AgentList & { nextBefore?: number };
-export type AgentListJob = AgentList['jobs'][number];
 
-/** What the job store calls. Every method rejects with an `ApiError` (src/api/errors.ts). */
+/** What the job store calls. Every method rejects with an error carrying a `reason` (AgentClient's AgentError). */
 export interface AgentBackend {
   /** Never retried by the client once the job may exist (`JobMayExistError`). */
-  submit(params: AgentSubmitParams): Promise<{ id: string }>;
+  submit(params: AgentSubmitParams, opts?: { signal?: AbortSignal; extraModels?: readonly string[] }): Promise<{ id: string }>;
   status(jobId: string): Promise<AgentJobRecord>;
   cancel(jobId: string): Promise<unknown>;
   trace(jobId: string): Promise<AgentTraceResponse>;
   snapshot(jobId: string, snapshotId: string): Promise<AgentSnapshotResponse>;
-  list(o?: { before?: number }): Promise<AgentListResponse>;
+  /** The job list, following `next` only on the configured service, up to a page bound. */
+  listAll(o?: { maxPages?: number }): Promise<AgentListAll>;
 }

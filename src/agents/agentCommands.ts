@@ -1,28 +1,44 @@
 // The agent commands. Each takes its dependencies and the tree node (or a job id) it was invoked on;
-// from the palette, without a node, it asks which job. registerAgents() maps them to command ids.
+// from the palette, without a node, Cancel and Open Result ask which job (the others are hidden
+// there). registerAgents() maps them to command ids.
 import * as vscode from 'vscode';
 import type { AgentSubmitParams } from './agentBackend';
 import { agentDocumentUri } from './agentContentProvider';
-import { describeAgentError, errorShape, submitMayHaveCreatedJob } from './agentErrors';
+import { describeAgentError, errorReason } from './agentWords';
 import { EventNode } from './eventNode';
 import type { AgentJob } from './jobModel';
-import { jobState, shortLabel, stateWords } from './jobState';
+import { hasPartialResult, hasResult, jobState, shortDate, shortLabel, stateWords } from './jobState';
 import type { JobStore } from './jobStore';
-import { type AskInput, askStartJob, emptyDraft, fieldOfIssues, parseMaxCredits, parseUrls, type StartDraft, validatePrompt } from './startJobInput';
+import {
+  type AskInput, askStartJob, BACK, draftFrom, emptyDraft, fieldOfIssues, parseMaxCredits, parseUrls, type PickStep, type StartDraft, validatePrompt,
+  type InputStep,
+} from './startJobInput';
 
-export interface AgentCommandDeps {
+export interface AgentCommandContext {
   store: JobStore;
-  /** Shows the job in the tree (selects it; the view is opened if needed). */
+  /** Shows the job in the tree (opens and expands the Agent Jobs view, selects the job). */
   reveal(jobId: string): Promise<void>;
   defaultMaxCredits(): number;
+  /** `devIndex.agent.extraModels`: model names newer than this build. */
+  extraModels(): string[];
   hasKey(): Promise<boolean>;
   /** What the user typed last, kept across invocations until a submission succeeds. */
   draft: StartDraft;
   ask?: AskInput;
 }
 
-/** Arguments for Start without input boxes (tests, other features): same checks as the boxes. */
-export interface StartJobArgs { prompt: string; urls?: string[]; maxCredits?: number }
+/**
+ * Start without input boxes (other features, tests): the same checks as the boxes; resolves with the
+ * job id and shows nothing but the job in the tree. Rejects with a message on bad input or no key.
+ */
+export interface StartJobArgs {
+  prompt: string;
+  urls?: string[];
+  maxCredits?: number;
+  model?: string;
+  effort?: 'low' | 'medium' | 'high';
+  schema?: Record<string, unknown> | boolean | null;
+}
 
 type Target = string | { jobId: string } | undefined;
 
@@ -30,86 +46,136 @@ export const REFRESH_JOB_LIST = 'Refresh Job List';
 export const EDIT_AND_RETRY = 'Edit and Retry';
 export const SET_KEY = 'Set API Key';
 
-/** The default input box: value kept, validation live, and a service error shown on arrival. */
+const backButton = (): vscode.QuickInputButton => vscode.QuickInputButtons.Back;
+
+/** The default step: an input box or a quick pick, Back from step 2 on, value kept, validation live. */
 export const vscodeAsk: AskInput = (step) => new Promise((resolve) => {
-  const box = vscode.window.createInputBox();
-  box.title = step.title;
-  box.step = step.step;
-  box.totalSteps = step.totalSteps;
-  box.prompt = step.prompt;
-  box.value = step.value;
-  box.placeholder = step.placeHolder;
-  box.ignoreFocusOut = true;
-  box.validationMessage = step.initialError;
   let done = false;
-  const finish = (v: string | undefined): void => {
+  const finish = (v: string | typeof BACK | undefined, dispose: () => void): void => {
     if (done) return;
     done = true;
     resolve(v);
-    box.dispose();
+    dispose();
   };
-  box.onDidChangeValue((v) => { box.validationMessage = step.validate(v); });
+  if (step.type === 'pick') {
+    const s = step as PickStep;
+    const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { value: string }>();
+    qp.title = s.title;
+    qp.step = s.step;
+    qp.totalSteps = s.totalSteps;
+    qp.placeholder = s.initialError ?? s.placeHolder;
+    qp.ignoreFocusOut = true;
+    qp.items = s.items.map((i) => ({ label: i.label, description: i.description, value: i.value }));
+    const current = qp.items.find((i) => i.value === s.value);
+    if (current) qp.activeItems = [current];
+    qp.buttons = s.step > 1 ? [backButton()] : [];
+    qp.onDidTriggerButton(() => finish(BACK, () => qp.dispose()));
+    qp.onDidAccept(() => finish(qp.selectedItems[0]?.value ?? s.value, () => qp.dispose()));
+    qp.onDidHide(() => finish(undefined, () => qp.dispose()));
+    qp.show();
+    return;
+  }
+  const t = step as InputStep;
+  const box = vscode.window.createInputBox();
+  box.title = t.title;
+  box.step = t.step;
+  box.totalSteps = t.totalSteps;
+  box.prompt = t.prompt;
+  box.value = t.value;
+  box.placeholder = t.placeHolder;
+  box.ignoreFocusOut = true;
+  box.validationMessage = t.initialError;
+  box.buttons = t.step > 1 ? [backButton()] : [];
+  box.onDidTriggerButton(() => finish(BACK, () => box.dispose()));
+  box.onDidChangeValue((v) => { box.validationMessage = t.validate(v); });
   box.onDidAccept(() => {
-    const problem = step.validate(box.value);
+    const problem = t.validate(box.value);
     if (problem) box.validationMessage = problem;
-    else finish(box.value);
+    else finish(box.value, () => box.dispose());
   });
-  box.onDidHide(() => finish(undefined));
+  box.onDidHide(() => finish(undefined, () => box.dispose()));
   box.show();
 });
 
 /** Start Agent Job…: asks (or takes `args`), submits once, shows the job. Resolves with its id. */
-export async function startJob(deps: AgentCommandDeps, args?: StartJobArgs): Promise<string | undefined> {
+export async function startJob(deps: AgentCommandContext, args?: StartJobArgs, prefill?: StartDraft): Promise<string | undefined> {
   if (!(await deps.hasKey())) {
+    if (args) throw new Error('Agent jobs need an API key: set one with "Developer Index: Set API Key".');
     const choice = await vscode.window.showWarningMessage('Agent jobs need an API key.', SET_KEY);
     if (choice === SET_KEY) await vscode.commands.executeCommand('devIndex.auth.setKey');
     if (!(await deps.hasKey())) return undefined;
   }
+  if (prefill) Object.assign(deps.draft, prefill);
   let params: AgentSubmitParams | undefined;
   if (args) {
     const problem = checkArgs(args, deps.defaultMaxCredits());
     if (problem) throw new Error(problem);
-    params = { prompt: args.prompt, ...(args.urls?.length ? { urls: args.urls } : {}), maxCredits: args.maxCredits ?? deps.defaultMaxCredits() };
+    params = {
+      prompt: args.prompt, ...(args.urls?.length ? { urls: args.urls } : {}), maxCredits: args.maxCredits ?? deps.defaultMaxCredits(),
+      ...(args.model !== undefined ? { model: args.model } : {}), ...(args.effort !== undefined ? { effort: args.effort } : {}),
+      ...(args.schema !== undefined ? { schema: args.schema } : {}),
+    };
+    // Other features get the job id without any prompt; errors reject with the client's message.
+    const job = await deps.store.start(params);
+    void deps.reveal(job.id);
+    return job.id;
   }
   let errors: ReturnType<typeof fieldOfIssues> = {};
   for (let attempt = 0; attempt < 5; attempt++) {
-    params ??= await askStartJob(deps.ask ?? vscodeAsk, deps.draft, deps.defaultMaxCredits(), errors);
+    params = await askStartJob(deps.ask ?? vscodeAsk, deps.draft, deps.defaultMaxCredits(), errors, deps.extraModels());
     if (!params) return undefined;
     try {
-      const job = await deps.store.start(params);
+      const request = params;
+      const job = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Starting the agent job…', cancellable: true },
+        (_p, token) => {
+          const ac = new AbortController();
+          token.onCancellationRequested(() => ac.abort());
+          return deps.store.start(request, { signal: ac.signal });
+        },
+      );
       Object.assign(deps.draft, emptyDraft());
       void deps.reveal(job.id);
       return job.id;
     } catch (e) {
-      if (submitMayHaveCreatedJob(e)) {
+      const reason = errorReason(e);
+      if (reason === 'job-may-exist') {
         // Never resubmit here: a second submission could be a second billed run.
         const choice = await vscode.window.showWarningMessage(
-          `${describeAgentError(e)} The job may have been created anyway, so it was not sent again. Refresh the job list to look for it before starting it again.`,
+          'The start was interrupted after the request was sent, so the job may exist on the service; it was not sent again. Refresh the job list to look for it before starting it again.',
           REFRESH_JOB_LIST,
         );
         if (choice === REFRESH_JOB_LIST) await refreshJobs(deps);
         return undefined;
       }
-      const issues = fieldOfIssues(errorShape(e).status === 400 || errorShape(e).kind === 'validation' ? issuesOf(e) : undefined);
-      if (args || Object.keys(issues).length === 0) {
-        if (args) throw e;
+      if (reason === 'cancelled') return undefined;
+      const issues = fieldOfIssues(reason === 'invalid-input' ? issuesOf(e) : undefined);
+      if (Object.keys(issues).length === 0) {
         const choice = await vscode.window.showErrorMessage(`Could not start the agent job: ${describeAgentError(e)}`, EDIT_AND_RETRY);
         if (choice !== EDIT_AND_RETRY) return undefined;
         errors = {};
       } else {
-        // Back to the boxes with every value kept and the rejected field's message on its step.
+        // Back to the steps with every value kept and the rejected field's message on its step.
         errors = issues;
       }
-      params = undefined;
     }
   }
   return undefined;
 }
 
+/** Start Again…: the start flow filled with a job's prompt, URLs, model and effort; a higher ceiling after a credit limit. */
+export async function startAgain(deps: AgentCommandContext, target?: Target): Promise<string | undefined> {
+  const job = await pickJob(deps.store, target, 'Start which job again?');
+  if (!job) return undefined;
+  const higher = jobState(job) === 'credit_limit_reached' && job.maxCredits !== undefined ? job.maxCredits * 2 : job.maxCredits;
+  return startJob(deps, undefined, draftFrom({ prompt: job.prompt, urls: job.urls, maxCredits: higher, model: job.model, effort: job.effort }));
+}
+
 function checkArgs(a: StartJobArgs, fallback: number): string | undefined {
-  if (typeof a.prompt !== 'string') return 'prompt is required';
+  if (typeof a !== 'object' || a === null || typeof a.prompt !== 'string') return 'prompt is required';
   const p = validatePrompt(a.prompt);
   if (p) return p;
+  if (a.urls !== undefined && !Array.isArray(a.urls)) return 'urls must be a list of absolute http(s) URLs';
   const u = parseUrls((a.urls ?? []).join(','));
   if (!u.ok) return u.message;
   const c = parseMaxCredits(a.maxCredits === undefined ? '' : String(a.maxCredits), fallback);
@@ -127,8 +193,8 @@ function issuesOf(e: unknown): Array<{ field: string; message: string }> | undef
   });
 }
 
-export async function cancelJob(deps: AgentCommandDeps, target?: Target): Promise<void> {
-  const job = await pickJob(deps.store, target, 'Cancel which agent job?', (j) => jobState(j) === 'running');
+export async function cancelJob(deps: AgentCommandContext, target?: Target): Promise<void> {
+  const job = await pickJob(deps.store, target, 'Cancel which running agent job?', (j) => jobState(j) === 'running', 'No agent job is running.');
   if (!job) return;
   if (jobState(job) !== 'running') {
     void vscode.window.showInformationMessage(`Only a running job can be cancelled; this one is ${stateWords(jobState(job), job.status)}.`);
@@ -143,42 +209,54 @@ export async function cancelJob(deps: AgentCommandDeps, target?: Target): Promis
   }
 }
 
-export async function refreshJobs(deps: AgentCommandDeps): Promise<void> {
+export async function refreshJobs(deps: AgentCommandContext): Promise<void> {
   const { listError } = await deps.store.refresh();
   if (listError !== undefined) void vscode.window.showWarningMessage(`Could not read the job list: ${describeAgentError(listError)}`);
 }
 
-export async function openResult(deps: AgentCommandDeps, target?: Target): Promise<void> {
-  const job = await pickJob(deps.store, target, 'Open the result of which job?', (j) => jobState(j) === 'completed');
+export async function openResult(deps: AgentCommandContext, target?: Target, which: 'result' | 'partial' = 'result'): Promise<void> {
+  const eligible = which === 'result' ? hasResult : hasPartialResult;
+  const job = await pickJob(deps.store, target, which === 'result' ? 'Open the result of which job?' : 'Open the partial result of which job?', eligible,
+    which === 'result' ? 'No agent job in the list has a result yet.' : 'No agent job in the list has a partial result.');
   if (!job) return;
-  await showDocument(agentDocumentUri({ kind: 'result', jobId: job.id }));
+  if (job.expired) {
+    const on = shortDate(job.expiresAt);
+    void vscode.window.showInformationMessage(`This job expired on the service${on ? ` on ${on}` : ''}; showing the copy kept in this editor.`);
+  }
+  await showDocument(agentDocumentUri({ kind: which, jobId: job.id, label: shortLabel(job.prompt, 35) }));
 }
 
-export async function openSnapshot(_deps: AgentCommandDeps, target?: EventNode | { jobId: string; snapshotId: string; kind?: string }): Promise<void> {
+export async function openSnapshot(deps: AgentCommandContext, target?: EventNode | { jobId: string; snapshotId: string; kind?: string; path?: string }): Promise<void> {
   const ref = target instanceof EventNode
-    ? target.snapshot && { jobId: target.jobId, snapshotId: target.snapshot.snapshotId, kind: target.snapshot.kind }
+    ? target.snapshot && { jobId: target.jobId, snapshotId: target.snapshot.snapshotId, kind: target.snapshot.kind, path: target.snapshot.path ?? target.snapshot.artifactId }
     : target;
   if (!ref) {
     void vscode.window.showInformationMessage('Open Snapshot works on an "artifact updated" event in the Agent Jobs tree.');
     return;
   }
-  await showDocument(agentDocumentUri({ kind: 'snapshot', jobId: ref.jobId, snapshotId: ref.snapshotId, artifactKind: ref.kind ?? 'json' }));
+  const job = deps.store.get(ref.jobId);
+  const uri = agentDocumentUri({
+    kind: 'snapshot', jobId: ref.jobId, snapshotId: ref.snapshotId, artifactKind: ref.kind ?? 'json', name: ref.path, label: job ? shortLabel(job.prompt, 35) : undefined,
+  });
+  // Markdown is for reading: it opens rendered, in the Markdown preview.
+  if (ref.kind === 'markdown') await vscode.commands.executeCommand('markdown.showPreview', uri);
+  else await showDocument(uri);
 }
 
-export async function openTrace(deps: AgentCommandDeps, target?: Target): Promise<void> {
-  const job = await pickJob(deps.store, target, 'Open the trace of which job?', (j) => !j.trace.unavailable && !j.notFound);
+export async function openTrace(deps: AgentCommandContext, target?: Target): Promise<void> {
+  const job = await pickJob(deps.store, target, 'Open the trace of which job?', (j) => !j.trace.unavailable && !j.notFound && !j.expired);
   if (!job) return;
-  await showDocument(agentDocumentUri({ kind: 'trace', jobId: job.id }));
+  await showDocument(agentDocumentUri({ kind: 'trace', jobId: job.id, label: shortLabel(job.prompt, 35) }));
 }
 
-export async function copyJobId(deps: AgentCommandDeps, target?: Target): Promise<void> {
+export async function copyJobId(deps: AgentCommandContext, target?: Target): Promise<void> {
   const job = await pickJob(deps.store, target, 'Copy the id of which job?');
   if (!job) return;
   await vscode.env.clipboard.writeText(job.id);
   vscode.window.setStatusBarMessage(`Copied agent job id ${job.id}`, 3000);
 }
 
-export async function removeJob(deps: AgentCommandDeps, target?: Target): Promise<void> {
+export async function removeJob(deps: AgentCommandContext, target?: Target): Promise<void> {
   const job = await pickJob(deps.store, target, 'Remove which job from the list?');
   if (!job) return;
   if (jobState(job) === 'running') {
@@ -196,7 +274,9 @@ async function showDocument(uri: vscode.Uri): Promise<void> {
   await vscode.window.showTextDocument(doc, { preview: true });
 }
 
-async function pickJob(store: JobStore, target: Target, title: string, eligible: (j: AgentJob) => boolean = () => true): Promise<AgentJob | undefined> {
+async function pickJob(
+  store: JobStore, target: Target, title: string, eligible: (j: AgentJob) => boolean = () => true, none = 'No agent job in the list fits this command.',
+): Promise<AgentJob | undefined> {
   const id = typeof target === 'string' ? target : target?.jobId;
   if (id !== undefined) {
     const job = store.get(id);
@@ -205,7 +285,7 @@ async function pickJob(store: JobStore, target: Target, title: string, eligible:
   }
   const jobs = store.jobs().filter(eligible);
   if (jobs.length === 0) {
-    void vscode.window.showInformationMessage('No agent job in the list fits this command.');
+    void vscode.window.showInformationMessage(none);
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
@@ -214,4 +294,3 @@ async function pickJob(store: JobStore, target: Target, title: string, eligible:
   );
   return picked?.job;
 }
-

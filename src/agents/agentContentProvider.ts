@@ -1,8 +1,8 @@
-// Serves the read-only `devindex-agent:` documents: snapshots, results and raw traces, fetched
-// through the store (so they count against its in-flight bound).
+// Serves the read-only `devindex-agent:` documents: snapshots, results (kept copies after expiry),
+// partial results and raw traces, fetched through the store (so they count against its in-flight bound).
 import * as vscode from 'vscode';
-import { AGENT_SCHEME, type AgentDocument, agentDocumentPath, formatSnapshot, parseAgentDocumentPath, prettyJson } from './agentDocuments';
-import { describeAgentError } from './agentErrors';
+import { AGENT_SCHEME, type AgentDocument, agentDocumentPath, formatResult, formatSnapshot, parseAgentDocumentPath, prettyJson } from './agentDocuments';
+import { describeAgentError } from './agentWords';
 import type { JobStore } from './jobStore';
 
 export function agentDocumentUri(d: AgentDocument): vscode.Uri {
@@ -30,10 +30,9 @@ export class AgentContentProvider implements vscode.TextDocumentContentProvider 
         const s = await this.store.snapshot(doc.jobId, doc.snapshotId);
         return formatSnapshot(doc.artifactKind, s.snapshot);
       }
-      case 'result': {
-        const record = await this.store.result(doc.jobId);
-        return prettyJson(record.data ?? { status: record.status, error: record.error ?? null, note: 'This job has no result data.' });
-      }
+      case 'result':
+      case 'partial':
+        return formatResult(await this.store.result(doc.jobId, doc.kind));
       case 'trace':
         return prettyJson(await this.store.traceResponse(doc.jobId));
     }

@@ -1,35 +1,57 @@
 // Read-only documents on the `devindex-agent:` scheme: a snapshot (pretty JSON or markdown by artifact
-// kind), a job's result, a job's raw trace. The path carries everything needed to fetch the content,
-// and its extension picks the editor's language.
+// kind), a job's result or partial result, a job's raw trace. The path carries everything needed to
+// fetch the content; its last segment is what the tab shows (`result — <job label>.json`,
+// `<artifact kind or path> — <job label>.md`) and its extension picks the editor's language.
 
 export const AGENT_SCHEME = 'devindex-agent';
 
 export type AgentDocument =
-  | { kind: 'snapshot'; jobId: string; snapshotId: string; artifactKind: string }
-  | { kind: 'result'; jobId: string }
-  | { kind: 'trace'; jobId: string };
+  | { kind: 'snapshot'; jobId: string; snapshotId: string; artifactKind: string; name?: string; label?: string }
+  | { kind: 'result' | 'partial' | 'trace'; jobId: string; label?: string };
 
 const EXTENSIONS: Record<string, string> = { json: 'json', markdown: 'md', html: 'html', text: 'txt' };
 const KINDS_BY_EXTENSION: Record<string, string> = { json: 'json', md: 'markdown', html: 'html', txt: 'text' };
 const SEGMENT = /^[A-Za-z0-9_-]{1,128}$/;
+const DASH = ' — ';
+const TAB_NAMES: Record<'result' | 'partial' | 'trace', string> = { result: 'result', partial: 'partial result', trace: 'trace' };
+
+/** A name part safe for one path segment: no slashes or control characters, at most `max` characters. */
+export function tabPart(s: string, max = 40): string {
+  // eslint-disable-next-line no-control-regex
+  const one = s.replace(/[\u0000-\u001f\u007f/\\]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1).trimEnd()}…` : one;
+}
+
+function named(base: string, label: string | undefined, ext: string): string {
+  const l = label ? tabPart(label) : '';
+  return `${base}${l ? `${DASH}${l}` : ''}.${ext}`;
+}
 
 export function agentDocumentPath(d: AgentDocument): string {
-  switch (d.kind) {
-    case 'snapshot': return `/${d.jobId}/snapshots/${d.snapshotId}.${EXTENSIONS[d.artifactKind] ?? 'txt'}`;
-    case 'result': return `/${d.jobId}/result.json`;
-    case 'trace': return `/${d.jobId}/trace.json`;
+  if (d.kind === 'snapshot') {
+    const ext = EXTENSIONS[d.artifactKind] ?? 'txt';
+    // The artifact's path without its extension (the document gets its own), else its kind.
+    const base = tabPart((d.name ?? d.artifactKind).replace(/\.[A-Za-z0-9]{1,5}$/, ''), 40) || d.artifactKind;
+    return `/${d.jobId}/snapshots/${d.snapshotId}/${ext}/${named(base, d.label, ext)}`;
   }
+  return `/${d.jobId}/${d.kind}/${named(TAB_NAMES[d.kind], d.label, 'json')}`;
 }
 
 /** Parses a path made by `agentDocumentPath`; anything else (a hand-typed URI) is undefined. */
 export function parseAgentDocumentPath(path: string): AgentDocument | undefined {
-  const m = /^\/([^/]+)\/(?:(result|trace)\.json|snapshots\/([^/.]+)\.(json|md|html|txt))$/.exec(path);
+  const m = /^\/([^/]+)\/(?:(result|partial|trace)\/[^/]+\.json|snapshots\/([^/]+)\/(json|md|html|txt)\/[^/]+)$/.exec(path);
   if (!m || !SEGMENT.test(m[1]!)) return undefined;
   const jobId = m[1]!;
-  if (m[2] === 'result') return { kind: 'result', jobId };
-  if (m[2] === 'trace') return { kind: 'trace', jobId };
+  const label = labelOf(path);
+  if (m[2]) return { kind: m[2] as 'result' | 'partial' | 'trace', jobId, ...(label ? { label } : {}) };
   if (!SEGMENT.test(m[3]!)) return undefined;
   return { kind: 'snapshot', jobId, snapshotId: m[3]!, artifactKind: KINDS_BY_EXTENSION[m[4]!] ?? 'text' };
+}
+
+function labelOf(path: string): string | undefined {
+  const last = path.slice(path.lastIndexOf('/') + 1).replace(/\.[a-z]+$/, '');
+  const i = last.indexOf(DASH);
+  return i >= 0 ? last.slice(i + DASH.length) : undefined;
 }
 
 export function prettyJson(value: unknown): string {
@@ -44,4 +66,14 @@ export function formatSnapshot(artifactKind: string, snapshot: string): string {
   } catch {
     return snapshot;
   }
+}
+
+/** What a result document holds: the data, else a note that says why there is none (and expiry). */
+export function formatResult(v: { which: 'result' | 'partial'; status: string; data?: unknown; error?: string; source: string; expiredOn?: string }): string {
+  if (v.data !== undefined) return prettyJson(v.data);
+  const what = v.which === 'partial' ? 'partial result' : 'result';
+  const note = v.expiredOn !== undefined
+    ? `This job expired on the service on ${v.expiredOn}, and no ${what} of it was kept in this editor.`
+    : `This job has no ${what} data.`;
+  return prettyJson({ status: v.status, error: v.error ?? null, note });
 }

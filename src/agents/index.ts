@@ -20,7 +20,7 @@ import type { AgentBackend } from './agentBackend';
 import { AgentContentProvider } from './agentContentProvider';
 import { AGENT_SCHEME } from './agentDocuments';
 import {
-  type AgentCommandDeps, cancelJob, copyJobId, openResult, openSnapshot, openTrace, refreshJobs, removeJob, startJob, type StartJobArgs,
+  type AgentCommandContext, cancelJob, copyJobId, openResult, openSnapshot, openTrace, refreshJobs, removeJob, startAgain, startJob, type StartJobArgs,
 } from './agentCommands';
 import { DisposableStore } from './disposables';
 import type { EventNode } from './eventNode';
@@ -40,6 +40,8 @@ export interface AgentsDeps {
   hasKey: () => Promise<boolean>;
   /** `devIndex.agent.defaultMaxCredits`. */
   defaultMaxCredits: () => number;
+  /** `devIndex.agent.extraModels` (read from the configuration when not given). */
+  extraModels?: () => string[];
   log?: (message: string) => void;
   /** Tests only. */
   timers?: Timers;
@@ -48,9 +50,13 @@ export interface AgentsDeps {
 
 export type AgentCommandId =
   | 'devIndex.agent.start' | 'devIndex.agent.cancel' | 'devIndex.agent.refresh' | 'devIndex.agent.openResult'
+  | 'devIndex.agent.openPartialResult' | 'devIndex.agent.startAgain'
   | 'devIndex.agent.openSnapshot' | 'devIndex.agent.openTrace' | 'devIndex.agent.copyJobId' | 'devIndex.agent.remove';
 
-/** Command id → handler. `start` also accepts `{ prompt, urls?, maxCredits? }` and resolves with the job id. */
+/**
+ * Command id → handler. `start` also accepts `{ prompt, urls?, maxCredits?, model?, effort?, schema? }`
+ * and resolves with the job id without any prompt (other features start jobs through it).
+ */
 export type AgentCommands = Record<AgentCommandId, (...args: never[]) => Promise<unknown>>;
 
 export interface AgentsFeature extends vscode.Disposable {
@@ -62,6 +68,8 @@ export interface AgentsFeature extends vscode.Disposable {
     'devIndex.agent.cancel': (target?: string | { jobId: string }) => Promise<void>;
     'devIndex.agent.refresh': () => Promise<void>;
     'devIndex.agent.openResult': (target?: string | { jobId: string }) => Promise<void>;
+    'devIndex.agent.openPartialResult': (target?: string | { jobId: string }) => Promise<void>;
+    'devIndex.agent.startAgain': (target?: string | { jobId: string }) => Promise<string | undefined>;
     'devIndex.agent.openSnapshot': (target?: EventNode | { jobId: string; snapshotId: string; kind?: string }) => Promise<void>;
     'devIndex.agent.openTrace': (target?: string | { jobId: string }) => Promise<void>;
     'devIndex.agent.copyJobId': (target?: string | { jobId: string }) => Promise<void>;
@@ -84,22 +92,27 @@ export function agentBackendOf(client: AgentClient): AgentBackend {
 export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, reveal: (jobId: string) => Promise<void> = async () => {}): AgentsFeature {
   const owned = new DisposableStore();
   let keyKnown = false;
+  const extraModels = deps.extraModels ?? (() => configuredExtraModels());
   const store = owned.register(new JobStore({
     backend: deps.backend,
     storage,
     timers: deps.timers,
     timing: deps.timing,
     canList: async () => (keyKnown = await deps.hasKey()),
+    extraModels,
     onLog: deps.log,
   }));
+  store.resume();
   const tree = owned.register(new JobsTreeProvider(store));
   const content = new AgentContentProvider(store);
-  const cmd: AgentCommandDeps = { store, reveal, defaultMaxCredits: deps.defaultMaxCredits, hasKey: deps.hasKey, draft: emptyDraft() };
+  const cmd: AgentCommandContext = { store, reveal, defaultMaxCredits: deps.defaultMaxCredits, extraModels, hasKey: deps.hasKey, draft: emptyDraft() };
   const commands: AgentsFeature['commands'] = {
     'devIndex.agent.start': (args) => startJob(cmd, args),
     'devIndex.agent.cancel': (t) => cancelJob(cmd, t),
     'devIndex.agent.refresh': () => refreshJobs(cmd),
     'devIndex.agent.openResult': (t) => openResult(cmd, t),
+    'devIndex.agent.openPartialResult': (t) => openResult(cmd, t, 'partial'),
+    'devIndex.agent.startAgain': (t) => startAgain(cmd, t),
     'devIndex.agent.openSnapshot': (t) => openSnapshot(cmd, t),
     'devIndex.agent.openTrace': (t) => openTrace(cmd, t),
     'devIndex.agent.copyJobId': (t) => copyJobId(cmd, t),
@@ -120,6 +133,8 @@ export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, revea
 export function registerAgents(context: { subscriptions: vscode.Disposable[]; globalState: JobStorage }, deps: AgentsDeps): AgentsFeature {
   const ref: { view?: vscode.TreeView<TreeNode> } = {};
   const reveal = async (jobId: string): Promise<void> => {
+    // The view may be collapsed (it starts so while there are no jobs): open and expand it first.
+    if (!ref.view?.visible) await vscode.commands.executeCommand(`${JOBS_VIEW_ID}.focus`).then(undefined, () => undefined);
     const node = feature.tree.jobNode(jobId);
     if (node && ref.view) await ref.view.reveal(node, { select: true, focus: false, expand: false });
   };
@@ -141,8 +156,18 @@ export function registerAgents(context: { subscriptions: vscode.Disposable[]; gl
     if (e.visible) listOnce();
   }));
   owned.register(vscode.workspace.registerTextDocumentContentProvider(AGENT_SCHEME, feature.content));
-  owned.register(notifyJobEnds(feature.store.onDidEndJob, reveal));
+  owned.register(notifyJobEnds(feature.store.onDidEndJob, {
+    reveal,
+    openResult: (id, which) => (which === 'partial' ? feature.commands['devIndex.agent.openPartialResult'](id) : feature.commands['devIndex.agent.openResult'](id)),
+    startAgain: (id) => feature.commands['devIndex.agent.startAgain'](id),
+  }));
   const disposeAll = { dispose: () => { owned.dispose(); feature.dispose(); } };
   context.subscriptions.push(disposeAll);
   return { ...feature, dispose: disposeAll.dispose };
+}
+
+/** `devIndex.agent.extraModels`: names only, trimmed, at most 20. */
+function configuredExtraModels(): string[] {
+  const v = vscode.workspace.getConfiguration('devIndex').get<unknown>('agent.extraModels', []);
+  return Array.isArray(v) ? v.filter((m): m is string => typeof m === 'string' && m.trim().length > 0 && m.length <= 100).map((m) => m.trim()).slice(0, 20) : [];
 }

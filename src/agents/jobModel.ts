@@ -21,9 +21,10 @@ export interface AgentJob {
   createdAt: number;
   /** Started from this editor, or found in the service's job list. */
   origin: 'user' | 'service';
-  /** The service's status: `processing`, `completed`, `failed`, or a newer value shown raw. */
+  /** The service's status: `processing`, `completed`, `failed`, `cancelled`, or a newer value shown raw. */
   status: string;
   model?: string;
+  effort?: string;
   urls?: string[];
   maxCredits?: number;
   creditsUsed?: number;
@@ -34,6 +35,16 @@ export interface AgentJob {
   /** The status record's `error`, or the `run.finished` error message. */
   error?: string;
   notFound?: boolean;
+  /** When the service stops keeping the job (ISO time); after it every agent endpoint answers 404. */
+  expiresAt?: string;
+  /** The service answered 404 after `expiresAt`: only what is kept locally is left. */
+  expired?: boolean;
+  /** The final status record has been read (and its result, if any, kept locally). */
+  finalRead?: boolean;
+  /** The final record carried `partial` (what a run stopped at its credit ceiling had gathered). */
+  hasPartial?: boolean;
+  /** What is kept in this editor's storage (see KeptResult), so it still opens after expiry. */
+  kept?: { result: boolean; partial: boolean };
   cancelRequested?: boolean;
   /** A failure that stopped polling (key rejected, no permission...); cleared by Refresh. */
   pollError?: string;
@@ -45,9 +56,41 @@ export interface AgentJob {
 export interface JobStorage {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): PromiseLike<void>;
+  /** Every key (globalState has it): how a window finds the records other windows wrote. */
+  keys(): readonly string[];
 }
 
+/** The format-1 list of every job under one key (read once and moved into one record per job). */
 export const STORAGE_KEY = 'devIndex.agent.jobs';
+/** One key per kept result: `devIndex.agent.result/<jobId>`. */
+export const RESULT_KEY_PREFIX = 'devIndex.agent.result/';
+/** Results larger than this (as JSON text) are not kept locally; they can be opened until the job expires. */
+export const MAX_KEPT_RESULT_CHARS = 2 * 1024 * 1024;
+
+/** A finished job's result and partial result as the service last gave them, kept until the job is removed. */
+export interface KeptResult {
+  jobId: string;
+  status: string;
+  data?: unknown;
+  partial?: unknown;
+  error?: string;
+  creditsUsed?: number;
+  expiresAt?: string;
+  /** Epoch ms. */
+  savedAt: number;
+}
+
+export function readKeptResult(raw: unknown, jobId: string): KeptResult | undefined {
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const r = raw as Record<string, unknown>;
+  if (r.jobId !== jobId || typeof r.status !== 'string' || typeof r.savedAt !== 'number') return undefined;
+  return {
+    jobId, status: r.status, data: r.data, partial: r.partial, savedAt: r.savedAt,
+    error: typeof r.error === 'string' ? r.error : undefined,
+    creditsUsed: typeof r.creditsUsed === 'number' ? r.creditsUsed : undefined,
+    expiresAt: typeof r.expiresAt === 'string' ? r.expiresAt : undefined,
+  };
+}
 const FORMAT = 1;
 
 export interface PersistedJobs { format: number; jobs: AgentJob[]; removed: string[] }
@@ -66,7 +109,8 @@ export function deserializeJobs(raw: unknown): { jobs: AgentJob[]; removed: stri
   return { jobs, removed };
 }
 
-function readJob(v: unknown): AgentJob | undefined {
+/** One job as stored; anything malformed is dropped rather than trusted. */
+export function readJob(v: unknown): AgentJob | undefined {
   if (v === null || typeof v !== 'object') return undefined;
   const j = v as Record<string, unknown>;
   if (typeof j.id !== 'string' || typeof j.status !== 'string') return undefined;
@@ -81,6 +125,7 @@ function readJob(v: unknown): AgentJob | undefined {
     origin: j.origin === 'service' ? 'service' : 'user',
     status: j.status,
     model: s(j.model),
+    effort: s(j.effort),
     urls: Array.isArray(j.urls) ? j.urls.filter((u): u is string => typeof u === 'string') : undefined,
     maxCredits: n(j.maxCredits),
     creditsUsed: n(j.creditsUsed),
@@ -88,6 +133,12 @@ function readJob(v: unknown): AgentJob | undefined {
     errorCode: s(j.errorCode),
     error: s(j.error),
     notFound: b(j.notFound),
+    expiresAt: s(j.expiresAt),
+    expired: b(j.expired),
+    finalRead: b(j.finalRead),
+    hasPartial: b(j.hasPartial),
+    kept: j.kept !== null && typeof j.kept === 'object'
+      ? { result: (j.kept as Record<string, unknown>).result === true, partial: (j.kept as Record<string, unknown>).partial === true } : undefined,
     cancelRequested: b(j.cancelRequested),
     pollError: s(j.pollError),
     notified: b(j.notified),
@@ -105,5 +156,11 @@ export { isTerminalStatus };
 
 /** A job the store should be polling: not ended, not gone, not stopped by a permanent failure. */
 export function isActive(job: AgentJob): boolean {
-  return !job.notFound && !job.pollError && !isTerminalStatus(job.status);
+  return !job.notFound && !job.expired && !job.pollError && !isTerminalStatus(job.status);
+}
+
+/** Whether a job's expiry has passed at `now` (epoch ms). */
+export function isPastExpiry(job: Pick<AgentJob, 'expiresAt'>, now: number): boolean {
+  const t = job.expiresAt ? Date.parse(job.expiresAt) : NaN;
+  return Number.isFinite(t) && now >= t;
 }

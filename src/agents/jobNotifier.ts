@@ -1,24 +1,30 @@
-// The notification when a run ends: why, in plain words, with an action to show the job in the tree
-// (and, for a credit limit, to open the setting that raises the default ceiling).
+// The notification when a run ends: why, in plain words, with the next step as buttons. Completed:
+// Open Result first, Show in Tree second. Refused, failed and credit-limited: Start Again… (the start
+// flow prefilled; a higher ceiling after a credit limit), and Open Partial Result when there is one.
+// Expired: Open Result when a copy is kept here.
 import * as vscode from 'vscode';
 import type { Disposable } from './emitter';
 import type { AgentJob } from './jobModel';
-import { endMessage, jobState } from './jobState';
+import { endActions, endMessage, jobState, OPEN_PARTIAL, OPEN_RESULT, SHOW_IN_TREE, START_AGAIN } from './jobState';
 
-export const SHOW_IN_TREE = 'Show in Tree';
-export const OPEN_SETTING = 'Change Default Ceiling';
+export interface EndActions {
+  reveal(jobId: string): Thenable<void> | void;
+  openResult(jobId: string, which: 'result' | 'partial'): Thenable<unknown> | void;
+  startAgain(jobId: string): Thenable<unknown> | void;
+}
 
-export function notifyJobEnds(onDidEndJob: (l: (job: AgentJob) => void) => Disposable, reveal: (jobId: string) => Thenable<void> | void): Disposable {
+export function notifyJobEnds(onDidEndJob: (l: (job: AgentJob) => void) => Disposable, act: EndActions): Disposable {
   return onDidEndJob((job) => {
     const state = jobState(job);
     const msg = endMessage(job, state);
     if (!msg) return;
-    const actions = state === 'credit_limit_reached' ? [SHOW_IN_TREE, OPEN_SETTING] : [SHOW_IN_TREE];
     const show = msg.severity === 'error' ? vscode.window.showErrorMessage
       : msg.severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    void Promise.resolve(show(msg.text, ...actions)).then(async (choice) => {
-      if (choice === SHOW_IN_TREE) await reveal(job.id);
-      if (choice === OPEN_SETTING) await vscode.commands.executeCommand('workbench.action.openSettings', 'devIndex.agent.defaultMaxCredits');
+    void Promise.resolve(show(msg.text, ...endActions(job, state))).then(async (choice) => {
+      if (choice === SHOW_IN_TREE) await act.reveal(job.id);
+      if (choice === OPEN_RESULT) await act.openResult(job.id, 'result');
+      if (choice === OPEN_PARTIAL) await act.openResult(job.id, 'partial');
+      if (choice === START_AGAIN) await act.startAgain(job.id);
     });
   });
 }

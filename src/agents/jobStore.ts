@@ -2,10 +2,13 @@
 // known about each, persisted so a reload loses nothing, and a polling loop that runs only while a
 // job runs. vscode-free: the tree subscribes to `onDidChangeJob`, tests drive it with a fake clock.
 import { eventKey } from '../api/agentTrace';
-import type { AgentBackend, AgentJobRecord, AgentListJob, AgentSnapshotResponse, AgentSubmitParams, AgentTraceResponse, TraceEvent } from './agentBackend';
-import { describeAgentError, errorShape, isJobNotFound, isNoTrace, isPermanent } from './agentErrors';
+import type { AgentBackend, AgentJobRecord, AgentListEntry, AgentSnapshotResponse, AgentSubmitParams, AgentTraceResponse, TraceEvent } from './agentBackend';
+import { describeAgentError, errorReason, isPermanent, retryAfterOf } from './agentWords';
 import { Emitter, type Event } from './emitter';
-import { type AgentJob, deserializeJobs, isActive, isTerminalStatus, type JobStorage, serializeJobs, STORAGE_KEY } from './jobModel';
+import {
+  type AgentJob, isActive, isPastExpiry, isTerminalStatus, type JobStorage, type KeptResult, MAX_KEPT_RESULT_CHARS,
+} from './jobModel';
+import { JobRepository, mergeJobs, type PruneLimits } from './jobRepository';
 import { Limiter } from './limiter';
 import { DEFAULT_POLL_TIMING, dueAt, observe, type PollObservation, type PollTiming, type ScheduleState, type Signal, startSchedule } from './pollSchedule';
 
@@ -37,10 +40,15 @@ export interface JobStoreOptions {
   statusEveryMs?: number;
   /** Pages of the service's job list read by `refresh()`. */
   maxListPages?: number;
+  /** `devIndex.agent.extraModels`: model names newer than this build, accepted at submission. */
+  extraModels?: () => readonly string[];
   /** Whether the service's job list can be read (it needs a key). */
   canList?: () => boolean | Promise<boolean>;
   hidden?: boolean;
   onLog?: (message: string) => void;
+  /** How often a visible store looks for jobs other windows started or removed (default 5 s). */
+  syncEveryMs?: number;
+  prune?: PruneLimits;
 }
 
 export type TraceLoad =
@@ -48,6 +56,18 @@ export type TraceLoad =
   | { state: 'error'; message: string };
 
 export type CancelResult = 'requested' | 'already-cancelled' | 'already-finished';
+
+/** What Open Result (or Open Partial Result) shows: from the service, or the copy kept in this editor. */
+export interface ResultView {
+  which: 'result' | 'partial';
+  status: string;
+  /** Absent when the job has no such data. */
+  data?: unknown;
+  error?: string;
+  source: 'service' | 'kept' | 'none';
+  /** Set when the job has expired on the service (ISO time). */
+  expiredOn?: string;
+}
 
 interface Runtime {
   schedule?: ScheduleState;
@@ -76,7 +96,9 @@ export const NEAR_CREDIT_LIMIT = 0.9;
 export class JobStore {
   private readonly jobsById = new Map<string, AgentJob>();
   private readonly runtime = new Map<string, Runtime>();
-  private readonly removed = new Set<string>();
+  private readonly repo: JobRepository;
+  private resumed = false;
+  private syncTimer: unknown;
   private readonly changeEmitter = new Emitter<string | undefined>();
   private readonly endEmitter = new Emitter<AgentJob>();
   private readonly timers: Timers;
@@ -86,7 +108,6 @@ export class JobStore {
   private hidden: boolean;
   private timer: unknown;
   private timerDueAt: number | undefined;
-  private saving: Promise<void> = Promise.resolve();
   private disposed = false;
 
   /** Fires with a job id when that job changed, or undefined when jobs were added or removed. */
@@ -100,12 +121,66 @@ export class JobStore {
     this.limiter = new Limiter(opts.maxInFlight ?? 2);
     this.statusEveryMs = opts.statusEveryMs ?? 5 * 60_000;
     this.hidden = opts.hidden ?? false;
-    const { jobs, removed } = deserializeJobs(opts.storage.get(STORAGE_KEY));
-    for (const id of removed) this.removed.add(id);
-    for (const job of jobs) {
-      this.jobsById.set(job.id, job);
-      if (isActive(job)) this.startPolling(job.id);
+    this.repo = new JobRepository(opts.storage, () => this.timers.now(), opts.onLog, opts.prune);
+    // Reading storage starts nothing: `resume()` does.
+    for (const job of this.repo.load()) this.jobsById.set(job.id, job);
+  }
+
+  /**
+   * Starts the work: prunes old tombstones and listed jobs, resumes polling of running jobs, and
+   * (while visible) looks for changes made by other windows every few seconds.
+   */
+  resume(): void {
+    if (this.resumed || this.disposed) return;
+    this.resumed = true;
+    this.repo.prune();
+    this.sync();
+    for (const job of this.jobsById.values()) if (isActive(job)) this.startPolling(job.id);
+    this.armSync();
+  }
+
+  /**
+   * Reads what other windows wrote: jobs they started appear, jobs they removed go, and what they
+   * learned about a job is merged in. Cheap: the storage is in memory.
+   */
+  sync(): void {
+    if (this.disposed) return;
+    const { jobs, removed } = this.repo.scan();
+    let structural = false;
+    for (const id of removed) {
+      if (!this.jobsById.has(id)) continue;
+      this.jobsById.delete(id);
+      this.runtime.delete(id);
+      structural = true;
     }
+    for (const stored of jobs) {
+      const mine = this.jobsById.get(stored.id);
+      if (!mine) {
+        this.jobsById.set(stored.id, stored);
+        if (this.resumed && isActive(stored)) this.startPolling(stored.id);
+        structural = true;
+        continue;
+      }
+      const merged = mergeJobs(mine, stored);
+      if (JSON.stringify(merged) === JSON.stringify(mine)) continue;
+      Object.assign(mine, merged);
+      this.changed(mine.id);
+    }
+    if (structural) {
+      this.arm();
+      this.changeEmitter.fire(undefined);
+    }
+  }
+
+  private armSync(): void {
+    if (this.syncTimer !== undefined) this.timers.clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
+    if (this.disposed || !this.resumed || this.hidden) return;
+    this.syncTimer = this.timers.setTimeout(() => {
+      this.syncTimer = undefined;
+      this.sync();
+      this.armSync();
+    }, this.opts.syncEveryMs ?? 5_000);
   }
 
   /** Newest first. */
@@ -145,13 +220,17 @@ export class JobStore {
   setHidden(hidden: boolean): void {
     if (this.hidden === hidden) return;
     this.hidden = hidden;
+    // Shown again: catch up with other windows at once, then keep looking while visible.
+    if (!hidden && this.resumed) this.sync();
     this.arm();
+    this.armSync();
   }
 
   /** Submits a job. Rejects with the backend's error; see `submitMayHaveCreatedJob`. */
-  async start(request: AgentSubmitParams): Promise<AgentJob> {
+  async start(request: AgentSubmitParams, opts: { signal?: AbortSignal } = {}): Promise<AgentJob> {
     const backend = await this.opts.backend();
-    const res = await this.limiter.run(() => backend.submit(request));
+    const extraModels = this.opts.extraModels?.() ?? [];
+    const res = await this.limiter.run(() => backend.submit(request, { ...(opts.signal ? { signal: opts.signal } : {}), ...(extraModels.length ? { extraModels } : {}) }));
     const job: AgentJob = {
       id: res.id,
       prompt: request.prompt,
@@ -159,13 +238,13 @@ export class JobStore {
       origin: 'user',
       status: 'processing',
       model: request.model,
+      effort: request.effort,
       urls: request.urls,
       maxCredits: request.maxCredits,
       trace: { eventCount: 0, finished: false },
     };
-    this.removed.delete(job.id);
     this.jobsById.set(job.id, job);
-    this.save();
+    this.persist(job);
     this.changeEmitter.fire(undefined);
     this.startPolling(job.id);
     return job;
@@ -180,9 +259,9 @@ export class JobStore {
     try {
       await this.limiter.run(() => backend.cancel(id));
     } catch (e) {
-      const s = errorShape(e);
-      if (s.status === 409 && /already cancelled/i.test(s.error ?? '')) result = 'already-cancelled';
-      else if (s.status === 409 && /already finished/i.test(s.error ?? '')) {
+      const reason = errorReason(e);
+      if (reason === 'already-cancelled') result = 'already-cancelled';
+      else if (reason === 'already-finished') {
         result = 'already-finished';
         job.cancelRequested = false;
       } else {
@@ -204,10 +283,12 @@ export class JobStore {
     for (const job of this.jobsById.values()) {
       if (job.pollError) {
         job.pollError = undefined;
+        this.persist(job);
         this.changed(job.id);
       }
       if (isActive(job)) this.pollSoon(job.id);
     }
+    this.sync();
     let listError: unknown;
     if (this.opts.canList && await this.opts.canList()) {
       try {
@@ -232,28 +313,62 @@ export class JobStore {
       if (this.disposed) return;
       this.applyTrace(job, rt, trace);
     } catch (e) {
-      if (isNoTrace(e)) job.trace.unavailable = true;
-      else if (isJobNotFound(e)) this.markNotFound(job);
-      else rt.trace = { state: 'error', message: describeAgentError(e) };
+      const reason = errorReason(e);
+      if (reason === 'no-trace') job.trace.unavailable = true;
+      else if (reason === 'not-found') {
+        this.markGone(job);
+        rt.trace = { state: 'loaded' };
+      } else rt.trace = { state: 'error', message: describeAgentError(e) };
     }
-    this.save();
+    this.persist(job);
     this.changed(id);
     this.maybeEnded(job);
   }
 
-  /** The status record with `data`: fetched when the session has not seen it yet. */
-  async result(id: string): Promise<AgentJobRecord> {
+  /**
+   * A job's result (or its partial result): from the service while it keeps the job, else the copy
+   * kept in this editor's storage. A 404 after the job's expiry is not an error: the view says when it
+   * expired and shows what is kept.
+   */
+  async result(id: string, which: 'result' | 'partial' = 'result'): Promise<ResultView> {
     const job = this.require(id);
     const rt = this.rt(id);
-    if (rt.lastRecord && isTerminalStatus(rt.lastRecord.status)) return rt.lastRecord;
-    const backend = await this.opts.backend();
-    const record = await this.limiter.run(() => backend.status(id));
-    rt.lastRecord = record;
-    if (this.applyStatus(job, record)) {
-      this.save();
-      this.changed(id);
+    if (!job.expired && !job.notFound) {
+      let record = rt.lastRecord && isTerminalStatus(rt.lastRecord.status) ? rt.lastRecord : undefined;
+      if (!record) {
+        try {
+          const backend = await this.opts.backend();
+          record = await this.limiter.run(() => backend.status(id));
+        } catch (e) {
+          if (errorReason(e) !== 'not-found') throw e;
+          this.markGone(job);
+          this.persist(job);
+          this.changed(id);
+        }
+      }
+      if (record) {
+        rt.lastRecord = record;
+        const changed = this.applyStatus(job, record);
+        if (isTerminalStatus(record.status)) this.keep(job, record);
+        if (changed) {
+          this.persist(job);
+          this.changed(id);
+        }
+        const data = which === 'result' ? record.data : record.partial;
+        return { which, status: record.status, data, error: record.error ?? undefined, source: data === undefined ? 'none' : 'service' };
+      }
     }
-    return record;
+    const kept = this.kept(id);
+    const data = which === 'result' ? kept?.data : kept?.partial;
+    return {
+      which, status: kept?.status ?? job.status, data, error: kept?.error ?? job.error, source: data === undefined ? 'none' : 'kept',
+      expiredOn: job.expired ? job.expiresAt : undefined,
+    };
+  }
+
+  /** The copy of a finished job's result kept in storage, if any. */
+  kept(id: string): KeptResult | undefined {
+    return this.repo.kept(id);
   }
 
   /** The raw trace response, re-read from the service. */
@@ -263,7 +378,7 @@ export class JobStore {
     const backend = await this.opts.backend();
     const trace = await this.limiter.run(() => backend.trace(id));
     this.applyTrace(job, rt, trace);
-    this.save();
+    this.persist(job);
     this.changed(id);
     return trace;
   }
@@ -277,21 +392,22 @@ export class JobStore {
   remove(id: string): void {
     if (!this.jobsById.delete(id)) return;
     this.runtime.delete(id);
-    this.removed.add(id);
-    this.save();
+    this.repo.remove(id);
     this.arm();
     this.changeEmitter.fire(undefined);
   }
 
   /** Resolves once everything changed so far has been written to storage. */
   flush(): Promise<void> {
-    return this.saving;
+    return this.repo.flush();
   }
 
   dispose(): void {
     this.disposed = true;
     if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    if (this.syncTimer !== undefined) this.timers.clearTimeout(this.syncTimer);
     this.timer = undefined;
+    this.syncTimer = undefined;
     this.timerDueAt = undefined;
     this.changeEmitter.dispose();
     this.endEmitter.dispose();
@@ -370,7 +486,7 @@ export class JobStore {
           changed ||= r.changed;
           signal = r.signal;
         } catch (e) {
-          if (!isNoTrace(e)) throw e;
+          if (errorReason(e) !== 'no-trace') throw e;
           job.trace.unavailable = true;
           changed = true;
           signal = 'significant';
@@ -378,8 +494,10 @@ export class JobStore {
       }
       const now = this.timers.now();
       const quietSince = Math.max(rt.lastNewEventAt ?? now, rt.lastStatusAt ?? now);
+      // The final record is read once, in the poll that sees the end: it holds the result to keep
+      // before the job expires, the partial result, and the credits a cancelled run spent.
       const needStatus = job.trace.unavailable
-        || (job.trace.finished && !isTerminalStatus(job.status))
+        || ((job.trace.finished || isTerminalStatus(job.status)) && !job.finalRead)
         || now - quietSince >= this.statusEveryMs;
       if (needStatus) {
         const record = await this.limiter.run(() => backend.status(id));
@@ -388,15 +506,15 @@ export class JobStore {
         rt.lastStatusAt = this.timers.now();
         const before = job.status;
         changed = this.applyStatus(job, record) || changed;
+        if (isTerminalStatus(record.status)) changed = this.keep(job, record) || changed;
         if (job.status !== before) signal = 'significant';
         else if (changed && signal === 'none') signal = 'routine';
       }
       obs = isTerminalStatus(job.status) ? { kind: 'finished' } : { kind: 'progress', signal, nearEnd: this.nearEnd(job, rt) };
     } catch (e) {
       if (this.disposed) return;
-      const s = errorShape(e);
-      if (isJobNotFound(e)) {
-        this.markNotFound(job);
+      if (errorReason(e) === 'not-found') {
+        this.markGone(job);
         changed = true;
         obs = { kind: 'not-found' };
       } else if (isPermanent(e)) {
@@ -404,7 +522,7 @@ export class JobStore {
         changed = true;
         obs = { kind: 'fatal' };
       } else {
-        obs = { kind: 'error', retryAfterMs: s.retryAfterMs };
+        obs = { kind: 'error', retryAfterMs: retryAfterOf(e) };
       }
       this.opts.onLog?.(`agent job ${id}: poll failed: ${describeAgentError(e)}`);
     }
@@ -413,7 +531,7 @@ export class JobStore {
     const timing = job.trace.unavailable ? { ...this.timing, graceMs: 0 } : this.timing;
     rt.schedule = observe(rt.schedule, obs, this.timers.now(), timing);
     if (changed) {
-      this.save();
+      this.persist(job);
       this.changed(id);
     }
     this.maybeEnded(job);
@@ -519,11 +637,42 @@ export class JobStore {
     set('creditsUsed', typeof record.creditsUsed === 'number' ? record.creditsUsed : undefined);
     set('error', typeof record.error === 'string' && record.error ? record.error : undefined);
     set('model', typeof record.model === 'string' ? record.model : undefined);
+    set('effort', typeof record.effort === 'string' ? record.effort : undefined);
+    set('expiresAt', typeof record.expiresAt === 'string' ? record.expiresAt : undefined);
+    if (record.partial !== undefined && record.partial !== null) set('hasPartial', true);
     return changed;
   }
 
-  private markNotFound(job: AgentJob): void {
-    job.notFound = true;
+  /**
+   * Keeps a finished job's result and partial result in storage (one key per job), so they still open
+   * after the service has let the job expire. Returns whether the job changed.
+   */
+  private keep(job: AgentJob, record: AgentJobRecord): boolean {
+    const wasRead = job.finalRead === true;
+    job.finalRead = true;
+    const hasData = record.data !== undefined && record.data !== null;
+    const hasPartial = record.partial !== undefined && record.partial !== null;
+    if (job.kept && job.kept.result === hasData && job.kept.partial === hasPartial) return !wasRead;
+    if (!hasData && !hasPartial) return !wasRead;
+    const copy: KeptResult = {
+      jobId: job.id, status: record.status, savedAt: this.timers.now(),
+      ...(hasData ? { data: record.data } : {}), ...(hasPartial ? { partial: record.partial } : {}),
+      ...(record.error ? { error: record.error } : {}), ...(record.creditsUsed !== undefined ? { creditsUsed: record.creditsUsed } : {}),
+      ...(record.expiresAt ? { expiresAt: record.expiresAt } : {}),
+    };
+    if (JSON.stringify(copy).length > MAX_KEPT_RESULT_CHARS) {
+      this.opts.onLog?.(`agent job ${job.id}: result larger than ${MAX_KEPT_RESULT_CHARS} characters, not kept locally`);
+      return !wasRead;
+    }
+    this.repo.keep(job.id, copy);
+    job.kept = { result: hasData, partial: hasPartial };
+    return true;
+  }
+
+  /** 404 on a job: expired when its expiry has passed, else unknown (or another team's). */
+  private markGone(job: AgentJob): void {
+    if (isPastExpiry(job, this.timers.now())) job.expired = true;
+    else job.notFound = true;
     const rt = this.runtime.get(job.id);
     if (rt?.schedule) rt.schedule = observe(rt.schedule, { kind: 'not-found' }, this.timers.now(), this.timing);
   }
@@ -532,35 +681,34 @@ export class JobStore {
   private maybeEnded(job: AgentJob): void {
     if (job.notified) return;
     const rt = this.runtime.get(job.id);
-    const ended = job.notFound
-      || (isTerminalStatus(job.status) && (job.trace.finished || job.trace.unavailable || rt?.schedule?.stopped !== undefined));
+    const stopped = rt?.schedule?.stopped !== undefined;
+    const ended = job.notFound || job.expired
+      || (isTerminalStatus(job.status) && (job.trace.finished || job.trace.unavailable || stopped) && (job.finalRead === true || stopped));
     if (!ended) return;
+    // Another window following the same job may have told the user already.
+    const told = this.repo.read(job.id)?.notified === true;
     job.notified = true;
-    this.save();
-    this.endEmitter.fire(job);
+    this.persist(job);
+    if (!told) this.endEmitter.fire(job);
   }
 
   private async readList(): Promise<void> {
     const backend = await this.opts.backend();
-    let before: number | undefined;
     let added = false;
-    for (let page = 0; page < (this.opts.maxListPages ?? 2); page++) {
-      const res = await this.limiter.run(() => backend.list(before === undefined ? {} : { before }));
-      for (const item of Array.isArray(res.jobs) ? res.jobs : []) added = this.mergeListed(item) || added;
-      before = res.nextBefore ?? nextBefore(res.next);
-      if (before === undefined) break;
-    }
-    this.save();
+    const res = await this.limiter.run(() => backend.listAll({ maxPages: this.opts.maxListPages ?? 2 }));
+    for (const item of Array.isArray(res.agents) ? res.agents : []) added = this.mergeListed(item) || added;
+    if (res.stopped === 'other-origin') this.opts.onLog?.('agent jobs: the job list\'s next page is on another address; not followed (the key is only sent to the configured service)');
     if (added) this.changeEmitter.fire(undefined);
   }
 
   /** Returns true when the job is new to the store. */
-  private mergeListed(item: AgentListJob): boolean {
-    if (typeof item?.id !== 'string' || typeof item.status !== 'string' || this.removed.has(item.id)) return false;
+  private mergeListed(item: AgentListEntry): boolean {
+    if (typeof item?.id !== 'string' || typeof item.status !== 'string' || this.repo.isRemoved(item.id)) return false;
     const existing = this.jobsById.get(item.id);
     if (existing) {
       if (existing.status !== item.status && !existing.notFound && !isTerminalStatus(existing.status)) {
         existing.status = item.status;
+        this.persist(existing);
         this.changed(existing.id);
         this.pollSoon(existing.id);
       }
@@ -573,12 +721,14 @@ export class JobStore {
       origin: 'service',
       status: item.status,
       model: item.options?.model ?? undefined,
+      effort: item.options?.effort ?? undefined,
       urls: item.options?.urls ?? undefined,
       // Runs that ended before this editor saw them are history, not news.
       notified: isTerminalStatus(item.status),
       trace: { eventCount: 0, finished: false },
     };
     this.jobsById.set(job.id, job);
+    this.persist(job);
     if (isActive(job)) this.startPolling(job.id);
     return true;
   }
@@ -607,12 +757,18 @@ export class JobStore {
     if (!this.disposed) this.changeEmitter.fire(id);
   }
 
-  private save(): void {
-    const snapshot = serializeJobs(this.jobsById.values(), this.removed);
-    // Writes are chained so an older snapshot can never land after a newer one.
-    this.saving = this.saving
-      .then(() => this.opts.storage.update(STORAGE_KEY, snapshot))
-      .catch((e: unknown) => this.opts.onLog?.(`agent jobs: could not save: ${String(e)}`));
+  /** Writes this job (merged with what other windows wrote); drops it when another window removed it. */
+  private persist(job: AgentJob): void {
+    if (this.disposed) return;
+    const merged = this.repo.save(job);
+    if (merged) {
+      Object.assign(job, merged);
+      return;
+    }
+    if (!this.jobsById.delete(job.id)) return;
+    this.runtime.delete(job.id);
+    this.arm();
+    this.changeEmitter.fire(undefined);
   }
 }
 
@@ -623,16 +779,4 @@ function parseTime(v: unknown): number | undefined {
     return Number.isNaN(t) ? undefined : t;
   }
   return undefined;
-}
-
-/** The `before` cursor of the list's `next` URL (`/v2/agent?before=<epoch ms>`). */
-export function nextBefore(next: unknown): number | undefined {
-  if (typeof next !== 'string' || !next) return undefined;
-  try {
-    const raw = new URL(next, 'http://placeholder.invalid').searchParams.get('before');
-    const n = raw === null ? NaN : Number(raw);
-    return Number.isFinite(n) ? n : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,14 +1,25 @@
-// The Start Agent Job… flow without the editor: three inputs (prompt, optional URLs, credit ceiling),
-// each validated with a message naming the field and the bound, and a draft that keeps everything
-// the user typed when a step is cancelled or the service rejects the submission.
+// The Start Agent Job… flow without the editor: one multi-step input (prompt, optional URLs, credit
+// ceiling, model, effort) with Back on every step after the first. Each step is validated with a
+// message naming the field and the bound, and a draft keeps everything the user typed when a step is
+// cancelled, when Back is pressed, or when the service rejects the submission.
+import { AGENT_EFFORTS, AGENT_MODELS, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS } from '../api/agentConstants';
 import type { AgentSubmitParams } from './agentBackend';
 
 export const PROMPT_MAX_LENGTH = 10_000;
+export const TOTAL_STEPS = 5;
 
-export interface StartDraft { prompt: string; urls: string; maxCredits: string }
+export interface StartDraft { prompt: string; urls: string; maxCredits: string; model: string; effort: string }
 
 export function emptyDraft(): StartDraft {
-  return { prompt: '', urls: '', maxCredits: '' };
+  return { prompt: '', urls: '', maxCredits: '', model: '', effort: '' };
+}
+
+/** A draft filled from an earlier request (Start Again…), optionally with a higher credit ceiling. */
+export function draftFrom(r: { prompt: string; urls?: string[]; maxCredits?: number; model?: string; effort?: string }): StartDraft {
+  return {
+    prompt: r.prompt, urls: (r.urls ?? []).join(', '), maxCredits: r.maxCredits !== undefined ? String(r.maxCredits) : '',
+    model: r.model ?? '', effort: r.effort ?? '',
+  };
 }
 
 export function validatePrompt(v: string): string | undefined {
@@ -40,7 +51,9 @@ export function parseMaxCredits(v: string, fallback: number): { ok: true; value:
   return { ok: true, value: n };
 }
 
+/** A text step. */
 export interface InputStep {
+  type?: 'text';
   step: number;
   totalSteps: number;
   title: string;
@@ -52,48 +65,101 @@ export interface InputStep {
   validate(v: string): string | undefined;
 }
 
-/** One input box; resolves undefined when the user cancels. */
-export type AskInput = (step: InputStep) => Promise<string | undefined>;
+export interface PickItem { label: string; description?: string; value: string }
 
-export type StartField = 'prompt' | 'urls' | 'maxCredits';
+/** A choice step (model, effort); `value` is the current choice. */
+export interface PickStep {
+  type: 'pick';
+  step: number;
+  totalSteps: number;
+  title: string;
+  placeHolder: string;
+  items: PickItem[];
+  value: string;
+  initialError?: string;
+}
+
+export const BACK = Symbol('back');
+
+/** One step; resolves with the answer, BACK (the step's Back button), or undefined when cancelled. */
+export type AskInput = (step: InputStep | PickStep) => Promise<string | typeof BACK | undefined>;
+
+export type StartField = 'prompt' | 'urls' | 'maxCredits' | 'model' | 'effort';
+
+/** The models offered: the current one, the retired aliases (said so), then any from the setting. */
+export function modelItems(extraModels: readonly string[] = []): PickItem[] {
+  const items: PickItem[] = AGENT_MODELS.map((m) => ({
+    label: m, value: m,
+    description: m === DEFAULT_AGENT_MODEL ? 'current model (the service default)' : RETIRED_AGENT_MODELS.has(m) ? `retired name; runs on ${DEFAULT_AGENT_MODEL}` : undefined,
+  }));
+  for (const m of extraModels) if (m && !items.some((i) => i.value === m)) items.push({ label: m, value: m, description: 'from devIndex.agent.extraModels' });
+  return items;
+}
+
+export function effortItems(): PickItem[] {
+  return [
+    { label: 'service default', value: '', description: 'let the service choose' },
+    ...AGENT_EFFORTS.map((e) => ({ label: e, value: e, description: e === 'low' ? 'fewer findings, fewer credits' : e === 'high' ? 'more findings, more credits' : undefined })),
+  ];
+}
 
 /**
- * Runs the three steps with the draft's values pre-filled and writes each answer back to the draft
- * as it is given. `errors` puts a message on a step (a field the service rejected).
+ * Runs the steps with the draft's values pre-filled and writes each answer back to the draft as it is
+ * given. Back returns to the previous step with its value kept. `errors` puts a message on a step
+ * (a field the service rejected), and the flow starts at the first such step.
  */
 export async function askStartJob(
   ask: AskInput, draft: StartDraft, defaultMaxCredits: number, errors: Partial<Record<StartField, string>> = {},
+  extraModels: readonly string[] = [],
 ): Promise<AgentSubmitParams | undefined> {
   const title = 'Start Agent Job';
-  const prompt = await ask({
-    step: 1, totalSteps: 3, title, prompt: `What should the agent do? (at most ${PROMPT_MAX_LENGTH.toLocaleString('en-US')} characters)`,
-    value: draft.prompt, placeHolder: 'e.g. Find the rate limits of the three most popular HTTP client libraries', initialError: errors.prompt,
-    validate: validatePrompt,
-  });
-  if (prompt === undefined) return undefined;
-  draft.prompt = prompt;
-  const urls = await ask({
-    step: 2, totalSteps: 3, title, prompt: 'Pages to start from (optional): absolute http(s) URLs separated by commas',
-    value: draft.urls, placeHolder: 'https://example.com/docs, https://example.org/pricing', initialError: errors.urls,
-    validate: (v) => { const r = parseUrls(v); return r.ok ? undefined : r.message; },
-  });
-  if (urls === undefined) return undefined;
-  draft.urls = urls;
-  const credits = await ask({
-    step: 3, totalSteps: 3, title, prompt: `Credit ceiling (maxCredits): the run stops when it reaches it. Empty for the default, ${defaultMaxCredits}.`,
-    value: draft.maxCredits, placeHolder: String(defaultMaxCredits), initialError: errors.maxCredits,
-    validate: (v) => { const r = parseMaxCredits(v, defaultMaxCredits); return r.ok ? undefined : r.message; },
-  });
-  if (credits === undefined) return undefined;
-  draft.maxCredits = credits;
+  const order: StartField[] = ['prompt', 'urls', 'maxCredits', 'model', 'effort'];
+  const first = order.findIndex((f) => errors[f] !== undefined);
+  const steps: Array<() => InputStep | PickStep> = [
+    () => ({
+      step: 1, totalSteps: TOTAL_STEPS, title, prompt: `What should the agent do? (at most ${PROMPT_MAX_LENGTH.toLocaleString('en-US')} characters)`,
+      value: draft.prompt, placeHolder: 'e.g. Find the rate limits of the three most popular HTTP client libraries', initialError: errors.prompt,
+      validate: validatePrompt,
+    }),
+    () => ({
+      step: 2, totalSteps: TOTAL_STEPS, title, prompt: 'Pages to start from (optional): absolute http(s) URLs separated by commas',
+      value: draft.urls, placeHolder: 'https://example.com/docs, https://example.org/pricing', initialError: errors.urls,
+      validate: (v) => { const r = parseUrls(v); return r.ok ? undefined : r.message; },
+    }),
+    () => ({
+      step: 3, totalSteps: TOTAL_STEPS, title,
+      prompt: `Credit ceiling: the run stops when it has used this many credits. Empty for the default, ${defaultMaxCredits}.`,
+      value: draft.maxCredits, placeHolder: String(defaultMaxCredits), initialError: errors.maxCredits,
+      validate: (v) => { const r = parseMaxCredits(v, defaultMaxCredits); return r.ok ? undefined : r.message; },
+    }),
+    () => ({
+      type: 'pick', step: 4, totalSteps: TOTAL_STEPS, title, placeHolder: 'Model', items: modelItems(extraModels),
+      value: draft.model || DEFAULT_AGENT_MODEL, initialError: errors.model,
+    }),
+    () => ({
+      type: 'pick', step: 5, totalSteps: TOTAL_STEPS, title, placeHolder: 'Effort: how thorough the run is', items: effortItems(),
+      value: draft.effort, initialError: errors.effort,
+    }),
+  ];
+  for (let i = first < 0 ? 0 : first; i < steps.length;) {
+    const answer = await ask(steps[i]!());
+    if (answer === undefined) return undefined;
+    if (answer === BACK) { i = Math.max(0, i - 1); continue; }
+    draft[order[i]!] = answer;
+    i++;
+  }
   // The boxes validate as the user types; checking again keeps this function safe for any `ask`.
-  const u = parseUrls(urls);
-  const c = parseMaxCredits(credits, defaultMaxCredits);
-  const problem = validatePrompt(prompt) ?? (u.ok ? undefined : u.message) ?? (c.ok ? undefined : c.message);
-  if (problem || !u.ok || !c.ok) return askStartJob(ask, draft, defaultMaxCredits, {
-    prompt: validatePrompt(prompt), urls: u.ok ? undefined : u.message, maxCredits: c.ok ? undefined : c.message,
-  });
-  return { prompt, ...(u.urls.length ? { urls: u.urls } : {}), maxCredits: c.value };
+  const u = parseUrls(draft.urls);
+  const c = parseMaxCredits(draft.maxCredits, defaultMaxCredits);
+  const again: Partial<Record<StartField, string>> = {
+    prompt: validatePrompt(draft.prompt), urls: u.ok ? undefined : u.message, maxCredits: c.ok ? undefined : c.message,
+  };
+  if (!u.ok || !c.ok || again.prompt) return askStartJob(ask, draft, defaultMaxCredits, again, extraModels);
+  const effort = (AGENT_EFFORTS as readonly string[]).includes(draft.effort) ? draft.effort as AgentSubmitParams['effort'] : undefined;
+  return {
+    prompt: draft.prompt, ...(u.urls.length ? { urls: u.urls } : {}), maxCredits: c.value,
+    ...(draft.model ? { model: draft.model } : {}), ...(effort ? { effort } : {}),
+  };
 }
 
 /** Which step a service or client validation error belongs to, from its issues' field names. */
@@ -101,7 +167,7 @@ export function fieldOfIssues(issues: ReadonlyArray<{ field: string; message: st
   const out: Partial<Record<StartField, string>> = {};
   for (const i of issues ?? []) {
     const f = i.field.split(/[.[]/)[0];
-    if (f === 'prompt' || f === 'urls' || f === 'maxCredits') out[f] ??= i.message;
+    if (f === 'prompt' || f === 'urls' || f === 'maxCredits' || f === 'model' || f === 'effort') out[f] ??= i.message;
   }
   return out;
 }

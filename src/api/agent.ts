@@ -1,9 +1,14 @@
 // AgentClient: the agent endpoints of the addendum on top of DevIndexClient.request. Input is checked
 // before anything is sent; submission is never repeated once the service may have created the job;
-// every agent error of spec 7.2 comes back with a message that says what to do next.
+// every error it throws is an AgentError stamped with one reason (`reasonOf`), and its message says
+// what to do next. The surfaces keep their own words per reason; nothing re-reads the service's text.
 import {
-  AgentJobSchema, CancelResponseSchema, ListResponseSchema, SnapshotResponseSchema, SubmitResponseSchema,
-  TraceResponseSchema, type AgentCancelResponse, type AgentJob, type AgentList, type AgentSnapshot, type AgentTrace,
+  AGENT_EFFORTS, AGENT_MODELS, type AgentErrorReason, isValidIntegration, NAMED_INTEGRATIONS, reasonOf,
+} from './agentConstants';
+import {
+  AgentJobRecordSchema, CancelResponseSchema, ListResponseSchema, SnapshotResponseSchema, SubmitResponseSchema,
+  TraceResponseSchema, type AgentCancelResponse, type AgentJobRecord, type AgentList, type AgentListEntry, type AgentSnapshot,
+  type AgentSubmitResponse, type AgentTrace,
 } from './agentSchemas';
 import type { CallOptions, DevIndexClient } from './client';
 import { ApiError, PASSTHROUGH_ERROR } from './errors';
@@ -11,10 +16,15 @@ import type { ParamIssue } from './params';
 
 export * from './agentSchemas';
 export * from './agentTrace';
+export {
+  AGENT_EFFORTS, AGENT_ERROR_REASONS, AGENT_MODELS, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS, NAMED_INTEGRATIONS,
+  isValidIntegration, reasonOf, type AgentErrorReason,
+} from './agentConstants';
 
 export const AGENT_PATH = '/v2/agent';
 export const PROMPT_MAX_LENGTH = 10_000;
-export const AGENT_EFFORTS = ['low', 'medium', 'high'] as const;
+/** Pages of the job list followed at most by `listAll` (20 jobs a page). */
+export const MAX_LIST_PAGES = 10;
 
 export const AGENT_ERRORS = {
   invalidJobId: 'Invalid job ID format. Job ID must be a valid UUID.',
@@ -25,18 +35,24 @@ export const AGENT_ERRORS = {
   alreadyFinished: 'Agent already finished',
   alreadyCancelled: 'Agent is already cancelled',
   passthrough: PASSTHROUGH_ERROR,
+  invalidSchemaPrefix: 'Invalid JSON schema',
 } as const;
 export const TRACE_ENGINE_RE = /^Trace is only available for (.+) extracts$/;
 export const SNAPSHOT_ENGINE_RE = /^Snapshots are only available for (.+) extracts$/;
+/** Zero data retention: production continues the sentence with how to contact support. */
+const ZDR_PREFIX = 'Your team has zero data retention enabled. This is not supported on extract.';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A snapshot id is one safe path segment: letters, digits, `_` and `-`, 1 to 128 characters. */
 const SNAPSHOT_ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 
+/** A JSON Schema (an object), `true` / `false`, or `null` (no schema). */
+export type AgentSchemaParam = Record<string, unknown> | boolean | null;
+
 export interface AgentSubmitParams {
   prompt: string;
   urls?: string[];
-  schema?: Record<string, unknown>;
+  schema?: AgentSchemaParam;
   maxCredits?: number;
   model?: string;
   effort?: 'low' | 'medium' | 'high';
@@ -45,17 +61,30 @@ export interface AgentSubmitParams {
   integration?: string;
 }
 
-/** What kind of agent failure an ApiError is, for callers that react to it (job store, CLI). */
-export type AgentErrorReason =
-  | 'job-may-exist' | 'not-created' | 'invalid-job-id' | 'invalid-snapshot-id' | 'no-trace' | 'no-snapshots'
-  | 'zero-data-retention' | 'not-found' | 'snapshot-not-found' | 'already-finished' | 'already-cancelled';
+/** An ApiError with the reason AgentClient stamped on it. */
+export class AgentError extends ApiError {
+  readonly reason: AgentErrorReason;
+  constructor(e: ApiError, reason: AgentErrorReason, message = e.message) {
+    super({
+      kind: e.kind, message, status: e.status, error: e.error, details: e.details, code: e.code, retryable: e.retryable,
+      retryAfterMs: e.retryAfterMs, issues: e.issues, attempts: e.attempts, cause: e,
+    });
+    this.name = 'AgentError';
+    this.reason = reason;
+  }
+}
 
 /**
  * Submission failed in a way that leaves it unknown whether the service created the job (timeout,
- * dropped connection, 502, 504, an unhandled 500, an unreadable success). It is never resubmitted.
+ * dropped connection, 502, 504, an unhandled 500, an unreadable success, Ctrl+C while the request was
+ * out). It is never resubmitted.
  */
-export class JobMayExistError extends ApiError {
+export class JobMayExistError extends AgentError {
   readonly jobMayExist = true;
+  constructor(e: ApiError, message: string) {
+    super(e, 'job-may-exist', message);
+    this.name = 'JobMayExistError';
+  }
 }
 
 function short(v: unknown): string {
@@ -69,8 +98,13 @@ function isHttpUrl(s: string): boolean {
   return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0;
 }
 
+export interface SubmitRules {
+  /** Model names accepted beyond AGENT_MODELS (a setting or environment variable, for models newer than this build). */
+  extraModels?: readonly string[];
+}
+
 /** Checks a submission against the documented bounds; every message names the field and the bound. */
-export function validateAgentSubmit(p: AgentSubmitParams): { ok: true; body: Record<string, unknown> } | { ok: false; issues: ParamIssue[] } {
+export function validateAgentSubmit(p: AgentSubmitParams, rules: SubmitRules = {}): { ok: true; body: Record<string, unknown> } | { ok: false; issues: ParamIssue[] } {
   const issues: ParamIssue[] = [];
   const input = p as unknown as Record<string, unknown>;
   if (typeof input.prompt !== 'string') issues.push({ field: 'prompt', message: 'prompt is required and must be a string' });
@@ -83,14 +117,19 @@ export function validateAgentSubmit(p: AgentSubmitParams): { ok: true; body: Rec
       if (typeof u !== 'string' || !isHttpUrl(u)) issues.push({ field: 'urls', message: `urls[${i}] ${short(u)} is not an absolute http(s) URL (for example https://example.com/page)` });
     });
   }
-  if (input.schema !== undefined && (typeof input.schema !== 'object' || input.schema === null || Array.isArray(input.schema))) {
-    issues.push({ field: 'schema', message: `schema must be a JSON object (a JSON Schema such as {"type":"object"}); got ${Array.isArray(input.schema) ? 'an array' : short(input.schema)}` });
+  const schema = input.schema;
+  if (schema !== undefined && schema !== null && typeof schema !== 'boolean' && (typeof schema !== 'object' || Array.isArray(schema))) {
+    issues.push({ field: 'schema', message: `schema must be a JSON Schema (a JSON object such as {"type":"object"}), true, false or null; got ${Array.isArray(schema) ? 'an array' : short(schema)}` });
   }
   if (input.maxCredits !== undefined && (typeof input.maxCredits !== 'number' || !Number.isFinite(input.maxCredits) || input.maxCredits <= 0)) {
     issues.push({ field: 'maxCredits', message: `maxCredits must be a number greater than 0; got ${short(input.maxCredits)}` });
   }
-  if (input.model !== undefined && (typeof input.model !== 'string' || input.model.trim().length === 0)) {
-    issues.push({ field: 'model', message: `model must be a non-empty string; got ${short(input.model)}` });
+  if (input.model !== undefined) {
+    const known = [...AGENT_MODELS, ...(rules.extraModels ?? [])];
+    if (typeof input.model !== 'string' || input.model.trim().length === 0) issues.push({ field: 'model', message: `model must be a non-empty string; got ${short(input.model)}` });
+    else if (!known.includes(input.model)) {
+      issues.push({ field: 'model', message: `model ${short(input.model)} is not one the service accepts (${known.join(', ')}); a newer model can be allowed in the settings (devIndex.agent.extraModels, or DEVINDEX_AGENT_MODELS for the CLI)` });
+    }
   }
   if (input.effort !== undefined && !(AGENT_EFFORTS as readonly unknown[]).includes(input.effort)) {
     issues.push({ field: 'effort', message: `effort must be one of ${AGENT_EFFORTS.join(', ')}; got ${short(input.effort)}` });
@@ -98,8 +137,9 @@ export function validateAgentSubmit(p: AgentSubmitParams): { ok: true; body: Rec
   if (input.strictConstrainToURLs !== undefined && typeof input.strictConstrainToURLs !== 'boolean') {
     issues.push({ field: 'strictConstrainToURLs', message: `strictConstrainToURLs must be true or false; got ${short(input.strictConstrainToURLs)}` });
   }
-  for (const f of ['origin', 'integration'] as const) {
-    if (input[f] !== undefined && typeof input[f] !== 'string') issues.push({ field: f, message: `${f} must be a string; got ${short(input[f])}` });
+  if (input.origin !== undefined && typeof input.origin !== 'string') issues.push({ field: 'origin', message: `origin must be a string; got ${short(input.origin)}` });
+  if (input.integration !== undefined && (typeof input.integration !== 'string' || !isValidIntegration(input.integration))) {
+    issues.push({ field: 'integration', message: `integration ${short(input.integration)} is not one of the service's integrations (${[...NAMED_INTEGRATIONS].join(', ')}) and does not start with "_"` });
   }
   if (issues.length) return { ok: false, issues };
   const body: Record<string, unknown> = {};
@@ -119,106 +159,173 @@ export function validateSnapshotId(snapshotId: unknown): ParamIssue | undefined 
   return { field: 'snapshotId', message: `snapshotId ${short(snapshotId)}: ${AGENT_ERRORS.invalidSnapshotId} (expected 1 to 128 letters, digits, "_" or "-", as found in an artifact.updated event)` };
 }
 
-function invalid(issues: ParamIssue[], what: string): ApiError {
-  return new ApiError({ kind: 'validation', message: `invalid ${what}: ${issues.map((i) => i.message).join('; ')}`, issues, retryable: false, attempts: 0 });
+function invalid(issues: ParamIssue[], what: string): AgentError {
+  const field = issues[0]?.field;
+  const reason: AgentErrorReason = field === 'jobId' ? 'invalid-job-id' : field === 'snapshotId' ? 'invalid-snapshot-id' : 'invalid-input';
+  const e = new ApiError({ kind: 'validation', message: `invalid ${what}: ${issues.map((i) => i.message).join('; ')}`, issues, retryable: false, attempts: 0 });
+  return new AgentError(e, reason);
 }
 
-/** Classifies an error thrown by AgentClient. */
-export function agentErrorReason(e: unknown): AgentErrorReason | undefined {
-  if (e instanceof JobMayExistError) return 'job-may-exist';
-  if (!(e instanceof ApiError)) return undefined;
-  if (e.kind === 'validation') {
-    const f = e.issues?.[0]?.field;
-    return f === 'jobId' ? 'invalid-job-id' : f === 'snapshotId' ? 'invalid-snapshot-id' : undefined;
-  }
-  if (e.kind !== 'http' && e.kind !== 'retry-after-too-long') return undefined;
+/** The reason in the service's `Invalid JSON schema: <reason>` 400. */
+export function invalidSchemaReason(error: string | undefined): string | undefined {
+  if (!error || !error.startsWith(AGENT_ERRORS.invalidSchemaPrefix)) return undefined;
+  return error.slice(AGENT_ERRORS.invalidSchemaPrefix.length).replace(/^[\s.:]+/, '').trim() || 'no reason given';
+}
+
+type Op = 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'list';
+
+/** What kind of failure an ApiError from this client's endpoints is. */
+function classify(e: ApiError, op: Op): AgentErrorReason {
   const err = e.error ?? '';
+  if (e.kind === 'aborted') return 'cancelled';
+  if (e.kind === 'timeout') return 'timeout';
+  if (e.kind === 'network') return 'network';
+  if (e.kind === 'invalid-response' || e.kind === 'response-too-large') return 'invalid-response';
+  if (e.kind === 'validation') return 'invalid-input';
   switch (e.status) {
     case 400:
       if (err === AGENT_ERRORS.invalidJobId) return 'invalid-job-id';
       if (err === AGENT_ERRORS.invalidSnapshotId) return 'invalid-snapshot-id';
       if (TRACE_ENGINE_RE.test(err)) return 'no-trace';
       if (SNAPSHOT_ENGINE_RE.test(err)) return 'no-snapshots';
-      if (err === AGENT_ERRORS.zeroDataRetention) return 'zero-data-retention';
-      return undefined;
+      if (err.startsWith(ZDR_PREFIX)) return 'zero-data-retention';
+      if (invalidSchemaReason(err) !== undefined) return 'invalid-schema';
+      return 'invalid-input';
+    case 401: return 'auth';
+    case 402: return 'payment';
+    case 403: return 'forbidden';
     case 404:
-      if (err === AGENT_ERRORS.snapshotNotFound) return 'snapshot-not-found';
-      if (err === AGENT_ERRORS.notFound) return 'not-found';
-      return undefined;
+      if (op === 'snapshot' && err === AGENT_ERRORS.snapshotNotFound) return 'snapshot-not-found';
+      // Production answers an expired or unknown job with 404 on every agent endpoint.
+      return op === 'list' || op === 'submit' ? 'other' : 'not-found';
     case 409:
-      if (err === AGENT_ERRORS.alreadyFinished) return 'already-finished';
       if (err === AGENT_ERRORS.alreadyCancelled) return 'already-cancelled';
-      return undefined;
+      if (err === AGENT_ERRORS.alreadyFinished || op === 'cancel') return 'already-finished';
+      return 'other';
+    case 422: return op === 'submit' ? 'invalid-schema' : 'other';
+    case 429: return 'rate-limit';
     default:
-      return undefined;
+      if (e.kind === 'retry-after-too-long') return 'rate-limit';
+      if (e.status !== undefined && e.status >= 500) return 'service';
+      return 'other';
   }
 }
 
-interface Ctx { op: 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'list'; jobId?: string; snapshotId?: string }
+/** Kept for callers that classify an error of unknown origin: the stamped reason, else a classification. */
+export function agentErrorReason(e: unknown): AgentErrorReason | undefined {
+  const stamped = reasonOf(e);
+  if (stamped) return stamped;
+  return e instanceof ApiError ? classify(e, 'status') : undefined;
+}
 
-/** The next step for each row of spec 7.2, in the style of errors.ts: `<service error> (HTTP n): <what to do>`. */
-function nextStep(e: ApiError, c: Ctx): string | undefined {
+interface Ctx { op: Op; jobId?: string; snapshotId?: string }
+
+/** The next step per reason, in the style of errors.ts: `<service error> (HTTP n): <what to do>`. */
+function nextStep(e: ApiError, reason: AgentErrorReason, c: Ctx): string | undefined {
   const err = e.error ?? '';
   const job = c.jobId ? `job ${c.jobId}` : 'the job';
-  switch (agentErrorReason(e)) {
-    case 'invalid-job-id': return 'the job id must be a UUID; copy it from the job list (devindex agent list)';
-    case 'invalid-snapshot-id': return 'take the snapshot id from an artifact.updated event of the job\'s trace';
+  switch (reason) {
+    case 'invalid-job-id': return e.kind === 'validation' ? undefined : 'the job id must be a UUID; copy it from the job list (devindex agent list)';
+    case 'invalid-snapshot-id': return e.kind === 'validation' ? undefined : 'take the snapshot id from an artifact.updated event of the job\'s trace';
+    case 'invalid-schema': {
+      const why = invalidSchemaReason(err);
+      return why !== undefined ? `the service refused the schema (${why}); fix the JSON Schema, or leave it out` : undefined;
+    }
     case 'no-trace': return `this job has no trace: it ran on an engine older than ${TRACE_ENGINE_RE.exec(err)?.[1] ?? 'the current one'}, which recorded none; its status and result are still available`;
     case 'no-snapshots': return `this job has no snapshots: it ran on an engine older than ${SNAPSHOT_ENGINE_RE.exec(err)?.[1] ?? 'the current one'}, which recorded none; its status and result are still available`;
     case 'zero-data-retention': return 'agent runs must keep data while they run, so they are not available to a team with zero data retention forced on; ask the team\'s administrator to turn it off, or use a key of a team without it';
-    case 'not-found': return `no agent job with this id for this API key: it does not exist, has expired, or belongs to another team; check the id (devindex agent list) and the key`;
+    case 'not-found': return `no agent job with this id for this API key: it does not exist, has expired (jobs expire about 24 hours after they end), or belongs to another team; check the id (devindex agent list) and the key`;
     case 'snapshot-not-found': return `${job} has no snapshot ${c.snapshotId ?? 'with this id'}; take the snapshot id from an artifact.updated event of this job's trace`;
     case 'already-finished': return `${job} had already finished, so there was nothing to cancel; refresh its status to see how it ended`;
     case 'already-cancelled': return `${job} is already being cancelled; keep polling its status until it reports that it stopped`;
-    default: break;
+    case 'not-created': {
+      const why = e.status === 500 ? 'the agent service rejected the job at submission' : e.status === 429 || e.kind === 'retry-after-too-long' ? 'the service is rate limiting' : 'the service is temporarily unavailable';
+      return `${why}; no job was created (tried ${e.attempts} time${e.attempts === 1 ? '' : 's'}); try again later`;
+    }
+    default: return undefined;
   }
-  if (c.op === 'submit' && e.kind === 'http' && (e.status === 429 || e.status === 503 || (e.status === 500 && err === PASSTHROUGH_ERROR))) {
-    const why = e.status === 500 ? 'the agent service rejected the job at submission' : e.status === 429 ? 'the service is rate limiting' : 'the service is temporarily unavailable';
-    return `${why}; no job was created (tried ${e.attempts} time${e.attempts === 1 ? '' : 's'}); try again later`;
-  }
-  return undefined;
-}
-
-function withMessage(e: ApiError, message: string): ApiError {
-  const copy = new ApiError({
-    kind: e.kind, message, status: e.status, error: e.error, details: e.details, code: e.code, retryable: e.retryable,
-    retryAfterMs: e.retryAfterMs, issues: e.issues, attempts: e.attempts, cause: e,
-  });
-  return copy;
 }
 
 /** After a submission that may have reached the service: say so, and never send it again. */
 function mayExist(e: ApiError): JobMayExistError | undefined {
-  const uncertain = e.kind === 'timeout' || e.kind === 'network' || e.kind === 'invalid-response' || e.kind === 'response-too-large'
+  // Aborted while the request was out (not while waiting to retry after an answer that created nothing).
+  const abortedInFlight = e.kind === 'aborted' && e.cause === undefined;
+  const uncertain = abortedInFlight || e.kind === 'timeout' || e.kind === 'network' || e.kind === 'invalid-response' || e.kind === 'response-too-large'
     || (e.kind === 'http' && (e.status === 502 || e.status === 504 || (e.status === 500 && e.error !== PASSTHROUGH_ERROR)));
   if (!uncertain) return undefined;
-  const what = e.kind === 'timeout' ? 'the submission timed out'
-    : e.kind === 'network' ? 'the connection dropped during the submission'
-      : e.kind === 'http' ? `the submission failed with HTTP ${e.status}${e.error ? ` (${e.error})` : ''}`
-        : 'the answer to the submission could not be read';
-  return new JobMayExistError({
-    kind: e.kind, status: e.status, error: e.error, details: e.details, code: e.code, retryable: false, attempts: e.attempts, cause: e,
-    message: `${what}, so the job may have been created anyway; it was not submitted again, to avoid a second billed run. Look for it in the job list (devindex agent list) before starting it again. (${e.message})`,
-  });
+  const what = abortedInFlight ? 'the submission was interrupted after it was sent'
+    : e.kind === 'timeout' ? 'the submission timed out'
+      : e.kind === 'network' ? 'the connection dropped during the submission'
+        : e.kind === 'http' ? `the submission failed with HTTP ${e.status}${e.error ? ` (${e.error})` : ''}`
+          : 'the answer to the submission could not be read';
+  return new JobMayExistError(e,
+    `${what}, so the job may have been created anyway; it was not submitted again, to avoid a second billed run. Look for it in the job list (devindex agent list) before starting it again. (${e.message})`);
+}
+
+/** Where a list page's `next` leads: a request on the configured service, or why it is not followed. */
+export type NextPage =
+  | { follow: true; query: Array<[string, string]>; before?: number }
+  | { follow: false; reason: 'none' | 'other-origin' | 'other-path' | 'malformed'; origin?: string };
+
+/**
+ * `next` is absolute in production. It is followed only on the configured base URL's origin (and
+ * under its path prefix), so the key is never sent anywhere else; a relative `next` (older shape) is
+ * read against the base URL.
+ */
+export function nextPage(next: string | null | undefined, baseUrl: string): NextPage {
+  if (!next) return { follow: false, reason: 'none' };
+  let base: URL;
+  let u: URL;
+  try {
+    base = new URL(baseUrl);
+    const relative = next.startsWith('/') && !next.startsWith('//');
+    u = relative ? new URL(next, 'http://relative.invalid') : new URL(next);
+    if (!relative && u.origin !== base.origin) return { follow: false, reason: 'other-origin', origin: u.origin };
+  } catch {
+    return { follow: false, reason: 'malformed' };
+  }
+  const prefix = base.pathname.replace(/\/+$/, '');
+  let path = u.pathname;
+  if (prefix && path.startsWith(`${prefix}/`) && path.slice(prefix.length) === AGENT_PATH) path = AGENT_PATH;
+  if (path !== AGENT_PATH) return { follow: false, reason: 'other-path' };
+  const query = [...u.searchParams.entries()];
+  return { follow: true, query, before: beforeOf(next) };
 }
 
 export interface ListOptions { before?: number }
-export interface AgentListPage extends AgentList { /** `before` of the next page, parsed from `next`. */ nextBefore?: number }
+export interface AgentListPage extends AgentList {
+  /** `before` of the next page, parsed from `next`. */
+  nextBefore?: number;
+  /** Whether `next` can be followed on the configured service (see `nextPage`). */
+  nextPage: NextPage;
+}
+export interface AgentListAll {
+  agents: AgentListEntry[];
+  /** Why reading stopped: no more pages, the page bound, or a `next` that is not followed. */
+  stopped: 'end' | 'bound' | 'other-origin' | 'other-path' | 'malformed';
+}
+
+export type AgentClientOptions = SubmitRules;
 
 export class AgentClient {
-  constructor(private readonly client: DevIndexClient) {}
+  constructor(private readonly client: DevIndexClient, private readonly options: AgentClientOptions = {}) {}
 
-  /** POST /v2/agent. Retried only when the job cannot exist (429, 503, 500 passthrough). */
-  async submit(params: AgentSubmitParams, opts?: CallOptions): Promise<{ id: string; response: Record<string, unknown> }> {
-    const v = validateAgentSubmit(params);
+  /**
+   * POST /v2/agent with the client's `origin`. Retried only when the job cannot exist (429, 503, 500
+   * passthrough); never after it may have been created.
+   */
+  async submit(params: AgentSubmitParams, opts?: CallOptions & SubmitRules): Promise<{ id: string; response: AgentSubmitResponse }> {
+    const withOrigin = params.origin === undefined && this.client.settings.origin ? { ...params, origin: this.client.settings.origin } : params;
+    const v = validateAgentSubmit(withOrigin, { extraModels: [...(this.options.extraModels ?? []), ...(opts?.extraModels ?? [])] });
     if (!v.ok) throw invalid(v.issues, 'agent job');
+    if (opts?.signal?.aborted) throw new AgentError(new ApiError({ kind: 'aborted', message: 'request cancelled before it was sent', retryable: false }), 'cancelled');
     const res = await this.call({ op: 'submit' }, () => this.client.request({ method: 'POST', path: AGENT_PATH, body: v.body, schema: SubmitResponseSchema, retry: 'submit' }, opts));
     return { id: res.id, response: res };
   }
 
-  async status(jobId: string, opts?: CallOptions): Promise<AgentJob> {
+  async status(jobId: string, opts?: CallOptions): Promise<AgentJobRecord> {
     this.checkJob(jobId);
-    return this.call({ op: 'status', jobId }, () => this.client.request({ method: 'GET', path: jobPath(jobId), schema: AgentJobSchema, retry: 'spec' }, opts));
+    return this.call({ op: 'status', jobId }, () => this.client.request({ method: 'GET', path: jobPath(jobId), schema: AgentJobRecordSchema, retry: 'spec' }, opts));
   }
 
   /**
@@ -230,7 +337,7 @@ export class AgentClient {
     try {
       return await this.call({ op: 'cancel', jobId }, () => this.client.request({ method: 'DELETE', path: jobPath(jobId), schema: CancelResponseSchema, retry: 'spec' }, opts));
     } catch (e) {
-      if (agentErrorReason(e) === 'already-cancelled' && (e as ApiError).attempts > 1) return { success: true };
+      if (reasonOf(e) === 'already-cancelled' && (e as ApiError).attempts > 1) return { success: true };
       throw e;
     }
   }
@@ -255,8 +362,34 @@ export class AgentClient {
       throw invalid([{ field: 'before', message: `before must be a whole number of epoch milliseconds, 0 or more; got ${short(o.before)}` }], 'job list request');
     }
     const query: Array<[string, string]> = o.before === undefined ? [] : [['before', String(o.before)]];
+    return this.page(query, opts);
+  }
+
+  /**
+   * The job list, following `next` page after page while it stays on the configured service, up to
+   * `maxPages` pages (default MAX_LIST_PAGES).
+   */
+  async listAll(o: { maxPages?: number } = {}, opts?: CallOptions): Promise<AgentListAll> {
+    const maxPages = Math.max(1, Math.min(o.maxPages ?? MAX_LIST_PAGES, 100));
+    const agents: AgentListEntry[] = [];
+    const seen = new Set<string>();
+    let query: Array<[string, string]> = [];
+    for (let n = 0; ; n++) {
+      const page = await this.page(query, opts);
+      for (const a of page.agents) if (!seen.has(a.id)) { seen.add(a.id); agents.push(a); }
+      const next = page.nextPage;
+      if (!next.follow) return { agents, stopped: next.reason === 'none' ? 'end' : next.reason };
+      if (n + 1 >= maxPages) return { agents, stopped: 'bound' };
+      // A `next` that leads back to the same page would loop: stop there.
+      if (JSON.stringify(next.query) === JSON.stringify(query)) return { agents, stopped: 'end' };
+      query = next.query;
+    }
+  }
+
+  private async page(query: Array<[string, string]>, opts?: CallOptions): Promise<AgentListPage> {
     const page = await this.call({ op: 'list' }, () => this.client.request({ method: 'GET', path: AGENT_PATH, query, schema: ListResponseSchema, retry: 'spec' }, opts));
-    return { ...page, nextBefore: beforeOf(page.next) };
+    const next = nextPage(page.next, this.client.settings.baseUrl);
+    return { ...page, nextBefore: next.follow ? next.before : undefined, nextPage: next };
   }
 
   private checkJob(jobId: string): void {
@@ -269,14 +402,18 @@ export class AgentClient {
       return await fn();
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
+      if (e instanceof AgentError) throw e;
       if (c.op === 'submit') {
         const m = mayExist(e);
         if (m) throw m;
       }
-      const step = nextStep(e, c);
-      if (!step) throw e;
+      let reason = classify(e, c.op);
+      if (c.op === 'submit' && e.kind !== 'validation' && (e.status === 429 || e.status === 503 || e.kind === 'retry-after-too-long'
+        || (e.status === 500 && e.error === PASSTHROUGH_ERROR))) reason = 'not-created';
+      const step = nextStep(e, reason, c);
+      if (!step) throw new AgentError(e, reason);
       const said = e.error ?? e.message;
-      throw withMessage(e, e.status ? `${said} (HTTP ${e.status}): ${step}` : `${said}: ${step}`);
+      throw new AgentError(e, reason, e.status ? `${said} (HTTP ${e.status}): ${step}` : `${said}: ${step}`);
     }
   }
 }

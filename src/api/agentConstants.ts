@@ -1,5 +1,5 @@
 // The agent values the addendum names, kept free of zod so that the editor's activation bundle can use them.
-export const KNOWN_JOB_STATUSES = ['processing', 'completed', 'failed'] as const;
+export const KNOWN_JOB_STATUSES = ['processing', 'completed', 'failed', 'cancelled'] as const;
 export const KNOWN_EVENT_TYPES = [
   'run.started', 'run.cancel_requested', 'run.finished', 'agent.started', 'agent.finished',
   'browser.session.started', 'browser.session.finished', 'progress.reported', 'reasoning.summary',
@@ -8,7 +8,51 @@ export const KNOWN_EVENT_TYPES = [
 export const KNOWN_OUTCOMES = ['succeeded', 'failed', 'cancelled', 'refused', 'credit_limit_reached'] as const;
 export const KNOWN_ERROR_CODES = ['cancelled', 'credit_limit_reached', 'parent_finished', 'refused', 'internal'] as const;
 
-/** completed and failed are final; so is `cancelled`, should the service start reporting it. */
+/** The production model, and the service's default. */
+export const DEFAULT_AGENT_MODEL = 'spark-2';
+/** Model names the service accepts today: the current one first, then retired aliases that run on it. */
+export const AGENT_MODELS = ['spark-2', 'spark-1-pro', 'spark-1-mini'] as const;
+/** Retired names the service still accepts; it runs them on `spark-2` and reports `spark-2`. */
+export const RETIRED_AGENT_MODELS: ReadonlySet<string> = new Set(['spark-1-pro', 'spark-1-mini']);
+export const AGENT_EFFORTS = ['low', 'medium', 'high'] as const;
+export type AgentEffort = (typeof AGENT_EFFORTS)[number];
+
+/**
+ * The service's named integrations (its `integration` enum); any other value must start with `_`.
+ * A value outside both is a 400, so the client never sends one.
+ */
+export const NAMED_INTEGRATIONS: ReadonlySet<string> = new Set([
+  'dify', 'zapier', 'pipedream', 'raycast', 'langchain', 'crewai', 'llamaindex', 'n8n', 'camelai', 'make', 'flowise', 'metagpt', 'relevanceai',
+]);
+
+export function isValidIntegration(v: string): boolean {
+  return NAMED_INTEGRATIONS.has(v) || /^_[A-Za-z0-9_.-]{1,100}$/.test(v);
+}
+
+/** completed, failed and cancelled are final. */
 export function isTerminalStatus(status: string): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/**
+ * Why an agent call failed: one value per row of spec 7.2 and per failure a user meets. Every error
+ * AgentClient throws carries one (`AgentError.reason`); each surface keeps one table of words per reason.
+ */
+export type AgentErrorReason =
+  | 'job-may-exist' | 'not-created' | 'invalid-input' | 'invalid-job-id' | 'invalid-snapshot-id' | 'invalid-schema'
+  | 'no-trace' | 'no-snapshots' | 'zero-data-retention' | 'not-found' | 'snapshot-not-found'
+  | 'already-finished' | 'already-cancelled' | 'auth' | 'payment' | 'forbidden' | 'rate-limit'
+  | 'cancelled' | 'timeout' | 'network' | 'service' | 'invalid-response' | 'other';
+
+export const AGENT_ERROR_REASONS: readonly AgentErrorReason[] = [
+  'job-may-exist', 'not-created', 'invalid-input', 'invalid-job-id', 'invalid-snapshot-id', 'invalid-schema',
+  'no-trace', 'no-snapshots', 'zero-data-retention', 'not-found', 'snapshot-not-found',
+  'already-finished', 'already-cancelled', 'auth', 'payment', 'forbidden', 'rate-limit',
+  'cancelled', 'timeout', 'network', 'service', 'invalid-response', 'other',
+];
+
+/** The reason AgentClient stamped on an error, read by shape so editor code needs no client import. */
+export function reasonOf(e: unknown): AgentErrorReason | undefined {
+  const r = e !== null && typeof e === 'object' ? (e as { reason?: unknown }).reason : undefined;
+  return typeof r === 'string' && (AGENT_ERROR_REASONS as readonly string[]).includes(r) ? r as AgentErrorReason : undefined;
 }

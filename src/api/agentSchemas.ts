@@ -9,25 +9,43 @@ function soft<T extends z.ZodType>(s: T) {
   return s.optional().catch(undefined);
 }
 
-export { KNOWN_JOB_STATUSES, KNOWN_EVENT_TYPES, KNOWN_OUTCOMES, KNOWN_ERROR_CODES, isTerminalStatus } from './agentConstants';
+export {
+  KNOWN_JOB_STATUSES, KNOWN_EVENT_TYPES, KNOWN_OUTCOMES, KNOWN_ERROR_CODES, isTerminalStatus,
+} from './agentConstants';
+
+/** Thread fields (newer service): kept when present, never a reason to refuse a record. */
+const threadFields = {
+  threadId: soft(z.string()),
+  threadTurn: soft(z.number()),
+};
 
 export const SubmitResponseSchema = z.looseObject({
   success: soft(z.boolean()),
   id: z.string().min(1),
+  ...threadFields,
 });
 export type AgentSubmitResponse = z.infer<typeof SubmitResponseSchema>;
 
-export const AgentJobSchema = z.looseObject({
+/**
+ * The status record. Production sends no `id`; `partial` holds what a run gathered before it stopped
+ * early (its credit ceiling); after `expiresAt` every agent endpoint answers 404 for the job.
+ */
+export const AgentJobRecordSchema = z.looseObject({
   success: soft(z.boolean()),
   id: soft(z.string()),
   status: z.string(),
   data: z.unknown().optional(),
+  partial: z.unknown().optional(),
+  partialSchemaValid: soft(z.boolean()),
+  stopReason: soft(z.string().nullable()),
   creditsUsed: soft(z.number()),
-  error: soft(z.string()),
+  error: soft(z.string().nullable()),
   expiresAt: soft(z.string()),
   model: soft(z.string()),
+  effort: soft(z.string().nullable()),
+  ...threadFields,
 });
-export type AgentJob = z.infer<typeof AgentJobSchema>;
+export type AgentJobRecord = z.infer<typeof AgentJobRecordSchema>;
 
 /** Cancel answers `{ success: true }`; an empty body is accepted as well. */
 export const CancelResponseSchema = z.looseObject({ success: soft(z.boolean()) }).optional().transform((v) => v ?? {});
@@ -118,9 +136,9 @@ export const SnapshotResponseSchema = z.looseObject({
 });
 export type AgentSnapshot = z.infer<typeof SnapshotResponseSchema>;
 
-export const ListJobSchema = z.looseObject({
+export const ListEntrySchema = z.looseObject({
   id: z.string(),
-  createdAt: soft(z.string()),
+  createdAt: soft(z.union([z.string(), z.number()])),
   status: z.string().catch('unknown'),
   options: soft(z.looseObject({
     prompt: soft(z.string()),
@@ -134,17 +152,25 @@ export const ListJobSchema = z.looseObject({
     starred: soft(z.boolean()),
     hidden: soft(z.boolean()),
   })),
+  ...threadFields,
 });
-export type AgentListJob = z.infer<typeof ListJobSchema>;
+export type AgentListEntry = z.infer<typeof ListEntrySchema>;
 
-/** Jobs without an id cannot be acted on and are left out; every other row is kept. */
+const entries = z.array(z.unknown()).catch([]).transform((l) => l.flatMap((j) => {
+  const p = ListEntrySchema.safeParse(j);
+  return p.success ? [p.data] : [];
+}));
+
+/**
+ * Production lists the jobs under `agents`; the older shape (and the specification wire of the
+ * sandbox) under `jobs`. Both read into `agents`. Jobs without an id cannot be acted on and are left
+ * out; every other row is kept.
+ */
 export const ListResponseSchema = z.looseObject({
   success: soft(z.boolean()),
-  jobs: z.array(z.unknown()).catch([]).transform((l) => l.flatMap((j) => {
-    const p = ListJobSchema.safeParse(j);
-    return p.success ? [p.data] : [];
-  })),
+  agents: entries.optional(),
+  jobs: entries.optional(),
   next: soft(z.string().nullable()),
-});
+}).transform(({ jobs, agents, ...rest }) => ({ ...rest, agents: agents ?? jobs ?? [] }));
 export type AgentList = z.infer<typeof ListResponseSchema>;
 

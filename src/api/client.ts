@@ -80,6 +80,9 @@ export class DevIndexClient {
     this.random = opts.random ?? Math.random;
   }
 
+  /** For AgentClient: the service's base URL (to check a list's `next`) and the `origin` POST bodies carry. */
+  get settings(): { baseUrl: string; origin?: string } { return { baseUrl: this.opts.baseUrl, origin: this.opts.origin }; }
+
   /** Validates before anything is sent (ApiError kind 'validation', attempts 0), then GET or POST. */
   async search(params: SearchParams, opts: CallOptions = {}): Promise<SearchResponse> {
     const v = validateSearchParams(params);

@@ -1,8 +1,8 @@
 // `devindex agent …`: start, follow, cancel and inspect agent jobs from a terminal.
 import { readFileSync } from 'node:fs';
 import {
-  AgentClient, agentErrorReason, isTerminalStatus, mergeEvents, orderEvents, runFinished, summarizeEvent,
-  type AgentJob, type AgentSubmitParams, type TraceEvent,
+  AGENT_EFFORTS, AGENT_MODELS, AgentClient, isTerminalStatus, mergeEvents, orderEvents, reasonOf, RETIRED_AGENT_MODELS, runFinished, summarizeEvent,
+  type AgentJobRecord, type AgentSchemaParam, type AgentSubmitParams, type TraceEvent,
 } from '../api/agent';
 import type { ClientOptions, DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -20,13 +20,15 @@ export const AGENT_USAGE = `Usage: devindex agent <subcommand> [options]
 Subcommands:
   start "<prompt>" [options]     submit an agent job (prints its id)
     --urls LIST                  comma-separated absolute http(s) URLs to start from
-    --schema FILE                JSON Schema (a JSON object) for the shape of the result
+    --schema FILE                JSON Schema (a JSON object, true, false or null) for the shape of the result
     --max-credits N              credit ceiling, a positive number (service default 2500)
-    --model M                    model name (service default spark-2)
-    --effort low|medium|high
+    --model M                    ${AGENT_MODELS.join(', ')} (service default ${AGENT_MODELS[0]}; the others are
+                                 retired names that run on it); more names via DEVINDEX_AGENT_MODELS
+    --effort ${AGENT_EFFORTS.join('|')}
     --strict-urls                stay on the given URLs (strictConstrainToURLs)
     --wait                       follow the run, printing events as they arrive
-  status <jobId>                 the job record (status, credits, error, result)
+  status <jobId> [--partial]     the job record (status, credits, expiry, error, result); --partial
+                                 prints only the partial result of a run stopped by its credit ceiling
   cancel <jobId>                 ask a running job to stop
   trace <jobId> [--live-view]    the trace, grouped per agent
   snapshot <jobId> <snapshotId>  an artifact snapshot (ids come from artifact.updated events)
@@ -37,10 +39,12 @@ Common options:
   --json           machine-readable output (with --wait: one JSON event per line, then the job record)
   -h, --help       show this help
 
-A submission is never sent twice: after a timeout or a gateway error the job may exist, so look
-for it with "devindex agent list" before starting it again.
+A submission is never sent twice: after a timeout, a gateway error or Ctrl+C once it was sent, the
+job may exist, so look for it with "devindex agent list" before starting it again. Jobs expire on
+the service about 24 hours after they end (then every command answers "not found").
 
-Environment: DEVINDEX_API_KEY (required for agent jobs), DEVINDEX_BASE_URL.
+Environment: DEVINDEX_API_KEY (required for agent jobs), DEVINDEX_BASE_URL,
+DEVINDEX_AGENT_MODELS (comma-separated model names newer than this build).
 Exit codes: 0 success (with --wait: the run completed), 1 service or network error (with --wait:
 the run failed, was cancelled or did not finish in time), 2 invalid input (nothing is sent).
 `;
@@ -52,7 +56,7 @@ const START: CliOptions = {
 };
 const SUBCOMMANDS: Record<string, { options: CliOptions; positionals: string[] }> = {
   start: { options: START, positionals: ['prompt'] },
-  status: { options: COMMON, positionals: ['jobId'] },
+  status: { options: { ...COMMON, partial: { type: 'boolean' } }, positionals: ['jobId'] },
   cancel: { options: COMMON, positionals: ['jobId'] },
   trace: { options: { ...COMMON, 'live-view': { type: 'boolean' } }, positionals: ['jobId'] },
   snapshot: { options: COMMON, positionals: ['jobId', 'snapshotId'] },
@@ -92,7 +96,7 @@ export function parseAgentArgs(argv: string[]): Parsed | 'help' {
   return { sub, values, args, json: values.json === true, baseUrl: values['base-url'] as string | undefined };
 }
 
-function readSchema(file: string): Record<string, unknown> {
+function readSchema(file: string): AgentSchemaParam {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -105,7 +109,8 @@ function readSchema(file: string): Record<string, unknown> {
   } catch (e) {
     throw new UsageError(`--schema ${file}: not valid JSON (${(e as Error).message})`);
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new UsageError(`--schema ${file}: must hold a JSON object (a JSON Schema), not ${Array.isArray(v) ? 'an array' : typeof v}`);
+  if (v === null || typeof v === 'boolean') return v;
+  if (typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`--schema ${file}: must hold a JSON Schema (a JSON object, true, false or null), not ${Array.isArray(v) ? 'an array' : typeof v}`);
   return v as Record<string, unknown>;
 }
 
@@ -147,7 +152,7 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentComm
   } catch (e) {
     return printError(io, e, cmd);
   }
-  const agent = new AgentClient(client);
+  const agent = new AgentClient(client, { extraModels: splitList(io.env.DEVINDEX_AGENT_MODELS) ?? [] });
   const call = { onRetry: retryPrinter(io), signal: io.signal };
   const out = (v: unknown) => io.out(`${jsonForTerminal(v, 2)}\n`);
   try {
@@ -171,13 +176,21 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentComm
       }
       case 'status': {
         const job = await agent.status(parsed.args[0]!, call);
+        if (parsed.values.partial) {
+          if (job.partial === undefined || job.partial === null) {
+            io.err(`devindex agent: job ${parsed.args[0]} has no partial result (a run stopped by its credit ceiling has one)\n`);
+            return EXIT_FAILURE;
+          }
+          io.out(parsed.json ? `${JSON.stringify(job.partial, null, 2)}\n` : `${clean(JSON.stringify(job.partial, null, 2))}\n`);
+          return EXIT_OK;
+        }
         if (parsed.json) out(job); else io.out(formatJob(job));
         return EXIT_OK;
       }
       case 'cancel': {
         const r = await agent.cancel(parsed.args[0]!, call);
         if (parsed.json) out(r);
-        else io.out(`Cancel requested for job ${parsed.args[0]}; it stops shortly and then reports status failed (devindex agent status ${parsed.args[0]}).\n`);
+        else io.out(`Cancel requested for job ${parsed.args[0]}; it stops shortly and then reports that it was cancelled (devindex agent status ${parsed.args[0]}).\n`);
         return EXIT_OK;
       }
       case 'trace': {
@@ -205,12 +218,16 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentComm
         }
         const page = await agent.list(before === undefined ? {} : { before }, call);
         if (parsed.json) { out(page); return EXIT_OK; }
-        if (page.jobs.length === 0) io.out('No agent jobs.\n');
-        for (const j of page.jobs) {
+        if (page.agents.length === 0) io.out('No agent jobs.\n');
+        for (const j of page.agents) {
           const prompt = clean(j.options?.prompt ?? '').replace(/\s+/g, ' ');
-          io.out(`${clean(j.createdAt ?? '-')}  ${clean(j.status).padEnd(10)}  ${clean(j.id)}  ${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}\n`);
+          const created = typeof j.createdAt === 'number' ? new Date(j.createdAt).toISOString() : clean(j.createdAt ?? '-');
+          io.out(`${created}  ${clean(j.status).padEnd(10)}  ${clean(j.id)}  ${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}\n`);
         }
         if (page.nextBefore !== undefined) io.out(`More: devindex agent list --before ${page.nextBefore}\n`);
+        else if (!page.nextPage.follow && page.nextPage.reason === 'other-origin') {
+          io.err(`devindex agent: the service's next page is on another address (${clean(page.nextPage.origin ?? '?')}); not followed, so the key is only sent to ${clean(client.settings.baseUrl)}\n`);
+        }
         return EXIT_OK;
       }
       default:
@@ -223,13 +240,15 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentComm
   }
 }
 
-export function formatJob(job: AgentJob): string {
-  const lines = [`id:           ${clean(job.id ?? '-')}`, `status:       ${clean(job.status)}`];
-  if (job.creditsUsed !== undefined) lines.push(`credits used: ${job.creditsUsed}`);
-  if (job.model) lines.push(`model:        ${clean(job.model)}`);
-  if (job.expiresAt) lines.push(`expires:      ${clean(job.expiresAt)}`);
+export function formatJob(job: AgentJobRecord): string {
+  const lines = [...(job.id ? [`id:           ${clean(job.id)}`] : []), `status:       ${clean(job.status)}`];
+  if (job.creditsUsed !== undefined) lines.push(`credits used: ${job.creditsUsed}${job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''}`);
+  if (job.model) lines.push(`model:        ${clean(job.model)}${RETIRED_AGENT_MODELS.has(job.model) ? ' (a retired name)' : ''}`);
+  if (job.effort) lines.push(`effort:       ${clean(job.effort)}`);
+  if (job.expiresAt) lines.push(`expires:      ${clean(job.expiresAt)} (the service forgets the job then; keep the result before)`);
   if (job.error) lines.push(`error:        ${clean(job.error)}`);
-  if (job.data !== undefined) lines.push('data:', ...clean(boundedJson(job.data, 2)).split('\n').map((l) => `  ${l}`));
+  if (job.data !== undefined && job.data !== null) lines.push('data:', ...clean(boundedJson(job.data, 2)).split('\n').map((l) => `  ${l}`));
+  if (job.partial !== undefined && job.partial !== null) lines.push('partial result: kept by the service (print it with --partial)');
   return `${lines.join('\n')}\n`;
 }
 
@@ -278,7 +297,7 @@ async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, 
   let traceAvailable = true;
   let interval = policy.initialMs;
   let finishedAt: number | undefined;
-  let job: AgentJob | undefined;
+  let job: AgentJobRecord | undefined;
   for (let tick = 0; ; tick++) {
     let fresh: TraceEvent[] = [];
     if (traceAvailable) {
@@ -288,7 +307,7 @@ async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, 
         fresh = orderEvents(merged.slice(known.length));
         known = merged;
       } catch (e) {
-        if (agentErrorReason(e) !== 'no-trace') throw e;
+        if (reasonOf(e) !== 'no-trace') throw e;
         traceAvailable = false;
         if (!json) io.err(`devindex agent: ${(e as ApiError).message}; following the status only\n`);
       }
@@ -319,7 +338,7 @@ async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, 
 }
 
 /** Why the run ended, in plain words. */
-export function finalWords(job: AgentJob, finished: TraceEvent | undefined, submitted: Pick<AgentSubmitParams, 'maxCredits'>): string {
+export function finalWords(job: AgentJobRecord, finished: TraceEvent | undefined, submitted: Pick<AgentSubmitParams, 'maxCredits'>): string {
   if (job.status === 'completed') {
     const data = job.data === undefined ? '' : `${clean(JSON.stringify(job.data, null, 2))}\n`;
     return `Completed${job.creditsUsed !== undefined ? ` (${job.creditsUsed} credits)` : ''}.\n${data}`;
@@ -330,7 +349,7 @@ export function finalWords(job: AgentJob, finished: TraceEvent | undefined, subm
     case 'credit_limit_reached':
       return `Stopped: the run reached its credit ceiling (maxCredits ${submitted.maxCredits ?? '2500, the default'}). Raise it with --max-credits to let it finish; failed runs are not billed.${err ? `\n${err}` : ''}\n`;
     case 'cancelled':
-      return `Cancelled.${err ? ` ${err}` : ''}\n`;
+      return `Cancelled.${job.creditsUsed ? ` ${job.creditsUsed} credits were spent before it stopped.` : ''}${err ? ` ${err}` : ''}\n`;
     case 'refused':
       return `The agent refused the task.${err ? ` ${err}` : ''} Rephrase the prompt.\n`;
     default:

@@ -2,7 +2,7 @@
 // `devindex mcp`: results with kind, provenance, link, license and passages, then the coverage notes
 // in plain words; errors that say what happened and how to fix the call. Bounded by a size budget
 // that shortens passages before it drops results, and says what it cut. No vscode import.
-import type { AgentJob, AgentSnapshot, AgentTrace, TraceEvent } from '../api/agentSchemas';
+import type { AgentJobRecord, AgentSnapshot, AgentTrace, TraceEvent } from '../api/agentSchemas';
 import { explainCoverage } from '../api/coverage';
 import { ApiError } from '../api/errors';
 import type { ParamIssue, SearchParams } from '../api/params';
@@ -224,7 +224,7 @@ function jsonBlock(v: unknown, maxChars: number): string {
 }
 
 /** Status, then result or reason, then the trace summary (or why there is none). */
-export function jobStatusText(jobId: string, job: AgentJob, trace: { trace?: AgentTrace; unavailable?: string }, o: { surface: Surface; maxChars: number }): string {
+export function jobStatusText(jobId: string, job: AgentJobRecord, trace: { trace?: AgentTrace; unavailable?: string }, o: { surface: Surface; maxChars: number }): string {
   const lines: string[] = [`Agent job ${jobId}: ${clean(job.status)}.`];
   if (job.creditsUsed !== undefined) lines.push(`Credits used: ${job.creditsUsed}.`);
   if (job.model) lines.push(`Model: ${clean(job.model)}.`);

@@ -69,7 +69,7 @@ test('invalid submissions are refused before anything is sent, naming field and 
     [{ prompt: '   ' }, /prompt must not be empty/],
     [{ prompt: 'ok', urls: ['ftp://files.example/a'] }, /urls\[0\] "ftp:\/\/files\.example\/a" is not an absolute http\(s\) URL/],
     [{ prompt: 'ok', urls: ['https://a.example/', 'example.com/page'] }, /urls\[1\]/],
-    [{ prompt: 'ok', schema: [] as unknown as Record<string, unknown> }, /schema must be a JSON object/],
+    [{ prompt: 'ok', schema: [] as unknown as Record<string, unknown> }, /schema must be a JSON Schema \(a JSON object such as \{"type":"object"\}\), true, false or null; got an array/],
     [{ prompt: 'ok', maxCredits: 0 }, /maxCredits must be a number greater than 0; got 0/],
     [{ prompt: 'ok', maxCredits: Number.NaN }, /maxCredits/],
     [{ prompt: 'ok', effort: 'max' as 'high' }, /effort must be one of low, medium, high; got "max"/],
@@ -173,19 +173,37 @@ test('cancel whose answer was lost: the retry\'s "already cancelled" means it wo
   assert.equal(seen.filter((s) => s.method === 'DELETE').length, 2);
 });
 
-test('trace sends liveView; list sends before and reads the next cursor', async () => {
+test('trace sends liveView; list sends before, reads `agents`, and follows a next only on its own origin', async () => {
   script = [
     { status: 200, body: { success: true, id: JOB, events: [{ eventId: 'e', type: 'run.started' }], creditsUsed: 0 } },
-    { status: 200, body: { success: true, jobs: [{ id: JOB, status: 'completed' }], next: 'https://api.example/v2/agent?before=1700000000000' } },
+    { status: 200, body: { success: true, agents: [{ id: JOB, status: 'completed' }], next: 'https://api.example/v2/agent?before=1700000000000' } },
+    { status: 200, body: { success: true, agents: [{ id: JOB, status: 'cancelled' }], next: `${base}/v2/agent?before=1700000000000` } },
   ];
   const t = await agent.trace(JOB, { liveView: true });
   assert.equal(t.events[0]!.type, 'run.started');
   assert.equal(seen[0]!.url, `/v2/agent/${JOB}/trace?liveView=true`);
   const l = await agent.list({ before: 1700000000123 });
   assert.equal(seen[1]!.url, '/v2/agent?before=1700000000123');
-  assert.equal(l.nextBefore, 1700000000000);
-  assert.equal(l.jobs[0]!.id, JOB);
+  assert.equal(l.nextBefore, undefined, 'a next on another origin is not followed');
+  assert.deepEqual(l.nextPage, { follow: false, reason: 'other-origin', origin: 'https://api.example' });
+  assert.equal(l.agents[0]!.id, JOB);
+  const own = await agent.list();
+  assert.equal(own.nextBefore, 1700000000000, 'a next on the configured origin is');
+  assert.equal(own.agents[0]!.status, 'cancelled');
   const e = await rejects(agent.list({ before: -1 }));
   assert.equal(e.kind, 'validation');
+  assert.equal(seen.length, 3);
+});
+
+test('listAll sends the key only to the configured origin: a next elsewhere ends the list', async () => {
+  script = [
+    { status: 200, body: { success: true, agents: [{ id: JOB, status: 'processing' }], next: `${base}/v2/agent?before=5` } },
+    { status: 200, body: { success: true, jobs: [{ id: '223e4567-e89b-42d3-a456-426614174000', status: 'completed' }], next: 'http://127.0.0.2:9/v2/agent?before=1' } },
+  ];
+  const all = await agent.listAll();
+  assert.equal(all.stopped, 'other-origin');
+  assert.equal(all.agents.length, 2);
   assert.equal(seen.length, 2);
+  assert.deepEqual(seen.map((x) => x.url), ['/v2/agent', '/v2/agent?before=5']);
+  assert.ok(seen.every((x) => x.auth === `Bearer ${KEY}`));
 });

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { AgentClient } from '../../src/api/agent';
 import { DevIndexClient } from '../../src/api/client';
+import { agentDocumentPath } from '../../src/agents/agentDocuments';
 import { AgentNode } from '../../src/agents/agentNode';
 import { EventNode } from '../../src/agents/eventNode';
 import { createAgentsFeature, type AgentsFeature } from '../../src/agents/index';
@@ -25,7 +26,11 @@ class MemoryStorage implements JobStorage {
     return v === undefined ? undefined : (JSON.parse(v) as T);
   }
   async update(key: string, value: unknown): Promise<void> {
-    this.map.set(key, JSON.stringify(value));
+    if (value === undefined) this.map.delete(key);
+    else this.map.set(key, JSON.stringify(value));
+  }
+  keys(): readonly string[] {
+    return [...this.map.keys()];
   }
 }
 
@@ -104,7 +109,7 @@ describe('agent jobs', function () {
     const cancelled = await until('the cancelled job ends', () => jobNode(feature, cancelledId),
       (n) => n !== undefined && iconId(n) === 'circle-slash', 30_000);
     assert.doesNotMatch(String(cancelled!.contextValue), /cancellable/);
-    assert.match(String(cancelled!.description), /cancelled · 0/);
+    assert.match(String(cancelled!.description), /^cancelled · (\d+ credits spent|0 \/ 1000 credits)$/);
   });
 
   it('sees the other job finish with its agents, nested subagents and events in the tree', async () => {
@@ -120,11 +125,11 @@ describe('agent jobs', function () {
     const artifact = all.find((n): n is EventNode => n instanceof EventNode && n.snapshot?.kind === 'json');
     assert.ok(artifact, 'an artifact.updated event with a snapshot');
     assert.match(String(artifact.contextValue), /;snapshot(;|$)/);
-    const uri = vscode.Uri.from({ scheme: 'devindex-agent', path: `/${completedId}/snapshots/${artifact.snapshot!.snapshotId}.json` });
+    const uri = vscode.Uri.from({ scheme: 'devindex-agent', path: agentDocumentPath({ kind: 'snapshot', jobId: completedId, snapshotId: artifact.snapshot!.snapshotId, artifactKind: 'json' }) });
     const text = await feature.content.provideTextDocumentContent(uri, new vscode.CancellationTokenSource().token);
     assert.doesNotThrow(() => JSON.parse(text), `the snapshot is pretty JSON: ${text.slice(0, 200)}`);
     const result = await feature.content.provideTextDocumentContent(
-      vscode.Uri.from({ scheme: 'devindex-agent', path: `/${completedId}/result.json` }), new vscode.CancellationTokenSource().token);
+      vscode.Uri.from({ scheme: 'devindex-agent', path: agentDocumentPath({ kind: 'result', jobId: completedId, label: 'collect findings' }) }), new vscode.CancellationTokenSource().token);
     assert.ok(Object.keys(JSON.parse(result)).length > 0, 'the result has data');
   });
 
@@ -141,5 +146,41 @@ describe('agent jobs', function () {
     await feature.tree.getChildren(done);
     const children = await until('the trace is read on expand', () => feature.tree.getChildren(done), (c) => c.some((n) => n instanceof AgentNode), 15_000);
     assert.ok(children.length > 0);
+  });
+
+  it('shows a job that only the service lists (started elsewhere) after a refresh', async () => {
+    const elsewhere = new AgentClient(client);
+    const { id } = await elsewhere.submit({ prompt: 'Integration: started in another front end', maxCredits: 1000 });
+    assert.equal(await jobNode(feature, id), undefined, 'not known before the list is read');
+    await feature.commands['devIndex.agent.refresh']();
+    const node = await until('the listed job in the tree', () => jobNode(feature, id), (n) => n !== undefined, 15_000);
+    assert.equal(feature.store.get(id)!.origin, 'service');
+    assert.match(String(node!.label), /started in another/);
+  });
+
+  it('keeps a finished result; after the service lets the job expire, the restored job still opens it', async () => {
+    const sandbox = process.env.DEVINDEX_SANDBOX_URL;
+    assert.ok(sandbox, 'the runner provides DEVINDEX_SANDBOX_URL');
+    const id = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: keep my result', maxCredits: 1000 }))!;
+    // The sandbox's test control: this job expires 8 s from now instead of in a day.
+    const ctl = await fetch(`${sandbox}/__sandbox/agent/expire`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jobId: id, inMs: 8000 }),
+    });
+    assert.equal(ctl.status, 200);
+    const expiresAt = Date.parse(((await ctl.json()) as { expiresAt: string }).expiresAt);
+    await until('the job completes and its result is kept', () => feature.store.get(id), (j) => j?.kept?.result === true, 30_000);
+    await feature.store.flush();
+    feature.dispose();
+    await new Promise((r) => setTimeout(r, Math.max(0, expiresAt - Date.now()) + 500));
+    feature = build();
+    const text = await feature.content.provideTextDocumentContent(
+      vscode.Uri.from({ scheme: 'devindex-agent', path: `/${id}/result/result — keep my result.json` }), new vscode.CancellationTokenSource().token);
+    const data = JSON.parse(text) as { items?: unknown[] };
+    assert.ok(Array.isArray(data.items) && data.items.length > 0, `the kept result opens: ${text.slice(0, 200)}`);
+    const node = await jobNode(feature, id);
+    assert.equal(feature.store.get(id)!.expired, true, 'the 404 after expiry reads as expired');
+    assert.equal(iconId(node!), 'history');
+    assert.match(String(node!.description), /^expired on .+ · result kept$/);
+    assert.match(String(node!.contextValue), /;result(;|$)/, 'Open Result is still offered');
   });
 });

@@ -19,6 +19,7 @@ function harness(sc: Scenario) {
   const calls: Array<{ method: string; path: string; t: number }> = [];
   let seq = 0;
   const fake = {
+    settings: { baseUrl: 'https://api.example.com' },
     async request<T>(spec: RequestSpec<T>): Promise<T> {
       calls.push({ method: spec.method, path: spec.path, t: clock.t });
       if (spec.method === 'POST') return spec.schema.parse({ success: true, id: ID });

@@ -13,9 +13,9 @@ interface Ev {
   [k: string]: unknown;
 }
 
-function setup(speed = 1) {
+function setup(speed = 1, wire: 'spec' | 'production' = 'spec') {
   const clock = { t: 1_700_000_000_000 };
-  const svc = createAgentService({ speed, now: () => clock.t });
+  const svc = createAgentService({ speed, now: () => clock.t, wire, testMode: true });
   const call = (method: string, path: string, o: { body?: unknown; team?: string; query?: string } = {}): AgentReply => {
     const r = svc.handle({ method, path, query: new URLSearchParams(o.query ?? ''), body: o.body, team: o.team ?? 'team-a' });
     assert.ok(r, `${method} ${path} is an agent path`);

@@ -1,17 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  AgentJobSchema, CancelResponseSchema, ListResponseSchema, SnapshotResponseSchema, SubmitResponseSchema,
+  AgentJobRecordSchema, CancelResponseSchema, ListResponseSchema, SnapshotResponseSchema, SubmitResponseSchema,
   TraceResponseSchema, isTerminalStatus,
 } from '../../../src/api/agentSchemas';
 
 test('job record: unknown fields and status values are kept; wrong-typed optional fields are dropped', () => {
-  const r = AgentJobSchema.parse({ success: true, id: 'x', status: 'cancelling', creditsUsed: 'many', error: 42, futureField: { a: 1 } });
+  const r = AgentJobRecordSchema.parse({ success: true, id: 'x', status: 'cancelling', creditsUsed: 'many', error: 42, futureField: { a: 1 } });
   assert.equal(r.status, 'cancelling');
   assert.equal(r.creditsUsed, undefined);
   assert.equal(r.error, undefined);
   assert.deepEqual((r as Record<string, unknown>).futureField, { a: 1 });
-  assert.equal(AgentJobSchema.safeParse({ success: true }).success, false, 'a record without a status is not a job record');
+  assert.equal(AgentJobRecordSchema.safeParse({ success: true }).success, false, 'a record without a status is not a job record');
   assert.equal(isTerminalStatus('cancelling'), false);
   assert.equal(isTerminalStatus('failed'), true);
 });
@@ -69,10 +69,40 @@ test('list: rows without id are left out, others kept with unknown status and fi
     jobs: [{ id: 'a', status: 'queued', options: { prompt: 'p', urls: null, model: 7 }, settings: { label: null }, pinned: true }, { status: 'completed' }, 5],
     next: '/v2/agent?before=10',
   });
-  assert.equal(r.jobs.length, 1);
-  assert.equal(r.jobs[0]!.status, 'queued');
-  assert.equal(r.jobs[0]!.options?.model, undefined);
-  assert.equal(r.jobs[0]!.options?.urls, null);
-  assert.equal((r.jobs[0] as Record<string, unknown>).pinned, true);
+  assert.equal(r.agents.length, 1);
+  assert.equal(r.agents[0]!.status, 'queued');
+  assert.equal(r.agents[0]!.options?.model, undefined);
+  assert.equal(r.agents[0]!.options?.urls, null);
+  assert.equal((r.agents[0] as Record<string, unknown>).pinned, true);
   assert.equal(r.next, '/v2/agent?before=10');
+});
+
+test('list: production\'s `agents` and the older `jobs` both read into `agents`; `agents` wins when both come', () => {
+  const row = (id: string) => ({ id, createdAt: '2026-11-23T10:00:00.000Z', status: 'processing', options: { prompt: id, effort: 'high' }, settings: { hidden: false, starred: false } });
+  assert.deepEqual(ListResponseSchema.parse({ success: true, agents: [row('p')] }).agents.map((a) => a.id), ['p']);
+  assert.deepEqual(ListResponseSchema.parse({ success: true, jobs: [row('s')] }).agents.map((a) => a.id), ['s']);
+  assert.deepEqual(ListResponseSchema.parse({ success: true, agents: [row('p')], jobs: [row('s')] }).agents.map((a) => a.id), ['p']);
+  assert.deepEqual(ListResponseSchema.parse({ success: true }).agents, []);
+  const withThread = ListResponseSchema.parse({ success: true, agents: [{ ...row('t'), threadId: 'th_1', threadTurn: 2, createdAt: 1_700_000_000_000 }] });
+  assert.equal(withThread.agents[0]!.threadId, 'th_1');
+  assert.equal(withThread.agents[0]!.createdAt, 1_700_000_000_000);
+  assert.equal(withThread.agents[0]!.options?.effort, 'high');
+});
+
+test('status: production\'s record without id, cancelled, partial, expiresAt, effort and thread fields', () => {
+  const r = AgentJobRecordSchema.parse({
+    success: true, status: 'failed', error: 'Credit limit reached', creditsUsed: 0, partial: { items: [1] }, partialSchemaValid: true,
+    stopReason: 'credit_limit_reached', model: 'spark-2', effort: 'low', expiresAt: '2026-11-24T10:00:00.000Z', threadId: 'th', threadTurn: 1,
+  });
+  assert.equal(r.id, undefined);
+  assert.deepEqual(r.partial, { items: [1] });
+  assert.equal(r.expiresAt, '2026-11-24T10:00:00.000Z');
+  assert.equal(r.effort, 'low');
+  assert.equal(r.threadTurn, 1);
+  assert.equal(isTerminalStatus(AgentJobRecordSchema.parse({ status: 'cancelled', creditsUsed: 12 }).status), true);
+  // Thread fields of an unexpected type are dropped, never a reason to refuse the record.
+  const odd = AgentJobRecordSchema.parse({ status: 'processing', threadId: 5, threadTurn: 'two', error: null });
+  assert.equal(odd.threadId, undefined);
+  assert.equal(odd.threadTurn, undefined);
+  assert.equal(SubmitResponseSchema.parse({ success: true, id: 'j', threadId: 'th', threadTurn: 1 }).threadId, 'th');
 });

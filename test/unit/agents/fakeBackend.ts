@@ -1,7 +1,7 @@
 // A scripted agent backend for the store tests: each job is a timeline of trace events on the test's
 // clock, plus failures to inject and a gate to hold requests in flight.
 import type {
-  AgentBackend, AgentJobRecord, AgentListResponse, AgentSnapshotResponse, AgentSubmitParams,
+  AgentBackend, AgentJobRecord, AgentListAll, AgentSnapshotResponse, AgentSubmitParams,
   AgentTraceResponse, TraceEvent,
 } from '../../../src/agents/agentBackend';
 import type { EventAgent } from '../../../src/api/agentSchemas';
@@ -18,16 +18,35 @@ export interface ScriptedJob {
   events: Array<{ at: number; event: AgentTraceEvent }>;
   /** Offset at which the status turns terminal. */
   endAt?: number;
-  endStatus?: 'completed' | 'failed';
+  endStatus?: 'completed' | 'failed' | 'cancelled';
   endError?: string;
   credits?: number;
+  /** `partial` of the final record (a run stopped by its credit ceiling). */
+  partial?: unknown;
+  /** ISO expiry the status record reports; after `expireAt` (offset) every call answers 404. */
+  expiresAt?: string;
+  expireAt?: number;
   noTrace?: boolean;
   data?: unknown;
 }
 
+/** The reason AgentClient would stamp, for the statuses the fake answers with. */
+function reasonFor(status: number, error: string): string {
+  if (status === 400 && /only available for/.test(error)) return 'no-trace';
+  if (status === 404) return /snapshot/i.test(error) ? 'snapshot-not-found' : 'not-found';
+  if (status === 409) return /cancelled/.test(error) ? 'already-cancelled' : 'already-finished';
+  if (status === 401) return 'auth';
+  if (status === 403) return 'forbidden';
+  if (status === 429) return 'rate-limit';
+  if (status >= 500) return 'service';
+  return 'other';
+}
+
 export class HttpishError extends Error {
-  constructor(readonly status: number, readonly error: string, readonly retryable = false, readonly retryAfterMs?: number, readonly kind = 'http') {
+  readonly reason: string;
+  constructor(readonly status: number, readonly error: string, readonly retryable = false, readonly retryAfterMs?: number, readonly kind = 'http', reason?: string) {
     super(`${error} (HTTP ${status})`);
+    this.reason = reason ?? reasonFor(status, error);
   }
 }
 
@@ -48,7 +67,7 @@ export class FakeBackend implements AgentBackend {
   readonly jobs = new Map<string, ScriptedJob>();
   /** Thrown by the next calls whose method matches (in order). */
   readonly failures: Array<{ method: string; error: unknown }> = [];
-  listJobs: AgentListResponse = { success: true, jobs: [] };
+  listJobs: AgentListAll = { agents: [], stopped: 'end' };
   concurrent = 0;
   maxConcurrent = 0;
   private gate: Promise<void> | undefined;
@@ -94,7 +113,7 @@ export class FakeBackend implements AgentBackend {
 
   private job(id: string): ScriptedJob {
     const j = this.jobs.get(id);
-    if (!j) throw new HttpishError(404, 'Agent job not found');
+    if (!j || (j.expireAt !== undefined && this.elapsed(j) >= j.expireAt)) throw new HttpishError(404, 'Agent job not found');
     return j;
   }
 
@@ -115,9 +134,13 @@ export class FakeBackend implements AgentBackend {
     return this.call('status', jobId, () => {
       const j = this.job(jobId);
       const ended = j.endAt !== undefined && this.elapsed(j) >= j.endAt;
+      const expiry = j.expiresAt ? { expiresAt: j.expiresAt } : {};
       return ended
-        ? { success: true, id: jobId, status: j.endStatus ?? 'completed', creditsUsed: j.endStatus === 'failed' ? 0 : j.credits, error: j.endError, data: j.data, model: 'spark-2' }
-        : { success: true, id: jobId, status: 'processing', model: 'spark-2' };
+        ? {
+          success: true, status: j.endStatus ?? 'completed', creditsUsed: j.endStatus === 'failed' ? 0 : j.credits, error: j.endError, data: j.data, model: 'spark-2',
+          ...(j.partial !== undefined ? { partial: j.partial } : {}), ...expiry,
+        }
+        : { success: true, status: 'processing', model: 'spark-2', ...expiry };
     });
   }
 
@@ -141,7 +164,7 @@ export class FakeBackend implements AgentBackend {
     return this.call('snapshot', jobId, () => ({ success: true, id: jobId, snapshotId, snapshot: '{"items":[]}' }));
   }
 
-  async list(): Promise<AgentListResponse> {
+  async listAll(): Promise<AgentListAll> {
     return this.call('list', undefined, () => this.listJobs);
   }
 }

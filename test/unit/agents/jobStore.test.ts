@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { JobStore, type JobStoreOptions } from '../../../src/agents/jobStore';
-import { STORAGE_KEY, type JobStorage } from '../../../src/agents/jobModel';
-import { jobState } from '../../../src/agents/jobState';
+import type { JobStorage } from '../../../src/agents/jobModel';
+import { endActions, endMessage, jobContextValue, jobDescription, jobState } from '../../../src/agents/jobState';
 import { ev, FakeBackend, HttpishError, ORCH, SYSTEM, type ScriptedJob } from './fakeBackend';
 import { ManualClock, settle } from './manualClock';
 
@@ -16,13 +16,19 @@ class MapStorage implements JobStorage {
   }
   async update(key: string, value: unknown): Promise<void> {
     this.writes++;
-    this.map.set(key, JSON.parse(JSON.stringify(value)));
+    // Like globalState: writing undefined deletes the key.
+    if (value === undefined) this.map.delete(key);
+    else this.map.set(key, JSON.parse(JSON.stringify(value)));
+  }
+  keys(): readonly string[] {
+    return [...this.map.keys()];
   }
 }
 
 function setup(extra: Partial<JobStoreOptions> = {}, storage = new MapStorage(), clock = new ManualClock()) {
   const backend = new FakeBackend(() => clock.now());
   const store = new JobStore({ backend: () => backend, storage, timers: clock, ...extra });
+  store.resume();
   return { clock, backend, store, storage };
 }
 
@@ -52,12 +58,31 @@ function standardRun(b: FakeBackend, id: string, end = 60_000, outcome = 'succee
 }
 
 describe('job store: polling', () => {
-  it('makes no request and arms no timer while nothing runs', async () => {
-    const { clock, backend, store } = setup();
+  it('makes no request and arms no timer while nothing runs and the view is hidden', async () => {
+    const { clock, backend, store } = setup({ hidden: true });
     await clock.advance(10 * 60_000);
     assert.equal(backend.calls.length, 0);
     assert.equal(clock.armed, 0);
     assert.equal(store.nextPollAt(), undefined);
+  });
+
+  it('starts nothing in its constructor: polling and storage checks begin at resume()', async () => {
+    const storage = new MapStorage();
+    const clock = new ManualClock();
+    const first = setup({}, storage, clock);
+    await first.store.start({ prompt: 'running' });
+    await first.store.flush();
+    first.store.dispose();
+    const backend = new FakeBackend(() => clock.now());
+    const store = new JobStore({ backend: () => backend, storage, timers: clock });
+    assert.equal(clock.armed, 0, 'no timer before resume()');
+    await clock.advance(60_000);
+    assert.equal(backend.calls.length, 0);
+    store.resume();
+    assert.ok(clock.armed > 0);
+    await clock.advance(2_000);
+    assert.equal(backend.countOf('trace'), 1, 'the running job is polled once resumed');
+    store.dispose();
   });
 
   it('polls a new job after about 2 s, backs off while quiet, and goes fast again on events', async () => {
@@ -90,7 +115,8 @@ describe('job store: polling', () => {
     assert.equal(lastTraceAt - finishPollAt, 2000, 'reads the trace once more, a grace period after run.finished');
     assert.equal(store.events(job.id).length, 7, 'the late agent.finished was read');
     assert.equal(store.isPolling(job.id), false);
-    assert.equal(clock.armed, 0);
+    assert.equal(store.nextPollAt(), undefined);
+    assert.equal(clock.armed, 1, 'no poll timer: only the visible view\'s storage check');
     const n = backend.calls.length;
     await clock.advance(10 * 60_000);
     assert.equal(backend.calls.length, n, 'no request after the run and its grace period');
@@ -140,7 +166,8 @@ describe('job store: polling', () => {
     await clock.advance(5 * 60_000);
     assert.equal(backend.calls.filter((c) => c.method !== 'submit').length, 1, 'no request after the 404');
     assert.equal(jobState(store.get(job.id)!), 'not_found');
-    assert.equal(clock.armed, 0);
+    assert.equal(store.nextPollAt(), undefined);
+    assert.equal(clock.armed, 1, 'no poll timer: only the visible view\'s storage check');
     assert.deepEqual(ended, [job.id]);
   });
 
@@ -170,7 +197,8 @@ describe('job store: polling', () => {
     const statusTimes = backend.calls.filter((c) => c.method === 'status').map((c) => c.at);
     assert.ok(statusTimes.at(-1)! - backend.jobs.get(job.id)!.startedAt <= 12_500, 'stopped at the first terminal status');
     assert.equal(store.get(job.id)!.status, 'completed');
-    assert.equal(clock.armed, 0);
+    assert.equal(store.nextPollAt(), undefined);
+    assert.equal(clock.armed, 1, 'no poll timer: only the visible view\'s storage check');
   });
 
   it('stops on a rejected key and resumes on refresh', async () => {
@@ -223,8 +251,8 @@ describe('job store: cancel, list, persistence', () => {
     const { clock, backend, store } = setup({ canList: () => true });
     backend.script({ id: 'run-1', events: [] });
     backend.listJobs = {
-      success: true,
-      jobs: [
+      stopped: 'end',
+      agents: [
         { id: 'run-1', createdAt: new Date(clock.now() - 1000).toISOString(), status: 'processing', options: { prompt: 'remote running' } },
         { id: 'old-1', createdAt: new Date(clock.now() - 86_400_000).toISOString(), status: 'completed', options: { prompt: 'remote done' } },
         { id: 'gone-1', createdAt: new Date(clock.now() - 5000).toISOString(), status: 'completed', options: { prompt: 'removed' } },
@@ -269,7 +297,7 @@ describe('job store: cancel, list, persistence', () => {
     assert.equal(second.store.isPolling(done.id), false);
     await clock.advance(2_000);
     assert.deepEqual(second.backend.calls.map((c) => c.jobId), [running.id], 'only the running job is polled');
-    assert.ok(storage.map.has(STORAGE_KEY));
+    assert.ok([...storage.map.keys()].some((k) => k.startsWith('devIndex.agent.job/')), 'one record per job');
   });
 
   it('does not notify again after a reload for a job that had already ended', async () => {
@@ -298,7 +326,8 @@ describe('job store: cancel, list, persistence', () => {
     store.remove(job.id);
     await clock.advance(60_000);
     assert.equal(backend.countOf('trace'), 0);
-    assert.equal(clock.armed, 0);
+    assert.equal(store.nextPollAt(), undefined);
+    assert.equal(clock.armed, 1, 'no poll timer: only the visible view\'s storage check');
   });
 });
 
@@ -349,14 +378,18 @@ describe('job store: what counts as news for the schedule', () => {
     assert.ok(endedAt !== undefined && endedAt - (t0 + 120_000) <= 2000, `end detected ${endedAt! - t0 - 120_000} ms after run.finished`);
   });
 
-  it('never reads the status record while the trace answers (run.finished carries the end)', async () => {
+  it('reads the status record only once, in the poll that sees run.finished (the result to keep)', async () => {
     const { clock, backend, store } = setup();
     const job = await store.start({ prompt: 'p', maxCredits: 500 });
     standardRun(backend, job.id, 200_000);
+    const t0 = clock.now();
     await clock.advance(220_000);
     assert.equal(store.isPolling(job.id), false);
     assert.equal(store.get(job.id)!.status, 'completed');
-    assert.equal(backend.countOf('status'), 0, 'no status request over a 200 s run');
+    const reads = backend.calls.filter((c) => c.method === 'status').map((c) => c.at - t0);
+    assert.equal(reads.length, 1, `one status request over a 200 s run: ${reads}`);
+    assert.ok(reads[0]! >= 200_000, 'and not before the run finished');
+    assert.equal(store.get(job.id)!.finalRead, true);
   });
 
   it('reads the status once as a safety net when the trace has brought nothing new for 5 minutes', async () => {
@@ -405,5 +438,102 @@ describe('job store: what counts as news for the schedule', () => {
     const ts = traceTimes(backend, job.id).map((t) => t - t0);
     assert.equal(ts[2], 9500);
     assert.equal(ts[3], 10_000, '70 + a step of 30 reaches 100: 0.5 s');
+  });
+});
+
+describe('job store: cancelled, partial and expired runs (production wire)', () => {
+  it('a cancelled run ends as cancelled, with the credits it spent shown as spent', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'cancel me', maxCredits: 500 });
+    const t0 = clock.now();
+    backend.script({
+      id: job.id, credits: 37, endAt: 8_000, endStatus: 'cancelled', endError: 'The agent run was cancelled by the user.',
+      events: [
+        { at: 1_000, event: ev('run.started', SYSTEM, t0 + 1_000, 1) },
+        { at: 8_000, event: ev('run.finished', SYSTEM, t0 + 8_000, 2, { outcome: 'cancelled', error: { code: 'cancelled', source: 'system', retryable: false, message: 'cancelled' } }) },
+      ],
+    });
+    const ended: string[] = [];
+    store.onDidEndJob((j) => ended.push(j.id));
+    await clock.advance(20_000);
+    const j = store.get(job.id)!;
+    assert.equal(j.status, 'cancelled');
+    assert.equal(jobState(j), 'cancelled');
+    assert.equal(j.creditsUsed, 37);
+    assert.match(jobDescription(j), /^cancelled · 37 credits spent$/);
+    assert.match(endMessage(j)!.text, /used 37 credits before it stopped/);
+    assert.doesNotMatch(endMessage(j)!.text, /not billed/);
+    assert.deepEqual(ended, [job.id]);
+    assert.doesNotMatch(jobContextValue(j), /cancellable/);
+  });
+
+  it('a run stopped at its credit ceiling keeps its partial result, openable from the row', async () => {
+    const { clock, backend, store, storage } = setup();
+    const job = await store.start({ prompt: 'too big', maxCredits: 50 });
+    standardRun(backend, job.id, 10_000, 'credit_limit_reached', { code: 'credit_limit_reached', source: 'billing', retryable: false, message: 'limit' });
+    backend.jobs.get(job.id)!.partial = { items: [{ title: 'first' }] };
+    await clock.advance(30_000);
+    const j = store.get(job.id)!;
+    assert.equal(jobState(j), 'credit_limit_reached');
+    assert.equal(j.hasPartial, true);
+    assert.deepEqual(j.kept, { result: false, partial: true });
+    assert.match(jobContextValue(j), /;partial(;|$)/);
+    assert.doesNotMatch(jobContextValue(j), /;result(;|$)/);
+    assert.match(jobDescription(j), /partial result/);
+    assert.deepEqual(endActions(j), ['Open Partial Result', 'Start Again…']);
+    const view = await store.result(job.id, 'partial');
+    assert.deepEqual(view.data, { items: [{ title: 'first' }] });
+    assert.ok(storage.map.has(`devIndex.agent.result/${job.id}`), 'kept in its own key');
+  });
+
+  it('keeps a finished result before expiry; after it, a 404 reads "expired" and the kept copy still opens after a reload', async () => {
+    const storage = new MapStorage();
+    const clock = new ManualClock();
+    const first = setup({}, storage, clock);
+    const job = await first.store.start({ prompt: 'expiring', maxCredits: 500 });
+    const expiresAt = new Date(clock.now() + 60_000).toISOString();
+    standardRun(first.backend, job.id, 10_000);
+    Object.assign(first.backend.jobs.get(job.id)!, { data: { answer: 42 }, expiresAt, expireAt: 60_000 });
+    await clock.advance(30_000);
+    assert.deepEqual(first.store.get(job.id)!.kept, { result: true, partial: false });
+    assert.equal(first.store.get(job.id)!.expiresAt, expiresAt);
+    await first.store.flush();
+    first.store.dispose();
+
+    await clock.advance(60_000);
+    const second = setup({}, storage, clock);
+    second.backend.jobs.set(job.id, first.backend.jobs.get(job.id)!);
+    const view = await second.store.result(job.id);
+    assert.equal(view.source, 'kept');
+    assert.deepEqual(view.data, { answer: 42 });
+    assert.equal(view.expiredOn, expiresAt);
+    const j = second.store.get(job.id)!;
+    assert.equal(j.expired, true);
+    assert.equal(j.notFound, undefined, 'expired, not "not found"');
+    assert.equal(jobState(j), 'expired');
+    assert.match(jobDescription(j), /^expired on .+ · result kept$/);
+    assert.match(jobContextValue(j), /^job;expired;result$/, 'Open Result stays; no trace, no cancel');
+  });
+
+  it('a 404 before the expiry is "not found", not "expired"', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p', maxCredits: 500 });
+    backend.script({ id: job.id, events: [], expiresAt: new Date(clock.now() + 86_400_000).toISOString(), expireAt: 0 });
+    await clock.advance(3_000);
+    const j = store.get(job.id)!;
+    assert.equal(j.notFound, true);
+    assert.equal(jobState(j), 'not_found');
+  });
+
+  it('forgets the kept copy when the job is removed', async () => {
+    const { clock, backend, store, storage } = setup();
+    const job = await store.start({ prompt: 'p', maxCredits: 500 });
+    standardRun(backend, job.id, 5_000);
+    backend.jobs.get(job.id)!.data = { x: 1 };
+    await clock.advance(20_000);
+    assert.ok(storage.map.has(`devIndex.agent.result/${job.id}`));
+    store.remove(job.id);
+    await store.flush();
+    assert.equal(storage.map.has(`devIndex.agent.result/${job.id}`), false);
   });
 });

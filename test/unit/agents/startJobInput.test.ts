@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { askStartJob, emptyDraft, fieldOfIssues, type InputStep, parseMaxCredits, parseUrls, validatePrompt } from '../../../src/agents/startJobInput';
+import { askStartJob, BACK, draftFrom, emptyDraft, fieldOfIssues, type InputStep, parseMaxCredits, parseUrls, type PickStep, validatePrompt } from '../../../src/agents/startJobInput';
 
 describe('start job input', () => {
   it('bounds the prompt at 10,000 characters and names the bound', () => {
@@ -27,31 +27,60 @@ describe('start job input', () => {
 
   it('keeps what was typed when the user cancels a later step, and pre-fills it next time', async () => {
     const draft = emptyDraft();
-    const seen: InputStep[] = [];
-    const answers = ['Find rate limits', 'https://a.example', undefined];
-    const r = await askStartJob(async (s) => { seen.push(s); return answers.shift(); }, draft, 500);
+    const answers: Array<string | undefined> = ['Find rate limits', 'https://a.example', undefined];
+    const r = await askStartJob(async () => answers.shift(), draft, 500);
     assert.equal(r, undefined);
-    assert.deepEqual(draft, { prompt: 'Find rate limits', urls: 'https://a.example', maxCredits: '' });
-    const again: InputStep[] = [];
-    const r2 = await askStartJob(async (s) => { again.push(s); return s.value || '80'; }, draft, 500);
+    assert.deepEqual(draft, { ...emptyDraft(), prompt: 'Find rate limits', urls: 'https://a.example' });
+    const again: Array<InputStep | PickStep> = [];
+    const r2 = await askStartJob(async (s) => { again.push(s); return s.step === 3 ? '80' : s.value; }, draft, 500);
     assert.equal(again[0]!.value, 'Find rate limits');
     assert.equal(again[1]!.value, 'https://a.example');
-    assert.deepEqual(r2, { prompt: 'Find rate limits', urls: ['https://a.example'], maxCredits: 80 });
+    assert.deepEqual(r2, { prompt: 'Find rate limits', urls: ['https://a.example'], maxCredits: 80, model: 'spark-2' });
+  });
+
+  it('goes Back to the previous step with its value kept, and says "credit ceiling" in words', async () => {
+    const draft = emptyDraft();
+    const seen: Array<InputStep | PickStep> = [];
+    const answers: Array<string | typeof BACK> = ['first prompt', 'https://a.example', BACK, BACK, 'second prompt', 'https://b.example', '120', 'spark-1-pro', 'high'];
+    const r = await askStartJob(async (s) => { seen.push(s); return answers.shift(); }, draft, 500);
+    assert.deepEqual(seen.map((s) => s.step), [1, 2, 3, 2, 1, 2, 3, 4, 5]);
+    assert.equal(seen[3]!.value, 'https://a.example', 'Back keeps what was typed');
+    assert.equal(seen[4]!.value, 'first prompt');
+    assert.match((seen[2] as InputStep).prompt, /^Credit ceiling: /);
+    assert.doesNotMatch((seen[2] as InputStep).prompt, /maxCredits/);
+    assert.deepEqual(r, { prompt: 'second prompt', urls: ['https://b.example'], maxCredits: 120, model: 'spark-1-pro', effort: 'high' });
+  });
+
+  it('offers the known models (retired ones said so) and any from the setting, and the three efforts', async () => {
+    const picks: PickStep[] = [];
+    await askStartJob(async (s) => {
+      if (s.type === 'pick') picks.push(s);
+      return s.step === 1 ? 'p' : s.value;
+    }, emptyDraft(), 500, {}, ['spark-3-preview']);
+    assert.deepEqual(picks[0]!.items.map((i) => i.value), ['spark-2', 'spark-1-pro', 'spark-1-mini', 'spark-3-preview']);
+    assert.match(picks[0]!.items[1]!.description!, /retired name; runs on spark-2/);
+    assert.deepEqual(picks[1]!.items.map((i) => i.value), ['', 'low', 'medium', 'high']);
   });
 
   it('re-asks with the value kept and the message shown when an answer is invalid', async () => {
     const draft = emptyDraft();
-    const steps: InputStep[] = [];
-    const answers = ['p', 'not a url', '', 'p', 'https://ok.example', ''];
+    const steps: Array<InputStep | PickStep> = [];
+    const answers = ['p', 'not a url', '', 'spark-2', '', 'https://ok.example', '', 'spark-2', ''];
     const r = await askStartJob(async (s) => { steps.push(s); return answers.shift(); }, draft, 500);
-    assert.deepEqual(r, { prompt: 'p', urls: ['https://ok.example'], maxCredits: 500 });
-    const second = steps[4]!;
-    assert.equal(second.value, 'not a url');
-    assert.match(second.initialError!, /not an absolute http\(s\) URL/);
+    assert.deepEqual(r, { prompt: 'p', urls: ['https://ok.example'], maxCredits: 500, model: 'spark-2' });
+    const again = steps[5]!;
+    assert.equal(again.step, 2, 'the flow starts again at the step with the problem');
+    assert.equal(again.value, 'not a url');
+    assert.match(again.initialError!, /not an absolute http\(s\) URL/);
+  });
+
+  it('prefills Start Again… from a job', () => {
+    assert.deepEqual(draftFrom({ prompt: 'p', urls: ['https://a.example', 'https://b.example'], maxCredits: 100, model: 'spark-2', effort: 'low' }),
+      { prompt: 'p', urls: 'https://a.example, https://b.example', maxCredits: '100', model: 'spark-2', effort: 'low' });
   });
 
   it('maps service issues to the step they belong to', () => {
-    assert.deepEqual(fieldOfIssues([{ field: 'urls[1]', message: 'bad url' }, { field: 'maxCredits', message: 'too small' }, { field: 'model', message: 'x' }]),
-      { urls: 'bad url', maxCredits: 'too small' });
+    assert.deepEqual(fieldOfIssues([{ field: 'urls[1]', message: 'bad url' }, { field: 'maxCredits', message: 'too small' }, { field: 'model', message: 'x' }, { field: 'other', message: 'y' }]),
+      { urls: 'bad url', maxCredits: 'too small', model: 'x' });
   });
 });

@@ -4,7 +4,7 @@ import { ApiError, validationError } from '../../../src/api/errors';
 import { validateSearchParams, type SearchParams } from '../../../src/api/params';
 import { SearchResponseSchema, type SearchResponse } from '../../../src/api/schemas';
 import { clampBudget, errorText, jobStatusText, searchText, traceSummary } from '../../../src/tools/modelText';
-import type { AgentJob, AgentTrace } from '../../../src/api/agentSchemas';
+import type { AgentJobRecord, AgentTrace } from '../../../src/api/agentSchemas';
 
 const long = (n: number, word = 'lorem') => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
 
@@ -176,11 +176,11 @@ describe('agent texts', () => {
   });
 
   it('status: a failed run gives its reason and partial data; a completed one its result, bounded', () => {
-    const failed = { status: 'failed', creditsUsed: 0, error: 'Credit limit reached', partial: { found: ['a'] } } as unknown as AgentJob;
+    const failed = { status: 'failed', creditsUsed: 0, error: 'Credit limit reached', partial: { found: ['a'] } } as unknown as AgentJobRecord;
     const t = jobStatusText('j1', failed, { trace }, { surface: 'mcp', maxChars: 5000 });
     assert.match(t, /^Agent job j1: failed\.\nCredits used: 0\.\nReason: Credit limit reached/);
     assert.match(t, /Partial data gathered before it stopped:\n```json\n\{\n {2}"found"/);
-    const done = { status: 'completed', creditsUsed: 12, data: { items: long(5000) } } as unknown as AgentJob;
+    const done = { status: 'completed', creditsUsed: 12, data: { items: long(5000) } } as unknown as AgentJobRecord;
     const d = jobStatusText('j2', done, { unavailable: 'this job predates traces.' }, { surface: 'mcp', maxChars: 3000 });
     assert.ok(d.length < 3500, `${d.length}`);
     assert.match(d, /cut at the size budget/);

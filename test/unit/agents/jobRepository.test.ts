@@ -1,0 +1,198 @@
+// Agent job persistence with several windows over one storage (globalState is shared by every window
+// of the editor): one record per job, tombstones for removals, merge on write, newer formats left
+// untouched, pruning by age and count.
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { JobStore } from '../../../src/agents/jobStore';
+import { JOB_KEY_PREFIX, JobRepository, mergeJobs, TOMBSTONE_KEY_PREFIX } from '../../../src/agents/jobRepository';
+import { type AgentJob, type JobStorage, STORAGE_KEY } from '../../../src/agents/jobModel';
+import { FakeBackend } from './fakeBackend';
+import { ManualClock } from './manualClock';
+
+/** One storage for every window, like globalState: values are copies, undefined deletes. */
+class SharedStorage implements JobStorage {
+  readonly map = new Map<string, string>();
+  writes = 0;
+  get<T>(key: string): T | undefined {
+    const v = this.map.get(key);
+    return v === undefined ? undefined : (JSON.parse(v) as T);
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.writes++;
+    // A write lands a little later, as globalState's do, so windows really interleave.
+    await Promise.resolve();
+    if (value === undefined) this.map.delete(key);
+    else this.map.set(key, JSON.stringify(value));
+  }
+  keys(): readonly string[] {
+    return [...this.map.keys()];
+  }
+}
+
+/** A seeded generator so the interleaving repeats. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const job = (id: string, extra: Partial<AgentJob> = {}): AgentJob => ({
+  id, prompt: id, createdAt: 1, origin: 'user', status: 'processing', trace: { eventCount: 0, finished: false }, ...extra,
+});
+
+describe('agent job persistence across windows', () => {
+  it('two windows, interleaved starts, removes and reloads: no job lost, none resurrected', async () => {
+    const storage = new SharedStorage();
+    const clock = new ManualClock();
+    const backend = new FakeBackend(() => clock.now());
+    const open = (): JobStore => {
+      const s = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
+      s.resume();
+      return s;
+    };
+    const windows = [open(), open()];
+    const random = rng(7);
+    const started = new Set<string>();
+    const removed = new Set<string>();
+    for (let step = 0; step < 200; step++) {
+      const w = Math.floor(random() * 2);
+      const r = random();
+      if (r < 0.5) {
+        started.add((await windows[w]!.start({ prompt: `job ${step}` })).id);
+      } else if (r < 0.75) {
+        // Remove a job this window knows (it may be one the other window started).
+        windows[w]!.sync();
+        const known = windows[w]!.jobs().filter((j) => !removed.has(j.id));
+        if (known.length) {
+          const victim = known[Math.floor(random() * known.length)]!.id;
+          windows[w]!.remove(victim);
+          removed.add(victim);
+        }
+      } else if (r < 0.85) {
+        // A reload: the window is closed and opened again from storage.
+        await windows[w]!.flush();
+        windows[w]!.dispose();
+        windows[w] = open();
+      } else {
+        // Refresh: every running job is polled again and writes what it learned (this window's view).
+        await windows[w]!.refresh();
+      }
+      if (step % 10 === 0) await clock.advance(1_000);
+    }
+    for (const w of windows) await w.flush();
+    for (const w of windows) w.sync();
+    const expected = [...started].filter((id) => !removed.has(id)).sort();
+    const fresh = open();
+    const stored = fresh.jobs().map((j) => j.id).sort();
+    const lost = expected.filter((id) => !stored.includes(id));
+    const resurrected = stored.filter((id) => removed.has(id));
+    assert.deepEqual({ lost: lost.length, resurrected: resurrected.length }, { lost: 0, resurrected: 0 });
+    assert.ok(expected.length > 20 && removed.size > 10, `a real mix: ${expected.length} kept, ${removed.size} removed`);
+    for (const w of windows) assert.deepEqual(w.jobs().map((j) => j.id).sort(), expected, 'each window converges on the same list');
+    for (const w of [...windows, fresh]) w.dispose();
+  });
+
+  it('a window learns of a job started in another window without a reload, and of its removal', async () => {
+    const storage = new SharedStorage();
+    const clock = new ManualClock();
+    const backend = new FakeBackend(() => clock.now());
+    const a = new JobStore({ backend: () => backend, storage, timers: clock, syncEveryMs: 5_000 });
+    const b = new JobStore({ backend: () => backend, storage, timers: clock, syncEveryMs: 5_000 });
+    a.resume();
+    b.resume();
+    const structural: number[] = [];
+    b.onDidChangeJob((id) => { if (id === undefined) structural.push(clock.now()); });
+    const j = await a.start({ prompt: 'from window A' });
+    await a.flush();
+    assert.equal(b.get(j.id), undefined);
+    await clock.advance(5_000);
+    assert.equal(b.get(j.id)?.prompt, 'from window A', 'seen within the storage check interval');
+    assert.ok(structural.length >= 1, 'the tree is told');
+    a.remove(j.id);
+    await a.flush();
+    await clock.advance(5_000);
+    assert.equal(b.get(j.id), undefined, 'the removal reaches the other window too');
+    a.dispose();
+    b.dispose();
+  });
+
+  it('only one window tells the user that a job both were following has ended', async () => {
+    const storage = new SharedStorage();
+    const repoA = new JobRepository(storage, () => 0);
+    repoA.save(job('j1', { status: 'completed', notified: true }));
+    await repoA.flush();
+    const merged = new JobRepository(storage, () => 0).save(job('j1', { status: 'processing' }))!;
+    assert.equal(merged.notified, true);
+    assert.equal(merged.status, 'completed', 'a stale view never undoes the end');
+  });
+
+  it('merges two views: every fact that only grows keeps its furthest value', () => {
+    const a = job('x', { status: 'completed', notified: true, trace: { eventCount: 9, finished: true }, kept: { result: true, partial: false } });
+    const b = job('x', { status: 'processing', pollError: undefined, trace: { eventCount: 4, finished: false }, kept: { result: false, partial: true } });
+    const m = mergeJobs(a, b);
+    assert.equal(m.status, 'completed');
+    assert.equal(m.trace.eventCount, 9);
+    assert.equal(m.trace.finished, true);
+    assert.deepEqual(m.kept, { result: true, partial: true });
+    assert.equal(m.notified, true);
+  });
+
+  it('keeps a record of a newer format untouched: read as far as understood, never overwritten or deleted', async () => {
+    const storage = new SharedStorage();
+    const future = { format: 99, job: { ...job('n1'), futureField: { x: 1 } }, updatedAt: 5, newTopLevel: true };
+    storage.map.set(JOB_KEY_PREFIX + 'n1', JSON.stringify(future));
+    const newerList = { format: 7, jobs: [job('old')], somethingNew: [1] };
+    storage.map.set(STORAGE_KEY, JSON.stringify(newerList));
+    const clock = new ManualClock();
+    const backend = new FakeBackend(() => clock.now());
+    const store = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
+    store.resume();
+    assert.equal(store.get('n1')?.prompt, 'n1', 'shown from what this build understands');
+    backend.script({ id: 'n1', events: [], endAt: 0, endStatus: 'completed' });
+    await clock.advance(10_000);
+    store.remove('n1');
+    await store.flush();
+    assert.deepEqual(JSON.parse(storage.map.get(JOB_KEY_PREFIX + 'n1')!), future, 'the newer record is exactly as it was');
+    assert.deepEqual(JSON.parse(storage.map.get(STORAGE_KEY)!), newerList, 'a newer list format is left alone');
+    store.dispose();
+  });
+
+  it('moves a format-1 list into one record per job, tombstones included', async () => {
+    const storage = new SharedStorage();
+    storage.map.set(STORAGE_KEY, JSON.stringify({ format: 1, jobs: [job('a'), job('gone')], removed: ['gone'] }));
+    const repo = new JobRepository(storage, () => 1000);
+    assert.deepEqual(repo.load().map((j) => j.id), ['a']);
+    await repo.flush();
+    assert.equal(storage.map.has(STORAGE_KEY), false);
+    assert.ok(storage.map.has(`${JOB_KEY_PREFIX}a`));
+    assert.ok(storage.map.has(`${TOMBSTONE_KEY_PREFIX}gone`));
+    assert.equal(storage.map.has(`${JOB_KEY_PREFIX}gone`), false);
+  });
+
+  it('prunes tombstones and ended jobs from the service list by age and by count; the user\'s own jobs stay', async () => {
+    const storage = new SharedStorage();
+    const day = 24 * 3600_000;
+    let now = 100 * day;
+    const repo = new JobRepository(storage, () => now, undefined, { tombstoneMaxAgeMs: 30 * day, tombstoneMaxCount: 3, listedMaxAgeMs: 14 * day, listedMaxCount: 2 });
+    for (let i = 0; i < 5; i++) { now = 100 * day + i; repo.remove(`t${i}`); }
+    now = 60 * day;
+    repo.remove('ancient');
+    now = 100 * day;
+    for (let i = 0; i < 4; i++) repo.save(job(`l${i}`, { origin: 'service', status: 'completed', createdAt: now - i * day }));
+    repo.save(job('old-listed', { origin: 'service', status: 'completed', createdAt: now - 20 * day }));
+    repo.save(job('running-listed', { origin: 'service', status: 'processing', createdAt: now - 20 * day }));
+    repo.save(job('mine', { origin: 'user', status: 'completed', createdAt: now - 90 * day }));
+    await repo.flush();
+    repo.prune();
+    await repo.flush();
+    const stones = [...storage.map.keys()].filter((k) => k.startsWith(TOMBSTONE_KEY_PREFIX)).map((k) => k.slice(TOMBSTONE_KEY_PREFIX.length)).sort();
+    assert.deepEqual(stones, ['t2', 't3', 't4'], 'the 3 newest tombstones; the 30-day-old one is gone');
+    const jobs = [...storage.map.keys()].filter((k) => k.startsWith(JOB_KEY_PREFIX)).map((k) => k.slice(JOB_KEY_PREFIX.length)).sort();
+    assert.deepEqual(jobs, ['l0', 'l1', 'mine', 'running-listed']);
+  });
+});
