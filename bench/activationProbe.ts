@@ -38,3 +38,5 @@ if (mode === 'core' || mode === 'full') require(join(root, 'dist', 'core.js'));
 const ms = Number(process.hrtime.bigint() - t0) / 1e6;
 const coreLoaded = Object.keys(require.cache).some((k) => k.endsWith(join('dist', 'core.js')));
 process.stdout.write(JSON.stringify({ ms, coreLoaded }) + '\n');
+// Timers an activation starts (polling, storage checks) must not keep the probe alive: one measurement, then exit.
+process.exit(0);

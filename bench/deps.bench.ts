@@ -136,7 +136,7 @@ async function main(): Promise<void> {
   const times: number[][] = [[], []];
   for (let i = 0; i < 15; i++) {
     for (const k of [0, 1]) {
-      const r = spawnSync(process.execPath, [probe, 'activate', roots[k]!], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [probe, 'activate', roots[k]!], { encoding: 'utf8', timeout: 30_000 });
       if (r.status !== 0) throw new Error(`activation probe failed: ${r.stderr}`);
       times[k]!.push((JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms: number }).ms);
     }
