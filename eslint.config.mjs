@@ -26,6 +26,8 @@ export default tseslint.config(
   { files: ['src/api/**/*.ts', 'sandbox/**/*.ts'], rules: noVscode },
   // The tools' text and operations are shared with the CLI's MCP server.
   { files: ['src/tools/{definitions,limits,modelText,names,toolOps}.ts', 'src/cli/mcp*.ts'], rules: noVscode },
+  // Dependency resolution, noise removal and frame mapping (issue 14) are editor-free.
+  { files: ['src/deps/{repositoryField,manifests,messages,importAt,resolver,cache}.ts'], rules: noVscode },
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },

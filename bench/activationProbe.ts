@@ -14,7 +14,7 @@ const anything: unknown = new Proxy(function stub() {}, {
 // A plain object of namespaces, since bundlers copy a module's own keys when they wrap it.
 const vscodeStub = Object.fromEntries(['window', 'commands', 'workspace', 'env', 'extensions', 'languages', 'Uri', 'EventEmitter',
   'ThemeIcon', 'ThemeColor', 'TreeItem', 'MarkdownString', 'Disposable', 'ProgressLocation', 'TreeItemCollapsibleState',
-  'ConfigurationTarget', 'StatusBarAlignment', 'ViewColumn', 'l10n'].map((k) => [k, anything]));
+  'ConfigurationTarget', 'StatusBarAlignment', 'ViewColumn', 'l10n', 'CodeActionKind'].map((k) => [k, anything]));
 const load = (Module as unknown as { _load: (r: string, ...a: unknown[]) => unknown })._load;
 (Module as unknown as { _load: (r: string, ...a: unknown[]) => unknown })._load = function (request: string, ...rest: unknown[]) {
   return request === 'vscode' ? vscodeStub : load.call(this, request, ...rest);
@@ -38,3 +38,5 @@ if (mode === 'core' || mode === 'full') require(join(root, 'dist', 'core.js'));
 const ms = Number(process.hrtime.bigint() - t0) / 1e6;
 const coreLoaded = Object.keys(require.cache).some((k) => k.endsWith(join('dist', 'core.js')));
 process.stdout.write(JSON.stringify({ ms, coreLoaded }) + '\n');
+// Timers an activation starts (polling, storage checks) must not keep the probe alive: one measurement, then exit.
+process.exit(0);

@@ -4,6 +4,7 @@ import { registerAgents } from './agents';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { registerAuthCommands } from './auth/commands';
 import { config, onConfigChange } from './config';
+import { registerDependencySearch } from './deps/register';
 import { core } from './lazy';
 import { disposeLog, log } from './log';
 import { registerSearchCommands } from './search/commands';
@@ -71,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     }
     context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
     registerSearchCommands(context, () => svc().searchView(), history);
+    registerDependencySearch(context, () => core().createDependencySearch(() => svc().getClient()));
     registerLanguageModelTools(context, { services: svc, keys });
 
     // Written inline so that a --production build (flag false) drops the surface's code entirely.

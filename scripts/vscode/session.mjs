@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM, provision } from './provision.mjs';
+import { writeDepsFixture } from './depsFixture.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const pkg = () => JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -130,6 +131,12 @@ export class Session {
     for (const [name, url] of Object.entries(remotes)) git('remote', 'add', name, url);
     this.workspace = ws;
     return ws;
+  }
+
+  /** The dependency fixture (issue 14), beside the repository-scope workspace: package.json, node_modules, go.mod, src/app.ts. */
+  makeDepsWorkspace() {
+    this.depsWorkspace = writeDepsFixture(this.folder('workspace', 'deps-fixture'));
+    return this.depsWorkspace;
   }
 
   /** Environment for a child that must not touch the user's home folder or the network. */

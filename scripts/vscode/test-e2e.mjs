@@ -3,6 +3,7 @@
 // against code-server with the packaged .vsix installed and pointed at the sandbox. Screenshots go
 // to test-results/e2e/. Closing line `N passed, N failed`; exit 1 on a failure, a timeout or zero tests.
 //   --keep   keep the run folder (code-server and sandbox logs, profiles)
+//   --only NAME   only the test files whose name contains NAME
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { CHROMIUM_ARGS, Session, TEST_KEY, build, root } from './session.mjs';
 
 const argv = process.argv.slice(2);
 if (argv.includes('--keep')) process.env.DEVINDEX_KEEP_SESSION = '1';
+// --only NAME: run only the test files whose name contains NAME (e.g. --only deps)
+const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
 const TIMEOUT_MS = Number(process.env.DEVINDEX_E2E_TIMEOUT_MS ?? 300_000);
 const RESULTS = join(root, 'test-results', 'e2e');
 const t0 = Date.now();
@@ -24,7 +27,7 @@ let closing = { passed: 0, failed: 0 };
 try {
   build(['--tests', '--only=test/e2e', '--bundles']);
   const dir = join(root, 'out', 'test', 'e2e');
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort().map((f) => join(dir, f)) : [];
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.test.js') && (!only || f.includes(only))).sort().map((f) => join(dir, f)) : [];
   if (files.length === 0) throw new Error('no browser UI test was built (test/e2e/*.test.ts)');
 
   // The users' artifact: the same .vsix `npm run package` makes, installed into code-server.
@@ -35,6 +38,7 @@ try {
 
   const sandboxUrl = await session.startSandbox();
   session.makeWorkspace();
+  const depsWorkspace = session.makeDepsWorkspace();
   await session.startCodeServer({ vsix, settings: { 'devIndex.baseUrl': sandboxUrl } });
   log(`[e2e] sandbox ${sandboxUrl}, code-server ${session.codeServerUrl} ready at ${secs()}`);
 
@@ -46,6 +50,7 @@ try {
       env: {
         ...process.env,
         DEVINDEX_E2E_WORKBENCH_URL: session.workbenchUrl(),
+        DEVINDEX_E2E_DEPS_WORKBENCH_URL: session.workbenchUrl({ folder: depsWorkspace }),
         DEVINDEX_E2E_SANDBOX_URL: sandboxUrl,
         DEVINDEX_E2E_TEST_KEY: TEST_KEY,
         DEVINDEX_E2E_RESULTS: RESULTS,

@@ -33,6 +33,7 @@ try {
 
   const sandboxUrl = await session.startSandbox();
   const workspace = session.makeWorkspace();
+  const depsWorkspace = session.makeDepsWorkspace();
   await session.startCodeServer({ testDriver: true, settings: { 'devIndex.baseUrl': sandboxUrl } });
   log(`[host] sandbox ${sandboxUrl}, code-server ${session.codeServerUrl} ready at ${secs()}`);
 
@@ -64,6 +65,7 @@ try {
     DEVINDEX_LOG_TAG: LOG_TAG,
     DEVINDEX_TEST_USER_SETTINGS: session.userSettingsFile,
     DEVINDEX_TEST_WORKSPACE: workspace,
+    DEVINDEX_TEST_DEPS_WORKSPACE: depsWorkspace,
     ...(grep ? { DEVINDEX_TEST_GREP: grep } : {}),
   };
   const url = session.workbenchUrl({

@@ -42,7 +42,7 @@ export class Workbench {
   private constructor(readonly context: BrowserContext, readonly page: Page, private readonly name: string) {}
 
   /** A fresh headless chromium profile on the workbench; `name` prefixes this file's screenshots. */
-  static async open(name: string): Promise<Workbench> {
+  static async open(name: string, opts: { url?: string } = {}): Promise<Workbench> {
     const profile = fs.mkdtempSync(path.join(e2e.runDir(), `chromium-${slug(name)}-`));
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: e2e.chromium(), headless: true, args: e2e.chromiumArgs(),
@@ -51,7 +51,7 @@ export class Workbench {
     context.setDefaultTimeout(20_000);
     const page = context.pages()[0] ?? await context.newPage();
     const wb = new Workbench(context, page, slug(name));
-    await page.goto(e2e.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.goto(opts.url ?? e2e.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench .activitybar').waitFor({ state: 'visible', timeout: 60_000 });
     // The status bar is laid out last; before it, key presses may not reach the workbench.
     await page.locator('.statusbar').waitFor({ state: 'visible' });

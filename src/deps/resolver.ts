@@ -1,0 +1,304 @@
+// Node-only, vscode-free: a folder's dependencies resolved to GitHub slugs from what is on disk
+// (node_modules, go.mod, the local Cargo registry sources, a virtual environment). Nothing is fetched.
+import { promises as fsp } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { normalizePythonName, parseCargoToml, parseGoMod, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from './manifests';
+import { refKey, type Ecosystem, type PackageRef } from './messages';
+import { slugFromPackageJson, slugFromRepositoryField, type UnresolvedReason } from './repositoryField';
+
+export interface Dependency {
+  ecosystem: Ecosystem;
+  name: string;
+  /** The GitHub repository, when one was found. */
+  slug?: string;
+  /** The manifest field the slug came from (`repository`, `homepage`, `bugs`, `go.mod`, `Project-URL`, ...). */
+  from?: string;
+  /** A monorepo package's folder inside its repository (npm `repository.directory`). */
+  directory?: string;
+  reason?: UnresolvedReason;
+  detail?: string;
+  /** Python: the import names (top_level.txt) that map to this distribution. */
+  imports?: string[];
+}
+
+export interface FolderDependencies {
+  root: string;
+  deps: Dependency[];
+  /** How many dependencies the manifests name in all (deps holds at most the bound). */
+  total: number;
+  truncated: boolean;
+  ms: number;
+}
+
+export interface ResolveOptions {
+  /** Upper bound on dependencies read (large monorepos). */
+  maxDependencies: number;
+  /** Cargo's home (registry sources under registry/src); default $CARGO_HOME or ~/.cargo. */
+  cargoHome?: string;
+}
+
+/** The manifests and lockfiles (at a folder's top, where they are read) whose change means its dependencies must be read again. */
+export const MANIFEST_GLOB = '{package.json,package-lock.json,npm-shrinkwrap.json,yarn.lock,pnpm-lock.yaml,go.mod,go.sum,Cargo.toml,Cargo.lock,pyproject.toml,requirements.txt,poetry.lock,uv.lock,Pipfile.lock}';
+export const MANIFEST_NAMES = ['package.json', 'go.mod', 'Cargo.toml', 'pyproject.toml', 'requirements.txt', 'setup.py', '.venv', 'venv'];
+
+async function readText(path: string): Promise<string | undefined> {
+  try { return await fsp.readFile(path, 'utf8'); } catch { return undefined; }
+}
+
+async function readJson(path: string): Promise<Record<string, unknown> | undefined> {
+  const t = await readText(path);
+  if (t === undefined) return undefined;
+  try {
+    const v = JSON.parse(t) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : undefined;
+  } catch { return undefined; }
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time, keeping order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) { const i = next++; out[i] = await fn(items[i]!); }
+  }));
+  return out;
+}
+
+function unresolved(ecosystem: Ecosystem, name: string, reason: UnresolvedReason, detail: string): Dependency {
+  return { ecosystem, name, reason, detail };
+}
+
+// ---------------------------------------------------------------- npm
+
+async function npmDeps(root: string, budget: number): Promise<{ deps: Dependency[]; total: number }> {
+  const pkg = await readJson(join(root, 'package.json'));
+  if (!pkg) return { deps: [], total: 0 };
+  const specs = new Map<string, string>();
+  for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
+    const d = pkg[field];
+    if (d && typeof d === 'object') for (const [n, v] of Object.entries(d as Record<string, unknown>)) if (!specs.has(n)) specs.set(n, typeof v === 'string' ? v : '');
+  }
+  const names = [...specs.keys()].slice(0, budget);
+  const deps = await mapLimit(names, 32, async (name) => {
+    const installed = await findInstalled(root, name);
+    if (installed) {
+      const r = slugFromPackageJson(installed);
+      return r.ok ? { ecosystem: 'npm' as const, name, slug: r.slug, from: r.field, ...(r.directory ? { directory: r.directory } : {}) } : unresolved('npm', name, r.reason, r.detail);
+    }
+    // Not installed: a dependency given as a GitHub spec (`github:o/r`, `o/r#ref`, `git+https://github.com/...`) still names its repository.
+    const spec = specs.get(name) ?? '';
+    if (/^(github:|git\+|git:|https?:|[\w.-]+\/[\w.-]+(#.*)?$)/.test(spec)) {
+      const r = slugFromRepositoryField(spec.replace(/#.*$/, ''));
+      if (r.ok) return { ecosystem: 'npm' as const, name, slug: r.slug, from: 'dependency spec' };
+    }
+    return unresolved('npm', name, 'not-installed', 'run npm install');
+  });
+  return { deps, total: specs.size };
+}
+
+/** The installed package's package.json: node_modules of the folder, then of its parents (hoisted installs). */
+async function findInstalled(root: string, name: string): Promise<Record<string, unknown> | undefined> {
+  for (let dir = root; ; dir = dirname(dir)) {
+    const pkg = await readJson(join(dir, 'node_modules', ...name.split('/'), 'package.json'));
+    if (pkg) return pkg;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- Go
+
+async function goDeps(root: string, budget: number): Promise<{ deps: Dependency[]; total: number }> {
+  const text = await readText(join(root, 'go.mod'));
+  if (text === undefined) return { deps: [], total: 0 };
+  const reqs = parseGoMod(text).sort((a, b) => Number(a.indirect) - Number(b.indirect));
+  const deps = reqs.slice(0, budget).map((r): Dependency => {
+    const s = slugFromGoModule(r.path);
+    return s.ok ? { ecosystem: 'go', name: r.path, slug: s.slug, from: 'go.mod' } : unresolved('go', r.path, s.reason, s.detail);
+  });
+  return { deps, total: reqs.length };
+}
+
+// ---------------------------------------------------------------- Rust
+
+async function cargoDeps(root: string, budget: number, cargoHome: string): Promise<{ deps: Dependency[]; total: number }> {
+  const text = await readText(join(root, 'Cargo.toml'));
+  if (text === undefined) return { deps: [], total: 0 };
+  const wanted = parseCargoToml(text);
+  const lock = await readText(join(root, 'Cargo.lock'));
+  const locked = new Map<string, string>();
+  if (lock) for (const m of lock.matchAll(/\[\[package\]\]\s*\nname\s*=\s*"([^"]+)"\s*\nversion\s*=\s*"([^"]+)"/g)) locked.set(m[1]!, m[2]!);
+  // One listing of the registry sources: crate name -> its unpacked `<crate>-<version>` folders.
+  const dirs = new Map<string, string[]>();
+  const srcRoot = join(cargoHome, 'registry', 'src');
+  let indexes: string[] = [];
+  try { indexes = await fsp.readdir(srcRoot); } catch { /* no registry sources */ }
+  for (const idx of indexes) {
+    let entries: string[] = [];
+    try { entries = await fsp.readdir(join(srcRoot, idx)); } catch { continue; }
+    for (const e of entries) {
+      const m = /^(.+?)-(\d+\.\d+\.\d+.*)$/.exec(e);
+      if (m) (dirs.get(m[1]!) ?? dirs.set(m[1]!, []).get(m[1]!)!).push(join(srcRoot, idx, e));
+    }
+  }
+  const deps = await mapLimit(wanted.slice(0, budget), 16, async (d): Promise<Dependency> => {
+    const candidates = dirs.get(d.crate) ?? [];
+    if (!candidates.length) return unresolved('cargo', d.name, 'not-installed', `no ${d.crate} sources under ${srcRoot} (run cargo fetch)`);
+    const version = locked.get(d.crate);
+    const dir = candidates.find((c) => version && c.endsWith(`-${version}`)) ?? candidates.sort(compareVersionDirs).at(-1)!;
+    const toml = await readText(join(dir, 'Cargo.toml'));
+    if (toml === undefined) return unresolved('cargo', d.name, 'not-installed', `no Cargo.toml in ${dir}`);
+    const r = slugFromCrateToml(toml);
+    return r.ok ? { ecosystem: 'cargo', name: d.name, slug: r.slug, from: 'Cargo.toml repository' } : unresolved('cargo', d.name, r.reason, r.detail);
+  });
+  return { deps, total: wanted.length };
+}
+
+function compareVersionDirs(a: string, b: string): number {
+  const v = (s: string) => (/-(\d+)\.(\d+)\.(\d+)/.exec(s) ?? []).slice(1).map(Number);
+  const [x, y] = [v(a), v(b)];
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return a.localeCompare(b);
+}
+
+// ---------------------------------------------------------------- Python
+
+const VENV_NAMES = ['.venv', 'venv', 'env', '.env'];
+
+async function sitePackages(root: string): Promise<string | undefined> {
+  for (const v of VENV_NAMES) {
+    const base = join(root, v);
+    const win = join(base, 'Lib', 'site-packages');
+    try { if ((await fsp.stat(win)).isDirectory()) return win; } catch { /* not Windows layout */ }
+    let libs: string[] = [];
+    try { libs = await fsp.readdir(join(base, 'lib')); } catch { continue; }
+    const py = libs.filter((l) => /^python\d/.test(l)).sort().at(-1);
+    if (py) return join(base, 'lib', py, 'site-packages');
+  }
+  return undefined;
+}
+
+async function pythonDeps(root: string, budget: number): Promise<{ deps: Dependency[]; total: number }> {
+  const site = await sitePackages(root);
+  if (!site) return { deps: [], total: 0 };
+  let infos: string[] = [];
+  try { infos = (await fsp.readdir(site)).filter((e) => e.endsWith('.dist-info')); } catch { return { deps: [], total: 0 }; }
+  const deps = await mapLimit(infos.slice(0, budget), 16, async (info): Promise<Dependency> => {
+    const meta = await readText(join(site, info, 'METADATA'));
+    const fallbackName = info.replace(/-[^-]+\.dist-info$/, '');
+    const top = (await readText(join(site, info, 'top_level.txt')))?.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+    const imports = top?.length ? { imports: top } : {};
+    if (meta === undefined) return { ...unresolved('pypi', fallbackName, 'no-repository-field', 'no METADATA'), ...imports };
+    const { name, result } = parsePythonMetadata(meta);
+    const n = name ?? fallbackName;
+    return result.ok ? { ecosystem: 'pypi', name: n, slug: result.slug, from: 'METADATA', ...imports } : { ...unresolved('pypi', n, result.reason, result.detail), ...imports };
+  });
+  return { deps, total: infos.length };
+}
+
+// ---------------------------------------------------------------- the folder
+
+/** Reads every manifest of `root` (npm, Go, Cargo, Python venv), at most `maxDependencies` dependencies in all. */
+export async function resolveFolder(root: string, opts: ResolveOptions): Promise<FolderDependencies> {
+  const t0 = performance.now();
+  const cargoHome = opts.cargoHome ?? process.env.CARGO_HOME ?? join(homedir(), '.cargo');
+  let budget = Math.max(0, opts.maxDependencies);
+  const deps: Dependency[] = [];
+  let total = 0;
+  for (const read of [
+    (b: number) => npmDeps(root, b),
+    (b: number) => goDeps(root, b),
+    (b: number) => cargoDeps(root, b, cargoHome),
+    (b: number) => pythonDeps(root, b),
+  ]) {
+    const r = await read(budget);
+    deps.push(...r.deps);
+    total += r.total;
+    budget -= r.deps.length;
+  }
+  return { root, deps, total, truncated: total > deps.length, ms: performance.now() - t0 };
+}
+
+/** Lookup tables over a folder's dependencies (built once per resolution). */
+export class DependencyIndex {
+  private readonly byKey = new Map<string, Dependency>();
+  private readonly goModules: Dependency[];
+
+  constructor(readonly folder: FolderDependencies) {
+    for (const d of folder.deps) {
+      this.byKey.set(refKey(d), d);
+      for (const imp of d.imports ?? []) if (!this.byKey.has(refKey({ ecosystem: 'pypi', name: imp }))) this.byKey.set(refKey({ ecosystem: 'pypi', name: imp }), d);
+    }
+    this.goModules = folder.deps.filter((d) => d.ecosystem === 'go').sort((a, b) => b.name.length - a.name.length);
+  }
+
+  /** The dependency a reference names; a Go package path maps to its module (longest go.mod prefix), else by the module path rule. */
+  lookup(ref: PackageRef): Dependency | undefined {
+    if (ref.ecosystem === 'go') {
+      const mod = this.goModules.find((d) => ref.name === d.name || ref.name.startsWith(`${d.name}/`));
+      if (mod) return mod;
+      const s = slugFromGoModule(ref.name);
+      return s.ok ? { ecosystem: 'go', name: ref.name, slug: s.slug, from: 'module path' } : undefined;
+    }
+    if (ref.ecosystem === 'pypi') return this.byKey.get(`pypi:${normalizePythonName(ref.name)}`);
+    return this.byKey.get(refKey(ref));
+  }
+
+  /** The first reference that resolves to a slug, with its dependency. */
+  firstResolved(refs: readonly PackageRef[]): Dependency | undefined {
+    for (const r of refs) {
+      const d = this.lookup(r);
+      if (d?.slug) return d;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * The installed package a frame's path points into, read from that very install (its package.json, the
+ * crate's Cargo.toml, the distribution's METADATA), so a trace from any folder scopes to the right repository.
+ */
+export async function dependencyAtPath(path: string, ref: PackageRef): Promise<Dependency | undefined> {
+  const p = path.replace(/\\/g, '/');
+  if (ref.ecosystem === 'go') {
+    const s = slugFromGoModule(ref.name);
+    return s.ok ? { ecosystem: 'go', name: ref.name, slug: s.slug, from: 'module path' } : undefined;
+  }
+  if (ref.ecosystem === 'npm') {
+    const at = p.lastIndexOf(`/node_modules/${ref.name}/`);
+    if (at < 0) return undefined;
+    const pkg = await readJson(`${p.slice(0, at)}/node_modules/${ref.name}/package.json`);
+    const r = pkg ? slugFromPackageJson(pkg) : undefined;
+    return r?.ok ? { ecosystem: 'npm', name: ref.name, slug: r.slug, from: r.field } : undefined;
+  }
+  if (ref.ecosystem === 'cargo') {
+    const m = /^(.*\/registry\/src\/[^/]+\/[A-Za-z0-9_-]+?-\d+\.\d+\.\d+[^/]*)\//.exec(p);
+    const toml = m ? await readText(`${m[1]}/Cargo.toml`) : undefined;
+    const r = toml !== undefined ? slugFromCrateToml(toml) : undefined;
+    return r?.ok ? { ecosystem: 'cargo', name: ref.name, slug: r.slug, from: 'Cargo.toml repository' } : undefined;
+  }
+  const site = /^(.*\/(?:site|dist)-packages)\//.exec(p)?.[1];
+  if (!site) return undefined;
+  let infos: string[] = [];
+  try { infos = (await fsp.readdir(site)).filter((e) => e.endsWith('.dist-info')); } catch { return undefined; }
+  const want = normalizePythonName(ref.name);
+  for (const info of infos) {
+    const top = (await readText(join(site, info, 'top_level.txt')))?.split(/\r?\n/).map((s) => s.trim()) ?? [];
+    if (normalizePythonName(info.replace(/-[^-]+\.dist-info$/, '')) !== want && !top.includes(ref.name)) continue;
+    const meta = await readText(join(site, info, 'METADATA'));
+    const r = meta !== undefined ? parsePythonMetadata(meta) : undefined;
+    if (r?.result.ok) return { ecosystem: 'pypi', name: r.name ?? ref.name, slug: r.result.slug, from: 'METADATA' };
+  }
+  return undefined;
+}
+
+/**
+ * An npm package as Node would find it from `fromDir` (its node_modules, then the parents'), read from its
+ * own package.json: for a file whose folder's manifest does not list the package (a monorepo's workspace
+ * package, a transitive import).
+ */
+export async function installedNpmDependency(fromDir: string, name: string): Promise<Dependency | undefined> {
+  const pkg = await findInstalled(fromDir, name);
+  const r = pkg ? slugFromPackageJson(pkg) : undefined;
+  return r?.ok ? { ecosystem: 'npm', name, slug: r.slug, from: r.field } : undefined;
+}
