@@ -22,7 +22,7 @@
 //     a finalizing phase before the end), seeded so the figures repeat.
 // Also: the requests made while no job runs, before and after a run (must be 0).
 import { JobStore } from '../src/agents/jobStore';
-import { DEFAULT_POLL_TIMING, type PollTiming } from '../src/agents/pollSchedule';
+import { DEFAULT_POLL_TIMING, type PollTiming } from '../src/api/agent/pollSchedule';
 import type { AgentBackend } from '../src/agents/agentBackend';
 import { AgentJobRecordSchema, ListResponseSchema, SnapshotResponseSchema, TraceResponseSchema } from '../src/api/agentSchemas';
 import { createAgentService } from '../sandbox/agent/service';

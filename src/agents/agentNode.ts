@@ -1,13 +1,13 @@
 // An agent of a job's trace: the orchestrator at the top, subagents nested under their parent.
 import * as vscode from 'vscode';
-import type { AgentNode as TraceAgent } from '../api/agentTrace';
+import type { AgentGroup } from '../api/agentTrace';
 import { themeIcon } from './jobNode';
 import { agentState, stateIcon, stateWords } from './jobState';
 
 export class AgentNode extends vscode.TreeItem {
   readonly kind = 'agent' as const;
 
-  constructor(readonly jobId: string, readonly agent: TraceAgent, jobRunning: boolean) {
+  constructor(readonly jobId: string, readonly agent: AgentGroup, jobRunning: boolean) {
     const name = agent.agent.name ?? agent.agent.id;
     super(name, agent.agent.role === 'orchestrator' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     const state = agentState(agent, jobRunning);

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { eventKey } from '../api/agentTrace';
 import type { TraceEvent } from './agentBackend';
-import { type SnapshotRef, summarizeEvent } from './eventSummary';
+import { eventRow, type SnapshotRef } from './eventSummary';
 import { themeIcon } from './jobNode';
 
 export class EventNode extends vscode.TreeItem {
@@ -11,7 +11,7 @@ export class EventNode extends vscode.TreeItem {
   readonly snapshot?: SnapshotRef;
 
   constructor(readonly jobId: string, readonly event: TraceEvent) {
-    const s = summarizeEvent(event);
+    const s = eventRow(event);
     super(s.text, vscode.TreeItemCollapsibleState.None);
     this.id = `job:${jobId}/event:${eventKey(event)}`;
     this.description = s.time;

@@ -70,7 +70,7 @@ export function eventIcon(ev: TraceEvent): IconSpec {
   }
 }
 
-export function summarizeEvent(ev: TraceEvent): EventSummary {
+export function eventRow(ev: TraceEvent): EventSummary {
   const out: EventSummary = { icon: eventIcon(ev), text: summaryText(ev), time: formatTime(ev.occurredAt) };
   const a = ev.type === 'artifact.updated' ? ev.artifact : undefined;
   if (a?.snapshotId) out.snapshot = { snapshotId: a.snapshotId, kind: a.kind, artifactId: a.artifactId, path: a.path };

@@ -65,7 +65,7 @@ for (const wire of WIRES) {
       const finished = lines.findIndex((l) => l.includes('run finished: succeeded'));
       assert.ok(started > 0 && finished > started);
       assert.ok(lines.findIndex((l) => l.includes('parent_finished')) > finished, 'late events are printed after run.finished');
-      assert.match(r.stdout, /Completed \(\d+ credits\)/);
+      assert.match(r.stdout, /Agent job "Find HTTP client libraries" completed using \d+ credits\./);
       assert.match(r.stdout, /"libraries"/);
       const posts = (await requests()).filter((q) => q.method === 'POST');
       assert.equal(posts.length, 1);

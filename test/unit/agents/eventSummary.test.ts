@@ -1,18 +1,18 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { groupByAgent } from '../../../src/api/agentTrace';
-import { formatTime, summarizeEvent } from '../../../src/agents/eventSummary';
+import { eventRow, formatTime } from '../../../src/agents/eventSummary';
 import { ev, ORCH, SYSTEM } from './fakeBackend';
 
 describe('event summaries', () => {
   it('gives each known type its own icon and a one-line summary', () => {
     const t = Date.UTC(2026, 0, 1, 12, 0, 0);
     const rows = [
-      summarizeEvent(ev('progress.reported', ORCH, t, 1, { phase: 'working', message: 'Reading\nthe docs' })),
-      summarizeEvent(ev('tool_call.started', ORCH, t, 2, { toolCallId: 'c', toolName: 'navigate' })),
-      summarizeEvent(ev('artifact.updated', ORCH, t, 3, { artifact: { kind: 'json', artifactId: 'result', snapshotId: 'snap-1', change: 'append', itemCount: 2 } })),
-      summarizeEvent(ev('error.occurred', SYSTEM, t, 1, { error: { code: 'internal', source: 'system', retryable: true, message: 'boom' } })),
-      summarizeEvent(ev('run.finished', SYSTEM, t, 2, { outcome: 'credit_limit_reached', error: { code: 'credit_limit_reached', retryable: false } })),
+      eventRow(ev('progress.reported', ORCH, t, 1, { phase: 'working', message: 'Reading\nthe docs' })),
+      eventRow(ev('tool_call.started', ORCH, t, 2, { toolCallId: 'c', toolName: 'navigate' })),
+      eventRow(ev('artifact.updated', ORCH, t, 3, { artifact: { kind: 'json', artifactId: 'result', snapshotId: 'snap-1', change: 'append', itemCount: 2 } })),
+      eventRow(ev('error.occurred', SYSTEM, t, 1, { error: { code: 'internal', source: 'system', retryable: true, message: 'boom' } })),
+      eventRow(ev('run.finished', SYSTEM, t, 2, { outcome: 'credit_limit_reached', error: { code: 'credit_limit_reached', retryable: false } })),
     ];
     assert.match(rows[0]!.text, /working: Reading the docs/);
     assert.doesNotMatch(rows[0]!.text, /\n/);
@@ -27,7 +27,7 @@ describe('event summaries', () => {
   });
 
   it('shows an unknown event type raw', () => {
-    const s = summarizeEvent(ev('memory.compacted', ORCH, 0, 4, { savedTokens: 1200 }));
+    const s = eventRow(ev('memory.compacted', ORCH, 0, 4, { savedTokens: 1200 }));
     assert.equal(s.icon.id, 'question');
     assert.match(s.text, /memory\.compacted/);
     assert.match(s.text, /savedTokens/);
@@ -35,7 +35,7 @@ describe('event summaries', () => {
   });
 
   it('marks artifact events without a snapshot id as not openable', () => {
-    assert.equal(summarizeEvent(ev('artifact.updated', ORCH, 0, 1, { artifact: { kind: 'markdown' } })).snapshot, undefined);
+    assert.equal(eventRow(ev('artifact.updated', ORCH, 0, 1, { artifact: { kind: 'markdown' } })).snapshot, undefined);
   });
 
   it('keeps a time it cannot parse as it came', () => {

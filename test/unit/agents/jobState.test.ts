@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import type { AgentNode } from '../../../src/api/agentTrace';
+import type { AgentGroup } from '../../../src/api/agentTrace';
 import type { AgentJob } from '../../../src/agents/jobModel';
 import { agentState, endMessage, jobContextValue, jobDescription, jobState, shortLabel, stateIcon } from '../../../src/agents/jobState';
 import { ev } from './fakeBackend';
@@ -51,7 +51,7 @@ describe('job state and icons', () => {
 
   it('maps parent_finished and other agent outcomes', () => {
     const a = { id: 'v', role: 'subagent', name: 'verifier', parentId: 'o' };
-    const node = (events: AgentNode['events']): AgentNode => ({ agent: a, events, children: [] });
+    const node = (events: AgentGroup['events']): AgentGroup => ({ agent: a, events, children: [] });
     const pf = node([ev('agent.finished', a, 1000, 2, { outcome: 'cancelled', error: { code: 'parent_finished', source: 'agent', retryable: false } })]);
     assert.equal(agentState(pf, false), 'parent_finished');
     assert.equal(stateIcon('parent_finished').id, 'debug-step-out');
