@@ -11,10 +11,14 @@ export class AgentNode extends vscode.TreeItem {
     const name = agent.agent.name ?? agent.agent.id;
     super(name, agent.agent.role === 'orchestrator' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     const state = agentState(agent, jobRunning);
+    const role = agent.agent.role;
+    const events = `${agent.events.length} event${agent.events.length === 1 ? '' : 's'}`;
     this.id = `job:${jobId}/agent:${agent.agent.id}`;
-    this.description = `${agent.agent.role} · ${stateWords(state)} · ${agent.events.length} event${agent.events.length === 1 ? '' : 's'}`;
+    // The role once: not again when the agent is named after it ("orchestrator").
+    this.description = [...(role !== name ? [role] : []), stateWords(state), events].join(' · ');
     this.iconPath = themeIcon(stateIcon(state));
-    this.contextValue = ['agent', agent.agent.role, state].join(';');
-    this.tooltip = `${name} (${agent.agent.role}, id ${agent.agent.id}${agent.agent.parentId ? `, spawned by ${agent.agent.parentId}` : ''})`;
+    this.contextValue = ['agent', role, state].join(';');
+    this.tooltip = `${name} (${role}, id ${agent.agent.id}${agent.agent.parentId ? `, spawned by ${agent.agent.parentId}` : ''})`;
+    this.accessibilityInformation = { label: `Agent ${name}, ${role}, ${stateWords(state)}, ${events}` };
   }
 }

@@ -72,7 +72,19 @@ export function stateWords(state: AgentState, rawStatus?: string): string {
   return rawStatus !== undefined && !KNOWN_STATUSES.has(rawStatus) ? `${words} (${rawStatus})` : words;
 }
 
-export function jobDescription(job: AgentJob): string {
+/** How long a run took (or has taken so far): `45 s`, `3 min`, `1 h 5 min`. */
+export function durationText(job: AgentJob, now: number): string | undefined {
+  const end = jobState(job) === 'running' || jobState(job) === 'cancelling' ? now : Date.parse(job.trace.lastEventAt ?? '');
+  const ms = end - job.createdAt;
+  if (!Number.isFinite(ms) || ms < 0 || job.createdAt <= 0) return undefined;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+/** State first, then duration and credits: `running · 2 min · 7 / 300 credits`. */
+export function jobDescription(job: AgentJob, now?: number): string {
   const state = jobState(job);
   if (state === 'expired') {
     const on = shortDate(job.expiresAt);
@@ -80,6 +92,8 @@ export function jobDescription(job: AgentJob): string {
     return [`expired${on ? ` on ${on}` : ''}`, kept].join(' · ');
   }
   const parts = [stateWords(state, job.status)];
+  const took = now !== undefined ? durationText(job, now) : undefined;
+  if (took) parts.push(took);
   const credits = creditsText(job);
   if (credits) parts.push(credits);
   if (hasPartialResult(job)) parts.push('partial result');

@@ -109,13 +109,13 @@ describe('agent jobs', function () {
     const cancelled = await until('the cancelled job ends', () => jobNode(feature, cancelledId),
       (n) => n !== undefined && iconId(n) === 'circle-slash', 30_000);
     assert.doesNotMatch(String(cancelled!.contextValue), /cancellable/);
-    assert.match(String(cancelled!.description), /^cancelled · (\d+ credits spent|0 \/ 1000 credits)$/);
+    assert.match(String(cancelled!.description), /^cancelled · \d+ s · (\d+ credits spent|0 \/ 1000 credits)$/);
   });
 
   it('sees the other job finish with its agents, nested subagents and events in the tree', async () => {
     const done = await until('the job completes', () => jobNode(feature, completedId), (n) => n !== undefined && iconId(n) === 'pass', 60_000);
     assert.match(String(done!.contextValue), /^job;completed;result;trace$/);
-    assert.match(String(done!.description), /completed · \d+ \/ 1000 credits/);
+    assert.match(String(done!.description), /^completed · \d+ s · \d+ \/ 1000 credits$/, 'state first, then duration and credits');
     const all = await descendants(feature, done!);
     const agents = all.filter((n): n is AgentNode => n instanceof AgentNode);
     const orchestrator = agents.find((a) => a.agent.agent.role === 'orchestrator');

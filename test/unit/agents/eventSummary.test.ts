@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { groupByAgent } from '../../../src/api/agentTrace';
-import { eventRow, formatTime } from '../../../src/agents/eventSummary';
+import { eventRow, formatTime, mergeToolCalls } from '../../../src/agents/eventSummary';
 import { ev, ORCH, SYSTEM } from './fakeBackend';
 
 describe('event summaries', () => {
@@ -60,5 +60,21 @@ describe('events per agent (api helpers as the tree uses them)', () => {
     assert.equal(r1.agent.id, 'r1');
     assert.deepEqual(r1.events.map((e) => e.producerSequence), [1, 2, 3]);
     assert.equal(r1.children[0]!.agent.id, 'p1');
+  });
+});
+
+describe('tool calls as one row', () => {
+  it('merges a start and its finish into one row with the duration, at the start\'s place', () => {
+    const t = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const start = ev('tool_call.started', ORCH, t, 1, { toolCallId: 'c1', toolName: 'navigate' });
+    const other = ev('reasoning.summary', ORCH, t + 500, 2, { text: 'hm' });
+    const finish = ev('tool_call.finished', ORCH, t + 2500, 3, { toolCallId: 'c1', toolName: 'navigate' });
+    const open = ev('tool_call.started', ORCH, t + 3000, 4, { toolCallId: 'c2', toolName: 'extract' });
+    const orphan = ev('tool_call.finished', ORCH, t + 3500, 5, { toolCallId: 'c9', toolName: 'read_pdf' });
+    const rows = mergeToolCalls([start, other, finish, open, orphan]);
+    assert.deepEqual(rows.map((r) => r.event.eventId), [start.eventId, other.eventId, open.eventId, orphan.eventId]);
+    assert.equal(rows[0]!.finished, finish);
+    assert.equal(eventRow(rows[0]!.event, rows[0]!.finished).text, 'tool navigate · 2.5 s');
+    assert.match(eventRow(rows[2]!.event).text, /tool extract started/, 'a call still running keeps its own words');
   });
 });

@@ -110,3 +110,19 @@ describe('end-of-run notification', () => {
     assert.equal(endMessage(job()), undefined, 'no message while running');
   });
 });
+
+describe('job rows', () => {
+  it('say the state first, then how long the run took, then the credits', () => {
+    const created = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const base = { id: 'j', prompt: 'p', createdAt: created, origin: 'user' as const, maxCredits: 300, creditsUsed: 7 };
+    assert.equal(jobDescription({ ...base, status: 'processing', trace: { eventCount: 1, finished: false } }, created + 125_000), 'running · 2 min · 7 / 300 credits');
+    const done = { ...base, status: 'completed', trace: { eventCount: 9, finished: true, lastEventAt: new Date(created + 45_000).toISOString() } };
+    assert.equal(jobDescription(done, created + 3_600_000), 'completed · 45 s · 7 / 300 credits');
+  });
+
+  it('cut the prompt at about 35 characters at a word boundary', () => {
+    const label = shortLabel('Find the rate limits of the three most popular HTTP client libraries', 35);
+    assert.ok(label.length <= 35, label);
+    assert.equal(label, 'Find the rate limits of the three…');
+  });
+});
