@@ -145,10 +145,11 @@ describe('Agent jobs in the workbench', () => {
     assert.match(note, /E2E HTTP findings/);
     const buttons = await wb.page.locator('.notification-toast').filter({ hasText: /E2E HTTP findings/ }).locator('.monaco-button').allInnerTexts();
     assert.deepEqual(buttons.slice(0, 2), ['Open Result', 'Show in Tree'], 'Open Result first');
+    // Dark, then light: the workbench's default, as the other browser tests expect to find it.
+    await wb.useTheme('dark');
     await wb.screenshot('job completed with notification (dark)');
     await wb.useTheme('light');
     await wb.screenshot('job completed with notification (light)');
-    await wb.useTheme('dark');
     // The rest at a width where whole rows can be read.
     await showJobsView();
   });
@@ -165,10 +166,10 @@ describe('Agent jobs in the workbench', () => {
     const tool = wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: /^tool (navigate|extract|spawn_subagent) · \d+(\.\d)? s/ }).first();
     await tool.waitFor({ state: 'visible', timeout: 15_000 });
     assert.equal(await wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: /tool \S+ finished/ }).count(), 0, 'no separate finish rows');
+    await wb.useTheme('dark');
     await wb.screenshot('merged tool-call rows (dark)');
     await wb.useTheme('light');
     await wb.screenshot('merged tool-call rows (light)');
-    await wb.useTheme('dark');
     const artifact = wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: /artifact result \(json\) append/ }).first();
     await artifact.waitFor({ state: 'visible', timeout: 15_000 });
     await wb.screenshot('job expanded');
