@@ -1,10 +1,12 @@
-// The agent job store: every job the user started (and, with a key, the service's job list), what is
-// known about each, persisted so a reload loses nothing, and a polling loop that runs only while a
-// job runs. vscode-free: the tree subscribes to `onDidChangeJob`, tests drive it with a fake clock.
+// The agent job store: the facade the tree and the commands use. It holds the jobs in memory and puts
+// three parts together: the repository (jobRepository.ts: one record per job, safe with many
+// windows), the poller (jobPoller.ts: one timer, armed from resume()), and the run engine
+// (src/api/agent/: what a poll does to a job). vscode-free: the tree subscribes to `onDidChangeJob`,
+// tests drive it with a fake clock.
 import {
   applyStatus, applyTrace, DEFAULT_STATUS_EVERY_MS, newRunState, pollRun, type RunState,
 } from '../api/agent/runEngine';
-import { DEFAULT_POLL_TIMING, dueAt, observe, type PollTiming, startSchedule } from '../api/agent/pollSchedule';
+import { DEFAULT_POLL_TIMING, observe, type PollTiming } from '../api/agent/pollSchedule';
 import type { AgentBackend, AgentJobRecord, AgentListEntry, AgentSnapshotResponse, AgentSubmitParams, AgentTraceResponse, TraceEvent } from './agentBackend';
 import { describeAgentError, errorReason } from './agentWords';
 import { Emitter, type Event } from './emitter';
@@ -13,18 +15,9 @@ import {
 } from './jobModel';
 import { JobRepository, mergeJobs, type PruneLimits } from './jobRepository';
 import { Limiter } from './limiter';
+import { JobPoller, systemTimers, type Timers } from './jobPoller';
 
-export interface Timers {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemTimers: Timers = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-};
+export { systemTimers, type Timers };
 
 export interface JobStoreOptions {
   /** Called on first use, so the client bundle loads only when a request is made. */
@@ -89,9 +82,7 @@ export class JobStore {
   private readonly timing: PollTiming;
   private readonly limiter: Limiter;
   private readonly statusEveryMs: number;
-  private hidden: boolean;
-  private timer: unknown;
-  private timerDueAt: number | undefined;
+  private readonly poller: JobPoller;
   private disposed = false;
 
   /** Fires with a job id when that job changed, or undefined when jobs were added or removed. */
@@ -104,7 +95,11 @@ export class JobStore {
     this.timing = opts.timing ?? DEFAULT_POLL_TIMING;
     this.limiter = new Limiter(opts.maxInFlight ?? 2);
     this.statusEveryMs = opts.statusEveryMs ?? DEFAULT_STATUS_EVERY_MS;
-    this.hidden = opts.hidden ?? false;
+    this.poller = new JobPoller({
+      timers: this.timers, timing: this.timing, hidden: opts.hidden,
+      entries: () => [...this.runtime].filter(([id]) => this.jobsById.has(id)),
+      poll: (id) => this.poll(id, this.rt(id)),
+    });
     this.repo = new JobRepository(opts.storage, () => this.timers.now(), opts.onLog, opts.prune);
     // Reading storage starts nothing: `resume()` does.
     for (const job of this.repo.load()) this.jobsById.set(job.id, job);
@@ -159,7 +154,7 @@ export class JobStore {
   private armSync(): void {
     if (this.syncTimer !== undefined) this.timers.clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
-    if (this.disposed || !this.resumed || this.hidden) return;
+    if (this.disposed || !this.resumed || this.poller.hidden) return;
     this.syncTimer = this.timers.setTimeout(() => {
       this.syncTimer = undefined;
       this.sync();
@@ -194,7 +189,7 @@ export class JobStore {
 
   /** The time the next request is due, for tests and the bench; undefined when nothing is scheduled. */
   nextPollAt(): number | undefined {
-    return this.timerDueAt;
+    return this.poller.nextPollAt();
   }
 
   get inFlight(): number {
@@ -202,11 +197,10 @@ export class JobStore {
   }
 
   setHidden(hidden: boolean): void {
-    if (this.hidden === hidden) return;
-    this.hidden = hidden;
+    if (this.poller.hidden === hidden) return;
+    this.poller.setHidden(hidden);
     // Shown again: catch up with other windows at once, then keep looking while visible.
     if (!hidden && this.resumed) this.sync();
-    this.arm();
     this.armSync();
   }
 
@@ -390,11 +384,9 @@ export class JobStore {
 
   dispose(): void {
     this.disposed = true;
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.poller.dispose();
     if (this.syncTimer !== undefined) this.timers.clearTimeout(this.syncTimer);
-    this.timer = undefined;
     this.syncTimer = undefined;
-    this.timerDueAt = undefined;
     this.changeEmitter.dispose();
     this.endEmitter.dispose();
   }
@@ -404,56 +396,18 @@ export class JobStore {
   private startPolling(id: string): void {
     const rt = this.rt(id);
     const now = this.timers.now();
-    rt.schedule = startSchedule(now, this.timing);
     rt.lastStatusAt ??= now;
     rt.lastNewEventAt ??= now;
-    this.arm();
+    this.poller.start(rt);
   }
 
   /** Poll this job at the next opportunity, restarting a stopped schedule. */
   private pollSoon(id: string): void {
-    const rt = this.rt(id);
-    const now = this.timers.now();
-    const fast = this.timing.fastMs;
-    // lastPollAt one fast interval back makes the job due now without touching the backoff rules.
-    rt.schedule = { ...(rt.schedule && !rt.schedule.stopped ? rt.schedule : startSchedule(now, this.timing)), lastPollAt: now - fast, intervalMs: fast, notBefore: rt.schedule?.notBefore };
-    this.arm();
+    this.poller.pollSoon(this.rt(id));
   }
 
-  /** One timer for all jobs, set for the earliest due poll; none at all while nothing runs. */
   private arm(): void {
-    if (this.disposed) return;
-    let earliest: number | undefined;
-    for (const [id, rt] of this.runtime) {
-      if (rt.polling || !rt.schedule || !this.jobsById.has(id)) continue;
-      const at = dueAt(rt.schedule, this.hidden, this.timing);
-      if (at !== undefined && (earliest === undefined || at < earliest)) earliest = at;
-    }
-    if (earliest === this.timerDueAt) return;
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerDueAt = earliest;
-    if (earliest === undefined) return;
-    this.timer = this.timers.setTimeout(() => this.fire(), Math.max(0, earliest - this.timers.now()));
-  }
-
-  private fire(): void {
-    this.timer = undefined;
-    this.timerDueAt = undefined;
-    if (this.disposed) return;
-    const now = this.timers.now();
-    for (const [id, rt] of this.runtime) {
-      if (rt.polling || !rt.schedule || !this.jobsById.has(id)) continue;
-      const at = dueAt(rt.schedule, this.hidden, this.timing);
-      if (at !== undefined && at <= now) {
-        rt.polling = true;
-        void this.poll(id, rt).finally(() => {
-          rt.polling = false;
-          this.arm();
-        });
-      }
-    }
-    this.arm();
+    this.poller.arm();
   }
 
   /** One poll through the run engine; what it found is kept, shown and (at the end) announced. */
