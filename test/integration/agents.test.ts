@@ -155,7 +155,8 @@ describe('agent jobs', function () {
     await feature.commands['devIndex.agent.refresh']();
     const node = await until('the listed job in the tree', () => jobNode(feature, id), (n) => n !== undefined, 15_000);
     assert.equal(feature.store.get(id)!.origin, 'service');
-    assert.match(String(node!.label), /started in another/);
+    assert.match(String(node!.label), /^Integration: started…$/, 'the prompt, cut short');
+    assert.match(String(node!.accessibilityInformation?.label), /started in another front end/);
   });
 
   it('keeps a finished result; after the service lets the job expire, the restored job still opens it', async () => {
