@@ -133,6 +133,20 @@ describe('agent jobs', function () {
     assert.ok(Object.keys(JSON.parse(result)).length > 0, 'the result has data');
   });
 
+  it('Open Result opens the result read-only as "result — <job label>.json"', async () => {
+    await feature.commands['devIndex.agent.openResult'](completedId);
+    const editor = await until('the result editor', () => vscode.window.activeTextEditor, (e) => e?.document.uri.scheme === 'devindex-agent', 10_000);
+    const doc = editor!.document;
+    assert.equal(doc.uri.path.slice(doc.uri.path.lastIndexOf('/') + 1), 'result — Integration: collect findings.json');
+    assert.equal(doc.languageId, 'json');
+    // The editor's document is served by the extension's own provider; this suite's feature (its own
+    // store, built over test storage) serves the same URI with the job it knows.
+    const text = await feature.content.provideTextDocumentContent(doc.uri, new vscode.CancellationTokenSource().token);
+    const data = JSON.parse(text) as { items?: unknown[] };
+    assert.ok(Array.isArray(data.items) && data.items.length > 0, 'the data of the run');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('finds both jobs again after a reload, with their trace read again on expand', async () => {
     await feature.store.flush();
     feature.dispose();
