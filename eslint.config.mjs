@@ -33,6 +33,8 @@ export default tseslint.config(
     ],
     rules: noVscode,
   },
+  // The tools' text and operations are shared with the CLI's MCP server.
+  { files: ['src/tools/{definitions,limits,modelText,names,toolOps}.ts', 'src/cli/mcp*.ts'], rules: noVscode },
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },

@@ -10,6 +10,8 @@ export const faultSchema = z.discriminatedUnion('kind', [
     body: z.enum(['json', 'empty', 'html', 'truncated', 'detail', 'title', 'no-success']).optional(),
     error: z.string().optional(),
     retryAfter: z.string().optional(),
+    /** Adds `retry_after_seconds` to a JSON body, as production's 429 does. */
+    retryAfterSeconds: z.number().optional(),
     ...common,
   }),
   z.strictObject({ kind: z.literal('slow'), ms: z.int().min(0).max(600_000), ...common }),
@@ -61,7 +63,8 @@ export function statusFaultBody(f: Extract<Fault, { kind: 'status' }>): { conten
     case 'detail': return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ detail: message }) };
     case 'title': return { contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title: message, status: f.status }) };
     case 'no-success': return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ error: message }) };
-    case 'json': return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ success: false, error: message }) };
+    case 'json': return { contentType: 'application/json; charset=utf-8',
+      body: JSON.stringify({ success: false, error: message, ...(f.retryAfterSeconds !== undefined ? { retry_after_seconds: f.retryAfterSeconds } : {}) }) };
   }
 }
 

@@ -1,5 +1,5 @@
 // `node dist/sandbox.js [--port N] [--key K]... [--faults] [--corpus DIR] [--rate-limit N]
-// [--keyless-rate-limit N] [--agent-speed N]`: see sandbox/README.md.
+// [--keyless-rate-limit N] [--agent-speed N] [--wire production|spec]`: see sandbox/README.md.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { startSandbox, type SandboxOptions } from './server';
@@ -22,11 +22,11 @@ async function main(): Promise<void> {
       options: {
         port: { type: 'string' }, key: { type: 'string', multiple: true }, faults: { type: 'boolean' },
         corpus: { type: 'string' }, 'rate-limit': { type: 'string' }, 'keyless-rate-limit': { type: 'string' },
-        'agent-speed': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        'agent-speed': { type: 'string' }, wire: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
     });
     if (values.help) {
-      console.log('usage: sandbox [--port N] [--key K]... [--faults] [--corpus DIR] [--rate-limit N] [--keyless-rate-limit N] [--agent-speed N]');
+      console.log('usage: sandbox [--port N] [--key K]... [--faults] [--corpus DIR] [--rate-limit N] [--keyless-rate-limit N] [--agent-speed N] [--wire production|spec]');
       return;
     }
     const port = num('port', values.port, 0) ?? DEFAULT_PORT;
@@ -38,6 +38,10 @@ async function main(): Promise<void> {
       agentSpeed: num('agent-speed', values['agent-speed'], 0),
     };
     if (values.corpus !== undefined) opts.corpusDir = resolve(values.corpus);
+    if (values.wire !== undefined) {
+      if (values.wire !== 'production' && values.wire !== 'spec') throw new Error(`--wire must be production or spec (got ${JSON.stringify(values.wire)})`);
+      opts.wire = values.wire;
+    }
   } catch (e) {
     console.error(`sandbox: ${(e as Error).message}`);
     process.exitCode = 2;

@@ -5,12 +5,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { createAgentService, type Wire } from './agent/service';
+import { z } from 'zod';
+import { createAgentService } from './agent/service';
 import { FaultQueue, faultsBodySchema, statusFaultBody, type Fault } from './faults';
 import { RateLimiter } from './rateLimit';
 import { loadCorpus } from './search/corpus';
 import { queryToInput, validateSearchRequest } from './search/params';
-import { SearchEngine } from './search/searchEngine';
+import { SearchEngine, type Wire } from './search/searchEngine';
 
 export interface SandboxOptions {
   port?: number; keys?: string[]; faults?: boolean; corpusDir?: string;
@@ -29,7 +30,24 @@ export const DEFAULT_KEYLESS_RATE_LIMIT = 60;
 /** Largest request body read; above it the answer is 413 `Payload Too Large`. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_LOG = 10_000;
+/** The request log (test mode) keeps the newest entries within this many bytes of bodies, paths and queries. */
+export const MAX_LOG_BYTES = 16 * 1024 * 1024;
+/** A JSON body nested deeper than this is refused with 400 before anything walks it. */
+export const MAX_BODY_DEPTH = 100;
+
+/** Whether JSON text nests deeper than `max` (a linear scan that skips strings; no recursion). */
+export function nestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) { for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++; } else if (c === 91 || c === 123) { if (++depth > max) return true; } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
 const SEARCH_PATH = '/v2/search/developer';
+/** Production's second mount of the same search: keyless callers get 401 (addendum). */
+const KEYED_SEARCH_PATH = '/v2/developer/search';
+export const DEFAULT_WIRE: Wire = 'production';
 
 /** The repository root: the nearest folder above `from` whose package.json is this project's. */
 export function findRepoRoot(from: string = __dirname): string | undefined {
@@ -51,6 +69,8 @@ export function defaultCorpusDir(): string {
 /** Opaque, stable id for a key: the agent engine's `team`, and the rate-limit bucket. Never the key. */
 export const teamOf = (key: string): string => `team_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 
+const keysBodySchema = z.strictObject({ add: z.array(z.string().min(1).max(512)).optional(), revoke: z.array(z.string().min(1).max(512)).optional() });
+
 class HttpError extends Error {
   constructor(readonly status: number, readonly body: Record<string, unknown>) { super(String(body.error)); }
 }
@@ -65,8 +85,11 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const limiter = new RateLimiter();
   const faults = new FaultQueue();
   const requests: LoggedRequest[] = [];
+  const requestSizes: number[] = [];
+  let logBytes = 0;
   const timers = new Set<NodeJS.Timeout>();
-  const agent = createAgentService({ speed: o.agentSpeed ?? 1, wire: o.wire, testMode: o.faults === true });
+  const wire: Wire = o.wire ?? DEFAULT_WIRE;
+  const agent = createAgentService({ speed: o.agentSpeed ?? 1, wire, testMode: o.faults === true });
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void => {
     if (res.destroyed || res.headersSent) return;
@@ -91,6 +114,10 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
 
   const parseBody = (raw: string): unknown => {
     if (raw === '') return undefined;
+    if (nestingExceeds(raw, MAX_BODY_DEPTH)) {
+      throw new HttpError(400, { success: false, error: 'Bad Request',
+        details: [{ code: 'too_deep', path: [], message: `the body is nested deeper than ${MAX_BODY_DEPTH} levels` }] });
+    }
     try { return JSON.parse(raw); } catch (e) {
       throw new HttpError(400, { success: false, error: 'Bad Request',
         details: [{ code: 'invalid_json', path: [], message: `the body is not valid JSON: ${(e as Error).message}` }] });
@@ -98,26 +125,35 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   };
 
   function search(req: IncomingMessage, res: ServerResponse, url: URL, raw: string): void {
-    const input = req.method === 'GET' ? queryToInput(url.searchParams) : parseBody(raw);
-    const v = validateSearchRequest(input);
+    const input = req.method === 'GET' ? queryToInput(url.searchParams, wire) : parseBody(raw);
+    const v = validateSearchRequest(input, wire);
     if (!v.ok) { fail(res, 400, v.failure.error, v.failure.details === undefined ? {} : { details: v.failure.details }); return; }
-    send(res, 200, engine.search(v.request));
+    send(res, 200, wire === 'production' ? engine.search(v.request, 'production') : engine.search(v.request));
+  }
+
+  /** An unknown path: production's JSON 404 names the method and path; the spec wire says `Not Found`. */
+  function notFound(req: IncomingMessage, res: ServerResponse, path: string): void {
+    if (wire === 'spec') { fail(res, 404, 'Not Found'); return; }
+    fail(res, 404, `${req.method ?? 'GET'} ${path.slice(0, 200)} is not a Firecrawl API endpoint.`,
+      { code: 'NOT_FOUND', documentation_url: 'https://docs.firecrawl.dev' });
   }
 
   function route(req: IncomingMessage, res: ServerResponse, url: URL, raw: string, key: string | undefined): void {
     const path = url.pathname;
-    if (path === SEARCH_PATH) {
-      if (req.method === 'GET' || req.method === 'POST') { search(req, res, url, raw); return; }
-      fail(res, 404, 'Not Found'); return;
+    if (path === SEARCH_PATH || (wire === 'production' && path === KEYED_SEARCH_PATH)) {
+      if (req.method !== 'GET' && req.method !== 'POST') { notFound(req, res, path); return; }
+      if (path === KEYED_SEARCH_PATH && key === undefined) { fail(res, 401, 'Unauthorized: Invalid token'); return; }
+      search(req, res, url, raw);
+      return;
     }
     if (path === '/v2/agent' || path.startsWith('/v2/agent/')) {
       if (key === undefined) { fail(res, 401, 'Unauthorized: Invalid token'); return; }
       const reply = agent.handle({ method: req.method ?? 'GET', path, query: url.searchParams, body: parseBody(raw), team: teamOf(key), origin: `http://${req.headers.host ?? ''}` });
-      if (!reply) { fail(res, 404, 'Not Found'); return; }
+      if (!reply) { notFound(req, res, path); return; }
       send(res, reply.status, reply.body, reply.headers);
       return;
     }
-    fail(res, 404, 'Not Found');
+    notFound(req, res, path);
   }
 
   function applyFault(f: Fault, req: IncomingMessage, res: ServerResponse, then: () => void): void {
@@ -155,7 +191,16 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       send(res, 200, { requests });
     } else if (path === '/__sandbox/requests' && req.method === 'DELETE') {
       requests.length = 0;
+      requestSizes.length = 0;
+      logBytes = 0;
       send(res, 200, { success: true });
+    } else if (path === '/__sandbox/keys' && req.method === 'POST') {
+      // Issue or revoke keys while running (a key revoked after it was saved is how a user meets a 401).
+      const parsed = keysBodySchema.safeParse(parseBody(raw));
+      if (!parsed.success) { fail(res, 400, 'Bad Request', { details: parsed.error.issues }); return; }
+      for (const k of parsed.data.add ?? []) keys.add(k);
+      for (const k of parsed.data.revoke ?? []) keys.delete(k);
+      send(res, 200, { success: true, keys: keys.size });
     } else {
       const reply = agent.control(req.method ?? 'GET', path, parseBody(raw));
       if (reply) send(res, reply.status, reply.body, reply.headers); else fail(res, 404, 'Not Found');
@@ -172,21 +217,30 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       control(req, res, path, raw);
       return;
     }
-    if (!path.startsWith('/v2/')) { fail(res, 404, 'Not Found'); return; }
+    if (!path.startsWith('/v2/')) { notFound(req, res, path); return; }
 
     const { auth, key } = authOf(req);
     if (o.faults) {
       let body: unknown = null;
       if (tooLarge) body = `(${MAX_BODY_BYTES}+ bytes, not kept)`;
+      else if (raw !== '' && nestingExceeds(raw, MAX_BODY_DEPTH)) body = `(nested deeper than ${MAX_BODY_DEPTH} levels, not kept)`;
       else if (raw !== '') { try { body = JSON.parse(raw); } catch { body = raw; } }
-      if (requests.length >= MAX_LOG) requests.shift();
+      const size = Buffer.byteLength(raw) + path.length + url.search.length + 64;
+      while (requests.length && (requests.length >= MAX_LOG || logBytes + size > MAX_LOG_BYTES)) { requests.shift(); logBytes -= requestSizes.shift() ?? 0; }
       requests.push({ method: req.method ?? 'GET', path, query: url.search.replace(/^\?/, ''), body, auth });
+      requestSizes.push(size);
+      logBytes += size;
     }
     if (auth === 'invalid') { fail(res, 401, 'Unauthorized: Invalid token'); return; }
     if (tooLarge) { fail(res, 413, 'Payload Too Large'); return; }
     const limited = key !== undefined ? limiter.hit(teamOf(key), rateLimit)
       : limiter.hit(`addr:${req.socket.remoteAddress ?? ''}`, keylessRateLimit);
-    if (!limited.ok) { fail(res, 429, 'Rate limit exceeded', {}, { 'retry-after': String(limited.retryAfterSeconds) }); return; }
+    if (!limited.ok) {
+      // Production's route tests: the header and the same delay as `retry_after_seconds` in the body.
+      fail(res, 429, 'Rate limit exceeded', wire === 'production' ? { retry_after_seconds: limited.retryAfterSeconds } : {},
+        { 'retry-after': String(limited.retryAfterSeconds) });
+      return;
+    }
 
     const go = (): void => {
       try { route(req, res, url, raw, key); } catch (e) { answerError(res, e); }

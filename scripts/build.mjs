@@ -26,12 +26,14 @@ const coreExternal = {
   },
 };
 
-const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: production ? false : 'linked', minify: production, logLevel: quiet ? 'error' : 'warning', absWorkingDir: root, legalComments: 'none' };
+const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: production ? false : 'linked', minify: production, logLevel: quiet ? 'error' : 'warning', absWorkingDir: root, legalComments: 'none',
+  // The extension's test surface (key access for the host tests) exists only outside --production builds.
+  define: { __DEVINDEX_TEST_SURFACE__: production ? 'false' : 'true' } };
 
 const bundles = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [coreExternal], ...node, metafile: true },
   { entryPoints: ['src/core.ts'], outfile: 'dist/core.js', external: ['vscode'], ...node },
-  { entryPoints: ['media/webview/main.ts'], outfile: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife', target: 'chrome120', sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root },
+  { entryPoints: ['src/webview/app/main.ts'], outfile: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife', target: 'chrome120', sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, ...node },
   { entryPoints: ['sandbox/main.ts'], outfile: 'dist/sandbox.js', ...node },
 ].filter((b) => productBundles && existsSync(join(root, b.entryPoints[0])));

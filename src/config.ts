@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { NetworkOptions } from './api/http';
 
 /** Production address of the service (addendum: "It must be a setting, never hard-wired"). */
 export const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';
@@ -33,13 +34,53 @@ export const config = {
   maxRetryAfterMs(): number {
     return clampInt(vscode.workspace.getConfiguration(SECTION).get('maxRetryAfterSeconds'), 0, 3600, 60) * 1000;
   },
+  /** Application scoped: a workspace's settings cannot raise the credit ceiling offered. */
   defaultMaxCredits(): number {
-    return clampInt(vscode.workspace.getConfiguration(SECTION).get('agent.defaultMaxCredits'), 1, 1_000_000, 2500);
+    return clampInt(userValue('agent.defaultMaxCredits'), 1, 1_000_000, 2500);
+  },
+  /** `devIndex.agent.extraModels`: names only, trimmed, at most 20 (as the Agent Jobs feature reads them). */
+  agentExtraModels(): string[] {
+    const v = vscode.workspace.getConfiguration(SECTION).get<unknown>('agent.extraModels', []);
+    return Array.isArray(v) ? v.filter((m): m is string => typeof m === 'string' && m.trim().length > 0 && m.length <= 100).map((m) => m.trim()).slice(0, 20) : [];
+  },
+  /** `devIndex.insecure.allowHttpWithKey`: the key may go over plain http to a host that is not loopback. */
+  allowInsecureHttp(): boolean {
+    return userValue('insecure.allowHttpWithKey') === true;
+  },
+  /**
+   * Proxy and certificates: VS Code's `http.proxy`, `http.proxyAuthorization`, `http.proxyStrictSSL`,
+   * `http.noProxy`, then (in the client) HTTPS_PROXY / HTTP_PROXY / NO_PROXY; extra CAs from
+   * `devIndex.network.caFile`, NODE_EXTRA_CA_CERTS and the OS store.
+   */
+  network(): NetworkOptions {
+    const http = vscode.workspace.getConfiguration('http');
+    const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+    const noProxy = http.get<unknown>('noProxy');
+    const caFile = str(userValue('network.caFile'));
+    return {
+      proxy: str(http.get('proxy')),
+      proxyAuthorization: str(http.get('proxyAuthorization')),
+      proxyStrictSSL: http.get<boolean>('proxyStrictSSL') !== false,
+      noProxy: Array.isArray(noProxy) ? noProxy.filter((h): h is string => typeof h === 'string') : [],
+      ...(caFile ? { caFile } : {}),
+    };
   },
 };
 
+/**
+ * The user's (or default) value of an application-scoped setting. VS Code already ignores workspace
+ * values for such settings; reading only the global value keeps it so even if the scope were lost.
+ */
+function userValue(key: string): unknown {
+  const i = vscode.workspace.getConfiguration(SECTION).inspect(key);
+  return i?.globalValue ?? i?.defaultValue;
+}
+
 /** Settings whose change means the service client must be rebuilt. */
-const CLIENT_SETTINGS = ['baseUrl', 'requestTimeoutSeconds', 'maxRetryAfterSeconds'].map((s) => `${SECTION}.${s}`);
+const CLIENT_SETTINGS = [
+  ...['baseUrl', 'requestTimeoutSeconds', 'maxRetryAfterSeconds', 'network', 'insecure'].map((s) => `${SECTION}.${s}`),
+  'http.proxy', 'http.proxyAuthorization', 'http.proxyStrictSSL', 'http.noProxy',
+];
 
 /** One handler for every configuration change: rebuilds what depends on the changed setting. */
 export function onConfigChange(handlers: { client(): void; searchDefaults(): void }): vscode.Disposable {

@@ -8,16 +8,25 @@ import { core } from './lazy';
 import { disposeLog, log } from './log';
 import { registerSearchCommands } from './search/commands';
 import { SearchHistory } from './search/history';
+import { registerLanguageModelTools } from './tools/register';
 import type { Services } from './services';
 
-/** The surface the extension-host tests use (docs/ARCHITECTURE.md, "Extension test surface"). */
+/** Set by scripts/build.mjs: false in --production builds (the packaged extension), true otherwise. */
+declare const __DEVINDEX_TEST_SURFACE__: boolean;
+
+/**
+ * The surface the extension-host tests use (docs/ARCHITECTURE.md, "Extension test surface"). It gives
+ * key access, so it exists only in a development build running under the host tests (which set
+ * DEVINDEX_TEST_KEY); the packaged extension exports nothing: another extension cannot read or replace
+ * the key through it.
+ */
 export interface DevIndexExtensionApi {
   baseUrl(): string;
   apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
   lastSearch(): ReturnType<Services['search']['lastOutcome']>;
 }
 
-export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi {
+export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi | undefined {
   try {
     const keys = new ApiKeyStore(context.secrets);
     const history = new SearchHistory(context.globalState);
@@ -45,7 +54,12 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
         searchDefaults: () => services?.searchSettingsChanged(),
       }),
     );
-    registerAuthCommands(context, keys);
+    registerAuthCommands(context, keys, {
+      verify: (key) => core().verifyKey(key, {
+        baseUrl: config.baseUrl(), network: config.network(), allowInsecureHttp: config.allowInsecureHttp(),
+        timeoutMs: Math.min(config.requestTimeoutMs(), 15_000),
+      }),
+    });
     const agents = registerAgents(context, {
       backend: () => svc().agentClient(),
       hasKey: async () => (await keys.get()) !== undefined,
@@ -56,8 +70,11 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       context.subscriptions.push(vscode.commands.registerCommand(id, handler as (...a: unknown[]) => unknown));
     }
     context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
-    registerSearchCommands(context, { show: (request, opts) => svc().searchView().show(request, opts) }, history);
+    registerSearchCommands(context, () => svc().searchView(), history);
+    registerLanguageModelTools(context, { services: svc, keys });
 
+    // Written inline so that a --production build (flag false) drops the surface's code entirely.
+    if (!__DEVINDEX_TEST_SURFACE__ || process.env.DEVINDEX_TEST_KEY === undefined) return undefined;
     return {
       baseUrl: () => config.baseUrl(),
       apiKey: { get: () => keys.get(), set: (k) => keys.set(k), clear: () => keys.clear() },

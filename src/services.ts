@@ -7,6 +7,7 @@ import type { ApiKeyStore } from './auth/apiKeyStore';
 import { config } from './config';
 import { log } from './log';
 import type { SearchHistory } from './search/history';
+import { OPEN_DOCUMENT_COMMAND } from './search/resultDocuments';
 import { SearchService } from './search/searchService';
 import { scopeFromRemotes } from './search/repoSlug';
 import { remotesOf } from './search/workspaceRepos';
@@ -21,13 +22,15 @@ function logLine(e: RequestLogEntry): string {
 
 export class Services implements vscode.Disposable {
   private client: DevIndexClient | undefined;
+  /** The 401 box's Search Without Key: the same settings, never a key. */
+  private keyless: DevIndexClient | undefined;
   private view: SearchViewProvider | undefined;
   private agents: { over: DevIndexClient; api: AgentClient } | undefined;
   readonly search: SearchService;
   private readonly keySub: vscode.Disposable;
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly keys: ApiKeyStore, history: SearchHistory) {
-    this.search = new SearchService(() => this.getClient(), history);
+    this.search = new SearchService((o) => (o?.keyless ? this.getKeylessClient() : this.getClient()), history);
     // onDidChange covers this window's commands and other windows' changes to the shared secret storage.
     this.keySub = keys.onDidChange(() => void this.view?.keyChanged());
   }
@@ -40,9 +43,24 @@ export class Services implements vscode.Disposable {
       timeoutMs: config.requestTimeoutMs(),
       maxRetryAfterMs: config.maxRetryAfterMs(),
       origin: ORIGINS.vscode,
+      network: config.network(),
+      allowInsecureHttp: config.allowInsecureHttp(),
       onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
     });
     return this.client;
+  }
+
+  /** A client that never sends the key (Search Without Key after a 401). */
+  getKeylessClient(): DevIndexClient {
+    this.keyless ??= new DevIndexClient({
+      baseUrl: config.baseUrl(),
+      apiKey: () => undefined,
+      timeoutMs: config.requestTimeoutMs(),
+      maxRetryAfterMs: config.maxRetryAfterMs(),
+      origin: ORIGINS.vscode,
+      onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
+    });
+    return this.keyless;
   }
 
   /** The agent endpoints, over the same client (and so the same pool, key and retry rules). */
@@ -59,9 +77,10 @@ export class Services implements vscode.Disposable {
 
   /** Called when a setting the client depends on changes: the next request uses the new values. */
   resetClient(): void {
-    const old = this.client;
+    const old = [this.client, this.keyless];
     this.client = undefined;
-    void old?.close();
+    this.keyless = undefined;
+    for (const c of old) void c?.close();
   }
 
   searchView(): SearchViewProvider {
@@ -78,10 +97,12 @@ export class Services implements vscode.Disposable {
       openExternal: (url) => void openExternalChecked(url),
       insertAtCursor: (text) => insertAtCursor(text),
       copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
-      openMarkdownDocument: async (_title, markdown) => {
-        const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
-        await vscode.window.showTextDocument(doc, { preview: false });
+      // A read-only document on the extension's own scheme (src/search/resultDocuments.ts), registered at activation.
+      openMarkdownDocument: async (id, title, markdown) => {
+        await vscode.commands.executeCommand(OPEN_DOCUMENT_COMMAND, { id, title, markdown });
       },
+      status: (message) => { vscode.window.setStatusBarMessage(`$(check) ${message}`, 3000); },
+      warn: (message) => void vscode.window.showWarningMessage(message),
       log: (line) => log().info(line),
     });
     return this.view;

@@ -27,6 +27,8 @@ export interface PlannedEvent {
 
 export const SCHEMA_VERSION = 1;
 export const ENGINE_2 = 'FORGE-2';
+/** Its name in the production service's messages. */
+export const ENGINE_2_PRODUCTION = 'Spark 2';
 
 /** Credits charged per step; a standard (medium effort) run costs STANDARD_RUN_CREDITS in total. */
 export const COST = { reasoning: 5, spawn: 2, navigate: 8, extract: 20, readPdf: 12 } as const;

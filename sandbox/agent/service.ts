@@ -2,7 +2,7 @@
 // magic prompts and ids). The server has already checked the key, the rate limit and the faults.
 import { randomUUID } from 'node:crypto';
 import {
-  ENGINE_2, MAGIC, MESSAGES, SCHEMA_VERSION, SLOW_FACTOR, applyCreditLimit, applyInternalFailure, basePlan, interrupt,
+  ENGINE_2, ENGINE_2_PRODUCTION, MAGIC, MESSAGES, SCHEMA_VERSION, SLOW_FACTOR, applyCreditLimit, applyInternalFailure, basePlan, interrupt,
   type PlannedEvent, type TraceError,
 } from './engine';
 import { DEFAULT_MODEL, validateSubmit, type SubmitOptions, type Wire } from './validate';
@@ -28,6 +28,9 @@ export const AGENT_ERRORS = {
   invalidSnapshotId: 'Invalid snapshot ID',
   traceEngine: `Trace is only available for ${ENGINE_2} extracts`,
   snapshotEngine: `Snapshots are only available for ${ENGINE_2} extracts`,
+  /** The production wire names the engine as the service does (addendum: "names the engine `Spark 2`"). */
+  traceEngineProduction: `Trace is only available for ${ENGINE_2_PRODUCTION} extracts`,
+  snapshotEngineProduction: `Snapshots are only available for ${ENGINE_2_PRODUCTION} extracts`,
   zeroDataRetention: 'Your team has zero data retention enabled. This is not supported on extract.',
   notFound: 'Agent job not found',
   snapshotNotFound: 'Snapshot not found',
@@ -336,8 +339,8 @@ export function createAgentService(o: AgentServiceOptions): {
     if (isSnapshot && !SNAPSHOT_ID_RE.test(snapshotId!)) return err(400, AGENT_ERRORS.invalidSnapshotId);
 
     if (testMode && jobId.startsWith(LEGACY_PREFIX)) {
-      if (isTrace) return err(400, AGENT_ERRORS.traceEngine);
-      if (isSnapshot) return err(400, AGENT_ERRORS.snapshotEngine);
+      if (isTrace) return err(400, production ? AGENT_ERRORS.traceEngineProduction : AGENT_ERRORS.traceEngine);
+      if (isSnapshot) return err(400, production ? AGENT_ERRORS.snapshotEngineProduction : AGENT_ERRORS.snapshotEngine);
       if (method === 'DELETE') return fail(409, AGENT_ERRORS.alreadyFinished);
       return { status: 200, body: legacyRecord(jobId.toLowerCase(), legacyCreatedAt, wire) };
     }

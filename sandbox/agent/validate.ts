@@ -2,6 +2,7 @@
 // service does, so clients can be tested against the same shape of failure.
 
 import { jsonSchemaProblem } from './jsonSchema';
+import type { Wire } from '../wire';
 
 export const PROMPT_MAX = 10_000;
 export const DEFAULT_MAX_CREDITS = 2500;
@@ -12,7 +13,7 @@ export type Effort = (typeof EFFORTS)[number];
 export const MODELS = ['spark-2', 'spark-1-pro', 'spark-1-mini'] as const;
 /** Production's named integrations; any other `integration` must start with `_`. */
 export const INTEGRATIONS = ['dify', 'zapier', 'pipedream', 'raycast', 'langchain', 'crewai', 'llamaindex', 'n8n', 'camelai', 'make', 'flowise', 'metagpt', 'relevanceai'];
-export type Wire = 'production' | 'spec';
+export type { Wire };
 
 export interface SubmitOptions {
   prompt: string;

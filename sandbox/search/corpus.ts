@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { chunkMarkdown } from './passages';
 import { tokenize } from './text';
 
-export type DocType = 'doc' | 'issue' | 'pull_request' | 'readme';
+/** `web`: general pages, served only on the production wire when a request does not send `types`. */
+export type DocType = 'doc' | 'issue' | 'pull_request' | 'readme' | 'web';
 
 const sourceSchema = z.object({
   id: z.string().min(1),
@@ -39,6 +40,8 @@ export interface CorpusDoc {
   repo?: RepoInfo;
   skill: boolean;
   chunks: string[];
+  /** The deep link of each chunk (production's `citation_url`): a heading anchor, or an issue comment. */
+  citations: string[];
   /** Tokens of each chunk, for passage scoring. */
   chunkTerms: Array<Set<string>>;
   /** Every token of title and body, the title's tokens, and every pair of adjacent tokens: for the rerank stage. */
@@ -91,7 +94,7 @@ function makeDoc(d: Pick<CorpusDoc, 'id' | 'type' | 'url' | 'source' | 'repo' | 
   const all = tokenize(`${title ?? ''}\n${body}`);
   if (chunks.length === 0) chunks.push(title ?? '');
   const doc: CorpusDoc = {
-    ...d, body, chunks,
+    ...d, body, chunks, citations: chunks.map((c, i) => citationOf(d.type, d.url, c, i)),
     chunkTerms: chunks.map((c) => new Set(tokenize(c))),
     terms: new Set(all),
     titleTerms: new Set(tokenize(title ?? '')),
@@ -99,6 +102,27 @@ function makeDoc(d: Pick<CorpusDoc, 'id' | 'type' | 'url' | 'source' | 'repo' | 
   };
   if (title !== undefined) doc.title = title;
   return doc;
+}
+
+/** GitHub-style heading anchor: lower case, punctuation dropped, spaces to hyphens. */
+export function headingAnchor(text: string): string {
+  return text.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s+/g, '-');
+}
+
+/**
+ * A chunk's deep link. Issues and pull requests: the first chunk is the opening post, later ones
+ * stand for comments (`#issuecomment-<n>`, stable per document and chunk). Pages and READMEs: the
+ * anchor of the heading the chunk starts with, else the page itself.
+ */
+export function citationOf(type: DocType, url: string, chunk: string, index: number): string {
+  const base = url.replace(/#.*$/, '');
+  if (type === 'issue' || type === 'pull_request') {
+    if (index === 0) return base;
+    const n = /\/(\d+)$/.exec(base)?.[1] ?? '0';
+    return `${base}#issuecomment-${1_000_000 + Number(n) * 100 + index}`;
+  }
+  const h = /^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$/m.exec(chunk.split('\n', 1)[0] ?? '');
+  return h ? `${base}#${headingAnchor(h[1]!)}` : url;
 }
 
 /** Adjacent token pairs, `a b`: a phrase match measured without scanning text at query time. */
@@ -148,6 +172,12 @@ export function loadCorpus(dir: string, warn: (m: string) => void = () => {}): C
     };
     if (info.types.issue) numbered('issues', 'issue', 'issues');
     if (info.types.pullRequest) numbered('pulls', 'pull_request', 'pull');
+  }
+  // web/<host>/<path>.md: a general page at https://<host>/<path> (production's `web:` results).
+  const webRoot = join(dir, 'web');
+  for (const file of mdFiles(webRoot)) {
+    const url = `https://${posix(relative(webRoot, file)).replace(/\.md$/, '').replace(/\/index$/, '/')}`;
+    docs.push(makeDoc({ id: `web:${url}`, type: 'web', url, skill: false }, readFileSync(file, 'utf8')));
   }
   return { dir, sources, repos, docs };
 }

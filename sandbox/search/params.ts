@@ -53,9 +53,30 @@ export const searchRequestSchema = z.strictObject({
   ? `Unrecognized parameter${iss.keys.length > 1 ? 's' : ''}: ${iss.keys.join(', ')}`
   : 'the request must be a JSON object' });
 
-export type SearchRequest = z.infer<typeof searchRequestSchema>;
+/**
+ * What production accepts (addendum, "What the production service sends today"): numbers and
+ * booleans in a POST body are coerced (`"k": "10"`), and `topic` may be an array of at most 8 strings.
+ */
+const coercedInt = (field: string, min: number, max?: number) => z.preprocess(
+  (v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v), int(field, min, max));
+const coercedBool = (field: string) => z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), bool(field));
+export const productionSearchRequestSchema = searchRequestSchema.extend({
+  k: coercedInt('k', 1, 100).optional(),
+  passages: coercedInt('passages', 1, 5).optional(),
+  min_stars: coercedInt('min_stars', 0).optional(),
+  max_stars: coercedInt('max_stars', 0).optional(),
+  archived: coercedBool('archived').optional(),
+  fork: coercedBool('fork').optional(),
+  topic: z.union([str('topic'), z.array(str('topic item'), { error: typeMsg('topic', 'a string or an array of strings') })
+    .min(1, { error: 'topic must hold at least 1 item' })
+    .max(8, { error: (iss) => `topic may hold at most 8 items (got ${Array.isArray(iss.input) ? iss.input.length : '?'})` })]).optional(),
+});
+
+export type SearchRequest = Omit<z.infer<typeof searchRequestSchema>, 'topic'> & { topic?: string | string[] };
 
 const ARRAY_KEYS = new Set(['types', 'repos', 'sources']);
+/** Production reads a repeated `topic` as an array (never split on commas: a topic may not hold one anyway). */
+const REPEATABLE_KEYS = new Set(['topic']);
 const INT_KEYS = new Set(['k', 'passages', 'min_stars', 'max_stars']);
 const BOOL_KEYS = new Set(['archived', 'fork']);
 
@@ -65,7 +86,7 @@ const BOOL_KEYS = new Set(['archived', 'fork']);
  * that anything else reaches zod as a string and gets the same message as in a POST body. A scalar
  * parameter given twice stays an array, which zod rejects.
  */
-export function queryToInput(params: URLSearchParams): Record<string, unknown> {
+export function queryToInput(params: URLSearchParams, wire: 'production' | 'spec' = 'spec'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const seen = new Map<string, string[]>();
   for (const [key, value] of params) {
@@ -79,7 +100,7 @@ export function queryToInput(params: URLSearchParams): Record<string, unknown> {
       if (BOOL_KEYS.has(key) && (v === 'true' || v === 'false')) return v === 'true';
       return v;
     });
-    out[key] = conv.length === 1 ? conv[0] : conv;
+    out[key] = conv.length === 1 && !(wire === 'production' && REPEATABLE_KEYS.has(key) && values.length > 1) ? conv[0] : conv;
   }
   return out;
 }
@@ -89,13 +110,19 @@ export interface ValidationFailure { error: string; details?: unknown }
 export const RULE3_MESSAGE = 'repos cannot match any requested type; add issue, pull_request or readme or drop repos';
 export const RULE4_MESSAGE = 'sources cannot match any requested type; add doc or drop sources';
 
-/** zod first (`Bad Request` with the issues in `details`, like the real service), then rules 3 and 4. */
-export function validateSearchRequest(input: unknown): { ok: true; request: SearchRequest } | { ok: false; failure: ValidationFailure } {
-  const parsed = searchRequestSchema.safeParse(input);
+/** The 400 `error` for a request that fails the schema: production's words, or the specification's. */
+export const INVALID_PARAMS_ERROR = { production: 'Invalid query parameters', spec: 'Bad Request' } as const;
+
+/**
+ * zod first (the issues in `details`, like the real service: `Bad Request` on the spec wire,
+ * `Invalid query parameters` on the production wire), then rules 3 and 4.
+ */
+export function validateSearchRequest(input: unknown, wire: 'production' | 'spec' = 'spec'): { ok: true; request: SearchRequest } | { ok: false; failure: ValidationFailure } {
+  const parsed = (wire === 'production' ? productionSearchRequestSchema : searchRequestSchema).safeParse(input);
   if (!parsed.success) {
-    return { ok: false, failure: { error: 'Bad Request', details: parsed.error.issues.map(cleanIssue) } };
+    return { ok: false, failure: { error: INVALID_PARAMS_ERROR[wire], details: parsed.error.issues.map(cleanIssue) } };
   }
-  const r = parsed.data;
+  const r = parsed.data as SearchRequest;
   const types = r.types ?? RESULT_TYPES;
   if (r.repos !== undefined && !types.some((t) => REPOSITORY_TYPES.includes(t))) {
     return { ok: false, failure: { error: RULE3_MESSAGE, details: [{ code: 'custom', path: ['repos'], message: RULE3_MESSAGE }] } };

@@ -4,9 +4,23 @@ import MiniSearch, { type SearchResult } from 'minisearch';
 import { bigrams, type Corpus, type CorpusDoc, type RepoInfo } from './corpus';
 import { REPOSITORY_FILTERS, RESULT_TYPES, type ResultType, type SearchRequest } from './params';
 import { processTerm, tokenize } from './text';
+import type { Wire } from '../wire';
 
 export type CoverageValue = 'ok' | 'degraded' | 'unavailable' | 'skipped';
 export interface SearchResultItem { id: string; type: ResultType; url: string; title?: string; passages: Array<{ text: string }> }
+/** Production's license, in its two forms (the object, or a plain SPDX string during a migration). */
+export type ProductionLicense = { state: 'licensed' | 'known_absent' | 'unknown'; spdx_id: string | null } | string;
+/** A production result: no `type` (the kind is the id prefix), `doc:<url>` ids, passages with `citation_url`. */
+export interface ProductionResultItem {
+  id: string; url: string; title?: string; passages: Array<{ text: string; citation_url: string }>; license?: ProductionLicense;
+}
+export interface ProductionSearchResponseBody {
+  success: true;
+  results: ProductionResultItem[];
+  repos?: RepoEcho[];
+  sources?: SourceEcho[];
+}
+export type { Wire };
 export interface RepoEcho { repo: string; indexed: boolean; types: { issue: boolean; pullRequest: boolean; readme: boolean } }
 export interface SourceEcho { source: string; indexed: boolean }
 export interface SearchResponseBody {
@@ -48,8 +62,15 @@ export class SearchEngine {
 
   get documentCount(): number { return this.docs.length; }
 
-  search(r: SearchRequest): SearchResponseBody {
+  /**
+   * The specification's answer (`type`, coverage, reranked), or production's (see ProductionResultItem;
+   * no coverage or reranked; `web:` pages too when `types` was not sent).
+   */
+  search(r: SearchRequest, wire: 'production'): ProductionSearchResponseBody;
+  search(r: SearchRequest, wire?: 'spec'): SearchResponseBody;
+  search(r: SearchRequest, wire: Wire = 'spec'): SearchResponseBody | ProductionSearchResponseBody {
     const types = new Set<ResultType>(r.types ?? RESULT_TYPES);
+    const web = wire === 'production' && r.types === undefined && r.skills !== 'only';
     const k = r.k ?? 10;
     const passages = r.passages ?? 1;
     const repoFilterSent = REPOSITORY_FILTERS.some((f) => r[f] !== undefined);
@@ -67,6 +88,7 @@ export class SearchEngine {
     const repoSet = r.repos && new Set(r.repos.map((s) => s.toLowerCase()));
 
     const allowed = (d: CorpusDoc): boolean => {
+      if (d.type === 'web') return web && !repoFilterSent && !sourceSet && !repoSet;
       if (!types.has(d.type)) return false;
       if (d.type === 'doc') {
         if (!docHalf) return false;
@@ -92,9 +114,27 @@ export class SearchEngine {
     const reranked = window.length >= RERANK_MIN_CANDIDATES;
     const ranked = reranked ? this.rerank(r.query, window) : window;
 
+    if (wire === 'production') {
+      const body: ProductionSearchResponseBody = {
+        success: true,
+        results: ranked.slice(0, k).map((h) => {
+          const d = this.docs[h.id as number] as CorpusDoc;
+          const lic = d.repo ? productionLicense(d.repo, this.corpus.repos) : undefined;
+          return {
+            id: d.type === 'doc' ? `doc:${d.url}` : d.id, url: d.url, ...(d.title !== undefined ? { title: d.title } : {}),
+            passages: bestChunks(d, h.terms, passages).map((i) => ({ text: d.chunks[i] as string, citation_url: d.citations[i] as string })),
+            ...(lic !== undefined ? { license: lic } : {}),
+          };
+        }),
+      };
+      if (repoEcho) body.repos = repoEcho;
+      if (sourceEcho) body.sources = sourceEcho;
+      return body;
+    }
+
     const results = ranked.slice(0, k).map((h) => {
       const d = this.docs[h.id as number] as CorpusDoc;
-      const item: SearchResultItem = { id: d.id, type: d.type, url: d.url, ...(d.title !== undefined ? { title: d.title } : {}),
+      const item: SearchResultItem = { id: d.id, type: d.type as ResultType, url: d.url, ...(d.title !== undefined ? { title: d.title } : {}),
         passages: bestPassages(d, h.terms, passages) };
       return item;
     });
@@ -139,14 +179,31 @@ export class SearchEngine {
 
 /** The `n` chunks holding the most matched terms, best first; ties keep document order. */
 export function bestPassages(d: CorpusDoc, matched: string[], n: number): Array<{ text: string }> {
-  const scored = d.chunks.map((text, i) => {
+  return bestChunks(d, matched, n).map((i) => ({ text: d.chunks[i] as string }));
+}
+
+/** Indexes of the `n` best chunks (see bestPassages). */
+export function bestChunks(d: CorpusDoc, matched: string[], n: number): number[] {
+  const scored = d.chunks.map((_, i) => {
     const set = d.chunkTerms[i] as Set<string>;
     let s = 0;
     for (const t of matched) if (set.has(t)) s++;
-    return { text, i, s };
+    return { i, s };
   });
   scored.sort((a, b) => b.s - a.s || a.i - b.i);
-  return scored.slice(0, n).map((c) => ({ text: c.text }));
+  return scored.slice(0, n).map((c) => c.i);
+}
+
+/**
+ * Production's license of a repository result. Both forms appear, as during the service's migration:
+ * repositories at an odd position in repos.json get the plain SPDX string, the others the object; a
+ * repository without a license is `known_absent`, and a fork's is `unknown` (not yet determined).
+ */
+export function productionLicense(info: RepoInfo, all: Map<string, RepoInfo>): ProductionLicense {
+  if (info.fork) return { state: 'unknown', spdx_id: null };
+  if (!info.license) return { state: 'known_absent', spdx_id: null };
+  const position = [...all.keys()].indexOf(info.repo.toLowerCase());
+  return position % 2 === 1 ? info.license : { state: 'licensed', spdx_id: info.license };
 }
 
 function echoRepo(slug: string, info: RepoInfo | undefined): RepoEcho {
@@ -159,7 +216,8 @@ const eq = (a: string | undefined, b: string): boolean => a !== undefined && a.t
 /** Rule 5: the seven repository filters, matched against the repository's metadata. */
 export function repoMatches(info: RepoInfo, r: SearchRequest): boolean {
   if (r.language !== undefined && !eq(info.language, r.language)) return false;
-  if (r.topic !== undefined && !(info.topics ?? []).some((t) => eq(t, r.topic as string))) return false;
+  // A list of topics (production) admits a repository with any of them.
+  if (r.topic !== undefined && !(Array.isArray(r.topic) ? r.topic : [r.topic]).some((want) => (info.topics ?? []).some((t) => eq(t, want)))) return false;
   if (r.license !== undefined && !eq(info.license, r.license)) return false;
   const stars = info.stars ?? 0;
   if (r.min_stars !== undefined && stars < r.min_stars) return false;

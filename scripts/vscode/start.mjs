@@ -11,6 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { ProvisionError } from './provision.mjs';
 import { Session, build, freePort, root } from './session.mjs';
 
@@ -62,6 +63,8 @@ try {
     log('(no desktop `code` command on PATH; with one, npm start opens a VS Code window instead)');
   }
   log(`Search needs no key. Agent jobs do: run "Developer Index: Set API Key" and enter ${LOCAL_KEY} (the sandbox's key).`);
+  // The MCP server against the same sandbox, for a terminal agent (any MCP client that spawns a command).
+  log(`MCP server for AI agents against this sandbox:\n  DEVINDEX_BASE_URL=${sandboxUrl} DEVINDEX_API_KEY=${LOCAL_KEY} node ${join(root, 'dist', 'cli.js')} mcp`);
   log('Press Ctrl+C to stop.\n');
   const ended = await Promise.race([main.exited.then((e) => ({ ...e, name: main.name })),
     session.children.find((c) => c.name === 'sandbox').exited.then((e) => ({ ...e, name: 'sandbox' }))]);

@@ -2,7 +2,9 @@
 import type { z } from 'zod';
 import { basePrefix, encodeSearchAt, joinUrl, parseBaseUrl, SEARCH_PATH } from './encode';
 import { ApiError, errorFromResponse, validationError } from './errors';
-import { headerValue, HttpTransport, type HttpResponse } from './http';
+import { headerValue, HttpTransport, type HttpResponse, type NetworkOptions } from './http';
+import { jsonNestingExceeds, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
+import { keyHeaderProblem, makeRedactor, redactDeep, type Redact } from './redact';
 import { validateSearchParams, type SearchParams } from './params';
 import { MAX_ATTEMPTS, systemClock, withRetry, type Clock, type RetryEvent } from './retry';
 import { describeZodError, SearchResponseSchema, type SearchResponse } from './schemas';
@@ -28,6 +30,13 @@ export interface ClientOptions {
   origin?: string;
   /** Never receives the key. */
   onLog?: (e: RequestLogEntry) => void;
+  /** Proxy and certificate authorities (README, "Proxies and certificates"); default: the environment's proxy, Node's CAs plus the OS store. */
+  network?: NetworkOptions;
+  /**
+   * Send the key over plain `http://` to a host that is not loopback. Off by default: such a request is
+   * refused before anything is sent (the key would cross the network in clear text).
+   */
+  allowInsecureHttp?: boolean;
 }
 
 export interface CallOptions { signal?: AbortSignal; onRetry?: (e: RetryEvent) => void }
@@ -39,8 +48,8 @@ export interface RequestSpec<T> {
   query?: Array<[string, string]>;
   body?: unknown;
   schema: z.ZodType<T>;
-  /** 'submit': retry only when the service cannot have created the job. */
-  retry: 'spec' | 'submit';
+  /** 'submit': retry only when the service cannot have created the job; 'none': one attempt. */
+  retry: 'spec' | 'submit' | 'none';
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -49,7 +58,8 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export class DevIndexClient {
   private readonly prefix: string;
-  private readonly transport = new HttpTransport();
+  private readonly transport: HttpTransport;
+  private readonly insecure: boolean;
   private readonly timeoutMs: number;
   private readonly maxRetryAfterMs: number;
   private readonly maxResponseBytes: number;
@@ -58,7 +68,10 @@ export class DevIndexClient {
   private readonly random: () => number;
 
   constructor(private readonly opts: ClientOptions) {
-    this.prefix = basePrefix(parseBaseUrl(opts.baseUrl));
+    const base = parseBaseUrl(opts.baseUrl);
+    this.prefix = basePrefix(base);
+    this.insecure = base.protocol === 'http:' && !isLoopbackHost(base.hostname) && opts.allowInsecureHttp !== true;
+    this.transport = new HttpTransport({ network: opts.network });
     this.timeoutMs = positive(opts.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
     this.maxRetryAfterMs = positive(opts.maxRetryAfterMs, DEFAULT_MAX_RETRY_AFTER_MS, 'maxRetryAfterMs', true);
     this.maxResponseBytes = positive(opts.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes');
@@ -83,7 +96,14 @@ export class DevIndexClient {
   async request<T>(spec: RequestSpec<T>, opts: CallOptions = {}): Promise<T> {
     const started = this.clock.now();
     const key = this.opts.apiKey ? await this.opts.apiKey() : undefined;
-    const redact = key ? (s: string) => s.split(key).join('[redacted]') : (s: string) => s;
+    const redact = makeRedactor(key);
+    if (key) {
+      const refused = this.refuseKey(key);
+      if (refused) {
+        this.log({ method: spec.method, path: spec.path, attempts: 0, ms: 0, error: refused.message });
+        throw refused;
+      }
+    }
     const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json' };
     if (key) headers.authorization = `Bearer ${key}`;
     let body: string | undefined;
@@ -104,10 +124,13 @@ export class DevIndexClient {
           throw scrub(e, redact);
         }
         lastStatus = res.status;
+        // One redaction at the door: nothing the server echoes (a header in an HTML page, a body line) gets past it.
+        if (key) res = { ...res, bodyText: redact(res.bodyText) };
         if (res.status < 200 || res.status >= 300) {
           throw errorFromResponse({
             status: res.status, bodyText: res.bodyText, contentType: headerValue(res.headers, 'content-type'),
             retryAfter: headerValue(res.headers, 'retry-after'), nowMs: this.clock.now(), attempts: n, redact,
+            location: headerValue(res.headers, 'location'), requestUrl: url,
           });
         }
         return parseOk(res, spec.schema, redact);
@@ -115,8 +138,12 @@ export class DevIndexClient {
       this.log({ method: spec.method, path: spec.path, status: lastStatus, attempts, ms: this.clock.now() - started });
       return result;
     } catch (e) {
-      const err = e instanceof ApiError ? e : scrub(e, redact);
+      const err = scrub(e, redact);
       if (err.attempts === 0) err.attempts = attempts;
+      if (err.attempts > 1 && (err.kind === 'timeout' || err.kind === 'network' || err.kind === 'http')) {
+        const s = Math.round((this.clock.now() - started) / 1000);
+        err.message += ` (gave up after ${err.attempts} attempts over ${s} s; each attempt may take up to ${Math.round(this.timeoutMs / 100) / 10} s)`;
+      }
       this.log({ method: spec.method, path: spec.path, status: err.status ?? lastStatus, attempts: err.attempts, ms: this.clock.now() - started, error: err.message });
       throw err;
     }
@@ -124,6 +151,19 @@ export class DevIndexClient {
 
   close(): Promise<void> {
     return this.transport.close();
+  }
+
+  /** A key that can never be sent, or not over this connection: refused before the first attempt, never retried. */
+  private refuseKey(key: string): ApiError | undefined {
+    const problem = keyHeaderProblem(key);
+    if (problem) return new ApiError({ kind: 'invalid-key', retryable: false, attempts: 0, message: `${problem}; set the key again (copy it without line breaks)` });
+    if (this.insecure) {
+      return new ApiError({
+        kind: 'insecure-transport', retryable: false, attempts: 0,
+        message: `refused to send the API key over plain http to ${new URL(this.opts.baseUrl).host}, where anyone on the network can read it: use an https:// base URL (or, knowing the risk, turn on devIndex.insecure.allowHttpWithKey / DEVINDEX_INSECURE_HTTP=1)`,
+      });
+    }
+    return undefined;
   }
 
   private log(e: RequestLogEntry): void {
@@ -140,11 +180,20 @@ function positive(v: number | undefined, dflt: number, name: string, allowZero =
   return v;
 }
 
-/** Any failure as an ApiError whose message cannot hold the key. */
-function scrub(e: unknown, redact: (s: string) => string): ApiError {
+/** Loopback hosts, where plain http never crosses a network: localhost, 127.0.0.0/8, ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::1';
+}
+
+/** Any failure as an ApiError in which no string can hold the key (message, error, code, details, location). */
+function scrub(e: unknown, redact: Redact): ApiError {
   if (e instanceof ApiError) {
     e.message = redact(e.message);
     if (e.error) e.error = redact(e.error);
+    if (e.code) e.code = redact(e.code);
+    if (e.location) e.location = redact(e.location);
+    if (e.details !== undefined) e.details = redactDeep(e.details, redact);
     return e;
   }
   const msg = e instanceof Error ? e.message : String(e);
@@ -154,11 +203,16 @@ function scrub(e: unknown, redact: (s: string) => string): ApiError {
 function parseOk<T>(res: HttpResponse, schema: z.ZodType<T>, redact: (s: string) => string): T {
   let json: unknown;
   const text = res.bodyText;
+  if (jsonNestingExceeds(text)) {
+    throw new ApiError({ kind: 'invalid-response', status: res.status, retryable: false, message: `the service's response (HTTP ${res.status}) is a ${TOO_DEEP} (more than ${MAX_JSON_DEPTH} levels) to be shown safely` });
+  }
   if (text.trim() === '') {
     json = undefined;
   } else {
     try {
-      json = JSON.parse(text);
+      // The text was redacted at the door, but JSON can spell the key with escapes (`\u0073k-…`,
+      // `\/`) that only decoding reveals: the decoded value is redacted too (depth is bounded above).
+      json = redactDeep(JSON.parse(text), redact, 0, MAX_JSON_DEPTH + 1);
     } catch {
       const what = /^\s*</.test(text) ? 'an HTML page' : /^\s*[[{]/.test(text) ? 'truncated or malformed JSON' : 'a body that is not JSON';
       throw new ApiError({ kind: 'invalid-response', status: res.status, message: `the service answered HTTP ${res.status} with ${what} instead of the expected JSON`, retryable: false });

@@ -1,6 +1,7 @@
 // explainCoverage: turns a response's coverage and echoes into notes a user can act on.
 // Shared by the CLI and the webview so both say the same thing.
 import { hasRepositoryFilter, REPOSITORY_FILTERS, REPOSITORY_TYPES, requestedTypes, type SearchParams } from './params';
+import { boundedJson } from './jsonDepth';
 import type { SearchResponse } from './schemas';
 
 export interface CoverageNote {
@@ -43,7 +44,8 @@ export function explainCoverage(request: SearchParams, response: SearchResponse)
   const coverage = (response.coverage ?? {}) as Record<string, unknown>;
   for (const [type, raw] of Object.entries(coverage)) {
     if (raw === undefined) continue;
-    const value = typeof raw === 'string' ? raw : JSON.stringify(raw);
+    // An unknown value is shown as it came, bounded: a deeply nested one cannot overflow the stack here.
+    const value = typeof raw === 'string' ? raw : boundedJson(raw, undefined, 4).slice(0, 200);
     if (value === 'ok') continue;
     if (type === 'doc' && rule6 && value !== 'skipped') continue; // already explained above
     const w = words(type);

@@ -81,6 +81,15 @@ export function encodeSearchAt(params: SearchParams, prefix: string): EncodedSea
       query.push([key, String(v)]);
     }
   }
+  // Several topics (production's array form) travel as a JSON array: a POST body is the form the
+  // service documents for it. One topic in an array is sent as the plain string.
+  if (Array.isArray(params.topic)) {
+    if (params.topic.length === 1) {
+      const i = query.findIndex(([k]) => k === 'topic');
+      query[i] = ['topic', params.topic[0]!];
+      body.topic = params.topic[0];
+    } else comma = true;
+  }
   if (!comma) {
     const url = joinUrl(prefix, SEARCH_PATH, query);
     if (url.length <= MAX_GET_URL_LENGTH) return { method: 'GET', query, url };

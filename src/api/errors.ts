@@ -1,13 +1,20 @@
 // One error type for every failure of the client, with a message a user can act on.
 import type { ParamIssue } from './params';
+import { valueDepthExceeds } from './jsonDepth';
+import { redactDeep } from './redact';
 import { ErrorBodySchema } from './schemas';
 
 export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'aborted' | 'invalid-response'
-  | 'validation' | 'response-too-large' | 'retry-after-too-long';
+  | 'validation' | 'response-too-large' | 'retry-after-too-long'
+  /** The key cannot be sent (a line break, a character outside Latin-1), or not over this connection (plain http). Nothing was sent. */
+  | 'invalid-key' | 'insecure-transport'
+  /** A 3xx: not followed (the key would go along); `location` names the target's origin. */
+  | 'redirect';
 
 export interface ApiErrorInit {
   kind: ApiErrorKind; message: string; status?: number; error?: string; details?: unknown; code?: string;
   retryable?: boolean; retryAfterMs?: number; issues?: ParamIssue[]; attempts?: number; cause?: unknown;
+  location?: string;
 }
 
 export class ApiError extends Error {
@@ -21,6 +28,8 @@ export class ApiError extends Error {
   retryAfterMs?: number;
   issues?: ParamIssue[];
   attempts: number;
+  /** For a redirect: the origin it pointed to (never the full URL). */
+  location?: string;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -34,6 +43,7 @@ export class ApiError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.issues = init.issues;
     this.attempts = init.attempts ?? 0;
+    this.location = init.location;
   }
 }
 
@@ -73,6 +83,7 @@ function advice(status: number, error: string | undefined): string {
       if (error === PROMPT_INJECTION_ERROR) return 'the page content looked like a prompt injection and extraction was aborted; if this is a false positive, retry without checkPromptInjection';
       return 'the API key lacks permission for this endpoint or feature; use a key that has it';
     case 404: return 'the job, resource or path does not exist; check the id and the base URL';
+    case 407: return 'a proxy between this client and the service asks for credentials; give them in the proxy settings (see "Proxies and certificates" in the README)';
     case 408: return 'the service timed out fetching the page; try again (the client retries this with backoff)';
     case 409: return 'the resource is in a state that prevents this operation; refresh its status';
     case 413: return 'the request body is too large; send fewer or shorter parameters';
@@ -88,12 +99,17 @@ function advice(status: number, error: string | undefined): string {
   }
 }
 
-export interface ParsedErrorBody { error?: string; details?: unknown; code?: string; shape: string }
+export interface ParsedErrorBody { error?: string; details?: unknown; code?: string; shape: string; retryAfterSeconds?: number }
 
 function asText(v: unknown): string | undefined {
   if (typeof v === 'string' && v.trim()) return v.trim();
   if (v && typeof v === 'object' && typeof (v as { message?: unknown }).message === 'string') return (v as { message: string }).message;
   return undefined;
+}
+
+/** Details are kept for callers to read; nested deeper than any real one, they are dropped (nothing can overflow on them later). */
+function boundedDetails(d: unknown): unknown {
+  return valueDepthExceeds(d, 16) ? undefined : d;
 }
 
 /** Makes sense of whatever came back with a non-2xx status: the documented JSON or anything else. */
@@ -116,50 +132,119 @@ export function parseErrorBody(text: string, contentType: string | undefined): P
   if (!parsed.success) return { shape: 'a JSON body of an unexpected shape' };
   const b = parsed.data;
   const error = asText(b.error) ?? asText(b.detail) ?? asText(b.title) ?? asText(b.message);
-  return { error, details: b.details ?? (typeof b.detail === 'object' ? b.detail : undefined), code: b.code, shape: error ? 'json' : 'a JSON body without an error message' };
+  const ras = (json as { retry_after_seconds?: unknown }).retry_after_seconds;
+  return {
+    error, details: boundedDetails(b.details ?? (typeof b.detail === 'object' ? b.detail : undefined)), code: b.code, shape: error ? 'json' : 'a JSON body without an error message',
+    retryAfterSeconds: typeof ras === 'number' && Number.isInteger(ras) && ras >= 0 ? ras : undefined,
+  };
 }
 
+/** Longest wait any Retry-After can ask for (a bound for arithmetic; the client's own ceiling is far lower). */
+const MAX_RETRY_AFTER_MS = 2 ** 31 - 1;
+
+const HTTP_DATE = new RegExp([
+  // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/.source,
+  // obsolete RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
+  /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/.source,
+  // obsolete asctime: Sun Nov  6 08:49:37 1994
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.source,
+].join('|'));
+
+/**
+ * `Retry-After` (RFC 9110 10.2.3): a non-negative number of seconds or an HTTP date, and nothing else.
+ * `-1`, `+5`, `5, 7` or a bare word are treated as absent (so rule 4's backoff applies), never as a
+ * date in the past that means "no wait".
+ */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.ceil(Number(v) * 1000);
-  const date = Date.parse(v);
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.min(Math.ceil(Number(v) * 1000), MAX_RETRY_AFTER_MS);
+  if (!HTTP_DATE.test(v)) return undefined;
+  const date = Date.parse(v.endsWith('GMT') ? v : `${v} GMT`);
   if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - nowMs);
+  return Math.min(Math.max(0, date - nowMs), MAX_RETRY_AFTER_MS);
+}
+
+/** `... please retry after 17s, resets at ...` (older deployments say the wait only in the text). */
+export function retryAfterFromText(text: string | undefined): number | undefined {
+  const m = text ? /\bretry after (\d{1,9})\s?s\b/i.exec(text) : null;
+  return m ? Math.min(Number(m[1]) * 1000, MAX_RETRY_AFTER_MS) : undefined;
+}
+
+/**
+ * The wait a 429 (or 503) asks for, header first (addendum, "What the production service sends"):
+ * `Retry-After`, else the body's integer `retry_after_seconds`, else the error text's "retry after Ns".
+ * All three are capped alike by the client's ceiling (retry.ts).
+ */
+export function retryAfterMsOf(header: string | undefined, body: ParsedErrorBody, nowMs: number): number | undefined {
+  const fromHeader = parseRetryAfter(header, nowMs);
+  if (fromHeader !== undefined) return fromHeader;
+  if (body.retryAfterSeconds !== undefined) return Math.min(body.retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS);
+  return retryAfterFromText(body.error);
+}
+
+/** The origin a `Location` points to, resolved against the request; undefined when unusable. */
+export function redirectOrigin(location: string | undefined, requestUrl: string): string | undefined {
+  if (!location) return undefined;
+  try {
+    const u = new URL(location, requestUrl);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Builds the ApiError for a non-2xx response. `redact` removes the API key from anything echoed back. */
 export function errorFromResponse(o: {
   status: number; bodyText: string; contentType?: string; retryAfter?: string; nowMs: number;
   attempts: number; redact?: (s: string) => string;
+  /** For a 3xx: the `Location` header and the URL that was asked for (to resolve a relative one). */
+  location?: string; requestUrl?: string;
 }): ApiError {
   const redact = o.redact ?? ((s: string) => s);
+  if (o.status >= 300 && o.status < 400) {
+    const target = redirectOrigin(o.location, o.requestUrl ?? 'http://invalid.invalid/');
+    const where = target ? ` to ${redact(target)}` : ' without a usable Location';
+    return new ApiError({
+      kind: 'redirect', status: o.status, location: target ? redact(target) : undefined, retryable: false, attempts: o.attempts,
+      message: `the service answered with a redirect (HTTP ${o.status})${where}; redirects are not followed, so the key never goes to another address: if the service moved, set the base URL to its new address`,
+    });
+  }
   const body = parseErrorBody(o.bodyText, o.contentType);
   const error = body.error === undefined ? undefined : redact(body.error);
-  const retryAfterMs = parseRetryAfter(o.retryAfter, o.nowMs);
+  const retryAfterMs = o.status === 429 || o.status === 503 ? retryAfterMsOf(o.retryAfter, body, o.nowMs) : parseRetryAfter(o.retryAfter, o.nowMs);
   const reason = REASONS[o.status] ?? (o.status >= 500 ? 'Server Error' : 'Error');
-  const said = error ?? `${reason}: the service sent ${body.shape}`;
+  const said = error ?? redact(`${reason}: the service sent ${body.shape}`);
   let message = `${said} (HTTP ${o.status}): ${advice(o.status, error)}`;
   if (o.status === 400 && body.details !== undefined) {
     const fields = describeDetails(body.details);
     if (fields) message += ` [${redact(fields)}]`;
   }
   return new ApiError({
-    kind: 'http', status: o.status, message, error, details: body.details, code: body.code,
+    kind: 'http', status: o.status, message, error, details: redactDeep(body.details, redact), code: body.code === undefined ? undefined : redact(body.code),
     retryable: isRetryableStatus(o.status), retryAfterMs, attempts: o.attempts,
   });
 }
 
-/** zod-style `details` (array of { path, message }) as a short list for the message. */
-function describeDetails(details: unknown): string | undefined {
+const MAX_DETAILS = 20;
+
+/**
+ * zod-style `details` (array of { code, path, message }, production's "Invalid query parameters") as
+ * one clause per field: `k: Too big: expected number to be <=100; types.0: Invalid option`. A field
+ * named only in `keys` (unrecognized_keys) is named from there.
+ */
+export function describeDetails(details: unknown): string | undefined {
   if (!Array.isArray(details)) return undefined;
-  const parts = details.slice(0, 5).map((d) => {
+  const parts = details.slice(0, MAX_DETAILS).map((d) => {
     if (!d || typeof d !== 'object') return undefined;
-    const rec = d as { path?: unknown; message?: unknown; field?: unknown };
-    const path = Array.isArray(rec.path) ? rec.path.join('.') : typeof rec.field === 'string' ? rec.field : '';
+    const rec = d as { path?: unknown; message?: unknown; field?: unknown; keys?: unknown };
+    let path = Array.isArray(rec.path) ? rec.path.filter((p) => typeof p === 'string' || typeof p === 'number').join('.') : typeof rec.field === 'string' ? rec.field : '';
+    if (!path && Array.isArray(rec.keys)) path = rec.keys.filter((k) => typeof k === 'string').join(', ');
     const msg = typeof rec.message === 'string' ? rec.message : '';
-    return path || msg ? `${path}${path && msg ? ': ' : ''}${msg}` : undefined;
+    return path || msg ? `${path.slice(0, 100)}${path && msg ? ': ' : ''}${msg.slice(0, 300)}` : undefined;
   }).filter((s): s is string => !!s);
+  if (details.length > MAX_DETAILS) parts.push(`and ${details.length - MAX_DETAILS} more`);
   return parts.length ? parts.join('; ') : undefined;
 }
 

@@ -9,7 +9,9 @@ export type RepositoryFilter = (typeof REPOSITORY_FILTERS)[number];
 
 export interface SearchParams {
   query: string; k?: number; types?: string[]; repos?: string[]; sources?: string[];
-  skills?: 'only'; passages?: number; language?: string; topic?: string; license?: string;
+  skills?: 'only'; passages?: number; language?: string;
+  /** One topic, or several (production accepts at most 8; a repository with any of them matches). */
+  topic?: string | string[]; license?: string;
   min_stars?: number; max_stars?: number; archived?: boolean; fork?: boolean;
 }
 
@@ -21,6 +23,7 @@ export const LIMITS = {
   passages: { min: 1, max: 5 },
   sources: { maxItems: 20, minLength: 1, maxLength: 512 },
   stars: { min: 0 },
+  topics: { maxItems: 8 },
 } as const;
 
 export const RULE_3_MESSAGE = 'repos cannot match any requested type; add issue, pull_request or readme or drop repos';
@@ -149,9 +152,18 @@ export function validateSearchParams(input: SearchParams): { ok: true; params: S
     issues.push({ field: 'skills', message: `skills may only be "only"; got ${show(raw.skills)}` });
   }
 
+  if (Array.isArray(raw.topic)) {
+    const topics = raw.topic as unknown[];
+    if (topics.length === 0 || topics.length > LIMITS.topics.maxItems) {
+      issues.push({ field: 'topic', message: `topic must hold 1 to ${LIMITS.topics.maxItems} topics; got ${topics.length}` });
+    }
+    topics.forEach((t, i) => {
+      if (typeof t !== 'string' || t.length === 0) issues.push({ field: 'topic', message: `topic[${i}] must be a non-empty string; got ${show(t)}` });
+    });
+  }
   for (const f of ['language', 'topic', 'license'] as const) {
     const v = raw[f];
-    if (v === undefined) continue;
+    if (v === undefined || (f === 'topic' && Array.isArray(v))) continue;
     // An empty filter would still count as a repository filter (rule 6) while matching nothing useful.
     if (typeof v !== 'string' || v.length === 0) issues.push({ field: f, message: `${f} must be a non-empty string; got ${show(v)}` });
   }

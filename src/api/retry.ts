@@ -4,7 +4,8 @@ import { ApiError, PASSTHROUGH_ERROR } from './errors';
 export interface Clock { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> }
 /** `attempt` is the attempt about to be made after the wait (2 to 5), as in "attempt 2 of 5". */
 export interface RetryEvent { attempt: number; maxAttempts: number; delayMs: number; reason: string; status?: number }
-export type RetryMode = 'spec' | 'submit';
+/** 'none': one attempt only (a probe such as the API key check). */
+export type RetryMode = 'spec' | 'submit' | 'none';
 
 /** "at most 5 attempts" (7.4 rule 4), counting the first one. */
 export const MAX_ATTEMPTS = 5;
@@ -40,6 +41,7 @@ export function backoffMs(attempt: number, random: () => number): number {
  *   dropped connection, where the job may exist and a retry would start a second, billed run.
  */
 export function shouldRetry(err: ApiError, mode: RetryMode): boolean {
+  if (mode === 'none') return false;
   if (mode === 'submit') {
     if (err.kind !== 'http') return false;
     return err.status === 429 || err.status === 503 || (err.status === 500 && err.error === PASSTHROUGH_ERROR);

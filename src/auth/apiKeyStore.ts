@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { keyEntryProblem } from '../api/redact';
 
 const SECRET = 'devIndex.apiKey';
 
@@ -40,11 +41,10 @@ export class ApiKeyStore implements vscode.Disposable {
   }
 }
 
-/** What makes a typed key acceptable before it is stored (it is sent as a bearer token). */
+/**
+ * What makes a typed key acceptable before it is stored (it is sent as a bearer token): it can be sent
+ * in a header (no control characters, Latin-1 only), has no spaces, and has a sane length.
+ */
 export function checkKeyInput(value: string): string | undefined {
-  const v = value.trim();
-  if (!v) return 'Enter the API key from your account\'s key management page.';
-  if (/\s/.test(v)) return 'An API key has no spaces or line breaks.';
-  if (v.length > 512) return `An API key is at most 512 characters (this one has ${v.length}).`;
-  return undefined;
+  return keyEntryProblem(value);
 }

@@ -9,9 +9,10 @@ import { followRun, type RunFacts } from '../api/agent/runEngine';
 import { endMessage, jobState } from '../api/agent/runOutcome';
 import type { ClientOptions, DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';
+import { boundedJson } from '../api/jsonDepth';
 import { AbortedError, systemClock } from '../api/retry';
 import {
-  API_KEY_ENV, createClientFromEnv, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, numberFlag, parseCliArgs, printError,
+  API_KEY_ENV, createClientFromEnv, EXIT_FAILURE, jsonForTerminal, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, numberFlag, parseCliArgs, printError,
   readApiKey, retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo as CommonCliIo, type CliOptions,
 } from './common';
 
@@ -158,7 +159,7 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
   }
   const agent = new AgentClient(client, { extraModels: splitList(io.env.DEVINDEX_AGENT_MODELS) ?? [] });
   const call = { onRetry: retryPrinter(io), signal: io.signal };
-  const out = (v: unknown) => io.out(`${JSON.stringify(v, null, 2)}\n`);
+  const out = (v: unknown) => io.out(`${jsonForTerminal(v, 2)}\n`);
   try {
     switch (parsed.sub) {
       case 'start': {
@@ -251,7 +252,7 @@ export function formatJob(job: AgentJobRecord): string {
   if (job.effort) lines.push(`effort:       ${clean(job.effort)}`);
   if (job.expiresAt) lines.push(`expires:      ${clean(job.expiresAt)} (the service forgets the job then; keep the result before)`);
   if (job.error) lines.push(`error:        ${clean(job.error)}`);
-  if (job.data !== undefined && job.data !== null) lines.push('data:', ...clean(JSON.stringify(job.data, null, 2)).split('\n').map((l) => `  ${l}`));
+  if (job.data !== undefined && job.data !== null) lines.push('data:', ...clean(boundedJson(job.data, 2)).split('\n').map((l) => `  ${l}`));
   if (job.partial !== undefined && job.partial !== null) lines.push('partial result: kept by the service (print it with --partial)');
   return `${lines.join('\n')}\n`;
 }
@@ -328,7 +329,8 @@ export function finalWords(facts: RunFacts, submitted: AgentSubmitParams, record
   const ceiling = submitted.maxCredits ?? 2500;
   const msg = endMessage(view, state, { raiseCeiling: `start it again with --max-credits above ${ceiling}` });
   const lines = [clean(msg?.text ?? `The run ended with status ${facts.status}.`)];
-  if (state === 'credit_limit_reached' && record?.partial !== undefined && record.partial !== null) lines.push(`Its partial result: devindex agent status ${id} --partial`);
-  if (state === 'completed' && record?.data !== undefined) lines.push(clean(JSON.stringify(record.data, null, 2)));
+  // Production keeps what the run gathered until the job expires.
+  if (state === 'credit_limit_reached' && record?.partial !== undefined && record.partial !== null) lines.push(`What it gathered before it stopped is kept: devindex agent status ${id} --partial`);
+  if (state === 'completed' && record?.data !== undefined) lines.push(clean(boundedJson(record.data, 2)));
   return `${lines.join('\n')}\n`;
 }

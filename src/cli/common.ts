@@ -4,10 +4,14 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DevIndexClient, type ClientOptions } from '../api/client';
 import { ApiError } from '../api/errors';
 import { formatRetryEvent, type RetryEvent } from '../api/retry';
+import { boundedJson } from '../api/jsonDepth';
 import { ORIGINS } from '../api/version';
 
-/** Text goes out as given (callers add the newlines). `signal` fires on Ctrl+C: requests and waits stop. */
-export interface CliIo { out(s: string): void; err(s: string): void; env: NodeJS.ProcessEnv; signal?: AbortSignal }
+/**
+ * Text goes out as given (callers add the newlines). `signal` fires on Ctrl+C: requests and waits stop.
+ * `timeoutMs` is the global `--timeout` (per attempt).
+ */
+export interface CliIo { out(s: string): void; err(s: string): void; env: NodeJS.ProcessEnv; signal?: AbortSignal; timeoutMs?: number }
 
 export const EXIT_OK = 0;
 /** A service or network error. */
@@ -20,6 +24,8 @@ export const EXIT_INTERRUPTED = 130;
 export const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';
 export const API_KEY_ENV = 'DEVINDEX_API_KEY';
 export const BASE_URL_ENV = 'DEVINDEX_BASE_URL';
+/** `1` lets the key go over plain http to a host that is not loopback (named for what it is). */
+export const INSECURE_HTTP_ENV = 'DEVINDEX_INSECURE_HTTP';
 
 /** Bad command-line input; printed as `devindex: <message>` with exit code 2. */
 export class UsageError extends Error {
@@ -59,7 +65,14 @@ export function readApiKey(env: NodeJS.ProcessEnv): string | undefined {
 export function createClientFromEnv(io: CliIo, baseUrlFlag: string | undefined, extra: Partial<ClientOptions> = {}): DevIndexClient {
   const baseUrl = resolveBaseUrl(baseUrlFlag, io.env);
   const key = readApiKey(io.env);
-  return new DevIndexClient({ baseUrl, apiKey: () => key, origin: ORIGINS.cli, ...extra });
+  return new DevIndexClient({
+    baseUrl, apiKey: () => key, origin: ORIGINS.cli,
+    // HTTPS_PROXY / HTTP_PROXY / NO_PROXY and NODE_EXTRA_CA_CERTS from this environment.
+    network: { env: io.env },
+    allowInsecureHttp: io.env[INSECURE_HTTP_ENV]?.trim() === '1',
+    ...(io.timeoutMs !== undefined ? { timeoutMs: io.timeoutMs } : {}),
+    ...extra,
+  });
 }
 
 /** Prints retry progress on stderr: `rate limited; retrying in 3 s (attempt 2 of 5)`. */
@@ -70,7 +83,7 @@ export function retryPrinter(io: CliIo): (e: RetryEvent) => void {
 export function exitCodeFor(e: unknown): number {
   if (e instanceof UsageError) return EXIT_USAGE;
   if (e instanceof ApiError && e.kind === 'aborted') return EXIT_INTERRUPTED;
-  if (e instanceof ApiError && e.kind === 'validation') return EXIT_USAGE;
+  if (e instanceof ApiError && (e.kind === 'validation' || e.kind === 'invalid-key' || e.kind === 'insecure-transport')) return EXIT_USAGE;
   return EXIT_FAILURE;
 }
 
@@ -79,26 +92,56 @@ export function exitCodeFor(e: unknown): number {
  * "<service message> (HTTP <status>): <what to do>"; validation errors list every issue.
  */
 export function printError(io: CliIo, e: unknown, command = 'devindex'): number {
+  // Messages quote the service (its `error`, a page title, a field name): one sanitised line each.
+  const line = (s: string) => io.err(`${command}: ${terminalLine(s)}\n`);
   if (e instanceof ApiError && e.kind === 'validation' && e.issues?.length) {
-    for (const i of e.issues) io.err(`${command}: ${i.message}\n`);
-  } else if (e instanceof ApiError && e.status === 401) {
+    for (const i of e.issues) line(i.message);
+  } else if (e instanceof ApiError && (e.status === 401 || e.kind === 'invalid-key')) {
     // The client's advice is editor-neutral; in a terminal the key comes from the environment.
-    io.err(`${command}: ${e.message} (the key is read from ${API_KEY_ENV})\n`);
+    line(`${e.message} (the key is read from ${API_KEY_ENV})`);
   } else if (e instanceof ApiError || e instanceof UsageError) {
-    io.err(`${command}: ${e.message}\n`);
+    line(e.message);
   } else if (e instanceof TypeError) {
-    io.err(`${command}: ${e.message}\n`);
+    line(e.message);
     return EXIT_USAGE;
   } else {
-    io.err(`${command}: ${e instanceof Error ? e.message : String(e)}\n`);
+    line(e instanceof Error ? e.message : String(e));
   }
   return exitCodeFor(e);
 }
 
-/** Removes terminal control sequences from untrusted text (keeps newlines and tabs). */
+/** Untrusted text as one terminal line: control sequences removed, line breaks become spaces. */
+export function terminalLine(s: string): string {
+  return sanitizeForTerminal(s).replace(/[\r\n\t\u2028\u2029]+/g, ' ').trim();
+}
+
+/**
+ * JSON for stdout, bounded in depth (a deep value cannot overflow), with the C1 controls and line
+ * separators that JSON.stringify leaves raw escaped (`\u009b` is a CSI to some terminals).
+ */
+export function jsonForTerminal(v: unknown, space?: number): string {
+  return boundedJson(v, space).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** `--timeout SECONDS`: per attempt, 1 to 300 (like devIndex.requestTimeoutSeconds). */
+export const MAX_TIMEOUT_SECONDS = 300;
+export function parseTimeoutSeconds(v: string): number {
+  const t = v.trim();
+  const n = Number(t);
+  if (!/^\d+(\.\d+)?$/.test(t) || !(n >= 0.1 && n <= MAX_TIMEOUT_SECONDS)) {
+    throw new UsageError(`--timeout must be a number of seconds from 0.1 to ${MAX_TIMEOUT_SECONDS} (per attempt); got ${JSON.stringify(v.slice(0, 40))}`);
+  }
+  return Math.round(n * 1000);
+}
+
+/**
+ * Removes terminal control sequences from untrusted text (keeps newlines and tabs): CSI, OSC (window
+ * title, OSC 8 hyperlinks, OSC 52 clipboard), DCS/APC/PM/SOS strings, their 8-bit C1 forms, every other
+ * C0/C1 control, and the bidirectional overrides that reorder what a line appears to say.
+ */
 export function sanitizeForTerminal(s: string): string {
   // eslint-disable-next-line no-control-regex
-  return s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+  return s.replace(/(?:\u001b\[|\u009b)[0-9;?:<=>]*[ -/]*[@-~]|(?:\u001b[\]P^_X]|[\u009d\u0090\u009e\u009f\u0098])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -/]*[0-~]?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '');
 }
 
 /** `--flag a,b --flag c` -> ['a', 'b', 'c']; blanks dropped. */

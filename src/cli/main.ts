@@ -1,7 +1,9 @@
 // `devindex`: the command-line companion. Dispatches to the search and agent subcommands.
+import type { ClientOptions } from '../api/client';
 import { VERSION } from '../api/version';
 import { runAgentCommand } from './agentCommand';
-import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, type CliIo } from './common';
+import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseTimeoutSeconds, printError, sanitizeForTerminal, UsageError, type CliIo } from './common';
+import type * as Mcp from './mcp';
 import { runSearchCommand } from './searchCommand';
 
 export const USAGE = `Usage: devindex <command> [options]
@@ -9,15 +11,60 @@ export const USAGE = `Usage: devindex <command> [options]
 Commands:
   search "<query>" [options]   search the developer index (devindex search --help)
   agent <subcommand> ...        run and follow agent jobs (devindex agent --help)
+  mcp                           serve the same operations to AI agents over MCP (devindex mcp --help)
 
 Options:
-  -h, --help      show this help
-  -v, --version   print the version
+  --timeout SECONDS  time limit of each attempt, 0.1 to 300 (default 30); a request is tried at
+                     most 5 times with backoff waits between, so it may take up to about
+                     5 x SECONDS plus 1 minute before the command gives up (any command)
+  -h, --help         show this help
+  -v, --version      print the version
 
-Environment: DEVINDEX_API_KEY, DEVINDEX_BASE_URL (default https://api.firecrawl.dev).
+Environment: DEVINDEX_API_KEY, DEVINDEX_BASE_URL (default https://api.firecrawl.dev),
+  HTTPS_PROXY / HTTP_PROXY / NO_PROXY (a forward proxy; credentials as http://user:pass@host:port),
+  NODE_EXTRA_CA_CERTS (a PEM file of extra certificate authorities, e.g. a TLS-inspecting gateway's),
+  DEVINDEX_INSECURE_HTTP=1 (allow sending the key over plain http to a host that is not loopback).
 `;
 
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+/**
+ * Takes `--timeout S` / `--timeout=S` out of argv wherever it stands before a `--` (it applies to
+ * every command). Returns the rest and the per-attempt timeout in ms.
+ */
+export function extractTimeout(argv: string[]): { argv: string[]; timeoutMs?: number } {
+  const rest: string[] = [];
+  let timeoutMs: number | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') { rest.push(...argv.slice(i)); break; }
+    if (a === '--timeout') {
+      const v = argv[i + 1];
+      if (v === undefined) throw new UsageError('--timeout needs a number of seconds (per attempt), e.g. --timeout 10');
+      timeoutMs = parseTimeoutSeconds(v);
+      i++;
+    } else if (a.startsWith('--timeout=')) {
+      timeoutMs = parseTimeoutSeconds(a.slice('--timeout='.length));
+    } else {
+      rest.push(a);
+    }
+  }
+  return { argv: rest, timeoutMs };
+}
+
+/** Tests pass client options (a clock that does not sleep, a short timeout) down to every command. */
+export interface CliDeps { clientOptions?: Partial<ClientOptions> }
+
+export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
+  let argv: string[];
+  try {
+    const t = extractTimeout(rawArgv);
+    argv = t.argv;
+    if (t.timeoutMs !== undefined) io = { ...io, timeoutMs: t.timeoutMs };
+  } catch (e) {
+    return printError(io, e);
+  }
+  // The last gate: whatever a command prints (a server's job id, an agent's text) reaches the terminal sanitised.
+  const raw = io;
+  io = { ...io, out: (s) => raw.out(sanitizeForTerminal(s)), err: (s) => raw.err(sanitizeForTerminal(s)) };
   const [cmd, ...rest] = argv;
   switch (cmd) {
     case undefined:
@@ -30,11 +77,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.out(`devindex ${VERSION}\n`);
       return EXIT_OK;
     case 'search':
-      return runSearchCommand(rest, io);
+      return runSearchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
     case 'agent':
-      return runAgentCommand(rest, io);
+      return runAgentCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
+    case 'mcp':
+      return (require('./mcp') as typeof Mcp).runMcpCommand(rest, io); // the MCP SDK loads only for this command
     default:
-      io.err(`devindex: unknown command ${JSON.stringify(cmd)}\n\n${USAGE}`);
+      io.err(`devindex: unknown command ${JSON.stringify(cmd).replace(/[\u007f-\u009f]/g, '')}\n\n${USAGE}`);
       return EXIT_USAGE;
   }
 }
@@ -55,6 +104,6 @@ if (require.main === module && /cli\.js$/.test(process.argv[1] ?? '')) {
   };
   runCli(process.argv.slice(2), processIo).then(
     (code) => { process.exitCode = code; },
-    (e: unknown) => { process.stderr.write(`devindex: ${e instanceof Error ? e.message : String(e)}\n`); process.exitCode = 1; },
+    (e: unknown) => { printError(processIo, e); process.exitCode = 1; },
   );
 }

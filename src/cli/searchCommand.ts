@@ -4,9 +4,10 @@ import { explainCoverage, type CoverageNote } from '../api/coverage';
 import type { SearchParams } from '../api/params';
 import { validateSearchParams } from '../api/params';
 import { validationError } from '../api/errors';
+import { licenseLabel, passageLink, provenance } from '../api/results';
 import { displayTitle, type SearchResponse } from '../api/schemas';
 import {
-  booleanFlag, createClientFromEnv, EXIT_OK, EXIT_USAGE, numberFlag, parseCliArgs, printError,
+  booleanFlag, createClientFromEnv, EXIT_OK, jsonForTerminal, EXIT_USAGE, numberFlag, parseCliArgs, printError,
   retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo, type CliOptions,
 } from './common';
 
@@ -22,7 +23,8 @@ Options:
   --skills only         search only indexed agent-skill files
   --passages N          matched passages per result, 1 to 5 (default 1)
   --language L          repository primary language
-  --topic T             repository topic
+  --topic T             repository topic; repeat it or use a comma list for several
+                        (at most 8; a repository with any of them matches)
   --license L           repository license
   --min-stars N         at least N stars (N >= 0)
   --max-stars N         at most N stars (N >= 0)
@@ -42,7 +44,7 @@ Exit codes: 0 success, 1 service or network error, 2 invalid input (nothing is s
 const OPTIONS: CliOptions = {
   k: { type: 'string' }, types: { type: 'string', multiple: true }, repos: { type: 'string', multiple: true },
   sources: { type: 'string', multiple: true }, skills: { type: 'string' }, passages: { type: 'string' },
-  language: { type: 'string' }, topic: { type: 'string' }, license: { type: 'string' },
+  language: { type: 'string' }, topic: { type: 'string', multiple: true }, license: { type: 'string' },
   'min-stars': { type: 'string' }, 'max-stars': { type: 'string' }, archived: { type: 'string' },
   fork: { type: 'string' }, 'base-url': { type: 'string' }, json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -75,7 +77,8 @@ export function parseSearchArgs(argv: string[]): { params: SearchParams; json: b
   set('skills', str('skills') as 'only' | undefined);
   set('passages', numberFlag(str('passages')));
   set('language', str('language'));
-  set('topic', str('topic'));
+  const topics = list('topic');
+  set('topic', topics && topics.length === 1 ? topics[0] : topics);
   set('license', str('license'));
   set('min_stars', numberFlag(str('min-stars')));
   set('max_stars', numberFlag(str('max-stars')));
@@ -109,7 +112,7 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
   }
   try {
     const res = await client.search(v.params, { onRetry: retryPrinter(io), signal: io.signal });
-    if (parsed.json) io.out(`${JSON.stringify(res, null, 2)}\n`);
+    if (parsed.json) io.out(`${jsonForTerminal(res, 2)}\n`);
     else io.out(formatSearchResponse(v.params, res));
     return EXIT_OK;
   } catch (e) {
@@ -119,7 +122,7 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
   }
 }
 
-/** The human-readable form: each result (title or url, type, id, url, passages), then the notes. */
+/** The human-readable form: each result (title or url; kind, provenance, license; url; passages with their own links), then the notes. */
 export function formatSearchResponse(request: SearchParams, res: SearchResponse): string {
   const lines: string[] = [];
   const n = res.results.length;
@@ -127,11 +130,15 @@ export function formatSearchResponse(request: SearchParams, res: SearchResponse)
   res.results.forEach((r, i) => {
     lines.push('');
     lines.push(`${i + 1}. ${clean(displayTitle(r))}`);
-    lines.push(`   ${clean(r.type)} · ${clean(r.id)}`);
+    const license = licenseLabel(r);
+    lines.push(`   ${[r.type, provenance(r).text, ...(license ? [license] : [])].map(clean).join(' · ')}`);
     if (r.title) lines.push(`   ${clean(r.url)}`);
     for (const p of r.passages) {
       lines.push('');
       for (const l of clean(p.text).trimEnd().split('\n')) lines.push(l ? `     ${l}` : '');
+      // The passage's own deep link (production's citation_url), when it goes further than the result's URL.
+      const link = passageLink(p, r);
+      if (link !== r.url) lines.push(`     -> ${clean(link)}`);
     }
   });
   const notes = explainCoverage(request, res);

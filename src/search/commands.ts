@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import type { SearchParams } from '../api/params';
-import { SearchHistory, describeFilters } from './history';
+import { config } from '../config';
+import { SearchHistory, describeFilters, relativeTime, type HistoryEntry } from './history';
 import { scopeFromRemotes } from './repoSlug';
+import { OPEN_DOCUMENT_COMMAND, RESULT_SCHEME, ResultDocuments } from './resultDocuments';
+import { describeScope } from './scope';
 import { selectionToQuery } from './selectionQuery';
 import { pickFolder, remotesOf } from './workspaceRepos';
 
@@ -13,9 +16,17 @@ export type RepoScopeOutcome =
   | { kind: 'no-workspace' }
   | { kind: 'cancelled' };
 
-/** What the commands need from the Search view: fill it and run. */
+type ViewCommand = 'clear' | 'refresh' | 'expandAll' | 'collapseAll';
+
+/** What the commands need from the Search view (SearchViewProvider, from the core bundle). */
 export interface SearchViewPort {
-  show(request: { query: string } & Partial<SearchParams>, opts?: { run?: boolean; notice?: string }): Promise<void>;
+  /** `keep`: with the scope the view shows; `exact`: the request is the whole search. Resolves when it finished. */
+  search(request: { query: string } & Partial<SearchParams>, opts: { scope: 'keep' | 'exact'; notice?: string }): Promise<void>;
+  /** The filters the view shows now; undefined before it ever loaded. */
+  scope(): SearchParams | undefined;
+  /** What the webview last said its form and chip row show (the host tests read it). */
+  shownScope(): SearchParams | undefined;
+  command(command: ViewCommand): void;
 }
 
 function selectedText(): string | undefined {
@@ -34,31 +45,41 @@ async function askQuery(history: SearchHistory, title: string, prefill?: string)
     value,
     valueSelection: [0, value.length],
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : 'query must be at least 1 character'),
+    validateInput: (v) => (v.trim() ? undefined : 'Type something to search for'),
   });
   return q?.trim() || undefined;
 }
 
 /**
  * The palette entry points. Each also takes arguments so tests and other commands can run them without
- * prompts: `search.run(query)`, `search.selection()`, `search.repository({ folder?, query? })`, `search.history(index)`.
+ * prompts: `search.run(query | request)`, `search.selection()`, `search.repository({ folder?, query? })`,
+ * `search.history(index)`. One-off commands and the view's scope: see README "Scope of one-off searches".
  */
-export function registerSearchCommands(context: vscode.ExtensionContext, view: SearchViewPort, history: SearchHistory): void {
+export function registerSearchCommands(context: vscode.ExtensionContext, view: () => SearchViewPort, history: SearchHistory): void {
   const reg = (id: string, fn: (...a: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  const documents = new ResultDocuments();
+  context.subscriptions.push(documents, vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents));
 
-  // `given`: a query string, or a request `{ query, repos?, sources?, ... }` (other features and tests
-  // run scoped searches this way; the view validates the request like one the user typed).
+  /** The scope a query-only search will use, for the input box title: nothing applies that is not shown. */
+  const scopeTitle = (base: string): string => {
+    const scope = view().scope();
+    const words = scope ? describeScope(scope, config.searchDefaults()) : '';
+    return words ? `${base} (with ${words})` : base;
+  };
+
+  // `given`: a query string (searched with the view's scope), or a request `{ query, repos?, sources?, ... }`
+  // that is the whole search (other features and tests run scoped searches this way).
   reg('devIndex.search.run', async (given?: unknown) => {
     if (given && typeof given === 'object' && typeof (given as { query?: unknown }).query === 'string') {
       const request = given as { query: string } & Partial<SearchParams>;
       if (request.query.trim()) {
-        await view.show({ ...request, query: request.query.trim() }, { run: true });
+        await view().search({ ...request, query: request.query.trim() }, { scope: 'exact' });
         return;
       }
     }
-    const query = typeof given === 'string' && given.trim() ? given.trim() : await askQuery(history, 'Developer Index: Search');
+    const query = typeof given === 'string' && given.trim() ? given.trim() : await askQuery(history, scopeTitle('Developer Index: Search'));
     if (!query) return;
-    await view.show({ query }, { run: true });
+    await view().search({ query }, { scope: 'keep' });
   });
 
   reg('devIndex.search.selection', async () => {
@@ -72,8 +93,7 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: S
     const notice = sq.cut
       ? `The selection was ${sq.originalLength.toLocaleString('en-US')} characters; the search uses its first ${sq.query.length}.`
       : undefined;
-    if (notice) void vscode.window.showInformationMessage(`Developer Index: ${notice}`);
-    await view.show({ query: sq.query }, { run: true, ...(notice ? { notice } : {}) });
+    await view().search({ query: sq.query }, { scope: 'keep', ...(notice ? { notice } : {}) });
   });
 
   reg('devIndex.search.repository', async (arg?: unknown): Promise<RepoScopeOutcome> => {
@@ -100,7 +120,7 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: S
     }
     const query = a.query?.trim() || await askQuery(history, `Developer Index: Search in ${scope.slugs.join(', ')}`);
     if (!query) return { kind: 'cancelled' };
-    await view.show({ query, repos: scope.slugs }, { run: true });
+    await view().search({ query, repos: scope.slugs }, { scope: 'exact' });
     return { kind: 'searched', repos: scope.slugs };
   });
 
@@ -110,14 +130,55 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: S
       void vscode.window.showInformationMessage('Developer Index: no searches yet.');
       return;
     }
-    let entry = typeof index === 'number' ? entries[index] : undefined;
-    if (!entry) {
-      const pick = await vscode.window.showQuickPick(
-        entries.map((e) => ({ label: e.params.query, description: new Date(e.at).toLocaleString(), detail: describeFilters(e.params) || undefined, entry: e })),
-        { title: 'Developer Index: Search History', placeHolder: 'Pick a search to run again', matchOnDetail: true },
-      );
-      entry = pick?.entry;
-    }
-    if (entry) await view.show(entry.params, { run: true });
+    const entry = typeof index === 'number' ? entries[index] : await pickHistory(history);
+    if (entry) await view().search(entry.params, { scope: 'exact' });
+  });
+
+  reg('devIndex.search.clearHistory', async () => {
+    await history.clear();
+    vscode.window.setStatusBarMessage('$(check) Developer Index: search history cleared', 3000);
+  });
+  reg('devIndex.search.clear', () => view().command('clear'));
+  reg('devIndex.search.refresh', () => view().command('refresh'));
+  reg('devIndex.search.expandAll', () => view().command('expandAll'));
+  reg('devIndex.search.collapseAll', () => view().command('collapseAll'));
+  // Not in package.json: the scope the Search view reports it shows, for the extension-host tests.
+  reg('devIndex.search.shownScope', () => view().shownScope());
+  reg(OPEN_DOCUMENT_COMMAND, (arg?: unknown) => {
+    const a = (arg ?? {}) as { id?: unknown; title?: unknown; markdown?: unknown };
+    if (typeof a.id !== 'string' || typeof a.title !== 'string' || typeof a.markdown !== 'string') return undefined;
+    return documents.open(a.id, a.title, a.markdown);
+  });
+}
+
+/** The history picker: relative times, only non-default filters, a remove button per entry, Clear History. */
+function pickHistory(history: SearchHistory): Promise<HistoryEntry | undefined> {
+  const remove: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('close'), tooltip: 'Remove from History' };
+  const clearAll: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('clear-all'), tooltip: 'Clear History' };
+  type Item = vscode.QuickPickItem & { entry: HistoryEntry };
+  const defaults = config.searchDefaults();
+  const items = (): Item[] => history.entries().map((e) => ({
+    label: e.params.query, description: relativeTime(e.at), detail: describeFilters(e.params, defaults) || undefined, entry: e, buttons: [remove],
+  }));
+  const qp = vscode.window.createQuickPick<Item>();
+  qp.title = 'Developer Index: Search History';
+  qp.placeholder = 'Pick a search to run again';
+  qp.matchOnDetail = true;
+  qp.buttons = [clearAll];
+  qp.items = items();
+  return new Promise((resolve) => {
+    let picked: HistoryEntry | undefined;
+    qp.onDidTriggerItemButton(async (e) => {
+      await history.remove(e.item.entry.at);
+      qp.items = items();
+      if (!qp.items.length) qp.hide();
+    });
+    qp.onDidTriggerButton(async () => {
+      await history.clear();
+      qp.hide();
+    });
+    qp.onDidAccept(() => { picked = qp.selectedItems[0]?.entry; qp.hide(); });
+    qp.onDidHide(() => { qp.dispose(); resolve(picked); });
+    qp.show();
   });
 }

@@ -1,12 +1,17 @@
 import type * as vscode from 'vscode';
 import type { SearchParams } from '../api/params';
+import { canonicalParams, describeScope, type ScopeDefaults } from './scope';
 
 export interface HistoryEntry { params: SearchParams; at: number }
 
 const KEY = 'devIndex.searchHistory';
 const MAX = 50;
 
-/** Recent searches, newest first, in global state (queries are the user's own text; no key is ever part of them). */
+/**
+ * Recent searches, newest first, in global state (queries are the user's own text; no key is ever part
+ * of them). A search equal to one already kept (same query and filters, in any order) moves to the top
+ * instead of repeating.
+ */
 export class SearchHistory {
   constructor(private readonly memento: vscode.Memento) {}
 
@@ -24,9 +29,15 @@ export class SearchHistory {
   }
 
   async add(params: SearchParams, now = Date.now()): Promise<void> {
-    const same = JSON.stringify(params);
-    const rest = this.entries().filter((e) => JSON.stringify(e.params) !== same);
-    await this.memento.update(KEY, [{ params, at: now }, ...rest].slice(0, MAX));
+    const entry = canonicalParams(params);
+    const same = JSON.stringify(entry);
+    const rest = this.entries().filter((e) => JSON.stringify(canonicalParams(e.params)) !== same);
+    await this.memento.update(KEY, [{ params: entry, at: now }, ...rest].slice(0, MAX));
+  }
+
+  /** Removes the entry at `at`, the time that identifies it. */
+  async remove(at: number): Promise<void> {
+    await this.memento.update(KEY, this.entries().filter((e) => e.at !== at));
   }
 
   async clear(): Promise<void> {
@@ -34,14 +45,21 @@ export class SearchHistory {
   }
 }
 
-/** One line describing the filters of a past search, for the history picker. */
-export function describeFilters(p: SearchParams): string {
-  const parts: string[] = [];
-  if (p.types?.length) parts.push(`types: ${p.types.join(', ')}`);
-  if (p.repos?.length) parts.push(`repos: ${p.repos.join(', ')}`);
-  if (p.sources?.length) parts.push(`sources: ${p.sources.join(', ')}`);
-  for (const k of ['language', 'topic', 'license', 'min_stars', 'max_stars', 'archived', 'fork', 'skills', 'k', 'passages'] as const) {
-    if (p[k] !== undefined) parts.push(`${k}: ${String(p[k])}`);
-  }
-  return parts.join(' · ');
+/** One line describing the filters of a past search that differ from the defaults, for the history picker. */
+export function describeFilters(p: SearchParams, d?: ScopeDefaults): string {
+  return describeScope(p, d);
+}
+
+/** `just now`, `5 min ago`, `3 h ago`, `yesterday`, `4 days ago`, else the date. */
+export function relativeTime(at: number, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  if (s < 45) return 'just now';
+  const min = Math.round(s / 60);
+  if (min < 60) return `${min} min ago`;
+  const hours = Math.round(min / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.round(hours / 24);
+  if (days === 1) return 'yesterday';
+  if (days < 30) return `${days} days ago`;
+  return new Date(at).toISOString().slice(0, 10);
 }

@@ -11,11 +11,13 @@ export interface SearchOutcome { params: SearchParams; response?: SearchResponse
 export class SearchService {
   private last: SearchOutcome | undefined;
 
-  constructor(private readonly client: () => DevIndexClient, private readonly history: SearchHistory) {}
+  constructor(private readonly client: (o?: { keyless?: boolean }) => DevIndexClient, private readonly history: SearchHistory) {}
 
-  async search(params: SearchParams, opts: CallOptions): Promise<{ response: SearchResponse; notes: CoverageNote[] }> {
+  /** `keyless`: this one search is sent without the API key. */
+  async search(params: SearchParams, opts: CallOptions & { keyless?: boolean }): Promise<{ response: SearchResponse; notes: CoverageNote[] }> {
     try {
-      const response = await this.client().search(params, opts);
+      const { keyless, ...call } = opts;
+      const response = await this.client({ keyless: keyless === true }).search(params, call);
       const notes = explainCoverage(params, response);
       this.last = { params, response, notes };
       await this.history.add(params);

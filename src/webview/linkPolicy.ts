@@ -10,7 +10,8 @@ export const MAX_URL_LENGTH = 8192;
 
 /**
  * The serialised URL to use for `raw` (resolved against `base` when relative), or undefined when it
- * must not be a link: unparsable, too long, or any scheme but http, https and mailto.
+ * must not be a link: unparsable, too long, any scheme but http, https and mailto, or credentials
+ * (`user:pass@`) in it.
  */
 export function safeHref(raw: string, base?: string): string | undefined {
   if (typeof raw !== 'string' || raw.length > MAX_URL_LENGTH) return undefined;
@@ -22,6 +23,8 @@ export function safeHref(raw: string, base?: string): string | undefined {
   }
   if (!ALLOWED_SCHEMES.includes(url.protocol)) return undefined;
   if (url.protocol !== 'mailto:' && !url.hostname) return undefined;
+  // `https://github.com@evil.example/` shows one host and opens another; real links carry no credentials.
+  if (url.username || url.password) return undefined;
   return url.href;
 }
 

@@ -1,25 +1,31 @@
 // The one message protocol between the Search view's webview and the extension, both directions.
 // The webview imports it with `import type` only, so zod stays out of dist/webview.js; the extension
 // validates every message that comes from the webview with `FromWebviewSchema` before acting on it.
+// Search requests are the api's own `SearchParams` (one request type from the client to the view).
 import { z } from 'zod';
+import type { SearchParams } from '../api/params';
 
-// ---- shapes the webview displays (a projection of the wire response, spec 2.1-2.5) ----
+export type { SearchParams } from '../api/params';
 
-/** The search parameters as the form sets them (spec 4.1 names). */
-export interface ViewParams {
-  query: string; k?: number; types?: string[]; repos?: string[]; sources?: string[];
-  skills?: 'only'; passages?: number; language?: string; topic?: string; license?: string;
-  min_stars?: number; max_stars?: number; archived?: boolean; fork?: boolean;
+// ---- shapes the webview displays (a projection of the wire response, spec 2.1-2.5 and production) ----
+
+export interface ViewPassage {
+  text: string;
+  /** The passage's own link (production's `citation_url`) when it differs from the result's url. */
+  link?: string;
 }
 
 export interface ViewResult {
   id: string;
-  /** Kept as it came: a type this build does not know is shown raw. */
+  /** The kind (resultKind: `type`, else the id's prefix), kept as it came: an unknown one is shown raw. */
   type: string;
   url: string;
   title?: string;
-  host: string;
-  passages: string[];
+  /** `owner/repo #123`, `owner/repo`, or the site and path (results.ts `provenance`). */
+  provenance: string;
+  /** A short license label (results.ts `licenseLabel`), when the service said one. */
+  license?: string;
+  passages: ViewPassage[];
 }
 
 export interface ViewNote {
@@ -30,7 +36,7 @@ export interface ViewNote {
 }
 
 export interface ViewOutcome {
-  params: ViewParams;
+  params: SearchParams;
   results: ViewResult[];
   /** Result type -> coverage value (ok, degraded, unavailable, skipped, or a newer value kept raw). */
   coverage: Record<string, string>;
@@ -57,14 +63,8 @@ export interface ViewError {
 
 export interface ViewDefaults { k: number; passages: number; types: string[] }
 
-/** A fill request from a palette command (`SearchViewProvider.show`). */
-export interface FillRequest {
-  params: Partial<ViewParams> & { query: string };
-  /** True: the filters not named in `params` go back to the defaults; false: they are kept. */
-  replaceFilters: boolean;
-  run: boolean;
-  notice?: string;
-}
+/** View title commands, forwarded to the webview. */
+export type ViewCommand = 'clear' | 'refresh' | 'expandAll' | 'collapseAll';
 
 // ---- extension -> webview ----
 
@@ -72,21 +72,25 @@ export type ToWebview =
   | { type: 'init'; defaults: ViewDefaults; workspaceRepos: string[] }
   /** Whether an API key is set: without one, searches run keyless (lower rate limits) and the view says so. */
   | { type: 'keyState'; hasKey: boolean }
-  | { type: 'fill'; fill: FillRequest }
+  /** Live validation of the filters as they are typed (never for a search: the client validates those). */
   | { type: 'validation'; requestId: string; issues: ViewIssue[] }
-  | { type: 'searchStarted'; requestId: string }
+  /**
+   * A search began. `params` is exactly what is sent: for a search the extension started (palette,
+   * selection, repository, history, other features) the view shows them in its form and chip row.
+   */
+  | { type: 'searchStarted'; requestId: string; params: SearchParams; notice?: string; keyless?: boolean }
   | { type: 'retrying'; requestId: string; attempt: number; maxAttempts: number; delayMs: number; reason: string; status?: number }
   | { type: 'results'; requestId: string; outcome: ViewOutcome }
   | { type: 'searchError'; requestId: string; error: ViewError }
   | { type: 'searchCancelled'; requestId: string }
-  | { type: 'actionDone'; requestId: string; ok: boolean; message: string };
+  | { type: 'command'; command: ViewCommand };
 
 // ---- webview -> extension: untrusted, validated with these schemas ----
 
 const id = z.string().min(1).max(64);
-const shortText = z.string().max(512);
-/** Generous: the client's validator owns the real bounds and phrases the messages the user sees. */
+/** Generous: the client's validator owns the real bounds and phrases the messages. */
 const text = (max: number) => z.string().max(max);
+const shortText = text(512);
 const count = z.number().finite();
 
 export const ParamsSchema = z.strictObject({
@@ -98,27 +102,30 @@ export const ParamsSchema = z.strictObject({
   skills: z.literal('only').optional(),
   passages: count.optional(),
   language: shortText.optional(),
-  topic: shortText.optional(),
+  topic: z.union([shortText, z.array(shortText).max(16)]).optional(),
   license: shortText.optional(),
   min_stars: count.optional(),
   max_stars: count.optional(),
   archived: z.boolean().optional(),
   fork: z.boolean().optional(),
-});
+}) satisfies z.ZodType<SearchParams>;
 
 /** A passage or a link may be long, but not unbounded. */
 const MAX_TEXT = 1_000_000;
 
 export const FromWebviewSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('ready'), pendingRequestId: id.optional() }),
+  /** `scope`: the form's filters as they are now (what a palette or selection search will use). */
+  z.strictObject({ type: z.literal('ready'), pendingRequestId: id.optional(), scope: ParamsSchema.optional() }),
+  z.strictObject({ type: z.literal('scope'), params: ParamsSchema }),
   z.strictObject({ type: z.literal('validate'), requestId: id, params: ParamsSchema }),
-  z.strictObject({ type: z.literal('search'), requestId: id, params: ParamsSchema }),
+  /** `keyless`: send no key this once (the 401 box's Search Without Key). */
+  z.strictObject({ type: z.literal('search'), requestId: id, params: ParamsSchema, keyless: z.literal(true).optional() }),
   z.strictObject({ type: z.literal('cancel'), requestId: id }),
   z.strictObject({ type: z.literal('openLink'), url: text(8192) }),
-  z.strictObject({ type: z.literal('copy'), requestId: id, text: text(MAX_TEXT) }),
-  z.strictObject({ type: z.literal('insert'), requestId: id, text: text(MAX_TEXT) }),
+  z.strictObject({ type: z.literal('copy'), what: z.enum(['link', 'passage']), text: text(MAX_TEXT) }),
+  z.strictObject({ type: z.literal('insert'), text: text(MAX_TEXT) }),
   z.strictObject({
-    type: z.literal('openPassages'), requestId: id,
+    type: z.literal('openPassages'), id: text(2048),
     title: text(2048), url: text(8192), passages: z.array(text(MAX_TEXT)).max(20),
   }),
   z.strictObject({ type: z.literal('setKey') }),

@@ -1,20 +1,26 @@
-// The extension side of the Search view without the editor: message validation and dispatch, the
-// search in flight (one at a time, cancellable), error -> next step, and the handshake. The vscode
-// glue is in searchViewProvider.ts; keeping this file free of `vscode` lets unit tests drive it.
+// The extension side of the Search view without the editor: message validation and dispatch, the one
+// search pipeline (a search typed in the view and one started by a command run here alike, one at a
+// time, cancellable), error -> next step, and the handshake. The vscode glue is in
+// searchViewProvider.ts; keeping this file free of `vscode` lets unit tests drive it.
 import type { ParamIssue, SearchParams } from '../api/params';
+import { licenseLabel, passageLink, provenance } from '../api/results';
 import type { RetryEvent } from '../api/retry';
 import type { SearchResponse } from '../api/schemas';
-import { externalUrl, hostOf } from './linkPolicy';
+import { defaultParams } from '../search/scope';
+import { externalUrl } from './linkPolicy';
 import {
-  FromWebviewSchema, type FillRequest, type FromWebview, type ToWebview, type ViewError, type ViewNote,
-  type ViewOutcome, type ViewParams,
+  FromWebviewSchema, type FromWebview, type ToWebview, type ViewCommand, type ViewError, type ViewNote, type ViewOutcome,
 } from './protocol';
 
-/** What the Search view needs from the rest of the extension (wired in extension.ts / core.ts). */
+/** What the Search view needs from the rest of the extension (wired in services.ts). */
 export interface SearchViewDeps {
-  /** Runs one search; rejects with ApiError (kind 'aborted' once `signal` fires). */
-  search(params: SearchParams, opts: { signal: AbortSignal; onRetry(e: RetryEvent): void }): Promise<{ response: SearchResponse; notes: ViewNote[] }>;
-  /** The client's own checks (validateSearchParams): [] when the params may be sent. */
+  /**
+   * Runs one search through the client, which validates it (ApiError kind 'validation' with issues)
+   * before anything is sent; rejects with ApiError (kind 'aborted' once `signal` fires).
+   * `keyless`: this one request goes without the API key.
+   */
+  search(params: SearchParams, opts: { signal: AbortSignal; onRetry(e: RetryEvent): void; keyless?: boolean }): Promise<{ response: SearchResponse; notes: ViewNote[] }>;
+  /** The client's own checks, for live feedback while filters are typed: [] when valid. */
   validate(params: SearchParams): ParamIssue[];
   /** owner/repo slugs of the open workspace, offered as one click in the filters. */
   workspaceRepos(): Promise<string[]>;
@@ -28,46 +34,71 @@ export interface SearchViewDeps {
   /** False when no text editor is active. */
   insertAtCursor(text: string): Promise<boolean>;
   copy(text: string): Promise<void>;
-  openMarkdownDocument(title: string, markdown: string): Promise<void>;
+  /** A read-only document for one result (content provider), named after it. */
+  openMarkdownDocument(id: string, title: string, markdown: string): Promise<void>;
+  /** A short confirmation in the status bar (never over the results). */
+  status(message: string): void;
+  /** Something the user asked for could not be done. */
+  warn(message: string): void;
   log(line: string): void;
 }
 
-/** What palette commands ask for: a query plus any filters, spec 4.1 names. */
-export type ShowRequest = { query: string; repos?: string[] } & Partial<SearchParams>;
-export interface ShowOptions { run?: boolean; notice?: string }
+/** What commands ask for: a query plus any filters, spec 4.1 names. */
+export type ShowRequest = { query: string } & Partial<SearchParams>;
+/**
+ * `keep`: the query runs with the scope the view's chip row shows (palette Search…, Search Selection).
+ * `exact`: the request is the whole search; filters it does not name are the defaults (Search in This
+ * Repository, history, requests from other features).
+ */
+export interface SearchOptions { scope: 'keep' | 'exact'; notice?: string }
 
 const FILTER_KEYS = ['k', 'types', 'repos', 'sources', 'skills', 'passages', 'language', 'topic', 'license', 'min_stars', 'max_stars', 'archived', 'fork'] as const;
 
-/**
- * A bare query keeps whatever filters the user set in the view; a request that names any filter
- * (repository scope, a history entry) describes the whole search, so unnamed filters reset.
- */
-export function toFill(request: ShowRequest, opts: ShowOptions = {}): FillRequest {
-  const params: FillRequest['params'] = { query: request.query };
+/** The search a command runs: the request over the view's scope (`keep`) or over the defaults (`exact`). */
+export function commandParams(request: ShowRequest, opts: SearchOptions, viewScope: SearchParams | undefined, defaults: { k: number; passages: number; types: string[] }): SearchParams {
+  const base: Partial<SearchParams> = opts.scope === 'keep' && viewScope ? { ...viewScope } : { ...defaultParams(defaults) };
+  const out: SearchParams = { ...base, query: request.query.trim() } as SearchParams;
   for (const key of FILTER_KEYS) {
     const v = request[key];
-    if (v !== undefined) (params as Record<string, unknown>)[key] = v;
+    if (v !== undefined) (out as unknown as Record<string, unknown>)[key] = v;
   }
-  return {
-    params,
-    replaceFilters: Object.keys(params).length > 1,
-    run: opts.run ?? true,
-    ...(opts.notice ? { notice: opts.notice } : {}),
-  };
+  return out;
 }
 
-/** The wire response as the webview shows it: only the fields it uses, hosts precomputed. */
-export function toOutcome(params: ViewParams, response: SearchResponse, notes: ViewNote[], ms: number): ViewOutcome {
+/** A scope's k, passages and types that were at the old defaults take the new ones (as the view's form does). */
+export function followScopeDefaults(scope: SearchParams, old: { k: number; passages: number; types: string[] }, next: { k: number; passages: number; types: string[] }): SearchParams {
+  const out: SearchParams = { ...scope };
+  if (scope.k === old.k) out.k = next.k;
+  if (scope.passages === old.passages) out.passages = next.passages;
+  const was = defaultParams(old).types;
+  const now = defaultParams(next).types;
+  const same = (a: string[] | undefined, b: string[] | undefined) => (a ?? []).length === (b ?? []).length && (a ?? []).every((t) => (b ?? []).includes(t));
+  if (same(scope.types, was)) {
+    if (now) out.types = now;
+    else delete out.types;
+  }
+  return out;
+}
+
+/** The wire response as the webview shows it: kind, provenance, license and passage links precomputed. */
+export function toOutcome(params: SearchParams, response: SearchResponse, notes: ViewNote[], ms: number): ViewOutcome {
   const coverage: Record<string, string> = {};
   for (const [k, v] of Object.entries(response.coverage ?? {})) if (typeof v === 'string') coverage[k] = v;
   return {
     params,
-    results: response.results.map((r) => ({
-      id: r.id, type: r.type, url: r.url,
-      ...(r.title && r.title.trim() ? { title: r.title } : {}),
-      host: hostOf(r.url),
-      passages: r.passages.map((p) => p.text),
-    })),
+    results: response.results.map((r) => {
+      const license = licenseLabel(r);
+      return {
+        id: r.id, type: r.type, url: r.url,
+        ...(r.title && r.title.trim() ? { title: r.title } : {}),
+        provenance: provenance(r).text,
+        ...(license ? { license } : {}),
+        passages: r.passages.map((p) => {
+          const link = passageLink(p, r);
+          return link !== r.url ? { text: p.text, link } : { text: p.text };
+        }),
+      };
+    }),
     coverage,
     ...(response.reranked !== undefined ? { reranked: response.reranked } : {}),
     ...(response.repos ? { repos: response.repos.map((e) => ({ repo: e.repo, indexed: e.indexed, ...(e.types ? { types: { issue: e.types.issue, pullRequest: e.types.pullRequest, readme: e.types.readme } } : {}) })) } : {}),
@@ -107,7 +138,7 @@ export function toViewError(e: unknown): ViewError | 'aborted' {
   }
 }
 
-/** The Markdown document "open all passages" shows. */
+/** The Markdown document Open as Markdown shows. */
 export function passagesDocument(title: string, url: string, passages: string[]): string {
   const heading = title.replace(/\s+/g, ' ').trim() || 'Passages';
   const link = externalUrl(url);
@@ -120,14 +151,24 @@ function describeIssues(issues: readonly { path: PropertyKey[]; message: string 
   return issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(message)'}: ${i.message}`).join('; ');
 }
 
+/** How long a command waits for the view to load before it runs the search anyway. */
+const READY_TIMEOUT_MS = 15_000;
+
 export class SearchController {
   private ready = false;
+  private readyWaiters: Array<() => void> = [];
   private repos: string[] = [];
-  private pendingFill: FillRequest | undefined;
+  private viewScope: SearchParams | undefined;
+  /** The scope as the webview last reported it (its form and chip row), for the host tests. */
+  private shown: SearchParams | undefined;
+  private lastDefaults: { k: number; passages: number; types: string[] } | undefined;
   private current: { requestId: string; abort: AbortController } | undefined;
   /** The final message of the latest search, re-sent to a webview that was rebuilt while it ran. */
   private last: { requestId: string; message: ToWebview } | undefined;
   private latestRequestId: string | undefined;
+  /** A command's search posted while the view was not listening: delivered at ready. */
+  private backlog: ToWebview[] = [];
+  private commandCounter = 0;
 
   constructor(private readonly deps: SearchViewDeps, private post: (m: ToWebview) => unknown) {}
 
@@ -141,16 +182,45 @@ export class SearchController {
     this.ready = false;
   }
 
-  /** Fill the form (and run) now if the webview is listening, else as soon as it is. */
-  fill(request: ShowRequest, opts?: ShowOptions): void {
-    const fill = toFill(request, opts);
-    if (this.ready) this.send({ type: 'fill', fill });
-    else this.pendingFill = fill;
+  /** The filters the view shows now (what a `keep` search uses); undefined before the view ever loaded. */
+  scope(): SearchParams | undefined {
+    return this.viewScope;
+  }
+
+  /** What the webview says its form and chip row show now (the `scope` it last posted). */
+  shownScope(): SearchParams | undefined {
+    return this.shown;
+  }
+
+  /**
+   * Runs a search started by a command on this side (one boundary crossing): the view is told the
+   * exact params when it starts, then the outcome. Resolves when the search has finished.
+   */
+  async search(request: ShowRequest, opts: SearchOptions): Promise<void> {
+    await this.whenReady();
+    const params = commandParams(request, opts, this.viewScope, this.deps.defaults());
+    this.commandCounter += 1;
+    this.backlog = [];
+    await this.runSearch(`x-${Date.now().toString(36)}-${this.commandCounter}`, params, { fromCommand: true, ...(opts.notice ? { notice: opts.notice } : {}) });
+  }
+
+  /** A view title command (Clear, Refresh, Expand All, Collapse All). */
+  command(command: ViewCommand): void {
+    this.send({ type: 'command', command });
   }
 
   /** The key was set, replaced or cleared (here or in another window): the view's keyless notice follows. */
   async keyChanged(): Promise<void> {
     if (this.ready) await this.sendKeyState();
+  }
+
+  private whenReady(): Promise<void> {
+    if (this.ready) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => { this.readyWaiters = this.readyWaiters.filter((w) => w !== done); resolve(); }, READY_TIMEOUT_MS);
+      const done = () => { clearTimeout(timer); resolve(); };
+      this.readyWaiters.push(done);
+    });
   }
 
   private async sendKeyState(): Promise<void> {
@@ -190,11 +260,15 @@ export class SearchController {
 
   private async handle(m: FromWebview): Promise<void> {
     switch (m.type) {
-      case 'ready': return this.onReady(m.pendingRequestId);
+      case 'ready': return this.onReady(m.pendingRequestId, m.scope);
+      case 'scope':
+        this.viewScope = m.params;
+        this.shown = m.params;
+        return;
       case 'validate':
         this.send({ type: 'validation', requestId: m.requestId, issues: this.deps.validate(m.params) });
         return;
-      case 'search': return this.runSearch(m.requestId, m.params);
+      case 'search': return this.runSearch(m.requestId, m.params, { fromCommand: false, ...(m.keyless ? { keyless: true } : {}) });
       case 'cancel':
         if (this.current?.requestId === m.requestId) this.current.abort.abort();
         return;
@@ -206,32 +280,39 @@ export class SearchController {
       }
       case 'copy':
         await this.deps.copy(m.text);
-        this.send({ type: 'actionDone', requestId: m.requestId, ok: true, message: 'Copied to the clipboard' });
+        this.deps.status(m.what === 'link' ? 'Copied the link' : 'Copied the passage');
         return;
       case 'insert': {
         const ok = await this.deps.insertAtCursor(m.text);
-        this.send({ type: 'actionDone', requestId: m.requestId, ok, message: ok ? 'Inserted at the cursor' : 'No editor is active: open a file, place the cursor, then insert again' });
+        if (ok) this.deps.status('Inserted the passage at the cursor');
+        else this.deps.warn('Developer Index: no editor is active. Open a file, place the cursor, then insert again.');
         return;
       }
       case 'openPassages':
-        await this.deps.openMarkdownDocument(m.title, passagesDocument(m.title, m.url, m.passages));
-        this.send({ type: 'actionDone', requestId: m.requestId, ok: true, message: 'Opened the passages as a Markdown document' });
+        await this.deps.openMarkdownDocument(m.id, m.title, passagesDocument(m.title, m.url, m.passages));
         return;
       case 'setKey':
         this.deps.runCommand('devIndex.auth.setKey');
         return;
       case 'log':
-        this.deps.log(`search view: ${m.message}`);
+        // One line per entry: the view cannot forge further Output lines.
+        this.deps.log(`search view: ${m.message.replace(/[\r\n\u2028\u2029]+/g, ' ')}`);
         return;
     }
   }
 
   /**
    * devIndex.search.* settings changed: a ready view gets the new defaults (fields still at the old ones
-   * follow). Sent at once, with the repositories read at ready, so it is ordered before any fill that follows.
+   * follow). Sent at once, with the repositories read at ready, so it is ordered before any search that follows.
    */
   settingsChanged(): void {
-    if (this.ready) this.send({ type: 'init', defaults: this.deps.defaults(), workspaceRepos: this.repos });
+    const next = this.deps.defaults();
+    // The view's fields still at the old defaults follow the new ones (followDefaults in the webview);
+    // the scope kept here does the same at once, so a search run right after uses them.
+    const old = this.lastDefaults;
+    if (old && this.viewScope) this.viewScope = followScopeDefaults(this.viewScope, old, next);
+    this.lastDefaults = next;
+    if (this.ready) this.send({ type: 'init', defaults: next, workspaceRepos: this.repos });
   }
 
   private async workspaceRepos(): Promise<string[]> {
@@ -243,62 +324,68 @@ export class SearchController {
     }
   }
 
-  private async onReady(pendingRequestId: string | undefined): Promise<void> {
+  private async onReady(pendingRequestId: string | undefined, scope: SearchParams | undefined): Promise<void> {
+    if (scope) { this.viewScope = scope; this.shown = scope; }
     const workspaceRepos = await this.workspaceRepos();
     this.repos = workspaceRepos;
     this.ready = true;
-    this.send({ type: 'init', defaults: this.deps.defaults(), workspaceRepos });
+    this.lastDefaults = this.deps.defaults();
+    this.send({ type: 'init', defaults: this.lastDefaults, workspaceRepos });
     await this.sendKeyState();
-    if (pendingRequestId) {
-      if (this.current?.requestId === pendingRequestId) this.send({ type: 'searchStarted', requestId: pendingRequestId });
+    const backlog = this.backlog;
+    this.backlog = [];
+    const delivered = new Set(backlog.map((m) => ('requestId' in m ? m.requestId : '')));
+    for (const m of backlog) this.send(m);
+    if (pendingRequestId && !delivered.has(pendingRequestId)) {
+      if (this.current?.requestId === pendingRequestId) this.send({ type: 'searchStarted', requestId: pendingRequestId, params: this.viewScope ?? { query: '' } });
       else if (this.last?.requestId === pendingRequestId) this.send(this.last.message);
       else this.send({ type: 'searchError', requestId: pendingRequestId, error: { message: 'The search was interrupted (the window reloaded or the extension restarted). Run it again.', action: 'retry' } });
     }
-    if (this.pendingFill) {
-      const fill = this.pendingFill;
-      this.pendingFill = undefined;
-      this.send({ type: 'fill', fill });
-    }
+    const waiters = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const w of waiters) w();
   }
 
-  private finish(requestId: string, message: ToWebview): void {
+  private finish(requestId: string, message: ToWebview, fromCommand: boolean): void {
     if (requestId === this.latestRequestId) this.last = { requestId, message };
-    this.send(message);
+    this.deliver(message, fromCommand);
   }
 
-  private async runSearch(requestId: string, params: ViewParams): Promise<void> {
+  private deliver(message: ToWebview, fromCommand: boolean): void {
+    if (this.ready) void this.post(message);
+    else if (fromCommand) this.backlog.push(message);
+  }
+
+  private async runSearch(requestId: string, params: SearchParams, opts: { fromCommand: boolean; notice?: string; keyless?: boolean }): Promise<void> {
     // A new search supersedes the one in flight: its result would only be thrown away.
     this.current?.abort.abort();
     this.current = undefined;
     this.latestRequestId = requestId;
-    const issues = this.deps.validate(params);
-    if (issues.length) {
-      this.finish(requestId, { type: 'validation', requestId, issues });
-      return;
-    }
+    this.viewScope = params;
     const abort = new AbortController();
     this.current = { requestId, abort };
-    this.send({ type: 'searchStarted', requestId });
+    this.deliver({ type: 'searchStarted', requestId, params, ...(opts.notice ? { notice: opts.notice } : {}), ...(opts.keyless ? { keyless: true } : {}) }, opts.fromCommand);
     const started = Date.now();
     try {
       const { response, notes } = await this.deps.search(params, {
         signal: abort.signal,
+        ...(opts.keyless ? { keyless: true } : {}),
         onRetry: (e) => {
           if (this.current?.requestId !== requestId) return;
           this.send({ type: 'retrying', requestId, attempt: e.attempt, maxAttempts: e.maxAttempts, delayMs: e.delayMs, reason: e.reason, ...(e.status !== undefined ? { status: e.status } : {}) });
         },
       });
       if (abort.signal.aborted) {
-        this.finish(requestId, { type: 'searchCancelled', requestId });
+        this.finish(requestId, { type: 'searchCancelled', requestId }, opts.fromCommand);
         return;
       }
-      this.finish(requestId, { type: 'results', requestId, outcome: toOutcome(params, response, notes, Date.now() - started) });
+      this.finish(requestId, { type: 'results', requestId, outcome: toOutcome(params, response, notes, Date.now() - started) }, opts.fromCommand);
     } catch (e) {
       const error = abort.signal.aborted ? 'aborted' : toViewError(e);
-      if (error === 'aborted') this.finish(requestId, { type: 'searchCancelled', requestId });
+      if (error === 'aborted') this.finish(requestId, { type: 'searchCancelled', requestId }, opts.fromCommand);
       else {
         this.deps.log(`search view: search failed: ${error.message}`);
-        this.finish(requestId, { type: 'searchError', requestId, error });
+        this.finish(requestId, { type: 'searchError', requestId, error }, opts.fromCommand);
       }
     } finally {
       if (this.current?.requestId === requestId) this.current = undefined;

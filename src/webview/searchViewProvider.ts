@@ -1,41 +1,15 @@
 /**
- * The `devIndex.search` webview view.
- *
- * Interface (wire it from the core bundle: this file pulls in zod through protocol.ts):
- *
- *   new SearchViewProvider(extensionUri: vscode.Uri, deps: SearchViewDeps)
- *   SearchViewProvider.viewId === 'devIndex.search'
- *   provider.show(request: { query: string; repos?: string[] } & Partial<SearchParams>,
- *                 opts?: { run?: boolean (default true); notice?: string }): Promise<void>
- *     Reveals the view and fills the query. A bare query keeps the filters the user set in the view;
- *     a request naming any filter (repos, a history entry) replaces them all (unnamed ones reset to
- *     the defaults). `notice` is shown above the results (e.g. "the selection was cut").
- *   provider.keyChanged(): re-reads hasKey() and updates the view's keyless notice.
- *   provider.dispose(): cancels the search in flight.
- *
- *   interface SearchViewDeps {
- *     search(params, { signal, onRetry }): Promise<{ response: SearchResponse; notes: CoverageNote[] }>;
- *     validate(params): ParamIssue[];            // validateSearchParams' issues, [] when valid
- *     workspaceRepos(): Promise<string[]>;       // owner/repo slugs of the workspace
- *     defaults(): { k; passages; types };        // devIndex.* settings
- *     hasKey(): Promise<boolean>;                // an API key is set (keyless searches say so)
- *     runCommand(id: 'devIndex.auth.setKey'): void;
- *     openExternal(url): void;                   // only http/https/mailto reach it (checked twice)
- *     insertAtCursor(text): Promise<boolean>;    // false: no active editor
- *     copy(text): Promise<void>;
- *     openMarkdownDocument(title, markdown): Promise<void>;
- *     log(line): void;
- *   }
- *
- * Registration: vscode.window.registerWebviewViewProvider(SearchViewProvider.viewId, provider)
- * (no retainContextWhenHidden: the webview keeps its state with getState/setState).
+ * The `devIndex.search` webview view (wired from the core bundle: this file pulls in zod through
+ * protocol.ts). Searches started by commands run here, on the extension side, through
+ * `search(request, { scope })` (see SearchController); the view is revealed and shows the exact
+ * params and the outcome. No retainContextWhenHidden: the webview keeps its state with getState/setState.
  */
 import * as vscode from 'vscode';
 import { buildSearchHtml } from './html';
-import { SearchController, type SearchViewDeps, type ShowOptions, type ShowRequest } from './searchController';
-import type { ToWebview } from './protocol';
+import { SearchController, type SearchOptions, type SearchViewDeps, type ShowRequest } from './searchController';
+import type { SearchParams, ToWebview, ViewCommand } from './protocol';
 
-export type { SearchViewDeps, ShowOptions, ShowRequest } from './searchController';
+export type { SearchOptions, SearchViewDeps, ShowRequest } from './searchController';
 
 export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'devIndex.search';
@@ -81,11 +55,27 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
     });
   }
 
-  async show(request: ShowRequest, opts?: ShowOptions): Promise<void> {
-    // Queued until the webview says ready, so a fill is never lost to a view that is still loading.
-    this.controller.fill(request, opts);
+  /** Reveals the view and runs the search there (see SearchOptions); resolves when it has finished. */
+  async search(request: ShowRequest, opts: SearchOptions): Promise<void> {
+    const run = this.controller.search(request, opts);
     if (this.view) this.view.show(true);
     else await vscode.commands.executeCommand(`${SearchViewProvider.viewId}.focus`);
+    await run;
+  }
+
+  /** The filters the view shows now; undefined before it ever loaded. */
+  scope(): SearchParams | undefined {
+    return this.controller.scope();
+  }
+
+  /** What the webview last said its form and chip row show. */
+  shownScope(): SearchParams | undefined {
+    return this.controller.shownScope();
+  }
+
+  /** A view title command: Clear, Refresh, Expand All, Collapse All. */
+  command(command: ViewCommand): void {
+    this.controller.command(command);
   }
 
   /** Call when the API key changes (ApiKeyStore.onDidChange): the view shows or hides its keyless notice. */

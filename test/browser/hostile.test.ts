@@ -44,15 +44,17 @@ describe('hostile passages in chromium', () => {
         id: `doc:evil/${i}`, type: i % 2 ? 'issue' : 'doc',
         url: i === 0 ? 'javascript:window.__pwned=1' : `https://evil.example/page-${i}.html`,
         title: `<img src=x onerror="window.__pwned=1"> ${slice[0]!.name}`,
-        host: 'evil.example', passages: slice.map((h) => h.text),
+        provenance: 'evil.example', passages: slice.map((h) => ({ text: h.text, ...(i % 10 === 5 ? { link: 'javascript:window.__pwned=1' } : {}) })),
       });
     }
     const s = await typeAndSearch(v, 'hostile');
     await v.send({ type: 'results', requestId: s.requestId, outcome: outcome({ params: s.params, results }) });
-    await v.page.waitForSelector('li.result');
-    // Scroll through so content-visibility renders every card, then give anything queued a chance to run.
-    for (const li of await v.page.locator('li.result').all()) await li.scrollIntoViewIfNeeded();
-    await v.page.waitForFunction(() => !document.querySelector('.md-pending'));
+    await v.page.waitForSelector('li.row');
+    // Every row expanded (the view title's Expand All), scrolled through so content-visibility renders it,
+    // then anything queued gets a chance to run.
+    await v.send({ type: 'command', command: 'expandAll' });
+    for (const li of await v.page.locator('li.row').all()) await li.scrollIntoViewIfNeeded();
+    assert.equal(await v.page.locator('li.row .md').count(), HOSTILE.length, 'every passage is rendered');
     await v.page.mouse.move(100, 300);
     await v.page.waitForTimeout(300);
 
@@ -94,7 +96,8 @@ describe('hostile passages in chromium', () => {
     assert.equal(v.page.url(), `${server.origin}/`, 'the page never navigated');
     assert.equal(await v.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
     // The hostile result url is not offered as a link at all.
-    assert.equal(await v.page.locator('li.result').first().getByRole('button', { name: 'Open', exact: true }).isDisabled(), true);
+    await v.page.locator('li.row').first().locator('.row-title').hover();
+    assert.equal(await v.page.locator('li.row').first().locator('[data-act="open"]').isDisabled(), true);
     await v.page.close();
   });
 });

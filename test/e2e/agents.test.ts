@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
+import { ORIGINS } from '../../src/api/version';
 
 const VIEW = 'Agent Jobs';
 
@@ -121,7 +122,7 @@ describe('Agent jobs in the workbench', () => {
     assert.equal(submits.length, 1, 'exactly one submission');
     const body = submits[0]!.body as Record<string, unknown>;
     assert.deepEqual({ prompt: body.prompt, maxCredits: body.maxCredits, model: body.model }, { prompt, maxCredits: 900, model: 'spark-2' });
-    assert.match(String(body.origin), /^devindex-vscode@/);
+    assert.equal(body.origin, ORIGINS.vscode, 'the body names the extension as its origin');
     assert.equal(submits[0]!.auth, 'valid');
 
     // At agent speed 10 the first poll (2 s after the submit) may already see the end: the running state

@@ -1,8 +1,11 @@
-// Browser UI: the Search view as a user drives it in the real workbench, against the sandbox corpus.
-// A search typed in the view renders tables and code blocks; rule 6's hint appears and its fix brings
-// documentation back; the corpus's hostile passages (webview-toolkit#58, keel-schema#918 and others)
-// execute nothing; keyless search says so and follows key changes; a refused key offers Set API Key.
-// Every state is captured in the dark and the light theme (test-results/e2e/search-flows-*.png).
+// Browser UI: the Search view as a user drives it in the real workbench, against the sandbox corpus,
+// at the default side bar width. A search typed in the view gives a compact list whose rows expand to
+// rendered tables and code; Search in This Repository and a filter show in the chip row, and removing a
+// chip searches again without it; rule 6 is one neutral line whose fix brings documentation back; the
+// corpus's hostile passages (webview-toolkit#58, keel-schema#918 and others) execute nothing; keyless
+// search says so and follows key changes; a refused key offers Set API Key and Search Without Key.
+// The list, an expanded row, the chip row and the rule 6 line are captured in the dark, light and
+// high-contrast themes (test-results/e2e/search-flows-*.png).
 import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { FrameLocator, Locator } from 'playwright-core';
@@ -15,10 +18,19 @@ async function sandboxRequests(method: 'GET' | 'DELETE' = 'GET'): Promise<SeenRe
   return method === 'GET' ? ((await r.json()) as { requests: SeenRequest[] }).requests : [];
 }
 
+async function sandboxKeys(change: { add?: string[]; revoke?: string[] }): Promise<void> {
+  const r = await fetch(`${e2e.sandboxUrl()}/__sandbox/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(change) });
+  assert.equal(r.status, 200);
+}
+
+/** A search request's parameters, GET or POST; a repeated GET parameter (repos) becomes a comma list. */
 function searchParams(r: SeenRequest): Record<string, unknown> {
   if (r.method === 'POST' && r.body && typeof r.body === 'object') return r.body as Record<string, unknown>;
-  return Object.fromEntries(new URLSearchParams(r.query));
+  const q = new URLSearchParams(r.query);
+  return Object.fromEntries([...new Set(q.keys())].map((k) => [k, q.getAll(k).join(',')]));
 }
+
+const searchesSent = async () => (await sandboxRequests()).filter((r) => r.path.startsWith('/v2/search'));
 
 describe('Search view flows in the workbench', () => {
   let wb: Workbench;
@@ -34,9 +46,8 @@ describe('Search view flows in the workbench', () => {
     await wb.openContainer('Developer Index');
     view = wb.webview();
     await view.getByRole('searchbox').waitFor({ state: 'visible' });
-    // At the default width (about 290 px) and half the side bar's height (Agent Jobs takes the
-    // rest), what a state shows sits below the filter form, out of the screenshots.
-    await wb.giveViewTheSideBar('Search', ['Agent Jobs']);
+    // The default side bar width (no widening); Agent Jobs collapsed, as it starts while there are no jobs.
+    await wb.giveViewTheSideBar('Search', ['Agent Jobs'], 0);
     await resetFilters();
   });
   afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
@@ -47,53 +58,48 @@ describe('Search view flows in the workbench', () => {
     await wb?.close();
   });
 
-  /**
-   * Scrolls `top` to the top of the webview, then checks that each element that shows the state
-   * is on screen, so the screenshot that follows shows it.
-   */
+  /** Scrolls `top` to the top of the webview, then checks that each element that shows the state is on screen. */
   async function showState(top: Locator, shown: Array<[Locator, string]>): Promise<void> {
     await wb.scrollToTop(top);
     for (const [el, what] of shown) await wb.assertInViewport(el, what);
   }
 
-  /**
-   * The current state in the dark theme, then in the light one (the webview follows live), then back;
-   * before each screenshot, the elements that show the state are scrolled to and checked on screen.
-   */
-  async function bothThemes(label: string, top: Locator, shown: Array<[Locator, string]>): Promise<void> {
-    await view.locator('body.vscode-dark').waitFor({ state: 'attached' });
-    await showState(top, shown);
-    await wb.screenshot(`${label} dark`);
-    await wb.useTheme('light');
-    await view.locator('body.vscode-light').waitFor({ state: 'attached' });
-    await showState(top, shown);
-    await wb.screenshot(`${label} light`);
+  /** The current state in the dark, light and high-contrast themes (the webview follows live), then dark again. */
+  async function allThemes(label: string, top: Locator, shown: Array<[Locator, string]>, prepare?: () => Promise<void>): Promise<void> {
+    for (const [theme, cls] of [['dark', 'vscode-dark'], ['light', 'vscode-light'], ['hc', 'vscode-high-contrast']] as const) {
+      await wb.useTheme(theme);
+      await view.locator(`body.${cls}`).waitFor({ state: 'attached' });
+      await showState(top, shown);
+      if (prepare) await prepare();
+      await wb.screenshot(`${label} ${theme === 'hc' ? 'high contrast' : theme}`);
+    }
     await wb.useTheme('dark');
     await view.locator('body.vscode-dark').waitFor({ state: 'attached' });
   }
 
-  async function openFilters(): Promise<void> {
-    if ((await view.locator('#filters').getAttribute('open')) === null) await view.locator('#filters summary').click();
+  async function resetFilters(): Promise<void> {
+    const clear = view.locator('#clear-filters');
+    if (await clear.isVisible()) await clear.click();
+    if ((await view.locator('#filters-toggle').getAttribute('aria-expanded')) === 'true') await view.locator('#filters-toggle').click();
   }
 
-  async function resetFilters(): Promise<void> {
-    await openFilters();
-    await view.locator('#reset-filters').click();
+  async function openFilters(): Promise<void> {
+    if ((await view.locator('#filters-toggle').getAttribute('aria-expanded')) !== 'true') await view.locator('#filters-toggle').click();
   }
 
   async function search(query: string): Promise<void> {
     const box = view.getByRole('searchbox');
     await box.fill(query);
     await box.press('Enter');
-    // Escape in a focused search box clears it (the palette helpers press Escape first): leave it.
     await box.blur();
   }
 
-  it('keyless search says it is keyless, offers Set API Key, and follows key changes', async () => {
+  const rowFor = (urlEnd: string) => view.locator('li.row', { has: view.locator(`.provenance[title$="${urlEnd}"]`) });
+
+  it('keyless search says it is keyless in one line, offers Set API Key, and follows key changes', async () => {
     const bar = view.locator('#keyless');
     await bar.waitFor({ state: 'visible', timeout: 10_000 });
-    assert.match(await bar.innerText(), /Keyless search.*lower keyless rate limits/s);
-    await bothThemes('keyless notice', bar, [[bar, 'the keyless notice'], [bar.getByRole('button', { name: 'Set API Key' }), "the notice's Set API Key"]]);
+    assert.match(await bar.innerText(), /Keyless: lower rate limits/);
     await bar.getByRole('button', { name: 'Set API Key' }).click();
     await wb.answerInputBox(e2e.testKey(), { prompt: /secret storage/i });
     await wb.waitForNotification(/API key saved/i);
@@ -103,78 +109,96 @@ describe('Search view flows in the workbench', () => {
     await bar.waitFor({ state: 'visible', timeout: 10_000 });
   });
 
-  it('a search typed in the view shows results whose passages render a table and a code block', async () => {
+  it('a search typed in the view lists compact rows with provenance; a row expands to a rendered table and code block', async () => {
     await resetFilters();
+    await openFilters();
     await view.locator('#f-passages').fill('5');
+    await view.locator('#filters-toggle').click();
     await sandboxRequests('DELETE');
     await search('connection pool keep-alive timeout');
-    const pooling = view.locator('li.result', { has: view.locator('a.result-title[href$="/guides/connection-pooling.html"]') });
+    const pooling = rowFor('/guides/connection-pooling.html');
     await pooling.waitFor({ state: 'visible', timeout: 30_000 });
-    assert.ok(await view.locator('li.result .md table th').count() > 0, 'a passage renders a markdown table');
-    assert.ok(await view.locator('li.result .md pre code').count() > 0, 'a passage renders a fenced code block');
     assert.equal(await pooling.locator('.type-icon.codicon-book').count(), 1, 'a doc result wears the book codicon');
-    assert.ok(await view.locator('li.result .type-icon.codicon-issues').count() > 0, 'issues wear the issues codicon');
+    const issue = view.locator('li.row', { has: view.locator('.type-icon.codicon-issues') }).first();
+    assert.match(await issue.locator('.provenance').innerText(), /^[\w.-]+\/[\w.-]+ #\d+$/, 'an issue says owner/repo #number');
+    assert.equal(await view.locator('li.row .md').count(), 0, 'rows start collapsed');
     const glyph = await pooling.locator('.type-icon').evaluate((e) => ({
       family: getComputedStyle(e).fontFamily, content: getComputedStyle(e, '::before').content,
       loaded: [...document.fonts].some((f) => f.family.replace(/["']/g, '') === 'codicon' && f.status === 'loaded'),
     }));
     assert.ok(glyph.loaded && /codicon/.test(glyph.family) && glyph.content !== 'none', `the codicon font loaded in the webview: ${JSON.stringify(glyph)}`);
-    const sent = (await sandboxRequests()).filter((r) => r.path.startsWith('/v2/search'));
+    const sent = await searchesSent();
     assert.equal(sent.length, 1);
-    assert.equal(searchParams(sent[0]!).passages, '5');
-    await pooling.scrollIntoViewIfNeeded();
+    assert.equal(String(searchParams(sent[0]!).passages), '5');
     const summary = view.locator('#results-region p.summary');
-    const first = view.locator('li.result').first();
-    await bothThemes('results with table and code', summary, [
-      [summary, 'the results summary line'],
-      [first.locator('.result-head'), "the first result's title"],
-      [view.locator('li.result .md pre').first(), 'the first code block'],
-      [pooling.locator('.result-head'), 'the connection-pooling result'],
-      // The table is taller than what is left of the view: its header row and first rows must show.
-      [pooling.locator('.md table tr').nth(2), "the connection-pooling table's first rows"],
-    ]);
+    const rows = view.locator('li.row');
+    await allThemes('compact list', summary, [[summary, 'the summary'], [rows.nth(0), 'the first row'], [rows.nth(4), 'the fifth row']]);
+
+    await pooling.locator('.row-title').click();
+    await pooling.locator('.md table th').first().waitFor({ state: 'visible' });
+    assert.ok(await pooling.locator('.md pre code').count() > 0, 'the expanded row renders a fenced code block');
+    await allThemes('expanded row', pooling, [[pooling.locator('.row-main'), 'the expanded row\'s title'], [pooling.locator('.md table th').first(), 'its table (the first header cell)']],
+      async () => { await pooling.hover(); });
+    await pooling.locator('.row-title').click();
   });
 
-  it('rule 6: a repository filter with documentation asked for explains the missing docs, and the fix brings them back', async () => {
+  it('Search in This Repository and a filter show as chips; removing a chip searches again without it', async () => {
     await resetFilters();
+    await wb.runCommand('Developer Index: Search in This Repository…');
+    await wb.answerInputBox('retry on 429 with Retry-After', { prompt: /question or search phrase/i });
+    const chips = view.locator('#chips');
+    await chips.locator('.chip', { hasText: 'fetchline/fetchline' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await view.locator('li.row').first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await view.locator('.summary').innerText(), /results? for “retry on 429 with Retry-After” in fetchline\/fetchline, quarry-dev\/fetchline/);
+    await openFilters();
+    await view.locator('#f-minStars').fill('1');
+    await view.locator('#filters-toggle').click();
+    await chips.locator('.chip', { hasText: 'Stars ≥ 1' }).waitFor({ state: 'visible' });
+    assert.deepEqual(await chips.locator('.chip-label').allInnerTexts(), ['fetchline/fetchline', 'quarry-dev/fetchline', 'Stars ≥ 1']);
+    // The palette's one-off search keeps that scope, and says so before it runs.
+    await sandboxRequests('DELETE');
+    await wb.runCommand('Developer Index: Search…');
+    await wb.answerInputBox('backoff jitter', { prompt: /question or search phrase/i });
+    await view.locator('.summary', { hasText: 'backoff jitter' }).waitFor({ state: 'visible', timeout: 30_000 });
+    const sent = searchParams((await searchesSent())[0]!);
+    assert.deepEqual([sent.repos, sent.min_stars].map(String), ['fetchline/fetchline,quarry-dev/fetchline', '1'], `the palette search used the chips: ${JSON.stringify(sent)}`);
+    await allThemes('chip row', chips, [[chips, 'the chip row'], [view.locator('.summary'), 'the summary naming the scope']],
+      async () => { await chips.locator('.chip-remove').first().hover(); });
+    await sandboxRequests('DELETE');
+    await chips.getByRole('button', { name: 'Remove filter Stars ≥ 1' }).click();
+    await view.locator('.chip', { hasText: 'Stars ≥ 1' }).waitFor({ state: 'detached' });
+    for (let i = 0; i < 50 && (await searchesSent()).length === 0; i++) await wb.page.waitForTimeout(100);
+    const again = searchParams((await searchesSent())[0]!);
+    assert.equal(again.min_stars, undefined, 'the search ran again without the removed filter');
+    assert.equal(String(again.repos), 'fetchline/fetchline,quarry-dev/fetchline', 'and with the others');
+    await resetFilters();
+    assert.equal(await chips.isVisible(), false, 'Clear filters empties the chip row');
+  });
+
+  it('rule 6 is one neutral line with its fixes, and Include documentation brings documentation back', async () => {
+    await resetFilters();
+    await openFilters();
     await view.locator('#f-language').fill('Rust');
+    await view.locator('#filters-toggle').click();
     await sandboxRequests('DELETE');
     await search('rate limit');
-    const fix = view.locator('[data-fix="drop-repo-filters"]');
-    await fix.waitFor({ state: 'visible', timeout: 30_000 });
-    assert.match(await view.locator('.cov-unavailable').innerText(), /Documentation/);
-    assert.match(await view.locator('.notes').innerText(), /repository filters \(language\) apply only to repositories/);
-    assert.equal(await view.locator('li.result .type-icon.type-doc').count(), 0, 'no documentation results while the filter is set');
-    assert.ok(await view.locator('li.result').count() > 0, 'the repository half still answers');
-    await bothThemes('rule 6 hint', view.locator('#results-region p.summary'), [
-      [view.locator('.cov-unavailable'), 'the unavailable Documentation coverage'],
-      [view.locator('.notes'), 'the rule 6 note'],
-      [fix, "the note's fix button"],
-    ]);
-
+    const line = view.locator('.coverage-line.rule6');
+    await line.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await line.innerText(), /Documentation left out because of the repository filters \(language\)\./);
+    assert.equal(await view.locator('li.row .type-icon.type-doc').count(), 0, 'no documentation results while the filter is set');
+    await allThemes('rule 6 line', view.locator('#chips'), [[line, 'the rule 6 line'], [line.getByRole('button', { name: 'Include documentation' }), 'its fix']]);
     await sandboxRequests('DELETE');
-    await fix.click();
-    // 'attached': cards below the fold skip rendering (content-visibility: auto), so they are not "visible".
-    await view.locator('li.result .type-icon.type-doc').first().waitFor({ state: 'attached', timeout: 15_000 }).catch(async (e: Error) => {
-      const seen = (await sandboxRequests()).map((r) => ({ path: r.path, params: searchParams(r) }));
-      const status = await view.locator('#status').textContent();
-      throw new Error(`no documentation after the fix; language field ${JSON.stringify(await view.locator('#f-language').inputValue())}, status ${JSON.stringify(status)}, sent ${JSON.stringify(seen)}\n${e.message}`);
-    });
-    assert.equal(await view.locator('#f-language').inputValue(), '', 'the fix cleared the language filter');
-    assert.equal(await view.locator('[data-fix="drop-repo-filters"]').count(), 0, 'the hint is gone');
-    const sent = (await sandboxRequests()).filter((r) => r.path.startsWith('/v2/search'));
+    await line.getByRole('button', { name: 'Include documentation' }).click();
+    await view.locator('li.row .type-icon.type-doc').first().waitFor({ state: 'attached', timeout: 15_000 });
+    assert.equal(await view.locator('.coverage-line.rule6').count(), 0, 'the line is gone');
+    const sent = await searchesSent();
     assert.equal(sent.length, 1);
     assert.equal(searchParams(sent[0]!).language, undefined, 'the fixed search was sent without the language filter');
-    // The documentation results come back below the repository ones: show the first of them.
-    const doc = view.locator('li.result', { has: view.locator('.type-icon.type-doc') }).first();
-    await bothThemes('rule 6 fixed', doc, [[doc.locator('.result-head'), 'the first documentation result']]);
   });
 
   it('hostile passages from the corpus execute no script', async () => {
     await resetFilters();
-    await view.locator('#f-passages').fill('5');
     const frame = await wb.webviewFrame();
-    // Sentinels inside the webview's own document: every way the payloads would show they ran.
     await frame.evaluate(() => {
       const w = window as unknown as { __fired: string[]; __violations: string[] };
       w.__fired = [];
@@ -184,18 +208,17 @@ describe('Search view flows in the workbench', () => {
       }
       document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
-    // Control: the sentinel is in the frame the results render in, so it can fail.
     await frame.evaluate(() => window.alert('control'));
     assert.deepEqual(await frame.evaluate(() => (window as unknown as { __fired: string[] }).__fired.splice(0)), ['alert(control)']);
 
     await search('XSS script alert');
-    const toolkit58 = view.locator('li.result', { has: view.locator('a.result-title[href="https://github.com/orbit-editor/webview-toolkit/issues/58"]') });
-    const keel918 = view.locator('li.result', { has: view.locator('a.result-title[href="https://github.com/keelhq/keel-schema/issues/918"]') });
+    const toolkit58 = rowFor('/orbit-editor/webview-toolkit/issues/58');
+    const keel918 = rowFor('/keelhq/keel-schema/issues/918');
     await toolkit58.waitFor({ state: 'visible', timeout: 30_000 });
     await keel918.waitFor({ state: 'attached' });
+    await wb.runCommand('Developer Index: Expand All Results');
+    await keel918.locator('.md').first().waitFor({ state: 'attached' });
     await keel918.scrollIntoViewIfNeeded();
-    // Let the lazily rendered cards upgrade to markdown, then look at what is in the DOM.
-    await view.locator('li.result.pending').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
     assert.match((await keel918.textContent()) ?? '', /<script>alert\(1\)<\/script>/, 'the script tag is shown as text');
     const dom = await frame.evaluate(() => {
       const region = document.getElementById('results-region')!;
@@ -207,44 +230,52 @@ describe('Search view flows in the workbench', () => {
       };
     });
     assert.deepEqual(dom, { scripts: 0, handlers: [], badLinks: [] });
-    // Click what the javascript: links became (blocked text): nothing may navigate or run.
     const blocked = toolkit58.locator('.md-link-blocked');
     for (let i = 0; i < Math.min(await blocked.count(), 5); i++) await blocked.nth(i).click();
     await wb.page.waitForTimeout(500);
     assert.deepEqual(await frame.evaluate(() => (window as unknown as { __fired: string[] }).__fired), [], 'no payload called alert/confirm/prompt/print/open');
     assert.deepEqual(await frame.evaluate(() => (window as unknown as { __violations: string[] }).__violations), [], 'nothing even tried to run or load (no CSP violation)');
     assert.deepEqual(dialogs, [], 'no dialog opened in any frame');
-    await toolkit58.scrollIntoViewIfNeeded();
-    await bothThemes('hostile passages inert', toolkit58, [
-      [toolkit58.locator('.result-head'), 'the webview-toolkit#58 result'],
-      [toolkit58.locator('.md').first(), "webview-toolkit#58's passage"],
-    ]);
+    await showState(toolkit58, [[toolkit58.locator('.row-main'), 'the webview-toolkit#58 row'], [toolkit58.locator('.md').first(), "webview-toolkit#58's passage"]]);
+    await wb.screenshot('hostile passages inert');
+    await wb.runCommand('Developer Index: Collapse All Results');
   });
 
-  it('401: a refused key shows the Unauthorized message with Set API Key, which fixes it', async () => {
-    const bad = 'devindex-e2e-invalid-key-7f3a91';
+  it('401: a key revoked after it was saved dims the old results and offers Set API Key and Search Without Key', async () => {
+    // Set API Key checks a key before saving it, so the 401 comes from a key the service later revokes.
+    const bad = 'devindex-e2e-revoked-key-7f3a91';
+    await sandboxKeys({ add: [bad] });
     await wb.runCommand('Developer Index: Set API Key');
     await wb.answerInputBox(bad, { prompt: /secret storage/i });
     await wb.waitForNotification(/API key saved/i);
     await view.locator('#keyless').waitFor({ state: 'hidden' });
+    await sandboxKeys({ revoke: [bad] });
     await resetFilters();
     await search('webview content security policy');
     const box = view.locator('#error');
     await box.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await box.innerText(), /did not accept the API key/);
     assert.match(await box.innerText(), /Unauthorized: Invalid token/);
+    assert.equal(await view.locator('.stale-banner').isVisible(), true, 'the previous results are marked as not this search\'s');
     const html = [await wb.page.content(), ...await Promise.all(wb.page.frames().map((f) => f.content().catch(() => '')))].join('\n');
     assert.ok(!html.includes(bad), 'the key appears nowhere in the workbench or the webview');
-    await bothThemes('unauthorized', box, [[box, 'the Unauthorized error box'], [box.getByRole('button', { name: 'Set API Key' }), "the error box's Set API Key"]]);
+    await showState(box, [[box, 'the Unauthorized error box'], [box.getByRole('button', { name: 'Search Without Key' }), 'Search Without Key']]);
+    await wb.screenshot('unauthorized');
 
+    await sandboxRequests('DELETE');
+    await box.getByRole('button', { name: 'Search Without Key' }).click();
+    await view.locator('.summary', { hasText: 'webview content security policy' }).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.deepEqual((await searchesSent()).map((r) => r.auth), ['none'], 'sent without the key');
+    assert.equal(await view.locator('.stale-banner').isVisible(), false);
+
+    await search('webview content security policy');
+    await box.waitFor({ state: 'visible', timeout: 30_000 });
     await box.getByRole('button', { name: 'Set API Key' }).click();
     await wb.answerInputBox(e2e.testKey(), { prompt: /secret storage/i });
     await wb.waitForNotification(/API key saved/i);
     await sandboxRequests('DELETE');
-    await box.getByRole('button', { name: 'Retry' }).click();
-    await view.locator('li.result').first().waitFor({ state: 'visible', timeout: 30_000 });
-    assert.equal(await box.isVisible(), false);
-    const sent = (await sandboxRequests()).filter((r) => r.path.startsWith('/v2/search'));
-    assert.deepEqual(sent.map((r) => r.auth), ['valid'], 'the retry carried the new, valid key');
+    await wb.runCommand('Developer Index: Refresh Search');
+    await box.waitFor({ state: 'hidden', timeout: 30_000 });
+    assert.deepEqual((await searchesSent()).map((r) => r.auth), ['valid'], 'the refreshed search carried the new, valid key');
   });
 });

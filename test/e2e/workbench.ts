@@ -78,7 +78,8 @@ export class Workbench {
     await row.waitFor({ state: 'visible' });
     const label = (await row.getAttribute('aria-label')) ?? '';
     if (!label.startsWith(title)) throw new Error(`the palette's first match for "${title}" is "${label}"`);
-    await this.page.keyboard.press('Enter');
+    // Click the entry itself: Enter would run whichever entry the palette put first.
+    await row.click();
   }
 
   /** Answers the open input box (optionally checking its prompt) and presses Enter. */
@@ -156,18 +157,33 @@ export class Workbench {
   }
 
   /**
-   * Puts the workbench in a light or dark theme with the palette's "Preferences: Toggle between
-   * Light/Dark Themes" (the configuration service writes workbench.colorTheme, so webviews follow
-   * live) and waits until the workbench wears it (root class `vs` or `vs-dark`).
+   * Puts the workbench in a light, dark or high-contrast theme and waits until the workbench wears it
+   * (root class `vs`, `vs-dark` or `hc-black`); webviews follow live. Light and dark go through the
+   * palette's "Preferences: Toggle between Light/Dark Themes"; high contrast (and the way back from
+   * it) through the theme picker, "Preferences: Color Theme", clicking the entries by name.
    */
-  async useTheme(kind: 'light' | 'dark'): Promise<void> {
-    const cls = kind === 'light' ? 'vs' : 'vs-dark';
+  async useTheme(kind: 'light' | 'dark' | 'hc'): Promise<void> {
+    const cls = kind === 'light' ? 'vs' : kind === 'dark' ? 'vs-dark' : 'hc-black';
     const wears = (k: string) => {
       const el = document.querySelector('.monaco-workbench');
       return !!el && el.classList.contains(k) && !['vs', 'vs-dark', 'hc-black', 'hc-light'].filter((c) => c !== k).some((c) => el.classList.contains(c));
     };
     if (await this.page.evaluate(wears, cls)) return;
-    await this.runCommand('Preferences: Toggle between Light/Dark Themes');
+    const inHighContrast = await this.page.evaluate(() => /\bhc-(black|light)\b/.test(document.querySelector('.monaco-workbench')?.className ?? ''));
+    if (kind === 'hc' || inHighContrast) {
+      const input = this.page.locator('.quick-input-widget input.input');
+      const rows = this.page.locator('.quick-input-list .monaco-list-row');
+      await this.page.keyboard.press('Escape');
+      await this.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible' });
+      await input.fill('>Preferences: Color Theme');
+      await rows.and(this.page.locator('[aria-label^="Preferences: Color Theme,"]')).click();
+      const theme = kind === 'hc' ? 'Dark High Contrast' : kind === 'light' ? 'Light 2026' : 'Dark 2026';
+      await input.fill(theme);
+      await rows.and(this.page.locator(`[aria-label^="${theme},"]`)).click();
+    } else {
+      await this.runCommand('Preferences: Toggle between Light/Dark Themes');
+    }
     await this.page.waitForFunction(wears, cls, { timeout: 15_000 }).catch(async (e: Error) => {
       const classes = await this.page.evaluate(() => document.querySelector('.monaco-workbench')?.className);
       throw new Error(`the workbench did not switch to a ${kind} theme: ${classes}\n${e.message}`);

@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { VERSION } from '../../src/api/version';
 import { findRepoRoot, startSandbox, type Sandbox } from '../../sandbox/server';
 
 const KEY = 'sandbox-cli-agent-key';
@@ -140,6 +141,8 @@ for (const wire of WIRES) {
       const started = await run(['start', 'inspect me SLOW', '--json']);
       assert.equal(started.code, 0, started.stderr);
       const id = (JSON.parse(started.stdout) as { id: string }).id;
+      const submitted = (await requests()).filter((r) => r.method === 'POST' && r.path === '/v2/agent') as Array<{ body?: { origin?: unknown } }>;
+      assert.deepEqual(submitted.map((r) => r.body?.origin), [`devindex-cli@${VERSION}`], 'the CLI names itself as origin');
       const cancel = await run(['cancel', id]);
       assert.equal(cancel.code, 0, cancel.stderr);
       assert.match(cancel.stdout, /Cancel requested/);
@@ -238,6 +241,9 @@ for (const wire of WIRES) {
         assert.ok((JSON.parse(partial.stdout) as { items: unknown[] }).items.length >= 1);
         const none = await run(['status', UUID_UNKNOWN, '--partial']);
         assert.equal(none.code, 1);
+        const waited = await run(['start', 'partial while waiting', '--max-credits', '50', '--wait']);
+        assert.equal(waited.code, 1, waited.stderr);
+        assert.match(waited.stdout, /credit ceiling of 50 credits[\s\S]*What it gathered before it stopped is kept: devindex agent status [0-9a-f-]{36} --partial\n$/);
       });
 
       test('production: an unknown model is refused before sending (exit 2) unless DEVINDEX_AGENT_MODELS allows it', async () => {

@@ -1,33 +1,15 @@
 // `devindex search` as a spawned process (node dist/cli.js) against the sandbox on 127.0.0.1.
 // Needs the bundles: node scripts/build.mjs --tests --bundles.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { findRepoRoot, startSandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { CLI_PATH as cli, runCliProcess } from './cliProcess';
 
 const KEY = 'sk-cli-valid-4242';
 let sb: { url: string; close(): Promise<void> };
-const cli = join(findRepoRoot(__dirname) ?? process.cwd(), 'dist', 'cli.js');
 
-/** Runs the CLI asynchronously (the sandbox lives in this process, so a blocking spawn would hang it). */
-function run(args: string[], env: Record<string, string> = {}, interruptAfterMs?: number): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const base = { ...process.env };
-    delete base.DEVINDEX_API_KEY;
-    delete base.DEVINDEX_BASE_URL;
-    const child = spawn(process.execPath, [cli, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`cli timed out: ${args.join(' ')}`)); }, 20_000);
-    if (interruptAfterMs !== undefined) setTimeout(() => child.kill('SIGINT'), interruptAfterMs);
-    child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
-  });
-}
+const run = runCliProcess;
 
 async function control(method: string, path: string, body?: unknown): Promise<unknown> {
   const r = await fetch(`${sb.url}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
@@ -38,7 +20,7 @@ const requests = async () => ((await control('GET', '/__sandbox/requests')) as {
 
 before(async () => {
   assert.ok(existsSync(cli), `${cli} is missing: build with --bundles`);
-  sb = await startSandbox({ port: 0, keys: [KEY], faults: true, quiet: true, keylessRateLimit: 100_000 });
+  sb = await startSandbox({ port: 0, wire: 'spec', keys: [KEY], faults: true, quiet: true, keylessRateLimit: 100_000 });
 });
 after(async () => { await sb.close(); });
 beforeEach(async () => {
@@ -50,7 +32,10 @@ describe('devindex search (spawned)', () => {
   it('Ctrl+C cancels a request in flight: exit 130 with one line, long before the slow answer', async () => {
     await control('POST', '/__sandbox/faults', { faults: [{ kind: 'slow', ms: 8000 }] });
     const started = Date.now();
-    const r = await run(['search', 'keep-alive', '--base-url', sb.url], {}, 700);
+    // SIGINT once the request is at the sandbox (held there by the slow fault).
+    const r = await run(['search', 'keep-alive', '--base-url', sb.url], {}, async () => {
+      while ((await requests()).length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    });
     assert.equal(r.code, 130, r.err);
     assert.match(r.err, /^devindex search: request cancelled\n$/);
     assert.ok(Date.now() - started < 6000, 'it did not wait for the slow answer');

@@ -43,7 +43,7 @@ function client(o: Partial<ClientOptions> = {}) {
 }
 
 before(async () => {
-  sb = await startSandbox({ port: 0, keys: [KEY], faults: true, quiet: true, keylessRateLimit: 100_000, rateLimit: 100_000 });
+  sb = await startSandbox({ port: 0, wire: 'spec', keys: [KEY], faults: true, quiet: true, keylessRateLimit: 100_000, rateLimit: 100_000 });
 });
 after(async () => {
   await Promise.all(clients.map((c) => c.close()));
@@ -112,7 +112,7 @@ describe('client against the sandbox: normal answers', () => {
   });
 
   it('the sandbox rate limit: 429 with Retry-After is waited (as a minimum) and retried', async () => {
-    const local = await startSandbox({ port: 0, faults: true, quiet: true, keylessRateLimit: 1 });
+    const local = await startSandbox({ port: 0, wire: 'spec', faults: true, quiet: true, keylessRateLimit: 1 });
     const c = new DevIndexClient({ baseUrl: local.url, clock: recordingClock(), random: () => 0, maxRetryAfterMs: 120_000 });
     try {
       await c.search({ query: 'retry' });

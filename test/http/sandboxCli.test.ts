@@ -44,7 +44,7 @@ function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 
 describe('sandbox CLI', () => {
   it('prints the listening line first, serves the given corpus and keys, and exits 0 on SIGTERM', async () => {
-    const s = await start(['--port', '0', '--corpus', smallCorpus(), '--key', 'cli-key-1', '--key', 'cli-key-2', '--faults', '--keyless-rate-limit', '2', '--rate-limit', '3']);
+    const s = await start(['--port', '0', '--wire', 'spec', '--corpus', smallCorpus(), '--key', 'cli-key-1', '--key', 'cli-key-2', '--faults', '--keyless-rate-limit', '2', '--rate-limit', '3']);
     try {
       assert.match(s.firstLine, /^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
       assert.notEqual(s.url.endsWith(':0'), true);
@@ -61,6 +61,25 @@ describe('sandbox CLI', () => {
     assert.equal(await bounded(s.exited, 5_000, 'exit after SIGTERM'), 0);
   });
 
+  it('serves the production wire by default and the specification\'s with --wire spec', async () => {
+    const prod = await start(['--port', '0', '--corpus', smallCorpus()]);
+    const spec = await start(['--port', '0', '--corpus', smallCorpus(), '--wire', 'spec']);
+    try {
+      const p = await get(prod.url, '/v2/search/developer', { query: 'quokka' });
+      assert.equal(p.json.results[0].type, undefined, 'production results carry no type');
+      assert.match(p.json.results[0].id, /^doc:https:\/\//, 'production doc ids are doc:<url>');
+      assert.equal(p.json.coverage, undefined);
+      const s = await get(spec.url, '/v2/search/developer', { query: 'quokka' });
+      assert.equal(s.json.results[0].type, 'doc');
+      assert.equal(s.json.results[0].id, 'doc:alpha-docs/guide/retries');
+      assert.ok(s.json.coverage);
+    } finally {
+      prod.child.kill('SIGTERM');
+      spec.child.kill('SIGTERM');
+    }
+    await bounded(Promise.all([prod.exited, spec.exited]), 5_000, 'exit after SIGTERM');
+  });
+
   it('exits 0 on SIGINT, and has no control endpoints without --faults', async () => {
     const s = await start(['--port', '0', '--corpus', smallCorpus()]);
     try {
@@ -72,7 +91,7 @@ describe('sandbox CLI', () => {
   });
 
   it('rejects a bad flag with exit code 2', async () => {
-    for (const args of [['--port', 'abc'], ['--nope'], ['--rate-limit', '-1']]) {
+    for (const args of [['--port', 'abc'], ['--nope'], ['--rate-limit', '-1'], ['--wire', 'staging']]) {
       const child = spawn(process.execPath, [bin(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
       let err = '';
       child.stderr.on('data', (c: Buffer) => { err += c.toString(); });

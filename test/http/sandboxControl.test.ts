@@ -15,7 +15,7 @@ const UNAUTHORIZED = { success: false, error: 'Unauthorized: Invalid token' };
 
 describe('sandbox auth', () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, quiet: true, corpusDir: smallCorpus(), keys: [KEY, KEY2], rateLimit: 0, keylessRateLimit: 0 }); });
+  before(async () => { sb = await startSandbox({ port: 0, wire: 'spec', quiet: true, corpusDir: smallCorpus(), keys: [KEY, KEY2], rateLimit: 0, keylessRateLimit: 0 }); });
   after(async () => { await sb.close(); });
 
   it('allows search without a key and with a declared key', async () => {
@@ -56,7 +56,7 @@ describe('sandbox auth', () => {
 
 describe('sandbox rate limits', () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, quiet: true, corpusDir: smallCorpus(), keys: [KEY, KEY2], rateLimit: 5, keylessRateLimit: 3 }); });
+  before(async () => { sb = await startSandbox({ port: 0, wire: 'spec', quiet: true, corpusDir: smallCorpus(), keys: [KEY, KEY2], rateLimit: 5, keylessRateLimit: 3 }); });
   after(async () => { await sb.close(); });
 
   const assertLimited = (r: Reply): void => {
@@ -86,13 +86,27 @@ describe('sandbox rate limits', () => {
 
 describe('sandbox faults and request log', () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, quiet: true, corpusDir: smallCorpus(), keys: [KEY], faults: true, rateLimit: 0, keylessRateLimit: 0 }); });
+  before(async () => { sb = await startSandbox({ port: 0, wire: 'spec', quiet: true, corpusDir: smallCorpus(), keys: [KEY], faults: true, rateLimit: 0, keylessRateLimit: 0 }); });
   after(async () => { await sb.close(); });
 
   const inject = async (...faults: unknown[]): Promise<void> => {
     const r = await post(sb.url, '/__sandbox/faults', { faults });
     assert.equal(r.status, 200, r.text);
   };
+
+  it('issues and revokes keys while running (POST /__sandbox/keys), and says nothing of the keys themselves', async () => {
+    const k = 'sk-issued-later-0001';
+    const auth = { authorization: `Bearer ${k}` };
+    assert.equal((await get(sb.url, '/v2/search/developer', { query: 'q' }, auth)).status, 401);
+    const added = await post(sb.url, '/__sandbox/keys', { add: [k] });
+    assert.equal(added.status, 200);
+    assert.ok(!added.text.includes(k));
+    assert.equal((await get(sb.url, '/v2/search/developer', { query: 'q' }, auth)).status, 200);
+    assert.equal((await post(sb.url, '/__sandbox/keys', { revoke: [k] })).status, 200);
+    assert.equal((await get(sb.url, '/v2/search/developer', { query: 'q' }, auth)).status, 401);
+    assert.equal((await get(sb.url, '/v2/search/developer', { query: 'q' }, { authorization: `Bearer ${KEY}` })).status, 200, 'other keys stay');
+    assert.equal((await post(sb.url, '/__sandbox/keys', { add: [''] })).status, 400);
+  });
 
   it('answers a status fault once with a JSON error body and Retry-After', async () => {
     await inject({ kind: 'status', status: 429, retryAfter: '7' });
@@ -220,7 +234,7 @@ describe('sandbox faults and request log', () => {
 
 describe('sandbox close', () => {
   it('closes with a keep-alive connection open and a slow answer pending', async () => {
-    const sb = await startSandbox({ port: 0, quiet: true, corpusDir: smallCorpus(), faults: true, rateLimit: 0, keylessRateLimit: 0 });
+    const sb = await startSandbox({ port: 0, wire: 'spec', quiet: true, corpusDir: smallCorpus(), faults: true, rateLimit: 0, keylessRateLimit: 0 });
     await post(sb.url, '/__sandbox/faults', { faults: [{ kind: 'slow', ms: 60_000, path: '/v2/slow' }] });
     const pending = new Promise<string>((resolve) => {
       const req = httpRequest(`${sb.url}/v2/slow`, { agent: false, headers: { connection: 'keep-alive' } }, (res) => { res.resume(); res.on('end', () => resolve('answered')); });

@@ -19,7 +19,7 @@ const sorted = (a: string[]): string[] => [...a].sort();
 const ALL_OK = { doc: 'ok', issue: 'ok', pull_request: 'ok', readme: 'ok' };
 
 let sb: Sandbox;
-before(async () => { sb = await startSandbox({ port: 0, quiet: true, corpusDir: smallCorpus(), rateLimit: 0, keylessRateLimit: 0 }); });
+before(async () => { sb = await startSandbox({ port: 0, wire: 'spec', quiet: true, corpusDir: smallCorpus(), rateLimit: 0, keylessRateLimit: 0 }); });
 after(async () => { await sb.close(); });
 
 /** Every fixture document mentions "zephyr": with k=100 a search returns exactly what its scope admits. */

@@ -7,7 +7,7 @@ import { get, post, smallCorpus, type Query, type Reply } from './sandboxHelpers
 
 const PATH = '/v2/search/developer';
 let sb: Sandbox;
-before(async () => { sb = await startSandbox({ port: 0, quiet: true, corpusDir: smallCorpus(), rateLimit: 0, keylessRateLimit: 0 }); });
+before(async () => { sb = await startSandbox({ port: 0, wire: 'spec', quiet: true, corpusDir: smallCorpus(), rateLimit: 0, keylessRateLimit: 0 }); });
 after(async () => { await sb.close(); });
 
 function assertBad(r: Reply, field: string, pattern: RegExp): void {

@@ -14,7 +14,8 @@ interface DevIndexExtensionApi {
 interface Contributes {
   commands?: Array<{ command: string; title: string }>;
   viewsContainers?: Record<string, Array<{ id: string }>>;
-  views?: Record<string, Array<{ id: string; type?: string }>>;
+  views?: Record<string, Array<{ id: string; type?: string; visibility?: string }>>;
+  menus?: Record<string, Array<{ command: string; when?: string; group?: string }>>;
   configuration?: { properties?: Record<string, unknown> } | Array<{ properties?: Record<string, unknown> }>;
 }
 
@@ -80,6 +81,16 @@ describe('contributions', () => {
     assert.ok(containers.includes('devIndex'), `view container devIndex not contributed (have: ${containers.join(', ') || 'none'})`);
     assert.ok(views.includes('devIndex.search') && views.includes('devIndex.jobs'), `views devIndex.search and devIndex.jobs not contributed (have: ${views.join(', ') || 'none'})`);
     assert.ok((c.commands ?? []).length > 0, 'no command contributed');
+  });
+
+  it('Search view contributions: Agent Jobs starts collapsed, the selection entry has its own group and name, the view title has Refresh, Clear and Collapse All', () => {
+    const jobs = Object.values(c.views ?? {}).flat().find((v) => v.id === 'devIndex.jobs');
+    assert.equal(jobs?.visibility, 'collapsed', 'someone who only searches gets the side bar for Search');
+    const entry = (c.menus?.['editor/context'] ?? []).find((m) => m.command === 'devIndex.search.selection');
+    assert.ok(entry?.group && !entry.group.startsWith('navigation'), `its own group below the navigation items: ${entry?.group}`);
+    assert.equal((c.commands ?? []).find((x) => x.command === 'devIndex.search.selection')?.title, 'Search Developer Index for Selection');
+    const title = (c.menus?.['view/title'] ?? []).filter((m) => m.when === 'view == devIndex.search' && m.group?.startsWith('navigation')).map((m) => m.command);
+    for (const id of ['devIndex.search.refresh', 'devIndex.search.clear', 'devIndex.search.collapseAll']) assert.ok(title.includes(id), `${id} in the Search view title: ${title.join(', ')}`);
   });
 
   for (const { command } of c.commands ?? []) {

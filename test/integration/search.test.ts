@@ -116,7 +116,10 @@ describe('search commands against the sandbox', function () {
     assert.equal(o.error, undefined, `the search failed: ${o.error}`);
     const ids = o.response!.results.map((r) => r.id);
     assert.ok(ids.includes('issue:fetchline/fetchline#412'), `the corpus's retry issue is among the results: ${ids.join(', ')}`);
-    assert.ok(ids.some((id) => id.startsWith('doc:fetchline/')), `a fetchline doc page is among the results: ${ids.join(', ')}`);
+    // The sessions' sandbox speaks the production wire: no `type` on the wire, doc ids are doc:<url>.
+    assert.ok(o.response!.results.some((r) => r.type === 'doc' && r.url.startsWith('https://fetchline.dev/')), `a fetchline doc page is among the results: ${ids.join(', ')}`);
+    assert.ok(o.response!.results.every((r) => r.type === r.id.slice(0, r.id.indexOf(':'))), 'every kind is read from the id prefix');
+    assert.ok(o.response!.results.some((r) => (r as { license?: unknown }).license !== undefined), 'production results carry licenses');
     const seen = await searchesSeen();
     assert.equal(seen.length, 1, `exactly one search went out: ${JSON.stringify(seen)}`);
     assert.deepEqual(seen[0]!.params.query, ['retry on 429 with Retry-After']);
@@ -182,7 +185,7 @@ describe('search commands against the sandbox', function () {
     before = a.lastSearch();
     await vscode.commands.executeCommand('devIndex.search.history', 1);
     const rerun = await searchDone(a, first, before);
-    assert.ok(rerun.response!.results.some((r) => r.id.startsWith('doc:keel-schema/')), 'the re-run finds keel-schema docs again');
+    assert.ok(rerun.response!.results.some((r) => r.type === 'doc' && r.url.startsWith('https://keel-schema.dev/')), 'the re-run finds keel-schema docs again');
     assert.deepEqual((await searchesSeen()).map((s) => s.params.query), [[first]]);
 
     // Re-running moved the first query to the front, so index 1 is now the second query.
@@ -195,7 +198,7 @@ describe('search commands against the sandbox', function () {
 
   it('401: an invalid key fails with the Unauthorized message, which never holds the key', async () => {
     const bad = 'devindex-not-a-valid-key-5e1f0c2a9b';
-    await vscode.commands.executeCommand('devIndex.auth.setKey', bad);
+    await a.apiKey.set(bad); // Set API Key would check it and refuse it (HTTP 401); the store takes it as it is
     assert.equal(await a.apiKey.get(), bad);
     await sandbox('DELETE');
     const before = a.lastSearch();
@@ -322,5 +325,52 @@ describe('search commands against the sandbox', function () {
     assert.ok(repoIds.length > 0, 'repository results came back');
     assert.ok(repoIds.every((id) => /(fetchline\/fetchline|quarry-dev\/fetchline)/.test(id)), `only the scoped repositories: ${repoIds.join(', ')}`);
     assert.ok(repoIds.some((id) => id.includes('fetchline/fetchline#')), `the upstream's issues are found: ${repoIds.join(', ')}`);
+  });
+
+  // After the repository search above: the scope stays on screen, and a selection search uses exactly it.
+  it('Search in This Repository, then Search Selection: the selection runs with the repositories chip, and the view shows that scope', async () => {
+    const before = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.repository', { query: 'retry on 429 with Retry-After' });
+    await searchDone(a, 'retry on 429 with Retry-After', before);
+    await openWithSelection('scope.ts', 'const why = "backoff jitter";\n', () => new vscode.Selection(0, 13, 0, 27));
+    await sandbox('DELETE');
+    const mid = a.lastSearch();
+    await vscode.commands.executeCommand('devIndex.search.selection');
+    const o = await searchDone(a, 'backoff jitter', mid);
+    assert.equal(o.error, undefined, `the search failed: ${o.error}`);
+    assert.deepEqual(o.params.repos, ['fetchline/fetchline', 'quarry-dev/fetchline'], 'the selection search kept the repository scope');
+    assert.deepEqual((await searchesSeen()).map((x) => x.params.repos), [['fetchline/fetchline', 'quarry-dev/fetchline']], 'and sent it');
+    // The webview reports what its form and chip row show once it has taken the search in.
+    let shown: { query?: string; repos?: string[] } | undefined;
+    for (let i = 0; i < 100; i++) {
+      shown = await vscode.commands.executeCommand('devIndex.search.shownScope');
+      if (shown?.query === 'backoff jitter') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(shown?.query, 'backoff jitter', `the view shows the selection's query: ${JSON.stringify(shown)}`);
+    assert.deepEqual(shown?.repos, ['fetchline/fetchline', 'quarry-dev/fetchline'], 'and the repositories chip it used');
+    await closeEditors();
+  });
+
+  it('Open as Markdown opens a read-only document named after the result, which closes without a save prompt', async () => {
+    await closeEditors();
+    const markdown = '# Retry after 429\n\n## Passage 1\n\nWait for `Retry-After`.\n';
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('devIndex.search.openDocument', { id: 'issue:fetchline/fetchline#412', title: 'Retry: honour 429', markdown });
+    const editor = vscode.window.activeTextEditor;
+    assert.ok(editor, 'a document is open');
+    assert.equal(editor.document.uri.toString(), uri.toString());
+    assert.equal(editor.document.uri.scheme, 'devindex-result', 'served by the extension\'s content provider');
+    assert.match(editor.document.uri.path, /\/Retry honour 429\.md$/, 'named after the result');
+    assert.equal(editor.document.languageId, 'markdown');
+    assert.equal(editor.document.getText(), markdown);
+    assert.equal(editor.document.isUntitled, false, 'not an Untitled document');
+    assert.equal(editor.document.isDirty, false, 'nothing to save');
+    assert.equal(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'untitled').length, 0, 'no Untitled document was made');
+    // Even after an edit through the API (the editor itself refuses typing in a provider's document),
+    // closing asks nothing: an Untitled or file document with changes would hold the close on a save dialog.
+    await Promise.resolve(editor.edit((b) => b.insert(new vscode.Position(0, 0), 'x'))).catch(() => false);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    const open = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+    assert.equal(open.length, 0, 'closed at once: no save prompt held it open');
   });
 });

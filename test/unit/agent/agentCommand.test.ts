@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { DevIndexClient, RequestSpec } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
 import { DEFAULT_POLL_TIMING } from '../../../src/api/agent/pollSchedule';
-import { runAgentCommand } from '../../../src/cli/agentCommand';
+import { finalWords, runAgentCommand } from '../../../src/cli/agentCommand';
 
 const ID = '123e4567-e89b-42d3-a456-426614174000';
 const orch = { id: 'o', role: 'orchestrator', name: 'orchestrator' };
@@ -96,6 +96,14 @@ test('--wait: a credit-limited run exits 1 with the editor\'s words and this sur
   const h2 = harness({ events: sc, finishAt: 0, outcome: 'credit_limit_reached' });
   assert.equal(await h2.go(['--max-credits', '10']), 1);
   assert.match(h2.output(), /Agent job "task" stopped: it reached its credit ceiling of 10 credits\. Failed runs are not billed\. To let it go further, start it again with --max-credits above 10\./);
+});
+
+test('finalWords: a credit-limited run with a partial result says how to print it; without one, nothing about it', () => {
+  const facts = { status: 'failed', outcome: 'credit_limit_reached', creditsUsed: 0, maxCredits: 50, trace: { eventCount: 1, finished: true } };
+  const withPartial = finalWords(facts, { prompt: 'p', maxCredits: 50 }, { status: 'failed', creditsUsed: 0, partial: { items: [1] } }, 'job-1');
+  assert.match(withPartial, /\nWhat it gathered before it stopped is kept: devindex agent status job-1 --partial\n$/);
+  const without = finalWords(facts, { prompt: 'p', maxCredits: 50 }, { status: 'failed', creditsUsed: 0, partial: null } as never, 'job-1');
+  assert.doesNotMatch(without, /--partial/);
 });
 
 test('--wait: gives up after maxWaitMs with exit 1, the job keeps running', async () => {

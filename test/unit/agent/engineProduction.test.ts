@@ -5,9 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAgentService, type AgentReply } from '../../../sandbox/agent/service';
 
-function setup(o: { speed?: number; testMode?: boolean } = {}) {
+function setup(o: { speed?: number; testMode?: boolean; wire?: 'spec' | 'production' } = {}) {
   const clock = { t: 1_700_000_000_000 };
-  const svc = createAgentService({ speed: o.speed ?? 1, now: () => clock.t, testMode: o.testMode ?? false });
+  const svc = createAgentService({ speed: o.speed ?? 1, now: () => clock.t, testMode: o.testMode ?? false, ...(o.wire ? { wire: o.wire } : {}) });
   const call = (method: string, path: string, x: { body?: unknown; team?: string; query?: string } = {}): AgentReply => {
     const r = svc.handle({ method, path, query: new URLSearchParams(x.query ?? ''), body: x.body, team: x.team ?? 'team-a', origin: 'http://127.0.0.1:4000' });
     assert.ok(r, `${method} ${path} is an agent path`);
@@ -132,7 +132,13 @@ test('the first-generation fixture job and the control routes exist only in test
   const test = setup({ testMode: true });
   const listed = b(test.call('GET', '/v2/agent')).agents as Array<{ id: string }>;
   assert.deepEqual(listed.map((a) => a.id), ['00000000-0000-4000-8000-000000000001']);
-  assert.equal(test.call('GET', '/v2/agent/00000000-0000-4000-8000-000000000001/trace').status, 400);
+  const trace = test.call('GET', '/v2/agent/00000000-0000-4000-8000-000000000001/trace');
+  assert.equal(trace.status, 400);
+  assert.equal((trace.body as { error: string }).error, 'Trace is only available for Spark 2 extracts', 'named as production names it');
+  const snap = test.call('GET', '/v2/agent/00000000-0000-4000-8000-000000000001/snapshots/abc');
+  assert.equal((snap.body as { error: string }).error, 'Snapshots are only available for Spark 2 extracts');
+  const spec = setup({ testMode: true, wire: 'spec' });
+  assert.equal((spec.call('GET', '/v2/agent/00000000-0000-4000-8000-000000000001/trace').body as { error: string }).error, 'Trace is only available for FORGE-2 extracts');
 });
 
 test('unknown agent routes answer production\'s JSON 404', () => {

@@ -83,15 +83,15 @@ describe('runSearchCommand', () => {
     }
   });
 
-  it('prints results (title or url, type, id, passages) and coverage notes, without terminal escapes', async () => {
+  it('prints results (title or url, kind, provenance, passages) and coverage notes, without terminal escapes', async () => {
     const f = fake(async () => RESPONSE);
     const t = io();
     assert.equal(await runSearchCommand(['retry', '--language', 'TypeScript', '--types', 'doc,issue,readme'], t.io, f.deps), 0);
     assert.deepEqual(f.calls[0], { query: 'retry', language: 'TypeScript', types: ['doc', 'issue', 'readme'] });
     const out = t.o.out;
     assert.match(out, /^2 results \(reranked\)\n/);
-    assert.match(out, /\n1\. Retries ignore Retry-After\n {3}issue · issue:fetchline\/fetchline#451\n {3}https:\/\/github.com\/fetchline\/fetchline\/issues\/451\n/);
-    assert.match(out, /\n2\. https:\/\/fetchline.dev\/docs\/streams.html\n {3}doc · doc:fetchline\/streams\n/);
+    assert.match(out, /\n1\. Retries ignore Retry-After\n {3}issue · fetchline\/fetchline #451\n {3}https:\/\/github.com\/fetchline\/fetchline\/issues\/451\n/);
+    assert.match(out, /\n2\. https:\/\/fetchline.dev\/docs\/streams.html\n {3}doc · fetchline.dev\/docs\/streams.html\n/);
     assert.match(out, /\n {5}```ts\n {5}await f\(\)\n {5}```\n/);
     assert.ok(!out.includes('\u001b'), 'escape sequences from the service are stripped');
     assert.match(out, /Streams red text/);

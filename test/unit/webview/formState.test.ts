@@ -1,8 +1,8 @@
 // The form <-> params conversion, palette fills, echo warnings and the stored view state.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { activeFilterCount, applyFill, defaultForm, dropRepositoryFilters, followDefaults, formToParams } from '../../../media/webview/form';
-import { restoreState, STATE_VERSION } from '../../../media/webview/state';
+import { activeFilterCount, defaultForm, dropRepositoryFilters, followDefaults, formToParams, paramsToForm } from '../../../src/webview/app/form';
+import { freshState, restoreState, savedState, STATE_VERSION } from '../../../src/webview/app/state';
 
 const D = { k: 10, passages: 2, types: ['doc', 'issue', 'pull_request', 'readme'] };
 
@@ -35,7 +35,7 @@ describe('filter form', () => {
 
   it('flags text where a number goes, and leaves bounds to the client', () => {
     const r = formToParams({ ...defaultForm(D, 'q'), k: 'ten', minStars: '1e3', maxStars: '-4', passages: '2.5' });
-    assert.deepEqual(r.issues, [{ field: 'k', message: 'k must be a whole number; got "ten"' }]);
+    assert.deepEqual(r.issues, [{ field: 'k', message: 'Results (k) must be a whole number, not "ten"' }]);
     assert.equal(r.params.min_stars, 1000);
     assert.equal(r.params.max_stars, -4);
     assert.equal(r.params.passages, 2.5);
@@ -45,13 +45,16 @@ describe('filter form', () => {
     assert.deepEqual(formToParams({ ...defaultForm(D, 'q'), types: [] }).params.types, []);
   });
 
-  it('applies palette fills: keep or replace the filters', () => {
-    const current = { ...defaultForm(D, 'old'), language: 'Go', repos: 'x/y' };
-    const kept = applyFill(current, { params: { query: 'new' }, replaceFilters: false, run: true }, D);
-    assert.equal(kept.query, 'new');
-    assert.equal(kept.language, 'Go');
-    const replaced = applyFill(current, { params: { query: 'new', repos: ['o/r'], archived: true, min_stars: 5, skills: 'only' }, replaceFilters: true, run: true }, D);
-    assert.deepEqual(replaced, { ...defaultForm(D, 'new'), repos: 'o/r', archived: 'yes', minStars: '5', skillsOnly: true });
+  it('sets the whole form from a search started elsewhere, and back to the same params', () => {
+    const p = { query: 'new', k: 5, passages: 2, repos: ['o/r'], archived: true, min_stars: 5, skills: 'only' as const, types: ['issue'] };
+    const f = paramsToForm(p, D);
+    assert.deepEqual(f, { ...defaultForm(D, 'new'), k: '5', passages: '2', types: ['issue'], repos: 'o/r', archived: 'yes', minStars: '5', skillsOnly: true });
+    assert.deepEqual(formToParams(f).params, p);
+    assert.deepEqual(paramsToForm({ query: 'q' }, D), defaultForm(D, 'q'), 'unnamed filters are the defaults');
+    const topics = paramsToForm({ query: 'q', topic: ['http', 'cli'] }, D);
+    assert.equal(topics.topic, 'http, cli');
+    assert.deepEqual(formToParams(topics).params.topic, ['http', 'cli'], 'several topics go as a list');
+    assert.equal(formToParams({ ...topics, topic: ' http ' }).params.topic, 'http', 'one topic as a string');
   });
 
   it('rule 6 fix drops the seven repository filters and nothing else', () => {
@@ -66,29 +69,36 @@ describe('filter form', () => {
 });
 
 describe('view state', () => {
-  const outcome = { params: { query: 'q' }, results: [{ id: 'i', type: 'doc', url: 'https://e.com', host: 'e.com', passages: ['p'] }], coverage: { doc: 'ok' }, notes: [], ms: 3 };
+  const outcome = { params: { query: 'q' }, results: [{ id: 'i', type: 'doc', url: 'https://e.com', provenance: 'e.com', license: 'MIT', passages: [{ text: 'p', link: 'https://e.com#p' }] }], coverage: { doc: 'ok' }, notes: [], ms: 3 };
 
-  it('round-trips what the view stores', () => {
-    const s = { v: STATE_VERSION, form: { ...defaultForm(D, 'q'), language: 'Go' }, filtersOpen: true, defaults: D, outcome, selected: 0, pendingRequestId: 's-1', notice: 'n', scrollY: 40 };
-    assert.deepEqual(restoreState(JSON.parse(JSON.stringify(s))), s);
+  it('round-trips what the view saves, and saves nothing the extension sends again', () => {
+    const s = { ...freshState(), form: { ...defaultForm(D, 'q'), language: 'Go' }, filtersOpen: true, defaults: D, outcome, stale: true, selected: 0, expanded: [0],
+      pending: { requestId: 's-1', params: { query: 'q' } }, notice: 'n', scrollY: 40, sources: { 'node-api': true, nope: false, new: null } };
+    const saved = JSON.parse(JSON.stringify(savedState({ ...s, hasKey: true, workspaceRepos: ['a/b'], liveIssues: [{ field: 'k', message: 'm' }], status: 'x' })));
+    assert.equal('hasKey' in saved || 'workspaceRepos' in saved || 'liveIssues' in saved || 'status' in saved, false);
+    assert.deepEqual(restoreState(saved), s);
   });
 
-  it('starts fresh from nothing, a foreign shape or another version', () => {
-    for (const raw of [undefined, null, 'x', [], { v: 2, form: defaultForm(D, 'q') }]) {
+  it('starts fresh from nothing or a foreign shape', () => {
+    for (const raw of [undefined, null, 'x', [], { form: 5 }]) {
       const s = restoreState(raw);
-      assert.equal(s.form.query, '');
-      assert.equal(s.outcome, undefined);
+      assert.deepEqual(s, freshState());
     }
   });
 
-  it('drops only the damaged part', () => {
-    const s = restoreState({ v: STATE_VERSION, form: { ...defaultForm(D, 'kept') }, outcome: { ...outcome, results: [{ id: 1 }] }, selected: -3, error: { message: 'm', action: 'explode' } });
+  it('keeps the typed query and every valid field when one field is bad or the version changed', () => {
+    const s = restoreState({ v: STATE_VERSION + 7, form: { ...defaultForm(D, 'kept'), k: 12, types: 'all', language: 'Go' }, outcome: { ...outcome, results: [{ id: 1 }] }, selected: -3, error: { message: 'm', action: 'explode' }, filtersOpen: true });
     assert.equal(s.form.query, 'kept');
+    assert.equal(s.form.language, 'Go');
+    assert.equal(s.form.k, '', 'the damaged field alone falls back');
+    assert.deepEqual(s.form.types, ['doc', 'issue', 'pull_request', 'readme']);
+    assert.equal(s.filtersOpen, true);
     assert.equal(s.outcome, undefined);
     assert.equal(s.error, undefined);
     assert.equal(s.selected, 0);
-    const t = restoreState({ v: STATE_VERSION, form: { ...defaultForm(D, 'q'), archived: 'sometimes' }, outcome });
+    const t = restoreState({ v: 1, form: { ...defaultForm(D, 'q'), archived: 'sometimes' }, outcome });
     assert.equal(t.form.archived, 'any');
     assert.deepEqual(t.outcome, outcome);
+    assert.equal(restoreState({ form: { query: 42, language: 'Go' } }).form.language, 'Go', 'a bad query does not cost the other fields');
   });
 });

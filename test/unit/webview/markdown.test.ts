@@ -2,7 +2,7 @@
 // the same in Node as in the webview).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { languageClass, renderMarkdown } from '../../../media/webview/markdown';
+import { languageClass, renderMarkdown } from '../../../src/webview/app/markdown';
 import { HOSTILE } from './fixtures/hostile';
 
 const BASE = 'https://docs.example.com/guide/page.html';

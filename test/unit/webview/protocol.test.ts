@@ -6,6 +6,9 @@ import { FromWebviewSchema } from '../../../src/webview/protocol';
 const VALID: unknown[] = [
   { type: 'ready' },
   { type: 'ready', pendingRequestId: 's-1' },
+  { type: 'ready', scope: { query: '', repos: ['a/b'], language: 'Go' } },
+  { type: 'scope', params: { query: 'q', sources: ['node-api'] } },
+  { type: 'search', requestId: 's-3', params: { query: 'q' }, keyless: true },
   { type: 'validate', requestId: 'v-1', params: { query: '' } },
   { type: 'search', requestId: 's-1', params: { query: 'q', k: 5, types: ['doc'], repos: ['a/b'], sources: ['node-api'], skills: 'only', passages: 2, language: 'Go', topic: 't', license: 'MIT', min_stars: 0, max_stars: 10, archived: false, fork: true } },
   // Out-of-bounds values are the client validator's to phrase, so the schema lets them through.
@@ -13,9 +16,10 @@ const VALID: unknown[] = [
   { type: 'cancel', requestId: 's-1' },
   { type: 'openLink', url: 'https://example.com' },
   { type: 'openLink', url: 'javascript:alert(1)' },
-  { type: 'copy', requestId: 'a-1', text: 'x' },
-  { type: 'insert', requestId: 'a-1', text: '' },
-  { type: 'openPassages', requestId: 'a-1', title: 't', url: 'https://e.com', passages: ['a', 'b'] },
+  { type: 'copy', what: 'link', text: 'x' },
+  { type: 'copy', what: 'passage', text: 'x' },
+  { type: 'insert', text: '' },
+  { type: 'openPassages', id: 'doc:a', title: 't', url: 'https://e.com', passages: ['a', 'b'] },
   { type: 'setKey' },
   { type: 'log', message: 'boom' },
 ];
@@ -47,10 +51,13 @@ const INVALID: Array<[string, unknown]> = [
   ['openLink without url', { type: 'openLink' }],
   ['openLink with an object url', { type: 'openLink', url: { href: 'https://e.com' } }],
   ['openLink with a very long url', { type: 'openLink', url: `https://e.com/${'a'.repeat(8200)}` }],
-  ['copy without text', { type: 'copy', requestId: 'a' }],
-  ['insert with numeric text', { type: 'insert', requestId: 'a', text: 5 }],
-  ['openPassages with 21 passages', { type: 'openPassages', requestId: 'a', title: 't', url: 'u', passages: Array(21).fill('p') }],
-  ['openPassages with a non-string passage', { type: 'openPassages', requestId: 'a', title: 't', url: 'u', passages: [{}] }],
+  ['copy without text', { type: 'copy', what: 'link' }],
+  ['copy of an unknown kind', { type: 'copy', what: 'key', text: 'x' }],
+  ['insert with numeric text', { type: 'insert', text: 5 }],
+  ['openPassages with 21 passages', { type: 'openPassages', id: 'a', title: 't', url: 'u', passages: Array(21).fill('p') }],
+  ['openPassages with a non-string passage', { type: 'openPassages', id: 'a', title: 't', url: 'u', passages: [{}] }],
+  ['search with keyless false', { type: 'search', requestId: 's', params: { query: 'q' }, keyless: false }],
+  ['scope with an unknown parameter', { type: 'scope', params: { query: '', token: 'x' } }],
   ['log with a huge message', { type: 'log', message: 'x'.repeat(5000) }],
   ['prototype pollution attempt', JSON.parse('{"type":"setKey","__proto__":{"polluted":true}}')],
 ];
@@ -69,6 +76,6 @@ describe('webview -> extension message schema', () => {
   }
   it('accepts every message type the protocol declares', () => {
     const types = new Set(VALID.map((m) => (m as { type: string }).type));
-    assert.deepEqual([...types].sort(), ['cancel', 'copy', 'insert', 'log', 'openLink', 'openPassages', 'ready', 'search', 'setKey', 'validate']);
+    assert.deepEqual([...types].sort(), ['cancel', 'copy', 'insert', 'log', 'openLink', 'openPassages', 'ready', 'scope', 'search', 'setKey', 'validate']);
   });
 });

@@ -5,7 +5,8 @@ import type { ParamIssue, SearchParams } from '../../../src/api/params';
 import type { RetryEvent } from '../../../src/api/retry';
 import type { SearchResponse } from '../../../src/api/schemas';
 import type { ToWebview, ViewNote } from '../../../src/webview/protocol';
-import { passagesDocument, SearchController, toFill, toViewError, type SearchViewDeps } from '../../../src/webview/searchController';
+import { commandParams, passagesDocument, SearchController, toOutcome, toViewError, type SearchViewDeps } from '../../../src/webview/searchController';
+import { SearchResponseSchema } from '../../../src/api/schemas';
 
 const RESPONSE: SearchResponse = {
   success: true,
@@ -18,7 +19,7 @@ const RESPONSE: SearchResponse = {
   repos: [{ repo: 'o/r', indexed: true, types: { issue: true, pullRequest: false, readme: true } }],
 };
 
-interface Pending { params: SearchParams; signal: AbortSignal; onRetry(e: RetryEvent): void; resolve(v: { response: SearchResponse; notes: ViewNote[] }): void; reject(e: unknown): void }
+interface Pending { params: SearchParams; signal: AbortSignal; onRetry(e: RetryEvent): void; resolve(v: { response: SearchResponse; notes: ViewNote[] }): void; reject(e: unknown): void; keyless?: boolean }
 
 function setup(over: Partial<SearchViewDeps> = {}) {
   const key = { set: false };
@@ -28,7 +29,7 @@ function setup(over: Partial<SearchViewDeps> = {}) {
   const searches: Pending[] = [];
   const deps: SearchViewDeps = {
     search: (params, opts) => new Promise((resolve, reject) => {
-      const p: Pending = { params, signal: opts.signal, onRetry: opts.onRetry, resolve, reject };
+      const p: Pending = { params, signal: opts.signal, onRetry: opts.onRetry, resolve, reject, ...(opts.keyless ? { keyless: true } : {}) };
       searches.push(p);
       opts.signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { kind: 'aborted' })));
     }),
@@ -40,7 +41,9 @@ function setup(over: Partial<SearchViewDeps> = {}) {
     openExternal: (url) => { calls.push(`open ${url}`); },
     insertAtCursor: async (text) => { calls.push(`insert ${text}`); return text !== 'no-editor'; },
     copy: async (text) => { calls.push(`copy ${text}`); },
-    openMarkdownDocument: async (title, md) => { calls.push(`doc ${title}\n${md}`); },
+    openMarkdownDocument: async (id, title, md) => { calls.push(`doc ${id} ${title}\n${md}`); },
+    status: (m) => { calls.push(`status ${m}`); },
+    warn: (m) => { calls.push(`warn ${m}`); },
     log: (line) => { logs.push(line); },
     ...over,
   };
@@ -51,15 +54,46 @@ function setup(over: Partial<SearchViewDeps> = {}) {
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('search view controller', () => {
-  it('posts nothing before ready, then init with defaults and workspace repos', async () => {
-    const { c, posted } = setup();
-    c.fill({ query: 'early' });
+  it('a command\'s search waits for the view: nothing before ready, then init, key state and the search with its params', async () => {
+    const { c, posted, searches } = setup();
+    const done = c.search({ query: 'early' }, { scope: 'keep' });
+    await tick();
     assert.deepEqual(posted, []);
-    await c.receive({ type: 'ready' });
+    assert.equal(searches.length, 0, 'not sent before the view can show it');
+    await c.receive({ type: 'ready', scope: { query: '', k: 10, passages: 1, language: 'Go' } });
     assert.deepEqual(posted[0], { type: 'init', defaults: { k: 10, passages: 1, types: ['doc', 'issue'] }, workspaceRepos: ['o/r'] });
     assert.deepEqual(posted[1], { type: 'keyState', hasKey: false });
-    assert.deepEqual(posted[2], { type: 'fill', fill: { params: { query: 'early' }, replaceFilters: false, run: true } });
-    assert.equal(posted.length, 3);
+    await tick();
+    const started = (posted as ToWebview[])[2]!;
+    assert.ok(started.type === 'searchStarted');
+    assert.deepEqual(started.params, { query: 'early', k: 10, passages: 1, language: 'Go' }, 'keep: the scope the view reported');
+    assert.deepEqual(searches[0]!.params, started.params, 'one pipeline: exactly what the view was told');
+    searches[0]!.resolve({ response: RESPONSE, notes: [] });
+    await done;
+    assert.equal((posted as ToWebview[])[3]!.type, 'results');
+  });
+
+  it('command searches: keep uses the scope on screen, exact resets what the request does not name', () => {
+    const d = { k: 10, passages: 1, types: ['doc', 'issue'] };
+    const scope = { query: 'old', k: 5, passages: 2, repos: ['a/b'], language: 'Go' };
+    assert.deepEqual(commandParams({ query: ' q ' }, { scope: 'keep' }, scope, d), { query: 'q', k: 5, passages: 2, repos: ['a/b'], language: 'Go' });
+    assert.deepEqual(commandParams({ query: 'q' }, { scope: 'keep' }, undefined, d), { query: 'q', k: 10, passages: 1, types: ['doc', 'issue'] }, 'a view never loaded: the defaults');
+    assert.deepEqual(commandParams({ query: 'q', repos: ['o/r'] }, { scope: 'exact' }, scope, d), { query: 'q', k: 10, passages: 1, types: ['doc', 'issue'], repos: ['o/r'] });
+    assert.deepEqual(commandParams({ query: 'q', sources: ['s'], k: 3 }, { scope: 'keep' }, scope, d), { query: 'q', k: 3, passages: 2, repos: ['a/b'], language: 'Go', sources: ['s'] });
+  });
+
+  it('a command\'s search that finishes while the view is hidden reaches it when it is shown', async () => {
+    const { c, posted, searches } = setup();
+    await c.receive({ type: 'ready' });
+    const done = c.search({ query: 'q', repos: ['o/r'] }, { scope: 'exact' });
+    await tick();
+    c.detach();
+    posted.length = 0;
+    searches[0]!.resolve({ response: RESPONSE, notes: [] });
+    await done;
+    assert.deepEqual(posted, [], 'nothing is posted to a hidden view');
+    await c.receive({ type: 'ready' });
+    assert.deepEqual((posted as ToWebview[]).map((m) => m.type), ['init', 'keyState', 'results']);
   });
 
   it('sends changed settings defaults to a ready view only', async () => {
@@ -72,9 +106,14 @@ describe('search view controller', () => {
     posted.length = 0;
     defaults = { k: 50, passages: 2, types: ['doc'] };
     c.settingsChanged();
-    c.fill({ query: 'after' });
+    const done = c.search({ query: 'after' }, { scope: 'exact' });
+    await tick();
     assert.deepEqual(posted[0], { type: 'init', defaults: { k: 50, passages: 2, types: ['doc'] }, workspaceRepos: ['o/r'] });
-    assert.equal((posted as ToWebview[])[1]?.type, 'fill', 'the new defaults are posted before a fill that follows them');
+    const started = (posted as ToWebview[])[1];
+    assert.ok(started?.type === 'searchStarted', 'the new defaults are posted before a search that follows them');
+    assert.deepEqual(started.params, { query: 'after', k: 50, passages: 2, types: ['doc'] });
+    c.dispose();
+    await done;
   });
 
   it('says whether a key is set, and again whenever it changes, but only to a ready view', async () => {
@@ -127,7 +166,7 @@ describe('search view controller', () => {
     await c.receive({ type: 'ready' });
     posted.length = 0;
     const done = c.receive({ type: 'search', requestId: 's1', params: { query: 'q', repos: ['o/r'] } });
-    assert.deepEqual(posted, [{ type: 'searchStarted', requestId: 's1' }]);
+    assert.deepEqual(posted, [{ type: 'searchStarted', requestId: 's1', params: { query: 'q', repos: ['o/r'] } }]);
     assert.deepEqual(searches[0]!.params, { query: 'q', repos: ['o/r'] });
     searches[0]!.resolve({ response: RESPONSE, notes: [{ level: 'warning', type: 'doc', text: 'why', fix: { kind: 'add-sources', label: 'Add sources' } }] });
     await done;
@@ -135,8 +174,8 @@ describe('search view controller', () => {
     assert.ok(r.type === 'results');
     assert.equal(r.requestId, 's1');
     assert.deepEqual(r.outcome.results, [
-      { id: 'doc:a/b', type: 'doc', url: 'https://docs.example.com/b.html', host: 'docs.example.com', passages: ['# B'] },
-      { id: 'issue:o/r#1', type: 'issue', url: 'https://github.com/o/r/issues/1', title: 'Bug', host: 'github.com', passages: ['x', 'y'] },
+      { id: 'doc:a/b', type: 'doc', url: 'https://docs.example.com/b.html', provenance: 'docs.example.com/b.html', passages: [{ text: '# B' }] },
+      { id: 'issue:o/r#1', type: 'issue', url: 'https://github.com/o/r/issues/1', title: 'Bug', provenance: 'o/r #1', passages: [{ text: 'x' }, { text: 'y' }] },
     ]);
     assert.deepEqual(r.outcome.coverage, { doc: 'ok', issue: 'ok', pull_request: 'skipped', readme: 'brand-new-state' });
     assert.equal(r.outcome.reranked, true);
@@ -145,17 +184,28 @@ describe('search view controller', () => {
     assert.deepEqual(r.outcome.notes, [{ level: 'warning', type: 'doc', text: 'why', fix: { kind: 'add-sources', label: 'Add sources' } }]);
   });
 
-  it('answers validate, and refuses to search with the client\'s issues', async () => {
+  it('answers live validation; a search is validated once, by the client, and its refusal reaches the view', async () => {
     const { c, posted, searches } = setup();
     await c.receive({ type: 'ready' });
     posted.length = 0;
     await c.receive({ type: 'validate', requestId: 'v1', params: { query: '', k: 500 } });
-    await c.receive({ type: 'search', requestId: 's1', params: { query: 'q', k: 500 } });
-    assert.deepEqual(posted, [
-      { type: 'validation', requestId: 'v1', issues: [{ field: 'k', message: 'k must be from 1 to 100; got 500' }] },
-      { type: 'validation', requestId: 's1', issues: [{ field: 'k', message: 'k must be from 1 to 100; got 500' }] },
-    ]);
-    assert.equal(searches.length, 0);
+    assert.deepEqual(posted, [{ type: 'validation', requestId: 'v1', issues: [{ field: 'k', message: 'k must be from 1 to 100; got 500' }] }]);
+    const done = c.receive({ type: 'search', requestId: 's1', params: { query: 'q', k: 500 } });
+    assert.equal(searches.length, 1, 'handed to the client as it is: the client validates');
+    searches[0]!.reject({ kind: 'validation', message: 'k must be from 1 to 100; got 500', issues: [{ field: 'k', message: 'k must be from 1 to 100; got 500' }] });
+    await done;
+    const last = posted[posted.length - 1]!;
+    assert.ok(last.type === 'searchError' && last.error.action === 'fix');
+    assert.deepEqual(last.error.issues, [{ field: 'k', message: 'k must be from 1 to 100; got 500' }]);
+  });
+
+  it('passes Search Without Key through to the search', async () => {
+    const { c, searches } = setup();
+    await c.receive({ type: 'ready' });
+    const done = c.receive({ type: 'search', requestId: 's1', params: { query: 'q' }, keyless: true });
+    assert.equal(searches[0]!.keyless, true);
+    searches[0]!.resolve({ response: RESPONSE, notes: [] });
+    await done;
   });
 
   it('relays retry waits for the current search', async () => {
@@ -234,22 +284,30 @@ describe('search view controller', () => {
     assert.equal(logs.filter((l) => /refused to open/.test(l)).length, 4);
   });
 
-  it('copies, inserts and opens passages, and says how it went', async () => {
+  it('copies, inserts and opens passages; confirmations go to the status bar, nothing to the view', async () => {
     const { c, posted, calls } = setup();
     await c.receive({ type: 'ready' });
     posted.length = 0;
-    await c.receive({ type: 'copy', requestId: 'a1', text: 'https://e.com' });
-    await c.receive({ type: 'insert', requestId: 'a2', text: 'code' });
-    await c.receive({ type: 'insert', requestId: 'a3', text: 'no-editor' });
-    await c.receive({ type: 'openPassages', requestId: 'a4', title: 'T\nitle', url: 'https://e.com/x', passages: ['one', 'two'] });
+    await c.receive({ type: 'copy', what: 'link', text: 'https://e.com' });
+    await c.receive({ type: 'insert', text: 'code' });
+    await c.receive({ type: 'insert', text: 'no-editor' });
+    await c.receive({ type: 'openPassages', id: 'doc:x', title: 'T\nitle', url: 'https://e.com/x', passages: ['one', 'two'] });
     await c.receive({ type: 'setKey' });
-    assert.deepEqual(calls, ['copy https://e.com', 'insert code', 'insert no-editor', `doc T\nitle\n${passagesDocument('T\nitle', 'https://e.com/x', ['one', 'two'])}`, 'command devIndex.auth.setKey']);
-    assert.deepEqual(posted.map((m) => m.type === 'actionDone' && [m.requestId, m.ok]), [['a1', true], ['a2', true], ['a3', false], ['a4', true]]);
+    assert.deepEqual(calls, ['copy https://e.com', 'status Copied the link', 'insert code', 'status Inserted the passage at the cursor', 'insert no-editor',
+      'warn Developer Index: no editor is active. Open a file, place the cursor, then insert again.',
+      `doc doc:x T\nitle\n${passagesDocument('T\nitle', 'https://e.com/x', ['one', 'two'])}`, 'command devIndex.auth.setKey']);
+    assert.deepEqual(posted, []);
+  });
+
+  it('logs a view\'s log message on one line', async () => {
+    const { c, logs } = setup();
+    await c.receive({ type: 'log', message: 'a\n2026-01-01 [error] forged\r\nline' });
+    assert.deepEqual(logs, ['search view: a 2026-01-01 [error] forged line']);
   });
 
   it('reports a failing action to the log instead of throwing', async () => {
     const { c, logs } = setup({ copy: async () => { throw new Error('clipboard unavailable'); } });
-    await c.receive({ type: 'copy', requestId: 'a1', text: 'x' });
+    await c.receive({ type: 'copy', what: 'link', text: 'x' });
     assert.match(logs[0]!, /copy failed: clipboard unavailable/);
   });
 
@@ -296,11 +354,18 @@ describe('search view controller', () => {
   });
 });
 
-describe('show requests and the passages document', () => {
-  it('a bare query keeps the view\'s filters; a request with filters replaces them', () => {
-    assert.deepEqual(toFill({ query: 'q' }), { params: { query: 'q' }, replaceFilters: false, run: true });
-    assert.deepEqual(toFill({ query: 'q', repos: ['o/r'] }, { run: false, notice: 'cut' }), { params: { query: 'q', repos: ['o/r'] }, replaceFilters: true, run: false, notice: 'cut' });
-    assert.deepEqual(toFill({ query: 'q', archived: false, k: 3 }).params, { query: 'q', k: 3, archived: false });
+describe('the outcome and the passages document', () => {
+  it('projects the production wire: kind from the id, provenance, both license forms, citation links', () => {
+    const response = SearchResponseSchema.parse({ success: true, results: [
+      { id: 'issue:o/r#7', url: 'https://github.com/o/r/issues/7', title: 'T', license: { state: 'licensed', spdx_id: 'MIT' }, passages: [{ text: 'p', citation_url: 'https://github.com/o/r/issues/7#c1' }, { text: 'q' }] },
+      { id: 'web:example.com/a', url: 'https://www.example.com/a/b/', license: 'BSD-3-Clause', passages: [{ text: 'w', citation_url: 'javascript:alert(1)' }] },
+      { id: 'readme:o/r', url: 'https://github.com/o/r#readme', license: { state: 'known_absent' }, passages: [] },
+    ] });
+    assert.deepEqual(toOutcome({ query: 'q' }, response, [], 5).results, [
+      { id: 'issue:o/r#7', type: 'issue', url: 'https://github.com/o/r/issues/7', title: 'T', provenance: 'o/r #7', license: 'MIT', passages: [{ text: 'p', link: 'https://github.com/o/r/issues/7#c1' }, { text: 'q' }] },
+      { id: 'web:example.com/a', type: 'web', url: 'https://www.example.com/a/b/', provenance: 'example.com/a/b', license: 'BSD-3-Clause', passages: [{ text: 'w' }] },
+      { id: 'readme:o/r', type: 'readme', url: 'https://github.com/o/r#readme', provenance: 'o/r', license: 'no license', passages: [] },
+    ]);
   });
 
   it('builds one Markdown document with the title, the link and every passage', () => {

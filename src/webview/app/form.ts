@@ -1,9 +1,10 @@
 // The filter form as typed (strings, so a half-typed or invalid value survives a reload and stays
-// visible with its message) and its conversion to search parameters. No DOM here: unit-tested in Node.
-import type { FillRequest, ViewDefaults, ViewIssue, ViewParams } from '../../src/webview/protocol';
+// visible with its message) and its conversion to and from search parameters. No DOM: unit-tested in Node.
+import type { SearchParams, ViewDefaults, ViewIssue } from '../protocol';
+import { TYPE_LABELS } from '../../search/scope';
 
+export { TYPE_LABELS };
 export const TYPES = ['doc', 'issue', 'pull_request', 'readme'] as const;
-export const TYPE_LABELS: Record<string, string> = { doc: 'Documentation', issue: 'Issues', pull_request: 'Pull requests', readme: 'READMEs' };
 export type TriState = 'any' | 'yes' | 'no';
 
 export interface FormState {
@@ -22,6 +23,13 @@ export interface FormState {
   fork: TriState;
   skillsOnly: boolean;
 }
+
+/** The form's labels, by spec parameter name: what the view's messages call each field. */
+export const FIELD_LABELS: Record<string, string> = {
+  query: 'Query', types: 'Result types', repos: 'Repositories', sources: 'Documentation sources', k: 'Results (k)',
+  passages: 'Passages per result', language: 'Language', topic: 'Topic', license: 'License', min_stars: 'Min stars',
+  max_stars: 'Max stars', archived: 'Archived repositories', fork: 'Forks', skills: 'Agent-skill files only',
+};
 
 export function defaultForm(d: ViewDefaults | undefined, query = ''): FormState {
   const types = d?.types?.filter((t) => (TYPES as readonly string[]).includes(t)) ?? [];
@@ -58,37 +66,39 @@ export function splitList(s: string): string[] {
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
 
 /**
- * The params the form describes, plus the problems only the form can see (text where a number goes).
- * Everything else (bounds, rules 3 and 4) is left to the client's validator in the extension, so the
- * user reads the same messages the client would give.
+ * The params the form describes, plus the problems only the form can see (text where a number goes),
+ * in the form's words. Bounds and rules 3 and 4 are the client's (see words.ts for how they read).
  */
-export function formToParams(f: FormState): { params: ViewParams; issues: ViewIssue[] } {
+export function formToParams(f: FormState): { params: SearchParams; issues: ViewIssue[] } {
   const issues: ViewIssue[] = [];
-  const params: ViewParams = { query: f.query.trim() };
+  const params: SearchParams = { query: f.query.trim() };
   const num = (field: string, raw: string): number | undefined => {
     const s = raw.trim();
     if (!s) return undefined;
     if (!NUMBER.test(s)) {
-      issues.push({ field, message: `${field} must be a whole number; got ${JSON.stringify(s.length > 40 ? `${s.slice(0, 37)}...` : s)}` });
+      issues.push({ field, message: `${FIELD_LABELS[field]} must be a whole number, not ${JSON.stringify(s.length > 40 ? `${s.slice(0, 37)}...` : s)}` });
       return undefined;
     }
     return Number(s);
   };
-  const set = <K extends keyof ViewParams>(key: K, v: ViewParams[K] | undefined) => { if (v !== undefined) params[key] = v; };
+  const set = <K extends keyof SearchParams>(key: K, v: SearchParams[K] | undefined) => { if (v !== undefined) params[key] = v; };
 
   set('k', num('k', f.k));
   set('passages', num('passages', f.passages));
   // All four checked is the service default; sending it explicitly would only lengthen the request.
-  if (!(TYPES.every((t) => f.types.includes(t)) && f.types.length === TYPES.length)) set('types', [...f.types]);
+  if (!(TYPES.every((t) => f.types.includes(t)) && f.types.length === TYPES.length)) set('types', TYPES.filter((t) => f.types.includes(t)));
   const repos = splitList(f.repos);
   if (repos.length) set('repos', repos);
   const sources = splitList(f.sources);
   if (sources.length) set('sources', sources);
   if (f.skillsOnly) set('skills', 'only');
-  for (const key of ['language', 'topic', 'license'] as const) {
+  for (const key of ['language', 'license'] as const) {
     const v = f[key].trim();
     if (v) set(key, v);
   }
+  // Several topics (comma separated) are sent as a list; a repository with any of them matches.
+  const topics = f.topic.split(',').map((t) => t.trim()).filter(Boolean);
+  if (topics.length) set('topic', topics.length === 1 ? topics[0] : topics);
   set('min_stars', num('min_stars', f.minStars));
   set('max_stars', num('max_stars', f.maxStars));
   if (f.archived !== 'any') set('archived', f.archived === 'yes');
@@ -98,25 +108,21 @@ export function formToParams(f: FormState): { params: ViewParams; issues: ViewIs
 
 const tri = (v: boolean | undefined): TriState => (v === undefined ? 'any' : v ? 'yes' : 'no');
 
-/** A palette command's request applied to the form (see FillRequest.replaceFilters). */
-export function applyFill(current: FormState, fill: FillRequest, d: ViewDefaults | undefined): FormState {
-  const p = fill.params;
-  const base = fill.replaceFilters ? defaultForm(d) : current;
-  const next: FormState = { ...base, query: p.query };
-  if (p.types !== undefined) next.types = p.types.filter((t) => (TYPES as readonly string[]).includes(t));
-  if (p.repos !== undefined) next.repos = p.repos.join(', ');
-  if (p.sources !== undefined) next.sources = p.sources.join(', ');
-  if (p.k !== undefined) next.k = String(p.k);
-  if (p.passages !== undefined) next.passages = String(p.passages);
-  if (p.language !== undefined) next.language = p.language;
-  if (p.topic !== undefined) next.topic = p.topic;
-  if (p.license !== undefined) next.license = p.license;
-  if (p.min_stars !== undefined) next.minStars = String(p.min_stars);
-  if (p.max_stars !== undefined) next.maxStars = String(p.max_stars);
-  if (p.archived !== undefined) next.archived = tri(p.archived);
-  if (p.fork !== undefined) next.fork = tri(p.fork);
-  if (p.skills !== undefined) next.skillsOnly = p.skills === 'only';
-  return next;
+/** The form that describes exactly `p` (a search started elsewhere, a removed chip): every field replaced. */
+export function paramsToForm(p: SearchParams, d: ViewDefaults | undefined): FormState {
+  const base = defaultForm(d, p.query);
+  return {
+    ...base,
+    types: p.types ? p.types.filter((t) => (TYPES as readonly string[]).includes(t)) : [...TYPES],
+    repos: (p.repos ?? []).join(', '),
+    sources: (p.sources ?? []).join(', '),
+    k: p.k !== undefined ? String(p.k) : base.k,
+    passages: p.passages !== undefined ? String(p.passages) : base.passages,
+    language: p.language ?? '', topic: Array.isArray(p.topic) ? p.topic.join(', ') : p.topic ?? '', license: p.license ?? '',
+    minStars: p.min_stars !== undefined ? String(p.min_stars) : '',
+    maxStars: p.max_stars !== undefined ? String(p.max_stars) : '',
+    archived: tri(p.archived), fork: tri(p.fork), skillsOnly: p.skills === 'only',
+  };
 }
 
 /** Rule 6's first fix: the seven repository filters cleared, everything else kept. */

@@ -27,3 +27,20 @@ export function byId<T extends HTMLElement = HTMLElement>(root: ParentNode, id: 
 export function icon(name: string, cls = ''): HTMLSpanElement {
   return h('span', { class: `codicon codicon-${name}${cls ? ` ${cls}` : ''}`, 'aria-hidden': 'true' });
 }
+
+/**
+ * Links are never followed in the webview: a click (or middle click) on one becomes `open(url)`, and
+ * dragging one out is refused.
+ */
+export function interceptLinks(root: HTMLElement, open: (url: string) => void): void {
+  const intercept = (e: MouseEvent) => {
+    const a = (e.target as Element | null)?.closest?.('a');
+    if (!a) return;
+    e.preventDefault();
+    const href = a.getAttribute('href');
+    if ((e.type === 'click' || e.button === 1) && href) open(href);
+  };
+  root.addEventListener('click', intercept);
+  root.addEventListener('auxclick', intercept);
+  root.addEventListener('dragstart', (e) => { if ((e.target as Element | null)?.closest?.('a')) e.preventDefault(); });
+}

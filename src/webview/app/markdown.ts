@@ -4,7 +4,7 @@
 // no style (the CSP forbids inline styles, so table alignment becomes a class), no src (images become
 // links: the CSP loads no images, and a tracking pixel should not fire just because a passage is shown).
 import MarkdownIt from 'markdown-it';
-import { safeHref } from '../../src/webview/linkPolicy';
+import { safeHref } from '../linkPolicy';
 
 type Token = MarkdownIt.Token;
 type Renderer = InstanceType<typeof MarkdownIt>;

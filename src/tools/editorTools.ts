@@ -1,0 +1,69 @@
+// Core side of the editor's language-model tools (dist/core.js): builds the shared tool operations
+// (src/tools/toolOps.ts) over the extension's own client, key store and workspace, and wraps the
+// text in a LanguageModelToolResult. A job is started through devIndex.agent.start, so it appears
+// in the Agent Jobs tree like any other.
+import * as vscode from 'vscode';
+import * as agentApi from '../api/agent';
+import { config } from '../config';
+import { scopeFromRemotes } from '../search/repoSlug';
+import { remotesOf } from '../search/workspaceRepos';
+import { clampBudget, MIN_MAX_CHARS } from './modelText';
+import { TOOL_SETTINGS, type ToolName } from './names';
+import type { ToolWiring } from './register';
+import { runTool, type StartRequest, type ToolDeps, type WorkspaceScope } from './toolOps';
+
+/** The setting, lowered to what the caller's token budget allows (about 3 characters a token, to be safe). */
+export function budgetFor(setting: unknown, tokenBudget: number | undefined): number {
+  const chars = clampBudget(setting);
+  if (tokenBudget === undefined || !Number.isFinite(tokenBudget) || tokenBudget <= 0) return chars;
+  return Math.max(MIN_MAX_CHARS, Math.min(chars, Math.floor(tokenBudget * 3)));
+}
+
+/** The workspace's repositories as Search in This Repository reads them (upstream first), every folder. */
+export async function workspaceScope(): Promise<WorkspaceScope> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (!folders.length) return { slugs: [], reason: 'no folder is open in the editor' };
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const first = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+  const ordered = first ? [first, ...folders.filter((f) => f !== first)] : [...folders];
+  const slugs: string[] = [];
+  const hosts = new Set<string>();
+  for (const f of ordered) {
+    const scope = scopeFromRemotes(await remotesOf(f.uri));
+    for (const s of scope.slugs) if (!slugs.includes(s)) slugs.push(s);
+    for (const u of scope.unsupported) hosts.add(u.host);
+  }
+  if (slugs.length) return { slugs };
+  if (hosts.size) return { slugs: [], reason: `the workspace's repositories are hosted on ${[...hosts].join(', ')}, and the developer index covers GitHub repositories only` };
+  return { slugs: [], reason: 'no workspace folder has a git remote pointing at a GitHub repository' };
+}
+
+function signalOf(token: vscode.CancellationToken): AbortSignal {
+  const ctl = new AbortController();
+  if (token.isCancellationRequested) ctl.abort();
+  else token.onCancellationRequested(() => ctl.abort());
+  return ctl.signal;
+}
+
+export async function invokeLanguageModelTool(
+  name: ToolName, options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken, wiring: ToolWiring,
+): Promise<vscode.LanguageModelToolResult> {
+  const services = wiring.services();
+  const maxChars = budgetFor(vscode.workspace.getConfiguration().get(TOOL_SETTINGS.maxChars), options.tokenizationOptions?.tokenBudget);
+  const deps: ToolDeps = {
+    surface: 'editor',
+    maxChars: () => maxChars,
+    secret: () => wiring.keys.get(),
+    // The client directly, not the Search view's service: a model's searches do not go into the user's history.
+    search: (params, opts) => services.getClient().search(params, opts),
+    agentModule: async () => agentApi,
+    agent: async () => services.agentClient(),
+    start: (request: StartRequest) => Promise.resolve(vscode.commands.executeCommand<string | undefined>('devIndex.agent.start', request)),
+    defaultMaxCredits: () => config.defaultMaxCredits(),
+    extraModels: () => config.agentExtraModels(),
+    hasKey: async () => (await wiring.keys.get()) !== undefined,
+    workspaceRepos: workspaceScope,
+  };
+  const out = await runTool(name, options.input, deps, signalOf(token));
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(out.text)]);
+}

@@ -1,0 +1,87 @@
+// Language-model tools for VS Code's chat (agent mode): registered at activation when the editor has
+// the Language Model Tool API (feature-detected: without it the extension activates as before) and the
+// setting devIndex.tools.enabled is on. This file is in the activation bundle, so it only registers;
+// every call is handled by dist/core.js (src/tools/editorTools.ts), loaded on the first invocation.
+import * as vscode from 'vscode';
+import type { ApiKeyStore } from '../auth/apiKeyStore';
+import { config } from '../config';
+import { core } from '../lazy';
+import type { Services } from '../services';
+import { EDITOR_TOOL_NAMES, TOOL_NAMES, TOOL_SETTINGS, type ToolName } from './names';
+
+export interface ToolWiring { services: () => Services; keys: ApiKeyStore }
+
+type Input = Record<string, unknown>;
+
+/** The Language Model Tool API of `ns` (the vscode module), when this editor has it (VS Code 1.95+ does; other hosts may not). */
+export function languageModelToolApi(ns: object): Pick<typeof vscode.lm, 'registerTool'> | undefined {
+  const lm = (ns as { lm?: Partial<typeof vscode.lm> }).lm;
+  const hasClasses = typeof (ns as { LanguageModelToolResult?: unknown }).LanguageModelToolResult === 'function'
+    && typeof (ns as { LanguageModelTextPart?: unknown }).LanguageModelTextPart === 'function';
+  return lm && typeof lm.registerTool === 'function' && hasClasses ? (lm as Pick<typeof vscode.lm, 'registerTool'>) : undefined;
+}
+
+function short(v: unknown, max: number): string {
+  const s = typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : '';
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** What the user sees before and while a tool runs; starting and cancelling a job ask first. */
+export function prepareToolInvocation(name: ToolName, input: Input, defaultMaxCredits: number): vscode.PreparedToolInvocation {
+  const args: Input = input && typeof input === 'object' ? input : {};
+  switch (name) {
+    case TOOL_NAMES.search: {
+      const scoped = args.scope === 'workspace' ? ' in this workspace\'s repositories' : '';
+      return { invocationMessage: `Searching the developer index for "${short(args.query, 80)}"${scoped}` };
+    }
+    case TOOL_NAMES.startAgentJob: {
+      const credits = typeof args.maxCredits === 'number' ? args.maxCredits : defaultMaxCredits;
+      const md = new vscode.MarkdownString(undefined, false);
+      md.appendMarkdown('An agent job browses the web and **spends credits** on your account, up to its credit ceiling; failed runs are not billed.\n\n');
+      md.appendMarkdown('**Prompt:**\n\n');
+      // The model wrote the prompt: short() puts it on one line, so it cannot close the code block and
+      // dress up as the confirmation's own words (the ceiling is also in the title, which it cannot touch).
+      md.appendCodeblock(short(args.prompt, 1000), 'text');
+      md.appendMarkdown(`\n**Credit ceiling:** ${credits.toLocaleString('en-US')} credits`);
+      if (Array.isArray(args.urls) && args.urls.length) md.appendMarkdown(`\n\n**Starts from:** ${args.urls.length} URL${args.urls.length === 1 ? '' : 's'}`);
+      return {
+        invocationMessage: 'Starting an agent job',
+        confirmationMessages: { title: `Start an agent job (up to ${credits.toLocaleString('en-US')} credits)?`, message: md },
+      };
+    }
+    case TOOL_NAMES.agentJobStatus:
+      return { invocationMessage: `Reading agent job ${short(args.jobId, 40)}` };
+    case TOOL_NAMES.cancelAgentJob:
+      return {
+        invocationMessage: `Cancelling agent job ${short(args.jobId, 40)}`,
+        confirmationMessages: { title: 'Cancel the agent job?', message: `Agent job ${short(args.jobId, 40)} stops and ends as cancelled; its work so far is discarded, and the credits it spent before the cancel took effect may still be charged.` },
+      };
+    default:
+      return {};
+  }
+}
+
+/** Registers the tools now and whenever the setting is turned back on; unregisters when it is turned off. */
+export function registerLanguageModelTools(context: vscode.ExtensionContext, wiring: ToolWiring): void {
+  const lm = languageModelToolApi(vscode);
+  if (!lm) return;
+  let registered: vscode.Disposable[] = [];
+  const enabled = () => vscode.workspace.getConfiguration().get<boolean>(TOOL_SETTINGS.enabled, true) !== false;
+  const apply = (): void => {
+    if (enabled() === registered.length > 0) return;
+    if (registered.length) {
+      for (const d of registered) d.dispose();
+      registered = [];
+      return;
+    }
+    registered = EDITOR_TOOL_NAMES.map((name) => lm.registerTool<Input>(name, {
+      prepareInvocation: (o) => prepareToolInvocation(name, o.input, config.defaultMaxCredits()),
+      invoke: (o, token) => core().invokeLanguageModelTool(name, o, token, wiring),
+    }));
+  };
+  apply();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration(TOOL_SETTINGS.enabled)) apply(); }),
+    { dispose: () => { for (const d of registered) d.dispose(); registered = []; } },
+  );
+}

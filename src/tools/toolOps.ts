@@ -1,0 +1,211 @@
+// What each tool does, once, for both surfaces (the editor's language-model tools and `devindex mcp`):
+// check the input, call the client, and turn the outcome into text for a model. Nothing here throws
+// at the caller: every failure becomes a result marked as an error. No vscode import; the agent client
+// is loaded on the first agent call, so a search-only session never loads it.
+import type { AgentClient, AgentSubmitParams } from '../api/agent';
+import type { CallOptions } from '../api/client';
+import { show, validateSearchParams, type ParamIssue, type SearchParams } from '../api/params';
+import type { SearchResponse } from '../api/schemas';
+import { TOOL_NAMES } from './names';
+import {
+  errorText, issuesText, jobStartedText, jobStatusText, scrubSecret, searchText, snapshotText, type Surface,
+} from './modelText';
+
+export interface ToolOutcome { text: string; isError: boolean }
+
+export type AgentOps = Pick<AgentClient, 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot'>;
+export type AgentModule = typeof import('../api/agent');
+
+/** The repositories `scope: "workspace"` stands for, or why there are none. */
+export type WorkspaceScope = { slugs: string[] } | { slugs: []; reason: string };
+
+export interface StartRequest {
+  prompt: string; urls?: string[]; maxCredits?: number; model?: string; effort?: 'low' | 'medium' | 'high';
+  schema?: Record<string, unknown>;
+}
+
+export interface ToolDeps {
+  surface: Surface;
+  /** The size budget of one answer, in characters. */
+  maxChars(): number;
+  /** The key in use, removed from any text as a last guard (it is never put there on purpose). */
+  secret?(): Promise<string | undefined> | string | undefined;
+  search(params: SearchParams, opts: CallOptions): Promise<SearchResponse>;
+  agentModule(): Promise<AgentModule>;
+  agent(): Promise<AgentOps>;
+  /** Editor: starts through the Agent Jobs feature (so the job is in its tree). Default: AgentClient.submit. */
+  start?(request: StartRequest): Promise<string | undefined>;
+  /** Model names newer than this build that a start may use (devIndex.agent.extraModels, DEVINDEX_AGENT_MODELS). */
+  extraModels?(): readonly string[];
+  /** The credit ceiling used when the input has none (undefined: the service's default). */
+  defaultMaxCredits?(): number | undefined;
+  /** Agent tools need a key; undefined means "cannot tell", and the service answers. */
+  hasKey?(): Promise<boolean>;
+  workspaceRepos?(): Promise<WorkspaceScope>;
+}
+
+const OPS: Record<string, string> = {
+  [TOOL_NAMES.search]: 'The search',
+  [TOOL_NAMES.startAgentJob]: 'Starting the agent job',
+  [TOOL_NAMES.agentJobStatus]: 'Reading the agent job',
+  [TOOL_NAMES.cancelAgentJob]: 'Cancelling the agent job',
+  [TOOL_NAMES.readSnapshot]: 'Reading the snapshot',
+};
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Runs one tool. Never throws: a failure is an outcome with `isError: true`. */
+export async function runTool(name: string, input: unknown, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
+  const op = OPS[name] ?? `Tool ${name}`;
+  let secret: string | undefined;
+  try {
+    secret = await deps.secret?.();
+  } catch {
+    secret = undefined;
+  }
+  const finish = (o: ToolOutcome): ToolOutcome => ({ ...o, text: scrubSecret(o.text, secret) });
+  try {
+    if (!isRecord(input)) {
+      return finish({ isError: true, text: issuesText([{ field: '(input)', message: `the input must be a JSON object; got ${show(input)}` }]) });
+    }
+    switch (name) {
+      case TOOL_NAMES.search: return finish(await search(input, deps, signal));
+      case TOOL_NAMES.startAgentJob: return finish(await start(input, deps, signal));
+      case TOOL_NAMES.agentJobStatus: return finish(await status(input, deps, signal));
+      case TOOL_NAMES.cancelAgentJob: return finish(await cancel(input, deps, signal));
+      case TOOL_NAMES.readSnapshot: return finish(await snapshot(input, deps, signal));
+      default: return finish({ isError: true, text: `Unknown tool ${JSON.stringify(name)}.` });
+    }
+  } catch (e) {
+    return finish({ isError: true, text: errorText(e, { surface: deps.surface, op, secret }) });
+  }
+}
+
+async function search(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
+  const { scope, ...rest } = input;
+  const issues: ParamIssue[] = [];
+  const header: string[] = [];
+  if (scope !== undefined) {
+    if (!deps.workspaceRepos) {
+      issues.push({ field: 'scope', message: 'scope is only available in the editor (there is no workspace here); pass repos as owner/repo slugs instead' });
+    } else if (scope !== 'workspace') {
+      issues.push({ field: 'scope', message: `scope may only be "workspace"; got ${show(scope)}` });
+    } else {
+      const ws = await deps.workspaceRepos();
+      if (ws.slugs.length === 0) {
+        return { isError: true, text: `scope "workspace" cannot be used: ${'reason' in ws ? ws.reason : 'the workspace has no GitHub repository'}. Search without scope, or pass repos as owner/repo slugs.` };
+      }
+      const given = Array.isArray(rest.repos) ? rest.repos : [];
+      rest.repos = [...given, ...ws.slugs.filter((s) => !given.includes(s))];
+      header.push(`Scope: the workspace's repositories ${ws.slugs.join(', ')} (issues, pull requests and READMEs only; documentation is not limited by it).`);
+    }
+  }
+  const v = validateSearchParams(rest as unknown as SearchParams);
+  if (!v.ok) issues.push(...v.issues);
+  if (issues.length || !v.ok) return { isError: true, text: issuesText(issues, 'search parameters') };
+  try {
+    const res = await deps.search(v.params, { signal });
+    return { isError: false, text: searchText(v.params, res, { maxChars: deps.maxChars(), header }) };
+  } catch (e) {
+    return { isError: true, text: errorText(e, { surface: deps.surface, op: OPS[TOOL_NAMES.search]! }) };
+  }
+}
+
+async function needKey(deps: ToolDeps, op: string): Promise<ToolOutcome | undefined> {
+  if (!deps.hasKey || (await deps.hasKey())) return undefined;
+  const how = deps.surface === 'editor'
+    ? 'Ask the user to run "Developer Index: Set API Key" (search works without a key; agent jobs do not).'
+    : 'Set DEVINDEX_API_KEY in the MCP server\'s environment and restart it (search works without a key; agent jobs do not).';
+  return { isError: true, text: `${op} needs an API key, and none is set. ${how}` };
+}
+
+function startRequestOf(input: Record<string, unknown>, deps: ToolDeps): StartRequest {
+  const maxCredits = input.maxCredits ?? deps.defaultMaxCredits?.();
+  const req: Record<string, unknown> = { prompt: input.prompt };
+  for (const [k, v] of Object.entries({ ...input, maxCredits })) if (v !== undefined) req[k] = v;
+  return req as unknown as StartRequest;
+}
+
+async function start(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
+  const op = OPS[TOOL_NAMES.startAgentJob]!;
+  const request = startRequestOf(input, deps);
+  const mod = await deps.agentModule();
+  const unknownKeys = Object.keys(input).filter((k) => !['prompt', 'urls', 'maxCredits', 'model', 'effort', 'schema'].includes(k));
+  const v = mod.validateAgentSubmit(request as AgentSubmitParams, { extraModels: deps.extraModels?.() ?? [] });
+  const issues = [...unknownKeys.map((k) => ({ field: k, message: `${k} is not an agent job field (known: prompt, urls, maxCredits, model, effort, schema)` })), ...(v.ok ? [] : v.issues)];
+  if (issues.length) return { isError: true, text: issuesText(issues, 'agent job') };
+  const missingKey = await needKey(deps, op);
+  if (missingKey) return missingKey;
+  try {
+    let id: string | undefined;
+    if (deps.start) id = await deps.start(request);
+    else id = (await (await deps.agent()).submit(request as AgentSubmitParams, { signal })).id;
+    if (!id) return { isError: true, text: `${op} did not happen: the job was not submitted (the API key may be missing, or the user dismissed the request). Nothing was billed.` };
+    return { isError: false, text: jobStartedText(id, request.maxCredits, { surface: deps.surface }) };
+  } catch (e) {
+    if (e instanceof Error && (e as { jobMayExist?: boolean }).jobMayExist) {
+      return { isError: true, text: `${errorText(e, { surface: deps.surface, op })}\nDo not start it again right away: the job may exist and be billed.` };
+    }
+    return { isError: true, text: errorText(e, { surface: deps.surface, op }) };
+  }
+}
+
+async function jobIdOf(input: Record<string, unknown>, deps: ToolDeps, withSnapshot = false): Promise<{ jobId: string; snapshotId: string } | ToolOutcome> {
+  const mod = await deps.agentModule();
+  const known = withSnapshot ? ['jobId', 'snapshotId'] : ['jobId'];
+  const issues: ParamIssue[] = Object.keys(input).filter((k) => !known.includes(k))
+    .map((k) => ({ field: k, message: `${k} is not a field of this tool (known: ${known.join(', ')})` }));
+  const j = mod.validateJobId(input.jobId);
+  if (j) issues.push(j);
+  if (withSnapshot) {
+    const s = mod.validateSnapshotId(input.snapshotId);
+    if (s) issues.push(s);
+  }
+  if (issues.length) return { isError: true, text: issuesText(issues) };
+  return { jobId: input.jobId as string, snapshotId: (input.snapshotId as string | undefined) ?? '' };
+}
+
+async function status(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
+  const ids = await jobIdOf(input, deps);
+  if ('isError' in ids) return ids;
+  const missingKey = await needKey(deps, OPS[TOOL_NAMES.agentJobStatus]!);
+  if (missingKey) return missingKey;
+  const mod = await deps.agentModule();
+  const client = await deps.agent();
+  const job = await client.status(ids.jobId, { signal });
+  let trace: { trace?: Awaited<ReturnType<AgentOps['trace']>>; unavailable?: string } = {};
+  try {
+    trace = { trace: await client.trace(ids.jobId, {}, { signal }) };
+  } catch (e) {
+    trace = { unavailable: mod.agentErrorReason(e) === 'no-trace' ? 'this job predates traces.' : `not available (${e instanceof Error ? e.message : String(e)}).` };
+  }
+  return { isError: false, text: jobStatusText(ids.jobId, job, trace, { surface: deps.surface, maxChars: deps.maxChars() }) };
+}
+
+async function cancel(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
+  const ids = await jobIdOf(input, deps);
+  if ('isError' in ids) return ids;
+  const missingKey = await needKey(deps, OPS[TOOL_NAMES.cancelAgentJob]!);
+  if (missingKey) return missingKey;
+  const mod = await deps.agentModule();
+  try {
+    await (await deps.agent()).cancel(ids.jobId, { signal });
+    return { isError: false, text: `Cancellation of agent job ${ids.jobId} was requested. It stops shortly and ends as cancelled; the credits it spent before the cancel took effect may still be charged. Call devIndex_agentJobStatus to see its final state and credits.` };
+  } catch (e) {
+    const reason = mod.agentErrorReason(e);
+    if (reason === 'already-finished') return { isError: false, text: `Agent job ${ids.jobId} had already finished, so there was nothing to cancel. Read its result with devIndex_agentJobStatus.` };
+    if (reason === 'already-cancelled') return { isError: false, text: `Agent job ${ids.jobId} is already being cancelled. Call devIndex_agentJobStatus to see its final state.` };
+    throw e;
+  }
+}
+
+async function snapshot(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
+  const ids = await jobIdOf(input, deps, true);
+  if ('isError' in ids) return ids;
+  const missingKey = await needKey(deps, OPS[TOOL_NAMES.readSnapshot]!);
+  if (missingKey) return missingKey;
+  const snap = await (await deps.agent()).snapshot(ids.jobId, ids.snapshotId, { signal });
+  return { isError: false, text: snapshotText(ids.jobId, snap, { maxChars: deps.maxChars() }) };
+}

@@ -1,0 +1,229 @@
+// The results region: a summary naming the query and its scope, one neutral line per coverage gap
+// with its fixes, and a compact list (type icon, title, provenance, license, a one-line snippet) whose
+// rows expand to their passages rendered as markdown. Rows are built once per outcome; expanding,
+// selecting and dimming only touch the rows concerned.
+import type { FromWebview, ViewNote, ViewOutcome, ViewResult } from '../../protocol';
+import { safeHref } from '../../linkPolicy';
+import { REPOSITORY_FILTERS, requestedTypes } from '../../../api/params';
+import { scopePhrase, TYPE_LABELS } from '../../../search/scope';
+import { h, icon } from '../dom';
+import { renderMarkdown } from '../markdown';
+import type { ViewState } from '../state';
+
+/** Result kind -> codicon; an unknown kind gets `question` and its raw name beside it. */
+export const TYPE_ICONS: Record<string, string> = { doc: 'book', issue: 'issues', pull_request: 'git-pull-request', readme: 'repo', web: 'globe' };
+export const UNKNOWN_TYPE_ICON = 'question';
+const KIND_WORDS: Record<string, string> = { doc: 'Documentation', issue: 'Issue', pull_request: 'Pull request', readme: 'README', web: 'Web page' };
+
+export function kindLabel(type: string): string {
+  return KIND_WORDS[type] ?? type;
+}
+
+/** Title; else the url's path (never the bare host); else the url. */
+export function resultTitle(r: Pick<ViewResult, 'title' | 'url'>): string {
+  if (r.title && r.title.trim()) return r.title.trim();
+  try {
+    const u = new URL(r.url);
+    const path = decodeURIComponent(u.pathname).replace(/\/+$/, '');
+    if (path) return path.split('/').filter(Boolean).slice(-2).join('/') || r.url;
+  } catch { /* not a URL: shown as it came */ }
+  return r.url;
+}
+
+/** A passage's markdown as one line of plain text, for the row's snippet. */
+export function plainSnippet(md: string, max = 240): string {
+  const s = md.slice(0, 4000)
+    .replace(/```[^\n]*\n/g, ' ')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
+    .replace(/^\s*\|?\s*:?-{2,}.*$/gm, ' ')
+    .replace(/[`*_~|]+/g, ' ')
+    .replace(/<[^>\n]{0,200}>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+function typeIcon(type: string): HTMLElement {
+  const known = Object.prototype.hasOwnProperty.call(TYPE_ICONS, type);
+  const glyph = h('span', { class: `type-icon codicon codicon-${known ? TYPE_ICONS[type]! : UNKNOWN_TYPE_ICON} ${known ? `type-${type}` : 'type-other'}`, role: 'img', 'aria-label': kindLabel(type), title: kindLabel(type), 'data-type': type });
+  return known ? glyph : h('span', { class: 'type-unknown' }, glyph, h('span', { class: 'type-raw' }, type.slice(0, 40)));
+}
+
+function actionButton(act: string, iconName: string, label: string, extra: Record<string, string | number | boolean> = {}): HTMLButtonElement {
+  return h('button', { type: 'button', class: 'action', 'data-act': act, 'aria-label': label, title: label, ...extra }, icon(iconName));
+}
+
+/** A row's action buttons: built when the row is first hovered or focused, so a long list stays cheap to paint. */
+export function rowActions(r: ViewResult): HTMLElement[] {
+  const title = resultTitle(r);
+  const q = `“${title.length > 80 ? `${title.slice(0, 79)}…` : title}”`;
+  return [
+    actionButton('open', 'link-external', `Open ${q}`, { disabled: !safeHref(r.url) }),
+    actionButton('copy-link', 'link', `Copy Link to ${q}`),
+    ...(r.passages.length ? [
+      actionButton('copy-passage', 'copy', `Copy Passage of ${q}`, { 'data-p': 0 }),
+      actionButton('insert-passage', 'insert', `Insert Passage of ${q} at Cursor`, { 'data-p': 0 }),
+      actionButton('open-passages', 'markdown', `Open ${q} as Markdown`),
+    ] : []),
+  ];
+}
+
+function row(r: ViewResult, index: number): HTMLElement {
+  const title = resultTitle(r);
+  const snippet = r.passages[0] ? plainSnippet(r.passages[0].text) : '';
+  return h('li', { class: 'row', tabindex: -1, 'data-index': index, 'aria-expanded': r.passages.length ? 'false' : undefined, 'aria-label': `${kindLabel(r.type)}: ${title}, ${r.provenance}${r.license ? `, license ${r.license}` : ''}` },
+    h('div', { class: 'row-main' }, typeIcon(r.type), h('span', { class: 'row-title', title }, title), h('span', { class: 'row-actions' })),
+    h('div', { class: 'row-meta' }, h('span', { class: 'provenance', title: r.url }, r.provenance),
+      r.license ? h('span', { class: 'license', title: `License: ${r.license}` }, r.license) : undefined),
+    snippet ? h('div', { class: 'row-snippet' }, snippet) : undefined);
+}
+
+/** Renders a row's passages (once, on first expand). */
+function passagesOf(r: ViewResult, index: number): HTMLElement {
+  const box = h('div', { class: 'row-passages', role: 'group', 'aria-label': `Passages of ${resultTitle(r)}` });
+  const base = safeHref(r.url);
+  r.passages.forEach((p, i) => {
+    const body = h('div', { class: 'md' });
+    // Safe by construction: markdown-it with raw HTML off plus the link and attribute policy in markdown.ts.
+    body.innerHTML = renderMarkdown(p.text, p.link && safeHref(p.link) ? p.link : base);
+    const n = `passage ${i + 1} of “${resultTitle(r).slice(0, 80)}”`;
+    box.append(h('div', { class: 'passage', 'data-index': index },
+      h('div', { class: 'passage-actions' },
+        p.link && safeHref(p.link) ? actionButton('open-passage', 'link-external', `Open ${n}`, { 'data-p': i }) : undefined,
+        actionButton('copy-passage', 'copy', `Copy ${n}`, { 'data-p': i }),
+        actionButton('insert-passage', 'insert', `Insert ${n} at Cursor`, { 'data-p': i })),
+      body));
+  });
+  return box;
+}
+
+/** Rule 6 and the other coverage gaps in plain words, one line each; nothing when every requested type is ok. */
+function coverageLines(o: ViewOutcome): HTMLElement | undefined {
+  const asked = requestedTypes(o.params);
+  const lines: HTMLElement[] = [];
+  const notes = o.notes.filter((n) => !(n.fix?.kind === 'add-sources'));
+  for (const n of notes) {
+    // A type the user did not ask for being skipped is what they asked for.
+    if (n.type && o.coverage[n.type] === 'skipped' && !asked.includes(n.type) && !n.fix) continue;
+    lines.push(noteLine(n, o));
+  }
+  return lines.length ? h('ul', { class: 'coverage-lines', 'aria-label': 'Coverage' }, ...lines) : undefined;
+}
+
+function noteLine(n: ViewNote, o: ViewOutcome): HTMLElement {
+  if (n.fix?.kind === 'drop-repo-filters') {
+    const used = REPOSITORY_FILTERS.filter((f) => o.params[f] !== undefined);
+    return h('li', { class: 'coverage-line rule6' }, icon('info', 'note-icon'),
+      h('span', {}, `Documentation left out because of the repository filters (${used.join(', ')}).`),
+      h('span', { class: 'fixes' },
+        h('button', { type: 'button', class: 'link-button fix', 'data-fix': 'drop-repo-filters' }, 'Include documentation'),
+        h('button', { type: 'button', class: 'link-button fix', 'data-fix': 'add-sources' }, 'Choose documentation sources…')));
+  }
+  return h('li', { class: 'coverage-line' }, icon(n.level === 'warning' ? 'warning' : 'info', 'note-icon'), h('span', {}, n.text));
+}
+
+/** What a row's or a passage's action button posts; a passage opens at its own citation link when it has one. */
+export function actionMessage(act: string, r: ViewResult, p: number): FromWebview | undefined {
+  const passage = r.passages[p];
+  switch (act) {
+    case 'open': return { type: 'openLink', url: r.url };
+    case 'open-passage': return { type: 'openLink', url: passage?.link ?? r.url };
+    case 'copy-link': return { type: 'copy', what: 'link', text: r.url };
+    case 'copy-passage': return passage && { type: 'copy', what: 'passage', text: passage.text };
+    case 'insert-passage': return passage && { type: 'insert', text: passage.text };
+    case 'open-passages': return { type: 'openPassages', id: r.id, title: resultTitle(r), url: r.url, passages: r.passages.map((x) => x.text) };
+  }
+  return undefined;
+}
+
+export class ResultsView {
+  readonly el = h('div', { id: 'results-region', class: 'results-region' });
+
+  constructor() {
+    const arm = (e: Event) => {
+      const li = (e.target as Element | null)?.closest?.<HTMLElement>('li.row');
+      const box = li?.querySelector<HTMLElement>('.row-actions');
+      const r = li && this.outcome?.results[Number(li.dataset.index)];
+      if (box && r && !box.childElementCount) box.append(...rowActions(r));
+    };
+    this.el.addEventListener('pointerover', arm);
+    this.el.addEventListener('focusin', arm);
+  }
+
+  private outcome: ViewOutcome | undefined | null = null;
+  private list: HTMLOListElement | undefined;
+  private expanded = new Set<number>();
+  private selected = -1;
+
+  render(s: ViewState): void {
+    const o = s.outcome;
+    if (o !== this.outcome) this.build(s);
+    this.el.classList.toggle('stale', s.stale);
+    const banner = this.el.querySelector<HTMLElement>('.stale-banner');
+    if (banner) banner.hidden = !s.stale;
+    if (!this.list || !o) return;
+    const want = new Set(s.expanded.filter((i) => i < o.results.length));
+    for (const i of [...this.expanded]) if (!want.has(i)) this.setExpanded(i, false);
+    for (const i of want) if (!this.expanded.has(i)) this.setExpanded(i, true);
+    const sel = Math.min(s.selected, o.results.length - 1);
+    if (sel !== this.selected) {
+      this.rowAt(this.selected)?.setAttribute('tabindex', '-1');
+      this.rowAt(sel)?.setAttribute('tabindex', '0');
+      this.selected = sel;
+    }
+  }
+
+  rowAt(i: number): HTMLElement | undefined {
+    return (this.list?.children[i] as HTMLElement | undefined) ?? undefined;
+  }
+
+  rows(): number {
+    return this.list?.childElementCount ?? 0;
+  }
+
+  private setExpanded(i: number, open: boolean): void {
+    const li = this.rowAt(i);
+    const r = this.outcome?.results[i];
+    if (!li || !r || !r.passages.length) return;
+    let box = li.querySelector<HTMLElement>('.row-passages');
+    if (open && !box) { box = passagesOf(r, i); li.append(box); }
+    if (box) box.hidden = !open;
+    li.setAttribute('aria-expanded', String(open));
+    li.classList.toggle('expanded', open);
+    if (open) this.expanded.add(i);
+    else this.expanded.delete(i);
+  }
+
+  private build(s: ViewState): void {
+    const o = s.outcome;
+    this.outcome = o;
+    this.expanded = new Set();
+    this.selected = -1;
+    this.list = undefined;
+    if (!o) {
+      this.el.replaceChildren(h('div', { class: 'empty welcome' },
+        h('p', {}, 'Search documentation, issues, pull requests and READMEs from the developer index.'),
+        h('p', {}, 'Type a question and press Enter. Filters limit the search to repositories, documentation sources or result types.')));
+      return;
+    }
+    const n = o.results.length;
+    const scope = scopePhrase(o.params);
+    const tip = [`${o.ms} ms`, o.reranked ? 'reranked' : undefined].filter(Boolean).join(' · ');
+    const parts: Array<HTMLElement | undefined> = [
+      h('p', { class: 'stale-banner', hidden: true }, icon('history'), `Showing results for “${o.params.query}”`),
+      h('p', { class: 'summary', title: tip }, `${n} result${n === 1 ? '' : 's'} for “${o.params.query}”${scope ? ` ${scope}` : ''}`),
+      coverageLines(o),
+    ];
+    if (n === 0) {
+      const types = requestedTypes(o.params).map((t) => TYPE_LABELS[t] ?? t).join(', ');
+      parts.push(h('div', { class: 'empty' }, h('p', {}, `No results for “${o.params.query}” among ${types}. Try other words, fewer filters, or more result types.`)));
+      this.el.replaceChildren(...parts.filter((p): p is HTMLElement => !!p));
+      return;
+    }
+    this.list = h('ol', { class: 'results', 'aria-label': 'Search results' });
+    o.results.forEach((r, i) => this.list!.append(row(r, i)));
+    parts.push(this.list);
+    this.el.replaceChildren(...parts.filter((p): p is HTMLElement => !!p));
+  }
+}

@@ -1,0 +1,77 @@
+// Between the form and the results: the chip row (the search's scope, each filter removable), the
+// keyless line, a notice, what is running, and what went wrong with its next steps.
+import { h, icon } from '../dom';
+import { chipsOf } from '../reduce';
+import type { ViewState } from '../state';
+
+function seconds(ms: number): number {
+  return Math.max(0, Math.ceil(ms / 1000));
+}
+
+export class ChipsView {
+  readonly el = h('div', { id: 'chips', class: 'chips', role: 'list', 'aria-label': 'Search scope', hidden: true });
+  private last = '';
+
+  render(s: ViewState): void {
+    const chips = chipsOf(s);
+    const key = JSON.stringify(chips);
+    if (key === this.last) return;
+    this.last = key;
+    this.el.replaceChildren(...chips.map((c) => h('span', { class: 'chip', role: 'listitem', 'data-chip-id': c.id, title: c.label },
+      icon(c.icon, 'chip-icon'), h('span', { class: 'chip-label' }, c.label),
+      h('button', { type: 'button', class: 'chip-remove', 'data-chip': c.id, 'aria-label': `Remove filter ${c.label}`, title: 'Remove this filter and search again' }, icon('close')))));
+    if (chips.length) this.el.append(h('button', { type: 'button', class: 'link-button chips-clear', 'data-clear-all': '' }, 'Clear all'));
+    this.el.hidden = chips.length === 0;
+  }
+}
+
+export class StatusView {
+  readonly keyless = h('div', { id: 'keyless', class: 'keyless', role: 'status', hidden: true, title: 'No API key is set, so searches run at the lower keyless rate limits.' },
+    icon('key', 'keyless-icon'), h('span', { class: 'keyless-text' }, 'Keyless: lower rate limits.'),
+    h('button', { type: 'button', class: 'link-button', 'data-key': 'set' }, 'Set API Key'));
+  readonly notice = h('div', { id: 'notice', class: 'notice', role: 'status', hidden: true });
+  readonly status = h('div', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' });
+  readonly error = h('div', { id: 'error', class: 'error-box', role: 'alert', hidden: true });
+
+  /** True while a countdown needs a tick every second. */
+  render(s: ViewState, now: number): boolean {
+    this.keyless.hidden = s.hasKey !== false;
+    this.notice.textContent = s.notice ?? '';
+    this.notice.hidden = !s.notice;
+    const running = !!s.pending;
+    this.status.classList.toggle('running', running);
+    if (running) {
+      const r = s.retry && s.retry.until > now ? s.retry : undefined;
+      const wait = r ? `${r.status === 429 ? 'Rate limited' : r.reason}, retrying in ${seconds(r.until - now)} s (attempt ${r.attempt} of ${r.maxAttempts})` : undefined;
+      this.status.replaceChildren(h('div', { class: 'progress', 'aria-hidden': 'true' }), h('span', {}, wait ?? 'Searching…'));
+    } else {
+      this.status.replaceChildren(...(s.status ? [h('span', {}, s.status)] : []));
+    }
+    this.renderError(s, now);
+    return (running && !!s.retry && s.retry.until > now) || (!running && !!s.waitUntil && s.waitUntil > now);
+  }
+
+  private renderError(s: ViewState, now: number): void {
+    const err = s.error;
+    // A refusal by the client shows at the fields, in the form's words; no box repeats it.
+    if (!err || s.pending || (err.action === 'fix' && err.issues?.length)) { this.error.hidden = true; this.error.replaceChildren(); return; }
+    const actions = h('div', { class: 'error-actions' });
+    const button = (act: string, label: string, iconName: string, primary = false, disabled = false) =>
+      h('button', { type: 'button', class: primary ? 'primary' : 'secondary', 'data-err': act, disabled }, icon(iconName), label);
+    if (err.action === 'setKey') {
+      actions.append(button('setKey', 'Set API Key', 'key', true), button('keyless', 'Search Without Key', 'search'));
+    } else if (err.action === 'retry') {
+      actions.append(button('retry', 'Retry', 'refresh', true));
+    } else if (err.action === 'wait') {
+      const left = s.waitUntil ? seconds(s.waitUntil - now) : 0;
+      actions.append(h('span', { class: 'countdown' }, left > 0 ? `You can retry in ${left} s` : 'You can retry now'), button('retry', 'Retry', 'refresh', true, left > 0));
+    } else if (err.action === 'fix') {
+      actions.append(button('filters', 'Show filters', 'filter'));
+    }
+    const title = err.status === 401 ? 'The service did not accept the API key'
+      : err.status === 429 ? 'Rate limited'
+        : err.action === 'retry' ? 'The search failed' : 'The search was refused';
+    this.error.replaceChildren(h('strong', {}, title), h('p', {}, err.message), ...(actions.childElementCount ? [actions] : []));
+    this.error.hidden = false;
+  }
+}

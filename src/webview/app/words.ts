@@ -1,0 +1,45 @@
+// The client's validation messages name wire parameters ("types must hold at least one of doc, ...").
+// The CLI keeps them; the view says the same thing with the form's labels, in plain words. Pure.
+import type { ViewIssue } from '../protocol';
+import { FIELD_LABELS } from './form';
+
+function quoted(message: string): string | undefined {
+  return /got (".*")\s*(\(|$)/.exec(message)?.[1] ?? /got (".*")$/.exec(message)?.[1];
+}
+
+/** One issue from the client (or the form) in the view's words; the field stays the parameter name. */
+export function plainIssue(i: ViewIssue): ViewIssue {
+  const label = FIELD_LABELS[i.field] ?? i.field;
+  const m = i.message;
+  const say = (message: string): ViewIssue => ({ field: i.field, message });
+  // Messages the form itself wrote are already in its words.
+  if (m.startsWith(label)) return i;
+  switch (i.field) {
+    case 'query': return say('Type something to search for');
+    case 'types':
+      if (/at least one/.test(m)) return say('Pick at least one result type');
+      return say(`Result types: ${quoted(m) ?? 'an unknown type'} is not one of Documentation, Issues, Pull requests, READMEs`);
+    case 'repos':
+      if (/cannot match any requested type/.test(m)) return say('Repositories apply only to issues, pull requests and READMEs: tick one of those result types, or clear Repositories');
+      if (/owner\/repo/.test(m)) return say(`Repositories: ${quoted(m) ?? 'an entry'} is not in the form owner/repo`);
+      break;
+    case 'sources':
+      if (/cannot match any requested type/.test(m)) return say('Documentation sources apply only to documentation: tick Documentation, or clear Documentation sources');
+      if (/at most (\d+)/.test(m)) return say(`Documentation sources: at most ${/at most (\d+)/.exec(m)![1]} ids`);
+      if (/characters long/.test(m)) return say('Documentation sources: each id is 1 to 512 characters');
+      break;
+    case 'min_stars':
+      if (/greater than max_stars/.test(m)) return say('Min stars is above Max stars');
+      return say('Min stars must be a whole number, 0 or more');
+    case 'max_stars': return say('Max stars must be a whole number, 0 or more');
+    case 'topic':
+      if (/1 to (\d+) topics/.test(m)) return say(`Topic: 1 to ${/1 to (\d+) topics/.exec(m)![1]} topics, comma separated`);
+      return say('Topic cannot be empty');
+    case 'language': case 'license':
+      return say(`${label} cannot be empty`);
+  }
+  const range = /from (\d+) to (\d+)/.exec(m);
+  if (range) return say(`${label} must be a whole number from ${range[1]} to ${range[2]}`);
+  // Anything else: the client's text, without its parameter name in front.
+  return say(`${label}: ${m.replace(new RegExp(`^${i.field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b\\s*`), '')}`);
+}

@@ -1,0 +1,29 @@
+// Finding 3: the packaged (--production) extension exports no key access; the development build used by
+// the host tests keeps the test surface. Built here with the same define scripts/build.mjs uses.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { build } from 'esbuild';
+
+const root = join(__dirname, '..', '..', '..', '..');
+
+async function bundle(surface: boolean): Promise<string> {
+  const r = await build({
+    entryPoints: [join(root, 'src', 'extension.ts')], bundle: true, platform: 'node', format: 'cjs', write: false, minify: true,
+    external: ['vscode', './core.js'], define: { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' }, logLevel: 'silent',
+  });
+  return r.outputFiles[0]!.text;
+}
+
+describe('extension exports', () => {
+  it('the production build has no test surface: no apiKey export, no lastSearch, no reading DEVINDEX_TEST_KEY', async () => {
+    const prod = await bundle(false);
+    assert.doesNotMatch(prod, /lastSearch|DEVINDEX_TEST_KEY/);
+    assert.doesNotMatch(prod, /apiKey:\{/);
+  });
+  it('the development build keeps it, behind the host tests\' DEVINDEX_TEST_KEY', async () => {
+    const dev = await bundle(true);
+    assert.match(dev, /lastSearch/);
+    assert.match(dev, /DEVINDEX_TEST_KEY/);
+  });
+});

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { AGENT_EFFORTS, PROMPT_MAX_LENGTH } from '../../../src/api/agent';
+import { LIMITS, RESULT_TYPES } from '../../../src/api/params';
+import { EDITOR_TOOLS, MCP_TOOLS } from '../../../src/tools/definitions';
+import { AGENT_EFFORTS_LIST, PROMPT_LIMIT } from '../../../src/tools/limits';
+import { EDITOR_TOOL_NAMES, TOOL_SETTINGS } from '../../../src/tools/names';
+import { findRepoRoot } from '../../../sandbox/server';
+
+interface PackageTool {
+  name: string; displayName: string; modelDescription: string; toolReferenceName?: string; canBeReferencedInPrompt?: boolean;
+  inputSchema: unknown; when?: string;
+}
+
+const pkg = JSON.parse(readFileSync(join(findRepoRoot(__dirname)!, 'package.json'), 'utf8')) as {
+  contributes: { languageModelTools: PackageTool[]; configuration: { properties: Record<string, { type: string; default: unknown; minimum?: number; maximum?: number }> } };
+};
+
+describe('tool definitions', () => {
+  it('package.json languageModelTools says exactly what the definitions say (one source, checked)', () => {
+    const contributed = pkg.contributes.languageModelTools;
+    assert.deepEqual(contributed.map((t) => t.name), EDITOR_TOOLS.map((t) => t.name));
+    assert.deepEqual(contributed.map((t) => t.name), [...EDITOR_TOOL_NAMES]);
+    for (const def of EDITOR_TOOLS) {
+      const t = contributed.find((c) => c.name === def.name)!;
+      assert.equal(t.displayName, def.title, def.name);
+      assert.equal(t.modelDescription, def.description, def.name);
+      assert.deepEqual(t.inputSchema, def.inputSchema, def.name);
+      assert.equal(t.when, `config.${TOOL_SETTINGS.enabled}`);
+    }
+    const search = contributed.find((t) => t.name === 'devIndex_search')!;
+    assert.equal(search.toolReferenceName, 'devIndex');
+    assert.equal(search.canBeReferencedInPrompt, true);
+  });
+
+  it('the settings exist with the bounds the code applies', () => {
+    const p = pkg.contributes.configuration.properties;
+    assert.equal(p[TOOL_SETTINGS.enabled]!.type, 'boolean');
+    assert.equal(p[TOOL_SETTINGS.enabled]!.default, true);
+    assert.deepEqual([p[TOOL_SETTINGS.maxChars]!.default, p[TOOL_SETTINGS.maxChars]!.minimum, p[TOOL_SETTINGS.maxChars]!.maximum], [12_000, 2_000, 200_000]);
+  });
+
+  it('the search schema states the specification\'s bounds and teaches the scoping rules', () => {
+    const schema = MCP_TOOLS[0]!.inputSchema as { properties: Record<string, Record<string, unknown>>; required: string[] };
+    assert.deepEqual(schema.required, ['query']);
+    assert.deepEqual(Object.keys(schema.properties).sort(), ['archived', 'fork', 'k', 'language', 'license', 'max_stars', 'min_stars', 'passages', 'query', 'repos', 'skills', 'sources', 'topic', 'types']);
+    assert.deepEqual([schema.properties.k!.minimum, schema.properties.k!.maximum], [LIMITS.k.min, LIMITS.k.max]);
+    assert.deepEqual([schema.properties.passages!.minimum, schema.properties.passages!.maximum], [1, 5]);
+    assert.equal(schema.properties.sources!.maxItems, 20);
+    assert.deepEqual((schema.properties.types!.items as { enum: string[] }).enum, [...RESULT_TYPES]);
+    assert.match(String(schema.properties.repos!.description), /ONLY the repository half/);
+    assert.match(String(schema.properties.sources!.description), /ONLY the documentation half/);
+    for (const f of ['language', 'topic', 'license', 'min_stars', 'max_stars', 'archived', 'fork']) {
+      assert.match(String(schema.properties[f]!.description), /without `sources` switches the documentation half off/, f);
+    }
+    assert.match(String(schema.properties.skills!.description), /agent-skill files/);
+    const editorSearch = EDITOR_TOOLS[0]!.inputSchema as { properties: Record<string, unknown> };
+    assert.ok('scope' in editorSearch.properties);
+  });
+
+  it('annotations: only reads are read-only; starting a job spends credits; cancelling is destructive', () => {
+    const by = new Map(MCP_TOOLS.map((t) => [t.name, t]));
+    assert.deepEqual(MCP_TOOLS.filter((t) => t.annotations.readOnlyHint).map((t) => t.name).sort(), ['devIndex_agentJobStatus', 'devIndex_readSnapshot', 'devIndex_search']);
+    assert.deepEqual(MCP_TOOLS.filter((t) => t.spendsCredits).map((t) => t.name), ['devIndex_startAgentJob']);
+    assert.equal(by.get('devIndex_cancelAgentJob')!.annotations.destructiveHint, true);
+    assert.equal(by.get('devIndex_startAgentJob')!.annotations.idempotentHint, false);
+  });
+
+  it('the agent bounds the schemas state are the agent client\'s', () => {
+    assert.equal(PROMPT_LIMIT, PROMPT_MAX_LENGTH);
+    assert.deepEqual([...AGENT_EFFORTS_LIST], [...AGENT_EFFORTS]);
+  });
+});
