@@ -24,6 +24,15 @@ export default tseslint.config(
     },
   },
   { files: ['src/api/**/*.ts', 'sandbox/**/*.ts'], rules: noVscode },
+  // The editor-free half of the agent feature (store, repository, words, documents, start input): tested without the editor.
+  {
+    files: [
+      'src/agents/agentBackend.ts', 'src/agents/agentDocuments.ts', 'src/agents/agentWords.ts', 'src/agents/disposables.ts',
+      'src/agents/emitter.ts', 'src/agents/eventSummary.ts', 'src/agents/jobModel.ts', 'src/agents/jobPoller.ts', 'src/agents/jobRepository.ts', 'src/agents/jobState.ts',
+      'src/agents/jobStore.ts', 'src/agents/limiter.ts', 'src/agents/startJobInput.ts',
+    ],
+    rules: noVscode,
+  },
   // The tools' text and operations are shared with the CLI's MCP server.
   { files: ['src/tools/{definitions,limits,modelText,names,toolOps}.ts', 'src/cli/mcp*.ts'], rules: noVscode },
   // Dependency resolution, noise removal and frame mapping (issue 14) are editor-free.

@@ -22,7 +22,8 @@
 //     a finalizing phase before the end), seeded so the figures repeat.
 // Also: the requests made while no job runs, before and after a run (must be 0).
 import { JobStore } from '../src/agents/jobStore';
-import { DEFAULT_POLL_TIMING, type PollTiming } from '../src/agents/pollSchedule';
+import { DEFAULT_POLL_TIMING, type PollTiming } from '../src/api/agent/pollSchedule';
+import { followRun } from '../src/api/agent/runEngine';
 import type { AgentBackend } from '../src/agents/agentBackend';
 import { AgentJobRecordSchema, ListResponseSchema, SnapshotResponseSchema, TraceResponseSchema } from '../src/api/agentSchemas';
 import { createAgentService } from '../sandbox/agent/service';
@@ -208,6 +209,31 @@ async function main(): Promise<void> {
       }
     }
     report('sandbox engine, standard runs (efforts low/medium/high x speeds 0.8-1.25)', runs);
+  }
+
+  {
+    // The CLI's `agent start --wait` follows a run through the same engine (followRun): the same runs,
+    // the same schedule, so the same figures as the editor's store above.
+    const runs: Outcome[] = [];
+    let i = 0;
+    for (const effort of ['low', 'medium', 'high'] as const) {
+      for (const speed of [0.8, 0.9, 1, 1.1, 1.25]) {
+        const clock = new ManualClock(1_700_000_000_000 + ++i * 777);
+        const e = engineBackend(clock, speed, effort);
+        const t0 = clock.now();
+        const { id } = await e.backend.submit({ prompt: 'bench run', maxCredits: 5000 });
+        const before = e.count();
+        let detectedAt: number | undefined;
+        const r = await followRun({
+          jobId: id, backend: e.backend, clock: { now: () => clock.now(), sleep: (ms) => clock.advance(ms) }, facts: { maxCredits: 5000 },
+          onEvents: (events) => { if (detectedAt === undefined && events.some((x) => x.type === 'run.finished')) detectedAt = clock.now(); },
+        });
+        const end = e.endAt();
+        if (detectedAt === undefined || end === undefined) throw new Error('the CLI did not see the run end');
+        runs.push({ requests: e.count() - before - (r.facts.finalRead ? 1 : 0), latencyMs: detectedAt - end, durationMs: end - t0, idleAfter: 0, finalReads: r.facts.finalRead ? 1 : 0 });
+      }
+    }
+    report('CLI agent start --wait (followRun), the same standard runs', runs);
   }
 
   {

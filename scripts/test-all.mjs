@@ -31,7 +31,9 @@ function hasTests(dir) {
 function counts(out) {
   const pass = [...out.matchAll(/^\S*\s*pass (\d+)$/gm)].map((m) => +m[1]);
   const fail = [...out.matchAll(/^\S*\s*fail (\d+)$/gm)].map((m) => +m[1]);
-  if (pass.length) return { passed: pass.at(-1), failed: fail.at(-1) ?? 0 };
+  // A test cancelled because its suite's hook failed did not pass: it counts as failed.
+  const cancelled = [...out.matchAll(/^\S*\s*cancelled (\d+)$/gm)].map((m) => +m[1]);
+  if (pass.length) return { passed: pass.at(-1), failed: (fail.at(-1) ?? 0) + (cancelled.at(-1) ?? 0) };
   const plain = [...out.matchAll(/^(?:\w+: )?(\d+) passed, (\d+) failed/gm)].at(-1);
   return plain ? { passed: +plain[1], failed: +plain[2] } : undefined;
 }

@@ -70,7 +70,9 @@ try {
   const plain = output.replace(/\x1b\[[0-9;]*m/g, ''); // eslint-disable-line no-control-regex
   const pass = [...plain.matchAll(/^\S*\s*pass (\d+)$/gm)].at(-1);
   const fail = [...plain.matchAll(/^\S*\s*fail (\d+)$/gm)].at(-1);
-  closing = { passed: pass ? +pass[1] : 0, failed: fail ? +fail[1] : 0 };
+  // Tests cancelled because their suite's hook failed did not pass: they count as failed.
+  const cancelled = [...plain.matchAll(/^\S*\s*cancelled (\d+)$/gm)].at(-1);
+  closing = { passed: pass ? +pass[1] : 0, failed: (fail ? +fail[1] : 0) + (cancelled ? +cancelled[1] : 0) };
   if (result.timeout) { log(`[e2e] timed out after ${TIMEOUT_MS / 1000} s`); closing.failed += 1; }
   else if (result.code !== 0 && closing.failed === 0) { log(`[e2e] the test runner exited ${result.code ?? result.signal} with no failing test`); closing.failed += 1; }
   if (closing.passed + closing.failed === 0) { log('[e2e] no test ran'); closing.failed = 1; }

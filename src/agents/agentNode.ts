@@ -1,20 +1,24 @@
 // An agent of a job's trace: the orchestrator at the top, subagents nested under their parent.
 import * as vscode from 'vscode';
-import type { AgentNode as TraceAgent } from '../api/agentTrace';
+import type { AgentGroup } from '../api/agentTrace';
 import { themeIcon } from './jobNode';
 import { agentState, stateIcon, stateWords } from './jobState';
 
 export class AgentNode extends vscode.TreeItem {
   readonly kind = 'agent' as const;
 
-  constructor(readonly jobId: string, readonly agent: TraceAgent, jobRunning: boolean) {
+  constructor(readonly jobId: string, readonly agent: AgentGroup, jobRunning: boolean) {
     const name = agent.agent.name ?? agent.agent.id;
     super(name, agent.agent.role === 'orchestrator' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     const state = agentState(agent, jobRunning);
+    const role = agent.agent.role;
+    const events = `${agent.events.length} event${agent.events.length === 1 ? '' : 's'}`;
     this.id = `job:${jobId}/agent:${agent.agent.id}`;
-    this.description = `${agent.agent.role} · ${stateWords(state)} · ${agent.events.length} event${agent.events.length === 1 ? '' : 's'}`;
+    // The role once: not again when the agent is named after it ("orchestrator").
+    this.description = [...(role !== name ? [role] : []), stateWords(state), events].join(' · ');
     this.iconPath = themeIcon(stateIcon(state));
-    this.contextValue = ['agent', agent.agent.role, state].join(';');
-    this.tooltip = `${name} (${agent.agent.role}, id ${agent.agent.id}${agent.agent.parentId ? `, spawned by ${agent.agent.parentId}` : ''})`;
+    this.contextValue = ['agent', role, state].join(';');
+    this.tooltip = `${name} (${role}, id ${agent.agent.id}${agent.agent.parentId ? `, spawned by ${agent.agent.parentId}` : ''})`;
+    this.accessibilityInformation = { label: `Agent ${name}, ${role}, ${stateWords(state)}, ${events}` };
   }
 }

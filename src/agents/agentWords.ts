@@ -1,7 +1,7 @@
 // The editor's words for agent failures: one table, keyed by the reason AgentClient stamps on every
 // error it throws (src/api/agentConstants.ts). Nothing here re-reads the service's text. Read by shape
 // (`reasonOf`) so this feature never loads the client bundle just to describe an error.
-import { type AgentErrorReason, reasonOf } from '../api/agentConstants';
+import { type AgentErrorReason, isPermanentReason, reasonOf } from '../api/agentConstants';
 
 export type { AgentErrorReason };
 
@@ -22,10 +22,8 @@ function messageOf(e: unknown): string {
 }
 
 /** Failures that polling again cannot fix: stop until the user refreshes. */
-const PERMANENT: ReadonlySet<AgentErrorReason> = new Set(['auth', 'payment', 'forbidden', 'zero-data-retention', 'invalid-job-id', 'invalid-input']);
-
 export function isPermanent(e: unknown): boolean {
-  return PERMANENT.has(errorReason(e));
+  return isPermanentReason(errorReason(e));
 }
 
 type Words = string | ((e: unknown) => string);

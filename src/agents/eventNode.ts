@@ -3,15 +3,15 @@
 import * as vscode from 'vscode';
 import { eventKey } from '../api/agentTrace';
 import type { TraceEvent } from './agentBackend';
-import { type SnapshotRef, summarizeEvent } from './eventSummary';
+import { eventRow, type SnapshotRef } from './eventSummary';
 import { themeIcon } from './jobNode';
 
 export class EventNode extends vscode.TreeItem {
   readonly kind = 'event' as const;
   readonly snapshot?: SnapshotRef;
 
-  constructor(readonly jobId: string, readonly event: TraceEvent) {
-    const s = summarizeEvent(event);
+  constructor(readonly jobId: string, readonly event: TraceEvent, readonly finished?: TraceEvent) {
+    const s = eventRow(event, finished);
     super(s.text, vscode.TreeItemCollapsibleState.None);
     this.id = `job:${jobId}/event:${eventKey(event)}`;
     this.description = s.time;
@@ -20,7 +20,7 @@ export class EventNode extends vscode.TreeItem {
     this.contextValue = ['event', event.type, ...(s.snapshot ? ['snapshot'] : [])].join(';');
     const md = new vscode.MarkdownString(undefined, false);
     md.isTrusted = false;
-    md.appendCodeblock(JSON.stringify(event, null, 2), 'json');
+    md.appendCodeblock(JSON.stringify(finished ? [event, finished] : event, null, 2), 'json');
     this.tooltip = md;
     if (s.snapshot) {
       this.command = { command: 'devIndex.agent.openSnapshot', title: 'Open Snapshot', arguments: [this] };

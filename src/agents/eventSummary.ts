@@ -70,7 +70,38 @@ export function eventIcon(ev: TraceEvent): IconSpec {
   }
 }
 
-export function summarizeEvent(ev: TraceEvent): EventSummary {
+/** One tree row: an event, or a tool call's start and finish merged (both stay in the trace JSON). */
+export interface RowEvents { event: TraceEvent; finished?: TraceEvent }
+
+/**
+ * Pairs each `tool_call.started` with its `tool_call.finished` (same toolCallId) into one row at the
+ * start's place; everything else is a row of its own. A finish without a start keeps its own row.
+ */
+export function mergeToolCalls(events: readonly TraceEvent[]): RowEvents[] {
+  const finishes = new Map<string, TraceEvent>();
+  for (const e of events) if (e.type === 'tool_call.finished' && e.toolCallId) finishes.set(e.toolCallId, e);
+  const paired = new Set<TraceEvent>();
+  const rows: RowEvents[] = [];
+  for (const e of events) {
+    if (e.type === 'tool_call.started' && e.toolCallId && finishes.has(e.toolCallId)) {
+      const finished = finishes.get(e.toolCallId)!;
+      paired.add(finished);
+      rows.push({ event: e, finished });
+    } else if (!paired.has(e)) rows.push({ event: e });
+  }
+  return rows;
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+export function eventRow(ev: TraceEvent, finished?: TraceEvent): EventSummary {
+  if (ev.type === 'tool_call.started' && finished) {
+    const ms = Date.parse(finished.occurredAt ?? '') - Date.parse(ev.occurredAt ?? '');
+    const took = Number.isFinite(ms) && ms >= 0 ? ` · ${seconds(ms)}` : '';
+    return { icon: { id: 'check' }, text: `tool ${ev.toolName ?? finished.toolName ?? '?'}${took}`, time: formatTime(ev.occurredAt) };
+  }
   const out: EventSummary = { icon: eventIcon(ev), text: summaryText(ev), time: formatTime(ev.occurredAt) };
   const a = ev.type === 'artifact.updated' ? ev.artifact : undefined;
   if (a?.snapshotId) out.snapshot = { snapshotId: a.snapshotId, kind: a.kind, artifactId: a.artifactId, path: a.path };

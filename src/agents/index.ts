@@ -28,7 +28,7 @@ import type { JobStorage } from './jobModel';
 import { notifyJobEnds } from './jobNotifier';
 import { JobStore, type Timers } from './jobStore';
 import { JobsTreeProvider, type TreeNode } from './jobsTreeProvider';
-import type { PollTiming } from './pollSchedule';
+import type { PollTiming } from '../api/agent/pollSchedule';
 import { emptyDraft } from './startJobInput';
 
 export const JOBS_VIEW_ID = 'devIndex.jobs';

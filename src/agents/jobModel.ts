@@ -2,55 +2,28 @@
 // tests). Trace events themselves are not persisted: they are re-read on demand; what survives a
 // reload is how far the trace had been read and how the run ended.
 import { isTerminalStatus } from '../api/agentConstants';
+import type { RunFacts, TraceProgress } from '../api/agent/runEngine';
 
-export interface TraceProgress {
-  /** Distinct events read so far. */
-  eventCount: number;
-  lastEventId?: string;
-  lastEventAt?: string;
-  /** `run.finished` has been read. */
-  finished: boolean;
-  /** The job predates the engine that records traces (400 on trace): poll status only. */
-  unavailable?: boolean;
-}
+export type { TraceProgress };
 
-export interface AgentJob {
+/** A job as the editor keeps it: what the run engine knows about the run, plus the editor's own facts. */
+export interface AgentJob extends RunFacts {
   id: string;
   prompt: string;
   /** Epoch milliseconds. */
   createdAt: number;
   /** Started from this editor, or found in the service's job list. */
   origin: 'user' | 'service';
-  /** The service's status: `processing`, `completed`, `failed`, `cancelled`, or a newer value shown raw. */
-  status: string;
-  model?: string;
-  effort?: string;
   urls?: string[];
-  maxCredits?: number;
-  creditsUsed?: number;
-  /** `run.finished` outcome: succeeded, failed, cancelled, refused, credit_limit_reached... */
-  outcome?: string;
-  /** `error.code` of `run.finished` (spec 7.3). */
-  errorCode?: string;
-  /** The status record's `error`, or the `run.finished` error message. */
-  error?: string;
   notFound?: boolean;
-  /** When the service stops keeping the job (ISO time); after it every agent endpoint answers 404. */
-  expiresAt?: string;
   /** The service answered 404 after `expiresAt`: only what is kept locally is left. */
   expired?: boolean;
-  /** The final status record has been read (and its result, if any, kept locally). */
-  finalRead?: boolean;
-  /** The final record carried `partial` (what a run stopped at its credit ceiling had gathered). */
-  hasPartial?: boolean;
   /** What is kept in this editor's storage (see KeptResult), so it still opens after expiry. */
   kept?: { result: boolean; partial: boolean };
-  cancelRequested?: boolean;
   /** A failure that stopped polling (key rejected, no permission...); cleared by Refresh. */
   pollError?: string;
   /** The end-of-run notification has been shown (so a reload does not show it again). */
   notified?: boolean;
-  trace: TraceProgress;
 }
 
 export interface JobStorage {

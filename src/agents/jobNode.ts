@@ -8,23 +8,26 @@ export function themeIcon(spec: { id: string; color?: string }): vscode.ThemeIco
   return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
 }
 
+/** A job row's label: the prompt cut at a word boundary, short enough that the state beside it stays visible at the default side bar width (about 290 px; measured in the e2e tier). */
+export const JOB_LABEL_CHARS = 22;
+
 export class JobNode extends vscode.TreeItem {
   readonly kind = 'job' as const;
 
   constructor(readonly jobId: string, job: AgentJob) {
-    super(shortLabel(job.prompt), vscode.TreeItemCollapsibleState.Collapsed);
+    super(shortLabel(job.prompt, JOB_LABEL_CHARS), vscode.TreeItemCollapsibleState.Collapsed);
     this.id = `job:${jobId}`;
     this.update(job);
   }
 
   update(job: AgentJob): void {
     const state = jobState(job);
-    this.label = shortLabel(job.prompt);
-    this.description = jobDescription(job);
+    this.label = shortLabel(job.prompt, JOB_LABEL_CHARS);
+    this.description = jobDescription(job, Date.now());
     this.iconPath = themeIcon(stateIcon(state));
     this.contextValue = jobContextValue(job);
     this.tooltip = jobTooltip(job, stateWords(state, job.status));
-    this.accessibilityInformation = { label: `Agent job ${shortLabel(job.prompt)}, ${this.description}` };
+    this.accessibilityInformation = { label: `Agent job ${shortLabel(job.prompt, 80)}, ${this.description}` };
   }
 }
 

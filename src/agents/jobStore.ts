@@ -1,28 +1,23 @@
-// The agent job store: every job the user started (and, with a key, the service's job list), what is
-// known about each, persisted so a reload loses nothing, and a polling loop that runs only while a
-// job runs. vscode-free: the tree subscribes to `onDidChangeJob`, tests drive it with a fake clock.
-import { eventKey } from '../api/agentTrace';
+// The agent job store: the facade the tree and the commands use. It holds the jobs in memory and puts
+// three parts together: the repository (jobRepository.ts: one record per job, safe with many
+// windows), the poller (jobPoller.ts: one timer, armed from resume()), and the run engine
+// (src/api/agent/: what a poll does to a job). vscode-free: the tree subscribes to `onDidChangeJob`,
+// tests drive it with a fake clock.
+import {
+  applyStatus, applyTrace, DEFAULT_STATUS_EVERY_MS, newRunState, pollRun, type RunState,
+} from '../api/agent/runEngine';
+import { DEFAULT_POLL_TIMING, observe, type PollTiming } from '../api/agent/pollSchedule';
 import type { AgentBackend, AgentJobRecord, AgentListEntry, AgentSnapshotResponse, AgentSubmitParams, AgentTraceResponse, TraceEvent } from './agentBackend';
-import { describeAgentError, errorReason, isPermanent, retryAfterOf } from './agentWords';
+import { describeAgentError, errorReason } from './agentWords';
 import { Emitter, type Event } from './emitter';
 import {
   type AgentJob, isActive, isPastExpiry, isTerminalStatus, type JobStorage, type KeptResult, MAX_KEPT_RESULT_CHARS,
 } from './jobModel';
 import { JobRepository, mergeJobs, type PruneLimits } from './jobRepository';
 import { Limiter } from './limiter';
-import { DEFAULT_POLL_TIMING, dueAt, observe, type PollObservation, type PollTiming, type ScheduleState, type Signal, startSchedule } from './pollSchedule';
+import { JobPoller, systemTimers, type Timers } from './jobPoller';
 
-export interface Timers {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemTimers: Timers = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-};
+export { systemTimers, type Timers };
 
 export interface JobStoreOptions {
   /** Called on first use, so the client bundle loads only when a request is made. */
@@ -69,29 +64,11 @@ export interface ResultView {
   expiredOn?: string;
 }
 
-interface Runtime {
-  schedule?: ScheduleState;
+/** What the store keeps per job while following it: the engine's run state, plus the tree's trace load. */
+interface Runtime extends RunState {
   polling: boolean;
-  events: Map<string, TraceEvent>;
   trace: TraceLoad;
-  lastTrace?: AgentTraceResponse;
-  lastRecord?: AgentJobRecord;
-  lastStatusAt?: number;
-  /** When the trace last brought a new event (or polling started). */
-  lastNewEventAt?: number;
-  /** The last progress phase per agent id, to tell a phase change from another message. */
-  phases: Map<string, string>;
-  /** The largest rise of `creditsUsed` between two reads: about the cost of the costliest step. */
-  largestCreditStep: number;
-  /** What the trace has said about the end being near (see `nearEnd`). */
-  endSignals: { finalizing: boolean; orchestratorFinished: boolean; cancelRequested: boolean; fatalError: boolean };
 }
-
-/** Events whose arrival says the run moved on in a way that matters for when it ends. */
-const SIGNIFICANT_TYPES = new Set(['artifact.updated', 'error.occurred', 'agent.finished', 'run.cancel_requested', 'run.finished']);
-
-/** Credits used, as a share of the ceiling, from which a run is treated as near its (credit-limited) end. */
-export const NEAR_CREDIT_LIMIT = 0.9;
 
 export class JobStore {
   private readonly jobsById = new Map<string, AgentJob>();
@@ -105,9 +82,7 @@ export class JobStore {
   private readonly timing: PollTiming;
   private readonly limiter: Limiter;
   private readonly statusEveryMs: number;
-  private hidden: boolean;
-  private timer: unknown;
-  private timerDueAt: number | undefined;
+  private readonly poller: JobPoller;
   private disposed = false;
 
   /** Fires with a job id when that job changed, or undefined when jobs were added or removed. */
@@ -119,8 +94,12 @@ export class JobStore {
     this.timers = opts.timers ?? systemTimers;
     this.timing = opts.timing ?? DEFAULT_POLL_TIMING;
     this.limiter = new Limiter(opts.maxInFlight ?? 2);
-    this.statusEveryMs = opts.statusEveryMs ?? 5 * 60_000;
-    this.hidden = opts.hidden ?? false;
+    this.statusEveryMs = opts.statusEveryMs ?? DEFAULT_STATUS_EVERY_MS;
+    this.poller = new JobPoller({
+      timers: this.timers, timing: this.timing, hidden: opts.hidden,
+      entries: () => [...this.runtime].filter(([id]) => this.jobsById.has(id)),
+      poll: (id) => this.poll(id, this.rt(id)),
+    });
     this.repo = new JobRepository(opts.storage, () => this.timers.now(), opts.onLog, opts.prune);
     // Reading storage starts nothing: `resume()` does.
     for (const job of this.repo.load()) this.jobsById.set(job.id, job);
@@ -175,7 +154,7 @@ export class JobStore {
   private armSync(): void {
     if (this.syncTimer !== undefined) this.timers.clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
-    if (this.disposed || !this.resumed || this.hidden) return;
+    if (this.disposed || !this.resumed || this.poller.hidden) return;
     this.syncTimer = this.timers.setTimeout(() => {
       this.syncTimer = undefined;
       this.sync();
@@ -210,7 +189,7 @@ export class JobStore {
 
   /** The time the next request is due, for tests and the bench; undefined when nothing is scheduled. */
   nextPollAt(): number | undefined {
-    return this.timerDueAt;
+    return this.poller.nextPollAt();
   }
 
   get inFlight(): number {
@@ -218,11 +197,10 @@ export class JobStore {
   }
 
   setHidden(hidden: boolean): void {
-    if (this.hidden === hidden) return;
-    this.hidden = hidden;
+    if (this.poller.hidden === hidden) return;
+    this.poller.setHidden(hidden);
     // Shown again: catch up with other windows at once, then keep looking while visible.
     if (!hidden && this.resumed) this.sync();
-    this.arm();
     this.armSync();
   }
 
@@ -311,7 +289,8 @@ export class JobStore {
       const backend = await this.opts.backend();
       const trace = await this.limiter.run(() => backend.trace(id));
       if (this.disposed) return;
-      this.applyTrace(job, rt, trace);
+      applyTrace(job, rt, trace, this.timers.now());
+      rt.trace = { state: 'loaded' };
     } catch (e) {
       const reason = errorReason(e);
       if (reason === 'no-trace') job.trace.unavailable = true;
@@ -348,7 +327,7 @@ export class JobStore {
       }
       if (record) {
         rt.lastRecord = record;
-        const changed = this.applyStatus(job, record);
+        const changed = applyStatus(job, record);
         if (isTerminalStatus(record.status)) this.keep(job, record);
         if (changed) {
           this.persist(job);
@@ -377,7 +356,8 @@ export class JobStore {
     const rt = this.rt(id);
     const backend = await this.opts.backend();
     const trace = await this.limiter.run(() => backend.trace(id));
-    this.applyTrace(job, rt, trace);
+    applyTrace(job, rt, trace, this.timers.now());
+    rt.trace = { state: 'loaded' };
     this.persist(job);
     this.changed(id);
     return trace;
@@ -404,11 +384,9 @@ export class JobStore {
 
   dispose(): void {
     this.disposed = true;
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.poller.dispose();
     if (this.syncTimer !== undefined) this.timers.clearTimeout(this.syncTimer);
-    this.timer = undefined;
     this.syncTimer = undefined;
-    this.timerDueAt = undefined;
     this.changeEmitter.dispose();
     this.endEmitter.dispose();
   }
@@ -418,118 +396,41 @@ export class JobStore {
   private startPolling(id: string): void {
     const rt = this.rt(id);
     const now = this.timers.now();
-    rt.schedule = startSchedule(now, this.timing);
     rt.lastStatusAt ??= now;
     rt.lastNewEventAt ??= now;
-    this.arm();
+    this.poller.start(rt);
   }
 
   /** Poll this job at the next opportunity, restarting a stopped schedule. */
   private pollSoon(id: string): void {
-    const rt = this.rt(id);
-    const now = this.timers.now();
-    const fast = this.timing.fastMs;
-    // lastPollAt one fast interval back makes the job due now without touching the backoff rules.
-    rt.schedule = { ...(rt.schedule && !rt.schedule.stopped ? rt.schedule : startSchedule(now, this.timing)), lastPollAt: now - fast, intervalMs: fast, notBefore: rt.schedule?.notBefore };
-    this.arm();
+    this.poller.pollSoon(this.rt(id));
   }
 
-  /** One timer for all jobs, set for the earliest due poll; none at all while nothing runs. */
   private arm(): void {
-    if (this.disposed) return;
-    let earliest: number | undefined;
-    for (const [id, rt] of this.runtime) {
-      if (rt.polling || !rt.schedule || !this.jobsById.has(id)) continue;
-      const at = dueAt(rt.schedule, this.hidden, this.timing);
-      if (at !== undefined && (earliest === undefined || at < earliest)) earliest = at;
-    }
-    if (earliest === this.timerDueAt) return;
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerDueAt = earliest;
-    if (earliest === undefined) return;
-    this.timer = this.timers.setTimeout(() => this.fire(), Math.max(0, earliest - this.timers.now()));
+    this.poller.arm();
   }
 
-  private fire(): void {
-    this.timer = undefined;
-    this.timerDueAt = undefined;
-    if (this.disposed) return;
-    const now = this.timers.now();
-    for (const [id, rt] of this.runtime) {
-      if (rt.polling || !rt.schedule || !this.jobsById.has(id)) continue;
-      const at = dueAt(rt.schedule, this.hidden, this.timing);
-      if (at !== undefined && at <= now) {
-        rt.polling = true;
-        void this.poll(id, rt).finally(() => {
-          rt.polling = false;
-          this.arm();
-        });
-      }
-    }
-    this.arm();
-  }
-
+  /** One poll through the run engine; what it found is kept, shown and (at the end) announced. */
   private async poll(id: string, rt: Runtime): Promise<void> {
     const job = this.jobsById.get(id);
     if (!job || !rt.schedule) return;
-    let obs: PollObservation;
-    let changed = false;
-    let signal: Signal = 'none';
-    try {
-      const backend = await this.opts.backend();
-      if (!job.trace.unavailable) {
-        try {
-          const trace = await this.limiter.run(() => backend.trace(id));
-          if (this.disposed) return;
-          const r = this.applyTrace(job, rt, trace);
-          changed ||= r.changed;
-          signal = r.signal;
-        } catch (e) {
-          if (errorReason(e) !== 'no-trace') throw e;
-          job.trace.unavailable = true;
-          changed = true;
-          signal = 'significant';
-        }
-      }
-      const now = this.timers.now();
-      const quietSince = Math.max(rt.lastNewEventAt ?? now, rt.lastStatusAt ?? now);
-      // The final record is read once, in the poll that sees the end: it holds the result to keep
-      // before the job expires, the partial result, and the credits a cancelled run spent.
-      const needStatus = job.trace.unavailable
-        || ((job.trace.finished || isTerminalStatus(job.status)) && !job.finalRead)
-        || now - quietSince >= this.statusEveryMs;
-      if (needStatus) {
-        const record = await this.limiter.run(() => backend.status(id));
-        if (this.disposed) return;
-        rt.lastRecord = record;
-        rt.lastStatusAt = this.timers.now();
-        const before = job.status;
-        changed = this.applyStatus(job, record) || changed;
-        if (isTerminalStatus(record.status)) changed = this.keep(job, record) || changed;
-        if (job.status !== before) signal = 'significant';
-        else if (changed && signal === 'none') signal = 'routine';
-      }
-      obs = isTerminalStatus(job.status) ? { kind: 'finished' } : { kind: 'progress', signal, nearEnd: this.nearEnd(job, rt) };
-    } catch (e) {
-      if (this.disposed) return;
-      if (errorReason(e) === 'not-found') {
-        this.markGone(job);
-        changed = true;
-        obs = { kind: 'not-found' };
-      } else if (isPermanent(e)) {
-        job.pollError = describeAgentError(e);
-        changed = true;
-        obs = { kind: 'fatal' };
-      } else {
-        obs = { kind: 'error', retryAfterMs: retryAfterOf(e) };
-      }
-      this.opts.onLog?.(`agent job ${id}: poll failed: ${describeAgentError(e)}`);
-    }
+    const backend = await this.opts.backend();
+    if (this.disposed) return;
+    const step = await pollRun(id, job, rt, backend, {
+      now: () => this.timers.now(), timing: this.timing, statusEveryMs: this.statusEveryMs, call: (fn) => this.limiter.run(fn),
+    });
     if (this.disposed || !this.jobsById.has(id)) return;
-    // Without a trace there are no late events to wait for.
-    const timing = job.trace.unavailable ? { ...this.timing, graceMs: 0 } : this.timing;
-    rt.schedule = observe(rt.schedule, obs, this.timers.now(), timing);
+    let changed = step.changed;
+    if (rt.lastTrace) rt.trace = { state: 'loaded' };
+    if (step.finalRecord) changed = this.keep(job, step.finalRecord) || changed;
+    if (step.observation.kind === 'not-found') {
+      this.markGone(job);
+      changed = true;
+    } else if (step.observation.kind === 'fatal') {
+      job.pollError = describeAgentError(step.error);
+      changed = true;
+    }
+    if (step.error !== undefined) this.opts.onLog?.(`agent job ${id}: poll failed: ${describeAgentError(step.error)}`);
     if (changed) {
       this.persist(job);
       this.changed(id);
@@ -537,118 +438,12 @@ export class JobStore {
     this.maybeEnded(job);
   }
 
-  // ---- applying what the service said ----
-
-  private applyTrace(job: AgentJob, rt: Runtime, trace: AgentTraceResponse): { changed: boolean; signal: Signal } {
-    rt.lastTrace = trace;
-    rt.trace = { state: 'loaded' };
-    // The persisted read mark tells events already seen before a reload from new ones.
-    const before = Math.max(job.trace.eventCount, rt.events.size);
-    const added: TraceEvent[] = [];
-    for (const ev of trace.events) {
-      const key = eventKey(ev);
-      if (rt.events.has(key)) continue;
-      rt.events.set(key, ev);
-      added.push(ev);
-    }
-    let changed = rt.events.size > before;
-    const signal = this.readSignals(rt, added);
-    if (added.length) {
-      rt.lastNewEventAt = this.timers.now();
-      job.trace.eventCount = Math.max(job.trace.eventCount, rt.events.size);
-      const at = (e: TraceEvent): number => Date.parse(e.occurredAt ?? '') || 0;
-      let last: TraceEvent | undefined;
-      for (const ev of rt.events.values()) if (!last || at(ev) >= at(last)) last = ev;
-      job.trace.lastEventId = last?.eventId;
-      job.trace.lastEventAt = last?.occurredAt;
-    }
-    for (const ev of added) {
-      if (ev.type !== 'run.finished') continue;
-      job.trace.finished = true;
-      job.outcome = ev.outcome ?? job.outcome;
-      // The outcome is final, so the status record need not be read just to learn that the run
-      // ended: it is read when the result is opened (and by the periodic safety net).
-      if (!isTerminalStatus(job.status) && ev.outcome) job.status = ev.outcome === 'succeeded' ? 'completed' : 'failed';
-      if (ev.error?.code) job.errorCode = ev.error.code;
-      if (ev.error?.message && !job.error) job.error = ev.error.message;
-      changed = true;
-    }
-    if (typeof trace.creditsUsed === 'number' && job.creditsUsed !== undefined && trace.creditsUsed > job.creditsUsed) {
-      rt.largestCreditStep = Math.max(rt.largestCreditStep, trace.creditsUsed - job.creditsUsed);
-    }
-    if (typeof trace.creditsUsed === 'number' && trace.creditsUsed !== job.creditsUsed) {
-      job.creditsUsed = trace.creditsUsed;
-      changed = true;
-    }
-    return { changed, signal: signal === 'none' && changed ? 'routine' : signal };
-  }
-
-  /**
-   * Classifies new events for the schedule and records what they say about the end being near.
-   * Significant: a progress phase change (per agent), an artifact update, an agent finishing, an error,
-   * a cancel request, the end. Everything else (tool calls, reasoning, messages within a phase,
-   * browser sessions, types this client does not know) is routine: the run is busy, not ending.
-   */
-  private readSignals(rt: Runtime, added: TraceEvent[]): Signal {
-    let signal: Signal = 'none';
-    const ordered = [...added].sort((a, b) => (Date.parse(a.occurredAt ?? '') || 0) - (Date.parse(b.occurredAt ?? '') || 0)
-      || (a.producerSequence ?? 0) - (b.producerSequence ?? 0));
-    for (const ev of ordered) {
-      const orchestrator = ev.agent?.role === 'orchestrator';
-      let significant = SIGNIFICANT_TYPES.has(ev.type);
-      if (ev.type === 'progress.reported' && typeof ev.phase === 'string') {
-        const agentId = ev.agent?.id ?? '';
-        if (rt.phases.get(agentId) !== ev.phase) significant = true;
-        rt.phases.set(agentId, ev.phase);
-        if (orchestrator) rt.endSignals.finalizing = ev.phase === 'finalizing';
-      }
-      if (ev.type === 'agent.finished' && orchestrator) rt.endSignals.orchestratorFinished = true;
-      if (ev.type === 'run.cancel_requested') rt.endSignals.cancelRequested = true;
-      if (ev.type === 'error.occurred' && ev.error?.retryable === false) rt.endSignals.fatalError = true;
-      signal = significant ? 'significant' : signal === 'none' ? 'routine' : signal;
-    }
-    return signal;
-  }
-
-  /**
-   * Whether the run, as known now, says its end is near: the orchestrator is finalizing or has
-   * finished, a cancel was requested, an error that will not be retried occurred, or the credit
-   * ceiling is close: within 10% of it, or within the largest rise seen so far (one more costly step
-   * would hit it). The schedule polls fast only then.
-   */
-  private nearEnd(job: AgentJob, rt: Runtime): boolean {
-    const s = rt.endSignals;
-    const used = job.creditsUsed;
-    const credits = job.maxCredits !== undefined && used !== undefined && used > 0
-      && (used >= NEAR_CREDIT_LIMIT * job.maxCredits || used + rt.largestCreditStep >= job.maxCredits);
-    return s.finalizing || s.orchestratorFinished || s.cancelRequested || s.fatalError
-      || job.cancelRequested === true || job.status === 'cancelling' || credits;
-  }
-
-  private applyStatus(job: AgentJob, record: AgentJobRecord): boolean {
-    let changed = false;
-    const set = <K extends keyof AgentJob>(k: K, v: AgentJob[K] | undefined): void => {
-      if (v !== undefined && job[k] !== v) {
-        job[k] = v;
-        changed = true;
-      }
-    };
-    set('status', typeof record.status === 'string' ? record.status : undefined);
-    set('creditsUsed', typeof record.creditsUsed === 'number' ? record.creditsUsed : undefined);
-    set('error', typeof record.error === 'string' && record.error ? record.error : undefined);
-    set('model', typeof record.model === 'string' ? record.model : undefined);
-    set('effort', typeof record.effort === 'string' ? record.effort : undefined);
-    set('expiresAt', typeof record.expiresAt === 'string' ? record.expiresAt : undefined);
-    if (record.partial !== undefined && record.partial !== null) set('hasPartial', true);
-    return changed;
-  }
-
   /**
    * Keeps a finished job's result and partial result in storage (one key per job), so they still open
    * after the service has let the job expire. Returns whether the job changed.
    */
   private keep(job: AgentJob, record: AgentJobRecord): boolean {
-    const wasRead = job.finalRead === true;
+    const wasRead = job.finalRead === true && job.kept !== undefined;
     job.finalRead = true;
     const hasData = record.data !== undefined && record.data !== null;
     const hasPartial = record.partial !== undefined && record.partial !== null;
@@ -738,10 +533,7 @@ export class JobStore {
   private rt(id: string): Runtime {
     let rt = this.runtime.get(id);
     if (!rt) {
-      rt = {
-        polling: false, events: new Map(), trace: { state: 'unloaded' }, phases: new Map(), largestCreditStep: 0,
-        endSignals: { finalizing: false, orchestratorFinished: false, cancelRequested: false, fatalError: false },
-      };
+      rt = { ...newRunState(), polling: false, trace: { state: 'unloaded' } };
       this.runtime.set(id, rt);
     }
     return rt;

@@ -5,6 +5,7 @@ import { groupByAgent } from '../api/agentTrace';
 import { AgentNode } from './agentNode';
 import { DisposableStore } from './disposables';
 import { EventNode } from './eventNode';
+import { mergeToolCalls } from './eventSummary';
 import { JobNode } from './jobNode';
 import { jobState } from './jobState';
 import type { JobStore } from './jobStore';
@@ -66,7 +67,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
       const running = isRunning(this.store, element.jobId);
       return [
         ...element.agent.children.map((c) => new AgentNode(element.jobId, c, running)),
-        ...element.agent.events.map((e) => new EventNode(element.jobId, e)),
+        ...mergeToolCalls(element.agent.events).map((r) => new EventNode(element.jobId, r.event, r.finished)),
       ];
     }
     return [];
@@ -101,7 +102,8 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
   }
 }
 
+/** Agents without their final event show as running while the job runs or its late events are still read. */
 function isRunning(store: JobStore, jobId: string): boolean {
   const job = store.get(jobId);
-  return job !== undefined && (jobState(job) === 'running' || jobState(job) === 'cancelling');
+  return job !== undefined && (jobState(job) === 'running' || jobState(job) === 'cancelling' || store.isPolling(jobId));
 }

@@ -56,3 +56,10 @@ export function reasonOf(e: unknown): AgentErrorReason | undefined {
   const r = e !== null && typeof e === 'object' ? (e as { reason?: unknown }).reason : undefined;
   return typeof r === 'string' && (AGENT_ERROR_REASONS as readonly string[]).includes(r) ? r as AgentErrorReason : undefined;
 }
+
+/** Failures that polling again cannot fix (the key, the plan, the team's settings, the request itself). */
+const PERMANENT_REASONS: ReadonlySet<AgentErrorReason> = new Set(['auth', 'payment', 'forbidden', 'zero-data-retention', 'invalid-job-id', 'invalid-input']);
+
+export function isPermanentReason(r: AgentErrorReason): boolean {
+  return PERMANENT_REASONS.has(r);
+}

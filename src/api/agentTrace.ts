@@ -75,11 +75,11 @@ export function orderEvents(events: readonly TraceEvent[]): TraceEvent[] {
   }
 }
 
-export interface AgentNode {
+export interface AgentGroup {
   agent: EventAgent;
   /** This agent's events, de-duplicated, in producerSequence order. */
   events: TraceEvent[];
-  children: AgentNode[];
+  children: AgentGroup[];
 }
 
 const ROLE_RANK: Record<string, number> = { orchestrator: 0, subagent: 1, system: 2 };
@@ -89,8 +89,8 @@ const ROLE_RANK: Record<string, number> = { orchestrator: 0, subagent: 1, system
  * subagents nested under their parent at any depth, the system agent last. Events without an agent
  * go to a synthetic "(unknown agent)" node so nothing is lost.
  */
-export function groupByAgent(events: readonly TraceEvent[]): AgentNode[] {
-  const nodes = new Map<string, AgentNode>();
+export function groupByAgent(events: readonly TraceEvent[]): AgentGroup[] {
+  const nodes = new Map<string, AgentGroup>();
   const firstSeen = new Map<string, number>();
   dedupeEvents(events).forEach((e, i) => {
     const agent: EventAgent = e.agent ?? { id: UNKNOWN_AGENT, role: 'unknown', parentId: undefined };
@@ -108,16 +108,16 @@ export function groupByAgent(events: readonly TraceEvent[]): AgentNode[] {
   });
   for (const n of nodes.values()) n.events = orderAgentEvents(n.events);
 
-  const startOf = (n: AgentNode) => Math.min(...n.events.map(time), Infinity);
+  const startOf = (n: AgentGroup) => Math.min(...n.events.map(time), Infinity);
   // Follows the links made so far, so a parent cycle in the data is broken at the link that closes it.
-  const attachedParent = new Map<string, AgentNode>();
-  const closesCycle = (child: AgentNode, parent: AgentNode): boolean => {
-    for (let cur: AgentNode | undefined = parent; cur; cur = attachedParent.get(cur.agent.id)) {
+  const attachedParent = new Map<string, AgentGroup>();
+  const closesCycle = (child: AgentGroup, parent: AgentGroup): boolean => {
+    for (let cur: AgentGroup | undefined = parent; cur; cur = attachedParent.get(cur.agent.id)) {
       if (cur === child) return true;
     }
     return false;
   };
-  const roots: AgentNode[] = [];
+  const roots: AgentGroup[] = [];
   for (const n of nodes.values()) {
     const parent = n.agent.parentId ? nodes.get(n.agent.parentId) : undefined;
     if (parent && !closesCycle(n, parent)) {
@@ -127,13 +127,13 @@ export function groupByAgent(events: readonly TraceEvent[]): AgentNode[] {
       roots.push(n);
     }
   }
-  const byStart = (a: AgentNode, b: AgentNode) => {
+  const byStart = (a: AgentGroup, b: AgentGroup) => {
     const sa = startOf(a);
     const sb = startOf(b);
     if (sa !== sb) return sa < sb ? -1 : 1;
     return (firstSeen.get(a.agent.id) ?? 0) - (firstSeen.get(b.agent.id) ?? 0);
   };
-  const sortTree = (list: AgentNode[]) => {
+  const sortTree = (list: AgentGroup[]) => {
     list.sort(byStart);
     for (const n of list) sortTree(n.children);
   };

@@ -1,9 +1,12 @@
 // `devindex agent …`: start, follow, cancel and inspect agent jobs from a terminal.
 import { readFileSync } from 'node:fs';
 import {
-  AGENT_EFFORTS, AGENT_MODELS, AgentClient, isTerminalStatus, mergeEvents, orderEvents, reasonOf, RETIRED_AGENT_MODELS, runFinished, summarizeEvent,
+  AGENT_EFFORTS, AGENT_MODELS, AgentClient, orderEvents, RETIRED_AGENT_MODELS, summarizeEvent,
   type AgentJobRecord, type AgentSchemaParam, type AgentSubmitParams, type TraceEvent,
 } from '../api/agent';
+import { DEFAULT_POLL_TIMING, type PollTiming } from '../api/agent/pollSchedule';
+import { followRun, type RunFacts } from '../api/agent/runEngine';
+import { endMessage, jobState } from '../api/agent/runOutcome';
 import type { ClientOptions, DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { boundedJson } from '../api/jsonDepth';
@@ -63,14 +66,16 @@ const SUBCOMMANDS: Record<string, { options: CliOptions; positionals: string[] }
   list: { options: { ...COMMON, before: { type: 'string' } }, positionals: [] },
 };
 
-/** How `--wait` polls: fast at first, slower while nothing changes, a grace period after run.finished. */
-export interface WaitPolicy { initialMs: number; maxMs: number; factor: number; graceMs: number; maxWaitMs: number }
-export const DEFAULT_WAIT: WaitPolicy = { initialMs: 1000, maxMs: 15_000, factor: 1.6, graceMs: 2000, maxWaitMs: 60 * 60 * 1000 };
+/** `--wait` gives up following after this long (the run keeps going on the service). */
+export const DEFAULT_MAX_WAIT_MS = 60 * 60 * 1000;
 
-export interface AgentCommandDeps {
+/** What `devindex agent` needs from outside, replaceable in tests (a fake client, a fake clock). */
+export interface AgentCliDeps {
   createClient?: (io: CommonCliIo, baseUrlFlag: string | undefined, extra: Partial<ClientOptions>) => DevIndexClient;
   clientOptions?: Partial<ClientOptions>;
-  wait?: Partial<WaitPolicy>;
+  /** The run engine's poll timing (the editor's tree uses the same default). */
+  timing?: Partial<PollTiming>;
+  maxWaitMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
 }
@@ -130,7 +135,7 @@ export function submitParamsFrom(p: Parsed): AgentSubmitParams {
 
 const clean = (s: string) => sanitizeForTerminal(s);
 
-export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCommandDeps = {}): Promise<number> {
+export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliDeps = {}): Promise<number> {
   const cmd = 'devindex agent';
   let parsed: Parsed;
   let submit: AgentSubmitParams | undefined;
@@ -286,75 +291,46 @@ export function formatTrace(events: TraceEvent[]): string {
   return ordered.map((e) => eventLine(e, parents)).join('');
 }
 
-/** Follows a run: prints new events, stops after run.finished plus a grace period; 0 only if it completed. */
-async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, submitted: AgentSubmitParams, deps: AgentCommandDeps): Promise<number> {
-  const policy = { ...DEFAULT_WAIT, ...deps.wait };
-  const sleep = deps.sleep ?? ((ms: number) => systemClock.sleep(ms, io.signal));
-  const now = deps.now ?? Date.now;
-  const started = now();
+/**
+ * Follows a run through the run engine (the same schedule and reducers as the editor's tree): prints
+ * new events as they arrive, then the end in the shared words. 0 only if the run completed.
+ */
+async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, submitted: AgentSubmitParams, deps: AgentCliDeps): Promise<number> {
   const parents = new Map<string, string | undefined>();
-  let known: TraceEvent[] = [];
-  let traceAvailable = true;
-  let interval = policy.initialMs;
-  let finishedAt: number | undefined;
-  let job: AgentJobRecord | undefined;
-  for (let tick = 0; ; tick++) {
-    let fresh: TraceEvent[] = [];
-    if (traceAvailable) {
-      try {
-        const t = await agent.trace(id, {}, { signal: io.signal });
-        const merged = mergeEvents(known, t.events);
-        fresh = orderEvents(merged.slice(known.length));
-        known = merged;
-      } catch (e) {
-        if (reasonOf(e) !== 'no-trace') throw e;
-        traceAvailable = false;
-        if (!json) io.err(`devindex agent: ${(e as ApiError).message}; following the status only\n`);
-      }
-    }
-    learnAgents(fresh, parents);
-    for (const e of fresh) io.out(json ? `${JSON.stringify(e)}\n` : eventLine(e, parents));
-    const finished = runFinished(known);
-    // The status is read when the trace says the run ended, now and then as a safety net, and always without a trace.
-    if (!traceAvailable || finished || tick % 4 === 3) {
-      job = await agent.status(id, { signal: io.signal });
-      if (isTerminalStatus(job.status) && finishedAt === undefined) finishedAt = now();
-    }
-    if (finished && finishedAt === undefined) finishedAt = now();
-    if (finishedAt !== undefined && (now() - finishedAt >= policy.graceMs || !traceAvailable)) break;
-    if (now() - started > policy.maxWaitMs) {
-      io.err(`devindex agent: job ${id} is still running after ${Math.round(policy.maxWaitMs / 1000)} s; stopped following it (it keeps running: devindex agent status ${id})\n`);
-      return EXIT_FAILURE;
-    }
-    if (finishedAt !== undefined) interval = Math.min(policy.initialMs, policy.graceMs);
-    else if (fresh.length > 0) interval = policy.initialMs;
-    else interval = Math.min(policy.maxMs, interval * policy.factor);
-    await sleep(interval);
+  const sleep = deps.sleep ?? ((ms: number) => systemClock.sleep(ms, io.signal));
+  const maxWaitMs = deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  const r = await followRun({
+    jobId: id,
+    backend: { trace: (j) => agent.trace(j, {}, { signal: io.signal }), status: (j) => agent.status(j, { signal: io.signal }) },
+    clock: { now: deps.now ?? Date.now, sleep: (ms) => sleep(ms) },
+    timing: { ...DEFAULT_POLL_TIMING, ...deps.timing },
+    facts: { maxCredits: submitted.maxCredits },
+    maxWaitMs,
+    signal: io.signal,
+    onEvents: (events) => {
+      learnAgents(events, parents);
+      for (const e of events) io.out(json ? `${JSON.stringify(e)}\n` : eventLine(e, parents));
+    },
+    onNoTrace: () => { if (!json) io.err(`devindex agent: job ${id} has no trace (it ran on an older engine); following its status only\n`); },
+  });
+  if (r.timedOut) {
+    io.err(`devindex agent: job ${id} is still running after ${Math.round(maxWaitMs / 1000)} s; stopped following it (it keeps running: devindex agent status ${id})\n`);
+    return EXIT_FAILURE;
   }
-  if (!job || !isTerminalStatus(job.status)) job = await agent.status(id, { signal: io.signal });
-  if (json) io.out(`${JSON.stringify(job)}\n`);
-  else io.out(finalWords(job, runFinished(known), submitted, id));
-  return job.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
+  if (json) io.out(`${JSON.stringify(r.record)}\n`);
+  else io.out(finalWords(r.facts, submitted, r.record, id));
+  return r.facts.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
 }
 
-/** Why the run ended, in plain words. */
-export function finalWords(job: AgentJobRecord, finished: TraceEvent | undefined, submitted: Pick<AgentSubmitParams, 'maxCredits'>, jobId?: string): string {
-  if (job.status === 'completed') {
-    const data = job.data === undefined ? '' : `${clean(JSON.stringify(job.data, null, 2))}\n`;
-    return `Completed${job.creditsUsed !== undefined ? ` (${job.creditsUsed} credits)` : ''}.\n${data}`;
-  }
-  const outcome = finished?.outcome ?? finished?.error?.code;
-  const err = job.error ? clean(job.error) : undefined;
-  switch (outcome) {
-    case 'credit_limit_reached':
-      return `Stopped: the run reached its credit ceiling (maxCredits ${submitted.maxCredits ?? '2500, the default'}). Raise it with --max-credits to let it finish; failed runs are not billed.${err ? `\n${err}` : ''}\n${
-        // Production keeps what the run gathered until the job expires.
-        job.partial !== undefined && job.partial !== null ? `What it gathered before it stopped is kept: devindex agent status ${jobId ?? '<jobId>'} --partial\n` : ''}`;
-    case 'cancelled':
-      return `Cancelled.${job.creditsUsed ? ` ${job.creditsUsed} credits were spent before it stopped.` : ''}${err ? ` ${err}` : ''}\n`;
-    case 'refused':
-      return `The agent refused the task.${err ? ` ${err}` : ''} Rephrase the prompt.\n`;
-    default:
-      return `The run ended with status ${clean(job.status)}${outcome ? ` (${clean(outcome)})` : ''}.${err ? ` ${err}` : ''}${finished?.error?.retryable ? ' This failure is retryable: start the job again.' : ''}\n`;
-  }
+/** The end of a followed run: the words the editor's notification uses, the data when it completed. */
+export function finalWords(facts: RunFacts, submitted: AgentSubmitParams, record: AgentJobRecord | undefined, id: string): string {
+  const view = { ...facts, prompt: submitted.prompt };
+  const state = jobState(view);
+  const ceiling = submitted.maxCredits ?? 2500;
+  const msg = endMessage(view, state, { raiseCeiling: `start it again with --max-credits above ${ceiling}` });
+  const lines = [clean(msg?.text ?? `The run ended with status ${facts.status}.`)];
+  // Production keeps what the run gathered until the job expires.
+  if (state === 'credit_limit_reached' && record?.partial !== undefined && record.partial !== null) lines.push(`What it gathered before it stopped is kept: devindex agent status ${id} --partial`);
+  if (state === 'completed' && record?.data !== undefined) lines.push(clean(boundedJson(record.data, 2)));
+  return `${lines.join('\n')}\n`;
 }

@@ -87,6 +87,12 @@ describe('search from problems, imports and dependencies in the workbench (issue
     await wb.page.keyboard.press('Control+.');
     await item.waitFor({ state: 'visible' });
     await wb.screenshot('light bulb menu light');
+    await wb.page.keyboard.press('Escape');
+    await wb.useTheme('hc');
+    await cursorAt(2, 28);
+    await wb.page.keyboard.press('Control+.');
+    await item.waitFor({ state: 'visible' });
+    await wb.screenshot('light bulb menu high contrast');
     await searches('DELETE');
     await item.click();
     const sent = await waitFor('the scoped search at the sandbox', async () => (await searches()).find((p) => repos(p).includes('keelhq/keel-schema')));
@@ -94,6 +100,10 @@ describe('search from problems, imports and dependencies in the workbench (issue
     assert.match(String(sent.query), /declaration file for module 'keel-schema'/);
     assert.ok(!String(sent.query).includes('node_modules'), `no path in the query: ${String(sent.query)}`);
     await wb.page.locator('.sidebar').waitFor({ state: 'visible' });
+    // The scope is visible in the Search view's chip row, removable with one click.
+    const chip = wb.webview().locator('#chips .chip', { hasText: 'keelhq/keel-schema' });
+    await chip.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(await chip.locator('button.chip-remove').getAttribute('aria-label'), 'Remove filter keelhq/keel-schema');
     await wb.screenshot('problem search in the view');
     await wb.useTheme('dark');
   });
@@ -115,6 +125,11 @@ describe('search from problems, imports and dependencies in the workbench (issue
     await showHover();
     await hover.first().waitFor({ state: 'visible' });
     await wb.screenshot('import hover light');
+    await wb.useTheme('hc');
+    await cursorAt(2, 28);
+    await showHover();
+    await hover.first().waitFor({ state: 'visible' });
+    await wb.screenshot('import hover high contrast');
     await wb.useTheme('dark');
   });
 
@@ -131,6 +146,14 @@ describe('search from problems, imports and dependencies in the workbench (issue
     await wb.runCommand("Developer Index: Search in a Dependency's Repository…");
     await rows.filter({ hasText: 'keelhq/keel-schema · indexed' }).first().waitFor({ state: 'visible' });
     await wb.screenshot('dependency pick light');
+    await wb.page.keyboard.press('Escape');
+    await wb.useTheme('hc');
+    await wb.runCommand("Developer Index: Search in a Dependency's Repository…");
+    await rows.filter({ hasText: 'keelhq/keel-schema · indexed' }).first().waitFor({ state: 'visible' });
+    await wb.screenshot('dependency pick high contrast');
+    await wb.useTheme('light');
+    await wb.runCommand("Developer Index: Search in a Dependency's Repository…");
+    await rows.filter({ hasText: 'keelhq/keel-schema · indexed' }).first().waitFor({ state: 'visible' });
     // Pick trialrun: filter, toggle its checkbox, accept, answer the question.
     await wb.page.locator('.quick-input-widget input.input').fill('trialrun');
     await rows.filter({ hasText: 'trialrun/trialrun' }).first().click(); // a row's click toggles its check

@@ -66,7 +66,7 @@ for (const wire of WIRES) {
       const finished = lines.findIndex((l) => l.includes('run finished: succeeded'));
       assert.ok(started > 0 && finished > started);
       assert.ok(lines.findIndex((l) => l.includes('parent_finished')) > finished, 'late events are printed after run.finished');
-      assert.match(r.stdout, /Completed \(\d+ credits\)/);
+      assert.match(r.stdout, /Agent job "Find HTTP client libraries" completed using \d+ credits\./);
       assert.match(r.stdout, /"libraries"/);
       const posts = (await requests()).filter((q) => q.method === 'POST');
       assert.equal(posts.length, 1);
@@ -243,7 +243,7 @@ for (const wire of WIRES) {
         assert.equal(none.code, 1);
         const waited = await run(['start', 'partial while waiting', '--max-credits', '50', '--wait']);
         assert.equal(waited.code, 1, waited.stderr);
-        assert.match(waited.stdout, /credit ceiling \(maxCredits 50\)[\s\S]*What it gathered before it stopped is kept: devindex agent status [0-9a-f-]{36} --partial\n$/);
+        assert.match(waited.stdout, /credit ceiling of 50 credits[\s\S]*What it gathered before it stopped is kept: devindex agent status [0-9a-f-]{36} --partial\n$/);
       });
 
       test('production: an unknown model is refused before sending (exit 2) unless DEVINDEX_AGENT_MODELS allows it', async () => {

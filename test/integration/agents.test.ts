@@ -109,13 +109,13 @@ describe('agent jobs', function () {
     const cancelled = await until('the cancelled job ends', () => jobNode(feature, cancelledId),
       (n) => n !== undefined && iconId(n) === 'circle-slash', 30_000);
     assert.doesNotMatch(String(cancelled!.contextValue), /cancellable/);
-    assert.match(String(cancelled!.description), /^cancelled · (\d+ credits spent|0 \/ 1000 credits)$/);
+    assert.match(String(cancelled!.description), /^cancelled · \d+ s · (\d+ credits spent|0 \/ 1000 credits)$/);
   });
 
   it('sees the other job finish with its agents, nested subagents and events in the tree', async () => {
     const done = await until('the job completes', () => jobNode(feature, completedId), (n) => n !== undefined && iconId(n) === 'pass', 60_000);
     assert.match(String(done!.contextValue), /^job;completed;result;trace$/);
-    assert.match(String(done!.description), /completed · \d+ \/ 1000 credits/);
+    assert.match(String(done!.description), /^completed · \d+ s · \d+ \/ 1000 credits$/, 'state first, then duration and credits');
     const all = await descendants(feature, done!);
     const agents = all.filter((n): n is AgentNode => n instanceof AgentNode);
     const orchestrator = agents.find((a) => a.agent.agent.role === 'orchestrator');
@@ -131,6 +131,20 @@ describe('agent jobs', function () {
     const result = await feature.content.provideTextDocumentContent(
       vscode.Uri.from({ scheme: 'devindex-agent', path: agentDocumentPath({ kind: 'result', jobId: completedId, label: 'collect findings' }) }), new vscode.CancellationTokenSource().token);
     assert.ok(Object.keys(JSON.parse(result)).length > 0, 'the result has data');
+  });
+
+  it('Open Result opens the result read-only as "result — <job label>.json"', async () => {
+    await feature.commands['devIndex.agent.openResult'](completedId);
+    const editor = await until('the result editor', () => vscode.window.activeTextEditor, (e) => e?.document.uri.scheme === 'devindex-agent', 10_000);
+    const doc = editor!.document;
+    assert.equal(doc.uri.path.slice(doc.uri.path.lastIndexOf('/') + 1), 'result — Integration: collect findings.json');
+    assert.equal(doc.languageId, 'json');
+    // The editor's document is served by the extension's own provider; this suite's feature (its own
+    // store, built over test storage) serves the same URI with the job it knows.
+    const text = await feature.content.provideTextDocumentContent(doc.uri, new vscode.CancellationTokenSource().token);
+    const data = JSON.parse(text) as { items?: unknown[] };
+    assert.ok(Array.isArray(data.items) && data.items.length > 0, 'the data of the run');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('finds both jobs again after a reload, with their trace read again on expand', async () => {
@@ -155,7 +169,8 @@ describe('agent jobs', function () {
     await feature.commands['devIndex.agent.refresh']();
     const node = await until('the listed job in the tree', () => jobNode(feature, id), (n) => n !== undefined, 15_000);
     assert.equal(feature.store.get(id)!.origin, 'service');
-    assert.match(String(node!.label), /started in another/);
+    assert.match(String(node!.label), /^Integration: started…$/, 'the prompt, cut short');
+    assert.match(String(node!.accessibilityInformation?.label), /started in another front end/);
   });
 
   it('keeps a finished result; after the service lets the job expire, the restored job still opens it', async () => {

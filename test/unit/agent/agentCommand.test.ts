@@ -1,10 +1,10 @@
-// `devindex agent start --wait` polling schedule and exit codes, against a scripted fake client and
-// a fake clock: no network, no real sleeping.
+// `devindex agent start --wait` on the run engine (the editor's schedule and words), against a
+// scripted fake client and a fake clock: no network, no real sleeping.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DevIndexClient, RequestSpec } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
-import type { AgentJobRecord, TraceEvent } from '../../../src/api/agentSchemas';
+import { DEFAULT_POLL_TIMING } from '../../../src/api/agent/pollSchedule';
 import { finalWords, runAgentCommand } from '../../../src/cli/agentCommand';
 
 const ID = '123e4567-e89b-42d3-a456-426614174000';
@@ -42,17 +42,17 @@ function harness(sc: Scenario) {
   let out = '';
   let err = '';
   const io = { out: (s: string) => { out += s; }, err: (s: string) => { err += s; }, env: { DEVINDEX_API_KEY: 'k' } };
-  const go = (args: string[], wait: Record<string, number> = {}) => runAgentCommand(['start', 'task', '--wait', ...args], io, {
+  const go = (args: string[], o: { maxWaitMs?: number } = {}) => runAgentCommand(['start', 'task', '--wait', ...args], io, {
     createClient: () => fake,
     now: () => clock.t,
     sleep: async (ms) => { sleeps.push(ms); clock.t += ms; },
-    wait,
+    ...o,
   });
   const ev = (agent: object, type: string, extra: object = {}) => ({ eventId: `e${++seq}`, producerSequence: seq, agent, type, occurredAt: new Date(Date.UTC(2025, 0, 1) + seq * 1000).toISOString(), ...extra });
   return { clock, sleeps, calls, go, ev, output: () => out, errors: () => err };
 }
 
-test('--wait: fast at first, backs off while quiet, fast again on news, grace after run.finished, then stops', async () => {
+test('--wait follows on the engine\'s schedule: 2 s at first, backing off while quiet, fast on news, a grace read after run.finished', async () => {
   const h = harness({ events: [], finishAt: 31_000 });
   const sc: Scripted[] = [
     { at: 0, event: h.ev(orch, 'run.started') },
@@ -64,44 +64,45 @@ test('--wait: fast at first, backs off while quiet, fast again on news, grace af
   const code = await h2.go([]);
   assert.equal(code, 0, h2.errors());
   const s = h2.sleeps;
-  assert.equal(s[0], 1000);
-  const quiet = s.slice(0, s.findIndex((_, i) => i > 0 && s[i]! < s[i - 1]!));
-  for (let i = 1; i < quiet.length; i++) assert.ok(quiet[i]! > quiet[i - 1]!, `backoff grows: ${s.join(', ')}`);
-  assert.ok(s.every((x) => x <= 15_000));
-  const newsAt = h2.calls.find((c) => c.path.endsWith('/trace') && c.t >= 20_000)!.t;
-  const idx = h2.calls.filter((c) => c.path.endsWith('/trace') && c.t <= newsAt).length - 1;
-  assert.equal(s[idx], 1000, 'back to fast after a new event');
-  const last = h2.calls.at(-1)!.t;
-  const finishSeen = h2.calls.find((c) => c.path.endsWith('/trace') && c.t >= 31_000)!.t;
-  assert.ok(last - finishSeen >= 2000 && last - finishSeen <= 3000, `grace of about 2 s after run.finished (${last - finishSeen})`);
+  const T = DEFAULT_POLL_TIMING;
+  assert.equal(s[0], T.fastMs, 'the first poll one fast interval after the submit, as in the editor');
+  assert.deepEqual(s.slice(1, 4), [T.fastMs * T.backoff, T.fastMs * T.backoff ** 2, T.fastMs * T.backoff ** 3], `backs off by ${T.backoff}: ${s.join(', ')}`);
+  assert.ok(s.every((x) => x <= T.maxMs));
+  const traces = h2.calls.filter((c) => c.path.endsWith('/trace'));
+  const newsPoll = traces.findIndex((c) => c.t >= 20_000);
+  assert.equal(traces[newsPoll + 1]!.t - traces[newsPoll]!.t, T.fastMs, 'back to fast after a phase change');
+  const finishSeen = traces.find((c) => c.t >= 31_000)!.t;
+  const statusReads = h2.calls.filter((c) => c.method === 'GET' && !c.path.endsWith('/trace'));
+  assert.deepEqual(statusReads.map((c) => c.t), [finishSeen], 'one status read, in the poll that sees the end');
+  assert.equal(h2.calls.at(-1)!.t - finishSeen, T.graceMs, 'one grace read for late events');
   assert.match(h2.output(), /parent_finished/, 'a late event within the grace period is printed');
-  assert.match(h2.output(), /Completed \(42 credits\)/);
-  assert.ok(h2.calls.length < 30, `bounded: ${h2.calls.length} requests`);
+  assert.match(h2.output(), /Agent job "task" completed using 42 credits\.\n/);
+  assert.match(h2.output(), /"items"/);
   assert.equal(h2.calls.filter((c) => c.method === 'POST').length, 1);
 });
 
-test('--wait: a long quiet run is polled no faster than the cap allows', async () => {
+test('--wait: a long quiet run is polled no faster than the backoff ceiling allows', async () => {
   const h = harness({ events: [], finishAt: 600_000 });
   const code = await h.go([]);
   assert.equal(code, 0);
-  assert.ok(h.sleeps.includes(15_000));
+  assert.ok(h.sleeps.includes(DEFAULT_POLL_TIMING.maxMs));
   const traces = h.calls.filter((c) => c.path.endsWith('/trace')).length;
   assert.ok(traces < 60, `${traces} trace polls over 10 minutes`);
 });
 
-test('--wait: a failed run exits 1 and says why', async () => {
+test('--wait: a credit-limited run exits 1 with the editor\'s words and this surface\'s way to raise the ceiling', async () => {
   const h = harness({ events: [], finishAt: 0 });
   const sc: Scripted[] = [{ at: 0, event: h.ev(orch, 'run.finished', { outcome: 'credit_limit_reached', error: { code: 'credit_limit_reached', retryable: false } }) }];
   const h2 = harness({ events: sc, finishAt: 0, outcome: 'credit_limit_reached' });
   assert.equal(await h2.go(['--max-credits', '10']), 1);
-  assert.match(h2.output(), /credit ceiling \(maxCredits 10\).*--max-credits.*not billed/s);
+  assert.match(h2.output(), /Agent job "task" stopped: it reached its credit ceiling of 10 credits\. Failed runs are not billed\. To let it go further, start it again with --max-credits above 10\./);
 });
 
 test('finalWords: a credit-limited run with a partial result says how to print it; without one, nothing about it', () => {
-  const finished = { type: 'run.finished', outcome: 'credit_limit_reached' } as unknown as TraceEvent;
-  const withPartial = finalWords({ status: 'failed', creditsUsed: 0, partial: { items: [1] } } as AgentJobRecord, finished, { maxCredits: 50 }, 'job-1');
+  const facts = { status: 'failed', outcome: 'credit_limit_reached', creditsUsed: 0, maxCredits: 50, trace: { eventCount: 1, finished: true } };
+  const withPartial = finalWords(facts, { prompt: 'p', maxCredits: 50 }, { status: 'failed', creditsUsed: 0, partial: { items: [1] } }, 'job-1');
   assert.match(withPartial, /\nWhat it gathered before it stopped is kept: devindex agent status job-1 --partial\n$/);
-  const without = finalWords({ status: 'failed', creditsUsed: 0, partial: null } as unknown as AgentJobRecord, finished, { maxCredits: 50 }, 'job-1');
+  const without = finalWords(facts, { prompt: 'p', maxCredits: 50 }, { status: 'failed', creditsUsed: 0, partial: null } as never, 'job-1');
   assert.doesNotMatch(without, /--partial/);
 });
 
@@ -109,7 +110,7 @@ test('--wait: gives up after maxWaitMs with exit 1, the job keeps running', asyn
   const h = harness({ events: [], finishAt: Infinity });
   assert.equal(await h.go([], { maxWaitMs: 60_000 }), 1);
   assert.match(h.errors(), /still running/);
-  assert.ok(h.clock.t <= 60_000 + 15_000);
+  assert.ok(h.clock.t <= 60_000);
 });
 
 test('--wait on a job without a trace follows the status only', async () => {

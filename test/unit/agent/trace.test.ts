@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseTraceEvent, type TraceEvent } from '../../../src/api/agentSchemas';
-import { dedupeEvents, groupByAgent, mergeEvents, orderEvents, summarizeEvent, type AgentNode } from '../../../src/api/agentTrace';
+import { dedupeEvents, groupByAgent, mergeEvents, orderEvents, summarizeEvent, type AgentGroup } from '../../../src/api/agentTrace';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 const orch = { id: 'o', role: 'orchestrator', name: 'orchestrator' };
@@ -15,7 +15,7 @@ function ev(eventId: string, agent: object, seq: number, ms: number, type = 'pro
 }
 
 const ids = (l: TraceEvent[]) => l.map((e) => e.eventId);
-const names = (l: AgentNode[]): unknown => l.map((n) => (n.children.length ? [n.agent.name, names(n.children)] : n.agent.name));
+const names = (l: AgentGroup[]): unknown => l.map((n) => (n.children.length ? [n.agent.name, names(n.children)] : n.agent.name));
 
 test('de-duplicates by eventId, first copy wins, across merges', () => {
   const a = ev('a', orch, 1, 0);
@@ -71,7 +71,7 @@ test('an agent whose parent never appeared, a parent cycle, and events without a
     parseTraceEvent({ eventId: 'u', type: 'mystery' }),
   ];
   const tree = groupByAgent(events);
-  const count = (l: AgentNode[]): number => l.reduce((s, n) => s + n.events.length + count(n.children), 0);
+  const count = (l: AgentGroup[]): number => l.reduce((s, n) => s + n.events.length + count(n.children), 0);
   assert.equal(count(tree), 5, 'no event lost');
   const top = tree.map((n) => n.agent.name ?? n.agent.id);
   assert.ok(top.includes('orchestrator') && top.includes('orphan') && top.includes('(unknown agent)'));

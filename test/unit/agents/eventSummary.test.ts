@@ -1,18 +1,18 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { groupByAgent } from '../../../src/api/agentTrace';
-import { formatTime, summarizeEvent } from '../../../src/agents/eventSummary';
+import { eventRow, formatTime, mergeToolCalls } from '../../../src/agents/eventSummary';
 import { ev, ORCH, SYSTEM } from './fakeBackend';
 
 describe('event summaries', () => {
   it('gives each known type its own icon and a one-line summary', () => {
     const t = Date.UTC(2026, 0, 1, 12, 0, 0);
     const rows = [
-      summarizeEvent(ev('progress.reported', ORCH, t, 1, { phase: 'working', message: 'Reading\nthe docs' })),
-      summarizeEvent(ev('tool_call.started', ORCH, t, 2, { toolCallId: 'c', toolName: 'navigate' })),
-      summarizeEvent(ev('artifact.updated', ORCH, t, 3, { artifact: { kind: 'json', artifactId: 'result', snapshotId: 'snap-1', change: 'append', itemCount: 2 } })),
-      summarizeEvent(ev('error.occurred', SYSTEM, t, 1, { error: { code: 'internal', source: 'system', retryable: true, message: 'boom' } })),
-      summarizeEvent(ev('run.finished', SYSTEM, t, 2, { outcome: 'credit_limit_reached', error: { code: 'credit_limit_reached', retryable: false } })),
+      eventRow(ev('progress.reported', ORCH, t, 1, { phase: 'working', message: 'Reading\nthe docs' })),
+      eventRow(ev('tool_call.started', ORCH, t, 2, { toolCallId: 'c', toolName: 'navigate' })),
+      eventRow(ev('artifact.updated', ORCH, t, 3, { artifact: { kind: 'json', artifactId: 'result', snapshotId: 'snap-1', change: 'append', itemCount: 2 } })),
+      eventRow(ev('error.occurred', SYSTEM, t, 1, { error: { code: 'internal', source: 'system', retryable: true, message: 'boom' } })),
+      eventRow(ev('run.finished', SYSTEM, t, 2, { outcome: 'credit_limit_reached', error: { code: 'credit_limit_reached', retryable: false } })),
     ];
     assert.match(rows[0]!.text, /working: Reading the docs/);
     assert.doesNotMatch(rows[0]!.text, /\n/);
@@ -27,7 +27,7 @@ describe('event summaries', () => {
   });
 
   it('shows an unknown event type raw', () => {
-    const s = summarizeEvent(ev('memory.compacted', ORCH, 0, 4, { savedTokens: 1200 }));
+    const s = eventRow(ev('memory.compacted', ORCH, 0, 4, { savedTokens: 1200 }));
     assert.equal(s.icon.id, 'question');
     assert.match(s.text, /memory\.compacted/);
     assert.match(s.text, /savedTokens/);
@@ -35,7 +35,7 @@ describe('event summaries', () => {
   });
 
   it('marks artifact events without a snapshot id as not openable', () => {
-    assert.equal(summarizeEvent(ev('artifact.updated', ORCH, 0, 1, { artifact: { kind: 'markdown' } })).snapshot, undefined);
+    assert.equal(eventRow(ev('artifact.updated', ORCH, 0, 1, { artifact: { kind: 'markdown' } })).snapshot, undefined);
   });
 
   it('keeps a time it cannot parse as it came', () => {
@@ -60,5 +60,21 @@ describe('events per agent (api helpers as the tree uses them)', () => {
     assert.equal(r1.agent.id, 'r1');
     assert.deepEqual(r1.events.map((e) => e.producerSequence), [1, 2, 3]);
     assert.equal(r1.children[0]!.agent.id, 'p1');
+  });
+});
+
+describe('tool calls as one row', () => {
+  it('merges a start and its finish into one row with the duration, at the start\'s place', () => {
+    const t = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const start = ev('tool_call.started', ORCH, t, 1, { toolCallId: 'c1', toolName: 'navigate' });
+    const other = ev('reasoning.summary', ORCH, t + 500, 2, { text: 'hm' });
+    const finish = ev('tool_call.finished', ORCH, t + 2500, 3, { toolCallId: 'c1', toolName: 'navigate' });
+    const open = ev('tool_call.started', ORCH, t + 3000, 4, { toolCallId: 'c2', toolName: 'extract' });
+    const orphan = ev('tool_call.finished', ORCH, t + 3500, 5, { toolCallId: 'c9', toolName: 'read_pdf' });
+    const rows = mergeToolCalls([start, other, finish, open, orphan]);
+    assert.deepEqual(rows.map((r) => r.event.eventId), [start.eventId, other.eventId, open.eventId, orphan.eventId]);
+    assert.equal(rows[0]!.finished, finish);
+    assert.equal(eventRow(rows[0]!.event, rows[0]!.finished).text, 'tool navigate · 2.5 s');
+    assert.match(eventRow(rows[2]!.event).text, /tool extract started/, 'a call still running keeps its own words');
   });
 });

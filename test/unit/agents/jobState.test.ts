@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import type { AgentNode } from '../../../src/api/agentTrace';
+import type { AgentGroup } from '../../../src/api/agentTrace';
 import type { AgentJob } from '../../../src/agents/jobModel';
 import { agentState, endMessage, jobContextValue, jobDescription, jobState, shortLabel, stateIcon } from '../../../src/agents/jobState';
 import { ev } from './fakeBackend';
@@ -51,7 +51,7 @@ describe('job state and icons', () => {
 
   it('maps parent_finished and other agent outcomes', () => {
     const a = { id: 'v', role: 'subagent', name: 'verifier', parentId: 'o' };
-    const node = (events: AgentNode['events']): AgentNode => ({ agent: a, events, children: [] });
+    const node = (events: AgentGroup['events']): AgentGroup => ({ agent: a, events, children: [] });
     const pf = node([ev('agent.finished', a, 1000, 2, { outcome: 'cancelled', error: { code: 'parent_finished', source: 'agent', retryable: false } })]);
     assert.equal(agentState(pf, false), 'parent_finished');
     assert.equal(stateIcon('parent_finished').id, 'debug-step-out');
@@ -108,5 +108,21 @@ describe('end-of-run notification', () => {
     assert.match(endMessage(ended('succeeded'))!.text, /completed using 170 credits/);
     assert.match(endMessage(job({ notFound: true }))!.text, /not found/);
     assert.equal(endMessage(job()), undefined, 'no message while running');
+  });
+});
+
+describe('job rows', () => {
+  it('say the state first, then how long the run took, then the credits', () => {
+    const created = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const base = { id: 'j', prompt: 'p', createdAt: created, origin: 'user' as const, maxCredits: 300, creditsUsed: 7 };
+    assert.equal(jobDescription({ ...base, status: 'processing', trace: { eventCount: 1, finished: false } }, created + 125_000), 'running · 2 min · 7 / 300 credits');
+    const done = { ...base, status: 'completed', trace: { eventCount: 9, finished: true, lastEventAt: new Date(created + 45_000).toISOString() } };
+    assert.equal(jobDescription(done, created + 3_600_000), 'completed · 45 s · 7 / 300 credits');
+  });
+
+  it('cut the prompt at about 35 characters at a word boundary', () => {
+    const label = shortLabel('Find the rate limits of the three most popular HTTP client libraries', 35);
+    assert.ok(label.length <= 35, label);
+    assert.equal(label, 'Find the rate limits of the three…');
   });
 });

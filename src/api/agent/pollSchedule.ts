@@ -9,7 +9,7 @@
 // - near the end (`nearEndMs`, about 0.5 s, backing off to `nearEndMaxMs` = 2 s while nothing
 //   arrives): the run said its end is near — the orchestrator reports the `finalizing` phase, the
 //   orchestrator finished, a cancel was requested, a non-retryable error occurred, or the credits used
-//   reached 90% of the ceiling (see `nearEndSignal` in jobStore.ts). These windows are seconds long,
+//   reached 90% of the ceiling (see `nearEnd` in runEngine.ts). These windows are seconds long,
 //   so polling fast in them is cheap, and it is what makes the end detected promptly;
 // - fast (`fastMs`, about 2 s) at the start and after a *significant* event: a progress phase change,
 //   an artifact update, an agent finishing, an error, a status change;

@@ -1,0 +1,338 @@
+// The run engine: how one agent run is followed, for every surface. Pure reducers from a trace or
+// status response to the run's facts and the signals the poll schedule needs, one poll step over an
+// injected backend, and a driver that follows a single run with an injected clock (the CLI's
+// `agent start --wait`). The editor's poller runs the same step for many jobs on one timer.
+// No vscode, no zod at runtime, no timers of its own.
+import { isPermanentReason, isTerminalStatus, reasonOf } from '../agentConstants';
+import type { AgentJobRecord, AgentTrace, TraceEvent } from '../agentSchemas';
+import { eventKey, orderEvents, runFinished } from '../agentTrace';
+import { DEFAULT_POLL_TIMING, dueAt, observe, type PollObservation, type PollTiming, type ScheduleState, type Signal, startSchedule } from './pollSchedule';
+
+export interface TraceProgress {
+  /** Distinct events read so far. */
+  eventCount: number;
+  lastEventId?: string;
+  lastEventAt?: string;
+  /** `run.finished` has been read. */
+  finished: boolean;
+  /** The job predates the engine that records traces (400 on trace): poll status only. */
+  unavailable?: boolean;
+}
+
+/** What is known about a run: the fields the reducers read and write (the editor's job extends it). */
+export interface RunFacts {
+  /** The service's status: `processing`, `completed`, `failed`, `cancelled`, or a newer value shown raw. */
+  status: string;
+  model?: string;
+  effort?: string;
+  maxCredits?: number;
+  creditsUsed?: number;
+  /** `run.finished` outcome: succeeded, failed, cancelled, refused, credit_limit_reached... */
+  outcome?: string;
+  /** `error.code` of `run.finished` (spec 7.3). */
+  errorCode?: string;
+  /** The status record's `error`, or the `run.finished` error message. */
+  error?: string;
+  expiresAt?: string;
+  /** The final record carried `partial`. */
+  hasPartial?: boolean;
+  /** The final status record has been read. */
+  finalRead?: boolean;
+  cancelRequested?: boolean;
+  trace: TraceProgress;
+}
+
+/** What following a run keeps between polls (not persisted). */
+export interface RunState {
+  schedule?: ScheduleState;
+  events: Map<string, TraceEvent>;
+  lastTrace?: AgentTrace;
+  lastRecord?: AgentJobRecord;
+  lastStatusAt?: number;
+  /** When the trace last brought a new event (or following started). */
+  lastNewEventAt?: number;
+  /** The last progress phase per agent id, to tell a phase change from another message. */
+  phases: Map<string, string>;
+  /** The largest rise of `creditsUsed` between two reads: about the cost of the costliest step. */
+  largestCreditStep: number;
+  /** What the trace has said about the end being near (see `nearEnd`). */
+  endSignals: { finalizing: boolean; orchestratorFinished: boolean; cancelRequested: boolean; fatalError: boolean };
+}
+
+export function newRunState(): RunState {
+  return {
+    events: new Map(), phases: new Map(), largestCreditStep: 0,
+    endSignals: { finalizing: false, orchestratorFinished: false, cancelRequested: false, fatalError: false },
+  };
+}
+
+/** Events whose arrival says the run moved on in a way that matters for when it ends. */
+const SIGNIFICANT_TYPES = new Set(['artifact.updated', 'error.occurred', 'agent.finished', 'run.cancel_requested', 'run.finished']);
+
+/** Credits used, as a share of the ceiling, from which a run is treated as near its (credit-limited) end. */
+export const NEAR_CREDIT_LIMIT = 0.9;
+
+/** How long the trace may bring nothing new before the status record is read once as a safety net. */
+export const DEFAULT_STATUS_EVERY_MS = 5 * 60_000;
+
+/**
+ * Classifies new events for the schedule and records what they say about the end being near.
+ * Significant: a progress phase change (per agent), an artifact update, an agent finishing, an error,
+ * a cancel request, the end. Everything else (tool calls, reasoning, messages within a phase,
+ * browser sessions, types this client does not know) is routine: the run is busy, not ending.
+ */
+export function readSignals(run: RunState, added: readonly TraceEvent[]): Signal {
+  let signal: Signal = 'none';
+  const ordered = [...added].sort((a, b) => (Date.parse(a.occurredAt ?? '') || 0) - (Date.parse(b.occurredAt ?? '') || 0)
+    || (a.producerSequence ?? 0) - (b.producerSequence ?? 0));
+  for (const ev of ordered) {
+    const orchestrator = ev.agent?.role === 'orchestrator';
+    let significant = SIGNIFICANT_TYPES.has(ev.type);
+    if (ev.type === 'progress.reported' && typeof ev.phase === 'string') {
+      const agentId = ev.agent?.id ?? '';
+      if (run.phases.get(agentId) !== ev.phase) significant = true;
+      run.phases.set(agentId, ev.phase);
+      if (orchestrator) run.endSignals.finalizing = ev.phase === 'finalizing';
+    }
+    if (ev.type === 'agent.finished' && orchestrator) run.endSignals.orchestratorFinished = true;
+    if (ev.type === 'run.cancel_requested') run.endSignals.cancelRequested = true;
+    if (ev.type === 'error.occurred' && ev.error?.retryable === false) run.endSignals.fatalError = true;
+    signal = significant ? 'significant' : signal === 'none' ? 'routine' : signal;
+  }
+  return signal;
+}
+
+/** A trace response applied to the run: new events kept (de-duplicated), the end read from `run.finished`. */
+export function applyTrace(facts: RunFacts, run: RunState, trace: AgentTrace, now: number): { changed: boolean; signal: Signal; added: TraceEvent[] } {
+  run.lastTrace = trace;
+  // The persisted read mark tells events already seen before a reload from new ones.
+  const before = Math.max(facts.trace.eventCount, run.events.size);
+  const added: TraceEvent[] = [];
+  for (const ev of trace.events) {
+    const key = eventKey(ev);
+    if (run.events.has(key)) continue;
+    run.events.set(key, ev);
+    added.push(ev);
+  }
+  let changed = run.events.size > before;
+  const signal = readSignals(run, added);
+  if (added.length) {
+    run.lastNewEventAt = now;
+    facts.trace.eventCount = Math.max(facts.trace.eventCount, run.events.size);
+    const at = (e: TraceEvent): number => Date.parse(e.occurredAt ?? '') || 0;
+    let last: TraceEvent | undefined;
+    for (const ev of run.events.values()) if (!last || at(ev) >= at(last)) last = ev;
+    facts.trace.lastEventId = last?.eventId;
+    facts.trace.lastEventAt = last?.occurredAt;
+  }
+  for (const ev of added) {
+    if (ev.type !== 'run.finished') continue;
+    facts.trace.finished = true;
+    facts.outcome = ev.outcome ?? facts.outcome;
+    // The outcome is final: the status follows from it until the final record says more.
+    if (!isTerminalStatus(facts.status) && ev.outcome) facts.status = ev.outcome === 'succeeded' ? 'completed' : 'failed';
+    if (ev.error?.code) facts.errorCode = ev.error.code;
+    if (ev.error?.message && !facts.error) facts.error = ev.error.message;
+    changed = true;
+  }
+  if (typeof trace.creditsUsed === 'number' && facts.creditsUsed !== undefined && trace.creditsUsed > facts.creditsUsed) {
+    run.largestCreditStep = Math.max(run.largestCreditStep, trace.creditsUsed - facts.creditsUsed);
+  }
+  if (typeof trace.creditsUsed === 'number' && trace.creditsUsed !== facts.creditsUsed) {
+    facts.creditsUsed = trace.creditsUsed;
+    changed = true;
+  }
+  return { changed, signal: signal === 'none' && changed ? 'routine' : signal, added };
+}
+
+/** A status record applied to the run. Returns whether anything changed. */
+export function applyStatus(facts: RunFacts, record: AgentJobRecord): boolean {
+  let changed = false;
+  const set = <K extends keyof RunFacts>(k: K, v: RunFacts[K] | undefined): void => {
+    if (v !== undefined && facts[k] !== v) {
+      facts[k] = v;
+      changed = true;
+    }
+  };
+  set('status', typeof record.status === 'string' ? record.status : undefined);
+  set('creditsUsed', typeof record.creditsUsed === 'number' ? record.creditsUsed : undefined);
+  set('error', typeof record.error === 'string' && record.error ? record.error : undefined);
+  set('model', typeof record.model === 'string' ? record.model : undefined);
+  set('effort', typeof record.effort === 'string' ? record.effort : undefined);
+  set('expiresAt', typeof record.expiresAt === 'string' ? record.expiresAt : undefined);
+  if (record.partial !== undefined && record.partial !== null) set('hasPartial', true);
+  if (isTerminalStatus(record.status)) set('finalRead', true);
+  return changed;
+}
+
+/**
+ * Whether the run, as known now, says its end is near: the orchestrator is finalizing or has
+ * finished, a cancel was requested, an error that will not be retried occurred, or the credit
+ * ceiling is close: within 10% of it, or within the largest rise seen so far (one more costly step
+ * would hit it). The schedule polls fast only then.
+ */
+export function nearEnd(facts: RunFacts, run: RunState): boolean {
+  const s = run.endSignals;
+  const used = facts.creditsUsed;
+  const credits = facts.maxCredits !== undefined && used !== undefined && used > 0
+    && (used >= NEAR_CREDIT_LIMIT * facts.maxCredits || used + run.largestCreditStep >= facts.maxCredits);
+  return s.finalizing || s.orchestratorFinished || s.cancelRequested || s.fatalError
+    || facts.cancelRequested === true || facts.status === 'cancelling' || credits;
+}
+
+/**
+ * Whether this poll reads the status record: always without a trace; once, in the poll that sees the
+ * end (the final record holds the result, the partial result and the credits a cancelled run
+ * spent); and as a safety net when the trace has brought nothing new for `statusEveryMs`.
+ */
+export function needsStatus(facts: RunFacts, run: RunState, now: number, statusEveryMs = DEFAULT_STATUS_EVERY_MS): boolean {
+  const quietSince = Math.max(run.lastNewEventAt ?? now, run.lastStatusAt ?? now);
+  return facts.trace.unavailable === true
+    || ((facts.trace.finished || isTerminalStatus(facts.status)) && !facts.finalRead)
+    || now - quietSince >= statusEveryMs;
+}
+
+/** The two calls following a run needs. AgentClient has them; errors carry a stamped reason. */
+export interface RunBackend {
+  trace(jobId: string): Promise<AgentTrace>;
+  status(jobId: string): Promise<AgentJobRecord>;
+}
+
+export interface PollStep {
+  observation: PollObservation;
+  changed: boolean;
+  /** Events new in this poll, in reading order. */
+  added: TraceEvent[];
+  /** The terminal status record, when this poll read it. */
+  finalRecord?: AgentJobRecord;
+  /** The failure behind an `error`, `not-found` or `fatal` observation. */
+  error?: unknown;
+}
+
+export interface PollOptions {
+  now(): number;
+  timing?: PollTiming;
+  statusEveryMs?: number;
+  /** Wraps each request (the editor's in-flight limiter). */
+  call?: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+/** One poll of one run: the trace (unless the job has none), the status when needed, reducers applied, schedule moved on. */
+export async function pollRun(jobId: string, facts: RunFacts, run: RunState, backend: RunBackend, o: PollOptions): Promise<PollStep> {
+  const call = o.call ?? (<T>(fn: () => Promise<T>) => fn());
+  const timing = o.timing ?? DEFAULT_POLL_TIMING;
+  run.schedule ??= startSchedule(o.now(), timing);
+  let observation: PollObservation;
+  let changed = false;
+  let signal: Signal = 'none';
+  let added: TraceEvent[] = [];
+  let finalRecord: AgentJobRecord | undefined;
+  let error: unknown;
+  try {
+    if (!facts.trace.unavailable) {
+      try {
+        const trace = await call(() => backend.trace(jobId));
+        const r = applyTrace(facts, run, trace, o.now());
+        changed ||= r.changed;
+        signal = r.signal;
+        added = orderEvents(r.added);
+      } catch (e) {
+        if (reasonOf(e) !== 'no-trace') throw e;
+        facts.trace.unavailable = true;
+        changed = true;
+        signal = 'significant';
+      }
+    }
+    if (needsStatus(facts, run, o.now(), o.statusEveryMs)) {
+      const record = await call(() => backend.status(jobId));
+      run.lastRecord = record;
+      run.lastStatusAt = o.now();
+      const before = facts.status;
+      changed = applyStatus(facts, record) || changed;
+      if (isTerminalStatus(record.status)) finalRecord = record;
+      if (facts.status !== before) signal = 'significant';
+      else if (changed && signal === 'none') signal = 'routine';
+    }
+    observation = isTerminalStatus(facts.status) ? { kind: 'finished' } : { kind: 'progress', signal, nearEnd: nearEnd(facts, run) };
+  } catch (e) {
+    error = e;
+    const reason = reasonOf(e);
+    observation = reason === 'not-found' ? { kind: 'not-found' }
+      : reason !== undefined && isPermanentReason(reason) ? { kind: 'fatal' }
+        : { kind: 'error', retryAfterMs: retryAfterOf(e) };
+  }
+  // Without a trace there are no late events to wait for.
+  run.schedule = observe(run.schedule, observation, o.now(), facts.trace.unavailable ? { ...timing, graceMs: 0 } : timing);
+  return { observation, changed, added, finalRecord, error };
+}
+
+function retryAfterOf(e: unknown): number | undefined {
+  const v = e !== null && typeof e === 'object' ? (e as { retryAfterMs?: unknown }).retryAfterMs : undefined;
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+export interface FollowClock {
+  now(): number;
+  /** Rejects when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface FollowOptions {
+  jobId: string;
+  backend: RunBackend;
+  clock: FollowClock;
+  /** What is known at the start (e.g. the submitted ceiling). */
+  facts?: Partial<RunFacts>;
+  timing?: PollTiming;
+  statusEveryMs?: number;
+  /** Give up after this long (the run keeps going on the service). */
+  maxWaitMs?: number;
+  signal?: AbortSignal;
+  /** New events, in reading order, as they arrive. */
+  onEvents?: (events: TraceEvent[]) => void;
+  /** Once, when the job turns out to have no trace. */
+  onNoTrace?: () => void;
+}
+
+export interface FollowResult {
+  facts: RunFacts;
+  /** The final status record (read at the end if the polls had not). */
+  record?: AgentJobRecord;
+  finished?: TraceEvent;
+  /** maxWaitMs passed before the run ended. */
+  timedOut: boolean;
+}
+
+/**
+ * Follows one run to its end on the same schedule as the editor's tree (fast at first and after
+ * news, backing off while only routine events come, fast near the end, a grace read for late
+ * events). Rejects with the failure when polling cannot go on (not found, key rejected...).
+ */
+export async function followRun(o: FollowOptions): Promise<FollowResult> {
+  const timing = o.timing ?? DEFAULT_POLL_TIMING;
+  const facts: RunFacts = { status: 'processing', ...o.facts, trace: { eventCount: 0, finished: false, ...o.facts?.trace } };
+  const run = newRunState();
+  const started = o.clock.now();
+  run.schedule = startSchedule(started, timing);
+  run.lastNewEventAt = started;
+  run.lastStatusAt = started;
+  let record: AgentJobRecord | undefined;
+  for (;;) {
+    const due = dueAt(run.schedule!, false, timing);
+    if (due === undefined) break;
+    const now = o.clock.now();
+    if (o.maxWaitMs !== undefined && due - started > o.maxWaitMs) return { facts, record, finished: runFinished([...run.events.values()]), timedOut: true };
+    if (due > now) await o.clock.sleep(due - now, o.signal);
+    const wasUnavailable = facts.trace.unavailable === true;
+    const step = await pollRun(o.jobId, facts, run, o.backend, { now: () => o.clock.now(), timing, statusEveryMs: o.statusEveryMs });
+    if (!wasUnavailable && facts.trace.unavailable) o.onNoTrace?.();
+    if (step.added.length) o.onEvents?.(step.added);
+    if (step.finalRecord) record = step.finalRecord;
+    if (step.observation.kind === 'not-found' || step.observation.kind === 'fatal') throw step.error;
+  }
+  if (!record) {
+    record = await o.backend.status(o.jobId);
+    applyStatus(facts, record);
+  }
+  return { facts, record, finished: runFinished([...run.events.values()]), timedOut: false };
+}

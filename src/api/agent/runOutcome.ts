@@ -1,0 +1,147 @@
+// How a run ended, in words every surface shares: the state a run is in (the service reports
+// cancelled, refused and credit-limited runs all as `failed`; the trace's outcome says which), the
+// short label of a job, its credits, and the sentence said when a run ends. vscode-free and zod-free:
+// the editor's rows and notifications and the CLI's `--wait` read the same words.
+import { isTerminalStatus } from '../agentConstants';
+import type { RunFacts } from './runEngine';
+
+/** What a surface knows about a run: the engine's facts, the prompt, and what the editor adds. */
+export interface RunView extends RunFacts {
+  prompt: string;
+  notFound?: boolean;
+  expired?: boolean;
+  kept?: { result: boolean; partial: boolean };
+}
+
+export type JobState =
+  | 'running' | 'cancelling' | 'completed' | 'failed' | 'cancelled' | 'refused'
+  | 'credit_limit_reached' | 'not_found' | 'expired' | 'unknown';
+
+const OUTCOME_STATES: Record<string, JobState> = {
+  succeeded: 'completed',
+  completed: 'completed',
+  cancelled: 'cancelled',
+  refused: 'refused',
+  credit_limit_reached: 'credit_limit_reached',
+  failed: 'failed',
+  internal: 'failed',
+};
+
+/**
+ * The service reports cancelled, refused and credit-limited runs all as `failed`; the trace's
+ * `run.finished` outcome says which. Without a trace, the status record's error message is the only
+ * clue, so it is matched loosely.
+ */
+export function jobState(job: RunView): JobState {
+  if (job.expired) return 'expired';
+  if (job.notFound) return 'not_found';
+  const byOutcome = job.outcome !== undefined ? outcomeState(job.outcome, job.errorCode) : undefined;
+  if (byOutcome) return byOutcome;
+  // A status this client does not know is not terminal: keep showing (and polling) it as running.
+  if (!isTerminalStatus(job.status)) return job.cancelRequested || job.status === 'cancelling' ? 'cancelling' : 'running';
+  if (job.status === 'completed') return 'completed';
+  if (job.status === 'cancelled') return 'cancelled';
+  if (job.status === 'failed') return failureFromMessage(job.errorCode, job.error);
+  return 'unknown';
+}
+
+export function outcomeState(outcome: string, code: string | undefined): JobState | undefined {
+  const s = OUTCOME_STATES[outcome];
+  if (s === 'failed' && code && OUTCOME_STATES[code] && OUTCOME_STATES[code] !== 'completed') return OUTCOME_STATES[code];
+  return s;
+}
+
+export function failureFromMessage(code: string | undefined, message: string | undefined): JobState {
+  if (code && OUTCOME_STATES[code] && OUTCOME_STATES[code] !== 'completed') return OUTCOME_STATES[code];
+  const m = message ?? '';
+  if (/credit/i.test(m)) return 'credit_limit_reached';
+  if (/cancel/i.test(m)) return 'cancelled';
+  if (/refus|declin/i.test(m)) return 'refused';
+  return 'failed';
+}
+
+/** A date as the rows and notifications show it: `Nov 24, 2026, 14:05`. */
+export function shortDate(iso: string | undefined): string | undefined {
+  const t = iso ? Date.parse(iso) : NaN;
+  if (!Number.isFinite(t)) return undefined;
+  return new Date(t).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+}
+
+/** The prompt on one line, cut at a word boundary. */
+export function shortLabel(prompt: string, max = 60): string {
+  const one = prompt.replace(/\s+/g, ' ').trim();
+  if (one.length === 0) return '(no prompt)';
+  if (one.length <= max) return one;
+  const cut = one.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+export function creditsText(job: RunView): string | undefined {
+  if (job.creditsUsed === undefined && job.maxCredits === undefined) return undefined;
+  const used = job.creditsUsed ?? 0;
+  // A cancelled run may still be billed for what it did before the cancel took effect.
+  if (jobState(job) === 'cancelled' && used > 0) return `${used} credits spent`;
+  return job.maxCredits !== undefined ? `${used} / ${job.maxCredits} credits` : `${used} credits`;
+}
+
+/** Whether a partial result can be opened (from the service, or kept here). */
+export function hasPartialResult(job: RunView): boolean {
+  return job.hasPartial === true || job.kept?.partial === true;
+}
+
+/** Whether a result can be opened: a completed run, or an expired one whose result is kept here. */
+export function hasResult(job: RunView): boolean {
+  const state = jobState(job);
+  return state === 'completed' || (state === 'expired' && job.kept?.result === true);
+}
+
+export interface EndMessage { severity: 'info' | 'warning' | 'error'; text: string }
+
+/** The notification shown once when a run ends, in plain words and with the next step. */
+export interface EndWordsOptions {
+  /** How this surface raises the credit ceiling, e.g. "start it again with --max-credits above 50". */
+  raiseCeiling?: string;
+}
+
+/** The sentence said once when a run ends, in plain words and with the next step. */
+export function endMessage(job: RunView, state: JobState = jobState(job), o: EndWordsOptions = {}): EndMessage | undefined {
+  const name = `"${shortLabel(job.prompt, 40)}"`;
+  const detail = job.error ? ` ${sentence(job.error)}` : '';
+  switch (state) {
+    case 'completed':
+      return { severity: 'info', text: `Agent job ${name} completed${job.creditsUsed !== undefined ? ` using ${job.creditsUsed} credits` : ''}.` };
+    case 'credit_limit_reached': {
+      const raise = o.raiseCeiling ?? 'start it again with a higher ceiling';
+      const ceiling = job.maxCredits !== undefined ? `its credit ceiling of ${job.maxCredits} credits` : 'its credit ceiling';
+      const partial = hasPartialResult(job) ? ' What it gathered so far is in its partial result.' : '';
+      return {
+        severity: 'warning',
+        text: `Agent job ${name} stopped: it reached ${ceiling}.${partial} Failed runs are not billed. To let it go further, ${raise}.`,
+      };
+    }
+    case 'cancelled': {
+      const spent = job.creditsUsed !== undefined && job.creditsUsed > 0
+        ? ` It used ${job.creditsUsed} credits before it stopped.` : ' Cancelled runs are not billed.';
+      return { severity: 'info', text: `Agent job ${name} was cancelled.${spent}` };
+    }
+    case 'refused':
+      return { severity: 'warning', text: `The agent declined job ${name}.${detail} Refused runs are not billed; rephrase the prompt and start it again.` };
+    case 'failed':
+      return { severity: 'error', text: `Agent job ${name} failed with an internal error.${detail} Failed runs are not billed; starting it again may succeed.` };
+    case 'not_found':
+      return { severity: 'warning', text: `Agent job ${name} was not found on the service: it may have expired or belong to another team.` };
+    case 'expired': {
+      const on = shortDate(job.expiresAt);
+      const kept = job.kept?.result || job.kept?.partial ? ' Its result is kept in this editor and still opens.' : ' Nothing of it was kept in this editor.';
+      return { severity: 'info', text: `Agent job ${name} expired on the service${on ? ` on ${on}` : ''}.${kept}` };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function sentence(s: string): string {
+  const t = s.replace(/\s+/g, ' ').trim().slice(0, 300);
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
