@@ -38,7 +38,7 @@ export const config = {
   defaultMaxCredits(): number {
     return clampInt(userValue('agent.defaultMaxCredits'), 1, 1_000_000, 2500);
   },
-  /** `devIndex.agent.extraModels`: names only, trimmed, at most 20 (as the Agent Jobs feature reads them). */
+  /** `devIndex.agent.extraModels`: names only, trimmed, at most 20 (the start flow and the tools offer them). */
   agentExtraModels(): string[] {
     const v = vscode.workspace.getConfiguration(SECTION).get<unknown>('agent.extraModels', []);
     return Array.isArray(v) ? v.filter((m): m is string => typeof m === 'string' && m.trim().length > 0 && m.length <= 100).map((m) => m.trim()).slice(0, 20) : [];

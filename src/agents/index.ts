@@ -30,6 +30,7 @@ import { JobStore, type Timers } from './jobStore';
 import { JobsTreeProvider, type TreeNode } from './jobsTreeProvider';
 import type { PollTiming } from '../api/agent/pollSchedule';
 import { emptyDraft } from './startJobInput';
+import { config } from '../config';
 
 export const JOBS_VIEW_ID = 'devIndex.jobs';
 
@@ -92,7 +93,7 @@ export function agentBackendOf(client: AgentClient): AgentBackend {
 export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, reveal: (jobId: string) => Promise<void> = async () => {}): AgentsFeature {
   const owned = new DisposableStore();
   let keyKnown = false;
-  const extraModels = deps.extraModels ?? (() => configuredExtraModels());
+  const extraModels = deps.extraModels ?? (() => config.agentExtraModels());
   const store = owned.register(new JobStore({
     backend: deps.backend,
     storage,
@@ -164,10 +165,4 @@ export function registerAgents(context: { subscriptions: vscode.Disposable[]; gl
   const disposeAll = { dispose: () => { owned.dispose(); feature.dispose(); } };
   context.subscriptions.push(disposeAll);
   return { ...feature, dispose: disposeAll.dispose };
-}
-
-/** `devIndex.agent.extraModels`: names only, trimmed, at most 20. */
-function configuredExtraModels(): string[] {
-  const v = vscode.workspace.getConfiguration('devIndex').get<unknown>('agent.extraModels', []);
-  return Array.isArray(v) ? v.filter((m): m is string => typeof m === 'string' && m.trim().length > 0 && m.length <= 100).map((m) => m.trim()).slice(0, 20) : [];
 }
