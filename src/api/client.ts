@@ -208,8 +208,10 @@ function parseOk<T>(res: HttpResponse, schema: z.ZodType<T>, redact: (s: string)
   } else {
     try {
       // The text was redacted at the door, but JSON can spell the key with escapes (`\u0073k-…`,
-      // `\/`) that only decoding reveals: the decoded value is redacted too (depth is bounded above).
-      json = redactDeep(JSON.parse(text), redact, 0, MAX_JSON_DEPTH + 1);
+      // `\/`) that only decoding reveals: then the decoded value is redacted too (depth is bounded
+      // above). Without such an escape every decoded string is a piece of the redacted text.
+      const parsedJson: unknown = JSON.parse(text);
+      json = text.includes('\\u') || text.includes('\\/') ? redactDeep(parsedJson, redact, 0, MAX_JSON_DEPTH + 1) : parsedJson;
     } catch {
       const what = /^\s*</.test(text) ? 'an HTML page' : /^\s*[[{]/.test(text) ? 'truncated or malformed JSON' : 'a body that is not JSON';
       throw new ApiError({ kind: 'invalid-response', status: res.status, message: `the service answered HTTP ${res.status} with ${what} instead of the expected JSON`, retryable: false });
