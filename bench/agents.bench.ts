@@ -29,6 +29,7 @@ import { AgentJobRecordSchema, ListResponseSchema, SnapshotResponseSchema, Trace
 import { createAgentService } from '../sandbox/agent/service';
 import { ev, FakeBackend, ORCH, SYSTEM } from '../test/unit/agents/fakeBackend';
 import { ManualClock } from '../test/unit/agents/manualClock';
+import { seededRandom } from '../test/support/seededRandom';
 
 const FIXED_MS = 2000;
 const PHASES = 16;
@@ -108,25 +109,13 @@ function engineBackend(clock: ManualClock, speed: number, effort: 'low' | 'mediu
   return { backend, count: () => requests, endAt: () => endAt };
 }
 
-/** A seeded generator (mulberry32) so every run of the bench sees the same synthetic runs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A run shaped like a real one: a planning burst, then steps that are each a tool call of 5 to 60 s
  * (start and finish events, sometimes a progress message), a finalizing phase of 4 to 8 s with a few
  * events, run.finished, and a late event.
  */
 function syntheticRun(backend: FakeBackend, id: string, seed: number): number {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const t0 = backend.now();
   const events: Array<{ at: number; event: ReturnType<typeof ev> }> = [];
   let seq = 0;

@@ -7,23 +7,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
 import { runCli } from '../../src/cli/main';
+import { seededRandom } from '../support/seededRandom';
 
 const KEY = 'fc-fuzz-7c1d0a9e4b2f48d6a3e5';
 const SEED = Number(process.env.DEVINDEX_FUZZ_SEED ?? 0x5eed10);
 const CASES = Number(process.env.DEVINDEX_FUZZ_CASES ?? 2000);
 const JOB = '0b6a3c1e-9f2d-4c1a-8e7b-1d2c3b4a5f60';
-
-/** mulberry32: small, seeded, good enough to spread cases. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HOSTILE = [
   'plain words', '\u001b[2J\u001b[Hcleared', '\u001b]0;pwned title\u0007', '\u001b]52;c;ZXZpbA==\u0007', '\u001b]8;;https://evil.example\u001b\\click\u001b]8;;\u001b\\',
@@ -125,7 +114,7 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2
 const STACK = /^\s+at .+(:\d+:\d+\)?|\(native\))$|Maximum call stack|RangeError|TypeError: Cannot/m;
 
 it(`fuzz: ${CASES} generated responses (seed ${SEED})`, { timeout: 120_000 }, async () => {
-  const r = rng(SEED);
+  const r = seededRandom(SEED);
   const codes = new Map<number, number>();
   const faults = new Map<string, number>();
   for (let n = 0; n < CASES; n++) {

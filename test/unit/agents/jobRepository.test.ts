@@ -8,6 +8,7 @@ import { JOB_KEY_PREFIX, JobRepository, mergeJobs, TOMBSTONE_KEY_PREFIX } from '
 import { type AgentJob, type JobStorage, STORAGE_KEY } from '../../../src/agents/jobModel';
 import { FakeBackend } from './fakeBackend';
 import { ManualClock } from './manualClock';
+import { seededRandom } from '../../support/seededRandom';
 
 /** One storage for every window, like globalState: values are copies, undefined deletes. */
 class SharedStorage implements JobStorage {
@@ -29,18 +30,6 @@ class SharedStorage implements JobStorage {
   }
 }
 
-/** A seeded generator so the interleaving repeats. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const job = (id: string, extra: Partial<AgentJob> = {}): AgentJob => ({
   id, prompt: id, createdAt: 1, origin: 'user', status: 'processing', trace: { eventCount: 0, finished: false }, ...extra,
 });
@@ -56,7 +45,7 @@ describe('agent job persistence across windows', () => {
       return s;
     };
     const windows = [open(), open()];
-    const random = rng(7);
+    const random = seededRandom(7);
     const started = new Set<string>();
     const removed = new Set<string>();
     for (let step = 0; step < 200; step++) {
