@@ -80,6 +80,8 @@ describe('Developer Index in the workbench', () => {
   it('Show Search History: relative times, only non-default filters, a remove button per entry, Clear Search History', async () => {
     await wb.runCommand('Developer Index: Show Search History');
     const rows = wb.page.locator('.quick-input-list .monaco-list-row');
+    // The palette's own row can still be on screen for a moment: wait for the history pick itself.
+    await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Developer Index: Search History' }).waitFor({ state: 'visible' });
     await rows.first().waitFor({ state: 'visible' });
     const first = await rows.first().innerText();
     assert.match(first, /coercion/, `the newest search first: ${first}`);
