@@ -24,8 +24,17 @@ export interface AgentCommandContext {
   hasKey(): Promise<boolean>;
   /** What the user typed last, kept across invocations until a submission succeeds. */
   draft: StartDraft;
+  /** One step of the start flow (default: vscodeAsk). */
   ask?: AskInput;
+  /** Which job, when a command is run from the palette (default: vscodePickJob). */
+  pick?: PickJobInput;
 }
+
+/** A row of the "which job?" pick. */
+export interface JobPickItem extends vscode.QuickPickItem { job: AgentJob }
+export type PickJobInput = (items: JobPickItem[], title: string) => Thenable<JobPickItem | undefined>;
+
+export const vscodePickJob: PickJobInput = (items, title) => vscode.window.showQuickPick(items, { title, matchOnDetail: true });
 
 /**
  * Start without input boxes (other features, tests): the same checks as the boxes; resolves with the
@@ -165,7 +174,7 @@ export async function startJob(deps: AgentCommandContext, args?: StartJobArgs, p
 
 /** Start Again…: the start flow filled with a job's prompt, URLs, model and effort; a higher ceiling after a credit limit. */
 export async function startAgain(deps: AgentCommandContext, target?: Target): Promise<string | undefined> {
-  const job = await pickJob(deps.store, target, 'Start which job again?');
+  const job = await pickJob(deps, target, 'Start which job again?');
   if (!job) return undefined;
   const higher = jobState(job) === 'credit_limit_reached' && job.maxCredits !== undefined ? job.maxCredits * 2 : job.maxCredits;
   return startJob(deps, undefined, draftFrom({ prompt: job.prompt, urls: job.urls, maxCredits: higher, model: job.model, effort: job.effort }));
@@ -194,7 +203,7 @@ function issuesOf(e: unknown): Array<{ field: string; message: string }> | undef
 }
 
 export async function cancelJob(deps: AgentCommandContext, target?: Target): Promise<void> {
-  const job = await pickJob(deps.store, target, 'Cancel which running agent job?', (j) => jobState(j) === 'running', 'No agent job is running.');
+  const job = await pickJob(deps, target, 'Cancel which running agent job?', (j) => jobState(j) === 'running', 'No agent job is running.');
   if (!job) return;
   if (jobState(job) !== 'running') {
     void vscode.window.showInformationMessage(`Only a running job can be cancelled; this one is ${stateWords(jobState(job), job.status)}.`);
@@ -216,7 +225,7 @@ export async function refreshJobs(deps: AgentCommandContext): Promise<void> {
 
 export async function openResult(deps: AgentCommandContext, target?: Target, which: 'result' | 'partial' = 'result'): Promise<void> {
   const eligible = which === 'result' ? hasResult : hasPartialResult;
-  const job = await pickJob(deps.store, target, which === 'result' ? 'Open the result of which job?' : 'Open the partial result of which job?', eligible,
+  const job = await pickJob(deps, target, which === 'result' ? 'Open the result of which job?' : 'Open the partial result of which job?', eligible,
     which === 'result' ? 'No agent job in the list has a result yet.' : 'No agent job in the list has a partial result.');
   if (!job) return;
   if (job.expired) {
@@ -244,20 +253,20 @@ export async function openSnapshot(deps: AgentCommandContext, target?: EventNode
 }
 
 export async function openTrace(deps: AgentCommandContext, target?: Target): Promise<void> {
-  const job = await pickJob(deps.store, target, 'Open the trace of which job?', (j) => !j.trace.unavailable && !j.notFound && !j.expired);
+  const job = await pickJob(deps, target, 'Open the trace of which job?', (j) => !j.trace.unavailable && !j.notFound && !j.expired);
   if (!job) return;
   await showDocument(agentDocumentUri({ kind: 'trace', jobId: job.id, label: shortLabel(job.prompt, 35) }));
 }
 
 export async function copyJobId(deps: AgentCommandContext, target?: Target): Promise<void> {
-  const job = await pickJob(deps.store, target, 'Copy the id of which job?');
+  const job = await pickJob(deps, target, 'Copy the id of which job?');
   if (!job) return;
   await vscode.env.clipboard.writeText(job.id);
   vscode.window.setStatusBarMessage(`Copied agent job id ${job.id}`, 3000);
 }
 
 export async function removeJob(deps: AgentCommandContext, target?: Target): Promise<void> {
-  const job = await pickJob(deps.store, target, 'Remove which job from the list?');
+  const job = await pickJob(deps, target, 'Remove which job from the list?');
   if (!job) return;
   if (jobState(job) === 'running') {
     const ok = await vscode.window.showWarningMessage(
@@ -275,22 +284,22 @@ async function showDocument(uri: vscode.Uri): Promise<void> {
 }
 
 async function pickJob(
-  store: JobStore, target: Target, title: string, eligible: (j: AgentJob) => boolean = () => true, none = 'No agent job in the list fits this command.',
+  deps: AgentCommandContext, target: Target, title: string, eligible: (j: AgentJob) => boolean = () => true, none = 'No agent job in the list fits this command.',
 ): Promise<AgentJob | undefined> {
   const id = typeof target === 'string' ? target : target?.jobId;
   if (id !== undefined) {
-    const job = store.get(id);
+    const job = deps.store.get(id);
     if (!job) void vscode.window.showWarningMessage(`Agent job ${id} is not in the list.`);
     return job;
   }
-  const jobs = store.jobs().filter(eligible);
+  const jobs = deps.store.jobs().filter(eligible);
   if (jobs.length === 0) {
     void vscode.window.showInformationMessage(none);
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(
+  const picked = await (deps.pick ?? vscodePickJob)(
     jobs.map((j) => ({ label: shortLabel(j.prompt), description: stateWords(jobState(j), j.status), detail: j.id, job: j })),
-    { title, matchOnDetail: true },
+    title,
   );
   return picked?.job;
 }

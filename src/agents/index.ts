@@ -20,16 +20,17 @@ import type { AgentBackend } from './agentBackend';
 import { AgentContentProvider } from './agentContentProvider';
 import { AGENT_SCHEME } from './agentDocuments';
 import {
-  type AgentCommandContext, cancelJob, copyJobId, openResult, openSnapshot, openTrace, refreshJobs, removeJob, startAgain, startJob, type StartJobArgs,
+  type AgentCommandContext, cancelJob, copyJobId, openResult, openSnapshot, openTrace, type PickJobInput, refreshJobs, removeJob, startAgain, startJob,
+  type StartJobArgs,
 } from './agentCommands';
 import { DisposableStore } from './disposables';
 import type { EventNode } from './eventNode';
 import type { JobStorage } from './jobModel';
-import { notifyJobEnds } from './jobNotifier';
+import { notifyJobEnds, type ShowNotification } from './jobNotifier';
 import { JobStore, type Timers } from './jobStore';
 import { JobsTreeProvider, type TreeNode } from './jobsTreeProvider';
 import type { PollTiming } from '../api/agent/pollSchedule';
-import { emptyDraft } from './startJobInput';
+import { type AskInput, emptyDraft } from './startJobInput';
 import { config } from '../config';
 
 export const JOBS_VIEW_ID = 'devIndex.jobs';
@@ -47,6 +48,8 @@ export interface AgentsDeps {
   /** Tests only. */
   timers?: Timers;
   timing?: PollTiming;
+  /** Tests only: the start flow's steps and the "which job?" pick instead of the editor's quick inputs. */
+  ui?: { ask?: AskInput; pick?: PickJobInput };
 }
 
 export type AgentCommandId =
@@ -106,7 +109,9 @@ export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, revea
   store.resume();
   const tree = owned.register(new JobsTreeProvider(store));
   const content = new AgentContentProvider(store);
-  const cmd: AgentCommandContext = { store, reveal, defaultMaxCredits: deps.defaultMaxCredits, extraModels, hasKey: deps.hasKey, draft: emptyDraft() };
+  const cmd: AgentCommandContext = {
+    store, reveal, defaultMaxCredits: deps.defaultMaxCredits, extraModels, hasKey: deps.hasKey, draft: emptyDraft(), ask: deps.ui?.ask, pick: deps.ui?.pick,
+  };
   const commands: AgentsFeature['commands'] = {
     'devIndex.agent.start': (args) => startJob(cmd, args),
     'devIndex.agent.cancel': (t) => cancelJob(cmd, t),
@@ -128,6 +133,15 @@ export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, revea
     },
     dispose: () => owned.dispose(),
   };
+}
+
+/** The end-of-run notification of each job, its buttons leading to the feature's own commands. */
+export function notifyEnds(feature: AgentsFeature, reveal: (jobId: string) => Promise<void>, show?: ShowNotification): vscode.Disposable {
+  return notifyJobEnds(feature.store.onDidEndJob, {
+    reveal,
+    openResult: (id, which) => (which === 'partial' ? feature.commands['devIndex.agent.openPartialResult'](id) : feature.commands['devIndex.agent.openResult'](id)),
+    startAgain: (id) => feature.commands['devIndex.agent.startAgain'](id),
+  }, show);
 }
 
 /** Creates the feature over `context.globalState`, registers the view and the scheme. */
@@ -157,11 +171,7 @@ export function registerAgents(context: { subscriptions: vscode.Disposable[]; gl
     if (e.visible) listOnce();
   }));
   owned.register(vscode.workspace.registerTextDocumentContentProvider(AGENT_SCHEME, feature.content));
-  owned.register(notifyJobEnds(feature.store.onDidEndJob, {
-    reveal,
-    openResult: (id, which) => (which === 'partial' ? feature.commands['devIndex.agent.openPartialResult'](id) : feature.commands['devIndex.agent.openResult'](id)),
-    startAgain: (id) => feature.commands['devIndex.agent.startAgain'](id),
-  }));
+  owned.register(notifyEnds(feature, reveal));
   const disposeAll = { dispose: () => { owned.dispose(); feature.dispose(); } };
   context.subscriptions.push(disposeAll);
   return { ...feature, dispose: disposeAll.dispose };

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { Disposable } from './emitter';
 import type { AgentJob } from './jobModel';
-import { endActions, endMessage, jobState, OPEN_PARTIAL, OPEN_RESULT, SHOW_IN_TREE, START_AGAIN } from './jobState';
+import { endActions, endMessage, type EndMessage, jobState, OPEN_PARTIAL, OPEN_RESULT, SHOW_IN_TREE, START_AGAIN } from './jobState';
 
 export interface EndActions {
   reveal(jobId: string): Thenable<void> | void;
@@ -13,14 +13,20 @@ export interface EndActions {
   startAgain(jobId: string): Thenable<unknown> | void;
 }
 
-export function notifyJobEnds(onDidEndJob: (l: (job: AgentJob) => void) => Disposable, act: EndActions): Disposable {
+/** Shows one notification and resolves with the button chosen (undefined when dismissed). */
+export type ShowNotification = (severity: EndMessage['severity'], text: string, buttons: string[]) => Thenable<string | undefined>;
+
+export const vscodeNotification: ShowNotification = (severity, text, buttons) => (
+  severity === 'error' ? vscode.window.showErrorMessage(text, ...buttons)
+    : severity === 'warning' ? vscode.window.showWarningMessage(text, ...buttons) : vscode.window.showInformationMessage(text, ...buttons)
+);
+
+export function notifyJobEnds(onDidEndJob: (l: (job: AgentJob) => void) => Disposable, act: EndActions, show: ShowNotification = vscodeNotification): Disposable {
   return onDidEndJob((job) => {
     const state = jobState(job);
     const msg = endMessage(job, state);
     if (!msg) return;
-    const show = msg.severity === 'error' ? vscode.window.showErrorMessage
-      : msg.severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    void Promise.resolve(show(msg.text, ...endActions(job, state))).then(async (choice) => {
+    void Promise.resolve(show(msg.severity, msg.text, endActions(job, state))).then(async (choice) => {
       if (choice === SHOW_IN_TREE) await act.reveal(job.id);
       if (choice === OPEN_RESULT) await act.openResult(job.id, 'result');
       if (choice === OPEN_PARTIAL) await act.openResult(job.id, 'partial');

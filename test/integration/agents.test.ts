@@ -9,7 +9,7 @@ import { DevIndexClient } from '../../src/api/client';
 import { agentDocumentPath } from '../../src/agents/agentDocuments';
 import { AgentNode } from '../../src/agents/agentNode';
 import { EventNode } from '../../src/agents/eventNode';
-import { createAgentsFeature, type AgentsFeature } from '../../src/agents/index';
+import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/index';
 import { JobNode } from '../../src/agents/jobNode';
 import type { JobStorage } from '../../src/agents/jobModel';
 import type { TreeNode } from '../../src/agents/jobsTreeProvider';
@@ -197,5 +197,123 @@ describe('agent jobs', function () {
     assert.equal(iconId(node!), 'history');
     assert.match(String(node!.description), /^expired on .+ · result kept$/);
     assert.match(String(node!.contextValue), /;result(;|$)/, 'Open Result is still offered');
+  });
+});
+
+describe('agent job notifications and palette picks', function () {
+  this.timeout(120_000);
+  const storage = new MemoryStorage();
+  let client: DevIndexClient;
+  let feature: AgentsFeature;
+  let notifier: vscode.Disposable;
+  /** Every end-of-run notification, with its buttons, and the button the "user" chose. */
+  const shown: Array<{ severity: string; text: string; buttons: string[]; chose?: string }> = [];
+  /** Which button to press for a notification (none: dismiss it). */
+  let press: (text: string, buttons: string[]) => string | undefined = () => undefined;
+  /** The steps of the start flow as they were shown, with the value each was filled with. */
+  const steps: Array<{ prompt: string; value: string }> = [];
+  let answer: (step: { value: string }, n: number) => string | undefined = () => undefined;
+  const picks: Array<{ title: string; ids: string[] }> = [];
+  let choose: (ids: string[]) => string | undefined = () => undefined;
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension('devindex.devindex');
+    const api = (await ext!.activate()) as DevIndexExtensionApi;
+    const key = process.env.DEVINDEX_TEST_KEY ?? (await api.apiKey.get());
+    assert.ok(key, 'the runner provides the sandbox key (DEVINDEX_TEST_KEY)');
+    client = new DevIndexClient({ baseUrl: api.baseUrl(), apiKey: () => key });
+    feature = createAgentsFeature(storage, {
+      backend: () => new AgentClient(client),
+      hasKey: async () => true,
+      defaultMaxCredits: () => 1000,
+      ui: {
+        ask: async (step) => {
+          steps.push({ prompt: step.type === 'pick' ? step.placeHolder : step.prompt, value: step.value });
+          return answer(step, steps.length);
+        },
+        pick: async (items, title) => {
+          const ids = items.map((i) => i.job.id);
+          picks.push({ title, ids });
+          const id = choose(ids);
+          return items.find((i) => i.job.id === id);
+        },
+      },
+    });
+    notifier = notifyEnds(feature, async () => {}, async (severity, text, buttons) => {
+      const chose = press(text, buttons);
+      shown.push({ severity, text, buttons, chose });
+      return chose;
+    });
+  });
+
+  after(async () => {
+    notifier?.dispose();
+    feature?.dispose();
+    await client?.close();
+  });
+
+  it('start → completed notification → Open Result opens "result — <job label>.json"', async () => {
+    press = (text, buttons) => (/Notify me when done/.test(text) ? buttons[0] : undefined);
+    const id = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: Notify me when done', maxCredits: 1000 }))!;
+    const note = await until('the completed notification', () => shown.find((s) => s.text.includes('Notify me when done')), (s) => s !== undefined, 60_000);
+    assert.equal(note!.severity, 'info');
+    assert.match(note!.text, /^Agent job "Integration: Notify me when done" completed using \d+ credits\.$/);
+    assert.deepEqual(note!.buttons, ['Open Result', 'Show in Tree'], 'Open Result first, Show in Tree second');
+    assert.equal(note!.chose, 'Open Result');
+    const editor = await until('the result editor the button opened', () => vscode.window.activeTextEditor,
+      (e) => e?.document.uri.scheme === 'devindex-agent' && e.document.uri.path.includes(id), 15_000);
+    const path = editor!.document.uri.path;
+    assert.equal(path.slice(path.lastIndexOf('/') + 1), 'result — Integration: Notify me when done.json');
+    const text = await feature.content.provideTextDocumentContent(editor!.document.uri, new vscode.CancellationTokenSource().token);
+    assert.ok(((JSON.parse(text) as { items?: unknown[] }).items ?? []).length > 0, `the result of the run: ${text.slice(0, 200)}`);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('refused → Start Again… opens the start flow filled with the prompt, the URLs and the ceiling', async () => {
+    press = (text) => (/declined/.test(text) ? 'Start Again…' : undefined);
+    steps.length = 0;
+    // Step 1 to 3 are read and accepted as filled; the flow is cancelled at the model step.
+    answer = (step, n) => (n <= 3 ? step.value : undefined);
+    const prompt = 'Integration: REFUSE to do this';
+    await feature.commands['devIndex.agent.start']({ prompt, urls: ['https://example.com/a', 'https://example.com/b'], maxCredits: 700 });
+    const note = await until('the refused notification', () => shown.find((s) => s.text.includes('REFUSE to do this')), (s) => s !== undefined, 60_000);
+    assert.equal(note!.severity, 'warning');
+    assert.match(note!.text, /^The agent declined job "Integration: REFUSE to do this"\./);
+    assert.deepEqual(note!.buttons, ['Start Again…', 'Show in Tree']);
+    await until('the start flow reaches the model step', () => steps.length, (n) => n >= 4, 15_000);
+    assert.deepEqual(steps.slice(0, 3).map((s) => s.value), [prompt, 'https://example.com/a, https://example.com/b', '700'], 'prompt, URLs and ceiling prefilled');
+    assert.match(steps[2]!.prompt, /Credit ceiling/);
+  });
+
+  it('credit limit reached → Start Again… offers a higher ceiling', async () => {
+    press = (text) => (/Tight budget/.test(text) ? 'Start Again…' : undefined);
+    steps.length = 0;
+    // Prompt and URLs accepted as filled; the flow is cancelled on the ceiling step once it has been shown.
+    answer = (step, n) => (n <= 2 ? step.value : undefined);
+    await feature.commands['devIndex.agent.start']({ prompt: 'Integration: Tight budget', maxCredits: 10 });
+    const note = await until('the credit-limit notification', () => shown.find((s) => s.text.includes('Tight budget')), (s) => s !== undefined, 60_000);
+    assert.ok(note!.buttons.includes('Start Again…'), `buttons: ${JSON.stringify(note!.buttons)}`);
+    await until('the start flow reaches the ceiling step', () => steps.length, (n) => n >= 3, 15_000);
+    assert.equal(steps[0]!.value, 'Integration: Tight budget');
+    assert.equal(steps[2]!.value, '20', 'twice the ceiling the run ran out of');
+  });
+
+  it('Cancel from the palette lists only running jobs, and cancels the one picked', async () => {
+    const slow = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: SLOW pick me to cancel', maxCredits: 1000 }))!;
+    const ended = feature.store.jobs().filter((j) => j.id !== slow);
+    assert.ok(ended.length >= 3, 'the jobs of the earlier tests are in the list');
+    await until('the earlier jobs have ended', () => feature.store.jobs().filter((j) => j.id !== slow && feature.store.isPolling(j.id)).length, (n) => n === 0, 60_000);
+    picks.length = 0;
+    choose = (ids) => ids[0];
+    await feature.commands['devIndex.agent.cancel']();
+    assert.equal(picks.length, 1, 'one pick was shown');
+    assert.equal(picks[0]!.title, 'Cancel which running agent job?');
+    assert.deepEqual(picks[0]!.ids, [slow], 'only the running job is offered');
+    const node = await until('the picked job ends as cancelled', () => jobNode(feature, slow), (n) => n !== undefined && iconId(n) === 'circle-slash', 30_000);
+    assert.match(String(node!.description), /^cancelled/);
+    // With nothing running, the command says so instead of showing an empty pick.
+    picks.length = 0;
+    await feature.commands['devIndex.agent.cancel']();
+    assert.equal(picks.length, 0, 'no pick when no job is running');
   });
 });
