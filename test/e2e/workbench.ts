@@ -169,25 +169,33 @@ export class Workbench {
       return !!el && el.classList.contains(k) && !['vs', 'vs-dark', 'hc-black', 'hc-light'].filter((c) => c !== k).some((c) => el.classList.contains(c));
     };
     if (await this.page.evaluate(wears, cls)) return;
-    const inHighContrast = await this.page.evaluate(() => /\bhc-(black|light)\b/.test(document.querySelector('.monaco-workbench')?.className ?? ''));
-    if (kind === 'hc' || inHighContrast) {
-      const input = this.page.locator('.quick-input-widget input.input');
-      const rows = this.page.locator('.quick-input-list .monaco-list-row');
-      await this.page.keyboard.press('Escape');
-      await this.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible' });
-      await input.fill('>Preferences: Color Theme');
-      await rows.and(this.page.locator('[aria-label^="Preferences: Color Theme,"]')).click();
-      const theme = kind === 'hc' ? 'Dark High Contrast' : kind === 'light' ? 'Light 2026' : 'Dark 2026';
-      await input.fill(theme);
-      await rows.and(this.page.locator(`[aria-label^="${theme},"]`)).click();
-    } else {
-      await this.runCommand('Preferences: Toggle between Light/Dark Themes');
+    // Always through the Color Theme picker, by the theme's name: the Light/Dark toggle depends on the
+    // preferred themes and on what an earlier suite left in the shared user settings. A switch that does
+    // not show (a picker that closed on a focus change) is tried again.
+    const theme = kind === 'hc' ? 'Dark High Contrast' : kind === 'light' ? 'Light 2026' : 'Dark 2026';
+    const input = this.page.locator('.quick-input-widget input.input');
+    const rows = this.page.locator('.quick-input-list .monaco-list-row');
+    let last: Error | undefined;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      try {
+        // Escape only closes an open quick input: with none open it would also hide the notification toasts.
+        if (await this.page.locator('.quick-input-widget').isVisible()) await this.page.keyboard.press('Escape');
+        await this.page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 10_000 });
+        await input.fill('>Preferences: Color Theme');
+        await rows.and(this.page.locator('[aria-label^="Preferences: Color Theme,"]')).click({ timeout: 10_000 });
+        await input.fill(theme);
+        await rows.and(this.page.locator(`[aria-label^="${theme},"]`)).click({ timeout: 10_000 });
+        await this.page.waitForFunction(wears, cls, { timeout: 10_000 });
+        // The picker fades out after the choice; a screenshot taken now would show it over the workbench.
+        await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+        return;
+      } catch (e) {
+        last = e as Error;
+      }
     }
-    await this.page.waitForFunction(wears, cls, { timeout: 15_000 }).catch(async (e: Error) => {
-      const classes = await this.page.evaluate(() => document.querySelector('.monaco-workbench')?.className);
-      throw new Error(`the workbench did not switch to a ${kind} theme: ${classes}\n${e.message}`);
-    });
+    const classes = await this.page.evaluate(() => document.querySelector('.monaco-workbench')?.className);
+    throw new Error(`the workbench did not switch to a ${kind} theme after 3 tries: ${classes}\n${last?.message ?? ''}`);
   }
 
   /** A view's pane in the side bar, by the view's name. */
@@ -209,22 +217,33 @@ export class Workbench {
       [`.sidebar .pane-header[aria-label="${viewName} Section"]`, String(expanded)], { timeout: 10_000 });
   }
 
+  /** The side bar's width in px (0 when it is not on screen). */
+  async sideBarWidth(): Promise<number> {
+    return (await this.page.locator('.part.sidebar').boundingBox())?.width ?? 0;
+  }
+
   /**
-   * Widens the side bar to about `width` px by dragging the sash on its right edge (the default
-   * width, about 290 px, wraps every label). Throws if the side bar did not get at least that wide.
+   * Sets the side bar to about `width` px by dragging the sash on its right edge, wider or narrower.
+   * Throws if it did not end within 10 px of that width.
    */
-  async widenSideBar(width = 520): Promise<void> {
+  async setSideBarWidth(width: number): Promise<void> {
     const part = this.page.locator('.part.sidebar');
     const bar = await part.boundingBox();
     if (!bar) throw new Error('the side bar is not on screen');
-    if (bar.width >= width - 10) return;
+    if (Math.abs(bar.width - width) <= 10) return;
     const y = bar.y + bar.height / 2;
     await this.page.mouse.move(bar.x + bar.width + 1, y);
     await this.page.mouse.down();
     await this.page.mouse.move(bar.x + width + 1, y, { steps: 8 });
     await this.page.mouse.up();
-    const now = (await part.boundingBox())?.width ?? 0;
-    if (now < width - 10) throw new Error(`the side bar is ${now} px wide after dragging its sash towards ${width} px`);
+    const now = await this.sideBarWidth();
+    if (Math.abs(now - width) > 10) throw new Error(`the side bar is ${now} px wide after dragging its sash towards ${width} px`);
+  }
+
+  /** Widens the side bar to at least about `width` px (the default width, about 300 px, wraps long labels). */
+  async widenSideBar(width = 520): Promise<void> {
+    if ((await this.sideBarWidth()) >= width - 10) return;
+    await this.setSideBarWidth(width);
   }
 
   /**
