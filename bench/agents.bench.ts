@@ -79,6 +79,17 @@ async function storeRun(clock: ManualClock, backend: AgentBackend, count: () => 
   return { requests: afterRun - before - 1 - finalReads, latencyMs: detectedAt - end, durationMs: end - t0, idleAfter, finalReads };
 }
 
+/** The standard runs both followers are measured on: each effort (3, 5, 8 findings) at speeds 0.8 to 1.25, each on its own clock. */
+function* standardRuns(): Generator<{ clock: ManualClock; e: ReturnType<typeof engineBackend> }> {
+  let i = 0;
+  for (const effort of ['low', 'medium', 'high'] as const) {
+    for (const speed of [0.8, 0.9, 1, 1.1, 1.25]) {
+      const clock = new ManualClock(1_700_000_000_000 + ++i * 777);
+      yield { clock, e: engineBackend(clock, speed, effort) };
+    }
+  }
+}
+
 /** The sandbox engine in-process, answering like the HTTP service would, parsed with the client's schemas. */
 function engineBackend(clock: ManualClock, speed: number, effort: 'low' | 'medium' | 'high'): { backend: AgentBackend; count: () => number; endAt: () => number | undefined } {
   const service = createAgentService({ speed, now: () => clock.now() });
@@ -189,14 +200,7 @@ async function main(): Promise<void> {
 
   {
     const runs: Outcome[] = [];
-    let i = 0;
-    for (const effort of ['low', 'medium', 'high'] as const) {
-      for (const speed of [0.8, 0.9, 1, 1.1, 1.25]) {
-        const clock = new ManualClock(1_700_000_000_000 + ++i * 777);
-        const e = engineBackend(clock, speed, effort);
-        runs.push(await storeRun(clock, e.backend, e.count, e.endAt));
-      }
-    }
+    for (const { clock, e } of standardRuns()) runs.push(await storeRun(clock, e.backend, e.count, e.endAt));
     report('sandbox engine, standard runs (efforts low/medium/high x speeds 0.8-1.25)', runs);
   }
 
@@ -204,23 +208,18 @@ async function main(): Promise<void> {
     // The CLI's `agent start --wait` follows a run through the same engine (followRun): the same runs,
     // the same schedule, so the same figures as the editor's store above.
     const runs: Outcome[] = [];
-    let i = 0;
-    for (const effort of ['low', 'medium', 'high'] as const) {
-      for (const speed of [0.8, 0.9, 1, 1.1, 1.25]) {
-        const clock = new ManualClock(1_700_000_000_000 + ++i * 777);
-        const e = engineBackend(clock, speed, effort);
-        const t0 = clock.now();
-        const { id } = await e.backend.submit({ prompt: 'bench run', maxCredits: 5000 });
-        const before = e.count();
-        let detectedAt: number | undefined;
-        const r = await followRun({
-          jobId: id, backend: e.backend, clock: { now: () => clock.now(), sleep: (ms) => clock.advance(ms) }, facts: { maxCredits: 5000 },
-          onEvents: (events) => { if (detectedAt === undefined && events.some((x) => x.type === 'run.finished')) detectedAt = clock.now(); },
-        });
-        const end = e.endAt();
-        if (detectedAt === undefined || end === undefined) throw new Error('the CLI did not see the run end');
-        runs.push({ requests: e.count() - before - (r.facts.finalRead ? 1 : 0), latencyMs: detectedAt - end, durationMs: end - t0, idleAfter: 0, finalReads: r.facts.finalRead ? 1 : 0 });
-      }
+    for (const { clock, e } of standardRuns()) {
+      const t0 = clock.now();
+      const { id } = await e.backend.submit({ prompt: 'bench run', maxCredits: 5000 });
+      const before = e.count();
+      let detectedAt: number | undefined;
+      const r = await followRun({
+        jobId: id, backend: e.backend, clock: { now: () => clock.now(), sleep: (ms) => clock.advance(ms) }, facts: { maxCredits: 5000 },
+        onEvents: (events) => { if (detectedAt === undefined && events.some((x) => x.type === 'run.finished')) detectedAt = clock.now(); },
+      });
+      const end = e.endAt();
+      if (detectedAt === undefined || end === undefined) throw new Error('the CLI did not see the run end');
+      runs.push({ requests: e.count() - before - (r.facts.finalRead ? 1 : 0), latencyMs: detectedAt - end, durationMs: end - t0, idleAfter: 0, finalReads: r.facts.finalRead ? 1 : 0 });
     }
     report('CLI agent start --wait (followRun), the same standard runs', runs);
   }

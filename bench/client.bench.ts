@@ -10,6 +10,7 @@ import { request } from 'undici';
 import { DevIndexClient } from '../src/api/client';
 import type { SearchParams } from '../src/api/params';
 import { startSandbox } from '../sandbox/server';
+import { fmt, stats, time } from './timing';
 
 const ROUNDS = 5;
 const CALLS_PER_ROUND = 300;
@@ -67,22 +68,6 @@ function startCannedServer(bodies: Record<string, string>): Promise<{ url: strin
 }
 
 type Call = () => Promise<unknown>;
-
-function stats(samples: number[]): { median: number; p95: number } {
-  const s = [...samples].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
-  return { median: q(0.5), p95: q(0.95) };
-}
-
-async function time(fn: Call, n: number, into: number[]): Promise<void> {
-  for (let i = 0; i < n; i++) {
-    const t = process.hrtime.bigint();
-    await fn();
-    into.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-}
-
-const fmt = (ms: number) => `${(ms * 1000).toFixed(0).padStart(6)} µs`;
 
 async function main(): Promise<void> {
   const scenarios = await cannedBodies();

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { DevIndexClient } from '../src/api/client';
 import type { SearchParams } from '../src/api/params';
 import { findRepoRoot, startSandbox } from '../sandbox/server';
+import { fmt, stats, time } from './timing';
 
 const ROUNDS = 5;
 const CALLS_PER_ROUND = 200;
@@ -23,22 +24,6 @@ function startProxyProcess(): Promise<{ url: string; child: ChildProcess }> {
     child.stdout!.once('data', (d: Buffer) => resolve({ url: `http://127.0.0.1:${String(d).trim()}`, child }));
   });
 }
-
-function stats(samples: number[]): { median: number; p95: number } {
-  const s = [...samples].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
-  return { median: q(0.5), p95: q(0.95) };
-}
-
-async function time(fn: () => Promise<unknown>, n: number, into: number[]): Promise<void> {
-  for (let i = 0; i < n; i++) {
-    const t = process.hrtime.bigint();
-    await fn();
-    into.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-}
-
-const fmt = (ms: number) => `${(ms * 1000).toFixed(0).padStart(6)} µs`;
 
 async function main(): Promise<void> {
   const sb = await startSandbox({ port: 0, quiet: true, keylessRateLimit: 10_000_000 });

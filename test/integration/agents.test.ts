@@ -13,11 +13,7 @@ import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/a
 import { JobNode } from '../../src/agents/jobNode';
 import type { JobStorage } from '../../src/agents/jobModel';
 import type { TreeNode } from '../../src/agents/jobsTreeProvider';
-
-interface DevIndexExtensionApi {
-  baseUrl(): string;
-  apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
-}
+import { api, until } from './hostSupport';
 
 class MemoryStorage implements JobStorage {
   private readonly map = new Map<string, string>();
@@ -32,17 +28,6 @@ class MemoryStorage implements JobStorage {
   keys(): readonly string[] {
     return [...this.map.keys()];
   }
-}
-
-async function until<T>(what: string, probe: () => T | Promise<T>, ok: (v: T) => boolean, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last = await probe();
-  while (!ok(last)) {
-    if (Date.now() > deadline) assert.fail(`${what}: not reached after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-    last = await probe();
-  }
-  return last;
 }
 
 function iconId(node: vscode.TreeItem): string | undefined {
@@ -75,12 +60,10 @@ describe('agent jobs', function () {
   });
 
   before(async () => {
-    const ext = vscode.extensions.getExtension('devindex.devindex');
-    assert.ok(ext, 'the extension is loaded');
-    const api = (await ext.activate()) as DevIndexExtensionApi;
-    const key = process.env.DEVINDEX_TEST_KEY ?? (await api.apiKey.get());
+    const a = await api();
+    const key = process.env.DEVINDEX_TEST_KEY ?? (await a.apiKey.get());
     assert.ok(key, 'the runner provides the sandbox key (DEVINDEX_TEST_KEY)');
-    client = new DevIndexClient({ baseUrl: api.baseUrl(), apiKey: () => key });
+    client = new DevIndexClient({ baseUrl: a.baseUrl(), apiKey: () => key });
     feature = build();
   });
 
@@ -217,11 +200,10 @@ describe('agent job notifications and palette picks', function () {
   let choose: (ids: string[]) => string | undefined = () => undefined;
 
   before(async () => {
-    const ext = vscode.extensions.getExtension('devindex.devindex');
-    const api = (await ext!.activate()) as DevIndexExtensionApi;
-    const key = process.env.DEVINDEX_TEST_KEY ?? (await api.apiKey.get());
+    const a = await api();
+    const key = process.env.DEVINDEX_TEST_KEY ?? (await a.apiKey.get());
     assert.ok(key, 'the runner provides the sandbox key (DEVINDEX_TEST_KEY)');
-    client = new DevIndexClient({ baseUrl: api.baseUrl(), apiKey: () => key });
+    client = new DevIndexClient({ baseUrl: a.baseUrl(), apiKey: () => key });
     feature = createAgentsFeature(storage, {
       backend: () => new AgentClient(client),
       hasKey: async () => true,

@@ -4,12 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-
-/** The test surface `activate()` returns (docs/ARCHITECTURE.md, "Extension test surface"). */
-interface DevIndexExtensionApi {
-  baseUrl(): string;
-  apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
-}
+import { api, extension, until } from './hostSupport';
 
 interface Contributes {
   commands?: Array<{ command: string; title: string }>;
@@ -17,14 +12,6 @@ interface Contributes {
   views?: Record<string, Array<{ id: string; type?: string; visibility?: string }>>;
   menus?: Record<string, Array<{ command: string; when?: string; group?: string }>>;
   configuration?: { properties?: Record<string, unknown> } | Array<{ properties?: Record<string, unknown> }>;
-}
-
-const EXTENSION_ID = 'devindex.devindex';
-
-function extension(): vscode.Extension<unknown> {
-  const ext = vscode.extensions.getExtension(EXTENSION_ID);
-  assert.ok(ext, `extension ${EXTENSION_ID} is not loaded in this extension host`);
-  return ext;
 }
 
 /** package.json as it is on disk now, so the suite keeps up as contributions are added. */
@@ -37,26 +24,6 @@ function settingKeys(): string[] {
   const c = contributes().configuration;
   const blocks = Array.isArray(c) ? c : c ? [c] : [];
   return blocks.flatMap((b) => Object.keys(b.properties ?? {}));
-}
-
-async function api(): Promise<DevIndexExtensionApi> {
-  const exports = await extension().activate();
-  const a = exports as Partial<DevIndexExtensionApi> | undefined;
-  assert.ok(a && typeof a.baseUrl === 'function' && a.apiKey && typeof a.apiKey.get === 'function'
-    && typeof a.apiKey.set === 'function' && typeof a.apiKey.clear === 'function',
-  'activate() must return the DevIndexExtensionApi test surface ({ baseUrl(), apiKey: { get, set, clear } })');
-  return a as DevIndexExtensionApi;
-}
-
-async function until<T>(what: string, probe: () => T | Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last = await probe();
-  while (!ok(last)) {
-    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(last)} after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-    last = await probe();
-  }
-  return last;
 }
 
 describe('extension', () => {

@@ -7,42 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-
-interface SearchOutcome {
-  params: { query: string; repos?: string[]; [k: string]: unknown };
-  response?: { results: Array<{ id: string; type: string; url: string }> };
-  notes?: unknown[];
-  error?: string;
-  status?: number;
-}
-
-interface DevIndexExtensionApi {
-  baseUrl(): string;
-  apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
-  lastSearch(): SearchOutcome | undefined;
-}
-
-interface SeenRequest { method: string; path: string; query: string; body: unknown; auth: 'none' | 'valid' | 'invalid' }
-
-function env(name: string): string {
-  const v = process.env[name];
-  assert.ok(v, `${name} is not set: run this suite with npm run test:host`);
-  return v;
-}
-
-async function api(): Promise<DevIndexExtensionApi> {
-  const ext = vscode.extensions.getExtension('devindex.devindex');
-  assert.ok(ext, 'extension devindex.devindex is not loaded');
-  const a = (await ext.activate()) as DevIndexExtensionApi;
-  assert.equal(typeof a.lastSearch, 'function', 'activate() returns lastSearch()');
-  return a;
-}
-
-async function sandbox(method: 'GET' | 'DELETE'): Promise<SeenRequest[]> {
-  const r = await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/requests`, { method });
-  assert.ok(r.ok, `sandbox ${method} /__sandbox/requests: ${r.status}`);
-  return method === 'GET' ? ((await r.json()) as { requests: SeenRequest[] }).requests : [];
-}
+import { api, type DevIndexExtensionApi, env, sandboxRequests as sandbox, type SearchOutcome, type SeenRequest } from './hostSupport';
 
 /** The search requests the sandbox saw since the last clear, with their parameters decoded (GET or POST). */
 async function searchesSeen(): Promise<Array<{ params: Record<string, string[]>; auth: SeenRequest['auth'] }>> {

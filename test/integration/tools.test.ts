@@ -4,32 +4,10 @@
 // session answers "yes" by itself; what that dialog says is checked on prepareToolInvocation.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { api, type DevIndexExtensionApi, env, sandboxRequests as requests, until } from './hostSupport';
 import { languageModelToolApi, prepareToolInvocation } from '../../src/tools/register';
 
-interface DevIndexExtensionApi {
-  apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
-}
-
-interface SeenRequest { method: string; path: string; query: string; body: unknown; auth: 'none' | 'valid' | 'invalid' }
-
 const TOOLS = ['devIndex_search', 'devIndex_startAgentJob', 'devIndex_agentJobStatus', 'devIndex_cancelAgentJob'];
-
-function env(name: string): string {
-  const v = process.env[name];
-  assert.ok(v, `${name} is not set: run this suite with npm run test:host`);
-  return v;
-}
-
-async function api(): Promise<DevIndexExtensionApi> {
-  const ext = vscode.extensions.getExtension('devindex.devindex');
-  assert.ok(ext, 'extension devindex.devindex is not loaded');
-  return (await ext.activate()) as DevIndexExtensionApi;
-}
-
-async function requests(method: 'GET' | 'DELETE' = 'GET'): Promise<SeenRequest[]> {
-  const r = await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/requests`, { method });
-  return method === 'GET' ? ((await r.json()) as { requests: SeenRequest[] }).requests : [];
-}
 
 /** The parameters of the search requests the sandbox saw (GET query or POST body). */
 async function searchParamsSeen(): Promise<Array<Record<string, string[]>>> {
@@ -46,17 +24,6 @@ async function invoke(name: string, input: object): Promise<string> {
   const parts = r.content.filter((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart || typeof (p as { value?: unknown }).value === 'string');
   assert.equal(parts.length, 1, 'one text part');
   return parts[0]!.value;
-}
-
-async function until<T>(what: string, probe: () => T | Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last = await probe();
-  while (!ok(last)) {
-    if (Date.now() > deadline) assert.fail(`${what}: not reached after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-    last = await probe();
-  }
-  return last;
 }
 
 describe('language-model tools', function () {

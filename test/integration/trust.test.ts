@@ -4,29 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-
-interface DevIndexExtensionApi {
-  apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
-}
-interface SeenRequest { method: string; path: string; auth: 'none' | 'valid' | 'invalid' }
-
-function env(name: string): string {
-  const v = process.env[name];
-  assert.ok(v, `${name} is not set: run this suite with npm run test:host`);
-  return v;
-}
-
-async function api(): Promise<DevIndexExtensionApi> {
-  const ext = vscode.extensions.getExtension('devindex.devindex');
-  assert.ok(ext, 'extension devindex.devindex is not loaded');
-  return (await ext.activate()) as DevIndexExtensionApi;
-}
-
-async function seen(method: 'GET' | 'DELETE'): Promise<SeenRequest[]> {
-  const r = await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/requests`, { method });
-  assert.ok(r.ok);
-  return method === 'GET' ? ((await r.json()) as { requests: SeenRequest[] }).requests : [];
-}
+import { api, type DevIndexExtensionApi, env, sandboxRequests as seen } from './hostSupport';
 
 async function closedPort(): Promise<number> {
   const s = createServer();

@@ -1,0 +1,74 @@
+// What every extension-host suite needs: the extension's test surface, the runner's environment, the
+// requests the sandbox saw, and a wait for a condition. Bundled into each suite (not a suite itself).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+
+export const EXTENSION_ID = 'devindex.devindex';
+
+/** The last search's outcome, as the test surface reports it. */
+export interface SearchOutcome {
+  params: { query: string; repos?: string[]; [k: string]: unknown };
+  response?: { results: Array<{ id: string; type: string; url: string }> };
+  notes?: unknown[];
+  error?: string;
+  status?: number;
+}
+
+/** What activate() returns in a development build with DEVINDEX_TEST_KEY set (docs/ARCHITECTURE.md). */
+export interface DevIndexExtensionApi {
+  baseUrl(): string;
+  apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
+  lastSearch(): SearchOutcome | undefined;
+}
+
+/** A request the sandbox saw (`GET /__sandbox/requests`); `auth` says how its key compared. */
+export interface SeenRequest { method: string; path: string; query: string; body: unknown; auth: 'none' | 'valid' | 'invalid' }
+
+/** A variable the host-test runner sets. */
+export function env(name: string): string {
+  const v = process.env[name];
+  assert.ok(v, `${name} is not set: run this suite with npm run test:host`);
+  return v;
+}
+
+export function extension(): vscode.Extension<unknown> {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is not loaded in this extension host`);
+  return ext;
+}
+
+/** Activates the extension and checks that it returned the whole test surface. */
+export async function api(): Promise<DevIndexExtensionApi> {
+  const a = (await extension().activate()) as Partial<DevIndexExtensionApi> | undefined;
+  assert.ok(a && typeof a.baseUrl === 'function' && a.apiKey && typeof a.apiKey.get === 'function'
+    && typeof a.apiKey.set === 'function' && typeof a.apiKey.clear === 'function' && typeof a.lastSearch === 'function',
+  'activate() must return the DevIndexExtensionApi test surface ({ baseUrl(), apiKey: { get, set, clear }, lastSearch() })');
+  return a as DevIndexExtensionApi;
+}
+
+/** The requests the sandbox saw since the last clear (GET), or clears them (DELETE, resolves with none). */
+export async function sandboxRequests(method: 'GET' | 'DELETE' = 'GET'): Promise<SeenRequest[]> {
+  const r = await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/requests`, { method });
+  assert.ok(r.ok, `sandbox ${method} /__sandbox/requests: ${r.status}`);
+  return method === 'GET' ? ((await r.json()) as { requests: SeenRequest[] }).requests : [];
+}
+
+/** Probes every `stepMs` until `ok` holds; fails with `what` and the last value after `ms`. */
+export async function until<T>(what: string, probe: () => T | Promise<T>, ok: (v: T) => boolean, ms = 20_000, stepMs = 200): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last = await probe();
+  while (!ok(last)) {
+    if (Date.now() > deadline) assert.fail(`${what}: not reached after ${ms} ms (last: ${describe(last)})`);
+    await new Promise((r) => setTimeout(r, stepMs));
+    last = await probe();
+  }
+  return last;
+}
+
+function describe(v: unknown): string {
+  try {
+    return JSON.stringify(v)?.slice(0, 200) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
