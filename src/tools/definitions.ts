@@ -2,6 +2,7 @@
 // service's rules. One set of definitions for the editor's language-model tools (package.json
 // `contributes.languageModelTools` must match them: test/unit/tools/definitions.test.ts checks it)
 // and for `devindex mcp`. No vscode import: the CLI bundles this file.
+import { AGENT_MODELS, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS } from '../api/agentConstants';
 import { LIMITS, RESULT_TYPES } from '../api/params';
 import { AGENT_EFFORTS_LIST, PROMPT_LIMIT } from './limits';
 import { TOOL_NAMES, type ToolName } from './names';
@@ -58,7 +59,13 @@ const SEARCH_PROPERTIES: Record<string, unknown> = {
     description: `Matched passages (markdown, quotable) per result, ${LIMITS.passages.min} to ${LIMITS.passages.max} (default 1).`,
   },
   language: { type: 'string', minLength: 1, description: `Repository primary language, e.g. "TypeScript". ${REPO_FILTER_WARNING}` },
-  topic: { type: 'string', minLength: 1, description: `Repository topic, e.g. "http". ${REPO_FILTER_WARNING}` },
+  topic: {
+    anyOf: [
+      { type: 'string', minLength: 1 },
+      { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: LIMITS.topics.maxItems },
+    ],
+    description: `Repository topic, e.g. "http", or up to ${LIMITS.topics.maxItems} topics, e.g. ["http", "retry"]. ${REPO_FILTER_WARNING}`,
+  },
   license: { type: 'string', minLength: 1, description: `Repository license, e.g. "MIT". ${REPO_FILTER_WARNING}` },
   min_stars: { type: 'integer', minimum: LIMITS.stars.min, description: `At least this many stars (0 or more). ${REPO_FILTER_WARNING}` },
   max_stars: { type: 'integer', minimum: LIMITS.stars.min, description: `At most this many stars (0 or more). ${REPO_FILTER_WARNING}` },
@@ -93,6 +100,12 @@ function searchDefinition(withScope: boolean): ToolDefinition {
 
 const JOB_ID = { type: 'string', description: 'The agent job id (a UUID) returned when the job was started.' };
 
+/** The models this build knows, in words for the model: the current one, then the retired names. */
+const RETIRED_MODELS = AGENT_MODELS.filter((m) => RETIRED_AGENT_MODELS.has(m));
+const MODEL_WORDS = `\`${DEFAULT_AGENT_MODEL}\` (the default)`
+  + (RETIRED_MODELS.length ? `; ${RETIRED_MODELS.map((m) => `\`${m}\``).join(', ')} are retired names that run on \`${DEFAULT_AGENT_MODEL}\`` : '')
+  + '. Other names are refused unless the user allows them in the devIndex.agent.extraModels setting.';
+
 const START: ToolDefinition = {
   name: TOOL_NAMES.startAgentJob,
   title: 'Start an agent job (spends credits)',
@@ -103,7 +116,7 @@ const START: ToolDefinition = {
       prompt: { type: 'string', minLength: 1, maxLength: PROMPT_LIMIT, description: `What the agent should find out, in plain words (1 to ${PROMPT_LIMIT.toLocaleString('en-US')} characters).` },
       urls: { type: 'array', items: { type: 'string', format: 'uri' }, description: 'Optional absolute http(s) pages to start from.' },
       maxCredits: { type: 'integer', minimum: 1, description: 'Credit ceiling for the run (default: the user\'s setting, 2500 unless changed). A run that reaches it stops as failed and is not billed; what it gathered by then comes back as partial data in devIndex_agentJobStatus.' },
-      model: { type: 'string', minLength: 1, description: 'Optional agent model; `spark-2` is the default.' },
+      model: { type: 'string', minLength: 1, description: `Optional agent model: ${MODEL_WORDS}` },
       effort: { type: 'string', enum: [...AGENT_EFFORTS_LIST], description: 'Optional effort: low, medium or high.' },
       schema: { type: 'object', description: 'Optional JSON Schema for the shape of the result data, e.g. {"type":"object","properties":{"libraries":{"type":"array"}}}.' },
     },

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { AGENT_EFFORTS, PROMPT_MAX_LENGTH } from '../../../src/api/agent';
+import { AGENT_MODELS, DEFAULT_AGENT_MODEL } from '../../../src/api/agentConstants';
 import { LIMITS, RESULT_TYPES } from '../../../src/api/params';
 import { EDITOR_TOOLS, MCP_TOOLS } from '../../../src/tools/definitions';
 import { AGENT_EFFORTS_LIST, PROMPT_LIMIT } from '../../../src/tools/limits';
@@ -56,8 +57,19 @@ describe('tool definitions', () => {
       assert.match(String(schema.properties[f]!.description), /without `sources` switches the documentation half off/, f);
     }
     assert.match(String(schema.properties.skills!.description), /agent-skill files/);
+    const topicForms = schema.properties.topic!.anyOf as Array<{ type: string; maxItems?: number }>;
+    assert.deepEqual(topicForms.map((f) => f.type), ['string', 'array'], 'one topic or a list');
+    assert.equal(topicForms[1]!.maxItems, LIMITS.topics.maxItems);
     const editorSearch = EDITOR_TOOLS[0]!.inputSchema as { properties: Record<string, unknown> };
     assert.ok('scope' in editorSearch.properties);
+  });
+
+  it('the start schema names every model this build knows, the default first', () => {
+    const start = MCP_TOOLS.find((t) => t.name === 'devIndex_startAgentJob')!.inputSchema as { properties: Record<string, { description?: string }> };
+    const words = String(start.properties.model!.description);
+    for (const m of AGENT_MODELS) assert.ok(words.includes(`\`${m}\``), `${m} in: ${words}`);
+    assert.ok(words.indexOf(`\`${DEFAULT_AGENT_MODEL}\` (the default)`) === words.indexOf('`'), words);
+    assert.match(words, /devIndex\.agent\.extraModels/);
   });
 
   it('annotations: only reads are read-only; starting a job spends credits; cancelling is destructive', () => {

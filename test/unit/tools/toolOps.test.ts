@@ -64,6 +64,19 @@ describe('runTool', () => {
     assert.equal(d.searches.length, 0);
   });
 
+  it('topic takes one string or a list of up to 8, as the schema says; 9 are refused with the bound', async () => {
+    const d = deps();
+    const one = await runTool('devIndex_search', { query: 'retry', topic: 'http' }, d);
+    assert.equal(one.isError, false, one.text);
+    const two = await runTool('devIndex_search', { query: 'retry', topic: ['http', 'retry'] }, d);
+    assert.equal(two.isError, false, two.text);
+    assert.deepEqual(d.searches.map((s) => s.topic), ['http', ['http', 'retry']]);
+    const nine = await runTool('devIndex_search', { query: 'retry', topic: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] }, d);
+    assert.equal(nine.isError, true);
+    assert.match(nine.text, /- topic: .*8/);
+    assert.equal(d.searches.length, 2, 'nothing sent for the refused input');
+  });
+
   it('input that is not an object is an error, not an exception', async () => {
     const out = await runTool('devIndex_search', 'just a string', deps());
     assert.equal(out.isError, true);
