@@ -10,7 +10,7 @@ export { creditsText, type EndMessage, hasPartialResult, hasResult, jobState, ty
 
 /** The editor's end-of-run sentence: the shared words, with the editor's way to raise the ceiling. */
 export function endMessage(job: AgentJob, state: JobState = jobState(job)): EndMessage | undefined {
-  return endWords(job, state, { raiseCeiling: 'start it again with a higher ceiling (Start Again… offers one; the default is the setting devIndex.agent.defaultMaxCredits)' });
+  return endWords(job, state, { raiseCeiling: 'start it again with a higher ceiling (Start Again… offers twice this one)' });
 }
 import type { AgentGroup } from '../api/agentTrace';
 

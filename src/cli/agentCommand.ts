@@ -329,6 +329,7 @@ export function finalWords(facts: RunFacts, submitted: AgentSubmitParams, record
   const ceiling = submitted.maxCredits ?? 2500;
   const msg = endMessage(view, state, { raiseCeiling: `start it again with --max-credits above ${ceiling}` });
   const lines = [clean(msg?.text ?? `The run ended with status ${facts.status}.`)];
+  if (msg?.detail) lines.push(`The service said: ${clean(msg.detail)}`);
   // Production keeps what the run gathered until the job expires.
   if (state === 'credit_limit_reached' && record?.partial !== undefined && record.partial !== null) lines.push(`What it gathered before it stopped is kept: devindex agent status ${id} --partial`);
   if (state === 'completed' && record?.data !== undefined) lines.push(clean(boundedJson(record.data, 2)));

@@ -213,6 +213,29 @@ describe('Agent jobs in the workbench', () => {
     await wb.screenshot('snapshot open as pretty JSON');
   });
 
+  it('a refused job says so with Start Again…, which opens the start flow filled with its prompt', async () => {
+    const prompt = 'E2E REFUSE this task';
+    await startFromPalette(prompt, '');
+    const note = await wb.waitForNotification(/The agent declined job "E2E REFUSE this task"/, 20_000);
+    assert.match(note, /and it is not billed; rephrase the prompt and start it again\.$/);
+    const item = wb.page.locator('.notification-list-item').filter({ hasText: /declined job "E2E REFUSE/ }).first();
+    assert.deepEqual((await item.locator('.monaco-button').allInnerTexts()).slice(0, 2), ['Start Again…', 'Show in Tree']);
+    await waitForLabel(jobRow(prompt), /refused/, 15_000);
+    await shootNotification(/declined job "E2E REFUSE/, 'refused job with notification (light)');
+    await wb.useTheme('dark');
+    await shootNotification(/declined job "E2E REFUSE/, 'refused job with notification (dark)');
+    await wb.useTheme('light');
+    if (!(await item.isVisible())) await wb.runCommand('Notifications: Show Notifications');
+    await item.getByRole('button', { name: 'Start Again…' }).click();
+    // Step 1 of the start flow, its prompt filled with the refused job's.
+    const widget = wb.page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-message').filter({ hasText: /What should the agent do/ }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await widget.locator('input.input').inputValue(), prompt);
+    await wb.screenshot('Start Again opens the start flow with the prompt');
+    await wb.page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden' });
+  });
+
   it('cancels a running SLOW job from the tree and shows it as cancelled with a notification', async () => {
     const prompt = 'E2E SLOW to cancel';
     // A SLOW run (about 50 s) is seen running at the default side bar width, in light and dark.

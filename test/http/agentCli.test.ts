@@ -75,7 +75,8 @@ for (const wire of WIRES) {
     test('start --wait on a refused run exits 1 and says why', async () => {
       const r = await run(['start', 'please REFUSE', '--wait']);
       assert.equal(r.code, 1);
-      assert.match(r.stdout, /refused/);
+      assert.match(r.stdout, /The agent declined job "please REFUSE" and it is not billed; rephrase the prompt and start it again\.\n/);
+      assert.match(r.stdout, /The service said: The agent refused the task/, 'the service\'s reason on its own line');
     });
 
     test('start --wait --json prints one JSON object per line, ending with the job record', async () => {

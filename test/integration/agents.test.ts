@@ -260,7 +260,7 @@ describe('agent job notifications and palette picks', function () {
     await feature.commands['devIndex.agent.start']({ prompt, urls: ['https://example.com/a', 'https://example.com/b'], maxCredits: 700 });
     const note = await until('the refused notification', () => shown.find((s) => s.text.includes('REFUSE to do this')), (s) => s !== undefined, 60_000);
     assert.equal(note!.severity, 'warning');
-    assert.match(note!.text, /^The agent declined job "Integration: REFUSE to do this"\./);
+    assert.equal(note!.text, 'The agent declined job "Integration: REFUSE to do this" and it is not billed; rephrase the prompt and start it again.');
     assert.deepEqual(note!.buttons, ['Start Again…', 'Show in Tree']);
     await until('the start flow reaches the model step', () => steps.length, (n) => n >= 4, 15_000);
     assert.deepEqual(steps.slice(0, 3).map((s) => s.value), [prompt, 'https://example.com/a, https://example.com/b', '700'], 'prompt, URLs and ceiling prefilled');

@@ -96,7 +96,13 @@ export function hasResult(job: RunView): boolean {
   return state === 'completed' || (state === 'expired' && job.kept?.result === true);
 }
 
-export interface EndMessage { severity: 'info' | 'warning' | 'error'; text: string }
+/**
+ * What is said once when a run ends: `text` is one sentence of ours with the next step; `detail` is
+ * the service's own reason (refused, failed), for surfaces with room for it (the CLI prints it, the
+ * editor's job row has it in its tooltip). The notification shows `text` alone, so it never says the
+ * same thing twice.
+ */
+export interface EndMessage { severity: 'info' | 'warning' | 'error'; text: string; detail?: string }
 
 /** The notification shown once when a run ends, in plain words and with the next step. */
 export interface EndWordsOptions {
@@ -107,18 +113,15 @@ export interface EndWordsOptions {
 /** The sentence said once when a run ends, in plain words and with the next step. */
 export function endMessage(job: RunView, state: JobState = jobState(job), o: EndWordsOptions = {}): EndMessage | undefined {
   const name = `"${shortLabel(job.prompt, 40)}"`;
-  const detail = job.error ? ` ${sentence(job.error)}` : '';
+  const detail = job.error ? { detail: sentence(job.error) } : {};
   switch (state) {
     case 'completed':
       return { severity: 'info', text: `Agent job ${name} completed${job.creditsUsed !== undefined ? ` using ${job.creditsUsed} credits` : ''}.` };
     case 'credit_limit_reached': {
       const raise = o.raiseCeiling ?? 'start it again with a higher ceiling';
       const ceiling = job.maxCredits !== undefined ? `its credit ceiling of ${job.maxCredits} credits` : 'its credit ceiling';
-      const partial = hasPartialResult(job) ? ' What it gathered so far is in its partial result.' : '';
-      return {
-        severity: 'warning',
-        text: `Agent job ${name} stopped: it reached ${ceiling}.${partial} Failed runs are not billed. To let it go further, ${raise}.`,
-      };
+      const partial = hasPartialResult(job) ? ', keeping what it gathered as a partial result' : '';
+      return { severity: 'warning', text: `Agent job ${name} stopped at ${ceiling} and is not billed${partial}; to let it go further, ${raise}.` };
     }
     case 'cancelled': {
       const spent = job.creditsUsed !== undefined && job.creditsUsed > 0
@@ -126,9 +129,9 @@ export function endMessage(job: RunView, state: JobState = jobState(job), o: End
       return { severity: 'info', text: `Agent job ${name} was cancelled.${spent}` };
     }
     case 'refused':
-      return { severity: 'warning', text: `The agent declined job ${name}.${detail} Refused runs are not billed; rephrase the prompt and start it again.` };
+      return { severity: 'warning', text: `The agent declined job ${name} and it is not billed; rephrase the prompt and start it again.`, ...detail };
     case 'failed':
-      return { severity: 'error', text: `Agent job ${name} failed with an internal error.${detail} Failed runs are not billed; starting it again may succeed.` };
+      return { severity: 'error', text: `Agent job ${name} failed with an internal error and is not billed; starting it again may succeed.`, ...detail };
     case 'not_found':
       return { severity: 'warning', text: `Agent job ${name} was not found on the service: it may have expired or belong to another team.` };
     case 'expired': {

@@ -95,7 +95,7 @@ test('--wait: a credit-limited run exits 1 with the editor\'s words and this sur
   const sc: Scripted[] = [{ at: 0, event: h.ev(orch, 'run.finished', { outcome: 'credit_limit_reached', error: { code: 'credit_limit_reached', retryable: false } }) }];
   const h2 = harness({ events: sc, finishAt: 0, outcome: 'credit_limit_reached' });
   assert.equal(await h2.go(['--max-credits', '10']), 1);
-  assert.match(h2.output(), /Agent job "task" stopped: it reached its credit ceiling of 10 credits\. Failed runs are not billed\. To let it go further, start it again with --max-credits above 10\./);
+  assert.match(h2.output(), /Agent job "task" stopped at its credit ceiling of 10 credits and is not billed; to let it go further, start it again with --max-credits above 10\./);
 });
 
 test('finalWords: a credit-limited run with a partial result says how to print it; without one, nothing about it', () => {

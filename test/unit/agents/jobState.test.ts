@@ -95,16 +95,21 @@ describe('end-of-run notification', () => {
     assert.equal(m.severity, 'warning');
     assert.match(m.text, /credit ceiling of 50 credits/);
     assert.match(m.text, /higher ceiling/);
-    assert.match(m.text, /devIndex\.agent\.defaultMaxCredits/);
+    assert.match(m.text, /Start Again… offers twice this one/);
     assert.match(m.text, /not billed/);
+    assert.equal(m.text.split(/[.!?](\s|$)/).filter((x) => x.trim()).length, 1, `one sentence: ${m.text}`);
   });
 
   it('says why for each ending', () => {
     assert.match(endMessage(ended('cancelled', 'cancelled'))!.text, /was cancelled/);
-    assert.match(endMessage({ ...ended('refused', 'refused'), error: 'It asks for something the agent will not do' })!.text, /declined.*will not do/);
-    const internal = endMessage({ ...ended('failed', 'internal'), error: 'boom' })!;
+    const refused = endMessage({ ...ended('refused', 'refused'), error: 'It asks for something the agent will not do' })!;
+    assert.match(refused.text, /^The agent declined job "Compare the rate limits[^"]*" and it is not billed; rephrase the prompt and start it again\.$/);
+    assert.equal(refused.detail, 'It asks for something the agent will not do.', 'the service\'s reason, beside the sentence');
+    const internal = endMessage({ ...ended('failed', 'internal'), error: 'The agent run failed because of an internal error. Try again.' })!;
     assert.equal(internal.severity, 'error');
-    assert.match(internal.text, /internal error\. boom\. Failed runs are not billed/);
+    assert.match(internal.text, /^Agent job "Compare the rate limits[^"]*" failed with an internal error and is not billed; starting it again may succeed\.$/);
+    assert.equal(internal.text.match(/internal error/g)!.length, 1, 'said once');
+    for (const m of [refused, internal]) assert.equal(m.text.split(/[.!?](\s|$)/).filter((x) => x.trim()).length, 1, `one sentence: ${m.text}`);
     assert.match(endMessage(ended('succeeded'))!.text, /completed using 170 credits/);
     assert.match(endMessage(job({ notFound: true }))!.text, /not found/);
     assert.equal(endMessage(job()), undefined, 'no message while running');
