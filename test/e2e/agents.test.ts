@@ -127,6 +127,14 @@ describe('Agent jobs in the workbench', () => {
   async function shootNotification(match: RegExp, label: string): Promise<void> {
     const toast = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: match }).first();
     if (await toast.isVisible()) {
+      // A toast slides in and grows to its text: wait until it has stopped moving.
+      let last = '';
+      for (let i = 0; i < 30; i++) {
+        const box = JSON.stringify(await toast.boundingBox());
+        if (box === last) break;
+        last = box;
+        await wb.page.waitForTimeout(150);
+      }
       await wb.screenshot(label);
       return;
     }
