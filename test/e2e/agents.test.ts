@@ -178,6 +178,8 @@ describe('Agent jobs in the workbench', () => {
     await shootNotification(/E2E HTTP findings/, 'job completed with notification (light)');
     await wb.useTheme('dark');
     await shootNotification(/E2E HTTP findings/, 'job completed with notification (dark)');
+    await wb.useTheme('hc');
+    await shootNotification(/E2E HTTP findings/, 'job completed with notification (high contrast)');
     // Back to light: the workbench's default, as the other browser tests expect to find it.
     await wb.useTheme('light');
     // The rest at a width where whole rows can be read.
@@ -198,6 +200,8 @@ describe('Agent jobs in the workbench', () => {
     assert.equal(await wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: /tool \S+ finished/ }).count(), 0, 'no separate finish rows');
     await wb.useTheme('dark');
     await wb.screenshot('merged tool-call rows (dark)');
+    await wb.useTheme('hc');
+    await wb.screenshot('merged tool-call rows (high contrast)');
     await wb.useTheme('light');
     await wb.screenshot('merged tool-call rows (light)');
     const artifact = wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: /artifact result \(json\) append/ }).first();
@@ -232,6 +236,8 @@ describe('Agent jobs in the workbench', () => {
     await shootNotification(/declined job "E2E REFUSE/, 'refused job with notification (light)');
     await wb.useTheme('dark');
     await shootNotification(/declined job "E2E REFUSE/, 'refused job with notification (dark)');
+    await wb.useTheme('hc');
+    await shootNotification(/declined job "E2E REFUSE/, 'refused job with notification (high contrast)');
     await wb.useTheme('light');
     if (!(await item.isVisible())) await wb.runCommand('Notifications: Show Notifications');
     await item.getByRole('button', { name: 'Start Again…' }).click();
@@ -261,6 +267,10 @@ describe('Agent jobs in the workbench', () => {
     await wb.useTheme('dark');
     await waitForLabel(job, /running/, 5_000);
     await wb.screenshot('job running at the default side bar width (dark)');
+    await wb.useTheme('hc');
+    await waitForLabel(job, /running/, 5_000);
+    await assertStateVisible(job);
+    await wb.screenshot('job running at the default side bar width (high contrast)');
     await wb.useTheme('light');
     await showJobsView();
     // Let the run produce events first (the first poll is 2 s after the submit), so the cancel stops
