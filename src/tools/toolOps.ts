@@ -6,7 +6,7 @@ import type { AgentClient, AgentSubmitParams } from '../api/agent';
 import type { CallOptions } from '../api/client';
 import { show, validateSearchParams, type ParamIssue, type SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
-import { TOOL_NAMES } from './names';
+import { TOOL_NAMES, type ToolName } from './names';
 import {
   errorText, issuesText, jobStartedText, jobStatusText, scrubSecret, searchText, snapshotText, type Surface,
 } from './modelText';
@@ -121,6 +121,8 @@ async function needKey(deps: ToolDeps, op: string): Promise<ToolOutcome | undefi
   return { isError: true, text: `${op} needs an API key, and none is set. ${how}` };
 }
 
+const START_FIELDS = ['prompt', 'urls', 'maxCredits', 'model', 'effort', 'schema'];
+
 function startRequestOf(input: Record<string, unknown>, deps: ToolDeps): StartRequest {
   const maxCredits = input.maxCredits ?? deps.defaultMaxCredits?.();
   const req: Record<string, unknown> = { prompt: input.prompt };
@@ -132,9 +134,9 @@ async function start(input: Record<string, unknown>, deps: ToolDeps, signal?: Ab
   const op = OPS[TOOL_NAMES.startAgentJob]!;
   const request = startRequestOf(input, deps);
   const mod = await deps.agentModule();
-  const unknownKeys = Object.keys(input).filter((k) => !['prompt', 'urls', 'maxCredits', 'model', 'effort', 'schema'].includes(k));
+  const unknownKeys = Object.keys(input).filter((k) => !START_FIELDS.includes(k));
   const v = mod.validateAgentSubmit(request as AgentSubmitParams, { extraModels: deps.extraModels?.() ?? [] });
-  const issues = [...unknownKeys.map((k) => ({ field: k, message: `${k} is not an agent job field (known: prompt, urls, maxCredits, model, effort, schema)` })), ...(v.ok ? [] : v.issues)];
+  const issues = [...unknownKeys.map((k) => ({ field: k, message: `${k} is not an agent job field (known: ${START_FIELDS.join(', ')})` })), ...(v.ok ? [] : v.issues)];
   if (issues.length) return { isError: true, text: issuesText(issues, 'agent job') };
   const missingKey = await needKey(deps, op);
   if (missingKey) return missingKey;
@@ -152,7 +154,10 @@ async function start(input: Record<string, unknown>, deps: ToolDeps, signal?: Ab
   }
 }
 
-async function jobIdOf(input: Record<string, unknown>, deps: ToolDeps, withSnapshot = false): Promise<{ jobId: string; snapshotId: string } | ToolOutcome> {
+/** The ids a job tool was given, checked, then the key it needs: the ids, or the outcome that says what is wrong. */
+async function jobInput(
+  input: Record<string, unknown>, deps: ToolDeps, tool: ToolName, withSnapshot = false,
+): Promise<{ jobId: string; snapshotId: string } | ToolOutcome> {
   const mod = await deps.agentModule();
   const known = withSnapshot ? ['jobId', 'snapshotId'] : ['jobId'];
   const issues: ParamIssue[] = Object.keys(input).filter((k) => !known.includes(k))
@@ -164,14 +169,14 @@ async function jobIdOf(input: Record<string, unknown>, deps: ToolDeps, withSnaps
     if (s) issues.push(s);
   }
   if (issues.length) return { isError: true, text: issuesText(issues) };
+  const missingKey = await needKey(deps, OPS[tool]!);
+  if (missingKey) return missingKey;
   return { jobId: input.jobId as string, snapshotId: (input.snapshotId as string | undefined) ?? '' };
 }
 
 async function status(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
-  const ids = await jobIdOf(input, deps);
+  const ids = await jobInput(input, deps, TOOL_NAMES.agentJobStatus);
   if ('isError' in ids) return ids;
-  const missingKey = await needKey(deps, OPS[TOOL_NAMES.agentJobStatus]!);
-  if (missingKey) return missingKey;
   const mod = await deps.agentModule();
   const client = await deps.agent();
   const job = await client.status(ids.jobId, { signal });
@@ -185,10 +190,8 @@ async function status(input: Record<string, unknown>, deps: ToolDeps, signal?: A
 }
 
 async function cancel(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
-  const ids = await jobIdOf(input, deps);
+  const ids = await jobInput(input, deps, TOOL_NAMES.cancelAgentJob);
   if ('isError' in ids) return ids;
-  const missingKey = await needKey(deps, OPS[TOOL_NAMES.cancelAgentJob]!);
-  if (missingKey) return missingKey;
   const mod = await deps.agentModule();
   try {
     await (await deps.agent()).cancel(ids.jobId, { signal });
@@ -202,10 +205,8 @@ async function cancel(input: Record<string, unknown>, deps: ToolDeps, signal?: A
 }
 
 async function snapshot(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
-  const ids = await jobIdOf(input, deps, true);
+  const ids = await jobInput(input, deps, TOOL_NAMES.readSnapshot, true);
   if ('isError' in ids) return ids;
-  const missingKey = await needKey(deps, OPS[TOOL_NAMES.readSnapshot]!);
-  if (missingKey) return missingKey;
   const snap = await (await deps.agent()).snapshot(ids.jobId, ids.snapshotId, { signal });
   return { isError: false, text: snapshotText(ids.jobId, snap, { maxChars: deps.maxChars() }) };
 }
