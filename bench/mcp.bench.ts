@@ -3,7 +3,7 @@
 // same query on the same sandbox, in the same run (ratio); and the server's time from spawn to its
 // first answer (initialize + one search) against the time a bare `node -e 0` and `devindex --version`
 // take to spawn and exit. The sandbox runs in its own process, rate limits off.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { DevIndexClient } from '../src/api/client';
 import type { SearchParams } from '../src/api/params';
 import { findRepoRoot } from '../sandbox/server';
+import { spawnServer, stats, timed } from './timing';
 
 const ROUNDS = 5;
 const CALLS_PER_ROUND = 60;
@@ -23,32 +24,7 @@ const QUERIES: SearchParams[] = [
   { query: 'rate limit 429', k: 5, passages: 1 },
 ];
 
-function startSandbox(root: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(root, 'dist', 'sandbox.js'), '--port', '0', '--rate-limit', '100000000', '--keyless-rate-limit', '100000000'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('sandbox did not start within 10 s')); }, 10_000);
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve({ child, url: m[1]! }); }
-    });
-  });
-}
-
-function stats(samples: number[]): { median: number; p95: number } {
-  const s = [...samples].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
-  return { median: q(0.5), p95: q(0.95) };
-}
-
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - t) / 1e6;
-}
 
 async function connect(cli: string, url: string): Promise<Client> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], env: { PATH: process.env.PATH ?? '', DEVINDEX_BASE_URL: url }, stderr: 'ignore' });
@@ -75,7 +51,7 @@ async function main(): Promise<void> {
   if (!root) throw new Error('repository root not found');
   const cli = join(root, 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing (npm run bench builds it)');
-  const sb = await startSandbox(root);
+  const sb = await spawnServer([join(root, 'dist', 'sandbox.js'), '--port', '0', '--rate-limit', '100000000', '--keyless-rate-limit', '100000000']);
   const direct = new DevIndexClient({ baseUrl: sb.url });
   const mcp = await connect(cli, sb.url);
   try {

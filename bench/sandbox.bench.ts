@@ -4,7 +4,6 @@
 // search engine alone, in process, to separate search cost from HTTP. Target: >= 1,000/s over HTTP.
 // The machine has 2 cores shared by the load generator, the server and anything else running, so
 // the load average is printed with the figures.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { Pool } from 'undici';
 import { loadCorpus } from '../sandbox/search/corpus';
 import { SearchEngine } from '../sandbox/search/searchEngine';
 import { defaultCorpusDir, findRepoRoot } from '../sandbox/server';
+import { type Server, spawnServer } from './timing';
 
 const CONNECTIONS = 8;
 const PIPELINING = 4;
@@ -22,22 +22,6 @@ const QUERIES = [
   'retry after header', 'timeout abort signal', 'rate limit 429', 'schema validation error message',
   'webview content security policy', 'flaky test retry', 'connection pool keep-alive', 'token bucket burst',
 ];
-
-interface Server { child: ChildProcess; url: string }
-
-function spawnServer(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Server> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('server did not start within 10 s')); }, 10_000);
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve({ child, url: m[1] as string }); }
-    });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}`)); });
-  });
-}
 
 const BASELINE = `
 const http = require('node:http');
