@@ -232,7 +232,7 @@ export async function openResult(deps: AgentCommandContext, target?: Target, whi
     const on = shortDate(job.expiresAt);
     void vscode.window.showInformationMessage(`This job expired on the service${on ? ` on ${on}` : ''}; showing the copy kept in this editor.`);
   }
-  await showDocument(agentDocumentUri({ kind: which, jobId: job.id, label: shortLabel(job.prompt, 35) }));
+  await showDocument(agentDocumentUri({ kind: which, jobId: job.id, label: documentLabel(job) }));
 }
 
 export async function openSnapshot(deps: AgentCommandContext, target?: EventNode | { jobId: string; snapshotId: string; kind?: string; path?: string }): Promise<void> {
@@ -245,7 +245,7 @@ export async function openSnapshot(deps: AgentCommandContext, target?: EventNode
   }
   const job = deps.store.get(ref.jobId);
   const uri = agentDocumentUri({
-    kind: 'snapshot', jobId: ref.jobId, snapshotId: ref.snapshotId, artifactKind: ref.kind ?? 'json', name: ref.path, label: job ? shortLabel(job.prompt, 35) : undefined,
+    kind: 'snapshot', jobId: ref.jobId, snapshotId: ref.snapshotId, artifactKind: ref.kind ?? 'json', name: ref.path, label: job ? documentLabel(job) : undefined,
   });
   // Markdown is for reading: it opens rendered, in the Markdown preview.
   if (ref.kind === 'markdown') await vscode.commands.executeCommand('markdown.showPreview', uri);
@@ -255,7 +255,7 @@ export async function openSnapshot(deps: AgentCommandContext, target?: EventNode
 export async function openTrace(deps: AgentCommandContext, target?: Target): Promise<void> {
   const job = await pickJob(deps, target, 'Open the trace of which job?', (j) => !j.trace.unavailable && !j.notFound && !j.expired);
   if (!job) return;
-  await showDocument(agentDocumentUri({ kind: 'trace', jobId: job.id, label: shortLabel(job.prompt, 35) }));
+  await showDocument(agentDocumentUri({ kind: 'trace', jobId: job.id, label: documentLabel(job) }));
 }
 
 export async function copyJobId(deps: AgentCommandContext, target?: Target): Promise<void> {
@@ -276,6 +276,11 @@ export async function removeJob(deps: AgentCommandContext, target?: Target): Pro
     if (ok !== 'Remove') return;
   }
   deps.store.remove(job.id);
+}
+
+/** A job's name in its document tabs (`result — <label>.json`): the prompt, cut at a word boundary. */
+function documentLabel(job: AgentJob): string {
+  return shortLabel(job.prompt, 35);
 }
 
 async function showDocument(uri: vscode.Uri): Promise<void> {

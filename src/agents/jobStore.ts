@@ -229,8 +229,7 @@ export class JobStore {
     for (const job of this.jobsById.values()) {
       if (job.pollError) {
         job.pollError = undefined;
-        this.persist(job);
-        this.changed(job.id);
+        this.save(job);
       }
       if (isActive(job)) this.follower.pollSoon(job.id);
     }
@@ -321,8 +320,7 @@ export class JobStore {
     if (existing) {
       if (existing.status !== item.status && !existing.notFound && !isTerminalStatus(existing.status)) {
         existing.status = item.status;
-        this.persist(existing);
-        this.changed(existing.id);
+        this.save(existing);
         this.follower.pollSoon(existing.id);
       }
       return false;
