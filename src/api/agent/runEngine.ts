@@ -75,6 +75,11 @@ export const NEAR_CREDIT_LIMIT = 0.9;
 /** How long the trace may bring nothing new before the status record is read once as a safety net. */
 export const DEFAULT_STATUS_EVERY_MS = 5 * 60_000;
 
+/** An event's time in ms; 0 when it has none (sorts first). */
+function eventTime(e: TraceEvent): number {
+  return Date.parse(e.occurredAt ?? '') || 0;
+}
+
 /**
  * Classifies new events for the schedule and records what they say about the end being near.
  * Significant: a progress phase change (per agent), an artifact update, an agent finishing, an error,
@@ -83,8 +88,7 @@ export const DEFAULT_STATUS_EVERY_MS = 5 * 60_000;
  */
 export function readSignals(run: RunState, added: readonly TraceEvent[]): Signal {
   let signal: Signal = 'none';
-  const ordered = [...added].sort((a, b) => (Date.parse(a.occurredAt ?? '') || 0) - (Date.parse(b.occurredAt ?? '') || 0)
-    || (a.producerSequence ?? 0) - (b.producerSequence ?? 0));
+  const ordered = [...added].sort((a, b) => eventTime(a) - eventTime(b) || (a.producerSequence ?? 0) - (b.producerSequence ?? 0));
   for (const ev of ordered) {
     const orchestrator = ev.agent?.role === 'orchestrator';
     let significant = SIGNIFICANT_TYPES.has(ev.type);
@@ -119,9 +123,8 @@ export function applyTrace(facts: RunFacts, run: RunState, trace: AgentTrace, no
   if (added.length) {
     run.lastNewEventAt = now;
     facts.trace.eventCount = Math.max(facts.trace.eventCount, run.events.size);
-    const at = (e: TraceEvent): number => Date.parse(e.occurredAt ?? '') || 0;
     let last: TraceEvent | undefined;
-    for (const ev of run.events.values()) if (!last || at(ev) >= at(last)) last = ev;
+    for (const ev of run.events.values()) if (!last || eventTime(ev) >= eventTime(last)) last = ev;
     facts.trace.lastEventId = last?.eventId;
     facts.trace.lastEventAt = last?.occurredAt;
   }
