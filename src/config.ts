@@ -47,6 +47,14 @@ export const config = {
   allowInsecureHttp(): boolean {
     return userValue('insecure.allowHttpWithKey') === true;
   },
+  /** `devIndex.dependencies.codeAction` and `.hover`: the problem code action and the import hover. */
+  dependencyFeature(key: 'codeAction' | 'hover'): boolean {
+    return vscode.workspace.getConfiguration(SECTION).get<boolean>(`dependencies.${key}`, true) !== false;
+  },
+  /** `devIndex.dependencies.maxDependencies` (10 to 20,000; default 1,000). */
+  maxDependencies(): number {
+    return clampInt(vscode.workspace.getConfiguration(SECTION).get('dependencies.maxDependencies'), 10, 20_000, 1000);
+  },
   /**
    * Proxy and certificates: VS Code's `http.proxy`, `http.proxyAuthorization`, `http.proxyStrictSSL`,
    * `http.noProxy`, then (in the client) HTTPS_PROXY / HTTP_PROXY / NO_PROXY; extra CAs from

@@ -343,18 +343,12 @@ async function terminalSelection(): Promise<string | undefined> {
 }
 
 
-/** Reads `devIndex.dependencies.maxDependencies` (10 to 20,000; default 1,000). */
-export function maxDependencies(): number {
-  const v = vscode.workspace.getConfiguration('devIndex.dependencies').get<unknown>('maxDependencies');
-  return typeof v === 'number' && Number.isInteger(v) && v >= 10 && v <= 20_000 ? v : 1000;
-}
-
 /** The service wired to the Search view (`devIndex.search.run`) and the client (the echo). */
 export function createDependencySearch(client: () => DevIndexClient): DependencySearch {
   return new DependencySearch({
     run: async (request) => { await vscode.commands.executeCommand('devIndex.search.run', request); },
     // The cheapest request that brings the echo: one README result.
     echo: async (repos) => (await client().search({ query: 'README', k: 1, passages: 1, types: ['readme'], repos })).repos ?? [],
-    maxDependencies,
+    maxDependencies: () => config.maxDependencies(),
   });
 }

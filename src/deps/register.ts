@@ -2,6 +2,7 @@
 // at activation. Everything they call (resolver, noise removal, pick) is in dist/core.js, loaded on first
 // use; until it is, the providers answer at once without a scope (the command still scopes when run).
 import * as vscode from 'vscode';
+import { config } from '../config';
 import type { DependencySearch } from './editor';
 import type { ProblemFacts } from './messages';
 
@@ -17,10 +18,6 @@ export const DEPS_COMMANDS = {
 } as const;
 
 const HOVER_LANGUAGES = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'go', 'python', 'rust'];
-
-function setting(key: 'codeAction' | 'hover'): boolean {
-  return vscode.workspace.getConfiguration('devIndex.dependencies').get<boolean>(key, true) !== false;
-}
 
 /** The facts of a problem the noise removal and the package mapping need (all in memory). */
 function problemArgs(document: vscode.TextDocument, d: vscode.Diagnostic): ProblemArgs {
@@ -71,7 +68,7 @@ export function registerDependencySearch(context: vscode.ExtensionContext, load:
   context.subscriptions.push(
     vscode.languages.registerCodeActionsProvider('*', {
       provideCodeActions(document, _range, ctx) {
-        if (!ctx.diagnostics.length || !setting('codeAction')) return [];
+        if (!ctx.diagnostics.length || !config.dependencyFeature('codeAction')) return [];
         const s = peek();
         return ctx.diagnostics.map((d) => {
           const args = problemArgs(document, d);
@@ -88,7 +85,7 @@ export function registerDependencySearch(context: vscode.ExtensionContext, load:
     }, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
     vscode.languages.registerHoverProvider(HOVER_LANGUAGES.map((language) => ({ language })), {
       provideHover(document, position) {
-        if (!setting('hover')) return undefined;
+        if (!config.dependencyFeature('hover')) return undefined;
         return peek()?.hover(document, position);
       },
     }),
