@@ -16,7 +16,8 @@ export class AgentNode extends vscode.TreeItem {
     this.id = `job:${jobId}/agent:${agent.agent.id}`;
     // The role once: not again when the agent is named after it ("orchestrator").
     this.description = [...(role !== name ? [role] : []), stateWords(state), events].join(' · ');
-    this.iconPath = themeIcon(stateIcon(state));
+    // A browser worker has its own icon, coloured by its state like the others.
+    this.iconPath = themeIcon(role === 'browser' ? { ...stateIcon(state), id: 'browser' } : stateIcon(state));
     this.contextValue = ['agent', role, state].join(';');
     this.tooltip = `${name} (${role}, id ${agent.agent.id}${agent.agent.parentId ? `, spawned by ${agent.agent.parentId}` : ''})`;
     this.accessibilityInformation = { label: `Agent ${name}, ${role}, ${stateWords(state)}, ${events}` };

@@ -53,6 +53,13 @@ const WORDS: Record<AgentErrorReason, Words> = {
   service: (e) => `The service failed: ${messageOf(e)}`,
   'invalid-response': (e) => `The service's answer could not be read: ${messageOf(e)}`,
   other: (e) => messageOf(e),
+  'thread-not-found': 'This thread is not on the service (unknown id, or another team\'s); start a new job instead.',
+  'thread-busy': 'A turn of this thread is still running; follow it, and ask the follow-up when it ends.',
+  'thread-expired': 'This thread has expired on the service; start a new job with the prompt.',
+  'threads-disabled': 'This service has follow-up threads switched off; start a new job with the prompt instead.',
+  'exchange-not-enabled': 'This run is no longer waiting for an approval; refresh it to see where it stands.',
+  'blocked-url': (e) => messageOf(e),
+  'no-job-list': 'This server keeps no job list; jobs started here are still followed.',
 };
 
 /** One sentence for the user with the next step; never includes request details or the key. */

@@ -33,6 +33,7 @@ const TYPE_ICONS: Record<string, string> = {
   'browser.session.finished': 'browser',
   'progress.reported': 'info',
   'reasoning.summary': 'lightbulb',
+  'assistant.message': 'comment',
   'tool_call.started': 'tools',
   'tool_call.finished': 'check',
 };

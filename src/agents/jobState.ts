@@ -33,6 +33,7 @@ export function agentState(node: AgentGroup, jobRunning: boolean): AgentState {
 
 const ICONS: Record<AgentState, IconSpec> = {
   running: { id: 'sync~spin' },
+  waiting: { id: 'bell-dot', color: 'charts.yellow' },
   cancelling: { id: 'loading~spin', color: 'charts.orange' },
   completed: { id: 'pass', color: 'testing.iconPassed' },
   failed: { id: 'error', color: 'testing.iconFailed' },
@@ -51,6 +52,7 @@ export function stateIcon(state: AgentState): IconSpec {
 
 const STATE_WORDS: Record<AgentState, string> = {
   running: 'running',
+  waiting: 'waiting for your approval',
   cancelling: 'cancelling',
   completed: 'completed',
   failed: 'failed',
@@ -74,7 +76,7 @@ export function stateWords(state: AgentState, rawStatus?: string): string {
 
 /** How long a run took (or has taken so far): `45 s`, `3 min`, `1 h 5 min`. */
 export function durationText(job: AgentJob, now: number): string | undefined {
-  const end = jobState(job) === 'running' || jobState(job) === 'cancelling' ? now : Date.parse(job.trace.lastEventAt ?? '');
+  const end = jobState(job) === 'running' || jobState(job) === 'waiting' || jobState(job) === 'cancelling' ? now : Date.parse(job.trace.lastEventAt ?? '');
   const ms = end - job.createdAt;
   if (!Number.isFinite(ms) || ms < 0 || job.createdAt <= 0) return undefined;
   const s = Math.round(ms / 1000);

@@ -3,12 +3,13 @@
 // every error it throws is an AgentError stamped with one reason (`reasonOf`), and its message says
 // what to do next. The surfaces keep their own words per reason; nothing re-reads the service's text.
 import {
-  AGENT_EFFORTS, AGENT_MODELS, type AgentErrorReason, isValidIntegration, NAMED_INTEGRATIONS, reasonOf,
+  AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, type AgentErrorReason, type AgentMode, EXCHANGE_MAX_CALLS, isValidIntegration,
+  NAMED_INTEGRATIONS, reasonOf,
 } from './agentConstants';
 import {
   AgentJobRecordSchema, CancelResponseSchema, ListResponseSchema, SnapshotResponseSchema, SubmitResponseSchema,
-  TraceResponseSchema, type AgentCancelResponse, type AgentJobRecord, type AgentList, type AgentListEntry, type AgentSnapshot,
-  type AgentSubmitResponse, type AgentTrace,
+  ThreadResponseSchema, TraceResponseSchema, type AgentCancelResponse, type AgentJobRecord, type AgentList, type AgentListEntry,
+  type AgentSnapshot, type AgentSubmitResponse, type AgentThread, type AgentTrace,
 } from './agentSchemas';
 import type { CallOptions, DevIndexClient } from './client';
 import { ApiError, PASSTHROUGH_ERROR } from './errors';
@@ -17,7 +18,7 @@ import type { ParamIssue } from './params';
 export * from './agentSchemas';
 export * from './agentTrace';
 export {
-  AGENT_EFFORTS, AGENT_ERROR_REASONS, AGENT_MODELS, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS, NAMED_INTEGRATIONS,
+  AGENT_EFFORTS, AGENT_ERROR_REASONS, AGENT_MODELS, AGENT_MODES, DEFAULT_AGENT_MODEL, EXCHANGE_MAX_CALLS, FOLDED_EVENT_TYPES, type AgentMode, RETIRED_AGENT_MODELS, NAMED_INTEGRATIONS,
   isValidIntegration, reasonOf, type AgentErrorReason,
 } from './agentConstants';
 
@@ -36,6 +37,14 @@ export const AGENT_ERRORS = {
   alreadyCancelled: 'Agent is already cancelled',
   passthrough: PASSTHROUGH_ERROR,
   invalidSchemaPrefix: 'Invalid JSON schema',
+  /** The back end's own schema check (relayed, no `success`). */
+  backendSchemaPrefix: 'Invalid schema',
+  invalidBefore: 'Invalid before timestamp.',
+} as const;
+/** Thread errors: the code, in `code` or as the `error` text. */
+export const THREAD_ERROR_CODES = {
+  notFound: 'thread_not_found', busy: 'thread_busy', expired: 'thread_expired', disabled: 'threads_disabled',
+  exchangeNotEnabled: 'exchange_not_enabled',
 } as const;
 export const TRACE_ENGINE_RE = /^Trace is only available for (.+) extracts$/;
 export const SNAPSHOT_ENGINE_RE = /^Snapshots are only available for (.+) extracts$/;
@@ -59,6 +68,21 @@ export interface AgentSubmitParams {
   strictConstrainToURLs?: boolean;
   origin?: string;
   integration?: string;
+  /** A follow-up turn in this thread (its id, a UUID). */
+  threadId?: string;
+  /** `chat`: an answer in words; `extract`: data. Left out, the service's default applies. */
+  mode?: AgentMode;
+  /** Calls through the service's tool exchange, and the caller's answer to a pending approval. */
+  exchange?: AgentExchange;
+}
+
+export interface AgentExchange {
+  enabled?: boolean;
+  toolkits?: string[];
+  maxCalls?: number;
+  requireApproval?: boolean;
+  approve?: { approvalId: string; callIds?: string[]; always?: boolean };
+  decline?: { approvalId: string };
 }
 
 /** An ApiError with the reason AgentClient stamped on it. */
@@ -141,12 +165,45 @@ export function validateAgentSubmit(p: AgentSubmitParams, rules: SubmitRules = {
   if (input.integration !== undefined && (typeof input.integration !== 'string' || !isValidIntegration(input.integration))) {
     issues.push({ field: 'integration', message: `integration ${short(input.integration)} is not one of the service's integrations (${[...NAMED_INTEGRATIONS].join(', ')}) and does not start with "_"` });
   }
+  if (input.threadId !== undefined && (typeof input.threadId !== 'string' || !UUID_RE.test(input.threadId))) {
+    issues.push({ field: 'threadId', message: `threadId ${short(input.threadId)} is not a thread id (a UUID, as printed by devindex agent status)` });
+  }
+  if (input.mode !== undefined && !(AGENT_MODES as readonly unknown[]).includes(input.mode)) {
+    issues.push({ field: 'mode', message: `mode must be one of ${AGENT_MODES.join(', ')}; got ${short(input.mode)}` });
+  }
+  if (input.exchange !== undefined) issues.push(...exchangeIssues(input.exchange));
   if (issues.length) return { ok: false, issues };
   const body: Record<string, unknown> = {};
-  for (const k of ['prompt', 'urls', 'schema', 'maxCredits', 'model', 'effort', 'strictConstrainToURLs', 'origin', 'integration']) {
+  for (const k of ['prompt', 'urls', 'schema', 'maxCredits', 'model', 'effort', 'strictConstrainToURLs', 'origin', 'integration', 'threadId', 'mode', 'exchange']) {
     if (input[k] !== undefined) body[k] = input[k];
   }
   return { ok: true, body };
+}
+
+function exchangeIssues(x: unknown): ParamIssue[] {
+  if (x === null || typeof x !== 'object' || Array.isArray(x)) return [{ field: 'exchange', message: `exchange must be an object; got ${short(x)}` }];
+  const e = x as Record<string, unknown>;
+  const out: ParamIssue[] = [];
+  const { min, max } = EXCHANGE_MAX_CALLS;
+  if (e.maxCalls !== undefined && (typeof e.maxCalls !== 'number' || !Number.isInteger(e.maxCalls) || e.maxCalls < min || e.maxCalls > max)) {
+    out.push({ field: 'exchange.maxCalls', message: `exchange.maxCalls must be a whole number from ${min} to ${max}; got ${short(e.maxCalls)}` });
+  }
+  for (const k of ['enabled', 'requireApproval'] as const) {
+    if (e[k] !== undefined && typeof e[k] !== 'boolean') out.push({ field: `exchange.${k}`, message: `exchange.${k} must be true or false; got ${short(e[k])}` });
+  }
+  if (e.toolkits !== undefined && (!Array.isArray(e.toolkits) || e.toolkits.some((t) => typeof t !== 'string'))) {
+    out.push({ field: 'exchange.toolkits', message: 'exchange.toolkits must be a list of toolkit names' });
+  }
+  for (const k of ['approve', 'decline'] as const) {
+    const a = e[k];
+    if (a === undefined) continue;
+    const id = a && typeof a === 'object' ? (a as { approvalId?: unknown }).approvalId : undefined;
+    if (typeof id !== 'string' || !SNAPSHOT_ID_RE.test(id)) out.push({ field: `exchange.${k}.approvalId`, message: `exchange.${k}.approvalId must be the approval's id (as the run's pendingApproval gives it); got ${short(id)}` });
+    const callIds = a && typeof a === 'object' ? (a as { callIds?: unknown }).callIds : undefined;
+    if (callIds !== undefined && (!Array.isArray(callIds) || callIds.some((c) => typeof c !== 'string'))) out.push({ field: `exchange.${k}.callIds`, message: `exchange.${k}.callIds must be a list of call ids` });
+  }
+  if (e.approve !== undefined && e.decline !== undefined) out.push({ field: 'exchange', message: 'exchange cannot both approve and decline' });
+  return out;
 }
 
 export function validateJobId(jobId: unknown): ParamIssue | undefined {
@@ -172,7 +229,7 @@ export function invalidSchemaReason(error: string | undefined): string | undefin
   return error.slice(AGENT_ERRORS.invalidSchemaPrefix.length).replace(/^[\s.:]+/, '').trim() || 'no reason given';
 }
 
-type Op = 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'list';
+type Op = 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'list' | 'thread';
 
 /** What kind of failure an ApiError from this client's endpoints is. */
 function classify(e: ApiError, op: Op): AgentErrorReason {
@@ -182,6 +239,16 @@ function classify(e: ApiError, op: Op): AgentErrorReason {
   if (e.kind === 'network') return 'network';
   if (e.kind === 'invalid-response' || e.kind === 'response-too-large') return 'invalid-response';
   if (e.kind === 'validation') return 'invalid-input';
+  const code = e.code ?? '';
+  const is = (c: string) => code === c || err === c;
+  if (is(THREAD_ERROR_CODES.notFound)) return 'thread-not-found';
+  if (is(THREAD_ERROR_CODES.busy)) return 'thread-busy';
+  if (is(THREAD_ERROR_CODES.expired) || (op === 'thread' && e.status === 410)) return 'thread-expired';
+  if (is(THREAD_ERROR_CODES.disabled)) return 'threads-disabled';
+  if (is(THREAD_ERROR_CODES.exchangeNotEnabled)) return 'exchange-not-enabled';
+  if (op === 'list' && e.status === 501) return 'no-job-list';
+  if (op === 'submit' && e.status === 403 && code) return 'blocked-url';
+  if (op === 'thread' && e.status === 404) return 'thread-not-found';
   switch (e.status) {
     case 400:
       if (err === AGENT_ERRORS.invalidJobId) return 'invalid-job-id';
@@ -190,6 +257,7 @@ function classify(e: ApiError, op: Op): AgentErrorReason {
       if (SNAPSHOT_ENGINE_RE.test(err)) return 'no-snapshots';
       if (err.startsWith(ZDR_PREFIX)) return 'zero-data-retention';
       if (invalidSchemaReason(err) !== undefined) return 'invalid-schema';
+      if (op === 'submit' && err.startsWith(AGENT_ERRORS.backendSchemaPrefix)) return 'invalid-schema';
       return 'invalid-input';
     case 401: return 'auth';
     case 402: return 'payment';
@@ -218,7 +286,7 @@ export function agentErrorReason(e: unknown): AgentErrorReason | undefined {
   return e instanceof ApiError ? classify(e, 'status') : undefined;
 }
 
-interface Ctx { op: Op; jobId?: string; snapshotId?: string }
+interface Ctx { op: Op; jobId?: string; snapshotId?: string; threadId?: string; urls?: readonly string[] }
 
 /** The next step per reason, in the style of errors.ts: `<service error> (HTTP n): <what to do>`. */
 function nextStep(e: ApiError, reason: AgentErrorReason, c: Ctx): string | undefined {
@@ -228,9 +296,21 @@ function nextStep(e: ApiError, reason: AgentErrorReason, c: Ctx): string | undef
     case 'invalid-job-id': return e.kind === 'validation' ? undefined : 'the job id must be a UUID; copy it from the job list (devindex agent list)';
     case 'invalid-snapshot-id': return e.kind === 'validation' ? undefined : 'take the snapshot id from an artifact.updated event of the job\'s trace';
     case 'invalid-schema': {
-      const why = invalidSchemaReason(err);
+      const why = invalidSchemaReason(err) ?? (err.startsWith(AGENT_ERRORS.backendSchemaPrefix) ? err.slice(AGENT_ERRORS.backendSchemaPrefix.length).replace(/^[\s.:]+/, '').trim() || 'no reason given' : undefined);
       return why !== undefined ? `the service refused the schema (${why}); fix the JSON Schema, or leave it out` : undefined;
     }
+    case 'invalid-input':
+      return err === AGENT_ERRORS.invalidBefore ? 'the job list\'s page marker (before) must be a whole number of epoch milliseconds, 0 or more' : undefined;
+    case 'thread-not-found': return `no thread ${c.threadId ?? 'with this id'} for this API key: check the thread id (devindex agent status JOB prints it), or start a new job without one`;
+    case 'thread-busy': return `a turn of this thread is still running${e.runId ? ` (job ${e.runId})` : ''}; follow it until it ends, then ask the follow-up`;
+    case 'thread-expired': return 'this thread has expired on the service, so it cannot be continued; start a new job with the prompt';
+    case 'threads-disabled': return 'this service has follow-up threads switched off; start a new job with the prompt instead';
+    case 'exchange-not-enabled': return 'this run is not waiting for an approval (it may have ended, or the approval was already answered); refresh its status';
+    case 'blocked-url': {
+      const named = c.urls?.find((u) => err.includes(u)) ?? (c.urls?.length === 1 ? c.urls[0] : undefined);
+      return `the service's threat protection blocked ${named ? `the start URL ${named}` : 'a start URL'}; remove it, or start from another page`;
+    }
+    case 'no-job-list': return 'this server keeps no job list; jobs started here are still followed';
     case 'no-trace': return `this job has no trace: it ran on an engine older than ${TRACE_ENGINE_RE.exec(err)?.[1] ?? 'the current one'}, which recorded none; its status and result are still available`;
     case 'no-snapshots': return `this job has no snapshots: it ran on an engine older than ${SNAPSHOT_ENGINE_RE.exec(err)?.[1] ?? 'the current one'}, which recorded none; its status and result are still available`;
     case 'zero-data-retention': return 'agent runs must keep data while they run, so they are not available to a team with zero data retention forced on; ask the team\'s administrator to turn it off, or use a key of a team without it';
@@ -319,7 +399,7 @@ export class AgentClient {
     const v = validateAgentSubmit(withOrigin, { extraModels: [...(this.options.extraModels ?? []), ...(opts?.extraModels ?? [])] });
     if (!v.ok) throw invalid(v.issues, 'agent job');
     if (opts?.signal?.aborted) throw new AgentError(new ApiError({ kind: 'aborted', message: 'request cancelled before it was sent', retryable: false }), 'cancelled');
-    const res = await this.call({ op: 'submit' }, () => this.client.request({ method: 'POST', path: AGENT_PATH, body: v.body, schema: SubmitResponseSchema, retry: 'submit' }, opts));
+    const res = await this.call({ op: 'submit', threadId: params.threadId, urls: params.urls }, () => this.client.request({ method: 'POST', path: AGENT_PATH, body: v.body, schema: SubmitResponseSchema, retry: 'submit' }, opts));
     return { id: res.id, response: res };
   }
 
@@ -354,6 +434,31 @@ export class AgentClient {
     return this.call({ op: 'snapshot', jobId, snapshotId }, () => this.client.request({
       method: 'GET', path: `${jobPath(jobId)}/snapshots/${encodeURIComponent(snapshotId)}`, schema: SnapshotResponseSchema, retry: 'spec',
     }, opts));
+  }
+
+  /** A thread and its turns, oldest first (`GET /v2/agent/threads/{id}`); `includeData` adds each turn's data and answer. */
+  async thread(threadId: string, o: { includeData?: boolean } = {}, opts?: CallOptions): Promise<AgentThread> {
+    if (typeof threadId !== 'string' || !UUID_RE.test(threadId)) {
+      throw invalid([{ field: 'threadId', message: `threadId ${short(threadId)} is not a thread id (a UUID, as printed by devindex agent status)` }], 'thread id');
+    }
+    const query: Array<[string, string]> = o.includeData ? [['includeData', 'true']] : [];
+    const res = await this.call({ op: 'thread', threadId }, () => this.client.request({
+      method: 'GET', path: `${AGENT_PATH}/threads/${encodeURIComponent(threadId)}`, query, schema: ThreadResponseSchema, retry: 'spec',
+    }, opts));
+    return res.thread;
+  }
+
+  /**
+   * The caller's answer to a run that waits (`pendingApproval`): a follow-up in its thread with
+   * `exchange.approve` or `exchange.decline` and the approval's id. The prompt says the decision in
+   * words (the specification requires one).
+   */
+  async answerApproval(a: { threadId: string; approvalId: string; decision: 'approve' | 'decline'; callIds?: string[]; always?: boolean; prompt?: string },
+    opts?: CallOptions): Promise<{ id: string; response: AgentSubmitResponse }> {
+    const exchange: AgentExchange = a.decision === 'approve'
+      ? { approve: { approvalId: a.approvalId, ...(a.callIds ? { callIds: a.callIds } : {}), ...(a.always !== undefined ? { always: a.always } : {}) } }
+      : { decline: { approvalId: a.approvalId } };
+    return this.submit({ prompt: a.prompt ?? (a.decision === 'approve' ? 'Approved.' : 'Declined.'), threadId: a.threadId, exchange }, opts);
   }
 
   /** One page (20 jobs, newest first). Pass `nextBefore` of a page as `before` for the next one. */
@@ -408,7 +513,7 @@ export class AgentClient {
         if (m) throw m;
       }
       let reason = classify(e, c.op);
-      if (c.op === 'submit' && e.kind !== 'validation' && (e.status === 429 || e.status === 503 || e.kind === 'retry-after-too-long'
+      if (c.op === 'submit' && reason !== 'threads-disabled' && e.kind !== 'validation' && (e.status === 429 || e.status === 503 || e.kind === 'retry-after-too-long'
         || (e.status === 500 && e.error === PASSTHROUGH_ERROR))) reason = 'not-created';
       const step = nextStep(e, reason, c);
       if (!step) throw new AgentError(e, reason);

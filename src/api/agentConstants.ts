@@ -4,7 +4,16 @@ export const KNOWN_EVENT_TYPES = [
   'run.started', 'run.cancel_requested', 'run.finished', 'agent.started', 'agent.finished',
   'browser.session.started', 'browser.session.finished', 'progress.reported', 'reasoning.summary',
   'tool_call.started', 'tool_call.finished', 'artifact.updated', 'error.occurred',
+  'assistant.message', 'usage.recorded',
 ] as const;
+/** Internal bookkeeping events: kept in the trace's JSON, folded away from every view of it. */
+export const FOLDED_EVENT_TYPES: ReadonlySet<string> = new Set(['usage.recorded']);
+
+/** What a run returns: `chat`, an answer in words (`message`); `extract`, data (`data`). */
+export const AGENT_MODES = ['chat', 'extract'] as const;
+export type AgentMode = (typeof AGENT_MODES)[number];
+/** `exchange.maxCalls` bounds. */
+export const EXCHANGE_MAX_CALLS = { min: 1, max: 30 } as const;
 export const KNOWN_OUTCOMES = ['succeeded', 'failed', 'cancelled', 'refused', 'credit_limit_reached'] as const;
 export const KNOWN_ERROR_CODES = ['cancelled', 'credit_limit_reached', 'parent_finished', 'refused', 'internal'] as const;
 
@@ -22,7 +31,7 @@ export type AgentEffort = (typeof AGENT_EFFORTS)[number];
  * A value outside both is a 400, so the client never sends one.
  */
 export const NAMED_INTEGRATIONS: ReadonlySet<string> = new Set([
-  'dify', 'zapier', 'pipedream', 'raycast', 'langchain', 'crewai', 'llamaindex', 'n8n', 'camelai', 'make', 'flowise', 'metagpt', 'relevanceai',
+  'cli', 'mcp', 'dify', 'zapier', 'pipedream', 'raycast', 'langchain', 'crewai', 'llamaindex', 'n8n', 'camelai', 'make', 'flowise', 'metagpt', 'relevanceai',
 ]);
 
 export function isValidIntegration(v: string): boolean {
@@ -42,13 +51,17 @@ export type AgentErrorReason =
   | 'job-may-exist' | 'not-created' | 'invalid-input' | 'invalid-job-id' | 'invalid-snapshot-id' | 'invalid-schema'
   | 'no-trace' | 'no-snapshots' | 'zero-data-retention' | 'not-found' | 'snapshot-not-found'
   | 'already-finished' | 'already-cancelled' | 'auth' | 'payment' | 'forbidden' | 'rate-limit'
-  | 'cancelled' | 'timeout' | 'network' | 'service' | 'invalid-response' | 'other';
+  | 'cancelled' | 'timeout' | 'network' | 'service' | 'invalid-response' | 'other'
+  | 'thread-not-found' | 'thread-busy' | 'thread-expired' | 'threads-disabled' | 'exchange-not-enabled'
+  | 'blocked-url' | 'no-job-list';
 
 export const AGENT_ERROR_REASONS: readonly AgentErrorReason[] = [
   'job-may-exist', 'not-created', 'invalid-input', 'invalid-job-id', 'invalid-snapshot-id', 'invalid-schema',
   'no-trace', 'no-snapshots', 'zero-data-retention', 'not-found', 'snapshot-not-found',
   'already-finished', 'already-cancelled', 'auth', 'payment', 'forbidden', 'rate-limit',
   'cancelled', 'timeout', 'network', 'service', 'invalid-response', 'other',
+  'thread-not-found', 'thread-busy', 'thread-expired', 'threads-disabled', 'exchange-not-enabled',
+  'blocked-url', 'no-job-list',
 ];
 
 /** The reason AgentClient stamped on an error, read by shape so editor code needs no client import. */
@@ -58,7 +71,7 @@ export function reasonOf(e: unknown): AgentErrorReason | undefined {
 }
 
 /** Failures that polling again cannot fix (the key, the plan, the team's settings, the request itself). */
-const PERMANENT_REASONS: ReadonlySet<AgentErrorReason> = new Set(['auth', 'payment', 'forbidden', 'zero-data-retention', 'invalid-job-id', 'invalid-input']);
+const PERMANENT_REASONS: ReadonlySet<AgentErrorReason> = new Set(['auth', 'payment', 'forbidden', 'zero-data-retention', 'invalid-job-id', 'invalid-input', 'no-job-list']);
 
 export function isPermanentReason(r: AgentErrorReason): boolean {
   return PERMANENT_REASONS.has(r);

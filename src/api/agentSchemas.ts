@@ -19,6 +19,55 @@ const threadFields = {
   threadTurn: soft(z.number()),
 };
 
+/** A follow-up the service proposes after a turn (`suggestions`). Entries without a prompt are dropped. */
+export const SuggestionSchema = z.looseObject({
+  label: soft(z.string()),
+  prompt: z.string().min(1),
+});
+export type AgentSuggestion = z.infer<typeof SuggestionSchema>;
+
+const suggestions = z.array(z.unknown()).catch([]).transform((l) => l.flatMap((s) => {
+  const p = SuggestionSchema.safeParse(s);
+  return p.success ? [p.data] : [];
+}));
+
+/** One tool call a waiting run asks the caller to approve. `id` or `callId`, `name` or `toolName`. */
+export const ApprovalCallSchema = z.looseObject({
+  id: soft(z.string()),
+  callId: soft(z.string()),
+  name: soft(z.string()),
+  toolName: soft(z.string()),
+  toolkit: soft(z.string()),
+  arguments: z.unknown().optional(),
+}).transform((c) => ({ ...c, id: c.id ?? c.callId, name: c.name ?? c.toolName }));
+export type ApprovalCall = z.infer<typeof ApprovalCallSchema>;
+
+/**
+ * The run waits for the caller (`pendingApproval`): tool calls to approve (`kind: calls`) or terms
+ * to accept (`kind: terms`). Any other kind is kept as it came and shown raw.
+ */
+export const PendingApprovalSchema = z.looseObject({
+  kind: z.string().catch('unknown'),
+  approvalId: z.string().min(1),
+  calls: soft(z.array(z.unknown()).transform((l) => l.flatMap((c) => {
+    const p = ApprovalCallSchema.safeParse(c);
+    return p.success ? [p.data] : [];
+  }))),
+  terms: soft(z.looseObject({ name: soft(z.string()), url: soft(z.string()), text: soft(z.string()) })),
+  message: soft(z.string()),
+  expiresAt: soft(z.string()),
+});
+export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
+
+/** The exchange summary of a run that may call tools through the service. */
+export const ExchangeSummarySchema = z.looseObject({
+  enabled: soft(z.boolean()),
+  toolkits: soft(z.array(z.string())),
+  maxCalls: soft(z.number()),
+  callsUsed: soft(z.number()),
+});
+export type ExchangeSummary = z.infer<typeof ExchangeSummarySchema>;
+
 export const SubmitResponseSchema = z.looseObject({
   success: soft(z.boolean()),
   id: z.string().min(1),
@@ -44,6 +93,12 @@ export const AgentJobRecordSchema = z.looseObject({
   model: soft(z.string()),
   effort: soft(z.string().nullable()),
   ...threadFields,
+  /** `extract` (data) or `chat` (an answer in words, in `message`; `data` is null). */
+  mode: soft(z.string()),
+  message: soft(z.string().nullable()),
+  suggestions: suggestions.optional(),
+  pendingApproval: soft(PendingApprovalSchema.nullable()),
+  exchange: soft(ExchangeSummarySchema.nullable()),
 });
 export type AgentJobRecord = z.infer<typeof AgentJobRecordSchema>;
 
@@ -146,6 +201,9 @@ export const ListEntrySchema = z.looseObject({
     schema: z.unknown().optional(),
     model: soft(z.string().nullable()),
     effort: soft(z.string().nullable()),
+    mode: soft(z.string().nullable()),
+    threadId: soft(z.string().nullable()),
+    threadTurn: soft(z.number().nullable()),
   })),
   settings: soft(z.looseObject({
     label: soft(z.string().nullable()),
@@ -174,3 +232,36 @@ export const ListResponseSchema = z.looseObject({
 }).transform(({ jobs, agents, ...rest }) => ({ ...rest, agents: agents ?? jobs ?? [] }));
 export type AgentList = z.infer<typeof ListResponseSchema>;
 
+
+/**
+ * One turn of a thread (`GET /v2/agent/threads/{id}`). Thread runs say how they ended in `status`
+ * directly: `processing`, `succeeded`, `failed`, `cancelled`, `refused`, `credit_limit_reached`.
+ */
+export const ThreadRunSchema = z.looseObject({
+  id: soft(z.string()),
+  turn: z.number().catch(0),
+  mode: soft(z.string().nullable()),
+  prompt: soft(z.string()),
+  status: z.string().catch('unknown'),
+  createdAt: soft(z.union([z.string(), z.number()])),
+  creditsUsed: soft(z.number()),
+  message: soft(z.string().nullable()),
+  data: z.unknown().optional(),
+  error: soft(z.string().nullable()),
+});
+export type AgentThreadRun = z.infer<typeof ThreadRunSchema>;
+
+export const ThreadResponseSchema = z.looseObject({
+  success: soft(z.boolean()),
+  thread: z.looseObject({
+    id: z.string(),
+    status: z.string().catch('unknown'),
+    createdAt: soft(z.union([z.string(), z.number()])),
+    expiresAt: soft(z.string()),
+    runs: z.array(z.unknown()).catch([]).transform((l) => l.flatMap((r) => {
+      const p = ThreadRunSchema.safeParse(r);
+      return p.success ? [p.data] : [];
+    }).sort((a, b) => a.turn - b.turn)),
+  }),
+});
+export type AgentThread = z.infer<typeof ThreadResponseSchema>['thread'];

@@ -1,7 +1,7 @@
 // Pure helpers over agent trace events (addendum, "Trace response"): de-duplication by eventId,
 // ordering by producerSequence per agent, grouping into an agent tree, and one-line summaries.
 // Unknown event types are kept and summarised from whatever fields they have.
-import { KNOWN_EVENT_TYPES } from './agentConstants';
+import { FOLDED_EVENT_TYPES, KNOWN_EVENT_TYPES } from './agentConstants';
 import type { EventAgent, TraceEvent } from './agentSchemas';
 
 const UNKNOWN_AGENT = '(unknown agent)';
@@ -82,7 +82,17 @@ export interface AgentGroup {
   children: AgentGroup[];
 }
 
-const ROLE_RANK: Record<string, number> = { orchestrator: 0, subagent: 1, system: 2 };
+const ROLE_RANK: Record<string, number> = { orchestrator: 0, subagent: 1, browser: 1, system: 2 };
+
+/** Whether an event is internal bookkeeping (`usage.recorded`): kept in the trace's JSON, folded away from views. */
+export function isFoldedEvent(e: TraceEvent): boolean {
+  return FOLDED_EVENT_TYPES.has(e.type);
+}
+
+/** The events a view shows: all but the folded ones. */
+export function visibleEvents(events: readonly TraceEvent[]): TraceEvent[] {
+  return events.filter((e) => !isFoldedEvent(e));
+}
 
 /**
  * Groups a trace per agent: orchestrators (and agents whose parent never appeared) at the top,
@@ -92,7 +102,7 @@ const ROLE_RANK: Record<string, number> = { orchestrator: 0, subagent: 1, system
 export function groupByAgent(events: readonly TraceEvent[]): AgentGroup[] {
   const nodes = new Map<string, AgentGroup>();
   const firstSeen = new Map<string, number>();
-  dedupeEvents(events).forEach((e, i) => {
+  visibleEvents(dedupeEvents(events)).forEach((e, i) => {
     const agent: EventAgent = e.agent ?? { id: UNKNOWN_AGENT, role: 'unknown', parentId: undefined };
     let n = nodes.get(agent.id);
     if (!n) {
@@ -173,6 +183,8 @@ export function summarizeEvent(e: TraceEvent): string {
     case 'browser.session.finished': return `browser session finished${e.durationMs !== undefined ? ` after ${(e.durationMs / 1000).toFixed(1)} s` : ''}`;
     case 'progress.reported': return `${e.phase ?? 'progress'}: ${clip(e.message ?? '')}`;
     case 'reasoning.summary': return `thinking: ${clip(e.text ?? '')}`;
+    case 'assistant.message': return `answer: ${clip(e.text ?? '') || '(empty)'}`;
+    case 'usage.recorded': return 'usage recorded';
     case 'tool_call.started': return `tool ${e.toolName ?? '?'} started`;
     case 'tool_call.finished': return `tool ${e.toolName ?? '?'} finished`;
     case 'artifact.updated': {

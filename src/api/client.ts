@@ -1,7 +1,7 @@
 // DevIndexClient: developer search, and the generic request() that the agent client builds on.
 import type { z } from 'zod';
 import { basePrefix, encodeSearchAt, joinUrl, parseBaseUrl, SEARCH_PATH } from './encode';
-import { ApiError, errorFromResponse, validationError } from './errors';
+import { ApiError, errorFromResponse, keylessQuotaWords, validationError } from './errors';
 import { headerValue, HttpTransport, type HttpResponse, type NetworkOptions } from './http';
 import { MAX_JSON_DEPTH, TOO_DEEP, valueDepthExceeds } from './jsonDepth';
 import { keyHeaderProblem, makeRedactor, redactDeep, type Redact } from './redact';
@@ -9,6 +9,7 @@ import { validateSearchParams, type SearchParams } from './params';
 import { MAX_ATTEMPTS, systemClock, withRetry, type Clock, type RetryEvent } from './retry';
 import { describeZodError, SearchResponseSchema, type SearchResponse } from './schemas';
 import { USER_AGENT } from './version';
+import { untilWords } from './waitWords';
 
 export interface RequestLogEntry { method: string; path: string; status?: number; attempts: number; ms: number; error?: string }
 
@@ -37,6 +38,8 @@ export interface ClientOptions {
    * refused before anything is sent (the key would cross the network in clear text).
    */
   allowInsecureHttp?: boolean;
+  /** The zone long waits are said in ("until 10:00 tomorrow"); the system's own by default (tests pin one). */
+  timeZone?: string;
 }
 
 export interface CallOptions { signal?: AbortSignal; onRetry?: (e: RetryEvent) => void }
@@ -50,6 +53,11 @@ export interface RequestSpec<T> {
   schema: z.ZodType<T>;
   /** 'submit': retry only when the service cannot have created the job; 'none': one attempt. */
   retry: 'spec' | 'submit' | 'none';
+  /**
+   * The endpoint works without a key (developer search). Sent without one, its 401 and 403 are
+   * keyless refusals and a long 429 is the keyless daily quota, said as such.
+   */
+  keyless?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -90,7 +98,7 @@ export class DevIndexClient {
     const enc = encodeSearchAt(v.params, this.prefix);
     // Like the official SDK: `origin` rides in POST bodies only (a GET keeps to the parameters of 4.1).
     if (enc.body && this.opts.origin) enc.body.origin = this.opts.origin;
-    return this.request({ method: enc.method, path: SEARCH_PATH, query: enc.query, body: enc.body, schema: SearchResponseSchema, retry: 'spec' }, opts);
+    return this.request({ method: enc.method, path: SEARCH_PATH, query: enc.query, body: enc.body, schema: SearchResponseSchema, retry: 'spec', keyless: true }, opts);
   }
 
   async request<T>(spec: RequestSpec<T>, opts: CallOptions = {}): Promise<T> {
@@ -112,6 +120,7 @@ export class DevIndexClient {
       headers['content-type'] = 'application/json';
     }
     const url = joinUrl(this.prefix, spec.path, spec.query);
+    const keylessCall = spec.keyless === true && !key;
     let lastStatus: number | undefined;
     let attempts = 0;
     try {
@@ -130,16 +139,17 @@ export class DevIndexClient {
           throw errorFromResponse({
             status: res.status, bodyText: res.bodyText, contentType: headerValue(res.headers, 'content-type'),
             retryAfter: headerValue(res.headers, 'retry-after'), nowMs: this.clock.now(), attempts: n, redact,
-            location: headerValue(res.headers, 'location'), requestUrl: url,
+            location: headerValue(res.headers, 'location'), requestUrl: url, keyless: keylessCall,
           });
         }
         return parseOk(res, spec.schema, redact);
-      }, { mode: spec.retry, clock: this.clock, random: this.random, maxRetryAfterMs: this.maxRetryAfterMs, signal: opts.signal, onRetry: opts.onRetry });
+      }, { mode: spec.retry, clock: this.clock, random: this.random, maxRetryAfterMs: this.maxRetryAfterMs, signal: opts.signal, onRetry: opts.onRetry, timeZone: this.opts.timeZone });
       this.log({ method: spec.method, path: spec.path, status: lastStatus, attempts, ms: this.clock.now() - started });
       return result;
     } catch (e) {
-      const err = scrub(e, redact);
+      let err = scrub(e, redact);
       if (err.attempts === 0) err.attempts = attempts;
+      if (keylessCall && err.kind === 'retry-after-too-long' && err.status === 429 && err.resetAt !== undefined) err = this.keylessQuota(err);
       if (err.attempts > 1 && (err.kind === 'timeout' || err.kind === 'network' || err.kind === 'http')) {
         const s = Math.round((this.clock.now() - started) / 1000);
         err.message += ` (gave up after ${err.attempts} attempts over ${s} s; each attempt may take up to ${Math.round(this.timeoutMs / 100) / 10} s)`;
@@ -151,6 +161,16 @@ export class DevIndexClient {
 
   close(): Promise<void> {
     return this.transport.close();
+  }
+
+  /** A keyless 429 whose wait is beyond what the client waits by itself: the daily keyless quota, never waited. */
+  private keylessQuota(e: ApiError): ApiError {
+    const until = untilWords(e.resetAt!, this.clock.now(), { timeZone: this.opts.timeZone });
+    return new ApiError({
+      kind: 'keyless-quota', status: 429, error: e.error, code: e.code, retryable: false, retryAfterMs: e.retryAfterMs,
+      resetAt: e.resetAt, quota: e.quota, attempts: e.attempts, cause: e,
+      message: keylessQuotaWords(e.quota, until),
+    });
   }
 
   /** A key that can never be sent, or not over this connection: refused before the first attempt, never retried. */

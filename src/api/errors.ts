@@ -9,12 +9,16 @@ export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'aborted' | 'invalid
   /** The key cannot be sent (a line break, a character outside Latin-1), or not over this connection (plain http). Nothing was sent. */
   | 'invalid-key' | 'insecure-transport'
   /** A 3xx: not followed (the key would go along); `location` names the target's origin. */
-  | 'redirect';
+  | 'redirect'
+  /** Keyless (no key was sent): the daily keyless quota is used up (429); `resetAt` says until when. */
+  | 'keyless-quota'
+  /** Keyless (no key was sent): the service refuses keyless calls from this network, or has keyless access off (401, 403). */
+  | 'keyless-refused';
 
 export interface ApiErrorInit {
   kind: ApiErrorKind; message: string; status?: number; error?: string; details?: unknown; code?: string;
   retryable?: boolean; retryAfterMs?: number; issues?: ParamIssue[]; attempts?: number; cause?: unknown;
-  location?: string;
+  location?: string; resetAt?: number; quota?: 'requests' | 'credits'; runId?: string;
 }
 
 export class ApiError extends Error {
@@ -30,6 +34,12 @@ export class ApiError extends Error {
   attempts: number;
   /** For a redirect: the origin it pointed to (never the full URL). */
   location?: string;
+  /** Epoch ms when a long wait ends (a keyless quota's reset, a rate limit asked for beyond the client's ceiling). */
+  resetAt?: number;
+  /** For 'keyless-quota': what is used up, keyless requests or keyless credits (the 429's `reason`). */
+  quota?: 'requests' | 'credits';
+  /** For a 409 `thread_busy`: the run that is still going in the thread. */
+  runId?: string;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -44,6 +54,9 @@ export class ApiError extends Error {
     this.issues = init.issues;
     this.attempts = init.attempts ?? 0;
     this.location = init.location;
+    this.resetAt = init.resetAt;
+    this.quota = init.quota;
+    this.runId = init.runId;
   }
 }
 
@@ -55,6 +68,8 @@ export const RATE_LIMIT_ERROR = 'Rate limit exceeded';
 export const CONCURRENCY_LIMIT_ERROR = 'Concurrency limit reached';
 export const PASSTHROUGH_ERROR = 'Failed to passthrough agent request.';
 export const PROMPT_INJECTION_ERROR = 'SCRAPE_PROMPT_INJECTION_DETECTED';
+/** 503 codes that mean "switched off here", not "busy": never retried. */
+const PERMANENT_503_CODES: ReadonlySet<string> = new Set(['threads_disabled']);
 
 /**
  * Spec 7.1, Retryable column. 422 is "Sometimes": an invalid JSON Schema never succeeds on a retry
@@ -99,7 +114,13 @@ function advice(status: number, error: string | undefined): string {
   }
 }
 
-export interface ParsedErrorBody { error?: string; details?: unknown; code?: string; shape: string; retryAfterSeconds?: number }
+export interface ParsedErrorBody {
+  error?: string; details?: unknown; code?: string; shape: string; retryAfterSeconds?: number;
+  /** A keyless 429's `reason`: `requests` or `credits`. */
+  reason?: string;
+  /** A 409 `thread_busy`'s `runId`. */
+  runId?: string;
+}
 
 function asText(v: unknown): string | undefined {
   if (typeof v === 'string' && v.trim()) return v.trim();
@@ -132,8 +153,12 @@ export function parseErrorBody(text: string, contentType: string | undefined): P
   if (!parsed.success) return { shape: 'a JSON body of an unexpected shape' };
   const b = parsed.data;
   const error = asText(b.error) ?? asText(b.detail) ?? asText(b.title) ?? asText(b.message);
-  const ras = (json as { retry_after_seconds?: unknown }).retry_after_seconds;
+  const raw = json as { retry_after_seconds?: unknown; reason?: unknown; runId?: unknown };
+  const ras = raw.retry_after_seconds;
+  const reason = typeof raw.reason === 'string' && /^[a-z_]{1,40}$/.test(raw.reason) ? raw.reason : undefined;
+  const runId = typeof raw.runId === 'string' && /^[A-Za-z0-9-]{1,64}$/.test(raw.runId) ? raw.runId : undefined;
   return {
+    ...(reason ? { reason } : {}), ...(runId ? { runId } : {}),
     error, details: boundedDetails(b.details ?? (typeof b.detail === 'object' ? b.detail : undefined)), code: b.code, shape: error ? 'json' : 'a JSON body without an error message',
     retryAfterSeconds: typeof ras === 'number' && Number.isInteger(ras) && ras >= 0 ? ras : undefined,
   };
@@ -195,10 +220,30 @@ export function redirectOrigin(location: string | undefined, requestUrl: string)
   }
 }
 
+/**
+ * The words of a keyless refusal (401, 403 on a call that works without a key, sent without one).
+ * They never speak of a key the user does not have: they say what the service refuses and that a key
+ * fixes it. Each surface adds how to set one.
+ */
+export function keylessRefusalWords(status: number): string {
+  return status === 403
+    ? 'the service refuses keyless searches from this network because its address looks like a proxy or VPN; searches with an API key work from any network'
+    : 'the service refuses keyless searches from this network (an IPv6 or unrecognised address), or has keyless access switched off; searches with an API key work from any network';
+}
+
+/** "Keyless searches are used up until 10:00 tomorrow (in 13 h)", or its credits form. */
+export function keylessQuotaWords(quota: 'requests' | 'credits' | undefined, until: string): string {
+  return quota === 'credits'
+    ? `Keyless search credits are used up until ${until}; an API key is not limited by the keyless quota`
+    : `Keyless searches are used up until ${until}; an API key is not limited by the keyless quota`;
+}
+
 /** Builds the ApiError for a non-2xx response. `redact` removes the API key from anything echoed back. */
 export function errorFromResponse(o: {
   status: number; bodyText: string; contentType?: string; retryAfter?: string; nowMs: number;
   attempts: number; redact?: (s: string) => string;
+  /** The call works without a key and was sent without one: 401 and 403 are keyless refusals. */
+  keyless?: boolean;
   /** For a 3xx: the `Location` header and the URL that was asked for (to resolve a relative one). */
   location?: string; requestUrl?: string;
 }): ApiError {
@@ -216,6 +261,14 @@ export function errorFromResponse(o: {
   const retryAfterMs = o.status === 429 || o.status === 503 ? retryAfterMsOf(o.retryAfter, body, o.nowMs) : parseRetryAfter(o.retryAfter, o.nowMs);
   const reason = REASONS[o.status] ?? (o.status >= 500 ? 'Server Error' : 'Error');
   const said = error ?? redact(`${reason}: the service sent ${body.shape}`);
+  const quota = body.reason === 'requests' || body.reason === 'credits' ? body.reason : undefined;
+  const extra: Pick<ApiErrorInit, 'runId' | 'quota'> = { ...(body.runId ? { runId: body.runId } : {}), ...(quota ? { quota } : {}) };
+  if (o.keyless && (o.status === 401 || o.status === 403)) {
+    return new ApiError({
+      kind: 'keyless-refused', status: o.status, message: `${said} (HTTP ${o.status}): ${keylessRefusalWords(o.status)}`, error,
+      code: body.code === undefined ? undefined : redact(body.code), retryable: false, attempts: o.attempts,
+    });
+  }
   let message = `${said} (HTTP ${o.status}): ${advice(o.status, error)}`;
   if (o.status === 400 && body.details !== undefined) {
     const fields = describeDetails(body.details);
@@ -223,7 +276,9 @@ export function errorFromResponse(o: {
   }
   return new ApiError({
     kind: 'http', status: o.status, message, error, details: redactDeep(body.details, redact), code: body.code === undefined ? undefined : redact(body.code),
-    retryable: isRetryableStatus(o.status), retryAfterMs, attempts: o.attempts,
+    // A service that has switched a feature off (threads) answers 503 with a code: trying again cannot help.
+    retryable: isRetryableStatus(o.status) && !(o.status === 503 && body.code !== undefined && PERMANENT_503_CODES.has(body.code)),
+    retryAfterMs, attempts: o.attempts, ...extra,
   });
 }
 

@@ -1,5 +1,6 @@
 // Spec section 7.4, and nothing else: which failures are retried, and how long to wait before each retry.
 import { ApiError, PASSTHROUGH_ERROR } from './errors';
+import { durationWords, untilWords } from './waitWords';
 
 export interface Clock { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> }
 /** `attempt` is the attempt about to be made after the wait (2 to 5), as in "attempt 2 of 5". */
@@ -78,6 +79,8 @@ export function formatRetryEvent(e: RetryEvent): string {
 export interface RetryLoopOptions {
   mode: RetryMode; clock: Clock; random: () => number; maxRetryAfterMs: number;
   signal?: AbortSignal; onRetry?: (e: RetryEvent) => void;
+  /** The zone long waits are said in (tests); the system's own by default. */
+  timeZone?: string;
 }
 
 /**
@@ -93,10 +96,12 @@ export async function withRetry<T>(attemptFn: (n: number) => Promise<T>, o: Retr
       e.attempts = n;
       if (!shouldRetry(e, o.mode) || n >= MAX_ATTEMPTS) throw e;
       if (e.retryAfterMs !== undefined && e.retryAfterMs > o.maxRetryAfterMs) {
+        // Never waited, and said in human time: a day-long wait is not "86400 s".
+        const resetAt = o.clock.now() + e.retryAfterMs;
         throw new ApiError({
           kind: 'retry-after-too-long', status: e.status, error: e.error, details: e.details, code: e.code,
-          retryable: true, retryAfterMs: e.retryAfterMs, attempts: n,
-          message: `${e.error ?? `HTTP ${e.status}`} (HTTP ${e.status}): the service asks to wait ${Math.ceil(e.retryAfterMs / 1000)} s before retrying, longer than the ${Math.ceil(o.maxRetryAfterMs / 1000)} s this client waits by itself; try again later`,
+          retryable: true, retryAfterMs: e.retryAfterMs, attempts: n, resetAt, quota: e.quota,
+          message: `${e.error ?? `HTTP ${e.status}`} (HTTP ${e.status}): the service asks to wait until ${untilWords(resetAt, o.clock.now(), { timeZone: o.timeZone })}, longer than the ${durationWords(o.maxRetryAfterMs)} this client waits by itself; try again then`,
         });
       }
       const delayMs = retryDelayMs(e, n, o.random);

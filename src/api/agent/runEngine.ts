@@ -4,7 +4,7 @@
 // `agent start --wait`). The editor's poller runs the same step for many jobs on one timer.
 // No vscode, no zod at runtime, no timers of its own.
 import { isPermanentReason, isTerminalStatus, reasonOf } from '../agentConstants';
-import type { AgentJobRecord, AgentTrace, TraceEvent } from '../agentSchemas';
+import type { AgentJobRecord, AgentSuggestion, AgentTrace, PendingApproval, TraceEvent } from '../agentSchemas';
 import { eventKey, orderEvents, runFinished } from '../agentTrace';
 import { DEFAULT_POLL_TIMING, dueAt, observe, type PollObservation, type PollTiming, type ScheduleState, type Signal, startSchedule } from './pollSchedule';
 
@@ -39,6 +39,17 @@ export interface RunFacts {
   /** The final status record has been read. */
   finalRead?: boolean;
   cancelRequested?: boolean;
+  /** The thread this run is a turn of, and which turn (1 for a plain start). */
+  threadId?: string;
+  threadTurn?: number;
+  /** `chat` or `extract` as the service reports it. */
+  mode?: string;
+  /** A chat run's answer (markdown): the status record's `message`. */
+  answer?: string;
+  /** Follow-ups the service proposes after this turn. */
+  suggestions?: AgentSuggestion[];
+  /** The run waits for the caller: calls to approve or terms to accept. Cleared once it goes on. */
+  pendingApproval?: PendingApproval;
   trace: TraceProgress;
 }
 
@@ -164,7 +175,24 @@ export function applyStatus(facts: RunFacts, record: AgentJobRecord): boolean {
   set('effort', typeof record.effort === 'string' ? record.effort : undefined);
   set('expiresAt', typeof record.expiresAt === 'string' ? record.expiresAt : undefined);
   if (record.partial !== undefined && record.partial !== null) set('hasPartial', true);
-  if (isTerminalStatus(record.status)) set('finalRead', true);
+  set('threadId', typeof record.threadId === 'string' ? record.threadId : undefined);
+  set('threadTurn', typeof record.threadTurn === 'number' ? record.threadTurn : undefined);
+  set('mode', typeof record.mode === 'string' ? record.mode : undefined);
+  set('answer', typeof record.message === 'string' && record.message ? record.message : undefined);
+  if (record.suggestions && record.suggestions.length && JSON.stringify(record.suggestions) !== JSON.stringify(facts.suggestions)) {
+    facts.suggestions = record.suggestions.map((x) => ({ label: x.label, prompt: x.prompt }));
+    changed = true;
+  }
+  // `pendingApproval` is present while the run waits; absent (or null) once it goes on.
+  const waiting = record.pendingApproval ?? undefined;
+  if (JSON.stringify(waiting) !== JSON.stringify(facts.pendingApproval)) {
+    if (waiting) facts.pendingApproval = waiting; else delete facts.pendingApproval;
+    changed = true;
+  }
+  if (isTerminalStatus(record.status)) {
+    set('finalRead', true);
+    if (facts.pendingApproval) { delete facts.pendingApproval; changed = true; }
+  }
   return changed;
 }
 

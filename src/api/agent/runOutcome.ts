@@ -14,7 +14,7 @@ export interface RunView extends RunFacts {
 }
 
 export type JobState =
-  | 'running' | 'cancelling' | 'completed' | 'failed' | 'cancelled' | 'refused'
+  | 'running' | 'waiting' | 'cancelling' | 'completed' | 'failed' | 'cancelled' | 'refused'
   | 'credit_limit_reached' | 'not_found' | 'expired' | 'unknown';
 
 const OUTCOME_STATES: Record<string, JobState> = {
@@ -38,7 +38,11 @@ export function jobState(job: RunView): JobState {
   const byOutcome = job.outcome !== undefined ? outcomeState(job.outcome, job.errorCode) : undefined;
   if (byOutcome) return byOutcome;
   // A status this client does not know is not terminal: keep showing (and polling) it as running.
-  if (!isTerminalStatus(job.status)) return job.cancelRequested || job.status === 'cancelling' ? 'cancelling' : 'running';
+  if (!isTerminalStatus(job.status)) {
+    if (job.cancelRequested || job.status === 'cancelling') return 'cancelling';
+    // A run that waits for the caller is never shown as running normally.
+    return job.pendingApproval ? 'waiting' : 'running';
+  }
   if (job.status === 'completed') return 'completed';
   if (job.status === 'cancelled') return 'cancelled';
   if (job.status === 'failed') return failureFromMessage(job.errorCode, job.error);
@@ -147,4 +151,23 @@ export function endMessage(job: RunView, state: JobState = jobState(job), o: End
 function sentence(s: string): string {
   const t = s.replace(/\s+/g, ' ').trim().slice(0, 300);
   return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+/** What a waiting run waits for, in words: "approval of 2 calls: github.create_issue, slack.post" or "acceptance of the terms of X". */
+export function approvalWords(p: NonNullable<RunView['pendingApproval']>): string {
+  if (p.kind === 'calls') {
+    const names = (p.calls ?? []).map((c) => c.name ?? c.id ?? 'a call');
+    const n = names.length;
+    return n ? `approval of ${n === 1 ? 'a call' : `${n} calls`}: ${names.join(', ')}` : 'approval of its calls';
+  }
+  if (p.kind === 'terms') {
+    const what = p.terms?.name ?? p.terms?.url;
+    return `acceptance of ${what ? `the terms of ${what}` : 'terms'}`;
+  }
+  return `the caller (${p.kind})`;
+}
+
+/** Whether a run's result is an answer in words (chat mode) rather than data. */
+export function isChat(job: Pick<RunView, 'mode' | 'answer'>): boolean {
+  return job.mode === 'chat' || job.answer !== undefined;
 }
