@@ -1,12 +1,13 @@
 // `devindex agent …`: start, follow, cancel and inspect agent jobs from a terminal.
 import { readFileSync } from 'node:fs';
 import {
-  AGENT_EFFORTS, AGENT_MODELS, AgentClient, orderEvents, RETIRED_AGENT_MODELS, summarizeEvent,
-  type AgentJobRecord, type AgentSchemaParam, type AgentSubmitParams, type TraceEvent,
+  AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, AgentClient, isFoldedEvent, orderEvents, RETIRED_AGENT_MODELS, summarizeEvent,
+  type AgentJobRecord, type AgentSchemaParam, type AgentSubmitParams, type AgentThread, type PendingApproval, type TraceEvent,
 } from '../api/agent';
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../api/agent/pollSchedule';
 import { followRun, type RunFacts } from '../api/agent/runEngine';
-import { endMessage, jobState } from '../api/agent/runOutcome';
+import { approvalWords, endMessage, jobState } from '../api/agent/runOutcome';
+import { lastThread, rememberThread } from './cliState';
 import type { ClientOptions, DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { boundedJson } from '../api/jsonDepth';
@@ -29,9 +30,18 @@ Subcommands:
                                  retired names that run on it); more names via DEVINDEX_AGENT_MODELS
     --effort ${AGENT_EFFORTS.join('|')}
     --strict-urls                stay on the given URLs (strictConstrainToURLs)
-    --wait                       follow the run, printing events as they arrive
-  status <jobId> [--partial]     the job record (status, credits, expiry, error, result); --partial
-                                 prints only the partial result of a run stopped by its credit ceiling
+    --mode ${AGENT_MODES.join('|')}          chat: an answer in words; extract: data (JSON); left out, the
+                                 service's default
+    --thread ID                  ask a follow-up in that thread (ids come from agent status)
+    --continue                   ask a follow-up in the last thread this CLI started on this service
+    --approve APPROVAL_ID        with --thread or --continue: approve what a waiting run asks for (no
+                                 prompt needed); --decline APPROVAL_ID declines it
+    --wait                       follow the run, printing events as they arrive (stops, exit 1, when
+                                 the run waits for an approval)
+  status <jobId> [--partial]     the job record (status, credits, thread, answer, suggestions, what a
+                                 waiting run asks for, result); --partial prints only the partial
+                                 result of a run stopped by its credit ceiling
+  thread <threadId>              the thread's turns, in order
   cancel <jobId>                 ask a running job to stop
   trace <jobId> [--live-view]    the trace, grouped per agent
   snapshot <jobId> <snapshotId>  an artifact snapshot (ids come from artifact.updated events)
@@ -47,7 +57,8 @@ job may exist, so look for it with "devindex agent list" before starting it agai
 the service about 24 hours after they end (then every command answers "not found").
 
 Environment: DEVINDEX_API_KEY (required for agent jobs), DEVINDEX_BASE_URL,
-DEVINDEX_AGENT_MODELS (comma-separated model names newer than this build).
+DEVINDEX_AGENT_MODELS (comma-separated model names newer than this build), DEVINDEX_CONFIG_DIR (where
+the last thread is remembered; default the user's config folder, e.g. ~/.config/devindex).
 Exit codes: 0 success (with --wait: the run completed), 1 service or network error (with --wait:
 the run failed, was cancelled or did not finish in time), 2 invalid input (nothing is sent).
 `;
@@ -56,6 +67,7 @@ const COMMON: CliOptions = { 'base-url': { type: 'string' }, json: { type: 'bool
 const START: CliOptions = {
   ...COMMON, urls: { type: 'string', multiple: true }, schema: { type: 'string' }, 'max-credits': { type: 'string' },
   model: { type: 'string' }, effort: { type: 'string' }, 'strict-urls': { type: 'boolean' }, wait: { type: 'boolean' },
+  mode: { type: 'string' }, thread: { type: 'string' }, continue: { type: 'boolean' }, approve: { type: 'string' }, decline: { type: 'string' },
 };
 const SUBCOMMANDS: Record<string, { options: CliOptions; positionals: string[] }> = {
   start: { options: START, positionals: ['prompt'] },
@@ -64,6 +76,7 @@ const SUBCOMMANDS: Record<string, { options: CliOptions; positionals: string[] }
   trace: { options: { ...COMMON, 'live-view': { type: 'boolean' } }, positionals: ['jobId'] },
   snapshot: { options: COMMON, positionals: ['jobId', 'snapshotId'] },
   list: { options: { ...COMMON, before: { type: 'string' } }, positionals: [] },
+  thread: { options: COMMON, positionals: ['threadId'] },
 };
 
 /** `--wait` gives up following after this long (the run keeps going on the service). */
@@ -84,16 +97,20 @@ interface Parsed { sub: string; values: Record<string, unknown>; args: string[];
 
 export function parseAgentArgs(argv: string[]): Parsed | 'help' {
   const [sub, ...rest] = argv;
-  if (sub === undefined) throw new UsageError(`agent needs a subcommand: start, status, cancel, trace, snapshot or list (see devindex agent --help)`);
+  if (sub === undefined) throw new UsageError(`agent needs a subcommand: start, status, cancel, trace, snapshot, list or thread (see devindex agent --help)`);
   if (sub === '-h' || sub === '--help' || sub === 'help') return 'help';
   const spec = SUBCOMMANDS[sub];
-  if (!spec) throw new UsageError(`unknown agent subcommand ${JSON.stringify(sub)}; use start, status, cancel, trace, snapshot or list`);
+  if (!spec) throw new UsageError(`unknown agent subcommand ${JSON.stringify(sub)}; use start, status, cancel, trace, snapshot, list or thread`);
   const { values, positionals } = parseCliArgs(rest, spec.options);
   if (values.help) return 'help';
   let args = positionals;
   if (sub === 'start') {
-    if (positionals.length === 0) throw new UsageError('agent start needs a prompt: devindex agent start "<prompt>"');
-    args = [positionals.join(' ')];
+    const answering = values.approve !== undefined || values.decline !== undefined;
+    if (values.approve !== undefined && values.decline !== undefined) throw new UsageError('--approve and --decline cannot be used together');
+    if (values.thread !== undefined && values.continue) throw new UsageError('--thread and --continue cannot be used together: --continue means the last thread');
+    if (answering && values.thread === undefined && !values.continue) throw new UsageError('--approve and --decline answer a waiting run in its thread: add --thread ID (or --continue)');
+    if (positionals.length === 0 && !answering) throw new UsageError('agent start needs a prompt: devindex agent start "<prompt>"');
+    args = positionals.length ? [positionals.join(' ')] : [];
   } else if (positionals.length !== spec.positionals.length) {
     const want = spec.positionals.map((p) => `<${p}>`).join(' ');
     throw new UsageError(`agent ${sub} takes ${want || 'no arguments'}; got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`);
@@ -121,7 +138,7 @@ function readSchema(file: string): AgentSchemaParam {
 
 export function submitParamsFrom(p: Parsed): AgentSubmitParams {
   const v = p.values;
-  const params: AgentSubmitParams = { prompt: p.args[0]! };
+  const params: AgentSubmitParams = { prompt: p.args[0] ?? '' };
   const urls = splitList(v.urls as string[] | undefined);
   if (urls !== undefined) params.urls = urls;
   if (typeof v.schema === 'string') params.schema = readSchema(v.schema);
@@ -130,7 +147,14 @@ export function submitParamsFrom(p: Parsed): AgentSubmitParams {
   if (typeof v.model === 'string') params.model = v.model;
   if (typeof v.effort === 'string') params.effort = v.effort as AgentSubmitParams['effort'];
   if (v['strict-urls'] === true) params.strictConstrainToURLs = true;
+  if (typeof v.mode === 'string') params.mode = v.mode as AgentSubmitParams['mode'];
+  if (typeof v.thread === 'string') params.threadId = v.thread;
   return params;
+}
+
+/** A value quoted for a POSIX shell, so a printed command can be pasted as it is. */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 const clean = (s: string) => sanitizeForTerminal(s);
@@ -163,13 +187,34 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
   try {
     switch (parsed.sub) {
       case 'start': {
-        const r = await agent.submit(submit!, call);
+        const baseUrl = client.settings.baseUrl;
+        if (parsed.values.continue) {
+          const last = lastThread(io.env, baseUrl);
+          if (!last) throw new UsageError(`--continue: no thread started by this CLI on ${baseUrl} is remembered; pass --thread ID (ids come from devindex agent status)`);
+          submit!.threadId = last.threadId;
+        }
+        const approvalId = (parsed.values.approve ?? parsed.values.decline) as string | undefined;
+        const r = approvalId !== undefined
+          ? await agent.answerApproval({
+            threadId: submit!.threadId!, approvalId, decision: parsed.values.approve !== undefined ? 'approve' : 'decline',
+            ...(submit!.prompt ? { prompt: submit!.prompt } : {}),
+          }, call)
+          : await agent.submit(submit!, call);
+        const threadId = r.response.threadId;
+        if (threadId) {
+          const why = rememberThread(io.env, baseUrl, { threadId, jobId: r.id, at: new Date().toISOString() });
+          if (why && !parsed.json) io.err(`devindex agent: could not remember the thread for --continue (${why})\n`);
+        }
+        const turn = threadId ? ` (thread ${threadId}, turn ${r.response.threadTurn ?? '?'})` : '';
+        const said = approvalId !== undefined
+          ? `${parsed.values.approve !== undefined ? 'Approved' : 'Declined'} ${approvalId}; agent job ${r.id} goes on${turn}`
+          : `Started agent job ${r.id}${turn}`;
         if (!parsed.values.wait) {
           if (parsed.json) out(r.response);
-          else io.out(`Started agent job ${r.id}\nFollow it with: devindex agent status ${r.id}\n`);
+          else io.out(`${said}\nFollow it with: devindex agent status ${r.id}\n`);
           return EXIT_OK;
         }
-        io.out(parsed.json ? `${JSON.stringify(r.response)}\n` : `Started agent job ${r.id}\n`);
+        io.out(parsed.json ? `${JSON.stringify(r.response)}\n` : `${said}\n`);
         try {
           return await follow(agent, r.id, io, parsed.json, submit!, deps);
         } catch (e) {
@@ -189,7 +234,12 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
           io.out(parsed.json ? `${JSON.stringify(job.partial, null, 2)}\n` : `${clean(JSON.stringify(job.partial, null, 2))}\n`);
           return EXIT_OK;
         }
-        if (parsed.json) out(job); else io.out(formatJob(job));
+        if (parsed.json) out(job); else io.out(formatJob(job, parsed.args[0]));
+        return EXIT_OK;
+      }
+      case 'thread': {
+        const t = await agent.thread(parsed.args[0]!, { includeData: parsed.json }, call);
+        if (parsed.json) out(t); else io.out(formatThread(t));
         return EXIT_OK;
       }
       case 'cancel': {
@@ -245,15 +295,55 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
   }
 }
 
-export function formatJob(job: AgentJobRecord): string {
-  const lines = [...(job.id ? [`id:           ${clean(job.id)}`] : []), `status:       ${clean(job.status)}`];
+export function formatJob(job: AgentJobRecord, jobId?: string): string {
+  const waiting = job.pendingApproval && job.status === 'processing' ? job.pendingApproval : undefined;
+  const lines = [...(job.id ? [`id:           ${clean(job.id)}`] : []), `status:       ${clean(job.status)}${waiting ? ' (waiting for your approval)' : ''}`];
+  if (job.threadId) lines.push(`thread:       ${clean(job.threadId)}${job.threadTurn !== undefined ? `, turn ${job.threadTurn}` : ''}`);
+  if (job.mode) lines.push(`mode:         ${clean(job.mode)}`);
   if (job.creditsUsed !== undefined) lines.push(`credits used: ${job.creditsUsed}${job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''}`);
   if (job.model) lines.push(`model:        ${clean(job.model)}${RETIRED_AGENT_MODELS.has(job.model) ? ' (a retired name)' : ''}`);
   if (job.effort) lines.push(`effort:       ${clean(job.effort)}`);
   if (job.expiresAt) lines.push(`expires:      ${clean(job.expiresAt)} (the service forgets the job then; keep the result before)`);
   if (job.error) lines.push(`error:        ${clean(job.error)}`);
   if (job.data !== undefined && job.data !== null) lines.push('data:', ...clean(boundedJson(job.data, 2)).split('\n').map((l) => `  ${l}`));
-  if (job.partial !== undefined && job.partial !== null) lines.push('partial result: kept by the service (print it with --partial)');
+  if (job.partial !== undefined && job.partial !== null) lines.push(`partial result: kept by the service (print it with devindex agent status ${jobId ?? 'JOB'} --partial)`);
+  if (waiting) lines.push(...approvalLines(waiting, job.threadId));
+  if (typeof job.message === 'string' && job.message) lines.push('answer:', ...answerLines(job.message));
+  if (job.suggestions?.length) lines.push(...suggestionLines(job.suggestions, job.threadId));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The chat answer (markdown) as it came, each line sanitised and indented. */
+function answerLines(answer: string): string[] {
+  return clean(answer).replace(/\s+$/, '').split('\n').map((l) => `  ${l}`);
+}
+
+/** The service's follow-ups, one per line with the command that asks it. */
+function suggestionLines(suggestions: ReadonlyArray<{ label?: string; prompt: string }>, threadId: string | undefined): string[] {
+  const ask = threadId ? `devindex agent start --thread ${shellQuote(threadId)}` : 'devindex agent start';
+  return ['suggested follow-ups:', ...suggestions.map((x) => `  ${clean(x.label ?? x.prompt).replace(/\s+/g, ' ')}: ${ask} ${shellQuote(clean(x.prompt).replace(/\s+/g, ' '))}`)];
+}
+
+/** What a waiting run asks for, and the two commands that answer it. */
+function approvalLines(p: PendingApproval, threadId: string | undefined): string[] {
+  const thread = threadId ? `--thread ${shellQuote(threadId)}` : '--thread THREAD';
+  const id = shellQuote(clean(p.approvalId));
+  const lines = [`waiting for:  ${clean(approvalWords(p))}`];
+  for (const c of p.calls ?? []) if (c.arguments !== undefined) lines.push(`  ${clean(c.name ?? c.id ?? 'call')}(${clean(boundedJson(c.arguments, 0)).slice(0, 200)})`);
+  if (p.terms?.url) lines.push(`  terms: ${clean(p.terms.url)}`);
+  lines.push(`  approve: devindex agent start ${thread} --approve ${id}`, `  decline: devindex agent start ${thread} --decline ${id}`);
+  return lines;
+}
+
+/** A thread's turns, oldest first: turn, status, mode, job id, prompt. */
+export function formatThread(t: AgentThread): string {
+  const lines = [`thread ${clean(t.id)}: ${clean(t.status)}${t.expiresAt ? `, expires ${clean(t.expiresAt)}` : ''}`];
+  if (t.runs.length === 0) lines.push('  no turns');
+  for (const r of t.runs) {
+    const prompt = clean(r.prompt ?? '').replace(/\s+/g, ' ');
+    lines.push(`  turn ${r.turn}  ${clean(r.status).padEnd(20)}  ${clean(r.mode ?? '-').padEnd(7)}  ${clean(r.id ?? '-')}  ${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}`);
+  }
+  lines.push(`Ask a follow-up: devindex agent start --thread ${shellQuote(t.id)} "<prompt>"`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -288,7 +378,8 @@ export function formatTrace(events: TraceEvent[]): string {
   const parents = new Map<string, string | undefined>();
   const ordered = orderEvents(events);
   learnAgents(ordered, parents);
-  return ordered.map((e) => eventLine(e, parents)).join('');
+  // usage.recorded is bookkeeping: kept in --json, folded away here.
+  return ordered.filter((e) => !isFoldedEvent(e)).map((e) => eventLine(e, parents)).join('');
 }
 
 /**
@@ -309,10 +400,16 @@ async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, 
     signal: io.signal,
     onEvents: (events) => {
       learnAgents(events, parents);
-      for (const e of events) io.out(json ? `${JSON.stringify(e)}\n` : eventLine(e, parents));
+      for (const e of events) if (json || !isFoldedEvent(e)) io.out(json ? `${JSON.stringify(e)}\n` : eventLine(e, parents));
     },
     onNoTrace: () => { if (!json) io.err(`devindex agent: job ${id} has no trace (it ran on an older engine); following its status only\n`); },
+    stopWhenWaiting: true,
   });
+  if (r.waiting && r.facts.pendingApproval) {
+    if (json) io.out(`${JSON.stringify(r.record ?? null)}\n`);
+    else io.out(`Agent job ${id} waits for your approval; it goes on only once you answer.\n${approvalLines(r.facts.pendingApproval, r.facts.threadId).join('\n')}\n`);
+    return EXIT_FAILURE;
+  }
   if (r.timedOut) {
     io.err(`devindex agent: job ${id} is still running after ${Math.round(maxWaitMs / 1000)} s; stopped following it (it keeps running: devindex agent status ${id})\n`);
     return EXIT_FAILURE;
@@ -332,6 +429,9 @@ export function finalWords(facts: RunFacts, submitted: AgentSubmitParams, record
   if (msg?.detail) lines.push(`The service said: ${clean(msg.detail)}`);
   // Production keeps what the run gathered until the job expires.
   if (state === 'credit_limit_reached' && record?.partial !== undefined && record.partial !== null) lines.push(`What it gathered before it stopped is kept: devindex agent status ${id} --partial`);
-  if (state === 'completed' && record?.data !== undefined) lines.push(clean(boundedJson(record.data, 2)));
+  if (state === 'completed' && typeof record?.message === 'string' && record.message) lines.push(clean(record.message).replace(/\s+$/, ''));
+  else if (state === 'completed' && record?.data !== undefined && record.data !== null) lines.push(clean(boundedJson(record.data, 2)));
+  if (record?.suggestions?.length) lines.push(...suggestionLines(record.suggestions, record.threadId ?? facts.threadId));
+  if (facts.threadId) lines.push(`Ask a follow-up: devindex agent start --thread ${shellQuote(facts.threadId)} "<prompt>" (or --continue)`);
   return `${lines.join('\n')}\n`;
 }

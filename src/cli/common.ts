@@ -96,6 +96,10 @@ export function printError(io: CliIo, e: unknown, command = 'devindex'): number 
   const line = (s: string) => io.err(`${command}: ${terminalLine(s)}\n`);
   if (e instanceof ApiError && e.kind === 'validation' && e.issues?.length) {
     for (const i of e.issues) line(i.message);
+  } else if (e instanceof ApiError && (e.kind === 'keyless-quota' || e.kind === 'keyless-refused')) {
+    // No key was sent: the way out is one, never waiting a day.
+    line(e.message);
+    line(`to search with your own key now, set ${API_KEY_ENV} (an API key from the service's dashboard)`);
   } else if (e instanceof ApiError && (e.status === 401 || e.kind === 'invalid-key')) {
     // The client's advice is editor-neutral; in a terminal the key comes from the environment.
     line(`${e.message} (the key is read from ${API_KEY_ENV})`);

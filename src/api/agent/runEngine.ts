@@ -68,6 +68,8 @@ export interface RunState {
   largestCreditStep: number;
   /** What the trace has said about the end being near (see `nearEnd`). */
   endSignals: { finalizing: boolean; orchestratorFinished: boolean; cancelRequested: boolean; fatalError: boolean };
+  /** The trace spoke of an approval (asked for or answered): the next poll reads the status record, which says what waits. */
+  approvalNews?: boolean;
 }
 
 export function newRunState(): RunState {
@@ -79,6 +81,11 @@ export function newRunState(): RunState {
 
 /** Events whose arrival says the run moved on in a way that matters for when it ends. */
 const SIGNIFICANT_TYPES = new Set(['artifact.updated', 'error.occurred', 'agent.finished', 'run.cancel_requested', 'run.finished']);
+
+/** An event about the caller's approval (`approval.requested`, `approval.resolved`, or any event carrying an `approvalId`). */
+function isApprovalEvent(ev: TraceEvent): boolean {
+  return ev.type.startsWith('approval.') || typeof (ev as { approvalId?: unknown }).approvalId === 'string';
+}
 
 /** Credits used, as a share of the ceiling, from which a run is treated as near its (credit-limited) end. */
 export const NEAR_CREDIT_LIMIT = 0.9;
@@ -112,6 +119,7 @@ export function readSignals(run: RunState, added: readonly TraceEvent[]): Signal
     if (ev.type === 'agent.finished' && orchestrator) run.endSignals.orchestratorFinished = true;
     if (ev.type === 'run.cancel_requested') run.endSignals.cancelRequested = true;
     if (ev.type === 'error.occurred' && ev.error?.retryable === false) run.endSignals.fatalError = true;
+    if (isApprovalEvent(ev)) { run.approvalNews = true; significant = true; }
     signal = significant ? 'significant' : signal === 'none' ? 'routine' : signal;
   }
   return signal;
@@ -218,7 +226,8 @@ export function nearEnd(facts: RunFacts, run: RunState): boolean {
  */
 export function needsStatus(facts: RunFacts, run: RunState, now: number, statusEveryMs = DEFAULT_STATUS_EVERY_MS): boolean {
   const quietSince = Math.max(run.lastNewEventAt ?? now, run.lastStatusAt ?? now);
-  return facts.trace.unavailable === true
+  // While a run waits for the caller, each poll reads the record: it is what says the wait is over.
+  return facts.trace.unavailable === true || run.approvalNews === true || facts.pendingApproval !== undefined
     || ((facts.trace.finished || isTerminalStatus(facts.status)) && !facts.finalRead)
     || now - quietSince >= statusEveryMs;
 }
@@ -276,6 +285,7 @@ export async function pollRun(jobId: string, facts: RunFacts, run: RunState, bac
     }
     if (needsStatus(facts, run, o.now(), o.statusEveryMs)) {
       const record = await call(() => backend.status(jobId));
+      run.approvalNews = false;
       run.lastRecord = record;
       run.lastStatusAt = o.now();
       const before = facts.status;
@@ -323,6 +333,8 @@ export interface FollowOptions {
   onEvents?: (events: TraceEvent[]) => void;
   /** Once, when the job turns out to have no trace. */
   onNoTrace?: () => void;
+  /** Stop following once the run waits for the caller (`pendingApproval`): it goes on only after an answer. */
+  stopWhenWaiting?: boolean;
 }
 
 export interface FollowResult {
@@ -332,6 +344,8 @@ export interface FollowResult {
   finished?: TraceEvent;
   /** maxWaitMs passed before the run ended. */
   timedOut: boolean;
+  /** The run waits for the caller (`facts.pendingApproval` says what for); only with `stopWhenWaiting`. */
+  waiting?: boolean;
 }
 
 /**
@@ -360,6 +374,9 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
     if (step.added.length) o.onEvents?.(step.added);
     if (step.finalRecord) record = step.finalRecord;
     if (step.observation.kind === 'not-found' || step.observation.kind === 'fatal') throw step.error;
+    if (o.stopWhenWaiting && facts.pendingApproval && !isTerminalStatus(facts.status)) {
+      return { facts, record: run.lastRecord, finished: undefined, timedOut: false, waiting: true };
+    }
   }
   if (!record) {
     record = await o.backend.status(o.jobId);

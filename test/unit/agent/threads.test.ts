@@ -153,7 +153,7 @@ describe('the job record of a chat run, and one that waits', () => {
     assert.deepEqual(f.suggestions, [{ label: 'Show an example', prompt: 'Show an example of retry' }]);
     assert.equal(f.threadId, THREAD);
     assert.equal(f.threadTurn, 1);
-    assert.equal(isChat({ ...f, prompt: 'p' }), true);
+    assert.equal(isChat(f), true);
     assert.equal(jobState({ ...f, prompt: 'p' }), 'completed');
   });
 
