@@ -119,6 +119,8 @@ const START: ToolDefinition = {
       model: { type: 'string', minLength: 1, description: `Optional agent model: ${MODEL_WORDS}` },
       effort: { type: 'string', enum: [...AGENT_EFFORTS_LIST], description: 'Optional effort: low, medium or high.' },
       schema: { type: 'object', description: 'Optional JSON Schema for the shape of the result data, e.g. {"type":"object","properties":{"libraries":{"type":"array"}}}.' },
+      mode: { type: 'string', enum: ['chat', 'extract'], description: 'Optional: chat for an answer in words (markdown), extract for data; left out, the service chooses.' },
+      threadId: { type: 'string', pattern: '^[0-9a-fA-F-]{36}$', description: 'Optional: ask a follow-up in the thread of an earlier job (the thread id devIndex_agentJobStatus reports).' },
     },
     required: ['prompt'],
     additionalProperties: false,

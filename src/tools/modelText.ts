@@ -5,6 +5,8 @@
 import type { AgentJobRecord, AgentSnapshot, AgentTrace, TraceEvent } from '../api/agentSchemas';
 import { explainCoverage } from '../api/coverage';
 import { ApiError } from '../api/errors';
+import { approvalWords } from '../api/agent/runOutcome';
+import { untilWords } from '../api/waitWords';
 import type { ParamIssue, SearchParams } from '../api/params';
 import { licenseLabel, passageLink, provenance, resultKind } from '../api/results';
 import { displayTitle, type SearchResponse, type SearchResult } from '../api/schemas';
@@ -152,6 +154,12 @@ function keyAdvice(surface: Surface): string {
     : 'Set DEVINDEX_API_KEY in the MCP server\'s environment to a valid key (or unset it: search works without a key, at a lower rate limit), then restart the server. Never put the key in a tool call.';
 }
 
+function keylessWayOut(surface: Surface): string {
+  return surface === 'editor'
+    ? 'ask the user to run "Developer Index: Set API Key". Do not ask the user to paste the key into the chat.'
+    : 'ask the user to set DEVINDEX_API_KEY in the MCP server\'s environment and restart it. Never put the key in a tool call.';
+}
+
 function addressAdvice(surface: Surface): string {
   return surface === 'editor' ? 'the setting devIndex.baseUrl' : 'DEVINDEX_BASE_URL';
 }
@@ -175,8 +183,16 @@ function errorTextRaw(e: unknown, o: { surface: Surface; op: string }): string {
   if (e.kind === 'timeout' || e.kind === 'network') {
     return `${o.op} failed: the service could not be reached (${e.message}). What to do: try again in a moment; if it keeps failing, ask the user to check the network and ${addressAdvice(o.surface)}.`;
   }
+  if (e.kind === 'keyless-quota') {
+    return `${o.op} was refused: ${e.message}. What to do: do not retry until then. The user can add an API key to keep searching now: ${keylessWayOut(o.surface)}`;
+  }
+  if (e.kind === 'keyless-refused') {
+    return `${o.op} was refused: ${e.message}. What to do: do not retry; the user can add an API key, which works from any network: ${keylessWayOut(o.surface)}`;
+  }
   if (e.kind === 'retry-after-too-long' || e.status === 429) {
-    const wait = e.retryAfterMs !== undefined ? ` The service asks to wait ${Math.ceil(e.retryAfterMs / 1000)} s.` : '';
+    const wait = e.retryAfterMs === undefined ? ''
+      : e.resetAt !== undefined && e.retryAfterMs > 90_000 ? ` The service asks to wait until ${untilWords(e.resetAt, Date.now())}.`
+        : ` The service asks to wait ${Math.ceil(e.retryAfterMs / 1000)} s.`;
     return `${o.op} was refused: rate limited (HTTP 429, ${e.error ?? 'Rate limit exceeded'}).${wait} What to do: wait before calling again${wait ? ' for at least that long' : ' (a minute)'}, and make fewer calls; an API key raises the limit. Do not retry at once.`;
   }
   if (e.status === 401) {
@@ -229,15 +245,35 @@ export function jobStatusText(jobId: string, job: AgentJobRecord, trace: { trace
   if (job.creditsUsed !== undefined) lines.push(`Credits used: ${job.creditsUsed}${job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''}.`);
   if (job.model) lines.push(`Model: ${clean(job.model)}.`);
   if (job.expiresAt) lines.push(`Expires: ${clean(job.expiresAt)} (the service forgets the job then; after that its status, result and snapshots are not found).`);
-  if (job.status === 'processing') lines.push('Still running: call devIndex_agentJobStatus again in a little while.');
+  if (job.threadId) lines.push(`Thread: ${clean(job.threadId)}${job.threadTurn !== undefined ? `, turn ${job.threadTurn}` : ''} (start a job with this threadId to ask a follow-up).`);
+  const waiting = job.status === 'processing' && job.pendingApproval ? job.pendingApproval : undefined;
+  if (waiting) {
+    lines.push(`Waiting for the user: ${clean(approvalWords(waiting))}. It does not go on until the user answers; ${approvalAdvice(o.surface, job.threadId, waiting.approvalId)}`);
+  } else if (job.status === 'processing') lines.push('Still running: call devIndex_agentJobStatus again in a little while.');
   if (job.error) lines.push(`Reason: ${clean(job.error)}`);
   const partial = (job as Record<string, unknown>).partial;
   const summary = trace.trace ? traceSummary(trace.trace, o) : trace.unavailable ? `Trace: ${clean(trace.unavailable)}` : '';
-  const room = Math.max(500, o.maxChars - lines.join('\n').length - summary.length - 200);
-  if (job.data !== undefined) lines.push('Result data:', jsonBlock(job.data, room));
+  const follow = job.suggestions?.length
+    ? ['Suggested follow-ups (start a job with the prompt and this threadId):', ...job.suggestions.map((x) => `- ${clean(x.prompt).replace(/\s+/g, ' ').slice(0, 300)}`)].join('\n')
+    : '';
+  const room = Math.max(500, o.maxChars - lines.join('\n').length - summary.length - follow.length - 200);
+  if (typeof job.message === 'string' && job.message) lines.push('Answer:', cutText(clean(job.message), room));
+  else if (job.data !== undefined && job.data !== null) lines.push('Result data:', jsonBlock(job.data, room));
   else if (partial !== undefined && partial !== null) lines.push('Partial data gathered before it stopped:', jsonBlock(partial, room));
+  if (follow) lines.push(follow);
   if (summary) lines.push(summary);
   return lines.join('\n');
+}
+
+function approvalAdvice(surface: Surface, threadId: string | undefined, approvalId: string): string {
+  return surface === 'editor'
+    ? 'ask the user to Approve or Decline it on the job\'s row in the Agent Jobs view.'
+    : `ask the user to approve or decline it (devindex agent start --thread ${threadId ?? 'THREAD'} --approve ${approvalId}, or --decline ${approvalId}).`;
+}
+
+/** Text cut at `max` characters, saying how much there was. */
+function cutText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n(cut at the size budget: ${text.length.toLocaleString('en-US')} characters in all)`;
 }
 
 export function jobStartedText(jobId: string, maxCredits: number | undefined, o: { surface: Surface }): string {

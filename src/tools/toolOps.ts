@@ -21,7 +21,7 @@ export type WorkspaceScope = { slugs: string[] } | { slugs: []; reason: string }
 
 export interface StartRequest {
   prompt: string; urls?: string[]; maxCredits?: number; model?: string; effort?: 'low' | 'medium' | 'high';
-  schema?: Record<string, unknown>;
+  schema?: Record<string, unknown>; mode?: 'chat' | 'extract'; threadId?: string;
 }
 
 export interface ToolDeps {
@@ -121,7 +121,7 @@ async function needKey(deps: ToolDeps, op: string): Promise<ToolOutcome | undefi
   return { isError: true, text: `${op} needs an API key, and none is set. ${how}` };
 }
 
-const START_FIELDS = ['prompt', 'urls', 'maxCredits', 'model', 'effort', 'schema'];
+const START_FIELDS = ['prompt', 'urls', 'maxCredits', 'model', 'effort', 'schema', 'mode', 'threadId'];
 
 function startRequestOf(input: Record<string, unknown>, deps: ToolDeps): StartRequest {
   const maxCredits = input.maxCredits ?? deps.defaultMaxCredits?.();

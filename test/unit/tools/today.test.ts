@@ -1,0 +1,84 @@
+// Issue 19 for the language-model tools and MCP: threads and modes on start, answers, suggestions
+// and approvals in the status text within its budget, and keyless refusals that tell the agent what helps.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import * as agentApi from '../../../src/api/agent';
+import { ApiError } from '../../../src/api/errors';
+import { MCP_TOOLS } from '../../../src/tools/definitions';
+import { errorText, jobStatusText } from '../../../src/tools/modelText';
+import { runTool, type AgentOps, type StartRequest, type ToolDeps } from '../../../src/tools/toolOps';
+
+const JOB = '123e4567-e89b-42d3-a456-426614174000';
+const THREAD = '9d0c7a52-2f1e-4c8b-9a44-6f1b3c2d1e00';
+
+function deps(status: unknown, over: Partial<ToolDeps> = {}): ToolDeps & { starts: StartRequest[] } {
+  const starts: StartRequest[] = [];
+  const agent: Partial<AgentOps> = {
+    status: async () => agentApi.AgentJobRecordSchema.parse(status),
+    trace: async () => agentApi.TraceResponseSchema.parse({ success: true, events: [] }),
+  };
+  return {
+    starts, surface: 'mcp', maxChars: () => 4_000, secret: () => undefined,
+    search: async () => { throw new Error('no search here'); },
+    agentModule: async () => agentApi, agent: async () => agent as AgentOps,
+    start: async (r) => { starts.push(r); return JOB; }, hasKey: async () => true,
+    ...over,
+  };
+}
+
+describe('tools and the service as it is today', () => {
+  it('the start tool takes threadId and mode, and refuses a mode it does not know', async () => {
+    const d = deps({ status: 'processing' });
+    const ok = await runTool('devIndex_startAgentJob', { prompt: 'and the defaults?', threadId: THREAD, mode: 'chat' }, d);
+    assert.equal(ok.isError, false, ok.text);
+    assert.equal(d.starts[0]!.threadId, THREAD);
+    assert.equal(d.starts[0]!.mode, 'chat');
+    const bad = await runTool('devIndex_startAgentJob', { prompt: 'p', mode: 'talk' }, d);
+    assert.equal(bad.isError, true);
+    assert.match(bad.text, /mode must be one of chat, extract/);
+    const schema = MCP_TOOLS.find((t) => t.name === 'devIndex_startAgentJob')!.inputSchema as { properties: Record<string, { enum?: string[] }> };
+    assert.deepEqual(schema.properties.mode!.enum, ['chat', 'extract']);
+    assert.ok(schema.properties.threadId);
+  });
+
+  it('the status text carries the answer, the thread and the suggestions', async () => {
+    const out = await runTool('devIndex_agentJobStatus', { jobId: JOB }, deps({
+      status: 'completed', mode: 'chat', data: null, threadId: THREAD, threadTurn: 2, message: '## Retries\n\nUse `retry: 3`.',
+      suggestions: [{ label: 'Example', prompt: 'Show an example of retry' }],
+    }));
+    assert.equal(out.isError, false, out.text);
+    assert.match(out.text, new RegExp(`Thread: ${THREAD}, turn 2`));
+    assert.match(out.text, /Answer:\n## Retries\n\nUse `retry: 3`\./);
+    assert.match(out.text, /Suggested follow-ups \(start a job with the prompt and this threadId\):\n- Show an example of retry/);
+    assert.doesNotMatch(out.text, /Result data/);
+  });
+
+  it('a waiting run says what for and that the user answers it; never "still running"', async () => {
+    const out = await runTool('devIndex_agentJobStatus', { jobId: JOB }, deps({
+      status: 'processing', threadId: THREAD, pendingApproval: { kind: 'calls', approvalId: 'apr_3', calls: [{ id: 'c', name: 'github.create_issue' }] },
+    }));
+    assert.match(out.text, /Waiting for the user: approval of a call: github\.create_issue\. It does not go on until the user answers/);
+    assert.match(out.text, new RegExp(`devindex agent start --thread ${THREAD} --approve apr_3`));
+    assert.doesNotMatch(out.text, /Still running/);
+  });
+
+  it('a long answer is cut within the size budget and says so', () => {
+    const long = 'word '.repeat(5_000);
+    const t = jobStatusText(JOB, agentApi.AgentJobRecordSchema.parse({ status: 'completed', mode: 'chat', message: long, suggestions: [{ prompt: 'next?' }] }), {}, { surface: 'mcp', maxChars: 3_000 });
+    assert.ok(t.length <= 3_200, `length ${t.length}`);
+    assert.match(t, /cut at the size budget: 25,000 characters in all/);
+    assert.match(t, /- next\?/, 'the suggestions survive the cut');
+  });
+
+  it('keyless quota and refusals tell the agent the user can add a key, and how, per surface', () => {
+    const quota = new ApiError({ kind: 'keyless-quota', status: 429, message: 'Keyless searches are used up until 10:00 tomorrow (in 13 h); an API key is not limited by the keyless quota', resetAt: Date.now() + 13 * 3_600_000 });
+    const mcp = errorText(quota, { surface: 'mcp', op: 'The search' });
+    assert.match(mcp, /used up until 10:00 tomorrow \(in 13 h\).*do not retry until then\. The user can add an API key.*DEVINDEX_API_KEY/);
+    const editor = errorText(quota, { surface: 'editor', op: 'The search' });
+    assert.match(editor, /Developer Index: Set API Key/);
+    const refused = new ApiError({ kind: 'keyless-refused', status: 403, message: 'Forbidden (HTTP 403): the service refuses keyless searches from this network because its address looks like a proxy or VPN; searches with an API key work from any network' });
+    const r = errorText(refused, { surface: 'mcp', op: 'The search' });
+    assert.match(r, /do not retry; the user can add an API key, which works from any network/);
+    assert.doesNotMatch(r, /did not accept the API key/);
+  });
+});
