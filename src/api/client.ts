@@ -140,6 +140,7 @@ export class DevIndexClient {
             status: res.status, bodyText: res.bodyText, contentType: headerValue(res.headers, 'content-type'),
             retryAfter: headerValue(res.headers, 'retry-after'), nowMs: this.clock.now(), attempts: n, redact,
             location: headerValue(res.headers, 'location'), requestUrl: url, keyless: keylessCall,
+            wwwAuthenticate: headerValue(res.headers, 'www-authenticate'),
           });
         }
         return parseOk(res, spec.schema, redact);
@@ -149,7 +150,7 @@ export class DevIndexClient {
     } catch (e) {
       let err = scrub(e, redact);
       if (err.attempts === 0) err.attempts = attempts;
-      if (keylessCall && err.kind === 'retry-after-too-long' && err.status === 429 && err.resetAt !== undefined) err = this.keylessQuota(err);
+      if (keylessCall && err.kind === 'retry-after-too-long' && err.status === 429 && err.resetAt !== undefined && err.quota !== undefined) err = this.keylessQuota(err);
       if (err.attempts > 1 && (err.kind === 'timeout' || err.kind === 'network' || err.kind === 'http')) {
         const s = Math.round((this.clock.now() - started) / 1000);
         err.message += ` (gave up after ${err.attempts} attempts over ${s} s; each attempt may take up to ${Math.round(this.timeoutMs / 100) / 10} s)`;
@@ -163,7 +164,10 @@ export class DevIndexClient {
     return this.transport.close();
   }
 
-  /** A keyless 429 whose wait is beyond what the client waits by itself: the daily keyless quota, never waited. */
+  /**
+   * A keyless 429 that says it is the quota (its `reason`, a WWW-Authenticate header, or "keyless" in its
+   * text) and whose wait is beyond what the client waits by itself: the daily keyless quota, never waited.
+   */
   private keylessQuota(e: ApiError): ApiError {
     const until = untilWords(e.resetAt!, this.clock.now(), { timeZone: this.opts.timeZone });
     return new ApiError({

@@ -244,6 +244,8 @@ export function errorFromResponse(o: {
   attempts: number; redact?: (s: string) => string;
   /** The call works without a key and was sent without one: 401 and 403 are keyless refusals. */
   keyless?: boolean;
+  /** The `WWW-Authenticate` header: the keyless quota's 429 carries one (`Bearer resource_metadata=…`). */
+  wwwAuthenticate?: string;
   /** For a 3xx: the `Location` header and the URL that was asked for (to resolve a relative one). */
   location?: string; requestUrl?: string;
 }): ApiError {
@@ -261,7 +263,9 @@ export function errorFromResponse(o: {
   const retryAfterMs = o.status === 429 || o.status === 503 ? retryAfterMsOf(o.retryAfter, body, o.nowMs) : parseRetryAfter(o.retryAfter, o.nowMs);
   const reason = REASONS[o.status] ?? (o.status >= 500 ? 'Server Error' : 'Error');
   const said = error ?? redact(`${reason}: the service sent ${body.shape}`);
-  const quota = body.reason === 'requests' || body.reason === 'credits' ? body.reason : undefined;
+  // The keyless daily quota's 429 says `reason` and carries WWW-Authenticate; a per-minute limit does neither.
+  const looksLikeQuota = o.keyless === true && o.status === 429 && (body.reason !== undefined || !!o.wwwAuthenticate?.trim() || /keyless/i.test(error ?? ''));
+  const quota = body.reason === 'requests' || body.reason === 'credits' ? body.reason : looksLikeQuota ? 'requests' : undefined;
   const extra: Pick<ApiErrorInit, 'runId' | 'quota'> = { ...(body.runId ? { runId: body.runId } : {}), ...(quota ? { quota } : {}) };
   if (o.keyless && (o.status === 401 || o.status === 403)) {
     return new ApiError({

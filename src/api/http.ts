@@ -4,7 +4,7 @@
 // authorities through one TLS secure context (README, "Proxies and certificates").
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from './undici';
 import { ApiError } from './errors';
 
 /** Where requests go and whom they trust. Every field is optional: the default is a direct connection with Node's CAs. */

@@ -179,7 +179,7 @@ test('a 429 the client will not wait out says how long to wait', async () => {
   const r = await call(s, 'devIndex_search', { query: 'retry' });
   assert.equal(r.isError, true);
   assert.match(r.text, /rate limited \(HTTP 429/);
-  assert.match(r.text, /wait 600 s/);
+  assert.match(r.text, /wait until \d\d:\d\d \(in 10 min\)/);
 });
 
 test('a refused key gives the 401 advice and never the key', async () => {
