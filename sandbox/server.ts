@@ -335,7 +335,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       else if (bytes > MAX_LOGGED_BODY_BYTES) body = { cut: true, bytes, prefix: Buffer.from(raw).subarray(0, MAX_LOGGED_BODY_BYTES).toString('utf8') };
       else if (raw !== '' && nestingExceeds(raw, MAX_BODY_DEPTH)) body = `(nested deeper than ${MAX_BODY_DEPTH} levels, not kept)`;
       else if (raw !== '') { try { body = JSON.parse(raw); } catch { body = raw; } }
-      const size = Math.min(bytes, MAX_LOGGED_BODY_BYTES + 64) + path.length + url.search.length + 64;
+      // The budget counts the bytes received (as before the prefix existed), so a run of large bodies still turns the log over.
+      const size = bytes + path.length + url.search.length + 64;
       while (requests.length && (requests.length >= MAX_LOG || logBytes + size > MAX_LOG_BYTES)) { requests.shift(); logBytes -= requestSizes.shift() ?? 0; }
       requests.push({ method: req.method ?? 'GET', path, query: url.search.replace(/^\?/, ''), body, auth });
       requestSizes.push(size);

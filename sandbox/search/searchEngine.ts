@@ -37,9 +37,11 @@ export interface SearchResponseBody {
 
 /**
  * Production answers some `doc:` ids as opaque hashes (addendum, from late August 2026). The sandbox
- * does so for the pages of this one source, so every other doc id stays `doc:<url>`.
+ * does so for the pages under these corpus paths (`<source>/<path>`: the Orbit command reference and
+ * activation-events guide), so every other doc id stays `doc:<url>`.
  */
-export const HASHED_DOC_SOURCE = 'orbit-ext-api';
+export const HASHED_DOC_PREFIXES = ['orbit-ext-api/references/', 'orbit-ext-api/extension-guides/activation-events'];
+export const isHashedDoc = (d: CorpusDoc): boolean => d.type === 'doc' && HASHED_DOC_PREFIXES.some((p) => d.id.slice('doc:'.length).startsWith(p));
 /** The opaque id of a doc page: 16 hex digits of the SHA-256 of `<source>/<path>` (stable across runs). */
 export const hashedDocId = (corpusId: string): string => `doc:${createHash('sha256').update(corpusId.slice('doc:'.length)).digest('hex').slice(0, 16)}`;
 
@@ -142,7 +144,7 @@ export class SearchEngine {
           const n = Math.max(1, Math.min(passages, left - (top.length - i - 1)));
           left -= n;
           return {
-            id: d.type === 'doc' ? (d.source === HASHED_DOC_SOURCE ? hashedDocId(d.id) : `doc:${d.url}`) : d.id, url: d.url, ...(d.title !== undefined ? { title: d.title } : {}),
+            id: d.type === 'doc' ? (isHashedDoc(d) ? hashedDocId(d.id) : `doc:${d.url}`) : d.id, url: d.url, ...(d.title !== undefined ? { title: d.title } : {}),
             passages: bestChunks(d, h.terms, n).map((c) => ({ text: d.chunks[c] as string, citation_url: d.citations[c] as string })),
             ...(lic !== undefined ? { license: lic } : {}),
           };
