@@ -127,7 +127,11 @@ function safeHost(h: string | undefined): string | undefined {
   return h && /^[A-Za-z0-9.:[\]-]{1,100}$/.test(h) ? h : undefined;
 }
 
-const keysBodySchema = z.strictObject({ add: z.array(z.string().min(1).max(512)).optional(), revoke: z.array(z.string().min(1).max(512)).optional() });
+const keysBodySchema = z.strictObject({
+  add: z.array(z.string().min(1).max(512)).optional(), revoke: z.array(z.string().min(1).max(512)).optional(),
+  /** Keys whose team lacks the license flag: keyed, yet answered without `license` (production wire). */
+  withoutLicense: z.array(z.string().min(1).max(512)).optional(),
+});
 
 class HttpError extends Error {
   constructor(readonly status: number, readonly body: Record<string, unknown>) { super(String(body.error)); }
@@ -138,6 +142,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const corpus = loadCorpus(o.corpusDir ?? defaultCorpusDir(), log);
   const engine = new SearchEngine(corpus);
   const keys = new Set(o.keys ?? []);
+  const unlicensed = new Set<string>();
   const rateLimit = o.rateLimit ?? DEFAULT_RATE_LIMIT;
   const keylessRateLimit = o.keylessRateLimit ?? DEFAULT_KEYLESS_RATE_LIMIT;
   const limiter = new RateLimiter();
@@ -194,7 +199,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     const v = validateSearchRequest(input, wire);
     if (!v.ok) { fail(res, 400, v.failure.error, v.failure.details === undefined ? {} : { details: v.failure.details }); return; }
     send(res, 200, wire === 'production'
-      ? engine.search(v.request, 'production', { keyed: key !== undefined, licenseKeyless: o.licenseKeyless !== false, passageBudget: o.passageBudget })
+      ? engine.search(v.request, 'production', { license: key !== undefined ? !unlicensed.has(key) : o.licenseKeyless !== false, passageBudget: o.passageBudget })
       : engine.search(v.request));
   }
 
@@ -291,7 +296,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       const parsed = keysBodySchema.safeParse(parseBody(raw));
       if (!parsed.success) { fail(res, 400, 'Bad Request', { details: parsed.error.issues }); return; }
       for (const k of parsed.data.add ?? []) keys.add(k);
-      for (const k of parsed.data.revoke ?? []) keys.delete(k);
+      for (const k of parsed.data.revoke ?? []) { keys.delete(k); unlicensed.delete(k); }
+      for (const k of parsed.data.withoutLicense ?? []) { keys.add(k); unlicensed.add(k); }
       send(res, 200, { success: true, keys: keys.size });
     } else if (path === '/__sandbox/keyless' && req.method === 'POST') {
       const parsed = keylessBodySchema.safeParse(parseBody(raw));

@@ -45,8 +45,8 @@ export const isHashedDoc = (d: CorpusDoc): boolean => d.type === 'doc' && HASHED
 /** The opaque id of a doc page: 16 hex digits of the SHA-256 of `<source>/<path>` (stable across runs). */
 export const hashedDocId = (corpusId: string): string => `doc:${createHash('sha256').update(corpusId.slice('doc:'.length)).digest('hex').slice(0, 16)}`;
 
-/** Options of a production search: who asks (licenses are for keyed callers) and the passage budget. */
-export interface ProductionSearchOptions { keyed?: boolean; licenseKeyless?: boolean; passageBudget?: number }
+/** Options of a production search: whether results carry `license` (default true) and the passage budget. */
+export interface ProductionSearchOptions { license?: boolean; passageBudget?: number }
 
 /** How many first-stage candidates the rerank stage reorders (at least k). */
 const rerankWindow = (k: number): number => Math.max(2 * k, 50);
@@ -131,7 +131,7 @@ export class SearchEngine {
     const ranked = reranked ? this.rerank(r.query, window) : window;
 
     if (wire === 'production') {
-      const withLicense = o.keyed === true || o.licenseKeyless !== false;
+      const withLicense = o.license !== false;
       const top = ranked.slice(0, k);
       // The passage budget (when set): every result keeps at least one passage; later results give up theirs first.
       const budget = o.passageBudget !== undefined && o.passageBudget > 0 && top.length * passages > o.passageBudget ? Math.max(o.passageBudget, top.length) : undefined;
