@@ -18,7 +18,45 @@ export interface SandboxOptions {
   rateLimit?: number; keylessRateLimit?: number; agentSpeed?: number; quiet?: boolean;
   /** Which response shapes to serve (default `production`): see sandbox/README.md, "Wire". */
   wire?: Wire;
+  /** Production wire: keyless developer searches allowed per caller address per UTC day (0 or unset: no daily quota). */
+  keylessDaily?: number;
+  /** The keyless quota's 429 also sends `Retry-After`, as some deployments do (default false: the body only). */
+  keylessRetryAfterHeader?: boolean;
+  /**
+   * Production wire: whether keyless callers get `license` on results. Default true (as before, and what
+   * the client suites expect); `false` is production's behaviour from late August 2026: licenses for keyed callers only.
+   */
+  licenseKeyless?: boolean;
+  /** Production wire: at most this many passages in one response; when it cuts, `passage_budget_applied` says so. */
+  passageBudget?: number;
+  /** Production wire: agent follow-ups and thread records answer 503 `threads_disabled`. */
+  threadsDisabled?: boolean;
 }
+
+/** How keyless callers are refused (test mode: `POST /__sandbox/keyless`). */
+export type KeylessRefusal = 'ipv6' | 'suspicious' | 'off' | null;
+export const KEYS_PAGE = 'https://www.firecrawl.dev/app/api-keys';
+/** Production's words for keyless callers (addendum, "Keyless developer search"). */
+export const KEYLESS_MESSAGES = {
+  quota: `You've hit Firecrawl's keyless free tier rate limit for today. Create an API key at ${KEYS_PAGE} to keep searching.`,
+  ipv6: `Keyless requests are not available from IPv6 or unrecognized addresses. Create an API key at ${KEYS_PAGE} to keep searching.`,
+  off: `Unauthorized: keyless access is not enabled on this server. Create an API key at ${KEYS_PAGE}.`,
+  suspicious: `Keyless requests are refused because your IP address looks suspicious (a proxy or VPN). Create an API key at ${KEYS_PAGE} to keep searching.`,
+} as const;
+/** The relayed 400 of the search back end for `types=web` (no `success`, no `details`). */
+export const WEB_TYPE_ERROR = { code: 'BAD_REQUEST', error: 'unknown type: web (expected doc, issue, pull_request, readme)' } as const;
+/** The request log keeps at most this many bytes of each body; a longer one is logged as `{ cut, bytes, prefix }`. */
+export const MAX_LOGGED_BODY_BYTES = 4096;
+
+/** Seconds from `t` until the next UTC midnight (at least 1). */
+export function secondsToUtcMidnight(t: number): number {
+  const d = new Date(t);
+  const next = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((next - t) / 1000));
+}
+
+/** A client that closed the connection before its whole request arrived: an ordinary event, not a fault. */
+class RequestAborted extends Error {}
 
 export interface Sandbox { url: string; port: number; close(): Promise<void> }
 
@@ -69,7 +107,31 @@ export function defaultCorpusDir(): string {
 /** Opaque, stable id for a key: the agent engine's `team`, and the rate-limit bucket. Never the key. */
 export const teamOf = (key: string): string => `team_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 
-const keysBodySchema = z.strictObject({ add: z.array(z.string().min(1).max(512)).optional(), revoke: z.array(z.string().min(1).max(512)).optional() });
+const keylessBodySchema = z.strictObject({
+  refuse: z.enum(['ipv6', 'suspicious', 'off']).nullable().optional(),
+  daily: z.int().min(0).optional(),
+  retryAfterHeader: z.boolean().optional(),
+  reason: z.enum(['requests', 'credits']).optional(),
+  reset: z.boolean().optional(),
+});
+
+/** Whether a search request asks for `web` among its types (production relays the back end's 400 for it). */
+function asksForWeb(input: unknown): boolean {
+  const types = input !== null && typeof input === 'object' ? (input as { types?: unknown }).types : undefined;
+  const list = Array.isArray(types) ? types : typeof types === 'string' ? types.split(',') : [];
+  return list.some((t) => t === 'web');
+}
+
+/** The Host header when it is a plain host[:port]; undefined otherwise (never echoed raw into a header). */
+function safeHost(h: string | undefined): string | undefined {
+  return h && /^[A-Za-z0-9.:[\]-]{1,100}$/.test(h) ? h : undefined;
+}
+
+const keysBodySchema = z.strictObject({
+  add: z.array(z.string().min(1).max(512)).optional(), revoke: z.array(z.string().min(1).max(512)).optional(),
+  /** Keys whose team lacks the license flag: keyed, yet answered without `license` (production wire). */
+  withoutLicense: z.array(z.string().min(1).max(512)).optional(),
+});
 
 class HttpError extends Error {
   constructor(readonly status: number, readonly body: Record<string, unknown>) { super(String(body.error)); }
@@ -80,6 +142,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const corpus = loadCorpus(o.corpusDir ?? defaultCorpusDir(), log);
   const engine = new SearchEngine(corpus);
   const keys = new Set(o.keys ?? []);
+  const unlicensed = new Set<string>();
   const rateLimit = o.rateLimit ?? DEFAULT_RATE_LIMIT;
   const keylessRateLimit = o.keylessRateLimit ?? DEFAULT_KEYLESS_RATE_LIMIT;
   const limiter = new RateLimiter();
@@ -89,7 +152,12 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   let logBytes = 0;
   const timers = new Set<NodeJS.Timeout>();
   const wire: Wire = o.wire ?? DEFAULT_WIRE;
-  const agent = createAgentService({ speed: o.agentSpeed ?? 1, wire, testMode: o.faults === true });
+  const agent = createAgentService({ speed: o.agentSpeed ?? 1, wire, testMode: o.faults === true, threadsDisabled: o.threadsDisabled === true });
+  const keyless = {
+    refuse: null as KeylessRefusal, daily: o.keylessDaily ?? 0, retryAfterHeader: o.keylessRetryAfterHeader === true,
+    reason: 'requests' as 'requests' | 'credits', used: new Map<string, { day: number; count: number }>(),
+  };
+  const dayOf = (t: number): number => Math.floor(t / 86_400_000);
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void => {
     if (res.destroyed || res.headersSent) return;
@@ -124,11 +192,40 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     }
   };
 
-  function search(req: IncomingMessage, res: ServerResponse, url: URL, raw: string): void {
+  function search(req: IncomingMessage, res: ServerResponse, url: URL, raw: string, key: string | undefined): void {
     const input = req.method === 'GET' ? queryToInput(url.searchParams, wire) : parseBody(raw);
+    if (wire === 'production' && key === undefined && !keylessAllowed(req, res, url)) return;
+    if (wire === 'production' && asksForWeb(input)) { send(res, 400, WEB_TYPE_ERROR); return; }
     const v = validateSearchRequest(input, wire);
     if (!v.ok) { fail(res, 400, v.failure.error, v.failure.details === undefined ? {} : { details: v.failure.details }); return; }
-    send(res, 200, wire === 'production' ? engine.search(v.request, 'production') : engine.search(v.request));
+    send(res, 200, wire === 'production'
+      ? engine.search(v.request, 'production', { license: key !== undefined ? !unlicensed.has(key) : o.licenseKeyless !== false, passageBudget: o.passageBudget })
+      : engine.search(v.request));
+  }
+
+  /** Production's keyless gate: a refused network (401/403), then the daily quota per address (429). Counts the request. */
+  function keylessAllowed(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
+    if (keyless.refuse === 'suspicious') { fail(res, 403, KEYLESS_MESSAGES.suspicious); return false; }
+    if (keyless.refuse === 'ipv6' || keyless.refuse === 'off') { fail(res, 401, KEYLESS_MESSAGES[keyless.refuse]); return false; }
+    if (keyless.daily <= 0) return true;
+    const t = Date.now();
+    const addr = req.socket.remoteAddress ?? '';
+    let u = keyless.used.get(addr);
+    if (!u || u.day !== dayOf(t)) {
+      if (keyless.used.size > 10_000) keyless.used.clear();
+      u = { day: dayOf(t), count: 0 };
+      keyless.used.set(addr, u);
+    }
+    if (u.count >= keyless.daily) {
+      const wait = secondsToUtcMidnight(t);
+      fail(res, 429, KEYLESS_MESSAGES.quota, { reason: keyless.reason, retry_after_seconds: wait }, {
+        'www-authenticate': `Bearer resource_metadata="http://${safeHost(req.headers.host) ?? `127.0.0.1:${url.port}`}/.well-known/oauth-protected-resource"`,
+        ...(keyless.retryAfterHeader ? { 'retry-after': String(wait) } : {}),
+      });
+      return false;
+    }
+    u.count++;
+    return true;
   }
 
   /** An unknown path: production's JSON 404 names the method and path; the spec wire says `Not Found`. */
@@ -143,7 +240,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     if (path === SEARCH_PATH || (wire === 'production' && path === KEYED_SEARCH_PATH)) {
       if (req.method !== 'GET' && req.method !== 'POST') { notFound(req, res, path); return; }
       if (path === KEYED_SEARCH_PATH && key === undefined) { fail(res, 401, 'Unauthorized: Invalid token'); return; }
-      search(req, res, url, raw);
+      search(req, res, url, raw, key);
       return;
     }
     if (path === '/v2/agent' || path.startsWith('/v2/agent/')) {
@@ -199,8 +296,19 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       const parsed = keysBodySchema.safeParse(parseBody(raw));
       if (!parsed.success) { fail(res, 400, 'Bad Request', { details: parsed.error.issues }); return; }
       for (const k of parsed.data.add ?? []) keys.add(k);
-      for (const k of parsed.data.revoke ?? []) keys.delete(k);
+      for (const k of parsed.data.revoke ?? []) { keys.delete(k); unlicensed.delete(k); }
+      for (const k of parsed.data.withoutLicense ?? []) { keys.add(k); unlicensed.add(k); }
       send(res, 200, { success: true, keys: keys.size });
+    } else if (path === '/__sandbox/keyless' && req.method === 'POST') {
+      const parsed = keylessBodySchema.safeParse(parseBody(raw));
+      if (!parsed.success) { fail(res, 400, 'Bad Request', { details: parsed.error.issues }); return; }
+      const b = parsed.data;
+      if (b.refuse !== undefined) keyless.refuse = b.refuse;
+      if (b.daily !== undefined) keyless.daily = b.daily;
+      if (b.retryAfterHeader !== undefined) keyless.retryAfterHeader = b.retryAfterHeader;
+      if (b.reason !== undefined) keyless.reason = b.reason;
+      if (b.reset === true) keyless.used.clear();
+      send(res, 200, { success: true, refuse: keyless.refuse, daily: keyless.daily, retryAfterHeader: keyless.retryAfterHeader, reason: keyless.reason });
     } else {
       const reply = agent.control(req.method ?? 'GET', path, parseBody(raw));
       if (reply) send(res, reply.status, reply.body, reply.headers); else fail(res, 404, 'Not Found');
@@ -210,7 +318,13 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
-    const { raw, tooLarge } = await readBody(req);
+    let read: { raw: string; tooLarge: boolean };
+    try { read = await readBody(req); } catch (e) {
+      if (!(e instanceof RequestAborted)) throw e;
+      log(`sandbox: ${req.method ?? 'GET'} ${path.slice(0, 200)}: the client closed the connection before the whole request arrived`);
+      return;
+    }
+    const { raw, tooLarge } = read;
     if (path.startsWith('/__sandbox/')) {
       if (tooLarge) { fail(res, 413, 'Payload Too Large'); return; }
       if (!o.faults) { fail(res, 404, 'Not Found'); return; }
@@ -222,10 +336,13 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     const { auth, key } = authOf(req);
     if (o.faults) {
       let body: unknown = null;
+      const bytes = Buffer.byteLength(raw);
       if (tooLarge) body = `(${MAX_BODY_BYTES}+ bytes, not kept)`;
+      else if (bytes > MAX_LOGGED_BODY_BYTES) body = { cut: true, bytes, prefix: Buffer.from(raw).subarray(0, MAX_LOGGED_BODY_BYTES).toString('utf8') };
       else if (raw !== '' && nestingExceeds(raw, MAX_BODY_DEPTH)) body = `(nested deeper than ${MAX_BODY_DEPTH} levels, not kept)`;
       else if (raw !== '') { try { body = JSON.parse(raw); } catch { body = raw; } }
-      const size = Buffer.byteLength(raw) + path.length + url.search.length + 64;
+      // The budget counts the bytes received (as before the prefix existed), so a run of large bodies still turns the log over.
+      const size = bytes + path.length + url.search.length + 64;
       while (requests.length && (requests.length >= MAX_LOG || logBytes + size > MAX_LOG_BYTES)) { requests.shift(); logBytes -= requestSizes.shift() ?? 0; }
       requests.push({ method: req.method ?? 'GET', path, query: url.search.replace(/^\?/, ''), body, auth });
       requestSizes.push(size);
@@ -289,7 +406,10 @@ function readBody(req: IncomingMessage): Promise<{ raw: string; tooLarge: boolea
       size += c.length;
       if (size <= MAX_BODY_BYTES) parts.push(c);
     });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? { raw: '', tooLarge: true } : { raw: Buffer.concat(parts).toString('utf8'), tooLarge: false }));
-    req.on('error', reject);
+    let ended = false;
+    req.on('end', () => { ended = true; resolve(size > MAX_BODY_BYTES ? { raw: '', tooLarge: true } : { raw: Buffer.concat(parts).toString('utf8'), tooLarge: false }); });
+    // A client that hangs up mid-body: node reports `aborted` (ECONNRESET) or just closes the request.
+    req.on('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ECONNRESET' || e.message === 'aborted' ? new RequestAborted(e.message) : e));
+    req.on('close', () => { if (!ended) reject(new RequestAborted('closed')); });
   });
 }

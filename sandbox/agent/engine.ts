@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Effort, SubmitOptions } from './validate';
 
-export type Role = 'orchestrator' | 'subagent' | 'system';
+export type Role = 'orchestrator' | 'subagent' | 'system' | 'browser';
 export interface AgentRef { id: string; role: Role; name: string; parentId?: string }
 export type Outcome = 'succeeded' | 'failed' | 'cancelled' | 'refused' | 'credit_limit_reached';
 export type ErrorCode = 'cancelled' | 'credit_limit_reached' | 'parent_finished' | 'refused' | 'internal';
@@ -46,7 +46,16 @@ export const MAGIC = {
   slow: 'SLOW',
   internal: 'CRASH',
   zeroDataRetention: 'ZERO_DATA_RETENTION',
+  /** Production wire: the run stops and waits for the caller to approve two tool calls. */
+  approval: 'APPROVAL',
+  /** Production wire: the run waits for the caller to accept a toolkit's terms (checked before `APPROVAL`). */
+  approvalTerms: 'APPROVAL-TERMS',
+  /** Production wire: submit answers the back end's 400 `Invalid schema: …`. */
+  invalidSchema: 'INVALID_SCHEMA',
 } as const;
+
+/** Start URLs on these hosts (or under them) are refused by threat protection (production wire). */
+export const BLOCKED_HOSTS = ['blocked.invalid', 'malware.test'];
 
 export const MESSAGES = {
   cancelled: 'The agent run was cancelled by the user.',
@@ -272,4 +281,121 @@ export function applyInternalFailure(events: PlannedEvent[], runId: string, maxC
   if (!first) return events;
   const next = events[events.indexOf(first) + 1];
   return next ? interrupt(events, first.at + 100, 'internal', { runId, maxCredits, dropFrom: next }) : events;
+}
+
+const topicOf = (prompt: string): string => prompt.trim().replace(/\s+/g, ' ').slice(0, 60);
+
+/** The canned answer of a chat run: a heading, a paragraph, a list, a fenced code block and a link. */
+export function chatAnswer(prompt: string, sources: number): string {
+  return [
+    `## Answer: ${topicOf(prompt)}`,
+    '',
+    `The sandbox read ${sources} sources for this question and wrote this answer. It is canned: its words do not depend on what the sources say.`,
+    '',
+    '- **In chat mode** the answer is in `message`, and `data` is null.',
+    '- **Follow-ups** continue the thread: send `threadId` with the next prompt.',
+    '',
+    '```ts',
+    'const job = await agent.status(id);',
+    'console.log(job.message);',
+    '```',
+    '',
+    'More in [the sandbox agent notes](https://example.com/devindex-sandbox/agent).',
+    '',
+  ].join('\n');
+}
+
+export const CHAT_SUGGESTIONS = [
+  { label: 'Go deeper', prompt: 'Explain the follow-up part of the answer in more detail.' },
+  { label: 'Collect as data', prompt: 'List the sources you read, with their titles and URLs.' },
+] as const;
+
+/**
+ * A chat run (production wire, `mode: "chat"`): one researcher with a `browser` worker under it,
+ * `usage.recorded` events (internal), and the answer as an `assistant.message` event. About 9 s at speed 1.
+ */
+export function chatPlan(runId: string, o: SubmitOptions): { events: PlannedEvent[]; message: string } {
+  if (o.prompt.includes(MAGIC.refuse)) return { events: basePlan(runId, o).events, message: '' };
+  const plan = new Plan();
+  const a = agentsFor(runId);
+  const browser: AgentRef = { id: `${runId.slice(0, 8)}-browser-1`, role: 'browser', name: 'browser-1', parentId: a.researcher1.id };
+  const items = itemsFor(o).slice(0, 2);
+  const usage = (at: number, agent: AgentRef, inputTokens: number, outputTokens: number): void => {
+    plan.add(at, agent, 'usage.recorded', { usage: { model: o.model, inputTokens, outputTokens } });
+  };
+  plan.add(0, a.system, 'run.started');
+  plan.add(150, a.orchestrator, 'agent.started');
+  plan.add(300, a.orchestrator, 'progress.reported', { phase: 'planning', message: 'Planning the answer' });
+  plan.add(900, a.orchestrator, 'reasoning.summary', { text: `Reading ${items.length} sources before answering.` }, COST.reasoning);
+  usage(1000, a.orchestrator, 1800, 240);
+  let t = spawn(plan, 1200, a.orchestrator, a.researcher1, 'Read the sources for the answer');
+  plan.add(t + 100, browser, 'agent.started');
+  const sessionId = randomUUID();
+  plan.add(t + 200, browser, 'browser.session.started', { sessionId });
+  const start = t + 100;
+  t += 300;
+  for (const item of items) {
+    plan.add(t, a.researcher1, 'progress.reported', { phase: 'working', message: `Reading ${item.url}` });
+    t = toolCall(plan, t + 100, browser, 'navigate', { url: item.url }, STEP.navigate, { status: 200, title: item.title }, COST.navigate);
+    t = toolCall(plan, t + 100, a.researcher1, 'extract', { url: item.url }, 1200, { itemsFound: 1 }, COST.extract);
+  }
+  plan.add(t + 100, browser, 'browser.session.finished', { sessionId, durationMs: t - start });
+  plan.add(t + 200, browser, 'agent.finished', { outcome: 'succeeded', durationMs: t + 100 - start, error: null });
+  plan.add(t + 300, a.researcher1, 'agent.finished', { outcome: 'succeeded', durationMs: t + 300 - 1400, error: null });
+  usage(t + 350, a.researcher1, 5200, 610);
+  plan.add(t + 500, a.orchestrator, 'progress.reported', { phase: 'finalizing', message: 'Writing the answer' });
+  const message = chatAnswer(o.prompt, items.length);
+  plan.add(t + 1200, a.orchestrator, 'assistant.message', { text: message }, COST.reasoning);
+  plan.add(t + 1300, a.orchestrator, 'artifact.updated', { artifact: { kind: 'markdown', artifactId: 'answer', path: 'answer.md', change: 'init' } }, 0, message);
+  usage(t + 1350, a.orchestrator, 2400, 380);
+  plan.add(t + 1500, a.orchestrator, 'agent.finished', { outcome: 'succeeded', durationMs: t + 1350, error: null });
+  plan.add(t + 1700, a.system, 'run.finished', { outcome: 'succeeded', error: null });
+  return { events: plan.sorted(), message };
+}
+
+export interface ApprovalCall { id: string; name: string; arguments: Record<string, unknown> }
+export type PendingApproval =
+  | { kind: 'calls'; approvalId: string; calls: ApprovalCall[] }
+  | { kind: 'terms'; approvalId: string; terms: { name: string; url: string } };
+
+/** What an approval run asks for: two GitHub calls, or (`APPROVAL-TERMS`) the terms of the GitHub toolkit. */
+export function approvalFor(prompt: string): PendingApproval | undefined {
+  if (prompt.includes(MAGIC.approvalTerms)) {
+    return { kind: 'terms', approvalId: randomUUID(), terms: { name: 'GitHub toolkit terms of use', url: 'https://example.com/devindex-sandbox/terms/github' } };
+  }
+  if (!prompt.includes(MAGIC.approval)) return undefined;
+  const title = `Follow-up: ${topicOf(prompt)}`;
+  return {
+    kind: 'calls', approvalId: randomUUID(), calls: [
+      { id: `call_${randomUUID().replace(/-/g, '').slice(0, 12)}`, name: 'github.create_issue', arguments: { repo: 'devindex-sandbox/demo', title, body: 'Opened by the sandbox agent after the caller approved it.' } },
+      { id: `call_${randomUUID().replace(/-/g, '').slice(0, 12)}`, name: 'github.add_labels', arguments: { repo: 'devindex-sandbox/demo', issue: 1, labels: ['sandbox'] } },
+    ],
+  };
+}
+
+/** Where an approval run stops and waits: just before it starts finalizing (its `finalizing` progress event). */
+export function approvalPoint(events: PlannedEvent[]): number | undefined {
+  const e = events.find((x) => x.type === 'progress.reported' && x.fields.phase === 'finalizing');
+  return e ? e.at - 50 : undefined;
+}
+
+/** The steps a run takes when the caller answers its approval, as [offset from the answer, agent, type, fields]. */
+export function approvalSteps(runId: string, p: PendingApproval, approved: string[], declined: string[]): Array<{ dt: number; agent: AgentRef; type: string; fields: Record<string, unknown> }> {
+  const a = agentsFor(runId);
+  const out: Array<{ dt: number; agent: AgentRef; type: string; fields: Record<string, unknown> }> = [];
+  let dt = 100;
+  if (p.kind === 'terms') {
+    out.push({ dt, agent: a.orchestrator, type: 'reasoning.summary', fields: { text: declined.length ? 'The terms of the GitHub toolkit were declined; finishing without it.' : 'The terms of the GitHub toolkit were accepted.' } });
+    return out;
+  }
+  for (const call of p.calls) {
+    if (approved.includes(call.id)) {
+      const toolCallId = call.id;
+      out.push({ dt, agent: a.orchestrator, type: 'tool_call.started', fields: { toolCallId, toolName: call.name, parameters: call.arguments } });
+      out.push({ dt: dt + 600, agent: a.orchestrator, type: 'tool_call.finished', fields: { toolCallId, toolName: call.name, result: { ok: true } } });
+      dt += 700;
+    }
+  }
+  if (declined.length) out.push({ dt, agent: a.orchestrator, type: 'reasoning.summary', fields: { text: `The caller declined ${declined.length === 1 ? 'one call' : `${declined.length} calls`}; finishing without ${declined.length === 1 ? 'it' : 'them'}.` } });
+  return out;
 }

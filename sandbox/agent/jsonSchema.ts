@@ -27,10 +27,32 @@ export function jsonSchemaProblem(schema: unknown): string | undefined {
   try {
     // Compiled fresh each time and never cached: a test sends many schemas, some with the same $id.
     const a = compiler();
-    const validate = a.compile(schema as Record<string, unknown>);
-    a.removeSchema(schema as Record<string, unknown>);
+    const plain = withoutAnnotations(schema) as Record<string, unknown>;
+    const validate = a.compile(plain);
+    a.removeSchema(plain);
     return typeof validate === 'function' ? undefined : 'the schema did not compile';
   } catch (e) {
     return String((e as Error).message ?? e).replace(/\s+/g, ' ').slice(0, 300);
   }
 }
+
+/**
+ * The schema without its `x-*` annotation keywords, at every depth: production accepts them (from
+ * late August 2026) while Ajv's strict mode calls them unknown. Other vendor keywords stay refused.
+ * Property names are data, not keywords: `properties: { "x-id": … }` keeps its key.
+ */
+export function withoutAnnotations(v: unknown, depth = 0): unknown {
+  if (depth > 200 || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => withoutAnnotations(x, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (k.startsWith('x-')) continue;
+    out[k] = NAMED_SCHEMAS.has(k) && x !== null && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).map(([name, s]) => [name, withoutAnnotations(s, depth + 1)]))
+      : withoutAnnotations(x, depth + 1);
+  }
+  return out;
+}
+
+/** Keywords whose value maps names (never keywords) to schemas. */
+const NAMED_SCHEMAS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);

@@ -2,10 +2,10 @@
 // magic prompts and ids). The server has already checked the key, the rate limit and the faults.
 import { randomUUID } from 'node:crypto';
 import {
-  ENGINE_2, ENGINE_2_PRODUCTION, MAGIC, MESSAGES, SCHEMA_VERSION, SLOW_FACTOR, applyCreditLimit, applyInternalFailure, basePlan, interrupt,
-  type PlannedEvent, type TraceError,
+  BLOCKED_HOSTS, CHAT_SUGGESTIONS, ENGINE_2, ENGINE_2_PRODUCTION, MAGIC, MESSAGES, SCHEMA_VERSION, SLOW_FACTOR, applyCreditLimit, applyInternalFailure,
+  approvalFor, approvalPoint, approvalSteps, basePlan, chatPlan, interrupt, type PendingApproval, type PlannedEvent, type TraceError,
 } from './engine';
-import { DEFAULT_MODEL, validateSubmit, type SubmitOptions, type Wire } from './validate';
+import { DEFAULT_MODEL, validateSubmit, type Mode, type SubmitOptions, type Wire } from './validate';
 
 export type { Wire };
 
@@ -36,7 +36,30 @@ export const AGENT_ERRORS = {
   snapshotNotFound: 'Snapshot not found',
   alreadyFinished: 'Agent already finished',
   alreadyCancelled: 'Agent is already cancelled',
+  invalidThreadId: 'Invalid thread ID format. Thread ID must be a valid UUID.',
 } as const;
+
+/** Production's thread errors (from late August 2026): status, `code` and the plain text. */
+export const THREAD_ERRORS = {
+  notFound: { status: 404, code: 'thread_not_found', error: 'Agent thread not found.' },
+  busy: { status: 409, code: 'thread_busy', error: 'A turn of this agent thread is still running. Wait for it to finish.' },
+  expired: { status: 410, code: 'thread_expired', error: 'This agent thread has expired. Start a new one.' },
+  disabled: { status: 503, code: 'threads_disabled', error: 'Agent threads are disabled on this server.' },
+  exchangeNotEnabled: { status: 400, code: 'exchange_not_enabled', error: 'Exchange is not enabled for this run: there is no pending approval to answer.' },
+} as const;
+const threadError = (e: (typeof THREAD_ERRORS)[keyof typeof THREAD_ERRORS], extra: Record<string, unknown> = {}): AgentReply =>
+  ({ status: e.status, body: { success: false, code: e.code, error: e.error, ...extra } });
+
+interface Thread { id: string; team: string; createdAt: number; expiresAt: number; runs: string[] }
+
+interface Approval {
+  pending: PendingApproval;
+  /** Plan offset (speed 1) where the run stops until the caller answers. */
+  pauseAt: number;
+  state: 'waiting' | 'approved' | 'declined';
+  approvedCalls: string[];
+  declinedCalls: string[];
+}
 
 interface Job {
   id: string;
@@ -48,6 +71,12 @@ interface Job {
   events: PlannedEvent[];
   data: Record<string, unknown>;
   cancelRequested: boolean;
+  threadId: string;
+  turn: number;
+  mode: Mode;
+  /** The chat answer (chat mode): `message` once the run completed. */
+  message?: string;
+  approval?: Approval;
 }
 
 type RunStatus = 'processing' | 'cancelling' | 'completed' | 'failed' | 'cancelled';
@@ -80,6 +109,18 @@ export interface AgentServiceOptions {
   wire?: Wire;
   /** The sandbox's test flag (`--faults`): the first-generation fixture job and the control routes exist only then. */
   testMode?: boolean;
+  /** Production wire: follow-ups and thread records answer 503 `threads_disabled` (also `POST /__sandbox/agent/threads`). */
+  threadsDisabled?: boolean;
+}
+
+/** Production's zero-data-retention text: the specification's, then how to reach support (addendum). */
+export const ZDR_PRODUCTION = `${'Your team has zero data retention enabled. This is not supported on extract.'} Please contact support@firecrawl.com to enable it for agent runs.`;
+
+/** Whether a start URL's host is one threat protection blocks (or under one). */
+function isBlocked(url: string): boolean {
+  let host: string;
+  try { host = new URL(url).hostname.toLowerCase(); } catch { return false; }
+  return BLOCKED_HOSTS.some((h) => host === h || host.endsWith(`.${h}`));
 }
 
 const DOCS_URL = 'https://docs.firecrawl.dev';
@@ -98,10 +139,25 @@ export function createAgentService(o: AgentServiceOptions): {
   const startedAt = now();
   const legacyCreatedAt = startedAt - 3 * DAY;
   let jobs = new Map<string, Job>();
+  let threads = new Map<string, Thread>();
+  let threadsDisabled = o.threadsDisabled === true;
   let lastCreatedAt = 0;
 
-  function view(job: Job, t = now()): View {
+  /** How far into its plan the run is: a run that waits for approval stays at its pause point. */
+  function elapsedOf(job: Job, t: number): number {
     const elapsed = (t - job.createdAt) * speed;
+    return job.approval?.state === 'waiting' ? Math.min(elapsed, job.approval.pauseAt) : elapsed;
+  }
+
+  /** The approval the run waits for now: it has reached its pause point and has not finished. */
+  function waiting(job: Job, v: View): PendingApproval | undefined {
+    const ap = job.approval;
+    if (!ap || ap.state !== 'waiting' || v.finished || job.cancelRequested) return undefined;
+    return (now() - job.createdAt) * speed >= ap.pauseAt ? ap.pending : undefined;
+  }
+
+  function view(job: Job, t = now()): View {
+    const elapsed = elapsedOf(job, t);
     let n = 0;
     while (n < job.events.length && job.events[n]!.at <= elapsed) n++;
     const visible = job.events.slice(0, n);
@@ -176,7 +232,7 @@ export function createAgentService(o: AgentServiceOptions): {
       expiresAt: new Date(job.expiresAt).toISOString(), error: null,
     };
     if (v.status === 'processing' || v.status === 'cancelling') rec.creditsUsed = v.credits;
-    if (v.status === 'completed') { rec.data = job.data; rec.creditsUsed = v.credits; }
+    if (v.status === 'completed') { rec.data = job.mode === 'chat' ? null : job.data; rec.creditsUsed = v.credits; }
     if (v.status === 'cancelled') { rec.creditsUsed = v.credits; rec.error = errorMessage(job, v.finished!); }
     if (v.status === 'failed') {
       rec.creditsUsed = 0;
@@ -187,7 +243,28 @@ export function createAgentService(o: AgentServiceOptions): {
         rec.stopReason = 'credit_limit_reached';
       }
     }
+    const answered = job.mode === 'chat' && v.status === 'completed';
+    rec.threadId = job.threadId;
+    rec.threadTurn = job.turn;
+    rec.mode = job.mode;
+    rec.message = answered ? job.message ?? null : null;
+    rec.suggestions = answered ? CHAT_SUGGESTIONS.map((x) => ({ ...x })) : null;
+    rec.pendingApproval = waiting(job, v) ?? null;
+    rec.exchange = exchangeSummary(job);
     return rec;
+  }
+
+  /** `{ enabled, callsUsed, maxCalls }` when the run used the exchange (sent it, or asked for an approval); else null. */
+  function exchangeSummary(job: Job): Record<string, unknown> | null {
+    if (!job.approval && job.options.exchange?.enabled !== true) return null;
+    const callsUsed = job.approval?.state === 'approved' || job.approval?.state === 'declined' ? job.approval.approvedCalls.length : 0;
+    return { enabled: true, callsUsed, maxCalls: job.options.exchange?.maxCalls ?? 10 };
+  }
+
+  /** A thread run's status: the outcome words of the trace (`succeeded`, `refused`, …) or `processing`. */
+  function threadRunStatus(v: View): string {
+    if (!v.finished) return 'processing';
+    return String(v.finished.fields.outcome);
   }
 
   function expired(job: Job, t = now()): boolean {
@@ -212,19 +289,116 @@ export function createAgentService(o: AgentServiceOptions): {
       return fail(400, 'Bad Request', v.issues);
     }
     const options = v.value;
-    if (options.prompt.includes(MAGIC.zeroDataRetention)) return fail(400, AGENT_ERRORS.zeroDataRetention);
+    if (options.prompt.includes(MAGIC.zeroDataRetention)) return fail(400, production ? ZDR_PRODUCTION : AGENT_ERRORS.zeroDataRetention);
+    if (!production) return { status: 200, body: { success: true, id: create(r.team, options).id } };
+
+    // Production: what the back end and the gateway refuse, then the thread.
+    if (options.prompt.includes(MAGIC.invalidSchema)) {
+      return { status: 400, body: { code: 'BAD_REQUEST', error: 'Invalid schema: the extraction back end cannot use this schema (a sandbox refusal, asked for by INVALID_SCHEMA in the prompt).' } };
+    }
+    const blocked = (options.urls ?? []).find(isBlocked);
+    if (blocked !== undefined) {
+      return { status: 403, body: { success: false, code: 'URL_BLOCKED_BY_THREAT_PROTECTION', error: `The URL ${blocked} is blocked by threat protection.` } };
+    }
+    const answer = options.exchange?.approve ?? options.exchange?.decline;
+    if (options.threadId === undefined) {
+      if (answer) return threadError(THREAD_ERRORS.exchangeNotEnabled);
+      const job = create(r.team, options);
+      return { status: 200, body: { success: true, id: job.id, threadId: job.threadId, threadTurn: job.turn } };
+    }
+    if (threadsDisabled) return threadError(THREAD_ERRORS.disabled);
+    const thread = threads.get(options.threadId);
+    if (!thread || thread.team !== r.team) return threadError(THREAD_ERRORS.notFound);
+    if (now() >= thread.expiresAt) return threadError(THREAD_ERRORS.expired);
+    const latest = latestRun(thread);
+    if (answer) {
+      const v2 = latest ? view(latest) : undefined;
+      const pending = latest && v2 ? waiting(latest, v2) : undefined;
+      if (!latest || !pending) return threadError(THREAD_ERRORS.exchangeNotEnabled);
+      if (answer.approvalId !== pending.approvalId) {
+        return { status: 400, body: { success: false, code: 'invalid_approval', error: `No pending approval with approvalId ${answer.approvalId.slice(0, 100)} in this thread.` } };
+      }
+      resolveApproval(latest, options.exchange?.approve ? { approve: options.exchange.approve.callIds } : { decline: true });
+      return { status: 200, body: { success: true, id: latest.id, threadId: thread.id, threadTurn: latest.turn } };
+    }
+    if (latest && !view(latest).finished) return threadError(THREAD_ERRORS.busy, { runId: latest.id });
+    const job = create(r.team, options, thread);
+    return { status: 200, body: { success: true, id: job.id, threadId: thread.id, threadTurn: job.turn } };
+  }
+
+  function latestRun(thread: Thread): Job | undefined {
+    for (let i = thread.runs.length - 1; i >= 0; i--) {
+      const j = jobs.get(thread.runs[i]!);
+      if (j) return j;
+    }
+    return undefined;
+  }
+
+  /** The caller answered the run's approval: the rest of the plan resumes from now, after the answer's own steps. */
+  function resolveApproval(job: Job, how: { approve?: string[] | undefined } | { decline: true }): void {
+    const ap = job.approval!;
+    const t = now();
+    const at = (t - job.createdAt) * speed;
+    const ids = ap.pending.kind === 'calls' ? ap.pending.calls.map((c) => c.id) : ['terms'];
+    if ('decline' in how) { ap.state = 'declined'; ap.declinedCalls = ids; ap.approvedCalls = []; } else {
+      ap.state = 'approved';
+      ap.approvedCalls = how.approve === undefined ? ids : ids.filter((id) => how.approve!.includes(id));
+      ap.declinedCalls = ids.filter((id) => !ap.approvedCalls.includes(id));
+    }
+    if (ap.pending.kind === 'terms') ap.approvedCalls = [];
+    const steps = approvalSteps(job.id, ap.pending, ap.approvedCalls, ap.declinedCalls);
+    const span = (steps.at(-1)?.dt ?? 0) + 200;
+    let order = Math.max(0, ...job.events.map((e) => e.order)) + 1;
+    const added: PlannedEvent[] = steps.map((s) => ({ at: at + s.dt, order: order++, eventId: randomUUID(), agent: s.agent, type: s.type, fields: s.fields, cost: 0 }));
+    const shift = at - ap.pauseAt + span;
+    job.events = [
+      ...job.events.filter((e) => e.at <= ap.pauseAt),
+      ...added,
+      ...job.events.filter((e) => e.at > ap.pauseAt).map((e) => ({ ...e, at: e.at + shift })),
+    ].sort((a, b) => a.at - b.at || a.order - b.order);
+    const names = (list: string[]) => ap.pending.kind === 'calls' ? ap.pending.calls.filter((c) => list.includes(c.id)).map((c) => c.name) : [];
+    if (job.mode === 'chat' && job.message !== undefined) {
+      const note = ap.pending.kind === 'terms'
+        ? ap.state === 'declined' ? 'The terms of the GitHub toolkit were declined, so the answer was written without it.' : 'The terms of the GitHub toolkit were accepted.'
+        : [ap.approvedCalls.length ? `Approved calls made: ${names(ap.approvedCalls).map((n) => `\`${n}\``).join(', ')}.` : '',
+          ap.declinedCalls.length ? `The calls were declined and not made: ${names(ap.declinedCalls).map((n) => `\`${n}\``).join(', ')}.` : ''].filter(Boolean).join(' ');
+      job.message = `${job.message}\n${note}\n`;
+    } else if (ap.pending.kind === 'calls') {
+      job.data = { ...job.data, calls: ap.pending.calls.map((c) => ({ id: c.id, name: c.name, status: ap.approvedCalls.includes(c.id) ? 'made' : 'declined' })) };
+    } else {
+      job.data = { ...job.data, terms: { name: ap.pending.terms.name, status: ap.state === 'declined' ? 'declined' : 'accepted' } };
+    }
+  }
+
+  function create(team: string, options: SubmitOptions, thread?: Thread): Job {
     const id = randomUUID();
     // Strictly increasing creation times keep `before` paging exact even under a frozen test clock.
     const createdAt = Math.max(now(), lastCreatedAt + 1);
     lastCreatedAt = createdAt;
-    const base = basePlan(id, options);
+    const mode: Mode = production ? options.mode ?? 'extract' : 'extract';
+    const chat = mode === 'chat' ? chatPlan(id, options) : undefined;
+    const base = chat ? { events: chat.events, data: {} } : basePlan(id, options);
     if (options.prompt.includes(MAGIC.slow)) for (const e of base.events) e.at *= SLOW_FACTOR;
     let events = applyCreditLimit(base.events, id, options.maxCredits);
     if (options.prompt.includes(MAGIC.internal)) events = applyInternalFailure(events, id, options.maxCredits);
-    jobs.set(id, { id, team: r.team, createdAt, expiresAt: createdAt + DAY, options, events, data: base.data, cancelRequested: false });
-    const mine = [...jobs.values()].filter((j) => j.team === r.team);
+    const pending = production ? approvalFor(options.prompt) : undefined;
+    const pauseAt = pending ? approvalPoint(events) : undefined;
+    let t = thread;
+    if (!t) {
+      t = { id: randomUUID(), team, createdAt, expiresAt: createdAt + DAY, runs: [] };
+      if (production) threads.set(t.id, t);
+    }
+    t.runs.push(id);
+    t.expiresAt = createdAt + DAY;
+    const job: Job = {
+      id, team, createdAt, expiresAt: createdAt + DAY, options, events, data: base.data, cancelRequested: false,
+      threadId: t.id, turn: t.runs.length, mode, ...(chat ? { message: chat.message } : {}),
+      ...(pending && pauseAt !== undefined ? { approval: { pending, pauseAt, state: 'waiting' as const, approvedCalls: [], declinedCalls: [] } } : {}),
+    };
+    jobs.set(id, job);
+    const mine = [...jobs.values()].filter((j) => j.team === team);
     if (mine.length > MAX_JOBS_PER_TEAM) jobs.delete(mine[0]!.id);
-    return { status: 200, body: { success: true, id } };
+    return job;
   }
 
   function cancel(job: Job): AgentReply {
@@ -232,6 +406,13 @@ export function createAgentService(o: AgentServiceOptions): {
     const v = view(job, t);
     if (job.cancelRequested) return fail(409, AGENT_ERRORS.alreadyCancelled);
     if (v.finished) return fail(409, AGENT_ERRORS.alreadyFinished);
+    if (job.approval?.state === 'waiting') {
+      // A cancel answers a waiting run too: the plan resumes from now, so the cancellation tail takes its usual time.
+      const shift = Math.max(0, (t - job.createdAt) * speed - job.approval.pauseAt);
+      const pauseAt = job.approval.pauseAt;
+      job.events = job.events.map((e) => (e.at > pauseAt ? { ...e, at: e.at + shift } : e));
+      job.approval.state = 'declined';
+    }
     job.cancelRequested = true;
     job.events = interrupt(job.events, (t - job.createdAt) * speed, 'cancelled', { runId: job.id, maxCredits: job.options.maxCredits });
     return { status: 200, body: { success: true } };
@@ -271,6 +452,7 @@ export function createAgentService(o: AgentServiceOptions): {
     let before = Infinity;
     if (raw !== null) {
       if (!/^\d{1,16}$/.test(raw)) {
+        if (production) return fail(400, 'Invalid before timestamp.');
         return fail(400, 'Bad Request', [{ code: 'invalid_type', path: ['before'], message: 'before must be a non-negative integer (epoch milliseconds)' }]);
       }
       before = Number(raw);
@@ -287,6 +469,7 @@ export function createAgentService(o: AgentServiceOptions): {
             prompt: j.options.prompt, urls: j.options.urls ?? null, schema: j.options.schema ?? null,
             model: production ? reportedModel(j.options.model) : j.options.model,
             effort: production ? j.options.effort ?? 'medium' : j.options.effort ?? null,
+            ...(production ? { mode: j.mode, threadId: j.threadId, threadTurn: j.turn } : {}),
           },
           settings: production ? { hidden: false, starred: false } : { label: null, starred: false, hidden: false },
         },
@@ -309,9 +492,9 @@ export function createAgentService(o: AgentServiceOptions): {
       if (older.length > PAGE_SIZE) body.next = cursor;
       return { status: 200, body };
     }
-    // Production: under `agents`, with an absolute `next` whenever the page is full.
+    // Production: under `agents`, with an absolute `next` only when another page exists.
     const body: Record<string, unknown> = { success: true, agents: page.map((x) => x.row) };
-    if (page.length === PAGE_SIZE) body.next = `${safeOrigin(r.origin)}${cursor}`;
+    if (older.length > PAGE_SIZE) body.next = `${safeOrigin(r.origin)}${cursor}`;
     return { status: 200, body };
   }
 
@@ -328,6 +511,10 @@ export function createAgentService(o: AgentServiceOptions): {
       if (method === 'POST') return submit(r);
       if (method === 'GET') return list(r);
       return noRoute(method, r.path);
+    }
+    if (production && segs[0] === 'threads') {
+      if (segs.length !== 2 || method !== 'GET') return noRoute(method, r.path);
+      return threadRecord(segs[1]!, r);
     }
     const [jobId, sub, snapshotId] = segs as [string, string | undefined, string | undefined];
     const isTrace = segs.length === 2 && sub === 'trace' && method === 'GET';
@@ -352,6 +539,33 @@ export function createAgentService(o: AgentServiceOptions): {
     return { status: 200, body: statusRecord(job) };
   }
 
+  /** `GET /v2/agent/threads/{threadId}[?includeData=true]` (production). */
+  function threadRecord(threadId: string, r: AgentRequest): AgentReply {
+    if (!UUID_RE.test(threadId)) return fail(400, AGENT_ERRORS.invalidThreadId);
+    if (threadsDisabled) return threadError(THREAD_ERRORS.disabled);
+    const thread = threads.get(threadId.toLowerCase());
+    if (!thread || thread.team !== r.team) return threadError(THREAD_ERRORS.notFound);
+    if (now() >= thread.expiresAt) return threadError(THREAD_ERRORS.expired);
+    const includeData = r.query.get('includeData') === 'true';
+    const runs = thread.runs.map((id) => jobs.get(id)).filter((j): j is Job => j !== undefined).map((j) => {
+      const v = view(j);
+      const status = threadRunStatus(v);
+      const done = status === 'succeeded';
+      return {
+        id: j.id, turn: j.turn, mode: j.mode, prompt: j.options.prompt, status, createdAt: new Date(j.createdAt).toISOString(),
+        creditsUsed: v.status === 'failed' ? 0 : v.credits,
+        ...(j.mode === 'chat' ? { message: done ? j.message ?? null : null } : {}),
+        ...(includeData ? { data: done && j.mode !== 'chat' ? j.data : null } : {}),
+      };
+    });
+    const latest = latestRun(thread);
+    const running = latest !== undefined && !view(latest).finished;
+    return {
+      status: 200,
+      body: { success: true, thread: { id: thread.id, status: running ? 'running' : 'idle', createdAt: new Date(thread.createdAt).toISOString(), expiresAt: new Date(thread.expiresAt).toISOString(), runs } },
+    };
+  }
+
   /**
    * `POST /__sandbox/agent/expire` `{ jobId?, inMs? }`: the job (every job without `jobId`) expires
    * `inMs` from now (default 0), so a test sees expiry in seconds rather than a day.
@@ -359,10 +573,23 @@ export function createAgentService(o: AgentServiceOptions): {
   function control(method: string, path: string, body: unknown): AgentReply | undefined {
     if (!path.startsWith('/__sandbox/agent/')) return undefined;
     if (!testMode) return fail(404, 'Not Found');
-    if (path !== '/__sandbox/agent/expire' || method.toUpperCase() !== 'POST') return fail(404, 'Not Found');
-    const b = (body !== null && typeof body === 'object' ? body : {}) as { jobId?: unknown; inMs?: unknown };
+    if (method.toUpperCase() !== 'POST') return fail(404, 'Not Found');
+    const b = (body !== null && typeof body === 'object' ? body : {}) as { jobId?: unknown; threadId?: unknown; inMs?: unknown; enabled?: unknown };
+    if (path === '/__sandbox/agent/threads') {
+      if (typeof b.enabled !== 'boolean') return fail(400, 'Bad Request', [{ code: 'invalid_type', path: ['enabled'], message: 'enabled must be a boolean' }]);
+      threadsDisabled = !b.enabled;
+      return { status: 200, body: { success: true, enabled: b.enabled } };
+    }
     const inMs = b.inMs === undefined ? 0 : b.inMs;
     if (typeof inMs !== 'number' || !Number.isFinite(inMs) || inMs < 0) return fail(400, 'Bad Request', [{ code: 'invalid_type', path: ['inMs'], message: 'inMs must be a number of milliseconds, 0 or more' }]);
+    if (path === '/__sandbox/agent/expire-thread') {
+      if (typeof b.threadId !== 'string') return fail(400, 'Bad Request', [{ code: 'invalid_type', path: ['threadId'], message: 'threadId must be a string' }]);
+      const thread = threads.get(b.threadId.toLowerCase());
+      if (!thread) return threadError(THREAD_ERRORS.notFound);
+      thread.expiresAt = now() + inMs;
+      return { status: 200, body: { success: true, expiresAt: new Date(thread.expiresAt).toISOString() } };
+    }
+    if (path !== '/__sandbox/agent/expire') return fail(404, 'Not Found');
     if (b.jobId !== undefined && typeof b.jobId !== 'string') return fail(400, 'Bad Request', [{ code: 'invalid_type', path: ['jobId'], message: 'jobId must be a string' }]);
     const targets = b.jobId === undefined ? [...jobs.values()] : [jobs.get(b.jobId.toLowerCase())].filter((j): j is Job => j !== undefined);
     if (b.jobId !== undefined && targets.length === 0) return fail(404, AGENT_ERRORS.notFound);
@@ -373,7 +600,7 @@ export function createAgentService(o: AgentServiceOptions): {
   return {
     handle,
     control,
-    close() { jobs = new Map(); },
+    close() { jobs = new Map(); threads = new Map(); },
   };
 }
 

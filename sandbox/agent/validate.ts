@@ -13,6 +13,21 @@ export type Effort = (typeof EFFORTS)[number];
 export const MODELS = ['spark-2', 'spark-1-pro', 'spark-1-mini'] as const;
 /** Production's named integrations; any other `integration` must start with `_`. */
 export const INTEGRATIONS = ['dify', 'zapier', 'pipedream', 'raycast', 'langchain', 'crewai', 'llamaindex', 'n8n', 'camelai', 'make', 'flowise', 'metagpt', 'relevanceai'];
+/** The names the service's own clients send (production from late August 2026 accepts them too). */
+export const CLIENT_INTEGRATIONS = ['cli', 'mcp', 'js-sdk', 'python-sdk', 'go-sdk', 'rust-sdk', 'java-sdk', 'ruby-sdk', 'php-sdk', 'elixir-sdk', 'dotnet-sdk', 'playground', 'dashboard'];
+export const MODES = ['extract', 'chat'] as const;
+export type Mode = (typeof MODES)[number];
+export const MAX_EXCHANGE_CALLS = 30;
+
+/** The `exchange` of a submit body (production): tool calls the run may make, and approval follow-ups. */
+export interface Exchange {
+  enabled?: boolean;
+  toolkits?: string[];
+  maxCalls?: number;
+  requireApproval?: boolean;
+  approve?: { approvalId: string; callIds?: string[]; always?: boolean };
+  decline?: { approvalId: string };
+}
 export type { Wire };
 
 export interface SubmitOptions {
@@ -25,11 +40,19 @@ export interface SubmitOptions {
   strictConstrainToURLs?: boolean;
   origin?: string;
   integration?: string;
+  /** Production only: a follow-up turn in this thread (a UUID). */
+  threadId?: string;
+  /** Production only; the record reports `extract` when it was not sent. */
+  mode?: Mode;
+  exchange?: Exchange;
 }
 
 export interface Issue { code: string; path: Array<string | number>; message: string }
 
 const KNOWN = new Set(['prompt', 'urls', 'schema', 'maxCredits', 'model', 'effort', 'strictConstrainToURLs', 'origin', 'integration']);
+/** The production wire also knows the thread, mode and exchange fields; the spec wire refuses them as unknown. */
+const KNOWN_PRODUCTION = new Set([...KNOWN, 'threadId', 'mode', 'exchange']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -52,7 +75,8 @@ export function validateSubmit(body: unknown, wire: Wire = 'spec'): SubmitCheck 
     return { ok: false, issues: [{ code: 'invalid_type', path: [], message: 'Request body must be a JSON object' }] };
   }
   const issues: Issue[] = [];
-  const unknownKeys = Object.keys(body).filter((k) => !KNOWN.has(k));
+  const known = wire === 'production' ? KNOWN_PRODUCTION : KNOWN;
+  const unknownKeys = Object.keys(body).filter((k) => !known.has(k));
   if (unknownKeys.length) issues.push({ code: 'unrecognized_keys', path: [], message: `Unrecognized key(s) in object: ${unknownKeys.map((k) => `'${k}'`).join(', ')}` });
 
   const { prompt, urls, schema, maxCredits, model, effort, strictConstrainToURLs, origin, integration } = body;
@@ -86,9 +110,18 @@ export function validateSubmit(body: unknown, wire: Wire = 'spec'): SubmitCheck 
   }
   if (origin !== undefined && typeof origin !== 'string') issues.push({ code: 'invalid_type', path: ['origin'], message: 'origin must be a string' });
   if (integration !== undefined && typeof integration !== 'string') issues.push({ code: 'invalid_type', path: ['integration'], message: 'integration must be a string' });
-  else if (wire === 'production' && typeof integration === 'string' && !INTEGRATIONS.includes(integration) && !integration.startsWith('_')) {
+  else if (wire === 'production' && typeof integration === 'string' && !INTEGRATIONS.includes(integration) && !CLIENT_INTEGRATIONS.includes(integration) && !integration.startsWith('_')) {
     issues.push({ code: 'custom', path: ['integration'], message: 'Invalid integration: use one of the named integrations or a value starting with "_"' });
   }
+
+  const { threadId, mode, exchange } = body;
+  if (threadId !== undefined && (typeof threadId !== 'string' || !UUID.test(threadId))) {
+    issues.push({ code: 'invalid_string', path: ['threadId'], message: 'threadId must be a UUID' });
+  }
+  if (mode !== undefined && !(MODES as readonly unknown[]).includes(mode)) {
+    issues.push({ code: 'invalid_enum_value', path: ['mode'], message: `Invalid enum value. Expected 'extract' | 'chat', received ${JSON.stringify(mode)?.slice(0, 100)}` });
+  }
+  if (exchange !== undefined) issues.push(...exchangeIssues(exchange));
 
   if (issues.length) return { ok: false, issues };
   if (schemaProblem !== undefined) return { ok: false, invalidSchema: schemaProblem };
@@ -104,6 +137,40 @@ export function validateSubmit(body: unknown, wire: Wire = 'spec'): SubmitCheck 
       strictConstrainToURLs: strictConstrainToURLs as boolean | undefined,
       origin: origin as string | undefined,
       integration: integration as string | undefined,
+      ...(threadId !== undefined ? { threadId: (threadId as string).toLowerCase() } : {}),
+      ...(mode !== undefined ? { mode: mode as Mode } : {}),
+      ...(exchange !== undefined ? { exchange: exchange as Exchange } : {}),
     },
   };
+}
+
+/** zod-style issues of an `exchange` object (production's bounds: `maxCalls` 1 to 30). */
+function exchangeIssues(x: unknown): Issue[] {
+  const out: Issue[] = [];
+  const at = (...p: Array<string | number>): Array<string | number> => ['exchange', ...p];
+  if (!isPlainObject(x)) return [{ code: 'invalid_type', path: at(), message: 'exchange must be an object' }];
+  const extra = Object.keys(x).filter((k) => !['enabled', 'toolkits', 'maxCalls', 'requireApproval', 'approve', 'decline'].includes(k));
+  if (extra.length) out.push({ code: 'unrecognized_keys', path: at(), message: `Unrecognized key(s) in object: ${extra.map((k) => `'${k}'`).join(', ')}` });
+  if (x.enabled !== undefined && typeof x.enabled !== 'boolean') out.push({ code: 'invalid_type', path: at('enabled'), message: 'exchange.enabled must be a boolean' });
+  if (x.requireApproval !== undefined && typeof x.requireApproval !== 'boolean') out.push({ code: 'invalid_type', path: at('requireApproval'), message: 'exchange.requireApproval must be a boolean' });
+  if (x.toolkits !== undefined && !(Array.isArray(x.toolkits) && x.toolkits.every((t) => typeof t === 'string' && t.length > 0))) {
+    out.push({ code: 'invalid_type', path: at('toolkits'), message: 'exchange.toolkits must be an array of strings' });
+  }
+  if (x.maxCalls !== undefined && (typeof x.maxCalls !== 'number' || !Number.isInteger(x.maxCalls) || x.maxCalls < 1 || x.maxCalls > MAX_EXCHANGE_CALLS)) {
+    out.push({ code: 'too_big', path: at('maxCalls'), message: `exchange.maxCalls must be an integer from 1 to ${MAX_EXCHANGE_CALLS}` });
+  }
+  for (const k of ['approve', 'decline'] as const) {
+    const v = x[k];
+    if (v === undefined) continue;
+    if (!isPlainObject(v) || typeof v.approvalId !== 'string' || v.approvalId.length === 0) {
+      out.push({ code: 'invalid_type', path: at(k, 'approvalId'), message: `exchange.${k}.approvalId must be a string` });
+      continue;
+    }
+    if (k === 'approve' && v.callIds !== undefined && !(Array.isArray(v.callIds) && v.callIds.every((c) => typeof c === 'string'))) {
+      out.push({ code: 'invalid_type', path: at(k, 'callIds'), message: 'exchange.approve.callIds must be an array of strings' });
+    }
+    if (k === 'approve' && v.always !== undefined && typeof v.always !== 'boolean') out.push({ code: 'invalid_type', path: at(k, 'always'), message: 'exchange.approve.always must be a boolean' });
+  }
+  if (x.approve !== undefined && x.decline !== undefined) out.push({ code: 'custom', path: at(), message: 'exchange may hold approve or decline, not both' });
+  return out;
 }

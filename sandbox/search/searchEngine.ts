@@ -1,5 +1,6 @@
 // Developer search over a loaded corpus: scoping rules 1-8 of spec 4.1, BM25 ranking with minisearch,
 // a second (rerank) stage, passages, coverage and the echoes.
+import { createHash } from 'node:crypto';
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { bigrams, type Corpus, type CorpusDoc, type RepoInfo } from './corpus';
 import { REPOSITORY_FILTERS, RESULT_TYPES, type ResultType, type SearchRequest } from './params';
@@ -17,6 +18,8 @@ export interface ProductionResultItem {
 export interface ProductionSearchResponseBody {
   success: true;
   results: ProductionResultItem[];
+  /** Present when the passage budget cut passages (the number of passages the budget allowed). */
+  passage_budget_applied?: number;
   repos?: RepoEcho[];
   sources?: SourceEcho[];
 }
@@ -31,6 +34,19 @@ export interface SearchResponseBody {
   repos?: RepoEcho[];
   sources?: SourceEcho[];
 }
+
+/**
+ * Production answers some `doc:` ids as opaque hashes (addendum, from late August 2026). The sandbox
+ * does so for the pages under these corpus paths (`<source>/<path>`: the Orbit command reference and
+ * activation-events guide), so every other doc id stays `doc:<url>`.
+ */
+export const HASHED_DOC_PREFIXES = ['orbit-ext-api/references/', 'orbit-ext-api/extension-guides/activation-events'];
+export const isHashedDoc = (d: CorpusDoc): boolean => d.type === 'doc' && HASHED_DOC_PREFIXES.some((p) => d.id.slice('doc:'.length).startsWith(p));
+/** The opaque id of a doc page: 16 hex digits of the SHA-256 of `<source>/<path>` (stable across runs). */
+export const hashedDocId = (corpusId: string): string => `doc:${createHash('sha256').update(corpusId.slice('doc:'.length)).digest('hex').slice(0, 16)}`;
+
+/** Options of a production search: whether results carry `license` (default true) and the passage budget. */
+export interface ProductionSearchOptions { license?: boolean; passageBudget?: number }
 
 /** How many first-stage candidates the rerank stage reorders (at least k). */
 const rerankWindow = (k: number): number => Math.max(2 * k, 50);
@@ -66,9 +82,9 @@ export class SearchEngine {
    * The specification's answer (`type`, coverage, reranked), or production's (see ProductionResultItem;
    * no coverage or reranked; `web:` pages too when `types` was not sent).
    */
-  search(r: SearchRequest, wire: 'production'): ProductionSearchResponseBody;
+  search(r: SearchRequest, wire: 'production', o?: ProductionSearchOptions): ProductionSearchResponseBody;
   search(r: SearchRequest, wire?: 'spec'): SearchResponseBody;
-  search(r: SearchRequest, wire: Wire = 'spec'): SearchResponseBody | ProductionSearchResponseBody {
+  search(r: SearchRequest, wire: Wire = 'spec', o: ProductionSearchOptions = {}): SearchResponseBody | ProductionSearchResponseBody {
     const types = new Set<ResultType>(r.types ?? RESULT_TYPES);
     const web = wire === 'production' && r.types === undefined && r.skills !== 'only';
     const k = r.k ?? 10;
@@ -115,18 +131,26 @@ export class SearchEngine {
     const ranked = reranked ? this.rerank(r.query, window) : window;
 
     if (wire === 'production') {
+      const withLicense = o.license !== false;
+      const top = ranked.slice(0, k);
+      // The passage budget (when set): every result keeps at least one passage; later results give up theirs first.
+      const budget = o.passageBudget !== undefined && o.passageBudget > 0 && top.length * passages > o.passageBudget ? Math.max(o.passageBudget, top.length) : undefined;
+      let left = budget ?? Infinity;
       const body: ProductionSearchResponseBody = {
         success: true,
-        results: ranked.slice(0, k).map((h) => {
+        results: top.map((h, i) => {
           const d = this.docs[h.id as number] as CorpusDoc;
-          const lic = d.repo ? productionLicense(d.repo, this.corpus.repos) : undefined;
+          const lic = d.repo && withLicense ? productionLicense(d.repo, this.corpus.repos) : undefined;
+          const n = Math.max(1, Math.min(passages, left - (top.length - i - 1)));
+          left -= n;
           return {
-            id: d.type === 'doc' ? `doc:${d.url}` : d.id, url: d.url, ...(d.title !== undefined ? { title: d.title } : {}),
-            passages: bestChunks(d, h.terms, passages).map((i) => ({ text: d.chunks[i] as string, citation_url: d.citations[i] as string })),
+            id: d.type === 'doc' ? (isHashedDoc(d) ? hashedDocId(d.id) : `doc:${d.url}`) : d.id, url: d.url, ...(d.title !== undefined ? { title: d.title } : {}),
+            passages: bestChunks(d, h.terms, n).map((c) => ({ text: d.chunks[c] as string, citation_url: d.citations[c] as string })),
             ...(lic !== undefined ? { license: lic } : {}),
           };
         }),
       };
+      if (budget !== undefined) body.passage_budget_applied = budget;
       if (repoEcho) body.repos = repoEcho;
       if (sourceEcho) body.sources = sourceEcho;
       return body;

@@ -216,10 +216,10 @@ for (const wire of WIRES) {
 
     if (wire === 'production') {
       test('production: an invalid JSON Schema is a 400 whose reason the client shows', async () => {
-        const e = await a.submit({ prompt: 'p', schema: { type: 'object', 'x-vendor': true } }).then(() => assert.fail('accepted'), (x: unknown) => x as ApiError);
+        const e = await a.submit({ prompt: 'p', schema: { type: 'object', vendorKeyword: true } }).then(() => assert.fail('accepted'), (x: unknown) => x as ApiError);
         assert.equal(e.status, 400);
         assert.equal(reasonOf(e), 'invalid-schema');
-        assert.match(e.message, /^Invalid JSON schema: .*\(HTTP 400\): the service refused the schema \(.*x-vendor.*\)/);
+        assert.match(e.message, /^Invalid JSON schema: .*\(HTTP 400\): the service refused the schema \(.*vendorKeyword.*\)/);
         assert.equal((await a.submit({ prompt: 'p', schema: null })).id.length, 36, 'null is a valid schema');
       });
 

@@ -43,6 +43,30 @@ function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 describe('sandbox CLI', () => {
+  it('issue 19 flags: --keyless-daily, --keyless-retry-after, --keyed-license-only, --passage-budget, --threads-disabled', async () => {
+    const key = { authorization: 'Bearer cli-key-19' };
+    const s = await start(['--port', '0', '--key', 'cli-key-19', '--keyless-daily', '1', '--keyless-retry-after', '--keyed-license-only', '--passage-budget', '3', '--threads-disabled', '--agent-speed', '50']);
+    try {
+      const q = { query: 'retry', types: 'issue,readme', k: 10, passages: 2 };
+      const first = await get(s.url, '/v2/search/developer', q);
+      assert.equal(first.status, 200);
+      assert.ok(first.json.results.every((x: { license?: unknown }) => x.license === undefined), '--keyed-license-only');
+      assert.equal(first.json.passage_budget_applied, 10, '--passage-budget 3 (raised to one passage a result)');
+      const over = await get(s.url, '/v2/search/developer', q);
+      assert.equal(over.status, 429, '--keyless-daily 1');
+      assert.equal(over.headers.get('retry-after'), String(over.json.retry_after_seconds), '--keyless-retry-after');
+      const keyed = await get(s.url, '/v2/search/developer', q, key);
+      assert.ok(keyed.json.results.some((x: { license?: unknown }) => x.license !== undefined));
+      const started = await post(s.url, '/v2/agent', { prompt: 'p' }, key);
+      assert.equal(started.status, 200);
+      const followUp = await post(s.url, '/v2/agent', { prompt: 'p', threadId: started.json.threadId }, key);
+      assert.equal(followUp.json.code, 'threads_disabled', '--threads-disabled');
+    } finally {
+      s.child.kill('SIGTERM');
+    }
+    assert.equal(await bounded(s.exited, 5000, 'exit'), 0);
+  });
+
   it('prints the listening line first, serves the given corpus and keys, and exits 0 on SIGTERM', async () => {
     const s = await start(['--port', '0', '--wire', 'spec', '--corpus', smallCorpus(), '--key', 'cli-key-1', '--key', 'cli-key-2', '--faults', '--keyless-rate-limit', '2', '--rate-limit', '3']);
     try {

@@ -50,7 +50,7 @@ test('schema: null, true, false and {} accepted; invalid JSON Schemas answer "In
   for (const schema of [null, true, false, {}, { type: 'object', properties: { items: { type: 'array' }, email: { type: 'string', format: 'email' } } }]) {
     assert.equal(s.call('POST', '/v2/agent', { body: { prompt: 'p', schema } }).status, 200, JSON.stringify(schema));
   }
-  for (const schema of [5, '', { type: 'OBJECT' }, { name: 'x', schema: { type: 'object' } }, { type: 'string', format: 'not-a-format' }, { type: 'object', 'x-vendor': 1 }, { $async: true, type: 'object' }]) {
+  for (const schema of [5, '', { type: 'OBJECT' }, { name: 'x', schema: { type: 'object' } }, { type: 'string', format: 'not-a-format' }, { type: 'object', vendorKeyword: 1 }, { $async: true, type: 'object' }]) {
     const r = s.call('POST', '/v2/agent', { body: { prompt: 'p', schema } });
     assert.equal(r.status, 400, JSON.stringify(schema));
     assert.equal(b(r).code, 'BAD_REQUEST');

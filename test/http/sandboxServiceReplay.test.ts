@@ -1,0 +1,82 @@
+// The service's own developer-search API tests, replayed against the sandbox (production wire): each
+// case below sends the requests one upstream test sends and checks what it asserts, written here in
+// our own words. Source read: the firecrawl API's "Developer Search API" suite (newer than the local
+// mirror of firecrawl/firecrawl, which is from 2025-08-25 and has neither developer search nor agent
+// routes nor their tests). Its cases that read the service's database (request and usage logs, ZDR
+// redaction) or its billing cannot be replayed against a stand-in and are listed, not run.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { get, post, type Query } from './sandboxHelpers';
+
+const CANONICAL = '/v2/search/developer';
+const LEGACY = '/v2/developer/search';
+/** A team as the suite's identity helper makes one: a key, 100 credits, no license flag. */
+const IDENTITY = 'sbx-replay-identity-key';
+const auth = { authorization: `Bearer ${IDENTITY}` };
+
+describe('the service\'s developer search API tests, replayed on the sandbox', () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startSandbox({ port: 0, faults: true, quiet: true, rateLimit: 0, keylessRateLimit: 0, keylessDaily: 1000 });
+    const r = await post(sb.url, '/__sandbox/keys', { withoutLicense: [IDENTITY] });
+    assert.equal(r.status, 200, r.text);
+  });
+  after(async () => { await sb.close(); });
+  const research = (path: string, q: Query, keyed = true) => get(sb.url, path, q, keyed ? auth : {});
+
+  for (const path of [CANONICAL, LEGACY]) {
+    it(`${path}: serves developer search (results with id, url, passages and no license for a team without the flag)`, async () => {
+      const r = await research(path, { query: 'how do I configure retries', k: 3 });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.success, true);
+      assert.ok(Array.isArray(r.json.results));
+      for (const x of r.json.results) {
+        assert.equal(typeof x.id, 'string');
+        assert.equal(typeof x.url, 'string');
+        assert.ok(Array.isArray(x.passages));
+        assert.equal(x.license, undefined);
+      }
+    });
+
+    it(`${path}: serves the same search from a POST body`, async () => {
+      const r = await post(sb.url, path, { query: 'graceful shutdown', k: 2, types: ['issue', 'readme'] }, auth);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.success, true);
+      assert.ok(Array.isArray(r.json.results));
+    });
+  }
+
+  it('keeps the upstream casing on repo enrollment status (pullRequest)', async () => {
+    const r = await research(CANONICAL, { query: 'rate limit handling', k: 1, repos: 'firecrawl/firecrawl', types: 'issue' });
+    assert.equal(r.status, 200, r.text);
+    assert.ok(Array.isArray(r.json.repos));
+    assert.equal(r.json.repos[0].repo, 'firecrawl/firecrawl');
+    assert.equal(typeof r.json.repos[0].types.pullRequest, 'boolean');
+  });
+
+  it('rejects unknown params and an out-of-bound k', async () => {
+    for (const q of [{ query: 'retries', magic: 'true' }, { query: 'retries', k: 101 }]) {
+      const r = await research(CANONICAL, q);
+      assert.equal(r.status, 400, JSON.stringify(q));
+      assert.equal(r.json.success, false);
+    }
+  });
+
+  it('keyless: permits keyless access on the canonical mount', async () => {
+    const r = await research(CANONICAL, { query: 'retry backoff', k: 1 }, false);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.success, true);
+    assert.ok(Array.isArray(r.json.results));
+  });
+
+  it('keyless: refuses keyless access on the legacy mount', async () => {
+    assert.equal((await research(LEGACY, { query: 'retry backoff', k: 1 }, false)).status, 401);
+  });
+
+  // Not replayable against a stand-in: they read the service's own database or bill real credits.
+  it.skip('logs the developer search request kind with origin and integration (reads the request log table)');
+  it.skip('redacts stored payloads for a forced-ZDR team (reads the request and usage tables)');
+  it.skip('writes a usage row with the billed credits (reads the usage table)');
+  it.skip('bills by returned result count (production billing)');
+});
