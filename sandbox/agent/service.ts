@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   BLOCKED_HOSTS, CHAT_SUGGESTIONS, ENGINE_2, ENGINE_2_PRODUCTION, MAGIC, MESSAGES, SCHEMA_VERSION, SLOW_FACTOR, applyCreditLimit, applyInternalFailure,
-  approvalFor, approvalPoint, approvalSteps, basePlan, chatPlan, interrupt, type PendingApproval, type PlannedEvent, type TraceError,
+  agentsFor, approvalFor, approvalPoint, approvalSteps, basePlan, chatPlan, interrupt, type PendingApproval, type PlannedEvent, type TraceError,
 } from './engine';
 import { DEFAULT_MODEL, validateSubmit, type Mode, type SubmitOptions, type Wire } from './validate';
 
@@ -383,6 +383,14 @@ export function createAgentService(o: AgentServiceOptions): {
     if (options.prompt.includes(MAGIC.internal)) events = applyInternalFailure(events, id, options.maxCredits);
     const pending = production ? approvalFor(options.prompt) : undefined;
     const pauseAt = pending ? approvalPoint(events) : undefined;
+    if (pending && pauseAt !== undefined) {
+      // The trace says when the run starts waiting, so a client following it reads the status then.
+      const before = events.filter((e) => e.at <= pauseAt);
+      events = [...before, {
+        at: pauseAt, order: (before.at(-1)?.order ?? 0) + 0.5, eventId: randomUUID(), agent: agentsFor(id).orchestrator, type: 'approval.requested',
+        fields: { approvalId: pending.approvalId, kind: pending.kind }, cost: 0,
+      }, ...events.filter((e) => e.at > pauseAt)];
+    }
     let t = thread;
     if (!t) {
       t = { id: randomUUID(), team, createdAt, expiresAt: createdAt + DAY, runs: [] };
