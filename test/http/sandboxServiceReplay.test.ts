@@ -56,7 +56,7 @@ describe('the service\'s developer search API tests, replayed on the sandbox', (
   });
 
   it('rejects unknown params and an out-of-bound k', async () => {
-    for (const q of [{ query: 'retries', magic: 'true' }, { query: 'retries', k: 101 }]) {
+    for (const q of [{ query: 'retries', magic: 'true' }, { query: 'retries', k: 101 }] as Query[]) {
       const r = await research(CANONICAL, q);
       assert.equal(r.status, 400, JSON.stringify(q));
       assert.equal(r.json.success, false);
