@@ -199,7 +199,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     const v = validateSearchRequest(input, wire);
     if (!v.ok) { fail(res, 400, v.failure.error, v.failure.details === undefined ? {} : { details: v.failure.details }); return; }
     send(res, 200, wire === 'production'
-      ? engine.search(v.request, 'production', { license: key !== undefined ? !unlicensed.has(key) : o.licenseKeyless !== false, passageBudget: o.passageBudget })
+      ? engine.search(v.request, 'production', { license: key !== undefined ? !unlicensed.has(key) : o.licenseKeyless === true, passageBudget: o.passageBudget })
       : engine.search(v.request));
   }
 

@@ -371,14 +371,16 @@ const KIND_WORDS: Record<string, string> = { doc: 'documentation', issue: 'issue
 
 for (const wire of ['production', 'spec'] as const) {
   test(`search text on the ${wire} wire: kind, license and passage links as the service sent them`, async () => {
-    const wsb = await startSandbox({ port: 0, wire, quiet: true, keylessRateLimit: 100_000 });
+    // Production sends licenses to keyed callers only: the session and the raw request carry a key.
+    const wireKey = 'mcp-wire-key-0123456789';
+    const wsb = await startSandbox({ port: 0, wire, quiet: true, keylessRateLimit: 100_000, keys: [wireKey] });
     const saved = sb;
     sb = wsb;
-    const session = await connect({ DEVINDEX_API_KEY: '' });
+    const session = await connect({ DEVINDEX_API_KEY: wireKey });
     sb = saved;
     try {
       const query = 'retry after rate limit';
-      const raw = (await (await fetch(`${wsb.url}/v2/search/developer?query=${encodeURIComponent(query)}&k=8&passages=2`)).json()) as {
+      const raw = (await (await fetch(`${wsb.url}/v2/search/developer?query=${encodeURIComponent(query)}&k=8&passages=2`, { headers: { authorization: `Bearer ${wireKey}` } })).json()) as {
         results: Array<{ id: string; type?: string; url: string; license?: string | { spdx_id?: string | null }; passages: Array<{ text: string; citation_url?: string }> }>;
       };
       assert.ok(raw.results.length >= 3, 'enough results to compare');

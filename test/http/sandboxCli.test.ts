@@ -43,14 +43,14 @@ function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 describe('sandbox CLI', () => {
-  it('issue 19 flags: --keyless-daily, --keyless-retry-after, --keyed-license-only, --passage-budget, --threads-disabled', async () => {
+  it('issue 19 flags: --keyless-daily, --keyless-retry-after, the keyed-only license, --passage-budget, --threads-disabled', async () => {
     const key = { authorization: 'Bearer cli-key-19' };
-    const s = await start(['--port', '0', '--key', 'cli-key-19', '--keyless-daily', '1', '--keyless-retry-after', '--keyed-license-only', '--passage-budget', '3', '--threads-disabled', '--agent-speed', '50']);
+    const s = await start(['--port', '0', '--key', 'cli-key-19', '--keyless-daily', '1', '--keyless-retry-after', '--passage-budget', '3', '--threads-disabled', '--agent-speed', '50']);
     try {
       const q = { query: 'retry', types: 'issue,readme', k: 10, passages: 2 };
       const first = await get(s.url, '/v2/search/developer', q);
       assert.equal(first.status, 200);
-      assert.ok(first.json.results.every((x: { license?: unknown }) => x.license === undefined), '--keyed-license-only');
+      assert.ok(first.json.results.every((x: { license?: unknown }) => x.license === undefined), 'no license for a keyless caller');
       assert.equal(first.json.passage_budget_applied, 10, '--passage-budget 3 (raised to one passage a result)');
       const over = await get(s.url, '/v2/search/developer', q);
       assert.equal(over.status, 429, '--keyless-daily 1');

@@ -101,16 +101,16 @@ describe('sandbox production search additions', () => {
     assert.deepEqual(r.json, { success: false, code: 'NOT_FOUND', error: 'GET /v2/nope is not a Firecrawl API endpoint.', documentation_url: 'https://docs.firecrawl.dev' });
   });
 
-  it('licenses: keyless callers get them by default (the client suites rely on it), keyed callers always', async () => {
+  it('licenses: only keyed callers get them, as in production', async () => {
     const has = (r: { json: { results: Array<{ license?: unknown }> } }): boolean => r.json.results.some((x) => x.license !== undefined);
-    assert.ok(has(await get(sb.url, PATH, { query: 'retry', types: 'issue,readme', k: 20 })));
+    assert.ok(!has(await get(sb.url, PATH, { query: 'retry', types: 'issue,readme', k: 20 })));
     assert.ok(has(await get(sb.url, PATH, { query: 'retry', types: 'issue,readme', k: 20 }, bearer)));
   });
 });
 
-describe('sandbox production search: licenseKeyless false and a passage budget', () => {
+describe('sandbox production search: the keyed-only license and a passage budget', () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, keys: [KEY], quiet: true, keylessRateLimit: 0, rateLimit: 0, licenseKeyless: false, passageBudget: 20 }); });
+  before(async () => { sb = await startSandbox({ port: 0, keys: [KEY], quiet: true, keylessRateLimit: 0, rateLimit: 0, passageBudget: 20 }); });
   after(async () => { await sb.close(); });
 
   it('license only for keyed callers: a keyless response carries none', async () => {

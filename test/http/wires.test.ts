@@ -56,14 +56,16 @@ for (const wire of ['production', 'spec'] as const) {
     });
 
     it('client: licenses and passage links are production additions', async () => {
-      const r = await client().search({ query: 'retry 429 Retry-After', k: 20, passages: 3, types: ['issue', 'pull_request', 'readme'] });
+      const r = await client({ apiKey: () => KEY }).search({ query: 'retry 429 Retry-After', k: 20, passages: 3, types: ['issue', 'pull_request', 'readme'] });
+      const keyless = await client().search({ query: 'retry 429 Retry-After', k: 20, passages: 3, types: ['issue', 'pull_request', 'readme'] });
+      assert.equal(keyless.results.filter((x) => licenseLabel(x) !== undefined).length, 0, 'a keyless response carries no license');
       const labels = r.results.map((x) => licenseLabel(x)).filter((l) => l !== undefined);
       const deepLinks = r.results.flatMap((x) => x.passages.map((p) => passageLink(p, x)).filter((l) => l !== x.url));
       if (wire === 'production') {
         assert.ok(labels.length > 0, 'some results carry a license');
         assert.ok(labels.every((l) => /^(MIT|Apache-2\.0|GPL-3\.0|BSD-3-Clause|no license)$/.test(l!)), labels.join(','));
         assert.ok(deepLinks.some((l) => /#issuecomment-\d+$/.test(l)), 'a passage links to its comment');
-        const rawBody = await raw('/v2/search/developer?query=retry&types=issue,readme&k=20');
+        const rawBody = await raw('/v2/search/developer?query=retry&types=issue,readme&k=20', { headers: { authorization: `Bearer ${KEY}` } });
         const forms = new Set((rawBody.body.results as Array<{ license?: unknown }>).map((x) => typeof x.license));
         assert.ok(forms.has('string') && forms.has('object'), 'both license forms are on the wire');
       } else {
@@ -169,7 +171,7 @@ for (const wire of ['production', 'spec'] as const) {
     });
 
     it('devindex search: kind, provenance and (production) license and passage links, exit 0', async () => {
-      const r = await runCli(['search', 'Retry-After 429', '--types', 'issue,pull_request', '--passages', '3', '--k', '5', '--base-url', sb.url]);
+      const r = await runCli(['search', 'Retry-After 429', '--types', 'issue,pull_request', '--passages', '3', '--k', '5', '--base-url', sb.url], { DEVINDEX_API_KEY: KEY });
       assert.equal(r.code, 0, r.err);
       assert.equal(r.err, '');
       assert.match(r.out, /\n1\. .+\n {3}(issue|pull_request) · [\w.-]+\/[\w.-]+ #\d+( · [\w.-]+)?\n/);
