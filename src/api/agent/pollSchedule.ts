@@ -13,10 +13,13 @@
 //   so polling fast in them is cheap, and it is what makes the end detected promptly;
 // - fast (`fastMs`, about 2 s) at the start and after a *significant* event: a progress phase change,
 //   an artifact update, an agent finishing, an error, a status change;
-// - backing off by `backoff` per poll up to `maxMs` (about 15 s) otherwise — while nothing happens AND
+// - backing off by `backoff` per poll up to `maxMs` (10 s) otherwise — while nothing happens AND
 //   while only routine events arrive (tool calls starting and finishing, reasoning summaries, progress
 //   messages within the same phase, browser sessions): a run that is busy working is not about to end,
-//   however chatty it is.
+//   however chatty it is. The ceiling is 10 s rather than 15 s: real runs announce their end only
+//   5 to 9 s before it, so a 10 s ceiling lands a poll in that window far more often; on real-shaped
+//   runs (`npm run bench`, agents) it costs a quarter more requests than 15 s, detects the end about
+//   three times sooner, and makes 0.2x the requests of a fixed poll at the same latency (15 s: 0.54x).
 //
 // Slower while the view is hidden (never faster than `fastMs` there), `Retry-After` honoured, one
 // grace poll `graceMs` after `run.finished` for late events, then stop; stop on 404 and on failures
@@ -43,12 +46,12 @@ export interface PollTiming {
 
 export const DEFAULT_POLL_TIMING: Readonly<PollTiming> = Object.freeze({
   fastMs: 2_000,
-  maxMs: 15_000,
+  maxMs: 10_000,
   backoff: 1.5,
   nearEndMs: 500,
   nearEndMaxMs: 2_000,
   hiddenFactor: 2.5,
-  hiddenMaxMs: 30_000,
+  hiddenMaxMs: 25_000,
   // One more trace read two seconds after run.finished: late events come within about a second.
   graceMs: 2_000,
 });

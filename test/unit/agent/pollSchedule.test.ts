@@ -29,28 +29,29 @@ describe('poll schedule', () => {
     assert.equal(T.fastMs, 2000);
   });
 
-  it('backs off while nothing changes, up to about 15 s', () => {
+  it('backs off while nothing changes, up to 10 s', () => {
     const { delays } = run(unchanged(9));
-    assert.deepEqual(delays.slice(0, 6), [2000, 3000, 4500, 6750, 10125, 15000]);
-    assert.deepEqual(delays.slice(6), [15000, 15000, 15000]);
+    assert.deepEqual(delays.slice(0, 6), [2000, 3000, 4500, 6750, 10000, 10000]);
+    assert.deepEqual(delays.slice(6), [10000, 10000, 10000]);
+    assert.equal(T.maxMs, 10_000);
   });
 
   it('goes back to fast on a significant event', () => {
     const { delays } = run([...unchanged(5), significant, quiet]);
-    assert.equal(delays[5], 15000);
+    assert.equal(delays[5], 10000);
     assert.equal(delays[6], 2000);
   });
 
   it('keeps backing off while only routine events (tool calls, messages within a phase) arrive', () => {
     const { delays } = run(Array.from({ length: 8 }, () => routine));
     assert.deepEqual(delays, run(unchanged(8)).delays);
-    assert.equal(delays.at(-1), 15000);
+    assert.equal(delays.at(-1), 10000);
   });
 
   it('polls at about 0.5 s once the run says its end is near, backing off to 2 s while nothing arrives there', () => {
     const { delays } = run([...unchanged(4), nearEnd('significant'), nearEnd('routine'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('routine')]);
     assert.equal(T.nearEndMs, 500);
-    assert.equal(delays[4], 10125, 'still backed off before the signal was seen');
+    assert.equal(delays[4], 10000, 'still backed off before the signal was seen');
     assert.deepEqual(delays.slice(5), [500, 500, 750, 1125, 1687.5, 2000, 2000]);
     const after = run([...unchanged(4), nearEnd('significant'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('routine'), quiet]).delays;
     assert.equal(after[10], 500, 'anything new in the end window: back to 0.5 s');
@@ -112,7 +113,7 @@ describe('poll schedule', () => {
 
   it('backs off on transient errors without stopping', () => {
     const { delays, state } = run([{ kind: 'error' }, { kind: 'error' }, { kind: 'error' }, { kind: 'error' }]);
-    assert.deepEqual(delays, [2000, 4000, 8000, 15000]);
+    assert.deepEqual(delays, [2000, 4000, 8000, 10000]);
     assert.equal(state.stopped, undefined);
   });
 });

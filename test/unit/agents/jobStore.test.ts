@@ -94,8 +94,8 @@ describe('job store: polling', () => {
     const ts = traceTimes(backend, job.id).map((t) => t - t0);
     assert.equal(ts[0], 2000, 'first poll two seconds after the submit');
     const quiet = gaps(ts.filter((t) => t <= 56_000));
-    assert.deepEqual(quiet.slice(-5), [3000, 4500, 6750, 10_125, 15_000], `backs off to 15 s during the quiet stretch: ${quiet}`);
-    assert.ok(quiet.every((d) => d <= 15_000), `never beyond 15 s: ${quiet}`);
+    assert.deepEqual(quiet.slice(-6), [3000, 4500, 6750, 10_000, 10_000, 10_000], `backs off to 10 s during the quiet stretch: ${quiet}`);
+    assert.ok(quiet.every((d) => d <= 10_000), `never beyond 10 s: ${quiet}`);
     // The first poll that sees the finalizing event (at 56 s) is followed by a fast one.
     const i = ts.findIndex((t) => t >= 56_000);
     assert.equal(ts[i + 1]! - ts[i]!, 2000, `fast after new events: ${ts}`);
@@ -111,7 +111,7 @@ describe('job store: polling', () => {
     const t0 = backend.jobs.get(job.id)!.startedAt;
     const finishPollAt = traceTimes(backend, job.id).find((t) => t - t0 >= 60_000)!;
     const lastTraceAt = traceTimes(backend, job.id).at(-1)!;
-    assert.ok(finishPollAt - t0 <= 60_000 + 15_000, 'the end is detected within the backoff ceiling');
+    assert.ok(finishPollAt - t0 <= 60_000 + 10_000, 'the end is detected within the backoff ceiling');
     assert.equal(lastTraceAt - finishPollAt, 2000, 'reads the trace once more, a grace period after run.finished');
     assert.equal(store.events(job.id).length, 7, 'the late agent.finished was read');
     assert.equal(store.isPolling(job.id), false);
@@ -135,10 +135,10 @@ describe('job store: polling', () => {
     await clock.advance(120_000);
     const hidden = gaps(traceTimes(backend, job.id));
     assert.equal(traceTimes(backend, job.id)[0]! - (clock.now() - 120_000), 5000, 'first hidden poll after 5 s');
-    assert.ok(hidden.at(-1)! > 15_000, `hidden backoff goes beyond the visible ceiling: ${hidden}`);
+    assert.ok(hidden.at(-1)! > 10_000, `hidden backoff goes beyond the visible ceiling: ${hidden}`);
     const before = backend.calls.length;
     store.setHidden(false);
-    await clock.advance(15_000);
+    await clock.advance(10_000);
     assert.ok(backend.calls.length > before, 'shown again: polled within the visible ceiling');
   });
 
@@ -350,14 +350,14 @@ describe('job store: what counts as news for the schedule', () => {
     b.script({ id, events, endAt: end, endStatus: 'completed', credits: 50 });
   }
 
-  it('backs off to 15 s while a run only reports tool calls and messages within one phase', async () => {
+  it('backs off to 10 s while a run only reports tool calls and messages within one phase', async () => {
     const { clock, backend, store } = setup();
     const job = await store.start({ prompt: 'p', maxCredits: 500 });
     chattyRun(backend, job.id, 120_000, 110_000);
     const t0 = clock.now();
     await clock.advance(100_000);
     const gapsSeen = gaps(traceTimes(backend, job.id).map((t) => t - t0));
-    assert.equal(gapsSeen.at(-1), 15_000, `backed off despite an event every second: ${gapsSeen}`);
+    assert.equal(gapsSeen.at(-1), 10_000, `backed off despite an event every second: ${gapsSeen}`);
     assert.ok(store.events(job.id).length > 50, 'the events were read all the same');
   });
 
@@ -371,7 +371,7 @@ describe('job store: what counts as news for the schedule', () => {
     await clock.advance(140_000);
     const ts = traceTimes(backend, job.id).map((t) => t - t0);
     const seen = ts.find((t) => t >= 105_000)!;
-    assert.ok(seen - 105_000 <= 15_000, 'the finalizing phase is seen within the backoff ceiling');
+    assert.ok(seen - 105_000 <= 10_000, 'the finalizing phase is seen within the backoff ceiling');
     const window = ts.filter((t) => t > seen && t <= 120_000);
     assert.ok(gaps([seen, ...window]).every((g) => g <= 2000), `at most 2 s apart in the end window: ${window}`);
     assert.equal(window[0]! - seen, 500, 'the first poll after the signal comes 0.5 s later');
