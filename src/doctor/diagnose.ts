@@ -368,7 +368,7 @@ async function checkTls(cx: Context): Promise<Result> {
   const t = p.value;
   const leaf = t.chain[0];
   const top = t.chain[t.chain.length - 1];
-  const chain = t.chain.length ? `${leaf?.subject} issued by "${leaf?.issuer}"${t.chain.length > 1 ? `, chain of ${t.chain.length} up to "${top?.issuer}"` : ''}` : 'no certificate';
+  const chain = t.chain.length ? `${leaf?.subject} issued by "${leaf?.issuer}"${t.chain.length > 1 && top?.issuer !== leaf?.issuer ? `, chain of ${t.chain.length} up to "${top?.issuer}"` : ''}` : 'no certificate';
   const expires = leaf && Number.isFinite(leaf.validToMs) ? `, expires ${new Date(leaf.validToMs).toISOString().slice(0, 10)}` : '';
   const addr = t.remote ? ` at ${t.remote}` : '';
   if (!t.authorized) {
