@@ -123,6 +123,7 @@ function budget(cx: Context, id: TimedCheck): number {
 
 /** One line of untrusted text, bounded, without secrets. */
 function clean(f: Finding, redact: Redact): Finding {
+  // eslint-disable-next-line no-control-regex
   const line = (s: string) => redact(s).replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '').slice(0, 1000);
   return { ...f, found: line(f.found), ...(f.fix ? { fix: { ...f.fix, text: line(f.fix.text) } } : {}) };
 }
@@ -521,7 +522,7 @@ function networkFix(cx: Context, e: ApiError): Fix {
 }
 
 /** The keyless quota left, when the service says it (RateLimit / X-RateLimit headers). */
-function quotaOf(h: HttpResponse['headers']): string | undefined {
+export function quotaOf(h: HttpResponse['headers']): string | undefined {
   const remaining = headerValue(h, 'x-ratelimit-remaining') ?? headerValue(h, 'ratelimit-remaining');
   const limit = headerValue(h, 'x-ratelimit-limit') ?? headerValue(h, 'ratelimit-limit');
   const combined = headerValue(h, 'ratelimit');
@@ -530,7 +531,7 @@ function quotaOf(h: HttpResponse['headers']): string | undefined {
   return `${r.trim()}${limit && /^\d{1,9}$/.test(limit.trim()) ? ` of ${limit.trim()}` : ''}`;
 }
 
-function humanWait(ms: number): string {
+export function humanWait(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s < 90) return `${s} s`;
   const m = Math.round(s / 60);
@@ -540,6 +541,7 @@ function humanWait(ms: number): string {
 }
 
 function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex
   return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
 }
 
