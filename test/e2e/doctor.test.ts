@@ -1,0 +1,42 @@
+// Issue 21 as a user sees it: Developer Index: Diagnose Connection from the palette opens the findings
+// as a read-only markdown document; here the sandbox says the keyless quota is used up, so the service
+// check is a problem with its fix. Screenshots in light and dark.
+import * as assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { Workbench, e2e } from './workbench';
+
+async function faults(method: 'POST' | 'DELETE', body?: unknown): Promise<void> {
+  const r = await fetch(`${e2e.sandboxUrl()}/__sandbox/faults`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  assert.equal(r.status, 200);
+}
+
+describe('Diagnose Connection', () => {
+  let wb: Workbench;
+  before(async () => { wb = await Workbench.open('doctor'); });
+  afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
+  after(async () => { await faults('DELETE'); await wb?.close(); });
+
+  it('opens the diagnosis document from the palette: one section per check, the problem with its fix (light and dark)', async () => {
+    await faults('DELETE');
+    await faults('POST', { faults: [{ kind: 'status', status: 429, path: '/v2/search/developer', retryAfterSeconds: 46_800,
+      error: 'You\'ve hit Firecrawl\'s keyless free tier rate limit. Create an API key at https://firecrawl.dev/app/api-keys to keep searching.' }] });
+    await wb.runCommand('Developer Index: Diagnose Connection');
+    const tab = wb.page.locator('.tabs-container .tab', { hasText: 'Connection diagnosis' }).first();
+    await tab.waitFor({ state: 'visible', timeout: 30_000 });
+    const editor = wb.page.locator('.editor-instance .monaco-editor .view-lines').first();
+    await editor.filter({ hasText: 'Problem: service' }).waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await editor.innerText();
+    assert.match(text, /Developer Index: connection diagnosis/);
+    assert.match(text, /keyless searches are used up/);
+    assert.match(text, /Set API Key/);
+    assert.ok(!text.includes(e2e.testKey()), 'no key in the document');
+    // Out of the way of the document: the progress toast and the palette.
+    await wb.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+    await wb.useTheme('light');
+    await wb.screenshot('diagnosis document (light)');
+    await wb.useTheme('dark');
+    await wb.screenshot('diagnosis document (dark)');
+    // Back to light: the workbench's default, as the other browser tests expect to find it.
+    await wb.useTheme('light');
+  });
+});
