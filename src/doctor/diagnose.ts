@@ -259,7 +259,7 @@ function checkCa(cx: Context): Result {
     cx.caBroken = true;
     return problem(problems.join('; '), broken);
   }
-  if (!good.length) return ok('Node\'s bundled authorities and the system store; no extra file (NODE_EXTRA_CA_CERTS, devIndex.network.caFile) is set');
+  if (!good.length) return ok(`Node's bundled authorities and the system store; no extra file (${cx.surface === 'editor' ? 'devIndex.network.caFile, NODE_EXTRA_CA_CERTS' : 'NODE_EXTRA_CA_CERTS'}) is set`);
   return ok(good.join('; '));
 }
 
