@@ -56,7 +56,12 @@ export function connectTcp(host: string, port: number, timeoutMs: number, signal
     const socket = tlsOptions ? tls.connect({ ...tlsOptions, host, port }) : net.connect({ host, port });
     onCleanup(() => socket.destroy());
     socket.once('error', reject);
-    socket.once(tlsOptions ? 'secureConnect' : 'connect', () => { socket.off('error', reject); resolve(socket); });
+    socket.once(tlsOptions ? 'secureConnect' : 'connect', () => {
+      socket.off('error', reject);
+      // Kept open for the next check: a later reset must not become an uncaught 'error'.
+      socket.on('error', () => undefined);
+      resolve(socket);
+    });
   }));
 }
 
@@ -125,6 +130,7 @@ export function handshake(o: { host: string; port: number; socket?: net.Socket; 
         ...(o.socket ? {} : s.remoteAddress ? { remote: s.remoteAddress } : {}),
       };
       s.destroy();
+      o.socket?.destroy();
       resolve(answer);
     });
   }));

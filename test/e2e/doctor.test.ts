@@ -39,4 +39,14 @@ describe('Diagnose Connection', () => {
     // Back to light: the workbench's default, as the other browser tests expect to find it.
     await wb.useTheme('light');
   });
+
+  it('a fix\'s link runs what it names: Ctrl+click on the Set API Key link asks for the key', async () => {
+    const target = wb.page.locator('.editor-instance .monaco-editor .view-line span', { hasText: /devIndex\.auth\.setKey/ }).first();
+    await target.waitFor({ state: 'visible', timeout: 10_000 });
+    await target.click({ modifiers: ['Control'] });
+    const prompt = wb.page.locator('.quick-input-widget .quick-input-message, .quick-input-widget .quick-input-title').filter({ hasText: /API key/i }).first();
+    await prompt.waitFor({ state: 'visible', timeout: 10_000 });
+    await wb.screenshot('the fix link opened Set API Key');
+    await wb.page.keyboard.press('Escape');
+  });
 });
