@@ -91,7 +91,10 @@ export function renderIssueBody(r: DiagnosisReport, versions: Versions, logLines
   ].join('\n');
 }
 
-/** Text that goes into markdown as text: no raw HTML, no accidental links or emphasis runs. */
+/**
+ * Text that goes into markdown as text: no raw HTML, no links, no code spans or emphasis runs. An
+ * underscore inside a word (HTTPS_PROXY) emphasises nothing in CommonMark, so it stays readable.
+ */
 function md(s: string): string {
-  return s.replace(/[\\`*_[\]<>]/g, (c) => `\\${c}`);
+  return s.replace(/[\\`*[\]<>]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, (c) => `\\${c}`);
 }

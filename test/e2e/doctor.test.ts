@@ -20,12 +20,14 @@ describe('Diagnose Connection', () => {
     await faults('DELETE');
     await faults('POST', { faults: [{ kind: 'status', status: 429, path: '/v2/search/developer', retryAfterSeconds: 46_800,
       error: 'You\'ve hit Firecrawl\'s keyless free tier rate limit. Create an API key at https://firecrawl.dev/app/api-keys to keep searching.' }] });
+    // The extension's contributions are in once its container is in the activity bar.
+    await wb.activityItem('Developer Index').waitFor({ state: 'visible', timeout: 60_000 });
     await wb.runCommand('Developer Index: Diagnose Connection');
     const tab = wb.page.locator('.tabs-container .tab', { hasText: 'Connection diagnosis' }).first();
     await tab.waitFor({ state: 'visible', timeout: 30_000 });
     const editor = wb.page.locator('.editor-instance .monaco-editor .view-lines').first();
     await editor.filter({ hasText: 'Problem: service' }).waitFor({ state: 'visible', timeout: 30_000 });
-    const text = await editor.innerText();
+    const text = (await editor.innerText()).replace(/\u00a0/g, ' ');
     assert.match(text, /Developer Index: connection diagnosis/);
     assert.match(text, /keyless searches are used up/);
     assert.match(text, /Set API Key/);
