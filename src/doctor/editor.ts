@@ -72,6 +72,12 @@ export async function reportIssue(deps: DoctorEditorDeps & { extensionVersion: s
     issueTitle: n ? `Connection: ${report.findings.filter((f) => f.status === 'problem').map((f) => f.title).join(', ')}` : '',
     issueBody: body,
   };
-  await deps.send(issue);
+  try {
+    await deps.send(issue);
+  } catch (e) {
+    // An editor without the issue reporter (some web builds): the same report as a document to copy.
+    await vscode.commands.executeCommand(OPEN_DOCUMENT_COMMAND, { id: `issue-${report.startedAt}`, title: 'Issue report', markdown: body });
+    void vscode.window.showWarningMessage(`Developer Index: the issue reporter could not be opened (${e instanceof Error ? e.message : String(e)}); the report is open as a document to copy into an issue.`);
+  }
   return issue;
 }

@@ -40,7 +40,8 @@ export function commandLink(id: string, title: string): string {
   return `[${title}](command:${id} "${title}")`;
 }
 
-const MARK: Record<Finding['status'], string> = { ok: '✅ OK', problem: '❌ Problem', skipped: '⏭️ Skipped' };
+// Words, not emoji: a document read as source, with whatever fonts the machine has, stays legible.
+const MARK: Record<Finding['status'], string> = { ok: 'OK', problem: 'Problem', skipped: 'Skipped' };
 
 /** The editor's read-only document: each finding with its status, and each fix with links to what it names. */
 export function renderMarkdown(r: DiagnosisReport, o: { links: boolean } = { links: true }): string {

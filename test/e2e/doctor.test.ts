@@ -34,12 +34,13 @@ describe('Diagnose Connection', () => {
     assert.ok(!text.includes(e2e.testKey()), 'no key in the document');
     // Out of the way of the document: the progress toast and the palette.
     await wb.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-    await wb.useTheme('light');
-    await wb.screenshot('diagnosis document (light)');
+    // The markdown grammar loads after the document shows: wait for coloured tokens before the first picture.
+    await wb.page.locator('.editor-instance .view-lines span[class*="mtk"]:not(.mtk1)').first().waitFor({ state: 'visible', timeout: 15_000 }).catch(() => undefined);
     await wb.useTheme('dark');
     await wb.screenshot('diagnosis document (dark)');
-    // Back to light: the workbench's default, as the other browser tests expect to find it.
+    // Light last: the workbench's default, as the other browser tests expect to find it.
     await wb.useTheme('light');
+    await wb.screenshot('diagnosis document (light)');
   });
 
   it('a fix\'s link runs what it names: Ctrl+click on the Set API Key link asks for the key', async () => {

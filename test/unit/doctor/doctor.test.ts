@@ -50,7 +50,7 @@ describe('doctor: rendering', () => {
   it('markdown: fixes link to the settings and commands they name; found text cannot inject markup', () => {
     const m = renderMarkdown({ ...report, findings: [...report.findings, { check: 'service', title: 'service', status: 'ok', found: 'said <img src=x> [x](command:evil) `code`' }] });
     assert.match(m, /^# Developer Index: connection diagnosis/);
-    assert.match(m, /## ❌ Problem: proxy connection\n\n.*\n\n\*\*Fix:\*\* check the proxy address in http\.proxy\n\nOpen: \[http\.proxy\]\(command:workbench\.action\.openSettings\?%5B%22http\.proxy%22%5D/);
+    assert.match(m, /## Problem: proxy connection\n\n.*\n\n\*\*Fix:\*\* check the proxy address in http\.proxy\n\nOpen: \[http\.proxy\]\(command:workbench\.action\.openSettings\?%5B%22http\.proxy%22%5D/);
     assert.match(m, /Open: \[Set API Key\]\(command:devIndex\.auth\.setKey/);
     assert.match(m, /said \\<img src=x\\> /, 'HTML is escaped, shown as text');
     assert.doesNotMatch(m, /[^\\]<img/, 'no raw HTML');
