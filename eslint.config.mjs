@@ -37,6 +37,8 @@ export default tseslint.config(
   { files: ['src/tools/{definitions,limits,modelText,names,toolOps}.ts', 'src/cli/mcp*.ts'], rules: noVscode },
   // Dependency resolution, noise removal and frame mapping (issue 14) are editor-free.
   { files: ['src/deps/{repositoryField,manifests,messages,importAt,resolver,cache}.ts'], rules: noVscode },
+  // The connection diagnosis (issue 21) is shared by the CLI and the editor; only editor.ts is the editor's.
+  { files: ['src/doctor/{findings,probes,secrets,diagnose,render}.ts', 'src/cli/doctorCommand.ts'], rules: noVscode },
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },

@@ -3,3 +3,4 @@ export { Services } from './services';
 export { createDependencySearch } from './deps/editor';
 export { invokeLanguageModelTool } from './tools/editorTools';
 export { verifyKey } from './auth/verifyKey';
+export { showDiagnosis, reportIssue, openIssueReporter } from './doctor/editor';

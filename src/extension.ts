@@ -11,6 +11,7 @@ import { registerSearchCommands } from './search/commands';
 import { SearchHistory } from './search/history';
 import { registerLanguageModelTools } from './tools/register';
 import type { Services } from './services';
+import type { IssueReport, IssueReporter } from './doctor/editor';
 
 /** Set by scripts/build.mjs: false in --production builds (the packaged extension), true otherwise. */
 declare const __DEVINDEX_TEST_SURFACE__: boolean;
@@ -25,6 +26,8 @@ export interface DevIndexExtensionApi {
   baseUrl(): string;
   apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
   lastSearch(): ReturnType<Services['search']['lastOutcome']>;
+  /** Replaces the issue reporter Report an Issue… opens (undefined: VS Code's own again), so a test sees what it would send. */
+  setIssueReporter(send: ((report: IssueReport) => unknown) | undefined): void;
 }
 
 export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi | undefined {
@@ -74,6 +77,15 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     registerSearchCommands(context, () => svc().searchView(), history);
     registerDependencySearch(context, () => core().createDependencySearch(() => svc().getClient()));
     registerLanguageModelTools(context, { services: svc, keys });
+    // Issue 21: the connection diagnosis and the issue report (their code is in the core bundle).
+    let issueReporter: IssueReporter | undefined;
+    context.subscriptions.push(
+      vscode.commands.registerCommand('devIndex.diagnose', () => core().showDiagnosis({ apiKey: () => keys.get() })),
+      vscode.commands.registerCommand('devIndex.reportIssue', () => core().reportIssue({
+        apiKey: () => keys.get(), extensionVersion: String(context.extension.packageJSON.version ?? 'unknown'),
+        send: (r) => (issueReporter ?? core().openIssueReporter)(r),
+      })),
+    );
 
     // Written inline so that a --production build (flag false) drops the surface's code entirely.
     if (!__DEVINDEX_TEST_SURFACE__ || process.env.DEVINDEX_TEST_KEY === undefined) return undefined;
@@ -81,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       baseUrl: () => config.baseUrl(),
       apiKey: { get: () => keys.get(), set: (k) => keys.set(k), clear: () => keys.clear() },
       lastSearch: () => services?.search.lastOutcome(),
+      setIssueReporter: (send) => { issueReporter = send ? async (r) => send(r) : undefined; },
     };
   } catch (e) {
     void vscode.window.showErrorMessage(`Developer Index failed to start: ${e instanceof Error ? e.message : String(e)}`);

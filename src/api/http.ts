@@ -156,7 +156,7 @@ export class HttpTransport {
   proxyFor(url: string): string | undefined {
     if (!this.proxy) return undefined;
     const u = new URL(url);
-    if (bypassed(u.hostname, u.port || (u.protocol === 'https:' ? '443' : '80'), this.proxy.noProxy)) return undefined;
+    if (noProxyEntry(u.hostname, u.port || (u.protocol === 'https:' ? '443' : '80'), this.proxy.noProxy) !== undefined) return undefined;
     return proxyOrigin(u.protocol === 'https:' ? this.proxy.httpsProxy : this.proxy.httpProxy);
   }
 
@@ -300,18 +300,21 @@ export function networkError(e: unknown, origin: string, proxy?: string): ApiErr
   return new ApiError({ kind: 'network', code, message: `could not complete the request to ${origin}${via}: ${where}${code && NETWORK_WORDS[code] ? ` (${code})` : ''}`, retryable, cause: e });
 }
 
-/** NO_PROXY matching as undici's EnvHttpProxyAgent does it (exact host, `.suffix`, `*`, optional port). */
-function bypassed(host: string, port: string, noProxy: string): boolean {
+/**
+ * NO_PROXY matching as undici's EnvHttpProxyAgent does it (exact host, `.suffix`, `*`, optional port):
+ * the entry that sends `host:port` direct, or undefined when the proxy applies.
+ */
+export function noProxyEntry(host: string, port: string, noProxy: string): string | undefined {
   const h = host.toLowerCase();
   for (const raw of noProxy.split(/[,\s]/)) {
     const entry = raw.trim().toLowerCase();
     if (!entry) continue;
-    if (entry === '*') return true;
+    if (entry === '*') return raw.trim();
     const m = /^(.+?)(?::(\d+))?$/.exec(entry);
     const eh = (m?.[1] ?? entry).replace(/^\*?\./, '.');
     const ep = m?.[2];
     if (ep && ep !== port) continue;
-    if (eh.startsWith('.') ? h.endsWith(eh) || h === eh.slice(1) : h === eh) return true;
+    if (eh.startsWith('.') ? h.endsWith(eh) || h === eh.slice(1) : h === eh) return raw.trim();
   }
-  return false;
+  return undefined;
 }

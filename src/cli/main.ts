@@ -3,6 +3,8 @@ import type { ClientOptions } from '../api/client';
 import { VERSION } from '../api/version';
 import { runAgentCommand } from './agentCommand';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseTimeoutSeconds, printError, sanitizeForTerminal, UsageError, type CliIo } from './common';
+import type * as Doctor from './doctorCommand';
+import type { DoctorOptions } from '../doctor/diagnose';
 import type * as Mcp from './mcp';
 import { runSearchCommand } from './searchCommand';
 
@@ -12,6 +14,9 @@ Commands:
   search "<query>" [options]   search the developer index (devindex search --help)
   agent <subcommand> ...        run and follow agent jobs (devindex agent --help)
   mcp                           serve the same operations to AI agents over MCP (devindex mcp --help)
+  doctor [--base-url URL] [--json]
+                                check the connection (URL, DNS, proxy, TLS, service, key, clock) and
+                                say what to change (devindex doctor --help)
 
 Options:
   --timeout SECONDS  time limit of each attempt, 0.1 to 300 (default 30); a request is tried at
@@ -51,7 +56,7 @@ export function extractTimeout(argv: string[]): { argv: string[]; timeoutMs?: nu
 }
 
 /** Tests pass client options (a clock that does not sleep, a short timeout) down to every command. */
-export interface CliDeps { clientOptions?: Partial<ClientOptions> }
+export interface CliDeps { clientOptions?: Partial<ClientOptions>; doctor?: Omit<DoctorOptions, 'signal'> }
 
 export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
   let argv: string[];
@@ -80,6 +85,9 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
       return runSearchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
     case 'agent':
       return runAgentCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
+    case 'doctor':
+      // Loaded only for this command, as the MCP server is.
+      return (require('./doctorCommand') as typeof Doctor).runDoctorCommand(rest, io, deps.doctor ? { doctor: deps.doctor } : {});
     case 'mcp':
       return (require('./mcp') as typeof Mcp).runMcpCommand(rest, io); // the MCP SDK loads only for this command
     default:

@@ -59,6 +59,8 @@ export interface ViewError {
   /** For action 'wait': how long until a retry may succeed (429 with Retry-After). */
   retryAfterMs?: number;
   issues?: ViewIssue[];
+  /** A network, TLS, proxy or timeout failure: the view offers Diagnose Connection (issue 21). */
+  diagnose?: boolean;
 }
 
 export interface ViewDefaults { k: number; passages: number; types: string[] }
@@ -129,6 +131,7 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
     title: text(2048), url: text(8192), passages: z.array(text(MAX_TEXT)).max(20),
   }),
   z.strictObject({ type: z.literal('setKey') }),
+  z.strictObject({ type: z.literal('diagnose') }),
   z.strictObject({ type: z.literal('log'), message: text(4096) }),
 ]);
 

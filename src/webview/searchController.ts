@@ -28,7 +28,7 @@ export interface SearchViewDeps {
   defaults(): { k: number; passages: number; types: string[] };
   /** Whether an API key is set (read from SecretStorage; never the key itself). */
   hasKey(): Promise<boolean>;
-  runCommand(id: 'devIndex.auth.setKey'): void;
+  runCommand(id: 'devIndex.auth.setKey' | 'devIndex.diagnose'): void;
   /** Called only with an absolute http, https or mailto URL (re-checked here). */
   openExternal(url: string): void;
   /** False when no text editor is active. */
@@ -125,7 +125,10 @@ export function toViewError(e: unknown): ViewError | 'aborted' {
     }
     case 'retry-after-too-long':
       return { ...base, action: 'wait', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-    case 'network': case 'timeout': case 'invalid-response': case 'response-too-large':
+    case 'network': case 'timeout':
+      // Unreachable, proxy, certificate or silence: the diagnosis says which setting is wrong.
+      return { ...base, action: 'retry', diagnose: true };
+    case 'invalid-response': case 'response-too-large':
       return { ...base, action: 'retry' };
     case 'http':
       if (status === 401) return { ...base, action: 'setKey' };
@@ -293,6 +296,9 @@ export class SearchController {
         return;
       case 'setKey':
         this.deps.runCommand('devIndex.auth.setKey');
+        return;
+      case 'diagnose':
+        this.deps.runCommand('devIndex.diagnose');
         return;
       case 'log':
         // One line per entry: the view cannot forge further Output lines.

@@ -348,6 +348,28 @@ describe('search view in chromium', () => {
     await v.page.close();
   });
 
+  it('offers Diagnose Connection under a network, proxy or TLS failure (issue 21), and only there', async () => {
+    const v = await freshView('light');
+    let s = await typeAndSearch(v, 'behind a proxy');
+    await v.send({ type: 'searchStarted', requestId: s.requestId, params: s.params });
+    await v.send({ type: 'searchError', requestId: s.requestId, error: { message: 'could not complete the request to https://api.example.com (through the proxy http://127.0.0.1:3128): connection refused', action: 'retry', diagnose: true } });
+    await v.page.waitForSelector('#error:not([hidden])');
+    const diagnose = v.page.getByRole('button', { name: 'Diagnose Connection' });
+    assert.equal(await diagnose.isVisible(), true);
+    await v.page.screenshot({ path: join(shots, 'error-network-diagnose-light.png') });
+    const before = (await v.posted()).length;
+    await diagnose.click();
+    await v.waitForPosted('diagnose', before);
+    // A service's own failure (503) is not a connection problem: Retry only.
+    s = await typeAndSearch(v, 'service down');
+    await v.send({ type: 'searchStarted', requestId: s.requestId, params: s.params });
+    await v.send({ type: 'searchError', requestId: s.requestId, error: { message: 'Service Unavailable (HTTP 503)', action: 'retry', status: 503 } });
+    await v.page.waitForSelector('#error:not([hidden])');
+    await v.page.getByRole('button', { name: 'Retry' }).waitFor({ state: 'visible' });
+    assert.equal(await v.page.getByRole('button', { name: 'Diagnose Connection' }).count(), 0);
+    await v.page.close();
+  });
+
   it('Escape cancels a running search and leaves the box, and never erases the query; an empty query only focuses the box', async () => {
     const v = await freshView();
     const s = await typeAndSearch(v, 'keep me');

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -62,4 +62,36 @@ export async function startHttpsFront(target: string, ca: TestCa): Promise<{ url
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   return { url: `https://127.0.0.1:${port}`, port, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+}
+
+/** A "proxy" that answers every CONNECT with `status` (403 by default): a proxy that refuses tunnels. */
+export async function startRefusingProxy(status = 403): Promise<{ url: string; port: number; connects: number; close(): Promise<void> }> {
+  const server = createHttpServer((_req, res) => { res.writeHead(405); res.end(); });
+  const state = { url: '', port: 0, connects: 0 };
+  server.on('connect', (_req, socket) => {
+    state.connects++;
+    socket.end(`HTTP/1.1 ${status} Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  state.port = (server.address() as AddressInfo).port;
+  state.url = `http://127.0.0.1:${state.port}`;
+  return Object.assign(state, { close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) });
+}
+
+/** A TCP server on 127.0.0.1 that accepts connections and never says a word (a silent host or proxy). */
+export async function startSilentServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createNetServer((s) => { sockets.add(s); s.on('error', () => undefined); s.on('close', () => sockets.delete(s)); });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return { port, close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }) };
+}
+
+/** A port on 127.0.0.1 where nothing listens (bound, then released). */
+export async function deadPort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
 }

@@ -19,6 +19,8 @@ export interface DevIndexExtensionApi {
   baseUrl(): string;
   apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
   lastSearch(): SearchOutcome | undefined;
+  /** Issue 21: replaces the issue reporter Report an Issue… opens (undefined: VS Code's own again). */
+  setIssueReporter?(send: ((report: { extensionId: string; issueTitle: string; issueBody: string }) => unknown) | undefined): void;
 }
 
 /** A request the sandbox saw (`GET /__sandbox/requests`); `auth` says how its key compared. */

@@ -130,6 +130,7 @@ export class SearchApp {
     if (t.closest('[data-key="set"]')) return this.vscode.postMessage({ type: 'setKey' });
     const err = data('[data-err]', 'err');
     if (err === 'setKey') return this.vscode.postMessage({ type: 'setKey' });
+    if (err === 'diagnose') return this.vscode.postMessage({ type: 'diagnose' });
     if (err === 'retry' || err === 'keyless') return this.dispatch({ t: 'retry', requestId, keyless: err === 'keyless' });
     if (err === 'filters') return this.dispatch({ t: 'toggleFilters', open: true });
     const li = t.closest<HTMLElement>('li.row');

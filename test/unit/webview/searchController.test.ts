@@ -266,6 +266,11 @@ describe('search view controller', () => {
       assert.equal(v.action, action, JSON.stringify(err));
       if (wait !== undefined) assert.equal(v.retryAfterMs, wait);
     }
+    // Network and timeout failures offer Diagnose Connection (issue 21); a service's own refusal does not.
+    for (const kind of ['network', 'timeout']) assert.equal((toViewError({ kind, message: 'm' }) as { diagnose?: boolean }).diagnose, true, kind);
+    for (const err of [{ kind: 'http', status: 503, message: 'm' }, { kind: 'invalid-response', message: 'm' }, { kind: 'http', status: 401, message: 'm' }]) {
+      assert.equal((toViewError(err) as { diagnose?: boolean }).diagnose, undefined, JSON.stringify(err));
+    }
     assert.equal(toViewError({ kind: 'aborted', message: 'aborted' }), 'aborted');
     const val = toViewError({ kind: 'validation', message: 'm', issues: [{ field: 'k', message: 'bad k' }] });
     assert.ok(val !== 'aborted');
@@ -293,9 +298,10 @@ describe('search view controller', () => {
     await c.receive({ type: 'insert', text: 'no-editor' });
     await c.receive({ type: 'openPassages', id: 'doc:x', title: 'T\nitle', url: 'https://e.com/x', passages: ['one', 'two'] });
     await c.receive({ type: 'setKey' });
+    await c.receive({ type: 'diagnose' });
     assert.deepEqual(calls, ['copy https://e.com', 'status Copied the link', 'insert code', 'status Inserted the passage at the cursor', 'insert no-editor',
       'warn Developer Index: no editor is active. Open a file, place the cursor, then insert again.',
-      `doc doc:x T\nitle\n${passagesDocument('T\nitle', 'https://e.com/x', ['one', 'two'])}`, 'command devIndex.auth.setKey']);
+      `doc doc:x T\nitle\n${passagesDocument('T\nitle', 'https://e.com/x', ['one', 'two'])}`, 'command devIndex.auth.setKey', 'command devIndex.diagnose']);
     assert.deepEqual(posted, []);
   });
 

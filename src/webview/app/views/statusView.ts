@@ -62,6 +62,7 @@ export class StatusView {
       actions.append(button('setKey', 'Set API Key', 'key', true), button('keyless', 'Search Without Key', 'search'));
     } else if (err.action === 'retry') {
       actions.append(button('retry', 'Retry', 'refresh', true));
+      if (err.diagnose) actions.append(button('diagnose', 'Diagnose Connection', 'pulse'));
     } else if (err.action === 'wait') {
       const left = s.waitUntil ? seconds(s.waitUntil - now) : 0;
       actions.append(h('span', { class: 'countdown' }, left > 0 ? `You can retry in ${left} s` : 'You can retry now'), button('retry', 'Retry', 'refresh', true, left > 0));

@@ -1,0 +1,550 @@
+// `diagnose()`: the checks of issue 21 in order, each with its own time limit, the whole run bounded
+// (15 s at most) and cancellable. A failing check never stops the run: the checks that depend on it
+// are skipped with the reason, the others still run. No vscode import: the CLI and the editor share it.
+import { readFileSync } from 'node:fs';
+import * as net from 'node:net';
+import { X509Certificate } from 'node:crypto';
+import { z } from 'zod';
+import { isLoopbackHost } from '../api/client';
+import { buildUrl, parseBaseUrl, SEARCH_PATH } from '../api/encode';
+import { ApiError, errorFromResponse, parseErrorBody } from '../api/errors';
+import { certificateAuthorities, headerValue, HttpTransport, noProxyEntry, proxyOrigin, resolveProxy, type HttpResponse, type NetworkOptions } from '../api/http';
+import { keyHeaderProblem, type Redact } from '../api/redact';
+import { describeZodError, SearchResponseSchema } from '../api/schemas';
+import { USER_AGENT } from '../api/version';
+import {
+  CHECK_ORDER, CHECK_TITLES, fixNaming, NAMES, type CheckId, type DiagnosisReport, type Finding, type Fix, type Surface,
+} from './findings';
+import { askConnect, connectTcp, handshake, lookupAll, seconds, type Probe } from './probes';
+import { PROXY_ENV_NAMES, secretsRedactor, withoutCredentials } from './secrets';
+
+export interface DoctorInput {
+  /** As configured: it may not even be a URL (that is the first finding). */
+  baseUrl: string;
+  apiKey?: string;
+  /** Proxy and certificate settings (`env` holds HTTPS_PROXY, NO_PROXY, NODE_EXTRA_CA_CERTS). */
+  network?: NetworkOptions;
+  allowInsecureHttp?: boolean;
+  /** Which names the fixes use: variables and flags (cli) or settings and commands (editor). */
+  surface: Surface;
+}
+
+export type TimedCheck = 'dns' | 'proxyConnect' | 'tls' | 'service' | 'key';
+
+export interface DoctorOptions {
+  signal?: AbortSignal;
+  /** Per-check time limits in ms (defaults in DEFAULT_TIMEOUTS). */
+  timeouts?: Partial<Record<TimedCheck, number>>;
+  /** The whole run's limit in ms (default TOTAL_LIMIT_MS); every check gets at most what is left. */
+  totalMs?: number;
+  /** This machine's clock (tests move it to check the skew finding). */
+  now?: () => number;
+}
+
+export const DEFAULT_TIMEOUTS: Record<TimedCheck, number> = { dns: 3000, proxyConnect: 4000, tls: 4000, service: 6000, key: 4000 };
+/** Under the issue's 15 s with room for rendering: the checks stop starting at this point. */
+export const TOTAL_LIMIT_MS = 14_000;
+/** A clock further off than this from the service's `Date` is a problem (expiry times depend on it). */
+export const MAX_SKEW_MS = 60_000;
+const DOCTOR_QUERY = 'connection check';
+
+/** The keyless quota's 429 body (addendum, "Keyless developer search"); tolerant of extra fields. */
+const KeylessLimitSchema = z.looseObject({
+  error: z.string().optional(),
+  reason: z.enum(['requests', 'credits']).optional().catch(undefined),
+  retry_after_seconds: z.number().int().nonnegative().optional().catch(undefined),
+});
+
+interface Context {
+  input: DoctorInput;
+  opts: DoctorOptions;
+  redact: Redact;
+  surface: Surface;
+  deadline: number;
+  url?: URL;
+  proxy?: { url: URL; display: string; source: string; token?: string; strictSSL: boolean };
+  ca?: string[];
+  caBroken?: boolean;
+  tunnel?: import('node:net').Socket;
+  /** The first check that leaves the network checks without a path to the service. */
+  blocked?: string;
+  serviceDate?: { dateMs: number; localMs: number };
+}
+
+export async function diagnose(input: DoctorInput, opts: DoctorOptions = {}): Promise<DiagnosisReport> {
+  const started = Date.now();
+  const env = input.network?.env ?? process.env;
+  const redact = secretsRedactor({
+    apiKey: input.apiKey,
+    proxyUrls: [input.network?.proxy, ...PROXY_ENV_NAMES.map((n) => env[n])],
+    proxyAuthorization: input.network?.proxyAuthorization,
+  });
+  const cx: Context = { input, opts, redact, surface: input.surface, deadline: started + Math.min(opts.totalMs ?? TOTAL_LIMIT_MS, TOTAL_LIMIT_MS) };
+  const findings: Finding[] = [];
+  const steps: Record<CheckId, (cx: Context) => Promise<Omit<Finding, 'check' | 'title'>> | Omit<Finding, 'check' | 'title'>> = {
+    baseUrl: checkBaseUrl, proxy: checkProxy, ca: checkCa, dns: checkDns, proxyConnect: checkProxyConnect,
+    tls: checkTls, service: checkService, key: checkKey, clock: checkClock,
+  };
+  try {
+    for (const id of CHECK_ORDER) {
+      let f: Omit<Finding, 'check' | 'title'>;
+      if (opts.signal?.aborted) f = { status: 'skipped', found: 'cancelled' };
+      else if (Date.now() >= cx.deadline) f = { status: 'skipped', found: `not run: the diagnosis is limited to ${seconds(TOTAL_LIMIT_MS + 1000)} and that time is used up` };
+      else {
+        try {
+          f = await steps[id](cx);
+        } catch (e) {
+          // A check's own bug still gives a finding, never a stack trace.
+          f = { status: 'problem', found: `the check failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`, fix: { text: 'run the diagnosis again; if this stays, report it with Report an Issue (devindex doctor --json output)' } };
+        }
+        if (opts.signal?.aborted && f.status !== 'ok') f = { status: 'skipped', found: 'cancelled' };
+      }
+      findings.push(clean({ check: id, title: CHECK_TITLES[id], ...f }, redact));
+    }
+  } finally {
+    cx.tunnel?.destroy();
+  }
+  const cancelled = opts.signal?.aborted === true;
+  return {
+    baseUrl: redact(withoutCredentials(input.baseUrl.trim())).slice(0, 300),
+    surface: input.surface,
+    startedAt: new Date(started).toISOString(),
+    ms: Date.now() - started,
+    cancelled,
+    findings,
+    ok: !cancelled && findings.every((f) => f.status !== 'problem'),
+  };
+}
+
+/** The time a check may take: its own limit, or what is left of the whole run. */
+function budget(cx: Context, id: TimedCheck): number {
+  return Math.max(1, Math.min(cx.opts.timeouts?.[id] ?? DEFAULT_TIMEOUTS[id], cx.deadline - Date.now()));
+}
+
+/** One line of untrusted text, bounded, without secrets. */
+function clean(f: Finding, redact: Redact): Finding {
+  // eslint-disable-next-line no-control-regex
+  const line = (s: string) => redact(s).replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '').slice(0, 1000);
+  return { ...f, found: line(f.found), ...(f.fix ? { fix: { ...f.fix, text: line(f.fix.text) } } : {}) };
+}
+
+type Result = Omit<Finding, 'check' | 'title'>;
+const ok = (found: string, fix?: Fix): Result => ({ status: 'ok', found, ...(fix ? { fix } : {}) });
+const problem = (found: string, fix: Fix): Result => ({ status: 'problem', found, fix });
+const skipped = (found: string): Result => ({ status: 'skipped', found });
+
+// ---- base URL ----
+
+function checkBaseUrl(cx: Context): Result {
+  const raw = cx.input.baseUrl.trim();
+  const where = NAMES.baseUrl[cx.surface];
+  let u: URL;
+  try {
+    u = parseBaseUrl(raw);
+  } catch (e) {
+    cx.blocked = 'the base URL is not usable';
+    const why = e instanceof Error ? e.message.replace(/^base URL /, '') : String(e);
+    return problem(`${JSON.stringify(withoutCredentials(raw).slice(0, 200))}: ${why}`,
+      fixNaming('baseUrl', cx.surface, `set ${where} to the service's address, e.g. https://api.firecrawl.dev`));
+  }
+  cx.url = u;
+  const host = u.hostname;
+  const detail = `${u.origin}${u.pathname === '/' ? '' : u.pathname} (${u.protocol.slice(0, -1)}, host ${host}${u.port ? `, port ${u.port}` : ''})`;
+  if (u.protocol === 'http:' && !isLoopbackHost(host) && cx.input.apiKey) {
+    if (cx.input.allowInsecureHttp) {
+      return ok(`${detail}; plain http to a host that is not loopback: the API key crosses the network readable by anyone on it (allowed by ${NAMES.insecure[cx.surface]})`,
+        fixNaming('baseUrl', cx.surface, `use an https:// address in ${where}`));
+    }
+    return problem(`${detail}; plain http to a host that is not loopback: the API key would cross the network in clear text, so it is not sent`,
+      fixNaming('baseUrl', cx.surface, `use an https:// address in ${where} (or, knowing the risk, ${NAMES.insecure[cx.surface]})`));
+  }
+  return ok(detail);
+}
+
+// ---- proxy: which one applies, and where it came from ----
+
+function checkProxy(cx: Context): Result {
+  if (!cx.url) return skipped('no usable base URL');
+  const netOpts = cx.input.network ?? {};
+  const env = netOpts.env ?? process.env;
+  const plan = resolveProxy(netOpts);
+  if (!plan) return ok(`none: ${cx.surface === 'editor' ? 'http.proxy is empty and ' : ''}HTTPS_PROXY / HTTP_PROXY are not set; connections go direct`);
+  const https = cx.url.protocol === 'https:';
+  const raw = https ? plan.httpsProxy : plan.httpProxy;
+  const source = plan.source === 'setting' ? 'http.proxy' : envName(env, https) ?? 'HTTPS_PROXY';
+  if (!raw) return ok(`none for http:// addresses (${source} applies to https:// only); connections go direct`);
+  const port = cx.url.port || (https ? '443' : '80');
+  const bypass = noProxyEntry(cx.url.hostname, port, plan.noProxy);
+  if (bypass !== undefined) {
+    const from = (netOpts.noProxy ?? []).some((h) => h.trim() === bypass) ? 'http.noProxy' : 'NO_PROXY';
+    return ok(`none for ${cx.url.host}: ${from} entry "${bypass}" sends it direct (the proxy ${proxyOrigin(raw)} from ${source} is not used)`);
+  }
+  const fixWhere = source === 'http.proxy' ? 'http.proxy' : source;
+  const settings = source === 'http.proxy' ? ['http.proxy'] : undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    cx.blocked = 'the proxy is not usable';
+    return problem(`${source} is not a URL (${JSON.stringify(withoutCredentials(raw).slice(0, 100))})`, { text: `give ${fixWhere} as http://host:port (or remove it if this network has no proxy)`, ...(settings ? { settings } : {}) });
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    cx.blocked = 'the proxy is not usable';
+    return problem(`${source} uses ${u.protocol.slice(0, -1)}, which this client does not speak (only http:// and https:// proxies)`, { text: `set ${fixWhere} to an http:// proxy`, ...(settings ? { settings } : {}) });
+  }
+  const token = netOpts.proxyAuthorization?.trim() || (u.username || u.password
+    ? `Basic ${Buffer.from(`${safeDecode(u.username)}:${safeDecode(u.password)}`).toString('base64')}` : undefined);
+  cx.proxy = { url: u, display: u.origin, source, ...(token ? { token } : {}), strictSSL: netOpts.proxyStrictSSL !== false };
+  const creds = u.username || u.password;
+  const found = `${u.origin} from ${source}${creds ? ' (with credentials in the URL, not shown)' : ''}${netOpts.proxyAuthorization ? ' with http.proxyAuthorization' : ''}`;
+  if (creds && source === 'http.proxy') {
+    // It works, but the password sits in settings.json in clear text (and travels with Settings Sync).
+    return problem(`${found}: the proxy password is stored in clear text in settings.json`,
+      { text: 'remove user:password from http.proxy and put the credentials in http.proxyAuthorization (e.g. "Basic " + base64 of user:password)', settings: ['http.proxy', 'http.proxyAuthorization'] });
+  }
+  return ok(found);
+}
+
+function envName(env: Record<string, string | undefined>, https: boolean): string | undefined {
+  const names = https ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
+  return names.find((n) => env[n]?.trim());
+}
+
+// ---- certificate authorities: the extra files are readable PEM ----
+
+function checkCa(cx: Context): Result {
+  const netOpts = cx.input.network ?? {};
+  const env = netOpts.env ?? process.env;
+  const files: Array<{ file: string; what: 'caFile' | 'env' }> = [];
+  const extra = env.NODE_EXTRA_CA_CERTS?.trim();
+  if (extra) files.push({ file: extra, what: 'env' });
+  if (netOpts.caFile?.trim()) files.push({ file: netOpts.caFile.trim(), what: 'caFile' });
+  const problems: string[] = [];
+  const good: string[] = [];
+  const usableFiles = new Set<'caFile' | 'env'>();
+  let broken: Fix | undefined;
+  for (const { file, what } of files) {
+    const name = what === 'env' ? 'NODE_EXTRA_CA_CERTS' : 'devIndex.network.caFile';
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      problems.push(`${name} names ${file}, which ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'error'})`}`);
+      broken ??= caFix(cx.surface, what, `point ${name} at the PEM file of the certificate authority you need, or clear it`);
+      continue;
+    }
+    const pems = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    const names = pems.flatMap((p) => { try { return [certName(new X509Certificate(p).subject)]; } catch { return []; } });
+    if (!names.length) {
+      problems.push(`${name} names ${file}, which holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+      broken ??= caFix(cx.surface, what, `export the certificate authority as PEM (Base-64 text, not DER) and point ${name} at that file`);
+      continue;
+    }
+    usableFiles.add(what);
+    good.push(`${name}: ${file} (${names.length <= 3 ? names.map((n) => `"${n}"`).join(', ') : `${names.length} certificates`})`);
+  }
+  // The list the transport would use, from the files that are usable.
+  const usable: NetworkOptions = {
+    ...netOpts,
+    caFile: usableFiles.has('caFile') ? netOpts.caFile : undefined,
+    env: { ...env, NODE_EXTRA_CA_CERTS: usableFiles.has('env') ? extra : undefined },
+  };
+  try {
+    cx.ca = certificateAuthorities(usable);
+  } catch {
+    cx.ca = undefined;
+  }
+  if (broken) {
+    cx.caBroken = true;
+    return problem(problems.join('; '), broken);
+  }
+  if (!good.length) return ok(`Node's bundled authorities and the system store; no extra file (${cx.surface === 'editor' ? 'devIndex.network.caFile, NODE_EXTRA_CA_CERTS' : 'NODE_EXTRA_CA_CERTS'}) is set`);
+  return ok(good.join('; '));
+}
+
+/** The CN of an X.509 subject (one `key=value` a line), else its O. */
+function certName(subject: string): string {
+  const lines = subject.split('\n');
+  return lines.find((l) => l.startsWith('CN='))?.slice(3) ?? lines.find((l) => l.startsWith('O='))?.slice(2) ?? 'unnamed';
+}
+
+function caFix(surface: Surface, what: 'caFile' | 'env', text: string): Fix {
+  return what === 'caFile' ? fixNaming('caFile', surface, text) : { text };
+}
+
+// ---- name resolution ----
+
+async function checkDns(cx: Context): Promise<Result> {
+  if (!cx.url) return skipped('no usable base URL');
+  const host = cx.url.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(host)) return ok(`${host} is an address: nothing to resolve`);
+  const p = await lookupAll(host, budget(cx, 'dns'), cx.opts.signal);
+  if (p.ok) {
+    const [first, ...rest] = p.value;
+    return ok(`${host} → ${first ?? '(no address)'}${rest.length ? ` (and ${rest.length} more)` : ''} in ${p.ms} ms`);
+  }
+  if (cx.proxy) return skipped(`${host} does not resolve from this machine (${describeProbe(p)}); the proxy resolves it, which is normal behind a proxy`);
+  cx.blocked = `${host} does not resolve`;
+  const what = p.code === 'ENOTFOUND' ? 'not found' : describeProbe(p);
+  return problem(`${host}: ${what}`, fixNaming('baseUrl', cx.surface, `check the host name in ${NAMES.baseUrl[cx.surface]} (a typo?), or the network's DNS; behind a proxy, set it in ${cx.surface === 'editor' ? 'http.proxy' : 'HTTPS_PROXY'}`));
+}
+
+function describeProbe(p: Extract<Probe<unknown>, { ok: false }>): string {
+  if (p.reason === 'timeout') return p.message;
+  if (p.reason === 'aborted') return 'cancelled';
+  return p.code ? `${p.code}` : p.message;
+}
+
+// ---- the proxy answers, and accepts CONNECT ----
+
+async function checkProxyConnect(cx: Context): Promise<Result> {
+  if (!cx.url) return skipped('no usable base URL');
+  const p = cx.proxy;
+  if (!p) return skipped(cx.blocked === 'the proxy is not usable' ? 'the proxy setting is not usable (above)' : 'no proxy applies');
+  const settings = p.source === 'http.proxy' ? { settings: ['http.proxy'] } : {};
+  const where = p.source;
+  const port = Number(p.url.port || (p.url.protocol === 'https:' ? 443 : 80));
+  const host = p.url.hostname.replace(/^\[|\]$/g, '');
+  const limit = budget(cx, 'proxyConnect');
+  const t0 = Date.now();
+  const conn = await connectTcp(host, port, limit, cx.opts.signal,
+    p.url.protocol === 'https:' ? { ...(net.isIP(host) ? {} : { servername: host }), ...(cx.ca ? { ca: cx.ca } : {}), rejectUnauthorized: p.strictSSL } : undefined);
+  if (!conn.ok) {
+    cx.blocked = 'the proxy cannot be reached';
+    const why = conn.code === 'ECONNREFUSED' ? 'refused the connection: nothing listens there'
+      : conn.code === 'ENOTFOUND' ? `its host ${host} is not found`
+        : conn.reason === 'timeout' ? `did not answer within ${seconds(limit)}` : describeProbe(conn);
+    return problem(`${p.display} (from ${where}) ${why}`, { text: `check the proxy address in ${where}, or remove it if this network has no proxy`, ...settings });
+  }
+  const target = `${cx.url.hostname.includes(':') ? `[${cx.url.hostname.replace(/^\[|\]$/g, '')}]` : cx.url.hostname}:${cx.url.port || (cx.url.protocol === 'https:' ? 443 : 80)}`;
+  const left = Math.max(1, Math.min(limit - (Date.now() - t0), cx.deadline - Date.now()));
+  const answer = await askConnect(conn.value, target, p.token, left, cx.opts.signal);
+  if (!answer.ok) {
+    cx.blocked = 'the proxy does not open a tunnel';
+    const why = answer.reason === 'timeout' ? `accepted the connection but did not answer CONNECT ${target} within ${seconds(limit)}` : `did not answer CONNECT ${target}: ${answer.message}`;
+    return problem(`${p.display} (from ${where}) ${why}`, { text: `the proxy may not allow CONNECT tunnels: ask its administrator, or if the service is reachable directly, add ${cx.url.hostname} to ${NAMES.noProxy[cx.surface]}`, ...settings });
+  }
+  const { status, reason } = answer.value;
+  const said = `HTTP ${status}${reason ? ` ${printable(reason)}` : ''}`;
+  if (status === 407) {
+    cx.blocked = 'the proxy asks for credentials';
+    conn.value.destroy();
+    const fix = p.token ? 'the proxy refused the credentials given: correct them' : 'give the proxy credentials';
+    return problem(`${p.display} (from ${where}) refused CONNECT ${target}: it needs credentials (${said})`,
+      cx.surface === 'editor' ? { text: `${fix} in http.proxyAuthorization (or user:password in http.proxy)`, settings: ['http.proxyAuthorization', 'http.proxy'] }
+        : { text: `${fix} in the proxy URL: ${NAMES.proxyAuth.cli}` });
+  }
+  if (status < 200 || status > 299) {
+    cx.blocked = 'the proxy refuses CONNECT';
+    conn.value.destroy();
+    return problem(`${p.display} (from ${where}) refused CONNECT ${target} (${said})`,
+      { text: `ask the proxy's administrator to allow CONNECT to ${target}, or if the service is reachable directly, add ${cx.url.hostname} to ${NAMES.noProxy[cx.surface]}`, ...(cx.surface === 'editor' ? { settings: ['http.noProxy', ...(settings.settings ?? [])] } : {}) });
+  }
+  cx.tunnel = conn.value;
+  return ok(`${p.display} (from ${where}) answered and opened a tunnel to ${target} (${said}) in ${Date.now() - t0} ms`);
+}
+
+// ---- TLS: the chain this client sees ----
+
+async function checkTls(cx: Context): Promise<Result> {
+  if (!cx.url) return skipped('no usable base URL');
+  if (cx.url.protocol !== 'https:') return skipped('plain http: no TLS');
+  if (cx.blocked) return skipped(`${cx.blocked} (above)`);
+  const host = cx.url.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(cx.url.port || 443);
+  const tunnel = cx.tunnel;
+  cx.tunnel = undefined;
+  const limit = budget(cx, 'tls');
+  const p = await handshake({ host, port, ...(tunnel ? { socket: tunnel } : {}), ...(cx.ca ? { ca: cx.ca } : {}), timeoutMs: limit, ...(cx.opts.signal ? { signal: cx.opts.signal } : {}) });
+  const via = tunnel ? ` through ${cx.proxy?.display}` : '';
+  if (!p.ok) {
+    cx.blocked = 'the TLS handshake failed';
+    const why = p.code === 'ECONNREFUSED' ? `connection to ${host}:${port} refused: nothing listens there`
+      : p.reason === 'timeout' ? `no TLS handshake with ${host}:${port}${via} within ${seconds(limit)}`
+        : `the TLS handshake with ${host}:${port}${via} failed (${describeProbe(p)})`;
+    return problem(why, p.code === 'ECONNREFUSED' ? fixNaming('baseUrl', cx.surface, `check the address and port in ${NAMES.baseUrl[cx.surface]}`)
+      : { text: `a firewall or a proxy may stop TLS to ${host}; if a proxy is required here, set it in ${cx.surface === 'editor' ? 'http.proxy' : 'HTTPS_PROXY'}`, ...(cx.surface === 'editor' ? { settings: ['http.proxy'] } : {}) });
+  }
+  const t = p.value;
+  const leaf = t.chain[0];
+  const top = t.chain[t.chain.length - 1];
+  const chain = t.chain.length ? `${leaf?.subject} issued by "${leaf?.issuer}"${t.chain.length > 1 && top?.issuer !== leaf?.issuer ? `, chain of ${t.chain.length} up to "${top?.issuer}"` : ''}` : 'no certificate';
+  const expires = leaf && Number.isFinite(leaf.validToMs) ? `, expires ${new Date(leaf.validToMs).toISOString().slice(0, 10)}` : '';
+  const addr = t.remote ? ` at ${t.remote}` : '';
+  if (!t.authorized) {
+    const untrustedIssuer = top?.issuer ?? leaf?.issuer ?? 'an unknown issuer';
+    if (cx.proxy && !cx.proxy.strictSSL) {
+      return ok(`${chain}${expires}${addr}${via}: not trusted (${t.error}), accepted because http.proxyStrictSSL is off`,
+        { text: `trust "${untrustedIssuer}" with devIndex.network.caFile and turn http.proxyStrictSSL back on`, settings: ['devIndex.network.caFile', 'http.proxyStrictSSL'] });
+    }
+    cx.blocked = 'the certificate is not trusted';
+    if (t.error === 'CERT_HAS_EXPIRED') {
+      return problem(`${chain}${expires}${addr}${via}: the certificate has expired`, { text: `the service's (or a gateway's) certificate expired on ${leaf?.validTo}: tell its operator; check this machine's clock too` });
+    }
+    if (t.error === 'ERR_TLS_CERT_ALTNAME_INVALID' || t.error?.includes('altnames')) {
+      return problem(`${chain}${addr}${via}: the certificate is not for ${host} (${t.error})`, fixNaming('baseUrl', cx.surface, `check the host in ${NAMES.baseUrl[cx.surface]}; a gateway that inspects TLS may be answering for it`));
+    }
+    const caName = NAMES.caFile[cx.surface];
+    const other = cx.surface === 'editor' ? ' (or NODE_EXTRA_CA_CERTS before starting the editor)' : ' (the editor: devIndex.network.caFile)';
+    return problem(`${chain}${expires}${addr}${via}: not trusted (${t.error}); "${untrustedIssuer}" is not a certificate authority this client trusts${cx.caBroken ? ' (an extra certificate file is unusable, above)' : ''}`,
+      fixNaming('caFile', cx.surface, `if "${untrustedIssuer}" is your network's TLS-inspecting gateway, get its CA certificate as a PEM file and point ${caName} at it${other}`));
+  }
+  const soon = leaf && Number.isFinite(leaf.validToMs) && leaf.validToMs - Date.now() < 14 * 86_400_000 ? ' (less than 14 days left)' : '';
+  return ok(`trusted: ${chain}${expires}${soon}${addr}${via}${t.protocol ? `, ${t.protocol}` : ''}`);
+}
+
+// ---- the service: one keyless search with k=1 ----
+
+async function checkService(cx: Context): Promise<Result> {
+  if (!cx.url) return skipped('no usable base URL');
+  if (cx.blocked) return skipped(`${cx.blocked} (above)`);
+  const url = buildUrl(cx.url, SEARCH_PATH, [['query', DOCTOR_QUERY], ['k', '1']]);
+  const t0 = Date.now();
+  const r = await send(cx, { url, timeoutMs: budget(cx, 'service') });
+  if (!r.ok) {
+    cx.blocked = 'the service did not answer';
+    return problem(`keyless search ${SEARCH_PATH}?k=1: ${r.error.message}`, networkFix(cx, r.error));
+  }
+  const res = r.res;
+  const ms = Date.now() - t0;
+  const quota = quotaOf(res.headers);
+  if (res.status >= 200 && res.status < 300) {
+    let json: unknown;
+    try { json = JSON.parse(res.bodyText); } catch { json = undefined; }
+    const parsed = SearchResponseSchema.safeParse(json);
+    if (!parsed.success) {
+      return problem(`${url.replace(/\?.*$/, '')} answered HTTP ${res.status} in ${ms} ms, but not with a developer search response (${json === undefined ? 'not JSON' : describeZodError(parsed.error, 2)})`,
+        fixNaming('baseUrl', cx.surface, `is ${NAMES.baseUrl[cx.surface]} the developer index service? (a gateway's path prefix, e.g. https://gw.example.com/fc, is kept)`));
+    }
+    const coverage = Object.entries(parsed.data.coverage ?? {}).map(([k, v]) => `${k} ${typeof v === 'string' ? v : '?'}`);
+    return ok(`reachable: keyless search (k=1) answered HTTP ${res.status} in ${ms} ms, ${parsed.data.results.length} result${parsed.data.results.length === 1 ? '' : 's'}; coverage: ${coverage.length ? coverage.join(', ') : 'not given'}; keyless quota left: ${quota ?? 'not said by the service'}`);
+  }
+  const body = parseErrorBody(res.bodyText, headerValue(res.headers, 'content-type'));
+  const said = body.error ? `"${printable(body.error).slice(0, 200)}"` : body.shape;
+  if (res.status === 429) {
+    let json: unknown;
+    try { json = JSON.parse(res.bodyText); } catch { json = undefined; }
+    const k = KeylessLimitSchema.safeParse(json);
+    const wait = k.success && k.data.retry_after_seconds !== undefined ? k.data.retry_after_seconds * 1000 : undefined;
+    const keyless = k.success && (k.data.reason !== undefined || /keyless/i.test(k.data.error ?? ''));
+    if (keyless) {
+      const what = k.data?.reason === 'credits' ? 'keyless credits are used up' : 'keyless searches are used up';
+      const when = wait !== undefined ? ` until ${new Date(Date.now() + wait).toISOString().slice(0, 16).replace('T', ' ')} UTC (in ${humanWait(wait)})` : '';
+      return problem(`the service answered HTTP 429 in ${ms} ms: ${what} for today from this address${when}`,
+        fixNaming('key', cx.surface, `${cx.surface === 'editor' ? 'run Developer Index: Set API Key' : 'set DEVINDEX_API_KEY'} (a key has its own limits; waiting is the only other way)`));
+    }
+    return problem(`the service answered HTTP 429 in ${ms} ms: rate limited (${said})${wait !== undefined ? `; retry in ${humanWait(wait)}` : ''}`,
+      fixNaming('key', cx.surface, `wait a minute, or ${cx.surface === 'editor' ? 'set an API key (Developer Index: Set API Key)' : 'set DEVINDEX_API_KEY'} for higher limits`));
+  }
+  if (res.status === 401 || res.status === 403) {
+    return problem(`the service refused keyless search from this network (HTTP ${res.status}: ${said})`,
+      fixNaming('key', cx.surface, `keyless access is refused here (an IPv6, proxy or VPN address, or keyless search is off); ${cx.surface === 'editor' ? 'set an API key with Developer Index: Set API Key' : 'set DEVINDEX_API_KEY'}`));
+  }
+  const e = errorFromResponse({ status: res.status, bodyText: res.bodyText, contentType: headerValue(res.headers, 'content-type'), nowMs: Date.now(), attempts: 1, redact: cx.redact, location: headerValue(res.headers, 'location'), requestUrl: url });
+  if (res.status === 404 || (res.status >= 300 && res.status < 400)) {
+    return problem(`${url.replace(/\?.*$/, '')}: ${e.message}`, fixNaming('baseUrl', cx.surface, `check ${NAMES.baseUrl[cx.surface]}: the developer search is not at this address`));
+  }
+  return problem(`the service answered HTTP ${res.status} in ${ms} ms: ${e.message}`, { text: res.status >= 500 ? 'the service (or a gateway in front of it) is failing: try again later' : 'see the message; it names what the service refused' });
+}
+
+// ---- the key: one cheap authenticated request, never an agent run and never credits ----
+
+async function checkKey(cx: Context): Promise<Result> {
+  const key = cx.input.apiKey;
+  const keyName = NAMES.key[cx.surface];
+  if (!key) return skipped(`no API key is set (${keyName}); search works keyless, agent jobs need one`);
+  const unsendable = keyHeaderProblem(key);
+  if (unsendable) return problem(unsendable, fixNaming('key', cx.surface, `set the key again, copied without line breaks (${keyName})`));
+  if (!cx.url) return skipped('no usable base URL');
+  if (cx.url.protocol === 'http:' && !isLoopbackHost(cx.url.hostname) && !cx.input.allowInsecureHttp) return skipped('not sent over plain http (base URL, above)');
+  if (cx.blocked && cx.blocked !== 'the service did not answer') return skipped(`${cx.blocked} (above)`);
+  const t0 = Date.now();
+  // The first page of the agent job list: authenticated, no credits, nothing started (as Set API Key checks).
+  const r = await send(cx, { url: buildUrl(cx.url, '/v2/agent'), key, timeoutMs: budget(cx, 'key') });
+  if (!r.ok) return problem(`GET /v2/agent with the key: ${r.error.message}`, networkFix(cx, r.error));
+  const { status } = r.res;
+  const ms = Date.now() - t0;
+  const body = parseErrorBody(r.res.bodyText, headerValue(r.res.headers, 'content-type'));
+  const said = body.error ? `: "${printable(body.error).slice(0, 200)}"` : '';
+  if (status >= 200 && status < 300) return ok(`accepted (GET /v2/agent, the job list: HTTP ${status} in ${ms} ms; no credits used)`);
+  if (status === 401) return problem(`refused: the service does not accept this key (HTTP 401${said})`, fixNaming('key', cx.surface, `set a valid key (${keyName}); create or copy one on your account's API keys page`));
+  if (status === 402) return problem(`accepted, but the account is out of credits or has no billing (HTTP 402${said})`, { text: 'add credits or configure billing on the account; search works meanwhile' });
+  if (status === 403) return problem(`accepted, but the key lacks permission for agent jobs (HTTP 403${said})`, fixNaming('key', cx.surface, `use a key that has access to agent jobs (${keyName})`));
+  if (status === 429) return ok(`accepted (HTTP 429: rate limited right now${said}); the key itself is fine`);
+  if (status === 404) return problem(`the service has no job list at this address (HTTP 404${said}), so the key could not be checked`, fixNaming('baseUrl', cx.surface, `check ${NAMES.baseUrl[cx.surface]}`));
+  return problem(`the key could not be checked: HTTP ${status}${said}`, { text: status >= 500 ? 'the service is failing: try again later' : 'see the message' });
+}
+
+// ---- the clock ----
+
+function checkClock(cx: Context): Result {
+  const d = cx.serviceDate;
+  if (!d) return skipped('no answer from the service carried a Date header');
+  const skew = d.localMs - d.dateMs;
+  const words = `${humanWait(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} the service's`;
+  if (Math.abs(skew) > MAX_SKEW_MS) {
+    return problem(`this machine's clock is ${words} (its Date header: ${new Date(d.dateMs).toUTCString()})`, { text: 'set the system clock right (turn on automatic time / NTP): job expiry times and rate-limit resets are read against it' });
+  }
+  return ok(`within ${Math.max(1, Math.round(Math.abs(skew) / 1000))} s of the service's Date header`);
+}
+
+// ---- helpers ----
+
+/** One request through the project's own transport (the same proxy, tunnel and CA rules as every request). */
+async function send(cx: Context, o: { url: string; key?: string; timeoutMs: number }): Promise<{ ok: true; res: HttpResponse } | { ok: false; error: ApiError }> {
+  const transport = new HttpTransport({ connections: 1, network: cx.input.network ?? {} });
+  const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
+  if (o.key) headers.authorization = `Bearer ${o.key}`;
+  const local = (cx.opts.now ?? Date.now)();
+  try {
+    const res = await transport.send({ method: 'GET', url: o.url, headers, timeoutMs: o.timeoutMs, maxResponseBytes: 1024 * 1024, ...(cx.opts.signal ? { signal: cx.opts.signal } : {}) });
+    const date = Date.parse(headerValue(res.headers, 'date') ?? '');
+    const after = (cx.opts.now ?? Date.now)();
+    if (Number.isFinite(date) && !cx.serviceDate) cx.serviceDate = { dateMs: date, localMs: Math.round((local + after) / 2) };
+    return { ok: true, res: { ...res, bodyText: cx.redact(res.bodyText) } };
+  } catch (e) {
+    const err = e instanceof ApiError ? e : new ApiError({ kind: 'network', message: e instanceof Error ? e.message : String(e) });
+    err.message = cx.redact(err.message);
+    return { ok: false, error: err };
+  } finally {
+    void transport.close().catch(() => undefined);
+  }
+}
+
+function networkFix(cx: Context, e: ApiError): Fix {
+  if (e.code === 'CA_FILE') return fixNaming('caFile', cx.surface, `point ${NAMES.caFile[cx.surface]} at a readable PEM file`);
+  if (e.code === 'PROXY_AUTH') return cx.surface === 'editor' ? { text: 'give the proxy credentials in http.proxyAuthorization', settings: ['http.proxyAuthorization'] } : { text: `give the proxy credentials: ${NAMES.proxyAuth.cli}` };
+  if (e.code === 'PROXY_REFUSED' || e.code === 'PROXY_URL') return { text: `check the proxy (${cx.proxy?.source ?? 'http.proxy / HTTPS_PROXY'})`, ...(cx.surface === 'editor' ? { settings: ['http.proxy'] } : {}) };
+  if (/certificate is not trusted/.test(e.message)) return fixNaming('caFile', cx.surface, `trust the gateway's certificate authority with ${NAMES.caFile[cx.surface]}`);
+  if (e.kind === 'timeout') return { text: 'the service or the network is slow or silent: try again; behind a proxy, check that it is set' };
+  return fixNaming('baseUrl', cx.surface, `check ${NAMES.baseUrl[cx.surface]} and the network`);
+}
+
+/** The keyless quota left, when the service says it (RateLimit / X-RateLimit headers). */
+export function quotaOf(h: HttpResponse['headers']): string | undefined {
+  const remaining = headerValue(h, 'x-ratelimit-remaining') ?? headerValue(h, 'ratelimit-remaining');
+  const limit = headerValue(h, 'x-ratelimit-limit') ?? headerValue(h, 'ratelimit-limit');
+  const combined = headerValue(h, 'ratelimit');
+  const r = remaining ?? (combined ? /\br=(\d+)|remaining=(\d+)/.exec(combined)?.slice(1).find(Boolean) : undefined);
+  if (r === undefined || !/^\d{1,9}$/.test(r.trim())) return undefined;
+  return `${r.trim()}${limit && /^\d{1,9}$/.test(limit.trim()) ? ` of ${limit.trim()}` : ''}`;
+}
+
+export function humanWait(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 90) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 90) return `${m} min`;
+  const h = Math.floor(m / 60);
+  return `${h} h${m % 60 ? ` ${m % 60} min` : ''}`;
+}
+
+function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
+}
+
+function safeDecode(s: string): string {
+  try { return decodeURIComponent(s); } catch { return s; }
+}
