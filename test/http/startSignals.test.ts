@@ -49,7 +49,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function gone(info: Started): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline && info.pids.some(alive)) await sleep(100);
-  assert.deepEqual(info.pids.filter(alive), [], 'every process the session started has ended');
+  assert.deepEqual(info.pids.filter(alive), [], 'the script and every process it started have ended');
   const sandboxPort = Number(new URL(info.sandboxUrl).port);
   assert.equal(await portOpen(sandboxPort), false, `the sandbox's port ${sandboxPort} is free`);
   assert.equal(await portOpen(info.standInPort), false, `code-server's port ${info.standInPort} is free`);
