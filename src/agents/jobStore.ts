@@ -215,8 +215,17 @@ export class JobStore {
     this.jobsById.set(job.id, job);
     this.changeEmitter.fire(undefined);
     this.follower.follow(job.id);
-    if (!saved) void this.repo.saved(job.id).then((ok) => { if (ok) this.changed(job.id); });
+    if (!saved) this.tellWhenSaved(job.id);
     return job;
+  }
+
+  /** The tree hears of the retry that finally lands a new job's record. */
+  private tellWhenSaved(id: string): void {
+    void this.repo.saved(id).then((ok) => {
+      if (this.disposed) return;
+      if (ok) this.changed(id);
+      else this.tellWhenSaved(id);
+    });
   }
 
   /** Whether storage has refused this job's record and a retry is pending (the job would not survive a reload yet). */

@@ -70,13 +70,19 @@ describe('unexpected statuses: an immediate, clear error (issue 20)', () => {
         await client.close();
       }
       const ms = Date.now() - t0;
-      assert.ok(ms < 2_000, `answered in ${ms} ms`);
+      assert.ok(ms < 5_000, `answered in ${ms} ms`);
       assert.equal(requests, 1);
     });
   }
 
+  // A whole process on 2 loaded cores can take seconds to start, so the bound is what tells "at once"
+  // from the old ways: five attempts over 33 s, or one wait for the 30 s timeout; one request proves
+  // there was no retry.
+  const PROCESS_BOUND_MS = 15_000;
+
   it('devindex search: a 304 with a Content-Length is reported at once with exit 1', async () => {
     answer = CASES[0]!.raw;
+    requests = 0;
     const t0 = Date.now();
     const r = await runCliProcess(['search', 'hello'], { DEVINDEX_BASE_URL: base, DEVINDEX_API_KEY: KEY });
     const ms = Date.now() - t0;
@@ -84,16 +90,19 @@ describe('unexpected statuses: an immediate, clear error (issue 20)', () => {
     assert.match(r.err, /^devindex search: http:\/\/127\.0\.0\.1:\d+ answered HTTP 304 \(Not Modified\), an answer without a body that this client never asks for; nothing to show, and not retried: check the base URL/);
     assert.doesNotMatch(r.err, /retrying/);
     assert.equal(r.out, '');
-    assert.ok(ms < 5_000, `the CLI answered in ${ms} ms`);
+    assert.equal(requests, 1, 'one request, no retry');
+    assert.ok(ms < PROCESS_BOUND_MS, `the CLI answered in ${ms} ms`);
   });
 
   it('devindex search: a 204 with a Content-Length, likewise', async () => {
     answer = CASES[2]!.raw;
+    requests = 0;
     const t0 = Date.now();
     const r = await runCliProcess(['search', 'hello'], { DEVINDEX_BASE_URL: base, DEVINDEX_API_KEY: KEY });
     assert.equal(r.code, 1, r.err);
     assert.match(r.err, /answered HTTP 204 \(No Content\)/);
     assert.doesNotMatch(r.err, /retrying/);
-    assert.ok(Date.now() - t0 < 5_000);
+    assert.equal(requests, 1, 'one request, no retry');
+    assert.ok(Date.now() - t0 < PROCESS_BOUND_MS, `the CLI answered in ${Date.now() - t0} ms`);
   });
 });
