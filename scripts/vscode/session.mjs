@@ -2,7 +2,7 @@
 // code-server on 127.0.0.1 with throw-away folders, a workspace fixture, headless chromium.
 // Every process it starts is its own process group; `session.close()` kills those groups (and
 // only those), waits for them to exit, then removes the per-run folder.
-/* global fetch, AbortSignal -- Node 20 globals the shared ESLint config does not list */
+/* global fetch, AbortSignal, setInterval, clearInterval -- Node 20 globals the shared ESLint config does not list */
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -267,17 +267,33 @@ export class Session {
     else this.log(`[session] kept ${this.dir}`);
   }
 
-  /** Runs close() on SIGINT/SIGTERM, then exits with 130/143. */
-  closeOnSignals() {
-    const handler = (sig) => {
+  /**
+   * Runs close() on every way a session's process is told to end, then exits with 128 + the signal's
+   * number: SIGINT (Ctrl+C), SIGTERM (a process manager), SIGHUP (the terminal was closed), SIGQUIT,
+   * and the parent going away without a signal reaching us (`npm start` runs `sh -c`, and dash dies
+   * of the SIGTERM npm forwards without passing it on). The children are in their own process
+   * groups, so nothing but this stops them.
+   */
+  closeOnSignals({ parentPollMs = 500 } = {}) {
+    const handler = (sig, code) => {
+      if (this.stopping) return;
       this.stopping = sig;
+      clearInterval(watch);
       this.log(`\n[session] ${sig}: stopping what this session started`);
-      this.close().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143));
+      this.close().finally(() => process.exit(code));
     };
-    process.once('SIGINT', handler);
-    process.once('SIGTERM', handler);
+    for (const [sig, code] of Object.entries(EXIT_CODES)) process.on(sig, () => handler(sig, code));
+    // After a hangup the terminal is gone: a write to it fails (EIO, EPIPE), which must not end the
+    // process before its children are stopped.
+    for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+    const parent = process.ppid;
+    const watch = setInterval(() => { if (process.ppid !== parent) handler('parent exited', EXIT_CODES.SIGHUP); }, parentPollMs);
+    watch.unref();
   }
 }
+
+/** 128 + the signal's number, as shells report a process ended by it. */
+const EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129, SIGQUIT: 131 };
 
 function signalGroup(pid, sig) { try { process.kill(-pid, sig); } catch { /* already gone */ } }
 function groupAlive(pid) { try { process.kill(-pid, 0); return true; } catch { return false; } }

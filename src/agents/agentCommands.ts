@@ -126,6 +126,7 @@ export async function startJob(deps: AgentCommandContext, args?: StartJobArgs, p
     };
     // Other features get the job id without any prompt; errors reject with the client's message.
     const job = await deps.store.start(params);
+    warnIfUnsaved(deps, job.id);
     void deps.reveal(job.id);
     return job.id;
   }
@@ -144,6 +145,7 @@ export async function startJob(deps: AgentCommandContext, args?: StartJobArgs, p
         },
       );
       Object.assign(deps.draft, emptyDraft());
+      warnIfUnsaved(deps, job.id);
       void deps.reveal(job.id);
       return job.id;
     } catch (e) {
@@ -170,6 +172,14 @@ export async function startJob(deps: AgentCommandContext, args?: StartJobArgs, p
     }
   }
   return undefined;
+}
+
+/** The job runs, but storage refused its record (quota, full disk): the user learns that a reload would lose it here. */
+function warnIfUnsaved(deps: AgentCommandContext, id: string): void {
+  if (!deps.store.isUnsaved(id)) return;
+  void vscode.window.showWarningMessage(
+    `The agent job ${id} started, but the editor could not save it in its storage yet (saving is retried; see the Developer Index log). Until it is saved, closing this window loses it here: Refresh the job list to find it again.`,
+  );
 }
 
 /** Start Again…: the start flow filled with a job's prompt, URLs, model and effort; a higher ceiling after a credit limit. */

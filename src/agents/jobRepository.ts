@@ -8,6 +8,7 @@ import { isTerminalStatus } from '../api/agentConstants';
 import {
   type AgentJob, deserializeJobs, type JobStorage, type KeptResult, readJob, readKeptResult, RESULT_KEY_PREFIX, STORAGE_KEY,
 } from './jobModel';
+import type { Timers } from './jobPoller';
 
 export const JOB_KEY_PREFIX = 'devIndex.agent.job/';
 export const TOMBSTONE_KEY_PREFIX = 'devIndex.agent.removed/';
@@ -29,6 +30,14 @@ export const DEFAULT_PRUNE: Readonly<PruneLimits> = Object.freeze({
   listedMaxAgeMs: 14 * 24 * 3600_000,
   listedMaxCount: 100,
 });
+
+/**
+ * A write that storage refused (quota, a full disk) is tried again after 1, 2, 4 … s, at most every
+ * 60 s, for as long as the window lives: only the newest value of a key is retried, so an older one
+ * can never land after it.
+ */
+export const SAVE_RETRY_FIRST_MS = 1_000;
+export const SAVE_RETRY_MAX_MS = 60_000;
 
 interface JobRecord { format: number; job: AgentJob; updatedAt: number }
 interface Tombstone { format: number; removedAt: number }
@@ -78,12 +87,19 @@ export class JobRepository {
   private writes: Promise<void> = Promise.resolve();
   /** Values written but not landed yet: reads see this window's own writes at once. */
   private readonly pending = new Map<string, unknown>();
+  /** Keys whose newest value storage refused: failed attempts so far, and the armed retry. */
+  private readonly failing = new Map<string, { attempts: number; timer?: unknown }>();
+  /** Callers waiting to learn whether a key's newest value landed (true) or was refused once (false). */
+  private readonly waiters = new Map<string, Array<(landed: boolean) => void>>();
+  private disposed = false;
 
   constructor(
     private readonly storage: JobStorage,
     private readonly now: () => number,
     private readonly onLog?: (m: string) => void,
     private readonly limits: PruneLimits = DEFAULT_PRUNE,
+    /** Without timers a refused write is logged and not tried again. */
+    private readonly timers?: Pick<Timers, 'setTimeout' | 'clearTimeout'>,
   ) {}
 
   private keys(): readonly string[] {
@@ -203,9 +219,37 @@ export class JobRepository {
     });
   }
 
-  /** Resolves once every write so far has landed. */
+  /** Resolves once every write so far has been tried (a refused one is retried later). */
   flush(): Promise<void> {
     return this.writes;
+  }
+
+  /**
+   * Whether this window's newest record of a job is in storage: resolves true once it has landed,
+   * false as soon as storage has refused it (it is retried in the background).
+   */
+  saved(id: string): Promise<boolean> {
+    const key = JOB_KEY_PREFIX + id;
+    if (!this.pending.has(key)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const list = this.waiters.get(key) ?? [];
+      list.push(resolve);
+      this.waiters.set(key, list);
+    });
+  }
+
+  /** A job whose record storage has refused and that is waiting for a retry. */
+  isUnsaved(id: string): boolean {
+    const key = JOB_KEY_PREFIX + id;
+    return this.failing.has(key) && this.pending.has(key);
+  }
+
+  /** Stops the retries (the window is closing). */
+  dispose(): void {
+    this.disposed = true;
+    for (const f of this.failing.values()) if (f.timer !== undefined) this.timers?.clearTimeout(f.timer);
+    this.failing.clear();
+    for (const [key] of this.waiters) this.tell(key, false);
   }
 
   /** The format-1 list (all jobs under one key) becomes one record per job; a newer list is left as it is. */
@@ -225,10 +269,71 @@ export class JobRepository {
 
   private write(key: string, value: unknown): void {
     this.pending.set(key, value);
-    // Writes are chained so an older value of a key can never land after a newer one.
-    this.writes = this.writes
-      .then(() => this.storage.update(key, value))
-      .catch((e: unknown) => this.onLog?.(`agent jobs: could not save: ${String(e)}`))
-      .then(() => { if (this.pending.get(key) === value) this.pending.delete(key); });
+    this.enqueue(key, value);
   }
+
+  /** Writes are chained so an older value of a key can never land after a newer one. */
+  private enqueue(key: string, value: unknown): void {
+    this.writes = this.writes.then(() => this.land(key, value));
+  }
+
+  private isNewest(key: string, value: unknown): boolean {
+    return this.pending.has(key) && this.pending.get(key) === value;
+  }
+
+  private async land(key: string, value: unknown): Promise<void> {
+    try {
+      await this.storage.update(key, value);
+    } catch (e) {
+      // A newer value of this key is queued already: it is the one worth writing.
+      if (this.isNewest(key, value)) this.refused(key, e);
+      return;
+    }
+    if (!this.isNewest(key, value)) return;
+    this.pending.delete(key);
+    const f = this.failing.get(key);
+    if (f) {
+      this.failing.delete(key);
+      if (f.timer !== undefined) this.timers?.clearTimeout(f.timer);
+      this.onLog?.(`agent jobs: saved ${describeKey(key)} after ${f.attempts + 1} attempts`);
+    }
+    this.tell(key, true);
+  }
+
+  private refused(key: string, e: unknown): void {
+    const f = this.failing.get(key) ?? { attempts: 0 };
+    f.attempts++;
+    this.failing.set(key, f);
+    this.tell(key, false);
+    if (!this.timers || this.disposed) {
+      this.onLog?.(`agent jobs: could not save ${describeKey(key)}: ${String(e)}`);
+      return;
+    }
+    if (f.timer !== undefined) return;
+    const delay = Math.min(SAVE_RETRY_FIRST_MS * 2 ** (f.attempts - 1), SAVE_RETRY_MAX_MS);
+    this.onLog?.(`agent jobs: could not save ${describeKey(key)} (attempt ${f.attempts}): ${String(e)}; trying again in ${delay / 1000} s`);
+    f.timer = this.timers.setTimeout(() => {
+      f.timer = undefined;
+      if (this.disposed) return;
+      if (!this.pending.has(key)) {
+        this.failing.delete(key);
+        return;
+      }
+      this.enqueue(key, this.pending.get(key));
+    }, delay);
+  }
+
+  private tell(key: string, landed: boolean): void {
+    const list = this.waiters.get(key);
+    if (!list) return;
+    this.waiters.delete(key);
+    for (const resolve of list) resolve(landed);
+  }
+}
+
+function describeKey(key: string): string {
+  if (key.startsWith(JOB_KEY_PREFIX)) return `agent job ${key.slice(JOB_KEY_PREFIX.length)}`;
+  if (key.startsWith(TOMBSTONE_KEY_PREFIX)) return `the removal of agent job ${key.slice(TOMBSTONE_KEY_PREFIX.length)}`;
+  if (key.startsWith(RESULT_KEY_PREFIX)) return `the kept result of agent job ${key.slice(RESULT_KEY_PREFIX.length)}`;
+  return key;
 }

@@ -41,6 +41,9 @@ export interface JobStoreOptions {
   prune?: PruneLimits;
 }
 
+/** How long start() waits for storage to take a new job's record before showing the job as not saved. */
+export const START_SAVE_WAIT_MS = 10_000;
+
 export type CancelResult = 'requested' | 'already-cancelled' | 'already-finished';
 
 export class JobStore {
@@ -48,6 +51,8 @@ export class JobStore {
   private readonly repo: JobRepository;
   private readonly follower: JobFollower;
   private resumed = false;
+  /** Jobs submitted whose first record is being written: not shown (nor taken from storage) until it is. */
+  private readonly starting = new Set<string>();
   private syncTimer: unknown;
   private readonly changeEmitter = new Emitter<string | undefined>();
   private readonly endEmitter = new Emitter<AgentJob>();
@@ -73,7 +78,7 @@ export class JobStore {
       backend: opts.backend, timers: this.timers, timing: opts.timing ?? DEFAULT_POLL_TIMING, maxInFlight: opts.maxInFlight,
       statusEveryMs: opts.statusEveryMs, hidden: opts.hidden, onLog: opts.onLog,
     });
-    this.repo = new JobRepository(opts.storage, () => this.timers.now(), opts.onLog, opts.prune);
+    this.repo = new JobRepository(opts.storage, () => this.timers.now(), opts.onLog, opts.prune, this.timers);
     // Reading storage starts nothing: `resume()` does.
     for (const job of this.repo.load()) this.jobsById.set(job.id, job);
   }
@@ -106,6 +111,7 @@ export class JobStore {
       structural = true;
     }
     for (const stored of jobs) {
+      if (this.starting.has(stored.id)) continue;
       const mine = this.jobsById.get(stored.id);
       if (!mine) {
         this.jobsById.set(stored.id, stored);
@@ -174,7 +180,11 @@ export class JobStore {
     this.armSync();
   }
 
-  /** Submits a job. Rejects with the backend's error; see `submitMayHaveCreatedJob`. */
+  /**
+   * Submits a job. Resolves once its record is in storage, so a window that closes then keeps it;
+   * when storage refuses the record the job is shown all the same, `isUnsaved(id)` says so, and the
+   * write is retried. Rejects with the backend's error; see `submitMayHaveCreatedJob`.
+   */
   async start(request: AgentSubmitParams, opts: { signal?: AbortSignal } = {}): Promise<AgentJob> {
     const extraModels = this.opts.extraModels?.() ?? [];
     const res = await this.follower.request((backend) => backend.submit(request, { ...(opts.signal ? { signal: opts.signal } : {}), ...(extraModels.length ? { extraModels } : {}) }));
@@ -190,11 +200,48 @@ export class JobStore {
       maxCredits: request.maxCredits,
       trace: { eventCount: 0, finished: false },
     };
+    this.starting.add(job.id);
+    let saved: boolean;
+    try {
+      this.persist(job);
+      saved = await this.firstSave(job.id);
+    } finally {
+      this.starting.delete(job.id);
+    }
+    if (this.disposed) return job;
+    if (!saved) {
+      this.opts.onLog?.(`agent jobs: job ${job.id} started but is NOT saved in the editor's storage yet; it is shown and saving is retried (if this window closes first, Refresh finds it in the service's job list)`);
+    }
     this.jobsById.set(job.id, job);
-    this.persist(job);
     this.changeEmitter.fire(undefined);
     this.follower.follow(job.id);
+    if (!saved) this.tellWhenSaved(job.id);
     return job;
+  }
+
+  /** The tree hears of the retry that finally lands a new job's record. */
+  private tellWhenSaved(id: string): void {
+    void this.repo.saved(id).then((ok) => {
+      if (this.disposed) return;
+      if (ok) this.changed(id);
+      else this.tellWhenSaved(id);
+    });
+  }
+
+  /** Whether storage has refused this job's record and a retry is pending (the job would not survive a reload yet). */
+  isUnsaved(id: string): boolean {
+    return this.repo.isUnsaved(id);
+  }
+
+  /** The first write of a new job's record: true once landed, false when refused or not answered within 10 s. */
+  private firstSave(id: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = this.timers.setTimeout(() => resolve(false), START_SAVE_WAIT_MS);
+      void this.repo.saved(id).then((ok) => {
+        this.timers.clearTimeout(timer);
+        resolve(ok);
+      });
+    });
   }
 
   async cancel(id: string): Promise<CancelResult> {
@@ -287,6 +334,7 @@ export class JobStore {
 
   dispose(): void {
     this.disposed = true;
+    this.repo.dispose();
     this.follower.dispose();
     if (this.syncTimer !== undefined) this.timers.clearTimeout(this.syncTimer);
     this.syncTimer = undefined;

@@ -4,7 +4,7 @@ import { basePrefix, encodeSearchAt, joinUrl, parseBaseUrl, SEARCH_PATH } from '
 import { ApiError, errorFromResponse, keylessQuotaWords, validationError } from './errors';
 import { headerValue, HttpTransport, type HttpResponse, type NetworkOptions } from './http';
 import { MAX_JSON_DEPTH, TOO_DEEP, valueDepthExceeds } from './jsonDepth';
-import { keyHeaderProblem, makeRedactor, redactDeep, type Redact } from './redact';
+import { keyEntryProblem, keyHeaderProblem, makeRedactor, redactDeep, type Redact } from './redact';
 import { validateSearchParams, type SearchParams } from './params';
 import { MAX_ATTEMPTS, systemClock, withRetry, type Clock, type RetryEvent } from './retry';
 import { describeZodError, SearchResponseSchema, type SearchResponse } from './schemas';
@@ -181,6 +181,11 @@ export class DevIndexClient {
   private refuseKey(key: string): ApiError | undefined {
     const problem = keyHeaderProblem(key);
     if (problem) return new ApiError({ kind: 'invalid-key', retryable: false, attempts: 0, message: `${problem}; set the key again (copy it without line breaks)` });
+    // Set API Key's own rule (length, no spaces), for keys that did not come through it (the CLI's
+    // and the MCP server's environment): a one-letter key is nobody's key, and its redaction would
+    // garble every message it appears in as a word.
+    const entry = keyEntryProblem(key);
+    if (entry) return new ApiError({ kind: 'invalid-key', retryable: false, attempts: 0, message: `the API key was not sent: ${entry.charAt(0).toLowerCase()}${entry.slice(1).replace(/\.$/, '')}` });
     if (this.insecure) {
       return new ApiError({
         kind: 'insecure-transport', retryable: false, attempts: 0,

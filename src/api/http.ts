@@ -202,9 +202,22 @@ export class HttpTransport {
           controller = c;
           if (settled) c.abort(new Error('request no longer wanted'));
         },
-        onResponseStart(_c, statusCode, h) {
+        onResponseStart(c, statusCode, h) {
+          // An interim answer (102 Processing, 103 Early Hints) is followed by the real one.
+          if (statusCode < 200) return;
           status = statusCode;
           headers = h as HttpResponse['headers'];
+          // A status the client never asks for and cannot use ends the exchange now: its body (if any)
+          // is neither awaited nor read, so a wrong Content-Length cannot make it wait or look like a
+          // dropped connection that is worth retrying.
+          const unexpected = unexpectedStatus(status, origin);
+          if (unexpected) { finish(unexpected); return; }
+          // A redirect is reported from its headers alone (it is never followed).
+          if (status >= 300 && status < 400) {
+            finish(undefined, { status, headers, bodyText: '' });
+            if (!c.aborted) c.abort(new Error('redirect: the body is not read'));
+            return;
+          }
           const declared = Number(headerValue(headers, 'content-length'));
           if (Number.isFinite(declared) && declared > req.maxResponseBytes) finish(tooLarge(req.maxResponseBytes, status));
         },
@@ -239,6 +252,24 @@ export class HttpTransport {
 function splitUrl(url: string): { origin: string; path: string } {
   const i = url.indexOf('/', url.indexOf('//') + 2);
   return i < 0 ? { origin: url, path: '/' } : { origin: url.slice(0, i), path: url.slice(i) };
+}
+
+const NO_BODY_STATUSES: Record<number, string> = { 204: 'No Content', 205: 'Reset Content', 304: 'Not Modified' };
+
+/**
+ * A final status no request of this client can lead to: 204, 205 and 304 carry no body by
+ * definition (a search or job answer always has one, and this client never sends a conditional
+ * request, to which 304 is the answer), and a status outside 200 to 599 is not HTTP's. Not retried:
+ * the same request gets the same answer, most likely from something between the client and the service.
+ */
+export function unexpectedStatus(status: number, origin: string): ApiError | undefined {
+  const name = NO_BODY_STATUSES[status];
+  if (!name && status >= 200 && status <= 599) return undefined;
+  const what = name ? `HTTP ${status} (${name}), an answer without a body that this client never asks for` : `HTTP ${status}, which is not an HTTP status`;
+  return new ApiError({
+    kind: 'invalid-response', status, retryable: false,
+    message: `${origin} answered ${what}; nothing to show, and not retried: check the base URL, or a proxy or cache between this client and the service`,
+  });
 }
 
 function aborted(): ApiError {
@@ -288,6 +319,11 @@ export function networkError(e: unknown, origin: string, proxy?: string): ApiErr
     }
     return new ApiError({ kind: 'network', code: 'PROXY_REFUSED', retryable: status >= 502 && status <= 504, cause: e,
       message: `the proxy${named} did not open a connection to ${origin} (it answered HTTP ${status}); check the proxy settings or ask its administrator whether this address is allowed` });
+  }
+  // An answer that is not HTTP (llhttp's HPE_* codes, undici's "bad response") stays so on every attempt.
+  if ((e as Error | undefined)?.name === 'HTTPParserError' || code?.startsWith('HPE_') || (code === 'UND_ERR_SOCKET' && raw === 'bad response')) {
+    return new ApiError({ kind: 'invalid-response', code, retryable: false, cause: e,
+      message: `the answer from ${origin}${via} is not valid HTTP/1.1 (${code ?? raw}); not retried: check the base URL, or a proxy between this client and the service` });
   }
   if (code && CERT_CODES.has(code)) {
     return new ApiError({ kind: 'network', code, retryable: false, cause: e,

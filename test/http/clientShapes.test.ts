@@ -41,11 +41,11 @@ describe('client request shape', () => {
     handler = (_q, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(ok); };
     seen.length = 0;
     await make().search({ query: 'a' });
-    await make({ apiKey: async () => 'sk-abc' }).search({ query: 'a' });
+    await make({ apiKey: async () => 'sk-abc-0123456789' }).search({ query: 'a' });
     await make({ apiKey: () => undefined }).search({ query: 'a' });
     assert.equal(seen[0]!.headers['user-agent'], USER_AGENT);
     assert.equal(seen[0]!.headers.authorization, undefined);
-    assert.equal(seen[1]!.headers.authorization, 'Bearer sk-abc');
+    assert.equal(seen[1]!.headers.authorization, 'Bearer sk-abc-0123456789');
     assert.equal(seen[2]!.headers.authorization, undefined);
   });
 
@@ -77,15 +77,15 @@ describe('client request shape', () => {
       res.end(JSON.stringify({ success: false, error: `Forbidden for ${req.headers.authorization}` }));
     };
     const logs: RequestLogEntry[] = [];
-    await assert.rejects(make({ apiKey: () => 'sk-leaky-777', onLog: (e) => logs.push(e) }).search({ query: 'a' }), (e: ApiError) => {
+    await assert.rejects(make({ apiKey: () => 'sk-leaky-777-0123456789', onLog: (e) => logs.push(e) }).search({ query: 'a' }), (e: ApiError) => {
       assert.equal(e.status, 403);
-      assert.ok(!e.message.includes('sk-leaky-777'), e.message);
-      assert.ok(!e.error!.includes('sk-leaky-777'));
+      assert.ok(!e.message.includes('sk-leaky-777-0123456789'), e.message);
+      assert.ok(!e.error!.includes('sk-leaky-777-0123456789'));
       assert.match(e.message, /Forbidden for Bearer \[redacted\] \(HTTP 403\)/);
       return true;
     });
     assert.equal(logs.length, 1);
-    assert.ok(!JSON.stringify(logs).includes('sk-leaky-777'));
+    assert.ok(!JSON.stringify(logs).includes('sk-leaky-777-0123456789'));
   });
 
   it('a refused connection is reported at once, not retried five times', async () => {

@@ -11,7 +11,8 @@ import { ApiError } from '../../src/api/errors';
 import { type Clock } from '../../src/api/retry';
 import { runCli } from '../../src/cli/main';
 import { MAX_LOG_BYTES, startSandbox } from '../../sandbox/server';
-import { post } from './sandboxHelpers';
+import { del, post } from './sandboxHelpers';
+import { keyEntryProblem, MAX_KEY_LENGTH, MIN_KEY_LENGTH, REDACTED } from '../../src/api/redact';
 
 const KEY = 'fc-trust-0123456789abcdef0123';
 let sb: { url: string; close(): Promise<void> };
@@ -125,6 +126,51 @@ describe('keys that cannot be sent (finding 8)', () => {
     assert.equal(code, 2);
     assert.match(out.e, /control character \(U\+0001\)/);
     assert.match(out.e, /DEVINDEX_API_KEY/);
+  });
+});
+
+describe('a key too short to be a key (issue 20): Set API Key\'s rule, everywhere', () => {
+  it('the client refuses it before sending, with the bound, and its messages keep every "a"', async () => {
+    // A server that echoes the Authorization header: with the key sent, "a" would be redacted as a word.
+    const s = await serve((req, res) => { res.writeHead(401, { 'content-type': 'application/json' }); res.end(JSON.stringify({ success: false, error: `a bad token: ${req.headers.authorization}` })); });
+    for (const key of ['a', 'abc', 'short-key-15chr']) {
+      const { c, clock, logs } = client({ baseUrl: s.url, apiKey: () => key });
+      const e = await caught(c.search({ query: 'a' }));
+      assert.equal(e.kind, 'invalid-key');
+      assert.equal(e.attempts, 0);
+      assert.equal(e.message, `the API key was not sent: an API key has at least ${MIN_KEY_LENGTH} characters (this one has ${key.length}); paste the whole key`);
+      assert.ok(!e.message.includes(REDACTED) && !JSON.stringify(logs).includes(REDACTED), everything(e, logs));
+      assert.deepEqual(clock.waits, []);
+    }
+    assert.equal(s.hits, 0, 'nothing was sent');
+    const { c } = client({ baseUrl: s.url, apiKey: () => 'with space inside-0123' });
+    assert.match((await caught(c.search({ query: 'q' }))).message, /^the API key was not sent: an API key has no spaces or line breaks$/);
+    assert.equal(s.hits, 0);
+  });
+  it('the same rule as Set API Key: whatever keyEntryProblem (its input check) refuses, the client refuses with its words', async () => {
+    const s = await serve((_q, res) => { res.end('{}'); });
+    for (const key of ['x'.repeat(MIN_KEY_LENGTH - 1), 'y'.repeat(MAX_KEY_LENGTH + 1), 'two words-0123456789']) {
+      const problem = keyEntryProblem(key)!;
+      assert.ok(problem, key);
+      const e = await caught(client({ baseUrl: s.url, apiKey: () => key }).c.search({ query: 'q' }));
+      assert.equal(e.kind, 'invalid-key');
+      assert.equal(e.message, `the API key was not sent: ${problem.charAt(0).toLowerCase()}${problem.slice(1, -1)}`);
+    }
+    assert.equal(keyEntryProblem(KEY), undefined);
+    assert.equal(s.hits, 0);
+  });
+  it('DEVINDEX_API_KEY=a: devindex search and devindex agent exit 2 with the bound, nothing sent', async () => {
+    await del(sb.url, '/__sandbox/requests');
+    for (const args of [['search', 'a', '--base-url', sb.url], ['agent', 'list', '--base-url', sb.url]]) {
+      const out = { o: '', e: '' };
+      const code = await runCli(args, { out: (t) => { out.o += t; }, err: (t) => { out.e += t; }, env: { DEVINDEX_API_KEY: 'a' } });
+      assert.equal(code, 2, out.e);
+      assert.match(out.e, /: the API key was not sent: an API key has at least 16 characters \(this one has 1\); paste the whole key \(the key is read from DEVINDEX_API_KEY\)\n$/);
+      assert.ok(!out.e.includes(REDACTED), out.e);
+      assert.equal(out.o, '');
+    }
+    const seen = await (await fetch(`${sb.url}/__sandbox/requests`)).json() as { requests: unknown[] };
+    assert.deepEqual(seen.requests, [], 'no request reached the service');
   });
 });
 

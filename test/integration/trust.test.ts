@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import { api, type DevIndexExtensionApi, env, sandboxRequests as seen } from './hostSupport';
+import { api, type DevIndexExtensionApi, env, sandboxRequests as seen, until } from './hostSupport';
 
 async function closedPort(): Promise<number> {
   const s = createServer();
@@ -59,6 +59,31 @@ describe('Set API Key checks the key', () => {
     assert.equal(await a.apiKey.get(), env('DEVINDEX_TEST_KEY'));
     // Other features may make requests with the kept (valid) key; none carried a refused one.
     assert.deepEqual((await seen('GET')).filter((r) => r.auth !== 'valid'), []);
+  });
+});
+
+describe('a kept key too short for Set API Key (issue 20)', () => {
+  let a: DevIndexExtensionApi;
+  let previous: string | undefined;
+  before(async () => { a = await api(); previous = await a.apiKey.get(); });
+  after(async () => { if (previous) await a.apiKey.set(previous); else await a.apiKey.clear(); });
+
+  it('searches and agent starts refuse it with Set API Key\'s words, before any request, and no "a" is redacted', async () => {
+    // Not through Set API Key (which refuses it): as an older build or a hand-edited store could keep it.
+    await a.apiKey.set('a');
+    await seen('DELETE');
+    const before = a.lastSearch();
+    const query = 'a short key is not a key';
+    await vscode.commands.executeCommand('devIndex.search.run', query);
+    const o = await until('the search to end', () => a.lastSearch(), (x) => x !== undefined && x !== before && x.params.query === query && (x.response !== undefined || x.error !== undefined));
+    assert.match(String(o?.error), /the API key was not sent: an API key has at least 16 characters \(this one has 1\)/);
+    assert.doesNotMatch(String(o?.error), /\[redacted\]/);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('devIndex.agent.start', { prompt: 'never sent' })), (e: Error) => {
+      assert.match(e.message, /at least 16 characters \(this one has 1\)/);
+      assert.doesNotMatch(e.message, /\[redacted\]/);
+      return true;
+    });
+    assert.deepEqual((await seen('GET')).filter((r) => r.auth !== 'none'), [], 'the key was never sent');
   });
 });
 

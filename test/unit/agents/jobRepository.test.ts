@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { JobStore } from '../../../src/agents/jobStore';
-import { JOB_KEY_PREFIX, JobRepository, mergeJobs, TOMBSTONE_KEY_PREFIX } from '../../../src/agents/jobRepository';
+import { JOB_KEY_PREFIX, JobRepository, mergeJobs, SAVE_RETRY_MAX_MS, TOMBSTONE_KEY_PREFIX } from '../../../src/agents/jobRepository';
 import { type AgentJob, type JobStorage, STORAGE_KEY } from '../../../src/agents/jobModel';
 import { FakeBackend } from './fakeBackend';
 import { ManualClock } from './manualClock';
@@ -27,6 +27,23 @@ class SharedStorage implements JobStorage {
   }
   keys(): readonly string[] {
     return [...this.map.keys()];
+  }
+}
+
+/**
+ * A storage that misbehaves as a full disk or an exceeded quota does: `refuse(key)` true makes that
+ * write fail; `gate` holds every write until the test opens it. Records when each write was tried.
+ */
+class FlakyStorage extends SharedStorage {
+  refuse: (key: string) => boolean = () => false;
+  gate: Promise<void> | undefined;
+  readonly tried: Array<{ key: string; at: number }> = [];
+  constructor(private readonly clock: ManualClock) { super(); }
+  override async update(key: string, value: unknown): Promise<void> {
+    this.tried.push({ key, at: this.clock.now() });
+    if (this.gate) await this.gate;
+    if (this.refuse(key)) throw new Error('ENOSPC: no space left on device');
+    return super.update(key, value);
   }
 }
 
@@ -183,5 +200,124 @@ describe('agent job persistence across windows', () => {
     assert.deepEqual(stones, ['t2', 't3', 't4'], 'the 3 newest tombstones; the 30-day-old one is gone');
     const jobs = [...storage.map.keys()].filter((k) => k.startsWith(JOB_KEY_PREFIX)).map((k) => k.slice(JOB_KEY_PREFIX.length)).sort();
     assert.deepEqual(jobs, ['l0', 'l1', 'mine', 'running-listed']);
+  });
+
+  it('a job whose first write is refused (full disk) is written by a retry with backoff, says so in the log, and survives a reload (issue 20)', async () => {
+    const clock = new ManualClock();
+    const storage = new FlakyStorage(clock);
+    let refusals = 3;
+    storage.refuse = (key) => key.startsWith(JOB_KEY_PREFIX) && refusals-- > 0;
+    const logs: string[] = [];
+    const backend = new FakeBackend(() => clock.now());
+    const store = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true, onLog: (m) => logs.push(m) });
+    store.resume();
+    const t0 = clock.now();
+    const j = await store.start({ prompt: 'kept despite a full disk' });
+    await clock.advance(30_000);
+    const tries = storage.tried.filter((w) => w.key === JOB_KEY_PREFIX + j.id).map((w) => w.at - t0);
+    assert.deepEqual(tries.slice(0, 4), [0, 1_000, 3_000, 7_000], `tried again after 1, 2 and 4 s: ${tries}`);
+    assert.ok(storage.map.has(JOB_KEY_PREFIX + j.id), 'the record is in storage');
+    assert.match(logs.join('\n'), new RegExp(`could not save agent job ${j.id} \\(attempt 1\\): Error: ENOSPC: no space left on device; trying again in 1 s`));
+    assert.match(logs.join('\n'), new RegExp(`saved agent job ${j.id} after 4 attempts`));
+    store.dispose();
+    const reloaded = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
+    assert.equal(reloaded.get(j.id)?.prompt, 'kept despite a full disk', 'a reload still has the job');
+    reloaded.dispose();
+  });
+
+  it('retries of a write that keeps failing back off to at most one a minute, and stop when the window closes', async () => {
+    const clock = new ManualClock();
+    const storage = new FlakyStorage(clock);
+    storage.refuse = () => true;
+    const repo = new JobRepository(storage, () => clock.now(), undefined, undefined, clock);
+    repo.save(job('stuck'));
+    await clock.advance(15 * 60_000);
+    const at = storage.tried.map((w) => w.at);
+    const gaps = at.slice(1).map((t, i) => t - at[i]!);
+    assert.deepEqual(gaps.slice(0, 7), [1_000, 2_000, 4_000, 8_000, 16_000, 32_000, SAVE_RETRY_MAX_MS]);
+    assert.ok(gaps.every((g) => g <= SAVE_RETRY_MAX_MS), `bounded: ${gaps}`);
+    assert.ok(repo.isUnsaved('stuck'));
+    repo.dispose();
+    const n = storage.tried.length;
+    await clock.advance(10 * 60_000);
+    assert.equal(storage.tried.length, n, 'no retry after dispose');
+    assert.equal(clock.armed, 0);
+  });
+
+  it('start() resolves only once the job\'s record is in storage; until then the job is not shown (issue 20)', async () => {
+    const clock = new ManualClock();
+    const storage = new FlakyStorage(clock);
+    let open!: () => void;
+    storage.gate = new Promise<void>((r) => { open = r; });
+    const backend = new FakeBackend(() => clock.now());
+    const store = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
+    store.resume();
+    const shown: number[] = [];
+    store.onDidChangeJob((id) => { if (id === undefined) shown.push(store.jobs().length); });
+    let inStorageWhenResolved: boolean | undefined;
+    const started = store.start({ prompt: 'write me first' }).then((j) => {
+      inStorageWhenResolved = storage.map.has(JOB_KEY_PREFIX + j.id);
+      return j;
+    });
+    await clock.advance(1_000);
+    assert.equal(inStorageWhenResolved, undefined, 'start() has not resolved while the record is being written');
+    assert.deepEqual(store.jobs(), [], 'the job is not shown before its record is written');
+    assert.deepEqual(shown, []);
+    store.sync();
+    assert.deepEqual(store.jobs(), [], 'not even through this window\'s own pending write');
+    open();
+    storage.gate = undefined;
+    const j = await started;
+    assert.equal(inStorageWhenResolved, true, 'resolved only once the record was in storage');
+    assert.equal(store.isUnsaved(j.id), false);
+    assert.deepEqual(store.jobs().map((x) => x.id), [j.id]);
+    assert.deepEqual(shown, [1]);
+    store.dispose();
+  });
+
+  it('when storage refuses the record, start() still shows the job, says it is not saved, and keeps retrying until it is (issue 20)', async () => {
+    const clock = new ManualClock();
+    const storage = new FlakyStorage(clock);
+    let full = true;
+    storage.refuse = (key) => full && key.startsWith(JOB_KEY_PREFIX);
+    const logs: string[] = [];
+    const backend = new FakeBackend(() => clock.now());
+    const store = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true, onLog: (m) => logs.push(m) });
+    store.resume();
+    const changed: Array<string | undefined> = [];
+    store.onDidChangeJob((id) => changed.push(id));
+    const j = await store.start({ prompt: 'not saved yet' });
+    assert.equal(store.get(j.id)?.prompt, 'not saved yet', 'shown');
+    assert.equal(store.isUnsaved(j.id), true);
+    assert.match(logs.join('\n'), new RegExp(`job ${j.id} started but is NOT saved in the editor's storage yet; it is shown and saving is retried`));
+    await clock.advance(5 * 60_000);
+    assert.equal(store.isUnsaved(j.id), true, 'still refused');
+    assert.ok(storage.tried.filter((w) => w.key === JOB_KEY_PREFIX + j.id).length >= 6, 'and still tried');
+    full = false;
+    await clock.advance(SAVE_RETRY_MAX_MS);
+    assert.equal(store.isUnsaved(j.id), false, 'saved by a retry');
+    assert.ok(changed.includes(j.id), 'the tree is told');
+    await store.flush();
+    const reloaded = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
+    assert.equal(reloaded.get(j.id)?.prompt, 'not saved yet');
+    reloaded.dispose();
+    store.dispose();
+  });
+
+  it('a storage that never answers holds start() for 10 s at most: the job is then shown as not saved', async () => {
+    const clock = new ManualClock();
+    const storage = new FlakyStorage(clock);
+    storage.gate = new Promise<void>(() => undefined);
+    const backend = new FakeBackend(() => clock.now());
+    const store = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
+    store.resume();
+    let resolved = false;
+    const started = store.start({ prompt: 'hung storage' }).then((j) => { resolved = true; return j; });
+    await clock.advance(9_000);
+    assert.equal(resolved, false);
+    await clock.advance(1_000);
+    const j = await started;
+    assert.equal(store.get(j.id)?.prompt, 'hung storage');
+    store.dispose();
   });
 });
