@@ -43,7 +43,7 @@ const llhttpFallback = {
  * Size budgets of the production bundles, in KB: the build fails when one is passed. They hold today's
  * sizes with a little room (issue 20's goals are lower: core 450 KB, activation 60 KB; bench prints both).
  */
-const BUDGETS_KB = { 'dist/extension.js': 84, 'dist/core.js': 830, 'dist/cli.js': 1020, 'dist/webview.js': 150 };
+const BUDGETS_KB = { 'dist/extension.js': 90, 'dist/core.js': 880, 'dist/cli.js': 1060, 'dist/webview.js': 150 };
 
 const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: production ? false : 'linked', minify: production, logLevel: quiet ? 'error' : 'warning', absWorkingDir: root, legalComments: 'none',
   // The extension's test surface (key access for the host tests) exists only outside --production builds.

@@ -5,25 +5,10 @@ import assert from 'node:assert/strict';
 import {
   AgentClient, AgentError, JobMayExistError, nextPage, reasonOf, validateAgentSubmit, type AgentErrorReason,
 } from '../../../src/api/agent';
-import type { DevIndexClient, RequestSpec } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
+import { fakeClient } from '../../support/fakeClient';
 
 const JOB = '123e4567-e89b-42d3-a456-426614174000';
-
-/** A DevIndexClient stand-in: answers each request from `answer`, records what was asked. */
-function fakeClient(answer: (spec: RequestSpec<unknown>) => unknown, baseUrl = 'https://api.example.com', origin?: string) {
-  const seen: Array<RequestSpec<unknown>> = [];
-  const client = {
-    settings: { baseUrl, origin },
-    async request<T>(spec: RequestSpec<T>): Promise<T> {
-      seen.push(spec as RequestSpec<unknown>);
-      const r = answer(spec as RequestSpec<unknown>);
-      if (r instanceof Error) throw r;
-      return spec.schema.parse(r);
-    },
-  } as unknown as DevIndexClient;
-  return { client, seen };
-}
 
 const http = (status: number, error: string, extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) =>
   new ApiError({ kind: 'http', status, error, message: `${error} (HTTP ${status})`, attempts: 1, ...extra });

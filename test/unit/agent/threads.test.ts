@@ -7,25 +7,11 @@ import { applyStatus, type RunFacts } from '../../../src/api/agent/runEngine';
 import { approvalWords, isChat, jobState } from '../../../src/api/agent/runOutcome';
 import { groupByAgent, summarizeEvent } from '../../../src/api/agentTrace';
 import { parseTraceEvent } from '../../../src/api/agentSchemas';
-import type { DevIndexClient, RequestSpec } from '../../../src/api/client';
 import { ApiError, errorFromResponse } from '../../../src/api/errors';
+import { fakeClient } from '../../support/fakeClient';
 
 const JOB = '123e4567-e89b-42d3-a456-426614174000';
 const THREAD = '9d0c7a52-2f1e-4c8b-9a44-6f1b3c2d1e00';
-
-function fakeClient(answer: (spec: RequestSpec<unknown>) => unknown) {
-  const seen: Array<RequestSpec<unknown>> = [];
-  const client = {
-    settings: { baseUrl: 'https://api.example.com' },
-    async request<T>(spec: RequestSpec<T>): Promise<T> {
-      seen.push(spec as RequestSpec<unknown>);
-      const r = answer(spec as RequestSpec<unknown>);
-      if (r instanceof Error) throw r;
-      return spec.schema.parse(r);
-    },
-  } as unknown as DevIndexClient;
-  return { client, seen };
-}
 
 /** The ApiError the client builds for a response, as the transport would see it. */
 const answered = (status: number, body: unknown) => errorFromResponse({ status, bodyText: JSON.stringify(body), nowMs: 0, attempts: 1 });

@@ -5,10 +5,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DevIndexClient, RequestSpec } from '../../../src/api/client';
+import type { RequestSpec } from '../../../src/api/client';
 import { errorFromResponse } from '../../../src/api/errors';
 import { runAgentCommand, shellQuote } from '../../../src/cli/agentCommand';
 import { configDir } from '../../../src/cli/cliState';
+import { fakeClient } from '../../support/fakeClient';
 
 const JOB = '123e4567-e89b-42d3-a456-426614174000';
 const JOB2 = '223e4567-e89b-42d3-a456-426614174000';
@@ -17,17 +18,7 @@ const THREAD = '9d0c7a52-2f1e-4c8b-9a44-6f1b3c2d1e00';
 type Answer = (spec: RequestSpec<unknown>) => unknown;
 
 function cli(answer: Answer, env: Record<string, string> = {}) {
-  const seen: Array<RequestSpec<unknown>> = [];
-  const fake = {
-    settings: { baseUrl: 'https://api.example.com' },
-    async request<T>(spec: RequestSpec<T>): Promise<T> {
-      seen.push(spec as RequestSpec<unknown>);
-      const r = answer(spec as RequestSpec<unknown>);
-      if (r instanceof Error) throw r;
-      return spec.schema.parse(r);
-    },
-    async close() {},
-  } as unknown as DevIndexClient;
+  const { client: fake, seen } = fakeClient(answer);
   let out = '';
   let err = '';
   const dir = mkdtempSync(join(tmpdir(), 'devindex-cli-'));
