@@ -427,11 +427,11 @@ export function finalWords(facts: RunFacts, submitted: AgentSubmitParams, record
   const msg = endMessage(view, state, { raiseCeiling: `start it again with --max-credits above ${ceiling}` });
   const lines = [clean(msg?.text ?? `The run ended with status ${facts.status}.`)];
   if (msg?.detail) lines.push(`The service said: ${clean(msg.detail)}`);
-  // Production keeps what the run gathered until the job expires.
-  if (state === 'credit_limit_reached' && record?.partial !== undefined && record.partial !== null) lines.push(`What it gathered before it stopped is kept: devindex agent status ${id} --partial`);
   if (state === 'completed' && typeof record?.message === 'string' && record.message) lines.push(clean(record.message).replace(/\s+$/, ''));
   else if (state === 'completed' && record?.data !== undefined && record.data !== null) lines.push(clean(boundedJson(record.data, 2)));
   if (record?.suggestions?.length) lines.push(...suggestionLines(record.suggestions, record.threadId ?? facts.threadId));
   if (facts.threadId) lines.push(`Ask a follow-up: devindex agent start --thread ${shellQuote(facts.threadId)} "<prompt>" (or --continue)`);
+  // Production keeps what the run gathered until the job expires: said last, it is the next step.
+  if (state === 'credit_limit_reached' && record?.partial !== undefined && record.partial !== null) lines.push(`What it gathered before it stopped is kept: devindex agent status ${id} --partial`);
   return `${lines.join('\n')}\n`;
 }

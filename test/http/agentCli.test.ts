@@ -60,7 +60,8 @@ for (const wire of WIRES) {
       writeFileSync(schema, JSON.stringify({ type: 'object', properties: { libraries: { type: 'array' } } }));
       const r = await run(['start', 'Find HTTP client libraries', '--urls', 'https://a.example/,https://b.example/', '--schema', schema, '--max-credits', '400', '--effort', 'low', '--wait']);
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^Started agent job [0-9a-f-]{36}\n/);
+      // The production wire opens a thread with every start, and the line says which.
+      assert.match(r.stdout, wire === 'production' ? /^Started agent job [0-9a-f-]{36} \(thread [0-9a-f-]{36}, turn 1\)\n/ : /^Started agent job [0-9a-f-]{36}\n/);
       const lines = r.stdout.split('\n');
       const started = lines.findIndex((l) => l.includes('run started'));
       const finished = lines.findIndex((l) => l.includes('run finished: succeeded'));
