@@ -53,6 +53,8 @@ export class JobStore {
   private resumed = false;
   /** Jobs submitted whose first record is being written: not shown (nor taken from storage) until it is. */
   private readonly starting = new Set<string>();
+  /** New jobs shown before their first record landed (refused, or storage did not answer in time). */
+  private readonly unsaved = new Set<string>();
   private syncTimer: unknown;
   private readonly changeEmitter = new Emitter<string | undefined>();
   private readonly endEmitter = new Emitter<AgentJob>();
@@ -215,7 +217,10 @@ export class JobStore {
     this.jobsById.set(job.id, job);
     this.changeEmitter.fire(undefined);
     this.follower.follow(job.id);
-    if (!saved) this.tellWhenSaved(job.id);
+    if (!saved) {
+      this.unsaved.add(job.id);
+      this.tellWhenSaved(job.id);
+    }
     return job;
   }
 
@@ -223,14 +228,18 @@ export class JobStore {
   private tellWhenSaved(id: string): void {
     void this.repo.saved(id).then((ok) => {
       if (this.disposed) return;
-      if (ok) this.changed(id);
-      else this.tellWhenSaved(id);
+      if (!ok) {
+        this.tellWhenSaved(id);
+        return;
+      }
+      this.unsaved.delete(id);
+      this.changed(id);
     });
   }
 
   /** Whether storage has refused this job's record and a retry is pending (the job would not survive a reload yet). */
   isUnsaved(id: string): boolean {
-    return this.repo.isUnsaved(id);
+    return this.unsaved.has(id) || this.repo.isUnsaved(id);
   }
 
   /** The first write of a new job's record: true once landed, false when refused or not answered within 10 s. */
@@ -322,6 +331,7 @@ export class JobStore {
   /** Forgets a job (and keeps it out of later job-list reads). Polling of it stops. */
   remove(id: string): void {
     if (!this.jobsById.delete(id)) return;
+    this.unsaved.delete(id);
     this.follower.forget(id);
     this.repo.remove(id);
     this.changeEmitter.fire(undefined);

@@ -318,6 +318,7 @@ describe('agent job persistence across windows', () => {
     await clock.advance(1_000);
     const j = await started;
     assert.equal(store.get(j.id)?.prompt, 'hung storage');
+    assert.equal(store.isUnsaved(j.id), true, 'said to be not saved');
     store.dispose();
   });
 });
