@@ -49,7 +49,10 @@ export function mergeJobs(stored: AgentJob, mine: AgentJob): AgentJob {
     hasPartial: stored.hasPartial === true || mine.hasPartial === true || undefined,
     expired: stored.expired === true || mine.expired === true || undefined,
     kept: stored.kept || mine.kept
-      ? { result: stored.kept?.result === true || mine.kept?.result === true, partial: stored.kept?.partial === true || mine.kept?.partial === true }
+      ? {
+        result: stored.kept?.result === true || mine.kept?.result === true, partial: stored.kept?.partial === true || mine.kept?.partial === true,
+        ...(stored.kept?.answer === true || mine.kept?.answer === true ? { answer: true } : {}),
+      }
       : undefined,
     creditsUsed: mine.creditsUsed ?? stored.creditsUsed,
     trace: {
