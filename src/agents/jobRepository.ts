@@ -55,6 +55,9 @@ export function mergeJobs(stored: AgentJob, mine: AgentJob): AgentJob {
       }
       : undefined,
     creditsUsed: mine.creditsUsed ?? stored.creditsUsed,
+    // A pending approval is the second view's: its absence there means the run went on (answered, or
+    // read again without one), and a spread would bring the first view's back.
+    pendingApproval: mine.pendingApproval,
     trace: {
       ...stored.trace, ...mine.trace,
       eventCount: Math.max(stored.trace.eventCount, mine.trace.eventCount),
