@@ -401,7 +401,7 @@ export async function askFollowUp(deps: AgentCommandContext, target?: Target): P
       const reason = errorReason(e);
       if (reason === 'cancelled') return undefined;
       if (reason === 'thread-busy') {
-        const runId = (e as { runId?: unknown }).runId;
+        const runId = busyRunId(e);
         const text = 'A turn of this thread is still running, so the follow-up was not sent (it is kept for when the turn ends).';
         const choice = await show('warning', typeof runId === 'string' ? `${text} Follow the running turn?` : text, typeof runId === 'string' ? [FOLLOW_IT] : []);
         if (choice === FOLLOW_IT && typeof runId === 'string') {
@@ -424,6 +424,15 @@ export async function askFollowUp(deps: AgentCommandContext, target?: Target): P
       const choice = await show('error', `Could not ask the follow-up: ${describeAgentError(e)}`, [EDIT_AND_RETRY]);
       if (choice !== EDIT_AND_RETRY) return undefined;
     }
+  }
+  return undefined;
+}
+
+/** The turn a 409 `thread_busy` names: on the error, or on the ApiError it wraps (AgentError does not copy `runId`). */
+function busyRunId(e: unknown): string | undefined {
+  for (let x: unknown = e, i = 0; x !== null && typeof x === 'object' && i < 3; x = (x as { cause?: unknown }).cause, i++) {
+    const id = (x as { runId?: unknown }).runId;
+    if (typeof id === 'string' && id) return id;
   }
   return undefined;
 }
