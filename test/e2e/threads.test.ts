@@ -23,15 +23,8 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await wb.runCommand('Developer Index: Set API Key');
     await wb.answerInputBox(e2e.testKey(), { prompt: /secret storage/i });
     await wb.waitForNotification(/API key saved/i);
-    await only(VIEW, 'Search');
     await wb.setSideBarWidth(DEFAULT_SIDE_BAR);
   });
-
-  /** One view expanded, the other collapsed (expanded first: the workbench keeps one view open). */
-  async function only(view: string, other: string): Promise<void> {
-    await wb.setViewExpanded(view, true);
-    await wb.setViewExpanded(other, false);
-  }
   afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
   after(async () => {
     await wb?.useTheme('light').catch(() => undefined);
@@ -171,7 +164,8 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ faults: [{ kind: 'status', status: 429, retryAfter: '46740', path: '/v2/search', error: "You've hit the keyless free tier rate limit for today." }] }),
     });
-    await only('Search', VIEW);
+    await wb.runCommand('Developer Index: Focus on Search View').catch(() => undefined);
+    await wb.setViewExpanded(VIEW, false).catch(() => undefined);
     await wb.setSideBarWidth(DEFAULT_SIDE_BAR);
     const view = wb.webview();
     await view.getByRole('searchbox').fill('keyless quota');
