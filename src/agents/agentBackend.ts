@@ -7,12 +7,19 @@ import type { AgentJobRecord, AgentListEntry, AgentSnapshot, AgentTrace, TraceEv
 
 export type { AgentJobRecord, AgentListAll, AgentListEntry, AgentSubmitParams, TraceEvent };
 export type AgentTraceResponse = AgentTrace;
+/** What a start answers: the run id, and (production) the thread it opened or continued. */
+export interface AgentSubmitResult { id: string; response?: { threadId?: string | null; threadTurn?: number | null } }
 export type AgentSnapshotResponse = AgentSnapshot;
 
 /** What the job store calls. Every method rejects with an error carrying a `reason` (AgentClient's AgentError). */
 export interface AgentBackend {
   /** Never retried by the client once the job may exist (`JobMayExistError`). */
-  submit(params: AgentSubmitParams, opts?: { signal?: AbortSignal; extraModels?: readonly string[] }): Promise<{ id: string }>;
+  submit(params: AgentSubmitParams, opts?: { signal?: AbortSignal; extraModels?: readonly string[] }): Promise<AgentSubmitResult>;
+  /**
+   * The caller's answer to a run that waits (`pendingApproval`): a follow-up in its thread. The service
+   * answers with the same run id when it resumes the waiting run (a different id is a new turn).
+   */
+  answerApproval?(a: { threadId: string; approvalId: string; decision: 'approve' | 'decline'; callIds?: string[] }): Promise<AgentSubmitResult>;
   status(jobId: string): Promise<AgentJobRecord>;
   cancel(jobId: string): Promise<unknown>;
   trace(jobId: string): Promise<AgentTraceResponse>;

@@ -2,12 +2,14 @@
 // from the palette, without a node, Cancel and Open Result ask which job (the others are hidden
 // there). registerAgents() maps them to command ids.
 import * as vscode from 'vscode';
+import { AGENT_MODES } from '../api/agentConstants';
 import type { AgentSubmitParams } from './agentBackend';
 import { agentDocumentUri } from './agentContentProvider';
 import { describeAgentError, errorReason } from './agentWords';
 import { EventNode } from './eventNode';
 import type { AgentJob } from './jobModel';
-import { hasPartialResult, hasResult, jobState, shortDate, shortLabel, stateWords } from './jobState';
+import type { ShowNotification } from './jobNotifier';
+import { approvalWords, canFollowUp, hasAnswer, hasPartialResult, hasResult, jobState, shortDate, shortLabel, stateWords } from './jobState';
 import type { JobStore } from './jobStore';
 import {
   type AskInput, askStartJob, BACK, draftFrom, emptyDraft, fieldOfIssues, parseMaxCredits, parseUrls, type PickStep, type StartDraft, validatePrompt,
@@ -28,6 +30,67 @@ export interface AgentCommandContext {
   ask?: AskInput;
   /** Which job, when a command is run from the palette (default: vscodePickJob). */
   pick?: PickJobInput;
+  /** Ask a Follow-up…'s input: the typed text or a suggestion's prompt (default: vscodeFollowUp). */
+  followUp?: FollowUpInput;
+  /** Confirms a consequential step (Approve); default: a modal warning. */
+  confirm?: ConfirmInput;
+  /** Messages with buttons (thread errors, approvals); default: the editor's notifications. */
+  show?: ShowNotification;
+  /** Follow-up text typed per thread, kept until it has been sent. */
+  followUps: Map<string, string>;
+}
+
+/** A suggestion of the service, offered as a pick. */
+export interface FollowUpSuggestion { label?: string; prompt: string }
+export type FollowUpInput = (o: { title: string; suggestions: FollowUpSuggestion[]; value: string; validationMessage?: string }) => Promise<string | undefined>;
+export type ConfirmInput = (message: string, detail: string, button: string) => Thenable<boolean>;
+
+export const FOLLOW_IT = 'Follow It';
+export const START_AGAIN_BUTTON = 'Start Again…';
+
+const vscodeConfirm: ConfirmInput = async (message, detail, button) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, button)) === button;
+
+const vscodeShow: ShowNotification = (severity, text, buttons) => (
+  severity === 'error' ? vscode.window.showErrorMessage(text, ...buttons)
+    : severity === 'warning' ? vscode.window.showWarningMessage(text, ...buttons) : vscode.window.showInformationMessage(text, ...buttons)
+);
+
+/**
+ * The default follow-up input: a quick pick whose first item is what the user types ("Ask: …") and
+ * whose other items are the service's suggestions; a suggestion sends its prompt. The typed text is
+ * kept (`onText`) even when the pick is dismissed.
+ */
+export function vscodeFollowUp(onText: (text: string) => void): FollowUpInput {
+  return (o) => new Promise((resolve) => {
+    type Item = vscode.QuickPickItem & { prompt?: string; typed?: boolean };
+    const qp = vscode.window.createQuickPick<Item>();
+    qp.title = o.title;
+    qp.placeholder = o.validationMessage ?? (o.suggestions.length ? 'Type a follow-up, or pick one the service suggests' : 'Type a follow-up question or instruction');
+    qp.ignoreFocusOut = true;
+    qp.matchOnDetail = true;
+    qp.value = o.value;
+    const suggestions: Item[] = o.suggestions.map((x) => ({ label: `$(lightbulb) ${x.label ?? shortLabel(x.prompt, 60)}`, detail: x.prompt, prompt: x.prompt, alwaysShow: true }));
+    const refresh = (): void => {
+      const typed = qp.value.trim();
+      qp.items = [
+        ...(typed ? [{ label: `$(comment-discussion) Ask: ${shortLabel(typed, 80)}`, description: 'your follow-up', prompt: qp.value, typed: true, alwaysShow: true }] : []),
+        ...(suggestions.length ? [{ label: 'suggested by the service', kind: vscode.QuickPickItemKind.Separator } as Item] : []),
+        ...suggestions,
+      ];
+    };
+    refresh();
+    let done = false;
+    const finish = (v: string | undefined): void => {
+      if (done) return;
+      done = true;
+      resolve(v);
+      qp.dispose();
+    };
+    qp.onDidChangeValue((v) => { onText(v); refresh(); });
+    qp.onDidAccept(() => finish(qp.selectedItems[0]?.prompt ?? (qp.value.trim() ? qp.value : undefined)));
+    qp.onDidHide(() => finish(undefined));
+    qp.show();
+  });
 }
 
 /** A row of the "which job?" pick. */
@@ -47,6 +110,10 @@ export interface StartJobArgs {
   model?: string;
   effort?: 'low' | 'medium' | 'high';
   schema?: Record<string, unknown> | boolean | null;
+  /** `chat`: an answer in words; `extract`: data; left out: the service's default. */
+  mode?: 'chat' | 'extract';
+  /** A follow-up turn in this thread. */
+  threadId?: string;
 }
 
 type Target = string | { jobId: string } | undefined;
@@ -123,6 +190,7 @@ export async function startJob(deps: AgentCommandContext, args?: StartJobArgs, p
       prompt: args.prompt, ...(args.urls?.length ? { urls: args.urls } : {}), maxCredits: args.maxCredits ?? deps.defaultMaxCredits(),
       ...(args.model !== undefined ? { model: args.model } : {}), ...(args.effort !== undefined ? { effort: args.effort } : {}),
       ...(args.schema !== undefined ? { schema: args.schema } : {}),
+      ...(args.mode !== undefined ? { mode: args.mode } : {}), ...(args.threadId !== undefined ? { threadId: args.threadId } : {}),
     };
     // Other features get the job id without any prompt; errors reject with the client's message.
     const job = await deps.store.start(params);
@@ -187,7 +255,7 @@ export async function startAgain(deps: AgentCommandContext, target?: Target): Pr
   const job = await pickJob(deps, target, 'Start which job again?');
   if (!job) return undefined;
   const higher = jobState(job) === 'credit_limit_reached' && job.maxCredits !== undefined ? job.maxCredits * 2 : job.maxCredits;
-  return startJob(deps, undefined, draftFrom({ prompt: job.prompt, urls: job.urls, maxCredits: higher, model: job.model, effort: job.effort }));
+  return startJob(deps, undefined, draftFrom({ prompt: job.prompt, urls: job.urls, maxCredits: higher, model: job.model, effort: job.effort, mode: job.mode }));
 }
 
 function checkArgs(a: StartJobArgs, fallback: number): string | undefined {
@@ -198,7 +266,10 @@ function checkArgs(a: StartJobArgs, fallback: number): string | undefined {
   const u = parseUrls((a.urls ?? []).join(','));
   if (!u.ok) return u.message;
   const c = parseMaxCredits(a.maxCredits === undefined ? '' : String(a.maxCredits), fallback);
-  return c.ok ? undefined : c.message;
+  if (!c.ok) return c.message;
+  if (a.mode !== undefined && !(AGENT_MODES as readonly unknown[]).includes(a.mode)) return `mode must be one of ${AGENT_MODES.join(', ')}`;
+  if (a.threadId !== undefined && (typeof a.threadId !== 'string' || !/^[0-9a-f-]{36}$/i.test(a.threadId))) return 'threadId must be a thread id (a UUID)';
+  return undefined;
 }
 
 function issuesOf(e: unknown): Array<{ field: string; message: string }> | undefined {
@@ -213,9 +284,9 @@ function issuesOf(e: unknown): Array<{ field: string; message: string }> | undef
 }
 
 export async function cancelJob(deps: AgentCommandContext, target?: Target): Promise<void> {
-  const job = await pickJob(deps, target, 'Cancel which running agent job?', (j) => jobState(j) === 'running', 'No agent job is running.');
+  const job = await pickJob(deps, target, 'Cancel which running agent job?', isLive, 'No agent job is running.');
   if (!job) return;
-  if (jobState(job) !== 'running') {
+  if (!isLive(job)) {
     void vscode.window.showInformationMessage(`Only a running job can be cancelled; this one is ${stateWords(jobState(job), job.status)}.`);
     return;
   }
@@ -278,7 +349,7 @@ export async function copyJobId(deps: AgentCommandContext, target?: Target): Pro
 export async function removeJob(deps: AgentCommandContext, target?: Target): Promise<void> {
   const job = await pickJob(deps, target, 'Remove which job from the list?');
   if (!job) return;
-  if (jobState(job) === 'running') {
+  if (isLive(job)) {
     const ok = await vscode.window.showWarningMessage(
       'This job is still running. Removing it stops watching it here; it keeps running (and using credits) on the service.',
       { modal: true }, 'Remove',
@@ -286,6 +357,136 @@ export async function removeJob(deps: AgentCommandContext, target?: Target): Pro
     if (ok !== 'Remove') return;
   }
   deps.store.remove(job.id);
+}
+
+/** Running, or waiting for the caller: the run is going on the service. */
+function isLive(j: AgentJob): boolean {
+  return jobState(j) === 'running' || jobState(j) === 'waiting';
+}
+
+/**
+ * Ask a Follow-up…: a new turn in the job's thread. The text is kept per thread until it has been
+ * sent (a failed start, a dismissed box, Edit and Retry all find it again). A busy thread offers to
+ * follow the turn still running; an expired or unknown thread offers Start Again… with the text.
+ */
+export async function askFollowUp(deps: AgentCommandContext, target?: Target): Promise<string | undefined> {
+  const job = await pickJob(deps, target, 'Ask a follow-up to which job?', canFollowUp, 'No finished agent job with a thread is in the list.');
+  if (!job) return undefined;
+  const threadId = job.threadId;
+  if (!threadId || !canFollowUp(job)) {
+    void vscode.window.showInformationMessage(threadId
+      ? `A follow-up can be asked once this run has ended; it is ${stateWords(jobState(job), job.status)}.`
+      : 'This job has no thread on the service (it was started before threads, or on a server without them).');
+    return undefined;
+  }
+  const show = deps.show ?? vscodeShow;
+  const input = deps.followUp ?? vscodeFollowUp((t) => deps.followUps.set(threadId, t));
+  let validationMessage: string | undefined;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const answer = await input({
+      title: `Ask a Follow-up: ${shortLabel(job.prompt, 40)}`, suggestions: job.suggestions ?? [], value: deps.followUps.get(threadId) ?? '', validationMessage,
+    });
+    if (answer === undefined) return undefined;
+    deps.followUps.set(threadId, answer);
+    validationMessage = validatePrompt(answer);
+    if (validationMessage) continue;
+    const params: AgentSubmitParams = {
+      prompt: answer, threadId, maxCredits: job.maxCredits ?? deps.defaultMaxCredits(),
+      ...(job.model ? { model: job.model } : {}), ...(job.effort === 'low' || job.effort === 'medium' || job.effort === 'high' ? { effort: job.effort } : {}),
+      ...(job.mode === 'chat' || job.mode === 'extract' ? { mode: job.mode } : {}),
+    };
+    try {
+      const turn = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Asking the follow-up…', cancellable: true },
+        (_p, token) => {
+          const ac = new AbortController();
+          token.onCancellationRequested(() => ac.abort());
+          return deps.store.start(params, { signal: ac.signal });
+        },
+      );
+      deps.followUps.delete(threadId);
+      void deps.reveal(turn.id);
+      return turn.id;
+    } catch (e) {
+      const reason = errorReason(e);
+      if (reason === 'cancelled') return undefined;
+      if (reason === 'thread-busy') {
+        const runId = busyRunId(e);
+        const text = 'A turn of this thread is still running, so the follow-up was not sent (it is kept for when the turn ends).';
+        const choice = await show('warning', typeof runId === 'string' ? `${text} Follow the running turn?` : text, typeof runId === 'string' ? [FOLLOW_IT] : []);
+        if (choice === FOLLOW_IT && typeof runId === 'string') {
+          deps.store.track(runId, { threadId });
+          await deps.reveal(runId);
+        }
+        return undefined;
+      }
+      if (reason === 'thread-expired' || reason === 'thread-not-found' || reason === 'threads-disabled') {
+        const choice = await show('warning', describeAgentError(e), [START_AGAIN_BUTTON]);
+        if (choice !== START_AGAIN_BUTTON) return undefined;
+        deps.followUps.delete(threadId);
+        return startJob(deps, undefined, draftFrom({ prompt: answer, urls: job.urls, maxCredits: job.maxCredits, model: job.model, effort: job.effort, mode: job.mode }));
+      }
+      if (reason === 'job-may-exist') {
+        const choice = await show('warning', 'The follow-up was interrupted after it was sent, so the turn may exist on the service; it was not sent again. Refresh the job list to look for it.', [REFRESH_JOB_LIST]);
+        if (choice === REFRESH_JOB_LIST) await refreshJobs(deps);
+        return undefined;
+      }
+      const choice = await show('error', `Could not ask the follow-up: ${describeAgentError(e)}`, [EDIT_AND_RETRY]);
+      if (choice !== EDIT_AND_RETRY) return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The turn a 409 `thread_busy` names: on the error, or on the ApiError it wraps (AgentError does not copy `runId`). */
+function busyRunId(e: unknown): string | undefined {
+  for (let x: unknown = e, i = 0; x !== null && typeof x === 'object' && i < 3; x = (x as { cause?: unknown }).cause, i++) {
+    const id = (x as { runId?: unknown }).runId;
+    if (typeof id === 'string' && id) return id;
+  }
+  return undefined;
+}
+
+/** Open Answer: a chat run's answer as a read-only markdown document, rendered in the Markdown preview. */
+export async function openAnswer(deps: AgentCommandContext, target?: Target): Promise<void> {
+  const job = await pickJob(deps, target, 'Open the answer of which job?', hasAnswer, 'No agent job in the list has an answer yet.');
+  if (!job) return;
+  if (job.expired) {
+    const on = shortDate(job.expiresAt);
+    void vscode.window.showInformationMessage(`This job expired on the service${on ? ` on ${on}` : ''}; showing the answer kept in this editor.`);
+  }
+  await vscode.commands.executeCommand('markdown.showPreview', agentDocumentUri({ kind: 'answer', jobId: job.id, label: documentLabel(job) }));
+}
+
+/** Approve / Decline: the caller's answer to a waiting run. The run goes on (running again) and is followed to its end. */
+export async function answerApproval(deps: AgentCommandContext, target: Target, decision: 'approve' | 'decline'): Promise<void> {
+  const waiting = (j: AgentJob): boolean => jobState(j) === 'waiting';
+  const job = await pickJob(deps, target, decision === 'approve' ? 'Approve what which job waits for?' : 'Decline what which job waits for?', waiting, 'No agent job is waiting for an approval.');
+  if (!job) return;
+  const p = job.pendingApproval;
+  if (!p || !waiting(job)) {
+    void vscode.window.showInformationMessage(`This job is not waiting for an approval; it is ${stateWords(jobState(job), job.status)}.`);
+    return;
+  }
+  if (decision === 'approve') {
+    const detail = [
+      ...(p.calls ?? []).map((c) => `${c.name ?? c.id ?? 'a call'}: ${c.arguments === undefined ? '(no arguments)' : shortLabel(JSON.stringify(c.arguments), 300)}`),
+      ...(p.terms ? [`${p.terms.name ?? 'Terms'}${p.terms.url ? `: ${p.terms.url}` : ''}`] : []),
+    ].join('\n');
+    const ok = await (deps.confirm ?? vscodeConfirm)(`Approve ${approvalWords(p).replace(/^approval of /, '')} for agent job "${shortLabel(job.prompt, 40)}"?`, detail, 'Approve');
+    if (!ok) return;
+  }
+  try {
+    const next = await deps.store.answerApproval(job.id, decision);
+    if (next.id !== job.id) void deps.reveal(next.id);
+  } catch (e) {
+    if (errorReason(e) === 'exchange-not-enabled') {
+      void deps.store.refresh();
+      void vscode.window.showInformationMessage(describeAgentError(e));
+      return;
+    }
+    void vscode.window.showErrorMessage(`Could not ${decision} for the agent job: ${describeAgentError(e)}`);
+  }
 }
 
 /** A job's name in its document tabs (`result — <label>.json`): the prompt, cut at a word boundary. */

@@ -1,7 +1,7 @@
 // Serves the read-only `devindex-agent:` documents: snapshots, results (kept copies after expiry),
 // partial results and raw traces, fetched through the store (so they count against its in-flight bound).
 import * as vscode from 'vscode';
-import { AGENT_SCHEME, type AgentDocument, agentDocumentPath, formatResult, formatSnapshot, parseAgentDocumentPath, prettyJson } from './agentDocuments';
+import { AGENT_SCHEME, type AgentDocument, agentDocumentPath, formatAnswer, formatResult, formatSnapshot, parseAgentDocumentPath, prettyJson } from './agentDocuments';
 import { describeAgentError } from './agentWords';
 import type { JobStore } from './jobStore';
 
@@ -35,6 +35,13 @@ export class AgentContentProvider implements vscode.TextDocumentContentProvider 
         return formatResult(await this.store.result(doc.jobId, doc.kind));
       case 'trace':
         return prettyJson(await this.store.traceResponse(doc.jobId));
+      case 'answer': {
+        const job = this.store.get(doc.jobId);
+        const view = await this.store.result(doc.jobId, 'result');
+        // The answer as it was read while the run was followed, when the service has none to give now.
+        const message = view.message ?? job?.answer;
+        return formatAnswer({ ...view, ...(message !== undefined ? { message } : {}), prompt: job?.prompt });
+      }
     }
   }
 }

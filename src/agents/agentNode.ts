@@ -7,10 +7,11 @@ import { agentState, stateIcon, stateWords } from './jobState';
 export class AgentNode extends vscode.TreeItem {
   readonly kind = 'agent' as const;
 
-  constructor(readonly jobId: string, readonly agent: AgentGroup, jobRunning: boolean) {
+  constructor(readonly jobId: string, readonly agent: AgentGroup, jobRunning: boolean | 'waiting') {
     const name = agent.agent.name ?? agent.agent.id;
     super(name, agent.agent.role === 'orchestrator' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
-    const state = agentState(agent, jobRunning);
+    const live = agentState(agent, jobRunning !== false);
+    const state = live === 'running' && jobRunning === 'waiting' ? 'waiting' : live;
     const role = agent.agent.role;
     const events = `${agent.events.length} event${agent.events.length === 1 ? '' : 's'}`;
     this.id = `job:${jobId}/agent:${agent.agent.id}`;

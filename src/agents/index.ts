@@ -20,13 +20,14 @@ import type { AgentBackend } from './agentBackend';
 import { AgentContentProvider } from './agentContentProvider';
 import { AGENT_SCHEME } from './agentDocuments';
 import {
-  type AgentCommandContext, cancelJob, copyJobId, openResult, openSnapshot, openTrace, type PickJobInput, refreshJobs, removeJob, startAgain, startJob,
-  type StartJobArgs,
+  type AgentCommandContext, answerApproval, askFollowUp, cancelJob, type ConfirmInput, copyJobId, type FollowUpInput, openAnswer, openResult, openSnapshot,
+  openTrace, type PickJobInput, refreshJobs, removeJob, startAgain, startJob, type StartJobArgs,
 } from './agentCommands';
 import { DisposableStore } from './disposables';
 import type { EventNode } from './eventNode';
 import type { JobStorage } from './jobModel';
-import { notifyJobEnds, type ShowNotification } from './jobNotifier';
+import { notifyJobEnds, type ShowNotification, vscodeNotification } from './jobNotifier';
+import { approvalWords, jobState, shortLabel, SHOW_IN_TREE } from './jobState';
 import { JobStore, type Timers } from './jobStore';
 import { JobsTreeProvider, type TreeNode } from './jobsTreeProvider';
 import type { PollTiming } from '../api/agent/pollSchedule';
@@ -48,14 +49,26 @@ export interface AgentsDeps {
   /** Tests only. */
   timers?: Timers;
   timing?: PollTiming;
-  /** Tests only: the start flow's steps and the "which job?" pick instead of the editor's quick inputs. */
-  ui?: { ask?: AskInput; pick?: PickJobInput };
+  /**
+   * Tests only: the start flow's steps, the "which job?" pick, the follow-up input, the Approve
+   * confirmation and the messages with buttons instead of the editor's own.
+   */
+  ui?: { ask?: AskInput; pick?: PickJobInput; followUp?: FollowUpInput; confirm?: ConfirmInput; show?: ShowNotification };
+  /**
+   * How long the trace may bring nothing new before the status record is read (default 30 s). A run
+   * that waits for an approval says so only in its status, and its trace goes quiet while it waits.
+   */
+  statusEveryMs?: number;
 }
+
+/** The status read while the trace is quiet: how soon a run that waits for an approval shows as waiting. */
+export const EDITOR_STATUS_EVERY_MS = 30_000;
 
 export type AgentCommandId =
   | 'devIndex.agent.start' | 'devIndex.agent.cancel' | 'devIndex.agent.refresh' | 'devIndex.agent.openResult'
   | 'devIndex.agent.openPartialResult' | 'devIndex.agent.startAgain'
-  | 'devIndex.agent.openSnapshot' | 'devIndex.agent.openTrace' | 'devIndex.agent.copyJobId' | 'devIndex.agent.remove';
+  | 'devIndex.agent.openSnapshot' | 'devIndex.agent.openTrace' | 'devIndex.agent.copyJobId' | 'devIndex.agent.remove'
+  | 'devIndex.agent.followUp' | 'devIndex.agent.openAnswer' | 'devIndex.agent.approve' | 'devIndex.agent.decline';
 
 /**
  * Command id → handler. `start` also accepts `{ prompt, urls?, maxCredits?, model?, effort?, schema? }`
@@ -78,6 +91,11 @@ export interface AgentsFeature extends vscode.Disposable {
     'devIndex.agent.openTrace': (target?: string | { jobId: string }) => Promise<void>;
     'devIndex.agent.copyJobId': (target?: string | { jobId: string }) => Promise<void>;
     'devIndex.agent.remove': (target?: string | { jobId: string }) => Promise<void>;
+    /** Resolves with the new turn's job id (undefined when nothing was sent). */
+    'devIndex.agent.followUp': (target?: string | { jobId: string }) => Promise<string | undefined>;
+    'devIndex.agent.openAnswer': (target?: string | { jobId: string }) => Promise<void>;
+    'devIndex.agent.approve': (target?: string | { jobId: string }) => Promise<void>;
+    'devIndex.agent.decline': (target?: string | { jobId: string }) => Promise<void>;
   };
   /** Re-read the job list and resume jobs stopped by a rejected key. */
   onKeyChanged(): void;
@@ -105,12 +123,14 @@ export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, revea
     canList: async () => (keyKnown = await deps.hasKey()),
     extraModels,
     onLog: deps.log,
+    statusEveryMs: deps.statusEveryMs ?? EDITOR_STATUS_EVERY_MS,
   }));
   store.resume();
   const tree = owned.register(new JobsTreeProvider(store));
   const content = new AgentContentProvider(store);
   const cmd: AgentCommandContext = {
     store, reveal, defaultMaxCredits: deps.defaultMaxCredits, extraModels, hasKey: deps.hasKey, draft: emptyDraft(), ask: deps.ui?.ask, pick: deps.ui?.pick,
+    followUp: deps.ui?.followUp, confirm: deps.ui?.confirm, show: deps.ui?.show, followUps: new Map(),
   };
   const commands: AgentsFeature['commands'] = {
     'devIndex.agent.start': (args) => startJob(cmd, args),
@@ -123,6 +143,10 @@ export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, revea
     'devIndex.agent.openTrace': (t) => openTrace(cmd, t),
     'devIndex.agent.copyJobId': (t) => copyJobId(cmd, t),
     'devIndex.agent.remove': (t) => removeJob(cmd, t),
+    'devIndex.agent.followUp': (t) => askFollowUp(cmd, t),
+    'devIndex.agent.openAnswer': (t) => openAnswer(cmd, t),
+    'devIndex.agent.approve': (t) => answerApproval(cmd, t, 'approve'),
+    'devIndex.agent.decline': (t) => answerApproval(cmd, t, 'decline'),
   };
   return {
     store, tree, content, commands,
@@ -140,8 +164,33 @@ export function notifyEnds(feature: AgentsFeature, reveal: (jobId: string) => Pr
   return notifyJobEnds(feature.store.onDidEndJob, {
     reveal,
     openResult: (id, which) => (which === 'partial' ? feature.commands['devIndex.agent.openPartialResult'](id) : feature.commands['devIndex.agent.openResult'](id)),
+    openAnswer: (id) => feature.commands['devIndex.agent.openAnswer'](id),
+    followUp: (id) => feature.commands['devIndex.agent.followUp'](id),
     startAgain: (id) => feature.commands['devIndex.agent.startAgain'](id),
   }, show);
+}
+
+const APPROVE = 'Approve…';
+const DECLINE = 'Decline';
+
+/**
+ * Says once per approval (in this window) that a run waits for the caller, with Approve…, Decline
+ * and Show in Tree: a run that waits makes no progress until someone answers it.
+ */
+export function notifyWaiting(feature: AgentsFeature, reveal: (jobId: string) => Promise<void>, show: ShowNotification = vscodeNotification): vscode.Disposable {
+  const told = new Set<string>();
+  return feature.store.onDidChangeJob((id) => {
+    const job = id === undefined ? undefined : feature.store.get(id);
+    const p = job?.pendingApproval;
+    if (!job || !p || jobState(job) !== 'waiting' || told.has(p.approvalId)) return;
+    told.add(p.approvalId);
+    void Promise.resolve(show('warning', `Agent job "${shortLabel(job.prompt, 40)}" is waiting for ${approvalWords(p)}.`, job.threadId ? [APPROVE, DECLINE, SHOW_IN_TREE] : [SHOW_IN_TREE]))
+      .then(async (choice) => {
+        if (choice === SHOW_IN_TREE) await reveal(job.id);
+        if (choice === APPROVE) await feature.commands['devIndex.agent.approve'](job.id);
+        if (choice === DECLINE) await feature.commands['devIndex.agent.decline'](job.id);
+      });
+  });
 }
 
 /** Creates the feature over `context.globalState`, registers the view and the scheme. */
@@ -150,7 +199,7 @@ export function registerAgents(context: { subscriptions: vscode.Disposable[]; gl
   const reveal = async (jobId: string): Promise<void> => {
     // The view may be collapsed (it starts so while there are no jobs): open and expand it first.
     if (!ref.view?.visible) await vscode.commands.executeCommand(`${JOBS_VIEW_ID}.focus`).then(undefined, () => undefined);
-    const node = feature.tree.jobNode(jobId);
+    const node = feature.tree.revealTarget(jobId);
     if (node && ref.view) await ref.view.reveal(node, { select: true, focus: false, expand: false });
   };
   const feature = createAgentsFeature(context.globalState, deps, reveal);
@@ -172,6 +221,7 @@ export function registerAgents(context: { subscriptions: vscode.Disposable[]; gl
   }));
   owned.register(vscode.workspace.registerTextDocumentContentProvider(AGENT_SCHEME, feature.content));
   owned.register(notifyEnds(feature, reveal));
+  owned.register(notifyWaiting(feature, reveal));
   const disposeAll = { dispose: () => { owned.dispose(); feature.dispose(); } };
   context.subscriptions.push(disposeAll);
   return { ...feature, dispose: disposeAll.dispose };

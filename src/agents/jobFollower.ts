@@ -26,6 +26,8 @@ export interface ResultView {
   source: 'service' | 'kept' | 'none';
   /** Set when the job has expired on the service (ISO time). */
   expiredOn?: string;
+  /** A chat run's answer (markdown), from the service or the kept copy. */
+  message?: string;
 }
 
 /** What the follower needs of the store that owns the jobs. */
@@ -202,14 +204,17 @@ export class JobFollower {
         if (isTerminalStatus(record.status)) changed = this.keep(job, record) || changed;
         if (changed) this.host.save(job);
         const data = which === 'result' ? record.data : record.partial;
-        return { which, status: record.status, data, error: record.error ?? undefined, source: data === undefined ? 'none' : 'service' };
+        return {
+          which, status: record.status, data, error: record.error ?? undefined, source: data === undefined ? 'none' : 'service',
+          ...(typeof record.message === 'string' && record.message ? { message: record.message } : {}),
+        };
       }
     }
     const kept = this.host.kept(job.id);
     const data = which === 'result' ? kept?.data : kept?.partial;
     return {
       which, status: kept?.status ?? job.status, data, error: kept?.error ?? job.error, source: data === undefined ? 'none' : 'kept',
-      expiredOn: job.expired ? job.expiresAt : undefined,
+      expiredOn: job.expired ? job.expiresAt : undefined, ...(kept?.message !== undefined ? { message: kept.message } : {}),
     };
   }
 
@@ -261,11 +266,12 @@ export class JobFollower {
     job.finalRead = true;
     const hasData = record.data !== undefined && record.data !== null;
     const hasPartial = record.partial !== undefined && record.partial !== null;
-    if (job.kept && job.kept.result === hasData && job.kept.partial === hasPartial) return !wasRead;
-    if (!hasData && !hasPartial) return !wasRead;
+    const hasAnswer = typeof record.message === 'string' && record.message !== '';
+    if (job.kept && job.kept.result === hasData && job.kept.partial === hasPartial && (job.kept.answer === true) === hasAnswer) return !wasRead;
+    if (!hasData && !hasPartial && !hasAnswer) return !wasRead;
     const copy: KeptResult = {
       jobId: job.id, status: record.status, savedAt: this.o.timers.now(),
-      ...(hasData ? { data: record.data } : {}), ...(hasPartial ? { partial: record.partial } : {}),
+      ...(hasData ? { data: record.data } : {}), ...(hasPartial ? { partial: record.partial } : {}), ...(hasAnswer ? { message: record.message! } : {}),
       ...(record.error ? { error: record.error } : {}), ...(record.creditsUsed !== undefined ? { creditsUsed: record.creditsUsed } : {}),
       ...(record.expiresAt ? { expiresAt: record.expiresAt } : {}),
     };
@@ -274,7 +280,7 @@ export class JobFollower {
       return !wasRead;
     }
     this.host.keepResult(job.id, copy);
-    job.kept = { result: hasData, partial: hasPartial };
+    job.kept = { result: hasData, partial: hasPartial, ...(hasAnswer ? { answer: true } : {}) };
     return true;
   }
 

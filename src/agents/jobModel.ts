@@ -19,7 +19,7 @@ export interface AgentJob extends RunFacts {
   /** The service answered 404 after `expiresAt`: only what is kept locally is left. */
   expired?: boolean;
   /** What is kept in this editor's storage (see KeptResult), so it still opens after expiry. */
-  kept?: { result: boolean; partial: boolean };
+  kept?: { result: boolean; partial: boolean; answer?: boolean };
   /** A failure that stopped polling (key rejected, no permission...); cleared by Refresh. */
   pollError?: string;
   /** The end-of-run notification has been shown (so a reload does not show it again). */
@@ -46,6 +46,8 @@ export interface KeptResult {
   status: string;
   data?: unknown;
   partial?: unknown;
+  /** A chat run's answer (markdown): the record's `message`. */
+  message?: string;
   error?: string;
   creditsUsed?: number;
   expiresAt?: string;
@@ -60,6 +62,7 @@ export function readKeptResult(raw: unknown, jobId: string): KeptResult | undefi
   return {
     jobId, status: r.status, data: r.data, partial: r.partial, savedAt: r.savedAt,
     error: typeof r.error === 'string' ? r.error : undefined,
+    message: typeof r.message === 'string' ? r.message : undefined,
     creditsUsed: typeof r.creditsUsed === 'number' ? r.creditsUsed : undefined,
     expiresAt: typeof r.expiresAt === 'string' ? r.expiresAt : undefined,
   };
@@ -110,8 +113,12 @@ export function readJob(v: unknown): AgentJob | undefined {
     expired: b(j.expired),
     finalRead: b(j.finalRead),
     hasPartial: b(j.hasPartial),
-    kept: j.kept !== null && typeof j.kept === 'object'
-      ? { result: (j.kept as Record<string, unknown>).result === true, partial: (j.kept as Record<string, unknown>).partial === true } : undefined,
+    kept: readKept(j.kept),
+    threadId: s(j.threadId),
+    threadTurn: n(j.threadTurn),
+    mode: s(j.mode),
+    suggestions: readSuggestions(j.suggestions),
+    pendingApproval: readPendingApproval(j.pendingApproval),
     cancelRequested: b(j.cancelRequested),
     pollError: s(j.pollError),
     notified: b(j.notified),
@@ -123,6 +130,47 @@ export function readJob(v: unknown): AgentJob | undefined {
       unavailable: b(t.unavailable),
     },
   };
+}
+
+function readKept(v: unknown): AgentJob['kept'] {
+  if (v === null || typeof v !== 'object') return undefined;
+  const k = v as Record<string, unknown>;
+  return { result: k.result === true, partial: k.partial === true, ...(k.answer === true ? { answer: true } : {}) };
+}
+
+const MAX_SUGGESTIONS = 10;
+const MAX_SUGGESTION_CHARS = 2_000;
+
+/** The service's follow-up suggestions as stored: strings only, a few, each bounded. */
+export function readSuggestions(v: unknown): AgentJob['suggestions'] {
+  if (!Array.isArray(v)) return undefined;
+  const out = v.flatMap((x: unknown) => {
+    if (x === null || typeof x !== 'object') return [];
+    const r = x as Record<string, unknown>;
+    if (typeof r.prompt !== 'string' || !r.prompt.trim()) return [];
+    return [{ prompt: r.prompt.slice(0, MAX_SUGGESTION_CHARS), ...(typeof r.label === 'string' && r.label ? { label: r.label.slice(0, 200) } : {}) }];
+  }).slice(0, MAX_SUGGESTIONS);
+  return out.length ? out : undefined;
+}
+
+/** A stored pending approval: its id and kind, the calls' ids, names and arguments, or the terms. */
+export function readPendingApproval(v: unknown): AgentJob['pendingApproval'] {
+  if (v === null || typeof v !== 'object') return undefined;
+  const p = v as Record<string, unknown>;
+  if (typeof p.kind !== 'string' || typeof p.approvalId !== 'string' || !p.approvalId) return undefined;
+  const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
+  const calls = Array.isArray(p.calls) ? p.calls.flatMap((c: unknown) => {
+    if (c === null || typeof c !== 'object') return [];
+    const r = c as Record<string, unknown>;
+    return [{ id: str(r.id), name: str(r.name), ...(r.arguments !== undefined ? { arguments: r.arguments } : {}) }];
+  }) : undefined;
+  const t = p.terms !== null && typeof p.terms === 'object' ? p.terms as Record<string, unknown> : undefined;
+  return {
+    kind: p.kind, approvalId: p.approvalId,
+    ...(calls ? { calls } : {}),
+    ...(t ? { terms: { name: str(t.name), url: str(t.url), text: str(t.text) } } : {}),
+    ...(typeof p.message === 'string' ? { message: p.message } : {}),
+  } as AgentJob['pendingApproval'];
 }
 
 export { isTerminalStatus };

@@ -2,7 +2,8 @@
 // so the provider can refresh exactly this node when the store says the job changed.
 import * as vscode from 'vscode';
 import type { AgentJob } from './jobModel';
-import { creditsText, jobContextValue, jobDescription, jobState, shortLabel, stateIcon, stateWords } from './jobState';
+import { approvalWords, creditsText, jobContextValue, jobDescription, jobState, shortLabel, stateIcon, stateWords, waitingWords } from './jobState';
+import { latestTurn, threadDescription, turnNumber } from './threadGroups';
 
 export function themeIcon(spec: { id: string; color?: string }): vscode.ThemeIcon {
   return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
@@ -14,20 +15,57 @@ export const JOB_LABEL_CHARS = 22;
 export class JobNode extends vscode.TreeItem {
   readonly kind = 'job' as const;
 
-  constructor(readonly jobId: string, job: AgentJob) {
+  /** `turn`: the job is a turn of a thread, shown under the thread's row as "n. prompt". */
+  constructor(readonly jobId: string, job: AgentJob, readonly turn?: number) {
     super(shortLabel(job.prompt, JOB_LABEL_CHARS), vscode.TreeItemCollapsibleState.Collapsed);
     this.id = `job:${jobId}`;
     this.update(job);
   }
 
-  update(job: AgentJob): void {
+  update(job: AgentJob, turn = this.turn): void {
     const state = jobState(job);
-    this.label = shortLabel(job.prompt, JOB_LABEL_CHARS);
+    const prompt = job.prompt || (job.origin === 'service' ? '(started elsewhere)' : '');
+    // A turn sits one level deeper: its number and a shorter prompt keep its state in view at 300 px.
+    this.label = turn !== undefined ? `${turn}. ${shortLabel(prompt, JOB_LABEL_CHARS - 6)}` : shortLabel(prompt, JOB_LABEL_CHARS);
     this.description = jobDescription(job, Date.now());
     this.iconPath = themeIcon(stateIcon(state));
-    this.contextValue = jobContextValue(job);
-    this.tooltip = jobTooltip(job, stateWords(state, job.status));
-    this.accessibilityInformation = { label: `Agent job ${shortLabel(job.prompt, 80)}, ${this.description}` };
+    this.contextValue = jobContextValue(job) + (turn !== undefined ? ';turn' : '');
+    this.tooltip = jobTooltip(job, state === 'waiting' ? waitingWords(job) : stateWords(state, job.status));
+    // The state first, as the row shows it: a screen reader hears what changed before the prompt.
+    this.accessibilityInformation = { label: `${this.description}: agent job ${turn !== undefined ? `turn ${turn}, ` : ''}${shortLabel(prompt, 80)}` };
+  }
+}
+
+/**
+ * The turns of one thread as one row: the thread's first prompt, the latest turn's state, its turns
+ * under it in order. It stands for the latest turn, so the row's actions (Ask a Follow-up…, Open
+ * Answer, Approve, Cancel) act on that turn.
+ */
+export class ThreadNode extends vscode.TreeItem {
+  readonly kind = 'thread' as const;
+  jobId: string;
+
+  constructor(readonly threadId: string, public turns: AgentJob[]) {
+    super('', vscode.TreeItemCollapsibleState.Expanded);
+    this.id = `thread:${threadId}`;
+    this.jobId = latestTurn(turns).id;
+    this.update(turns);
+  }
+
+  update(turns: AgentJob[]): void {
+    this.turns = turns;
+    const last = latestTurn(turns);
+    this.jobId = last.id;
+    const state = jobState(last);
+    this.label = shortLabel(turns[0]!.prompt, JOB_LABEL_CHARS);
+    this.description = threadDescription(turns);
+    this.iconPath = themeIcon(stateIcon(state));
+    this.contextValue = `${jobContextValue(last)};thread`;
+    const md = jobTooltip(last, state === 'waiting' ? waitingWords(last) : stateWords(state, last.status));
+    md.appendMarkdown('\n\n');
+    md.appendText(`${turns.length} turns in this thread; the row's actions act on the latest, turn ${turnNumber(turns, last)}.`);
+    this.tooltip = md;
+    this.accessibilityInformation = { label: `${this.description}: agent thread ${shortLabel(turns[0]!.prompt, 80)}` };
   }
 }
 
@@ -48,10 +86,19 @@ export function jobTooltip(job: AgentJob, state: string): vscode.MarkdownString 
   row('State', state);
   row('Model', job.model);
   row('Created', job.createdAt ? new Date(job.createdAt).toLocaleString() : undefined);
+  row('Thread', job.threadId ? `${job.threadId}${job.threadTurn !== undefined ? `, turn ${job.threadTurn}` : ''}` : undefined);
+  row('Mode', job.mode === 'chat' ? 'chat (an answer in words)' : job.mode === 'extract' ? 'extract (data)' : job.mode);
   row('Credits', creditsText(job));
   row('Outcome', job.outcome);
   row('Error', job.error);
   row('Polling stopped', job.pollError);
   if (job.trace.unavailable) row('Trace', 'none (job from an older engine)');
+  const p = job.pendingApproval;
+  if (p) {
+    row('Waiting for', approvalWords(p));
+    for (const c of p.calls ?? []) row(`Call ${c.name ?? c.id ?? ''}`.trim(), c.arguments === undefined ? '(no arguments)' : shortLabel(JSON.stringify(c.arguments), 300));
+    if (p.terms?.url) row('Terms', p.terms.url);
+  }
+  if (job.suggestions?.length) row('Suggested follow-ups', job.suggestions.map((x) => x.label ?? shortLabel(x.prompt, 60)).join('; '));
   return md;
 }

@@ -1,15 +1,17 @@
 // The notification when a run ends: why, in plain words, with the next step as buttons. Completed:
-// Open Result first, Show in Tree second. Refused, failed and credit-limited: Start Again… (the start
+// Open Result first, Show in Tree second; a chat run: Open Answer first, Ask a Follow-up… second. Refused, failed and credit-limited: Start Again… (the start
 // flow prefilled; a higher ceiling after a credit limit), and Open Partial Result when there is one.
 // Expired: Open Result when a copy is kept here.
 import * as vscode from 'vscode';
 import type { Disposable } from './emitter';
 import type { AgentJob } from './jobModel';
-import { endActions, endMessage, type EndMessage, jobState, OPEN_PARTIAL, OPEN_RESULT, SHOW_IN_TREE, START_AGAIN } from './jobState';
+import { ASK_FOLLOW_UP, endActions, endMessage, type EndMessage, jobState, OPEN_ANSWER, OPEN_PARTIAL, OPEN_RESULT, SHOW_IN_TREE, START_AGAIN } from './jobState';
 
 export interface EndActions {
   reveal(jobId: string): Thenable<void> | void;
   openResult(jobId: string, which: 'result' | 'partial'): Thenable<unknown> | void;
+  openAnswer?(jobId: string): Thenable<unknown> | void;
+  followUp?(jobId: string): Thenable<unknown> | void;
   startAgain(jobId: string): Thenable<unknown> | void;
 }
 
@@ -31,6 +33,8 @@ export function notifyJobEnds(onDidEndJob: (l: (job: AgentJob) => void) => Dispo
       if (choice === OPEN_RESULT) await act.openResult(job.id, 'result');
       if (choice === OPEN_PARTIAL) await act.openResult(job.id, 'partial');
       if (choice === START_AGAIN) await act.startAgain(job.id);
+      if (choice === OPEN_ANSWER) await act.openAnswer?.(job.id);
+      if (choice === ASK_FOLLOW_UP) await act.followUp?.(job.id);
     });
   });
 }

@@ -58,9 +58,15 @@ export function mergeJobs(stored: AgentJob, mine: AgentJob): AgentJob {
     hasPartial: stored.hasPartial === true || mine.hasPartial === true || undefined,
     expired: stored.expired === true || mine.expired === true || undefined,
     kept: stored.kept || mine.kept
-      ? { result: stored.kept?.result === true || mine.kept?.result === true, partial: stored.kept?.partial === true || mine.kept?.partial === true }
+      ? {
+        result: stored.kept?.result === true || mine.kept?.result === true, partial: stored.kept?.partial === true || mine.kept?.partial === true,
+        ...(stored.kept?.answer === true || mine.kept?.answer === true ? { answer: true } : {}),
+      }
       : undefined,
     creditsUsed: mine.creditsUsed ?? stored.creditsUsed,
+    // A pending approval is the second view's: its absence there means the run went on (answered, or
+    // read again without one), and a spread would bring the first view's back.
+    pendingApproval: mine.pendingApproval,
     trace: {
       ...stored.trace, ...mine.trace,
       eventCount: Math.max(stored.trace.eventCount, mine.trace.eventCount),

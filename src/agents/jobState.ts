@@ -2,11 +2,35 @@
 // end-of-run notification. vscode-free: icons are codicon ids and theme colour ids that the node
 // classes turn into ThemeIcons.
 import {
-  creditsText, endMessage as endWords, type EndMessage, failureFromMessage, hasPartialResult, hasResult, jobState, type JobState, outcomeState, shortDate, shortLabel,
+  approvalWords, creditsText, endMessage as endWords, type EndMessage, failureFromMessage, hasPartialResult, hasResult as hasAnyResult, isChat, jobState,
+  type JobState, outcomeState, shortDate, shortLabel,
 } from '../api/agent/runOutcome';
 import type { AgentJob } from './jobModel';
 
-export { creditsText, type EndMessage, hasPartialResult, hasResult, jobState, type JobState, shortDate, shortLabel };
+export { approvalWords, creditsText, type EndMessage, hasPartialResult, isChat, jobState, type JobState, shortDate, shortLabel };
+
+/** Whether data can be opened (Open Result): a completed data run, or an expired one whose result is kept. A chat run's result is its answer. */
+export function hasResult(job: AgentJob): boolean {
+  return hasAnyResult(job) && !(isChat(job) && job.kept?.result !== true);
+}
+
+/** Whether a chat answer can be opened: a completed chat run, or one whose answer is kept here (also after expiry). */
+export function hasAnswer(job: AgentJob): boolean {
+  const state = jobState(job);
+  return job.kept?.answer === true || (state === 'completed' && isChat(job));
+}
+
+/** Whether a follow-up can be asked in the job's thread: the run has ended and the service still has it. */
+export function canFollowUp(job: AgentJob): boolean {
+  const state = jobState(job);
+  return job.threadId !== undefined && !job.expired && !job.notFound
+    && (state === 'completed' || state === 'failed' || state === 'refused' || state === 'cancelled' || state === 'credit_limit_reached');
+}
+
+/** The words of a waiting run: "waiting for approval of 2 calls: github.create_issue, github.add_labels". */
+export function waitingWords(job: AgentJob): string {
+  return job.pendingApproval ? `waiting for ${approvalWords(job.pendingApproval)}` : STATE_WORDS.waiting;
+}
 
 /** The editor's end-of-run sentence: the shared words, with the editor's way to raise the ceiling. */
 export function endMessage(job: AgentJob, state: JobState = jobState(job)): EndMessage | undefined {
@@ -90,10 +114,10 @@ export function jobDescription(job: AgentJob, now?: number): string {
   const state = jobState(job);
   if (state === 'expired') {
     const on = shortDate(job.expiresAt);
-    const kept = job.kept?.result ? 'result kept' : job.kept?.partial ? 'partial result kept' : 'nothing kept';
+    const kept = job.kept?.answer ? 'answer kept' : job.kept?.result ? 'result kept' : job.kept?.partial ? 'partial result kept' : 'nothing kept';
     return [`expired${on ? ` on ${on}` : ''}`, kept].join(' · ');
   }
-  const parts = [stateWords(state, job.status)];
+  const parts = [state === 'waiting' ? waitingWords(job) : stateWords(state, job.status)];
   const took = now !== undefined ? durationText(job, now) : undefined;
   if (took) parts.push(took);
   const credits = creditsText(job);
@@ -106,10 +130,13 @@ export function jobDescription(job: AgentJob, now?: number): string {
 export function jobContextValue(job: AgentJob): string {
   const state = jobState(job);
   const parts = ['job', state];
-  if (state === 'running') parts.push('cancellable');
+  if (state === 'running' || state === 'waiting') parts.push('cancellable');
+  if (state === 'waiting' && job.threadId) parts.push('approvable');
+  if (hasAnswer(job)) parts.push('answer');
   if (hasResult(job)) parts.push('result');
   if (hasPartialResult(job)) parts.push('partial');
   if (!job.notFound && !job.expired && !job.trace.unavailable) parts.push('trace');
+  if (canFollowUp(job)) parts.push('followup');
   return parts.join(';');
 }
 
@@ -117,19 +144,20 @@ export const OPEN_RESULT = 'Open Result';
 export const OPEN_PARTIAL = 'Open Partial Result';
 export const SHOW_IN_TREE = 'Show in Tree';
 export const START_AGAIN = 'Start Again…';
+export const OPEN_ANSWER = 'Open Answer';
+export const ASK_FOLLOW_UP = 'Ask a Follow-up…';
 
 /** The buttons of the end notification, most useful first. */
 export function endActions(job: AgentJob, state: JobState = jobState(job)): string[] {
   switch (state) {
-    case 'completed': return [OPEN_RESULT, SHOW_IN_TREE];
+    case 'completed':
+      if (hasAnswer(job)) return canFollowUp(job) ? [OPEN_ANSWER, ASK_FOLLOW_UP, SHOW_IN_TREE] : [OPEN_ANSWER, SHOW_IN_TREE];
+      return [OPEN_RESULT, SHOW_IN_TREE];
     case 'credit_limit_reached': return hasPartialResult(job) ? [OPEN_PARTIAL, START_AGAIN] : [START_AGAIN, SHOW_IN_TREE];
     case 'refused':
     case 'failed': return [START_AGAIN, SHOW_IN_TREE];
     case 'cancelled': return hasPartialResult(job) ? [OPEN_PARTIAL, SHOW_IN_TREE] : [SHOW_IN_TREE];
-    case 'expired': return hasResult(job) ? [OPEN_RESULT] : hasPartialResult(job) ? [OPEN_PARTIAL] : [];
+    case 'expired': return hasAnswer(job) ? [OPEN_ANSWER] : hasResult(job) ? [OPEN_RESULT] : hasPartialResult(job) ? [OPEN_PARTIAL] : [];
     default: return [SHOW_IN_TREE];
   }
 }
-
-
-

@@ -200,6 +200,7 @@ export class JobStore {
       effort: request.effort,
       urls: request.urls,
       maxCredits: request.maxCredits,
+      ...threadOf(request, res),
       trace: { eventCount: 0, finished: false },
     };
     this.starting.add(job.id);
@@ -251,6 +252,57 @@ export class JobStore {
         resolve(ok);
       });
     });
+  }
+
+  /**
+   * Answers a waiting run's approval. The service resumes the waiting run under the same id (the job
+   * runs again at once); a different id is a new turn of the thread, followed as a job of its own.
+   */
+  async answerApproval(id: string, decision: 'approve' | 'decline'): Promise<AgentJob> {
+    const job = this.require(id);
+    const pending = job.pendingApproval;
+    if (!pending || !job.threadId) throw new Error('This run is not waiting for an approval.');
+    const threadId = job.threadId;
+    const res = await this.follower.request((backend) => {
+      if (!backend.answerApproval) throw new Error('This client cannot answer approvals.');
+      return backend.answerApproval({ threadId, approvalId: pending.approvalId, decision });
+    });
+    if (res.id === id) {
+      delete job.pendingApproval;
+      this.save(job);
+      this.follower.pollSoon(id);
+      return job;
+    }
+    const turn: AgentJob = {
+      id: res.id, prompt: decision === 'approve' ? 'Approved.' : 'Declined.', createdAt: this.timers.now(), origin: 'user', status: 'processing',
+      ...threadOf({ threadId }, res), trace: { eventCount: 0, finished: false },
+    };
+    this.jobsById.set(turn.id, turn);
+    this.persist(turn);
+    this.changeEmitter.fire(undefined);
+    this.follower.follow(turn.id);
+    return turn;
+  }
+
+  /**
+   * Follows a run this store may not know yet (the turn a busy thread says is still running): polled
+   * soon when known, otherwise added as a job from the service.
+   */
+  track(id: string, known: { prompt?: string; threadId?: string } = {}): AgentJob {
+    const existing = this.jobsById.get(id);
+    if (existing) {
+      if (isActive(existing)) this.follower.pollSoon(id);
+      return existing;
+    }
+    const job: AgentJob = {
+      id, prompt: known.prompt ?? '', createdAt: this.timers.now(), origin: 'service', status: 'processing',
+      ...(known.threadId ? { threadId: known.threadId } : {}), trace: { eventCount: 0, finished: false },
+    };
+    this.jobsById.set(id, job);
+    this.persist(job);
+    this.changeEmitter.fire(undefined);
+    this.follower.follow(id);
+    return job;
   }
 
   async cancel(id: string): Promise<CancelResult> {
@@ -392,6 +444,9 @@ export class JobStore {
       model: item.options?.model ?? undefined,
       effort: item.options?.effort ?? undefined,
       urls: item.options?.urls ?? undefined,
+      ...(typeof item.options?.threadId === 'string' ? { threadId: item.options.threadId } : {}),
+      ...(typeof item.options?.threadTurn === 'number' ? { threadTurn: item.options.threadTurn } : {}),
+      ...(typeof item.options?.mode === 'string' ? { mode: item.options.mode } : {}),
       // Runs that ended before this editor saw them are history, not news.
       notified: isTerminalStatus(item.status),
       trace: { eventCount: 0, finished: false },
@@ -431,6 +486,13 @@ export class JobStore {
     this.follower.forget(job.id);
     this.changeEmitter.fire(undefined);
   }
+}
+
+/** The thread a start opened or continued, and the mode asked for. */
+function threadOf(request: Pick<AgentSubmitParams, 'threadId' | 'mode'>, res: { response?: { threadId?: string | null; threadTurn?: number | null } }): Partial<AgentJob> {
+  const threadId = res.response?.threadId ?? request.threadId;
+  const turn = res.response?.threadTurn;
+  return { ...(threadId ? { threadId } : {}), ...(typeof turn === 'number' ? { threadTurn: turn } : {}), ...(request.mode ? { mode: request.mode } : {}) };
 }
 
 function parseTime(v: unknown): number | undefined {

@@ -6,15 +6,19 @@ import { AgentNode } from './agentNode';
 import { DisposableStore } from './disposables';
 import { EventNode } from './eventNode';
 import { mergeToolCalls } from './eventSummary';
-import { JobNode } from './jobNode';
+import { JobNode, ThreadNode } from './jobNode';
 import { jobState } from './jobState';
 import type { JobStore } from './jobStore';
-import { ErrorNode, LoadingNode, NoEventsNode, NoTraceNode } from './placeholderNodes';
+import { ApprovalNode, ErrorNode, LoadingNode, NoEventsNode, NoTraceNode } from './placeholderNodes';
+import { jobRows, turnNumber } from './threadGroups';
 
-export type TreeNode = JobNode | AgentNode | EventNode | LoadingNode | ErrorNode | NoTraceNode | NoEventsNode;
+export type TreeNode = ThreadNode | JobNode | AgentNode | EventNode | ApprovalNode | LoadingNode | ErrorNode | NoTraceNode | NoEventsNode;
 
 export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly nodes = new Map<string, JobNode>();
+  private readonly threads = new Map<string, ThreadNode>();
+  /** Job id -> the thread row it is a turn under (as the root was last built). */
+  private readonly threadOfJob = new Map<string, ThreadNode>();
   private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
   private readonly disposables = new DisposableStore();
   readonly onDidChangeTreeData = this.emitter.event;
@@ -34,9 +38,16 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     if (!node || !job) return;
     node.update(job);
     this.emitter.fire(node);
+    // The thread row shows its latest turn's state: it changes with the turn.
+    const thread = this.threadOfJob.get(id);
+    if (thread) {
+      const turns = thread.turns.map((t) => this.store.get(t.id) ?? t);
+      thread.update(turns);
+      this.emitter.fire(thread);
+    }
   }
 
-  /** The node of a job, e.g. to reveal it from a notification. */
+  /** The node of a job, e.g. to reveal it from a notification (a turn's own row under its thread). */
   jobNode(id: string): JobNode | undefined {
     const job = this.store.get(id);
     if (!job) return undefined;
@@ -48,20 +59,74 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     return node;
   }
 
+  /** The node to reveal for a job: its turn row under its thread, or its own row. */
+  revealTarget(id: string): ThreadNode | JobNode | undefined {
+    this.rootRows();
+    const thread = this.threadOfJob.get(id);
+    if (!thread) return this.jobNode(id);
+    return this.turnNodes(thread).find((n) => n.jobId === id) ?? thread;
+  }
+
+  /** The row a job shows in at the top level: its thread's row, or its own. */
+  rowOf(id: string): ThreadNode | JobNode | undefined {
+    return this.threadOfJob.get(id) ?? this.jobNode(id);
+  }
+
+  private rootRows(): Array<ThreadNode | JobNode> {
+    for (const id of [...this.nodes.keys()]) if (!this.store.get(id)) this.nodes.delete(id);
+    this.threadOfJob.clear();
+    const live = new Set<string>();
+    const out = jobRows(this.store.jobs()).map((row) => {
+      if (row.kind === 'job') {
+        const node = this.jobNode(row.job.id)!;
+        // A node built as a turn (its thread lost the other turns): rebuilt as a plain row.
+        if (node.turn !== undefined) {
+          const plain = new JobNode(row.job.id, row.job);
+          this.nodes.set(row.job.id, plain);
+          return plain;
+        }
+        return node;
+      }
+      live.add(row.threadId);
+      let thread = this.threads.get(row.threadId);
+      if (thread) thread.update(row.turns);
+      else {
+        thread = new ThreadNode(row.threadId, row.turns);
+        this.threads.set(row.threadId, thread);
+      }
+      for (const t of row.turns) this.threadOfJob.set(t.id, thread);
+      return thread;
+    });
+    for (const id of [...this.threads.keys()]) if (!live.has(id)) this.threads.delete(id);
+    return out;
+  }
+
+  private turnNodes(thread: ThreadNode): JobNode[] {
+    return thread.turns.map((t) => {
+      const job = this.store.get(t.id) ?? t;
+      const n = turnNumber(thread.turns, job);
+      let node = this.nodes.get(t.id);
+      if (!node || node.turn !== n) {
+        node = new JobNode(t.id, job, n);
+        this.nodes.set(t.id, node);
+      } else node.update(job);
+      return node;
+    });
+  }
+
   getTreeItem(element: TreeNode): vscode.TreeItem {
     return element;
   }
 
   getParent(element: TreeNode): TreeNode | undefined {
-    return element instanceof JobNode ? undefined : this.nodes.get(element.jobId);
+    if (element instanceof ThreadNode) return undefined;
+    if (element instanceof JobNode) return element.turn !== undefined ? this.threadOfJob.get(element.jobId) : undefined;
+    return this.nodes.get(element.jobId);
   }
 
   getChildren(element?: TreeNode): TreeNode[] {
-    if (!element) {
-      const jobs = this.store.jobs();
-      for (const id of [...this.nodes.keys()]) if (!this.store.get(id)) this.nodes.delete(id);
-      return jobs.map((j) => this.jobNode(j.id)!);
-    }
+    if (!element) return this.rootRows();
+    if (element instanceof ThreadNode) return this.turnNodes(element);
     if (element instanceof JobNode) return this.jobChildren(element.jobId);
     if (element instanceof AgentNode) {
       const running = isRunning(this.store, element.jobId);
@@ -77,6 +142,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     const job = this.store.get(jobId);
     if (!job) return [];
     const out: TreeNode[] = [];
+    if (job.pendingApproval && jobState(job) === 'waiting') out.push(new ApprovalNode(jobId, job));
     if (job.pollError) out.push(new ErrorNode(jobId, job.pollError));
     const load = this.store.traceLoad(jobId);
     if (load.state === 'unavailable') return [...out, new NoTraceNode(jobId)];
@@ -99,11 +165,17 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
   dispose(): void {
     this.disposables.dispose();
     this.nodes.clear();
+    this.threads.clear();
+    this.threadOfJob.clear();
   }
 }
 
-/** Agents without their final event show as running while the job runs or its late events are still read. */
-function isRunning(store: JobStore, jobId: string): boolean {
+/**
+ * Agents without their final event show as running while the job runs or its late events are still
+ * read, and as waiting (never spinning) while the run waits for an approval.
+ */
+function isRunning(store: JobStore, jobId: string): boolean | 'waiting' {
   const job = store.get(jobId);
+  if (job !== undefined && jobState(job) === 'waiting') return 'waiting';
   return job !== undefined && (jobState(job) === 'running' || jobState(job) === 'cancelling' || store.isPolling(jobId));
 }

@@ -1,24 +1,24 @@
 // The Start Agent Job… flow without the editor: one multi-step input (prompt, optional URLs, credit
-// ceiling, model, effort) with Back on every step after the first. Each step is validated with a
+// ceiling, model, effort, what the run gives back) with Back on every step after the first. Each step is validated with a
 // message naming the field and the bound, and a draft keeps everything the user typed when a step is
 // cancelled, when Back is pressed, or when the service rejects the submission.
-import { AGENT_EFFORTS, AGENT_MODELS, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS } from '../api/agentConstants';
+import { AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS } from '../api/agentConstants';
 import type { AgentSubmitParams } from './agentBackend';
 
 export const PROMPT_MAX_LENGTH = 10_000;
-export const TOTAL_STEPS = 5;
+export const TOTAL_STEPS = 6;
 
-export interface StartDraft { prompt: string; urls: string; maxCredits: string; model: string; effort: string }
+export interface StartDraft { prompt: string; urls: string; maxCredits: string; model: string; effort: string; mode: string }
 
 export function emptyDraft(): StartDraft {
-  return { prompt: '', urls: '', maxCredits: '', model: '', effort: '' };
+  return { prompt: '', urls: '', maxCredits: '', model: '', effort: '', mode: '' };
 }
 
 /** A draft filled from an earlier request (Start Again…), optionally with a higher credit ceiling. */
-export function draftFrom(r: { prompt: string; urls?: string[]; maxCredits?: number; model?: string; effort?: string }): StartDraft {
+export function draftFrom(r: { prompt: string; urls?: string[]; maxCredits?: number; model?: string; effort?: string; mode?: string }): StartDraft {
   return {
     prompt: r.prompt, urls: (r.urls ?? []).join(', '), maxCredits: r.maxCredits !== undefined ? String(r.maxCredits) : '',
-    model: r.model ?? '', effort: r.effort ?? '',
+    model: r.model ?? '', effort: r.effort ?? '', mode: (AGENT_MODES as readonly string[]).includes(r.mode ?? '') ? r.mode! : '',
   };
 }
 
@@ -84,7 +84,7 @@ export const BACK = Symbol('back');
 /** One step; resolves with the answer, BACK (the step's Back button), or undefined when cancelled. */
 export type AskInput = (step: InputStep | PickStep) => Promise<string | typeof BACK | undefined>;
 
-export type StartField = 'prompt' | 'urls' | 'maxCredits' | 'model' | 'effort';
+export type StartField = 'prompt' | 'urls' | 'maxCredits' | 'model' | 'effort' | 'mode';
 
 /** The models offered: the current one, the retired aliases (said so), then any from the setting. */
 export function modelItems(extraModels: readonly string[] = []): PickItem[] {
@@ -103,6 +103,15 @@ export function effortItems(): PickItem[] {
   ];
 }
 
+/** What the run gives back: an answer in words (`chat`), data (`extract`), or what the service does by default (left out). */
+export function modeItems(): PickItem[] {
+  return [
+    { label: 'Ask (an answer in words)', value: 'chat', description: 'a markdown answer, with follow-ups in its thread' },
+    { label: 'Collect data (JSON)', value: 'extract', description: 'data, shaped by a schema when one is given' },
+    { label: "The service's default", value: '', description: 'let the service choose' },
+  ];
+}
+
 /**
  * Runs the steps with the draft's values pre-filled and writes each answer back to the draft as it is
  * given. Back returns to the previous step with its value kept. `errors` puts a message on a step
@@ -113,7 +122,7 @@ export async function askStartJob(
   extraModels: readonly string[] = [],
 ): Promise<AgentSubmitParams | undefined> {
   const title = 'Start Agent Job';
-  const order: StartField[] = ['prompt', 'urls', 'maxCredits', 'model', 'effort'];
+  const order: StartField[] = ['prompt', 'urls', 'maxCredits', 'model', 'effort', 'mode'];
   const first = order.findIndex((f) => errors[f] !== undefined);
   const steps: Array<() => InputStep | PickStep> = [
     () => ({
@@ -140,6 +149,10 @@ export async function askStartJob(
       type: 'pick', step: 5, totalSteps: TOTAL_STEPS, title, placeHolder: 'Effort: how thorough the run is', items: effortItems(),
       value: draft.effort, initialError: errors.effort,
     }),
+    () => ({
+      type: 'pick', step: 6, totalSteps: TOTAL_STEPS, title, placeHolder: 'What should the run give back?', items: modeItems(),
+      value: draft.mode, initialError: errors.mode,
+    }),
   ];
   for (let i = first < 0 ? 0 : first; i < steps.length;) {
     const answer = await ask(steps[i]!());
@@ -156,9 +169,10 @@ export async function askStartJob(
   };
   if (!u.ok || !c.ok || again.prompt) return askStartJob(ask, draft, defaultMaxCredits, again, extraModels);
   const effort = (AGENT_EFFORTS as readonly string[]).includes(draft.effort) ? draft.effort as AgentSubmitParams['effort'] : undefined;
+  const mode = (AGENT_MODES as readonly string[]).includes(draft.mode) ? draft.mode as AgentSubmitParams['mode'] : undefined;
   return {
     prompt: draft.prompt, ...(u.urls.length ? { urls: u.urls } : {}), maxCredits: c.value,
-    ...(draft.model ? { model: draft.model } : {}), ...(effort ? { effort } : {}),
+    ...(draft.model ? { model: draft.model } : {}), ...(effort ? { effort } : {}), ...(mode ? { mode } : {}),
   };
 }
 
@@ -167,7 +181,7 @@ export function fieldOfIssues(issues: ReadonlyArray<{ field: string; message: st
   const out: Partial<Record<StartField, string>> = {};
   for (const i of issues ?? []) {
     const f = i.field.split(/[.[]/)[0];
-    if (f === 'prompt' || f === 'urls' || f === 'maxCredits' || f === 'model' || f === 'effort') out[f] ??= i.message;
+    if (f === 'prompt' || f === 'urls' || f === 'maxCredits' || f === 'model' || f === 'effort' || f === 'mode') out[f] ??= i.message;
   }
   return out;
 }

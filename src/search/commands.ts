@@ -26,6 +26,8 @@ export interface SearchViewPort {
   scope(): SearchParams | undefined;
   /** What the webview last said its form and chip row show (the host tests read it). */
   shownScope(): SearchParams | undefined;
+  /** What the webview last said its keyless line shows (the host tests read it). */
+  shownKeylessLine(): { text: string; actions: string[] } | undefined;
   command(command: ViewCommand): void;
 }
 
@@ -144,6 +146,8 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
   reg('devIndex.search.collapseAll', () => view().command('collapseAll'));
   // Not in package.json: the scope the Search view reports it shows, for the extension-host tests.
   reg('devIndex.search.shownScope', () => view().shownScope());
+  // Not in package.json either: the keyless line as the Search view reports it shows it (host tests).
+  reg('devIndex.search.shownKeylessLine', () => view().shownKeylessLine());
   reg(OPEN_DOCUMENT_COMMAND, (arg?: unknown) => {
     const a = (arg ?? {}) as { id?: unknown; title?: unknown; markdown?: unknown };
     if (typeof a.id !== 'string' || typeof a.title !== 'string' || typeof a.markdown !== 'string') return undefined;

@@ -61,6 +61,12 @@ export interface ViewError {
   issues?: ViewIssue[];
   /** A network, TLS, proxy or timeout failure: the view offers Diagnose Connection (issue 21). */
   diagnose?: boolean;
+  /**
+   * A keyless search refused for keyless reasons: `quota`, the daily keyless quota is used up until
+   * `resetAt` (epoch ms; `quota` says whether requests or credits); `refused`, keyless access is refused
+   * for this network. Either way an API key is the way out.
+   */
+  keyless?: { kind: 'quota'; resetAt: number; quota?: 'requests' | 'credits' } | { kind: 'refused' };
 }
 
 export interface ViewDefaults { k: number; passages: number; types: string[] }
@@ -133,6 +139,8 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('setKey') }),
   z.strictObject({ type: z.literal('diagnose') }),
   z.strictObject({ type: z.literal('log'), message: text(4096) }),
+  /** What the keyless line shows now ('' when hidden): reported for the host tests, as `scope` is. */
+  z.strictObject({ type: z.literal('keylessLine'), text: text(512), actions: z.array(z.enum(['setKey'])).max(4) }),
 ]);
 
 export type FromWebview = z.infer<typeof FromWebviewSchema>;

@@ -108,7 +108,7 @@ export function toOutcome(params: SearchParams, response: SearchResponse, notes:
   };
 }
 
-interface ApiErrorLike { kind?: unknown; status?: unknown; message?: unknown; retryAfterMs?: unknown; issues?: unknown; name?: unknown }
+interface ApiErrorLike { kind?: unknown; status?: unknown; message?: unknown; retryAfterMs?: unknown; issues?: unknown; name?: unknown; resetAt?: unknown; quota?: unknown }
 
 /** An ApiError (or anything thrown) as a message plus the next step the view offers. */
 export function toViewError(e: unknown): ViewError | 'aborted' {
@@ -119,6 +119,14 @@ export function toViewError(e: unknown): ViewError | 'aborted' {
   const base = { message, ...(status !== undefined ? { status } : {}) };
   if (err.kind === 'aborted' || err.name === 'AbortError') return 'aborted';
   switch (err.kind) {
+    case 'keyless-quota': {
+      // The way out is a key, not waiting: never a retry countdown for a day-long wait.
+      const resetAt = typeof err.resetAt === 'number' && Number.isFinite(err.resetAt) ? err.resetAt : undefined;
+      const quota = err.quota === 'requests' || err.quota === 'credits' ? err.quota : undefined;
+      return { ...base, action: 'setKey', ...(resetAt !== undefined ? { keyless: { kind: 'quota', resetAt, ...(quota ? { quota } : {}) } } : {}) };
+    }
+    case 'keyless-refused':
+      return { ...base, action: 'setKey', keyless: { kind: 'refused' } };
     case 'validation': {
       const issues = Array.isArray(err.issues) ? (err.issues as ParamIssue[]).map((i) => ({ field: String(i.field), message: String(i.message) })) : [];
       return { ...base, action: 'fix', issues };
@@ -164,6 +172,8 @@ export class SearchController {
   private viewScope: SearchParams | undefined;
   /** The scope as the webview last reported it (its form and chip row), for the host tests. */
   private shown: SearchParams | undefined;
+  /** The keyless line as the webview last reported it, for the host tests. */
+  private keylessLine: { text: string; actions: string[] } | undefined;
   private lastDefaults: { k: number; passages: number; types: string[] } | undefined;
   private current: { requestId: string; abort: AbortController } | undefined;
   /** The final message of the latest search, re-sent to a webview that was rebuilt while it ran. */
@@ -188,6 +198,11 @@ export class SearchController {
   /** The filters the view shows now (what a `keep` search uses); undefined before the view ever loaded. */
   scope(): SearchParams | undefined {
     return this.viewScope;
+  }
+
+  /** What the webview says its keyless line shows now ('' when hidden). */
+  shownKeylessLine(): { text: string; actions: string[] } | undefined {
+    return this.keylessLine;
   }
 
   /** What the webview says its form and chip row show now (the `scope` it last posted). */
@@ -299,6 +314,9 @@ export class SearchController {
         return;
       case 'diagnose':
         this.deps.runCommand('devIndex.diagnose');
+        return;
+      case 'keylessLine':
+        this.keylessLine = { text: m.text, actions: m.actions };
         return;
       case 'log':
         // One line per entry: the view cannot forge further Output lines.

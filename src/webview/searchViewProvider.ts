@@ -73,6 +73,11 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
     return this.controller.shownScope();
   }
 
+  /** What the webview last said its keyless line shows (host tests). */
+  shownKeylessLine(): { text: string; actions: string[] } | undefined {
+    return this.controller.shownKeylessLine();
+  }
+
   /** A view title command: Clear, Refresh, Expand All, Collapse All. */
   command(command: ViewCommand): void {
     this.controller.command(command);

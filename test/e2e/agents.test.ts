@@ -1,5 +1,5 @@
 // Browser UI: agent jobs through the real workbench as a user drives them. Set the key from the
-// palette, start a job with Start Agent Job… (one five-step input), watch its row in the Agent Jobs
+// palette, start a job with Start Agent Job… (one six-step input), watch its row in the Agent Jobs
 // tree go from running to completed, see the end-of-run notification, expand it and open a
 // snapshot from an artifact event's inline Open Snapshot (a pretty-JSON editor); start a SLOW job,
 // cancel it from the row's inline action and see it end as cancelled. The sandbox the runner started
@@ -109,6 +109,8 @@ describe('Agent jobs in the workbench', () => {
     await answerStep(/Credit ceiling/, maxCredits);
     await acceptPick(/spark-1-mini/);
     await acceptPick(/service default/);
+    // Step 6, what the run gives back: the service's default (mode left out).
+    await acceptPick(/Collect data \(JSON\)/);
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 

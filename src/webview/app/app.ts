@@ -21,6 +21,8 @@ export class SearchApp {
   private readonly status = new StatusView();
   private readonly results = new ResultsView();
   private ticker: ReturnType<typeof setInterval> | undefined;
+  private minuteTimer: ReturnType<typeof setTimeout> | undefined;
+  private keylessReported = '';
   private liveTimer: ReturnType<typeof setTimeout> | undefined;
   private saveHandle: number | undefined;
 
@@ -69,6 +71,16 @@ export class SearchApp {
     this.results.render(this.state);
     if (counting && !this.ticker) this.ticker = setInterval(() => this.render(), 1000);
     else if (!counting && this.ticker) { clearInterval(this.ticker); this.ticker = undefined; }
+    // The keyless countdown changes by the minute: one timer to the next change, not a tick a second.
+    if (this.minuteTimer) { clearTimeout(this.minuteTimer); this.minuteTimer = undefined; }
+    const next = this.status.minuteTick(this.state, Date.now());
+    if (next !== undefined) this.minuteTimer = setTimeout(() => { this.minuteTimer = undefined; this.render(); }, next);
+    const report = this.status.keylessReport();
+    const key = JSON.stringify(report);
+    if (key !== this.keylessReported) {
+      this.keylessReported = key;
+      this.vscode.postMessage({ type: 'keylessLine', ...report });
+    }
   }
 
   private focusRow(i: number): void {

@@ -81,8 +81,18 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
       const next = { ...withForm(s, form), defaults: m.defaults, workspaceRepos: m.workspaceRepos };
       return { state: next, effects: [scopePost(next)] };
     }
-    case 'keyState':
-      return { state: { ...s, hasKey: m.hasKey === true }, effects: [] };
+    case 'keyState': {
+      if (m.hasKey !== true) return { state: { ...s, hasKey: false }, effects: [] };
+      // With a key the keyless quota and keyless refusals no longer apply: the line and their error go.
+      const keylessError = s.error?.keyless !== undefined;
+      return {
+        state: {
+          ...s, hasKey: true, keylessQuota: undefined,
+          ...(keylessError ? { error: undefined, status: 'API key set: search again to use it.' } : {}),
+        },
+        effects: [],
+      };
+    }
     case 'validation':
       if (m.requestId !== s.liveIssuesFor) return { state: s, effects: [] };
       return { state: { ...s, liveIssues: m.issues }, effects: [] };
@@ -109,7 +119,8 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
       for (const id of m.outcome.params.sources ?? []) if (!(id in sources)) sources[id] = null;
       for (const e of m.outcome.sources ?? []) sources[e.source] = e.indexed;
       return {
-        state: { ...s, pending: undefined, outcome: m.outcome, stale: false, error: undefined, issues: [], selected: 0, expanded: [], scrollY: 0, retry: undefined, status: undefined, sources },
+        // A search that went through: whatever the quota said before, it is not used up now.
+        state: { ...s, pending: undefined, outcome: m.outcome, stale: false, error: undefined, issues: [], selected: 0, expanded: [], scrollY: 0, retry: undefined, status: undefined, sources, keylessQuota: undefined },
         effects: [],
       };
     }
@@ -120,6 +131,8 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
         state: {
           ...s, pending: undefined, error: m.error, issues, stale: !!s.outcome, retry: undefined,
           waitUntil: m.error.action === 'wait' && m.error.retryAfterMs !== undefined ? now + m.error.retryAfterMs : undefined,
+          keylessQuota: m.error.keyless?.kind === 'quota'
+            ? { resetAt: m.error.keyless.resetAt, ...(m.error.keyless.quota ? { quota: m.error.keyless.quota } : {}) } : s.keylessQuota,
           filtersOpen: s.filtersOpen || issues.some((i) => i.field !== 'query'),
         },
         effects: [],

@@ -31,6 +31,8 @@ export interface ViewState {
   notice?: string;
   /** Epoch ms until which a 429 asks us to wait before retrying. */
   waitUntil?: number;
+  /** The daily keyless quota is used up until `resetAt` (epoch ms): the keyless line counts down to it. */
+  keylessQuota?: { resetAt: number; quota?: 'requests' | 'credits' };
   /** Documentation source ids used or confirmed: true indexed, false not indexed, null not checked yet. */
   sources: Record<string, boolean | null>;
   scrollY?: number;
@@ -120,6 +122,10 @@ export function restoreState(raw: unknown): ViewState {
   if (Array.isArray(raw.expanded) && raw.expanded.every(isNat)) s.expanded = raw.expanded.slice(0, 200);
   if (isStr(raw.notice)) s.notice = raw.notice;
   if (typeof raw.waitUntil === 'number' && Number.isFinite(raw.waitUntil)) s.waitUntil = raw.waitUntil;
+  const kq = raw.keylessQuota;
+  if (isObj(kq) && typeof kq.resetAt === 'number' && Number.isFinite(kq.resetAt)) {
+    s.keylessQuota = { resetAt: kq.resetAt, ...(kq.quota === 'requests' || kq.quota === 'credits' ? { quota: kq.quota } : {}) };
+  }
   if (isObj(raw.sources)) {
     for (const [k, v] of Object.entries(raw.sources).slice(0, 200)) if (k.length <= 512 && (v === true || v === false || v === null)) s.sources[k] = v;
   }

@@ -43,3 +43,18 @@ export function plainIssue(i: ViewIssue): ViewIssue {
   // Anything else: the client's text, without its parameter name in front.
   return say(`${label}: ${m.replace(new RegExp(`^${i.field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b\\s*`), '')}`);
 }
+
+/** A countdown to a reset, by the minute: "12 h 59 min", "13 h", "45 min", "1 min" (never 0 before the reset). */
+export function countdownWords(ms: number): string {
+  const total = Math.max(1, Math.ceil(ms / 60_000));
+  const h = Math.floor(total / 60);
+  const m = total % 60;
+  if (h === 0) return `${m} min`;
+  return m === 0 ? `${h} h` : `${h} h ${m} min`;
+}
+
+/** The keyless line while the daily keyless quota is used up (state first): "Keyless searches used up · resets in 12 h 59 min". */
+export function keylessQuotaLine(resetAt: number, now: number, quota?: 'requests' | 'credits'): string {
+  const what = quota === 'credits' ? 'Keyless search credits used up' : 'Keyless searches used up';
+  return resetAt > now ? `${what} · resets in ${countdownWords(resetAt - now)}` : `${what} until a moment ago · search again`;
+}

@@ -28,6 +28,8 @@ export interface ScriptedJob {
   expireAt?: number;
   noTrace?: boolean;
   data?: unknown;
+  /** Fields every status record of the job carries (thread, mode, message, suggestions, pendingApproval). */
+  record?: Record<string, unknown>;
 }
 
 /** The reason AgentClient would stamp, for the statuses the fake answers with. */
@@ -121,12 +123,27 @@ export class FakeBackend implements AgentBackend {
     return this.now() - j.startedAt;
   }
 
-  async submit(request: AgentSubmitParams): Promise<{ id: string }> {
+  async submit(request: AgentSubmitParams): Promise<{ id: string; response: { threadId: string; threadTurn: number } }> {
     return this.call('submit', undefined, () => {
       const id = `00000000-0000-4000-8000-${String(++this.submitted).padStart(12, '0')}`;
       if (!this.jobs.has(id)) this.script({ id, events: [] });
       this.submissions.push(request);
-      return { id };
+      const threadId = request.threadId ?? `10000000-0000-4000-8000-${String(this.submitted).padStart(12, '0')}`;
+      const threadTurn = request.threadId ? this.submissions.filter((r) => r.threadId === request.threadId).length + 1 : 1;
+      return { id, response: { threadId, threadTurn } };
+    });
+  }
+
+  /** What answerApproval answers with: the waiting run's own id by default. */
+  approvalAnswer: ((a: { threadId: string; approvalId: string; decision: string }) => { id: string }) | undefined;
+  readonly approvals: Array<{ threadId: string; approvalId: string; decision: string }> = [];
+
+  async answerApproval(a: { threadId: string; approvalId: string; decision: 'approve' | 'decline' }): Promise<{ id: string }> {
+    return this.call('answerApproval', undefined, () => {
+      this.approvals.push(a);
+      const r = this.approvalAnswer?.(a);
+      if (!r) throw new Error('no approvalAnswer scripted');
+      return r;
     });
   }
 
@@ -138,9 +155,9 @@ export class FakeBackend implements AgentBackend {
       return ended
         ? {
           success: true, status: j.endStatus ?? 'completed', creditsUsed: j.endStatus === 'failed' ? 0 : j.credits, error: j.endError, data: j.data, model: 'spark-2',
-          ...(j.partial !== undefined ? { partial: j.partial } : {}), ...expiry,
+          ...(j.partial !== undefined ? { partial: j.partial } : {}), ...expiry, ...j.record,
         }
-        : { success: true, status: 'processing', model: 'spark-2', ...expiry };
+        : { success: true, status: 'processing', model: 'spark-2', ...expiry, ...j.record };
     });
   }
 

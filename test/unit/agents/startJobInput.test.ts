@@ -41,14 +41,31 @@ describe('start job input', () => {
   it('goes Back to the previous step with its value kept, and says "credit ceiling" in words', async () => {
     const draft = emptyDraft();
     const seen: Array<InputStep | PickStep> = [];
-    const answers: Array<string | typeof BACK> = ['first prompt', 'https://a.example', BACK, BACK, 'second prompt', 'https://b.example', '120', 'spark-1-pro', 'high'];
+    const answers: Array<string | typeof BACK> = ['first prompt', 'https://a.example', BACK, BACK, 'second prompt', 'https://b.example', '120', 'spark-1-pro', 'high', 'chat'];
     const r = await askStartJob(async (s) => { seen.push(s); return answers.shift(); }, draft, 500);
-    assert.deepEqual(seen.map((s) => s.step), [1, 2, 3, 2, 1, 2, 3, 4, 5]);
+    assert.deepEqual(seen.map((s) => s.step), [1, 2, 3, 2, 1, 2, 3, 4, 5, 6]);
     assert.equal(seen[3]!.value, 'https://a.example', 'Back keeps what was typed');
     assert.equal(seen[4]!.value, 'first prompt');
     assert.match((seen[2] as InputStep).prompt, /^Credit ceiling: /);
     assert.doesNotMatch((seen[2] as InputStep).prompt, /maxCredits/);
-    assert.deepEqual(r, { prompt: 'second prompt', urls: ['https://b.example'], maxCredits: 120, model: 'spark-1-pro', effort: 'high' });
+    assert.deepEqual(r, { prompt: 'second prompt', urls: ['https://b.example'], maxCredits: 120, model: 'spark-1-pro', effort: 'high', mode: 'chat' });
+  });
+
+  it('asks what the run gives back: Ask sends mode chat, Collect data sends extract, the default leaves mode out', async () => {
+    const run = async (mode: string) => {
+      let pick: PickStep | undefined;
+      const r = await askStartJob(async (s) => {
+        if (s.step === 6) { pick = s as PickStep; return mode; }
+        return s.step === 1 ? 'p' : s.value;
+      }, emptyDraft(), 500);
+      return { r, pick: pick! };
+    };
+    const chat = await run('chat');
+    assert.deepEqual(chat.pick.items.map((i) => [i.label, i.value]), [['Ask (an answer in words)', 'chat'], ['Collect data (JSON)', 'extract'], ["The service's default", '']]);
+    assert.equal(chat.pick.value, '', 'the service default is chosen until the user picks');
+    assert.equal(chat.r?.mode, 'chat');
+    assert.equal((await run('extract')).r?.mode, 'extract');
+    assert.equal('mode' in (await run('')).r!, false, 'mode left out');
   });
 
   it('offers the known models (retired ones said so) and any from the setting, and the three efforts', async () => {
@@ -65,10 +82,10 @@ describe('start job input', () => {
   it('re-asks with the value kept and the message shown when an answer is invalid', async () => {
     const draft = emptyDraft();
     const steps: Array<InputStep | PickStep> = [];
-    const answers = ['p', 'not a url', '', 'spark-2', '', 'https://ok.example', '', 'spark-2', ''];
+    const answers = ['p', 'not a url', '', 'spark-2', '', '', 'https://ok.example', '', 'spark-2', '', ''];
     const r = await askStartJob(async (s) => { steps.push(s); return answers.shift(); }, draft, 500);
     assert.deepEqual(r, { prompt: 'p', urls: ['https://ok.example'], maxCredits: 500, model: 'spark-2' });
-    const again = steps[5]!;
+    const again = steps[6]!;
     assert.equal(again.step, 2, 'the flow starts again at the step with the problem');
     assert.equal(again.value, 'not a url');
     assert.match(again.initialError!, /not an absolute http\(s\) URL/);
@@ -76,7 +93,9 @@ describe('start job input', () => {
 
   it('prefills Start Again… from a job', () => {
     assert.deepEqual(draftFrom({ prompt: 'p', urls: ['https://a.example', 'https://b.example'], maxCredits: 100, model: 'spark-2', effort: 'low' }),
-      { prompt: 'p', urls: 'https://a.example, https://b.example', maxCredits: '100', model: 'spark-2', effort: 'low' });
+      { prompt: 'p', urls: 'https://a.example, https://b.example', maxCredits: '100', model: 'spark-2', effort: 'low', mode: '' });
+    assert.equal(draftFrom({ prompt: 'p', mode: 'chat' }).mode, 'chat', 'a chat job starts again as a chat job');
+    assert.equal(draftFrom({ prompt: 'p', mode: 'weird' }).mode, '', 'an unknown mode is not sent');
   });
 
   it('maps service issues to the step they belong to', () => {

@@ -3,6 +3,7 @@
 import { h, icon } from '../dom';
 import { chipsOf } from '../reduce';
 import type { ViewState } from '../state';
+import { keylessQuotaLine } from '../words';
 
 function seconds(ms: number): number {
   return Math.max(0, Math.ceil(ms / 1000));
@@ -33,9 +34,38 @@ export class StatusView {
   readonly status = h('div', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' });
   readonly error = h('div', { id: 'error', class: 'error-box', role: 'alert', hidden: true });
 
+  /** What the keyless line says now ('' when hidden), and its actions: reported to the extension. */
+  keylessReport(): { text: string; actions: Array<'setKey'> } {
+    return this.keyless.hidden ? { text: '', actions: [] } : { text: this.keyless.querySelector('.keyless-text')?.textContent ?? '', actions: ['setKey'] };
+  }
+
+  /** Milliseconds until the keyless countdown shows another minute; undefined when it is not counting. */
+  minuteTick(s: ViewState, now: number): number | undefined {
+    const q = s.keylessQuota;
+    if (!q || s.hasKey !== false || q.resetAt <= now) return undefined;
+    const left = q.resetAt - now;
+    return (left % 60_000) + 50;
+  }
+
+  private renderKeyless(s: ViewState, now: number): void {
+    this.keyless.hidden = s.hasKey !== false;
+    const q = s.keylessQuota && s.keylessQuota.resetAt > now - 60_000 ? s.keylessQuota : undefined;
+    const text = q ? keylessQuotaLine(q.resetAt, now, q.quota) : 'Keyless: lower rate limits.';
+    const span = this.keyless.querySelector('.keyless-text')!;
+    if (span.textContent !== text) span.textContent = text;
+    this.keyless.classList.toggle('keyless-used-up', !!q);
+    this.keyless.title = q
+      ? 'The daily keyless quota of this network is used up. Searches with an API key are not limited by it.'
+      : 'No API key is set, so searches run at the lower keyless rate limits.';
+    // The countdown changes each minute: said once by the error box, not announced on every tick.
+    this.keyless.setAttribute('aria-live', q ? 'off' : 'polite');
+    const icon = this.keyless.querySelector('.keyless-icon');
+    if (icon) icon.className = `codicon codicon-${q ? 'watch' : 'key'} keyless-icon`;
+  }
+
   /** True while a countdown needs a tick every second. */
   render(s: ViewState, now: number): boolean {
-    this.keyless.hidden = s.hasKey !== false;
+    this.renderKeyless(s, now);
     this.notice.textContent = s.notice ?? '';
     this.notice.hidden = !s.notice;
     const running = !!s.pending;
@@ -58,7 +88,10 @@ export class StatusView {
     const actions = h('div', { class: 'error-actions' });
     const button = (act: string, label: string, iconName: string, primary = false, disabled = false) =>
       h('button', { type: 'button', class: primary ? 'primary' : 'secondary', 'data-err': act, disabled }, icon(iconName), label);
-    if (err.action === 'setKey') {
+    if (err.keyless) {
+      // Keyless already: a key is the one way out (never "Search Without Key", never a retry countdown).
+      actions.append(button('setKey', 'Set API Key', 'key', true));
+    } else if (err.action === 'setKey') {
       actions.append(button('setKey', 'Set API Key', 'key', true), button('keyless', 'Search Without Key', 'search'));
     } else if (err.action === 'retry') {
       actions.append(button('retry', 'Retry', 'refresh', true));
@@ -69,7 +102,9 @@ export class StatusView {
     } else if (err.action === 'fix') {
       actions.append(button('filters', 'Show filters', 'filter'));
     }
-    const title = err.status === 401 ? 'The service did not accept the API key'
+    const title = err.keyless?.kind === 'quota' ? (err.keyless.quota === 'credits' ? 'Keyless search credits used up' : 'Keyless searches used up')
+      : err.keyless?.kind === 'refused' ? 'Keyless search refused on this network'
+      : err.status === 401 ? 'The service did not accept the API key'
       : err.status === 429 ? 'Rate limited'
         : err.action === 'retry' ? 'The search failed' : 'The search was refused';
     this.error.replaceChildren(h('strong', {}, title), h('p', {}, err.message), ...(actions.childElementCount ? [actions] : []));

@@ -1,0 +1,183 @@
+// Browser UI for issue 19, at the default side bar width (300 px) in light, dark and high contrast:
+// a chat run's answer opened from its end notification (a rendered markdown document), Ask a
+// Follow-up… from the job's row (a thread with two turns under one row), a run waiting for an
+// approval (never spinning) approved from its row, and the Search view's keyless line counting down
+// to the reset of the keyless quota. Threads, chat and approvals need the sandbox of issue 19; on an
+// older sandbox those tests are skipped and say so. The keyless line uses fault injection.
+import * as assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { Locator } from 'playwright-core';
+import { Workbench, e2e } from './workbench';
+
+const VIEW = 'Agent Jobs';
+const DEFAULT_SIDE_BAR = 300;
+
+describe('threads, chat answers, approvals and the keyless quota in the workbench', () => {
+  let wb: Workbench;
+  let threads = true;
+  before(async () => {
+    wb = await Workbench.open('threads');
+    await wb.activityItem('Developer Index').waitFor({ state: 'visible', timeout: 60_000 });
+    await wb.openContainer('Developer Index');
+    await wb.runCommand('Developer Index: Focus on Agent Jobs View').catch(() => undefined);
+    await wb.runCommand('Developer Index: Set API Key');
+    await wb.answerInputBox(e2e.testKey(), { prompt: /secret storage/i });
+    await wb.waitForNotification(/API key saved/i);
+    await wb.setSideBarWidth(DEFAULT_SIDE_BAR);
+  });
+  afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
+  after(async () => {
+    await wb?.useTheme('light').catch(() => undefined);
+    await wb?.runCommand('Developer Index: Clear API Key').catch(() => undefined);
+    await wb?.close();
+  });
+
+  function row(text: string | RegExp): Locator {
+    return wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: text }).first();
+  }
+
+  async function label(l: Locator, match: RegExp, timeout: number): Promise<string> {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const last = (await l.getAttribute('aria-label').catch(() => '')) ?? '';
+      if (match.test(last)) return last;
+      if (Date.now() > deadline) assert.fail(`the row's label never matched ${match} within ${timeout} ms; last: "${last}"`);
+      await wb.page.waitForTimeout(250);
+    }
+  }
+
+  async function iconOf(l: Locator): Promise<string> {
+    const cls = ((await l.locator('.custom-view-tree-node-item-icon').first().getAttribute('class')) ?? '').split(/\s+/);
+    return cls.find((c) => c.startsWith('codicon-') && !c.startsWith('codicon-modifier-'))?.slice('codicon-'.length) ?? '';
+  }
+
+  /** Light, dark and high contrast, each with a screenshot; back to light. */
+  async function threeThemes(what: string, before?: () => Promise<void>): Promise<void> {
+    for (const [kind, name] of [['light', 'light'], ['dark', 'dark'], ['hc', 'high contrast']] as const) {
+      await wb.useTheme(kind);
+      await before?.();
+      await wb.page.waitForTimeout(300);
+      await wb.screenshot(`${what} (${name})`);
+    }
+    await wb.useTheme('light');
+  }
+
+  async function step(prompt: RegExp, text: string): Promise<void> {
+    const widget = wb.page.locator('.quick-input-widget');
+    const message = widget.locator('.quick-input-message').filter({ hasText: prompt }).first();
+    await message.waitFor({ state: 'visible', timeout: 15_000 });
+    await widget.locator('input.input').fill(text);
+    await wb.page.keyboard.press('Enter');
+    await message.waitFor({ state: 'hidden', timeout: 15_000 });
+  }
+
+  async function pick(item: RegExp, filter?: string): Promise<void> {
+    const r = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: item }).first();
+    await r.waitFor({ state: 'visible', timeout: 15_000 });
+    if (filter) await wb.page.locator('.quick-input-widget input.input').fill(filter);
+    await wb.page.keyboard.press('Enter');
+    await r.waitFor({ state: 'hidden', timeout: 15_000 });
+  }
+
+  async function start(prompt: string, mode: 'chat' | 'default'): Promise<void> {
+    await wb.page.keyboard.press('Escape');
+    await wb.runCommand('Developer Index: Start Agent Job…');
+    await step(/What should the agent do/, prompt);
+    await step(/Pages to start from/, '');
+    await step(/Credit ceiling/, '');
+    await pick(/spark-1-mini/);
+    await pick(/service default/);
+    await pick(/Ask \(an answer in words\)/, mode === 'chat' ? 'Ask' : undefined);
+    await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  }
+
+  it('a chat run: Open Answer first in its notification opens the answer rendered', async (t) => {
+    await start('E2E explain retries', 'chat');
+    const note = await wb.waitForNotification(/Agent job "E2E explain retries" completed/, 60_000);
+    const toast = wb.page.locator('.notification-list-item').filter({ hasText: /E2E explain retries/ }).first();
+    const buttons = await toast.locator('.monaco-button').allInnerTexts();
+    if (buttons[0] !== 'Open Answer') {
+      threads = false;
+      t.skip(`this sandbox serves no chat mode (buttons ${JSON.stringify(buttons)}): needs the sandbox of issue 19`);
+      return;
+    }
+    assert.match(note, /completed/);
+    assert.deepEqual(buttons.slice(0, 3), ['Open Answer', 'Ask a Follow-up…', 'Show in Tree']);
+    await wb.screenshot('chat run ended with Open Answer first');
+    await toast.getByRole('button', { name: 'Open Answer' }).click();
+    const tab = wb.page.locator('.tabs-container .tab.active');
+    await tab.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match((await tab.getAttribute('aria-label')) ?? '', /Preview answer — E2E explain retries/);
+    const heading = wb.page.locator('iframe.webview.ready').last().contentFrame().locator('#active-frame').contentFrame().locator('h2').first();
+    await heading.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await heading.innerText(), /^Answer: E2E explain retries/);
+    await threeThemes('chat answer document');
+    await wb.runCommand('View: Close All Editors').catch(() => undefined);
+  });
+
+  it('Ask a Follow-up… from the row: a thread with two turns under one row', async (t) => {
+    if (!threads) { t.skip('needs the sandbox of issue 19'); return; }
+    // The Agent Jobs pane gets the side bar's height (it is expanded now, so Search may collapse).
+    await wb.setViewExpanded('Search', false).catch(() => undefined);
+    const job = row('E2E explain retries');
+    await job.hover();
+    await job.locator('.actions .action-label[aria-label="Ask a Follow-up…"]').click();
+    const widget = wb.page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-list .monaco-list-row').filter({ hasText: /Go deeper/ }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await wb.screenshot('follow-up input with the suggestions');
+    await widget.locator('input.input').fill('E2E and the backoff');
+    await widget.locator('.quick-input-list .monaco-list-row').filter({ hasText: /Ask: E2E and the backoff/ }).first().waitFor({ state: 'visible' });
+    await wb.page.keyboard.press('Enter');
+    await widget.waitFor({ state: 'hidden' });
+    const thread = row(/E2E explain retries/);
+    await label(thread, /· 2 turns/, 20_000);
+    const turn2 = row(/^2\. E2E and the/);
+    await turn2.waitFor({ state: 'visible', timeout: 15_000 });
+    await label(thread, /^completed · 2 turns/, 60_000);
+    await label(turn2, /^completed/, 10_000);
+    assert.ok(Math.abs((await wb.sideBarWidth()) - DEFAULT_SIDE_BAR) <= 10, 'at the default side bar width');
+    await wb.page.keyboard.press('Escape');
+    await threeThemes('thread with two turns at 300 px');
+  });
+
+  it('a run waiting for an approval: never spinning, says what for; Approve from the row lets it finish', async (t) => {
+    if (!threads) { t.skip('needs the sandbox of issue 19'); return; }
+    await start('E2E APPROVAL two calls', 'default');
+    const job = row('E2E APPROVAL two');
+    await job.waitFor({ state: 'visible', timeout: 15_000 });
+    // The editor reads the status after 30 s of a quiet trace: that is when the wait shows.
+    await label(job, /^waiting for approval of 2 calls: github\.create_issue, github\.add_labels/, 75_000);
+    assert.equal(await iconOf(job), 'bell-dot');
+    await threeThemes('run waiting for approval at 300 px', async () => { await job.hover(); });
+    await job.hover();
+    await job.locator('.actions .action-label[aria-label="Approve"]').click();
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await dialog.innerText(), /github\.create_issue/);
+    await wb.screenshot('approve confirmation with the calls');
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await label(job, /^(running|completed)/, 15_000);
+    await label(job, /^completed/, 60_000);
+  });
+
+  it('the keyless line counts down to the reset of the keyless quota, with Set API Key', async () => {
+    await wb.runCommand('Developer Index: Clear API Key');
+    await fetch(`${e2e.sandboxUrl()}/__sandbox/faults`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ faults: [{ kind: 'status', status: 429, retryAfter: '46740', path: '/v2/search', error: "You've hit the keyless free tier rate limit for today." }] }),
+    });
+    await wb.runCommand('Developer Index: Focus on Search View').catch(() => undefined);
+    await wb.setViewExpanded(VIEW, false).catch(() => undefined);
+    await wb.setSideBarWidth(DEFAULT_SIDE_BAR);
+    const view = wb.webview();
+    await view.getByRole('searchbox').fill('keyless quota');
+    await wb.page.keyboard.press('Enter');
+    const line = view.locator('#keyless');
+    await line.filter({ hasText: /Keyless searches used up · resets in 12 h 5\d min/ }).waitFor({ state: 'visible', timeout: 20_000 });
+    assert.ok(await line.getByRole('button', { name: 'Set API Key' }).isVisible(), 'Set API Key beside the countdown');
+    const box = view.locator('#error');
+    assert.match(await box.innerText(), /Keyless searches used up/);
+    assert.equal(await box.getByRole('button', { name: 'Search Without Key' }).count(), 0, 'never "Search Without Key" when keyless already');
+    await threeThemes('keyless quota line at 300 px');
+  });
+});

@@ -1,0 +1,78 @@
+// Issue 19, the keyless quota in the Search view: a keyless search over the daily quota shows a
+// countdown to the reset in the view's keyless line, with Set API Key; setting a key clears it. The
+// view reports what its keyless line shows (`devIndex.search.shownKeylessLine`), as it does its scope.
+// The first test uses the sandbox's fault injection (a 429 asking for a day's wait), so it runs on
+// any sandbox; the second uses the daily quota of issue 19's sandbox (`POST /__sandbox/keyless`) and
+// is skipped on an older one.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { api, type DevIndexExtensionApi, env, until } from './hostSupport';
+
+interface Line { text: string; actions: string[] }
+
+const line = async (): Promise<Line | undefined> => vscode.commands.executeCommand<Line | undefined>('devIndex.search.shownKeylessLine');
+
+async function post(path: string, body: unknown): Promise<number> {
+  const r = await fetch(`${env('DEVINDEX_SANDBOX_URL')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  await r.text();
+  return r.status;
+}
+
+async function search(a: DevIndexExtensionApi, query: string): Promise<void> {
+  const before = a.lastSearch();
+  await vscode.commands.executeCommand('devIndex.search.run', query);
+  await until(`the search "${query}" finishes`, () => a.lastSearch(), (o) => o !== undefined && o !== before && o.params.query === query && (o.response !== undefined || o.error !== undefined), 20_000);
+}
+
+describe('issue 19: the keyless quota in the Search view', function () {
+  this.timeout(90_000);
+  let a: DevIndexExtensionApi;
+
+  before(async () => {
+    a = await api();
+    await a.apiKey.clear();
+  });
+
+  after(async () => {
+    await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/faults`, { method: 'DELETE' });
+    await post('/__sandbox/keyless', { daily: 0, reset: true }).catch(() => undefined);
+    await a?.apiKey.clear();
+  });
+
+  it('a keyless 429 asking for a day counts down to the reset with Set API Key; a key clears the line', async () => {
+    await until('the keyless line before', line, (l) => l?.text === 'Keyless: lower rate limits.', 15_000).catch(async () => {
+      await search(a, 'warm up the view');
+    });
+    assert.equal(await post('/__sandbox/faults', { faults: [{ kind: 'status', status: 429, retryAfter: '86400', path: '/v2/search', error: "You've hit the keyless free tier rate limit for today." }] }), 200);
+    await search(a, 'keyless quota countdown');
+    assert.match(a.lastSearch()!.error ?? '', /^Keyless searches are used up until .+; an API key is not limited by the keyless quota/);
+    const shown = await until('the countdown in the keyless line', line, (l) => /^Keyless searches used up · resets in /.test(l?.text ?? ''), 15_000);
+    assert.match(shown!.text, /^Keyless searches used up · resets in (23 h 59 min|24 h)$/);
+    assert.deepEqual(shown!.actions, ['setKey'], 'with Set API Key');
+    await a.apiKey.set(env('DEVINDEX_TEST_KEY'));
+    await until('the keyless line clears once a key is set', line, (l) => l?.text === '', 15_000);
+    await a.apiKey.clear();
+    await until('the keyless line is back without a key', line, (l) => l?.text !== '' && l !== undefined, 15_000);
+  });
+
+  it('a keyless 403 says the network is refused and offers a key, never a key the user does not have', async () => {
+    assert.equal(await post('/__sandbox/faults', { faults: [{ kind: 'status', status: 403, path: '/v2/search', error: 'Keyless requests are refused because your IP address looks suspicious.' }] }), 200);
+    await search(a, 'keyless refused here');
+    const err = a.lastSearch()!.error ?? '';
+    assert.match(err, /refuses keyless searches from this network/);
+    assert.doesNotMatch(err, /lacks permission/);
+  });
+
+  it('the sandbox\'s daily keyless quota: the second keyless search of the day counts down to UTC midnight', async function () {
+    const status = await post('/__sandbox/keyless', { daily: 1, reset: true });
+    if (status !== 200) this.skip();
+    await search(a, 'first keyless search today');
+    assert.ok(a.lastSearch()!.response, 'the first is within the quota');
+    await search(a, 'second keyless search today');
+    const shown = await until('the countdown in the keyless line', line, (l) => /^Keyless searches used up · resets in /.test(l?.text ?? ''), 15_000);
+    const now = new Date();
+    const toMidnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime();
+    const h = Math.floor(Math.ceil(toMidnight / 60_000) / 60);
+    assert.match(shown!.text, new RegExp(`resets in (${h} h|${h} h \\d+ min|\\d+ min)$`));
+  });
+});
