@@ -16,6 +16,10 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
   let wb: Workbench;
   let threads = true;
   before(async () => {
+    // The sandbox of issue 19 has the keyless control route; an older one serves no threads, chat or approvals.
+    const probe = await fetch(`${e2e.sandboxUrl()}/__sandbox/keyless`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await probe.text();
+    threads = probe.status === 200;
     wb = await Workbench.open('threads');
     await wb.activityItem('Developer Index').waitFor({ state: 'visible', timeout: 60_000 });
     await wb.openContainer('Developer Index');
@@ -92,6 +96,7 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
   }
 
   it('a chat run: Open Answer first in its notification opens the answer rendered', async (t) => {
+    if (!threads) { t.skip('needs the sandbox of issue 19 (threads, chat mode, approvals)'); return; }
     await start('E2E explain retries', 'chat');
     const note = await wb.waitForNotification(/Agent job "E2E explain retries" completed/, 60_000);
     const toast = wb.page.locator('.notification-list-item').filter({ hasText: /E2E explain retries/ }).first();
