@@ -92,6 +92,7 @@ export class AgentError extends ApiError {
     super({
       kind: e.kind, message, status: e.status, error: e.error, details: e.details, code: e.code, retryable: e.retryable,
       retryAfterMs: e.retryAfterMs, issues: e.issues, attempts: e.attempts, cause: e,
+      location: e.location, resetAt: e.resetAt, quota: e.quota, runId: e.runId,
     });
     this.name = 'AgentError';
     this.reason = reason;

@@ -197,3 +197,11 @@ describe('the thread record schema', () => {
     assert.equal(ThreadResponseSchema.safeParse({ success: true }).success, false);
   });
 });
+
+describe('the AgentError keeps what the ApiError carried', () => {
+  it('a busy thread\'s runId survives the wrap', async () => {
+    const { client } = fakeClient(() => answered(409, { success: false, code: 'thread_busy', error: 'busy', runId: JOB }));
+    const e = await new AgentClient(client).submit({ prompt: 'again', threadId: THREAD }).catch((x: unknown) => x) as { runId?: string };
+    assert.equal(e.runId, JOB);
+  });
+});
