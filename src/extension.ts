@@ -9,6 +9,7 @@ import { core } from './lazy';
 import { disposeLog, log } from './log';
 import { registerSearchCommands } from './search/commands';
 import { SearchHistory } from './search/history';
+import { registerMcpSetup } from './mcpSetup/register';
 import { registerLanguageModelTools } from './tools/register';
 import type { Services } from './services';
 
@@ -74,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     registerSearchCommands(context, () => svc().searchView(), history);
     registerDependencySearch(context, () => core().createDependencySearch(() => svc().getClient()));
     registerLanguageModelTools(context, { services: svc, keys });
+    registerMcpSetup(context, { keys });
 
     // Written inline so that a --production build (flag false) drops the surface's code entirely.
     if (!__DEVINDEX_TEST_SURFACE__ || process.env.DEVINDEX_TEST_KEY === undefined) return undefined;
