@@ -26,6 +26,19 @@ const coreExternal = {
   },
 };
 
+/**
+ * The CLI's entry only dispatches: each command is its own bundle, required when it runs, so `devindex
+ * mcp` never parses the agent command's code and `devindex search` never parses the MCP SDK.
+ */
+const CLI_COMMANDS = { './searchCommand': './cli-search.js', './agentCommand': './cli-agent.js', './mcp': './cli-mcp.js' };
+const cliCommandsExternal = {
+  name: 'cli-commands-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(searchCommand|agentCommand|mcp)$/ }, (a) =>
+      a.importer.endsWith(join('src', 'cli', 'main.ts')) ? { path: CLI_COMMANDS[a.path], external: true } : undefined);
+  },
+};
+
 const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: production ? false : 'linked', minify: production, logLevel: quiet ? 'error' : 'warning', absWorkingDir: root, legalComments: 'none',
   // The extension's test surface (key access for the host tests) exists only outside --production builds.
   define: { __DEVINDEX_TEST_SURFACE__: production ? 'false' : 'true' } };
@@ -34,7 +47,10 @@ const bundles = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [coreExternal], ...node, metafile: true },
   { entryPoints: ['src/core.ts'], outfile: 'dist/core.js', external: ['vscode'], ...node },
   { entryPoints: ['src/webview/app/main.ts'], outfile: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife', target: 'chrome120', sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root },
-  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, ...node },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [cliCommandsExternal], ...node },
+  { entryPoints: ['src/cli/searchCommand.ts'], outfile: 'dist/cli-search.js', ...node },
+  { entryPoints: ['src/cli/agentCommand.ts'], outfile: 'dist/cli-agent.js', ...node },
+  { entryPoints: ['src/cli/mcp.ts'], outfile: 'dist/cli-mcp.js', ...node },
   { entryPoints: ['sandbox/main.ts'], outfile: 'dist/sandbox.js', ...node },
 ].filter((b) => productBundles && existsSync(join(root, b.entryPoints[0])));
 

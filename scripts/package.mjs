@@ -24,7 +24,7 @@ const ALLOWED = [
   /^extension\/(readme|README)\.md$/,
   /^extension\/(changelog|CHANGELOG)\.md$/,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
-  /^extension\/dist\/(extension|core|webview)\.js$/,
+  /^extension\/dist\/(extension|core|webview|cli|cli-search|cli-agent|cli-mcp)\.js$/,
   /^extension\/dist\/codicon\.(css|ttf)$/,
   /^extension\/media\/[^/]+\.(css|svg|png)$/,
 ];
