@@ -143,7 +143,7 @@ test('search returns the sandbox top result with provenance, link and passages',
   assert.ok(first.includes(`[1] ${top.id} · `), `the id ${top.id} in:\n${first}`);
   assert.ok(first.includes(`\n${top.url}\n`), 'the URL');
   assert.ok(first.includes(top.passages[0]!.text.split('\n')[0]!.slice(0, 40)), 'the first passage');
-  assert.match(first, /Passage 2/, 'two passages asked, two shown');
+  assert.match(first, /\n\[1\.2\]/, 'two passages asked, two shown');
 });
 
 test('a rule 6 request says documentation was left out and how to keep it', async () => {
@@ -410,7 +410,11 @@ for (const wire of ['production', 'spec'] as const) {
         const spdx = typeof res.license === 'string' ? res.license : res.license?.spdx_id;
         if (spdx) { licenses++; assert.ok(head.endsWith(` · license ${spdx}`), head); }
         for (const p of res.passages) {
-          if (p.citation_url && p.citation_url !== res.url) { cites++; assert.ok(blocks[i]!.includes(`(cite: ${p.citation_url})`), p.citation_url); }
+          if (p.citation_url && p.citation_url !== res.url) {
+            cites++;
+            const anchor = p.citation_url.startsWith(`${res.url}#`) ? ` ${p.citation_url.slice(res.url.length)}\n` : ` cite ${p.citation_url}\n`;
+            assert.ok(blocks[i]!.includes(anchor), p.citation_url);
+          }
         }
       });
       if (wire === 'production') assert.ok(licenses > 0 && cites > 0, `production carries licenses (${licenses}) and citation links (${cites})`);
