@@ -73,7 +73,7 @@ function searchDefinition(withScope: boolean): ToolDefinition {
 const READ_MORE: ToolDefinition = {
   name: TOOL_NAMES.readMore,
   title: 'Read the rest of a search answer',
-  description: `What a cut devIndex_search answer left out, from memory (no new search): without \`result\`, the results not shown; with \`result: N\`, the rest of result [N]. Handles last ${MORE_TTL_MS / 60_000} minutes.`,
+  description: `What a cut devIndex_search answer left out, from memory (no new search), in rank order; \`result: N\` for the rest of result [N] only. Handles last ${MORE_TTL_MS / 60_000} minutes.`,
   inputSchema: {
     type: 'object',
     properties: {

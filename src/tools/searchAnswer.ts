@@ -124,7 +124,7 @@ function leftWords(results: readonly KeptResult[], withHandle: boolean): string 
   if (l.unshown.length) what.push(`results ${ranges(l.unshown)} not shown`);
   if (l.partial.length) what.push(`further passages of ${ranges(l.partial)}`);
   const how = withHandle
-    ? 'devIndex_readMore with the handle below returns exactly that, without a new search: no `result` for the results not shown, `result: N` for the rest of result [N].'
+    ? 'devIndex_readMore with the handle below returns exactly that, without a new search, in rank order (`result: N` for the rest of result [N] only).'
     : 'Ask for fewer results (k) or fewer passages, or narrow the query, to see more of each.';
   return `Left out (${plural(l.passages, 'passage')} in all): ${what.join('; ')}. ${how}`;
 }
@@ -267,20 +267,22 @@ export function readMoreText(handle: string, answer: KeptAnswer, o: { result?: n
     take(r, o.result, !r.headed);
     what = `the rest of result [${o.result}]`;
   } else {
-    const firstUnshown = results.findIndex((r) => !r.headed);
-    if (firstUnshown < 0) {
-      const rest = leftWords(results, true);
-      return { isError: false, text: `Every result of this answer has been shown.${rest ? `\n${rest}\nmore: ${handle}` : ' Nothing is left.'}` };
-    }
+    // The results not shown yet first; when every result was shown, the further passages in rank order.
+    const unshown = results.some((r) => !r.headed);
     const shown: number[] = [];
-    for (let i = firstUnshown; i < results.length; i++) {
-      if (results[i]!.headed) continue;
+    for (let i = 0; i < results.length; i++) {
+      const r = results[i]!;
+      const open = r.passages.some((p, j) => r.sent[j]! < p.text.length);
+      if (unshown ? r.headed : !open) continue;
       const before = blocks.length;
-      const full = take(results[i]!, i + 1, true);
+      const full = take(r, i + 1, !r.headed);
       if (blocks.length > before) shown.push(i + 1);
       if (!full || blocks.length === before) break;
     }
-    what = `results ${ranges(shown)}`;
+    if (!shown.length) {
+      return { isError: false, text: 'Nothing of this answer is left: every result and passage has been sent.' };
+    }
+    what = unshown ? `results ${ranges(shown)}` : `further passages of ${ranges(shown)}`;
   }
   const rest = leftWords(results, true);
   const tail = rest ? `\n\n${rest}\nmore: ${handle}` : '\n\nThat was all of this answer.';

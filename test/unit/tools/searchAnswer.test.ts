@@ -66,6 +66,22 @@ describe('searchAnswer and readMoreText', () => {
     assert.deepEqual([...counts].filter(([, n]) => n > 1), [], 'nothing repeated');
   });
 
+  it('readMore with the handle alone: the results not shown, then the further passages, until nothing is left', () => {
+    const cache = new MoreCache();
+    const a = searchAnswer(q, big, { maxChars: 5_000, cache });
+    const texts = [a.text];
+    let handle: string | undefined = a.handle!;
+    for (let guard = 0; handle && guard < 60; guard++) {
+      const r = readMoreText(handle, cache.get(handle)!, { cache });
+      texts.push(r.text);
+      handle = handleOf(r.text);
+    }
+    assert.equal(handle, undefined);
+    const all = words(texts);
+    const expected = words(big.results.flatMap((r) => r.passages!.map((p) => p.text)));
+    assert.deepEqual([...expected].filter((w) => !all.has(w)), []);
+  });
+
   it('a whole answer has no handle and keeps nothing', () => {
     const cache = new MoreCache();
     const a = searchAnswer(q, big, { maxChars: 200_000, cache });
