@@ -158,7 +158,7 @@ export function searchAnswer(request: SearchParams, response: SearchResponse, o:
   const results = keptResults(response);
   const total = results.length;
   const query = JSON.stringify(oneLine(request.query));
-  const render = (level: Level, handle: string | undefined): { text: string; sent: number[][] } => {
+  const render = (level: Level, handle: string | undefined): { bound: number; text: () => string; sent: number[][] } => {
     const sent = results.map((r) => [...r.sent]);
     const tally: Tally = { passages: 0, shortened: 0 };
     const shown = Math.min(level.results, total);
@@ -174,27 +174,32 @@ export function searchAnswer(request: SearchParams, response: SearchResponse, o:
     const first = total === 0
       ? `Developer index: 0 results for ${query};`
       : `Developer index: ${plural(total, 'result')} for ${query}; this answer: ${plural(shown, 'result')}, ${plural(tally.passages, 'passage')}${tally.shortened ? ` (${tally.shortened} shortened)` : ''},`;
-    const whole = (line: string) => `${line}${total ? ` ${EVIDENCE}` : ''}\n\n${body}`;
-    const text = whole(sizeLine(first, whole));
-    return { text, sent };
+    // An upper bound of the length, so that a level is measured without building its size line.
+    const bound = first.length + ' ~999,999 tokens.'.length + (total ? EVIDENCE.length + 1 : 0) + 2 + body.length;
+    const text = () => {
+      const whole = (line: string) => `${line}${total ? ` ${EVIDENCE}` : ''}\n\n${body}`;
+      return whole(sizeLine(first, whole));
+    };
+    return { bound, text, sent };
   };
   // A placeholder handle of the real length, so that the size is right before the handle exists.
   const probe = o.cache ? 'm000000000000' : undefined;
   let chosen: { level: Level; text: string; sent: number[][] } | undefined;
   for (const level of LEVELS(total)) {
     const r = render(level, probe);
-    if (r.text.length <= o.maxChars) { chosen = { level, ...r }; break; }
+    if (r.bound <= o.maxChars) { chosen = { level, text: r.text(), sent: r.sent }; break; }
   }
   if (!chosen) {
     let lo = 0;
     let hi = total;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      if (render({ results: mid, maxPassages: 0 }, probe).text.length <= o.maxChars) lo = mid;
+      if (render({ results: mid, maxPassages: 0 }, probe).bound <= o.maxChars) lo = mid;
       else hi = mid - 1;
     }
     const level = { results: lo, maxPassages: 0 };
-    chosen = { level, ...render(level, probe) };
+    const r = render(level, probe);
+    chosen = { level, text: r.text(), sent: r.sent };
   }
   const shown = Math.min(chosen.level.results, total);
   results.forEach((r, i) => { r.sent = chosen.sent[i]!; r.headed = i < shown; });
