@@ -9,6 +9,7 @@ import { core } from './lazy';
 import { disposeLog, log } from './log';
 import { registerSearchCommands } from './search/commands';
 import { SearchHistory } from './search/history';
+import { registerMcpSetup } from './mcpSetup/register';
 import { registerLanguageModelTools } from './tools/register';
 import type { Services } from './services';
 import type { IssueReport, IssueReporter } from './doctor/editor';
@@ -77,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     registerSearchCommands(context, () => svc().searchView(), history);
     registerDependencySearch(context, () => core().createDependencySearch(() => svc().getClient()));
     registerLanguageModelTools(context, { services: svc, keys });
+    registerMcpSetup(context, { keys });
     // Issue 21: the connection diagnosis and the issue report (their code is in the core bundle).
     let issueReporter: IssueReporter | undefined;
     context.subscriptions.push(

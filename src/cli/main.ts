@@ -1,12 +1,14 @@
-// `devindex`: the command-line companion. Dispatches to the search and agent subcommands.
+// `devindex`: the command-line companion. Dispatches to the search, agent and mcp subcommands, each
+// loaded only when it runs (in dist/ each is its own file: cli-search.js, cli-agent.js, cli-mcp.js, cli-doctor.js), so
+// starting one command never parses another's code.
 import type { ClientOptions } from '../api/client';
 import { VERSION } from '../api/version';
-import { runAgentCommand } from './agentCommand';
-import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseTimeoutSeconds, printError, sanitizeForTerminal, UsageError, type CliIo } from './common';
+import type * as Agent from './agentCommand';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseTimeoutSeconds, sanitizeForTerminal, terminalLine, UsageError, type CliIo } from './cliBase';
 import type * as Doctor from './doctorCommand';
 import type { DoctorOptions } from '../doctor/diagnose';
 import type * as Mcp from './mcp';
-import { runSearchCommand } from './searchCommand';
+import type * as Search from './searchCommand';
 
 export const USAGE = `Usage: devindex <command> [options]
 
@@ -55,6 +57,12 @@ export function extractTimeout(argv: string[]): { argv: string[]; timeoutMs?: nu
   return { argv: rest, timeoutMs };
 }
 
+/** A failure before any command ran (a bad --timeout) or one no command caught: one line, never a stack. */
+function fail(io: CliIo, e: unknown): number {
+  io.err(`devindex: ${terminalLine(e instanceof Error ? e.message : String(e))}\n`);
+  return e instanceof UsageError ? EXIT_USAGE : EXIT_FAILURE;
+}
+
 /** Tests pass client options (a clock that does not sleep, a short timeout) down to every command. */
 export interface CliDeps { clientOptions?: Partial<ClientOptions>; doctor?: Omit<DoctorOptions, 'signal'> }
 
@@ -65,7 +73,7 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
     argv = t.argv;
     if (t.timeoutMs !== undefined) io = { ...io, timeoutMs: t.timeoutMs };
   } catch (e) {
-    return printError(io, e);
+    return fail(io, e);
   }
   // The last gate: whatever a command prints (a server's job id, an agent's text) reaches the terminal sanitised.
   const raw = io;
@@ -82,11 +90,11 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
       io.out(`devindex ${VERSION}\n`);
       return EXIT_OK;
     case 'search':
-      return runSearchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
+      return (require('./searchCommand') as typeof Search).runSearchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
     case 'agent':
-      return runAgentCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
+      return (require('./agentCommand') as typeof Agent).runAgentCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
     case 'doctor':
-      // Loaded only for this command, as the MCP server is.
+      // Loaded only for this command, as the MCP server is (dist/cli-doctor.js).
       return (require('./doctorCommand') as typeof Doctor).runDoctorCommand(rest, io, deps.doctor ? { doctor: deps.doctor } : {});
     case 'mcp':
       return (require('./mcp') as typeof Mcp).runMcpCommand(rest, io); // the MCP SDK loads only for this command
@@ -112,6 +120,6 @@ if (require.main === module && /cli\.js$/.test(process.argv[1] ?? '')) {
   };
   runCli(process.argv.slice(2), processIo).then(
     (code) => { process.exitCode = code; },
-    (e: unknown) => { printError(processIo, e); process.exitCode = 1; },
+    (e: unknown) => { fail(processIo, e); process.exitCode = EXIT_FAILURE; },
   );
 }

@@ -1,14 +1,17 @@
 // `devindex mcp`: a Model Context Protocol server over stdio (official TypeScript SDK), exposing the
-// same tools as the editor (src/tools): search, start / status / cancel an agent job, read a snapshot,
-// with the same client, validation, retry rules and result text. stdout carries only protocol
+// same tools as the editor (src/tools): search and read the rest of a cut answer, start / wait for /
+// list / read / cancel agent jobs, read a snapshot, with the same client, validation, retry rules and
+// result text. A wait sends one progress notification per meaningful trace step when the client asked
+// for progress (a progressToken). stdout carries only protocol
 // messages; anything for a person goes to stderr. It ends when stdin closes or on SIGINT/SIGTERM,
 // aborting calls in flight, so a killed or abandoned session leaves nothing running.
 import { VERSION } from '../api/version';
-import { MCP_TOOLS } from '../tools/definitions';
+import { listedTool, MCP_TOOLS, TOOL_NAMES } from '../tools/definitions';
 import { clampBudget, DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS } from '../tools/modelText';
+import { MoreCache } from '../tools/moreCache';
 import { runTool, type AgentModule, type AgentOps, type ToolDeps } from '../tools/toolOps';
 import {
-  API_KEY_ENV, BASE_URL_ENV, createClientFromEnv, EXIT_OK, parseCliArgs, printError, readApiKey, splitList, UsageError, type CliIo,
+  API_KEY_ENV, BASE_URL_ENV, createClientFromEnv, EXIT_OK, INSECURE_HTTP_ENV, parseCliArgs, printError, readApiKey, splitList, UsageError, type CliIo,
 } from './common';
 // After the project's own modules: they initialise zod first, and the SDK's bundled zod/v4 entry
 // fails to initialise in a minified bundle when it comes first ("t is not a constructor").
@@ -16,20 +19,44 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
+/** `--tools` names: the tool name or its short form (`search`, `readMore`, `waitForAgentJob`…), any case. */
+export function parseToolList(v: string | undefined): string[] | undefined {
+  const names = splitList(v);
+  if (names === undefined) return undefined;
+  const all = MCP_TOOLS.map((t) => t.name as string);
+  const picked: string[] = [];
+  for (const n of names) {
+    const full = all.find((t) => t.toLowerCase() === n.toLowerCase() || t.toLowerCase() === `devindex_${n.toLowerCase()}`);
+    if (!full) throw new UsageError(`--tools: unknown tool ${JSON.stringify(n.slice(0, 60))} (known: ${all.map((t) => t.replace(/^devIndex_/, '')).join(', ')})`);
+    if (!picked.includes(full)) picked.push(full);
+  }
+  if (!picked.length) throw new UsageError('--tools needs at least one tool name, e.g. --tools search,readMore');
+  return picked;
+}
+
+const SHORT_NAMES = Object.values(TOOL_NAMES).map((t) => t.replace(/^devIndex_/, '')).join(', ');
+
 export const MCP_USAGE = `Usage: devindex mcp [options]
 
 Runs a Model Context Protocol server on stdin/stdout for AI agents (Claude Code, Cursor, VS Code,
-any MCP client). Tools: devIndex_search (read-only), devIndex_startAgentJob (spends credits),
-devIndex_agentJobStatus (read-only), devIndex_cancelAgentJob, devIndex_readSnapshot (read-only).
+any MCP client). Tools: devIndex_search and devIndex_readMore (read-only), devIndex_startAgentJob
+(spends credits), devIndex_agentJobStatus, devIndex_waitForAgentJob (progress notifications),
+devIndex_listAgentJobs (read-only), devIndex_cancelAgentJob, devIndex_readSnapshot (read-only).
 
 Options:
-  --max-chars N     size budget of one tool answer in characters, ${MIN_MAX_CHARS} to ${MAX_MAX_CHARS} (default ${DEFAULT_MAX_CHARS});
-                    passages are shortened before results are dropped, and the answer says what was cut
+  --tools LIST      list only these tools, e.g. --tools search,readMore (names: ${SHORT_NAMES})
+  --max-chars N     default size budget of one tool answer in characters, ${MIN_MAX_CHARS} to ${MAX_MAX_CHARS} (default ${DEFAULT_MAX_CHARS});
+                    a call's maxTokens replaces it (about 4 characters a token)
   --base-url URL    service address (else ${BASE_URL_ENV}, else https://api.firecrawl.dev)
+  --proxy URL       forward proxy (else HTTPS_PROXY / HTTP_PROXY, with NO_PROXY)
+  --ca-file PATH    PEM file of extra certificate authorities (else DEVINDEX_CA_FILE; NODE_EXTRA_CA_CERTS is read too)
+  --no-proxy-strict-ssl   do not verify certificates behind the proxy (else DEVINDEX_PROXY_STRICT_SSL=0)
+  --insecure-http   allow sending the key over plain http to a host that is not loopback (else ${INSECURE_HTTP_ENV}=1)
   -h, --help        show this help
 
 Environment: ${API_KEY_ENV} (optional for search, needed for agent jobs), ${BASE_URL_ENV},
-DEVINDEX_AGENT_MODELS (comma-separated agent model names newer than this build).
+DEVINDEX_AGENT_MODELS (comma-separated agent model names newer than this build), and the network
+settings above. "Developer Index: Set Up MCP for Another Agent…" in VS Code writes these for you.
 `;
 
 const INSTRUCTIONS = 'Developer index: one ranked search over documentation, GitHub issues, pull requests and READMEs, with quotable passages and citation links. Read the coverage notes at the end of a search answer before concluding that nothing exists: repository filters without sources leave documentation out by design. Agent jobs spend credits: start one only when a search cannot answer.';
@@ -39,8 +66,13 @@ export interface McpStreams { stdin: NodeJS.ReadableStream; stdout: NodeJS.Writa
 export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStreams = { stdin: process.stdin, stdout: process.stdout }): Promise<number> {
   let maxChars: number;
   let baseUrl: string | undefined;
+  let tools: string[] | undefined;
+  let network: { proxy?: string; caFile?: string; proxyStrictSSL?: boolean; insecure: boolean };
   try {
-    const { values, positionals } = parseCliArgs(argv, { 'max-chars': { type: 'string' }, 'base-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+    const { values, positionals } = parseCliArgs(argv, {
+      'max-chars': { type: 'string' }, 'base-url': { type: 'string' }, tools: { type: 'string' }, proxy: { type: 'string' },
+      'ca-file': { type: 'string' }, 'no-proxy-strict-ssl': { type: 'boolean' }, 'insecure-http': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    });
     if (values.help) {
       io.out(MCP_USAGE);
       return EXIT_OK;
@@ -52,13 +84,18 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
       throw new UsageError(`--max-chars must be an integer from ${MIN_MAX_CHARS} to ${MAX_MAX_CHARS}; got ${JSON.stringify(raw)}`);
     }
     baseUrl = values['base-url'] as string | undefined;
+    tools = parseToolList(values.tools as string | undefined);
+    network = networkFrom(values, io.env);
   } catch (e) {
     return printError(io, e, 'devindex mcp');
   }
 
   let client: ReturnType<typeof createClientFromEnv>;
   try {
-    client = createClientFromEnv(io, baseUrl);
+    client = createClientFromEnv(io, baseUrl, {
+      network: { env: io.env, ...(network.proxy ? { proxy: network.proxy } : {}), ...(network.caFile ? { caFile: network.caFile } : {}), ...(network.proxyStrictSSL === false ? { proxyStrictSSL: false } : {}) },
+      allowInsecureHttp: network.insecure,
+    });
   } catch (e) {
     return printError(io, e, 'devindex mcp');
   }
@@ -77,19 +114,30 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     agent: () => (agent ??= Promise.resolve(new (require('../api/agent') as AgentModule).AgentClient(client, { extraModels }))),
     extraModels: () => extraModels,
     hasKey: async () => key !== undefined,
+    moreCache: new MoreCache(moreTtl(io.env)),
+    pollTiming: pollTiming(io.env),
   };
+  const listed = tools ? MCP_TOOLS.filter((t) => tools.includes(t.name)) : MCP_TOOLS;
 
   const server = new Server({ name: 'devindex', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     // MCP's annotations have no word for cost: the title and description say it, and so does _meta.
-    tools: MCP_TOOLS.map((t) => ({
-      name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as { type: 'object' }, annotations: t.annotations,
-      _meta: { 'devindex/spendsCredits': t.spendsCredits },
-    })),
+    tools: listed.map((t) => ({ ...listedTool(t), inputSchema: t.inputSchema as { type: 'object' } })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const signal = AbortSignal.any([extra.signal, stop.signal]);
-    const out = await runTool(req.params.name, req.params.arguments ?? {}, deps, signal);
+    const name = req.params.name;
+    if (tools && !tools.includes(name)) {
+      return { content: [{ type: 'text' as const, text: `Tool ${JSON.stringify(name)} is not offered by this server (started with --tools ${tools.join(',')}).` }], isError: true };
+    }
+    // One notification per progress line, only when the client asked for progress.
+    const token = req.params._meta?.progressToken;
+    let n = 0;
+    const progress = token === undefined ? undefined : (line: string): void => {
+      n++;
+      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: n, message: line } }).catch(() => {});
+    };
+    const out = await runTool(name, req.params.arguments ?? {}, deps, signal, progress);
     return { content: [{ type: 'text' as const, text: out.text }], isError: out.isError };
   });
 
@@ -119,3 +167,35 @@ function baseUrlShown(io: CliIo, flag: string | undefined): string {
   return flag ?? (io.env[BASE_URL_ENV]?.trim() || 'https://api.firecrawl.dev');
 }
 
+
+type Flags = Record<string, string | boolean | string[] | boolean[] | undefined>;
+
+/** Proxy, certificate authorities and plain-http permission: the flags, else the environment (as the editor's settings written by the setup command). */
+export function networkFrom(values: Flags, env: NodeJS.ProcessEnv): { proxy?: string; caFile?: string; proxyStrictSSL?: boolean; insecure: boolean } {
+  const proxy = (values.proxy as string | undefined)?.trim() || undefined;
+  if (proxy) {
+    try {
+      const u = new URL(proxy);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+    } catch {
+      throw new UsageError(`--proxy must be an http(s) URL such as http://proxy.example:3128; got ${JSON.stringify(proxy.slice(0, 100))}`);
+    }
+  }
+  const caFile = (values['ca-file'] as string | undefined)?.trim() || env.DEVINDEX_CA_FILE?.trim() || undefined;
+  const strictOff = values['no-proxy-strict-ssl'] === true || env.DEVINDEX_PROXY_STRICT_SSL?.trim() === '0';
+  const insecure = values['insecure-http'] === true || env[INSECURE_HTTP_ENV]?.trim() === '1';
+  return { ...(proxy ? { proxy } : {}), ...(caFile ? { caFile } : {}), ...(strictOff ? { proxyStrictSSL: false } : {}), insecure };
+}
+
+/** DEVINDEX_MORE_TTL_SECONDS: how long cut answers are kept (tests shorten it); 1 to 3600. */
+function moreTtl(env: NodeJS.ProcessEnv): { ttlMs?: number } {
+  const n = Number(env.DEVINDEX_MORE_TTL_SECONDS);
+  return Number.isFinite(n) && n >= 1 && n <= 3600 ? { ttlMs: n * 1000 } : {};
+}
+
+/** DEVINDEX_POLL_MS: the wait's fastest poll interval (tests shorten it); 50 to 60000. */
+function pollTiming(env: NodeJS.ProcessEnv): ToolDeps['pollTiming'] {
+  const n = Number(env.DEVINDEX_POLL_MS);
+  if (!Number.isFinite(n) || n < 50 || n > 60_000) return undefined;
+  return { fastMs: n, maxMs: n * 4, nearEndMs: n, nearEndMaxMs: n * 2, graceMs: n };
+}

@@ -4,7 +4,11 @@
 // and for `devindex mcp`. No vscode import: the CLI bundles this file.
 import { AGENT_MODELS, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS } from '../api/agentConstants';
 import { LIMITS, RESULT_TYPES } from '../api/params';
-import { AGENT_EFFORTS_LIST, PROMPT_LIMIT } from './limits';
+import {
+  AGENT_EFFORTS_LIST, DEFAULT_LIST_JOBS, DEFAULT_MAX_TOKENS, DEFAULT_WAIT_SECONDS, MAX_LIST_JOBS, MAX_MAX_TOKENS, MAX_WAIT_SECONDS,
+  MIN_MAX_TOKENS, MIN_WAIT_SECONDS, PROMPT_LIMIT,
+} from './limits';
+import { HANDLE_PATTERN, MORE_TTL_MS } from './moreCache';
 import { TOOL_NAMES, type ToolName } from './names';
 
 export { TOOL_NAMES, type ToolName };
@@ -26,64 +30,32 @@ export interface ToolDefinition {
   spendsCredits: boolean;
 }
 
-const REPO_FILTER_WARNING = 'Repository filter. Rule: sending ANY repository filter (language, topic, license, min_stars, max_stars, archived, fork) without `sources` switches the documentation half off, so no `doc` results come back. To keep documentation, leave the repository filters out, or also send `sources`.';
-
 const SEARCH_PROPERTIES: Record<string, unknown> = {
-  query: {
-    type: 'string', minLength: 1,
-    description: 'A natural-language question or search phrase, e.g. "undici retry on 429 Retry-After" or "breaking change in v5 config loading". At least 1 character. Use the words a maintainer or the documentation would use.',
-  },
-  k: {
-    type: 'integer', minimum: LIMITS.k.min, maximum: LIMITS.k.max,
-    description: `Number of ranked results, ${LIMITS.k.min} to ${LIMITS.k.max} (default 10). 5 to 10 is usually enough; the answer is cut to a size budget, passages first.`,
-  },
-  types: {
-    type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...RESULT_TYPES] },
-    description: 'Result kinds to search: `doc` (documentation pages), `issue`, `pull_request`, `readme`. Default: all four. With `repos`, keep at least one of issue, pull_request, readme; with `sources`, keep `doc`.',
-  },
-  repos: {
-    type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?/[A-Za-z0-9._-]+$' },
-    description: 'GitHub repositories as `owner/repo`. Scopes ONLY the repository half (issues, pull requests, READMEs); documentation results are not limited by it. With `sources` too, results come from either (union, not intersection).',
-  },
-  sources: {
-    type: 'array', maxItems: LIMITS.sources.maxItems,
-    items: { type: 'string', minLength: LIMITS.sources.minLength, maxLength: LIMITS.sources.maxLength },
-    description: `Documentation source ids (at most ${LIMITS.sources.maxItems}, each ${LIMITS.sources.minLength} to ${LIMITS.sources.maxLength} characters). Scopes ONLY the documentation half (\`doc\`). The answer says which ids are not indexed. Sending sources also keeps \`doc\` results when repository filters are used.`,
-  },
-  skills: {
-    type: 'string', enum: ['only'],
-    description: '"only": search just the indexed agent-skill files (SKILL.md instructions written for coding agents). Leave it out for a normal search.',
-  },
-  passages: {
-    type: 'integer', minimum: LIMITS.passages.min, maximum: LIMITS.passages.max,
-    description: `Matched passages (markdown, quotable) per result, ${LIMITS.passages.min} to ${LIMITS.passages.max} (default 1).`,
-  },
-  language: { type: 'string', minLength: 1, description: `Repository primary language, e.g. "TypeScript". ${REPO_FILTER_WARNING}` },
-  topic: {
-    anyOf: [
-      { type: 'string', minLength: 1 },
-      { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: LIMITS.topics.maxItems },
-    ],
-    description: `Repository topic, e.g. "http", or up to ${LIMITS.topics.maxItems} topics, e.g. ["http", "retry"]. ${REPO_FILTER_WARNING}`,
-  },
-  license: { type: 'string', minLength: 1, description: `Repository license, e.g. "MIT". ${REPO_FILTER_WARNING}` },
-  min_stars: { type: 'integer', minimum: LIMITS.stars.min, description: `At least this many stars (0 or more). ${REPO_FILTER_WARNING}` },
-  max_stars: { type: 'integer', minimum: LIMITS.stars.min, description: `At most this many stars (0 or more). ${REPO_FILTER_WARNING}` },
-  archived: { type: 'boolean', description: `true: only archived repositories; false: leave them out. ${REPO_FILTER_WARNING}` },
-  fork: { type: 'boolean', description: `true: only forks; false: leave forks out. ${REPO_FILTER_WARNING}` },
+  query: { type: 'string', minLength: 1, description: 'Question or phrase, in a maintainer\'s words' },
+  k: { type: 'integer', minimum: LIMITS.k.min, maximum: LIMITS.k.max, description: 'Results (default 10).' },
+  passages: { type: 'integer', minimum: LIMITS.passages.min, maximum: LIMITS.passages.max, description: 'Passages per result (default 1).' },
+  maxTokens: { type: 'integer', minimum: MIN_MAX_TOKENS, maximum: MAX_MAX_TOKENS, description: `Answer budget (default ${DEFAULT_MAX_TOKENS}).` },
+  types: { type: 'array', items: { enum: [...RESULT_TYPES] } },
+  repos: { type: 'array', items: { type: 'string' }, description: 'owner/repo' },
+  sources: { type: 'array', maxItems: LIMITS.sources.maxItems, items: { type: 'string' }, description: 'Doc source ids' },
+  skills: { enum: ['only'], description: 'Only agent-skill files.' },
+  // Repository filters: the search description says what they do to documentation.
+  language: { type: 'string' },
+  topic: { type: ['string', 'array'], items: { type: 'string' }, maxItems: LIMITS.topics.maxItems },
+  license: { type: 'string' },
+  min_stars: { type: 'integer', minimum: LIMITS.stars.min },
+  max_stars: { type: 'integer', minimum: LIMITS.stars.min },
+  archived: { type: 'boolean' },
+  fork: { type: 'boolean' },
 };
 
-const SCOPE_PROPERTY = {
-  type: 'string', enum: ['workspace'],
-  description: '"workspace": scope the repository half to the GitHub repositories of the open workspace (its git remotes, upstream first), as the editor\'s "Search in This Repository" does. Added to `repos` if both are given.',
-};
+const SCOPE_PROPERTY = { enum: ['workspace'], description: 'Add the open workspace\'s GitHub repositories to repos.' };
 
 const SEARCH_DESCRIPTION = [
-  'Search the developer index: documentation pages, GitHub issues, pull requests and READMEs, ranked together in one call, each with matched passages in markdown and a link to cite.',
-  'Use it for how an API behaves, why something breaks, what maintainers said about a bug or a breaking change, or how a library is meant to be used.',
-  'Scoping: `repos` limits only issues/pull requests/READMEs; `sources` limits only documentation; both together are a union.',
-  'Repository filters (language, topic, license, stars, archived, fork) without `sources` return no documentation at all (by design): read the coverage notes at the end of the answer before concluding that nothing exists.',
-  '`skills: "only"` searches indexed agent-skill files.',
+  'Search docs, GitHub issues, pull requests and READMEs in one ranked call; results carry id, URL and passages to cite.',
+  '`repos` scopes only issues/PRs/READMEs, `sources` only docs; both: a union.',
+  'Repository filters (language, topic, license, stars, archived, fork) without `sources` return NO documentation: read the coverage notes before concluding nothing exists.',
+  'A cut answer ends with `more: <handle>` for devIndex_readMore.',
 ].join(' ');
 
 function searchDefinition(withScope: boolean): ToolDefinition {
@@ -91,36 +63,53 @@ function searchDefinition(withScope: boolean): ToolDefinition {
   return {
     name: TOOL_NAMES.search,
     title: 'Search the developer index',
-    description: withScope ? `${SEARCH_DESCRIPTION} \`scope: "workspace"\` limits the repository half to the open workspace's repositories.` : SEARCH_DESCRIPTION,
+    description: SEARCH_DESCRIPTION,
     inputSchema: { type: 'object', properties, required: ['query'], additionalProperties: false },
     annotations: { title: 'Search the developer index', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     spendsCredits: false,
   };
 }
 
-const JOB_ID = { type: 'string', description: 'The agent job id (a UUID) returned when the job was started.' };
+const READ_MORE: ToolDefinition = {
+  name: TOOL_NAMES.readMore,
+  title: 'Read the rest of a search answer',
+  description: `What a cut devIndex_search answer left out, from memory (no new search), in rank order; \`result: N\` for the rest of result [N] only. Handles last ${MORE_TTL_MS / 60_000} minutes.`,
+  inputSchema: {
+    type: 'object',
+    properties: {
+      handle: { type: 'string', pattern: HANDLE_PATTERN.source, description: 'The text after `more:`.' },
+      result: { type: 'integer', minimum: 1, maximum: LIMITS.k.max },
+      passages: { type: 'integer', minimum: LIMITS.passages.min, maximum: LIMITS.passages.max, description: 'At most this many passages per result.' },
+    },
+    required: ['handle'],
+    additionalProperties: false,
+  },
+  annotations: { title: 'Read the rest of a search answer', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  spendsCredits: false,
+};
 
-/** The models this build knows, in words for the model: the current one, then the retired names. */
+const JOB_ID = { type: 'string' };
+
+/** The models this build knows, in words for the model: the default, then the retired names (they still run). */
 const RETIRED_MODELS = AGENT_MODELS.filter((m) => RETIRED_AGENT_MODELS.has(m));
-const MODEL_WORDS = `\`${DEFAULT_AGENT_MODEL}\` (the default)`
-  + (RETIRED_MODELS.length ? `; ${RETIRED_MODELS.map((m) => `\`${m}\``).join(', ')} are retired names that run on \`${DEFAULT_AGENT_MODEL}\`` : '')
-  + '. Other names are refused unless the user allows them in the devIndex.agent.extraModels setting.';
+const MODEL_WORDS = `Default ${DEFAULT_AGENT_MODEL}`
+  + (RETIRED_MODELS.length ? `; retired: ${RETIRED_MODELS.join(', ')}` : '');
 
 const START: ToolDefinition = {
   name: TOOL_NAMES.startAgentJob,
   title: 'Start an agent job (spends credits)',
-  description: 'Start an autonomous web agent job that browses the web and reports what it found (optionally as JSON matching `schema`). It runs asynchronously and SPENDS CREDITS on the user\'s account, up to `maxCredits`; failed runs are not billed. Returns the job id at once; follow it with devIndex_agentJobStatus. Prefer devIndex_search when the answer is likely in documentation, issues or pull requests.',
+  description: 'Start a web agent job that browses and reports back (JSON matching `schema` if given). SPENDS CREDITS up to `maxCredits`; failed runs are not billed. Returns the job id for devIndex_waitForAgentJob. Prefer devIndex_search for docs, issues and pull requests.',
   inputSchema: {
     type: 'object',
     properties: {
-      prompt: { type: 'string', minLength: 1, maxLength: PROMPT_LIMIT, description: `What the agent should find out, in plain words (1 to ${PROMPT_LIMIT.toLocaleString('en-US')} characters).` },
-      urls: { type: 'array', items: { type: 'string', format: 'uri' }, description: 'Optional absolute http(s) pages to start from.' },
-      maxCredits: { type: 'integer', minimum: 1, description: 'Credit ceiling for the run (default: the user\'s setting, 2500 unless changed). A run that reaches it stops as failed and is not billed; what it gathered by then comes back as partial data in devIndex_agentJobStatus.' },
-      model: { type: 'string', minLength: 1, description: `Optional agent model: ${MODEL_WORDS}` },
-      effort: { type: 'string', enum: [...AGENT_EFFORTS_LIST], description: 'Optional effort: low, medium or high.' },
-      schema: { type: 'object', description: 'Optional JSON Schema for the shape of the result data, e.g. {"type":"object","properties":{"libraries":{"type":"array"}}}.' },
-      mode: { type: 'string', enum: ['chat', 'extract'], description: 'Optional: chat for an answer in words (markdown), extract for data; left out, the service chooses.' },
-      threadId: { type: 'string', pattern: '^[0-9a-fA-F-]{36}$', description: 'Optional: ask a follow-up in the thread of an earlier job (the thread id devIndex_agentJobStatus reports).' },
+      prompt: { type: 'string', minLength: 1, maxLength: PROMPT_LIMIT },
+      urls: { type: 'array', items: { type: 'string' } },
+      maxCredits: { type: 'integer', minimum: 1, description: 'Credit ceiling' },
+      model: { type: 'string', minLength: 1, description: MODEL_WORDS },
+      effort: { enum: [...AGENT_EFFORTS_LIST] },
+      schema: { type: 'object', description: 'Result JSON Schema' },
+      mode: { enum: ['chat', 'extract'], description: 'chat: words; extract: data' },
+      threadId: { type: 'string', description: 'Follow up in this thread' },
     },
     required: ['prompt'],
     additionalProperties: false,
@@ -132,16 +121,47 @@ const START: ToolDefinition = {
 const STATUS: ToolDefinition = {
   name: TOOL_NAMES.agentJobStatus,
   title: 'Agent job status',
-  description: 'Read an agent job\'s status: processing, completed (with its result data), failed (with the reason, and the partial data a run stopped by its credit ceiling gathered) or cancelled (with the credits it spent before the cancel took effect), the credits used, when the service forgets the job (about 24 hours after it ends; then the job is not found), and a short summary of its trace (latest progress, snapshots). Read-only; call it again later while the job is processing.',
+  description: 'An agent job\'s status now: answer or data when done, reason when failed, credits, progress, snapshots.',
   inputSchema: { type: 'object', properties: { jobId: JOB_ID }, required: ['jobId'], additionalProperties: false },
   annotations: { title: 'Agent job status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  spendsCredits: false,
+};
+
+const WAIT: ToolDefinition = {
+  name: TOOL_NAMES.waitForAgentJob,
+  title: 'Wait for an agent job',
+  description: 'Wait until an agent job ends or waits for the user\'s approval, reporting progress; returns its answer or data, or "still running" at the timeout. Cancelling the wait does not stop the job.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      jobId: JOB_ID,
+      timeoutSeconds: { type: 'integer', minimum: MIN_WAIT_SECONDS, maximum: MAX_WAIT_SECONDS, description: `Default ${DEFAULT_WAIT_SECONDS}.` },
+      maxTokens: { type: 'integer', minimum: MIN_MAX_TOKENS, maximum: MAX_MAX_TOKENS },
+    },
+    required: ['jobId'],
+    additionalProperties: false,
+  },
+  annotations: { title: 'Wait for an agent job', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  spendsCredits: false,
+};
+
+const LIST: ToolDefinition = {
+  name: TOOL_NAMES.listAgentJobs,
+  title: 'List recent agent jobs',
+  description: 'Recent agent jobs, newest first: id, status, when, prompt.',
+  inputSchema: {
+    type: 'object',
+    properties: { limit: { type: 'integer', minimum: 1, maximum: MAX_LIST_JOBS, description: `Default ${DEFAULT_LIST_JOBS}.` } },
+    additionalProperties: false,
+  },
+  annotations: { title: 'List recent agent jobs', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   spendsCredits: false,
 };
 
 const CANCEL: ToolDefinition = {
   name: TOOL_NAMES.cancelAgentJob,
   title: 'Cancel an agent job',
-  description: 'Cancel a running agent job. It stops shortly and ends as cancelled (older services report it as failed); its work so far is discarded, and the credits it spent before the cancel took effect may still be charged. A job that already finished cannot be cancelled; the answer says so.',
+  description: 'Cancel a running agent job; its work so far is discarded and the credits spent before the cancel may be charged.',
   inputSchema: { type: 'object', properties: { jobId: JOB_ID }, required: ['jobId'], additionalProperties: false },
   annotations: { title: 'Cancel an agent job', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   spendsCredits: false,
@@ -150,10 +170,10 @@ const CANCEL: ToolDefinition = {
 const SNAPSHOT: ToolDefinition = {
   name: TOOL_NAMES.readSnapshot,
   title: 'Read an agent job snapshot',
-  description: 'Read one snapshot of an agent job\'s artifact (for example the partial result as it grows). The snapshot ids are listed by devIndex_agentJobStatus. Read-only.',
+  description: 'Read a snapshot of an agent job\'s artifact (ids listed by devIndex_agentJobStatus).',
   inputSchema: {
     type: 'object',
-    properties: { jobId: JOB_ID, snapshotId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$', description: 'A snapshot id from the job\'s trace (listed by devIndex_agentJobStatus).' } },
+    properties: { jobId: JOB_ID, snapshotId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } },
     required: ['jobId', 'snapshotId'],
     additionalProperties: false,
   },
@@ -161,7 +181,24 @@ const SNAPSHOT: ToolDefinition = {
   spendsCredits: false,
 };
 
-/** The editor's language-model tools (package.json `contributes.languageModelTools`). */
-export const EDITOR_TOOLS: readonly ToolDefinition[] = [searchDefinition(true), START, STATUS, CANCEL];
+/** The editor's language-model tools (package.json `contributes.languageModelTools`), in EDITOR_TOOL_NAMES order. */
+export const EDITOR_TOOLS: readonly ToolDefinition[] = [searchDefinition(true), READ_MORE, START, STATUS, WAIT, LIST, CANCEL];
 /** The MCP server's tools: the same operations plus reading a snapshot; no workspace scope in a terminal. */
-export const MCP_TOOLS: readonly ToolDefinition[] = [searchDefinition(false), START, STATUS, CANCEL, SNAPSHOT];
+export const MCP_TOOLS: readonly ToolDefinition[] = [searchDefinition(false), READ_MORE, START, STATUS, WAIT, LIST, CANCEL, SNAPSHOT];
+
+/**
+ * A tool as MCP tools/list sends it, short: the annotations without the repeated title and without
+ * the hints the specification already defaults to for that kind of tool; the cost in _meta only
+ * where there is one.
+ */
+export function listedTool(t: ToolDefinition): { name: string; title: string; description: string; inputSchema: Record<string, unknown>; annotations: Record<string, boolean>; _meta?: Record<string, unknown> } {
+  const a = t.annotations;
+  const annotations: Record<string, boolean> = { readOnlyHint: a.readOnlyHint };
+  if (!a.readOnlyHint && !a.destructiveHint) annotations.destructiveHint = false;
+  if (!a.readOnlyHint && a.idempotentHint) annotations.idempotentHint = true;
+  if (!a.openWorldHint) annotations.openWorldHint = false;
+  return {
+    name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations,
+    ...(t.spendsCredits ? { _meta: { 'devindex/spendsCredits': true } } : {}),
+  };
+}

@@ -1,7 +1,8 @@
 // Core side of the editor's language-model tools (dist/core.js): builds the shared tool operations
 // (src/tools/toolOps.ts) over the extension's own client, key store and workspace, and wraps the
 // text in a LanguageModelToolResult. A job is started through devIndex.agent.start, so it appears
-// in the Agent Jobs tree like any other.
+// in the Agent Jobs tree like any other. A wait reports its progress through the invocation's progress
+// where the running VS Code passes one.
 import * as vscode from 'vscode';
 import * as agentApi from '../api/agent';
 import { config } from '../config';
@@ -10,13 +11,30 @@ import { remotesOf } from '../search/workspaceRepos';
 import { clampBudget, MIN_MAX_CHARS } from './modelText';
 import { TOOL_SETTINGS, type ToolName } from './names';
 import type { ToolWiring } from './register';
-import { runTool, type StartRequest, type ToolDeps, type WorkspaceScope } from './toolOps';
+import { CHARS_PER_TOKEN } from './tokens';
+import { runTool, type StartRequest, type ToolDeps, type ToolProgress, type WorkspaceScope } from './toolOps';
 
-/** The setting, lowered to what the caller's token budget allows (about 3 characters a token, to be safe). */
+/** The setting, lowered to what the caller's token budget allows (at the one chars-per-token rule, src/tools/tokens.ts). */
 export function budgetFor(setting: unknown, tokenBudget: number | undefined): number {
   const chars = clampBudget(setting);
-  if (tokenBudget === undefined || !Number.isFinite(tokenBudget) || tokenBudget <= 0) return chars;
-  return Math.max(MIN_MAX_CHARS, Math.min(chars, Math.floor(tokenBudget * 3)));
+  const cap = capFor(tokenBudget);
+  return cap === undefined ? chars : Math.min(chars, cap);
+}
+
+/** The most any answer may be in characters for the caller's token budget, if it gave one. */
+export function capFor(tokenBudget: number | undefined): number | undefined {
+  if (tokenBudget === undefined || !Number.isFinite(tokenBudget) || tokenBudget <= 0) return undefined;
+  return Math.max(MIN_MAX_CHARS, Math.floor(tokenBudget * CHARS_PER_TOKEN));
+}
+
+/**
+ * The invocation's progress, where the running VS Code passes one (the toolProgress API: a third
+ * argument to invoke with `report({ message })`); feature-detected, undefined elsewhere.
+ */
+export function toolProgressOf(progress: unknown): ToolProgress | undefined {
+  const report = (progress as { report?: unknown } | undefined)?.report;
+  if (typeof report !== 'function') return undefined;
+  return (line) => { try { (report as (s: { message: string }) => void).call(progress, { message: line }); } catch { /* the chat view went away */ } };
 }
 
 /** The workspace's repositories as Search in This Repository reads them (upstream first), every folder. */
@@ -47,9 +65,11 @@ function signalOf(token: vscode.CancellationToken): AbortSignal {
 
 export async function invokeLanguageModelTool(
   name: ToolName, options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken, wiring: ToolWiring,
+  progress?: unknown,
 ): Promise<vscode.LanguageModelToolResult> {
   const services = wiring.services();
-  const maxChars = budgetFor(vscode.workspace.getConfiguration().get(TOOL_SETTINGS.maxChars), options.tokenizationOptions?.tokenBudget);
+  const tokenBudget = options.tokenizationOptions?.tokenBudget;
+  const maxChars = budgetFor(vscode.workspace.getConfiguration().get(TOOL_SETTINGS.maxChars), tokenBudget);
   const deps: ToolDeps = {
     surface: 'editor',
     maxChars: () => maxChars,
@@ -63,7 +83,8 @@ export async function invokeLanguageModelTool(
     extraModels: () => config.agentExtraModels(),
     hasKey: async () => (await wiring.keys.get()) !== undefined,
     workspaceRepos: workspaceScope,
+    maxCharsCap: () => capFor(tokenBudget),
   };
-  const out = await runTool(name, options.input, deps, signalOf(token));
+  const out = await runTool(name, options.input, deps, signalOf(token), toolProgressOf(progress));
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(out.text)]);
 }

@@ -6,11 +6,17 @@ export const TOOL_NAMES = {
   agentJobStatus: 'devIndex_agentJobStatus',
   cancelAgentJob: 'devIndex_cancelAgentJob',
   readSnapshot: 'devIndex_readSnapshot',
+  readMore: 'devIndex_readMore',
+  waitForAgentJob: 'devIndex_waitForAgentJob',
+  listAgentJobs: 'devIndex_listAgentJobs',
 } as const;
 export type ToolName = (typeof TOOL_NAMES)[keyof typeof TOOL_NAMES];
 
 /** The editor's tools (the MCP server adds readSnapshot). */
-export const EDITOR_TOOL_NAMES: readonly ToolName[] = [TOOL_NAMES.search, TOOL_NAMES.startAgentJob, TOOL_NAMES.agentJobStatus, TOOL_NAMES.cancelAgentJob];
+export const EDITOR_TOOL_NAMES: readonly ToolName[] = [
+  TOOL_NAMES.search, TOOL_NAMES.readMore, TOOL_NAMES.startAgentJob, TOOL_NAMES.agentJobStatus, TOOL_NAMES.waitForAgentJob,
+  TOOL_NAMES.listAgentJobs, TOOL_NAMES.cancelAgentJob,
+];
 
 /** Settings of the tools (package.json `contributes.configuration`). */
 export const TOOL_SETTINGS = { enabled: 'devIndex.tools.enabled', maxChars: 'devIndex.tools.maxResultCharacters' } as const;

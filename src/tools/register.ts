@@ -11,6 +11,8 @@ import { EDITOR_TOOL_NAMES, TOOL_NAMES, TOOL_SETTINGS, type ToolName } from './n
 
 export interface ToolWiring { services: () => Services; keys: ApiKeyStore }
 
+declare const __DEVINDEX_TEST_SURFACE__: boolean;
+
 type Input = Record<string, unknown>;
 
 /** The Language Model Tool API of `ns` (the vscode module), when this editor has it (VS Code 1.95+ does; other hosts may not). */
@@ -51,6 +53,12 @@ export function prepareToolInvocation(name: ToolName, input: Input, defaultMaxCr
     }
     case TOOL_NAMES.agentJobStatus:
       return { invocationMessage: `Reading agent job ${short(args.jobId, 40)}` };
+    case TOOL_NAMES.readMore:
+      return { invocationMessage: 'Reading the rest of the developer index answer' };
+    case TOOL_NAMES.waitForAgentJob:
+      return { invocationMessage: `Waiting for agent job ${short(args.jobId, 40)}` };
+    case TOOL_NAMES.listAgentJobs:
+      return { invocationMessage: 'Listing recent agent jobs' };
     case TOOL_NAMES.cancelAgentJob:
       return {
         invocationMessage: `Cancelling agent job ${short(args.jobId, 40)}`,
@@ -76,10 +84,20 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, wir
     }
     registered = EDITOR_TOOL_NAMES.map((name) => lm.registerTool<Input>(name, {
       prepareInvocation: (o) => prepareToolInvocation(name, o.input, config.defaultMaxCredits()),
-      invoke: (o, token) => core().invokeLanguageModelTool(name, o, token, wiring),
-    }));
+      // A third argument, the invocation's progress, comes from editors with the toolProgress API (feature-detected in core).
+      invoke: (o, token, ...rest: unknown[]) => core().invokeLanguageModelTool(name, o, token, wiring, rest[0]),
+    } as vscode.LanguageModelTool<Input>));
   };
   apply();
+  // Internal, development builds under the host tests only (it skips the confirmation a chat shows):
+  // the same invocation with a progress that collects its lines.
+  if (__DEVINDEX_TEST_SURFACE__ && process.env.DEVINDEX_TEST_KEY !== undefined) context.subscriptions.push(vscode.commands.registerCommand('devIndex.tools.invokeWithProgress', async (name: ToolName, input: Input) => {
+    const lines: string[] = [];
+    const result = await core().invokeLanguageModelTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token, wiring,
+      { report: (p: { message?: string }) => { if (p.message) lines.push(p.message); } });
+    const text = result.content.map((p) => (p as { value?: unknown }).value).filter((v): v is string => typeof v === 'string').join('\n');
+    return { text, progress: lines };
+  }));
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration(TOOL_SETTINGS.enabled)) apply(); }),
     { dispose: () => { for (const d of registered) d.dispose(); registered = []; } },

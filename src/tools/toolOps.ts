@@ -6,14 +6,26 @@ import type { AgentClient, AgentSubmitParams } from '../api/agent';
 import type { CallOptions } from '../api/client';
 import { show, validateSearchParams, type ParamIssue, type SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
+import type { AgentTrace, TraceEvent } from '../api/agentSchemas';
+import { followRun, type FollowClock } from '../api/agent/runEngine';
+import type { PollTiming } from '../api/agent/pollSchedule';
+import { DEFAULT_POLL_TIMING } from '../api/agent/pollSchedule';
+import { systemClock } from '../api/retry';
+import {
+  DEFAULT_LIST_JOBS, DEFAULT_WAIT_SECONDS, MAX_LIST_JOBS, MAX_MAX_TOKENS, MAX_WAIT_SECONDS, MIN_MAX_TOKENS, MIN_WAIT_SECONDS,
+} from './limits';
+import { HANDLE_PATTERN, MORE_MAX_ENTRIES, sharedMoreCache, type MoreCache } from './moreCache';
 import { TOOL_NAMES, type ToolName } from './names';
 import {
-  errorText, issuesText, jobStartedText, jobStatusText, scrubSecret, searchText, snapshotText, type Surface,
+  errorText, issuesText, jobStartedText, jobStatusText, scrubSecret, snapshotText, type Surface,
 } from './modelText';
+import { readMoreText, searchAnswer } from './searchAnswer';
+import { charsForTokens } from './tokens';
+import { progressLine, waitHeadline } from './waitText';
 
 export interface ToolOutcome { text: string; isError: boolean }
 
-export type AgentOps = Pick<AgentClient, 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot'>;
+export type AgentOps = Pick<AgentClient, 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'listAll'>;
 export type AgentModule = typeof import('../api/agent');
 
 /** The repositories `scope: "workspace"` stands for, or why there are none. */
@@ -42,7 +54,17 @@ export interface ToolDeps {
   /** Agent tools need a key; undefined means "cannot tell", and the service answers. */
   hasKey?(): Promise<boolean>;
   workspaceRepos?(): Promise<WorkspaceScope>;
+  /** The most a call's own `maxTokens` may ask for, in characters (the editor: the caller's token budget). */
+  maxCharsCap?(): number | undefined;
+  /** Where cut answers are kept for devIndex_readMore (default: this process's one cache). */
+  moreCache?: MoreCache;
+  /** The wait's clock (tests) and poll timing (tests, DEVINDEX_POLL_MS). */
+  clock?: FollowClock;
+  pollTiming?: Partial<PollTiming>;
 }
+
+/** One line of progress while a tool runs (MCP progress notifications, the editor's invocation progress). */
+export type ToolProgress = (line: string) => void;
 
 const OPS: Record<string, string> = {
   [TOOL_NAMES.search]: 'The search',
@@ -50,6 +72,9 @@ const OPS: Record<string, string> = {
   [TOOL_NAMES.agentJobStatus]: 'Reading the agent job',
   [TOOL_NAMES.cancelAgentJob]: 'Cancelling the agent job',
   [TOOL_NAMES.readSnapshot]: 'Reading the snapshot',
+  [TOOL_NAMES.readMore]: 'Reading the rest of the answer',
+  [TOOL_NAMES.waitForAgentJob]: 'Waiting for the agent job',
+  [TOOL_NAMES.listAgentJobs]: 'Listing the agent jobs',
 };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -57,7 +82,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** Runs one tool. Never throws: a failure is an outcome with `isError: true`. */
-export async function runTool(name: string, input: unknown, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
+export async function runTool(name: string, input: unknown, deps: ToolDeps, signal?: AbortSignal, progress?: ToolProgress): Promise<ToolOutcome> {
   const op = OPS[name] ?? `Tool ${name}`;
   let secret: string | undefined;
   try {
@@ -76,6 +101,9 @@ export async function runTool(name: string, input: unknown, deps: ToolDeps, sign
       case TOOL_NAMES.agentJobStatus: return finish(await status(input, deps, signal));
       case TOOL_NAMES.cancelAgentJob: return finish(await cancel(input, deps, signal));
       case TOOL_NAMES.readSnapshot: return finish(await snapshot(input, deps, signal));
+      case TOOL_NAMES.readMore: return finish(readMore(input, deps));
+      case TOOL_NAMES.waitForAgentJob: return finish(await wait(input, deps, signal, progress && ((line) => progress(scrubSecret(line, secret)))));
+      case TOOL_NAMES.listAgentJobs: return finish(await list(input, deps, signal));
       default: return finish({ isError: true, text: `Unknown tool ${JSON.stringify(name)}.` });
     }
   } catch (e) {
@@ -83,9 +111,30 @@ export async function runTool(name: string, input: unknown, deps: ToolDeps, sign
   }
 }
 
+/** An integer input within its bound, or the issue that names the bound. */
+function intIn(input: Record<string, unknown>, field: string, min: number, max: number, issues: ParamIssue[]): number | undefined {
+  const v = input[field];
+  if (v === undefined) return undefined;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max) return v;
+  issues.push({ field, message: `${field} must be an integer from ${min} to ${max}; got ${show(v)}` });
+  return undefined;
+}
+
+function unknownFields(input: Record<string, unknown>, known: readonly string[], issues: ParamIssue[]): void {
+  for (const k of Object.keys(input)) if (!known.includes(k)) issues.push({ field: k, message: `${k} is not a field of this tool (known: ${known.join(', ')})` });
+}
+
+/** The answer budget in characters: the call's maxTokens (within the caller's cap), else the surface's default. */
+function budgetOf(maxTokens: number | undefined, deps: ToolDeps): number {
+  if (maxTokens === undefined) return deps.maxChars();
+  const cap = deps.maxCharsCap?.();
+  return Math.min(charsForTokens(maxTokens), cap ?? Infinity);
+}
+
 async function search(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
-  const { scope, ...rest } = input;
+  const { scope, maxTokens: _maxTokens, ...rest } = input;
   const issues: ParamIssue[] = [];
+  const maxTokens = intIn(input, 'maxTokens', MIN_MAX_TOKENS, MAX_MAX_TOKENS, issues);
   const header: string[] = [];
   if (scope !== undefined) {
     if (!deps.workspaceRepos) {
@@ -107,7 +156,8 @@ async function search(input: Record<string, unknown>, deps: ToolDeps, signal?: A
   if (issues.length || !v.ok) return { isError: true, text: issuesText(issues, 'search parameters') };
   try {
     const res = await deps.search(v.params, { signal });
-    return { isError: false, text: searchText(v.params, res, { maxChars: deps.maxChars(), header }) };
+    const answer = searchAnswer(v.params, res, { maxChars: budgetOf(maxTokens, deps), header, cache: deps.moreCache ?? sharedMoreCache });
+    return { isError: false, text: answer.text };
   } catch (e) {
     return { isError: true, text: errorText(e, { surface: deps.surface, op: OPS[TOOL_NAMES.search]! }) };
   }
@@ -209,4 +259,102 @@ async function snapshot(input: Record<string, unknown>, deps: ToolDeps, signal?:
   if ('isError' in ids) return ids;
   const snap = await (await deps.agent()).snapshot(ids.jobId, ids.snapshotId, { signal });
   return { isError: false, text: snapshotText(ids.jobId, snap, { maxChars: deps.maxChars() }) };
+}
+
+function readMore(input: Record<string, unknown>, deps: ToolDeps): ToolOutcome {
+  const issues: ParamIssue[] = [];
+  unknownFields(input, ['handle', 'result', 'passages'], issues);
+  const handle = input.handle;
+  if (typeof handle !== 'string' || !HANDLE_PATTERN.test(handle)) {
+    issues.push({ field: 'handle', message: `handle must be the text after "more:" in a devIndex_search answer ("m" and 12 hexadecimal digits); got ${show(handle)}` });
+  }
+  const result = intIn(input, 'result', 1, 100, issues);
+  const passages = intIn(input, 'passages', 1, 5, issues);
+  if (issues.length) return { isError: true, text: issuesText(issues) };
+  const cache = deps.moreCache ?? sharedMoreCache;
+  const kept = cache.get(handle as string);
+  if (!kept) {
+    return { isError: true, text: `Handle ${handle as string} is unknown or has expired (answers are kept for ${cache.ttlMs >= 120_000 ? `${Math.round(cache.ttlMs / 60_000)} minutes` : `${Math.round(cache.ttlMs / 1000)} seconds`}, the ${MORE_MAX_ENTRIES} most recent, in this server process only). Run devIndex_search again.` };
+  }
+  if (result !== undefined && result > kept.results.length) {
+    return { isError: true, text: issuesText([{ field: 'result', message: `result must be from 1 to ${kept.results.length} (the results of that answer); got ${result}` }]) };
+  }
+  return readMoreText(handle as string, kept, { ...(result !== undefined ? { result } : {}), ...(passages !== undefined ? { passages } : {}), cache });
+}
+
+
+/** Follows a job with the run engine until it ends, waits for the user, or the timeout comes; progress as lines. */
+async function wait(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal, progress?: ToolProgress): Promise<ToolOutcome> {
+  const mod = await deps.agentModule();
+  const issues: ParamIssue[] = [];
+  unknownFields(input, ['jobId', 'timeoutSeconds', 'maxTokens'], issues);
+  const j = mod.validateJobId(input.jobId);
+  if (j) issues.push(j);
+  const seconds = intIn(input, 'timeoutSeconds', MIN_WAIT_SECONDS, MAX_WAIT_SECONDS, issues) ?? DEFAULT_WAIT_SECONDS;
+  const maxTokens = intIn(input, 'maxTokens', MIN_MAX_TOKENS, MAX_MAX_TOKENS, issues);
+  if (issues.length) return { isError: true, text: issuesText(issues) };
+  const missingKey = await needKey(deps, OPS[TOOL_NAMES.waitForAgentJob]!);
+  if (missingKey) return missingKey;
+  const jobId = input.jobId as string;
+  const client = await deps.agent();
+  const events: TraceEvent[] = [];
+  let latest: string | undefined;
+  try {
+    const r = await followRun({
+      jobId,
+      backend: { trace: (id) => client.trace(id, {}, { signal }), status: (id) => client.status(id, { signal }) },
+      clock: deps.clock ?? systemClock,
+      timing: { ...DEFAULT_POLL_TIMING, ...deps.pollTiming },
+      maxWaitMs: seconds * 1000,
+      signal,
+      stopWhenWaiting: true,
+      onEvents: (added) => {
+        events.push(...added);
+        for (const e of added) {
+          const line = progressLine(e);
+          if (!line) continue;
+          latest = line;
+          progress?.(line);
+        }
+      },
+    });
+    const head = waitHeadline(jobId, r.facts, { timedOut: r.timedOut, waiting: r.waiting, seconds, latest });
+    if (r.timedOut) return { isError: false, text: head };
+    const record = r.record ?? (await client.status(jobId, { signal }));
+    const trace = { events } as unknown as AgentTrace;
+    const maxChars = budgetOf(maxTokens, deps);
+    return { isError: false, text: `${head}\n${jobStatusText(jobId, record, { trace }, { surface: deps.surface, maxChars: Math.max(500, maxChars - head.length - 1) })}` };
+  } catch (e) {
+    if (signal?.aborted) {
+      return { isError: false, text: `Stopped waiting for agent job ${jobId}: the wait was cancelled. The job goes on; call devIndex_waitForAgentJob or devIndex_agentJobStatus to follow it.` };
+    }
+    throw e;
+  }
+}
+
+function when(v: unknown): string {
+  const t = typeof v === 'number' ? v : typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isFinite(t) ? new Date(t).toISOString().replace(/\.\d+Z$/, 'Z') : '?';
+}
+
+async function list(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
+  const issues: ParamIssue[] = [];
+  unknownFields(input, ['limit'], issues);
+  const limit = intIn(input, 'limit', 1, MAX_LIST_JOBS, issues) ?? DEFAULT_LIST_JOBS;
+  if (issues.length) return { isError: true, text: issuesText(issues) };
+  const missingKey = await needKey(deps, OPS[TOOL_NAMES.listAgentJobs]!);
+  if (missingKey) return missingKey;
+  const client = await deps.agent();
+  const all = await client.listAll({ maxPages: Math.ceil(limit / 20) }, { signal });
+  const time = (a: { createdAt?: unknown }) => {
+    const t = typeof a.createdAt === 'number' ? a.createdAt : typeof a.createdAt === 'string' ? Date.parse(a.createdAt) : NaN;
+    return Number.isFinite(t) ? t : 0;
+  };
+  const jobs = [...all.agents].sort((a, b) => time(b) - time(a)).slice(0, limit);
+  if (!jobs.length) return { isError: false, text: 'No agent jobs on this account yet.' };
+  const lines = jobs.map((a) => {
+    const prompt = (a.options?.prompt ?? '').replace(/\s+/g, ' ').trim();
+    return `- ${a.id} · ${a.status} · ${when(a.createdAt)} · ${JSON.stringify(prompt.length > 100 ? `${prompt.slice(0, 99)}…` : prompt)}`;
+  });
+  return { isError: false, text: [`${jobs.length} most recent agent job${jobs.length === 1 ? '' : 's'}, newest first:`, ...lines].join('\n') };
 }

@@ -100,28 +100,35 @@ after(async () => {
   assert.deepEqual(markedProcesses(), [], 'no devindex mcp process is left');
 });
 
-test('lists the five tools with their schemas and annotations', async () => {
+test('lists the eight tools with their schemas and annotations', async () => {
   const { tools } = await s.client.listTools();
   const byName = new Map(tools.map((t) => [t.name, t]));
-  assert.deepEqual([...byName.keys()].sort(), ['devIndex_agentJobStatus', 'devIndex_cancelAgentJob', 'devIndex_readSnapshot', 'devIndex_search', 'devIndex_startAgentJob']);
+  assert.deepEqual([...byName.keys()].sort(), [
+    'devIndex_agentJobStatus', 'devIndex_cancelAgentJob', 'devIndex_listAgentJobs', 'devIndex_readMore', 'devIndex_readSnapshot', 'devIndex_search',
+    'devIndex_startAgentJob', 'devIndex_waitForAgentJob',
+  ]);
   const search = byName.get('devIndex_search')!;
   const props = search.inputSchema.properties as Record<string, { minimum?: number; maximum?: number; description?: string }>;
   assert.deepEqual(search.inputSchema.required, ['query']);
   assert.equal(props.k!.minimum, 1);
   assert.equal(props.k!.maximum, 100);
   assert.equal(props.passages!.maximum, 5);
-  assert.match(props.language!.description!, /without `sources`.*no `doc` results/);
+  assert.equal(props.language!.description, undefined);
+  assert.match(search.description ?? '', /Repository filters \(language, topic, license, stars, archived, fork\) without `sources` return NO documentation/);
+  assert.deepEqual([props.maxTokens!.minimum, props.maxTokens!.maximum], [500, 50_000]);
   assert.ok(!('scope' in props), 'no workspace scope outside the editor');
   assert.equal(search.annotations?.readOnlyHint, true);
   assert.equal(byName.get('devIndex_agentJobStatus')!.annotations?.readOnlyHint, true);
   assert.equal(byName.get('devIndex_readSnapshot')!.annotations?.readOnlyHint, true);
+  assert.equal(byName.get('devIndex_readMore')!.annotations?.readOnlyHint, true);
+  assert.equal(byName.get('devIndex_waitForAgentJob')!.annotations?.readOnlyHint, true);
   const start = byName.get('devIndex_startAgentJob')!;
   assert.equal(start.annotations?.readOnlyHint, false);
-  assert.equal(start.annotations?.idempotentHint, false);
-  assert.match(start.annotations?.title ?? '', /spends credits/);
+  assert.notEqual(start.annotations?.idempotentHint, true, 'not idempotent (the specification\'s default)');
+  assert.match(start.title ?? '', /spends credits/);
   assert.match(start.description ?? '', /SPENDS CREDITS/);
   assert.deepEqual(tools.filter((t) => t._meta?.['devindex/spendsCredits'] === true).map((t) => t.name), ['devIndex_startAgentJob']);
-  assert.equal(byName.get('devIndex_cancelAgentJob')!.annotations?.destructiveHint, true);
+  assert.notEqual(byName.get('devIndex_cancelAgentJob')!.annotations?.destructiveHint, false, 'destructive (the specification\'s default)');
 });
 
 test('search returns the sandbox top result with provenance, link and passages', async () => {
@@ -133,10 +140,10 @@ test('search returns the sandbox top result with provenance, link and passages',
   const m = /^(?:issue|pull_request):([^#]+)#(\d+)$/.exec(top.id);
   assert.ok(m, `top id ${top.id}`);
   const first = r.text.split('\n[2]')[0]!;
-  assert.ok(first.includes(`${m[1]} #${m[2]}`), `provenance ${m[1]} #${m[2]} in:\n${first}`);
-  assert.ok(first.includes(`URL: ${top.url}`), 'the URL');
+  assert.ok(first.includes(`[1] ${top.id} · `), `the id ${top.id} in:\n${first}`);
+  assert.ok(first.includes(`\n${top.url}\n`), 'the URL');
   assert.ok(first.includes(top.passages[0]!.text.split('\n')[0]!.slice(0, 40)), 'the first passage');
-  assert.match(first, /Passage 2/, 'two passages asked, two shown');
+  assert.match(first, /\n\[1\.2\]/, 'two passages asked, two shown');
 });
 
 test('a rule 6 request says documentation was left out and how to keep it', async () => {
@@ -144,7 +151,7 @@ test('a rule 6 request says documentation was left out and how to keep it', asyn
   assert.equal(r.isError, false, r.text);
   assert.match(r.text, /No documentation results: repository filters \(language\)/);
   assert.match(r.text, /To keep doc results, drop the repository filters, or scope the documentation with sources/);
-  assert.doesNotMatch(r.text, /^\[\d+\] documentation/m, 'no doc result listed');
+  assert.doesNotMatch(r.text, /^\[\d+\] doc:/m, 'no doc result listed');
 });
 
 test('invalid input comes back as a tool error with the field and the bound; nothing is sent', async () => {
@@ -171,7 +178,7 @@ test('invalid input comes back as a tool error with the field and the bound; not
   assert.equal(unknown.isError, true);
   assert.deepEqual((await sandboxRequests()).filter((q) => q.path.startsWith('/v2/')), [], 'nothing reached the service');
   // The server is still serving.
-  assert.equal((await s.client.listTools()).tools.length, 5);
+  assert.equal((await s.client.listTools()).tools.length, 8);
 });
 
 test('a 429 the client will not wait out says how long to wait', async () => {
@@ -229,7 +236,14 @@ test('a service that echoes the key in every field (raw, \\u-escaped, in errors)
     ];
     assert.ok(n >= 12, `the service echoed the key ${n} times`);
     for (const a of answers) assert.ok(!a.text.includes(key), a.text);
-    assert.match(answers[0]!.text, /Title: T \[redacted\]/);
+    assert.match(answers[0]!.text, /\[1\] issue:a\/b#1 · T \[redacted\]/);
+    // The wait's progress notifications and its end go through the same guard.
+    const progress: string[] = [];
+    const waited = await other.client.callTool({ name: 'devIndex_waitForAgentJob', arguments: { jobId: JOB, timeoutSeconds: 5 } }, undefined, { onprogress: (p) => { progress.push(p.message ?? ''); } });
+    const waitText = (waited.content as Array<{ text: string }>)[0]!.text;
+    assert.ok(!waitText.includes(key), waitText);
+    assert.ok(progress.length >= 1 && progress.every((l) => !l.includes(key)), JSON.stringify(progress));
+    assert.ok(progress.some((l) => l.includes('[redacted]')), 'the echoed key was scrubbed from a progress line');
     assert.ok(!other.stderr().includes(key), 'nor on stderr');
   } finally {
     await other.client.close();
@@ -245,7 +259,7 @@ test('an unreachable service: what happened and what to do, and the server keeps
     assert.equal(r.isError, true);
     assert.match(r.text, /^The search failed: the service could not be reached \(could not complete the request to http:\/\/127\.0\.0\.1:9/);
     assert.match(r.text, /try again in a moment; if it keeps failing, ask the user to check the network and DEVINDEX_BASE_URL/);
-    assert.equal((await other.client.listTools()).tools.length, 5);
+    assert.equal((await other.client.listTools()).tools.length, 8);
   } finally {
     await other.client.close();
   }
@@ -367,7 +381,6 @@ test('a client that closes mid-call ends the server promptly', async () => {
 
 // The same text from both wires of the sandbox: production (no `type`, licenses, citation links, web
 // pages when types is unset) and the specification's shapes. Expectations are read from the raw JSON.
-const KIND_WORDS: Record<string, string> = { doc: 'documentation', issue: 'issue', pull_request: 'pull request', readme: 'README', web: 'web page' };
 
 for (const wire of ['production', 'spec'] as const) {
   test(`search text on the ${wire} wire: kind, license and passage links as the service sent them`, async () => {
@@ -394,11 +407,16 @@ for (const wire of ['production', 'spec'] as const) {
       raw.results.forEach((res, i) => {
         const kind = res.type ?? res.id.slice(0, res.id.indexOf(':'));
         const head = blocks[i]!.split('\n')[0]!;
-        assert.ok(head.startsWith(`[${i + 1}] ${KIND_WORDS[kind] ?? kind} · `), `${head} for ${res.id}`);
+        assert.ok(head.startsWith(`[${i + 1}] ${res.id}`), `${head} for ${res.id}`);
+        assert.ok(res.id.startsWith(`${kind}:`), `the id names the kind ${kind}`);
         const spdx = typeof res.license === 'string' ? res.license : res.license?.spdx_id;
         if (spdx) { licenses++; assert.ok(head.endsWith(` · license ${spdx}`), head); }
         for (const p of res.passages) {
-          if (p.citation_url && p.citation_url !== res.url) { cites++; assert.ok(blocks[i]!.includes(`(cite: ${p.citation_url})`), p.citation_url); }
+          if (p.citation_url && p.citation_url !== res.url) {
+            cites++;
+            const anchor = p.citation_url.startsWith(`${res.url}#`) ? ` ${p.citation_url.slice(res.url.length)}\n` : ` cite ${p.citation_url}\n`;
+            assert.ok(blocks[i]!.includes(anchor), p.citation_url);
+          }
         }
       });
       if (wire === 'production') assert.ok(licenses > 0 && cites > 0, `production carries licenses (${licenses}) and citation links (${cites})`);

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { api, type DevIndexExtensionApi, env, sandboxRequests as requests, until } from './hostSupport';
 import { languageModelToolApi, prepareToolInvocation } from '../../src/tools/register';
 
-const TOOLS = ['devIndex_search', 'devIndex_startAgentJob', 'devIndex_agentJobStatus', 'devIndex_cancelAgentJob'];
+const TOOLS = ['devIndex_search', 'devIndex_readMore', 'devIndex_startAgentJob', 'devIndex_agentJobStatus', 'devIndex_waitForAgentJob', 'devIndex_listAgentJobs', 'devIndex_cancelAgentJob'];
 
 /** The parameters of the search requests the sandbox saw (GET query or POST body). */
 async function searchParamsSeen(): Promise<Array<Record<string, string[]>>> {
@@ -40,14 +40,14 @@ describe('language-model tools', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('vscode.lm.tools lists the four tools with their input schemas', async () => {
+  it('vscode.lm.tools lists the seven tools with their input schemas', async () => {
     const tools = await until('the tools are registered', () => vscode.lm.tools.filter((t) => TOOLS.includes(t.name)), (l) => l.length === TOOLS.length, 10_000);
     const search = tools.find((t) => t.name === 'devIndex_search')!;
     const schema = search.inputSchema as { properties: Record<string, { maximum?: number }>; required: string[] };
     assert.deepEqual(schema.required, ['query']);
     assert.equal(schema.properties.k!.maximum, 100);
     assert.ok('scope' in schema.properties);
-    assert.match(search.description, /documentation pages, GitHub issues, pull requests and READMEs/);
+    assert.match(search.description, /Search docs, GitHub issues, pull requests and READMEs/);
   });
 
   // lm.tools lists every contributed tool, enabled or not; a model is offered only those whose
@@ -76,12 +76,10 @@ describe('language-model tools', function () {
     const top = ((await direct.json()) as { results: Array<{ id: string; url: string; passages: Array<{ text: string }> }> }).results[0]!;
     const text = await invoke('devIndex_search', { query: 'connection pool keep-alive', k: 3, passages: 2 });
     const first = text.split('\n[2]')[0]!;
-    const repo = /^[a-z_]+:([^#]+)#(\d+)$/.exec(top.id);
-    const where = repo ? `${repo[1]} #${repo[2]}` : /^readme:(.+)$/.exec(top.id)?.[1] ?? new URL(top.url).hostname.replace(/^www\./, '');
-    assert.ok(first.includes(where), `provenance ${where} in:\n${first}`);
-    assert.ok(first.includes(`URL: ${top.url}`));
+    assert.ok(first.includes(`[1] ${top.id}`), `the id ${top.id} in:\n${first}`);
+    assert.ok(first.includes(`\n${top.url}\n`));
     assert.ok(first.includes(top.passages[0]!.text.split('\n')[0]!.slice(0, 40)), 'first passage');
-    assert.match(first, /Passage 2/);
+    assert.match(first, /\n\[1\.2\]/);
   });
 
   it('a rule 6 request returns the note that documentation was left out and how to keep it', async () => {
@@ -156,5 +154,27 @@ describe('language-model tools', function () {
     assert.match(status, new RegExp(`^Agent job ${id}: (processing|completed|failed)\\.`));
     const cancelled = await invoke('devIndex_cancelAgentJob', { jobId: id });
     assert.match(cancelled, /Cancellation of agent job .* was requested|had already finished/);
+  });
+
+  it('a wait through the editor\'s tool reports progress through the invocation and returns the end; readMore continues a cut answer', async () => {
+    await a.apiKey.set(env('DEVINDEX_TEST_KEY'));
+    try {
+      const started = await invoke('devIndex_startAgentJob', { prompt: 'Find HTTP client libraries for Node.js', maxCredits: 300 });
+      const id = /^Started agent job ([0-9a-f-]{36})/.exec(started)?.[1];
+      assert.ok(id, started);
+      const r = await vscode.commands.executeCommand<{ text: string; progress: string[] }>('devIndex.tools.invokeWithProgress', 'devIndex_waitForAgentJob', { jobId: id, timeoutSeconds: 120 });
+      assert.match(r.text, new RegExp(`^Agent job ${id} (ended|is waiting)`), r.text);
+      assert.ok(r.progress.length >= 1, `progress lines: ${JSON.stringify(r.progress)}`);
+      for (const l of r.progress) assert.ok(!l.includes('\n') && !l.includes(env('DEVINDEX_TEST_KEY')), l);
+      const list = await invoke('devIndex_listAgentJobs', { limit: 5 });
+      assert.ok(list.includes(id), list);
+    } finally {
+      await a.apiKey.clear();
+    }
+    const cut = await invoke('devIndex_search', { query: 'retry after header', k: 10, passages: 3, maxTokens: 600 });
+    const handle = /\nmore: (m[0-9a-f]{12})$/.exec(cut)?.[1];
+    assert.ok(handle, cut.slice(-300));
+    const more = await invoke('devIndex_readMore', { handle });
+    assert.match(more, /^More of the developer index answer for "retry after header": /);
   });
 });

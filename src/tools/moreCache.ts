@@ -1,0 +1,98 @@
+// The answers a model may ask the rest of (`more: <handle>` → devIndex_readMore): kept in this
+// process only, for a bounded time and size, so that reading the rest never sends a new request.
+// The oldest entry goes first when either bound is reached. No vscode import; the clock is injected.
+import type { SearchParams } from '../api/params';
+
+/** One result as the continuation needs it: the cleaned passage texts and how much of each was sent. */
+export interface KeptResult {
+  id: string; url: string; title: string; license?: string;
+  passages: Array<{ text: string; cite?: string }>;
+  /** Characters of each passage already sent (a passage is sent when this equals its length). */
+  sent: number[];
+  /** Whether its heading (id, title, URL) has been sent. */
+  headed: boolean;
+}
+
+export interface KeptAnswer {
+  query: string;
+  params: SearchParams;
+  results: KeptResult[];
+  /** The budget of the answer that made the handle, in characters (readMore keeps to it). */
+  maxChars: number;
+}
+
+export const MORE_TTL_MS = 15 * 60_000;
+export const MORE_MAX_ENTRIES = 32;
+export const MORE_MAX_CHARS = 4_000_000;
+export const HANDLE_PATTERN = /^m[0-9a-f]{12}$/;
+
+function sizeOf(a: KeptAnswer): number {
+  return a.results.reduce((n, r) => n + r.passages.reduce((m, p) => m + p.text.length, 0) + r.title.length + r.url.length, 0);
+}
+
+function newHandle(): string {
+  const bytes = new Uint8Array(6);
+  globalThis.crypto.getRandomValues(bytes);
+  return `m${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+export interface MoreCacheOptions { ttlMs?: number; maxEntries?: number; maxChars?: number; now?: () => number }
+
+export class MoreCache {
+  private readonly entries = new Map<string, { answer: KeptAnswer; at: number; size: number }>();
+  private total = 0;
+  readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly maxChars: number;
+  private readonly now: () => number;
+
+  constructor(o: MoreCacheOptions = {}) {
+    this.ttlMs = o.ttlMs ?? MORE_TTL_MS;
+    this.maxEntries = o.maxEntries ?? MORE_MAX_ENTRIES;
+    this.maxChars = o.maxChars ?? MORE_MAX_CHARS;
+    this.now = o.now ?? Date.now;
+  }
+
+  /** Keeps an answer and returns its handle; older answers go when the bounds are reached. */
+  put(answer: KeptAnswer): string {
+    this.prune();
+    let handle = newHandle();
+    while (this.entries.has(handle)) handle = newHandle();
+    const size = sizeOf(answer);
+    this.entries.set(handle, { answer, at: this.now(), size });
+    this.total += size;
+    for (const [h, e] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.total <= this.maxChars) break;
+      if (h === handle) continue;
+      this.drop(h, e.size);
+    }
+    return handle;
+  }
+
+  /** The answer behind a handle, unless it is unknown or expired. Reading does not extend its time. */
+  get(handle: string): KeptAnswer | undefined {
+    this.prune();
+    return this.entries.get(handle)?.answer;
+  }
+
+  /** Forgets an answer whose every part has been sent. */
+  delete(handle: string): void {
+    const e = this.entries.get(handle);
+    if (e) this.drop(handle, e.size);
+  }
+
+  get size(): number { return this.entries.size; }
+
+  private drop(handle: string, size: number): void {
+    this.entries.delete(handle);
+    this.total -= size;
+  }
+
+  private prune(): void {
+    const now = this.now();
+    for (const [h, e] of this.entries) if (now - e.at >= this.ttlMs) this.drop(h, e.size);
+  }
+}
+
+/** The one cache of this process (the editor's tools and the MCP server each run one process). */
+export const sharedMoreCache = new MoreCache();

@@ -1,0 +1,216 @@
+// Issue 22 over stdio with the official MCP SDK client: a cut answer and readMore returning exactly
+// what was left out, an expired handle, --tools, a wait that streams progress and returns the end, a
+// wait that times out, a cancelled wait (the job goes on), bad input naming its bound, an unknown
+// notification and a client that leaves mid-wait, and a planted key that never comes back.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { findRepoRoot, startSandbox, type Sandbox } from '../../sandbox/server';
+
+const KEY = 'sandbox-mcp22-planted-key-7f3a9c';
+let sb: Sandbox;
+let cli: string;
+
+interface Session { client: Client; transport: StdioClientTransport; stderr: () => string }
+
+async function connect(env: Record<string, string> = {}, args: string[] = []): Promise<Session> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', ...args],
+    env: { PATH: process.env.PATH ?? '', DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url, DEVINDEX_POLL_MS: '150', ...env },
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => { err += String(d); });
+  const client = new Client({ name: 'devindex-mcp22-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, stderr: () => err };
+}
+
+async function call(s: Session, name: string, args: Record<string, unknown>, onprogress?: (p: { progress: number; message?: string }) => void, signal?: AbortSignal): Promise<{ text: string; isError: boolean }> {
+  const r = await s.client.callTool({ name, arguments: args }, undefined, { ...(onprogress ? { onprogress } : {}), ...(signal ? { signal } : {}), timeout: 60_000 });
+  const content = r.content as Array<{ type: string; text?: string }>;
+  return { text: content[0]?.text ?? '', isError: r.isError === true };
+}
+
+let s: Session;
+
+before(async () => {
+  const root = findRepoRoot(__dirname);
+  assert.ok(root, 'repository root');
+  cli = join(root, 'dist', 'cli.js');
+  assert.ok(existsSync(cli), 'dist/cli.js exists (build with --bundles)');
+  sb = await startSandbox({ port: 0, keys: [KEY], faults: true, agentSpeed: 50, quiet: true, rateLimit: 100_000 });
+  s = await connect();
+});
+
+after(async () => {
+  await s?.client.close();
+  await sb.close();
+});
+
+const handleOf = (t: string) => /\nmore: (m[0-9a-f]{12})$/.exec(t)?.[1];
+
+interface Raw { results: Array<{ id: string; url: string; passages: Array<{ text: string }> }> }
+
+test('a cut answer and readMore: exactly the missing results and passages, no new request, then the handle is spent', async () => {
+  const query = 'retry after header';
+  const raw = (await (await fetch(`${sb.url}/v2/search/developer?query=${encodeURIComponent(query)}&k=10&passages=3`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as Raw;
+  assert.ok(raw.results.length >= 6);
+  const first = await call(s, 'devIndex_search', { query, k: 10, passages: 3, maxTokens: 800 });
+  assert.equal(first.isError, false, first.text);
+  assert.ok(first.text.length <= 3200, `${first.text.length} characters for 800 tokens`);
+  assert.match(first.text, /^Developer index: \d+ results for "retry after header"; this answer: \d+ results?, \d+ passages?( \(\d+ shortened\))?, ~[\d,]+ tokens\./);
+  let handle = handleOf(first.text);
+  assert.ok(handle, first.text.slice(-400));
+  await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' });
+  const texts = [first.text];
+  // Results not shown first, then each result's further passages.
+  for (let guard = 0; handle && guard < 40; guard++) {
+    const partial = /further passages of \[(\d+)\]/.exec(texts.at(-1)!)?.[1];
+    const unshown = /results \[(\d+)\]( to \[\d+\])? not shown/.test(texts.at(-1)!);
+    const r = await call(s, 'devIndex_readMore', unshown || !partial ? { handle } : { handle, result: Number(partial) });
+    assert.equal(r.isError, false, r.text);
+    texts.push(r.text);
+    handle = handleOf(r.text);
+  }
+  assert.match(texts.at(-1)!, /That was all of this answer\.$/);
+  const reqs = ((await (await fetch(`${sb.url}/__sandbox/requests`)).json()) as { requests: Array<{ path: string }> }).requests;
+  assert.deepEqual(reqs.filter((q) => q.path.startsWith('/v2/')), [], 'readMore sent nothing to the service');
+  const all = texts.join('\n');
+  for (const r of raw.results) {
+    assert.ok(all.includes(`] ${r.id}`), `result ${r.id} shown`);
+    assert.ok(all.includes(r.url), `URL ${r.url}`);
+    for (const p of r.passages) {
+      // Every word of every passage, in order, across the answer and its continuations.
+      const words = p.text.split(/\s+/).filter((w) => w.length > 3);
+      for (const w of words) assert.ok(all.includes(w), `${r.id}: ${w}`);
+    }
+  }
+  // Each result heading with its URL comes once.
+  for (const r of raw.results) assert.equal(all.split(`\n${r.url}\n`).length - 1, 1, `${r.url} once`);
+  const spent = await call(s, 'devIndex_readMore', { handle: handleOf(texts.at(-2)!)! });
+  assert.equal(spent.isError, true);
+  assert.match(spent.text, /unknown or has expired .* Run devIndex_search again\./);
+});
+
+test('an expired handle is a tool error that says to search again', async () => {
+  const short = await connect({ DEVINDEX_MORE_TTL_SECONDS: '1' });
+  try {
+    const first = await call(short, 'devIndex_search', { query: 'connection pool keep-alive', k: 10, passages: 3, maxTokens: 500 });
+    const handle = handleOf(first.text);
+    assert.ok(handle, first.text);
+    await new Promise((r) => setTimeout(r, 1200));
+    const r = await call(short, 'devIndex_readMore', { handle });
+    assert.equal(r.isError, true);
+    assert.match(r.text, new RegExp(`Handle ${handle} is unknown or has expired \\(answers are kept for 1 seconds`));
+    assert.match(r.text, /Run devIndex_search again\./);
+  } finally {
+    await short.client.close();
+  }
+});
+
+test('bad input names the bound: maxTokens, handle, result, timeoutSeconds, jobId, limit', async () => {
+  const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+    ['devIndex_search', { query: 'x', maxTokens: 10 }, /- maxTokens: maxTokens must be an integer from 500 to 50000; got 10/],
+    ['devIndex_search', { query: 'x', maxTokens: 1e9 }, /from 500 to 50000/],
+    ['devIndex_readMore', { handle: 'nope' }, /- handle: handle must be the text after "more:".*"m" and 12 hexadecimal digits/],
+    ['devIndex_readMore', { handle: 'm0123456789ab', result: 0 }, /- result: result must be an integer from 1 to 100; got 0/],
+    ['devIndex_waitForAgentJob', { jobId: '123e4567-e89b-42d3-a456-426614174000', timeoutSeconds: 601 }, /- timeoutSeconds: timeoutSeconds must be an integer from 1 to 600; got 601/],
+    ['devIndex_waitForAgentJob', { jobId: 'x' }, /- jobId: .*valid UUID/],
+    ['devIndex_listAgentJobs', { limit: 51 }, /- limit: limit must be an integer from 1 to 50; got 51/],
+  ];
+  for (const [name, args, re] of cases) {
+    const r = await call(s, name, args);
+    assert.equal(r.isError, true, `${name} ${JSON.stringify(args)}`);
+    assert.match(r.text, re);
+  }
+});
+
+test('--tools lists only the named tools and refuses the others', async () => {
+  const only = await connect({}, ['--tools', 'search,readMore']);
+  try {
+    const { tools } = await only.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ['devIndex_search', 'devIndex_readMore']);
+    const r = await call(only, 'devIndex_startAgentJob', { prompt: 'x' });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /not offered by this server \(started with --tools devIndex_search,devIndex_readMore\)/);
+  } finally {
+    await only.client.close();
+  }
+});
+
+async function startJob(prompt: string): Promise<string> {
+  const r = await call(s, 'devIndex_startAgentJob', { prompt, maxCredits: 400, effort: 'low' });
+  const id = /Started agent job ([0-9a-f-]{36})/.exec(r.text)?.[1];
+  assert.ok(id, r.text);
+  return id;
+}
+
+test('a wait streams progress notifications, one line per step, and returns the end with the data', async () => {
+  const id = await startJob('Find HTTP client libraries for Node');
+  const lines: string[] = [];
+  const r = await call(s, 'devIndex_waitForAgentJob', { jobId: id, timeoutSeconds: 60 }, (p) => { lines.push(p.message ?? ''); });
+  assert.equal(r.isError, false, r.text);
+  assert.ok(lines.length >= 3, `progress lines: ${JSON.stringify(lines)}`);
+  for (const l of lines) {
+    assert.ok(l.length > 0 && !l.includes('\n') && !l.startsWith('{'), `one line of words: ${l}`);
+    assert.ok(!l.includes(KEY));
+  }
+  assert.match(r.text, new RegExp(`^Agent job ${id} ended: it completed\\.`));
+  assert.match(r.text, /Result data:|Answer:/);
+  assert.ok(!r.text.includes(KEY), 'no key in the answer');
+});
+
+test('a wait that times out says still running, with the latest progress; the job goes on', async () => {
+  const id = await startJob('SLOW survey of HTTP retry libraries');
+  const r = await call(s, 'devIndex_waitForAgentJob', { jobId: id, timeoutSeconds: 1 });
+  assert.equal(r.isError, false, r.text);
+  assert.match(r.text, new RegExp(`^Agent job ${id} is still running after 1 s; the wait ended and the job goes on\\.`));
+  const status = await call(s, 'devIndex_agentJobStatus', { jobId: id });
+  assert.match(status.text, /: processing\./);
+  await call(s, 'devIndex_cancelAgentJob', { jobId: id });
+});
+
+test('a cancelled wait stops waiting; the job goes on and the server keeps serving', async () => {
+  const id = await startJob('SLOW comparison of fetch wrappers');
+  const ctl = new AbortController();
+  const lines: string[] = [];
+  const pending = call(s, 'devIndex_waitForAgentJob', { jobId: id, timeoutSeconds: 120 }, (p) => { lines.push(p.message ?? ''); }, ctl.signal)
+    .then(() => 'answered', (e: Error) => `failed: ${e.message}`);
+  await new Promise((r) => setTimeout(r, 700));
+  ctl.abort();
+  assert.match(await pending, /^failed: /);
+  const status = await call(s, 'devIndex_agentJobStatus', { jobId: id });
+  assert.match(status.text, /: processing\./, 'the job goes on');
+  // An unknown notification is ignored; the server still answers.
+  await s.client.notification({ method: 'notifications/devindex-unknown', params: { x: 1 } } as never);
+  const list = await call(s, 'devIndex_listAgentJobs', { limit: 3 });
+  assert.equal(list.isError, false, list.text);
+  assert.match(list.text, /most recent agent jobs?, newest first:/);
+  assert.ok(list.text.indexOf(id) > 0 && list.text.split('\n').length <= 4, list.text);
+  await call(s, 'devIndex_cancelAgentJob', { jobId: id });
+});
+
+test('a client that leaves mid-wait: the server ends promptly, and nothing it printed holds the key', async () => {
+  const victim = await connect();
+  const r = await call(victim, 'devIndex_startAgentJob', { prompt: 'SLOW list of proxies', maxCredits: 400 });
+  const id = /Started agent job ([0-9a-f-]{36})/.exec(r.text)![1]!;
+  void victim.client.callTool({ name: 'devIndex_waitForAgentJob', arguments: { jobId: id, timeoutSeconds: 120 } }).catch(() => undefined);
+  await new Promise((res) => setTimeout(res, 400));
+  const pid = victim.transport.pid!;
+  await victim.client.close();
+  const t0 = Date.now();
+  while (Date.now() - t0 < 5000) {
+    try { process.kill(pid, 0); } catch { break; }
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  assert.throws(() => process.kill(pid, 0), 'the server process is gone');
+  assert.ok(!victim.stderr().includes(KEY), 'no key in the log');
+  const again = await call(s, 'devIndex_agentJobStatus', { jobId: id });
+  assert.equal(again.isError, false, 'the shared server still serves');
+  await call(s, 'devIndex_cancelAgentJob', { jobId: id });
+});
