@@ -22,7 +22,8 @@ export class SearchApp {
   private readonly results = new ResultsView();
   private ticker: ReturnType<typeof setInterval> | undefined;
   private minuteTimer: ReturnType<typeof setTimeout> | undefined;
-  private keylessReported = '';
+  // The extension side starts from an empty keyless line: only a change from it is reported (never before `ready`).
+  private keylessReported = JSON.stringify({ text: '', actions: [] });
   private liveTimer: ReturnType<typeof setTimeout> | undefined;
   private saveHandle: number | undefined;
 
