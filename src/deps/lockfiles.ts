@@ -6,7 +6,6 @@
 import { parseSyml } from '@yarnpkg/parsers';
 import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
 // smol-toml ships ES modules only; the bundle (esbuild) turns this require into the bundled module.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { parse: parseToml } = require('smol-toml') as typeof SmolToml;
 import { parse as parseYaml } from 'yaml';
 
