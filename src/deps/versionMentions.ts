@@ -43,7 +43,7 @@ const FIXED = [
 ];
 const AFFECTS = [
   String.raw`(?:broken|broke|breaks|failing|fails|crashes|regressed|started|starts|happens|happening|occurs|reproducible|present|exists)\s+(?:since|from|as\s+of|starting\s+(?:with|from|in)|after\s+(?:upgrading|updating)\s+to)`,
-  String.raw`(?:regression|regressions|bug|issue|breakage|breaking\s+change)\s+(?:introduced\s+)?(?:in|since|from)`,
+  String.raw`(?:regression|regressions|regressed|bug|issue|breakage|breaking\s+change)\s+(?:introduced\s+)?(?:in|since|from)`,
   String.raw`introduced\s+(?:in|with|by)`,
   String.raw`(?:still\s+)?(?:happens|occurs|reproduces|broken|fails|present|failing|exists)\s+(?:on|in|with|under)`,
   String.raw`(?:reproduced|reproducible|seen|observed|confirmed)\s+(?:on|in|with)`,
