@@ -53,7 +53,7 @@ const AFFECTS = [
   String.raw`(?:^|(?<=[\s(]))since`,
 ];
 /** Phrases whose version is a starting point ("broken since 2.0": 2.0 and later). */
-const SINCE_WORDS = /\b(?:since|from|as\s+of|starting|regress|regression|introduced|after|started|starts)\b/i;
+const SINCE_WORDS = /\b(?:since|from|as\s+of|starting|regress\w*|introduced|after|started|starts)\b/i;
 
 const LIST_SEP = String.raw`(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+or\s+|\s*/\s*)`;
 const RANGE_SEP = String.raw`(?:\s*(?:-|–|—|\.\.\.?)\s*|\s+(?:through|thru|to|until)\s+)`;
