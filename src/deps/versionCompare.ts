@@ -1,0 +1,194 @@
+// Pure: a result's version statements against the installed version, per ecosystem (semver for npm, Cargo
+// and Go with its `v`; PEP 440 for Python), as badges and one summary line. No vscode, no fs. An installed
+// or mentioned version that the ecosystem's rules cannot read gives no badge: never a wrong one.
+import * as pep440 from '@renovatebot/pep440';
+import * as semver from 'semver';
+import type { Ecosystem } from './messages';
+import { findVersionMentions, type MentionKind, type VersionMention } from './versionMentions';
+
+/** What the search knows about the dependency it is scoped to. */
+export interface InstalledDependency {
+  ecosystem: Ecosystem;
+  name: string;
+  slug: string;
+  /** Absent: version unknown (then no badge, and the words say so). */
+  version?: string;
+}
+
+export type Verdict =
+  | 'newer-fix'       // fixed in a version newer than yours: the likely answer
+  | 'included-fix'    // fixed in a version yours includes
+  | 'affects-yours'   // the statement's versions include yours
+  | 'affects-other'   // the statement's versions do not include yours
+  | 'newer-release'   // a release newer than yours
+  | 'included-release';
+
+export interface VersionBadge {
+  kind: MentionKind;
+  verdict: Verdict;
+  /** The version (or range) the text states, as written: `2.1.0`, `2.0.x`, `2.0+`, `2.0.0–2.0.3`. */
+  stated: string;
+  installed: string;
+  /** The view's words: `Fixed in 2.1.0 · you have 2.0.3`. */
+  label: string;
+  /** The CLI's and the model's words: `fixed in 2.1.0 · newer than your 2.0.3`. */
+  text: string;
+  /** The sentence it came from (the tooltip). */
+  sentence: string;
+  /** The fix is newer than yours (or a statement says yours is affected): shown highlighted. */
+  highlight: boolean;
+}
+
+interface Scheme {
+  valid(v: string): boolean;
+  cmp(a: string, b: string): number;
+  inRange(v: string, m: VersionMention): boolean | undefined;
+}
+
+/** `2.1` -> `2.1.0`, `v2` -> `2.0.0`; undefined when semver cannot read it. */
+function semverOf(v: string): string | undefined {
+  const s = v.replace(/^v/i, '');
+  const full = /^\d+$/.test(s) ? `${s}.0.0` : /^\d+\.\d+$/.test(s) ? `${s}.0` : /^(\d+\.\d+)(-.*)$/.test(s) ? s.replace(/^(\d+\.\d+)(-.*)$/, '$1.0$2') : s;
+  return semver.valid(full) ?? undefined;
+}
+
+const SEMVER: Scheme = {
+  valid: (v) => semverOf(v) !== undefined,
+  cmp: (a, b) => semver.compare(semverOf(a)!, semverOf(b)!),
+  inRange(v, m) {
+    const mine = semverOf(v)!;
+    if (m.bound === 'range' && m.upto) {
+      const [lo, hi] = [semverOf(m.version), semverOf(m.upto)];
+      return lo && hi ? semver.gte(mine, lo) && semver.lte(mine, hi) : undefined;
+    }
+    if (m.bound === 'range') return semver.validRange(m.version) ? semver.satisfies(mine, m.version, { includePrerelease: true }) : undefined;
+    const at = semverOf(m.version);
+    if (!at) return undefined;
+    if (m.bound === 'since') return semver.gte(mine, at);
+    return semver.eq(mine, at);
+  },
+};
+
+const PEP440: Scheme = {
+  valid: (v) => pep440.valid(v) !== null,
+  cmp: (a, b) => pep440.compare(a, b),
+  inRange(v, m) {
+    if (m.bound === 'range' && m.upto) return pep440.valid(m.version) && pep440.valid(m.upto) ? pep440.gte(v, m.version) && pep440.lte(v, m.upto) : undefined;
+    if (m.bound === 'range') {
+      const spec = `==${m.version.replace(/\.x$/i, '.*')}`;
+      return pep440.validRange(spec) ? pep440.satisfies(v, spec) : undefined;
+    }
+    if (!pep440.valid(m.version)) return undefined;
+    return m.bound === 'since' ? pep440.gte(v, m.version) : pep440.eq(v, m.version);
+  },
+};
+
+function schemeOf(e: Ecosystem): Scheme {
+  return e === 'pypi' ? PEP440 : SEMVER;
+}
+
+function statedWords(m: VersionMention): string {
+  if (m.upto) return `${m.version}–${m.upto}`;
+  return m.bound === 'since' ? `${m.version}+` : m.version;
+}
+
+/** One statement against the installed version; undefined when either version is unreadable. */
+export function compareMention(m: VersionMention, dep: InstalledDependency): VersionBadge | undefined {
+  const mine = dep.version;
+  if (!mine) return undefined;
+  const scheme = schemeOf(dep.ecosystem);
+  if (!scheme.valid(mine)) return undefined;
+  const stated = statedWords(m);
+  const base = { kind: m.kind, stated, installed: mine, sentence: m.sentence };
+  if (m.kind === 'affects') {
+    const inside = scheme.inRange(mine, m);
+    if (inside === undefined) return undefined;
+    return inside
+      ? { ...base, verdict: 'affects-yours', label: `Affects ${stated} · yours`, text: `affects ${stated} · includes your ${mine}`, highlight: true }
+      : { ...base, verdict: 'affects-other', label: `Affects ${stated} · not your ${mine}`, text: `affects ${stated} · not your ${mine}`, highlight: false };
+  }
+  if (m.bound !== 'at' || !scheme.valid(m.version)) return undefined;
+  const c = scheme.cmp(m.version, mine);
+  if (m.kind === 'fixed') {
+    return c > 0
+      ? { ...base, verdict: 'newer-fix', label: `Fixed in ${stated} · you have ${mine}`, text: `fixed in ${stated} · newer than your ${mine}`, highlight: true }
+      : { ...base, verdict: 'included-fix', label: `Fixed in ${stated} · included in your ${mine}`, text: `fixed in ${stated} · included in your ${mine}`, highlight: false };
+  }
+  return c > 0
+    ? { ...base, verdict: 'newer-release', label: `Released ${stated} · newer than your ${mine}`, text: `released ${stated} · newer than your ${mine}`, highlight: true }
+    : { ...base, verdict: 'included-release', label: `Released ${stated} · included in your ${mine}`, text: `released ${stated} · included in your ${mine}`, highlight: false };
+}
+
+const ORDER: Verdict[] = ['newer-fix', 'affects-yours', 'newer-release', 'included-fix', 'included-release', 'affects-other'];
+
+/** The names a text may call the dependency by: `@acme/widgets`, `widgets`, `acme/widgets`, `acme-widgets`. */
+export function namesOf(dep: { name: string; slug?: string }): string[] {
+  const out = new Set<string>([dep.name]);
+  const last = dep.name.split('/').pop()!;
+  if (last.length >= 3) out.add(last);
+  if (dep.name.startsWith('@')) out.add(dep.name.slice(1).replace('/', '-'));
+  if (dep.slug) {
+    out.add(dep.slug);
+    const repo = dep.slug.split('/')[1]!;
+    if (repo.length >= 3) out.add(repo);
+  }
+  return [...out];
+}
+
+/**
+ * A result's badges against the installed version: one per distinct statement (kind and version), most
+ * telling first (a newer fix, then yours affected, ...). A fix in a version yours includes is dropped when
+ * the same result states a newer fix (a backport list: the newer one is what matters).
+ */
+export function resultBadges(title: string | undefined, passages: readonly string[], dep: InstalledDependency): VersionBadge[] {
+  const names = namesOf(dep);
+  const mentions = [
+    ...(title ? findVersionMentions(title, { names, title: true }) : []),
+    ...passages.flatMap((p) => findVersionMentions(p, { names })),
+  ];
+  const seen = new Set<string>();
+  const out: VersionBadge[] = [];
+  for (const m of mentions) {
+    const b = compareMention(m, dep);
+    if (!b) continue;
+    const key = `${b.kind}:${b.stated}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(b);
+  }
+  out.sort((a, b) => ORDER.indexOf(a.verdict) - ORDER.indexOf(b.verdict));
+  return out.some((b) => b.verdict === 'newer-fix') ? out.filter((b) => b.verdict !== 'included-fix') : out;
+}
+
+/** The versions of every mention in a result without comparing (for `--json` when the installed version is unknown). */
+export function resultMentions(title: string | undefined, passages: readonly string[], dep: { name: string; slug?: string }): VersionMention[] {
+  const names = namesOf(dep);
+  return [...(title ? findVersionMentions(title, { names, title: true }) : []), ...passages.flatMap((p) => findVersionMentions(p, { names }))];
+}
+
+/**
+ * The line above the results: "2 results mention a fix newer than your @acme/widgets 2.0.3 (2.1.0)." Says
+ * what the badges say; undefined when no result has a badge.
+ */
+export function versionSummary(badges: ReadonlyArray<readonly VersionBadge[]>, dep: InstalledDependency): string | undefined {
+  if (!dep.version) return undefined;
+  const scheme = schemeOf(dep.ecosystem);
+  const newer = badges.filter((bs) => bs.some((b) => b.verdict === 'newer-fix'));
+  const affected = badges.filter((bs) => bs.some((b) => b.verdict === 'affects-yours'));
+  const included = badges.filter((bs) => bs.some((b) => b.verdict === 'included-fix'));
+  const n = (k: number) => `${k} result${k === 1 ? '' : 's'}`;
+  const mentions = (k: number) => (k === 1 ? 'mentions' : 'mention');
+  if (newer.length) {
+    const versions = [...new Set(newer.flatMap((bs) => bs.filter((b) => b.verdict === 'newer-fix').map((b) => b.stated)))]
+      .sort((a, b) => scheme.cmp(a, b));
+    return `${n(newer.length)} ${mentions(newer.length)} a fix newer than your ${dep.name} ${dep.version} (${versions.slice(0, 3).join(', ')}${versions.length > 3 ? ', …' : ''}).`;
+  }
+  if (affected.length) return `${n(affected.length)} ${affected.length === 1 ? 'says' : 'say'} your ${dep.name} ${dep.version} is affected; none mentions a newer fix.`;
+  if (included.length) return `${n(included.length)} ${mentions(included.length)} a fix your ${dep.name} ${dep.version} already includes.`;
+  return undefined;
+}
+
+/** The chip's words: `acme/widgets · 2.0.3 installed`, or `acme/widgets · version unknown`. */
+export function installedChipLabel(dep: { slug: string; version?: string }): string {
+  return `${dep.slug} · ${dep.version ? `${dep.version} installed` : 'version unknown'}`;
+}
