@@ -36,6 +36,7 @@ Options:
                         (package.json and node_modules or its lockfile, go.mod, Cargo.toml and
                         Cargo.lock, a Python virtual environment); repeatable. Each result says
                         how its version statements compare with the installed version.
+                        With it, --passages defaults to 3 (statements are often further down).
   --base-url URL        service address (else DEVINDEX_BASE_URL, else https://api.firecrawl.dev)
   --json                print the validated response as JSON
   -h, --help            show this help
@@ -69,6 +70,9 @@ export interface SearchCommandDeps {
   /** The folder `--dependency` names are resolved in (default: the process's working folder). */
   cwd?: string;
 }
+
+/** Passages asked for in a dependency-scoped search: "fixed in" usually sits in a later comment than the first passage. */
+export const DEPENDENCY_PASSAGES = 3;
 
 /** The installed dependency as `--json` shows it. */
 type InstalledJson = { name: string; ecosystem: string; repo: string; version: string | null; versionFrom: string | null };
@@ -121,6 +125,7 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
     }
     installed = r.deps;
     parsed.params.repos = [...new Set([...(parsed.params.repos ?? []), ...installed.map((d) => d.slug)])];
+    parsed.params.passages ??= DEPENDENCY_PASSAGES;
   }
   // Validated here as well as in the client so that invalid input never builds a client at all.
   const v = validateSearchParams(parsed.params);

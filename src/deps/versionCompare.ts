@@ -43,6 +43,18 @@ interface Scheme {
   valid(v: string): boolean;
   cmp(a: string, b: string): number;
   inRange(v: string, m: VersionMention): boolean | undefined;
+  /** The release line (`2.5` of `2.5.1`): a backport list has one fix per line. */
+  line(v: string): string;
+}
+
+/**
+ * A "since X" statement bounded by a fix the same result states (`regression in 2.4.0` + `fixed in 2.5.1`):
+ * the fix of the installed version's release line, else the first fix above the installed version, else the last fix.
+ */
+function until(m: VersionMention, fixes: readonly string[], mine: string, scheme: Scheme): string | undefined {
+  if (m.kind !== 'affects' || m.bound !== 'since' || !scheme.valid(m.version)) return undefined;
+  const after = fixes.filter((f) => scheme.valid(f) && scheme.cmp(f, m.version) > 0).sort((a, b) => scheme.cmp(a, b));
+  return after.find((f) => scheme.line(f) === scheme.line(mine)) ?? after.find((f) => scheme.cmp(f, mine) > 0) ?? after.at(-1);
 }
 
 /** `2.1` -> `2.1.0`, `v2` -> `2.0.0`; undefined when semver cannot read it. */
@@ -67,6 +79,7 @@ const SEMVER: Scheme = {
     if (m.bound === 'since') return semver.gte(mine, at);
     return semver.eq(mine, at);
   },
+  line: (v) => { const s = semverOf(v)!; return `${semver.major(s)}.${semver.minor(s)}`; },
 };
 
 const PEP440: Scheme = {
@@ -81,27 +94,33 @@ const PEP440: Scheme = {
     if (!pep440.valid(m.version)) return undefined;
     return m.bound === 'since' ? pep440.gte(v, m.version) : pep440.eq(v, m.version);
   },
+  line: (v) => `${pep440.major(v)}.${pep440.minor(v)}`,
 };
 
 function schemeOf(e: Ecosystem): Scheme {
   return e === 'pypi' ? PEP440 : SEMVER;
 }
 
-function statedWords(m: VersionMention): string {
+function statedWords(m: VersionMention, fixedIn?: string): string {
+  if (fixedIn) return `≥${m.version} <${fixedIn}`;
   if (m.upto) return `${m.version}–${m.upto}`;
   return m.bound === 'since' ? `${m.version}+` : m.version;
 }
 
-/** One statement against the installed version; undefined when either version is unreadable. */
-export function compareMention(m: VersionMention, dep: InstalledDependency): VersionBadge | undefined {
+/**
+ * One statement against the installed version; undefined when either version is unreadable. `fixes`: the fix
+ * versions the same result states, which end a "since" statement's range.
+ */
+export function compareMention(m: VersionMention, dep: InstalledDependency, fixes: readonly string[] = []): VersionBadge | undefined {
   const mine = dep.version;
   if (!mine) return undefined;
   const scheme = schemeOf(dep.ecosystem);
   if (!scheme.valid(mine)) return undefined;
-  const stated = statedWords(m);
+  const fixedIn = until(m, fixes, mine, scheme);
+  const stated = statedWords(m, fixedIn);
   const base = { kind: m.kind, stated, installed: mine, sentence: m.sentence };
   if (m.kind === 'affects') {
-    const inside = scheme.inRange(mine, m);
+    const inside = fixedIn ? scheme.inRange(mine, m) && scheme.cmp(mine, fixedIn) < 0 : scheme.inRange(mine, m);
     if (inside === undefined) return undefined;
     return inside
       ? { ...base, verdict: 'affects-yours', label: `Affects ${stated} · yours`, text: `affects ${stated} · includes your ${mine}`, highlight: true }
@@ -120,6 +139,11 @@ export function compareMention(m: VersionMention, dep: InstalledDependency): Ver
 }
 
 const ORDER: Verdict[] = ['newer-fix', 'affects-yours', 'newer-release', 'included-fix', 'included-release', 'affects-other'];
+
+/** The scheme's own validity check, exported for callers that must not show an unreadable version as if compared. */
+export function readableVersion(ecosystem: Ecosystem, version: string | undefined): boolean {
+  return !!version && schemeOf(ecosystem).valid(version);
+}
 
 /** The names a text may call the dependency by: `@acme/widgets`, `widgets`, `acme/widgets`, `acme-widgets`. */
 export function namesOf(dep: { name: string; slug?: string }): string[] {
@@ -148,8 +172,9 @@ export function resultBadges(title: string | undefined, passages: readonly strin
   ];
   const seen = new Set<string>();
   const out: VersionBadge[] = [];
+  const fixes = mentions.filter((m) => m.kind === 'fixed' && m.bound === 'at').map((m) => m.version);
   for (const m of mentions) {
-    const b = compareMention(m, dep);
+    const b = compareMention(m, dep, fixes);
     if (!b) continue;
     const key = `${b.kind}:${b.stated}`;
     if (seen.has(key)) continue;
@@ -157,6 +182,12 @@ export function resultBadges(title: string | undefined, passages: readonly strin
     out.push(b);
   }
   out.sort((a, b) => ORDER.indexOf(a.verdict) - ORDER.indexOf(b.verdict));
+  // A backport list: the fix of your own release line decides. Included there: the other lines' newer fixes
+  // are not yours to take. Otherwise a newer fix is the answer and older lines' fixes are noise.
+  const scheme = schemeOf(dep.ecosystem);
+  const ownLine = dep.version && scheme.valid(dep.version) ? scheme.line(dep.version) : undefined;
+  const includedHere = out.some((b) => b.verdict === 'included-fix' && scheme.valid(b.stated) && scheme.line(b.stated) === ownLine);
+  if (includedHere) return out.filter((b) => b.verdict !== 'newer-fix');
   return out.some((b) => b.verdict === 'newer-fix') ? out.filter((b) => b.verdict !== 'included-fix') : out;
 }
 

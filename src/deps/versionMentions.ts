@@ -46,7 +46,7 @@ const AFFECTS = [
   String.raw`(?:regression|regressions|regressed|bug|issue|breakage|breaking\s+change)\s+(?:introduced\s+)?(?:in|since|from)`,
   String.raw`introduced\s+(?:in|with|by)`,
   String.raw`(?:still\s+)?(?:happens|occurs|reproduces|broken|fails|present|failing|exists)\s+(?:on|in|with|under)`,
-  String.raw`(?:reproduced|reproducible|seen|observed|confirmed)\s+(?:on|in|with)`,
+  String.raw`(?:reproduced|reproducible|seen|observed)\s+(?:on|in|with)`,
   String.raw`(?:after|since)\s+(?:upgrading|updating|moving|bumping)\s+to`,
   String.raw`affect(?:s|ed|ing)?(?:\s+versions?)?`,
   String.raw`affected\s+versions?\s*:?`,

@@ -63,7 +63,15 @@ test('garbage or unknown versions give no badge, never a wrong one', () => {
 test('a result: badges deduplicated and ordered, an included backport dropped beside a newer fix; the summary line; the chip', () => {
   const dep = npm('2.0.3');
   const a = resultBadges('Timeout ignored on retry', ['Broken since 2.0.0.', 'Fixed in 2.1.0 and backported to 1.9.4. Fixed in 2.1.0!'], dep);
-  assert.deepEqual(a.map((b) => b.label), ['Fixed in 2.1.0 · you have 2.0.3', 'Affects 2.0.0+ · yours']);
+  assert.deepEqual(a.map((b) => b.label), ['Fixed in 2.1.0 · you have 2.0.3', 'Affects ≥2.0.0 <2.1.0 · yours']);
+  // A regression the same result says is fixed: the range ends at the fix.
+  assert.deepEqual(resultBadges('Nested defaults', ['Regression in 2.4.0.', 'Fixed in 2.5.1 and backported to 2.4.9.'], { ...dep, version: '2.6.0' }).map((x) => x.label),
+    ['Fixed in 2.5.1 · included in your 2.6.0', 'Fixed in 2.4.9 · included in your 2.6.0', 'Affects ≥2.4.0 <2.5.1 · not your 2.6.0']);
+  // A backport: the fix of your release line ends the range.
+  assert.deepEqual(resultBadges('Nested defaults', ['Regression in 2.4.0.', 'Fixed in 2.5.1 and backported to 2.4.9.'], { ...dep, version: '2.5.0' }).map((x) => x.label),
+    ['Fixed in 2.5.1 · you have 2.5.0', 'Affects ≥2.4.0 <2.5.1 · yours']);
+  assert.deepEqual(resultBadges('Nested defaults', ['Regression in 2.4.0.', 'Fixed in 2.5.1 and backported to 2.4.9.'], { ...dep, version: '2.4.9' }).map((x) => x.label),
+    ['Fixed in 2.4.9 · included in your 2.4.9', 'Affects ≥2.4.0 <2.4.9 · not your 2.4.9']);
   assert.equal(a[0]!.sentence, 'Fixed in 2.1.0 and backported to 1.9.4.');
   const b = resultBadges('chore(release): v2.1.0', ['Fixes the retry loop (#41).'], dep);
   assert.deepEqual(b.map((x) => x.label), ['Released 2.1.0 · newer than your 2.0.3']);

@@ -134,6 +134,7 @@ const NOT_FOUND: string[] = [
   'Regression in ES2022 output.',
   'Fixed in Firefox 121.0.1.',
   'released in 2024.01 (calendar)',
+  'Confirmed with 2.5.1, thanks. Closing.',
   'Since the 2.0 migration guide says so, we should follow it.',
 ];
 
