@@ -30,7 +30,7 @@ export function writeVersionsFixture(dir: string): void {
 
 function run(args: string[], cwd: string): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, DEVINDEX_BASE_URL: sb.url };
+    const env: NodeJS.ProcessEnv = { ...process.env, DEVINDEX_BASE_URL: sb.url };
     delete env.DEVINDEX_API_KEY;
     const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
