@@ -78,6 +78,16 @@ const SCOPE_PROPERTY = {
   description: '"workspace": scope the repository half to the GitHub repositories of the open workspace (its git remotes, upstream first), as the editor\'s "Search in This Repository" does. Added to `repos` if both are given.',
 };
 
+// ---- issue 23: `dependency` (and, for MCP, `folder`) on devIndex_search ----
+const DEPENDENCY_PROPERTY = {
+  type: 'string', minLength: 1, maxLength: 214,
+  description: 'A package name from the project\'s manifests (npm, Go module path, Cargo crate or Python distribution), e.g. "fetchline". The search is scoped to that dependency\'s GitHub repository (added to `repos`), and the answer starts with the INSTALLED version (from node_modules or the lockfile, go.mod, Cargo.lock or the virtual environment) and says, per result, how the versions it states ("fixed in 2.1.0", "affects 2.0.x") compare with it: "fixed in 2.1.0 · newer than your 2.0.3" means upgrading to 2.1.0 is the likely answer. An unknown name is an error that lists the names the manifests have.',
+};
+const FOLDER_PROPERTY = {
+  type: 'string', minLength: 1,
+  description: 'With `dependency`: the absolute path of the project folder to read the manifests from. Default: the MCP server\'s working folder.',
+};
+
 const SEARCH_DESCRIPTION = [
   'Search the developer index: documentation pages, GitHub issues, pull requests and READMEs, ranked together in one call, each with matched passages in markdown and a link to cite.',
   'Use it for how an API behaves, why something breaks, what maintainers said about a bug or a breaking change, or how a library is meant to be used.',
@@ -87,7 +97,9 @@ const SEARCH_DESCRIPTION = [
 ].join(' ');
 
 function searchDefinition(withScope: boolean): ToolDefinition {
-  const properties = withScope ? { query: SEARCH_PROPERTIES.query, scope: SCOPE_PROPERTY, ...SEARCH_PROPERTIES } : SEARCH_PROPERTIES;
+  const properties = withScope
+    ? { query: SEARCH_PROPERTIES.query, scope: SCOPE_PROPERTY, dependency: DEPENDENCY_PROPERTY, ...SEARCH_PROPERTIES }
+    : { query: SEARCH_PROPERTIES.query, dependency: DEPENDENCY_PROPERTY, folder: FOLDER_PROPERTY, ...SEARCH_PROPERTIES };
   return {
     name: TOOL_NAMES.search,
     title: 'Search the developer index',

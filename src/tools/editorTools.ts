@@ -63,6 +63,8 @@ export async function invokeLanguageModelTool(
     extraModels: () => config.agentExtraModels(),
     hasKey: async () => (await wiring.keys.get()) !== undefined,
     workspaceRepos: workspaceScope,
+    // Issue 23: `dependency` is read from the active editor's workspace folder, else the first one.
+    dependencyFolder: async () => (vscode.window.activeTextEditor && vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri)?.uri.fsPath) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
   };
   const out = await runTool(name, options.input, deps, signalOf(token));
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(out.text)]);
