@@ -4,6 +4,7 @@
 import * as pep440 from '@renovatebot/pep440';
 import * as semver from 'semver';
 import type { Ecosystem } from './messages';
+export { installedChipLabel } from './versionWords';
 import { findVersionMentions, type MentionKind, type VersionMention } from './versionMentions';
 
 /** What the search knows about the dependency it is scoped to. */
@@ -217,9 +218,4 @@ export function versionSummary(badges: ReadonlyArray<readonly VersionBadge[]>, d
   if (affected.length) return `${n(affected.length)} ${affected.length === 1 ? 'says' : 'say'} your ${dep.name} ${dep.version} is affected; none mentions a newer fix.`;
   if (included.length) return `${n(included.length)} ${mentions(included.length)} a fix your ${dep.name} ${dep.version} already includes.`;
   return undefined;
-}
-
-/** The chip's words: `acme/widgets · 2.0.3 installed`, or `acme/widgets · version unknown`. */
-export function installedChipLabel(dep: { slug: string; version?: string }): string {
-  return `${dep.slug} · ${dep.version ? `${dep.version} installed` : 'version unknown'}`;
 }
