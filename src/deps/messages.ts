@@ -136,6 +136,7 @@ export function cleanMessage(text: string): string {
     .replace(/(['"`])\s+([^'"`\s]+)\s+\1/g, '$1$2$1')
     .replace(/\s+([,:;)]|\.(?![\w/]))/g, '$1')
     .replace(/(^|\s)[,:;]+(?=\s|$)/g, '$1')
+    // eslint-disable-next-line no-control-regex
     .replace(/\u0000(\d+)\u0000/g, (_m, i: string) => urls[Number(i)] ?? ' ');
   return selectionToQuery(s).query;
 }
