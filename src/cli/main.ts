@@ -5,12 +5,14 @@ import { runAgentCommand } from './agentCommand';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseTimeoutSeconds, printError, sanitizeForTerminal, UsageError, type CliIo } from './common';
 import type * as Mcp from './mcp';
 import { runSearchCommand } from './searchCommand';
+import { runWatchCommand } from './watchCommand';
 
 export const USAGE = `Usage: devindex <command> [options]
 
 Commands:
   search "<query>" [options]   search the developer index (devindex search --help)
   agent <subcommand> ...        run and follow agent jobs (devindex agent --help)
+  watch <add|list|check|remove> watch for a fix: saved searches, what is new (devindex watch --help)
   mcp                           serve the same operations to AI agents over MCP (devindex mcp --help)
 
 Options:
@@ -80,6 +82,8 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
       return runSearchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
     case 'agent':
       return runAgentCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
+    case 'watch':
+      return runWatchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
     case 'mcp':
       return (require('./mcp') as typeof Mcp).runMcpCommand(rest, io); // the MCP SDK loads only for this command
     default:
