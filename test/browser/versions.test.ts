@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ViewResult } from '../../src/webview/protocol';
-import { toOutcome, withVersions } from '../../src/webview/searchController';
+import { passagesDocument, toOutcome, withVersions } from '../../src/webview/searchController';
 import type { SearchResponse } from '../../src/api/schemas';
 import { DEFAULTS, launchBrowser, openView, screenshotDir, startPageServer, type BrowserHandle, type PageServer } from './harness';
 
@@ -63,7 +63,6 @@ describe('version badges in the Search view (issue 23)', () => {
   }
 
   it('Open as Markdown keeps the badges as text', async () => {
-    const { passagesDocument } = await import('../../src/webview/searchController');
     const r = withVersions(toOutcome({ query: 'q', repos: ['fetchline/fetchline'] }, response, [], 1), installed).results[0] as ViewResult;
     const md = passagesDocument(r.title!, r.url, r.passages.map((p) => p.text), r.versions);
     assert.match(md, /^# Retry-After ignored.*\n\n<https:\/\/github\.com\/fetchline\/fetchline\/issues\/472>\n\n- \*\*Fixed in 3\.3\.0 · you have 3\.2\.0\*\* — “This is fixed in 3\.3\.0 \(#474\)\.”\n- \*\*Affects ≥3\.1\.0 <3\.3\.0 · yours\*\*/);
