@@ -76,13 +76,15 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
       const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, problem.range);
       const mine = actions.filter((x) => x.title.startsWith('Search Developer Index for this problem'));
       assert.ok(mine.length >= 1, `our action is offered: ${actions.map((x) => x.title).join(' | ')}`);
-      return mine.find((x) => x.title.endsWith('in keelhq/keel-schema'));
+      // Issue 23: the title carries the installed version (the fixture installs keel-schema 2.6.0).
+      return mine.find((x) => x.title.endsWith('in keelhq/keel-schema (2.6.0 installed)'));
     });
     assert.equal(ours.command?.command, 'devIndex.deps.searchProblem');
     await clearSeen();
     const before = a.lastSearch();
-    const ran = await vscode.commands.executeCommand<{ query: string; repos?: string[] }>(ours.command!.command, ...(ours.command!.arguments ?? []));
+    const ran = await vscode.commands.executeCommand<{ query: string; repos?: string[]; installed?: unknown }>(ours.command!.command, ...(ours.command!.arguments ?? []));
     assert.deepEqual(ran.repos, ['keelhq/keel-schema']);
+    assert.deepEqual(ran.installed, [{ ecosystem: 'npm', name: 'keel-schema', slug: 'keelhq/keel-schema', version: '2.6.0' }], 'the search carries the installed version');
     assert.ok(!ran.query.includes(root) && !ran.query.includes('node_modules'), `no absolute path in the query: ${ran.query}`);
     assert.match(ran.query, /declaration file for module 'keel-schema'/);
     const o = await searchDone(a, ran.query, before);
@@ -126,7 +128,7 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
     assert.match(md, /\[Search issues of keel-schema\]\(command:devIndex\.deps\.searchPackage\?/);
     assert.match(md, /\[Open keelhq\/keel-schema\]\(command:devIndex\.deps\.openRepository\?/);
     const args = decodeURIComponent(/devIndex\.deps\.searchPackage\?([^ )]+)/.exec(md)![1]!);
-    assert.deepEqual(JSON.parse(args), [{ name: 'keel-schema', slug: 'keelhq/keel-schema' }]);
+    assert.deepEqual(JSON.parse(args), [{ name: 'keel-schema', slug: 'keelhq/keel-schema', ecosystem: 'npm', version: '2.6.0' }]);
     const fetchPos = new vscode.Position(0, doc.lineAt(0).text.indexOf('fetchline') + 2);
     const other = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, fetchPos);
     assert.ok(other.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).some((t) => t.includes('Open fetchline/fetchline')));
