@@ -109,7 +109,8 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
       const titles = await until('scoped actions for both injected problems', async () => {
         const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, new vscode.Range(3, 0, 3, 5));
         const t = actions.map((x) => x.title);
-        return t.includes('Search Developer Index for this problem in gridworks/tollgate') && t.includes('Search Developer Index for this problem in trialrun/trialrun') ? t : undefined;
+        // Issue 23: each title says the installed version (go.mod's v2.1.0; trialrun's node_modules 1.0.0).
+        return t.includes('Search Developer Index for this problem in gridworks/tollgate (v2.1.0 installed)') && t.includes('Search Developer Index for this problem in trialrun/trialrun (1.0.0 installed)') ? t : undefined;
       });
       assert.ok(titles.length >= 2);
     } finally {
