@@ -20,10 +20,12 @@ export const DEPS_FIXTURE_FILES = {
     },
   }, null, 2),
   // object with url (git+https, .git suffix) and types, so it imports cleanly
-  ...pkg('fetchline', { repository: { type: 'git', url: 'git+https://github.com/fetchline/fetchline.git' }, types: 'index.d.ts' },
+  // Installed versions (issue 23): fetchline 3.2.0 is older than the corpus's fix (3.3.0, fetchline#472),
+  // keel-schema 2.6.0 newer than its fix (2.5.1, keel-schema#925).
+  ...pkg('fetchline', { version: '3.2.0', repository: { type: 'git', url: 'git+https://github.com/fetchline/fetchline.git' }, types: 'index.d.ts' },
     { 'index.d.ts': 'export declare function fetchJson(url: string): Promise<unknown>;\n' }),
   // github: shorthand, JavaScript only (no types): TS7016 under strict is the fixture's import problem
-  ...pkg('keel-schema', { repository: 'github:keelhq/keel-schema' }),
+  ...pkg('keel-schema', { version: '2.6.0', repository: 'github:keelhq/keel-schema' }),
   // git+ssh form
   ...pkg('trialrun', { repository: 'git+ssh://git@github.com/trialrun/trialrun.git' }),
   // scoped package, owner/repo shorthand inside an object with a directory

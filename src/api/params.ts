@@ -31,7 +31,8 @@ export const RULE_4_MESSAGE = 'sources cannot match any requested type; add doc 
 
 const KNOWN_KEYS = new Set<string>(['query', 'k', 'types', 'repos', 'sources', 'skills', 'passages', ...REPOSITORY_FILTERS]);
 // GitHub's rules: owner is letters, digits and hyphens; a repository name may also hold `.` and `_`.
-const REPO_SLUG = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\/[A-Za-z0-9._-]+$/;
+// Legacy owners may end in `-` (GitHub serves them; issue 23), so only a leading hyphen is refused.
+const REPO_SLUG = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/;
 
 /** Short, bounded rendering of a value for a message (user text can be long). */
 export function show(v: unknown): string {

@@ -9,12 +9,14 @@ import type * as Doctor from './doctorCommand';
 import type { DoctorOptions } from '../doctor/diagnose';
 import type * as Mcp from './mcp';
 import type * as Search from './searchCommand';
+import type * as Watch from './watchCommand';
 
 export const USAGE = `Usage: devindex <command> [options]
 
 Commands:
   search "<query>" [options]   search the developer index (devindex search --help)
   agent <subcommand> ...        run and follow agent jobs (devindex agent --help)
+  watch <add|list|check|remove> watch for a fix: saved searches, what is new (devindex watch --help)
   mcp                           serve the same operations to AI agents over MCP (devindex mcp --help)
   doctor [--base-url URL] [--json]
                                 check the connection (URL, DNS, proxy, TLS, service, key, clock) and
@@ -96,6 +98,9 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
     case 'doctor':
       // Loaded only for this command, as the MCP server is (dist/cli-doctor.js).
       return (require('./doctorCommand') as typeof Doctor).runDoctorCommand(rest, io, deps.doctor ? { doctor: deps.doctor } : {});
+    case 'watch':
+      // dist/cli-watch.js, loaded only for this command.
+      return (require('./watchCommand') as typeof Watch).runWatchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
     case 'mcp':
       return (require('./mcp') as typeof Mcp).runMcpCommand(rest, io); // the MCP SDK loads only for this command
     default:

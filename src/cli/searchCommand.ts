@@ -6,6 +6,8 @@ import { validateSearchParams } from '../api/params';
 import { validationError } from '../api/errors';
 import { licenseLabel, passageLink, provenance } from '../api/results';
 import { displayTitle, type SearchResponse } from '../api/schemas';
+import { dependencyOfResult, installedWords, resolveDependencies } from '../deps/dependencyScope';
+import { resultBadges, resultMentions, versionSummary, type InstalledDependency, type VersionBadge } from '../deps/versionCompare';
 import {
   booleanFlag, createClientFromEnv, EXIT_OK, jsonForTerminal, EXIT_USAGE, numberFlag, parseCliArgs, printError,
   retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo, type CliOptions,
@@ -30,6 +32,11 @@ Options:
   --max-stars N         at most N stars (N >= 0)
   --archived true|false include or exclude archived repositories
   --fork true|false     include or exclude forks
+  --dependency NAME     scope to this dependency's repository, resolved from the current folder
+                        (package.json and node_modules or its lockfile, go.mod, Cargo.toml and
+                        Cargo.lock, a Python virtual environment); repeatable. Each result says
+                        how its version statements compare with the installed version.
+                        With it, --passages defaults to 3 (statements are often further down).
   --base-url URL        service address (else DEVINDEX_BASE_URL, else https://api.firecrawl.dev)
   --json                print the validated response as JSON
   -h, --help            show this help
@@ -47,6 +54,7 @@ const OPTIONS: CliOptions = {
   language: { type: 'string' }, topic: { type: 'string', multiple: true }, license: { type: 'string' },
   'min-stars': { type: 'string' }, 'max-stars': { type: 'string' }, archived: { type: 'string' },
   fork: { type: 'string' }, 'base-url': { type: 'string' }, json: { type: 'boolean' },
+  dependency: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -59,14 +67,22 @@ export interface SearchClientLike {
 export interface SearchCommandDeps {
   createClient?: (io: CliIo, baseUrlFlag: string | undefined, extra: Partial<ClientOptions>) => SearchClientLike;
   clientOptions?: Partial<ClientOptions>;
+  /** The folder `--dependency` names are resolved in (default: the process's working folder). */
+  cwd?: string;
 }
 
+/** Passages asked for in a dependency-scoped search: "fixed in" usually sits in a later comment than the first passage. */
+export const DEPENDENCY_PASSAGES = 3;
+
+/** The installed dependency as `--json` shows it. */
+type InstalledJson = { name: string; ecosystem: string; repo: string; version: string | null; versionFrom: string | null };
+
 /** Turns argv into SearchParams; throws UsageError for a missing query or unknown flag. */
-export function parseSearchArgs(argv: string[]): { params: SearchParams; json: boolean; baseUrl?: string; help: boolean } {
+export function parseSearchArgs(argv: string[]): { params: SearchParams; json: boolean; baseUrl?: string; help: boolean; dependencies: string[] } {
   const { values, positionals } = parseCliArgs(argv, OPTIONS);
   const str = (k: string) => values[k] as string | undefined;
   const list = (k: string) => splitList(values[k] as string[] | undefined);
-  if (values.help) return { params: { query: '' }, json: false, help: true };
+  if (values.help) return { params: { query: '' }, json: false, help: true, dependencies: [] };
   if (positionals.length === 0) throw new UsageError('search needs a query: devindex search "<query>" (see devindex search --help)');
   const params: SearchParams = { query: positionals.join(' ') };
   const set = <K extends keyof SearchParams>(k: K, v: SearchParams[K] | undefined) => { if (v !== undefined) params[k] = v; };
@@ -84,7 +100,8 @@ export function parseSearchArgs(argv: string[]): { params: SearchParams; json: b
   set('max_stars', numberFlag(str('max-stars')));
   set('archived', booleanFlag(str('archived')));
   set('fork', booleanFlag(str('fork')));
-  return { params, json: values.json === true, baseUrl: str('base-url'), help: false };
+  const dependencies = ((values.dependency as string[] | undefined) ?? []).map((d) => d.trim()).filter(Boolean);
+  return { params, json: values.json === true, baseUrl: str('base-url'), help: false, dependencies };
 }
 
 export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCommandDeps = {}): Promise<number> {
@@ -97,6 +114,18 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
   if (parsed.help) {
     io.out(SEARCH_USAGE);
     return EXIT_OK;
+  }
+  let installed: Array<InstalledDependency & { versionFrom?: string }> = [];
+  if (parsed.dependencies.length) {
+    const folder = deps.cwd ?? process.cwd();
+    const r = await resolveDependencies(folder, parsed.dependencies, { maxDependencies: 5000 });
+    if (!r.ok) {
+      io.err(`devindex search: ${clean(r.message)}\n`);
+      return EXIT_USAGE;
+    }
+    installed = r.deps;
+    parsed.params.repos = [...new Set([...(parsed.params.repos ?? []), ...installed.map((d) => d.slug)])];
+    parsed.params.passages ??= DEPENDENCY_PASSAGES;
   }
   // Validated here as well as in the client so that invalid input never builds a client at all.
   const v = validateSearchParams(parsed.params);
@@ -112,8 +141,8 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
   }
   try {
     const res = await client.search(v.params, { onRetry: retryPrinter(io), signal: io.signal });
-    if (parsed.json) io.out(`${jsonForTerminal(res, 2)}\n`);
-    else io.out(formatSearchResponse(v.params, res));
+    if (parsed.json) io.out(`${jsonForTerminal(installed.length ? withVersions(res, installed) : res, 2)}\n`);
+    else io.out(formatSearchResponse(v.params, res, installed));
     return EXIT_OK;
   } catch (e) {
     return printError(io, e, 'devindex search');
@@ -123,9 +152,16 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
 }
 
 /** The human-readable form: each result (title or url; kind, provenance, license; url; passages with their own links), then the notes. */
-export function formatSearchResponse(request: SearchParams, res: SearchResponse): string {
+export function formatSearchResponse(request: SearchParams, res: SearchResponse, installed: readonly InstalledDependency[] = []): string {
   const lines: string[] = [];
   const n = res.results.length;
+  const badges = installed.length ? res.results.map((r) => badgesOf(r, installed)) : [];
+  for (const d of installed) {
+    lines.push(`Scope: ${clean(installedWords(d))}`);
+    const summary = versionSummary(res.results.map((r, i) => (dependencyOfResult([d], r) ? badges[i]! : [])), d);
+    if (summary) lines.push(clean(summary));
+  }
+  if (installed.length) lines.push('');
   lines.push(n === 0 ? 'No results.' : `${n} result${n === 1 ? '' : 's'}${res.reranked ? ' (reranked)' : ''}`);
   res.results.forEach((r, i) => {
     lines.push('');
@@ -133,6 +169,7 @@ export function formatSearchResponse(request: SearchParams, res: SearchResponse)
     const license = licenseLabel(r);
     lines.push(`   ${[r.type, provenance(r).text, ...(license ? [license] : [])].map(clean).join(' · ')}`);
     if (r.title) lines.push(`   ${clean(r.url)}`);
+    for (const b of badges[i] ?? []) lines.push(`   ${clean(b.text)}`);
     for (const p of r.passages) {
       lines.push('');
       for (const l of clean(p.text).trimEnd().split('\n')) lines.push(l ? `     ${l}` : '');
@@ -147,6 +184,29 @@ export function formatSearchResponse(request: SearchParams, res: SearchResponse)
     for (const note of notes) lines.push(formatNote(note));
   }
   return `${lines.join('\n')}\n`;
+}
+
+function badgesOf(r: SearchResponse['results'][number], installed: readonly InstalledDependency[]): VersionBadge[] {
+  const d = dependencyOfResult(installed, r);
+  return d ? resultBadges(r.title, r.passages.map((p) => p.text), d) : [];
+}
+
+/** `--json` with dependencies: `installed` beside the response, and per result `versions` (its statements, compared when the version is known). */
+function withVersions(res: SearchResponse, installed: ReadonlyArray<InstalledDependency & { versionFrom?: string }>): unknown {
+  const inst: InstalledJson[] = installed.map((d) => ({ name: d.name, ecosystem: d.ecosystem, repo: d.slug, version: d.version ?? null, versionFrom: d.versionFrom ?? null }));
+  return {
+    ...res,
+    installed: inst,
+    results: res.results.map((r) => {
+      const d = dependencyOfResult(installed, r);
+      if (!d) return { ...r, versions: [] };
+      const compared = resultBadges(r.title, r.passages.map((p) => p.text), d);
+      const versions = compared.length || d.version
+        ? compared.map((b) => ({ kind: b.kind, stated: b.stated, verdict: b.verdict, text: b.text, sentence: b.sentence }))
+        : resultMentions(r.title, r.passages.map((p) => p.text), d).map((m) => ({ kind: m.kind, stated: m.upto ? `${m.version}–${m.upto}` : m.version, verdict: null, text: `${m.kind === 'fixed' ? 'fixed in' : m.kind} ${m.version} · installed version unknown`, sentence: m.sentence }));
+      return { ...r, versions };
+    }),
+  };
 }
 
 function formatNote(n: CoverageNote): string {

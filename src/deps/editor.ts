@@ -12,6 +12,14 @@ import { cleanMessage, framesInText, packagesInText, packagesOfProblem, type Pac
 import { dependencyAtPath, installedNpmDependency, MANIFEST_GLOB, MANIFEST_NAMES, type Dependency, type DependencyIndex } from './resolver';
 import type { ProblemArgs } from './register';
 import { importAt } from './importAt';
+import { installedChipLabel } from './versionWords';
+import type { InstalledDependency } from './versionCompare';
+
+/** Issue 23: what a dependency-scoped search carries to the view (its chip and badges). */
+function installedOf(deps: ReadonlyArray<Dependency | DependencyRow>): InstalledDependency[] {
+  return deps.filter((d) => d.slug).map((d) => ({ ecosystem: d.ecosystem as InstalledDependency['ecosystem'], name: d.name, slug: d.slug!, ...(d.version ? { version: d.version } : {}) }));
+}
+
 
 const REPO_TYPES = ['issue', 'pull_request', 'readme'] as const;
 const REASON_TEXT: Record<string, string> = {
@@ -23,14 +31,14 @@ const REASON_TEXT: Record<string, string> = {
 
 export interface DependencySearchPorts {
   /** Runs a search in the Search view (`devIndex.search.run` with a request object). */
-  run(request: { query: string; repos?: string[]; types?: string[] }): Promise<void>;
+  run(request: { query: string; repos?: string[]; types?: string[]; installed?: InstalledDependency[] }): Promise<void>;
   /** One cheap search with `repos` set, for the echo (k=1, repository types). */
   echo(slugs: string[]): Promise<RepositoryEcho[]>;
   maxDependencies(): number;
 }
 
 /** One row of the dependency pick (also what the command returns to tests). */
-export interface DependencyRow { name: string; ecosystem: string; slug?: string; reason?: string; indexed?: boolean; types?: { issue: boolean; pullRequest: boolean; readme: boolean } }
+export interface DependencyRow { name: string; ecosystem: string; slug?: string; version?: string; reason?: string; indexed?: boolean; types?: { issue: boolean; pullRequest: boolean; readme: boolean } }
 
 export class DependencySearch implements vscode.Disposable {
   readonly cache: DependencyCache;
@@ -115,10 +123,11 @@ export class DependencySearch implements vscode.Disposable {
     const dep = index.lookup(imp.ref);
     if (!dep?.slug) return undefined;
     const md = new vscode.MarkdownString(undefined, true);
-    const search = encodeURIComponent(JSON.stringify([{ name: dep.name, slug: dep.slug }]));
+    const search = encodeURIComponent(JSON.stringify([{ name: dep.name, slug: dep.slug, ecosystem: dep.ecosystem, ...(dep.version ? { version: dep.version } : {}) }]));
     const open = encodeURIComponent(JSON.stringify([dep.slug]));
     md.isTrusted = { enabledCommands: ['devIndex.deps.searchPackage', 'devIndex.deps.openRepository'] };
     md.appendMarkdown(`$(search) [Search issues of ${escapeMd(dep.name)}](command:devIndex.deps.searchPackage?${search} "Search the developer index in ${dep.slug}")`);
+    md.appendMarkdown(` · $(package) ${escapeMd(dep.version ? `${dep.version} installed` : 'version unknown')}`);
     md.appendMarkdown(` · $(github) [Open ${escapeMd(dep.slug)}](command:devIndex.deps.openRepository?${open} "https://github.com/${dep.slug}")`);
     const echo = this.echoes.get(dep.slug.toLowerCase())?.echo;
     if (echo) md.appendMarkdown(`\n\n${echo.indexed ? 'In the developer index' : 'Not in the developer index yet'}`);
@@ -139,7 +148,7 @@ export class DependencySearch implements vscode.Disposable {
       dep = await installedNpmDependency(path.dirname(uri!.fsPath), r.name);
       if (dep) break;
     }
-    return this.runScoped(query, dep?.slug ? [dep.slug] : undefined);
+    return this.runScoped(query, dep?.slug ? [dep] : undefined);
   }
 
   /** Terminal selection (or the given text): cleaned, scoped to the package its frames point into. */
@@ -160,7 +169,7 @@ export class DependencySearch implements vscode.Disposable {
       return undefined;
     }
     const dep = await this.dependencyOfText(text);
-    return this.runScoped(query, dep?.slug ? [dep.slug] : undefined);
+    return this.runScoped(query, dep?.slug ? [dep] : undefined);
   }
 
   /** The first frame (innermost) whose installed package names a repository: read from the install, else the workspace's index. */
@@ -178,9 +187,11 @@ export class DependencySearch implements vscode.Disposable {
     return undefined;
   }
 
-  private async runScoped(query: string, repos: string[] | undefined): Promise<{ query: string; repos?: string[] }> {
+  private async runScoped(query: string, deps: ReadonlyArray<Dependency | DependencyRow> | undefined): Promise<{ query: string; repos?: string[]; installed?: InstalledDependency[] }> {
+    const repos = deps ? [...new Set(deps.filter((d) => d.slug).map((d) => d.slug!))] : undefined;
+    const installed = deps ? installedOf(deps) : [];
     // `repos` is always named (empty: no scope), so the view never carries an earlier search's scope over.
-    const request: { query: string; repos: string[]; types?: string[] } = { query, repos: repos ?? [] };
+    const request: { query: string; repos: string[]; types?: string[]; installed?: InstalledDependency[] } = { query, repos: repos ?? [], ...(installed.length ? { installed } : {}) };
     if (repos?.length) {
       const types = config.searchDefaults().types;
       // A scope needs a repository type in `types` (rule 3): add them when the defaults hold none.
@@ -192,17 +203,19 @@ export class DependencySearch implements vscode.Disposable {
 
   /** Hover link "Search issues of <package>": asks the question, searches issues and pull requests of its repository. */
   async searchPackage(arg: unknown, given?: string): Promise<void> {
-    const a = arg as { name?: unknown; slug?: unknown } | undefined;
+    const a = arg as { name?: unknown; slug?: unknown; ecosystem?: unknown; version?: unknown } | undefined;
     if (typeof a?.slug !== 'string' || !/^[\w.-]+\/[\w.-]+$/.test(a.slug)) return;
     const name = typeof a.name === 'string' ? a.name : a.slug;
+    const version = typeof a.version === 'string' ? a.version : undefined;
+    const ecosystem = typeof a.ecosystem === 'string' && ['npm', 'go', 'cargo', 'pypi'].includes(a.ecosystem) ? a.ecosystem as InstalledDependency['ecosystem'] : undefined;
     const query = given ?? (await vscode.window.showInputBox({
-      title: `Developer Index: Search issues of ${name} (${a.slug})`,
+      title: `Developer Index: Search issues of ${version ? `${name} ${version}` : name} (${a.slug})`,
       prompt: 'A question or error message; issues and pull requests of this repository are searched.',
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() ? undefined : 'query must be at least 1 character'),
     }))?.trim();
     if (!query) return;
-    await this.ports.run({ query, repos: [a.slug], types: ['issue', 'pull_request'] });
+    await this.ports.run({ query, repos: [a.slug], types: ['issue', 'pull_request'], ...(ecosystem ? { installed: [{ ecosystem, name, slug: a.slug, ...(version ? { version } : {}) }] } : {}) });
   }
 
   /** The dependencies of a folder (given, else the active editor's, else the first) with the index's echo. */
@@ -211,7 +224,7 @@ export class DependencySearch implements vscode.Disposable {
     const root = (uri && (folder ? folder.fsPath : await this.findRoot(uri))) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     if (!root) return { rows: [], truncated: false, total: 0 };
     const index = await this.cache.get(root);
-    const rows = index.folder.deps.map((d): DependencyRow => ({ name: d.name, ecosystem: d.ecosystem, ...(d.slug ? { slug: d.slug } : { reason: d.reason === 'no-repository-field' && d.detail ? d.detail : `${REASON_TEXT[d.reason ?? 'invalid']}${d.detail ? `: ${d.detail}` : ''}` }) }));
+    const rows = index.folder.deps.map((d): DependencyRow => ({ name: d.name, ecosystem: d.ecosystem, ...(d.version ? { version: d.version } : {}), ...(d.slug ? { slug: d.slug } : { reason: d.reason === 'no-repository-field' && d.detail ? d.detail : `${REASON_TEXT[d.reason ?? 'invalid']}${d.detail ? `: ${d.detail}` : ''}` }) }));
     return { root, rows, truncated: index.folder.truncated, total: index.folder.total };
   }
 
@@ -252,13 +265,13 @@ export class DependencySearch implements vscode.Disposable {
     if (!chosen.length) return { rows };
     const repos = [...new Set(chosen.map((r) => r.slug!))];
     const query = a.query?.trim() || (await vscode.window.showInputBox({
-      title: `Developer Index: Search in ${repos.join(', ')}`,
+      title: `Developer Index: Search in ${chosen.map((r) => installedChipLabel({ slug: r.slug!, ...(r.version ? { version: r.version } : {}) })).join(', ')}`,
       prompt: 'A question or error message; the repository half is scoped to the picked repositories.',
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() ? undefined : 'query must be at least 1 character'),
     }))?.trim();
     if (!query) return { rows };
-    await this.runScoped(query, repos);
+    await this.runScoped(query, chosen);
     return { rows, repos };
   }
 
@@ -282,7 +295,7 @@ export class DependencySearch implements vscode.Disposable {
       const resolved = rs.filter((r) => r.slug);
       const rest = rs.filter((r) => !r.slug);
       const items: Item[] = resolved.map((r) => ({
-        label: r.name,
+        label: r.version ? `${r.name} ${r.version}` : r.name,
         description: `${r.slug} · ${r.indexed === undefined ? (checking ? 'checking the index…' : 'index not checked') : r.indexed ? `indexed: ${indexedTypes(r)}` : 'not indexed'}`,
         iconPath: new vscode.ThemeIcon(r.indexed ? 'database' : r.indexed === false ? 'circle-slash' : 'repo'),
         row: r,

@@ -145,3 +145,26 @@ export function firstSlug(values: Array<string | undefined>, none: string): Slug
 export function normalizePythonName(name: string): string {
   return name.toLowerCase().replace(/[-_.]+/g, '-');
 }
+
+/**
+ * The import names a wheel's RECORD installs (for wheels without top_level.txt): the top-level package folders
+ * and modules (`pkg/__init__.py` -> `pkg`, `mod.py` -> `mod`, `_speedups.cpython-312-x86_64-linux-gnu.so` ->
+ * `_speedups`), without metadata, scripts, data and caches.
+ */
+export function importsFromRecord(text: string): string[] {
+  const out = new Set<string>();
+  for (const line of text.split(/\r?\n/)) {
+    const path = (line.startsWith('"') ? /^"((?:[^"]|"")*)"/.exec(line)?.[1]?.replace(/""/g, '"') : line.split(',')[0])?.trim();
+    if (!path || path.startsWith('..') || path.startsWith('/')) continue;
+    const parts = path.split('/');
+    const first = parts[0]!;
+    if (/\.(?:dist-info|data|egg-info)$/.test(first) || first === '__pycache__' || first === 'bin' || first === 'Scripts') continue;
+    if (parts.length > 1) {
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(first)) out.add(first);
+      continue;
+    }
+    const mod = /^([A-Za-z_][A-Za-z0-9_]*)(?:\.[\w-]+)?\.(?:py|pyd|so)$/.exec(first);
+    if (mod) out.add(mod[1]!);
+  }
+  return [...out];
+}

@@ -45,6 +45,15 @@ export function packageOfPath(path: string): PackageRef | undefined {
   return undefined;
 }
 
+/** `http://127.0.0.1:8080/...`, `http://localhost:3000`, `http://[::1]:5173`: a developer's own machine, never what to search for. */
+function isLoopbackWithPort(url: string): boolean {
+  let u: URL;
+  try { u = new URL(url); } catch { return false; }
+  if (!u.port) return false;
+  const h = u.hostname.toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || /^127\./.test(h) || h === '[::1]' || h === '0.0.0.0';
+}
+
 /** The short name a path leaves in a query: an installed package's name, else the file's own name. */
 function pathReplacement(path: string): string {
   const ref = packageOfPath(path);
@@ -95,9 +104,18 @@ export function cleanMessage(text: string): string {
   }
   const lines = raw.filter((l) => !isFrameLine(l, state));
   let s = lines.join('\n');
+  // Whole URLs stay (a service's address or a documentation link is often the point); set aside so the path
+  // rules below cannot cut them to `https:`. Noise only: a local file URL, or loopback with a port.
+  const urls: string[] = [];
+  s = s.replace(/\b(?:https?|wss?|ftp):\/\/[^\s'"`<>]+/gi, (raw) => {
+    const u = raw.replace(/[.,;:!?)\]}]+$/, '');
+    const tail = raw.slice(u.length);
+    if (isLoopbackWithPort(u)) return ` ${tail}`;
+    urls.push(u);
+    return `\u0000${urls.length - 1}\u0000${tail}`;
+  });
   s = s
     .replace(/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g, ' ')
-    .replace(/\bhttps?:\/\/\S+/g, (u) => (/github\.com|docs\.|\.dev\b|\.io\b/.test(u) ? u : ' '))
     .replace(ABS_WINDOWS, (m) => ` ${pathReplacement(m)} `)
     .replace(ABS_POSIX, (m) => (m === '/' ? m : ` ${pathReplacement(m)} `))
     .replace(REL_WITH_LINE, (_m, base: string) => base)
@@ -110,13 +128,16 @@ export function cleanMessage(text: string): string {
     .replace(/\b0x[0-9a-f]{4,}\b/gi, ' ')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, ' ')
     .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\b/gi, ' ') // git/sha hashes
-    .replace(/\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{24,}\b/g, ' ') // opaque ids, tokens
+    // opaque ids, tokens; not a CamelCase name (`Http2ConnectionPrefaceException`), which is the point of a message
+    .replace(/\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{24,}\b/g, (t) => (/^(?:[A-Z][a-z0-9]+)+$/.test(t) ? t : ' '))
     .replace(/\bh[0-9a-f]{16}\b/g, ' ') // Rust symbol hashes
     .replace(/(?<![\w.])\d{6,}(?![\w.])/g, ' ') // pids, timestamps, request ids
     .replace(/\(\s+\)/g, ' ')
     .replace(/(['"`])\s+([^'"`\s]+)\s+\1/g, '$1$2$1')
     .replace(/\s+([,:;)]|\.(?![\w/]))/g, '$1')
-    .replace(/(^|\s)[,:;]+(?=\s|$)/g, '$1');
+    .replace(/(^|\s)[,:;]+(?=\s|$)/g, '$1')
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u0000(\d+)\u0000/g, (_m, i: string) => urls[Number(i)] ?? ' ');
   return selectionToQuery(s).query;
 }
 

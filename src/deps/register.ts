@@ -74,7 +74,7 @@ export function registerDependencySearch(context: vscode.ExtensionContext, load:
           const args = problemArgs(document, d);
           const dep = s?.scopeOf(document.uri, args);
           const action = new vscode.CodeAction(
-            dep?.slug ? `Search Developer Index for this problem in ${dep.slug}` : 'Search Developer Index for this problem',
+            dep?.slug ? `Search Developer Index for this problem in ${dep.slug} (${dep.version ? `${dep.version} installed` : 'version unknown'})` : 'Search Developer Index for this problem',
             vscode.CodeActionKind.QuickFix,
           );
           action.diagnostics = [d];

@@ -12,8 +12,12 @@ export type SlugResult =
   | { ok: true; slug: string; directory?: string }
   | { ok: false; reason: UnresolvedReason; detail: string };
 
-/** GitHub's rules: an owner is letters, digits and single hyphens (at most 39); a name also allows `.` and `_`. */
-const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?$/;
+/**
+ * An owner as GitHub serves it: letters, digits and hyphens, at most 39, not starting with a hyphen. Today's
+ * sign-up rules also refuse a trailing or doubled hyphen, but legacy accounts have them and GitHub serves them.
+ * A name also allows `.` and `_`.
+ */
+const OWNER = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/;
 const NAME = /^[A-Za-z0-9._-]{1,100}$/;
 
 const GITHUB_HOSTS = new Set(['github.com', 'www.github.com', 'ssh.github.com', 'raw.githubusercontent.com', 'codeload.github.com']);

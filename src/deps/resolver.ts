@@ -3,7 +3,8 @@
 import { promises as fsp } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { normalizePythonName, parseCargoToml, parseGoMod, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from './manifests';
+import { cargoLockVersions, npmLockVersions, parseGoReplaces, plainVersion, pnpmLockVersions, pythonMetadataVersion, yarnLockVersions, type Versions } from './lockfiles';
+import { importsFromRecord, normalizePythonName, parseCargoToml, parseGoMod, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from './manifests';
 import { refKey, type Ecosystem, type PackageRef } from './messages';
 import { slugFromPackageJson, slugFromRepositoryField, type UnresolvedReason } from './repositoryField';
 
@@ -18,8 +19,12 @@ export interface Dependency {
   directory?: string;
   reason?: UnresolvedReason;
   detail?: string;
-  /** Python: the import names (top_level.txt) that map to this distribution. */
+  /** Python: the import names (top_level.txt, else the wheel's RECORD) that map to this distribution. */
   imports?: string[];
+  /** The installed version as the disk states it; absent: version unknown (never guessed). */
+  version?: string;
+  /** Where the version was read: `node_modules`, `package-lock.json`, `yarn.lock`, `go.mod`, `Cargo.lock`, `METADATA`, ... */
+  versionFrom?: string;
 }
 
 export interface FolderDependencies {
@@ -36,7 +41,13 @@ export interface ResolveOptions {
   maxDependencies: number;
   /** Cargo's home (registry sources under registry/src); default $CARGO_HOME or ~/.cargo. */
   cargoHome?: string;
+  /** Lockfiles larger than this are not read (their versions stay unknown); default LOCKFILE_MAX_BYTES. */
+  lockfileMaxBytes?: number;
 }
+
+/** A lockfile above this size is not read: its versions stay unknown. 30 MB lockfiles exist in the wild; this is room above them. */
+export const LOCKFILE_MAX_BYTES = 64 * 1024 * 1024;
+const NPM_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml'] as const;
 
 /** The manifests and lockfiles (at a folder's top, where they are read) whose change means its dependencies must be read again. */
 export const MANIFEST_GLOB = '{package.json,package-lock.json,npm-shrinkwrap.json,yarn.lock,pnpm-lock.yaml,go.mod,go.sum,Cargo.toml,Cargo.lock,pyproject.toml,requirements.txt,poetry.lock,uv.lock,Pipfile.lock}';
@@ -44,6 +55,47 @@ export const MANIFEST_NAMES = ['package.json', 'go.mod', 'Cargo.toml', 'pyprojec
 
 async function readText(path: string): Promise<string | undefined> {
   try { return await fsp.readFile(path, 'utf8'); } catch { return undefined; }
+}
+
+/** A lockfile's text, or undefined when it is absent or above the cap (then nothing of it is read). */
+async function readCapped(path: string, maxBytes: number): Promise<string | undefined> {
+  try {
+    const st = await fsp.stat(path);
+    if (!st.isFile() || st.size > maxBytes) return undefined;
+    return await fsp.readFile(path, 'utf8');
+  } catch { return undefined; }
+}
+
+/** Gives the event loop a turn between slices of lockfile work, so a huge lockfile never holds the host for long. */
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The versions an npm lockfile states for `names`, from the folder's own lockfile, else the nearest parent's
+ * (a workspace's lockfile sits at its root). Read only when asked (some dependency has no node_modules copy),
+ * scanned a few names at a time with a turn of the event loop between.
+ */
+export async function npmLockfileVersions(root: string, names: readonly string[], ranges: ReadonlyMap<string, string>, maxBytes = LOCKFILE_MAX_BYTES): Promise<{ versions: Versions; file?: string }> {
+  if (!names.length) return { versions: new Map() };
+  for (let dir = root; ; dir = dirname(dir)) {
+    for (const file of NPM_LOCKFILES) {
+      const path = join(dir, file);
+      let exists = false;
+      try { exists = (await fsp.stat(path)).isFile(); } catch { /* absent */ }
+      if (!exists) continue;
+      const text = await readCapped(path, maxBytes);
+      if (text === undefined) return { versions: new Map(), file };
+      const versions: Versions = new Map();
+      if (file === 'yarn.lock') return { versions: yarnLockVersions(text, names, ranges), file };
+      if (file === 'pnpm-lock.yaml') return { versions: pnpmLockVersions(text, names), file };
+      // One name per turn: each is one scan of the text (tens of ms on 30 MB), never the whole list at once.
+      for (let i = 0; i < names.length; i++) {
+        if (i) await yieldTurn();
+        for (const [k, v] of npmLockVersions(text, [names[i]!])) versions.set(k, v);
+      }
+      return { versions, file };
+    }
+    if (dirname(dir) === dir) return { versions: new Map() };
+  }
 }
 
 async function readJson(path: string): Promise<Record<string, unknown> | undefined> {
@@ -71,7 +123,7 @@ function unresolved(ecosystem: Ecosystem, name: string, reason: UnresolvedReason
 
 // ---------------------------------------------------------------- npm
 
-async function npmDeps(root: string, budget: number): Promise<{ deps: Dependency[]; total: number }> {
+async function npmDeps(root: string, budget: number, lockMax: number): Promise<{ deps: Dependency[]; total: number }> {
   const pkg = await readJson(join(root, 'package.json'));
   if (!pkg) return { deps: [], total: 0 };
   const specs = new Map<string, string>();
@@ -84,7 +136,9 @@ async function npmDeps(root: string, budget: number): Promise<{ deps: Dependency
     const installed = await findInstalled(root, name);
     if (installed) {
       const r = slugFromPackageJson(installed);
-      return r.ok ? { ecosystem: 'npm' as const, name, slug: r.slug, from: r.field, ...(r.directory ? { directory: r.directory } : {}) } : unresolved('npm', name, r.reason, r.detail);
+      const version = plainVersion(installed.version);
+      const v = version ? { version, versionFrom: 'node_modules' } : {};
+      return r.ok ? { ecosystem: 'npm' as const, name, slug: r.slug, from: r.field, ...(r.directory ? { directory: r.directory } : {}), ...v } : { ...unresolved('npm', name, r.reason, r.detail), ...v };
     }
     // Not installed: a dependency given as a GitHub spec (`github:o/r`, `o/r#ref`, `git+https://github.com/...`) still names its repository.
     const spec = specs.get(name) ?? '';
@@ -94,6 +148,15 @@ async function npmDeps(root: string, budget: number): Promise<{ deps: Dependency
     }
     return unresolved('npm', name, 'not-installed', 'run npm install');
   });
+  // The lockfile only for what node_modules did not answer (lazily: most installs never read it).
+  const missing = deps.filter((d) => !d.version).map((d) => d.name);
+  if (missing.length) {
+    const { versions, file } = await npmLockfileVersions(root, missing, specs, lockMax);
+    for (const d of deps) {
+      const v = d.version ? undefined : versions.get(d.name);
+      if (v) { d.version = v; d.versionFrom = file; }
+    }
+  }
   return { deps, total: specs.size };
 }
 
@@ -112,22 +175,27 @@ async function goDeps(root: string, budget: number): Promise<{ deps: Dependency[
   const text = await readText(join(root, 'go.mod'));
   if (text === undefined) return { deps: [], total: 0 };
   const reqs = parseGoMod(text).sort((a, b) => Number(a.indirect) - Number(b.indirect));
+  const replaces = parseGoReplaces(text);
   const deps = reqs.slice(0, budget).map((r): Dependency => {
     const s = slugFromGoModule(r.path);
-    return s.ok ? { ecosystem: 'go', name: r.path, slug: s.slug, from: 'go.mod' } : unresolved('go', r.path, s.reason, s.detail);
+    // `replace` wins: a module replacement's version is what builds; a local directory's version is unknown.
+    const rep = replaces.find((x) => x.from === r.path && (!x.fromVersion || x.fromVersion === r.version));
+    const version = rep ? (rep.toVersion ? plainVersion(rep.toVersion) : undefined) : plainVersion(r.version);
+    const v = version ? { version, versionFrom: rep ? 'go.mod replace' : 'go.mod' } : {};
+    return s.ok ? { ecosystem: 'go', name: r.path, slug: s.slug, from: 'go.mod', ...v } : { ...unresolved('go', r.path, s.reason, s.detail), ...v };
   });
   return { deps, total: reqs.length };
 }
 
 // ---------------------------------------------------------------- Rust
 
-async function cargoDeps(root: string, budget: number, cargoHome: string): Promise<{ deps: Dependency[]; total: number }> {
+async function cargoDeps(root: string, budget: number, cargoHome: string, lockMax: number): Promise<{ deps: Dependency[]; total: number }> {
   const text = await readText(join(root, 'Cargo.toml'));
   if (text === undefined) return { deps: [], total: 0 };
   const wanted = parseCargoToml(text);
-  const lock = await readText(join(root, 'Cargo.lock'));
-  const locked = new Map<string, string>();
-  if (lock) for (const m of lock.matchAll(/\[\[package\]\]\s*\nname\s*=\s*"([^"]+)"\s*\nversion\s*=\s*"([^"]+)"/g)) locked.set(m[1]!, m[2]!);
+  const lock = await readCapped(join(root, 'Cargo.lock'), lockMax);
+  const rootName = /^\[package\][^[]*?^name\s*=\s*"([^"]+)"/m.exec(text)?.[1];
+  const locked = lock ? cargoLockVersions(lock, wanted.map((d) => d.crate), rootName) : new Map<string, string>();
   // One listing of the registry sources: crate name -> its unpacked `<crate>-<version>` folders.
   const dirs = new Map<string, string[]>();
   const srcRoot = join(cargoHome, 'registry', 'src');
@@ -142,16 +210,24 @@ async function cargoDeps(root: string, budget: number, cargoHome: string): Promi
     }
   }
   const deps = await mapLimit(wanted.slice(0, budget), 16, async (d): Promise<Dependency> => {
+    const version = locked.get(d.crate);
+    const v = version ? { version, versionFrom: 'Cargo.lock' } : {};
+    const dep = await cargoDep(d, version, dirs, srcRoot);
+    return { ...dep, ...v };
+  });
+  return { deps, total: wanted.length };
+}
+
+async function cargoDep(d: { name: string; crate: string }, version: string | undefined, dirs: Map<string, string[]>, srcRoot: string): Promise<Dependency> {
+  {
     const candidates = dirs.get(d.crate) ?? [];
     if (!candidates.length) return unresolved('cargo', d.name, 'not-installed', `no ${d.crate} sources under ${srcRoot} (run cargo fetch)`);
-    const version = locked.get(d.crate);
     const dir = candidates.find((c) => version && c.endsWith(`-${version}`)) ?? candidates.sort(compareVersionDirs).at(-1)!;
     const toml = await readText(join(dir, 'Cargo.toml'));
     if (toml === undefined) return unresolved('cargo', d.name, 'not-installed', `no Cargo.toml in ${dir}`);
     const r = slugFromCrateToml(toml);
     return r.ok ? { ecosystem: 'cargo', name: d.name, slug: r.slug, from: 'Cargo.toml repository' } : unresolved('cargo', d.name, r.reason, r.detail);
-  });
-  return { deps, total: wanted.length };
+  }
 }
 
 function compareVersionDirs(a: string, b: string): number {
@@ -178,6 +254,14 @@ async function sitePackages(root: string): Promise<string | undefined> {
   return undefined;
 }
 
+/** A distribution's import names: top_level.txt, else (wheels built without it) the top-level packages and modules its RECORD installs. */
+async function importNames(distInfo: string): Promise<string[]> {
+  const top = (await readText(join(distInfo, 'top_level.txt')))?.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+  if (top?.length) return top;
+  const record = await readText(join(distInfo, 'RECORD'));
+  return record === undefined ? [] : importsFromRecord(record);
+}
+
 async function pythonDeps(root: string, budget: number): Promise<{ deps: Dependency[]; total: number }> {
   const site = await sitePackages(root);
   if (!site) return { deps: [], total: 0 };
@@ -186,12 +270,14 @@ async function pythonDeps(root: string, budget: number): Promise<{ deps: Depende
   const deps = await mapLimit(infos.slice(0, budget), 16, async (info): Promise<Dependency> => {
     const meta = await readText(join(site, info, 'METADATA'));
     const fallbackName = info.replace(/-[^-]+\.dist-info$/, '');
-    const top = (await readText(join(site, info, 'top_level.txt')))?.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
-    const imports = top?.length ? { imports: top } : {};
+    const top = await importNames(join(site, info));
+    const imports = top.length ? { imports: top } : {};
     if (meta === undefined) return { ...unresolved('pypi', fallbackName, 'no-repository-field', 'no METADATA'), ...imports };
     const { name, result } = parsePythonMetadata(meta);
     const n = name ?? fallbackName;
-    return result.ok ? { ecosystem: 'pypi', name: n, slug: result.slug, from: 'METADATA', ...imports } : { ...unresolved('pypi', n, result.reason, result.detail), ...imports };
+    const version = pythonMetadataVersion(meta);
+    const v = version ? { version, versionFrom: 'METADATA' } : {};
+    return result.ok ? { ecosystem: 'pypi', name: n, slug: result.slug, from: 'METADATA', ...imports, ...v } : { ...unresolved('pypi', n, result.reason, result.detail), ...imports, ...v };
   });
   return { deps, total: infos.length };
 }
@@ -202,13 +288,14 @@ async function pythonDeps(root: string, budget: number): Promise<{ deps: Depende
 export async function resolveFolder(root: string, opts: ResolveOptions): Promise<FolderDependencies> {
   const t0 = performance.now();
   const cargoHome = opts.cargoHome ?? process.env.CARGO_HOME ?? join(homedir(), '.cargo');
+  const lockMax = opts.lockfileMaxBytes ?? LOCKFILE_MAX_BYTES;
   let budget = Math.max(0, opts.maxDependencies);
   const deps: Dependency[] = [];
   let total = 0;
   for (const read of [
-    (b: number) => npmDeps(root, b),
+    (b: number) => npmDeps(root, b, lockMax),
     (b: number) => goDeps(root, b),
-    (b: number) => cargoDeps(root, b, cargoHome),
+    (b: number) => cargoDeps(root, b, cargoHome, lockMax),
     (b: number) => pythonDeps(root, b),
   ]) {
     const r = await read(budget);
@@ -283,7 +370,7 @@ export async function dependencyAtPath(path: string, ref: PackageRef): Promise<D
   try { infos = (await fsp.readdir(site)).filter((e) => e.endsWith('.dist-info')); } catch { return undefined; }
   const want = normalizePythonName(ref.name);
   for (const info of infos) {
-    const top = (await readText(join(site, info, 'top_level.txt')))?.split(/\r?\n/).map((s) => s.trim()) ?? [];
+    const top = await importNames(join(site, info));
     if (normalizePythonName(info.replace(/-[^-]+\.dist-info$/, '')) !== want && !top.includes(ref.name)) continue;
     const meta = await readText(join(site, info, 'METADATA'));
     const r = meta !== undefined ? parsePythonMetadata(meta) : undefined;

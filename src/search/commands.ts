@@ -6,6 +6,17 @@ import { scopeFromRemotes } from './repoSlug';
 import { OPEN_DOCUMENT_COMMAND, RESULT_SCHEME, ResultDocuments } from './resultDocuments';
 import { describeScope } from './scope';
 import { selectionToQuery } from './selectionQuery';
+import type { InstalledDependency } from '../deps/versionCompare';
+
+/** Issue 23: the `installed` a dependency search passes along its request (plain data from another command: checked). */
+function installedOf(v: unknown): InstalledDependency[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const ok = v.slice(0, 20).filter((d): d is InstalledDependency => !!d && typeof d === 'object'
+    && ['npm', 'go', 'cargo', 'pypi'].includes((d as InstalledDependency).ecosystem)
+    && typeof (d as InstalledDependency).name === 'string' && typeof (d as InstalledDependency).slug === 'string'
+    && ((d as InstalledDependency).version === undefined || typeof (d as InstalledDependency).version === 'string'));
+  return ok.length ? ok.map((d) => ({ ecosystem: d.ecosystem, name: d.name, slug: d.slug, ...(d.version ? { version: d.version } : {}) })) : undefined;
+}
 import { pickFolder, remotesOf } from './workspaceRepos';
 
 /** What `Search in This Repository…` did (returned to callers such as tests; the user sees messages). */
@@ -21,7 +32,7 @@ type ViewCommand = 'clear' | 'refresh' | 'expandAll' | 'collapseAll';
 /** What the commands need from the Search view (SearchViewProvider, from the core bundle). */
 export interface SearchViewPort {
   /** `keep`: with the scope the view shows; `exact`: the request is the whole search. Resolves when it finished. */
-  search(request: { query: string } & Partial<SearchParams>, opts: { scope: 'keep' | 'exact'; notice?: string }): Promise<void>;
+  search(request: { query: string } & Partial<SearchParams>, opts: { scope: 'keep' | 'exact'; notice?: string; installed?: InstalledDependency[] }): Promise<void>;
   /** The filters the view shows now; undefined before it ever loaded. */
   scope(): SearchParams | undefined;
   /** What the webview last said its form and chip row show (the host tests read it). */
@@ -73,9 +84,10 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
   // that is the whole search (other features and tests run scoped searches this way).
   reg('devIndex.search.run', async (given?: unknown) => {
     if (given && typeof given === 'object' && typeof (given as { query?: unknown }).query === 'string') {
-      const request = given as { query: string } & Partial<SearchParams>;
+      const { installed, ...request } = given as { query: string; installed?: unknown } & Partial<SearchParams>;
       if (request.query.trim()) {
-        await view().search({ ...request, query: request.query.trim() }, { scope: 'exact' });
+        const deps = installedOf(installed);
+        await view().search({ ...request, query: request.query.trim() }, { scope: 'exact', ...(deps ? { installed: deps } : {}) });
         return;
       }
     }

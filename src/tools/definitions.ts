@@ -51,15 +51,23 @@ const SEARCH_PROPERTIES: Record<string, unknown> = {
 
 const SCOPE_PROPERTY = { enum: ['workspace'], description: 'Add the open workspace\'s GitHub repositories to repos.' };
 
+// ---- issue 23: `dependency` (and, for MCP, `folder`) on devIndex_search ----
+// Short on purpose: the tool list is kept under the service's own (bench/tokens.bench.ts); the bound of 214
+// characters and the absolute path are checked by toolOps with messages that name them.
+const DEPENDENCY_PROPERTY = { type: 'string', description: 'Package name: compares fixes with your installed version' };
+const FOLDER_PROPERTY = { type: 'string', description: 'Project dir (default: cwd)' };
+
 const SEARCH_DESCRIPTION = [
-  'Search docs, GitHub issues, pull requests and READMEs in one ranked call; results carry id, URL and passages to cite.',
+  'One ranked search of docs, GitHub issues, PRs and READMEs; results carry ids, URLs and passages.',
   '`repos` scopes only issues/PRs/READMEs, `sources` only docs; both: a union.',
-  'Repository filters (language, topic, license, stars, archived, fork) without `sources` return NO documentation: read the coverage notes before concluding nothing exists.',
+  'Repository filters (language, topic, license, stars, archived, fork) without `sources` return NO documentation.',
   'A cut answer ends with `more: <handle>` for devIndex_readMore.',
 ].join(' ');
 
 function searchDefinition(withScope: boolean): ToolDefinition {
-  const properties = withScope ? { query: SEARCH_PROPERTIES.query, scope: SCOPE_PROPERTY, ...SEARCH_PROPERTIES } : SEARCH_PROPERTIES;
+  const properties = withScope
+    ? { query: SEARCH_PROPERTIES.query, scope: SCOPE_PROPERTY, dependency: DEPENDENCY_PROPERTY, ...SEARCH_PROPERTIES }
+    : { query: SEARCH_PROPERTIES.query, dependency: DEPENDENCY_PROPERTY, folder: FOLDER_PROPERTY, ...SEARCH_PROPERTIES };
   return {
     name: TOOL_NAMES.search,
     title: 'Search the developer index',
@@ -98,7 +106,7 @@ const MODEL_WORDS = `Default ${DEFAULT_AGENT_MODEL}`
 const START: ToolDefinition = {
   name: TOOL_NAMES.startAgentJob,
   title: 'Start an agent job (spends credits)',
-  description: 'Start a web agent job that browses and reports back (JSON matching `schema` if given). SPENDS CREDITS up to `maxCredits`; failed runs are not billed. Returns the job id for devIndex_waitForAgentJob. Prefer devIndex_search for docs, issues and pull requests.',
+  description: 'Start a web agent job that browses and reports back (JSON per `schema`). SPENDS CREDITS up to `maxCredits`; failed runs are not billed. Returns the job id for devIndex_waitForAgentJob. For docs and issues use devIndex_search.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -121,7 +129,7 @@ const START: ToolDefinition = {
 const STATUS: ToolDefinition = {
   name: TOOL_NAMES.agentJobStatus,
   title: 'Agent job status',
-  description: 'An agent job\'s status now: answer or data when done, reason when failed, credits, progress, snapshots.',
+  description: 'Job status: answer or data, failure, credits, progress, snapshots.',
   inputSchema: { type: 'object', properties: { jobId: JOB_ID }, required: ['jobId'], additionalProperties: false },
   annotations: { title: 'Agent job status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   spendsCredits: false,

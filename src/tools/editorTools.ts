@@ -84,6 +84,8 @@ export async function invokeLanguageModelTool(
     hasKey: async () => (await wiring.keys.get()) !== undefined,
     workspaceRepos: workspaceScope,
     maxCharsCap: () => capFor(tokenBudget),
+    // Issue 23: `dependency` is read from the active editor's workspace folder, else the first one.
+    dependencyFolder: async () => (vscode.window.activeTextEditor && vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri)?.uri.fsPath) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
   };
   const out = await runTool(name, options.input, deps, signalOf(token), toolProgressOf(progress));
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(out.text)]);

@@ -15,6 +15,9 @@ import {
   DEFAULT_LIST_JOBS, DEFAULT_WAIT_SECONDS, MAX_LIST_JOBS, MAX_MAX_TOKENS, MAX_WAIT_SECONDS, MIN_MAX_TOKENS, MIN_WAIT_SECONDS,
 } from './limits';
 import { HANDLE_PATTERN, MORE_MAX_ENTRIES, sharedMoreCache, type MoreCache } from './moreCache';
+import { isAbsolute } from 'node:path';
+import { dependencyOfResult, installedWords, resolveDependencies } from '../deps/dependencyScope';
+import { resultBadges, versionSummary, type InstalledDependency } from '../deps/versionCompare';
 import { TOOL_NAMES, type ToolName } from './names';
 import {
   errorText, issuesText, jobStartedText, jobStatusText, scrubSecret, snapshotText, type Surface,
@@ -61,10 +64,18 @@ export interface ToolDeps {
   /** The wait's clock (tests) and poll timing (tests, DEVINDEX_POLL_MS). */
   clock?: FollowClock;
   pollTiming?: Partial<PollTiming>;
+  /**
+   * Issue 23: the folder whose manifests `dependency` is read from (`given`: the MCP input's `folder`).
+   * Absent: MCP uses `given`, else the server's working folder; the editor has no folder to offer.
+   */
+  dependencyFolder?(given: string | undefined): Promise<string | undefined>;
 }
 
 /** One line of progress while a tool runs (MCP progress notifications, the editor's invocation progress). */
 export type ToolProgress = (line: string) => void;
+
+/** Passages asked for in a dependency-scoped search (statements often sit in a later comment). */
+const DEPENDENCY_PASSAGES = 3;
 
 const OPS: Record<string, string> = {
   [TOOL_NAMES.search]: 'The search',
@@ -132,10 +143,18 @@ function budgetOf(maxTokens: number | undefined, deps: ToolDeps): number {
 }
 
 async function search(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
-  const { scope, maxTokens: _maxTokens, ...rest } = input;
+  const { scope, maxTokens: _maxTokens, dependency, folder, ...rest } = input;
   const issues: ParamIssue[] = [];
   const maxTokens = intIn(input, 'maxTokens', MIN_MAX_TOKENS, MAX_MAX_TOKENS, issues);
   const header: string[] = [];
+  // Issue 23: a dependency name scopes the search to its repository and compares the results' versions.
+  const dep = await dependencyScope(dependency, folder, deps);
+  if (dep && 'text' in dep) return dep;
+  if (dep) {
+    const given = Array.isArray(rest.repos) ? rest.repos : [];
+    rest.repos = given.includes(dep.slug) ? given : [...given, dep.slug];
+    rest.passages ??= DEPENDENCY_PASSAGES;
+  }
   if (scope !== undefined) {
     if (!deps.workspaceRepos) {
       issues.push({ field: 'scope', message: 'scope is only available in the editor (there is no workspace here); pass repos as owner/repo slugs instead' });
@@ -156,8 +175,10 @@ async function search(input: Record<string, unknown>, deps: ToolDeps, signal?: A
   if (issues.length || !v.ok) return { isError: true, text: issuesText(issues, 'search parameters') };
   try {
     const res = await deps.search(v.params, { signal });
-    const answer = searchAnswer(v.params, res, { maxChars: budgetOf(maxTokens, deps), header, cache: deps.moreCache ?? sharedMoreCache });
-    return { isError: false, text: answer.text };
+    const lead = dep ? versionsLead(dep, res) : undefined;
+    const budget = budgetOf(maxTokens, deps);
+    const answer = searchAnswer(v.params, res, { maxChars: lead ? Math.max(1000, budget - lead.length - 2) : budget, header, cache: deps.moreCache ?? sharedMoreCache });
+    return { isError: false, text: lead ? `${lead}\n\n${answer.text}` : answer.text };
   } catch (e) {
     return { isError: true, text: errorText(e, { surface: deps.surface, op: OPS[TOOL_NAMES.search]! }) };
   }
@@ -357,4 +378,42 @@ async function list(input: Record<string, unknown>, deps: ToolDeps, signal?: Abo
     return `- ${a.id} · ${a.status} · ${when(a.createdAt)} · ${JSON.stringify(prompt.length > 100 ? `${prompt.slice(0, 99)}…` : prompt)}`;
   });
   return { isError: false, text: [`${jobs.length} most recent agent job${jobs.length === 1 ? '' : 's'}, newest first:`, ...lines].join('\n') };
+}
+
+// ---------------------------------------------------------------- issue 23: dependency + versions
+
+/** The dependency a search names, resolved in the folder; an error outcome when it cannot scope; undefined when none is named. */
+async function dependencyScope(dependency: unknown, folder: unknown, deps: ToolDeps): Promise<InstalledDependency | ToolOutcome | undefined> {
+  if (dependency === undefined) {
+    return folder === undefined ? undefined : { isError: true, text: issuesText([{ field: 'folder', message: 'folder is only read together with dependency' }], 'search parameters') };
+  }
+  if (typeof dependency !== 'string' || !dependency.trim() || dependency.length > 214) {
+    return { isError: true, text: issuesText([{ field: 'dependency', message: `dependency must be a package name of 1 to 214 characters; got ${show(dependency)}` }], 'search parameters') };
+  }
+  if (folder !== undefined && (typeof folder !== 'string' || !isAbsolute(folder))) {
+    return { isError: true, text: issuesText([{ field: 'folder', message: `folder must be an absolute path; got ${show(folder)}` }], 'search parameters') };
+  }
+  const given = folder as string | undefined;
+  const root = deps.dependencyFolder ? await deps.dependencyFolder(given) : deps.surface === 'mcp' ? given ?? process.cwd() : undefined;
+  if (!root) return { isError: true, text: 'dependency cannot be used: no workspace folder is open. Ask the user to open the project folder, or search with repos as owner/repo slugs.' };
+  const r = await resolveDependencies(root, [dependency.trim()], { maxDependencies: 5000 });
+  if (!r.ok) {
+    const fix = r.reason === 'unknown' ? ' Call again with one of those names, or search with repos as owner/repo slugs.' : ' Search without dependency (or with repos, if you know its repository).';
+    return { isError: true, text: `dependency ${JSON.stringify(dependency.trim())} cannot scope the search: ${r.message}.${fix}` };
+  }
+  return r.deps[0]!;
+}
+
+/** The lines the answer starts with: the installed version, then per result how its version statements compare. */
+function versionsLead(dep: InstalledDependency, res: SearchResponse): string {
+  const lines = [`Installed: ${installedWords(dep)}. Results from ${dep.slug} are compared with ${dep.version ? `version ${dep.version}` : 'nothing: the installed version is unknown (nothing on disk states it), so no statement is compared'}.`];
+  const badges = res.results.map((r) => (dependencyOfResult([dep], r) ? resultBadges(r.title, r.passages.map((p) => p.text), dep) : undefined));
+  const summary = versionSummary(badges.map((b) => b ?? []), dep);
+  if (summary) lines.push(summary);
+  res.results.slice(0, 50).forEach((_r, i) => {
+    const b = badges[i];
+    const words = b === undefined ? 'not from this dependency\'s repository' : b.length ? b.map((x) => `${x.text} ("${x.sentence.slice(0, 160)}")`).join('; ') : 'states no version';
+    lines.push(`[${i + 1}] ${words}`);
+  });
+  return lines.join('\n');
 }

@@ -26,7 +26,21 @@ export interface ViewResult {
   /** A short license label (results.ts `licenseLabel`), when the service said one. */
   license?: string;
   passages: ViewPassage[];
+  /** Issue 23: how the result's version statements compare with the installed version (most telling first). */
+  versions?: ViewVersionBadge[];
 }
+
+/** A version badge: `Fixed in 2.1.0 · you have 2.0.3`; the tooltip quotes the sentence it came from. */
+export interface ViewVersionBadge {
+  label: string;
+  sentence: string;
+  /** A newer fix (the likely answer) or a statement that yours is affected. */
+  highlight: boolean;
+  verdict: string;
+}
+
+/** A dependency a search is scoped to, with what the disk says is installed (absent: version unknown). */
+export interface ViewInstalled { ecosystem: string; name: string; slug: string; version?: string }
 
 export interface ViewNote {
   level: 'info' | 'warning';
@@ -45,6 +59,9 @@ export interface ViewOutcome {
   sources?: Array<{ source: string; indexed: boolean }>;
   notes: ViewNote[];
   ms: number;
+  /** Issue 23: the dependencies the search is scoped to, and one summary line per dependency with badges. */
+  installed?: ViewInstalled[];
+  versionSummary?: string[];
 }
 
 export interface ViewIssue { field: string; message: string }
@@ -86,7 +103,7 @@ export type ToWebview =
    * A search began. `params` is exactly what is sent: for a search the extension started (palette,
    * selection, repository, history, other features) the view shows them in its form and chip row.
    */
-  | { type: 'searchStarted'; requestId: string; params: SearchParams; notice?: string; keyless?: boolean }
+  | { type: 'searchStarted'; requestId: string; params: SearchParams; notice?: string; keyless?: boolean; installed?: ViewInstalled[] }
   | { type: 'retrying'; requestId: string; attempt: number; maxAttempts: number; delayMs: number; reason: string; status?: number }
   | { type: 'results'; requestId: string; outcome: ViewOutcome }
   | { type: 'searchError'; requestId: string; error: ViewError }

@@ -7,9 +7,11 @@ import { licenseLabel, passageLink, provenance } from '../api/results';
 import type { RetryEvent } from '../api/retry';
 import type { SearchResponse } from '../api/schemas';
 import { defaultParams } from '../search/scope';
+import { dependencyOfResult } from '../deps/dependencyScope';
+import { resultBadges, versionSummary, type InstalledDependency } from '../deps/versionCompare';
 import { externalUrl } from './linkPolicy';
 import {
-  FromWebviewSchema, type FromWebview, type ToWebview, type ViewCommand, type ViewError, type ViewNote, type ViewOutcome,
+  FromWebviewSchema, type FromWebview, type ToWebview, type ViewCommand, type ViewError, type ViewInstalled, type ViewNote, type ViewOutcome,
 } from './protocol';
 
 /** What the Search view needs from the rest of the extension (wired in services.ts). */
@@ -50,7 +52,12 @@ export type ShowRequest = { query: string } & Partial<SearchParams>;
  * `exact`: the request is the whole search; filters it does not name are the defaults (Search in This
  * Repository, history, requests from other features).
  */
-export interface SearchOptions { scope: 'keep' | 'exact'; notice?: string }
+export interface SearchOptions {
+  scope: 'keep' | 'exact';
+  notice?: string;
+  /** Issue 23: the dependencies (with installed versions) a dependency-scoped search is for: badges and chip. */
+  installed?: InstalledDependency[];
+}
 
 const FILTER_KEYS = ['k', 'types', 'repos', 'sources', 'skills', 'passages', 'language', 'topic', 'license', 'min_stars', 'max_stars', 'archived', 'fork'] as const;
 
@@ -149,11 +156,36 @@ export function toViewError(e: unknown): ViewError | 'aborted' {
   }
 }
 
-/** The Markdown document Open as Markdown shows. */
-export function passagesDocument(title: string, url: string, passages: string[]): string {
+/** Issue 23: each result's badges against the dependency whose repository it is from, and the summary lines. */
+export function withVersions(outcome: ViewOutcome, installed: readonly InstalledDependency[]): ViewOutcome {
+  if (!installed.length) return outcome;
+  const badges = outcome.results.map((r) => {
+    const d = dependencyOfResult(installed, r);
+    return d ? resultBadges(r.title, r.passages.map((p) => p.text), d) : [];
+  });
+  const summaries = installed
+    .map((d) => versionSummary(outcome.results.map((r, i) => (dependencyOfResult([d], r) ? badges[i]! : [])), d))
+    .filter((x): x is string => !!x);
+  return {
+    ...outcome,
+    results: outcome.results.map((r, i) => (badges[i]!.length
+      ? { ...r, versions: badges[i]!.map((b) => ({ label: b.label, sentence: b.sentence, highlight: b.highlight, verdict: b.verdict })) }
+      : r)),
+    installed: installed.map(viewInstalled),
+    ...(summaries.length ? { versionSummary: summaries } : {}),
+  };
+}
+
+function viewInstalled(d: InstalledDependency): ViewInstalled {
+  return { ecosystem: d.ecosystem, name: d.name, slug: d.slug, ...(d.version ? { version: d.version } : {}) };
+}
+
+/** The Markdown document Open as Markdown shows; the version badges stay, as text with their sentences. */
+export function passagesDocument(title: string, url: string, passages: string[], versions: ReadonlyArray<{ label: string; sentence: string }> = []): string {
   const heading = title.replace(/\s+/g, ' ').trim() || 'Passages';
   const link = externalUrl(url);
   const parts = [`# ${heading}`, ...(link ? [`<${link}>`] : [])];
+  if (versions.length) parts.push(versions.map((v) => `- **${v.label}** — “${v.sentence.replace(/\s+/g, ' ')}”`).join('\n'));
   passages.forEach((p, i) => parts.push(`## Passage ${i + 1}\n\n${p.trim()}`));
   return parts.join('\n\n') + '\n';
 }
@@ -182,6 +214,8 @@ export class SearchController {
   /** A command's search posted while the view was not listening: delivered at ready. */
   private backlog: ToWebview[] = [];
   private commandCounter = 0;
+  /** Issue 23: installed dependencies by repository, from dependency-scoped searches; a later search of the same repository keeps its badges. */
+  private readonly installed = new Map<string, InstalledDependency>();
 
   constructor(private readonly deps: SearchViewDeps, private post: (m: ToWebview) => unknown) {}
 
@@ -217,6 +251,7 @@ export class SearchController {
   async search(request: ShowRequest, opts: SearchOptions): Promise<void> {
     await this.whenReady();
     const params = commandParams(request, opts, this.viewScope, this.deps.defaults());
+    for (const d of opts.installed ?? []) this.installed.set(d.slug.toLowerCase(), d);
     this.commandCounter += 1;
     this.backlog = [];
     await this.runSearch(`x-${Date.now().toString(36)}-${this.commandCounter}`, params, { fromCommand: true, ...(opts.notice ? { notice: opts.notice } : {}) });
@@ -307,7 +342,7 @@ export class SearchController {
         return;
       }
       case 'openPassages':
-        await this.deps.openMarkdownDocument(m.id, m.title, passagesDocument(m.title, m.url, m.passages));
+        await this.deps.openMarkdownDocument(m.id, m.title, passagesDocument(m.title, m.url, m.passages, this.versionsOf(m.id)));
         return;
       case 'setKey':
         this.deps.runCommand('devIndex.auth.setKey');
@@ -380,6 +415,17 @@ export class SearchController {
     else if (fromCommand) this.backlog.push(message);
   }
 
+  /** The installed dependencies whose repositories a search is scoped to. */
+  private installedFor(params: SearchParams): InstalledDependency[] {
+    return (params.repos ?? []).map((r) => this.installed.get(r.toLowerCase())).filter((d): d is InstalledDependency => !!d);
+  }
+
+  /** The badges the last outcome showed for a result (Open as Markdown keeps them). */
+  private versionsOf(id: string): ReadonlyArray<{ label: string; sentence: string }> {
+    const m = this.last?.message;
+    return (m?.type === 'results' ? m.outcome.results.find((r) => r.id === id)?.versions : undefined) ?? [];
+  }
+
   private async runSearch(requestId: string, params: SearchParams, opts: { fromCommand: boolean; notice?: string; keyless?: boolean }): Promise<void> {
     // A new search supersedes the one in flight: its result would only be thrown away.
     this.current?.abort.abort();
@@ -388,7 +434,8 @@ export class SearchController {
     this.viewScope = params;
     const abort = new AbortController();
     this.current = { requestId, abort };
-    this.deliver({ type: 'searchStarted', requestId, params, ...(opts.notice ? { notice: opts.notice } : {}), ...(opts.keyless ? { keyless: true } : {}) }, opts.fromCommand);
+    const installed = this.installedFor(params);
+    this.deliver({ type: 'searchStarted', requestId, params, ...(opts.notice ? { notice: opts.notice } : {}), ...(opts.keyless ? { keyless: true } : {}), ...(installed.length ? { installed: installed.map(viewInstalled) } : {}) }, opts.fromCommand);
     const started = Date.now();
     try {
       const { response, notes } = await this.deps.search(params, {
@@ -403,7 +450,7 @@ export class SearchController {
         this.finish(requestId, { type: 'searchCancelled', requestId }, opts.fromCommand);
         return;
       }
-      this.finish(requestId, { type: 'results', requestId, outcome: toOutcome(params, response, notes, Date.now() - started) }, opts.fromCommand);
+      this.finish(requestId, { type: 'results', requestId, outcome: withVersions(toOutcome(params, response, notes, Date.now() - started), installed) }, opts.fromCommand);
     } catch (e) {
       const error = abort.signal.aborted ? 'aborted' : toViewError(e);
       if (error === 'aborted') this.finish(requestId, { type: 'searchCancelled', requestId }, opts.fromCommand);

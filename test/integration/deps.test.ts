@@ -76,13 +76,15 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
       const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, problem.range);
       const mine = actions.filter((x) => x.title.startsWith('Search Developer Index for this problem'));
       assert.ok(mine.length >= 1, `our action is offered: ${actions.map((x) => x.title).join(' | ')}`);
-      return mine.find((x) => x.title.endsWith('in keelhq/keel-schema'));
+      // Issue 23: the title carries the installed version (the fixture installs keel-schema 2.6.0).
+      return mine.find((x) => x.title.endsWith('in keelhq/keel-schema (2.6.0 installed)'));
     });
     assert.equal(ours.command?.command, 'devIndex.deps.searchProblem');
     await clearSeen();
     const before = a.lastSearch();
-    const ran = await vscode.commands.executeCommand<{ query: string; repos?: string[] }>(ours.command!.command, ...(ours.command!.arguments ?? []));
+    const ran = await vscode.commands.executeCommand<{ query: string; repos?: string[]; installed?: unknown }>(ours.command!.command, ...(ours.command!.arguments ?? []));
     assert.deepEqual(ran.repos, ['keelhq/keel-schema']);
+    assert.deepEqual(ran.installed, [{ ecosystem: 'npm', name: 'keel-schema', slug: 'keelhq/keel-schema', version: '2.6.0' }], 'the search carries the installed version');
     assert.ok(!ran.query.includes(root) && !ran.query.includes('node_modules'), `no absolute path in the query: ${ran.query}`);
     assert.match(ran.query, /declaration file for module 'keel-schema'/);
     const o = await searchDone(a, ran.query, before);
@@ -107,7 +109,8 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
       const titles = await until('scoped actions for both injected problems', async () => {
         const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, new vscode.Range(3, 0, 3, 5));
         const t = actions.map((x) => x.title);
-        return t.includes('Search Developer Index for this problem in gridworks/tollgate') && t.includes('Search Developer Index for this problem in trialrun/trialrun') ? t : undefined;
+        // Issue 23: each title says the installed version (go.mod's v2.1.0; trialrun's node_modules 1.0.0).
+        return t.includes('Search Developer Index for this problem in gridworks/tollgate (v2.1.0 installed)') && t.includes('Search Developer Index for this problem in trialrun/trialrun (1.0.0 installed)') ? t : undefined;
       });
       assert.ok(titles.length >= 2);
     } finally {
@@ -126,7 +129,7 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
     assert.match(md, /\[Search issues of keel-schema\]\(command:devIndex\.deps\.searchPackage\?/);
     assert.match(md, /\[Open keelhq\/keel-schema\]\(command:devIndex\.deps\.openRepository\?/);
     const args = decodeURIComponent(/devIndex\.deps\.searchPackage\?([^ )]+)/.exec(md)![1]!);
-    assert.deepEqual(JSON.parse(args), [{ name: 'keel-schema', slug: 'keelhq/keel-schema' }]);
+    assert.deepEqual(JSON.parse(args), [{ name: 'keel-schema', slug: 'keelhq/keel-schema', ecosystem: 'npm', version: '2.6.0' }]);
     const fetchPos = new vscode.Position(0, doc.lineAt(0).text.indexOf('fetchline') + 2);
     const other = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, fetchPos);
     assert.ok(other.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).some((t) => t.includes('Open fetchline/fetchline')));

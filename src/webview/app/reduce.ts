@@ -2,6 +2,7 @@
 // effects to run (messages to post, focus to move). Every input goes through it: what the user does
 // and what the extension sends. Request ids and the clock come in with the message, so it stays pure.
 import type { FromWebview, SearchParams, ToWebview } from '../protocol';
+import { installedChipLabel } from '../../deps/versionWords';
 import { scopeChips, withoutChip } from '../../search/scope';
 import { defaultForm, dropRepositoryFilters, followDefaults, formToParams, paramsToForm, splitList, type FormState } from './form';
 import type { ViewState } from './state';
@@ -97,7 +98,7 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
       if (m.requestId !== s.liveIssuesFor) return { state: s, effects: [] };
       return { state: { ...s, liveIssues: m.issues }, effects: [] };
     case 'searchStarted': {
-      if (m.requestId === pending) return { state: { ...s, pending: { requestId: m.requestId, params: m.params } }, effects: [] };
+      if (m.requestId === pending) return { state: { ...s, pending: { requestId: m.requestId, params: m.params }, installed: m.installed }, effects: [] };
       // A search the extension started (palette, selection, repository, history): the form and the
       // chip row show exactly what it sends.
       const next: ViewState = {
@@ -106,6 +107,7 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
         lastParams: m.params,
         error: undefined, issues: [], waitUntil: undefined, retry: undefined, status: undefined,
         notice: m.notice,
+        installed: m.installed,
       };
       // The view tells the extension what its form and chip row now show.
       return { state: next, effects: [scopePost(next)] };
@@ -234,6 +236,10 @@ export function reduce(s: ViewState, msg: Msg): Step {
 }
 
 /** The chips the view shows: the filters the next search sends that differ from the defaults. */
+/** The scope's chips; a repository chip of a dependency-scoped search says the installed version (`acme/widgets · 2.0.3 installed`). */
 export function chipsOf(s: ViewState) {
-  return scopeChips(scopeOf(s), s.defaults);
+  return scopeChips(scopeOf(s), s.defaults).map((c) => {
+    const d = c.id.startsWith('repos:') ? s.installed?.find((x) => `repos:${x.slug}`.toLowerCase() === c.id.toLowerCase()) : undefined;
+    return d ? { ...c, label: installedChipLabel(d), icon: 'package' } : c;
+  });
 }

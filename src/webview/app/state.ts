@@ -2,7 +2,7 @@
 // it comes back from the editor's storage, so it is checked field by field before it is trusted, and a
 // field that fails (or a state written by another version) costs that field only: above all, the typed
 // query is kept whenever it is a string.
-import type { SearchParams, ViewDefaults, ViewError, ViewIssue, ViewOutcome } from '../protocol';
+import type { SearchParams, ViewDefaults, ViewError, ViewInstalled, ViewIssue, ViewOutcome } from '../protocol';
 import { defaultForm, type FormState, type TriState } from './form';
 
 export const STATE_VERSION = 2;
@@ -36,6 +36,8 @@ export interface ViewState {
   /** Documentation source ids used or confirmed: true indexed, false not indexed, null not checked yet. */
   sources: Record<string, boolean | null>;
   scrollY?: number;
+  /** Issue 23: the dependencies (installed versions) of the search the view shows: the chip says the version. */
+  installed?: ViewInstalled[];
 
   // ---- not saved: the extension sends them again at ready ----
   hasKey?: boolean;
@@ -130,5 +132,8 @@ export function restoreState(raw: unknown): ViewState {
     for (const [k, v] of Object.entries(raw.sources).slice(0, 200)) if (k.length <= 512 && (v === true || v === false || v === null)) s.sources[k] = v;
   }
   if (typeof raw.scrollY === 'number' && Number.isFinite(raw.scrollY) && raw.scrollY >= 0) s.scrollY = raw.scrollY;
+  if (Array.isArray(raw.installed) && raw.installed.length <= 20 && raw.installed.every((d) => isObj(d) && isStr(d.slug) && isStr(d.name) && isStr(d.ecosystem) && (d.version === undefined || isStr(d.version)))) {
+    s.installed = raw.installed as ViewInstalled[];
+  }
   return s;
 }

@@ -114,3 +114,16 @@ test('problem -> packages: specifier under the range, quoted module, paths, rela
   assert.deepEqual(keys({ languageId: 'go', message: 'could not import github.com/gridworks/tollgate/v2/limiter (no required module provides package)', rangeText: '"github.com/gridworks/tollgate/v2/limiter"' }), ['go:github.com/gridworks/tollgate/v2/limiter']);
   assert.deepEqual(keys({ languageId: 'typescript', message: "Cannot find module './util' or its corresponding type declarations.", rangeText: "'./util'" }), []);
 });
+
+test('issue 23: qualified exception names and whole URLs stay; local file URLs and loopback with a port go', () => {
+  assert.equal(cleanMessage('requests.exceptions.ConnectionError: HTTPSConnectionPool(host=\'api.example.org\', port=443): Max retries exceeded'),
+    'requests.exceptions.ConnectionError: HTTPSConnectionPool(host=\'api.example.org\', port=443): Max retries exceeded');
+  assert.equal(cleanMessage('io.netty.handler.codec.http2.Http2ConnectionPrefaceException: bad preface token aZ3kLmN0pQrStUvWxYz12345678'),
+    'io.netty.handler.codec.http2.Http2ConnectionPrefaceException: bad preface token');
+  assert.equal(cleanMessage('Error: request to https://registry.example.org/pkg/-/pkg-1.0.0.tgz failed, reason: getaddrinfo ENOTFOUND'),
+    'Error: request to https://registry.example.org/pkg/-/pkg-1.0.0.tgz failed, reason: getaddrinfo ENOTFOUND');
+  assert.equal(cleanMessage('see https://example.com/docs/errors#E42.'), 'see https://example.com/docs/errors#E42.');
+  assert.equal(cleanMessage('GET http://api.internal:8080/v1 failed'), 'GET http://api.internal:8080/v1 failed');
+  assert.equal(cleanMessage('connect ECONNREFUSED http://127.0.0.1:8080/api'), 'connect ECONNREFUSED');
+  assert.equal(cleanMessage('fetch failed at http://localhost:3000/health, see file:///home/u/app/x.js:3:4'), 'fetch failed at, see x.js');
+});

@@ -113,3 +113,10 @@ test('slugFromUrl reads the URL forms Python and Cargo metadata use', () => {
   const r = slugFromUrl('https://github.com/tokio-rs/tokio/blob/master/README.md');
   assert.equal(r.ok && r.slug, 'tokio-rs/tokio');
 });
+
+test('issue 23: a legacy owner ending in a hyphen is what GitHub serves; a leading hyphen is still refused', () => {
+  assert.deepEqual(slugFromRepositoryField('git+https://github.com/old-timer-/widgets.git'), { ok: true, slug: 'old-timer-/widgets' });
+  assert.deepEqual(slugFromRepositoryField('github:double--dash/x'), { ok: true, slug: 'double--dash/x' });
+  assert.equal(slugFromRepositoryField('https://github.com/-bad/x').ok, false);
+  assert.equal(slugFromRepositoryField(`https://github.com/${'a'.repeat(40)}/x`).ok, false);
+});

@@ -46,7 +46,7 @@ describe('tool definitions', () => {
   it('the search schema states the specification\'s bounds and teaches the scoping rules', () => {
     const schema = MCP_TOOLS[0]!.inputSchema as { properties: Record<string, Record<string, unknown>>; required: string[] };
     assert.deepEqual(schema.required, ['query']);
-    assert.deepEqual(Object.keys(schema.properties).sort(), ['archived', 'fork', 'k', 'language', 'license', 'maxTokens', 'max_stars', 'min_stars', 'passages', 'query', 'repos', 'skills', 'sources', 'topic', 'types']);
+    assert.deepEqual(Object.keys(schema.properties).sort(), ['archived', 'dependency', 'folder', 'fork', 'k', 'language', 'license', 'maxTokens', 'max_stars', 'min_stars', 'passages', 'query', 'repos', 'skills', 'sources', 'topic', 'types']);
     assert.deepEqual([schema.properties.maxTokens!.minimum, schema.properties.maxTokens!.maximum], [500, 50_000]);
     assert.deepEqual([schema.properties.k!.minimum, schema.properties.k!.maximum], [LIMITS.k.min, LIMITS.k.max]);
     assert.deepEqual([schema.properties.passages!.minimum, schema.properties.passages!.maximum], [1, 5]);
@@ -63,6 +63,9 @@ describe('tool definitions', () => {
     assert.equal(schema.properties.topic!.maxItems, LIMITS.topics.maxItems);
     const editorSearch = EDITOR_TOOLS[0]!.inputSchema as { properties: Record<string, unknown> };
     assert.ok('scope' in editorSearch.properties);
+    // Issue 23: a dependency by name (both surfaces); a folder only where there is no workspace (MCP).
+    assert.ok('dependency' in editorSearch.properties && !('folder' in editorSearch.properties));
+    assert.match(String(schema.properties.dependency!.description), /installed version/);
   });
 
   it('the start schema names every model this build knows, the default first', () => {

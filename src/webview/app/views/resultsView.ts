@@ -76,7 +76,15 @@ function row(r: ViewResult, index: number): HTMLElement {
     h('div', { class: 'row-main' }, typeIcon(r.type), h('span', { class: 'row-title', title }, title), h('span', { class: 'row-actions' })),
     h('div', { class: 'row-meta' }, h('span', { class: 'provenance', title: r.url }, r.provenance),
       r.license ? h('span', { class: 'license', title: `License: ${r.license}` }, r.license) : undefined),
+    r.versions?.length ? versionBadges(r) : undefined,
     snippet ? h('div', { class: 'row-snippet' }, snippet) : undefined);
+}
+
+/** Issue 23: a result's version badges; the tooltip (and the accessible name) quotes the sentence. */
+function versionBadges(r: ViewResult): HTMLElement {
+  return h('div', { class: 'row-versions' }, ...(r.versions ?? []).slice(0, 3).map((b) =>
+    h('span', { class: `version-badge${b.highlight ? ' highlight' : ''}`, 'data-verdict': b.verdict, title: `“${b.sentence}”`, 'aria-label': `${b.label}: “${b.sentence}”` },
+      icon(b.verdict === 'newer-fix' || b.verdict === 'newer-release' ? 'arrow-up' : b.verdict === 'affects-yours' ? 'bug' : 'check', 'version-icon'), b.label)));
 }
 
 /** Renders a row's passages (once, on first expand). */
@@ -213,6 +221,7 @@ export class ResultsView {
     const parts: Array<HTMLElement | undefined> = [
       h('p', { class: 'stale-banner', hidden: true }, icon('history'), `Showing results for “${o.params.query}”`),
       h('p', { class: 'summary', title: tip }, `${n} result${n === 1 ? '' : 's'} for “${o.params.query}”${scope ? ` ${scope}` : ''}`),
+      ...(o.versionSummary ?? []).map((line) => h('p', { class: 'version-summary' }, icon('versions', 'version-icon'), line)),
       coverageLines(o),
     ];
     if (n === 0) {

@@ -1,0 +1,221 @@
+// Pure: a result's version statements against the installed version, per ecosystem (semver for npm, Cargo
+// and Go with its `v`; PEP 440 for Python), as badges and one summary line. No vscode, no fs. An installed
+// or mentioned version that the ecosystem's rules cannot read gives no badge: never a wrong one.
+import * as pep440 from '@renovatebot/pep440';
+import * as semver from 'semver';
+import type { Ecosystem } from './messages';
+export { installedChipLabel } from './versionWords';
+import { findVersionMentions, type MentionKind, type VersionMention } from './versionMentions';
+
+/** What the search knows about the dependency it is scoped to. */
+export interface InstalledDependency {
+  ecosystem: Ecosystem;
+  name: string;
+  slug: string;
+  /** Absent: version unknown (then no badge, and the words say so). */
+  version?: string;
+}
+
+export type Verdict =
+  | 'newer-fix'       // fixed in a version newer than yours: the likely answer
+  | 'included-fix'    // fixed in a version yours includes
+  | 'affects-yours'   // the statement's versions include yours
+  | 'affects-other'   // the statement's versions do not include yours
+  | 'newer-release'   // a release newer than yours
+  | 'included-release';
+
+export interface VersionBadge {
+  kind: MentionKind;
+  verdict: Verdict;
+  /** The version (or range) the text states, as written: `2.1.0`, `2.0.x`, `2.0+`, `2.0.0–2.0.3`. */
+  stated: string;
+  installed: string;
+  /** The view's words: `Fixed in 2.1.0 · you have 2.0.3`. */
+  label: string;
+  /** The CLI's and the model's words: `fixed in 2.1.0 · newer than your 2.0.3`. */
+  text: string;
+  /** The sentence it came from (the tooltip). */
+  sentence: string;
+  /** The fix is newer than yours (or a statement says yours is affected): shown highlighted. */
+  highlight: boolean;
+}
+
+interface Scheme {
+  valid(v: string): boolean;
+  cmp(a: string, b: string): number;
+  inRange(v: string, m: VersionMention): boolean | undefined;
+  /** The release line (`2.5` of `2.5.1`): a backport list has one fix per line. */
+  line(v: string): string;
+}
+
+/**
+ * A "since X" statement bounded by a fix the same result states (`regression in 2.4.0` + `fixed in 2.5.1`):
+ * the fix of the installed version's release line, else the first fix above the installed version, else the last fix.
+ */
+function until(m: VersionMention, fixes: readonly string[], mine: string, scheme: Scheme): string | undefined {
+  if (m.kind !== 'affects' || m.bound !== 'since' || !scheme.valid(m.version)) return undefined;
+  const after = fixes.filter((f) => scheme.valid(f) && scheme.cmp(f, m.version) > 0).sort((a, b) => scheme.cmp(a, b));
+  return after.find((f) => scheme.line(f) === scheme.line(mine)) ?? after.find((f) => scheme.cmp(f, mine) > 0) ?? after.at(-1);
+}
+
+/** `2.1` -> `2.1.0`, `v2` -> `2.0.0`; undefined when semver cannot read it. */
+function semverOf(v: string): string | undefined {
+  const s = v.replace(/^v/i, '');
+  const full = /^\d+$/.test(s) ? `${s}.0.0` : /^\d+\.\d+$/.test(s) ? `${s}.0` : /^(\d+\.\d+)(-.*)$/.test(s) ? s.replace(/^(\d+\.\d+)(-.*)$/, '$1.0$2') : s;
+  return semver.valid(full) ?? undefined;
+}
+
+const SEMVER: Scheme = {
+  valid: (v) => semverOf(v) !== undefined,
+  cmp: (a, b) => semver.compare(semverOf(a)!, semverOf(b)!),
+  inRange(v, m) {
+    const mine = semverOf(v)!;
+    if (m.bound === 'range' && m.upto) {
+      const [lo, hi] = [semverOf(m.version), semverOf(m.upto)];
+      return lo && hi ? semver.gte(mine, lo) && semver.lte(mine, hi) : undefined;
+    }
+    if (m.bound === 'range') return semver.validRange(m.version) ? semver.satisfies(mine, m.version, { includePrerelease: true }) : undefined;
+    const at = semverOf(m.version);
+    if (!at) return undefined;
+    if (m.bound === 'since') return semver.gte(mine, at);
+    return semver.eq(mine, at);
+  },
+  line: (v) => { const s = semverOf(v)!; return `${semver.major(s)}.${semver.minor(s)}`; },
+};
+
+const PEP440: Scheme = {
+  valid: (v) => pep440.valid(v) !== null,
+  cmp: (a, b) => pep440.compare(a, b),
+  inRange(v, m) {
+    if (m.bound === 'range' && m.upto) return pep440.valid(m.version) && pep440.valid(m.upto) ? pep440.gte(v, m.version) && pep440.lte(v, m.upto) : undefined;
+    if (m.bound === 'range') {
+      const spec = `==${m.version.replace(/\.x$/i, '.*')}`;
+      return pep440.validRange(spec) ? pep440.satisfies(v, spec) : undefined;
+    }
+    if (!pep440.valid(m.version)) return undefined;
+    return m.bound === 'since' ? pep440.gte(v, m.version) : pep440.eq(v, m.version);
+  },
+  line: (v) => `${pep440.major(v)}.${pep440.minor(v)}`,
+};
+
+function schemeOf(e: Ecosystem): Scheme {
+  return e === 'pypi' ? PEP440 : SEMVER;
+}
+
+function statedWords(m: VersionMention, fixedIn?: string): string {
+  if (fixedIn) return `≥${m.version} <${fixedIn}`;
+  if (m.upto) return `${m.version}–${m.upto}`;
+  return m.bound === 'since' ? `${m.version}+` : m.version;
+}
+
+/**
+ * One statement against the installed version; undefined when either version is unreadable. `fixes`: the fix
+ * versions the same result states, which end a "since" statement's range.
+ */
+export function compareMention(m: VersionMention, dep: InstalledDependency, fixes: readonly string[] = []): VersionBadge | undefined {
+  const mine = dep.version;
+  if (!mine) return undefined;
+  const scheme = schemeOf(dep.ecosystem);
+  if (!scheme.valid(mine)) return undefined;
+  const fixedIn = until(m, fixes, mine, scheme);
+  const stated = statedWords(m, fixedIn);
+  const base = { kind: m.kind, stated, installed: mine, sentence: m.sentence };
+  if (m.kind === 'affects') {
+    const inside = fixedIn ? scheme.inRange(mine, m) && scheme.cmp(mine, fixedIn) < 0 : scheme.inRange(mine, m);
+    if (inside === undefined) return undefined;
+    return inside
+      ? { ...base, verdict: 'affects-yours', label: `Affects ${stated} · yours`, text: `affects ${stated} · includes your ${mine}`, highlight: true }
+      : { ...base, verdict: 'affects-other', label: `Affects ${stated} · not your ${mine}`, text: `affects ${stated} · not your ${mine}`, highlight: false };
+  }
+  if (m.bound !== 'at' || !scheme.valid(m.version)) return undefined;
+  const c = scheme.cmp(m.version, mine);
+  if (m.kind === 'fixed') {
+    return c > 0
+      ? { ...base, verdict: 'newer-fix', label: `Fixed in ${stated} · you have ${mine}`, text: `fixed in ${stated} · newer than your ${mine}`, highlight: true }
+      : { ...base, verdict: 'included-fix', label: `Fixed in ${stated} · included in your ${mine}`, text: `fixed in ${stated} · included in your ${mine}`, highlight: false };
+  }
+  return c > 0
+    ? { ...base, verdict: 'newer-release', label: `Released ${stated} · newer than your ${mine}`, text: `released ${stated} · newer than your ${mine}`, highlight: true }
+    : { ...base, verdict: 'included-release', label: `Released ${stated} · included in your ${mine}`, text: `released ${stated} · included in your ${mine}`, highlight: false };
+}
+
+const ORDER: Verdict[] = ['newer-fix', 'affects-yours', 'newer-release', 'included-fix', 'included-release', 'affects-other'];
+
+/** The scheme's own validity check, exported for callers that must not show an unreadable version as if compared. */
+export function readableVersion(ecosystem: Ecosystem, version: string | undefined): boolean {
+  return !!version && schemeOf(ecosystem).valid(version);
+}
+
+/** The names a text may call the dependency by: `@acme/widgets`, `widgets`, `acme/widgets`, `acme-widgets`. */
+export function namesOf(dep: { name: string; slug?: string }): string[] {
+  const out = new Set<string>([dep.name]);
+  const last = dep.name.split('/').pop()!;
+  if (last.length >= 3) out.add(last);
+  if (dep.name.startsWith('@')) out.add(dep.name.slice(1).replace('/', '-'));
+  if (dep.slug) {
+    out.add(dep.slug);
+    const repo = dep.slug.split('/')[1]!;
+    if (repo.length >= 3) out.add(repo);
+  }
+  return [...out];
+}
+
+/**
+ * A result's badges against the installed version: one per distinct statement (kind and version), most
+ * telling first (a newer fix, then yours affected, ...). A fix in a version yours includes is dropped when
+ * the same result states a newer fix (a backport list: the newer one is what matters).
+ */
+export function resultBadges(title: string | undefined, passages: readonly string[], dep: InstalledDependency): VersionBadge[] {
+  const names = namesOf(dep);
+  const mentions = [
+    ...(title ? findVersionMentions(title, { names, title: true }) : []),
+    ...passages.flatMap((p) => findVersionMentions(p, { names })),
+  ];
+  const seen = new Set<string>();
+  const out: VersionBadge[] = [];
+  const fixes = mentions.filter((m) => m.kind === 'fixed' && m.bound === 'at').map((m) => m.version);
+  for (const m of mentions) {
+    const b = compareMention(m, dep, fixes);
+    if (!b) continue;
+    const key = `${b.kind}:${b.stated}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(b);
+  }
+  out.sort((a, b) => ORDER.indexOf(a.verdict) - ORDER.indexOf(b.verdict));
+  // A backport list: the fix of your own release line decides. Included there: the other lines' newer fixes
+  // are not yours to take. Otherwise a newer fix is the answer and older lines' fixes are noise.
+  const scheme = schemeOf(dep.ecosystem);
+  const ownLine = dep.version && scheme.valid(dep.version) ? scheme.line(dep.version) : undefined;
+  const includedHere = out.some((b) => b.verdict === 'included-fix' && scheme.valid(b.stated) && scheme.line(b.stated) === ownLine);
+  if (includedHere) return out.filter((b) => b.verdict !== 'newer-fix');
+  return out.some((b) => b.verdict === 'newer-fix') ? out.filter((b) => b.verdict !== 'included-fix') : out;
+}
+
+/** The versions of every mention in a result without comparing (for `--json` when the installed version is unknown). */
+export function resultMentions(title: string | undefined, passages: readonly string[], dep: { name: string; slug?: string }): VersionMention[] {
+  const names = namesOf(dep);
+  return [...(title ? findVersionMentions(title, { names, title: true }) : []), ...passages.flatMap((p) => findVersionMentions(p, { names }))];
+}
+
+/**
+ * The line above the results: "2 results mention a fix newer than your @acme/widgets 2.0.3 (2.1.0)." Says
+ * what the badges say; undefined when no result has a badge.
+ */
+export function versionSummary(badges: ReadonlyArray<readonly VersionBadge[]>, dep: InstalledDependency): string | undefined {
+  if (!dep.version) return undefined;
+  const scheme = schemeOf(dep.ecosystem);
+  const newer = badges.filter((bs) => bs.some((b) => b.verdict === 'newer-fix'));
+  const affected = badges.filter((bs) => bs.some((b) => b.verdict === 'affects-yours'));
+  const included = badges.filter((bs) => bs.some((b) => b.verdict === 'included-fix'));
+  const n = (k: number) => `${k} result${k === 1 ? '' : 's'}`;
+  const mentions = (k: number) => (k === 1 ? 'mentions' : 'mention');
+  if (newer.length) {
+    const versions = [...new Set(newer.flatMap((bs) => bs.filter((b) => b.verdict === 'newer-fix').map((b) => b.stated)))]
+      .sort((a, b) => scheme.cmp(a, b));
+    return `${n(newer.length)} ${mentions(newer.length)} a fix newer than your ${dep.name} ${dep.version} (${versions.slice(0, 3).join(', ')}${versions.length > 3 ? ', …' : ''}).`;
+  }
+  if (affected.length) return `${n(affected.length)} ${affected.length === 1 ? 'says' : 'say'} your ${dep.name} ${dep.version} is affected; none mentions a newer fix.`;
+  if (included.length) return `${n(included.length)} ${mentions(included.length)} a fix your ${dep.name} ${dep.version} already includes.`;
+  return undefined;
+}

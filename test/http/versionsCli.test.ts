@@ -1,0 +1,85 @@
+// `devindex search --dependency` as a spawned process in a fixture folder against the sandbox (issue 23):
+// the scope line with the installed version, a badge line per result, --json's installed and versions,
+// and exit 2 for a name the folder does not have or a dependency without a GitHub repository.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startSandbox } from '../../sandbox/server';
+import { CLI_PATH, type CliRun } from './cliProcess';
+import { writeVersionsFixture } from './versionsFixture';
+
+let sb: { url: string; close(): Promise<void> };
+let folder: string;
+
+function run(args: string[], cwd: string): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DEVINDEX_BASE_URL: sb.url };
+    delete env.DEVINDEX_API_KEY;
+    const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`cli timed out: ${args.join(' ')}`)); }, 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
+  });
+}
+
+describe('devindex search --dependency (spawned, against the sandbox)', () => {
+  before(async () => {
+    assert.ok(existsSync(CLI_PATH), `${CLI_PATH} is missing: build with --bundles`);
+    sb = await startSandbox({ port: 0, quiet: true, keylessRateLimit: 100_000 });
+    folder = mkdtempSync(join(tmpdir(), 'devindex-versions-cli-'));
+    writeVersionsFixture(folder);
+  });
+  after(async () => {
+    await sb.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('scopes to the repository, prints the installed version, the summary and each result\'s badge', async () => {
+    const r = await run(['search', 'Retry-After ignored per-request timeout 429', '--dependency', 'fetchline', '--k', '5'], folder);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^Scope: fetchline 3\.2\.0 installed \(fetchline\/fetchline\)\n/);
+    assert.match(r.out, /\n\d results? mentions? a fix newer than your fetchline 3\.2\.0 \(3\.3\.0\)\.\n/);
+    assert.match(r.out, /Retry-After ignored after a 429[^\n]*\n {3}issue · fetchline\/fetchline #472[^\n]*\n {3}https:\/\/github\.com\/fetchline\/fetchline\/issues\/472\n {3}fixed in 3\.3\.0 · newer than your 3\.2\.0\n/);
+  });
+
+  it('a fix the installed version already includes says so', async () => {
+    const r = await run(['search', 'coerce drops defaults of nested objects', '--dependency', 'keel-schema', '--k', '3'], folder);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^Scope: keel-schema 2\.6\.0 installed \(keelhq\/keel-schema\)\n/);
+    assert.match(r.out, /fixed in 2\.5\.1 · included in your 2\.6\.0/);
+    assert.match(r.out, /already includes/);
+  });
+
+  it('--json adds installed and per-result versions', async () => {
+    const r = await run(['search', 'Retry-After per-request timeout', '--dependency', 'fetchline', '--json', '--k', '5'], folder);
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out) as { installed: unknown[]; results: Array<{ id: string; versions: Array<{ kind: string; stated: string; verdict: string | null; text: string; sentence: string }> }> };
+    assert.deepEqual(j.installed, [{ name: 'fetchline', ecosystem: 'npm', repo: 'fetchline/fetchline', version: '3.2.0', versionFrom: 'node_modules' }]);
+    const issue = j.results.find((x) => x.id === 'issue:fetchline/fetchline#472');
+    assert.ok(issue, j.results.map((x) => x.id).join(', '));
+    assert.deepEqual(issue.versions[0] && [issue.versions[0].kind, issue.versions[0].stated, issue.versions[0].verdict], ['fixed', '3.3.0', 'newer-fix']);
+    for (const v of issue.versions.slice(1)) assert.deepEqual([v.kind, v.stated, v.verdict], ['affects', '≥3.1.0 <3.3.0', 'affects-yours']);
+    assert.match(issue.versions[0]!.sentence, /fixed in 3\.3\.0/);
+    for (const res of j.results) assert.ok(Array.isArray(res.versions));
+  });
+
+  it('exit 2 for a name the folder does not have (naming what it has) and for a dependency without a GitHub repository', async () => {
+    const unknown = await run(['search', 'anything', '--dependency', 'left-pad'], folder);
+    assert.equal(unknown.code, 2);
+    assert.equal(unknown.out, '');
+    assert.match(unknown.err, /^devindex search: left-pad is not a dependency of .+ \(its manifests list fetchline, keel-schema, gitlab-only, only-locked\)\n$/);
+    const gitlab = await run(['search', 'anything', '--dependency', 'gitlab-only'], folder);
+    assert.equal(gitlab.code, 2);
+    assert.match(gitlab.err, /gitlab-only has no GitHub repository to search in: its repository is not on GitHub \(hosted on gitlab\.com\)/);
+    const locked = await run(['search', 'anything', '--dependency', 'only-locked'], folder);
+    assert.equal(locked.code, 2);
+    assert.match(locked.err, /only-locked has no GitHub repository to search in: it is not installed/);
+  });
+});
