@@ -15,7 +15,7 @@ const grep = argv.includes('--grep') ? argv[argv.indexOf('--grep') + 1] : undefi
 if (argv.includes('--keep')) process.env.DEVINDEX_KEEP_SESSION = '1';
 const LOG_TAG = '[devindex-suite] ';
 const RESULTS = join(root, 'test-results', 'host');
-const SUITE_TIMEOUT_MS = Number(process.env.DEVINDEX_HOST_TIMEOUT_MS ?? 300_000);
+const SUITE_TIMEOUT_MS = Number(process.env.DEVINDEX_HOST_TIMEOUT_MS ?? 600_000);
 const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 const log = (s) => process.stderr.write(`${s}\n`);

@@ -239,7 +239,7 @@ test('a service that echoes the key in every field (raw, \\u-escaped, in errors)
     assert.match(answers[0]!.text, /\[1\] issue:a\/b#1 · T \[redacted\]/);
     // The wait's progress notifications and its end go through the same guard.
     const progress: string[] = [];
-    const waited = await other.client.callTool({ name: 'devIndex_waitForAgentJob', arguments: { jobId: JOB, timeoutSeconds: 5 } }, undefined, { onprogress: (p) => { progress.push(p.message ?? ''); } });
+    const waited = await other.client.callTool({ name: 'devIndex_waitForAgentJob', arguments: { jobId: JOB, timeoutSeconds: 20 } }, undefined, { onprogress: (p) => { progress.push(p.message ?? ''); } });
     const waitText = (waited.content as Array<{ text: string }>)[0]!.text;
     assert.ok(!waitText.includes(key), waitText);
     assert.ok(progress.length >= 1 && progress.every((l) => !l.includes(key)), JSON.stringify(progress));
