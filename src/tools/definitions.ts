@@ -58,7 +58,7 @@ const DEPENDENCY_PROPERTY = { type: 'string', description: 'Package name: compar
 const FOLDER_PROPERTY = { type: 'string', description: 'Project dir (default: cwd)' };
 
 const SEARCH_DESCRIPTION = [
-  'One ranked search of docs, GitHub issues, PRs and READMEs; results carry ids, URLs and passages.',
+  'Search docs, GitHub issues, pull requests and READMEs in one ranked call; cite id, URL, passage.',
   '`repos` scopes only issues/PRs/READMEs, `sources` only docs; both: a union.',
   'Repository filters (language, topic, license, stars, archived, fork) without `sources` return NO documentation.',
   'A cut answer ends with `more: <handle>` for devIndex_readMore.',

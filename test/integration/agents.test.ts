@@ -11,28 +11,9 @@ import { AgentNode } from '../../src/agents/agentNode';
 import { EventNode } from '../../src/agents/eventNode';
 import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/index';
 import { JobNode } from '../../src/agents/jobNode';
-import type { JobStorage } from '../../src/agents/jobModel';
 import type { TreeNode } from '../../src/agents/jobsTreeProvider';
-import { api, until } from './hostSupport';
+import { api, until, iconId, MemoryStorage } from './hostSupport';
 
-class MemoryStorage implements JobStorage {
-  private readonly map = new Map<string, string>();
-  get<T>(key: string): T | undefined {
-    const v = this.map.get(key);
-    return v === undefined ? undefined : (JSON.parse(v) as T);
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.map.delete(key);
-    else this.map.set(key, JSON.stringify(value));
-  }
-  keys(): readonly string[] {
-    return [...this.map.keys()];
-  }
-}
-
-function iconId(node: vscode.TreeItem): string | undefined {
-  return node.iconPath instanceof vscode.ThemeIcon ? node.iconPath.id : undefined;
-}
 
 async function jobNode(feature: AgentsFeature, id: string): Promise<JobNode | undefined> {
   const roots = await feature.tree.getChildren();

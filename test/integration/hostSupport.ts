@@ -2,6 +2,7 @@
 // requests the sandbox saw, and a wait for a condition. Bundled into each suite (not a suite itself).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { JobStorage } from '../../src/agents/jobModel';
 
 export const EXTENSION_ID = 'devindex.devindex';
 
@@ -73,4 +74,25 @@ function describe(v: unknown): string {
   } catch {
     return String(v);
   }
+}
+
+/** Job storage in memory, with the JSON round trip the editor's storage does (the agents and threads suites). */
+export class MemoryStorage implements JobStorage {
+  private readonly map = new Map<string, string>();
+  get<T>(key: string): T | undefined {
+    const v = this.map.get(key);
+    return v === undefined ? undefined : (JSON.parse(v) as T);
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.map.delete(key);
+    else this.map.set(key, JSON.stringify(value));
+  }
+  keys(): readonly string[] {
+    return [...this.map.keys()];
+  }
+}
+
+/** The codicon id of a tree row's icon. */
+export function iconId(node: vscode.TreeItem): string | undefined {
+  return node.iconPath instanceof vscode.ThemeIcon ? node.iconPath.id : undefined;
 }

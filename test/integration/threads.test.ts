@@ -11,29 +11,10 @@ import { DevIndexClient } from '../../src/api/client';
 import { agentDocumentPath } from '../../src/agents/agentDocuments';
 import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/index';
 import { JobNode, ThreadNode } from '../../src/agents/jobNode';
-import type { JobStorage } from '../../src/agents/jobModel';
 import { jobState } from '../../src/agents/jobState';
 import { ApprovalNode } from '../../src/agents/placeholderNodes';
-import { api, sandboxRequests, until } from './hostSupport';
+import { api, sandboxRequests, until, iconId, MemoryStorage } from './hostSupport';
 
-class MemoryStorage implements JobStorage {
-  private readonly map = new Map<string, string>();
-  get<T>(key: string): T | undefined {
-    const v = this.map.get(key);
-    return v === undefined ? undefined : (JSON.parse(v) as T);
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.map.delete(key);
-    else this.map.set(key, JSON.stringify(value));
-  }
-  keys(): readonly string[] {
-    return [...this.map.keys()];
-  }
-}
-
-function iconId(node: vscode.TreeItem): string | undefined {
-  return node.iconPath instanceof vscode.ThemeIcon ? node.iconPath.id : undefined;
-}
 
 describe('issue 19: threads, chat answers and approvals', function () {
   this.timeout(180_000);
