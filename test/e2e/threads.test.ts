@@ -2,8 +2,7 @@
 // a chat run's answer opened from its end notification (a rendered markdown document), Ask a
 // Follow-up… from the job's row (a thread with two turns under one row), a run waiting for an
 // approval (never spinning) approved from its row, and the Search view's keyless line counting down
-// to the reset of the keyless quota. Threads, chat and approvals need the sandbox of issue 19; on an
-// older sandbox those tests are skipped and say so. The keyless line uses fault injection.
+// to the reset of the keyless quota. The keyless line uses fault injection.
 import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
@@ -14,12 +13,7 @@ const DEFAULT_SIDE_BAR = 300;
 
 describe('threads, chat answers, approvals and the keyless quota in the workbench', () => {
   let wb: Workbench;
-  let threads = true;
   before(async () => {
-    // The sandbox of issue 19 has the keyless control route; an older one serves no threads, chat or approvals.
-    const probe = await fetch(`${e2e.sandboxUrl()}/__sandbox/keyless`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    await probe.text();
-    threads = probe.status === 200;
     wb = await Workbench.open('threads');
     await wb.activityItem('Developer Index').waitFor({ state: 'visible', timeout: 60_000 });
     await wb.openContainer('Developer Index');
@@ -95,17 +89,11 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
-  it('a chat run: Open Answer first in its notification opens the answer rendered', async (t) => {
-    if (!threads) { t.skip('needs the sandbox of issue 19 (threads, chat mode, approvals)'); return; }
+  it('a chat run: Open Answer first in its notification opens the answer rendered', async () => {
     await start('E2E explain retries', 'chat');
     const note = await wb.waitForNotification(/Agent job "E2E explain retries" completed/, 60_000);
     const toast = wb.page.locator('.notification-list-item').filter({ hasText: /E2E explain retries/ }).first();
     const buttons = await toast.locator('.monaco-button').allInnerTexts();
-    if (buttons[0] !== 'Open Answer') {
-      threads = false;
-      t.skip(`this sandbox serves no chat mode (buttons ${JSON.stringify(buttons)}): needs the sandbox of issue 19`);
-      return;
-    }
     assert.match(note, /completed/);
     assert.deepEqual(buttons.slice(0, 3), ['Open Answer', 'Ask a Follow-up…', 'Show in Tree']);
     await wb.screenshot('chat run ended with Open Answer first');
@@ -120,8 +108,7 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await wb.runCommand('View: Close All Editors').catch(() => undefined);
   });
 
-  it('Ask a Follow-up… from the row: a thread with two turns under one row', async (t) => {
-    if (!threads) { t.skip('needs the sandbox of issue 19'); return; }
+  it('Ask a Follow-up… from the row: a thread with two turns under one row', async () => {
     // The Agent Jobs pane gets the side bar's height (it is expanded now, so Search may collapse).
     await wb.setViewExpanded('Search', false).catch(() => undefined);
     const job = row('E2E explain retries');
@@ -145,8 +132,7 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await threeThemes('thread with two turns at 300 px');
   });
 
-  it('a run waiting for an approval: never spinning, says what for; Approve from the row lets it finish', async (t) => {
-    if (!threads) { t.skip('needs the sandbox of issue 19'); return; }
+  it('a run waiting for an approval: never spinning, says what for; Approve from the row lets it finish', async () => {
     await start('E2E APPROVAL two calls', 'default');
     const job = row('E2E APPROVAL two');
     await job.waitFor({ state: 'visible', timeout: 15_000 });

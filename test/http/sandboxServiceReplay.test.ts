@@ -74,9 +74,7 @@ describe('the service\'s developer search API tests, replayed on the sandbox', (
     assert.equal((await research(LEGACY, { query: 'retry backoff', k: 1 }, false)).status, 401);
   });
 
-  // Not replayable against a stand-in: they read the service's own database or bill real credits.
-  it.skip('logs the developer search request kind with origin and integration (reads the request log table)');
-  it.skip('redacts stored payloads for a forced-ZDR team (reads the request and usage tables)');
-  it.skip('writes a usage row with the billed credits (reads the usage table)');
-  it.skip('bills by returned result count (production billing)');
+  // Not replayable against a stand-in, so not here: the suite's cases that read the service's own
+  // database or bill real credits (the request log's kind with origin and integration; stored payloads
+  // redacted for a forced-ZDR team; the usage row's billed credits; billing by result count).
 });

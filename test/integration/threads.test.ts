@@ -2,8 +2,7 @@
 // Follow-up… from a job row (the service's suggestions as picks, the new turn under one thread row, a
 // busy thread offering to follow its running turn), and an approval (a waiting row that never spins,
 // Approve sending the run on to its end). Against the sandbox's production wire: threads, `mode:
-// "chat"` and the `APPROVAL` prompt trigger need the sandbox of issue 19; against an older sandbox
-// (no `threadId` on submit) these tests are skipped and say so.
+// "chat"` and the `APPROVAL` prompt trigger (sandbox/README.md).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { AgentClient } from '../../src/api/agent';
@@ -27,7 +26,6 @@ describe('issue 19: threads, chat answers and approvals', function () {
   const followUps: Array<{ suggestions: Array<{ label?: string; prompt: string }>; value: string }> = [];
   let followUpAnswer: (o: { suggestions: Array<{ prompt: string }> }) => string | undefined = () => undefined;
   const revealed: string[] = [];
-  let threadsServed = true;
   let chatId = '';
 
   before(async () => {
@@ -65,19 +63,10 @@ describe('issue 19: threads, chat answers and approvals', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  beforeEach(function () {
-    if (!threadsServed) this.skip();
-  });
-
   it('a chat run: Open Answer is first in the end notification and opens the answer as a markdown preview', async function () {
     press = (text, buttons) => (/explain retries/.test(text) ? buttons[0] : undefined);
     chatId = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: explain retries', mode: 'chat', maxCredits: 1000 }))!;
-    if (!feature.store.get(chatId)?.threadId) {
-      // An older sandbox: no threads, no chat mode. The rest needs the sandbox of issue 19.
-      threadsServed = false;
-      await feature.commands['devIndex.agent.cancel'](chatId).catch(() => undefined);
-      this.skip();
-    }
+    assert.ok(feature.store.get(chatId)?.threadId, 'the start opened a thread');
     const note = await until('the chat run\'s end notification', () => shown.find((s) => s.text.includes('explain retries')), (s) => s !== undefined, 90_000);
     assert.deepEqual(note!.buttons, ['Open Answer', 'Ask a Follow-up…', 'Show in Tree'], 'Open Answer first, as Open Result is for data');
     assert.equal(note!.chose, 'Open Answer');
