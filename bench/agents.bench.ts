@@ -25,7 +25,7 @@ import { JobStore } from '../src/agents/jobStore';
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../src/api/agent/pollSchedule';
 import { followRun } from '../src/api/agent/runEngine';
 import type { AgentBackend } from '../src/agents/agentBackend';
-import { AgentJobRecordSchema, ListResponseSchema, SnapshotResponseSchema, TraceResponseSchema } from '../src/api/agentSchemas';
+import { AgentJobRecordSchema, ListResponseSchema, SnapshotResponseSchema, TraceResponseSchema } from '../src/api/agent/agentSchemas';
 import { createAgentService } from '../sandbox/agent/service';
 import { ev, FakeBackend, ORCH, SYSTEM } from '../test/unit/agents/fakeBackend';
 import { ManualClock } from '../test/unit/agents/manualClock';

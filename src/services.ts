@@ -1,6 +1,6 @@
 // Core side (dist/core.js): the service client and the features that need it, built on first use.
 import * as vscode from 'vscode';
-import { AgentClient } from './api/agent';
+import { AgentClient } from './api/agent/agentClient';
 import { DevIndexClient, type RequestLogEntry } from './api/client';
 import { validateSearchParams } from './api/params';
 import type { ApiKeyStore } from './auth/apiKeyStore';

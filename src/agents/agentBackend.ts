@@ -1,9 +1,9 @@
-// The calls the job store needs from the service, and nothing else. `AgentClient` (src/api/agent.ts)
+// The calls the job store needs from the service, and nothing else. `AgentClient` (src/api/agent/agentClient.ts)
 // satisfies this structurally; unit tests pass a fake. The wire types are the zod-inferred ones of
-// src/api/agentSchemas.ts, imported as types only so this feature adds no zod or undici to the
+// src/api/agent/agentSchemas.ts, imported as types only so this feature adds no zod or undici to the
 // bundle that loads it: the client itself is handed in (lazily) by the wiring.
-import type { AgentListAll, AgentSubmitParams } from '../api/agent';
-import type { AgentJobRecord, AgentListEntry, AgentSnapshot, AgentTrace, TraceEvent } from '../api/agentSchemas';
+import type { AgentListAll, AgentSubmitParams } from '../api/agent/agentClient';
+import type { AgentJobRecord, AgentListEntry, AgentSnapshot, AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
 
 export type { AgentJobRecord, AgentListAll, AgentListEntry, AgentSubmitParams, TraceEvent };
 export type AgentTraceResponse = AgentTrace;

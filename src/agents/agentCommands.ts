@@ -2,7 +2,7 @@
 // from the palette, without a node, Cancel and Open Result ask which job (the others are hidden
 // there). registerAgents() maps them to command ids.
 import * as vscode from 'vscode';
-import { AGENT_MODES } from '../api/agentConstants';
+import { AGENT_MODES } from '../api/agent/agentConstants';
 import type { AgentSubmitParams } from './agentBackend';
 import { agentDocumentUri } from './agentContentProvider';
 import { describeAgentError, errorReason } from './agentWords';

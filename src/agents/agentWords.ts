@@ -1,7 +1,7 @@
 // The editor's words for agent failures: one table, keyed by the reason AgentClient stamps on every
-// error it throws (src/api/agentConstants.ts). Nothing here re-reads the service's text. Read by shape
+// error it throws (src/api/agent/agentConstants.ts). Nothing here re-reads the service's text. Read by shape
 // (`reasonOf`) so this feature never loads the client bundle just to describe an error.
-import { type AgentErrorReason, isPermanentReason, reasonOf } from '../api/agentConstants';
+import { type AgentErrorReason, isPermanentReason, reasonOf } from '../api/agent/agentConstants';
 
 export type { AgentErrorReason };
 

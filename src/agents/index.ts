@@ -15,7 +15,7 @@
 //
 // Its contributions (view, welcome, commands, menus with `viewItem =~ /;cancellable(;|$)/`, setting) are in package.json.
 import * as vscode from 'vscode';
-import type { AgentClient } from '../api/agent';
+import type { AgentClient } from '../api/agent/agentClient';
 import type { AgentBackend } from './agentBackend';
 import { AgentContentProvider } from './agentContentProvider';
 import { AGENT_SCHEME } from './agentDocuments';

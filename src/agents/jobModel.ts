@@ -1,7 +1,7 @@
 // What the store keeps about a job, and how it is persisted (globalState in the editor, a Map in
 // tests). Trace events themselves are not persisted: they are re-read on demand; what survives a
 // reload is how far the trace had been read and how the run ended.
-import { isTerminalStatus } from '../api/agentConstants';
+import { isTerminalStatus } from '../api/agent/agentConstants';
 import type { RunFacts, TraceProgress } from '../api/agent/runEngine';
 
 export type { TraceProgress };

@@ -4,7 +4,7 @@
 // written since (operations: add, update, remove with a tombstone), so no window can drop or
 // resurrect another's job. A record in a newer format than this build's is read as far as it is
 // understood and never written. vscode-free; tests use a Map.
-import { isTerminalStatus } from '../api/agentConstants';
+import { isTerminalStatus } from '../api/agent/agentConstants';
 import {
   type AgentJob, deserializeJobs, type JobStorage, type KeptResult, readJob, readKeptResult, RESULT_KEY_PREFIX, STORAGE_KEY,
 } from './jobModel';

@@ -36,7 +36,7 @@ export function waitingWords(job: AgentJob): string {
 export function endMessage(job: AgentJob, state: JobState = jobState(job)): EndMessage | undefined {
   return endWords(job, state, { raiseCeiling: 'start it again with a higher ceiling (Start Again… offers twice this one)' });
 }
-import type { AgentGroup } from '../api/agentTrace';
+import type { AgentGroup } from '../api/agent/agentTrace';
 
 export type AgentState = JobState | 'parent_finished';
 

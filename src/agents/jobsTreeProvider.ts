@@ -1,7 +1,7 @@
 // The Agent Jobs tree. Job nodes are kept per job and updated in place, so a store change refreshes
 // only that job's row (and its children if expanded); structural changes refresh the root.
 import * as vscode from 'vscode';
-import { groupByAgent } from '../api/agentTrace';
+import { groupByAgent } from '../api/agent/agentTrace';
 import { AgentNode } from './agentNode';
 import { DisposableStore } from './disposables';
 import { EventNode } from './eventNode';

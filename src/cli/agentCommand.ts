@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import {
   AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, AgentClient, isFoldedEvent, orderEvents, RETIRED_AGENT_MODELS, summarizeEvent,
   type AgentJobRecord, type AgentSchemaParam, type AgentSubmitParams, type AgentThread, type PendingApproval, type TraceEvent,
-} from '../api/agent';
+} from '../api/agent/agentClient';
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../api/agent/pollSchedule';
 import { followRun, type RunFacts } from '../api/agent/runEngine';
 import { approvalWords, endMessage, jobState } from '../api/agent/runOutcome';

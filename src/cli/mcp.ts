@@ -110,8 +110,8 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     secret: () => key,
     search: (params, opts) => client.search(params, opts),
     // Loaded on the first agent call: a search-only session never builds the agent client.
-    agentModule: async () => require('../api/agent') as AgentModule,
-    agent: () => (agent ??= Promise.resolve(new (require('../api/agent') as AgentModule).AgentClient(client, { extraModels }))),
+    agentModule: async () => require('../api/agent/agentClient') as AgentModule,
+    agent: () => (agent ??= Promise.resolve(new (require('../api/agent/agentClient') as AgentModule).AgentClient(client, { extraModels }))),
     extraModels: () => extraModels,
     hasKey: async () => key !== undefined,
     moreCache: new MoreCache(moreTtl(io.env)),

@@ -8,9 +8,8 @@ import type { RepositoryEcho } from '../api/schemas';
 import { config } from '../config';
 import { log } from '../log';
 import { DependencyCache, rootForFile } from './cache';
-import { cleanMessage, framesInText, packagesInText, packagesOfProblem, type PackageRef, type ProblemFacts } from './messages';
+import { cleanMessage, framesInText, packagesInText, packagesOfProblem, type PackageRef, type ProblemArgs, type ProblemFacts } from './messages';
 import { dependencyAtPath, installedNpmDependency, MANIFEST_GLOB, MANIFEST_NAMES, type Dependency, type DependencyIndex } from './resolver';
-import type { ProblemArgs } from './register';
 import { importAt } from './importAt';
 import { installedChipLabel } from './versionWords';
 import type { InstalledDependency } from './versionCompare';
@@ -109,6 +108,21 @@ export class DependencySearch implements vscode.Disposable {
   scopeOf(uri: vscode.Uri, facts: ProblemFacts): Dependency | undefined {
     const root = this.peekRoot(uri);
     const index = root ? this.cache.peek(root) : undefined;
+    return index?.firstResolved(packagesOfProblem(facts));
+  }
+
+  /**
+   * scopeOf, waiting at most `ms` for a folder whose dependencies are not resolved yet, so that the first
+   * light bulb on a problem already names the package's repository (a slow folder gets the unscoped action).
+   */
+  async scopeOfSoon(uri: vscode.Uri, facts: ProblemFacts, ms: number): Promise<Dependency | undefined> {
+    const warm = this.scopeOf(uri, facts);
+    if (warm) return warm;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const index = await Promise.race([
+      this.indexFor(uri).catch(() => undefined),
+      new Promise<undefined>((r) => { timer = setTimeout(() => r(undefined), ms); }),
+    ]).finally(() => clearTimeout(timer));
     return index?.firstResolved(packagesOfProblem(facts));
   }
 

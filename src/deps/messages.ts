@@ -192,6 +192,9 @@ export function framesInText(text: string): Array<{ ref: PackageRef; path?: stri
 }
 
 /** What the editor knows about a problem, in plain values. */
+/** A problem as the code action hands it to its command: the facts and the document's URI. */
+export type ProblemArgs = ProblemFacts & { uri?: string };
+
 export interface ProblemFacts {
   message: string;
   /** The document's language id (`typescript`, `go`, `rust`, `python`, ...). */

@@ -4,10 +4,9 @@
 import * as vscode from 'vscode';
 import { config } from '../config';
 import type { DependencySearch } from './editor';
-import type { ProblemFacts } from './messages';
+import type { ProblemArgs } from './messages';
 
 /** The code action's command argument: plain values, so it survives the command round-trip. */
-export type ProblemArgs = ProblemFacts & { uri?: string };
 
 export const DEPS_COMMANDS = {
   searchProblem: 'devIndex.deps.searchProblem',
@@ -16,6 +15,9 @@ export const DEPS_COMMANDS = {
   searchPackage: 'devIndex.deps.searchPackage',
   openRepository: 'devIndex.deps.openRepository',
 } as const;
+
+/** How long the Quick Fix menu waits for a folder's dependencies the first time (they are cached after). */
+const SCOPE_WAIT_MS = 400;
 
 const HOVER_LANGUAGES = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'go', 'python', 'rust'];
 
@@ -67,12 +69,14 @@ export function registerDependencySearch(context: vscode.ExtensionContext, load:
 
   context.subscriptions.push(
     vscode.languages.registerCodeActionsProvider('*', {
-      provideCodeActions(document, _range, ctx) {
+      async provideCodeActions(document, _range, ctx) {
         if (!ctx.diagnostics.length || !config.dependencyFeature('codeAction')) return [];
-        const s = peek();
-        return ctx.diagnostics.map((d) => {
+        // The service loads off this call (a timer turn), and a cold folder gets a bounded wait: the first
+        // Quick Fix menu on a problem names the scope, and a slow disk still gets the unscoped action at once.
+        const s = svc ?? await new Promise<DependencySearch | undefined>((r) => setTimeout(() => { try { r(get()); } catch { r(undefined); } }, 0));
+        return Promise.all(ctx.diagnostics.map(async (d) => {
           const args = problemArgs(document, d);
-          const dep = s?.scopeOf(document.uri, args);
+          const dep = await s?.scopeOfSoon(document.uri, args, SCOPE_WAIT_MS).catch(() => undefined);
           const action = new vscode.CodeAction(
             dep?.slug ? `Search Developer Index for this problem in ${dep.slug} (${dep.version ? `${dep.version} installed` : 'version unknown'})` : 'Search Developer Index for this problem',
             vscode.CodeActionKind.QuickFix,
@@ -80,7 +84,7 @@ export function registerDependencySearch(context: vscode.ExtensionContext, load:
           action.diagnostics = [d];
           action.command = { command: DEPS_COMMANDS.searchProblem, title: action.title, arguments: [args] };
           return action;
-        });
+        }));
       },
     }, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
     vscode.languages.registerHoverProvider(HOVER_LANGUAGES.map((language) => ({ language })), {

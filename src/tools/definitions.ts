@@ -2,7 +2,7 @@
 // service's rules. One set of definitions for the editor's language-model tools (package.json
 // `contributes.languageModelTools` must match them: test/unit/tools/definitions.test.ts checks it)
 // and for `devindex mcp`. No vscode import: the CLI bundles this file.
-import { AGENT_MODELS, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS } from '../api/agentConstants';
+import { AGENT_MODELS, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS } from '../api/agent/agentConstants';
 import { LIMITS, RESULT_TYPES } from '../api/params';
 import {
   AGENT_EFFORTS_LIST, DEFAULT_LIST_JOBS, DEFAULT_MAX_TOKENS, DEFAULT_WAIT_SECONDS, MAX_LIST_JOBS, MAX_MAX_TOKENS, MAX_WAIT_SECONDS,

@@ -4,15 +4,19 @@
 // in the Agent Jobs tree like any other. A wait reports its progress through the invocation's progress
 // where the running VS Code passes one.
 import * as vscode from 'vscode';
-import * as agentApi from '../api/agent';
+import type { ApiKeyStore } from '../auth/apiKeyStore';
+import * as agentApi from '../api/agent/agentClient';
 import { config } from '../config';
+import type { Services } from '../services';
 import { scopeFromRemotes } from '../search/repoSlug';
 import { remotesOf } from '../search/workspaceRepos';
 import { clampBudget, MIN_MAX_CHARS } from './modelText';
 import { TOOL_SETTINGS, type ToolName } from './names';
-import type { ToolWiring } from './register';
 import { CHARS_PER_TOKEN } from './tokens';
 import { runTool, type StartRequest, type ToolDeps, type ToolProgress, type WorkspaceScope } from './toolOps';
+
+/** What the activation side hands the tools: the services (loaded on first use) and the key store. */
+export interface ToolWiring { services: () => Services; keys: ApiKeyStore }
 
 /** The setting, lowered to what the caller's token budget allows (at the one chars-per-token rule, src/tools/tokens.ts). */
 export function budgetFor(setting: unknown, tokenBudget: number | undefined): number {

@@ -2,7 +2,7 @@
 // `devindex mcp`: results with kind, provenance, link, license and passages, then the coverage notes
 // in plain words; errors that say what happened and how to fix the call. Bounded by a size budget
 // that shortens passages before it drops results, and says what it cut. No vscode import.
-import type { AgentJobRecord, AgentSnapshot, AgentTrace, TraceEvent } from '../api/agentSchemas';
+import type { AgentJobRecord, AgentSnapshot, AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
 import { ApiError } from '../api/errors';
 import { approvalWords } from '../api/agent/runOutcome';
 import { untilWords } from '../api/waitWords';

@@ -3,13 +3,11 @@
 // setting devIndex.tools.enabled is on. This file is in the activation bundle, so it only registers;
 // every call is handled by dist/core.js (src/tools/editorTools.ts), loaded on the first invocation.
 import * as vscode from 'vscode';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { config } from '../config';
 import { core } from '../lazy';
-import type { Services } from '../services';
+import type { ToolWiring } from './editorTools';
 import { EDITOR_TOOL_NAMES, TOOL_NAMES, TOOL_SETTINGS, type ToolName } from './names';
 
-export interface ToolWiring { services: () => Services; keys: ApiKeyStore }
 
 declare const __DEVINDEX_TEST_SURFACE__: boolean;
 

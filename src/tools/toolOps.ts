@@ -2,11 +2,11 @@
 // check the input, call the client, and turn the outcome into text for a model. Nothing here throws
 // at the caller: every failure becomes a result marked as an error. No vscode import; the agent client
 // is loaded on the first agent call, so a search-only session never loads it.
-import type { AgentClient, AgentSubmitParams } from '../api/agent';
+import type { AgentClient, AgentSubmitParams } from '../api/agent/agentClient';
 import type { CallOptions } from '../api/client';
 import { show, validateSearchParams, type ParamIssue, type SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
-import type { AgentTrace, TraceEvent } from '../api/agentSchemas';
+import type { AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
 import { followRun, type FollowClock } from '../api/agent/runEngine';
 import type { PollTiming } from '../api/agent/pollSchedule';
 import { DEFAULT_POLL_TIMING } from '../api/agent/pollSchedule';
@@ -29,7 +29,7 @@ import { progressLine, waitHeadline } from './waitText';
 export interface ToolOutcome { text: string; isError: boolean }
 
 export type AgentOps = Pick<AgentClient, 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'listAll'>;
-export type AgentModule = typeof import('../api/agent');
+export type AgentModule = typeof import('../api/agent/agentClient');
 
 /** The repositories `scope: "workspace"` stands for, or why there are none. */
 export type WorkspaceScope = { slugs: string[] } | { slugs: []; reason: string };

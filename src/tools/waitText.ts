@@ -1,7 +1,7 @@
 // What devIndex_waitForAgentJob says: one progress line per meaningful trace step (a phase, an
 // agent's end, an artifact, the run's end), never a raw event; and the end of the wait in words (the
 // run ended, waits for the user's approval, or is still running at the timeout). Pure; no vscode import.
-import type { TraceEvent } from '../api/agentSchemas';
+import type { TraceEvent } from '../api/agent/agentSchemas';
 import type { RunFacts } from '../api/agent/runEngine';
 import { approvalWords, jobState, type JobState } from '../api/agent/runOutcome';
 import { clean } from './text';

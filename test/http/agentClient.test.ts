@@ -4,7 +4,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AgentClient, JobMayExistError, agentErrorReason } from '../../src/api/agent';
+import { AgentClient, JobMayExistError, agentErrorReason } from '../../src/api/agent/agentClient';
 import { ApiError } from '../../src/api/errors';
 import { DevIndexClient } from '../../src/api/client';
 

@@ -3,7 +3,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { AgentClient, JobMayExistError, agentErrorReason, isTerminalStatus, reasonOf, type AgentJobRecord } from '../../src/api/agent';
+import { AgentClient, JobMayExistError, agentErrorReason, isTerminalStatus, reasonOf, type AgentJobRecord } from '../../src/api/agent/agentClient';
 import { ApiError } from '../../src/api/errors';
 import { DevIndexClient } from '../../src/api/client';
 

@@ -4,7 +4,7 @@
 // the same storage; the tree is read through the real TreeDataProvider with real TreeItems.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { AgentClient } from '../../src/api/agent';
+import { AgentClient } from '../../src/api/agent/agentClient';
 import { DevIndexClient } from '../../src/api/client';
 import { agentDocumentPath } from '../../src/agents/agentDocuments';
 import { AgentNode } from '../../src/agents/agentNode';

@@ -5,7 +5,7 @@
 // "chat"` and the `APPROVAL` prompt trigger (sandbox/README.md).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { AgentClient } from '../../src/api/agent';
+import { AgentClient } from '../../src/api/agent/agentClient';
 import { DevIndexClient } from '../../src/api/client';
 import { agentDocumentPath } from '../../src/agents/agentDocuments';
 import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/index';

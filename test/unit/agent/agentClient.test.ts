@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   AgentClient, AgentError, JobMayExistError, nextPage, reasonOf, validateAgentSubmit, type AgentErrorReason,
-} from '../../../src/api/agent';
+} from '../../../src/api/agent/agentClient';
 import { ApiError } from '../../../src/api/errors';
 import { fakeClient } from '../../support/fakeClient';
 

@@ -6,7 +6,7 @@ import {
   applyStatus, applyTrace, followRun, nearEnd, needsStatus, newRunState, readSignals, type RunFacts,
 } from '../../../src/api/agent/runEngine';
 import { endMessage, jobState } from '../../../src/api/agent/runOutcome';
-import type { TraceEvent } from '../../../src/api/agentSchemas';
+import type { TraceEvent } from '../../../src/api/agent/agentSchemas';
 
 const orch = { id: 'o', role: 'orchestrator', name: 'orchestrator' };
 const sub = { id: 's', role: 'subagent', name: 'researcher', parentId: 'o' };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   AgentJobRecordSchema, CancelResponseSchema, ListResponseSchema, SnapshotResponseSchema, SubmitResponseSchema,
   TraceResponseSchema, isTerminalStatus,
-} from '../../../src/api/agentSchemas';
+} from '../../../src/api/agent/agentSchemas';
 
 test('job record: unknown fields and status values are kept; wrong-typed optional fields are dropped', () => {
   const r = AgentJobRecordSchema.parse({ success: true, id: 'x', status: 'cancelling', creditsUsed: 'many', error: 42, futureField: { a: 1 } });

@@ -2,11 +2,11 @@
 // August 2026 (addendum, "What changed in production"), each thread error with its own reason.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AgentClient, AgentJobRecordSchema, ListResponseSchema, reasonOf, ThreadResponseSchema, validateAgentSubmit } from '../../../src/api/agent';
+import { AgentClient, AgentJobRecordSchema, ListResponseSchema, reasonOf, ThreadResponseSchema, validateAgentSubmit } from '../../../src/api/agent/agentClient';
 import { applyStatus, type RunFacts } from '../../../src/api/agent/runEngine';
 import { approvalWords, isChat, jobState } from '../../../src/api/agent/runOutcome';
-import { groupByAgent, summarizeEvent } from '../../../src/api/agentTrace';
-import { parseTraceEvent } from '../../../src/api/agentSchemas';
+import { groupByAgent, summarizeEvent } from '../../../src/api/agent/agentTrace';
+import { parseTraceEvent } from '../../../src/api/agent/agentSchemas';
 import { ApiError, errorFromResponse } from '../../../src/api/errors';
 import { fakeClient } from '../../support/fakeClient';
 

@@ -4,7 +4,7 @@ import type {
   AgentBackend, AgentJobRecord, AgentListAll, AgentSnapshotResponse, AgentSubmitParams,
   AgentTraceResponse, TraceEvent,
 } from '../../../src/agents/agentBackend';
-import type { EventAgent } from '../../../src/api/agentSchemas';
+import type { EventAgent } from '../../../src/api/agent/agentSchemas';
 
 type AgentTraceAgent = EventAgent;
 type AgentTraceEvent = TraceEvent;

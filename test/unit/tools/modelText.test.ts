@@ -4,7 +4,7 @@ import { ApiError, validationError } from '../../../src/api/errors';
 import { validateSearchParams, type SearchParams } from '../../../src/api/params';
 import { SearchResponseSchema, type SearchResponse } from '../../../src/api/schemas';
 import { clampBudget, errorText, jobStatusText, searchText, traceSummary } from '../../../src/tools/modelText';
-import type { AgentJobRecord, AgentTrace } from '../../../src/api/agentSchemas';
+import type { AgentJobRecord, AgentTrace } from '../../../src/api/agent/agentSchemas';
 
 const long = (n: number, word = 'lorem') => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
 

@@ -2,7 +2,7 @@
 // and approvals in the status text within its budget, and keyless refusals that tell the agent what helps.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import * as agentApi from '../../../src/api/agent';
+import * as agentApi from '../../../src/api/agent/agentClient';
 import { ApiError } from '../../../src/api/errors';
 import { MCP_TOOLS } from '../../../src/tools/definitions';
 import { errorText, jobStatusText } from '../../../src/tools/modelText';

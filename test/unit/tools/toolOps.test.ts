@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import * as agentApi from '../../../src/api/agent';
+import * as agentApi from '../../../src/api/agent/agentClient';
 import { ApiError } from '../../../src/api/errors';
 import type { SearchParams } from '../../../src/api/params';
 import { SearchResponseSchema } from '../../../src/api/schemas';

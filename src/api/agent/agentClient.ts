@@ -11,9 +11,9 @@ import {
   ThreadResponseSchema, TraceResponseSchema, type AgentCancelResponse, type AgentJobRecord, type AgentList, type AgentListEntry,
   type AgentSnapshot, type AgentSubmitResponse, type AgentThread, type AgentTrace,
 } from './agentSchemas';
-import type { CallOptions, DevIndexClient } from './client';
-import { ApiError, PASSTHROUGH_ERROR } from './errors';
-import type { ParamIssue } from './params';
+import type { CallOptions, DevIndexClient } from '../client';
+import { ApiError, PASSTHROUGH_ERROR } from '../errors';
+import type { ParamIssue } from '../params';
 
 export * from './agentSchemas';
 export * from './agentTrace';
