@@ -115,11 +115,12 @@ if (require.main === module && /cli\.js$/.test(process.argv[1] ?? '')) {
   // does not compile its bundle again (Node's own cache, in NODE_COMPILE_CACHE or the temp folder);
   // Node 20 has none and starts as before.
   (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-  // A one-shot command parses a handful of HTTP responses: V8's baseline WebAssembly compiler is enough
-  // for undici's HTTP parser (llhttp). Without this V8 also compiles it with its optimising compiler,
-  // which raised a search's peak memory from about 61 to 96 MB (npm run bench, cliCompare). The MCP
-  // server lives long and answers many calls, so it keeps V8's default.
-  if (process.argv.slice(2).find((a) => !a.startsWith('-')) !== 'mcp') (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
+  // V8's baseline WebAssembly compiler is enough for undici's HTTP parser (llhttp): our answers are tens
+  // of KB, parsed in microseconds either way. Without this V8 also compiles the parser with its
+  // optimising compiler, which raised a search's peak memory from about 61 to 96 MB and spent CPU that
+  // a one-shot command never recovers (npm run bench, cliCompare); an MCP server, which an agent may run
+  // several of, keeps the 35 MB too.
+  (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
   // The first Ctrl+C cancels the request or wait in progress (and says what keeps running); a second one exits at once.
   const interrupt = new AbortController();
   process.on('SIGINT', () => {
