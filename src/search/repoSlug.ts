@@ -36,6 +36,8 @@ export function parseRemoteUrl(raw: string): RemoteRepo | undefined {
     path = m[2]!;
     if (host.length === 1 && /^[a-z]$/i.test(host)) return undefined; // a Windows drive letter, C:\…
   }
+  // A host name or address; not what is left of a Windows path (`\\?\C:\…`, `\\server\share`).
+  if (!/^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])$/.test(host)) return undefined;
   host = host.toLowerCase().replace(/^www\./, '');
   const parts = path.replace(/\\/g, '/').split('/').filter((p) => p !== '');
   if (parts.length < 2 || !host) return undefined;
