@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { rootForFile } from '../../../src/deps/cache';
 import { cleanMessage, framesInText, packageOfPath, packagesInText, pathOfFrame, refKey } from '../../../src/deps/messages';
+import { importsFromRecord } from '../../../src/deps/manifests';
 import { dependencyAtPath, installLocationOfPath, resolveFolder } from '../../../src/deps/resolver';
 
 const key = (p: string) => { const r = packageOfPath(p); return r ? refKey(r) : undefined; };
@@ -142,4 +143,17 @@ test('noise removal drops Windows paths: drive letters, UNC shares, mixed separa
   assert.equal(cleanMessage("Error: ENOENT: no such file or directory, open '\\\\server\\share\\proj\\config.json'"), "Error: ENOENT: no such file or directory, open 'config.json'");
   assert.equal(cleanMessage("Error: Cannot find module 'C:\\proj/node_modules\\left-pad/index.js'"), "Error: Cannot find module 'left-pad'");
   assert.equal(cleanMessage('error[E0599]: no method named `x` found\n   --> C:\\Users\\me\\.cargo\\registry\\src\\index.crates.io-6f17d22bba15001f\\serde-1.0.200\\src\\lib.rs:12:5'), 'error[E0599]: no method named `x` found');
+});
+
+test('a wheel RECORD written on Windows (backslashes, CRLF, Scripts, .pyd, a drive path) gives its import names', () => {
+  const record = [
+    'requests\\__init__.py,sha256=abc,494',
+    'requests\\api.py,sha256=abc,6449',
+    'requests-2.31.0.dist-info\\METADATA,sha256=abc,4642',
+    '..\\..\\Scripts\\normalizer.exe,sha256=abc,108',
+    'C:\\proj\\.venv\\Scripts\\x.exe,,',
+    '_cffi_backend.cp312-win_amd64.pyd,sha256=abc,177664',
+    '',
+  ].join('\r\n');
+  assert.deepEqual(importsFromRecord(record), ['requests', '_cffi_backend']);
 });
