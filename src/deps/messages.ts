@@ -17,12 +17,14 @@ const P = String.raw`[^\s'"\`()<>\[\]{},;]`;
 const ABS_POSIX = new RegExp(String.raw`(?:file:\/\/)?(?<![\w.~-])(?:~)?\/(?:${P}+\/)*${P}*`, 'g');
 // A drive letter (`C:\`, `C:/`) or a UNC share (`\\server\share\`).
 const ABS_WINDOWS = new RegExp(String.raw`(?:(?<![\w])[A-Za-z]:[\\/]|(?<![\w\\])\\\\(?=[^\\\s]))(?:${P}+[\\/])*${P}*`, 'g');
+const QUOTED_WINDOWS = /(['"`])((?:[A-Za-z]:[\\/]|\\\\(?=[^\\\s]))[^'"`\n]*?)\1/g;
 const REL_WITH_LINE = new RegExp(String.raw`(?<![\w/])(?:\.{1,2}[\\/])?(?:${P}+[\\/])*(${P}+\.[A-Za-z0-9]{1,6})(?=[:(]\d)`, 'g');
 
 /**
  * The package a path points into, from the layouts package managers install to: `node_modules/<pkg>`
  * (pnpm's nested `.pnpm/.../node_modules/<pkg>` too: the last one wins), Python `site-packages/<top>`,
- * Cargo `registry/src/<index>/<crate>-<version>`, Go `pkg/mod/<module>@<version>`.
+ * Cargo `registry/src/<index>/<crate>-<version>`, Go `pkg/mod/<module>@<version>` or another GOMODCACHE.
+ * `/` and `\` alike (Windows paths, UNC shares, both mixed).
  */
 export function packageOfPath(path: string): PackageRef | undefined {
   const p = path.replace(/\\/g, '/');
@@ -146,6 +148,8 @@ export function cleanMessage(text: string): string {
   });
   s = s
     .replace(/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g, ' ')
+    // A quoted Windows path is read up to its closing quote: folders with spaces (`C:\Program Files\…`) are common there.
+    .replace(QUOTED_WINDOWS, (_m, q: string, path: string) => `${q}${pathReplacement(path)}${q}`)
     .replace(ABS_WINDOWS, (m) => ` ${pathReplacement(m)} `)
     .replace(ABS_POSIX, (m) => (m === '/' ? m : ` ${pathReplacement(m)} `))
     .replace(REL_WITH_LINE, (_m, base: string) => base)
@@ -225,10 +229,15 @@ export function framesInText(text: string): Array<{ ref: PackageRef; path?: stri
   const python = lines.some((l) => /^\s*File "[^"]+", line \d+/.test(l));
   for (const line of python ? [...lines].reverse() : lines) {
     if (/\bnode:internal\b/.test(line)) continue;
+    // A frame's whole path when its line says where it ends and it is absolute; else each path-like run.
     const whole = wholeFramePath(line);
-    for (const candidate of whole !== undefined ? [whole] : Array.from(line.matchAll(PATHISH), (m) => m[0])) {
-      const ref = packageOfPath(candidate);
-      if (ref) out.push({ ref, path: pathOfFrame(candidate) });
+    const wholeRef = whole !== undefined && /^(?:[A-Za-z]:[\\/]|[\\/]|file:)/i.test(whole) ? packageOfPath(whole) : undefined;
+    if (wholeRef) out.push({ ref: wholeRef, path: pathOfFrame(whole!) });
+    else {
+      for (const m of line.matchAll(PATHISH)) {
+        const ref = packageOfPath(m[0]);
+        if (ref) out.push({ ref, path: pathOfFrame(m[0]) });
+      }
     }
     // A Go frame's function: `<import path>.<func>(` or `<import path>.(*T).M(`; the path ends at the last `/` segment's first dot.
     const goFrame = /^((?:github\.com|golang\.org|gopkg\.in)(?:\/[\w-]+(?:\.[\w-]+)*)*?\/[\w-]+)\.[\w(*)]/.exec(line.trim());

@@ -93,6 +93,10 @@ test('frame mapping: stack-trace lines as Windows prints them, the exact package
     [['cargo:ratelane', 'C:\\Users\\me\\.cargo\\registry\\src\\index.crates.io-6f17d22bba15001f\\ratelane-0.4.2\\src\\lib.rs']]);
   assert.deepEqual(frames('    at f (C:/proj\\node_modules/x\\y.js:1:2)'), [['npm:x', 'C:/proj\\node_modules/x\\y.js']], 'mixed separators');
   assert.deepEqual(packagesInText('    at f (C:\\proj\\node_modules\\x\\y.js:1:2)\n    at g (C:\\proj\\node_modules\\z\\w.js:1:2)').map(refKey), ['npm:x', 'npm:z']);
+  // Lines that only look like frames fall back to the path-like runs in them, as before.
+  assert.deepEqual(frames('    at f (node_modules\\x\\y.js:1:2)'), [['npm:x', 'node_modules\\x\\y.js']], 'a relative frame path');
+  assert.deepEqual(frames('  at least see C:\\proj\\node_modules\\x\\y.js:1:2'), [['npm:x', 'C:\\proj\\node_modules\\x\\y.js']]);
+  assert.deepEqual(frames('  File "<frozen importlib._bootstrap>", line 1027, in _find_and_load'), []);
 });
 
 test('installLocationOfPath: the manifest a Windows frame path is read from, in Windows form', () => {
@@ -142,6 +146,8 @@ test('rootForFile with Windows paths: drive letters in any case, UNC shares, a m
 test('noise removal drops Windows paths: drive letters, UNC shares, mixed separators', () => {
   assert.equal(cleanMessage("Error: ENOENT: no such file or directory, open '\\\\server\\share\\proj\\config.json'"), "Error: ENOENT: no such file or directory, open 'config.json'");
   assert.equal(cleanMessage("Error: Cannot find module 'C:\\proj/node_modules\\left-pad/index.js'"), "Error: Cannot find module 'left-pad'");
+  assert.equal(cleanMessage("Error: Cannot find module 'C:\\Users\\Ana Lima\\proj\\node_modules\\left-pad\\index.js'"), "Error: Cannot find module 'left-pad'", 'a quoted path with a space');
+  assert.equal(cleanMessage('EPERM: operation not permitted, open "C:\\Program Files\\app\\config.json"'), 'EPERM: operation not permitted, open "config.json"');
   assert.equal(cleanMessage('error[E0599]: no method named `x` found\n   --> C:\\Users\\me\\.cargo\\registry\\src\\index.crates.io-6f17d22bba15001f\\serde-1.0.200\\src\\lib.rs:12:5'), 'error[E0599]: no method named `x` found');
 });
 
