@@ -50,6 +50,19 @@ export function parseRemoteUrl(raw: string): RemoteRepo | undefined {
 
 export interface NamedRemote { name: string; url: string }
 
+/**
+ * The remotes in `git config --get-regexp '^remote\..*\.url$'` output: `remote.<name>.url <url>` per line
+ * (names may hold dots; Git for Windows may end lines with CRLF; a local remote's path may hold spaces).
+ */
+export function remotesFromConfigOutput(stdout: string): NamedRemote[] {
+  const out: NamedRemote[] = [];
+  for (const line of stdout.split(/\r?\n/)) {
+    const m = /^remote\.(.+)\.url\s+(.+)$/.exec(line.trim());
+    if (m) out.push({ name: m[1]!, url: m[2]! });
+  }
+  return out;
+}
+
 export interface RepoScope { slugs: string[]; unsupported: RemoteRepo[]; unparsable: NamedRemote[] }
 
 /**
