@@ -3,22 +3,25 @@
 // (never in the project), readable by the user alone.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, win32 } from 'node:path';
+import { join, posix, win32 } from 'node:path';
 
 export const CONFIG_DIR_ENV = 'DEVINDEX_CONFIG_DIR';
 const FILE = 'last-thread.json';
 const MAX_REMEMBERED = 20;
 
 /**
- * The CLI's config folder, by each platform's convention: `%APPDATA%\devindex` on Windows,
- * `~/Library/Application Support/devindex` on macOS, `$XDG_CONFIG_HOME/devindex` (default
- * `~/.config/devindex`) elsewhere. `DEVINDEX_CONFIG_DIR` overrides it.
+ * The CLI's config folder (the last threads, the watches), by each platform's convention: `%APPDATA%\\devindex`
+ * on Windows (else `<home>\\AppData\\Roaming\\devindex`), `~/Library/Application Support/devindex` on macOS,
+ * `$XDG_CONFIG_HOME/devindex` elsewhere (default `~/.config/devindex`; a relative XDG_CONFIG_HOME is ignored, as
+ * the XDG specification says). `DEVINDEX_CONFIG_DIR` overrides it. Each platform's own path rules apply
+ * whatever platform this runs on, so every convention can be tested anywhere.
  */
 export function configDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home = homedir()): string {
   if (env[CONFIG_DIR_ENV]) return env[CONFIG_DIR_ENV]!;
   if (platform === 'win32') return win32.join(env.APPDATA || win32.join(home, 'AppData', 'Roaming'), 'devindex');
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'devindex');
-  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'devindex');
+  if (platform === 'darwin') return posix.join(home, 'Library', 'Application Support', 'devindex');
+  const xdg = env.XDG_CONFIG_HOME && posix.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : undefined;
+  return posix.join(xdg ?? posix.join(home, '.config'), 'devindex');
 }
 
 export interface LastThread { threadId: string; jobId: string; at: string }

@@ -62,14 +62,23 @@ export class DependencyCache {
 /**
  * The folder whose dependencies a file uses: the workspace folder that holds it (the deepest), else, for
  * a file outside every workspace folder, the nearest ancestor folder the caller says has a manifest.
+ * With `sep` `\\` the paths are Windows paths: compared without regard to case (`c:\\w` holds `C:\\w\\x.ts`),
+ * and a drive's root is `C:\\` (as `path.win32.dirname` names it), never `C:`.
  */
 export function rootForFile(filePath: string, workspaceRoots: readonly string[], hasManifest: (dir: string) => boolean, sep = '/'): string | undefined {
-  const inside = workspaceRoots.filter((r) => filePath === r || filePath.startsWith(r.endsWith(sep) ? r : r + sep)).sort((a, b) => b.length - a.length)[0];
+  const windows = sep === '\\';
+  const key = (p: string) => (windows ? p.toLowerCase() : p);
+  const file = key(filePath);
+  const inside = workspaceRoots.filter((r) => {
+    const k = key(r);
+    return file === k || file.startsWith(k.endsWith(sep) ? k : k + sep);
+  }).sort((a, b) => b.length - a.length)[0];
   if (inside) return inside;
   const parts = filePath.split(sep);
   for (let i = parts.length - 1; i > 0; i--) {
     const dir = parts.slice(0, i).join(sep) || sep;
-    if (hasManifest(dir)) return dir;
+    const named = windows && /^[A-Za-z]:$/.test(dir) ? dir + sep : dir;
+    if (hasManifest(named)) return named;
   }
   return undefined;
 }

@@ -154,8 +154,9 @@ export function normalizePythonName(name: string): string {
 export function importsFromRecord(text: string): string[] {
   const out = new Set<string>();
   for (const line of text.split(/\r?\n/)) {
-    const path = (line.startsWith('"') ? /^"((?:[^"]|"")*)"/.exec(line)?.[1]?.replace(/""/g, '"') : line.split(',')[0])?.trim();
-    if (!path || path.startsWith('..') || path.startsWith('/')) continue;
+    // Installers on Windows may write `\` (`pkg\__init__.py`, `..\..\Scripts\x.exe`): read as `/`.
+    const path = (line.startsWith('"') ? /^"((?:[^"]|"")*)"/.exec(line)?.[1]?.replace(/""/g, '"') : line.split(',')[0])?.trim().replace(/\\/g, '/');
+    if (!path || path.startsWith('..') || path.startsWith('/') || /^[A-Za-z]:/.test(path)) continue;
     const parts = path.split('/');
     const first = parts[0]!;
     if (/\.(?:dist-info|data|egg-info)$/.test(first) || first === '__pycache__' || first === 'bin' || first === 'Scripts') continue;

@@ -15,13 +15,16 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
 /** Path characters: anything but whitespace, quotes, brackets and the separators messages put around paths. */
 const P = String.raw`[^\s'"\`()<>\[\]{},;]`;
 const ABS_POSIX = new RegExp(String.raw`(?:file:\/\/)?(?<![\w.~-])(?:~)?\/(?:${P}+\/)*${P}*`, 'g');
-const ABS_WINDOWS = new RegExp(String.raw`(?<![\w])[A-Za-z]:[\\/](?:${P}+[\\/])*${P}*`, 'g');
+// A drive letter (`C:\`, `C:/`) or a UNC share (`\\server\share\`).
+const ABS_WINDOWS = new RegExp(String.raw`(?:(?<![\w])[A-Za-z]:[\\/]|(?<![\w\\])\\\\(?=[^\\\s]))(?:${P}+[\\/])*${P}*`, 'g');
+const QUOTED_WINDOWS = /(['"`])((?:[A-Za-z]:[\\/]|\\\\(?=[^\\\s]))[^'"`\n]*?)\1/g;
 const REL_WITH_LINE = new RegExp(String.raw`(?<![\w/])(?:\.{1,2}[\\/])?(?:${P}+[\\/])*(${P}+\.[A-Za-z0-9]{1,6})(?=[:(]\d)`, 'g');
 
 /**
  * The package a path points into, from the layouts package managers install to: `node_modules/<pkg>`
  * (pnpm's nested `.pnpm/.../node_modules/<pkg>` too: the last one wins), Python `site-packages/<top>`,
- * Cargo `registry/src/<index>/<crate>-<version>`, Go `pkg/mod/<module>@<version>`.
+ * Cargo `registry/src/<index>/<crate>-<version>`, Go `pkg/mod/<module>@<version>` or another GOMODCACHE.
+ * `/` and `\` alike (Windows paths, UNC shares, both mixed).
  */
 export function packageOfPath(path: string): PackageRef | undefined {
   const p = path.replace(/\\/g, '/');
@@ -40,9 +43,38 @@ export function packageOfPath(path: string): PackageRef | undefined {
   }
   const cargo = /\/registry\/src\/[^/]+\/([A-Za-z0-9_-]+?)-(\d+\.\d+\.\d+[^/]*)\//.exec(p);
   if (cargo) return { ecosystem: 'cargo', name: cargo[1]! };
-  const gomod = /\/pkg\/mod\/(.+?)@v[^/]+/.exec(p);
+  const gomod = /\/pkg\/mod\/(.+?)@v[^/]+/.exec(p) ?? goModCache(p);
   if (gomod) return { ecosystem: 'go', name: gomod[1]!.replace(/!([a-z])/g, (_, c: string) => c.toUpperCase()) };
   return undefined;
+}
+
+/**
+ * A module in a GOMODCACHE that is not under `pkg/mod` (`%LOCALAPPDATA%\gomod\github.com\o\r@v1.2.3\`,
+ * `~/.cache/gomod/...`). The cache stores module paths in lower case (`!x` for `X`), so the module is a run of
+ * lower-case segments before the `@v` one; it starts at the last segment there that looks like a host.
+ */
+function goModCache(p: string): [string, string] | undefined {
+  const at = /\/([a-z0-9._~!-]+)@v\d[^/]*\//.exec(p);
+  if (!at) return undefined;
+  const before = p.slice(0, at.index).split('/');
+  const run: string[] = [];
+  for (let i = before.length - 1; i >= 0 && /^[a-z0-9._~!-]+$/.test(before[i]!); i--) run.unshift(before[i]!);
+  let host = run.length - 1;
+  while (host >= 0 && !/^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/.test(run[host]!)) host--;
+  return host < 0 ? undefined : [at[0], [...run.slice(host), at[1]!].join('/')];
+}
+
+/**
+ * A frame's path as the file system names it: a `file:` URL (`file:///C:/p/x.js`, `file://server/share/x.js`,
+ * `file:///home/u/x.js`) becomes a path with its escapes decoded; anything else is returned as it is.
+ */
+export function pathOfFrame(path: string): string {
+  const m = /^file:\/\/([^/]*)(\/.*)?$/i.exec(path);
+  if (!m) return path;
+  let rest = m[2] ?? '/';
+  try { rest = decodeURIComponent(rest); } catch { /* a stray %: keep it as written */ }
+  if (m[1] && m[1].toLowerCase() !== 'localhost') return `//${m[1]}${rest}`;
+  return /^\/[A-Za-z]:(?:[\\/]|$)/.test(rest) ? rest.slice(1) : rest;
 }
 
 /** `http://127.0.0.1:8080/...`, `http://localhost:3000`, `http://[::1]:5173`: a developer's own machine, never what to search for. */
@@ -116,6 +148,8 @@ export function cleanMessage(text: string): string {
   });
   s = s
     .replace(/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g, ' ')
+    // A quoted Windows path is read up to its closing quote: folders with spaces (`C:\Program Files\…`) are common there.
+    .replace(QUOTED_WINDOWS, (_m, q: string, path: string) => `${q}${pathReplacement(path)}${q}`)
     .replace(ABS_WINDOWS, (m) => ` ${pathReplacement(m)} `)
     .replace(ABS_POSIX, (m) => (m === '/' ? m : ` ${pathReplacement(m)} `))
     .replace(REL_WITH_LINE, (_m, base: string) => base)
@@ -163,6 +197,21 @@ function addUnique(out: PackageRef[], r: PackageRef | undefined): void {
 const PATHISH = /(?:[A-Za-z]:)?[\\/]?(?:[^\s'"`()<>[\]{},;]+[\\/])+[^\s'"`()<>[\]{},;:]+/g;
 
 /**
+ * The path of a frame line whose form says where its path starts and ends, so a path with spaces
+ * (`C:\Users\Ana Lima\...`, `C:\Program Files\...`) is read whole: Node's and Rust's `at <fn> (<path>:1:2)`
+ * and `at <path>:1:2`, Python's `File "<path>", line 3`, rustc's `--> <path>:1:2`, Rust's `panicked at <path>:1:2:`,
+ * and a Go frame's tab-indented `<path>.go:88 +0x1c`.
+ */
+function wholeFramePath(line: string): string | undefined {
+  const m = /^\s*File "([^"]+)", line \d+/.exec(line)
+    ?? /^\s*at (?:[^()]*\()?(.+?):\d+:\d+\)?\s*$/.exec(line)
+    ?? /^\s*--> (.+?):\d+:\d+\s*$/.exec(line)
+    ?? /\bpanicked at (.+?):\d+:\d+:?\s*$/.exec(line)
+    ?? /^\t(.+?\.go):\d+(?: \+0x[0-9a-f]+)?\s*$/.exec(line);
+  return m?.[1];
+}
+
+/**
  * The installed packages a stack trace or terminal text points into, innermost first: frames' paths
  * (Node, Rust, Go module cache, Python site-packages: Python prints the innermost frame last) and
  * Go frames' function names (`github.com/o/r/pkg.(*T).M`).
@@ -180,9 +229,15 @@ export function framesInText(text: string): Array<{ ref: PackageRef; path?: stri
   const python = lines.some((l) => /^\s*File "[^"]+", line \d+/.test(l));
   for (const line of python ? [...lines].reverse() : lines) {
     if (/\bnode:internal\b/.test(line)) continue;
-    for (const m of line.matchAll(PATHISH)) {
-      const ref = packageOfPath(m[0]);
-      if (ref) out.push({ ref, path: m[0].replace(/^file:\/\//, '') });
+    // A frame's whole path when its line says where it ends and it is absolute; else each path-like run.
+    const whole = wholeFramePath(line);
+    const wholeRef = whole !== undefined && /^(?:[A-Za-z]:[\\/]|[\\/]|file:)/i.test(whole) ? packageOfPath(whole) : undefined;
+    if (wholeRef) out.push({ ref: wholeRef, path: pathOfFrame(whole!) });
+    else {
+      for (const m of line.matchAll(PATHISH)) {
+        const ref = packageOfPath(m[0]);
+        if (ref) out.push({ ref, path: pathOfFrame(m[0]) });
+      }
     }
     // A Go frame's function: `<import path>.<func>(` or `<import path>.(*T).M(`; the path ends at the last `/` segment's first dot.
     const goFrame = /^((?:github\.com|golang\.org|gopkg\.in)(?:\/[\w-]+(?:\.[\w-]+)*)*?\/[\w-]+)\.[\w(*)]/.exec(line.trim());

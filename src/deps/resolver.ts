@@ -2,7 +2,7 @@
 // (node_modules, go.mod, the local Cargo registry sources, a virtual environment). Nothing is fetched.
 import { promises as fsp } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix, win32 } from 'node:path';
 import { cargoLockVersions, npmLockVersions, parseGoReplaces, plainVersion, pnpmLockVersions, pythonMetadataVersion, yarnLockVersions, type Versions } from './lockfiles';
 import { importsFromRecord, normalizePythonName, parseCargoToml, parseGoMod, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from './manifests';
 import { refKey, type Ecosystem, type PackageRef } from './messages';
@@ -341,31 +341,61 @@ export class DependencyIndex {
   }
 }
 
+/** A path module: `node:path` for this platform, or `path.win32` / `path.posix` named (tests run Windows paths on Linux). */
+export type PathApi = typeof posix | typeof win32;
+const PLATFORM_PATH: PathApi = process.platform === 'win32' ? win32 : posix;
+
+/** What to read for the install a frame's path points into: a package's own manifest, or the site-packages folder it sits in. */
+export type InstallLocation =
+  | { ecosystem: 'npm'; manifest: string }
+  | { ecosystem: 'cargo'; manifest: string }
+  | { ecosystem: 'pypi'; sitePackages: string };
+
+/**
+ * Where the install a frame's path points into keeps what names its repository, in `pathApi`'s form: the
+ * package's `node_modules/<name>/package.json`, the crate's `registry/src/<index>/<crate>-<version>/Cargo.toml`,
+ * the `site-packages` (or `dist-packages`) folder. `\`, `/`, a mix of both, drive letters and UNC shares
+ * are read alike. Go needs nothing read (the module path names the repository): undefined, as for no install.
+ */
+export function installLocationOfPath(framePath: string, ref: PackageRef, pathApi: PathApi = PLATFORM_PATH): InstallLocation | undefined {
+  const p = framePath.replace(/\\/g, '/');
+  if (ref.ecosystem === 'npm') {
+    const at = p.lastIndexOf(`/node_modules/${ref.name}/`);
+    return at < 0 ? undefined : { ecosystem: 'npm', manifest: pathApi.join(p.slice(0, at) || '/', 'node_modules', ...ref.name.split('/'), 'package.json') };
+  }
+  if (ref.ecosystem === 'cargo') {
+    const m = /^(.*\/registry\/src\/[^/]+\/[A-Za-z0-9_-]+?-\d+\.\d+\.\d+[^/]*)\//.exec(p);
+    return m ? { ecosystem: 'cargo', manifest: pathApi.join(m[1]!, 'Cargo.toml') } : undefined;
+  }
+  if (ref.ecosystem === 'pypi') {
+    const site = /^(.*\/(?:site|dist)-packages)\//.exec(p)?.[1];
+    return site ? { ecosystem: 'pypi', sitePackages: pathApi.normalize(site) } : undefined;
+  }
+  return undefined;
+}
+
 /**
  * The installed package a frame's path points into, read from that very install (its package.json, the
  * crate's Cargo.toml, the distribution's METADATA), so a trace from any folder scopes to the right repository.
  */
 export async function dependencyAtPath(path: string, ref: PackageRef): Promise<Dependency | undefined> {
-  const p = path.replace(/\\/g, '/');
   if (ref.ecosystem === 'go') {
     const s = slugFromGoModule(ref.name);
     return s.ok ? { ecosystem: 'go', name: ref.name, slug: s.slug, from: 'module path' } : undefined;
   }
-  if (ref.ecosystem === 'npm') {
-    const at = p.lastIndexOf(`/node_modules/${ref.name}/`);
-    if (at < 0) return undefined;
-    const pkg = await readJson(`${p.slice(0, at)}/node_modules/${ref.name}/package.json`);
+  const at = installLocationOfPath(path, ref);
+  if (at?.ecosystem === 'npm') {
+    const pkg = await readJson(at.manifest);
     const r = pkg ? slugFromPackageJson(pkg) : undefined;
     return r?.ok ? { ecosystem: 'npm', name: ref.name, slug: r.slug, from: r.field } : undefined;
   }
-  if (ref.ecosystem === 'cargo') {
-    const m = /^(.*\/registry\/src\/[^/]+\/[A-Za-z0-9_-]+?-\d+\.\d+\.\d+[^/]*)\//.exec(p);
-    const toml = m ? await readText(`${m[1]}/Cargo.toml`) : undefined;
+  if (at?.ecosystem === 'cargo') {
+    const toml = await readText(at.manifest);
     const r = toml !== undefined ? slugFromCrateToml(toml) : undefined;
     return r?.ok ? { ecosystem: 'cargo', name: ref.name, slug: r.slug, from: 'Cargo.toml repository' } : undefined;
   }
-  const site = /^(.*\/(?:site|dist)-packages)\//.exec(p)?.[1];
-  if (!site) return undefined;
+  if (at?.ecosystem !== 'pypi') return undefined;
+  const site = at.sitePackages;
   let infos: string[] = [];
   try { infos = (await fsp.readdir(site)).filter((e) => e.endsWith('.dist-info')); } catch { return undefined; }
   const want = normalizePythonName(ref.name);

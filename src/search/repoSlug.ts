@@ -36,6 +36,8 @@ export function parseRemoteUrl(raw: string): RemoteRepo | undefined {
     path = m[2]!;
     if (host.length === 1 && /^[a-z]$/i.test(host)) return undefined; // a Windows drive letter, C:\…
   }
+  // A host name or address; not what is left of a Windows path (`\\?\C:\…`, `\\server\share`).
+  if (!/^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])$/.test(host)) return undefined;
   host = host.toLowerCase().replace(/^www\./, '');
   const parts = path.replace(/\\/g, '/').split('/').filter((p) => p !== '');
   if (parts.length < 2 || !host) return undefined;
@@ -47,6 +49,19 @@ export function parseRemoteUrl(raw: string): RemoteRepo | undefined {
 }
 
 export interface NamedRemote { name: string; url: string }
+
+/**
+ * The remotes in `git config --get-regexp '^remote\..*\.url$'` output: `remote.<name>.url <url>` per line
+ * (names may hold dots; Git for Windows may end lines with CRLF; a local remote's path may hold spaces).
+ */
+export function remotesFromConfigOutput(stdout: string): NamedRemote[] {
+  const out: NamedRemote[] = [];
+  for (const line of stdout.split(/\r?\n/)) {
+    const m = /^remote\.(.+)\.url\s+(.+)$/.exec(line.trim());
+    if (m) out.push({ name: m[1]!, url: m[2]! });
+  }
+  return out;
+}
 
 export interface RepoScope { slugs: string[]; unsupported: RemoteRepo[]; unparsable: NamedRemote[] }
 

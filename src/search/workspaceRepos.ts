@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { execFile } from 'node:child_process';
-import type { NamedRemote } from './repoSlug';
+import { remotesFromConfigOutput, type NamedRemote } from './repoSlug';
 
 interface GitRemote { name: string; fetchUrl?: string; pushUrl?: string }
 interface GitRepository { rootUri: vscode.Uri; state: { remotes: GitRemote[] } }
@@ -23,13 +23,7 @@ async function gitApi(): Promise<GitApi | undefined> {
 function remotesFromGitConfig(folder: string): Promise<NamedRemote[]> {
   return new Promise((resolve) => {
     execFile('git', ['config', '--get-regexp', '^remote\\..*\\.url$'], { cwd: folder, timeout: 5000 }, (err, stdout) => {
-      if (err) return resolve([]);
-      const out: NamedRemote[] = [];
-      for (const line of stdout.split('\n')) {
-        const m = /^remote\.(.+)\.url\s+(.+)$/.exec(line.trim());
-        if (m) out.push({ name: m[1]!, url: m[2]! });
-      }
-      resolve(out);
+      resolve(err ? [] : remotesFromConfigOutput(stdout));
     });
   });
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRemoteUrl, scopeFromRemotes } from '../../../src/search/repoSlug';
+import { parseRemoteUrl, remotesFromConfigOutput, scopeFromRemotes } from '../../../src/search/repoSlug';
 
 const forms: Array<[string, string | undefined, string?]> = [
   ['https://github.com/acme/http-kit', 'acme/http-kit', 'github.com'],
@@ -26,6 +26,18 @@ const forms: Array<[string, string | undefined, string?]> = [
   ['../http-kit', undefined],
   ['file:///home/me/src/http-kit.git', undefined],
   ['C:\\src\\http-kit', undefined],
+  // Issue 24 §5: remotes that are Windows paths (a clone of a local or shared repository) are no repository slug.
+  ['C:/src/acme/http-kit.git', undefined],
+  ['c:\\Users\\me\\src\\acme\\http-kit\\.git', undefined],
+  ['\\\\server\\share\\git\\acme\\http-kit.git', undefined],
+  ['//server/share/git/acme/http-kit.git', undefined],
+  ['\\\\?\\C:\\src\\acme\\http-kit', undefined],
+  ['\\\\?\\UNC\\server\\share\\acme\\http-kit', undefined],
+  ['file:///C:/src/acme/http-kit.git', undefined],
+  ['file://server/share/acme/http-kit.git', undefined],
+  ['git@github.com:acme\\http-kit.git', 'acme/http-kit', 'github.com'],
+  ['git@[::1]:acme/http-kit.git', undefined],
+  ['ssh://git@[::1]:22/acme/http-kit.git', 'acme/http-kit', '[::1]'],
   ['https://github.com/acme', undefined],
   ['', undefined],
   ['not a url', undefined],
@@ -62,4 +74,17 @@ test('scope reports remotes on hosts the index does not cover, and unparsable on
   assert.deepEqual(s.slugs, []);
   assert.deepEqual(s.unsupported.map((r) => r.host), ['gitlab.com']);
   assert.deepEqual(s.unparsable.map((r) => r.name), ['local']);
+});
+
+test('git config output from Git for Windows (CRLF, a dotted remote name, a local path with spaces) -> remotes and scope', () => {
+  const out = 'remote.origin.url git@github.com:me/http-kit.git\r\nremote.up.stream.url https://github.com/acme/http-kit.git\r\nremote.local.url C:\\Users\\Ana Lima\\src\\http-kit\\.git\r\n';
+  const remotes = remotesFromConfigOutput(out);
+  assert.deepEqual(remotes, [
+    { name: 'origin', url: 'git@github.com:me/http-kit.git' },
+    { name: 'up.stream', url: 'https://github.com/acme/http-kit.git' },
+    { name: 'local', url: 'C:\\Users\\Ana Lima\\src\\http-kit\\.git' },
+  ]);
+  const s = scopeFromRemotes(remotes);
+  assert.deepEqual(s.slugs, ['me/http-kit', 'acme/http-kit']);
+  assert.deepEqual(s.unparsable.map((r) => r.name), ['local'], 'a Windows path is no repository');
 });
