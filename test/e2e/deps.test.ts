@@ -77,10 +77,14 @@ describe('search from problems, imports and dependencies in the workbench (issue
     // The provider waits a bounded time for a cold folder's dependencies, so a slow first resolution offers the
     // action without a scope: ask again until it is warm. On a loaded machine the TypeScript server's own quick
     // fixes can take many seconds, so a menu still being computed is waited for, never cancelled by a new request.
+    // Ctrl+. while the menu is open accepts its selected action (VS Code's acceptSelectedCodeAction), so the
+    // menu must be seen closed before the next Ctrl+. asks again.
+    const menu = wb.page.locator('.action-widget');
     await waitFor('the scoped action in the Quick Fix menu', async () => {
       await wb.page.keyboard.press('Escape');
+      if (!(await menu.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false))) return undefined;
       await wb.page.keyboard.press('Control+.');
-      await wb.page.locator('.action-widget').waitFor({ state: 'visible', timeout: 45_000 }).catch(() => undefined);
+      await menu.waitFor({ state: 'visible', timeout: 45_000 }).catch(() => undefined);
       return (await item.count()) > 0 ? true : undefined;
     }, 150_000).catch(async (e: Error) => { await wb.screenshot('light bulb menu not found'); throw e; });
     await wb.screenshot('light bulb menu dark');
