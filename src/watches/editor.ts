@@ -12,11 +12,11 @@ import { log } from '../log';
 import { resolveDependencies } from '../deps/dependencyScope';
 import { MANIFEST_GLOB, MANIFEST_NAMES } from '../deps/resolver';
 import type { InstalledDependency } from '../deps/versionCompare';
-import { installedChipLabel } from '../deps/versionWords';
 import { MAX_WATCHES, type Watch } from '../deps/watch';
 import type { ViewWatch, ViewWatches } from '../webview/protocol';
 import type { WatchableSearch, WatchViewPort } from '../webview/searchController';
 import { WatchService, type WatchEvent } from './watcher';
+import { newsText, quoted, watchScopeWords } from './watchText';
 
 /** How the feature speaks to the user; the host tests replace it to press a button. */
 export type WatchShow = (level: 'info' | 'warning', text: string, actions: string[]) => Thenable<string | undefined>;
@@ -33,29 +33,6 @@ export interface WatchPorts {
 
 export const OPEN_ACTION = 'Open Search';
 export const REMOVE_ACTION = 'Remove Watch';
-
-/** The scope of a watch in words: the chip's words per dependency, else the repositories. */
-export function watchScopeWords(params: SearchParams, installed: readonly InstalledDependency[]): string {
-  return installed.length ? installed.map((d) => installedChipLabel(d)).join(', ') : (params.repos ?? []).join(', ') || 'no repository scope';
-}
-
-function quoted(q: string): string {
-  return `“${q.length > 60 ? `${q.slice(0, 59)}…` : q}”`;
-}
-
-/** The notification of a check: what is new, in words. */
-export function newsText(e: WatchEvent): string {
-  const q = quoted(e.watch.params.query);
-  if (e.kind === 'fixIncluded') return `Developer Index: your installed version now includes the fix for ${q} (${e.text}). The watch can be removed.`;
-  if (e.kind === 'vanished') return `Developer Index: ${e.repos.join(', ')} is no longer in the index; the watch for ${q} cannot find anything new there.`;
-  const fixes = e.news.filter((n) => n.badge && /newer than/.test(n.badge));
-  const first = e.news[0]!;
-  const kind = (id: string) => (id.startsWith('pull_request:') ? 'pull request' : id.startsWith('issue:') ? 'issue' : 'result');
-  const head = e.news.length === 1
-    ? `a new ${kind(first.id)}: ${first.title.slice(0, 120)}`
-    : `${e.news.length} new results, the first: ${first.title.slice(0, 100)}`;
-  return `Developer Index: watch ${q} found ${head}${fixes.length ? ` · ${fixes[0]!.badge}` : ''}.`;
-}
 
 export class WatchFeature implements vscode.Disposable {
   readonly service: WatchService;
