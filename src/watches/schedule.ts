@@ -12,16 +12,18 @@ export const RATE_LIMIT_MS = 15 * 60_000;
 /** Between two watches of one round: never a burst of searches. */
 export const BETWEEN_CHECKS_MS = 3_000;
 
+/** A new watch was made from a search that just ran: its first check is one interval after it was made. */
+const since = (w: Watch): number => w.lastCheck ?? w.createdAt;
+
 /** The watches due now, the longest unchecked first. */
 export function dueWatches(watches: readonly Watch[], now: number, interval = WATCH_INTERVAL_MS): Watch[] {
-  return watches.filter((w) => w.lastCheck === undefined || now - w.lastCheck >= interval)
-    .sort((a, b) => (a.lastCheck ?? -1) - (b.lastCheck ?? -1));
+  return watches.filter((w) => now - since(w) >= interval).sort((a, b) => since(a) - since(b));
 }
 
 /** When the next watch falls due (undefined: no watch); never before `pausedUntil`. */
 export function nextDueAt(watches: readonly Watch[], now: number, pausedUntil = 0, interval = WATCH_INTERVAL_MS): number | undefined {
   if (!watches.length) return undefined;
-  const at = Math.min(...watches.map((w) => (w.lastCheck === undefined ? now : w.lastCheck + interval)));
+  const at = Math.min(...watches.map((w) => since(w) + interval));
   return Math.max(at, now, pausedUntil);
 }
 

@@ -228,6 +228,8 @@ export class SearchController {
   private commandCounter = 0;
   /** Issue 23: installed dependencies by repository, from dependency-scoped searches; a later search of the same repository keeps its badges. */
   private readonly installed = new Map<string, InstalledDependency>();
+  /** The last `searchStarted` and `results` messages posted to the webview (the host tests read the chip, badges and summary there). */
+  private posted: { searchStarted?: ToWebview; results?: ToWebview } = {};
   /** Issue 23: the last search that went through, for Watch for a Fix. */
   private watchable: WatchableSearch | undefined;
 
@@ -332,7 +334,18 @@ export class SearchController {
   }
 
   private send(m: ToWebview): void {
-    if (this.ready) void this.post(m);
+    if (this.ready) this.postNow(m);
+  }
+
+  private postNow(m: ToWebview): void {
+    if (m.type === 'searchStarted') this.posted = { searchStarted: m };
+    else if (m.type === 'results') this.posted = { ...this.posted, results: m };
+    void this.post(m);
+  }
+
+  /** What the webview was last sent for a search: its start (the chip's `installed`) and its outcome (badges, summary). */
+  postedSearch(): { searchStarted?: ToWebview; results?: ToWebview } {
+    return this.posted;
   }
 
   private async handle(m: FromWebview): Promise<void> {
@@ -443,7 +456,7 @@ export class SearchController {
   }
 
   private deliver(message: ToWebview, fromCommand: boolean): void {
-    if (this.ready) void this.post(message);
+    if (this.ready) this.postNow(message);
     else if (fromCommand) this.backlog.push(message);
   }
 

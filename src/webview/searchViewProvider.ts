@@ -78,6 +78,11 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
     return this.controller.shownKeylessLine();
   }
 
+  /** What the webview was last sent for a search (host tests: the chip's installed versions, badges, summary). */
+  postedSearch(): { searchStarted?: ToWebview; results?: ToWebview } {
+    return this.controller.postedSearch();
+  }
+
   /** Issue 23: the search Watch for a Fix saves (the last one with a repository scope and results). */
   watchableSearch(): WatchableSearch | undefined {
     return this.controller.watchableSearch();

@@ -51,17 +51,19 @@ test('lease: a free lease is taken, its holder renews it, another window waits u
 
 test('schedule: a watch is due at most every 6 hours; the next beat never comes before a pause ends', () => {
   const now = 10 * WATCH_INTERVAL_MS;
-  const w = (id: string, lastCheck?: number): Watch => ({ ...newWatch(id, params, [dep], response(), 0), ...(lastCheck !== undefined ? { lastCheck } : {}) });
-  const ws = [w('fresh', now - 1000), w('old', now - WATCH_INTERVAL_MS - 5), w('never'), w('edge', now - WATCH_INTERVAL_MS)];
+  const w = (id: string, lastCheck?: number, createdAt = 0): Watch => ({ ...newWatch(id, params, [dep], response(), createdAt), ...(lastCheck !== undefined ? { lastCheck } : {}) });
+  const ws = [w('fresh', now - 1000), w('old', now - WATCH_INTERVAL_MS - 5), w('never'), w('edge', now - WATCH_INTERVAL_MS), w('just made', undefined, now - 1000)];
   assert.deepEqual(dueWatches(ws, now).map((x) => x.id), ['never', 'old', 'edge']);
   assert.deepEqual(dueWatches([w('fresh', now - 1000)], now), []);
+  // A watch just made from a search counts that search as its check: the first background check is 6 hours on.
+  assert.equal(nextDueAt([w('just made', undefined, now - 1000)], now), now - 1000 + WATCH_INTERVAL_MS);
   assert.equal(nextDueAt([w('fresh', now - 1000)], now), now - 1000 + WATCH_INTERVAL_MS);
   assert.equal(nextDueAt([w('never')], now, now + 60_000), now + 60_000);
   assert.equal(nextDueAt([], now), undefined);
   // Checked every 6 hours means never sooner: over a simulated day with a beat a minute, 4 checks of one watch.
   let last: number | undefined;
   let checks = 0;
-  for (let t = 0; t < 24 * 3600_000; t += 60_000) {
+  for (let t = WATCH_INTERVAL_MS; t < WATCH_INTERVAL_MS + 24 * 3600_000; t += 60_000) {
     if (dueWatches([w('x', last)], t).length) { checks++; last = t; }
   }
   assert.equal(checks, 4);
@@ -120,6 +122,11 @@ test('the compare again: a new installed version that includes the fix says so w
   assert.equal(recompare(w, [{ ...dep, version: 'not-a-version' }]).fixIncluded, undefined, 'garbage never says included');
 });
 
+/** A watch made 6 hours ago and never checked since: due at the first beat. */
+async function addDue(storage: Storage, id: string, now: number): Promise<void> {
+  await storage.update(WATCH_KEY_PREFIX + id, newWatch(id, { ...params, query: id }, [dep], response(), now - WATCH_INTERVAL_MS));
+}
+
 function service(storage: Storage, clock: ManualClock, owner: string, answer: () => Promise<SearchResponse>, events: WatchEvent[] = [], log: string[] = []) {
   let n = 0;
   const searches: SearchParams[] = [];
@@ -150,7 +157,7 @@ test('two windows over one shared storage: one holds the lease and checks, the o
   assert.equal(a.s.isHolder() !== b.s.isHolder(), true, 'exactly one holder');
   const holder = a.s.isHolder() ? a : b;
   const other = holder === a ? b : a;
-  assert.equal(holder.searches.length, 2 * 2, 'each watch at its first beat and again after 6 hours');
+  assert.equal(holder.searches.length, 2, 'each watch once, 6 hours after it was made (its own search counts as the first check)');
   assert.equal(other.searches.length, 0);
   assert.equal(holder.events.filter((e) => e.kind === 'news').length, 2);
   assert.deepEqual(other.events, []);
@@ -168,7 +175,7 @@ test('a window that hangs (stops renewing) loses the lease only after it expires
   const storage = new Storage();
   const b = service(storage, clock, 'B', async () => response());
   await storage.update(LEASE_KEY, { owner: 'A', expiresAt: clock.now() + LEASE_TTL_MS });
-  await b.s.add(params, [dep], response());
+  await addDue(storage, 'old', clock.now());
   b.s.resume();
   await clock.advance(LEASE_TTL_MS - 5000);
   assert.equal(b.s.isHolder(), false);
@@ -197,8 +204,8 @@ test('offline: the round pauses (no search per watch), waits, and resumes; the k
   const storage = new Storage();
   let fail: unknown = Object.assign(new Error('getaddrinfo ENOTFOUND'), { kind: 'network' });
   const a = service(storage, clock, 'A', async () => { if (fail) throw fail; return response(); });
-  await a.s.add(params, [dep], response());
-  await a.s.add({ ...params, query: 'two' }, [dep], response());
+  await addDue(storage, 'one', clock.now());
+  await addDue(storage, 'two', clock.now());
   a.s.resume();
   await clock.advance(3000);
   assert.equal(a.searches.length, 1, 'the second watch is not tried while offline');
