@@ -58,12 +58,15 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
     const d = new vscode.Diagnostic(new vscode.Range(0, at, 0, at + "'fetchline'".length), QUERY_MESSAGE, vscode.DiagnosticSeverity.Error);
     d.source = 'watch-test';
     diagnostics.set(doc.uri, [d]);
+    // Three passages a result (the default is one): the fix sentence of fetchline#472 is its second passage.
+    await vscode.workspace.getConfiguration('devIndex').update('search.passages', 3, vscode.ConfigurationTarget.Global);
     const feature = a.watches();
     feature.show = async (_level, text, actions) => { pressed.push({ text, actions }); const p = press; press = undefined; return p && actions.includes(p) ? p : undefined; };
   });
 
   after(async () => {
     diagnostics?.dispose();
+    await vscode.workspace.getConfiguration('devIndex').update('search.passages', undefined, vscode.ConfigurationTarget.Global);
     await fsp.writeFile(fetchlinePkg, fetchlinePkgText);
     if (watchId) await vscode.commands.executeCommand('devIndex.watch.remove', watchId);
     await vscode.commands.executeCommand('devIndex.search.run', { query: 'reset after the watch suite', repos: [] });

@@ -72,7 +72,7 @@ export class WatchedView {
 
   private item(w: ViewWatch, now: number): HTMLElement {
     const q = `“${w.query.length > 60 ? `${w.query.slice(0, 59)}…` : w.query}”`;
-    const attention = !!(w.fixIncluded || w.vanished?.length || w.lastError);
+    const attention = !!(w.vanished?.length || w.lastError);
     return h('li', { class: `watch-item${w.newCount ? ' has-new' : ''}${attention ? ' attention' : ''}`, 'data-watch-id': w.id },
       h('div', { class: 'watch-main' },
         h('button', { type: 'button', class: 'link-button watch-query', 'data-watch-act': 'open', 'aria-label': `Open the search ${q} in ${w.scope}`, title: 'Open this search' }, w.query),
