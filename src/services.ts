@@ -96,7 +96,7 @@ export class Services implements vscode.Disposable {
       },
       watchable: () => this.view?.watchableSearch(),
       changed: () => this.view?.watchesChanged(),
-    }, watchTimings());
+    });
     return this.watchFeature;
   }
 
@@ -132,15 +132,6 @@ export class Services implements vscode.Disposable {
     this.view?.dispose();
     this.resetClient();
   }
-}
-
-/**
- * The watcher's beat, shortened only by the host tests (DEVINDEX_WATCH_RENEW_MS; development builds run
- * under them): production renews the lease every 30 s and checks a watch at most every 6 hours.
- */
-function watchTimings(): { renewMs?: number; settleMs?: number; betweenMs?: number } {
-  const ms = Number(process.env.DEVINDEX_WATCH_RENEW_MS);
-  return process.env.DEVINDEX_TEST_KEY !== undefined && Number.isInteger(ms) && ms >= 50 ? { renewMs: ms, settleMs: 50, betweenMs: 50 } : {};
 }
 
 /** The second gate before a link leaves the editor: the same policy the webview applies (src/webview/linkPolicy.ts). */
