@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { createAgentService } from './agent/service';
 import { FaultQueue, faultsBodySchema, statusFaultBody, type Fault } from './faults';
 import { RateLimiter } from './rateLimit';
-import { loadCorpus } from './search/corpus';
+import { loadCorpus, repositoryDoc } from './search/corpus';
 import { queryToInput, validateSearchRequest } from './search/params';
 import { SearchEngine, type Wire } from './search/searchEngine';
 
@@ -113,6 +113,12 @@ const keylessBodySchema = z.strictObject({
   retryAfterHeader: z.boolean().optional(),
   reason: z.enum(['requests', 'credits']).optional(),
   reset: z.boolean().optional(),
+});
+
+const corpusBodySchema = z.strictObject({
+  add: z.array(z.strictObject({
+    repo: z.string().max(200), type: z.enum(['issue', 'pull_request']), number: z.int().min(1).max(10_000_000), markdown: z.string().min(1).max(200_000),
+  })).max(50),
 });
 
 /** Whether a search request asks for `web` among its types (production relays the back end's 400 for it). */
@@ -299,6 +305,18 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       for (const k of parsed.data.revoke ?? []) { keys.delete(k); unlicensed.delete(k); }
       for (const k of parsed.data.withoutLicense ?? []) { keys.add(k); unlicensed.add(k); }
       send(res, 200, { success: true, keys: keys.size });
+    } else if (path === '/__sandbox/corpus' && req.method === 'POST') {
+      // A new issue or pull request appears in the index (how a watch meets a new result between two checks).
+      const parsed = corpusBodySchema.safeParse(parseBody(raw));
+      if (!parsed.success) { fail(res, 400, 'Bad Request', { details: parsed.error.issues }); return; }
+      const added: string[] = [];
+      for (const a of parsed.data.add) {
+        const doc = repositoryDoc(corpus, a.repo, a.type, a.number, a.markdown);
+        if (!doc) { fail(res, 400, 'Bad Request', { details: `${a.repo} is not an indexed repository of the corpus` }); return; }
+        engine.addDoc(doc);
+        added.push(doc.id);
+      }
+      send(res, 200, { success: true, added });
     } else if (path === '/__sandbox/keyless' && req.method === 'POST') {
       const parsed = keylessBodySchema.safeParse(parseBody(raw));
       if (!parsed.success) { fail(res, 400, 'Bad Request', { details: parsed.error.issues }); return; }

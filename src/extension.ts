@@ -13,6 +13,8 @@ import { registerMcpSetup } from './mcpSetup/register';
 import { registerLanguageModelTools } from './tools/register';
 import type { Services } from './services';
 import type { IssueReport, IssueReporter } from './doctor/editor';
+import { registerWatches } from './watches/register';
+import type { WatchFeature } from './watches/editor';
 
 /** Set by scripts/build.mjs: false in --production builds (the packaged extension), true otherwise. */
 declare const __DEVINDEX_TEST_SURFACE__: boolean;
@@ -29,6 +31,8 @@ export interface DevIndexExtensionApi {
   lastSearch(): ReturnType<Services['search']['lastOutcome']>;
   /** Replaces the issue reporter Report an Issue… opens (undefined: VS Code's own again), so a test sees what it would send. */
   setIssueReporter(send: ((report: IssueReport) => unknown) | undefined): void;
+  /** Issue 23: the Watch for a Fix feature (its service, and `show`, which a test replaces to press a button). */
+  watches(): WatchFeature;
 }
 
 export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi | undefined {
@@ -38,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     let services: Services | undefined;
     const svc = (): Services => {
       if (!services) {
-        services = new (core().Services)(context.extensionUri, keys, history);
+        services = new (core().Services)(context.extensionUri, keys, history, context.globalState);
         context.subscriptions.push(services);
       }
       return services;
@@ -77,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
     registerSearchCommands(context, () => svc().searchView(), history);
     registerDependencySearch(context, () => core().createDependencySearch(() => svc().getClient()));
+    registerWatches(context, () => svc().watches());
     registerLanguageModelTools(context, { services: svc, keys });
     registerMcpSetup(context, { keys });
     // Issue 21: the connection diagnosis and the issue report (their code is in the core bundle).
@@ -96,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       apiKey: { get: () => keys.get(), set: (k) => keys.set(k), clear: () => keys.clear() },
       lastSearch: () => services?.search.lastOutcome(),
       setIssueReporter: (send) => { issueReporter = send ? async (r) => send(r) : undefined; },
+      watches: () => svc().watches(),
     };
   } catch (e) {
     void vscode.window.showErrorMessage(`Developer Index failed to start: ${e instanceof Error ? e.message : String(e)}`);

@@ -13,6 +13,7 @@ import { scopeFromRemotes } from './search/repoSlug';
 import { remotesOf } from './search/workspaceRepos';
 import { externalUrl } from './webview/linkPolicy';
 import { SearchViewProvider } from './webview/searchViewProvider';
+import { WatchFeature } from './watches/editor';
 import { ORIGINS } from './api/version';
 
 function logLine(e: RequestLogEntry): string {
@@ -26,10 +27,11 @@ export class Services implements vscode.Disposable {
   private keyless: DevIndexClient | undefined;
   private view: SearchViewProvider | undefined;
   private agents: { over: DevIndexClient; api: AgentClient } | undefined;
+  private watchFeature: WatchFeature | undefined;
   readonly search: SearchService;
   private readonly keySub: vscode.Disposable;
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly keys: ApiKeyStore, history: SearchHistory) {
+  constructor(private readonly extensionUri: vscode.Uri, private readonly keys: ApiKeyStore, history: SearchHistory, private readonly globalState?: vscode.Memento) {
     this.search = new SearchService((o) => (o?.keyless ? this.getKeylessClient() : this.getClient()), history);
     // onDidChange covers this window's commands and other windows' changes to the shared secret storage.
     this.keySub = keys.onDidChange(() => void this.view?.keyChanged());
@@ -83,8 +85,24 @@ export class Services implements vscode.Disposable {
     for (const c of old) void c?.close();
   }
 
+  /** Issue 23: Watch for a Fix (the watches live in globalState, shared by every window). */
+  watches(): WatchFeature {
+    if (!this.globalState) throw new Error('watches need the extension\'s global storage');
+    this.watchFeature ??= new WatchFeature(this.globalState, {
+      // Searches only (never an agent run), through the same client, key and retry rules as the view's.
+      search: (params, signal) => this.getClient().search(params, { signal }),
+      openSearch: async (params, installed) => {
+        await vscode.commands.executeCommand('devIndex.search.run', { ...params, ...(installed.length ? { installed } : {}) });
+      },
+      watchable: () => this.view?.watchableSearch(),
+      changed: () => this.view?.watchesChanged(),
+    });
+    return this.watchFeature;
+  }
+
   searchView(): SearchViewProvider {
     this.view ??= new SearchViewProvider(this.extensionUri, {
+      ...(this.globalState ? { watches: this.watches().viewPort() } : {}),
       search: (params, opts) => this.search.search(params, opts),
       validate: (params) => {
         const r = validateSearchParams(params);
@@ -110,6 +128,7 @@ export class Services implements vscode.Disposable {
 
   dispose(): void {
     this.keySub.dispose();
+    this.watchFeature?.dispose();
     this.view?.dispose();
     this.resetClient();
   }

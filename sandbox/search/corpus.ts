@@ -134,6 +134,17 @@ export function bigrams(tokens: string[]): Set<string> {
 
 const posix = (p: string): string => p.split(sep).join('/');
 
+/**
+ * An issue or pull request added to a loaded corpus while the sandbox runs (test mode: `POST /__sandbox/corpus`),
+ * as if the index had just crawled it; undefined when the repository is not an indexed one of the corpus.
+ */
+export function repositoryDoc(corpus: Corpus, repo: string, type: 'issue' | 'pull_request', number: number, markdown: string): CorpusDoc | undefined {
+  const info = corpus.repos.get(repo.toLowerCase());
+  if (!info?.indexed) return undefined;
+  const url = `https://github.com/${info.repo}/${type === 'issue' ? 'issues' : 'pull'}/${number}`;
+  return makeDoc({ id: `${type}:${info.repo}#${number}`, type, url, repo: info, skill: false }, markdown);
+}
+
 export function loadCorpus(dir: string, warn: (m: string) => void = () => {}): Corpus {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`sandbox: corpus folder not found: ${dir}`);
   const sources = new Map(readJson(join(dir, 'sources.json'), sourceSchema, warn).map((s) => [s.id, s]));

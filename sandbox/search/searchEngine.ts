@@ -78,6 +78,19 @@ export class SearchEngine {
 
   get documentCount(): number { return this.docs.length; }
 
+  /** Adds (or replaces, by id) one document while the sandbox runs (test mode: `POST /__sandbox/corpus`). */
+  addDoc(doc: CorpusDoc): void {
+    const at = this.docs.findIndex((d) => d.id === doc.id);
+    if (at >= 0) {
+      this.index.discard(at);
+      this.docs[at] = doc;
+      this.index.add({ id: at, title: doc.title ?? '', body: doc.body });
+      return;
+    }
+    this.docs.push(doc);
+    this.index.add({ id: this.docs.length - 1, title: doc.title ?? '', body: doc.body });
+  }
+
   /**
    * The specification's answer (`type`, coverage, reranked), or production's (see ProductionResultItem;
    * no coverage or reranked; `web:` pages too when `types` was not sent).

@@ -1,10 +1,11 @@
-// Pure: "Watch for a Fix" rules (issue 23), shared by `devindex watch` and, later, the editor's watcher.
+// Pure: "Watch for a Fix" rules (issue 23), shared by `devindex watch` and the editor's watcher (src/watches).
 // A watch is a saved search (query, scope, installed version) with the ids it has seen; a check compares a
 // fresh response with it and says what is new. No vscode, no fs, no clock (times are passed in).
 import type { SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
 import { dependencyOfResult } from './dependencyScope';
 import { resultBadges, type InstalledDependency } from './versionCompare';
+import { checkedWords } from './watchWords';
 
 export const MAX_WATCHES = 50;
 /** The editor re-runs a watch at most this often. */
@@ -29,7 +30,20 @@ export interface Watch {
   lastError?: string;
   /** The watched repository is no longer in the index (the echo says `indexed: false`). */
   vanished?: string[];
+  /**
+   * The statements of a fix newer than the installed version seen so far (the sentence kept), so that a new
+   * installed version is compared again without a search.
+   */
+  fixes?: WatchFix[];
+  /** The installed version now includes a fix this watch reported: `fixed in 3.3.0 · included in your 3.3.0`. */
+  fixIncluded?: string;
 }
+
+/** A result that stated a fix newer than the installed version, with the sentence that says so. */
+export interface WatchFix { id: string; title?: string; sentence: string }
+
+/** At most this many fix statements are kept per watch. */
+const MAX_FIXES = 20;
 
 export interface WatchNews {
   id: string;
@@ -52,15 +66,18 @@ export interface CheckOutcome {
 /** A new watch from a search that just ran (its results count as seen). */
 export function newWatch(id: string, params: SearchParams, installed: InstalledDependency[], response: SearchResponse, now: number, folder?: string): Watch {
   const fixes = fixIds(response, installed);
-  return { id, params, installed, ...(folder ? { folder } : {}), seen: response.results.map((r) => r.id).slice(0, MAX_SEEN), fixSeen: fixes.map((f) => f.id), createdAt: now, newCount: 0 };
+  return {
+    id, params, installed, ...(folder ? { folder } : {}), seen: response.results.map((r) => r.id).slice(0, MAX_SEEN), fixSeen: fixes.map((f) => f.id), createdAt: now, newCount: 0,
+    ...(fixes.length ? { fixes: fixes.map((f) => f.fix).slice(0, MAX_FIXES) } : {}),
+  };
 }
 
-function fixIds(response: SearchResponse, installed: readonly InstalledDependency[]): Array<{ id: string; badge: string }> {
-  const out: Array<{ id: string; badge: string }> = [];
+function fixIds(response: SearchResponse, installed: readonly InstalledDependency[]): Array<{ id: string; badge: string; fix: WatchFix }> {
+  const out: Array<{ id: string; badge: string; fix: WatchFix }> = [];
   for (const r of response.results) {
     const d = dependencyOfResult(installed, r);
     const b = d ? resultBadges(r.title, r.passages.map((p) => p.text), d).find((x) => x.verdict === 'newer-fix') : undefined;
-    if (b) out.push({ id: r.id, badge: b.text });
+    if (b) out.push({ id: r.id, badge: b.text, fix: { id: r.id, ...(r.title?.trim() ? { title: r.title.trim().slice(0, 300) } : {}), sentence: b.sentence.slice(0, 1000) } });
   }
   return out;
 }
@@ -85,6 +102,8 @@ export function checkWatch(w: Watch, response: SearchResponse, now: number): Che
     if (b) { fixIncluded = b.text; break; }
   }
   const nextSeen = [...response.results.map((r) => r.id).filter((id) => !seen.has(id)), ...w.seen].slice(0, MAX_SEEN);
+  const newFixes = fixIds(response, w.installed).map((f) => f.fix).filter((f) => !(w.fixes ?? []).some((x) => x.id === f.id));
+  const keptFixes = [...newFixes, ...(w.fixes ?? [])].slice(0, MAX_FIXES);
   const watch: Watch = {
     ...w,
     seen: nextSeen,
@@ -92,6 +111,8 @@ export function checkWatch(w: Watch, response: SearchResponse, now: number): Che
     lastCheck: now,
     newCount: w.newCount + news.length,
     ...(vanished.length ? { vanished } : {}),
+    ...(keptFixes.length ? { fixes: keptFixes } : {}),
+    ...(fixIncluded ? { fixIncluded } : {}),
   };
   delete watch.lastError;
   if (!vanished.length) delete watch.vanished;
@@ -101,6 +122,41 @@ export function checkWatch(w: Watch, response: SearchResponse, now: number): Che
 /** The installed version changed (a lockfile watcher fired, or the CLI re-read the folder). */
 export function withInstalled(w: Watch, installed: InstalledDependency[]): Watch {
   return { ...w, installed };
+}
+
+/**
+ * The installed version changed: the fix statements the watch kept are compared again with it, without a
+ * search. `fixIncluded` names the first fix the new version includes (the watch can be removed); a version
+ * that goes back below every fix clears it.
+ */
+export function recompare(w: Watch, installed: InstalledDependency[]): { watch: Watch; fixIncluded?: string; changed: boolean } {
+  const before = w.installed.map((d) => `${d.slug}@${d.version ?? ''}`).join(',');
+  const after = installed.map((d) => `${d.slug}@${d.version ?? ''}`).join(',');
+  let fixIncluded: string | undefined;
+  for (const f of w.fixes ?? []) {
+    const d = dependencyOfResult(installed, { id: f.id, url: '' });
+    const badges = d ? resultBadges(f.title, [f.sentence], d) : [];
+    if (badges.some((b) => b.verdict === 'newer-fix')) continue;
+    const b = badges.find((x) => x.verdict === 'included-fix');
+    if (b) { fixIncluded = b.text; break; }
+  }
+  const watch: Watch = { ...w, installed, ...(fixIncluded ? { fixIncluded } : {}) };
+  if (!fixIncluded) delete watch.fixIncluded;
+  return { watch, ...(fixIncluded ? { fixIncluded } : {}), changed: before !== after };
+}
+
+/**
+ * Two windows' views of one watch, combined (the later write wins for plain fields): the ids seen only grow,
+ * the newest check is kept.
+ */
+export function mergeWatch(stored: Watch, mine: Watch): Watch {
+  const newer = (stored.lastCheck ?? 0) > (mine.lastCheck ?? 0) ? stored : mine;
+  return {
+    ...mine,
+    ...(newer.lastCheck !== undefined ? { lastCheck: newer.lastCheck } : {}),
+    seen: [...new Set([...mine.seen, ...stored.seen])].slice(0, MAX_SEEN),
+    fixSeen: [...new Set([...mine.fixSeen, ...stored.fixSeen])].slice(0, MAX_SEEN),
+  };
 }
 
 /** Whether a check is due (never more often than the interval). */
@@ -113,16 +169,13 @@ export function describeWatch(w: Watch, now: number): string {
   const scope = w.installed.length
     ? w.installed.map((d) => `${d.slug} · ${d.version ? `${d.version} installed` : 'version unknown'}`).join(', ')
     : (w.params.repos ?? []).join(', ') || 'no repository scope';
-  const last = w.lastCheck === undefined ? 'never checked' : `checked ${ago(now - w.lastCheck)}`;
+  const last = checkedWords(w.lastCheck, now);
   return `"${w.params.query}" in ${scope} · ${last} · ${w.newCount} new${w.vanished?.length ? ` · ${w.vanished.join(', ')} no longer in the index` : ''}${w.lastError ? ` · last check failed: ${w.lastError}` : ''}`;
 }
 
-function ago(ms: number): string {
-  const m = Math.round(ms / 60_000);
-  if (m < 1) return 'just now';
-  if (m < 60) return `${m} min ago`;
-  const h = Math.round(m / 60);
-  return h < 48 ? `${h} h ago` : `${Math.round(h / 24)} days ago`;
+/** One stored watch (the editor keeps one storage record per watch); undefined when malformed. */
+export function parseWatch(raw: unknown): Watch | undefined {
+  return parseWatches({ watches: [raw] })[0];
 }
 
 /** Parses a stored list tolerantly: malformed entries are dropped, never thrown on. */
@@ -137,6 +190,8 @@ export function parseWatches(raw: unknown): Watch[] {
       seen: x.seen.filter((s): s is string => typeof s === 'string'), fixSeen: Array.isArray(x.fixSeen) ? x.fixSeen.filter((s): s is string => typeof s === 'string') : [],
       createdAt: x.createdAt, ...(typeof x.lastCheck === 'number' ? { lastCheck: x.lastCheck } : {}), newCount: typeof x.newCount === 'number' ? x.newCount : 0,
       ...(typeof x.lastError === 'string' ? { lastError: x.lastError } : {}), ...(Array.isArray(x.vanished) ? { vanished: x.vanished } : {}),
+      ...(Array.isArray(x.fixes) ? { fixes: x.fixes.filter((f): f is WatchFix => !!f && typeof f.id === 'string' && typeof f.sentence === 'string') } : {}),
+      ...(typeof x.fixIncluded === 'string' ? { fixIncluded: x.fixIncluded } : {}),
     });
   }
   return out.slice(0, MAX_WATCHES);

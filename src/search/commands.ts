@@ -39,6 +39,8 @@ export interface SearchViewPort {
   shownScope(): SearchParams | undefined;
   /** What the webview last said its keyless line shows (the host tests read it). */
   shownKeylessLine(): { text: string; actions: string[] } | undefined;
+  /** What the webview was last sent for a search (the host tests read the chip, badges and summary there). */
+  postedSearch(): unknown;
   command(command: ViewCommand): void;
 }
 
@@ -160,6 +162,7 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
   reg('devIndex.search.shownScope', () => view().shownScope());
   // Not in package.json either: the keyless line as the Search view reports it shows it (host tests).
   reg('devIndex.search.shownKeylessLine', () => view().shownKeylessLine());
+  reg('devIndex.search.postedSearch', () => view().postedSearch());
   reg(OPEN_DOCUMENT_COMMAND, (arg?: unknown) => {
     const a = (arg ?? {}) as { id?: unknown; title?: unknown; markdown?: unknown };
     if (typeof a.id !== 'string' || typeof a.title !== 'string' || typeof a.markdown !== 'string') return undefined;

@@ -86,6 +86,27 @@ export interface ViewError {
   keyless?: { kind: 'quota'; resetAt: number; quota?: 'requests' | 'credits' } | { kind: 'refused' };
 }
 
+/** Issue 23: one watch of the Watched list (a saved search re-run in the background). */
+export interface ViewWatch {
+  id: string;
+  query: string;
+  /** The scope in words: `fetchline/fetchline · 3.2.0 installed`, or the repositories. */
+  scope: string;
+  /** Epoch ms of the last check (the view says how long ago). */
+  lastCheck?: number;
+  newCount: number;
+  /** Being checked in this window now. */
+  checking?: boolean;
+  /** Repositories the index no longer has. */
+  vanished?: string[];
+  /** The installed version now includes a fix the watch reported: `fixed in 3.3.0 · included in your 3.3.0`. */
+  fixIncluded?: string;
+  lastError?: string;
+}
+
+/** The Watched list, and whether the search the view shows can be watched (`canWatch`: its query and scope). */
+export interface ViewWatches { watches: ViewWatch[]; max: number; canWatch?: { query: string; scope: string } }
+
 export interface ViewDefaults { k: number; passages: number; types: string[] }
 
 /** View title commands, forwarded to the webview. */
@@ -108,7 +129,9 @@ export type ToWebview =
   | { type: 'results'; requestId: string; outcome: ViewOutcome }
   | { type: 'searchError'; requestId: string; error: ViewError }
   | { type: 'searchCancelled'; requestId: string }
-  | { type: 'command'; command: ViewCommand };
+  | { type: 'command'; command: ViewCommand }
+  /** Issue 23: the Watched list changed (here, in another window, or a check ran). */
+  | ({ type: 'watches' } & ViewWatches);
 
 // ---- webview -> extension: untrusted, validated with these schemas ----
 
@@ -156,6 +179,9 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('setKey') }),
   z.strictObject({ type: z.literal('diagnose') }),
   z.strictObject({ type: z.literal('log'), message: text(4096) }),
+  /** Issue 23: Watch for a Fix on the search the view shows (the extension knows it: nothing is handed back). */
+  z.strictObject({ type: z.literal('watch') }),
+  z.strictObject({ type: z.literal('watchAction'), action: z.enum(['check', 'remove', 'open']), id }),
   /** What the keyless line shows now ('' when hidden): reported for the host tests, as `scope` is. */
   z.strictObject({ type: z.literal('keylessLine'), text: text(512), actions: z.array(z.enum(['setKey'])).max(4) }),
 ]);

@@ -11,8 +11,18 @@ import { dependencyOfResult } from '../deps/dependencyScope';
 import { resultBadges, versionSummary, type InstalledDependency } from '../deps/versionCompare';
 import { externalUrl } from './linkPolicy';
 import {
-  FromWebviewSchema, type FromWebview, type ToWebview, type ViewCommand, type ViewError, type ViewInstalled, type ViewNote, type ViewOutcome,
+  FromWebviewSchema, type FromWebview, type ToWebview, type ViewCommand, type ViewError, type ViewInstalled, type ViewNote, type ViewOutcome, type ViewWatches,
 } from './protocol';
+
+/** Issue 23: the search a Watch for a Fix saves (the last one the view showed). */
+export interface WatchableSearch { params: SearchParams; installed: InstalledDependency[]; response: SearchResponse }
+
+/** Issue 23: the Watched list behind the view (src/watches/editor.ts). */
+export interface WatchViewPort {
+  list(current: WatchableSearch | undefined): ViewWatches;
+  add(search: WatchableSearch): Promise<void>;
+  act(action: 'check' | 'remove' | 'open', id: string): Promise<void>;
+}
 
 /** What the Search view needs from the rest of the extension (wired in services.ts). */
 export interface SearchViewDeps {
@@ -43,6 +53,8 @@ export interface SearchViewDeps {
   /** Something the user asked for could not be done. */
   warn(message: string): void;
   log(line: string): void;
+  /** Issue 23: the Watched list (absent: the view shows none). */
+  watches?: WatchViewPort;
 }
 
 /** What commands ask for: a query plus any filters, spec 4.1 names. */
@@ -216,6 +228,10 @@ export class SearchController {
   private commandCounter = 0;
   /** Issue 23: installed dependencies by repository, from dependency-scoped searches; a later search of the same repository keeps its badges. */
   private readonly installed = new Map<string, InstalledDependency>();
+  /** The last `searchStarted` and `results` messages posted to the webview (the host tests read the chip, badges and summary there). */
+  private posted: { searchStarted?: ToWebview; results?: ToWebview } = {};
+  /** Issue 23: the last search that went through, for Watch for a Fix. */
+  private watchable: WatchableSearch | undefined;
 
   constructor(private readonly deps: SearchViewDeps, private post: (m: ToWebview) => unknown) {}
 
@@ -255,6 +271,16 @@ export class SearchController {
     this.commandCounter += 1;
     this.backlog = [];
     await this.runSearch(`x-${Date.now().toString(36)}-${this.commandCounter}`, params, { fromCommand: true, ...(opts.notice ? { notice: opts.notice } : {}) });
+  }
+
+  /** Issue 23: the search Watch for a Fix would save now (the last one with a repository scope and results). */
+  watchableSearch(): WatchableSearch | undefined {
+    return this.watchable;
+  }
+
+  /** Issue 23: the Watched list changed (or what can be watched): a ready view is sent the list. */
+  watchesChanged(): void {
+    if (this.deps.watches) this.send({ type: 'watches', ...this.deps.watches.list(this.watchable) });
   }
 
   /** A view title command (Clear, Refresh, Expand All, Collapse All). */
@@ -308,7 +334,18 @@ export class SearchController {
   }
 
   private send(m: ToWebview): void {
-    if (this.ready) void this.post(m);
+    if (this.ready) this.postNow(m);
+  }
+
+  private postNow(m: ToWebview): void {
+    if (m.type === 'searchStarted') this.posted = { searchStarted: m };
+    else if (m.type === 'results') this.posted = { ...this.posted, results: m };
+    void this.post(m);
+  }
+
+  /** What the webview was last sent for a search: its start (the chip's `installed`) and its outcome (badges, summary). */
+  postedSearch(): { searchStarted?: ToWebview; results?: ToWebview } {
+    return this.posted;
   }
 
   private async handle(m: FromWebview): Promise<void> {
@@ -353,6 +390,13 @@ export class SearchController {
       case 'keylessLine':
         this.keylessLine = { text: m.text, actions: m.actions };
         return;
+      case 'watch':
+        if (this.watchable && this.deps.watches) await this.deps.watches.add(this.watchable);
+        else this.deps.warn('Developer Index: run a search scoped to a dependency or a repository first, then watch it for a fix.');
+        return;
+      case 'watchAction':
+        await this.deps.watches?.act(m.action, m.id);
+        return;
       case 'log':
         // One line per entry: the view cannot forge further Output lines.
         this.deps.log(`search view: ${m.message.replace(/[\r\n\u2028\u2029]+/g, ' ')}`);
@@ -391,6 +435,7 @@ export class SearchController {
     this.lastDefaults = this.deps.defaults();
     this.send({ type: 'init', defaults: this.lastDefaults, workspaceRepos });
     await this.sendKeyState();
+    this.watchesChanged();
     const backlog = this.backlog;
     this.backlog = [];
     const delivered = new Set(backlog.map((m) => ('requestId' in m ? m.requestId : '')));
@@ -411,7 +456,7 @@ export class SearchController {
   }
 
   private deliver(message: ToWebview, fromCommand: boolean): void {
-    if (this.ready) void this.post(message);
+    if (this.ready) this.postNow(message);
     else if (fromCommand) this.backlog.push(message);
   }
 
@@ -451,6 +496,10 @@ export class SearchController {
         return;
       }
       this.finish(requestId, { type: 'results', requestId, outcome: withVersions(toOutcome(params, response, notes, Date.now() - started), installed) }, opts.fromCommand);
+      if (requestId === this.latestRequestId) {
+        this.watchable = params.repos?.length && response.results.length ? { params, installed, response } : undefined;
+        this.watchesChanged();
+      }
     } catch (e) {
       const error = abort.signal.aborted ? 'aborted' : toViewError(e);
       if (error === 'aborted') this.finish(requestId, { type: 'searchCancelled', requestId }, opts.fromCommand);

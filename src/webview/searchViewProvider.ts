@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { buildSearchHtml } from './html';
-import { SearchController, type SearchOptions, type SearchViewDeps, type ShowRequest } from './searchController';
+import { SearchController, type SearchOptions, type SearchViewDeps, type ShowRequest, type WatchableSearch } from './searchController';
 import type { SearchParams, ToWebview, ViewCommand } from './protocol';
 
 export type { SearchOptions, SearchViewDeps, ShowRequest } from './searchController';
@@ -76,6 +76,21 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
   /** What the webview last said its keyless line shows (host tests). */
   shownKeylessLine(): { text: string; actions: string[] } | undefined {
     return this.controller.shownKeylessLine();
+  }
+
+  /** What the webview was last sent for a search (host tests: the chip's installed versions, badges, summary). */
+  postedSearch(): { searchStarted?: ToWebview; results?: ToWebview } {
+    return this.controller.postedSearch();
+  }
+
+  /** Issue 23: the search Watch for a Fix saves (the last one with a repository scope and results). */
+  watchableSearch(): WatchableSearch | undefined {
+    return this.controller.watchableSearch();
+  }
+
+  /** Issue 23: the Watched list changed. */
+  watchesChanged(): void {
+    this.controller.watchesChanged();
   }
 
   /** A view title command: Clear, Refresh, Expand All, Collapse All. */

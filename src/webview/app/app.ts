@@ -8,6 +8,7 @@ import { restoreState, savedState, type ViewState } from './state';
 import { FormView } from './views/formView';
 import { actionMessage, ResultsView } from './views/resultsView';
 import { ChipsView, StatusView } from './views/statusView';
+import { WatchedView } from './watchedView';
 
 export interface VsCodeApi { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void }
 
@@ -20,6 +21,7 @@ export class SearchApp {
   private readonly chips = new ChipsView();
   private readonly status = new StatusView();
   private readonly results = new ResultsView();
+  private readonly watched: WatchedView;
   private ticker: ReturnType<typeof setInterval> | undefined;
   private minuteTimer: ReturnType<typeof setTimeout> | undefined;
   // The extension side starts from an empty keyless line: only a change from it is reported (never before `ready`).
@@ -31,7 +33,8 @@ export class SearchApp {
     this.state = restoreState(vscode.getState());
     this.state.formRev += 1;
     const s = this.status;
-    root.replaceChildren(this.form.el, s.keyless, this.chips.el, s.notice, s.status, s.error, this.results.el);
+    this.watched = new WatchedView((m) => vscode.postMessage(m));
+    root.replaceChildren(this.form.el, s.keyless, this.chips.el, s.notice, s.status, s.error, this.watched.bar, this.results.el, this.watched.list);
   }
 
   /** Draws the restored state, starts listening, and says ready (nothing is posted to us before). */
@@ -97,7 +100,8 @@ export class SearchApp {
   private bind(win: Window): void {
     win.addEventListener('message', (e: MessageEvent) => {
       const m = e.data as ToWebview | undefined;
-      if (m && typeof m === 'object' && typeof m.type === 'string') this.dispatch({ t: 'ext', m, now: Date.now() });
+      if (m?.type === 'watches') this.watched.update(m);
+      else if (m && typeof m === 'object' && typeof m.type === 'string') this.dispatch({ t: 'ext', m, now: Date.now() });
     });
     const f = this.form.el;
     f.addEventListener('submit', (e) => { e.preventDefault(); this.dispatch({ t: 'edit', form: this.form.read() }); this.dispatch({ t: 'submit', requestId: newId('s') }); });

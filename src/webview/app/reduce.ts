@@ -143,6 +143,9 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
     case 'searchCancelled':
       if (m.requestId !== pending) return { state: s, effects: [] };
       return { state: { ...s, pending: undefined, retry: undefined, status: 'Search cancelled.', stale: !!s.outcome }, effects: [] };
+    case 'watches':
+      // The Watched list keeps its own state (views/watchedView.ts).
+      return { state: s, effects: [] };
     case 'command':
       switch (m.command) {
         case 'clear': {

@@ -55,7 +55,7 @@ function actionButton(act: string, iconName: string, label: string, extra: Recor
 }
 
 /** A row's action buttons: built when the row is first hovered or focused, so a long list stays cheap to paint. */
-export function rowActions(r: ViewResult): HTMLElement[] {
+export function rowActions(r: ViewResult, watchable = false): HTMLElement[] {
   const title = resultTitle(r);
   const q = `“${title.length > 80 ? `${title.slice(0, 79)}…` : title}”`;
   return [
@@ -66,6 +66,8 @@ export function rowActions(r: ViewResult): HTMLElement[] {
       actionButton('insert-passage', 'insert', `Insert Passage of ${q} at Cursor`, { 'data-p': 0 }),
       actionButton('open-passages', 'markdown', `Open ${q} as Markdown`),
     ] : []),
+    // Issue 23: watches the search this result came from (a repository-scoped one).
+    ...(watchable ? [actionButton('watch', 'eye', `Watch for a Fix: re-run the search that found ${q} and tell me what is new`)] : []),
   ];
 }
 
@@ -141,6 +143,7 @@ export function actionMessage(act: string, r: ViewResult, p: number): FromWebvie
     case 'copy-passage': return passage && { type: 'copy', what: 'passage', text: passage.text };
     case 'insert-passage': return passage && { type: 'insert', text: passage.text };
     case 'open-passages': return { type: 'openPassages', id: r.id, title: resultTitle(r), url: r.url, passages: r.passages.map((x) => x.text) };
+    case 'watch': return { type: 'watch' };
   }
   return undefined;
 }
@@ -153,7 +156,7 @@ export class ResultsView {
       const li = (e.target as Element | null)?.closest?.<HTMLElement>('li.row');
       const box = li?.querySelector<HTMLElement>('.row-actions');
       const r = li && this.outcome?.results[Number(li.dataset.index)];
-      if (box && r && !box.childElementCount) box.append(...rowActions(r));
+      if (box && r && !box.childElementCount) box.append(...rowActions(r, !!this.outcome?.params.repos?.length));
     };
     this.el.addEventListener('pointerover', arm);
     this.el.addEventListener('focusin', arm);
