@@ -137,3 +137,219 @@ describe('accessibility of the search view (axe-core, issue 24)', () => {
     });
   }
 });
+
+/** What the focused element is, in a few words, for the order of Tab stops. */
+async function focused(v: ViewPage): Promise<string> {
+  return v.page.evaluate(() => {
+    const e = document.activeElement as HTMLElement | null;
+    if (!e || e === document.body) return 'body';
+    if (e.matches('li.row')) return `row ${e.dataset.index}`;
+    if (e.matches('.passage')) return `passage: ${e.getAttribute('aria-label')}`;
+    if (e.id) return `#${e.id}`;
+    const labelled = e instanceof HTMLInputElement ? e.labels?.[0]?.innerText : undefined;
+    const name = e.getAttribute('aria-label') ?? labelled ?? (e.innerText.split('\n').find((l) => l.trim()) ?? '').replace(/\s+/g, ' ').trim();
+    return `${e.tagName.toLowerCase()}: ${name}`;
+  });
+}
+
+/** The focused element's outline, and the theme's focus colour (--vscode-focusBorder) as the browser computes it. */
+async function focusRing(v: ViewPage): Promise<{ style: string; width: number; color: string; focusBorder: string; box: number }> {
+  return v.page.evaluate(() => {
+    const e = document.activeElement as HTMLElement;
+    const cs = getComputedStyle(e);
+    const probe = document.createElement('span');
+    probe.style.color = 'var(--vscode-focusBorder)';
+    document.body.append(probe);
+    const focusBorder = getComputedStyle(probe).color;
+    probe.remove();
+    const r = e.getBoundingClientRect();
+    return { style: cs.outlineStyle, width: parseFloat(cs.outlineWidth), color: cs.outlineColor, focusBorder, box: r.width * r.height };
+  });
+}
+
+async function showResults(v: ViewPage, query = 'http server keep-alive', results = SAMPLE_RESULTS) {
+  const before = (await v.posted()).length;
+  await v.page.keyboard.type(query);
+  await v.page.keyboard.press('Enter');
+  const s = await v.waitForPosted('search', before);
+  await v.send({ type: 'searchStarted', requestId: s.requestId, params: s.params });
+  await v.send({ type: 'results', requestId: s.requestId, outcome: outcome({ params: s.params, results }) });
+  await v.page.waitForSelector('li.row');
+  return s;
+}
+
+describe('the search view with the keyboard alone (issue 24)', () => {
+  it('walks search → expand → open → back to the query box, as a tree (arrows, Home/End, Enter/Space, roving tabindex)', async () => {
+    const v = await freshView('dark');
+    await v.page.keyboard.press('Tab');
+    assert.equal(await focused(v), '#q', 'the first Tab stop is the query box');
+    await showResults(v);
+    assert.equal(await v.page.getAttribute('ol.results', 'role'), 'tree');
+    assert.deepEqual(await v.page.locator('li.row').evaluateAll((els) => els.map((e) => [e.getAttribute('role'), e.getAttribute('aria-level'), e.getAttribute('aria-posinset'), e.getAttribute('aria-setsize')].join(' '))),
+      ['treeitem 1 1 5', 'treeitem 1 2 5', 'treeitem 1 3 5', 'treeitem 1 4 5', 'treeitem 1 5 5']);
+    // The order of Tab stops: query, Search, Filters, then the list as one stop (its selected row).
+    const order: string[] = [await focused(v)];
+    for (let i = 0; i < 3; i++) { await v.page.keyboard.press('Tab'); order.push(await focused(v)); }
+    assert.deepEqual(order, ['#q', '#run', '#filters-toggle', 'row 0']);
+    await v.page.keyboard.press('Shift+Tab');
+    assert.equal(await focused(v), '#filters-toggle');
+    await v.page.focus('#q');
+    await v.page.keyboard.press('ArrowDown');
+    assert.equal(await focused(v), 'row 0', 'ArrowDown from the query box enters the list');
+    const roving = () => v.page.locator('li.row').evaluateAll((els) => els.map((e) => `${e.getAttribute('tabindex')}/${e.getAttribute('aria-selected')}`));
+    await v.page.keyboard.press('ArrowDown');
+    assert.equal(await focused(v), 'row 1');
+    assert.deepEqual(await roving(), ['-1/false', '0/true', '-1/false', '-1/false', '-1/false'], 'one tab stop, on the selected row');
+    await v.page.keyboard.press('End');
+    assert.equal(await focused(v), 'row 4');
+    await v.page.keyboard.press('Home');
+    assert.equal(await focused(v), 'row 0');
+    assert.deepEqual(await roving(), ['0/true', '-1/false', '-1/false', '-1/false', '-1/false']);
+    const row0 = v.page.locator('li.row').first();
+    await v.page.keyboard.press('Enter');
+    assert.equal(await row0.getAttribute('aria-expanded'), 'true', 'Enter expands');
+    await v.page.keyboard.press(' ');
+    assert.equal(await row0.getAttribute('aria-expanded'), 'false', 'Space collapses');
+    await v.page.keyboard.press(' ');
+    assert.equal(await row0.getAttribute('aria-expanded'), 'true', 'Space expands');
+    assert.equal(await row0.locator('.passage').count(), 2);
+    // Into the row: its actions first, Open among them.
+    await v.page.keyboard.press('Tab');
+    assert.equal(await focused(v), 'button: Open “HTTP | Node.js API”');
+    const before = (await v.posted()).length;
+    await v.page.keyboard.press('Enter');
+    assert.deepEqual((await v.posted()).slice(before), [{ type: 'openLink', url: 'https://nodejs.org/api/http.html' }], 'Open posts openLink with the result\'s url, and nothing else');
+    await v.page.keyboard.press('Escape');
+    assert.equal(await focused(v), 'row 0', 'Escape inside a row goes back to the row');
+    await v.page.keyboard.press('Escape');
+    assert.equal(await focused(v), '#q', 'and from the row to the query box');
+    await v.page.close();
+  });
+
+  it('reaches every action of an expanded row with Tab (row actions, each passage and its actions, links, code), in order', async () => {
+    const v = await freshView('dark');
+    await v.page.keyboard.press('Tab');
+    await showResults(v);
+    await v.page.keyboard.press('ArrowDown');
+    await v.page.keyboard.press('Enter');
+    const stops: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      await v.page.keyboard.press('Tab');
+      const f = await focused(v);
+      if (f === 'body' || f === '#q') break;
+      stops.push(f);
+    }
+    const t = '“HTTP | Node.js API”';
+    assert.deepEqual(stops, [
+      `button: Open ${t}`, `button: Copy Link to ${t}`, `button: Copy Passage of ${t}`, `button: Insert Passage of ${t} at Cursor`, `button: Open ${t} as Markdown`,
+      `passage: Passage 1 of ${t}`, `button: Copy passage 1 of ${t}`, `button: Insert passage 1 of ${t} at Cursor`,
+      'pre: import { createServer } from \'node:http\';', 'a: the guide', 'a: RFC 9110',
+      `passage: Passage 2 of ${t}`, `button: Copy passage 2 of ${t}`, `button: Insert passage 2 of ${t} at Cursor`,
+      'table: Option Type Default', // the table (it scrolls sideways in a narrow side bar)
+    ]);
+    // A passage's action works from the keyboard: back with Shift+Tab to Copy on passage 2.
+    for (let i = 0; i < 4 && (await focused(v)) !== `button: Copy passage 2 of ${t}`; i++) await v.page.keyboard.press('Shift+Tab');
+    assert.equal(await focused(v), `button: Copy passage 2 of ${t}`);
+    const before = (await v.posted()).length;
+    await v.page.keyboard.press('Enter');
+    assert.deepEqual((await v.posted()).slice(before), [{ type: 'copy', what: 'passage', text: SAMPLE_RESULTS[0]!.passages[1]!.text }]);
+    await v.page.close();
+  });
+
+  for (const theme of THEMES) {
+    it(`shows the theme's focus outline on every Tab stop in ${theme}`, async () => {
+      const v = await freshView(theme);
+      await v.send({ type: 'keyState', hasKey: false });
+      await v.page.keyboard.press('Tab');
+      await showResults(v);
+      await v.page.click('#filters-toggle');
+      await v.page.fill('#f-language', 'Go');
+      await v.page.focus('#q');
+      await v.page.keyboard.press('ArrowDown');
+      await v.page.keyboard.press('Enter');
+      await v.page.focus('#q');
+      const seen = new Set<string>(['#q']);
+      const q = await focusRing(v);
+      assert.ok(q.style !== 'none' && q.width >= 1 && q.color === q.focusBorder, `${theme}: the query box's outline ${JSON.stringify(q)}`);
+      let shot = false;
+      for (let i = 0; i < 80; i++) {
+        await v.page.keyboard.press('Tab');
+        const f = await focused(v);
+        if (f === 'body' || seen.has(f)) break;
+        seen.add(f);
+        const ring = await focusRing(v);
+        assert.ok(ring.box > 0, `${theme}: ${f} is on screen`);
+        assert.ok(ring.style !== 'none' && ring.width >= 1, `${theme}: ${f} has an outline (${ring.style} ${ring.width}px)`);
+        assert.equal(ring.color, ring.focusBorder, `${theme}: ${f}'s outline is the theme's focus border`);
+        if (!shot && f.startsWith('button: Open “')) {
+          await v.page.screenshot({ path: join(shots, `a11y-focus-row-action-${theme}.png`), clip: { x: 0, y: 0, width: 420, height: 700 } });
+          shot = true;
+        }
+      }
+      for (const want of ['#q', '#run', '#filters-toggle', '#f-language', '#f-archived', 'button: Set API Key', 'row 0', 'button: Remove filter Language: Go', 'button: Clear all']) {
+        assert.ok(seen.has(want), `${theme}: ${want} is a Tab stop (${[...seen].join(' | ')})`);
+      }
+      assert.ok(seen.size >= 30, `${theme}: ${seen.size} Tab stops`);
+      assert.ok(shot, 'the row\'s Open was reached');
+      await v.page.close();
+    });
+  }
+});
+
+describe('the live region (issue 24)', () => {
+  it('says a finished search, an error, a cancel and a cleared list once each, in plain words', async () => {
+    const v = await freshView('light');
+    // Every change to the live region, as a screen reader would be told of it.
+    await v.page.evaluate(() => {
+      const w = window as unknown as { __said: string[] };
+      w.__said = [];
+      new MutationObserver(() => w.__said.push(document.getElementById('announce')!.textContent ?? '')).observe(document.getElementById('announce')!, { childList: true, subtree: true, characterData: true });
+    });
+    const said = () => v.page.evaluate(() => (window as unknown as { __said: string[] }).__said.slice());
+    const region = () => v.page.evaluate(() => { const a = document.getElementById('announce')!; return { text: a.textContent, live: a.getAttribute('aria-live'), role: a.getAttribute('role'), nodes: a.childElementCount }; });
+    await v.page.keyboard.press('Tab');
+    await showResults(v);
+    await v.page.waitForFunction(() => (window as unknown as { __said: string[] }).__said.length > 0);
+    assert.deepEqual(await region(), { text: '5 results', live: 'polite', role: 'status', nodes: 1 });
+    assert.deepEqual(await said(), ['5 results']);
+    // Moving, expanding, Expand All and a second's re-render say nothing more.
+    await v.page.keyboard.press('ArrowDown');
+    await v.page.keyboard.press('Enter');
+    await v.send({ type: 'command', command: 'expandAll' });
+    await v.send({ type: 'command', command: 'collapseAll' });
+    await v.page.waitForTimeout(1100);
+    assert.deepEqual(await said(), ['5 results'], 'said once');
+    // The status line and the error box are not live regions of their own (no double announcement).
+    assert.deepEqual(await v.page.evaluate(() => ['status', 'error'].map((id) => [document.getElementById(id)!.getAttribute('role'), document.getElementById(id)!.getAttribute('aria-live')])), [[null, null], [null, null]]);
+    // An error: its heading and message, once.
+    const search = async (query: string) => {
+      const before = (await v.posted()).length;
+      await v.page.fill('#q', query);
+      await v.page.press('#q', 'Enter');
+      const s = await v.waitForPosted('search', before);
+      await v.send({ type: 'searchStarted', requestId: s.requestId, params: s.params });
+      return s;
+    };
+    let s = await search('down');
+    await v.send({ type: 'searchError', requestId: s.requestId, error: { message: 'Could not reach the service: connect ECONNREFUSED 127.0.0.1:9', action: 'retry', diagnose: true } });
+    await v.page.waitForTimeout(1100);
+    assert.deepEqual(await said(), ['5 results', 'The search failed. Could not reach the service: connect ECONNREFUSED 127.0.0.1:9']);
+    assert.equal((await region()).nodes, 1, 'one announcement at a time');
+    // A cancelled search, then no results.
+    s = await search('slow');
+    await v.page.press('#q', 'Escape');
+    s = await search('zzzz');
+    await v.send({ type: 'results', requestId: s.requestId, outcome: outcome({ params: s.params, results: [] }) });
+    // The list cleared (the view's Clear command).
+    await v.send({ type: 'command', command: 'clear' });
+    // The same count twice is said twice (a new node each time), never as one doubled text.
+    s = await search('again');
+    await v.send({ type: 'results', requestId: s.requestId, outcome: outcome({ params: s.params, results: SAMPLE_RESULTS }) });
+    s = await search('again and again');
+    await v.send({ type: 'results', requestId: s.requestId, outcome: outcome({ params: s.params, results: SAMPLE_RESULTS }) });
+    await v.page.waitForTimeout(300);
+    assert.deepEqual((await said()).slice(2), ['Search cancelled', 'No results', 'Results cleared', '5 results', '5 results']);
+    assert.deepEqual(await region(), { text: '5 results', live: 'polite', role: 'status', nodes: 1 });
+    await v.page.close();
+  });
+});
