@@ -353,3 +353,43 @@ describe('the live region (issue 24)', () => {
     await v.page.close();
   });
 });
+
+describe('Expand All in slices (issue 20) keeps the tree usable', () => {
+  it('opens every row at once, renders the rows on screen first, the rest later; a row the keyboard reaches is rendered at once', async () => {
+    const v = await freshView('dark');
+    const many = Array.from({ length: 100 }, (_, i) => ({
+      id: `doc:bench/${i}`, type: 'doc', url: `https://nodejs.org/api/page-${i}.html`, title: `Result ${i}`, provenance: `nodejs.org/api/page-${i}.html`,
+      passages: Array.from({ length: 5 }, (_, j) => ({ text: `### Part ${j}\n\nSome **markdown** with \`code\` and [a link](https://nodejs.org/${i}/${j}).\n\n| a | b |\n|---|---|\n| ${i} | ${j} |` })),
+    }));
+    await v.page.keyboard.press('Tab');
+    await showResults(v, 'many', many);
+    await v.page.focus('#q');
+    await v.page.keyboard.press('ArrowDown');
+    // In one task: the command, then what it left for later.
+    const right = await v.page.evaluate(() => {
+      window.dispatchEvent(new MessageEvent('message', { data: { type: 'command', command: 'expandAll' } }));
+      const rows = [...document.querySelectorAll<HTMLElement>('li.row')];
+      const filled = rows.filter((li) => li.querySelector('.row-passages[data-filled]')).map((li) => Number(li.dataset.index));
+      return {
+        expanded: rows.filter((li) => li.getAttribute('aria-expanded') === 'true').length,
+        filled,
+        busy: rows.filter((li) => li.querySelector('.row-passages[aria-busy="true"]')).length,
+        firstOnScreen: rows.findIndex((li) => li.getBoundingClientRect().bottom > 0),
+      };
+    });
+    assert.equal(right.expanded, 100, 'every row says it is expanded at once');
+    assert.ok(right.filled.includes(right.firstOnScreen) && right.filled.length >= 1 && right.filled.length < 100, `the rows on screen first: ${right.filled.join(',')}`);
+    assert.equal(right.busy, 100 - right.filled.length, 'the others are busy (aria-busy) until their slice');
+    // End: the last row gets the focus, and its passages are there when it does.
+    await v.page.keyboard.press('End');
+    assert.equal(await focused(v), 'row 99');
+    assert.equal(await v.page.locator('li.row').nth(99).locator('.passage').count(), 5, 'rendered on the way to the focus');
+    await v.page.waitForFunction(() => document.querySelectorAll('li.row .passage').length === 500, undefined, { timeout: 20_000 });
+    assert.equal(await v.page.locator('.row-passages[aria-busy]').count(), 0, 'nothing left busy');
+    assert.equal(await v.page.locator('li.row').nth(42).locator('.passage').count(), 5, 'each row once: no passage twice');
+    // Collapse All while slices would still run: nothing is rendered into closed rows after it.
+    await v.send({ type: 'command', command: 'collapseAll' });
+    assert.equal(await v.page.locator('li.row[aria-expanded="true"]').count(), 0);
+    await v.page.close();
+  });
+});
