@@ -11,7 +11,6 @@ import {
 } from './harness';
 import { SAMPLE_RESULTS } from './samples';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const AXE_SOURCE: string = (require('axe-core') as { source: string }).source;
 
 let server: PageServer;
