@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { AgentGroup } from '../api/agent/agentTrace';
 import { themeIcon } from './jobNode';
-import { agentState, stateIcon, stateWords } from './jobState';
+import { agentState, stateFirstLabel, stateIcon, stateWords } from './jobState';
 
 export class AgentNode extends vscode.TreeItem {
   readonly kind = 'agent' as const;
@@ -21,6 +21,6 @@ export class AgentNode extends vscode.TreeItem {
     this.iconPath = themeIcon(role === 'browser' ? { ...stateIcon(state), id: 'browser' } : stateIcon(state));
     this.contextValue = ['agent', role, state].join(';');
     this.tooltip = `${name} (${role}, id ${agent.agent.id}${agent.agent.parentId ? `, spawned by ${agent.agent.parentId}` : ''})`;
-    this.accessibilityInformation = { label: `Agent ${name}, ${role}, ${stateWords(state)}, ${events}` };
+    this.accessibilityInformation = { label: stateFirstLabel([stateWords(state), role, events].join(' · '), `agent ${name}`) };
   }
 }

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { eventKey } from '../api/agent/agentTrace';
 import type { TraceEvent } from './agentBackend';
-import { eventRow, type SnapshotRef } from './eventSummary';
+import { eventAccessibleLabel, eventRow, type SnapshotRef } from './eventSummary';
 import { themeIcon } from './jobNode';
 
 export class EventNode extends vscode.TreeItem {
@@ -22,6 +22,7 @@ export class EventNode extends vscode.TreeItem {
     md.isTrusted = false;
     md.appendCodeblock(JSON.stringify(finished ? [event, finished] : event, null, 2), 'json');
     this.tooltip = md;
+    this.accessibilityInformation = { label: eventAccessibleLabel(event, finished) };
     if (s.snapshot) {
       this.command = { command: 'devIndex.agent.openSnapshot', title: 'Open Snapshot', arguments: [this] };
     }

@@ -4,7 +4,7 @@
 import { summarizeEvent as summaryText } from '../api/agent/agentTrace';
 import type { TraceEvent } from './agentBackend';
 import type { AgentState, IconSpec } from './jobState';
-import { stateIcon } from './jobState';
+import { stateFirstLabel, stateIcon, stateWords } from './jobState';
 
 export interface SnapshotRef { snapshotId: string; kind: string; artifactId?: string; path?: string }
 
@@ -107,4 +107,30 @@ export function eventRow(ev: TraceEvent, finished?: TraceEvent): EventSummary {
   const a = ev.type === 'artifact.updated' ? ev.artifact : undefined;
   if (a?.snapshotId) out.snapshot = { snapshotId: a.snapshotId, kind: a.kind, artifactId: a.artifactId, path: a.path };
   return out;
+}
+
+/** What a trace row's event did, in a word or two, for the start of its accessible name. */
+export function eventState(ev: TraceEvent, finished?: TraceEvent): string {
+  switch (ev.type) {
+    case 'tool_call.started': return finished ? (finished.error ? 'failed' : 'done') : 'started';
+    case 'tool_call.finished': return ev.error ? 'failed' : 'done';
+    case 'run.finished':
+    case 'agent.finished': {
+      if (ev.error?.code === 'parent_finished') return stateWords('parent_finished');
+      const state = ev.outcome !== undefined ? OUTCOME_STATES[ev.outcome] : undefined;
+      return state ? stateWords(state) : 'finished';
+    }
+    case 'run.started': case 'agent.started': case 'browser.session.started': return 'started';
+    case 'browser.session.finished': return 'finished';
+    case 'run.cancel_requested': return 'cancel requested';
+    case 'artifact.updated': return 'updated';
+    case 'error.occurred': return 'error';
+    default: return 'reported';
+  }
+}
+
+/** A trace row's accessible name, state first: `Done: tool navigate · 1.2 s, at 12:00:03`. */
+export function eventAccessibleLabel(ev: TraceEvent, finished?: TraceEvent): string {
+  const row = eventRow(ev, finished);
+  return stateFirstLabel([eventState(ev, finished), ...(row.time ? [`at ${row.time}`] : [])].join(' · '), row.text);
 }

@@ -2,7 +2,7 @@
 // so the provider can refresh exactly this node when the store says the job changed.
 import * as vscode from 'vscode';
 import type { AgentJob } from './jobModel';
-import { approvalWords, creditsText, jobContextValue, jobDescription, jobState, shortLabel, stateIcon, stateWords, waitingWords } from './jobState';
+import { approvalWords, creditsText, jobAccessibleLabel, jobContextValue, jobDescription, jobState, shortLabel, stateFirstLabel, stateIcon, stateWords, waitingWords } from './jobState';
 import { latestTurn, threadDescription, turnNumber } from './threadGroups';
 
 export function themeIcon(spec: { id: string; color?: string }): vscode.ThemeIcon {
@@ -27,12 +27,13 @@ export class JobNode extends vscode.TreeItem {
     const prompt = job.prompt || (job.origin === 'service' ? '(started elsewhere)' : '');
     // A turn sits one level deeper: its number and a shorter prompt keep its state in view at 300 px.
     this.label = turn !== undefined ? `${turn}. ${shortLabel(prompt, JOB_LABEL_CHARS - 6)}` : shortLabel(prompt, JOB_LABEL_CHARS);
-    this.description = jobDescription(job, Date.now());
+    const now = Date.now();
+    this.description = jobDescription(job, now);
     this.iconPath = themeIcon(stateIcon(state));
     this.contextValue = jobContextValue(job) + (turn !== undefined ? ';turn' : '');
     this.tooltip = jobTooltip(job, state === 'waiting' ? waitingWords(job) : stateWords(state, job.status));
     // The state first, as the row shows it: a screen reader hears what changed before the prompt.
-    this.accessibilityInformation = { label: `${this.description}: agent job ${turn !== undefined ? `turn ${turn}, ` : ''}${shortLabel(prompt, 80)}` };
+    this.accessibilityInformation = { label: jobAccessibleLabel(job, now, turn) };
   }
 }
 
@@ -65,7 +66,7 @@ export class ThreadNode extends vscode.TreeItem {
     md.appendMarkdown('\n\n');
     md.appendText(`${turns.length} turns in this thread; the row's actions act on the latest, turn ${turnNumber(turns, last)}.`);
     this.tooltip = md;
-    this.accessibilityInformation = { label: `${this.description}: agent thread ${shortLabel(turns[0]!.prompt, 80)}` };
+    this.accessibilityInformation = { label: stateFirstLabel(this.description, `agent thread ${shortLabel(turns[0]!.prompt, 80)}`) };
   }
 }
 

@@ -161,3 +161,20 @@ export function endActions(job: AgentJob, state: JobState = jobState(job)): stri
     default: return [SHOW_IN_TREE];
   }
 }
+
+/**
+ * A tree row's accessible name, state first (issue 24): a screen reader says what changed before what
+ * it is. `description` is the row's own, state first and ` · `-separated (`running · 2 min · 7 / 300
+ * credits`); `what` names the row. `Running: agent job Find the retry docs, 2 min, 7 / 300 credits`.
+ */
+export function stateFirstLabel(description: string, what: string): string {
+  const [state = '', ...rest] = description.split(' · ');
+  const head = state ? `${state.charAt(0).toUpperCase()}${state.slice(1)}` : 'Unknown';
+  return [`${head}: ${what}`, ...rest].join(', ');
+}
+
+/** A job row's accessible name: `Completed: agent job turn 2, <prompt>, 12 s, 7 / 900 credits`. */
+export function jobAccessibleLabel(job: AgentJob, now: number, turn?: number): string {
+  const prompt = job.prompt || (job.origin === 'service' ? '(started elsewhere)' : '');
+  return stateFirstLabel(jobDescription(job, now), `agent job ${turn !== undefined ? `turn ${turn}, ` : ''}${shortLabel(prompt, 80)}`);
+}

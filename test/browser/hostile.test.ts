@@ -68,6 +68,8 @@ describe('hostile passages in chromium', () => {
       return {
         tags: [...new Set(md.map((e) => e.tagName.toLowerCase()))].sort(),
         attrs: [...new Set(md.flatMap((e) => [...e.attributes].map((a) => a.name)))].sort(),
+        // Issue 24: the renderer's own tab stop on code blocks and tables (they scroll sideways), never anywhere else.
+        tabStops: [...new Set(md.filter((e) => e.hasAttribute('tabindex')).map((e) => `${e.tagName.toLowerCase()}=${e.getAttribute('tabindex')}`))].sort(),
         scripts: document.querySelectorAll('script').length,
         hrefs: [...document.querySelectorAll('#results-region a[href]')].map((a) => a.getAttribute('href')!),
         clobbered: typeof (document as unknown as Record<string, unknown>).getElementById !== 'function' || typeof (window as unknown as Record<string, unknown>).acquireVsCodeApi !== 'function',
@@ -76,7 +78,8 @@ describe('hostile passages in chromium', () => {
     for (const tag of ['script', 'img', 'svg', 'iframe', 'object', 'embed', 'style', 'link', 'meta', 'base', 'form', 'input', 'body']) {
       assert.ok(!dom.tags.includes(tag), `no <${tag}> from content (got ${dom.tags.join(',')})`);
     }
-    assert.deepEqual(dom.attrs.filter((a) => !['href', 'title', 'class', 'start'].includes(a)), [], 'only href, title, class and start attributes');
+    assert.deepEqual(dom.attrs.filter((a) => !['href', 'title', 'class', 'start', 'tabindex'].includes(a)), [], 'only href, title, class, start and tabindex attributes');
+    assert.ok(dom.tabStops.every((t) => t === 'pre=0' || t === 'table=0'), `tabindex="0" on <pre> and <table> only: ${dom.tabStops.join(', ')}`);
     assert.equal(dom.scripts, 1, 'the bundle is the only script');
     assert.equal(dom.clobbered, false);
     for (const href of dom.hrefs) assert.match(href, /^(https?:\/\/|mailto:)/i, `href ${href}`);

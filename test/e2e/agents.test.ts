@@ -168,7 +168,7 @@ describe('Agent jobs in the workbench', () => {
     assert.ok(Math.abs(firstWidth - DEFAULT_SIDE_BAR) <= 10, `a fresh workbench's side bar is ${firstWidth} px, not the default ${DEFAULT_SIDE_BAR}`);
     assert.ok(Math.abs((await wb.sideBarWidth()) - DEFAULT_SIDE_BAR) <= 10, 'still at the default width');
     await assertStateVisible(job);
-    const done = await waitForLabel(job, /completed · \d+ s · \d+ \/ 900 credits/, 30_000);
+    const done = await waitForLabel(job, /^Completed: agent job .*, \d+ s, \d+ \/ 900 credits$/, 30_000);
     assert.match(done, new RegExp(prompt));
     assert.equal(await iconOf(job), 'pass');
     assert.ok(!(await inlineActions(job)).some((a) => /Cancel/.test(a)), 'no Cancel on a completed job');
@@ -234,7 +234,7 @@ describe('Agent jobs in the workbench', () => {
     assert.match(note, /and it is not billed; rephrase the prompt and start it again\.$/);
     const item = wb.page.locator('.notification-list-item').filter({ hasText: /declined job "E2E REFUSE/ }).first();
     assert.deepEqual((await item.locator('.monaco-button').allInnerTexts()).slice(0, 2), ['Start Again…', 'Show in Tree']);
-    await waitForLabel(jobRow(prompt), /refused/, 15_000);
+    await waitForLabel(jobRow(prompt), /^Refused: /, 15_000);
     await shootNotification(/declined job "E2E REFUSE/, 'refused job with notification (light)');
     await wb.useTheme('dark');
     await shootNotification(/declined job "E2E REFUSE/, 'refused job with notification (dark)');
@@ -262,15 +262,15 @@ describe('Agent jobs in the workbench', () => {
       await wb.screenshot('no row for the SLOW job');
       throw new Error(`no row for the SLOW job; rows ${JSON.stringify(await wb.treeItems(VIEW))}, notifications ${JSON.stringify(await wb.notifications())}: ${String(e)}`);
     });
-    await waitForLabel(job, /running/, 10_000);
+    await waitForLabel(job, /^Running: agent job /, 10_000);
     assert.equal(await iconOf(job), 'sync~spin');
     await assertStateVisible(job);
     await wb.screenshot('job running at the default side bar width (light)');
     await wb.useTheme('dark');
-    await waitForLabel(job, /running/, 5_000);
+    await waitForLabel(job, /^Running: agent job /, 5_000);
     await wb.screenshot('job running at the default side bar width (dark)');
     await wb.useTheme('hc');
-    await waitForLabel(job, /running/, 5_000);
+    await waitForLabel(job, /^Running: agent job /, 5_000);
     await assertStateVisible(job);
     await wb.screenshot('job running at the default side bar width (high contrast)');
     await wb.useTheme('light');
@@ -283,7 +283,7 @@ describe('Agent jobs in the workbench', () => {
     await wb.screenshot('running job with its Cancel action');
     await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`, { method: 'DELETE' });
     await job.locator('.actions .action-label[aria-label="Cancel Agent Job"]').click();
-    const ended = await waitForLabel(job, /cancelled · \d+ s · (\d+ credits spent|0 \/ \d+ credits)/, 30_000);
+    const ended = await waitForLabel(job, /^Cancelled: agent job .*, \d+ s, (\d+ credits spent|0 \/ \d+ credits)$/, 30_000);
     assert.match(ended, new RegExp(prompt));
     assert.equal(await iconOf(job), 'circle-slash');
     const cancels = (await sandboxRequests()).filter((r) => r.method === 'DELETE' && r.path.startsWith('/v2/agent/'));

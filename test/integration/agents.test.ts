@@ -81,15 +81,18 @@ describe('agent jobs', function () {
     // `followup` when the service opened a thread for it (production, issue 19).
     assert.match(String(done!.contextValue), /^job;completed;result;trace(;followup)?$/);
     assert.match(String(done!.description), /^completed · \d+ s · \d+ \/ 1000 credits$/, 'state first, then duration and credits');
+    assert.match(String(done!.accessibilityInformation?.label), /^Completed: agent job .+, \d+ s, \d+ \/ 1000 credits$/, 'the accessible name starts with the state (issue 24)');
     const all = await descendants(feature, done!);
     const agents = all.filter((n): n is AgentNode => n instanceof AgentNode);
     const orchestrator = agents.find((a) => a.agent.agent.role === 'orchestrator');
     assert.ok(orchestrator, 'an orchestrator node');
+    assert.match(String(orchestrator.accessibilityInformation?.label), /^Completed: agent /, 'an agent row\'s name starts with its state');
     const nested = agents.find((a) => a.agent.children.length > 0 && a.agent.agent.role === 'subagent');
     assert.ok(nested, 'a subagent with a subagent of its own');
     const artifact = all.find((n): n is EventNode => n instanceof EventNode && n.snapshot?.kind === 'json');
     assert.ok(artifact, 'an artifact.updated event with a snapshot');
     assert.match(String(artifact.contextValue), /;snapshot(;|$)/);
+    assert.match(String(artifact.accessibilityInformation?.label), /^Updated: artifact /, 'a trace row\'s name starts with what the event did');
     const uri = vscode.Uri.from({ scheme: 'devindex-agent', path: agentDocumentPath({ kind: 'snapshot', jobId: completedId, snapshotId: artifact.snapshot!.snapshotId, artifactKind: 'json' }) });
     const text = await feature.content.provideTextDocumentContent(uri, new vscode.CancellationTokenSource().token);
     assert.doesNotThrow(() => JSON.parse(text), `the snapshot is pretty JSON: ${text.slice(0, 200)}`);
@@ -135,7 +138,7 @@ describe('agent jobs', function () {
     const node = await until('the listed job in the tree', () => jobNode(feature, id), (n) => n !== undefined, 15_000);
     assert.equal(feature.store.get(id)!.origin, 'service');
     assert.match(String(node!.label), /^Integration: started…$/, 'the prompt, cut short');
-    assert.match(String(node!.accessibilityInformation?.label), /started in another front end/);
+    assert.match(String(node!.accessibilityInformation?.label), /^(Running|Completed): agent job Integration: started in another front end/, 'the state first, then the prompt');
   });
 
   it('keeps a finished result; after the service lets the job expire, the restored job still opens it', async () => {

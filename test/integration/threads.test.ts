@@ -138,7 +138,7 @@ describe('issue 19: threads, chat answers and approvals', function () {
     assert.equal(iconId(node!), 'bell-dot', 'never the running spinner');
     assert.match(String(node!.description), /^waiting for approval of 2 calls: github\.create_issue, github\.add_labels/);
     assert.match(String(node!.contextValue), /;approvable(;|$)/);
-    assert.match(String(node!.accessibilityInformation?.label), /^waiting for approval/);
+    assert.match(String(node!.accessibilityInformation?.label), /^Waiting for approval of 2 calls: github\.create_issue, github\.add_labels: agent job /, 'the state first');
     const children = await feature.tree.getChildren(node!);
     assert.ok(children[0] instanceof ApprovalNode, 'the first row under it says what it waits for');
     assert.ok(feature.store.isPolling(id), 'polling goes on while it waits');

@@ -34,7 +34,7 @@ export class SearchApp {
     this.state.formRev += 1;
     const s = this.status;
     this.watched = new WatchedView((m) => vscode.postMessage(m));
-    root.replaceChildren(this.form.el, s.keyless, this.chips.el, s.notice, s.status, s.error, this.watched.bar, this.results.el, this.watched.list);
+    root.replaceChildren(this.form.el, s.keyless, this.chips.el, s.notice, s.status, s.error, this.watched.bar, this.results.el, this.watched.list, s.announcer);
   }
 
   /** Draws the restored state, starts listening, and says ready (nothing is posted to us before). */
@@ -53,12 +53,16 @@ export class SearchApp {
     this.state = state;
     this.render();
     for (const e of effects) this.run(e);
-    if (outcomeChanged) this.saveWhenIdle();
+    // The saved state holds every passage: after a new outcome, and after Expand All or Collapse All (issue 20:
+    // serialising 500 passages in the command's own task made it a long one), it is saved when idle.
+    const listWide = msg.t === 'ext' && msg.m.type === 'command' && (msg.m.command === 'expandAll' || msg.m.command === 'collapseAll');
+    if (outcomeChanged || listWide) this.saveWhenIdle();
     else this.save();
   }
 
   private run(e: Effect): void {
     if ('post' in e) { this.vscode.postMessage(e.post); return; }
+    if ('announce' in e) { this.status.announce(e.announce); return; }
     if (e.focus === 'query') this.form.query.focus();
     else if (e.focus === 'sources') {
       const first = this.root.querySelector<HTMLElement>('#source-picker button') ?? this.root.querySelector<HTMLElement>('#f-sources');
@@ -92,6 +96,7 @@ export class SearchApp {
     if (!n) return;
     const index = Math.max(0, Math.min(i, n - 1));
     if (index !== this.state.selected) this.dispatch({ t: 'select', index });
+    this.results.ensureFilled(index);
     const li = this.results.rowAt(index);
     li?.focus();
     li?.scrollIntoView({ block: 'nearest' });
@@ -167,7 +172,12 @@ export class SearchApp {
 
   private onResultsKey(e: KeyboardEvent): void {
     const li = (e.target as HTMLElement).closest<HTMLElement>('li.row');
-    if (!li || e.target !== li) return;
+    if (!li) return;
+    // Inside a row (an action, a passage, a link): Escape goes back to the row, the tree's one tab stop.
+    if (e.target !== li) {
+      if (e.key === 'Escape') { e.preventDefault(); this.focusRow(Number(li.dataset.index)); }
+      return;
+    }
     const index = Number(li.dataset.index);
     const keys: Record<string, () => void> = {
       ArrowDown: () => this.focusRow(index + 1),

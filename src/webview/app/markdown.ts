@@ -76,8 +76,11 @@ function createRenderer(): Renderer {
   md.renderer.rules.fence = (tokens, idx) => {
     const t = tokens[idx]!;
     const cls = languageClass(t.info);
-    return `<pre class="md-code"><code${cls ? ` class="${cls}"` : ''}>${escapeHtml(t.content)}</code></pre>\n`;
+    // A tab stop: a code block wider than the side bar scrolls sideways, and the keyboard must reach it (axe: scrollable-region-focusable).
+    return `<pre class="md-code" tabindex="0"><code${cls ? ` class="${cls}"` : ''}>${escapeHtml(t.content)}</code></pre>\n`;
   };
+  // Tables scroll sideways too (display: block; overflow-x: auto in webview.css).
+  md.renderer.rules.table_open = () => '<table tabindex="0">\n';
   md.renderer.rules.image = (tokens, idx, options, env, self) => {
     const t = tokens[idx]!;
     const alt = self.renderInlineAsText(t.children ?? [], options, env) || 'image';

@@ -6,6 +6,7 @@ import { installedChipLabel } from '../../deps/versionWords';
 import { scopeChips, withoutChip } from '../../search/scope';
 import { defaultForm, dropRepositoryFilters, followDefaults, formToParams, paramsToForm, splitList, type FormState } from './form';
 import type { ViewState } from './state';
+import { errorAnnouncement, issuesAnnouncement, resultsAnnouncement } from './words';
 
 export type Msg =
   | { t: 'ext'; m: ToWebview; now: number }
@@ -30,7 +31,9 @@ export type Msg =
 
 export type Effect =
   | { post: FromWebview }
-  | { focus: 'query' | 'sources' | 'results' | 'blur' };
+  | { focus: 'query' | 'sources' | 'results' | 'blur' }
+  /** Said once through the live region (a finished search, an error, a cleared list). */
+  | { announce: string };
 
 export interface Step { state: ViewState; effects: Effect[] }
 
@@ -61,7 +64,7 @@ function submitForm(s: ViewState, requestId: string): Step {
   if (!r.params.query) return { state: { ...s, issues: [] }, effects: [{ focus: 'query' }] };
   if (r.issues.length) {
     // A refused search must not leave the previous results looking like its results.
-    return { state: { ...s, issues: r.issues, filtersOpen: true, stale: !!s.outcome, error: undefined, pending: undefined }, effects: [] };
+    return { state: { ...s, issues: r.issues, filtersOpen: true, stale: !!s.outcome, error: undefined, pending: undefined }, effects: [{ announce: issuesAnnouncement(r.issues) }] };
   }
   return startSearch(s, r.params, requestId);
 }
@@ -123,7 +126,7 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
       return {
         // A search that went through: whatever the quota said before, it is not used up now.
         state: { ...s, pending: undefined, outcome: m.outcome, stale: false, error: undefined, issues: [], selected: 0, expanded: [], scrollY: 0, retry: undefined, status: undefined, sources, keylessQuota: undefined },
-        effects: [],
+        effects: [{ announce: resultsAnnouncement(m.outcome.results.length) }],
       };
     }
     case 'searchError': {
@@ -137,12 +140,12 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
             ? { resetAt: m.error.keyless.resetAt, ...(m.error.keyless.quota ? { quota: m.error.keyless.quota } : {}) } : s.keylessQuota,
           filtersOpen: s.filtersOpen || issues.some((i) => i.field !== 'query'),
         },
-        effects: [],
+        effects: [{ announce: errorAnnouncement(m.error) }],
       };
     }
     case 'searchCancelled':
       if (m.requestId !== pending) return { state: s, effects: [] };
-      return { state: { ...s, pending: undefined, retry: undefined, status: 'Search cancelled.', stale: !!s.outcome }, effects: [] };
+      return { state: { ...s, pending: undefined, retry: undefined, status: 'Search cancelled.', stale: !!s.outcome }, effects: [{ announce: 'Search cancelled' }] };
     case 'watches':
       // The Watched list keeps its own state (views/watchedView.ts).
       return { state: s, effects: [] };
@@ -150,7 +153,7 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
       switch (m.command) {
         case 'clear': {
           const next: ViewState = { ...withForm(s, { ...s.form, query: '' }), outcome: undefined, stale: false, error: undefined, issues: [], notice: undefined, status: undefined, expanded: [], selected: 0 };
-          return { state: next, effects: [{ focus: 'query' }] };
+          return { state: next, effects: [{ focus: 'query' }, ...(s.outcome ? [{ announce: 'Results cleared' }] : [])] };
         }
         case 'refresh':
           return s.lastParams ? startSearch(s, s.lastParams, `r-${now.toString(36)}`) : { state: s, effects: [{ focus: 'query' }] };
@@ -183,7 +186,7 @@ export function reduce(s: ViewState, msg: Msg): Step {
     case 'retry': return s.lastParams ? startSearch(s, s.lastParams, msg.requestId, msg.keyless ? { keyless: true } : {}) : submitForm(s, msg.requestId);
     case 'cancel': {
       if (!s.pending) return { state: s, effects: [] };
-      return { state: { ...s, pending: undefined, retry: undefined, status: 'Search cancelled.', stale: !!s.outcome }, effects: [{ post: { type: 'cancel', requestId: s.pending.requestId } }] };
+      return { state: { ...s, pending: undefined, retry: undefined, status: 'Search cancelled.', stale: !!s.outcome }, effects: [{ post: { type: 'cancel', requestId: s.pending.requestId } }, { announce: 'Search cancelled' }] };
     }
     case 'escape':
       // VS Code's Search: Escape never erases the query. It cancels a running search, else leaves the box.

@@ -1,6 +1,6 @@
 // The client's validation messages name wire parameters ("types must hold at least one of doc, ...").
 // The CLI keeps them; the view says the same thing with the form's labels, in plain words. Pure.
-import type { ViewIssue } from '../protocol';
+import type { ViewError, ViewIssue } from '../protocol';
 import { FIELD_LABELS } from './form';
 
 function quoted(message: string): string | undefined {
@@ -57,4 +57,30 @@ export function countdownWords(ms: number): string {
 export function keylessQuotaLine(resetAt: number, now: number, quota?: 'requests' | 'credits'): string {
   const what = quota === 'credits' ? 'Keyless search credits used up' : 'Keyless searches used up';
   return resetAt > now ? `${what} · resets in ${countdownWords(resetAt - now)}` : `${what} until a moment ago · search again`;
+}
+
+/** The error box's heading: what went wrong, in a few words. */
+export function errorTitle(err: ViewError): string {
+  return err.keyless?.kind === 'quota' ? (err.keyless.quota === 'credits' ? 'Keyless search credits used up' : 'Keyless searches used up')
+    : err.keyless?.kind === 'refused' ? 'Keyless search refused on this network'
+    : err.status === 401 ? 'The service did not accept the API key'
+    : err.status === 429 ? 'Rate limited'
+      : err.action === 'retry' ? 'The search failed' : 'The search was refused';
+}
+
+/** What the live region says when a search ends with results: "10 results", "1 result", "No results". */
+export function resultsAnnouncement(n: number): string {
+  return n === 0 ? 'No results' : `${n} result${n === 1 ? '' : 's'}`;
+}
+
+/** What the live region says about a failed or refused search: the box's heading and message, or the form's words. */
+export function errorAnnouncement(err: ViewError): string {
+  if (err.action === 'fix' && err.issues?.length) return issuesAnnouncement(err.issues);
+  return `${errorTitle(err)}. ${err.message}`;
+}
+
+/** A search the form refused before sending: the fields' messages in the form's words. */
+export function issuesAnnouncement(issues: ViewIssue[]): string {
+  const msgs = [...new Set(issues.map((i) => plainIssue(i).message))];
+  return `Search not sent. ${msgs.join('. ')}`;
 }

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { groupByAgent } from '../../../src/api/agent/agentTrace';
-import { eventRow, formatTime, mergeToolCalls } from '../../../src/agents/eventSummary';
+import { eventAccessibleLabel, eventRow, eventState, formatTime, mergeToolCalls } from '../../../src/agents/eventSummary';
 import { ev, ORCH, SYSTEM } from './fakeBackend';
 
 describe('event summaries', () => {
@@ -76,5 +76,23 @@ describe('tool calls as one row', () => {
     assert.equal(rows[0]!.finished, finish);
     assert.equal(eventRow(rows[0]!.event, rows[0]!.finished).text, 'tool navigate · 2.5 s');
     assert.match(eventRow(rows[2]!.event).text, /tool extract started/, 'a call still running keeps its own words');
+  });
+});
+
+describe('accessible names of trace rows (issue 24): the state first', () => {
+  it('says what each event did before what it is', () => {
+    const t = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const start = ev('tool_call.started', ORCH, t, 2, { toolCallId: 'c', toolName: 'navigate' });
+    const end = ev('tool_call.finished', ORCH, t + 1200, 3, { toolCallId: 'c', toolName: 'navigate' });
+    assert.match(eventAccessibleLabel(start, end), /^Done: tool navigate · 1\.2 s, at \d\d:\d\d:\d\d$/);
+    assert.match(eventAccessibleLabel(start), /^Started: tool navigate started, at /);
+    assert.match(eventAccessibleLabel(ev('run.finished', SYSTEM, t, 9, { outcome: 'succeeded', error: null })), /^Completed: run finished: succeeded, at /);
+    assert.match(eventAccessibleLabel(ev('run.finished', SYSTEM, t, 9, { outcome: 'credit_limit_reached', error: { code: 'credit_limit_reached', retryable: false } })), /^Credit limit reached: run finished: credit_limit_reached/);
+    assert.match(eventAccessibleLabel(ev('agent.finished', ORCH, t, 9, { outcome: 'failed', error: { code: 'internal', retryable: false } })), /^Failed: agent finished: failed/);
+    assert.match(eventAccessibleLabel(ev('error.occurred', SYSTEM, t, 1, { error: { code: 'internal', source: 'system', retryable: true, message: 'boom' } })), /^Error: error \[internal, retryable\] boom/);
+    assert.match(eventAccessibleLabel(ev('artifact.updated', ORCH, t, 3, { artifact: { kind: 'json', artifactId: 'result', change: 'append' } })), /^Updated: artifact result \(json\) append/);
+    assert.match(eventAccessibleLabel(ev('progress.reported', ORCH, t, 1, { phase: 'working', message: 'Reading' })), /^Reported: working: Reading, at /);
+    assert.match(eventAccessibleLabel(ev('memory.compacted', ORCH, t, 4, {})), /^Reported: memory\.compacted/);
+    assert.equal(eventState(ev('tool_call.finished', ORCH, t, 3, { toolCallId: 'x', error: { code: 'timeout', retryable: true } })), 'failed');
   });
 });

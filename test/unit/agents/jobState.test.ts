@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import type { AgentGroup } from '../../../src/api/agent/agentTrace';
 import type { AgentJob } from '../../../src/agents/jobModel';
-import { agentState, endMessage, jobContextValue, jobDescription, jobState, shortLabel, stateIcon } from '../../../src/agents/jobState';
+import { agentState, endMessage, jobAccessibleLabel, jobContextValue, jobDescription, jobState, shortLabel, stateFirstLabel, stateIcon } from '../../../src/agents/jobState';
 import { ev } from './fakeBackend';
 
 function job(over: Partial<AgentJob> = {}): AgentJob {
@@ -129,5 +129,33 @@ describe('job rows', () => {
     const label = shortLabel('Find the rate limits of the three most popular HTTP client libraries', 35);
     assert.ok(label.length <= 35, label);
     assert.equal(label, 'Find the rate limits of the three…');
+  });
+});
+
+describe('accessible names of the Agent Jobs rows (issue 24): the state first', () => {
+  it('a job row starts with its state word, then says what it is, then the rest of the description', () => {
+    assert.equal(jobAccessibleLabel(job(), 0), 'Running: agent job Compare the rate limits of three HTTP clients');
+    assert.equal(jobAccessibleLabel(ended('succeeded'), 0), 'Completed: agent job Compare the rate limits of three HTTP clients, 170 / 50 credits');
+    assert.equal(jobAccessibleLabel(ended('failed', 'internal'), 0, 2), 'Failed: agent job turn 2, Compare the rate limits of three HTTP clients, 0 / 50 credits');
+    assert.match(jobAccessibleLabel(ended('credit_limit_reached', 'credit_limit_reached'), 0), /^Credit limit reached: agent job /);
+    assert.match(jobAccessibleLabel(job({ cancelRequested: true }), 0), /^Cancelling: /);
+    assert.match(jobAccessibleLabel(job({ origin: 'service', prompt: '' }), 0), /^Running: agent job \(started elsewhere\)$/);
+    assert.match(jobAccessibleLabel(job({ expired: true, expiresAt: '2026-01-02T00:00:00Z' }), 0), /^Expired on .*: agent job Compare .*, nothing kept$/);
+  });
+
+  it('every state a job can be in comes first, capitalised, and the prompt after it', () => {
+    const all: AgentJob[] = [job(), ended('succeeded'), ended('cancelled', 'cancelled'), ended('refused', 'refused'), ended('failed', 'internal'), job({ notFound: true }), job({ status: 'queued' })];
+    for (const j of all) {
+      const label = jobAccessibleLabel(j, 0);
+      const words = jobDescription(j).split(' · ')[0]!;
+      assert.ok(label.startsWith(`${words[0]!.toUpperCase()}${words.slice(1)}: `), `${label} starts with ${words}`);
+      assert.ok(label.indexOf('Compare the rate') > label.indexOf(': '), label);
+    }
+  });
+
+  it('stateFirstLabel turns a state-first description into a name', () => {
+    assert.equal(stateFirstLabel('completed · 2 turns · 14 credits spent', 'agent thread Why'), 'Completed: agent thread Why, 2 turns, 14 credits spent');
+    assert.equal(stateFirstLabel('waiting for approval of 1 call: github.create_issue', 'agent job X'), 'Waiting for approval of 1 call: github.create_issue: agent job X');
+    assert.equal(stateFirstLabel('', 'agent x'), 'Unknown: agent x');
   });
 });

@@ -19,7 +19,7 @@ function tags(html: string): Array<{ name: string; attrs: Array<[string, string]
 
 const ALLOWED_TAGS = new Set(['p', 'a', 'span', 'em', 'strong', 'code', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li',
   'table', 'thead', 'tbody', 'tr', 'th', 'td', 'blockquote', 'hr', 'br', 's']);
-const ALLOWED_ATTRS = new Set(['href', 'title', 'class', 'start']);
+const ALLOWED_ATTRS = new Set(['href', 'title', 'class', 'start', 'tabindex']);
 
 describe('markdown renderer: hostile passages', () => {
   it('has a corpus of at least 30 hostile passages', () => {
@@ -35,6 +35,8 @@ describe('markdown renderer: hostile passages', () => {
           assert.ok(ALLOWED_ATTRS.has(name.toLowerCase()), `unexpected attribute ${name} in ${html}`);
           if (name === 'href') assert.match(value, /^(https?:\/\/[^\s"]+|mailto:[^\s"]+)$/, `href ${value}`);
           if (name === 'class') assert.match(value, /^[a-z0-9 _+#.-]+$/i, `class ${value}`);
+          // Issue 24: code blocks and tables scroll sideways, so the keyboard can focus them; nothing else gets a tab stop.
+          if (name.toLowerCase() === 'tabindex') assert.ok(value === '0' && (t.name === 'pre' || t.name === 'table'), `tabindex ${value} on <${t.name}> in ${html}`);
         }
       }
       // Raw HTML arrives escaped, never as markup (escaped text has no raw '<', so every '<…>' left is
@@ -74,7 +76,7 @@ describe('markdown renderer: what passages need', () => {
 
   it('renders fenced code with its language class, escaped', () => {
     const html = renderMarkdown('```TypeScript\nconst a: Array<string> = [];\n```');
-    assert.equal(html, '<pre class="md-code"><code class="language-typescript">const a: Array&lt;string&gt; = [];\n</code></pre>\n');
+    assert.equal(html, '<pre class="md-code" tabindex="0"><code class="language-typescript">const a: Array&lt;string&gt; = [];\n</code></pre>\n');
   });
 
   it('drops a language name that is not plain', () => {

@@ -71,10 +71,14 @@ export function rowActions(r: ViewResult, watchable = false): HTMLElement[] {
   ];
 }
 
-function row(r: ViewResult, index: number): HTMLElement {
+/** A row is a treeitem (issue 24, HOUSE_STYLE 17): rows expand to their passages, as in VS Code's Search view. */
+function row(r: ViewResult, index: number, count: number): HTMLElement {
   const title = resultTitle(r);
   const snippet = r.passages[0] ? plainSnippet(r.passages[0].text) : '';
-  return h('li', { class: 'row', tabindex: -1, 'data-index': index, 'aria-expanded': r.passages.length ? 'false' : undefined, 'aria-label': `${kindLabel(r.type)}: ${title}, ${r.provenance}${r.license ? `, license ${r.license}` : ''}` },
+  return h('li', {
+    class: 'row', role: 'treeitem', tabindex: -1, 'data-index': index, 'aria-level': 1, 'aria-posinset': index + 1, 'aria-setsize': count, 'aria-selected': 'false',
+    'aria-expanded': r.passages.length ? 'false' : undefined, 'aria-label': `${kindLabel(r.type)}: ${title}, ${r.provenance}${r.license ? `, license ${r.license}` : ''}`,
+  },
     h('div', { class: 'row-main' }, typeIcon(r.type), h('span', { class: 'row-title', title }, title), h('span', { class: 'row-actions' })),
     h('div', { class: 'row-meta' }, h('span', { class: 'provenance', title: r.url }, r.provenance),
       r.license ? h('span', { class: 'license', title: `License: ${r.license}` }, r.license) : undefined),
@@ -89,23 +93,29 @@ function versionBadges(r: ViewResult): HTMLElement {
       icon(b.verdict === 'newer-fix' || b.verdict === 'newer-release' ? 'arrow-up' : b.verdict === 'affects-yours' ? 'bug' : 'check', 'version-icon'), b.label)));
 }
 
-/** Renders a row's passages (once, on first expand). */
-function passagesOf(r: ViewResult, index: number): HTMLElement {
-  const box = h('div', { class: 'row-passages', role: 'group', 'aria-label': `Passages of ${resultTitle(r)}` });
+/** The box a row's passages go in; empty (and busy) until `fillPassages` renders them. */
+function passagesBox(r: ViewResult): HTMLElement {
+  return h('div', { class: 'row-passages', role: 'group', 'aria-label': `Passages of ${resultTitle(r)}` });
+}
+
+/** Renders a row's passages as markdown into its box (once per row and outcome). */
+function fillPassages(box: HTMLElement, r: ViewResult, index: number): void {
   const base = safeHref(r.url);
   r.passages.forEach((p, i) => {
     const body = h('div', { class: 'md' });
     // Safe by construction: markdown-it with raw HTML off plus the link and attribute policy in markdown.ts.
     body.innerHTML = renderMarkdown(p.text, p.link && safeHref(p.link) ? p.link : base);
     const n = `passage ${i + 1} of “${resultTitle(r).slice(0, 80)}”`;
-    box.append(h('div', { class: 'passage', 'data-index': index },
+    // A tab stop of its own: focus on it shows its actions, so the keyboard reaches them (issue 24).
+    box.append(h('div', { class: 'passage', 'data-index': index, role: 'group', tabindex: 0, 'aria-label': n.charAt(0).toUpperCase() + n.slice(1) },
       h('div', { class: 'passage-actions' },
         p.link && safeHref(p.link) ? actionButton('open-passage', 'link-external', `Open ${n}`, { 'data-p': i }) : undefined,
         actionButton('copy-passage', 'copy', `Copy ${n}`, { 'data-p': i }),
         actionButton('insert-passage', 'insert', `Insert ${n} at Cursor`, { 'data-p': i })),
       body));
   });
-  return box;
+  box.removeAttribute('aria-busy');
+  box.dataset.filled = '';
 }
 
 /** Rule 6 and the other coverage gaps in plain words, one line each; nothing when every requested type is ok. */
@@ -148,6 +158,9 @@ export function actionMessage(act: string, r: ViewResult, p: number): FromWebvie
   return undefined;
 }
 
+/** Issue 20: the most markdown one task renders while rows are filled in the background, in ms. */
+export const SLICE_MS = 8;
+
 export class ResultsView {
   readonly el = h('div', { id: 'results-region', class: 'results-region' });
 
@@ -157,6 +170,8 @@ export class ResultsView {
       const box = li?.querySelector<HTMLElement>('.row-actions');
       const r = li && this.outcome?.results[Number(li.dataset.index)];
       if (box && r && !box.childElementCount) box.append(...rowActions(r, !!this.outcome?.params.repos?.length));
+      // A row that the keyboard reaches before its Expand All slice has come shows its passages at once.
+      if (e.type === 'focusin' && li) this.ensureFilled(Number(li.dataset.index));
     };
     this.el.addEventListener('pointerover', arm);
     this.el.addEventListener('focusin', arm);
@@ -166,6 +181,9 @@ export class ResultsView {
   private list: HTMLOListElement | undefined;
   private expanded = new Set<number>();
   private selected = -1;
+  /** Expanded rows whose passages are not rendered yet, in the order they will be (issue 20). */
+  private pending: number[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   render(s: ViewState): void {
     const o = s.outcome;
@@ -176,11 +194,18 @@ export class ResultsView {
     if (!this.list || !o) return;
     const want = new Set(s.expanded.filter((i) => i < o.results.length));
     for (const i of [...this.expanded]) if (!want.has(i)) this.setExpanded(i, false);
-    for (const i of want) if (!this.expanded.has(i)) this.setExpanded(i, true);
+    const opened = [...want].filter((i) => !this.expanded.has(i));
+    for (const i of opened) this.setExpanded(i, true);
+    if (opened.length === 1) this.fill(opened[0]!);
+    else if (opened.length > 1) this.fillInSlices(opened);
     const sel = Math.min(s.selected, o.results.length - 1);
     if (sel !== this.selected) {
-      this.rowAt(this.selected)?.setAttribute('tabindex', '-1');
-      this.rowAt(sel)?.setAttribute('tabindex', '0');
+      const old = this.rowAt(this.selected);
+      old?.setAttribute('tabindex', '-1');
+      old?.setAttribute('aria-selected', 'false');
+      const now = this.rowAt(sel);
+      now?.setAttribute('tabindex', '0');
+      now?.setAttribute('aria-selected', 'true');
       this.selected = sel;
     }
   }
@@ -193,12 +218,27 @@ export class ResultsView {
     return this.list?.childElementCount ?? 0;
   }
 
+  /** Rows expanded whose passages are still to be rendered (0 once Expand All has finished). */
+  unfilled(): number {
+    return this.pending.length;
+  }
+
+  /** Renders row `i`'s passages now if it is expanded and waits for them: before it takes the focus, say. */
+  ensureFilled(i: number): void {
+    if (this.expanded.has(i)) this.fill(i);
+  }
+
+  /** Opens or closes a row at once; its passages are rendered by `fill` (now) or a slice (later). */
   private setExpanded(i: number, open: boolean): void {
     const li = this.rowAt(i);
     const r = this.outcome?.results[i];
     if (!li || !r || !r.passages.length) return;
     let box = li.querySelector<HTMLElement>('.row-passages');
-    if (open && !box) { box = passagesOf(r, i); li.append(box); }
+    if (open && !box) {
+      box = passagesBox(r);
+      box.setAttribute('aria-busy', 'true');
+      li.append(box);
+    }
     if (box) box.hidden = !open;
     li.setAttribute('aria-expanded', String(open));
     li.classList.toggle('expanded', open);
@@ -206,10 +246,68 @@ export class ResultsView {
     else this.expanded.delete(i);
   }
 
+  private fill(i: number): void {
+    const li = this.rowAt(i);
+    const r = this.outcome?.results[i];
+    const box = li?.querySelector<HTMLElement>('.row-passages');
+    if (!r || !box || box.dataset.filled !== undefined) return;
+    fillPassages(box, r, i);
+    const at = this.pending.indexOf(i);
+    if (at >= 0) this.pending.splice(at, 1);
+  }
+
+  /**
+   * Expand All (issue 20): the rows on screen get their passages in this task, so they paint in the next
+   * frame; the others follow in tasks of about SLICE_MS each (rows after the screen first, then those
+   * above it), so no task holds the view for long and keys and clicks are answered between them.
+   */
+  private fillInSlices(rows: number[]): void {
+    const order = [...rows].sort((a, b) => a - b);
+    const first = this.firstOnScreen(order);
+    const height = window.innerHeight;
+    const start = performance.now();
+    let k = order.indexOf(first);
+    // Rows from the first one on screen down to the bottom of the screen (layout read once per row).
+    while (k >= 0 && k < order.length) {
+      const i = order[k]!;
+      this.fill(i);
+      k++;
+      const li = this.rowAt(i);
+      if (!li || li.getBoundingClientRect().bottom >= height || performance.now() - start > SLICE_MS * 2) break;
+    }
+    const at = order.indexOf(first);
+    const rest = [...order.slice(k), ...order.slice(0, Math.max(0, at))];
+    this.pending = [...new Set([...this.pending, ...rest])].filter((i) => this.expanded.has(i));
+    this.schedule();
+  }
+
+  private firstOnScreen(order: number[]): number {
+    for (const i of order) {
+      const li = this.rowAt(i);
+      if (li && li.getBoundingClientRect().bottom > 0) return i;
+    }
+    return order[0]!;
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined || !this.pending.length) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const start = performance.now();
+      while (this.pending.length && performance.now() - start < SLICE_MS) {
+        const i = this.pending[0]!;
+        if (this.expanded.has(i)) this.fill(i);
+        if (this.pending[0] === i) this.pending.shift();
+      }
+      this.schedule();
+    }, 0);
+  }
+
   private build(s: ViewState): void {
     const o = s.outcome;
     this.outcome = o;
     this.expanded = new Set();
+    this.pending = [];
     this.selected = -1;
     this.list = undefined;
     if (!o) {
@@ -233,8 +331,8 @@ export class ResultsView {
       this.el.replaceChildren(...parts.filter((p): p is HTMLElement => !!p));
       return;
     }
-    this.list = h('ol', { class: 'results', 'aria-label': 'Search results' });
-    o.results.forEach((r, i) => this.list!.append(row(r, i)));
+    this.list = h('ol', { class: 'results', role: 'tree', 'aria-label': 'Search results' });
+    o.results.forEach((r, i) => this.list!.append(row(r, i, n)));
     parts.push(this.list);
     this.el.replaceChildren(...parts.filter((p): p is HTMLElement => !!p));
   }

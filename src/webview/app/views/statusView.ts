@@ -3,25 +3,31 @@
 import { h, icon } from '../dom';
 import { chipsOf } from '../reduce';
 import type { ViewState } from '../state';
-import { keylessQuotaLine } from '../words';
+import { errorTitle, keylessQuotaLine } from '../words';
 
 function seconds(ms: number): number {
   return Math.max(0, Math.ceil(ms / 1000));
 }
 
 export class ChipsView {
-  readonly el = h('div', { id: 'chips', class: 'chips', role: 'list', 'aria-label': 'Search scope', hidden: true });
+  readonly el = h('div', { id: 'chips', class: 'chips', hidden: true });
+  // A list holds list items only (axe: aria-required-children): Clear all sits beside it, not in it.
+  private readonly list = h('span', { class: 'chip-list', role: 'list', 'aria-label': 'Search scope' });
+  private readonly clear = h('button', { type: 'button', class: 'link-button chips-clear', 'data-clear-all': '' }, 'Clear all');
   private last = '';
+
+  constructor() {
+    this.el.append(this.list, this.clear);
+  }
 
   render(s: ViewState): void {
     const chips = chipsOf(s);
     const key = JSON.stringify(chips);
     if (key === this.last) return;
     this.last = key;
-    this.el.replaceChildren(...chips.map((c) => h('span', { class: 'chip', role: 'listitem', 'data-chip-id': c.id, title: c.label },
+    this.list.replaceChildren(...chips.map((c) => h('span', { class: 'chip', role: 'listitem', 'data-chip-id': c.id, title: c.label },
       icon(c.icon, 'chip-icon'), h('span', { class: 'chip-label' }, c.label),
       h('button', { type: 'button', class: 'chip-remove', 'data-chip': c.id, 'aria-label': `Remove filter ${c.label}`, title: 'Remove this filter and search again' }, icon('close')))));
-    if (chips.length) this.el.append(h('button', { type: 'button', class: 'link-button chips-clear', 'data-clear-all': '' }, 'Clear all'));
     this.el.hidden = chips.length === 0;
   }
 }
@@ -31,8 +37,20 @@ export class StatusView {
     icon('key', 'keyless-icon'), h('span', { class: 'keyless-text' }, 'Keyless: lower rate limits.'),
     h('button', { type: 'button', class: 'link-button', 'data-key': 'set' }, 'Set API Key'));
   readonly notice = h('div', { id: 'notice', class: 'notice', role: 'status', hidden: true });
-  readonly status = h('div', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' });
-  readonly error = h('div', { id: 'error', class: 'error-box', role: 'alert', hidden: true });
+  // Not live: its countdown changes every second. What a screen reader hears comes from `announcer`.
+  readonly status = h('div', { id: 'status', class: 'status' });
+  // Not an alert either: the announcer says the error once, in the same words as the box's heading and message.
+  readonly error = h('div', { id: 'error', class: 'error-box', hidden: true });
+  /**
+   * The one live region for what a search came to (issue 24): "10 results", an error, "Results cleared".
+   * Each announcement replaces the one before (a new node, so the same words twice are said twice);
+   * renders never touch it, so nothing is repeated.
+   */
+  readonly announcer = h('div', { id: 'announce', class: 'visually-hidden', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+
+  announce(text: string): void {
+    this.announcer.replaceChildren(h('span', {}, text));
+  }
 
   /** What the keyless line says now ('' when hidden), and its actions: reported to the extension. */
   keylessReport(): { text: string; actions: Array<'setKey'> } {
@@ -102,12 +120,7 @@ export class StatusView {
     } else if (err.action === 'fix') {
       actions.append(button('filters', 'Show filters', 'filter'));
     }
-    const title = err.keyless?.kind === 'quota' ? (err.keyless.quota === 'credits' ? 'Keyless search credits used up' : 'Keyless searches used up')
-      : err.keyless?.kind === 'refused' ? 'Keyless search refused on this network'
-      : err.status === 401 ? 'The service did not accept the API key'
-      : err.status === 429 ? 'Rate limited'
-        : err.action === 'retry' ? 'The search failed' : 'The search was refused';
-    this.error.replaceChildren(h('strong', {}, title), h('p', {}, err.message), ...(actions.childElementCount ? [actions] : []));
+    this.error.replaceChildren(h('strong', {}, errorTitle(err)), h('p', {}, err.message), ...(actions.childElementCount ? [actions] : []));
     this.error.hidden = false;
   }
 }
