@@ -11,6 +11,7 @@ import { registerSearchCommands } from './search/commands';
 import { SearchHistory } from './search/history';
 import { registerMcpSetup } from './mcpSetup/register';
 import { registerLanguageModelTools } from './tools/register';
+import { registerWalkthrough, type WalkthroughHandle } from './walkthrough/register';
 import type { Services } from './services';
 import type { IssueReport, IssueReporter } from './doctor/editor';
 
@@ -29,6 +30,8 @@ export interface DevIndexExtensionApi {
   lastSearch(): ReturnType<Services['search']['lastOutcome']>;
   /** Replaces the issue reporter Report an Issue… opens (undefined: VS Code's own again), so a test sees what it would send. */
   setIssueReporter(send: ((report: IssueReport) => unknown) | undefined): void;
+  /** The first-run walkthrough: what activation did, and the rule again through a test's opener. */
+  walkthrough: Pick<WalkthroughHandle, 'atActivation' | 'runFirstRun' | 'forget' | 'ref'>;
 }
 
 export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi | undefined {
@@ -89,6 +92,9 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       })),
     );
 
+    // Issue 24: the Get Started walkthrough opens once, on the first activation.
+    const walkthrough = registerWalkthrough(context, (m) => log().info(m));
+
     // Written inline so that a --production build (flag false) drops the surface's code entirely.
     if (!__DEVINDEX_TEST_SURFACE__ || process.env.DEVINDEX_TEST_KEY === undefined) return undefined;
     return {
@@ -96,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       apiKey: { get: () => keys.get(), set: (k) => keys.set(k), clear: () => keys.clear() },
       lastSearch: () => services?.search.lastOutcome(),
       setIssueReporter: (send) => { issueReporter = send ? async (r) => send(r) : undefined; },
+      walkthrough,
     };
   } catch (e) {
     void vscode.window.showErrorMessage(`Developer Index failed to start: ${e instanceof Error ? e.message : String(e)}`);
