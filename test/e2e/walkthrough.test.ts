@@ -20,6 +20,18 @@ const STEPS = [
   'Use the index from chat or another agent',
 ];
 
+/** A text each step's SVG draws (media/walkthrough/*.svg): the picture on screen is that step's. */
+const MEDIA_TEXT: Record<string, string> = {
+  key: 'API key', selection: 'Search Developer Index for Selection', repository: 'fetchline/fetchline',
+  problem: 'for This Problem', agent: 'AGENT JOBS', agents: 'MCP',
+};
+/** The buttons of each step (package.json, the `[label](command:…)` lines). */
+const BUTTONS: Record<string, string[]> = {
+  key: ['Set API Key', 'Search Keyless'], selection: ['Search for the Selection'], repository: ['Search in This Repository'],
+  problem: ['Show Problems', 'Search in a Dependency\'s Repository'], agent: ['Start Agent Job', 'Ask a Follow-up'],
+  agents: ['Set Up MCP for Another Agent'],
+};
+
 function firstRunUrl(): string {
   const v = process.env.DEVINDEX_E2E_FIRST_RUN_WORKBENCH_URL;
   if (!v) throw new Error('DEVINDEX_E2E_FIRST_RUN_WORKBENCH_URL is not set: run with npm run test:e2e');
@@ -45,9 +57,29 @@ describe('walkthrough on first start', () => {
     if ((await s.getAttribute('aria-expanded')) !== 'true') await s.click();
     await page().waitForFunction((sel) => document.querySelector(sel)?.getAttribute('aria-expanded') === 'true',
       `.gettingStartedContainer button.getting-started-step[data-step-id$="${id}"]`, { timeout: 10_000 });
-    // The SVG is drawn in a webview beside the steps; give it a frame to paint in the current theme.
-    await page().locator('.gettingStartedContainer .getting-started-media iframe').first().waitFor({ state: 'attached', timeout: 10_000 }).catch(() => undefined);
-    await page().waitForTimeout(600);
+    // The SVG is drawn in a webview beside the steps (redrawn on a theme change): wait until it is there.
+    await media(id).waitFor({ state: 'visible', timeout: 30_000 });
+    await page().waitForTimeout(500);
+  }
+
+  /** The step's picture: its SVG (found by its alt-text's subject, the svg's first text) inside the media webview. */
+  function media(id: string) {
+    return page().locator('.gettingStartedContainer .getting-started-media iframe.webview.ready').first()
+      .contentFrame().locator('#active-frame').contentFrame().locator('svg').filter({ hasText: MEDIA_TEXT[id]! });
+  }
+
+  /** The Search view's document: the walkthrough's picture is a webview too, so find the one with the query box. */
+  async function searchView() {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const n = await page().locator('iframe.webview.ready').count();
+      for (let i = 0; i < n; i++) {
+        const box = wb.webview(i).getByRole('searchbox');
+        if (await box.count().catch(() => 0) > 0) return wb.webview(i);
+      }
+      await page().waitForTimeout(300);
+    }
+    throw new Error('no webview holds the Search view\'s query box');
   }
 
   it('opens by itself on the first start, with the six steps of the walkthrough', async () => {
@@ -56,6 +88,7 @@ describe('walkthrough on first start', () => {
     assert.match(await tab.innerText(), /Walkthrough|Welcome|Developer Index/i, 'the walkthrough is the active editor');
     const titles = (await page().locator('.gettingStartedContainer button.getting-started-step .step-title').allInnerTexts()).map((t) => t.trim());
     assert.deepEqual(titles, STEPS);
+    await media('key').waitFor({ state: 'visible', timeout: 30_000 });
     await wb.screenshot('walkthrough opened on first start');
   });
 
@@ -65,8 +98,8 @@ describe('walkthrough on first start', () => {
       await wb.useTheme(theme);
       for (const id of ids) {
         await selectStep(id);
-        const buttons = step(id).locator('.step-description-container button, .step-description-container a.button-link');
-        assert.ok(await buttons.count() > 0, `${id}: no button`);
+        const shown = (await step(id).locator('.step-description-container .monaco-button').allInnerTexts()).map((t) => t.trim());
+        assert.deepEqual(shown, BUTTONS[id], `${id}: its buttons`);
         await wb.screenshot(`step ${id} (${theme})`);
       }
     }
@@ -80,9 +113,9 @@ describe('walkthrough on first start', () => {
     await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`, { method: 'DELETE' });
     await selectStep('key');
     assert.equal(await step('key').getAttribute('aria-checked'), 'false', 'not done before its button ran');
-    await step('key').getByRole('button', { name: 'Search Keyless' }).click();
+    await step('key').locator('.step-description-container .monaco-button', { hasText: 'Search Keyless' }).click();
     await wb.answerInputBox('discriminated unions');
-    const hit = wb.webview().getByText('Discriminated unions', { exact: true }).first();
+    const hit = (await searchView()).getByText('Discriminated unions', { exact: true }).first();
     await hit.waitFor({ state: 'visible', timeout: 30_000 });
     const seen = await (await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`)).json() as { requests: Array<{ path: string; auth: string }> };
     const searches = seen.requests.filter((r) => r.path.startsWith('/v2/search') && JSON.stringify(r).includes('discriminated'));
