@@ -13,11 +13,11 @@ import { Workbench, e2e } from './workbench';
 const TITLE = 'Get Started with Developer Index';
 const STEPS = [
   'Set a key, or search keyless',
-  'Run a first search from a selection',
+  'Search from a selection',
   'Search in this repository',
-  'Search a dependency\'s issues from a problem',
-  'Start an agent job and ask a follow-up',
-  'Use the index from chat or another agent',
+  'Search a dependency\'s issues',
+  'Start an agent, follow up',
+  'Use it from chat or agents',
 ];
 
 /** A text each step's SVG draws (media/walkthrough/*.svg): the picture on screen is that step's. */
@@ -28,7 +28,7 @@ const MEDIA_TEXT: Record<string, string> = {
 /** The buttons of each step (package.json, the `[label](command:…)` lines). */
 const BUTTONS: Record<string, string[]> = {
   key: ['Set API Key', 'Search Keyless'], selection: ['Search for the Selection'], repository: ['Search in This Repository'],
-  problem: ['Show Problems', 'Search in a Dependency\'s Repository'], agent: ['Start Agent Job', 'Ask a Follow-up'],
+  problem: ['Pick a Dependency'], agent: ['Start Agent Job', 'Ask a Follow-up'],
   agents: ['Set Up MCP for Another Agent'],
 };
 
@@ -126,10 +126,14 @@ describe('walkthrough on first start', () => {
     await wb.screenshot('search keyless ran: results beside the walkthrough, step checked');
 
     // The README's picture: the Search view with results, at a small size.
+    await wb.widenSideBar(520);
+    await hit.waitFor({ state: 'visible' });
+    await page().waitForTimeout(500);
     const shot = path.join(e2e.results(), 'readme-search-view.png');
     const bar = await page().locator('.part.sidebar').boundingBox();
     assert.ok(bar, 'the side bar is on screen');
-    await page().screenshot({ path: shot, clip: { x: 0, y: 0, width: Math.round(bar.x + bar.width), height: 620 } });
+    await page().screenshot({ path: shot, clip: { x: 0, y: 0, width: Math.round(bar.x + bar.width) + 1, height: 460 } });
+    assert.ok(fs.statSync(shot).size < 100_000, `the README picture is ${fs.statSync(shot).size} bytes`);
     if (process.env.DEVINDEX_UPDATE_README_IMAGE === '1') {
       const root = process.env.DEVINDEX_E2E_ROOT;
       assert.ok(root, 'DEVINDEX_E2E_ROOT is not set');
