@@ -27,6 +27,8 @@ const ALLOWED = [
   /^extension\/dist\/(extension|core|webview|llhttp-wasm|cli|cli-search|cli-agent|cli-mcp|cli-doctor|cli-watch)\.js$/,
   /^extension\/dist\/codicon\.(css|ttf)$/,
   /^extension\/media\/[^/]+\.(css|svg|png)$/,
+  /^extension\/media\/walkthrough\/[^/]+\.(svg|md)$/,
+  /^extension\/docs\/images\/[^/]+\.png$/,
 ];
 /** Named so that a failure says what leaked, not only that something did. */
 const FORBIDDEN = [
@@ -68,8 +70,11 @@ export function zipEntries(file) {
 function sh(cmd, args, what, cwd = root) {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 300_000 });
   if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
-  return r.stdout;
+  return `${r.stdout}${r.stderr}`;
 }
+
+/** What vsce printed as a warning (`WARNING` lines) during the last packaging: a user-facing flaw. */
+let vsceWarnings = [];
 
 /**
  * Packages from a copy of the working tree: others' builds and tests rewrite dist/ at any moment,
@@ -86,7 +91,13 @@ function packageVsix(out) {
     symlinkSync(join(root, 'node_modules'), join(stage, 'node_modules'), 'dir');
     sh(process.execPath, ['scripts/build.mjs', '--production', '--quiet'], 'production build', stage);
     const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
-    sh(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--out', out], 'vsce package', stage);
+    // No repository is published yet (issue 24: no placeholder URL ships), so vsce is told a missing
+    // repository is deliberate, and the README's screenshot stays a relative link to the copy inside the
+    // .vsix (docs/images/), which VS Code's extension page resolves; vsce would otherwise rewrite it to
+    // a repository URL it cannot know and refuse to package.
+    const printed = sh(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository',
+      '--no-rewrite-relative-links', '--out', out], 'vsce package', stage);
+    vsceWarnings = printed.split('\n').filter((l) => /WARNING/i.test(l));
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }
@@ -98,6 +109,12 @@ function referencedFiles(manifest) {
   const add = (p) => { if (typeof p === 'string' && !/^\$\(/.test(p)) refs.add(p.replace(/^\.\//, '')); };
   add(manifest.main); add(manifest.icon);
   const c = manifest.contributes ?? {};
+  for (const w of c.walkthroughs ?? []) {
+    for (const step of w.steps ?? []) {
+      const m = step.media ?? {};
+      for (const p of [m.svg, m.markdown, typeof m.image === 'string' ? m.image : m.image?.light, m.image?.dark, m.image?.hc]) add(p);
+    }
+  }
   for (const list of Object.values(c.viewsContainers ?? {})) for (const v of list) add(v.icon);
   for (const list of Object.values(c.views ?? {})) for (const v of list) add(v.icon);
   for (const cmd of c.commands ?? []) {
@@ -153,6 +170,46 @@ if (check && entries.length) {
     const names = new Set(entries.map((e) => e.name));
     const missing = referencedFiles(manifest).filter((f) => !names.has(`extension/${f}`));
     if (missing.length) throw new Error(`package.json refers to files that are not in the .vsix: ${missing.join(', ')}`);
+  });
+  test('vsce printed no warning a user would see', () => {
+    if (vsceWarnings.length) throw new Error(vsceWarnings.join('\n'));
+  });
+  test('marketplace metadata (issue 24): a 128×128 PNG icon at the path package.json names, AI and Chat categories, a gallery banner', () => {
+    const manifest = JSON.parse(entries.find((e) => e.name === 'extension/package.json').read().toString('utf8'));
+    if (typeof manifest.icon !== 'string' || !manifest.icon.endsWith('.png')) throw new Error(`icon is ${JSON.stringify(manifest.icon)}, not a PNG`);
+    const icon = entries.find((e) => e.name === `extension/${manifest.icon.replace(/^\.\//, '')}`);
+    if (!icon) throw new Error(`the .vsix has no ${manifest.icon}`);
+    const png = icon.read();
+    if (png.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error(`${manifest.icon} is not a PNG file`);
+    const [w, h] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+    if (w !== 128 || h !== 128) throw new Error(`${manifest.icon} is ${w}×${h}, not 128×128`);
+    for (const c of ['AI', 'Chat']) if (!manifest.categories?.includes(c)) throw new Error(`categories ${JSON.stringify(manifest.categories)} lack ${c}`);
+    if (manifest.categories.includes('Other')) throw new Error('category Other beside real ones');
+    if (!/^#[0-9a-f]{6}$/i.test(manifest.galleryBanner?.color ?? '') || !['dark', 'light'].includes(manifest.galleryBanner?.theme)) {
+      throw new Error(`galleryBanner is ${JSON.stringify(manifest.galleryBanner)}`);
+    }
+    const vsixManifest = entries.find((e) => e.name === 'extension.vsixmanifest').read().toString('utf8');
+    if (!vsixManifest.includes('Microsoft.VisualStudio.Services.Branding.Color')) throw new Error('the gallery banner did not reach extension.vsixmanifest');
+    if (!/<Categories>AI,Chat/.test(vsixManifest)) throw new Error('the categories did not reach extension.vsixmanifest');
+  });
+  test('no placeholder URL ships: no example.invalid (no .invalid host at all) in package.json, README, CHANGELOG or the vsix manifest', () => {
+    const texts = entries.filter((e) => /^(extension\/(package\.json|readme\.md|changelog\.md)|extension\.vsixmanifest)$/i.test(e.name));
+    if (texts.length < 4) throw new Error(`expected package.json, README, CHANGELOG and the vsix manifest, found ${texts.map((e) => e.name).join(', ')}`);
+    const bad = texts.flatMap((e) => [...e.read().toString('utf8').matchAll(/[\w.-]*\.invalid\b[^\s"'<>)`]*/gi)].map((m) => `${e.name}: ${m[0]}`));
+    if (bad.length) throw new Error(bad.join('\n'));
+    const manifest = JSON.parse(entries.find((e) => e.name === 'extension/package.json').read().toString('utf8'));
+    for (const k of ['repository', 'bugs', 'homepage']) {
+      const v = manifest[k];
+      const url = typeof v === 'string' ? v : v?.url;
+      if (v !== undefined && !/^https:\/\/github\.com\//.test(url ?? '')) throw new Error(`${k} is ${JSON.stringify(v)}: leave it out until it is true`);
+    }
+  });
+  test('the README\'s images are inside the .vsix (relative links resolve on the extension page)', () => {
+    const readme = entries.find((e) => /^extension\/readme\.md$/i.test(e.name)).read().toString('utf8');
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)|<img[^>]+src="([^"]+)"/g)].map((m) => m[1] ?? m[2]);
+    const names = new Set(entries.map((e) => e.name));
+    const missing = images.filter((src) => !/^[a-z]+:/i.test(src) && !names.has(`extension/${src.replace(/^\.\//, '')}`));
+    if (missing.length) throw new Error(`README images not in the .vsix: ${missing.join(', ')}`);
   });
   test('bundles carry no source map reference', () => {
     const withMaps = entries.filter((e) => /\.js$/.test(e.name) && /\/\/# sourceMappingURL=/.test(e.read().toString('utf8'))).map((e) => e.name);

@@ -51,6 +51,10 @@ export const config = {
   dependencyFeature(key: 'codeAction' | 'hover'): boolean {
     return vscode.workspace.getConfiguration(SECTION).get<boolean>(`dependencies.${key}`, true) !== false;
   },
+  /** `devIndex.walkthrough.openOnFirstRun`: open the Get Started walkthrough once, on the first activation. */
+  openWalkthroughOnFirstRun(): boolean {
+    return vscode.workspace.getConfiguration(SECTION).get<boolean>('walkthrough.openOnFirstRun', true) !== false;
+  },
   /** `devIndex.dependencies.maxDependencies` (10 to 20,000; default 1,000). */
   maxDependencies(): number {
     return clampInt(vscode.workspace.getConfiguration(SECTION).get('dependencies.maxDependencies'), 10, 20_000, 1000);

@@ -11,6 +11,7 @@ import { registerSearchCommands } from './search/commands';
 import { SearchHistory } from './search/history';
 import { registerMcpSetup } from './mcpSetup/register';
 import { registerLanguageModelTools } from './tools/register';
+import { registerWalkthrough, type WalkthroughHandle } from './walkthrough/register';
 import type { Services } from './services';
 import type { IssueReport, IssueReporter } from './doctor/editor';
 import { registerWatches } from './watches/register';
@@ -33,6 +34,8 @@ export interface DevIndexExtensionApi {
   setIssueReporter(send: ((report: IssueReport) => unknown) | undefined): void;
   /** Issue 23: the Watch for a Fix feature (its service, and `show`, which a test replaces to press a button). */
   watches(): WatchFeature;
+  /** The first-run walkthrough: what activation did, and the rule again through a test's opener. */
+  walkthrough: Pick<WalkthroughHandle, 'atActivation' | 'runFirstRun' | 'forget' | 'ref'>;
 }
 
 export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi | undefined {
@@ -94,6 +97,9 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       })),
     );
 
+    // Issue 24: the Get Started walkthrough opens once, on the first activation.
+    const walkthrough = registerWalkthrough(context, (m) => log().info(m));
+
     // Written inline so that a --production build (flag false) drops the surface's code entirely.
     if (!__DEVINDEX_TEST_SURFACE__ || process.env.DEVINDEX_TEST_KEY === undefined) return undefined;
     return {
@@ -102,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       lastSearch: () => services?.search.lastOutcome(),
       setIssueReporter: (send) => { issueReporter = send ? async (r) => send(r) : undefined; },
       watches: () => svc().watches(),
+      walkthrough,
     };
   } catch (e) {
     void vscode.window.showErrorMessage(`Developer Index failed to start: ${e instanceof Error ? e.message : String(e)}`);

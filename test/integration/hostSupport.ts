@@ -22,6 +22,13 @@ export interface DevIndexExtensionApi {
   lastSearch(): SearchOutcome | undefined;
   /** Issue 21: replaces the issue reporter Report an Issue… opens (undefined: VS Code's own again). */
   setIssueReporter?(send: ((report: { extensionId: string; issueTitle: string; issueBody: string }) => unknown) | undefined): void;
+  /** Issue 24: what activation's first-run walkthrough check did, and the rule again through a test's opener. */
+  walkthrough?: {
+    atActivation: Promise<'opened' | 'already-shown' | 'disabled' | 'failed'>;
+    runFirstRun(open?: (ref: string) => Thenable<unknown>): Promise<'opened' | 'already-shown' | 'disabled' | 'failed'>;
+    forget(): Thenable<void>;
+    ref: string;
+  };
 }
 
 /** A request the sandbox saw (`GET /__sandbox/requests`); `auth` says how its key compared. */
