@@ -7,41 +7,18 @@
 // leaves out. The Search view's real app then renders what the worker posted, for the screenshots.
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { launchBrowser, openView, repoRoot, screenshotDir, startPageServer, type BrowserHandle, type PageServer } from './harness';
+import { startWorkerPage } from './webWorkerPage';
 
 const KEY = 'sk-web-worker-0123456789abcdef';
 const FOLDER = 'vscode-vfs://github/fetchline/fetchline';
 
 type Msg = { type: string; requestId?: string; params?: { query: string; repos?: string[] }; outcome?: { results: Array<{ id: string }> }; error?: unknown };
 interface WorkerState { messages: Array<{ severity: string; text: string }>; toWebview: Msg[]; external: string[]; log: string[] }
-
-async function startWorkerPage(): Promise<{ origin: string; close(): Promise<void> }> {
-  const root = repoRoot();
-  const files: Record<string, [string, string]> = {
-    '/': ['text/html', '<!doctype html><meta charset="utf-8"><title>web worker host</title><body>web extension in a Web Worker<script src="/page.js"></script>'],
-    '/page.js': ['text/javascript', `
-      const w = new Worker('/worker.js');
-      const waiting = new Map(); let next = 0;
-      w.onmessage = (e) => { const p = waiting.get(e.data.rpc); if (!p) return; waiting.delete(e.data.rpc); e.data.error ? p.reject(new Error(e.data.error)) : p.resolve(e.data.result); };
-      window.rpc = (op, payload) => new Promise((resolve, reject) => { const rpc = ++next; waiting.set(rpc, { resolve, reject }); w.postMessage({ rpc, op, payload }); });`],
-  };
-  const server: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const fixed = files[path];
-    const file = path === '/worker.js' ? 'test/browser/fixtures/webWorkerHost.js' : path === '/fakeVscode.js' ? 'test/browser/fixtures/fakeVscode.js' : path === '/ext.js' ? 'dist/web/extension.js' : undefined;
-    if (!fixed && !file) { res.writeHead(404); res.end(); return; }
-    res.writeHead(200, { 'content-type': `${fixed ? fixed[0] : 'text/javascript'}; charset=utf-8`, 'cache-control': 'no-store' });
-    res.end(fixed ? fixed[1] : readFileSync(join(root, file!)));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
-}
 
 describe('the web extension in a chromium Web Worker (fetch, CORS, workspace.fs)', () => {
   let sb: Sandbox;
