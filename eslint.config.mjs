@@ -19,6 +19,11 @@ const noVscode = {
   }, zodNamespace],
 };
 
+const NODE_ONLY = {
+  group: ['node:*', 'fs', 'fs/*', 'path', 'os', 'net', 'tls', 'dns', 'crypto', 'child_process', 'http', 'https', 'undici', 'undici/*'],
+  message: 'The web extension runs in a browser worker: no Node built-in, no undici (issue 24).',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'test-results/**'] },
   js.configs.recommended,
@@ -47,6 +52,14 @@ export default tseslint.config(
   { files: ['src/deps/{repositoryField,manifests,messages,importAt,resolver,cache}.ts'], rules: noVscode },
   // The connection diagnosis (issue 21) is shared by the CLI and the editor; only editor.ts is the editor's.
   { files: ['src/doctor/{findings,probes,secrets,diagnose,render}.ts', 'src/cli/doctorCommand.ts'], rules: noVscode },
+  // Issue 24: the browser side of each host seam, and what only the web bundle loads, import no Node built-in
+  // (the build's check over the bundle's metafile is the second gate: scripts/webBuild.mjs).
+  { files: ['src/web/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [NODE_ONLY] }] } },
+  // These are also editor-free (this entry replaces the noVscode one above for them, so it names vscode too).
+  {
+    files: ['src/api/transport.ts', 'src/api/fetchTransport.ts', 'src/deps/manifestDependencies.ts', 'src/search/vfsRepository.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: noVscode['no-restricted-imports'][1].paths, patterns: [NODE_ONLY] }] },
+  },
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },

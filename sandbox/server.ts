@@ -336,6 +336,16 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
+    // CORS, as production answers browsers (the web extension in vscode.dev and github.dev): every
+    // origin, every answer (errors and faults included), and preflights answered before anything else
+    // (not logged, not rate limited, no key needed), on both wires.
+    for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+    if (req.method === 'OPTIONS') {
+      req.resume();
+      res.writeHead(204, PREFLIGHT_HEADERS);
+      res.end();
+      return;
+    }
     let read: { raw: string; tooLarge: boolean };
     try { read = await readBody(req); } catch (e) {
       if (!(e instanceof RequestAborted)) throw e;
@@ -414,6 +424,23 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     },
   };
 }
+
+/**
+ * On every answer: any origin may read it, and the headers the client reads are exposed (a browser
+ * shows a script only the CORS-safelisted ones otherwise: Retry-After and WWW-Authenticate are not).
+ */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Retry-After, WWW-Authenticate, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Location, Date',
+};
+
+/** A preflight's answer: the methods and request headers the client sends (Authorization is never covered by a `*`). */
+export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-headers': 'Authorization, Content-Type, Accept',
+  'access-control-max-age': '600',
+  'content-length': '0',
+};
 
 /** The body as text, or `tooLarge` past MAX_BODY_BYTES (the rest is drained, not kept). */
 function readBody(req: IncomingMessage): Promise<{ raw: string; tooLarge: boolean }> {

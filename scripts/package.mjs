@@ -26,6 +26,7 @@ const ALLOWED = [
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/dist\/(extension|core|webview|llhttp-wasm|cli|cli-search|cli-agent|cli-mcp|cli-doctor|cli-watch)\.js$/,
   /^extension\/dist\/codicon\.(css|ttf)$/,
+  /^extension\/dist\/web\/extension\.js$/,
   /^extension\/media\/[^/]+\.(css|svg|png)$/,
   /^extension\/media\/walkthrough\/[^/]+\.(svg|md)$/,
   /^extension\/docs\/images\/[^/]+\.png$/,
@@ -107,7 +108,7 @@ function packageVsix(out) {
 function referencedFiles(manifest) {
   const refs = new Set();
   const add = (p) => { if (typeof p === 'string' && !/^\$\(/.test(p)) refs.add(p.replace(/^\.\//, '')); };
-  add(manifest.main); add(manifest.icon);
+  add(manifest.main); add(manifest.browser); add(manifest.icon);
   const c = manifest.contributes ?? {};
   for (const w of c.walkthroughs ?? []) {
     for (const step of w.steps ?? []) {

@@ -2,7 +2,9 @@
 import type * as z from 'zod';
 import { basePrefix, encodeSearchAt, joinUrl, parseBaseUrl, SEARCH_PATH } from './encode';
 import { ApiError, errorFromResponse, keylessQuotaWords, validationError } from './errors';
-import { headerValue, HttpTransport, type HttpResponse, type NetworkOptions } from './http';
+import type { NetworkOptions } from './http';
+import { createTransport } from './hostTransport';
+import { headerValue, type HttpResponse, type Transport } from './transport';
 import { MAX_JSON_DEPTH, TOO_DEEP, valueDepthExceeds } from './jsonDepth';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor, redactDeep, type Redact } from './redact';
 import { validateSearchParams, type SearchParams } from './params';
@@ -31,8 +33,10 @@ export interface ClientOptions {
   origin?: string;
   /** Never receives the key. */
   onLog?: (e: RequestLogEntry) => void;
-  /** Proxy and certificate authorities (README, "Proxies and certificates"); default: the environment's proxy, Node's CAs plus the OS store. */
+  /** Proxy and certificate authorities (README, "Proxies and certificates"); default: the environment's proxy, Node's CAs plus the OS store. Ignored in a browser, which owns both. */
   network?: NetworkOptions;
+  /** How one attempt is sent (transport.ts); default the host's: undici in Node, fetch in the browser bundle. */
+  transport?: Transport;
   /**
    * Send the key over plain `http://` to a host that is not loopback. Off by default: such a request is
    * refused before anything is sent (the key would cross the network in clear text).
@@ -66,7 +70,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export class DevIndexClient {
   private readonly prefix: string;
-  private readonly transport: HttpTransport;
+  private readonly transport: Transport;
   private readonly insecure: boolean;
   private readonly timeoutMs: number;
   private readonly maxRetryAfterMs: number;
@@ -79,7 +83,7 @@ export class DevIndexClient {
     const base = parseBaseUrl(opts.baseUrl);
     this.prefix = basePrefix(base);
     this.insecure = base.protocol === 'http:' && !isLoopbackHost(base.hostname) && opts.allowInsecureHttp !== true;
-    this.transport = new HttpTransport({ network: opts.network });
+    this.transport = opts.transport ?? createTransport({ network: opts.network });
     this.timeoutMs = positive(opts.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
     this.maxRetryAfterMs = positive(opts.maxRetryAfterMs, DEFAULT_MAX_RETRY_AFTER_MS, 'maxRetryAfterMs', true);
     this.maxResponseBytes = positive(opts.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes');

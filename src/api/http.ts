@@ -1,4 +1,4 @@
-// undici transport: one keep-alive pool per origin (undici's Agent), a per-attempt timeout covering
+// The Node transport (transport.ts's Transport over undici): one keep-alive pool per origin (undici's Agent), a per-attempt timeout covering
 // headers and body, AbortSignal cancellation, and a cap on the response size. Proxies go through
 // undici's own EnvHttpProxyAgent / ProxyAgent (never a hand-written tunnel); extra certificate
 // authorities through one TLS secure context (README, "Proxies and certificates").
@@ -6,6 +6,9 @@ import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from './undici';
 import { ApiError } from './errors';
+import { abortedError, headerValue, splitUrl, timeoutError, tooLargeError, unexpectedStatus, type HttpRequest, type HttpResponse, type Transport } from './transport';
+
+export { headerValue, unexpectedStatus, type HttpRequest, type HttpResponse, type Transport } from './transport';
 
 /** Where requests go and whom they trust. Every field is optional: the default is a direct connection with Node's CAs. */
 export interface NetworkOptions {
@@ -82,28 +85,7 @@ function readPem(file: string, what: string): string {
   return text;
 }
 
-export interface HttpRequest {
-  method: 'GET' | 'POST' | 'DELETE';
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-  timeoutMs: number;
-  maxResponseBytes: number;
-  signal?: AbortSignal;
-}
-
-export interface HttpResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  bodyText: string;
-}
-
-export function headerValue(h: HttpResponse['headers'], name: string): string | undefined {
-  const v = h[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-export class HttpTransport {
+export class HttpTransport implements Transport {
   private dispatcher: Dispatcher | undefined;
   private setupError: ApiError | undefined;
   private readonly proxy: ProxyPlan | undefined;
@@ -166,7 +148,7 @@ export class HttpTransport {
    * costs more than the rest of the client's own work at k=10 (see bench/client.bench.ts).
    */
   send(req: HttpRequest): Promise<HttpResponse> {
-    if (req.signal?.aborted) return Promise.reject(aborted());
+    if (req.signal?.aborted) return Promise.reject(abortedError());
     const { origin, path } = splitUrl(req.url);
     const proxy = this.proxy ? this.proxyFor(origin) : undefined;
     return new Promise<HttpResponse>((resolve, reject) => {
@@ -190,11 +172,8 @@ export class HttpTransport {
           resolve(value!);
         }
       };
-      const timer = setTimeout(() => finish(new ApiError({
-        kind: 'timeout', retryable: true,
-        message: `no complete answer from ${origin} within ${Math.round(req.timeoutMs / 100) / 10} s (timeout per attempt)`,
-      })), req.timeoutMs);
-      const onOuterAbort = (): void => finish(aborted());
+      const timer = setTimeout(() => finish(timeoutError(origin, req.timeoutMs)), req.timeoutMs);
+      const onOuterAbort = (): void => finish(abortedError());
       req.signal?.addEventListener('abort', onOuterAbort, { once: true });
 
       const handler: Dispatcher.DispatchHandler = {
@@ -219,12 +198,12 @@ export class HttpTransport {
             return;
           }
           const declared = Number(headerValue(headers, 'content-length'));
-          if (Number.isFinite(declared) && declared > req.maxResponseBytes) finish(tooLarge(req.maxResponseBytes, status));
+          if (Number.isFinite(declared) && declared > req.maxResponseBytes) finish(tooLargeError(req.maxResponseBytes, status));
         },
         onResponseData(_c, chunk) {
           if (settled) return;
           total += chunk.length;
-          if (total > req.maxResponseBytes) { finish(tooLarge(req.maxResponseBytes, status)); return; }
+          if (total > req.maxResponseBytes) { finish(tooLargeError(req.maxResponseBytes, status)); return; }
           chunks.push(chunk);
         },
         onResponseEnd() {
@@ -246,38 +225,6 @@ export class HttpTransport {
   close(): Promise<void> {
     return this.dispatcher ? this.dispatcher.close() : Promise.resolve();
   }
-}
-
-/** Origin and path+query of an absolute URL the client built itself (so no parsing is needed). */
-function splitUrl(url: string): { origin: string; path: string } {
-  const i = url.indexOf('/', url.indexOf('//') + 2);
-  return i < 0 ? { origin: url, path: '/' } : { origin: url.slice(0, i), path: url.slice(i) };
-}
-
-const NO_BODY_STATUSES: Record<number, string> = { 204: 'No Content', 205: 'Reset Content', 304: 'Not Modified' };
-
-/**
- * A final status no request of this client can lead to: 204, 205 and 304 carry no body by
- * definition (a search or job answer always has one, and this client never sends a conditional
- * request, to which 304 is the answer), and a status outside 200 to 599 is not HTTP's. Not retried:
- * the same request gets the same answer, most likely from something between the client and the service.
- */
-export function unexpectedStatus(status: number, origin: string): ApiError | undefined {
-  const name = NO_BODY_STATUSES[status];
-  if (!name && status >= 200 && status <= 599) return undefined;
-  const what = name ? `HTTP ${status} (${name}), an answer without a body that this client never asks for` : `HTTP ${status}, which is not an HTTP status`;
-  return new ApiError({
-    kind: 'invalid-response', status, retryable: false,
-    message: `${origin} answered ${what}; nothing to show, and not retried: check the base URL, or a proxy or cache between this client and the service`,
-  });
-}
-
-function aborted(): ApiError {
-  return new ApiError({ kind: 'aborted', message: 'request cancelled', retryable: false });
-}
-
-function tooLarge(max: number, status: number): ApiError {
-  return new ApiError({ kind: 'response-too-large', status, message: `the response is larger than the ${Math.round(max / 1024)} KiB this client accepts`, retryable: false });
 }
 
 const NETWORK_WORDS: Record<string, string> = {

@@ -6,7 +6,8 @@ import { validateSearchParams } from '../api/params';
 import { validationError } from '../api/errors';
 import { licenseLabel, passageLink, provenance } from '../api/results';
 import { displayTitle, type SearchResponse } from '../api/schemas';
-import { dependencyOfResult, installedWords, resolveDependencies } from '../deps/dependencyScope';
+import { dependencyOfResult, installedWords } from '../deps/dependencyScope';
+import { resolveDependencies } from '../deps/folderLookup';
 import { resultBadges, resultMentions, versionSummary, type InstalledDependency, type VersionBadge } from '../deps/versionCompare';
 import {
   booleanFlag, createClientFromEnv, EXIT_OK, jsonForTerminal, EXIT_USAGE, numberFlag, parseCliArgs, printError,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { validateSearchParams } from '../api/params';
 import { validationError } from '../api/errors';
-import { resolveDependencies } from '../deps/dependencyScope';
+import { resolveDependencies } from '../deps/folderLookup';
 import type { InstalledDependency } from '../deps/versionCompare';
 import { checkWatch, describeWatch, MAX_WATCHES, newWatch, parseWatches, withInstalled, type Watch } from '../deps/watch';
 import { configDir } from './cliState';

@@ -1,7 +1,7 @@
 // vscode-free: a dependency named by the user (CLI `--dependency`, the tools' `dependency`) resolved in a
 // folder as the editor resolves it, with its installed version; and the words every surface shows for it.
 import { normalizePythonName } from './manifests';
-import { resolveFolder, type Dependency, type FolderDependencies, type ResolveOptions } from './resolver';
+import type { Dependency, FolderDependencies } from './resolver';
 import type { InstalledDependency } from './versionCompare';
 
 export type DependencyLookup =
@@ -40,18 +40,6 @@ export function lookupDependency(folder: FolderDependencies, wanted: string): De
     return { ok: false, reason: 'no-repository', message: `${d.name} has no GitHub repository to search in: ${why}${d.detail ? ` (${d.detail})` : ''}` };
   }
   return { ok: true, dep: { ecosystem: d.ecosystem, name: d.name, slug: d.slug, ...(d.version ? { version: d.version } : {}), ...(d.versionFrom ? { versionFrom: d.versionFrom } : {}) } };
-}
-
-/** Resolves `folder` once and looks every name up; the first failure stops (its words say why). */
-export async function resolveDependencies(folder: string, names: readonly string[], opts: ResolveOptions): Promise<{ ok: true; deps: Array<InstalledDependency & { versionFrom?: string }> } | Extract<DependencyLookup, { ok: false }>> {
-  const resolved = await resolveFolder(folder, opts);
-  const deps: Array<InstalledDependency & { versionFrom?: string }> = [];
-  for (const n of names) {
-    const r = lookupDependency(resolved, n);
-    if (!r.ok) return r;
-    if (!deps.some((d) => d.slug === r.dep.slug && d.name === r.dep.name)) deps.push(r.dep);
-  }
-  return { ok: true, deps };
 }
 
 /** `@acme/widgets 2.0.3 installed (acme/widgets)`, or `… version unknown …`: the scope line's words. */

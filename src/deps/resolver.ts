@@ -7,6 +7,7 @@ import { cargoLockVersions, npmLockVersions, parseGoReplaces, plainVersion, pnpm
 import { importsFromRecord, normalizePythonName, parseCargoToml, parseGoMod, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from './manifests';
 import { refKey, type Ecosystem, type PackageRef } from './messages';
 import { slugFromPackageJson, slugFromRepositoryField, type UnresolvedReason } from './repositoryField';
+export { MANIFEST_GLOB, MANIFEST_NAMES } from './manifestNames';
 
 export interface Dependency {
   ecosystem: Ecosystem;
@@ -50,8 +51,6 @@ export const LOCKFILE_MAX_BYTES = 64 * 1024 * 1024;
 const NPM_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml'] as const;
 
 /** The manifests and lockfiles (at a folder's top, where they are read) whose change means its dependencies must be read again. */
-export const MANIFEST_GLOB = '{package.json,package-lock.json,npm-shrinkwrap.json,yarn.lock,pnpm-lock.yaml,go.mod,go.sum,Cargo.toml,Cargo.lock,pyproject.toml,requirements.txt,poetry.lock,uv.lock,Pipfile.lock}';
-export const MANIFEST_NAMES = ['package.json', 'go.mod', 'Cargo.toml', 'pyproject.toml', 'requirements.txt', 'setup.py', '.venv', 'venv'];
 
 async function readText(path: string): Promise<string | undefined> {
   try { return await fsp.readFile(path, 'utf8'); } catch { return undefined; }

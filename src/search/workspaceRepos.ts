@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { execFile } from 'node:child_process';
-import { remotesFromConfigOutput, type NamedRemote } from './repoSlug';
+import { remotesFromGitConfig } from './gitConfigRemotes';
+import type { NamedRemote } from './repoSlug';
+import { remotesOfVfsUri } from './vfsRepository';
 
 interface GitRemote { name: string; fetchUrl?: string; pushUrl?: string }
 interface GitRepository { rootUri: vscode.Uri; state: { remotes: GitRemote[] } }
@@ -19,17 +20,10 @@ async function gitApi(): Promise<GitApi | undefined> {
   }
 }
 
-/** `git config` itself reads the remotes when the Git extension has not opened the repository (yet, or at all). */
-function remotesFromGitConfig(folder: string): Promise<NamedRemote[]> {
-  return new Promise((resolve) => {
-    execFile('git', ['config', '--get-regexp', '^remote\\..*\\.url$'], { cwd: folder, timeout: 5000 }, (err, stdout) => {
-      resolve(err ? [] : remotesFromConfigOutput(stdout));
-    });
-  });
-}
-
 /** The remotes of the repository that holds `folder`. */
 export async function remotesOf(folder: vscode.Uri): Promise<NamedRemote[]> {
+  // github.dev / vscode.dev (and Remote Repositories on the desktop): the URI names the repository, no git needed.
+  if (folder.scheme === 'vscode-vfs') return remotesOfVfsUri(folder);
   const api = await gitApi();
   const repo = api?.getRepository(folder) ?? undefined;
   if (repo && repo.state.remotes.length) {

@@ -15,8 +15,8 @@ import {
   DEFAULT_LIST_JOBS, DEFAULT_WAIT_SECONDS, MAX_LIST_JOBS, MAX_MAX_TOKENS, MAX_WAIT_SECONDS, MIN_MAX_TOKENS, MIN_WAIT_SECONDS,
 } from './limits';
 import { HANDLE_PATTERN, MORE_MAX_ENTRIES, sharedMoreCache, type MoreCache } from './moreCache';
-import { isAbsolute } from 'node:path';
-import { dependencyOfResult, installedWords, resolveDependencies } from '../deps/dependencyScope';
+import { dependencyOfResult, installedWords } from '../deps/dependencyScope';
+import { resolveDependencies } from '../deps/folderLookup';
 import { resultBadges, versionSummary, type InstalledDependency } from '../deps/versionCompare';
 import { TOOL_NAMES, type ToolName } from './names';
 import {
@@ -390,7 +390,7 @@ async function dependencyScope(dependency: unknown, folder: unknown, deps: ToolD
   if (typeof dependency !== 'string' || !dependency.trim() || dependency.length > 214) {
     return { isError: true, text: issuesText([{ field: 'dependency', message: `dependency must be a package name of 1 to 214 characters; got ${show(dependency)}` }], 'search parameters') };
   }
-  if (folder !== undefined && (typeof folder !== 'string' || !isAbsolute(folder))) {
+  if (folder !== undefined && (typeof folder !== 'string' || !isAbsoluteFolder(folder))) {
     return { isError: true, text: issuesText([{ field: 'folder', message: `folder must be an absolute path; got ${show(folder)}` }], 'search parameters') };
   }
   const given = folder as string | undefined;
@@ -416,4 +416,12 @@ function versionsLead(dep: InstalledDependency, res: SearchResponse): string {
     lines.push(`[${i + 1}] ${words}`);
   });
   return lines.join('\n');
+}
+
+/**
+ * An absolute folder on any host: a POSIX path, a Windows drive or UNC path, or (in the browser) a
+ * workspace URI such as `vscode-vfs://github/owner/repo`. Pure, so the browser bundle needs no node:path.
+ */
+export function isAbsoluteFolder(folder: string): boolean {
+  return folder.startsWith('/') || /^[A-Za-z]:[\\/]/.test(folder) || folder.startsWith('\\\\') || /^[a-z][a-z0-9+.-]*:\/\//i.test(folder);
 }

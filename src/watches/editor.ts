@@ -1,16 +1,14 @@
 // Core side (dist/core.js): Watch for a Fix in the editor (issue 23). The shell around WatchService: the
 // shared storage (globalState), the client's search, the folder's installed versions, notifications with
 // their actions, a manifest and lockfile watcher per watched folder, and the Search view's Watched list.
-import { promises as fsp } from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
 import { systemTimers } from '../agents/jobPoller';
 import { config } from '../config';
 import { log } from '../log';
-import { resolveDependencies } from '../deps/dependencyScope';
-import { MANIFEST_GLOB, MANIFEST_NAMES } from '../deps/resolver';
+import { resolveDependencies } from '../deps/folderLookup';
+import { MANIFEST_GLOB, MANIFEST_NAMES } from '../deps/manifestNames';
 import type { InstalledDependency } from '../deps/versionCompare';
 import { MAX_WATCHES, type Watch } from '../deps/watch';
 import type { ViewWatch, ViewWatches } from '../webview/protocol';
@@ -151,7 +149,7 @@ export class WatchFeature implements vscode.Disposable {
     const add = (p: string | undefined) => { if (p && !candidates.includes(p)) candidates.push(p); };
     const active = vscode.window.activeTextEditor?.document.uri;
     for (const doc of [active, ...vscode.workspace.textDocuments.map((d) => d.uri)]) {
-      if (doc?.scheme === 'file') add(await projectRoot(path.dirname(doc.fsPath)));
+      if (doc?.scheme === 'file') add(await projectRoot(vscode.Uri.joinPath(doc, '..')));
     }
     for (const f of vscode.workspace.workspaceFolders ?? []) if (f.uri.scheme === 'file') add(f.uri.fsPath);
     for (const folder of candidates.slice(0, 8)) {
@@ -188,14 +186,14 @@ export class WatchFeature implements vscode.Disposable {
 }
 
 /** The nearest folder at or above `dir` with a manifest (at most 8 levels up). */
-async function projectRoot(dir: string): Promise<string | undefined> {
+async function projectRoot(dir: vscode.Uri): Promise<string | undefined> {
   let d = dir;
   for (let i = 0; i < 8; i++) {
     for (const name of MANIFEST_NAMES) {
-      try { await fsp.access(path.join(d, name)); return d; } catch { /* not here */ }
+      try { await vscode.workspace.fs.stat(vscode.Uri.joinPath(d, name)); return d.fsPath; } catch { /* not here */ }
     }
-    const up = path.dirname(d);
-    if (up === d) return undefined;
+    const up = vscode.Uri.joinPath(d, '..');
+    if (up.path === d.path) return undefined;
     d = up;
   }
   return undefined;

@@ -1,6 +1,5 @@
 // The Search view's HTML, built in one place (HOUSE_STYLE pattern 6): a strict CSP, a fresh nonce on
 // the one script, and every asset through asWebviewUri. Free of `vscode` so tests pass a fake webview.
-import { randomBytes } from 'node:crypto';
 
 /** The part of vscode.Webview this builder uses; `U` is vscode.Uri in the extension. */
 export interface WebviewLike<U> {
@@ -13,7 +12,9 @@ export interface SearchViewAssets<U> { script: U; style: U; codicons: U }
 
 /** 128 random bits, base64: unguessable, and a fresh one on every build of the HTML. */
 export function makeNonce(): string {
-  return randomBytes(16).toString('base64');
+  // Web Crypto: the same in Node 20+ and in a browser's worker (the web extension builds this HTML too).
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes));
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {

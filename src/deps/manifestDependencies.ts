@@ -1,0 +1,100 @@
+// vscode-free, no file system of its own: a folder's dependencies from its manifests and lockfiles alone,
+// read through a reader the host gives (the browser's workspace.fs). What only an installed package says
+// (an npm package's repository field, a crate's sources) is unknown there: those rows are "not installed
+// here" (reason `not-installed`). Go modules name their repository in the module path, so they resolve.
+import { cargoLockVersions, npmLockVersions, parseGoReplaces, plainVersion, pnpmLockVersions, yarnLockVersions, type Versions } from './lockfiles';
+import { parseCargoToml, parseGoMod, slugFromGoModule } from './manifests';
+import { slugFromRepositoryField } from './repositoryField';
+import type { Dependency, FolderDependencies } from './resolver';
+
+/** A file of the folder by its name at the folder's top; undefined when absent or above `maxBytes`. */
+export type FolderReader = (name: string, maxBytes: number) => Promise<string | undefined>;
+
+export const NOT_INSTALLED_HERE = 'not installed here: the browser reads manifests and lockfiles, not installed packages';
+const LOCK_MAX = 64 * 1024 * 1024;
+const NPM_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml'] as const;
+
+function json(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : undefined;
+  } catch { return undefined; }
+}
+
+async function npm(read: FolderReader, budget: number, lockMax: number): Promise<{ deps: Dependency[]; total: number }> {
+  const pkg = json(await read('package.json', 4 * 1024 * 1024));
+  if (!pkg) return { deps: [], total: 0 };
+  const specs = new Map<string, string>();
+  for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
+    const d = pkg[field];
+    if (d && typeof d === 'object') for (const [n, v] of Object.entries(d as Record<string, unknown>)) if (!specs.has(n)) specs.set(n, typeof v === 'string' ? v : '');
+  }
+  const names = [...specs.keys()].slice(0, budget);
+  let versions: Versions = new Map();
+  let from: string | undefined;
+  for (const file of NPM_LOCKFILES) {
+    const text = await read(file, lockMax);
+    if (text === undefined) continue;
+    from = file;
+    versions = file === 'yarn.lock' ? yarnLockVersions(text, names, specs) : file === 'pnpm-lock.yaml' ? pnpmLockVersions(text, names) : npmLockVersions(text, names);
+    break;
+  }
+  const deps = names.map((name): Dependency => {
+    const version = versions.get(name);
+    const v = version ? { version, versionFrom: from } : {};
+    // A dependency given as a GitHub spec (`github:o/r`, `o/r#ref`, `git+https://github.com/...`) names its repository.
+    const spec = specs.get(name) ?? '';
+    if (/^(github:|git\+|git:|https?:|[\w.-]+\/[\w.-]+(#.*)?$)/.test(spec)) {
+      const r = slugFromRepositoryField(spec.replace(/#.*$/, ''));
+      if (r.ok) return { ecosystem: 'npm', name, slug: r.slug, from: 'dependency spec', ...v };
+    }
+    return { ecosystem: 'npm', name, reason: 'not-installed', detail: NOT_INSTALLED_HERE, ...v };
+  });
+  return { deps, total: specs.size };
+}
+
+async function go(read: FolderReader, budget: number): Promise<{ deps: Dependency[]; total: number }> {
+  const text = await read('go.mod', 4 * 1024 * 1024);
+  if (text === undefined) return { deps: [], total: 0 };
+  const reqs = parseGoMod(text).sort((a, b) => Number(a.indirect) - Number(b.indirect));
+  const replaces = parseGoReplaces(text);
+  const deps = reqs.slice(0, budget).map((r): Dependency => {
+    const s = slugFromGoModule(r.path);
+    const rep = replaces.find((x) => x.from === r.path && (!x.fromVersion || x.fromVersion === r.version));
+    const version = rep ? (rep.toVersion ? plainVersion(rep.toVersion) : undefined) : plainVersion(r.version);
+    const v = version ? { version, versionFrom: rep ? 'go.mod replace' : 'go.mod' } : {};
+    return s.ok ? { ecosystem: 'go', name: r.path, slug: s.slug, from: 'go.mod', ...v } : { ecosystem: 'go', name: r.path, reason: s.reason, detail: s.detail, ...v };
+  });
+  return { deps, total: reqs.length };
+}
+
+async function cargo(read: FolderReader, budget: number, lockMax: number): Promise<{ deps: Dependency[]; total: number }> {
+  const text = await read('Cargo.toml', 4 * 1024 * 1024);
+  if (text === undefined) return { deps: [], total: 0 };
+  const wanted = parseCargoToml(text);
+  const lock = await read('Cargo.lock', lockMax);
+  const rootName = /^\[package\][^[]*?^name\s*=\s*"([^"]+)"/m.exec(text)?.[1];
+  const locked = lock ? cargoLockVersions(lock, wanted.map((d) => d.crate), rootName) : new Map<string, string>();
+  const deps = wanted.slice(0, budget).map((d): Dependency => {
+    const version = locked.get(d.crate);
+    return { ecosystem: 'cargo', name: d.name, reason: 'not-installed', detail: NOT_INSTALLED_HERE, ...(version ? { version, versionFrom: 'Cargo.lock' } : {}) };
+  });
+  return { deps, total: wanted.length };
+}
+
+/** npm, Go and Cargo from the folder's top-level files; at most `maxDependencies` in all. */
+export async function manifestDependencies(root: string, read: FolderReader, opts: { maxDependencies: number; lockfileMaxBytes?: number }): Promise<FolderDependencies> {
+  const t0 = Date.now();
+  const lockMax = opts.lockfileMaxBytes ?? LOCK_MAX;
+  let budget = Math.max(0, opts.maxDependencies);
+  const deps: Dependency[] = [];
+  let total = 0;
+  for (const next of [(b: number) => npm(read, b, lockMax), (b: number) => go(read, b), (b: number) => cargo(read, b, lockMax)]) {
+    const r = await next(budget);
+    deps.push(...r.deps);
+    total += r.total;
+    budget -= r.deps.length;
+  }
+  return { root, deps, total, truncated: total > deps.length, ms: Date.now() - t0 };
+}
