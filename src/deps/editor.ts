@@ -111,21 +111,6 @@ export class DependencySearch implements vscode.Disposable {
     return index?.firstResolved(packagesOfProblem(facts));
   }
 
-  /**
-   * scopeOf, waiting at most `ms` for a folder whose dependencies are not resolved yet, so that the first
-   * light bulb on a problem already names the package's repository (a slow folder gets the unscoped action).
-   */
-  async scopeOfSoon(uri: vscode.Uri, facts: ProblemFacts, ms: number): Promise<Dependency | undefined> {
-    const warm = this.scopeOf(uri, facts);
-    if (warm) return warm;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const index = await Promise.race([
-      this.indexFor(uri).catch(() => undefined),
-      new Promise<undefined>((r) => { timer = setTimeout(() => r(undefined), ms); }),
-    ]).finally(() => clearTimeout(timer));
-    return index?.firstResolved(packagesOfProblem(facts));
-  }
-
   hover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
     const root = this.peekRoot(document.uri);
     const index = root ? this.cache.peek(root) : undefined;

@@ -16,9 +16,6 @@ export const DEPS_COMMANDS = {
   openRepository: 'devIndex.deps.openRepository',
 } as const;
 
-/** How long the Quick Fix menu waits for a folder's dependencies the first time (they are cached after). */
-const SCOPE_WAIT_MS = 400;
-
 const HOVER_LANGUAGES = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'go', 'python', 'rust'];
 
 /** The facts of a problem the noise removal and the package mapping need (all in memory). */
@@ -69,14 +66,14 @@ export function registerDependencySearch(context: vscode.ExtensionContext, load:
 
   context.subscriptions.push(
     vscode.languages.registerCodeActionsProvider('*', {
-      async provideCodeActions(document, _range, ctx) {
+      provideCodeActions(document, _range, ctx) {
         if (!ctx.diagnostics.length || !config.dependencyFeature('codeAction')) return [];
-        // The service loads off this call (a timer turn), and a cold folder gets a bounded wait: the first
-        // Quick Fix menu on a problem names the scope, and a slow disk still gets the unscoped action at once.
-        const s = svc ?? await new Promise<DependencySearch | undefined>((r) => setTimeout(() => { try { r(get()); } catch { r(undefined); } }, 0));
-        return Promise.all(ctx.diagnostics.map(async (d) => {
+        // Memory only: a folder not resolved yet gets the unscoped action now and starts resolving, so the
+        // next menu names the scope (the command itself always resolves the scope before it searches).
+        const s = peek();
+        return ctx.diagnostics.map((d) => {
           const args = problemArgs(document, d);
-          const dep = await s?.scopeOfSoon(document.uri, args, SCOPE_WAIT_MS).catch(() => undefined);
+          const dep = s?.scopeOf(document.uri, args);
           const action = new vscode.CodeAction(
             dep?.slug ? `Search Developer Index for this problem in ${dep.slug} (${dep.version ? `${dep.version} installed` : 'version unknown'})` : 'Search Developer Index for this problem',
             vscode.CodeActionKind.QuickFix,
@@ -84,7 +81,7 @@ export function registerDependencySearch(context: vscode.ExtensionContext, load:
           action.diagnostics = [d];
           action.command = { command: DEPS_COMMANDS.searchProblem, title: action.title, arguments: [args] };
           return action;
-        }));
+        });
       },
     }, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
     vscode.languages.registerHoverProvider(HOVER_LANGUAGES.map((language) => ({ language })), {

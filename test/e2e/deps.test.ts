@@ -74,8 +74,8 @@ describe('search from problems, imports and dependencies in the workbench (issue
   it('the light bulb menu offers the search scoped to the package\'s repository, and it runs', async () => {
     await cursorAt(2, 28);
     const item = wb.page.locator('.action-widget .monaco-list-row', { hasText: 'Search Developer Index for this problem in keelhq/keel-schema' });
-    // The provider waits a bounded time for a cold folder's dependencies, so a slow first resolution offers the
-    // action without a scope: ask again until it is warm. On a loaded machine the TypeScript server's own quick
+    // The first request may find the folder's dependencies not resolved yet (the action is offered without a
+    // scope): ask again until they are. On a loaded machine the TypeScript server's own quick
     // fixes can take many seconds, so a menu still being computed is waited for, never cancelled by a new request.
     // Ctrl+. while the menu is open accepts its selected action (VS Code's acceptSelectedCodeAction), so the
     // menu must be seen closed before the next Ctrl+. asks again.
@@ -83,6 +83,7 @@ describe('search from problems, imports and dependencies in the workbench (issue
     await waitFor('the scoped action in the Quick Fix menu', async () => {
       await wb.page.keyboard.press('Escape');
       if (!(await menu.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false))) return undefined;
+      await wb.page.keyboard.press('Control+1'); // the editor has the focus (its cursor stays where it is)
       await wb.page.keyboard.press('Control+.');
       await menu.waitFor({ state: 'visible', timeout: 45_000 }).catch(() => undefined);
       return (await item.count()) > 0 ? true : undefined;
