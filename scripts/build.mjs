@@ -40,11 +40,24 @@ const llhttpFallback = {
 };
 
 /**
+ * The editor reads lockfiles in a worker thread (dist/lockfiles.js), so the parsers (yaml, @yarnpkg/parsers, smol-toml)
+ * stay out of dist/core.js: there the resolver's in-thread reader (src/deps/lockfileRead.ts) is swapped for the one
+ * that posts to the worker (src/deps/lockfileThread.ts, same exports). The CLI bundles keep the in-thread reader.
+ */
+const lockfilesInWorker = {
+  name: 'lockfiles-in-worker',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/lockfileRead$/ }, (a) =>
+      a.importer.endsWith(join('src', 'deps', 'resolver.ts')) ? { path: join(root, 'src', 'deps', 'lockfileThread.ts') } : undefined);
+  },
+};
+
+/**
  * Size budgets of the production bundles, in KB: the build fails when one is passed. They hold today's
  * sizes with a little room (issue 20's goals are lower: core 450 KB, activation 60 KB; bench prints both).
  */
 const BUDGETS_KB = {
-  'dist/extension.js': 115, 'dist/core.js': 1180, 'dist/webview.js': 150,
+  'dist/extension.js': 115, 'dist/core.js': 1180, 'dist/webview.js': 150, 'dist/lockfiles.js': 260,
   'dist/cli.js': 12, 'dist/cli-search.js': 1050, 'dist/cli-agent.js': 820, 'dist/cli-doctor.js': 780, 'dist/cli-mcp.js': 1300, 'dist/cli-watch.js': 1050,
 };
 
@@ -67,7 +80,8 @@ const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', 
 
 const bundles = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [coreExternal], ...node, metafile: true },
-  { entryPoints: ['src/core.ts'], outfile: 'dist/core.js', external: ['vscode'], ...node, plugins: [llhttpFallback], metafile: true },
+  { entryPoints: ['src/core.ts'], outfile: 'dist/core.js', external: ['vscode'], ...node, plugins: [llhttpFallback, lockfilesInWorker], metafile: true },
+  { entryPoints: ['src/deps/lockfileWorker.ts'], outfile: 'dist/lockfiles.js', ...node, metafile: true },
   { entryPoints: ['src/webview/app/main.ts'], outfile: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife', target: 'chrome120', sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root, metafile: true },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [cliCommandsExternal], ...node, metafile: true },
   { entryPoints: ['src/cli/searchCommand.ts'], outfile: 'dist/cli-search.js', ...node, plugins: [llhttpFallback], metafile: true },
