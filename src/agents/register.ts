@@ -6,8 +6,8 @@ import * as vscode from 'vscode';
 import { core } from '../lazy';
 import { AGENT_SCHEME } from './agentDocuments';
 import { DisposableStore } from './disposables';
-import { isActive, readJob, STORAGE_KEY, type JobStorage } from './jobModel';
-import { JOB_KEY_PREFIX } from './jobRepository';
+import type { JobStorage } from './jobModel';
+import { storedJobs } from './jobRepository';
 import type { AgentCommandId, AgentsDeps, AgentsFeature } from './index';
 import type { TreeNode } from './jobsTreeProvider';
 
@@ -27,17 +27,6 @@ const COMMAND_IDS: readonly AgentCommandId[] = [
   'devIndex.agent.startAgain', 'devIndex.agent.openSnapshot', 'devIndex.agent.openTrace', 'devIndex.agent.copyJobId', 'devIndex.agent.remove',
   'devIndex.agent.followUp', 'devIndex.agent.openAnswer', 'devIndex.agent.approve', 'devIndex.agent.decline',
 ];
-
-/** Stored job records (and, when `activeOnly`, only those still to be followed); a format-1 list counts (it is migrated on load). */
-export function storedJobs(storage: JobStorage, activeOnly: boolean): boolean {
-  if (storage.get(STORAGE_KEY) !== undefined) return true;
-  return storage.keys().some((k) => {
-    if (!k.startsWith(JOB_KEY_PREFIX)) return false;
-    if (!activeOnly) return true;
-    const job = readJob((storage.get(k) as { job?: unknown } | undefined)?.job);
-    return job !== undefined && isActive(job);
-  });
-}
 
 /** Registers the view, the scheme and the commands; the feature is built from dist/core.js on first use. */
 export function registerAgents(context: { subscriptions: vscode.Disposable[]; globalState: JobStorage }, deps: AgentsDeps): AgentsRegistration {
