@@ -2,6 +2,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// zod as a namespace only: the named `z` binds zod's whole namespace object, so the bundles kept all of
+// zod (every locale included, about 350 KB more in dist/core.js; docs/ARCHITECTURE.md).
+const zodNamespace = {
+  selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
+  message: "Import zod as a namespace: import * as z from 'zod' (the named z keeps all of zod in the bundles).",
+};
+
 const noVscode = {
   'no-restricted-imports': ['error', {
     paths: [{ name: 'vscode', message: 'src/api and sandbox stay free of the editor: no vscode import.' }],
@@ -9,7 +16,7 @@ const noVscode = {
   'no-restricted-syntax': ['error', {
     selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
     message: 'src/api and sandbox stay free of the editor: no vscode require.',
-  }],
+  }, zodNamespace],
 };
 
 export default tseslint.config(
@@ -23,6 +30,7 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
+  { files: ['src/**/*.ts', 'sandbox/**/*.ts'], rules: { 'no-restricted-syntax': ['error', zodNamespace] } },
   { files: ['src/api/**/*.ts', 'sandbox/**/*.ts'], rules: noVscode },
   // The editor-free half of the agent feature (store, repository, words, documents, start input): tested without the editor.
   {

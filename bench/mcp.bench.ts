@@ -119,7 +119,8 @@ async function main(): Promise<void> {
   const v = stats(version);
   const r = stats(ready);
   const f = stats(firstAnswer);
-  console.log(`\nspawn to first answer (${SPAWNS} spawns)`);
+  const cache = typeof (require('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+  console.log(`\nspawn to first answer (${SPAWNS} spawns; Node ${process.version}: ${cache ? 'the compile cache is on from the second spawn' : 'no compile cache before Node 22.1, every spawn compiles its bundle'})`);
   console.log(`  node -e 0 (spawn and exit)                    median ${fmt(n.median)}`);
   console.log(`  devindex --version (spawn and exit)           median ${fmt(v.median)}`);
   console.log(`  devindex mcp: spawn to initialized            median ${fmt(r.median)}   p95 ${fmt(r.p95)}`);

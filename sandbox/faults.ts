@@ -1,6 +1,6 @@
 // Test-mode fault queue (docs/ARCHITECTURE.md, "Fault"): each queued fault answers the next matching
 // request(s) under /v2/ instead of the normal handler.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const common = { count: z.int().min(1).optional(), path: z.string().startsWith('/').optional() };
 export const faultSchema = z.discriminatedUnion('kind', [

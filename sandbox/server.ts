@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createAgentService } from './agent/service';
 import { FaultQueue, faultsBodySchema, statusFaultBody, type Fault } from './faults';
 import { RateLimiter } from './rateLimit';

@@ -1,7 +1,7 @@
 // Loads a corpus folder in the format of docs/ARCHITECTURE.md ("Corpus format") into documents.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { chunkMarkdown } from './passages';
 import { tokenize } from './text';
 

@@ -1,7 +1,7 @@
 // Server-side validation of a developer search request (spec 4.1 and section 8), for both the GET
 // query string and the POST JSON body. Unknown parameters are rejected, as the real service does,
 // except `origin` and `integration` (addendum: the official SDK sends `origin` on every POST).
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const RESULT_TYPES = ['doc', 'issue', 'pull_request', 'readme'] as const;
 export type ResultType = (typeof RESULT_TYPES)[number];

@@ -1,5 +1,5 @@
 // DevIndexClient: developer search, and the generic request() that the agent client builds on.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { basePrefix, encodeSearchAt, joinUrl, parseBaseUrl, SEARCH_PATH } from './encode';
 import { ApiError, errorFromResponse, keylessQuotaWords, validationError } from './errors';
 import { headerValue, HttpTransport, type HttpResponse, type NetworkOptions } from './http';

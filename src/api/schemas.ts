@@ -1,6 +1,6 @@
 // Wire schemas for spec section 2. Tolerant where the service may grow: unknown fields pass through
 // (looseObject), result types and coverage values are plain strings so a new one is kept as it came.
-import { z } from 'zod';
+import * as z from 'zod';
 import { resultKind } from './results';
 
 export const KNOWN_COVERAGE_VALUES = ['ok', 'degraded', 'unavailable', 'skipped'] as const;

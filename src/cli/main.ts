@@ -111,6 +111,16 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
 
 // Runs only as the dist/cli.js entry, not when a test bundle imports runCli.
 if (require.main === module && /cli\.js$/.test(process.argv[1] ?? '')) {
+  // Node 22.1+ keeps V8's compiled code of the command bundles between runs, so a spawned `devindex mcp`
+  // does not compile its bundle again (Node's own cache, in NODE_COMPILE_CACHE or the temp folder);
+  // Node 20 has none and starts as before.
+  (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  // V8's baseline WebAssembly compiler is enough for undici's HTTP parser (llhttp): our answers are tens
+  // of KB, parsed in microseconds either way. Without this V8 also compiles the parser with its
+  // optimising compiler, which raised a search's peak memory from about 61 to 96 MB and spent CPU that
+  // a one-shot command never recovers (npm run bench, cliCompare); an MCP server, which an agent may run
+  // several of, keeps the 35 MB too.
+  (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
   // The first Ctrl+C cancels the request or wait in progress (and says what keeps running); a second one exits at once.
   const interrupt = new AbortController();
   process.on('SIGINT', () => {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import { X509Certificate } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isLoopbackHost } from '../api/client';
 import { buildUrl, parseBaseUrl, SEARCH_PATH } from '../api/encode';
 import { ApiError, errorFromResponse, parseErrorBody } from '../api/errors';

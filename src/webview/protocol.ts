@@ -2,7 +2,7 @@
 // The webview imports it with `import type` only, so zod stays out of dist/webview.js; the extension
 // validates every message that comes from the webview with `FromWebviewSchema` before acting on it.
 // Search requests are the api's own `SearchParams` (one request type from the client to the view).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SearchParams } from '../api/params';
 
 export type { SearchParams } from '../api/params';

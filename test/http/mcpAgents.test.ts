@@ -1,6 +1,6 @@
 // Issue 22 over stdio with the official MCP SDK client: a cut answer and readMore returning exactly
 // what was left out, an expired handle, --tools, a wait that streams progress and returns the end, a
-// wait that times out, a cancelled wait (the job goes on), bad input naming its bound, an unknown
+// wait that times out, a wait on a run waiting for an approval, a cancelled wait (the job goes on), bad input naming its bound, an unknown
 // notification and a client that leaves mid-wait, and a planted key that never comes back.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -192,6 +192,22 @@ test('a cancelled wait stops waiting; the job goes on and the server keeps servi
   assert.equal(list.isError, false, list.text);
   assert.match(list.text, /most recent agent jobs?, newest first:/);
   assert.ok(list.text.indexOf(id) > 0 && list.text.split('\n').length <= 4, list.text);
+  await call(s, 'devIndex_cancelAgentJob', { jobId: id });
+});
+
+test('a wait on a run that waits for an approval ends there, says what for, and never reports it as running', async () => {
+  const id = await startJob('APPROVAL open an issue about retry headers');
+  const t0 = Date.now();
+  const r = await call(s, 'devIndex_waitForAgentJob', { jobId: id, timeoutSeconds: 60 });
+  const took = Date.now() - t0;
+  assert.equal(r.isError, false, r.text);
+  assert.match(r.text, new RegExp(`^Agent job ${id} is waiting for the user's approval \\(`), r.text);
+  assert.match(r.text, /github\.create_issue/, 'names the calls it waits on');
+  assert.ok(!/still running/.test(r.text), r.text);
+  assert.ok(took < 45_000, `the wait ended at the approval (${took} ms), not at its 60 s timeout`);
+  const status = await call(s, 'devIndex_agentJobStatus', { jobId: id });
+  assert.match(status.text, /approval/i, status.text);
+  assert.ok(!r.text.includes(KEY) && !status.text.includes(KEY));
   await call(s, 'devIndex_cancelAgentJob', { jobId: id });
 });
 

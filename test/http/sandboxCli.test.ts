@@ -21,7 +21,7 @@ function start(args: string[]): Promise<Running> {
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no first line within 10 s; stderr: ${err}`)); }, 10_000);
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no first line within 30 s; stderr: ${err}`)); }, 30_000);
     child.stderr?.on('data', (c: Buffer) => { err += c.toString(); });
     child.stdout?.on('data', (c: Buffer) => {
       out += c.toString();
@@ -64,7 +64,7 @@ describe('sandbox CLI', () => {
     } finally {
       s.child.kill('SIGTERM');
     }
-    assert.equal(await bounded(s.exited, 5000, 'exit'), 0);
+    assert.equal(await bounded(s.exited, 15_000, 'exit'), 0);
   });
 
   it('prints the listening line first, serves the given corpus and keys, and exits 0 on SIGTERM', async () => {
@@ -82,7 +82,7 @@ describe('sandbox CLI', () => {
     } finally {
       s.child.kill('SIGTERM');
     }
-    assert.equal(await bounded(s.exited, 5_000, 'exit after SIGTERM'), 0);
+    assert.equal(await bounded(s.exited, 15_000, 'exit after SIGTERM'), 0);
   });
 
   it('serves the production wire by default and the specification\'s with --wire spec', async () => {
@@ -101,7 +101,7 @@ describe('sandbox CLI', () => {
       prod.child.kill('SIGTERM');
       spec.child.kill('SIGTERM');
     }
-    await bounded(Promise.all([prod.exited, spec.exited]), 5_000, 'exit after SIGTERM');
+    await bounded(Promise.all([prod.exited, spec.exited]), 15_000, 'exit after SIGTERM');
   });
 
   it('exits 0 on SIGINT, and has no control endpoints without --faults', async () => {
@@ -111,7 +111,7 @@ describe('sandbox CLI', () => {
     } finally {
       s.child.kill('SIGINT');
     }
-    assert.equal(await bounded(s.exited, 5_000, 'exit after SIGINT'), 0);
+    assert.equal(await bounded(s.exited, 15_000, 'exit after SIGINT'), 0);
   });
 
   it('rejects a bad flag with exit code 2', async () => {
@@ -119,7 +119,7 @@ describe('sandbox CLI', () => {
       const child = spawn(process.execPath, [bin(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
       let err = '';
       child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-      const code = await bounded(new Promise<number | null>((resolve) => child.on('exit', resolve)), 5_000, args.join(' '));
+      const code = await bounded(new Promise<number | null>((resolve) => child.on('exit', resolve)), 15_000, args.join(' '));
       assert.equal(code, 2, args.join(' '));
       assert.match(err, /^sandbox: /);
     }

@@ -2,7 +2,7 @@
 // specification is "observed, may change", so these are tolerant: unknown fields pass through, enum
 // values are plain strings kept as they came, a field of the wrong type is dropped rather than
 // failing the whole record, and an event that is not even an object is kept as an `unknown` event.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Optional, and dropped (undefined) when present with an unexpected type. */
 function soft<T extends z.ZodType>(s: T) {
