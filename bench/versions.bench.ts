@@ -85,9 +85,18 @@ async function lockfile(): Promise<void> {
     }
   }
   await thread.close();
+  // The floor: the longest gap of the same 1 ms interval over an idle loop, in this run. On a loaded machine the
+  // process itself waits for a core, and that wait shows in every figure above.
+  let idle = 0;
+  {
+    let last = performance.now();
+    const timer = setInterval(() => { const now = performance.now(); idle = Math.max(idle, now - last); last = now; }, 1);
+    await new Promise((r) => setTimeout(r, 3000));
+    clearInterval(timer);
+  }
   const base = longestBy['in-thread (baseline)']!;
   const worker = longestBy['worker thread (editor)']!;
-  console.log(`longest event-loop block while the editor reads a ${mb.toFixed(0)} MB lockfile: ${fmt(worker)} in the worker, ${fmt(base)} in-thread (baseline, same run): ${(worker / base).toFixed(2)}x (goal <= 50 ms: ${worker <= 50 ? 'met' : 'NOT MET'})`);
+  console.log(`longest event-loop block while the editor reads a ${mb.toFixed(0)} MB lockfile: ${fmt(worker)} in the worker, ${fmt(base)} in-thread (baseline, same run): ${(worker / base).toFixed(2)}x (goal <= 50 ms: ${worker <= 50 ? 'met' : 'NOT MET'}); an idle loop's longest gap over 3 s in this run: ${fmt(idle)} (the machine's scheduling floor)`);
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
