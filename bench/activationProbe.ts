@@ -1,5 +1,5 @@
 // Spawned by activation.bench: one measurement per fresh process, so module caches never flatter a figure.
-// Usage: node activationProbe.js <activate|core|full> <repoRoot>
+// Usage: node activationProbe.js <activate|core|full|undici> <repoRoot> (undici: the whole undici package alone, the baseline)
 import Module from 'node:module';
 import { join } from 'node:path';
 
@@ -35,6 +35,7 @@ if (mode === 'activate' || mode === 'full') {
   ext.activate(context);
 }
 if (mode === 'core' || mode === 'full') require(join(root, 'dist', 'core.js'));
+if (mode === 'undici') require(join(root, 'node_modules', 'undici'));
 const ms = Number(process.hrtime.bigint() - t0) / 1e6;
 const coreLoaded = Object.keys(require.cache).some((k) => k.endsWith(join('dist', 'core.js')));
 process.stdout.write(JSON.stringify({ ms, coreLoaded }) + '\n');

@@ -13,6 +13,8 @@ const watch = args.has('--watch');
 const withTests = args.has('--tests');
 const production = args.has('--production');
 const quiet = args.has('--quiet');
+// --costs: what each package (and each src/ folder) adds to the extension's bundles, from esbuild's metafile.
+const costs = args.has('--costs');
 // --only=PREFIX (repeatable): bundle only the test/bench files under these paths (and skip the product
 // bundles unless --bundles), so one person's half-written test does not break another's build.
 const only = process.argv.slice(2).filter((a) => a.startsWith('--only=')).map((a) => a.slice(7));
@@ -41,12 +43,26 @@ const llhttpFallback = {
 };
 
 /**
+ * The editor reads lockfiles in a worker thread (dist/lockfiles.js), so the parsers (yaml, @yarnpkg/parsers, smol-toml)
+ * stay out of dist/core.js: there the resolver's in-thread reader (src/deps/lockfileRead.ts) is swapped for the one
+ * that posts to the worker (src/deps/lockfileThread.ts, same exports). The CLI bundles keep the in-thread reader.
+ */
+const lockfilesInWorker = {
+  name: 'lockfiles-in-worker',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/lockfileRead$/ }, (a) =>
+      a.importer.endsWith(join('src', 'deps', 'resolver.ts')) ? { path: join(root, 'src', 'deps', 'lockfileThread.ts') } : undefined);
+  },
+};
+
+/**
  * Size budgets of the production bundles, in KB: the build fails when one is passed. They hold today's
- * sizes with a little room (issue 20's goals are lower: core 450 KB, activation 60 KB; bench prints both).
+ * sizes with a little room (issue 20's goals: activation 60 KB, met; core 450 KB, not met: see docs/ARCHITECTURE.md;
+ * `npm run bench` prints both).
  */
 const BUDGETS_KB = {
-  'dist/extension.js': 115, 'dist/core.js': 1180, 'dist/webview.js': 150,
-  'dist/cli.js': 12, 'dist/cli-search.js': 1050, 'dist/cli-agent.js': 820, 'dist/cli-doctor.js': 780, 'dist/cli-mcp.js': 1300, 'dist/cli-watch.js': 1050,
+  'dist/extension.js': 45, 'dist/core.js': 665, 'dist/webview.js': 150, 'dist/lockfiles.js': 240,
+  'dist/cli.js': 12, 'dist/cli-search.js': 690, 'dist/cli-agent.js': 440, 'dist/cli-doctor.js': 400, 'dist/cli-mcp.js': 960, 'dist/cli-watch.js': 690,
 };
 // Issue 24: the web extension (one file: activation, client, zod, the lockfile parsers, tools).
 BUDGETS_KB['dist/web/extension.js'] = 960;
@@ -70,7 +86,8 @@ const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', 
 
 const bundles = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [coreExternal], ...node, metafile: true },
-  { entryPoints: ['src/core.ts'], outfile: 'dist/core.js', external: ['vscode'], ...node, plugins: [llhttpFallback], metafile: true },
+  { entryPoints: ['src/core.ts'], outfile: 'dist/core.js', external: ['vscode'], ...node, plugins: [llhttpFallback, lockfilesInWorker], metafile: true },
+  { entryPoints: ['src/deps/lockfileWorker.ts'], outfile: 'dist/lockfiles.js', ...node, metafile: true },
   { entryPoints: ['src/webview/app/main.ts'], outfile: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife', target: 'chrome120', sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root, metafile: true },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [cliCommandsExternal], ...node, metafile: true },
   { entryPoints: ['src/cli/searchCommand.ts'], outfile: 'dist/cli-search.js', ...node, plugins: [llhttpFallback], metafile: true },
@@ -147,6 +164,18 @@ if (watch) {
   if (!quiet) {
     const meta = results[0]?.metafile;
     if (meta) for (const [file, o] of Object.entries(meta.outputs)) if (file.endsWith('.js')) console.log(`built ${file} (${(o.bytes / 1024).toFixed(1)} KB)`);
+  }
+  if (costs) {
+    for (const r of results) for (const [file, o] of Object.entries(r.metafile?.outputs ?? {})) {
+      if (!/dist\/(extension|core|lockfiles)\.js$/.test(file)) continue;
+      const by = {};
+      for (const [input, v] of Object.entries(o.inputs)) {
+        const key = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? input.split('/').slice(0, 2).join('/');
+        by[key] = (by[key] ?? 0) + v.bytesInOutput;
+      }
+      const top = Object.entries(by).sort((a, b) => b[1] - a[1]).filter(([, b]) => b >= 1024);
+      console.log(`${file} ${(o.bytes / 1024).toFixed(1)} KB: ${top.map(([k, b]) => `${k} ${(b / 1024).toFixed(1)}`).join(', ')}`);
+    }
   }
   // Budgets hold for what ships (minified, no inline source maps): checked on production builds.
   if (production) {

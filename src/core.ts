@@ -4,3 +4,4 @@ export { createDependencySearch } from './deps/editor';
 export { invokeLanguageModelTool } from './tools/editorTools';
 export { verifyKey } from './auth/verifyKey';
 export { showDiagnosis, reportIssue, openIssueReporter } from './doctor/editor';
+export { createAgentsFeature, notifyEnds, notifyWaiting } from './agents/index';

@@ -1,6 +1,6 @@
 // Wiring only. Heavy code (client, zod, undici, the view's message handling) is in dist/core.js, loaded on first use.
 import * as vscode from 'vscode';
-import { registerAgents } from './agents';
+import { registerAgents } from './agents/register';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { registerAuthCommands } from './auth/commands';
 import { config, onConfigChange } from './config';
@@ -79,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       log: (m) => log().info(m),
     });
     for (const [id, handler] of Object.entries(agents.commands)) {
-      context.subscriptions.push(vscode.commands.registerCommand(id, handler as (...a: unknown[]) => unknown));
+      context.subscriptions.push(vscode.commands.registerCommand(id, handler));
     }
     context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
     registerSearchCommands(context, () => svc().searchView(), history);

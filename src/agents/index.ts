@@ -1,7 +1,9 @@
 // Agent jobs feature: job store (polling, persistence), the Agent Jobs tree, the `devindex-agent:`
-// documents, the end-of-run notification and the command handlers.
+// documents, the end-of-run notification and the command handlers. Core side (dist/core.js): the
+// activation bundle holds only register.ts, which registers the view, the scheme and the commands and
+// builds this feature on first use (the view shown, a command, a stored job still running).
 //
-// Wiring (src/extension.ts):
+// Wiring (src/extension.ts, through register.ts):
 //   const agents = registerAgents(context, {
 //     backend: () => core().agentClient(),          // an AgentClient (or anything with AgentBackend's shape)
 //     hasKey: async () => (await apiKeyStore.get()) !== undefined,
@@ -18,7 +20,6 @@ import * as vscode from 'vscode';
 import type { AgentClient } from '../api/agent/agentClient';
 import type { AgentBackend } from './agentBackend';
 import { AgentContentProvider } from './agentContentProvider';
-import { AGENT_SCHEME } from './agentDocuments';
 import {
   type AgentCommandContext, answerApproval, askFollowUp, cancelJob, type ConfirmInput, copyJobId, type FollowUpInput, openAnswer, openResult, openSnapshot,
   openTrace, type PickJobInput, refreshJobs, removeJob, startAgain, startJob, type StartJobArgs,
@@ -29,12 +30,10 @@ import type { JobStorage } from './jobModel';
 import { notifyJobEnds, type ShowNotification, vscodeNotification } from './jobNotifier';
 import { approvalWords, jobState, shortLabel, SHOW_IN_TREE } from './jobState';
 import { JobStore, type Timers } from './jobStore';
-import { JobsTreeProvider, type TreeNode } from './jobsTreeProvider';
+import { JobsTreeProvider } from './jobsTreeProvider';
 import type { PollTiming } from '../api/agent/pollSchedule';
 import { type AskInput, emptyDraft } from './startJobInput';
 import { config } from '../config';
-
-export const JOBS_VIEW_ID = 'devIndex.jobs';
 
 export interface AgentsDeps {
   /** Called on the first request; lets the wiring load the client bundle lazily. */
@@ -191,38 +190,4 @@ export function notifyWaiting(feature: AgentsFeature, reveal: (jobId: string) =>
         if (choice === DECLINE) await feature.commands['devIndex.agent.decline'](job.id);
       });
   });
-}
-
-/** Creates the feature over `context.globalState`, registers the view and the scheme. */
-export function registerAgents(context: { subscriptions: vscode.Disposable[]; globalState: JobStorage }, deps: AgentsDeps): AgentsFeature {
-  const ref: { view?: vscode.TreeView<TreeNode> } = {};
-  const reveal = async (jobId: string): Promise<void> => {
-    // The view may be collapsed (it starts so while there are no jobs): open and expand it first.
-    if (!ref.view?.visible) await vscode.commands.executeCommand(`${JOBS_VIEW_ID}.focus`).then(undefined, () => undefined);
-    const node = feature.tree.revealTarget(jobId);
-    if (node && ref.view) await ref.view.reveal(node, { select: true, focus: false, expand: false });
-  };
-  const feature = createAgentsFeature(context.globalState, deps, reveal);
-  const owned = new DisposableStore();
-  const view = ref.view = owned.register(vscode.window.createTreeView(JOBS_VIEW_ID, { treeDataProvider: feature.tree, showCollapseAll: true }));
-  // Running jobs resume polling as the store loads; the service's job list (with a key) is read the
-  // first time the tree is shown, so a window that never looks at it makes no request and loads no client.
-  let listed = false;
-  const listOnce = (): void => {
-    if (listed) return;
-    listed = true;
-    void feature.store.refresh();
-  };
-  feature.store.setHidden(!view.visible);
-  if (view.visible) listOnce();
-  owned.register(view.onDidChangeVisibility((e) => {
-    feature.store.setHidden(!e.visible);
-    if (e.visible) listOnce();
-  }));
-  owned.register(vscode.workspace.registerTextDocumentContentProvider(AGENT_SCHEME, feature.content));
-  owned.register(notifyEnds(feature, reveal));
-  owned.register(notifyWaiting(feature, reveal));
-  const disposeAll = { dispose: () => { owned.dispose(); feature.dispose(); } };
-  context.subscriptions.push(disposeAll);
-  return { ...feature, dispose: disposeAll.dispose };
 }

@@ -6,7 +6,7 @@
 // understood and never written. vscode-free; tests use a Map.
 import { isTerminalStatus } from '../api/agent/agentConstants';
 import {
-  type AgentJob, deserializeJobs, type JobStorage, type KeptResult, readJob, readKeptResult, RESULT_KEY_PREFIX, STORAGE_KEY,
+  type AgentJob, deserializeJobs, isActive, type JobStorage, type KeptResult, readJob, readKeptResult, RESULT_KEY_PREFIX, STORAGE_KEY,
 } from './jobModel';
 import type { Timers } from './jobPoller';
 
@@ -342,4 +342,19 @@ function describeKey(key: string): string {
   if (key.startsWith(TOMBSTONE_KEY_PREFIX)) return `the removal of agent job ${key.slice(TOMBSTONE_KEY_PREFIX.length)}`;
   if (key.startsWith(RESULT_KEY_PREFIX)) return `the kept result of agent job ${key.slice(RESULT_KEY_PREFIX.length)}`;
   return key;
+}
+
+/**
+ * Whether storage holds job records (with `activeOnly`, one still to be followed), without building the store: the
+ * activation side (agents/register.ts) decides from it whether the feature must be built at once. A format-1 list counts
+ * (the store migrates it on load).
+ */
+export function storedJobs(storage: Pick<JobStorage, 'get' | 'keys'>, activeOnly: boolean): boolean {
+  if (storage.get(STORAGE_KEY) !== undefined) return true;
+  return storage.keys().some((k) => {
+    if (!k.startsWith(JOB_KEY_PREFIX)) return false;
+    if (!activeOnly) return true;
+    const job = readJob((storage.get(k) as { job?: unknown } | undefined)?.job);
+    return job !== undefined && isActive(job);
+  });
 }

@@ -1,4 +1,6 @@
 // Pure: a lockfile's text -> the installed version of each wanted top-level dependency. No vscode, no fs.
+// Its parsers (yaml, @yarnpkg/parsers, smol-toml) are only in dist/lockfiles.js, the editor's lockfile worker
+// (lockfileRead.ts, lockfileThread.ts), and in the CLI bundles; never in dist/core.js.
 // Each reader looks only for the names it is asked for, so a 30 MB lockfile is scanned, not parsed whole:
 // package-lock's entry is cut out by key and parsed alone (JSON.parse), a yarn.lock block by its header
 // (@yarnpkg/parsers, classic and berry), pnpm's importers section alone (yaml), Cargo.lock whole (smol-toml).
@@ -8,15 +10,11 @@ import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
 // smol-toml ships ES modules only; the bundle (esbuild) turns this require into the bundled module.
 const { parse: parseToml } = require('smol-toml') as typeof SmolToml;
 import { parse as parseYaml } from 'yaml';
+import { plainVersion } from './versionText';
+// The light readers (no parser) live in versionText.ts, which the resolver loads in every bundle.
+export { parseGoReplaces, plainVersion, pythonMetadataVersion } from './versionText';
 
 export type Versions = Map<string, string>;
-
-/** A version string as a lockfile or manifest wrote it, or undefined when it is not one (links, paths, garbage). */
-export function plainVersion(v: unknown): string | undefined {
-  if (typeof v !== 'string') return undefined;
-  const s = v.trim();
-  return /^v?\d+(?:\.[0-9A-Za-z-]+)*(?:[-+][0-9A-Za-z.+-]*)?$/.test(s) && s.length <= 100 ? s : undefined;
-}
 
 /** The JSON object that starts at `text[start]` (`{`), cut by brace matching that skips strings. */
 function objectAt(text: string, start: number): Record<string, unknown> | undefined {
@@ -229,28 +227,4 @@ export function cargoLockVersions(text: string, crates: readonly string[], rootP
     }
   }
   return out;
-}
-
-/** go.mod `replace` directives: module path (optionally at a version) -> the replacement (a module at a version, or a local path). */
-export function parseGoReplaces(text: string): Array<{ from: string; fromVersion?: string; to: string; toVersion?: string }> {
-  const out: Array<{ from: string; fromVersion?: string; to: string; toVersion?: string }> = [];
-  let inBlock = false;
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/\/\/.*$/, '').trim();
-    if (!line) continue;
-    if (inBlock && line === ')') { inBlock = false; continue; }
-    if (/^replace\s*\($/.test(line)) { inBlock = true; continue; }
-    const body = inBlock ? line : /^replace\s+(.*)$/.exec(line)?.[1];
-    if (!body) continue;
-    const m = /^(\S+)(?:\s+(\S+))?\s*=>\s*(\S+)(?:\s+(\S+))?$/.exec(body);
-    if (m) out.push({ from: m[1]!.replace(/^"|"$/g, ''), ...(m[2] ? { fromVersion: m[2] } : {}), to: m[3]!.replace(/^"|"$/g, ''), ...(m[4] ? { toVersion: m[4] } : {}) });
-  }
-  return out;
-}
-
-/** A Python distribution's `Version:` header of its METADATA. */
-export function pythonMetadataVersion(text: string): string | undefined {
-  const end = text.search(/\r?\n\r?\n/);
-  const m = /^Version:[ \t]*(\S+)[ \t]*$/im.exec(end >= 0 ? text.slice(0, end) : text);
-  return m ? plainVersion(m[1]) ?? undefined : undefined;
 }

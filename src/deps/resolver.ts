@@ -3,7 +3,10 @@
 import { promises as fsp } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, posix, win32 } from 'node:path';
-import { cargoLockVersions, npmLockVersions, parseGoReplaces, plainVersion, pnpmLockVersions, pythonMetadataVersion, yarnLockVersions, type Versions } from './lockfiles';
+import type { Versions } from './lockfiles';
+// In dist/core.js this import is lockfileThread.ts (a worker thread, dist/lockfiles.js): see scripts/build.mjs.
+import { readLockfileVersions, type LockfileKind, type LockfileReader } from './lockfileRead';
+import { parseGoReplaces, plainVersion, pythonMetadataVersion } from './versionText';
 import { importsFromRecord, normalizePythonName, parseCargoToml, parseGoMod, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from './manifests';
 import { refKey, type Ecosystem, type PackageRef } from './messages';
 import { slugFromPackageJson, slugFromRepositoryField, type UnresolvedReason } from './repositoryField';
@@ -44,11 +47,13 @@ export interface ResolveOptions {
   cargoHome?: string;
   /** Lockfiles larger than this are not read (their versions stay unknown); default LOCKFILE_MAX_BYTES. */
   lockfileMaxBytes?: number;
+  /** Reads a lockfile (default: this bundle's reader: in this thread, or in dist/core.js a worker thread). */
+  readLockfile?: LockfileReader;
 }
 
 /** A lockfile above this size is not read: its versions stay unknown. 30 MB lockfiles exist in the wild; this is room above them. */
 export const LOCKFILE_MAX_BYTES = 64 * 1024 * 1024;
-const NPM_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml'] as const;
+const NPM_LOCKFILES: readonly LockfileKind[] = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml'];
 
 /** The manifests and lockfiles (at a folder's top, where they are read) whose change means its dependencies must be read again. */
 
@@ -56,24 +61,12 @@ async function readText(path: string): Promise<string | undefined> {
   try { return await fsp.readFile(path, 'utf8'); } catch { return undefined; }
 }
 
-/** A lockfile's text, or undefined when it is absent or above the cap (then nothing of it is read). */
-async function readCapped(path: string, maxBytes: number): Promise<string | undefined> {
-  try {
-    const st = await fsp.stat(path);
-    if (!st.isFile() || st.size > maxBytes) return undefined;
-    return await fsp.readFile(path, 'utf8');
-  } catch { return undefined; }
-}
-
-/** Gives the event loop a turn between slices of lockfile work, so a huge lockfile never holds the host for long. */
-const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * The versions an npm lockfile states for `names`, from the folder's own lockfile, else the nearest parent's
  * (a workspace's lockfile sits at its root). Read only when asked (some dependency has no node_modules copy),
- * scanned a few names at a time with a turn of the event loop between.
+ * by `read` (lockfileRead.ts: in this thread a few names at a time; lockfileThread.ts: in a worker).
  */
-export async function npmLockfileVersions(root: string, names: readonly string[], ranges: ReadonlyMap<string, string>, maxBytes = LOCKFILE_MAX_BYTES): Promise<{ versions: Versions; file?: string }> {
+export async function npmLockfileVersions(root: string, names: readonly string[], ranges: ReadonlyMap<string, string>, maxBytes = LOCKFILE_MAX_BYTES, read: LockfileReader = readLockfileVersions): Promise<{ versions: Versions; file?: string }> {
   if (!names.length) return { versions: new Map() };
   for (let dir = root; ; dir = dirname(dir)) {
     for (const file of NPM_LOCKFILES) {
@@ -81,17 +74,8 @@ export async function npmLockfileVersions(root: string, names: readonly string[]
       let exists = false;
       try { exists = (await fsp.stat(path)).isFile(); } catch { /* absent */ }
       if (!exists) continue;
-      const text = await readCapped(path, maxBytes);
-      if (text === undefined) return { versions: new Map(), file };
-      const versions: Versions = new Map();
-      if (file === 'yarn.lock') return { versions: yarnLockVersions(text, names, ranges), file };
-      if (file === 'pnpm-lock.yaml') return { versions: pnpmLockVersions(text, names), file };
-      // One name per turn: each is one scan of the text (tens of ms on 30 MB), never the whole list at once.
-      for (let i = 0; i < names.length; i++) {
-        if (i) await yieldTurn();
-        for (const [k, v] of npmLockVersions(text, [names[i]!])) versions.set(k, v);
-      }
-      return { versions, file };
+      const versions = await read({ path, kind: file, names: [...names], ...(file === 'yarn.lock' ? { ranges: [...ranges] } : {}), maxBytes });
+      return { versions: versions ?? new Map(), file };
     }
     if (dirname(dir) === dir) return { versions: new Map() };
   }
@@ -122,7 +106,7 @@ function unresolved(ecosystem: Ecosystem, name: string, reason: UnresolvedReason
 
 // ---------------------------------------------------------------- npm
 
-async function npmDeps(root: string, budget: number, lockMax: number): Promise<{ deps: Dependency[]; total: number }> {
+async function npmDeps(root: string, budget: number, lockMax: number, read: LockfileReader): Promise<{ deps: Dependency[]; total: number }> {
   const pkg = await readJson(join(root, 'package.json'));
   if (!pkg) return { deps: [], total: 0 };
   const specs = new Map<string, string>();
@@ -150,7 +134,7 @@ async function npmDeps(root: string, budget: number, lockMax: number): Promise<{
   // The lockfile only for what node_modules did not answer (lazily: most installs never read it).
   const missing = deps.filter((d) => !d.version).map((d) => d.name);
   if (missing.length) {
-    const { versions, file } = await npmLockfileVersions(root, missing, specs, lockMax);
+    const { versions, file } = await npmLockfileVersions(root, missing, specs, lockMax, read);
     for (const d of deps) {
       const v = d.version ? undefined : versions.get(d.name);
       if (v) { d.version = v; d.versionFrom = file; }
@@ -188,13 +172,14 @@ async function goDeps(root: string, budget: number): Promise<{ deps: Dependency[
 
 // ---------------------------------------------------------------- Rust
 
-async function cargoDeps(root: string, budget: number, cargoHome: string, lockMax: number): Promise<{ deps: Dependency[]; total: number }> {
+async function cargoDeps(root: string, budget: number, cargoHome: string, lockMax: number, read: LockfileReader): Promise<{ deps: Dependency[]; total: number }> {
   const text = await readText(join(root, 'Cargo.toml'));
   if (text === undefined) return { deps: [], total: 0 };
   const wanted = parseCargoToml(text);
-  const lock = await readCapped(join(root, 'Cargo.lock'), lockMax);
   const rootName = /^\[package\][^[]*?^name\s*=\s*"([^"]+)"/m.exec(text)?.[1];
-  const locked = lock ? cargoLockVersions(lock, wanted.map((d) => d.crate), rootName) : new Map<string, string>();
+  const locked = wanted.length
+    ? await read({ path: join(root, 'Cargo.lock'), kind: 'Cargo.lock', names: wanted.map((d) => d.crate), ...(rootName !== undefined ? { rootPackage: rootName } : {}), maxBytes: lockMax }) ?? new Map<string, string>()
+    : new Map<string, string>();
   // One listing of the registry sources: crate name -> its unpacked `<crate>-<version>` folders.
   const dirs = new Map<string, string[]>();
   const srcRoot = join(cargoHome, 'registry', 'src');
@@ -288,13 +273,14 @@ export async function resolveFolder(root: string, opts: ResolveOptions): Promise
   const t0 = performance.now();
   const cargoHome = opts.cargoHome ?? process.env.CARGO_HOME ?? join(homedir(), '.cargo');
   const lockMax = opts.lockfileMaxBytes ?? LOCKFILE_MAX_BYTES;
+  const readLock = opts.readLockfile ?? readLockfileVersions;
   let budget = Math.max(0, opts.maxDependencies);
   const deps: Dependency[] = [];
   let total = 0;
   for (const read of [
-    (b: number) => npmDeps(root, b, lockMax),
+    (b: number) => npmDeps(root, b, lockMax, readLock),
     (b: number) => goDeps(root, b),
-    (b: number) => cargoDeps(root, b, cargoHome, lockMax),
+    (b: number) => cargoDeps(root, b, cargoHome, lockMax, readLock),
     (b: number) => pythonDeps(root, b),
   ]) {
     const r = await read(budget);

@@ -4,7 +4,7 @@
 // fetch for undici, workspace.fs for node:fs, no git process). What needs a local file system or a
 // process is registered too and says why it is left out (src/web/unavailable.ts).
 import * as vscode from 'vscode';
-import { registerAgents } from '../agents';
+import { registerAgents } from '../agents/register';
 import { ApiKeyStore } from '../auth/apiKeyStore';
 import { registerAuthCommands } from '../auth/commands';
 import { verifyKey } from '../auth/verifyKey';

@@ -12,7 +12,7 @@ interface SearchOutcome {
   error?: string;
 }
 interface Api { lastSearch(): SearchOutcome | undefined; apiKey: { clear(): Promise<void> } }
-interface Row { name: string; ecosystem: string; slug?: string; reason?: string; indexed?: boolean; types?: { issue: boolean; pullRequest: boolean; readme: boolean } }
+interface Row { name: string; ecosystem: string; slug?: string; version?: string; reason?: string; indexed?: boolean; types?: { issue: boolean; pullRequest: boolean; readme: boolean } }
 
 function env(name: string): string {
   const v = process.env[name];
@@ -192,6 +192,26 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
       await cfg.update('codeAction', undefined, vscode.ConfigurationTarget.Global);
     }
   });
+  it('a folder with only a lockfile gets its versions from the lockfile worker (dist/lockfiles.js), not from dist/core.js', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'devindex-host-lock-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ dependencies: { 'keel-schema': '^2.0.0', 'left-pad': '^1.0.0' } }));
+      fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({ name: 'x', lockfileVersion: 3, packages: {
+        '': { dependencies: { 'keel-schema': '^2.0.0', 'left-pad': '^1.0.0' } },
+        'node_modules/keel-schema': { version: '2.7.1' }, 'node_modules/left-pad': { version: '1.3.0' } } }));
+      const rows = (await vscode.commands.executeCommand<{ rows: Row[] }>('devIndex.deps.searchDependency', { folder: dir, pick: [] })).rows;
+      assert.deepEqual(rows.map((r) => [r.name, r.version]), [['keel-schema', '2.7.1'], ['left-pad', '1.3.0']]);
+      const ext = vscode.extensions.getExtension('devindex.devindex')!;
+      const core = fs.readFileSync(path.join(ext.extensionPath, 'dist', 'core.js'), 'utf8');
+      assert.ok(!/smol-toml|parseSyml|js-yaml/.test(core), 'the lockfile parsers are not in dist/core.js');
+      assert.ok(fs.existsSync(path.join(ext.extensionPath, 'dist', 'lockfiles.js')));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   // Last: it changes the fixture.
   it('a changed manifest is read again (the folder\'s watcher drops the cached resolution)', async () => {
     const rows = async () => (await vscode.commands.executeCommand<{ rows: Row[] }>('devIndex.deps.searchDependency', { folder: root, pick: [] })).rows;

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { JobStore } from '../../../src/agents/jobStore';
-import { JOB_KEY_PREFIX, JobRepository, mergeJobs, SAVE_RETRY_MAX_MS, TOMBSTONE_KEY_PREFIX } from '../../../src/agents/jobRepository';
+import { JOB_KEY_PREFIX, JobRepository, mergeJobs, SAVE_RETRY_MAX_MS, storedJobs, TOMBSTONE_KEY_PREFIX } from '../../../src/agents/jobRepository';
 import { type AgentJob, type JobStorage, STORAGE_KEY } from '../../../src/agents/jobModel';
 import { FakeBackend } from './fakeBackend';
 import { ManualClock } from './manualClock';
@@ -320,5 +320,29 @@ describe('agent job persistence across windows', () => {
     assert.equal(store.get(j.id)?.prompt, 'hung storage');
     assert.equal(store.isUnsaved(j.id), true, 'said to be not saved');
     store.dispose();
+  });
+});
+
+describe('storedJobs: whether activation must build the agent jobs feature at once (issue 20)', () => {
+  it('an empty storage, ended jobs and tombstones need nothing; a running job, a format-1 list or any record when asked for all do', async () => {
+    const storage = new SharedStorage();
+    assert.equal(storedJobs(storage, true), false);
+    assert.equal(storedJobs(storage, false), false);
+    const repo = new JobRepository(storage, () => 1000);
+    repo.save(job('done', { status: 'completed' }));
+    repo.save(job('gone', { status: 'processing', notFound: true }));
+    await repo.flush();
+    assert.equal(storedJobs(storage, true), false, 'no job to follow');
+    assert.equal(storedJobs(storage, false), true, 'but jobs are stored (a key change re-reads them)');
+    repo.save(job('running', { status: 'processing' }));
+    await repo.flush();
+    assert.equal(storedJobs(storage, true), true, 'a running job resumes at activation');
+    const legacy = new SharedStorage();
+    await legacy.update(STORAGE_KEY, { format: 1, jobs: [], removed: [] });
+    assert.equal(storedJobs(legacy, true), true, 'a format-1 list is migrated by the store');
+    const other = new SharedStorage();
+    await other.update(`${TOMBSTONE_KEY_PREFIX}x`, { format: 2, removedAt: 1 });
+    await other.update('devIndex.search.history', ['q']);
+    assert.equal(storedJobs(other, false), false, 'tombstones and other keys are not jobs');
   });
 });
