@@ -2,8 +2,8 @@
 // read through a reader the host gives (the browser's workspace.fs). What only an installed package says
 // (an npm package's repository field, a crate's sources) is unknown there: those rows are "not installed
 // here" (reason `not-installed`). Go modules name their repository in the module path, so they resolve.
-import { cargoLockVersions, npmLockVersions, parseGoReplaces, plainVersion, pnpmLockVersions, yarnLockVersions, type Versions } from './lockfiles';
-import { parseCargoToml, parseGoMod, slugFromGoModule } from './manifests';
+import { cargoLockVersions, npmLockVersions, pnpmLockVersions, yarnLockVersions, type Versions } from './lockfiles';
+import { goModDependencies, parseCargoToml } from './manifests';
 import { slugFromRepositoryField } from './repositoryField';
 import type { Dependency, FolderDependencies } from './resolver';
 
@@ -56,17 +56,7 @@ async function npm(read: FolderReader, budget: number, lockMax: number): Promise
 
 async function go(read: FolderReader, budget: number): Promise<{ deps: Dependency[]; total: number }> {
   const text = await read('go.mod', 4 * 1024 * 1024);
-  if (text === undefined) return { deps: [], total: 0 };
-  const reqs = parseGoMod(text).sort((a, b) => Number(a.indirect) - Number(b.indirect));
-  const replaces = parseGoReplaces(text);
-  const deps = reqs.slice(0, budget).map((r): Dependency => {
-    const s = slugFromGoModule(r.path);
-    const rep = replaces.find((x) => x.from === r.path && (!x.fromVersion || x.fromVersion === r.version));
-    const version = rep ? (rep.toVersion ? plainVersion(rep.toVersion) : undefined) : plainVersion(r.version);
-    const v = version ? { version, versionFrom: rep ? 'go.mod replace' : 'go.mod' } : {};
-    return s.ok ? { ecosystem: 'go', name: r.path, slug: s.slug, from: 'go.mod', ...v } : { ecosystem: 'go', name: r.path, reason: s.reason, detail: s.detail, ...v };
-  });
-  return { deps, total: reqs.length };
+  return text === undefined ? { deps: [], total: 0 } : goModDependencies(text, budget);
 }
 
 async function cargo(read: FolderReader, budget: number, lockMax: number): Promise<{ deps: Dependency[]; total: number }> {

@@ -1,5 +1,6 @@
 // Pure: reading the manifests of Go, Rust and Python (text in, names and slugs out). No vscode, no fs.
-import { slugFromUrl, toSlug, type SlugResult } from './repositoryField';
+import { slugFromUrl, toSlug, type SlugResult, type UnresolvedReason } from './repositoryField';
+import { parseGoReplaces, plainVersion } from './versionText';
 
 // ---------------------------------------------------------------- Go
 
@@ -168,4 +169,23 @@ export function importsFromRecord(text: string): string[] {
     if (mod) out.add(mod[1]!);
   }
   return [...out];
+}
+
+/** A go.mod requirement as a dependency: its repository (or why none), and the version go.mod (or its `replace`) builds. */
+export type GoModDependency = { ecosystem: 'go'; name: string; version?: string; versionFrom?: string }
+  & ({ slug: string; from: 'go.mod' } | { reason: UnresolvedReason; detail: string });
+
+/** A go.mod's requirements, direct ones first, at most `budget`; read from the text alone (the resolver and the browser share it). */
+export function goModDependencies(text: string, budget: number): { deps: GoModDependency[]; total: number } {
+  const reqs = parseGoMod(text).sort((a, b) => Number(a.indirect) - Number(b.indirect));
+  const replaces = parseGoReplaces(text);
+  const deps = reqs.slice(0, budget).map((r): GoModDependency => {
+    const s = slugFromGoModule(r.path);
+    // `replace` wins: a module replacement's version is what builds; a local directory's version is unknown.
+    const rep = replaces.find((x) => x.from === r.path && (!x.fromVersion || x.fromVersion === r.version));
+    const version = rep ? (rep.toVersion ? plainVersion(rep.toVersion) : undefined) : plainVersion(r.version);
+    const v = version ? { version, versionFrom: rep ? 'go.mod replace' : 'go.mod' } : {};
+    return s.ok ? { ecosystem: 'go', name: r.path, slug: s.slug, from: 'go.mod', ...v } : { ecosystem: 'go', name: r.path, reason: s.reason, detail: s.detail, ...v };
+  });
+  return { deps, total: reqs.length };
 }

@@ -6,8 +6,8 @@ import { dirname, join, posix, win32 } from 'node:path';
 import type { Versions } from './lockfiles';
 // In dist/core.js this import is lockfileThread.ts (a worker thread, dist/lockfiles.js): see scripts/build.mjs.
 import { readLockfileVersions, type LockfileKind, type LockfileReader } from './lockfileRead';
-import { parseGoReplaces, plainVersion, pythonMetadataVersion } from './versionText';
-import { importsFromRecord, normalizePythonName, parseCargoToml, parseGoMod, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from './manifests';
+import { plainVersion, pythonMetadataVersion } from './versionText';
+import { goModDependencies, importsFromRecord, normalizePythonName, parseCargoToml, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from './manifests';
 import { refKey, type Ecosystem, type PackageRef } from './messages';
 import { slugFromPackageJson, slugFromRepositoryField, type UnresolvedReason } from './repositoryField';
 export { MANIFEST_GLOB, MANIFEST_NAMES } from './manifestNames';
@@ -156,18 +156,7 @@ async function findInstalled(root: string, name: string): Promise<Record<string,
 
 async function goDeps(root: string, budget: number): Promise<{ deps: Dependency[]; total: number }> {
   const text = await readText(join(root, 'go.mod'));
-  if (text === undefined) return { deps: [], total: 0 };
-  const reqs = parseGoMod(text).sort((a, b) => Number(a.indirect) - Number(b.indirect));
-  const replaces = parseGoReplaces(text);
-  const deps = reqs.slice(0, budget).map((r): Dependency => {
-    const s = slugFromGoModule(r.path);
-    // `replace` wins: a module replacement's version is what builds; a local directory's version is unknown.
-    const rep = replaces.find((x) => x.from === r.path && (!x.fromVersion || x.fromVersion === r.version));
-    const version = rep ? (rep.toVersion ? plainVersion(rep.toVersion) : undefined) : plainVersion(r.version);
-    const v = version ? { version, versionFrom: rep ? 'go.mod replace' : 'go.mod' } : {};
-    return s.ok ? { ecosystem: 'go', name: r.path, slug: s.slug, from: 'go.mod', ...v } : { ...unresolved('go', r.path, s.reason, s.detail), ...v };
-  });
-  return { deps, total: reqs.length };
+  return text === undefined ? { deps: [], total: 0 } : goModDependencies(text, budget);
 }
 
 // ---------------------------------------------------------------- Rust
