@@ -271,3 +271,33 @@ test('the installed version changes: a watch of that folder says its version inc
   assert.equal(events.length, 2, 'said once');
   await s.dispose();
 });
+
+test('a reload keeps every watch (what it saw, its last check, its new count) and does not check it again before 6 hours', async () => {
+  const clock = new ManualClock();
+  const storage = new Storage();
+  let answer = response(result(1, 'Broken since 3.1.0.'));
+  const before = service(storage, clock, 'A', async () => answer);
+  const w = await before.s.add(params, [dep], answer);
+  answer = response(result(1, 'Broken since 3.1.0.'), result(2, 'Fixed in 3.3.0.', 'New issue'));
+  await clock.advance(60_000);
+  await before.s.checkNow(w.id);
+  const kept = before.s.get(w.id)!;
+  assert.equal(kept.newCount, 1);
+  await before.s.dispose();
+  // The window reloads: a new service over the same storage (globalState outlives the extension host).
+  const after = service(storage, clock, 'A2', async () => answer);
+  assert.deepEqual(after.s.list().map((x) => x.id), [w.id]);
+  const again = after.s.get(w.id)!;
+  assert.deepEqual(again.seen.sort(), kept.seen.sort());
+  assert.ok(again.seen.includes('issue:fetchline/fetchline#2'));
+  assert.equal(again.lastCheck, kept.lastCheck);
+  assert.equal(again.newCount, 1);
+  assert.deepEqual(again.params, params);
+  assert.deepEqual(again.installed, [dep]);
+  after.s.resume();
+  await clock.advance(WATCH_INTERVAL_MS - 10 * 60_000);
+  assert.equal(after.searches.length, 0, 'not checked again within 6 hours of its last check');
+  await clock.advance(20 * 60_000);
+  assert.equal(after.searches.length, 1, 'checked once its 6 hours have passed');
+  await after.s.dispose();
+});
