@@ -122,11 +122,11 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await wb.page.keyboard.press('Enter');
     await widget.waitFor({ state: 'hidden' });
     const thread = row(/E2E explain retries/);
-    await label(thread, /· 2 turns/, 20_000);
+    await label(thread, /\b2 turns\b/, 20_000);
     const turn2 = row(/^2\. E2E and the/);
     await turn2.waitFor({ state: 'visible', timeout: 15_000 });
-    await label(thread, /^completed · 2 turns/, 60_000);
-    await label(turn2, /^completed/, 10_000);
+    await label(thread, /^Completed: agent thread .*\b2 turns\b/, 60_000);
+    await label(turn2, /^Completed: agent job turn 2\b/, 10_000);
     assert.ok(Math.abs((await wb.sideBarWidth()) - DEFAULT_SIDE_BAR) <= 10, 'at the default side bar width');
     await wb.page.keyboard.press('Escape');
     await threeThemes('thread with two turns at 300 px');
@@ -137,7 +137,7 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     const job = row('E2E APPROVAL two');
     await job.waitFor({ state: 'visible', timeout: 15_000 });
     // The editor reads the status after 30 s of a quiet trace: that is when the wait shows.
-    await label(job, /^waiting for approval of 2 calls: github\.create_issue, github\.add_labels/, 75_000);
+    await label(job, /^Waiting for approval of 2 calls: github\.create_issue, github\.add_labels: agent job /, 75_000);
     assert.equal(await iconOf(job), 'bell-dot');
     await threeThemes('run waiting for approval at 300 px', async () => { await job.hover(); });
     await job.hover();
@@ -147,8 +147,8 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     assert.match(await dialog.innerText(), /github\.create_issue/);
     await wb.screenshot('approve confirmation with the calls');
     await dialog.getByRole('button', { name: 'Approve' }).click();
-    await label(job, /^(running|completed)/, 15_000);
-    await label(job, /^completed/, 60_000);
+    await label(job, /^(Running|Completed): agent job /, 15_000);
+    await label(job, /^Completed: agent job /, 60_000);
   });
 
   it('the keyless line counts down to the reset of the keyless quota, with Set API Key', async () => {
