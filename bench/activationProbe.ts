@@ -20,6 +20,9 @@ const load = (Module as unknown as { _load: (r: string, ...a: unknown[]) => unkn
   return request === 'vscode' ? vscodeStub : load.call(this, request, ...rest);
 };
 
+function packageJson(): unknown {
+  try { return JSON.parse(require('node:fs').readFileSync(join(root, 'package.json'), 'utf8')); } catch { return { version: '0.0.0' }; }
+}
 const memento = { get: () => undefined, update: async () => undefined, keys: () => [] };
 const context = {
   subscriptions: [] as unknown[],
@@ -27,6 +30,8 @@ const context = {
   globalState: memento,
   workspaceState: memento,
   extensionUri: anything,
+  // What the walkthrough and the MCP setup read at activation (the real host's ExtensionContext.extension).
+  extension: { id: 'devindex.devindex', packageJSON: packageJson() },
 };
 
 const t0 = process.hrtime.bigint();
