@@ -1,15 +1,19 @@
 // "Developer Index: Set Up MCP for Another Agent…" (devIndex.mcp.setup) and, where VS Code lets an
 // extension define MCP servers (feature-detected), `devindex mcp` offered to VS Code's agent mode
-// without any file. Activation bundle: vscode and node:fs only. The key never goes into a file: the
+// without any file. Activation bundle: vscode and node:path only; node:fs/promises and node:os are required
+// when the command runs, so that activation does not load them. The key never goes into a file: the
 // entries name it by reference (src/mcpSetup/entries.ts); the server VS Code starts from the provider
 // gets it in memory from the key store when it starts.
-import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
+import type * as FsPromises from 'node:fs/promises';
+import type * as Os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { config } from '../config';
 import { KEY_ENV, mergeInto, serverEnv, setupEntry, type EditorNetwork, type SetupClient, type SetupEntry } from './entries';
+
+const fs = (): typeof FsPromises => require('node:fs/promises') as typeof FsPromises;
+const os = (): typeof Os => require('node:os') as typeof Os;
 
 export const SETUP_COMMAND = 'devIndex.mcp.setup';
 export const PROVIDER_ID = 'devindex.mcp';
@@ -59,7 +63,7 @@ function userMcpJson(context: vscode.ExtensionContext): string {
 }
 
 function targetFile(context: vscode.ExtensionContext, client: SetupClient, scope: 'workspace' | 'user'): string | undefined {
-  if (client === 'cursor') return path.join(os.homedir(), '.cursor', 'mcp.json');
+  if (client === 'cursor') return path.join(os().homedir(), '.cursor', 'mcp.json');
   if (client !== 'vscode') return undefined;
   const folder = vscode.workspace.workspaceFolders?.[0];
   return scope === 'workspace' && folder ? path.join(folder.uri.fsPath, '.vscode', 'mcp.json') : userMcpJson(context);
@@ -129,10 +133,10 @@ function realUi(args: SetupArgs): SetupUi {
 }
 
 const realFiles: SetupFiles = {
-  read: async (file) => { try { return await fs.readFile(file, 'utf8'); } catch { return undefined; } },
+  read: async (file) => { try { return await fs().readFile(file, 'utf8'); } catch { return undefined; } },
   write: async (file, text) => {
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, text, 'utf8');
+    await fs().mkdir(path.dirname(file), { recursive: true });
+    await fs().writeFile(file, text, 'utf8');
   },
 };
 
