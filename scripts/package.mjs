@@ -24,7 +24,7 @@ const ALLOWED = [
   /^extension\/(readme|README)\.md$/,
   /^extension\/(changelog|CHANGELOG)\.md$/,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
-  /^extension\/dist\/(extension|core|lockfiles|webview|llhttp-wasm|cli|cli-search|cli-agent|cli-mcp|cli-doctor|cli-watch)\.js$/,
+  /^extension\/dist\/(extension|core|features|lockfiles|webview|llhttp-wasm|cli|cli-search|cli-agent|cli-mcp|cli-doctor|cli-watch)\.js$/,
   /^extension\/dist\/codicon\.(css|ttf)$/,
   /^extension\/dist\/web\/extension\.js$/,
   /^extension\/media\/[^/]+\.(css|svg|png)$/,
@@ -151,22 +151,25 @@ if (check && entries.length) {
       .map((n) => `${n} (${FORBIDDEN.find(([r]) => r.test(n))?.[1] ?? 'not in the allowed list'})`);
     if (bad.length) throw new Error(`unexpected files in the .vsix (fix .vscodeignore):\n${bad.join('\n')}`);
   });
-  test('holds the runtime files: package.json, dist/extension.js, dist/core.js, README, LICENSE, CHANGELOG', () => {
+  test('holds the runtime files: package.json, dist/extension.js, dist/core.js, dist/features.js, README, LICENSE, CHANGELOG', () => {
     const names = entries.map((e) => e.name);
-    const need = [/^extension\/package\.json$/, /^extension\/dist\/extension\.js$/, /^extension\/dist\/core\.js$/,
+    const need = [/^extension\/package\.json$/, /^extension\/dist\/extension\.js$/, /^extension\/dist\/core\.js$/, /^extension\/dist\/features\.js$/,
       /^extension\/readme\.md$/i, /^extension\/LICENSE/i, /^extension\/changelog\.md$/i];
     const missing = need.filter((r) => !names.some((n) => r.test(n))).map(String);
     if (missing.length) throw new Error(`missing: ${missing.join(', ')}`);
   });
-  test('holds every file a bundle loads at run time (undici\'s parser fallback and the lockfile worker beside dist/core.js)', () => {
+  test('holds every file a bundle loads at run time (core.js and features.js from extension.js; undici\'s parser fallback and the lockfile worker beside dist/core.js)', () => {
     const names = new Set(entries.map((e) => e.name));
-    const core = entries.find((e) => e.name === 'extension/dist/core.js')?.read().toString('utf8') ?? '';
+    const text = (f) => entries.find((e) => e.name === `extension/dist/${f}`)?.read().toString('utf8') ?? '';
     // require('./x.js') and the worker's file name (LOCKFILE_WORKER in src/deps/lockfileThread.ts): any "./x.js" literal.
-    const loaded = [...new Set([...core.matchAll(/["']\.\/([\w.-]+\.js)["']/g)].map((m) => `extension/dist/${m[1]}`))];
-    const missing = loaded.filter((f) => !names.has(f));
-    if (!loaded.includes('extension/dist/llhttp-wasm.js')) throw new Error('dist/core.js no longer loads ./llhttp-wasm.js: update this check and .vscodeignore');
-    if (!loaded.includes('extension/dist/lockfiles.js')) throw new Error('dist/core.js no longer starts the ./lockfiles.js worker: update this check and .vscodeignore');
-    if (missing.length) throw new Error(`dist/core.js loads files that are not in the .vsix: ${missing.join(', ')}`);
+    const loads = (f) => [...new Set([...text(f).matchAll(/["']\.\/([\w.-]+\.js)["']/g)].map((m) => `extension/dist/${m[1]}`))];
+    const [entry, core, features] = [loads('extension.js'), loads('core.js'), loads('features.js')];
+    for (const f of ['core.js', 'features.js']) if (!entry.includes(`extension/dist/${f}`)) throw new Error(`dist/extension.js no longer loads ./${f}: update this check and .vscodeignore`);
+    if (!features.includes('extension/dist/core.js')) throw new Error('dist/features.js no longer takes its shared modules from ./core.js: update this check');
+    if (!core.includes('extension/dist/llhttp-wasm.js')) throw new Error('dist/core.js no longer loads ./llhttp-wasm.js: update this check and .vscodeignore');
+    if (!core.includes('extension/dist/lockfiles.js')) throw new Error('dist/core.js no longer starts the ./lockfiles.js worker: update this check and .vscodeignore');
+    const missing = [...new Set([...entry, ...core, ...features])].filter((f) => !names.has(f));
+    if (missing.length) throw new Error(`the bundles load files that are not in the .vsix: ${missing.join(', ')}`);
   });
   test('holds every file its package.json refers to (main, icons)', () => {
     const manifest = JSON.parse(entries.find((e) => e.name === 'extension/package.json').read().toString('utf8'));

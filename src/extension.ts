@@ -1,11 +1,11 @@
-// Wiring only. Heavy code (client, zod, undici, the view's message handling) is in dist/core.js, loaded on first use.
+// Wiring only. Heavy code (client, zod, undici, the view's message handling) is in dist/core.js (search) and dist/features.js (the rest), loaded on first use.
 import * as vscode from 'vscode';
 import { registerAgents } from './agents/register';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { registerAuthCommands } from './auth/commands';
 import { config, onConfigChange } from './config';
 import { registerDependencySearch } from './deps/register';
-import { core } from './lazy';
+import { core, features } from './lazy';
 import { disposeLog, log } from './log';
 import { registerSearchCommands } from './search/commands';
 import { SearchHistory } from './search/history';
@@ -73,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       }),
     });
     const agents = registerAgents(context, {
-      backend: () => svc().agentClient(),
+      backend: () => features().agentClientOver(svc().getClient()),
       hasKey: async () => (await keys.get()) !== undefined,
       defaultMaxCredits: () => config.defaultMaxCredits(),
       log: (m) => log().info(m),
@@ -83,17 +83,17 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     }
     context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
     registerSearchCommands(context, () => svc().searchView(), history);
-    registerDependencySearch(context, () => core().createDependencySearch(() => svc().getClient()));
+    registerDependencySearch(context, () => features().createDependencySearch(() => svc().getClient()));
     registerWatches(context, () => svc().watches());
     registerLanguageModelTools(context, { services: svc, keys });
     registerMcpSetup(context, { keys });
-    // Issue 21: the connection diagnosis and the issue report (their code is in the core bundle).
+    // Issue 21: the connection diagnosis and the issue report (their code is in dist/features.js).
     let issueReporter: IssueReporter | undefined;
     context.subscriptions.push(
-      vscode.commands.registerCommand('devIndex.diagnose', () => core().showDiagnosis({ apiKey: () => keys.get() })),
-      vscode.commands.registerCommand('devIndex.reportIssue', () => core().reportIssue({
+      vscode.commands.registerCommand('devIndex.diagnose', () => features().showDiagnosis({ apiKey: () => keys.get() })),
+      vscode.commands.registerCommand('devIndex.reportIssue', () => features().reportIssue({
         apiKey: () => keys.get(), extensionVersion: String(context.extension.packageJSON.version ?? 'unknown'),
-        send: (r) => (issueReporter ?? core().openIssueReporter)(r),
+        send: (r) => (issueReporter ?? features().openIssueReporter)(r),
       })),
     );
 

@@ -1,6 +1,5 @@
 // Core side (dist/core.js): the service client and the features that need it, built on first use.
 import * as vscode from 'vscode';
-import { AgentClient } from './api/agent/agentClient';
 import { DevIndexClient, type RequestLogEntry } from './api/client';
 import { validateSearchParams } from './api/params';
 import type { ApiKeyStore } from './auth/apiKeyStore';
@@ -26,7 +25,6 @@ export class Services implements vscode.Disposable {
   /** The 401 box's Search Without Key: the same settings, never a key. */
   private keyless: DevIndexClient | undefined;
   private view: SearchViewProvider | undefined;
-  private agents: { over: DevIndexClient; api: AgentClient } | undefined;
   private watchFeature: WatchFeature | undefined;
   readonly search: SearchService;
   private readonly keySub: vscode.Disposable;
@@ -63,13 +61,6 @@ export class Services implements vscode.Disposable {
       onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
     });
     return this.keyless;
-  }
-
-  /** The agent endpoints, over the same client (and so the same pool, key and retry rules). */
-  agentClient(): AgentClient {
-    const client = this.getClient();
-    if (this.agents?.over !== client) this.agents = { over: client, api: new AgentClient(client) };
-    return this.agents.api;
   }
 
   /** Called when devIndex.search.* settings change; a view not created yet reads them when it is. */

@@ -1,9 +1,9 @@
 // Activation side of the agent jobs feature (dist/extension.js): the Agent Jobs view, the `devindex-agent:` scheme and
 // the command ids are registered at activation; the feature itself (store, polling, tree rows, commands' bodies; index.ts)
-// is in dist/core.js and is built on first use: the view shown, a command run, a key change while jobs are stored, or
+// is in dist/features.js and is built on first use: the view shown, a command run, a key change while jobs are stored, or
 // at activation when a stored job is still running (its polling and end notification resume as before).
 import * as vscode from 'vscode';
-import { core } from '../lazy';
+import { features } from '../lazy';
 import { AGENT_SCHEME } from './agentDocuments';
 import { DisposableStore } from './disposables';
 import type { JobStorage } from './jobModel';
@@ -28,7 +28,7 @@ const COMMAND_IDS: readonly AgentCommandId[] = [
   'devIndex.agent.followUp', 'devIndex.agent.openAnswer', 'devIndex.agent.approve', 'devIndex.agent.decline',
 ];
 
-/** Registers the view, the scheme and the commands; the feature is built from dist/core.js on first use. */
+/** Registers the view, the scheme and the commands; the feature is built from dist/features.js on first use. */
 export function registerAgents(context: { subscriptions: vscode.Disposable[]; globalState: JobStorage }, deps: AgentsDeps): AgentsRegistration {
   const owned = new DisposableStore();
   const changed = owned.register(new vscode.EventEmitter<TreeNode | undefined | void>());
@@ -51,7 +51,7 @@ export function registerAgents(context: { subscriptions: vscode.Disposable[]; gl
   };
   const load = (): AgentsFeature => {
     if (feature) return feature;
-    const c = core();
+    const c = features();
     const f = feature = c.createAgentsFeature(context.globalState, deps, reveal);
     owned.register(f);
     owned.register(f.tree.onDidChangeTreeData((e) => changed.fire(e)));
@@ -78,7 +78,7 @@ export function registerAgents(context: { subscriptions: vscode.Disposable[]; gl
     provideTextDocumentContent: (uri, token) => load().content.provideTextDocumentContent(uri, token),
   }));
   // A job still running when the window closed resumes polling, as it always did: right after activation, so that
-  // activation itself never waits for dist/core.js (a shown view asks for its rows then too).
+  // activation itself never waits for dist/features.js (a shown view asks for its rows then too).
   if (view.visible || storedJobs(context.globalState, true)) {
     const soon = setTimeout(() => { if (!disposed) load(); }, 0);
     owned.register({ dispose: () => { disposed = true; clearTimeout(soon); } });

@@ -6,10 +6,14 @@ import type * as Undici from 'undici';
 export const Agent: typeof Undici.Agent = require('undici/lib/dispatcher/agent.js');
 export const EnvHttpProxyAgent: typeof Undici.EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js');
 
-// As undici's own index.js does: the request API (request, stream, pipeline, connect, upgrade) lives on
-// Dispatcher.prototype, and the proxy agents tunnel with `connect`. Assigning it twice (when something
-// else loads the root too) puts the same functions back.
+// As undici's own lib/api/index.js does, for the two methods we use: the request API lives on
+// Dispatcher.prototype; the client calls `request`, and the proxy agents tunnel with `connect`
+// (`stream`, `pipeline` and `upgrade`, about 7 KB, are never called). Assigning them twice (when
+// something else loads the root too) puts the same functions back.
 const DispatcherClass: { prototype: object } = require('undici/lib/dispatcher/dispatcher.js');
-Object.assign(DispatcherClass.prototype, require('undici/lib/api/index.js') as object);
+Object.assign(DispatcherClass.prototype, {
+  request: require('undici/lib/api/api-request.js') as unknown,
+  connect: require('undici/lib/api/api-connect.js') as unknown,
+});
 
 export type { Dispatcher } from 'undici';

@@ -2,7 +2,19 @@
 // and Go with its `v`; PEP 440 for Python), as badges and one summary line. No vscode, no fs. An installed
 // or mentioned version that the ecosystem's rules cannot read gives no badge: never a wrong one.
 import * as pep440 from '@renovatebot/pep440';
-import * as semver from 'semver';
+// semver's functions from their own modules: the package's index loads every function and range helper
+// (about 8 KB more in dist/core.js), and esbuild cannot drop them from a CommonJS package.
+import semverCompare = require('semver/functions/compare');
+import semverEq = require('semver/functions/eq');
+import semverGte = require('semver/functions/gte');
+import semverLte = require('semver/functions/lte');
+import semverMajor = require('semver/functions/major');
+import semverMinor = require('semver/functions/minor');
+import semverSatisfies = require('semver/functions/satisfies');
+import semverValid = require('semver/functions/valid');
+import semverValidRange = require('semver/ranges/valid');
+
+const semver = { compare: semverCompare, eq: semverEq, gte: semverGte, lte: semverLte, major: semverMajor, minor: semverMinor, satisfies: semverSatisfies, valid: semverValid, validRange: semverValidRange };
 import type { Ecosystem } from './messages';
 export { installedChipLabel } from './versionWords';
 import { findVersionMentions, type MentionKind, type VersionMention } from './versionMentions';

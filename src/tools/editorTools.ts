@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import * as agentApi from '../api/agent/agentClient';
+import { agentClientOver } from '../api/agent/agentClientOver';
 import { config } from '../config';
 import type { Services } from '../services';
 import { scopeFromRemotes } from '../search/repoSlug';
@@ -81,7 +82,7 @@ export async function invokeLanguageModelTool(
     // The client directly, not the Search view's service: a model's searches do not go into the user's history.
     search: (params, opts) => services.getClient().search(params, opts),
     agentModule: async () => agentApi,
-    agent: async () => services.agentClient(),
+    agent: async () => agentClientOver(services.getClient()),
     start: (request: StartRequest) => Promise.resolve(vscode.commands.executeCommand<string | undefined>('devIndex.agent.start', request)),
     defaultMaxCredits: () => config.defaultMaxCredits(),
     extraModels: () => config.agentExtraModels(),

@@ -1,10 +1,10 @@
 // Language-model tools for VS Code's chat (agent mode): registered at activation when the editor has
 // the Language Model Tool API (feature-detected: without it the extension activates as before) and the
 // setting devIndex.tools.enabled is on. This file is in the activation bundle, so it only registers;
-// every call is handled by dist/core.js (src/tools/editorTools.ts), loaded on the first invocation.
+// every call is handled by dist/features.js (src/tools/editorTools.ts), loaded on the first invocation.
 import * as vscode from 'vscode';
 import { config } from '../config';
-import { core } from '../lazy';
+import { features } from '../lazy';
 import type { ToolWiring } from './editorTools';
 import { EDITOR_TOOL_NAMES, TOOL_NAMES, TOOL_SETTINGS, type ToolName } from './names';
 
@@ -83,7 +83,7 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, wir
     registered = EDITOR_TOOL_NAMES.map((name) => lm.registerTool<Input>(name, {
       prepareInvocation: (o) => prepareToolInvocation(name, o.input, config.defaultMaxCredits()),
       // A third argument, the invocation's progress, comes from editors with the toolProgress API (feature-detected in core).
-      invoke: (o, token, ...rest: unknown[]) => core().invokeLanguageModelTool(name, o, token, wiring, rest[0]),
+      invoke: (o, token, ...rest: unknown[]) => features().invokeLanguageModelTool(name, o, token, wiring, rest[0]),
     } as vscode.LanguageModelTool<Input>));
   };
   apply();
@@ -91,7 +91,7 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, wir
   // the same invocation with a progress that collects its lines.
   if (__DEVINDEX_TEST_SURFACE__ && process.env.DEVINDEX_TEST_KEY !== undefined) context.subscriptions.push(vscode.commands.registerCommand('devIndex.tools.invokeWithProgress', async (name: ToolName, input: Input) => {
     const lines: string[] = [];
-    const result = await core().invokeLanguageModelTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token, wiring,
+    const result = await features().invokeLanguageModelTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token, wiring,
       { report: (p: { message?: string }) => { if (p.message) lines.push(p.message); } });
     const text = result.content.map((p) => (p as { value?: unknown }).value).filter((v): v is string => typeof v === 'string').join('\n');
     return { text, progress: lines };

@@ -5,6 +5,7 @@
 // process is registered too and says why it is left out (src/web/unavailable.ts).
 import * as vscode from 'vscode';
 import { registerAgents } from '../agents/register';
+import { agentClientOver } from '../api/agent/agentClientOver';
 import { ApiKeyStore } from '../auth/apiKeyStore';
 import { registerAuthCommands } from '../auth/commands';
 import { verifyKey } from '../auth/verifyKey';
@@ -48,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): void {
       verify: (key) => verifyKey(key, { baseUrl: config.baseUrl(), allowInsecureHttp: config.allowInsecureHttp(), timeoutMs: Math.min(config.requestTimeoutMs(), 15_000) }),
     });
     const agents = registerAgents(context, {
-      backend: () => svc().agentClient(),
+      backend: () => agentClientOver(svc().getClient()),
       hasKey: async () => (await keys.get()) !== undefined,
       defaultMaxCredits: () => config.defaultMaxCredits(),
       log: (m) => log().info(m),

@@ -1,10 +1,16 @@
 // The browser's src/lazy.ts: a web extension is one file (a worker cannot require a second bundle), so the
-// "core" is bundled in and core() returns it. Same signature as src/lazy.ts (scripts/build.mjs, HOST_MODULES).
+// core and the features are bundled in and core() / features() return them. Same signatures as src/lazy.ts
+// (scripts/webBuild.mjs, HOST_MODULES).
 import type * as Core from '../core';
-import { webCore } from './core';
+import type * as Features from '../features';
+import { webCore, webFeatures } from './core';
 
 export function core(): typeof Core {
   return webCore;
+}
+
+export function features(): typeof Features {
+  return webFeatures;
 }
 
 export function coreLoaded(): boolean {

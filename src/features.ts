@@ -1,0 +1,8 @@
+// Everything that is not needed to activate or to search: loaded lazily through src/lazy.ts
+// (dist/features.js) when a feature is first used. The modules it shares with src/core.ts come from
+// dist/core.js (scripts/build.mjs, core-shared).
+export { createDependencySearch } from './deps/editor';
+export { invokeLanguageModelTool } from './tools/editorTools';
+export { showDiagnosis, reportIssue, openIssueReporter } from './doctor/editor';
+export { createAgentsFeature, notifyEnds, notifyWaiting } from './agents/index';
+export { agentClientOver } from './api/agent/agentClientOver';
