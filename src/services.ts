@@ -13,6 +13,7 @@ import { remotesOf } from './search/workspaceRepos';
 import { externalUrl } from './webview/linkPolicy';
 import { SearchViewProvider } from './webview/searchViewProvider';
 import { WatchFeature } from './watches/editor';
+import { intervalFromEnv, TEST_INTERVAL_ENV } from './watches/schedule';
 import { ORIGINS } from './api/version';
 
 function logLine(e: RequestLogEntry): string {
@@ -87,6 +88,9 @@ export class Services implements vscode.Disposable {
       },
       watchable: () => this.view?.watchableSearch(),
       changed: () => this.view?.watchesChanged(),
+    }, {
+      // 6 hours; the e2e tier shortens it (two real windows, one watcher). No `process` in a web worker.
+      intervalMs: intervalFromEnv(typeof process === 'undefined' ? undefined : process.env[TEST_INTERVAL_ENV]),
     });
     return this.watchFeature;
   }

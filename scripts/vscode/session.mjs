@@ -156,9 +156,10 @@ export class Session {
   /**
    * code-server on 127.0.0.1 with throw-away user-data, extensions and config, the gallery pointed
    * at a closed loopback port, and the given user settings. `testDriver` turns on the smoke-test
-   * driver, without which a built workbench silently ignores the extension-test payload.
+   * driver, without which a built workbench silently ignores the extension-test payload. `env`: more
+   * variables for code-server, which its extension hosts inherit (the e2e tier's test hooks).
    */
-  async startCodeServer({ settings = {}, testDriver = false, vsix, port } = {}) {
+  async startCodeServer({ settings = {}, testDriver = false, vsix, port, env: extraEnv = {} } = {}) {
     const tools = this.tools ?? (this.tools = await provision({ log: this.log }));
     port ??= await freePort();
     const userData = this.folder('user-data');
@@ -183,6 +184,7 @@ export class Session {
     const env = this.isolatedEnv({
       PATH: `${dirname(tools.node)}:${process.env.PATH}`,
       EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/', itemUrl: 'http://127.0.0.1:9/' }),
+      ...extraEnv,
     });
     delete env.VSCODE_IPC_HOOK_CLI; // a terminal inside VS Code would redirect the CLI to that window
     const base = [tools.codeServer, '--user-data-dir', userData, '--extensions-dir', extensions, '--config', config];

@@ -16,7 +16,7 @@ if (argv.includes('--keep')) process.env.DEVINDEX_KEEP_SESSION = '1';
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
 // Seven suites took 5 to 8 minutes on 2 loaded cores; the eighth (walkthrough) adds about 3 at a load average
 // near 20. The limit is a guard against a hang, not a goal.
-const TIMEOUT_MS = Number(process.env.DEVINDEX_E2E_TIMEOUT_MS ?? 1_200_000);
+const TIMEOUT_MS = Number(process.env.DEVINDEX_E2E_TIMEOUT_MS ?? 1_800_000);
 const RESULTS = join(root, 'test-results', 'e2e');
 const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -48,7 +48,11 @@ try {
   for (const [p, text] of Object.entries(quiet)) { mkdirSync(dirname(join(depsWorkspace, p)), { recursive: true }); writeFileSync(join(depsWorkspace, p), text); }
   const firstRunWorkspace = session.folder('workspace', 'first-run');
   writeFileSync(join(firstRunWorkspace, 'README.md'), '# first-run\n\nAn empty folder: the walkthrough suite sees the extension as a first install does.\n');
-  await session.startCodeServer({ vsix, settings: { 'devIndex.baseUrl': sandboxUrl } });
+  // Watch for a Fix checks at most every 6 hours; watchesTwoWindows.test.ts needs due checks within minutes.
+  // Only a window that runs its background loop feels it (one with watches at activation, or after the
+  // Watch for a Fix command); the other suites' watches are made and removed long before it.
+  const watchIntervalMs = '120000';
+  await session.startCodeServer({ vsix, settings: { 'devIndex.baseUrl': sandboxUrl }, env: { DEVINDEX_TEST_WATCH_INTERVAL_MS: watchIntervalMs } });
   log(`[e2e] sandbox ${sandboxUrl}, code-server ${session.codeServerUrl} ready at ${secs()}`);
 
   rmSync(RESULTS, { recursive: true, force: true });
@@ -64,6 +68,8 @@ try {
         DEVINDEX_E2E_ROOT: root,
         DEVINDEX_E2E_SANDBOX_URL: sandboxUrl,
         DEVINDEX_E2E_TEST_KEY: TEST_KEY,
+        DEVINDEX_E2E_WATCH_INTERVAL_MS: watchIntervalMs,
+        DEVINDEX_E2E_USER_DATA: session.folder('user-data'),
         DEVINDEX_E2E_RESULTS: RESULTS,
         DEVINDEX_E2E_RUN_DIR: session.folder('browsers'),
         DEVINDEX_E2E_CHROMIUM: CHROMIUM,

@@ -251,6 +251,7 @@ export class WatchService {
         if (!fresh || dueWatches([fresh], this.deps.timers.now(), interval).length === 0) continue;
         try {
           await this.checkOne(fresh, 'background');
+          this.deps.log(`watch: ${w.id} checked in the background`);
         } catch (e) {
           this.deps.log(`watch: ${w.id} (“${w.params.query.slice(0, 60)}”) failed: ${e instanceof Error ? e.message : String(e)}`);
         }

@@ -39,7 +39,8 @@ const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(
 export class Workbench {
   private shots = 0;
 
-  private constructor(readonly context: BrowserContext, readonly page: Page, private readonly name: string) {}
+  /** `ownsContext`: close() ends the browser profile (a window from openWindow() closes only its page). */
+  private constructor(readonly context: BrowserContext, readonly page: Page, private readonly name: string, private readonly ownsContext = true) {}
 
   /** A fresh headless chromium profile on the workbench; `name` prefixes this file's screenshots. */
   static async open(name: string, opts: { url?: string } = {}): Promise<Workbench> {
@@ -54,6 +55,20 @@ export class Workbench {
     await page.goto(opts.url ?? e2e.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench .activitybar').waitFor({ state: 'visible', timeout: 60_000 });
     // The status bar is laid out last; before it, key presses may not reach the workbench.
+    await page.locator('.statusbar').waitFor({ state: 'visible' });
+    return wb;
+  }
+
+  /**
+   * A second window on the same browser profile: another tab of the same origin, as a user opens one. It gets
+   * its own extension host in code-server and shares the workbench's storage (globalState) with this one.
+   * Its close() closes only its tab.
+   */
+  async openWindow(name: string, opts: { url?: string } = {}): Promise<Workbench> {
+    const page = await this.context.newPage();
+    const wb = new Workbench(this.context, page, slug(name), false);
+    await page.goto(opts.url ?? e2e.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.monaco-workbench .activitybar').waitFor({ state: 'visible', timeout: 60_000 });
     await page.locator('.statusbar').waitFor({ state: 'visible' });
     return wb;
   }
@@ -327,6 +342,7 @@ export class Workbench {
   }
 
   async close(): Promise<void> {
-    await this.context.close();
+    if (this.ownsContext) await this.context.close();
+    else if (!this.page.isClosed()) await this.page.close();
   }
 }

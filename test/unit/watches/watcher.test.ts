@@ -9,7 +9,7 @@ import type { SearchResponse } from '../../../src/api/schemas';
 import { checkWatch, mergeWatch, newWatch, recompare, WATCH_INTERVAL_MS, type Watch } from '../../../src/deps/watch';
 import { checkedWords } from '../../../src/deps/watchWords';
 import { holds, LEASE_KEY, LEASE_RENEW_MS, LEASE_TTL_MS, leaseStep } from '../../../src/watches/lease';
-import { afterFailure, dueWatches, nextDueAt, OFFLINE_FIRST_MS, OFFLINE_MAX_MS } from '../../../src/watches/schedule';
+import { afterFailure, dueWatches, intervalFromEnv, nextDueAt, OFFLINE_FIRST_MS, OFFLINE_MAX_MS } from '../../../src/watches/schedule';
 import { WATCH_KEY_PREFIX, WatchService, type WatchEvent } from '../../../src/watches/watcher';
 import { newsText, watchScopeWords } from '../../../src/watches/watchText';
 import { ManualClock } from '../agents/manualClock';
@@ -67,6 +67,16 @@ test('schedule: a watch is due at most every 6 hours; the next beat never comes 
     if (dueWatches([w('x', last)], t).length) { checks++; last = t; }
   }
   assert.equal(checks, 4);
+});
+
+test('schedule: DEVINDEX_TEST_WATCH_INTERVAL_MS shortens the interval only to a whole number from 10 s to 6 hours', () => {
+  assert.equal(intervalFromEnv(undefined), WATCH_INTERVAL_MS);
+  assert.equal(intervalFromEnv('90000'), 90_000);
+  assert.equal(intervalFromEnv(' 10000 '), 10_000);
+  assert.equal(intervalFromEnv(String(WATCH_INTERVAL_MS)), WATCH_INTERVAL_MS);
+  for (const bad of ['', '9999', '0', '-90000', '90000.5', '1e5', '90 s', 'NaN', String(WATCH_INTERVAL_MS + 1)]) {
+    assert.equal(intervalFromEnv(bad), WATCH_INTERVAL_MS, `"${bad}" keeps 6 hours`);
+  }
 });
 
 test('schedule: offline waits grow, rate limits and the keyless quota wait until their reset, a refused search waits for its next turn', () => {
