@@ -131,7 +131,9 @@ export class WatchFeature implements vscode.Disposable {
   viewPort(): WatchViewPort {
     return {
       list: (current) => this.viewList(current),
-      add: async () => { await this.addCurrent(); },
+      // The same path as the command (src/watches/register.ts): it also starts this window's background checks,
+      // which a watch added from the view did not (the first check waited for the next activation).
+      add: async () => { await vscode.commands.executeCommand('devIndex.watch.add'); },
       act: async (action, id) => {
         if (action === 'check') await this.checkNow(id);
         else if (action === 'remove') await this.service.remove(id);

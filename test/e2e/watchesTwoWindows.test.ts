@@ -92,7 +92,7 @@ describe('Watch for a Fix in two real windows (issue 23)', () => {
   });
 
   it('one window checks a due watch, the other shows the result, and takes over when the first closes', async () => {
-    // Window A: a search in fetchline's repository, then the palette's Watch for a Fix.
+    // Window A: a search in fetchline's repository, then the view's Watch for a Fix button.
     await a.openContainer('Developer Index');
     await a.setViewExpanded('Agent Jobs', false).catch(() => undefined);
     await a.runCommand("Developer Index: Search in a Dependency's Repository…");
@@ -105,7 +105,8 @@ describe('Watch for a Fix in two real windows (issue 23)', () => {
     await a.answerInputBox(QUERY, { prompt: /fetchline\/fetchline/ });
     const viewA = a.webview();
     await viewA.getByRole('button', { name: /^Watch for a Fix: re-run “ECONNRESET after idle keep-alive socket” in fetchline\/fetchline/ }).waitFor({ state: 'visible', timeout: 30_000 });
-    await a.runCommand('Developer Index: Watch for a Fix');
+    // The view's own button (the same command as the palette's; it starts this window's background checks).
+    await viewA.getByRole('button', { name: /^Watch for a Fix: re-run “ECONNRESET after idle keep-alive socket” in fetchline\/fetchline/ }).click();
     const itemA = viewA.locator('.watch-item').filter({ hasText: QUERY });
     await itemA.waitFor({ state: 'visible', timeout: 15_000 });
     const madeAt = Date.now();
