@@ -4,6 +4,7 @@
 // cancelled, when Back is pressed, or when the service rejects the submission.
 import { AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS } from '../api/agent/agentConstants';
 import type { AgentSubmitParams } from './agentBackend';
+import { grouped } from '../api/grouped';
 
 export const PROMPT_MAX_LENGTH = 10_000;
 export const TOTAL_STEPS = 6;
@@ -25,7 +26,7 @@ export function draftFrom(r: { prompt: string; urls?: string[]; maxCredits?: num
 export function validatePrompt(v: string): string | undefined {
   if (v.trim().length === 0) return 'The prompt must not be empty.';
   if (v.length > PROMPT_MAX_LENGTH) {
-    return `The prompt is ${v.length.toLocaleString('en-US')} characters; the maximum is ${PROMPT_MAX_LENGTH.toLocaleString('en-US')}.`;
+    return `The prompt is ${grouped(v.length)} characters; the maximum is ${grouped(PROMPT_MAX_LENGTH)}.`;
   }
   return undefined;
 }
@@ -126,7 +127,7 @@ export async function askStartJob(
   const first = order.findIndex((f) => errors[f] !== undefined);
   const steps: Array<() => InputStep | PickStep> = [
     () => ({
-      step: 1, totalSteps: TOTAL_STEPS, title, prompt: `What should the agent do? (at most ${PROMPT_MAX_LENGTH.toLocaleString('en-US')} characters)`,
+      step: 1, totalSteps: TOTAL_STEPS, title, prompt: `What should the agent do? (at most ${grouped(PROMPT_MAX_LENGTH)} characters)`,
       value: draft.prompt, placeHolder: 'e.g. Find the rate limits of the three most popular HTTP client libraries', initialError: errors.prompt,
       validate: validatePrompt,
     }),

@@ -18,6 +18,7 @@ function installedOf(v: unknown): InstalledDependency[] | undefined {
   return ok.length ? ok.map((d) => ({ ecosystem: d.ecosystem, name: d.name, slug: d.slug, ...(d.version ? { version: d.version } : {}) })) : undefined;
 }
 import { pickFolder, remotesOf } from './workspaceRepos';
+import { grouped } from '../api/grouped';
 
 /** What `Search in This Repository…` did (returned to callers such as tests; the user sees messages). */
 export type RepoScopeOutcome =
@@ -107,7 +108,7 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
     const sq = selectionToQuery(text);
     if (!sq.query) return;
     const notice = sq.cut
-      ? `The selection was ${sq.originalLength.toLocaleString('en-US')} characters; the search uses its first ${sq.query.length}.`
+      ? `The selection was ${grouped(sq.originalLength)} characters; the search uses its first ${sq.query.length}.`
       : undefined;
     await view().search({ query: sq.query }, { scope: 'keep', ...(notice ? { notice } : {}) });
   });

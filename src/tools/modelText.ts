@@ -8,6 +8,7 @@ import { approvalWords } from '../api/agent/runOutcome';
 import { untilWords } from '../api/waitWords';
 import type { ParamIssue } from '../api/params';
 import { clean, scrubSecret } from './text';
+import { grouped } from '../api/grouped';
 
 export type Surface = 'editor' | 'mcp';
 
@@ -129,7 +130,7 @@ export function traceSummary(trace: AgentTrace, o: { surface: Surface }): string
 
 function jsonBlock(v: unknown, maxChars: number): string {
   const text = clean(JSON.stringify(v, null, 2) ?? 'null');
-  const s = text.length > maxChars ? `${text.slice(0, maxChars)}\n… [cut at the size budget: ${text.length.toLocaleString('en-US')} characters in all]` : text;
+  const s = text.length > maxChars ? `${text.slice(0, maxChars)}\n… [cut at the size budget: ${grouped(text.length)} characters in all]` : text;
   return `\`\`\`json\n${s}\n\`\`\``;
 }
 
@@ -167,11 +168,11 @@ function approvalAdvice(surface: Surface, threadId: string | undefined, approval
 
 /** Text cut at `max` characters, saying how much there was. */
 function cutText(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n(cut at the size budget: ${text.length.toLocaleString('en-US')} characters in all)`;
+  return text.length <= max ? text : `${text.slice(0, max)}\n(cut at the size budget: ${grouped(text.length)} characters in all)`;
 }
 
 export function jobStartedText(jobId: string, maxCredits: number | undefined, o: { surface: Surface }): string {
-  const ceiling = maxCredits !== undefined ? ` with a ceiling of ${maxCredits.toLocaleString('en-US')} credits` : '';
+  const ceiling = maxCredits !== undefined ? ` with a ceiling of ${grouped(maxCredits)} credits` : '';
   const where = o.surface === 'editor' ? ' It also appears in the Agent Jobs view, where the user can follow or cancel it.' : '';
   return `Started agent job ${jobId}${ceiling}. It runs asynchronously; call devIndex_agentJobStatus with this jobId to read its progress and, once completed, its result.${where}`;
 }
@@ -180,5 +181,5 @@ export function snapshotText(jobId: string, snap: AgentSnapshot, o: { maxChars: 
   const body = clean(snap.snapshot);
   const cut = body.length > o.maxChars - 200;
   const shown = cut ? body.slice(0, Math.max(0, o.maxChars - 200)) : body;
-  return `Snapshot ${clean(snap.snapshotId ?? '')} of agent job ${jobId}${cut ? ` (cut at the size budget: ${body.length.toLocaleString('en-US')} characters in all)` : ''}:\n\`\`\`\n${shown}\n\`\`\``;
+  return `Snapshot ${clean(snap.snapshotId ?? '')} of agent job ${jobId}${cut ? ` (cut at the size budget: ${grouped(body.length)} characters in all)` : ''}:\n\`\`\`\n${shown}\n\`\`\``;
 }

@@ -7,6 +7,7 @@ import { config } from '../config';
 import { features } from '../lazy';
 import type { ToolWiring } from './editorTools';
 import { EDITOR_TOOL_NAMES, TOOL_NAMES, TOOL_SETTINGS, type ToolName } from './names';
+import { grouped } from '../api/grouped';
 
 
 declare const __DEVINDEX_TEST_SURFACE__: boolean;
@@ -42,11 +43,11 @@ export function prepareToolInvocation(name: ToolName, input: Input, defaultMaxCr
       // The model wrote the prompt: short() puts it on one line, so it cannot close the code block and
       // dress up as the confirmation's own words (the ceiling is also in the title, which it cannot touch).
       md.appendCodeblock(short(args.prompt, 1000), 'text');
-      md.appendMarkdown(`\n**Credit ceiling:** ${credits.toLocaleString('en-US')} credits`);
+      md.appendMarkdown(`\n**Credit ceiling:** ${grouped(credits)} credits`);
       if (Array.isArray(args.urls) && args.urls.length) md.appendMarkdown(`\n\n**Starts from:** ${args.urls.length} URL${args.urls.length === 1 ? '' : 's'}`);
       return {
         invocationMessage: 'Starting an agent job',
-        confirmationMessages: { title: `Start an agent job (up to ${credits.toLocaleString('en-US')} credits)?`, message: md },
+        confirmationMessages: { title: `Start an agent job (up to ${grouped(credits)} credits)?`, message: md },
       };
     }
     case TOOL_NAMES.agentJobStatus:

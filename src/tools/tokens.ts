@@ -2,6 +2,8 @@
 // readMore, job status, the bench): about 4 characters a token, the usual rule of thumb for English
 // prose and markdown. No tokenizer vocabulary is shipped; budgets in tokens become budgets in
 // characters with the same constant, so what an answer says about its size and what it was cut to agree.
+import { grouped } from '../api/grouped';
+
 export const CHARS_PER_TOKEN = 4;
 
 /** About how many tokens `text` is (characters / 4, rounded up). */
@@ -16,5 +18,5 @@ export function charsForTokens(tokens: number): number {
 
 /** "~1,234 tokens" */
 export function tokensWords(n: number): string {
-  return `~${n.toLocaleString('en-US')} tokens`;
+  return `~${grouped(n)} tokens`;
 }

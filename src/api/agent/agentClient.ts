@@ -14,6 +14,7 @@ import {
 import type { CallOptions, DevIndexClient } from '../client';
 import { ApiError, PASSTHROUGH_ERROR } from '../errors';
 import type { ParamIssue } from '../params';
+import { grouped } from '../grouped';
 
 export * from './agentSchemas';
 export * from './agentTrace';
@@ -134,7 +135,7 @@ export function validateAgentSubmit(p: AgentSubmitParams, rules: SubmitRules = {
   const input = p as unknown as Record<string, unknown>;
   if (typeof input.prompt !== 'string') issues.push({ field: 'prompt', message: 'prompt is required and must be a string' });
   else if (input.prompt.trim().length === 0) issues.push({ field: 'prompt', message: 'prompt must not be empty' });
-  else if (input.prompt.length > PROMPT_MAX_LENGTH) issues.push({ field: 'prompt', message: `prompt is ${input.prompt.length} characters; the maximum is ${PROMPT_MAX_LENGTH.toLocaleString('en-US')}` });
+  else if (input.prompt.length > PROMPT_MAX_LENGTH) issues.push({ field: 'prompt', message: `prompt is ${input.prompt.length} characters; the maximum is ${grouped(PROMPT_MAX_LENGTH)}` });
 
   if (input.urls !== undefined) {
     if (!Array.isArray(input.urls)) issues.push({ field: 'urls', message: 'urls must be a list of absolute http(s) URLs' });
