@@ -317,7 +317,13 @@ export class ResultsView {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       const start = performance.now();
-      while (this.pending.length && performance.now() - start < SLICE_MS) this.show(this.pending[0]!);
+      while (this.pending.length && performance.now() - start < SLICE_MS) {
+        const i = this.pending[0]!;
+        this.show(i);
+        // Laid out now, inside the slice's time: showing passages rendered earlier costs little script and
+        // much layout, which would otherwise pile up after the slice (99 rows re-shown in one frame).
+        this.rowAt(i)?.getBoundingClientRect();
+      }
       this.schedule();
     }, 0);
   }
