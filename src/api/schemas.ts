@@ -24,7 +24,12 @@ export const SearchResultSchema = z.looseObject({
   // Results "carry matched passages"; a result without the array is still worth showing.
   passages: z.array(PassageSchema).optional().transform((v) => v ?? []),
   license: z.unknown().optional(),
-}).transform((r) => ({ ...r, type: resultKind(r) }));
+  // zod's output is a fresh object (looseObject copies every key), so `type` is set on it rather than on a
+  // second copy: 100 fewer objects per search at k=100 (issue 20, the client's tail is its allocations).
+}).transform((r) => {
+  r.type = resultKind(r);
+  return r as typeof r & { type: string };
+});
 
 export const CoverageSchema = z.looseObject({
   doc: z.string().optional(),

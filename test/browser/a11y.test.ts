@@ -391,4 +391,30 @@ describe('Expand All in slices (issue 20) keeps the tree usable', () => {
     assert.equal(await v.page.locator('li.row[aria-expanded="true"]').count(), 0);
     await v.page.close();
   });
+
+  it('Tab from the last passage of the rows on screen shows the next row before the focus moves, so no waiting row is skipped', async () => {
+    const v = await freshView('dark');
+    const many = Array.from({ length: 60 }, (_, i) => ({
+      id: `doc:tab/${i}`, type: 'doc', url: `https://nodejs.org/api/tab-${i}.html`, title: `Result ${i}`, provenance: `nodejs.org/api/tab-${i}.html`,
+      passages: Array.from({ length: 3 }, (_, j) => ({ text: `### Part ${j}\n\nSome **markdown** ${i}.${j}.` })),
+    }));
+    await v.page.keyboard.press('Tab');
+    await showResults(v, 'tab', many);
+    // All in one task, so no slice can run in between: Expand All, the focus on the last passage shown, Tab's keydown.
+    const seen = await v.page.evaluate(() => {
+      window.dispatchEvent(new MessageEvent('message', { data: { type: 'command', command: 'expandAll' } }));
+      const rows = [...document.querySelectorAll<HTMLElement>('li.row')];
+      const shown = rows.filter((li) => li.querySelector('.row-passages[data-filled]:not([aria-busy])'));
+      const last = shown[shown.length - 1]!;
+      const next = rows[Number(last.dataset.index) + 1]!;
+      const before = next.querySelector('.row-passages')!.getAttribute('aria-busy');
+      const passages = last.querySelectorAll<HTMLElement>('.passage');
+      passages[passages.length - 1]!.focus();
+      passages[passages.length - 1]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, cancelable: true }));
+      return { last: Number(last.dataset.index), before, after: next.querySelector('.row-passages')!.getAttribute('aria-busy'), passages: next.querySelectorAll('.passage').length };
+    });
+    assert.equal(seen.before, 'true', `row ${seen.last + 1} was waiting for its slice`);
+    assert.deepEqual({ after: seen.after, passages: seen.passages }, { after: null, passages: 3 }, 'and is shown on Tab, before the focus moves');
+    await v.page.close();
+  });
 });

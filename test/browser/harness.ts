@@ -102,17 +102,23 @@ export interface ViewPage {
 }
 
 /**
- * The stand-in for VS Code's webview host: acquireVsCodeApi records posted messages, and state lives in
- * sessionStorage so it survives a reload the way VS Code keeps it across a webview rebuild.
+ * The stand-in for VS Code's webview host: acquireVsCodeApi records posted messages, and state survives a
+ * reload the way VS Code keeps it across a webview rebuild. setState costs what VS Code's does: the state is
+ * serialised (JSON.stringify) and handed over; VS Code posts that string to its host, which keeps it in another
+ * process. Here the page keeps the string and puts it in sessionStorage when it goes away (pagehide), so a
+ * 500-passage state is not also written to storage on the view's thread at every save, which VS Code never does.
  */
 const FAKE_HOST = `
   window.__posted = [];
   window.__violations = [];
   document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+  let kept = sessionStorage.getItem('vscode-state');
+  let changed = false;
+  window.addEventListener('pagehide', () => { if (changed) sessionStorage.setItem('vscode-state', kept); });
   window.acquireVsCodeApi = () => ({
     postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))),
-    getState: () => JSON.parse(sessionStorage.getItem('vscode-state') || 'null'),
-    setState: (s) => sessionStorage.setItem('vscode-state', JSON.stringify(s)),
+    getState: () => JSON.parse(kept || 'null'),
+    setState: (s) => { kept = JSON.stringify(s); changed = true; },
   });
 `;
 

@@ -603,6 +603,68 @@ describe('search view in chromium', () => {
     await v.page.close();
   });
 
+  it('Expand All ends with every row expanded and its passages rendered as markdown, again after Collapse All; a search started during the slices leaves no stale rows (issue 20)', async () => {
+    const v = await freshView();
+    const many = Array.from({ length: 100 }, (_, i) => ({
+      id: `doc:slices/${i}`, type: 'doc', url: `https://nodejs.org/api/slices-${i}.html`, title: `Old result ${i}`, provenance: `nodejs.org/api/slices-${i}.html`,
+      passages: Array.from({ length: 5 }, (_, j) => ({ text: `### Old part ${i}.${j}\n\nSome **bold** words, \`code\` and [a link](https://nodejs.org/${i}/${j}).\n\n| a | b |\n|---|---|\n| ${i} | ${j} |\n\n\`\`\`ts\nconst x = ${i};\n\`\`\`` })),
+    }));
+    await showSample(v, (params) => outcome({ params, results: many }));
+    /** Every row, as the tree and a screen reader see it once nothing is left busy. */
+    const rows = () => v.page.locator('li.row').evaluateAll((els) => els.map((li) => {
+      const box = li.querySelector<HTMLElement>('.row-passages');
+      const passages = [...li.querySelectorAll<HTMLElement>('.passage')];
+      return {
+        expanded: li.getAttribute('aria-expanded'), shown: !!box && !box.hidden && box.getBoundingClientRect().height > 0,
+        busy: box?.getAttribute('aria-busy') ?? null, passages: passages.length,
+        visible: passages.filter((p) => p.getBoundingClientRect().height > 0).length,
+        markdown: passages.every((p) => !!p.querySelector('.md h3') && !!p.querySelector('.md strong') && !!p.querySelector('.md table td')
+          && !!p.querySelector('.md pre.md-code code') && !!p.querySelector('.md a[href^="https://nodejs.org/"]') && !/###|\|---|\*\*|```/.test(p.textContent ?? '')),
+      };
+    }));
+    const allDone = () => v.page.waitForFunction(() => document.querySelectorAll('li.row .passage').length === 500 && !document.querySelector('.row-passages[aria-busy]'), undefined, { timeout: 30_000 });
+    for (const round of ['first Expand All', 'Expand All after Collapse All']) {
+      await v.send({ type: 'command', command: 'expandAll' });
+      await allDone();
+      const all = await rows();
+      assert.equal(all.length, 100);
+      all.forEach((r, i) => assert.deepEqual(r, { expanded: 'true', shown: true, busy: null, passages: 5, visible: 5, markdown: true }, `${round}: row ${i}`));
+      await v.send({ type: 'command', command: 'collapseAll' });
+      assert.equal(await v.page.locator('li.row[aria-expanded="true"]').count(), 0, `${round}: Collapse All closes every row`);
+      assert.equal(await v.page.locator('.row-passages:not([hidden])').count(), 0, `${round}: and hides every passage`);
+    }
+    // A new search while the slices run: Expand All, then (in the same task, so slices are certainly still due)
+    // the form submitted; its results replace the list, and no later slice writes an old passage anywhere.
+    const before = (await v.posted()).length;
+    const due = await v.page.evaluate(() => {
+      window.dispatchEvent(new MessageEvent('message', { data: { type: 'command', command: 'expandAll' } }));
+      const busy = document.querySelectorAll('.row-passages[aria-busy="true"]').length;
+      (document.getElementById('q') as HTMLInputElement).value = 'a new question';
+      (document.querySelector('form') as HTMLFormElement).requestSubmit();
+      return busy;
+    });
+    assert.ok(due > 50, `slices were still due when the search started (${due} rows busy)`);
+    const s = await v.waitForPosted('search', before);
+    assert.equal(s.params.query, 'a new question');
+    await v.send({ type: 'searchStarted', requestId: s.requestId, params: s.params });
+    const fresh = Array.from({ length: 3 }, (_, i) => ({
+      id: `doc:new/${i}`, type: 'doc', url: `https://nodejs.org/api/new-${i}.html`, title: `New result ${i}`, provenance: `nodejs.org/api/new-${i}.html`,
+      passages: [{ text: `New passage ${i} with **markdown**.` }],
+    }));
+    await v.send({ type: 'results', requestId: s.requestId, outcome: outcome({ params: s.params, results: fresh }) });
+    // Long enough for every slice the old Expand All had left (100 rows) to have run, were it not cancelled.
+    await v.page.evaluate(() => new Promise<void>((r) => { let n = 0; const tick = () => (++n > 40 ? r() : setTimeout(tick, 10)); tick(); }));
+    assert.deepEqual(await v.page.locator('li.row .row-title').allTextContents(), ['New result 0', 'New result 1', 'New result 2']);
+    assert.deepEqual(await v.page.locator('li.row').evaluateAll((els) => els.map((li) => li.getAttribute('aria-expanded'))), ['false', 'false', 'false'], 'the new rows are collapsed');
+    assert.equal(await v.page.locator('.passage, .row-passages, [aria-busy]').count(), 0, 'no passage box, old or new, and nothing busy');
+    assert.doesNotMatch(await v.page.locator('#results-region').innerText(), /Old (result|part)/, 'nothing of the old results is left');
+    // The new list expands as usual.
+    await v.send({ type: 'command', command: 'expandAll' });
+    await v.page.waitForFunction(() => document.querySelectorAll('li.row .passage').length === 3 && !document.querySelector('[aria-busy]'));
+    assert.deepEqual(await v.page.locator('li.row .passage .md strong').allTextContents(), ['markdown', 'markdown', 'markdown']);
+    await v.page.close();
+  });
+
   it('shows the empty states; Clear empties the query and the results', async () => {
     const v = await freshView('light');
     assert.match((await v.page.textContent('#results-region')) ?? '', /Type a question and press Enter/);

@@ -93,7 +93,7 @@ function versionBadges(r: ViewResult): HTMLElement {
       icon(b.verdict === 'newer-fix' || b.verdict === 'newer-release' ? 'arrow-up' : b.verdict === 'affects-yours' ? 'bug' : 'check', 'version-icon'), b.label)));
 }
 
-/** The box a row's passages go in; empty (and busy) until `fillPassages` renders them. */
+/** The box a row's passages go in; empty until `fillPassages` renders them. */
 function passagesBox(r: ViewResult): HTMLElement {
   return h('div', { class: 'row-passages', role: 'group', 'aria-label': `Passages of ${resultTitle(r)}` });
 }
@@ -114,7 +114,6 @@ function fillPassages(box: HTMLElement, r: ViewResult, index: number): void {
         actionButton('insert-passage', 'insert', `Insert ${n} at Cursor`, { 'data-p': i })),
       body));
   });
-  box.removeAttribute('aria-busy');
   box.dataset.filled = '';
 }
 
@@ -175,13 +174,28 @@ export class ResultsView {
     };
     this.el.addEventListener('pointerover', arm);
     this.el.addEventListener('focusin', arm);
+    // Tab and Shift+Tab walk the passages of expanded rows in document order: the next expanded row in that
+    // direction is shown before the browser moves the focus, so a row waiting for its slice is never skipped.
+    this.el.addEventListener('keydown', (e) => {
+      if (e.key !== 'Tab' || !this.list) return;
+      const li = (e.target as Element | null)?.closest?.<HTMLElement>('li.row');
+      if (!li) return;
+      const step = e.shiftKey ? -1 : 1;
+      for (let j = Number(li.dataset.index) + step; j >= 0 && j < this.rows(); j += step) {
+        if (this.expanded.has(j)) { this.ensureFilled(j); break; }
+      }
+    });
   }
 
   private outcome: ViewOutcome | undefined | null = null;
   private list: HTMLOListElement | undefined;
   private expanded = new Set<number>();
   private selected = -1;
-  /** Expanded rows whose passages are not rendered yet, in the order they will be (issue 20). */
+  /**
+   * Expanded rows whose passages are not shown yet, in the order they will be (issue 20). Such a row says
+   * `aria-expanded="true"` and its group `aria-busy="true"`; the group's passages, when a Collapse All
+   * left them rendered, stay out of the layout (CSS) until the row's turn.
+   */
   private pending: number[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -196,8 +210,11 @@ export class ResultsView {
     for (const i of [...this.expanded]) if (!want.has(i)) this.setExpanded(i, false);
     const opened = [...want].filter((i) => !this.expanded.has(i));
     for (const i of opened) this.setExpanded(i, true);
-    if (opened.length === 1) this.fill(opened[0]!);
-    else if (opened.length > 1) this.fillInSlices(opened);
+    if (opened.length === 1) this.show(opened[0]!);
+    else if (opened.length > 1) this.showInSlices(opened);
+    // Collapse All (or a row closed) while slices were due: what is left for closed rows is dropped.
+    if (this.pending.some((i) => !this.expanded.has(i))) this.pending = this.pending.filter((i) => this.expanded.has(i));
+    if (!this.pending.length) this.cancelSlices();
     const sel = Math.min(s.selected, o.results.length - 1);
     if (sel !== this.selected) {
       const old = this.rowAt(this.selected);
@@ -218,17 +235,20 @@ export class ResultsView {
     return this.list?.childElementCount ?? 0;
   }
 
-  /** Rows expanded whose passages are still to be rendered (0 once Expand All has finished). */
+  /** Rows expanded whose passages are still to be shown (0 once Expand All has finished). */
   unfilled(): number {
     return this.pending.length;
   }
 
-  /** Renders row `i`'s passages now if it is expanded and waits for them: before it takes the focus, say. */
+  /** Shows row `i`'s passages now if it is expanded and waits for them: before it takes the focus, say. */
   ensureFilled(i: number): void {
-    if (this.expanded.has(i)) this.fill(i);
+    if (this.expanded.has(i)) this.show(i);
   }
 
-  /** Opens or closes a row at once; its passages are rendered by `fill` (now) or a slice (later). */
+  /**
+   * Opens or closes a row at once. An opened row's group is busy until `show` (now, or in a slice) renders
+   * its passages or, when they are still there from an earlier expansion, lets them into the layout again.
+   */
   private setExpanded(i: number, open: boolean): void {
     const li = this.rowAt(i);
     const r = this.outcome?.results[i];
@@ -236,24 +256,27 @@ export class ResultsView {
     let box = li.querySelector<HTMLElement>('.row-passages');
     if (open && !box) {
       box = passagesBox(r);
-      box.setAttribute('aria-busy', 'true');
       li.append(box);
     }
-    if (box) box.hidden = !open;
+    if (box) {
+      if (open) box.setAttribute('aria-busy', 'true');
+      box.hidden = !open;
+    }
     li.setAttribute('aria-expanded', String(open));
     li.classList.toggle('expanded', open);
     if (open) this.expanded.add(i);
     else this.expanded.delete(i);
   }
 
-  private fill(i: number): void {
+  private show(i: number): void {
+    const at = this.pending.indexOf(i);
+    if (at >= 0) this.pending.splice(at, 1);
     const li = this.rowAt(i);
     const r = this.outcome?.results[i];
     const box = li?.querySelector<HTMLElement>('.row-passages');
-    if (!r || !box || box.dataset.filled !== undefined) return;
-    fillPassages(box, r, i);
-    const at = this.pending.indexOf(i);
-    if (at >= 0) this.pending.splice(at, 1);
+    if (!r || !box || !box.hasAttribute('aria-busy')) return;
+    if (box.dataset.filled === undefined) fillPassages(box, r, i);
+    box.removeAttribute('aria-busy');
   }
 
   /**
@@ -261,7 +284,7 @@ export class ResultsView {
    * frame; the others follow in tasks of about SLICE_MS each (rows after the screen first, then those
    * above it), so no task holds the view for long and keys and clicks are answered between them.
    */
-  private fillInSlices(rows: number[]): void {
+  private showInSlices(rows: number[]): void {
     const order = [...rows].sort((a, b) => a - b);
     const first = this.firstOnScreen(order);
     const height = window.innerHeight;
@@ -270,7 +293,7 @@ export class ResultsView {
     // Rows from the first one on screen down to the bottom of the screen (layout read once per row).
     while (k >= 0 && k < order.length) {
       const i = order[k]!;
-      this.fill(i);
+      this.show(i);
       k++;
       const li = this.rowAt(i);
       if (!li || li.getBoundingClientRect().bottom >= height || performance.now() - start > SLICE_MS * 2) break;
@@ -296,18 +319,27 @@ export class ResultsView {
       const start = performance.now();
       while (this.pending.length && performance.now() - start < SLICE_MS) {
         const i = this.pending[0]!;
-        if (this.expanded.has(i)) this.fill(i);
-        if (this.pending[0] === i) this.pending.shift();
+        this.show(i);
+        // Laid out now, inside the slice's time: showing passages rendered earlier costs little script and
+        // much layout, which would otherwise pile up after the slice (99 rows re-shown in one frame).
+        this.rowAt(i)?.getBoundingClientRect();
       }
       this.schedule();
     }, 0);
+  }
+
+  /** Collapse All, or a new outcome: the slices still due are not run. */
+  private cancelSlices(): void {
+    this.pending = [];
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private build(s: ViewState): void {
     const o = s.outcome;
     this.outcome = o;
     this.expanded = new Set();
-    this.pending = [];
+    this.cancelSlices();
     this.selected = -1;
     this.list = undefined;
     if (!o) {
