@@ -60,8 +60,11 @@ class RequestAborted extends Error {}
 
 export interface Sandbox { url: string; port: number; close(): Promise<void> }
 
-/** One entry of `GET /__sandbox/requests`. `query` is the raw query string without `?` ('' when none). */
-export interface LoggedRequest { method: string; path: string; query: string; body: unknown; auth: 'none' | 'valid' | 'invalid' }
+/**
+ * One entry of `GET /__sandbox/requests`. `query` is the raw query string without `?` ('' when none).
+ * `origin`: the request's Origin header, only when it has one (a browser's cross-origin fetch does; Node's does not).
+ */
+export interface LoggedRequest { method: string; path: string; query: string; body: unknown; auth: 'none' | 'valid' | 'invalid'; origin?: string }
 
 export const DEFAULT_RATE_LIMIT = 600;
 export const DEFAULT_KEYLESS_RATE_LIMIT = 60;
@@ -372,7 +375,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       // The budget counts the bytes received (as before the prefix existed), so a run of large bodies still turns the log over.
       const size = bytes + path.length + url.search.length + 64;
       while (requests.length && (requests.length >= MAX_LOG || logBytes + size > MAX_LOG_BYTES)) { requests.shift(); logBytes -= requestSizes.shift() ?? 0; }
-      requests.push({ method: req.method ?? 'GET', path, query: url.search.replace(/^\?/, ''), body, auth });
+      const origin = req.headers.origin;
+      requests.push({ method: req.method ?? 'GET', path, query: url.search.replace(/^\?/, ''), body, auth, ...(origin ? { origin: origin.slice(0, 200) } : {}) });
       requestSizes.push(size);
       logBytes += size;
     }

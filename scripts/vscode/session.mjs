@@ -157,15 +157,19 @@ export class Session {
    * code-server on 127.0.0.1 with throw-away user-data, extensions and config, the gallery pointed
    * at a closed loopback port, and the given user settings. `testDriver` turns on the smoke-test
    * driver, without which a built workbench silently ignores the extension-test payload. `env`: more
-   * variables for code-server, which its extension hosts inherit (the e2e tier's test hooks).
+   * variables for code-server, which its extension hosts inherit (the e2e tier's test hooks). `vsix` is one
+   * .vsix or a list (each installed before the start). `prefix` starts a second, separate code-server
+   * in the same session (its folders, config and log named `<prefix>…`); only the first (no prefix) is
+   * the session's `codeServerUrl`. Returns the server's URL.
    */
-  async startCodeServer({ settings = {}, testDriver = false, vsix, port, env: extraEnv = {} } = {}) {
+  async startCodeServer({ settings = {}, testDriver = false, vsix, port, env: extraEnv = {}, prefix = '' } = {}) {
     const tools = this.tools ?? (this.tools = await provision({ log: this.log }));
     port ??= await freePort();
-    const userData = this.folder('user-data');
-    const extensions = this.folder('extensions');
-    this.userSettingsFile = this.path('user-data', 'User', 'settings.json');
-    writeFileSync(this.userSettingsFile, JSON.stringify({
+    const userData = this.folder(`${prefix}user-data`);
+    const extensions = this.folder(`${prefix}extensions`);
+    const userSettingsFile = this.path(`${prefix}user-data`, 'User', 'settings.json');
+    if (!prefix) this.userSettingsFile = userSettingsFile;
+    writeFileSync(userSettingsFile, JSON.stringify({
       'workbench.startupEditor': 'none',
       'workbench.tips.enabled': false,
       'telemetry.telemetryLevel': 'off',
@@ -179,7 +183,7 @@ export class Session {
       'workbench.secondarySideBar.defaultVisibility': 'hidden',
       ...settings,
     }, null, 2));
-    const config = this.path('code-server.yaml');
+    const config = this.path(`${prefix}code-server.yaml`);
     writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
     const env = this.isolatedEnv({
       PATH: `${dirname(tools.node)}:${process.env.PATH}`,
@@ -188,16 +192,18 @@ export class Session {
     });
     delete env.VSCODE_IPC_HOOK_CLI; // a terminal inside VS Code would redirect the CLI to that window
     const base = [tools.codeServer, '--user-data-dir', userData, '--extensions-dir', extensions, '--config', config];
-    if (vsix) {
-      const r = spawnSync(tools.node, [...base, '--install-extension', vsix, '--force'], { env, encoding: 'utf8', timeout: 120_000 });
-      if (r.status !== 0 || !readdirSync(extensions).some((d) => d.startsWith(extensionId()))) {
-        throw new Error(`installing ${vsix} into code-server failed:\n${r.stdout}${r.stderr}`);
-      }
+    const vsixes = [vsix ?? []].flat();
+    for (const file of vsixes) {
+      const r = spawnSync(tools.node, [...base, '--install-extension', file, '--force'], { env, encoding: 'utf8', timeout: 120_000 });
+      if (r.status !== 0) throw new Error(`installing ${file} into code-server failed:\n${r.stdout}${r.stderr}`);
+    }
+    if (vsixes.length && !readdirSync(extensions).some((d) => d.startsWith(extensionId()))) {
+      throw new Error(`installing ${vsixes.join(', ')} into code-server left no ${extensionId()} in ${extensions}`);
     }
     const args = [...base, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
       '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
       ...(testDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : [])];
-    const entry = this.spawn('code-server', tools.node, args, { env, cwd: this.dir });
+    const entry = this.spawn(`${prefix}code-server`, tools.node, args, { env, cwd: this.dir });
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
     let exited;
@@ -211,8 +217,10 @@ export class Session {
       if (Date.now() > deadline) throw new Error(`code-server did not answer /healthz within 60 s:\n${this.logTail(entry)}`);
       await sleep(200);
     }
-    this.codeServerUrl = url;
-    this.codeServerPort = port;
+    if (!prefix) {
+      this.codeServerUrl = url;
+      this.codeServerPort = port;
+    }
     return url;
   }
 

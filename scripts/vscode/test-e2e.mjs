@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CHROMIUM, ProvisionError, skipOrFail } from './provision.mjs';
-import { CHROMIUM_ARGS, Session, TEST_KEY, build, root } from './session.mjs';
+import { CHROMIUM_ARGS, Session, TEST_KEY, build, extensionId, root } from './session.mjs';
 
 const argv = process.argv.slice(2);
 if (argv.includes('--keep')) process.env.DEVINDEX_KEEP_SESSION = '1';
@@ -21,6 +21,8 @@ const RESULTS = join(root, 'test-results', 'e2e');
 const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 const log = (s) => process.stderr.write(`${s}\n`);
+/** The web host suite's folder: a browsed GitHub repository, as vscode.dev and github.dev open one. */
+const WEB_HOST_FOLDER = 'vscode-vfs://github/fetchline/fetchline';
 
 const session = new Session({ name: 'e2e', log });
 session.closeOnSignals();
@@ -54,6 +56,24 @@ try {
   const watchIntervalMs = '120000';
   await session.startCodeServer({ vsix, settings: { 'devIndex.baseUrl': sandboxUrl }, env: { DEVINDEX_TEST_WATCH_INTERVAL_MS: watchIntervalMs } });
   log(`[e2e] sandbox ${sandboxUrl}, code-server ${session.codeServerUrl} ready at ${secs()}`);
+  // The web build in code-server's web worker extension host (webHost.test.ts): a second code-server whose
+  // user settings make the same .vsix a web extension (`remote.extensionKind`: its `browser` entry runs in
+  // the browser, its `main` never), with a folder from a vscode-vfs file system (a test fixture extension).
+  let webHostUrl = '';
+  if (files.some((f) => f.includes('webHost'))) {
+    const vfsVsix = session.path('vfs-fixture.vsix');
+    const vsce = spawnSync(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--skip-license', '--no-dependencies', '--out', vfsVsix],
+      { cwd: join(root, 'test', 'e2e', 'fixtures', 'vfs-fixture'), encoding: 'utf8', timeout: 120_000 });
+    if (vsce.status !== 0) throw new Error(`packaging the vscode-vfs fixture failed:\n${vsce.stdout}${vsce.stderr}`);
+    const web = await session.startCodeServer({
+      prefix: 'web-', vsix: [vsix, vfsVsix],
+      settings: { 'devIndex.baseUrl': sandboxUrl, 'devIndex.walkthrough.openOnFirstRun': false, 'remote.extensionKind': { [extensionId()]: ['web'] } },
+    });
+    const u = new URL(web);
+    u.searchParams.set('folder', WEB_HOST_FOLDER);
+    webHostUrl = u.toString();
+    log(`[e2e] code-server for the web worker extension host ${web} ready at ${secs()}`);
+  }
 
   rmSync(RESULTS, { recursive: true, force: true });
   const runner = session.spawn('node-test', process.execPath,
@@ -65,6 +85,7 @@ try {
         DEVINDEX_E2E_WORKBENCH_URL: session.workbenchUrl(),
         DEVINDEX_E2E_DEPS_WORKBENCH_URL: session.workbenchUrl({ folder: depsWorkspace }),
         DEVINDEX_E2E_FIRST_RUN_WORKBENCH_URL: session.workbenchUrl({ folder: firstRunWorkspace }),
+        DEVINDEX_E2E_WEB_HOST_WORKBENCH_URL: webHostUrl,
         DEVINDEX_E2E_ROOT: root,
         DEVINDEX_E2E_SANDBOX_URL: sandboxUrl,
         DEVINDEX_E2E_TEST_KEY: TEST_KEY,
