@@ -1,7 +1,7 @@
 // Issue 24: the web extension's bundle (dist/web/extension.js) in a real chromium Web Worker with the
 // browser's own fetch against the sandbox on another origin (so CORS is real), and a small fake `vscode`
-// module (test/browser/fixtures/fakeVscode.js) in place of VS Code's web worker extension host (why not
-// code-server's: docs/TESTING.md, "The web extension"). Covers a search from the palette, a
+// module (test/browser/fixtures/fakeVscode.js) in place of VS Code's web worker extension host (the real one,
+// in code-server: test/e2e/webHost.test.ts; docs/TESTING.md, "The web extension"). Covers a search from the palette, a
 // repository-scoped search from a vscode-vfs://github/... folder with its manifests read through
 // workspace.fs, an agent job started, polled to its end and a second one cancelled, and what the browser
 // leaves out. The Search view's real app then renders what the worker posted, for the screenshots.
