@@ -16,10 +16,12 @@ import { registerSearchCommands } from '../search/commands';
 import { SearchHistory } from '../search/history';
 import { Services } from '../services';
 import { registerLanguageModelTools } from '../tools/register';
+import { registerWatches } from '../watches/register';
 import { searchDependency } from './dependencies';
 import { registerLeftOut } from './unavailable';
 
 const SLUG = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
+const PROBLEM_WITHOUT_SCOPE = 'In the browser this search is not limited to the package\'s repository: finding the package that reported the problem needs its node_modules folder, which a browser cannot read. It works in desktop VS Code.';
 
 export function activate(context: vscode.ExtensionContext): void {
   try {
@@ -28,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): void {
     let services: Services | undefined;
     const svc = (): Services => {
       if (!services) {
-        services = new Services(context.extensionUri, keys, history);
+        services = new Services(context.extensionUri, keys, history, context.globalState);
         context.subscriptions.push(services);
       }
       return services;
@@ -59,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }
     context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
     registerSearchCommands(context, () => svc().searchView(), history);
+    registerWatches(context, () => svc().watches());
     registerLanguageModelTools(context, { services: svc, keys });
 
     // Dependencies from manifests and lockfiles (workspace.fs); a problem's search without node_modules' scope.
@@ -68,7 +71,8 @@ export function activate(context: vscode.ExtensionContext): void {
       const a = args as ProblemArgs | undefined;
       if (!a || typeof a.message !== 'string') return undefined;
       const query = cleanMessage(a.message).slice(0, 500);
-      await vscode.commands.executeCommand('devIndex.search.run', { query, types: ['issue', 'pull_request', 'readme'] });
+      // The Search view shows the notice above the results: the scope is missing, and why.
+      await svc().searchView().search({ query, types: ['issue', 'pull_request', 'readme'] }, { scope: 'exact', notice: PROBLEM_WITHOUT_SCOPE });
       return { query, repos: [] };
     });
     reg('devIndex.deps.searchPackage', async (arg?: unknown, query?: unknown) => {

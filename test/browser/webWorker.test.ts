@@ -318,17 +318,73 @@ describe('the web extension in a chromium Web Worker (fetch, CORS, workspace.fs)
     }
   });
 
-  it('what the browser leaves out says why (terminal, MCP, the connection diagnosis), and the key never shows', async () => {
-    for (const [command, why] of [['devIndex.deps.searchTerminalSelection', /local process/], ['devIndex.mcp.setup', /local process/], ['devIndex.diagnose', /DNS, TCP and TLS/]] as const) {
+  it('what the browser leaves out says why (terminal, MCP and the command line, the connection diagnosis, node_modules), and the key never shows', async () => {
+    const shownBefore = (await state()).messages.length;
+    for (const [command, title, why] of [
+      ['devIndex.deps.searchTerminalSelection', 'Search Developer Index for Selection', /the terminal needs a local process/],
+      ['devIndex.mcp.setup', 'Set Up MCP for Another Agent…', /the devindex command line running as a local process/],
+      ['devIndex.diagnose', 'Diagnose Connection', /DNS, TCP and TLS/],
+      ['devIndex.reportIssue', 'Report an Issue…', /Node's network probes/],
+    ] as const) {
       const r = await rpc<{ unavailable: boolean; reason: string }>('exec', { command });
       assert.equal(r.unavailable, true);
-      assert.match(r.reason, /not available in the browser/);
+      assert.ok(r.reason.startsWith(`${title} is not available in the browser: `), r.reason);
       assert.match(r.reason, why);
+      assert.match(r.reason, /It works in desktop VS Code\.$/);
+      assert.ok((await state()).messages.slice(shownBefore).some((m) => m.severity === 'info' && m.text === r.reason), `shown to the user: ${r.reason}`);
     }
+    // The Search view's Diagnose Connection button (its `diagnose` message) says the same.
+    let shown = (await state()).messages.length;
+    await rpc('toExtension', { type: 'diagnose' });
+    await waitFor('the view\'s diagnose to say why', async () => (await state()).messages.slice(shown).find((m) => /^Diagnose Connection is not available in the browser/.test(m.text)));
+    // node_modules: an npm dependency that only an installed package would name a repository for; the pick says why, and picking it says so.
+    shown = (await state()).messages.length;
+    await rpc('picks', [{ label: 'keel-schema' }]);
+    const r = await rpc<{ rows: unknown[]; repos?: string[] }>('exec', { command: 'devIndex.deps.searchDependency', args: [{}] });
+    assert.equal(r.repos, undefined, 'nothing searched');
+    const pick = (await state()).quickPicks.at(-1)!;
+    assert.equal(pick.items.find((i) => i.label === 'keel-schema')?.detail, 'not installed here: the browser reads manifests and lockfiles, not installed packages');
+    assert.ok((await state()).messages.slice(shown).some((m) => m.text === 'Those dependencies are not installed here: the browser reads manifests and lockfiles, not installed packages, so their repositories are unknown.'),
+      JSON.stringify((await state()).messages.slice(shown)));
+    // A problem's search (the light bulb's command) runs, without the package's repository, and the view says why.
+    const before = (await state()).toWebview.length;
+    const p = await rpc<{ query: string; repos: string[] }>('exec', { command: 'devIndex.deps.searchProblem', args: [{ message: "Cannot find module 'keel-schema/dist/esm'", uri: `${FOLDER}/src/client.ts` }] });
+    assert.deepEqual(p.repos, []);
+    const s0 = await started(before);
+    assert.equal(s0.params?.repos, undefined);
+    assert.match(s0.notice ?? '', /not limited to the package's repository.*node_modules/);
+    await outcomeOf(s0.requestId!);
     const s = await state();
-    assert.ok(s.messages.some((m) => /not available in the browser/.test(m.text)), 'shown to the user');
     const everything = JSON.stringify(s);
     assert.ok(!everything.includes(KEY), 'the key is in no message, log line or posted message');
+  });
+
+  it('Watch for a Fix from a repository-scoped search: the watch is kept, the view lists it, a check asks the sandbox again', async () => {
+    const before = (await state()).toWebview.length;
+    await rpc('exec', { command: 'devIndex.search.run', args: [{ query: 'timeout', repos: ['fetchline/fetchline'], types: ['issue', 'pull_request'] }] });
+    const s = await started(before);
+    const out = await outcomeOf(s.requestId!);
+    assert.equal(out.type, 'results', JSON.stringify(out.error ?? ''));
+    const id = await rpc<string>('exec', { command: 'devIndex.watch.add' });
+    assert.equal(typeof id, 'string');
+    const list = await rpc<Array<{ id: string; params: { query: string; repos?: string[] } }>>('exec', { command: 'devIndex.watch.list' });
+    assert.deepEqual(list.map((w) => [w.id, w.params.query, w.params.repos]), [[id, 'timeout', ['fetchline/fetchline']]]);
+    const posted = await waitFor('the Watched list in the view', async () => (await state()).toWebview.slice(before).reverse()
+      .find((m) => m.type === 'watches' && (m as unknown as { watches: Array<{ id: string }> }).watches.some((w) => w.id === id)));
+    assert.ok(posted);
+    const searches = (await state()).log.filter((l) => /\/v2\/search\/developer 200/.test(l)).length;
+    const checked = await rpc<{ news: number; vanished: string[]; error?: string }>('exec', { command: 'devIndex.watch.checkNow', args: [id] });
+    assert.equal(checked.error, undefined);
+    assert.equal(checked.news, 0, 'nothing new since the search a moment ago');
+    assert.ok((await state()).log.filter((l) => /\/v2\/search\/developer 200/.test(l)).length > searches, 'the check searched the sandbox');
+    assert.equal(await rpc<boolean>('exec', { command: 'devIndex.watch.remove', args: [id] }), true);
+  });
+
+  it('every command package.json contributes is registered in the web build (it works, or it says why)', async () => {
+    const packageJson = JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as { contributes: { commands: Array<{ command: string }> } };
+    const registered = new Set(await rpc<string[]>('registered'));
+    const missing = packageJson.contributes.commands.map((c) => c.command).filter((c) => !registered.has(c));
+    assert.deepEqual(missing, [], 'a palette command the browser does not register fails with "command not found"');
   });
 
   /** The tree's rows as text (label, description; indented by depth), for a screenshot. */
