@@ -220,7 +220,7 @@ describe('the web extension in a chromium Web Worker (fetch, CORS, workspace.fs)
       assert.ok(e.accessibleName!.includes(`: ${e.label}`), `${e.accessibleName} names ${e.label}`);
     }
     // Open Snapshot: the row's own command, with the row (an artifact.updated event that has a snapshot).
-    const snap = events.find((e) => /;snapshot(;|$)/.test(e.contextValue ?? ''));
+    const snap = events.find((e) => /;snapshot(;|$)/.test(e.contextValue ?? '') && /\(json\)/.test(e.label));
     assert.ok(snap, events.map((e) => e.contextValue).join(' | '));
     assert.equal(snap.command, 'devIndex.agent.openSnapshot');
     assert.match(snap.accessibleName!, /^Updated: artifact /);
@@ -228,8 +228,8 @@ describe('the web extension in a chromium Web Worker (fetch, CORS, workspace.fs)
     await rpc('clickNode', { node: snap.id });
     const snapDoc = await waitFor('the snapshot document', async () => (await state()).documents[shown]);
     assert.match(snapDoc.uri, /^devindex-agent:/);
-    if (snapDoc.how === 'editor') assert.doesNotThrow(() => JSON.parse(snapDoc.text), snapDoc.text.slice(0, 200));
-    else assert.match(snapDoc.text, /\S/);
+    assert.equal(snapDoc.how, 'editor', 'a JSON snapshot opens in an editor (markdown ones in the preview)');
+    assert.doesNotThrow(() => JSON.parse(snapDoc.text), snapDoc.text.slice(0, 200));
     assert.doesNotMatch(snapDoc.text, /could not|not found|failed/i, 'the snapshot itself, read from the sandbox');
     // Open Result from the job row's context menu: a read-only JSON document with the run's data.
     shown = (await state()).documents.length;
