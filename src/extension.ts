@@ -1,21 +1,15 @@
-// Wiring only. Heavy code (client, zod, undici, the view's message handling) is in dist/core.js (search) and dist/features.js (the rest), loaded on first use.
+// Wiring only (the part shared with the web entry is src/wiring.ts). Heavy code (client, zod, undici, the view's message handling) is in dist/core.js (search) and dist/features.js (the rest), loaded on first use.
 import * as vscode from 'vscode';
-import { registerAgents } from './agents/register';
-import { ApiKeyStore } from './auth/apiKeyStore';
-import { registerAuthCommands } from './auth/commands';
-import { config, onConfigChange } from './config';
+import { config } from './config';
 import { registerDependencySearch } from './deps/register';
-import { core, features } from './lazy';
-import { disposeLog, log } from './log';
-import { registerSearchCommands } from './search/commands';
-import { SearchHistory } from './search/history';
+import { features } from './lazy';
+import { log } from './log';
 import { registerMcpSetup } from './mcpSetup/register';
-import { registerLanguageModelTools } from './tools/register';
 import { registerWalkthrough, type WalkthroughHandle } from './walkthrough/register';
 import type { Services } from './services';
 import type { IssueReport, IssueReporter } from './doctor/editor';
-import { registerWatches } from './watches/register';
 import type { WatchFeature } from './watches/editor';
+import { wireShared } from './wiring';
 
 /** Set by scripts/build.mjs: false in --production builds (the packaged extension), true otherwise. */
 declare const __DEVINDEX_TEST_SURFACE__: boolean;
@@ -40,52 +34,8 @@ export interface DevIndexExtensionApi {
 
 export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi | undefined {
   try {
-    const keys = new ApiKeyStore(context.secrets);
-    const history = new SearchHistory(context.globalState);
-    let services: Services | undefined;
-    const svc = (): Services => {
-      if (!services) {
-        services = new (core().Services)(context.extensionUri, keys, history, context.globalState);
-        context.subscriptions.push(services);
-      }
-      return services;
-    };
-
-    context.subscriptions.push(
-      keys,
-      { dispose: disposeLog },
-      vscode.window.registerWebviewViewProvider('devIndex.search', {
-        resolveWebviewView: (view) => svc().searchView().resolveWebviewView(view),
-      }),
-      vscode.commands.registerCommand('devIndex.showLog', () => log().show()),
-      onConfigChange({
-        client: () => {
-          log().info(`service address: ${config.baseUrl()}`);
-          services?.resetClient();
-        },
-        searchDefaults: () => services?.searchSettingsChanged(),
-      }),
-    );
-    registerAuthCommands(context, keys, {
-      verify: (key) => core().verifyKey(key, {
-        baseUrl: config.baseUrl(), network: config.network(), allowInsecureHttp: config.allowInsecureHttp(),
-        timeoutMs: Math.min(config.requestTimeoutMs(), 15_000),
-      }),
-    });
-    const agents = registerAgents(context, {
-      backend: () => features().agentClientOver(svc().getClient()),
-      hasKey: async () => (await keys.get()) !== undefined,
-      defaultMaxCredits: () => config.defaultMaxCredits(),
-      log: (m) => log().info(m),
-    });
-    for (const [id, handler] of Object.entries(agents.commands)) {
-      context.subscriptions.push(vscode.commands.registerCommand(id, handler));
-    }
-    context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
-    registerSearchCommands(context, () => svc().searchView(), history);
+    const { keys, svc, services } = wireShared(context);
     registerDependencySearch(context, () => features().createDependencySearch(() => svc().getClient()));
-    registerWatches(context, () => svc().watches());
-    registerLanguageModelTools(context, { services: svc, keys });
     registerMcpSetup(context, { keys });
     // Issue 21: the connection diagnosis and the issue report (their code is in dist/features.js).
     let issueReporter: IssueReporter | undefined;
@@ -105,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     return {
       baseUrl: () => config.baseUrl(),
       apiKey: { get: () => keys.get(), set: (k) => keys.set(k), clear: () => keys.clear() },
-      lastSearch: () => services?.search.lastOutcome(),
+      lastSearch: () => services()?.search.lastOutcome(),
       setIssueReporter: (send) => { issueReporter = send ? async (r) => send(r) : undefined; },
       watches: () => svc().watches(),
       walkthrough,

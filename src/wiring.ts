@@ -1,0 +1,76 @@
+// The wiring both entries share (src/extension.ts for the desktop, src/web/extension.ts for the browser):
+// the key, the history, the services, the Search view, Show Log, the settings hooks, the key commands,
+// Agent Jobs, the search commands, Watch for a Fix and the language-model tools. What differs between
+// the hosts is behind core() and features() (src/lazy.ts, swapped for src/web/lazy.ts in the web bundle),
+// so the same lines serve both; each entry adds its own features after this.
+import * as vscode from 'vscode';
+import { registerAgents } from './agents/register';
+import { ApiKeyStore } from './auth/apiKeyStore';
+import { registerAuthCommands } from './auth/commands';
+import { config, onConfigChange } from './config';
+import { core, features } from './lazy';
+import { disposeLog, log } from './log';
+import { registerSearchCommands } from './search/commands';
+import { SearchHistory } from './search/history';
+import { registerLanguageModelTools } from './tools/register';
+import { registerWatches } from './watches/register';
+import type { Services } from './services';
+
+/** What the entries go on with. */
+export interface SharedWiring {
+  keys: ApiKeyStore;
+  /** The services, built on first use (the desktop loads dist/core.js then). */
+  svc(): Services;
+  /** The services if something has built them already. */
+  services(): Services | undefined;
+}
+
+export function wireShared(context: vscode.ExtensionContext): SharedWiring {
+  const keys = new ApiKeyStore(context.secrets);
+  const history = new SearchHistory(context.globalState);
+  let services: Services | undefined;
+  const svc = (): Services => {
+    if (!services) {
+      services = new (core().Services)(context.extensionUri, keys, history, context.globalState);
+      context.subscriptions.push(services);
+    }
+    return services;
+  };
+
+  context.subscriptions.push(
+    keys,
+    { dispose: disposeLog },
+    vscode.window.registerWebviewViewProvider('devIndex.search', {
+      resolveWebviewView: (view) => svc().searchView().resolveWebviewView(view),
+    }),
+    vscode.commands.registerCommand('devIndex.showLog', () => log().show()),
+    onConfigChange({
+      client: () => {
+        log().info(`service address: ${config.baseUrl()}`);
+        services?.resetClient();
+      },
+      searchDefaults: () => services?.searchSettingsChanged(),
+    }),
+  );
+  registerAuthCommands(context, keys, {
+    // The browser's transport ignores the network options (proxies and CAs are the browser's own).
+    verify: (key) => core().verifyKey(key, {
+      baseUrl: config.baseUrl(), network: config.network(), allowInsecureHttp: config.allowInsecureHttp(),
+      timeoutMs: Math.min(config.requestTimeoutMs(), 15_000),
+    }),
+  });
+  const agents = registerAgents(context, {
+    backend: () => features().agentClientOver(svc().getClient()),
+    hasKey: async () => (await keys.get()) !== undefined,
+    defaultMaxCredits: () => config.defaultMaxCredits(),
+    log: (m) => log().info(m),
+  });
+  for (const [id, handler] of Object.entries(agents.commands)) {
+    context.subscriptions.push(vscode.commands.registerCommand(id, handler));
+  }
+  context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
+  registerSearchCommands(context, () => svc().searchView(), history);
+  registerWatches(context, () => svc().watches());
+  registerLanguageModelTools(context, { services: svc, keys });
+  return { keys, svc, services: () => services };
+}
