@@ -1,5 +1,5 @@
 // DevIndexClient: developer search, and the generic request() that the agent client builds on.
-import type * as z from 'zod';
+import { safeParse, type core } from 'zod/mini';
 import { basePrefix, encodeSearchAt, joinUrl, parseBaseUrl, SEARCH_PATH } from './encode';
 import { ApiError, errorFromResponse, keylessQuotaWords, validationError } from './errors';
 import type { NetworkOptions } from './http';
@@ -54,7 +54,8 @@ export interface RequestSpec<T> {
   path: string;
   query?: Array<[string, string]>;
   body?: unknown;
-  schema: z.ZodType<T>;
+  /** Either zod form: the search schemas are zod/mini, the agent schemas (dist/features.js) classic zod. */
+  schema: core.$ZodType<T>;
   /** 'submit': retry only when the service cannot have created the job; 'none': one attempt. */
   retry: 'spec' | 'submit' | 'none';
   /**
@@ -233,7 +234,7 @@ function scrub(e: unknown, redact: Redact): ApiError {
   return new ApiError({ kind: 'network', message: redact(`request failed: ${msg}`), retryable: false });
 }
 
-function parseOk<T>(res: HttpResponse, schema: z.ZodType<T>, redact: (s: string) => string): T {
+function parseOk<T>(res: HttpResponse, schema: core.$ZodType<T>, redact: (s: string) => string): T {
   let json: unknown;
   const text = res.bodyText;
   if (text.trim() === '') {
@@ -255,7 +256,7 @@ function parseOk<T>(res: HttpResponse, schema: z.ZodType<T>, redact: (s: string)
       throw new ApiError({ kind: 'invalid-response', status: res.status, retryable: false, message: `the service's response (HTTP ${res.status}) is a ${TOO_DEEP} (more than ${MAX_JSON_DEPTH} levels) to be shown safely` });
     }
   }
-  const parsed = schema.safeParse(json);
+  const parsed = safeParse(schema, json);
   if (!parsed.success) {
     const what = json === undefined ? 'an empty body' : redact(describeZodError(parsed.error));
     throw new ApiError({ kind: 'invalid-response', status: res.status, message: `the service's response (HTTP ${res.status}) is not in the documented shape: ${what}`, retryable: false, details: parsed.error.issues });

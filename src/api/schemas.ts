@@ -1,51 +1,54 @@
 // Wire schemas for spec section 2. Tolerant where the service may grow: unknown fields pass through
 // (looseObject), result types and coverage values are plain strings so a new one is kept as it came.
-import * as z from 'zod';
+// zod/mini (issue 20): the first search's bundle (dist/core.js) holds these schemas, and zod/mini keeps
+// only the checks they use (about 37 KB against classic zod's 92), with the same English messages.
+import * as z from 'zod/mini';
+import './zodEnglish';
 import { resultKind } from './results';
 
 export const KNOWN_COVERAGE_VALUES = ['ok', 'degraded', 'unavailable', 'skipped'] as const;
 
 // A missing or null title is the documented "no usable title" case; both become undefined.
-const optionalTitle = z.string().nullish().transform((v) => v ?? undefined);
+const optionalTitle = z.pipe(z.nullish(z.string()), z.transform((v) => v ?? undefined));
 
 // `citation_url` (production): a deep link to the passage; dropped when it is not a string.
-export const PassageSchema = z.looseObject({ text: z.string(), citation_url: z.string().optional().catch(undefined) });
+export const PassageSchema = z.looseObject({ text: z.string(), citation_url: z.catch(z.optional(z.string()), undefined) });
 
 /**
  * The specification's results carry `type`; production's do not (the kind is the id's prefix).
  * After parsing, `type` is always set, by `resultKind` (results.ts), so every surface reads one field.
  * `license` (production) is kept as it came; `licenseOf` reads both of its forms.
  */
-export const SearchResultSchema = z.looseObject({
+export const SearchResultSchema = z.pipe(z.looseObject({
   id: z.string(),
-  type: z.string().optional().catch(undefined),
+  type: z.catch(z.optional(z.string()), undefined),
   url: z.string(),
   title: optionalTitle,
   // Results "carry matched passages"; a result without the array is still worth showing.
-  passages: z.array(PassageSchema).optional().transform((v) => v ?? []),
-  license: z.unknown().optional(),
+  passages: z.pipe(z.optional(z.array(PassageSchema)), z.transform((v) => v ?? [])),
+  license: z.optional(z.unknown()),
   // zod's output is a fresh object (looseObject copies every key), so `type` is set on it rather than on a
   // second copy: 100 fewer objects per search at k=100 (issue 20, the client's tail is its allocations).
-}).transform((r) => {
+}), z.transform((r) => {
   r.type = resultKind(r);
   return r as typeof r & { type: string };
-});
+}));
 
-export const CoverageSchema = z.looseObject({
-  doc: z.string().optional(),
-  issue: z.string().optional(),
-  pull_request: z.string().optional(),
-  readme: z.string().optional(),
-}).catchall(z.unknown());
+export const CoverageSchema = z.catchall(z.looseObject({
+  doc: z.optional(z.string()),
+  issue: z.optional(z.string()),
+  pull_request: z.optional(z.string()),
+  readme: z.optional(z.string()),
+}), z.unknown());
 
 export const RepositoryEchoSchema = z.looseObject({
   repo: z.string(),
   indexed: z.boolean(),
-  types: z.looseObject({
-    issue: z.boolean().optional(),
-    pullRequest: z.boolean().optional(),
-    readme: z.boolean().optional(),
-  }).optional(),
+  types: z.optional(z.looseObject({
+    issue: z.optional(z.boolean()),
+    pullRequest: z.optional(z.boolean()),
+    readme: z.optional(z.boolean()),
+  })),
 });
 
 export const SourceEchoSchema = z.looseObject({
@@ -56,21 +59,21 @@ export const SourceEchoSchema = z.looseObject({
 export const SearchResponseSchema = z.looseObject({
   success: z.literal(true),
   results: z.array(SearchResultSchema),
-  coverage: CoverageSchema.optional(),
-  reranked: z.boolean().optional(),
-  repos: z.array(RepositoryEchoSchema).optional(),
-  sources: z.array(SourceEchoSchema).optional(),
+  coverage: z.optional(CoverageSchema),
+  reranked: z.optional(z.boolean()),
+  repos: z.optional(z.array(RepositoryEchoSchema)),
+  sources: z.optional(z.array(SourceEchoSchema)),
 });
 
 /** Every non-2xx body as documented (2.6), plus the `detail` / `title` shapes upstream proxies send. */
 export const ErrorBodySchema = z.looseObject({
-  success: z.boolean().optional(),
-  error: z.string().optional(),
-  details: z.unknown().optional(),
-  code: z.string().optional(),
-  detail: z.unknown().optional(),
-  title: z.unknown().optional(),
-  message: z.unknown().optional(),
+  success: z.optional(z.boolean()),
+  error: z.optional(z.string()),
+  details: z.optional(z.unknown()),
+  code: z.optional(z.string()),
+  detail: z.optional(z.unknown()),
+  title: z.optional(z.unknown()),
+  message: z.optional(z.unknown()),
 });
 
 export type Passage = z.infer<typeof PassageSchema>;
@@ -86,8 +89,11 @@ export function displayTitle(r: Pick<SearchResult, 'title' | 'url'>): string {
   return r.title && r.title.trim() ? r.title : r.url;
 }
 
-/** Names the field(s) a response lacks or got wrong, e.g. `results[2].url: expected string, got undefined`. */
-export function describeZodError(err: z.ZodError, max = 3): string {
+/**
+ * Names the field(s) a response lacks or got wrong, e.g. `results[2].url: expected string, got undefined`.
+ * Takes the error of either zod form (the agent schemas in dist/features.js are classic zod).
+ */
+export function describeZodError(err: { readonly issues: readonly z.core.$ZodIssue[] }, max = 3): string {
   const parts = err.issues.slice(0, max).map((i) => {
     const path = i.path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), '');
     return `${path || '(body)'}: ${i.message}`;

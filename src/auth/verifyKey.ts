@@ -1,6 +1,6 @@
 // Set API Key's check: one cheap authenticated request (the first page of the agent job list, which
 // costs no credits) before the key is said to work. Core side (dist/core.js): it needs the client.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { NetworkOptions } from '../api/http';

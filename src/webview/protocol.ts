@@ -2,7 +2,8 @@
 // The webview imports it with `import type` only, so zod stays out of dist/webview.js; the extension
 // validates every message that comes from the webview with `FromWebviewSchema` before acting on it.
 // Search requests are the api's own `SearchParams` (one request type from the client to the view).
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import '../api/zodEnglish';
 import type { SearchParams } from '../api/params';
 
 export type { SearchParams } from '../api/params';
@@ -135,46 +136,46 @@ export type ToWebview =
 
 // ---- webview -> extension: untrusted, validated with these schemas ----
 
-const id = z.string().min(1).max(64);
+const id = z.string().check(z.minLength(1), z.maxLength(64));
 /** Generous: the client's validator owns the real bounds and phrases the messages. */
-const text = (max: number) => z.string().max(max);
+const text = (max: number) => z.string().check(z.maxLength(max));
 const shortText = text(512);
-const count = z.number().finite();
+const count = z.number();
 
 export const ParamsSchema = z.strictObject({
   query: text(20_000),
-  k: count.optional(),
-  types: z.array(shortText).max(16).optional(),
-  repos: z.array(shortText).max(100).optional(),
-  sources: z.array(text(1024)).max(100).optional(),
-  skills: z.literal('only').optional(),
-  passages: count.optional(),
-  language: shortText.optional(),
-  topic: z.union([shortText, z.array(shortText).max(16)]).optional(),
-  license: shortText.optional(),
-  min_stars: count.optional(),
-  max_stars: count.optional(),
-  archived: z.boolean().optional(),
-  fork: z.boolean().optional(),
-}) satisfies z.ZodType<SearchParams>;
+  k: z.optional(count),
+  types: z.optional(z.array(shortText).check(z.maxLength(16))),
+  repos: z.optional(z.array(shortText).check(z.maxLength(100))),
+  sources: z.optional(z.array(text(1024)).check(z.maxLength(100))),
+  skills: z.optional(z.literal('only')),
+  passages: z.optional(count),
+  language: z.optional(shortText),
+  topic: z.optional(z.union([shortText, z.array(shortText).check(z.maxLength(16))])),
+  license: z.optional(shortText),
+  min_stars: z.optional(count),
+  max_stars: z.optional(count),
+  archived: z.optional(z.boolean()),
+  fork: z.optional(z.boolean()),
+}) satisfies z.core.$ZodType<SearchParams>;
 
 /** A passage or a link may be long, but not unbounded. */
 const MAX_TEXT = 1_000_000;
 
 export const FromWebviewSchema = z.discriminatedUnion('type', [
   /** `scope`: the form's filters as they are now (what a palette or selection search will use). */
-  z.strictObject({ type: z.literal('ready'), pendingRequestId: id.optional(), scope: ParamsSchema.optional() }),
+  z.strictObject({ type: z.literal('ready'), pendingRequestId: z.optional(id), scope: z.optional(ParamsSchema) }),
   z.strictObject({ type: z.literal('scope'), params: ParamsSchema }),
   z.strictObject({ type: z.literal('validate'), requestId: id, params: ParamsSchema }),
   /** `keyless`: send no key this once (the 401 box's Search Without Key). */
-  z.strictObject({ type: z.literal('search'), requestId: id, params: ParamsSchema, keyless: z.literal(true).optional() }),
+  z.strictObject({ type: z.literal('search'), requestId: id, params: ParamsSchema, keyless: z.optional(z.literal(true)) }),
   z.strictObject({ type: z.literal('cancel'), requestId: id }),
   z.strictObject({ type: z.literal('openLink'), url: text(8192) }),
   z.strictObject({ type: z.literal('copy'), what: z.enum(['link', 'passage']), text: text(MAX_TEXT) }),
   z.strictObject({ type: z.literal('insert'), text: text(MAX_TEXT) }),
   z.strictObject({
     type: z.literal('openPassages'), id: text(2048),
-    title: text(2048), url: text(8192), passages: z.array(text(MAX_TEXT)).max(20),
+    title: text(2048), url: text(8192), passages: z.array(text(MAX_TEXT)).check(z.maxLength(20)),
   }),
   z.strictObject({ type: z.literal('setKey') }),
   z.strictObject({ type: z.literal('diagnose') }),
@@ -183,7 +184,7 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('watch') }),
   z.strictObject({ type: z.literal('watchAction'), action: z.enum(['check', 'remove', 'open']), id }),
   /** What the keyless line shows now ('' when hidden): reported for the host tests, as `scope` is. */
-  z.strictObject({ type: z.literal('keylessLine'), text: text(512), actions: z.array(z.enum(['setKey'])).max(4) }),
+  z.strictObject({ type: z.literal('keylessLine'), text: text(512), actions: z.array(z.enum(['setKey'])).check(z.maxLength(4)) }),
 ]);
 
 export type FromWebview = z.infer<typeof FromWebviewSchema>;

@@ -1,5 +1,6 @@
 // `devindex agent start --wait` on the run engine (the editor's schedule and words), against a
 // scripted fake client and a fake clock: no network, no real sleeping.
+import { parse } from 'zod/mini';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DevIndexClient, RequestSpec } from '../../../src/api/client';
@@ -23,15 +24,15 @@ function harness(sc: Scenario) {
     settings: { baseUrl: 'https://api.example.com' },
     async request<T>(spec: RequestSpec<T>): Promise<T> {
       calls.push({ method: spec.method, path: spec.path, t: clock.t });
-      if (spec.method === 'POST') return spec.schema.parse({ success: true, id: ID });
+      if (spec.method === 'POST') return parse(spec.schema, { success: true, id: ID });
       if (spec.path.endsWith('/trace')) {
         if (sc.noTrace) throw new ApiError({ kind: 'http', status: 400, error: 'Trace is only available for FORGE-2 extracts', message: 'x' });
         const visible = sc.events.filter((e) => e.at <= clock.t).map((e) => e.event);
-        return spec.schema.parse({ success: true, id: ID, events: visible });
+        return parse(spec.schema, { success: true, id: ID, events: visible });
       }
       const done = clock.t >= sc.finishAt;
       const failed = done && sc.outcome && sc.outcome !== 'succeeded';
-      return spec.schema.parse({
+      return parse(spec.schema, {
         success: true, id: ID, status: done ? (failed ? 'failed' : 'completed') : 'processing',
         ...(done && !failed ? { data: { items: [1, 2] }, creditsUsed: 42 } : {}),
         ...(failed ? { creditsUsed: 0, error: `run ended: ${sc.outcome}` } : {}),
