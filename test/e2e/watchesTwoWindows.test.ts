@@ -115,7 +115,9 @@ describe('Watch for a Fix in two real windows (issue 23)', () => {
     // The view's own button (the same command as the palette's; it starts this window's background checks).
     await viewA.getByRole('button', { name: /^Watch for a Fix: re-run “ECONNRESET after idle keep-alive socket” in fetchline\/fetchline/ }).click();
     const itemA = viewA.locator('.watch-item').filter({ hasText: QUERY });
-    await itemA.waitFor({ state: 'visible', timeout: 15_000 });
+    // Adding reads the folder's installed versions (node_modules, the lockfile worker) before the list shows the
+    // watch: on loaded cores that took over 15 s once (a CI run with other work on the machine).
+    await itemA.waitFor({ state: 'visible', timeout: 60_000 });
     const madeAt = Date.now();
     assert.match(await itemA.innerText(), /never checked · 0 new/);
     const atStart = (await searchesForQuery()).length;
