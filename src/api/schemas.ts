@@ -4,6 +4,7 @@
 // only the checks they use (about 37 KB against classic zod's 92), with the same English messages.
 import * as z from 'zod/mini';
 import './zodEnglish';
+import { fastLooseObject } from './zodFastObject';
 import { resultKind } from './results';
 
 export const KNOWN_COVERAGE_VALUES = ['ok', 'degraded', 'unavailable', 'skipped'] as const;
@@ -12,14 +13,14 @@ export const KNOWN_COVERAGE_VALUES = ['ok', 'degraded', 'unavailable', 'skipped'
 const optionalTitle = z.pipe(z.nullish(z.string()), z.transform((v) => v ?? undefined));
 
 // `citation_url` (production): a deep link to the passage; dropped when it is not a string.
-export const PassageSchema = z.looseObject({ text: z.string(), citation_url: z.catch(z.optional(z.string()), undefined) });
+export const PassageSchema = fastLooseObject({ text: z.string(), citation_url: z.catch(z.optional(z.string()), undefined) });
 
 /**
  * The specification's results carry `type`; production's do not (the kind is the id's prefix).
  * After parsing, `type` is always set, by `resultKind` (results.ts), so every surface reads one field.
  * `license` (production) is kept as it came; `licenseOf` reads both of its forms.
  */
-export const SearchResultSchema = z.pipe(z.looseObject({
+export const SearchResultSchema = z.pipe(fastLooseObject({
   id: z.string(),
   type: z.catch(z.optional(z.string()), undefined),
   url: z.string(),
@@ -56,7 +57,7 @@ export const SourceEchoSchema = z.looseObject({
   indexed: z.boolean(),
 });
 
-export const SearchResponseSchema = z.looseObject({
+export const SearchResponseSchema = fastLooseObject({
   success: z.literal(true),
   results: z.array(SearchResultSchema),
   coverage: z.optional(CoverageSchema),

@@ -9,7 +9,8 @@ import { VERSION } from '../api/version';
 import { listedTool, MCP_TOOLS, TOOL_NAMES } from '../tools/definitions';
 import { clampBudget, DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS } from '../tools/modelText';
 import { MoreCache } from '../tools/moreCache';
-import { runTool, type AgentModule, type AgentOps, type ToolDeps } from '../tools/toolOps';
+import * as agentModule from '../api/agent/agentClient';
+import { runTool, type AgentOps, type ToolDeps } from '../tools/toolOps';
 import {
   API_KEY_ENV, BASE_URL_ENV, createClientFromEnv, EXIT_OK, INSECURE_HTTP_ENV, parseCliArgs, printError, readApiKey, splitList, UsageError, type CliIo,
 } from './common';
@@ -109,9 +110,9 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     maxChars: () => maxChars,
     secret: () => key,
     search: (params, opts) => client.search(params, opts),
-    // Loaded on the first agent call: a search-only session never builds the agent client.
-    agentModule: async () => require('../api/agent/agentClient') as AgentModule,
-    agent: () => (agent ??= Promise.resolve(new (require('../api/agent/agentClient') as AgentModule).AgentClient(client, { extraModels }))),
+    // Built on the first agent call: a search-only session never makes the agent client.
+    agentModule: async () => agentModule,
+    agent: () => (agent ??= Promise.resolve(new agentModule.AgentClient(client, { extraModels }))),
     extraModels: () => extraModels,
     hasKey: async () => key !== undefined,
     moreCache: new MoreCache(moreTtl(io.env)),
