@@ -53,7 +53,8 @@ export interface ResolveOptions {
 
 /** A lockfile above this size is not read: its versions stay unknown. 30 MB lockfiles exist in the wild; this is room above them. */
 export const LOCKFILE_MAX_BYTES = 64 * 1024 * 1024;
-const NPM_LOCKFILES: readonly LockfileKind[] = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml'];
+// npm-shrinkwrap.json first: when a folder has both, npm installs from it and ignores package-lock.json.
+const NPM_LOCKFILES: readonly LockfileKind[] = ['npm-shrinkwrap.json', 'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml'];
 
 /** The manifests and lockfiles (at a folder's top, where they are read) whose change means its dependencies must be read again. */
 
