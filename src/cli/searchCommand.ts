@@ -6,7 +6,7 @@ import { validateSearchParams } from '../api/params';
 import { validationError } from '../api/errors';
 import { licenseLabel, passageLink, provenance } from '../api/results';
 import { displayTitle, type SearchResponse } from '../api/schemas';
-import { dependencyOfResult, installedWords } from '../deps/dependencyScope';
+import { DEPENDENCY_PASSAGES, dependencyOfResult, installedWords } from '../deps/dependencyScope';
 import { resolveDependencies } from '../deps/folderLookup';
 import { resultBadges, resultMentions, versionSummary, type InstalledDependency, type VersionBadge } from '../deps/versionCompare';
 import {
@@ -71,9 +71,6 @@ export interface SearchCommandDeps {
   /** The folder `--dependency` names are resolved in (default: the process's working folder). */
   cwd?: string;
 }
-
-/** Passages asked for in a dependency-scoped search: "fixed in" usually sits in a later comment than the first passage. */
-export const DEPENDENCY_PASSAGES = 3;
 
 /** The installed dependency as `--json` shows it. */
 type InstalledJson = { name: string; ecosystem: string; repo: string; version: string | null; versionFrom: string | null };

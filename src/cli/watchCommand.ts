@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { validateSearchParams } from '../api/params';
 import { validationError } from '../api/errors';
+import { DEPENDENCY_PASSAGES } from '../deps/dependencyScope';
 import { resolveDependencies } from '../deps/folderLookup';
 import type { InstalledDependency } from '../deps/versionCompare';
 import { checkWatch, describeWatch, MAX_WATCHES, newWatch, parseWatches, withInstalled, type Watch } from '../deps/watch';
 import { configDir } from './cliState';
 import { createClientFromEnv, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, printError, retryPrinter, sanitizeForTerminal, UsageError, type CliIo } from './common';
-import { DEPENDENCY_PASSAGES, parseSearchArgs, type SearchClientLike, type SearchCommandDeps } from './searchCommand';
+import { parseSearchArgs, type SearchClientLike, type SearchCommandDeps } from './searchCommand';
 
 export const WATCH_USAGE = `Usage: devindex watch <add|list|check|remove> ...
 

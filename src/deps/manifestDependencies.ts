@@ -12,7 +12,8 @@ export type FolderReader = (name: string, maxBytes: number) => Promise<string | 
 
 export const NOT_INSTALLED_HERE = 'not installed here: the browser reads manifests and lockfiles, not installed packages';
 const LOCK_MAX = 64 * 1024 * 1024;
-const NPM_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml'] as const;
+// npm-shrinkwrap.json first: when a folder has both, npm installs from it and ignores package-lock.json.
+const NPM_LOCKFILES = ['npm-shrinkwrap.json', 'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml'] as const;
 
 function json(text: string | undefined): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;

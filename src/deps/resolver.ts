@@ -53,7 +53,8 @@ export interface ResolveOptions {
 
 /** A lockfile above this size is not read: its versions stay unknown. 30 MB lockfiles exist in the wild; this is room above them. */
 export const LOCKFILE_MAX_BYTES = 64 * 1024 * 1024;
-const NPM_LOCKFILES: readonly LockfileKind[] = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml'];
+// npm-shrinkwrap.json first: when a folder has both, npm installs from it and ignores package-lock.json.
+const NPM_LOCKFILES: readonly LockfileKind[] = ['npm-shrinkwrap.json', 'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml'];
 
 /** The manifests and lockfiles (at a folder's top, where they are read) whose change means its dependencies must be read again. */
 
@@ -348,25 +349,44 @@ export function installLocationOfPath(framePath: string, ref: PackageRef, pathAp
   return undefined;
 }
 
+/** A crate's own version: its Cargo.toml's `[package] version` (a registry crate's manifest is normalised: a literal). */
+function crateTomlVersion(toml: string): string | undefined {
+  return plainVersion(/^\[package\][^[]*?^version\s*=\s*"([^"]+)"/m.exec(toml)?.[1]);
+}
+
+/** A Go module's version from its folder in the module cache (`.../pkg/mod/<module>@v1.2.3/...`, any GOMODCACHE): the cache holds one folder per version. */
+function goModuleCacheVersion(framePath: string, module: string): string | undefined {
+  const p = framePath.replace(/\\/g, '/');
+  // The cache writes upper-case letters as `!` + lower case.
+  const escaped = module.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`);
+  const at = p.indexOf(`/${escaped}@`);
+  if (at < 0) return undefined;
+  return plainVersion(/^@(v[^/]+)\//.exec(p.slice(at + escaped.length + 1))?.[1]);
+}
+
 /**
  * The installed package a frame's path points into, read from that very install (its package.json, the
- * crate's Cargo.toml, the distribution's METADATA), so a trace from any folder scopes to the right repository.
+ * crate's Cargo.toml, the distribution's METADATA, a Go module's folder in the module cache), so a trace from
+ * any folder scopes to the right repository, with the version that install states (absent when it states none).
  */
 export async function dependencyAtPath(path: string, ref: PackageRef): Promise<Dependency | undefined> {
   if (ref.ecosystem === 'go') {
     const s = slugFromGoModule(ref.name);
-    return s.ok ? { ecosystem: 'go', name: ref.name, slug: s.slug, from: 'module path' } : undefined;
+    const version = goModuleCacheVersion(path, ref.name);
+    return s.ok ? { ecosystem: 'go', name: ref.name, slug: s.slug, from: 'module path', ...(version ? { version, versionFrom: 'module cache' } : {}) } : undefined;
   }
   const at = installLocationOfPath(path, ref);
   if (at?.ecosystem === 'npm') {
     const pkg = await readJson(at.manifest);
     const r = pkg ? slugFromPackageJson(pkg) : undefined;
-    return r?.ok ? { ecosystem: 'npm', name: ref.name, slug: r.slug, from: r.field } : undefined;
+    const version = plainVersion(pkg?.version);
+    return r?.ok ? { ecosystem: 'npm', name: ref.name, slug: r.slug, from: r.field, ...(version ? { version, versionFrom: 'node_modules' } : {}) } : undefined;
   }
   if (at?.ecosystem === 'cargo') {
     const toml = await readText(at.manifest);
     const r = toml !== undefined ? slugFromCrateToml(toml) : undefined;
-    return r?.ok ? { ecosystem: 'cargo', name: ref.name, slug: r.slug, from: 'Cargo.toml repository' } : undefined;
+    const version = toml !== undefined ? crateTomlVersion(toml) : undefined;
+    return r?.ok ? { ecosystem: 'cargo', name: ref.name, slug: r.slug, from: 'Cargo.toml repository', ...(version ? { version, versionFrom: 'Cargo.toml' } : {}) } : undefined;
   }
   if (at?.ecosystem !== 'pypi') return undefined;
   const site = at.sitePackages;
@@ -378,18 +398,20 @@ export async function dependencyAtPath(path: string, ref: PackageRef): Promise<D
     if (normalizePythonName(info.replace(/-[^-]+\.dist-info$/, '')) !== want && !top.includes(ref.name)) continue;
     const meta = await readText(join(site, info, 'METADATA'));
     const r = meta !== undefined ? parsePythonMetadata(meta) : undefined;
-    if (r?.result.ok) return { ecosystem: 'pypi', name: r.name ?? ref.name, slug: r.result.slug, from: 'METADATA' };
+    const version = meta !== undefined ? pythonMetadataVersion(meta) : undefined;
+    if (r?.result.ok) return { ecosystem: 'pypi', name: r.name ?? ref.name, slug: r.result.slug, from: 'METADATA', ...(version ? { version, versionFrom: 'METADATA' } : {}) };
   }
   return undefined;
 }
 
 /**
  * An npm package as Node would find it from `fromDir` (its node_modules, then the parents'), read from its
- * own package.json: for a file whose folder's manifest does not list the package (a monorepo's workspace
- * package, a transitive import).
+ * own package.json (its version too, when it states one): for a file whose folder's manifest does not list the
+ * package (a monorepo's workspace package, a transitive import).
  */
 export async function installedNpmDependency(fromDir: string, name: string): Promise<Dependency | undefined> {
   const pkg = await findInstalled(fromDir, name);
   const r = pkg ? slugFromPackageJson(pkg) : undefined;
-  return r?.ok ? { ecosystem: 'npm', name, slug: r.slug, from: r.field } : undefined;
+  const version = plainVersion(pkg?.version);
+  return r?.ok ? { ecosystem: 'npm', name, slug: r.slug, from: r.field, ...(version ? { version, versionFrom: 'node_modules' } : {}) } : undefined;
 }

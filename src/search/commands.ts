@@ -6,6 +6,7 @@ import { scopeFromRemotes } from './repoSlug';
 import { OPEN_DOCUMENT_COMMAND, RESULT_SCHEME, ResultDocuments } from './resultDocuments';
 import { describeScope } from './scope';
 import { selectionToQuery } from './selectionQuery';
+import { DEPENDENCY_PASSAGES } from '../deps/dependencyScope';
 import type { InstalledDependency } from '../deps/versionCompare';
 
 /** Issue 23: the `installed` a dependency search passes along its request (plain data from another command: checked). */
@@ -90,7 +91,10 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
       const { installed, ...request } = given as { query: string; installed?: unknown } & Partial<SearchParams>;
       if (request.query.trim()) {
         const deps = installedOf(installed);
-        await view().search({ ...request, query: request.query.trim() }, { scope: 'exact', ...(deps ? { installed: deps } : {}) });
+        // A dependency search asks for DEPENDENCY_PASSAGES passages at least, as the CLI and the tools do: with the
+        // default one, the view's summary said "none mentions a newer fix" of a search whose #472 states it in a later comment.
+        const passages = deps && request.passages === undefined ? { passages: Math.max(config.searchDefaults().passages, DEPENDENCY_PASSAGES) } : {};
+        await view().search({ ...request, ...passages, query: request.query.trim() }, { scope: 'exact', ...(deps ? { installed: deps } : {}) });
         return;
       }
     }

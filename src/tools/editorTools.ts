@@ -9,6 +9,7 @@ import * as agentApi from '../api/agent/agentClient';
 import { agentClientOver } from '../api/agent/agentClientOver';
 import { config } from '../config';
 import type { Services } from '../services';
+import { MANIFEST_NAMES } from '../deps/manifestNames';
 import { scopeFromRemotes } from '../search/repoSlug';
 import { remotesOf } from '../search/workspaceRepos';
 import { clampBudget, MIN_MAX_CHARS } from './modelText';
@@ -61,6 +62,28 @@ export async function workspaceScope(): Promise<WorkspaceScope> {
   return { slugs: [], reason: 'no workspace folder has a git remote pointing at a GitHub repository' };
 }
 
+/**
+ * The folder the search tool reads `dependency` from, found as the editor's other dependency surfaces find it
+ * (src/deps/editor.ts, `findRoot`): the active editor's workspace folder; for a file outside every workspace folder,
+ * the nearest folder above it with a manifest; else the first workspace folder. Through `workspace.fs`, so the
+ * browser build runs it too.
+ */
+export async function dependencyFolderOfEditor(): Promise<string | undefined> {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  const ws = uri ? vscode.workspace.getWorkspaceFolder(uri) : undefined;
+  if (ws) return ws.uri.fsPath;
+  if (uri?.scheme === 'file') {
+    for (let dir = vscode.Uri.joinPath(uri, '..'); ;) {
+      const found = await Promise.all(MANIFEST_NAMES.map((m) => Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(dir, m))).then(() => true, () => false)));
+      if (found.some(Boolean)) return dir.fsPath;
+      const up = vscode.Uri.joinPath(dir, '..');
+      if (up.path === dir.path) break;
+      dir = up;
+    }
+  }
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+}
+
 function signalOf(token: vscode.CancellationToken): AbortSignal {
   const ctl = new AbortController();
   if (token.isCancellationRequested) ctl.abort();
@@ -89,8 +112,8 @@ export async function invokeLanguageModelTool(
     hasKey: async () => (await wiring.keys.get()) !== undefined,
     workspaceRepos: workspaceScope,
     maxCharsCap: () => capFor(tokenBudget),
-    // Issue 23: `dependency` is read from the active editor's workspace folder, else the first one.
-    dependencyFolder: async () => (vscode.window.activeTextEditor && vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri)?.uri.fsPath) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    // Issue 23: `dependency` is read from the active editor's project folder, as the hover, the problem search and the dependency pick find it.
+    dependencyFolder: () => dependencyFolderOfEditor(),
   };
   const out = await runTool(name, options.input, deps, signalOf(token), toolProgressOf(progress));
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(out.text)]);

@@ -15,7 +15,7 @@ import {
   DEFAULT_LIST_JOBS, DEFAULT_WAIT_SECONDS, MAX_LIST_JOBS, MAX_MAX_TOKENS, MAX_WAIT_SECONDS, MIN_MAX_TOKENS, MIN_WAIT_SECONDS,
 } from './limits';
 import { HANDLE_PATTERN, MORE_MAX_ENTRIES, sharedMoreCache, type MoreCache } from './moreCache';
-import { dependencyOfResult, installedWords } from '../deps/dependencyScope';
+import { DEPENDENCY_PASSAGES, dependencyOfResult, installedWords } from '../deps/dependencyScope';
 import { resolveDependencies } from '../deps/folderLookup';
 import { resultBadges, versionSummary, type InstalledDependency } from '../deps/versionCompare';
 import { TOOL_NAMES, type ToolName } from './names';
@@ -74,8 +74,6 @@ export interface ToolDeps {
 /** One line of progress while a tool runs (MCP progress notifications, the editor's invocation progress). */
 export type ToolProgress = (line: string) => void;
 
-/** Passages asked for in a dependency-scoped search (statements often sit in a later comment). */
-const DEPENDENCY_PASSAGES = 3;
 
 const OPS: Record<string, string> = {
   [TOOL_NAMES.search]: 'The search',

@@ -73,11 +73,15 @@ export class Workbench {
     return wb;
   }
 
-  /** Saves a full-window screenshot as test-results/e2e/<file>-<nn>-<label>.png and returns its path. */
-  async screenshot(label: string): Promise<string> {
+  /**
+   * Saves a full-window screenshot as test-results/e2e/<file>-<nn>-<label>.png and returns its path; with
+   * `target`, only that element (e.g. `.part.sidebar`, a close-up at the page's own pixels).
+   */
+  async screenshot(label: string, target?: Locator): Promise<string> {
     fs.mkdirSync(e2e.results(), { recursive: true });
     const file = path.join(e2e.results(), `${this.name}-${String(++this.shots).padStart(2, '0')}-${slug(label)}.png`);
-    await this.page.screenshot({ path: file });
+    if (target) await target.screenshot({ path: file });
+    else await this.page.screenshot({ path: file });
     return file;
   }
 

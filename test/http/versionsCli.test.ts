@@ -32,7 +32,7 @@ function run(args: string[], cwd: string): Promise<CliRun> {
 describe('devindex search --dependency (spawned, against the sandbox)', () => {
   before(async () => {
     assert.ok(existsSync(CLI_PATH), `${CLI_PATH} is missing: build with --bundles`);
-    sb = await startSandbox({ port: 0, quiet: true, keylessRateLimit: 100_000 });
+    sb = await startSandbox({ port: 0, quiet: true, keylessRateLimit: 100_000, faults: true });
     folder = mkdtempSync(join(tmpdir(), 'devindex-versions-cli-'));
     writeVersionsFixture(folder);
   });
@@ -68,6 +68,21 @@ describe('devindex search --dependency (spawned, against the sandbox)', () => {
     for (const v of issue.versions.slice(1)) assert.deepEqual([v.kind, v.stated, v.verdict], ['affects', '≥3.1.0 <3.3.0', 'affects-yours']);
     assert.match(issue.versions[0]!.sentence, /fixed in 3\.3\.0/);
     for (const res of j.results) assert.ok(Array.isArray(res.versions));
+  });
+
+  it('--dependency given twice: both repositories in the scope, both installed versions printed, each result\'s badge against its own', async () => {
+    await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' });
+    const r = await run(['search', 'Retry-After ignored per-request timeout coerce drops defaults of nested objects', '--dependency', 'fetchline', '--dependency', 'keel-schema', '--k', '10'], folder);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^Scope: fetchline 3\.2\.0 installed \(fetchline\/fetchline\)\n(?:[^\n]+\n)?Scope: keel-schema 2\.6\.0 installed \(keelhq\/keel-schema\)\n/);
+    assert.match(r.out, /fixed in 3\.3\.0 · newer than your 3\.2\.0/);
+    assert.match(r.out, /fixed in 2\.5\.1 · included in your 2\.6\.0/);
+    const log = await (await fetch(`${sb.url}/__sandbox/requests`)).json() as { requests: Array<{ path: string; query: string; body: unknown }> };
+    const searches = log.requests.filter((q) => q.path === '/v2/search/developer');
+    assert.equal(searches.length, 1, JSON.stringify(log.requests));
+    assert.deepEqual(new URLSearchParams(searches[0]!.query).getAll('repos'), ['fetchline/fetchline', 'keelhq/keel-schema']);
+    const j = JSON.parse((await run(['search', 'Retry-After coerce defaults', '--dependency', 'fetchline', '--dependency', 'keel-schema', '--json'], folder)).out) as { installed: Array<{ name: string; version: string }> };
+    assert.deepEqual(j.installed.map((d) => [d.name, d.version]), [['fetchline', '3.2.0'], ['keel-schema', '2.6.0']]);
   });
 
   it('exit 2 for a name the folder does not have (naming what it has) and for a dependency without a GitHub repository', async () => {

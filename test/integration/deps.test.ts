@@ -175,11 +175,40 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
       '    at node:internal/main/run_main_module:28:49',
     ].join('\n');
     const before = a.lastSearch();
-    const ran = await vscode.commands.executeCommand<{ query: string; repos?: string[] }>('devIndex.deps.searchTerminalSelection', trace);
+    const ran = await vscode.commands.executeCommand<{ query: string; repos?: string[]; installed?: unknown[] }>('devIndex.deps.searchTerminalSelection', trace);
     assert.equal(ran.query, "TypeError: Cannot read properties of undefined (reading 'budget')");
     assert.deepEqual(ran.repos, ['trialrun/trialrun']);
+    // Issue 23: the version the frame's install states (node_modules/trialrun/package.json), carried to the view's chip.
+    assert.deepEqual(ran.installed, [{ ecosystem: 'npm', name: 'trialrun', slug: 'trialrun/trialrun', version: '1.0.0' }]);
     const o = await searchDone(a, ran.query, before);
     assert.deepEqual(o.params.repos, ['trialrun/trialrun']);
+    const posted = await until('the search posted to the webview', async () => {
+      const p = await vscode.commands.executeCommand<{ searchStarted?: { params: { query: string }; installed?: unknown[] } }>('devIndex.search.postedSearch');
+      return p?.searchStarted?.params.query === ran.query ? p : undefined;
+    });
+    assert.deepEqual(posted.searchStarted!.installed, [{ ecosystem: 'npm', name: 'trialrun', slug: 'trialrun/trialrun', version: '1.0.0' }]);
+  });
+
+  it('a trace into an install outside the workspace carries that install\'s version, not the workspace\'s (issue 23)', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'devindex-host-trace-'));
+    try {
+      fs.mkdirSync(path.join(elsewhere, 'node_modules', 'fetchline', 'dist'), { recursive: true });
+      fs.writeFileSync(path.join(elsewhere, 'node_modules', 'fetchline', 'package.json'), JSON.stringify({ name: 'fetchline', version: '3.3.1', repository: 'github:fetchline/fetchline' }));
+      const trace = [
+        "TypeError: Cannot read properties of undefined (reading 'headers')",
+        `    at request (${elsewhere}/node_modules/fetchline/dist/client.js:211:31)`,
+        `    at main (${elsewhere}/server.js:9:3)`,
+      ].join('\n');
+      const before = a.lastSearch();
+      const ran = await vscode.commands.executeCommand<{ query: string; repos?: string[]; installed?: unknown[] }>('devIndex.deps.searchTerminalSelection', trace);
+      assert.deepEqual(ran.repos, ['fetchline/fetchline']);
+      assert.deepEqual(ran.installed, [{ ecosystem: 'npm', name: 'fetchline', slug: 'fetchline/fetchline', version: '3.3.1' }], 'the frame\'s install (3.3.1), not the workspace\'s fetchline 3.2.0');
+      await searchDone(a, ran.query, before);
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('the code action can be turned off', async () => {

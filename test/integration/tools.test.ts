@@ -98,6 +98,36 @@ describe('language-model tools', function () {
     assert.equal(seen[0]!.scope, undefined);
   });
 
+  it('`dependency` (issue 23): read from the active editor\'s project (the dependency fixture), scoped to its repository; the text starts with the installed version and says how each result\'s version statements compare', async () => {
+    const root = env('DEVINDEX_TEST_DEPS_WORKSPACE');
+    // The fixture is not a workspace folder here (adding one would reload the window): its file in the active
+    // editor makes it the project, as it does for the hover, the problem search and the dependency pick.
+    await vscode.window.showTextDocument(vscode.Uri.file(`${root}/src/app.ts`));
+    try {
+      await requests('DELETE');
+      const text = await invoke('devIndex_search', { query: 'Retry-After ignored per-request timeout 429', dependency: 'fetchline', k: 5 });
+      assert.match(text, /^Installed: fetchline 3\.2\.0 installed \(fetchline\/fetchline\)\. Results from fetchline\/fetchline are compared with version 3\.2\.0\.\n/);
+      assert.match(text, /\n\d results? mentions? a fix newer than your fetchline 3\.2\.0 \(3\.3\.0\)\.\n/);
+      assert.match(text, /\n\[\d\] fixed in 3\.3\.0 · newer than your 3\.2\.0 \("[^"]*3\.3\.0/, 'a result states how its version mention compares with the installed one');
+      // Every result of the answer has its comparison line.
+      const shown = [...text.matchAll(/^\[(\d+)\] \S+:/gm)].length;
+      const compared = [...text.matchAll(/^\[(\d+)\] (?:fixed in|affects|released|states no version|not from this dependency)/gm)].length;
+      assert.ok(shown > 0 && compared === shown, `${compared} comparison lines for ${shown} results:\n${text}`);
+      const seen = await searchParamsSeen();
+      assert.equal(seen.length, 1);
+      assert.deepEqual(seen[0]!.repos, ['fetchline/fetchline']);
+      // A dependency newer than its fix: the comparison says it is included.
+      const keel = await invoke('devIndex_search', { query: 'coerce drops defaults of nested objects', dependency: 'keel-schema', k: 3 });
+      assert.match(keel, /^Installed: keel-schema 2\.6\.0 installed \(keelhq\/keel-schema\)\./);
+      assert.match(keel, /fixed in 2\.5\.1 · included in your 2\.6\.0/);
+      // A name the fixture does not have names what it has.
+      const unknown = await invoke('devIndex_search', { query: 'x', dependency: 'left-pad' });
+      assert.match(unknown, /^dependency "left-pad" cannot scope the search: left-pad is not a dependency of .+ \(its manifests list fetchline, keel-schema/);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
   it('invalid input returns the field and the bound, and sends nothing', async () => {
     await requests('DELETE');
     const text = await invoke('devIndex_search', { query: 'x', k: 0, sources: ['alpha'], types: ['issue'] });

@@ -24,7 +24,7 @@ interface WatchFeatureLike {
 }
 type Api = DevIndexExtensionApi & { watches(): WatchFeatureLike };
 interface Posted {
-  searchStarted?: { type: 'searchStarted'; params: { query: string; repos?: string[] }; installed?: Array<{ slug: string; version?: string }> };
+  searchStarted?: { type: 'searchStarted'; params: { query: string; repos?: string[]; passages?: number }; installed?: Array<{ slug: string; version?: string }> };
   results?: { type: 'results'; outcome: { results: Array<{ id: string; versions?: Array<{ label: string; sentence: string; highlight: boolean }> }>; installed?: unknown[]; versionSummary?: string[] } };
 }
 
@@ -58,15 +58,14 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
     const d = new vscode.Diagnostic(new vscode.Range(0, at, 0, at + "'fetchline'".length), QUERY_MESSAGE, vscode.DiagnosticSeverity.Error);
     d.source = 'watch-test';
     diagnostics.set(doc.uri, [d]);
-    // Three passages a result (the default is one): the fix sentence of fetchline#472 is its second passage.
-    await vscode.workspace.getConfiguration('devIndex').update('search.passages', 3, vscode.ConfigurationTarget.Global);
+    // search.passages stays at its default (one): a dependency search asks for three itself, since the fix
+    // sentence of fetchline#472 is in a later comment than the passage that matches the question best.
     const feature = a.watches();
     feature.show = async (_level, text, actions) => { pressed.push({ text, actions }); const p = press; press = undefined; return p && actions.includes(p) ? p : undefined; };
   });
 
   after(async () => {
     diagnostics?.dispose();
-    await vscode.workspace.getConfiguration('devIndex').update('search.passages', undefined, vscode.ConfigurationTarget.Global);
     await fsp.writeFile(fetchlinePkg, fetchlinePkgText);
     if (watchId) await vscode.commands.executeCommand('devIndex.watch.remove', watchId);
     await vscode.commands.executeCommand('devIndex.search.run', { query: 'reset after the watch suite', repos: [] });
@@ -88,6 +87,8 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
       (p) => p?.results?.outcome !== undefined && p.searchStarted?.params.query === ran.query);
     // The chip: the webview builds `fetchline/fetchline · 3.2.0 installed` from this (installedChipLabel; the browser tier checks the words).
     assert.deepEqual(posted.searchStarted!.installed, [{ ecosystem: 'npm', name: 'fetchline', slug: 'fetchline/fetchline', version: '3.2.0' }]);
+    assert.equal(vscode.workspace.getConfiguration('devIndex').get('search.passages'), 1, 'the setting at its default');
+    assert.equal(posted.searchStarted!.params.passages, 3, 'a dependency search asks for three passages');
     const shown = await until('the view shows the scope', async () => vscode.commands.executeCommand<{ repos?: string[] }>('devIndex.search.shownScope'), (s) => s?.repos?.[0] === 'fetchline/fetchline');
     assert.deepEqual(shown.repos, ['fetchline/fetchline']);
     // The summary line and the badges.

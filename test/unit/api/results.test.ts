@@ -44,6 +44,22 @@ describe('provenance', () => {
     assert.equal(provenance({ id: 'readme:x', type: 'readme', url: 'https://www.github.com/a-b/c.d#readme' }).text, 'a-b/c.d');
   });
 
+  it('legacy owners ending in `-` (or with a doubled hyphen) are repositories, from the id and from the URL (issue 23)', () => {
+    assert.deepEqual(provenance({ id: 'issue:acme-/widgets#12', url: 'https://github.com/acme-/widgets/issues/12' }),
+      { repo: 'acme-/widgets', number: 12, text: 'acme-/widgets #12' });
+    assert.deepEqual(provenance({ id: 'readme:old--name-/tool.js', url: 'https://github.com/old--name-/tool.js#readme' }),
+      { repo: 'old--name-/tool.js', text: 'old--name-/tool.js' });
+    assert.equal(provenance({ id: 'pull_request:77', type: 'pull_request', url: 'https://github.com/acme-/widgets/pull/77' }).text, 'acme-/widgets #77');
+    assert.equal(provenance({ id: 'readme:x', type: 'readme', url: 'https://github.com/acme-/widgets.git' }).text, 'acme-/widgets');
+  });
+
+  it('an owner starting with a hyphen is still not a repository (GitHub serves none)', () => {
+    assert.deepEqual(provenance({ id: 'issue:-acme/widgets#1', url: 'https://example.org/-acme/widgets/issues/1' }),
+      { site: 'example.org', path: '/-acme/widgets/issues/1', text: 'example.org/-acme/widgets/issues/1' });
+    assert.deepEqual(provenance({ id: 'issue:1', type: 'issue', url: 'https://github.com/-acme/widgets/issues/1' }),
+      { site: 'github.com', path: '/-acme/widgets/issues/1', text: 'github.com/-acme/widgets/issues/1' });
+  });
+
   it('site and path for documentation and web pages, never the bare host when there is a path', () => {
     assert.deepEqual(provenance({ id: 'doc:https://fetchline.dev/docs/guides/retries.html', url: 'https://fetchline.dev/docs/guides/retries.html' }),
       { site: 'fetchline.dev', path: '/docs/guides/retries.html', text: 'fetchline.dev/docs/guides/retries.html' });

@@ -33,7 +33,8 @@ after(async () => {
 const CASES: Array<[string, LockfileKind, string[], Partial<LockfileRequest>?]> = [
   ['package-lock.v1.json', 'package-lock.json', ['@acme/widgets', 'left-pad', 'local-lib', 'absent']],
   ['package-lock.v2.json', 'package-lock.json', ['@acme/widgets', 'fetchline']],
-  ['package-lock.v3.json', 'npm-shrinkwrap.json', ['@acme/widgets', 'fetchline', 'typescript', 'my-workspace']],
+  ['package-lock.v3.json', 'package-lock.json', ['@acme/widgets', 'fetchline', 'typescript', 'my-workspace']],
+  ['npm-shrinkwrap.json', 'npm-shrinkwrap.json', ['@acme/widgets', 'fetchline', 'yargs', 'fsevents']],
   ['yarn.classic.lock', 'yarn.lock', ['@acme/widgets', 'fetchline'], { ranges: [['@acme/widgets', '^2.0.0']] }],
   ['yarn.berry.lock', 'yarn.lock', ['@acme/widgets', 'fetchline'], { ranges: [['@acme/widgets', '^2.0.0']] }],
   ['pnpm-lock.v5.yaml', 'pnpm-lock.yaml', ['@acme/widgets', 'fetchline', 'local-lib']],

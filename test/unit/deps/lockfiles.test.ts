@@ -24,7 +24,12 @@ test('package-lock v2 and v3: packages["node_modules/<name>"], not a nested node
   assert.deepEqual(obj(npmLockVersions(read('package-lock.v3.json'), ['@acme/widgets', 'fetchline', 'typescript', 'my-workspace'])), { '@acme/widgets': '2.1.0', fetchline: '2.4.1', typescript: '5.9.3' });
 });
 
-test('npm-shrinkwrap.json has the package-lock shape; a half-written or future lockfile gives what it can, never a guess', () => {
+test('npm-shrinkwrap.json (a published CLI\'s, lockfileVersion 3): the top-level copy, not a nested one; optional and dev entries', () => {
+  assert.deepEqual(obj(npmLockVersions(read('npm-shrinkwrap.json'), ['@acme/widgets', 'fetchline', 'yargs', 'fsevents', 'typescript', 'ansi-regex', 'absent'])),
+    { '@acme/widgets': '2.0.1', fetchline: '2.3.0', yargs: '17.7.2', fsevents: '2.3.3', typescript: '5.9.3', 'ansi-regex': '5.0.1' });
+});
+
+test('a half-written or future package-lock gives what it can, never a guess', () => {
   const text = read('package-lock.v3.json');
   assert.deepEqual(obj(npmLockVersions(text.slice(0, text.indexOf('"node_modules/fetchline"') + 40), ['@acme/widgets', 'fetchline'])), { '@acme/widgets': '2.1.0' });
   assert.deepEqual(obj(npmLockVersions(text.replace('"lockfileVersion": 3', '"lockfileVersion": 7'), ['fetchline'])), { fetchline: '2.4.1' });
@@ -112,6 +117,31 @@ test('resolveFolder: node_modules first, the lockfile for the rest; go.mod with 
   const capped = await resolveFolder(root, { maxDependencies: 100, cargoHome: path.join(root, 'no-cargo'), lockfileMaxBytes: 100 });
   assert.equal(capped.deps.find((d) => d.name === 'fetchline')!.version, undefined);
   assert.equal(capped.deps.find((d) => d.name === '@acme/widgets')!.version, '2.0.3');
+});
+
+test('resolveFolder: npm-shrinkwrap.json alone, and over package-lock.json when both are there (npm installs from the shrinkwrap)', async () => {
+  const pkg = JSON.stringify({ dependencies: { '@acme/widgets': '~2.0.1', fetchline: '2.3.0', yargs: '^17.7.2' }, devDependencies: { typescript: '~5.9.3' } });
+  const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'devindex-versions-'));
+  write(alone, { 'package.json': pkg, 'npm-shrinkwrap.json': read('npm-shrinkwrap.json') });
+  const a = await resolveFolder(alone, { maxDependencies: 10 });
+  assert.deepEqual(a.deps.map((d) => [d.name, d.version, d.versionFrom]), [
+    ['@acme/widgets', '2.0.1', 'npm-shrinkwrap.json'],
+    ['fetchline', '2.3.0', 'npm-shrinkwrap.json'],
+    ['yargs', '17.7.2', 'npm-shrinkwrap.json'],
+    ['typescript', '5.9.3', 'npm-shrinkwrap.json'],
+  ]);
+  // Both: package-lock.v3.json says @acme/widgets 2.1.0 and fetchline 2.4.1; the shrinkwrap's 2.0.1 and 2.3.0 win.
+  const both = fs.mkdtempSync(path.join(os.tmpdir(), 'devindex-versions-'));
+  write(both, { 'package.json': pkg, 'package-lock.json': read('package-lock.v3.json'), 'npm-shrinkwrap.json': read('npm-shrinkwrap.json') });
+  const b = await resolveFolder(both, { maxDependencies: 10 });
+  const by = (n: string) => b.deps.find((d) => d.name === n)!;
+  assert.deepEqual([by('@acme/widgets').version, by('@acme/widgets').versionFrom], ['2.0.1', 'npm-shrinkwrap.json']);
+  assert.deepEqual([by('fetchline').version, by('fetchline').versionFrom], ['2.3.0', 'npm-shrinkwrap.json']);
+  // A parent folder's shrinkwrap is not consulted before this folder's package-lock: the nearest folder with a lockfile answers.
+  const child = path.join(both, 'packages', 'child');
+  write(child, { 'package.json': pkg, 'package-lock.json': read('package-lock.v3.json') });
+  const c = await resolveFolder(child, { maxDependencies: 10 });
+  assert.deepEqual([c.deps[0]!.version, c.deps[0]!.versionFrom], ['2.1.0', 'package-lock.json']);
 });
 
 test('resolveFolder: yarn.lock and pnpm-lock.yaml beside package.json', async () => {

@@ -70,6 +70,16 @@ test('manifests and lockfiles alone: Go resolves, npm and Cargo have versions an
   assert.equal(capped.deps.find((d) => d.name === '@acme/widgets')?.version, undefined);
 });
 
+test('manifests and lockfiles alone: npm-shrinkwrap.json wins over package-lock.json, as npm installs from it', async () => {
+  const files: Record<string, string> = {
+    'package.json': JSON.stringify({ dependencies: { '@acme/widgets': '~2.0.1', fetchline: '2.3.0' } }),
+    'package-lock.json': fs.readFileSync(path.join(fixtures, 'package-lock.v3.json'), 'utf8'),
+    'npm-shrinkwrap.json': fs.readFileSync(path.join(fixtures, 'npm-shrinkwrap.json'), 'utf8'),
+  };
+  const r = await manifestDependencies('vscode-vfs://github/o/r', async (name, max) => { const t = files[name]; return t !== undefined && t.length <= max ? t : undefined; }, { maxDependencies: 10 });
+  assert.deepEqual(r.deps.map((d) => [d.name, d.version, d.versionFrom]), [['@acme/widgets', '2.0.1', 'npm-shrinkwrap.json'], ['fetchline', '2.3.0', 'npm-shrinkwrap.json']]);
+});
+
 test('the tools\' folder check holds POSIX, Windows and workspace URIs without node:path', () => {
   for (const ok of ['/home/me/app', 'C:\\src\\app', 'd:/app', '\\\\server\\share\\app', 'vscode-vfs://github/o/r']) assert.ok(isAbsoluteFolder(ok), ok);
   for (const bad of ['app', './app', '..\\app', 'C:app', '']) assert.ok(!isAbsoluteFolder(bad), bad);

@@ -1,0 +1,108 @@
+// `devindex watch add|list|check|remove` as spawned processes against the sandbox (issue 23): a watch made
+// with --dependency in the versions fixture folder, an issue added to the sandbox's index between two checks
+// (`POST /__sandbox/corpus`), `check` printing it with its badge, `list` showing the watch, `remove` forgetting
+// it. The config folder is a temporary one (DEVINDEX_CONFIG_DIR); HOME and XDG_CONFIG_HOME point at another
+// that must stay empty.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startSandbox } from '../../sandbox/server';
+import { CLI_PATH, type CliRun } from './cliProcess';
+import { writeVersionsFixture } from './versionsFixture';
+
+let sb: { url: string; close(): Promise<void> };
+let folder: string;
+let configDir: string;
+let home: string;
+
+function run(args: string[]): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DEVINDEX_BASE_URL: sb.url, DEVINDEX_CONFIG_DIR: configDir, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+    delete env.DEVINDEX_API_KEY;
+    const child = spawn(process.execPath, [CLI_PATH, 'watch', ...args], { cwd: folder, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`cli timed out: watch ${args.join(' ')}`)); }, 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
+  });
+}
+
+const QUERY = 'Retry-After ignored per-request timeout 429';
+
+describe('devindex watch add/list/check/remove (spawned, against the sandbox)', () => {
+  before(async () => {
+    assert.ok(existsSync(CLI_PATH), `${CLI_PATH} is missing: build with --bundles`);
+    sb = await startSandbox({ port: 0, quiet: true, keylessRateLimit: 100_000, faults: true });
+    folder = mkdtempSync(join(tmpdir(), 'devindex-watch-cli-'));
+    writeVersionsFixture(folder);
+    configDir = mkdtempSync(join(tmpdir(), 'devindex-watch-config-'));
+    home = mkdtempSync(join(tmpdir(), 'devindex-watch-home-'));
+  });
+  after(async () => {
+    await sb.close();
+    for (const d of [folder, configDir, home]) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('add, check (nothing new), a new issue in the index, check prints it, check again (seen), list, remove', async () => {
+    const none = await run(['list']);
+    assert.equal(none.code, 0, none.err);
+    assert.equal(none.out, 'No watches. Add one with: devindex watch add "<query>" --dependency NAME\n');
+
+    const added = await run(['add', QUERY, '--dependency', 'fetchline']);
+    assert.equal(added.code, 0, added.err);
+    const m = /^Watching "Retry-After ignored per-request timeout 429" in fetchline\/fetchline · 3\.2\.0 installed · [^\n]+ · 0 new\nid ([0-9a-f]{8}): (\d+) current results? counts? as seen; devindex watch check prints what is new\.\n$/.exec(added.out);
+    assert.ok(m, added.out);
+    const id = m[1]!;
+    assert.ok(Number(m[2]) > 0, 'the search had results, now seen');
+    // Stored in the config folder given, nowhere else.
+    const stored = JSON.parse(readFileSync(join(configDir, 'watches.json'), 'utf8')) as { watches: Array<{ id: string; installed: unknown[]; params: { repos: string[] }; seen: string[] }> };
+    assert.equal(stored.watches.length, 1);
+    assert.equal(stored.watches[0]!.id, id);
+    assert.deepEqual(stored.watches[0]!.installed, [{ name: 'fetchline', ecosystem: 'npm', slug: 'fetchline/fetchline', version: '3.2.0' }]);
+    assert.deepEqual(stored.watches[0]!.params.repos, ['fetchline/fetchline']);
+    assert.ok(stored.watches[0]!.seen.includes('issue:fetchline/fetchline#472'));
+    assert.deepEqual(readdirSync(home), [], 'nothing written under HOME');
+
+    const quiet = await run(['check']);
+    assert.equal(quiet.code, 0, quiet.err);
+    assert.match(quiet.out, new RegExp(`^${id} {2}"${QUERY}" in fetchline/fetchline · 3\\.2\\.0 installed · checked [^\\n]+ · 0 new\\n {2}nothing new\\n$`));
+
+    // The index gains an issue between two checks.
+    const r = await fetch(`${sb.url}/__sandbox/corpus`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ add: [{ repo: 'fetchline/fetchline', type: 'issue', number: 495, markdown: '# Retry-After ignored with a per-request timeout after a 429 on 3.2.x\n\nOn 3.2.0 the Retry-After header of a 429 is ignored when a per-request timeout is set. Fixed in 3.3.0; upgrade.\n' }] }),
+    });
+    assert.equal(r.status, 200, await r.text());
+
+    const news = await run(['check']);
+    assert.equal(news.code, 0, news.err);
+    assert.match(news.out, new RegExp(`^${id} {2}"${QUERY}" in fetchline/fetchline · 3\\.2\\.0 installed · checked [^\\n]+ · 1 new\\n`));
+    assert.match(news.out, /\n {2}new: Retry-After ignored with a per-request timeout after a 429 on 3\.2\.x\n {4}https:\/\/github\.com\/fetchline\/fetchline\/issues\/495\n {4}fixed in 3\.3\.0 · newer than your 3\.2\.0\n/);
+    assert.equal((news.out.match(/^ {2}new: /gm) ?? []).length, 1, 'only the new issue');
+
+    const again = await run(['check']);
+    assert.equal(again.code, 0, again.err);
+    assert.match(again.out, /\n {2}nothing new\n$/, 'a result seen once is not new again');
+
+    const list = await run(['list']);
+    assert.equal(list.code, 0, list.err);
+    assert.match(list.out, new RegExp(`^${id} {2}"${QUERY}" in fetchline/fetchline · 3\\.2\\.0 installed · checked [^\\n]+ · \\d+ new\\n$`));
+
+    const removed = await run(['remove', id]);
+    assert.equal(removed.code, 0, removed.err);
+    assert.equal(removed.out, `Removed watch ${id}.\n`);
+    const empty = await run(['list']);
+    assert.match(empty.out, /^No watches\./);
+    assert.deepEqual((JSON.parse(readFileSync(join(configDir, 'watches.json'), 'utf8')) as { watches: unknown[] }).watches, []);
+    const twice = await run(['remove', id]);
+    assert.equal(twice.code, 2);
+    assert.match(twice.err, new RegExp(`no watch "${id}"`));
+    assert.deepEqual(readdirSync(home), [], 'nothing written under HOME');
+  });
+});
