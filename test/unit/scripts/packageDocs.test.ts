@@ -25,3 +25,19 @@ test('TESTING.md\'s Packaging section names every bundle and folder package.mjs 
   }
   assert.doesNotMatch(section, /dist\/\{extension,core,webview\}\.js/, 'the old three-bundle list');
 });
+
+test('CHANGELOG.md (shipped in the .vsix) says what each version adds: the next one\'s issue 24 work and the rest since 0.1.0, and 0.1.0 in more than one line', () => {
+  const text = fs.readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8');
+  const versions = text.split(/^## /m).slice(1).map((v) => ({ name: v.split('\n', 1)[0]!.trim(), body: v }));
+  assert.deepEqual(versions.map((v) => v.name), ['Unreleased', '0.1.0']);
+  const next = versions[0]!.body;
+  for (const [what, re] of [
+    ['the web extension', /vscode\.dev/], ['github.dev', /github\.dev/], ['scope from the browsed repository', /vscode-vfs:\/\/github/],
+    ['what the browser leaves out, and why', /Left out in the browser[^]*node_modules/], ['accessibility', /axe-core[^]*light, dark and high\s+contrast[^]*live region[^]*start with their state/],
+    ['Windows paths', /Windows paths/], ['the marketplace entry', /128×128 PNG icon/], ['the walkthrough', /walkthrough/],
+    ['agent threads and chat answers', /Agent threads and chat answers/], ['the keyless quota', /keyless daily quota/], ['the connection doctor', /devindex doctor/],
+    ['version badges and watches', /badges[^]*Watch for a Fix/], ['MCP setup and the agent tools', /devIndex_readMore[^]*Set Up MCP for Another Agent…/],
+  ] as const) assert.match(next, re, `the next version does not mention ${what}`);
+  const first = versions[1]!.body.split('\n').filter((l) => l.startsWith('- '));
+  assert.ok(first.length >= 5, `0.1.0 says what it added in ${first.length} line(s)`);
+});
