@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prepareBrowserTier } from './vscode/provision.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
@@ -45,7 +46,8 @@ const tiers = [
   { name: 'lint', fn: () => run('npx', ['eslint', '.']) },
   { name: 'typecheck', fn: () => run('npx', ['tsc', '-p', '.', '--noEmit']) },
   { name: 'unit', fn: nodeTest('test/unit'), tests: true, when: () => hasTests('test/unit') },
-  { name: 'browser', fn: nodeTest('test/browser'), tests: true, when: () => hasTests('test/browser') },
+  // Debian's chromium, installed before the tier as the host and e2e tiers install it (apt-get as root, else the command).
+  { name: 'browser', fn: () => prepareBrowserTier() ?? nodeTest('test/browser')(), tests: true, when: () => hasTests('test/browser') },
   { name: 'http', fn: nodeTest('test/http'), tests: true, when: () => hasTests('test/http') },
   { name: 'host', fn: () => run(process.execPath, ['scripts/vscode/test-host.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-host.mjs')) },
   { name: 'e2e', fn: () => run(process.execPath, ['scripts/vscode/test-e2e.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-e2e.mjs')) },

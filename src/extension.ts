@@ -3,9 +3,8 @@ import * as vscode from 'vscode';
 import { config } from './config';
 import { registerDependencySearch } from './deps/register';
 import { features } from './lazy';
-import { log } from './log';
 import { registerMcpSetup } from './mcpSetup/register';
-import { registerWalkthrough, type WalkthroughHandle } from './walkthrough/register';
+import type { WalkthroughHandle } from './walkthrough/register';
 import type { Services } from './services';
 import type { IssueReport, IssueReporter } from './doctor/editor';
 import type { WatchFeature } from './watches/editor';
@@ -34,7 +33,8 @@ export interface DevIndexExtensionApi {
 
 export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi | undefined {
   try {
-    const { keys, svc, services } = wireShared(context);
+    // The shared wiring also opens the Get Started walkthrough once, on the first activation (issue 24).
+    const { keys, svc, services, walkthrough } = wireShared(context);
     registerDependencySearch(context, () => features().createDependencySearch(() => svc().getClient()));
     registerMcpSetup(context, { keys });
     // Issue 21: the connection diagnosis and the issue report (their code is in dist/features.js).
@@ -46,9 +46,6 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
         send: (r) => (issueReporter ?? features().openIssueReporter)(r),
       })),
     );
-
-    // Issue 24: the Get Started walkthrough opens once, on the first activation.
-    const walkthrough = registerWalkthrough(context, (m) => log().info(m));
 
     // Written inline so that a --production build (flag false) drops the surface's code entirely.
     if (!__DEVINDEX_TEST_SURFACE__ || process.env.DEVINDEX_TEST_KEY === undefined) return undefined;

@@ -1,6 +1,6 @@
 // The wiring both entries share (src/extension.ts for the desktop, src/web/extension.ts for the browser):
 // the key, the history, the services, the Search view, Show Log, the settings hooks, the key commands,
-// Agent Jobs, the search commands, Watch for a Fix and the language-model tools. What differs between
+// Agent Jobs, the search commands, Watch for a Fix, the language-model tools and the first-run walkthrough. What differs between
 // the hosts is behind core() and features() (src/lazy.ts, swapped for src/web/lazy.ts in the web bundle),
 // so the same lines serve both; each entry adds its own features after this.
 import * as vscode from 'vscode';
@@ -13,6 +13,7 @@ import { disposeLog, log } from './log';
 import { registerSearchCommands } from './search/commands';
 import { SearchHistory } from './search/history';
 import { registerLanguageModelTools } from './tools/register';
+import { registerWalkthrough, type WalkthroughHandle } from './walkthrough/register';
 import { registerWatches } from './watches/register';
 import type { Services } from './services';
 
@@ -23,6 +24,8 @@ export interface SharedWiring {
   svc(): Services;
   /** The services if something has built them already. */
   services(): Services | undefined;
+  /** Issue 24: the Get Started walkthrough, opened once on the first activation (desktop and browser alike). */
+  walkthrough: WalkthroughHandle;
 }
 
 export function wireShared(context: vscode.ExtensionContext): SharedWiring {
@@ -72,5 +75,6 @@ export function wireShared(context: vscode.ExtensionContext): SharedWiring {
   registerSearchCommands(context, () => svc().searchView(), history);
   registerWatches(context, () => svc().watches());
   registerLanguageModelTools(context, { services: svc, keys });
-  return { keys, svc, services: () => services };
+  const walkthrough = registerWalkthrough(context, (m) => log().info(m));
+  return { keys, svc, services: () => services, walkthrough };
 }

@@ -7,7 +7,8 @@
 // versions, so every later run and every later clone on this machine reuses it; it is built in a
 // staging folder and renamed into place only when complete, so an interrupted install is redone.
 //
-// CLI: `node scripts/vscode/provision.mjs` installs if needed and prints the paths.
+// CLI: `node scripts/vscode/provision.mjs` installs if needed and prints the paths;
+// `node scripts/vscode/provision.mjs --chromium` only makes sure Debian's chromium is there (the browser tier).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -57,19 +58,29 @@ export function skipOrFail(tier, e) {
   return true;
 }
 
-function missingDebianPackages() {
-  return DEBIAN_PACKAGES.filter((p) => {
+/** The system calls ensureDebianPackages makes: the real ones, or a test's. */
+const realSystem = {
+  installed: (p) => {
     const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', p], { encoding: 'utf8' });
-    return r.status !== 0 || !r.stdout.includes('install ok installed');
-  });
-}
+    return r.status === 0 && r.stdout.includes('install ok installed');
+  },
+  isRoot: () => process.getuid?.() === 0,
+  /** Runs apt-get with these arguments; returns its exit status (or the signal that ended it). */
+  aptGet: (args, env) => {
+    const r = spawnSync('apt-get', args, { env, stdio: ['ignore', 'inherit', 'inherit'], timeout: 10 * 60_000 });
+    return r.status ?? r.signal;
+  },
+};
 
-/** Installs chromium / libkrb5-dev with apt-get when root; otherwise stops with the exact command. */
-export function ensureDebianPackages(log = console.error, needed = DEBIAN_PACKAGES) {
-  const missing = missingDebianPackages().filter((p) => needed.includes(p));
+/**
+ * Installs the `needed` Debian packages (default chromium and libkrb5-dev) that are missing, with apt-get when
+ * root; otherwise stops with the exact command. `system` stands in for dpkg-query, the user id and apt-get in tests.
+ */
+export function ensureDebianPackages(log = console.error, needed = DEBIAN_PACKAGES, system = realSystem) {
+  const missing = needed.filter((p) => DEBIAN_PACKAGES.includes(p) && !system.installed(p));
   if (missing.length === 0) return;
   const cmd = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
-  if (process.getuid?.() !== 0) {
+  if (!system.isRoot()) {
     throw new ProvisionError(`missing Debian packages: ${missing.join(', ')}. Run: sudo sh -c '${cmd}'`, { needsPerson: true });
   }
   log(`[provision] installing Debian packages: ${missing.join(' ')}`);
@@ -78,8 +89,30 @@ export function ensureDebianPackages(log = console.error, needed = DEBIAN_PACKAG
   const lock = ['-o', 'DPkg::Lock::Timeout=300'];
   const steps = [['update', '-qq', ...lock], ['install', '-y', '-qq', '--no-install-recommends', ...lock, ...missing]];
   for (const args of steps) {
-    const r = spawnSync('apt-get', args, { env, stdio: ['ignore', 'inherit', 'inherit'], timeout: 10 * 60_000 });
-    if (r.status !== 0) throw new ProvisionError(`apt-get ${args[0]} failed (exit ${r.status ?? r.signal}). Run: ${cmd}`);
+    const status = system.aptGet(args, env);
+    if (status !== 0) throw new ProvisionError(`apt-get ${args[0]} failed (exit ${status}). Run: ${cmd}`);
+  }
+}
+
+/** What the browser tier needs from the system: Debian's chromium only (it runs no code-server). */
+export function ensureChromium(log = console.error, system = realSystem) {
+  ensureDebianPackages(log, ['chromium'], system);
+}
+
+/**
+ * Before the browser tier (scripts/test-all.mjs, `npm run test:browser`): chromium installed as the editor
+ * tiers install it. Returns undefined to go on, or how the tier ends instead: skipped outside CI with the
+ * command to run (`0 passed, 0 failed`, exit 0), failed under CI=true or when apt-get itself failed (exit 1).
+ */
+export function prepareBrowserTier({ log = console.error, ensure = ensureChromium } = {}) {
+  try {
+    ensure(log);
+    return undefined;
+  } catch (e) {
+    if (skipOrFail('browser', e)) return { code: 0, out: '0 passed, 0 failed\n' };
+    const message = `[browser] ${e instanceof ProvisionError ? e.message : String(e?.stack ?? e)}`;
+    log(message);
+    return { code: 1, out: `${message}\n` };
   }
 }
 
@@ -188,7 +221,15 @@ function findNpmCli() {
   return found;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes('--chromium')) {
+  // `npm run test:browser` runs this first: without chromium (and not root) it stops here with the command.
+  try {
+    ensureChromium();
+  } catch (e) {
+    console.error(e instanceof ProvisionError ? e.message : e);
+    process.exit(1);
+  }
+} else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
     const p = await provision();
     console.log(`code-server ${CODE_SERVER_VERSION}: ${p.codeServer}\nnode ${NODE_VERSION}: ${p.node}`);

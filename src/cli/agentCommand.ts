@@ -57,9 +57,10 @@ job may exist, so look for it with "devindex agent list" before starting it agai
 the service about 24 hours after they end (then every command answers "not found").
 
 Environment: DEVINDEX_API_KEY (required for agent jobs), DEVINDEX_BASE_URL,
-DEVINDEX_AGENT_MODELS (comma-separated model names newer than this build), DEVINDEX_CONFIG_DIR (where
-the last thread is remembered; default the user's config folder: %APPDATA%\\devindex on Windows,
-~/Library/Application Support/devindex on macOS, $XDG_CONFIG_HOME or ~/.config/devindex elsewhere).
+DEVINDEX_AGENT_MODELS (comma-separated model names newer than this build), DEVINDEX_STATE_DIR (where
+the last thread is remembered; default the user's state folder: %LOCALAPPDATA%\\devindex on Windows,
+~/Library/Application Support/devindex on macOS, $XDG_STATE_HOME or ~/.local/state/devindex elsewhere;
+a DEVINDEX_CONFIG_DIR holds it too when DEVINDEX_STATE_DIR is unset).
 Exit codes: 0 success (with --wait: the run completed), 1 service or network error (with --wait:
 the run failed, was cancelled or did not finish in time), 2 invalid input (nothing is sent).
 `;

@@ -1,7 +1,6 @@
 // `devindex watch add|list|check|remove` (issue 23): saved dependency-scoped searches, kept in the user's
-// config folder (cliState.configDir), re-run by `check` (for a cron job or CI), which prints what is new.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// state folder (cliState.stateDir; an older version's file in the config folder is still read), re-run by
+// `check` (for a cron job or CI), which prints what is new.
 import { randomUUID } from 'node:crypto';
 import { validateSearchParams } from '../api/params';
 import { validationError } from '../api/errors';
@@ -9,7 +8,7 @@ import { DEPENDENCY_PASSAGES } from '../deps/dependencyScope';
 import { resolveDependencies } from '../deps/folderLookup';
 import type { InstalledDependency } from '../deps/versionCompare';
 import { checkWatch, describeWatch, MAX_WATCHES, newWatch, parseWatches, withInstalled, type Watch } from '../deps/watch';
-import { configDir } from './cliState';
+import { readStateFile, writeStateFile } from './cliState';
 import { createClientFromEnv, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, printError, retryPrinter, sanitizeForTerminal, UsageError, type CliIo } from './common';
 import { parseSearchArgs, type SearchClientLike, type SearchCommandDeps } from './searchCommand';
 
@@ -24,7 +23,7 @@ Watch for a fix: save a search and be told what is new.
   devindex watch remove ID        forget a watch
 
 Search options are those of devindex search (see devindex search --help). At most ${MAX_WATCHES} watches.
-Stored in the user's config folder (DEVINDEX_CONFIG_DIR overrides it).
+Stored in the user's state folder (DEVINDEX_STATE_DIR overrides it).
 Exit codes: 0 success, 1 service or network error (check: any watch failed), 2 invalid input.
 `;
 
@@ -32,18 +31,14 @@ const FILE = 'watches.json';
 
 function load(env: NodeJS.ProcessEnv): Watch[] {
   try {
-    return parseWatches(JSON.parse(readFileSync(join(configDir(env), FILE), 'utf8')) as unknown);
+    return parseWatches(JSON.parse(readStateFile(env, FILE) ?? '{}') as unknown);
   } catch {
     return [];
   }
 }
 
 function save(env: NodeJS.ProcessEnv, watches: Watch[]): void {
-  const dir = configDir(env);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = join(dir, `${FILE}.${process.pid}.tmp`);
-  writeFileSync(tmp, `${JSON.stringify({ version: 1, watches }, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, join(dir, FILE));
+  writeStateFile(env, FILE, `${JSON.stringify({ version: 1, watches }, null, 2)}\n`);
 }
 
 const clean = sanitizeForTerminal;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { SearchParams } from '../api/params';
 import { config } from '../config';
+import { mayRunGitIn, restrictedModeWords } from './gitTrust';
 import { SearchHistory, describeFilters, relativeTime, type HistoryEntry } from './history';
 import { scopeFromRemotes } from './repoSlug';
 import { OPEN_DOCUMENT_COMMAND, RESULT_SCHEME, ResultDocuments } from './resultDocuments';
@@ -25,7 +26,7 @@ import { grouped } from '../api/grouped';
 export type RepoScopeOutcome =
   | { kind: 'searched'; repos: string[] }
   | { kind: 'unsupported-host'; hosts: string[] }
-  | { kind: 'no-repository' }
+  | { kind: 'no-repository'; restricted?: true }
   | { kind: 'no-workspace' }
   | { kind: 'cancelled' };
 
@@ -135,6 +136,10 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
           'Search Without Repository Scope',
         ).then((choice) => choice && vscode.commands.executeCommand('devIndex.search.run', a.query));
         return { kind: 'unsupported-host', hosts };
+      }
+      if (folder.uri.scheme === 'file' && !mayRunGitIn(folder.uri.scheme, vscode.workspace.isTrusted)) {
+        void vscode.window.showWarningMessage(restrictedModeWords(folder.name));
+        return { kind: 'no-repository', restricted: true };
       }
       void vscode.window.showWarningMessage(`Developer Index: "${folder.name}" has no git remote pointing at a repository (no repository to scope to).`);
       return { kind: 'no-repository' };

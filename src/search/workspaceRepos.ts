@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { remotesFromGitConfig } from './gitConfigRemotes';
+import { mayRunGitIn } from './gitTrust';
 import type { NamedRemote } from './repoSlug';
 import { remotesOfVfsUri } from './vfsRepository';
 
@@ -31,7 +32,8 @@ export async function remotesOf(folder: vscode.Uri): Promise<NamedRemote[]> {
       .map((r) => ({ name: r.name, url: r.fetchUrl ?? r.pushUrl ?? '' }))
       .filter((r) => r.url !== '');
   }
-  return folder.scheme === 'file' ? remotesFromGitConfig(folder.fsPath) : [];
+  // Not in Restricted Mode (gitTrust.ts): the Git extension is off there too, so an untrusted folder has no remotes.
+  return mayRunGitIn(folder.scheme, vscode.workspace.isTrusted) ? remotesFromGitConfig(folder.fsPath) : [];
 }
 
 /** Which workspace folder to scope to: the only one, or the user's pick with the active editor's folder first. */

@@ -1,5 +1,6 @@
 // The web extension's entry (package.json `browser`, dist/web/extension.js): wiring only, as
-// src/extension.ts is for the desktop, and the same shared part (src/wiring.ts). One bundle (a worker
+// src/extension.ts is for the desktop, and the same shared part (src/wiring.ts, which also opens the
+// Get Started walkthrough on the first run). One bundle (a worker
 // loads one file), the same features over the same services; the host's differences sit behind the
 // modules scripts/build.mjs swaps (HOST_MODULES: fetch for undici, workspace.fs for node:fs, no git
 // process). What needs a local file system or a

@@ -21,6 +21,8 @@ const FOLDER = 'vscode-vfs://github/fetchline/fetchline';
 type Msg = { type: string; requestId?: string; params?: { query: string; repos?: string[]; types?: string[] }; notice?: string; outcome?: { results: Array<{ id: string }> }; error?: unknown };
 interface WorkerState {
   messages: Array<{ severity: string; text: string }>; toWebview: Msg[]; external: string[]; log: string[]; commands: string[];
+  /** The workbench's own commands the extension ran (none of its own), with their plain arguments. */
+  workbenchCommands: Array<{ id: string; args: unknown[] }>;
   /** Documents shown: in an editor (showTextDocument) or the Markdown preview (markdown.showPreview). */
   documents: Array<{ how: 'editor' | 'preview'; uri: string; text: string }>;
   quickPicks: Array<{ title?: string; items: Array<{ label: string; description?: string; detail?: string }>; picked?: string }>;
@@ -103,6 +105,37 @@ describe('the web extension in a chromium Web Worker (fetch, CORS, workspace.fs)
     const log = (await state()).log.join('\n');
     assert.match(log, /GET \/v2\/search\/developer 200|POST \/v2\/search\/developer 200/);
     await shoot('search from the palette', s, out);
+  });
+
+  it('the Get Started walkthrough opens on the first run in the web build, once, and not when shown before or turned off', async () => {
+    const ref = 'devindex.devindex#devIndex.gettingStarted';
+    const opens = (s: WorkerState) => s.workbenchCommands.filter((c) => c.id === 'workbench.action.openWalkthrough');
+    // This worker is a first run (an empty globalState, the setting at its default).
+    const opened = await waitFor('the walkthrough to open', async () => { const o = opens(await state()); return o.length ? o : undefined; });
+    assert.deepEqual(opened, [{ id: 'workbench.action.openWalkthrough', args: [ref] }]);
+    assert.equal(await rpc<unknown>('globalState', { key: 'devIndex.walkthrough.shown' }), true, 'remembered, so the next start does not open it');
+    assert.ok((await state()).log.some((l) => /walkthrough on first run: opened/.test(l)));
+    // Two more activations in workers of their own: one remembers it was shown, one has the setting off.
+    const packageJson = JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as unknown;
+    for (const [what, init] of [
+      ['already shown', { globalState: { 'devIndex.walkthrough.shown': true }, settings: { 'devIndex.baseUrl': sb.url } }],
+      ['turned off', { settings: { 'devIndex.baseUrl': sb.url, 'devIndex.walkthrough.openOnFirstRun': false } }],
+    ] as const) {
+      const other = await browser.context.newPage();
+      try {
+        await other.goto(`${host.origin}/`);
+        const call = <T>(op: string, payload?: unknown): Promise<T> => other.evaluate(([o, p]) => (window as unknown as { rpc(o: string, p: unknown): Promise<unknown> }).rpc(o, p), [op, payload] as const) as Promise<T>;
+        await call('init', { secrets: {}, folders: [], files: {}, packageJson, ...init });
+        // The rule settles within a tick or two of activation; give it well over that.
+        await new Promise((r) => setTimeout(r, 500));
+        const s = await call<WorkerState>('state');
+        assert.deepEqual(opens(s), [], `${what}: opened anyway`);
+        assert.ok(!s.messages.some((m) => m.severity === 'error'), `${what}: ${JSON.stringify(s.messages)}`);
+        if (what === 'turned off') assert.equal(await call<unknown>('globalState', { key: 'devIndex.walkthrough.shown' }), null, 'turned off: not marked as shown');
+      } finally {
+        await other.close();
+      }
+    }
   });
 
   it('Search in This Repository scopes to the vscode-vfs folder\'s repository, with no git', async () => {

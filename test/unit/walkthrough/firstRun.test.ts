@@ -73,6 +73,13 @@ describe('walkthrough: contribution', () => {
     assert.deepEqual(w.steps.map((s) => s.id), ['key', 'selection', 'repository', 'problem', 'agent', 'agents']);
   });
 
+  it('the repository step says where the repository comes from on both builds: git remotes on the desktop, the browsed repository in vscode.dev and github.dev', () => {
+    const d = w!.steps.find((s) => s.id === 'repository')!.description;
+    assert.match(d, /desktop VS Code[^.]*git remotes/);
+    assert.match(d, /vscode\.dev and github\.dev[^.]*repository you are browsing/);
+    assert.doesNotMatch(d, /\(its git remotes\)/, 'not the desktop-only wording');
+  });
+
   it('every step has a button that runs a command that exists, and a completion event on a real command or setting', () => {
     const ours = new Set(pkg.contributes.commands.map((c) => c.command));
     for (const s of w!.steps) {
