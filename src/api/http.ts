@@ -3,10 +3,13 @@
 // undici's own EnvHttpProxyAgent / ProxyAgent (never a hand-written tunnel); extra certificate
 // authorities through one TLS secure context (README, "Proxies and certificates").
 import { readFileSync } from 'node:fs';
-import * as tls from 'node:tls';
+import type * as Tls from 'node:tls';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from './undici';
 import { ApiError } from './errors';
 import { abortedError, headerValue, splitUrl, timeoutError, tooLargeError, unexpectedStatus, type HttpRequest, type HttpResponse, type Transport } from './transport';
+
+/** node:tls on the first request, not when the client loads (about 5 ms in a bare Node; undici too loads it only to connect). */
+const nodeTls = (): typeof Tls => require('node:tls') as typeof Tls;
 
 export { headerValue, unexpectedStatus, type HttpRequest, type HttpResponse, type Transport } from './transport';
 
@@ -56,7 +59,7 @@ type CaSource = { getCACertificates?: (type: 'default' | 'system') => string[] }
  * Node's store, so the list starts from it (bundled plus NODE_EXTRA_CA_CERTS) and adds the system store
  * (feature-detected: Node 22.15+ and 23.5+) and the configured PEM file.
  */
-export function certificateAuthorities(net: NetworkOptions = {}, tlsModule: CaSource & { rootCertificates: readonly string[] } = tls): string[] | undefined {
+export function certificateAuthorities(net: NetworkOptions = {}, tlsModule: CaSource & { rootCertificates: readonly string[] } = nodeTls()): string[] | undefined {
   const env = net.env ?? process.env;
   const extra: string[] = [];
   const extraFile = env.NODE_EXTRA_CA_CERTS?.trim();
@@ -107,7 +110,7 @@ export class HttpTransport implements Transport {
       this.setupError = e as ApiError;
       throw e;
     }
-    const secure = ca ? { secureContext: tls.createSecureContext({ ca }) } : undefined;
+    const secure = ca ? { secureContext: nodeTls().createSecureContext({ ca }) } : undefined;
     if (!this.proxy) {
       this.dispatcher = new Agent({ ...pool, ...(secure ? { connect: secure } : {}) });
     } else {

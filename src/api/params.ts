@@ -26,6 +26,13 @@ export const LIMITS = {
   topics: { maxItems: 8 },
 } as const;
 
+/**
+ * Passages asked for in a dependency-scoped search, at least (every surface: the editor, the CLI, the tools): the
+ * passage that best matches the question is rarely the comment that says "fixed in" (fetchline#472's third one).
+ * Here, not in src/deps, so that the activation bundle's search commands do not pull a resolver module in.
+ */
+export const DEPENDENCY_PASSAGES = 3;
+
 export const RULE_3_MESSAGE = 'repos cannot match any requested type; add issue, pull_request or readme or drop repos';
 export const RULE_4_MESSAGE = 'sources cannot match any requested type; add doc or drop sources';
 

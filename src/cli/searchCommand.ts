@@ -6,7 +6,8 @@ import { validateSearchParams } from '../api/params';
 import { validationError } from '../api/errors';
 import { licenseLabel, passageLink, provenance } from '../api/results';
 import { displayTitle, type SearchResponse } from '../api/schemas';
-import { DEPENDENCY_PASSAGES, dependencyOfResult, installedWords } from '../deps/dependencyScope';
+import { DEPENDENCY_PASSAGES } from '../api/params';
+import { dependencyOfResult, installedWords } from '../deps/dependencyScope';
 import { resolveDependencies } from '../deps/folderLookup';
 import { resultBadges, resultMentions, versionSummary, type InstalledDependency, type VersionBadge } from '../deps/versionCompare';
 import {

@@ -4,11 +4,6 @@ import { normalizePythonName } from './manifests';
 import type { Dependency, FolderDependencies } from './resolver';
 import type { InstalledDependency } from './versionCompare';
 
-/**
- * Passages asked for in a dependency-scoped search, at least (every surface: the editor, the CLI, the tools): the
- * passage that best matches the question is rarely the comment that says "fixed in" (fetchline#472's third one).
- */
-export const DEPENDENCY_PASSAGES = 3;
 
 export type DependencyLookup =
   | { ok: true; dep: InstalledDependency & { versionFrom?: string } }

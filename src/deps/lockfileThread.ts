@@ -2,7 +2,7 @@
 // scanning a 30 MB lockfile never holds the extension host's event loop. dist/core.js uses this module in place of
 // lockfileRead.ts (scripts/build.mjs, plugin lockfiles-in-worker): the parsers stay out of the core bundle.
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Versions } from './lockfiles';
 import type { LockfileReader, LockfileRequest } from './lockfileRead';
 import type { LockfileWorkerAnswer, LockfileWorkerRequest } from './lockfileWorker';
@@ -54,7 +54,8 @@ export class LockfileThread {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(this.file);
+    // node:worker_threads on the first lockfile read, not when dist/core.js loads (issue 20's first-search load).
+    const w = new (require('node:worker_threads') as typeof import('node:worker_threads')).Worker(this.file);
     w.on('message', (a: LockfileWorkerAnswer) => {
       const p = this.pending.get(a.id);
       if (!p) return;

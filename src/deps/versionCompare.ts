@@ -1,20 +1,30 @@
 // Pure: a result's version statements against the installed version, per ecosystem (semver for npm, Cargo
 // and Go with its `v`; PEP 440 for Python), as badges and one summary line. No vscode, no fs. An installed
 // or mentioned version that the ecosystem's rules cannot read gives no badge: never a wrong one.
-import * as pep440 from '@renovatebot/pep440';
-// semver's functions from their own modules: the package's index loads every function and range helper
-// (about 8 KB more in dist/core.js), and esbuild cannot drop them from a CommonJS package.
-import semverCompare = require('semver/functions/compare');
-import semverEq = require('semver/functions/eq');
-import semverGte = require('semver/functions/gte');
-import semverLte = require('semver/functions/lte');
-import semverMajor = require('semver/functions/major');
-import semverMinor = require('semver/functions/minor');
-import semverSatisfies = require('semver/functions/satisfies');
-import semverValid = require('semver/functions/valid');
-import semverValidRange = require('semver/ranges/valid');
+import type * as Pep440 from '@renovatebot/pep440';
 
-const semver = { compare: semverCompare, eq: semverEq, gte: semverGte, lte: semverLte, major: semverMajor, minor: semverMinor, satisfies: semverSatisfies, valid: semverValid, validRange: semverValidRange };
+// semver and pep440 are required on the first comparison, not when the module loads: dist/core.js holds this
+// module for the version badges, and the first search of all, usually not scoped to a dependency, should not
+// compile and run them (semver builds its regular expressions as it loads; issue 20's first-search load).
+// semver's functions come from their own modules: the package's index loads every function and range helper
+// (about 8 KB more in dist/core.js), and esbuild cannot drop them from a CommonJS package.
+interface Semver {
+  compare: typeof import('semver/functions/compare'); eq: typeof import('semver/functions/eq'); gte: typeof import('semver/functions/gte');
+  lte: typeof import('semver/functions/lte'); major: typeof import('semver/functions/major'); minor: typeof import('semver/functions/minor');
+  satisfies: typeof import('semver/functions/satisfies'); valid: typeof import('semver/functions/valid'); validRange: typeof import('semver/ranges/valid');
+}
+let semverFns: Semver | undefined;
+function semver(): Semver {
+  return semverFns ??= {
+    compare: require('semver/functions/compare') as Semver['compare'], eq: require('semver/functions/eq') as Semver['eq'],
+    gte: require('semver/functions/gte') as Semver['gte'], lte: require('semver/functions/lte') as Semver['lte'],
+    major: require('semver/functions/major') as Semver['major'], minor: require('semver/functions/minor') as Semver['minor'],
+    satisfies: require('semver/functions/satisfies') as Semver['satisfies'], valid: require('semver/functions/valid') as Semver['valid'],
+    validRange: require('semver/ranges/valid') as Semver['validRange'],
+  };
+}
+let pep440Lib: typeof Pep440 | undefined;
+const pep440 = (): typeof Pep440 => (pep440Lib ??= require('@renovatebot/pep440') as typeof Pep440);
 import type { Ecosystem } from './messages';
 export { installedChipLabel } from './versionWords';
 import { findVersionMentions, type MentionKind, type VersionMention } from './versionMentions';
@@ -74,40 +84,40 @@ function until(m: VersionMention, fixes: readonly string[], mine: string, scheme
 function semverOf(v: string): string | undefined {
   const s = v.replace(/^v/i, '');
   const full = /^\d+$/.test(s) ? `${s}.0.0` : /^\d+\.\d+$/.test(s) ? `${s}.0` : /^(\d+\.\d+)(-.*)$/.test(s) ? s.replace(/^(\d+\.\d+)(-.*)$/, '$1.0$2') : s;
-  return semver.valid(full) ?? undefined;
+  return semver().valid(full) ?? undefined;
 }
 
 const SEMVER: Scheme = {
   valid: (v) => semverOf(v) !== undefined,
-  cmp: (a, b) => semver.compare(semverOf(a)!, semverOf(b)!),
+  cmp: (a, b) => semver().compare(semverOf(a)!, semverOf(b)!),
   inRange(v, m) {
     const mine = semverOf(v)!;
     if (m.bound === 'range' && m.upto) {
       const [lo, hi] = [semverOf(m.version), semverOf(m.upto)];
-      return lo && hi ? semver.gte(mine, lo) && semver.lte(mine, hi) : undefined;
+      return lo && hi ? semver().gte(mine, lo) && semver().lte(mine, hi) : undefined;
     }
-    if (m.bound === 'range') return semver.validRange(m.version) ? semver.satisfies(mine, m.version, { includePrerelease: true }) : undefined;
+    if (m.bound === 'range') return semver().validRange(m.version) ? semver().satisfies(mine, m.version, { includePrerelease: true }) : undefined;
     const at = semverOf(m.version);
     if (!at) return undefined;
-    if (m.bound === 'since') return semver.gte(mine, at);
-    return semver.eq(mine, at);
+    if (m.bound === 'since') return semver().gte(mine, at);
+    return semver().eq(mine, at);
   },
-  line: (v) => { const s = semverOf(v)!; return `${semver.major(s)}.${semver.minor(s)}`; },
+  line: (v) => { const s = semverOf(v)!; return `${semver().major(s)}.${semver().minor(s)}`; },
 };
 
 const PEP440: Scheme = {
-  valid: (v) => pep440.valid(v) !== null,
-  cmp: (a, b) => pep440.compare(a, b),
+  valid: (v) => pep440().valid(v) !== null,
+  cmp: (a, b) => pep440().compare(a, b),
   inRange(v, m) {
-    if (m.bound === 'range' && m.upto) return pep440.valid(m.version) && pep440.valid(m.upto) ? pep440.gte(v, m.version) && pep440.lte(v, m.upto) : undefined;
+    if (m.bound === 'range' && m.upto) return pep440().valid(m.version) && pep440().valid(m.upto) ? pep440().gte(v, m.version) && pep440().lte(v, m.upto) : undefined;
     if (m.bound === 'range') {
       const spec = `==${m.version.replace(/\.x$/i, '.*')}`;
-      return pep440.validRange(spec) ? pep440.satisfies(v, spec) : undefined;
+      return pep440().validRange(spec) ? pep440().satisfies(v, spec) : undefined;
     }
-    if (!pep440.valid(m.version)) return undefined;
-    return m.bound === 'since' ? pep440.gte(v, m.version) : pep440.eq(v, m.version);
+    if (!pep440().valid(m.version)) return undefined;
+    return m.bound === 'since' ? pep440().gte(v, m.version) : pep440().eq(v, m.version);
   },
-  line: (v) => `${pep440.major(v)}.${pep440.minor(v)}`,
+  line: (v) => `${pep440().major(v)}.${pep440().minor(v)}`,
 };
 
 function schemeOf(e: Ecosystem): Scheme {

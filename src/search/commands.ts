@@ -7,7 +7,7 @@ import { scopeFromRemotes } from './repoSlug';
 import { OPEN_DOCUMENT_COMMAND, RESULT_SCHEME, ResultDocuments } from './resultDocuments';
 import { describeScope } from './scope';
 import { selectionToQuery } from './selectionQuery';
-import { DEPENDENCY_PASSAGES } from '../deps/dependencyScope';
+import { DEPENDENCY_PASSAGES } from '../api/params';
 import type { InstalledDependency } from '../deps/versionCompare';
 
 /** Issue 23: the `installed` a dependency search passes along its request (plain data from another command: checked). */

@@ -15,7 +15,8 @@ import {
   DEFAULT_LIST_JOBS, DEFAULT_WAIT_SECONDS, MAX_LIST_JOBS, MAX_MAX_TOKENS, MAX_WAIT_SECONDS, MIN_MAX_TOKENS, MIN_WAIT_SECONDS,
 } from './limits';
 import { HANDLE_PATTERN, MORE_MAX_ENTRIES, sharedMoreCache, type MoreCache } from './moreCache';
-import { DEPENDENCY_PASSAGES, dependencyOfResult, installedWords } from '../deps/dependencyScope';
+import { DEPENDENCY_PASSAGES } from '../api/params';
+import { dependencyOfResult, installedWords } from '../deps/dependencyScope';
 import { resolveDependencies } from '../deps/folderLookup';
 import { resultBadges, versionSummary, type InstalledDependency } from '../deps/versionCompare';
 import { TOOL_NAMES, type ToolName } from './names';

@@ -136,56 +136,69 @@ export type ToWebview =
 
 // ---- webview -> extension: untrusted, validated with these schemas ----
 
-const id = z.string().check(z.minLength(1), z.maxLength(64));
 /** Generous: the client's validator owns the real bounds and phrases the messages. */
 const text = (max: number) => z.string().check(z.maxLength(max));
-const shortText = text(512);
-const count = z.number();
-
-export const ParamsSchema = z.strictObject({
-  query: text(20_000),
-  k: z.optional(count),
-  types: z.optional(z.array(shortText).check(z.maxLength(16))),
-  repos: z.optional(z.array(shortText).check(z.maxLength(100))),
-  sources: z.optional(z.array(text(1024)).check(z.maxLength(100))),
-  skills: z.optional(z.literal('only')),
-  passages: z.optional(count),
-  language: z.optional(shortText),
-  topic: z.optional(z.union([shortText, z.array(shortText).check(z.maxLength(16))])),
-  license: z.optional(shortText),
-  min_stars: z.optional(count),
-  max_stars: z.optional(count),
-  archived: z.optional(z.boolean()),
-  fork: z.optional(z.boolean()),
-}) satisfies z.core.$ZodType<SearchParams>;
 
 /** A passage or a link may be long, but not unbounded. */
 const MAX_TEXT = 1_000_000;
 
-export const FromWebviewSchema = z.discriminatedUnion('type', [
-  /** `scope`: the form's filters as they are now (what a palette or selection search will use). */
-  z.strictObject({ type: z.literal('ready'), pendingRequestId: z.optional(id), scope: z.optional(ParamsSchema) }),
-  z.strictObject({ type: z.literal('scope'), params: ParamsSchema }),
-  z.strictObject({ type: z.literal('validate'), requestId: id, params: ParamsSchema }),
-  /** `keyless`: send no key this once (the 401 box's Search Without Key). */
-  z.strictObject({ type: z.literal('search'), requestId: id, params: ParamsSchema, keyless: z.optional(z.literal(true)) }),
-  z.strictObject({ type: z.literal('cancel'), requestId: id }),
-  z.strictObject({ type: z.literal('openLink'), url: text(8192) }),
-  z.strictObject({ type: z.literal('copy'), what: z.enum(['link', 'passage']), text: text(MAX_TEXT) }),
-  z.strictObject({ type: z.literal('insert'), text: text(MAX_TEXT) }),
-  z.strictObject({
-    type: z.literal('openPassages'), id: text(2048),
-    title: text(2048), url: text(8192), passages: z.array(text(MAX_TEXT)).check(z.maxLength(20)),
-  }),
-  z.strictObject({ type: z.literal('setKey') }),
-  z.strictObject({ type: z.literal('diagnose') }),
-  z.strictObject({ type: z.literal('log'), message: text(4096) }),
-  /** Issue 23: Watch for a Fix on the search the view shows (the extension knows it: nothing is handed back). */
-  z.strictObject({ type: z.literal('watch') }),
-  z.strictObject({ type: z.literal('watchAction'), action: z.enum(['check', 'remove', 'open']), id }),
-  /** What the keyless line shows now ('' when hidden): reported for the host tests, as `scope` is. */
-  z.strictObject({ type: z.literal('keylessLine'), text: text(512), actions: z.array(z.enum(['setKey'])).check(z.maxLength(4)) }),
-]);
+/**
+ * The schemas of what the view sends, built on the first message rather than when the module loads: dist/core.js
+ * holds this module, and a search from the palette, with no view open, never needs them (issue 20's first-search
+ * load; zod builds about a hundred schema objects here).
+ */
+function buildSchemas() {
+  const id = z.string().check(z.minLength(1), z.maxLength(64));
+  const shortText = text(512);
+  const count = z.number();
+  const ParamsSchema = z.strictObject({
+    query: text(20_000),
+    k: z.optional(count),
+    types: z.optional(z.array(shortText).check(z.maxLength(16))),
+    repos: z.optional(z.array(shortText).check(z.maxLength(100))),
+    sources: z.optional(z.array(text(1024)).check(z.maxLength(100))),
+    skills: z.optional(z.literal('only')),
+    passages: z.optional(count),
+    language: z.optional(shortText),
+    topic: z.optional(z.union([shortText, z.array(shortText).check(z.maxLength(16))])),
+    license: z.optional(shortText),
+    min_stars: z.optional(count),
+    max_stars: z.optional(count),
+    archived: z.optional(z.boolean()),
+    fork: z.optional(z.boolean()),
+  }) satisfies z.core.$ZodType<SearchParams>;
 
-export type FromWebview = z.infer<typeof FromWebviewSchema>;
+  return z.discriminatedUnion('type', [
+    /** `scope`: the form's filters as they are now (what a palette or selection search will use). */
+    z.strictObject({ type: z.literal('ready'), pendingRequestId: z.optional(id), scope: z.optional(ParamsSchema) }),
+    z.strictObject({ type: z.literal('scope'), params: ParamsSchema }),
+    z.strictObject({ type: z.literal('validate'), requestId: id, params: ParamsSchema }),
+    /** `keyless`: send no key this once (the 401 box's Search Without Key). */
+    z.strictObject({ type: z.literal('search'), requestId: id, params: ParamsSchema, keyless: z.optional(z.literal(true)) }),
+    z.strictObject({ type: z.literal('cancel'), requestId: id }),
+    z.strictObject({ type: z.literal('openLink'), url: text(8192) }),
+    z.strictObject({ type: z.literal('copy'), what: z.enum(['link', 'passage']), text: text(MAX_TEXT) }),
+    z.strictObject({ type: z.literal('insert'), text: text(MAX_TEXT) }),
+    z.strictObject({
+      type: z.literal('openPassages'), id: text(2048),
+      title: text(2048), url: text(8192), passages: z.array(text(MAX_TEXT)).check(z.maxLength(20)),
+    }),
+    z.strictObject({ type: z.literal('setKey') }),
+    z.strictObject({ type: z.literal('diagnose') }),
+    z.strictObject({ type: z.literal('log'), message: text(4096) }),
+    /** Issue 23: Watch for a Fix on the search the view shows (the extension knows it: nothing is handed back). */
+    z.strictObject({ type: z.literal('watch') }),
+    z.strictObject({ type: z.literal('watchAction'), action: z.enum(['check', 'remove', 'open']), id }),
+    /** What the keyless line shows now ('' when hidden): reported for the host tests, as `scope` is. */
+    z.strictObject({ type: z.literal('keylessLine'), text: text(512), actions: z.array(z.enum(['setKey'])).check(z.maxLength(4)) }),
+  ]);
+}
+
+let fromWebview: ReturnType<typeof buildSchemas> | undefined;
+/** Every message from the webview, validated before anything reads it. */
+export function fromWebviewSchema(): ReturnType<typeof buildSchemas> {
+  return fromWebview ??= buildSchemas();
+}
+
+export type FromWebview = z.infer<ReturnType<typeof fromWebviewSchema>>;
 export type FromWebviewType = FromWebview['type'];

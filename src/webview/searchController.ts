@@ -11,7 +11,7 @@ import { dependencyOfResult } from '../deps/dependencyScope';
 import { resultBadges, versionSummary, type InstalledDependency } from '../deps/versionCompare';
 import { externalUrl } from './linkPolicy';
 import {
-  FromWebviewSchema, type FromWebview, type ToWebview, type ViewCommand, type ViewError, type ViewInstalled, type ViewNote, type ViewOutcome, type ViewWatches,
+  fromWebviewSchema, type FromWebview, type ToWebview, type ViewCommand, type ViewError, type ViewInstalled, type ViewNote, type ViewOutcome, type ViewWatches,
 } from './protocol';
 
 /** Issue 23: the search a Watch for a Fix saves (the last one the view showed). */
@@ -320,7 +320,7 @@ export class SearchController {
 
   /** Entry point for every message from the webview: validated, or logged and dropped. */
   async receive(raw: unknown): Promise<void> {
-    const parsed = FromWebviewSchema.safeParse(raw);
+    const parsed = fromWebviewSchema().safeParse(raw);
     if (!parsed.success) {
       const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type.slice(0, 40) : typeof raw;
       this.deps.log(`search view: dropped an invalid message (${JSON.stringify(type)}): ${describeIssues(parsed.error.issues)}`);
