@@ -102,14 +102,7 @@ describe('Watch for a Fix in two real windows (issue 23)', () => {
     // Window A: a search in fetchline's repository, then the view's Watch for a Fix button.
     await a.openContainer('Developer Index');
     await a.setViewExpanded('Agent Jobs', false).catch(() => undefined);
-    await a.runCommand("Developer Index: Search in a Dependency's Repository…");
-    const rows = a.page.locator('.quick-input-list .monaco-list-row');
-    await rows.filter({ hasText: 'fetchline/fetchline' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    await a.page.locator('.quick-input-widget input.input').fill('fetchline');
-    await rows.filter({ hasText: 'fetchline/fetchline' }).first().click();
-    await a.page.locator('.quick-input-widget', { hasText: '1 Selected' }).waitFor({ state: 'visible' });
-    await a.page.keyboard.press('Enter');
-    await a.answerInputBox(QUERY, { prompt: /fetchline\/fetchline/ });
+    await a.searchInDependency('fetchline/fetchline', 'fetchline', QUERY);
     const viewA = a.webview();
     await viewA.getByRole('button', { name: /^Watch for a Fix: re-run “ECONNRESET after idle keep-alive socket” in fetchline\/fetchline/ }).waitFor({ state: 'visible', timeout: 30_000 });
     // The view's own button (the same command as the palette's; it starts this window's background checks).

@@ -119,6 +119,21 @@ export class Workbench {
     await widget.waitFor({ state: 'hidden' });
   }
 
+  /**
+   * Search in a Dependency's Repository… from the palette: picks the one dependency whose row names `slug` (typing
+   * `filter` into the pick first) and answers the query box, whose prompt names the repository.
+   */
+  async searchInDependency(slug: string, filter: string, query: string): Promise<void> {
+    await this.runCommand("Developer Index: Search in a Dependency's Repository…");
+    const rows = this.page.locator('.quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: slug }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await this.page.locator('.quick-input-widget input.input').fill(filter);
+    await rows.filter({ hasText: slug }).first().click();
+    await this.page.locator('.quick-input-widget', { hasText: '1 Selected' }).waitFor({ state: 'visible' });
+    await this.page.keyboard.press('Enter');
+    await this.answerInputBox(query, { prompt: new RegExp(slug.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')) });
+  }
+
   /** The texts of the notification toasts on screen now. */
   async notifications(): Promise<string[]> {
     return this.page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
