@@ -91,8 +91,12 @@ export class WatchFeature implements vscode.Disposable {
       return undefined;
     }
     try {
+      const started = Date.now();
       const folder = s.installed.length ? await this.folderOf(s.installed) : undefined;
+      const found = Date.now();
       const w = await this.service.add(s.params, s.installed, s.response, folder);
+      // How long the folder lookup and the storage write took: the e2e tier once saw a watch show more than 15 s late.
+      log().info(`watch: ${w.id} added in ${Date.now() - started} ms (folder lookup ${found - started} ms, ${folder ? 'a folder found' : 'no folder'})`);
       void vscode.window.setStatusBarMessage(`$(eye) Watching ${quoted(w.params.query)} in ${watchScopeWords(w.params, w.installed)}: checked every 6 hours while VS Code is open`, 5000);
       return w;
     } catch (e) {
