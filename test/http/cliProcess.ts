@@ -14,12 +14,12 @@ export interface CliRun { code: number | null; out: string; err: string }
  * sandbox has seen the request"), so that a slow start on a loaded machine cannot beat the CLI's
  * own SIGINT handler.
  */
-export function runCliProcess(args: string[], env: Record<string, string> = {}, interrupt?: number | (() => Promise<unknown>)): Promise<CliRun> {
+export function runCliProcess(args: string[], env: Record<string, string> = {}, interrupt?: number | (() => Promise<unknown>), opts: { cwd?: string } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const base = { ...process.env };
     delete base.DEVINDEX_API_KEY;
     delete base.DEVINDEX_BASE_URL;
-    const child = spawn(process.execPath, [CLI_PATH, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_PATH, ...args], { ...(opts.cwd ? { cwd: opts.cwd } : {}), env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => { out += c.toString(); });

@@ -2,31 +2,19 @@
 // the scope line with the installed version, a badge line per result, --json's installed and versions,
 // and exit 2 for a name the folder does not have or a dependency without a GitHub repository.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox } from '../../sandbox/server';
-import { CLI_PATH, type CliRun } from './cliProcess';
+import { CLI_PATH, runCliProcess, type CliRun } from './cliProcess';
 import { writeVersionsFixture } from './versionsFixture';
 
 let sb: { url: string; close(): Promise<void> };
 let folder: string;
 
 function run(args: string[], cwd: string): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DEVINDEX_BASE_URL: sb.url };
-    delete env.DEVINDEX_API_KEY;
-    const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`cli timed out: ${args.join(' ')}`)); }, 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
-  });
+  return runCliProcess(args, { DEVINDEX_BASE_URL: sb.url }, undefined, { cwd });
 }
 
 describe('devindex search --dependency (spawned, against the sandbox)', () => {

@@ -4,13 +4,12 @@
 // it. The config folder is a temporary one (DEVINDEX_CONFIG_DIR); HOME and XDG_CONFIG_HOME point at another
 // that must stay empty.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox } from '../../sandbox/server';
-import { CLI_PATH, type CliRun } from './cliProcess';
+import { CLI_PATH, runCliProcess, type CliRun } from './cliProcess';
 import { writeVersionsFixture } from './versionsFixture';
 
 let sb: { url: string; close(): Promise<void> };
@@ -19,18 +18,7 @@ let configDir: string;
 let home: string;
 
 function run(args: string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DEVINDEX_BASE_URL: sb.url, DEVINDEX_CONFIG_DIR: configDir, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
-    delete env.DEVINDEX_API_KEY;
-    const child = spawn(process.execPath, [CLI_PATH, 'watch', ...args], { cwd: folder, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`cli timed out: watch ${args.join(' ')}`)); }, 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
-  });
+  return runCliProcess(['watch', ...args], { DEVINDEX_BASE_URL: sb.url, DEVINDEX_CONFIG_DIR: configDir, HOME: home, XDG_CONFIG_HOME: join(home, '.config') }, undefined, { cwd: folder });
 }
 
 const QUERY = 'Retry-After ignored per-request timeout 429';
