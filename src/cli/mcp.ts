@@ -19,6 +19,7 @@ import {
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 
 /** `--tools` names: the tool name or its short form (`search`, `readMore`, `waitForAgentJob`…), any case. */
 export function parseToolList(v: string | undefined): string[] | undefined {
@@ -61,6 +62,17 @@ settings above. "Developer Index: Set Up MCP for Another Agent…" in VS Code wr
 `;
 
 const INSTRUCTIONS = 'Developer index: one ranked search over documentation, GitHub issues, pull requests and READMEs, with quotable passages and citation links. Read the coverage notes at the end of a search answer before concluding that nothing exists: repository filters without sources leave documentation out by design. Agent jobs spend credits: start one only when a search cannot answer.';
+
+/**
+ * The SDK checks a client's answers to elicitation (the server asking the user for input) against a JSON Schema,
+ * with ajv by default. This server never elicits, so it needs no validator, and dist/cli-mcp.js is built without
+ * ajv (scripts/build.mjs, mcp-without-ajv): about 10 ms of every spawn.
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator() {
+    throw new Error('devindex mcp never asks the client for input');
+  },
+};
 
 export interface McpStreams { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream }
 
@@ -120,7 +132,7 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
   };
   const listed = tools ? MCP_TOOLS.filter((t) => tools.includes(t.name)) : MCP_TOOLS;
 
-  const server = new Server({ name: 'devindex', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: 'devindex', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_ELICITATION });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     // MCP's annotations have no word for cost: the title and description say it, and so does _meta.
     tools: listed.map((t) => ({ ...listedTool(t), inputSchema: t.inputSchema as { type: 'object' } })),
