@@ -32,9 +32,11 @@ export interface ToolDefinition {
 
 const SEARCH_PROPERTIES: Record<string, unknown> = {
   query: { type: 'string', minLength: 1, description: 'Question or phrase, in a maintainer\'s words' },
-  k: { type: 'integer', minimum: LIMITS.k.min, maximum: LIMITS.k.max, description: 'Results (default 10).' },
-  passages: { type: 'integer', minimum: LIMITS.passages.min, maximum: LIMITS.passages.max, description: 'Passages per result (default 1).' },
-  maxTokens: { type: 'integer', minimum: MIN_MAX_TOKENS, maximum: MAX_MAX_TOKENS, description: `Answer budget (default ${DEFAULT_MAX_TOKENS}).` },
+  k: { type: 'integer', minimum: LIMITS.k.min, maximum: LIMITS.k.max, description: 'Default 10.' },
+  passages: { type: 'integer', minimum: LIMITS.passages.min, maximum: LIMITS.passages.max, description: 'Per result (default 1).' },
+  maxTokens: { type: 'integer', minimum: MIN_MAX_TOKENS, maximum: MAX_MAX_TOKENS, description: `Default ${DEFAULT_MAX_TOKENS}.` },
+  // Issue 22: answers the model still holds; toolOps checks the handles and their number.
+  have: { type: 'array', items: { type: 'string' }, description: 'Handles of answers you hold; their passages are not resent' },
   types: { type: 'array', items: { enum: [...RESULT_TYPES] } },
   repos: { type: 'array', items: { type: 'string' }, description: 'owner/repo' },
   sources: { type: 'array', maxItems: LIMITS.sources.maxItems, items: { type: 'string' }, description: 'Doc source ids' },
@@ -43,8 +45,9 @@ const SEARCH_PROPERTIES: Record<string, unknown> = {
   language: { type: 'string' },
   topic: { type: ['string', 'array'], items: { type: 'string' }, maxItems: LIMITS.topics.maxItems },
   license: { type: 'string' },
-  min_stars: { type: 'integer', minimum: LIMITS.stars.min },
-  max_stars: { type: 'integer', minimum: LIMITS.stars.min },
+  // Their bound (0 and up) is checked with a message that names it (api/params.ts).
+  min_stars: { type: 'integer' },
+  max_stars: { type: 'integer' },
   archived: { type: 'boolean' },
   fork: { type: 'boolean' },
 };
@@ -54,14 +57,14 @@ const SCOPE_PROPERTY = { enum: ['workspace'], description: 'Add the open workspa
 // ---- issue 23: `dependency` (and, for MCP, `folder`) on devIndex_search ----
 // Short on purpose: the tool list is kept under the service's own (bench/tokens.bench.ts); the bound of 214
 // characters and the absolute path are checked by toolOps with messages that name them.
-const DEPENDENCY_PROPERTY = { type: 'string', description: 'Package name: compares fixes with your installed version' };
+const DEPENDENCY_PROPERTY = { type: 'string', description: 'Package: compares fixes with your installed version' };
 const FOLDER_PROPERTY = { type: 'string', description: 'Project dir (default: cwd)' };
 
 const SEARCH_DESCRIPTION = [
-  'Search docs, GitHub issues, pull requests and READMEs in one ranked call; cite id, URL, passage.',
+  'Docs, GitHub issues, PRs and READMEs in one ranked search; cite id, URL, passage.',
   '`repos` scopes only issues/PRs/READMEs, `sources` only docs; both: a union.',
-  'Repository filters (language, topic, license, stars, archived, fork) without `sources` return NO documentation.',
-  'A cut answer ends with `more: <handle>` for devIndex_readMore.',
+  'Repo filters (language, topic, license, stars, archived, fork) without `sources` return NO docs.',
+  'Ends `answer: <handle>`, or `more: <handle>` if cut (devIndex_readMore).',
 ].join(' ');
 
 function searchDefinition(withScope: boolean): ToolDefinition {
@@ -106,7 +109,7 @@ const MODEL_WORDS = `Default ${DEFAULT_AGENT_MODEL}`
 const START: ToolDefinition = {
   name: TOOL_NAMES.startAgentJob,
   title: 'Start an agent job (spends credits)',
-  description: 'Start a web agent job that browses and reports back (JSON per `schema`). SPENDS CREDITS up to `maxCredits`; failed runs are not billed. Returns the job id for devIndex_waitForAgentJob. For docs and issues use devIndex_search.',
+  description: 'A web agent job that browses and reports back. SPENDS CREDITS up to `maxCredits` (failed runs are free). Returns a job id for devIndex_waitForAgentJob. For docs and issues use devIndex_search.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -117,7 +120,7 @@ const START: ToolDefinition = {
       effort: { enum: [...AGENT_EFFORTS_LIST] },
       schema: { type: 'object', description: 'Result JSON Schema' },
       mode: { enum: ['chat', 'extract'], description: 'chat: words; extract: data' },
-      threadId: { type: 'string', description: 'Follow up in this thread' },
+      threadId: { type: 'string', description: 'Follow-up thread' },
     },
     required: ['prompt'],
     additionalProperties: false,
@@ -129,7 +132,7 @@ const START: ToolDefinition = {
 const STATUS: ToolDefinition = {
   name: TOOL_NAMES.agentJobStatus,
   title: 'Agent job status',
-  description: 'Job status: answer or data, failure, credits, progress, snapshots.',
+  description: 'Status: answer or data, failure, credits, progress, snapshots.',
   inputSchema: { type: 'object', properties: { jobId: JOB_ID }, required: ['jobId'], additionalProperties: false },
   annotations: { title: 'Agent job status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   spendsCredits: false,

@@ -1,12 +1,17 @@
-// The answers a model may ask the rest of (`more: <handle>` → devIndex_readMore): kept in this
-// process only, for a bounded time and size, so that reading the rest never sends a new request.
-// The oldest entry goes first when either bound is reached. No vscode import; the clock is injected.
+// The answers a model may ask the rest of (`more: <handle>` → devIndex_readMore) or name as held
+// (`answer:` / `more:` handles in devIndex_search's `have`): kept in this process only, for a bounded
+// time and size, so that reading the rest never sends a new request. The oldest entry goes first when
+// either bound is reached. No vscode import; the clock is injected.
 import type { SearchParams } from '../api/params';
 
-/** One result as the continuation needs it: the cleaned passage texts and how much of each was sent. */
+/**
+ * One result as the continuation needs it: the cleaned passage texts and how much of each was sent. A
+ * passage with `known` (where it was sent before: `[2.1] of m…`) and nothing of it sent was named in the
+ * answer, not repeated; readMore with `result` repeats it.
+ */
 export interface KeptResult {
   id: string; url: string; title: string; license?: string;
-  passages: Array<{ text: string; cite?: string }>;
+  passages: Array<{ text: string; cite?: string; known?: string }>;
   /** Characters of each passage already sent (a passage is sent when this equals its length). */
   sent: number[];
   /** Whether its heading (id, title, URL) has been sent. */

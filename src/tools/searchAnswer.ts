@@ -1,8 +1,11 @@
 // A search answer for a model, lean and exact about what it holds: its size up front (results,
 // passages, about how many tokens), each result as its id, title and URL, then its passages; cut to a
 // budget by shortening passages, then leaving passages out, then results from the end. When a cache is
-// given, what was cut is kept, and the last line is `more: <handle>`: readMoreText returns exactly the
-// missing parts (whole results, or one result's further passages) without a new request.
+// given, the answer is kept, and its last line names it: `more: <handle>` when something was cut
+// (readMoreText returns exactly the missing parts, whole results or one result's further passages,
+// without a new request), else `answer: <handle>`. A model that still holds earlier answers names
+// their handles (`have`): a passage one of them sent in full is named (`[3.1] sent before: [2.1] of m…`),
+// not repeated, and readMore with `result` repeats it.
 // No vscode import (shared by the editor's tools and `devindex mcp`).
 import { explainCoverage } from '../api/coverage';
 import type { SearchParams } from '../api/params';
@@ -23,8 +26,8 @@ function oneLine(s: string): string {
   return clean(s).replace(/\s+/g, ' ').trim();
 }
 
-/** The response as the answer and its continuation read it: cleaned text, nothing sent yet. */
-export function keptResults(response: SearchResponse): KeptResult[] {
+/** The response as the answer and its continuation read it: cleaned text, nothing sent yet; `known` says where a passage was sent before. */
+export function keptResults(response: SearchResponse, known?: ReadonlyMap<string, string>): KeptResult[] {
   return response.results.map((r) => {
     const url = oneLine(r.url);
     const title = oneLine(displayTitle(r));
@@ -33,7 +36,9 @@ export function keptResults(response: SearchResponse): KeptResult[] {
       id: oneLine(r.id), url, title: title === url ? '' : title, ...(license ? { license: oneLine(license) } : {}),
       passages: (r.passages ?? []).map((p) => {
         const link = passageLink(p, r);
-        return { text: clean(p.text).trim(), ...(link !== r.url ? { cite: oneLine(link) } : {}) };
+        const text = clean(p.text).trim();
+        const before = text ? known?.get(text) : undefined;
+        return { text, ...(link !== r.url ? { cite: oneLine(link) } : {}), ...(before ? { known: before } : {}) };
       }),
       sent: (r.passages ?? []).map(() => 0),
       headed: false,
@@ -74,7 +79,34 @@ function passageLabel(r: KeptResult, n: number, j: number): string {
   return p.cite.startsWith(`${r.url}#`) ? `[${n}.${j + 1}] ${p.cite.slice(r.url.length)}` : `[${n}.${j + 1}] cite ${p.cite}`;
 }
 
-interface Tally { passages: number; shortened: number }
+interface Tally { passages: number; shortened: number; named: number }
+
+/** Named in this answer, not repeated: sent in full by an answer the model holds, and nothing of it sent here. */
+function named(r: KeptResult, j: number, sent: readonly number[] = r.sent): boolean {
+  return r.passages[j]!.known !== undefined && sent[j] === 0;
+}
+
+/** Left out: not all sent, and not named. */
+function open(r: KeptResult, j: number): boolean {
+  return r.sent[j]! < r.passages[j]!.text.length && !named(r, j);
+}
+
+/**
+ * Where each passage that the held answers (`have`) sent in full was sent: text -> `[2.1] of m…`; and the
+ * handles this process does not know (expired, evicted, or from another process).
+ */
+export function heldPassages(handles: readonly string[], cache: MoreCache): { known: Map<string, string>; unknown: string[] } {
+  const known = new Map<string, string>();
+  const unknown: string[] = [];
+  for (const h of handles) {
+    const a = cache.get(h);
+    if (!a) { unknown.push(h); continue; }
+    a.results.forEach((r, i) => r.passages.forEach((p, j) => {
+      if (r.sent[j]! >= p.text.length && p.text && !known.has(p.text)) known.set(p.text, `[${i + 1}.${j + 1}] of ${h}`);
+    }));
+  }
+  return { known, unknown };
+}
 
 /** One result's block at a level; `sent` is updated as if it were sent. */
 function block(r: KeptResult, n: number, level: Level, sent: number[], tally: Tally): string {
@@ -82,6 +114,11 @@ function block(r: KeptResult, n: number, level: Level, sent: number[], tally: Ta
   let shown = 0;
   for (let j = 0; j < r.passages.length; j++) {
     if (sent[j]! >= r.passages[j]!.text.length) continue;
+    if (named(r, j, sent)) {
+      lines.push(`[${n}.${j + 1}] sent before: ${r.passages[j]!.known!}`);
+      tally.named++;
+      continue;
+    }
     if (level.maxPassages !== undefined && shown >= level.maxPassages) break;
     const p = piece(r.passages[j]!.text, sent[j]!, level.passageCap);
     lines.push(passageLabel({ ...r, sent }, n, j), p.text);
@@ -93,17 +130,25 @@ function block(r: KeptResult, n: number, level: Level, sent: number[], tally: Ta
   return lines.join('\n');
 }
 
-function left(results: readonly KeptResult[]): { unshown: number[]; partial: number[]; passages: number } {
+function left(results: readonly KeptResult[]): { unshown: number[]; partial: number[]; passages: number; namedIn: number[]; named: number } {
   const unshown: number[] = [];
   const partial: number[] = [];
+  const namedIn: number[] = [];
   let passages = 0;
+  let namedCount = 0;
   results.forEach((r, i) => {
-    const open = r.passages.filter((p, j) => r.sent[j]! < p.text.length).length;
-    passages += open;
-    if (!r.headed) unshown.push(i + 1);
-    else if (open) partial.push(i + 1);
+    const openHere = r.passages.filter((_, j) => open(r, j)).length;
+    const namedHere = r.passages.filter((_, j) => named(r, j)).length;
+    if (!r.headed) {
+      unshown.push(i + 1);
+      passages += openHere + namedHere;
+      return;
+    }
+    passages += openHere;
+    if (openHere) partial.push(i + 1);
+    if (namedHere) { namedIn.push(i + 1); namedCount += namedHere; }
   });
-  return { unshown, partial, passages };
+  return { unshown, partial, passages, namedIn, named: namedCount };
 }
 
 function ranges(ns: number[]): string {
@@ -117,17 +162,23 @@ function ranges(ns: number[]): string {
   return out.join(', ');
 }
 
-/** What is still left, in words, and how to get it. */
+/** What is still left, in words, and how to get it: what was cut, then what was named and not repeated. */
 function leftWords(results: readonly KeptResult[], withHandle: boolean): string | undefined {
   const l = left(results);
-  if (!l.unshown.length && !l.partial.length) return undefined;
-  const what: string[] = [];
-  if (l.unshown.length) what.push(`results ${ranges(l.unshown)} not shown`);
-  if (l.partial.length) what.push(`further passages of ${ranges(l.partial)}`);
-  const how = withHandle
-    ? 'devIndex_readMore with the handle below returns exactly that, without a new search, in rank order (`result: N` for the rest of result [N] only).'
-    : 'Ask for fewer results (k) or fewer passages, or narrow the query, to see more of each.';
-  return `Left out (${plural(l.passages, 'passage')} in all): ${what.join('; ')}. ${how}`;
+  const lines: string[] = [];
+  if (l.unshown.length || l.partial.length) {
+    const what: string[] = [];
+    if (l.unshown.length) what.push(`results ${ranges(l.unshown)} not shown`);
+    if (l.partial.length) what.push(`further passages of ${ranges(l.partial)}`);
+    const how = withHandle
+      ? 'devIndex_readMore with the handle below returns exactly that, without a new search, in rank order (`result: N` for the rest of result [N] only).'
+      : 'Ask for fewer results (k) or fewer passages, or narrow the query, to see more of each.';
+    lines.push(`Left out (${plural(l.passages, 'passage')} in all): ${what.join('; ')}. ${how}`);
+  }
+  if (l.named) {
+    lines.push(`Not repeated: ${plural(l.named, 'passage')} of ${ranges(l.namedIn)}, sent in full by answers you named in \`have\`${withHandle ? '; devIndex_readMore with `result: N` and the handle below repeats result [N]\'s' : ''}.`);
+  }
+  return lines.length ? lines.join('\n') : undefined;
 }
 
 /** `first` with the size of the whole text (`whole(line)`) appended; the size counts this line too. */
@@ -154,14 +205,14 @@ export interface SearchAnswer { text: string; handle?: string }
  * A search answer for a model, at most `maxChars` long. With `cache`, a cut answer's rest is kept
  * and its last line is `more: <handle>`.
  */
-export function searchAnswer(request: SearchParams, response: SearchResponse, o: { maxChars: number; header?: string[]; cache?: MoreCache }): SearchAnswer {
+export function searchAnswer(request: SearchParams, response: SearchResponse, o: { maxChars: number; header?: string[]; cache?: MoreCache; known?: ReadonlyMap<string, string> }): SearchAnswer {
   const notes = explainCoverage(request, response).map((n) => clean(n.text));
-  const results = keptResults(response);
+  const results = keptResults(response, o.known);
   const total = results.length;
   const query = JSON.stringify(oneLine(request.query));
   const render = (level: Level, handle: string | undefined): { bound: number; text: () => string; sent: number[][] } => {
     const sent = results.map((r) => [...r.sent]);
-    const tally: Tally = { passages: 0, shortened: 0 };
+    const tally: Tally = { passages: 0, shortened: 0, named: 0 };
     const shown = Math.min(level.results, total);
     const blocks = results.slice(0, shown).map((r, i) => block(r, i + 1, level, sent[i]!, tally));
     const after = results.map((r, i) => ({ ...r, sent: sent[i]!, headed: i < shown }));
@@ -171,10 +222,11 @@ export function searchAnswer(request: SearchParams, response: SearchResponse, o:
     else if (total === 0) parts.push('Coverage: every requested result type was searched normally; nothing matched. Try other words, fewer filters or another scope.');
     const rest = leftWords(after, handle !== undefined);
     if (rest) parts.push(rest + (handle ? `\nmore: ${handle}` : ''));
+    else if (handle) parts.push(`answer: ${handle}`);
     const body = parts.join('\n\n');
     const first = total === 0
       ? `Developer index: 0 results for ${query};`
-      : `Developer index: ${plural(total, 'result')} for ${query}; this answer: ${plural(shown, 'result')}, ${plural(tally.passages, 'passage')}${tally.shortened ? ` (${tally.shortened} shortened)` : ''},`;
+      : `Developer index: ${plural(total, 'result')} for ${query}; this answer: ${plural(shown, 'result')}, ${plural(tally.passages, 'passage')}${tally.shortened ? ` (${tally.shortened} shortened)` : ''}${tally.named ? `, ${tally.named} named, not repeated` : ''},`;
     // An upper bound of the length, so that a level is measured without building its size line.
     const bound = first.length + ' ~999,999 tokens.'.length + (total ? EVIDENCE.length + 1 : 0) + 2 + body.length;
     const text = () => {
@@ -204,12 +256,10 @@ export function searchAnswer(request: SearchParams, response: SearchResponse, o:
   }
   const shown = Math.min(chosen.level.results, total);
   results.forEach((r, i) => { r.sent = chosen.sent[i]!; r.headed = i < shown; });
-  const complete = left(results).passages === 0 && left(results).unshown.length === 0;
-  if (complete || !o.cache) {
-    return { text: hardCut(chosen.text, o.maxChars) };
-  }
+  if (!o.cache) return { text: hardCut(chosen.text, o.maxChars) };
+  // Kept whole or cut: a whole answer's handle is for `have` (its passages are then named, not repeated).
   const handle = o.cache.put({ query: oneLine(request.query), params: request, results, maxChars: o.maxChars });
-  return { text: chosen.text.replace(/\nmore: m0{12}$/, `\nmore: ${handle}`), handle };
+  return { text: chosen.text.replace(/\n(more|answer): m0{12}$/, `\n$1: ${handle}`), handle };
 }
 
 function hardCut(text: string, max: number): string {
@@ -232,14 +282,16 @@ export function readMoreText(handle: string, answer: KeptAnswer, o: { result?: n
   const results = answer.results;
   const budget = answer.maxChars;
   const blocks: string[] = [];
-  const tally: Tally = { passages: 0, shortened: 0 };
+  const tally: Tally = { passages: 0, shortened: 0, named: 0 };
   let used = 400; // room for the first line and the tail
-  const take = (r: KeptResult, n: number, withHeading: boolean): boolean => {
+  // `repeat`: also the passages the answer named and did not repeat (readMore with `result`).
+  const take = (r: KeptResult, n: number, withHeading: boolean, repeat = false): boolean => {
     const lines: string[] = [withHeading ? heading(r, n, true) : heading(r, n, false)];
     let count = 0;
     let full = true;
     for (let j = 0; j < r.passages.length; j++) {
       if (r.sent[j]! >= r.passages[j]!.text.length) continue;
+      if (!repeat && named(r, j)) continue;
       if (o.passages !== undefined && count >= o.passages) break;
       const label = passageLabel(r, n, j);
       const room = budget - used - lines.join('\n').length - label.length - 4;
@@ -253,7 +305,7 @@ export function readMoreText(handle: string, answer: KeptAnswer, o: { result?: n
       tally.passages++;
       if (p.cut) { tally.shortened++; full = false; break; }
     }
-    const stillOpen = r.passages.some((q, j) => r.sent[j]! < q.text.length);
+    const stillOpen = r.passages.some((_, j) => open(r, j));
     if (count === 0 && (!withHeading || (stillOpen && blocks.length > 0))) return false;
     const text = lines.join('\n');
     if (withHeading && blocks.length && used + text.length > budget) return false;
@@ -265,12 +317,12 @@ export function readMoreText(handle: string, answer: KeptAnswer, o: { result?: n
   let what: string;
   if (o.result !== undefined) {
     const r = results[o.result - 1]!;
-    const open = r.passages.some((p, j) => r.sent[j]! < p.text.length);
-    if (!open && r.headed) {
+    const unsent = r.passages.some((p, j) => r.sent[j]! < p.text.length);
+    if (!unsent && r.headed) {
       const rest = leftWords(results, true);
       return { isError: false, text: `Result [${o.result}] of this answer was sent in full; there is nothing more of it.${rest ? `\n${rest}\nmore: ${handle}` : ''}` };
     }
-    take(r, o.result, !r.headed);
+    take(r, o.result, !r.headed, true);
     what = `the rest of result [${o.result}]`;
   } else {
     // The results not shown yet first; when every result was shown, the further passages in rank order.
@@ -278,21 +330,22 @@ export function readMoreText(handle: string, answer: KeptAnswer, o: { result?: n
     const shown: number[] = [];
     for (let i = 0; i < results.length; i++) {
       const r = results[i]!;
-      const open = r.passages.some((p, j) => r.sent[j]! < p.text.length);
-      if (unshown ? r.headed : !open) continue;
+      const anyOpen = r.passages.some((_, j) => open(r, j));
+      if (unshown ? r.headed : !anyOpen) continue;
       const before = blocks.length;
       const full = take(r, i + 1, !r.headed);
       if (blocks.length > before) shown.push(i + 1);
       if (!full || blocks.length === before) break;
     }
     if (!shown.length) {
-      return { isError: false, text: 'Nothing of this answer is left: every result and passage has been sent.' };
+      const rest = leftWords(results, true);
+      return { isError: false, text: rest ? `Nothing of this answer was left out.\n${rest}\nmore: ${handle}` : 'Nothing of this answer is left: every result and passage has been sent.' };
     }
     what = unshown ? `results ${ranges(shown)}` : `further passages of ${ranges(shown)}`;
   }
   const rest = leftWords(results, true);
+  // Kept after its last part is read: the model may still name it in `have`.
   const tail = rest ? `\n\n${rest}\nmore: ${handle}` : '\n\nThat was all of this answer.';
-  if (!rest) o.cache.delete(handle);
   const body = blocks.join('\n\n');
   const first = `More of the developer index answer for ${JSON.stringify(answer.query)}: ${what}; ${plural(tally.passages, 'passage')}${tally.shortened ? ` (${tally.shortened} shortened)` : ''},`;
   const whole = (line: string) => `${line}\n\n${body}${tail}`;

@@ -23,7 +23,7 @@ import { TOOL_NAMES, type ToolName } from './names';
 import {
   errorText, issuesText, jobStartedText, jobStatusText, scrubSecret, snapshotText, type Surface,
 } from './modelText';
-import { readMoreText, searchAnswer } from './searchAnswer';
+import { heldPassages, readMoreText, searchAnswer } from './searchAnswer';
 import { charsForTokens } from './tokens';
 import { progressLine, waitHeadline } from './waitText';
 
@@ -134,6 +134,20 @@ function unknownFields(input: Record<string, unknown>, known: readonly string[],
   for (const k of Object.keys(input)) if (!known.includes(k)) issues.push({ field: k, message: `${k} is not a field of this tool (known: ${known.join(', ')})` });
 }
 
+/** `have`: the handles of earlier answers the model still holds, or the issue that names the bound. */
+function handlesIn(input: Record<string, unknown>, issues: ParamIssue[]): string[] | undefined {
+  const v = input.have;
+  if (v === undefined) return undefined;
+  const ok = Array.isArray(v) && v.length <= MORE_MAX_ENTRIES && v.every((h) => typeof h === 'string' && HANDLE_PATTERN.test(h));
+  if (ok) return [...new Set(v as string[])];
+  issues.push({ field: 'have', message: `have must be a list of at most ${MORE_MAX_ENTRIES} handles, each the text after "answer:" or "more:" in a devIndex_search answer ("m" and 12 hexadecimal digits); got ${show(v)}` });
+  return undefined;
+}
+
+function ttlWords(cache: MoreCache): string {
+  return cache.ttlMs >= 120_000 ? `${Math.round(cache.ttlMs / 60_000)} minutes` : `${Math.round(cache.ttlMs / 1000)} seconds`;
+}
+
 /** The answer budget in characters: the call's maxTokens (within the caller's cap), else the surface's default. */
 function budgetOf(maxTokens: number | undefined, deps: ToolDeps): number {
   if (maxTokens === undefined) return deps.maxChars();
@@ -142,9 +156,10 @@ function budgetOf(maxTokens: number | undefined, deps: ToolDeps): number {
 }
 
 async function search(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
-  const { scope, maxTokens: _maxTokens, dependency, folder, ...rest } = input;
+  const { scope, maxTokens: _maxTokens, dependency, folder, have: _have, ...rest } = input;
   const issues: ParamIssue[] = [];
   const maxTokens = intIn(input, 'maxTokens', MIN_MAX_TOKENS, MAX_MAX_TOKENS, issues);
+  const have = handlesIn(input, issues);
   const header: string[] = [];
   // Issue 23: a dependency name scopes the search to its repository and compares the results' versions.
   const dep = await dependencyScope(dependency, folder, deps);
@@ -176,7 +191,12 @@ async function search(input: Record<string, unknown>, deps: ToolDeps, signal?: A
     const res = await deps.search(v.params, { signal });
     const lead = dep ? versionsLead(dep, res) : undefined;
     const budget = budgetOf(maxTokens, deps);
-    const answer = searchAnswer(v.params, res, { maxChars: lead ? Math.max(1000, budget - lead.length - 2) : budget, header, cache: deps.moreCache ?? sharedMoreCache });
+    const cache = deps.moreCache ?? sharedMoreCache;
+    const held = heldPassages(have ?? [], cache);
+    if (held.unknown.length) {
+      header.push(`Not known here (kept ${ttlWords(cache)}, the ${MORE_MAX_ENTRIES} most recent, in this process only): ${held.unknown.join(', ')}; passages they sent are sent again in full.`);
+    }
+    const answer = searchAnswer(v.params, res, { maxChars: lead ? Math.max(1000, budget - lead.length - 2) : budget, header, cache, known: held.known });
     return { isError: false, text: lead ? `${lead}\n\n${answer.text}` : answer.text };
   } catch (e) {
     return { isError: true, text: errorText(e, { surface: deps.surface, op: OPS[TOOL_NAMES.search]! }) };
@@ -286,7 +306,7 @@ function readMore(input: Record<string, unknown>, deps: ToolDeps): ToolOutcome {
   unknownFields(input, ['handle', 'result', 'passages'], issues);
   const handle = input.handle;
   if (typeof handle !== 'string' || !HANDLE_PATTERN.test(handle)) {
-    issues.push({ field: 'handle', message: `handle must be the text after "more:" in a devIndex_search answer ("m" and 12 hexadecimal digits); got ${show(handle)}` });
+    issues.push({ field: 'handle', message: `handle must be the text after "more:" (or "answer:") in a devIndex_search answer ("m" and 12 hexadecimal digits); got ${show(handle)}` });
   }
   const result = intIn(input, 'result', 1, 100, issues);
   const passages = intIn(input, 'passages', 1, 5, issues);
@@ -294,7 +314,7 @@ function readMore(input: Record<string, unknown>, deps: ToolDeps): ToolOutcome {
   const cache = deps.moreCache ?? sharedMoreCache;
   const kept = cache.get(handle as string);
   if (!kept) {
-    return { isError: true, text: `Handle ${handle as string} is unknown or has expired (answers are kept for ${cache.ttlMs >= 120_000 ? `${Math.round(cache.ttlMs / 60_000)} minutes` : `${Math.round(cache.ttlMs / 1000)} seconds`}, the ${MORE_MAX_ENTRIES} most recent, in this server process only). Run devIndex_search again.` };
+    return { isError: true, text: `Handle ${handle as string} is unknown or has expired (answers are kept for ${ttlWords(cache)}, the ${MORE_MAX_ENTRIES} most recent, in this server process only). Run devIndex_search again.` };
   }
   if (result !== undefined && result > kept.results.length) {
     return { isError: true, text: issuesText([{ field: 'result', message: `result must be from 1 to ${kept.results.length} (the results of that answer); got ${result}` }]) };

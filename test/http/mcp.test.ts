@@ -114,7 +114,7 @@ test('lists the eight tools with their schemas and annotations', async () => {
   assert.equal(props.k!.maximum, 100);
   assert.equal(props.passages!.maximum, 5);
   assert.equal(props.language!.description, undefined);
-  assert.match(search.description ?? '', /Repository filters \(language, topic, license, stars, archived, fork\) without `sources` return NO documentation/);
+  assert.match(search.description ?? '', /Repo filters \(language, topic, license, stars, archived, fork\) without `sources` return NO docs/);
   assert.deepEqual([props.maxTokens!.minimum, props.maxTokens!.maximum], [500, 50_000]);
   assert.ok(!('scope' in props), 'no workspace scope outside the editor');
   assert.equal(search.annotations?.readOnlyHint, true);

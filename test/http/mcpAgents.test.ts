@@ -1,5 +1,5 @@
 // Issue 22 over stdio with the official MCP SDK client: a cut answer and readMore returning exactly
-// what was left out, an expired handle, --tools, a wait that streams progress and returns the end, a
+// what was left out, `have` naming passages an answer the model holds instead of repeating them, an expired handle, --tools, a wait that streams progress and returns the end, a
 // wait that times out, a wait on a run waiting for an approval, a cancelled wait (the job goes on), bad input naming its bound, an unknown
 // notification and a client that leaves mid-wait, and a planted key that never comes back.
 import { after, before, test } from 'node:test';
@@ -56,7 +56,7 @@ const handleOf = (t: string) => /\nmore: (m[0-9a-f]{12})$/.exec(t)?.[1];
 
 interface Raw { results: Array<{ id: string; url: string; passages: Array<{ text: string }> }> }
 
-test('a cut answer and readMore: exactly the missing results and passages, no new request, then the handle is spent', async () => {
+test('a cut answer and readMore: exactly the missing results and passages, no new request; then nothing is left', async () => {
   const query = 'retry after header';
   const raw = (await (await fetch(`${sb.url}/v2/search/developer?query=${encodeURIComponent(query)}&k=10&passages=3`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as Raw;
   assert.ok(raw.results.length >= 6);
@@ -92,9 +92,40 @@ test('a cut answer and readMore: exactly the missing results and passages, no ne
   }
   // Each result heading with its URL comes once.
   for (const r of raw.results) assert.equal(all.split(`\n${r.url}\n`).length - 1, 1, `${r.url} once`);
+  // The answer stays kept (a model may name it in `have`); reading it again sends nothing.
   const spent = await call(s, 'devIndex_readMore', { handle: handleOf(texts.at(-2)!)! });
-  assert.equal(spent.isError, true);
-  assert.match(spent.text, /unknown or has expired .* Run devIndex_search again\./);
+  assert.equal(spent.isError, false, spent.text);
+  assert.match(spent.text, /^Nothing of this answer is left: every result and passage has been sent\.$/);
+});
+
+test('have: passages of an answer the model holds are named, not repeated; readMore with result repeats them from memory', async () => {
+  const query = 'connection pool keep-alive';
+  const raw = (await (await fetch(`${sb.url}/v2/search/developer?query=${encodeURIComponent(query)}&k=6&passages=1`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as Raw;
+  assert.ok(raw.results.length >= 3);
+  const first = await call(s, 'devIndex_search', { query, k: 6, passages: 1, maxTokens: 20_000 });
+  const h1 = /\nanswer: (m[0-9a-f]{12})$/.exec(first.text)?.[1];
+  assert.ok(h1, first.text.slice(-200));
+  const second = await call(s, 'devIndex_search', { query, k: 6, passages: 1, maxTokens: 20_000, have: [h1, 'm0123456789ab'] });
+  assert.equal(second.isError, false, second.text);
+  const n = raw.results.length;
+  assert.match(second.text, new RegExp(`^Developer index: ${n} results for "${query}"; this answer: ${n} results, 0 passages, ${n} named, not repeated, ~[\\d,]+ tokens\\.`));
+  assert.match(second.text, /\nNot known here \(kept 15 minutes, the 32 most recent, in this process only\): m0123456789ab; passages they sent are sent again in full\./);
+  for (const [i, r] of raw.results.entries()) {
+    assert.ok(second.text.includes(`[${i + 1}] ${r.id}`) && second.text.includes(`\n${r.url}\n`), `${r.id} with its URL`);
+    assert.ok(second.text.includes(`\n[${i + 1}.1] sent before: [${i + 1}.1] of ${h1}`), `${r.id} named`);
+    assert.ok(first.text.includes(r.passages[0]!.text.trim().slice(0, 60)), 'the first answer has the passage');
+    assert.ok(!second.text.includes(r.passages[0]!.text.trim().slice(0, 60)), `${r.id}'s passage is not repeated`);
+  }
+  assert.ok(second.text.length < first.text.length / 2, `${second.text.length} against ${first.text.length} characters`);
+  const h2 = handleOf(second.text);
+  assert.ok(h2, second.text.slice(-300));
+  await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' });
+  const again = await call(s, 'devIndex_readMore', { handle: h2, result: 2 });
+  assert.equal(again.isError, false, again.text);
+  assert.ok(again.text.includes(raw.results[1]!.passages[0]!.text.trim().slice(0, 200)), again.text);
+  assert.ok(!again.text.includes(raw.results[0]!.passages[0]!.text.trim().slice(0, 60)), 'only result 2');
+  const reqs = ((await (await fetch(`${sb.url}/__sandbox/requests`)).json()) as { requests: Array<{ path: string }> }).requests;
+  assert.deepEqual(reqs.filter((q) => q.path.startsWith('/v2/')), [], 'readMore sent nothing to the service');
 });
 
 test('an expired handle is a tool error that says to search again', async () => {
@@ -113,11 +144,13 @@ test('an expired handle is a tool error that says to search again', async () => 
   }
 });
 
-test('bad input names the bound: maxTokens, handle, result, timeoutSeconds, jobId, limit', async () => {
+test('bad input names the bound: maxTokens, have, handle, result, timeoutSeconds, jobId, limit', async () => {
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
     ['devIndex_search', { query: 'x', maxTokens: 10 }, /- maxTokens: maxTokens must be an integer from 500 to 50000; got 10/],
     ['devIndex_search', { query: 'x', maxTokens: 1e9 }, /from 500 to 50000/],
     ['devIndex_readMore', { handle: 'nope' }, /- handle: handle must be the text after "more:".*"m" and 12 hexadecimal digits/],
+    ['devIndex_search', { query: 'x', have: ['m0123456789ab', 'nope'] }, /- have: have must be a list of at most 32 handles, each the text after "answer:" or "more:".*got \["m0123456789ab","nope"\]/],
+    ['devIndex_search', { query: 'x', have: Array.from({ length: 33 }, (_, i) => `m${String(i).padStart(12, '0')}`) }, /- have: have must be a list of at most 32 handles/],
     ['devIndex_readMore', { handle: 'm0123456789ab', result: 0 }, /- result: result must be an integer from 1 to 100; got 0/],
     ['devIndex_waitForAgentJob', { jobId: '123e4567-e89b-42d3-a456-426614174000', timeoutSeconds: 601 }, /- timeoutSeconds: timeoutSeconds must be an integer from 1 to 600; got 601/],
     ['devIndex_waitForAgentJob', { jobId: 'x' }, /- jobId: .*valid UUID/],

@@ -46,7 +46,7 @@ describe('tool definitions', () => {
   it('the search schema states the specification\'s bounds and teaches the scoping rules', () => {
     const schema = MCP_TOOLS[0]!.inputSchema as { properties: Record<string, Record<string, unknown>>; required: string[] };
     assert.deepEqual(schema.required, ['query']);
-    assert.deepEqual(Object.keys(schema.properties).sort(), ['archived', 'dependency', 'folder', 'fork', 'k', 'language', 'license', 'maxTokens', 'max_stars', 'min_stars', 'passages', 'query', 'repos', 'skills', 'sources', 'topic', 'types']);
+    assert.deepEqual(Object.keys(schema.properties).sort(), ['archived', 'dependency', 'folder', 'fork', 'have', 'k', 'language', 'license', 'maxTokens', 'max_stars', 'min_stars', 'passages', 'query', 'repos', 'skills', 'sources', 'topic', 'types']);
     assert.deepEqual([schema.properties.maxTokens!.minimum, schema.properties.maxTokens!.maximum], [500, 50_000]);
     assert.deepEqual([schema.properties.k!.minimum, schema.properties.k!.maximum], [LIMITS.k.min, LIMITS.k.max]);
     assert.deepEqual([schema.properties.passages!.minimum, schema.properties.passages!.maximum], [1, 5]);
@@ -56,8 +56,9 @@ describe('tool definitions', () => {
     for (const f of ['language', 'topic', 'license', 'min_stars', 'max_stars', 'archived', 'fork']) {
       assert.equal(schema.properties[f]!.description, undefined, f);
     }
-    assert.match(MCP_TOOLS[0]!.description, /Repository filters \(language, topic, license, stars, archived, fork\) without `sources` return NO documentation/);
-    assert.match(MCP_TOOLS[0]!.description, /`more: <handle>` for devIndex_readMore/);
+    assert.match(MCP_TOOLS[0]!.description, /Repo filters \(language, topic, license, stars, archived, fork\) without `sources` return NO docs/);
+    assert.match(MCP_TOOLS[0]!.description, /Ends `answer: <handle>`, or `more: <handle>` if cut \(devIndex_readMore\)/);
+    assert.match(String(schema.properties.have!.description), /answers you hold; their passages are not resent/);
     assert.match(String(schema.properties.skills!.description), /agent-skill files/);
     assert.deepEqual(schema.properties.topic!.type, ['string', 'array'], 'one topic or a list');
     assert.equal(schema.properties.topic!.maxItems, LIMITS.topics.maxItems);

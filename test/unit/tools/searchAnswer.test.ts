@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { SearchParams } from '../../../src/api/params';
 import { SearchResponseSchema, type SearchResponse } from '../../../src/api/schemas';
 import { MoreCache } from '../../../src/tools/moreCache';
-import { readMoreText, searchAnswer } from '../../../src/tools/searchAnswer';
+import { heldPassages, readMoreText, searchAnswer } from '../../../src/tools/searchAnswer';
 import { estimateTokens } from '../../../src/tools/tokens';
 
 const long = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
@@ -39,7 +39,7 @@ describe('searchAnswer and readMoreText', () => {
     assert.equal(handleOf(a.text), a.handle, 'the last line is more: <handle>');
   });
 
-  it('readMore returns exactly what was left out: every passage word once, across calls, then the handle is gone', () => {
+  it('readMore returns exactly what was left out: every passage word once, across calls; the answer stays kept (for `have`)', () => {
     const cache = new MoreCache();
     const a = searchAnswer(q, big, { maxChars: 4_000, cache });
     const texts = [a.text];
@@ -56,7 +56,8 @@ describe('searchAnswer and readMoreText', () => {
       if (!h) { assert.match(r.text, /That was all of this answer\.$/); break; }
       handle = h;
     }
-    assert.equal(cache.size, 0, 'a fully read answer is forgotten');
+    assert.equal(cache.size, 1, 'a fully read answer stays kept, so that a model can name it in `have`');
+    assert.match(readMoreText(handle, cache.get(handle)!, { cache }).text, /^Nothing of this answer is left/);
     const all = words(texts);
     const expected = words(big.results.flatMap((r) => r.passages!.map((p) => p.text)));
     assert.deepEqual([...expected].filter((w) => !all.has(w)), [], 'nothing missing');
@@ -82,12 +83,59 @@ describe('searchAnswer and readMoreText', () => {
     assert.deepEqual([...expected].filter((w) => !all.has(w)), []);
   });
 
-  it('a whole answer has no handle and keeps nothing', () => {
+  it('a whole answer ends with `answer: <handle>` and is kept for `have`; without a cache it has no handle', () => {
     const cache = new MoreCache();
     const a = searchAnswer(q, big, { maxChars: 200_000, cache });
-    assert.equal(a.handle, undefined);
-    assert.doesNotMatch(a.text, /more:/);
-    assert.equal(cache.size, 0);
+    assert.ok(a.handle);
+    assert.ok(a.text.endsWith(`\n\nanswer: ${a.handle}`), a.text.slice(-80));
+    assert.doesNotMatch(a.text, /more:|Left out|Not repeated/);
+    assert.equal(cache.size, 1);
+    assert.match(readMoreText(a.handle, cache.get(a.handle)!, { cache }).text, /^Nothing of this answer is left: every result and passage has been sent\.$/);
+    const plain = searchAnswer(q, big, { maxChars: 200_000 });
+    assert.equal(plain.handle, undefined);
+    assert.doesNotMatch(plain.text, /answer: m|more:/);
+  });
+
+  it('have: passages a held answer sent in full are named, not repeated; readMore with result repeats exactly them', () => {
+    const cache = new MoreCache();
+    // The first answer holds results 1 to 3 of `big` in full and results 4 to 10 not at all.
+    const first: SearchResponse = { ...big, results: big.results.slice(0, 3) };
+    const h1 = searchAnswer(q, first, { maxChars: 200_000, cache }).handle!;
+    // A later search: results 2 and 3 come back (now [1] and [2]), with result 7 between them ([3] here) that no answer sent.
+    const later: SearchResponse = { ...big, results: [big.results[1]!, big.results[6]!, big.results[2]!] };
+    const held = heldPassages([h1, 'm0123456789ab'], cache);
+    assert.deepEqual(held.unknown, ['m0123456789ab']);
+    assert.equal(held.known.size, 9, 'every passage of the three results, each sent in full');
+    const a = searchAnswer(q, later, { maxChars: 200_000, cache, known: held.known });
+    assert.match(a.text, /^Developer index: 3 results for "retry after"; this answer: 3 results, 3 passages, 6 named, not repeated, ~[\d,]+ tokens\./);
+    assert.match(a.text, new RegExp(`\\n\\[1\\.1\\] sent before: \\[2\\.1\\] of ${h1}\\n`));
+    assert.match(a.text, new RegExp(`\\n\\[3\\.3\\] sent before: \\[3\\.3\\] of ${h1}`));
+    // Every id and URL is in the answer; result 7's passages in full; those of 2 and 3 nowhere in it.
+    for (const r of later.results) assert.ok(a.text.includes(r.id) && a.text.includes(r.url), r.id);
+    const inA = words([a.text]);
+    assert.deepEqual([...words(big.results[6]!.passages!.map((p) => p.text))].filter((w) => !inA.has(w)), []);
+    assert.deepEqual([...inA].filter((w) => /^p[12][abc]/.test(w)), []);
+    assert.match(a.text, /\nNot repeated: 6 passages of \[1\], \[3\], sent in full by answers you named in `have`; devIndex_readMore with `result: N` and the handle below repeats result \[N\]'s\.\nmore: m[0-9a-f]{12}$/);
+    assert.doesNotMatch(a.text, /Left out/);
+    // readMore without `result` has nothing left out to send, and says how to repeat the named ones.
+    const none = readMoreText(a.handle!, cache.get(a.handle!)!, { cache });
+    assert.match(none.text, /^Nothing of this answer was left out\.\nNot repeated: 6 passages/);
+    // With `result: 3`: exactly big result 3's three passages, every word once.
+    const again = readMoreText(a.handle!, cache.get(a.handle!)!, { result: 3, cache });
+    const got = words([again.text]);
+    assert.deepEqual([...got].sort(), [...words(big.results[2]!.passages!.map((p) => p.text))].sort());
+    assert.match(again.text, /\nNot repeated: 3 passages of \[1\],/);
+  });
+
+  it('have: a passage the held answer only began (cut) is sent again in full, not named', () => {
+    const cache = new MoreCache();
+    const one: SearchResponse = { ...big, results: big.results.slice(0, 1) };
+    const cut = searchAnswer(q, one, { maxChars: 1_200, cache });
+    assert.match(cut.text, /\[1\.1\][\s\S]*\[…\]/, 'the first passage was shortened');
+    const held = heldPassages([cut.handle!], cache);
+    const a = searchAnswer(q, one, { maxChars: 200_000, cache, known: held.known });
+    assert.match(a.text, /\n\[1\.1\]\n/, 'passage 1 again, in full');
+    assert.ok(words([a.text]).has('p0a119'), 'its last word');
   });
 
   it('the cache forgets after its time and beyond its size', () => {
