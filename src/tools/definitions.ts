@@ -84,11 +84,11 @@ function searchDefinition(withScope: boolean): ToolDefinition {
 const READ_MORE: ToolDefinition = {
   name: TOOL_NAMES.readMore,
   title: 'Read the rest of a search answer',
-  description: `What a cut devIndex_search answer left out, from memory (no new search), in rank order; \`result: N\` for the rest of result [N] only. Handles last ${MORE_TTL_MS / 60_000} minutes.`,
+  description: `What a cut devIndex_search answer left out, from memory (no new search), in rank order; \`result: N\` for the rest of result [N] only, with the passages it named as sent before. Handles last ${MORE_TTL_MS / 60_000} minutes.`,
   inputSchema: {
     type: 'object',
     properties: {
-      handle: { type: 'string', pattern: HANDLE_PATTERN.source, description: 'The text after `more:`.' },
+      handle: { type: 'string', pattern: HANDLE_PATTERN.source, description: 'The text after `more:` or `answer:`.' },
       result: { type: 'integer', minimum: 1, maximum: LIMITS.k.max },
       passages: { type: 'integer', minimum: LIMITS.passages.min, maximum: LIMITS.passages.max, description: 'At most this many passages per result.' },
     },
