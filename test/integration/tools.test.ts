@@ -47,7 +47,7 @@ describe('language-model tools', function () {
     assert.deepEqual(schema.required, ['query']);
     assert.equal(schema.properties.k!.maximum, 100);
     assert.ok('scope' in schema.properties);
-    assert.match(search.description, /Search docs, GitHub issues, pull requests and READMEs/);
+    assert.match(search.description, /Docs, GitHub issues, PRs and READMEs in one ranked search/);
   });
 
   // lm.tools lists every contributed tool, enabled or not; a model is offered only those whose
@@ -206,5 +206,20 @@ describe('language-model tools', function () {
     assert.ok(handle, cut.slice(-300));
     const more = await invoke('devIndex_readMore', { handle });
     assert.match(more, /^More of the developer index answer for "retry after header": /);
+  });
+
+  it('have: a search naming an answer the chat still holds names its passages instead of repeating them', async () => {
+    const first = await invoke('devIndex_search', { query: 'connection pool keep-alive', k: 3, passages: 1, maxTokens: 20_000 });
+    const h1 = /\nanswer: (m[0-9a-f]{12})$/.exec(first)?.[1];
+    assert.ok(h1, first.slice(-300));
+    const second = await invoke('devIndex_search', { query: 'connection pool keep-alive', k: 3, passages: 1, maxTokens: 20_000, have: [h1] });
+    assert.match(second, /; this answer: 3 results, 0 passages, 3 named, not repeated, ~[\d,]+ tokens\./, second.slice(0, 300));
+    assert.ok(second.includes(`\n[1.1] sent before: [1.1] of ${h1}\n`), second);
+    assert.ok(second.length < first.length / 2, `${second.length} against ${first.length} characters`);
+    const h2 = /\nmore: (m[0-9a-f]{12})$/.exec(second)?.[1];
+    assert.ok(h2, second.slice(-300));
+    const again = await invoke('devIndex_readMore', { handle: h2, result: 1 });
+    const passage = first.split('\n[1.1]')[1]!.split('\n').slice(1, 3).join('\n');
+    assert.ok(passage.length > 20 && again.includes(passage), again);
   });
 });
