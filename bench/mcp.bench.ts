@@ -1,6 +1,7 @@
 // MCP server (issue 13): a search round trip through `devindex mcp` (the SDK's own client over stdio,
 // tool call -> server process -> sandbox -> result text) against a direct DevIndexClient.search of the
-// same query on the same sandbox, in the same run (ratio); and the server's time from spawn to its
+// same query on the same sandbox, in the same run (ratio), with where the time goes (issue 22: the server's
+// own marks of each call, DEVINDEX_MCP_TIMING=1, and an MCP ping); and the server's time from spawn to its
 // first answer (initialize + one search) against the time a bare `node -e 0` and `devindex --version`
 // take to spawn and exit. The sandbox runs in its own process, rate limits off.
 import { spawnSync } from 'node:child_process';
@@ -28,11 +29,30 @@ const QUERIES: SearchParams[] = [
 
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
-async function connect(cli: string, url: string): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], env: { PATH: process.env.PATH ?? '', DEVINDEX_BASE_URL: url }, stderr: 'ignore' });
+/** With `timingLines`, the server writes its per-call marks (DEVINDEX_MCP_TIMING=1) and they are collected. */
+async function connect(cli: string, url: string, timingLines?: string[]): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath, args: [cli, 'mcp'], stderr: timingLines ? 'pipe' : 'ignore',
+    env: { PATH: process.env.PATH ?? '', DEVINDEX_BASE_URL: url, ...(timingLines ? { DEVINDEX_MCP_TIMING: '1' } : {}) },
+  });
+  if (timingLines) {
+    let rest = '';
+    transport.stderr?.on('data', (d: Buffer) => {
+      const lines = (rest + String(d)).split('\n');
+      rest = lines.pop() ?? '';
+      for (const l of lines) if (l.startsWith('devindex mcp timing: ')) timingLines.push(l);
+    });
+  }
   const client = new Client({ name: 'devindex-bench', version: '1.0.0' });
   await client.connect(transport);
   return client;
+}
+
+/** The medians of the server's marks: `in`, `tool`, `service`, `out` (ms). */
+function marks(lines: string[]): Record<'in' | 'tool' | 'service' | 'out', number> {
+  const cols: Record<string, number[]> = { in: [], tool: [], service: [], out: [] };
+  for (const l of lines) for (const k of Object.keys(cols)) cols[k]!.push(Number(new RegExp(` ${k} ([\\d.]+)`).exec(l)?.[1]));
+  return { in: stats(cols.in!).median, tool: stats(cols.tool!).median, service: stats(cols.service!).median, out: stats(cols.out!).median };
 }
 
 async function mcpSearch(client: Client, p: SearchParams): Promise<string> {
@@ -55,7 +75,8 @@ async function main(): Promise<void> {
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing (npm run bench builds it)');
   const sb = await spawnServer([join(root, 'dist', 'sandbox.js'), '--port', '0', '--rate-limit', '100000000', '--keyless-rate-limit', '100000000']);
   const direct = new DevIndexClient({ baseUrl: sb.url });
-  const mcp = await connect(cli, sb.url);
+  const timingLines: string[] = [];
+  const mcp = await connect(cli, sb.url, timingLines);
   try {
     console.log(`sandbox ${sb.url}; ${ROUNDS} rounds x ${CALLS_PER_ROUND} calls per variant, interleaved, after ${WARMUP} warm-up calls; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     let i = 0;
@@ -67,12 +88,16 @@ async function main(): Promise<void> {
     }
     const directMs: number[] = [];
     const mcpMs: number[] = [];
+    await new Promise((r) => setTimeout(r, 100)); // the warm-up's last marks
+    timingLines.length = 0;
     for (let r = 0; r < ROUNDS; r++) {
       for (let c = 0; c < CALLS_PER_ROUND; c++) directMs.push(await timed(() => direct.search(next())));
       for (let c = 0; c < CALLS_PER_ROUND; c++) mcpMs.push(await timed(() => mcpSearch(mcp, next())));
     }
-    // The breakdown: the stdio JSON-RPC hop alone (an MCP ping), the text for the model (in-process, on
-    // the same responses), and what is left (validation, the SDK's schema checks, JSON in and out).
+    await new Promise((r) => setTimeout(r, 100)); // the last marks' stderr
+    const server = marks(timingLines);
+    // The breakdown: the server's own marks of each timed call (DEVINDEX_MCP_TIMING=1), the stdio JSON-RPC
+    // hop alone (an MCP ping), and the text for the model (in-process, on the same responses).
     const pingMs: number[] = [];
     for (let c = 0; c < CALLS_PER_ROUND * 2; c++) pingMs.push(await timed(() => mcp.ping()));
     const renderMs: number[] = [];
@@ -90,11 +115,14 @@ async function main(): Promise<void> {
     console.log(`  DevIndexClient.search (direct)      median ${fmt(d.median)}   p95 ${fmt(d.p95)}`);
     console.log(`  devIndex_search via devindex mcp    median ${fmt(m.median)}   p95 ${fmt(m.p95)}`);
     console.log(`  ratio mcp/direct (median) ${(m.median / d.median).toFixed(2)}   (p95) ${(m.p95 / d.p95).toFixed(2)}   overhead per call (median) ${fmt(m.median - d.median)}   (goal <= 1.2)`);
-    console.log('  breakdown of the median MCP call:');
-    console.log(`    the service call (as the direct client)        ${fmt(d.median)}`);
-    console.log(`    stdio JSON-RPC hop (an MCP ping round trip)    ${fmt(ping.median)}`);
-    console.log(`    the text for the model (searchAnswer)          ${fmt(render.median)}`);
-    console.log(`    the rest (input checks, SDK schemas, JSON)     ${fmt(Math.max(0, m.median - d.median - ping.median - render.median))}`);
+    const inServer = server.in + server.tool + server.out;
+    console.log(`  breakdown of an MCP call (medians of ${timingLines.length} calls; the server's own marks, DEVINDEX_MCP_TIMING=1):`);
+    console.log(`    in the server: the SDK reads, parses and checks the request      ${fmt(server.in)}`);
+    console.log(`    in the server: the service call                                   ${fmt(server.service)}   (the same searches from this process: ${fmt(d.median)})`);
+    console.log(`    in the server: the rest of the tool (checks, the text, the cache) ${fmt(server.tool - server.service)}   (the text alone, in this process: ${fmt(render.median)})`);
+    console.log(`    in the server: the SDK checks, serialises and writes the answer   ${fmt(server.out)}`);
+    console.log(`    outside the server: both pipes and the client's SDK              ${fmt(Math.max(0, m.median - inServer))}   (an MCP ping's round trip: ${fmt(ping.median)})`);
+    console.log(`  the SDK's part on the server (in + out): ${fmt(server.in + server.out)}; the service call in the server is ${(server.service / d.median).toFixed(2)}x the same call from this process`);
     // An MCP call is the direct call plus at least one stdio round trip between two processes. On this
     // project's machines (2 virtual cores) that hop alone is a quarter of a sandbox search, so no MCP
     // server, however little it does, gets under this ratio here.

@@ -131,6 +131,11 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     pollTiming: pollTiming(io.env),
   };
   const listed = tools ? MCP_TOOLS.filter((t) => tools.includes(t.name)) : MCP_TOOLS;
+  const timing = io.env.DEVINDEX_MCP_TIMING === '1' ? new CallTiming() : undefined;
+  if (timing) {
+    const search = deps.search;
+    deps.search = (params, opts) => timing.service(() => search(params, opts));
+  }
 
   const server = new Server({ name: 'devindex', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_ELICITATION });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -138,6 +143,7 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     tools: listed.map((t) => ({ ...listedTool(t), inputSchema: t.inputSchema as { type: 'object' } })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    timing?.handlerStarts(req.params.name);
     const signal = AbortSignal.any([extra.signal, stop.signal]);
     const name = req.params.name;
     if (tools && !tools.includes(name)) {
@@ -151,10 +157,21 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: n, message: line } }).catch(() => {});
     };
     const out = await runTool(name, req.params.arguments ?? {}, deps, signal, progress);
+    timing?.handlerEnds();
     return { content: [{ type: 'text' as const, text: out.text }], isError: out.isError };
   });
 
   const transport = new StdioServerTransport(streams.stdin as NodeJS.ReadStream, streams.stdout as NodeJS.WriteStream);
+  if (timing) {
+    streams.stdin.on('data', () => timing.received());
+    const send = transport.send.bind(transport);
+    transport.send = (message) => {
+      const line = timing.sending();
+      const sent = send(message); // writes to stdout at once; the timing line follows it, off the answer's path
+      if (line) io.err(line);
+      return sent;
+    };
+  }
   const ended = new Promise<void>((resolve) => {
     const end = () => resolve();
     streams.stdin.once('end', end);
@@ -174,6 +191,45 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
   // Nothing should be left to keep the process alive; if something is, it must not outlive the session.
   if (streams.stdin === process.stdin) setTimeout(() => process.exit(EXIT_OK), 1000).unref();
   return EXIT_OK;
+}
+
+/**
+ * DEVINDEX_MCP_TIMING=1 (npm run bench, mcp): one stderr line per tool call, in ms, saying where its time in this
+ * process went: `in` from the request's bytes arriving to the tool handler (the SDK reads, parses and checks it),
+ * `tool` the handler (of which `service` the service call), `out` from the handler's end to the answer's write
+ * (the SDK checks and serialises it). Calls are taken one at a time; overlapping calls mix their marks.
+ */
+class CallTiming {
+  private arrived = 0;
+  private started = 0;
+  private ended = 0;
+  private serviceMs = 0;
+  private tool = '';
+
+  received(): void { this.arrived = performance.now(); }
+
+  handlerStarts(tool: string): void {
+    this.started = performance.now();
+    this.tool = tool;
+    this.serviceMs = 0;
+  }
+
+  async service<T>(call: () => Promise<T>): Promise<T> {
+    const t = performance.now();
+    try { return await call(); } finally { this.serviceMs += performance.now() - t; }
+  }
+
+  handlerEnds(): void { this.ended = performance.now(); }
+
+  /** The line for the answer about to be written, or undefined for any other message. */
+  sending(): string | undefined {
+    if (!this.ended) return undefined; // a notification or another request's answer
+    const now = performance.now();
+    const f = (n: number) => n.toFixed(3);
+    const line = `devindex mcp timing: ${this.tool} in ${f(this.started - this.arrived)} tool ${f(this.ended - this.started)} service ${f(this.serviceMs)} out ${f(now - this.ended)}\n`;
+    this.ended = 0;
+    return line;
+  }
 }
 
 function baseUrlShown(io: CliIo, flag: string | undefined): string {

@@ -427,3 +427,31 @@ for (const wire of ['production', 'spec'] as const) {
     }
   });
 }
+
+test('DEVINDEX_MCP_TIMING=1 (the bench\'s breakdown): one stderr line per tool call with its marks; answers unchanged, no key in them', async () => {
+  const timed = await connect({ DEVINDEX_MCP_TIMING: '1' });
+  try {
+    const a = await call(timed, 'devIndex_search', { query: 'retry after header', k: 2 });
+    await timed.client.ping();
+    const b = await call(timed, 'devIndex_search', { query: 'x', k: 101 });
+    assert.equal(a.isError, false, a.text);
+    assert.equal(b.isError, true);
+    await until('two timing lines', () => (timed.stderr().match(/^devindex mcp timing: /gm) ?? []).length === 2, 5_000);
+    const lines = timed.stderr().split('\n').filter((l) => l.startsWith('devindex mcp timing: '));
+    for (const l of lines) assert.match(l, /^devindex mcp timing: devIndex_search in \d+\.\d{3} tool \d+\.\d{3} service \d+\.\d{3} out \d+\.\d{3}$/);
+    const n = (l: string, k: string) => Number(new RegExp(` ${k} ([\\d.]+)`).exec(l)![1]);
+    assert.ok(n(lines[0]!, 'service') > 0 && n(lines[0]!, 'service') <= n(lines[0]!, 'tool'), lines[0]);
+    assert.equal(n(lines[1]!, 'service'), 0, 'a refused input calls no service');
+    assert.ok(!timed.stderr().includes(KEY));
+  } finally {
+    await timed.client.close();
+  }
+  // Off by default.
+  const plain = await connect();
+  try {
+    await call(plain, 'devIndex_search', { query: 'retry after header', k: 2 });
+    assert.doesNotMatch(plain.stderr(), /timing/);
+  } finally {
+    await plain.client.close();
+  }
+});
