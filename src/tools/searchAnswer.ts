@@ -291,7 +291,11 @@ export function readMoreText(handle: string, answer: KeptAnswer, o: { result?: n
     let full = true;
     for (let j = 0; j < r.passages.length; j++) {
       if (r.sent[j]! >= r.passages[j]!.text.length) continue;
-      if (!repeat && named(r, j)) continue;
+      if (!repeat && named(r, j)) {
+        // A result shown here for the first time says where its named passages were sent.
+        if (withHeading) lines.push(`[${n}.${j + 1}] sent before: ${r.passages[j]!.known!}`);
+        continue;
+      }
       if (o.passages !== undefined && count >= o.passages) break;
       const label = passageLabel(r, n, j);
       const room = budget - used - lines.join('\n').length - label.length - 4;

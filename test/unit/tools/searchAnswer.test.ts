@@ -127,6 +127,22 @@ describe('searchAnswer and readMoreText', () => {
     assert.match(again.text, /\nNot repeated: 3 passages of \[1\],/);
   });
 
+  it('have: a result first shown by readMore says where its named passages were sent', () => {
+    const cache = new MoreCache();
+    const h1 = searchAnswer(q, { ...big, results: big.results.slice(9, 10) }, { maxChars: 200_000, cache }).handle!;
+    // Result [10] of a cut answer is big's result 10, which h1 sent in full: readMore shows its heading and names its passages.
+    const a = searchAnswer(q, big, { maxChars: 900, cache, known: heldPassages([h1], cache).known });
+    assert.match(a.text, /results \[\d+\] to \[10\] not shown/);
+    let handle: string | undefined = a.handle!;
+    let last = '';
+    for (let guard = 0; handle && guard < 40 && !last.includes('issue:acme/widgets#10'); guard++) {
+      last = readMoreText(handle, cache.get(handle)!, { cache }).text;
+      handle = handleOf(last);
+    }
+    assert.match(last, new RegExp(`\\[10\\] issue:acme/widgets#10 · Issue 10\\nhttps://github\\.com/acme/widgets/issues/10\\n\\[10\\.1\\] sent before: \\[1\\.1\\] of ${h1}\\n\\[10\\.2\\] sent before: \\[1\\.2\\] of ${h1}\\n\\[10\\.3\\] sent before: \\[1\\.3\\] of ${h1}`));
+    assert.ok(!words([last]).has('p9a0'), 'not repeated');
+  });
+
   it('have: a passage the held answer only began (cut) is sent again in full, not named', () => {
     const cache = new MoreCache();
     const one: SearchResponse = { ...big, results: big.results.slice(0, 1) };
