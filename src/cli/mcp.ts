@@ -61,7 +61,7 @@ DEVINDEX_AGENT_MODELS (comma-separated agent model names newer than this build),
 settings above. "Developer Index: Set Up MCP for Another Agent…" in VS Code writes these for you.
 `;
 
-const INSTRUCTIONS = 'Developer index: one ranked search over documentation, GitHub issues, pull requests and READMEs, with quotable passages and citation links. Read the coverage notes at the end of a search answer before concluding that nothing exists: repository filters without sources leave documentation out by design. Agent jobs spend credits: start one only when a search cannot answer.';
+const INSTRUCTIONS = 'Developer index: one ranked search over documentation, GitHub issues, pull requests and READMEs, with quotable passages and citation links. Read the coverage notes at the end of a search answer before concluding that nothing exists: repository filters without sources leave documentation out by design. Each answer ends with its handle: list the handles of answers you still hold in `have`, and their passages are named, not sent again. Agent jobs spend credits: start one only when a search cannot answer.';
 
 /**
  * The SDK checks a client's answers to elicitation (the server asking the user for input) against a JSON Schema,

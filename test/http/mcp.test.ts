@@ -100,6 +100,13 @@ after(async () => {
   assert.deepEqual(markedProcesses(), [], 'no devindex mcp process is left');
 });
 
+test('the server\'s instructions teach the coverage notes, `have` and the cost of agent jobs', async () => {
+  const words = s.client.getInstructions() ?? '';
+  assert.match(words, /Read the coverage notes/);
+  assert.match(words, /list the handles of answers you still hold in `have`/);
+  assert.match(words, /Agent jobs spend credits/);
+});
+
 test('lists the eight tools with their schemas and annotations', async () => {
   const { tools } = await s.client.listTools();
   const byName = new Map(tools.map((t) => [t.name, t]));
