@@ -80,12 +80,6 @@ export class MoreCache {
     return this.entries.get(handle)?.answer;
   }
 
-  /** Forgets an answer whose every part has been sent. */
-  delete(handle: string): void {
-    const e = this.entries.get(handle);
-    if (e) this.drop(handle, e.size);
-  }
-
   get size(): number { return this.entries.size; }
 
   private drop(handle: string, size: number): void {

@@ -278,7 +278,7 @@ export type ReadMoreOutcome = { text: string; isError: boolean };
  * passages); with `result`, that result's passages not sent yet (up to `passages`). Within the
  * answer's budget; what still remains keeps the same handle.
  */
-export function readMoreText(handle: string, answer: KeptAnswer, o: { result?: number; passages?: number; cache: MoreCache }): ReadMoreOutcome {
+export function readMoreText(handle: string, answer: KeptAnswer, o: { result?: number; passages?: number } = {}): ReadMoreOutcome {
   const results = answer.results;
   const budget = answer.maxChars;
   const blocks: string[] = [];

@@ -319,7 +319,7 @@ function readMore(input: Record<string, unknown>, deps: ToolDeps): ToolOutcome {
   if (result !== undefined && result > kept.results.length) {
     return { isError: true, text: issuesText([{ field: 'result', message: `result must be from 1 to ${kept.results.length} (the results of that answer); got ${result}` }]) };
   }
-  return readMoreText(handle as string, kept, { ...(result !== undefined ? { result } : {}), ...(passages !== undefined ? { passages } : {}), cache });
+  return readMoreText(handle as string, kept, { ...(result !== undefined ? { result } : {}), ...(passages !== undefined ? { passages } : {}) });
 }
 
 

@@ -48,7 +48,7 @@ describe('searchAnswer and readMoreText', () => {
       const kept = cache.get(handle);
       if (!kept) break;
       const partial = kept.results.findIndex((r) => r.headed && r.passages.some((p, j) => r.sent[j]! < p.text.length));
-      const r = readMoreText(handle, kept, partial >= 0 ? { result: partial + 1, cache } : { cache });
+      const r = readMoreText(handle, kept, partial >= 0 ? { result: partial + 1 } : {});
       assert.equal(r.isError, false, r.text);
       assert.ok(r.text.length <= 4_000 + 400, `${r.text.length}`);
       texts.push(r.text);
@@ -57,7 +57,7 @@ describe('searchAnswer and readMoreText', () => {
       handle = h;
     }
     assert.equal(cache.size, 1, 'a fully read answer stays kept, so that a model can name it in `have`');
-    assert.match(readMoreText(handle, cache.get(handle)!, { cache }).text, /^Nothing of this answer is left/);
+    assert.match(readMoreText(handle, cache.get(handle)!).text, /^Nothing of this answer is left/);
     const all = words(texts);
     const expected = words(big.results.flatMap((r) => r.passages!.map((p) => p.text)));
     assert.deepEqual([...expected].filter((w) => !all.has(w)), [], 'nothing missing');
@@ -73,7 +73,7 @@ describe('searchAnswer and readMoreText', () => {
     const texts = [a.text];
     let handle: string | undefined = a.handle!;
     for (let guard = 0; handle && guard < 60; guard++) {
-      const r = readMoreText(handle, cache.get(handle)!, { cache });
+      const r = readMoreText(handle, cache.get(handle)!);
       texts.push(r.text);
       handle = handleOf(r.text);
     }
@@ -90,7 +90,7 @@ describe('searchAnswer and readMoreText', () => {
     assert.ok(a.text.endsWith(`\n\nanswer: ${a.handle}`), a.text.slice(-80));
     assert.doesNotMatch(a.text, /more:|Left out|Not repeated/);
     assert.equal(cache.size, 1);
-    assert.match(readMoreText(a.handle, cache.get(a.handle)!, { cache }).text, /^Nothing of this answer is left: every result and passage has been sent\.$/);
+    assert.match(readMoreText(a.handle, cache.get(a.handle)!).text, /^Nothing of this answer is left: every result and passage has been sent\.$/);
     const plain = searchAnswer(q, big, { maxChars: 200_000 });
     assert.equal(plain.handle, undefined);
     assert.doesNotMatch(plain.text, /answer: m|more:/);
@@ -118,10 +118,10 @@ describe('searchAnswer and readMoreText', () => {
     assert.match(a.text, /\nNot repeated: 6 passages of \[1\], \[3\], sent in full by answers you named in `have`; devIndex_readMore with `result: N` and the handle below repeats result \[N\]'s\.\nmore: m[0-9a-f]{12}$/);
     assert.doesNotMatch(a.text, /Left out/);
     // readMore without `result` has nothing left out to send, and says how to repeat the named ones.
-    const none = readMoreText(a.handle!, cache.get(a.handle!)!, { cache });
+    const none = readMoreText(a.handle!, cache.get(a.handle!)!);
     assert.match(none.text, /^Nothing of this answer was left out\.\nNot repeated: 6 passages/);
     // With `result: 3`: exactly big result 3's three passages, every word once.
-    const again = readMoreText(a.handle!, cache.get(a.handle!)!, { result: 3, cache });
+    const again = readMoreText(a.handle!, cache.get(a.handle!)!, { result: 3 });
     const got = words([again.text]);
     assert.deepEqual([...got].sort(), [...words(big.results[2]!.passages!.map((p) => p.text))].sort());
     assert.match(again.text, /\nNot repeated: 3 passages of \[1\],/);
@@ -136,7 +136,7 @@ describe('searchAnswer and readMoreText', () => {
     let handle: string | undefined = a.handle!;
     let last = '';
     for (let guard = 0; handle && guard < 40 && !last.includes('issue:acme/widgets#10'); guard++) {
-      last = readMoreText(handle, cache.get(handle)!, { cache }).text;
+      last = readMoreText(handle, cache.get(handle)!).text;
       handle = handleOf(last);
     }
     assert.match(last, new RegExp(`\\[10\\] issue:acme/widgets#10 · Issue 10\\nhttps://github\\.com/acme/widgets/issues/10\\n\\[10\\.1\\] sent before: \\[1\\.1\\] of ${h1}\\n\\[10\\.2\\] sent before: \\[1\\.2\\] of ${h1}\\n\\[10\\.3\\] sent before: \\[1\\.3\\] of ${h1}`));
