@@ -211,6 +211,10 @@ const READY_TIMEOUT_MS = 15_000;
 
 export class SearchController {
   private ready = false;
+  /** Whether the view is on screen (a hidden view has no document to send to). */
+  private visible: () => boolean = () => true;
+  /** onReady calls between the view's ready and `ready = true` (reading the workspace's repositories). */
+  private readying = 0;
   private readyWaiters: Array<() => void> = [];
   private repos: string[] = [];
   private viewScope: SearchParams | undefined;
@@ -236,8 +240,9 @@ export class SearchController {
   constructor(private readonly deps: SearchViewDeps, private post: (m: ToWebview) => unknown) {}
 
   /** A new webview (first resolve, or rebuilt after hide/reload): nothing is posted until it says ready. */
-  attach(post: (m: ToWebview) => unknown): void {
+  attach(post: (m: ToWebview) => unknown, visible: () => boolean = () => true): void {
     this.post = post;
+    this.visible = visible;
     this.ready = false;
   }
 
@@ -280,7 +285,13 @@ export class SearchController {
 
   /** Issue 23: the Watched list changed (or what can be watched): a ready view is sent the list. */
   watchesChanged(): void {
-    if (this.deps.watches) this.send({ type: 'watches', ...this.deps.watches.list(this.watchable) });
+    if (!this.deps.watches) return;
+    if (!this.ready) {
+      // Said in the log: the e2e tier once waited a minute for a watch the extension had added in 24 ms.
+      this.deps.log('search view: the Watched list changed while the view was not listening; it is sent when the view says ready');
+      return;
+    }
+    this.postNow({ type: 'watches', ...this.deps.watches.list(this.watchable) });
   }
 
   /** A view title command (Clear, Refresh, Expand All, Collapse All). */
@@ -325,6 +336,13 @@ export class SearchController {
       const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type.slice(0, 40) : typeof raw;
       this.deps.log(`search view: dropped an invalid message (${JSON.stringify(type)}): ${describeIssues(parsed.error.issues)}`);
       return;
+    }
+    if (!this.ready && parsed.data.type !== 'ready' && !this.readying && this.visible()) {
+      // A document on screen that posts is listening: a view marked not listening (hidden, then shown without a
+      // new document) would otherwise never be sent anything again. Take it as ready and send it what ready
+      // sends. (A hidden view's last message is not: its document is gone, and what is sent waits for the next.)
+      this.deps.log(`search view: ${parsed.data.type} came from a view that had not said ready; it is sent the current state`);
+      await this.onReady(undefined, undefined);
     }
     try {
       await this.handle(parsed.data);
@@ -429,7 +447,13 @@ export class SearchController {
 
   private async onReady(pendingRequestId: string | undefined, scope: SearchParams | undefined): Promise<void> {
     if (scope) { this.viewScope = scope; this.shown = scope; }
-    const workspaceRepos = await this.workspaceRepos();
+    this.readying += 1;
+    let workspaceRepos: string[];
+    try {
+      workspaceRepos = await this.workspaceRepos();
+    } finally {
+      this.readying -= 1;
+    }
     this.repos = workspaceRepos;
     this.ready = true;
     this.lastDefaults = this.deps.defaults();

@@ -34,7 +34,7 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
       localResourceRoots: [dist, media],
     };
     const post = (m: ToWebview) => view.webview.postMessage(m);
-    this.controller.attach(post);
+    this.controller.attach(post, () => view.visible);
     this.viewDisposables.push(
       view.webview.onDidReceiveMessage((m: unknown) => this.controller.receive(m)),
       // Hidden, the webview's document is destroyed (no retainContextWhenHidden); shown again it reloads

@@ -47,7 +47,7 @@ function watchLogLines(): Map<string, string[]> {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name === 'Developer Index.log') out.set(path.relative(root, p), fs.readFileSync(p, 'utf8').split('\n').filter((l) => / watch: /.test(l)));
+      else if (e.name === 'Developer Index.log') out.set(path.relative(root, p), fs.readFileSync(p, 'utf8').split('\n').filter((l) => / (watch|search view): /.test(l)));
     }
   };
   walk(root);
@@ -109,8 +109,11 @@ describe('Watch for a Fix in two real windows (issue 23)', () => {
     await viewA.getByRole('button', { name: /^Watch for a Fix: re-run “ECONNRESET after idle keep-alive socket” in fetchline\/fetchline/ }).click();
     const itemA = viewA.locator('.watch-item').filter({ hasText: QUERY });
     // Adding reads the folder's installed versions (node_modules, the lockfile worker) before the list shows the
-    // watch: on loaded cores that took over 15 s once (a CI run with other work on the machine).
-    await itemA.waitFor({ state: 'visible', timeout: 60_000 });
+    // watch: on loaded cores that took over 15 s once (a CI run with other work on the machine). Once the watch
+    // was added in 24 ms and the list never showed it: the failure now says what the page holds.
+    await itemA.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (e: unknown) => {
+      throw new Error(`window A's view does not list the watch: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n${await a.describeWebviews()}`);
+    });
     const madeAt = Date.now();
     assert.match(await itemA.innerText(), /never checked · 0 new/);
     const atStart = (await searchesForQuery()).length;

@@ -180,6 +180,32 @@ export class Workbench {
   }
 
   /**
+   * What a failing test says about the page's webviews: how many there are, and for each its document's
+   * opening text and whether its Watched list is shown. Also a screenshot (`… failure`).
+   */
+  async describeWebviews(): Promise<string> {
+    const lines: string[] = [];
+    const frames = this.page.locator('iframe.webview');
+    const n = await frames.count().catch(() => -1);
+    lines.push(`${n} webview iframe(s); ${await this.page.locator('iframe.webview.ready').count().catch(() => -1)} ready`);
+    for (let i = 0; i < n; i++) {
+      try {
+        const el = await frames.nth(i).contentFrame().locator('#active-frame').elementHandle({ timeout: 2_000 });
+        const doc = await el?.contentFrame();
+        const text = doc ? await doc.evaluate(() => {
+          const w = document.querySelector('.watched');
+          return `watched ${w ? (w.hasAttribute('hidden') ? 'hidden' : 'shown') : 'absent'}: ${(document.body?.innerText ?? '').replace(/\s+/g, ' ').slice(0, 300)}`;
+        }) : 'no document';
+        lines.push(`#${i}: ${text}`);
+      } catch (e) {
+        lines.push(`#${i}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      }
+    }
+    await this.screenshot('failure').catch(() => undefined);
+    return lines.join('\n');
+  }
+
+  /**
    * The same document as webview(nth), as a playwright Frame: for `evaluate` inside the webview
    * (sentinels, listeners). A webview rebuilt after hide/show is a new frame: ask again.
    */

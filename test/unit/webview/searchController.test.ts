@@ -307,12 +307,14 @@ describe('search view controller', () => {
 
   it('logs a view\'s log message on one line', async () => {
     const { c, logs } = setup();
+    await c.receive({ type: 'ready' });
     await c.receive({ type: 'log', message: 'a\n2026-01-01 [error] forged\r\nline' });
     assert.deepEqual(logs, ['search view: a 2026-01-01 [error] forged line']);
   });
 
   it('reports a failing action to the log instead of throwing', async () => {
     const { c, logs } = setup({ copy: async () => { throw new Error('clipboard unavailable'); } });
+    await c.receive({ type: 'ready' });
     await c.receive({ type: 'copy', what: 'link', text: 'x' });
     assert.match(logs[0]!, /copy failed: clipboard unavailable/);
   });

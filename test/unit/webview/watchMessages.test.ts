@@ -9,7 +9,7 @@ import { SearchController, type SearchViewDeps, type WatchableSearch } from '../
 const RESPONSE = { success: true, results: [{ id: 'issue:o/r#1', type: 'issue', url: 'https://github.com/o/r/issues/1', title: 'Bug', passages: [{ text: 'Fixed in 2.1.0.' }] }], coverage: { issue: 'ok' } } as unknown as SearchResponse;
 const tick = () => new Promise((r) => setImmediate(r));
 
-function setup() {
+function setup(over: { workspaceRepos?: () => Promise<string[]> } = {}) {
   const posted: ToWebview[] = [];
   const calls: string[] = [];
   const logs: string[] = [];
@@ -17,7 +17,7 @@ function setup() {
   const list: ViewWatches = { watches: [{ id: 'w1', query: 'q', scope: 'o/r · 2.0.0 installed', newCount: 1 }], max: 50 };
   const deps = {
     search: async () => ({ response: RESPONSE, notes: [] }),
-    validate: () => [], workspaceRepos: async () => [], defaults: () => ({ k: 10, passages: 1, types: ['issue'] }), hasKey: async () => true,
+    validate: () => [], workspaceRepos: over.workspaceRepos ?? (async () => []), defaults: () => ({ k: 10, passages: 1, types: ['issue'] }), hasKey: async () => true,
     runCommand: () => undefined, openExternal: () => undefined, insertAtCursor: async () => true, copy: async () => undefined,
     openMarkdownDocument: async () => undefined, status: () => undefined,
     warn: (m: string) => { calls.push(`warn ${m}`); }, log: (l: string) => { logs.push(l); },
@@ -63,4 +63,53 @@ it('actions by id go to the watch port; a bad action, a missing id or extra fiel
   await c.receive({ type: 'watch', params: { query: 'handed back' } });
   assert.deepEqual(calls, ['check w1', 'remove w1', 'open w1']);
   assert.equal(logs.filter((l) => /dropped an invalid message \("watch(Action)?"\)/.test(l)).length, 4);
+});
+
+it('a view marked not listening that still posts is taken as listening: it is sent the state ready sends, then the new list', async () => {
+  const { c, posted, logs } = setup();
+  await c.receive({ type: 'ready' });
+  await c.receive({ type: 'search', requestId: 'r1', params: { query: 'bug', repos: ['o/r'], types: ['issue'] } });
+  await tick();
+  // Hidden (the visibility event) but the same document goes on posting: without a new ready it heard nothing again.
+  c.detach();
+  c.watchesChanged();
+  assert.match(logs.join('\n'), /the Watched list changed while the view was not listening/);
+  const before = posted.length;
+  await c.receive({ type: 'watch' });
+  const after = posted.slice(before).map((m) => m.type);
+  assert.deepEqual(after.slice(0, 3), ['init', 'keyState', 'watches'], `the state ready sends, first: ${after.join(', ')}`);
+  assert.match(logs.join('\n'), /search view: watch came from a view that had not said ready/);
+  // Listening again: the next change reaches it at once.
+  const n = posted.length;
+  c.watchesChanged();
+  assert.equal(posted.length, n + 1);
+  assert.equal(posted.at(-1)!.type, 'watches');
+});
+
+it('a message that comes while the view\'s ready is being answered waits for that answer: init is sent once', async () => {
+  let release!: (r: string[]) => void;
+  const { c, posted } = setup({ workspaceRepos: () => new Promise<string[]>((r) => { release = r; }) });
+  const ready = c.receive({ type: 'ready' });
+  await tick();
+  const action = c.receive({ type: 'watchAction', action: 'check', id: 'w1' });
+  await tick();
+  release(['o/r']);
+  await Promise.all([ready, action]);
+  assert.equal(posted.filter((m) => m.type === 'init').length, 1);
+});
+
+it('a message from a hidden view is not taken as listening: its document is gone, what is sent waits for the next ready', async () => {
+  const { c, posted } = setup();
+  let visible = true;
+  c.attach((m) => { posted.push(m); }, () => visible);
+  await c.receive({ type: 'ready' });
+  visible = false;
+  c.detach();
+  const before = posted.length;
+  await c.receive({ type: 'watchAction', action: 'check', id: 'w1' });
+  c.watchesChanged();
+  assert.deepEqual(posted.slice(before), []);
+  visible = true;
+  await c.receive({ type: 'ready' });
+  assert.deepEqual(posted.slice(before).map((m) => m.type), ['init', 'keyState', 'watches']);
 });
