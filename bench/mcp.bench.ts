@@ -1,10 +1,11 @@
 // MCP server (issue 13): a search round trip through `devindex mcp` (the SDK's own client over stdio,
 // tool call -> server process -> sandbox -> result text) against a direct DevIndexClient.search of the
 // same query on the same sandbox, in the same run (ratio), with where the time goes (issue 22: the server's
-// own marks of each call, DEVINDEX_MCP_TIMING=1, and an MCP ping); and the server's time from spawn to its
+// own marks of each call, DEVINDEX_MCP_TIMING=1, an MCP ping, and a bare relay process that does the same
+// search and text without MCP, bench/relayProbe.ts); and the server's time from spawn to its
 // first answer (initialize + one search) against the time a bare `node -e 0` and `devindex --version`
 // take to spawn and exit. The sandbox runs in its own process, rate limits off.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +62,22 @@ async function mcpSearch(client: Client, p: SearchParams): Promise<string> {
   return (r.content as Array<{ text: string }>)[0]!.text;
 }
 
+/** The floor's process (bench/relayProbe.ts): one search per line, answered in order. */
+function relay(url: string): { search(p: SearchParams): Promise<string>; close(): void } {
+  const child = spawn(process.execPath, [join(__dirname, 'relayProbe.js'), url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting: Array<(text: string) => void> = [];
+  let rest = '';
+  child.stdout.on('data', (d: Buffer) => {
+    const lines = (rest + String(d)).split('\n');
+    rest = lines.pop() ?? '';
+    for (const l of lines) waiting.shift()?.((JSON.parse(l) as { text: string }).text);
+  });
+  return {
+    search: (p) => new Promise((resolve) => { waiting.push(resolve); child.stdin.write(`${JSON.stringify(p)}\n`); }),
+    close: () => { child.stdin.end(); },
+  };
+}
+
 function spawnExit(args: string[]): number {
   const t = process.hrtime.bigint();
   const r = spawnSync(process.execPath, args, { stdio: 'ignore' });
@@ -77,6 +94,7 @@ async function main(): Promise<void> {
   const direct = new DevIndexClient({ baseUrl: sb.url });
   const timingLines: string[] = [];
   const mcp = await connect(cli, sb.url, timingLines);
+  const bare = relay(sb.url);
   try {
     console.log(`sandbox ${sb.url}; ${ROUNDS} rounds x ${CALLS_PER_ROUND} calls per variant, interleaved, after ${WARMUP} warm-up calls; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     let i = 0;
@@ -85,14 +103,17 @@ async function main(): Promise<void> {
       const p = next();
       await direct.search(p);
       await mcpSearch(mcp, p);
+      await bare.search(p);
     }
     const directMs: number[] = [];
     const mcpMs: number[] = [];
+    const relayMs: number[] = [];
     await new Promise((r) => setTimeout(r, 100)); // the warm-up's last marks
     timingLines.length = 0;
     for (let r = 0; r < ROUNDS; r++) {
       for (let c = 0; c < CALLS_PER_ROUND; c++) directMs.push(await timed(() => direct.search(next())));
       for (let c = 0; c < CALLS_PER_ROUND; c++) mcpMs.push(await timed(() => mcpSearch(mcp, next())));
+      for (let c = 0; c < CALLS_PER_ROUND; c++) relayMs.push(await timed(() => bare.search(next())));
     }
     await new Promise((r) => setTimeout(r, 100)); // the last marks' stderr
     const server = marks(timingLines);
@@ -111,6 +132,7 @@ async function main(): Promise<void> {
     const m = stats(mcpMs);
     const ping = stats(pingMs);
     const render = stats(renderMs);
+    const floor = stats(relayMs);
     console.log('\nsearch round trip (same queries, same sandbox)');
     console.log(`  DevIndexClient.search (direct)      median ${fmt(d.median)}   p95 ${fmt(d.p95)}`);
     console.log(`  devIndex_search via devindex mcp    median ${fmt(m.median)}   p95 ${fmt(m.p95)}`);
@@ -127,7 +149,10 @@ async function main(): Promise<void> {
     // project's machines (2 virtual cores) that hop alone is a quarter of a sandbox search, so no MCP
     // server, however little it does, gets under this ratio here.
     console.log(`  floor: the direct call plus one stdio round trip that does nothing (ping): ${((d.median + ping.median) / d.median).toFixed(2)}x the direct call`);
+    console.log(`  floor: a bare relay process, the same search and answer text with no MCP and no SDK (a JSON line in, a JSON line out): median ${fmt(floor.median)}, ${(floor.median / d.median).toFixed(2)}x the direct call;`);
+    console.log(`         devindex mcp is ${(m.median / floor.median).toFixed(2)}x the bare relay (the protocol and the SDK on both sides: ${fmt(m.median - floor.median)})`);
   } finally {
+    bare.close();
     await mcp.close();
   }
 
