@@ -2,7 +2,7 @@
 // One build for every bundle: the extension (activation entry + lazily loaded core), the webview,
 // the CLI, the sandbox, and (with --tests) every test and bench file under out/.
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, rmSync, writeFileSync, watch as watchFiles } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, mkdirSync, readdirSync, renameSync, statSync, rmSync, writeFileSync, watch as watchFiles } from 'node:fs';
 import { join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { browserBundleProblems, webBundle } from './webBuild.mjs';
@@ -79,6 +79,27 @@ const llhttpFallback = {
 };
 
 /**
+ * undici's HTTP/2 client is used only when a dispatcher is built with `allowH2` (ours never are), but undici
+ * requires it, and with it Node's http2 module, as it loads: 4 ms of every start on Node 20, 7 to 12 ms on
+ * Node 24 (issue 22: `devindex mcp`'s spawn to first answer; also the editor's first search). Here it is
+ * required on its first use instead. The build fails if undici's line changes, so that this is looked at again.
+ */
+const H2_REQUIRE = "const connectH2 = require('./client-h2.js')";
+const http2OnDemand = {
+  name: 'undici-http2-on-demand',
+  setup(build) {
+    build.onLoad({ filter: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, (a) => {
+      const text = readFileSync(a.path, 'utf8');
+      if (!text.includes(H2_REQUIRE)) throw new Error(`undici's ${a.path} no longer has "${H2_REQUIRE}": see http2OnDemand in scripts/build.mjs`);
+      return {
+        loader: 'js', resolveDir: dirname(a.path),
+        contents: text.replace(H2_REQUIRE, "let h2Client\nconst connectH2 = (client, socket) => (h2Client ??= require('./client-h2.js'))(client, socket)"),
+      };
+    });
+  },
+};
+
+/**
  * The editor reads lockfiles in a worker thread (dist/lockfiles.js), so the parsers (yaml, @yarnpkg/parsers, smol-toml)
  * stay out of dist/core.js: there the resolver's in-thread reader (src/deps/lockfileRead.ts) is swapped for the one
  * that posts to the worker (src/deps/lockfileThread.ts, same exports). `devindex mcp` is long-lived like the editor and
@@ -143,15 +164,15 @@ const bundles = [
   { entryPoints: ['src/deps/lockfileWorker.ts'], outfile: 'dist/lockfiles.js', ...node, metafile: true },
   { entryPoints: ['src/webview/app/main.ts'], outfile: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife', target: 'chrome120', sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root, metafile: true },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [cliCommandsExternal], ...node, metafile: true },
-  { entryPoints: ['src/cli/searchCommand.ts'], outfile: 'dist/cli-search.js', ...node, plugins: [llhttpFallback], metafile: true },
-  { entryPoints: ['src/cli/agentCommand.ts'], outfile: 'dist/cli-agent.js', ...node, plugins: [llhttpFallback], metafile: true },
-  { entryPoints: ['src/cli/doctorCommand.ts'], outfile: 'dist/cli-doctor.js', ...node, plugins: [llhttpFallback], metafile: true },
-  { entryPoints: ['src/cli/mcp.ts'], outfile: 'dist/cli-mcp.js', ...node, plugins: [llhttpFallback, lockfilesInWorker, mcpWithoutAjv], metafile: true },
-  { entryPoints: ['src/cli/watchCommand.ts'], outfile: 'dist/cli-watch.js', ...node, plugins: [llhttpFallback], metafile: true },
+  { entryPoints: ['src/cli/searchCommand.ts'], outfile: 'dist/cli-search.js', ...node, plugins: [llhttpFallback, http2OnDemand], metafile: true },
+  { entryPoints: ['src/cli/agentCommand.ts'], outfile: 'dist/cli-agent.js', ...node, plugins: [llhttpFallback, http2OnDemand], metafile: true },
+  { entryPoints: ['src/cli/doctorCommand.ts'], outfile: 'dist/cli-doctor.js', ...node, plugins: [llhttpFallback, http2OnDemand], metafile: true },
+  { entryPoints: ['src/cli/mcp.ts'], outfile: 'dist/cli-mcp.js', ...node, plugins: [llhttpFallback, http2OnDemand, lockfilesInWorker, mcpWithoutAjv], metafile: true },
+  { entryPoints: ['src/cli/watchCommand.ts'], outfile: 'dist/cli-watch.js', ...node, plugins: [llhttpFallback, http2OnDemand], metafile: true },
   { entryPoints: ['sandbox/main.ts'], outfile: 'dist/sandbox.js', ...node },
   webBundle(root, production),
 ].filter((b) => productBundles && existsSync(join(root, b.entryPoints[0])));
-const coreOptions = { outfile: 'dist/core.js', external: ['vscode'], ...node, plugins: [llhttpFallback, lockfilesInWorker], metafile: true };
+const coreOptions = { outfile: 'dist/core.js', external: ['vscode'], ...node, plugins: [llhttpFallback, http2OnDemand, lockfilesInWorker], metafile: true };
 const featuresOptions = { entryPoints: ['src/features.ts'], outfile: 'dist/features.js', external: ['vscode'], ...node, metafile: true };
 
 /**
@@ -166,7 +187,7 @@ async function buildCoreAndFeatures() {
   for (let round = 0; round < 5; round++) {
     const shared = ownModules(core.metafile);
     const nextUsed = new Set();
-    const features = await esbuild.build({ ...featuresOptions, plugins: [llhttpFallback, lockfilesInWorker, coreShared(shared, nextUsed)], write: false });
+    const features = await esbuild.build({ ...featuresOptions, plugins: [llhttpFallback, http2OnDemand, lockfilesInWorker, coreShared(shared, nextUsed)], write: false });
     const same = nextUsed.size === used.size && [...nextUsed].every((k) => used.has(k));
     if (same) {
       for (const r of [core, features]) for (const f of r.outputFiles) { mkdirSync(dirname(f.path), { recursive: true }); writeFileSync(f.path, f.contents); }

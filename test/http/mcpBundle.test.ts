@@ -1,6 +1,7 @@
 // Issue 22 (spawn to first answer): dist/cli-mcp.js leaves out what a spawn need not parse. The lockfile parsers
 // are read in the worker bundle (dist/lockfiles.js), as the editor does; ajv, which the MCP SDK loads only to check
-// elicitation answers, is not bundled (this server never elicits). versionsMcp.test.ts drives the worker path.
+// elicitation answers, is not bundled (this server never elicits); Node's http2 is not loaded until undici's HTTP/2
+// client is used (never, here). versionsMcp.test.ts drives the worker path.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,4 +23,32 @@ test('dist/cli-mcp.js holds no ajv; the SDK\'s provider is the stand-in that ref
   const mcp = readFileSync(join(dist, 'cli-mcp.js'), 'utf8');
   for (const marker of ['strictTuples', 'unicodeRegExp', 'ajv-formats']) assert.equal(mcp.includes(marker), false, `${marker} is in dist/cli-mcp.js`);
   assert.match(mcp, /devindex mcp is built without ajv/);
+});
+
+test('loading a client bundle does not load Node\'s http2 (undici\'s HTTP/2 client is required on first use); a search still works', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { startSandbox } = await import('../../sandbox/server');
+  const sb = await startSandbox({ port: 0, quiet: true });
+  try {
+    for (const bundle of ['cli-mcp.js', 'cli-search.js']) {
+      // Loaded, then one search through the bundle's own client (cli-search.js exports its command).
+      const script = `require(${JSON.stringify(join(dist, bundle))});
+        const loaded = process.moduleLoadList.filter((m) => /http2/.test(m));
+        process.stdout.write(JSON.stringify(loaded));`;
+      const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout), [], `${bundle} loaded ${r.stdout}`);
+    }
+    // The same bundle then searches over HTTP/1.1: the lazy HTTP/2 client is never needed.
+    const cli = join(dist, 'cli.js');
+    // (Not spawnSync: the sandbox answers from this process's event loop.)
+    const { execFile } = await import('node:child_process');
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, [cli, 'search', 'retry', '--base-url', sb.url, '--json'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 },
+        (e, stdout, stderr) => (e ? reject(new Error(`${e.message}\n${stderr}`)) : resolve(stdout)));
+    });
+    assert.ok((JSON.parse(out) as { results: unknown[] }).results.length > 0);
+  } finally {
+    await sb.close();
+  }
 });

@@ -111,6 +111,15 @@ describe('HTTPS with a throw-away certificate authority', { skip: haveOpenssl() 
     assert.match(e.message, /NODE_EXTRA_CA_CERTS/);
     assert.match(e.message, /devIndex\.network\.caFile/);
   });
+  it('plain http needs no certificates: an unreadable certificate file fails https requests only', async () => {
+    // The same setting on both: the sandbox over http (no TLS, so the file is never read), the front over https.
+    const c = make({ network: { caFile: '/nonexistent/ca.pem', env: {} } });
+    const r = await c.search({ query: 'retry' });
+    assert.ok(r.results.length > 0, 'the http search went through');
+    const viaHttps = make({ baseUrl: front.url, network: { caFile: '/nonexistent/ca.pem', env: {} } });
+    const e = await caught(viaHttps.search({ query: 'retry' }));
+    assert.match(e.message, /could not read the certificate authorities in \/nonexistent\/ca\.pem/);
+  });
   it('trusted through the certificate file setting', async () => {
     const r = await make({ baseUrl: front.url, network: { caFile: ca.caFile, env: {} } }).search({ query: 'retry' });
     assert.ok(r.results.length > 0);
