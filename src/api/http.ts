@@ -242,6 +242,10 @@ export class HttpTransport implements Transport {
     });
   }
 
+  prepare(origin: string): void {
+    try { this.agentFor(origin); } catch { /* kept in setupError: the first request reports it */ }
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.dispatcher?.close(), this.plain?.close()]);
   }

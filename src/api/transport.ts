@@ -30,6 +30,12 @@ export interface HttpResponse {
 export interface Transport {
   send(req: HttpRequest): Promise<HttpResponse>;
   close(): Promise<void>;
+  /**
+   * Optional: does now, while nothing waits, the setup the first request to `origin` would do (for https,
+   * gathering the certificate authorities). Never sends anything and never throws: a setup error is kept
+   * and reported by the first request, as without it.
+   */
+  prepare?(origin: string): void;
 }
 
 export function headerValue(h: HttpResponse['headers'], name: string): string | undefined {

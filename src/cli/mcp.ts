@@ -182,6 +182,9 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     process.once('SIGTERM', end);
   });
   server.onerror = (e) => io.err(`devindex mcp: ${e instanceof Error ? e.message : String(e)}\n`);
+  // Between initialize and the first tool call a model is usually still thinking: the client's setup for the
+  // service (over https, the certificate authorities: 45 ms on Node 24) is done then, not in the first answer.
+  server.oninitialized = () => { setImmediate(() => client.prepare()); };
   await server.connect(transport);
   io.err(`devindex mcp ${VERSION}: serving on stdio (service ${baseUrlShown(io, baseUrl)}${key ? ', with a key' : ', no key: search only'})\n`);
   await ended;

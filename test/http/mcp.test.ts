@@ -272,6 +272,22 @@ test('an unreachable service: what happened and what to do, and the server keeps
   }
 });
 
+test('an https service with an unreadable certificate file: the setup done after initialize keeps its error for the first search, and the server keeps serving', async () => {
+  // The trust settings are gathered once initialize is done (not in the first answer); their error is not lost.
+  const other = await connect({ DEVINDEX_BASE_URL: 'https://127.0.0.1:9', DEVINDEX_CA_FILE: '/nonexistent/ca.pem' });
+  try {
+    assert.equal((await other.client.listTools()).tools.length, 8);
+    const r = await call(other, 'devIndex_search', { query: 'retry' });
+    assert.equal(r.isError, true);
+    assert.match(r.text, /could not read the certificate authorities in \/nonexistent\/ca\.pem/);
+    // The same error again (kept, not a crash nor a silent default store), and the server still answers.
+    assert.match((await call(other, 'devIndex_search', { query: 'retry' })).text, /could not read the certificate authorities/);
+    assert.equal((await other.client.listTools()).tools.length, 8);
+  } finally {
+    await other.client.close();
+  }
+});
+
 test('devindex mcp --help and a bad --max-chars: usage on the terminal, exit codes 0 and 2', async () => {
   const run = (args: string[]) => spawnSync(process.execPath, [cli, 'mcp', ...args], { encoding: 'utf8', timeout: 10_000, input: '' });
   const help = run(['--help']);

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { findRepoRoot } from '../../sandbox/server';
+import { execFile, spawnSync } from 'node:child_process';
+import { findRepoRoot, startSandbox } from '../../sandbox/server';
 
 const dist = join(findRepoRoot(__dirname) ?? process.cwd(), 'dist');
 
@@ -26,8 +27,6 @@ test('dist/cli-mcp.js holds no ajv; the SDK\'s provider is the stand-in that ref
 });
 
 test('loading a client bundle does not load Node\'s http2 (undici\'s HTTP/2 client is required on first use); a search still works', async () => {
-  const { spawnSync } = await import('node:child_process');
-  const { startSandbox } = await import('../../sandbox/server');
   const sb = await startSandbox({ port: 0, quiet: true });
   try {
     for (const bundle of ['cli-mcp.js', 'cli-search.js']) {
@@ -42,7 +41,6 @@ test('loading a client bundle does not load Node\'s http2 (undici\'s HTTP/2 clie
     // The same bundle then searches over HTTP/1.1: the lazy HTTP/2 client is never needed.
     const cli = join(dist, 'cli.js');
     // (Not spawnSync: the sandbox answers from this process's event loop.)
-    const { execFile } = await import('node:child_process');
     const out = await new Promise<string>((resolve, reject) => {
       execFile(process.execPath, [cli, 'search', 'retry', '--base-url', sb.url, '--json'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 },
         (e, stdout, stderr) => (e ? reject(new Error(`${e.message}\n${stderr}`)) : resolve(stdout)));

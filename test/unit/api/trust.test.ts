@@ -252,6 +252,16 @@ describe('certificate authorities', () => {
     writeFileSync(notPem, 'hello');
     assert.throws(() => certificateAuthorities({ env: {}, caFile: notPem }, fakeTls(undefined)), /holds no PEM certificate/);
   });
+  it('prepare() gathers them ahead (never throwing); the first https request reports an unreadable file, every time', async () => {
+    const t = new HttpTransport({ network: { env: {}, caFile: '/nonexistent/ca.pem' } });
+    t.prepare('https://service.invalid');
+    t.prepare('http://127.0.0.1:9'); // plain http: nothing to gather, nothing to fail
+    const send = () => t.send({ method: 'GET', url: 'https://service.invalid/v2/search', headers: {}, timeoutMs: 1000, maxResponseBytes: 1000 });
+    for (let i = 0; i < 2; i++) {
+      await assert.rejects(send(), (e: unknown) => e instanceof ApiError && e.code === 'CA_FILE' && /\/nonexistent\/ca\.pem/.test(e.message));
+    }
+    await t.close();
+  });
 });
 
 describe('small ones', () => {
