@@ -206,6 +206,12 @@ function describeIssues(issues: readonly { path: PropertyKey[]; message: string 
   return issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(message)'}: ${i.message}`).join('; ');
 }
 
+/**
+ * What a starting document may post before its `ready` (its first render reports the keyless line; a failed start
+ * logs): these never mean that a view marked not listening is listening.
+ */
+const BEFORE_READY: ReadonlySet<FromWebview['type']> = new Set(['ready', 'keylessLine', 'log']);
+
 /** How long a command waits for the view to load before it runs the search anyway. */
 const READY_TIMEOUT_MS = 15_000;
 
@@ -337,7 +343,7 @@ export class SearchController {
       this.deps.log(`search view: dropped an invalid message (${JSON.stringify(type)}): ${describeIssues(parsed.error.issues)}`);
       return;
     }
-    if (!this.ready && parsed.data.type !== 'ready' && !this.readying && this.visible()) {
+    if (!this.ready && !BEFORE_READY.has(parsed.data.type) && !this.readying && this.visible()) {
       // A document on screen that posts is listening: a view marked not listening (hidden, then shown without a
       // new document) would otherwise never be sent anything again. Take it as ready and send it what ready
       // sends. (A hidden view's last message is not: its document is gone, and what is sent waits for the next.)

@@ -113,3 +113,13 @@ it('a message from a hidden view is not taken as listening: its document is gone
   await c.receive({ type: 'ready' });
   assert.deepEqual(posted.slice(before).map((m) => m.type), ['init', 'keyState', 'watches']);
 });
+
+it('what a starting document posts before its ready (the keyless line, a log line) is not taken as listening', async () => {
+  const { c, posted, logs } = setup();
+  await c.receive({ type: 'keylessLine', text: 'Keyless: 3 searches left today', actions: ['setKey'] });
+  await c.receive({ type: 'log', message: 'the view failed to start' });
+  assert.equal(posted.length, 0, 'nothing before ready');
+  assert.equal(logs.filter((l) => /dropped an invalid message/.test(l)).length, 0, 'both messages were valid');
+  await c.receive({ type: 'ready' });
+  assert.deepEqual(posted.map((m) => m.type), ['init', 'keyState', 'watches']);
+});
