@@ -3,6 +3,7 @@
 // (test-results/e2e/deps-*.png, dark and light).
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
 
 interface SeenRequest { method: string; path: string; query: string; body: unknown }
@@ -52,6 +53,38 @@ describe('search from problems, imports and dependencies in the workbench (issue
   });
 
   /** Puts the cursor on line:column of the open editor. */
+  /**
+   * Opens the Quick Fix menu at the cursor until it lists `item`. The first request may find the folder's
+   * dependencies not resolved yet (the action is offered without a scope), and on a loaded machine the TypeScript
+   * server's own quick fixes can take many seconds, or a Ctrl+. right after Quick Open closed can be lost (a CI run
+   * once waited 20 s for the light theme's menu in vain): ask again until it does. A menu still being computed is
+   * waited for, never cancelled by a new request. Ctrl+. while the menu is open accepts its selected action (VS
+   * Code's acceptSelectedCodeAction), so the menu must be seen closed before the next Ctrl+. asks again. (The
+   * workbench may hold more than one .action-widget element, so the checks count the visible ones.)
+   */
+  async function openQuickFixWith(item: Locator): Promise<void> {
+    const openMenus = wb.page.locator('.action-widget:visible');
+    await waitFor('the scoped action in the Quick Fix menu', async () => {
+      if (await item.first().isVisible()) return true;
+      await wb.page.keyboard.press('Escape');
+      const closed = await waitFor('the Quick Fix menu to close', async () => ((await openMenus.count()) === 0 ? true : undefined), 5_000).catch(() => false);
+      if (!closed) return undefined;
+      await wb.page.keyboard.press('Control+1'); // the editor has the focus (its cursor stays where it is)
+      await wb.page.keyboard.press('Control+.');
+      await openMenus.first().waitFor({ state: 'visible', timeout: 45_000 }).catch(() => undefined);
+      return (await item.first().isVisible()) ? true : undefined;
+    }, 150_000);
+  }
+
+  /** Shows the hover at the cursor until it is ours (the provider reads node_modules; slow on a loaded machine). */
+  async function showHoverOf(hover: Locator): Promise<void> {
+    await waitFor('our hover', async () => {
+      await showHover();
+      await hover.first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
+      return (await hover.count()) > 0 ? true : undefined;
+    }, 60_000);
+  }
+
   async function cursorAt(line: number, column: number): Promise<void> {
     await wb.page.keyboard.press('Escape');
     // Quick Open with `:line:column` (Ctrl+G is the browser's in code-server).
@@ -74,33 +107,16 @@ describe('search from problems, imports and dependencies in the workbench (issue
   it('the light bulb menu offers the search scoped to the package\'s repository, and it runs', async () => {
     await cursorAt(2, 28);
     const item = wb.page.locator('.action-widget .monaco-list-row', { hasText: 'Search Developer Index for this problem in keelhq/keel-schema' });
-    // The first request may find the folder's dependencies not resolved yet (the action is offered without a
-    // scope): ask again until they are. On a loaded machine the TypeScript server's own quick
-    // fixes can take many seconds, so a menu still being computed is waited for, never cancelled by a new request.
-    // Ctrl+. while the menu is open accepts its selected action (VS Code's acceptSelectedCodeAction), so the
-    // menu must be seen closed before the next Ctrl+. asks again.
-    // (The workbench may hold more than one .action-widget element, so the checks count the visible ones.)
-    const openMenus = wb.page.locator('.action-widget:visible');
-    await waitFor('the scoped action in the Quick Fix menu', async () => {
-      await wb.page.keyboard.press('Escape');
-      const closed = await waitFor('the Quick Fix menu to close', async () => ((await openMenus.count()) === 0 ? true : undefined), 5_000).catch(() => false);
-      if (!closed) return undefined;
-      await wb.page.keyboard.press('Control+1'); // the editor has the focus (its cursor stays where it is)
-      await wb.page.keyboard.press('Control+.');
-      await openMenus.first().waitFor({ state: 'visible', timeout: 45_000 }).catch(() => undefined);
-      return (await item.count()) > 0 ? true : undefined;
-    }, 150_000).catch(async (e: Error) => { await wb.screenshot('light bulb menu not found'); throw e; });
+    await openQuickFixWith(item).catch(async (e: Error) => { await wb.screenshot('light bulb menu not found'); throw e; });
     await wb.screenshot('light bulb menu dark');
     await wb.useTheme('light');
     await cursorAt(2, 28); // the palette's click moved the cursor
-    await wb.page.keyboard.press('Control+.');
-    await item.waitFor({ state: 'visible' });
+    await openQuickFixWith(item);
     await wb.screenshot('light bulb menu light');
     await wb.page.keyboard.press('Escape');
     await wb.useTheme('hc');
     await cursorAt(2, 28);
-    await wb.page.keyboard.press('Control+.');
-    await item.waitFor({ state: 'visible' });
+    await openQuickFixWith(item);
     await wb.screenshot('light bulb menu high contrast');
     await searches('DELETE');
     await item.click();
@@ -120,24 +136,18 @@ describe('search from problems, imports and dependencies in the workbench (issue
   it('the import hover shows "Search issues of" and "Open <owner/repo>" links', async () => {
     await cursorAt(2, 28);
     const hover = wb.page.locator('.monaco-hover', { hasText: 'Search issues of keel-schema' });
-    await waitFor('our hover', async () => {
-      await showHover();
-      await hover.first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
-      return (await hover.count()) > 0 ? true : undefined;
-    }, 30_000);
+    await showHoverOf(hover);
     const links = await hover.first().locator('a').allInnerTexts();
     assert.ok(links.some((t) => t.includes('Search issues of keel-schema')), `links: ${links.join(' | ')}`);
     assert.ok(links.some((t) => t.includes('Open keelhq/keel-schema')), `links: ${links.join(' | ')}`);
     await wb.screenshot('import hover dark');
     await wb.useTheme('light');
     await cursorAt(2, 28);
-    await showHover();
-    await hover.first().waitFor({ state: 'visible' });
+    await showHoverOf(hover);
     await wb.screenshot('import hover light');
     await wb.useTheme('hc');
     await cursorAt(2, 28);
-    await showHover();
-    await hover.first().waitFor({ state: 'visible' });
+    await showHoverOf(hover);
     await wb.screenshot('import hover high contrast');
     await wb.useTheme('dark');
   });
