@@ -454,12 +454,8 @@ export class SearchController {
   private async onReady(pendingRequestId: string | undefined, scope: SearchParams | undefined): Promise<void> {
     if (scope) { this.viewScope = scope; this.shown = scope; }
     this.readying += 1;
-    let workspaceRepos: string[];
-    try {
-      workspaceRepos = await this.workspaceRepos();
-    } finally {
-      this.readying -= 1;
-    }
+    const workspaceRepos = await this.workspaceRepos(); // never throws: a failure is logged and reads as none
+    this.readying -= 1;
     this.repos = workspaceRepos;
     this.ready = true;
     this.lastDefaults = this.deps.defaults();
