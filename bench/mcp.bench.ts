@@ -9,6 +9,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { DevIndexClient } from '../src/api/client';
@@ -36,13 +38,8 @@ async function connect(cli: string, url: string, timingLines?: string[]): Promis
     command: process.execPath, args: [cli, 'mcp'], stderr: timingLines ? 'pipe' : 'ignore',
     env: { PATH: process.env.PATH ?? '', DEVINDEX_BASE_URL: url, ...(timingLines ? { DEVINDEX_MCP_TIMING: '1' } : {}) },
   });
-  if (timingLines) {
-    let rest = '';
-    transport.stderr?.on('data', (d: Buffer) => {
-      const lines = (rest + String(d)).split('\n');
-      rest = lines.pop() ?? '';
-      for (const l of lines) if (l.startsWith('devindex mcp timing: ')) timingLines.push(l);
-    });
+  if (timingLines && transport.stderr instanceof Readable) {
+    createInterface({ input: transport.stderr }).on('line', (l) => { if (l.startsWith('devindex mcp timing: ')) timingLines.push(l); });
   }
   const client = new Client({ name: 'devindex-bench', version: '1.0.0' });
   await client.connect(transport);
@@ -66,12 +63,7 @@ async function mcpSearch(client: Client, p: SearchParams): Promise<string> {
 function relay(url: string): { search(p: SearchParams): Promise<string>; close(): void } {
   const child = spawn(process.execPath, [join(__dirname, 'relayProbe.js'), url], { stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting: Array<(text: string) => void> = [];
-  let rest = '';
-  child.stdout.on('data', (d: Buffer) => {
-    const lines = (rest + String(d)).split('\n');
-    rest = lines.pop() ?? '';
-    for (const l of lines) waiting.shift()?.((JSON.parse(l) as { text: string }).text);
-  });
+  createInterface({ input: child.stdout }).on('line', (l) => waiting.shift()?.((JSON.parse(l) as { text: string }).text));
   return {
     search: (p) => new Promise((resolve) => { waiting.push(resolve); child.stdin.write(`${JSON.stringify(p)}\n`); }),
     close: () => { child.stdin.end(); },

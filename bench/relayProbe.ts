@@ -3,6 +3,7 @@
 // tool's, one JSON line out ({ text }). What `devindex mcp` costs above this is the protocol and the SDK on
 // both sides; what this costs above the direct call is the process hop itself.
 // Usage: node relayProbe.js <baseUrl>
+import { createInterface } from 'node:readline';
 import { DevIndexClient } from '../src/api/client';
 import type { SearchParams } from '../src/api/params';
 import { MoreCache } from '../src/tools/moreCache';
@@ -11,17 +12,11 @@ import { searchAnswer } from '../src/tools/searchAnswer';
 
 const client = new DevIndexClient({ baseUrl: process.argv[2]! });
 const cache = new MoreCache();
-let rest = '';
 let queue = Promise.resolve();
-process.stdin.on('data', (d: Buffer) => {
-  const lines = (rest + String(d)).split('\n');
-  rest = lines.pop() ?? '';
-  for (const line of lines) {
-    queue = queue.then(async () => {
-      const params = JSON.parse(line) as SearchParams;
-      const res = await client.search(params);
-      process.stdout.write(`${JSON.stringify({ text: searchAnswer(params, res, { maxChars: DEFAULT_MAX_CHARS, cache }).text })}\n`);
-    });
-  }
-});
-process.stdin.on('end', () => { void queue.then(() => client.close()); });
+createInterface({ input: process.stdin }).on('line', (line) => {
+  queue = queue.then(async () => {
+    const params = JSON.parse(line) as SearchParams;
+    const res = await client.search(params);
+    process.stdout.write(`${JSON.stringify({ text: searchAnswer(params, res, { maxChars: DEFAULT_MAX_CHARS, cache }).text })}\n`);
+  });
+}).on('close', () => { void queue.then(() => client.close()); });
