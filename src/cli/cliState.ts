@@ -45,6 +45,19 @@ export function stateDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pro
   return posix.join(absoluteXdg(env.XDG_STATE_HOME) ?? posix.join(home, '.local', 'state'), 'devindex');
 }
 
+/**
+ * The CLI's cache folder (V8's compiled code of the command bundles: src/cli/compileCache.ts), by each
+ * platform's convention: `%LOCALAPPDATA%\\devindex\\Cache` on Windows (else under `<home>\\AppData\\Local`),
+ * `~/Library/Caches/devindex` on macOS, `$XDG_CACHE_HOME/devindex` elsewhere (default `~/.cache/devindex`).
+ * It is the user's own folder, never a shared temporary one another user could write into. Anything in it
+ * may be deleted at any time.
+ */
+export function cacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+  if (platform === 'win32') return win32.join(env.LOCALAPPDATA || win32.join(home, 'AppData', 'Local'), 'devindex', 'Cache');
+  if (platform === 'darwin') return posix.join(home, 'Library', 'Caches', 'devindex');
+  return posix.join(absoluteXdg(env.XDG_CACHE_HOME) ?? posix.join(home, '.cache'), 'devindex');
+}
+
 /** Joins with the platform's own separator (a Windows folder gets `\\` whatever platform runs this). */
 const joinFor = (platform: NodeJS.Platform, dir: string, name: string): string => (platform === 'win32' ? win32.join(dir, name) : posix.join(dir, name));
 

@@ -1,9 +1,11 @@
 // `devindex`: the command-line companion. Dispatches to the search, agent and mcp subcommands, each
 // loaded only when it runs (in dist/ each is its own file: cli-search.js, cli-agent.js, cli-mcp.js, cli-doctor.js), so
 // starting one command never parses another's code.
+import { join } from 'node:path';
 import type { ClientOptions } from '../api/client';
 import { VERSION } from '../api/version';
 import type * as Agent from './agentCommand';
+import { loadCommandBundle, startCompileCache } from './compileCache';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseTimeoutSeconds, sanitizeForTerminal, terminalLine, UsageError, type CliIo } from './cliBase';
 import type * as Doctor from './doctorCommand';
 import type { DoctorOptions } from '../doctor/diagnose';
@@ -65,6 +67,13 @@ function fail(io: CliIo, e: unknown): number {
   return e instanceof UsageError ? EXIT_USAGE : EXIT_FAILURE;
 }
 
+/**
+ * On Node 20, once the entry turned the compile cache on, loads the command's bundle (next to dist/cli.js;
+ * the names are those of scripts/build.mjs's CLI_COMMANDS) with V8's code kept from the last run. Nothing
+ * otherwise: Node 22.1+ keeps the code itself, and a test's own build has no such files.
+ */
+const bundle = (name: string): void => { loadCommandBundle(join(__dirname, name)); };
+
 /** Tests pass client options (a clock that does not sleep, a short timeout) down to every command. */
 export interface CliDeps { clientOptions?: Partial<ClientOptions>; doctor?: Omit<DoctorOptions, 'signal'> }
 
@@ -92,16 +101,21 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
       io.out(`devindex ${VERSION}\n`);
       return EXIT_OK;
     case 'search':
+      bundle('cli-search.js');
       return (require('./searchCommand') as typeof Search).runSearchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
     case 'agent':
+      bundle('cli-agent.js');
       return (require('./agentCommand') as typeof Agent).runAgentCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
     case 'doctor':
       // Loaded only for this command, as the MCP server is (dist/cli-doctor.js).
+      bundle('cli-doctor.js');
       return (require('./doctorCommand') as typeof Doctor).runDoctorCommand(rest, io, deps.doctor ? { doctor: deps.doctor } : {});
     case 'watch':
       // dist/cli-watch.js, loaded only for this command.
+      bundle('cli-watch.js');
       return (require('./watchCommand') as typeof Watch).runWatchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
     case 'mcp':
+      bundle('cli-mcp.js');
       return (require('./mcp') as typeof Mcp).runMcpCommand(rest, io); // the MCP SDK loads only for this command
     default:
       io.err(`devindex: unknown command ${JSON.stringify(cmd).replace(/[\u007f-\u009f]/g, '')}\n\n${USAGE}`);
@@ -111,10 +125,9 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
 
 // Runs only as the dist/cli.js entry, not when a test bundle imports runCli.
 if (require.main === module && /cli\.js$/.test(process.argv[1] ?? '')) {
-  // Node 22.1+ keeps V8's compiled code of the command bundles between runs, so a spawned `devindex mcp`
-  // does not compile its bundle again (Node's own cache, in NODE_COMPILE_CACHE or the temp folder);
-  // Node 20 has none and starts as before.
-  (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  // V8's compiled code of the command bundles is kept between runs (Node 22.1+'s own cache, v8-compile-cache
+  // on Node 20), so a spawned `devindex mcp` does not compile its bundle again. Before any command loads.
+  startCompileCache(process.env);
   // V8's baseline WebAssembly compiler is enough for undici's HTTP parser (llhttp): our answers are tens
   // of KB, parsed in microseconds either way. Without this V8 also compiles the parser with its
   // optimising compiler, which raised a search's peak memory from about 61 to 96 MB and spent CPU that

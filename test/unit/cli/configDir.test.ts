@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { configDir, lastThread, readStateFile, rememberThread, stateDir, stateFileToRead } from '../../../src/cli/cliState';
+import { cacheDir, configDir, lastThread, readStateFile, rememberThread, stateDir, stateFileToRead } from '../../../src/cli/cliState';
 import { runWatchCommand } from '../../../src/cli/watchCommand';
 import { findRepoRoot } from '../../../sandbox/server';
 
@@ -61,6 +61,16 @@ test('DEVINDEX_STATE_DIR overrides every platform; without it a DEVINDEX_CONFIG_
     assert.equal(stateDir({ DEVINDEX_STATE_DIR: '/tmp/s', DEVINDEX_CONFIG_DIR: '/tmp/d', LOCALAPPDATA: 'C:\\L', XDG_STATE_HOME: '/x' }, p, '/h'), '/tmp/s');
     assert.equal(stateDir({ DEVINDEX_CONFIG_DIR: '/tmp/d', LOCALAPPDATA: 'C:\\L', XDG_STATE_HOME: '/x' }, p, '/h'), '/tmp/d');
   }
+});
+
+test('cacheDir by each platform\'s convention: %LOCALAPPDATA%\\devindex\\Cache, ~/Library/Caches/devindex, $XDG_CACHE_HOME/devindex (else ~/.cache/devindex)', () => {
+  assert.equal(cacheDir({ LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local', XDG_CACHE_HOME: '/x' }, 'win32', 'C:\\Users\\me'), 'C:\\Users\\me\\AppData\\Local\\devindex\\Cache');
+  assert.equal(cacheDir({}, 'win32', 'C:\\Users\\me'), 'C:\\Users\\me\\AppData\\Local\\devindex\\Cache');
+  assert.equal(cacheDir({ XDG_CACHE_HOME: '/x' }, 'darwin', '/Users/me'), '/Users/me/Library/Caches/devindex');
+  assert.equal(cacheDir({}, 'linux', '/home/me'), '/home/me/.cache/devindex');
+  assert.equal(cacheDir({ XDG_CACHE_HOME: '/x/cache', XDG_STATE_HOME: '/x/state' }, 'linux', '/home/me'), '/x/cache/devindex');
+  assert.equal(cacheDir({ XDG_CACHE_HOME: 'rel' }, 'linux', '/home/me'), '/home/me/.cache/devindex', 'a relative XDG_CACHE_HOME is ignored (XDG spec)');
+  assert.notEqual(cacheDir({ DEVINDEX_STATE_DIR: '/s' }, 'linux', '/home/me'), '/s', 'a cache is not state');
 });
 
 test('which file is read: the state folder\'s; an older version\'s in the config folder only when the state folder has none', () => {
@@ -135,7 +145,7 @@ test('no CLI module finds a home, config or state folder of its own: every store
   for (const f of files) {
     const text = fs.readFileSync(path.join(cli, f), 'utf8');
     if (f === 'cliState.ts') continue;
-    assert.doesNotMatch(text, /\bhomedir\s*\(|\benv\.(?:XDG_CONFIG_HOME|XDG_STATE_HOME|APPDATA|LOCALAPPDATA|USERPROFILE|HOME)\b|\benv\[['"](?:XDG_CONFIG_HOME|XDG_STATE_HOME|APPDATA|LOCALAPPDATA|USERPROFILE|HOME)['"]\]|['"](?:\.config|\.local|Application Support|AppData)['"]/, `${f} picks a folder itself`);
+    assert.doesNotMatch(text, /\bhomedir\s*\(|\benv\.(?:XDG_CONFIG_HOME|XDG_STATE_HOME|XDG_CACHE_HOME|APPDATA|LOCALAPPDATA|USERPROFILE|HOME)\b|\benv\[['"](?:XDG_CONFIG_HOME|XDG_STATE_HOME|XDG_CACHE_HOME|APPDATA|LOCALAPPDATA|USERPROFILE|HOME)['"]\]|['"](?:\.config|\.local|\.cache|Caches|Application Support|AppData)['"]/, `${f} picks a folder itself`);
     assert.doesNotMatch(text, /\b(?:readFileSync|writeFileSync)\([^)]*(?:configDir|stateDir)\(/, `${f} reads or writes a state file past readStateFile / writeStateFile`);
   }
   assert.match(fs.readFileSync(path.join(cli, 'watchCommand.ts'), 'utf8'), /import \{ readStateFile, writeStateFile \} from '\.\/cliState'/);
