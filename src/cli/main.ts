@@ -125,8 +125,9 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
 
 // Runs only as the dist/cli.js entry, not when a test bundle imports runCli.
 if (require.main === module && /cli\.js$/.test(process.argv[1] ?? '')) {
-  // V8's compiled code of the command bundles is kept between runs (Node 22.1+'s own cache, v8-compile-cache
-  // on Node 20), so a spawned `devindex mcp` does not compile its bundle again. Before any command loads.
+  // V8's compiled code of the command bundles is kept between runs in the user's cache folder (Node 22.1+'s
+  // own cache; on Node 20 the bundle is loaded by `bundle` below), so a spawned `devindex mcp` does not
+  // compile its bundle again. Before any command loads.
   startCompileCache(process.env);
   // V8's baseline WebAssembly compiler is enough for undici's HTTP parser (llhttp): our answers are tens
   // of KB, parsed in microseconds either way. Without this V8 also compiles the parser with its
