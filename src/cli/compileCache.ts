@@ -28,12 +28,23 @@ export type CompileCache =
 export interface CompileCacheRuntime {
   /** Node 22.1+'s module.enableCompileCache, absent before. */
   enableCompileCache?: (dir?: string) => unknown;
-  /** Makes the folder, for the user alone. */
-  makeDir: (dir: string) => void;
+  /**
+   * Makes the folder `dir` (under `base`, the user's cache folder), for the user alone; throws when it, or
+   * a folder between it and `base`, is not the user's alone (ownFolder).
+   */
+  makeDir: (dir: string, base: string) => void;
   /** Node 20: has loadCommandBundle keep code in `dir`. */
   useCodeCache: (dir: string) => void;
   arch: string;
   v8: string;
+}
+
+/**
+ * Whether code may be read from a folder: the user's own, and no one else may write to it (code in it
+ * runs as the user). Where there are no POSIX owners (Windows: no `uid`), the user's profile decides.
+ */
+export function ownFolder(st: { uid: number; mode: number }, uid: number | undefined): boolean {
+  return uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0);
 }
 
 /** Node 20: the folder loadCommandBundle keeps code in, once startCompileCache chose it. */
@@ -41,7 +52,13 @@ let codeCacheDir: string | undefined;
 
 const realRuntime = (): CompileCacheRuntime => ({
   enableCompileCache: (Module as unknown as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache,
-  makeDir: (dir) => { mkdirSync(dir, { recursive: true, mode: 0o700 }); },
+  makeDir: (dir, base) => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (let d = dir; ; d = dirname(d)) {
+      if (!ownFolder(statSync(d), process.getuid?.())) throw Object.assign(new Error(`${d} is not the user's alone`), { code: 'NOT_OWN_FOLDER' });
+      if (d === base || dirname(d) === d) break;
+    }
+  },
   useCodeCache: (dir) => { codeCacheDir = dir; },
   arch: process.arch,
   v8: process.versions.v8,
@@ -51,20 +68,21 @@ const realRuntime = (): CompileCacheRuntime => ({
 export function startCompileCache(env: NodeJS.ProcessEnv, rt: CompileCacheRuntime = realRuntime()): CompileCache {
   try {
     if (env.NODE_DISABLE_COMPILE_CACHE) return { by: 'none', why: 'NODE_DISABLE_COMPILE_CACHE is set' };
-    const root = join(cacheDir(env), 'compile-cache');
+    const base = cacheDir(env);
+    const root = join(base, 'compile-cache');
     if (rt.enableCompileCache) {
       if (env.NODE_COMPILE_CACHE) {
         rt.enableCompileCache(); // Node reads the variable itself
         return { by: 'node', dir: env.NODE_COMPILE_CACHE };
       }
-      rt.makeDir(root);
+      rt.makeDir(root, base);
       rt.enableCompileCache(root);
       return { by: 'node', dir: root };
     }
     // V8 refuses code from another V8 or architecture: one folder each, so that switching Node versions
     // does not make each run throw the other's code away and write its own.
     const dir = join(root, `v8-${rt.arch}-${rt.v8}`);
-    rt.makeDir(dir);
+    rt.makeDir(dir, base);
     rt.useCodeCache(dir);
     return { by: 'code-cache', dir };
   } catch (e) {

@@ -5,7 +5,7 @@
 // dist/cli.js on whatever Node runs the tests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -64,7 +64,7 @@ test(`the command bundle's compiled code is kept in $XDG_CACHE_HOME/devindex and
   }
 });
 
-test('a damaged cache is replaced and the command runs as before; a cache folder that cannot be made only means no cache', async () => {
+test('a damaged cache is replaced and the command runs as before; a cache folder others may write to, or that cannot be made, only means no cache', async () => {
   const home = mkdtempSync(join(tmpdir(), 'devindex-cc-'));
   try {
     const cache = join(home, 'devindex', 'compile-cache');
@@ -86,6 +86,16 @@ test('a damaged cache is replaced and the command runs as before; a cache folder
     assert.equal(after.err, '');
     assert.equal(after.out, good.out);
     assert.notDeepEqual(files(cache), damaged, 'the damaged cache was not replaced');
+
+    // A cache folder others may write to (code in it would run as the user): not used, nothing kept in it.
+    const shared = join(home, 'shared');
+    mkdirSync(join(shared, 'devindex', 'compile-cache'), { recursive: true });
+    chmodSync(join(shared, 'devindex', 'compile-cache'), 0o777);
+    const open = runCli(['search', '--help'], shared);
+    assert.equal(open.code, 0, open.err);
+    assert.equal(open.err, '');
+    assert.equal(open.out, good.out);
+    assert.deepEqual(files(join(shared, 'devindex', 'compile-cache')), new Map(), 'code was kept in a folder others may write to');
 
     // XDG_CACHE_HOME names a file: no folder can be made under it.
     const blocked = join(home, 'not-a-folder');

@@ -6,16 +6,16 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { folderTag, loadCommandBundle, startCompileCache, type CompileCacheRuntime } from '../../../src/cli/compileCache';
+import { folderTag, loadCommandBundle, ownFolder, startCompileCache, type CompileCacheRuntime } from '../../../src/cli/compileCache';
 import { cacheDir } from '../../../src/cli/cliState';
 
-interface Calls { enabled: Array<string | undefined>; made: string[]; used: string[] }
+interface Calls { enabled: Array<string | undefined>; made: string[]; bases: string[]; used: string[] }
 
 function runtime(node22: boolean, o: { makeDir?: (d: string) => void } = {}): { rt: CompileCacheRuntime; calls: Calls } {
-  const calls: Calls = { enabled: [], made: [], used: [] };
+  const calls: Calls = { enabled: [], made: [], bases: [], used: [] };
   const rt: CompileCacheRuntime = {
     ...(node22 ? { enableCompileCache: (dir?: string) => { calls.enabled.push(dir); } } : {}),
-    makeDir: o.makeDir ?? ((d) => { calls.made.push(d); }),
+    makeDir: o.makeDir ?? ((d, b) => { calls.made.push(d); calls.bases.push(b); }),
     useCodeCache: (d) => { calls.used.push(d); },
     arch: 'x64',
     v8: '11.3.244.8-node.38',
@@ -29,23 +29,23 @@ test('Node 22.1+: Node\'s own cache, in the user\'s cache folder (made for the u
   assert.equal(cacheDir(env, 'linux'), '/home/me/.cache/devindex');
   const { rt, calls } = runtime(true);
   assert.deepEqual(startCompileCache(env, rt), { by: 'node', dir: join('/home/me/.cache/devindex', 'compile-cache') });
-  assert.deepEqual(calls, { enabled: [join('/home/me/.cache/devindex', 'compile-cache')], made: [join('/home/me/.cache/devindex', 'compile-cache')], used: [] });
+  assert.deepEqual(calls, { enabled: [join('/home/me/.cache/devindex', 'compile-cache')], made: [join('/home/me/.cache/devindex', 'compile-cache')], bases: ['/home/me/.cache/devindex'], used: [] });
 });
 
 test('Node 22.1+: NODE_COMPILE_CACHE chooses the folder (Node reads it itself); NODE_DISABLE_COMPILE_CACHE turns it off', () => {
   let r = runtime(true);
   assert.deepEqual(startCompileCache({ ...env, NODE_COMPILE_CACHE: '/elsewhere' }, r.rt), { by: 'node', dir: '/elsewhere' });
-  assert.deepEqual(r.calls, { enabled: [undefined], made: [], used: [] });
+  assert.deepEqual(r.calls, { enabled: [undefined], made: [], bases: [], used: [] });
   r = runtime(true);
   assert.deepEqual(startCompileCache({ ...env, NODE_DISABLE_COMPILE_CACHE: '1' }, r.rt), { by: 'none', why: 'NODE_DISABLE_COMPILE_CACHE is set' });
-  assert.deepEqual(r.calls, { enabled: [], made: [], used: [] });
+  assert.deepEqual(r.calls, { enabled: [], made: [], bases: [], used: [] });
 });
 
 test('Node 20: the project\'s code cache, one folder per architecture and V8 (switching Node versions does not churn it); NODE_DISABLE_COMPILE_CACHE turns it off', () => {
   let r = runtime(false);
   const dir = join('/home/me/.cache/devindex', 'compile-cache', 'v8-x64-11.3.244.8-node.38');
   assert.deepEqual(startCompileCache(env, r.rt), { by: 'code-cache', dir });
-  assert.deepEqual(r.calls, { enabled: [], made: [dir], used: [dir] });
+  assert.deepEqual(r.calls, { enabled: [], made: [dir], bases: ['/home/me/.cache/devindex'], used: [dir] });
   r = runtime(false);
   assert.equal(startCompileCache({ ...env, NODE_DISABLE_COMPILE_CACHE: '1' }, r.rt).by, 'none');
   assert.deepEqual([r.calls.made, r.calls.used], [[], []]);
@@ -57,6 +57,15 @@ test('a cache folder that cannot be made leaves the cache off and never throws: 
     assert.deepEqual(startCompileCache(env, rt), { by: 'none', why: 'EACCES' });
     assert.deepEqual([calls.enabled, calls.used], [[], []]);
   }
+});
+
+test('code is read only from a folder that is the user\'s and that no one else may write to', () => {
+  assert.equal(ownFolder({ uid: 1000, mode: 0o40700 }, 1000), true);
+  assert.equal(ownFolder({ uid: 1000, mode: 0o40755 }, 1000), true, 'others may read');
+  assert.equal(ownFolder({ uid: 1000, mode: 0o40775 }, 1000), false, 'the group may write');
+  assert.equal(ownFolder({ uid: 1000, mode: 0o41777 }, 1000), false, 'anyone may write (a shared temp folder)');
+  assert.equal(ownFolder({ uid: 0, mode: 0o40700 }, 1000), false, 'another user\'s');
+  assert.equal(ownFolder({ uid: 0, mode: 0o40777 }, undefined), true, 'no POSIX owners (Windows)');
 });
 
 /** A bundle like dist/cli-*.js: CommonJS that requires a builtin and a file next to it, and uses its own folder. */
