@@ -448,6 +448,50 @@ describe('search view in chromium', () => {
     }
   });
 
+  it('keeps the error box\'s buttons while other things render: a keyboard user\'s focus stays, a wait\'s Retry is the same button as it counts down', async () => {
+    const v = await freshView();
+    await showSample(v);
+    let s = await typeAndSearch(v, 'secret');
+    await v.send({ type: 'searchStarted', requestId: s.requestId, params: s.params });
+    await v.send({ type: 'searchError', requestId: s.requestId, error: { message: 'Unauthorized: Invalid token (HTTP 401)', action: 'setKey', status: 401 } });
+    await v.page.waitForSelector('#error:not([hidden])');
+    // Renders for other reasons while the button has the focus: a filter validated as it is typed (250 ms
+    // after the typing), and the key state coming and going (the keyless line).
+    await v.page.click('#filters-toggle');
+    await v.page.fill('#f-language', 'Go');
+    await v.page.getByRole('button', { name: 'Set API Key' }).last().focus();
+    await v.page.evaluate(() => { (window as unknown as { __kept: Element | null }).__kept = document.activeElement; });
+    await v.send({ type: 'keyState', hasKey: false });
+    await v.send({ type: 'keyState', hasKey: true });
+    await v.page.waitForTimeout(400);
+    assert.deepEqual(await v.page.evaluate(() => {
+      const kept = (window as unknown as { __kept: Element | null }).__kept;
+      return [kept === document.activeElement, kept?.isConnected, kept?.textContent, (kept as HTMLElement | null)?.dataset.err];
+    }), [true, true, 'Set API Key', 'setKey'], 'the focused button is still in the box, and still focused');
+    let before = (await v.posted()).length;
+    await v.page.keyboard.press('Enter');
+    await v.waitForPosted('setKey', before);
+
+    // A 429 with a wait: the countdown changes every second, the Retry button stays the same node.
+    s = await typeAndSearch(v, 'busy');
+    await v.send({ type: 'searchStarted', requestId: s.requestId, params: s.params });
+    await v.send({ type: 'searchError', requestId: s.requestId, error: { message: 'Too Many Requests (HTTP 429)', action: 'wait', status: 429, retryAfterMs: 2500 } });
+    await v.page.waitForSelector('#error .countdown');
+    assert.match((await v.page.textContent('#error .countdown')) ?? '', /^You can retry in [23] s$/);
+    await v.page.evaluate(() => { (window as unknown as { __retry: Element | null }).__retry = document.querySelector('#error [data-err="retry"]'); });
+    assert.equal(await v.page.locator('#error [data-err="retry"]').isDisabled(), true);
+    await v.page.waitForFunction(() => document.querySelector('#error .countdown')?.textContent === 'You can retry now', undefined, { timeout: 4000 });
+    assert.deepEqual(await v.page.evaluate(() => {
+      const r = (window as unknown as { __retry: HTMLButtonElement }).__retry;
+      return [r.isConnected, r.disabled];
+    }), [true, false], 'the same Retry button, enabled when the wait is over');
+    before = (await v.posted()).length;
+    await v.page.locator('#error [data-err="retry"]').click();
+    const again = await v.waitForPosted('search', before);
+    assert.equal(again.params.query, 'busy');
+    await v.page.close();
+  });
+
   it('shows retry waits counting down and cancels', async () => {
     const v = await freshView();
     const s = await typeAndSearch(v, 'busy');

@@ -99,28 +99,52 @@ export class StatusView {
     return (running && !!s.retry && s.retry.until > now) || (!running && !!s.waitUntil && s.waitUntil > now);
   }
 
+  /** The error the box was built for (JSON), so that a render with the same error keeps its nodes. */
+  private errorShown = '';
+
+  /**
+   * The error box. It is built once per error: a render for anything else (a filter validated as it is
+   * typed, a timer, a message) keeps its buttons, so a click in progress is not lost and a keyboard user's
+   * focus stays on the button. Only a wait's countdown and its Retry button's state change in place.
+   */
   private renderError(s: ViewState, now: number): void {
     const err = s.error;
     // A refusal by the client shows at the fields, in the form's words; no box repeats it.
-    if (!err || s.pending || (err.action === 'fix' && err.issues?.length)) { this.error.hidden = true; this.error.replaceChildren(); return; }
-    const actions = h('div', { class: 'error-actions' });
-    const button = (act: string, label: string, iconName: string, primary = false, disabled = false) =>
-      h('button', { type: 'button', class: primary ? 'primary' : 'secondary', 'data-err': act, disabled }, icon(iconName), label);
-    if (err.keyless) {
-      // Keyless already: a key is the one way out (never "Search Without Key", never a retry countdown).
-      actions.append(button('setKey', 'Set API Key', 'key', true));
-    } else if (err.action === 'setKey') {
-      actions.append(button('setKey', 'Set API Key', 'key', true), button('keyless', 'Search Without Key', 'search'));
-    } else if (err.action === 'retry') {
-      actions.append(button('retry', 'Retry', 'refresh', true));
-      if (err.diagnose) actions.append(button('diagnose', 'Diagnose Connection', 'pulse'));
-    } else if (err.action === 'wait') {
-      const left = s.waitUntil ? seconds(s.waitUntil - now) : 0;
-      actions.append(h('span', { class: 'countdown' }, left > 0 ? `You can retry in ${left} s` : 'You can retry now'), button('retry', 'Retry', 'refresh', true, left > 0));
-    } else if (err.action === 'fix') {
-      actions.append(button('filters', 'Show filters', 'filter'));
+    if (!err || s.pending || (err.action === 'fix' && err.issues?.length)) {
+      this.error.hidden = true;
+      this.error.replaceChildren();
+      this.errorShown = '';
+      return;
     }
-    this.error.replaceChildren(h('strong', {}, errorTitle(err)), h('p', {}, err.message), ...(actions.childElementCount ? [actions] : []));
+    const key = JSON.stringify(err);
+    if (key !== this.errorShown) {
+      this.errorShown = key;
+      const actions = h('div', { class: 'error-actions' });
+      const button = (act: string, label: string, iconName: string, primary = false) =>
+        h('button', { type: 'button', class: primary ? 'primary' : 'secondary', 'data-err': act }, icon(iconName), label);
+      if (err.keyless) {
+        // Keyless already: a key is the one way out (never "Search Without Key", never a retry countdown).
+        actions.append(button('setKey', 'Set API Key', 'key', true));
+      } else if (err.action === 'setKey') {
+        actions.append(button('setKey', 'Set API Key', 'key', true), button('keyless', 'Search Without Key', 'search'));
+      } else if (err.action === 'retry') {
+        actions.append(button('retry', 'Retry', 'refresh', true));
+        if (err.diagnose) actions.append(button('diagnose', 'Diagnose Connection', 'pulse'));
+      } else if (err.action === 'wait') {
+        actions.append(h('span', { class: 'countdown' }), button('retry', 'Retry', 'refresh', true));
+      } else if (err.action === 'fix') {
+        actions.append(button('filters', 'Show filters', 'filter'));
+      }
+      this.error.replaceChildren(h('strong', {}, errorTitle(err)), h('p', {}, err.message), ...(actions.childElementCount ? [actions] : []));
+    }
+    const countdown = this.error.querySelector('.countdown');
+    if (countdown && !err.keyless && err.action === 'wait') {
+      const left = s.waitUntil ? seconds(s.waitUntil - now) : 0;
+      const text = left > 0 ? `You can retry in ${left} s` : 'You can retry now';
+      if (countdown.textContent !== text) countdown.textContent = text;
+      const retry = this.error.querySelector<HTMLButtonElement>('[data-err="retry"]');
+      if (retry) retry.disabled = left > 0;
+    }
     this.error.hidden = false;
   }
 }
