@@ -62,9 +62,11 @@ describe('search from problems, imports and dependencies in the workbench (issue
    * Code's acceptSelectedCodeAction), so the menu must be seen closed before the next Ctrl+. asks again. (The
    * workbench may hold more than one .action-widget element, so the checks count the visible ones.)
    */
-  async function openQuickFixWith(item: Locator): Promise<void> {
+  async function openQuickFixWith(item: Locator, theme: string): Promise<void> {
     const openMenus = wb.page.locator('.action-widget:visible');
+    const tries: string[] = [];
     await waitFor('the scoped action in the Quick Fix menu', async () => {
+      tries.push(await menuState());
       if (await item.first().isVisible()) return true;
       await wb.page.keyboard.press('Escape');
       const closed = await waitFor('the Quick Fix menu to close', async () => ((await openMenus.count()) === 0 ? true : undefined), 5_000).catch(() => false);
@@ -73,16 +75,35 @@ describe('search from problems, imports and dependencies in the workbench (issue
       await wb.page.keyboard.press('Control+.');
       await openMenus.first().waitFor({ state: 'visible', timeout: 45_000 }).catch(() => undefined);
       return (await item.first().isVisible()) ? true : undefined;
-    }, 150_000);
+    }, 150_000).catch(async (e: Error) => {
+      // What each try found, and the workbench as it is now (test-results/e2e/deps-*-not-found.png).
+      await wb.screenshot(`light bulb menu not found ${theme}`);
+      throw new Error(`${e.message} (${theme}); each try found: ${tries.slice(-8).join(' | ')}; now: ${await menuState()}`);
+    });
+  }
+
+  /** The open menus, the rows they list, where the focus and the cursor are: for a failure's message. */
+  async function menuState(): Promise<string> {
+    return wb.page.evaluate(() => {
+      const shown = [...document.querySelectorAll<HTMLElement>('.action-widget')].filter((e) => e.offsetParent !== null || e.getClientRects().length > 0);
+      const rows = shown.flatMap((e) => [...e.querySelectorAll<HTMLElement>('.monaco-list-row')].map((r) => r.innerText.trim()));
+      const a = document.activeElement as HTMLElement | null;
+      const cursor = [...document.querySelectorAll<HTMLElement>('.statusbar-item')].map((x) => x.innerText).find((t) => /^Ln \d+, Col \d+/.test(t)) ?? 'no cursor';
+      return `${shown.length} menu(s) [${rows.join('; ')}], focus ${a?.tagName ?? '-'}.${(a?.className ?? '').toString().split(' ').slice(0, 2).join('.')}, ${cursor}`;
+    });
   }
 
   /** Shows the hover at the cursor until it is ours (the provider reads node_modules; slow on a loaded machine). */
-  async function showHoverOf(hover: Locator): Promise<void> {
+  async function showHoverOf(hover: Locator, theme: string): Promise<void> {
     await waitFor('our hover', async () => {
       await showHover();
       await hover.first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
       return (await hover.count()) > 0 ? true : undefined;
-    }, 60_000);
+    }, 60_000).catch(async (e: Error) => {
+      await wb.screenshot(`import hover not found ${theme}`);
+      const hovers = await wb.page.locator('.monaco-hover:visible').allInnerTexts().catch(() => []);
+      throw new Error(`${e.message} (${theme}); hovers shown: ${hovers.map((t) => t.replace(/\s+/g, ' ').slice(0, 120)).join(' | ') || 'none'}; now: ${await menuState()}`);
+    });
   }
 
   async function cursorAt(line: number, column: number): Promise<void> {
@@ -107,16 +128,16 @@ describe('search from problems, imports and dependencies in the workbench (issue
   it('the light bulb menu offers the search scoped to the package\'s repository, and it runs', async () => {
     await cursorAt(2, 28);
     const item = wb.page.locator('.action-widget .monaco-list-row', { hasText: 'Search Developer Index for this problem in keelhq/keel-schema' });
-    await openQuickFixWith(item).catch(async (e: Error) => { await wb.screenshot('light bulb menu not found'); throw e; });
+    await openQuickFixWith(item, 'dark');
     await wb.screenshot('light bulb menu dark');
     await wb.useTheme('light');
     await cursorAt(2, 28); // the palette's click moved the cursor
-    await openQuickFixWith(item);
+    await openQuickFixWith(item, 'light');
     await wb.screenshot('light bulb menu light');
     await wb.page.keyboard.press('Escape');
     await wb.useTheme('hc');
     await cursorAt(2, 28);
-    await openQuickFixWith(item);
+    await openQuickFixWith(item, 'high contrast');
     await wb.screenshot('light bulb menu high contrast');
     await searches('DELETE');
     await item.click();
@@ -136,18 +157,18 @@ describe('search from problems, imports and dependencies in the workbench (issue
   it('the import hover shows "Search issues of" and "Open <owner/repo>" links', async () => {
     await cursorAt(2, 28);
     const hover = wb.page.locator('.monaco-hover', { hasText: 'Search issues of keel-schema' });
-    await showHoverOf(hover);
+    await showHoverOf(hover, 'dark');
     const links = await hover.first().locator('a').allInnerTexts();
     assert.ok(links.some((t) => t.includes('Search issues of keel-schema')), `links: ${links.join(' | ')}`);
     assert.ok(links.some((t) => t.includes('Open keelhq/keel-schema')), `links: ${links.join(' | ')}`);
     await wb.screenshot('import hover dark');
     await wb.useTheme('light');
     await cursorAt(2, 28);
-    await showHoverOf(hover);
+    await showHoverOf(hover, 'light');
     await wb.screenshot('import hover light');
     await wb.useTheme('hc');
     await cursorAt(2, 28);
-    await showHoverOf(hover);
+    await showHoverOf(hover, 'high contrast');
     await wb.screenshot('import hover high contrast');
     await wb.useTheme('dark');
   });
