@@ -58,8 +58,9 @@ describe('search from problems, imports and dependencies in the workbench (issue
    * dependencies not resolved yet (the action is offered without a scope), and on a loaded machine the TypeScript
    * server's own quick fixes can take many seconds, or a Ctrl+. right after Quick Open closed can be lost (a CI run
    * once waited 20 s for the light theme's menu in vain): ask again until it does. A menu still being computed is
-   * waited for, never cancelled by a new request. Ctrl+. while the menu is open accepts its selected action (VS
-   * Code's acceptSelectedCodeAction), so the menu must be seen closed before the next Ctrl+. asks again. (The
+   * waited for (up to a minute), never cancelled by a new request. Ctrl+. while the menu is open accepts its selected
+   * action (VS Code's acceptSelectedCodeAction), so the menu must be seen closed, and staying closed, before the next
+   * Ctrl+. asks again. (The
    * workbench may hold more than one .action-widget element, so the checks count the visible ones.)
    */
   async function openQuickFixWith(item: Locator, theme: string): Promise<void> {
@@ -69,11 +70,20 @@ describe('search from problems, imports and dependencies in the workbench (issue
       tries.push(await menuState());
       if (await item.first().isVisible()) return true;
       await wb.page.keyboard.press('Escape');
-      const closed = await waitFor('the Quick Fix menu to close', async () => ((await openMenus.count()) === 0 ? true : undefined), 5_000).catch(() => false);
+      // Closed, and still closed a moment later: a menu the last Ctrl+. was still computing may show late, and
+      // a Ctrl+. then would accept its selected action (a TypeScript refactoring of the fixture's import line).
+      let quietSince = 0;
+      const closed = await waitFor('the Quick Fix menu to stay closed', async () => {
+        if (await item.first().isVisible()) return 'ours';
+        if ((await openMenus.count()) > 0) { quietSince = 0; await wb.page.keyboard.press('Escape'); return undefined; }
+        if (!quietSince) quietSince = Date.now();
+        return Date.now() - quietSince >= 1500 ? 'closed' : undefined;
+      }, 10_000).catch(() => undefined);
+      if (closed === 'ours') return true;
       if (!closed) return undefined;
       await wb.page.keyboard.press('Control+1'); // the editor has the focus (its cursor stays where it is)
       await wb.page.keyboard.press('Control+.');
-      await openMenus.first().waitFor({ state: 'visible', timeout: 45_000 }).catch(() => undefined);
+      await openMenus.first().waitFor({ state: 'visible', timeout: 60_000 }).catch(() => undefined);
       return (await item.first().isVisible()) ? true : undefined;
     }, 150_000).catch(async (e: Error) => {
       // What each try found, and the workbench as it is now (test-results/e2e/deps-*-not-found.png).
@@ -89,7 +99,9 @@ describe('search from problems, imports and dependencies in the workbench (issue
       const rows = shown.flatMap((e) => [...e.querySelectorAll<HTMLElement>('.monaco-list-row')].map((r) => r.innerText.trim()));
       const a = document.activeElement as HTMLElement | null;
       const cursor = [...document.querySelectorAll<HTMLElement>('.statusbar-item')].map((x) => x.innerText).find((t) => /^Ln \d+, Col \d+/.test(t)) ?? 'no cursor';
-      return `${shown.length} menu(s) [${rows.join('; ')}], focus ${a?.tagName ?? '-'}.${(a?.className ?? '').toString().split(' ').slice(0, 2).join('.')}, ${cursor}`;
+      // The fixture's import lines as the editor shows them (a refactoring applied by mistake would change them).
+      const lines = [...document.querySelectorAll<HTMLElement>('.monaco-editor .view-lines .view-line')].map((l) => l.innerText.replace(/\s+/g, ' ').trim()).filter((t) => t.startsWith('import'));
+      return `${shown.length} menu(s) [${rows.join('; ')}], focus ${a?.tagName ?? '-'}.${(a?.className ?? '').toString().split(' ').slice(0, 2).join('.')}, ${cursor}, lines ${JSON.stringify(lines)}`;
     });
   }
 
