@@ -137,8 +137,9 @@ export class StatusView {
       }
       this.error.replaceChildren(h('strong', {}, errorTitle(err)), h('p', {}, err.message), ...(actions.childElementCount ? [actions] : []));
     }
+    // Only a wait's box has a countdown (built above).
     const countdown = this.error.querySelector('.countdown');
-    if (countdown && !err.keyless && err.action === 'wait') {
+    if (countdown) {
       const left = s.waitUntil ? seconds(s.waitUntil - now) : 0;
       const text = left > 0 ? `You can retry in ${left} s` : 'You can retry now';
       if (countdown.textContent !== text) countdown.textContent = text;
