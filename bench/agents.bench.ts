@@ -114,7 +114,10 @@ function engineBackend(clock: ManualClock, speed: number, effort: 'low' | 'mediu
       if (fin?.occurredAt) endAt = Date.parse(fin.occurredAt);
       return t;
     },
-    snapshot: async (id, s) => SnapshotResponseSchema.parse(call('GET', `/v2/agent/${id}/snapshots/${s}`)),
+    snapshot: async (id, s) => {
+      const r = SnapshotResponseSchema.parse(call('GET', `/v2/agent/${id}/snapshots/${s}`));
+      return { ...r, snapshot: r.snapshot ?? '' };
+    },
     listAll: async () => ({ agents: ListResponseSchema.parse(call('GET', '/v2/agent')).agents, stopped: 'end' as const }),
   };
   return { backend, count: () => requests, endAt: () => endAt };

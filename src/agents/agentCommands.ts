@@ -9,8 +9,11 @@ import { describeAgentError, errorReason } from './agentWords';
 import { EventNode } from './eventNode';
 import type { AgentJob } from './jobModel';
 import type { ShowNotification } from './jobNotifier';
-import { approvalWords, canFollowUp, hasAnswer, hasPartialResult, hasResult, jobState, shortDate, shortLabel, stateWords } from './jobState';
-import type { JobStore } from './jobStore';
+import { canFollowUp, hasAnswer, hasPartialResult, hasResult, jobState, shortDate, shortLabel, stateWords } from './jobState';
+import type { ApprovalChoice, JobStore } from './jobStore';
+import type { PendingApproval } from '../api/agent/agentSchemas';
+import { callName, callWords, estimateWords, termsName } from '../api/agent/runOutcome';
+import { termsLink } from './placeholderNodes';
 import {
   type AskInput, askStartJob, BACK, draftFrom, emptyDraft, fieldOfIssues, parseMaxCredits, parseUrls, type PickStep, type StartDraft, validatePrompt,
   type InputStep,
@@ -32,8 +35,8 @@ export interface AgentCommandContext {
   pick?: PickJobInput;
   /** Ask a Follow-up…'s input: the typed text or a suggestion's prompt (default: vscodeFollowUp). */
   followUp?: FollowUpInput;
-  /** Confirms a consequential step (Approve); default: a modal warning. */
-  confirm?: ConfirmInput;
+  /** How the user answers an approval (Approve…); default: vscodeApprove. */
+  approve?: ApproveInput;
   /** Messages with buttons (thread errors, approvals); default: the editor's notifications. */
   show?: ShowNotification;
   /** Follow-up text typed per thread, kept until it has been sent. */
@@ -43,12 +46,10 @@ export interface AgentCommandContext {
 /** A suggestion of the service, offered as a pick. */
 export interface FollowUpSuggestion { label?: string; prompt: string }
 export type FollowUpInput = (o: { title: string; suggestions: FollowUpSuggestion[]; value: string; validationMessage?: string }) => Promise<string | undefined>;
-export type ConfirmInput = (message: string, detail: string, button: string) => Thenable<boolean>;
 
 export const FOLLOW_IT = 'Follow It';
 export const START_AGAIN_BUTTON = 'Start Again…';
 
-const vscodeConfirm: ConfirmInput = async (message, detail, button) => (await vscode.window.showWarningMessage(message, { modal: true, detail }, button)) === button;
 
 const vscodeShow: ShowNotification = (severity, text, buttons) => (
   severity === 'error' ? vscode.window.showErrorMessage(text, ...buttons)
@@ -458,7 +459,56 @@ export async function openAnswer(deps: AgentCommandContext, target?: Target): Pr
   await vscode.commands.executeCommand('markdown.showPreview', agentDocumentUri({ kind: 'answer', jobId: job.id, label: documentLabel(job) }));
 }
 
-/** Approve / Decline: the caller's answer to a waiting run. The run goes on (running again) and is followed to its end. */
+/**
+ * How the user answers a waiting run's approval (injected in tests): for calls, which ones (all when
+ * `callIds` is left out) and whether always; for terms, explicit agreement. Undefined: not answered.
+ */
+export type ApproveInput = (job: AgentJob, p: PendingApproval) => Promise<ApprovalChoice | undefined>;
+
+const APPROVE_BUTTON = 'Approve';
+const ALWAYS_BUTTON = 'Approve and Always Allow';
+const OPEN_TERMS = 'Open the Terms';
+const AGREE_BUTTON = 'I Agree to These Terms';
+
+/**
+ * The default approval step. Calls: with more than one, a pick of the calls (all picked), then a modal
+ * with each call's provider, capability, estimate and input, and Approve / Approve and Always Allow.
+ * Terms: a modal naming each provider's terms; Open the Terms opens their pages (checked, https) and
+ * asks again; only I Agree to These Terms accepts them.
+ */
+export const vscodeApprove: ApproveInput = async (job, p) => {
+  const name = `agent job "${shortLabel(job.prompt, 40)}"`;
+  if (p.kind === 'terms') {
+    for (;;) {
+      const detail = p.terms.map((t) => `${termsName(t)}${t.adds ? ` (adds: ${t.adds})` : ''}${t.url ? `\n${t.url}` : ''}`).join('\n\n');
+      const choice = await vscode.window.showWarningMessage(`To go on, ${name} needs your agreement to ${p.terms.length === 1 ? 'a provider\'s data terms' : `${p.terms.length} providers' data terms`}. Read them before you agree.`,
+        { modal: true, detail }, OPEN_TERMS, AGREE_BUTTON);
+      if (choice === AGREE_BUTTON) return { acceptTerms: true };
+      if (choice !== OPEN_TERMS) return undefined;
+      for (const t of p.terms) {
+        const link = termsLink(t.url);
+        if (link) await vscode.env.openExternal(link);
+      }
+    }
+  }
+  let chosen = p.calls;
+  if (p.calls.length > 1) {
+    const items = p.calls.map((c) => ({ label: callName(c), description: typeof c.creditsEstimate === 'number' ? `about ${c.creditsEstimate} credits` : 'no estimate', detail: c.input === undefined ? undefined : shortLabel(JSON.stringify(c.input), 200), picked: true, call: c }));
+    const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: `Approve which paid calls of ${name}?`, placeHolder: 'Every call is picked; clear the ones to leave out' });
+    if (!picked || picked.length === 0) return undefined;
+    chosen = picked.map((i) => i.call);
+  }
+  const est = estimateWords(chosen);
+  const detail = chosen.map((c) => `${callWords(c)}: ${c.input === undefined ? '(no input)' : shortLabel(JSON.stringify(c.input), 300)}`).join('\n');
+  const choice = await vscode.window.showWarningMessage(`Approve ${chosen.length === 1 ? 'a paid call' : `${chosen.length} paid calls`}${est ? ` (${est})` : ''} for ${name}?`,
+    { modal: true, detail: `${detail}\n\nApprove and Always Allow also allows these calls in this thread's later turns without asking.` }, APPROVE_BUTTON, ALWAYS_BUTTON);
+  if (choice !== APPROVE_BUTTON && choice !== ALWAYS_BUTTON) return undefined;
+  const all = chosen.length === p.calls.length;
+  const ids = chosen.flatMap((c) => (c.id ? [c.id] : []));
+  return { ...(all ? {} : { callIds: ids }), ...(choice === ALWAYS_BUTTON ? { always: true } : {}) };
+};
+
+/** Approve / Decline: the caller's answer to a waiting run. The answer is the thread's next turn, followed to its end. */
 export async function answerApproval(deps: AgentCommandContext, target: Target, decision: 'approve' | 'decline'): Promise<void> {
   const waiting = (j: AgentJob): boolean => jobState(j) === 'waiting';
   const job = await pickJob(deps, target, decision === 'approve' ? 'Approve what which job waits for?' : 'Decline what which job waits for?', waiting, 'No agent job is waiting for an approval.');
@@ -468,16 +518,14 @@ export async function answerApproval(deps: AgentCommandContext, target: Target, 
     void vscode.window.showInformationMessage(`This job is not waiting for an approval; it is ${stateWords(jobState(job), job.status)}.`);
     return;
   }
+  let choice: ApprovalChoice = {};
   if (decision === 'approve') {
-    const detail = [
-      ...(p.calls ?? []).map((c) => `${c.name ?? c.id ?? 'a call'}: ${c.arguments === undefined ? '(no arguments)' : shortLabel(JSON.stringify(c.arguments), 300)}`),
-      ...(p.terms ? [`${p.terms.name ?? 'Terms'}${p.terms.url ? `: ${p.terms.url}` : ''}`] : []),
-    ].join('\n');
-    const ok = await (deps.confirm ?? vscodeConfirm)(`Approve ${approvalWords(p).replace(/^approval of /, '')} for agent job "${shortLabel(job.prompt, 40)}"?`, detail, 'Approve');
-    if (!ok) return;
+    const answered = await (deps.approve ?? vscodeApprove)(job, p);
+    if (!answered) return;
+    choice = answered;
   }
   try {
-    const next = await deps.store.answerApproval(job.id, decision);
+    const next = await deps.store.answerApproval(job.id, decision, choice);
     if (next.id !== job.id) void deps.reveal(next.id);
   } catch (e) {
     if (errorReason(e) === 'exchange-not-enabled') {

@@ -21,7 +21,7 @@ import type { AgentClient } from '../api/agent/agentClient';
 import type { AgentBackend } from './agentBackend';
 import { AgentContentProvider } from './agentContentProvider';
 import {
-  type AgentCommandContext, answerApproval, askFollowUp, cancelJob, type ConfirmInput, copyJobId, type FollowUpInput, openAnswer, openResult, openSnapshot,
+  type AgentCommandContext, answerApproval, askFollowUp, cancelJob, type ApproveInput, copyJobId, type FollowUpInput, openAnswer, openResult, openSnapshot,
   openTrace, type PickJobInput, refreshJobs, removeJob, startAgain, startJob, type StartJobArgs,
 } from './agentCommands';
 import { DisposableStore } from './disposables';
@@ -52,7 +52,7 @@ export interface AgentsDeps {
    * Tests only: the start flow's steps, the "which job?" pick, the follow-up input, the Approve
    * confirmation and the messages with buttons instead of the editor's own.
    */
-  ui?: { ask?: AskInput; pick?: PickJobInput; followUp?: FollowUpInput; confirm?: ConfirmInput; show?: ShowNotification };
+  ui?: { ask?: AskInput; pick?: PickJobInput; followUp?: FollowUpInput; approve?: ApproveInput; show?: ShowNotification };
   /**
    * How long the trace may bring nothing new before the status record is read (default 30 s). A run
    * that waits for an approval says so only in its status, and its trace goes quiet while it waits.
@@ -129,7 +129,7 @@ export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, revea
   const content = new AgentContentProvider(store);
   const cmd: AgentCommandContext = {
     store, reveal, defaultMaxCredits: deps.defaultMaxCredits, extraModels, hasKey: deps.hasKey, draft: emptyDraft(), ask: deps.ui?.ask, pick: deps.ui?.pick,
-    followUp: deps.ui?.followUp, confirm: deps.ui?.confirm, show: deps.ui?.show, followUps: new Map(),
+    followUp: deps.ui?.followUp, approve: deps.ui?.approve, show: deps.ui?.show, followUps: new Map(),
   };
   const commands: AgentsFeature['commands'] = {
     'devIndex.agent.start': (args) => startJob(cmd, args),
@@ -181,8 +181,8 @@ export function notifyWaiting(feature: AgentsFeature, reveal: (jobId: string) =>
   return feature.store.onDidChangeJob((id) => {
     const job = id === undefined ? undefined : feature.store.get(id);
     const p = job?.pendingApproval;
-    if (!job || !p || jobState(job) !== 'waiting' || told.has(p.approvalId)) return;
-    told.add(p.approvalId);
+    if (!job || !p || jobState(job) !== 'waiting' || told.has(p.id)) return;
+    told.add(p.id);
     void Promise.resolve(show('warning', `Agent job "${shortLabel(job.prompt, 40)}" is waiting for ${approvalWords(p)}.`, job.threadId ? [APPROVE, DECLINE, SHOW_IN_TREE] : [SHOW_IN_TREE]))
       .then(async (choice) => {
         if (choice === SHOW_IN_TREE) await reveal(job.id);

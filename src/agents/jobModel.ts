@@ -2,7 +2,9 @@
 // tests). Trace events themselves are not persisted: they are re-read on demand; what survives a
 // reload is how far the trace had been read and how the run ended.
 import { isTerminalStatus } from '../api/agent/agentConstants';
+import { ExchangeSummarySchema, PendingApprovalSchema } from '../api/agent/agentSchemas';
 import type { RunFacts, TraceProgress } from '../api/agent/runEngine';
+import { isWaiting } from '../api/agent/runOutcome';
 
 export type { TraceProgress };
 
@@ -119,6 +121,7 @@ export function readJob(v: unknown): AgentJob | undefined {
     mode: s(j.mode),
     suggestions: readSuggestions(j.suggestions),
     pendingApproval: readPendingApproval(j.pendingApproval),
+    exchange: readExchange(j.exchange),
     cancelRequested: b(j.cancelRequested),
     pollError: s(j.pollError),
     notified: b(j.notified),
@@ -153,31 +156,29 @@ export function readSuggestions(v: unknown): AgentJob['suggestions'] {
   return out.length ? out : undefined;
 }
 
-/** A stored pending approval: its id and kind, the calls' ids, names and arguments, or the terms. */
+/**
+ * A stored pending approval, read with the wire's own schema (one shape for the approval across the
+ * client, the store and the views). Records kept before 0.2 carry the id as `approvalId`: the schema
+ * reads that too, so a job waiting across the update still waits.
+ */
 export function readPendingApproval(v: unknown): AgentJob['pendingApproval'] {
+  const p = PendingApprovalSchema.safeParse(v);
+  return p.success ? p.data : undefined;
+}
+
+/** A stored exchange summary (paid calls, skipped providers), read with the wire's schema. */
+export function readExchange(v: unknown): AgentJob['exchange'] {
   if (v === null || typeof v !== 'object') return undefined;
-  const p = v as Record<string, unknown>;
-  if (typeof p.kind !== 'string' || typeof p.approvalId !== 'string' || !p.approvalId) return undefined;
-  const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
-  const calls = Array.isArray(p.calls) ? p.calls.flatMap((c: unknown) => {
-    if (c === null || typeof c !== 'object') return [];
-    const r = c as Record<string, unknown>;
-    return [{ id: str(r.id), name: str(r.name), ...(r.arguments !== undefined ? { arguments: r.arguments } : {}) }];
-  }) : undefined;
-  const t = p.terms !== null && typeof p.terms === 'object' ? p.terms as Record<string, unknown> : undefined;
-  return {
-    kind: p.kind, approvalId: p.approvalId,
-    ...(calls ? { calls } : {}),
-    ...(t ? { terms: { name: str(t.name), url: str(t.url), text: str(t.text) } } : {}),
-    ...(typeof p.message === 'string' ? { message: p.message } : {}),
-  } as AgentJob['pendingApproval'];
+  const x = ExchangeSummarySchema.safeParse(v);
+  return x.success ? x.data : undefined;
 }
 
 export { isTerminalStatus };
 
 /** A job the store should be polling: not ended, not gone, not stopped by a permanent failure. */
 export function isActive(job: AgentJob): boolean {
-  return !job.notFound && !job.expired && !job.pollError && !isTerminalStatus(job.status);
+  // A turn can end waiting for the caller: it is followed (slowly) until the approval is answered.
+  return !job.notFound && !job.expired && !job.pollError && (!isTerminalStatus(job.status) || isWaiting(job));
 }
 
 /** Whether a job's expiry has passed at `now` (epoch ms). */

@@ -2,6 +2,7 @@
 // so the provider can refresh exactly this node when the store says the job changed.
 import * as vscode from 'vscode';
 import type { AgentJob } from './jobModel';
+import { callWords, isWaiting, paidWords, skippedWords, termsName } from '../api/agent/runOutcome';
 import { approvalWords, creditsText, jobAccessibleLabel, jobContextValue, jobDescription, jobState, shortLabel, stateFirstLabel, stateIcon, stateWords, waitingWords } from './jobState';
 import { latestTurn, threadDescription, turnNumber } from './threadGroups';
 
@@ -96,10 +97,14 @@ export function jobTooltip(job: AgentJob, state: string): vscode.MarkdownString 
   if (job.trace.unavailable) row('Trace', 'none (job from an older engine)');
   const p = job.pendingApproval;
   if (p) {
-    row('Waiting for', approvalWords(p));
-    for (const c of p.calls ?? []) row(`Call ${c.name ?? c.id ?? ''}`.trim(), c.arguments === undefined ? '(no arguments)' : shortLabel(JSON.stringify(c.arguments), 300));
-    if (p.terms?.url) row('Terms', p.terms.url);
+    if (isWaiting(job)) row('Waiting for', approvalWords(p));
+    if (isWaiting(job)) {
+      for (const c of p.calls) row(`Call ${callWords(c)}`, c.input === undefined ? '(no input)' : shortLabel(JSON.stringify(c.input), 300));
+      for (const t of p.terms) row(termsName(t), t.url);
+    } else if (p.resolution) row('Answered', p.resolution.approved ? 'approved' : 'declined');
   }
+  row('Paid calls', paidWords(job.exchange));
+  for (const sp of job.exchange?.skippedProviders ?? []) row('Skipped', `${skippedWords(sp)}${sp.termsUrl ? `; terms: ${sp.termsUrl}` : ''}`);
   if (job.suggestions?.length) row('Suggested follow-ups', job.suggestions.map((x) => x.label ?? shortLabel(x.prompt, 60)).join('; '));
   return md;
 }

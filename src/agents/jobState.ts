@@ -3,8 +3,9 @@
 // classes turn into ThemeIcons.
 import {
   approvalWords, creditsText, endMessage as endWords, type EndMessage, failureFromMessage, hasPartialResult, hasResult as hasAnyResult, isChat, jobState,
-  type JobState, outcomeState, shortDate, shortLabel,
+  type JobState, outcomeState, paidWords, shortDate, shortLabel,
 } from '../api/agent/runOutcome';
+import { isTerminalStatus } from '../api/agent/agentConstants';
 import type { AgentJob } from './jobModel';
 
 export { approvalWords, creditsText, type EndMessage, hasPartialResult, isChat, jobState, type JobState, shortDate, shortLabel };
@@ -122,6 +123,8 @@ export function jobDescription(job: AgentJob, now?: number): string {
   if (took) parts.push(took);
   const credits = creditsText(job);
   if (credits) parts.push(credits);
+  const paid = paidWords(job.exchange);
+  if (paid) parts.push(paid);
   if (hasPartialResult(job)) parts.push('partial result');
   return parts.join(' · ');
 }
@@ -130,7 +133,8 @@ export function jobDescription(job: AgentJob, now?: number): string {
 export function jobContextValue(job: AgentJob): string {
   const state = jobState(job);
   const parts = ['job', state];
-  if (state === 'running' || state === 'waiting') parts.push('cancellable');
+  // A turn that ended waiting (its status final) has nothing left to cancel: it is answered instead.
+  if (state === 'running' || (state === 'waiting' && !isTerminalStatus(job.status))) parts.push('cancellable');
   if (state === 'waiting' && job.threadId) parts.push('approvable');
   if (hasAnswer(job)) parts.push('answer');
   if (hasResult(job)) parts.push('result');

@@ -9,6 +9,8 @@ import { errorReason } from './agentWords';
 import { Emitter, type Event } from './emitter';
 import { JobFollower, type ResultView, type TraceLoad } from './jobFollower';
 import { type AgentJob, isActive, isTerminalStatus, type JobStorage, type KeptResult } from './jobModel';
+import { isWaiting } from '../api/agent/runOutcome';
+import { termsAcceptCalls } from '../api/agent/terms';
 import { JobRepository, mergeJobs, type PruneLimits } from './jobRepository';
 import { systemTimers, type Timers } from './jobPoller';
 
@@ -43,6 +45,14 @@ export interface JobStoreOptions {
 
 /** How long start() waits for storage to take a new job's record before showing the job as not saved. */
 export const START_SAVE_WAIT_MS = 10_000;
+
+/** How the user answered an approval: which calls (all when left out), always, and agreement to terms. */
+export interface ApprovalChoice {
+  callIds?: string[];
+  always?: boolean;
+  /** The user explicitly agreed to the terms a `terms` approval shows. */
+  acceptTerms?: boolean;
+}
 
 export type CancelResult = 'requested' | 'already-cancelled' | 'already-finished';
 
@@ -255,26 +265,44 @@ export class JobStore {
   }
 
   /**
-   * Answers a waiting run's approval. The service resumes the waiting run under the same id (the job
-   * runs again at once); a different id is a new turn of the thread, followed as a job of its own.
+   * Answers a waiting run's approval: the next turn of its thread, followed as a job of its own (the
+   * service may also resume the waiting run under its own id: then that job is followed again). The
+   * waiting record is marked answered at once, so it stops showing as waiting before the next poll.
+   * A `terms` approval is approved only with `acceptTerms` (the user explicitly agreed): the run's own
+   * `terms/accept` calls go first; nothing here accepts terms otherwise.
    */
-  async answerApproval(id: string, decision: 'approve' | 'decline'): Promise<AgentJob> {
+  async answerApproval(id: string, decision: 'approve' | 'decline', choice: ApprovalChoice = {}): Promise<AgentJob> {
     const job = this.require(id);
     const pending = job.pendingApproval;
-    if (!pending || !job.threadId) throw new Error('This run is not waiting for an approval.');
+    if (!pending || !isWaiting(job) || !job.threadId) throw new Error('This run is not waiting for an approval.');
     const threadId = job.threadId;
+    if (decision === 'approve' && pending.kind === 'terms') {
+      if (choice.acceptTerms !== true) throw new Error('These data terms are accepted only once you agree to them.');
+      const calls = termsAcceptCalls(job);
+      await this.follower.request((backend) => {
+        if (!backend.acceptTerms) throw new Error('This client cannot accept terms.');
+        return backend.acceptTerms(calls);
+      });
+    }
+    const callIds = decision === 'approve' && pending.kind === 'calls' ? choice.callIds : undefined;
+    const always = decision === 'approve' && pending.kind === 'calls' ? choice.always : undefined;
     const res = await this.follower.request((backend) => {
       if (!backend.answerApproval) throw new Error('This client cannot answer approvals.');
-      return backend.answerApproval({ threadId, approvalId: pending.approvalId, decision });
+      return backend.answerApproval({ threadId, approvalId: pending.id, decision, ...(callIds ? { callIds } : {}), ...(always !== undefined ? { always } : {}) });
     });
+    const answered = pending.kind === 'calls' ? (callIds ?? pending.calls.flatMap((c) => (c.id ? [c.id] : []))) : [];
+    job.pendingApproval = { ...pending, resolution: { approved: decision === 'approve', callIds: decision === 'approve' ? answered : [], always: always === true, byRunId: res.id } };
+    this.save(job);
+    this.changeEmitter.fire(id);
     if (res.id === id) {
-      delete job.pendingApproval;
-      this.save(job);
       this.follower.pollSoon(id);
       return job;
     }
+    const said = decision === 'approve'
+      ? pending.kind === 'terms' ? 'Agreed to the terms.' : 'Approved.'
+      : 'Declined.';
     const turn: AgentJob = {
-      id: res.id, prompt: decision === 'approve' ? 'Approved.' : 'Declined.', createdAt: this.timers.now(), origin: 'user', status: 'processing',
+      id: res.id, prompt: said, createdAt: this.timers.now(), origin: 'user', status: 'processing',
       ...threadOf({ threadId }, res), trace: { eventCount: 0, finished: false },
     };
     this.jobsById.set(turn.id, turn);

@@ -9,10 +9,12 @@ import { mergeToolCalls } from './eventSummary';
 import { JobNode, ThreadNode } from './jobNode';
 import { jobState } from './jobState';
 import type { JobStore } from './jobStore';
-import { ApprovalNode, ErrorNode, LoadingNode, NoEventsNode, NoTraceNode } from './placeholderNodes';
+import { paidWords } from '../api/agent/runOutcome';
+import { ApprovalItemNode, ApprovalNode, ErrorNode, LoadingNode, NoEventsNode, NoTraceNode, PaidCallsNode, SkippedProviderNode } from './placeholderNodes';
 import { jobRows, turnNumber } from './threadGroups';
 
-export type TreeNode = ThreadNode | JobNode | AgentNode | EventNode | ApprovalNode | LoadingNode | ErrorNode | NoTraceNode | NoEventsNode;
+export type TreeNode = ThreadNode | JobNode | AgentNode | EventNode | ApprovalNode | ApprovalItemNode | PaidCallsNode | SkippedProviderNode
+  | LoadingNode | ErrorNode | NoTraceNode | NoEventsNode;
 
 export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly nodes = new Map<string, JobNode>();
@@ -121,6 +123,10 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
   getParent(element: TreeNode): TreeNode | undefined {
     if (element instanceof ThreadNode) return undefined;
     if (element instanceof JobNode) return element.turn !== undefined ? this.threadOfJob.get(element.jobId) : undefined;
+    if (element instanceof ApprovalItemNode) {
+      const job = this.store.get(element.jobId);
+      return job?.pendingApproval ? new ApprovalNode(element.jobId, job) : this.nodes.get(element.jobId);
+    }
     return this.nodes.get(element.jobId);
   }
 
@@ -128,6 +134,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     if (!element) return this.rootRows();
     if (element instanceof ThreadNode) return this.turnNodes(element);
     if (element instanceof JobNode) return this.jobChildren(element.jobId);
+    if (element instanceof ApprovalNode) return element.children();
     if (element instanceof AgentNode) {
       const running = isRunning(this.store, element.jobId);
       return [
@@ -143,6 +150,9 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     if (!job) return [];
     const out: TreeNode[] = [];
     if (job.pendingApproval && jobState(job) === 'waiting') out.push(new ApprovalNode(jobId, job));
+    const paid = paidWords(job.exchange);
+    if (paid) out.push(new PaidCallsNode(jobId, paid));
+    (job.exchange?.skippedProviders ?? []).forEach((sp, i) => out.push(new SkippedProviderNode(jobId, i, sp)));
     if (job.pollError) out.push(new ErrorNode(jobId, job.pollError));
     const load = this.store.traceLoad(jobId);
     if (load.state === 'unavailable') return [...out, new NoTraceNode(jobId)];

@@ -1,12 +1,13 @@
 // `devindex agent …`: start, follow, cancel and inspect agent jobs from a terminal.
 import { readFileSync } from 'node:fs';
 import {
-  AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, AgentClient, isFoldedEvent, orderEvents, RETIRED_AGENT_MODELS, summarizeEvent,
+  AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, AGENT_ON_TERMS, AgentClient, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, isFoldedEvent, orderEvents, RETIRED_AGENT_MODELS, summarizeEvent,
   type AgentJobRecord, type AgentSchemaParam, type AgentSubmitParams, type AgentThread, type PendingApproval, type TraceEvent,
 } from '../api/agent/agentClient';
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../api/agent/pollSchedule';
 import { followRun, type RunFacts } from '../api/agent/runEngine';
-import { approvalWords, endMessage, jobState } from '../api/agent/runOutcome';
+import { approvalWords, callWords, endMessage, estimateWords, isWaiting, jobState, paidWords, skippedWords, termsName } from '../api/agent/runOutcome';
+import { termsAcceptCalls } from '../api/agent/terms';
 import { lastThread, rememberThread } from './cliState';
 import type { ClientOptions, DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -34,8 +35,18 @@ Subcommands:
                                  service's default
     --thread ID                  ask a follow-up in that thread (ids come from agent status)
     --continue                   ask a follow-up in the last thread this CLI started on this service
+    --toolkits LIST              paid tool calls: the toolkits the run may call (comma-separated, at
+                                 most ${EXCHANGE_MAX_TOOLKITS}); any of these four turns paid calls on
+    --max-calls N                paid tool calls: at most N (${EXCHANGE_MAX_CALLS.min} to ${EXCHANGE_MAX_CALLS.max})
+    --require-approval           paid tool calls: ask before each (needs --mode chat)
+    --on-terms ${AGENT_ON_TERMS.join('|')}           a provider whose data terms are not accepted: skip it (the
+                                 service's default) or ask you to accept them
     --approve APPROVAL_ID        with --thread or --continue: approve what a waiting run asks for (no
                                  prompt needed); --decline APPROVAL_ID declines it
+    --calls ID,ID                with --approve: only these calls (ids from agent status)
+    --always                     with --approve: allow these calls in the thread's later turns too
+    --accept-terms               with --approve on a terms approval: you have read the terms and agree
+                                 to them (they are accepted for your team, then the run goes on)
     --wait                       follow the run, printing events as they arrive (stops, exit 1, when
                                  the run waits for an approval)
   status <jobId> [--partial]     the job record (status, credits, thread, answer, suggestions, what a
@@ -70,6 +81,8 @@ const START: CliOptions = {
   ...COMMON, urls: { type: 'string', multiple: true }, schema: { type: 'string' }, 'max-credits': { type: 'string' },
   model: { type: 'string' }, effort: { type: 'string' }, 'strict-urls': { type: 'boolean' }, wait: { type: 'boolean' },
   mode: { type: 'string' }, thread: { type: 'string' }, continue: { type: 'boolean' }, approve: { type: 'string' }, decline: { type: 'string' },
+  calls: { type: 'string' }, always: { type: 'boolean' }, 'accept-terms': { type: 'boolean' },
+  toolkits: { type: 'string', multiple: true }, 'max-calls': { type: 'string' }, 'require-approval': { type: 'boolean' }, 'on-terms': { type: 'string' },
 };
 const SUBCOMMANDS: Record<string, { options: CliOptions; positionals: string[] }> = {
   start: { options: START, positionals: ['prompt'] },
@@ -111,6 +124,9 @@ export function parseAgentArgs(argv: string[]): Parsed | 'help' {
     if (values.approve !== undefined && values.decline !== undefined) throw new UsageError('--approve and --decline cannot be used together');
     if (values.thread !== undefined && values.continue) throw new UsageError('--thread and --continue cannot be used together: --continue means the last thread');
     if (answering && values.thread === undefined && !values.continue) throw new UsageError('--approve and --decline answer a waiting run in its thread: add --thread ID (or --continue)');
+    for (const f of ['calls', 'always', 'accept-terms'] as const) {
+      if (values[f] !== undefined && values.approve === undefined) throw new UsageError(`--${f} goes with --approve APPROVAL_ID`);
+    }
     if (positionals.length === 0 && !answering) throw new UsageError('agent start needs a prompt: devindex agent start "<prompt>"');
     args = positionals.length ? [positionals.join(' ')] : [];
   } else if (positionals.length !== spec.positionals.length) {
@@ -151,6 +167,15 @@ export function submitParamsFrom(p: Parsed): AgentSubmitParams {
   if (v['strict-urls'] === true) params.strictConstrainToURLs = true;
   if (typeof v.mode === 'string') params.mode = v.mode as AgentSubmitParams['mode'];
   if (typeof v.thread === 'string') params.threadId = v.thread;
+  // Paid tool calls: the client checks the bounds (and requireApproval's need of chat mode) before sending.
+  const exchange: NonNullable<AgentSubmitParams['exchange']> = {};
+  const toolkits = splitList(v.toolkits as string[] | undefined);
+  if (toolkits !== undefined) exchange.toolkits = toolkits;
+  const maxCalls = numberFlag(v['max-calls'] as string | undefined);
+  if (maxCalls !== undefined) exchange.maxCalls = maxCalls;
+  if (v['require-approval'] === true) exchange.requireApproval = true;
+  if (typeof v['on-terms'] === 'string') exchange.onTermsRequired = v['on-terms'] as NonNullable<AgentSubmitParams['exchange']>['onTermsRequired'];
+  if (Object.keys(exchange).length) params.exchange = exchange;
   return params;
 }
 
@@ -196,9 +221,16 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
           submit!.threadId = last.threadId;
         }
         const approvalId = (parsed.values.approve ?? parsed.values.decline) as string | undefined;
+        const approving = parsed.values.approve !== undefined;
+        if (approvalId !== undefined && approving) {
+          const refused = await acceptTermsIfAsked(agent, submit!.threadId!, approvalId, parsed.values['accept-terms'] === true, io, call);
+          if (refused !== undefined) return refused;
+        }
+        const callIds = splitList(typeof parsed.values.calls === 'string' ? [parsed.values.calls] : undefined);
         const r = approvalId !== undefined
           ? await agent.answerApproval({
-            threadId: submit!.threadId!, approvalId, decision: parsed.values.approve !== undefined ? 'approve' : 'decline',
+            threadId: submit!.threadId!, approvalId, decision: approving ? 'approve' : 'decline',
+            ...(callIds ? { callIds } : {}), ...(parsed.values.always === true ? { always: true } : {}),
             ...(submit!.prompt ? { prompt: submit!.prompt } : {}),
           }, call)
           : await agent.submit(submit!, call);
@@ -298,8 +330,10 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
 }
 
 export function formatJob(job: AgentJobRecord, jobId?: string): string {
-  const waiting = job.pendingApproval && job.status === 'processing' ? job.pendingApproval : undefined;
-  const lines = [...(job.id ? [`id:           ${clean(job.id)}`] : []), `status:       ${clean(job.status)}${waiting ? ' (waiting for your approval)' : ''}`];
+  // A run with an unanswered approval waits for the caller, whatever its status says: said first.
+  const waiting = job.pendingApproval && isWaiting({ pendingApproval: job.pendingApproval }) ? job.pendingApproval : undefined;
+  const status = waiting ? `waiting for your approval (the service's status: ${clean(job.status)})` : clean(job.status);
+  const lines = [...(job.id ? [`id:           ${clean(job.id)}`] : []), `status:       ${status}`];
   if (job.threadId) lines.push(`thread:       ${clean(job.threadId)}${job.threadTurn !== undefined ? `, turn ${job.threadTurn}` : ''}`);
   if (job.mode) lines.push(`mode:         ${clean(job.mode)}`);
   if (job.creditsUsed !== undefined) lines.push(`credits used: ${job.creditsUsed}${job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''}`);
@@ -310,6 +344,7 @@ export function formatJob(job: AgentJobRecord, jobId?: string): string {
   if (job.data !== undefined && job.data !== null) lines.push('data:', ...clean(boundedJson(job.data, 2)).split('\n').map((l) => `  ${l}`));
   if (job.partial !== undefined && job.partial !== null) lines.push(`partial result: kept by the service (print it with devindex agent status ${jobId ?? 'JOB'} --partial)`);
   if (waiting) lines.push(...approvalLines(waiting, job.threadId));
+  lines.push(...exchangeLines(job.exchange ?? undefined));
   if (typeof job.message === 'string' && job.message) lines.push('answer:', ...answerLines(job.message));
   if (job.suggestions?.length) lines.push(...suggestionLines(job.suggestions, job.threadId));
   return `${lines.join('\n')}\n`;
@@ -326,15 +361,70 @@ function suggestionLines(suggestions: ReadonlyArray<{ label?: string; prompt: st
   return ['suggested follow-ups:', ...suggestions.map((x) => `  ${clean(x.label ?? x.prompt).replace(/\s+/g, ' ')}: ${ask} ${shellQuote(clean(x.prompt).replace(/\s+/g, ' '))}`)];
 }
 
-/** What a waiting run asks for, and the two commands that answer it. */
-function approvalLines(p: PendingApproval, threadId: string | undefined): string[] {
+/** What a waiting run asks for (each call with its estimate and the sum, or each provider's terms), and the commands that answer it. */
+export function approvalLines(p: PendingApproval, threadId: string | undefined): string[] {
   const thread = threadId ? `--thread ${shellQuote(threadId)}` : '--thread THREAD';
-  const id = shellQuote(clean(p.approvalId));
+  const id = shellQuote(clean(p.id));
   const lines = [`waiting for:  ${clean(approvalWords(p))}`];
-  for (const c of p.calls ?? []) if (c.arguments !== undefined) lines.push(`  ${clean(c.name ?? c.id ?? 'call')}(${clean(boundedJson(c.arguments, 0)).slice(0, 200)})`);
-  if (p.terms?.url) lines.push(`  terms: ${clean(p.terms.url)}`);
-  lines.push(`  approve: devindex agent start ${thread} --approve ${id}`, `  decline: devindex agent start ${thread} --decline ${id}`);
+  if (p.reason) lines.push(`  why: ${clean(p.reason).replace(/\s+/g, ' ')}`);
+  for (const c of p.calls) {
+    const input = c.input === undefined ? '' : ` ${clean(boundedJson(c.input, 0)).slice(0, 200)}`;
+    lines.push(`  call ${clean(c.id ?? '?')}: ${clean(callWords(c))}${input}`);
+  }
+  const est = estimateWords(p.calls);
+  if (p.calls.length > 1 && est) lines.push(`  in all: ${est}`);
+  for (const t of p.terms) lines.push(`  ${clean(termsName(t))}${t.url ? `: ${clean(t.url)}` : ''}`);
+  if (p.kind === 'terms') {
+    lines.push(`  agree:   read the terms above, then: devindex agent start ${thread} --approve ${id} --accept-terms`);
+  } else {
+    lines.push(`  approve: devindex agent start ${thread} --approve ${id}${p.calls.length > 1 ? ' [--calls ID,ID]' : ''} [--always]`);
+  }
+  lines.push(`  decline: devindex agent start ${thread} --decline ${id}`);
   return lines;
+}
+
+/** What a run paid for tool calls, and each provider it skipped with its terms and how to include it. */
+export function exchangeLines(x: AgentJobRecord['exchange']): string[] {
+  const lines: string[] = [];
+  const paid = paidWords(x ?? undefined);
+  if (paid) lines.push(`paid calls:   ${clean(paid)}`);
+  for (const sp of x?.skippedProviders ?? []) {
+    lines.push(`skipped:      ${clean(skippedWords(sp))}`);
+    if (sp.termsUrl) lines.push(`  terms: ${clean(sp.termsUrl)}`);
+    lines.push('  to include it next time: accept its terms there, or start with --on-terms ask to be asked');
+  }
+  return lines;
+}
+
+/**
+ * Before approving: a `terms` approval is answered only with --accept-terms (the user read the terms
+ * and agrees); then its terms/accept calls run first. Returns an exit code when it refuses, else undefined.
+ * The approval is looked up in the thread; when it cannot be found, the service decides.
+ */
+async function acceptTermsIfAsked(agent: AgentClient, threadId: string, approvalId: string, agreed: boolean, io: CliIo,
+  call: { signal?: AbortSignal }): Promise<number | undefined> {
+  let run;
+  try {
+    const t = await agent.thread(threadId, {}, call);
+    run = t.runs.find((r) => r.pendingApproval?.id === approvalId);
+  } catch {
+    run = undefined;
+  }
+  const p = run?.pendingApproval ?? undefined;
+  if (!run || !p || p.kind !== 'terms') {
+    if (agreed) io.err(`devindex agent: --accept-terms: approval ${clean(approvalId)} asks for no terms; approving it as usual\n`);
+    return undefined;
+  }
+  if (!agreed) {
+    io.err([`devindex agent: approval ${clean(approvalId)} asks you to accept data terms:`,
+      ...p.terms.map((t) => `  ${clean(termsName(t))}${t.url ? `: ${clean(t.url)}` : ''}`),
+      'Read them; to agree, run the same command with --accept-terms (nothing was sent).'].join('\n') + '\n');
+    return EXIT_USAGE;
+  }
+  const calls = termsAcceptCalls({ pendingApproval: p, exchange: run.exchange ?? undefined });
+  await agent.acceptTerms(calls, call);
+  io.err(`devindex agent: accepted ${p.terms.map((t) => clean(termsName(t))).join('; ')} for your team\n`);
+  return undefined;
 }
 
 /** A thread's turns, oldest first: turn, status, mode, job id, prompt. */
@@ -408,6 +498,7 @@ async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, 
     stopWhenWaiting: true,
   });
   if (r.waiting && r.facts.pendingApproval) {
+    // Waiting is said first, whatever the status: the run goes on only once someone answers.
     if (json) io.out(`${JSON.stringify(r.record ?? null)}\n`);
     else io.out(`Agent job ${id} waits for your approval; it goes on only once you answer.\n${approvalLines(r.facts.pendingApproval, r.facts.threadId).join('\n')}\n`);
     return EXIT_FAILURE;
@@ -431,6 +522,7 @@ export function finalWords(facts: RunFacts, submitted: AgentSubmitParams, record
   if (msg?.detail) lines.push(`The service said: ${clean(msg.detail)}`);
   if (state === 'completed' && typeof record?.message === 'string' && record.message) lines.push(clean(record.message).replace(/\s+$/, ''));
   else if (state === 'completed' && record?.data !== undefined && record.data !== null) lines.push(clean(boundedJson(record.data, 2)));
+  lines.push(...exchangeLines(record?.exchange ?? facts.exchange));
   if (record?.suggestions?.length) lines.push(...suggestionLines(record.suggestions, record.threadId ?? facts.threadId));
   if (facts.threadId) lines.push(`Ask a follow-up: devindex agent start --thread ${shellQuote(facts.threadId)} "<prompt>" (or --continue)`);
   // Production keeps what the run gathered until the job expires: said last, it is the next step.

@@ -269,5 +269,5 @@ function moreTtl(env: NodeJS.ProcessEnv): { ttlMs?: number } {
 function pollTiming(env: NodeJS.ProcessEnv): ToolDeps['pollTiming'] {
   const n = Number(env.DEVINDEX_POLL_MS);
   if (!Number.isFinite(n) || n < 50 || n > 60_000) return undefined;
-  return { fastMs: n, maxMs: n * 4, nearEndMs: n, nearEndMaxMs: n * 2, graceMs: n };
+  return { fastMs: n, maxMs: n * 4, nearEndMs: n, nearEndMaxMs: n * 2, graceMs: n, waitingMs: n * 4 };
 }

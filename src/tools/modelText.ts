@@ -2,9 +2,9 @@
 // `devindex mcp`: results with kind, provenance, link, license and passages, then the coverage notes
 // in plain words; errors that say what happened and how to fix the call. Bounded by a size budget
 // that shortens passages before it drops results, and says what it cut. No vscode import.
-import type { AgentJobRecord, AgentSnapshot, AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
+import type { AgentJobRecord, AgentSnapshot, AgentTrace, PendingApproval, TraceEvent } from '../api/agent/agentSchemas';
 import { ApiError } from '../api/errors';
-import { approvalWords } from '../api/agent/runOutcome';
+import { approvalWords, callWords, isWaiting, paidWords, skippedWords, termsName } from '../api/agent/runOutcome';
 import { untilWords } from '../api/waitWords';
 import type { ParamIssue } from '../api/params';
 import { clean, scrubSecret } from './text';
@@ -136,15 +136,23 @@ function jsonBlock(v: unknown, maxChars: number): string {
 
 /** Status, then result or reason, then the trace summary (or why there is none). */
 export function jobStatusText(jobId: string, job: AgentJobRecord, trace: { trace?: AgentTrace; unavailable?: string }, o: { surface: Surface; maxChars: number }): string {
-  const lines: string[] = [`Agent job ${jobId}: ${clean(job.status)}.`];
+  // A run with an unanswered approval waits for the user, whatever its status says: said first.
+  const waiting = job.pendingApproval && isWaiting({ pendingApproval: job.pendingApproval }) ? job.pendingApproval : undefined;
+  const lines: string[] = [waiting ? `Agent job ${jobId}: waiting for the user's approval (the service's status: ${clean(job.status)}).` : `Agent job ${jobId}: ${clean(job.status)}.`];
   if (job.creditsUsed !== undefined) lines.push(`Credits used: ${job.creditsUsed}${job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''}.`);
   if (job.model) lines.push(`Model: ${clean(job.model)}.`);
   if (job.expiresAt) lines.push(`Expires: ${clean(job.expiresAt)} (the service forgets the job then; after that its status, result and snapshots are not found).`);
   if (job.threadId) lines.push(`Thread: ${clean(job.threadId)}${job.threadTurn !== undefined ? `, turn ${job.threadTurn}` : ''} (start a job with this threadId to ask a follow-up).`);
-  const waiting = job.status === 'processing' && job.pendingApproval ? job.pendingApproval : undefined;
   if (waiting) {
-    lines.push(`Waiting for the user: ${clean(approvalWords(waiting))}. It does not go on until the user answers; ${approvalAdvice(o.surface, job.threadId, waiting.approvalId)}`);
+    lines.push(`Waiting for the user: ${clean(approvalWords(waiting))}. It does not go on until the user answers; ${approvalAdvice(o.surface, job.threadId, waiting)}`);
+    for (const c of waiting.calls) lines.push(`- call ${clean(c.id ?? '?')}: ${clean(callWords(c))}`);
+    for (const t of waiting.terms) lines.push(`- ${clean(termsName(t))}${t.url ? `: ${clean(t.url)}` : ''}`);
   } else if (job.status === 'processing') lines.push('Still running: call devIndex_agentJobStatus again in a little while.');
+  const paid = paidWords(job.exchange ?? undefined);
+  if (paid) lines.push(`Paid tool calls: ${clean(paid)}.`);
+  for (const sp of job.exchange?.skippedProviders ?? []) {
+    lines.push(`${clean(skippedWords(sp))}${sp.termsUrl ? `; its terms: ${clean(sp.termsUrl)}` : ''}. Only the user can accept them; a later job can include it with onTermsRequired "ask".`);
+  }
   if (job.error) lines.push(`Reason: ${clean(job.error)}`);
   const partial = (job as Record<string, unknown>).partial;
   const summary = trace.trace ? traceSummary(trace.trace, o) : trace.unavailable ? `Trace: ${clean(trace.unavailable)}` : '';
@@ -160,10 +168,20 @@ export function jobStatusText(jobId: string, job: AgentJobRecord, trace: { trace
   return lines.join('\n');
 }
 
-function approvalAdvice(surface: Surface, threadId: string | undefined, approvalId: string): string {
+/**
+ * How a waiting run is answered. Terms are the user's alone to accept: the model is told to show the
+ * terms and leave the decision to the user. Calls: the user answers, or the model asks with
+ * devIndex_answerApproval (the editor asks the user to confirm it).
+ */
+function approvalAdvice(surface: Surface, threadId: string | undefined, p: PendingApproval): string {
+  if (p.kind === 'terms') {
+    return surface === 'editor'
+      ? 'only the user can accept data terms: show the user the terms below and ask them to read them and agree (or decline) on the job\'s row in the Agent Jobs view.'
+      : `only the user can accept data terms: show the user the terms below and ask them to read them; to agree they run devindex agent start --thread ${threadId ?? 'THREAD'} --approve ${p.id} --accept-terms (or --decline ${p.id}).`;
+  }
   return surface === 'editor'
-    ? 'ask the user to Approve or Decline it on the job\'s row in the Agent Jobs view.'
-    : `ask the user to approve or decline it (devindex agent start --thread ${threadId ?? 'THREAD'} --approve ${approvalId}, or --decline ${approvalId}).`;
+    ? 'ask the user to Approve or Decline it on the job\'s row in the Agent Jobs view, or call devIndex_answerApproval (the user confirms it).'
+    : `ask the user whether to approve; then call devIndex_answerApproval, or the user runs devindex agent start --thread ${threadId ?? 'THREAD'} --approve ${p.id} (or --decline ${p.id}).`;
 }
 
 /** Text cut at `max` characters, saying how much there was. */
@@ -177,7 +195,7 @@ export function jobStartedText(jobId: string, maxCredits: number | undefined, o:
   return `Started agent job ${jobId}${ceiling}. It runs asynchronously; call devIndex_agentJobStatus with this jobId to read its progress and, once completed, its result.${where}`;
 }
 
-export function snapshotText(jobId: string, snap: AgentSnapshot, o: { maxChars: number }): string {
+export function snapshotText(jobId: string, snap: AgentSnapshot & { snapshot: string }, o: { maxChars: number }): string {
   const body = clean(snap.snapshot);
   const cut = body.length > o.maxChars - 200;
   const shown = cut ? body.slice(0, Math.max(0, o.maxChars - 200)) : body;

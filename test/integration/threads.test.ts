@@ -49,7 +49,7 @@ describe('issue 19: threads, chat answers and approvals', function () {
           followUps.push({ suggestions: o.suggestions, value: o.value });
           return followUpAnswer(o);
         },
-        confirm: async () => true,
+        approve: async () => ({}),
         show,
       },
     }, async (id) => { revealed.push(id); });
@@ -142,7 +142,7 @@ describe('issue 19: threads, chat answers and approvals', function () {
     const children = await feature.tree.getChildren(node!);
     assert.ok(children[0] instanceof ApprovalNode, 'the first row under it says what it waits for');
     assert.ok(feature.store.isPolling(id), 'polling goes on while it waits');
-    const approvalId = feature.store.get(id)!.pendingApproval!.approvalId;
+    const approvalId = feature.store.get(id)!.pendingApproval!.id;
     await sandboxRequests('DELETE');
     await feature.commands['devIndex.agent.approve']({ jobId: id });
     assert.notEqual(jobState(feature.store.get(id)!), 'waiting', 'running again at once');

@@ -3,11 +3,11 @@
 // every error it throws is an AgentError stamped with one reason (`reasonOf`), and its message says
 // what to do next. The surfaces keep their own words per reason; nothing re-reads the service's text.
 import {
-  AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, type AgentErrorReason, type AgentMode, EXCHANGE_MAX_CALLS, isValidIntegration,
+  AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, AGENT_ON_TERMS, type AgentErrorReason, type AgentMode, type AgentOnTermsRequired, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, isValidIntegration,
   NAMED_INTEGRATIONS, reasonOf,
 } from './agentConstants';
 import {
-  AgentJobRecordSchema, CancelResponseSchema, ListResponseSchema, SnapshotResponseSchema, SubmitResponseSchema,
+  AgentJobRecordSchema, CancelResponseSchema, ExchangeAnswerSchema, type ExchangeCall, ListResponseSchema, SnapshotResponseSchema, SubmitResponseSchema,
   ThreadResponseSchema, TraceResponseSchema, type AgentCancelResponse, type AgentJobRecord, type AgentList, type AgentListEntry,
   type AgentSnapshot, type AgentSubmitResponse, type AgentThread, type AgentTrace,
 } from './agentSchemas';
@@ -19,11 +19,14 @@ import { grouped } from '../grouped';
 export * from './agentSchemas';
 export * from './agentTrace';
 export {
-  AGENT_EFFORTS, AGENT_ERROR_REASONS, AGENT_MODELS, AGENT_MODES, DEFAULT_AGENT_MODEL, EXCHANGE_MAX_CALLS, FOLDED_EVENT_TYPES, type AgentMode, RETIRED_AGENT_MODELS, NAMED_INTEGRATIONS,
+  AGENT_EFFORTS, AGENT_ERROR_REASONS, AGENT_MODELS, AGENT_MODES, AGENT_ON_TERMS, DEFAULT_AGENT_MODEL, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, FOLDED_EVENT_TYPES, type AgentMode, RETIRED_AGENT_MODELS, NAMED_INTEGRATIONS,
   isValidIntegration, reasonOf, type AgentErrorReason,
 } from './agentConstants';
 
 export const AGENT_PATH = '/v2/agent';
+/** Exchange calls (terms/accept) run through the scrape endpoint (addendum, "Accepting terms"). */
+export const SCRAPE_PATH = '/v2/scrape';
+const MAX_TERMS_CALLS = 5;
 export const PROMPT_MAX_LENGTH = 10_000;
 /** Pages of the job list followed at most by `listAll` (20 jobs a page). */
 export const MAX_LIST_PAGES = 10;
@@ -55,6 +58,8 @@ const ZDR_PREFIX = 'Your team has zero data retention enabled. This is not suppo
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A snapshot id is one safe path segment: letters, digits, `_` and `-`, 1 to 128 characters. */
 const SNAPSHOT_ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
+/** A toolkit's name in `exchange.toolkits`. */
+const TOOLKIT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** A JSON Schema (an object), `true` / `false`, or `null` (no schema). */
 export type AgentSchemaParam = Record<string, unknown> | boolean | null;
@@ -77,11 +82,21 @@ export interface AgentSubmitParams {
   exchange?: AgentExchange;
 }
 
+/**
+ * Paid tool calls through the service's exchange (SDK `AgentExchangeOptions`), and the caller's
+ * answer to a pending approval. `toolkits`, `maxCalls`, `requireApproval` or `onTermsRequired` turn
+ * paid calls on: `enabled: true` is sent with them.
+ */
 export interface AgentExchange {
   enabled?: boolean;
+  /** At most EXCHANGE_MAX_TOOLKITS names. */
   toolkits?: string[];
+  /** EXCHANGE_MAX_CALLS.min to .max. */
   maxCalls?: number;
+  /** Ask before each paid call; needs `mode: "chat"` on the same request. */
   requireApproval?: boolean;
+  /** A provider whose terms the team has not accepted: skip it (the service's default) or ask. */
+  onTermsRequired?: AgentOnTermsRequired;
   approve?: { approvalId: string; callIds?: string[]; always?: boolean };
   decline?: { approvalId: string };
 }
@@ -173,16 +188,21 @@ export function validateAgentSubmit(p: AgentSubmitParams, rules: SubmitRules = {
   if (input.mode !== undefined && !(AGENT_MODES as readonly unknown[]).includes(input.mode)) {
     issues.push({ field: 'mode', message: `mode must be one of ${AGENT_MODES.join(', ')}; got ${short(input.mode)}` });
   }
-  if (input.exchange !== undefined) issues.push(...exchangeIssues(input.exchange));
+  if (input.exchange !== undefined) issues.push(...exchangeIssues(input.exchange, input));
   if (issues.length) return { ok: false, issues };
   const body: Record<string, unknown> = {};
   for (const k of ['prompt', 'urls', 'schema', 'maxCredits', 'model', 'effort', 'strictConstrainToURLs', 'origin', 'integration', 'threadId', 'mode', 'exchange']) {
     if (input[k] !== undefined) body[k] = input[k];
   }
+  const x = body.exchange as AgentExchange | undefined;
+  if (x && x.enabled === undefined && PAID_CALL_SETTINGS.some((k) => x[k] !== undefined)) body.exchange = { enabled: true, ...x };
   return { ok: true, body };
 }
 
-function exchangeIssues(x: unknown): ParamIssue[] {
+/** The exchange settings that turn paid calls on (`enabled: true` is sent with any of them). */
+const PAID_CALL_SETTINGS = ['toolkits', 'maxCalls', 'requireApproval', 'onTermsRequired'] as const;
+
+function exchangeIssues(x: unknown, input: Record<string, unknown>): ParamIssue[] {
   if (x === null || typeof x !== 'object' || Array.isArray(x)) return [{ field: 'exchange', message: `exchange must be an object; got ${short(x)}` }];
   const e = x as Record<string, unknown>;
   const out: ParamIssue[] = [];
@@ -193,8 +213,19 @@ function exchangeIssues(x: unknown): ParamIssue[] {
   for (const k of ['enabled', 'requireApproval'] as const) {
     if (e[k] !== undefined && typeof e[k] !== 'boolean') out.push({ field: `exchange.${k}`, message: `exchange.${k} must be true or false; got ${short(e[k])}` });
   }
-  if (e.toolkits !== undefined && (!Array.isArray(e.toolkits) || e.toolkits.some((t) => typeof t !== 'string'))) {
-    out.push({ field: 'exchange.toolkits', message: 'exchange.toolkits must be a list of toolkit names' });
+  if (e.toolkits !== undefined) {
+    if (!Array.isArray(e.toolkits) || e.toolkits.some((t) => typeof t !== 'string' || !TOOLKIT_RE.test(t))) {
+      out.push({ field: 'exchange.toolkits', message: 'exchange.toolkits must be a list of toolkit names (letters, digits, ".", "_" or "-", for example github)' });
+    } else if (e.toolkits.length > EXCHANGE_MAX_TOOLKITS) {
+      out.push({ field: 'exchange.toolkits', message: `exchange.toolkits names at most ${EXCHANGE_MAX_TOOLKITS} toolkits; got ${e.toolkits.length}` });
+    }
+  }
+  if (e.onTermsRequired !== undefined && !(AGENT_ON_TERMS as readonly unknown[]).includes(e.onTermsRequired)) {
+    out.push({ field: 'exchange.onTermsRequired', message: `exchange.onTermsRequired must be one of ${AGENT_ON_TERMS.join(', ')}; got ${short(e.onTermsRequired)}` });
+  }
+  // The service's gateway turns the back end's refusal into a bare 500, so this is checked here.
+  if (e.requireApproval === true && input.mode !== 'chat') {
+    out.push({ field: 'exchange.requireApproval', message: 'exchange.requireApproval needs mode "chat" on the same request (approvals are asked for in a chat); add mode chat or leave requireApproval out' });
   }
   for (const k of ['approve', 'decline'] as const) {
     const a = e[k];
@@ -202,7 +233,10 @@ function exchangeIssues(x: unknown): ParamIssue[] {
     const id = a && typeof a === 'object' ? (a as { approvalId?: unknown }).approvalId : undefined;
     if (typeof id !== 'string' || !SNAPSHOT_ID_RE.test(id)) out.push({ field: `exchange.${k}.approvalId`, message: `exchange.${k}.approvalId must be the approval's id (as the run's pendingApproval gives it); got ${short(id)}` });
     const callIds = a && typeof a === 'object' ? (a as { callIds?: unknown }).callIds : undefined;
-    if (callIds !== undefined && (!Array.isArray(callIds) || callIds.some((c) => typeof c !== 'string'))) out.push({ field: `exchange.${k}.callIds`, message: `exchange.${k}.callIds must be a list of call ids` });
+    if (callIds !== undefined && (!Array.isArray(callIds) || callIds.some((c) => typeof c !== 'string' || !c))) out.push({ field: `exchange.${k}.callIds`, message: `exchange.${k}.callIds must be a list of call ids` });
+    const always = a && typeof a === 'object' ? (a as { always?: unknown }).always : undefined;
+    if (always !== undefined && typeof always !== 'boolean') out.push({ field: `exchange.${k}.always`, message: `exchange.${k}.always must be true or false; got ${short(always)}` });
+    if (input.threadId === undefined) out.push({ field: 'threadId', message: `exchange.${k} answers a run's approval in its thread, so threadId is required` });
   }
   if (e.approve !== undefined && e.decline !== undefined) out.push({ field: 'exchange', message: 'exchange cannot both approve and decline' });
   return out;
@@ -231,7 +265,7 @@ export function invalidSchemaReason(error: string | undefined): string | undefin
   return error.slice(AGENT_ERRORS.invalidSchemaPrefix.length).replace(/^[\s.:]+/, '').trim() || 'no reason given';
 }
 
-type Op = 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'list' | 'thread';
+type Op = 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'list' | 'thread' | 'terms';
 
 /** What kind of failure an ApiError from this client's endpoints is. */
 function classify(e: ApiError, op: Op): AgentErrorReason {
@@ -430,12 +464,18 @@ export class AgentClient {
     return this.call({ op: 'trace', jobId }, () => this.client.request({ method: 'GET', path: `${jobPath(jobId)}/trace`, query, schema: TraceResponseSchema, retry: 'spec' }, opts));
   }
 
-  async snapshot(jobId: string, snapshotId: string, opts?: CallOptions): Promise<AgentSnapshot> {
+  /**
+   * A snapshot of an artifact. The SDK declares `snapshot` optional: an answer without it (`{ success:
+   * false, error }`) is the service's word, thrown with its text (reason `other`), not an invalid response.
+   */
+  async snapshot(jobId: string, snapshotId: string, opts?: CallOptions): Promise<AgentSnapshot & { snapshot: string }> {
     const issues = [validateJobId(jobId), validateSnapshotId(snapshotId)].filter((i): i is ParamIssue => !!i);
     if (issues.length) throw invalid(issues, 'snapshot request');
-    return this.call({ op: 'snapshot', jobId, snapshotId }, () => this.client.request({
+    const res = await this.call({ op: 'snapshot', jobId, snapshotId }, () => this.client.request({
       method: 'GET', path: `${jobPath(jobId)}/snapshots/${encodeURIComponent(snapshotId)}`, schema: SnapshotResponseSchema, retry: 'spec',
     }, opts));
+    if (res.snapshot === undefined) throw withoutRecord(`snapshot ${snapshotId} of job ${jobId}`, res.error);
+    return { ...res, snapshot: res.snapshot };
   }
 
   /** A thread and its turns, oldest first (`GET /v2/agent/threads/{id}`); `includeData` adds each turn's data and answer. */
@@ -447,6 +487,7 @@ export class AgentClient {
     const res = await this.call({ op: 'thread', threadId }, () => this.client.request({
       method: 'GET', path: `${AGENT_PATH}/threads/${encodeURIComponent(threadId)}`, query, schema: ThreadResponseSchema, retry: 'spec',
     }, opts));
+    if (!res.thread) throw withoutRecord(`thread ${threadId}`, res.error);
     return res.thread;
   }
 
@@ -455,6 +496,25 @@ export class AgentClient {
    * `exchange.approve` or `exchange.decline` and the approval's id. The prompt says the decision in
    * words (the specification requires one).
    */
+  /**
+   * Accepts providers' data terms: runs the `terms/accept` Exchange calls a run's
+   * `exchange.requiresAction` handed over (`POST /v2/scrape` with `{ alexandria: [...] }`). Only ever
+   * called after the user explicitly agreed; nothing in this product calls it on its own.
+   */
+  async acceptTerms(calls: readonly ExchangeCall[], opts?: CallOptions): Promise<{ creditsCost?: number }> {
+    const issues: ParamIssue[] = [];
+    if (calls.length === 0 || calls.length > MAX_TERMS_CALLS) issues.push({ field: 'alexandria', message: `between 1 and ${MAX_TERMS_CALLS} terms/accept calls; got ${calls.length}` });
+    calls.forEach((c, i) => {
+      if (c.provider !== 'firecrawl' || c.capability !== 'terms/accept' || c.options?.confirmed !== true || typeof c.options?.provider !== 'string') {
+        issues.push({ field: `alexandria[${i}]`, message: 'only a terms/accept call from the run\'s requiresAction, with confirmed: true, is sent' });
+      }
+    });
+    if (issues.length) throw invalid(issues, 'terms acceptance');
+    const body = { alexandria: calls.map((c) => ({ provider: c.provider, capability: c.capability, options: c.options })) };
+    const res = await this.call({ op: 'terms' }, () => this.client.request({ method: 'POST', path: SCRAPE_PATH, body, schema: ExchangeAnswerSchema, retry: 'spec' }, opts));
+    return { creditsCost: res.creditsCost ?? res.data?.creditsCost };
+  }
+
   async answerApproval(a: { threadId: string; approvalId: string; decision: 'approve' | 'decline'; callIds?: string[]; always?: boolean; prompt?: string },
     opts?: CallOptions): Promise<{ id: string; response: AgentSubmitResponse }> {
     const exchange: AgentExchange = a.decision === 'approve'
@@ -523,6 +583,13 @@ export class AgentClient {
       throw new AgentError(e, reason, e.status ? `${said} (HTTP ${e.status}): ${step}` : `${said}: ${step}`);
     }
   }
+}
+
+/** An answer that came without the record it was asked for: the service's own words, as an error to show. */
+function withoutRecord(what: string, error: string | undefined): AgentError {
+  const said = error ? error.replace(/\s+/g, ' ').trim().slice(0, 500) : undefined;
+  const e = new ApiError({ kind: 'http', status: 200, error: said, message: `The service sent no ${what}${said ? `: ${said}` : ''}`, retryable: false, attempts: 1 });
+  return new AgentError(e, 'other');
 }
 
 function jobPath(jobId: string): string {

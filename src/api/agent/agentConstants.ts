@@ -14,6 +14,11 @@ export const AGENT_MODES = ['chat', 'extract'] as const;
 export type AgentMode = (typeof AGENT_MODES)[number];
 /** `exchange.maxCalls` bounds. */
 export const EXCHANGE_MAX_CALLS = { min: 1, max: 30 } as const;
+/** At most this many toolkits in `exchange.toolkits`. */
+export const EXCHANGE_MAX_TOOLKITS = 5;
+/** `exchange.onTermsRequired`: skip a provider whose terms are not accepted (the service's default), or ask. */
+export const AGENT_ON_TERMS = ['skip', 'ask'] as const;
+export type AgentOnTermsRequired = (typeof AGENT_ON_TERMS)[number];
 export const KNOWN_OUTCOMES = ['succeeded', 'failed', 'cancelled', 'refused', 'credit_limit_reached'] as const;
 export const KNOWN_ERROR_CODES = ['cancelled', 'credit_limit_reached', 'parent_finished', 'refused', 'internal'] as const;
 

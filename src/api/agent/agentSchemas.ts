@@ -19,52 +19,153 @@ const threadFields = {
   threadTurn: soft(z.number()),
 };
 
-/** A follow-up the service proposes after a turn (`suggestions`). Entries without a prompt are dropped. */
+/**
+ * A follow-up the service proposes after a turn (`suggestions`). The SDK allows an empty `prompt`:
+ * then the label is what is sent. Entries with neither are dropped.
+ */
 export const SuggestionSchema = z.looseObject({
   label: soft(z.string()),
-  prompt: z.string().min(1),
+  prompt: z.string().catch(''),
+}).transform((s, ctx) => {
+  const prompt = s.prompt.trim() ? s.prompt : (s.label ?? '');
+  if (!prompt.trim()) {
+    ctx.addIssue({ code: 'custom', message: 'a suggestion with neither prompt nor label' });
+    return z.NEVER;
+  }
+  return { ...s, prompt };
 });
-export type AgentSuggestion = z.infer<typeof SuggestionSchema>;
+export type AgentSuggestion = z.output<typeof SuggestionSchema>;
 
 const suggestions = z.array(z.unknown()).catch([]).transform((l) => l.flatMap((s) => {
   const p = SuggestionSchema.safeParse(s);
   return p.success ? [p.data] : [];
 }));
 
-/** One tool call a waiting run asks the caller to approve. `id` or `callId`, `name` or `toolName`. */
-export const ApprovalCallSchema = z.looseObject({
-  id: soft(z.string()),
-  callId: soft(z.string()),
-  name: soft(z.string()),
-  toolName: soft(z.string()),
-  toolkit: soft(z.string()),
-  arguments: z.unknown().optional(),
-}).transform((c) => ({ ...c, id: c.id ?? c.callId, name: c.name ?? c.toolName }));
-export type ApprovalCall = z.infer<typeof ApprovalCallSchema>;
+/** A list of objects read item by item: an item that does not parse is left out, never the list. */
+function listOf<T extends z.ZodType>(item: T) {
+  return z.array(z.unknown()).catch([]).transform((l) => l.flatMap((x) => {
+    const p = item.safeParse(x);
+    return p.success ? [p.data as z.output<T>] : [];
+  }));
+}
 
 /**
- * The run waits for the caller (`pendingApproval`): tool calls to approve (`kind: calls`) or terms
- * to accept (`kind: terms`). Any other kind is kept as it came and shown raw.
+ * A paid call a waiting run holds back (SDK `PendingApprovalCall`): `{ id, provider, capability,
+ * input, more?, creditsEstimate }`. A call without an estimate (`null`, or none at all) is still listed.
+ */
+export const ApprovalCallSchema = z.looseObject({
+  id: soft(z.string()),
+  provider: soft(z.string()),
+  capability: soft(z.string()),
+  input: z.unknown().optional(),
+  more: soft(z.array(z.unknown())),
+  creditsEstimate: soft(z.number().nullable()),
+});
+export type ApprovalCall = z.infer<typeof ApprovalCallSchema>;
+
+/** A provider whose data terms a `terms` approval asks the caller to accept (SDK `AgentTermsGate`). */
+export const TermsGateSchema = z.looseObject({
+  provider: soft(z.string()),
+  name: soft(z.string()),
+  logo: soft(z.string()),
+  capability: soft(z.string()),
+  adds: soft(z.string()),
+  version: soft(z.string()),
+  digest: soft(z.string().nullable()),
+  url: soft(z.string()),
+});
+export type TermsGate = z.infer<typeof TermsGateSchema>;
+
+/** How a pending approval was answered (SDK `PendingApprovalBase.resolution`); null while it waits. */
+export const ApprovalResolutionSchema = z.looseObject({
+  approved: z.boolean().catch(false),
+  callIds: listOf(z.string()).optional(),
+  always: soft(z.boolean()),
+  byRunId: soft(z.string()),
+});
+
+/**
+ * The run waits for the caller (`pendingApproval`, SDK `PendingApproval`, addendum "Exact shapes as
+ * of late November 2026"): paid calls to allow (`kind: calls`) or providers' data terms to accept
+ * (`kind: terms`). The approval's id is `id` (sent back as `approvalId`); `kind` is missing on
+ * older records (then `terms` non-empty means terms, else calls). Any other kind is kept as it came
+ * and shown raw. `approvalId` is read as the id only when `id` is missing (records kept by versions
+ * of this extension before 0.2, and the sandbox's older shape).
  */
 export const PendingApprovalSchema = z.looseObject({
-  kind: z.string().catch('unknown'),
-  approvalId: z.string().min(1),
-  calls: soft(z.array(z.unknown()).transform((l) => l.flatMap((c) => {
-    const p = ApprovalCallSchema.safeParse(c);
-    return p.success ? [p.data] : [];
-  }))),
-  terms: soft(z.looseObject({ name: soft(z.string()), url: soft(z.string()), text: soft(z.string()) })),
-  message: soft(z.string()),
-  expiresAt: soft(z.string()),
+  id: soft(z.string().min(1)),
+  approvalId: soft(z.string().min(1)),
+  kind: soft(z.string()),
+  reason: soft(z.string()),
+  calls: listOf(ApprovalCallSchema).optional(),
+  terms: listOf(TermsGateSchema).optional(),
+  resolution: soft(ApprovalResolutionSchema.nullable()),
+}).transform((p, ctx) => {
+  const id = p.id ?? p.approvalId;
+  if (!id) {
+    ctx.addIssue({ code: 'custom', message: 'pendingApproval has no id' });
+    return z.NEVER;
+  }
+  const calls = p.calls ?? [];
+  const terms = p.terms ?? [];
+  const kind = p.kind ?? (terms.length > 0 ? 'terms' : 'calls');
+  const { approvalId: _legacy, ...rest } = p;
+  return { ...rest, id, kind, calls, terms, resolution: p.resolution ?? null };
 });
-export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
+export type PendingApproval = z.output<typeof PendingApprovalSchema>;
 
-/** The exchange summary of a run that may call tools through the service. */
+/** A gated provider a run would have used but did not (SDK `AgentSkippedProvider`). */
+export const SkippedProviderSchema = z.looseObject({
+  provider: soft(z.string()),
+  name: soft(z.string()),
+  capability: soft(z.string()),
+  adds: soft(z.string()),
+  reason: soft(z.string()),
+  version: soft(z.string()),
+  termsUrl: soft(z.string()),
+});
+export type SkippedProvider = z.infer<typeof SkippedProviderSchema>;
+
+/** An Exchange call as the service hands it over ready to run (`terms/show`, `terms/accept`). */
+export const ExchangeCallSchema = z.looseObject({
+  provider: z.string(),
+  capability: z.string(),
+  options: soft(z.record(z.string(), z.unknown())),
+});
+export type ExchangeCall = z.infer<typeof ExchangeCallSchema>;
+
+/**
+ * The answer to Exchange calls (`POST /v2/scrape` with `alexandria`): the addendum gives
+ * `alexandria` and `creditsCost` at the top; the SDK's `AlexandriaScrapeData` nests them in `data`.
+ */
+export const ExchangeAnswerSchema = z.looseObject({
+  success: soft(z.boolean()),
+  alexandria: soft(z.array(z.unknown())),
+  creditsCost: soft(z.number()),
+  data: soft(z.looseObject({ alexandria: soft(z.array(z.unknown())), creditsCost: soft(z.number()) })),
+});
+
+/** "ask" mode: terms to accept before the thread goes on (SDK `AgentTermsRequiredAction`). */
+export const TermsRequiredActionSchema = z.looseObject({
+  type: z.string().catch('unknown'),
+  approvalId: soft(z.string()),
+  providers: listOf(TermsGateSchema.and(z.looseObject({
+    show: soft(ExchangeCallSchema),
+    accept: soft(ExchangeCallSchema),
+  }))).optional().transform((v) => v ?? []),
+});
+export type TermsRequiredAction = z.infer<typeof TermsRequiredActionSchema>;
+
+/** A run's paid tool calls (SDK `AgentExchangeSummary`). */
 export const ExchangeSummarySchema = z.looseObject({
   enabled: soft(z.boolean()),
   toolkits: soft(z.array(z.string())),
-  maxCalls: soft(z.number()),
-  callsUsed: soft(z.number()),
+  requireApproval: soft(z.boolean()),
+  onTermsRequired: soft(z.string()),
+  paidCalls: soft(z.number()),
+  creditsUsed: soft(z.number().nullable()),
+  skippedProviders: listOf(SkippedProviderSchema).optional(),
+  requiresAction: soft(TermsRequiredActionSchema),
 });
 export type ExchangeSummary = z.infer<typeof ExchangeSummarySchema>;
 
@@ -182,12 +283,17 @@ export const TraceResponseSchema = z.looseObject({
 });
 export type AgentTrace = z.infer<typeof TraceResponseSchema>;
 
-/** `snapshot` is a string (JSON text for json artifacts); anything else is turned into JSON text. */
+/**
+ * `snapshot` is a string (JSON text for json artifacts); anything else is turned into JSON text. The
+ * SDK declares it optional: a body without it (`{ success: false, error }`) is an answer to show
+ * (`snapshot` undefined, `error` kept), not an invalid response.
+ */
 export const SnapshotResponseSchema = z.looseObject({
   success: soft(z.boolean()),
   id: soft(z.string()),
   snapshotId: soft(z.string()),
-  snapshot: z.unknown().transform((v) => (typeof v === 'string' ? v : JSON.stringify(v ?? null, null, 2))),
+  error: soft(z.string()),
+  snapshot: z.unknown().transform((v) => (v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v, null, 2))).optional(),
 });
 export type AgentSnapshot = z.infer<typeof SnapshotResponseSchema>;
 
@@ -244,24 +350,35 @@ export const ThreadRunSchema = z.looseObject({
   prompt: soft(z.string()),
   status: z.string().catch('unknown'),
   createdAt: soft(z.union([z.string(), z.number()])),
-  creditsUsed: soft(z.number()),
+  finishedAt: soft(z.string().nullable()),
+  creditsUsed: soft(z.number().nullable()),
   message: soft(z.string().nullable()),
   data: z.unknown().optional(),
   error: soft(z.string().nullable()),
+  stopReason: soft(z.string().nullable()),
+  suggestions: suggestions.nullable().optional(),
+  pendingApproval: soft(PendingApprovalSchema.nullable()),
+  exchange: soft(ExchangeSummarySchema.nullable()),
 });
 export type AgentThreadRun = z.infer<typeof ThreadRunSchema>;
 
+/**
+ * `thread` is optional in the SDK (`AgentThreadResponse`): a body without it (`{ success: false,
+ * error }`) is read as an answer with `thread` undefined and its `error` kept.
+ */
 export const ThreadResponseSchema = z.looseObject({
   success: soft(z.boolean()),
-  thread: z.looseObject({
+  error: soft(z.string()),
+  thread: soft(z.looseObject({
     id: z.string(),
     status: z.string().catch('unknown'),
     createdAt: soft(z.union([z.string(), z.number()])),
+    updatedAt: soft(z.union([z.string(), z.number()])),
     expiresAt: soft(z.string()),
     runs: z.array(z.unknown()).catch([]).transform((l) => l.flatMap((r) => {
       const p = ThreadRunSchema.safeParse(r);
       return p.success ? [p.data] : [];
     }).sort((a, b) => a.turn - b.turn)),
-  }),
+  })),
 });
-export type AgentThread = z.infer<typeof ThreadResponseSchema>['thread'];
+export type AgentThread = NonNullable<z.infer<typeof ThreadResponseSchema>['thread']>;

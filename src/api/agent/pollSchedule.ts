@@ -42,6 +42,11 @@ export interface PollTiming {
   hiddenMaxMs: number;
   /** How long to keep reading the trace after `run.finished` for late events. */
   graceMs: number;
+  /**
+   * While the run waits for the caller (an approval): the status record is read this often, to
+   * notice an answer given elsewhere. The run does not move until then, so this is slow.
+   */
+  waitingMs: number;
 }
 
 export const DEFAULT_POLL_TIMING: Readonly<PollTiming> = Object.freeze({
@@ -54,6 +59,7 @@ export const DEFAULT_POLL_TIMING: Readonly<PollTiming> = Object.freeze({
   hiddenMaxMs: 25_000,
   // One more trace read two seconds after run.finished: late events come within about a second.
   graceMs: 2_000,
+  waitingMs: 30_000,
 });
 
 /** How much a poll's news matters to the schedule. */
@@ -67,6 +73,8 @@ export type PollObservation =
   | { kind: 'progress'; signal: Signal; nearEnd: boolean }
   /** `run.finished` (or a terminal status) has been seen; late events may still come. */
   | { kind: 'finished' }
+  /** The run waits for the caller's approval (whatever its status says): polled slowly until answered. */
+  | { kind: 'waiting' }
   /** A transient failure; `retryAfterMs` from the service's Retry-After. */
   | { kind: 'error'; retryAfterMs?: number }
   | { kind: 'not-found' }
@@ -103,6 +111,9 @@ export function observe(state: ScheduleState, obs: PollObservation, now: number,
       if (now - finishedAt >= timing.graceMs) return { ...base, finishedAt, stopped: 'finished' };
       return { ...base, finishedAt, intervalMs: timing.graceMs };
     }
+    case 'waiting':
+      // Not finished: an answer makes a waiting turn go on (or end), so no grace period starts.
+      return { ...base, nearEnd: false, finishedAt: undefined, intervalMs: timing.waitingMs };
     case 'progress': {
       if (obs.nearEnd) {
         // Entering the end window, or anything new inside it: poll at the near-end pace.

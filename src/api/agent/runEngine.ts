@@ -4,7 +4,8 @@
 // `agent start --wait`). The editor's poller runs the same step for many jobs on one timer.
 // No vscode, no zod at runtime, no timers of its own.
 import { isPermanentReason, isTerminalStatus, reasonOf } from './agentConstants';
-import type { AgentJobRecord, AgentSuggestion, AgentTrace, PendingApproval, TraceEvent } from './agentSchemas';
+import type { AgentJobRecord, AgentSuggestion, AgentTrace, ExchangeSummary, PendingApproval, TraceEvent } from './agentSchemas';
+import { isWaiting } from './approval';
 import { eventKey, orderEvents, runFinished } from './agentTrace';
 import { DEFAULT_POLL_TIMING, dueAt, observe, type PollObservation, type PollTiming, type ScheduleState, type Signal, startSchedule } from './pollSchedule';
 
@@ -48,8 +49,13 @@ export interface RunFacts {
   answer?: string;
   /** Follow-ups the service proposes after this turn. */
   suggestions?: AgentSuggestion[];
-  /** The run waits for the caller: calls to approve or terms to accept. Cleared once it goes on. */
+  /**
+   * The caller's approval the run asked for: paid calls to allow or terms to accept. The run waits
+   * while its `resolution` is null (`isWaiting`), whatever its status says; kept once answered.
+   */
   pendingApproval?: PendingApproval;
+  /** The run's paid tool calls: what it paid, which providers it skipped, terms to accept. */
+  exchange?: ExchangeSummary;
   trace: TraceProgress;
 }
 
@@ -191,16 +197,19 @@ export function applyStatus(facts: RunFacts, record: AgentJobRecord): boolean {
     facts.suggestions = record.suggestions.map((x) => ({ label: x.label, prompt: x.prompt }));
     changed = true;
   }
-  // `pendingApproval` is present while the run waits; absent (or null) once it goes on.
-  const waiting = record.pendingApproval ?? undefined;
-  if (JSON.stringify(waiting) !== JSON.stringify(facts.pendingApproval)) {
-    if (waiting) facts.pendingApproval = waiting; else delete facts.pendingApproval;
+  // `pendingApproval` stays on the record once answered (with its `resolution`); a final status does
+  // not end it: a turn can end waiting for the caller.
+  const approval = record.pendingApproval ?? undefined;
+  if (JSON.stringify(approval) !== JSON.stringify(facts.pendingApproval)) {
+    if (approval) facts.pendingApproval = approval; else delete facts.pendingApproval;
     changed = true;
   }
-  if (isTerminalStatus(record.status)) {
-    set('finalRead', true);
-    if (facts.pendingApproval) { delete facts.pendingApproval; changed = true; }
+  const exchange = record.exchange ?? undefined;
+  if (exchange && JSON.stringify(exchange) !== JSON.stringify(facts.exchange)) {
+    facts.exchange = exchange;
+    changed = true;
   }
+  if (isTerminalStatus(record.status)) set('finalRead', true);
   return changed;
 }
 
@@ -227,7 +236,7 @@ export function nearEnd(facts: RunFacts, run: RunState): boolean {
 export function needsStatus(facts: RunFacts, run: RunState, now: number, statusEveryMs = DEFAULT_STATUS_EVERY_MS): boolean {
   const quietSince = Math.max(run.lastNewEventAt ?? now, run.lastStatusAt ?? now);
   // While a run waits for the caller, each poll reads the record: it is what says the wait is over.
-  return facts.trace.unavailable === true || run.approvalNews === true || facts.pendingApproval !== undefined
+  return facts.trace.unavailable === true || run.approvalNews === true || isWaiting(facts)
     || ((facts.trace.finished || isTerminalStatus(facts.status)) && !facts.finalRead)
     || now - quietSince >= statusEveryMs;
 }
@@ -269,7 +278,8 @@ export async function pollRun(jobId: string, facts: RunFacts, run: RunState, bac
   let finalRecord: AgentJobRecord | undefined;
   let error: unknown;
   try {
-    if (!facts.trace.unavailable) {
+    // A run that waits for the caller does not move: its record alone says when the wait is over.
+    if (!facts.trace.unavailable && !isWaiting(facts)) {
       try {
         const trace = await call(() => backend.trace(jobId));
         const r = applyTrace(facts, run, trace, o.now());
@@ -294,7 +304,9 @@ export async function pollRun(jobId: string, facts: RunFacts, run: RunState, bac
       if (facts.status !== before) signal = 'significant';
       else if (changed && signal === 'none') signal = 'routine';
     }
-    observation = isTerminalStatus(facts.status) ? { kind: 'finished' } : { kind: 'progress', signal, nearEnd: nearEnd(facts, run) };
+    observation = isWaiting(facts) ? { kind: 'waiting' }
+      : isTerminalStatus(facts.status) ? { kind: 'finished' }
+        : { kind: 'progress', signal, nearEnd: nearEnd(facts, run) };
   } catch (e) {
     error = e;
     const reason = reasonOf(e);
@@ -374,7 +386,7 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
     if (step.added.length) o.onEvents?.(step.added);
     if (step.finalRecord) record = step.finalRecord;
     if (step.observation.kind === 'not-found' || step.observation.kind === 'fatal') throw step.error;
-    if (o.stopWhenWaiting && facts.pendingApproval && !isTerminalStatus(facts.status)) {
+    if (o.stopWhenWaiting && isWaiting(facts)) {
       return { facts, record: run.lastRecord, finished: undefined, timedOut: false, waiting: true };
     }
   }

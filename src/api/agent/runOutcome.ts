@@ -4,6 +4,7 @@
 // the editor's rows and notifications and the CLI's `--wait` read the same words.
 import { isTerminalStatus } from './agentConstants';
 import type { RunFacts } from './runEngine';
+import { isWaiting } from './approval';
 
 /** What a surface knows about a run: the engine's facts, the prompt, and what the editor adds. */
 export interface RunView extends RunFacts {
@@ -35,13 +36,15 @@ const OUTCOME_STATES: Record<string, JobState> = {
 export function jobState(job: RunView): JobState {
   if (job.expired) return 'expired';
   if (job.notFound) return 'not_found';
+  // A run with an unanswered approval waits for the caller, whatever its status or the trace say: a
+  // turn can end waiting (`completed` with the approval unresolved), and the answer is its next turn.
+  if (isWaiting(job) && !job.cancelRequested) return 'waiting';
   const byOutcome = job.outcome !== undefined ? outcomeState(job.outcome, job.errorCode) : undefined;
   if (byOutcome) return byOutcome;
   // A status this client does not know is not terminal: keep showing (and polling) it as running.
   if (!isTerminalStatus(job.status)) {
     if (job.cancelRequested || job.status === 'cancelling') return 'cancelling';
-    // A run that waits for the caller is never shown as running normally.
-    return job.pendingApproval ? 'waiting' : 'running';
+    return 'running';
   }
   if (job.status === 'completed') return 'completed';
   if (job.status === 'cancelled') return 'cancelled';
@@ -153,18 +156,78 @@ function sentence(s: string): string {
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
-/** What a waiting run waits for, in words: "approval of 2 calls: github.create_issue, slack.post" or "acceptance of the terms of X". */
-export function approvalWords(p: NonNullable<RunView['pendingApproval']>): string {
+export { isWaiting };
+
+type Pending = NonNullable<RunView['pendingApproval']>;
+type Call = Pending['calls'][number];
+type Terms = Pending['terms'][number];
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** A call as people read it: `github search_issues`, or its id when the service named nothing. */
+export function callName(c: Call): string {
+  const name = [c.provider, c.capability].filter((x): x is string => typeof x === 'string' && x.length > 0).join(' ');
+  return name || c.id || 'a call';
+}
+
+/** One call with its estimate: `github search_issues (about 5 credits)` or `… (no estimate)`. */
+export function callWords(c: Call): string {
+  const est = typeof c.creditsEstimate === 'number' ? `about ${plural(c.creditsEstimate, 'credit')}` : 'no estimate';
+  return `${callName(c)} (${est})`;
+}
+
+/**
+ * The sum of the calls' estimates: "about 15 credits"; "at least 10 credits" when some call has no
+ * estimate; undefined when none has one.
+ */
+export function estimateWords(calls: readonly Call[]): string | undefined {
+  const known = calls.filter((c) => typeof c.creditsEstimate === 'number');
+  if (!known.length) return undefined;
+  const sum = known.reduce((n, c) => n + (c.creditsEstimate as number), 0);
+  return `${known.length < calls.length ? 'at least' : 'about'} ${plural(sum, 'credit')}`;
+}
+
+/** A provider's terms in words: `GitHub data terms, version 2026-10`. */
+export function termsName(t: Terms): string {
+  return `${t.name ?? t.provider ?? 'a provider'} data terms${t.version ? `, version ${t.version}` : ''}`;
+}
+
+/**
+ * What a waiting run waits for, in words: "approval of 2 paid calls (about 15 credits): github
+ * search_issues, slack post_message", or "acceptance of GitHub data terms, version 3".
+ */
+export function approvalWords(p: Pending): string {
   if (p.kind === 'calls') {
-    const names = (p.calls ?? []).map((c) => c.name ?? c.id ?? 'a call');
-    const n = names.length;
-    return n ? `approval of ${n === 1 ? 'a call' : `${n} calls`}: ${names.join(', ')}` : 'approval of its calls';
+    const n = p.calls.length;
+    if (!n) return 'approval of its paid calls';
+    const est = estimateWords(p.calls);
+    return `approval of ${n === 1 ? 'a paid call' : `${n} paid calls`}${est ? ` (${est})` : ''}: ${p.calls.map(callName).join(', ')}`;
   }
   if (p.kind === 'terms') {
-    const what = p.terms?.name ?? p.terms?.url;
-    return `acceptance of ${what ? `the terms of ${what}` : 'terms'}`;
+    if (!p.terms.length) return 'acceptance of data terms';
+    return `acceptance of ${p.terms.map(termsName).join('; ')}`;
   }
   return `the caller (${p.kind})`;
+}
+
+type Exchange = NonNullable<RunView['exchange']>;
+
+/** What a run paid for tool calls: "2 paid calls, 30 credits"; undefined when it made none and skipped none. */
+export function paidWords(x: Exchange | undefined): string | undefined {
+  if (!x || x.enabled === false) return undefined;
+  const n = typeof x.paidCalls === 'number' ? x.paidCalls : undefined;
+  if (n === undefined) return undefined;
+  if (n === 0) return x.skippedProviders?.length ? 'no paid calls' : undefined;
+  return `${plural(n, 'paid call')}${typeof x.creditsUsed === 'number' ? `, ${plural(x.creditsUsed, 'credit')}` : ''}`;
+}
+
+/** A provider a run skipped because its terms were not accepted: what it would have added, and where its terms are. */
+export function skippedWords(sp: NonNullable<Exchange['skippedProviders']>[number]): string {
+  const name = sp.name ?? sp.provider ?? 'a provider';
+  const adds = sp.adds ? ` (it would have added: ${sp.adds})` : '';
+  return `${name} was skipped: its data terms${sp.version ? ` (version ${sp.version})` : ''} are not accepted${adds}`;
 }
 
 /** Whether a run's result is an answer in words (chat mode) rather than data. */

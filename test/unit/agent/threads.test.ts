@@ -1,5 +1,6 @@
 // Issue 19 in the client: threads, chat answers and approvals as the service sends them from late
 // August 2026 (addendum, "What changed in production"), each thread error with its own reason.
+import { CALLS_APPROVAL, RESOLVED_APPROVAL, TERMS_APPROVAL, THREAD_WITHOUT_RECORD } from '../../support/sdkShapes';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AgentClient, AgentJobRecordSchema, ListResponseSchema, reasonOf, ThreadResponseSchema, validateAgentSubmit } from '../../../src/api/agent/agentClient';
@@ -136,26 +137,27 @@ describe('the job record of a chat run, and one that waits', () => {
     const f = facts();
     assert.equal(applyStatus(f, rec), true);
     assert.equal(f.answer, '## Answer\n\nUse `retry`.');
-    assert.deepEqual(f.suggestions, [{ label: 'Show an example', prompt: 'Show an example of retry' }]);
+    // The SDK allows an empty prompt: a suggestion without one sends its label.
+    assert.deepEqual(f.suggestions, [{ label: 'Show an example', prompt: 'Show an example of retry' }, { label: 'no prompt', prompt: 'no prompt' }]);
     assert.equal(f.threadId, THREAD);
     assert.equal(f.threadTurn, 1);
     assert.equal(isChat(f), true);
     assert.equal(jobState({ ...f, prompt: 'p' }), 'completed');
   });
 
-  it('a run with pendingApproval is waiting, never running; it runs again once the approval is gone', () => {
+  it('a run with an unresolved pendingApproval is waiting, never running; once resolved it is what its status says', () => {
     const f = facts();
-    applyStatus(f, AgentJobRecordSchema.parse({
-      status: 'processing',
-      pendingApproval: { kind: 'calls', approvalId: 'apr_1', calls: [{ id: 'c1', name: 'github.create_issue' }, { callId: 'c2', toolName: 'slack.post' }] },
-    }));
+    applyStatus(f, AgentJobRecordSchema.parse({ status: 'processing', pendingApproval: CALLS_APPROVAL }));
     assert.equal(jobState({ ...f, prompt: 'p' }), 'waiting');
-    assert.equal(approvalWords(f.pendingApproval!), 'approval of 2 calls: github.create_issue, slack.post');
-    applyStatus(f, AgentJobRecordSchema.parse({ status: 'processing', pendingApproval: null }));
-    assert.equal(jobState({ ...f, prompt: 'p' }), 'running');
-    assert.equal(f.pendingApproval, undefined);
-    applyStatus(f, AgentJobRecordSchema.parse({ status: 'processing', pendingApproval: { kind: 'terms', approvalId: 'apr_2', terms: { name: 'Acme API' } } }));
-    assert.equal(approvalWords(f.pendingApproval!), 'acceptance of the terms of Acme API');
+    assert.equal(approvalWords(f.pendingApproval!), 'approval of 2 paid calls (at least 5 credits): github search_issues, stackexchange search');
+    applyStatus(f, AgentJobRecordSchema.parse({ status: 'processing', pendingApproval: RESOLVED_APPROVAL }));
+    assert.equal(jobState({ ...f, prompt: 'p' }), 'running', 'answered: it runs');
+    assert.deepEqual(f.pendingApproval?.resolution, RESOLVED_APPROVAL.resolution, 'the answer is kept');
+    applyStatus(f, AgentJobRecordSchema.parse({ status: 'processing' }));
+    assert.equal(f.pendingApproval, undefined, 'gone from the record: gone here');
+    applyStatus(f, AgentJobRecordSchema.parse({ status: 'completed', pendingApproval: TERMS_APPROVAL }));
+    assert.equal(jobState({ ...f, prompt: 'p' }), 'waiting', 'a turn that ended waiting is waiting, not completed');
+    assert.equal(approvalWords(f.pendingApproval!), 'acceptance of Crunchbase data terms, version 2026-10');
   });
 });
 
@@ -193,8 +195,10 @@ describe('errors without success', () => {
 });
 
 describe('the thread record schema', () => {
-  it('refuses a body without a thread', () => {
-    assert.equal(ThreadResponseSchema.safeParse({ success: true }).success, false);
+  it('reads a body without a thread (the SDK declares it optional) as an answer with the service\'s error kept', () => {
+    const r = ThreadResponseSchema.parse(THREAD_WITHOUT_RECORD);
+    assert.equal(r.thread, undefined);
+    assert.equal(r.error, 'Thread is being archived.');
   });
 });
 

@@ -136,9 +136,18 @@ export class FakeBackend implements AgentBackend {
 
   /** What answerApproval answers with: the waiting run's own id by default. */
   approvalAnswer: ((a: { threadId: string; approvalId: string; decision: string }) => { id: string }) | undefined;
-  readonly approvals: Array<{ threadId: string; approvalId: string; decision: string }> = [];
+  readonly approvals: Array<{ threadId: string; approvalId: string; decision: string; callIds?: string[]; always?: boolean }> = [];
+  /** The terms/accept calls run, in order. */
+  readonly acceptedTerms: unknown[][] = [];
 
-  async answerApproval(a: { threadId: string; approvalId: string; decision: 'approve' | 'decline' }): Promise<{ id: string }> {
+  async acceptTerms(calls: readonly unknown[]): Promise<unknown> {
+    return this.call('acceptTerms', undefined, () => {
+      this.acceptedTerms.push([...calls]);
+      return { creditsCost: 0 };
+    });
+  }
+
+  async answerApproval(a: { threadId: string; approvalId: string; decision: 'approve' | 'decline'; callIds?: string[]; always?: boolean }): Promise<{ id: string }> {
     return this.call('answerApproval', undefined, () => {
       this.approvals.push(a);
       const r = this.approvalAnswer?.(a);

@@ -1,5 +1,7 @@
 // Threads, chat answers and approvals in the editor's pure parts: the tree's rows, the words of a
 // waiting run, the actions a row offers, the answer document, and the store's approval and follow-up.
+import { PendingApprovalSchema } from '../../../src/api/agent/agentSchemas';
+import { CALLS_APPROVAL, REQUIRES_ACTION, TERMS_APPROVAL } from '../../support/sdkShapes';
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { agentDocumentPath, formatAnswer, neutralizeHtml, parseAgentDocumentPath } from '../../../src/agents/agentDocuments';
@@ -17,10 +19,8 @@ function job(id: string, o: Partial<AgentJob> = {}): AgentJob {
   return { id, prompt: `prompt ${id}`, createdAt: 1000, origin: 'user', status: 'completed', trace: { eventCount: 0, finished: true }, finalRead: true, ...o };
 }
 
-const CALLS = {
-  kind: 'calls', approvalId: '33333333-3333-4333-8333-333333333333',
-  calls: [{ id: 'c1', name: 'github.create_issue', arguments: { repo: 'a/b' } }, { id: 'c2', name: 'github.add_labels' }],
-};
+// The SDK's shape (test/support/sdkShapes.ts), read by the wire's own schema as the store keeps it.
+const CALLS = PendingApprovalSchema.parse(CALLS_APPROVAL);
 
 class MapStorage {
   readonly map = new Map<string, unknown>();
@@ -55,19 +55,26 @@ describe('thread rows', () => {
   it('a thread row says the latest turn\'s state first, the number of turns, and the credits of all turns', () => {
     const turns = [job('a', { threadId: T1, threadTurn: 1, creditsUsed: 10 }), job('b', { threadId: T1, threadTurn: 2, status: 'processing', creditsUsed: 4, finalRead: false })];
     assert.equal(threadDescription(turns), 'running · 2 turns · 14 credits spent');
-    const waiting = [turns[0]!, { ...turns[1]!, pendingApproval: CALLS as AgentJob['pendingApproval'] }];
-    assert.match(threadDescription(waiting), /^waiting for approval of 2 calls: github\.create_issue, github\.add_labels · 2 turns/);
+    const waiting = [turns[0]!, { ...turns[1]!, pendingApproval: CALLS }];
+    assert.match(threadDescription(waiting), /^waiting for approval of 2 paid calls \(at least 5 credits\): github search_issues, stackexchange search · 2 turns/);
   });
 });
 
 describe('waiting runs, answers and follow-ups', () => {
   it('a waiting run says what it waits for, offers Approve, Decline and Cancel, and never runs', () => {
-    const j = job('w', { status: 'processing', finalRead: false, threadId: T1, pendingApproval: CALLS as AgentJob['pendingApproval'] });
+    const j = job('w', { status: 'processing', finalRead: false, threadId: T1, pendingApproval: CALLS });
     assert.equal(jobState(j), 'waiting');
-    assert.match(jobDescription(j), /^waiting for approval of 2 calls: github\.create_issue, github\.add_labels/);
+    assert.match(jobDescription(j), /^waiting for approval of 2 paid calls \(at least 5 credits\): github search_issues, stackexchange search/);
     assert.equal(jobContextValue(j), 'job;waiting;cancellable;approvable;trace');
-    const terms = { ...j, pendingApproval: { kind: 'terms', approvalId: 'x', terms: { name: 'GitHub toolkit terms', url: 'https://example.com/t' } } as AgentJob['pendingApproval'] };
-    assert.match(jobDescription(terms), /^waiting for acceptance of the terms of GitHub toolkit terms/);
+    const terms = { ...j, pendingApproval: PendingApprovalSchema.parse(TERMS_APPROVAL) };
+    assert.match(jobDescription(terms), /^waiting for acceptance of Crunchbase data terms, version 2026-10/);
+    // A turn that ended waiting (status completed, approval unresolved) is waiting, not completed; nothing left to cancel.
+    const ended = { ...terms, status: 'completed', finalRead: true, outcome: 'succeeded' };
+    assert.equal(jobState(ended), 'waiting');
+    assert.equal(jobContextValue(ended), 'job;waiting;approvable;trace');
+    // Once answered it is what its status says.
+    const answered = { ...ended, pendingApproval: { ...ended.pendingApproval, resolution: { approved: true, callIds: [], always: false, byRunId: 'r2' } } };
+    assert.equal(jobState(answered), 'completed');
   });
 
   it('a completed chat run has an answer (not a data result); Open Answer comes first, then Ask a Follow-up…', () => {
@@ -95,15 +102,19 @@ describe('waiting runs, answers and follow-ups', () => {
   it('thread, turn, mode, suggestions and a pending approval survive storage; junk in them is dropped', () => {
     const back = readJob(JSON.parse(JSON.stringify(job('s', {
       threadId: T1, threadTurn: 2, mode: 'chat', suggestions: [{ label: 'More', prompt: 'Tell me more' }, { prompt: '' } as never, 7 as never],
-      pendingApproval: CALLS as AgentJob['pendingApproval'],
+      pendingApproval: CALLS,
     }))))!;
     assert.equal(back.threadId, T1);
     assert.equal(back.threadTurn, 2);
     assert.equal(back.mode, 'chat');
     assert.deepEqual(back.suggestions, [{ prompt: 'Tell me more', label: 'More' }]);
-    assert.equal(back.pendingApproval?.approvalId, CALLS.approvalId);
-    assert.deepEqual(back.pendingApproval?.calls?.map((c) => c.name), ['github.create_issue', 'github.add_labels']);
+    assert.equal(back.pendingApproval?.id, CALLS_APPROVAL.id);
+    assert.deepEqual(back.pendingApproval?.calls.map((c) => [c.provider, c.capability, c.creditsEstimate]), [['github', 'search_issues', 5], ['stackexchange', 'search', null]]);
     assert.equal(readJob({ ...job('z'), pendingApproval: { kind: 'calls' } })!.pendingApproval, undefined, 'no approval id: not waiting');
+    // A record kept by an earlier version (the id under `approvalId`, calls named `name`) still waits after the update.
+    const old = readJob({ ...job('o'), status: 'processing', pendingApproval: { kind: 'calls', approvalId: 'a1', calls: [{ id: 'c1', name: 'github.create_issue' }] } })!;
+    assert.equal(old.pendingApproval?.id, 'a1');
+    assert.equal(jobState(old), 'waiting');
   });
 });
 
@@ -162,7 +173,7 @@ describe('the store: follow-ups and approvals', () => {
     backend.jobs.get(j.id)!.record = { threadId: j.threadId };
     const next = await store.answerApproval(j.id, 'approve');
     assert.equal(next.id, j.id);
-    assert.deepEqual(backend.approvals, [{ threadId: j.threadId, approvalId: CALLS.approvalId, decision: 'approve' }]);
+    assert.deepEqual(backend.approvals, [{ threadId: j.threadId, approvalId: CALLS.id, decision: 'approve' }]);
     assert.equal(jobState(store.get(j.id)!), 'running', 'back to running at once');
     store.dispose();
   });
@@ -177,6 +188,55 @@ describe('the store: follow-ups and approvals', () => {
     assert.notEqual(next.id, j.id);
     assert.equal(next.threadId, j.threadId);
     assert.equal(jobRows(store.jobs()).length, 1, 'one thread row');
+    store.dispose();
+  });
+
+  it('chosen calls and always are sent; the waiting record is marked answered at once and the next turn followed', async () => {
+    const { clock, backend, store } = setup();
+    const j = await store.start({ prompt: 'APPROVAL please', mode: 'chat' });
+    backend.jobs.get(j.id)!.record = { pendingApproval: CALLS };
+    for (let i = 0; i < 10 && jobState(store.get(j.id)!) !== 'waiting'; i++) { await clock.advance(2_000); await settle(); }
+    backend.approvalAnswer = () => ({ id: '00000000-0000-4000-8000-888888888888' });
+    const next = await store.answerApproval(j.id, 'approve', { callIds: ['call_1'], always: true });
+    assert.deepEqual(backend.approvals, [{ threadId: j.threadId, approvalId: CALLS.id, decision: 'approve', callIds: ['call_1'], always: true }]);
+    assert.deepEqual(store.get(j.id)!.pendingApproval!.resolution, { approved: true, callIds: ['call_1'], always: true, byRunId: next.id });
+    assert.notEqual(jobState(store.get(j.id)!), 'waiting', 'no longer shown as waiting');
+    assert.ok(store.isPolling(next.id), 'the next turn is followed');
+    assert.equal(next.prompt, 'Approved.');
+    store.dispose();
+  });
+
+  it('a terms approval is approved only with the user\'s agreement; the run\'s own terms/accept calls go first', async () => {
+    const { clock, backend, store } = setup();
+    const j = await store.start({ prompt: 'TERMS please', mode: 'chat' });
+    backend.jobs.get(j.id)!.record = { pendingApproval: PendingApprovalSchema.parse(TERMS_APPROVAL), exchange: { enabled: true, paidCalls: 0, creditsUsed: 0, requiresAction: REQUIRES_ACTION } };
+    for (let i = 0; i < 10 && jobState(store.get(j.id)!) !== 'waiting'; i++) { await clock.advance(2_000); await settle(); }
+    assert.equal(jobState(store.get(j.id)!), 'waiting');
+    await assert.rejects(store.answerApproval(j.id, 'approve'), /only once you agree/);
+    assert.deepEqual(backend.acceptedTerms, [], 'nothing accepted without agreement');
+    assert.deepEqual(backend.approvals, [], 'nothing approved without agreement');
+    backend.approvalAnswer = () => ({ id: '00000000-0000-4000-8000-888888888889' });
+    await store.answerApproval(j.id, 'approve', { acceptTerms: true, callIds: ['ignored'], always: true });
+    assert.deepEqual(backend.acceptedTerms, [[REQUIRES_ACTION.providers[0]!.accept]], 'the record\'s own accept call, as given');
+    assert.deepEqual(backend.approvals, [{ threadId: j.threadId, approvalId: TERMS_APPROVAL.id, decision: 'approve' }], 'callIds and always are not sent on terms');
+    store.dispose();
+  });
+
+  it('a turn that ends waiting (completed, approval unresolved) is still followed, slowly, until it is answered elsewhere', async () => {
+    const { clock, backend, store } = setup();
+    const j = await store.start({ prompt: 'TERMS please', mode: 'chat' });
+    backend.jobs.get(j.id)!.record = { pendingApproval: PendingApprovalSchema.parse(TERMS_APPROVAL) };
+    Object.assign(backend.jobs.get(j.id)!, { endAt: 0, endStatus: 'completed' });
+    for (let i = 0; i < 20 && !(jobState(store.get(j.id)!) === 'waiting' && store.get(j.id)!.status === 'completed'); i++) { await clock.advance(2_000); await settle(); }
+    assert.equal(store.get(j.id)!.status, 'completed');
+    assert.equal(jobState(store.get(j.id)!), 'waiting', 'completed, but waiting for the caller');
+    assert.ok(store.isPolling(j.id), 'still followed');
+    const before = backend.calls.filter((c) => c.method === 'status' && c.jobId === j.id).length;
+    await clock.advance(10_000); await settle();
+    assert.equal(backend.calls.filter((c) => c.method === 'status' && c.jobId === j.id).length, before, 'not polled as a running run (every 2 s)');
+    backend.jobs.get(j.id)!.record = { pendingApproval: { ...PendingApprovalSchema.parse(TERMS_APPROVAL), resolution: { approved: false, callIds: [], always: false, byRunId: 'x' } } };
+    await clock.advance(30_000); await settle();
+    assert.equal(jobState(store.get(j.id)!), 'completed', 'answered elsewhere: it is what its status says');
     store.dispose();
   });
 

@@ -10,6 +10,9 @@ import { errorFromResponse } from '../../../src/api/errors';
 import { runAgentCommand, shellQuote } from '../../../src/cli/agentCommand';
 import { configDir } from '../../../src/cli/cliState';
 import { fakeClient } from '../../support/fakeClient';
+import {
+  APPROVAL_ID, ENDED_WAITING_STATUS, PAID_STATUS, REQUIRES_ACTION, TERMS_APPROVAL, THREAD_ID, WAITING_STATUS, WAITING_THREAD_RUN,
+} from '../../support/sdkShapes';
 
 const JOB = '123e4567-e89b-42d3-a456-426614174000';
 const JOB2 = '223e4567-e89b-42d3-a456-426614174000';
@@ -119,22 +122,72 @@ describe('devindex agent status: chat answers, suggestions and approvals', () =>
     } finally { c.done(); }
   });
 
-  it('a waiting run says what it waits for and the --approve / --decline commands; approving sends exchange.approve in its thread', async () => {
-    const waiting = {
-      success: true, status: 'processing', threadId: THREAD, threadTurn: 1,
-      pendingApproval: { kind: 'calls', approvalId: 'apr_7', calls: [{ id: 'c1', name: 'github.create_issue', arguments: { title: 'Bug' } }] },
-    };
-    const c = cli((spec) => (spec.method === 'POST' ? started() : waiting));
+  it('a waiting run says so first, with each call, its estimate and the sum, and the --approve / --decline commands; approving sends exchange.approve in its thread', async () => {
+    const c = cli((spec) => (spec.method === 'POST' ? started() : spec.path.includes('/threads/') ? { success: true, thread: { id: THREAD, status: 'idle', runs: [] } } : WAITING_STATUS));
     try {
       assert.equal(await c.run(['status', JOB]), 0);
       const o = c.out();
-      assert.match(o, /status: +processing \(waiting for your approval\)/);
-      assert.match(o, /waiting for: +approval of a call: github\.create_issue/);
-      assert.match(o, new RegExp(`approve: devindex agent start --thread ${THREAD} --approve apr_7`));
-      assert.match(o, new RegExp(`decline: devindex agent start --thread ${THREAD} --decline apr_7`));
-      assert.equal(await c.run(['start', '--thread', THREAD, '--approve', 'apr_7']), 0);
-      assert.deepEqual(c.seen.at(-1)!.body, { prompt: 'Approved.', threadId: THREAD, exchange: { approve: { approvalId: 'apr_7' } } });
-      assert.match(c.out(), new RegExp(`Approved apr_7; agent job ${JOB} goes on`));
+      assert.match(o, /status: +waiting for your approval \(the service's status: processing\)/);
+      assert.match(o, /waiting for: +approval of 2 paid calls \(at least 5 credits\): github search_issues, stackexchange search/);
+      assert.match(o, /call call_1: github search_issues \(about 5 credits\) \{"q":"retry backoff","repo":"undici\/undici"\}/);
+      assert.match(o, /call call_2: stackexchange search \(no estimate\)/);
+      assert.match(o, /in all: at least 5 credits/);
+      assert.match(o, new RegExp(`approve: devindex agent start --thread ${THREAD_ID} --approve ${APPROVAL_ID} \\[--calls ID,ID\\] \\[--always\\]`));
+      assert.match(o, new RegExp(`decline: devindex agent start --thread ${THREAD_ID} --decline ${APPROVAL_ID}`));
+      assert.equal(await c.run(['start', '--thread', THREAD_ID, '--approve', APPROVAL_ID, '--calls', 'call_1', '--always']), 0);
+      assert.deepEqual(c.seen.at(-1)!.body, { prompt: 'Approved.', threadId: THREAD_ID, exchange: { approve: { approvalId: APPROVAL_ID, callIds: ['call_1'], always: true } } });
+      assert.match(c.out(), new RegExp(`Approved ${APPROVAL_ID}; agent job ${JOB} goes on`));
+    } finally { c.done(); }
+  });
+
+  it('a terms approval is approved only with --accept-terms: without it exit 2 and the terms are shown; with it terms/accept runs first', async () => {
+    const thread = { success: true, thread: { id: THREAD_ID, status: 'idle', runs: [{ ...WAITING_THREAD_RUN, status: 'succeeded', pendingApproval: TERMS_APPROVAL, exchange: ENDED_WAITING_STATUS.exchange }] } };
+    const c = cli((spec) => (spec.path === '/v2/scrape' ? { success: true, alexandria: [{ provider: 'firecrawl', capability: 'terms/accept', creditsCost: 0, data: {} }], creditsCost: 0 }
+      : spec.method === 'POST' ? started() : spec.path.includes('/threads/') ? thread : ENDED_WAITING_STATUS));
+    try {
+      assert.equal(await c.run(['status', JOB]), 0);
+      assert.match(c.out(), /status: +waiting for your approval \(the service's status: completed\)/, 'a turn that ended waiting says waiting first');
+      assert.match(c.out(), /Crunchbase data terms, version 2026-10: https:\/\/firecrawl\.dev\/terms\/crunchbase/);
+      assert.match(c.out(), /agree: +read the terms above, then: devindex agent start .* --accept-terms/);
+      assert.equal(await c.run(['start', '--thread', THREAD_ID, '--approve', APPROVAL_ID]), 2);
+      assert.match(c.err(), /asks you to accept data terms:\n  Crunchbase data terms, version 2026-10: https:\/\/firecrawl\.dev\/terms\/crunchbase\nRead them; to agree, run the same command with --accept-terms \(nothing was sent\)/);
+      assert.equal(c.seen.filter((r) => r.method === 'POST').length, 0, 'nothing accepted, nothing approved');
+      assert.equal(await c.run(['start', '--thread', THREAD_ID, '--approve', APPROVAL_ID, '--accept-terms']), 0);
+      const posts = c.seen.filter((r) => r.method === 'POST');
+      assert.deepEqual(posts.map((r) => r.path), ['/v2/scrape', '/v2/agent'], 'accept first, then approve');
+      assert.deepEqual(posts[0]!.body, { alexandria: [REQUIRES_ACTION.providers[0]!.accept] });
+      assert.deepEqual(posts[1]!.body, { prompt: 'Approved.', threadId: THREAD_ID, exchange: { approve: { approvalId: APPROVAL_ID } } });
+    } finally { c.done(); }
+  });
+
+  it('paid calls: the start options turn them on (enabled: true); bounds and requireApproval without chat are refused before sending, exit 2', async () => {
+    const c = cli(() => started());
+    try {
+      assert.equal(await c.run(['start', 'find it', '--toolkits', 'github,slack', '--max-calls', '5', '--on-terms', 'ask']), 0);
+      assert.deepEqual(c.seen.at(-1)!.body, { prompt: 'find it', exchange: { enabled: true, toolkits: ['github', 'slack'], maxCalls: 5, onTermsRequired: 'ask' } });
+      assert.equal(await c.run(['start', 'find it', '--mode', 'chat', '--require-approval']), 0);
+      assert.deepEqual(c.seen.at(-1)!.body, { prompt: 'find it', mode: 'chat', exchange: { enabled: true, requireApproval: true } });
+      const sent = c.seen.length;
+      assert.equal(await c.run(['start', 'find it', '--require-approval']), 2);
+      assert.match(c.err(), /exchange\.requireApproval needs mode "chat" on the same request/);
+      assert.equal(await c.run(['start', 'find it', '--max-calls', '31']), 2);
+      assert.match(c.err(), /exchange\.maxCalls must be a whole number from 1 to 30; got 31/);
+      assert.equal(await c.run(['start', 'find it', '--toolkits', 'a,b,c,d,e,f']), 2);
+      assert.match(c.err(), /exchange\.toolkits names at most 5 toolkits; got 6/);
+      assert.equal(await c.run(['start', 'find it', '--on-terms', 'accept']), 2);
+      assert.match(c.err(), /exchange\.onTermsRequired must be one of skip, ask; got "accept"/);
+      assert.equal(await c.run(['start', 'x', '--calls', 'call_1']), 2);
+      assert.match(c.err(), /--calls goes with --approve APPROVAL_ID/);
+      assert.equal(c.seen.length, sent, 'nothing sent for any of them');
+    } finally { c.done(); }
+  });
+
+  it('a finished run says what it paid and names each skipped provider with its terms and how to include it', async () => {
+    const c = cli(() => PAID_STATUS);
+    try {
+      assert.equal(await c.run(['status', JOB]), 0);
+      assert.match(c.out(), /paid calls: +2 paid calls, 30 credits/);
+      assert.match(c.out(), /skipped: +Crunchbase was skipped: its data terms \(version 2026-10\) are not accepted \(it would have added: funding rounds\)\n  terms: https:\/\/firecrawl\.dev\/app\/terms\/crunchbase\n  to include it next time: accept its terms there, or start with --on-terms ask/);
     } finally { c.done(); }
   });
 
@@ -155,13 +208,13 @@ describe('devindex agent status: chat answers, suggestions and approvals', () =>
         polls++;
         return { success: true, events: [{ eventId: 'a1', producerSequence: 1, agent: { id: 'o', role: 'orchestrator' }, type: 'approval.requested', approvalId: 'apr_9', occurredAt: '2026-11-25T10:00:00Z' }] };
       }
-      return { success: true, status: 'processing', threadId: THREAD, pendingApproval: { kind: 'terms', approvalId: 'apr_9', terms: { name: 'Acme API', url: 'https://acme.example/terms' } } };
+      return { ...ENDED_WAITING_STATUS, status: 'processing' };
     });
     try {
       assert.equal(await c.run(['start', 'book it', '--wait']), 1);
       assert.match(c.out(), new RegExp(`Agent job ${JOB} waits for your approval; it goes on only once you answer\\.`));
-      assert.match(c.out(), /waiting for: +acceptance of the terms of Acme API/);
-      assert.match(c.out(), /terms: https:\/\/acme\.example\/terms/);
+      assert.match(c.out(), /waiting for: +acceptance of Crunchbase data terms, version 2026-10/);
+      assert.match(c.out(), /Crunchbase data terms, version 2026-10: https:\/\/firecrawl\.dev\/terms\/crunchbase/);
       assert.ok(polls <= 2, `stopped promptly (${polls} trace polls)`);
     } finally { c.done(); }
   });

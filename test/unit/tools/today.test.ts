@@ -1,5 +1,6 @@
 // Issue 19 for the language-model tools and MCP: threads and modes on start, answers, suggestions
 // and approvals in the status text within its budget, and keyless refusals that tell the agent what helps.
+import { ENDED_WAITING_STATUS, PAID_STATUS, WAITING_STATUS } from '../../support/sdkShapes';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as agentApi from '../../../src/api/agent/agentClient';
@@ -53,13 +54,26 @@ describe('tools and the service as it is today', () => {
     assert.doesNotMatch(out.text, /Result data/);
   });
 
-  it('a waiting run says what for and that the user answers it; never "still running"', async () => {
-    const out = await runTool('devIndex_agentJobStatus', { jobId: JOB }, deps({
-      status: 'processing', threadId: THREAD, pendingApproval: { kind: 'calls', approvalId: 'apr_3', calls: [{ id: 'c', name: 'github.create_issue' }] },
-    }));
-    assert.match(out.text, /Waiting for the user: approval of a call: github\.create_issue\. It does not go on until the user answers/);
-    assert.match(out.text, new RegExp(`devindex agent start --thread ${THREAD} --approve apr_3`));
+  it('a waiting run says so first, what for (each call and its estimate) and that the user answers it; never "still running"', async () => {
+    const out = await runTool('devIndex_agentJobStatus', { jobId: JOB }, deps(WAITING_STATUS));
+    assert.match(out.text, /^Agent job \S+: waiting for the user's approval \(the service's status: processing\)\./);
+    assert.match(out.text, /Waiting for the user: approval of 2 paid calls \(at least 5 credits\): github search_issues, stackexchange search\. It does not go on until the user answers/);
+    assert.match(out.text, /- call call_1: github search_issues \(about 5 credits\)\n- call call_2: stackexchange search \(no estimate\)/);
+    assert.match(out.text, new RegExp(`devindex agent start --thread ${WAITING_STATUS.threadId} --approve ${WAITING_STATUS.pendingApproval.id}`));
     assert.doesNotMatch(out.text, /Still running/);
+  });
+
+  it('a turn that ended waiting for terms: the model shows the terms and leaves the agreement to the user', async () => {
+    const out = await runTool('devIndex_agentJobStatus', { jobId: JOB }, deps(ENDED_WAITING_STATUS));
+    assert.match(out.text, /^Agent job \S+: waiting for the user's approval \(the service's status: completed\)\./);
+    assert.match(out.text, /only the user can accept data terms: show the user the terms below/);
+    assert.match(out.text, /- Crunchbase data terms, version 2026-10: https:\/\/firecrawl\.dev\/terms\/crunchbase/);
+  });
+
+  it('a finished run says what it paid and which provider it skipped, with its terms', async () => {
+    const out = await runTool('devIndex_agentJobStatus', { jobId: JOB }, deps(PAID_STATUS));
+    assert.match(out.text, /Paid tool calls: 2 paid calls, 30 credits\./);
+    assert.match(out.text, /Crunchbase was skipped: its data terms \(version 2026-10\) are not accepted \(it would have added: funding rounds\); its terms: https:\/\/firecrawl\.dev\/app\/terms\/crunchbase\. Only the user can accept them/);
   });
 
   it('a long answer is cut within the size budget and says so', () => {
