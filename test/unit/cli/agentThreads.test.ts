@@ -150,7 +150,7 @@ describe('devindex agent status: chat answers, suggestions and approvals', () =>
       assert.match(c.out(), /Crunchbase data terms, version 2026-10: https:\/\/firecrawl\.dev\/terms\/crunchbase/);
       assert.match(c.out(), /agree: +read the terms above, then: devindex agent start .* --accept-terms/);
       assert.equal(await c.run(['start', '--thread', THREAD_ID, '--approve', APPROVAL_ID]), 2);
-      assert.match(c.err(), /asks you to accept data terms:\n  Crunchbase data terms, version 2026-10: https:\/\/firecrawl\.dev\/terms\/crunchbase\nRead them; to agree, run the same command with --accept-terms \(nothing was sent\)/);
+      assert.match(c.err(), /asks you to accept data terms:\n {2}Crunchbase data terms, version 2026-10: https:\/\/firecrawl\.dev\/terms\/crunchbase\nRead them; to agree, run the same command with --accept-terms \(nothing was sent\)/);
       assert.equal(c.seen.filter((r) => r.method === 'POST').length, 0, 'nothing accepted, nothing approved');
       assert.equal(await c.run(['start', '--thread', THREAD_ID, '--approve', APPROVAL_ID, '--accept-terms']), 0);
       const posts = c.seen.filter((r) => r.method === 'POST');
@@ -187,7 +187,7 @@ describe('devindex agent status: chat answers, suggestions and approvals', () =>
     try {
       assert.equal(await c.run(['status', JOB]), 0);
       assert.match(c.out(), /paid calls: +2 paid calls, 30 credits/);
-      assert.match(c.out(), /skipped: +Crunchbase was skipped: its data terms \(version 2026-10\) are not accepted \(it would have added: funding rounds\)\n  terms: https:\/\/firecrawl\.dev\/app\/terms\/crunchbase\n  to include it next time: accept its terms there, or start with --on-terms ask/);
+      assert.match(c.out(), /skipped: +Crunchbase was skipped: its data terms \(version 2026-10\) are not accepted \(it would have added: funding rounds\)\n {2}terms: https:\/\/firecrawl\.dev\/app\/terms\/crunchbase\n {2}to include it next time: accept its terms there, or start with --on-terms ask/);
     } finally { c.done(); }
   });
 
