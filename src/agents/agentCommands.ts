@@ -115,6 +115,8 @@ export interface StartJobArgs {
   mode?: 'chat' | 'extract';
   /** A follow-up turn in this thread. */
   threadId?: string;
+  /** Paid tool calls (toolkits, maxCalls, requireApproval, onTermsRequired): checked by the client before sending. */
+  exchange?: AgentSubmitParams['exchange'];
 }
 
 type Target = string | { jobId: string } | undefined;
@@ -192,6 +194,7 @@ export async function startJob(deps: AgentCommandContext, args?: StartJobArgs, p
       ...(args.model !== undefined ? { model: args.model } : {}), ...(args.effort !== undefined ? { effort: args.effort } : {}),
       ...(args.schema !== undefined ? { schema: args.schema } : {}),
       ...(args.mode !== undefined ? { mode: args.mode } : {}), ...(args.threadId !== undefined ? { threadId: args.threadId } : {}),
+      ...(args.exchange !== undefined ? { exchange: args.exchange } : {}),
     };
     // Other features get the job id without any prompt; errors reject with the client's message.
     const job = await deps.store.start(params);

@@ -1,5 +1,5 @@
 // The Start Agent Job… flow without the editor: one multi-step input (prompt, optional URLs, credit
-// ceiling, model, effort, what the run gives back) with Back on every step after the first. Each step is validated with a
+// ceiling, model, effort, what the run gives back, paid tool calls) with Back on every step after the first. Each step is validated with a
 // message naming the field and the bound, and a draft keeps everything the user typed when a step is
 // cancelled, when Back is pressed, or when the service rejects the submission.
 import { AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS } from '../api/agent/agentConstants';
@@ -7,19 +7,19 @@ import type { AgentSubmitParams } from './agentBackend';
 import { grouped } from '../api/grouped';
 
 export const PROMPT_MAX_LENGTH = 10_000;
-export const TOTAL_STEPS = 6;
+export const TOTAL_STEPS = 7;
 
-export interface StartDraft { prompt: string; urls: string; maxCredits: string; model: string; effort: string; mode: string }
+export interface StartDraft { prompt: string; urls: string; maxCredits: string; model: string; effort: string; mode: string; paid: string }
 
 export function emptyDraft(): StartDraft {
-  return { prompt: '', urls: '', maxCredits: '', model: '', effort: '', mode: '' };
+  return { prompt: '', urls: '', maxCredits: '', model: '', effort: '', mode: '', paid: '' };
 }
 
 /** A draft filled from an earlier request (Start Again…), optionally with a higher credit ceiling. */
 export function draftFrom(r: { prompt: string; urls?: string[]; maxCredits?: number; model?: string; effort?: string; mode?: string }): StartDraft {
   return {
     prompt: r.prompt, urls: (r.urls ?? []).join(', '), maxCredits: r.maxCredits !== undefined ? String(r.maxCredits) : '',
-    model: r.model ?? '', effort: r.effort ?? '', mode: (AGENT_MODES as readonly string[]).includes(r.mode ?? '') ? r.mode! : '',
+    model: r.model ?? '', effort: r.effort ?? '', mode: (AGENT_MODES as readonly string[]).includes(r.mode ?? '') ? r.mode! : '', paid: '',
   };
 }
 
@@ -85,7 +85,7 @@ export const BACK = Symbol('back');
 /** One step; resolves with the answer, BACK (the step's Back button), or undefined when cancelled. */
 export type AskInput = (step: InputStep | PickStep) => Promise<string | typeof BACK | undefined>;
 
-export type StartField = 'prompt' | 'urls' | 'maxCredits' | 'model' | 'effort' | 'mode';
+export type StartField = 'prompt' | 'urls' | 'maxCredits' | 'model' | 'effort' | 'mode' | 'paid';
 
 /** The models offered: the current one, the retired aliases (said so), then any from the setting. */
 export function modelItems(extraModels: readonly string[] = []): PickItem[] {
@@ -114,6 +114,27 @@ export function modeItems(): PickItem[] {
 }
 
 /**
+ * Paid tool calls (an optional step; off unless chosen): the exchange settings each choice sends. Any
+ * of them turns paid calls on; the client adds `enabled: true` and checks requireApproval's need of
+ * an Ask run before anything is sent.
+ */
+export const PAID_CHOICES: Record<string, NonNullable<AgentSubmitParams['exchange']> | undefined> = {
+  '': undefined,
+  on: { onTermsRequired: 'skip' },
+  askTerms: { onTermsRequired: 'ask' },
+  approve: { requireApproval: true, onTermsRequired: 'ask' },
+};
+
+export function paidItems(): PickItem[] {
+  return [
+    { label: 'No paid tool calls', value: '', description: "the service's default" },
+    { label: 'Allow paid tool calls', value: 'on', description: 'providers whose data terms are not accepted are skipped' },
+    { label: "Allow paid tool calls; ask me about providers' terms", value: 'askTerms', description: 'the run waits for you to read and accept them' },
+    { label: 'Allow paid tool calls, each after my approval', value: 'approve', description: 'an Ask run only: it waits for you before each call' },
+  ];
+}
+
+/**
  * Runs the steps with the draft's values pre-filled and writes each answer back to the draft as it is
  * given. Back returns to the previous step with its value kept. `errors` puts a message on a step
  * (a field the service rejected), and the flow starts at the first such step.
@@ -123,7 +144,7 @@ export async function askStartJob(
   extraModels: readonly string[] = [],
 ): Promise<AgentSubmitParams | undefined> {
   const title = 'Start Agent Job';
-  const order: StartField[] = ['prompt', 'urls', 'maxCredits', 'model', 'effort', 'mode'];
+  const order: StartField[] = ['prompt', 'urls', 'maxCredits', 'model', 'effort', 'mode', 'paid'];
   const first = order.findIndex((f) => errors[f] !== undefined);
   const steps: Array<() => InputStep | PickStep> = [
     () => ({
@@ -154,6 +175,10 @@ export async function askStartJob(
       type: 'pick', step: 6, totalSteps: TOTAL_STEPS, title, placeHolder: 'What should the run give back?', items: modeItems(),
       value: draft.mode, initialError: errors.mode,
     }),
+    () => ({
+      type: 'pick', step: 7, totalSteps: TOTAL_STEPS, title, placeHolder: 'Paid tool calls (optional): may the run call paid providers?', items: paidItems(),
+      value: draft.paid, initialError: errors.paid,
+    }),
   ];
   for (let i = first < 0 ? 0 : first; i < steps.length;) {
     const answer = await ask(steps[i]!());
@@ -171,9 +196,11 @@ export async function askStartJob(
   if (!u.ok || !c.ok || again.prompt) return askStartJob(ask, draft, defaultMaxCredits, again, extraModels);
   const effort = (AGENT_EFFORTS as readonly string[]).includes(draft.effort) ? draft.effort as AgentSubmitParams['effort'] : undefined;
   const mode = (AGENT_MODES as readonly string[]).includes(draft.mode) ? draft.mode as AgentSubmitParams['mode'] : undefined;
+  const exchange = PAID_CHOICES[draft.paid];
   return {
     prompt: draft.prompt, ...(u.urls.length ? { urls: u.urls } : {}), maxCredits: c.value,
     ...(draft.model ? { model: draft.model } : {}), ...(effort ? { effort } : {}), ...(mode ? { mode } : {}),
+    ...(exchange ? { exchange: { ...exchange } } : {}),
   };
 }
 
@@ -183,6 +210,7 @@ export function fieldOfIssues(issues: ReadonlyArray<{ field: string; message: st
   for (const i of issues ?? []) {
     const f = i.field.split(/[.[]/)[0];
     if (f === 'prompt' || f === 'urls' || f === 'maxCredits' || f === 'model' || f === 'effort' || f === 'mode') out[f] ??= i.message;
+    if (f === 'exchange') out.paid ??= i.message;
   }
   return out;
 }

@@ -109,18 +109,22 @@ const MODEL_WORDS = `Default ${DEFAULT_AGENT_MODEL}`
 const START: ToolDefinition = {
   name: TOOL_NAMES.startAgentJob,
   title: 'Start an agent job (spends credits)',
-  description: 'A web agent job that browses and reports back. SPENDS CREDITS up to `maxCredits` (failed runs are free). Returns a job id for devIndex_waitForAgentJob. For docs and issues use devIndex_search.',
+  description: 'Web agent that browses and reports back. SPENDS CREDITS up to `maxCredits` (failed runs free). Returns a job id for devIndex_waitForAgentJob. Docs, issues: devIndex_search.',
   inputSchema: {
     type: 'object',
     properties: {
       prompt: { type: 'string', minLength: 1, maxLength: PROMPT_LIMIT },
       urls: { type: 'array', items: { type: 'string' } },
-      maxCredits: { type: 'integer', minimum: 1, description: 'Credit ceiling' },
-      model: { type: 'string', minLength: 1, description: MODEL_WORDS },
+      maxCredits: { type: 'integer' },
+      model: { type: 'string', description: MODEL_WORDS },
       effort: { enum: [...AGENT_EFFORTS_LIST] },
       schema: { type: 'object', description: 'Result JSON Schema' },
       mode: { enum: ['chat', 'extract'], description: 'chat: words; extract: data' },
-      threadId: { type: 'string', description: 'Follow-up thread' },
+      threadId: { type: 'string' },
+      // Paid tool calls, in the SDK's own shape (AgentExchangeOptions). One property keeps the tool list
+      // short; the client checks each field and bound with a message that names it (at most 5 toolkits,
+      // maxCalls 1 to 30, requireApproval only with mode chat, onTermsRequired skip or ask), as for maxCredits.
+      exchange: { type: 'object', description: 'Paid calls: toolkits, maxCalls, requireApproval, onTermsRequired' },
     },
     required: ['prompt'],
     additionalProperties: false,
@@ -192,10 +196,29 @@ const SNAPSHOT: ToolDefinition = {
   spendsCredits: false,
 };
 
+const ANSWER: ToolDefinition = {
+  name: TOOL_NAMES.answerApproval,
+  title: 'Answer an agent job\'s approval',
+  description: 'Approve or decline the paid calls a waiting agent job asks for, only as the user decided. Never accepts data terms: only the user can.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      jobId: JOB_ID,
+      decision: { enum: ['approve', 'decline'] },
+      callIds: { type: 'array', items: { type: 'string' }, description: 'Only these calls' },
+      always: { type: 'boolean' },
+    },
+    required: ['jobId', 'decision'],
+    additionalProperties: false,
+  },
+  annotations: { title: 'Answer an agent job\'s approval', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  spendsCredits: true,
+};
+
 /** The editor's language-model tools (package.json `contributes.languageModelTools`), in EDITOR_TOOL_NAMES order. */
-export const EDITOR_TOOLS: readonly ToolDefinition[] = [searchDefinition(true), READ_MORE, START, STATUS, WAIT, LIST, CANCEL];
+export const EDITOR_TOOLS: readonly ToolDefinition[] = [searchDefinition(true), READ_MORE, START, STATUS, WAIT, LIST, CANCEL, ANSWER];
 /** The MCP server's tools: the same operations plus reading a snapshot; no workspace scope in a terminal. */
-export const MCP_TOOLS: readonly ToolDefinition[] = [searchDefinition(false), READ_MORE, START, STATUS, WAIT, LIST, CANCEL, SNAPSHOT];
+export const MCP_TOOLS: readonly ToolDefinition[] = [searchDefinition(false), READ_MORE, START, STATUS, WAIT, LIST, CANCEL, SNAPSHOT, ANSWER];
 
 /**
  * A tool as MCP tools/list sends it, short: the annotations without the repeated title and without

@@ -107,6 +107,7 @@ export async function invokeLanguageModelTool(
     agentModule: async () => agentApi,
     agent: async () => agentClientOver(services.getClient()),
     start: (request: StartRequest) => Promise.resolve(vscode.commands.executeCommand<string | undefined>('devIndex.agent.start', request)),
+    onAnswered: () => Promise.resolve(vscode.commands.executeCommand('devIndex.agent.refresh')),
     defaultMaxCredits: () => config.defaultMaxCredits(),
     extraModels: () => config.agentExtraModels(),
     hasKey: async () => (await wiring.keys.get()) !== undefined,

@@ -9,13 +9,14 @@ export const TOOL_NAMES = {
   readMore: 'devIndex_readMore',
   waitForAgentJob: 'devIndex_waitForAgentJob',
   listAgentJobs: 'devIndex_listAgentJobs',
+  answerApproval: 'devIndex_answerApproval',
 } as const;
 export type ToolName = (typeof TOOL_NAMES)[keyof typeof TOOL_NAMES];
 
 /** The editor's tools (the MCP server adds readSnapshot). */
 export const EDITOR_TOOL_NAMES: readonly ToolName[] = [
   TOOL_NAMES.search, TOOL_NAMES.readMore, TOOL_NAMES.startAgentJob, TOOL_NAMES.agentJobStatus, TOOL_NAMES.waitForAgentJob,
-  TOOL_NAMES.listAgentJobs, TOOL_NAMES.cancelAgentJob,
+  TOOL_NAMES.listAgentJobs, TOOL_NAMES.cancelAgentJob, TOOL_NAMES.answerApproval,
 ];
 
 /** Settings of the tools (package.json `contributes.configuration`). */

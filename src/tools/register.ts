@@ -63,6 +63,16 @@ export function prepareToolInvocation(name: ToolName, input: Input, defaultMaxCr
         invocationMessage: `Cancelling agent job ${short(args.jobId, 40)}`,
         confirmationMessages: { title: 'Cancel the agent job?', message: `Agent job ${short(args.jobId, 40)} stops and ends as cancelled; its work so far is discarded, and the credits it spent before the cancel took effect may still be charged.` },
       };
+    case TOOL_NAMES.answerApproval: {
+      const approve = args.decision === 'approve';
+      const calls = Array.isArray(args.callIds) ? ` (calls ${args.callIds.map((c) => short(c, 40)).join(', ')})` : '';
+      return {
+        invocationMessage: `${approve ? 'Approving' : 'Declining'} what agent job ${short(args.jobId, 40)} waits for`,
+        confirmationMessages: approve
+          ? { title: 'Approve the paid calls?', message: `Agent job ${short(args.jobId, 40)} makes the paid calls it asked for${calls}, on your account${args.always === true ? ', and may make them again in this thread without asking' : ''}. Its status lists each call and its estimated credits.` }
+          : { title: 'Decline the paid calls?', message: `Agent job ${short(args.jobId, 40)} goes on without the calls it asked for.` },
+      };
+    }
     default:
       return {};
   }

@@ -24,12 +24,13 @@ import {
   errorText, issuesText, jobStartedText, jobStatusText, scrubSecret, snapshotText, type Surface,
 } from './modelText';
 import { heldPassages, readMoreText, searchAnswer } from './searchAnswer';
+import { clean } from './text';
 import { charsForTokens } from './tokens';
 import { progressLine, waitHeadline } from './waitText';
 
 export interface ToolOutcome { text: string; isError: boolean }
 
-export type AgentOps = Pick<AgentClient, 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'listAll'>;
+export type AgentOps = Pick<AgentClient, 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'listAll' | 'answerApproval'>;
 export type AgentModule = typeof import('../api/agent/agentClient');
 
 /** The repositories `scope: "workspace"` stands for, or why there are none. */
@@ -38,7 +39,12 @@ export type WorkspaceScope = { slugs: string[] } | { slugs: []; reason: string }
 export interface StartRequest {
   prompt: string; urls?: string[]; maxCredits?: number; model?: string; effort?: 'low' | 'medium' | 'high';
   schema?: Record<string, unknown>; mode?: 'chat' | 'extract'; threadId?: string;
+  /** Paid tool calls, from the input's toolkits, maxCalls, requireApproval and onTermsRequired. */
+  exchange?: AgentSubmitParams['exchange'];
 }
+
+/** A model's answer to a waiting job (devIndex_answerApproval), as the user decided. */
+export interface ApprovalAnswer { decision: 'approve' | 'decline'; callIds?: string[]; always?: boolean }
 
 export interface ToolDeps {
   surface: Surface;
@@ -51,6 +57,8 @@ export interface ToolDeps {
   agent(): Promise<AgentOps>;
   /** Editor: starts through the Agent Jobs feature (so the job is in its tree). Default: AgentClient.submit. */
   start?(request: StartRequest): Promise<string | undefined>;
+  /** Editor: after an approval was answered, the Agent Jobs view reads the job list again (the next turn shows). */
+  onAnswered?(nextJobId: string): Promise<unknown> | void;
   /** Model names newer than this build that a start may use (devIndex.agent.extraModels, DEVINDEX_AGENT_MODELS). */
   extraModels?(): readonly string[];
   /** The credit ceiling used when the input has none (undefined: the service's default). */
@@ -85,6 +93,7 @@ const OPS: Record<string, string> = {
   [TOOL_NAMES.readMore]: 'Reading the rest of the answer',
   [TOOL_NAMES.waitForAgentJob]: 'Waiting for the agent job',
   [TOOL_NAMES.listAgentJobs]: 'Listing the agent jobs',
+  [TOOL_NAMES.answerApproval]: 'Answering the agent job\'s approval',
 };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -114,6 +123,7 @@ export async function runTool(name: string, input: unknown, deps: ToolDeps, sign
       case TOOL_NAMES.readMore: return finish(readMore(input, deps));
       case TOOL_NAMES.waitForAgentJob: return finish(await wait(input, deps, signal, progress && ((line) => progress(scrubSecret(line, secret)))));
       case TOOL_NAMES.listAgentJobs: return finish(await list(input, deps, signal));
+      case TOOL_NAMES.answerApproval: return finish(await answerApproval(input, deps, signal));
       default: return finish({ isError: true, text: `Unknown tool ${JSON.stringify(name)}.` });
     }
   } catch (e) {
@@ -211,7 +221,9 @@ async function needKey(deps: ToolDeps, op: string): Promise<ToolOutcome | undefi
   return { isError: true, text: `${op} needs an API key, and none is set. ${how}` };
 }
 
-const START_FIELDS = ['prompt', 'urls', 'maxCredits', 'model', 'effort', 'schema', 'mode', 'threadId'];
+const START_FIELDS = ['prompt', 'urls', 'maxCredits', 'model', 'effort', 'schema', 'mode', 'threadId', 'exchange'];
+/** What a start's `exchange` may set: paid calls on. Approvals are answered with devIndex_answerApproval, which never accepts terms. */
+const START_EXCHANGE_FIELDS = ['enabled', 'toolkits', 'maxCalls', 'requireApproval', 'onTermsRequired'];
 
 function startRequestOf(input: Record<string, unknown>, deps: ToolDeps): StartRequest {
   const maxCredits = input.maxCredits ?? deps.defaultMaxCredits?.();
@@ -226,7 +238,12 @@ async function start(input: Record<string, unknown>, deps: ToolDeps, signal?: Ab
   const mod = await deps.agentModule();
   const unknownKeys = Object.keys(input).filter((k) => !START_FIELDS.includes(k));
   const v = mod.validateAgentSubmit(request as AgentSubmitParams, { extraModels: deps.extraModels?.() ?? [] });
-  const issues = [...unknownKeys.map((k) => ({ field: k, message: `${k} is not an agent job field (known: ${START_FIELDS.join(', ')})` })), ...(v.ok ? [] : v.issues)];
+  const exchangeKeys = isRecord(input.exchange) ? Object.keys(input.exchange).filter((k) => !START_EXCHANGE_FIELDS.includes(k)) : [];
+  const issues = [
+    ...unknownKeys.map((k) => ({ field: k, message: `${k} is not an agent job field (known: ${START_FIELDS.join(', ')})` })),
+    ...exchangeKeys.map((k) => ({ field: `exchange.${k}`, message: `exchange.${k} cannot be set when starting a job (known: ${START_EXCHANGE_FIELDS.join(', ')}); answer an approval with devIndex_answerApproval` })),
+    ...(v.ok ? [] : v.issues),
+  ];
   if (issues.length) return { isError: true, text: issuesText(issues, 'agent job') };
   const missingKey = await needKey(deps, op);
   if (missingKey) return missingKey;
@@ -292,6 +309,46 @@ async function cancel(input: Record<string, unknown>, deps: ToolDeps, signal?: A
     if (reason === 'already-cancelled') return { isError: false, text: `Agent job ${ids.jobId} is already being cancelled. Call devIndex_agentJobStatus to see its final state.` };
     throw e;
   }
+}
+
+/**
+ * Approve or decline what a waiting job asks for, as the user decided. Terms are never accepted here:
+ * a `terms` approval is approved only by the user (the tree, or the CLI's --accept-terms).
+ */
+async function answerApproval(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
+  const op = OPS[TOOL_NAMES.answerApproval]!;
+  const known = ['jobId', 'decision', 'callIds', 'always'];
+  const mod = await deps.agentModule();
+  const issues: ParamIssue[] = Object.keys(input).filter((k) => !known.includes(k))
+    .map((k) => ({ field: k, message: `${k} is not a field of this tool (known: ${known.join(', ')})` }));
+  const j = mod.validateJobId(input.jobId);
+  if (j) issues.push(j);
+  if (input.decision !== 'approve' && input.decision !== 'decline') issues.push({ field: 'decision', message: `decision must be approve or decline; got ${show(input.decision)}` });
+  if (input.callIds !== undefined && (!Array.isArray(input.callIds) || input.callIds.some((c) => typeof c !== 'string' || !c))) issues.push({ field: 'callIds', message: 'callIds must be a list of call ids (from devIndex_agentJobStatus)' });
+  if (input.always !== undefined && typeof input.always !== 'boolean') issues.push({ field: 'always', message: `always must be true or false; got ${show(input.always)}` });
+  if (issues.length) return { isError: true, text: issuesText(issues) };
+  const missingKey = await needKey(deps, op);
+  if (missingKey) return missingKey;
+  const jobId = input.jobId as string;
+  const answer: ApprovalAnswer = {
+    decision: input.decision as ApprovalAnswer['decision'],
+    ...(input.callIds ? { callIds: input.callIds as string[] } : {}), ...(input.always !== undefined ? { always: input.always as boolean } : {}),
+  };
+  const client = await deps.agent();
+  const job = await client.status(jobId, { signal });
+  const p = job.pendingApproval ?? undefined;
+  if (!p || !mod.isWaiting({ pendingApproval: p }) || !job.threadId) {
+    return { isError: true, text: `Agent job ${jobId} is not waiting for an approval (status ${clean(job.status)}); nothing was sent. Call devIndex_agentJobStatus to see where it is.` };
+  }
+  if (p.kind === 'terms' && answer.decision === 'approve') {
+    return { isError: true, text: `Agent job ${jobId} waits for the user to accept data terms (${clean(mod.approvalWords(p))}). Only the user can accept them: show them the terms and let them agree in the Agent Jobs view or with devindex agent start --thread ${job.threadId} --approve ${p.id} --accept-terms. Nothing was sent.` };
+  }
+  const unknownCalls = (answer.callIds ?? []).filter((id) => !p.calls.some((c) => c.id === id));
+  if (unknownCalls.length) return { isError: true, text: issuesText([{ field: 'callIds', message: `${unknownCalls.map((c) => show(c)).join(', ')} ${unknownCalls.length === 1 ? 'is not a call' : 'are not calls'} of this approval (its calls: ${p.calls.map((c) => c.id ?? '?').join(', ')})` }]) };
+  const next = (await client.answerApproval({ threadId: job.threadId, approvalId: p.id, ...answer }, { signal })).id;
+  await deps.onAnswered?.(next);
+  const said = answer.decision === 'approve' ? `Approved ${answer.callIds ? `${answer.callIds.length} of the calls` : 'the calls'}${answer.always ? ' (always, in this thread)' : ''}` : 'Declined';
+  return { isError: false, text: `${said} for agent job ${jobId}. The thread goes on as agent job ${next}; call devIndex_waitForAgentJob with that jobId to follow it.` };
 }
 
 async function snapshot(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {

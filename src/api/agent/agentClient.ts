@@ -18,6 +18,8 @@ import { grouped } from '../grouped';
 
 export * from './agentSchemas';
 export * from './agentTrace';
+export { isWaiting } from './approval';
+export { approvalWords } from './runOutcome';
 export {
   AGENT_EFFORTS, AGENT_ERROR_REASONS, AGENT_MODELS, AGENT_MODES, AGENT_ON_TERMS, DEFAULT_AGENT_MODEL, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, FOLDED_EVENT_TYPES, type AgentMode, RETIRED_AGENT_MODELS, NAMED_INTEGRATIONS,
   isValidIntegration, reasonOf, type AgentErrorReason,

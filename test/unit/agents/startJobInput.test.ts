@@ -41,9 +41,9 @@ describe('start job input', () => {
   it('goes Back to the previous step with its value kept, and says "credit ceiling" in words', async () => {
     const draft = emptyDraft();
     const seen: Array<InputStep | PickStep> = [];
-    const answers: Array<string | typeof BACK> = ['first prompt', 'https://a.example', BACK, BACK, 'second prompt', 'https://b.example', '120', 'spark-1-pro', 'high', 'chat'];
+    const answers: Array<string | typeof BACK> = ['first prompt', 'https://a.example', BACK, BACK, 'second prompt', 'https://b.example', '120', 'spark-1-pro', 'high', 'chat', ''];
     const r = await askStartJob(async (s) => { seen.push(s); return answers.shift(); }, draft, 500);
-    assert.deepEqual(seen.map((s) => s.step), [1, 2, 3, 2, 1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(seen.map((s) => s.step), [1, 2, 3, 2, 1, 2, 3, 4, 5, 6, 7]);
     assert.equal(seen[3]!.value, 'https://a.example', 'Back keeps what was typed');
     assert.equal(seen[4]!.value, 'first prompt');
     assert.match((seen[2] as InputStep).prompt, /^Credit ceiling: /);
@@ -82,10 +82,10 @@ describe('start job input', () => {
   it('re-asks with the value kept and the message shown when an answer is invalid', async () => {
     const draft = emptyDraft();
     const steps: Array<InputStep | PickStep> = [];
-    const answers = ['p', 'not a url', '', 'spark-2', '', '', 'https://ok.example', '', 'spark-2', '', ''];
+    const answers = ['p', 'not a url', '', 'spark-2', '', '', '', 'https://ok.example', '', 'spark-2', '', '', ''];
     const r = await askStartJob(async (s) => { steps.push(s); return answers.shift(); }, draft, 500);
     assert.deepEqual(r, { prompt: 'p', urls: ['https://ok.example'], maxCredits: 500, model: 'spark-2' });
-    const again = steps[6]!;
+    const again = steps[7]!;
     assert.equal(again.step, 2, 'the flow starts again at the step with the problem');
     assert.equal(again.value, 'not a url');
     assert.match(again.initialError!, /not an absolute http\(s\) URL/);
@@ -93,12 +93,33 @@ describe('start job input', () => {
 
   it('prefills Start Again… from a job', () => {
     assert.deepEqual(draftFrom({ prompt: 'p', urls: ['https://a.example', 'https://b.example'], maxCredits: 100, model: 'spark-2', effort: 'low' }),
-      { prompt: 'p', urls: 'https://a.example, https://b.example', maxCredits: '100', model: 'spark-2', effort: 'low', mode: '' });
+      { prompt: 'p', urls: 'https://a.example, https://b.example', maxCredits: '100', model: 'spark-2', effort: 'low', mode: '', paid: '' });
     assert.equal(draftFrom({ prompt: 'p', mode: 'chat' }).mode, 'chat', 'a chat job starts again as a chat job');
     assert.equal(draftFrom({ prompt: 'p', mode: 'weird' }).mode, '', 'an unknown mode is not sent');
   });
 
+  it('paid tool calls: an optional last step, off by default; each choice sends its exchange settings', async () => {
+    const run = async (paid: string, mode = 'chat') => {
+      let pick: PickStep | undefined;
+      const r = await askStartJob(async (s) => {
+        if (s.step === 7) { pick = s as PickStep; return paid; }
+        if (s.step === 6) return mode;
+        return s.step === 1 ? 'p' : s.value;
+      }, emptyDraft(), 500);
+      return { r, pick: pick! };
+    };
+    const off = await run('');
+    assert.equal(off.pick.value, '', 'off until the user picks');
+    assert.equal(off.pick.totalSteps, 7);
+    assert.equal('exchange' in off.r!, false, 'off: nothing sent');
+    assert.deepEqual(off.pick.items.map((i) => i.value), ['', 'on', 'askTerms', 'approve']);
+    assert.deepEqual((await run('on')).r?.exchange, { onTermsRequired: 'skip' });
+    assert.deepEqual((await run('askTerms')).r?.exchange, { onTermsRequired: 'ask' });
+    assert.deepEqual((await run('approve')).r?.exchange, { requireApproval: true, onTermsRequired: 'ask' });
+  });
+
   it('maps service issues to the step they belong to', () => {
+    assert.deepEqual(fieldOfIssues([{ field: 'exchange.requireApproval', message: 'needs mode chat' }]), { paid: 'needs mode chat' }, 'a paid-call refusal goes to the paid-call step');
     assert.deepEqual(fieldOfIssues([{ field: 'urls[1]', message: 'bad url' }, { field: 'maxCredits', message: 'too small' }, { field: 'model', message: 'x' }, { field: 'other', message: 'y' }]),
       { urls: 'bad url', maxCredits: 'too small', model: 'x' });
   });

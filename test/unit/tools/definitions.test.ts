@@ -81,7 +81,8 @@ describe('tool definitions', () => {
     assert.deepEqual(MCP_TOOLS.filter((t) => t.annotations.readOnlyHint).map((t) => t.name).sort(), [
       'devIndex_agentJobStatus', 'devIndex_listAgentJobs', 'devIndex_readMore', 'devIndex_readSnapshot', 'devIndex_search', 'devIndex_waitForAgentJob',
     ]);
-    assert.deepEqual(MCP_TOOLS.filter((t) => t.spendsCredits).map((t) => t.name), ['devIndex_startAgentJob']);
+    // Approving a waiting job's paid calls spends credits too.
+    assert.deepEqual(MCP_TOOLS.filter((t) => t.spendsCredits).map((t) => t.name), ['devIndex_startAgentJob', 'devIndex_answerApproval']);
     assert.equal(by.get('devIndex_cancelAgentJob')!.annotations.destructiveHint, true);
     assert.equal(by.get('devIndex_startAgentJob')!.annotations.idempotentHint, false);
   });

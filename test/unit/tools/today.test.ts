@@ -1,6 +1,6 @@
 // Issue 19 for the language-model tools and MCP: threads and modes on start, answers, suggestions
 // and approvals in the status text within its budget, and keyless refusals that tell the agent what helps.
-import { ENDED_WAITING_STATUS, PAID_STATUS, WAITING_STATUS } from '../../support/sdkShapes';
+import { APPROVAL_ID, ENDED_WAITING_STATUS, NEXT_RUN_ID, PAID_STATUS, THREAD_ID, WAITING_STATUS } from '../../support/sdkShapes';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as agentApi from '../../../src/api/agent/agentClient';
@@ -26,6 +26,62 @@ function deps(status: unknown, over: Partial<ToolDeps> = {}): ToolDeps & { start
     ...over,
   };
 }
+
+/** deps whose agent also answers approvals, recording what it sent. */
+function answering(status: unknown) {
+  const sent: Array<Record<string, unknown>> = [];
+  const d = deps(status);
+  const base = d.agent;
+  d.agent = async () => ({ ...(await base()), answerApproval: async (a: Record<string, unknown>) => { sent.push(a); return { id: NEXT_RUN_ID, response: { success: true, id: NEXT_RUN_ID } }; } }) as unknown as AgentOps;
+  return { d, sent };
+}
+
+describe('paid tool calls and approvals through the tools', () => {
+  it('start: paid calls in the SDK\'s exchange shape turn on with enabled: true; bounds are named; approving through start is refused', async () => {
+    const d = deps({ status: 'processing' });
+    const ok = await runTool('devIndex_startAgentJob', { prompt: 'p', mode: 'chat', exchange: { toolkits: ['github'], maxCalls: 3, requireApproval: true } }, d);
+    assert.equal(ok.isError, false, ok.text);
+    assert.deepEqual(d.starts[0]!.exchange, { toolkits: ['github'], maxCalls: 3, requireApproval: true });
+    const bad = await runTool('devIndex_startAgentJob', { prompt: 'p', exchange: { maxCalls: 40, requireApproval: true } }, d);
+    assert.equal(bad.isError, true);
+    assert.match(bad.text, /exchange\.maxCalls must be a whole number from 1 to 30; got 40/);
+    assert.match(bad.text, /exchange\.requireApproval needs mode "chat"/);
+    const sneaky = await runTool('devIndex_startAgentJob', { prompt: 'p', threadId: THREAD_ID, exchange: { approve: { approvalId: APPROVAL_ID } } }, d);
+    assert.equal(sneaky.isError, true);
+    assert.match(sneaky.text, /exchange\.approve cannot be set when starting a job .* devIndex_answerApproval/);
+    assert.equal(d.starts.length, 1, 'only the valid start went out');
+  });
+
+  it('answerApproval approves chosen calls of a waiting job in its thread and names the next turn', async () => {
+    const { d, sent } = answering(WAITING_STATUS);
+    const out = await runTool('devIndex_answerApproval', { jobId: JOB, decision: 'approve', callIds: ['call_1'] }, d);
+    assert.equal(out.isError, false, out.text);
+    assert.deepEqual(sent, [{ threadId: THREAD_ID, approvalId: APPROVAL_ID, decision: 'approve', callIds: ['call_1'] }]);
+    assert.match(out.text, new RegExp(`Approved 1 of the calls for agent job ${JOB}\\. The thread goes on as agent job ${NEXT_RUN_ID}`));
+    const wrong = await runTool('devIndex_answerApproval', { jobId: JOB, decision: 'approve', callIds: ['call_9'] }, answering(WAITING_STATUS).d);
+    assert.equal(wrong.isError, true);
+    assert.match(wrong.text, /"call_9" is not a call of this approval \(its calls: call_1, call_2\)/);
+  });
+
+  it('answerApproval never accepts terms: a terms approval is refused and nothing is sent; declining it is allowed', async () => {
+    const { d, sent } = answering(ENDED_WAITING_STATUS);
+    const out = await runTool('devIndex_answerApproval', { jobId: JOB, decision: 'approve' }, d);
+    assert.equal(out.isError, true);
+    assert.match(out.text, /Only the user can accept them/);
+    assert.deepEqual(sent, []);
+    const no = await runTool('devIndex_answerApproval', { jobId: JOB, decision: 'decline' }, d);
+    assert.equal(no.isError, false, no.text);
+    assert.deepEqual(sent, [{ threadId: THREAD_ID, approvalId: APPROVAL_ID, decision: 'decline' }]);
+  });
+
+  it('answerApproval on a job that is not waiting sends nothing and says so', async () => {
+    const { d, sent } = answering(PAID_STATUS);
+    const out = await runTool('devIndex_answerApproval', { jobId: JOB, decision: 'decline' }, d);
+    assert.equal(out.isError, true);
+    assert.match(out.text, /is not waiting for an approval \(status completed\); nothing was sent/);
+    assert.deepEqual(sent, []);
+  });
+});
 
 describe('tools and the service as it is today', () => {
   it('the start tool takes threadId and mode, and refuses a mode it does not know', async () => {
