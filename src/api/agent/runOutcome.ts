@@ -122,8 +122,12 @@ export function endMessage(job: RunView, state: JobState = jobState(job), o: End
   const name = `"${shortLabel(job.prompt, 40)}"`;
   const detail = job.error ? { detail: sentence(job.error) } : {};
   switch (state) {
-    case 'completed':
-      return { severity: 'info', text: `Agent job ${name} completed${job.creditsUsed !== undefined ? ` using ${job.creditsUsed} credits` : ''}.` };
+    case 'completed': {
+      const paid = paidWords(job.exchange);
+      const skipped = (job.exchange?.skippedProviders ?? []).map((p) => p.name ?? p.provider ?? 'a provider');
+      const skip = skipped.length ? ` It skipped ${skipped.join(', ')}: ${skipped.length === 1 ? 'its' : 'their'} data terms are not accepted.` : '';
+      return { severity: 'info', text: `Agent job ${name} completed${job.creditsUsed !== undefined ? ` using ${job.creditsUsed} credits` : ''}${paid ? ` (${paid})` : ''}.${skip}` };
+    }
     case 'credit_limit_reached': {
       const raise = o.raiseCeiling ?? 'start it again with a higher ceiling';
       const ceiling = job.maxCredits !== undefined ? `its credit ceiling of ${job.maxCredits} credits` : 'its credit ceiling';

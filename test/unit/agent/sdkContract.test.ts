@@ -10,7 +10,7 @@ import {
 } from '../../../src/api/agent/agentSchemas';
 import { isWaiting } from '../../../src/api/agent/approval';
 import { applyStatus, type RunFacts } from '../../../src/api/agent/runEngine';
-import { approvalWords, jobState, paidWords } from '../../../src/api/agent/runOutcome';
+import { approvalWords, endMessage, jobState, paidWords } from '../../../src/api/agent/runOutcome';
 import { termsAcceptCalls } from '../../../src/api/agent/terms';
 import {
   CALLS_APPROVAL, ENDED_WAITING_STATUS, OLD_CALLS_APPROVAL, PAID_EXCHANGE, PAID_STATUS, REQUIRES_ACTION, RESOLVED_APPROVAL,
@@ -101,6 +101,8 @@ describe('status records as production sends them', () => {
     assert.equal(jobState({ ...f, prompt: 'p' }), 'completed');
     assert.equal(paidWords(f.exchange), '2 paid calls, 30 credits');
     assert.deepEqual(rec.suggestions, [{ label: 'Show the fix', prompt: 'Show the fix' }]);
+    assert.equal(endMessage({ ...f, prompt: 'Which issues mention the backoff?' })?.text,
+      'Agent job "Which issues mention the backoff?" completed using 75 credits (2 paid calls, 30 credits). It skipped Crunchbase: its data terms are not accepted.');
   });
 });
 
