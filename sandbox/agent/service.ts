@@ -41,6 +41,11 @@ function inherit(prev: SubmitOptions, next: SubmitOptions): SubmitOptions {
   };
 }
 
+/** The message of a chat turn that ended waiting for providers' terms. */
+function termsMessage(terms: readonly TermsProvider[]): string {
+  return `## Waiting for terms\n\nThe answer would use ${terms.map((p) => p.name).join(' and ')}. Read their terms (terms/show), accept them (terms/accept) if you agree, then approve to continue; or decline to go on without them.\n`;
+}
+
 /** A list row's `targetHint`: the first start URL's host, else the start of the prompt. */
 function targetHintOf(o: SubmitOptions): string {
   const first = o.urls?.[0];
@@ -532,6 +537,8 @@ export function createAgentService(o: AgentServiceOptions): {
       if (options.prompt.includes(MAGIC.internal)) events = applyInternalFailure(events, id, options.maxCredits);
       const planned = production ? planExchange(id, team, options, t, events, x) : undefined;
       if (planned) { events = planned.events; approval = planned.approval; }
+      // A chat turn that ended asking for terms did not write its answer: its message says what it waits for.
+      if (chat && approval && !approval.waits) message = termsMessage(approval.terms);
     }
     t.runs.push(id);
     t.expiresAt = createdAt + DAY;

@@ -215,6 +215,17 @@ describe('sandbox exchange and approvals (production wire)', () => {
     assert.equal(next.exchange.paidCalls, 2, 'the accepted providers are used');
   });
 
+  it('APPROVAL-TERMS in chat mode: the answer is not written; the message says which terms it waits for', async () => {
+    const s = await start(KEYS.terms, { prompt: 'APPROVAL-TERMS in words', mode: 'chat' });
+    const job = await until(KEYS.terms, s.id, finished);
+    assert.equal(job.status, 'completed');
+    assert.equal(job.pendingApproval.resolution, null);
+    for (const g of job.pendingApproval.terms) assert.ok(job.message.includes(g.name), g.name);
+    const events = (await call('GET', `/v2/agent/${s.id}/trace`, undefined, KEYS.terms)).json.events as Json[];
+    assert.ok(!events.some((e) => e.type === 'assistant.message'), 'no answer was written');
+    assert.ok(events.some((e) => e.type === 'run.finished' && e.outcome === 'succeeded'));
+  });
+
   it('a turn that ended waiting for terms is finished: a plain follow-up is accepted', async () => {
     const s = await start(KEYS.terms, { prompt: 'APPROVAL-TERMS again' });
     await until(KEYS.terms, s.id, finished);

@@ -255,6 +255,12 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     assert.equal('next' in page, false, 'exactly one full page: no next');
     const row = page.agents.find((a: Json) => a.id === first.id);
     assert.deepEqual([row.options.mode, row.options.threadId, row.options.threadTurn], ['chat', first.threadId, 1]);
+    // Addendum: "list rows' `targetHint` is a string and `options.urls` an array or absent".
+    assert.equal(typeof row.targetHint, 'string');
+    for (const k of ['urls', 'schema', 'effort']) assert.equal(k in row.options, false, `${k}: the run had none`);
+    const withUrls = await start({ prompt: 'with urls', urls: ['https://example.com/a'], effort: 'low' }, KEY_LIST);
+    const listed = (await call(sb, 'GET', '/v2/agent', undefined, KEY_LIST)).json.agents.find((a: Json) => a.id === withUrls.id);
+    assert.deepEqual([listed.targetHint, listed.options.urls, listed.options.effort], ['example.com', ['https://example.com/a'], 'low']);
     await start({ prompt: 'one more' }, KEY_PAGE);
     const full = (await call(sb, 'GET', '/v2/agent', undefined, KEY_PAGE)).json;
     assert.match(full.next, /\/v2\/agent\?before=\d+$/);
