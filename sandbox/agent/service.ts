@@ -14,6 +14,9 @@ import type {
 
 export type { Wire };
 
+/** The spec wire's trace body: as production's, but its events are not held to the SDK's union. */
+interface SpecTraceBody { success: true; id: string; events: unknown[]; creditsUsed: number; activeBrowserSessions?: unknown[] }
+
 /** A run's outcome from its `run.finished` event; undefined for any other event (or none). */
 function outcomeOf(e: PlannedEvent | undefined): Outcome | undefined {
   return e?.body.type === 'run.finished' ? e.body.outcome : undefined;
@@ -161,12 +164,13 @@ const fail = (status: number, error: string, details?: unknown): AgentReply =>
 const relayed = (status: number, error: string, details?: unknown): AgentReply =>
   ({ status, body: details === undefined ? { error } : { error, details } });
 
-function legacyRecord(id: string, createdAt: number, wire: Wire) {
-  return {
-    success: true, ...(wire === 'spec' ? { id } : {}), status: 'completed', model: 'spark-1', creditsUsed: 120,
+function legacyRecord(id: string, createdAt: number, wire: Wire): ProductionStatusBody | Record<string, unknown> {
+  const common = {
+    status: 'completed' as const, model: 'spark-1', creditsUsed: 120,
     data: { items: [{ title: 'Result from the first-generation engine', url: 'https://example.com/legacy' }] },
     expiresAt: new Date(createdAt + 30 * DAY).toISOString(),
   };
+  return wire === 'spec' ? { success: true, id, ...common } : { success: true, ...common } satisfies ProductionStatusBody;
 }
 
 export interface AgentServiceOptions {
@@ -268,10 +272,8 @@ export function createAgentService(o: AgentServiceOptions): {
         occurredAt: new Date(job.createdAt + e.at / speed).toISOString(), producerSequence,
         agent: { ...e.agent }, ...body,
       } satisfies ProductionTraceEvent;
-      // The spec wire keeps its free-text reason (production sends `user`).
-      const sent = !production && ev.type === 'run.cancel_requested' ? { ...ev, reason: 'Cancelled by the user' as 'user' } : ev;
-      out.push(sent);
-      if (e.duplicate) again.push(sent);
+      out.push(ev);
+      if (e.duplicate) again.push(ev);
     }
     return [...out, ...again];
   }
@@ -635,9 +637,11 @@ export function createAgentService(o: AgentServiceOptions): {
       return relayed(400, 'Bad Request', [{ code: 'invalid_enum_value', path: ['liveView'], message: 'liveView must be true or false' }]);
     }
     const v = view(job);
-    const body: ProductionTraceBody = {
-      success: true, id: job.id, events: render(job, v.visible), creditsUsed: v.status === 'failed' ? 0 : v.credits,
-    };
+    const events = render(job, v.visible);
+    const body: ProductionTraceBody | SpecTraceBody = production
+      ? { success: true, id: job.id, events, creditsUsed: v.status === 'failed' ? 0 : v.credits } satisfies ProductionTraceBody
+      // The spec wire keeps its free-text cancel reason (production sends `user`, as the SDK declares).
+      : { success: true, id: job.id, events: events.map((e) => (e.type === 'run.cancel_requested' ? { ...e, reason: 'Cancelled by the user' } : e)), creditsUsed: v.status === 'failed' ? 0 : v.credits };
     if (live === 'true') {
       const open = new Map<string, string>();
       for (const e of v.visible) {
