@@ -593,8 +593,10 @@ export function createAgentService(o: AgentServiceOptions): {
     if (held.length) {
       const old = o.prompt.includes(MAGIC.approvalOld);
       const total = held.reduce((s, c) => s + (c.creditsEstimate ?? 0), 0);
+      const unknown = held.filter((c) => c.creditsEstimate === null).length;
       const pending: PendingApproval = {
-        id: approvalId, reason: `${held.length === 1 ? 'A paid call needs' : `${held.length} paid calls need`} your approval (about ${total} credits estimated; one estimate is unknown).`,
+        id: approvalId,
+        reason: `${held.length === 1 ? 'A paid call needs' : `${held.length} paid calls need`} your approval (about ${total} credits estimated${unknown ? `; ${unknown === 1 ? 'one estimate is' : `${unknown} estimates are`} unknown` : ''}).`,
         ...(old ? {} : { kind: 'calls' as const }),
         calls: held.map(({ credits: _credits, ...c }) => c),
         resolution: null,
