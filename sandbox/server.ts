@@ -252,6 +252,13 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       search(req, res, url, raw, key);
       return;
     }
+    if (path === '/v2/scrape' && req.method === 'POST') {
+      // Exchange calls (terms/show, terms/accept) for the agent's terms approvals: sandbox/agent/exchange.ts.
+      if (key === undefined) { fail(res, 401, 'Unauthorized: Invalid token'); return; }
+      const reply = agent.scrape({ method: 'POST', path, query: url.searchParams, body: parseBody(raw), team: teamOf(key) });
+      send(res, reply.status, reply.body, reply.headers);
+      return;
+    }
     if (path === '/v2/agent' || path.startsWith('/v2/agent/')) {
       if (key === undefined) { fail(res, 401, 'Unauthorized: Invalid token'); return; }
       const reply = agent.handle({ method: req.method ?? 'GET', path, query: url.searchParams, body: parseBody(raw), team: teamOf(key), origin: `http://${req.headers.host ?? ''}` });

@@ -4,21 +4,27 @@
 // and a test can drive it with a fake clock. Cancellation and the credit ceiling rewrite the tail of
 // the plan at the moment they take effect.
 import { randomUUID } from 'node:crypto';
+import type { AgentTraceAgentIdentity, AgentTraceAgentRole, AgentTraceArtifactChange, AgentTraceError, PendingApprovalCall } from 'firecrawl';
 import type { Effort, SubmitOptions } from './validate';
+import type { EventBody } from './wireTypes';
 
-export type Role = 'orchestrator' | 'subagent' | 'system' | 'browser';
-export interface AgentRef { id: string; role: Role; name: string; parentId?: string }
+export type Role = AgentTraceAgentRole;
+export type AgentRef = AgentTraceAgentIdentity;
 export type Outcome = 'succeeded' | 'failed' | 'cancelled' | 'refused' | 'credit_limit_reached';
-export type ErrorCode = 'cancelled' | 'credit_limit_reached' | 'parent_finished' | 'refused' | 'internal';
-export interface TraceError { code: ErrorCode; source: 'agent' | 'tool' | 'billing' | 'system'; retryable: boolean; message: string }
+export type ErrorCode = AgentTraceError['code'];
+export type TraceError = AgentTraceError;
+
+/** An event as planned: the `artifact.updated` snapshot id is given when the event is added. */
+type ArtifactPlanBody = { type: 'artifact.updated'; artifact: Omit<AgentTraceArtifactChange, 'snapshotId'> };
+export type PlanBody = Exclude<EventBody, { type: 'artifact.updated' }> | ArtifactPlanBody;
 
 export interface PlannedEvent {
   at: number;
   order: number;
   eventId: string;
   agent: AgentRef;
-  type: string;
-  fields: Record<string, unknown>;
+  /** The event without its envelope, typed against the SDK's trace event union (wireTypes.ts). */
+  body: EventBody;
   cost: number;
   snapshot?: { id: string; content: string };
   /** Delivered twice in the trace (at-least-once delivery), so clients must de-duplicate by eventId. */
@@ -46,10 +52,16 @@ export const MAGIC = {
   slow: 'SLOW',
   internal: 'CRASH',
   zeroDataRetention: 'ZERO_DATA_RETENTION',
-  /** Production wire: the run stops and waits for the caller to approve two tool calls. */
+  /** Production wire: the run stops and waits (status `processing`) for the caller to approve two paid calls. */
   approval: 'APPROVAL',
-  /** Production wire: the run waits for the caller to accept a toolkit's terms (checked before `APPROVAL`). */
+  /** Production wire: as `APPROVAL`, but the record is an older one: `kind` absent (checked before `APPROVAL`). */
+  approvalOld: 'APPROVAL-OLD',
+  /** Production wire: the turn ends (`completed`) waiting for the caller to accept two providers' terms (checked before `APPROVAL`). */
   approvalTerms: 'APPROVAL-TERMS',
+  /** Production wire: the run makes two paid calls (30 credits) and skips a provider whose terms the team has not accepted. */
+  paidCalls: 'PAID-CALLS',
+  /** Production wire: the run's snapshots and its thread record answer `{ success: false, error }` without the record. */
+  noRecord: 'NO-RECORD',
   /** Production wire: submit answers the back end's 400 `Invalid schema: …`. */
   invalidSchema: 'INVALID_SCHEMA',
 } as const;
@@ -64,12 +76,18 @@ export const MESSAGES = {
   creditLimit: (max: number) => `Credit limit reached: the run used its maxCredits of ${max} credits before it could finish. Failed runs are not billed.`,
 };
 
-class Plan {
+export class Plan {
   events: PlannedEvent[] = [];
   private n = 0;
-  add(at: number, agent: AgentRef, type: string, fields: Record<string, unknown> = {}, cost = 0, snapshot?: string): PlannedEvent {
-    const e: PlannedEvent = { at, order: this.n++, eventId: randomUUID(), agent, type, fields, cost };
-    if (snapshot !== undefined) e.snapshot = { id: randomUUID(), content: snapshot };
+  add(at: number, agent: AgentRef, planned: PlanBody, cost = 0, snapshot?: string): PlannedEvent {
+    let body: EventBody;
+    let snap: PlannedEvent['snapshot'];
+    if (planned.type === 'artifact.updated') {
+      snap = { id: randomUUID(), content: snapshot ?? '' };
+      body = { type: 'artifact.updated', artifact: { ...planned.artifact, snapshotId: snap.id } };
+    } else body = planned;
+    const e: PlannedEvent = { at, order: this.n++, eventId: randomUUID(), agent, body, cost };
+    if (snap) e.snapshot = snap;
     this.events.push(e);
     return e;
   }
@@ -120,14 +138,14 @@ function itemsFor(o: SubmitOptions): Item[] {
 
 function toolCall(plan: Plan, at: number, agent: AgentRef, toolName: string, parameters: Record<string, unknown>, durationMs: number, result: unknown, cost: number): number {
   const toolCallId = randomUUID();
-  plan.add(at, agent, 'tool_call.started', { toolCallId, toolName, parameters });
-  plan.add(at + durationMs, agent, 'tool_call.finished', { toolCallId, toolName, result }, cost);
+  plan.add(at, agent, { type: 'tool_call.started', toolCallId, toolName, parameters });
+  plan.add(at + durationMs, agent, { type: 'tool_call.finished', toolCallId, toolName, result }, cost);
   return at + durationMs;
 }
 
 function spawn(plan: Plan, at: number, parent: AgentRef, child: AgentRef, task: string): number {
   toolCall(plan, at, parent, 'spawn_subagent', { name: child.name, task }, 150, { agentId: child.id }, COST.spawn);
-  plan.add(at + 200, child, 'agent.started');
+  plan.add(at + 200, child, { type: 'agent.started' });
   return at + 200;
 }
 
@@ -141,20 +159,20 @@ export function basePlan(runId: string, o: SubmitOptions): { events: PlannedEven
   const a = agentsFor(runId);
   const key = resultListKey(o.schema);
   const items = itemsFor(o);
-  plan.add(0, a.system, 'run.started');
-  plan.add(150, a.orchestrator, 'agent.started');
-  plan.add(300, a.orchestrator, 'progress.reported', { phase: 'planning', message: 'Planning the task' });
+  plan.add(0, a.system, { type: 'run.started' });
+  plan.add(150, a.orchestrator, { type: 'agent.started' });
+  plan.add(300, a.orchestrator, { type: 'progress.reported', phase: 'planning', message: 'Planning the task' });
 
   if (o.prompt.includes(MAGIC.refuse)) {
-    plan.add(1200, a.orchestrator, 'reasoning.summary', { text: 'The task asks for something I will not do, so I am declining it.' });
+    plan.add(1200, a.orchestrator, { type: 'reasoning.summary', text: 'The task asks for something I will not do, so I am declining it.' });
     const error: TraceError = { code: 'refused', source: 'agent', retryable: false, message: MESSAGES.refused };
-    plan.add(1500, a.orchestrator, 'agent.finished', { outcome: 'refused', durationMs: 1350, error });
-    plan.add(1700, a.system, 'run.finished', { outcome: 'refused', error });
+    plan.add(1500, a.orchestrator, { type: 'agent.finished', outcome: 'refused', durationMs: 1350, error });
+    plan.add(1700, a.system, { type: 'run.finished', outcome: 'refused', error });
     return { events: plan.sorted(), data: {} };
   }
 
-  plan.add(1100, a.orchestrator, 'reasoning.summary', { text: `Splitting the task between two researchers; collecting ${items.length} findings.` }, COST.reasoning);
-  plan.add(1400, a.orchestrator, 'artifact.updated', { artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'init', itemCount: 0 } }, 0, jsonArtifact({ [key]: [] }));
+  plan.add(1100, a.orchestrator, { type: 'reasoning.summary', text: `Splitting the task between two researchers; collecting ${items.length} findings.` }, COST.reasoning);
+  plan.add(1400, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'init', itemCount: 0 } }, 0, jsonArtifact({ [key]: [] }));
 
   const found: Array<{ at: number; item: Item }> = [];
   const researchers = [a.researcher1, a.researcher2];
@@ -163,26 +181,26 @@ export function basePlan(runId: string, o: SubmitOptions): { events: PlannedEven
     let t = spawn(plan, 1700 + r * 400, a.orchestrator, researcher, `Collect findings ${r === 0 ? 'with odd numbers' : 'with even numbers'}`);
     const start = t;
     const sessionId = randomUUID();
-    plan.add(t + 100, researcher, 'browser.session.started', { sessionId });
+    plan.add(t + 100, researcher, { type: 'browser.session.started', sessionId });
     t += 200;
     for (let i = r; i < items.length; i += 2) {
       const item = items[i]!;
-      plan.add(t, researcher, 'progress.reported', { phase: 'working', message: `Reading ${item.url}` });
+      plan.add(t, researcher, { type: 'progress.reported', phase: 'working', message: `Reading ${item.url}` });
       t = toolCall(plan, t + 100, researcher, 'navigate', { url: item.url }, STEP.navigate, { status: 200, title: item.title }, COST.navigate);
       t = toolCall(plan, t + 100, researcher, 'extract', { url: item.url }, STEP.extract, { itemsFound: 1 }, COST.extract);
       found.push({ at: t + 200, item });
       if (r === 0 && i === 0) {
         // A nested subagent: the orchestrator's child spawns a child of its own.
         const rs = spawn(plan, t + 300, researcher, a.reader, 'Read the PDF linked from the first source');
-        plan.add(rs + 100, a.reader, 'progress.reported', { phase: 'working', message: 'Reading a linked PDF' });
+        plan.add(rs + 100, a.reader, { type: 'progress.reported', phase: 'working', message: 'Reading a linked PDF' });
         const re = toolCall(plan, rs + 200, a.reader, 'read_pdf', { url: `${item.url}#attachment.pdf` }, 1500, { pages: 4 }, COST.readPdf);
-        plan.add(re + 100, a.reader, 'agent.finished', { outcome: 'succeeded', durationMs: re + 100 - rs, error: null });
+        plan.add(re + 100, a.reader, { type: 'agent.finished', outcome: 'succeeded', durationMs: re + 100 - rs, error: null });
         t = re + 200;
       }
       t += STEP.gap;
     }
-    plan.add(t, researcher, 'browser.session.finished', { sessionId, durationMs: t - start - 100 });
-    plan.add(t + 100, researcher, 'agent.finished', { outcome: 'succeeded', durationMs: t + 100 - start, error: null });
+    plan.add(t, researcher, { type: 'browser.session.finished', sessionId, durationMs: t - start - 100 });
+    plan.add(t + 100, researcher, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 100 - start, error: null });
     ends.push(t + 100);
   }
 
@@ -191,30 +209,26 @@ export function basePlan(runId: string, o: SubmitOptions): { events: PlannedEven
   const list = data[key] as Item[];
   for (const f of found) {
     list.push(f.item);
-    plan.add(f.at, a.orchestrator, 'artifact.updated', {
-      artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'append', changedFields: [`${key}[${list.length - 1}]`], itemCount: list.length },
-    }, 0, jsonArtifact(data));
+    plan.add(f.at, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'append', changedFields: [`${key}[${list.length - 1}]`], itemCount: list.length }, }, 0, jsonArtifact(data));
   }
 
   const T = Math.max(...ends);
   const vs = spawn(plan, T + 200, a.orchestrator, a.verifier, 'Double-check every source');
   const verifierSession = randomUUID();
-  plan.add(vs + 100, a.verifier, 'browser.session.started', { sessionId: verifierSession });
-  plan.add(vs + 200, a.verifier, 'tool_call.started', { toolCallId: randomUUID(), toolName: 'check_sources', parameters: { urls: items.map((i) => i.url) } });
-  plan.add(T + 700, a.orchestrator, 'progress.reported', { phase: 'finalizing', message: `Merging ${items.length} findings` });
-  plan.add(T + 1500, a.orchestrator, 'reasoning.summary', { text: 'All findings are in; writing the result.' }, COST.reasoning);
-  const final = plan.add(T + 2000, a.orchestrator, 'artifact.updated', {
-    artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'update', changedFields: [key], itemCount: list.length },
-  }, 0, jsonArtifact(data));
+  plan.add(vs + 100, a.verifier, { type: 'browser.session.started', sessionId: verifierSession });
+  plan.add(vs + 200, a.verifier, { type: 'tool_call.started', toolCallId: randomUUID(), toolName: 'check_sources', parameters: { urls: items.map((i) => i.url) } });
+  plan.add(T + 700, a.orchestrator, { type: 'progress.reported', phase: 'finalizing', message: `Merging ${items.length} findings` });
+  plan.add(T + 1500, a.orchestrator, { type: 'reasoning.summary', text: 'All findings are in; writing the result.' }, COST.reasoning);
+  const final = plan.add(T + 2000, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'update', changedFields: [key], itemCount: list.length }, }, 0, jsonArtifact(data));
   final.duplicate = true;
   const summary = `# Summary\n\n${list.map((i) => `- [${i.title}](${i.url})`).join('\n')}\n`;
-  plan.add(T + 2300, a.orchestrator, 'artifact.updated', { artifact: { kind: 'markdown', artifactId: 'summary', path: 'summary.md', change: 'init' } }, 0, summary);
-  plan.add(T + 2600, a.orchestrator, 'agent.finished', { outcome: 'succeeded', durationMs: T + 2450, error: null });
-  plan.add(T + 2800, a.system, 'run.finished', { outcome: 'succeeded', error: null });
+  plan.add(T + 2300, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'markdown', artifactId: 'summary', path: 'summary.md', change: 'init' } }, 0, summary);
+  plan.add(T + 2600, a.orchestrator, { type: 'agent.finished', outcome: 'succeeded', durationMs: T + 2450, error: null });
+  plan.add(T + 2800, a.system, { type: 'run.finished', outcome: 'succeeded', error: null });
   // Late events: the verifier notices its parent is gone only after the run has finished.
   const parentFinished: TraceError = { code: 'parent_finished', source: 'agent', retryable: false, message: 'Stopped because the orchestrator finished first.' };
-  plan.add(T + 3300, a.verifier, 'agent.finished', { outcome: 'cancelled', durationMs: T + 3300 - vs, error: parentFinished });
-  plan.add(T + 3500, a.verifier, 'browser.session.finished', { sessionId: verifierSession, durationMs: T + 3400 - vs });
+  plan.add(T + 3300, a.verifier, { type: 'agent.finished', outcome: 'cancelled', durationMs: T + 3300 - vs, error: parentFinished });
+  plan.add(T + 3500, a.verifier, { type: 'browser.session.finished', sessionId: verifierSession, durationMs: T + 3400 - vs });
   return { events: plan.sorted(), data };
 }
 
@@ -233,13 +247,13 @@ export function interrupt(events: PlannedEvent[], at: number, kind: TailKind, o:
   const running: AgentRef[] = [];
   const sessions = new Map<string, number>();
   for (const e of kept) {
-    if (e.type === 'agent.started') running.push(e.agent);
-    if (e.type === 'agent.finished') {
+    if (e.body.type === 'agent.started') running.push(e.agent);
+    if (e.body.type === 'agent.finished') {
       const i = running.findIndex((r) => r.id === e.agent.id);
       if (i >= 0) running.splice(i, 1);
     }
-    if (e.type === 'browser.session.started') sessions.set(String(e.fields.sessionId), e.at);
-    if (e.type === 'browser.session.finished') sessions.delete(String(e.fields.sessionId));
+    if (e.body.type === 'browser.session.started') sessions.set(e.body.sessionId, e.at);
+    if (e.body.type === 'browser.session.finished') sessions.delete(e.body.sessionId);
   }
   const error: TraceError = kind === 'cancelled'
     ? { code: 'cancelled', source: 'system', retryable: false, message: MESSAGES.cancelled }
@@ -247,17 +261,19 @@ export function interrupt(events: PlannedEvent[], at: number, kind: TailKind, o:
       ? { code: 'credit_limit_reached', source: 'billing', retryable: false, message: MESSAGES.creditLimit(o.maxCredits) }
       : { code: 'internal', source: 'system', retryable: true, message: MESSAGES.internal };
   const outcome: Outcome = kind === 'internal' ? 'failed' : kind;
-  if (kind === 'cancelled') plan.add(at, a.system, 'run.cancel_requested', { reason: 'Cancelled by the user' });
-  else plan.add(at, a.system, 'error.occurred', { error });
-  const startOf = (id: string) => kept.find((e) => e.type === 'agent.started' && e.agent.id === id)?.at ?? at;
-  // Deepest (most recently started) agents stop first, the orchestrator last.
+  if (kind === 'cancelled') plan.add(at, a.system, { type: 'run.cancel_requested', reason: 'user' });
+  else plan.add(at, a.system, { type: 'error.occurred', error });
+  const startOf = (id: string) => kept.find((e) => e.body.type === 'agent.started' && e.agent.id === id)?.at ?? at;
+  // Deepest (most recently started) agents stop first, the orchestrator last. `credit_limit_reached`
+  // is a run outcome only (addendum; the SDK's agent.finished union): the agents stop as `failed`.
+  const agentOutcome = outcome === 'credit_limit_reached' ? 'failed' : outcome;
   for (const agent of [...running].reverse()) {
     const end = agent.role === 'orchestrator' ? at + 900 : at + 600;
-    plan.add(end, agent, 'agent.finished', { outcome, durationMs: end - startOf(agent.id), error });
+    plan.add(end, agent, { type: 'agent.finished', outcome: agentOutcome, durationMs: end - startOf(agent.id), error });
   }
-  plan.add(at + 1100, a.system, 'run.finished', { outcome, error });
+  plan.add(at + 1100, a.system, { type: 'run.finished', outcome, error });
   for (const [sessionId, started] of sessions) {
-    plan.add(at + 1600, a.system, 'browser.session.finished', { sessionId, durationMs: at + 1600 - started });
+    plan.add(at + 1600, a.system, { type: 'browser.session.finished', sessionId, durationMs: at + 1600 - started });
   }
   const tail = plan.sorted();
   const base = kept.length ? Math.max(...kept.map((e) => e.order)) + 1 : 0;
@@ -277,7 +293,7 @@ export function applyCreditLimit(events: PlannedEvent[], runId: string, maxCredi
 
 /** The `internal` failure scenario: the run breaks right after its first finding is recorded. */
 export function applyInternalFailure(events: PlannedEvent[], runId: string, maxCredits: number): PlannedEvent[] {
-  const first = events.find((e) => e.type === 'artifact.updated' && (e.fields.artifact as { change?: string }).change === 'append');
+  const first = events.find((e) => e.body.type === 'artifact.updated' && e.body.artifact.change === 'append');
   if (!first) return events;
   const next = events[events.indexOf(first) + 1];
   return next ? interrupt(events, first.at + 100, 'internal', { runId, maxCredits, dropFrom: next }) : events;
@@ -321,81 +337,151 @@ export function chatPlan(runId: string, o: SubmitOptions): { events: PlannedEven
   const browser: AgentRef = { id: `${runId.slice(0, 8)}-browser-1`, role: 'browser', name: 'browser-1', parentId: a.researcher1.id };
   const items = itemsFor(o).slice(0, 2);
   const usage = (at: number, agent: AgentRef, inputTokens: number, outputTokens: number): void => {
-    plan.add(at, agent, 'usage.recorded', { usage: { model: o.model, inputTokens, outputTokens } });
+    plan.add(at, agent, { type: 'usage.recorded', usage: { model: o.model, inputTokens, outputTokens } });
   };
-  plan.add(0, a.system, 'run.started');
-  plan.add(150, a.orchestrator, 'agent.started');
-  plan.add(300, a.orchestrator, 'progress.reported', { phase: 'planning', message: 'Planning the answer' });
-  plan.add(900, a.orchestrator, 'reasoning.summary', { text: `Reading ${items.length} sources before answering.` }, COST.reasoning);
+  plan.add(0, a.system, { type: 'run.started' });
+  plan.add(150, a.orchestrator, { type: 'agent.started' });
+  plan.add(300, a.orchestrator, { type: 'progress.reported', phase: 'planning', message: 'Planning the answer' });
+  plan.add(900, a.orchestrator, { type: 'reasoning.summary', text: `Reading ${items.length} sources before answering.` }, COST.reasoning);
   usage(1000, a.orchestrator, 1800, 240);
   let t = spawn(plan, 1200, a.orchestrator, a.researcher1, 'Read the sources for the answer');
-  plan.add(t + 100, browser, 'agent.started');
+  plan.add(t + 100, browser, { type: 'agent.started' });
   const sessionId = randomUUID();
-  plan.add(t + 200, browser, 'browser.session.started', { sessionId });
+  plan.add(t + 200, browser, { type: 'browser.session.started', sessionId });
   const start = t + 100;
   t += 300;
   for (const item of items) {
-    plan.add(t, a.researcher1, 'progress.reported', { phase: 'working', message: `Reading ${item.url}` });
+    plan.add(t, a.researcher1, { type: 'progress.reported', phase: 'working', message: `Reading ${item.url}` });
     t = toolCall(plan, t + 100, browser, 'navigate', { url: item.url }, STEP.navigate, { status: 200, title: item.title }, COST.navigate);
     t = toolCall(plan, t + 100, a.researcher1, 'extract', { url: item.url }, 1200, { itemsFound: 1 }, COST.extract);
   }
-  plan.add(t + 100, browser, 'browser.session.finished', { sessionId, durationMs: t - start });
-  plan.add(t + 200, browser, 'agent.finished', { outcome: 'succeeded', durationMs: t + 100 - start, error: null });
-  plan.add(t + 300, a.researcher1, 'agent.finished', { outcome: 'succeeded', durationMs: t + 300 - 1400, error: null });
+  plan.add(t + 100, browser, { type: 'browser.session.finished', sessionId, durationMs: t - start });
+  plan.add(t + 200, browser, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 100 - start, error: null });
+  plan.add(t + 300, a.researcher1, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 300 - 1400, error: null });
   usage(t + 350, a.researcher1, 5200, 610);
-  plan.add(t + 500, a.orchestrator, 'progress.reported', { phase: 'finalizing', message: 'Writing the answer' });
+  plan.add(t + 500, a.orchestrator, { type: 'progress.reported', phase: 'finalizing', message: 'Writing the answer' });
   const message = chatAnswer(o.prompt, items.length);
-  plan.add(t + 1200, a.orchestrator, 'assistant.message', { text: message }, COST.reasoning);
-  plan.add(t + 1300, a.orchestrator, 'artifact.updated', { artifact: { kind: 'markdown', artifactId: 'answer', path: 'answer.md', change: 'init' } }, 0, message);
+  plan.add(t + 1200, a.orchestrator, { type: 'assistant.message', text: message }, COST.reasoning);
+  plan.add(t + 1300, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'markdown', artifactId: 'answer', path: 'answer.md', change: 'init' } }, 0, message);
   usage(t + 1350, a.orchestrator, 2400, 380);
-  plan.add(t + 1500, a.orchestrator, 'agent.finished', { outcome: 'succeeded', durationMs: t + 1350, error: null });
-  plan.add(t + 1700, a.system, 'run.finished', { outcome: 'succeeded', error: null });
+  plan.add(t + 1500, a.orchestrator, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 1350, error: null });
+  plan.add(t + 1700, a.system, { type: 'run.finished', outcome: 'succeeded', error: null });
   return { events: plan.sorted(), message };
 }
 
-export interface ApprovalCall { id: string; name: string; arguments: Record<string, unknown> }
-export type PendingApproval =
-  | { kind: 'calls'; approvalId: string; calls: ApprovalCall[] }
-  | { kind: 'terms'; approvalId: string; terms: { name: string; url: string } };
-
-/** What an approval run asks for: two GitHub calls, or (`APPROVAL-TERMS`) the terms of the GitHub toolkit. */
-export function approvalFor(prompt: string): PendingApproval | undefined {
-  if (prompt.includes(MAGIC.approvalTerms)) {
-    return { kind: 'terms', approvalId: randomUUID(), terms: { name: 'GitHub toolkit terms of use', url: 'https://example.com/devindex-sandbox/terms/github' } };
-  }
-  if (!prompt.includes(MAGIC.approval)) return undefined;
-  const title = `Follow-up: ${topicOf(prompt)}`;
-  return {
-    kind: 'calls', approvalId: randomUUID(), calls: [
-      { id: `call_${randomUUID().replace(/-/g, '').slice(0, 12)}`, name: 'github.create_issue', arguments: { repo: 'devindex-sandbox/demo', title, body: 'Opened by the sandbox agent after the caller approved it.' } },
-      { id: `call_${randomUUID().replace(/-/g, '').slice(0, 12)}`, name: 'github.add_labels', arguments: { repo: 'devindex-sandbox/demo', issue: 1, labels: ['sandbox'] } },
-    ],
-  };
+/** A paid Exchange call a run makes (or asks to make): the SDK's `PendingApprovalCall` plus what it really costs. */
+export interface PaidCall extends PendingApprovalCall {
+  /** Credits charged when the call finishes (the estimate may be null). */
+  credits: number;
 }
 
-/** Where an approval run stops and waits: just before it starts finalizing (its `finalizing` progress event). */
+const callId = (): string => `call_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+
+/** `APPROVAL`: two GitHub calls held back for the caller; the second has no estimate and a batch of more inputs. */
+export function approvalCalls(prompt: string): PaidCall[] {
+  const title = `Follow-up: ${topicOf(prompt)}`;
+  return [
+    { id: callId(), provider: 'github', capability: 'issues/create', input: { repo: 'devindex-sandbox/demo', title, body: 'Opened by the sandbox agent after the caller approved it.' }, creditsEstimate: 10, credits: 10 },
+    { id: callId(), provider: 'github', capability: 'issues/add-labels', input: { repo: 'devindex-sandbox/demo', issue: 1, labels: ['sandbox'] }, more: [{ repo: 'devindex-sandbox/demo', issue: 2, labels: ['sandbox'] }], creditsEstimate: null, credits: 20 },
+  ];
+}
+
+/** `PAID-CALLS`: two calls the run makes without asking (10 + 20 credits). */
+export function inlinePaidCalls(): PaidCall[] {
+  return [
+    { id: callId(), provider: 'devdata', capability: 'packages/downloads', input: { ecosystem: 'npm', name: 'undici' }, creditsEstimate: 10, credits: 10 },
+    { id: callId(), provider: 'devdata', capability: 'packages/advisories', input: { ecosystem: 'npm', name: 'undici' }, creditsEstimate: 20, credits: 20 },
+  ];
+}
+
+/** The trace's tool name of a paid call. */
+export const paidToolName = (c: Pick<PaidCall, 'provider' | 'capability'>): string => `${c.provider}/${c.capability}`;
+
+/** Where a run with paid calls or an approval stops or calls: just before it starts finalizing (its `finalizing` progress event). */
 export function approvalPoint(events: PlannedEvent[]): number | undefined {
-  const e = events.find((x) => x.type === 'progress.reported' && x.fields.phase === 'finalizing');
+  const e = events.find((x) => x.body.type === 'progress.reported' && x.body.phase === 'finalizing');
   return e ? e.at - 50 : undefined;
 }
 
-/** The steps a run takes when the caller answers its approval, as [offset from the answer, agent, type, fields]. */
-export function approvalSteps(runId: string, p: PendingApproval, approved: string[], declined: string[]): Array<{ dt: number; agent: AgentRef; type: string; fields: Record<string, unknown> }> {
+/** The plan with `calls` made by the orchestrator at `at` (each 600 ms at speed 1); every later event moves back by that span. */
+export function insertCalls(events: PlannedEvent[], at: number, runId: string, calls: PaidCall[]): PlannedEvent[] {
+  if (!calls.length) return events;
+  const plan = new Plan();
   const a = agentsFor(runId);
-  const out: Array<{ dt: number; agent: AgentRef; type: string; fields: Record<string, unknown> }> = [];
-  let dt = 100;
-  if (p.kind === 'terms') {
-    out.push({ dt, agent: a.orchestrator, type: 'reasoning.summary', fields: { text: declined.length ? 'The terms of the GitHub toolkit were declined; finishing without it.' : 'The terms of the GitHub toolkit were accepted.' } });
-    return out;
+  let t = at;
+  for (const c of calls) {
+    plan.add(t, a.orchestrator, { type: 'tool_call.started', toolCallId: c.id, toolName: paidToolName(c), parameters: c.input });
+    plan.add(t + 500, a.orchestrator, { type: 'tool_call.finished', toolCallId: c.id, toolName: paidToolName(c), result: { ok: true, records: 1 + (c.more?.length ?? 0) } }, c.credits);
+    t += 600;
   }
-  for (const call of p.calls) {
-    if (approved.includes(call.id)) {
-      const toolCallId = call.id;
-      out.push({ dt, agent: a.orchestrator, type: 'tool_call.started', fields: { toolCallId, toolName: call.name, parameters: call.arguments } });
-      out.push({ dt: dt + 600, agent: a.orchestrator, type: 'tool_call.finished', fields: { toolCallId, toolName: call.name, result: { ok: true } } });
-      dt += 700;
+  const span = t - at;
+  const base = Math.max(0, ...events.map((e) => e.order)) + 1;
+  const added = plan.sorted().map((e, i) => ({ ...e, order: base + i }));
+  return [...events.filter((e) => e.at <= at), ...added, ...events.filter((e) => e.at > at).map((e) => ({ ...e, at: e.at + span }))]
+    .sort((x, y) => x.at - y.at || x.order - y.order);
+}
+
+/**
+ * The run ends successfully at `end` without the rest of its plan (a turn that ends waiting for the
+ * caller): events after `cut` are dropped, every agent still running finishes, then `run.finished`,
+ * then (late) the open browser sessions close.
+ */
+export function finishEarly(events: PlannedEvent[], cut: number, end: number, runId: string): PlannedEvent[] {
+  const kept = events.filter((e) => e.at <= cut);
+  const plan = new Plan();
+  const a = agentsFor(runId);
+  const running: AgentRef[] = [];
+  const sessions = new Map<string, number>();
+  for (const e of kept) {
+    if (e.body.type === 'agent.started') running.push(e.agent);
+    if (e.body.type === 'agent.finished') {
+      const i = running.findIndex((r) => r.id === e.agent.id);
+      if (i >= 0) running.splice(i, 1);
     }
+    if (e.body.type === 'browser.session.started') sessions.set(e.body.sessionId, e.at);
+    if (e.body.type === 'browser.session.finished') sessions.delete(e.body.sessionId);
   }
-  if (declined.length) out.push({ dt, agent: a.orchestrator, type: 'reasoning.summary', fields: { text: `The caller declined ${declined.length === 1 ? 'one call' : `${declined.length} calls`}; finishing without ${declined.length === 1 ? 'it' : 'them'}.` } });
-  return out;
+  const startOf = (id: string) => kept.find((e) => e.body.type === 'agent.started' && e.agent.id === id)?.at ?? end;
+  const parentFinished: TraceError = { code: 'parent_finished', source: 'agent', retryable: false, message: 'Stopped because the turn ended waiting for the caller.' };
+  for (const agent of [...running].reverse()) {
+    const t = agent.role === 'orchestrator' ? end + 200 : end + 100;
+    plan.add(t, agent, agent.role === 'orchestrator'
+      ? { type: 'agent.finished', outcome: 'succeeded', durationMs: t - startOf(agent.id), error: null }
+      : { type: 'agent.finished', outcome: 'cancelled', durationMs: t - startOf(agent.id), error: parentFinished });
+  }
+  plan.add(end + 300, a.system, { type: 'run.finished', outcome: 'succeeded', error: null });
+  for (const [sessionId, started] of sessions) plan.add(end + 600, a.system, { type: 'browser.session.finished', sessionId, durationMs: end + 600 - started });
+  const base = Math.max(0, ...kept.map((e) => e.order)) + 1;
+  return [...kept, ...plan.sorted().map((e, i) => ({ ...e, order: base + i }))];
+}
+
+/**
+ * The turn that answers an approval (production wire): it makes the approved calls, says what it did
+ * with the declined ones, and finishes. About 3 s at speed 1.
+ */
+export function answerPlan(runId: string, o: { mode: 'extract' | 'chat'; made: PaidCall[]; declined: PaidCall[]; note: string }): { events: PlannedEvent[]; data: Record<string, unknown>; message: string } {
+  const plan = new Plan();
+  const a = agentsFor(runId);
+  plan.add(0, a.system, { type: 'run.started' });
+  plan.add(150, a.orchestrator, { type: 'agent.started' });
+  plan.add(300, a.orchestrator, { type: 'progress.reported', phase: 'working', message: o.made.length ? `Making ${o.made.length === 1 ? 'the approved call' : `${o.made.length} approved calls`}` : 'Continuing without the calls' });
+  let t = 500;
+  for (const c of o.made) {
+    plan.add(t, a.orchestrator, { type: 'tool_call.started', toolCallId: c.id, toolName: paidToolName(c), parameters: c.input });
+    plan.add(t + 500, a.orchestrator, { type: 'tool_call.finished', toolCallId: c.id, toolName: paidToolName(c), result: { ok: true, records: 1 + (c.more?.length ?? 0) } }, c.credits);
+    t += 600;
+  }
+  plan.add(t, a.orchestrator, { type: 'progress.reported', phase: 'finalizing', message: 'Writing the result' });
+  const data = { calls: [...o.made.map((c) => ({ id: c.id, provider: c.provider, capability: c.capability, status: 'made' })), ...o.declined.map((c) => ({ id: c.id, provider: c.provider, capability: c.capability, status: 'declined' }))] };
+  const message = `## Done\n\n${o.note}\n`;
+  if (o.mode === 'chat') {
+    plan.add(t + 600, a.orchestrator, { type: 'assistant.message', text: message }, COST.reasoning);
+    plan.add(t + 700, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'markdown', artifactId: 'answer', path: 'answer.md', change: 'init' } }, 0, message);
+  } else {
+    plan.add(t + 600, a.orchestrator, { type: 'reasoning.summary', text: o.note }, COST.reasoning);
+    plan.add(t + 700, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'init', itemCount: data.calls.length } }, 0, jsonArtifact(data));
+  }
+  plan.add(t + 900, a.orchestrator, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 750, error: null });
+  plan.add(t + 1100, a.system, { type: 'run.finished', outcome: 'succeeded', error: null });
+  return { events: plan.sorted(), data, message };
 }

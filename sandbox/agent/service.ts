@@ -2,12 +2,59 @@
 // magic prompts and ids). The server has already checked the key, the rate limit and the faults.
 import { randomUUID } from 'node:crypto';
 import {
-  BLOCKED_HOSTS, CHAT_SUGGESTIONS, ENGINE_2, ENGINE_2_PRODUCTION, MAGIC, MESSAGES, SCHEMA_VERSION, SLOW_FACTOR, applyCreditLimit, applyInternalFailure,
-  agentsFor, approvalFor, approvalPoint, approvalSteps, basePlan, chatPlan, interrupt, type PendingApproval, type PlannedEvent, type TraceError,
+  BLOCKED_HOSTS, CHAT_SUGGESTIONS, ENGINE_2, ENGINE_2_PRODUCTION, MAGIC, MESSAGES, SCHEMA_VERSION, SLOW_FACTOR, answerPlan, applyCreditLimit, applyInternalFailure,
+  approvalCalls, approvalPoint, basePlan, chatPlan, finishEarly, inlinePaidCalls, insertCalls, interrupt, type Outcome, type PaidCall, type PlannedEvent,
 } from './engine';
-import { DEFAULT_MODEL, validateSubmit, type Mode, type SubmitOptions, type Wire } from './validate';
+import { SKIPPED_PROVIDER, TERMS_PROVIDERS, gateOf, handleScrape, hasAccepted, requiresActionOf, skippedOf, type TermsAcceptances, type TermsProvider } from './exchange';
+import { DEFAULT_MODEL, validateSubmit, type Exchange, type Mode, type SubmitOptions, type Wire } from './validate';
+import type {
+  AgentExchangeSummary, AgentSnapshotResponse, PendingApproval, ProductionListBody, ProductionListItem, ProductionStatusBody, ProductionSubmitBody,
+  ProductionThread, ProductionThreadBody, ProductionThreadRun, ProductionTraceBody, ProductionTraceEvent,
+} from './wireTypes';
 
 export type { Wire };
+
+/** The spec wire's trace body: as production's, but its events are not held to the SDK's union. */
+interface SpecTraceBody { success: true; id: string; events: unknown[]; creditsUsed: number; activeBrowserSessions?: unknown[] }
+
+/** A run's outcome from its `run.finished` event; undefined for any other event (or none). */
+function outcomeOf(e: PlannedEvent | undefined): Outcome | undefined {
+  return e?.body.type === 'run.finished' ? e.body.outcome : undefined;
+}
+
+/** Production's gateway answer when the agent back end refuses a request (e.g. `requireApproval` outside chat mode). */
+export const PASSTHROUGH_ERROR = 'Failed to passthrough agent request.';
+
+/** `NO-RECORD` answers: `{ success: false, error }` without the record. */
+export const NO_RECORD_ERRORS = {
+  snapshot: 'The snapshot could not be read (the sandbox leaves it out: NO-RECORD in the prompt).',
+  thread: 'The thread record could not be read (the sandbox leaves it out: NO-RECORD in a prompt of the thread).',
+} as const;
+
+/** A follow-up turn: omitted `mode`, `urls`, `schema` and exchange settings carry over from the previous turn (addendum, late November 2026). */
+function inherit(prev: SubmitOptions, next: SubmitOptions): SubmitOptions {
+  const { approve: _a, decline: _d, ...carried } = prev.exchange ?? {};
+  const exchange: Exchange | undefined = prev.exchange || next.exchange ? { ...carried, ...next.exchange } : undefined;
+  return {
+    ...next,
+    ...(next.mode === undefined && prev.mode !== undefined ? { mode: prev.mode } : {}),
+    ...(next.urls === undefined && prev.urls !== undefined ? { urls: prev.urls } : {}),
+    ...(next.schema === undefined && prev.schema !== undefined ? { schema: prev.schema } : {}),
+    ...(exchange ? { exchange } : {}),
+  };
+}
+
+/** The message of a chat turn that ended waiting for providers' terms. */
+function termsMessage(terms: readonly TermsProvider[]): string {
+  return `## Waiting for terms\n\nThe answer would use ${terms.map((p) => p.name).join(' and ')}. Read their terms (terms/show), accept them (terms/accept) if you agree, then approve to continue; or decline to go on without them.\n`;
+}
+
+/** A list row's `targetHint`: the first start URL's host, else the start of the prompt. */
+function targetHintOf(o: SubmitOptions): string {
+  const first = o.urls?.[0];
+  if (first) { try { return new URL(first).hostname; } catch { /* validated before */ } }
+  return o.prompt.trim().replace(/\s+/g, ' ').slice(0, 60);
+}
 
 /** `origin`: the address the request came to (`http://127.0.0.1:PORT`), for production's absolute `next`. */
 export interface AgentRequest { method: string; path: string; query: URLSearchParams; body: unknown; team: string; origin?: string }
@@ -50,16 +97,36 @@ export const THREAD_ERRORS = {
 const threadError = (e: (typeof THREAD_ERRORS)[keyof typeof THREAD_ERRORS], extra: Record<string, unknown> = {}): AgentReply =>
   ({ status: e.status, body: { success: false, code: e.code, error: e.error, ...extra } });
 
-interface Thread { id: string; team: string; createdAt: number; expiresAt: number; runs: string[] }
+interface Thread {
+  id: string; team: string; createdAt: number; expiresAt: number; runs: string[];
+  /** `provider/capability` of calls approved with `always: true`: later turns of the thread make them without asking. */
+  always: Set<string>;
+}
 
+/** A run's approval (production wire): the SDK's `PendingApproval`, whose `resolution` is filled in when the caller answers. */
 interface Approval {
   pending: PendingApproval;
-  /** Plan offset (speed 1) where the run stops until the caller answers. */
+  /** Plan offset (speed 1) where the run asks. */
   pauseAt: number;
-  state: 'waiting' | 'approved' | 'declined';
-  approvedCalls: string[];
-  declinedCalls: string[];
+  /** `calls`: the run stays `processing` at its pause point until answered. `terms`: the turn ended there (`completed`). */
+  waits: boolean;
+  calls: PaidCall[];
+  terms: TermsProvider[];
+  state: 'waiting' | 'answered' | 'cancelled';
 }
+
+/** The paid-call side of a run (production wire): what its `exchange` summary reports. */
+interface ExchangeRun {
+  toolkits?: string[];
+  requireApproval?: boolean;
+  onTermsRequired?: 'skip' | 'ask';
+  /** Calls in this run's plan, charged when their `tool_call.finished` event has happened. */
+  paid: PaidCall[];
+  skipped: TermsProvider[];
+}
+
+/** What an approval's answer turn does. */
+interface Answer { made: PaidCall[]; declined: PaidCall[]; skipped: TermsProvider[]; note: string }
 
 interface Job {
   id: string;
@@ -77,6 +144,9 @@ interface Job {
   /** The chat answer (chat mode): `message` once the run completed. */
   message?: string;
   approval?: Approval;
+  exchange?: ExchangeRun;
+  /** `NO-RECORD`: snapshots and the thread record answer without their record. */
+  noRecord: boolean;
 }
 
 type RunStatus = 'processing' | 'cancelling' | 'completed' | 'failed' | 'cancelled';
@@ -94,12 +164,13 @@ const fail = (status: number, error: string, details?: unknown): AgentReply =>
 const relayed = (status: number, error: string, details?: unknown): AgentReply =>
   ({ status, body: details === undefined ? { error } : { error, details } });
 
-function legacyRecord(id: string, createdAt: number, wire: Wire) {
-  return {
-    success: true, ...(wire === 'spec' ? { id } : {}), status: 'completed', model: 'spark-1', creditsUsed: 120,
+function legacyRecord(id: string, createdAt: number, wire: Wire): ProductionStatusBody | Record<string, unknown> {
+  const common = {
+    status: 'completed' as const, model: 'spark-1', creditsUsed: 120,
     data: { items: [{ title: 'Result from the first-generation engine', url: 'https://example.com/legacy' }] },
     expiresAt: new Date(createdAt + 30 * DAY).toISOString(),
   };
+  return wire === 'spec' ? { success: true, id, ...common } : { success: true, ...common } satisfies ProductionStatusBody;
 }
 
 export interface AgentServiceOptions {
@@ -127,6 +198,8 @@ const DOCS_URL = 'https://docs.firecrawl.dev';
 
 export function createAgentService(o: AgentServiceOptions): {
   handle(r: AgentRequest): AgentReply | undefined;
+  /** `POST /v2/scrape`: Exchange calls (`terms/show`, `terms/accept`) on the production wire. */
+  scrape(r: AgentRequest): AgentReply;
   /** `/__sandbox/agent/...` control routes (test mode only); undefined for any other path. */
   control(method: string, path: string, body: unknown): AgentReply | undefined;
   close(): void;
@@ -142,18 +215,31 @@ export function createAgentService(o: AgentServiceOptions): {
   let threads = new Map<string, Thread>();
   let threadsDisabled = o.threadsDisabled === true;
   let lastCreatedAt = 0;
+  /** Terms accepted with `terms/accept`, per team (kept for the life of the service). */
+  const termsAccepted: TermsAcceptances = new Map();
 
   /** How far into its plan the run is: a run that waits for approval stays at its pause point. */
   function elapsedOf(job: Job, t: number): number {
     const elapsed = (t - job.createdAt) * speed;
-    return job.approval?.state === 'waiting' ? Math.min(elapsed, job.approval.pauseAt) : elapsed;
+    const ap = job.approval;
+    return ap?.waits && ap.state === 'waiting' ? Math.min(elapsed, ap.pauseAt) : elapsed;
   }
 
-  /** The approval the run waits for now: it has reached its pause point and has not finished. */
-  function waiting(job: Job, v: View): PendingApproval | undefined {
+  /**
+   * The run's `pendingApproval` as the caller sees it now: a `calls` approval from its pause point on
+   * (resolution null while it waits; absent after a cancel), a `terms` approval once the turn ended.
+   */
+  function approvalView(job: Job, v: View): PendingApproval | undefined {
     const ap = job.approval;
-    if (!ap || ap.state !== 'waiting' || v.finished || job.cancelRequested) return undefined;
-    return (now() - job.createdAt) * speed >= ap.pauseAt ? ap.pending : undefined;
+    if (!ap || ap.state === 'cancelled') return undefined;
+    if (ap.waits) return (now() - job.createdAt) * speed >= ap.pauseAt ? ap.pending : undefined;
+    return v.finished ? ap.pending : undefined;
+  }
+
+  /** The approval a caller may answer now: visible and unresolved. */
+  function answerable(job: Job, v: View): PendingApproval | undefined {
+    const p = approvalView(job, v);
+    return p && p.resolution === null && !job.cancelRequested ? p : undefined;
   }
 
   function view(job: Job, t = now()): View {
@@ -161,31 +247,31 @@ export function createAgentService(o: AgentServiceOptions): {
     let n = 0;
     while (n < job.events.length && job.events[n]!.at <= elapsed) n++;
     const visible = job.events.slice(0, n);
-    const finished = visible.find((e) => e.type === 'run.finished');
+    const finished = visible.find((e) => e.body.type === 'run.finished');
     const credits = visible.reduce((s, e) => s + e.cost, 0);
     let status: RunStatus = 'processing';
-    if (finished) {
-      const outcome = finished.fields.outcome;
+    const outcome = outcomeOf(finished);
+    if (outcome) {
       status = outcome === 'succeeded' ? 'completed' : outcome === 'cancelled' && production ? 'cancelled' : 'failed';
     } else if (job.cancelRequested) status = 'cancelling';
     return { visible, status, finished, credits };
   }
 
-  function render(job: Job, events: PlannedEvent[]): unknown[] {
+  function render(job: Job, events: PlannedEvent[]): ProductionTraceEvent[] {
     const seq = new Map<string, number>();
-    const out: unknown[] = [];
-    const again: unknown[] = [];
+    const out: ProductionTraceEvent[] = [];
+    const again: ProductionTraceEvent[] = [];
     for (const e of events) {
       const producerSequence = (seq.get(e.agent.id) ?? 0) + 1;
       seq.set(e.agent.id, producerSequence);
-      const ev: Record<string, unknown> = {
+      let body = e.body;
+      // Plans are written at speed 1; a faster sandbox reports the durations it really took.
+      if ('durationMs' in body) body = { ...body, durationMs: Math.round(body.durationMs / speed) };
+      const ev = {
         schemaVersion: SCHEMA_VERSION, eventId: e.eventId, runId: job.id,
         occurredAt: new Date(job.createdAt + e.at / speed).toISOString(), producerSequence,
-        agent: { ...e.agent }, type: e.type, ...e.fields,
-      };
-      // Plans are written at speed 1; a faster sandbox reports the durations it really took.
-      if (typeof ev.durationMs === 'number') ev.durationMs = Math.round(ev.durationMs / speed);
-      if (e.snapshot && ev.artifact) ev.artifact = { ...(ev.artifact as object), snapshotId: e.snapshot.id };
+        agent: { ...e.agent }, ...body,
+      } satisfies ProductionTraceEvent;
       out.push(ev);
       if (e.duplicate) again.push(ev);
     }
@@ -193,8 +279,8 @@ export function createAgentService(o: AgentServiceOptions): {
   }
 
   function errorMessage(job: Job, finished: PlannedEvent): string {
-    const err = finished.fields.error as TraceError | null | undefined;
-    switch (finished.fields.outcome) {
+    const err = finished.body.type === 'run.finished' ? finished.body.error : undefined;
+    switch (outcomeOf(finished)) {
       case 'cancelled': return MESSAGES.cancelled;
       case 'credit_limit_reached': return MESSAGES.creditLimit(job.options.maxCredits);
       case 'refused': return MESSAGES.refused;
@@ -210,26 +296,34 @@ export function createAgentService(o: AgentServiceOptions): {
   /** The `result` artifact as far as the run got: production's `partial` of a run stopped early. */
   function partialData(v: View): unknown {
     let last: PlannedEvent | undefined;
-    for (const e of v.visible) if (e.snapshot && (e.fields.artifact as { artifactId?: string } | undefined)?.artifactId === 'result') last = e;
+    for (const e of v.visible) if (e.snapshot && e.body.type === 'artifact.updated' && e.body.artifact.artifactId === 'result') last = e;
     if (!last?.snapshot) return undefined;
     try { return JSON.parse(last.snapshot.content) as unknown; } catch { return undefined; }
   }
 
-  function statusRecord(job: Job) {
-    const v = view(job);
-    if (!production) {
-      const rec: Record<string, unknown> = {
-        success: true, id: job.id, status: v.status, model: job.options.model,
-        expiresAt: new Date(job.expiresAt).toISOString(),
-      };
-      if (v.status === 'completed') { rec.data = job.data; rec.creditsUsed = v.credits; }
-      if (v.status === 'failed') { rec.creditsUsed = 0; rec.error = errorMessage(job, v.finished!); }
-      return rec;
-    }
-    // Production: no id; `effort` always; `cancelled` with the credits spent before the cancel took effect.
+  function specStatusRecord(job: Job, v: View): Record<string, unknown> {
     const rec: Record<string, unknown> = {
-      success: true, status: v.status, model: reportedModel(job.options.model), effort: job.options.effort ?? 'medium',
-      expiresAt: new Date(job.expiresAt).toISOString(), error: null,
+      success: true, id: job.id, status: v.status, model: job.options.model,
+      expiresAt: new Date(job.expiresAt).toISOString(),
+    };
+    if (v.status === 'completed') { rec.data = job.data; rec.creditsUsed = v.credits; }
+    if (v.status === 'failed') { rec.creditsUsed = 0; rec.error = errorMessage(job, v.finished!); }
+    return rec;
+  }
+
+  /**
+   * Production's job record, typed against the SDK's `AgentStatusResponse` (wireTypes.ts): no `id`;
+   * optional fields are absent rather than null (`error`, `message`, `suggestions`, `pendingApproval`,
+   * `exchange`); `effort` only when the run specified it.
+   */
+  function statusRecord(job: Job): ProductionStatusBody | Record<string, unknown> {
+    const v = view(job);
+    if (!production) return specStatusRecord(job, v);
+    const rec: ProductionStatusBody = {
+      success: true, status: v.status, model: reportedModel(job.options.model),
+      ...(job.options.effort ? { effort: job.options.effort } : {}),
+      expiresAt: new Date(job.expiresAt).toISOString(),
+      threadId: job.threadId, threadTurn: job.turn, mode: job.mode,
     };
     if (v.status === 'processing' || v.status === 'cancelling') rec.creditsUsed = v.credits;
     if (v.status === 'completed') { rec.data = job.mode === 'chat' ? null : job.data; rec.creditsUsed = v.credits; }
@@ -237,34 +331,50 @@ export function createAgentService(o: AgentServiceOptions): {
     if (v.status === 'failed') {
       rec.creditsUsed = 0;
       rec.error = errorMessage(job, v.finished!);
-      if (v.finished!.fields.outcome === 'credit_limit_reached') {
+      if (outcomeOf(v.finished) === 'credit_limit_reached') {
         const partial = partialData(v);
         if (partial !== undefined) { rec.partial = partial; rec.partialSchemaValid = true; }
         rec.stopReason = 'credit_limit_reached';
       }
     }
-    const answered = job.mode === 'chat' && v.status === 'completed';
-    rec.threadId = job.threadId;
-    rec.threadTurn = job.turn;
-    rec.mode = job.mode;
-    rec.message = answered ? job.message ?? null : null;
-    rec.suggestions = answered ? CHAT_SUGGESTIONS.map((x) => ({ ...x })) : null;
-    rec.pendingApproval = waiting(job, v) ?? null;
-    rec.exchange = exchangeSummary(job);
+    if (job.mode === 'chat' && v.status === 'completed' && job.message !== undefined) {
+      rec.message = job.message;
+      rec.suggestions = CHAT_SUGGESTIONS.map((x) => ({ ...x }));
+    }
+    const pending = approvalView(job, v);
+    if (pending) rec.pendingApproval = pending;
+    const exchange = exchangeSummary(job, v);
+    if (exchange) rec.exchange = exchange;
     return rec;
   }
 
-  /** `{ enabled, callsUsed, maxCalls }` when the run used the exchange (sent it, or asked for an approval); else null. */
-  function exchangeSummary(job: Job): Record<string, unknown> | null {
-    if (!job.approval && job.options.exchange?.enabled !== true) return null;
-    const callsUsed = job.approval?.state === 'approved' || job.approval?.state === 'declined' ? job.approval.approvedCalls.length : 0;
-    return { enabled: true, callsUsed, maxCalls: job.options.exchange?.maxCalls ?? 10 };
+  /**
+   * The run's `exchange` summary (SDK `AgentExchangeSummary`): present when the run sent `exchange`,
+   * made paid calls, skipped a provider or asked for an approval. `creditsUsed` is null until the run
+   * has finished; `requiresAction` only while a terms approval waits for its answer.
+   */
+  function exchangeSummary(job: Job, v: View): AgentExchangeSummary | undefined {
+    const x = job.exchange;
+    if (!x) return undefined;
+    const finishedCalls = new Set(v.visible.flatMap((e) => (e.body.type === 'tool_call.finished' ? [e.body.toolCallId] : [])));
+    const made = x.paid.filter((c) => finishedCalls.has(c.id));
+    const ap = job.approval;
+    const termsWaiting = ap && ap.pending.kind === 'terms' && ap.pending.resolution === null && v.finished !== undefined;
+    return {
+      enabled: job.options.exchange?.enabled !== false || x.paid.length > 0 || ap !== undefined,
+      ...(x.toolkits ? { toolkits: x.toolkits } : {}),
+      ...(x.requireApproval !== undefined ? { requireApproval: x.requireApproval } : {}),
+      ...(x.onTermsRequired ? { onTermsRequired: x.onTermsRequired } : {}),
+      paidCalls: made.length,
+      creditsUsed: v.finished ? (v.status === 'failed' ? 0 : made.reduce((s, c) => s + c.credits, 0)) : null,
+      ...(x.skipped.length && v.finished ? { skippedProviders: x.skipped.map(skippedOf) } : {}),
+      ...(termsWaiting && ap ? { requiresAction: requiresActionOf(ap.pending.id, ap.terms) } : {}),
+    } satisfies AgentExchangeSummary;
   }
 
   /** A thread run's status: the outcome words of the trace (`succeeded`, `refused`, …) or `processing`. */
-  function threadRunStatus(v: View): string {
-    if (!v.finished) return 'processing';
-    return String(v.finished.fields.outcome);
+  function threadRunStatus(v: View): ProductionThreadRun['status'] {
+    return outcomeOf(v.finished) ?? 'processing';
   }
 
   function expired(job: Job, t = now()): boolean {
@@ -286,9 +396,10 @@ export function createAgentService(o: AgentServiceOptions): {
     const v = validateSubmit(r.body, wire);
     if (!v.ok) {
       if ('invalidSchema' in v) return { status: 400, body: { success: false, code: 'BAD_REQUEST', error: `Invalid JSON schema: ${v.invalidSchema}` } };
+      if ('passthrough' in v) return fail(500, PASSTHROUGH_ERROR);
       return fail(400, 'Bad Request', v.issues);
     }
-    const options = v.value;
+    let options = v.value;
     if (options.prompt.includes(MAGIC.zeroDataRetention)) return fail(400, production ? ZDR_PRODUCTION : AGENT_ERRORS.zeroDataRetention);
     if (!production) return { status: 200, body: { success: true, id: create(r.team, options).id } };
 
@@ -300,30 +411,39 @@ export function createAgentService(o: AgentServiceOptions): {
     if (blocked !== undefined) {
       return { status: 403, body: { success: false, code: 'URL_BLOCKED_BY_THREAT_PROTECTION', error: `The URL ${blocked} is blocked by threat protection.` } };
     }
-    const answer = options.exchange?.approve ?? options.exchange?.decline;
-    if (options.threadId === undefined) {
-      if (answer) return threadError(THREAD_ERRORS.exchangeNotEnabled);
-      const job = create(r.team, options);
-      return { status: 200, body: { success: true, id: job.id, threadId: job.threadId, threadTurn: job.turn } };
-    }
+    const started = (job: Job): AgentReply => ({ status: 200, body: { success: true, id: job.id, threadId: job.threadId, threadTurn: job.turn } satisfies ProductionSubmitBody });
+    if (options.threadId === undefined) return started(create(r.team, options));
     if (threadsDisabled) return threadError(THREAD_ERRORS.disabled);
     const thread = threads.get(options.threadId);
     if (!thread || thread.team !== r.team) return threadError(THREAD_ERRORS.notFound);
     if (now() >= thread.expiresAt) return threadError(THREAD_ERRORS.expired);
     const latest = latestRun(thread);
+    if (latest) options = inherit(latest.options, options);
+    const answer = options.exchange?.approve ?? options.exchange?.decline;
     if (answer) {
-      const v2 = latest ? view(latest) : undefined;
-      const pending = latest && v2 ? waiting(latest, v2) : undefined;
+      const pending = latest ? answerable(latest, view(latest)) : undefined;
       if (!latest || !pending) return threadError(THREAD_ERRORS.exchangeNotEnabled);
-      if (answer.approvalId !== pending.approvalId) {
+      if (answer.approvalId !== pending.id) {
         return { status: 400, body: { success: false, code: 'invalid_approval', error: `No pending approval with approvalId ${answer.approvalId.slice(0, 100)} in this thread.` } };
       }
-      resolveApproval(latest, options.exchange?.approve ? { approve: options.exchange.approve.callIds } : { decline: true });
-      return { status: 200, body: { success: true, id: latest.id, threadId: thread.id, threadTurn: latest.turn } };
+      const approve = options.exchange?.approve;
+      const ap = latest.approval!;
+      if (approve && ap.pending.kind === 'terms') {
+        const missing = ap.terms.filter((p) => !hasAccepted(termsAccepted, r.team, p));
+        if (missing.length) {
+          return {
+            status: 400,
+            body: {
+              success: false, code: 'terms_not_accepted',
+              error: `Accept the terms of ${missing.map((p) => `${p.name} (${p.provider}, version ${p.version})`).join(' and ')} with a terms/accept call before approving: the user must agree to them first.`,
+            },
+          };
+        }
+      }
+      return started(answerApproval(latest, thread, options, approve ? { callIds: approve.callIds, always: approve.always === true } : undefined));
     }
     if (latest && !view(latest).finished) return threadError(THREAD_ERRORS.busy, { runId: latest.id });
-    const job = create(r.team, options, thread);
-    return { status: 200, body: { success: true, id: job.id, threadId: thread.id, threadTurn: job.turn } };
+    return started(create(r.team, options, thread));
   }
 
   function latestRun(thread: Thread): Job | undefined {
@@ -334,74 +454,102 @@ export function createAgentService(o: AgentServiceOptions): {
     return undefined;
   }
 
-  /** The caller answered the run's approval: the rest of the plan resumes from now, after the answer's own steps. */
-  function resolveApproval(job: Job, how: { approve?: string[] | undefined } | { decline: true }): void {
+  /**
+   * The caller answered the approval of the thread's latest run (`approve` undefined: declined). The
+   * answer is the next turn of the thread: a new run that makes the approved calls (or, for terms, the
+   * now accepted providers' calls). A waiting `calls` run ends now (`completed`); the approval's
+   * `resolution` names the new run.
+   */
+  function answerApproval(job: Job, thread: Thread, options: SubmitOptions, approve: { callIds?: string[] | undefined; always: boolean } | undefined): Job {
     const ap = job.approval!;
     const t = now();
-    const at = (t - job.createdAt) * speed;
-    const ids = ap.pending.kind === 'calls' ? ap.pending.calls.map((c) => c.id) : ['terms'];
-    if ('decline' in how) { ap.state = 'declined'; ap.declinedCalls = ids; ap.approvedCalls = []; } else {
-      ap.state = 'approved';
-      ap.approvedCalls = how.approve === undefined ? ids : ids.filter((id) => how.approve!.includes(id));
-      ap.declinedCalls = ids.filter((id) => !ap.approvedCalls.includes(id));
+    if (ap.waits && ap.state === 'waiting') {
+      const at = (t - job.createdAt) * speed;
+      job.events = finishEarly(job.events, ap.pauseAt, Math.max(ap.pauseAt, at - 300), job.id);
+      if (job.mode === 'chat') job.message = `This turn stopped to ask for approval of ${ap.calls.length} paid calls; the next turn of the thread carries on with the answer.\n`;
     }
-    if (ap.pending.kind === 'terms') ap.approvedCalls = [];
-    const steps = approvalSteps(job.id, ap.pending, ap.approvedCalls, ap.declinedCalls);
-    const span = (steps.at(-1)?.dt ?? 0) + 200;
-    let order = Math.max(0, ...job.events.map((e) => e.order)) + 1;
-    const added: PlannedEvent[] = steps.map((s) => ({ at: at + s.dt, order: order++, eventId: randomUUID(), agent: s.agent, type: s.type, fields: s.fields, cost: 0 }));
-    const shift = at - ap.pauseAt + span;
-    job.events = [
-      ...job.events.filter((e) => e.at <= ap.pauseAt),
-      ...added,
-      ...job.events.filter((e) => e.at > ap.pauseAt).map((e) => ({ ...e, at: e.at + shift })),
-    ].sort((a, b) => a.at - b.at || a.order - b.order);
-    const names = (list: string[]) => ap.pending.kind === 'calls' ? ap.pending.calls.filter((c) => list.includes(c.id)).map((c) => c.name) : [];
-    if (job.mode === 'chat' && job.message !== undefined) {
-      const note = ap.pending.kind === 'terms'
-        ? ap.state === 'declined' ? 'The terms of the GitHub toolkit were declined, so the answer was written without it.' : 'The terms of the GitHub toolkit were accepted.'
-        : [ap.approvedCalls.length ? `Approved calls made: ${names(ap.approvedCalls).map((n) => `\`${n}\``).join(', ')}.` : '',
-          ap.declinedCalls.length ? `The calls were declined and not made: ${names(ap.declinedCalls).map((n) => `\`${n}\``).join(', ')}.` : ''].filter(Boolean).join(' ');
-      job.message = `${job.message}\n${note}\n`;
-    } else if (ap.pending.kind === 'calls') {
-      job.data = { ...job.data, calls: ap.pending.calls.map((c) => ({ id: c.id, name: c.name, status: ap.approvedCalls.includes(c.id) ? 'made' : 'declined' })) };
+    ap.state = 'answered';
+    let answer: Answer;
+    if (ap.pending.kind === 'terms') {
+      const made = approve ? ap.terms.map((p): PaidCall => ({
+        id: `call_${randomUUID().replace(/-/g, '').slice(0, 12)}`, provider: p.provider, capability: p.capability ?? 'data/read',
+        input: { topic: job.options.prompt.slice(0, 60) }, creditsEstimate: 15, credits: 15,
+      })) : [];
+      answer = {
+        made, declined: [], skipped: approve ? [] : ap.terms,
+        note: approve ? `The terms of ${ap.terms.map((p) => p.name).join(' and ')} were accepted; their data is in this answer.` : `The terms of ${ap.terms.map((p) => p.name).join(' and ')} were declined, so the answer was written without them.`,
+      };
     } else {
-      job.data = { ...job.data, terms: { name: ap.pending.terms.name, status: ap.state === 'declined' ? 'declined' : 'accepted' } };
+      const ids = approve ? approve.callIds ?? ap.calls.map((c) => c.id) : [];
+      const made = ap.calls.filter((c) => ids.includes(c.id));
+      const declined = ap.calls.filter((c) => !ids.includes(c.id));
+      const names = (list: PaidCall[]) => list.map((c) => `\`${c.provider}/${c.capability}\``).join(', ');
+      answer = {
+        made, declined, skipped: [],
+        note: [made.length ? `Approved calls made: ${names(made)}.` : '', declined.length ? `The calls were declined and not made: ${names(declined)}.` : ''].filter(Boolean).join(' '),
+      };
+      if (approve?.always) for (const c of made) thread.always.add(`${c.provider}/${c.capability}`);
     }
+    const next = create(job.team, options, thread, answer);
+    ap.pending.resolution = {
+      approved: approve !== undefined,
+      callIds: ap.pending.kind === 'terms' ? [] : answer.made.map((c) => c.id),
+      always: ap.pending.kind === 'terms' ? false : approve?.always === true,
+      byRunId: next.id,
+    };
+    return next;
   }
 
-  function create(team: string, options: SubmitOptions, thread?: Thread): Job {
+  function create(team: string, options: SubmitOptions, thread?: Thread, answer?: Answer): Job {
     const id = randomUUID();
     // Strictly increasing creation times keep `before` paging exact even under a frozen test clock.
     const createdAt = Math.max(now(), lastCreatedAt + 1);
     lastCreatedAt = createdAt;
     const mode: Mode = production ? options.mode ?? 'extract' : 'extract';
-    const chat = mode === 'chat' ? chatPlan(id, options) : undefined;
-    const base = chat ? { events: chat.events, data: {} } : basePlan(id, options);
-    if (options.prompt.includes(MAGIC.slow)) for (const e of base.events) e.at *= SLOW_FACTOR;
-    let events = applyCreditLimit(base.events, id, options.maxCredits);
-    if (options.prompt.includes(MAGIC.internal)) events = applyInternalFailure(events, id, options.maxCredits);
-    const pending = production ? approvalFor(options.prompt) : undefined;
-    const pauseAt = pending ? approvalPoint(events) : undefined;
-    if (pending && pauseAt !== undefined) {
-      // The trace says when the run starts waiting, so a client following it reads the status then.
-      const before = events.filter((e) => e.at <= pauseAt);
-      events = [...before, {
-        at: pauseAt, order: (before.at(-1)?.order ?? 0) + 0.5, eventId: randomUUID(), agent: agentsFor(id).orchestrator, type: 'approval.requested',
-        fields: { approvalId: pending.approvalId, kind: pending.kind }, cost: 0,
-      }, ...events.filter((e) => e.at > pauseAt)];
-    }
     let t = thread;
     if (!t) {
-      t = { id: randomUUID(), team, createdAt, expiresAt: createdAt + DAY, runs: [] };
+      t = { id: randomUUID(), team, createdAt, expiresAt: createdAt + DAY, runs: [], always: new Set() };
       if (production) threads.set(t.id, t);
+    }
+    const settings = options.exchange;
+    const x: ExchangeRun = {
+      ...(settings?.toolkits ? { toolkits: settings.toolkits } : {}),
+      ...(settings?.requireApproval !== undefined ? { requireApproval: settings.requireApproval } : {}),
+      ...(settings?.onTermsRequired ? { onTermsRequired: settings.onTermsRequired } : {}),
+      paid: [], skipped: [],
+    };
+    let events: PlannedEvent[];
+    let data: Record<string, unknown>;
+    let message: string | undefined;
+    let approval: Approval | undefined;
+    if (answer) {
+      const plan = answerPlan(id, { mode, made: answer.made, declined: answer.declined, note: answer.note });
+      events = plan.events;
+      data = plan.data;
+      if (mode === 'chat') message = plan.message;
+      x.paid = answer.made;
+      x.skipped = answer.skipped;
+    } else {
+      const chat = mode === 'chat' ? chatPlan(id, options) : undefined;
+      const base = chat ? { events: chat.events, data: {} } : basePlan(id, options);
+      if (chat) message = chat.message;
+      data = base.data;
+      if (options.prompt.includes(MAGIC.slow)) for (const e of base.events) e.at *= SLOW_FACTOR;
+      events = applyCreditLimit(base.events, id, options.maxCredits);
+      if (options.prompt.includes(MAGIC.internal)) events = applyInternalFailure(events, id, options.maxCredits);
+      const planned = production ? planExchange(id, team, options, t, events, x) : undefined;
+      if (planned) { events = planned.events; approval = planned.approval; }
+      // A chat turn that ended asking for terms did not write its answer: its message says what it waits for.
+      if (chat && approval && !approval.waits) message = termsMessage(approval.terms);
     }
     t.runs.push(id);
     t.expiresAt = createdAt + DAY;
+    const used = production && (settings !== undefined || approval !== undefined || x.paid.length > 0 || x.skipped.length > 0 || answer !== undefined);
     const job: Job = {
-      id, team, createdAt, expiresAt: createdAt + DAY, options, events, data: base.data, cancelRequested: false,
-      threadId: t.id, turn: t.runs.length, mode, ...(chat ? { message: chat.message } : {}),
-      ...(pending && pauseAt !== undefined ? { approval: { pending, pauseAt, state: 'waiting' as const, approvedCalls: [], declinedCalls: [] } } : {}),
+      id, team, createdAt, expiresAt: createdAt + DAY, options, events, data, cancelRequested: false,
+      threadId: t.id, turn: t.runs.length, mode, ...(message !== undefined ? { message } : {}),
+      ...(approval ? { approval } : {}), ...(used ? { exchange: x } : {}),
+      noRecord: production && options.prompt.includes(MAGIC.noRecord),
     };
     jobs.set(id, job);
     const mine = [...jobs.values()].filter((j) => j.team === team);
@@ -409,18 +557,77 @@ export function createAgentService(o: AgentServiceOptions): {
     return job;
   }
 
+  /**
+   * The paid calls and approvals a new run plans (production wire), at the point where it would start
+   * finalizing; a run cut before it (credit ceiling, crash, refusal) neither calls nor asks.
+   * - `APPROVAL-TERMS`: the turn ends there waiting for two providers' terms (always asks, even after they were accepted).
+   * - `APPROVAL` / `APPROVAL-OLD`, or `PAID-CALLS` with `requireApproval`: the run waits there for two calls
+   *   (calls approved with `always` earlier in the thread are made without asking).
+   * - `PAID-CALLS`: two calls are made; `acme-data` is skipped unless the team accepted its terms, or
+   *   (`onTermsRequired: "ask"`) the turn ends asking for them.
+   */
+  function planExchange(id: string, team: string, o: SubmitOptions, thread: Thread, events: PlannedEvent[], x: ExchangeRun): { events: PlannedEvent[]; approval?: Approval } | undefined {
+    const point = approvalPoint(events);
+    if (point === undefined || o.prompt.includes(MAGIC.refuse)) return undefined;
+    const approvalId = randomUUID();
+    const reasonTerms = (ps: readonly TermsProvider[]) => `The answer would use ${ps.map((p) => p.name).join(' and ')}, whose data terms your team has not accepted.`;
+    if (o.prompt.includes(MAGIC.approvalTerms)) {
+      const terms = [...TERMS_PROVIDERS];
+      x.onTermsRequired = 'ask';
+      x.skipped = terms;
+      return {
+        events: finishEarly(events, point, point, id),
+        approval: { pending: { id: approvalId, reason: reasonTerms(terms), kind: 'terms', calls: [], terms: terms.map(gateOf), resolution: null }, pauseAt: point, waits: false, calls: [], terms, state: 'waiting' },
+      };
+    }
+    const paidCalls = o.prompt.includes(MAGIC.paidCalls);
+    const asks = o.prompt.includes(MAGIC.approval) || (paidCalls && x.requireApproval === true);
+    if (!asks && !paidCalls) return undefined;
+    const candidates = (asks && !paidCalls ? approvalCalls(o.prompt) : inlinePaidCalls()).slice(0, o.exchange?.maxCalls ?? 30);
+    const remembered = asks ? candidates.filter((c) => thread.always.has(`${c.provider}/${c.capability}`)) : candidates;
+    const held = candidates.filter((c) => !remembered.includes(c));
+    x.paid = remembered;
+    x.toolkits ??= [...new Set(candidates.map((c) => c.provider))];
+    let planned = insertCalls(events, point, id, remembered);
+    const after = point + remembered.length * 600;
+    if (held.length) {
+      const old = o.prompt.includes(MAGIC.approvalOld);
+      const total = held.reduce((s, c) => s + (c.creditsEstimate ?? 0), 0);
+      const unknown = held.filter((c) => c.creditsEstimate === null).length;
+      const pending: PendingApproval = {
+        id: approvalId,
+        reason: `${held.length === 1 ? 'A paid call needs' : `${held.length} paid calls need`} your approval (about ${total} credits estimated${unknown ? `; ${unknown === 1 ? 'one estimate is' : `${unknown} estimates are`} unknown` : ''}).`,
+        ...(old ? {} : { kind: 'calls' as const }),
+        calls: held.map(({ credits: _credits, ...c }) => c),
+        resolution: null,
+      };
+      return { events: planned, approval: { pending, pauseAt: after, waits: true, calls: held, terms: [], state: 'waiting' } };
+    }
+    if (!paidCalls || hasAccepted(termsAccepted, team, SKIPPED_PROVIDER)) return { events: planned };
+    x.skipped = [SKIPPED_PROVIDER];
+    if (x.onTermsRequired !== 'ask') return { events: planned };
+    planned = finishEarly(planned, after, after, id);
+    return {
+      events: planned,
+      approval: {
+        pending: { id: approvalId, reason: reasonTerms([SKIPPED_PROVIDER]), kind: 'terms', calls: [], terms: [gateOf(SKIPPED_PROVIDER)], resolution: null },
+        pauseAt: after, waits: false, calls: [], terms: [SKIPPED_PROVIDER], state: 'waiting',
+      },
+    };
+  }
+
   function cancel(job: Job): AgentReply {
     const t = now();
     const v = view(job, t);
     if (job.cancelRequested) return fail(409, AGENT_ERRORS.alreadyCancelled);
     if (v.finished) return fail(409, AGENT_ERRORS.alreadyFinished);
-    if (job.approval?.state === 'waiting') {
+    const ap = job.approval;
+    if (ap?.waits && ap.state === 'waiting') {
       // A cancel answers a waiting run too: the plan resumes from now, so the cancellation tail takes its usual time.
-      const shift = Math.max(0, (t - job.createdAt) * speed - job.approval.pauseAt);
-      const pauseAt = job.approval.pauseAt;
-      job.events = job.events.map((e) => (e.at > pauseAt ? { ...e, at: e.at + shift } : e));
-      job.approval.state = 'declined';
+      const shift = Math.max(0, (t - job.createdAt) * speed - ap.pauseAt);
+      job.events = job.events.map((e) => (e.at > ap.pauseAt ? { ...e, at: e.at + shift } : e));
     }
+    if (ap) ap.state = 'cancelled';
     job.cancelRequested = true;
     job.events = interrupt(job.events, (t - job.createdAt) * speed, 'cancelled', { runId: job.id, maxCredits: job.options.maxCredits });
     return { status: 200, body: { success: true } };
@@ -432,14 +639,16 @@ export function createAgentService(o: AgentServiceOptions): {
       return relayed(400, 'Bad Request', [{ code: 'invalid_enum_value', path: ['liveView'], message: 'liveView must be true or false' }]);
     }
     const v = view(job);
-    const body: Record<string, unknown> = {
-      success: true, id: job.id, events: render(job, v.visible), creditsUsed: v.status === 'failed' ? 0 : v.credits,
-    };
+    const events = render(job, v.visible);
+    const body: ProductionTraceBody | SpecTraceBody = production
+      ? { success: true, id: job.id, events, creditsUsed: v.status === 'failed' ? 0 : v.credits } satisfies ProductionTraceBody
+      // The spec wire keeps its free-text cancel reason (production sends `user`, as the SDK declares).
+      : { success: true, id: job.id, events: events.map((e) => (e.type === 'run.cancel_requested' ? { ...e, reason: 'Cancelled by the user' } : e)), creditsUsed: v.status === 'failed' ? 0 : v.credits };
     if (live === 'true') {
       const open = new Map<string, string>();
       for (const e of v.visible) {
-        if (e.type === 'browser.session.started') open.set(String(e.fields.sessionId), e.agent.id);
-        if (e.type === 'browser.session.finished') open.delete(String(e.fields.sessionId));
+        if (e.body.type === 'browser.session.started') open.set(e.body.sessionId, e.agent.id);
+        if (e.body.type === 'browser.session.finished') open.delete(e.body.sessionId);
       }
       body.activeBrowserSessions = [...open.keys()].map((id) => ({
         id, liveViewUrl: `https://live.devindex.invalid/sessions/${id}`, viewport: { width: 1280, height: 800 },
@@ -452,7 +661,25 @@ export function createAgentService(o: AgentServiceOptions): {
     const v = view(job);
     const e = v.visible.find((x) => x.snapshot?.id === snapshotId);
     if (!e?.snapshot) return relayed(404, AGENT_ERRORS.snapshotNotFound);
-    return { status: 200, body: { success: true, id: job.id, snapshotId, snapshot: e.snapshot.content } };
+    // `NO-RECORD`: the SDK declares `snapshot` optional; an answer without it is one a client must show.
+    if (job.noRecord) return { status: 200, body: { success: false, error: NO_RECORD_ERRORS.snapshot } satisfies AgentSnapshotResponse };
+    return { status: 200, body: { success: true, id: job.id, snapshotId, snapshot: e.snapshot.content } satisfies AgentSnapshotResponse };
+  }
+
+  /** A production list row (SDK `AgentListItem`): `targetHint` a string; `urls`, `schema`, `effort` absent when the run had none. */
+  function listRow(j: Job): ProductionListItem {
+    return {
+      id: j.id, createdAt: new Date(j.createdAt).toISOString(), targetHint: targetHintOf(j.options),
+      origin: j.options.origin ?? 'api', ...(j.options.integration ? { integration: j.options.integration } : {}),
+      status: view(j).status,
+      options: {
+        ...(j.options.urls ? { urls: j.options.urls } : {}), prompt: j.options.prompt,
+        ...(j.options.schema !== undefined && j.options.schema !== null ? { schema: j.options.schema } : {}),
+        model: reportedModel(j.options.model), ...(j.options.effort ? { effort: j.options.effort } : {}),
+        mode: j.mode, threadId: j.threadId, threadTurn: j.turn,
+      },
+      settings: { hidden: false, starred: false },
+    } satisfies ProductionListItem;
   }
 
   function list(r: AgentRequest): AgentReply {
@@ -469,27 +696,26 @@ export function createAgentService(o: AgentServiceOptions): {
       .filter((j) => j.team === r.team && !expired(j))
       .map((j) => ({
         createdAt: j.createdAt,
-        row: {
-          id: j.id, createdAt: new Date(j.createdAt).toISOString(),
-          ...(production ? { targetHint: null, origin: j.options.origin ?? 'api', ...(j.options.integration ? { integration: j.options.integration } : {}) } : {}),
-          status: view(j).status,
-          options: {
-            prompt: j.options.prompt, urls: j.options.urls ?? null, schema: j.options.schema ?? null,
-            model: production ? reportedModel(j.options.model) : j.options.model,
-            effort: production ? j.options.effort ?? 'medium' : j.options.effort ?? null,
-            ...(production ? { mode: j.mode, threadId: j.threadId, threadTurn: j.turn } : {}),
-          },
-          settings: production ? { hidden: false, starred: false } : { label: null, starred: false, hidden: false },
+        row: production ? listRow(j) : {
+          id: j.id, createdAt: new Date(j.createdAt).toISOString(), status: view(j).status,
+          options: { prompt: j.options.prompt, urls: j.options.urls ?? null, schema: j.options.schema ?? null, model: j.options.model, effort: j.options.effort ?? null },
+          settings: { label: null, starred: false, hidden: false },
         },
       }));
     if (testMode) {
       rows.push({
         createdAt: legacyCreatedAt,
-        row: {
-          id: LEGACY_LISTED_ID, createdAt: new Date(legacyCreatedAt).toISOString(), status: 'completed',
-          options: { prompt: 'A job from the first-generation engine', urls: null, schema: null, model: 'spark-1', effort: null },
-          settings: { label: null, starred: false, hidden: false },
-        },
+        row: production
+          ? {
+            id: LEGACY_LISTED_ID, createdAt: new Date(legacyCreatedAt).toISOString(), targetHint: 'example.com', origin: 'api', status: 'completed',
+            // Addendum ("Agent threads, chat mode and approvals"): old runs list `model: spark-1-pro`.
+            options: { prompt: 'A job from the first-generation engine', model: 'spark-1-pro' }, settings: { hidden: false, starred: false },
+          } satisfies ProductionListItem
+          : {
+            id: LEGACY_LISTED_ID, createdAt: new Date(legacyCreatedAt).toISOString(), status: 'completed',
+            options: { prompt: 'A job from the first-generation engine', urls: null, schema: null, model: 'spark-1', effort: null },
+            settings: { label: null, starred: false, hidden: false },
+          },
       });
     }
     const older = rows.filter((x) => x.createdAt < before).sort((a, b) => b.createdAt - a.createdAt);
@@ -501,9 +727,15 @@ export function createAgentService(o: AgentServiceOptions): {
       return { status: 200, body };
     }
     // Production: under `agents`, with an absolute `next` only when another page exists.
-    const body: Record<string, unknown> = { success: true, agents: page.map((x) => x.row) };
+    const body: ProductionListBody = { success: true, agents: page.map((x) => x.row as ProductionListItem) };
     if (older.length > PAGE_SIZE) body.next = `${safeOrigin(r.origin)}${cursor}`;
     return { status: 200, body };
+  }
+
+  /** `POST /v2/scrape` (production wire): Exchange calls, `terms/show` and `terms/accept` (exchange.ts). */
+  function scrape(r: AgentRequest): AgentReply {
+    if (!production) return noRoute(r.method.toUpperCase(), r.path);
+    return handleScrape(r.body, r.team, termsAccepted, now);
   }
 
   function handle(r: AgentRequest): AgentReply | undefined {
@@ -547,6 +779,32 @@ export function createAgentService(o: AgentServiceOptions): {
     return { status: 200, body: statusRecord(job) };
   }
 
+  /** When the run finished (its `run.finished` event), or null. */
+  function finishedAtOf(job: Job, v: View): string | null {
+    return v.finished ? new Date(job.createdAt + v.finished.at / speed).toISOString() : null;
+  }
+
+  /** A thread run (SDK `AgentThreadRun`): `message` null unless a chat turn succeeded; `data` only with `includeData`. */
+  function threadRun(j: Job, includeData: boolean): ProductionThreadRun {
+    const v = view(j);
+    const status = threadRunStatus(v);
+    const done = status === 'succeeded';
+    const answered = done && j.mode === 'chat' && j.message !== undefined;
+    return {
+      id: j.id, turn: j.turn, mode: j.mode, prompt: j.options.prompt,
+      ...(j.options.urls ? { urls: j.options.urls } : {}),
+      ...(j.options.schema !== undefined && j.options.schema !== null ? { schema: j.options.schema } : {}),
+      ...(j.options.effort ? { effort: j.options.effort } : {}),
+      status, createdAt: new Date(j.createdAt).toISOString(), finishedAt: finishedAtOf(j, v),
+      creditsUsed: v.status === 'failed' ? 0 : v.credits,
+      message: answered ? j.message! : null,
+      ...(includeData ? { data: done && j.mode !== 'chat' ? j.data : null } : {}),
+      suggestions: answered ? CHAT_SUGGESTIONS.map((x) => ({ ...x })) : null,
+      pendingApproval: approvalView(j, v) ?? null,
+      exchange: exchangeSummary(j, v) ?? null,
+    } satisfies ProductionThreadRun;
+  }
+
   /** `GET /v2/agent/threads/{threadId}[?includeData=true]` (production). */
   function threadRecord(threadId: string, r: AgentRequest): AgentReply {
     if (!UUID_RE.test(threadId)) return fail(400, AGENT_ERRORS.invalidThreadId);
@@ -555,23 +813,18 @@ export function createAgentService(o: AgentServiceOptions): {
     if (!thread || thread.team !== r.team) return threadError(THREAD_ERRORS.notFound);
     if (now() >= thread.expiresAt) return threadError(THREAD_ERRORS.expired);
     const includeData = r.query.get('includeData') === 'true';
-    const runs = thread.runs.map((id) => jobs.get(id)).filter((j): j is Job => j !== undefined).map((j) => {
-      const v = view(j);
-      const status = threadRunStatus(v);
-      const done = status === 'succeeded';
-      return {
-        id: j.id, turn: j.turn, mode: j.mode, prompt: j.options.prompt, status, createdAt: new Date(j.createdAt).toISOString(),
-        creditsUsed: v.status === 'failed' ? 0 : v.credits,
-        ...(j.mode === 'chat' ? { message: done ? j.message ?? null : null } : {}),
-        ...(includeData ? { data: done && j.mode !== 'chat' ? j.data : null } : {}),
-      };
-    });
+    const members = thread.runs.map((id) => jobs.get(id)).filter((j): j is Job => j !== undefined);
+    // `NO-RECORD`: the SDK declares `thread` optional; an answer without it is one a client must show.
+    if (members.some((j) => j.noRecord)) return { status: 200, body: { success: false, error: NO_RECORD_ERRORS.thread } satisfies ProductionThreadBody };
+    const runs = members.map((j) => threadRun(j, includeData));
     const latest = latestRun(thread);
     const running = latest !== undefined && !view(latest).finished;
-    return {
-      status: 200,
-      body: { success: true, thread: { id: thread.id, status: running ? 'running' : 'idle', createdAt: new Date(thread.createdAt).toISOString(), expiresAt: new Date(thread.expiresAt).toISOString(), runs } },
+    const updatedAt = Math.max(thread.createdAt, ...runs.flatMap((x) => [Date.parse(x.createdAt), x.finishedAt ? Date.parse(x.finishedAt) : 0]));
+    const record: ProductionThread = {
+      id: thread.id, createdAt: new Date(thread.createdAt).toISOString(), updatedAt: new Date(updatedAt).toISOString(),
+      status: running ? 'running' : 'idle', runs, expiresAt: new Date(thread.expiresAt).toISOString(),
     };
+    return { status: 200, body: { success: true, thread: record } satisfies ProductionThreadBody };
   }
 
   /**
@@ -607,8 +860,9 @@ export function createAgentService(o: AgentServiceOptions): {
 
   return {
     handle,
+    scrape,
     control,
-    close() { jobs = new Map(); threads = new Map(); },
+    close() { jobs = new Map(); threads = new Map(); termsAccepted.clear(); },
   };
 }
 

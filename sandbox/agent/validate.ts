@@ -1,6 +1,7 @@
 // Validation of the agent submit body, answering with zod-style issues in `details` like the real
 // service does, so clients can be tested against the same shape of failure.
 
+import type { AgentExchangeOptions, AgentWebhookEvent } from 'firecrawl';
 import { jsonSchemaProblem } from './jsonSchema';
 import type { Wire } from '../wire';
 
@@ -20,14 +21,11 @@ export type Mode = (typeof MODES)[number];
 export const MAX_EXCHANGE_CALLS = 30;
 
 /** The `exchange` of a submit body (production): tool calls the run may make, and approval follow-ups. */
-export interface Exchange {
-  enabled?: boolean;
-  toolkits?: string[];
-  maxCalls?: number;
-  requireApproval?: boolean;
-  approve?: { approvalId: string; callIds?: string[]; always?: boolean };
-  decline?: { approvalId: string };
-}
+export type Exchange = AgentExchangeOptions;
+/** `exchange.toolkits` holds at most this many names (addendum, late November 2026). */
+export const MAX_TOOLKITS = 5;
+export const WEBHOOK_EVENTS = ['started', 'action', 'completed', 'failed', 'cancelled'] as const satisfies readonly AgentWebhookEvent[];
+const THREAT_MODES = ['off', 'manual-only', 'normal', 'zscaler'];
 export type { Wire };
 
 export interface SubmitOptions {
@@ -51,7 +49,7 @@ export interface Issue { code: string; path: Array<string | number>; message: st
 
 const KNOWN = new Set(['prompt', 'urls', 'schema', 'maxCredits', 'model', 'effort', 'strictConstrainToURLs', 'origin', 'integration']);
 /** The production wire also knows the thread, mode and exchange fields; the spec wire refuses them as unknown. */
-const KNOWN_PRODUCTION = new Set([...KNOWN, 'threadId', 'mode', 'exchange']);
+const KNOWN_PRODUCTION = new Set([...KNOWN, 'threadId', 'mode', 'exchange', 'webhook', 'threatProtection', 'auditMetadata']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -68,7 +66,9 @@ export type SubmitCheck =
   | { ok: true; value: SubmitOptions }
   | { ok: false; issues: Issue[] }
   /** Production's answer to a schema that is not a valid JSON Schema. */
-  | { ok: false; invalidSchema: string };
+  | { ok: false; invalidSchema: string }
+  /** The agent back end refuses it and the gateway answers 500 `Failed to passthrough agent request.` (`requireApproval` outside chat mode). */
+  | { ok: false; passthrough: true };
 
 export function validateSubmit(body: unknown, wire: Wire = 'spec'): SubmitCheck {
   if (!isPlainObject(body)) {
@@ -114,7 +114,12 @@ export function validateSubmit(body: unknown, wire: Wire = 'spec'): SubmitCheck 
     issues.push({ code: 'custom', path: ['integration'], message: 'Invalid integration: use one of the named integrations or a value starting with "_"' });
   }
 
-  const { threadId, mode, exchange } = body;
+  const { threadId, mode, exchange, webhook, threatProtection, auditMetadata } = body;
+  if (webhook !== undefined) issues.push(...webhookIssues(webhook));
+  if (threatProtection !== undefined) issues.push(...threatProtectionIssues(threatProtection));
+  if (auditMetadata !== undefined && !(isPlainObject(auditMetadata) && typeof auditMetadata.username === 'string' && auditMetadata.username.length > 0)) {
+    issues.push({ code: 'invalid_type', path: ['auditMetadata', 'username'], message: 'auditMetadata must be an object with a username string' });
+  }
   if (threadId !== undefined && (typeof threadId !== 'string' || !UUID.test(threadId))) {
     issues.push({ code: 'invalid_string', path: ['threadId'], message: 'threadId must be a UUID' });
   }
@@ -122,9 +127,13 @@ export function validateSubmit(body: unknown, wire: Wire = 'spec'): SubmitCheck 
     issues.push({ code: 'invalid_enum_value', path: ['mode'], message: `Invalid enum value. Expected 'extract' | 'chat', received ${JSON.stringify(mode)?.slice(0, 100)}` });
   }
   if (exchange !== undefined) issues.push(...exchangeIssues(exchange));
+  if (isPlainObject(exchange) && (exchange.approve !== undefined || exchange.decline !== undefined) && threadId === undefined) {
+    issues.push({ code: 'custom', path: ['threadId'], message: `exchange.${exchange.approve !== undefined ? 'approve' : 'decline'} answers a turn of a thread: threadId is required with it` });
+  }
 
   if (issues.length) return { ok: false, issues };
   if (schemaProblem !== undefined) return { ok: false, invalidSchema: schemaProblem };
+  if (isPlainObject(exchange) && exchange.requireApproval === true && mode !== 'chat') return { ok: false, passthrough: true };
   return {
     ok: true,
     value: {
@@ -149,12 +158,17 @@ function exchangeIssues(x: unknown): Issue[] {
   const out: Issue[] = [];
   const at = (...p: Array<string | number>): Array<string | number> => ['exchange', ...p];
   if (!isPlainObject(x)) return [{ code: 'invalid_type', path: at(), message: 'exchange must be an object' }];
-  const extra = Object.keys(x).filter((k) => !['enabled', 'toolkits', 'maxCalls', 'requireApproval', 'approve', 'decline'].includes(k));
+  const extra = Object.keys(x).filter((k) => !['enabled', 'toolkits', 'maxCalls', 'requireApproval', 'onTermsRequired', 'approve', 'decline'].includes(k));
   if (extra.length) out.push({ code: 'unrecognized_keys', path: at(), message: `Unrecognized key(s) in object: ${extra.map((k) => `'${k}'`).join(', ')}` });
   if (x.enabled !== undefined && typeof x.enabled !== 'boolean') out.push({ code: 'invalid_type', path: at('enabled'), message: 'exchange.enabled must be a boolean' });
   if (x.requireApproval !== undefined && typeof x.requireApproval !== 'boolean') out.push({ code: 'invalid_type', path: at('requireApproval'), message: 'exchange.requireApproval must be a boolean' });
   if (x.toolkits !== undefined && !(Array.isArray(x.toolkits) && x.toolkits.every((t) => typeof t === 'string' && t.length > 0))) {
     out.push({ code: 'invalid_type', path: at('toolkits'), message: 'exchange.toolkits must be an array of strings' });
+  } else if (Array.isArray(x.toolkits) && x.toolkits.length > MAX_TOOLKITS) {
+    out.push({ code: 'too_big', path: at('toolkits'), message: `exchange.toolkits may hold at most ${MAX_TOOLKITS} names (got ${x.toolkits.length})` });
+  }
+  if (x.onTermsRequired !== undefined && x.onTermsRequired !== 'skip' && x.onTermsRequired !== 'ask') {
+    out.push({ code: 'invalid_enum_value', path: at('onTermsRequired'), message: `exchange.onTermsRequired must be 'skip' or 'ask', received ${JSON.stringify(x.onTermsRequired)?.slice(0, 100)}` });
   }
   if (x.maxCalls !== undefined && (typeof x.maxCalls !== 'number' || !Number.isInteger(x.maxCalls) || x.maxCalls < 1 || x.maxCalls > MAX_EXCHANGE_CALLS)) {
     out.push({ code: 'too_big', path: at('maxCalls'), message: `exchange.maxCalls must be an integer from 1 to ${MAX_EXCHANGE_CALLS}` });
@@ -172,5 +186,50 @@ function exchangeIssues(x: unknown): Issue[] {
     if (k === 'approve' && v.always !== undefined && typeof v.always !== 'boolean') out.push({ code: 'invalid_type', path: at(k, 'always'), message: 'exchange.approve.always must be a boolean' });
   }
   if (x.approve !== undefined && x.decline !== undefined) out.push({ code: 'custom', path: at(), message: 'exchange may hold approve or decline, not both' });
+  return out;
+}
+
+/** `webhook`: a URL, or `{ url, headers?, metadata?, events? }` with events among started, action, completed, failed, cancelled. */
+function webhookIssues(w: unknown): Issue[] {
+  if (typeof w === 'string') return isHttpUrl(w) ? [] : [{ code: 'invalid_string', path: ['webhook'], message: 'webhook must be an absolute http(s) URL or an object with url' }];
+  if (!isPlainObject(w)) return [{ code: 'invalid_type', path: ['webhook'], message: 'webhook must be an absolute http(s) URL or an object with url' }];
+  const out: Issue[] = [];
+  const extra = Object.keys(w).filter((k) => !['url', 'headers', 'metadata', 'events'].includes(k));
+  if (extra.length) out.push({ code: 'unrecognized_keys', path: ['webhook'], message: `Unrecognized key(s) in object: ${extra.map((k) => `'${k}'`).join(', ')}` });
+  if (typeof w.url !== 'string' || !isHttpUrl(w.url)) out.push({ code: 'invalid_string', path: ['webhook', 'url'], message: 'webhook.url must be an absolute http(s) URL' });
+  for (const k of ['headers', 'metadata'] as const) {
+    const v = w[k];
+    if (v !== undefined && !(isPlainObject(v) && Object.values(v).every((x) => typeof x === 'string'))) {
+      out.push({ code: 'invalid_type', path: ['webhook', k], message: `webhook.${k} must be an object of strings` });
+    }
+  }
+  if (w.events !== undefined) {
+    if (!Array.isArray(w.events)) out.push({ code: 'invalid_type', path: ['webhook', 'events'], message: `webhook.events must be an array of ${WEBHOOK_EVENTS.join(', ')}` });
+    else w.events.forEach((e, i) => {
+      if (!(WEBHOOK_EVENTS as readonly unknown[]).includes(e)) {
+        out.push({ code: 'invalid_enum_value', path: ['webhook', 'events', i], message: `webhook.events[${i}] must be one of ${WEBHOOK_EVENTS.join(', ')}` });
+      }
+    });
+  }
+  return out;
+}
+
+/** `threatProtection`: the SDK's `ThreatProtectionOptions` (other keys are left to the service). */
+function threatProtectionIssues(t: unknown): Issue[] {
+  if (!isPlainObject(t)) return [{ code: 'invalid_type', path: ['threatProtection'], message: 'threatProtection must be an object' }];
+  const out: Issue[] = [];
+  if (t.mode !== undefined && !THREAT_MODES.includes(t.mode as string)) out.push({ code: 'invalid_enum_value', path: ['threatProtection', 'mode'], message: `threatProtection.mode must be one of ${THREAT_MODES.join(', ')}` });
+  if (t.riskScoreThreshold !== undefined && !(Number.isInteger(t.riskScoreThreshold) && (t.riskScoreThreshold as number) >= 0 && (t.riskScoreThreshold as number) <= 100)) {
+    out.push({ code: 'too_big', path: ['threatProtection', 'riskScoreThreshold'], message: 'threatProtection.riskScoreThreshold must be an integer from 0 to 100' });
+  }
+  for (const k of ['blacklist', 'whitelist', 'blockedTlds'] as const) {
+    const v = t[k];
+    if (v !== undefined && !(Array.isArray(v) && v.length <= 1000 && v.every((x) => typeof x === 'string'))) {
+      out.push({ code: 'invalid_type', path: ['threatProtection', k], message: `threatProtection.${k} must be an array of at most 1000 strings` });
+    }
+  }
+  if (t.failurePolicy !== undefined && t.failurePolicy !== 'open' && t.failurePolicy !== 'closed') {
+    out.push({ code: 'invalid_enum_value', path: ['threatProtection', 'failurePolicy'], message: "threatProtection.failurePolicy must be 'open' or 'closed'" });
+  }
   return out;
 }

@@ -78,3 +78,42 @@ describe('the service\'s developer search API tests, replayed on the sandbox', (
   // database or bill real credits (the request log's kind with origin and integration; stored payloads
   // redacted for a forced-ZDR team; the usage row's billed credits; billing by result count).
 });
+
+// The two agent cases of the service's API tests, in our words: a plain start's record leaves out
+// what it does not have (`message` among them, rather than sending null), and a thread whose turn has
+// just finished takes the next turn (busy only while the turn runs).
+describe('the service\'s agent API tests, replayed on the sandbox', () => {
+  let sb: Sandbox;
+  before(async () => { sb = await startSandbox({ port: 0, keys: [IDENTITY], quiet: true, rateLimit: 0, agentSpeed: 50 }); });
+  after(async () => { await sb.close(); });
+  const status = async (id: string) => (await get(sb.url, `/v2/agent/${id}`, undefined, auth)).json;
+  async function untilDone(id: string): Promise<Record<string, unknown>> {
+    for (let i = 0; i < 200; i++) {
+      const job = await status(id);
+      if (job.status !== 'processing') return job;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.fail(`${id} did not finish`);
+  }
+
+  it('a plain start completes with threadId and threadTurn, and no message key (extract mode)', async () => {
+    const s = await post(sb.url, '/v2/agent', { prompt: 'list three HTTP clients' }, auth);
+    assert.equal(s.status, 200, s.text);
+    const job = await untilDone(s.json.id);
+    assert.equal(job.status, 'completed');
+    assert.equal(job.threadId, s.json.threadId);
+    assert.equal(job.threadTurn, 1);
+    assert.equal('message' in job, false);
+  });
+
+  it('a follow-up is refused while the turn runs and accepted as soon as it has finished', async () => {
+    const s = await post(sb.url, '/v2/agent', { prompt: 'first turn' }, auth);
+    const busy = await post(sb.url, '/v2/agent', { prompt: 'second turn', threadId: s.json.threadId }, auth);
+    assert.equal(busy.status, 409);
+    assert.equal(busy.json.code, 'thread_busy');
+    await untilDone(s.json.id);
+    const next = await post(sb.url, '/v2/agent', { prompt: 'second turn', threadId: s.json.threadId }, auth);
+    assert.equal(next.status, 200, next.text);
+    assert.equal(next.json.threadTurn, 2);
+  });
+});

@@ -50,7 +50,7 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     return r.json;
   };
 
-  it('every start opens a thread: { success, id, threadId, threadTurn: 1 }; the record names them, mode extract, no message', async () => {
+  it('every start opens a thread: { success, id, threadId, threadTurn: 1 }; the record names them, mode extract; optional fields absent, not null', async () => {
     const s = await start({ prompt: 'Collect HTTP clients' });
     assert.deepEqual(Object.keys(s).sort(), ['id', 'success', 'threadId', 'threadTurn']);
     assert.match(s.id, UUID);
@@ -62,11 +62,12 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     assert.equal(job.threadId, s.threadId);
     assert.equal(job.threadTurn, 1);
     assert.equal(job.mode, 'extract');
-    assert.equal(job.message, null);
-    assert.equal(job.suggestions, null);
-    assert.equal(job.pendingApproval, null);
-    assert.equal(job.exchange, null);
+    // Addendum (late November 2026): "Fields are absent rather than `null` in status bodies (`error`,
+    // `message`, `suggestions`, `pendingApproval`, `exchange`); `effort` only when the run specified it".
+    for (const k of ['error', 'message', 'suggestions', 'pendingApproval', 'exchange', 'effort', 'id']) assert.equal(k in job, false, k);
     assert.ok(Array.isArray(job.data.items));
+    const low = await until(sb, (await start({ prompt: 'Collect HTTP clients', effort: 'low' })).id, finished);
+    assert.equal(low.effort, 'low', 'effort when the run specified it');
   });
 
   it('chat mode: data null, a markdown message (heading, paragraph, list, code fence, link) and two suggestions', async () => {
@@ -116,6 +117,7 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     const thread0 = (await call(sb, 'GET', `/v2/agent/threads/${first.threadId}`)).json.thread;
     assert.equal(thread0.status, 'running');
     assert.equal(thread0.runs[0].status, 'processing');
+    assert.equal(thread0.runs[0].finishedAt, null, 'a running turn has not finished');
     assert.equal((await call(sb, 'DELETE', `/v2/agent/${first.id}`)).status, 200);
     await until(sb, first.id, finished);
 
@@ -138,6 +140,10 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     assert.equal(thread.runs[0].prompt, 'Collect SLOW findings');
     assert.ok(thread.runs.every((r: Json) => typeof r.creditsUsed === 'number' && !Number.isNaN(Date.parse(r.createdAt)) && !('data' in r)));
     assert.equal(thread.runs[1].message, job.message);
+    assert.equal(thread.runs[0].message, null, 'an extract turn: message null (the SDK declares string | null)');
+    // Addendum: "thread records carry `updatedAt` and runs `finishedAt`".
+    assert.ok(Date.parse(thread.updatedAt) >= Date.parse(thread.createdAt));
+    assert.ok(thread.runs.every((r: Json) => Date.parse(r.finishedAt) >= Date.parse(r.createdAt)));
 
     const withData = (await call(sb, 'GET', `/v2/agent/threads/${first.threadId}?includeData=true`)).json.thread;
     assert.ok(withData.runs.every((r: Json) => 'data' in r));
@@ -191,7 +197,10 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     const notEnabled = await call(sb, 'POST', '/v2/agent', { prompt: 'ok', threadId: x.threadId, exchange: { approve: { approvalId: 'a1' } } });
     assert.equal(notEnabled.status, 400);
     assert.equal(notEnabled.json.code, 'exchange_not_enabled');
-    assert.equal((await call(sb, 'POST', '/v2/agent', { prompt: 'ok', exchange: { decline: { approvalId: 'a1' } } })).json.code, 'exchange_not_enabled', 'no thread: nothing to answer');
+    // Addendum: "`approve` and `decline` exclude each other and both need `threadId`".
+    const noThread = await call(sb, 'POST', '/v2/agent', { prompt: 'ok', exchange: { decline: { approvalId: 'a1' } } });
+    assert.equal(noThread.status, 400);
+    assert.ok((noThread.json.details as Json[]).some((d) => d.path.join('.') === 'threadId'), noThread.text);
   });
 
   it('submit validation: mode, threadId and exchange are checked and the 400 names the field', async () => {
@@ -207,86 +216,10 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
       assert.equal(r.status, 400, JSON.stringify(body));
       assert.ok((r.json.details as Json[]).some((d) => d.path.join('.') === field), `${JSON.stringify(body)}: ${r.text}`);
     }
-    assert.equal((await call(sb, 'POST', '/v2/agent', { prompt: 'p', exchange: { enabled: true, toolkits: ['github'], maxCalls: 30, requireApproval: true } })).status, 200);
+    assert.equal((await call(sb, 'POST', '/v2/agent', { prompt: 'p', mode: 'chat', exchange: { enabled: true, toolkits: ['github'], maxCalls: 30, requireApproval: true } })).status, 200);
     const noPrompt = await call(sb, 'POST', '/v2/agent', { mode: 'chat' });
     assert.equal(noPrompt.status, 400);
     assert.ok((noPrompt.json.details as Json[]).some((d) => d.path[0] === 'prompt'), 'prompt stays required');
-  });
-
-  it('APPROVAL: the run waits with pendingApproval (calls); approve answers the same run and turn, which then completes', async () => {
-    const s = await start({ prompt: 'File an APPROVAL issue', exchange: { enabled: true, maxCalls: 5 } });
-    const waiting = await until(sb, s.id, (j) => j.pendingApproval !== null);
-    assert.equal(waiting.status, 'processing');
-    const p = waiting.pendingApproval;
-    assert.equal(p.kind, 'calls');
-    assert.match(p.approvalId, UUID);
-    assert.deepEqual(p.calls.map((c: Json) => c.name), ['github.create_issue', 'github.add_labels']);
-    for (const c of p.calls) { assert.equal(typeof c.id, 'string'); assert.equal(typeof c.arguments, 'object'); }
-    await sleep(300);
-    const still = (await call(sb, 'GET', `/v2/agent/${s.id}`)).json;
-    assert.equal(still.status, 'processing', 'it does not progress on its own');
-    assert.deepEqual(still.pendingApproval, p);
-
-    const plain = await call(sb, 'POST', '/v2/agent', { prompt: 'next', threadId: s.threadId });
-    assert.equal(plain.status, 409);
-    assert.equal(plain.json.code, 'thread_busy');
-    assert.equal(plain.json.runId, s.id);
-    const wrong = await call(sb, 'POST', '/v2/agent', { prompt: 'yes', threadId: s.threadId, exchange: { approve: { approvalId: 'nope-123' } } });
-    assert.equal(wrong.status, 400);
-    assert.match(wrong.json.error, /nope-123/);
-
-    const ok = await call(sb, 'POST', '/v2/agent', { prompt: 'yes', threadId: s.threadId, exchange: { approve: { approvalId: p.approvalId } } });
-    assert.equal(ok.status, 200, ok.text);
-    assert.deepEqual(ok.json, { success: true, id: s.id, threadId: s.threadId, threadTurn: 1 });
-    assert.equal((await call(sb, 'GET', `/v2/agent/${s.id}`)).json.pendingApproval, null);
-    const job = await until(sb, s.id, finished);
-    assert.equal(job.status, 'completed');
-    assert.deepEqual(job.data.calls.map((c: Json) => [c.name, c.status]), [['github.create_issue', 'made'], ['github.add_labels', 'made']]);
-    assert.deepEqual(job.exchange, { enabled: true, callsUsed: 2, maxCalls: 5 });
-    const trace = (await call(sb, 'GET', `/v2/agent/${s.id}/trace`)).json.events as Json[];
-    assert.ok(trace.some((e) => e.type === 'tool_call.finished' && e.toolName === 'github.create_issue'));
-    const again = await call(sb, 'POST', '/v2/agent', { prompt: 'yes', threadId: s.threadId, exchange: { approve: { approvalId: p.approvalId } } });
-    assert.equal(again.json.code, 'exchange_not_enabled', 'an answered approval is not pending any more');
-  });
-
-  it('APPROVAL with callIds approves only those; decline (chat) finishes without the calls and says so', async () => {
-    const s = await start({ prompt: 'APPROVAL please' });
-    const p = (await until(sb, s.id, (j) => j.pendingApproval !== null)).pendingApproval;
-    await call(sb, 'POST', '/v2/agent', { prompt: 'only the first', threadId: s.threadId, exchange: { approve: { approvalId: p.approvalId, callIds: [p.calls[0].id], always: false } } });
-    const job = await until(sb, s.id, finished);
-    assert.deepEqual(job.data.calls.map((c: Json) => c.status), ['made', 'declined']);
-    assert.equal(job.exchange.callsUsed, 1);
-
-    const c = await start({ prompt: 'APPROVAL in words', mode: 'chat' });
-    const pc = (await until(sb, c.id, (j) => j.pendingApproval !== null)).pendingApproval;
-    const d = await call(sb, 'POST', '/v2/agent', { prompt: 'no', threadId: c.threadId, exchange: { decline: { approvalId: pc.approvalId } } });
-    assert.deepEqual(d.json, { success: true, id: c.id, threadId: c.threadId, threadTurn: 1 });
-    const chat = await until(sb, c.id, finished);
-    assert.equal(chat.status, 'completed');
-    assert.match(chat.message, /declined/);
-    assert.equal(chat.exchange.callsUsed, 0);
-    const trace = (await call(sb, 'GET', `/v2/agent/${c.id}/trace`)).json.events as Json[];
-    assert.ok(!trace.some((e) => String(e.toolName).startsWith('github.')), 'no call was made');
-  });
-
-  it('APPROVAL-TERMS: pendingApproval { kind: terms, approvalId, terms: { name, url } }; a waiting run can be cancelled', async () => {
-    const s = await start({ prompt: 'APPROVAL-TERMS for the toolkit' });
-    const p = (await until(sb, s.id, (j) => j.pendingApproval !== null)).pendingApproval;
-    assert.equal(p.kind, 'terms');
-    assert.match(p.approvalId, UUID);
-    assert.equal(typeof p.terms.name, 'string');
-    assert.match(p.terms.url, /^https:\/\//);
-    const ok = await call(sb, 'POST', '/v2/agent', { prompt: 'accept', threadId: s.threadId, exchange: { approve: { approvalId: p.approvalId } } });
-    assert.equal(ok.json.id, s.id);
-    const job = await until(sb, s.id, finished);
-    assert.equal(job.data.terms.status, 'accepted');
-
-    const w = await start({ prompt: 'APPROVAL then cancel' });
-    await until(sb, w.id, (j) => j.pendingApproval !== null);
-    assert.equal((await call(sb, 'DELETE', `/v2/agent/${w.id}`)).status, 200);
-    const cancelled = await until(sb, w.id, finished);
-    assert.equal(cancelled.status, 'cancelled');
-    assert.equal(cancelled.pendingApproval, null);
   });
 
   it('submit: x-* annotations, the official clients\' integrations, no maxCredits ceiling; Invalid schema and threat protection refusals', async () => {
@@ -322,6 +255,12 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     assert.equal('next' in page, false, 'exactly one full page: no next');
     const row = page.agents.find((a: Json) => a.id === first.id);
     assert.deepEqual([row.options.mode, row.options.threadId, row.options.threadTurn], ['chat', first.threadId, 1]);
+    // Addendum: "list rows' `targetHint` is a string and `options.urls` an array or absent".
+    assert.equal(typeof row.targetHint, 'string');
+    for (const k of ['urls', 'schema', 'effort']) assert.equal(k in row.options, false, `${k}: the run had none`);
+    const withUrls = await start({ prompt: 'with urls', urls: ['https://example.com/a'], effort: 'low' }, KEY_LIST);
+    const listed = (await call(sb, 'GET', '/v2/agent', undefined, KEY_LIST)).json.agents.find((a: Json) => a.id === withUrls.id);
+    assert.deepEqual([listed.targetHint, listed.options.urls, listed.options.effort], ['example.com', ['https://example.com/a'], 'low']);
     await start({ prompt: 'one more' }, KEY_PAGE);
     const full = (await call(sb, 'GET', '/v2/agent', undefined, KEY_PAGE)).json;
     assert.match(full.next, /\/v2\/agent\?before=\d+$/);

@@ -16,25 +16,34 @@ function setup() {
 }
 
 describe('sandbox approvals on a fake clock', () => {
-  it('waits for an hour at its pause point, then finishes in the time the rest of the plan takes', () => {
+  it('a calls approval waits an hour at its pause point; the answer is a new turn that finishes in seconds, and the waiting run ends at once', () => {
     const { clock, call, b } = setup();
     const s = b(call('POST', '/v2/agent', { prompt: 'APPROVAL now', mode: 'chat' }));
     let job = b(call('GET', `/v2/agent/${s.id}`));
-    assert.equal(job.pendingApproval, null, 'not at the pause point yet');
+    assert.equal('pendingApproval' in job, false, 'not at the pause point yet');
     clock.t += 3_600_000;
     job = b(call('GET', `/v2/agent/${s.id}`));
     assert.equal(job.status, 'processing');
     assert.equal(job.pendingApproval.kind, 'calls');
+    assert.equal(job.pendingApproval.resolution, null);
     const eventsBefore = (b(call('GET', `/v2/agent/${s.id}/trace`)).events as unknown[]).length;
-    assert.equal(b(call('POST', '/v2/agent', { prompt: 'go', threadId: s.threadId, exchange: { approve: { approvalId: job.pendingApproval.approvalId } } })).id, s.id);
-    assert.equal((b(call('GET', `/v2/agent/${s.id}/trace`)).events as unknown[]).length, eventsBefore, 'nothing jumps ahead at the answer');
-    clock.t += 10_000;
+    const next = b(call('POST', '/v2/agent', { prompt: 'go', threadId: s.threadId, exchange: { approve: { approvalId: job.pendingApproval.id } } }));
+    assert.notEqual(next.id, s.id);
+    assert.equal(next.threadTurn, 2);
     job = b(call('GET', `/v2/agent/${s.id}`));
-    assert.equal(job.status, 'completed');
-    assert.match(job.message, /Approved calls made: `github\.create_issue`, `github\.add_labels`\./);
+    assert.equal(job.status, 'completed', 'the waiting run ends when it is answered');
+    assert.equal(job.pendingApproval.resolution.byRunId, next.id);
+    const events = b(call('GET', `/v2/agent/${s.id}/trace`)).events as Array<{ type: string; occurredAt: string }>;
+    assert.ok(events.length > eventsBefore);
+    assert.ok(events.every((e) => Date.parse(e.occurredAt) <= clock.t), 'nothing is dated after the answer');
+    assert.equal(b(call('GET', `/v2/agent/${next.id}`)).status, 'processing');
+    clock.t += 10_000;
+    const answer = b(call('GET', `/v2/agent/${next.id}`));
+    assert.equal(answer.status, 'completed');
+    assert.match(answer.message, /Approved calls made: `github\/issues\/create`, `github\/issues\/add-labels`\./);
     const thread = b(call('GET', `/v2/agent/threads/${s.threadId}`)).thread;
     assert.equal(thread.status, 'idle');
-    assert.equal(thread.runs[0].status, 'succeeded');
+    assert.deepEqual(thread.runs.map((r: { status: string }) => r.status), ['succeeded', 'succeeded']);
   });
 
   it('a credit ceiling before the pause point ends the run without asking', () => {
@@ -43,7 +52,7 @@ describe('sandbox approvals on a fake clock', () => {
     clock.t += 60_000;
     const job = b(call('GET', `/v2/agent/${s.id}`));
     assert.equal(job.status, 'failed');
-    assert.equal(job.pendingApproval, null);
+    assert.equal('pendingApproval' in job, false);
   });
 });
 
