@@ -14,7 +14,7 @@ import { ApiError } from '../api/errors';
 import { boundedJson } from '../api/jsonDepth';
 import { AbortedError, systemClock } from '../api/retry';
 import {
-  API_KEY_ENV, createClientFromEnv, EXIT_FAILURE, jsonForTerminal, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, numberFlag, parseCliArgs, printError,
+  API_KEY_ENV, createClientFromEnv, pollTimingFromEnv, EXIT_FAILURE, jsonForTerminal, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, numberFlag, parseCliArgs, printError,
   readApiKey, retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo as CommonCliIo, type CliOptions,
 } from './common';
 
@@ -486,7 +486,7 @@ async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, 
     jobId: id,
     backend: { trace: (j) => agent.trace(j, {}, { signal: io.signal }), status: (j) => agent.status(j, { signal: io.signal }) },
     clock: { now: deps.now ?? Date.now, sleep: (ms) => sleep(ms) },
-    timing: { ...DEFAULT_POLL_TIMING, ...deps.timing },
+    timing: { ...DEFAULT_POLL_TIMING, ...pollTimingFromEnv(io.env), ...deps.timing },
     facts: { maxCredits: submitted.maxCredits },
     maxWaitMs,
     signal: io.signal,

@@ -1,5 +1,6 @@
 // Helpers shared by `devindex search` and `devindex agent`: argument parsing, the client from the
 // environment, error printing and exit codes.
+import type { PollTiming } from '../api/agent/pollSchedule';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DevIndexClient, type ClientOptions } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -130,4 +131,14 @@ export function booleanFlag(v: string | undefined): boolean | undefined {
   if (t === 'true') return true;
   if (t === 'false') return false;
   return v as unknown as boolean;
+}
+
+/**
+ * DEVINDEX_POLL_MS: the fastest poll interval of an agent run's follower (tests shorten it; 50 to
+ * 60000); the other intervals scale with it. Undefined when unset or out of bounds.
+ */
+export function pollTimingFromEnv(env: NodeJS.ProcessEnv): Partial<PollTiming> | undefined {
+  const n = Number(env.DEVINDEX_POLL_MS);
+  if (!Number.isFinite(n) || n < 50 || n > 60_000) return undefined;
+  return { fastMs: n, maxMs: n * 4, nearEndMs: n, nearEndMaxMs: n * 2, graceMs: n, waitingMs: n * 4, quietMs: n * 4 };
 }

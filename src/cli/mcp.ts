@@ -12,7 +12,7 @@ import { MoreCache } from '../tools/moreCache';
 import * as agentModule from '../api/agent/agentClient';
 import { runTool, type AgentOps, type ToolDeps } from '../tools/toolOps';
 import {
-  API_KEY_ENV, BASE_URL_ENV, createClientFromEnv, EXIT_OK, INSECURE_HTTP_ENV, parseCliArgs, printError, readApiKey, splitList, UsageError, type CliIo,
+  API_KEY_ENV, BASE_URL_ENV, createClientFromEnv, EXIT_OK, INSECURE_HTTP_ENV, parseCliArgs, pollTimingFromEnv, printError, readApiKey, splitList, UsageError, type CliIo,
 } from './common';
 // After the project's own modules: they initialise zod first, and the SDK's bundled zod/v4 entry
 // fails to initialise in a minified bundle when it comes first ("t is not a constructor").
@@ -128,7 +128,7 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     extraModels: () => extraModels,
     hasKey: async () => key !== undefined,
     moreCache: new MoreCache(moreTtl(io.env)),
-    pollTiming: pollTiming(io.env),
+    pollTiming: pollTimingFromEnv(io.env),
   };
   const listed = tools ? MCP_TOOLS.filter((t) => tools.includes(t.name)) : MCP_TOOLS;
   const timing = io.env.DEVINDEX_MCP_TIMING === '1' ? new CallTiming() : undefined;
@@ -265,9 +265,3 @@ function moreTtl(env: NodeJS.ProcessEnv): { ttlMs?: number } {
   return Number.isFinite(n) && n >= 1 && n <= 3600 ? { ttlMs: n * 1000 } : {};
 }
 
-/** DEVINDEX_POLL_MS: the wait's fastest poll interval (tests shorten it); 50 to 60000. */
-function pollTiming(env: NodeJS.ProcessEnv): ToolDeps['pollTiming'] {
-  const n = Number(env.DEVINDEX_POLL_MS);
-  if (!Number.isFinite(n) || n < 50 || n > 60_000) return undefined;
-  return { fastMs: n, maxMs: n * 4, nearEndMs: n, nearEndMaxMs: n * 2, graceMs: n, waitingMs: n * 4 };
-}

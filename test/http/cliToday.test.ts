@@ -15,7 +15,8 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 describe('devindex agent: threads, chat answers and approvals (production wire)', () => {
   let sb: Sandbox;
   let dir: string;
-  const env = () => ({ DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url, DEVINDEX_CONFIG_DIR: dir });
+  // DEVINDEX_POLL_MS: the follower's schedule in test time (a waiting run is noticed when its trace goes quiet).
+  const env = () => ({ DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url, DEVINDEX_CONFIG_DIR: dir, DEVINDEX_POLL_MS: '250' });
   const agent = (...args: string[]) => runCliProcess(['agent', ...args], env());
 
   before(async () => {
@@ -46,20 +47,54 @@ describe('devindex agent: threads, chat answers and approvals (production wire)'
     assert.match(status.out, new RegExp(`thread: +${thread}, turn 2`));
   });
 
-  test('a run that waits: --wait stops with the approve and decline commands; --approve lets it finish', async () => {
+  test('a run that waits: --wait stops with the approve and decline commands; --approve starts the next turn, which finishes with its paid calls', async () => {
     const w = await agent('start', 'Open an issue for this APPROVAL', '--wait');
     assert.equal(w.code, 1, w.err);
     assert.match(w.out, /waits for your approval; it goes on only once you answer/);
-    assert.match(w.out, /waiting for: +approval of 2 calls: github\.create_issue, github\.add_labels/);
+    assert.match(w.out, /waiting for: +approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels/);
+    assert.match(w.out, /call \S+: github issues\/create \(about 10 credits\)/);
+    assert.match(w.out, /call \S+: github issues\/add-labels \(no estimate\)/);
     const cmd = /approve: devindex agent start --thread (\S+) --approve (\S+)/.exec(w.out);
     assert.ok(cmd, w.out);
     const job = new RegExp(`Started agent job (${UUID.source})`).exec(w.out)![1]!;
     const st = await agent('status', job);
-    assert.match(st.out, /status: +processing \(waiting for your approval\)/);
+    assert.match(st.out, /status: +waiting for your approval \(the service's status: processing\)/);
     const ok = await agent('start', '--thread', cmd[1]!, '--approve', cmd[2]!, '--wait');
     assert.equal(ok.code, 0, `${ok.out}\n${ok.err}`);
-    assert.match(ok.out, new RegExp(`Approved ${cmd[2]}; agent job ${job} goes on`));
+    const next = new RegExp(`Approved ${cmd[2]}; agent job (${UUID.source}) goes on \\(thread ${cmd[1]}, turn 2\\)`).exec(ok.out);
+    assert.ok(next, ok.out);
+    assert.notEqual(next[1], job, 'the answer is the thread\'s next turn');
     assert.match(ok.out, /completed/);
+    assert.match(ok.out, /paid calls: +2 paid calls, 30 credits/);
+    const before = await agent('status', job);
+    assert.doesNotMatch(before.out, /waiting for your approval/, 'the answered turn no longer waits');
+  });
+
+  // Before the terms test: once this key's team accepted the terms, nothing is skipped any more.
+  test('a finished run with paid calls names the provider it skipped, its terms and how to include it', async () => {
+    const r = await agent('start', 'PAID-CALLS: download counts', '--toolkits', 'devdata', '--wait');
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /paid calls: +2 paid calls, 30 credits/);
+    assert.match(r.out, /skipped: +\S.* was skipped: its data terms \(version \S+\) are not accepted/);
+    assert.match(r.out, /  terms: https:\/\/\S+\n  to include it next time: accept its terms there, or start with --on-terms ask/);
+  });
+
+  test('terms: status says so first even though the turn completed; --approve without --accept-terms is exit 2, with it the terms are accepted, then approved', async () => {
+    const w = await agent('start', 'Compare APPROVAL-TERMS providers', '--mode', 'chat', '--wait');
+    assert.equal(w.code, 1, w.err);
+    const job = new RegExp(`Started agent job (${UUID.source})`).exec(w.out)![1]!;
+    const st = await agent('status', job);
+    assert.match(st.out, /status: +waiting for your approval \(the service's status: completed\)/);
+    assert.match(st.out, /data terms, version \S+: https:\/\//);
+    const cmd = /agree: +read the terms above, then: devindex agent start --thread (\S+) --approve (\S+) --accept-terms/.exec(st.out);
+    assert.ok(cmd, st.out);
+    const refused = await agent('start', '--thread', cmd[1]!, '--approve', cmd[2]!);
+    assert.equal(refused.code, 2, refused.err);
+    assert.match(refused.err, /asks you to accept data terms:[\s\S]*run the same command with --accept-terms \(nothing was sent\)/);
+    const ok = await agent('start', '--thread', cmd[1]!, '--approve', cmd[2]!, '--accept-terms');
+    assert.equal(ok.code, 0, `${ok.out}\n${ok.err}`);
+    assert.match(ok.err, /accepted .* data terms.* for your team/);
+    assert.match(ok.out, new RegExp(`Approved ${cmd[2]}; agent job ${UUID.source} goes on`));
   });
 
   test('a follow-up while a turn runs is exit 1 naming the running job; an unknown thread is exit 1 with its words', async () => {

@@ -107,13 +107,13 @@ test('the server\'s instructions teach the coverage notes, `have` and the cost o
   assert.match(words, /Agent jobs spend credits/);
 });
 
-test('lists the eight tools with their schemas and annotations', async () => {
+test('lists the nine tools with their schemas and annotations', async () => {
   const { tools } = await s.client.listTools();
   const byName = new Map(tools.map((t) => [t.name, t]));
   assert.deepEqual([...byName.keys()].sort(), [
     'devIndex_agentJobStatus', 'devIndex_cancelAgentJob', 'devIndex_listAgentJobs', 'devIndex_readMore', 'devIndex_readSnapshot', 'devIndex_search',
-    'devIndex_startAgentJob', 'devIndex_waitForAgentJob',
-  ]);
+    'devIndex_answerApproval', 'devIndex_startAgentJob', 'devIndex_waitForAgentJob',
+  ].sort());
   const search = byName.get('devIndex_search')!;
   const props = search.inputSchema.properties as Record<string, { minimum?: number; maximum?: number; description?: string }>;
   assert.deepEqual(search.inputSchema.required, ['query']);
@@ -134,7 +134,7 @@ test('lists the eight tools with their schemas and annotations', async () => {
   assert.notEqual(start.annotations?.idempotentHint, true, 'not idempotent (the specification\'s default)');
   assert.match(start.title ?? '', /spends credits/);
   assert.match(start.description ?? '', /SPENDS CREDITS/);
-  assert.deepEqual(tools.filter((t) => t._meta?.['devindex/spendsCredits'] === true).map((t) => t.name), ['devIndex_startAgentJob']);
+  assert.deepEqual(tools.filter((t) => t._meta?.['devindex/spendsCredits'] === true).map((t) => t.name), ['devIndex_startAgentJob', 'devIndex_answerApproval']);
   assert.notEqual(byName.get('devIndex_cancelAgentJob')!.annotations?.destructiveHint, false, 'destructive (the specification\'s default)');
 });
 
@@ -185,7 +185,7 @@ test('invalid input comes back as a tool error with the field and the bound; not
   assert.equal(unknown.isError, true);
   assert.deepEqual((await sandboxRequests()).filter((q) => q.path.startsWith('/v2/')), [], 'nothing reached the service');
   // The server is still serving.
-  assert.equal((await s.client.listTools()).tools.length, 8);
+  assert.equal((await s.client.listTools()).tools.length, 9);
 });
 
 test('a 429 the client will not wait out says how long to wait', async () => {
@@ -266,7 +266,7 @@ test('an unreachable service: what happened and what to do, and the server keeps
     assert.equal(r.isError, true);
     assert.match(r.text, /^The search failed: the service could not be reached \(could not complete the request to http:\/\/127\.0\.0\.1:9/);
     assert.match(r.text, /try again in a moment; if it keeps failing, ask the user to check the network and DEVINDEX_BASE_URL/);
-    assert.equal((await other.client.listTools()).tools.length, 8);
+    assert.equal((await other.client.listTools()).tools.length, 9);
   } finally {
     await other.client.close();
   }
@@ -276,13 +276,13 @@ test('an https service with an unreadable certificate file: the setup done after
   // The trust settings are gathered once initialize is done (not in the first answer); their error is not lost.
   const other = await connect({ DEVINDEX_BASE_URL: 'https://127.0.0.1:9', DEVINDEX_CA_FILE: '/nonexistent/ca.pem' });
   try {
-    assert.equal((await other.client.listTools()).tools.length, 8);
+    assert.equal((await other.client.listTools()).tools.length, 9);
     const r = await call(other, 'devIndex_search', { query: 'retry' });
     assert.equal(r.isError, true);
     assert.match(r.text, /could not read the certificate authorities in \/nonexistent\/ca\.pem/);
     // The same error again (kept, not a crash nor a silent default store), and the server still answers.
     assert.match((await call(other, 'devIndex_search', { query: 'retry' })).text, /could not read the certificate authorities/);
-    assert.equal((await other.client.listTools()).tools.length, 8);
+    assert.equal((await other.client.listTools()).tools.length, 9);
   } finally {
     await other.client.close();
   }

@@ -176,8 +176,8 @@ test('--tools lists only the named tools and refuses the others', async () => {
   }
 });
 
-async function startJob(prompt: string): Promise<string> {
-  const r = await call(s, 'devIndex_startAgentJob', { prompt, maxCredits: 400, effort: 'low' });
+async function startJob(prompt: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const r = await call(s, 'devIndex_startAgentJob', { prompt, maxCredits: 400, effort: 'low', ...extra });
   const id = /Started agent job ([0-9a-f-]{36})/.exec(r.text)?.[1];
   assert.ok(id, r.text);
   return id;
@@ -235,13 +235,31 @@ test('a wait on a run that waits for an approval ends there, says what for, and 
   const took = Date.now() - t0;
   assert.equal(r.isError, false, r.text);
   assert.match(r.text, new RegExp(`^Agent job ${id} is waiting for the user's approval \\(`), r.text);
-  assert.match(r.text, /github\.create_issue/, 'names the calls it waits on');
+  assert.match(r.text, /github issues\/create/, 'names the calls it waits on');
   assert.ok(!/still running/.test(r.text), r.text);
   assert.ok(took < 45_000, `the wait ended at the approval (${took} ms), not at its 60 s timeout`);
   const status = await call(s, 'devIndex_agentJobStatus', { jobId: id });
-  assert.match(status.text, /approval/i, status.text);
-  assert.ok(!r.text.includes(KEY) && !status.text.includes(KEY));
-  await call(s, 'devIndex_cancelAgentJob', { jobId: id });
+  assert.match(status.text, /waiting for the user's approval/, status.text);
+  const callId = /- call (\S+): github issues\/create \(about 10 credits\)/.exec(status.text)?.[1];
+  assert.ok(callId, status.text);
+  const answered = await call(s, 'devIndex_answerApproval', { jobId: id, decision: 'approve', callIds: [callId] });
+  assert.equal(answered.isError, false, answered.text);
+  const next = /The thread goes on as agent job ([0-9a-f-]{36})/.exec(answered.text)?.[1];
+  assert.ok(next && next !== id, answered.text);
+  const done = await call(s, 'devIndex_waitForAgentJob', { jobId: next, timeoutSeconds: 60 });
+  assert.match(done.text, /ended: it completed/, done.text);
+  assert.ok(![r.text, status.text, answered.text, done.text].some((t) => t.includes(KEY)));
+});
+
+test('the tools never accept data terms: approving a terms approval is refused and nothing is sent', async () => {
+  const id = await startJob('APPROVAL-TERMS compare providers', { mode: 'chat' });
+  const r = await call(s, 'devIndex_waitForAgentJob', { jobId: id, timeoutSeconds: 60 });
+  assert.match(r.text, /waiting for the user's approval/, r.text);
+  const refused = await call(s, 'devIndex_answerApproval', { jobId: id, decision: 'approve' });
+  assert.equal(refused.isError, true);
+  assert.match(refused.text, /Only the user can accept them/);
+  const status = await call(s, 'devIndex_agentJobStatus', { jobId: id });
+  assert.match(status.text, /waiting for the user's approval/, 'still waiting: nothing was accepted or approved');
 });
 
 test('a client that leaves mid-wait: the server ends promptly, and nothing it printed holds the key', async () => {

@@ -47,6 +47,11 @@ export interface PollTiming {
    * notice an answer given elsewhere. The run does not move until then, so this is slow.
    */
   waitingMs: number;
+  /**
+   * The trace has brought nothing new this long: the status record is read once. A run that waits
+   * for the caller goes quiet, and only its record says so (the SDK declares no approval event).
+   */
+  quietMs: number;
 }
 
 export const DEFAULT_POLL_TIMING: Readonly<PollTiming> = Object.freeze({
@@ -60,6 +65,7 @@ export const DEFAULT_POLL_TIMING: Readonly<PollTiming> = Object.freeze({
   // One more trace read two seconds after run.finished: late events come within about a second.
   graceMs: 2_000,
   waitingMs: 30_000,
+  quietMs: 15_000,
 });
 
 /** How much a poll's news matters to the schedule. */

@@ -96,8 +96,12 @@ function isApprovalEvent(ev: TraceEvent): boolean {
 /** Credits used, as a share of the ceiling, from which a run is treated as near its (credit-limited) end. */
 export const NEAR_CREDIT_LIMIT = 0.9;
 
-/** How long the trace may bring nothing new before the status record is read once as a safety net. */
-export const DEFAULT_STATUS_EVERY_MS = 5 * 60_000;
+/**
+ * How long the trace may bring nothing new before the status record is read once: a safety net for a
+ * trace that stalls, and how a run that waits for the caller is noticed (it goes quiet; no trace
+ * event says so). 15 s: a waiting run shows as waiting within about that, at one status read per quiet spell.
+ */
+export const DEFAULT_STATUS_EVERY_MS = DEFAULT_POLL_TIMING.quietMs;
 
 /** An event's time in ms; 0 when it has none (sorts first). */
 function eventTime(e: TraceEvent): number {
@@ -293,7 +297,7 @@ export async function pollRun(jobId: string, facts: RunFacts, run: RunState, bac
         signal = 'significant';
       }
     }
-    if (needsStatus(facts, run, o.now(), o.statusEveryMs)) {
+    if (needsStatus(facts, run, o.now(), o.statusEveryMs ?? timing.quietMs)) {
       const record = await call(() => backend.status(jobId));
       run.approvalNews = false;
       run.lastRecord = record;
