@@ -27,6 +27,8 @@ export interface DevIndexExtensionApi {
   setIssueReporter(send: ((report: IssueReport) => unknown) | undefined): void;
   /** Issue 23: the Watch for a Fix feature (its service, and `show`, which a test replaces to press a button). */
   watches(): WatchFeature;
+  /** Issue 30: where checked links (Get a Key, a successor) are opened instead of the browser (undefined: the browser again). */
+  setExternalOpener(open: ((url: string) => unknown) | undefined): void;
   /** The first-run walkthrough: what activation did, and the rule again through a test's opener. */
   walkthrough: Pick<WalkthroughHandle, 'atActivation' | 'runFirstRun' | 'forget' | 'ref'>;
 }
@@ -55,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       lastSearch: () => services()?.search.lastOutcome(),
       setIssueReporter: (send) => { issueReporter = send ? async (r) => send(r) : undefined; },
       watches: () => svc().watches(),
+      setExternalOpener: (open) => svc().setExternalOpener(open),
       walkthrough,
     };
   } catch (e) {
