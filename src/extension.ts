@@ -29,6 +29,8 @@ export interface DevIndexExtensionApi {
   watches(): WatchFeature;
   /** Issue 30: where checked links (Get a Key, a successor) are opened instead of the browser (undefined: the browser again). */
   setExternalOpener(open: ((url: string) => unknown) | undefined): void;
+  /** Issue 30: the deprecation messages shown in this session (once per endpoint and day), newest last. */
+  shownNotices(): string[];
   /** The first-run walkthrough: what activation did, and the rule again through a test's opener. */
   walkthrough: Pick<WalkthroughHandle, 'atActivation' | 'runFirstRun' | 'forget' | 'ref'>;
 }
@@ -58,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       setIssueReporter: (send) => { issueReporter = send ? async (r) => send(r) : undefined; },
       watches: () => svc().watches(),
       setExternalOpener: (open) => svc().setExternalOpener(open),
+      shownNotices: () => [...svc().shownNotices],
       walkthrough,
     };
   } catch (e) {

@@ -105,10 +105,15 @@ export class Services implements vscode.Disposable {
     const p = noticeParts(n, now);
     const text = `Developer Index: ${[p.headline, p.sunset].filter(Boolean).join('; ')}.${p.successor ? ` Its ${p.successor}.` : ''}${p.said.length ? ` The service says: ${p.said.map((s) => `“${s}”`).join(' ')}` : ''} Results are shown as usual.`;
     const successor = n.successor;
+    this.shownNotices.push(text);
+    if (this.shownNotices.length > 20) this.shownNotices.shift();
     void vscode.window.showWarningMessage(text, ...(successor ? ['Open Successor'] : [])).then((choice) => {
       if (choice === 'Open Successor' && successor) void this.openExternalChecked(successor);
     });
   }
+
+  /** The deprecation messages shown to the user in this session, newest last (the host tests read them). */
+  readonly shownNotices: string[] = [];
 
   /** Without globalState (the web tier's tests), this window's own record. */
   private shownToday: Record<string, number> = {};

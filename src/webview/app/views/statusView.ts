@@ -85,6 +85,7 @@ export class StatusView {
     if (icon) icon.className = `codicon codicon-${q ? 'watch' : 'key'} keyless-icon`;
     const get = this.keyless.querySelector<HTMLElement>('[data-key="get"]');
     if (get) get.hidden = !q?.signupUrl;
+    this.keyless.classList.toggle('keyless-get', !!q?.signupUrl);
   }
 
   /** True while a countdown needs a tick every second. */
