@@ -547,6 +547,8 @@ export class SearchController {
       }
       this.finish(requestId, { type: 'results', requestId, outcome: withVersions(toOutcome(params, response, notes, Date.now() - started), installed) }, opts.fromCommand);
       if (requestId === this.latestRequestId) {
+        // A search that went through ends the keyless quota's line, and its link with it (as the view does).
+        this.signupUrl = undefined;
         this.watchable = params.repos?.length && response.results.length ? { params, installed, response } : undefined;
         this.watchesChanged();
       }
