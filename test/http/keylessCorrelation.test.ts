@@ -10,7 +10,28 @@ import type { DeprecationNotice } from '../../src/api/notices';
 import { diagnose } from '../../src/doctor/diagnose';
 import { renderIssueBody } from '../../src/doctor/render';
 import { DEFAULT_DEPRECATION, startSandbox, type LoggedRequest, type Sandbox } from '../../sandbox/server';
-import { runCliProcess } from './cliProcess';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI_PATH, runCliProcess } from './cliProcess';
+
+/** `devindex mcp` through the SDK's client (as test/http/mcp.test.ts), keyless; one tool call's text, and the server's stderr. */
+async function mcpSearch(baseUrl: string, queries: string[]): Promise<{ texts: string[]; stderr: string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, 'mcp'], env: { PATH: process.env.PATH ?? '', DEVINDEX_BASE_URL: baseUrl }, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => { stderr += String(d); });
+  const client = new Client({ name: 'devindex-correlation-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const texts: string[] = [];
+    for (const query of queries) {
+      const r = await client.callTool({ name: 'devIndex_search', arguments: { query } });
+      texts.push((r.content as Array<{ text?: string }>)[0]?.text ?? '');
+    }
+    return { texts, stderr };
+  } finally {
+    await client.close();
+  }
+}
 
 const KEY = 'sk-correlation-test-0123456789';
 const SIGNUP = /^https:\/\/firecrawl\.dev\/k\/[0-9a-f]{20}$/;
@@ -98,6 +119,10 @@ for (const wire of ['production', 'spec'] as const) {
           assert.ok(service.requestId);
           const last = (await logged()).at(-1)!;
           assert.equal(last.requestId, service.requestId, 'the id the sandbox logged');
+          // The MCP tools tell the model to hand the link to the user.
+          const tools = await mcpSearch(sb.url, ['fifth']);
+          assert.match(tools.texts[0]!, new RegExp(`give the user this link, exactly as it is, to create an API key: ${String(body.signup_url).replace(/[/.]/g, '\\$&')} \\. Then ask the user to set DEVINDEX_API_KEY`));
+          assert.match(tools.texts[0]!, /\(request id [0-9a-f-]{36}\)/);
           const body2 = renderIssueBody(report, { extension: '0.1.0', node: process.version, os: 'test' }, []);
           assert.match(body2, new RegExp(`### Request ids of the failures\\n\\nThe service can look these up \\(External-Request-Id\\): \`${service.requestId}\``));
         } finally {
@@ -135,6 +160,12 @@ for (const wire of ['production', 'spec'] as const) {
           assert.equal(notes.length, 1);
           assert.match(notes[0]!, /^devindex: notice: GET \/v2\/search\/developer is deprecated since 3 Nov 2026; it stops working on 31 Dec 2026 \((in \d+ (d|h)|\d+ (d|h) ago)\); successor: https:\/\/docs\.firecrawl\.dev\/\S+; the service says: ".*" \(request id [0-9a-f-]{36}\)$/);
 
+          // The MCP tools: the first answer carries the notice for the model, the next does not; stderr has it once.
+          const tools = await mcpSearch(sb.url, ['retry', 'retry again']);
+          assert.match(tools.texts[0]!, /\n\nService notice \(tell the user; the answer above is complete\): GET \/v2\/search\/developer is deprecated since 3 Nov 2026; it stops working on 31 Dec 2026/);
+          assert.doesNotMatch(tools.texts[1]!, /Service notice/);
+          assert.equal(tools.stderr.split('\n').filter((l) => l.startsWith('devindex: notice: ')).length, 1);
+
           // Any endpoint: the agent list too, keyed.
           await control('/__sandbox/deprecations', { paths: ['/v2/agent'], sunset: 'Fri, 30 Apr 2027 00:00:00 GMT', successor: 'https://docs.firecrawl.dev/agent-v3', warning: 'agent v2 is retiring' });
           const agentList = await fetch(`${sb.url}/v2/agent`, { headers: { authorization: `Bearer ${KEY}` } });
@@ -159,6 +190,9 @@ for (const wire of ['production', 'spec'] as const) {
         assert.equal(r.status, 400);
         const raw = await fetch(`${sb.url}/v2/search/developer?query=retry`);
         assert.equal(raw.headers.get('deprecation'), null);
+        const tools = await mcpSearch(sb.url, ['retry']);
+        assert.doesNotMatch(tools.texts[0]!, /Service notice/);
+        assert.doesNotMatch(tools.stderr, /notice:/);
       });
       it('a sandbox started with --deprecated on the spec wire still answers without the headers', async () => {
         const other = await startSandbox({ port: 0, wire: 'spec', quiet: true, deprecated: ['/v2/search/developer'] });
