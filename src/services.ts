@@ -103,7 +103,7 @@ export class Services implements vscode.Disposable {
     this.shownToday = next;
     void this.globalState?.update(NOTICES_SHOWN_KEY, next);
     const p = noticeParts(n, now);
-    const text = `Developer Index: ${[p.headline, p.sunset].filter(Boolean).join('; ')}.${p.successor ? ` Its ${p.successor}.` : ''}${p.said.length ? ` The service says: ${p.said.map((s) => `“${s}”`).join(' ')}` : ''} Results are shown as usual.`;
+    const text = `Developer Index: ${[p.headline, p.sunset].filter(Boolean).join('; ')}.${p.successor ? ` Its ${p.successor}.` : ''}${p.said.length ? ` The service says: ${p.said.map((s) => `“${s}”`).join(' ')}` : ''} Its answers are still shown as usual.`;
     const successor = n.successor;
     this.shownNotices.push(text);
     if (this.shownNotices.length > 20) this.shownNotices.shift();

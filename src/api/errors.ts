@@ -6,8 +6,6 @@ import { ErrorBodySchema } from './schemas';
 import { parseHttpDate } from './httpDate';
 import { signupLink } from './notices';
 
-export { parseHttpDate };
-
 export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'aborted' | 'invalid-response'
   | 'validation' | 'response-too-large' | 'retry-after-too-long'
   /** The key cannot be sent (a line break, a character outside Latin-1), or not over this connection (plain http). Nothing was sent. */

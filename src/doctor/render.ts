@@ -76,7 +76,8 @@ export interface Versions { extension: string; vscode?: string; node: string; os
 export function failureRequestIds(r: DiagnosisReport, logLines: readonly string[]): string[] {
   const ids = r.findings.filter((f) => f.status === 'problem' && f.requestId).map((f) => f.requestId!);
   for (const l of logLines) {
-    if (!/\[(warning|error)\]/.test(l)) continue;
+    // A failed request's line (a warning or an error); a deprecation notice is a warning too, but no failure.
+    if (!/\[(warning|error)\]/.test(l) || / service notice: /.test(l)) continue;
     const m = / · id ([0-9a-f-]{8,64}(?:, [0-9a-f-]{8,64})*)/i.exec(l);
     if (m) ids.push(m[1]!.split(', ').pop()!);
     const named = /request id ([0-9a-f-]{8,64})/i.exec(l);

@@ -95,7 +95,7 @@ describe('issue 19: the keyless quota in the Search view', function () {
       const notices = await until('the deprecation message', async () => a.shownNotices!(), (n) => n.some((t) => /host test deprecation/.test(t)), 10_000);
       const said = notices!.filter((t) => /host test deprecation/.test(t));
       assert.equal(said.length, 1);
-      assert.match(said[0]!, /^Developer Index: GET \/v2\/search\/developer is deprecated since 3 Nov 2026; it stops working on 31 Dec 2026 \((in \d+ (d|h)|\d+ (d|h) ago)\)\. Its successor: https:\/\/docs\.firecrawl\.dev\/\S+\. The service says: “host test deprecation” Results are shown as usual\.$/);
+      assert.match(said[0]!, /^Developer Index: GET \/v2\/search\/developer is deprecated since 3 Nov 2026; it stops working on 31 Dec 2026 \((in \d+ (d|h)|\d+ (d|h) ago)\)\. Its successor: https:\/\/docs\.firecrawl\.dev\/\S+\. The service says: “host test deprecation” Its answers are still shown as usual\.$/);
       await search(a, 'deprecated and answering again');
       assert.equal(a.shownNotices!().filter((t) => /host test deprecation/.test(t)).length, 1, 'once per endpoint and day');
       const tool = await vscode.commands.executeCommand<{ text: string }>('devIndex.tools.invokeWithProgress', 'devIndex_search', { query: 'retry after' });

@@ -14,6 +14,8 @@ import { printError, printNotice, type CliIo } from '../../../src/cli/common';
 import { errorText, noticesText } from '../../../src/tools/modelText';
 import { runTool, type ToolDeps } from '../../../src/tools/toolOps';
 import { toViewError, SearchController, type SearchViewDeps } from '../../../src/webview/searchController';
+import { failureRequestIds, renderIssueBody } from '../../../src/doctor/render';
+import type { DiagnosisReport } from '../../../src/doctor/findings';
 
 const T0 = Date.UTC(2026, 10, 27, 0, 0, 0); // 27 Nov 2026, 00:00 UTC
 const KEY = 'fc-0123456789abcdef0123';
@@ -249,5 +251,27 @@ describe('External-Request-Id', () => {
     assert.equal(sent.length, 0);
     assert.equal(e.requestId, undefined);
     assert.doesNotMatch(e.message, /request id/);
+  });
+});
+
+describe('the issue report carries the ids of the failures it describes', () => {
+  const report: DiagnosisReport = {
+    baseUrl: 'https://api.example.com', surface: 'editor', startedAt: '2026-11-27T00:00:00.000Z', ms: 900, cancelled: false, ok: false,
+    findings: [
+      { check: 'service', title: 'service', status: 'problem', found: 'the service answered HTTP 503 (request id 11111111-2222-4333-8444-555555555555)', fix: { text: 'later' }, requestId: '11111111-2222-4333-8444-555555555555' },
+      { check: 'key', title: 'API key', status: 'ok', found: 'accepted', requestId: '99999999-2222-4333-8444-555555555555' },
+    ],
+  };
+  const lines = [
+    '2026-11-27T00:00:01.000Z [info] GET /v2/search/developer 200 · 1 attempt · 12 ms · id aaaaaaaa-2222-4333-8444-555555555555',
+    '2026-11-27T00:00:02.000Z [warning] GET /v2/search/developer 503 · 2 attempts · 900 ms · id bbbbbbbb-2222-4333-8444-555555555555, cccccccc-2222-4333-8444-555555555555 · Service Unavailable (HTTP 503): later (request id cccccccc-2222-4333-8444-555555555555)',
+    '2026-11-27T00:00:03.000Z [warning] service notice: GET /v2/agent is deprecated (request id dddddddd-2222-4333-8444-555555555555)',
+  ];
+
+  it('the problem findings\' ids, then each failed request\'s last id from the log; never a success, an ok finding or a notice', () => {
+    assert.deepEqual(failureRequestIds(report, lines), ['11111111-2222-4333-8444-555555555555', 'cccccccc-2222-4333-8444-555555555555']);
+    const body = renderIssueBody(report, { extension: '0.1.0', node: 'v20', os: 'Linux' }, lines);
+    assert.match(body, /### Request ids of the failures\n\nThe service can look these up \(External-Request-Id\): `11111111-2222-4333-8444-555555555555`, `cccccccc-2222-4333-8444-555555555555`\n/);
+    assert.match(renderIssueBody({ ...report, findings: [] }, { extension: '0.1.0', node: 'v20', os: 'Linux' }, []), /### Request ids of the failures\n\nNone: no request failed\./);
   });
 });
