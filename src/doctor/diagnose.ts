@@ -12,7 +12,7 @@ import { certificateAuthorities, headerValue, HttpTransport, noProxyEntry, proxy
 import { keyHeaderProblem, type Redact } from '../api/redact';
 import { describeZodError, SearchResponseSchema } from '../api/schemas';
 import { USER_AGENT } from '../api/version';
-import { deprecationNotice, mayCarryWarnings, newRequestId, noticeWords, REQUEST_ID_HEADER, requestIdWords, type DeprecationNotice } from '../api/notices';
+import { deprecationNotice, mayCarryWarnings, newRequestId, noticeWords, REQUEST_ID_HEADER, requestIdWords, signupLink, type DeprecationNotice } from '../api/notices';
 import {
   CHECK_ORDER, CHECK_TITLES, fixNaming, NAMES, type CheckId, type DiagnosisReport, type Finding, type Fix, type Surface,
 } from './findings';
@@ -454,8 +454,11 @@ async function checkService(cx: Context): Promise<Result> {
     if (keyless) {
       const what = k.data?.reason === 'credits' ? 'keyless credits are used up' : 'keyless searches are used up';
       const when = wait !== undefined ? ` until ${new Date(Date.now() + wait).toISOString().slice(0, 16).replace('T', ' ')} UTC (in ${humanWait(wait)})` : '';
+      // Issue 30: the service's own link to create a key comes first (checked: it is untrusted input).
+      const signup = signupLink((json as { signup_url?: unknown } | undefined)?.signup_url);
+      const create = signup ? `create your API key at ${signup}, then ` : '';
       return problem(`the service answered HTTP 429 in ${ms} ms: ${what} for today from this address${when}`,
-        fixNaming('key', cx.surface, `${cx.surface === 'editor' ? 'run Developer Index: Set API Key' : 'set DEVINDEX_API_KEY'} (a key has its own limits; waiting is the only other way)`));
+        fixNaming('key', cx.surface, `${create}${cx.surface === 'editor' ? 'run Developer Index: Set API Key' : 'set DEVINDEX_API_KEY'} (a key has its own limits; waiting is the only other way)`));
     }
     return problem(`the service answered HTTP 429 in ${ms} ms: rate limited (${said})${wait !== undefined ? `; retry in ${humanWait(wait)}` : ''}`,
       fixNaming('key', cx.surface, `wait a minute, or ${cx.surface === 'editor' ? 'set an API key (Developer Index: Set API Key)' : 'set DEVINDEX_API_KEY'} for higher limits`));

@@ -117,6 +117,7 @@ for (const wire of ['production', 'spec'] as const) {
           assert.equal(service.status, 'problem');
           assert.match(service.found, /keyless searches are used up .* \(request id [0-9a-f-]{36}\)$/);
           assert.ok(service.requestId);
+          assert.match(service.fix!.text, new RegExp(`^create your API key at ${String(body.signup_url).replace(/[/.]/g, '\\$&')}, then set DEVINDEX_API_KEY`));
           const last = (await logged()).at(-1)!;
           assert.equal(last.requestId, service.requestId, 'the id the sandbox logged');
           // The MCP tools tell the model to hand the link to the user.
