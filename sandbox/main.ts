@@ -1,6 +1,6 @@
 // `node dist/sandbox.js [--port N] [--key K]... [--faults] [--corpus DIR] [--rate-limit N]
 // [--keyless-rate-limit N] [--agent-speed N] [--wire production|spec] [--keyless-daily N] [--keyless-retry-after]
-// [--license-keyless] [--passage-budget N] [--threads-disabled]`: see sandbox/README.md.
+// [--license-keyless] [--passage-budget N] [--threads-disabled] [--deprecated PATH]...`: see sandbox/README.md.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { startSandbox, type SandboxOptions } from './server';
@@ -25,12 +25,12 @@ async function main(): Promise<void> {
         corpus: { type: 'string' }, 'rate-limit': { type: 'string' }, 'keyless-rate-limit': { type: 'string' },
         'agent-speed': { type: 'string' }, wire: { type: 'string' }, help: { type: 'boolean', short: 'h' },
         'keyless-daily': { type: 'string' }, 'keyless-retry-after': { type: 'boolean' }, 'license-keyless': { type: 'boolean' },
-        'passage-budget': { type: 'string' }, 'threads-disabled': { type: 'boolean' },
+        'passage-budget': { type: 'string' }, 'threads-disabled': { type: 'boolean' }, deprecated: { type: 'string', multiple: true },
       },
     });
     if (values.help) {
       console.log('usage: sandbox [--port N] [--key K]... [--faults] [--corpus DIR] [--rate-limit N] [--keyless-rate-limit N] [--agent-speed N] [--wire production|spec]'
-        + ' [--keyless-daily N] [--keyless-retry-after] [--license-keyless] [--passage-budget N] [--threads-disabled]');
+        + ' [--keyless-daily N] [--keyless-retry-after] [--license-keyless] [--passage-budget N] [--threads-disabled] [--deprecated PATH]...');
       return;
     }
     const port = num('port', values.port, 0) ?? DEFAULT_PORT;
@@ -45,7 +45,9 @@ async function main(): Promise<void> {
       licenseKeyless: values['license-keyless'] === true,
       passageBudget: num('passage-budget', values['passage-budget'], 1),
       threadsDisabled: values['threads-disabled'] ?? false,
+      deprecated: values.deprecated ?? [],
     };
+    for (const p of opts.deprecated ?? []) if (!p.startsWith('/')) throw new Error(`--deprecated takes a path prefix starting with / (got ${JSON.stringify(p)})`);
     if (values.corpus !== undefined) opts.corpusDir = resolve(values.corpus);
     if (values.wire !== undefined) {
       if (values.wire !== 'production' && values.wire !== 'spec') throw new Error(`--wire must be production or spec (got ${JSON.stringify(values.wire)})`);

@@ -31,6 +31,43 @@ export interface SandboxOptions {
   passageBudget?: number;
   /** Production wire: agent follow-ups and thread records answer 503 `threads_disabled`. */
   threadsDisabled?: boolean;
+  /**
+   * Production wire: every answer to a path starting with one of these prefixes carries production's
+   * deprecation headers and body `warnings` / `replacement` (sandbox/README.md, "Deprecated endpoints").
+   */
+  deprecated?: string[];
+}
+
+/** What a deprecated endpoint answers with (production wire; `POST /__sandbox/deprecations` changes it). */
+export interface DeprecationSetting {
+  /** Path prefixes (`/v2/search/developer`, `/v2/agent`); empty: nothing is deprecated. */
+  paths: string[];
+  /** The `Deprecation` value: `@<epoch seconds>` (RFC 9745) or a date. */
+  deprecation: string;
+  /** The `Sunset` value, an HTTP date. */
+  sunset: string;
+  /** The `Link: <…>; rel="successor-version"` target. */
+  successor: string;
+  /** The text of `Warning: 299 - "…"`. */
+  warning: string;
+  /** Add `warnings: [warning]` and `replacement` to JSON object bodies. */
+  body: boolean;
+  replacement: string;
+}
+
+/** Production retired its older GitHub search this way on 2026-11-03 (addendum): the same shapes, with a sunset at the end of 2026. */
+export const DEFAULT_DEPRECATION: Omit<DeprecationSetting, 'paths'> = {
+  deprecation: '@1793664000',
+  sunset: 'Thu, 31 Dec 2026 23:59:59 GMT',
+  successor: 'https://docs.firecrawl.dev/api-reference/endpoint/developer-search',
+  warning: 'This endpoint is deprecated and will be removed on 2026-12-31; see the successor-version link.',
+  body: true,
+  replacement: '/v2/search/developer',
+};
+
+/** The keyless quota's own signup link for a caller (production: `https://firecrawl.dev/k/<token>`); stable per address and day, never the address. */
+export function signupUrlFor(address: string, day: number): string {
+  return `https://firecrawl.dev/k/${createHash('sha256').update(`${address}|${day}`).digest('hex').slice(0, 20)}`;
 }
 
 /** How keyless callers are refused (test mode: `POST /__sandbox/keyless`). */
@@ -64,7 +101,14 @@ export interface Sandbox { url: string; port: number; close(): Promise<void> }
  * One entry of `GET /__sandbox/requests`. `query` is the raw query string without `?` ('' when none).
  * `origin`: the request's Origin header, only when it has one (a browser's cross-origin fetch does; Node's does not).
  */
-export interface LoggedRequest { method: string; path: string; query: string; body: unknown; auth: 'none' | 'valid' | 'invalid'; origin?: string }
+export interface LoggedRequest {
+  method: string; path: string; query: string; body: unknown; auth: 'none' | 'valid' | 'invalid'; origin?: string;
+  /** Production wire: the request's `External-Request-Id` as it came (at most 2,048 bytes; a longer one is noted, not kept). */
+  requestId?: string;
+}
+
+/** The service accepts an `External-Request-Id` of at most this many bytes. */
+export const MAX_REQUEST_ID_BYTES = 2048;
 
 export const DEFAULT_RATE_LIMIT = 600;
 export const DEFAULT_KEYLESS_RATE_LIMIT = 60;
@@ -118,6 +162,16 @@ const keylessBodySchema = z.strictObject({
   reset: z.boolean().optional(),
 });
 
+const deprecationsBodySchema = z.strictObject({
+  paths: z.array(z.string().startsWith('/').max(200)).max(20),
+  deprecation: z.string().min(1).max(100).optional(),
+  sunset: z.string().min(1).max(100).optional(),
+  successor: z.string().url().max(2048).optional(),
+  warning: z.string().max(500).refine((s) => !/["\\\r\n]/.test(s), 'no quotes, backslashes or line breaks').optional(),
+  body: z.boolean().optional(),
+  replacement: z.string().max(500).optional(),
+});
+
 const corpusBodySchema = z.strictObject({
   add: z.array(z.strictObject({
     repo: z.string().max(200), type: z.enum(['issue', 'pull_request']), number: z.int().min(1).max(10_000_000), markdown: z.string().min(1).max(200_000),
@@ -167,10 +221,16 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     reason: 'requests' as 'requests' | 'credits', used: new Map<string, { day: number; count: number }>(),
   };
   const dayOf = (t: number): number => Math.floor(t / 86_400_000);
+  let deprecation: DeprecationSetting = { paths: [...(o.deprecated ?? [])], ...DEFAULT_DEPRECATION };
+  /** Answers whose JSON object body gets `warnings` and `replacement` (a deprecated path's). */
+  const warnBodies = new WeakSet<ServerResponse>();
+  const isDeprecated = (path: string): boolean => wire === 'production' && deprecation.paths.some((p) => path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`));
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void => {
     if (res.destroyed || res.headersSent) return;
-    const text = body === undefined ? '' : JSON.stringify(body);
+    const withWarnings = warnBodies.has(res) && body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? { ...(body as Record<string, unknown>), warnings: [deprecation.warning], replacement: deprecation.replacement } : body;
+    const text = withWarnings === undefined ? '' : JSON.stringify(withWarnings);
     res.writeHead(status, {
       ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
       'content-length': String(Buffer.byteLength(text)),
@@ -227,7 +287,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     }
     if (u.count >= keyless.daily) {
       const wait = secondsToUtcMidnight(t);
-      fail(res, 429, KEYLESS_MESSAGES.quota, { reason: keyless.reason, retry_after_seconds: wait }, {
+      // Late November 2026: the caller's own link to create a key, besides the message's sign-in link.
+      fail(res, 429, KEYLESS_MESSAGES.quota, { reason: keyless.reason, retry_after_seconds: wait, signup_url: signupUrlFor(addr, dayOf(t)) }, {
         'www-authenticate': `Bearer resource_metadata="http://${safeHost(req.headers.host) ?? `127.0.0.1:${url.port}`}/.well-known/oauth-protected-resource"`,
         ...(keyless.retryAfterHeader ? { 'retry-after': String(wait) } : {}),
       });
@@ -327,6 +388,18 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
         added.push(doc.id);
       }
       send(res, 200, { success: true, added });
+    } else if (path === '/__sandbox/deprecations' && req.method === 'POST') {
+      // Production wire: which paths answer as deprecated, and with what (sandbox/README.md, "Deprecated endpoints").
+      if (wire !== 'production') { fail(res, 400, 'Bad Request', { details: 'deprecation headers are production-wire behaviour; this sandbox runs --wire spec' }); return; }
+      const parsed = deprecationsBodySchema.safeParse(parseBody(raw));
+      if (!parsed.success) { fail(res, 400, 'Bad Request', { details: parsed.error.issues }); return; }
+      const b = parsed.data;
+      deprecation = {
+        paths: b.paths, deprecation: b.deprecation ?? DEFAULT_DEPRECATION.deprecation, sunset: b.sunset ?? DEFAULT_DEPRECATION.sunset,
+        successor: b.successor ?? DEFAULT_DEPRECATION.successor, warning: b.warning ?? DEFAULT_DEPRECATION.warning,
+        body: b.body ?? DEFAULT_DEPRECATION.body, replacement: b.replacement ?? DEFAULT_DEPRECATION.replacement,
+      };
+      send(res, 200, { success: true, ...deprecation });
     } else if (path === '/__sandbox/keyless' && req.method === 'POST') {
       const parsed = keylessBodySchema.safeParse(parseBody(raw));
       if (!parsed.success) { fail(res, 400, 'Bad Request', { details: parsed.error.issues }); return; }
@@ -370,6 +443,14 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       return;
     }
     if (!path.startsWith('/v2/')) { notFound(req, res, path); return; }
+    if (isDeprecated(path)) {
+      // On every answer of the path, errors and faults included (setHeader merges into any writeHead).
+      res.setHeader('deprecation', deprecation.deprecation);
+      res.setHeader('sunset', deprecation.sunset);
+      res.setHeader('link', `<${deprecation.successor}>; rel="successor-version"`);
+      res.setHeader('warning', `299 - "${deprecation.warning}"`);
+      if (deprecation.body) warnBodies.add(res);
+    }
 
     const { auth, key } = authOf(req);
     if (o.faults) {
@@ -383,7 +464,10 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       const size = bytes + path.length + url.search.length + 64;
       while (requests.length && (requests.length >= MAX_LOG || logBytes + size > MAX_LOG_BYTES)) { requests.shift(); logBytes -= requestSizes.shift() ?? 0; }
       const origin = req.headers.origin;
-      requests.push({ method: req.method ?? 'GET', path, query: url.search.replace(/^\?/, ''), body, auth, ...(origin ? { origin: origin.slice(0, 200) } : {}) });
+      const rid = wire === 'production' ? req.headers['external-request-id'] : undefined;
+      const requestId = typeof rid === 'string'
+        ? (Buffer.byteLength(rid) <= MAX_REQUEST_ID_BYTES ? rid : `(${Buffer.byteLength(rid)} bytes, over ${MAX_REQUEST_ID_BYTES}: not kept)`) : undefined;
+      requests.push({ method: req.method ?? 'GET', path, query: url.search.replace(/^\?/, ''), body, auth, ...(origin ? { origin: origin.slice(0, 200) } : {}), ...(requestId !== undefined ? { requestId } : {}) });
       requestSizes.push(size);
       logBytes += size;
     }
@@ -442,13 +526,13 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
  */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Retry-After, WWW-Authenticate, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Location, Date',
+  'access-control-expose-headers': 'Retry-After, WWW-Authenticate, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Location, Date, Deprecation, Sunset, Link, Warning',
 };
 
 /** A preflight's answer: the methods and request headers the client sends (Authorization is never covered by a `*`). */
 export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-  'access-control-allow-headers': 'Authorization, Content-Type, Accept',
+  'access-control-allow-headers': 'Authorization, Content-Type, Accept, External-Request-Id',
   'access-control-max-age': '600',
   'content-length': '0',
 };

@@ -27,6 +27,10 @@ export interface DevIndexExtensionApi {
   setIssueReporter(send: ((report: IssueReport) => unknown) | undefined): void;
   /** Issue 23: the Watch for a Fix feature (its service, and `show`, which a test replaces to press a button). */
   watches(): WatchFeature;
+  /** Issue 30: where checked links (Get a Key, a successor) are opened instead of the browser (undefined: the browser again). */
+  setExternalOpener(open: ((url: string) => unknown) | undefined): void;
+  /** Issue 30: the deprecation messages shown in this session (once per endpoint and day), newest last. */
+  shownNotices(): string[];
   /** The first-run walkthrough: what activation did, and the rule again through a test's opener. */
   walkthrough: Pick<WalkthroughHandle, 'atActivation' | 'runFirstRun' | 'forget' | 'ref'>;
 }
@@ -55,6 +59,8 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       lastSearch: () => services()?.search.lastOutcome(),
       setIssueReporter: (send) => { issueReporter = send ? async (r) => send(r) : undefined; },
       watches: () => svc().watches(),
+      setExternalOpener: (open) => svc().setExternalOpener(open),
+      shownNotices: () => [...svc().shownNotices],
       walkthrough,
     };
   } catch (e) {

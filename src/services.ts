@@ -15,11 +15,17 @@ import { SearchViewProvider } from './webview/searchViewProvider';
 import { WatchFeature } from './watches/editor';
 import { intervalFromEnv, TEST_INTERVAL_ENV } from './watches/schedule';
 import { ORIGINS } from './api/version';
+import { NoticeBoard, noticeParts, noticeWords, requestIdWords, type DeprecationNotice } from './api/notices';
 
 function logLine(e: RequestLogEntry): string {
   const outcome = e.status !== undefined ? String(e.status) : 'no response';
-  return `${e.method} ${e.path} ${outcome} · ${e.attempts} attempt${e.attempts === 1 ? '' : 's'} · ${Math.round(e.ms)} ms${e.error ? ` · ${e.error}` : ''}`;
+  // Every request's External-Request-Id (one per attempt), so a failure a user reports can be found in the service's log.
+  const ids = e.requestIds.length ? ` · id ${e.requestIds.join(', ')}` : '';
+  return `${e.method} ${e.path} ${outcome} · ${e.attempts} attempt${e.attempts === 1 ? '' : 's'} · ${Math.round(e.ms)} ms${ids}${e.error ? ` · ${e.error}` : ''}`;
 }
+
+/** globalState: per endpoint, the UTC day its deprecation notice was last shown (told once per endpoint and day, in every window). */
+const NOTICES_SHOWN_KEY = 'devIndex.noticesShown';
 
 export class Services implements vscode.Disposable {
   private client: DevIndexClient | undefined;
@@ -29,6 +35,10 @@ export class Services implements vscode.Disposable {
   private watchFeature: WatchFeature | undefined;
   readonly search: SearchService;
   private readonly keySub: vscode.Disposable;
+  /** Deprecation notices not yet told to a language model (the tools add them to their next answer). */
+  private readonly notices = new NoticeBoard();
+  /** Where checked links are opened (host tests replace it to see what Get a Key opens). */
+  private opener: (url: string) => unknown = (url) => vscode.env.openExternal(vscode.Uri.parse(url, true));
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly keys: ApiKeyStore, history: SearchHistory, private readonly globalState?: vscode.Memento) {
     this.search = new SearchService((o) => (o?.keyless ? this.getKeylessClient() : this.getClient()), history);
@@ -47,6 +57,7 @@ export class Services implements vscode.Disposable {
       network: config.network(),
       allowInsecureHttp: config.allowInsecureHttp(),
       onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
+      onNotice: (n) => this.onNotice(n),
     });
     return this.client;
   }
@@ -60,8 +71,61 @@ export class Services implements vscode.Disposable {
       maxRetryAfterMs: config.maxRetryAfterMs(),
       origin: ORIGINS.vscode,
       onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
+      onNotice: (n) => this.onNotice(n),
     });
     return this.keyless;
+  }
+
+  /** Deprecation notices and service warnings not yet told to a model (editor tools). */
+  takeNotices(): DeprecationNotice[] {
+    return this.notices.take();
+  }
+
+  /** Host tests: where checked links go instead of the browser (undefined: the browser again). */
+  setExternalOpener(open: ((url: string) => unknown) | undefined): void {
+    this.opener = open ?? ((url) => vscode.env.openExternal(vscode.Uri.parse(url, true)));
+  }
+
+  /**
+   * A response said its endpoint is deprecated (or warned): the answer is shown as usual; the log has it every
+   * time, the user a message once per endpoint and UTC day (across windows: globalState), a model its next tool answer.
+   */
+  private onNotice(n: DeprecationNotice): void {
+    const now = Date.now();
+    log().warn(`service notice: ${noticeWords(n, now)}${n.requestId ? ` (${requestIdWords(n.requestId)})` : ''}`);
+    this.notices.add(n, now);
+    const day = Math.floor(now / 86_400_000);
+    const shown = { ...(this.globalState?.get<Record<string, number>>(NOTICES_SHOWN_KEY) ?? this.shownToday) };
+    if (shown[n.endpoint] === day) return;
+    // Only today's entries are kept: the record stays as small as the endpoints that are deprecated.
+    const next: Record<string, number> = { [n.endpoint]: day };
+    for (const [k, v] of Object.entries(shown)) if (v === day && Object.keys(next).length < 50) next[k] = v;
+    this.shownToday = next;
+    void this.globalState?.update(NOTICES_SHOWN_KEY, next);
+    const p = noticeParts(n, now);
+    const text = `Developer Index: ${[p.headline, p.sunset].filter(Boolean).join('; ')}.${p.successor ? ` Its ${p.successor}.` : ''}${p.said.length ? ` The service says: ${p.said.map((s) => `“${s}”`).join(' ')}` : ''} Its answers are still shown as usual.`;
+    const successor = n.successor;
+    this.shownNotices.push(text);
+    if (this.shownNotices.length > 20) this.shownNotices.shift();
+    void vscode.window.showWarningMessage(text, ...(successor ? ['Open Successor'] : [])).then((choice) => {
+      if (choice === 'Open Successor' && successor) void this.openExternalChecked(successor);
+    });
+  }
+
+  /** The deprecation messages shown to the user in this session, newest last (the host tests read them). */
+  readonly shownNotices: string[] = [];
+
+  /** Without globalState (the web tier's tests), this window's own record. */
+  private shownToday: Record<string, number> = {};
+
+  /** The second gate before a link leaves the editor: the same policy the webview applies (src/webview/linkPolicy.ts). */
+  private async openExternalChecked(url: string): Promise<boolean> {
+    const safe = externalUrl(url);
+    if (!safe) {
+      log().warn('refused to open a link that is not an absolute http, https or mailto URL');
+      return false;
+    }
+    return Boolean(await this.opener(safe));
   }
 
   /** Called when devIndex.search.* settings change; a view not created yet reads them when it is. */
@@ -107,7 +171,7 @@ export class Services implements vscode.Disposable {
       defaults: () => config.searchDefaults(),
       hasKey: async () => (await this.keys.get()) !== undefined,
       runCommand: (id) => void vscode.commands.executeCommand(id),
-      openExternal: (url) => void openExternalChecked(url),
+      openExternal: (url) => void this.openExternalChecked(url),
       insertAtCursor: (text) => insertAtCursor(text),
       copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
       // A read-only document on the extension's own scheme (src/search/resultDocuments.ts), registered at activation.
@@ -129,15 +193,6 @@ export class Services implements vscode.Disposable {
   }
 }
 
-/** The second gate before a link leaves the editor: the same policy the webview applies (src/webview/linkPolicy.ts). */
-async function openExternalChecked(url: string): Promise<boolean> {
-  const safe = externalUrl(url);
-  if (!safe) {
-    log().warn('refused to open a link that is not an absolute http, https or mailto URL');
-    return false;
-  }
-  return vscode.env.openExternal(vscode.Uri.parse(safe, true));
-}
 
 async function insertAtCursor(text: string): Promise<boolean> {
   const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];

@@ -12,8 +12,13 @@ import { MAX_ATTEMPTS, systemClock, withRetry, type Clock, type RetryEvent } fro
 import { describeZodError, SearchResponseSchema, type SearchResponse } from './schemas';
 import { USER_AGENT } from './version';
 import { untilWords } from './waitWords';
+import { deprecationNotice, mayCarryWarnings, newRequestId, REQUEST_ID_HEADER, requestIdWords, type DeprecationNotice } from './notices';
 
-export interface RequestLogEntry { method: string; path: string; status?: number; attempts: number; ms: number; error?: string }
+export interface RequestLogEntry {
+  method: string; path: string; status?: number; attempts: number; ms: number; error?: string;
+  /** The `External-Request-Id` of every attempt, in order (none when nothing was sent). */
+  requestIds: string[];
+}
 
 export interface ClientOptions {
   /** May carry a path prefix: https://gw.example.com/fc */
@@ -33,6 +38,10 @@ export interface ClientOptions {
   origin?: string;
   /** Never receives the key. */
   onLog?: (e: RequestLogEntry) => void;
+  /** Deprecation headers or body warnings on any response (notices.ts); the answer is returned as usual. */
+  onNotice?: (n: DeprecationNotice) => void;
+  /** A fresh id per request (tests pin it); default notices.ts `newRequestId`. */
+  requestId?: () => string;
   /** Proxy and certificate authorities (README, "Proxies and certificates"); default: the environment's proxy, Node's CAs plus the OS store. Ignored in a browser, which owns both. */
   network?: NetworkOptions;
   /** How one attempt is sent (transport.ts); default the host's: undici in Node, fetch in the browser bundle. */
@@ -113,7 +122,7 @@ export class DevIndexClient {
     if (key) {
       const refused = this.refuseKey(key);
       if (refused) {
-        this.log({ method: spec.method, path: spec.path, attempts: 0, ms: 0, error: refused.message });
+        this.log({ method: spec.method, path: spec.path, attempts: 0, ms: 0, error: refused.message, requestIds: [] });
         throw refused;
       }
     }
@@ -128,19 +137,26 @@ export class DevIndexClient {
     const keylessCall = spec.keyless === true && !key;
     let lastStatus: number | undefined;
     let attempts = 0;
+    const requestIds: string[] = [];
     try {
       const result = await withRetry(async (n) => {
         attempts = n;
+        // Each request its own id, fresh and random (never derived from the key), so a user can quote the one that failed.
+        const requestId = (this.opts.requestId ?? newRequestId)().slice(0, 2048);
+        requestIds.push(requestId);
         let res: HttpResponse;
         try {
-          res = await this.transport.send({ method: spec.method, url, headers, body, timeoutMs: this.timeoutMs, maxResponseBytes: this.maxResponseBytes, signal: opts.signal });
+          res = await this.transport.send({ method: spec.method, url, headers: { ...headers, [REQUEST_ID_HEADER]: requestId }, body, timeoutMs: this.timeoutMs, maxResponseBytes: this.maxResponseBytes, signal: opts.signal });
         } catch (e) {
           throw scrub(e, redact);
         }
         lastStatus = res.status;
         // One redaction at the door: nothing the server echoes (a header in an HTML page, a body line) gets past it.
         if (key) res = { ...res, bodyText: redact(res.bodyText) };
-        if (res.status < 200 || res.status >= 300) {
+        const ok = res.status >= 200 && res.status < 300;
+        // On an error the body is read here for its warnings; a success's body is parsed once, below.
+        if (!ok) this.notice(spec, res, url, requestId, mayCarryWarnings(res.bodyText) ? jsonOrUndefined(res.bodyText) : undefined);
+        if (!ok) {
           throw errorFromResponse({
             status: res.status, bodyText: res.bodyText, contentType: headerValue(res.headers, 'content-type'),
             retryAfter: headerValue(res.headers, 'retry-after'), nowMs: this.clock.now(), attempts: n, redact,
@@ -148,9 +164,9 @@ export class DevIndexClient {
             wwwAuthenticate: headerValue(res.headers, 'www-authenticate'),
           });
         }
-        return parseOk(res, spec.schema, redact);
+        return parseOk(res, spec.schema, redact, (json) => this.notice(spec, res, url, requestId, json));
       }, { mode: spec.retry, clock: this.clock, random: this.random, maxRetryAfterMs: this.maxRetryAfterMs, signal: opts.signal, onRetry: opts.onRetry, timeZone: this.opts.timeZone });
-      this.log({ method: spec.method, path: spec.path, status: lastStatus, attempts, ms: this.clock.now() - started });
+      this.log({ method: spec.method, path: spec.path, status: lastStatus, attempts, ms: this.clock.now() - started, requestIds });
       return result;
     } catch (e) {
       let err = scrub(e, redact);
@@ -160,7 +176,13 @@ export class DevIndexClient {
         const s = Math.round((this.clock.now() - started) / 1000);
         err.message += ` (gave up after ${err.attempts} attempts over ${s} s; each attempt may take up to ${Math.round(this.timeoutMs / 100) / 10} s)`;
       }
-      this.log({ method: spec.method, path: spec.path, status: err.status ?? lastStatus, attempts: err.attempts, ms: this.clock.now() - started, error: err.message });
+      // Every error a user sees names the request that failed (the last one sent); a cancelled call is not an error shown.
+      const lastId = requestIds[requestIds.length - 1];
+      if (lastId && err.kind !== 'aborted' && err.requestId === undefined) {
+        err.requestId = lastId;
+        err.message += ` (${requestIdWords(lastId)})`;
+      }
+      this.log({ method: spec.method, path: spec.path, status: err.status ?? lastStatus, attempts: err.attempts, ms: this.clock.now() - started, error: err.message, requestIds });
       throw err;
     }
   }
@@ -185,7 +207,7 @@ export class DevIndexClient {
     const until = untilWords(e.resetAt!, this.clock.now(), { timeZone: this.opts.timeZone });
     return new ApiError({
       kind: 'keyless-quota', status: 429, error: e.error, code: e.code, retryable: false, retryAfterMs: e.retryAfterMs,
-      resetAt: e.resetAt, quota: e.quota, attempts: e.attempts, cause: e,
+      resetAt: e.resetAt, quota: e.quota, attempts: e.attempts, cause: e, signupUrl: e.signupUrl,
       message: keylessQuotaWords(e.quota, until),
     });
   }
@@ -206,6 +228,15 @@ export class DevIndexClient {
       });
     }
     return undefined;
+  }
+
+  /** A response that says its endpoint is deprecated, or carries warnings: told to `onNotice`; never fails the call. */
+  private notice(spec: { method: string; path: string }, res: HttpResponse, url: string, requestId: string, body: unknown): void {
+    if (!this.opts.onNotice) return;
+    try {
+      const n = deprecationNotice({ method: spec.method, path: spec.path, headers: res.headers, body, requestUrl: url, requestId });
+      if (n) this.opts.onNotice(n);
+    } catch { /* a failing listener must not fail the request */ }
   }
 
   private log(e: RequestLogEntry): void {
@@ -242,7 +273,11 @@ function scrub(e: unknown, redact: Redact): ApiError {
   return new ApiError({ kind: 'network', message: redact(`request failed: ${msg}`), retryable: false });
 }
 
-function parseOk<T>(res: HttpResponse, schema: core.$ZodType<T>, redact: (s: string) => string): T {
+function jsonOrUndefined(text: string): unknown {
+  try { return JSON.parse(text); } catch { return undefined; }
+}
+
+function parseOk<T>(res: HttpResponse, schema: core.$ZodType<T>, redact: (s: string) => string, onJson?: (json: unknown) => void): T {
   let json: unknown;
   const text = res.bodyText;
   if (text.trim() === '') {
@@ -264,6 +299,7 @@ function parseOk<T>(res: HttpResponse, schema: core.$ZodType<T>, redact: (s: str
       throw new ApiError({ kind: 'invalid-response', status: res.status, retryable: false, message: `the service's response (HTTP ${res.status}) is a ${TOO_DEEP} (more than ${MAX_JSON_DEPTH} levels) to be shown safely` });
     }
   }
+  onJson?.(json);
   const parsed = safeParse(schema, json);
   if (!parsed.success) {
     const what = json === undefined ? 'an empty body' : redact(describeZodError(parsed.error));

@@ -3,6 +3,8 @@ import type { ParamIssue } from './params';
 import { valueDepthExceeds } from './jsonDepth';
 import { redactDeep } from './redact';
 import { ErrorBodySchema } from './schemas';
+import { parseHttpDate } from './httpDate';
+import { signupLink } from './notices';
 
 export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'aborted' | 'invalid-response'
   | 'validation' | 'response-too-large' | 'retry-after-too-long'
@@ -19,6 +21,7 @@ export interface ApiErrorInit {
   kind: ApiErrorKind; message: string; status?: number; error?: string; details?: unknown; code?: string;
   retryable?: boolean; retryAfterMs?: number; issues?: ParamIssue[]; attempts?: number; cause?: unknown;
   location?: string; resetAt?: number; quota?: 'requests' | 'credits'; runId?: string;
+  signupUrl?: string; requestId?: string;
 }
 
 export class ApiError extends Error {
@@ -40,6 +43,10 @@ export class ApiError extends Error {
   quota?: 'requests' | 'credits';
   /** For a 409 `thread_busy`: the run that is still going in the thread. */
   runId?: string;
+  /** Keyless errors: the body's `signup_url`, checked (notices.ts `signupLink`): the caller's own link to create a key. */
+  signupUrl?: string;
+  /** The `External-Request-Id` of the request that failed (the last attempt); the message names it too. */
+  requestId?: string;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -57,6 +64,8 @@ export class ApiError extends Error {
     this.resetAt = init.resetAt;
     this.quota = init.quota;
     this.runId = init.runId;
+    this.signupUrl = init.signupUrl;
+    this.requestId = init.requestId;
   }
 }
 
@@ -120,6 +129,8 @@ export interface ParsedErrorBody {
   reason?: string;
   /** A 409 `thread_busy`'s `runId`. */
   runId?: string;
+  /** A keyless 429's `signup_url`, checked; absent when missing or not a link the product may open. */
+  signupUrl?: string;
 }
 
 function asText(v: unknown): string | undefined {
@@ -153,12 +164,13 @@ export function parseErrorBody(text: string, contentType: string | undefined): P
   if (!parsed.success) return { shape: 'a JSON body of an unexpected shape' };
   const b = parsed.data;
   const error = asText(b.error) ?? asText(b.detail) ?? asText(b.title) ?? asText(b.message);
-  const raw = json as { retry_after_seconds?: unknown; reason?: unknown; runId?: unknown };
+  const raw = json as { retry_after_seconds?: unknown; reason?: unknown; runId?: unknown; signup_url?: unknown };
+  const signupUrl = signupLink(raw.signup_url);
   const ras = raw.retry_after_seconds;
   const reason = typeof raw.reason === 'string' && /^[a-z_]{1,40}$/.test(raw.reason) ? raw.reason : undefined;
   const runId = typeof raw.runId === 'string' && /^[A-Za-z0-9-]{1,64}$/.test(raw.runId) ? raw.runId : undefined;
   return {
-    ...(reason ? { reason } : {}), ...(runId ? { runId } : {}),
+    ...(reason ? { reason } : {}), ...(runId ? { runId } : {}), ...(signupUrl ? { signupUrl } : {}),
     error, details: boundedDetails(b.details ?? (typeof b.detail === 'object' ? b.detail : undefined)), code: b.code, shape: error ? 'json' : 'a JSON body without an error message',
     retryAfterSeconds: typeof ras === 'number' && Number.isInteger(ras) && ras >= 0 ? ras : undefined,
   };
@@ -166,15 +178,6 @@ export function parseErrorBody(text: string, contentType: string | undefined): P
 
 /** Longest wait any Retry-After can ask for (a bound for arithmetic; the client's own ceiling is far lower). */
 const MAX_RETRY_AFTER_MS = 2 ** 31 - 1;
-
-const HTTP_DATE = new RegExp([
-  // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
-  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/.source,
-  // obsolete RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
-  /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/.source,
-  // obsolete asctime: Sun Nov  6 08:49:37 1994
-  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.source,
-].join('|'));
 
 /**
  * `Retry-After` (RFC 9110 10.2.3): a non-negative number of seconds or an HTTP date, and nothing else.
@@ -185,9 +188,8 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   if (value === undefined) return undefined;
   const v = value.trim();
   if (/^\d+(\.\d+)?$/.test(v)) return Math.min(Math.ceil(Number(v) * 1000), MAX_RETRY_AFTER_MS);
-  if (!HTTP_DATE.test(v)) return undefined;
-  const date = Date.parse(v.endsWith('GMT') ? v : `${v} GMT`);
-  if (Number.isNaN(date)) return undefined;
+  const date = parseHttpDate(v);
+  if (date === undefined) return undefined;
   return Math.min(Math.max(0, date - nowMs), MAX_RETRY_AFTER_MS);
 }
 
@@ -266,10 +268,12 @@ export function errorFromResponse(o: {
   // The keyless daily quota's 429 says `reason` and carries WWW-Authenticate; a per-minute limit does neither.
   const looksLikeQuota = o.keyless === true && o.status === 429 && (body.reason !== undefined || !!o.wwwAuthenticate?.trim() || /keyless/i.test(error ?? ''));
   const quota = body.reason === 'requests' || body.reason === 'credits' ? body.reason : looksLikeQuota ? 'requests' : undefined;
-  const extra: Pick<ApiErrorInit, 'runId' | 'quota'> = { ...(body.runId ? { runId: body.runId } : {}), ...(quota ? { quota } : {}) };
+  // The signup link matters only where no key was sent: a keyed caller has a key already.
+  const signup = o.keyless && body.signupUrl ? { signupUrl: body.signupUrl } : {};
+  const extra: Pick<ApiErrorInit, 'runId' | 'quota' | 'signupUrl'> = { ...(body.runId ? { runId: body.runId } : {}), ...(quota ? { quota } : {}), ...signup };
   if (o.keyless && (o.status === 401 || o.status === 403)) {
     return new ApiError({
-      kind: 'keyless-refused', status: o.status, message: `${said} (HTTP ${o.status}): ${keylessRefusalWords(o.status)}`, error,
+      kind: 'keyless-refused', status: o.status, message: `${said} (HTTP ${o.status}): ${keylessRefusalWords(o.status)}`, error, ...signup,
       code: body.code === undefined ? undefined : redact(body.code), retryable: false, attempts: o.attempts,
     });
   }

@@ -100,7 +100,7 @@ export async function withRetry<T>(attemptFn: (n: number) => Promise<T>, o: Retr
         const resetAt = o.clock.now() + e.retryAfterMs;
         throw new ApiError({
           kind: 'retry-after-too-long', status: e.status, error: e.error, details: e.details, code: e.code,
-          retryable: true, retryAfterMs: e.retryAfterMs, attempts: n, resetAt, quota: e.quota,
+          retryable: true, retryAfterMs: e.retryAfterMs, attempts: n, resetAt, quota: e.quota, signupUrl: e.signupUrl, requestId: e.requestId,
           message: `${e.error ?? `HTTP ${e.status}`} (HTTP ${e.status}): the service asks to wait until ${untilWords(resetAt, o.clock.now(), { timeZone: o.timeZone })}, longer than the ${durationWords(o.maxRetryAfterMs)} this client waits by itself; try again then`,
         });
       }

@@ -7,6 +7,7 @@ import { ApiError } from '../api/errors';
 import { formatRetryEvent, type RetryEvent } from '../api/retry';
 import { boundedJson } from '../api/jsonDepth';
 import { ORIGINS } from '../api/version';
+import { NoticeOnce, noticeWords, requestIdWords, type DeprecationNotice } from '../api/notices';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE, terminalLine, UsageError, type CliIo } from './cliBase';
 
 export * from './cliBase';
@@ -50,14 +51,28 @@ export function readApiKey(env: NodeJS.ProcessEnv): string | undefined {
 export function createClientFromEnv(io: CliIo, baseUrlFlag: string | undefined, extra: Partial<ClientOptions> = {}): DevIndexClient {
   const baseUrl = resolveBaseUrl(baseUrlFlag, io.env);
   const key = readApiKey(io.env);
+  const { onNotice, ...rest } = extra;
   return new DevIndexClient({
     baseUrl, apiKey: () => key, origin: ORIGINS.cli,
+    // A deprecated endpoint still answers: the answer is printed as usual, the notice once on stderr.
+    onNotice: (n) => { printNotice(io, n); onNotice?.(n); },
     // HTTPS_PROXY / HTTP_PROXY / NO_PROXY and NODE_EXTRA_CA_CERTS from this environment.
     network: { env: io.env },
     allowInsecureHttp: io.env[INSECURE_HTTP_ENV]?.trim() === '1',
     ...(io.timeoutMs !== undefined ? { timeoutMs: io.timeoutMs } : {}),
-    ...extra,
+    ...rest,
   });
+}
+
+/** Per endpoint and process: one CLI run has one `io` (tests, many). */
+const noticesSeen = new WeakMap<CliIo, NoticeOnce>();
+
+/** A deprecation notice or service warning on stderr, once per endpoint in this process: `devindex: notice: …`. */
+export function printNotice(io: CliIo, n: DeprecationNotice, now = Date.now()): void {
+  let once = noticesSeen.get(io);
+  if (!once) noticesSeen.set(io, once = new NoticeOnce('process'));
+  if (!once.first(n, now)) return;
+  io.err(`devindex: notice: ${terminalLine(noticeWords(n, now))}${n.requestId ? ` (${requestIdWords(n.requestId)})` : ''}\n`);
 }
 
 /** Prints retry progress on stderr: `rate limited; retrying in 3 s (attempt 2 of 5)`. */
@@ -82,9 +97,10 @@ export function printError(io: CliIo, e: unknown, command = 'devindex'): number 
   if (e instanceof ApiError && e.kind === 'validation' && e.issues?.length) {
     for (const i of e.issues) line(i.message);
   } else if (e instanceof ApiError && (e.kind === 'keyless-quota' || e.kind === 'keyless-refused')) {
-    // No key was sent: the way out is one, never waiting a day.
+    // No key was sent: the way out is one, never waiting a day. The service's own link to create one comes first.
     line(e.message);
-    line(`to search with your own key now, set ${API_KEY_ENV} (an API key from the service's dashboard)`);
+    if (e.signupUrl) line(`create your API key here: ${e.signupUrl} then set ${API_KEY_ENV} to it`);
+    else line(`to search with your own key now, set ${API_KEY_ENV} (an API key from the service's dashboard)`);
   } else if (e instanceof ApiError && (e.status === 401 || e.kind === 'invalid-key')) {
     // The client's advice is editor-neutral; in a terminal the key comes from the environment.
     line(`${e.message} (the key is read from ${API_KEY_ENV})`);

@@ -6,6 +6,7 @@
 // messages; anything for a person goes to stderr. It ends when stdin closes or on SIGINT/SIGTERM,
 // aborting calls in flight, so a killed or abandoned session leaves nothing running.
 import { VERSION } from '../api/version';
+import { NoticeBoard } from '../api/notices';
 import { listedTool, MCP_TOOLS, TOOL_NAMES } from '../tools/definitions';
 import { clampBudget, DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS } from '../tools/modelText';
 import { MoreCache } from '../tools/moreCache';
@@ -103,9 +104,12 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     return printError(io, e, 'devindex mcp');
   }
 
+  const notices = new NoticeBoard();
   let client: ReturnType<typeof createClientFromEnv>;
   try {
     client = createClientFromEnv(io, baseUrl, {
+      // Deprecations and service warnings: stderr once (createClientFromEnv), and the next tool answer tells the model.
+      onNotice: (n) => notices.add(n, Date.now()),
       network: { env: io.env, ...(network.proxy ? { proxy: network.proxy } : {}), ...(network.caFile ? { caFile: network.caFile } : {}), ...(network.proxyStrictSSL === false ? { proxyStrictSSL: false } : {}) },
       allowInsecureHttp: network.insecure,
     });
@@ -122,6 +126,7 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     maxChars: () => maxChars,
     secret: () => key,
     search: (params, opts) => client.search(params, opts),
+    takeNotices: () => notices.take(),
     // Built on the first agent call: a search-only session never makes the agent client.
     agentModule: async () => agentModule,
     agent: () => (agent ??= Promise.resolve(new agentModule.AgentClient(client, { extraModels }))),

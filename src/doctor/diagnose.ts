@@ -12,6 +12,7 @@ import { certificateAuthorities, headerValue, HttpTransport, noProxyEntry, proxy
 import { keyHeaderProblem, type Redact } from '../api/redact';
 import { describeZodError, SearchResponseSchema } from '../api/schemas';
 import { USER_AGENT } from '../api/version';
+import { deprecationNotice, mayCarryWarnings, newRequestId, noticeWords, REQUEST_ID_HEADER, requestIdWords, signupLink, type DeprecationNotice } from '../api/notices';
 import {
   CHECK_ORDER, CHECK_TITLES, fixNaming, NAMES, type CheckId, type DiagnosisReport, type Finding, type Fix, type Surface,
 } from './findings';
@@ -69,6 +70,10 @@ interface Context {
   /** The first check that leaves the network checks without a path to the service. */
   blocked?: string;
   serviceDate?: { dateMs: number; localMs: number };
+  /** The `External-Request-Id` of the request the running check sent (its finding names it when it is a problem). */
+  requestId?: string;
+  /** Deprecations and service warnings the running check's request met. */
+  notices: DeprecationNotice[];
 }
 
 export async function diagnose(input: DoctorInput, opts: DoctorOptions = {}): Promise<DiagnosisReport> {
@@ -79,7 +84,7 @@ export async function diagnose(input: DoctorInput, opts: DoctorOptions = {}): Pr
     proxyUrls: [input.network?.proxy, ...PROXY_ENV_NAMES.map((n) => env[n])],
     proxyAuthorization: input.network?.proxyAuthorization,
   });
-  const cx: Context = { input, opts, redact, surface: input.surface, deadline: started + Math.min(opts.totalMs ?? TOTAL_LIMIT_MS, TOTAL_LIMIT_MS) };
+  const cx: Context = { input, opts, redact, surface: input.surface, deadline: started + Math.min(opts.totalMs ?? TOTAL_LIMIT_MS, TOTAL_LIMIT_MS), notices: [] };
   const findings: Finding[] = [];
   const steps: Record<CheckId, (cx: Context) => Promise<Omit<Finding, 'check' | 'title'>> | Omit<Finding, 'check' | 'title'>> = {
     baseUrl: checkBaseUrl, proxy: checkProxy, ca: checkCa, dns: checkDns, proxyConnect: checkProxyConnect,
@@ -91,6 +96,8 @@ export async function diagnose(input: DoctorInput, opts: DoctorOptions = {}): Pr
       if (opts.signal?.aborted) f = { status: 'skipped', found: 'cancelled' };
       else if (Date.now() >= cx.deadline) f = { status: 'skipped', found: `not run: the diagnosis is limited to ${seconds(TOTAL_LIMIT_MS + 1000)} and that time is used up` };
       else {
+        cx.requestId = undefined;
+        cx.notices = [];
         try {
           f = await steps[id](cx);
         } catch (e) {
@@ -98,6 +105,7 @@ export async function diagnose(input: DoctorInput, opts: DoctorOptions = {}): Pr
           f = { status: 'problem', found: `the check failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`, fix: { text: 'run the diagnosis again; if this stays, report it with Report an Issue (devindex doctor --json output)' } };
         }
         if (opts.signal?.aborted && f.status !== 'ok') f = { status: 'skipped', found: 'cancelled' };
+        f = withRequestFacts(f, cx);
       }
       findings.push(clean({ check: id, title: CHECK_TITLES[id], ...f }, redact));
     }
@@ -114,6 +122,21 @@ export async function diagnose(input: DoctorInput, opts: DoctorOptions = {}): Pr
     findings,
     ok: !cancelled && findings.every((f) => f.status !== 'problem'),
   };
+}
+
+/**
+ * What a check's request said besides its answer: a deprecation or warning (issue 30) is reported with the
+ * finding, whatever its status; a problem names the request id the service can look up.
+ */
+function withRequestFacts(f: Result, cx: Context): Result {
+  let out = f;
+  if (cx.notices.length && f.status !== 'skipped') {
+    const words = cx.notices.map((n) => noticeWords(n, Date.now())).join('; ');
+    out = { ...out, found: `${out.found}; notice: ${words}`, notices: cx.notices.map((n) => noticeWords(n, Date.now())) };
+    if (!out.fix) out = { ...out, fix: { text: 'the service has deprecated what this check uses: update Developer Index (the extension and the devindex CLI) when a newer version is out' } };
+  }
+  if (cx.requestId && f.status === 'problem') out = { ...out, found: `${out.found} (${requestIdWords(cx.requestId)})`, requestId: cx.requestId };
+  return out;
 }
 
 /** The time a check may take: its own limit, or what is left of the whole run. */
@@ -431,8 +454,11 @@ async function checkService(cx: Context): Promise<Result> {
     if (keyless) {
       const what = k.data?.reason === 'credits' ? 'keyless credits are used up' : 'keyless searches are used up';
       const when = wait !== undefined ? ` until ${new Date(Date.now() + wait).toISOString().slice(0, 16).replace('T', ' ')} UTC (in ${humanWait(wait)})` : '';
+      // Issue 30: the service's own link to create a key comes first (checked: it is untrusted input).
+      const signup = signupLink((json as { signup_url?: unknown } | undefined)?.signup_url);
+      const create = signup ? `create your API key at ${signup}, then ` : '';
       return problem(`the service answered HTTP 429 in ${ms} ms: ${what} for today from this address${when}`,
-        fixNaming('key', cx.surface, `${cx.surface === 'editor' ? 'run Developer Index: Set API Key' : 'set DEVINDEX_API_KEY'} (a key has its own limits; waiting is the only other way)`));
+        fixNaming('key', cx.surface, `${create}${cx.surface === 'editor' ? 'run Developer Index: Set API Key' : 'set DEVINDEX_API_KEY'} (a key has its own limits; waiting is the only other way)`));
     }
     return problem(`the service answered HTTP 429 in ${ms} ms: rate limited (${said})${wait !== undefined ? `; retry in ${humanWait(wait)}` : ''}`,
       fixNaming('key', cx.surface, `wait a minute, or ${cx.surface === 'editor' ? 'set an API key (Developer Index: Set API Key)' : 'set DEVINDEX_API_KEY'} for higher limits`));
@@ -494,7 +520,10 @@ function checkClock(cx: Context): Result {
 /** One request through the project's own transport (the same proxy, tunnel and CA rules as every request). */
 async function send(cx: Context, o: { url: string; key?: string; timeoutMs: number }): Promise<{ ok: true; res: HttpResponse } | { ok: false; error: ApiError }> {
   const transport = new HttpTransport({ connections: 1, network: cx.input.network ?? {} });
-  const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' };
+  // As every request of the client: a fresh random id the service logs, named by a finding that fails.
+  const requestId = newRequestId();
+  cx.requestId = requestId;
+  const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json', [REQUEST_ID_HEADER]: requestId };
   if (o.key) headers.authorization = `Bearer ${o.key}`;
   const local = (cx.opts.now ?? Date.now)();
   try {
@@ -502,6 +531,11 @@ async function send(cx: Context, o: { url: string; key?: string; timeoutMs: numb
     const date = Date.parse(headerValue(res.headers, 'date') ?? '');
     const after = (cx.opts.now ?? Date.now)();
     if (Number.isFinite(date) && !cx.serviceDate) cx.serviceDate = { dateMs: date, localMs: Math.round((local + after) / 2) };
+    let body: unknown;
+    if (mayCarryWarnings(res.bodyText)) { try { body = JSON.parse(res.bodyText); } catch { body = undefined; } }
+    const u = new URL(o.url);
+    const notice = deprecationNotice({ method: 'GET', path: u.pathname, headers: res.headers, body, requestUrl: o.url, requestId });
+    if (notice) cx.notices.push(notice);
     return { ok: true, res: { ...res, bodyText: cx.redact(res.bodyText) } };
   } catch (e) {
     const err = e instanceof ApiError ? e : new ApiError({ kind: 'network', message: e instanceof Error ? e.message : String(e) });

@@ -36,6 +36,10 @@ export interface Finding {
   found: string;
   /** Present for every problem; sometimes for an ok that deserves a change (credentials in settings). */
   fix?: Fix;
+  /** Issue 30: the `External-Request-Id` of the request behind a problem (the service can look it up). */
+  requestId?: string;
+  /** Issue 30: deprecations and service warnings the check's request met, in words (also in `found`). */
+  notices?: string[];
 }
 
 export interface DiagnosisReport {

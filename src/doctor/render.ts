@@ -27,7 +27,10 @@ export function reportJson(r: DiagnosisReport): object {
   return {
     ok: r.ok, cancelled: r.cancelled, baseUrl: r.baseUrl, startedAt: r.startedAt, ms: r.ms,
     problems: problemCount(r.findings),
-    findings: r.findings.map((f) => ({ check: f.check, title: f.title, status: f.status, found: f.found, ...(f.fix ? { fix: f.fix.text } : {}) })),
+    findings: r.findings.map((f) => ({
+      check: f.check, title: f.title, status: f.status, found: f.found, ...(f.fix ? { fix: f.fix.text } : {}),
+      ...(f.requestId ? { requestId: f.requestId } : {}), ...(f.notices?.length ? { notices: f.notices } : {}),
+    })),
   };
 }
 
@@ -66,9 +69,27 @@ export function renderMarkdown(r: DiagnosisReport, o: { links: boolean } = { lin
 
 export interface Versions { extension: string; vscode?: string; node: string; os: string }
 
+/**
+ * The request ids of the failures a report describes (issue 30): each problem finding's, then those of the log
+ * lines that record a failed request (` · id a, b · <error>`), newest last, without repeats.
+ */
+export function failureRequestIds(r: DiagnosisReport, logLines: readonly string[]): string[] {
+  const ids = r.findings.filter((f) => f.status === 'problem' && f.requestId).map((f) => f.requestId!);
+  for (const l of logLines) {
+    // A failed request's line (a warning or an error); a deprecation notice is a warning too, but no failure.
+    if (!/\[(warning|error)\]/.test(l) || / service notice: /.test(l)) continue;
+    const m = / · id ([0-9a-f-]{8,64}(?:, [0-9a-f-]{8,64})*)/i.exec(l);
+    if (m) ids.push(m[1]!.split(', ').pop()!);
+    const named = /request id ([0-9a-f-]{8,64})/i.exec(l);
+    if (named) ids.push(named[1]!);
+  }
+  return [...new Set(ids)].slice(-20);
+}
+
 /** The body of an issue: the diagnosis, the versions, the log's last lines (all already redacted by the caller). */
 export function renderIssueBody(r: DiagnosisReport, versions: Versions, logLines: readonly string[]): string {
   const fence = (s: string) => `\`\`\`\n${s.replace(/```/g, "'''")}\n\`\`\``;
+  const ids = failureRequestIds(r, logLines);
   return [
     '### What happened',
     '',
@@ -77,6 +98,10 @@ export function renderIssueBody(r: DiagnosisReport, versions: Versions, logLines
     '### Diagnosis (Developer Index: Diagnose Connection)',
     '',
     fence(renderText(r).trimEnd()),
+    '',
+    '### Request ids of the failures',
+    '',
+    ids.length ? `The service can look these up (External-Request-Id): ${ids.map((id) => `\`${id}\``).join(', ')}` : 'None: no request failed.',
     '',
     '### Versions',
     '',

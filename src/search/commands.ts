@@ -42,6 +42,8 @@ export interface SearchViewPort {
   shownScope(): SearchParams | undefined;
   /** What the webview last said its keyless line shows (the host tests read it). */
   shownKeylessLine(): { text: string; actions: string[] } | undefined;
+  /** Get a Key, as the view's button does it: the keyless quota's signup link, checked, opened; the link or undefined. */
+  getKey(): string | undefined;
   /** What the webview was last sent for a search (the host tests read the chip, badges and summary there). */
   postedSearch(): unknown;
   command(command: ViewCommand): void;
@@ -172,6 +174,8 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
   reg('devIndex.search.shownScope', () => view().shownScope());
   // Not in package.json either: the keyless line as the Search view reports it shows it (host tests).
   reg('devIndex.search.shownKeylessLine', () => view().shownKeylessLine());
+  // Not in package.json: Get a Key of the keyless line and error box (issue 30), for the host tests.
+  reg('devIndex.search.getKey', () => view().getKey());
   reg('devIndex.search.postedSearch', () => view().postedSearch());
   reg(OPEN_DOCUMENT_COMMAND, (arg?: unknown) => {
     const a = (arg ?? {}) as { id?: unknown; title?: unknown; markdown?: unknown };

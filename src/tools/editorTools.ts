@@ -115,6 +115,8 @@ export async function invokeLanguageModelTool(
     maxCharsCap: () => capFor(tokenBudget),
     // Issue 23: `dependency` is read from the active editor's project folder, as the hover, the problem search and the dependency pick find it.
     dependencyFolder: () => dependencyFolderOfEditor(),
+    // Issue 30: deprecations and service warnings the client met, once per endpoint, for the model to pass on.
+    takeNotices: () => services.takeNotices(),
   };
   const out = await runTool(name, options.input, deps, signalOf(token), toolProgressOf(progress));
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(out.text)]);

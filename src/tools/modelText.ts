@@ -6,6 +6,7 @@ import type { AgentJobRecord, AgentSnapshot, AgentTrace, PendingApproval, TraceE
 import { ApiError } from '../api/errors';
 import { approvalWords, callWords, isWaiting, paidWords, skippedWords, termsName } from '../api/agent/runOutcome';
 import { untilWords } from '../api/waitWords';
+import { noticeWords, requestIdWords, type DeprecationNotice } from '../api/notices';
 import type { ParamIssue } from '../api/params';
 import { clean, scrubSecret } from './text';
 import { grouped } from '../api/grouped';
@@ -49,10 +50,19 @@ function keyAdvice(surface: Surface): string {
     : 'Set DEVINDEX_API_KEY in the MCP server\'s environment to a valid key (or unset it: search works without a key, at a lower rate limit), then restart the server. Never put the key in a tool call.';
 }
 
-function keylessWayOut(surface: Surface): string {
-  return surface === 'editor'
+function keylessWayOut(surface: Surface, signupUrl?: string): string {
+  const set = surface === 'editor'
     ? 'ask the user to run "Developer Index: Set API Key". Do not ask the user to paste the key into the chat.'
     : 'ask the user to set DEVINDEX_API_KEY in the MCP server\'s environment and restart it. Never put the key in a tool call.';
+  // The service's own sign-up link for this caller (checked: https, a plain host): the model hands it over as it is.
+  return signupUrl
+    ? `give the user this link, exactly as it is, to create an API key: ${signupUrl} . Then ${set}`
+    : set;
+}
+
+/** Deprecation notices and service warnings for a model to pass on (notices.ts computes them; this only words them). */
+export function noticesText(notices: readonly DeprecationNotice[], now = Date.now()): string {
+  return notices.map((n) => `Service notice (tell the user; the answer above is complete): ${noticeWords(n, now)}${n.requestId ? ` (${requestIdWords(n.requestId)})` : ''}.`).join('\n');
 }
 
 function addressAdvice(surface: Surface): string {
@@ -79,10 +89,10 @@ function errorTextRaw(e: unknown, o: { surface: Surface; op: string }): string {
     return `${o.op} failed: the service could not be reached (${e.message}). What to do: try again in a moment; if it keeps failing, ask the user to check the network and ${addressAdvice(o.surface)}.`;
   }
   if (e.kind === 'keyless-quota') {
-    return `${o.op} was refused: ${e.message}. What to do: do not retry until then. The user can add an API key to keep searching now: ${keylessWayOut(o.surface)}`;
+    return `${o.op} was refused: ${e.message}. What to do: do not retry until then. The user can add an API key to keep searching now: ${keylessWayOut(o.surface, e.signupUrl)}`;
   }
   if (e.kind === 'keyless-refused') {
-    return `${o.op} was refused: ${e.message}. What to do: do not retry; the user can add an API key, which works from any network: ${keylessWayOut(o.surface)}`;
+    return `${o.op} was refused: ${e.message}. What to do: do not retry; the user can add an API key, which works from any network: ${keylessWayOut(o.surface, e.signupUrl)}`;
   }
   if (e.kind === 'retry-after-too-long' || e.status === 429) {
     const wait = e.retryAfterMs === undefined ? ''

@@ -4,6 +4,7 @@
 // is loaded on the first agent call, so a search-only session never loads it.
 import type { AgentClient, AgentSubmitParams } from '../api/agent/agentClient';
 import type { CallOptions } from '../api/client';
+import type { DeprecationNotice } from '../api/notices';
 import { show, validateSearchParams, type ParamIssue, type SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
 import type { AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
@@ -21,7 +22,7 @@ import { resolveDependencies } from '../deps/folderLookup';
 import { resultBadges, versionSummary, type InstalledDependency } from '../deps/versionCompare';
 import { TOOL_NAMES, type ToolName } from './names';
 import {
-  errorText, issuesText, jobStartedText, jobStatusText, scrubSecret, snapshotText, type Surface,
+  errorText, issuesText, jobStartedText, jobStatusText, noticesText, scrubSecret, snapshotText, type Surface,
 } from './modelText';
 import { heldPassages, readMoreText, searchAnswer } from './searchAnswer';
 import { clean } from './text';
@@ -78,6 +79,8 @@ export interface ToolDeps {
    * Absent: MCP uses `given`, else the server's working folder; the editor has no folder to offer.
    */
   dependencyFolder?(given: string | undefined): Promise<string | undefined>;
+  /** Deprecation notices and service warnings not yet told (a NoticeBoard's `take`): added to the answer for the model to pass on. */
+  takeNotices?(): DeprecationNotice[];
 }
 
 /** One line of progress while a tool runs (MCP progress notifications, the editor's invocation progress). */
@@ -109,7 +112,11 @@ export async function runTool(name: string, input: unknown, deps: ToolDeps, sign
   } catch {
     secret = undefined;
   }
-  const finish = (o: ToolOutcome): ToolOutcome => ({ ...o, text: scrubSecret(o.text, secret) });
+  const finish = (o: ToolOutcome): ToolOutcome => {
+    const notices = deps.takeNotices?.() ?? [];
+    const text = notices.length ? `${o.text}\n\n${noticesText(notices)}` : o.text;
+    return { ...o, text: scrubSecret(text, secret) };
+  };
   try {
     if (!isRecord(input)) {
       return finish({ isError: true, text: issuesText([{ field: '(input)', message: `the input must be a JSON object; got ${show(input)}` }]) });

@@ -82,9 +82,9 @@ export interface ViewError {
   /**
    * A keyless search refused for keyless reasons: `quota`, the daily keyless quota is used up until
    * `resetAt` (epoch ms; `quota` says whether requests or credits); `refused`, keyless access is refused
-   * for this network. Either way an API key is the way out.
+   * for this network. Either way an API key is the way out; `signupUrl` (checked) is the service's own link to create one.
    */
-  keyless?: { kind: 'quota'; resetAt: number; quota?: 'requests' | 'credits' } | { kind: 'refused' };
+  keyless?: { kind: 'quota'; resetAt: number; quota?: 'requests' | 'credits'; signupUrl?: string } | { kind: 'refused'; signupUrl?: string };
 }
 
 /** Issue 23: one watch of the Watched list (a saved search re-run in the background). */
@@ -184,13 +184,15 @@ function buildSchemas() {
       title: text(2048), url: text(8192), passages: z.array(text(MAX_TEXT)).check(z.maxLength(20)),
     }),
     z.strictObject({ type: z.literal('setKey') }),
+    /** Get a Key: the keyless quota's signup link the view was sent (checked again on this side before it is opened). */
+    z.strictObject({ type: z.literal('getKey'), url: text(2048) }),
     z.strictObject({ type: z.literal('diagnose') }),
     z.strictObject({ type: z.literal('log'), message: text(4096) }),
     /** Issue 23: Watch for a Fix on the search the view shows (the extension knows it: nothing is handed back). */
     z.strictObject({ type: z.literal('watch') }),
     z.strictObject({ type: z.literal('watchAction'), action: z.enum(['check', 'remove', 'open']), id }),
     /** What the keyless line shows now ('' when hidden): reported for the host tests, as `scope` is. */
-    z.strictObject({ type: z.literal('keylessLine'), text: text(512), actions: z.array(z.enum(['setKey'])).check(z.maxLength(4)) }),
+    z.strictObject({ type: z.literal('keylessLine'), text: text(512), actions: z.array(z.enum(['getKey', 'setKey'])).check(z.maxLength(4)) }),
   ]);
 }
 

@@ -10,6 +10,7 @@ import { defaultParams } from '../search/scope';
 import { dependencyOfResult } from '../deps/dependencyScope';
 import { resultBadges, versionSummary, type InstalledDependency } from '../deps/versionCompare';
 import { externalUrl } from './linkPolicy';
+import { signupLink } from '../api/notices';
 import {
   fromWebviewSchema, type FromWebview, type ToWebview, type ViewCommand, type ViewError, type ViewInstalled, type ViewNote, type ViewOutcome, type ViewWatches,
 } from './protocol';
@@ -127,7 +128,7 @@ export function toOutcome(params: SearchParams, response: SearchResponse, notes:
   };
 }
 
-interface ApiErrorLike { kind?: unknown; status?: unknown; message?: unknown; retryAfterMs?: unknown; issues?: unknown; name?: unknown; resetAt?: unknown; quota?: unknown }
+interface ApiErrorLike { kind?: unknown; status?: unknown; message?: unknown; retryAfterMs?: unknown; issues?: unknown; name?: unknown; resetAt?: unknown; quota?: unknown; signupUrl?: unknown }
 
 /** An ApiError (or anything thrown) as a message plus the next step the view offers. */
 export function toViewError(e: unknown): ViewError | 'aborted' {
@@ -137,15 +138,18 @@ export function toViewError(e: unknown): ViewError | 'aborted' {
   const retryAfterMs = typeof err.retryAfterMs === 'number' ? err.retryAfterMs : undefined;
   const base = { message, ...(status !== undefined ? { status } : {}) };
   if (err.kind === 'aborted' || err.name === 'AbortError') return 'aborted';
+  // The service's own link to create a key (checked again: it came from the network).
+  const signupUrl = signupLink(err.signupUrl);
+  const signup = signupUrl ? { signupUrl } : {};
   switch (err.kind) {
     case 'keyless-quota': {
       // The way out is a key, not waiting: never a retry countdown for a day-long wait.
       const resetAt = typeof err.resetAt === 'number' && Number.isFinite(err.resetAt) ? err.resetAt : undefined;
       const quota = err.quota === 'requests' || err.quota === 'credits' ? err.quota : undefined;
-      return { ...base, action: 'setKey', ...(resetAt !== undefined ? { keyless: { kind: 'quota', resetAt, ...(quota ? { quota } : {}) } } : {}) };
+      return { ...base, action: 'setKey', ...(resetAt !== undefined ? { keyless: { kind: 'quota', resetAt, ...(quota ? { quota } : {}), ...signup } } : {}) };
     }
     case 'keyless-refused':
-      return { ...base, action: 'setKey', keyless: { kind: 'refused' } };
+      return { ...base, action: 'setKey', keyless: { kind: 'refused', ...signup } };
     case 'validation': {
       const issues = Array.isArray(err.issues) ? (err.issues as ParamIssue[]).map((i) => ({ field: String(i.field), message: String(i.message) })) : [];
       return { ...base, action: 'fix', issues };
@@ -228,6 +232,8 @@ export class SearchController {
   private shown: SearchParams | undefined;
   /** The keyless line as the webview last reported it, for the host tests. */
   private keylessLine: { text: string; actions: string[] } | undefined;
+  /** The signup link of the last keyless error sent to the view (Get a Key without a view message: the host tests' command). */
+  private signupUrl: string | undefined;
   private lastDefaults: { k: number; passages: number; types: string[] } | undefined;
   private current: { requestId: string; abort: AbortController } | undefined;
   /** The final message of the latest search, re-sent to a webview that was rebuilt while it ran. */
@@ -264,6 +270,21 @@ export class SearchController {
   /** What the webview says its keyless line shows now ('' when hidden). */
   shownKeylessLine(): { text: string; actions: string[] } | undefined {
     return this.keylessLine;
+  }
+
+  /**
+   * Get a Key: opens the keyless quota's signup link (`url` from the view's button, else the last one this side sent),
+   * only when it passes the signup link check and the link policy. Returns the link opened, or undefined.
+   */
+  getKey(url: string | undefined = this.signupUrl): string | undefined {
+    const link = signupLink(url);
+    const safe = link ? externalUrl(link) : undefined;
+    if (!safe) {
+      this.deps.log(`search view: refused to open a signup link that is not an https link to a plain host (${JSON.stringify((url ?? '(none)').slice(0, 60))})`);
+      return undefined;
+    }
+    this.deps.openExternal(safe);
+    return safe;
   }
 
   /** What the webview says its form and chip row show now (the `scope` it last posted). */
@@ -408,6 +429,9 @@ export class SearchController {
       case 'setKey':
         this.deps.runCommand('devIndex.auth.setKey');
         return;
+      case 'getKey':
+        this.getKey(m.url);
+        return;
       case 'diagnose':
         this.deps.runCommand('devIndex.diagnose');
         return;
@@ -523,6 +547,8 @@ export class SearchController {
       }
       this.finish(requestId, { type: 'results', requestId, outcome: withVersions(toOutcome(params, response, notes, Date.now() - started), installed) }, opts.fromCommand);
       if (requestId === this.latestRequestId) {
+        // A search that went through ends the keyless quota's line, and its link with it (as the view does).
+        this.signupUrl = undefined;
         this.watchable = params.repos?.length && response.results.length ? { params, installed, response } : undefined;
         this.watchesChanged();
       }
@@ -531,6 +557,7 @@ export class SearchController {
       if (error === 'aborted') this.finish(requestId, { type: 'searchCancelled', requestId }, opts.fromCommand);
       else {
         this.deps.log(`search view: search failed: ${error.message}`);
+        if (error.keyless) this.signupUrl = error.keyless.signupUrl;
         this.finish(requestId, { type: 'searchError', requestId, error }, opts.fromCommand);
       }
     } finally {

@@ -78,6 +78,11 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
     return this.controller.shownKeylessLine();
   }
 
+  /** Get a Key (the keyless line's and error box's button): the last signup link, checked, then opened. */
+  getKey(): string | undefined {
+    return this.controller.getKey();
+  }
+
   /** What the webview was last sent for a search (host tests: the chip's installed versions, badges, summary). */
   postedSearch(): { searchStarted?: ToWebview; results?: ToWebview } {
     return this.controller.postedSearch();

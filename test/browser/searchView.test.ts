@@ -647,6 +647,46 @@ describe('search view in chromium', () => {
     await v.page.close();
   });
 
+  it('issue 30: the keyless quota with the service\'s signup link offers Get a Key beside Set API Key, in the line and the box; the link goes back to the extension', async () => {
+    for (const theme of ['light', 'dark', 'hc'] as const) {
+      const v = await freshView(theme, { width: 300, height: 700 });
+      await v.send({ type: 'keyState', hasKey: false });
+      const s = await typeAndSearch(v, 'keyless quota');
+      const signupUrl = 'https://firecrawl.dev/k/3f9a1c0e7b2d4a61';
+      await v.send({ type: 'searchError', requestId: s.requestId, error: {
+        message: 'Keyless searches are used up until 00:00 tomorrow (in 9 h); an API key is not limited by the keyless quota (request id 0b7c6a52-1d1e-4c4f-9d35-2f0c1f6b8e11)',
+        action: 'setKey', status: 429, keyless: { kind: 'quota', resetAt: Date.now() + 9 * 3_600_000, quota: 'requests', signupUrl },
+      } });
+      const bar = v.page.locator('#keyless');
+      await bar.getByRole('button', { name: 'Get a Key' }).waitFor({ state: 'visible' });
+      assert.deepEqual(await bar.getByRole('button').allInnerTexts(), ['Get a Key', 'Set API Key']);
+      assert.deepEqual(await v.page.locator('#error').getByRole('button').allInnerTexts(), ['Get a Key', 'Set API Key'], 'the box: Get a Key first');
+      const line = await bar.boundingBox();
+      const set = await bar.getByRole('button', { name: 'Set API Key' }).boundingBox();
+      assert.ok(line && set && set.x + set.width <= line.x + line.width + 1, 'both actions inside the line at 300 px');
+      await v.page.screenshot({ path: join(shots, `keyless-get-a-key-${theme}.png`) });
+      let before = (await v.posted()).length;
+      await bar.getByRole('button', { name: 'Get a Key' }).click();
+      const fromLine = await v.waitForPosted('getKey', before);
+      assert.equal(fromLine.url, signupUrl);
+      before = (await v.posted()).length;
+      await v.page.locator('#error').getByRole('button', { name: 'Get a Key' }).click();
+      assert.equal((await v.waitForPosted('getKey', before)).url, signupUrl);
+      const report = (await v.posted()).filter((m) => m.type === 'keylessLine').at(-1);
+      assert.deepEqual(report?.actions, ['getKey', 'setKey'], 'the line as reported to the extension');
+      await v.page.close();
+    }
+    // Without a link, today's line: Set API Key alone.
+    const v = await freshView('light');
+    await v.send({ type: 'keyState', hasKey: false });
+    const s = await typeAndSearch(v, 'keyless quota');
+    await v.send({ type: 'searchError', requestId: s.requestId, error: { message: 'Keyless searches are used up', action: 'setKey', status: 429, keyless: { kind: 'quota', resetAt: Date.now() + 3_600_000 } } });
+    await v.page.locator('#error:not([hidden])').waitFor();
+    assert.deepEqual(await v.page.locator('#keyless').getByRole('button').allInnerTexts(), ['Set API Key']);
+    assert.deepEqual(await v.page.locator('#error').getByRole('button').allInnerTexts(), ['Set API Key']);
+    await v.page.close();
+  });
+
   it('Expand All ends with every row expanded and its passages rendered as markdown, again after Collapse All; a search started during the slices leaves no stale rows (issue 20)', async () => {
     const v = await freshView();
     const many = Array.from({ length: 100 }, (_, i) => ({

@@ -23,7 +23,10 @@ describe('sandbox keyless daily quota (production wire)', () => {
     assert.equal((await post(sb.url, PATH, { query: 'retry' })).status, 200);
     const r = await get(sb.url, PATH, { query: 'retry' });
     assert.equal(r.status, 429);
-    assert.deepEqual(Object.keys(r.json).sort(), ['error', 'reason', 'retry_after_seconds', 'success']);
+    assert.deepEqual(Object.keys(r.json).sort(), ['error', 'reason', 'retry_after_seconds', 'signup_url', 'success']);
+    // Issue 30: the caller's own link to create a key, the same all day for the same caller.
+    assert.match(r.json.signup_url, /^https:\/\/firecrawl\.dev\/k\/[0-9a-f]{20}$/);
+    assert.equal((await get(sb.url, PATH, { query: 'again' })).json.signup_url, r.json.signup_url);
     assert.equal(r.json.success, false);
     assert.equal(r.json.error, QUOTA_TEXT);
     assert.equal(r.json.reason, 'requests');

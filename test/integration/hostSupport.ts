@@ -22,6 +22,9 @@ export interface DevIndexExtensionApi {
   lastSearch(): SearchOutcome | undefined;
   /** Issue 21: replaces the issue reporter Report an Issue… opens (undefined: VS Code's own again). */
   setIssueReporter?(send: ((report: { extensionId: string; issueTitle: string; issueBody: string }) => unknown) | undefined): void;
+  /** Issue 30: where checked links (Get a Key) go instead of the browser; the deprecation messages shown. */
+  setExternalOpener?(open: ((url: string) => unknown) | undefined): void;
+  shownNotices?(): string[];
   /** Issue 24: what activation's first-run walkthrough check did, and the rule again through a test's opener. */
   walkthrough?: {
     atActivation: Promise<'opened' | 'already-shown' | 'disabled' | 'failed'>;

@@ -62,6 +62,49 @@ describe('issue 19: the keyless quota in the Search view', function () {
     assert.doesNotMatch(err, /lacks permission/);
   });
 
+  it('issue 30: the keyless quota\'s signup_url puts Get a Key beside Set API Key; Get a Key opens the checked link', async () => {
+    assert.ok(a.setExternalOpener, 'the test surface has setExternalOpener');
+    const opened: string[] = [];
+    a.setExternalOpener!((url) => { opened.push(url); return true; });
+    try {
+      assert.equal(await post('/__sandbox/keyless', { daily: 1, reset: true }), 200);
+      await search(a, 'first keyless search for a signup link');
+      await search(a, 'second keyless search for a signup link');
+      assert.match(a.lastSearch()!.error ?? '', /^Keyless searches are used up until .+ \(request id [0-9a-f-]{36}\)$/, 'the error names its request id');
+      const shown = await until('Get a Key in the keyless line', line, (l) => (l?.actions ?? []).includes('getKey'), 15_000);
+      assert.deepEqual(shown!.actions, ['getKey', 'setKey'], 'Get a Key first, beside Set API Key');
+      assert.match(shown!.text, /^Keyless searches used up · resets in /);
+      const link = await vscode.commands.executeCommand<string | undefined>('devIndex.search.getKey');
+      assert.match(link ?? '', /^https:\/\/firecrawl\.dev\/k\/[0-9a-f]{20}$/);
+      assert.deepEqual(opened, [link], 'opened once, through the product\'s link checks');
+      // A key clears the quota line, and Get a Key with it.
+      await a.apiKey.set(env('DEVINDEX_TEST_KEY'));
+      await until('the keyless line clears once a key is set', line, (l) => l?.text === '', 15_000);
+    } finally {
+      a.setExternalOpener!(undefined);
+      await a.apiKey.clear();
+      await post('/__sandbox/keyless', { daily: 0, reset: true });
+    }
+  });
+
+  it('issue 30: a deprecated endpoint still answers; the user is told once a day, the log and a model every time they ask', async () => {
+    assert.equal(await post('/__sandbox/deprecations', { paths: ['/v2/search/developer'], warning: 'host test deprecation' }), 200);
+    try {
+      await search(a, 'deprecated but answering');
+      assert.ok(a.lastSearch()!.response!.results.length > 0, 'results as usual');
+      const notices = await until('the deprecation message', async () => a.shownNotices!(), (n) => n.some((t) => /host test deprecation/.test(t)), 10_000);
+      const said = notices!.filter((t) => /host test deprecation/.test(t));
+      assert.equal(said.length, 1);
+      assert.match(said[0]!, /^Developer Index: GET \/v2\/search\/developer is deprecated since 3 Nov 2026; it stops working on 31 Dec 2026 \((in \d+ (d|h)|\d+ (d|h) ago)\)\. Its successor: https:\/\/docs\.firecrawl\.dev\/\S+\. The service says: “host test deprecation” Its answers are still shown as usual\.$/);
+      await search(a, 'deprecated and answering again');
+      assert.equal(a.shownNotices!().filter((t) => /host test deprecation/.test(t)).length, 1, 'once per endpoint and day');
+      const tool = await vscode.commands.executeCommand<{ text: string }>('devIndex.tools.invokeWithProgress', 'devIndex_search', { query: 'retry after' });
+      assert.match(tool.text, /Service notice \(tell the user; the answer above is complete\): GET \/v2\/search\/developer is deprecated/);
+    } finally {
+      await post('/__sandbox/deprecations', { paths: [] });
+    }
+  });
+
   it('the sandbox\'s daily keyless quota: the second keyless search of the day counts down to UTC midnight', async function () {
     const status = await post('/__sandbox/keyless', { daily: 1, reset: true });
     assert.equal(status, 200, 'the sandbox sets its daily keyless quota');

@@ -150,8 +150,12 @@ export class SearchApp {
     const fix = data('[data-fix]', 'fix');
     if (fix) return this.dispatch({ t: 'fix', kind: fix, requestId });
     if (t.closest('[data-key="set"]')) return this.vscode.postMessage({ type: 'setKey' });
+    // Get a Key: the link goes back to the extension, which checks it again and opens it (never followed here).
+    const signupUrl = this.state.keylessQuota?.signupUrl ?? this.state.error?.keyless?.signupUrl;
+    if (t.closest('[data-key="get"]') && signupUrl) return this.vscode.postMessage({ type: 'getKey', url: signupUrl });
     const err = data('[data-err]', 'err');
     if (err === 'setKey') return this.vscode.postMessage({ type: 'setKey' });
+    if (err === 'getKey' && signupUrl) return this.vscode.postMessage({ type: 'getKey', url: signupUrl });
     if (err === 'diagnose') return this.vscode.postMessage({ type: 'diagnose' });
     if (err === 'retry' || err === 'keyless') return this.dispatch({ t: 'retry', requestId, keyless: err === 'keyless' });
     if (err === 'filters') return this.dispatch({ t: 'toggleFilters', open: true });

@@ -137,7 +137,7 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
           ...s, pending: undefined, error: m.error, issues, stale: !!s.outcome, retry: undefined,
           waitUntil: m.error.action === 'wait' && m.error.retryAfterMs !== undefined ? now + m.error.retryAfterMs : undefined,
           keylessQuota: m.error.keyless?.kind === 'quota'
-            ? { resetAt: m.error.keyless.resetAt, ...(m.error.keyless.quota ? { quota: m.error.keyless.quota } : {}) } : s.keylessQuota,
+            ? { resetAt: m.error.keyless.resetAt, ...(m.error.keyless.quota ? { quota: m.error.keyless.quota } : {}), ...(m.error.keyless.signupUrl ? { signupUrl: m.error.keyless.signupUrl } : {}) } : s.keylessQuota,
           filtersOpen: s.filtersOpen || issues.some((i) => i.field !== 'query'),
         },
         effects: [{ announce: errorAnnouncement(m.error) }],

@@ -32,7 +32,7 @@ export interface ViewState {
   /** Epoch ms until which a 429 asks us to wait before retrying. */
   waitUntil?: number;
   /** The daily keyless quota is used up until `resetAt` (epoch ms): the keyless line counts down to it. */
-  keylessQuota?: { resetAt: number; quota?: 'requests' | 'credits' };
+  keylessQuota?: { resetAt: number; quota?: 'requests' | 'credits'; signupUrl?: string };
   /** Documentation source ids used or confirmed: true indexed, false not indexed, null not checked yet. */
   sources: Record<string, boolean | null>;
   scrollY?: number;
@@ -126,7 +126,11 @@ export function restoreState(raw: unknown): ViewState {
   if (typeof raw.waitUntil === 'number' && Number.isFinite(raw.waitUntil)) s.waitUntil = raw.waitUntil;
   const kq = raw.keylessQuota;
   if (isObj(kq) && typeof kq.resetAt === 'number' && Number.isFinite(kq.resetAt)) {
-    s.keylessQuota = { resetAt: kq.resetAt, ...(kq.quota === 'requests' || kq.quota === 'credits' ? { quota: kq.quota } : {}) };
+    s.keylessQuota = {
+      resetAt: kq.resetAt, ...(kq.quota === 'requests' || kq.quota === 'credits' ? { quota: kq.quota } : {}),
+      // The extension checks it again before opening it (signupLink): here only its shape.
+      ...(isStr(kq.signupUrl) && kq.signupUrl.length <= 2048 && kq.signupUrl.startsWith('https://') ? { signupUrl: kq.signupUrl } : {}),
+    };
   }
   if (isObj(raw.sources)) {
     for (const [k, v] of Object.entries(raw.sources).slice(0, 200)) if (k.length <= 512 && (v === true || v === false || v === null)) s.sources[k] = v;

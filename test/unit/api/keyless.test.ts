@@ -25,7 +25,7 @@ function clientAnswering(status: number, body: unknown, headers: Record<string, 
   let sent = 0;
   let slept = 0;
   const clock: Clock = { now: () => T0, sleep: async (ms) => { slept += ms; } };
-  const client = new DevIndexClient({ baseUrl: 'https://api.example.com', clock, random: () => 0, timeZone: 'UTC', apiKey: () => key });
+  const client = new DevIndexClient({ baseUrl: 'https://api.example.com', clock, random: () => 0, timeZone: 'UTC', apiKey: () => key, requestId: () => 'rid-0001' });
   (client as unknown as { transport: unknown }).transport = {
     send: async () => { sent++; return { status, headers, bodyText: JSON.stringify(body) }; },
     close: async () => undefined,
@@ -40,7 +40,7 @@ describe('the keyless daily quota', () => {
     const c = clientAnswering(429, QUOTA, { 'www-authenticate': 'Bearer resource_metadata="https://api.example.com/.well-known"' });
     const e = await c.client.search({ query: 'retry' }).catch((x: unknown) => x) as { kind: string; message: string; resetAt: number; quota: string };
     assert.equal(e.kind, 'keyless-quota');
-    assert.equal(e.message, 'Keyless searches are used up until 10:00 tomorrow (in 13 h); an API key is not limited by the keyless quota');
+    assert.equal(e.message, 'Keyless searches are used up until 10:00 tomorrow (in 13 h); an API key is not limited by the keyless quota (request id rid-0001)');
     assert.equal(e.resetAt, T0 + 13 * 3_600_000);
     assert.equal(c.sent(), 1);
     assert.equal(c.slept(), 0);
@@ -51,7 +51,7 @@ describe('the keyless daily quota', () => {
     const c = clientAnswering(429, { ...QUOTA, reason: 'credits' }, { 'retry-after': '3600' });
     const e = await c.client.search({ query: 'retry' }).catch((x: unknown) => x) as { kind: string; message: string };
     assert.equal(e.kind, 'keyless-quota');
-    assert.equal(e.message, 'Keyless search credits are used up until 22:00 (in 60 min); an API key is not limited by the keyless quota');
+    assert.equal(e.message, 'Keyless search credits are used up until 22:00 (in 60 min); an API key is not limited by the keyless quota (request id rid-0001)');
   });
 
   it('with a key, the same long 429 is a rate limit in human time, not the keyless quota', async () => {

@@ -35,6 +35,8 @@ export class ChipsView {
 export class StatusView {
   readonly keyless = h('div', { id: 'keyless', class: 'keyless', role: 'status', hidden: true, title: 'No API key is set, so searches run at the lower keyless rate limits.' },
     icon('key', 'keyless-icon'), h('span', { class: 'keyless-text' }, 'Keyless: lower rate limits.'),
+    // Issue 30: the service's own link to create a key, first, while the keyless quota is used up and the service sent one.
+    h('button', { type: 'button', class: 'link-button', 'data-key': 'get', hidden: true, title: 'Open the service\'s page to create your API key' }, 'Get a Key'),
     h('button', { type: 'button', class: 'link-button', 'data-key': 'set' }, 'Set API Key'));
   readonly notice = h('div', { id: 'notice', class: 'notice', role: 'status', hidden: true });
   // Not live: its countdown changes every second. What a screen reader hears comes from `announcer`.
@@ -53,8 +55,10 @@ export class StatusView {
   }
 
   /** What the keyless line says now ('' when hidden), and its actions: reported to the extension. */
-  keylessReport(): { text: string; actions: Array<'setKey'> } {
-    return this.keyless.hidden ? { text: '', actions: [] } : { text: this.keyless.querySelector('.keyless-text')?.textContent ?? '', actions: ['setKey'] };
+  keylessReport(): { text: string; actions: Array<'getKey' | 'setKey'> } {
+    if (this.keyless.hidden) return { text: '', actions: [] };
+    const get = this.keyless.querySelector<HTMLElement>('[data-key="get"]');
+    return { text: this.keyless.querySelector('.keyless-text')?.textContent ?? '', actions: get && !get.hidden ? ['getKey', 'setKey'] : ['setKey'] };
   }
 
   /** Milliseconds until the keyless countdown shows another minute; undefined when it is not counting. */
@@ -79,6 +83,9 @@ export class StatusView {
     this.keyless.setAttribute('aria-live', q ? 'off' : 'polite');
     const icon = this.keyless.querySelector('.keyless-icon');
     if (icon) icon.className = `codicon codicon-${q ? 'watch' : 'key'} keyless-icon`;
+    const get = this.keyless.querySelector<HTMLElement>('[data-key="get"]');
+    if (get) get.hidden = !q?.signupUrl;
+    this.keyless.classList.toggle('keyless-get', !!q?.signupUrl);
   }
 
   /** True while a countdown needs a tick every second. */
@@ -123,8 +130,10 @@ export class StatusView {
       const button = (act: string, label: string, iconName: string, primary = false) =>
         h('button', { type: 'button', class: primary ? 'primary' : 'secondary', 'data-err': act }, icon(iconName), label);
       if (err.keyless) {
-        // Keyless already: a key is the one way out (never "Search Without Key", never a retry countdown).
-        actions.append(button('setKey', 'Set API Key', 'key', true));
+        // Keyless already: a key is the one way out (never "Search Without Key", never a retry countdown);
+        // the service's own link to create one comes first when it sent one.
+        if (err.keyless.signupUrl) actions.append(button('getKey', 'Get a Key', 'link-external', true), button('setKey', 'Set API Key', 'key'));
+        else actions.append(button('setKey', 'Set API Key', 'key', true));
       } else if (err.action === 'setKey') {
         actions.append(button('setKey', 'Set API Key', 'key', true), button('keyless', 'Search Without Key', 'search'));
       } else if (err.action === 'retry') {
