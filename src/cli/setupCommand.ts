@@ -112,6 +112,9 @@ async function setupMcp(argv: string[], io: CliIo, deps: SetupDeps): Promise<num
   const platform = deps.platform ?? process.platform;
   const where: Where = { platform, home: deps.home ?? homedir(), env: io.env, cwd: deps.cwd ?? process.cwd() };
 
+  const named = values.file ? { file: resolve(where.cwd, values.file as string) } : clientFile(c, scope, where);
+  if ('none' in named && scope === 'project' && (c === 'windsurf' || c === 'claude-desktop')) throw new UsageError(named.none);
+
   // The launcher lives in the CLI's config folder and starts the newest installed build.
   const cli = deps.cliPath ?? join(__dirname, 'cli.js');
   const dir = configDir(io.env, platform, where.home);
@@ -119,7 +122,6 @@ async function setupMcp(argv: string[], io: CliIo, deps: SetupDeps): Promise<num
   const launch: Launch = values.print ? launcherFiles(dir, targets, platform, join).launch : installLauncher(dir, targets, platform);
   const entry = setupEntry({ client: c, launch, network: networkFromEnv(io.env, baseUrl) }, scope);
 
-  const named = values.file ? { file: resolve(where.cwd, values.file as string) } : clientFile(c, scope, where);
   if ('none' in named) {
     io.out(entryText(entry, { why: `${named.none}.` }));
     return EXIT_OK;

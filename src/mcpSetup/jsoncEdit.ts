@@ -91,7 +91,7 @@ function appendChild(text: string, container: Node, item: (base: string) => stri
   }
   if (!last) {
     // An empty object or array on one line: opened onto lines of their own (a comment inside is kept).
-    if (/\S/.test(text.slice(container.offset + 1, close))) return [{ offset: close, length: 0, content: ` ${item(closeIndent + layout.indent)} ` }];
+    if (/\S/.test(text.slice(container.offset + 1, close))) return [{ offset: close, length: 0, content: `${/\s/.test(text[close - 1]!) ? '' : ' '}${item(closeIndent + layout.indent)} ` }];
     return [{ offset: container.offset + 1, length: close - container.offset - 1, content: `${layout.eol}${closeIndent}${layout.indent}${item(closeIndent + layout.indent)}${layout.eol}${closeIndent}` }];
   }
   // The last child and the closing bracket share a line: the new child follows the last one on that line.
