@@ -3,7 +3,6 @@
 // Loaded by main.ts only for this command (dist/cli-setup.js); the editor loads the same bundle for its
 // setup commands, so it re-exports what they need. No client, no undici: nothing here talks to the service,
 // and the API key is never read: entries name it by reference.
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { clientFile, type Where } from '../mcpSetup/clientFiles';
@@ -11,7 +10,7 @@ import { KEY_ENV, SETUP_CLIENTS, setupEntry, type EditorNetwork, type Launch, ty
 import { launcherFiles, scanFor } from '../mcpSetup/launcher';
 import { RULE_FILES, RULE_LABELS, RULE_TARGETS, ruleBlock, type RuleTarget } from '../mcpSetup/rules';
 import { installLauncher, writeEntry, writeRules } from '../mcpSetup/setupKit';
-import { configDir } from './cliState';
+import { configDir, userHome } from './cliState';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, terminalLine, UsageError, type CliIo } from './cliBase';
 
 // The editor's setup commands use these from this bundle (src/mcpSetup/register.ts).
@@ -110,7 +109,7 @@ async function setupMcp(argv: string[], io: CliIo, deps: SetupDeps): Promise<num
   const c = client as SetupClient;
   const scope = values.project ? 'project' : 'user';
   const platform = deps.platform ?? process.platform;
-  const where: Where = { platform, home: deps.home ?? homedir(), env: io.env, cwd: deps.cwd ?? process.cwd() };
+  const where: Where = { platform, home: deps.home ?? userHome(), env: io.env, cwd: deps.cwd ?? process.cwd() };
 
   const named = values.file ? { file: resolve(where.cwd, values.file as string) } : clientFile(c, scope, where);
   if ('none' in named && scope === 'project' && (c === 'windsurf' || c === 'claude-desktop')) throw new UsageError(named.none);
