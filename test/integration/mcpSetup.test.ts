@@ -132,7 +132,7 @@ describe('MCP setup', function () {
     assert.match(notices[0]!, new RegExp(`updated the MCP server entry in ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it pointed into an extension folder that an update removed`));
     const text = fs.readFileSync(file, 'utf8');
     assert.ok(text.startsWith('{\n  // added by Developer Index 0.0.1\n  "servers": {\n    "devindex": {"type": "stdio", "command": '), 'the comment and the entry\'s other fields stay');
-    assert.match(text, /"env": \{"DEVINDEX_API_KEY": "\$\{input:devindex-api-key\}"\}\}\n  \}\n\}\n$/);
+    assert.match(text, /"env": \{"DEVINDEX_API_KEY": "\$\{input:devindex-api-key\}"\}\}\n {2}\}\n\}\n$/);
     const server = (JSON.parse(text.replace(/^\s*\/\/.*$/m, '')) as { servers: { devindex: Launch } }).servers.devindex;
     assert.equal(server.command, r.launch.command);
     assert.deepEqual(server.args, [...r.launch.args, 'mcp']);

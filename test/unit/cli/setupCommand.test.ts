@@ -111,7 +111,7 @@ describe('devindex setup mcp', () => {
     const r = await cli(s, ['mcp', '--client', 'cursor']);
     assert.equal(r.code, 1);
     assert.match(r.err, /^devindex: .*mcp\.json was not changed: it is not valid JSON with comments \(\w+ at line \d+, column \d+\)\. Add this entry by hand:\n$/);
-    assert.match(r.out, /"mcpServers": \{\n    "devindex": \{/);
+    assert.match(r.out, /"mcpServers": \{\n {4}"devindex": \{/);
     assert.equal(readFileSync(file, 'utf8'), broken);
     assert.deepEqual(readdirSync(join(s.home, '.cursor')), ['mcp.json'], 'no temporary file left beside it');
   });
