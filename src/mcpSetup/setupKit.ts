@@ -3,7 +3,7 @@
 // jsonc-parser's tree (src/mcpSetup/jsoncEdit.ts) or inside our marked block (rules.ts), and written through
 // a temporary file in the same folder and a rename, with the file's mode kept; a file that cannot be read or
 // parsed is never written.
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVER_NAME, type Launch, type SetupEntry } from './entries';
 import { readUserFile, stalePaths, writeAtomic } from './files';
@@ -18,7 +18,13 @@ export type EditOutcome = { ok: true; text: string } | { ok: false; reason: stri
  * it was; or why the file cannot be edited. `undefined` is a file that does not exist yet.
  */
 export function mergeEntry(existing: string | undefined, entry: SetupEntry): EditOutcome {
-  const text = existing ?? '';
+  // A byte order mark (as some Windows editors write) is kept, outside what the parser reads.
+  const bom = existing?.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const r = mergeText(bom ? existing!.slice(1) : existing ?? '', entry);
+  return r.ok ? { ok: true, text: bom + r.text } : r;
+}
+
+function mergeText(text: string, entry: SetupEntry): EditOutcome {
   const parsed = parseJsonc(text);
   if (!parsed.ok) return parsed;
   const containerType = typeAt(text, [entry.container]);
@@ -54,6 +60,8 @@ export function writeEntry(file: string, entry: SetupEntry): WriteResult {
 /** Writes the launcher files into `dir` (those whose text or mode changed) and returns how an entry runs them. */
 export function installLauncher(dir: string, targets: LauncherTargets, platform: NodeJS.Platform = process.platform): Launch {
   const { files, launch } = launcherFiles(dir, targets, platform, join);
+  // What the entry runs lives in a folder only the user can write to (when this makes it).
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (const f of files) {
     const path = join(dir, f.name);
     const same = (() => {
@@ -77,9 +85,10 @@ export function repairFile(file: string, launch: Launch, exists: (p: string) => 
   const r = readUserFile(file);
   if (r.kind !== 'text') return { file, repaired: [], ...(r.kind === 'unreadable' ? { reason: r.reason } : {}) };
   if (stalePaths(r.text, exists).length === 0) return { file, repaired: [] };
-  const parsed = parseJsonc(r.text);
+  const bom = r.text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  let text = r.text.slice(bom.length);
+  const parsed = parseJsonc(text);
   if (!parsed.ok) return { file, repaired: [], reason: parsed.reason };
-  let text = r.text;
   const repaired: string[] = [];
   for (const container of ['servers', 'mcpServers']) {
     const servers = valueAt(text, [container]);
@@ -94,7 +103,7 @@ export function repairFile(file: string, launch: Launch, exists: (p: string) => 
       repaired.push(name);
     }
   }
-  if (repaired.length) writeAtomic(file, text);
+  if (repaired.length) writeAtomic(file, bom + text);
   return { file, repaired };
 }
 

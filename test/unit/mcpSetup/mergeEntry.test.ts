@@ -92,6 +92,12 @@ describe('merging the entry into a user\'s file', () => {
     assert.equal(parseJsonc('{"a": 1,}').ok, true, 'a trailing comma is allowed');
   });
 
+  it('keeps a byte order mark in front, outside what is parsed', () => {
+    const text = merged('\uFEFF{\n  "mcpServers": {}\n}\n', 'cursor');
+    assert.ok(text.startsWith('\uFEFF{\n  "mcpServers": {\n    "devindex": {'), JSON.stringify(text.slice(0, 40)));
+    assert.equal(text.split('\uFEFF').length, 2, 'one mark');
+  });
+
   it('setAt on a deeper path leaves siblings and a comment after the last property where they were', () => {
     const before = '{\n  "a": {\n    "b": 1 // one\n  }\n}\n';
     assert.equal(setAt(before, ['a', 'c'], 2), '{\n  "a": {\n    "b": 1, // one\n    "c": 2\n  }\n}\n');
