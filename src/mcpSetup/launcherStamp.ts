@@ -43,5 +43,8 @@ export function scanFor(cli: string, sep: '/' | '\\' = '/'): LauncherTargets['sc
   return { dir: parts.slice(0, -3).join(sep), prefix: m[1]! };
 }
 
-/** A path an older entry named: `<…>/<publisher.name>-<version>/dist/cli.js` (the bundled CLI inside an extension folder). */
-export const VERSIONED_CLI = /[\\/][a-z0-9][a-z0-9-]*\.[a-z0-9][a-z0-9-]*-\d+\.\d+\.\d+[^\\/]*[\\/]dist[\\/]cli\.js$/i;
+/**
+ * A path an older entry of ours named: `<…>/devindex.devindex-<version>/dist/cli.js` (the bundled CLI inside this
+ * extension's folder, package.json's publisher.name as VS Code names it). Another extension's CLI is never taken for ours.
+ */
+export const VERSIONED_CLI = /[\\/]devindex\.devindex-\d+\.\d+\.\d+[^\\/]*[\\/]dist[\\/]cli\.js$/i;

@@ -100,6 +100,9 @@ describe('MCP launcher', () => {
     assert.equal(scanFor('/work/checkout/dist/cli.js'), undefined);
     assert.ok(VERSIONED_CLI.test('/a/devindex.devindex-0.1.0/dist/cli.js'));
     assert.ok(!VERSIONED_CLI.test('/a/devindex/dist/cli.js'));
+    assert.ok(!VERSIONED_CLI.test('/a/other.tool-1.2.3/dist/cli.js'), 'another extension\'s CLI is not ours to repair');
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as { publisher: string; name: string };
+    assert.ok(VERSIONED_CLI.test(`/x/${manifest.publisher}.${manifest.name}-1.0.0/dist/cli.js`), 'the pattern names this extension\'s folder');
     const text = '{ "servers": { "d": { "args": ["C:\\\\x\\\\devindex.devindex-0.1.0\\\\dist\\\\cli.js", "mcp"] }, "e": { "args": ["/kept/devindex.devindex-0.2.0/dist/cli.js"] } } }';
     assert.deepEqual(stalePaths(text, (p) => p.startsWith('/kept')), ['C:\\x\\devindex.devindex-0.1.0\\dist\\cli.js']);
   });
