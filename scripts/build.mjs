@@ -26,6 +26,9 @@ const coreExternal = {
   setup(build) {
     build.onResolve({ filter: /^\.\/(core|features)(\.js)?$/ }, (a) =>
       a.importer.endsWith(join('src', 'lazy.ts')) ? { path: `./${a.path.replace(/^\.\/|\.js$/g, '')}.js`, external: true } : undefined);
+    // Issue 33: the editor's MCP and rules setup edits files through `devindex setup`'s own bundle.
+    build.onResolve({ filter: /^\.\/cli-setup\.js$/ }, (a) =>
+      a.importer.endsWith(join('src', 'mcpSetup', 'setupLoader.ts')) ? { path: './cli-setup.js', external: true } : undefined);
   },
 };
 
@@ -138,6 +141,7 @@ const mcpWithoutAjv = {
 const BUDGETS_KB = {
   'dist/extension.js': 45, 'dist/core.js': 440, 'dist/features.js': 280, 'dist/webview.js': 150, 'dist/lockfiles.js': 240,
   'dist/cli.js': 12, 'dist/cli-search.js': 620, 'dist/cli-agent.js': 440, 'dist/cli-doctor.js': 400, 'dist/cli-mcp.js': 580, 'dist/cli-watch.js': 620,
+  'dist/cli-setup.js': 60,
 };
 // Issue 24: the web extension (one file: activation, client, zod, the lockfile parsers, tools).
 BUDGETS_KB['dist/web/extension.js'] = 960;
@@ -146,11 +150,11 @@ BUDGETS_KB['dist/web/extension.js'] = 960;
  * The CLI's entry only dispatches: each command is its own bundle, required when it runs, so `devindex
  * mcp` never parses the agent command's code and `devindex search` never parses the MCP SDK.
  */
-const CLI_COMMANDS = { './searchCommand': './cli-search.js', './agentCommand': './cli-agent.js', './mcp': './cli-mcp.js', './doctorCommand': './cli-doctor.js', './watchCommand': './cli-watch.js' };
+const CLI_COMMANDS = { './searchCommand': './cli-search.js', './agentCommand': './cli-agent.js', './mcp': './cli-mcp.js', './doctorCommand': './cli-doctor.js', './watchCommand': './cli-watch.js', './setupCommand': './cli-setup.js' };
 const cliCommandsExternal = {
   name: 'cli-commands-external',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(searchCommand|agentCommand|mcp|doctorCommand|watchCommand)$/ }, (a) =>
+    build.onResolve({ filter: /^\.\/(searchCommand|agentCommand|mcp|doctorCommand|watchCommand|setupCommand)$/ }, (a) =>
       a.importer.endsWith(join('src', 'cli', 'main.ts')) ? { path: CLI_COMMANDS[a.path], external: true } : undefined);
   },
 };
@@ -169,6 +173,9 @@ const bundles = [
   { entryPoints: ['src/cli/doctorCommand.ts'], outfile: 'dist/cli-doctor.js', ...node, plugins: [llhttpFallback, http2OnDemand], metafile: true },
   { entryPoints: ['src/cli/mcp.ts'], outfile: 'dist/cli-mcp.js', ...node, plugins: [llhttpFallback, http2OnDemand, lockfilesInWorker, mcpWithoutAjv], metafile: true },
   { entryPoints: ['src/cli/watchCommand.ts'], outfile: 'dist/cli-watch.js', ...node, plugins: [llhttpFallback, http2OnDemand], metafile: true },
+  // Issue 33: `devindex setup` (files only: jsonc-parser, no client); the editor's setup commands load it too.
+  // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow: its ES module build is bundled.
+  { entryPoints: ['src/cli/setupCommand.ts'], outfile: 'dist/cli-setup.js', ...node, mainFields: ['module', 'main'], metafile: true },
   { entryPoints: ['sandbox/main.ts'], outfile: 'dist/sandbox.js', ...node },
   webBundle(root, production),
 ].filter((b) => productBundles && existsSync(join(root, b.entryPoints[0])));

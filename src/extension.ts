@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { config } from './config';
 import { registerDependencySearch } from './deps/register';
 import { features } from './lazy';
-import { registerMcpSetup } from './mcpSetup/register';
+import { registerMcpSetup, type McpSetupHandle } from './mcpSetup/register';
 import type { WalkthroughHandle } from './walkthrough/register';
 import type { Services } from './services';
 import type { IssueReport, IssueReporter } from './doctor/editor';
@@ -33,6 +33,8 @@ export interface DevIndexExtensionApi {
   shownNotices(): string[];
   /** The first-run walkthrough: what activation did, and the rule again through a test's opener. */
   walkthrough: Pick<WalkthroughHandle, 'atActivation' | 'runFirstRun' | 'forget' | 'ref'>;
+  /** Issue 33: the MCP launcher refresh and old-entry repair (activation's run, and again with a test's folders). */
+  mcp: McpSetupHandle;
 }
 
 export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi | undefined {
@@ -40,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     // The shared wiring also opens the Get Started walkthrough once, on the first activation (issue 24).
     const { keys, svc, services, walkthrough } = wireShared(context);
     registerDependencySearch(context, () => features().createDependencySearch(() => svc().getClient()));
-    registerMcpSetup(context, { keys });
+    const mcp = registerMcpSetup(context, { keys });
     // Issue 21: the connection diagnosis and the issue report (their code is in dist/features.js).
     let issueReporter: IssueReporter | undefined;
     context.subscriptions.push(
@@ -62,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       setExternalOpener: (open) => svc().setExternalOpener(open),
       shownNotices: () => [...svc().shownNotices],
       walkthrough,
+      mcp,
     };
   } catch (e) {
     void vscode.window.showErrorMessage(`Developer Index failed to start: ${e instanceof Error ? e.message : String(e)}`);

@@ -11,6 +11,11 @@ export const STATE_DIR_ENV = 'DEVINDEX_STATE_DIR';
 const FILE = 'last-thread.json';
 const MAX_REMEMBERED = 20;
 
+/** The user's home folder (`devindex setup` finds each client's file under it: src/mcpSetup/clientFiles.ts). */
+export function userHome(): string {
+  return homedir();
+}
+
 /** `value` when it is an absolute POSIX path: a relative XDG_* variable is ignored, as the XDG specification says. */
 const absoluteXdg = (value: string | undefined): string | undefined => (value && posix.isAbsolute(value) ? value : undefined);
 

@@ -1,6 +1,6 @@
-// `devindex`: the command-line companion. Dispatches to the search, agent and mcp subcommands, each
-// loaded only when it runs (in dist/ each is its own file: cli-search.js, cli-agent.js, cli-mcp.js, cli-doctor.js), so
-// starting one command never parses another's code.
+// `devindex`: the command-line companion. Dispatches to the search, agent, watch, mcp, doctor and setup
+// subcommands, each loaded only when it runs (in dist/ each is its own file: cli-search.js, cli-agent.js,
+// cli-mcp.js, cli-doctor.js, cli-watch.js, cli-setup.js), so starting one command never parses another's code.
 import { join } from 'node:path';
 import type { ClientOptions } from '../api/client';
 import { VERSION } from '../api/version';
@@ -11,6 +11,7 @@ import type * as Doctor from './doctorCommand';
 import type { DoctorOptions } from '../doctor/diagnose';
 import type * as Mcp from './mcp';
 import type * as Search from './searchCommand';
+import type * as Setup from './setupCommand';
 import type * as Watch from './watchCommand';
 
 export const USAGE = `Usage: devindex <command> [options]
@@ -23,6 +24,8 @@ Commands:
   doctor [--base-url URL] [--json]
                                 check the connection (URL, DNS, proxy, TLS, service, key, clock) and
                                 say what to change (devindex doctor --help)
+  setup <mcp|rules> ...         add the MCP server to an agent's file, or the rules that make agents
+                                use the search (devindex setup --help)
 
 Options:
   --timeout SECONDS  time limit of each attempt, 0.1 to 300 (default 30); a request is tried at
@@ -114,6 +117,10 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
       // dist/cli-watch.js, loaded only for this command.
       bundle('cli-watch.js');
       return (require('./watchCommand') as typeof Watch).runWatchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
+    case 'setup':
+      // dist/cli-setup.js: files only, no client.
+      bundle('cli-setup.js');
+      return (require('./setupCommand') as typeof Setup).runSetupCommand(rest, io);
     case 'mcp':
       bundle('cli-mcp.js');
       return (require('./mcp') as typeof Mcp).runMcpCommand(rest, io); // the MCP SDK loads only for this command
@@ -123,8 +130,12 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
   }
 }
 
-// Runs only as the dist/cli.js entry, not when a test bundle imports runCli.
-if (require.main === module && /cli\.js$/.test(process.argv[1] ?? '')) {
+/**
+ * Runs the process's command line (process.argv) as `devindex` does. dist/cli.js runs it when it is the main
+ * module; the MCP launcher (src/mcpSetup/launcher.ts) requires dist/cli.js and calls it, so the newest build
+ * runs in the launcher's own process.
+ */
+export function runAsEntry(): void {
   // V8's compiled code of the command bundles is kept between runs in the user's cache folder (Node 22.1+'s
   // own cache; on Node 20 the bundle is loaded by `bundle` below), so a spawned `devindex mcp` does not
   // compile its bundle again. Before any command loads.
@@ -152,3 +163,6 @@ if (require.main === module && /cli\.js$/.test(process.argv[1] ?? '')) {
     (e: unknown) => { fail(processIo, e); process.exitCode = EXIT_FAILURE; },
   );
 }
+
+// Runs only as the dist/cli.js entry, not when a test bundle imports runCli.
+if (require.main === module && /cli\.js$/.test(process.argv[1] ?? '')) runAsEntry();

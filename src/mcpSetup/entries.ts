@@ -1,10 +1,12 @@
-// What "Set Up MCP for Another Agent…" writes or shows, per client: the server entry that runs the
-// bundled CLI (`node <absolute dist/cli.js> mcp`), the editor's proxy, certificate and plain-http
-// settings in its environment, and the API key ONLY by reference: the client's own secret input (VS
-// Code's mcp.json `inputs` with `password: true`) or an environment variable the client expands.
-// The key itself is never an argument here. Pure and vscode-free (unit-tested).
+// What "Set Up MCP for Another Agent…" and `devindex setup mcp` write or show, per client: the server entry
+// that runs the launcher (src/mcpSetup/launcher.ts: a file in a stable place that starts the newest installed
+// build, so the entry outlives updates), the editor's proxy, certificate and plain-http settings in its
+// environment, and the API key ONLY by reference: the client's own secret input (VS Code's mcp.json `inputs`
+// with `password: true`) or an environment variable the client expands. The key itself is never an argument
+// here. Pure and vscode-free (unit-tested).
 
-export type SetupClient = 'vscode' | 'claude' | 'cursor' | 'generic';
+export const SETUP_CLIENTS = ['vscode', 'cursor', 'windsurf', 'claude-desktop', 'claude', 'generic'] as const;
+export type SetupClient = (typeof SETUP_CLIENTS)[number];
 
 export const SERVER_NAME = 'devindex';
 export const KEY_ENV = 'DEVINDEX_API_KEY';
@@ -55,14 +57,21 @@ export function serverEnv(net: EditorNetwork): { env: Record<string, string>; no
   return { env, notes };
 }
 
-export interface SetupInput { client: SetupClient; node: string; cli: string; network: EditorNetwork }
+/** How the entry starts the server: the launcher (or, for a test, any command) and its arguments before `mcp`. */
+export interface Launch { command: string; args: string[] }
+
+export interface SetupInput { client: SetupClient; launch: Launch; network: EditorNetwork }
 
 export interface SetupEntry {
   client: SetupClient;
+  /** The object that holds the servers in the client's file (`servers` for VS Code, else `mcpServers`); none for generic. */
+  container: 'servers' | 'mcpServers';
+  /** The server object (what goes under `<container>.devindex`). */
+  server: Record<string, unknown>;
+  /** VS Code's password input that the server's env names (`inputs`, matched by id). */
+  input?: { type: 'promptString'; id: string; description: string; password: true };
   /** What to put in the client's file (or show), as JSON text. */
   json: string;
-  /** The object merged into the client's file (`servers` / `mcpServers` and, for VS Code, `inputs`). */
-  merge: Record<string, unknown>;
   /** A command line that adds it (Claude Code), when the client has one. */
   command?: string;
   /** How the key gets to the server, in words. */
@@ -74,77 +83,44 @@ function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The entry for one client. */
-export function setupEntry(i: SetupInput): SetupEntry {
+/** The entry for one client. `scope` only changes Claude Code's command (`--scope project` writes the project's .mcp.json). */
+export function setupEntry(i: SetupInput, scope: 'user' | 'project' = 'user'): SetupEntry {
   const { env, notes } = serverEnv(i.network);
-  const args = [i.cli, 'mcp'];
+  const command = i.launch.command;
+  const args = [...i.launch.args, 'mcp'];
+  const shown = (container: SetupEntry['container'], server: Record<string, unknown>, extra: Record<string, unknown> = {}): string =>
+    JSON.stringify({ [container]: { [SERVER_NAME]: server }, ...extra }, null, 2);
   switch (i.client) {
     case 'vscode': {
-      const server = { type: 'stdio', command: i.node, args, env: { [KEY_ENV]: `\${input:${KEY_INPUT_ID}}`, ...env } };
-      const inputs = [{ type: 'promptString', id: KEY_INPUT_ID, description: 'Developer Index API key (leave empty to search without one)', password: true }];
-      const merge = { servers: { [SERVER_NAME]: server }, inputs };
-      return { client: i.client, merge, json: JSON.stringify(merge, null, 2), keyWords: 'VS Code asks for the key once (a password input) and keeps it in its secret storage.', notes };
+      const server = { type: 'stdio', command, args, env: { [KEY_ENV]: `\${input:${KEY_INPUT_ID}}`, ...env } };
+      const input = { type: 'promptString' as const, id: KEY_INPUT_ID, description: 'Developer Index API key (leave empty to search without one)', password: true as const };
+      return { client: i.client, container: 'servers', server, input, json: shown('servers', server, { inputs: [input] }),
+        keyWords: 'VS Code asks for the key once (a password input) and keeps it in its secret storage.', notes };
     }
     case 'cursor': {
-      const merge = { mcpServers: { [SERVER_NAME]: { command: i.node, args, env: { [KEY_ENV]: `\${env:${KEY_ENV}}`, ...env } } } };
-      return { client: i.client, merge, json: JSON.stringify(merge, null, 2), keyWords: `Cursor reads the key from the ${KEY_ENV} environment variable when it starts the server.`, notes };
+      const server = { command, args, env: { [KEY_ENV]: `\${env:${KEY_ENV}}`, ...env } };
+      return { client: i.client, container: 'mcpServers', server, json: shown('mcpServers', server), keyWords: `Cursor reads the key from the ${KEY_ENV} environment variable when it starts the server.`, notes };
+    }
+    case 'windsurf': {
+      const server = { command, args, env: { [KEY_ENV]: `\${env:${KEY_ENV}}`, ...env } };
+      return { client: i.client, container: 'mcpServers', server, json: shown('mcpServers', server), keyWords: `Windsurf reads the key from the ${KEY_ENV} environment variable when it starts the server.`, notes };
+    }
+    case 'claude-desktop': {
+      // Claude Desktop expands no variables in its file and starts servers with a few variables only (PATH, HOME):
+      // a key could reach the server only written into the file, which this never does.
+      const server = { command, args, ...(Object.keys(env).length ? { env } : {}) };
+      return { client: i.client, container: 'mcpServers', server, json: shown('mcpServers', server),
+        keyWords: 'Claude Desktop cannot take the key by reference (it expands no variables), so the server searches without a key; agent jobs need one: use Claude Code, Cursor or VS Code for those.', notes };
     }
     case 'claude': {
-      const entry = { type: 'stdio', command: i.node, args, env: { [KEY_ENV]: `\${${KEY_ENV}}`, ...env } };
-      const merge = { mcpServers: { [SERVER_NAME]: entry } };
-      const command = `claude mcp add-json ${SERVER_NAME} ${shellQuote(JSON.stringify(entry))}`;
-      return { client: i.client, merge, json: JSON.stringify(merge, null, 2), command, keyWords: `Claude Code expands \${${KEY_ENV}} from its environment: export ${KEY_ENV} before starting it.`, notes };
+      const server = { type: 'stdio', command, args, env: { [KEY_ENV]: `\${${KEY_ENV}}`, ...env } };
+      const line = `claude mcp add-json --scope ${scope} ${SERVER_NAME} ${shellQuote(JSON.stringify(server))}`;
+      return { client: i.client, container: 'mcpServers', server, json: shown('mcpServers', server), command: line,
+        keyWords: `Claude Code expands \${${KEY_ENV}} from its environment: export ${KEY_ENV} before starting it.`, notes };
     }
     default: {
-      const merge = { command: i.node, args, env };
-      return { client: 'generic', merge, json: JSON.stringify(merge, null, 2), keyWords: `Set ${KEY_ENV} in the server's environment (search works without it; agent jobs need it).`, notes };
+      const server = { command, args, env };
+      return { client: 'generic', container: 'mcpServers', server, json: JSON.stringify(server, null, 2), keyWords: `Set ${KEY_ENV} in the server's environment (search works without it; agent jobs need it).`, notes };
     }
   }
-}
-
-/** JSON with comments and trailing commas (as VS Code and Cursor allow in mcp.json) read as plain JSON, or undefined. */
-export function parseJsonc(text: string): unknown {
-  let out = '';
-  let i = 0;
-  let inString = false;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (inString) {
-      out += c;
-      if (c === '\\') { out += text[i + 1] ?? ''; i += 2; continue; }
-      if (c === '"') inString = false;
-      i++;
-    } else if (c === '"') { inString = true; out += c; i++; }
-    else if (c === '/' && text[i + 1] === '/') { while (i < text.length && text[i] !== '\n') i++; }
-    else if (c === '/' && text[i + 1] === '*') { const end = text.indexOf('*/', i + 2); i = end < 0 ? text.length : end + 2; }
-    else { out += c; i++; }
-  }
-  try {
-    return out.trim() ? JSON.parse(out.replace(/,(\s*[}\]])/g, '$1')) : {};
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The client's file with the entry merged in: the devindex server replaced, other servers and inputs
- * kept; undefined when the existing text cannot be read as JSON (then the entry is shown instead).
- */
-export function mergeInto(existing: string | undefined, entry: SetupEntry): string | undefined {
-  const base = existing === undefined ? {} : parseJsonc(existing);
-  if (!base || typeof base !== 'object' || Array.isArray(base)) return undefined;
-  const out = { ...(base as Record<string, unknown>) };
-  for (const [k, v] of Object.entries(entry.merge)) {
-    if (k === 'inputs' && Array.isArray(v)) {
-      const old = Array.isArray(out.inputs) ? (out.inputs as Array<{ id?: unknown }>) : [];
-      const ids = new Set(v.map((x: { id?: unknown }) => x.id));
-      out.inputs = [...old.filter((x) => !ids.has(x?.id)), ...v];
-    } else if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const old = out[k] && typeof out[k] === 'object' && !Array.isArray(out[k]) ? (out[k] as Record<string, unknown>) : {};
-      out[k] = { ...old, ...(v as Record<string, unknown>) };
-    } else {
-      out[k] = v;
-    }
-  }
-  return `${JSON.stringify(out, null, 2)}\n`;
 }

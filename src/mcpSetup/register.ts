@@ -1,47 +1,53 @@
-// "Developer Index: Set Up MCP for Another Agent…" (devIndex.mcp.setup) and, where VS Code lets an
-// extension define MCP servers (feature-detected), `devindex mcp` offered to VS Code's agent mode
-// without any file. Activation bundle: vscode and node:path only; node:fs/promises and node:os are required
-// when the command runs, so that activation does not load them. The key never goes into a file: the
-// entries name it by reference (src/mcpSetup/entries.ts); the server VS Code starts from the provider
-// gets it in memory from the key store when it starts.
-import type * as FsPromises from 'node:fs/promises';
+// "Developer Index: Set Up MCP for Another Agent…" (devIndex.mcp.setup), "Add Agent Rules for Developer
+// Index…" (devIndex.mcp.setupRules), the MCP launcher kept in the extension's global storage (refreshed on
+// activation; entries of older versions that point into a removed extension folder are repaired), and, where
+// VS Code lets an extension define MCP servers (feature-detected), `devindex mcp` offered to VS Code's agent
+// mode without any file. Activation bundle: vscode, node:path, node:fs and the launcher's text only; files
+// are edited through dist/cli-setup.js (jsonc-parser), loaded when an edit is due (setupLoader.ts). The key
+// never goes into a file: the entries name it by reference (src/mcpSetup/entries.ts); the server VS Code
+// starts from the provider gets it in memory from the key store when it starts.
 import type * as Os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { config } from '../config';
-import { KEY_ENV, mergeInto, serverEnv, setupEntry, type EditorNetwork, type SetupClient, type SetupEntry } from './entries';
+import { log } from '../log';
+import { knownFiles } from './clientFiles';
+import { KEY_ENV, serverEnv, type EditorNetwork, type Launch, type SetupClient, type SetupEntry } from './entries';
+import { readUserFile, stalePaths } from './files';
+import { LAUNCHER_JS, LAUNCHER_SH, launcherStamp, launchFor, scanFor, type LauncherTargets } from './launcherStamp';
+import { RULE_FILES, RULE_LABELS, RULE_TARGETS, type RuleTarget } from './rules';
+import { setupKit } from './setupLoader';
 
-const fs = (): typeof FsPromises => require('node:fs/promises') as typeof FsPromises;
 const os = (): typeof Os => require('node:os') as typeof Os;
 
 export const SETUP_COMMAND = 'devIndex.mcp.setup';
+export const RULES_COMMAND = 'devIndex.mcp.setupRules';
 export const PROVIDER_ID = 'devindex.mcp';
 
-/** What the flow asks the user, and where it writes: the real UI and files, or a test's answers. */
+type Scope = 'workspace' | 'user';
+
+/** What the flow asks the user: the real UI, or a test's answers. */
 export interface SetupUi {
   pickClient(): Promise<SetupClient | undefined>;
-  pickScope(): Promise<'workspace' | 'user' | undefined>;
+  pickScope(client: SetupClient): Promise<Scope | undefined>;
   /** 'write' after the user confirmed; 'show' to see the entry instead. */
   confirm(target: string, entry: SetupEntry): Promise<'write' | 'show' | undefined>;
   show(text: string): Promise<void>;
   info(message: string): void;
 }
 
-export interface SetupFiles {
-  read(file: string): Promise<string | undefined>;
-  write(file: string, text: string): Promise<void>;
-}
-
-export interface SetupResult { client: SetupClient; action: 'written' | 'shown' | 'cancelled'; file?: string; text?: string }
+export interface SetupResult { client: SetupClient; action: 'written' | 'unchanged' | 'shown' | 'cancelled'; file?: string; text?: string; reason?: string }
 
 /** Command arguments a test (or a walkthrough) passes to skip the pickers; nothing here can name a file. */
-export interface SetupArgs { client?: SetupClient; scope?: 'workspace' | 'user'; answer?: 'write' | 'show' }
+export interface SetupArgs { client?: SetupClient; scope?: Scope; answer?: 'write' | 'show' }
 
 const CLIENTS: Array<{ id: SetupClient; label: string; detail: string }> = [
   { id: 'vscode', label: 'VS Code (mcp.json)', detail: 'Writes the server to this workspace\'s .vscode/mcp.json or your user mcp.json; VS Code asks for the key as a password.' },
   { id: 'claude', label: 'Claude Code', detail: 'Shows the entry and the `claude mcp add-json` command; the key comes from DEVINDEX_API_KEY.' },
-  { id: 'cursor', label: 'Cursor', detail: 'Writes ~/.cursor/mcp.json; the key comes from DEVINDEX_API_KEY.' },
+  { id: 'cursor', label: 'Cursor', detail: 'Writes ~/.cursor/mcp.json or this workspace\'s .cursor/mcp.json; the key comes from DEVINDEX_API_KEY.' },
+  { id: 'windsurf', label: 'Windsurf', detail: 'Writes ~/.codeium/windsurf/mcp_config.json; the key comes from DEVINDEX_API_KEY.' },
+  { id: 'claude-desktop', label: 'Claude Desktop', detail: 'Writes claude_desktop_config.json; it cannot take a key by reference, so it searches without one.' },
   { id: 'generic', label: 'Another MCP client (stdio)', detail: 'Shows the command, arguments and environment to enter.' },
 ];
 
@@ -62,34 +68,57 @@ function userMcpJson(context: vscode.ExtensionContext): string {
   return path.join(path.dirname(path.dirname(context.globalStorageUri.fsPath)), 'mcp.json');
 }
 
-function targetFile(context: vscode.ExtensionContext, client: SetupClient, scope: 'workspace' | 'user'): string | undefined {
-  if (client === 'cursor') return path.join(os().homedir(), '.cursor', 'mcp.json');
-  if (client !== 'vscode') return undefined;
+function targetFile(context: vscode.ExtensionContext, client: SetupClient, scope: Scope): string | undefined {
   const folder = vscode.workspace.workspaceFolders?.[0];
-  return scope === 'workspace' && folder ? path.join(folder.uri.fsPath, '.vscode', 'mcp.json') : userMcpJson(context);
+  const home = os().homedir();
+  switch (client) {
+    case 'vscode': return scope === 'workspace' && folder ? path.join(folder.uri.fsPath, '.vscode', 'mcp.json') : userMcpJson(context);
+    case 'cursor': return scope === 'workspace' && folder ? path.join(folder.uri.fsPath, '.cursor', 'mcp.json') : path.join(home, '.cursor', 'mcp.json');
+    case 'windsurf': return path.join(home, '.codeium', 'windsurf', 'mcp_config.json');
+    case 'claude-desktop': {
+      const base = process.platform === 'win32' ? process.env.APPDATA || path.join(home, 'AppData', 'Roaming')
+        : process.platform === 'darwin' ? path.join(home, 'Library', 'Application Support') : process.env.XDG_CONFIG_HOME || path.join(home, '.config');
+      return path.join(base, 'Claude', 'claude_desktop_config.json');
+    }
+    default: return undefined;
+  }
+}
+
+/** Where the launcher lives: the extension's global storage, which outlives its versions. */
+function launcherDir(context: vscode.ExtensionContext): string {
+  return context.globalStorageUri.fsPath;
+}
+
+/** Whether the launcher in `dir` is the one these targets need (its first line, and the sh launcher beside it). */
+function launcherCurrent(dir: string, targets: LauncherTargets): boolean {
+  const r = readUserFile(path.join(dir, LAUNCHER_JS));
+  if (r.kind !== 'text' || r.text.split('\n', 1)[0] !== launcherStamp(targets)) return false;
+  return process.platform === 'win32' || readUserFile(path.join(dir, LAUNCHER_SH)).kind === 'text';
+}
+
+/** Writes (or refreshes) the launcher when it is not current, and returns how an entry runs it. */
+export function ensureLauncher(context: vscode.ExtensionContext, o: { cli?: string; dir?: string } = {}): Launch {
+  const cli = o.cli ?? cliPath(context);
+  const dir = o.dir ?? launcherDir(context);
+  const targets: LauncherTargets = { scan: scanFor(cli, path.sep as '/' | '\\'), fallback: cli };
+  if (!launcherCurrent(dir, targets)) setupKit().installLauncher(dir, targets);
+  return launchFor(dir, process.platform, path.join);
 }
 
 function shownText(entry: SetupEntry, why?: string): string {
-  const lines = [
-    ...(why ? [`// ${why}`] : []),
-    `// Developer Index MCP server for ${CLIENTS.find((c) => c.id === entry.client)?.label ?? entry.client}.`,
-    `// The key: ${entry.keyWords}`,
-    ...entry.notes.map((n) => `// ${n}`),
-    ...(entry.command ? ['// Add it with:', `//   ${entry.command}`, '// or put this in the project\'s .mcp.json:'] : []),
-    entry.json,
-  ];
-  return `${lines.join('\n')}\n`;
+  return setupKit().entryText(entry, { comment: '// ', ...(why ? { why } : {}) });
 }
 
 /** The setup flow: pick a client, build its entry, and write it (after the user confirms) or show it. */
-export async function runSetup(context: vscode.ExtensionContext, ui: SetupUi, files: SetupFiles, network: EditorNetwork = editorNetwork()): Promise<SetupResult> {
+export async function runSetup(context: vscode.ExtensionContext, ui: SetupUi, network: EditorNetwork = editorNetwork()): Promise<SetupResult> {
   const client = await ui.pickClient();
   if (!client) return { client: 'generic', action: 'cancelled' };
-  const entry = setupEntry({ client, node: 'node', cli: cliPath(context), network });
-  const canWrite = client === 'vscode' || client === 'cursor';
-  const scope = client === 'vscode' && vscode.workspace.workspaceFolders?.length ? await ui.pickScope() : 'user';
+  const hasFolder = !!vscode.workspace.workspaceFolders?.length;
+  const scope = (client === 'vscode' || client === 'cursor') && hasFolder ? await ui.pickScope(client) : 'user';
   if (!scope) return { client, action: 'cancelled' };
-  const file = canWrite ? targetFile(context, client, scope) : undefined;
+  const kit = setupKit();
+  const entry = kit.setupEntry({ client, launch: ensureLauncher(context), network }, scope === 'workspace' ? 'project' : 'user');
+  const file = targetFile(context, client, scope);
   if (!file) {
     const text = shownText(entry);
     await ui.show(text);
@@ -97,15 +126,21 @@ export async function runSetup(context: vscode.ExtensionContext, ui: SetupUi, fi
   }
   const answer = await ui.confirm(file, entry);
   if (!answer) return { client, action: 'cancelled' };
-  const merged = mergeInto(await files.read(file), entry);
-  if (answer === 'show' || merged === undefined) {
-    const text = shownText(entry, merged === undefined ? `${file} is not plain JSON, so it was left as it is: add this entry by hand.` : undefined);
+  if (answer === 'show') {
+    const text = shownText(entry);
     await ui.show(text);
     return { client, action: 'shown', file, text };
   }
-  await files.write(file, merged);
-  ui.info(`Developer Index MCP server added to ${file}. ${entry.keyWords}`);
-  return { client, action: 'written', file, text: merged };
+  const r = kit.writeEntry(file, entry);
+  if (r.action === 'refused') {
+    const text = shownText(entry, `${file} was left as it is: ${r.reason}. Add this entry by hand.`);
+    await ui.show(text);
+    return { client, action: 'shown', file, text, reason: r.reason };
+  }
+  ui.info(r.action === 'written'
+    ? `Developer Index MCP server added to ${file}. ${entry.keyWords}`
+    : `${file} already has this Developer Index MCP server entry. ${entry.keyWords}`);
+  return { client, action: r.action, file, text: r.text };
 }
 
 function realUi(args: SetupArgs): SetupUi {
@@ -113,14 +148,14 @@ function realUi(args: SetupArgs): SetupUi {
     pickClient: async () => args.client ?? (await vscode.window.showQuickPick(CLIENTS.map((c) => ({ label: c.label, detail: c.detail, id: c.id })), {
       title: 'Set Up MCP for Another Agent', placeHolder: 'Which client should run the Developer Index MCP server?',
     }))?.id,
-    pickScope: async () => args.scope ?? (await vscode.window.showQuickPick([
-      { label: 'This workspace', detail: '.vscode/mcp.json in the first workspace folder', id: 'workspace' as const },
-      { label: 'All workspaces', detail: 'your user mcp.json', id: 'user' as const },
-    ], { title: 'Where should VS Code find the server?' }))?.id,
+    pickScope: async (client) => args.scope ?? (await vscode.window.showQuickPick([
+      { label: 'This workspace', detail: client === 'cursor' ? '.cursor/mcp.json in the first workspace folder' : '.vscode/mcp.json in the first workspace folder', id: 'workspace' as const },
+      { label: 'All workspaces', detail: client === 'cursor' ? '~/.cursor/mcp.json' : 'your user mcp.json', id: 'user' as const },
+    ], { title: 'Where should the client find the server?' }))?.id,
     confirm: async (target, entry) => {
       if (args.answer) return args.answer;
       const pick = await vscode.window.showInformationMessage(`Add the Developer Index MCP server to ${target}?`,
-        { modal: true, detail: `The entry runs the bundled CLI with node. ${entry.keyWords} The key is not written to the file.` },
+        { modal: true, detail: `Only the devindex entry changes; the rest of the file (comments, other servers) stays as it is. The entry runs a launcher in this extension's storage that starts the newest installed version. ${entry.keyWords} The key is not written to the file.` },
         'Write', 'Show Instead');
       return pick === 'Write' ? 'write' : pick === 'Show Instead' ? 'show' : undefined;
     },
@@ -132,13 +167,62 @@ function realUi(args: SetupArgs): SetupUi {
   };
 }
 
-const realFiles: SetupFiles = {
-  read: async (file) => { try { return await fs().readFile(file, 'utf8'); } catch { return undefined; } },
-  write: async (file, text) => {
-    await fs().mkdir(path.dirname(file), { recursive: true });
-    await fs().writeFile(file, text, 'utf8');
-  },
-};
+export interface MaintainResult { launch: Launch; repaired: Array<{ file: string; servers: string[] }>; problems: Array<{ file: string; reason: string }>; notice?: string }
+
+/**
+ * On activation: the launcher is refreshed, and entries that an older version wrote (`node <extension
+ * folder>/dist/cli.js mcp`, a folder an update removed) are pointed at it, with one notice naming the files.
+ * Files are only read here; dist/cli-setup.js is loaded only when one needs repair.
+ */
+export async function maintainEntries(context: vscode.ExtensionContext, o: { cli?: string; dir?: string; notify?: (m: string) => void } = {}): Promise<MaintainResult> {
+  const launch = ensureLauncher(context, o);
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const files = [userMcpJson(context), ...knownFiles({ platform: process.platform, home: os().homedir(), env: process.env, cwd: folders[0] ?? '' }, folders)];
+  const repaired: MaintainResult['repaired'] = [];
+  const problems: MaintainResult['problems'] = [];
+  for (const file of [...new Set(files)]) {
+    const r = readUserFile(file);
+    if (r.kind !== 'text' || stalePaths(r.text).length === 0) continue;
+    try {
+      const done = setupKit().repairFile(file, launch);
+      if (done.repaired.length) repaired.push({ file, servers: done.repaired });
+      else if (done.reason) problems.push({ file, reason: done.reason });
+    } catch (e) {
+      problems.push({ file, reason: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  for (const p of problems) log().warn(`MCP entry in ${p.file} points into a removed extension folder but was not repaired: ${p.reason}`);
+  if (!repaired.length) return { launch, repaired, problems };
+  const notice = `Developer Index updated the MCP server entry in ${repaired.map((r) => r.file).join(' and ')}: it pointed into an extension folder that an update removed, and now runs a launcher that survives updates.`;
+  (o.notify ?? ((m: string) => { void vscode.window.showInformationMessage(m); }))(notice);
+  log().info(notice);
+  return { launch, repaired, problems, notice };
+}
+
+/** Arguments a test passes to skip the picker; nothing here can name a file. */
+export interface RulesArgs { targets?: RuleTarget[] }
+
+export interface RulesResult { action: 'done' | 'cancelled' | 'no-folder'; results?: Array<{ target: RuleTarget; file: string; action: string; reason?: string }> }
+
+/** Add Agent Rules for Developer Index…: the chosen rules, each in its marked block, in the first workspace folder. */
+export async function runRules(args: RulesArgs = {}): Promise<RulesResult> {
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  if (!folder) {
+    void vscode.window.showInformationMessage('Open a folder first: the agent rules are written into the project.');
+    return { action: 'no-folder' };
+  }
+  const targets = args.targets ?? (await vscode.window.showQuickPick(
+    RULE_TARGETS.map((t) => ({ label: RULE_LABELS[t], description: RULE_FILES[t], picked: true, id: t })),
+    { canPickMany: true, title: 'Add Agent Rules for Developer Index', placeHolder: 'Which agents should be told when to search the developer index?' },
+  ))?.map((p) => p.id);
+  if (!targets?.length) return { action: 'cancelled' };
+  const results = setupKit().writeRules(folder.uri.fsPath, targets);
+  const refused = results.filter((r) => r.action === 'refused');
+  const ok = results.filter((r) => r.action !== 'refused');
+  if (ok.length) void vscode.window.showInformationMessage(`Developer Index rules: ${ok.map((r) => `${RULE_FILES[r.target]} ${r.action === 'written' ? 'written' : 'already up to date'}`).join(', ')}. Only the marked devindex block is ours; text around it is left as it is.`);
+  for (const r of refused) void vscode.window.showWarningMessage(`Developer Index did not change ${r.file}: ${r.reason}.`);
+  return { action: 'done', results };
+}
 
 interface McpApi {
   registerMcpServerDefinitionProvider(id: string, provider: {
@@ -157,10 +241,26 @@ export function mcpServerApi(ns: object): { lm: McpApi; Stdio: StdioDefinitionCl
     ? { lm: lm as McpApi, Stdio: Stdio as StdioDefinitionClass } : undefined;
 }
 
-export function registerMcpSetup(context: vscode.ExtensionContext, o: { keys: ApiKeyStore }): void {
-  context.subscriptions.push(vscode.commands.registerCommand(SETUP_COMMAND, (args?: SetupArgs) => runSetup(context, realUi(args ?? {}), realFiles)));
+export interface McpSetupHandle {
+  /** The activation's launcher refresh and repair (started, not awaited, by activation). */
+  maintained: Promise<MaintainResult | undefined>;
+  /** Runs it again (tests: with another build folder or launcher folder). */
+  maintain(o?: { cli?: string; dir?: string; notify?: (m: string) => void }): Promise<MaintainResult>;
+}
+
+export function registerMcpSetup(context: vscode.ExtensionContext, o: { keys: ApiKeyStore }): McpSetupHandle {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(SETUP_COMMAND, (args?: SetupArgs) => runSetup(context, realUi(args ?? {}))),
+    vscode.commands.registerCommand(RULES_COMMAND, (args?: RulesArgs) => runRules(args ?? {})),
+  );
+  // After activation, off its path: a failure here is logged, never in the way.
+  const maintained = new Promise<void>((res) => setTimeout(res, 0)).then(() => maintainEntries(context)).catch((e: unknown) => {
+    log().warn(`MCP launcher refresh failed: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  });
+  const handle: McpSetupHandle = { maintained, maintain: (m) => maintainEntries(context, m) };
   const api = mcpServerApi(vscode);
-  if (!api) return;
+  if (!api) return handle;
   const changed = new vscode.EventEmitter<void>();
   context.subscriptions.push(changed, o.keys.onDidChange(() => changed.fire()), vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('devIndex') || e.affectsConfiguration('http')) changed.fire();
@@ -177,4 +277,5 @@ export function registerMcpSetup(context: vscode.ExtensionContext, o: { keys: Ap
       return server;
     },
   }));
+  return handle;
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 export const NOT_IN_BROWSER = {
   'devIndex.deps.searchTerminalSelection': 'the terminal needs a local process',
   'devIndex.mcp.setup': 'an MCP server is the devindex command line running as a local process',
+  'devIndex.mcp.setupRules': 'the rules are written into the project\'s files, which a browser extension cannot write atomically',
   'devIndex.diagnose': 'the connection diagnosis probes DNS, TCP and TLS from Node, which a browser does not allow (the browser\'s developer tools, Network tab, show why a request failed)',
   'devIndex.reportIssue': 'the report carries the connection diagnosis, which needs Node\'s network probes; report from desktop VS Code, or describe the problem on the issue tracker',
 } as const;

@@ -356,6 +356,7 @@ describe('the web extension in a chromium Web Worker (fetch, CORS, workspace.fs)
     for (const [command, title, why] of [
       ['devIndex.deps.searchTerminalSelection', 'Search Developer Index for Selection', /the terminal needs a local process/],
       ['devIndex.mcp.setup', 'Set Up MCP for Another Agent…', /the devindex command line running as a local process/],
+      ['devIndex.mcp.setupRules', 'Add Agent Rules for Developer Index…', /project's files, which a browser extension cannot write atomically/],
       ['devIndex.diagnose', 'Diagnose Connection', /DNS, TCP and TLS/],
       ['devIndex.reportIssue', 'Report an Issue…', /Node's network probes/],
     ] as const) {

@@ -168,6 +168,6 @@ test('the bundle names main.ts loads are the ones scripts/build.mjs writes', () 
   const build = readFileSync(join(root, 'scripts', 'build.mjs'), 'utf8');
   const loaded = [...main.matchAll(/bundle\('(cli-[a-z]+\.js)'\)/g)].map((m) => m[1]).sort();
   const built = [...(/const CLI_COMMANDS = \{([^}]*)\}/.exec(build)?.[1] ?? '').matchAll(/'\.\/(cli-[a-z]+\.js)'/g)].map((m) => m[1]).sort();
-  assert.equal(loaded.length, 5);
+  assert.equal(loaded.length, 6);
   assert.deepEqual(loaded, built);
 });

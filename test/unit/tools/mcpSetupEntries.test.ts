@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mergeInto, parseJsonc, serverEnv, setupEntry, type SetupClient } from '../../../src/mcpSetup/entries';
+import { SETUP_CLIENTS, serverEnv, setupEntry } from '../../../src/mcpSetup/entries';
 
-const CLI = '/opt/ext/dist/cli.js';
+const LAUNCH = { command: '/home/u/.config/devindex/devindex-mcp', args: [] };
 const NET = {
   baseUrl: 'http://127.0.0.1:8080', proxy: 'http://user:secret@proxy.corp:3128', noProxy: ['localhost', '.corp'],
   proxyStrictSSL: false, caFile: '/etc/corp-ca.pem', allowInsecureHttp: true,
 };
 
 describe('MCP setup entries', () => {
-  it('every client gets node + the absolute CLI path + mcp, the editor\'s network settings, and the key only by reference', () => {
-    for (const client of ['vscode', 'claude', 'cursor', 'generic'] as SetupClient[]) {
-      const e = setupEntry({ client, node: 'node', cli: CLI, network: NET });
-      assert.ok(e.json.includes(`"${CLI}"`), client);
-      assert.ok(e.json.includes('"mcp"'), client);
+  it('every client gets the launcher + mcp, the editor\'s network settings, and the key only by reference', () => {
+    for (const client of SETUP_CLIENTS) {
+      const e = setupEntry({ client, launch: LAUNCH, network: NET });
+      assert.ok(e.json.includes('"command": "/home/u/.config/devindex/devindex-mcp"'), client);
+      assert.deepEqual((e.server as { args: string[] }).args, ['mcp'], client);
       assert.ok(!e.json.includes('secret'), `${client}: no proxy password`);
       assert.match(e.json, /"HTTPS_PROXY": "http:\/\/proxy\.corp:3128"/);
       assert.match(e.json, /"DEVINDEX_CA_FILE": "\/etc\/corp-ca\.pem"/);
@@ -23,29 +23,30 @@ describe('MCP setup entries', () => {
       assert.match(e.json, /"DEVINDEX_BASE_URL": "http:\/\/127\.0\.0\.1:8080"/);
       assert.ok(e.notes.some((n) => /user name and password were left out/.test(n)));
     }
-    const vs = setupEntry({ client: 'vscode', node: 'node', cli: CLI, network: {} });
+    const vs = setupEntry({ client: 'vscode', launch: LAUNCH, network: {} });
+    assert.equal(vs.container, 'servers');
     assert.match(vs.json, /"DEVINDEX_API_KEY": "\$\{input:devindex-api-key\}"/);
-    assert.match(vs.json, /"password": true/);
-    assert.match(setupEntry({ client: 'cursor', node: 'node', cli: CLI, network: {} }).json, /"DEVINDEX_API_KEY": "\$\{env:DEVINDEX_API_KEY\}"/);
-    const claude = setupEntry({ client: 'claude', node: 'node', cli: CLI, network: {} });
+    assert.deepEqual(vs.input, { type: 'promptString', id: 'devindex-api-key', description: 'Developer Index API key (leave empty to search without one)', password: true });
+    for (const c of ['cursor', 'windsurf'] as const) {
+      const e = setupEntry({ client: c, launch: LAUNCH, network: {} });
+      assert.equal(e.container, 'mcpServers');
+      assert.match(e.json, /"DEVINDEX_API_KEY": "\$\{env:DEVINDEX_API_KEY\}"/, c);
+    }
+    const desktop = setupEntry({ client: 'claude-desktop', launch: LAUNCH, network: {} });
+    assert.ok(!desktop.json.includes('DEVINDEX_API_KEY'), 'Claude Desktop expands nothing: no key reference that would be sent as text');
+    assert.match(desktop.keyWords, /searches without a key/);
+    const claude = setupEntry({ client: 'claude', launch: LAUNCH, network: {} });
     assert.match(claude.json, /"DEVINDEX_API_KEY": "\$\{DEVINDEX_API_KEY\}"/);
-    assert.match(claude.command!, /^claude mcp add-json devindex '\{"type":"stdio","command":"node","args":\["\/opt\/ext\/dist\/cli\.js","mcp"\]/);
+    assert.equal(claude.command, `claude mcp add-json --scope user devindex '{"type":"stdio","command":"/home/u/.config/devindex/devindex-mcp","args":["mcp"],"env":{"DEVINDEX_API_KEY":"\${DEVINDEX_API_KEY}"}}'`);
+    assert.match(setupEntry({ client: 'claude', launch: LAUNCH, network: {} }, 'project').command!, /^claude mcp add-json --scope project devindex /);
+    // Windows: node runs the JavaScript launcher; its path stays one argument before mcp.
+    const win = setupEntry({ client: 'cursor', launch: { command: 'node', args: ['C:\\Users\\A B\\AppData\\Roaming\\devindex\\devindex-mcp.cjs'] }, network: {} });
+    assert.deepEqual((win.server as { args: string[] }).args, ['C:\\Users\\A B\\AppData\\Roaming\\devindex\\devindex-mcp.cjs', 'mcp']);
     assert.equal(serverEnv({ baseUrl: 'https://api.firecrawl.dev' }).env.DEVINDEX_BASE_URL, undefined, 'the default address is not written');
   });
 
-  it('merging keeps other servers and inputs, replaces ours, and refuses a file it cannot read', () => {
-    const e = setupEntry({ client: 'vscode', node: 'node', cli: CLI, network: {} });
-    const existing = `{
-      // mine
-      "servers": { "other": { "command": "x" }, "devindex": { "command": "old" } },
-      "inputs": [ { "id": "other-key", "type": "promptString" }, ],
-    }`;
-    const merged = JSON.parse(mergeInto(existing, e)!) as { servers: Record<string, { command: string }>; inputs: Array<{ id: string }> };
-    assert.equal(merged.servers.other!.command, 'x');
-    assert.equal(merged.servers.devindex!.command, 'node');
-    assert.deepEqual(merged.inputs.map((i) => i.id), ['other-key', 'devindex-api-key']);
-    assert.equal(mergeInto('{ not json', e), undefined);
-    assert.deepEqual(parseJsonc('{"a": "// not a comment", /* c */ "b": [1,],}'), { a: '// not a comment', b: [1] });
-    assert.ok(mergeInto(undefined, e)!.endsWith('\n'));
+  it('a shell-quoted Claude Code command survives a quote in a path', () => {
+    const e = setupEntry({ client: 'claude', launch: { command: "/home/o'brien/.config/devindex/devindex-mcp", args: [] }, network: {} });
+    assert.ok(e.command!.includes(`o'\\''brien`), e.command);
   });
 });
