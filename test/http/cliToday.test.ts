@@ -76,7 +76,7 @@ describe('devindex agent: threads, chat answers and approvals (production wire)'
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /paid calls: +2 paid calls, 30 credits/);
     assert.match(r.out, /skipped: +\S.* was skipped: its data terms \(version \S+\) are not accepted/);
-    assert.match(r.out, /  terms: https:\/\/\S+\n  to include it next time: accept its terms there, or start with --on-terms ask/);
+    assert.match(r.out, / {2}terms: https:\/\/\S+\n {2}to include it next time: accept its terms there, or start with --on-terms ask/);
   });
 
   test('terms: status says so first even though the turn completed; --approve without --accept-terms is exit 2, with it the terms are accepted, then approved', async () => {
