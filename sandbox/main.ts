@@ -1,6 +1,6 @@
 // `node dist/sandbox.js [--port N] [--key K]... [--faults] [--corpus DIR] [--rate-limit N]
 // [--keyless-rate-limit N] [--agent-speed N] [--wire production|spec] [--keyless-daily N] [--keyless-retry-after]
-// [--license-keyless] [--passage-budget N] [--threads-disabled] [--deprecated PATH]...`: see sandbox/README.md.
+// [--license-keyed] [--license-keyless] [--passage-budget N] [--threads-disabled] [--deprecated PATH]...`: see sandbox/README.md.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { startSandbox, type SandboxOptions } from './server';
@@ -25,12 +25,13 @@ async function main(): Promise<void> {
         corpus: { type: 'string' }, 'rate-limit': { type: 'string' }, 'keyless-rate-limit': { type: 'string' },
         'agent-speed': { type: 'string' }, wire: { type: 'string' }, help: { type: 'boolean', short: 'h' },
         'keyless-daily': { type: 'string' }, 'keyless-retry-after': { type: 'boolean' }, 'license-keyless': { type: 'boolean' },
+        'license-keyed': { type: 'boolean' },
         'passage-budget': { type: 'string' }, 'threads-disabled': { type: 'boolean' }, deprecated: { type: 'string', multiple: true },
       },
     });
     if (values.help) {
       console.log('usage: sandbox [--port N] [--key K]... [--faults] [--corpus DIR] [--rate-limit N] [--keyless-rate-limit N] [--agent-speed N] [--wire production|spec]'
-        + ' [--keyless-daily N] [--keyless-retry-after] [--license-keyless] [--passage-budget N] [--threads-disabled] [--deprecated PATH]...');
+        + ' [--keyless-daily N] [--keyless-retry-after] [--license-keyed] [--license-keyless] [--passage-budget N] [--threads-disabled] [--deprecated PATH]...');
       return;
     }
     const port = num('port', values.port, 0) ?? DEFAULT_PORT;
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
       agentSpeed: num('agent-speed', values['agent-speed'], 0),
       keylessDaily: num('keyless-daily', values['keyless-daily'], 0),
       keylessRetryAfterHeader: values['keyless-retry-after'] ?? false,
+      licenseKeyed: values['license-keyed'] === true,
       licenseKeyless: values['license-keyless'] === true,
       passageBudget: num('passage-budget', values['passage-budget'], 1),
       threadsDisabled: values['threads-disabled'] ?? false,

@@ -23,9 +23,12 @@ export interface SandboxOptions {
   /** The keyless quota's 429 also sends `Retry-After`, as some deployments do (default false: the body only). */
   keylessRetryAfterHeader?: boolean;
   /**
-   * Production wire: whether keyless callers get `license` on results. Default true (as before, and what
-   * the client suites expect); `false` is production's behaviour from late August 2026: licenses for keyed callers only.
+   * Production wire: whether keyed callers' teams have the license flag, so their results carry `license`
+   * (default false: production sends `license` only to teams with the flag, and a new team has none).
+   * Keys issued with `withoutLicense` never get it.
    */
+  licenseKeyed?: boolean;
+  /** Production wire: whether keyless callers get `license` on results too (default false, as production). */
   licenseKeyless?: boolean;
   /** Production wire: at most this many passages in one response; when it cuts, `passage_budget_applied` says so. */
   passageBudget?: number;
@@ -80,6 +83,8 @@ export const KEYLESS_MESSAGES = {
   off: `Unauthorized: keyless access is not enabled on this server. Create an API key at ${KEYS_PAGE}.`,
   suspicious: `Keyless requests are refused because your IP address looks suspicious (a proxy or VPN). Create an API key at ${KEYS_PAGE} to keep searching.`,
 } as const;
+/** The `documentation_url` of production's JSON 404 (and 405), exactly as its own route tests expect it. */
+export const NOT_FOUND_DOCUMENTATION_URL = 'https://docs.firecrawl.dev/api-reference/introduction';
 /** The relayed 400 of the search back end for `types=web` (no `success`, no `details`). */
 export const WEB_TYPE_ERROR = { code: 'BAD_REQUEST', error: 'unknown type: web (expected doc, issue, pull_request, readme)' } as const;
 /** The request log keeps at most this many bytes of each body; a longer one is logged as `{ cut, bytes, prefix }`. */
@@ -268,7 +273,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     const v = validateSearchRequest(input, wire);
     if (!v.ok) { fail(res, 400, v.failure.error, v.failure.details === undefined ? {} : { details: v.failure.details }); return; }
     send(res, 200, wire === 'production'
-      ? engine.search(v.request, 'production', { license: key !== undefined ? !unlicensed.has(key) : o.licenseKeyless === true, passageBudget: o.passageBudget })
+      ? engine.search(v.request, 'production', { license: key !== undefined ? o.licenseKeyed === true && !unlicensed.has(key) : o.licenseKeyless === true, passageBudget: o.passageBudget })
       : engine.search(v.request));
   }
 
@@ -302,7 +307,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   function notFound(req: IncomingMessage, res: ServerResponse, path: string): void {
     if (wire === 'spec') { fail(res, 404, 'Not Found'); return; }
     fail(res, 404, `${req.method ?? 'GET'} ${path.slice(0, 200)} is not a Firecrawl API endpoint.`,
-      { code: 'NOT_FOUND', documentation_url: 'https://docs.firecrawl.dev' });
+      { code: 'NOT_FOUND', documentation_url: NOT_FOUND_DOCUMENTATION_URL }, { 'x-content-type-options': 'nosniff' });
   }
 
   function route(req: IncomingMessage, res: ServerResponse, url: URL, raw: string, key: string | undefined): void {

@@ -6,34 +6,20 @@ import { bigrams, type Corpus, type CorpusDoc, type RepoInfo } from './corpus';
 import { REPOSITORY_FILTERS, RESULT_TYPES, type ResultType, type SearchRequest } from './params';
 import { processTerm, tokenize } from './text';
 import type { Wire } from '../wire';
+import type {
+  CoverageValue, DeveloperSearchResult, ProductionSearchResponse, ProductionSearchResult, RepoEcho, SourceEcho, SpecSearchResponse,
+  SpecSearchResult, WirePassage,
+} from './wireTypes';
 
-export type CoverageValue = 'ok' | 'degraded' | 'unavailable' | 'skipped';
-export interface SearchResultItem { id: string; type: ResultType; url: string; title?: string; passages: Array<{ text: string }> }
-/** Production's license, in its two forms (the object, or a plain SPDX string during a migration). */
-export type ProductionLicense = { state: 'licensed' | 'known_absent' | 'unknown'; spdx_id: string | null } | string;
+/** A spec-wire result (its passages as the sandbox builds them: text only). */
+export type SearchResultItem = SpecSearchResult & { type: ResultType; passages: Array<{ text: string }> };
+/** Production's license, in its two forms (the object, or a plain SPDX string during a migration): the SDK's. */
+export type ProductionLicense = NonNullable<DeveloperSearchResult['license']>;
 /** A production result: no `type` (the kind is the id prefix), `doc:<url>` ids, passages with `citation_url`. */
-export interface ProductionResultItem {
-  id: string; url: string; title?: string; passages: Array<{ text: string; citation_url: string }>; license?: ProductionLicense;
-}
-export interface ProductionSearchResponseBody {
-  success: true;
-  results: ProductionResultItem[];
-  /** Present when the passage budget cut passages (the number of passages the budget allowed). */
-  passage_budget_applied?: number;
-  repos?: RepoEcho[];
-  sources?: SourceEcho[];
-}
-export type { Wire };
-export interface RepoEcho { repo: string; indexed: boolean; types: { issue: boolean; pullRequest: boolean; readme: boolean } }
-export interface SourceEcho { source: string; indexed: boolean }
-export interface SearchResponseBody {
-  success: true;
-  results: SearchResultItem[];
-  coverage: Record<ResultType, CoverageValue>;
-  reranked: boolean;
-  repos?: RepoEcho[];
-  sources?: SourceEcho[];
-}
+export type ProductionResultItem = ProductionSearchResult & { passages: Array<WirePassage & { citation_url: string }> };
+export type ProductionSearchResponseBody = ProductionSearchResponse & { success: true; results: ProductionResultItem[] };
+export type { Wire, CoverageValue, RepoEcho, SourceEcho };
+export type SearchResponseBody = SpecSearchResponse & { success: true; results: SearchResultItem[] };
 
 /**
  * Production answers some `doc:` ids as opaque hashes (addendum, from late August 2026). The sandbox
@@ -158,9 +144,9 @@ export class SearchEngine {
           left -= n;
           return {
             id: d.type === 'doc' ? (isHashedDoc(d) ? hashedDocId(d.id) : `doc:${d.url}`) : d.id, url: d.url, ...(d.title !== undefined ? { title: d.title } : {}),
-            passages: bestChunks(d, h.terms, n).map((c) => ({ text: d.chunks[c] as string, citation_url: d.citations[c] as string })),
+            passages: bestChunks(d, h.terms, n).map((c) => ({ text: d.chunks[c] as string, citation_url: d.citations[c] as string }) satisfies WirePassage),
             ...(lic !== undefined ? { license: lic } : {}),
-          };
+          } satisfies ProductionResultItem;
         }),
       };
       if (budget !== undefined) body.passage_budget_applied = budget;
@@ -171,9 +157,8 @@ export class SearchEngine {
 
     const results = ranked.slice(0, k).map((h) => {
       const d = this.docs[h.id as number] as CorpusDoc;
-      const item: SearchResultItem = { id: d.id, type: d.type as ResultType, url: d.url, ...(d.title !== undefined ? { title: d.title } : {}),
-        passages: bestPassages(d, h.terms, passages) };
-      return item;
+      return { id: d.id, type: d.type as ResultType, url: d.url, ...(d.title !== undefined ? { title: d.title } : {}),
+        passages: bestPassages(d, h.terms, passages) } satisfies SearchResultItem;
     });
 
     const body: SearchResponseBody = { success: true, results, coverage, reranked };

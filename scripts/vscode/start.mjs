@@ -40,7 +40,8 @@ const session = new Session({ name: 'start', log });
 session.closeOnSignals();
 try {
   build([]);
-  const sandboxUrl = await session.startSandbox({ key: LOCAL_KEY, faults: false });
+  // The demo's team has the license flag, so its results show their licenses.
+  const sandboxUrl = await session.startSandbox({ key: LOCAL_KEY, faults: false, extraArgs: ['--license-keyed'] });
   const workspace = session.makeWorkspace();
   const settings = { 'devIndex.baseUrl': sandboxUrl };
   const code = desktopCode();

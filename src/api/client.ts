@@ -9,7 +9,7 @@ import { MAX_JSON_DEPTH, TOO_DEEP, valueDepthExceeds } from './jsonDepth';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor, noRedaction, redactDeep, type Redact } from './redact';
 import { validateSearchParams, type SearchParams } from './params';
 import { MAX_ATTEMPTS, systemClock, withRetry, type Clock, type RetryEvent } from './retry';
-import { describeZodError, SearchResponseSchema, type SearchResponse } from './schemas';
+import { describeZodError, SearchAnswerSchema, type SearchFailure, type SearchResponse } from './schemas';
 import { USER_AGENT } from './version';
 import { untilWords } from './waitWords';
 import { deprecationNotice, mayCarryWarnings, newRequestId, REQUEST_ID_HEADER, requestIdWords, type DeprecationNotice } from './notices';
@@ -112,7 +112,9 @@ export class DevIndexClient {
     const enc = encodeSearchAt(v.params, this.prefix);
     // Like the official SDK: `origin` rides in POST bodies only (a GET keeps to the parameters of 4.1).
     if (enc.body && this.opts.origin) enc.body.origin = this.opts.origin;
-    return this.request({ method: enc.method, path: SEARCH_PATH, query: enc.query, body: enc.body, schema: SearchResponseSchema, retry: 'spec', keyless: true }, opts);
+    const answer = await this.request({ method: enc.method, path: SEARCH_PATH, query: enc.query, body: enc.body, schema: SearchAnswerSchema, retry: 'spec', keyless: true }, opts);
+    if (answer.success === false) throw searchFailure(answer);
+    return answer;
   }
 
   async request<T>(spec: RequestSpec<T>, opts: CallOptions = {}): Promise<T> {
@@ -275,6 +277,18 @@ function scrub(e: unknown, redact: Redact): ApiError {
 
 function jsonOrUndefined(text: string): unknown {
   try { return JSON.parse(text); } catch { return undefined; }
+}
+
+/**
+ * A 200 body with `success: false`: the service's own words (already redacted with the body), shown as its
+ * answer rather than as an invalid response. Not retried: nothing says trying again would help.
+ */
+function searchFailure(body: SearchFailure): ApiError {
+  const said = body.error?.trim() ? body.error.trim() : 'the service reported a failure (success: false) without a message';
+  return new ApiError({
+    kind: 'http', status: 200, error: body.error, ...(body.code !== undefined ? { code: body.code } : {}), retryable: false,
+    message: `${said} (HTTP 200, success: false)`,
+  });
 }
 
 function parseOk<T>(res: HttpResponse, schema: core.$ZodType<T>, redact: (s: string) => string, onJson?: (json: unknown) => void): T {

@@ -35,11 +35,13 @@ export const SearchResultSchema = z.pipe(fastLooseObject({
   return r as typeof r & { type: string };
 }));
 
+// A coverage value that is not a string is dropped (that type's note is left out), never the whole answer.
+const coverageValue = z.catch(z.optional(z.string()), undefined);
 export const CoverageSchema = z.catchall(z.looseObject({
-  doc: z.optional(z.string()),
-  issue: z.optional(z.string()),
-  pull_request: z.optional(z.string()),
-  readme: z.optional(z.string()),
+  doc: coverageValue,
+  issue: coverageValue,
+  pull_request: coverageValue,
+  readme: coverageValue,
 }), z.unknown());
 
 export const RepositoryEchoSchema = z.looseObject({
@@ -57,14 +59,42 @@ export const SourceEchoSchema = z.looseObject({
   indexed: z.boolean(),
 });
 
+/**
+ * A search answer. `coverage` and `reranked` are the specification's (2.1; the SDK declares neither and
+ * production may leave them out): one of an unexpected type is dropped, the results are still shown.
+ */
 export const SearchResponseSchema = fastLooseObject({
   success: z.literal(true),
   results: z.array(SearchResultSchema),
-  coverage: z.optional(CoverageSchema),
-  reranked: z.optional(z.boolean()),
+  coverage: z.catch(z.optional(CoverageSchema), undefined),
+  reranked: z.catch(z.optional(z.boolean()), undefined),
   repos: z.optional(z.array(RepositoryEchoSchema)),
   sources: z.optional(z.array(SourceEchoSchema)),
 });
+
+/**
+ * A 200 body that says `success: false` (the SDK declares `success` a boolean, not `true`): not an invalid
+ * response but the service's refusal, whose `error` text is shown to the user.
+ */
+export const SearchFailureSchema = z.looseObject({
+  success: z.literal(false),
+  error: z.catch(z.optional(z.string()), undefined),
+  code: z.catch(z.optional(z.string()), undefined),
+});
+
+/**
+ * What a search's 200 body may be: an answer, or `success: false` with its text. Anything else fails with
+ * the answer schema's own issues (every missing field named), not a union's "invalid input".
+ */
+export const SearchAnswerSchema = z.pipe(z.unknown(), z.transform((body, ctx): SearchResponse | SearchFailure => {
+  if (body !== null && typeof body === 'object' && (body as { success?: unknown }).success === false) {
+    return SearchFailureSchema.parse(body);
+  }
+  const r = SearchResponseSchema.safeParse(body);
+  if (r.success) return r.data;
+  for (const issue of r.error.issues) ctx.issues.push({ code: 'custom', message: issue.message, path: issue.path, input: body });
+  return z.NEVER;
+}));
 
 /** Every non-2xx body as documented (2.6), plus the `detail` / `title` shapes upstream proxies send. */
 export const ErrorBodySchema = z.looseObject({
@@ -83,6 +113,7 @@ export type Coverage = z.infer<typeof CoverageSchema>;
 export type RepositoryEcho = z.infer<typeof RepositoryEchoSchema>;
 export type SourceEcho = z.infer<typeof SourceEchoSchema>;
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
+export type SearchFailure = z.infer<typeof SearchFailureSchema>;
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** What to show for a result: its title, or its url when the source page had none. */

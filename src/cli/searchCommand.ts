@@ -14,6 +14,7 @@ import {
   booleanFlag, createClientFromEnv, EXIT_OK, jsonForTerminal, EXIT_USAGE, numberFlag, parseCliArgs, printError,
   retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo, type CliOptions,
 } from './common';
+import { capPassageLines, moreLinesNotice } from './passageCap';
 
 export const SEARCH_USAGE = `Usage: devindex search "<query>" [options]
 
@@ -40,7 +41,8 @@ Options:
                         how its version statements compare with the installed version.
                         With it, --passages defaults to 3 (statements are often further down).
   --base-url URL        service address (else DEVINDEX_BASE_URL, else https://api.firecrawl.dev)
-  --json                print the validated response as JSON
+  --json                print the validated response as JSON (whole passages; the terminal form
+                        shows at most 40 lines of each, never cut inside a code block)
   -h, --help            show this help
 
 Repository filters (language, topic, license, stars, archived, fork) sent without --sources
@@ -171,7 +173,10 @@ export function formatSearchResponse(request: SearchParams, res: SearchResponse,
     for (const b of badges[i] ?? []) lines.push(`   ${clean(b.text)}`);
     for (const p of r.passages) {
       lines.push('');
-      for (const l of clean(p.text).trimEnd().split('\n')) lines.push(l ? `     ${l}` : '');
+      // At most 40 lines a passage, never cut inside a fenced block; `--json` has the whole text.
+      const capped = capPassageLines(clean(p.text).trimEnd().split('\n'));
+      for (const l of capped.lines) lines.push(l ? `     ${l}` : '');
+      if (capped.more) lines.push(`     ${moreLinesNotice(capped.more)}`);
       // The passage's own deep link (production's citation_url), when it goes further than the result's URL.
       const link = passageLink(p, r);
       if (link !== r.url) lines.push(`     -> ${clean(link)}`);

@@ -9,7 +9,10 @@ import { resolveDependencies } from '../deps/folderLookup';
 import type { InstalledDependency } from '../deps/versionCompare';
 import { checkWatch, describeWatch, MAX_WATCHES, newWatch, parseWatches, withInstalled, type Watch } from '../deps/watch';
 import { readStateFile, writeStateFile } from './cliState';
-import { createClientFromEnv, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, printError, retryPrinter, sanitizeForTerminal, UsageError, type CliIo } from './common';
+import {
+  BASE_URL_ENV, createClientFromEnv, DEFAULT_BASE_URL, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCliArgs, printError, resolveBaseUrl, retryPrinter,
+  sanitizeForTerminal, UsageError, type CliIo,
+} from './common';
 import { parseSearchArgs, type SearchClientLike, type SearchCommandDeps } from './searchCommand';
 
 export const WATCH_USAGE = `Usage: devindex watch <add|list|check|remove> ...
@@ -19,10 +22,14 @@ Watch for a fix: save a search and be told what is new.
   devindex watch add "<query>" [--dependency NAME]... [search options]
       save the search (query, scope, installed version); its current results count as seen
   devindex watch list             the watches, with the last check and the number of new results
-  devindex watch check            run every watch once and print what is new (for a cron job or CI)
+  devindex watch check [--base-url URL]
+                                  run every watch once and print what is new (for a cron job or CI)
   devindex watch remove ID        forget a watch
 
 Search options are those of devindex search (see devindex search --help). At most ${MAX_WATCHES} watches.
+A watch remembers the service it was added against (--base-url, else DEVINDEX_BASE_URL, else
+${DEFAULT_BASE_URL}) and check runs it there. check --base-url URL (or DEVINDEX_BASE_URL) checks
+the watches added against URL and names the others as skipped.
 Stored in the user's state folder (DEVINDEX_STATE_DIR overrides it).
 Exit codes: 0 success, 1 service or network error (check: any watch failed), 2 invalid input.
 `;
@@ -59,7 +66,7 @@ export async function runWatchCommand(argv: string[], io: CliIo, deps: SearchCom
         for (const w of ws) io.out(`${w.id}  ${clean(describeWatch(w, now()))}\n`);
         return EXIT_OK;
       }
-      case 'check': return await check(io, deps, now);
+      case 'check': return await check(rest, io, deps, now);
       case 'remove': {
         const id = rest[0];
         if (!id || rest.length > 1) throw new UsageError('watch remove needs one watch id (devindex watch list shows them)');
@@ -93,10 +100,11 @@ async function add(argv: string[], io: CliIo, deps: SearchCommandDeps, now: numb
   }
   const v = validateSearchParams(parsed.params);
   if (!v.ok) { printError(io, validationError(v.issues), 'devindex watch'); return EXIT_USAGE; }
-  const client = (deps.createClient ?? createClientFromEnv)(io, parsed.baseUrl, deps.clientOptions ?? {});
+  const baseUrl = resolveBaseUrl(parsed.baseUrl, io.env);
+  const client = (deps.createClient ?? createClientFromEnv)(io, baseUrl, deps.clientOptions ?? {});
   try {
     const res = await client.search(v.params, { onRetry: retryPrinter(io), signal: io.signal });
-    const w = newWatch(randomUUID().slice(0, 8), v.params, installed, res, now, installed.length ? folder : undefined);
+    const w: Watch = { ...newWatch(randomUUID().slice(0, 8), v.params, installed, res, now, installed.length ? folder : undefined), baseUrl };
     save(io.env, [...load(io.env), w]);
     io.out(`Watching ${clean(describeWatch(w, now))}\nid ${w.id}: ${res.results.length} current result${res.results.length === 1 ? ' counts' : 's count'} as seen; devindex watch check prints what is new.\n`);
     return EXIT_OK;
@@ -105,23 +113,44 @@ async function add(argv: string[], io: CliIo, deps: SearchCommandDeps, now: numb
   }
 }
 
-async function check(io: CliIo, deps: SearchCommandDeps, now: () => number): Promise<number> {
+/** Two spellings of one service address (`http://h:1` and `http://h:1/`) are the same service. */
+function sameService(a: string, b: string): boolean {
+  const norm = (u: string) => { try { return new URL(u).href.replace(/\/+$/, ''); } catch { return u; } };
+  return norm(a) === norm(b);
+}
+
+async function check(argv: string[], io: CliIo, deps: SearchCommandDeps, now: () => number): Promise<number> {
+  const { values, positionals } = parseCliArgs(argv, { 'base-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  if (values.help) { io.out(WATCH_USAGE); return EXIT_OK; }
+  if (positionals.length) throw new UsageError(`watch check takes no arguments (got ${JSON.stringify(positionals[0]!.slice(0, 100))})`);
+  const flag = values['base-url'] as string | undefined;
+  // A service named for this run (flag, else the environment) is the one checked, as for every command.
+  const chosen = flag !== undefined || io.env[BASE_URL_ENV]?.trim() ? resolveBaseUrl(flag, io.env) : undefined;
   const watches = load(io.env);
   if (!watches.length) { io.out('No watches.\n'); return EXIT_OK; }
   let failed = 0;
-  let client: SearchClientLike | undefined;
+  const clients = new Map<string, SearchClientLike>();
+  const clientFor = (service: string): SearchClientLike => {
+    let c = clients.get(service);
+    if (!c) { c = (deps.createClient ?? createClientFromEnv)(io, service, deps.clientOptions ?? {}); clients.set(service, c); }
+    return c;
+  };
   const updated: Watch[] = [];
   try {
-    client = (deps.createClient ?? createClientFromEnv)(io, undefined, deps.clientOptions ?? {});
     for (const w0 of watches) {
       let w = w0;
+      // The ids a watch has seen are its own service's: another service's results would all look new.
+      if (chosen && w.baseUrl && !sameService(w.baseUrl, chosen)) {
+        io.out(`${w.id}  skipped: added against ${clean(w.baseUrl)}; check it with --base-url ${clean(w.baseUrl)}\n`);
+        continue;
+      }
       // The installed version may have changed since the watch was made: read the folder again.
       if (w.folder && w.installed.length) {
         const r = await resolveDependencies(w.folder, w.installed.map((d) => d.name), { maxDependencies: 5000 }).catch(() => undefined);
         if (r?.ok) w = withInstalled(w, r.deps.map(({ versionFrom: _from, ...d }) => d));
       }
       try {
-        const res = await client.search(w.params, { onRetry: retryPrinter(io), signal: io.signal });
+        const res = await clientFor(chosen ?? w.baseUrl ?? DEFAULT_BASE_URL).search(w.params, { onRetry: retryPrinter(io), signal: io.signal });
         const c = checkWatch(w, res, now());
         updated.push(c.watch);
         io.out(`${w.id}  ${clean(describeWatch(c.watch, now()))}\n`);
@@ -141,7 +170,7 @@ async function check(io: CliIo, deps: SearchCommandDeps, now: () => number): Pro
     // Keep what was checked even when interrupted; watches not reached stay as they were.
     const byId = new Map(updated.map((w) => [w.id, w]));
     save(io.env, load(io.env).map((w) => byId.get(w.id) ?? w));
-    await client?.close();
+    await Promise.all([...clients.values()].map((c) => c.close()));
   }
   return failed ? EXIT_FAILURE : EXIT_OK;
 }

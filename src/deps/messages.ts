@@ -95,6 +95,39 @@ function pathReplacement(path: string): string {
   return /\.[A-Za-z0-9]{1,6}$/.test(base) ? base : '';
 }
 
+/** The line between two tracebacks of a Python exception chain (`raise … from …`, or an exception while handling another). */
+const PY_CHAIN = /^(?:The above exception was the direct cause of the following exception|During handling of the above exception, another exception occurred):?$/;
+const PY_FRAME = /^\s*File "[^"]+", line \d+/;
+
+/**
+ * A Python traceback's parts, most telling first: the last traceback's exception (the one that reached the
+ * user: `requests.exceptions.ConnectionError: …`), then each earlier one of the chain back to the first
+ * cause, then what came before the first traceback. Each part keeps its frames (cleaned away later).
+ * Undefined for text without a Python frame.
+ */
+function pythonPartsLastFirst(lines: readonly string[]): string[][] | undefined {
+  if (!lines.some((l) => PY_FRAME.test(l))) return undefined;
+  const sections: string[][] = [[]];
+  for (const l of lines) {
+    if (PY_CHAIN.test(l.trim())) sections.push([]);
+    else sections[sections.length - 1]!.push(l);
+  }
+  const exceptions: string[][] = [];
+  const rest: string[][] = [];
+  for (const sec of sections) {
+    let last = -1;
+    sec.forEach((l, i) => { if (PY_FRAME.test(l)) last = i; });
+    if (last < 0) { exceptions.push(sec); rest.push([]); continue; }
+    // The frame's source line and its caret markers belong to the frame.
+    let end = last + 1;
+    if (end < sec.length && /^\s{4,}\S/.test(sec[end]!)) end++;
+    while (end < sec.length && /^\s*[\^~]+\s*$/.test(sec[end]!)) end++;
+    exceptions.push(sec.slice(end));
+    rest.push(sec.slice(0, end));
+  }
+  return [...exceptions.reverse(), ...rest.reverse()];
+}
+
 /** Stack-frame lines (Node, Python, Go, Rust backtraces, rustc's source excerpts) that are location, not message. */
 function isFrameLine(line: string, state: { goroutine: boolean; pyFrame: boolean }): boolean {
   if (state.pyFrame) {
@@ -104,6 +137,7 @@ function isFrameLine(line: string, state: { goroutine: boolean; pyFrame: boolean
   if (/^\s*at\s+\S/.test(line)) return true; // Node, Rust backtrace `at /path:1:2`
   if (/^\s*File "[^"]+", line \d+/.test(line)) { state.pyFrame = true; return true; }
   if (/^Traceback \(most recent call last\):?$/.test(line.trim())) return true;
+  if (PY_CHAIN.test(line.trim())) return true;
   if (/^goroutine \d+ \[[^\]]*\]:$/.test(line.trim())) { state.goroutine = true; return true; }
   if (state.goroutine) {
     if (line.trim() === '') { state.goroutine = false; return true; }
@@ -124,10 +158,22 @@ function isFrameLine(line: string, state: { goroutine: boolean; pyFrame: boolean
  * (an installed package's path becomes its name; any other, its file name), line:column, hex addresses,
  * long hashes, UUIDs, long numbers and timestamps removed; whitespace folded; cut at 400 characters.
  * Error codes (`TS2307`, `E0432`, `no-unused-vars`) and quoted identifiers stay: they are what matches.
+ * A Python traceback too long for one query puts its final exception first (then the chain's earlier ones).
  */
 export function cleanMessage(text: string): string {
+  const lines = text.replace(ANSI, '').replace(/\r\n?/g, '\n').split('\n');
+  const whole = selectionToQuery(cleanLines(lines));
+  if (!whole.cut) return whole.query;
+  // Too long: a cut keeps the start, and a Python traceback says what went wrong last (a chain's final
+  // exception last of all), so its parts go most telling first.
+  const parts = pythonPartsLastFirst(lines);
+  return parts ? selectionToQuery(parts.map(cleanLines).filter(Boolean).join(' ')).query : whole.query;
+}
+
+/** cleanMessage's noise removal, before whitespace is folded and the query cut. */
+function cleanLines(input: readonly string[]): string {
   const state = { goroutine: false, pyFrame: false };
-  const raw = text.replace(ANSI, '').replace(/\r\n?/g, '\n').split('\n');
+  const raw = [...input];
   // A source excerpt under a caret line (Node's and tsc's pretty output): drop the excerpt and its `file:line` header.
   for (let i = 0; i < raw.length; i++) {
     if (!/^\s*[\^~]+\s*$/.test(raw[i]!)) continue;
@@ -172,7 +218,7 @@ export function cleanMessage(text: string): string {
     .replace(/(^|\s)[,:;]+(?=\s|$)/g, '$1')
     // eslint-disable-next-line no-control-regex
     .replace(/\u0000(\d+)\u0000/g, (_m, i: string) => urls[Number(i)] ?? ' ');
-  return selectionToQuery(s).query;
+  return s.replace(/\s+/gu, ' ').trim();
 }
 
 const NODE_BUILTINS = new Set(['assert', 'async_hooks', 'buffer', 'child_process', 'cluster', 'console', 'constants', 'crypto', 'dgram',

@@ -20,6 +20,12 @@ export interface Watch {
   installed: InstalledDependency[];
   /** The folder the dependencies were read from (to re-read the installed version). */
   folder?: string;
+  /**
+   * The service the watch was added against (the CLI's --base-url / DEVINDEX_BASE_URL, else production):
+   * the ids it has seen are that service's. Absent on watches made before it was kept, and in the editor
+   * (which checks against its one configured service).
+   */
+  baseUrl?: string;
   seen: string[];
   /** Ids already reported with a fix newer than the installed version. */
   fixSeen: string[];
@@ -187,6 +193,7 @@ export function parseWatches(raw: unknown): Watch[] {
     if (!x || typeof x.id !== 'string' || !x.params || typeof x.params.query !== 'string' || !Array.isArray(x.seen) || typeof x.createdAt !== 'number') continue;
     out.push({
       id: x.id, params: x.params, installed: Array.isArray(x.installed) ? x.installed : [], ...(typeof x.folder === 'string' ? { folder: x.folder } : {}),
+      ...(typeof x.baseUrl === 'string' ? { baseUrl: x.baseUrl } : {}),
       seen: x.seen.filter((s): s is string => typeof s === 'string'), fixSeen: Array.isArray(x.fixSeen) ? x.fixSeen.filter((s): s is string => typeof s === 'string') : [],
       createdAt: x.createdAt, ...(typeof x.lastCheck === 'number' ? { lastCheck: x.lastCheck } : {}), newCount: typeof x.newCount === 'number' ? x.newCount : 0,
       ...(typeof x.lastError === 'string' ? { lastError: x.lastError } : {}), ...(Array.isArray(x.vanished) ? { vanished: x.vanished } : {}),

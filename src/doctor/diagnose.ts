@@ -10,7 +10,7 @@ import { buildUrl, parseBaseUrl, SEARCH_PATH } from '../api/encode';
 import { ApiError, errorFromResponse, parseErrorBody } from '../api/errors';
 import { certificateAuthorities, headerValue, HttpTransport, noProxyEntry, proxyOrigin, resolveProxy, type HttpResponse, type NetworkOptions } from '../api/http';
 import { keyHeaderProblem, type Redact } from '../api/redact';
-import { describeZodError, SearchResponseSchema } from '../api/schemas';
+import { describeZodError, SearchFailureSchema, SearchResponseSchema } from '../api/schemas';
 import { USER_AGENT } from '../api/version';
 import { deprecationNotice, mayCarryWarnings, newRequestId, noticeWords, REQUEST_ID_HEADER, requestIdWords, signupLink, type DeprecationNotice } from '../api/notices';
 import {
@@ -435,6 +435,11 @@ async function checkService(cx: Context): Promise<Result> {
   if (res.status >= 200 && res.status < 300) {
     let json: unknown;
     try { json = JSON.parse(res.bodyText); } catch { json = undefined; }
+    const refused = SearchFailureSchema.safeParse(json);
+    if (refused.success) {
+      const said = refused.data.error ? `"${printable(refused.data.error).slice(0, 200)}"` : 'no message';
+      return problem(`${url.replace(/\?.*$/, '')} answered HTTP ${res.status} in ${ms} ms with success: false: ${said}`, { text: 'the service refused the search in its own words (above); if they name the address, check the base URL' });
+    }
     const parsed = SearchResponseSchema.safeParse(json);
     if (!parsed.success) {
       return problem(`${url.replace(/\?.*$/, '')} answered HTTP ${res.status} in ${ms} ms, but not with a developer search response (${json === undefined ? 'not JSON' : describeZodError(parsed.error, 2)})`,

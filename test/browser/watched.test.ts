@@ -82,7 +82,7 @@ describe('the Watched list in the Search view (issue 23)', () => {
     await v.page.keyboard.press('Enter');
     assert.deepEqual(await v.waitForPosted('watchAction'), { type: 'watchAction', action: 'remove', id: 'w2' });
     await v.clearPosted();
-    await v.page.getByRole('button', { name: /^Open the search “socket hang up/ }).click();
+    await v.page.getByRole('button', { name: /^socket hang up.*open this search$/ }).click();
     assert.deepEqual(await v.waitForPosted('watchAction'), { type: 'watchAction', action: 'open', id: 'w3' });
     await v.clearPosted();
     await v.page.getByRole('button', { name: /^Watch for a Fix: re-run “Retry-After ignored after a 429”/ }).click();

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { DevIndexClient, type RequestLogEntry } from '../../src/api/client';
 import type { ApiError } from '../../src/api/errors';
 import { USER_AGENT } from '../../src/api/version';
+import type { SpecSearchResponse } from '../../sandbox/search/wireTypes';
 
 interface Seen { method: string; url: string; headers: IncomingMessage['headers']; body: string }
 const seen: Seen[] = [];
@@ -14,7 +15,7 @@ let handler: (req: IncomingMessage, res: ServerResponse) => void = () => undefin
 let server: Server;
 let base: string;
 const clients: DevIndexClient[] = [];
-const ok = JSON.stringify({ success: true, results: [], coverage: { doc: 'ok', issue: 'ok', pull_request: 'ok', readme: 'ok' }, reranked: false });
+const ok = JSON.stringify({ success: true, results: [], coverage: { doc: 'ok', issue: 'ok', pull_request: 'ok', readme: 'ok' }, reranked: false } satisfies SpecSearchResponse);
 
 before(async () => {
   server = createServer((req, res) => {

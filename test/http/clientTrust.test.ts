@@ -10,6 +10,7 @@ import { DevIndexClient, type ClientOptions, type RequestLogEntry } from '../../
 import { ApiError } from '../../src/api/errors';
 import { type Clock } from '../../src/api/retry';
 import { runCli } from '../../src/cli/main';
+import type { SpecSearchResponse } from '../../sandbox/search/wireTypes';
 import { MAX_LOG_BYTES, startSandbox } from '../../sandbox/server';
 import { del, post } from './sandboxHelpers';
 import { keyEntryProblem, MAX_KEY_LENGTH, MIN_KEY_LENGTH, REDACTED } from '../../src/api/redact';
@@ -81,7 +82,7 @@ describe('the key never comes back out (finding 2)', () => {
     });
   }
   it('a successful response echoing the key: redacted before it is parsed', async () => {
-    const s = await serve((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify({ success: true, results: [{ id: 'doc:x/y', type: 'doc', url: 'https://x.example/', title: `hello ${req.headers.authorization}`, passages: [] }] })); });
+    const s = await serve((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify({ success: true, results: [{ id: 'doc:x/y', type: 'doc', url: 'https://x.example/', title: `hello ${req.headers.authorization}`, passages: [] }] } satisfies Omit<SpecSearchResponse, 'coverage' | 'reranked'>)); });
     const { c } = client({ baseUrl: s.url });
     const r = await c.search({ query: 'q' });
     assert.equal(r.results[0]!.title, 'hello Bearer [redacted]');

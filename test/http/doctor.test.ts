@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startSandbox } from '../../sandbox/server';
+import type { ProductionSearchResponse } from '../../sandbox/search/wireTypes';
 import { runCli } from '../../src/cli/main';
 import { diagnose, TOTAL_LIMIT_MS, type DoctorOptions } from '../../src/doctor/diagnose';
 import type { CheckId, DiagnosisReport, Finding } from '../../src/doctor/findings';
@@ -194,7 +195,7 @@ describe('devindex doctor: the findings', () => {
   });
 
   it('the keyless quota left, when the service says it (RateLimit headers); the coverage keys', async () => {
-    const svc = await scripted((_req, res) => json(res, 200, { success: true, results: [], coverage: { doc: 'ok', issue: 'degraded' } }, { 'x-ratelimit-remaining': '41', 'x-ratelimit-limit': '50' }));
+    const svc = await scripted((_req, res) => json(res, 200, { success: true, results: [], coverage: { doc: 'ok', issue: 'degraded' } } satisfies ProductionSearchResponse, { 'x-ratelimit-remaining': '41', 'x-ratelimit-limit': '50' }));
     try {
       const j = await doctorJson(['--base-url', svc.url], {});
       assert.match(j.of('service').found, /coverage: doc ok, issue degraded; keyless quota left: 41 of 50/);

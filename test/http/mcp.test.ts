@@ -409,7 +409,7 @@ for (const wire of ['production', 'spec'] as const) {
   test(`search text on the ${wire} wire: kind, license and passage links as the service sent them`, async () => {
     // Production sends licenses to keyed callers only: the session and the raw request carry a key.
     const wireKey = 'mcp-wire-key-0123456789';
-    const wsb = await startSandbox({ port: 0, wire, quiet: true, keylessRateLimit: 100_000, keys: [wireKey] });
+    const wsb = await startSandbox({ port: 0, wire, quiet: true, keylessRateLimit: 100_000, keys: [wireKey], licenseKeyed: true });
     const saved = sb;
     sb = wsb;
     const session = await connect({ DEVINDEX_API_KEY: wireKey });

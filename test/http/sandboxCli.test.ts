@@ -43,9 +43,9 @@ function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 describe('sandbox CLI', () => {
-  it('issue 19 flags: --keyless-daily, --keyless-retry-after, the keyed-only license, --passage-budget, --threads-disabled', async () => {
+  it('issue 19 flags: --keyless-daily, --keyless-retry-after, --license-keyed (keyed-only license), --passage-budget, --threads-disabled', async () => {
     const key = { authorization: 'Bearer cli-key-19' };
-    const s = await start(['--port', '0', '--key', 'cli-key-19', '--keyless-daily', '1', '--keyless-retry-after', '--passage-budget', '3', '--threads-disabled', '--agent-speed', '50']);
+    const s = await start(['--port', '0', '--key', 'cli-key-19', '--license-keyed', '--keyless-daily', '1', '--keyless-retry-after', '--passage-budget', '3', '--threads-disabled', '--agent-speed', '50']);
     try {
       const q = { query: 'retry', types: 'issue,readme', k: 10, passages: 2 };
       const first = await get(s.url, '/v2/search/developer', q);

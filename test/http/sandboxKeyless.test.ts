@@ -71,7 +71,7 @@ describe('sandbox keyless daily quota (production wire)', () => {
 
 describe('sandbox production search additions', () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, keys: [KEY], faults: true, quiet: true, keylessRateLimit: 0, rateLimit: 0 }); });
+  before(async () => { sb = await startSandbox({ port: 0, keys: [KEY], faults: true, quiet: true, keylessRateLimit: 0, rateLimit: 0, licenseKeyed: true }); });
   after(async () => { await sb.close(); });
 
   it('types=web: the back end\'s relayed 400, with no success and no details', async () => {
@@ -101,10 +101,12 @@ describe('sandbox production search additions', () => {
   it('an unknown path is production\'s JSON 404 with documentation_url', async () => {
     const r = await get(sb.url, '/v2/nope');
     assert.equal(r.status, 404);
-    assert.deepEqual(r.json, { success: false, code: 'NOT_FOUND', error: 'GET /v2/nope is not a Firecrawl API endpoint.', documentation_url: 'https://docs.firecrawl.dev' });
+    // Production's body exactly, as its own route test expects it (the path without the query).
+    assert.deepEqual(r.json, { success: false, code: 'NOT_FOUND', error: 'GET /v2/nope is not a Firecrawl API endpoint.', documentation_url: 'https://docs.firecrawl.dev/api-reference/introduction' });
+    assert.equal((await get(sb.url, '/v2/nope', { q: 'x' })).json.error, 'GET /v2/nope is not a Firecrawl API endpoint.');
   });
 
-  it('licenses: only keyed callers get them, as in production', async () => {
+  it('licenses (licenseKeyed on): only keyed callers get them, as in production', async () => {
     const has = (r: { json: { results: Array<{ license?: unknown }> } }): boolean => r.json.results.some((x) => x.license !== undefined);
     assert.ok(!has(await get(sb.url, PATH, { query: 'retry', types: 'issue,readme', k: 20 })));
     assert.ok(has(await get(sb.url, PATH, { query: 'retry', types: 'issue,readme', k: 20 }, bearer)));
@@ -113,7 +115,7 @@ describe('sandbox production search additions', () => {
 
 describe('sandbox production search: the keyed-only license and a passage budget', () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, keys: [KEY], quiet: true, keylessRateLimit: 0, rateLimit: 0, passageBudget: 20 }); });
+  before(async () => { sb = await startSandbox({ port: 0, keys: [KEY], quiet: true, keylessRateLimit: 0, rateLimit: 0, passageBudget: 20, licenseKeyed: true }); });
   after(async () => { await sb.close(); });
 
   it('license only for keyed callers: a keyless response carries none', async () => {
@@ -133,6 +135,21 @@ describe('sandbox production search: the keyed-only license and a passage budget
     assert.ok(total <= 20, `${total} passages`);
     assert.ok(results.every((x) => x.passages.length >= 1));
     assert.equal('passage_budget_applied' in (await get(sb.url, PATH, { query: 'retry rate limit', k: 4, passages: 5 })).json, false, 'within the budget');
+  });
+});
+
+describe('sandbox production search: license by default (a team without the flag)', () => {
+  let sb: Sandbox;
+  before(async () => { sb = await startSandbox({ port: 0, keys: [KEY], quiet: true, keylessRateLimit: 0, rateLimit: 0 }); });
+  after(async () => { await sb.close(); });
+
+  it('no caller gets license unless licenseKeyed says the keyed teams have the flag (production sends it only to teams with it)', async () => {
+    const q = { query: 'retry', types: 'issue,readme', k: 20 };
+    for (const r of [await get(sb.url, PATH, q, bearer), await get(sb.url, PATH, q), await post(sb.url, PATH, { query: 'retry', types: ['issue', 'readme'], k: 20 }, bearer)]) {
+      assert.equal(r.status, 200, r.text);
+      assert.ok(r.json.results.length > 0);
+      assert.ok(r.json.results.every((x: object) => !('license' in x)), JSON.stringify(r.json.results[0]));
+    }
   });
 });
 

@@ -3,7 +3,8 @@
 // our own words. Source read: the firecrawl API's "Developer Search API" suite (newer than the local
 // mirror of firecrawl/firecrawl, which is from 2025-08-25 and has neither developer search nor agent
 // routes nor their tests). Its cases that read the service's database (request and usage logs, ZDR
-// redaction) or its billing cannot be replayed against a stand-in and are listed, not run.
+// redaction) or its billing cannot be replayed against a stand-in and are listed, not run. The last case
+// replays the service's "terminal not-found handler" test (its JSON 404 for an unknown path).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
@@ -11,16 +12,14 @@ import { get, post, type Query } from './sandboxHelpers';
 
 const CANONICAL = '/v2/search/developer';
 const LEGACY = '/v2/developer/search';
-/** A team as the suite's identity helper makes one: a key, 100 credits, no license flag. */
+/** A team as the suite's identity helper makes one: a key, 100 credits, no license flag (the sandbox's default). */
 const IDENTITY = 'sbx-replay-identity-key';
 const auth = { authorization: `Bearer ${IDENTITY}` };
 
 describe('the service\'s developer search API tests, replayed on the sandbox', () => {
   let sb: Sandbox;
   before(async () => {
-    sb = await startSandbox({ port: 0, faults: true, quiet: true, rateLimit: 0, keylessRateLimit: 0, keylessDaily: 1000 });
-    const r = await post(sb.url, '/__sandbox/keys', { withoutLicense: [IDENTITY] });
-    assert.equal(r.status, 200, r.text);
+    sb = await startSandbox({ port: 0, keys: [IDENTITY], faults: true, quiet: true, rateLimit: 0, keylessRateLimit: 0, keylessDaily: 1000 });
   });
   after(async () => { await sb.close(); });
   const research = (path: string, q: Query, keyed = true) => get(sb.url, path, q, keyed ? auth : {});
@@ -72,6 +71,18 @@ describe('the service\'s developer search API tests, replayed on the sandbox', (
 
   it('keyless: refuses keyless access on the legacy mount', async () => {
     assert.equal((await research(LEGACY, { query: 'retry backoff', k: 1 }, false)).status, 401);
+  });
+
+  it('answers an unknown path with JSON (not an HTML page): NOT_FOUND, the method and path, the documentation URL', async () => {
+    const r = await get(sb.url, '/v2/nonexistent-xyz');
+    assert.equal(r.status, 404);
+    assert.match(r.headers.get('content-type') ?? '', /application\/json/);
+    assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+    assert.ok(!r.text.includes('Cannot GET'));
+    assert.deepEqual(r.json, {
+      success: false, code: 'NOT_FOUND', error: 'GET /v2/nonexistent-xyz is not a Firecrawl API endpoint.',
+      documentation_url: 'https://docs.firecrawl.dev/api-reference/introduction',
+    });
   });
 
   // Not replayable against a stand-in, so not here: the suite's cases that read the service's own

@@ -101,3 +101,68 @@ describe('devindex watch add/list/check/remove (spawned, against the sandbox)', 
     assert.deepEqual(writtenUnderHome(), [], 'nothing written under HOME but the compile cache');
   });
 });
+
+// Issue 30: a watch added with --base-url was checked against production ("host not found" offline). A watch
+// keeps the service it was added against; check honours --base-url and DEVINDEX_BASE_URL. Two sandboxes, and
+// no DEVINDEX_BASE_URL at all, so only the flag and the stored service can name them.
+describe('devindex watch and --base-url (spawned, two sandboxes, no DEVINDEX_BASE_URL)', () => {
+  let a: { url: string; close(): Promise<void> };
+  let b: { url: string; close(): Promise<void> };
+  let dir: string;
+  let home2: string;
+  const runFlag = (args: string[], env: Record<string, string> = {}) =>
+    runCliProcess(['watch', ...args], { DEVINDEX_CONFIG_DIR: dir, HOME: home2, XDG_CONFIG_HOME: join(home2, '.config'), ...env });
+  const Q = 'connection pool keep-alive';
+
+  before(async () => {
+    a = await startSandbox({ port: 0, quiet: true, keylessRateLimit: 100_000 });
+    b = await startSandbox({ port: 0, quiet: true, keylessRateLimit: 100_000, faults: true });
+    dir = mkdtempSync(join(tmpdir(), 'devindex-watch-base-'));
+    home2 = mkdtempSync(join(tmpdir(), 'devindex-watch-base-home-'));
+  });
+  after(async () => {
+    await a.close();
+    await b.close();
+    for (const d of [dir, home2]) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('add --base-url remembers the service; check --base-url checks those watches there and names the others as skipped; check alone uses each watch\'s own', async () => {
+    const addA = await runFlag(['add', Q, '--repos', 'fetchline/fetchline', '--base-url', a.url]);
+    assert.equal(addA.code, 0, addA.err);
+    const idA = /\nid ([0-9a-f]{8}):/.exec(addA.out)![1]!;
+    const addB = await runFlag(['add', Q, '--repos', 'fetchline/fetchline', '--base-url', `${b.url}/`]);
+    assert.equal(addB.code, 0, addB.err);
+    const idB = /\nid ([0-9a-f]{8}):/.exec(addB.out)![1]!;
+    const stored = JSON.parse(readFileSync(join(dir, 'watches.json'), 'utf8')) as { watches: Array<{ id: string; baseUrl?: string }> };
+    assert.deepEqual(stored.watches.map((w) => [w.id, w.baseUrl]), [[idA, a.url], [idB, `${b.url}/`]]);
+
+    // Only sandbox B's index gains an issue.
+    const r = await fetch(`${b.url}/__sandbox/corpus`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ add: [{ repo: 'fetchline/fetchline', type: 'issue', number: 496, markdown: '# Connection pool keep-alive sockets leak after a reset\n\nThe connection pool keeps keep-alive sockets open after a reset.\n' }] }),
+    });
+    assert.equal(r.status, 200, await r.text());
+
+    const onA = await runFlag(['check', '--base-url', a.url]);
+    assert.equal(onA.code, 0, onA.err);
+    assert.equal(onA.err, '');
+    assert.match(onA.out, new RegExp(`^${idA} {2}"${Q}"[^\\n]* · checked [^\\n]+ · 0 new\\n {2}nothing new\\n`));
+    assert.match(onA.out, new RegExp(`\\n${idB} {2}skipped: added against ${b.url}/; check it with --base-url ${b.url}/\\n$`));
+
+    // The environment names the service as the flag does (B, spelled without the slash).
+    const onB = await runFlag(['check'], { DEVINDEX_BASE_URL: b.url });
+    assert.equal(onB.code, 0, onB.err);
+    assert.match(onB.out, new RegExp(`^${idA} {2}skipped: added against ${a.url};`));
+    assert.match(onB.out, new RegExp(`\\n${idB} {2}"${Q}"[^\\n]* · 1 new\\n {2}new: Connection pool keep-alive sockets leak after a reset\\n`));
+
+    // Neither flag nor environment: each watch on its own service, so nothing goes to production.
+    const own = await runFlag(['check']);
+    assert.equal(own.code, 0, own.err);
+    assert.doesNotMatch(own.out, /skipped/);
+    assert.match(own.out, new RegExp(`^${idA} [^\\n]+\\n {2}nothing new\\n${idB} [^\\n]+\\n {2}nothing new\\n$`));
+
+    const bad = await runFlag(['check', '--base-url', 'ftp://x']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /base URL must be an absolute http\(s\) URL/);
+  });
+});

@@ -33,7 +33,7 @@ for (const wire of ['production', 'spec'] as const) {
       ((await (await fetch(`${sb.url}/__sandbox/requests`)).json()) as { requests: Array<{ method: string; body: unknown }> }).requests;
 
     before(async () => {
-      sb = await startSandbox({ port: 0, wire, keys: [KEY], faults: true, quiet: true, rateLimit: 100_000, keylessRateLimit: 100_000 });
+      sb = await startSandbox({ port: 0, wire, keys: [KEY], faults: true, quiet: true, rateLimit: 100_000, keylessRateLimit: 100_000, licenseKeyed: true });
     });
     after(async () => {
       await Promise.all(clients.map((c) => c.close()));

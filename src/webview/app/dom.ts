@@ -17,6 +17,21 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs, 
   return el;
 }
 
+/**
+ * The children with a space between each two: text that is read as words (an accessible name computed from
+ * content, axe's "visible text" for WCAG 2.5.3) would otherwise run one element's last word into the next
+ * one's first. In a flex container, as every row part is, a space between items is not rendered.
+ */
+export function spaced(...children: Child[]): Child[] {
+  const out: Child[] = [];
+  for (const c of children) {
+    if (c === undefined || c === false || c === null) continue;
+    if (out.length) out.push(' ');
+    out.push(c);
+  }
+  return out;
+}
+
 export function byId<T extends HTMLElement = HTMLElement>(root: ParentNode, id: string): T {
   const el = root.querySelector<T>(`#${id}`);
   if (!el) throw new Error(`search view: #${id} is missing`);

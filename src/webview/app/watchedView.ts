@@ -75,7 +75,7 @@ export class WatchedView {
     const attention = !!(w.vanished?.length || w.lastError);
     return h('li', { class: `watch-item${w.newCount ? ' has-new' : ''}${attention ? ' attention' : ''}`, 'data-watch-id': w.id },
       h('div', { class: 'watch-main' },
-        h('button', { type: 'button', class: 'link-button watch-query', 'data-watch-act': 'open', 'aria-label': `Open the search ${q} in ${w.scope}`, title: 'Open this search' }, w.query),
+        h('button', { type: 'button', class: 'link-button watch-query', 'data-watch-act': 'open', 'aria-label': `${w.query}, in ${w.scope}: open this search`, title: 'Open this search' }, w.query),
         w.newCount ? h('span', { class: 'watch-new', 'aria-label': `${w.newCount} new` }, String(w.newCount)) : undefined),
       h('div', { class: 'watch-scope', title: w.scope }, w.scope),
       h('div', { class: 'watch-meta' }, watchMeta(w, now)),

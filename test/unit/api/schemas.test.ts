@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeZodError, displayTitle, ErrorBodySchema, RepositoryEchoSchema, SearchResponseSchema } from '../../../src/api/schemas';
+import type { SpecSearchResponse, SpecSearchResult } from '../../../sandbox/search/wireTypes';
 
-const result = { id: 'issue:a/b#1', type: 'issue', url: 'https://github.com/a/b/issues/1', title: 'Crash', passages: [{ text: '| a | b |\n|---|---|' }] };
+// Wire values typed against the SDK's declarations (plus the specification's `type`, coverage and reranked).
+const result = { id: 'issue:a/b#1', type: 'issue', url: 'https://github.com/a/b/issues/1', title: 'Crash', passages: [{ text: '| a | b |\n|---|---|' }] } satisfies SpecSearchResult;
 
 describe('SearchResponseSchema', () => {
   it('parses the documented response with coverage and both echoes', () => {
@@ -11,7 +13,7 @@ describe('SearchResponseSchema', () => {
       coverage: { doc: 'skipped', issue: 'ok', pull_request: 'degraded', readme: 'unavailable' },
       repos: [{ repo: 'a/b', indexed: true, types: { issue: true, pullRequest: false, readme: true } }],
       sources: [{ source: 'node-api', indexed: false }],
-    });
+    } satisfies SpecSearchResponse);
     assert.equal(r.results[0]!.passages[0]!.text, '| a | b |\n|---|---|');
     assert.equal(r.repos![0]!.types!.pullRequest, false);
     assert.equal(r.sources![0]!.indexed, false);

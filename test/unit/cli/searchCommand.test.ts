@@ -100,6 +100,23 @@ describe('runSearchCommand', () => {
     assert.equal(f.closed(), 1);
   });
 
+  it('caps each passage at 40 lines, before a code block that straddles the cap, and says what is left; --json keeps it whole', async () => {
+    const long = [...Array.from({ length: 36 }, (_, i) => `prose ${i + 1}`), '```js', 'retry(3)', 'retry(4)', 'retry(5)', 'retry(6)', 'retry(7)', '```', 'tail'].join('\n');
+    const short = Array.from({ length: 40 }, (_, i) => `short ${i + 1}`).join('\n');
+    const res: SearchResponse = { success: true, results: [{ id: 'readme:a/b', type: 'readme', url: 'https://github.com/a/b', title: 'b', passages: [{ text: long }, { text: short }] }] };
+    const t = io();
+    assert.equal(await runSearchCommand(['q'], t.io, fake(async () => res).deps), 0);
+    const out = t.o.out;
+    assert.match(out, /\n {5}prose 36\n {5}… \(8 more lines; use --json for the full passage\)\n/);
+    assert.ok(!out.includes('```'), 'no half of a code block is printed');
+    assert.ok(!out.includes('tail'));
+    assert.match(out, /\n {5}short 40\n/, 'a passage of exactly 40 lines is printed whole');
+    assert.equal(out.match(/more line/g)?.length, 1);
+    const j = io();
+    assert.equal(await runSearchCommand(['q', '--json'], j.io, fake(async () => res).deps), 0);
+    assert.equal(JSON.parse(j.o.out).results[0].passages[0].text, long);
+  });
+
   it('--json prints the validated response and nothing else on stdout', async () => {
     const t = io();
     assert.equal(await runSearchCommand(['q', '--json'], t.io, fake(async () => RESPONSE).deps), 0);

@@ -127,3 +127,75 @@ test('issue 23: qualified exception names and whole URLs stay; local file URLs a
   assert.equal(cleanMessage('connect ECONNREFUSED http://127.0.0.1:8080/api'), 'connect ECONNREFUSED');
   assert.equal(cleanMessage('fetch failed at http://localhost:3000/health, see file:///home/u/app/x.js:3:4'), 'fetch failed at, see x.js');
 });
+
+// Issue 30: a chained Python traceback cut to 400 characters lost its last, most telling line.
+const SP = '/home/dev/app/.venv/lib/python3.12/site-packages';
+const CHAINED = `Traceback (most recent call last):
+  File "${SP}/urllib3/connection.py", line 198, in _new_conn
+    sock = connection.create_connection(
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "${SP}/urllib3/util/connection.py", line 85, in create_connection
+    raise err
+  File "${SP}/urllib3/util/connection.py", line 73, in create_connection
+    sock.connect(sa)
+ConnectionRefusedError: [Errno 111] Connection refused
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "${SP}/urllib3/connectionpool.py", line 793, in urlopen
+    response = self._make_request(
+               ^^^^^^^^^^^^^^^^^^^
+  File "${SP}/urllib3/connection.py", line 213, in _new_conn
+    raise NewConnectionError(
+urllib3.exceptions.NewConnectionError: <urllib3.connection.HTTPConnection object at 0x7f3b2c1d9e50>: Failed to establish a new connection: [Errno 111] Connection refused
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "${SP}/requests/adapters.py", line 486, in send
+    resp = conn.urlopen(
+           ^^^^^^^^^^^^^
+  File "${SP}/urllib3/util/retry.py", line 515, in increment
+    raise MaxRetryError(_pool, url, reason) from reason  # type: ignore[arg-type]
+    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+urllib3.exceptions.MaxRetryError: HTTPConnectionPool(host='api.internal.example', port=8000): Max retries exceeded with url: /api/items?page=2 (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f3b2c1d9e50>: Failed to establish a new connection: [Errno 111] Connection refused'))
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/home/dev/app/main.py", line 12, in <module>
+    r = requests.get("http://api.internal.example:8000/api/items?page=2", timeout=5)
+        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "${SP}/requests/adapters.py", line 519, in send
+    raise ConnectionError(e, request=request)
+requests.exceptions.ConnectionError: HTTPConnectionPool(host='api.internal.example', port=8000): Max retries exceeded with url: /api/items?page=2 (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f3b2c1d9e50>: Failed to establish a new connection: [Errno 111] Connection refused'))
+`;
+
+test('a chained Python traceback too long for one query: the final exception comes first, then the chain back to the first cause', () => {
+  const q = cleanMessage(CHAINED);
+  assert.ok(q.length <= 400, `${q.length}`);
+  assert.ok(q.startsWith("requests.exceptions.ConnectionError: HTTPConnectionPool(host='api.internal.example', port=8000): Max retries exceeded"), q);
+  // The chain's boilerplate and the frames are noise; the causes follow while room is left, most recent first.
+  assert.doesNotMatch(q, /above exception|During handling|Traceback|site-packages|line \d+|\^\^/);
+  const next = q.indexOf('urllib3.exceptions.MaxRetryError');
+  assert.ok(next > 0, `the exception before it follows: ${q}`);
+  assert.ok(!q.includes('ConnectionRefusedError') || q.indexOf('ConnectionRefusedError') > next, 'the first cause comes last, if at all');
+});
+
+test('Windows line endings and terminal colours change nothing in that order', () => {
+  const q = cleanMessage(`\u001b[31m${CHAINED.replace(/\n/g, '\r\n')}\u001b[0m`);
+  assert.ok(q.startsWith('requests.exceptions.ConnectionError: '), q);
+});
+
+test('a long single traceback after other output: its exception comes before that output', () => {
+  const before = Array.from({ length: 12 }, (_, i) => `INFO worker-${i} started polling queue jobs-default with prefetch 8 and visibility timeout`).join('\n');
+  const text = `${before}\nTraceback (most recent call last):\n  File "/srv/app/worker.py", line 40, in run\n    job.execute()\nkeel_schema.errors.ValidationError: field "retries" must be at most 10\n`;
+  const q = cleanMessage(text);
+  assert.ok(q.startsWith('keel_schema.errors.ValidationError: field "retries" must be at most 10 INFO worker-0'), q);
+});
+
+test('a chained traceback that fits keeps its order, without the chain lines', () => {
+  const short = 'Traceback (most recent call last):\n  File "/a/x.py", line 3, in f\n    g()\nKeyError: \'id\'\n\nThe above exception was the direct cause of the following exception:\n\nTraceback (most recent call last):\n  File "/a/x.py", line 9, in <module>\n    f()\nLookupFailed: no user record';
+  assert.equal(cleanMessage(short), "KeyError: 'id' LookupFailed: no user record");
+});

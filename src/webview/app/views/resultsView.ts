@@ -6,7 +6,7 @@ import type { FromWebview, ViewNote, ViewOutcome, ViewResult } from '../../proto
 import { safeHref } from '../../linkPolicy';
 import { REPOSITORY_FILTERS, requestedTypes } from '../../../api/params';
 import { scopePhrase, TYPE_LABELS } from '../../../search/scope';
-import { h, icon } from '../dom';
+import { h, icon, spaced } from '../dom';
 import { renderMarkdown } from '../markdown';
 import type { ViewState } from '../state';
 
@@ -47,7 +47,7 @@ export function plainSnippet(md: string, max = 240): string {
 function typeIcon(type: string): HTMLElement {
   const known = Object.prototype.hasOwnProperty.call(TYPE_ICONS, type);
   const glyph = h('span', { class: `type-icon codicon codicon-${known ? TYPE_ICONS[type]! : UNKNOWN_TYPE_ICON} ${known ? `type-${type}` : 'type-other'}`, role: 'img', 'aria-label': kindLabel(type), title: kindLabel(type), 'data-type': type });
-  return known ? glyph : h('span', { class: 'type-unknown' }, glyph, h('span', { class: 'type-raw' }, type.slice(0, 40)));
+  return known ? glyph : h('span', { class: 'type-unknown' }, ...spaced(glyph, h('span', { class: 'type-raw' }, type.slice(0, 40))));
 }
 
 function actionButton(act: string, iconName: string, label: string, extra: Record<string, string | number | boolean> = {}): HTMLButtonElement {
@@ -71,26 +71,42 @@ export function rowActions(r: ViewResult, watchable = false): HTMLElement[] {
   ];
 }
 
+/**
+ * A row's accessible name: its kind (the icon's word), then exactly what the collapsed row shows, in the
+ * same order (title, provenance, license, version badges, snippet). WCAG 2.5.3 (Label in Name): a voice
+ * control user says what they see ("click <title>"), so nothing may come between the visible words.
+ */
+export function rowName(r: ViewResult): string {
+  const known = Object.prototype.hasOwnProperty.call(TYPE_ICONS, r.type);
+  const snippet = r.passages[0] ? plainSnippet(r.passages[0].text) : '';
+  return [
+    `${known ? kindLabel(r.type) : r.type.slice(0, 40)}: ${resultTitle(r)}`, r.provenance, r.license,
+    ...(r.versions ?? []).slice(0, 3).map((b) => b.label), snippet,
+  ].filter((x) => !!x).join(', ');
+}
+
 /** A row is a treeitem (issue 24, HOUSE_STYLE 17): rows expand to their passages, as in VS Code's Search view. */
 function row(r: ViewResult, index: number, count: number): HTMLElement {
   const title = resultTitle(r);
   const snippet = r.passages[0] ? plainSnippet(r.passages[0].text) : '';
   return h('li', {
     class: 'row', role: 'treeitem', tabindex: -1, 'data-index': index, 'aria-level': 1, 'aria-posinset': index + 1, 'aria-setsize': count, 'aria-selected': 'false',
-    'aria-expanded': r.passages.length ? 'false' : undefined, 'aria-label': `${kindLabel(r.type)}: ${title}, ${r.provenance}${r.license ? `, license ${r.license}` : ''}`,
+    'aria-expanded': r.passages.length ? 'false' : undefined, 'aria-label': rowName(r),
   },
-    h('div', { class: 'row-main' }, typeIcon(r.type), h('span', { class: 'row-title', title }, title), h('span', { class: 'row-actions' })),
-    h('div', { class: 'row-meta' }, h('span', { class: 'provenance', title: r.url }, r.provenance),
-      r.license ? h('span', { class: 'license', title: `License: ${r.license}` }, r.license) : undefined),
-    r.versions?.length ? versionBadges(r) : undefined,
-    snippet ? h('div', { class: 'row-snippet' }, snippet) : undefined);
+    // Spaces between the parts, so that the words a row shows are the words of its name (rowName).
+    ...spaced(
+      h('div', { class: 'row-main' }, ...spaced(typeIcon(r.type), h('span', { class: 'row-title', title }, title), h('span', { class: 'row-actions' }))),
+      h('div', { class: 'row-meta' }, ...spaced(h('span', { class: 'provenance', title: r.url }, r.provenance),
+        r.license ? h('span', { class: 'license', title: `License: ${r.license}` }, r.license) : undefined)),
+      r.versions?.length ? versionBadges(r) : undefined,
+      snippet ? h('div', { class: 'row-snippet' }, snippet) : undefined));
 }
 
 /** Issue 23: a result's version badges; the tooltip (and the accessible name) quotes the sentence. */
 function versionBadges(r: ViewResult): HTMLElement {
-  return h('div', { class: 'row-versions' }, ...(r.versions ?? []).slice(0, 3).map((b) =>
+  return h('div', { class: 'row-versions' }, ...spaced(...(r.versions ?? []).slice(0, 3).map((b) =>
     h('span', { class: `version-badge${b.highlight ? ' highlight' : ''}`, 'data-verdict': b.verdict, title: `“${b.sentence}”`, 'aria-label': `${b.label}: “${b.sentence}”` },
-      icon(b.verdict === 'newer-fix' || b.verdict === 'newer-release' ? 'arrow-up' : b.verdict === 'affects-yours' ? 'bug' : 'check', 'version-icon'), b.label)));
+      icon(b.verdict === 'newer-fix' || b.verdict === 'newer-release' ? 'arrow-up' : b.verdict === 'affects-yours' ? 'bug' : 'check', 'version-icon'), b.label))));
 }
 
 /** The box a row's passages go in; empty until `fillPassages` renders them. */
