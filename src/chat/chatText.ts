@@ -79,6 +79,16 @@ export function referenceLinks(response: SearchResponse): Array<{ n: number; lin
 
 const KIND_WORDS: Record<string, string> = { doc: 'documentation', issue: 'issue', pull_request: 'pull request', readme: 'README', web: 'web page' };
 
+/** A passage as one line of plain words: markdown's fences, headings, tables and emphasis marks left out (it is escaped after). */
+export function plainExcerpt(text: string): string {
+  return excerpt(clean(text)
+    .replace(/^\s*(```|~~~)[\w+-]*\s*$/gm, ' ')
+    .replace(/^\s{0,3}#{1,6}\s+/gm, '')
+    .replace(/^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*:?-{0,}:?\s*$/gm, ' ')
+    .replace(/\s*\|\s*/g, ' ')
+    .replace(/\*\*|__|`/g, ''));
+}
+
 function excerpt(text: string): string {
   const one = clean(text).replace(/\s+/g, ' ').trim();
   if (one.length <= EXCERPT_CHARS) return one;
@@ -132,7 +142,7 @@ export function resultsMarkdown(s: ShownSearch): string {
     if (p) {
       const link = passageLink(p, r);
       const cite = link !== r.url ? webLink(link) : undefined;
-      lines.push(`   > ${escapeMarkdown(excerpt(p.text))}${cite ? ` [cite](${cite})` : ''}`);
+      lines.push(`   > ${escapeMarkdown(plainExcerpt(p.text))}${cite ? ` [cite](${cite})` : ''}`);
     }
     return lines.join('\n');
   });

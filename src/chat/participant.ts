@@ -91,10 +91,12 @@ export async function handleChatRequest(
     meta.results = run.response.results.length;
     const links = referenceLinks(run.response);
     for (const l of links) stream.reference(vscode.Uri.parse(l.link, true), new vscode.ThemeIcon(KIND_ICONS[l.kind] ?? 'link-external'));
-    stream.markdown(resultsMarkdown(run));
     const newer = run.badges?.flatMap((b) => b ?? []).filter((b) => b.verdict === 'newer-fix').map((b) => b.stated);
     if (newer?.length) meta.newerFix = newer[0];
+    // The answer first, where the reader starts; the results it cites follow (the references list has them already).
     const answered = meta.results > 0 && await answerWithModel(request, command, question, run, links, stream, token);
+    if (token.isCancellationRequested) return { metadata: { ...meta, cancelled: true } };
+    stream.markdown(`${answered ? '\n\n' : ''}${resultsMarkdown(run)}`);
     if (command === 'fixed' && !answered) {
       const words = fixedWithoutModel(run);
       if (words) stream.markdown(`\n\n${words}`);
@@ -141,7 +143,7 @@ async function chooseDependency(
   return undefined;
 }
 
-/** The short answer from the chat's model, shown when it cites the results; false when there is no model or no answer. */
+/** The short answer from the chat's model, streamed before the results, shown when it cites them; false when there is no model or no answer. */
 async function answerWithModel(
   request: vscode.ChatRequest, command: ChatCommand, question: string, run: ScopedSearch,
   links: ReadonlyArray<{ n: number; link: string }>, stream: vscode.ChatResponseStream, token: vscode.CancellationToken,
@@ -163,14 +165,14 @@ async function answerWithModel(
   } catch (e) {
     if (token.isCancellationRequested) return false;
     log().warn(`@devindex: the chat model did not answer: ${e instanceof Error ? e.message : String(e)}`);
-    stream.markdown(`\n\nThe chat's model did not answer (${escapeMarkdown(e instanceof Error ? e.message : String(e))}); the results above are the answer.`);
+    stream.markdown(`The chat's model did not answer (${escapeMarkdown(e instanceof Error ? e.message : String(e))}); the results below are the answer.\n\n`);
     return false;
   }
   if (token.isCancellationRequested) return false;
   const vetted = vetAnswer(text, links, run.response.results.length);
   stream.markdown(vetted
-    ? `\n\n**Answer** (${escapeMarkdown(model.name || model.id)}, from the results above)\n\n${vetted.markdown}`
-    : '\n\nThe model\'s answer cited none of the results, so it is not shown; the results above are the answer.');
+    ? `**Answer** (${escapeMarkdown(model.name || model.id)}, from the results below)\n\n${vetted.markdown}`
+    : 'The model\'s answer cited none of the results, so it is not shown; the results below are the answer.\n\n');
   return vetted !== undefined;
 }
 

@@ -134,14 +134,14 @@ describe('issue 33: the @devindex chat participant', function () {
     assert.ok(prompts[0]!.includes(`[1] ${expected[0]!.id}`) && prompts[0]!.includes(`[2] ${expected[1]!.id}`), 'the evidence is the search tool\'s numbered text');
     const text = s.text();
     const link1 = expected[0]!.passages.find((p) => p.citation_url)?.citation_url ?? expected[0]!.url;
-    assert.ok(text.includes(`**Answer** (Fake Model, from the results above)\n\nKeep-alive keeps sockets open in the pool [[1]](${link1}); see also [[2]](`), text);
+    assert.ok(text.includes(`**Answer** (Fake Model, from the results below)\n\nKeep-alive keeps sockets open in the pool [[1]](${link1}); see also [[2]](`), text);
     assert.doesNotMatch(text, /\[99\]/, 'a citation of no result is removed');
-    assert.ok(text.indexOf('**Answer**') > text.indexOf('\n1. ['), 'the answer follows the results');
+    assert.ok(text.startsWith('**Answer**') && text.indexOf('\n1. [') > text.indexOf('[[1]]'), 'the answer comes first, then the results it cites');
 
     const silent = fakeModel(['The pool is fine.']);
     const s2 = new Recorder();
     await ask(request(query, undefined, silent.model), s2);
-    assert.match(s2.text(), /The model's answer cited none of the results, so it is not shown; the results above are the answer\.$/);
+    assert.match(s2.text(), /^The model's answer cited none of the results, so it is not shown; the results below are the answer\.\n\n\*\*\d+ results\*\* for /);
     assert.equal(s2.references().length, expected.length, 'a request without a command searches');
   });
 
@@ -151,7 +151,7 @@ describe('issue 33: the @devindex chat participant', function () {
     const result = await ask(request('connection pool keep-alive', 'search', model), s);
     assert.equal(result.errorDetails, undefined);
     assert.ok(s.references().length > 0);
-    assert.match(s.text(), /The chat's model did not answer \(no consent to use the model\); the results above are the answer\.$/);
+    assert.match(s.text(), /^The chat's model did not answer \(no consent to use the model\); the results below are the answer\.\n\n\*\*\d+ results\*\* for /);
   });
 
   describe('scoped to a dependency of the active editor\'s project (the dependency fixture)', () => {
@@ -190,7 +190,7 @@ describe('issue 33: the @devindex chat participant', function () {
       assert.match(prompts[0]!, /fixed in fetchline, and in which version, against the installed 3\.2\.0/);
       assert.match(prompts[0]!, /\nInstalled: fetchline 3\.2\.0 installed \(fetchline\/fetchline\)\. Results from fetchline\/fetchline are compared with version 3\.2\.0\.\n/);
       assert.match(prompts[0]!, /\n\[\d\] fixed in 3\.3\.0 · newer than your 3\.2\.0/);
-      assert.match(s.text(), /\*\*Answer\*\* \(Fake Model, from the results above\)\n\nYes: fixed in 3\.3\.0 \[\[1\]\]\(https:/);
+      assert.match(s.text(), /^\*\*Answer\*\* \(Fake Model, from the results below\)\n\nYes: fixed in 3\.3\.0 \[\[1\]\]\(https:/);
       assert.deepEqual((await followups(result)).map((f) => [f.command, f.prompt]), [['issues', 'fetchline 3.3.0'], ['search', 'Retry-After ignored per-request timeout 429']]);
     });
 
