@@ -35,10 +35,6 @@ describe('@devindex in the chat view', () => {
       throw new Error(`the chat shows no answer from @devindex: ${(await chatPart().innerText()).slice(0, 1500)}`);
     });
     const text = await response.innerText();
-    if (process.env.DEVINDEX_E2E_CHAT_DUMP) {
-      const fs = await import('node:fs');
-      fs.writeFileSync(process.env.DEVINDEX_E2E_CHAT_DUMP, `${text}\n\n----\n${await response.evaluate((e) => e.outerHTML)}`);
-    }
     assert.match(text, /results? for “Retry-After ignored per-request timeout 429”\. Scoped to fetchline 3\.2\.0 installed \(fetchline\/fetchline\): its issues and pull requests\./);
     assert.match(text, /mentions? a fix newer than your fetchline 3\.2\.0 \(3\.3\.0\)\./);
     assert.match(text, /Fixed in 3\.3\.0 · you have 3\.2\.0/);
@@ -57,15 +53,22 @@ describe('@devindex in the chat view', () => {
     const refs = response.locator('.chat-used-context .monaco-list-row');
     await refs.first().waitFor({ state: 'visible' });
     const refText = (await refs.allInnerTexts()).join('\n');
-    if (process.env.DEVINDEX_E2E_CHAT_DUMP) {
-      const fs = await import('node:fs');
-      fs.appendFileSync(process.env.DEVINDEX_E2E_CHAT_DUMP, `\n\n==== references\n${refText}\n----\n${await response.locator('.chat-used-context').first().evaluate((e) => e.outerHTML)}`);
-    }
     // The list is virtual (only the rows in view are in the page): each row says the list's size.
     assert.equal(Number(await refs.first().getAttribute('aria-setsize')), n, refText);
     assert.match(refText, /^https:\/\/github\.com\/fetchline\/fetchline\/issues\/472#issuecomment-\d+$/m, 'a result\'s passage citation link is its reference');
-    // The opened list, as it shows right after the click (the chat then keeps scrolling itself to its end).
-    await wb.screenshot('used references list dark', chatPart());
+    // The opened list: the chat maximized (the response fits with less scrolling), scrolled to the list.
+    const maximize = wb.page.locator('.part.auxiliarybar .title-actions .action-label[aria-label*="Maximize"], .part.auxiliarybar .global-actions .action-label[aria-label*="Maximize"]').first();
+    if (await maximize.count()) {
+      await maximize.click();
+      for (let i = 0; i < 60; i++) {
+        const [r, part] = await Promise.all([refs.first().boundingBox(), chatPart().boundingBox()]);
+        if (r && part && r.y >= part.y + 170 && r.y + r.height <= part.y + part.height) break;
+        await chatPart().locator('.interactive-list').first().hover();
+        await wb.page.mouse.wheel(0, r && part && r.y > part.y + part.height ? 200 : -200);
+      }
+      await wb.screenshot('used references list maximized dark');
+      await maximize.click().catch(() => undefined);
+    }
     // Back to the answer as a user scrolls (the chat keeps its own scroll position), then the pictures.
     await chatPart().locator('.interactive-list').first().hover();
     const answer = response.locator('.chat-markdown-part strong', { hasText: /^Answer$/ }).first();

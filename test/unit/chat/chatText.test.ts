@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { SearchResponseSchema } from '../../../src/api/schemas';
 import { resultBadges, type InstalledDependency } from '../../../src/deps/versionCompare';
 import {
-  CHAT_COMMANDS, dependencyInPrompt, escapeMarkdown, fixedWithoutModel, modelInstructions, referenceLinks, resultsMarkdown, vetAnswer, webLink,
+  CHAT_COMMANDS, dependencyInPrompt, escapeMarkdown, fixedWithoutModel, modelInstructions, plainExcerpt, referenceLinks, resultsMarkdown, vetAnswer, webLink,
 } from '../../../src/chat/chatText';
 import { followupsFor } from '../../../src/chat/followups';
 import { scopedSearch, type ToolDeps } from '../../../src/tools/toolOps';
@@ -160,6 +160,13 @@ describe('@devindex: follow-ups', () => {
     assert.equal(p!.id, 'devIndex.participant');
     assert.equal(p!.name, 'devindex');
     assert.deepEqual(p!.commands.map((c) => c.name), [...CHAT_COMMANDS]);
+  });
+
+  it('plainExcerpt: a passage\'s markdown (fences, headings, tables, emphasis) as one line of words, cut at a word', () => {
+    assert.equal(plainExcerpt('## What happens\nThe **pool** leaks `sockets`.\n```ts\nconst a = 1;\n```'), 'What happens The pool leaks sockets. const a = 1;');
+    assert.equal(plainExcerpt('| Case | Before |\n|---|---|\n| `Retry-After: 20` | 1 s |'), 'Case Before Retry-After: 20 1 s');
+    const long = plainExcerpt(`${'word '.repeat(100)}end`);
+    assert.ok(long.length <= 222 && long.endsWith(' …') && !long.includes('wor …'), long);
   });
 
   it('escapeMarkdown keeps words and removes the power of every markdown character', () => {
