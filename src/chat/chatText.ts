@@ -184,7 +184,8 @@ export const MAX_ANSWER_CHARS = 3000;
 export interface VettedAnswer { markdown: string; cited: number[] }
 
 /**
- * A model's answer made safe to show: HTML and images removed, links reduced to their text, citations of
+ * A model's answer made safe to show: HTML, images and link definitions removed, links reduced to their text,
+ * bare addresses kept from becoming links, citations of
  * results 1..count turned into links to them, citations of no result removed. Undefined when it cites no
  * result: an answer that names no source is not shown (the results are).
  */
@@ -193,7 +194,13 @@ export function vetAnswer(text: string, links: ReadonlyArray<{ n: number; link: 
   t = t.replace(/<[^>]*>/g, '')
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
-    .replace(/^#+\s*/gm, '');
+    // Reference-style link definitions (`[1]: https://…`) would turn a citation into the model's own link.
+    .replace(/^\s*\[[^\]]+\]:\s*\S+.*$/gm, '')
+    // A bare address stays text: the only links in the answer are the citations'.
+    .replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, '$1\\://')
+    .replace(/\bwww\./gi, 'www\\.')
+    .replace(/^#+\s*/gm, '')
+    .trim();
   const cited = new Set<number>();
   t = t.replace(/\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g, (_m, list: string) => {
     const ns = list.split(',').map((x) => Number(x.trim())).filter((n) => n >= 1 && n <= count);

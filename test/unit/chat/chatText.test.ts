@@ -129,6 +129,8 @@ describe('@devindex: the model\'s answer', () => {
   it('HTML, images, links and headings of a model are removed; an answer citing no result is not shown', () => {
     const v = vetAnswer('# Title\n<b>Yes</b> ![i](https://evil.example/t.png) [click](https://evil.example) [1]', links, 3)!;
     assert.equal(v.markdown, 'Title\nYes i click [[1]](https://github.com/acme/widgets/issues/12#issuecomment-99)');
+    const defs = vetAnswer('See [1] and https://evil.example/x or www.evil.example.\n[1]: https://evil.example/phish', links, 3)!;
+    assert.equal(defs.markdown, 'See [[1]](https://github.com/acme/widgets/issues/12#issuecomment-99) and https\\://evil.example/x or www\\.evil.example.');
     assert.equal(vetAnswer('It is fixed in 3.0.', links, 3), undefined);
     assert.equal(vetAnswer('It is fixed [4].', links, 3), undefined);
   });
