@@ -3,6 +3,7 @@
 // dist/core.js (scripts/build.mjs, core-shared).
 export { createDependencySearch } from './deps/editor';
 export { invokeLanguageModelTool } from './tools/editorTools';
+export { handleChatRequest } from './chat/participant';
 export { showDiagnosis, reportIssue, openIssueReporter } from './doctor/editor';
 export { createAgentsFeature, notifyEnds, notifyWaiting } from './agents/index';
 export { agentClientOver } from './api/agent/agentClientOver';

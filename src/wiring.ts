@@ -13,6 +13,7 @@ import { disposeLog, log } from './log';
 import { registerSearchCommands } from './search/commands';
 import { SearchHistory } from './search/history';
 import { registerLanguageModelTools } from './tools/register';
+import { registerChatParticipant } from './chat/register';
 import { registerWalkthrough, type WalkthroughHandle } from './walkthrough/register';
 import { registerWatches } from './watches/register';
 import type { Services } from './services';
@@ -75,6 +76,7 @@ export function wireShared(context: vscode.ExtensionContext): SharedWiring {
   registerSearchCommands(context, () => svc().searchView(), history);
   registerWatches(context, () => svc().watches());
   registerLanguageModelTools(context, { services: svc, keys });
+  registerChatParticipant(context, { services: svc, keys });
   const walkthrough = registerWalkthrough(context, (m) => log().info(m));
   return { keys, svc, services: () => services, walkthrough };
 }

@@ -77,6 +77,25 @@ try {
     log(`[e2e] code-server for the web worker extension host ${web} ready at ${secs()}`);
   }
 
+  // Issue 33's chat participant (chat.test.ts): VS Code's chat calls no participant without a chat model, and
+  // code-server offline has none. A third code-server has AI features on (the others turn them off) and a test
+  // fixture extension with one scripted local model (test/e2e/fixtures/chat-model-fixture), on the dependency fixture.
+  let chatUrl = '';
+  if (files.some((f) => f.includes('chat'))) {
+    const modelVsix = session.path('chat-model-fixture.vsix');
+    const vsce = spawnSync(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--skip-license', '--no-dependencies', '--out', modelVsix],
+      { cwd: join(root, 'test', 'e2e', 'fixtures', 'chat-model-fixture'), encoding: 'utf8', timeout: 120_000 });
+    if (vsce.status !== 0) throw new Error(`packaging the chat model fixture failed:\n${vsce.stdout}${vsce.stderr}`);
+    const chat = await session.startCodeServer({
+      prefix: 'chat-', vsix: [vsix, modelVsix],
+      settings: { 'devIndex.baseUrl': sandboxUrl, 'devIndex.walkthrough.openOnFirstRun': false, 'chat.disableAIFeatures': false },
+    });
+    const u = new URL(chat);
+    u.searchParams.set('folder', depsWorkspace);
+    chatUrl = u.toString();
+    log(`[e2e] code-server with a scripted chat model ${chat} ready at ${secs()}`);
+  }
+
   rmSync(RESULTS, { recursive: true, force: true });
   const runner = session.spawn('node-test', process.execPath,
     ['--test', '--test-reporter=spec', '--test-concurrency=1', ...files],
@@ -88,6 +107,7 @@ try {
         DEVINDEX_E2E_DEPS_WORKBENCH_URL: session.workbenchUrl({ folder: depsWorkspace }),
         DEVINDEX_E2E_FIRST_RUN_WORKBENCH_URL: session.workbenchUrl({ folder: firstRunWorkspace }),
         DEVINDEX_E2E_WEB_HOST_WORKBENCH_URL: webHostUrl,
+        DEVINDEX_E2E_CHAT_WORKBENCH_URL: chatUrl,
         DEVINDEX_E2E_ROOT: root,
         DEVINDEX_E2E_SANDBOX_URL: sandboxUrl,
         DEVINDEX_E2E_TEST_KEY: TEST_KEY,

@@ -2,7 +2,7 @@
 // tools' `dependency`). Node's: the resolver over node:fs. The browser bundle resolves this module to
 // src/web/folderLookup.ts (manifests and lockfiles through workspace.fs; scripts/build.mjs, HOST_MODULES).
 import { lookupDependency, type DependencyLookup } from './dependencyScope';
-import { resolveFolder, type ResolveOptions } from './resolver';
+import { resolveFolder, type FolderDependencies, type ResolveOptions } from './resolver';
 import type { InstalledDependency } from './versionCompare';
 
 export type FolderLookup = { ok: true; deps: Array<InstalledDependency & { versionFrom?: string }> } | Extract<DependencyLookup, { ok: false }>;
@@ -17,4 +17,9 @@ export async function resolveDependencies(folder: string, names: readonly string
     if (!deps.some((d) => d.slug === r.dep.slug && d.name === r.dep.name)) deps.push(r.dep);
   }
   return { ok: true, deps };
+}
+
+/** Every dependency of `folder` (the `@devindex` chat participant's pick). */
+export function folderDependencies(folder: string, opts: ResolveOptions): Promise<FolderDependencies> {
+  return resolveFolder(folder, opts);
 }

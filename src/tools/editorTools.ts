@@ -84,21 +84,19 @@ export async function dependencyFolderOfEditor(): Promise<string | undefined> {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
-function signalOf(token: vscode.CancellationToken): AbortSignal {
+/** An AbortSignal that aborts when the token is cancelled (at once when it already is). */
+export function signalOf(token: vscode.CancellationToken): AbortSignal {
   const ctl = new AbortController();
   if (token.isCancellationRequested) ctl.abort();
   else token.onCancellationRequested(() => ctl.abort());
   return ctl.signal;
 }
 
-export async function invokeLanguageModelTool(
-  name: ToolName, options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken, wiring: ToolWiring,
-  progress?: unknown,
-): Promise<vscode.LanguageModelToolResult> {
+/** The tool operations' ports over the extension's client, key store and workspace (the tools and the `@devindex` chat participant). */
+export function editorToolDeps(wiring: ToolWiring, tokenBudget: number | undefined): ToolDeps {
   const services = wiring.services();
-  const tokenBudget = options.tokenizationOptions?.tokenBudget;
   const maxChars = budgetFor(vscode.workspace.getConfiguration().get(TOOL_SETTINGS.maxChars), tokenBudget);
-  const deps: ToolDeps = {
+  return {
     surface: 'editor',
     maxChars: () => maxChars,
     secret: () => wiring.keys.get(),
@@ -118,6 +116,13 @@ export async function invokeLanguageModelTool(
     // Issue 30: deprecations and service warnings the client met, once per endpoint, for the model to pass on.
     takeNotices: () => services.takeNotices(),
   };
+}
+
+export async function invokeLanguageModelTool(
+  name: ToolName, options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken, wiring: ToolWiring,
+  progress?: unknown,
+): Promise<vscode.LanguageModelToolResult> {
+  const deps = editorToolDeps(wiring, options.tokenizationOptions?.tokenBudget);
   const out = await runTool(name, options.input, deps, signalOf(token), toolProgressOf(progress));
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(out.text)]);
 }

@@ -19,7 +19,7 @@ import { HANDLE_PATTERN, MORE_MAX_ENTRIES, sharedMoreCache, type MoreCache } fro
 import { DEPENDENCY_PASSAGES } from '../api/params';
 import { dependencyOfResult, installedWords } from '../deps/dependencyScope';
 import { resolveDependencies } from '../deps/folderLookup';
-import { resultBadges, versionSummary, type InstalledDependency } from '../deps/versionCompare';
+import { resultBadges, versionSummary, type InstalledDependency, type VersionBadge } from '../deps/versionCompare';
 import { TOOL_NAMES, type ToolName } from './names';
 import {
   errorText, issuesText, jobStartedText, jobStatusText, noticesText, scrubSecret, snapshotText, type Surface,
@@ -172,14 +172,31 @@ function budgetOf(maxTokens: number | undefined, deps: ToolDeps): number {
   return Math.min(charsForTokens(maxTokens), cap ?? Infinity);
 }
 
-async function search(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
+/**
+ * A search as every surface of the tools runs it (the language-model tool, `devindex mcp`, the `@devindex` chat
+ * participant): `dependency` scopes it to that dependency's repository (or `resolved`, a dependency the caller
+ * already looked up), `scope: "workspace"` to the workspace's repositories, the parameters checked, the client
+ * called; each result from the dependency's repository gets its version badges. Input problems (with `issues`, the
+ * caller's own) come back as an error outcome; a failed request throws, as the client does.
+ */
+export interface ScopedSearch {
+  params: SearchParams;
+  response: SearchResponse;
+  /** Lines an answer starts with (the workspace scope). */
+  header: string[];
+  /** The dependency it was scoped to, with its installed version. */
+  dep?: InstalledDependency;
+  /** Per result: its badges against `dep` (undefined: not from the dependency's repository). Only with `dep`. */
+  badges?: Array<VersionBadge[] | undefined>;
+}
+
+export async function scopedSearch(
+  input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal, issues: ParamIssue[] = [], resolved?: InstalledDependency,
+): Promise<ScopedSearch | ToolOutcome> {
   const { scope, maxTokens: _maxTokens, dependency, folder, have: _have, ...rest } = input;
-  const issues: ParamIssue[] = [];
-  const maxTokens = intIn(input, 'maxTokens', MIN_MAX_TOKENS, MAX_MAX_TOKENS, issues);
-  const have = handlesIn(input, issues);
   const header: string[] = [];
   // Issue 23: a dependency name scopes the search to its repository and compares the results' versions.
-  const dep = await dependencyScope(dependency, folder, deps);
+  const dep = resolved ?? await dependencyScope(dependency, folder, deps);
   if (dep && 'text' in dep) return dep;
   if (dep) {
     const given = Array.isArray(rest.repos) ? rest.repos : [];
@@ -204,16 +221,28 @@ async function search(input: Record<string, unknown>, deps: ToolDeps, signal?: A
   const v = validateSearchParams(rest as unknown as SearchParams);
   if (!v.ok) issues.push(...v.issues);
   if (issues.length || !v.ok) return { isError: true, text: issuesText(issues, 'search parameters') };
+  const response = await deps.search(v.params, { signal });
+  if (!dep) return { params: v.params, response, header };
+  const badges = response.results.map((r) => (dependencyOfResult([dep], r) ? resultBadges(r.title, r.passages.map((p) => p.text), dep) : undefined));
+  return { params: v.params, response, header, dep, badges };
+}
+
+async function search(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
+  const issues: ParamIssue[] = [];
+  const maxTokens = intIn(input, 'maxTokens', MIN_MAX_TOKENS, MAX_MAX_TOKENS, issues);
+  const have = handlesIn(input, issues);
   try {
-    const res = await deps.search(v.params, { signal });
-    const lead = dep ? versionsLead(dep, res) : undefined;
+    const run = await scopedSearch(input, deps, signal, issues);
+    if ('isError' in run) return run;
+    const { response: res, header } = run;
+    const lead = run.dep ? versionsLead(run.dep, run.badges ?? []) : undefined;
     const budget = budgetOf(maxTokens, deps);
     const cache = deps.moreCache ?? sharedMoreCache;
     const held = heldPassages(have ?? [], cache);
     if (held.unknown.length) {
       header.push(`Not known here (kept ${ttlWords(cache)}, the ${MORE_MAX_ENTRIES} most recent, in this process only): ${held.unknown.join(', ')}; passages they sent are sent again in full.`);
     }
-    const answer = searchAnswer(v.params, res, { maxChars: lead ? Math.max(1000, budget - lead.length - 2) : budget, header, cache, known: held.known });
+    const answer = searchAnswer(run.params, res, { maxChars: lead ? Math.max(1000, budget - lead.length - 2) : budget, header, cache, known: held.known });
     return { isError: false, text: lead ? `${lead}\n\n${answer.text}` : answer.text };
   } catch (e) {
     return { isError: true, text: errorText(e, { surface: deps.surface, op: OPS[TOOL_NAMES.search]! }) };
@@ -488,13 +517,11 @@ async function dependencyScope(dependency: unknown, folder: unknown, deps: ToolD
 }
 
 /** The lines the answer starts with: the installed version, then per result how its version statements compare. */
-function versionsLead(dep: InstalledDependency, res: SearchResponse): string {
+export function versionsLead(dep: InstalledDependency, badges: ReadonlyArray<readonly VersionBadge[] | undefined>): string {
   const lines = [`Installed: ${installedWords(dep)}. Results from ${dep.slug} are compared with ${dep.version ? `version ${dep.version}` : 'nothing: the installed version is unknown (nothing on disk states it), so no statement is compared'}.`];
-  const badges = res.results.map((r) => (dependencyOfResult([dep], r) ? resultBadges(r.title, r.passages.map((p) => p.text), dep) : undefined));
   const summary = versionSummary(badges.map((b) => b ?? []), dep);
   if (summary) lines.push(summary);
-  res.results.slice(0, 50).forEach((_r, i) => {
-    const b = badges[i];
+  badges.slice(0, 50).forEach((b, i) => {
     const words = b === undefined ? 'not from this dependency\'s repository' : b.length ? b.map((x) => `${x.text} ("${x.sentence.slice(0, 160)}")`).join('; ') : 'states no version';
     lines.push(`[${i + 1}] ${words}`);
   });

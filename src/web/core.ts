@@ -7,6 +7,7 @@ import { agentClientOver } from '../api/agent/agentClientOver';
 import { verifyKey } from '../auth/verifyKey';
 import { Services } from '../services';
 import { invokeLanguageModelTool } from '../tools/editorTools';
+import { handleChatRequest } from '../chat/participant';
 import { NOT_IN_BROWSER, notInBrowser } from './unavailable';
 
 export const webCore: typeof Core = { Services, verifyKey };
@@ -17,6 +18,7 @@ export const webFeatures: typeof Features = {
   notifyEnds,
   notifyWaiting,
   invokeLanguageModelTool,
+  handleChatRequest,
   createDependencySearch: (() => { throw new Error('the browser build registers its own dependency search (src/web/dependencies.ts)'); }) as typeof Features.createDependencySearch,
   showDiagnosis: (async () => notInBrowser('Diagnose Connection', NOT_IN_BROWSER['devIndex.diagnose'])) as unknown as typeof Features.showDiagnosis,
   reportIssue: (async () => notInBrowser('Report an Issue…', NOT_IN_BROWSER['devIndex.reportIssue'])) as unknown as typeof Features.reportIssue,

@@ -1,0 +1,43 @@
+// The `@devindex` chat participant (package.json contributes.chatParticipants), registered at activation where
+// the editor has the chat participant API (feature-detected: VS Code 1.90+ does; other hosts may not). This file
+// is in the activation bundle: it registers and answers follow-ups (pure, src/chat/followups.ts); each request
+// is handled by dist/features.js (src/chat/participant.ts), loaded on the first one.
+import * as vscode from 'vscode';
+import { features } from '../lazy';
+import type { ToolWiring } from '../tools/editorTools';
+import { followupsFor, type ChatMeta } from './followups';
+import type { ChatPorts } from './participant';
+
+declare const __DEVINDEX_TEST_SURFACE__: boolean;
+
+export const PARTICIPANT_ID = 'devIndex.participant';
+
+/** The chat API of `ns` (the vscode module), when this editor has it. */
+export function chatApi(ns: object): Pick<typeof vscode.chat, 'createChatParticipant'> | undefined {
+  const chat = (ns as { chat?: Partial<typeof vscode.chat> }).chat;
+  return chat && typeof chat.createChatParticipant === 'function' ? (chat as Pick<typeof vscode.chat, 'createChatParticipant'>) : undefined;
+}
+
+export function provideFollowups(result: vscode.ChatResult): vscode.ChatFollowup[] {
+  return followupsFor(result.metadata as Partial<ChatMeta> | undefined).map((f) => ({ prompt: f.prompt, label: f.label, command: f.command, participant: PARTICIPANT_ID }));
+}
+
+export function registerChatParticipant(context: vscode.ExtensionContext, wiring: ToolWiring): void {
+  const chat = chatApi(vscode);
+  if (!chat) return;
+  const handler: vscode.ChatRequestHandler = (request, ctx, stream, token) => features().handleChatRequest(request, ctx, stream, token, wiring);
+  const participant = chat.createChatParticipant(PARTICIPANT_ID, handler);
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'devindex.svg');
+  participant.followupProvider = { provideFollowups };
+  context.subscriptions.push(participant);
+  // Internal, development builds under the host tests only: the same handler with a recording stream, a fake
+  // model and replaced ports (a quick pick would wait for a user), and the participant's follow-ups.
+  if (__DEVINDEX_TEST_SURFACE__ && process.env.DEVINDEX_TEST_KEY !== undefined) {
+    context.subscriptions.push(
+      vscode.commands.registerCommand('devIndex.chat.handleForTests', (request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token?: vscode.CancellationToken, ports?: Partial<ChatPorts>) =>
+        features().handleChatRequest(request, { history: [] }, stream, token ?? new vscode.CancellationTokenSource().token, wiring, ports)),
+      vscode.commands.registerCommand('devIndex.chat.followupsForTests', (result: vscode.ChatResult) =>
+        participant.followupProvider?.provideFollowups(result, { history: [] }, new vscode.CancellationTokenSource().token)),
+    );
+  }
+}
