@@ -139,7 +139,7 @@ const mcpWithoutAjv = {
  * `npm run bench` prints both).
  */
 const BUDGETS_KB = {
-  'dist/extension.js': 45, 'dist/core.js': 440, 'dist/features.js': 280, 'dist/webview.js': 150, 'dist/lockfiles.js': 240,
+  'dist/extension.js': 49, 'dist/core.js': 440, 'dist/features.js': 305, 'dist/webview.js': 150, 'dist/lockfiles.js': 240,
   'dist/cli.js': 12, 'dist/cli-search.js': 620, 'dist/cli-agent.js': 440, 'dist/cli-doctor.js': 400, 'dist/cli-mcp.js': 580, 'dist/cli-watch.js': 620,
   'dist/cli-setup.js': 60,
 };

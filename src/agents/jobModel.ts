@@ -2,7 +2,6 @@
 // tests). Trace events themselves are not persisted: they are re-read on demand; what survives a
 // reload is how far the trace had been read and how the run ended.
 import { isTerminalStatus } from '../api/agent/agentConstants';
-import { ExchangeSummarySchema, PendingApprovalSchema } from '../api/agent/agentSchemas';
 import type { RunFacts, TraceProgress } from '../api/agent/runEngine';
 import { isWaiting } from '../api/agent/runOutcome';
 
@@ -157,20 +156,64 @@ export function readSuggestions(v: unknown): AgentJob['suggestions'] {
 }
 
 /**
- * A stored pending approval, read with the wire's own schema (one shape for the approval across the
- * client, the store and the views). Records kept before 0.2 carry the id as `approvalId`: the schema
- * reads that too, so a job waiting across the update still waits.
+ * A stored pending approval. What is stored is the wire schema's own output (PendingApprovalSchema in
+ * agentSchemas.ts), so this only checks it is still that shape and drops what is not (zod stays out of
+ * the activation bundle). Records kept before 0.2 carry the id as `approvalId`, calls as
+ * `{ id, name, arguments }` and one `terms` object: they are read into today's shape, so a job waiting
+ * across the update still waits.
  */
 export function readPendingApproval(v: unknown): AgentJob['pendingApproval'] {
-  const p = PendingApprovalSchema.safeParse(v);
-  return p.success ? p.data : undefined;
+  if (v === null || typeof v !== 'object') return undefined;
+  const p = v as Record<string, unknown>;
+  const id = str(p.id) ?? str(p.approvalId);
+  if (!id) return undefined;
+  const calls = Array.isArray(p.calls) ? p.calls.flatMap((c: unknown) => {
+    if (c === null || typeof c !== 'object') return [];
+    const r = c as Record<string, unknown>;
+    const est = r.creditsEstimate;
+    // Before 0.2 a call was `{ id, name: 'provider.capability', arguments }`.
+    return [{
+      id: str(r.id), provider: str(r.provider), capability: str(r.capability) ?? str(r.name),
+      ...(r.input !== undefined ? { input: r.input } : r.arguments !== undefined ? { input: r.arguments } : {}),
+      ...(typeof est === 'number' || est === null ? { creditsEstimate: est } : {}),
+    }];
+  }) : [];
+  const termsList = Array.isArray(p.terms) ? p.terms : p.terms !== null && typeof p.terms === 'object' ? [p.terms] : [];
+  const terms = termsList.flatMap((t: unknown) => {
+    if (t === null || typeof t !== 'object') return [];
+    const r = t as Record<string, unknown>;
+    return [{ provider: str(r.provider), name: str(r.name), capability: str(r.capability), adds: str(r.adds), version: str(r.version), digest: str(r.digest) ?? null, url: str(r.url) }];
+  });
+  const res = p.resolution !== null && typeof p.resolution === 'object' ? p.resolution as Record<string, unknown> : undefined;
+  return {
+    id, kind: str(p.kind) ?? (terms.length ? 'terms' : 'calls'), reason: str(p.reason), calls, terms,
+    resolution: res ? {
+      approved: res.approved === true, callIds: Array.isArray(res.callIds) ? res.callIds.filter((x): x is string => typeof x === 'string') : [],
+      always: res.always === true, byRunId: str(res.byRunId),
+    } : null,
+  };
 }
 
-/** A stored exchange summary (paid calls, skipped providers), read with the wire's schema. */
+/** A stored exchange summary (what a run paid, the providers it skipped): numbers, names and links only. */
 export function readExchange(v: unknown): AgentJob['exchange'] {
   if (v === null || typeof v !== 'object') return undefined;
-  const x = ExchangeSummarySchema.safeParse(v);
-  return x.success ? x.data : undefined;
+  const x = v as Record<string, unknown>;
+  const num = (n: unknown): number | undefined => (typeof n === 'number' && Number.isFinite(n) ? n : undefined);
+  const skipped = Array.isArray(x.skippedProviders) ? x.skippedProviders.flatMap((sp: unknown) => {
+    if (sp === null || typeof sp !== 'object') return [];
+    const r = sp as Record<string, unknown>;
+    return [{ provider: str(r.provider), name: str(r.name), capability: str(r.capability), adds: str(r.adds), reason: str(r.reason), version: str(r.version), termsUrl: str(r.termsUrl) }];
+  }) : undefined;
+  return {
+    ...(typeof x.enabled === 'boolean' ? { enabled: x.enabled } : {}),
+    ...(num(x.paidCalls) !== undefined ? { paidCalls: num(x.paidCalls) } : {}),
+    ...(x.creditsUsed === null || num(x.creditsUsed) !== undefined ? { creditsUsed: x.creditsUsed as number | null } : {}),
+    ...(skipped ? { skippedProviders: skipped } : {}),
+  };
+}
+
+function str(x: unknown): string | undefined {
+  return typeof x === 'string' ? x : undefined;
 }
 
 export { isTerminalStatus };

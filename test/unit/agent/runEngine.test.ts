@@ -79,12 +79,14 @@ describe('run engine: reducers', () => {
     assert.match(endMessage({ ...f, prompt: 'p' })!.text, /cancelled\. It used 37 credits before it stopped\./);
   });
 
-  it('reads the status as a safety net after five quiet minutes, and always without a trace', () => {
+  it('reads the status after a quiet spell (15 s by default: a waiting run goes quiet), and always without a trace', () => {
     const run = newRunState();
     run.lastNewEventAt = 0;
     run.lastStatusAt = 0;
-    assert.equal(needsStatus(facts(), run, 299_000), false);
-    assert.equal(needsStatus(facts(), run, 300_000), true);
+    assert.equal(needsStatus(facts(), run, 14_999), false);
+    assert.equal(needsStatus(facts(), run, 15_000), true);
+    assert.equal(needsStatus(facts(), run, 299_000, 300_000), false, 'a longer safety net when asked for');
+    assert.equal(needsStatus(facts(), run, 300_000, 300_000), true);
     assert.equal(needsStatus(facts({ trace: { eventCount: 0, finished: false, unavailable: true } }), run, 1), true);
   });
 });

@@ -1,3 +1,4 @@
+import { jobState as jobStateOf } from '../../../src/agents/jobState';
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { JobStore, type JobStoreOptions } from '../../../src/agents/jobStore';
@@ -379,7 +380,8 @@ describe('job store: what counts as news for the schedule', () => {
   });
 
   it('reads the status record only once, in the poll that sees run.finished (the result to keep)', async () => {
-    const { clock, backend, store } = setup();
+    // A safety net longer than the run's quiet spells: only the end's read is left.
+    const { clock, backend, store } = setup({ statusEveryMs: 300_000 });
     const job = await store.start({ prompt: 'p', maxCredits: 500 });
     standardRun(backend, job.id, 200_000);
     const t0 = clock.now();
@@ -392,14 +394,25 @@ describe('job store: what counts as news for the schedule', () => {
     assert.equal(store.get(job.id)!.finalRead, true);
   });
 
-  it('reads the status once as a safety net when the trace has brought nothing new for 5 minutes', async () => {
-    const { clock, backend, store } = setup();
+  it('reads the status once as a safety net when the trace has brought nothing new for statusEveryMs', async () => {
+    const { clock, backend, store } = setup({ statusEveryMs: 300_000 });
     const job = await store.start({ prompt: 'p', maxCredits: 500 });
     backend.script({ id: job.id, events: [], endAt: 400_000, endStatus: 'completed', credits: 10 });
     await clock.advance(299_000);
     assert.equal(backend.countOf('status'), 0);
     await clock.advance(16_000);
     assert.equal(backend.countOf('status'), 1, 'one status read after 5 minutes without news');
+  });
+
+  it('by default a quiet trace is followed by a status read within about 15 s: how a run waiting for the caller is noticed', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p', maxCredits: 500 });
+    backend.script({ id: job.id, events: [], endAt: 400_000, endStatus: 'completed', credits: 10, record: { pendingApproval: { id: 'a1', kind: 'calls', calls: [], resolution: null } } });
+    await clock.advance(14_000);
+    assert.equal(backend.countOf('status'), 0, 'not while the run may still be starting');
+    await clock.advance(12_000);
+    assert.equal(backend.countOf('status'), 1);
+    assert.equal(jobStateOf(store.get(job.id)!), 'waiting', 'the record said it waits: no trace event was needed');
   });
 
   it('treats a cancel request, an orchestrator that finished and credits near the ceiling as the end being near', async () => {
