@@ -61,7 +61,7 @@ export interface AgentsDeps {
 }
 
 /** The status read while the trace is quiet: how soon a run that waits for an approval shows as waiting. */
-export const EDITOR_STATUS_EVERY_MS = 30_000;
+export const EDITOR_STATUS_EVERY_MS = 15_000;
 
 export type AgentCommandId =
   | 'devIndex.agent.start' | 'devIndex.agent.cancel' | 'devIndex.agent.refresh' | 'devIndex.agent.openResult'

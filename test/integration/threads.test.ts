@@ -27,6 +27,8 @@ describe('issue 19: threads, chat answers and approvals', function () {
   let followUpAnswer: (o: { suggestions: Array<{ prompt: string }> }) => string | undefined = () => undefined;
   const revealed: string[] = [];
   let chatId = '';
+  // How the user answers an approval (the quick pick and modal are replaced here): all calls by default.
+  let approveWith: (job: unknown, p: { kind: string; calls: Array<{ id?: string }> }) => { callIds?: string[]; always?: boolean; acceptTerms?: boolean } | undefined = () => ({});
 
   before(async () => {
     const a = await api();
@@ -49,7 +51,7 @@ describe('issue 19: threads, chat answers and approvals', function () {
           followUps.push({ suggestions: o.suggestions, value: o.value });
           return followUpAnswer(o);
         },
-        approve: async () => ({}),
+        approve: async (job, p) => approveWith(job, p),
         show,
       },
     }, async (id) => { revealed.push(id); });
@@ -131,23 +133,61 @@ describe('issue 19: threads, chat answers and approvals', function () {
     await until('turn 2 ends', () => feature.store.get(running.id), (j) => j !== undefined && jobState(j) === 'completed', 90_000);
   });
 
-  it('an approval: the run waits (never spinning) and says for what; Approve sends it on to its end', async () => {
+  it('an approval: the run waits (never spinning) with each paid call and its estimate; Approve from its tree row starts the next turn, which ends with its paid calls', async () => {
     const id = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: APPROVAL for two calls', maxCredits: 1000 }))!;
     const node = await until('the run waits for an approval', async () => (await feature.tree.getChildren()).find((n): n is JobNode => n instanceof JobNode && n.jobId === id),
       (n) => n !== undefined && jobState(feature.store.get(id)!) === 'waiting', 90_000);
     assert.equal(iconId(node!), 'bell-dot', 'never the running spinner');
-    assert.match(String(node!.description), /^waiting for approval of 2 calls: github\.create_issue, github\.add_labels/);
+    assert.match(String(node!.description), /^waiting for approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels/);
     assert.match(String(node!.contextValue), /;approvable(;|$)/);
-    assert.match(String(node!.accessibilityInformation?.label), /^Waiting for approval of 2 calls: github\.create_issue, github\.add_labels: agent job /, 'the state first');
+    assert.match(String(node!.accessibilityInformation?.label), /^Waiting for approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels: agent job /, 'the state first');
     const children = await feature.tree.getChildren(node!);
     assert.ok(children[0] instanceof ApprovalNode, 'the first row under it says what it waits for');
-    assert.ok(feature.store.isPolling(id), 'polling goes on while it waits');
-    const approvalId = feature.store.get(id)!.pendingApproval!.id;
+    const calls = await feature.tree.getChildren(children[0]);
+    assert.deepEqual(calls.map((c) => [String(c.label), String(c.description)]), [['github issues/create', 'about 10 credits'], ['github issues/add-labels', 'no estimate']]);
+    assert.ok(feature.store.isPolling(id), 'followed (slowly) while it waits');
+    const p = feature.store.get(id)!.pendingApproval!;
+    const first = p.calls[0]!.id!;
+    approveWith = () => ({ callIds: [first] });
+    revealed.length = 0;
     await sandboxRequests('DELETE');
-    await feature.commands['devIndex.agent.approve']({ jobId: id });
-    assert.notEqual(jobState(feature.store.get(id)!), 'waiting', 'running again at once');
+    // The row's inline Approve passes the row itself.
+    await feature.commands['devIndex.agent.approve'](node!);
+    assert.notEqual(jobState(feature.store.get(id)!), 'waiting', 'no longer waiting, at once');
     const sent = (await sandboxRequests()).find((r) => r.method === 'POST' && r.path === '/v2/agent');
-    assert.equal((sent?.body as { exchange?: { approve?: { approvalId?: string } } }).exchange?.approve?.approvalId, approvalId, 'exchange.approve with the approval id');
-    await until('the approved run completes', () => feature.store.get(id), (j) => j !== undefined && jobState(j) === 'completed', 90_000);
+    assert.deepEqual((sent?.body as { exchange?: unknown }).exchange, { approve: { approvalId: p.id, callIds: [first] } }, 'exchange.approve with the approval id and the chosen call');
+    const next = revealed[0];
+    assert.ok(next && next !== id, 'the next turn is shown in the tree');
+    assert.equal(feature.store.get(next)!.threadId, feature.store.get(id)!.threadId, 'in the same thread');
+    await until('the next turn completes', () => feature.store.get(next), (j) => j !== undefined && jobState(j) === 'completed', 90_000);
+    const turnNode = feature.tree.jobNode(next)!;
+    assert.match(String(turnNode.description), /paid call/, `the row says what it paid: ${String(turnNode.description)}`);
+    const under = await feature.tree.getChildren(turnNode);
+    assert.ok(under.some((c) => /^Paid calls: 1 paid call, 10 credits$/.test(String(c.label))), under.map((c) => String(c.label)).join(' | '));
+  });
+
+  it('terms: the turn that ended waiting shows each provider\'s terms as a link; Approve accepts them (terms/accept) only with the user\'s agreement, then approves', async () => {
+    const id = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: APPROVAL-TERMS providers', mode: 'chat', maxCredits: 1000 }))!;
+    await until('the run waits for terms', () => feature.store.get(id), (j) => j !== undefined && jobState(j) === 'waiting', 90_000);
+    assert.equal(feature.store.get(id)!.status, 'completed', 'the turn ended waiting');
+    const row = feature.tree.revealTarget(id)!;
+    const approval = (await feature.tree.getChildren(row)).find((c): c is ApprovalNode => c instanceof ApprovalNode)!;
+    const terms = await feature.tree.getChildren(approval);
+    assert.ok(terms.length >= 1);
+    for (const t of terms) {
+      assert.match(String(t.label), /data terms, version /);
+      assert.equal(t.command?.command, 'vscode.open', 'a link, opened only when the row is clicked');
+      assert.match(String((t.command?.arguments?.[0] as vscode.Uri).scheme), /^https$/);
+    }
+    await sandboxRequests('DELETE');
+    approveWith = () => undefined;
+    await feature.commands['devIndex.agent.approve']({ jobId: id });
+    assert.equal((await sandboxRequests()).filter((r) => r.method === 'POST').length, 0, 'not agreed: nothing accepted, nothing approved');
+    assert.equal(jobState(feature.store.get(id)!), 'waiting');
+    approveWith = () => ({ acceptTerms: true });
+    await feature.commands['devIndex.agent.approve']({ jobId: id });
+    const posts = (await sandboxRequests()).filter((r) => r.method === 'POST').map((r) => r.path);
+    assert.deepEqual(posts, ['/v2/scrape', '/v2/agent'], 'terms accepted first, then approved');
+    assert.notEqual(jobState(feature.store.get(id)!), 'waiting');
   });
 });
