@@ -111,6 +111,8 @@ describe('Agent jobs in the workbench', () => {
     await acceptPick(/service default/);
     // Step 6, what the run gives back: the service's default (mode left out).
     await acceptPick(/Collect data \(JSON\)/);
+    // Step 7, paid tool calls: off (the default).
+    await acceptPick(/No paid tool calls/);
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 

@@ -86,6 +86,7 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await pick(/spark-1-mini/);
     await pick(/service default/);
     await pick(/Ask \(an answer in words\)/, mode === 'chat' ? 'Ask' : undefined);
+    await pick(/No paid tool calls/);
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
@@ -132,23 +133,41 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await threeThemes('thread with two turns at 300 px');
   });
 
-  it('a run waiting for an approval: never spinning, says what for; Approve from the row lets it finish', async () => {
+  it('a run waiting for an approval: never spinning, each paid call with its estimate; Approve from the row; the next turn says what it paid', async () => {
     await start('E2E APPROVAL two calls', 'default');
     const job = row('E2E APPROVAL two');
     await job.waitFor({ state: 'visible', timeout: 15_000 });
-    // The editor reads the status after 30 s of a quiet trace: that is when the wait shows.
-    await label(job, /^Waiting for approval of 2 calls: github\.create_issue, github\.add_labels: agent job /, 75_000);
+    // The editor reads the status after 15 s of a quiet trace: that is when the wait shows.
+    await label(job, /^Waiting for approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels: agent job /, 75_000);
     assert.equal(await iconOf(job), 'bell-dot');
-    await threeThemes('run waiting for approval at 300 px', async () => { await job.hover(); });
+    // Expanded: the approval row, then one row per call with its estimate.
+    await job.click();
+    await wb.page.keyboard.press('ArrowRight');
+    const call = row(/github issues\/create/);
+    await call.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await call.innerText(), /about 10 credits/);
+    assert.match(await row(/github issues\/add-labels/).innerText(), /no estimate/);
+    await threeThemes('run waiting for approval with its calls at 300 px', async () => { await job.hover(); });
     await job.hover();
     await job.locator('.actions .action-label[aria-label="Approve"]').click();
+    // Two calls: which ones (all picked), then the confirmation with each call and its estimate.
+    await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: /github issues\/create/ }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await wb.screenshot('approve: which paid calls');
+    await wb.page.keyboard.press('Enter');
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 10_000 });
-    assert.match(await dialog.innerText(), /github\.create_issue/);
+    assert.match(await dialog.innerText(), /github issues\/create \(about 10 credits\)/);
     await wb.screenshot('approve confirmation with the calls');
-    await dialog.getByRole('button', { name: 'Approve' }).click();
-    await label(job, /^(Running|Completed): agent job /, 15_000);
-    await label(job, /^Completed: agent job /, 60_000);
+    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    // The answer is the thread's next turn: it runs the calls and ends saying what it paid.
+    const turn = row(/^2\. Approved\./);
+    await turn.waitFor({ state: 'visible', timeout: 30_000 });
+    await label(turn, /^Completed: agent job turn 2, Approved\..*2 paid calls, 30 credits/, 60_000);
+    await turn.click();
+    await wb.page.keyboard.press('ArrowRight');
+    const paid = row(/^Paid calls: 2 paid calls, 30 credits$/);
+    await paid.waitFor({ state: 'visible', timeout: 15_000 });
+    await threeThemes('finished turn with its paid-call line at 300 px', async () => { await paid.hover(); });
   });
 
   it('the keyless line counts down to the reset of the keyless quota, with Set API Key', async () => {

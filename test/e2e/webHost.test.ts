@@ -112,6 +112,7 @@ describe('the web build in code-server\'s web worker extension host', () => {
     await acceptPick(/spark-1-mini/);
     await acceptPick(/service default/);
     await acceptPick(/Collect data \(JSON\)/);
+    await acceptPick(/No paid tool calls/);
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     await wb.openContainer('Developer Index');
     await wb.giveViewTheSideBar(VIEW, ['Search']);
