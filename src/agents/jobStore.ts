@@ -309,6 +309,8 @@ export class JobStore {
     this.persist(turn);
     this.changeEmitter.fire(undefined);
     this.follower.follow(turn.id);
+    // The answered turn handed over to the next one: its record says how it ended (the service's word, read now).
+    this.follower.pollSoon(id);
     return turn;
   }
 

@@ -61,7 +61,10 @@ export class ApprovalNode extends vscode.TreeItem {
   constructor(readonly jobId: string, readonly job: AgentJob) {
     const p = job.pendingApproval!;
     const items = p.kind === 'terms' ? p.terms.length : p.calls.length;
-    super(`Waiting for ${approvalWords(p)}`, items ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    // Short enough for 300 px: the rows under it name each call or provider (the tooltip says it all).
+    const what = p.kind === 'calls' ? `approval of ${p.calls.length === 1 ? 'a paid call' : `${p.calls.length} paid calls`}`
+      : p.kind === 'terms' ? `your agreement to ${p.terms.length === 1 ? 'data terms' : `${p.terms.length} providers' data terms`}` : approvalWords(p);
+    super(`Waiting for ${what}`, items ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     this.id = `job:${jobId}/approval:${p.id}`;
     this.iconPath = new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('charts.yellow'));
     const est = p.kind === 'calls' ? estimateWords(p.calls) : undefined;

@@ -143,10 +143,10 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     // Expanded: the approval row, then one row per call with its estimate.
     await job.click();
     await wb.page.keyboard.press('ArrowRight');
-    const call = row(/github issues\/create/);
+    const call = row(/^github issues\/create/);
     await call.waitFor({ state: 'visible', timeout: 15_000 });
     assert.match(await call.innerText(), /about 10 credits/);
-    assert.match(await row(/github issues\/add-labels/).innerText(), /no estimate/);
+    assert.match(await row(/^github issues\/add-labels/).innerText(), /no estimate/);
     await threeThemes('run waiting for approval with its calls at 300 px', async () => { await job.hover(); });
     await job.hover();
     await job.locator('.actions .action-label[aria-label="Approve"]').click();

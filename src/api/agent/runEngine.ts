@@ -239,8 +239,10 @@ export function nearEnd(facts: RunFacts, run: RunState): boolean {
  */
 export function needsStatus(facts: RunFacts, run: RunState, now: number, statusEveryMs = DEFAULT_STATUS_EVERY_MS): boolean {
   const quietSince = Math.max(run.lastNewEventAt ?? now, run.lastStatusAt ?? now);
-  // While a run waits for the caller, each poll reads the record: it is what says the wait is over.
+  // While a run waits for the caller, each poll reads the record: it is what says the wait is over; and
+  // once answered until its record is final (an answered turn hands over to the next one and ends).
   return facts.trace.unavailable === true || run.approvalNews === true || isWaiting(facts)
+    || (facts.pendingApproval !== undefined && !isTerminalStatus(facts.status))
     || ((facts.trace.finished || isTerminalStatus(facts.status)) && !facts.finalRead)
     || now - quietSince >= statusEveryMs;
 }

@@ -203,6 +203,13 @@ describe('the store: follow-ups and approvals', () => {
     assert.notEqual(jobState(store.get(j.id)!), 'waiting', 'no longer shown as waiting');
     assert.ok(store.isPolling(next.id), 'the next turn is followed');
     assert.equal(next.prompt, 'Approved.');
+    // The answered turn handed over: its record is read again at once, and says how it ended.
+    backend.jobs.get(j.id)!.record = { pendingApproval: { ...CALLS, resolution: { approved: true, callIds: ['call_1'], always: true, byRunId: next.id } } };
+    Object.assign(backend.jobs.get(j.id)!, { endAt: 0, endStatus: 'completed' });
+    const reads = backend.calls.filter((c) => c.method === 'status' && c.jobId === j.id).length;
+    await clock.advance(1_000); await settle();
+    assert.ok(backend.calls.filter((c) => c.method === 'status' && c.jobId === j.id).length > reads, 'read again soon');
+    assert.equal(jobState(store.get(j.id)!), 'completed');
     store.dispose();
   });
 
