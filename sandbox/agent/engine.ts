@@ -234,16 +234,8 @@ export function basePlan(runId: string, o: SubmitOptions): { events: PlannedEven
 
 export type TailKind = 'cancelled' | 'credit_limit_reached' | 'internal';
 
-/**
- * Cuts the plan at `at` (events at or before `at` stay, except `dropFrom` onwards) and appends the
- * ending of an interrupted run: every agent still running finishes, then run.finished, then (late)
- * the browser sessions close.
- */
-export function interrupt(events: PlannedEvent[], at: number, kind: TailKind, o: { runId: string; maxCredits: number; dropFrom?: PlannedEvent }): PlannedEvent[] {
-  const cut = o.dropFrom ? events.indexOf(o.dropFrom) : events.findIndex((e) => e.at > at);
-  const kept = cut < 0 ? [...events] : events.slice(0, cut);
-  const plan = new Plan();
-  const a = agentsFor(o.runId);
+/** The agents still running and the browser sessions still open (id -> start) after the kept events. */
+function stillOpen(kept: readonly PlannedEvent[]): { running: AgentRef[]; sessions: Map<string, number> } {
   const running: AgentRef[] = [];
   const sessions = new Map<string, number>();
   for (const e of kept) {
@@ -255,6 +247,20 @@ export function interrupt(events: PlannedEvent[], at: number, kind: TailKind, o:
     if (e.body.type === 'browser.session.started') sessions.set(e.body.sessionId, e.at);
     if (e.body.type === 'browser.session.finished') sessions.delete(e.body.sessionId);
   }
+  return { running, sessions };
+}
+
+/**
+ * Cuts the plan at `at` (events at or before `at` stay, except `dropFrom` onwards) and appends the
+ * ending of an interrupted run: every agent still running finishes, then run.finished, then (late)
+ * the browser sessions close.
+ */
+export function interrupt(events: PlannedEvent[], at: number, kind: TailKind, o: { runId: string; maxCredits: number; dropFrom?: PlannedEvent }): PlannedEvent[] {
+  const cut = o.dropFrom ? events.indexOf(o.dropFrom) : events.findIndex((e) => e.at > at);
+  const kept = cut < 0 ? [...events] : events.slice(0, cut);
+  const plan = new Plan();
+  const a = agentsFor(o.runId);
+  const { running, sessions } = stillOpen(kept);
   const error: TraceError = kind === 'cancelled'
     ? { code: 'cancelled', source: 'system', retryable: false, message: MESSAGES.cancelled }
     : kind === 'credit_limit_reached'
@@ -430,17 +436,7 @@ export function finishEarly(events: PlannedEvent[], cut: number, end: number, ru
   const kept = events.filter((e) => e.at <= cut);
   const plan = new Plan();
   const a = agentsFor(runId);
-  const running: AgentRef[] = [];
-  const sessions = new Map<string, number>();
-  for (const e of kept) {
-    if (e.body.type === 'agent.started') running.push(e.agent);
-    if (e.body.type === 'agent.finished') {
-      const i = running.findIndex((r) => r.id === e.agent.id);
-      if (i >= 0) running.splice(i, 1);
-    }
-    if (e.body.type === 'browser.session.started') sessions.set(e.body.sessionId, e.at);
-    if (e.body.type === 'browser.session.finished') sessions.delete(e.body.sessionId);
-  }
+  const { running, sessions } = stillOpen(kept);
   const startOf = (id: string) => kept.find((e) => e.body.type === 'agent.started' && e.agent.id === id)?.at ?? end;
   const parentFinished: TraceError = { code: 'parent_finished', source: 'agent', retryable: false, message: 'Stopped because the turn ended waiting for the caller.' };
   for (const agent of [...running].reverse()) {

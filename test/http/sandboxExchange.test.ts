@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { keyedCall } from './sandboxHelpers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // Terms acceptances are per team, so each scenario that accepts or relies on none has a key of its own.
@@ -15,17 +16,8 @@ type Json = any;
 
 let sb: Sandbox;
 
-async function call(method: string, path: string, body: unknown, key: string | null): Promise<{ status: number; json: Json; text: string }> {
-  const r = await fetch(`${sb.url}${path}`, {
-    method,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(5000),
-  });
-  const text = await r.text();
-  let json: Json;
-  try { json = JSON.parse(text); } catch { json = undefined; }
-  return { status: r.status, json, text };
+function call(method: string, path: string, body: unknown, key: string | null): Promise<{ status: number; json: Json; text: string }> {
+  return keyedCall(sb.url, method, path, body, key);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -44,3 +44,21 @@ export async function del(base: string, path: string): Promise<Reply> {
 }
 
 export const ids = (r: Reply): string[] => (r.json.results as Array<{ id: string }>).map((x) => x.id).sort();
+
+/**
+ * One request with an optional bearer key and JSON body, as the agent endpoints take them: the status,
+ * the body parsed (undefined when it is not JSON) and its text. Times out after 5 s.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function keyedCall(base: string, method: string, path: string, body: unknown, key: string | null): Promise<{ status: number; json: any; text: string }> {
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(5000),
+  });
+  const text = await r.text();
+  let json: unknown;
+  try { json = JSON.parse(text); } catch { json = undefined; }
+  return { status: r.status, json, text };
+}
