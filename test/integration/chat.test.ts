@@ -249,7 +249,7 @@ describe('issue 33: the @devindex chat participant', function () {
     assert.equal(await sandbox('/__sandbox/faults', 'POST', { faults: [{ kind: 'status', status: 429, retryAfter: '86400', path: '/v2/search', error: "You've hit the keyless free tier rate limit for today." }] }), 200);
     const s = new Recorder();
     const result = await ask(request('keyless quota in chat', 'search'), s);
-    assert.match(result.errorDetails?.message ?? '', /^The search was refused: Keyless searches are used up until .+; an API key is not limited by the keyless quota\. What to do: do not retry until then\. The user can add an API key to keep searching now: ask the user to run "Developer Index: Set API Key"\./);
+    assert.match(result.errorDetails?.message ?? '', /^The search was refused: Keyless searches are used up until .+; an API key is not limited by the keyless quota \(request id [0-9a-f-]{36}\)\. What to do: do not retry until then\. The user can add an API key to keep searching now: ask the user to run "Developer Index: Set API Key"\./);
     assert.deepEqual(s.parts.filter((p) => p.kind === 'button').map((p) => (p.value as vscode.Command).command), ['devIndex.auth.setKey']);
     assert.equal(s.references().length, 0);
     assert.deepEqual(await followups(result), [], 'no follow-up after an error');
