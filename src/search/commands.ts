@@ -22,6 +22,9 @@ function installedOf(v: unknown): InstalledDependency[] | undefined {
 import { pickFolder, remotesOf } from './workspaceRepos';
 import { grouped } from '../api/grouped';
 
+/** Set by scripts/build.mjs: false in --production builds (the packaged extension) and the web bundle, true otherwise. */
+declare const __DEVINDEX_TEST_SURFACE__: boolean;
+
 /** What `Search in This Repository…` did (returned to callers such as tests; the user sees messages). */
 export type RepoScopeOutcome =
   | { kind: 'searched'; repos: string[] }
@@ -170,13 +173,15 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
   reg('devIndex.search.refresh', () => view().command('refresh'));
   reg('devIndex.search.expandAll', () => view().command('expandAll'));
   reg('devIndex.search.collapseAll', () => view().command('collapseAll'));
-  // Not in package.json: the scope the Search view reports it shows, for the extension-host tests.
-  reg('devIndex.search.shownScope', () => view().shownScope());
-  // Not in package.json either: the keyless line as the Search view reports it shows it (host tests).
-  reg('devIndex.search.shownKeylessLine', () => view().shownKeylessLine());
-  // Not in package.json: Get a Key of the keyless line and error box (issue 30), for the host tests.
-  reg('devIndex.search.getKey', () => view().getKey());
-  reg('devIndex.search.postedSearch', () => view().postedSearch());
+  // Internal, development builds under the host tests only (issue 32 §6; written inline so that a --production
+  // build, and the web bundle, drop them): what the Search view reports it shows (its scope, its keyless line),
+  // Get a Key of the keyless line and error box (issue 30), and what the webview was last sent for a search.
+  if (__DEVINDEX_TEST_SURFACE__ && process.env.DEVINDEX_TEST_KEY !== undefined) {
+    reg('devIndex.search.shownScope', () => view().shownScope());
+    reg('devIndex.search.shownKeylessLine', () => view().shownKeylessLine());
+    reg('devIndex.search.getKey', () => view().getKey());
+    reg('devIndex.search.postedSearch', () => view().postedSearch());
+  }
   reg(OPEN_DOCUMENT_COMMAND, (arg?: unknown) => {
     const a = (arg ?? {}) as { id?: unknown; title?: unknown; markdown?: unknown };
     if (typeof a.id !== 'string' || typeof a.title !== 'string' || typeof a.markdown !== 'string') return undefined;
