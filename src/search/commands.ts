@@ -76,7 +76,7 @@ async function askQuery(history: SearchHistory, title: string, prefill?: string)
 /**
  * The palette entry points. Each also takes arguments so tests and other commands can run them without
  * prompts: `search.run(query | request)`, `search.selection()`, `search.repository({ folder?, query? })`,
- * `search.history(index)`. One-off commands and the view's scope: see README "Scope of one-off searches".
+ * `search.history(index)`. One-off commands and the view's scope: see docs/USAGE.md "Scope of one-off searches".
  */
 export function registerSearchCommands(context: vscode.ExtensionContext, view: () => SearchViewPort, history: SearchHistory): void {
   const reg = (id: string, fn: (...a: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));

@@ -78,9 +78,11 @@ test('the only caller of git config asks mayRunGitIn with the workspace\'s trust
   assert.match(text, /mayRunGitIn\(folder\.scheme, vscode\.workspace\.isTrusted\) \? remotesFromGitConfig\(/);
 });
 
-test('the README says what Restricted Mode and a virtual workspace leave out', () => {
+test('docs/USAGE.md says what Restricted Mode and a virtual workspace leave out, and the README links there', () => {
+  const usage = fs.readFileSync(path.join(root, 'docs', 'USAGE.md'), 'utf8');
+  assert.match(usage, /Restricted Mode/);
+  assert.match(usage, /virtual workspace/i);
+  assert.match(usage, /restrictedConfigurations/);
   const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-  assert.match(readme, /Restricted Mode/);
-  assert.match(readme, /virtual workspace/i);
-  assert.match(readme, /restrictedConfigurations/);
+  assert.match(readme, /\]\(docs\/USAGE\.md#restricted-mode-and-virtual-workspaces\)/);
 });
