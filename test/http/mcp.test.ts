@@ -10,29 +10,18 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { findRepoRoot, startSandbox, type Sandbox } from '../../sandbox/server';
+import { connectMcp, type McpSession } from '../support/mcpSession';
 
 const KEY = 'sandbox-mcp-test-key-0123';
 const MARKER = `devindex-mcp-test-${randomUUID()}`;
 let sb: Sandbox;
 let cli: string;
 
-interface Session { client: Client; transport: StdioClientTransport; stderr: () => string }
+type Session = McpSession;
 
-async function connect(env: Record<string, string> = {}): Promise<Session> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cli, 'mcp'],
-    env: { PATH: process.env.PATH ?? '', DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url, DEVINDEX_TEST_MARKER: MARKER, ...env },
-    stderr: 'pipe',
-  });
-  let err = '';
-  transport.stderr?.on('data', (d: Buffer) => { err += String(d); });
-  const client = new Client({ name: 'devindex-mcp-test', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport, stderr: () => err };
+function connect(env: Record<string, string> = {}): Promise<Session> {
+  return connectMcp({ cli, name: 'devindex-mcp-test', env: { DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url, DEVINDEX_TEST_MARKER: MARKER, ...env } });
 }
 
 interface CallResult { text: string; isError: boolean }
