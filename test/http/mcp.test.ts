@@ -6,12 +6,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { findRepoRoot, startSandbox, type Sandbox } from '../../sandbox/server';
-import { connectMcp, type McpSession } from '../support/mcpSession';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { builtCli, connectMcp, type McpSession } from '../support/mcpSession';
+import { until as waitUntil } from '../support/until';
 
 const KEY = 'sandbox-mcp-test-key-0123';
 const MARKER = `devindex-mcp-test-${randomUUID()}`;
@@ -65,20 +65,13 @@ function alive(pid: number): boolean {
 }
 
 async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > deadline) assert.fail(`${what}: not reached in ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitUntil(ok, Boolean, { timeoutMs: ms, stepMs: 50, message: () => `${what}: not reached in ${ms} ms` });
 }
 
 let s: Session;
 
 before(async () => {
-  const root = findRepoRoot(__dirname);
-  assert.ok(root, 'repository root');
-  cli = join(root, 'dist', 'cli.js');
-  assert.ok(existsSync(cli), 'dist/cli.js exists (build with --bundles)');
+  cli = builtCli();
   sb = await startSandbox({ port: 0, keys: [KEY], faults: true, agentSpeed: 50, quiet: true });
   s = await connect();
 });

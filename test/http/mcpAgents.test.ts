@@ -4,10 +4,8 @@
 // notification and a client that leaves mid-wait, and a planted key that never comes back.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { findRepoRoot, startSandbox, type Sandbox } from '../../sandbox/server';
-import { connectMcp, type McpSession } from '../support/mcpSession';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { builtCli, connectMcp, type McpSession } from '../support/mcpSession';
 
 const KEY = 'sandbox-mcp22-planted-key-7f3a9c';
 let sb: Sandbox;
@@ -28,10 +26,7 @@ async function call(s: Session, name: string, args: Record<string, unknown>, onp
 let s: Session;
 
 before(async () => {
-  const root = findRepoRoot(__dirname);
-  assert.ok(root, 'repository root');
-  cli = join(root, 'dist', 'cli.js');
-  assert.ok(existsSync(cli), 'dist/cli.js exists (build with --bundles)');
+  cli = builtCli();
   sb = await startSandbox({ port: 0, keys: [KEY], faults: true, agentSpeed: 50, quiet: true, rateLimit: 100_000 });
   s = await connect();
 });

@@ -1,6 +1,10 @@
 // The MCP tests' connection: `devindex mcp` started over stdio by the SDK's own client, its stderr kept.
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { findRepoRoot } from '../../sandbox/server';
 
 export interface McpSession { client: Client; transport: StdioClientTransport; stderr: () => string }
 
@@ -20,4 +24,13 @@ export async function connectMcp(o: { cli: string; args?: string[]; env: Record<
   const client = new Client({ name: o.name, version: '1.0.0' });
   await client.connect(transport);
   return { client, transport, stderr: () => err };
+}
+
+/** The built CLI (dist/cli.js), which the MCP tests start; fails when it was not built. */
+export function builtCli(): string {
+  const root = findRepoRoot(__dirname);
+  assert.ok(root, 'repository root');
+  const cli = join(root, 'dist', 'cli.js');
+  assert.ok(existsSync(cli), 'dist/cli.js exists (build with --bundles)');
+  return cli;
 }
