@@ -55,7 +55,7 @@ const TO_CONVERT: Record<string, Allowance> = {
   'test/unit/cli/compileCache.test.ts': { uses: 1, reason: 'waits 30 ms for the deferred cache write: inject its timer' },
   'test/unit/deps/lockfileThread.test.ts': { uses: 1, reason: 'waits 400 ms for the idle worker to end: inject the idle timer or wait for its exit' },
   'test/e2e/agents.test.ts': { uses: 2, reason: 'a row-box poll step (use support/until), and 2.5 s for a run to produce events: wait for its row label' },
-  'test/e2e/deps.test.ts': { uses: 3, reason: 'its own poll (use support/until), 1.5 s for the shell prompt and 0.8 s for the output: wait for the terminal text' },
+  'test/e2e/deps.test.ts': { uses: 2, reason: '1.5 s for the shell prompt and 0.8 s for the output: wait for the terminal text' },
   'test/e2e/keyless.test.ts': { uses: 1, reason: '300 ms for a tooltip to go before a screenshot: wait for it hidden' },
   'test/e2e/threads.test.ts': { uses: 1, reason: '300 ms after a theme change before a screenshot: wait for the theme applied' },
   'test/e2e/walkthrough.test.ts': { uses: 3, reason: '500 ms after the SVG shows and before a screenshot, and an inline poll: wait for the drawn media' },
