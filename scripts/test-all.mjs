@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: every tier in order. Prints each tier's own output, then one closing line
 // `N passed, N failed` summed over the tiers that count tests. Exit 1 on any failure.
+// Before that line, a table of where the time went: each tier's wall time, slowest first, and under each tier
+// made of files its files' times, slowest first (test-results/times/<tier>.json, written by
+// scripts/suite-times-reporter.mjs for the node:test tiers and by test-host.mjs / test-e2e.mjs).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareBrowserTier } from './vscode/provision.mjs';
+import { timesFile } from './suite-times-reporter.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
@@ -39,16 +43,30 @@ function counts(out) {
   return plain ? { passed: +plain[1], failed: +plain[2] } : undefined;
 }
 
-const nodeTest = (dir) => () => run(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', `out/${dir}/`]);
+const nodeTest = (dir, tier) => () => {
+  mkdirSync(dirname(timesFile(root, tier)), { recursive: true });
+  return run(process.execPath, ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/suite-times-reporter.mjs', `--test-reporter-destination=${timesFile(root, tier)}`,
+    '--test-concurrency=2', `out/${dir}/`]);
+};
+
+/** A tier's files and their times, slowest first, or [] when the tier wrote none. */
+function suiteTimes(tier) {
+  try {
+    return (JSON.parse(readFileSync(timesFile(root, tier), 'utf8')).suites ?? []).sort((a, b) => b.ms - a.ms);
+  } catch {
+    return [];
+  }
+}
 
 const tiers = [
   { name: 'build', fn: () => run(process.execPath, ['scripts/build.mjs', '--tests', '--clean']) },
   { name: 'lint', fn: () => run('npx', ['eslint', '.']) },
   { name: 'typecheck', fn: () => run('npx', ['tsc', '-p', '.', '--noEmit']) },
-  { name: 'unit', fn: nodeTest('test/unit'), tests: true, when: () => hasTests('test/unit') },
+  { name: 'unit', fn: nodeTest('test/unit', 'unit'), tests: true, when: () => hasTests('test/unit') },
   // Debian's chromium, installed before the tier as the host and e2e tiers install it (apt-get as root, else the command).
-  { name: 'browser', fn: () => prepareBrowserTier() ?? nodeTest('test/browser')(), tests: true, when: () => hasTests('test/browser') },
-  { name: 'http', fn: nodeTest('test/http'), tests: true, when: () => hasTests('test/http') },
+  { name: 'browser', fn: () => prepareBrowserTier() ?? nodeTest('test/browser', 'browser')(), tests: true, when: () => hasTests('test/browser') },
+  { name: 'http', fn: nodeTest('test/http', 'http'), tests: true, when: () => hasTests('test/http') },
   { name: 'host', fn: () => run(process.execPath, ['scripts/vscode/test-host.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-host.mjs')) },
   { name: 'e2e', fn: () => run(process.execPath, ['scripts/vscode/test-e2e.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-e2e.mjs')) },
   { name: 'package', fn: () => run(process.execPath, ['scripts/package.mjs', '--check']), tests: true, when: () => existsSync(join(root, 'scripts/package.mjs')) },
@@ -56,10 +74,12 @@ const tiers = [
 
 let passed = 0, failed = 0;
 const summary = [];
+const times = [];
 for (const t of tiers) {
   if (only.length && !only.includes(t.name)) continue;
   if (t.when && !t.when()) { summary.push(`${t.name}: not present`); continue; }
   console.log(`\n=== ${t.name} ===`);
+  rmSync(timesFile(root, t.name), { force: true });
   const start = Date.now();
   const r = t.fn();
   const secs = ((Date.now() - start) / 1000).toFixed(1);
@@ -68,8 +88,18 @@ for (const t of tiers) {
   if (r.code !== 0 && (!c || c.failed === 0)) failed += 1; // a tier that failed outside its tests still fails the run
   if (t.tests && !c && r.code === 0) failed += 1;           // a test tier that reported nothing ran no test
   summary.push(`${t.name}: ${r.code === 0 ? 'ok' : 'FAILED'}${c ? ` (${c.passed} passed, ${c.failed} failed)` : ''} in ${secs} s`);
+  times.push({ name: t.name, ms: Date.now() - start, suites: suiteTimes(t.name) });
+}
+console.log('\n=== time (wall time of each tier, slowest first; under a tier, its files\' time in their tests) ===');
+const s1 = (ms) => (ms / 1000).toFixed(1).padStart(8);
+for (const t of times.sort((a, b) => b.ms - a.ms)) {
+  console.log(`${s1(t.ms)} s  ${t.name}`);
+  // The 15 slowest files of a tier, then the rest in one line (the unit tier has some 200 files of a few ms).
+  for (const f of t.suites.slice(0, 15)) console.log(`${s1(f.ms)} s      ${f.name}`);
+  const rest = t.suites.slice(15);
+  if (rest.length) console.log(`${s1(rest.reduce((n, f) => n + f.ms, 0))} s      … ${rest.length} more files, each ${(rest[0].ms / 1000).toFixed(1)} s or less`);
 }
 console.log('\n=== summary ===');
 for (const s of summary) console.log(s);
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+process.exitCode = failed === 0 && passed > 0 ? 0 : 1; // not process.exit(): a piped stdout is written out first

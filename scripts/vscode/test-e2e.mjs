@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { dirname, join } from 'node:path';
 import { CHROMIUM, ProvisionError, skipOrFail } from './provision.mjs';
 import { CHROMIUM_ARGS, Session, TEST_KEY, build, extensionId, root } from './session.mjs';
+import { addTimes, timesFile } from '../suite-times-reporter.mjs';
 
 const argv = process.argv.slice(2);
 if (argv.includes('--keep')) process.env.DEVINDEX_KEEP_SESSION = '1';
@@ -97,8 +98,13 @@ try {
   }
 
   rmSync(RESULTS, { recursive: true, force: true });
+  const setupMs = Date.now() - t0;
+  rmSync(timesFile(root, 'e2e'), { force: true });
+  mkdirSync(dirname(timesFile(root, 'e2e')), { recursive: true });
   const runner = session.spawn('node-test', process.execPath,
-    ['--test', '--test-reporter=spec', '--test-concurrency=1', ...files],
+    ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/suite-times-reporter.mjs', `--test-reporter-destination=${timesFile(root, 'e2e')}`,
+      '--test-concurrency=1', ...files],
     {
       cwd: root, tee: true,
       env: {
@@ -136,6 +142,7 @@ try {
   if (result.timeout) { log(`[e2e] timed out after ${TIMEOUT_MS / 1000} s`); closing.failed += 1; }
   else if (result.code !== 0 && closing.failed === 0) { log(`[e2e] the test runner exited ${result.code ?? result.signal} with no failing test`); closing.failed += 1; }
   if (closing.passed + closing.failed === 0) { log('[e2e] no test ran'); closing.failed = 1; }
+  addTimes(root, 'e2e', [{ name: '(setup: build, package, sandbox, code-servers)', ms: setupMs }]);
   log(`[e2e] screenshots in ${RESULTS}`);
 } catch (e) {
   if (skipOrFail('e2e', e)) { await session.close(); process.exit(0); }

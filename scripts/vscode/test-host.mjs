@@ -7,8 +7,9 @@
 import { format } from 'node:util';
 import { Session, build, root, withTimeout, TEST_KEY } from './session.mjs';
 import { ProvisionError, skipOrFail } from './provision.mjs';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { addTimes, timesFile } from '../suite-times-reporter.mjs';
 
 const argv = process.argv.slice(2);
 const grep = argv.includes('--grep') ? argv[argv.indexOf('--grep') + 1] : undefined;
@@ -25,6 +26,7 @@ session.closeOnSignals();
 
 let exitCode = 1;
 let closing = { passed: 0, failed: 0 };
+rmSync(timesFile(root, 'host'), { force: true });
 try {
   build(['--tests', '--only=test/integration', '--bundles']);
   const testsMain = join(root, 'out', 'test', 'integration', 'index.js');
@@ -75,9 +77,13 @@ try {
       ['extensionEnvironment', JSON.stringify(env)],
     ],
   });
+  const setupMs = Date.now() - t0;
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
   const code = await withTimeout(exited, SUITE_TIMEOUT_MS, 'the extension-host suite to finish (codeAutomationExit)');
 
+  // The files' times (test/integration/index.ts) and the setup before them, for `npm test`'s closing table.
+  addTimes(root, 'host', [{ name: '(setup: build, sandbox, code-server, browser)', ms: setupMs },
+    ...[...output.matchAll(/^suite time: (\S+) (\d+) ms$/gm)].map((x) => ({ name: `integration/${x[1]}`, ms: +x[2] }))]);
   const m = [...output.matchAll(/^(\d+) passed, (\d+) failed$/gm)].at(-1);
   closing = m ? { passed: +m[1], failed: +m[2] } : { passed: 0, failed: 0 };
   if (code !== 0) log(`[host] workbench and extension-host log: ${join(RESULTS, 'workbench.log')}`);

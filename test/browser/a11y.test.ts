@@ -2,31 +2,19 @@
 // pinned) runs inside the real view in chromium, in the light, dark and high contrast test themes, over
 // each state the issue names; a keyboard-only walk; the live region's words; the focus outline.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
-  DEFAULTS, launchBrowser, openView, outcome, screenshotDir, startPageServer, typeAndSearch,
-  type BrowserHandle, type PageServer, type Theme, type ViewPage,
+  DEFAULTS, outcome, screenshotDir, typeAndSearch,
+  type Theme, type ViewPage,
 } from './harness';
 import { SAMPLE_RESULTS } from './samples';
+import { viewPages } from '../support/browserPages';
 
+const pages = viewPages();
 const AXE_SOURCE: string = (require('axe-core') as { source: string }).source;
 
-let server: PageServer;
-let browser: BrowserHandle;
 const shots = screenshotDir();
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = await startPageServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 const THEMES: Theme[] = ['light', 'dark', 'hc'];
 
@@ -83,7 +71,7 @@ function report(fs: Finding[]): string {
 }
 
 async function freshView(theme: Theme): Promise<ViewPage> {
-  const v = await openView(browser.context, server.origin, theme);
+  const v = await pages.open(theme);
   await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: ['fetchline/fetchline'] });
   return v;
 }

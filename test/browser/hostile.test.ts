@@ -2,30 +2,18 @@
 // try (a CSP violation would mean the renderer let markup through and only the CSP stopped it), and
 // clicking every link only posts openLink messages with http, https or mailto urls.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { ViewResult } from '../../src/webview/protocol';
 import { HOSTILE } from '../unit/webview/fixtures/hostile';
-import { DEFAULTS, launchBrowser, openView, outcome, screenshotDir, startPageServer, typeAndSearch, type BrowserHandle, type PageServer } from './harness';
+import { DEFAULTS, outcome, screenshotDir, typeAndSearch } from './harness';
+import { viewPages } from '../support/browserPages';
 
-let server: PageServer;
-let browser: BrowserHandle;
-
-before(async () => {
-  mkdirSync(screenshotDir(), { recursive: true });
-  server = await startPageServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const pages = viewPages();
 
 describe('hostile passages in chromium', () => {
   it('control: the page detects markup that gets past the renderer (so the test below can fail)', async () => {
-    const v = await openView(browser.context, server.origin, 'dark');
+    const v = await pages.open('dark');
     await v.page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img src="data:," onerror="window.__pwned=1">'));
     await v.page.waitForFunction(() => (window as unknown as { __violations: string[] }).__violations.length > 0);
     assert.ok((await v.violations()).length > 0, 'the CSP reports the blocked handler');
@@ -34,7 +22,7 @@ describe('hostile passages in chromium', () => {
   });
 
   it('execute nothing, load nothing, and links only become openLink messages', async () => {
-    const v = await openView(browser.context, server.origin, 'dark');
+    const v = await pages.open('dark');
     await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
     // Five passages per result, with hostile titles and urls too.
     const results: ViewResult[] = [];
@@ -61,7 +49,7 @@ describe('hostile passages in chromium', () => {
     assert.equal(await v.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined, 'no payload ran');
     assert.deepEqual(v.dialogs, [], 'no dialog opened');
     assert.deepEqual(await v.violations(), [], 'nothing even tried to load or run (no CSP violation)');
-    assert.deepEqual(server.requests.filter((p) => !p.startsWith('/assets/') && !p.startsWith('/theme/') && p !== '/'), [], 'no request left the page');
+    assert.deepEqual(pages.requests().filter((p) => !p.startsWith('/assets/') && !p.startsWith('/theme/') && p !== '/'), [], 'no request left the page');
 
     const dom = await v.page.evaluate(() => {
       const md = [...document.querySelectorAll('.md *')];
@@ -96,7 +84,7 @@ describe('hostile passages in chromium', () => {
       assert.equal(m.type, 'openLink');
       assert.match(m.type === 'openLink' ? m.url : '', /^(https?:\/\/|mailto:)/i);
     }
-    assert.equal(v.page.url(), `${server.origin}/`, 'the page never navigated');
+    assert.equal(v.page.url(), `${pages.origin()}/`, 'the page never navigated');
     assert.equal(await v.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
     // The hostile result url is not offered as a link at all.
     await v.page.locator('li.row').first().locator('.row-title').hover();

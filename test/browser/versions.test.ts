@@ -1,23 +1,16 @@
 // Issue 23 in the Search view (chromium, the view's own bundle): a dependency-scoped search's chip says the
 // installed version, rows carry version badges whose tooltip quotes the sentence, a summary line sits
 // above the results; screenshots at the default side bar width (300 px) in light, dark and high contrast.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ViewResult } from '../../src/webview/protocol';
 import { passagesDocument, toOutcome, withVersions } from '../../src/webview/searchController';
 import type { SearchResponse } from '../../src/api/schemas';
-import { DEFAULTS, launchBrowser, openView, screenshotDir, startPageServer, type BrowserHandle, type PageServer } from './harness';
+import { DEFAULTS, screenshotDir } from './harness';
+import { viewPages } from '../support/browserPages';
 
-let server: PageServer;
-let browser: BrowserHandle;
-before(async () => {
-  server = await startPageServer();
-  browser = await launchBrowser();
-  mkdirSync(screenshotDir(), { recursive: true });
-});
-after(async () => { await browser.close(); await server.close(); });
+const pages = viewPages();
 
 const installed = [{ ecosystem: 'npm' as const, name: 'fetchline', slug: 'fetchline/fetchline', version: '3.2.0' }];
 const wire = (n: number, type: string, title: string, text: string) => ({ id: `${type}:fetchline/fetchline#${n}`, type, url: `https://github.com/fetchline/fetchline/${type === 'issue' ? 'issues' : 'pull'}/${n}`, title, passages: [{ text }] });
@@ -35,7 +28,7 @@ const response = {
 describe('version badges in the Search view (issue 23)', () => {
   for (const theme of ['light', 'dark', 'hc'] as const) {
     it(`chip, summary line and badges (${theme}, 300 px)`, async () => {
-      const v = await openView(browser.context, server.origin, theme);
+      const v = await pages.open(theme);
       await v.page.setViewportSize({ width: 300, height: 700 });
       await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
       const params = { query: 'Retry-After ignored with a per-request timeout', repos: ['fetchline/fetchline'], k: 10, passages: 1 };

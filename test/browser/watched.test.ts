@@ -2,23 +2,16 @@
 // check in relative time, its new count, Check Now and Remove with accessible names, reachable by keyboard),
 // the Watch for a Fix button above a repository-scoped search's results and on each result's actions; only
 // ids go back to the extension. Screenshots at the default side bar width (300 px), light, dark and high contrast.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToWebview, ViewWatch } from '../../src/webview/protocol';
 import { toOutcome, withVersions } from '../../src/webview/searchController';
 import type { SearchResponse } from '../../src/api/schemas';
-import { DEFAULTS, launchBrowser, openView, screenshotDir, startPageServer, type BrowserHandle, type PageServer } from './harness';
+import { DEFAULTS, screenshotDir } from './harness';
+import { viewPages } from '../support/browserPages';
 
-let server: PageServer;
-let browser: BrowserHandle;
-before(async () => {
-  server = await startPageServer();
-  browser = await launchBrowser();
-  mkdirSync(screenshotDir(), { recursive: true });
-});
-after(async () => { await browser.close(); await server.close(); });
+const pages = viewPages();
 
 const installed = [{ ecosystem: 'npm' as const, name: 'fetchline', slug: 'fetchline/fetchline', version: '3.2.0' }];
 const response = {
@@ -37,7 +30,7 @@ const watchesMessage = (canWatch = true): ToWebview => ({ type: 'watches', watch
 describe('the Watched list in the Search view (issue 23)', () => {
   for (const theme of ['light', 'dark', 'hc'] as const) {
     it(`rows, words and buttons (${theme}, 300 px)`, async () => {
-      const v = await openView(browser.context, server.origin, theme);
+      const v = await pages.open(theme);
       await v.page.setViewportSize({ width: 300, height: 760 });
       await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
       const params = { query: 'Retry-After ignored after a 429', repos: ['fetchline/fetchline'], k: 10, passages: 1 };
@@ -65,7 +58,7 @@ describe('the Watched list in the Search view (issue 23)', () => {
   }
 
   it('buttons post ids only; keyboard reaches Check Now and Remove; the bar and a result action watch the search shown', async () => {
-    const v = await openView(browser.context, server.origin, 'dark');
+    const v = await pages.open('dark');
     await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
     const params = { query: 'Retry-After ignored after a 429', repos: ['fetchline/fetchline'], k: 10, passages: 1 };
     await v.send({ type: 'searchStarted', requestId: 'x-1', params });

@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
+import { acceptPick, answerInputStep, rowLabel } from '../support/quickInput';
 import { ORIGINS } from '../../src/api/version';
 
 const VIEW = 'Agent Jobs';
@@ -50,22 +51,6 @@ describe('Agent jobs in the workbench', () => {
     return wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: prompt }).first();
   }
 
-  async function ariaLabel(l: Locator): Promise<string> {
-    return (await l.getAttribute('aria-label')) ?? '';
-  }
-
-  /** Polls the row's accessible label until it matches (the tree redraws a row in place when its job changes). */
-  async function waitForLabel(l: Locator, match: RegExp, timeout: number): Promise<string> {
-    const deadline = Date.now() + timeout;
-    let last = '';
-    for (;;) {
-      last = await ariaLabel(l).catch(() => '');
-      if (match.test(last)) return last;
-      if (Date.now() > deadline) assert.fail(`the row's label never matched ${match} within ${timeout} ms; last: "${last}"`);
-      await wb.page.waitForTimeout(200);
-    }
-  }
-
   /** The codicon the row shows as its ThemeIcon id (`sync~spin` for a spinning sync), from the icon element's classes. */
   async function iconOf(l: Locator): Promise<string> {
     const cls = ((await l.locator('.custom-view-tree-node-item-icon').first().getAttribute('class')) ?? '').split(/\s+/);
@@ -81,38 +66,20 @@ describe('Agent jobs in the workbench', () => {
     return (await actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.getAttribute('title') ?? ''))).filter(Boolean);
   }
 
-  /** Answers one step of the Start Agent Job input boxes: waits for its prompt, types, presses Enter. */
-  async function answerStep(prompt: RegExp, text: string): Promise<void> {
-    const widget = wb.page.locator('.quick-input-widget');
-    const message = widget.locator('.quick-input-message').filter({ hasText: prompt }).first();
-    await message.waitFor({ state: 'visible', timeout: 15_000 });
-    await widget.locator('input.input').fill(text);
-    await wb.page.keyboard.press('Enter');
-    await message.waitFor({ state: 'hidden', timeout: 15_000 });
-  }
-
-  /** Accepts the pre-selected item of a pick step (model, effort), found by an item it lists. */
-  async function acceptPick(item: RegExp): Promise<void> {
-    const row = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: item }).first();
-    await row.waitFor({ state: 'visible', timeout: 15_000 });
-    await wb.page.keyboard.press('Enter');
-    await row.waitFor({ state: 'hidden', timeout: 15_000 });
-  }
-
   async function startFromPalette(prompt: string, maxCredits: string): Promise<void> {
     // The palette is opened from the workbench, not from an editor that has taken the focus.
     await wb.page.keyboard.press('Escape');
     await wb.runCommand('View: Close All Editors').catch(() => undefined);
     await wb.runCommand('Developer Index: Start Agent Job…');
-    await answerStep(/What should the agent do/, prompt);
-    await answerStep(/Pages to start from/, '');
-    await answerStep(/Credit ceiling/, maxCredits);
-    await acceptPick(/spark-1-mini/);
-    await acceptPick(/service default/);
+    await answerInputStep(wb.page, /What should the agent do/, prompt);
+    await answerInputStep(wb.page, /Pages to start from/, '');
+    await answerInputStep(wb.page, /Credit ceiling/, maxCredits);
+    await acceptPick(wb.page, /spark-1-mini/);
+    await acceptPick(wb.page, /service default/);
     // Step 6, what the run gives back: the service's default (mode left out).
-    await acceptPick(/Collect data \(JSON\)/);
+    await acceptPick(wb.page, /Collect data \(JSON\)/);
     // Step 7, paid tool calls: off (the default).
-    await acceptPick(/No paid tool calls/);
+    await acceptPick(wb.page, /No paid tool calls/);
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
@@ -170,7 +137,7 @@ describe('Agent jobs in the workbench', () => {
     assert.ok(Math.abs(firstWidth - DEFAULT_SIDE_BAR) <= 10, `a fresh workbench's side bar is ${firstWidth} px, not the default ${DEFAULT_SIDE_BAR}`);
     assert.ok(Math.abs((await wb.sideBarWidth()) - DEFAULT_SIDE_BAR) <= 10, 'still at the default width');
     await assertStateVisible(job);
-    const done = await waitForLabel(job, /^Completed: agent job .*, \d+ s, \d+ \/ 900 credits$/, 30_000);
+    const done = await rowLabel(job, /^Completed: agent job .*, \d+ s, \d+ \/ 900 credits$/, 30_000);
     assert.match(done, new RegExp(prompt));
     assert.equal(await iconOf(job), 'pass');
     assert.ok(!(await inlineActions(job)).some((a) => /Cancel/.test(a)), 'no Cancel on a completed job');
@@ -236,7 +203,7 @@ describe('Agent jobs in the workbench', () => {
     assert.match(note, /and it is not billed; rephrase the prompt and start it again\.$/);
     const item = wb.page.locator('.notification-list-item').filter({ hasText: /declined job "E2E REFUSE/ }).first();
     assert.deepEqual((await item.locator('.monaco-button').allInnerTexts()).slice(0, 2), ['Start Again…', 'Show in Tree']);
-    await waitForLabel(jobRow(prompt), /^Refused: /, 15_000);
+    await rowLabel(jobRow(prompt), /^Refused: /, 15_000);
     await shootNotification(/declined job "E2E REFUSE/, 'refused job with notification (light)');
     await wb.useTheme('dark');
     await shootNotification(/declined job "E2E REFUSE/, 'refused job with notification (dark)');
@@ -264,15 +231,15 @@ describe('Agent jobs in the workbench', () => {
       await wb.screenshot('no row for the SLOW job');
       throw new Error(`no row for the SLOW job; rows ${JSON.stringify(await wb.treeItems(VIEW))}, notifications ${JSON.stringify(await wb.notifications())}: ${String(e)}`);
     });
-    await waitForLabel(job, /^Running: agent job /, 10_000);
+    await rowLabel(job, /^Running: agent job /, 10_000);
     assert.equal(await iconOf(job), 'sync~spin');
     await assertStateVisible(job);
     await wb.screenshot('job running at the default side bar width (light)');
     await wb.useTheme('dark');
-    await waitForLabel(job, /^Running: agent job /, 5_000);
+    await rowLabel(job, /^Running: agent job /, 5_000);
     await wb.screenshot('job running at the default side bar width (dark)');
     await wb.useTheme('hc');
-    await waitForLabel(job, /^Running: agent job /, 5_000);
+    await rowLabel(job, /^Running: agent job /, 5_000);
     await assertStateVisible(job);
     await wb.screenshot('job running at the default side bar width (high contrast)');
     await wb.useTheme('light');
@@ -285,7 +252,7 @@ describe('Agent jobs in the workbench', () => {
     await wb.screenshot('running job with its Cancel action');
     await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`, { method: 'DELETE' });
     await job.locator('.actions .action-label[aria-label="Cancel Agent Job"]').click();
-    const ended = await waitForLabel(job, /^Cancelled: agent job .*, \d+ s, (\d+ credits spent|0 \/ \d+ credits)$/, 30_000);
+    const ended = await rowLabel(job, /^Cancelled: agent job .*, \d+ s, (\d+ credits spent|0 \/ \d+ credits)$/, 30_000);
     assert.match(ended, new RegExp(prompt));
     assert.equal(await iconOf(job), 'circle-slash');
     const cancels = (await sandboxRequests()).filter((r) => r.method === 'DELETE' && r.path.startsWith('/v2/agent/'));

@@ -5,6 +5,8 @@ import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
+import { showPopupWith } from '../support/editorPopup';
+import { defined } from '../support/until';
 
 interface SeenRequest { method: string; path: string; query: string; body: unknown }
 
@@ -17,14 +19,8 @@ async function searches(method: 'GET' | 'DELETE' = 'GET'): Promise<Array<Record<
 
 const repos = (p: Record<string, unknown>) => (Array.isArray(p.repos) ? p.repos.map(String) : typeof p.repos === 'string' ? p.repos.split(',') : []);
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  return defined(fn, what, ms, 250);
 }
 
 describe('search from problems, imports and dependencies in the workbench (issue 14)', () => {
@@ -54,41 +50,25 @@ describe('search from problems, imports and dependencies in the workbench (issue
 
   /** Puts the cursor on line:column of the open editor. */
   /**
-   * Opens the Quick Fix menu at the cursor until it lists `item`. The first request may find the folder's
-   * dependencies not resolved yet (the action is offered without a scope), and on a loaded machine the TypeScript
-   * server's own quick fixes can take many seconds, or a Ctrl+. right after Quick Open closed can be lost (a CI run
-   * once waited 20 s for the light theme's menu in vain): ask again until it does. A menu still being computed is
-   * waited for (up to a minute), never cancelled by a new request. Ctrl+. while the menu is open accepts its selected
-   * action (VS Code's acceptSelectedCodeAction), so the menu must be seen closed, and staying closed, before the next
-   * Ctrl+. asks again. (The
-   * workbench may hold more than one .action-widget element, so the checks count the visible ones.)
+   * Opens the Quick Fix menu at the cursor until it lists `item` (test/support/editorPopup.ts). The first request may
+   * find the folder's dependencies not resolved yet (the action is offered without a scope), and on a loaded machine
+   * the TypeScript server's own quick fixes can take many seconds, or a Ctrl+. right after Quick Open closed can be
+   * lost (a CI run once waited 20 s for the light theme's menu in vain): ask again until it does. A menu still being
+   * computed is waited for (up to a minute), never cancelled by a new request. (The workbench may hold more than one
+   * .action-widget element, so the checks count the visible ones.)
    */
   async function openQuickFixWith(item: Locator, theme: string): Promise<void> {
-    const openMenus = wb.page.locator('.action-widget:visible');
-    const tries: string[] = [];
-    await waitFor('the scoped action in the Quick Fix menu', async () => {
-      tries.push(await menuState());
-      if (await item.first().isVisible()) return true;
-      await wb.page.keyboard.press('Escape');
-      // Closed, and still closed a moment later: a menu the last Ctrl+. was still computing may show late, and
-      // a Ctrl+. then would accept its selected action (a TypeScript refactoring of the fixture's import line).
-      let quietSince = 0;
-      const closed = await waitFor('the Quick Fix menu to stay closed', async () => {
-        if (await item.first().isVisible()) return 'ours';
-        if ((await openMenus.count()) > 0) { quietSince = 0; await wb.page.keyboard.press('Escape'); return undefined; }
-        if (!quietSince) quietSince = Date.now();
-        return Date.now() - quietSince >= 1500 ? 'closed' : undefined;
-      }, 10_000).catch(() => undefined);
-      if (closed === 'ours') return true;
-      if (!closed) return undefined;
-      await wb.page.keyboard.press('Control+1'); // the editor has the focus (its cursor stays where it is)
-      await wb.page.keyboard.press('Control+.');
-      await openMenus.first().waitFor({ state: 'visible', timeout: 60_000 }).catch(() => undefined);
-      return (await item.first().isVisible()) ? true : undefined;
-    }, 150_000).catch(async (e: Error) => {
+    await showPopupWith(wb.page, {
+      target: item, what: 'the scoped action in the Quick Fix menu', state: menuState,
+      openPopups: wb.page.locator('.action-widget:visible'), shownWithinMs: 60_000, timeoutMs: 150_000,
+      open: async () => {
+        await wb.page.keyboard.press('Control+1'); // the editor has the focus (its cursor stays where it is)
+        await wb.page.keyboard.press('Control+.');
+      },
+    }).catch(async (e: Error) => {
       // What each try found, and the workbench as it is now (test-results/e2e/deps-*-not-found.png).
       await wb.screenshot(`light bulb menu not found ${theme}`);
-      throw new Error(`${e.message} (${theme}); each try found: ${tries.slice(-8).join(' | ')}; now: ${await menuState()}`);
+      throw new Error(`${e.message} (${theme})`);
     });
   }
 
@@ -107,11 +87,7 @@ describe('search from problems, imports and dependencies in the workbench (issue
 
   /** Shows the hover at the cursor until it is ours (the provider reads node_modules; slow on a loaded machine). */
   async function showHoverOf(hover: Locator, theme: string): Promise<void> {
-    await waitFor('our hover', async () => {
-      await showHover();
-      await hover.first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => undefined);
-      return (await hover.count()) > 0 ? true : undefined;
-    }, 60_000).catch(async (e: Error) => {
+    await showPopupWith(wb.page, { target: hover, what: 'our hover', open: showHover, shownWithinMs: 5000, timeoutMs: 60_000 }).catch(async (e: Error) => {
       await wb.screenshot(`import hover not found ${theme}`);
       const hovers = await wb.page.locator('.monaco-hover:visible').allInnerTexts().catch(() => []);
       throw new Error(`${e.message} (${theme}); hovers shown: ${hovers.map((t) => t.replace(/\s+/g, ' ').slice(0, 120)).join(' | ') || 'none'}; now: ${await menuState()}`);

@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
+import { acceptPick, answerInputStep, rowLabel } from '../support/quickInput';
 
 const VIEW = 'Agent Jobs';
 const DEFAULT_SIDE_BAR = 300;
@@ -34,16 +35,6 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     return wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: text }).first();
   }
 
-  async function label(l: Locator, match: RegExp, timeout: number): Promise<string> {
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      const last = (await l.getAttribute('aria-label').catch(() => '')) ?? '';
-      if (match.test(last)) return last;
-      if (Date.now() > deadline) assert.fail(`the row's label never matched ${match} within ${timeout} ms; last: "${last}"`);
-      await wb.page.waitForTimeout(250);
-    }
-  }
-
   async function iconOf(l: Locator): Promise<string> {
     const cls = ((await l.locator('.custom-view-tree-node-item-icon').first().getAttribute('class')) ?? '').split(/\s+/);
     return cls.find((c) => c.startsWith('codicon-') && !c.startsWith('codicon-modifier-'))?.slice('codicon-'.length) ?? '';
@@ -60,33 +51,16 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await wb.useTheme('light');
   }
 
-  async function step(prompt: RegExp, text: string): Promise<void> {
-    const widget = wb.page.locator('.quick-input-widget');
-    const message = widget.locator('.quick-input-message').filter({ hasText: prompt }).first();
-    await message.waitFor({ state: 'visible', timeout: 15_000 });
-    await widget.locator('input.input').fill(text);
-    await wb.page.keyboard.press('Enter');
-    await message.waitFor({ state: 'hidden', timeout: 15_000 });
-  }
-
-  async function pick(item: RegExp, filter?: string): Promise<void> {
-    const r = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: item }).first();
-    await r.waitFor({ state: 'visible', timeout: 15_000 });
-    if (filter) await wb.page.locator('.quick-input-widget input.input').fill(filter);
-    await wb.page.keyboard.press('Enter');
-    await r.waitFor({ state: 'hidden', timeout: 15_000 });
-  }
-
   async function start(prompt: string, mode: 'chat' | 'default'): Promise<void> {
     await wb.page.keyboard.press('Escape');
     await wb.runCommand('Developer Index: Start Agent Job…');
-    await step(/What should the agent do/, prompt);
-    await step(/Pages to start from/, '');
-    await step(/Credit ceiling/, '');
-    await pick(/spark-1-mini/);
-    await pick(/service default/);
-    await pick(/Ask \(an answer in words\)/, mode === 'chat' ? 'Ask' : undefined);
-    await pick(/No paid tool calls/);
+    await answerInputStep(wb.page, /What should the agent do/, prompt);
+    await answerInputStep(wb.page, /Pages to start from/, '');
+    await answerInputStep(wb.page, /Credit ceiling/, '');
+    await acceptPick(wb.page, /spark-1-mini/);
+    await acceptPick(wb.page, /service default/);
+    await acceptPick(wb.page, /Ask \(an answer in words\)/, mode === 'chat' ? 'Ask' : undefined);
+    await acceptPick(wb.page, /No paid tool calls/);
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
@@ -123,11 +97,11 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await wb.page.keyboard.press('Enter');
     await widget.waitFor({ state: 'hidden' });
     const thread = row(/E2E explain retries/);
-    await label(thread, /\b2 turns\b/, 20_000);
+    await rowLabel(thread, /\b2 turns\b/, 20_000);
     const turn2 = row(/^2\. E2E and the/);
     await turn2.waitFor({ state: 'visible', timeout: 15_000 });
-    await label(thread, /^Completed: agent thread .*\b2 turns\b/, 60_000);
-    await label(turn2, /^Completed: agent job turn 2\b/, 10_000);
+    await rowLabel(thread, /^Completed: agent thread .*\b2 turns\b/, 60_000);
+    await rowLabel(turn2, /^Completed: agent job turn 2\b/, 10_000);
     assert.ok(Math.abs((await wb.sideBarWidth()) - DEFAULT_SIDE_BAR) <= 10, 'at the default side bar width');
     await wb.page.keyboard.press('Escape');
     await threeThemes('thread with two turns at 300 px');
@@ -138,7 +112,7 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     const job = row('E2E APPROVAL two');
     await job.waitFor({ state: 'visible', timeout: 15_000 });
     // The editor reads the status after 15 s of a quiet trace: that is when the wait shows.
-    await label(job, /^Waiting for approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels: agent job /, 75_000);
+    await rowLabel(job, /^Waiting for approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels: agent job /, 75_000);
     assert.equal(await iconOf(job), 'bell-dot');
     // Expanded: the approval row, then one row per call with its estimate.
     await job.click();
@@ -162,7 +136,7 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     // The answer is the thread's next turn: it runs the calls and ends saying what it paid.
     const turn = row(/^2\. Approved\./);
     await turn.waitFor({ state: 'visible', timeout: 30_000 });
-    await label(turn, /^Completed: agent job turn 2, Approved\..*2 paid calls, 30 credits/, 60_000);
+    await rowLabel(turn, /^Completed: agent job turn 2, Approved\..*2 paid calls, 30 credits/, 60_000);
     await turn.click();
     await wb.page.keyboard.press('ArrowRight');
     const paid = row(/^Paid calls: 2 paid calls, 30 credits$/);

@@ -11,8 +11,8 @@
 // test-results/e2e/web-host-*.png.
 import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import type { Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
+import { acceptPick, answerInputStep, rowLabel } from '../support/quickInput';
 
 const VIEW = 'Agent Jobs';
 const EXTENSION = 'Developer Index Search';
@@ -106,19 +106,19 @@ describe('the web build in code-server\'s web worker extension host', () => {
     await sandboxRequests('DELETE');
     const prompt = 'E2E web host findings';
     await wb.runCommand('Developer Index: Start Agent Job…');
-    await answerStep(/What should the agent do/, prompt);
-    await answerStep(/Pages to start from/, '');
-    await answerStep(/Credit ceiling/, '900');
-    await acceptPick(/spark-1-mini/);
-    await acceptPick(/service default/);
-    await acceptPick(/Collect data \(JSON\)/);
-    await acceptPick(/No paid tool calls/);
+    await answerInputStep(wb.page, /What should the agent do/, prompt);
+    await answerInputStep(wb.page, /Pages to start from/, '');
+    await answerInputStep(wb.page, /Credit ceiling/, '900');
+    await acceptPick(wb.page, /spark-1-mini/);
+    await acceptPick(wb.page, /service default/);
+    await acceptPick(wb.page, /Collect data \(JSON\)/);
+    await acceptPick(wb.page, /No paid tool calls/);
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     await wb.openContainer('Developer Index');
     await wb.giveViewTheSideBar(VIEW, ['Search']);
     const job = wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: prompt }).first();
     await job.waitFor({ state: 'visible', timeout: 30_000 });
-    const done = await waitForLabel(job, /^Completed: agent job .*, \d+ s, \d+ \/ 900 credits$/, 60_000);
+    const done = await rowLabel(job, /^Completed: agent job .*, \d+ s, \d+ \/ 900 credits$/, 60_000);
     assert.match(done, new RegExp(prompt));
     await wb.waitForNotification(/Agent job ".*" completed using \d+ credits/, 30_000);
     await wb.screenshot('agent jobs tree with the completed job');
@@ -131,30 +131,4 @@ describe('the web build in code-server\'s web worker extension host', () => {
     assert.ok(!html.includes(e2e.testKey()), 'the API key appears in the workbench or a webview');
   });
 
-  async function waitForLabel(l: Locator, match: RegExp, timeout: number): Promise<string> {
-    const deadline = Date.now() + timeout;
-    let last = '';
-    for (;;) {
-      last = (await l.getAttribute('aria-label').catch(() => '')) ?? '';
-      if (match.test(last)) return last;
-      if (Date.now() > deadline) assert.fail(`the row's label never matched ${match} within ${timeout} ms; last: "${last}"`);
-      await wb.page.waitForTimeout(200);
-    }
-  }
-
-  async function answerStep(prompt: RegExp, text: string): Promise<void> {
-    const widget = wb.page.locator('.quick-input-widget');
-    const message = widget.locator('.quick-input-message').filter({ hasText: prompt }).first();
-    await message.waitFor({ state: 'visible', timeout: 15_000 });
-    await widget.locator('input.input').fill(text);
-    await wb.page.keyboard.press('Enter');
-    await message.waitFor({ state: 'hidden', timeout: 15_000 });
-  }
-
-  async function acceptPick(item: RegExp): Promise<void> {
-    const row = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: item }).first();
-    await row.waitFor({ state: 'visible', timeout: 15_000 });
-    await wb.page.keyboard.press('Enter');
-    await row.waitFor({ state: 'hidden', timeout: 15_000 });
-  }
 });

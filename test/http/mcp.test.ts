@@ -6,33 +6,22 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { findRepoRoot, startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { builtCli, connectMcp, type McpSession } from '../support/mcpSession';
+import { until as waitUntil } from '../support/until';
 
 const KEY = 'sandbox-mcp-test-key-0123';
 const MARKER = `devindex-mcp-test-${randomUUID()}`;
 let sb: Sandbox;
 let cli: string;
 
-interface Session { client: Client; transport: StdioClientTransport; stderr: () => string }
+type Session = McpSession;
 
-async function connect(env: Record<string, string> = {}): Promise<Session> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cli, 'mcp'],
-    env: { PATH: process.env.PATH ?? '', DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url, DEVINDEX_TEST_MARKER: MARKER, ...env },
-    stderr: 'pipe',
-  });
-  let err = '';
-  transport.stderr?.on('data', (d: Buffer) => { err += String(d); });
-  const client = new Client({ name: 'devindex-mcp-test', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport, stderr: () => err };
+function connect(env: Record<string, string> = {}): Promise<Session> {
+  return connectMcp({ cli, name: 'devindex-mcp-test', env: { DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url, DEVINDEX_TEST_MARKER: MARKER, ...env } });
 }
 
 interface CallResult { text: string; isError: boolean }
@@ -76,20 +65,13 @@ function alive(pid: number): boolean {
 }
 
 async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > deadline) assert.fail(`${what}: not reached in ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitUntil(ok, Boolean, { timeoutMs: ms, stepMs: 50, message: () => `${what}: not reached in ${ms} ms` });
 }
 
 let s: Session;
 
 before(async () => {
-  const root = findRepoRoot(__dirname);
-  assert.ok(root, 'repository root');
-  cli = join(root, 'dist', 'cli.js');
-  assert.ok(existsSync(cli), 'dist/cli.js exists (build with --bundles)');
+  cli = builtCli();
   sb = await startSandbox({ port: 0, keys: [KEY], faults: true, agentSpeed: 50, quiet: true });
   s = await connect();
 });

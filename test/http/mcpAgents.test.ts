@@ -4,30 +4,17 @@
 // notification and a client that leaves mid-wait, and a planted key that never comes back.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { findRepoRoot, startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { builtCli, connectMcp, type McpSession } from '../support/mcpSession';
 
 const KEY = 'sandbox-mcp22-planted-key-7f3a9c';
 let sb: Sandbox;
 let cli: string;
 
-interface Session { client: Client; transport: StdioClientTransport; stderr: () => string }
+type Session = McpSession;
 
-async function connect(env: Record<string, string> = {}, args: string[] = []): Promise<Session> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cli, 'mcp', ...args],
-    env: { PATH: process.env.PATH ?? '', DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url, DEVINDEX_POLL_MS: '150', ...env },
-    stderr: 'pipe',
-  });
-  let err = '';
-  transport.stderr?.on('data', (d: Buffer) => { err += String(d); });
-  const client = new Client({ name: 'devindex-mcp22-test', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport, stderr: () => err };
+function connect(env: Record<string, string> = {}, args: string[] = []): Promise<Session> {
+  return connectMcp({ cli, args, name: 'devindex-mcp22-test', env: { DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url, DEVINDEX_POLL_MS: '150', ...env } });
 }
 
 async function call(s: Session, name: string, args: Record<string, unknown>, onprogress?: (p: { progress: number; message?: string }) => void, signal?: AbortSignal): Promise<{ text: string; isError: boolean }> {
@@ -39,10 +26,7 @@ async function call(s: Session, name: string, args: Record<string, unknown>, onp
 let s: Session;
 
 before(async () => {
-  const root = findRepoRoot(__dirname);
-  assert.ok(root, 'repository root');
-  cli = join(root, 'dist', 'cli.js');
-  assert.ok(existsSync(cli), 'dist/cli.js exists (build with --bundles)');
+  cli = builtCli();
   sb = await startSandbox({ port: 0, keys: [KEY], faults: true, agentSpeed: 50, quiet: true, rateLimit: 100_000 });
   s = await connect();
 });

@@ -12,7 +12,7 @@ import { EventNode } from '../../src/agents/eventNode';
 import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/index';
 import { JobNode } from '../../src/agents/jobNode';
 import type { TreeNode } from '../../src/agents/jobsTreeProvider';
-import { api, until, iconId, MemoryStorage } from './hostSupport';
+import { api, until, iconId, FakeNotifications, MemoryStorage } from './hostSupport';
 
 
 async function jobNode(feature: AgentsFeature, id: string): Promise<JobNode | undefined> {
@@ -175,9 +175,7 @@ describe('agent job notifications and palette picks', function () {
   let feature: AgentsFeature;
   let notifier: vscode.Disposable;
   /** Every end-of-run notification, with its buttons, and the button the "user" chose. */
-  const shown: Array<{ severity: string; text: string; buttons: string[]; chose?: string }> = [];
-  /** Which button to press for a notification (none: dismiss it). */
-  let press: (text: string, buttons: string[]) => string | undefined = () => undefined;
+  const notes = new FakeNotifications();
   /** The steps of the start flow as they were shown, with the value each was filled with. */
   const steps: Array<{ prompt: string; value: string }> = [];
   let answer: (step: { value: string }, n: number) => string | undefined = () => undefined;
@@ -206,11 +204,7 @@ describe('agent job notifications and palette picks', function () {
         },
       },
     });
-    notifier = notifyEnds(feature, async () => {}, async (severity, text, buttons) => {
-      const chose = press(text, buttons);
-      shown.push({ severity, text, buttons, chose });
-      return chose;
-    });
+    notifier = notifyEnds(feature, async () => {}, notes.show);
   });
 
   after(async () => {
@@ -220,9 +214,9 @@ describe('agent job notifications and palette picks', function () {
   });
 
   it('start → completed notification → Open Result opens "result — <job label>.json"', async () => {
-    press = (text, buttons) => (/Notify me when done/.test(text) ? buttons[0] : undefined);
+    notes.press = (text, buttons) => (/Notify me when done/.test(text) ? buttons[0] : undefined);
     const id = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: Notify me when done', maxCredits: 1000 }))!;
-    const note = await until('the completed notification', () => shown.find((s) => s.text.includes('Notify me when done')), (s) => s !== undefined, 60_000);
+    const note = await until('the completed notification', () => notes.shown.find((s) => s.text.includes('Notify me when done')), (s) => s !== undefined, 60_000);
     assert.equal(note!.severity, 'info');
     assert.match(note!.text, /^Agent job "Integration: Notify me when done" completed using \d+ credits\.$/);
     assert.deepEqual(note!.buttons, ['Open Result', 'Show in Tree'], 'Open Result first, Show in Tree second');
@@ -237,13 +231,13 @@ describe('agent job notifications and palette picks', function () {
   });
 
   it('refused → Start Again… opens the start flow filled with the prompt, the URLs and the ceiling', async () => {
-    press = (text) => (/declined/.test(text) ? 'Start Again…' : undefined);
+    notes.press = (text) => (/declined/.test(text) ? 'Start Again…' : undefined);
     steps.length = 0;
     // Step 1 to 3 are read and accepted as filled; the flow is cancelled at the model step.
     answer = (step, n) => (n <= 3 ? step.value : undefined);
     const prompt = 'Integration: REFUSE to do this';
     await feature.commands['devIndex.agent.start']({ prompt, urls: ['https://example.com/a', 'https://example.com/b'], maxCredits: 700 });
-    const note = await until('the refused notification', () => shown.find((s) => s.text.includes('REFUSE to do this')), (s) => s !== undefined, 60_000);
+    const note = await until('the refused notification', () => notes.shown.find((s) => s.text.includes('REFUSE to do this')), (s) => s !== undefined, 60_000);
     assert.equal(note!.severity, 'warning');
     assert.equal(note!.text, 'The agent declined job "Integration: REFUSE to do this" and it is not billed; rephrase the prompt and start it again.');
     assert.deepEqual(note!.buttons, ['Start Again…', 'Show in Tree']);
@@ -253,12 +247,12 @@ describe('agent job notifications and palette picks', function () {
   });
 
   it('credit limit reached → Start Again… offers a higher ceiling', async () => {
-    press = (text) => (/Tight budget/.test(text) ? 'Start Again…' : undefined);
+    notes.press = (text) => (/Tight budget/.test(text) ? 'Start Again…' : undefined);
     steps.length = 0;
-    // Prompt and URLs accepted as filled; the flow is cancelled on the ceiling step once it has been shown.
+    // Prompt and URLs accepted as filled; the flow is cancelled on the ceiling step once it has been notes.shown.
     answer = (step, n) => (n <= 2 ? step.value : undefined);
     await feature.commands['devIndex.agent.start']({ prompt: 'Integration: Tight budget', maxCredits: 10 });
-    const note = await until('the credit-limit notification', () => shown.find((s) => s.text.includes('Tight budget')), (s) => s !== undefined, 60_000);
+    const note = await until('the credit-limit notification', () => notes.shown.find((s) => s.text.includes('Tight budget')), (s) => s !== undefined, 60_000);
     assert.ok(note!.buttons.includes('Start Again…'), `buttons: ${JSON.stringify(note!.buttons)}`);
     await until('the start flow reaches the ceiling step', () => steps.length, (n) => n >= 3, 15_000);
     assert.equal(steps[0]!.value, 'Integration: Tight budget');

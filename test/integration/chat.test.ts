@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, type DevIndexExtensionApi, env, sandboxRequests as requests, until } from './hostSupport';
+import { type DevIndexExtensionApi, env, sandboxRequests as requests, until, keylessApi } from './hostSupport';
 import { chatApi, PARTICIPANT_ID } from '../../src/chat/register';
 
 interface Part { kind: 'markdown' | 'progress' | 'reference' | 'button' | 'anchor' | 'other'; value: unknown; icon?: unknown }
@@ -81,10 +81,7 @@ describe('issue 33: the @devindex chat participant', function () {
   let a: DevIndexExtensionApi;
   const root = () => env('DEVINDEX_TEST_DEPS_WORKSPACE');
 
-  before(async () => {
-    a = await api();
-    await a.apiKey.clear();
-  });
+  before(async () => { a = await keylessApi(); });
 
   after(async () => {
     await sandbox('/__sandbox/faults', 'DELETE');

@@ -2,19 +2,10 @@
 // linked to the settings they name), and Report an Issue… fills the issue reporter's body with the
 // redacted diagnosis, the versions and the log's last lines (captured through the test surface).
 import * as assert from 'node:assert/strict';
-import { createServer, type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import { api, env } from './hostSupport';
+import { api, closedPort, env } from './hostSupport';
 
 interface Shown { uri: string; ok: boolean; problems: number; markdown: string }
-
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 /** Sets user settings for the duration of `fn`, then puts the previous values back. */
 async function withSettings<T>(values: Array<[section: string, key: string, value: unknown]>, fn: () => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
 // What every extension-host suite needs: the extension's test surface, the runner's environment, the
 // requests the sandbox saw, and a wait for a condition. Bundled into each suite (not a suite itself).
 import * as assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { JobStorage } from '../../src/agents/jobModel';
 
@@ -60,6 +61,13 @@ export async function api(): Promise<DevIndexExtensionApi> {
 }
 
 /** The requests the sandbox saw since the last clear (GET), or clears them (DELETE, resolves with none). */
+/** The extension's test surface with no API key stored (suites that start keyless, or set a key themselves). */
+export async function keylessApi(): Promise<DevIndexExtensionApi> {
+  const a = await api();
+  await a.apiKey.clear();
+  return a;
+}
+
 export async function sandboxRequests(method: 'GET' | 'DELETE' = 'GET'): Promise<SeenRequest[]> {
   const r = await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/requests`, { method });
   assert.ok(r.ok, `sandbox ${method} /__sandbox/requests: ${r.status}`);
@@ -105,4 +113,30 @@ export class MemoryStorage implements JobStorage {
 /** The codicon id of a tree row's icon. */
 export function iconId(node: vscode.TreeItem): string | undefined {
   return node.iconPath instanceof vscode.ThemeIcon ? node.iconPath.id : undefined;
+}
+
+/** A notification the agents feature showed, with its buttons and the button the "user" chose. */
+export interface ShownNotification { severity: string; text: string; buttons: string[]; chose?: string }
+
+/**
+ * The agents feature's notifications, replaced for a suite: `show` records each one in `shown` and answers with
+ * `press` (which button to press for it; none dismisses it).
+ */
+export class FakeNotifications {
+  readonly shown: ShownNotification[] = [];
+  press: (text: string, buttons: string[]) => string | undefined = () => undefined;
+  readonly show = async (severity: 'info' | 'warning' | 'error', text: string, buttons: string[]): Promise<string | undefined> => {
+    const chose = this.press(text, buttons);
+    this.shown.push({ severity, text, buttons, chose });
+    return chose;
+  };
+}
+
+/** A port on 127.0.0.1 nothing listens on (it was free a moment ago). */
+export async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
 }

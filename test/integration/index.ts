@@ -27,12 +27,25 @@ export function run(): Promise<void> {
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {
     try {
+      // Each file's time, for `npm test`'s closing table (scripts/test-all.mjs via test-host.mjs): from its
+      // first top-level suite's start to its last one's end.
+      const fileTimes = new Map<string, { start: number; end: number }>();
       const runner = mocha.run(() => {
+        for (const [file, t] of fileTimes) log(`suite time: ${path.basename(file)} ${t.end - t.start} ms`);
         const { passes = 0, failures = 0, tests = 0 } = runner.stats ?? {};
         log(`${passes} passed, ${failures} failed`);
         if (failures > 0) reject(new Error(`${failures} extension-host test(s) failed`));
         else if (tests === 0) reject(new Error('no extension-host test ran'));
         else resolve();
+      });
+      runner.on('suite', (s) => {
+        if (!s.file || !s.parent?.root) return;
+        const t = fileTimes.get(s.file);
+        if (t) t.end = Date.now(); else fileTimes.set(s.file, { start: Date.now(), end: Date.now() });
+      });
+      runner.on('suite end', (s) => {
+        const t = s.file && s.parent?.root ? fileTimes.get(s.file) : undefined;
+        if (t) t.end = Date.now();
       });
     } catch (e) {
       reject(e instanceof Error ? e : new Error(String(e)));

@@ -5,7 +5,7 @@
 // any sandbox; the second uses the sandbox's daily quota (`POST /__sandbox/keyless`).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, type DevIndexExtensionApi, env, until } from './hostSupport';
+import { type DevIndexExtensionApi, env, until, keylessApi } from './hostSupport';
 
 interface Line { text: string; actions: string[] }
 
@@ -27,10 +27,7 @@ describe('issue 19: the keyless quota in the Search view', function () {
   this.timeout(90_000);
   let a: DevIndexExtensionApi;
 
-  before(async () => {
-    a = await api();
-    await a.apiKey.clear();
-  });
+  before(async () => { a = await keylessApi(); });
 
   after(async () => {
     await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/faults`, { method: 'DELETE' });

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, type DevIndexExtensionApi, env, sandboxRequests as sandbox, type SearchOutcome, type SeenRequest } from './hostSupport';
+import { type DevIndexExtensionApi, env, sandboxRequests as sandbox, type SearchOutcome, type SeenRequest, keylessApi } from './hostSupport';
 
 /** The search requests the sandbox saw since the last clear, with their parameters decoded (GET or POST). */
 async function searchesSeen(): Promise<Array<{ params: Record<string, string[]>; auth: SeenRequest['auth'] }>> {
@@ -63,10 +63,7 @@ describe('search commands against the sandbox', function () {
   this.timeout(60_000);
   let a: DevIndexExtensionApi;
 
-  before(async () => {
-    a = await api();
-    await a.apiKey.clear();
-  });
+  before(async () => { a = await keylessApi(); });
 
   after(async () => {
     await a?.apiKey.clear();

@@ -12,7 +12,7 @@ import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/a
 import { JobNode, ThreadNode } from '../../src/agents/jobNode';
 import { jobState } from '../../src/agents/jobState';
 import { ApprovalNode } from '../../src/agents/placeholderNodes';
-import { api, sandboxRequests, until, iconId, MemoryStorage } from './hostSupport';
+import { api, sandboxRequests, until, iconId, FakeNotifications, MemoryStorage } from './hostSupport';
 
 
 describe('issue 19: threads, chat answers and approvals', function () {
@@ -21,8 +21,7 @@ describe('issue 19: threads, chat answers and approvals', function () {
   let client: DevIndexClient;
   let feature: AgentsFeature;
   let notifier: vscode.Disposable;
-  const shown: Array<{ severity: string; text: string; buttons: string[]; chose?: string }> = [];
-  let press: (text: string, buttons: string[]) => string | undefined = () => undefined;
+  const notes = new FakeNotifications();
   const followUps: Array<{ suggestions: Array<{ label?: string; prompt: string }>; value: string }> = [];
   let followUpAnswer: (o: { suggestions: Array<{ prompt: string }> }) => string | undefined = () => undefined;
   const revealed: string[] = [];
@@ -35,11 +34,7 @@ describe('issue 19: threads, chat answers and approvals', function () {
     const key = process.env.DEVINDEX_TEST_KEY ?? (await a.apiKey.get());
     assert.ok(key, 'the runner provides the sandbox key (DEVINDEX_TEST_KEY)');
     client = new DevIndexClient({ baseUrl: a.baseUrl(), apiKey: () => key });
-    const show = async (severity: 'info' | 'warning' | 'error', text: string, buttons: string[]) => {
-      const chose = press(text, buttons);
-      shown.push({ severity, text, buttons, chose });
-      return chose;
-    };
+    const show = notes.show;
     feature = createAgentsFeature(storage, {
       backend: () => new AgentClient(client),
       hasKey: async () => true,
@@ -66,10 +61,10 @@ describe('issue 19: threads, chat answers and approvals', function () {
   });
 
   it('a chat run: Open Answer is first in the end notification and opens the answer as a markdown preview', async function () {
-    press = (text, buttons) => (/explain retries/.test(text) ? buttons[0] : undefined);
+    notes.press = (text, buttons) => (/explain retries/.test(text) ? buttons[0] : undefined);
     chatId = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: explain retries', mode: 'chat', maxCredits: 1000 }))!;
     assert.ok(feature.store.get(chatId)?.threadId, 'the start opened a thread');
-    const note = await until('the chat run\'s end notification', () => shown.find((s) => s.text.includes('explain retries')), (s) => s !== undefined, 90_000);
+    const note = await until('the chat run\'s end notification', () => notes.shown.find((s) => s.text.includes('explain retries')), (s) => s !== undefined, 90_000);
     assert.deepEqual(note!.buttons, ['Open Answer', 'Ask a Follow-up…', 'Show in Tree'], 'Open Answer first, as Open Result is for data');
     assert.equal(note!.chose, 'Open Answer');
     const tab = await until('the answer preview tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => /answer — Integration: explain retries/.test(t.label)),
@@ -119,12 +114,12 @@ describe('issue 19: threads, chat answers and approvals', function () {
     assert.ok(running, 'turn 2 still runs');
     // The first job's row (turn 1) has ended: a follow-up is offered there, and the service answers 409.
     followUpAnswer = () => 'Integration: and one more thing';
-    press = (text, buttons) => (/still running/.test(text) ? buttons[0] : undefined);
+    notes.press = (text, buttons) => (/still running/.test(text) ? buttons[0] : undefined);
     revealed.length = 0;
     const r = await feature.commands['devIndex.agent.followUp']({ jobId: chatId });
     assert.equal(r, undefined, 'nothing started');
-    const note = shown.find((s) => /still running/.test(s.text));
-    assert.ok(note, `the busy thread is said: ${JSON.stringify(shown.slice(-2))}`);
+    const note = notes.shown.find((s) => /still running/.test(s.text));
+    assert.ok(note, `the busy thread is said: ${JSON.stringify(notes.shown.slice(-2))}`);
     assert.deepEqual(note.buttons, ['Follow It']);
     assert.deepEqual(revealed, [running.id], 'Follow It shows the running turn');
     followUpAnswer = () => undefined;

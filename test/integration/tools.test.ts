@@ -4,7 +4,7 @@
 // session answers "yes" by itself; what that dialog says is checked on prepareToolInvocation.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, type DevIndexExtensionApi, env, sandboxRequests as requests, until } from './hostSupport';
+import { type DevIndexExtensionApi, env, sandboxRequests as requests, until, keylessApi } from './hostSupport';
 import { languageModelToolApi, prepareToolInvocation } from '../../src/tools/register';
 
 const TOOLS = ['devIndex_search', 'devIndex_readMore', 'devIndex_startAgentJob', 'devIndex_agentJobStatus', 'devIndex_waitForAgentJob', 'devIndex_listAgentJobs', 'devIndex_cancelAgentJob'];
@@ -30,10 +30,7 @@ describe('language-model tools', function () {
   this.timeout(90_000);
   let a: DevIndexExtensionApi;
 
-  before(async () => {
-    a = await api();
-    await a.apiKey.clear();
-  });
+  before(async () => { a = await keylessApi(); });
 
   after(async () => {
     await a.apiKey.clear();

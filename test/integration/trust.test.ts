@@ -2,17 +2,8 @@
 // unreachable) and refuses unsendable or short keys at entry; the trust settings are application
 // scoped (a workspace cannot set them), unlike an ordinary setting.
 import * as assert from 'node:assert/strict';
-import { createServer, type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import { api, type DevIndexExtensionApi, env, sandboxRequests as seen, until } from './hostSupport';
-
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+import { api, closedPort, type DevIndexExtensionApi, env, sandboxRequests as seen, until } from './hostSupport';
 
 describe('Set API Key checks the key', () => {
   let a: DevIndexExtensionApi;

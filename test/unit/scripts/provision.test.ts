@@ -106,7 +106,7 @@ test('the browser tier goes on once chromium is there; without root it is skippe
 test('npm test and npm run test:browser provision chromium before the browser tests run', () => {
   const testAll = fs.readFileSync(path.join(root, 'scripts', 'test-all.mjs'), 'utf8');
   assert.match(testAll, /import \{ prepareBrowserTier \} from '\.\/vscode\/provision\.mjs';/);
-  assert.match(testAll, /name: 'browser', fn: \(\) => prepareBrowserTier\(\) \?\? nodeTest\('test\/browser'\)\(\)/);
+  assert.match(testAll, /name: 'browser', fn: \(\) => prepareBrowserTier\(\) \?\? nodeTest\('test\/browser', 'browser'\)\(\)/);
   // The browser tier runs before the editor tiers, which provision the rest (code-server, libkrb5-dev).
   const order = ['browser', 'host', 'e2e'].map((t) => testAll.indexOf(`name: '${t}'`));
   assert.ok(order.every((i, n) => i > 0 && (n === 0 || i > order[n - 1]!)), String(order));
