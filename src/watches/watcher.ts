@@ -33,7 +33,8 @@ export interface WatchServiceDeps {
   /** This window's id in the lease. */
   owner: string;
   newId?: () => string;
-  /** Host tests shorten these. */
+  /** Tests shorten these (unit and host tests directly, the e2e tier through DEVINDEX_TEST_TIMING: src/testTiming.ts). */
+  leaseTtlMs?: number;
   renewMs?: number;
   intervalMs?: number;
   betweenMs?: number;
@@ -223,7 +224,7 @@ export class WatchService {
 
   private async takeOrRenew(): Promise<void> {
     const now = this.deps.timers.now();
-    const step = leaseStep(this.deps.storage.get(LEASE_KEY), this.deps.owner, now);
+    const step = leaseStep(this.deps.storage.get(LEASE_KEY), this.deps.owner, now, this.deps.leaseTtlMs);
     if (step.action === 'wait') {
       if (this.holder) this.deps.log(`watch: another window (${step.holder}) runs the background checks now`);
       this.holder = false;

@@ -9,7 +9,7 @@ import type { SearchResponse } from '../../../src/api/schemas';
 import { checkWatch, mergeWatch, newWatch, recompare, WATCH_INTERVAL_MS, type Watch } from '../../../src/deps/watch';
 import { checkedWords } from '../../../src/deps/watchWords';
 import { holds, LEASE_KEY, LEASE_RENEW_MS, LEASE_TTL_MS, leaseStep } from '../../../src/watches/lease';
-import { afterFailure, dueWatches, intervalFromEnv, nextDueAt, OFFLINE_FIRST_MS, OFFLINE_MAX_MS } from '../../../src/watches/schedule';
+import { afterFailure, dueWatches, nextDueAt, OFFLINE_FIRST_MS, OFFLINE_MAX_MS } from '../../../src/watches/schedule';
 import { WATCH_KEY_PREFIX, WatchService, type WatchEvent } from '../../../src/watches/watcher';
 import { newsText, watchScopeWords } from '../../../src/watches/watchText';
 import { ManualClock } from '../agents/manualClock';
@@ -69,14 +69,16 @@ test('schedule: a watch is due at most every 6 hours; the next beat never comes 
   assert.equal(checks, 4);
 });
 
-test('schedule: DEVINDEX_TEST_WATCH_INTERVAL_MS shortens the interval only to a whole number from 10 s to 6 hours', () => {
-  assert.equal(intervalFromEnv(undefined), WATCH_INTERVAL_MS);
-  assert.equal(intervalFromEnv('90000'), 90_000);
-  assert.equal(intervalFromEnv(' 10000 '), 10_000);
-  assert.equal(intervalFromEnv(String(WATCH_INTERVAL_MS)), WATCH_INTERVAL_MS);
-  for (const bad of ['', '9999', '0', '-90000', '90000.5', '1e5', '90 s', 'NaN', String(WATCH_INTERVAL_MS + 1)]) {
-    assert.equal(intervalFromEnv(bad), WATCH_INTERVAL_MS, `"${bad}" keeps 6 hours`);
-  }
+test('lease: a test\'s shorter time to live applies to taking, renewing and the skew check', () => {
+  const t0 = 1_000_000;
+  assert.deepEqual(leaseStep(undefined, 'A', t0, 8_000), { action: 'take', lease: { owner: 'A', expiresAt: t0 + 8_000 } });
+  const stored = { owner: 'A', expiresAt: t0 + 8_000 };
+  assert.deepEqual(leaseStep(stored, 'B', t0 + 7_999, 8_000), { action: 'wait', holder: 'A', until: t0 + 8_000 });
+  assert.equal(leaseStep(stored, 'B', t0 + 8_000, 8_000).action, 'take');
+  assert.deepEqual(leaseStep(stored, 'A', t0 + 2_000, 8_000), { action: 'renew', lease: { owner: 'A', expiresAt: t0 + 10_000 } });
+  // A lease more than two short TTLs ahead is a skewed clock's: taken, where the product's 90 s would wait.
+  assert.equal(leaseStep({ owner: 'A', expiresAt: t0 + 17_000 }, 'B', t0, 8_000).action, 'take');
+  assert.equal(leaseStep({ owner: 'A', expiresAt: t0 + 17_000 }, 'B', t0).action, 'wait');
 });
 
 test('schedule: offline waits grow, rate limits and the keyless quota wait until their reset, a refused search waits for its next turn', () => {

@@ -1,0 +1,91 @@
+// The one test setting for time (issue 31): the durations the product waits on, shortened by a test. Read
+// only in test mode: a build with the test surface compiled in (scripts/build.mjs defines
+// __DEVINDEX_TEST_SURFACE__ false in --production builds, true otherwise and under --test-surface, which only the
+// e2e tier's package uses) and the variable set. The packaged extension never reads it: its code keeps its
+// constants. Every field only shortens (its upper bound is the product's own value). vscode-free.
+
+/** Set by scripts/build.mjs (and webBuild.mjs): whether the test surface is compiled in. */
+declare const __DEVINDEX_TEST_SURFACE__: boolean;
+
+/** The environment variable: a JSON object of the fields below, e.g. `{"leaseTtlMs":8000,"watchIntervalMs":30000}`. */
+export const TEST_TIMING_ENV = 'DEVINDEX_TEST_TIMING';
+
+export interface TestTiming {
+  /** The watch lease's time to live (LEASE_TTL_MS, 90 s). */
+  leaseTtlMs?: number;
+  /** The watch loop's beat: lease renewal and other windows' changes (LEASE_RENEW_MS, 30 s). At most half the TTL. */
+  leaseRenewMs?: number;
+  /** How often a watch is checked (WATCH_INTERVAL_MS, 6 hours). */
+  watchIntervalMs?: number;
+  /** After activation, the first background beat of a window with watches (10 s). */
+  watchFirstBeatMs?: number;
+  /** A window with no watch looks again this often (5 minutes). */
+  watchLookAgainMs?: number;
+  /** After taking the lease, how long before it is read back (2 s). */
+  watchSettleMs?: number;
+  /** Between two watches of one round (BETWEEN_CHECKS_MS, 3 s). */
+  watchBetweenMs?: number;
+}
+
+/** Each field's bounds in ms, inclusive: the floor keeps a test from a burst of searches, the ceiling is the product's value. */
+export const TEST_TIMING_BOUNDS: Readonly<Record<keyof TestTiming, readonly [number, number]>> = {
+  leaseTtlMs: [2_000, 90_000],
+  leaseRenewMs: [500, 30_000],
+  watchIntervalMs: [10_000, 6 * 60 * 60_000],
+  watchFirstBeatMs: [0, 10_000],
+  watchLookAgainMs: [1_000, 5 * 60_000],
+  watchSettleMs: [0, 2_000],
+  watchBetweenMs: [0, 3_000],
+};
+
+const FIELDS = Object.keys(TEST_TIMING_BOUNDS) as (keyof TestTiming)[];
+/** The product's lease values, for the check that the beat stays within half the TTL. */
+const DEFAULT_TTL = 90_000;
+const DEFAULT_RENEW = 30_000;
+
+/**
+ * The test timing in `raw` (the variable's value), or nothing outside test mode. A field that is not a whole
+ * number of ms within its bounds, an unknown field, or a beat longer than half the lease is left out, and
+ * `problems` names it with its bound; the rest still applies.
+ */
+export function parseTestTiming(raw: string | undefined, testMode: boolean): { timing: TestTiming; problems: string[] } {
+  if (!testMode || raw === undefined || raw.trim() === '') return { timing: {}, problems: [] };
+  let value: unknown;
+  try { value = JSON.parse(raw); } catch { value = undefined; }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    return { timing: {}, problems: [`${TEST_TIMING_ENV} is not a JSON object of durations in ms (fields: ${FIELDS.join(', ')})`] };
+  }
+  const timing: TestTiming = {};
+  const problems: string[] = [];
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const bounds = (TEST_TIMING_BOUNDS as Record<string, readonly [number, number] | undefined>)[k];
+    if (!bounds) { problems.push(`${TEST_TIMING_ENV}.${k.slice(0, 40)} is not a timing field (fields: ${FIELDS.join(', ')})`); continue; }
+    const [min, max] = bounds;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      problems.push(`${TEST_TIMING_ENV}.${k} must be a whole number of ms from ${min} to ${max} (got ${JSON.stringify(v)?.slice(0, 20)})`);
+      continue;
+    }
+    timing[k as keyof TestTiming] = v;
+  }
+  const ttl = timing.leaseTtlMs ?? DEFAULT_TTL;
+  const renew = timing.leaseRenewMs ?? DEFAULT_RENEW;
+  if (renew * 2 > ttl) {
+    problems.push(`${TEST_TIMING_ENV}.leaseRenewMs (${renew}) must be at most half of leaseTtlMs (${ttl}), or the holder loses its lease between beats; both keep the product's values`);
+    delete timing.leaseTtlMs;
+    delete timing.leaseRenewMs;
+  }
+  return { timing, problems };
+}
+
+/** Whether this build runs in test mode: the test surface compiled in. `typeof` keeps a bundle without the define working. */
+export function testSurfaceBuild(): boolean {
+  return typeof __DEVINDEX_TEST_SURFACE__ !== 'undefined' && __DEVINDEX_TEST_SURFACE__;
+}
+
+let cached: { timing: TestTiming; problems: string[] } | undefined;
+
+/** The test timing of this process (read once): empty in a production build, in a web worker, or without the variable. */
+export function testTiming(): { timing: TestTiming; problems: string[] } {
+  cached ??= parseTestTiming(typeof process === 'undefined' ? undefined : process.env[TEST_TIMING_ENV], testSurfaceBuild());
+  return cached;
+}
