@@ -38,7 +38,8 @@ export const TEST_TIMING_BOUNDS: Readonly<Record<keyof TestTiming, readonly [num
   watchBetweenMs: [0, 3_000],
 };
 
-const FIELDS = Object.keys(TEST_TIMING_BOUNDS) as (keyof TestTiming)[];
+/** The field names (a function, not a top-level call: a production bundle drops this module entirely). */
+const fields = (): string => Object.keys(TEST_TIMING_BOUNDS).join(', ');
 /** The product's lease values, for the check that the beat stays within half the TTL. */
 const DEFAULT_TTL = 90_000;
 const DEFAULT_RENEW = 30_000;
@@ -53,13 +54,13 @@ export function parseTestTiming(raw: string | undefined, testMode: boolean): { t
   let value: unknown;
   try { value = JSON.parse(raw); } catch { value = undefined; }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    return { timing: {}, problems: [`${TEST_TIMING_ENV} is not a JSON object of durations in ms (fields: ${FIELDS.join(', ')})`] };
+    return { timing: {}, problems: [`${TEST_TIMING_ENV} is not a JSON object of durations in ms (fields: ${fields()})`] };
   }
   const timing: TestTiming = {};
   const problems: string[] = [];
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     const bounds = (TEST_TIMING_BOUNDS as Record<string, readonly [number, number] | undefined>)[k];
-    if (!bounds) { problems.push(`${TEST_TIMING_ENV}.${k.slice(0, 40)} is not a timing field (fields: ${FIELDS.join(', ')})`); continue; }
+    if (!bounds) { problems.push(`${TEST_TIMING_ENV}.${k.slice(0, 40)} is not a timing field (fields: ${fields()})`); continue; }
     const [min, max] = bounds;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
       problems.push(`${TEST_TIMING_ENV}.${k} must be a whole number of ms from ${min} to ${max} (got ${JSON.stringify(v)?.slice(0, 20)})`);
@@ -77,15 +78,15 @@ export function parseTestTiming(raw: string | undefined, testMode: boolean): { t
   return { timing, problems };
 }
 
-/** Whether this build runs in test mode: the test surface compiled in. `typeof` keeps a bundle without the define working. */
-export function testSurfaceBuild(): boolean {
-  return typeof __DEVINDEX_TEST_SURFACE__ !== 'undefined' && __DEVINDEX_TEST_SURFACE__;
-}
-
 let cached: { timing: TestTiming; problems: string[] } | undefined;
 
-/** The test timing of this process (read once): empty in a production build, in a web worker, or without the variable. */
+/**
+ * The test timing of this process (read once): empty in a production build (which drops the reading entirely: the
+ * define makes the first line return), in a web worker, or without the variable. `typeof` keeps a bundle
+ * without the define (the unit tests') working: there it reads nothing either.
+ */
 export function testTiming(): { timing: TestTiming; problems: string[] } {
-  cached ??= parseTestTiming(typeof process === 'undefined' ? undefined : process.env[TEST_TIMING_ENV], testSurfaceBuild());
+  if (typeof __DEVINDEX_TEST_SURFACE__ === 'undefined' || !__DEVINDEX_TEST_SURFACE__) return { timing: {}, problems: [] };
+  cached ??= parseTestTiming(typeof process === 'undefined' ? undefined : process.env[TEST_TIMING_ENV], true);
   return cached;
 }
