@@ -17,6 +17,9 @@ import { testTiming } from './testTiming';
 import { ORIGINS } from './api/version';
 import { NoticeBoard, noticeParts, noticeWords, requestIdWords, type DeprecationNotice } from './api/notices';
 
+/** Set by scripts/build.mjs: false in --production builds (the packaged extension), which then drop watchTiming. */
+declare const __DEVINDEX_TEST_SURFACE__: boolean;
+
 function logLine(e: RequestLogEntry): string {
   const outcome = e.status !== undefined ? String(e.status) : 'no response';
   // Every request's External-Request-Id (one per attempt), so a failure a user reports can be found in the service's log.
@@ -152,7 +155,7 @@ export class Services implements vscode.Disposable {
       },
       watchable: () => this.view?.watchableSearch(),
       changed: () => this.view?.watchesChanged(),
-    }, watchTiming());
+    }, __DEVINDEX_TEST_SURFACE__ ? watchTiming() : {});
     return this.watchFeature;
   }
 

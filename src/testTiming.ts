@@ -4,7 +4,7 @@
 // e2e tier's package uses) and the variable set. The packaged extension never reads it: its code keeps its
 // constants. Every field only shortens (its upper bound is the product's own value). vscode-free.
 
-/** Set by scripts/build.mjs (and webBuild.mjs): whether the test surface is compiled in. */
+/** Set by scripts/build.mjs (every node bundle, the tests' too) and webBuild.mjs (false): whether the test surface is compiled in. */
 declare const __DEVINDEX_TEST_SURFACE__: boolean;
 
 /** The environment variable: a JSON object of the fields below, e.g. `{"leaseTtlMs":8000,"watchIntervalMs":30000}`. */
@@ -81,12 +81,11 @@ export function parseTestTiming(raw: string | undefined, testMode: boolean): { t
 let cached: { timing: TestTiming; problems: string[] } | undefined;
 
 /**
- * The test timing of this process (read once): empty in a production build (which drops the reading entirely: the
- * define makes the first line return), in a web worker, or without the variable. `typeof` keeps a bundle
- * without the define (the unit tests') working: there it reads nothing either.
+ * The test timing of this process (read once): empty in a production build (the define makes the first line
+ * return, and the bundler drops the rest and the parser), in a web worker, or without the variable.
  */
 export function testTiming(): { timing: TestTiming; problems: string[] } {
-  if (typeof __DEVINDEX_TEST_SURFACE__ === 'undefined' || !__DEVINDEX_TEST_SURFACE__) return { timing: {}, problems: [] };
+  if (!__DEVINDEX_TEST_SURFACE__) return { timing: {}, problems: [] };
   cached ??= parseTestTiming(typeof process === 'undefined' ? undefined : process.env[TEST_TIMING_ENV], true);
   return cached;
 }

@@ -31,6 +31,9 @@ describe('extension exports', () => {
       new Function('module', 'exports', 'process', r.outputFiles[0]!.text)(mod, mod.exports, { env: { DEVINDEX_TEST_TIMING: '{"leaseTtlMs":8000,"leaseRenewMs":2000}' } });
       return mod.exports.testTiming!();
     };
+    // The activation bundle of a production build does not even hold the variable's name (nor its parser).
+    assert.doesNotMatch(await bundle(false), /DEVINDEX_TEST_TIMING|leaseRenewMs/);
+    assert.match(await bundle(true), /DEVINDEX_TEST_TIMING/);
     assert.deepEqual(await timingOf(false), { timing: {}, problems: [] });
     assert.deepEqual(await timingOf(true), { timing: { leaseTtlMs: 8_000, leaseRenewMs: 2_000 }, problems: [] });
   });
