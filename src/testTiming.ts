@@ -1,4 +1,5 @@
-// The one test setting for time (issue 31): the durations the product waits on, shortened by a test. Read
+// The one test setting for time (issue 31): the durations the product waits on (the watch lease and checks, an
+// agent run's poll schedule), shortened by a test. Read
 // only in test mode: a build with the test surface compiled in (scripts/build.mjs defines
 // __DEVINDEX_TEST_SURFACE__ false in --production builds, true otherwise and under --test-surface, which only the
 // e2e tier's package uses) and the variable set. The packaged extension never reads it: its code keeps its
@@ -25,6 +26,14 @@ export interface TestTiming {
   watchSettleMs?: number;
   /** Between two watches of one round (BETWEEN_CHECKS_MS, 3 s). */
   watchBetweenMs?: number;
+  /** An agent run's first poll and the interval after news (PollTiming.fastMs, 2 s). At most agentPollMaxMs. */
+  agentPollFastMs?: number;
+  /** The ceiling of an agent run's poll backoff (PollTiming.maxMs, 10 s). */
+  agentPollMaxMs?: number;
+  /** A waiting run's status read (PollTiming.waitingMs, 30 s). */
+  agentWaitingMs?: number;
+  /** A quiet trace this long: the run's status record is read (EDITOR_STATUS_EVERY_MS, 15 s). */
+  agentStatusEveryMs?: number;
 }
 
 /** Each field's bounds in ms, inclusive: the floor keeps a test from a burst of searches, the ceiling is the product's value. */
@@ -36,6 +45,10 @@ export const TEST_TIMING_BOUNDS: Readonly<Record<keyof TestTiming, readonly [num
   watchLookAgainMs: [1_000, 5 * 60_000],
   watchSettleMs: [0, 2_000],
   watchBetweenMs: [0, 3_000],
+  agentPollFastMs: [100, 2_000],
+  agentPollMaxMs: [500, 10_000],
+  agentWaitingMs: [1_000, 30_000],
+  agentStatusEveryMs: [1_000, 15_000],
 };
 
 /** The field names (a function, not a top-level call: a production bundle drops this module entirely). */
@@ -43,6 +56,9 @@ const fields = (): string => Object.keys(TEST_TIMING_BOUNDS).join(', ');
 /** The product's lease values, for the check that the beat stays within half the TTL. */
 const DEFAULT_TTL = 90_000;
 const DEFAULT_RENEW = 30_000;
+/** The product's agent poll values (DEFAULT_POLL_TIMING), for the check that the first poll is not slower than the ceiling. */
+const DEFAULT_POLL_FAST = 2_000;
+const DEFAULT_POLL_MAX = 10_000;
 
 /**
  * The test timing in `raw` (the variable's value), or nothing outside test mode. A field that is not a whole
@@ -74,6 +90,13 @@ export function parseTestTiming(raw: string | undefined, testMode: boolean): { t
     problems.push(`${TEST_TIMING_ENV}.leaseRenewMs (${renew}) must be at most half of leaseTtlMs (${ttl}), or the holder loses its lease between beats; both keep the product's values`);
     delete timing.leaseTtlMs;
     delete timing.leaseRenewMs;
+  }
+  const fast = timing.agentPollFastMs ?? DEFAULT_POLL_FAST;
+  const max = timing.agentPollMaxMs ?? DEFAULT_POLL_MAX;
+  if (fast > max) {
+    problems.push(`${TEST_TIMING_ENV}.agentPollFastMs (${fast}) must be at most agentPollMaxMs (${max}); both keep the product's values`);
+    delete timing.agentPollFastMs;
+    delete timing.agentPollMaxMs;
   }
   return { timing, problems };
 }

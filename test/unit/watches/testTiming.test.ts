@@ -2,6 +2,8 @@
 // and a clear message naming the field and the bound for anything else.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { DEFAULT_POLL_TIMING } from '../../../src/api/agent/pollSchedule';
+import { pollTimingOf } from '../../../src/agents/testPollTiming';
 import { parseTestTiming, TEST_TIMING_BOUNDS, TEST_TIMING_ENV } from '../../../src/testTiming';
 
 const short = JSON.stringify({ leaseTtlMs: 8_000, leaseRenewMs: 2_000, watchIntervalMs: 30_000, watchFirstBeatMs: 1_000, watchLookAgainMs: 5_000, watchSettleMs: 300, watchBetweenMs: 200 });
@@ -21,7 +23,7 @@ test('test timing: in test mode every field within its bounds applies', () => {
   assert.deepEqual(parseTestTiming('  ', true), { timing: {}, problems: [] });
   // Each bound itself is allowed (the ceiling is the product's value: a test only shortens).
   for (const [k, [min, max]] of Object.entries(TEST_TIMING_BOUNDS)) {
-    if (k === 'leaseRenewMs' || k === 'leaseTtlMs') continue; // checked with each other below
+    if (k === 'leaseRenewMs' || k === 'leaseTtlMs' || k === 'agentPollFastMs' || k === 'agentPollMaxMs') continue; // checked in pairs below
     assert.deepEqual(parseTestTiming(JSON.stringify({ [k]: min }), true).timing, { [k]: min }, `${k} at ${min}`);
     assert.deepEqual(parseTestTiming(JSON.stringify({ [k]: max }), true).timing, { [k]: max }, `${k} at ${max}`);
   }
@@ -63,4 +65,22 @@ test('test timing: the beat must stay within half the lease, or both keep the pr
   assert.deepEqual(parseTestTiming('{"leaseTtlMs": 8000, "leaseRenewMs": 4000}', true), { timing: { leaseTtlMs: 8_000, leaseRenewMs: 4_000 }, problems: [] });
   // A shorter beat alone, under the product's 90 s lease, is fine.
   assert.deepEqual(parseTestTiming('{"leaseRenewMs": 500}', true), { timing: { leaseRenewMs: 500 }, problems: [] });
+});
+
+test('test timing: an agent run\'s first poll must not be slower than its ceiling, or both keep the product\'s values', () => {
+  assert.deepEqual(parseTestTiming('{"agentPollFastMs": 100, "agentPollMaxMs": 500, "agentWaitingMs": 1000, "agentStatusEveryMs": 1000}', true),
+    { timing: { agentPollFastMs: 100, agentPollMaxMs: 500, agentWaitingMs: 1_000, agentStatusEveryMs: 1_000 }, problems: [] });
+  // A 500 ms ceiling under the product's 2 s first poll.
+  const r = parseTestTiming('{"agentPollMaxMs": 500, "agentWaitingMs": 1000}', true);
+  assert.deepEqual(r.timing, { agentWaitingMs: 1_000 });
+  assert.deepEqual(r.problems, [`${TEST_TIMING_ENV}.agentPollFastMs (2000) must be at most agentPollMaxMs (500); both keep the product's values`]);
+  assert.match(parseTestTiming('{"agentPollFastMs": 99}', true).problems.join(), /agentPollFastMs must be a whole number of ms from 100 to 2000 \(got 99\)/);
+  assert.match(parseTestTiming('{"agentStatusEveryMs": 15001}', true).problems.join(), /agentStatusEveryMs must be a whole number of ms from 1000 to 15000 \(got 15001\)/);
+});
+
+test('test timing: the agent fields become the store\'s poll timing, the rest of it the product\'s', () => {
+  assert.equal(pollTimingOf({ watchIntervalMs: 30_000, agentStatusEveryMs: 1_000 }), undefined, 'no poll field: the store keeps its default');
+  const p = pollTimingOf(parseTestTiming('{"agentPollFastMs": 200, "agentPollMaxMs": 1000, "agentWaitingMs": 2000}', true).timing)!;
+  assert.deepEqual(p, { ...DEFAULT_POLL_TIMING, fastMs: 200, maxMs: 1_000, hiddenMaxMs: 2_500, waitingMs: 2_000 });
+  assert.equal(DEFAULT_POLL_TIMING.fastMs, 2_000, 'the product\'s own timing is not changed');
 });
