@@ -99,6 +99,10 @@ export class WatchService {
     const id = (this.deps.newId ?? (() => globalThis.crypto.randomUUID().slice(0, 8)))();
     const w = newWatch(id, params, installed, response, this.deps.timers.now(), folder);
     await this.deps.storage.update(WATCH_KEY_PREFIX + id, w);
+    // Issue 31, the late-watch flake: the e2e tier saw a watch added in 25 ms that the view never listed. Said in
+    // the log when this window's storage does not give the watch back right after writing it (another write's echo
+    // may have replaced the stored object), so the next occurrence shows whether that is where it goes.
+    if (!this.get(id)) this.deps.log(`watch: ${id} was written but is not in this window's storage right after (${this.list().length} watches there)`);
     this.changed();
     return w;
   }
