@@ -4,6 +4,7 @@
 // it holds only what runs (bundles, media, README, LICENSE, CHANGELOG, package.json), and every file
 // package.json refers to. Closing line `N passed, N failed`; exit 1 on any failure.
 //   --out FILE   where to write the .vsix (default <name>-<version>.vsix in the project root)
+//   --test-surface  keep the test surface in the build (the e2e tier only: its DEVINDEX_TEST_TIMING; never to ship)
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,7 +93,7 @@ function packageVsix(out) {
       cpSync(join(root, name), join(stage, name), { recursive: true });
     }
     symlinkSync(join(root, 'node_modules'), join(stage, 'node_modules'), 'dir');
-    sh(process.execPath, ['scripts/build.mjs', '--production', '--quiet'], 'production build', stage);
+    sh(process.execPath, ['scripts/build.mjs', '--production', '--quiet', ...(argv.includes('--test-surface') ? ['--test-surface'] : [])], 'production build', stage);
     const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
     // No repository is published yet (issue 24: no placeholder URL ships), so vsce is told a missing
     // repository is deliberate, and the README's screenshot stays a relative link to the copy inside the

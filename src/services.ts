@@ -13,9 +13,12 @@ import { remotesOf } from './search/workspaceRepos';
 import { externalUrl } from './webview/linkPolicy';
 import { SearchViewProvider } from './webview/searchViewProvider';
 import { WatchFeature } from './watches/editor';
-import { intervalFromEnv, TEST_INTERVAL_ENV } from './watches/schedule';
+import { testTiming } from './testTiming';
 import { ORIGINS } from './api/version';
 import { NoticeBoard, noticeParts, noticeWords, requestIdWords, type DeprecationNotice } from './api/notices';
+
+/** Set by scripts/build.mjs: false in --production builds (the packaged extension), which then drop watchTiming. */
+declare const __DEVINDEX_TEST_SURFACE__: boolean;
 
 function logLine(e: RequestLogEntry): string {
   const outcome = e.status !== undefined ? String(e.status) : 'no response';
@@ -152,10 +155,7 @@ export class Services implements vscode.Disposable {
       },
       watchable: () => this.view?.watchableSearch(),
       changed: () => this.view?.watchesChanged(),
-    }, {
-      // 6 hours; the e2e tier shortens it (two real windows, one watcher). No `process` in a web worker.
-      intervalMs: intervalFromEnv(typeof process === 'undefined' ? undefined : process.env[TEST_INTERVAL_ENV]),
-    });
+    }, __DEVINDEX_TEST_SURFACE__ ? watchTiming() : {});
     return this.watchFeature;
   }
 
@@ -208,4 +208,20 @@ async function workspaceSlugs(): Promise<string[]> {
     for (const s of scopeFromRemotes(await remotesOf(f.uri)).slugs) if (!out.includes(s)) out.push(s);
   }
   return out;
+}
+
+/**
+ * The watch durations a test set through DEVINDEX_TEST_TIMING (src/testTiming.ts; test builds only, the e2e tier's
+ * two windows): none in the packaged extension, which keeps the product's 90 s lease and 6-hour interval.
+ */
+function watchTiming(): { leaseTtlMs?: number; renewMs?: number; intervalMs?: number; settleMs?: number; betweenMs?: number } {
+  const { timing: t, problems } = testTiming();
+  for (const p of problems) log().warn(`test timing: ${p}`);
+  return {
+    ...(t.leaseTtlMs !== undefined ? { leaseTtlMs: t.leaseTtlMs } : {}),
+    ...(t.leaseRenewMs !== undefined ? { renewMs: t.leaseRenewMs } : {}),
+    ...(t.watchIntervalMs !== undefined ? { intervalMs: t.watchIntervalMs } : {}),
+    ...(t.watchSettleMs !== undefined ? { settleMs: t.watchSettleMs } : {}),
+    ...(t.watchBetweenMs !== undefined ? { betweenMs: t.watchBetweenMs } : {}),
+  };
 }

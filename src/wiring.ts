@@ -17,6 +17,10 @@ import { registerChatParticipant } from './chat/register';
 import { registerWalkthrough, type WalkthroughHandle } from './walkthrough/register';
 import { registerWatches } from './watches/register';
 import type { Services } from './services';
+import { testTiming } from './testTiming';
+
+/** Set by scripts/build.mjs (false in --production builds) and webBuild.mjs (false). */
+declare const __DEVINDEX_TEST_SURFACE__: boolean;
 
 /** What the entries go on with. */
 export interface SharedWiring {
@@ -68,6 +72,8 @@ export function wireShared(context: vscode.ExtensionContext): SharedWiring {
     hasKey: async () => (await keys.get()) !== undefined,
     defaultMaxCredits: () => config.defaultMaxCredits(),
     log: (m) => log().info(m),
+    // Test builds only (a constant condition: a production build drops it): DEVINDEX_TEST_TIMING (src/testTiming.ts).
+    ...(__DEVINDEX_TEST_SURFACE__ ? { testTiming: testTiming().timing } : {}),
   });
   for (const [id, handler] of Object.entries(agents.commands)) {
     context.subscriptions.push(vscode.commands.registerCommand(id, handler));

@@ -32,6 +32,8 @@ import { approvalWords, jobState, shortLabel, SHOW_IN_TREE } from './jobState';
 import { JobStore, type Timers } from './jobStore';
 import { JobsTreeProvider } from './jobsTreeProvider';
 import type { PollTiming } from '../api/agent/pollSchedule';
+import type { TestTiming } from '../testTiming';
+import { pollTimingOf } from './testPollTiming';
 import { type AskInput, emptyDraft } from './startJobInput';
 import { config } from '../config';
 
@@ -48,6 +50,8 @@ export interface AgentsDeps {
   /** Tests only. */
   timers?: Timers;
   timing?: PollTiming;
+  /** Test builds only (src/wiring.ts): DEVINDEX_TEST_TIMING, whose agent fields shorten the poll schedule and the status read. */
+  testTiming?: TestTiming;
   /**
    * Tests only: the start flow's steps, the "which job?" pick, the follow-up input, the Approve
    * confirmation and the messages with buttons instead of the editor's own.
@@ -118,11 +122,12 @@ export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, revea
     backend: deps.backend,
     storage,
     timers: deps.timers,
-    timing: deps.timing,
+    // DEVINDEX_TEST_TIMING's agent fields, which only a test build passes (src/wiring.ts).
+    timing: deps.timing ?? (deps.testTiming ? pollTimingOf(deps.testTiming) : undefined),
     canList: async () => (keyKnown = await deps.hasKey()),
     extraModels,
     onLog: deps.log,
-    statusEveryMs: deps.statusEveryMs ?? EDITOR_STATUS_EVERY_MS,
+    statusEveryMs: deps.statusEveryMs ?? deps.testTiming?.agentStatusEveryMs ?? EDITOR_STATUS_EVERY_MS,
   }));
   store.resume();
   const tree = owned.register(new JobsTreeProvider(store));

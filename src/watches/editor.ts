@@ -41,7 +41,7 @@ export class WatchFeature implements vscode.Disposable {
   readonly shown: string[] = [];
   show: WatchShow = (level, text, actions) => (level === 'warning' ? vscode.window.showWarningMessage(text, ...actions) : vscode.window.showInformationMessage(text, ...actions));
 
-  constructor(storage: vscode.Memento, private readonly ports: WatchPorts, opts: { renewMs?: number; intervalMs?: number; settleMs?: number; betweenMs?: number } = {}) {
+  constructor(storage: vscode.Memento, private readonly ports: WatchPorts, opts: { leaseTtlMs?: number; renewMs?: number; intervalMs?: number; settleMs?: number; betweenMs?: number } = {}) {
     this.service = new WatchService({
       storage,
       search: (params, signal) => ports.search(params, signal),

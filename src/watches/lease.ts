@@ -18,13 +18,13 @@ export function readLease(raw: unknown): Lease | undefined {
 
 /**
  * What `me` should do with the stored lease at `now`: `renew` its own, `take` a free or expired one, or
- * `wait` while another window's is still valid (until `expiresAt`).
+ * `wait` while another window's is still valid (until `expiresAt`). `ttl`: LEASE_TTL_MS, unless a test shortens it.
  */
-export function leaseStep(raw: unknown, me: string, now: number): { action: 'renew' | 'take'; lease: Lease } | { action: 'wait'; holder: string; until: number } {
+export function leaseStep(raw: unknown, me: string, now: number, ttl = LEASE_TTL_MS): { action: 'renew' | 'take'; lease: Lease } | { action: 'wait'; holder: string; until: number } {
   const l = readLease(raw);
-  if (l?.owner === me) return { action: 'renew', lease: { owner: me, expiresAt: now + LEASE_TTL_MS } };
+  if (l?.owner === me) return { action: 'renew', lease: { owner: me, expiresAt: now + ttl } };
   // A lease further in the future than one TTL was written by a skewed clock: it cannot be trusted to expire.
-  if (!l || l.expiresAt <= now || l.expiresAt > now + 2 * LEASE_TTL_MS) return { action: 'take', lease: { owner: me, expiresAt: now + LEASE_TTL_MS } };
+  if (!l || l.expiresAt <= now || l.expiresAt > now + 2 * ttl) return { action: 'take', lease: { owner: me, expiresAt: now + ttl } };
   return { action: 'wait', holder: l.owner, until: l.expiresAt };
 }
 

@@ -3,6 +3,10 @@
 // itself is in dist/core.js, loaded only when a watch exists or a command runs.
 import * as vscode from 'vscode';
 import type { WatchFeature } from './editor';
+import { testTiming, type TestTiming } from '../testTiming';
+
+/** Set by scripts/build.mjs: false in --production builds (the packaged extension). */
+declare const __DEVINDEX_TEST_SURFACE__: boolean;
 
 /** Mirrors WATCH_KEY_PREFIX in watcher.ts (the activation bundle does not load it). */
 const KEY_PREFIX = 'devIndex.watch/';
@@ -20,8 +24,11 @@ export function registerWatches(context: vscode.ExtensionContext, feature: () =>
   };
   const hasWatches = () => context.globalState.keys().some((k) => k.startsWith(KEY_PREFIX));
   const id = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof (v as { id?: unknown } | undefined)?.id === 'string' ? (v as { id: string }).id : undefined);
-  const look = setInterval(() => { if (!started && hasWatches()) start(); }, LOOK_AGAIN_MS);
-  const first = setTimeout(() => { if (hasWatches()) start(); }, FIRST_BEAT_MS);
+  // Test builds only: DEVINDEX_TEST_TIMING shortens both (src/testTiming.ts); its problems are logged by the feature.
+  // Written as a constant condition so that a --production build drops the reading and its parser entirely.
+  const t: TestTiming = __DEVINDEX_TEST_SURFACE__ ? testTiming().timing : {};
+  const look = setInterval(() => { if (!started && hasWatches()) start(); }, t.watchLookAgainMs ?? LOOK_AGAIN_MS);
+  const first = setTimeout(() => { if (hasWatches()) start(); }, t.watchFirstBeatMs ?? FIRST_BEAT_MS);
   context.subscriptions.push(
     { dispose: () => { clearInterval(look); clearTimeout(first); } },
     vscode.commands.registerCommand('devIndex.watch.add', async () => (await start().addCurrent())?.id),

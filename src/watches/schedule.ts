@@ -55,19 +55,3 @@ export function afterFailure(e: unknown, now: number, offlineRuns: number): { ac
       return { action: 'skip' };
   }
 }
-
-/** The environment variable that shortens the background interval; only the e2e tier sets it. */
-export const TEST_INTERVAL_ENV = 'DEVINDEX_TEST_WATCH_INTERVAL_MS';
-/** The shortest interval the variable may set: a test's period, never a burst of searches. */
-export const TEST_INTERVAL_MIN_MS = 10_000;
-
-/**
- * The background interval: WATCH_INTERVAL_MS (6 hours), unless `raw` (DEVINDEX_TEST_WATCH_INTERVAL_MS) is a
- * whole number of milliseconds from 10 s up to 6 hours. The e2e tier sets it so that two real windows reach
- * a due check within a test; anything else (absent, not a number, out of range) keeps the product's 6 hours.
- */
-export function intervalFromEnv(raw: string | undefined): number {
-  if (raw === undefined || !/^\d+$/.test(raw.trim())) return WATCH_INTERVAL_MS;
-  const ms = Number(raw.trim());
-  return ms >= TEST_INTERVAL_MIN_MS && ms <= WATCH_INTERVAL_MS ? ms : WATCH_INTERVAL_MS;
-}

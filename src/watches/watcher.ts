@@ -33,7 +33,8 @@ export interface WatchServiceDeps {
   /** This window's id in the lease. */
   owner: string;
   newId?: () => string;
-  /** Host tests shorten these. */
+  /** Tests shorten these (unit and host tests directly, the e2e tier through DEVINDEX_TEST_TIMING: src/testTiming.ts). */
+  leaseTtlMs?: number;
   renewMs?: number;
   intervalMs?: number;
   betweenMs?: number;
@@ -54,7 +55,23 @@ export class WatchService {
   /** Watches being checked in this window right now (the view shows them as checking). */
   readonly checking = new Set<string>();
 
+  /** The last storage write: the next one starts after it (see store()). */
+  private writing: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly deps: WatchServiceDeps) {}
+
+  /**
+   * One storage write at a time (issue 31, the late-watch flake). VS Code's globalState sends each write as the
+   * whole object and answers it with the stored object, which replaces this window's copy: the first lease take's
+   * answer, arriving after a new watch was set locally, removed the watch from this window (the e2e log: "written
+   * but is not in this window's storage right after (0 watches there)"), so the view never listed it and the next
+   * lease renewal wrote it away. A write that starts after the previous one is answered sees that answer first.
+   */
+  private store(key: string, value: unknown): Promise<void> {
+    const next = this.writing.then(() => this.deps.storage.update(key, value));
+    this.writing = next.catch(() => undefined);
+    return next;
+  }
 
   onDidChange(fn: () => void): { dispose(): void } {
     this.listeners.add(fn);
@@ -97,14 +114,19 @@ export class WatchService {
     if (this.list().length >= MAX_WATCHES) throw new Error(`There are already ${MAX_WATCHES} watches, the most kept. Remove one first.`);
     const id = (this.deps.newId ?? (() => globalThis.crypto.randomUUID().slice(0, 8)))();
     const w = newWatch(id, params, installed, response, this.deps.timers.now(), folder);
-    await this.deps.storage.update(WATCH_KEY_PREFIX + id, w);
+    await this.store(WATCH_KEY_PREFIX + id, w);
+    // Never seen since writes are one at a time (store()); said in the log and written once more if it comes back.
+    if (!this.get(id)) {
+      this.deps.log(`watch: ${id} was written but is not in this window's storage right after (${this.list().length} watches there); written again`);
+      await this.store(WATCH_KEY_PREFIX + id, w);
+    }
     this.changed();
     return w;
   }
 
   async remove(id: string): Promise<boolean> {
     if (!this.get(id)) return false;
-    await this.deps.storage.update(WATCH_KEY_PREFIX + id, undefined);
+    await this.store(WATCH_KEY_PREFIX + id, undefined);
     this.changed();
     return true;
   }
@@ -119,7 +141,7 @@ export class WatchService {
   private async write(w: Watch): Promise<boolean> {
     const stored = this.get(w.id);
     if (!stored) return false;
-    await this.deps.storage.update(WATCH_KEY_PREFIX + w.id, mergeWatch(stored, w));
+    await this.store(WATCH_KEY_PREFIX + w.id, mergeWatch(stored, w));
     this.changed();
     return true;
   }
@@ -223,13 +245,13 @@ export class WatchService {
 
   private async takeOrRenew(): Promise<void> {
     const now = this.deps.timers.now();
-    const step = leaseStep(this.deps.storage.get(LEASE_KEY), this.deps.owner, now);
+    const step = leaseStep(this.deps.storage.get(LEASE_KEY), this.deps.owner, now, this.deps.leaseTtlMs);
     if (step.action === 'wait') {
       if (this.holder) this.deps.log(`watch: another window (${step.holder}) runs the background checks now`);
       this.holder = false;
       return;
     }
-    await this.deps.storage.update(LEASE_KEY, step.lease);
+    await this.store(LEASE_KEY, step.lease);
     if (step.action === 'take') {
       // Two windows may take a free lease in the same instant: read it back once the writes have settled.
       const settle = this.deps.settleMs ?? 2_000;
@@ -270,7 +292,7 @@ export class WatchService {
     if (this.timer !== undefined) this.deps.timers.clearTimeout(this.timer);
     this.timer = undefined;
     this.listeners.clear();
-    if (holds(this.deps.storage.get(LEASE_KEY), this.deps.owner, this.deps.timers.now())) await this.deps.storage.update(LEASE_KEY, undefined);
+    if (holds(this.deps.storage.get(LEASE_KEY), this.deps.owner, this.deps.timers.now())) await this.store(LEASE_KEY, undefined);
   }
 }
 

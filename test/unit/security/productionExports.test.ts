@@ -21,6 +21,22 @@ describe('extension exports', () => {
     assert.doesNotMatch(prod, /lastSearch|DEVINDEX_TEST_KEY/);
     assert.doesNotMatch(prod, /apiKey:\{/);
   });
+  it('the production build ignores the test timing (DEVINDEX_TEST_TIMING); a build with the test surface applies it (issue 31)', async () => {
+    const timingOf = async (surface: boolean): Promise<unknown> => {
+      const r = await build({
+        entryPoints: [join(root, 'src', 'testTiming.ts')], bundle: true, platform: 'node', format: 'cjs', write: false, minify: true,
+        define: { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' }, logLevel: 'silent',
+      });
+      const mod: { exports: { testTiming?: () => unknown } } = { exports: {} };
+      new Function('module', 'exports', 'process', r.outputFiles[0]!.text)(mod, mod.exports, { env: { DEVINDEX_TEST_TIMING: '{"leaseTtlMs":8000,"leaseRenewMs":2000}' } });
+      return mod.exports.testTiming!();
+    };
+    // The activation bundle of a production build does not even hold the variable's name (nor its parser).
+    assert.doesNotMatch(await bundle(false), /DEVINDEX_TEST_TIMING|leaseRenewMs/);
+    assert.match(await bundle(true), /DEVINDEX_TEST_TIMING/);
+    assert.deepEqual(await timingOf(false), { timing: {}, problems: [] });
+    assert.deepEqual(await timingOf(true), { timing: { leaseTtlMs: 8_000, leaseRenewMs: 2_000 }, problems: [] });
+  });
   it('the development build keeps it, behind the host tests\' DEVINDEX_TEST_KEY', async () => {
     const dev = await bundle(true);
     assert.match(dev, /lastSearch/);

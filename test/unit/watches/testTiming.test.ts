@@ -1,0 +1,86 @@
+// The one test setting for time (src/testTiming.ts): ignored outside test mode, each field within its bounds,
+// and a clear message naming the field and the bound for anything else.
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DEFAULT_POLL_TIMING } from '../../../src/api/agent/pollSchedule';
+import { pollTimingOf } from '../../../src/agents/testPollTiming';
+import { parseTestTiming, TEST_TIMING_BOUNDS, TEST_TIMING_ENV } from '../../../src/testTiming';
+
+const short = JSON.stringify({ leaseTtlMs: 8_000, leaseRenewMs: 2_000, watchIntervalMs: 30_000, watchFirstBeatMs: 1_000, watchLookAgainMs: 5_000, watchSettleMs: 300, watchBetweenMs: 200 });
+
+test('test timing: outside test mode the variable is ignored, whatever it holds', () => {
+  for (const raw of [short, '{"leaseTtlMs": 1}', 'not json', undefined]) {
+    assert.deepEqual(parseTestTiming(raw, false), { timing: {}, problems: [] }, String(raw));
+  }
+});
+
+test('test timing: in test mode every field within its bounds applies', () => {
+  assert.deepEqual(parseTestTiming(short, true), {
+    timing: { leaseTtlMs: 8_000, leaseRenewMs: 2_000, watchIntervalMs: 30_000, watchFirstBeatMs: 1_000, watchLookAgainMs: 5_000, watchSettleMs: 300, watchBetweenMs: 200 },
+    problems: [],
+  });
+  assert.deepEqual(parseTestTiming(undefined, true), { timing: {}, problems: [] });
+  assert.deepEqual(parseTestTiming('  ', true), { timing: {}, problems: [] });
+  // Each bound itself is allowed (the ceiling is the product's value: a test only shortens).
+  for (const [k, [min, max]] of Object.entries(TEST_TIMING_BOUNDS)) {
+    if (k === 'leaseRenewMs' || k === 'leaseTtlMs' || k === 'agentPollFastMs' || k === 'agentPollMaxMs') continue; // checked in pairs below
+    assert.deepEqual(parseTestTiming(JSON.stringify({ [k]: min }), true).timing, { [k]: min }, `${k} at ${min}`);
+    assert.deepEqual(parseTestTiming(JSON.stringify({ [k]: max }), true).timing, { [k]: max }, `${k} at ${max}`);
+  }
+});
+
+test('test timing: a field out of bounds, not whole or not a number is left out and named with its bound; the rest applies', () => {
+  const r = parseTestTiming(JSON.stringify({ watchIntervalMs: 9_999, watchSettleMs: 2_001, watchBetweenMs: 1.5, watchFirstBeatMs: '1000', watchLookAgainMs: 5_000 }), true);
+  assert.deepEqual(r.timing, { watchLookAgainMs: 5_000 });
+  assert.deepEqual(r.problems, [
+    `${TEST_TIMING_ENV}.watchIntervalMs must be a whole number of ms from 10000 to 21600000 (got 9999)`,
+    `${TEST_TIMING_ENV}.watchSettleMs must be a whole number of ms from 0 to 2000 (got 2001)`,
+    `${TEST_TIMING_ENV}.watchBetweenMs must be a whole number of ms from 0 to 3000 (got 1.5)`,
+    `${TEST_TIMING_ENV}.watchFirstBeatMs must be a whole number of ms from 0 to 10000 (got "1000")`,
+  ]);
+  assert.match(parseTestTiming('{"leaseTtlMs": 90001}', true).problems.join(), /leaseTtlMs must be a whole number of ms from 2000 to 90000 \(got 90001\)/);
+  assert.match(parseTestTiming('{"leaseTtlMs": -1}', true).problems.join(), /from 2000 to 90000 \(got -1\)/);
+});
+
+test('test timing: an unknown field and a value that is not an object are named', () => {
+  const r = parseTestTiming('{"leaseTTL": 8000, "watchIntervalMs": 20000}', true);
+  assert.deepEqual(r.timing, { watchIntervalMs: 20_000 });
+  assert.equal(r.problems.length, 1);
+  assert.match(r.problems[0]!, /^DEVINDEX_TEST_TIMING\.leaseTTL is not a timing field \(fields: leaseTtlMs, leaseRenewMs, /);
+  for (const raw of ['8000', '[8000]', 'null', '{leaseTtlMs: 8000}', '"x"']) {
+    const bad = parseTestTiming(raw, true);
+    assert.deepEqual(bad.timing, {}, raw);
+    assert.match(bad.problems.join(), /^DEVINDEX_TEST_TIMING is not a JSON object of durations in ms/, raw);
+  }
+});
+
+test('test timing: the beat must stay within half the lease, or both keep the product\'s values', () => {
+  // A shorter lease with the product's 30 s beat would be lost between beats.
+  const ttlOnly = parseTestTiming('{"leaseTtlMs": 8000, "watchIntervalMs": 30000}', true);
+  assert.deepEqual(ttlOnly.timing, { watchIntervalMs: 30_000 });
+  assert.match(ttlOnly.problems.join(), /leaseRenewMs \(30000\) must be at most half of leaseTtlMs \(8000\)/);
+  const tooSlow = parseTestTiming('{"leaseTtlMs": 8000, "leaseRenewMs": 4001}', true);
+  assert.deepEqual(tooSlow.timing, {});
+  assert.match(tooSlow.problems.join(), /leaseRenewMs \(4001\) must be at most half of leaseTtlMs \(8000\)/);
+  assert.deepEqual(parseTestTiming('{"leaseTtlMs": 8000, "leaseRenewMs": 4000}', true), { timing: { leaseTtlMs: 8_000, leaseRenewMs: 4_000 }, problems: [] });
+  // A shorter beat alone, under the product's 90 s lease, is fine.
+  assert.deepEqual(parseTestTiming('{"leaseRenewMs": 500}', true), { timing: { leaseRenewMs: 500 }, problems: [] });
+});
+
+test('test timing: an agent run\'s first poll must not be slower than its ceiling, or both keep the product\'s values', () => {
+  assert.deepEqual(parseTestTiming('{"agentPollFastMs": 100, "agentPollMaxMs": 500, "agentWaitingMs": 1000, "agentStatusEveryMs": 1000}', true),
+    { timing: { agentPollFastMs: 100, agentPollMaxMs: 500, agentWaitingMs: 1_000, agentStatusEveryMs: 1_000 }, problems: [] });
+  // A 500 ms ceiling under the product's 2 s first poll.
+  const r = parseTestTiming('{"agentPollMaxMs": 500, "agentWaitingMs": 1000}', true);
+  assert.deepEqual(r.timing, { agentWaitingMs: 1_000 });
+  assert.deepEqual(r.problems, [`${TEST_TIMING_ENV}.agentPollFastMs (2000) must be at most agentPollMaxMs (500); both keep the product's values`]);
+  assert.match(parseTestTiming('{"agentPollFastMs": 99}', true).problems.join(), /agentPollFastMs must be a whole number of ms from 100 to 2000 \(got 99\)/);
+  assert.match(parseTestTiming('{"agentStatusEveryMs": 15001}', true).problems.join(), /agentStatusEveryMs must be a whole number of ms from 1000 to 15000 \(got 15001\)/);
+});
+
+test('test timing: the agent fields become the store\'s poll timing, the rest of it the product\'s', () => {
+  assert.equal(pollTimingOf({ watchIntervalMs: 30_000, agentStatusEveryMs: 1_000 }), undefined, 'no poll field: the store keeps its default');
+  const p = pollTimingOf(parseTestTiming('{"agentPollFastMs": 200, "agentPollMaxMs": 1000, "agentWaitingMs": 2000}', true).timing)!;
+  assert.deepEqual(p, { ...DEFAULT_POLL_TIMING, fastMs: 200, maxMs: 1_000, hiddenMaxMs: 2_500, waitingMs: 2_000 });
+  assert.equal(DEFAULT_POLL_TIMING.fastMs, 2_000, 'the product\'s own timing is not changed');
+});
