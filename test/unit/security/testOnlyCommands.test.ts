@@ -86,7 +86,8 @@ describe('test-only commands', () => {
   });
 
   it('scripts/build.mjs turns the test surface off for --production, and the web bundle never has it', () => {
-    assert.match(readFileSync(join(root, 'scripts', 'build.mjs'), 'utf8'), /__DEVINDEX_TEST_SURFACE__: production \? 'false' : 'true'/);
+    // Only --test-surface (the e2e tier's package, never shipped) keeps it in a production build.
+    assert.match(readFileSync(join(root, 'scripts', 'build.mjs'), 'utf8'), /__DEVINDEX_TEST_SURFACE__: production && !testSurface \? 'false' : 'true'/);
     assert.match(readFileSync(join(root, 'scripts', 'webBuild.mjs'), 'utf8'), /__DEVINDEX_TEST_SURFACE__: 'false'/);
   });
 
