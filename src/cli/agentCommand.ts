@@ -331,7 +331,7 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
 
 export function formatJob(job: AgentJobRecord, jobId?: string): string {
   // A run with an unanswered approval waits for the caller, whatever its status says: said first.
-  const waiting = job.pendingApproval && isWaiting({ pendingApproval: job.pendingApproval }) ? job.pendingApproval : undefined;
+  const waiting = isWaiting(job) ? job.pendingApproval ?? undefined : undefined;
   const status = waiting ? `waiting for your approval (the service's status: ${clean(job.status)})` : clean(job.status);
   const lines = [...(job.id ? [`id:           ${clean(job.id)}`] : []), `status:       ${status}`];
   if (job.threadId) lines.push(`thread:       ${clean(job.threadId)}${job.threadTurn !== undefined ? `, turn ${job.threadTurn}` : ''}`);

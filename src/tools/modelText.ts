@@ -147,7 +147,7 @@ function jsonBlock(v: unknown, maxChars: number): string {
 /** Status, then result or reason, then the trace summary (or why there is none). */
 export function jobStatusText(jobId: string, job: AgentJobRecord, trace: { trace?: AgentTrace; unavailable?: string }, o: { surface: Surface; maxChars: number }): string {
   // A run with an unanswered approval waits for the user, whatever its status says: said first.
-  const waiting = job.pendingApproval && isWaiting({ pendingApproval: job.pendingApproval }) ? job.pendingApproval : undefined;
+  const waiting = isWaiting(job) ? job.pendingApproval ?? undefined : undefined;
   const lines: string[] = [waiting ? `Agent job ${jobId}: waiting for the user's approval (the service's status: ${clean(job.status)}).` : `Agent job ${jobId}: ${clean(job.status)}.`];
   if (job.creditsUsed !== undefined) lines.push(`Credits used: ${job.creditsUsed}${job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''}.`);
   if (job.model) lines.push(`Model: ${clean(job.model)}.`);

@@ -373,7 +373,7 @@ async function answerApproval(input: Record<string, unknown>, deps: ToolDeps, si
   const client = await deps.agent();
   const job = await client.status(jobId, { signal });
   const p = job.pendingApproval ?? undefined;
-  if (!p || !mod.isWaiting({ pendingApproval: p }) || !job.threadId) {
+  if (!p || !mod.isWaiting(job) || !job.threadId) {
     return { isError: true, text: `Agent job ${jobId} is not waiting for an approval (status ${clean(job.status)}); nothing was sent. Call devIndex_agentJobStatus to see where it is.` };
   }
   if (p.kind === 'terms' && answer.decision === 'approve') {

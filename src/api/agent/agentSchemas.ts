@@ -9,6 +9,14 @@ function soft<T extends z.ZodType>(s: T) {
   return s.optional().catch(undefined);
 }
 
+/** A list of objects read item by item: an item that does not parse is left out, never the list. */
+function listOf<T extends z.ZodType>(item: T) {
+  return z.array(z.unknown()).catch([]).transform((l) => l.flatMap((x) => {
+    const p = item.safeParse(x);
+    return p.success ? [p.data as z.output<T>] : [];
+  }));
+}
+
 export {
   KNOWN_JOB_STATUSES, KNOWN_EVENT_TYPES, KNOWN_OUTCOMES, KNOWN_ERROR_CODES, isTerminalStatus,
 } from './agentConstants';
@@ -36,18 +44,7 @@ export const SuggestionSchema = z.looseObject({
 });
 export type AgentSuggestion = z.output<typeof SuggestionSchema>;
 
-const suggestions = z.array(z.unknown()).catch([]).transform((l) => l.flatMap((s) => {
-  const p = SuggestionSchema.safeParse(s);
-  return p.success ? [p.data] : [];
-}));
-
-/** A list of objects read item by item: an item that does not parse is left out, never the list. */
-function listOf<T extends z.ZodType>(item: T) {
-  return z.array(z.unknown()).catch([]).transform((l) => l.flatMap((x) => {
-    const p = item.safeParse(x);
-    return p.success ? [p.data as z.output<T>] : [];
-  }));
-}
+const suggestions = listOf(SuggestionSchema);
 
 /**
  * A paid call a waiting run holds back (SDK `PendingApprovalCall`): `{ id, provider, capability,
@@ -320,10 +317,7 @@ export const ListEntrySchema = z.looseObject({
 });
 export type AgentListEntry = z.infer<typeof ListEntrySchema>;
 
-const entries = z.array(z.unknown()).catch([]).transform((l) => l.flatMap((j) => {
-  const p = ListEntrySchema.safeParse(j);
-  return p.success ? [p.data] : [];
-}));
+const entries = listOf(ListEntrySchema);
 
 /**
  * Production lists the jobs under `agents`; the older shape (and the specification wire of the
@@ -375,10 +369,7 @@ export const ThreadResponseSchema = z.looseObject({
     createdAt: soft(z.union([z.string(), z.number()])),
     updatedAt: soft(z.union([z.string(), z.number()])),
     expiresAt: soft(z.string()),
-    runs: z.array(z.unknown()).catch([]).transform((l) => l.flatMap((r) => {
-      const p = ThreadRunSchema.safeParse(r);
-      return p.success ? [p.data] : [];
-    }).sort((a, b) => a.turn - b.turn)),
+    runs: listOf(ThreadRunSchema).transform((l) => [...l].sort((a, b) => a.turn - b.turn)),
   })),
 });
 export type AgentThread = NonNullable<z.infer<typeof ThreadResponseSchema>['thread']>;
