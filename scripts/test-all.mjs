@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm test`: every tier in order. Prints each tier's own output, then one closing line
-// `N passed, N failed` summed over the tiers that count tests. Exit 1 on any failure.
+// `npm test`: every tier: the build first, then the e2e tier beside all the others (in order), on two lanes.
+// Prints each tier's own output when it ends, then one closing line `N passed, N failed` summed over the tiers
+// that count tests. Exit 1 on any failure. `node scripts/test-all.mjs unit http` runs only those tiers;
+// DEVINDEX_TEST_SERIAL=1 runs them one after another.
 // Before that line, a table of where the time went: each tier's wall time, slowest first, and under each tier
 // made of files its files' times, slowest first (test-results/times/<tier>.json, written by
 // scripts/suite-times-reporter.mjs for the node:test tiers and by test-host.mjs / test-e2e.mjs).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,11 +16,19 @@ import { timesFile } from './suite-times-reporter.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
 
+/**
+ * Runs a command to its end, keeping its output (written out when the tier ends, so that two tiers running side by
+ * side do not interleave their lines). Resolves `{ code, out }`.
+ */
 function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024, ...opts });
-  process.stdout.write(r.stdout ?? '');
-  process.stderr.write(r.stderr ?? '');
-  return { code: r.status ?? 1, out: (r.stdout ?? '') + (r.stderr ?? '') };
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    const chunks = [];
+    child.stdout.on('data', (d) => chunks.push(d));
+    child.stderr.on('data', (d) => chunks.push(d));
+    child.on('error', (e) => chunks.push(Buffer.from(`${e.stack ?? e}\n`)));
+    child.on('close', (code) => resolve({ code: code ?? 1, out: Buffer.concat(chunks).toString('utf8') }));
+  });
 }
 
 function hasTests(dir) {
@@ -73,23 +83,49 @@ const tiers = [
 ];
 
 let passed = 0, failed = 0;
-const summary = [];
+const summary = new Map();
 const times = [];
-for (const t of tiers) {
-  if (only.length && !only.includes(t.name)) continue;
-  if (t.when && !t.when()) { summary.push(`${t.name}: not present`); continue; }
-  console.log(`\n=== ${t.name} ===`);
+const runStart = Date.now();
+
+const running = new Set();
+// A line a minute while tiers run, since a tier's output is written only when it ends.
+const beat = setInterval(() => console.log(`… ${((Date.now() - runStart) / 1000).toFixed(0)} s: running ${[...running].join(', ')}`), 60_000);
+
+async function runTier(t) {
+  if (t.when && !t.when()) { summary.set(t.name, `${t.name}: not present`); return; }
+  running.add(t.name);
   rmSync(timesFile(root, t.name), { force: true });
   const start = Date.now();
-  const r = t.fn();
+  const r = await t.fn();
+  running.delete(t.name);
   const secs = ((Date.now() - start) / 1000).toFixed(1);
+  console.log(`\n=== ${t.name} (${secs} s, ended ${((Date.now() - runStart) / 1000).toFixed(0)} s into the run) ===`);
+  process.stdout.write(r.out);
   const c = t.tests ? counts(r.out) : undefined;
   if (c) { passed += c.passed; failed += c.failed; }
   if (r.code !== 0 && (!c || c.failed === 0)) failed += 1; // a tier that failed outside its tests still fails the run
   if (t.tests && !c && r.code === 0) failed += 1;           // a test tier that reported nothing ran no test
-  summary.push(`${t.name}: ${r.code === 0 ? 'ok' : 'FAILED'}${c ? ` (${c.passed} passed, ${c.failed} failed)` : ''} in ${secs} s`);
+  summary.set(t.name, `${t.name}: ${r.code === 0 ? 'ok' : 'FAILED'}${c ? ` (${c.passed} passed, ${c.failed} failed)` : ''} in ${secs} s`);
   times.push({ name: t.name, ms: Date.now() - start, suites: suiteTimes(t.name) });
 }
+
+/** Runs these tiers one after another. */
+async function lane(names) {
+  for (const n of names) await runTier(tiers.find((t) => t.name === n));
+}
+
+const chosen = tiers.filter((t) => only.length === 0 || only.includes(t.name)).map((t) => t.name);
+// The build runs first and alone; every later tier uses its out/ and dist/ (DEVINDEX_BUILT: the editor tiers' scripts
+// skip their own build, so no two tiers rewrite dist/ while another reads it). Then two lanes side by side on the
+// machine's 2 cores: the e2e tier (most of the time, much of it spent waiting on the workbench) beside all the others
+// in order. DEVINDEX_TEST_SERIAL=1 runs every tier one after another instead.
+if (chosen.includes('build')) await lane(['build']);
+if (chosen.includes('build')) process.env.DEVINDEX_BUILT = '1';
+const rest = chosen.filter((n) => n !== 'build');
+if (/^(1|true)$/i.test(process.env.DEVINDEX_TEST_SERIAL ?? '')) await lane(rest);
+else await Promise.all([lane(rest.filter((n) => n === 'e2e')), lane(rest.filter((n) => n !== 'e2e'))]);
+clearInterval(beat);
+
 console.log('\n=== time (wall time of each tier, slowest first; under a tier, its files\' time in their tests) ===');
 const s1 = (ms) => (ms / 1000).toFixed(1).padStart(8);
 for (const t of times.sort((a, b) => b.ms - a.ms)) {
@@ -100,6 +136,7 @@ for (const t of times.sort((a, b) => b.ms - a.ms)) {
   if (rest.length) console.log(`${s1(rest.reduce((n, f) => n + f.ms, 0))} s      … ${rest.length} more files, each ${(rest[0].ms / 1000).toFixed(1)} s or less`);
 }
 console.log('\n=== summary ===');
-for (const s of summary) console.log(s);
+for (const n of chosen) if (summary.has(n)) console.log(summary.get(n));
+console.log(`wall time: ${((Date.now() - runStart) / 1000).toFixed(1)} s (tiers side by side: each tier's own time is above)`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed === 0 && passed > 0 ? 0 : 1; // not process.exit(): a piped stdout is written out first

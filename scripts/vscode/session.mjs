@@ -43,6 +43,9 @@ export function withTimeout(promise, ms, what) {
 
 /** `node scripts/build.mjs` with the given extra flags; throws with the build's output on failure. */
 export function build(flags = []) {
+  // Under `npm test` the whole build ran before any tier (scripts/test-all.mjs): tiers running side by side must not
+  // rewrite dist/ and out/ while another reads them.
+  if (process.env.DEVINDEX_BUILT === '1') return;
   const r = spawnSync(process.execPath, ['scripts/build.mjs', '--quiet', ...flags], { cwd: root, encoding: 'utf8', timeout: 180_000 });
   if (r.status !== 0) throw new Error(`build failed (${flags.join(' ')}):\n${r.stdout}${r.stderr}`);
 }
