@@ -7,6 +7,7 @@
 // made of files its files' times, slowest first (test-results/times/<tier>.json, written by
 // scripts/suite-times-reporter.mjs for the node:test tiers and by test-host.mjs / test-e2e.mjs).
 import { spawn } from 'node:child_process';
+import { clearInterval, setInterval } from 'node:timers';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
