@@ -34,8 +34,9 @@ export function webBundle(root, production) {
     entryPoints: ['src/web/extension.ts'], outfile: 'dist/web/extension.js', bundle: true, platform: 'browser', format: 'cjs',
     target: 'es2022', external: ['vscode'], plugins: [browserHostPlugin(root)], metafile: true, absWorkingDir: root,
     sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', legalComments: 'none',
-    // The test surface reads process.env, which a worker has not: never in the web bundle.
-    define: { __DEVINDEX_TEST_SURFACE__: 'false' },
+    // The test surface (src/testGate.ts) in development builds only, as in the Node bundles: the browser tier's worker
+    // host turns it on with the worker global `__devindexTestMode`; a --production build drops it.
+    define: { __DEVINDEX_TEST_SURFACE__: production ? 'false' : 'true' },
   };
 }
 

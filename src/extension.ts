@@ -1,4 +1,5 @@
 // Wiring only (the part shared with the web entry is src/wiring.ts). Heavy code (client, zod, undici, the view's message handling) is in dist/core.js (search) and dist/features.js (the rest), loaded on first use.
+import { testModeOn } from './testGate';
 import * as vscode from 'vscode';
 import { config } from './config';
 import { registerDependencySearch } from './deps/register';
@@ -54,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     );
 
     // Written inline so that a --production build (flag false) drops the surface's code entirely.
-    if (!__DEVINDEX_TEST_SURFACE__ || process.env.DEVINDEX_TEST_KEY === undefined) return undefined;
+    if (!__DEVINDEX_TEST_SURFACE__ || !testModeOn()) return undefined;
     return {
       baseUrl: () => config.baseUrl(),
       apiKey: { get: () => keys.get(), set: (k) => keys.set(k), clear: () => keys.clear() },

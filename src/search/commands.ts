@@ -1,3 +1,4 @@
+import { testModeOn } from '../testGate';
 import * as vscode from 'vscode';
 import type { SearchParams } from '../api/params';
 import { config } from '../config';
@@ -176,7 +177,7 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
   // Internal, development builds under the host tests only (issue 32 §6; written inline so that a --production
   // build, and the web bundle, drop them): what the Search view reports it shows (its scope, its keyless line),
   // Get a Key of the keyless line and error box (issue 30), and what the webview was last sent for a search.
-  if (__DEVINDEX_TEST_SURFACE__ && process.env.DEVINDEX_TEST_KEY !== undefined) {
+  if (__DEVINDEX_TEST_SURFACE__ && testModeOn()) {
     reg('devIndex.search.shownScope', () => view().shownScope());
     reg('devIndex.search.shownKeylessLine', () => view().shownKeylessLine());
     reg('devIndex.search.getKey', () => view().getKey());

@@ -1,6 +1,7 @@
 // Activation side (dist/extension.js): the Watch for a Fix commands, and the start of the background checks
 // in every window that has watches (the lease in watcher.ts lets one of them run the checks). The feature
 // itself is in dist/core.js, loaded only when a watch exists or a command runs.
+import { testModeOn } from '../testGate';
 import * as vscode from 'vscode';
 import type { WatchFeature } from './editor';
 import { testTiming, type TestTiming } from '../testTiming';
@@ -39,11 +40,16 @@ export function registerWatches(context: vscode.ExtensionContext, feature: () =>
       if (!out.length) void vscode.window.showInformationMessage('Developer Index: no watches yet. Run a search in a dependency\'s repository, then Watch for a Fix.');
       return out;
     }),
-    // Internal (the Watched list's buttons and the host tests): a watch id, or a row `{ id }`.
-    vscode.commands.registerCommand('devIndex.watch.checkNow', (v: unknown) => { const i = id(v); return i ? start().checkNow(i) : undefined; }),
-    vscode.commands.registerCommand('devIndex.watch.remove', (v: unknown) => { const i = id(v); return i ? start().service.remove(i) : false; }),
-    vscode.commands.registerCommand('devIndex.watch.open', (v: unknown) => { const i = id(v); return i ? start().open(i) : false; }),
-    vscode.commands.registerCommand('devIndex.watch.list', () => start().service.list()),
-    vscode.commands.registerCommand('devIndex.watch.compareInstalled', (folder?: unknown) => start().service.installedChanged(typeof folder === 'string' ? folder : undefined)),
   );
+  // Internal, test builds under test only (src/testGate.ts; written inline so that a --production build drops them):
+  // the host and browser tiers' handles on a watch, by id or a row `{ id }`.
+  if (__DEVINDEX_TEST_SURFACE__ && testModeOn()) {
+    context.subscriptions.push(
+      vscode.commands.registerCommand('devIndex.watch.checkNow', (v: unknown) => { const i = id(v); return i ? start().checkNow(i) : undefined; }),
+      vscode.commands.registerCommand('devIndex.watch.remove', (v: unknown) => { const i = id(v); return i ? start().service.remove(i) : false; }),
+      vscode.commands.registerCommand('devIndex.watch.open', (v: unknown) => { const i = id(v); return i ? start().open(i) : false; }),
+      vscode.commands.registerCommand('devIndex.watch.list', () => start().service.list()),
+      vscode.commands.registerCommand('devIndex.watch.compareInstalled', (folder?: unknown) => start().service.installedChanged(typeof folder === 'string' ? folder : undefined)),
+    );
+  }
 }

@@ -21,18 +21,16 @@ const TEST_ONLY = [
   'devIndex.chat.handleForTests',
   'devIndex.chat.followupsForTests',
   'devIndex.tools.invokeWithProgress',
+  'devIndex.watch.checkNow',
+  'devIndex.watch.remove',
+  'devIndex.watch.open',
+  'devIndex.watch.list',
+  'devIndex.watch.compareInstalled',
 ];
 
 /** Not in package.json but kept in production, each for a reason. */
 const INTERNAL: Record<string, string> = {
   'devIndex.search.openDocument': 'the diagnosis, the issue report and result documents open through it',
-  // Still in every build: the browser tier (test/browser/webWorker.test.ts) calls them in the web bundle,
-  // which has no test surface. Gating them needs a test build of the web bundle (issue 32 §6, open).
-  'devIndex.watch.checkNow': 'open: test-only, used by the browser tier',
-  'devIndex.watch.remove': 'open: test-only, used by the browser tier',
-  'devIndex.watch.open': 'open: test-only, used by the host tier',
-  'devIndex.watch.list': 'open: test-only, used by the browser tier',
-  'devIndex.watch.compareInstalled': 'open: test-only, no caller',
 };
 
 const node: BuildOptions = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, minify: true, logLevel: 'silent', absWorkingDir: root,
@@ -85,10 +83,19 @@ describe('test-only commands', () => {
     for (const id of TEST_ONLY) assert.ok(all.includes(`"${id}"`), `${id} is missing from the development build (stale list?)`);
   });
 
-  it('scripts/build.mjs turns the test surface off for --production, and the web bundle never has it', () => {
-    // Only --test-surface (the e2e tier's package, never shipped) keeps it in a production build.
+  it('scripts/build.mjs turns the test surface off for --production, the web bundle too', () => {
+    // Only --test-surface (the e2e tier's package, never shipped) keeps it in a production build; the web bundle
+    // has it in development builds only (the browser tier's worker), never under --production.
     assert.match(readFileSync(join(root, 'scripts', 'build.mjs'), 'utf8'), /__DEVINDEX_TEST_SURFACE__: production && !testSurface \? 'false' : 'true'/);
-    assert.match(readFileSync(join(root, 'scripts', 'webBuild.mjs'), 'utf8'), /__DEVINDEX_TEST_SURFACE__: 'false'/);
+    assert.match(readFileSync(join(root, 'scripts', 'webBuild.mjs'), 'utf8'), /__DEVINDEX_TEST_SURFACE__: production \? 'false' : 'true'/);
+  });
+
+  it('the development web bundle has the watch handles the browser tier calls, behind the worker\'s test-mode global', async () => {
+    const spec = pathToFileURL(join(root, 'scripts', 'webBuild.mjs')).href;
+    const { webBundle } = await (new Function('s', 'return import(s)') as (s: string) => Promise<{ webBundle(root: string, production: boolean): BuildOptions }>)(spec);
+    const text = (await build({ ...webBundle(root, false), write: false, metafile: false, logLevel: 'silent', sourcemap: false })).outputFiles![0]!.text;
+    for (const id of TEST_ONLY.filter((i) => i.startsWith('devIndex.watch.'))) assert.ok(text.includes(`"${id}"`), `${id} is missing from the development web bundle`);
+    assert.ok(text.includes('__devindexTestMode'), 'the web bundle reads the worker global that turns test mode on');
   });
 
   it('every command src/ registers is contributed in package.json, test-only, or a listed internal one', () => {
