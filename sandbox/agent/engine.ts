@@ -4,7 +4,7 @@
 // and a test can drive it with a fake clock. Cancellation and the credit ceiling rewrite the tail of
 // the plan at the moment they take effect.
 import { randomUUID } from 'node:crypto';
-import type { AgentTraceAgentIdentity, AgentTraceAgentRole, AgentTraceArtifactChange, AgentTraceError, PendingApprovalCall } from 'firecrawl';
+import type { AgentTraceAgentIdentity, AgentTraceAgentRole, AgentTraceArtifactChange, AgentTraceError } from 'firecrawl';
 import type { Effort, SubmitOptions } from './validate';
 import type { EventBody } from './wireTypes';
 
@@ -45,7 +45,7 @@ export const STANDARD_RUN_CREDITS = 2 * COST.reasoning + 4 * COST.spawn + 5 * (C
 export const SLOW_FACTOR = 20;
 
 /** Step durations at speed 1, chosen so a standard run lasts about 25 seconds. */
-const STEP = { navigate: 2000, extract: 2500, gap: 1000 } as const;
+export const STEP = { navigate: 2000, extract: 2500, gap: 1000 } as const;
 
 export const MAGIC = {
   refuse: 'REFUSE',
@@ -127,7 +127,7 @@ export function resultListKey(schema: SubmitOptions['schema']): string {
 
 interface Item { title: string; url: string; summary: string }
 
-function itemsFor(o: SubmitOptions): Item[] {
+export function itemsFor(o: SubmitOptions): Item[] {
   const n = ITEMS_BY_EFFORT[o.effort ?? 'medium'];
   const topic = o.prompt.trim().replace(/\s+/g, ' ').slice(0, 40);
   return Array.from({ length: n }, (_, i) => {
@@ -136,20 +136,20 @@ function itemsFor(o: SubmitOptions): Item[] {
   });
 }
 
-function toolCall(plan: Plan, at: number, agent: AgentRef, toolName: string, parameters: Record<string, unknown>, durationMs: number, result: unknown, cost: number): number {
+export function toolCall(plan: Plan, at: number, agent: AgentRef, toolName: string, parameters: Record<string, unknown>, durationMs: number, result: unknown, cost: number): number {
   const toolCallId = randomUUID();
   plan.add(at, agent, { type: 'tool_call.started', toolCallId, toolName, parameters });
   plan.add(at + durationMs, agent, { type: 'tool_call.finished', toolCallId, toolName, result }, cost);
   return at + durationMs;
 }
 
-function spawn(plan: Plan, at: number, parent: AgentRef, child: AgentRef, task: string): number {
+export function spawn(plan: Plan, at: number, parent: AgentRef, child: AgentRef, task: string): number {
   toolCall(plan, at, parent, 'spawn_subagent', { name: child.name, task }, 150, { agentId: child.id }, COST.spawn);
   plan.add(at + 200, child, { type: 'agent.started' });
   return at + 200;
 }
 
-function jsonArtifact(data: unknown): string {
+export function jsonArtifact(data: unknown): string {
   return JSON.stringify(data, null, 2);
 }
 
@@ -235,7 +235,7 @@ export function basePlan(runId: string, o: SubmitOptions): { events: PlannedEven
 export type TailKind = 'cancelled' | 'credit_limit_reached' | 'internal';
 
 /** The agents still running and the browser sessions still open (id -> start) after the kept events. */
-function stillOpen(kept: readonly PlannedEvent[]): { running: AgentRef[]; sessions: Map<string, number> } {
+export function stillOpen(kept: readonly PlannedEvent[]): { running: AgentRef[]; sessions: Map<string, number> } {
   const running: AgentRef[] = [];
   const sessions = new Map<string, number>();
   for (const e of kept) {
@@ -303,181 +303,4 @@ export function applyInternalFailure(events: PlannedEvent[], runId: string, maxC
   if (!first) return events;
   const next = events[events.indexOf(first) + 1];
   return next ? interrupt(events, first.at + 100, 'internal', { runId, maxCredits, dropFrom: next }) : events;
-}
-
-const topicOf = (prompt: string): string => prompt.trim().replace(/\s+/g, ' ').slice(0, 60);
-
-/** The canned answer of a chat run: a heading, a paragraph, a list, a fenced code block and a link. */
-export function chatAnswer(prompt: string, sources: number): string {
-  return [
-    `## Answer: ${topicOf(prompt)}`,
-    '',
-    `The sandbox read ${sources} sources for this question and wrote this answer. It is canned: its words do not depend on what the sources say.`,
-    '',
-    '- **In chat mode** the answer is in `message`, and `data` is null.',
-    '- **Follow-ups** continue the thread: send `threadId` with the next prompt.',
-    '',
-    '```ts',
-    'const job = await agent.status(id);',
-    'console.log(job.message);',
-    '```',
-    '',
-    'More in [the sandbox agent notes](https://example.com/devindex-sandbox/agent).',
-    '',
-  ].join('\n');
-}
-
-export const CHAT_SUGGESTIONS = [
-  { label: 'Go deeper', prompt: 'Explain the follow-up part of the answer in more detail.' },
-  { label: 'Collect as data', prompt: 'List the sources you read, with their titles and URLs.' },
-] as const;
-
-/**
- * A chat run (production wire, `mode: "chat"`): one researcher with a `browser` worker under it,
- * `usage.recorded` events (internal), and the answer as an `assistant.message` event. About 9 s at speed 1.
- */
-export function chatPlan(runId: string, o: SubmitOptions): { events: PlannedEvent[]; message: string } {
-  if (o.prompt.includes(MAGIC.refuse)) return { events: basePlan(runId, o).events, message: '' };
-  const plan = new Plan();
-  const a = agentsFor(runId);
-  const browser: AgentRef = { id: `${runId.slice(0, 8)}-browser-1`, role: 'browser', name: 'browser-1', parentId: a.researcher1.id };
-  const items = itemsFor(o).slice(0, 2);
-  const usage = (at: number, agent: AgentRef, inputTokens: number, outputTokens: number): void => {
-    plan.add(at, agent, { type: 'usage.recorded', usage: { model: o.model, inputTokens, outputTokens } });
-  };
-  plan.add(0, a.system, { type: 'run.started' });
-  plan.add(150, a.orchestrator, { type: 'agent.started' });
-  plan.add(300, a.orchestrator, { type: 'progress.reported', phase: 'planning', message: 'Planning the answer' });
-  plan.add(900, a.orchestrator, { type: 'reasoning.summary', text: `Reading ${items.length} sources before answering.` }, COST.reasoning);
-  usage(1000, a.orchestrator, 1800, 240);
-  let t = spawn(plan, 1200, a.orchestrator, a.researcher1, 'Read the sources for the answer');
-  plan.add(t + 100, browser, { type: 'agent.started' });
-  const sessionId = randomUUID();
-  plan.add(t + 200, browser, { type: 'browser.session.started', sessionId });
-  const start = t + 100;
-  t += 300;
-  for (const item of items) {
-    plan.add(t, a.researcher1, { type: 'progress.reported', phase: 'working', message: `Reading ${item.url}` });
-    t = toolCall(plan, t + 100, browser, 'navigate', { url: item.url }, STEP.navigate, { status: 200, title: item.title }, COST.navigate);
-    t = toolCall(plan, t + 100, a.researcher1, 'extract', { url: item.url }, 1200, { itemsFound: 1 }, COST.extract);
-  }
-  plan.add(t + 100, browser, { type: 'browser.session.finished', sessionId, durationMs: t - start });
-  plan.add(t + 200, browser, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 100 - start, error: null });
-  plan.add(t + 300, a.researcher1, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 300 - 1400, error: null });
-  usage(t + 350, a.researcher1, 5200, 610);
-  plan.add(t + 500, a.orchestrator, { type: 'progress.reported', phase: 'finalizing', message: 'Writing the answer' });
-  const message = chatAnswer(o.prompt, items.length);
-  plan.add(t + 1200, a.orchestrator, { type: 'assistant.message', text: message }, COST.reasoning);
-  plan.add(t + 1300, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'markdown', artifactId: 'answer', path: 'answer.md', change: 'init' } }, 0, message);
-  usage(t + 1350, a.orchestrator, 2400, 380);
-  plan.add(t + 1500, a.orchestrator, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 1350, error: null });
-  plan.add(t + 1700, a.system, { type: 'run.finished', outcome: 'succeeded', error: null });
-  return { events: plan.sorted(), message };
-}
-
-/** A paid Exchange call a run makes (or asks to make): the SDK's `PendingApprovalCall` plus what it really costs. */
-export interface PaidCall extends PendingApprovalCall {
-  /** Credits charged when the call finishes (the estimate may be null). */
-  credits: number;
-}
-
-const callId = (): string => `call_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-
-/** `APPROVAL`: two GitHub calls held back for the caller; the second has no estimate and a batch of more inputs. */
-export function approvalCalls(prompt: string): PaidCall[] {
-  const title = `Follow-up: ${topicOf(prompt)}`;
-  return [
-    { id: callId(), provider: 'github', capability: 'issues/create', input: { repo: 'devindex-sandbox/demo', title, body: 'Opened by the sandbox agent after the caller approved it.' }, creditsEstimate: 10, credits: 10 },
-    { id: callId(), provider: 'github', capability: 'issues/add-labels', input: { repo: 'devindex-sandbox/demo', issue: 1, labels: ['sandbox'] }, more: [{ repo: 'devindex-sandbox/demo', issue: 2, labels: ['sandbox'] }], creditsEstimate: null, credits: 20 },
-  ];
-}
-
-/** `PAID-CALLS`: two calls the run makes without asking (10 + 20 credits). */
-export function inlinePaidCalls(): PaidCall[] {
-  return [
-    { id: callId(), provider: 'devdata', capability: 'packages/downloads', input: { ecosystem: 'npm', name: 'undici' }, creditsEstimate: 10, credits: 10 },
-    { id: callId(), provider: 'devdata', capability: 'packages/advisories', input: { ecosystem: 'npm', name: 'undici' }, creditsEstimate: 20, credits: 20 },
-  ];
-}
-
-/** The trace's tool name of a paid call. */
-export const paidToolName = (c: Pick<PaidCall, 'provider' | 'capability'>): string => `${c.provider}/${c.capability}`;
-
-/** Where a run with paid calls or an approval stops or calls: just before it starts finalizing (its `finalizing` progress event). */
-export function approvalPoint(events: PlannedEvent[]): number | undefined {
-  const e = events.find((x) => x.body.type === 'progress.reported' && x.body.phase === 'finalizing');
-  return e ? e.at - 50 : undefined;
-}
-
-/** The plan with `calls` made by the orchestrator at `at` (each 600 ms at speed 1); every later event moves back by that span. */
-export function insertCalls(events: PlannedEvent[], at: number, runId: string, calls: PaidCall[]): PlannedEvent[] {
-  if (!calls.length) return events;
-  const plan = new Plan();
-  const a = agentsFor(runId);
-  let t = at;
-  for (const c of calls) {
-    plan.add(t, a.orchestrator, { type: 'tool_call.started', toolCallId: c.id, toolName: paidToolName(c), parameters: c.input });
-    plan.add(t + 500, a.orchestrator, { type: 'tool_call.finished', toolCallId: c.id, toolName: paidToolName(c), result: { ok: true, records: 1 + (c.more?.length ?? 0) } }, c.credits);
-    t += 600;
-  }
-  const span = t - at;
-  const base = Math.max(0, ...events.map((e) => e.order)) + 1;
-  const added = plan.sorted().map((e, i) => ({ ...e, order: base + i }));
-  return [...events.filter((e) => e.at <= at), ...added, ...events.filter((e) => e.at > at).map((e) => ({ ...e, at: e.at + span }))]
-    .sort((x, y) => x.at - y.at || x.order - y.order);
-}
-
-/**
- * The run ends successfully at `end` without the rest of its plan (a turn that ends waiting for the
- * caller): events after `cut` are dropped, every agent still running finishes, then `run.finished`,
- * then (late) the open browser sessions close.
- */
-export function finishEarly(events: PlannedEvent[], cut: number, end: number, runId: string): PlannedEvent[] {
-  const kept = events.filter((e) => e.at <= cut);
-  const plan = new Plan();
-  const a = agentsFor(runId);
-  const { running, sessions } = stillOpen(kept);
-  const startOf = (id: string) => kept.find((e) => e.body.type === 'agent.started' && e.agent.id === id)?.at ?? end;
-  const parentFinished: TraceError = { code: 'parent_finished', source: 'agent', retryable: false, message: 'Stopped because the turn ended waiting for the caller.' };
-  for (const agent of [...running].reverse()) {
-    const t = agent.role === 'orchestrator' ? end + 200 : end + 100;
-    plan.add(t, agent, agent.role === 'orchestrator'
-      ? { type: 'agent.finished', outcome: 'succeeded', durationMs: t - startOf(agent.id), error: null }
-      : { type: 'agent.finished', outcome: 'cancelled', durationMs: t - startOf(agent.id), error: parentFinished });
-  }
-  plan.add(end + 300, a.system, { type: 'run.finished', outcome: 'succeeded', error: null });
-  for (const [sessionId, started] of sessions) plan.add(end + 600, a.system, { type: 'browser.session.finished', sessionId, durationMs: end + 600 - started });
-  const base = Math.max(0, ...kept.map((e) => e.order)) + 1;
-  return [...kept, ...plan.sorted().map((e, i) => ({ ...e, order: base + i }))];
-}
-
-/**
- * The turn that answers an approval (production wire): it makes the approved calls, says what it did
- * with the declined ones, and finishes. About 3 s at speed 1.
- */
-export function answerPlan(runId: string, o: { mode: 'extract' | 'chat'; made: PaidCall[]; declined: PaidCall[]; note: string }): { events: PlannedEvent[]; data: Record<string, unknown>; message: string } {
-  const plan = new Plan();
-  const a = agentsFor(runId);
-  plan.add(0, a.system, { type: 'run.started' });
-  plan.add(150, a.orchestrator, { type: 'agent.started' });
-  plan.add(300, a.orchestrator, { type: 'progress.reported', phase: 'working', message: o.made.length ? `Making ${o.made.length === 1 ? 'the approved call' : `${o.made.length} approved calls`}` : 'Continuing without the calls' });
-  let t = 500;
-  for (const c of o.made) {
-    plan.add(t, a.orchestrator, { type: 'tool_call.started', toolCallId: c.id, toolName: paidToolName(c), parameters: c.input });
-    plan.add(t + 500, a.orchestrator, { type: 'tool_call.finished', toolCallId: c.id, toolName: paidToolName(c), result: { ok: true, records: 1 + (c.more?.length ?? 0) } }, c.credits);
-    t += 600;
-  }
-  plan.add(t, a.orchestrator, { type: 'progress.reported', phase: 'finalizing', message: 'Writing the result' });
-  const data = { calls: [...o.made.map((c) => ({ id: c.id, provider: c.provider, capability: c.capability, status: 'made' })), ...o.declined.map((c) => ({ id: c.id, provider: c.provider, capability: c.capability, status: 'declined' }))] };
-  const message = `## Done\n\n${o.note}\n`;
-  if (o.mode === 'chat') {
-    plan.add(t + 600, a.orchestrator, { type: 'assistant.message', text: message }, COST.reasoning);
-    plan.add(t + 700, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'markdown', artifactId: 'answer', path: 'answer.md', change: 'init' } }, 0, message);
-  } else {
-    plan.add(t + 600, a.orchestrator, { type: 'reasoning.summary', text: o.note }, COST.reasoning);
-    plan.add(t + 700, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'init', itemCount: data.calls.length } }, 0, jsonArtifact(data));
-  }
-  plan.add(t + 900, a.orchestrator, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 750, error: null });
-  plan.add(t + 1100, a.system, { type: 'run.finished', outcome: 'succeeded', error: null });
-  return { events: plan.sorted(), data, message };
 }

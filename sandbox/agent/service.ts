@@ -2,9 +2,10 @@
 // magic prompts and ids). The server has already checked the key, the rate limit and the faults.
 import { randomUUID } from 'node:crypto';
 import {
-  BLOCKED_HOSTS, CHAT_SUGGESTIONS, ENGINE_2, ENGINE_2_PRODUCTION, MAGIC, MESSAGES, SCHEMA_VERSION, SLOW_FACTOR, answerPlan, applyCreditLimit, applyInternalFailure,
-  approvalCalls, approvalPoint, basePlan, chatPlan, finishEarly, inlinePaidCalls, insertCalls, interrupt, type Outcome, type PaidCall, type PlannedEvent,
+  BLOCKED_HOSTS, ENGINE_2, ENGINE_2_PRODUCTION, MAGIC, MESSAGES, SCHEMA_VERSION, SLOW_FACTOR, applyCreditLimit, applyInternalFailure, basePlan, interrupt,
+  type Outcome, type PlannedEvent,
 } from './engine';
+import { CHAT_SUGGESTIONS, answerPlan, approvalCalls, approvalPoint, chatPlan, finishEarly, inlinePaidCalls, insertCalls, type PaidCall } from './chatPlan';
 import { SKIPPED_PROVIDER, TERMS_PROVIDERS, gateOf, handleScrape, hasAccepted, requiresActionOf, skippedOf, type TermsAcceptances, type TermsProvider } from './exchange';
 import { DEFAULT_MODEL, validateSubmit, type Exchange, type Mode, type SubmitOptions, type Wire } from './validate';
 import type {
