@@ -35,8 +35,10 @@ before(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The timeout per attempt is what the "a timeout" case waits out; it must be long enough that, on a loaded machine,
+  // no other answer of the local server takes longer (300 ms did not: a 500 came after it under a load average of 12).
   client = new DevIndexClient({
-    baseUrl: base, apiKey: () => KEY, timeoutMs: 300, random: () => 0,
+    baseUrl: base, apiKey: () => KEY, timeoutMs: 1500, random: () => 0,
     clock: { now: () => Date.now(), sleep: async () => {} },
   });
   agent = new AgentClient(client);
