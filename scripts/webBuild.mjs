@@ -1,28 +1,26 @@
 // Issue 24: the web extension's bundle (package.json `browser`), kept beside build.mjs so that its
 // options, its host modules and its check are one import there and one import in the unit test.
 import { builtinModules } from 'node:module';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 /**
- * Node's module -> the browser's, swapped in the web bundle only (house style 15: one code base, the
- * host chosen at the entry point). Each pair has the same exports.
+ * The host (house style 15: one code base, the host chosen at the entry point). Modules import the host-neutral
+ * src/host/<part>.ts, which re-exports src/host/node/<part>.ts; the web bundle resolves every module in src/host/node/
+ * to the file of the same name in src/host/browser/ (src/host/host.ts checks both provide the same exports).
  */
-export const HOST_MODULES = {
-  'src/api/hostTransport.ts': 'src/api/fetchTransport.ts',      // undici (proxies, CAs) -> fetch
-  'src/lazy.ts': 'src/web/lazy.ts',                             // require('./core.js') -> bundled in
-  'src/search/gitConfigRemotes.ts': 'src/web/gitConfigRemotes.ts', // `git config` process -> none
-  'src/deps/folderLookup.ts': 'src/web/folderLookup.ts',        // node:fs resolver -> workspace.fs manifests
-};
+export const NODE_HOST = 'src/host/node/';
+export const BROWSER_HOST = 'src/host/browser/';
 
 export function browserHostPlugin(root) {
-  const map = new Map(Object.entries(HOST_MODULES).map(([from, to]) => [join(root, from), join(root, to)]));
+  const nodeDir = join(root, NODE_HOST);
   return {
     name: 'browser-host',
     setup(build) {
       build.onResolve({ filter: /^\.\.?\// }, (a) => {
         const abs = resolve(a.resolveDir, a.path);
-        const to = map.get(abs) ?? map.get(`${abs}.ts`);
-        return to ? { path: to } : undefined;
+        if (!abs.startsWith(nodeDir)) return undefined;
+        const file = abs.endsWith('.ts') ? abs : `${abs}.ts`;
+        return { path: join(root, BROWSER_HOST, relative(nodeDir, file)) };
       });
     },
   };
@@ -47,7 +45,7 @@ export function browserBundleProblems(metafile) {
   const problems = [];
   for (const [file, input] of Object.entries(metafile.inputs)) {
     if (/node_modules[\\/]undici[\\/]/.test(file)) problems.push(`${file} (undici)`);
-    if (Object.keys(HOST_MODULES).some((m) => file.replace(/\\/g, '/').endsWith(m))) problems.push(`${file} (a Node host module)`);
+    if (file.replace(/\\/g, '/').includes(NODE_HOST)) problems.push(`${file} (a Node host module)`);
     for (const imp of input.imports) if (BUILTINS.has(imp.path)) problems.push(`${file} imports ${imp.path}`);
   }
   for (const out of Object.values(metafile.outputs)) for (const imp of out.imports ?? []) if (imp.path !== 'vscode') problems.push(`the bundle requires ${imp.path} at run time`);

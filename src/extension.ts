@@ -3,7 +3,7 @@ import { testModeOn } from './testGate';
 import * as vscode from 'vscode';
 import { config } from './config';
 import { registerDependencySearch } from './deps/register';
-import { features } from './lazy';
+import { features } from './host/features';
 import { registerMcpSetup, type McpSetupHandle } from './mcpSetup/register';
 import type { WalkthroughHandle } from './walkthrough/register';
 import type { Services } from './services';

@@ -1,4 +1,4 @@
-// Everything that is not needed to activate or to search: loaded lazily through src/lazy.ts
+// Everything that is not needed to activate or to search: loaded lazily through src/host/features.ts
 // (dist/features.js) when a feature is first used. The modules it shares with src/core.ts come from
 // dist/core.js (scripts/build.mjs, core-shared).
 export { createDependencySearch } from './deps/editor';

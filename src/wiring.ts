@@ -1,14 +1,14 @@
 // The wiring both entries share (src/extension.ts for the desktop, src/web/extension.ts for the browser):
 // the key, the history, the services, the Search view, Show Log, the settings hooks, the key commands,
 // Agent Jobs, the search commands, Watch for a Fix, the language-model tools and the first-run walkthrough. What differs between
-// the hosts is behind core() and features() (src/lazy.ts, swapped for src/web/lazy.ts in the web bundle),
+// the hosts is behind core() and features() (src/host/features.ts: src/host/node/ or, in the web bundle, src/host/browser/),
 // so the same lines serve both; each entry adds its own features after this.
 import * as vscode from 'vscode';
 import { registerAgents } from './agents/register';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { registerAuthCommands } from './auth/commands';
 import { config, onConfigChange } from './config';
-import { core, features } from './lazy';
+import { core, features } from './host/features';
 import { disposeLog, log } from './log';
 import { registerSearchCommands } from './search/commands';
 import { SearchHistory } from './search/history';

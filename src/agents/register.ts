@@ -3,7 +3,7 @@
 // is in dist/features.js and is built on first use: the view shown, a command run, a key change while jobs are stored, or
 // at activation when a stored job is still running (its polling and end notification resume as before).
 import * as vscode from 'vscode';
-import { features } from '../lazy';
+import { features } from '../host/features';
 import { AGENT_SCHEME } from './agentDocuments';
 import { DisposableStore } from './disposables';
 import type { JobStorage } from './jobModel';

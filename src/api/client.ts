@@ -3,7 +3,7 @@ import { safeParse, type core } from 'zod/mini';
 import { basePrefix, encodeSearchAt, joinUrl, parseBaseUrl, SEARCH_PATH } from './encode';
 import { ApiError, errorFromResponse, keylessQuotaWords, validationError } from './errors';
 import type { NetworkOptions } from './http';
-import { createTransport } from './hostTransport';
+import { createTransport } from '../host/transport';
 import { headerValue, type HttpResponse, type Transport } from './transport';
 import { MAX_JSON_DEPTH, TOO_DEEP, valueDepthExceeds } from './jsonDepth';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor, noRedaction, redactDeep, type Redact } from './redact';

@@ -130,7 +130,7 @@ export function fetchError(e: unknown, origin: string, midBody = false): ApiErro
   });
 }
 
-/** The browser bundle's createTransport (see hostTransport.ts): network options are the browser's own. */
+/** The browser bundle's createTransport (src/host/browser/transport.ts): network options are the browser's own. */
 export function createTransport(_o: { network?: unknown }): Transport {
   return new FetchTransport();
 }

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
 import { config } from '../config';
-import { folderDependencies } from '../deps/folderLookup';
+import { folderDependencies } from '../host/dependencyLookup';
 import { dependencyOfResult } from '../deps/dependencyScope';
 import { log } from '../log';
 import { dependencyFolderOfEditor, editorToolDeps, signalOf, type ToolWiring } from '../tools/editorTools';

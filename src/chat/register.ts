@@ -4,7 +4,7 @@
 // is handled by dist/features.js (src/chat/participant.ts), loaded on the first one.
 import { testModeOn } from '../testGate';
 import * as vscode from 'vscode';
-import { features } from '../lazy';
+import { features } from '../host/features';
 import type { ToolWiring } from '../tools/editorTools';
 import { followupsFor, type ChatMeta } from './followups';
 import type { ChatPorts } from './participant';

@@ -8,7 +8,7 @@ import { licenseLabel, passageLink, provenance } from '../api/results';
 import { displayTitle, type SearchResponse } from '../api/schemas';
 import { DEPENDENCY_PASSAGES } from '../api/params';
 import { dependencyOfResult, installedWords } from '../deps/dependencyScope';
-import { resolveDependencies } from '../deps/folderLookup';
+import { resolveDependencies } from '../host/dependencyLookup';
 import { resultBadges, resultMentions, versionSummary, type InstalledDependency, type VersionBadge } from '../deps/versionCompare';
 import {
   booleanFlag, createClientFromEnv, EXIT_OK, jsonForTerminal, EXIT_USAGE, numberFlag, parseCliArgs, printError,

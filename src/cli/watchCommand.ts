@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { validateSearchParams } from '../api/params';
 import { validationError } from '../api/errors';
 import { DEPENDENCY_PASSAGES } from '../api/params';
-import { resolveDependencies } from '../deps/folderLookup';
+import { resolveDependencies } from '../host/dependencyLookup';
 import type { InstalledDependency } from '../deps/versionCompare';
 import { checkWatch, describeWatch, MAX_WATCHES, newWatch, parseWatches, withInstalled, type Watch } from '../deps/watch';
 import { readStateFile, writeStateFile } from './cliState';

@@ -54,3 +54,16 @@ export function dependencyOfResult<T extends { slug: string }>(deps: readonly T[
     ?? /^https:\/\/github\.com\/([^/]+\/[^/#?]+)/.exec(result.url)?.[1]?.toLowerCase();
   return slug ? deps.find((d) => d.slug.toLowerCase() === slug) : undefined;
 }
+
+export type FolderLookup = { ok: true; deps: Array<InstalledDependency & { versionFrom?: string }> } | Extract<DependencyLookup, { ok: false }>;
+
+/** Every name looked up in one resolved folder, each dependency once; the first failure stops (its words say why). */
+export function lookupAll(folder: FolderDependencies, names: readonly string[]): FolderLookup {
+  const deps: Array<InstalledDependency & { versionFrom?: string }> = [];
+  for (const n of names) {
+    const r = lookupDependency(folder, n);
+    if (!r.ok) return r;
+    if (!deps.some((d) => d.slug === r.dep.slug && d.name === r.dep.name)) deps.push(r.dep);
+  }
+  return { ok: true, deps };
+}

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { remotesFromGitConfig } from './gitConfigRemotes';
+import { remotesFromGitConfig } from '../host/gitRemotes';
 import { mayRunGitIn } from './gitTrust';
 import type { NamedRemote } from './repoSlug';
 import { remotesOfVfsUri } from './vfsRepository';

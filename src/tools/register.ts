@@ -5,7 +5,7 @@
 import { testModeOn } from '../testGate';
 import * as vscode from 'vscode';
 import { config } from '../config';
-import { features } from '../lazy';
+import { features } from '../host/features';
 import type { ToolWiring } from './editorTools';
 import { EDITOR_TOOL_NAMES, TOOL_NAMES, TOOL_SETTINGS, type ToolName } from './names';
 import { grouped } from '../api/grouped';

@@ -18,7 +18,7 @@ import {
 import { HANDLE_PATTERN, MORE_MAX_ENTRIES, sharedMoreCache, type MoreCache } from './moreCache';
 import { DEPENDENCY_PASSAGES } from '../api/params';
 import { dependencyOfResult, installedWords } from '../deps/dependencyScope';
-import { resolveDependencies } from '../deps/folderLookup';
+import { resolveDependencies } from '../host/dependencyLookup';
 import { resultBadges, versionSummary, type InstalledDependency, type VersionBadge } from '../deps/versionCompare';
 import { TOOL_NAMES, type ToolName } from './names';
 import {

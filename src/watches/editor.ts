@@ -7,7 +7,7 @@ import type { SearchResponse } from '../api/schemas';
 import { systemTimers } from '../agents/jobPoller';
 import { config } from '../config';
 import { log } from '../log';
-import { resolveDependencies } from '../deps/folderLookup';
+import { resolveDependencies } from '../host/dependencyLookup';
 import { MANIFEST_GLOB, MANIFEST_NAMES } from '../deps/manifestNames';
 import type { InstalledDependency } from '../deps/versionCompare';
 import { MAX_WATCHES, type Watch } from '../deps/watch';

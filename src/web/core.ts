@@ -1,4 +1,4 @@
-// What shared code reaches through core() and features() (src/lazy.ts), in the browser: the same services
+// What shared code reaches through core() and features() (src/host/features.ts), in the browser: the same services
 // and tools; the connection diagnosis and the node_modules dependency search are left out (src/web/unavailable.ts).
 import type * as Core from '../core';
 import type * as Features from '../features';

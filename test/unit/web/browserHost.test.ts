@@ -89,14 +89,14 @@ test('the browser bundle check names Node built-ins, undici and unswapped host m
   type Meta = { inputs: Record<string, { imports: Array<{ path: string }> }>; outputs: Record<string, { imports: Array<{ path: string }> }> };
   // A file URL and a computed specifier: loaded as ES module at run time (the test bundle leaves it alone).
   const spec = pathToFileURL(path.join(root, 'scripts', 'webBuild.mjs')).href;
-  const { browserBundleProblems, HOST_MODULES } = await (new Function('s', 'return import(s)') as (s: string) => Promise<{ browserBundleProblems(m: Meta): string[]; HOST_MODULES: Record<string, string> }>)(spec);
+  const { browserBundleProblems, NODE_HOST } = await (new Function('s', 'return import(s)') as (s: string) => Promise<{ browserBundleProblems(m: Meta): string[]; NODE_HOST: string }>)(spec);
   const clean = { inputs: { 'src/web/extension.ts': { imports: [{ path: 'vscode' }] } }, outputs: { 'dist/web/extension.js': { imports: [{ path: 'vscode' }] } } };
   assert.deepEqual(browserBundleProblems(clean), []);
   const dirty = {
     inputs: {
       'src/x.ts': { imports: [{ path: 'node:fs' }, { path: 'tls' }] },
       'node_modules/undici/lib/dispatcher/agent.js': { imports: [] },
-      [Object.keys(HOST_MODULES)[0]!]: { imports: [] },
+      [`${NODE_HOST}transport.ts`]: { imports: [] },
     },
     outputs: { 'dist/web/extension.js': { imports: [{ path: 'vscode' }, { path: './core.js' }] } },
   };

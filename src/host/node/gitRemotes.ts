@@ -1,7 +1,6 @@
-// Node's: `git config` reads the remotes of a folder on disk. The browser bundle resolves this module to
-// src/web/gitConfigRemotes.ts (no process can run there; scripts/build.mjs, HOST_MODULES).
+// Node's git remotes: `git config` reads the remotes of a folder on disk.
 import type * as ChildProcess from 'node:child_process';
-import { remotesFromConfigOutput, type NamedRemote } from './repoSlug';
+import { remotesFromConfigOutput, type NamedRemote } from '../../search/repoSlug';
 
 /** `git config` itself reads the remotes when the Git extension has not opened the repository (yet, or at all). */
 export function remotesFromGitConfig(folder: string): Promise<NamedRemote[]> {
