@@ -3,7 +3,7 @@
 // (an npm package's repository field, a crate's sources) is unknown there: those rows are "not installed
 // here" (reason `not-installed`). Go modules name their repository in the module path, so they resolve.
 import { cargoLockVersions, npmLockVersions, pnpmLockVersions, yarnLockVersions, type Versions } from './lockfiles';
-import { goModDependencies, parseCargoToml } from './manifests';
+import { goModDependencies, npmDeclared, parseCargoToml } from './manifests';
 import { slugFromRepositoryField } from './repositoryField';
 import type { Dependency, FolderDependencies } from './resolver';
 
@@ -26,11 +26,7 @@ function json(text: string | undefined): Record<string, unknown> | undefined {
 async function npm(read: FolderReader, budget: number, lockMax: number): Promise<{ deps: Dependency[]; total: number }> {
   const pkg = json(await read('package.json', 4 * 1024 * 1024));
   if (!pkg) return { deps: [], total: 0 };
-  const specs = new Map<string, string>();
-  for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
-    const d = pkg[field];
-    if (d && typeof d === 'object') for (const [n, v] of Object.entries(d as Record<string, unknown>)) if (!specs.has(n)) specs.set(n, typeof v === 'string' ? v : '');
-  }
+  const specs = npmDeclared(pkg);
   const names = [...specs.keys()].slice(0, budget);
   let versions: Versions = new Map();
   let from: string | undefined;

@@ -189,3 +189,13 @@ export function goModDependencies(text: string, budget: number): { deps: GoModDe
   });
   return { deps, total: reqs.length };
 }
+
+/** A package.json's declared dependencies (dependencies, dev, peer, optional; the first field naming one wins): name -> range. */
+export function npmDeclared(pkg: Record<string, unknown>): Map<string, string> {
+  const specs = new Map<string, string>();
+  for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
+    const d = pkg[field];
+    if (d && typeof d === 'object') for (const [n, v] of Object.entries(d as Record<string, unknown>)) if (!specs.has(n)) specs.set(n, typeof v === 'string' ? v : '');
+  }
+  return specs;
+}

@@ -2,12 +2,12 @@
 // (node_modules, go.mod, the local Cargo registry sources, a virtual environment). Nothing is fetched.
 import { promises as fsp } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, posix, win32 } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Versions } from './lockfiles';
 // In dist/core.js this import is lockfileThread.ts (a worker thread, dist/lockfiles.js): see scripts/build.mjs.
 import { readLockfileVersions, type LockfileKind, type LockfileReader } from './lockfileRead';
 import { plainVersion, pythonMetadataVersion } from './versionText';
-import { goModDependencies, importsFromRecord, normalizePythonName, parseCargoToml, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from './manifests';
+import { goModDependencies, importsFromRecord, normalizePythonName, npmDeclared, parseCargoToml, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from './manifests';
 import { refKey, type Ecosystem, type PackageRef } from './messages';
 import { slugFromPackageJson, slugFromRepositoryField, type UnresolvedReason } from './repositoryField';
 export { MANIFEST_GLOB, MANIFEST_NAMES } from './manifestNames';
@@ -58,7 +58,7 @@ const NPM_LOCKFILES: readonly LockfileKind[] = ['npm-shrinkwrap.json', 'package-
 
 /** The manifests and lockfiles (at a folder's top, where they are read) whose change means its dependencies must be read again. */
 
-async function readText(path: string): Promise<string | undefined> {
+export async function readText(path: string): Promise<string | undefined> {
   try { return await fsp.readFile(path, 'utf8'); } catch { return undefined; }
 }
 
@@ -82,7 +82,7 @@ export async function npmLockfileVersions(root: string, names: readonly string[]
   }
 }
 
-async function readJson(path: string): Promise<Record<string, unknown> | undefined> {
+export async function readJson(path: string): Promise<Record<string, unknown> | undefined> {
   const t = await readText(path);
   if (t === undefined) return undefined;
   try {
@@ -110,11 +110,7 @@ function unresolved(ecosystem: Ecosystem, name: string, reason: UnresolvedReason
 async function npmDeps(root: string, budget: number, lockMax: number, read: LockfileReader): Promise<{ deps: Dependency[]; total: number }> {
   const pkg = await readJson(join(root, 'package.json'));
   if (!pkg) return { deps: [], total: 0 };
-  const specs = new Map<string, string>();
-  for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
-    const d = pkg[field];
-    if (d && typeof d === 'object') for (const [n, v] of Object.entries(d as Record<string, unknown>)) if (!specs.has(n)) specs.set(n, typeof v === 'string' ? v : '');
-  }
+  const specs = npmDeclared(pkg);
   const names = [...specs.keys()].slice(0, budget);
   const deps = await mapLimit(names, 32, async (name) => {
     const installed = await findInstalled(root, name);
@@ -145,7 +141,7 @@ async function npmDeps(root: string, budget: number, lockMax: number, read: Lock
 }
 
 /** The installed package's package.json: node_modules of the folder, then of its parents (hoisted installs). */
-async function findInstalled(root: string, name: string): Promise<Record<string, unknown> | undefined> {
+export async function findInstalled(root: string, name: string): Promise<Record<string, unknown> | undefined> {
   for (let dir = root; ; dir = dirname(dir)) {
     const pkg = await readJson(join(dir, 'node_modules', ...name.split('/'), 'package.json'));
     if (pkg) return pkg;
@@ -229,7 +225,7 @@ async function sitePackages(root: string): Promise<string | undefined> {
 }
 
 /** A distribution's import names: top_level.txt, else (wheels built without it) the top-level packages and modules its RECORD installs. */
-async function importNames(distInfo: string): Promise<string[]> {
+export async function importNames(distInfo: string): Promise<string[]> {
   const top = (await readText(join(distInfo, 'top_level.txt')))?.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
   if (top?.length) return top;
   const record = await readText(join(distInfo, 'RECORD'));
@@ -314,104 +310,4 @@ export class DependencyIndex {
     }
     return undefined;
   }
-}
-
-/** A path module: `node:path` for this platform, or `path.win32` / `path.posix` named (tests run Windows paths on Linux). */
-export type PathApi = typeof posix | typeof win32;
-const PLATFORM_PATH: PathApi = process.platform === 'win32' ? win32 : posix;
-
-/** What to read for the install a frame's path points into: a package's own manifest, or the site-packages folder it sits in. */
-export type InstallLocation =
-  | { ecosystem: 'npm'; manifest: string }
-  | { ecosystem: 'cargo'; manifest: string }
-  | { ecosystem: 'pypi'; sitePackages: string };
-
-/**
- * Where the install a frame's path points into keeps what names its repository, in `pathApi`'s form: the
- * package's `node_modules/<name>/package.json`, the crate's `registry/src/<index>/<crate>-<version>/Cargo.toml`,
- * the `site-packages` (or `dist-packages`) folder. `\`, `/`, a mix of both, drive letters and UNC shares
- * are read alike. Go needs nothing read (the module path names the repository): undefined, as for no install.
- */
-export function installLocationOfPath(framePath: string, ref: PackageRef, pathApi: PathApi = PLATFORM_PATH): InstallLocation | undefined {
-  const p = framePath.replace(/\\/g, '/');
-  if (ref.ecosystem === 'npm') {
-    const at = p.lastIndexOf(`/node_modules/${ref.name}/`);
-    return at < 0 ? undefined : { ecosystem: 'npm', manifest: pathApi.join(p.slice(0, at) || '/', 'node_modules', ...ref.name.split('/'), 'package.json') };
-  }
-  if (ref.ecosystem === 'cargo') {
-    const m = /^(.*\/registry\/src\/[^/]+\/[A-Za-z0-9_-]+?-\d+\.\d+\.\d+[^/]*)\//.exec(p);
-    return m ? { ecosystem: 'cargo', manifest: pathApi.join(m[1]!, 'Cargo.toml') } : undefined;
-  }
-  if (ref.ecosystem === 'pypi') {
-    const site = /^(.*\/(?:site|dist)-packages)\//.exec(p)?.[1];
-    return site ? { ecosystem: 'pypi', sitePackages: pathApi.normalize(site) } : undefined;
-  }
-  return undefined;
-}
-
-/** A crate's own version: its Cargo.toml's `[package] version` (a registry crate's manifest is normalised: a literal). */
-function crateTomlVersion(toml: string): string | undefined {
-  return plainVersion(/^\[package\][^[]*?^version\s*=\s*"([^"]+)"/m.exec(toml)?.[1]);
-}
-
-/** A Go module's version from its folder in the module cache (`.../pkg/mod/<module>@v1.2.3/...`, any GOMODCACHE): the cache holds one folder per version. */
-function goModuleCacheVersion(framePath: string, module: string): string | undefined {
-  const p = framePath.replace(/\\/g, '/');
-  // The cache writes upper-case letters as `!` + lower case.
-  const escaped = module.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`);
-  const at = p.indexOf(`/${escaped}@`);
-  if (at < 0) return undefined;
-  return plainVersion(/^@(v[^/]+)\//.exec(p.slice(at + escaped.length + 1))?.[1]);
-}
-
-/**
- * The installed package a frame's path points into, read from that very install (its package.json, the
- * crate's Cargo.toml, the distribution's METADATA, a Go module's folder in the module cache), so a trace from
- * any folder scopes to the right repository, with the version that install states (absent when it states none).
- */
-export async function dependencyAtPath(path: string, ref: PackageRef): Promise<Dependency | undefined> {
-  if (ref.ecosystem === 'go') {
-    const s = slugFromGoModule(ref.name);
-    const version = goModuleCacheVersion(path, ref.name);
-    return s.ok ? { ecosystem: 'go', name: ref.name, slug: s.slug, from: 'module path', ...(version ? { version, versionFrom: 'module cache' } : {}) } : undefined;
-  }
-  const at = installLocationOfPath(path, ref);
-  if (at?.ecosystem === 'npm') {
-    const pkg = await readJson(at.manifest);
-    const r = pkg ? slugFromPackageJson(pkg) : undefined;
-    const version = plainVersion(pkg?.version);
-    return r?.ok ? { ecosystem: 'npm', name: ref.name, slug: r.slug, from: r.field, ...(version ? { version, versionFrom: 'node_modules' } : {}) } : undefined;
-  }
-  if (at?.ecosystem === 'cargo') {
-    const toml = await readText(at.manifest);
-    const r = toml !== undefined ? slugFromCrateToml(toml) : undefined;
-    const version = toml !== undefined ? crateTomlVersion(toml) : undefined;
-    return r?.ok ? { ecosystem: 'cargo', name: ref.name, slug: r.slug, from: 'Cargo.toml repository', ...(version ? { version, versionFrom: 'Cargo.toml' } : {}) } : undefined;
-  }
-  if (at?.ecosystem !== 'pypi') return undefined;
-  const site = at.sitePackages;
-  let infos: string[] = [];
-  try { infos = (await fsp.readdir(site)).filter((e) => e.endsWith('.dist-info')); } catch { return undefined; }
-  const want = normalizePythonName(ref.name);
-  for (const info of infos) {
-    const top = await importNames(join(site, info));
-    if (normalizePythonName(info.replace(/-[^-]+\.dist-info$/, '')) !== want && !top.includes(ref.name)) continue;
-    const meta = await readText(join(site, info, 'METADATA'));
-    const r = meta !== undefined ? parsePythonMetadata(meta) : undefined;
-    const version = meta !== undefined ? pythonMetadataVersion(meta) : undefined;
-    if (r?.result.ok) return { ecosystem: 'pypi', name: r.name ?? ref.name, slug: r.result.slug, from: 'METADATA', ...(version ? { version, versionFrom: 'METADATA' } : {}) };
-  }
-  return undefined;
-}
-
-/**
- * An npm package as Node would find it from `fromDir` (its node_modules, then the parents'), read from its
- * own package.json (its version too, when it states one): for a file whose folder's manifest does not list the
- * package (a monorepo's workspace package, a transitive import).
- */
-export async function installedNpmDependency(fromDir: string, name: string): Promise<Dependency | undefined> {
-  const pkg = await findInstalled(fromDir, name);
-  const r = pkg ? slugFromPackageJson(pkg) : undefined;
-  const version = plainVersion(pkg?.version);
-  return r?.ok ? { ecosystem: 'npm', name, slug: r.slug, from: r.field, ...(version ? { version, versionFrom: 'node_modules' } : {}) } : undefined;
 }

@@ -7,7 +7,8 @@ import { DependencyCache, rootForFile } from '../../../src/deps/cache';
 import { importAt } from '../../../src/deps/importAt';
 import { parseCargoToml, parseGoMod, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from '../../../src/deps/manifests';
 import { framesInText } from '../../../src/deps/messages';
-import { DependencyIndex, dependencyAtPath, installedNpmDependency, resolveFolder } from '../../../src/deps/resolver';
+import { dependencyAtPath, installedNpmDependency } from '../../../src/deps/installLocation';
+import { DependencyIndex, resolveFolder } from '../../../src/deps/resolver';
 import { findRepoRoot } from '../../../sandbox/server';
 
 function write(root: string, files: Record<string, string>): void {

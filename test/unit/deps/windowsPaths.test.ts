@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { rootForFile } from '../../../src/deps/cache';
 import { cleanMessage, framesInText, packageOfPath, packagesInText, pathOfFrame, refKey } from '../../../src/deps/messages';
 import { importsFromRecord } from '../../../src/deps/manifests';
-import { dependencyAtPath, installLocationOfPath, resolveFolder } from '../../../src/deps/resolver';
+import { dependencyAtPath, installLocationOfPath } from '../../../src/deps/installLocation';
+import { resolveFolder } from '../../../src/deps/resolver';
 
 const key = (p: string) => { const r = packageOfPath(p); return r ? refKey(r) : undefined; };
 
