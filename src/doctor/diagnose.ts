@@ -18,6 +18,8 @@ import {
 } from './findings';
 import { askConnect, connectTcp, handshake, lookupAll, seconds, type Probe } from './probes';
 import { PROXY_ENV_NAMES, secretsRedactor, withoutCredentials } from './secrets';
+import { withoutControls } from '../words/controls';
+import { durationWords } from '../words/duration';
 
 export interface DoctorInput {
   /** As configured: it may not even be a URL (that is the first finding). */
@@ -146,8 +148,7 @@ function budget(cx: Context, id: TimedCheck): number {
 
 /** One line of untrusted text, bounded, without secrets. */
 function clean(f: Finding, redact: Redact): Finding {
-  // eslint-disable-next-line no-control-regex
-  const line = (s: string) => redact(s).replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '').slice(0, 1000);
+  const line = (s: string) => withoutControls(redact(s), { lines: 'join', bidi: true, max: 1000 });
   return { ...f, found: line(f.found), ...(f.fix ? { fix: { ...f.fix, text: line(f.fix.text) } } : {}) };
 }
 
@@ -571,17 +572,11 @@ export function quotaOf(h: HttpResponse['headers']): string | undefined {
 }
 
 export function humanWait(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 90) return `${s} s`;
-  const m = Math.round(s / 60);
-  if (m < 90) return `${m} min`;
-  const h = Math.floor(m / 60);
-  return `${h} h${m % 60 ? ` ${m % 60} min` : ''}`;
+  return durationWords(ms, { largest: 'h' });
 }
 
 function printable(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
+  return withoutControls(s, { lines: 'join', replaceWith: ' ' });
 }
 
 function safeDecode(s: string): string {
