@@ -30,6 +30,8 @@ export interface Failure {
   message: string;
   /** Epoch ms from when trying again can help (a Retry-After, a quota's reset); absent when unknown. */
   until?: number;
+  /** Whether `until` is the service's own reset time (a keyless quota, a wait beyond the client's ceiling) or now plus the Retry-After. */
+  untilFrom?: 'reset' | 'retry-after';
   /** The wait the service asked for, in ms. */
   retryAfterMs?: number;
   /** The client's error kind (`http`, `network`, …) and the HTTP status, when there was one. */
@@ -39,6 +41,8 @@ export interface Failure {
   error?: string;
   /** Input errors: every field with its bound, as the validator worded it. */
   issues?: ParamIssue[];
+  /** A 400 whose details named the fields (the message lists them). */
+  serviceNamedFields?: true;
   /** The `External-Request-Id` of the failed request. */
   requestId?: string;
   /** Keyless quota: what is used up. */
@@ -51,7 +55,7 @@ export interface Failure {
 
 interface ErrorLike {
   name?: unknown; message?: unknown; kind?: unknown; status?: unknown; error?: unknown; retryAfterMs?: unknown; resetAt?: unknown;
-  issues?: unknown; requestId?: unknown; quota?: unknown; signupUrl?: unknown; runId?: unknown;
+  issues?: unknown; details?: unknown; requestId?: unknown; quota?: unknown; signupUrl?: unknown; runId?: unknown;
 }
 
 const KINDS: ReadonlySet<string> = new Set(['http', 'network', 'timeout', 'aborted', 'invalid-response', 'validation', 'response-too-large',
@@ -110,7 +114,9 @@ export function failureOf(e: unknown, now = Date.now()): Failure {
   const err = (e !== null && typeof e === 'object' ? e : {}) as ErrorLike;
   const kind = typeof err.kind === 'string' && KINDS.has(err.kind) ? err.kind : undefined;
   const status = num(err.status);
-  const reason: FailureReason = reasonOf(e) ?? classify(kind, status, err.name);
+  // A stamped `other` defers to the kind: a key that cannot be sent is the same failure on every call.
+  const stamped = reasonOf(e);
+  const reason: FailureReason = stamped !== undefined && stamped !== 'other' ? stamped : classify(kind, status, err.name);
   const retryAfterMs = num(err.retryAfterMs);
   const resetAt = num(err.resetAt);
   const until = resetAt ?? (retryAfterMs !== undefined ? now + retryAfterMs : undefined);
@@ -119,12 +125,13 @@ export function failureOf(e: unknown, now = Date.now()): Failure {
   const f: Omit<Failure, 'next'> = {
     reason,
     message: str(err.message) ?? String(e),
-    ...(until !== undefined ? { until } : {}),
+    ...(until !== undefined ? { until, untilFrom: resetAt !== undefined ? 'reset' as const : 'retry-after' as const } : {}),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     ...(kind !== undefined ? { kind } : {}),
     ...(status !== undefined ? { status } : {}),
     ...(str(err.error) !== undefined ? { error: str(err.error) } : {}),
     ...(issues ? { issues } : {}),
+    ...(Array.isArray(err.details) && err.details.length > 0 ? { serviceNamedFields: true as const } : {}),
     ...(str(err.requestId) !== undefined ? { requestId: str(err.requestId) } : {}),
     ...(err.quota === 'requests' || err.quota === 'credits' ? { quota: err.quota } : {}),
     ...(signupUrl ? { signupUrl } : {}),

@@ -2,12 +2,9 @@
 // removed as a last guard. No vscode import.
 import { withoutControls } from '../words/controls';
 
+export { scrubSecret } from '../words/controls';
+
 /** Untrusted text as plain lines: control characters (terminal escapes included) removed, newlines kept. */
 export function clean(s: string): string {
   return withoutControls(s);
-}
-
-/** Removes a secret wherever it appears: the last guard before text reaches a model. */
-export function scrubSecret(text: string, secret: string | undefined): string {
-  return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
 }

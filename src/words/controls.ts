@@ -1,4 +1,4 @@
-// The one control-character cleaner: untrusted text (a service's error, a page title, a model's words, a
+// Text hygiene. The one control-character cleaner: untrusted text (a service's error, a page title, a model's words, a
 // webview's log message) with its control characters removed before it reaches a terminal, a log, a model
 // or a file name. Each surface picks what happens to line breaks. Pure; no vscode, no Node.
 
@@ -36,4 +36,9 @@ export function withoutControls(s: string, o: ControlOptions = {}): string {
   t = t.replace(o.bidi ? CONTROLS_AND_BIDI : CONTROLS, o.replaceWith ?? '');
   if (o.lines === 'join') t = t.replace(/\n+/g, ' ').trim();
   return o.max !== undefined ? t.slice(0, o.max) : t;
+}
+
+/** Removes a secret wherever it appears: the last guard before text leaves a surface. */
+export function scrubSecret(text: string, secret: string | undefined): string {
+  return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
 }
