@@ -37,6 +37,8 @@ export default tseslint.config(
   },
   { files: ['src/**/*.ts', 'sandbox/**/*.ts'], rules: { 'no-restricted-syntax': ['error', zodNamespace] } },
   { files: ['src/api/**/*.ts', 'sandbox/**/*.ts'], rules: noVscode },
+  // The words of every surface (failures, durations, the control-character cleaner) are shared by the CLI, the editor and the view.
+  { files: ['src/words/**/*.ts'], rules: noVscode },
   // The editor-free half of the agent feature (store, repository, words, documents, start input): tested without the editor.
   {
     files: [
