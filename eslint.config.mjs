@@ -37,6 +37,8 @@ export default tseslint.config(
   },
   { files: ['src/**/*.ts', 'sandbox/**/*.ts'], rules: { 'no-restricted-syntax': ['error', zodNamespace] } },
   { files: ['src/api/**/*.ts', 'sandbox/**/*.ts'], rules: noVscode },
+  // The words of every surface (failures, durations, the control-character cleaner) are shared by the CLI, the editor and the view.
+  { files: ['src/words/**/*.ts'], rules: noVscode },
   // The editor-free half of the agent feature (store, repository, words, documents, start input): tested without the editor.
   {
     files: [
@@ -51,7 +53,7 @@ export default tseslint.config(
   // Dependency resolution, noise removal and frame mapping (issue 14) are editor-free.
   { files: ['src/deps/{repositoryField,manifests,messages,importAt,resolver,cache}.ts'], rules: noVscode },
   // The connection diagnosis (issue 21) is shared by the CLI and the editor; only editor.ts is the editor's.
-  { files: ['src/doctor/{findings,probes,secrets,diagnose,render}.ts', 'src/cli/doctorCommand.ts'], rules: noVscode },
+  { files: ['src/doctor/{findings,probes,secrets,diagnose,render,context,localChecks}.ts', 'src/cli/doctorCommand.ts'], rules: noVscode },
   // Issue 24: the browser side of each host seam, and what only the web bundle loads, import no Node built-in
   // (the build's check over the bundle's metafile is the second gate: scripts/webBuild.mjs).
   { files: ['src/web/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [NODE_ONLY] }] } },

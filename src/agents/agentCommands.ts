@@ -6,6 +6,7 @@ import { AGENT_MODES } from '../api/agent/agentConstants';
 import type { AgentSubmitParams } from './agentBackend';
 import { agentDocumentUri } from './agentContentProvider';
 import { describeAgentError, errorReason } from './agentWords';
+import { mayExistWords } from '../words/failureWords';
 import { EventNode } from './eventNode';
 import type { AgentJob } from './jobModel';
 import type { ShowNotification } from './jobNotifier';
@@ -224,10 +225,7 @@ export async function startJob(deps: AgentCommandContext, args?: StartJobArgs, p
       const reason = errorReason(e);
       if (reason === 'job-may-exist') {
         // Never resubmit here: a second submission could be a second billed run.
-        const choice = await vscode.window.showWarningMessage(
-          'The start was interrupted after the request was sent, so the job may exist on the service; it was not sent again. Refresh the job list to look for it before starting it again.',
-          REFRESH_JOB_LIST,
-        );
+        const choice = await vscode.window.showWarningMessage(mayExistWords('job'), REFRESH_JOB_LIST);
         if (choice === REFRESH_JOB_LIST) await refreshJobs(deps);
         return undefined;
       }
@@ -431,7 +429,7 @@ export async function askFollowUp(deps: AgentCommandContext, target?: Target): P
         return startJob(deps, undefined, draftFrom({ prompt: answer, urls: job.urls, maxCredits: job.maxCredits, model: job.model, effort: job.effort, mode: job.mode }));
       }
       if (reason === 'job-may-exist') {
-        const choice = await show('warning', 'The follow-up was interrupted after it was sent, so the turn may exist on the service; it was not sent again. Refresh the job list to look for it.', [REFRESH_JOB_LIST]);
+        const choice = await show('warning', mayExistWords('follow-up'), [REFRESH_JOB_LIST]);
         if (choice === REFRESH_JOB_LIST) await refreshJobs(deps);
         return undefined;
       }

@@ -2,6 +2,7 @@
 // kind), a job's result or partial result, a job's raw trace. The path carries everything needed to
 // fetch the content; its last segment is what the tab shows (`result — <job label>.json`,
 // `<artifact kind or path> — <job label>.md`) and its extension picks the editor's language.
+import { withoutControls } from '../words/controls';
 
 export const AGENT_SCHEME = 'devindex-agent';
 
@@ -19,8 +20,7 @@ const TAB_NAMES: Record<'result' | 'partial' | 'trace', string> = { result: 'res
 
 /** A name part safe for one path segment: no slashes or control characters, at most `max` characters. */
 export function tabPart(s: string, max = 40): string {
-  // eslint-disable-next-line no-control-regex
-  const one = s.replace(/[\u0000-\u001f\u007f/\\]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const one = withoutControls(s, { lines: 'join', replaceWith: ' ' }).replace(/[/\\]+/g, ' ').replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1).trimEnd()}…` : one;
 }
 

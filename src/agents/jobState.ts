@@ -7,6 +7,7 @@ import {
 } from '../api/agent/runOutcome';
 import { isTerminalStatus } from '../api/agent/agentConstants';
 import type { AgentJob } from './jobModel';
+import { durationWords } from '../words/duration';
 
 export { approvalWords, creditsText, type EndMessage, hasPartialResult, isChat, jobState, type JobState, shortDate, shortLabel };
 
@@ -104,10 +105,7 @@ export function durationText(job: AgentJob, now: number): string | undefined {
   const end = jobState(job) === 'running' || jobState(job) === 'waiting' || jobState(job) === 'cancelling' ? now : Date.parse(job.trace.lastEventAt ?? '');
   const ms = end - job.createdAt;
   if (!Number.isFinite(ms) || ms < 0 || job.createdAt <= 0) return undefined;
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${m % 60} min`;
+  return durationWords(ms, { upTo: 60, largest: 'h' });
 }
 
 /** State first, then duration and credits: `running · 2 min · 7 / 300 credits`. */

@@ -1,20 +1,12 @@
 // A long wait in human time: "10:00 tomorrow (in 13 h)". A day-long wait is never said in seconds.
 // Pure: `now` and the time zone are passed in (the system's zone by default).
+import { durationWords } from '../words/duration';
+
+export { durationWords };
 
 export interface WaitWordsOptions {
   /** IANA zone to say the clock time in; the system's own by default. */
   timeZone?: string;
-}
-
-/** "45 s", "12 min", "13 h", "2 d": the length of a wait, rounded to its largest sensible unit. */
-export function durationWords(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 90) return `${s} s`;
-  const min = Math.round(s / 60);
-  if (min < 90) return `${min} min`;
-  const h = Math.round(s / 3600);
-  if (h < 48) return `${h} h`;
-  return `${Math.round(s / 86_400)} d`;
 }
 
 function dayKey(t: number, timeZone: string | undefined): string {

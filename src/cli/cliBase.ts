@@ -1,6 +1,7 @@
 // The light half of the CLI helpers: what the `devindex` entry needs to parse the global options and
-// report a usage error, with no import at all, so that the entry stays small (src/cli/main.ts loads
-// each command's own bundle only when it runs). common.ts re-exports all of it.
+// report a usage error, with no import but the control-character cleaner, so that the entry stays small
+// (src/cli/main.ts loads each command's own bundle only when it runs). common.ts re-exports all of it.
+import { withoutControls } from '../words/controls';
 
 /**
  * Text goes out as given (callers add the newlines). `signal` fires on Ctrl+C: requests and waits stop.
@@ -38,12 +39,11 @@ export function parseTimeoutSeconds(v: string): number {
  * C0/C1 control, and the bidirectional overrides that reorder what a line appears to say.
  */
 export function sanitizeForTerminal(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/(?:\u001b\[|\u009b)[0-9;?:<=>]*[ -/]*[@-~]|(?:\u001b[\]P^_X]|[\u009d\u0090\u009e\u009f\u0098])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -/]*[0-~]?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '');
+  return withoutControls(s, { sequences: true, bidi: true });
 }
 
 
 /** Untrusted text as one terminal line: control sequences removed, line breaks become spaces. */
 export function terminalLine(s: string): string {
-  return sanitizeForTerminal(s).replace(/[\r\n\t\u2028\u2029]+/g, ' ').trim();
+  return withoutControls(s, { sequences: true, bidi: true, lines: 'join' });
 }

@@ -4,6 +4,8 @@ import type { PollTiming } from '../api/agent/pollSchedule';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DevIndexClient, type ClientOptions } from '../api/client';
 import { ApiError } from '../api/errors';
+import { failureOf } from '../api/failure';
+import { API_KEY_ENV, cliWords } from '../words/failureWords';
 import { formatRetryEvent, type RetryEvent } from '../api/retry';
 import { boundedJson } from '../api/jsonDepth';
 import { ORIGINS } from '../api/version';
@@ -13,7 +15,7 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE, terminalLine, UsageError, t
 export * from './cliBase';
 
 export const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';
-export const API_KEY_ENV = 'DEVINDEX_API_KEY';
+export { API_KEY_ENV };
 export const BASE_URL_ENV = 'DEVINDEX_BASE_URL';
 /** `1` lets the key go over plain http to a host that is not loopback (named for what it is). */
 export const INSECURE_HTTP_ENV = 'DEVINDEX_INSECURE_HTTP';
@@ -94,17 +96,10 @@ export function exitCodeFor(e: unknown): number {
 export function printError(io: CliIo, e: unknown, command = 'devindex'): number {
   // Messages quote the service (its `error`, a page title, a field name): one sanitised line each.
   const line = (s: string) => io.err(`${command}: ${terminalLine(s)}\n`);
-  if (e instanceof ApiError && e.kind === 'validation' && e.issues?.length) {
-    for (const i of e.issues) line(i.message);
-  } else if (e instanceof ApiError && (e.kind === 'keyless-quota' || e.kind === 'keyless-refused')) {
-    // No key was sent: the way out is one, never waiting a day. The service's own link to create one comes first.
-    line(e.message);
-    if (e.signupUrl) line(`create your API key here: ${e.signupUrl} then set ${API_KEY_ENV} to it`);
-    else line(`to search with your own key now, set ${API_KEY_ENV} (an API key from the service's dashboard)`);
-  } else if (e instanceof ApiError && (e.status === 401 || e.kind === 'invalid-key')) {
-    // The client's advice is editor-neutral; in a terminal the key comes from the environment.
-    line(`${e.message} (the key is read from ${API_KEY_ENV})`);
-  } else if (e instanceof ApiError || e instanceof UsageError) {
+  if (e instanceof ApiError) {
+    // The CLI's table (src/words/failureWords.ts): every issue of an input error, the key's way out.
+    for (const l of cliWords(failureOf(e))) line(l);
+  } else if (e instanceof UsageError) {
     line(e.message);
   } else if (e instanceof TypeError) {
     line(e.message);

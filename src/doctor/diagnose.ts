@@ -1,46 +1,27 @@
 // `diagnose()`: the checks of issue 21 in order, each with its own time limit, the whole run bounded
 // (15 s at most) and cancellable. A failing check never stops the run: the checks that depend on it
 // are skipped with the reason, the others still run. No vscode import: the CLI and the editor share it.
-import { readFileSync } from 'node:fs';
 import * as net from 'node:net';
-import { X509Certificate } from 'node:crypto';
 import * as z from 'zod';
 import { isLoopbackHost } from '../api/client';
-import { buildUrl, parseBaseUrl, SEARCH_PATH } from '../api/encode';
+import { buildUrl, SEARCH_PATH } from '../api/encode';
 import { ApiError, errorFromResponse, parseErrorBody } from '../api/errors';
-import { certificateAuthorities, headerValue, HttpTransport, noProxyEntry, proxyOrigin, resolveProxy, type HttpResponse, type NetworkOptions } from '../api/http';
+import { headerValue, HttpTransport, type HttpResponse } from '../api/http';
 import { keyHeaderProblem, type Redact } from '../api/redact';
 import { describeZodError, SearchFailureSchema, SearchResponseSchema } from '../api/schemas';
 import { USER_AGENT } from '../api/version';
-import { deprecationNotice, mayCarryWarnings, newRequestId, noticeWords, REQUEST_ID_HEADER, requestIdWords, signupLink, type DeprecationNotice } from '../api/notices';
+import { deprecationNotice, mayCarryWarnings, newRequestId, noticeWords, REQUEST_ID_HEADER, requestIdWords, signupLink } from '../api/notices';
 import {
-  CHECK_ORDER, CHECK_TITLES, fixNaming, NAMES, type CheckId, type DiagnosisReport, type Finding, type Fix, type Surface,
+  CHECK_ORDER, CHECK_TITLES, fixNaming, NAMES, type CheckId, type DiagnosisReport, type Finding, type Fix,
 } from './findings';
 import { askConnect, connectTcp, handshake, lookupAll, seconds, type Probe } from './probes';
 import { PROXY_ENV_NAMES, secretsRedactor, withoutCredentials } from './secrets';
+import { withoutControls } from '../words/controls';
+import { type Context, type DoctorInput, type DoctorOptions, humanWait, ok, printable, problem, quotaOf, type Result, skipped, type TimedCheck } from './context';
+import { checkBaseUrl, checkCa, checkProxy } from './localChecks';
 
-export interface DoctorInput {
-  /** As configured: it may not even be a URL (that is the first finding). */
-  baseUrl: string;
-  apiKey?: string;
-  /** Proxy and certificate settings (`env` holds HTTPS_PROXY, NO_PROXY, NODE_EXTRA_CA_CERTS). */
-  network?: NetworkOptions;
-  allowInsecureHttp?: boolean;
-  /** Which names the fixes use: variables and flags (cli) or settings and commands (editor). */
-  surface: Surface;
-}
+export { humanWait, quotaOf, type DoctorInput, type DoctorOptions, type TimedCheck };
 
-export type TimedCheck = 'dns' | 'proxyConnect' | 'tls' | 'service' | 'key';
-
-export interface DoctorOptions {
-  signal?: AbortSignal;
-  /** Per-check time limits in ms (defaults in DEFAULT_TIMEOUTS). */
-  timeouts?: Partial<Record<TimedCheck, number>>;
-  /** The whole run's limit in ms (default TOTAL_LIMIT_MS); every check gets at most what is left. */
-  totalMs?: number;
-  /** This machine's clock (tests move it to check the skew finding). */
-  now?: () => number;
-}
 
 export const DEFAULT_TIMEOUTS: Record<TimedCheck, number> = { dns: 3000, proxyConnect: 4000, tls: 4000, service: 6000, key: 4000 };
 /** Under the issue's 15 s with room for rendering: the checks stop starting at this point. */
@@ -56,25 +37,6 @@ const KeylessLimitSchema = z.looseObject({
   retry_after_seconds: z.number().int().nonnegative().optional().catch(undefined),
 });
 
-interface Context {
-  input: DoctorInput;
-  opts: DoctorOptions;
-  redact: Redact;
-  surface: Surface;
-  deadline: number;
-  url?: URL;
-  proxy?: { url: URL; display: string; source: string; token?: string; strictSSL: boolean };
-  ca?: string[];
-  caBroken?: boolean;
-  tunnel?: import('node:net').Socket;
-  /** The first check that leaves the network checks without a path to the service. */
-  blocked?: string;
-  serviceDate?: { dateMs: number; localMs: number };
-  /** The `External-Request-Id` of the request the running check sent (its finding names it when it is a problem). */
-  requestId?: string;
-  /** Deprecations and service warnings the running check's request met. */
-  notices: DeprecationNotice[];
-}
 
 export async function diagnose(input: DoctorInput, opts: DoctorOptions = {}): Promise<DiagnosisReport> {
   const started = Date.now();
@@ -146,155 +108,11 @@ function budget(cx: Context, id: TimedCheck): number {
 
 /** One line of untrusted text, bounded, without secrets. */
 function clean(f: Finding, redact: Redact): Finding {
-  // eslint-disable-next-line no-control-regex
-  const line = (s: string) => redact(s).replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '').slice(0, 1000);
+  const line = (s: string) => withoutControls(redact(s), { lines: 'join', bidi: true, max: 1000 });
   return { ...f, found: line(f.found), ...(f.fix ? { fix: { ...f.fix, text: line(f.fix.text) } } : {}) };
 }
 
-type Result = Omit<Finding, 'check' | 'title'>;
-const ok = (found: string, fix?: Fix): Result => ({ status: 'ok', found, ...(fix ? { fix } : {}) });
-const problem = (found: string, fix: Fix): Result => ({ status: 'problem', found, fix });
-const skipped = (found: string): Result => ({ status: 'skipped', found });
 
-// ---- base URL ----
-
-function checkBaseUrl(cx: Context): Result {
-  const raw = cx.input.baseUrl.trim();
-  const where = NAMES.baseUrl[cx.surface];
-  let u: URL;
-  try {
-    u = parseBaseUrl(raw);
-  } catch (e) {
-    cx.blocked = 'the base URL is not usable';
-    const why = e instanceof Error ? e.message.replace(/^base URL /, '') : String(e);
-    return problem(`${JSON.stringify(withoutCredentials(raw).slice(0, 200))}: ${why}`,
-      fixNaming('baseUrl', cx.surface, `set ${where} to the service's address, e.g. https://api.firecrawl.dev`));
-  }
-  cx.url = u;
-  const host = u.hostname;
-  const detail = `${u.origin}${u.pathname === '/' ? '' : u.pathname} (${u.protocol.slice(0, -1)}, host ${host}${u.port ? `, port ${u.port}` : ''})`;
-  if (u.protocol === 'http:' && !isLoopbackHost(host) && cx.input.apiKey) {
-    if (cx.input.allowInsecureHttp) {
-      return ok(`${detail}; plain http to a host that is not loopback: the API key crosses the network readable by anyone on it (allowed by ${NAMES.insecure[cx.surface]})`,
-        fixNaming('baseUrl', cx.surface, `use an https:// address in ${where}`));
-    }
-    return problem(`${detail}; plain http to a host that is not loopback: the API key would cross the network in clear text, so it is not sent`,
-      fixNaming('baseUrl', cx.surface, `use an https:// address in ${where} (or, knowing the risk, ${NAMES.insecure[cx.surface]})`));
-  }
-  return ok(detail);
-}
-
-// ---- proxy: which one applies, and where it came from ----
-
-function checkProxy(cx: Context): Result {
-  if (!cx.url) return skipped('no usable base URL');
-  const netOpts = cx.input.network ?? {};
-  const env = netOpts.env ?? process.env;
-  const plan = resolveProxy(netOpts);
-  if (!plan) return ok(`none: ${cx.surface === 'editor' ? 'http.proxy is empty and ' : ''}HTTPS_PROXY / HTTP_PROXY are not set; connections go direct`);
-  const https = cx.url.protocol === 'https:';
-  const raw = https ? plan.httpsProxy : plan.httpProxy;
-  const source = plan.source === 'setting' ? 'http.proxy' : envName(env, https) ?? 'HTTPS_PROXY';
-  if (!raw) return ok(`none for http:// addresses (${source} applies to https:// only); connections go direct`);
-  const port = cx.url.port || (https ? '443' : '80');
-  const bypass = noProxyEntry(cx.url.hostname, port, plan.noProxy);
-  if (bypass !== undefined) {
-    const from = (netOpts.noProxy ?? []).some((h) => h.trim() === bypass) ? 'http.noProxy' : 'NO_PROXY';
-    return ok(`none for ${cx.url.host}: ${from} entry "${bypass}" sends it direct (the proxy ${proxyOrigin(raw)} from ${source} is not used)`);
-  }
-  const fixWhere = source === 'http.proxy' ? 'http.proxy' : source;
-  const settings = source === 'http.proxy' ? ['http.proxy'] : undefined;
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    cx.blocked = 'the proxy is not usable';
-    return problem(`${source} is not a URL (${JSON.stringify(withoutCredentials(raw).slice(0, 100))})`, { text: `give ${fixWhere} as http://host:port (or remove it if this network has no proxy)`, ...(settings ? { settings } : {}) });
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    cx.blocked = 'the proxy is not usable';
-    return problem(`${source} uses ${u.protocol.slice(0, -1)}, which this client does not speak (only http:// and https:// proxies)`, { text: `set ${fixWhere} to an http:// proxy`, ...(settings ? { settings } : {}) });
-  }
-  const token = netOpts.proxyAuthorization?.trim() || (u.username || u.password
-    ? `Basic ${Buffer.from(`${safeDecode(u.username)}:${safeDecode(u.password)}`).toString('base64')}` : undefined);
-  cx.proxy = { url: u, display: u.origin, source, ...(token ? { token } : {}), strictSSL: netOpts.proxyStrictSSL !== false };
-  const creds = u.username || u.password;
-  const found = `${u.origin} from ${source}${creds ? ' (with credentials in the URL, not shown)' : ''}${netOpts.proxyAuthorization ? ' with http.proxyAuthorization' : ''}`;
-  if (creds && source === 'http.proxy') {
-    // It works, but the password sits in settings.json in clear text (and travels with Settings Sync).
-    return problem(`${found}: the proxy password is stored in clear text in settings.json`,
-      { text: 'remove user:password from http.proxy and put the credentials in http.proxyAuthorization (e.g. "Basic " + base64 of user:password)', settings: ['http.proxy', 'http.proxyAuthorization'] });
-  }
-  return ok(found);
-}
-
-function envName(env: Record<string, string | undefined>, https: boolean): string | undefined {
-  const names = https ? ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
-  return names.find((n) => env[n]?.trim());
-}
-
-// ---- certificate authorities: the extra files are readable PEM ----
-
-function checkCa(cx: Context): Result {
-  const netOpts = cx.input.network ?? {};
-  const env = netOpts.env ?? process.env;
-  const files: Array<{ file: string; what: 'caFile' | 'env' }> = [];
-  const extra = env.NODE_EXTRA_CA_CERTS?.trim();
-  if (extra) files.push({ file: extra, what: 'env' });
-  if (netOpts.caFile?.trim()) files.push({ file: netOpts.caFile.trim(), what: 'caFile' });
-  const problems: string[] = [];
-  const good: string[] = [];
-  const usableFiles = new Set<'caFile' | 'env'>();
-  let broken: Fix | undefined;
-  for (const { file, what } of files) {
-    const name = what === 'env' ? 'NODE_EXTRA_CA_CERTS' : 'devIndex.network.caFile';
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      problems.push(`${name} names ${file}, which ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'error'})`}`);
-      broken ??= caFix(cx.surface, what, `point ${name} at the PEM file of the certificate authority you need, or clear it`);
-      continue;
-    }
-    const pems = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-    const names = pems.flatMap((p) => { try { return [certName(new X509Certificate(p).subject)]; } catch { return []; } });
-    if (!names.length) {
-      problems.push(`${name} names ${file}, which holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
-      broken ??= caFix(cx.surface, what, `export the certificate authority as PEM (Base-64 text, not DER) and point ${name} at that file`);
-      continue;
-    }
-    usableFiles.add(what);
-    good.push(`${name}: ${file} (${names.length <= 3 ? names.map((n) => `"${n}"`).join(', ') : `${names.length} certificates`})`);
-  }
-  // The list the transport would use, from the files that are usable.
-  const usable: NetworkOptions = {
-    ...netOpts,
-    caFile: usableFiles.has('caFile') ? netOpts.caFile : undefined,
-    env: { ...env, NODE_EXTRA_CA_CERTS: usableFiles.has('env') ? extra : undefined },
-  };
-  try {
-    cx.ca = certificateAuthorities(usable);
-  } catch {
-    cx.ca = undefined;
-  }
-  if (broken) {
-    cx.caBroken = true;
-    return problem(problems.join('; '), broken);
-  }
-  if (!good.length) return ok(`Node's bundled authorities and the system store; no extra file (${cx.surface === 'editor' ? 'devIndex.network.caFile, NODE_EXTRA_CA_CERTS' : 'NODE_EXTRA_CA_CERTS'}) is set`);
-  return ok(good.join('; '));
-}
-
-/** The CN of an X.509 subject (one `key=value` a line), else its O. */
-function certName(subject: string): string {
-  const lines = subject.split('\n');
-  return lines.find((l) => l.startsWith('CN='))?.slice(3) ?? lines.find((l) => l.startsWith('O='))?.slice(2) ?? 'unnamed';
-}
-
-function caFix(surface: Surface, what: 'caFile' | 'env', text: string): Fix {
-  return what === 'caFile' ? fixNaming('caFile', surface, text) : { text };
-}
 
 // ---- name resolution ----
 
@@ -560,30 +378,3 @@ function networkFix(cx: Context, e: ApiError): Fix {
   return fixNaming('baseUrl', cx.surface, `check ${NAMES.baseUrl[cx.surface]} and the network`);
 }
 
-/** The keyless quota left, when the service says it (RateLimit / X-RateLimit headers). */
-export function quotaOf(h: HttpResponse['headers']): string | undefined {
-  const remaining = headerValue(h, 'x-ratelimit-remaining') ?? headerValue(h, 'ratelimit-remaining');
-  const limit = headerValue(h, 'x-ratelimit-limit') ?? headerValue(h, 'ratelimit-limit');
-  const combined = headerValue(h, 'ratelimit');
-  const r = remaining ?? (combined ? /\br=(\d+)|remaining=(\d+)/.exec(combined)?.slice(1).find(Boolean) : undefined);
-  if (r === undefined || !/^\d{1,9}$/.test(r.trim())) return undefined;
-  return `${r.trim()}${limit && /^\d{1,9}$/.test(limit.trim()) ? ` of ${limit.trim()}` : ''}`;
-}
-
-export function humanWait(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 90) return `${s} s`;
-  const m = Math.round(s / 60);
-  if (m < 90) return `${m} min`;
-  const h = Math.floor(m / 60);
-  return `${h} h${m % 60 ? ` ${m % 60} min` : ''}`;
-}
-
-function printable(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
-}
-
-function safeDecode(s: string): string {
-  try { return decodeURIComponent(s); } catch { return s; }
-}

@@ -55,6 +55,7 @@ export function withoutCredentials(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, '$1***@');
 }
 
-function safeDecode(s: string): string {
+/** A percent-encoded URL part decoded, or as it is when it is not valid. */
+export function safeDecode(s: string): string {
   try { return decodeURIComponent(s); } catch { return s; }
 }

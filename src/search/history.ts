@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { SearchParams } from '../api/params';
 import { canonicalParams, describeScope, type ScopeDefaults } from './scope';
+import { durationWords } from '../words/duration';
 
 export interface HistoryEntry { params: SearchParams; at: number }
 
@@ -54,10 +55,8 @@ export function describeFilters(p: SearchParams, d?: ScopeDefaults): string {
 export function relativeTime(at: number, now = Date.now()): string {
   const s = Math.max(0, Math.round((now - at) / 1000));
   if (s < 45) return 'just now';
-  const min = Math.round(s / 60);
-  if (min < 60) return `${min} min ago`;
-  const hours = Math.round(min / 60);
-  if (hours < 24) return `${hours} h ago`;
+  const hours = Math.round(Math.round(s / 60) / 60);
+  if (hours < 24) return `${durationWords(now - at, { smallest: 'min', upTo: 60 })} ago`;
   const days = Math.round(hours / 24);
   if (days === 1) return 'yesterday';
   if (days < 30) return `${days} days ago`;

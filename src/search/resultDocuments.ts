@@ -1,6 +1,7 @@
 // Open as Markdown: a read-only virtual document per result, served by a content provider on the
 // extension's own scheme, so it is named after the result and never asks to be saved.
 import * as vscode from 'vscode';
+import { withoutControls } from '../words/controls';
 
 export const RESULT_SCHEME = 'devindex-result';
 /** The internal command the view's Open as Markdown runs (not in package.json: no palette entry). */
@@ -9,7 +10,7 @@ const MAX_KEPT = 50;
 
 /** A file-name-safe form of a result's title (the document's tab name). */
 export function documentName(title: string): string {
-  const name = title.replace(/[\\/:*?"<>|#%\p{Cc}]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
+  const name = withoutControls(title, { lines: 'join', replaceWith: ' ' }).replace(/[\\/:*?"<>|#%]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
   return name || 'Result';
 }
 

@@ -3,11 +3,10 @@
 // in plain words; errors that say what happened and how to fix the call. Bounded by a size budget
 // that shortens passages before it drops results, and says what it cut. No vscode import.
 import type { AgentJobRecord, AgentSnapshot, AgentTrace, PendingApproval, TraceEvent } from '../api/agent/agentSchemas';
-import { ApiError } from '../api/errors';
+import { failureOf } from '../api/failure';
+import { issuesText, modelWords } from '../words/failureWords';
 import { approvalWords, callWords, isWaiting, paidWords, skippedWords, termsName } from '../api/agent/runOutcome';
-import { untilWords } from '../api/waitWords';
 import { noticeWords, requestIdWords, type DeprecationNotice } from '../api/notices';
-import type { ParamIssue } from '../api/params';
 import { clean, scrubSecret } from './text';
 import { grouped } from '../api/grouped';
 
@@ -22,7 +21,7 @@ export function clampBudget(v: unknown): number {
   return typeof v === 'number' && Number.isInteger(v) && v >= MIN_MAX_CHARS && v <= MAX_MAX_CHARS ? v : DEFAULT_MAX_CHARS;
 }
 
-export { clean, scrubSecret };
+export { clean, issuesText, scrubSecret };
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -36,77 +35,18 @@ function shorten(text: string, cap: number): { text: string } {
 }
 export { searchAnswer, searchText } from './searchAnswer';
 
-/** Input problems found before anything was sent: every field, with its bound, and what to do. */
-export function issuesText(issues: readonly ParamIssue[], what = 'input'): string {
-  return [
-    `Invalid ${what}; nothing was sent. Fix these fields and call the tool again:`,
-    ...issues.map((i) => `- ${i.field}: ${clean(i.message)}`),
-  ].join('\n');
-}
-
-function keyAdvice(surface: Surface): string {
-  return surface === 'editor'
-    ? 'Ask the user to run "Developer Index: Set API Key" with a valid key (or "Developer Index: Clear API Key": search works without a key, at a lower rate limit). Do not ask the user to paste the key into the chat.'
-    : 'Set DEVINDEX_API_KEY in the MCP server\'s environment to a valid key (or unset it: search works without a key, at a lower rate limit), then restart the server. Never put the key in a tool call.';
-}
-
-function keylessWayOut(surface: Surface, signupUrl?: string): string {
-  const set = surface === 'editor'
-    ? 'ask the user to run "Developer Index: Set API Key". Do not ask the user to paste the key into the chat.'
-    : 'ask the user to set DEVINDEX_API_KEY in the MCP server\'s environment and restart it. Never put the key in a tool call.';
-  // The service's own sign-up link for this caller (checked: https, a plain host): the model hands it over as it is.
-  return signupUrl
-    ? `give the user this link, exactly as it is, to create an API key: ${signupUrl} . Then ${set}`
-    : set;
-}
-
 /** Deprecation notices and service warnings for a model to pass on (notices.ts computes them; this only words them). */
 export function noticesText(notices: readonly DeprecationNotice[], now = Date.now()): string {
   return notices.map((n) => `Service notice (tell the user; the answer above is complete): ${noticeWords(n, now)}${n.requestId ? ` (${requestIdWords(n.requestId)})` : ''}.`).join('\n');
 }
 
-function addressAdvice(surface: Surface): string {
-  return surface === 'editor' ? 'the setting devIndex.baseUrl' : 'DEVINDEX_BASE_URL';
-}
-
 /**
- * Any failure as text for a model: what happened, then what to do. Validation problems list every
- * field and bound; 401 says how the key is set (never the key); 429 and network failures say when
- * and whether to try again.
+ * Any failure as text for a model: what happened, then what to do (src/words/failureWords.ts, the
+ * model's table). Validation problems list every field and bound; 401 says how the key is set (never
+ * the key); 429 and network failures say when and whether to try again.
  */
 export function errorText(e: unknown, o: { surface: Surface; op: string; secret?: string }): string {
-  const text = errorTextRaw(e, o);
-  return scrubSecret(clean(text), o.secret);
-}
-
-function errorTextRaw(e: unknown, o: { surface: Surface; op: string }): string {
-  if (!(e instanceof ApiError)) {
-    return `${o.op} failed unexpectedly: ${e instanceof Error ? e.message : String(e)}. Try again once; if it fails again, tell the user.`;
-  }
-  if (e.kind === 'validation' && e.issues?.length) return issuesText(e.issues);
-  if (e.kind === 'aborted') return `${o.op} was cancelled before it finished; nothing more was done.`;
-  if (e.kind === 'timeout' || e.kind === 'network') {
-    return `${o.op} failed: the service could not be reached (${e.message}). What to do: try again in a moment; if it keeps failing, ask the user to check the network and ${addressAdvice(o.surface)}.`;
-  }
-  if (e.kind === 'keyless-quota') {
-    return `${o.op} was refused: ${e.message}. What to do: do not retry until then. The user can add an API key to keep searching now: ${keylessWayOut(o.surface, e.signupUrl)}`;
-  }
-  if (e.kind === 'keyless-refused') {
-    return `${o.op} was refused: ${e.message}. What to do: do not retry; the user can add an API key, which works from any network: ${keylessWayOut(o.surface, e.signupUrl)}`;
-  }
-  if (e.kind === 'retry-after-too-long' || e.status === 429) {
-    const wait = e.retryAfterMs === undefined ? ''
-      : e.resetAt !== undefined && e.retryAfterMs > 90_000 ? ` The service asks to wait until ${untilWords(e.resetAt, Date.now())}.`
-        : ` The service asks to wait ${Math.ceil(e.retryAfterMs / 1000)} s.`;
-    return `${o.op} was refused: rate limited (HTTP 429, ${e.error ?? 'Rate limit exceeded'}).${wait} What to do: wait before calling again${wait ? ' for at least that long' : ' (a minute)'}, and make fewer calls; an API key raises the limit. Do not retry at once.`;
-  }
-  if (e.status === 401) {
-    return `${o.op} was refused: the service did not accept the API key (HTTP 401 ${e.error ?? 'Unauthorized'}). What to do: ${keyAdvice(o.surface)}`;
-  }
-  if (e.status === 400 && Array.isArray(e.details) && e.details.length) {
-    return `${o.op} was rejected as invalid by the service: ${e.message} Fix the named fields and call again.`;
-  }
-  return `${o.op} failed: ${e.message}`;
+  return modelWords(failureOf(e), { host: o.surface, op: o.op, secret: o.secret });
 }
 
 function eventWords(e: TraceEvent): string | undefined {

@@ -290,9 +290,6 @@ async function start(input: Record<string, unknown>, deps: ToolDeps, signal?: Ab
     if (!id) return { isError: true, text: `${op} did not happen: the job was not submitted (the API key may be missing, or the user dismissed the request). Nothing was billed.` };
     return { isError: false, text: jobStartedText(id, request.maxCredits, { surface: deps.surface }) };
   } catch (e) {
-    if (e instanceof Error && (e as { jobMayExist?: boolean }).jobMayExist) {
-      return { isError: true, text: `${errorText(e, { surface: deps.surface, op })}\nDo not start it again right away: the job may exist and be billed.` };
-    }
     return { isError: true, text: errorText(e, { surface: deps.surface, op }) };
   }
 }

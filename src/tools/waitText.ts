@@ -3,7 +3,7 @@
 // run ended, waits for the user's approval, or is still running at the timeout). Pure; no vscode import.
 import type { TraceEvent } from '../api/agent/agentSchemas';
 import type { RunFacts } from '../api/agent/runEngine';
-import { approvalWords, jobState, type JobState } from '../api/agent/runOutcome';
+import { approvalWords, endClause, jobState } from '../api/agent/runOutcome';
 import { clean } from './text';
 
 function clip(s: string, max = 160): string {
@@ -33,14 +33,6 @@ export function progressLine(e: TraceEvent): string | undefined {
   }
 }
 
-const END_WORDS: Partial<Record<JobState, string>> = {
-  completed: 'it completed',
-  credit_limit_reached: 'it stopped at its credit ceiling (not billed; what it gathered is below as partial data, if any)',
-  cancelled: 'it was cancelled',
-  refused: 'the agent declined it (not billed; rephrase the prompt to try again)',
-  failed: 'it failed (not billed; starting it again may succeed)',
-};
-
 /** The first line of a wait's answer. */
 export function waitHeadline(jobId: string, facts: RunFacts, o: { timedOut: boolean; waiting?: boolean; seconds: number; latest?: string }): string {
   if (o.waiting && facts.pendingApproval) {
@@ -51,5 +43,5 @@ export function waitHeadline(jobId: string, facts: RunFacts, o: { timedOut: bool
     return `Agent job ${jobId} is still running after ${o.seconds} s; the wait ended and the job goes on.${latest} Call devIndex_waitForAgentJob again to keep waiting.`;
   }
   const state = jobState({ ...facts, prompt: '' });
-  return `Agent job ${jobId} ended: ${END_WORDS[state] ?? `status ${clip(facts.status, 40)}`}.`;
+  return `Agent job ${jobId} ended: ${endClause(state) ?? `status ${clip(facts.status, 40)}`}.`;
 }

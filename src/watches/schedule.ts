@@ -3,6 +3,7 @@
 // limits (a rate limit, the keyless daily quota) pauses every watch until the limit resets, a failure of
 // the network (offline) pauses them with a growing wait. vscode-free.
 import { WATCH_INTERVAL_MS, type Watch } from '../deps/watch';
+import { failureOf } from '../api/failure';
 
 /** Offline: the first wait, doubled per failure up to the last. */
 export const OFFLINE_FIRST_MS = 5 * 60_000;
@@ -27,30 +28,29 @@ export function nextDueAt(watches: readonly Watch[], now: number, pausedUntil = 
   return Math.max(at, now, pausedUntil);
 }
 
-interface ErrorLike { kind?: unknown; status?: unknown; retryAfterMs?: unknown; resetAt?: unknown }
-
 /**
  * What a failed search means for the watcher: `pause` every watch until `until` (offline, a rate limit, the
  * keyless quota, a refused key: trying the next watch would fail the same way), or `skip` this watch until
  * its next turn (the service refused this search). `offlineRuns`: consecutive offline failures so far.
  */
 export function afterFailure(e: unknown, now: number, offlineRuns: number): { action: 'pause'; until: number; why: 'offline' | 'rate-limit' | 'keyless-quota' | 'key' } | { action: 'skip' } {
-  const err = (e && typeof e === 'object' ? e : {}) as ErrorLike;
-  const resetAt = typeof err.resetAt === 'number' && Number.isFinite(err.resetAt) && err.resetAt > now ? err.resetAt : undefined;
-  switch (err.kind) {
+  const f = failureOf(e, now);
+  const resetAt = f.untilFrom === 'reset' && f.until! > now ? f.until : undefined;
+  switch (f.reason) {
     case 'network': case 'timeout':
       return { action: 'pause', until: now + Math.min(OFFLINE_MAX_MS, OFFLINE_FIRST_MS * 2 ** Math.max(0, offlineRuns)), why: 'offline' };
     case 'keyless-quota':
       return { action: 'pause', until: resetAt ?? now + WATCH_INTERVAL_MS, why: 'keyless-quota' };
-    case 'keyless-refused': case 'invalid-key':
+    case 'keyless-refused': case 'invalid-key': case 'auth':
       return { action: 'pause', until: now + WATCH_INTERVAL_MS, why: 'key' };
-    case 'retry-after-too-long':
-      return { action: 'pause', until: resetAt ?? now + (typeof err.retryAfterMs === 'number' ? err.retryAfterMs : RATE_LIMIT_MS), why: 'rate-limit' };
-    case 'http':
-      if (err.status === 429) return { action: 'pause', until: resetAt ?? now + Math.max(RATE_LIMIT_MS, typeof err.retryAfterMs === 'number' ? err.retryAfterMs : 0), why: 'rate-limit' };
-      if (err.status === 401) return { action: 'pause', until: now + WATCH_INTERVAL_MS, why: 'key' };
-      if (typeof err.status === 'number' && err.status >= 500) return { action: 'pause', until: now + RATE_LIMIT_MS, why: 'offline' };
-      return { action: 'skip' };
+    case 'rate-limit':
+      // A wait beyond the client's own ceiling says how long; a 429 it gave up on waits at least RATE_LIMIT_MS.
+      return f.kind === 'retry-after-too-long'
+        ? { action: 'pause', until: resetAt ?? now + (f.retryAfterMs ?? RATE_LIMIT_MS), why: 'rate-limit' }
+        : { action: 'pause', until: resetAt ?? now + Math.max(RATE_LIMIT_MS, f.retryAfterMs ?? 0), why: 'rate-limit' };
+    case 'service':
+      // The service failing (5xx) is waited out like an outage; a 408 is this search's own.
+      return f.status !== undefined && f.status >= 500 ? { action: 'pause', until: now + RATE_LIMIT_MS, why: 'offline' } : { action: 'skip' };
     default:
       return { action: 'skip' };
   }

@@ -3,6 +3,7 @@
 // injected backend, and a driver that follows a single run with an injected clock (the CLI's
 // `agent start --wait`). The editor's poller runs the same step for many jobs on one timer.
 // No vscode, no zod at runtime, no timers of its own.
+import { failureOf } from '../failure';
 import { isPermanentReason, isTerminalStatus, reasonOf } from './agentConstants';
 import type { AgentJobRecord, AgentSuggestion, AgentTrace, ExchangeSummary, PendingApproval, TraceEvent } from './agentSchemas';
 import { isWaiting } from './approval';
@@ -318,16 +319,11 @@ export async function pollRun(jobId: string, facts: RunFacts, run: RunState, bac
     const reason = reasonOf(e);
     observation = reason === 'not-found' ? { kind: 'not-found' }
       : reason !== undefined && isPermanentReason(reason) ? { kind: 'fatal' }
-        : { kind: 'error', retryAfterMs: retryAfterOf(e) };
+        : { kind: 'error', retryAfterMs: failureOf(e).retryAfterMs };
   }
   // Without a trace there are no late events to wait for.
   run.schedule = observe(run.schedule, observation, o.now(), facts.trace.unavailable ? { ...timing, graceMs: 0 } : timing);
   return { observation, changed, added, finalRecord, error };
-}
-
-function retryAfterOf(e: unknown): number | undefined {
-  const v = e !== null && typeof e === 'object' ? (e as { retryAfterMs?: unknown }).retryAfterMs : undefined;
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
 export interface FollowClock {

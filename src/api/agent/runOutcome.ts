@@ -117,6 +117,31 @@ export interface EndWordsOptions {
   raiseCeiling?: string;
 }
 
+/**
+ * The end-of-run vocabulary, said once for every surface: what happened to a run that ended, whether
+ * it is billed, and the next step. `endMessage` (the editor's notification, the CLI's last line) makes
+ * sentences of it, `endClause` (a model's wait) clauses.
+ */
+const END_OF_RUN = {
+  completed: { did: 'completed' },
+  credit_limit_reached: { did: 'stopped at its credit ceiling', next: 'start it again with a higher ceiling' },
+  cancelled: { did: 'was cancelled', billed: 'Cancelled runs are not billed.' },
+  refused: { did: 'declined', next: 'rephrase the prompt and start it again' },
+  failed: { did: 'failed with an internal error', next: 'starting it again may succeed' },
+} as const;
+const NOT_BILLED = 'not billed';
+
+/** How a run ended, as a clause for a model that waited for it: "it completed", "the agent declined it (not billed; …)". */
+export function endClause(state: JobState): string | undefined {
+  switch (state) {
+    case 'completed': case 'cancelled': return `it ${END_OF_RUN[state].did}`;
+    case 'credit_limit_reached': return `it ${END_OF_RUN[state].did} (${NOT_BILLED}; what it gathered is below as partial data, if any)`;
+    case 'refused': return `the agent ${END_OF_RUN[state].did} it (${NOT_BILLED}; ${END_OF_RUN[state].next})`;
+    case 'failed': return `it ${END_OF_RUN[state].did} (${NOT_BILLED}; ${END_OF_RUN[state].next})`;
+    default: return undefined;
+  }
+}
+
 /** The sentence said once when a run ends, in plain words and with the next step. */
 export function endMessage(job: RunView, state: JobState = jobState(job), o: EndWordsOptions = {}): EndMessage | undefined {
   const name = `"${shortLabel(job.prompt, 40)}"`;
@@ -126,23 +151,23 @@ export function endMessage(job: RunView, state: JobState = jobState(job), o: End
       const paid = paidWords(job.exchange);
       const skipped = (job.exchange?.skippedProviders ?? []).map((p) => p.name ?? p.provider ?? 'a provider');
       const skip = skipped.length ? ` It skipped ${skipped.join(', ')}: ${skipped.length === 1 ? 'its' : 'their'} data terms are not accepted.` : '';
-      return { severity: 'info', text: `Agent job ${name} completed${job.creditsUsed !== undefined ? ` using ${job.creditsUsed} credits` : ''}${paid ? ` (${paid})` : ''}.${skip}` };
+      return { severity: 'info', text: `Agent job ${name} ${END_OF_RUN.completed.did}${job.creditsUsed !== undefined ? ` using ${job.creditsUsed} credits` : ''}${paid ? ` (${paid})` : ''}.${skip}` };
     }
     case 'credit_limit_reached': {
-      const raise = o.raiseCeiling ?? 'start it again with a higher ceiling';
+      const raise = o.raiseCeiling ?? END_OF_RUN.credit_limit_reached.next;
       const ceiling = job.maxCredits !== undefined ? `its credit ceiling of ${job.maxCredits} credits` : 'its credit ceiling';
       const partial = hasPartialResult(job) ? ', keeping what it gathered as a partial result' : '';
-      return { severity: 'warning', text: `Agent job ${name} stopped at ${ceiling} and is not billed${partial}; to let it go further, ${raise}.` };
+      return { severity: 'warning', text: `Agent job ${name} stopped at ${ceiling} and is ${NOT_BILLED}${partial}; to let it go further, ${raise}.` };
     }
     case 'cancelled': {
       const spent = job.creditsUsed !== undefined && job.creditsUsed > 0
-        ? ` It used ${job.creditsUsed} credits before it stopped.` : ' Cancelled runs are not billed.';
-      return { severity: 'info', text: `Agent job ${name} was cancelled.${spent}` };
+        ? ` It used ${job.creditsUsed} credits before it stopped.` : ` ${END_OF_RUN.cancelled.billed}`;
+      return { severity: 'info', text: `Agent job ${name} ${END_OF_RUN.cancelled.did}.${spent}` };
     }
     case 'refused':
-      return { severity: 'warning', text: `The agent declined job ${name} and it is not billed; rephrase the prompt and start it again.`, ...detail };
+      return { severity: 'warning', text: `The agent ${END_OF_RUN.refused.did} job ${name} and it is ${NOT_BILLED}; ${END_OF_RUN.refused.next}.`, ...detail };
     case 'failed':
-      return { severity: 'error', text: `Agent job ${name} failed with an internal error and is not billed; starting it again may succeed.`, ...detail };
+      return { severity: 'error', text: `Agent job ${name} ${END_OF_RUN.failed.did} and is ${NOT_BILLED}; ${END_OF_RUN.failed.next}.`, ...detail };
     case 'not_found':
       return { severity: 'warning', text: `Agent job ${name} was not found on the service: it may have expired or belong to another team.` };
     case 'expired': {

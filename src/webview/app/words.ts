@@ -2,6 +2,7 @@
 // The CLI keeps them; the view says the same thing with the form's labels, in plain words. Pure.
 import type { ViewError, ViewIssue } from '../protocol';
 import { FIELD_LABELS } from './form';
+import { durationWords } from '../../words/duration';
 
 function quoted(message: string): string | undefined {
   return /got (".*")\s*(\(|$)/.exec(message)?.[1] ?? /got (".*")$/.exec(message)?.[1];
@@ -46,11 +47,7 @@ export function plainIssue(i: ViewIssue): ViewIssue {
 
 /** A countdown to a reset, by the minute: "12 h 59 min", "13 h", "45 min", "1 min" (never 0 before the reset). */
 export function countdownWords(ms: number): string {
-  const total = Math.max(1, Math.ceil(ms / 60_000));
-  const h = Math.floor(total / 60);
-  const m = total % 60;
-  if (h === 0) return `${m} min`;
-  return m === 0 ? `${h} h` : `${h} h ${m} min`;
+  return durationWords(ms, { smallest: 'min', round: 'up', upTo: 60, largest: 'h' });
 }
 
 /** The keyless line while the daily keyless quota is used up (state first): "Keyless searches used up · resets in 12 h 59 min". */
