@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { features } from '../lazy';
 import { AGENT_SCHEME } from './agentDocuments';
 import { DisposableStore } from './disposables';
+import { globalStateRecords } from '../storage/globalStateRecords';
 import type { JobStorage } from './jobModel';
 import { storedJobs } from './jobRepository';
 import type { AgentCommandId, AgentsDeps, AgentsFeature } from './index';
@@ -52,7 +53,7 @@ export function registerAgents(context: { subscriptions: vscode.Disposable[]; gl
   const load = (): AgentsFeature => {
     if (feature) return feature;
     const c = features();
-    const f = feature = c.createAgentsFeature(context.globalState, deps, reveal);
+    const f = feature = c.createAgentsFeature(globalStateRecords(context.globalState), deps, reveal);
     owned.register(f);
     owned.register(f.tree.onDidChangeTreeData((e) => changed.fire(e)));
     owned.register(c.notifyEnds(f, reveal));
