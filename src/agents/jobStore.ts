@@ -90,6 +90,13 @@ export class JobStore {
     if (structural && !this.disposed) this.changeEmitter.fire(undefined);
   }
 
+  /** Dispatches an event that adds a job; returns it (as built, should another window have removed it meanwhile). */
+  private added(id: string, e: JobEvent): AgentJob {
+    const r = reduceJobs(this.jobsById, e);
+    if (this.apply(r) && !this.disposed) this.changeEmitter.fire(undefined);
+    return this.jobsById.get(id) ?? r.jobs.get(id)!;
+  }
+
   /** Returns whether jobs came or went (the caller tells the tree once). */
   private apply({ jobs, effects }: Reduced, rearm = false): boolean {
     this.adopt(jobs);
@@ -235,10 +242,10 @@ export class JobStore {
     const said = decision === 'approve'
       ? pending.kind === 'terms' ? 'Agreed to the terms.' : 'Approved.'
       : 'Declined.';
-    this.dispatch({ type: 'turn', said, threadId, res, now: this.timers.now() });
+    const turn = this.added(res.id, { type: 'turn', said, threadId, res, now: this.timers.now() });
     // The answered turn handed over to the next one: its record says how it ended (the service's word, read now).
     this.follower.pollSoon(id);
-    return this.require(res.id);
+    return turn;
   }
 
   /**
@@ -246,8 +253,7 @@ export class JobStore {
    * soon when known, otherwise added as a job from the service.
    */
   track(id: string, known: { prompt?: string; threadId?: string } = {}): AgentJob {
-    this.dispatch({ type: 'tracked', id, ...known, now: this.timers.now() });
-    return this.require(id);
+    return this.added(id, { type: 'tracked', id, ...known, now: this.timers.now() });
   }
 
   async cancel(id: string): Promise<CancelResult> {
