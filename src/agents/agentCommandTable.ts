@@ -45,6 +45,8 @@ type Table = (typeof AGENT_COMMANDS)[number];
 export type AgentCommandKey = Table['key'];
 export type AgentCommandId = Table['id'];
 export const AGENT_COMMAND_IDS: readonly AgentCommandId[] = AGENT_COMMANDS.map((c) => c.id);
+/** A command's id by its key (tree rows that run a command on click). */
+export const AGENT_COMMAND = Object.fromEntries(AGENT_COMMANDS.map((c) => [c.key, c.id])) as { [C in Table as C['key']]: C['id'] };
 
 /** Handlers by key, as a map by command id (what the editor registers). */
 export type ById<H extends Record<AgentCommandKey, unknown>> = { [C in Table as C['id']]: H[C['key']] };
