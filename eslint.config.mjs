@@ -43,7 +43,7 @@ export default tseslint.config(
       'src/agents/agentBackend.ts', 'src/agents/agentDocuments.ts', 'src/agents/agentWords.ts', 'src/agents/disposables.ts',
       'src/agents/emitter.ts', 'src/agents/eventSummary.ts', 'src/agents/jobFollower.ts', 'src/agents/jobModel.ts', 'src/agents/jobPoller.ts', 'src/agents/jobRepository.ts', 'src/agents/jobState.ts',
       'src/agents/jobStore.ts', 'src/agents/limiter.ts', 'src/agents/startJobInput.ts', 'src/agents/jobEvents.ts', 'src/agents/jobStoreOptions.ts',
-      'src/agents/newJobSaves.ts', 'src/agents/agentCommandTable.ts',
+      'src/agents/newJobSaves.ts', 'src/agents/agentCommandTable.ts', 'src/agents/agentCommandIds.ts',
     ],
     rules: noVscode,
   },

@@ -20,7 +20,7 @@ import * as vscode from 'vscode';
 import type { AgentClient } from '../api/agent/agentClient';
 import type { AgentBackend } from './agentBackend';
 import { AgentContentProvider } from './agentContentProvider';
-import { byId, type ById } from './agentCommandTable';
+import { byId, type ById } from './agentCommandIds';
 import {
   type AgentCommandContext, answerApproval, askFollowUp, cancelJob, copyJobId, openAnswer, openResult, openSnapshot, openTrace, refreshJobs, removeJob,
   startAgain, startJob, type StartJobArgs,
@@ -69,7 +69,7 @@ export interface AgentsDeps {
 /** The status read while the trace is quiet: how soon a run that waits for an approval shows as waiting. */
 export const EDITOR_STATUS_EVERY_MS = 15_000;
 
-export type { AgentCommandId } from './agentCommandTable';
+export type { AgentCommandId } from './agentCommandIds';
 
 /** The handlers by the command table's keys (agentCommandTable.ts); `commands` has them by command id. */
 export interface AgentHandlers {

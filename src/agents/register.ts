@@ -9,7 +9,7 @@ import { DisposableStore } from './disposables';
 import { globalStateRecords } from '../storage/globalStateRecords';
 import type { JobStorage } from './jobModel';
 import { storedJobs } from './jobRepository';
-import { AGENT_COMMAND_IDS, type AgentCommandId, JOBS_VIEW } from './agentCommandTable';
+import { AGENT_COMMAND_IDS, type AgentCommandId, JOBS_VIEW } from './agentCommandIds';
 import type { AgentsDeps, AgentsFeature } from './index';
 import type { TreeNode } from './jobsTreeProvider';
 
