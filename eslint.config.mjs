@@ -44,10 +44,13 @@ export default tseslint.config(
     files: [
       'src/agents/agentBackend.ts', 'src/agents/agentDocuments.ts', 'src/agents/agentWords.ts', 'src/agents/disposables.ts',
       'src/agents/emitter.ts', 'src/agents/eventSummary.ts', 'src/agents/jobFollower.ts', 'src/agents/jobModel.ts', 'src/agents/jobPoller.ts', 'src/agents/jobRepository.ts', 'src/agents/jobState.ts',
-      'src/agents/jobStore.ts', 'src/agents/limiter.ts', 'src/agents/startJobInput.ts',
+      'src/agents/jobStore.ts', 'src/agents/limiter.ts', 'src/agents/startJobInput.ts', 'src/agents/jobEvents.ts', 'src/agents/jobStoreOptions.ts',
+      'src/agents/newJobSaves.ts', 'src/agents/agentCommandTable.ts', 'src/agents/agentCommandIds.ts',
     ],
     rules: noVscode,
   },
+  // Records shared across windows (issue 32 §4): the write queue and the merge, without the editor.
+  { files: ['src/storage/sharedRecords.ts', 'src/storage/sharedCollection.ts'], rules: noVscode },
   // The tools' text and operations are shared with the CLI's MCP server.
   { files: ['src/tools/{definitions,limits,modelText,names,toolOps}.ts', 'src/cli/mcp*.ts'], rules: noVscode },
   // Dependency resolution, noise removal and frame mapping (issue 14) are editor-free.

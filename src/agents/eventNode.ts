@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { eventKey } from '../api/agent/agentTrace';
 import type { TraceEvent } from './agentBackend';
+import { agentCommandId } from './agentCommandIds';
 import { eventAccessibleLabel, eventRow, type SnapshotRef } from './eventSummary';
 import { themeIcon } from './jobNode';
 
@@ -24,7 +25,7 @@ export class EventNode extends vscode.TreeItem {
     this.tooltip = md;
     this.accessibilityInformation = { label: eventAccessibleLabel(event, finished) };
     if (s.snapshot) {
-      this.command = { command: 'devIndex.agent.openSnapshot', title: 'Open Snapshot', arguments: [this] };
+      this.command = { command: agentCommandId('openSnapshot'), title: 'Open Snapshot', arguments: [this] };
     }
   }
 }

@@ -20,10 +20,12 @@ import * as vscode from 'vscode';
 import type { AgentClient } from '../api/agent/agentClient';
 import type { AgentBackend } from './agentBackend';
 import { AgentContentProvider } from './agentContentProvider';
+import { byId, type ById } from './agentCommandIds';
 import {
-  type AgentCommandContext, answerApproval, askFollowUp, cancelJob, type ApproveInput, copyJobId, type FollowUpInput, openAnswer, openResult, openSnapshot,
-  openTrace, type PickJobInput, refreshJobs, removeJob, startAgain, startJob, type StartJobArgs,
+  type AgentCommandContext, answerApproval, askFollowUp, cancelJob, copyJobId, openAnswer, openResult, openSnapshot, openTrace, refreshJobs, removeJob,
+  startAgain, startJob, type StartJobArgs,
 } from './agentCommands';
+import type { ApproveInput, FollowUpInput, PickJobInput } from './agentInputs';
 import { DisposableStore } from './disposables';
 import type { EventNode } from './eventNode';
 import type { JobStorage } from './jobModel';
@@ -67,39 +69,33 @@ export interface AgentsDeps {
 /** The status read while the trace is quiet: how soon a run that waits for an approval shows as waiting. */
 export const EDITOR_STATUS_EVERY_MS = 15_000;
 
-export type AgentCommandId =
-  | 'devIndex.agent.start' | 'devIndex.agent.cancel' | 'devIndex.agent.refresh' | 'devIndex.agent.openResult'
-  | 'devIndex.agent.openPartialResult' | 'devIndex.agent.startAgain'
-  | 'devIndex.agent.openSnapshot' | 'devIndex.agent.openTrace' | 'devIndex.agent.copyJobId' | 'devIndex.agent.remove'
-  | 'devIndex.agent.followUp' | 'devIndex.agent.openAnswer' | 'devIndex.agent.approve' | 'devIndex.agent.decline';
+export type { AgentCommandId } from './agentCommandIds';
 
-/**
- * Command id → handler. `start` also accepts `{ prompt, urls?, maxCredits?, model?, effort?, schema? }`
- * and resolves with the job id without any prompt (other features start jobs through it).
- */
-export type AgentCommands = Record<AgentCommandId, (...args: never[]) => Promise<unknown>>;
+/** The handlers by the command table's keys (agentCommandTable.ts); `commands` has them by command id. */
+export interface AgentHandlers {
+  /** Also accepts `{ prompt, urls?, maxCredits?, model?, effort?, schema? }` and resolves with the job id without any prompt (other features start jobs through it). */
+  start: (args?: StartJobArgs) => Promise<string | undefined>;
+  cancel: (target?: string | { jobId: string }) => Promise<void>;
+  refresh: () => Promise<void>;
+  openResult: (target?: string | { jobId: string }) => Promise<void>;
+  openPartialResult: (target?: string | { jobId: string }) => Promise<void>;
+  startAgain: (target?: string | { jobId: string }) => Promise<string | undefined>;
+  openSnapshot: (target?: EventNode | { jobId: string; snapshotId: string; kind?: string }) => Promise<void>;
+  openTrace: (target?: string | { jobId: string }) => Promise<void>;
+  copyJobId: (target?: string | { jobId: string }) => Promise<void>;
+  remove: (target?: string | { jobId: string }) => Promise<void>;
+  /** Resolves with the new turn's job id (undefined when nothing was sent). */
+  followUp: (target?: string | { jobId: string }) => Promise<string | undefined>;
+  openAnswer: (target?: string | { jobId: string }) => Promise<void>;
+  approve: (target?: string | { jobId: string }) => Promise<void>;
+  decline: (target?: string | { jobId: string }) => Promise<void>;
+}
 
 export interface AgentsFeature extends vscode.Disposable {
   store: JobStore;
   tree: JobsTreeProvider;
   content: AgentContentProvider;
-  commands: {
-    'devIndex.agent.start': (args?: StartJobArgs) => Promise<string | undefined>;
-    'devIndex.agent.cancel': (target?: string | { jobId: string }) => Promise<void>;
-    'devIndex.agent.refresh': () => Promise<void>;
-    'devIndex.agent.openResult': (target?: string | { jobId: string }) => Promise<void>;
-    'devIndex.agent.openPartialResult': (target?: string | { jobId: string }) => Promise<void>;
-    'devIndex.agent.startAgain': (target?: string | { jobId: string }) => Promise<string | undefined>;
-    'devIndex.agent.openSnapshot': (target?: EventNode | { jobId: string; snapshotId: string; kind?: string }) => Promise<void>;
-    'devIndex.agent.openTrace': (target?: string | { jobId: string }) => Promise<void>;
-    'devIndex.agent.copyJobId': (target?: string | { jobId: string }) => Promise<void>;
-    'devIndex.agent.remove': (target?: string | { jobId: string }) => Promise<void>;
-    /** Resolves with the new turn's job id (undefined when nothing was sent). */
-    'devIndex.agent.followUp': (target?: string | { jobId: string }) => Promise<string | undefined>;
-    'devIndex.agent.openAnswer': (target?: string | { jobId: string }) => Promise<void>;
-    'devIndex.agent.approve': (target?: string | { jobId: string }) => Promise<void>;
-    'devIndex.agent.decline': (target?: string | { jobId: string }) => Promise<void>;
-  };
+  commands: ById<AgentHandlers>;
   /** Re-read the job list and resume jobs stopped by a rejected key. */
   onKeyChanged(): void;
 }
@@ -136,22 +132,22 @@ export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, revea
     store, reveal, defaultMaxCredits: deps.defaultMaxCredits, extraModels, hasKey: deps.hasKey, draft: emptyDraft(), ask: deps.ui?.ask, pick: deps.ui?.pick,
     followUp: deps.ui?.followUp, approve: deps.ui?.approve, show: deps.ui?.show, followUps: new Map(),
   };
-  const commands: AgentsFeature['commands'] = {
-    'devIndex.agent.start': (args) => startJob(cmd, args),
-    'devIndex.agent.cancel': (t) => cancelJob(cmd, t),
-    'devIndex.agent.refresh': () => refreshJobs(cmd),
-    'devIndex.agent.openResult': (t) => openResult(cmd, t),
-    'devIndex.agent.openPartialResult': (t) => openResult(cmd, t, 'partial'),
-    'devIndex.agent.startAgain': (t) => startAgain(cmd, t),
-    'devIndex.agent.openSnapshot': (t) => openSnapshot(cmd, t),
-    'devIndex.agent.openTrace': (t) => openTrace(cmd, t),
-    'devIndex.agent.copyJobId': (t) => copyJobId(cmd, t),
-    'devIndex.agent.remove': (t) => removeJob(cmd, t),
-    'devIndex.agent.followUp': (t) => askFollowUp(cmd, t),
-    'devIndex.agent.openAnswer': (t) => openAnswer(cmd, t),
-    'devIndex.agent.approve': (t) => answerApproval(cmd, t, 'approve'),
-    'devIndex.agent.decline': (t) => answerApproval(cmd, t, 'decline'),
-  };
+  const commands = byId<AgentHandlers>({
+    start: (args) => startJob(cmd, args),
+    cancel: (t) => cancelJob(cmd, t),
+    refresh: () => refreshJobs(cmd),
+    openResult: (t) => openResult(cmd, t),
+    openPartialResult: (t) => openResult(cmd, t, 'partial'),
+    startAgain: (t) => startAgain(cmd, t),
+    openSnapshot: (t) => openSnapshot(cmd, t),
+    openTrace: (t) => openTrace(cmd, t),
+    copyJobId: (t) => copyJobId(cmd, t),
+    remove: (t) => removeJob(cmd, t),
+    followUp: (t) => askFollowUp(cmd, t),
+    openAnswer: (t) => openAnswer(cmd, t),
+    approve: (t) => answerApproval(cmd, t, 'approve'),
+    decline: (t) => answerApproval(cmd, t, 'decline'),
+  });
   return {
     store, tree, content, commands,
     onKeyChanged: () => {

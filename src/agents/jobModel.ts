@@ -4,6 +4,7 @@
 import { isTerminalStatus } from '../api/agent/agentConstants';
 import type { RunFacts, TraceProgress } from '../api/agent/runEngine';
 import { isWaiting } from '../api/agent/runOutcome';
+import type { RecordStorage } from '../storage/sharedRecords';
 
 export type { TraceProgress };
 
@@ -27,12 +28,8 @@ export interface AgentJob extends RunFacts {
   notified?: boolean;
 }
 
-export interface JobStorage {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): PromiseLike<void>;
-  /** Every key (globalState has it): how a window finds the records other windows wrote. */
-  keys(): readonly string[];
-}
+/** Where jobs are kept: the shared records' storage (globalState in the editor, a Map in tests). */
+export type JobStorage = RecordStorage;
 
 /** The format-1 list of every job under one key (read once and moved into one record per job). */
 export const STORAGE_KEY = 'devIndex.agent.jobs';

@@ -1,70 +1,34 @@
-// The agent job store: the facade the tree and the commands use. It holds the jobs in memory and puts
-// the parts together: the repository (jobRepository.ts: one record per job, safe with many windows),
-// the follower (jobFollower.ts: the run state of each job, the poller's one timer, the request limit,
-// what each answer does to a job) and the service's job list. Nothing starts before resume().
+// The agent job store: the shell around the jobs' functional core (jobEvents.ts). Each event (a submission, a
+// trace or status read, a list entry, other windows' writes, a removal) goes through the reducer; the store
+// applies the result and carries out its effects with the repository (jobRepository.ts: one record per job,
+// safe with many windows), the follower (jobFollower.ts: the run state of each job, the poller's one timer,
+// the request limit) and the tree's change event. Nothing starts before resume().
 // vscode-free: the tree subscribes to `onDidChangeJob`, tests drive it with a fake clock.
-import { DEFAULT_POLL_TIMING, type PollTiming } from '../api/agent/pollSchedule';
-import type { AgentBackend, AgentListEntry, AgentSnapshotResponse, AgentSubmitParams, AgentTraceResponse, TraceEvent } from './agentBackend';
+import { DEFAULT_POLL_TIMING } from '../api/agent/pollSchedule';
+import type { AgentSnapshotResponse, AgentSubmitParams, AgentTraceResponse, TraceEvent } from './agentBackend';
 import { errorReason } from './agentWords';
 import { Emitter, type Event } from './emitter';
 import { JobFollower, type ResultView, type TraceLoad } from './jobFollower';
-import { type AgentJob, isActive, isTerminalStatus, type JobStorage, type KeptResult } from './jobModel';
+import { type JobEvent, type JobsView, reduceJobs, type Reduced, submittedJob } from './jobEvents';
+import { type AgentJob, isActive } from './jobModel';
+import type { ApprovalChoice, CancelResult, JobStoreOptions } from './jobStoreOptions';
 import { isWaiting } from '../api/agent/runOutcome';
 import { termsAcceptCalls } from '../api/agent/terms';
-import { JobRepository, mergeJobs, type PruneLimits } from './jobRepository';
+import { JobRepository } from './jobRepository';
+import { NewJobSaves } from './newJobSaves';
 import { systemTimers, type Timers } from './jobPoller';
 
 export { systemTimers, type Timers, type ResultView, type TraceLoad };
 
-export interface JobStoreOptions {
-  /** Called on first use, so the client bundle loads only when a request is made. */
-  backend: () => AgentBackend | Promise<AgentBackend>;
-  storage: JobStorage;
-  timers?: Timers;
-  timing?: PollTiming;
-  /** Requests the store has in flight at most, over all jobs. */
-  maxInFlight?: number;
-  /**
-   * The trace alone tells progress and the end, so the status record is not polled while the trace
-   * answers; only when the trace has brought nothing new for this long is the status read once, as a
-   * safety net against a trace that stalls (default 5 minutes).
-   */
-  statusEveryMs?: number;
-  /** Pages of the service's job list read by `refresh()`. */
-  maxListPages?: number;
-  /** `devIndex.agent.extraModels`: model names newer than this build, accepted at submission. */
-  extraModels?: () => readonly string[];
-  /** Whether the service's job list can be read (it needs a key). */
-  canList?: () => boolean | Promise<boolean>;
-  hidden?: boolean;
-  onLog?: (message: string) => void;
-  /** How often a visible store looks for jobs other windows started or removed (default 5 s). */
-  syncEveryMs?: number;
-  prune?: PruneLimits;
-}
-
-/** How long start() waits for storage to take a new job's record before showing the job as not saved. */
-export const START_SAVE_WAIT_MS = 10_000;
-
-/** How the user answered an approval: which calls (all when left out), always, and agreement to terms. */
-export interface ApprovalChoice {
-  callIds?: string[];
-  always?: boolean;
-  /** The user explicitly agreed to the terms a `terms` approval shows. */
-  acceptTerms?: boolean;
-}
-
-export type CancelResult = 'requested' | 'already-cancelled' | 'already-finished';
+export { START_SAVE_WAIT_MS } from './newJobSaves';
+export type { ApprovalChoice, CancelResult, JobStoreOptions } from './jobStoreOptions';
 
 export class JobStore {
   private readonly jobsById = new Map<string, AgentJob>();
   private readonly repo: JobRepository;
   private readonly follower: JobFollower;
   private resumed = false;
-  /** Jobs submitted whose first record is being written: not shown (nor taken from storage) until it is. */
-  private readonly starting = new Set<string>();
-  /** New jobs shown before their first record landed (refused, or storage did not answer in time). */
-  private readonly unsaved = new Set<string>();
+  private readonly saves: NewJobSaves;
   private syncTimer: unknown;
   private readonly changeEmitter = new Emitter<string | undefined>();
   private readonly endEmitter = new Emitter<AgentJob>();
@@ -91,6 +55,7 @@ export class JobStore {
       statusEveryMs: opts.statusEveryMs, hidden: opts.hidden, onLog: opts.onLog,
     });
     this.repo = new JobRepository(opts.storage, () => this.timers.now(), opts.onLog, opts.prune, this.timers);
+    this.saves = new NewJobSaves(this.repo, this.timers, (id) => this.changed(id));
     // Reading storage starts nothing: `resume()` does.
     for (const job of this.repo.load()) this.jobsById.set(job.id, job);
   }
@@ -115,30 +80,56 @@ export class JobStore {
   sync(): void {
     if (this.disposed) return;
     const { jobs, removed } = this.repo.scan();
+    this.dispatch({ type: 'synced', stored: jobs, removed, starting: this.saves.starting, follow: this.resumed });
+  }
+
+  /** The reducer's answer to each event, applied: the jobs become the live ones, then the effects run. */
+  private dispatch(...events: JobEvent[]): void {
     let structural = false;
-    for (const id of removed) {
-      if (!this.jobsById.has(id)) continue;
-      this.jobsById.delete(id);
-      this.follower.forget(id);
-      structural = true;
-    }
-    for (const stored of jobs) {
-      if (this.starting.has(stored.id)) continue;
-      const mine = this.jobsById.get(stored.id);
-      if (!mine) {
-        this.jobsById.set(stored.id, stored);
-        if (this.resumed && isActive(stored)) this.follower.follow(stored.id);
-        structural = true;
-        continue;
+    for (const e of events) structural = this.apply(reduceJobs(this.jobsById, e), e.type === 'synced') || structural;
+    if (structural && !this.disposed) this.changeEmitter.fire(undefined);
+  }
+
+  /** Dispatches an event that adds a job; returns it (as built, should another window have removed it meanwhile). */
+  private added(id: string, e: JobEvent): AgentJob {
+    const r = reduceJobs(this.jobsById, e);
+    if (this.apply(r) && !this.disposed) this.changeEmitter.fire(undefined);
+    return this.jobsById.get(id) ?? r.jobs.get(id)!;
+  }
+
+  /** Returns whether jobs came or went (the caller tells the tree once). */
+  private apply({ jobs, effects }: Reduced, rearm = false): boolean {
+    this.adopt(jobs);
+    let structural = false;
+    for (const fx of effects) {
+      if (fx.kind === 'structural') structural = true;
+      else if (fx.kind === 'persist') {
+        const job = this.jobsById.get(fx.id);
+        if (job) this.persist(job);
+      } else if (fx.kind === 'follow') this.follower.follow(fx.id);
+      else if (fx.kind === 'pollSoon') this.follower.pollSoon(fx.id);
+      else if (fx.kind === 'changed') this.changed(fx.id);
+      else if (fx.kind === 'tombstone') this.repo.remove(fx.id);
+      else {
+        this.saves.forget(fx.id);
+        this.follower.forget(fx.id);
       }
-      const merged = mergeJobs(mine, stored);
-      if (JSON.stringify(merged) === JSON.stringify(mine)) continue;
-      Object.assign(mine, merged);
-      this.changed(mine.id);
     }
-    if (structural) {
-      this.follower.arm();
-      this.changeEmitter.fire(undefined);
+    if (structural && rearm) this.follower.arm();
+    return structural;
+  }
+
+  /**
+   * The reducer's jobs become the live ones. A job still known keeps its object: the follower's runs hold it
+   * across their requests and the run engine writes what it reads into it.
+   */
+  private adopt(next: JobsView): void {
+    if (next === this.jobsById) return;
+    for (const id of [...this.jobsById.keys()]) if (!next.has(id)) this.jobsById.delete(id);
+    for (const [id, job] of next) {
+      const live = this.jobsById.get(id);
+      if (!live) this.jobsById.set(id, job);
+      else if (live !== job) Object.assign(live, job);
     }
   }
 
@@ -200,68 +191,20 @@ export class JobStore {
   async start(request: AgentSubmitParams, opts: { signal?: AbortSignal } = {}): Promise<AgentJob> {
     const extraModels = this.opts.extraModels?.() ?? [];
     const res = await this.follower.request((backend) => backend.submit(request, { ...(opts.signal ? { signal: opts.signal } : {}), ...(extraModels.length ? { extraModels } : {}) }));
-    const job: AgentJob = {
-      id: res.id,
-      prompt: request.prompt,
-      createdAt: this.timers.now(),
-      origin: 'user',
-      status: 'processing',
-      model: request.model,
-      effort: request.effort,
-      urls: request.urls,
-      maxCredits: request.maxCredits,
-      ...threadOf(request, res),
-      trace: { eventCount: 0, finished: false },
-    };
-    this.starting.add(job.id);
-    let saved: boolean;
-    try {
-      this.persist(job);
-      saved = await this.firstSave(job.id);
-    } finally {
-      this.starting.delete(job.id);
-    }
+    const job = submittedJob(request, res, this.timers.now());
+    const saved = await this.saves.first(job.id, () => this.persist(job));
     if (this.disposed) return job;
     if (!saved) {
       this.opts.onLog?.(`agent jobs: job ${job.id} started but is NOT saved in the editor's storage yet; it is shown and saving is retried (if this window closes first, Refresh finds it in the service's job list)`);
     }
-    this.jobsById.set(job.id, job);
-    this.changeEmitter.fire(undefined);
-    this.follower.follow(job.id);
-    if (!saved) {
-      this.unsaved.add(job.id);
-      this.tellWhenSaved(job.id);
-    }
-    return job;
-  }
-
-  /** The tree hears of the retry that finally lands a new job's record. */
-  private tellWhenSaved(id: string): void {
-    void this.repo.saved(id).then((ok) => {
-      if (this.disposed) return;
-      if (!ok) {
-        this.tellWhenSaved(id);
-        return;
-      }
-      this.unsaved.delete(id);
-      this.changed(id);
-    });
+    this.dispatch({ type: 'submitted', job });
+    if (!saved) this.saves.shownBeforeSaved(job.id);
+    return this.require(job.id);
   }
 
   /** Whether storage has refused this job's record and a retry is pending (the job would not survive a reload yet). */
   isUnsaved(id: string): boolean {
-    return this.unsaved.has(id) || this.repo.isUnsaved(id);
-  }
-
-  /** The first write of a new job's record: true once landed, false when refused or not answered within 10 s. */
-  private firstSave(id: string): Promise<boolean> {
-    return new Promise((resolve) => {
-      const timer = this.timers.setTimeout(() => resolve(false), START_SAVE_WAIT_MS);
-      void this.repo.saved(id).then((ok) => {
-        this.timers.clearTimeout(timer);
-        resolve(ok);
-      });
-    });
+    return this.saves.isUnsaved(id);
   }
 
   /**
@@ -291,9 +234,7 @@ export class JobStore {
       return backend.answerApproval({ threadId, approvalId: pending.id, decision, ...(callIds ? { callIds } : {}), ...(always !== undefined ? { always } : {}) });
     });
     const answered = pending.kind === 'calls' ? (callIds ?? pending.calls.flatMap((c) => (c.id ? [c.id] : []))) : [];
-    job.pendingApproval = { ...pending, resolution: { approved: decision === 'approve', callIds: decision === 'approve' ? answered : [], always: always === true, byRunId: res.id } };
-    this.save(job);
-    this.changeEmitter.fire(id);
+    this.save({ ...job, pendingApproval: { ...pending, resolution: { approved: decision === 'approve', callIds: decision === 'approve' ? answered : [], always: always === true, byRunId: res.id } } });
     if (res.id === id) {
       this.follower.pollSoon(id);
       return job;
@@ -301,14 +242,7 @@ export class JobStore {
     const said = decision === 'approve'
       ? pending.kind === 'terms' ? 'Agreed to the terms.' : 'Approved.'
       : 'Declined.';
-    const turn: AgentJob = {
-      id: res.id, prompt: said, createdAt: this.timers.now(), origin: 'user', status: 'processing',
-      ...threadOf({ threadId }, res), trace: { eventCount: 0, finished: false },
-    };
-    this.jobsById.set(turn.id, turn);
-    this.persist(turn);
-    this.changeEmitter.fire(undefined);
-    this.follower.follow(turn.id);
+    const turn = this.added(res.id, { type: 'turn', said, threadId, res, now: this.timers.now() });
     // The answered turn handed over to the next one: its record says how it ended (the service's word, read now).
     this.follower.pollSoon(id);
     return turn;
@@ -319,20 +253,7 @@ export class JobStore {
    * soon when known, otherwise added as a job from the service.
    */
   track(id: string, known: { prompt?: string; threadId?: string } = {}): AgentJob {
-    const existing = this.jobsById.get(id);
-    if (existing) {
-      if (isActive(existing)) this.follower.pollSoon(id);
-      return existing;
-    }
-    const job: AgentJob = {
-      id, prompt: known.prompt ?? '', createdAt: this.timers.now(), origin: 'service', status: 'processing',
-      ...(known.threadId ? { threadId: known.threadId } : {}), trace: { eventCount: 0, finished: false },
-    };
-    this.jobsById.set(id, job);
-    this.persist(job);
-    this.changeEmitter.fire(undefined);
-    this.follower.follow(id);
-    return job;
+    return this.added(id, { type: 'tracked', id, ...known, now: this.timers.now() });
   }
 
   async cancel(id: string): Promise<CancelResult> {
@@ -365,10 +286,7 @@ export class JobStore {
    */
   async refresh(): Promise<{ listError?: unknown }> {
     for (const job of this.jobsById.values()) {
-      if (job.pollError) {
-        job.pollError = undefined;
-        this.save(job);
-      }
+      if (job.pollError) this.save({ ...job, pollError: undefined });
       if (isActive(job)) this.follower.pollSoon(job.id);
     }
     this.sync();
@@ -396,11 +314,6 @@ export class JobStore {
     return this.follower.result(this.require(id), which);
   }
 
-  /** The copy of a finished job's result kept in storage, if any. */
-  kept(id: string): KeptResult | undefined {
-    return this.repo.kept(id);
-  }
-
   /** The raw trace response, re-read from the service. */
   traceResponse(id: string): Promise<AgentTraceResponse> {
     return this.follower.traceResponse(this.require(id));
@@ -412,11 +325,7 @@ export class JobStore {
 
   /** Forgets a job (and keeps it out of later job-list reads). Polling of it stops. */
   remove(id: string): void {
-    if (!this.jobsById.delete(id)) return;
-    this.unsaved.delete(id);
-    this.follower.forget(id);
-    this.repo.remove(id);
-    this.changeEmitter.fire(undefined);
+    this.dispatch({ type: 'removed', id });
   }
 
   /** Resolves once everything changed so far has been written to storage. */
@@ -424,9 +333,11 @@ export class JobStore {
     return this.repo.flush();
   }
 
+  /** Stops everything; a write storage refused is tried once more (flush() resolves once it has been). */
   dispose(): void {
     this.disposed = true;
-    this.repo.dispose();
+    void this.repo.dispose();
+    this.saves.dispose();
     this.follower.dispose();
     if (this.syncTimer !== undefined) this.timers.clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
@@ -446,45 +357,10 @@ export class JobStore {
   // ---- the service's job list ----
 
   private async readList(): Promise<void> {
-    let added = false;
     const res = await this.follower.request((backend) => backend.listAll({ maxPages: this.opts.maxListPages ?? 2 }));
-    for (const item of Array.isArray(res.agents) ? res.agents : []) added = this.mergeListed(item) || added;
+    const now = this.timers.now();
+    this.dispatch(...(Array.isArray(res.agents) ? res.agents : []).map((entry): JobEvent => ({ type: 'listed', entry, removed: this.repo.isRemoved(entry?.id), now })));
     if (res.stopped === 'other-origin') this.opts.onLog?.('agent jobs: the job list\'s next page is on another address; not followed (the key is only sent to the configured service)');
-    if (added) this.changeEmitter.fire(undefined);
-  }
-
-  /** Returns true when the job is new to the store. */
-  private mergeListed(item: AgentListEntry): boolean {
-    if (typeof item?.id !== 'string' || typeof item.status !== 'string' || this.repo.isRemoved(item.id)) return false;
-    const existing = this.jobsById.get(item.id);
-    if (existing) {
-      if (existing.status !== item.status && !existing.notFound && !isTerminalStatus(existing.status)) {
-        existing.status = item.status;
-        this.save(existing);
-        this.follower.pollSoon(existing.id);
-      }
-      return false;
-    }
-    const job: AgentJob = {
-      id: item.id,
-      prompt: typeof item.options?.prompt === 'string' ? item.options.prompt : '',
-      createdAt: parseTime(item.createdAt) ?? this.timers.now(),
-      origin: 'service',
-      status: item.status,
-      model: item.options?.model ?? undefined,
-      effort: item.options?.effort ?? undefined,
-      urls: item.options?.urls ?? undefined,
-      ...(typeof item.options?.threadId === 'string' ? { threadId: item.options.threadId } : {}),
-      ...(typeof item.options?.threadTurn === 'number' ? { threadTurn: item.options.threadTurn } : {}),
-      ...(typeof item.options?.mode === 'string' ? { mode: item.options.mode } : {}),
-      // Runs that ended before this editor saw them are history, not news.
-      notified: isTerminalStatus(item.status),
-      trace: { eventCount: 0, finished: false },
-    };
-    this.jobsById.set(job.id, job);
-    this.persist(job);
-    if (isActive(job)) this.follower.follow(job.id);
-    return true;
   }
 
   // ---- helpers ----
@@ -508,28 +384,10 @@ export class JobStore {
   private persist(job: AgentJob): void {
     if (this.disposed) return;
     const merged = this.repo.save(job);
-    if (merged) {
-      Object.assign(job, merged);
+    if (!this.jobsById.has(job.id)) {
+      if (merged) Object.assign(job, merged);
       return;
     }
-    if (!this.jobsById.delete(job.id)) return;
-    this.follower.forget(job.id);
-    this.changeEmitter.fire(undefined);
+    if (this.apply(reduceJobs(this.jobsById, { type: 'observed', job, merged }))) this.changeEmitter.fire(undefined);
   }
-}
-
-/** The thread a start opened or continued, and the mode asked for. */
-function threadOf(request: Pick<AgentSubmitParams, 'threadId' | 'mode'>, res: { response?: { threadId?: string | null; threadTurn?: number | null } }): Partial<AgentJob> {
-  const threadId = res.response?.threadId ?? request.threadId;
-  const turn = res.response?.threadTurn;
-  return { ...(threadId ? { threadId } : {}), ...(typeof turn === 'number' ? { threadTurn: turn } : {}), ...(request.mode ? { mode: request.mode } : {}) };
-}
-
-function parseTime(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string') {
-    const t = Date.parse(v);
-    return Number.isNaN(t) ? undefined : t;
-  }
-  return undefined;
 }

@@ -1,5 +1,6 @@
 // Rows that stand in for content that is not there: loading, an error, a job without a trace.
 import * as vscode from 'vscode';
+import { agentCommandId } from './agentCommandIds';
 import type { AgentJob } from './jobModel';
 import type { SkippedProvider } from '../api/agent/agentSchemas';
 import { approvalWords, callName, callWords, estimateWords, skippedWords, termsName } from '../api/agent/runOutcome';
@@ -26,7 +27,7 @@ export class ErrorNode extends PlaceholderNode {
   readonly kind = 'error' as const;
   constructor(jobId: string, message: string) {
     super(jobId, 'error', message, new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')), `${message}\nRefresh to try again.`);
-    this.command = { command: 'devIndex.agent.refresh', title: 'Refresh' };
+    this.command = { command: agentCommandId('refresh'), title: 'Refresh' };
   }
 }
 

@@ -6,12 +6,14 @@ import * as vscode from 'vscode';
 import { features } from '../host/features';
 import { AGENT_SCHEME } from './agentDocuments';
 import { DisposableStore } from './disposables';
+import { globalStateRecords } from '../storage/globalStateRecords';
 import type { JobStorage } from './jobModel';
 import { storedJobs } from './jobRepository';
-import type { AgentCommandId, AgentsDeps, AgentsFeature } from './index';
+import { AGENT_COMMAND_IDS, type AgentCommandId, JOBS_VIEW } from './agentCommandIds';
+import type { AgentsDeps, AgentsFeature } from './index';
 import type { TreeNode } from './jobsTreeProvider';
 
-export const JOBS_VIEW_ID = 'devIndex.jobs';
+export const JOBS_VIEW_ID = JOBS_VIEW;
 
 /** What the wiring uses: the command handlers (by id) and the key-change hook. */
 export interface AgentsRegistration {
@@ -21,12 +23,6 @@ export interface AgentsRegistration {
   /** Whether the feature has been built (tests, the activation bench). */
   loaded(): boolean;
 }
-
-const COMMAND_IDS: readonly AgentCommandId[] = [
-  'devIndex.agent.start', 'devIndex.agent.cancel', 'devIndex.agent.refresh', 'devIndex.agent.openResult', 'devIndex.agent.openPartialResult',
-  'devIndex.agent.startAgain', 'devIndex.agent.openSnapshot', 'devIndex.agent.openTrace', 'devIndex.agent.copyJobId', 'devIndex.agent.remove',
-  'devIndex.agent.followUp', 'devIndex.agent.openAnswer', 'devIndex.agent.approve', 'devIndex.agent.decline',
-];
 
 /** Registers the view, the scheme and the commands; the feature is built from dist/features.js on first use. */
 export function registerAgents(context: { subscriptions: vscode.Disposable[]; globalState: JobStorage }, deps: AgentsDeps): AgentsRegistration {
@@ -52,7 +48,7 @@ export function registerAgents(context: { subscriptions: vscode.Disposable[]; gl
   const load = (): AgentsFeature => {
     if (feature) return feature;
     const c = features();
-    const f = feature = c.createAgentsFeature(context.globalState, deps, reveal);
+    const f = feature = c.createAgentsFeature(globalStateRecords(context.globalState), deps, reveal);
     owned.register(f);
     owned.register(f.tree.onDidChangeTreeData((e) => changed.fire(e)));
     owned.register(c.notifyEnds(f, reveal));
@@ -85,7 +81,7 @@ export function registerAgents(context: { subscriptions: vscode.Disposable[]; gl
   }
   context.subscriptions.push(owned);
 
-  const commands = Object.fromEntries(COMMAND_IDS.map((id) => [id, (...a: unknown[]) =>
+  const commands = Object.fromEntries(AGENT_COMMAND_IDS.map((id) => [id, (...a: unknown[]) =>
     (load().commands[id] as (...args: unknown[]) => Promise<unknown>)(...a)])) as AgentsRegistration['commands'];
   return {
     commands,

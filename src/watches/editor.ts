@@ -2,6 +2,7 @@
 // shared storage (globalState), the client's search, the folder's installed versions, notifications with
 // their actions, a manifest and lockfile watcher per watched folder, and the Search view's Watched list.
 import * as vscode from 'vscode';
+import { globalStateRecords } from '../storage/globalStateRecords';
 import type { SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
 import { systemTimers } from '../agents/jobPoller';
@@ -43,7 +44,7 @@ export class WatchFeature implements vscode.Disposable {
 
   constructor(storage: vscode.Memento, private readonly ports: WatchPorts, opts: { leaseTtlMs?: number; renewMs?: number; intervalMs?: number; settleMs?: number; betweenMs?: number } = {}) {
     this.service = new WatchService({
-      storage,
+      storage: globalStateRecords(storage),
       search: (params, signal) => ports.search(params, signal),
       readInstalled: async (folder, names) => {
         const r = await resolveDependencies(folder, names, { maxDependencies: config.maxDependencies() });

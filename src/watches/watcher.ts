@@ -1,5 +1,6 @@
 // The editor's Watch for a Fix service, without the editor (issue 23): watches kept in the shared storage
-// (globalState: one record per watch, so two windows never overwrite each other's list), a background round
+// (globalState: one record per watch through SharedCollection, so two windows never overwrite each other's
+// list; one write at a time through SharedRecords, the queue agent jobs use too), a background round
 // that re-runs each watch at most every 6 hours in the one window holding the lease (lease.ts), pauses while
 // offline or over a limit (schedule.ts), and the compare again when the installed version changes. Only
 // searches are sent: a watch never starts an agent run. vscode-free: the editor shell (editor.ts) gives it
@@ -11,6 +12,8 @@ import type { JobStorage } from '../agents/jobModel';
 import type { InstalledDependency } from '../deps/versionCompare';
 import { checkWatch, MAX_WATCHES, mergeWatch, newWatch, parseWatch, recompare, type Watch, type WatchNews, WATCH_INTERVAL_MS } from '../deps/watch';
 import { holds, LEASE_KEY, LEASE_RENEW_MS, leaseStep } from './lease';
+import { SharedCollection } from '../storage/sharedCollection';
+import { SharedRecords } from '../storage/sharedRecords';
 import { afterFailure, BETWEEN_CHECKS_MS, dueWatches } from './schedule';
 
 export const WATCH_KEY_PREFIX = 'devIndex.watch/';
@@ -55,22 +58,24 @@ export class WatchService {
   /** Watches being checked in this window right now (the view shows them as checking). */
   readonly checking = new Set<string>();
 
-  /** The last storage write: the next one starts after it (see store()). */
-  private writing: Promise<unknown> = Promise.resolve();
-
-  constructor(private readonly deps: WatchServiceDeps) {}
-
   /**
    * One storage write at a time (issue 31, the late-watch flake). VS Code's globalState sends each write as the
    * whole object and answers it with the stored object, which replaces this window's copy: the first lease take's
    * answer, arriving after a new watch was set locally, removed the watch from this window (the e2e log: "written
    * but is not in this window's storage right after (0 watches there)"), so the view never listed it and the next
    * lease renewal wrote it away. A write that starts after the previous one is answered sees that answer first.
+   * No retry: a refused write rejects, and the caller (the user's command) hears of it.
    */
+  private readonly records: SharedRecords;
+  private readonly watches: SharedCollection<Watch>;
+
+  constructor(private readonly deps: WatchServiceDeps) {
+    this.records = new SharedRecords(deps.storage, { onLog: deps.log, logPrefix: 'watch' });
+    this.watches = new SharedCollection<Watch>(this.records, { prefix: WATCH_KEY_PREFIX, read: (raw) => parseWatch(raw), merge: mergeWatch });
+  }
+
   private store(key: string, value: unknown): Promise<void> {
-    const next = this.writing.then(() => this.deps.storage.update(key, value));
-    this.writing = next.catch(() => undefined);
-    return next;
+    return this.records.put(key, value);
   }
 
   onDidChange(fn: () => void): { dispose(): void } {
@@ -86,27 +91,22 @@ export class WatchService {
   }
 
   private fingerprintNow(): string {
-    return JSON.stringify(this.deps.storage.keys().filter((k) => k.startsWith(WATCH_KEY_PREFIX)).sort().map((k) => [k, this.deps.storage.get(k)]));
+    return JSON.stringify(this.records.keys().filter((k) => k.startsWith(WATCH_KEY_PREFIX)).sort().map((k) => [k, this.records.get(k)]));
   }
 
   /** Every watch in the shared storage, oldest first. */
   list(): Watch[] {
-    const out: Watch[] = [];
-    for (const k of this.deps.storage.keys()) {
-      if (!k.startsWith(WATCH_KEY_PREFIX)) continue;
-      const w = parseWatch(this.deps.storage.get(k));
-      if (w) out.push(w);
-    }
+    const out = this.watches.ids().flatMap((id) => this.watches.read(id) ?? []);
     return out.sort((a, b) => a.createdAt - b.createdAt).slice(0, MAX_WATCHES);
   }
 
   get(id: string): Watch | undefined {
-    return parseWatch(this.deps.storage.get(WATCH_KEY_PREFIX + id));
+    return this.watches.read(id);
   }
 
   /** Whether this window runs the background checks now. */
   isHolder(): boolean {
-    return this.holder && holds(this.deps.storage.get(LEASE_KEY), this.deps.owner, this.deps.timers.now());
+    return this.holder && holds(this.records.get(LEASE_KEY), this.deps.owner, this.deps.timers.now());
   }
 
   /** Saves a watch of a search that just ran; its results count as seen. Throws past the cap. */
@@ -114,11 +114,11 @@ export class WatchService {
     if (this.list().length >= MAX_WATCHES) throw new Error(`There are already ${MAX_WATCHES} watches, the most kept. Remove one first.`);
     const id = (this.deps.newId ?? (() => globalThis.crypto.randomUUID().slice(0, 8)))();
     const w = newWatch(id, params, installed, response, this.deps.timers.now(), folder);
-    await this.store(WATCH_KEY_PREFIX + id, w);
+    await this.watches.put(id, w);
     // Never seen since writes are one at a time (store()); said in the log and written once more if it comes back.
     if (!this.get(id)) {
       this.deps.log(`watch: ${id} was written but is not in this window's storage right after (${this.list().length} watches there); written again`);
-      await this.store(WATCH_KEY_PREFIX + id, w);
+      await this.watches.put(id, w);
     }
     this.changed();
     return w;
@@ -126,7 +126,7 @@ export class WatchService {
 
   async remove(id: string): Promise<boolean> {
     if (!this.get(id)) return false;
-    await this.store(WATCH_KEY_PREFIX + id, undefined);
+    await this.watches.remove(id);
     this.changed();
     return true;
   }
@@ -139,9 +139,9 @@ export class WatchService {
 
   /** Writes a watch merged with what another window may have written since; a removed watch stays removed. */
   private async write(w: Watch): Promise<boolean> {
-    const stored = this.get(w.id);
-    if (!stored) return false;
-    await this.store(WATCH_KEY_PREFIX + w.id, mergeWatch(stored, w));
+    const merged = this.watches.merged(w.id, w, { mustExist: true });
+    if (!merged) return false;
+    await this.watches.put(w.id, merged);
     this.changed();
     return true;
   }
@@ -245,7 +245,7 @@ export class WatchService {
 
   private async takeOrRenew(): Promise<void> {
     const now = this.deps.timers.now();
-    const step = leaseStep(this.deps.storage.get(LEASE_KEY), this.deps.owner, now, this.deps.leaseTtlMs);
+    const step = leaseStep(this.records.get(LEASE_KEY), this.deps.owner, now, this.deps.leaseTtlMs);
     if (step.action === 'wait') {
       if (this.holder) this.deps.log(`watch: another window (${step.holder}) runs the background checks now`);
       this.holder = false;
@@ -256,7 +256,7 @@ export class WatchService {
       // Two windows may take a free lease in the same instant: read it back once the writes have settled.
       const settle = this.deps.settleMs ?? 2_000;
       if (settle > 0) await new Promise<void>((r) => this.deps.timers.setTimeout(r, settle));
-      this.holder = holds(this.deps.storage.get(LEASE_KEY), this.deps.owner, this.deps.timers.now());
+      this.holder = holds(this.records.get(LEASE_KEY), this.deps.owner, this.deps.timers.now());
       if (this.holder) this.deps.log('watch: this window runs the background checks');
     } else this.holder = true;
   }
@@ -292,7 +292,8 @@ export class WatchService {
     if (this.timer !== undefined) this.deps.timers.clearTimeout(this.timer);
     this.timer = undefined;
     this.listeners.clear();
-    if (holds(this.deps.storage.get(LEASE_KEY), this.deps.owner, this.deps.timers.now())) await this.store(LEASE_KEY, undefined);
+    if (holds(this.records.get(LEASE_KEY), this.deps.owner, this.deps.timers.now())) await this.store(LEASE_KEY, undefined);
+    await this.records.dispose();
   }
 }
 

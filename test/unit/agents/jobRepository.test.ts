@@ -237,11 +237,32 @@ describe('agent job persistence across windows', () => {
     assert.deepEqual(gaps.slice(0, 7), [1_000, 2_000, 4_000, 8_000, 16_000, 32_000, SAVE_RETRY_MAX_MS]);
     assert.ok(gaps.every((g) => g <= SAVE_RETRY_MAX_MS), `bounded: ${gaps}`);
     assert.ok(repo.isUnsaved('stuck'));
-    repo.dispose();
     const n = storage.tried.length;
+    await repo.dispose();
+    assert.equal(storage.tried.length, n + 1, 'tried once more as the window closes');
     await clock.advance(10 * 60_000);
-    assert.equal(storage.tried.length, n, 'no retry after dispose');
+    assert.equal(storage.tried.length, n + 1, 'and no retry after that');
     assert.equal(clock.armed, 0);
+  });
+
+  it('a job whose first write was refused is written once more when the window closes within the 1 s retry, and survives the reload', async () => {
+    const clock = new ManualClock();
+    const storage = new FlakyStorage(clock);
+    let refusals = 1;
+    storage.refuse = (key) => key.startsWith(JOB_KEY_PREFIX) && refusals-- > 0;
+    const backend = new FakeBackend(() => clock.now());
+    const store = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
+    store.resume();
+    const j = await store.start({ prompt: 'closed too soon' });
+    assert.equal(store.isUnsaved(j.id), true, 'the first write was refused');
+    assert.equal(storage.map.has(JOB_KEY_PREFIX + j.id), false);
+    await clock.advance(500);
+    store.dispose();
+    await store.flush();
+    assert.equal(storage.tried.filter((w) => w.key === JOB_KEY_PREFIX + j.id).length, 2, 'tried again on dispose, before the 1 s retry was due');
+    const reloaded = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
+    assert.equal(reloaded.get(j.id)?.prompt, 'closed too soon', 'the job is still there after the reload');
+    reloaded.dispose();
   });
 
   it('start() resolves only once the job\'s record is in storage; until then the job is not shown (issue 20)', async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
+import { AGENT_COMMANDS, COMMAND_CATEGORY, menuWhen } from '../../../src/agents/agentCommandTable';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
@@ -60,9 +61,9 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every command id src/ registers under a literal name (registerCommand('…') or a local reg('…')). */
+/** Every command id src/ registers under a literal name (registerCommand('…') or a local reg('…')), and the agent commands' table. */
 function registeredIds(): Set<string> {
-  const ids = new Set<string>();
+  const ids = new Set<string>(AGENT_COMMANDS.map((c) => c.id));
   for (const f of sourceFiles(join(root, 'src'))) {
     for (const m of readFileSync(f, 'utf8').matchAll(/(?:registerCommand|\breg)\(\s*'(devIndex\.[\w.]+)'/g)) ids.add(m[1]!);
   }
@@ -105,5 +106,24 @@ describe('test-only commands', () => {
     assert.ok(ids.has('devIndex.search.shownScope') && ids.has('devIndex.search.run'), 'the scan finds registrations');
     const unexplained = [...ids].filter((id) => !contributed.has(id) && !TEST_ONLY.includes(id) && !(id in INTERNAL));
     assert.deepEqual(unexplained, [], 'a command not in package.json: gate it behind the test surface (TEST_ONLY) or say why it ships (INTERNAL)');
+  });
+
+  it('the agent commands in package.json (contributes.commands and menus) are exactly those of the command table', () => {
+    type Item = { command: string; title?: string; category?: string; icon?: string; when?: string; group?: string };
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { commands: Item[]; menus: Record<string, Item[]> } };
+    const isAgent = (c: Item): boolean => c.command.startsWith('devIndex.agent.');
+    const key = (o: object): string => JSON.stringify(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+    const sorted = (xs: object[]): string[] => xs.map(key).sort();
+    assert.deepEqual(
+      sorted(pkg.contributes.commands.filter(isAgent)),
+      sorted(AGENT_COMMANDS.map((c) => ({ command: c.id, title: c.title, category: COMMAND_CATEGORY, ...('icon' in c ? { icon: `$(${c.icon})` } : {}) }))),
+      'contributes.commands: ids, titles and icons as in src/agents/agentCommandTable.ts',
+    );
+    const menus = Object.entries(pkg.contributes.menus).flatMap(([menu, items]) => items.filter(isAgent).map((i) => ({ menu, ...i })));
+    const expected = AGENT_COMMANDS.flatMap((c) => [
+      ...('rowOnly' in c ? [{ menu: 'commandPalette', command: c.id, when: 'false' }] : []),
+      ...c.menus.map((m) => ({ menu: m.on === 'title' ? 'view/title' : 'view/item/context', command: c.id, when: menuWhen(m), group: m.group })),
+    ]);
+    assert.deepEqual(sorted(menus), sorted(expected), 'menus: the palette hides the row-only commands; the view offers each where the table says');
   });
 });
