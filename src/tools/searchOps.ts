@@ -84,7 +84,7 @@ export async function scopedSearch(
   if (!v.ok) issues.push(...v.issues);
   if (issues.length || !v.ok) return { isError: true, text: issuesText(issues, 'search parameters') };
   // The session's one order: the search, then each result's badges against the dependency, then its summary.
-  const run = await searchAndCompare(deps.search, v.params, { signal }, dep ? [dep] : []);
+  const run = await searchAndCompare((p, o) => deps.search(p, o), v.params, { signal }, dep ? [dep] : []);
   if (!dep) return { params: v.params, response: run.response, header };
   return { params: v.params, response: run.response, header, dep, badges: run.badges, ...(run.summaries[0] ? { summary: run.summaries[0] } : {}) };
 }
