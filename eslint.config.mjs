@@ -52,7 +52,10 @@ export default tseslint.config(
   // Records shared across windows (issue 32 §4): the write queue and the merge, without the editor.
   { files: ['src/storage/sharedRecords.ts', 'src/storage/sharedCollection.ts'], rules: noVscode },
   // The tools' text and operations are shared with the CLI's MCP server.
-  { files: ['src/tools/{definitions,limits,modelText,names,toolOps}.ts', 'src/cli/mcp*.ts'], rules: noVscode },
+  { files: ['src/tools/{definitions,limits,modelText,names,toolOps,searchOps,toolInputs,toolTypes}.ts', 'src/cli/mcp*.ts'], rules: noVscode },
+  // Issue 32: the search session (the pipeline the Search view, the CLI and the tools share) and the view's host side
+  // (typed channel, dispatcher) are editor-free; only searchViewProvider.ts is the editor's.
+  { files: ['src/search/session/**/*.ts', 'src/webview/{searchController,viewChannel,searchViewDeps}.ts'], rules: noVscode },
   // Dependency resolution, noise removal and frame mapping (issue 14) are editor-free.
   { files: ['src/deps/{repositoryField,manifests,messages,importAt,resolver,cache}.ts'], rules: noVscode },
   // The connection diagnosis (issue 21) is shared by the CLI and the editor; only editor.ts is the editor's.

@@ -7,7 +7,8 @@ import { config } from './config';
 import { log } from './log';
 import type { SearchHistory } from './search/history';
 import { OPEN_DOCUMENT_COMMAND } from './search/resultDocuments';
-import { SearchService } from './search/searchService';
+import { SearchService } from './search/session/searchService';
+import { SearchSession, type SessionDeps } from './search/session/searchSession';
 import { scopeFromRemotes } from './search/repoSlug';
 import { remotesOf } from './search/workspaceRepos';
 import { externalUrl } from './webview/linkPolicy';
@@ -35,6 +36,8 @@ export class Services implements vscode.Disposable {
   /** The 401 box's Search Without Key: the same settings, never a key. */
   private keyless: DevIndexClient | undefined;
   private view: SearchViewProvider | undefined;
+  /** The search pipeline the view, the search commands and other features share (src/search/session/). */
+  private session: SearchSession | undefined;
   private watchFeature: WatchFeature | undefined;
   readonly search: SearchService;
   private readonly keySub: vscode.Disposable;
@@ -153,22 +156,34 @@ export class Services implements vscode.Disposable {
       openSearch: async (params, installed) => {
         await vscode.commands.executeCommand('devIndex.search.run', { ...params, ...(installed.length ? { installed } : {}) });
       },
-      watchable: () => this.view?.watchableSearch(),
+      watchable: () => this.session?.watchableSearch(),
       changed: () => this.view?.watchesChanged(),
     }, __DEVINDEX_TEST_SURFACE__ ? watchTiming() : {});
     return this.watchFeature;
   }
 
+  /** The search session; the Search view (which shows its searches) is created with it. */
+  searchSession(): SearchSession {
+    this.searchView();
+    return this.session!;
+  }
+
   searchView(): SearchViewProvider {
-    this.view ??= new SearchViewProvider(this.extensionUri, {
-      ...(this.globalState ? { watches: this.watches().viewPort() } : {}),
+    if (this.view) return this.view;
+    const sessionDeps: SessionDeps = {
       search: (params, opts) => this.search.search(params, opts),
       validate: (params) => {
         const r = validateSearchParams(params);
         return r.ok ? [] : r.issues;
       },
-      workspaceRepos: () => workspaceSlugs(),
       defaults: () => config.searchDefaults(),
+      log: (line) => log().info(line),
+    };
+    const session = this.session ??= new SearchSession(sessionDeps);
+    this.view = new SearchViewProvider(this.extensionUri, {
+      ...sessionDeps,
+      ...(this.globalState ? { watches: this.watches().viewPort() } : {}),
+      workspaceRepos: () => workspaceSlugs(),
       hasKey: async () => (await this.keys.get()) !== undefined,
       runCommand: (id) => void vscode.commands.executeCommand(id),
       openExternal: (url) => void this.openExternalChecked(url),
@@ -180,8 +195,7 @@ export class Services implements vscode.Disposable {
       },
       status: (message) => { vscode.window.setStatusBarMessage(`$(check) ${message}`, 3000); },
       warn: (message) => void vscode.window.showWarningMessage(message),
-      log: (line) => log().info(line),
-    });
+    }, session);
     return this.view;
   }
 

@@ -79,7 +79,7 @@ export function wireShared(context: vscode.ExtensionContext): SharedWiring {
     context.subscriptions.push(vscode.commands.registerCommand(id, handler));
   }
   context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
-  registerSearchCommands(context, () => svc().searchView(), history);
+  registerSearchCommands(context, () => svc().searchSession(), () => svc().searchView(), history);
   registerWatches(context, () => svc().watches());
   registerLanguageModelTools(context, { services: svc, keys });
   registerChatParticipant(context, { services: svc, keys });

@@ -2,7 +2,7 @@
 // scope (a dependency of the active editor's folder, named in the prompt or picked), the tools' search and
 // version-badge pipeline (scopedSearch), the results as markdown with every result in the references list,
 // then, when the chat has a model, a short answer that cites the results by number. The words of errors are
-// the tools' (errorText, surface `editor`); the buttons are the Search view's (toViewError's action).
+// the tools' (errorText, surface `editor`); the buttons are the Search view's (toViewError's action, src/search/session/viewError.ts).
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
 import { config } from '../config';
@@ -13,8 +13,9 @@ import { dependencyFolderOfEditor, editorToolDeps, signalOf, type ToolWiring } f
 import { DEFAULT_MAX_CHARS, errorText } from '../tools/modelText';
 import { searchText } from '../tools/searchAnswer';
 import { charsForTokens } from '../tools/tokens';
-import { scopedSearch, versionsLead, type ScopedSearch, type ToolDeps } from '../tools/toolOps';
-import { toViewError } from '../webview/searchController';
+import { scopedSearch, versionsLead, type ScopedSearch } from '../tools/searchOps';
+import type { ToolDeps } from '../tools/toolTypes';
+import { toViewError } from '../search/session/viewError';
 import {
   CHAT_COMMANDS, COMMAND_TYPES, dependencyInPrompt, escapeMarkdown, fixedWithoutModel, MAX_ANSWER_CHARS, modelInstructions,
   referenceLinks, resultsMarkdown, vetAnswer, type ChatCommand, type ChatMeta, type PickableDependency,
@@ -150,7 +151,7 @@ async function answerWithModel(
 ): Promise<boolean> {
   const model = (request as { model?: vscode.LanguageModelChat }).model;
   if (!model || typeof model.sendRequest !== 'function') return false;
-  const lead = run.dep ? versionsLead(run.dep, run.badges ?? []) : '';
+  const lead = run.dep ? versionsLead(run.dep, run.badges ?? [], run.summary) : '';
   const inputChars = typeof model.maxInputTokens === 'number' && model.maxInputTokens > 0 ? charsForTokens(Math.floor(model.maxInputTokens / 2)) : DEFAULT_MAX_CHARS;
   const budget = Math.max(2000, Math.min(DEFAULT_MAX_CHARS, inputChars) - lead.length);
   const evidence = [lead, searchText(run.params, run.response, { maxChars: budget })].filter(Boolean).join('\n\n');

@@ -1,15 +1,16 @@
 // `devindex search "<query>" [flags]`: one developer search, printed for a terminal or as JSON.
 import type { CallOptions, ClientOptions } from '../api/client';
-import { explainCoverage, type CoverageNote } from '../api/coverage';
+import type { CoverageNote } from '../api/coverage';
 import type { SearchParams } from '../api/params';
 import { validateSearchParams } from '../api/params';
 import { validationError } from '../api/errors';
 import { licenseLabel, passageLink, provenance } from '../api/results';
 import { displayTitle, type SearchResponse } from '../api/schemas';
+import { searchAndCompare, type SearchRun } from '../search/session/searchRun';
 import { DEPENDENCY_PASSAGES } from '../api/params';
 import { dependencyOfResult, installedWords } from '../deps/dependencyScope';
 import { resolveDependencies } from '../host/dependencyLookup';
-import { resultBadges, resultMentions, versionSummary, type InstalledDependency, type VersionBadge } from '../deps/versionCompare';
+import { resultMentions, type InstalledDependency } from '../deps/versionCompare';
 import {
   booleanFlag, createClientFromEnv, EXIT_OK, jsonForTerminal, EXIT_USAGE, numberFlag, parseCliArgs, printError,
   retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo, type CliOptions,
@@ -141,9 +142,10 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
     return printError(io, e, 'devindex search');
   }
   try {
-    const res = await client.search(v.params, { onRetry: retryPrinter(io), signal: io.signal });
-    if (parsed.json) io.out(`${jsonForTerminal(installed.length ? withVersions(res, installed) : res, 2)}\n`);
-    else io.out(formatSearchResponse(v.params, res, installed));
+    // The session's one order: the search, its coverage notes, the version badges, the summary.
+    const run = await searchAndCompare((p, o) => client.search(p, o), v.params, { onRetry: retryPrinter(io), signal: io.signal }, installed);
+    if (parsed.json) io.out(`${jsonForTerminal(installed.length ? withVersions(run, installed) : run.response, 2)}\n`);
+    else io.out(formatSearchResponse(run));
     return EXIT_OK;
   } catch (e) {
     return printError(io, e, 'devindex search');
@@ -153,15 +155,15 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
 }
 
 /** The human-readable form: each result (title or url; kind, provenance, license; url; passages with their own links), then the notes. */
-export function formatSearchResponse(request: SearchParams, res: SearchResponse, installed: readonly InstalledDependency[] = []): string {
+export function formatSearchResponse(run: SearchRun): string {
+  const { response: res, installed, badges, summaries } = run;
   const lines: string[] = [];
   const n = res.results.length;
-  const badges = installed.length ? res.results.map((r) => badgesOf(r, installed)) : [];
-  for (const d of installed) {
+  installed.forEach((d, i) => {
     lines.push(`Scope: ${clean(installedWords(d))}`);
-    const summary = versionSummary(res.results.map((r, i) => (dependencyOfResult([d], r) ? badges[i]! : [])), d);
+    const summary = summaries[i];
     if (summary) lines.push(clean(summary));
-  }
+  });
   if (installed.length) lines.push('');
   lines.push(n === 0 ? 'No results.' : `${n} result${n === 1 ? '' : 's'}${res.reranked ? ' (reranked)' : ''}`);
   res.results.forEach((r, i) => {
@@ -182,29 +184,24 @@ export function formatSearchResponse(request: SearchParams, res: SearchResponse,
       if (link !== r.url) lines.push(`     -> ${clean(link)}`);
     }
   });
-  const notes = explainCoverage(request, res);
-  if (notes.length) {
+  if (run.notes.length) {
     lines.push('');
-    for (const note of notes) lines.push(formatNote(note));
+    for (const note of run.notes) lines.push(formatNote(note));
   }
   return `${lines.join('\n')}\n`;
 }
 
-function badgesOf(r: SearchResponse['results'][number], installed: readonly InstalledDependency[]): VersionBadge[] {
-  const d = dependencyOfResult(installed, r);
-  return d ? resultBadges(r.title, r.passages.map((p) => p.text), d) : [];
-}
-
 /** `--json` with dependencies: `installed` beside the response, and per result `versions` (its statements, compared when the version is known). */
-function withVersions(res: SearchResponse, installed: ReadonlyArray<InstalledDependency & { versionFrom?: string }>): unknown {
+function withVersions(run: SearchRun, installed: ReadonlyArray<InstalledDependency & { versionFrom?: string }>): unknown {
+  const res = run.response;
   const inst: InstalledJson[] = installed.map((d) => ({ name: d.name, ecosystem: d.ecosystem, repo: d.slug, version: d.version ?? null, versionFrom: d.versionFrom ?? null }));
   return {
     ...res,
     installed: inst,
-    results: res.results.map((r) => {
+    results: res.results.map((r, i) => {
       const d = dependencyOfResult(installed, r);
-      if (!d) return { ...r, versions: [] };
-      const compared = resultBadges(r.title, r.passages.map((p) => p.text), d);
+      const compared = run.badges[i];
+      if (!d || !compared) return { ...r, versions: [] };
       const versions = compared.length || d.version
         ? compared.map((b) => ({ kind: b.kind, stated: b.stated, verdict: b.verdict, text: b.text, sentence: b.sentence }))
         : resultMentions(r.title, r.passages.map((p) => p.text), d).map((m) => ({ kind: m.kind, stated: m.upto ? `${m.version}–${m.upto}` : m.version, verdict: null, text: `${m.kind === 'fixed' ? 'fixed in' : m.kind} ${m.version} · installed version unknown`, sentence: m.sentence }));

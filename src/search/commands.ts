@@ -36,12 +36,16 @@ export type RepoScopeOutcome =
 
 type ViewCommand = 'clear' | 'refresh' | 'expandAll' | 'collapseAll';
 
-/** What the commands need from the Search view (SearchViewProvider, from the core bundle). */
-export interface SearchViewPort {
-  /** `keep`: with the scope the view shows; `exact`: the request is the whole search. Resolves when it finished. */
+/** What the commands need from the search session (src/search/session/searchSession.ts, from the core bundle). */
+export interface SearchSessionPort {
+  /** `keep`: with the scope the view shows; `exact`: the request is the whole search. Shows the view; resolves when it finished. */
   search(request: { query: string } & Partial<SearchParams>, opts: { scope: 'keep' | 'exact'; notice?: string; installed?: InstalledDependency[] }): Promise<void>;
   /** The filters the view shows now; undefined before it ever loaded. */
   scope(): SearchParams | undefined;
+}
+
+/** What the view's title commands and the host tests' probes need from the Search view (SearchViewProvider). */
+export interface SearchViewPort {
   /** What the webview last said its form and chip row show (the host tests read it). */
   shownScope(): SearchParams | undefined;
   /** What the webview last said its keyless line shows (the host tests read it). */
@@ -79,14 +83,14 @@ async function askQuery(history: SearchHistory, title: string, prefill?: string)
  * prompts: `search.run(query | request)`, `search.selection()`, `search.repository({ folder?, query? })`,
  * `search.history(index)`. One-off commands and the view's scope: see docs/USAGE.md "Scope of one-off searches".
  */
-export function registerSearchCommands(context: vscode.ExtensionContext, view: () => SearchViewPort, history: SearchHistory): void {
+export function registerSearchCommands(context: vscode.ExtensionContext, session: () => SearchSessionPort, view: () => SearchViewPort, history: SearchHistory): void {
   const reg = (id: string, fn: (...a: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   const documents = new ResultDocuments();
   context.subscriptions.push(documents, vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents));
 
   /** The scope a query-only search will use, for the input box title: nothing applies that is not shown. */
   const scopeTitle = (base: string): string => {
-    const scope = view().scope();
+    const scope = session().scope();
     const words = scope ? describeScope(scope, config.searchDefaults()) : '';
     return words ? `${base} (with ${words})` : base;
   };
@@ -101,13 +105,13 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
         // A dependency search asks for DEPENDENCY_PASSAGES passages at least, as the CLI and the tools do: with the
         // default one, the view's summary said "none mentions a newer fix" of a search whose #472 states it in a later comment.
         const passages = deps && request.passages === undefined ? { passages: Math.max(config.searchDefaults().passages, DEPENDENCY_PASSAGES) } : {};
-        await view().search({ ...request, ...passages, query: request.query.trim() }, { scope: 'exact', ...(deps ? { installed: deps } : {}) });
+        await session().search({ ...request, ...passages, query: request.query.trim() }, { scope: 'exact', ...(deps ? { installed: deps } : {}) });
         return;
       }
     }
     const query = typeof given === 'string' && given.trim() ? given.trim() : await askQuery(history, scopeTitle('Developer Index: Search'));
     if (!query) return;
-    await view().search({ query }, { scope: 'keep' });
+    await session().search({ query }, { scope: 'keep' });
   });
 
   reg('devIndex.search.selection', async () => {
@@ -121,7 +125,7 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
     const notice = sq.cut
       ? `The selection was ${grouped(sq.originalLength)} characters; the search uses its first ${sq.query.length}.`
       : undefined;
-    await view().search({ query: sq.query }, { scope: 'keep', ...(notice ? { notice } : {}) });
+    await session().search({ query: sq.query }, { scope: 'keep', ...(notice ? { notice } : {}) });
   });
 
   reg('devIndex.search.repository', async (arg?: unknown): Promise<RepoScopeOutcome> => {
@@ -152,7 +156,7 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
     }
     const query = a.query?.trim() || await askQuery(history, `Developer Index: Search in ${scope.slugs.join(', ')}`);
     if (!query) return { kind: 'cancelled' };
-    await view().search({ query, repos: scope.slugs }, { scope: 'exact' });
+    await session().search({ query, repos: scope.slugs }, { scope: 'exact' });
     return { kind: 'searched', repos: scope.slugs };
   });
 
@@ -163,7 +167,7 @@ export function registerSearchCommands(context: vscode.ExtensionContext, view: (
       return;
     }
     const entry = typeof index === 'number' ? entries[index] : await pickHistory(history);
-    if (entry) await view().search(entry.params, { scope: 'exact' });
+    if (entry) await session().search(entry.params, { scope: 'exact' });
   });
 
   reg('devIndex.search.clearHistory', async () => {

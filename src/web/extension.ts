@@ -26,7 +26,7 @@ export function activate(context: vscode.ExtensionContext): void {
       if (!a || typeof a.message !== 'string') return undefined;
       const query = cleanMessage(a.message).slice(0, 500);
       // The Search view shows the notice above the results: the scope is missing, and why.
-      await svc().searchView().search({ query, types: ['issue', 'pull_request', 'readme'] }, { scope: 'exact', notice: PROBLEM_WITHOUT_SCOPE });
+      await svc().searchSession().search({ query, types: ['issue', 'pull_request', 'readme'] }, { scope: 'exact', notice: PROBLEM_WITHOUT_SCOPE });
       return { query, repos: [] };
     });
     reg('devIndex.deps.searchPackage', async (arg?: unknown, query?: unknown) => {

@@ -1,15 +1,16 @@
 /**
  * The `devIndex.search` webview view (wired from the core bundle: this file pulls in zod through
- * protocol.ts). Searches started by commands run here, on the extension side, through
- * `search(request, { scope })` (see SearchController); the view is revealed and shows the exact
- * params and the outcome. No retainContextWhenHidden: the webview keeps its state with getState/setState.
+ * protocol.ts). Searches started by commands run in the search session (src/search/session/), which
+ * reveals the view through this provider; the view shows the exact params and the outcome.
+ * No retainContextWhenHidden: the webview keeps its state with getState/setState.
  */
 import * as vscode from 'vscode';
 import { buildSearchHtml } from './html';
-import { SearchController, type SearchOptions, type SearchViewDeps, type ShowRequest, type WatchableSearch } from './searchController';
+import { SearchController, type SearchViewDeps, type WatchableSearch } from './searchController';
 import type { SearchParams, ToWebview, ViewCommand } from './protocol';
+import type { SearchSession } from '../search/session/searchSession';
 
-export type { SearchOptions, SearchViewDeps, ShowRequest } from './searchController';
+export type { SearchViewDeps } from './searchController';
 
 export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'devIndex.search';
@@ -18,8 +19,13 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
   private readonly controller: SearchController;
   private viewDisposables: vscode.Disposable[] = [];
 
-  constructor(private readonly extensionUri: vscode.Uri, deps: SearchViewDeps) {
-    this.controller = new SearchController(deps, () => undefined);
+  constructor(private readonly extensionUri: vscode.Uri, deps: SearchViewDeps, session: SearchSession) {
+    this.controller = new SearchController(deps, () => undefined, session);
+    // A command's search (SearchSession.search) reveals the view, then waits for it to say ready.
+    this.controller.revealWith(async () => {
+      if (this.view) this.view.show(true);
+      else await vscode.commands.executeCommand(`${SearchViewProvider.viewId}.focus`);
+    });
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -53,19 +59,6 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
       style: vscode.Uri.joinPath(media, 'webview.css'),
       codicons: vscode.Uri.joinPath(dist, 'codicon.css'),
     });
-  }
-
-  /** Reveals the view and runs the search there (see SearchOptions); resolves when it has finished. */
-  async search(request: ShowRequest, opts: SearchOptions): Promise<void> {
-    const run = this.controller.search(request, opts);
-    if (this.view) this.view.show(true);
-    else await vscode.commands.executeCommand(`${SearchViewProvider.viewId}.focus`);
-    await run;
-  }
-
-  /** The filters the view shows now; undefined before it ever loaded. */
-  scope(): SearchParams | undefined {
-    return this.controller.scope();
   }
 
   /** What the webview last said its form and chip row show. */

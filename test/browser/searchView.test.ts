@@ -11,7 +11,7 @@ import { explainCoverage } from '../../src/api/coverage';
 import type { SearchParams } from '../../src/api/params';
 import { SearchResponseSchema } from '../../src/api/schemas';
 import type { ViewOutcome } from '../../src/webview/protocol';
-import { toOutcome } from '../../src/webview/searchController';
+import { toOutcome } from '../../src/search/session/outcome';
 import {
   DEFAULTS, applyTheme, launchBrowser, openView, outcome, screenshotDir, startPageServer, typeAndSearch,
   type BrowserHandle, type PageServer, type Theme, type ViewPage,

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { ViewResult } from '../../src/webview/protocol';
-import { passagesDocument, toOutcome, withVersions } from '../../src/webview/searchController';
+import { passagesDocument, toOutcome, withVersions } from '../../src/search/session/outcome';
 import type { SearchResponse } from '../../src/api/schemas';
 import { DEFAULTS, screenshotDir } from './harness';
 import { viewPages } from '../support/browserPages';

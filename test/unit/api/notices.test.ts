@@ -13,7 +13,8 @@ import type { HttpRequest } from '../../../src/api/transport';
 import { printError, printNotice, type CliIo } from '../../../src/cli/common';
 import { errorText, noticesText } from '../../../src/tools/modelText';
 import { runTool, type ToolDeps } from '../../../src/tools/toolOps';
-import { toViewError, SearchController, type SearchViewDeps } from '../../../src/webview/searchController';
+import { toViewError } from '../../../src/search/session/viewError';
+import { SearchController, type SearchViewDeps } from '../../../src/webview/searchController';
 import { failureRequestIds, renderIssueBody } from '../../../src/doctor/render';
 import type { DiagnosisReport } from '../../../src/doctor/findings';
 

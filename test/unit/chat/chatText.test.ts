@@ -8,7 +8,8 @@ import {
   CHAT_COMMANDS, dependencyInPrompt, escapeMarkdown, fixedWithoutModel, modelInstructions, plainExcerpt, referenceLinks, resultsMarkdown, vetAnswer, webLink,
 } from '../../../src/chat/chatText';
 import { followupsFor } from '../../../src/chat/followups';
-import { scopedSearch, type ToolDeps } from '../../../src/tools/toolOps';
+import { scopedSearch } from '../../../src/tools/searchOps';
+import type { ToolDeps } from '../../../src/tools/toolOps';
 import * as agentApi from '../../../src/api/agent/agentClient';
 
 const DEPS = [

@@ -10,7 +10,7 @@ import { manifestDependencies, NOT_INSTALLED_HERE } from '../../../src/deps/mani
 import { lookupDependency } from '../../../src/deps/dependencyScope';
 import { scopeFromRemotes } from '../../../src/search/repoSlug';
 import { remotesOfVfsUri, repositoryOfVfsUri } from '../../../src/search/vfsRepository';
-import { isAbsoluteFolder } from '../../../src/tools/toolOps';
+import { isAbsoluteFolder } from '../../../src/tools/searchOps';
 import { findRepoRoot } from '../../../sandbox/server';
 
 const root = findRepoRoot(__dirname) ?? '.';

@@ -7,7 +7,7 @@ import { reduce } from '../../../src/webview/app/reduce';
 import { freshState, restoreState, savedState, type ViewState } from '../../../src/webview/app/state';
 import { countdownWords, keylessQuotaLine } from '../../../src/webview/app/words';
 import { fromWebviewSchema } from '../../../src/webview/protocol';
-import { toViewError } from '../../../src/webview/searchController';
+import { toViewError } from '../../../src/search/session/viewError';
 
 const NOW = Date.UTC(2026, 10, 25, 11, 0, 0);
 const RESET = NOW + (12 * 60 + 59) * 60_000;

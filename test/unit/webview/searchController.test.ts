@@ -5,7 +5,10 @@ import type { ParamIssue, SearchParams } from '../../../src/api/params';
 import type { RetryEvent } from '../../../src/api/retry';
 import type { SearchResponse } from '../../../src/api/schemas';
 import type { ToWebview, ViewNote } from '../../../src/webview/protocol';
-import { commandParams, passagesDocument, SearchController, toOutcome, toViewError, type SearchViewDeps } from '../../../src/webview/searchController';
+import { passagesDocument, toOutcome } from '../../../src/search/session/outcome';
+import { commandParams } from '../../../src/search/session/request';
+import { toViewError } from '../../../src/search/session/viewError';
+import { SearchController, type SearchViewDeps } from '../../../src/webview/searchController';
 import { SearchResponseSchema } from '../../../src/api/schemas';
 
 const RESPONSE: SearchResponse = {
