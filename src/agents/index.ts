@@ -1,5 +1,5 @@
 // Agent jobs feature: job store (polling, persistence), the Agent Jobs tree, the `devindex-agent:`
-// documents, the end-of-run notification and the command handlers. Core side (dist/core.js): the
+// documents, the end-of-run notification and the command handlers. Features side (dist/features.js): the
 // activation bundle holds only register.ts, which registers the view, the scheme and the commands and
 // builds this feature on first use (the view shown, a command, a stored job still running).
 //

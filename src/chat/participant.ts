@@ -1,4 +1,4 @@
-// The `@devindex` chat participant's handler (dist/features.js, loaded on the first request): the command's
+// The `@devindex` chat participant's handler. Features side (dist/features.js, loaded on the first request): the command's
 // scope (a dependency of the active editor's folder, named in the prompt or picked), the tools' search and
 // version-badge pipeline (scopedSearch), the results as markdown with every result in the references list,
 // then, when the chat has a model, a short answer that cites the results by number. The words of errors are

@@ -1,4 +1,4 @@
-// Core side (dist/core.js, loaded on first use): the editor half of "search from where the question starts".
+// Features side (dist/features.js, loaded on first use): the editor half of "search from where the question starts".
 // Providers answer from DependencyCache without waiting; resolution and the index's echo run in the background.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';

@@ -1,5 +1,5 @@
 // Activation side (dist/extension.js): the code action and hover providers and the commands, registered
-// at activation. Everything they call (resolver, noise removal, pick) is in dist/core.js, loaded on first
+// at activation. Everything they call (resolver, noise removal, pick) is in dist/features.js, loaded on first
 // use; until it is, the providers answer at once without a scope (the command still scopes when run).
 import * as vscode from 'vscode';
 import { config } from '../config';

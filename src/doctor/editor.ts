@@ -1,4 +1,4 @@
-// The editor's two surfaces of the diagnosis (core side, dist/core.js): Diagnose Connection opens the
+// The editor's two surfaces of the diagnosis. Features side (dist/features.js): Diagnose Connection opens the
 // findings as a read-only markdown document whose fixes link to the settings they name; Report an
 // Issue… hands VS Code's issue reporter the redacted diagnosis, the versions and the log's last lines.
 import * as os from 'node:os';

@@ -1,4 +1,4 @@
-// Core side of the editor's language-model tools (dist/core.js): builds the shared tool operations
+// The editor's language-model tools. Features side (dist/features.js): builds the shared tool operations
 // (src/tools/toolOps.ts) over the extension's own client, key store and workspace, and wraps the
 // text in a LanguageModelToolResult. A job is started through devIndex.agent.start, so it appears
 // in the Agent Jobs tree like any other. A wait reports its progress through the invocation's progress

@@ -10,7 +10,7 @@ const root = join(__dirname, '..', '..', '..', '..');
 async function bundle(surface: boolean): Promise<string> {
   const r = await build({
     entryPoints: [join(root, 'src', 'extension.ts')], bundle: true, platform: 'node', format: 'cjs', write: false, minify: true,
-    external: ['vscode', './core.js', './cli-setup.js'], define: { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' }, logLevel: 'silent',
+    external: ['vscode', '../../core.js', '../../features.js', './cli-setup.js'], define: { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' }, logLevel: 'silent',
   });
   return r.outputFiles[0]!.text;
 }

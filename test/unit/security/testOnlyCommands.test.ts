@@ -35,7 +35,7 @@ const INTERNAL: Record<string, string> = {
 };
 
 const node: BuildOptions = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, minify: true, logLevel: 'silent', absWorkingDir: root,
-  external: ['vscode', './core.js', './features.js', './cli-setup.js', './llhttp-wasm.js'] };
+  external: ['vscode', '../../core.js', '../../features.js', './cli-setup.js', './llhttp-wasm.js'] };
 
 async function bundles(surface: boolean): Promise<Record<string, string>> {
   const define = { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' };
