@@ -39,6 +39,8 @@ export default tseslint.config(
   { files: ['src/api/**/*.ts', 'sandbox/**/*.ts'], rules: noVscode },
   // The words of every surface (failures, durations, the control-character cleaner) are shared by the CLI, the editor and the view.
   { files: ['src/words/**/*.ts'], rules: noVscode },
+  // Version logic (issue 32 §5): statements in results against installed versions, apart from dependency resolution.
+  { files: ['src/versions/**/*.ts'], rules: noVscode },
   // The editor-free half of the agent feature (store, repository, words, documents, start input): tested without the editor.
   {
     files: [

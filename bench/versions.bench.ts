@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import type { FromWebview, ViewOutcome, ViewResult } from '../src/webview/protocol';
 import { LOCKFILE_WORKER, LockfileThread } from '../src/deps/lockfileThread';
 import { resolveFolder } from '../src/deps/resolver';
-import { resultBadges } from '../src/deps/versionCompare';
-import { findVersionMentions } from '../src/deps/versionMentions';
+import { resultBadges } from '../src/versions/versionCompare';
+import { findVersionMentions } from '../src/versions/versionMentions';
 import { DEFAULTS, launchBrowser, openView, outcome, startPageServer } from '../test/browser/harness';
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;

@@ -7,7 +7,7 @@ import type { SearchParams } from '../api/params';
 import { licenseLabel, passageLink, provenance, resultKind } from '../api/results';
 import { displayTitle, type SearchResponse } from '../api/schemas';
 import { installedWords } from '../deps/dependencyScope';
-import { versionSummary, type InstalledDependency, type VersionBadge } from '../deps/versionCompare';
+import { versionSummary, type InstalledDependency, type VersionBadge } from '../versions/versionCompare';
 import { safeHref } from '../webview/linkPolicy';
 import { clean } from '../tools/text';
 import type { ChatCommand } from './followups';

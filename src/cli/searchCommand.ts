@@ -10,7 +10,7 @@ import { searchAndCompare, type SearchRun } from '../search/session/searchRun';
 import { DEPENDENCY_PASSAGES } from '../api/params';
 import { dependencyOfResult, installedWords } from '../deps/dependencyScope';
 import { resolveDependencies } from '../host/dependencyLookup';
-import { resultMentions, type InstalledDependency } from '../deps/versionCompare';
+import { resultMentions, type InstalledDependency } from '../versions/versionCompare';
 import {
   booleanFlag, createClientFromEnv, EXIT_OK, jsonForTerminal, EXIT_USAGE, numberFlag, parseCliArgs, printError,
   retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo, type CliOptions,

@@ -6,7 +6,7 @@ import { validateSearchParams } from '../api/params';
 import { validationError } from '../api/errors';
 import { DEPENDENCY_PASSAGES } from '../api/params';
 import { resolveDependencies } from '../host/dependencyLookup';
-import type { InstalledDependency } from '../deps/versionCompare';
+import type { InstalledDependency } from '../versions/versionCompare';
 import { checkWatch, describeWatch, MAX_WATCHES, newWatch, parseWatches, withInstalled, type Watch } from '../deps/watch';
 import { readStateFile, writeStateFile } from './cliState';
 import {

@@ -2,7 +2,7 @@
 // folder as the editor resolves it, with its installed version; and the words every surface shows for it.
 import { normalizePythonName } from './manifests';
 import type { Dependency, FolderDependencies } from './resolver';
-import type { InstalledDependency } from './versionCompare';
+import type { InstalledDependency } from '../versions/versionCompare';
 
 
 export type DependencyLookup =

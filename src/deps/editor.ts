@@ -12,8 +12,8 @@ import { cleanMessage, framesInText, packagesInText, packagesOfProblem, type Pac
 import { dependencyAtPath, installedNpmDependency } from './installLocation';
 import { MANIFEST_GLOB, MANIFEST_NAMES, type Dependency, type DependencyIndex } from './resolver';
 import { importAt } from './importAt';
-import { installedChipLabel } from './versionWords';
-import type { InstalledDependency } from './versionCompare';
+import { installedChipLabel } from '../versions/versionWords';
+import type { InstalledDependency } from '../versions/versionCompare';
 
 /** Issue 23: what a dependency-scoped search carries to the view (its chip and badges). */
 function installedOf(deps: ReadonlyArray<Dependency | DependencyRow>): InstalledDependency[] {

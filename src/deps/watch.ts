@@ -4,7 +4,7 @@
 import type { SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
 import { dependencyOfResult } from './dependencyScope';
-import { resultBadges, type InstalledDependency } from './versionCompare';
+import { resultBadges, type InstalledDependency } from '../versions/versionCompare';
 import { checkedWords } from './watchWords';
 
 export const MAX_WATCHES = 50;

@@ -9,7 +9,7 @@ import { OPEN_DOCUMENT_COMMAND, RESULT_SCHEME, ResultDocuments } from './resultD
 import { describeScope } from './scope';
 import { selectionToQuery } from './selectionQuery';
 import { DEPENDENCY_PASSAGES } from '../api/params';
-import type { InstalledDependency } from '../deps/versionCompare';
+import type { InstalledDependency } from '../versions/versionCompare';
 
 /** Issue 23: the `installed` a dependency search passes along its request (plain data from another command: checked). */
 function installedOf(v: unknown): InstalledDependency[] | undefined {

@@ -6,7 +6,7 @@ import { DEPENDENCY_PASSAGES, show, validateSearchParams, type ParamIssue, type 
 import type { SearchResponse } from '../api/schemas';
 import { installedWords } from '../deps/dependencyScope';
 import { resolveDependencies } from '../host/dependencyLookup';
-import type { InstalledDependency, VersionBadge } from '../deps/versionCompare';
+import type { InstalledDependency, VersionBadge } from '../versions/versionCompare';
 import { searchAndCompare } from '../search/session/searchRun';
 import { MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './limits';
 import { errorText, issuesText } from './modelText';

@@ -10,7 +10,7 @@ import { config } from '../config';
 import { log } from '../log';
 import { resolveDependencies } from '../host/dependencyLookup';
 import { MANIFEST_GLOB, MANIFEST_NAMES } from '../deps/manifestNames';
-import type { InstalledDependency } from '../deps/versionCompare';
+import type { InstalledDependency } from '../versions/versionCompare';
 import { MAX_WATCHES, type Watch } from '../deps/watch';
 import type { ViewWatch, ViewWatches } from '../webview/protocol';
 import type { WatchableSearch, WatchViewPort } from '../webview/searchController';

@@ -9,7 +9,7 @@ import type { SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
 import type { Timers } from '../agents/jobPoller';
 import type { JobStorage } from '../agents/jobModel';
-import type { InstalledDependency } from '../deps/versionCompare';
+import type { InstalledDependency } from '../versions/versionCompare';
 import { checkWatch, MAX_WATCHES, mergeWatch, newWatch, parseWatch, recompare, type Watch, type WatchNews, WATCH_INTERVAL_MS } from '../deps/watch';
 import { holds, LEASE_KEY, LEASE_RENEW_MS, leaseStep } from './lease';
 import { SharedCollection } from '../storage/sharedCollection';

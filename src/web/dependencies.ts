@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { config } from '../config';
 import { manifestDependencies, NOT_INSTALLED_HERE } from '../deps/manifestDependencies';
 import type { FolderDependencies } from '../deps/resolver';
-import type { InstalledDependency } from '../deps/versionCompare';
+import type { InstalledDependency } from '../versions/versionCompare';
 import { pickFolder } from '../search/workspaceRepos';
 
 /** `folder`: a URI string (or a path, read as a file URI). */

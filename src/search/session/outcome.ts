@@ -4,7 +4,7 @@
 import type { SearchParams } from '../../api/params';
 import { licenseLabel, passageLink, provenance } from '../../api/results';
 import type { SearchResponse } from '../../api/schemas';
-import type { InstalledDependency } from '../../deps/versionCompare';
+import type { InstalledDependency } from '../../versions/versionCompare';
 import { externalUrl } from '../../webview/linkPolicy';
 import type { ViewInstalled, ViewNote, ViewOutcome } from '../../webview/protocol';
 import { compareVersions } from './searchRun';

@@ -1,7 +1,7 @@
 // Resolving a request a command makes: its scope (the view's, or the defaults) and, when the settings change,
 // the defaults a kept scope follows. Editor-free.
 import type { SearchParams } from '../../api/params';
-import type { InstalledDependency } from '../../deps/versionCompare';
+import type { InstalledDependency } from '../../versions/versionCompare';
 import { defaultParams } from '../scope';
 
 /** What commands ask for: a query plus any filters, spec 4.1 names. */

@@ -6,7 +6,7 @@ import { explainCoverage, type CoverageNote } from '../../api/coverage';
 import type { SearchParams } from '../../api/params';
 import type { SearchResponse } from '../../api/schemas';
 import { dependencyOfResult } from '../../deps/dependencyScope';
-import { resultBadges, versionSummary, type InstalledDependency, type VersionBadge } from '../../deps/versionCompare';
+import { resultBadges, versionSummary, type InstalledDependency, type VersionBadge } from '../../versions/versionCompare';
 
 /** What the badges are read from: a wire result or the view's projection of one. */
 export interface VersionedResult { id: string; url: string; title?: string | undefined; passages: ReadonlyArray<{ text: string }> }

@@ -6,7 +6,7 @@
 import type { ParamIssue, SearchParams } from '../../api/params';
 import type { RetryEvent } from '../../api/retry';
 import type { SearchResponse } from '../../api/schemas';
-import type { InstalledDependency } from '../../deps/versionCompare';
+import type { InstalledDependency } from '../../versions/versionCompare';
 import type { ToWebview, ViewNote } from '../../webview/protocol';
 import { toOutcome, viewInstalled, withVersions } from './outcome';
 import { commandParams, followScopeDefaults, type SearchOptions, type ShowRequest } from './request';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { SearchResponseSchema } from '../../../src/api/schemas';
-import { resultBadges, type InstalledDependency } from '../../../src/deps/versionCompare';
+import { resultBadges, type InstalledDependency } from '../../../src/versions/versionCompare';
 import {
   CHAT_COMMANDS, dependencyInPrompt, escapeMarkdown, fixedWithoutModel, modelInstructions, plainExcerpt, referenceLinks, resultsMarkdown, vetAnswer, webLink,
 } from '../../../src/chat/chatText';

@@ -2,8 +2,8 @@
 // pseudo-versions), PEP 440 (Python); garbage on either side gives no badge; the summary line and the chip.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareMention, installedChipLabel, resultBadges, versionSummary, type InstalledDependency } from '../../../src/deps/versionCompare';
-import { findVersionMentions } from '../../../src/deps/versionMentions';
+import { compareMention, installedChipLabel, resultBadges, versionSummary, type InstalledDependency } from '../../../src/versions/versionCompare';
+import { findVersionMentions } from '../../../src/versions/versionMentions';
 
 const npm = (version?: string): InstalledDependency => ({ ecosystem: 'npm', name: '@acme/widgets', slug: 'acme/widgets', ...(version ? { version } : {}) });
 const badge = (sentence: string, dep: InstalledDependency) => {

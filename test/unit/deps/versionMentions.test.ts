@@ -3,7 +3,7 @@
 // protocols, another package's version, durations, issue numbers).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findVersionMentions } from '../../../src/deps/versionMentions';
+import { findVersionMentions } from '../../../src/versions/versionMentions';
 
 const NAMES = ['@acme/widgets', 'acme/widgets', 'widgets', 'acme-widgets'];
 

@@ -21,7 +21,7 @@ function sources(dir: string): string[] {
 
 /** The claim in a file's leading comment, if it makes one. */
 function claimOf(text: string): 'extension' | 'core' | 'features' | undefined {
-  const header = text.split('\n').filter((l, i, all) => all.slice(0, i + 1).every((x) => x.startsWith('//'))).join(' ');
+  const header = text.split('\n').filter((_, i, all) => all.slice(0, i + 1).every((x) => x.startsWith('//'))).join(' ');
   return CLAIM.exec(header)?.[2] as 'extension' | 'core' | 'features' | undefined;
 }
 

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import type { CallOptions } from '../../../src/api/client';
 import type { SearchParams } from '../../../src/api/params';
 import type { SearchResponse } from '../../../src/api/schemas';
-import type { InstalledDependency } from '../../../src/deps/versionCompare';
+import type { InstalledDependency } from '../../../src/versions/versionCompare';
 import { compareVersions, searchAndCompare } from '../../../src/search/session/searchRun';
 import { SearchService } from '../../../src/search/session/searchService';
 import { SearchSession, type SearchMessage } from '../../../src/search/session/searchSession';

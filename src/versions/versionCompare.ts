@@ -25,7 +25,7 @@ function semver(): Semver {
 }
 let pep440Lib: typeof Pep440 | undefined;
 const pep440 = (): typeof Pep440 => (pep440Lib ??= require('@renovatebot/pep440') as typeof Pep440);
-import type { Ecosystem } from './messages';
+import type { Ecosystem } from '../deps/messages';
 export { installedChipLabel } from './versionWords';
 import { findVersionMentions, type MentionKind, type VersionMention } from './versionMentions';
 
