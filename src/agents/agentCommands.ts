@@ -2,8 +2,8 @@
 // from the palette, without a node, Cancel and Open Result ask which job (the others are hidden
 // there). registerAgents() maps them to command ids.
 import * as vscode from 'vscode';
-import { AGENT_MODES } from '../api/agent/agentConstants';
-import type { AgentSubmitParams } from './agentBackend';
+import { AGENT_MODES, UUID_RE } from '../api/agent/agentConstants';
+import type { AgentSubmitParams, ToolSubmitParams } from './agentBackend';
 import { agentDocumentUri } from './agentContentProvider';
 import { describeAgentError, errorReason } from './agentWords';
 import { EventNode } from './eventNode';
@@ -104,20 +104,7 @@ export const vscodePickJob: PickJobInput = (items, title) => vscode.window.showQ
  * Start without input boxes (other features, tests): the same checks as the boxes; resolves with the
  * job id and shows nothing but the job in the tree. Rejects with a message on bad input or no key.
  */
-export interface StartJobArgs {
-  prompt: string;
-  urls?: string[];
-  maxCredits?: number;
-  model?: string;
-  effort?: 'low' | 'medium' | 'high';
-  schema?: Record<string, unknown> | boolean | null;
-  /** `chat`: an answer in words; `extract`: data; left out: the service's default. */
-  mode?: 'chat' | 'extract';
-  /** A follow-up turn in this thread. */
-  threadId?: string;
-  /** Paid tool calls (toolkits, maxCalls, requireApproval, onTermsRequired): checked by the client before sending. */
-  exchange?: AgentSubmitParams['exchange'];
-}
+export type StartJobArgs = ToolSubmitParams;
 
 type Target = string | { jobId: string } | undefined;
 
@@ -272,7 +259,7 @@ function checkArgs(a: StartJobArgs, fallback: number): string | undefined {
   const c = parseMaxCredits(a.maxCredits === undefined ? '' : String(a.maxCredits), fallback);
   if (!c.ok) return c.message;
   if (a.mode !== undefined && !(AGENT_MODES as readonly unknown[]).includes(a.mode)) return `mode must be one of ${AGENT_MODES.join(', ')}`;
-  if (a.threadId !== undefined && (typeof a.threadId !== 'string' || !/^[0-9a-f-]{36}$/i.test(a.threadId))) return 'threadId must be a thread id (a UUID)';
+  if (a.threadId !== undefined && (typeof a.threadId !== 'string' || !UUID_RE.test(a.threadId))) return 'threadId must be a thread id (a UUID)';
   return undefined;
 }
 

@@ -2,11 +2,10 @@
 // ceiling, model, effort, what the run gives back, paid tool calls) with Back on every step after the first. Each step is validated with a
 // message naming the field and the bound, and a draft keeps everything the user typed when a step is
 // cancelled, when Back is pressed, or when the service rejects the submission.
-import { AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS } from '../api/agent/agentConstants';
+import { AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, DEFAULT_AGENT_MODEL, PROMPT_MAX_LENGTH, RETIRED_AGENT_MODELS } from '../api/agent/agentConstants';
 import type { AgentSubmitParams } from './agentBackend';
 import { grouped } from '../api/grouped';
 
-export const PROMPT_MAX_LENGTH = 10_000;
 export const TOTAL_STEPS = 7;
 
 export interface StartDraft { prompt: string; urls: string; maxCredits: string; model: string; effort: string; mode: string; paid: string }

@@ -2,7 +2,7 @@
 // check the input, call the client, and turn the outcome into text for a model. Nothing here throws
 // at the caller: every failure becomes a result marked as an error. No vscode import; the agent client
 // is loaded on the first agent call, so a search-only session never loads it.
-import type { AgentClient, AgentSubmitParams } from '../api/agent/agentClient';
+import type { AgentClient, AgentSubmitParams, ToolSubmitParams } from '../api/agent/agentClient';
 import type { CallOptions } from '../api/client';
 import type { DeprecationNotice } from '../api/notices';
 import { show, validateSearchParams, type ParamIssue, type SearchParams } from '../api/params';
@@ -37,12 +37,8 @@ export type AgentModule = typeof import('../api/agent/agentClient');
 /** The repositories `scope: "workspace"` stands for, or why there are none. */
 export type WorkspaceScope = { slugs: string[] } | { slugs: []; reason: string };
 
-export interface StartRequest {
-  prompt: string; urls?: string[]; maxCredits?: number; model?: string; effort?: 'low' | 'medium' | 'high';
-  schema?: Record<string, unknown>; mode?: 'chat' | 'extract'; threadId?: string;
-  /** Paid tool calls, from the input's toolkits, maxCalls, requireApproval and onTermsRequired. */
-  exchange?: AgentSubmitParams['exchange'];
-}
+/** A job start as a model asks for it: the submission's fields a model may set (src/api/agent/submitSchema.ts). */
+export type StartRequest = ToolSubmitParams;
 
 /** A model's answer to a waiting job (devIndex_answerApproval), as the user decided. */
 export interface ApprovalAnswer { decision: 'approve' | 'decline'; callIds?: string[]; always?: boolean }
@@ -257,9 +253,6 @@ async function needKey(deps: ToolDeps, op: string): Promise<ToolOutcome | undefi
   return { isError: true, text: `${op} needs an API key, and none is set. ${how}` };
 }
 
-const START_FIELDS = ['prompt', 'urls', 'maxCredits', 'model', 'effort', 'schema', 'mode', 'threadId', 'exchange'];
-/** What a start's `exchange` may set: paid calls on. Approvals are answered with devIndex_answerApproval, which never accepts terms. */
-const START_EXCHANGE_FIELDS = ['enabled', 'toolkits', 'maxCalls', 'requireApproval', 'onTermsRequired'];
 
 function startRequestOf(input: Record<string, unknown>, deps: ToolDeps): StartRequest {
   const maxCredits = input.maxCredits ?? deps.defaultMaxCredits?.();
@@ -272,6 +265,9 @@ async function start(input: Record<string, unknown>, deps: ToolDeps, signal?: Ab
   const op = OPS[TOOL_NAMES.startAgentJob]!;
   const request = startRequestOf(input, deps);
   const mod = await deps.agentModule();
+  // The fields a model may set, and (approvals are answered with devIndex_answerApproval, which never accepts terms) the exchange's.
+  const START_FIELDS: readonly string[] = mod.TOOL_SUBMIT_FIELDS;
+  const START_EXCHANGE_FIELDS: readonly string[] = mod.TOOL_EXCHANGE_FIELDS;
   const unknownKeys = Object.keys(input).filter((k) => !START_FIELDS.includes(k));
   const v = mod.validateAgentSubmit(request as AgentSubmitParams, { extraModels: deps.extraModels?.() ?? [] });
   const exchangeKeys = isRecord(input.exchange) ? Object.keys(input.exchange).filter((k) => !START_EXCHANGE_FIELDS.includes(k)) : [];

@@ -2,8 +2,8 @@
 // before anything is sent; submission is never repeated once the service may have created the job;
 // every error it throws is an AgentError stamped with one reason (`reasonOf`), and its message says
 // what to do next. The surfaces keep their own words per reason; nothing re-reads the service's text.
-import { type AgentErrorReason, reasonOf } from './agentConstants';
-import { type AgentExchange, type AgentSubmitParams, short, SNAPSHOT_ID_RE, type SubmitRules, UUID_RE, validateAgentSubmit } from './submitSchema';
+import { type AgentErrorReason, reasonOf, UUID_RE } from './agentConstants';
+import { type AgentExchange, type AgentSubmitParams, short, SNAPSHOT_ID_RE, type SubmitRules, validateAgentSubmit } from './submitSchema';
 import {
   AgentJobRecordSchema, CancelResponseSchema, ExchangeAnswerSchema, type ExchangeCall, ListResponseSchema, SnapshotResponseSchema, SubmitResponseSchema,
   ThreadResponseSchema, TraceResponseSchema, type AgentCancelResponse, type AgentJobRecord, type AgentList, type AgentListEntry,
@@ -18,7 +18,8 @@ export * from './agentTrace';
 export { isWaiting } from './approval';
 export { approvalWords } from './runOutcome';
 export {
-  type AgentExchange, type AgentSchemaParam, type AgentSubmitParams, PAID_CALL_SETTINGS, type SubmitRules, validateAgentSubmit,
+  type AgentExchange, type AgentSchemaParam, type AgentSubmitParams, PAID_CALL_SETTINGS, type SubmitRules, TOOL_EXCHANGE_FIELDS, TOOL_SUBMIT_FIELDS,
+  type ToolSubmitParams, validateAgentSubmit,
 } from './submitSchema';
 export {
   AGENT_EFFORTS, AGENT_ERROR_REASONS, AGENT_MODELS, AGENT_MODES, AGENT_ON_TERMS, DEFAULT_AGENT_MODEL, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, FOLDED_EVENT_TYPES, type AgentMode, RETIRED_AGENT_MODELS, NAMED_INTEGRATIONS,

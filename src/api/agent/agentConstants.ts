@@ -28,6 +28,8 @@ export const DEFAULT_AGENT_MODEL = 'spark-2';
 export const AGENT_MODELS = ['spark-2', 'spark-1-pro', 'spark-1-mini'] as const;
 /** Retired names the service still accepts; it runs them on `spark-2` and reports `spark-2`. */
 export const RETIRED_AGENT_MODELS: ReadonlySet<string> = new Set(['spark-1-pro', 'spark-1-mini']);
+/** A job's or a thread's id. */
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The longest prompt the service takes, in characters. */
 export const PROMPT_MAX_LENGTH = 10_000;
 export const AGENT_EFFORTS = ['low', 'medium', 'high'] as const;

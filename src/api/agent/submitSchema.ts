@@ -6,13 +6,11 @@
 import * as z from 'zod';
 import {
   AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, AGENT_ON_TERMS, DEFAULT_AGENT_MODEL, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, isValidIntegration,
-  NAMED_INTEGRATIONS, PROMPT_MAX_LENGTH, RETIRED_AGENT_MODELS,
+  NAMED_INTEGRATIONS, PROMPT_MAX_LENGTH, RETIRED_AGENT_MODELS, UUID_RE,
 } from './agentConstants';
 import type { ParamIssue } from '../params';
 import { grouped } from '../grouped';
 
-/** A job's or a thread's id. */
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A snapshot's or an approval's id: one safe path segment, letters, digits, `_` and `-`, 1 to 128 characters. */
 export const SNAPSHOT_ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 /** A toolkit's name in `exchange.toolkits`. */
@@ -163,11 +161,13 @@ export type AgentExchange = z.input<typeof AgentExchangeSchema>;
 /** A JSON Schema (an object), `true` / `false`, or `null` (no schema). */
 export type AgentSchemaParam = NonNullable<AgentSubmitParams['schema']> | null;
 const SUBMIT_OBJECT = submitObject(AGENT_MODELS);
+/** Each field's schema, for a check of one field (the sandbox's, where its bounds are the service's). */
+export const SUBMIT_SHAPE = SUBMIT_OBJECT.shape;
 /** The submission's fields, in the order they are checked and sent. */
 export const SUBMIT_FIELDS = Object.keys(SUBMIT_OBJECT.shape) as Array<keyof AgentSubmitParams>;
 
 /** The fields a language model may set when it starts a job (the tools); the others are the client's own. */
-export const TOOL_SUBMIT_FIELDS = ['prompt', 'urls', 'schema', 'maxCredits', 'model', 'effort', 'threadId', 'mode', 'exchange'] as const satisfies ReadonlyArray<keyof AgentSubmitParams>;
+export const TOOL_SUBMIT_FIELDS = ['prompt', 'urls', 'maxCredits', 'model', 'effort', 'schema', 'mode', 'threadId', 'exchange'] as const satisfies ReadonlyArray<keyof AgentSubmitParams>;
 /** What a start's `exchange` may set: paid calls on. Approvals are answered on their own (devIndex_answerApproval). */
 export const TOOL_EXCHANGE_FIELDS = ['enabled', ...PAID_CALL_SETTINGS] as const;
 export type ToolSubmitParams = Pick<AgentSubmitParams, (typeof TOOL_SUBMIT_FIELDS)[number]>;
@@ -178,7 +178,9 @@ export type ToolSubmitParams = Pick<AgentSubmitParams, (typeof TOOL_SUBMIT_FIELD
  */
 export function submitToolSchema(): Record<string, unknown> {
   const mask = Object.fromEntries(TOOL_SUBMIT_FIELDS.map((k) => [k, true as const])) as { [K in (typeof TOOL_SUBMIT_FIELDS)[number]]: true };
-  return shortened(z.toJSONSchema(SUBMIT_OBJECT.pick(mask))) as Record<string, unknown>;
+  const json = shortened(z.toJSONSchema(SUBMIT_OBJECT.pick(mask))) as { properties: Record<string, unknown> };
+  // In TOOL_SUBMIT_FIELDS' order, the order a model reads them in.
+  return { ...json, properties: Object.fromEntries(TOOL_SUBMIT_FIELDS.map((k) => [k, json.properties[k]])) };
 }
 
 function shortened(node: unknown): unknown {
