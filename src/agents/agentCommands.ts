@@ -9,7 +9,7 @@ import { describeAgentError, errorReason } from './agentWords';
 import { EventNode } from './eventNode';
 import type { AgentJob } from './jobModel';
 import type { ShowNotification } from './jobNotifier';
-import { canFollowUp, hasAnswer, hasPartialResult, hasResult, jobState, shortDate, shortLabel, stateWords } from './jobState';
+import { canFollowUp, hasAnswer, hasDataResult, hasPartialResult, jobState, shortDate, shortLabel, stateWords } from './jobState';
 import type { ApprovalChoice, JobStore } from './jobStore';
 import type { PendingApproval } from '../api/agent/agentSchemas';
 import { callName, callWords, estimateWords, termsName } from '../api/agent/runOutcome';
@@ -296,7 +296,7 @@ export async function refreshJobs(deps: AgentCommandContext): Promise<void> {
 }
 
 export async function openResult(deps: AgentCommandContext, target?: Target, which: 'result' | 'partial' = 'result'): Promise<void> {
-  const eligible = which === 'result' ? hasResult : hasPartialResult;
+  const eligible = which === 'result' ? hasDataResult : hasPartialResult;
   const job = await pickJob(deps, target, which === 'result' ? 'Open the result of which job?' : 'Open the partial result of which job?', eligible,
     which === 'result' ? 'No agent job in the list has a result yet.' : 'No agent job in the list has a partial result.');
   if (!job) return;
