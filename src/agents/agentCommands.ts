@@ -2,7 +2,7 @@
 // from the palette, without a node, Cancel and Open Result ask which job (the others are hidden
 // there). registerAgents() maps them to command ids.
 import * as vscode from 'vscode';
-import { AGENT_MODES, UUID_RE } from '../api/agent/agentConstants';
+import { AGENT_MODES, isAgentEffort, isAgentMode, UUID_RE } from '../api/agent/agentConstants';
 import type { AgentSubmitParams, ToolSubmitParams } from './agentBackend';
 import { agentDocumentUri } from './agentContentProvider';
 import { describeAgentError, errorReason } from './agentWords';
@@ -258,7 +258,7 @@ function checkArgs(a: StartJobArgs, fallback: number): string | undefined {
   if (!u.ok) return u.message;
   const c = parseMaxCredits(a.maxCredits === undefined ? '' : String(a.maxCredits), fallback);
   if (!c.ok) return c.message;
-  if (a.mode !== undefined && !(AGENT_MODES as readonly unknown[]).includes(a.mode)) return `mode must be one of ${AGENT_MODES.join(', ')}`;
+  if (a.mode !== undefined && !isAgentMode(a.mode)) return `mode must be one of ${AGENT_MODES.join(', ')}`;
   if (a.threadId !== undefined && (typeof a.threadId !== 'string' || !UUID_RE.test(a.threadId))) return 'threadId must be a thread id (a UUID)';
   return undefined;
 }
@@ -383,8 +383,8 @@ export async function askFollowUp(deps: AgentCommandContext, target?: Target): P
     if (validationMessage) continue;
     const params: AgentSubmitParams = {
       prompt: answer, threadId, maxCredits: job.maxCredits ?? deps.defaultMaxCredits(),
-      ...(job.model ? { model: job.model } : {}), ...(job.effort === 'low' || job.effort === 'medium' || job.effort === 'high' ? { effort: job.effort } : {}),
-      ...(job.mode === 'chat' || job.mode === 'extract' ? { mode: job.mode } : {}),
+      ...(job.model ? { model: job.model } : {}), ...(isAgentEffort(job.effort) ? { effort: job.effort } : {}),
+      ...(isAgentMode(job.mode) ? { mode: job.mode } : {}),
     };
     try {
       const turn = await vscode.window.withProgress(

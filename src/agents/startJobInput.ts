@@ -2,7 +2,7 @@
 // ceiling, model, effort, what the run gives back, paid tool calls) with Back on every step after the first. Each step is validated with a
 // message naming the field and the bound, and a draft keeps everything the user typed when a step is
 // cancelled, when Back is pressed, or when the service rejects the submission.
-import { AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, DEFAULT_AGENT_MODEL, PROMPT_MAX_LENGTH, RETIRED_AGENT_MODELS } from '../api/agent/agentConstants';
+import { AGENT_EFFORTS, AGENT_MODELS, DEFAULT_AGENT_MODEL, isAgentEffort, isAgentMode, PROMPT_MAX_LENGTH, RETIRED_AGENT_MODELS } from '../api/agent/agentConstants';
 import type { AgentSubmitParams } from './agentBackend';
 import { grouped } from '../api/grouped';
 
@@ -18,7 +18,7 @@ export function emptyDraft(): StartDraft {
 export function draftFrom(r: { prompt: string; urls?: string[]; maxCredits?: number; model?: string; effort?: string; mode?: string }): StartDraft {
   return {
     prompt: r.prompt, urls: (r.urls ?? []).join(', '), maxCredits: r.maxCredits !== undefined ? String(r.maxCredits) : '',
-    model: r.model ?? '', effort: r.effort ?? '', mode: (AGENT_MODES as readonly string[]).includes(r.mode ?? '') ? r.mode! : '', paid: '',
+    model: r.model ?? '', effort: r.effort ?? '', mode: isAgentMode(r.mode) ? r.mode : '', paid: '',
   };
 }
 
@@ -193,8 +193,8 @@ export async function askStartJob(
     prompt: validatePrompt(draft.prompt), urls: u.ok ? undefined : u.message, maxCredits: c.ok ? undefined : c.message,
   };
   if (!u.ok || !c.ok || again.prompt) return askStartJob(ask, draft, defaultMaxCredits, again, extraModels);
-  const effort = (AGENT_EFFORTS as readonly string[]).includes(draft.effort) ? draft.effort as AgentSubmitParams['effort'] : undefined;
-  const mode = (AGENT_MODES as readonly string[]).includes(draft.mode) ? draft.mode as AgentSubmitParams['mode'] : undefined;
+  const effort = isAgentEffort(draft.effort) ? draft.effort : undefined;
+  const mode = isAgentMode(draft.mode) ? draft.mode : undefined;
   const exchange = PAID_CHOICES[draft.paid];
   return {
     prompt: draft.prompt, ...(u.urls.length ? { urls: u.urls } : {}), maxCredits: c.value,

@@ -35,6 +35,14 @@ export const PROMPT_MAX_LENGTH = 10_000;
 export const AGENT_EFFORTS = ['low', 'medium', 'high'] as const;
 export type AgentEffort = (typeof AGENT_EFFORTS)[number];
 
+export function isAgentEffort(v: unknown): v is AgentEffort {
+  return (AGENT_EFFORTS as readonly unknown[]).includes(v);
+}
+
+export function isAgentMode(v: unknown): v is AgentMode {
+  return (AGENT_MODES as readonly unknown[]).includes(v);
+}
+
 /**
  * The service's named integrations (its `integration` enum); any other value must start with `_`.
  * A value outside both is a 400, so the client never sends one.
