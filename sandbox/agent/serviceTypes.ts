@@ -1,6 +1,7 @@
 // The agent service's shapes and constants (sandbox/agent/service.ts puts the parts together): a job,
 // a thread, an approval, the errors the service answers with, and the context its parts share.
-import { BLOCKED_HOSTS, ENGINE_2, ENGINE_2_PRODUCTION, type Outcome, type PaidCall, type PlannedEvent } from './engine';
+import { BLOCKED_HOSTS, ENGINE_2, ENGINE_2_PRODUCTION, type Outcome, type PlannedEvent } from './engine';
+import type { PaidCall } from './paidCalls';
 import type { TermsAcceptances, TermsProvider } from './exchange';
 import type { Exchange, Mode, SubmitOptions, Wire } from './validate';
 import type { PendingApproval, ProductionStatusBody } from './wireTypes';

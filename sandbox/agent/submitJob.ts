@@ -1,10 +1,8 @@
 // A submission to the agent service: the checks the service and its gateway make, a follow-up or an
 // approval's answer in a thread, and the plan of the new run (its events, paid calls and approvals).
 import { randomUUID } from 'node:crypto';
-import {
-  MAGIC, SLOW_FACTOR, answerPlan, applyCreditLimit, applyInternalFailure, approvalCalls, approvalPoint, basePlan, chatPlan, finishEarly, inlinePaidCalls, insertCalls,
-  type PaidCall, type PlannedEvent,
-} from './engine';
+import { MAGIC, SLOW_FACTOR, applyCreditLimit, applyInternalFailure, basePlan, chatPlan, type PlannedEvent } from './engine';
+import { answerPlan, approvalCalls, approvalPoint, finishEarly, inlinePaidCalls, insertCalls, type PaidCall } from './paidCalls';
 import { SKIPPED_PROVIDER, TERMS_PROVIDERS, gateOf, hasAccepted, type TermsProvider } from './exchange';
 import { validateSubmit, type Mode, type SubmitOptions } from './validate';
 import type { RunRecords } from './runRecords';
