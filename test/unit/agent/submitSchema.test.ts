@@ -5,12 +5,21 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as z from 'zod';
+import type { AgentEffort as SdkEffort, AgentExchangeOptions, AgentMode as SdkMode, AgentOnTermsRequired as SdkOnTerms } from 'firecrawl';
 import {
-  AgentExchangeSchema, PAID_CALL_SETTINGS, SUBMIT_FIELDS, SUBMIT_SHAPE, TOOL_EXCHANGE_FIELDS, TOOL_SUBMIT_FIELDS, validateAgentSubmit,
+  AgentExchangeSchema, type AgentExchange, type AgentSubmitParams, PAID_CALL_SETTINGS, SUBMIT_FIELDS, SUBMIT_SHAPE, TOOL_EXCHANGE_FIELDS, TOOL_SUBMIT_FIELDS, validateAgentSubmit,
 } from '../../../src/api/agent/submitSchema';
 import { PROMPT_MAX_LENGTH } from '../../../src/api/agent/agentConstants';
 import { MCP_TOOLS, EDITOR_TOOLS } from '../../../src/tools/definitions';
 import { AGENT_USAGE, SUBMIT_FLAGS, submitParamsFrom } from '../../../src/cli/agentCommand';
+
+// The schema's values are the service SDK's (npm run typecheck fails when one drifts): the same efforts,
+// modes and onTermsRequired values, and an exchange the SDK's AgentExchangeOptions accepts.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sdkValues: [Same<NonNullable<AgentSubmitParams['effort']>, SdkEffort>, Same<NonNullable<AgentSubmitParams['mode']>, SdkMode>, Same<NonNullable<AgentExchange['onTermsRequired']>, SdkOnTerms>] = [true, true, true];
+const sdkExchange = (x: AgentExchange): AgentExchangeOptions => x;
+void sdkValues;
+void sdkExchange;
 
 type Json = { type?: unknown; enum?: unknown[]; minLength?: number; maxLength?: number; minimum?: number; maximum?: number; maxItems?: number; description?: string };
 const full = z.toJSONSchema(z.object(SUBMIT_SHAPE)) as { properties: Record<string, Json> };
