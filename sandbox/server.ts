@@ -9,17 +9,19 @@ import { loadCorpus, repositoryDoc } from './search/corpus';
 import { queryToInput, validateSearchRequest } from './search/params';
 import { SearchEngine, type Wire } from './search/searchEngine';
 import {
-  DEFAULT_DEPRECATION, signupUrlFor, KEYLESS_MESSAGES, NOT_FOUND_DOCUMENTATION_URL, WEB_TYPE_ERROR,
-  MAX_LOGGED_BODY_BYTES, secondsToUtcMidnight, MAX_REQUEST_ID_BYTES, DEFAULT_RATE_LIMIT,
-  DEFAULT_KEYLESS_RATE_LIMIT, MAX_BODY_BYTES, MAX_LOG, MAX_LOG_BYTES, MAX_BODY_DEPTH, nestingExceeds,
-  SEARCH_PATH, KEYED_SEARCH_PATH, DEFAULT_WIRE, defaultCorpusDir, teamOf, keylessBodySchema,
-  deprecationsBodySchema, corpusBodySchema, asksForWeb, safeHost, keysBodySchema, type DeprecationSetting, type
-  KeylessRefusal, type LoggedRequest, type Sandbox, type SandboxOptions,
-} from './serverSettings';
-import { HttpError, RequestAborted, CORS_HEADERS, PREFLIGHT_HEADERS, readBody } from './httpIo';
+  asksForWeb, corpusBodySchema, CORS_HEADERS, DEFAULT_DEPRECATION, DEFAULT_KEYLESS_RATE_LIMIT, DEFAULT_RATE_LIMIT, DEFAULT_WIRE, defaultCorpusDir,
+  deprecationsBodySchema, type DeprecationSetting, HttpError, KEYED_SEARCH_PATH, KEYLESS_MESSAGES, keylessBodySchema, type KeylessRefusal,
+  keysBodySchema, type LoggedRequest, MAX_BODY_BYTES, MAX_BODY_DEPTH, MAX_LOG, MAX_LOG_BYTES, MAX_LOGGED_BODY_BYTES, MAX_REQUEST_ID_BYTES,
+  nestingExceeds, NOT_FOUND_DOCUMENTATION_URL, PREFLIGHT_HEADERS, readBody, RequestAborted, safeHost, type Sandbox, type SandboxOptions, SEARCH_PATH,
+  secondsToUtcMidnight, signupUrlFor, teamOf, WEB_TYPE_ERROR,
+} from './serverParts';
 
-export * from './serverSettings';
-export { CORS_HEADERS, PREFLIGHT_HEADERS } from './httpIo';
+export {
+  DEFAULT_DEPRECATION, signupUrlFor, KEYS_PAGE, KEYLESS_MESSAGES, NOT_FOUND_DOCUMENTATION_URL, WEB_TYPE_ERROR, MAX_LOGGED_BODY_BYTES,
+  secondsToUtcMidnight, MAX_REQUEST_ID_BYTES, DEFAULT_RATE_LIMIT, DEFAULT_KEYLESS_RATE_LIMIT, MAX_BODY_BYTES, MAX_LOG_BYTES, MAX_BODY_DEPTH,
+  nestingExceeds, DEFAULT_WIRE, findRepoRoot, defaultCorpusDir, teamOf, CORS_HEADERS, PREFLIGHT_HEADERS,
+} from './serverParts';
+export type { SandboxOptions, DeprecationSetting, KeylessRefusal, Sandbox, LoggedRequest } from './serverParts';
 
 export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const log = (m: string): void => { if (!o.quiet) console.error(m); };
@@ -340,3 +342,4 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     },
   };
 }
+

@@ -45,7 +45,7 @@ export const STANDARD_RUN_CREDITS = 2 * COST.reasoning + 4 * COST.spawn + 5 * (C
 export const SLOW_FACTOR = 20;
 
 /** Step durations at speed 1, chosen so a standard run lasts about 25 seconds. */
-export const STEP = { navigate: 2000, extract: 2500, gap: 1000 } as const;
+const STEP = { navigate: 2000, extract: 2500, gap: 1000 } as const;
 
 export const MAGIC = {
   refuse: 'REFUSE',
@@ -127,7 +127,7 @@ export function resultListKey(schema: SubmitOptions['schema']): string {
 
 interface Item { title: string; url: string; summary: string }
 
-export function itemsFor(o: SubmitOptions): Item[] {
+function itemsFor(o: SubmitOptions): Item[] {
   const n = ITEMS_BY_EFFORT[o.effort ?? 'medium'];
   const topic = o.prompt.trim().replace(/\s+/g, ' ').slice(0, 40);
   return Array.from({ length: n }, (_, i) => {
@@ -136,14 +136,14 @@ export function itemsFor(o: SubmitOptions): Item[] {
   });
 }
 
-export function toolCall(plan: Plan, at: number, agent: AgentRef, toolName: string, parameters: Record<string, unknown>, durationMs: number, result: unknown, cost: number): number {
+function toolCall(plan: Plan, at: number, agent: AgentRef, toolName: string, parameters: Record<string, unknown>, durationMs: number, result: unknown, cost: number): number {
   const toolCallId = randomUUID();
   plan.add(at, agent, { type: 'tool_call.started', toolCallId, toolName, parameters });
   plan.add(at + durationMs, agent, { type: 'tool_call.finished', toolCallId, toolName, result }, cost);
   return at + durationMs;
 }
 
-export function spawn(plan: Plan, at: number, parent: AgentRef, child: AgentRef, task: string): number {
+function spawn(plan: Plan, at: number, parent: AgentRef, child: AgentRef, task: string): number {
   toolCall(plan, at, parent, 'spawn_subagent', { name: child.name, task }, 150, { agentId: child.id }, COST.spawn);
   plan.add(at + 200, child, { type: 'agent.started' });
   return at + 200;
@@ -303,4 +303,74 @@ export function applyInternalFailure(events: PlannedEvent[], runId: string, maxC
   if (!first) return events;
   const next = events[events.indexOf(first) + 1];
   return next ? interrupt(events, first.at + 100, 'internal', { runId, maxCredits, dropFrom: next }) : events;
+}
+
+export const topicOf = (prompt: string): string => prompt.trim().replace(/\s+/g, ' ').slice(0, 60);
+
+/** The canned answer of a chat run: a heading, a paragraph, a list, a fenced code block and a link. */
+export function chatAnswer(prompt: string, sources: number): string {
+  return [
+    `## Answer: ${topicOf(prompt)}`,
+    '',
+    `The sandbox read ${sources} sources for this question and wrote this answer. It is canned: its words do not depend on what the sources say.`,
+    '',
+    '- **In chat mode** the answer is in `message`, and `data` is null.',
+    '- **Follow-ups** continue the thread: send `threadId` with the next prompt.',
+    '',
+    '```ts',
+    'const job = await agent.status(id);',
+    'console.log(job.message);',
+    '```',
+    '',
+    'More in [the sandbox agent notes](https://example.com/devindex-sandbox/agent).',
+    '',
+  ].join('\n');
+}
+
+export const CHAT_SUGGESTIONS = [
+  { label: 'Go deeper', prompt: 'Explain the follow-up part of the answer in more detail.' },
+  { label: 'Collect as data', prompt: 'List the sources you read, with their titles and URLs.' },
+] as const;
+
+/**
+ * A chat run (production wire, `mode: "chat"`): one researcher with a `browser` worker under it,
+ * `usage.recorded` events (internal), and the answer as an `assistant.message` event. About 9 s at speed 1.
+ */
+export function chatPlan(runId: string, o: SubmitOptions): { events: PlannedEvent[]; message: string } {
+  if (o.prompt.includes(MAGIC.refuse)) return { events: basePlan(runId, o).events, message: '' };
+  const plan = new Plan();
+  const a = agentsFor(runId);
+  const browser: AgentRef = { id: `${runId.slice(0, 8)}-browser-1`, role: 'browser', name: 'browser-1', parentId: a.researcher1.id };
+  const items = itemsFor(o).slice(0, 2);
+  const usage = (at: number, agent: AgentRef, inputTokens: number, outputTokens: number): void => {
+    plan.add(at, agent, { type: 'usage.recorded', usage: { model: o.model, inputTokens, outputTokens } });
+  };
+  plan.add(0, a.system, { type: 'run.started' });
+  plan.add(150, a.orchestrator, { type: 'agent.started' });
+  plan.add(300, a.orchestrator, { type: 'progress.reported', phase: 'planning', message: 'Planning the answer' });
+  plan.add(900, a.orchestrator, { type: 'reasoning.summary', text: `Reading ${items.length} sources before answering.` }, COST.reasoning);
+  usage(1000, a.orchestrator, 1800, 240);
+  let t = spawn(plan, 1200, a.orchestrator, a.researcher1, 'Read the sources for the answer');
+  plan.add(t + 100, browser, { type: 'agent.started' });
+  const sessionId = randomUUID();
+  plan.add(t + 200, browser, { type: 'browser.session.started', sessionId });
+  const start = t + 100;
+  t += 300;
+  for (const item of items) {
+    plan.add(t, a.researcher1, { type: 'progress.reported', phase: 'working', message: `Reading ${item.url}` });
+    t = toolCall(plan, t + 100, browser, 'navigate', { url: item.url }, STEP.navigate, { status: 200, title: item.title }, COST.navigate);
+    t = toolCall(plan, t + 100, a.researcher1, 'extract', { url: item.url }, 1200, { itemsFound: 1 }, COST.extract);
+  }
+  plan.add(t + 100, browser, { type: 'browser.session.finished', sessionId, durationMs: t - start });
+  plan.add(t + 200, browser, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 100 - start, error: null });
+  plan.add(t + 300, a.researcher1, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 300 - 1400, error: null });
+  usage(t + 350, a.researcher1, 5200, 610);
+  plan.add(t + 500, a.orchestrator, { type: 'progress.reported', phase: 'finalizing', message: 'Writing the answer' });
+  const message = chatAnswer(o.prompt, items.length);
+  plan.add(t + 1200, a.orchestrator, { type: 'assistant.message', text: message }, COST.reasoning);
+  plan.add(t + 1300, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'markdown', artifactId: 'answer', path: 'answer.md', change: 'init' } }, 0, message);
+  usage(t + 1350, a.orchestrator, 2400, 380);
+  plan.add(t + 1500, a.orchestrator, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 1350, error: null });
+  plan.add(t + 1700, a.system, { type: 'run.finished', outcome: 'succeeded', error: null });
+  return { events: plan.sorted(), message };
 }

@@ -1,29 +1,36 @@
 // Validation of the agent submit body, answering with zod-style issues in `details` like the real
-// service does, so clients can be tested against the same shape of failure.
+// service does, so clients can be tested against the same shape of failure. Where the service's bounds
+// are the client's, a field is checked with the client's own submission schema (src/api/agent/submitSchema.ts):
+// one declaration of them; the words stay the service's (spec and addendum).
 
 import type { AgentExchangeOptions, AgentWebhookEvent } from 'firecrawl';
 import { jsonSchemaProblem } from './jsonSchema';
 import type { Wire } from '../wire';
+import {
+  AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, DEFAULT_AGENT_MODEL, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, PROMPT_MAX_LENGTH, type AgentEffort, type AgentMode,
+} from '../../src/api/agent/agentConstants';
+import { AgentExchangeSchema, isHttpUrl, SUBMIT_SHAPE } from '../../src/api/agent/submitSchema';
 
-export const PROMPT_MAX = 10_000;
+export { isHttpUrl };
+export const PROMPT_MAX = PROMPT_MAX_LENGTH;
 export const DEFAULT_MAX_CREDITS = 2500;
-export const DEFAULT_MODEL = 'spark-2';
-export const EFFORTS = ['low', 'medium', 'high'] as const;
-export type Effort = (typeof EFFORTS)[number];
+export const DEFAULT_MODEL = DEFAULT_AGENT_MODEL;
+export const EFFORTS = AGENT_EFFORTS;
+export type Effort = AgentEffort;
 /** Production: the current model, and retired names that run on it (their records report `spark-2`). */
-export const MODELS = ['spark-2', 'spark-1-pro', 'spark-1-mini'] as const;
+export const MODELS = AGENT_MODELS;
 /** Production's named integrations; any other `integration` must start with `_`. */
 export const INTEGRATIONS = ['dify', 'zapier', 'pipedream', 'raycast', 'langchain', 'crewai', 'llamaindex', 'n8n', 'camelai', 'make', 'flowise', 'metagpt', 'relevanceai'];
 /** The names the service's own clients send (production from late August 2026 accepts them too). */
 export const CLIENT_INTEGRATIONS = ['cli', 'mcp', 'js-sdk', 'python-sdk', 'go-sdk', 'rust-sdk', 'java-sdk', 'ruby-sdk', 'php-sdk', 'elixir-sdk', 'dotnet-sdk', 'playground', 'dashboard'];
-export const MODES = ['extract', 'chat'] as const;
-export type Mode = (typeof MODES)[number];
-export const MAX_EXCHANGE_CALLS = 30;
+export const MODES = AGENT_MODES;
+export type Mode = AgentMode;
+export const MAX_EXCHANGE_CALLS = EXCHANGE_MAX_CALLS.max;
 
 /** The `exchange` of a submit body (production): tool calls the run may make, and approval follow-ups. */
 export type Exchange = AgentExchangeOptions;
 /** `exchange.toolkits` holds at most this many names (addendum, late November 2026). */
-export const MAX_TOOLKITS = 5;
+export const MAX_TOOLKITS = EXCHANGE_MAX_TOOLKITS;
 export const WEBHOOK_EVENTS = ['started', 'action', 'completed', 'failed', 'cancelled'] as const satisfies readonly AgentWebhookEvent[];
 const THREAT_MODES = ['off', 'manual-only', 'normal', 'zscaler'];
 export type { Wire };
@@ -50,17 +57,16 @@ export interface Issue { code: string; path: Array<string | number>; message: st
 const KNOWN = new Set(['prompt', 'urls', 'schema', 'maxCredits', 'model', 'effort', 'strictConstrainToURLs', 'origin', 'integration']);
 /** The production wire also knows the thread, mode and exchange fields; the spec wire refuses them as unknown. */
 const KNOWN_PRODUCTION = new Set([...KNOWN, 'threadId', 'mode', 'exchange', 'webhook', 'threatProtection', 'auditMetadata']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function isHttpUrl(s: string): boolean {
-  let u: URL;
-  try { u = new URL(s); } catch { return false; }
-  return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0;
+/** A present value the client's schema for that field refuses. */
+function refused(field: { safeParse(v: unknown): { success: boolean } }, v: unknown): boolean {
+  return v !== undefined && !field.safeParse(v).success;
 }
+const EXCHANGE_SHAPE = AgentExchangeSchema.shape;
 
 export type SubmitCheck =
   | { ok: true; value: SubmitOptions }
@@ -93,7 +99,7 @@ export function validateSubmit(body: unknown, wire: Wire = 'spec'): SubmitCheck 
   }
   const schemaProblem = wire === 'production' ? jsonSchemaProblem(schema) : undefined;
   if (wire === 'spec' && schema !== undefined && !isPlainObject(schema)) issues.push({ code: 'invalid_type', path: ['schema'], message: 'schema must be a JSON Schema object' });
-  if (maxCredits !== undefined && (typeof maxCredits !== 'number' || !Number.isFinite(maxCredits) || maxCredits <= 0)) {
+  if (refused(SUBMIT_SHAPE.maxCredits, maxCredits)) {
     issues.push({ code: 'too_small', path: ['maxCredits'], message: 'maxCredits must be a positive number' });
   }
   if (model !== undefined && (typeof model !== 'string' || model.length === 0 || model.length > 100)) {
@@ -102,13 +108,13 @@ export function validateSubmit(body: unknown, wire: Wire = 'spec'): SubmitCheck 
   if (wire === 'production' && typeof model === 'string' && model.length > 0 && !(MODELS as readonly string[]).includes(model)) {
     issues.push({ code: 'invalid_enum_value', path: ['model'], message: `Invalid enum value. Expected ${MODELS.map((m) => `'${m}'`).join(' | ')}, received '${model.slice(0, 100)}'` });
   }
-  if (effort !== undefined && !(EFFORTS as readonly unknown[]).includes(effort)) {
+  if (refused(SUBMIT_SHAPE.effort, effort)) {
     issues.push({ code: 'invalid_enum_value', path: ['effort'], message: `effort must be one of ${EFFORTS.join(', ')}` });
   }
-  if (strictConstrainToURLs !== undefined && typeof strictConstrainToURLs !== 'boolean') {
+  if (refused(SUBMIT_SHAPE.strictConstrainToURLs, strictConstrainToURLs)) {
     issues.push({ code: 'invalid_type', path: ['strictConstrainToURLs'], message: 'strictConstrainToURLs must be a boolean' });
   }
-  if (origin !== undefined && typeof origin !== 'string') issues.push({ code: 'invalid_type', path: ['origin'], message: 'origin must be a string' });
+  if (refused(SUBMIT_SHAPE.origin, origin)) issues.push({ code: 'invalid_type', path: ['origin'], message: 'origin must be a string' });
   if (integration !== undefined && typeof integration !== 'string') issues.push({ code: 'invalid_type', path: ['integration'], message: 'integration must be a string' });
   else if (wire === 'production' && typeof integration === 'string' && !INTEGRATIONS.includes(integration) && !CLIENT_INTEGRATIONS.includes(integration) && !integration.startsWith('_')) {
     issues.push({ code: 'custom', path: ['integration'], message: 'Invalid integration: use one of the named integrations or a value starting with "_"' });
@@ -120,10 +126,10 @@ export function validateSubmit(body: unknown, wire: Wire = 'spec'): SubmitCheck 
   if (auditMetadata !== undefined && !(isPlainObject(auditMetadata) && typeof auditMetadata.username === 'string' && auditMetadata.username.length > 0)) {
     issues.push({ code: 'invalid_type', path: ['auditMetadata', 'username'], message: 'auditMetadata must be an object with a username string' });
   }
-  if (threadId !== undefined && (typeof threadId !== 'string' || !UUID.test(threadId))) {
+  if (refused(SUBMIT_SHAPE.threadId, threadId)) {
     issues.push({ code: 'invalid_string', path: ['threadId'], message: 'threadId must be a UUID' });
   }
-  if (mode !== undefined && !(MODES as readonly unknown[]).includes(mode)) {
+  if (refused(SUBMIT_SHAPE.mode, mode)) {
     issues.push({ code: 'invalid_enum_value', path: ['mode'], message: `Invalid enum value. Expected 'extract' | 'chat', received ${JSON.stringify(mode)?.slice(0, 100)}` });
   }
   if (exchange !== undefined) issues.push(...exchangeIssues(exchange));
@@ -160,18 +166,18 @@ function exchangeIssues(x: unknown): Issue[] {
   if (!isPlainObject(x)) return [{ code: 'invalid_type', path: at(), message: 'exchange must be an object' }];
   const extra = Object.keys(x).filter((k) => !['enabled', 'toolkits', 'maxCalls', 'requireApproval', 'onTermsRequired', 'approve', 'decline'].includes(k));
   if (extra.length) out.push({ code: 'unrecognized_keys', path: at(), message: `Unrecognized key(s) in object: ${extra.map((k) => `'${k}'`).join(', ')}` });
-  if (x.enabled !== undefined && typeof x.enabled !== 'boolean') out.push({ code: 'invalid_type', path: at('enabled'), message: 'exchange.enabled must be a boolean' });
-  if (x.requireApproval !== undefined && typeof x.requireApproval !== 'boolean') out.push({ code: 'invalid_type', path: at('requireApproval'), message: 'exchange.requireApproval must be a boolean' });
+  if (refused(EXCHANGE_SHAPE.enabled, x.enabled)) out.push({ code: 'invalid_type', path: at('enabled'), message: 'exchange.enabled must be a boolean' });
+  if (refused(EXCHANGE_SHAPE.requireApproval, x.requireApproval)) out.push({ code: 'invalid_type', path: at('requireApproval'), message: 'exchange.requireApproval must be a boolean' });
   if (x.toolkits !== undefined && !(Array.isArray(x.toolkits) && x.toolkits.every((t) => typeof t === 'string' && t.length > 0))) {
     out.push({ code: 'invalid_type', path: at('toolkits'), message: 'exchange.toolkits must be an array of strings' });
   } else if (Array.isArray(x.toolkits) && x.toolkits.length > MAX_TOOLKITS) {
     out.push({ code: 'too_big', path: at('toolkits'), message: `exchange.toolkits may hold at most ${MAX_TOOLKITS} names (got ${x.toolkits.length})` });
   }
-  if (x.onTermsRequired !== undefined && x.onTermsRequired !== 'skip' && x.onTermsRequired !== 'ask') {
+  if (refused(EXCHANGE_SHAPE.onTermsRequired, x.onTermsRequired)) {
     out.push({ code: 'invalid_enum_value', path: at('onTermsRequired'), message: `exchange.onTermsRequired must be 'skip' or 'ask', received ${JSON.stringify(x.onTermsRequired)?.slice(0, 100)}` });
   }
-  if (x.maxCalls !== undefined && (typeof x.maxCalls !== 'number' || !Number.isInteger(x.maxCalls) || x.maxCalls < 1 || x.maxCalls > MAX_EXCHANGE_CALLS)) {
-    out.push({ code: 'too_big', path: at('maxCalls'), message: `exchange.maxCalls must be an integer from 1 to ${MAX_EXCHANGE_CALLS}` });
+  if (refused(EXCHANGE_SHAPE.maxCalls, x.maxCalls)) {
+    out.push({ code: 'too_big', path: at('maxCalls'), message: `exchange.maxCalls must be an integer from ${EXCHANGE_MAX_CALLS.min} to ${MAX_EXCHANGE_CALLS}` });
   }
   for (const k of ['approve', 'decline'] as const) {
     const v = x[k];

@@ -2,10 +2,10 @@
 // satisfies this structurally; unit tests pass a fake. The wire types are the zod-inferred ones of
 // src/api/agent/agentSchemas.ts, imported as types only so this feature adds no zod or undici to the
 // bundle that loads it: the client itself is handed in (lazily) by the wiring.
-import type { AgentListAll, AgentSubmitParams } from '../api/agent/agentClient';
+import type { AgentListAll, AgentSubmitParams, ToolSubmitParams } from '../api/agent/agentClient';
 import type { AgentJobRecord, AgentListEntry, AgentSnapshot, AgentTrace, ExchangeCall, TraceEvent } from '../api/agent/agentSchemas';
 
-export type { AgentJobRecord, AgentListAll, AgentListEntry, AgentSubmitParams, TraceEvent };
+export type { AgentJobRecord, AgentListAll, AgentListEntry, AgentSubmitParams, ToolSubmitParams, TraceEvent };
 export type AgentTraceResponse = AgentTrace;
 /** What a start answers: the run id, and (production) the thread it opened or continued. */
 export interface AgentSubmitResult { id: string; response?: { threadId?: string | null; threadTurn?: number | null } }

@@ -2,15 +2,15 @@
 // from the palette, without a node, Cancel and Open Result ask which job (the others are hidden
 // there). registerAgents() maps them to command ids.
 import * as vscode from 'vscode';
-import { AGENT_MODES } from '../api/agent/agentConstants';
-import type { AgentSubmitParams } from './agentBackend';
+import { AGENT_MODES, isAgentEffort, isAgentMode, UUID_RE } from '../api/agent/agentConstants';
+import type { AgentSubmitParams, ToolSubmitParams } from './agentBackend';
 import { agentDocumentUri } from './agentContentProvider';
 import { describeAgentError, errorReason } from './agentWords';
 import { mayExistWords } from '../words/failureWords';
 import { EventNode } from './eventNode';
 import type { AgentJob } from './jobModel';
 import type { ShowNotification } from './jobNotifier';
-import { canFollowUp, hasAnswer, hasPartialResult, hasResult, jobState, shortDate, shortLabel, stateWords } from './jobState';
+import { canFollowUp, hasAnswer, hasDataResult, hasPartialResult, jobState, shortDate, shortLabel, stateWords } from './jobState';
 import type { ApprovalChoice, JobStore } from './jobStore';
 import { type AskInput, askStartJob, draftFrom, emptyDraft, fieldOfIssues, parseMaxCredits, parseUrls, type StartDraft, validatePrompt } from './startJobInput';
 import { type ApproveInput, type FollowUpInput, type JobTarget, pickJob, type PickJobInput, vscodeApprove, vscodeAsk, vscodeFollowUp, vscodeShow } from './agentInputs';
@@ -43,20 +43,7 @@ export interface AgentCommandContext {
  * Start without input boxes (other features, tests): the same checks as the boxes; resolves with the
  * job id and shows nothing but the job in the tree. Rejects with a message on bad input or no key.
  */
-export interface StartJobArgs {
-  prompt: string;
-  urls?: string[];
-  maxCredits?: number;
-  model?: string;
-  effort?: 'low' | 'medium' | 'high';
-  schema?: Record<string, unknown> | boolean | null;
-  /** `chat`: an answer in words; `extract`: data; left out: the service's default. */
-  mode?: 'chat' | 'extract';
-  /** A follow-up turn in this thread. */
-  threadId?: string;
-  /** Paid tool calls (toolkits, maxCalls, requireApproval, onTermsRequired): checked by the client before sending. */
-  exchange?: AgentSubmitParams['exchange'];
-}
+export type StartJobArgs = ToolSubmitParams;
 
 type Target = JobTarget;
 
@@ -159,8 +146,8 @@ function checkArgs(a: StartJobArgs, fallback: number): string | undefined {
   if (!u.ok) return u.message;
   const c = parseMaxCredits(a.maxCredits === undefined ? '' : String(a.maxCredits), fallback);
   if (!c.ok) return c.message;
-  if (a.mode !== undefined && !(AGENT_MODES as readonly unknown[]).includes(a.mode)) return `mode must be one of ${AGENT_MODES.join(', ')}`;
-  if (a.threadId !== undefined && (typeof a.threadId !== 'string' || !/^[0-9a-f-]{36}$/i.test(a.threadId))) return 'threadId must be a thread id (a UUID)';
+  if (a.mode !== undefined && !isAgentMode(a.mode)) return `mode must be one of ${AGENT_MODES.join(', ')}`;
+  if (a.threadId !== undefined && (typeof a.threadId !== 'string' || !UUID_RE.test(a.threadId))) return 'threadId must be a thread id (a UUID)';
   return undefined;
 }
 
@@ -197,7 +184,7 @@ export async function refreshJobs(deps: AgentCommandContext): Promise<void> {
 }
 
 export async function openResult(deps: AgentCommandContext, target?: Target, which: 'result' | 'partial' = 'result'): Promise<void> {
-  const eligible = which === 'result' ? hasResult : hasPartialResult;
+  const eligible = which === 'result' ? hasDataResult : hasPartialResult;
   const job = await pickJob(deps, target, which === 'result' ? 'Open the result of which job?' : 'Open the partial result of which job?', eligible,
     which === 'result' ? 'No agent job in the list has a result yet.' : 'No agent job in the list has a partial result.');
   if (!job) return;
@@ -284,8 +271,8 @@ export async function askFollowUp(deps: AgentCommandContext, target?: Target): P
     if (validationMessage) continue;
     const params: AgentSubmitParams = {
       prompt: answer, threadId, maxCredits: job.maxCredits ?? deps.defaultMaxCredits(),
-      ...(job.model ? { model: job.model } : {}), ...(job.effort === 'low' || job.effort === 'medium' || job.effort === 'high' ? { effort: job.effort } : {}),
-      ...(job.mode === 'chat' || job.mode === 'extract' ? { mode: job.mode } : {}),
+      ...(job.model ? { model: job.model } : {}), ...(isAgentEffort(job.effort) ? { effort: job.effort } : {}),
+      ...(isAgentMode(job.mode) ? { mode: job.mode } : {}),
     };
     try {
       const turn = await vscode.window.withProgress(

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { Disposable } from './emitter';
 import type { AgentJob } from './jobModel';
-import { ASK_FOLLOW_UP, endActions, endMessage, type EndMessage, jobState, OPEN_ANSWER, OPEN_PARTIAL, OPEN_RESULT, SHOW_IN_TREE, START_AGAIN } from './jobState';
+import { ASK_FOLLOW_UP, editorEndMessage, endActions, type EndMessage, jobState, OPEN_ANSWER, OPEN_PARTIAL, OPEN_RESULT, SHOW_IN_TREE, START_AGAIN } from './jobState';
 
 export interface EndActions {
   reveal(jobId: string): Thenable<void> | void;
@@ -26,7 +26,7 @@ export const vscodeNotification: ShowNotification = (severity, text, buttons) =>
 export function notifyJobEnds(onDidEndJob: (l: (job: AgentJob) => void) => Disposable, act: EndActions, show: ShowNotification = vscodeNotification): Disposable {
   return onDidEndJob((job) => {
     const state = jobState(job);
-    const msg = endMessage(job, state);
+    const msg = editorEndMessage(job, state);
     if (!msg) return;
     void Promise.resolve(show(msg.severity, msg.text, endActions(job, state))).then(async (choice) => {
       if (choice === SHOW_IN_TREE) await act.reveal(job.id);

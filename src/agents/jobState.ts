@@ -2,7 +2,7 @@
 // end-of-run notification. vscode-free: icons are codicon ids and theme colour ids that the node
 // classes turn into ThemeIcons.
 import {
-  approvalWords, creditsText, endMessage as endWords, type EndMessage, failureFromMessage, hasPartialResult, hasResult as hasAnyResult, isChat, jobState,
+  approvalWords, creditsText, endMessage, type EndMessage, failureFromMessage, hasPartialResult, hasResult, isChat, jobState,
   type JobState, outcomeState, paidWords, shortDate, shortLabel,
 } from '../api/agent/runOutcome';
 import { isTerminalStatus } from '../api/agent/agentConstants';
@@ -11,9 +11,12 @@ import { durationWords } from '../words/duration';
 
 export { approvalWords, creditsText, type EndMessage, hasPartialResult, isChat, jobState, type JobState, shortDate, shortLabel };
 
-/** Whether data can be opened (Open Result): a completed data run, or an expired one whose result is kept. A chat run's result is its answer. */
-export function hasResult(job: AgentJob): boolean {
-  return hasAnyResult(job) && !(isChat(job) && job.kept?.result !== true);
+/**
+ * Whether data can be opened (Open Result): a completed data run, or an expired one whose result is kept.
+ * A chat run's result is its answer (hasAnswer); runOutcome's hasResult is either.
+ */
+export function hasDataResult(job: AgentJob): boolean {
+  return hasResult(job) && !(isChat(job) && job.kept?.result !== true);
 }
 
 /** Whether a chat answer can be opened: a completed chat run, or one whose answer is kept here (also after expiry). */
@@ -34,9 +37,9 @@ export function waitingWords(job: AgentJob): string {
   return job.pendingApproval ? `waiting for ${approvalWords(job.pendingApproval)}` : STATE_WORDS.waiting;
 }
 
-/** The editor's end-of-run sentence: the shared words, with the editor's way to raise the ceiling. */
-export function endMessage(job: AgentJob, state: JobState = jobState(job)): EndMessage | undefined {
-  return endWords(job, state, { raiseCeiling: 'start it again with a higher ceiling (Start Again… offers twice this one)' });
+/** The editor's end-of-run sentence: runOutcome's endMessage, with the editor's way to raise the ceiling. */
+export function editorEndMessage(job: AgentJob, state: JobState = jobState(job)): EndMessage | undefined {
+  return endMessage(job, state, { raiseCeiling: 'start it again with a higher ceiling (Start Again… offers twice this one)' });
 }
 import type { AgentGroup } from '../api/agent/agentTrace';
 
@@ -135,7 +138,7 @@ export function jobContextValue(job: AgentJob): string {
   if (state === 'running' || (state === 'waiting' && !isTerminalStatus(job.status))) parts.push('cancellable');
   if (state === 'waiting' && job.threadId) parts.push('approvable');
   if (hasAnswer(job)) parts.push('answer');
-  if (hasResult(job)) parts.push('result');
+  if (hasDataResult(job)) parts.push('result');
   if (hasPartialResult(job)) parts.push('partial');
   if (!job.notFound && !job.expired && !job.trace.unavailable) parts.push('trace');
   if (canFollowUp(job)) parts.push('followup');
@@ -159,7 +162,7 @@ export function endActions(job: AgentJob, state: JobState = jobState(job)): stri
     case 'refused':
     case 'failed': return [START_AGAIN, SHOW_IN_TREE];
     case 'cancelled': return hasPartialResult(job) ? [OPEN_PARTIAL, SHOW_IN_TREE] : [SHOW_IN_TREE];
-    case 'expired': return hasAnswer(job) ? [OPEN_ANSWER] : hasResult(job) ? [OPEN_RESULT] : hasPartialResult(job) ? [OPEN_PARTIAL] : [];
+    case 'expired': return hasAnswer(job) ? [OPEN_ANSWER] : hasDataResult(job) ? [OPEN_RESULT] : hasPartialResult(job) ? [OPEN_PARTIAL] : [];
     default: return [SHOW_IN_TREE];
   }
 }

@@ -1,12 +1,13 @@
 // The Start Agent Job… flow without the editor: one multi-step input (prompt, optional URLs, credit
 // ceiling, model, effort, what the run gives back, paid tool calls) with Back on every step after the first. Each step is validated with a
 // message naming the field and the bound, and a draft keeps everything the user typed when a step is
-// cancelled, when Back is pressed, or when the service rejects the submission.
-import { AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS } from '../api/agent/agentConstants';
+// cancelled, when Back is pressed, or when the service rejects the submission. The bounds are the
+// submission schema's (src/api/agent/submitSchema.ts); the words are the input boxes' own.
+import { AGENT_EFFORTS, AGENT_MODELS, DEFAULT_AGENT_MODEL, isAgentEffort, isAgentMode, PROMPT_MAX_LENGTH, RETIRED_AGENT_MODELS } from '../api/agent/agentConstants';
 import type { AgentSubmitParams } from './agentBackend';
+import { isHttpUrl, SUBMIT_SHAPE } from '../api/agent/submitSchema';
 import { grouped } from '../api/grouped';
 
-export const PROMPT_MAX_LENGTH = 10_000;
 export const TOTAL_STEPS = 7;
 
 export interface StartDraft { prompt: string; urls: string; maxCredits: string; model: string; effort: string; mode: string; paid: string }
@@ -19,7 +20,7 @@ export function emptyDraft(): StartDraft {
 export function draftFrom(r: { prompt: string; urls?: string[]; maxCredits?: number; model?: string; effort?: string; mode?: string }): StartDraft {
   return {
     prompt: r.prompt, urls: (r.urls ?? []).join(', '), maxCredits: r.maxCredits !== undefined ? String(r.maxCredits) : '',
-    model: r.model ?? '', effort: r.effort ?? '', mode: (AGENT_MODES as readonly string[]).includes(r.mode ?? '') ? r.mode! : '', paid: '',
+    model: r.model ?? '', effort: r.effort ?? '', mode: isAgentMode(r.mode) ? r.mode : '', paid: '',
   };
 }
 
@@ -34,9 +35,7 @@ export function validatePrompt(v: string): string | undefined {
 export function parseUrls(v: string): { ok: true; urls: string[] } | { ok: false; message: string } {
   const parts = v.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   for (const [i, p] of parts.entries()) {
-    let u: URL | undefined;
-    try { u = new URL(p); } catch { u = undefined; }
-    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) {
+    if (!isHttpUrl(p)) {
       const shown = p.length > 60 ? `${p.slice(0, 57)}…` : p;
       return { ok: false, message: `URL ${i + 1} "${shown}" is not an absolute http(s) URL (for example https://example.com/page).` };
     }
@@ -48,7 +47,7 @@ export function parseMaxCredits(v: string, fallback: number): { ok: true; value:
   const t = v.trim();
   if (t === '') return { ok: true, value: fallback };
   const n = Number(t);
-  if (!Number.isFinite(n) || n <= 0) return { ok: false, message: `The credit ceiling must be a number greater than 0; got "${t.slice(0, 30)}".` };
+  if (!SUBMIT_SHAPE.maxCredits.safeParse(n).success) return { ok: false, message: `The credit ceiling must be a number greater than 0; got "${t.slice(0, 30)}".` };
   return { ok: true, value: n };
 }
 
@@ -194,8 +193,8 @@ export async function askStartJob(
     prompt: validatePrompt(draft.prompt), urls: u.ok ? undefined : u.message, maxCredits: c.ok ? undefined : c.message,
   };
   if (!u.ok || !c.ok || again.prompt) return askStartJob(ask, draft, defaultMaxCredits, again, extraModels);
-  const effort = (AGENT_EFFORTS as readonly string[]).includes(draft.effort) ? draft.effort as AgentSubmitParams['effort'] : undefined;
-  const mode = (AGENT_MODES as readonly string[]).includes(draft.mode) ? draft.mode as AgentSubmitParams['mode'] : undefined;
+  const effort = isAgentEffort(draft.effort) ? draft.effort : undefined;
+  const mode = isAgentMode(draft.mode) ? draft.mode : undefined;
   const exchange = PAID_CHOICES[draft.paid];
   return {
     prompt: draft.prompt, ...(u.urls.length ? { urls: u.urls } : {}), maxCredits: c.value,

@@ -1,23 +1,24 @@
 // `devindex agent …`: start, follow, cancel and inspect agent jobs from a terminal.
-import { readFileSync } from 'node:fs';
 import {
-  AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, AGENT_ON_TERMS, AgentClient, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, isFoldedEvent, orderEvents, RETIRED_AGENT_MODELS, summarizeEvent,
-  type AgentJobRecord, type AgentSchemaParam, type AgentSubmitParams, type AgentThread, type PendingApproval, type TraceEvent,
+  AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, AGENT_ON_TERMS, AgentClient, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, isFoldedEvent, type AgentSubmitParams,
 } from '../api/agent/agentClient';
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../api/agent/pollSchedule';
-import { followRun, type RunFacts } from '../api/agent/runEngine';
-import { approvalWords, callWords, endMessage, estimateWords, isWaiting, jobState, paidWords, skippedWords, termsName } from '../api/agent/runOutcome';
+import { followRun } from '../api/agent/runEngine';
 import { termsAcceptCalls } from '../api/agent/terms';
 import { lastThread, rememberThread } from './cliState';
 import type { ClientOptions, DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';
-import { boundedJson } from '../api/jsonDepth';
 import { AbortedError, systemClock } from '../api/retry';
 import {
-  API_KEY_ENV, createClientFromEnv, pollTimingFromEnv, EXIT_FAILURE, jsonForTerminal, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, numberFlag, parseCliArgs, printError,
+  API_KEY_ENV, createClientFromEnv, pollTimingFromEnv, EXIT_FAILURE, jsonForTerminal, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseCliArgs, printError,
   readApiKey, retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo as CommonCliIo, type CliOptions,
 } from './common';
+import { approvalLines, eventLine, finalWords, formatJob, formatThread, formatTrace, learnAgents } from './agentFormat';
+import { submitParamsFrom as startParams, SUBMIT_FLAG_OPTIONS } from './agentStartArgs';
+import { termsName } from '../api/agent/runOutcome';
 
+export { approvalLines, exchangeLines, finalWords, formatJob, formatThread, formatTrace, shellQuote } from './agentFormat';
+export { SUBMIT_FLAGS } from './agentStartArgs';
 export type CliIo = CommonCliIo;
 
 export const AGENT_USAGE = `Usage: devindex agent <subcommand> [options]
@@ -78,11 +79,8 @@ the run failed, was cancelled or did not finish in time), 2 invalid input (nothi
 
 const COMMON: CliOptions = { 'base-url': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } };
 const START: CliOptions = {
-  ...COMMON, urls: { type: 'string', multiple: true }, schema: { type: 'string' }, 'max-credits': { type: 'string' },
-  model: { type: 'string' }, effort: { type: 'string' }, 'strict-urls': { type: 'boolean' }, wait: { type: 'boolean' },
-  mode: { type: 'string' }, thread: { type: 'string' }, continue: { type: 'boolean' }, approve: { type: 'string' }, decline: { type: 'string' },
+  ...COMMON, ...SUBMIT_FLAG_OPTIONS, wait: { type: 'boolean' }, continue: { type: 'boolean' }, approve: { type: 'string' }, decline: { type: 'string' },
   calls: { type: 'string' }, always: { type: 'boolean' }, 'accept-terms': { type: 'boolean' },
-  toolkits: { type: 'string', multiple: true }, 'max-calls': { type: 'string' }, 'require-approval': { type: 'boolean' }, 'on-terms': { type: 'string' },
 };
 const SUBCOMMANDS: Record<string, { options: CliOptions; positionals: string[] }> = {
   start: { options: START, positionals: ['prompt'] },
@@ -136,52 +134,9 @@ export function parseAgentArgs(argv: string[]): Parsed | 'help' {
   return { sub, values, args, json: values.json === true, baseUrl: values['base-url'] as string | undefined };
 }
 
-function readSchema(file: string): AgentSchemaParam {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`--schema ${file}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`--schema ${file}: not valid JSON (${(e as Error).message})`);
-  }
-  if (v === null || typeof v === 'boolean') return v;
-  if (typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`--schema ${file}: must hold a JSON Schema (a JSON object, true, false or null), not ${Array.isArray(v) ? 'an array' : typeof v}`);
-  return v as Record<string, unknown>;
-}
-
+/** The submission of `agent start`'s prompt and flags. */
 export function submitParamsFrom(p: Parsed): AgentSubmitParams {
-  const v = p.values;
-  const params: AgentSubmitParams = { prompt: p.args[0] ?? '' };
-  const urls = splitList(v.urls as string[] | undefined);
-  if (urls !== undefined) params.urls = urls;
-  if (typeof v.schema === 'string') params.schema = readSchema(v.schema);
-  const credits = numberFlag(v['max-credits'] as string | undefined);
-  if (credits !== undefined) params.maxCredits = credits;
-  if (typeof v.model === 'string') params.model = v.model;
-  if (typeof v.effort === 'string') params.effort = v.effort as AgentSubmitParams['effort'];
-  if (v['strict-urls'] === true) params.strictConstrainToURLs = true;
-  if (typeof v.mode === 'string') params.mode = v.mode as AgentSubmitParams['mode'];
-  if (typeof v.thread === 'string') params.threadId = v.thread;
-  // Paid tool calls: the client checks the bounds (and requireApproval's need of chat mode) before sending.
-  const exchange: NonNullable<AgentSubmitParams['exchange']> = {};
-  const toolkits = splitList(v.toolkits as string[] | undefined);
-  if (toolkits !== undefined) exchange.toolkits = toolkits;
-  const maxCalls = numberFlag(v['max-calls'] as string | undefined);
-  if (maxCalls !== undefined) exchange.maxCalls = maxCalls;
-  if (v['require-approval'] === true) exchange.requireApproval = true;
-  if (typeof v['on-terms'] === 'string') exchange.onTermsRequired = v['on-terms'] as NonNullable<AgentSubmitParams['exchange']>['onTermsRequired'];
-  if (Object.keys(exchange).length) params.exchange = exchange;
-  return params;
-}
-
-/** A value quoted for a POSIX shell, so a printed command can be pasted as it is. */
-export function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+  return startParams(p.args[0] ?? '', p.values);
 }
 
 const clean = (s: string) => sanitizeForTerminal(s);
@@ -329,73 +284,6 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
   }
 }
 
-export function formatJob(job: AgentJobRecord, jobId?: string): string {
-  // A run with an unanswered approval waits for the caller, whatever its status says: said first.
-  const waiting = isWaiting(job) ? job.pendingApproval ?? undefined : undefined;
-  const status = waiting ? `waiting for your approval (the service's status: ${clean(job.status)})` : clean(job.status);
-  const lines = [...(job.id ? [`id:           ${clean(job.id)}`] : []), `status:       ${status}`];
-  if (job.threadId) lines.push(`thread:       ${clean(job.threadId)}${job.threadTurn !== undefined ? `, turn ${job.threadTurn}` : ''}`);
-  if (job.mode) lines.push(`mode:         ${clean(job.mode)}`);
-  if (job.creditsUsed !== undefined) lines.push(`credits used: ${job.creditsUsed}${job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''}`);
-  if (job.model) lines.push(`model:        ${clean(job.model)}${RETIRED_AGENT_MODELS.has(job.model) ? ' (a retired name)' : ''}`);
-  if (job.effort) lines.push(`effort:       ${clean(job.effort)}`);
-  if (job.expiresAt) lines.push(`expires:      ${clean(job.expiresAt)} (the service forgets the job then; keep the result before)`);
-  if (job.error) lines.push(`error:        ${clean(job.error)}`);
-  if (job.data !== undefined && job.data !== null) lines.push('data:', ...clean(boundedJson(job.data, 2)).split('\n').map((l) => `  ${l}`));
-  if (job.partial !== undefined && job.partial !== null) lines.push(`partial result: kept by the service (print it with devindex agent status ${jobId ?? 'JOB'} --partial)`);
-  if (waiting) lines.push(...approvalLines(waiting, job.threadId));
-  lines.push(...exchangeLines(job.exchange ?? undefined));
-  if (typeof job.message === 'string' && job.message) lines.push('answer:', ...answerLines(job.message));
-  if (job.suggestions?.length) lines.push(...suggestionLines(job.suggestions, job.threadId));
-  return `${lines.join('\n')}\n`;
-}
-
-/** The chat answer (markdown) as it came, each line sanitised and indented. */
-function answerLines(answer: string): string[] {
-  return clean(answer).replace(/\s+$/, '').split('\n').map((l) => `  ${l}`);
-}
-
-/** The service's follow-ups, one per line with the command that asks it. */
-function suggestionLines(suggestions: ReadonlyArray<{ label?: string; prompt: string }>, threadId: string | undefined): string[] {
-  const ask = threadId ? `devindex agent start --thread ${shellQuote(threadId)}` : 'devindex agent start';
-  return ['suggested follow-ups:', ...suggestions.map((x) => `  ${clean(x.label ?? x.prompt).replace(/\s+/g, ' ')}: ${ask} ${shellQuote(clean(x.prompt).replace(/\s+/g, ' '))}`)];
-}
-
-/** What a waiting run asks for (each call with its estimate and the sum, or each provider's terms), and the commands that answer it. */
-export function approvalLines(p: PendingApproval, threadId: string | undefined): string[] {
-  const thread = threadId ? `--thread ${shellQuote(threadId)}` : '--thread THREAD';
-  const id = shellQuote(clean(p.id));
-  const lines = [`waiting for:  ${clean(approvalWords(p))}`];
-  if (p.reason) lines.push(`  why: ${clean(p.reason).replace(/\s+/g, ' ')}`);
-  for (const c of p.calls) {
-    const input = c.input === undefined ? '' : ` ${clean(boundedJson(c.input, 0)).slice(0, 200)}`;
-    lines.push(`  call ${clean(c.id ?? '?')}: ${clean(callWords(c))}${input}`);
-  }
-  const est = estimateWords(p.calls);
-  if (p.calls.length > 1 && est) lines.push(`  in all: ${est}`);
-  for (const t of p.terms) lines.push(`  ${clean(termsName(t))}${t.url ? `: ${clean(t.url)}` : ''}`);
-  if (p.kind === 'terms') {
-    lines.push(`  agree:   read the terms above, then: devindex agent start ${thread} --approve ${id} --accept-terms`);
-  } else {
-    lines.push(`  approve: devindex agent start ${thread} --approve ${id}${p.calls.length > 1 ? ' [--calls ID,ID]' : ''} [--always]`);
-  }
-  lines.push(`  decline: devindex agent start ${thread} --decline ${id}`);
-  return lines;
-}
-
-/** What a run paid for tool calls, and each provider it skipped with its terms and how to include it. */
-export function exchangeLines(x: AgentJobRecord['exchange']): string[] {
-  const lines: string[] = [];
-  const paid = paidWords(x ?? undefined);
-  if (paid) lines.push(`paid calls:   ${clean(paid)}`);
-  for (const sp of x?.skippedProviders ?? []) {
-    lines.push(`skipped:      ${clean(skippedWords(sp))}`);
-    if (sp.termsUrl) lines.push(`  terms: ${clean(sp.termsUrl)}`);
-    lines.push('  to include it next time: accept its terms there, or start with --on-terms ask to be asked');
-  }
-  return lines;
-}
-
 /**
  * Before approving: a `terms` approval is answered only with --accept-terms (the user read the terms
  * and agrees); then its terms/accept calls run first. Returns an exit code when it refuses, else undefined.
@@ -425,53 +313,6 @@ async function acceptTermsIfAsked(agent: AgentClient, threadId: string, approval
   await agent.acceptTerms(calls, call);
   io.err(`devindex agent: accepted ${p.terms.map((t) => clean(termsName(t))).join('; ')} for your team\n`);
   return undefined;
-}
-
-/** A thread's turns, oldest first: turn, status, mode, job id, prompt. */
-export function formatThread(t: AgentThread): string {
-  const lines = [`thread ${clean(t.id)}: ${clean(t.status)}${t.expiresAt ? `, expires ${clean(t.expiresAt)}` : ''}`];
-  if (t.runs.length === 0) lines.push('  no turns');
-  for (const r of t.runs) {
-    const prompt = clean(r.prompt ?? '').replace(/\s+/g, ' ');
-    lines.push(`  turn ${r.turn}  ${clean(r.status).padEnd(20)}  ${clean(r.mode ?? '-').padEnd(7)}  ${clean(r.id ?? '-')}  ${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}`);
-  }
-  lines.push(`Ask a follow-up: devindex agent start --thread ${shellQuote(t.id)} "<prompt>"`);
-  return `${lines.join('\n')}\n`;
-}
-
-function timeOf(e: TraceEvent): string {
-  const t = e.occurredAt ? new Date(e.occurredAt) : undefined;
-  return t && !Number.isNaN(t.getTime()) ? t.toISOString().slice(11, 23) : '--:--:--.---';
-}
-
-/** Depth of an agent in the parent chain seen so far (0 for the orchestrator and the system agent). */
-function depthOf(id: string | undefined, parents: Map<string, string | undefined>): number {
-  let d = 0;
-  const seen = new Set<string>();
-  for (let cur = id ? parents.get(id) : undefined; cur && !seen.has(cur) && d < 10; cur = parents.get(cur)) {
-    seen.add(cur);
-    d++;
-  }
-  return d;
-}
-
-function eventLine(e: TraceEvent, parents: Map<string, string | undefined>): string {
-  const indent = '  '.repeat(depthOf(e.agent?.id, parents));
-  const who = e.agent?.name ?? e.agent?.id ?? '?';
-  return `${timeOf(e)}  ${indent}${clean(who)}: ${clean(summarizeEvent(e))}${e.artifact?.snapshotId ? ` (snapshot ${clean(e.artifact.snapshotId)})` : ''}\n`;
-}
-
-function learnAgents(events: TraceEvent[], parents: Map<string, string | undefined>): void {
-  for (const e of events) if (e.agent && !parents.has(e.agent.id)) parents.set(e.agent.id, e.agent.parentId);
-}
-
-export function formatTrace(events: TraceEvent[]): string {
-  if (events.length === 0) return 'No events yet.\n';
-  const parents = new Map<string, string | undefined>();
-  const ordered = orderEvents(events);
-  learnAgents(ordered, parents);
-  // usage.recorded is bookkeeping: kept in --json, folded away here.
-  return ordered.filter((e) => !isFoldedEvent(e)).map((e) => eventLine(e, parents)).join('');
 }
 
 /**
@@ -512,20 +353,3 @@ async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, 
   return r.facts.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
 }
 
-/** The end of a followed run: the words the editor's notification uses, the data when it completed. */
-export function finalWords(facts: RunFacts, submitted: AgentSubmitParams, record: AgentJobRecord | undefined, id: string): string {
-  const view = { ...facts, prompt: submitted.prompt };
-  const state = jobState(view);
-  const ceiling = submitted.maxCredits ?? 2500;
-  const msg = endMessage(view, state, { raiseCeiling: `start it again with --max-credits above ${ceiling}` });
-  const lines = [clean(msg?.text ?? `The run ended with status ${facts.status}.`)];
-  if (msg?.detail) lines.push(`The service said: ${clean(msg.detail)}`);
-  if (state === 'completed' && typeof record?.message === 'string' && record.message) lines.push(clean(record.message).replace(/\s+$/, ''));
-  else if (state === 'completed' && record?.data !== undefined && record.data !== null) lines.push(clean(boundedJson(record.data, 2)));
-  lines.push(...exchangeLines(record?.exchange ?? facts.exchange));
-  if (record?.suggestions?.length) lines.push(...suggestionLines(record.suggestions, record.threadId ?? facts.threadId));
-  if (facts.threadId) lines.push(`Ask a follow-up: devindex agent start --thread ${shellQuote(facts.threadId)} "<prompt>" (or --continue)`);
-  // Production keeps what the run gathered until the job expires: said last, it is the next step.
-  if (state === 'credit_limit_reached' && record?.partial !== undefined && record.partial !== null) lines.push(`What it gathered before it stopped is kept: devindex agent status ${id} --partial`);
-  return `${lines.join('\n')}\n`;
-}

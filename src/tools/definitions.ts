@@ -2,11 +2,10 @@
 // service's rules. One set of definitions for the editor's language-model tools (package.json
 // `contributes.languageModelTools` must match them: test/unit/tools/definitions.test.ts checks it)
 // and for `devindex mcp`. No vscode import: the CLI bundles this file.
-import { AGENT_MODELS, DEFAULT_AGENT_MODEL, RETIRED_AGENT_MODELS } from '../api/agent/agentConstants';
+import { submitToolSchema } from '../api/agent/submitSchema';
 import { LIMITS, RESULT_TYPES } from '../api/params';
 import {
-  AGENT_EFFORTS_LIST, DEFAULT_LIST_JOBS, DEFAULT_MAX_TOKENS, DEFAULT_WAIT_SECONDS, MAX_LIST_JOBS, MAX_MAX_TOKENS, MAX_WAIT_SECONDS,
-  MIN_MAX_TOKENS, MIN_WAIT_SECONDS, PROMPT_LIMIT,
+  DEFAULT_LIST_JOBS, DEFAULT_MAX_TOKENS, DEFAULT_WAIT_SECONDS, MAX_LIST_JOBS, MAX_MAX_TOKENS, MAX_WAIT_SECONDS, MIN_MAX_TOKENS, MIN_WAIT_SECONDS,
 } from './limits';
 import { HANDLE_PATTERN, MORE_TTL_MS } from './moreCache';
 import { TOOL_NAMES, type ToolName } from './names';
@@ -101,34 +100,14 @@ const READ_MORE: ToolDefinition = {
 
 const JOB_ID = { type: 'string' };
 
-/** The models this build knows, in words for the model: the default, then the retired names (they still run). */
-const RETIRED_MODELS = AGENT_MODELS.filter((m) => RETIRED_AGENT_MODELS.has(m));
-const MODEL_WORDS = `Default ${DEFAULT_AGENT_MODEL}`
-  + (RETIRED_MODELS.length ? `; retired: ${RETIRED_MODELS.join(', ')}` : '');
-
 const START: ToolDefinition = {
   name: TOOL_NAMES.startAgentJob,
   title: 'Start an agent job (spends credits)',
   description: 'Web agent that browses and reports back. SPENDS CREDITS up to `maxCredits` (failed runs free). Returns a job id for devIndex_waitForAgentJob. Docs, issues: devIndex_search.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      prompt: { type: 'string', minLength: 1, maxLength: PROMPT_LIMIT },
-      urls: { type: 'array', items: { type: 'string' } },
-      maxCredits: { type: 'integer' },
-      model: { type: 'string', description: MODEL_WORDS },
-      effort: { enum: [...AGENT_EFFORTS_LIST] },
-      schema: { type: 'object', description: 'Result JSON Schema' },
-      mode: { enum: ['chat', 'extract'], description: 'chat: words; extract: data' },
-      threadId: { type: 'string' },
-      // Paid tool calls, in the SDK's own shape (AgentExchangeOptions). One property keeps the tool list
-      // short; the client checks each field and bound with a message that names it (at most 5 toolkits,
-      // maxCalls 1 to 30, requireApproval only with mode chat, onTermsRequired skip or ask), as for maxCredits.
-      exchange: { type: 'object', description: 'Paid calls: toolkits, maxCalls, requireApproval, onTermsRequired' },
-    },
-    required: ['prompt'],
-    additionalProperties: false,
-  },
+  // The submission's own schema (src/api/agent/submitSchema.ts): its fields for a model, its bounds and words.
+  // Paid calls are one property in the SDK's shape (AgentExchangeOptions), which keeps the tool list short;
+  // the client checks each field and bound with a message that names it, as for maxCredits.
+  inputSchema: submitToolSchema(),
   annotations: { title: 'Start an agent job (spends credits)', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   spendsCredits: true,
 };

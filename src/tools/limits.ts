@@ -1,9 +1,3 @@
-// Agent input bounds the tool schemas state, kept here so that describing the tools does not load the
-// agent client (and its zod schemas) before an agent tool is called. test/unit/tools checks that they
-// equal src/api/agent/agentClient.ts's PROMPT_MAX_LENGTH and AGENT_EFFORTS.
-export const PROMPT_LIMIT = 10_000;
-export const AGENT_EFFORTS_LIST = ['low', 'medium', 'high'] as const;
-
 // Bounds of the tools' own inputs (issue 22). Token budgets turn into characters at CHARS_PER_TOKEN
 // (src/tools/tokens.ts): 500 to 50,000 tokens is the 2,000 to 200,000 characters of devIndex.tools.maxResultCharacters.
 export const MIN_MAX_TOKENS = 500;

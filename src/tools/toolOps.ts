@@ -82,9 +82,6 @@ async function needKey(deps: ToolDeps, op: string): Promise<ToolOutcome | undefi
   return { isError: true, text: `${op} needs an API key, and none is set. ${how}` };
 }
 
-const START_FIELDS = ['prompt', 'urls', 'maxCredits', 'model', 'effort', 'schema', 'mode', 'threadId', 'exchange'];
-/** What a start's `exchange` may set: paid calls on. Approvals are answered with devIndex_answerApproval, which never accepts terms. */
-const START_EXCHANGE_FIELDS = ['enabled', 'toolkits', 'maxCalls', 'requireApproval', 'onTermsRequired'];
 
 function startRequestOf(input: Record<string, unknown>, deps: ToolDeps): StartRequest {
   const maxCredits = input.maxCredits ?? deps.defaultMaxCredits?.();
@@ -97,6 +94,9 @@ async function start(input: Record<string, unknown>, deps: ToolDeps, signal?: Ab
   const op = OPS[TOOL_NAMES.startAgentJob]!;
   const request = startRequestOf(input, deps);
   const mod = await deps.agentModule();
+  // The fields a model may set, and (approvals are answered with devIndex_answerApproval, which never accepts terms) the exchange's.
+  const START_FIELDS: readonly string[] = mod.TOOL_SUBMIT_FIELDS;
+  const START_EXCHANGE_FIELDS: readonly string[] = mod.TOOL_EXCHANGE_FIELDS;
   const unknownKeys = Object.keys(input).filter((k) => !START_FIELDS.includes(k));
   const v = mod.validateAgentSubmit(request as AgentSubmitParams, { extraModels: deps.extraModels?.() ?? [] });
   const exchangeKeys = isRecord(input.exchange) ? Object.keys(input.exchange).filter((k) => !START_EXCHANGE_FIELDS.includes(k)) : [];

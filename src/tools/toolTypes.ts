@@ -1,5 +1,5 @@
 // The tools' shared types (the operations in toolOps.ts and searchOps.ts, the editor's and MCP's wiring). No vscode import.
-import type { AgentClient, AgentSubmitParams } from '../api/agent/agentClient';
+import type { AgentClient, ToolSubmitParams } from '../api/agent/agentClient';
 import type { CallOptions } from '../api/client';
 import type { FollowClock } from '../api/agent/runEngine';
 import type { PollTiming } from '../api/agent/pollSchedule';
@@ -17,12 +17,8 @@ export type AgentModule = typeof import('../api/agent/agentClient');
 /** The repositories `scope: "workspace"` stands for, or why there are none. */
 export type WorkspaceScope = { slugs: string[] } | { slugs: []; reason: string };
 
-export interface StartRequest {
-  prompt: string; urls?: string[]; maxCredits?: number; model?: string; effort?: 'low' | 'medium' | 'high';
-  schema?: Record<string, unknown>; mode?: 'chat' | 'extract'; threadId?: string;
-  /** Paid tool calls, from the input's toolkits, maxCalls, requireApproval and onTermsRequired. */
-  exchange?: AgentSubmitParams['exchange'];
-}
+/** A job start as a model asks for it: the submission's fields a model may set (src/api/agent/submitSchema.ts). */
+export type StartRequest = ToolSubmitParams;
 
 /** A model's answer to a waiting job (devIndex_answerApproval), as the user decided. */
 export interface ApprovalAnswer { decision: 'approve' | 'decline'; callIds?: string[]; always?: boolean }

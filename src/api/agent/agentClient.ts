@@ -2,10 +2,8 @@
 // before anything is sent; submission is never repeated once the service may have created the job;
 // every error it throws is an AgentError stamped with one reason (`reasonOf`), and its message says
 // what to do next (agentFailure.ts). The surfaces word it from src/api/failure.ts; nothing re-reads the service's text.
-import {
-  AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, AGENT_ON_TERMS, type AgentMode, type AgentOnTermsRequired, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, isValidIntegration,
-  NAMED_INTEGRATIONS, reasonOf,
-} from './agentConstants';
+import { reasonOf, UUID_RE } from './agentConstants';
+import { type AgentExchange, type AgentSubmitParams, short, SNAPSHOT_ID_RE, type SubmitRules, validateAgentSubmit } from './submitSchema';
 import {
   AgentJobRecordSchema, CancelResponseSchema, ExchangeAnswerSchema, type ExchangeCall, ListResponseSchema, SnapshotResponseSchema, SubmitResponseSchema,
   ThreadResponseSchema, TraceResponseSchema, type AgentCancelResponse, type AgentJobRecord, type AgentList, type AgentListEntry,
@@ -14,7 +12,6 @@ import {
 import type { CallOptions, DevIndexClient } from '../client';
 import { ApiError } from '../errors';
 import type { ParamIssue } from '../params';
-import { grouped } from '../grouped';
 import { AGENT_ERRORS, AgentError, agentFailure, type Ctx, invalid, withoutRecord } from './agentFailure';
 import { AGENT_PATH, type NextPage, nextPage } from './listPages';
 
@@ -27,176 +24,19 @@ export {
 } from './agentFailure';
 export { AGENT_PATH, beforeOf, nextPage, type NextPage } from './listPages';
 export {
+  type AgentExchange, type AgentSchemaParam, type AgentSubmitParams, PAID_CALL_SETTINGS, type SubmitRules, TOOL_EXCHANGE_FIELDS, TOOL_SUBMIT_FIELDS,
+  type ToolSubmitParams, validateAgentSubmit,
+} from './submitSchema';
+export {
   AGENT_EFFORTS, AGENT_ERROR_REASONS, AGENT_MODELS, AGENT_MODES, AGENT_ON_TERMS, DEFAULT_AGENT_MODEL, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, FOLDED_EVENT_TYPES, type AgentMode, RETIRED_AGENT_MODELS, NAMED_INTEGRATIONS,
-  isValidIntegration, reasonOf, type AgentErrorReason,
+  isValidIntegration, PROMPT_MAX_LENGTH, reasonOf, type AgentErrorReason,
 } from './agentConstants';
 
 /** Exchange calls (terms/accept) run through the scrape endpoint (addendum, "Accepting terms"). */
 export const SCRAPE_PATH = '/v2/scrape';
 const MAX_TERMS_CALLS = 5;
-export const PROMPT_MAX_LENGTH = 10_000;
 /** Pages of the job list followed at most by `listAll` (20 jobs a page). */
 export const MAX_LIST_PAGES = 10;
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A snapshot id is one safe path segment: letters, digits, `_` and `-`, 1 to 128 characters. */
-const SNAPSHOT_ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
-/** A toolkit's name in `exchange.toolkits`. */
-const TOOLKIT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-/** A JSON Schema (an object), `true` / `false`, or `null` (no schema). */
-export type AgentSchemaParam = Record<string, unknown> | boolean | null;
-
-export interface AgentSubmitParams {
-  prompt: string;
-  urls?: string[];
-  schema?: AgentSchemaParam;
-  maxCredits?: number;
-  model?: string;
-  effort?: 'low' | 'medium' | 'high';
-  strictConstrainToURLs?: boolean;
-  origin?: string;
-  integration?: string;
-  /** A follow-up turn in this thread (its id, a UUID). */
-  threadId?: string;
-  /** `chat`: an answer in words; `extract`: data. Left out, the service's default applies. */
-  mode?: AgentMode;
-  /** Calls through the service's tool exchange, and the caller's answer to a pending approval. */
-  exchange?: AgentExchange;
-}
-
-/**
- * Paid tool calls through the service's exchange (SDK `AgentExchangeOptions`), and the caller's
- * answer to a pending approval. `toolkits`, `maxCalls`, `requireApproval` or `onTermsRequired` turn
- * paid calls on: `enabled: true` is sent with them.
- */
-export interface AgentExchange {
-  enabled?: boolean;
-  /** At most EXCHANGE_MAX_TOOLKITS names. */
-  toolkits?: string[];
-  /** EXCHANGE_MAX_CALLS.min to .max. */
-  maxCalls?: number;
-  /** Ask before each paid call; needs `mode: "chat"` on the same request. */
-  requireApproval?: boolean;
-  /** A provider whose terms the team has not accepted: skip it (the service's default) or ask. */
-  onTermsRequired?: AgentOnTermsRequired;
-  approve?: { approvalId: string; callIds?: string[]; always?: boolean };
-  decline?: { approvalId: string };
-}
-
-function short(v: unknown): string {
-  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
-  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
-}
-
-function isHttpUrl(s: string): boolean {
-  let u: URL;
-  try { u = new URL(s); } catch { return false; }
-  return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0;
-}
-
-export interface SubmitRules {
-  /** Model names accepted beyond AGENT_MODELS (a setting or environment variable, for models newer than this build). */
-  extraModels?: readonly string[];
-}
-
-/** Checks a submission against the documented bounds; every message names the field and the bound. */
-export function validateAgentSubmit(p: AgentSubmitParams, rules: SubmitRules = {}): { ok: true; body: Record<string, unknown> } | { ok: false; issues: ParamIssue[] } {
-  const issues: ParamIssue[] = [];
-  const input = p as unknown as Record<string, unknown>;
-  if (typeof input.prompt !== 'string') issues.push({ field: 'prompt', message: 'prompt is required and must be a string' });
-  else if (input.prompt.trim().length === 0) issues.push({ field: 'prompt', message: 'prompt must not be empty' });
-  else if (input.prompt.length > PROMPT_MAX_LENGTH) issues.push({ field: 'prompt', message: `prompt is ${input.prompt.length} characters; the maximum is ${grouped(PROMPT_MAX_LENGTH)}` });
-
-  if (input.urls !== undefined) {
-    if (!Array.isArray(input.urls)) issues.push({ field: 'urls', message: 'urls must be a list of absolute http(s) URLs' });
-    else input.urls.forEach((u, i) => {
-      if (typeof u !== 'string' || !isHttpUrl(u)) issues.push({ field: 'urls', message: `urls[${i}] ${short(u)} is not an absolute http(s) URL (for example https://example.com/page)` });
-    });
-  }
-  const schema = input.schema;
-  if (schema !== undefined && schema !== null && typeof schema !== 'boolean' && (typeof schema !== 'object' || Array.isArray(schema))) {
-    issues.push({ field: 'schema', message: `schema must be a JSON Schema (a JSON object such as {"type":"object"}), true, false or null; got ${Array.isArray(schema) ? 'an array' : short(schema)}` });
-  }
-  if (input.maxCredits !== undefined && (typeof input.maxCredits !== 'number' || !Number.isFinite(input.maxCredits) || input.maxCredits <= 0)) {
-    issues.push({ field: 'maxCredits', message: `maxCredits must be a number greater than 0; got ${short(input.maxCredits)}` });
-  }
-  if (input.model !== undefined) {
-    const known = [...AGENT_MODELS, ...(rules.extraModels ?? [])];
-    if (typeof input.model !== 'string' || input.model.trim().length === 0) issues.push({ field: 'model', message: `model must be a non-empty string; got ${short(input.model)}` });
-    else if (!known.includes(input.model)) {
-      issues.push({ field: 'model', message: `model ${short(input.model)} is not one the service accepts (${known.join(', ')}); a newer model can be allowed in the settings (devIndex.agent.extraModels, or DEVINDEX_AGENT_MODELS for the CLI)` });
-    }
-  }
-  if (input.effort !== undefined && !(AGENT_EFFORTS as readonly unknown[]).includes(input.effort)) {
-    issues.push({ field: 'effort', message: `effort must be one of ${AGENT_EFFORTS.join(', ')}; got ${short(input.effort)}` });
-  }
-  if (input.strictConstrainToURLs !== undefined && typeof input.strictConstrainToURLs !== 'boolean') {
-    issues.push({ field: 'strictConstrainToURLs', message: `strictConstrainToURLs must be true or false; got ${short(input.strictConstrainToURLs)}` });
-  }
-  if (input.origin !== undefined && typeof input.origin !== 'string') issues.push({ field: 'origin', message: `origin must be a string; got ${short(input.origin)}` });
-  if (input.integration !== undefined && (typeof input.integration !== 'string' || !isValidIntegration(input.integration))) {
-    issues.push({ field: 'integration', message: `integration ${short(input.integration)} is not one of the service's integrations (${[...NAMED_INTEGRATIONS].join(', ')}) and does not start with "_"` });
-  }
-  if (input.threadId !== undefined && (typeof input.threadId !== 'string' || !UUID_RE.test(input.threadId))) {
-    issues.push({ field: 'threadId', message: `threadId ${short(input.threadId)} is not a thread id (a UUID, as printed by devindex agent status)` });
-  }
-  if (input.mode !== undefined && !(AGENT_MODES as readonly unknown[]).includes(input.mode)) {
-    issues.push({ field: 'mode', message: `mode must be one of ${AGENT_MODES.join(', ')}; got ${short(input.mode)}` });
-  }
-  if (input.exchange !== undefined) issues.push(...exchangeIssues(input.exchange, input));
-  if (issues.length) return { ok: false, issues };
-  const body: Record<string, unknown> = {};
-  for (const k of ['prompt', 'urls', 'schema', 'maxCredits', 'model', 'effort', 'strictConstrainToURLs', 'origin', 'integration', 'threadId', 'mode', 'exchange']) {
-    if (input[k] !== undefined) body[k] = input[k];
-  }
-  const x = body.exchange as AgentExchange | undefined;
-  if (x && x.enabled === undefined && PAID_CALL_SETTINGS.some((k) => x[k] !== undefined)) body.exchange = { enabled: true, ...x };
-  return { ok: true, body };
-}
-
-/** The exchange settings that turn paid calls on (`enabled: true` is sent with any of them). */
-const PAID_CALL_SETTINGS = ['toolkits', 'maxCalls', 'requireApproval', 'onTermsRequired'] as const;
-
-function exchangeIssues(x: unknown, input: Record<string, unknown>): ParamIssue[] {
-  if (x === null || typeof x !== 'object' || Array.isArray(x)) return [{ field: 'exchange', message: `exchange must be an object; got ${short(x)}` }];
-  const e = x as Record<string, unknown>;
-  const out: ParamIssue[] = [];
-  const { min, max } = EXCHANGE_MAX_CALLS;
-  if (e.maxCalls !== undefined && (typeof e.maxCalls !== 'number' || !Number.isInteger(e.maxCalls) || e.maxCalls < min || e.maxCalls > max)) {
-    out.push({ field: 'exchange.maxCalls', message: `exchange.maxCalls must be a whole number from ${min} to ${max}; got ${short(e.maxCalls)}` });
-  }
-  for (const k of ['enabled', 'requireApproval'] as const) {
-    if (e[k] !== undefined && typeof e[k] !== 'boolean') out.push({ field: `exchange.${k}`, message: `exchange.${k} must be true or false; got ${short(e[k])}` });
-  }
-  if (e.toolkits !== undefined) {
-    if (!Array.isArray(e.toolkits) || e.toolkits.some((t) => typeof t !== 'string' || !TOOLKIT_RE.test(t))) {
-      out.push({ field: 'exchange.toolkits', message: 'exchange.toolkits must be a list of toolkit names (letters, digits, ".", "_" or "-", for example github)' });
-    } else if (e.toolkits.length > EXCHANGE_MAX_TOOLKITS) {
-      out.push({ field: 'exchange.toolkits', message: `exchange.toolkits names at most ${EXCHANGE_MAX_TOOLKITS} toolkits; got ${e.toolkits.length}` });
-    }
-  }
-  if (e.onTermsRequired !== undefined && !(AGENT_ON_TERMS as readonly unknown[]).includes(e.onTermsRequired)) {
-    out.push({ field: 'exchange.onTermsRequired', message: `exchange.onTermsRequired must be one of ${AGENT_ON_TERMS.join(', ')}; got ${short(e.onTermsRequired)}` });
-  }
-  // The service's gateway turns the back end's refusal into a bare 500, so this is checked here.
-  if (e.requireApproval === true && input.mode !== 'chat') {
-    out.push({ field: 'exchange.requireApproval', message: 'exchange.requireApproval needs mode "chat" on the same request (approvals are asked for in a chat); add mode chat or leave requireApproval out' });
-  }
-  for (const k of ['approve', 'decline'] as const) {
-    const a = e[k];
-    if (a === undefined) continue;
-    const id = a && typeof a === 'object' ? (a as { approvalId?: unknown }).approvalId : undefined;
-    if (typeof id !== 'string' || !SNAPSHOT_ID_RE.test(id)) out.push({ field: `exchange.${k}.approvalId`, message: `exchange.${k}.approvalId must be the approval's id (as the run's pendingApproval gives it); got ${short(id)}` });
-    const callIds = a && typeof a === 'object' ? (a as { callIds?: unknown }).callIds : undefined;
-    if (callIds !== undefined && (!Array.isArray(callIds) || callIds.some((c) => typeof c !== 'string' || !c))) out.push({ field: `exchange.${k}.callIds`, message: `exchange.${k}.callIds must be a list of call ids` });
-    const always = a && typeof a === 'object' ? (a as { always?: unknown }).always : undefined;
-    if (always !== undefined && typeof always !== 'boolean') out.push({ field: `exchange.${k}.always`, message: `exchange.${k}.always must be true or false; got ${short(always)}` });
-    if (input.threadId === undefined) out.push({ field: 'threadId', message: `exchange.${k} answers a run's approval in its thread, so threadId is required` });
-  }
-  if (e.approve !== undefined && e.decline !== undefined) out.push({ field: 'exchange', message: 'exchange cannot both approve and decline' });
-  return out;
-}
 
 export function validateJobId(jobId: unknown): ParamIssue | undefined {
   if (typeof jobId === 'string' && UUID_RE.test(jobId)) return undefined;

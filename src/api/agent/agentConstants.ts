@@ -28,8 +28,20 @@ export const DEFAULT_AGENT_MODEL = 'spark-2';
 export const AGENT_MODELS = ['spark-2', 'spark-1-pro', 'spark-1-mini'] as const;
 /** Retired names the service still accepts; it runs them on `spark-2` and reports `spark-2`. */
 export const RETIRED_AGENT_MODELS: ReadonlySet<string> = new Set(['spark-1-pro', 'spark-1-mini']);
+/** A job's or a thread's id. */
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The longest prompt the service takes, in characters. */
+export const PROMPT_MAX_LENGTH = 10_000;
 export const AGENT_EFFORTS = ['low', 'medium', 'high'] as const;
 export type AgentEffort = (typeof AGENT_EFFORTS)[number];
+
+export function isAgentEffort(v: unknown): v is AgentEffort {
+  return (AGENT_EFFORTS as readonly unknown[]).includes(v);
+}
+
+export function isAgentMode(v: unknown): v is AgentMode {
+  return (AGENT_MODES as readonly unknown[]).includes(v);
+}
 
 /**
  * The service's named integrations (its `integration` enum); any other value must start with `_`.

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import type { AgentGroup } from '../../../src/api/agent/agentTrace';
 import type { AgentJob } from '../../../src/agents/jobModel';
-import { agentState, endMessage, jobAccessibleLabel, jobContextValue, jobDescription, jobState, shortLabel, stateFirstLabel, stateIcon } from '../../../src/agents/jobState';
+import { agentState, editorEndMessage, jobAccessibleLabel, jobContextValue, jobDescription, jobState, shortLabel, stateFirstLabel, stateIcon } from '../../../src/agents/jobState';
 import { ev } from './fakeBackend';
 
 function job(over: Partial<AgentJob> = {}): AgentJob {
@@ -91,7 +91,7 @@ describe('job node parts', () => {
 
 describe('end-of-run notification', () => {
   it('credit limit: names the ceiling, how to raise it, and that failed runs are not billed', () => {
-    const m = endMessage(ended('credit_limit_reached', 'credit_limit_reached'))!;
+    const m = editorEndMessage(ended('credit_limit_reached', 'credit_limit_reached'))!;
     assert.equal(m.severity, 'warning');
     assert.match(m.text, /credit ceiling of 50 credits/);
     assert.match(m.text, /higher ceiling/);
@@ -101,18 +101,18 @@ describe('end-of-run notification', () => {
   });
 
   it('says why for each ending', () => {
-    assert.match(endMessage(ended('cancelled', 'cancelled'))!.text, /was cancelled/);
-    const refused = endMessage({ ...ended('refused', 'refused'), error: 'It asks for something the agent will not do' })!;
+    assert.match(editorEndMessage(ended('cancelled', 'cancelled'))!.text, /was cancelled/);
+    const refused = editorEndMessage({ ...ended('refused', 'refused'), error: 'It asks for something the agent will not do' })!;
     assert.match(refused.text, /^The agent declined job "Compare the rate limits[^"]*" and it is not billed; rephrase the prompt and start it again\.$/);
     assert.equal(refused.detail, 'It asks for something the agent will not do.', 'the service\'s reason, beside the sentence');
-    const internal = endMessage({ ...ended('failed', 'internal'), error: 'The agent run failed because of an internal error. Try again.' })!;
+    const internal = editorEndMessage({ ...ended('failed', 'internal'), error: 'The agent run failed because of an internal error. Try again.' })!;
     assert.equal(internal.severity, 'error');
     assert.match(internal.text, /^Agent job "Compare the rate limits[^"]*" failed with an internal error and is not billed; starting it again may succeed\.$/);
     assert.equal(internal.text.match(/internal error/g)!.length, 1, 'said once');
     for (const m of [refused, internal]) assert.equal(m.text.split(/[.!?](\s|$)/).filter((x) => x.trim()).length, 1, `one sentence: ${m.text}`);
-    assert.match(endMessage(ended('succeeded'))!.text, /completed using 170 credits/);
-    assert.match(endMessage(job({ notFound: true }))!.text, /not found/);
-    assert.equal(endMessage(job()), undefined, 'no message while running');
+    assert.match(editorEndMessage(ended('succeeded'))!.text, /completed using 170 credits/);
+    assert.match(editorEndMessage(job({ notFound: true }))!.text, /not found/);
+    assert.equal(editorEndMessage(job()), undefined, 'no message while running');
   });
 });
 

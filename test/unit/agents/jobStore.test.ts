@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { JobStore, type JobStoreOptions } from '../../../src/agents/jobStore';
 import type { JobStorage } from '../../../src/agents/jobModel';
-import { endActions, endMessage, jobContextValue, jobDescription, jobState } from '../../../src/agents/jobState';
+import { endActions, editorEndMessage, jobContextValue, jobDescription, jobState } from '../../../src/agents/jobState';
 import { ev, FakeBackend, HttpishError, ORCH, SYSTEM, type ScriptedJob } from './fakeBackend';
 import { ManualClock, settle } from './manualClock';
 
@@ -474,8 +474,8 @@ describe('job store: cancelled, partial and expired runs (production wire)', () 
     assert.equal(jobState(j), 'cancelled');
     assert.equal(j.creditsUsed, 37);
     assert.match(jobDescription(j), /^cancelled · 37 credits spent$/);
-    assert.match(endMessage(j)!.text, /used 37 credits before it stopped/);
-    assert.doesNotMatch(endMessage(j)!.text, /not billed/);
+    assert.match(editorEndMessage(j)!.text, /used 37 credits before it stopped/);
+    assert.doesNotMatch(editorEndMessage(j)!.text, /not billed/);
     assert.deepEqual(ended, [job.id]);
     assert.doesNotMatch(jobContextValue(j), /cancellable/);
   });

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { agentDocumentPath, formatAnswer, neutralizeHtml, parseAgentDocumentPath } from '../../../src/agents/agentDocuments';
 import { type AgentJob, readJob } from '../../../src/agents/jobModel';
-import { canFollowUp, endActions, hasAnswer, hasResult, jobContextValue, jobDescription, jobState } from '../../../src/agents/jobState';
+import { canFollowUp, endActions, hasAnswer, hasDataResult, jobContextValue, jobDescription, jobState } from '../../../src/agents/jobState';
 import { JobStore } from '../../../src/agents/jobStore';
 import { jobRows, threadDescription } from '../../../src/agents/threadGroups';
 import { FakeBackend } from './fakeBackend';
@@ -80,7 +80,7 @@ describe('waiting runs, answers and follow-ups', () => {
   it('a completed chat run has an answer (not a data result); Open Answer comes first, then Ask a Follow-up…', () => {
     const chat = job('c', { mode: 'chat', threadId: T1, threadTurn: 1, answer: '## Hi' });
     assert.equal(hasAnswer(chat), true);
-    assert.equal(hasResult(chat), false);
+    assert.equal(hasDataResult(chat), false);
     assert.equal(canFollowUp(chat), true);
     assert.equal(jobContextValue(chat), 'job;completed;answer;trace;followup');
     assert.deepEqual(endActions(chat), ['Open Answer', 'Ask a Follow-up…', 'Show in Tree']);

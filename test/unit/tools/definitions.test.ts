@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { AGENT_EFFORTS, PROMPT_MAX_LENGTH } from '../../../src/api/agent/agentClient';
 import { AGENT_MODELS, DEFAULT_AGENT_MODEL } from '../../../src/api/agent/agentConstants';
 import { LIMITS, RESULT_TYPES } from '../../../src/api/params';
 import { EDITOR_TOOLS, listedTool, MCP_TOOLS } from '../../../src/tools/definitions';
-import { AGENT_EFFORTS_LIST, PROMPT_LIMIT } from '../../../src/tools/limits';
 import { EDITOR_TOOL_NAMES, TOOL_SETTINGS } from '../../../src/tools/names';
 import { findRepoRoot } from '../../../sandbox/server';
 
@@ -105,10 +103,5 @@ describe('tool definitions', () => {
       .map(listedTool);
     const chars = JSON.stringify({ tools: ours }).length;
     assert.ok(chars < SERVICE_CHARS, `${chars} characters`);
-  });
-
-  it('the agent bounds the schemas state are the agent client\'s', () => {
-    assert.equal(PROMPT_LIMIT, PROMPT_MAX_LENGTH);
-    assert.deepEqual([...AGENT_EFFORTS_LIST], [...AGENT_EFFORTS]);
   });
 });

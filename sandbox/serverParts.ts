@@ -1,9 +1,12 @@
-// The sandbox's options, limits, fixed messages and small helpers (sandbox/server.ts answers with them).
+// The sandbox server's settings, constants and request helpers (sandbox/server.ts runs the server):
+// what a test or the CLI may set, the service's fixed texts and limits, and the bodies the control routes take.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import type { Wire } from './search/searchEngine';
+
 export interface SandboxOptions {
   port?: number; keys?: string[]; faults?: boolean; corpusDir?: string;
   rateLimit?: number; keylessRateLimit?: number; agentSpeed?: number; quiet?: boolean;
@@ -89,6 +92,7 @@ export function secondsToUtcMidnight(t: number): number {
 }
 
 /** A client that closed the connection before its whole request arrived: an ordinary event, not a fault. */
+export class RequestAborted extends Error {}
 
 export interface Sandbox { url: string; port: number; close(): Promise<void> }
 
@@ -190,3 +194,42 @@ export const keysBodySchema = z.strictObject({
   /** Keys whose team lacks the license flag: keyed, yet answered without `license` (production wire). */
   withoutLicense: z.array(z.string().min(1).max(512)).optional(),
 });
+
+export class HttpError extends Error {
+  constructor(readonly status: number, readonly body: Record<string, unknown>) { super(String(body.error)); }
+}
+
+
+/**
+ * On every answer: any origin may read it, and the headers the client reads are exposed (a browser
+ * shows a script only the CORS-safelisted ones otherwise: Retry-After and WWW-Authenticate are not).
+ */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Retry-After, WWW-Authenticate, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Location, Date, Deprecation, Sunset, Link, Warning',
+};
+
+/** A preflight's answer: the methods and request headers the client sends (Authorization is never covered by a `*`). */
+export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-headers': 'Authorization, Content-Type, Accept, External-Request-Id',
+  'access-control-max-age': '600',
+  'content-length': '0',
+};
+
+/** The body as text, or `tooLarge` past MAX_BODY_BYTES (the rest is drained, not kept). */
+export function readBody(req: IncomingMessage): Promise<{ raw: string; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY_BYTES) parts.push(c);
+    });
+    let ended = false;
+    req.on('end', () => { ended = true; resolve(size > MAX_BODY_BYTES ? { raw: '', tooLarge: true } : { raw: Buffer.concat(parts).toString('utf8'), tooLarge: false }); });
+    // A client that hangs up mid-body: node reports `aborted` (ECONNRESET) or just closes the request.
+    req.on('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ECONNRESET' || e.message === 'aborted' ? new RequestAborted(e.message) : e));
+    req.on('close', () => { if (!ended) reject(new RequestAborted('closed')); });
+  });
+}
