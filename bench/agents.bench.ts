@@ -22,8 +22,8 @@
 //     a finalizing phase before the end), seeded so the figures repeat.
 // Also: the requests made while no job runs, before and after a run (must be 0).
 import { JobStore } from '../src/agents/jobStore';
-import { DEFAULT_POLL_TIMING, type PollTiming } from '../src/api/agent/pollSchedule';
-import { followRun } from '../src/api/agent/runEngine';
+import { DEFAULT_POLL_TIMING, type PollTiming } from '../src/agentRun/pollSchedule';
+import { followRun } from '../src/agentRun/runEngine';
 import type { AgentBackend } from '../src/agents/agentBackend';
 import { AgentJobRecordSchema, ListResponseSchema, SnapshotResponseSchema, TraceResponseSchema } from '../src/api/agent/agentSchemas';
 import { createAgentService } from '../sandbox/agent/service';

@@ -2,7 +2,7 @@
 // the start flow's steps, the approval modals and the messages with buttons. Tests inject their own instead.
 import * as vscode from 'vscode';
 import type { PendingApproval } from '../api/agent/agentSchemas';
-import { callName, callWords, estimateWords, termsName } from '../api/agent/runOutcome';
+import { callName, callWords, estimateWords, termsName } from '../agentRun/runOutcome';
 import type { AgentJob } from './jobModel';
 import type { ShowNotification } from './jobNotifier';
 import { jobState, shortLabel, stateWords } from './jobState';

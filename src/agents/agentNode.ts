@@ -1,6 +1,6 @@
 // An agent of a job's trace: the orchestrator at the top, subagents nested under their parent.
 import * as vscode from 'vscode';
-import type { AgentGroup } from '../api/agent/agentTrace';
+import type { AgentGroup } from '../agentRun/agentTrace';
 import { themeIcon } from './jobNode';
 import { agentState, stateFirstLabel, stateIcon, stateWords } from './jobState';
 

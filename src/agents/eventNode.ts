@@ -1,7 +1,7 @@
 // One trace event: icon per type, one-line summary, time. `artifact.updated` events with a snapshot
 // carry the `snapshot` part in their contextValue for Open Snapshot.
 import * as vscode from 'vscode';
-import { eventKey } from '../api/agent/agentTrace';
+import { eventKey } from '../agentRun/agentTrace';
 import type { TraceEvent } from './agentBackend';
 import { agentCommandId } from './agentCommandIds';
 import { eventAccessibleLabel, eventRow, type SnapshotRef } from './eventSummary';

@@ -1,7 +1,7 @@
 // One line per trace event for the tree: an icon per type, the summary (src/api/agent/agentTrace's, so the
 // CLI and the tree say the same thing), its time, and what Open Snapshot needs. Unknown types are
 // shown raw rather than hidden: the event list is "observed, may change" (addendum).
-import { summarizeEvent as summaryText } from '../api/agent/agentTrace';
+import { summarizeEvent as summaryText } from '../agentRun/agentTrace';
 import type { TraceEvent } from './agentBackend';
 import type { AgentState, IconSpec } from './jobState';
 import { stateFirstLabel, stateIcon, stateWords } from './jobState';

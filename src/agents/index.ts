@@ -33,7 +33,7 @@ import { notifyJobEnds, type ShowNotification, vscodeNotification } from './jobN
 import { approvalWords, jobState, shortLabel, SHOW_IN_TREE } from './jobState';
 import { JobStore, type Timers } from './jobStore';
 import { JobsTreeProvider } from './jobsTreeProvider';
-import type { PollTiming } from '../api/agent/pollSchedule';
+import type { PollTiming } from '../agentRun/pollSchedule';
 import type { TestTiming } from '../testTiming';
 import { pollTimingOf } from './testPollTiming';
 import { type AskInput, emptyDraft } from './startJobInput';

@@ -4,8 +4,8 @@
 // it applies what each answer says to the job (its state, the kept result, a 404 read as expired or
 // not found) and says when a run has ended. The store (jobStore.ts) owns the jobs themselves and
 // their storage; this part never writes storage except through its host. vscode-free.
-import { applyStatus, applyTrace, DEFAULT_STATUS_EVERY_MS, newRunState, pollRun, type RunState } from '../api/agent/runEngine';
-import { observe, type PollTiming } from '../api/agent/pollSchedule';
+import { applyStatus, applyTrace, DEFAULT_STATUS_EVERY_MS, newRunState, pollRun, type RunState } from '../agentRun/runEngine';
+import { observe, type PollTiming } from '../agentRun/pollSchedule';
 import type { AgentBackend, AgentJobRecord, AgentSnapshotResponse, AgentTraceResponse, TraceEvent } from './agentBackend';
 import { describeAgentError, errorReason } from './agentWords';
 import { type AgentJob, isPastExpiry, isTerminalStatus, type KeptResult, MAX_KEPT_RESULT_CHARS } from './jobModel';

@@ -2,7 +2,7 @@
 // so the provider can refresh exactly this node when the store says the job changed.
 import * as vscode from 'vscode';
 import type { AgentJob } from './jobModel';
-import { callWords, isWaiting, paidWords, skippedWords, termsName } from '../api/agent/runOutcome';
+import { callWords, isWaiting, paidWords, skippedWords, termsName } from '../agentRun/runOutcome';
 import { approvalWords, creditsText, jobAccessibleLabel, jobContextValue, jobDescription, jobState, shortLabel, stateFirstLabel, stateIcon, stateWords, waitingWords } from './jobState';
 import { latestTurn, threadDescription, turnNumber } from './threadGroups';
 

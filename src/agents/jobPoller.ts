@@ -1,7 +1,7 @@
 // The poller: one timer for every job being followed, set for the earliest poll the run engine's
 // schedule asks for, none at all while nothing runs; slower while the view is hidden. It starts
 // nothing by itself: the store arms it from resume() and when a job starts.
-import { dueAt, type PollTiming, type ScheduleState, startSchedule } from '../api/agent/pollSchedule';
+import { dueAt, type PollTiming, type ScheduleState, startSchedule } from '../agentRun/pollSchedule';
 
 export interface Timers {
   now(): number;

@@ -4,7 +4,7 @@
 import {
   approvalWords, creditsText, endMessage, type EndMessage, failureFromMessage, hasPartialResult, hasResult, isChat, jobState,
   type JobState, outcomeState, paidWords, shortDate, shortLabel,
-} from '../api/agent/runOutcome';
+} from '../agentRun/runOutcome';
 import { isTerminalStatus } from '../api/agent/agentConstants';
 import type { AgentJob } from './jobModel';
 import { durationWords } from '../words/duration';
@@ -41,7 +41,7 @@ export function waitingWords(job: AgentJob): string {
 export function editorEndMessage(job: AgentJob, state: JobState = jobState(job)): EndMessage | undefined {
   return endMessage(job, state, { raiseCeiling: 'start it again with a higher ceiling (Start Again… offers twice this one)' });
 }
-import type { AgentGroup } from '../api/agent/agentTrace';
+import type { AgentGroup } from '../agentRun/agentTrace';
 
 export type AgentState = JobState | 'parent_finished';
 

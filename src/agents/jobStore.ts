@@ -4,7 +4,7 @@
 // safe with many windows), the follower (jobFollower.ts: the run state of each job, the poller's one timer,
 // the request limit) and the tree's change event. Nothing starts before resume().
 // vscode-free: the tree subscribes to `onDidChangeJob`, tests drive it with a fake clock.
-import { DEFAULT_POLL_TIMING } from '../api/agent/pollSchedule';
+import { DEFAULT_POLL_TIMING } from '../agentRun/pollSchedule';
 import type { AgentSnapshotResponse, AgentSubmitParams, AgentTraceResponse, TraceEvent } from './agentBackend';
 import { errorReason } from './agentWords';
 import { Emitter, type Event } from './emitter';
@@ -12,8 +12,8 @@ import { JobFollower, type ResultView, type TraceLoad } from './jobFollower';
 import { type JobEvent, type JobsView, reduceJobs, type Reduced, submittedJob } from './jobEvents';
 import { type AgentJob, isActive } from './jobModel';
 import type { ApprovalChoice, CancelResult, JobStoreOptions } from './jobStoreOptions';
-import { isWaiting } from '../api/agent/runOutcome';
-import { termsAcceptCalls } from '../api/agent/terms';
+import { isWaiting } from '../agentRun/runOutcome';
+import { termsAcceptCalls } from '../agentRun/terms';
 import { JobRepository } from './jobRepository';
 import { NewJobSaves } from './newJobSaves';
 import { systemTimers, type Timers } from './jobPoller';

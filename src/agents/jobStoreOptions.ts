@@ -1,5 +1,5 @@
 // The job store's options and the answers of its user-facing actions (jobStore.ts). vscode-free.
-import type { PollTiming } from '../api/agent/pollSchedule';
+import type { PollTiming } from '../agentRun/pollSchedule';
 import type { AgentBackend } from './agentBackend';
 import type { Timers } from './jobPoller';
 import type { JobStorage } from './jobModel';

@@ -1,7 +1,7 @@
 // The Agent Jobs tree. Job nodes are kept per job and updated in place, so a store change refreshes
 // only that job's row (and its children if expanded); structural changes refresh the root.
 import * as vscode from 'vscode';
-import { groupByAgent } from '../api/agent/agentTrace';
+import { groupByAgent } from '../agentRun/agentTrace';
 import { AgentNode } from './agentNode';
 import { DisposableStore } from './disposables';
 import { EventNode } from './eventNode';
@@ -9,7 +9,7 @@ import { mergeToolCalls } from './eventSummary';
 import { JobNode, ThreadNode } from './jobNode';
 import { jobState } from './jobState';
 import type { JobStore } from './jobStore';
-import { paidWords } from '../api/agent/runOutcome';
+import { paidWords } from '../agentRun/runOutcome';
 import { ApprovalItemNode, ApprovalNode, ErrorNode, LoadingNode, NoEventsNode, NoTraceNode, PaidCallsNode, SkippedProviderNode } from './placeholderNodes';
 import { jobRows, turnNumber } from './threadGroups';
 

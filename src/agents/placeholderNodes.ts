@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { agentCommandId } from './agentCommandIds';
 import type { AgentJob } from './jobModel';
 import type { SkippedProvider } from '../api/agent/agentSchemas';
-import { approvalWords, callName, callWords, estimateWords, skippedWords, termsName } from '../api/agent/runOutcome';
+import { approvalWords, callName, callWords, estimateWords, skippedWords, termsName } from '../agentRun/runOutcome';
 import { externalUrl } from '../webview/linkPolicy';
 
 abstract class PlaceholderNode extends vscode.TreeItem {

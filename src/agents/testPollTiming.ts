@@ -1,7 +1,7 @@
 // The agent store's poll timing under DEVINDEX_TEST_TIMING (src/testTiming.ts, issue 31): the product's
 // DEFAULT_POLL_TIMING with the test's agent fields. Apart from testTiming.ts so that the activation bundle,
 // which reads the watch fields, does not carry the poll schedule. vscode-free.
-import { DEFAULT_POLL_TIMING, type PollTiming } from '../api/agent/pollSchedule';
+import { DEFAULT_POLL_TIMING, type PollTiming } from '../agentRun/pollSchedule';
 import type { TestTiming } from '../testTiming';
 
 /** The product's agent poll timing with the test's agent fields; undefined when it sets none (the store keeps its default). */

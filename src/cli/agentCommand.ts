@@ -2,9 +2,9 @@
 import {
   AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, AGENT_ON_TERMS, AgentClient, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, isFoldedEvent, type AgentSubmitParams,
 } from '../api/agent/agentClient';
-import { DEFAULT_POLL_TIMING, type PollTiming } from '../api/agent/pollSchedule';
-import { followRun } from '../api/agent/runEngine';
-import { termsAcceptCalls } from '../api/agent/terms';
+import { DEFAULT_POLL_TIMING, type PollTiming } from '../agentRun/pollSchedule';
+import { followRun } from '../agentRun/runEngine';
+import { termsAcceptCalls } from '../agentRun/terms';
 import { lastThread, rememberThread } from './cliState';
 import type { ClientOptions, DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -15,7 +15,7 @@ import {
 } from './common';
 import { approvalLines, eventLine, finalWords, formatJob, formatThread, formatTrace, learnAgents } from './agentFormat';
 import { submitParamsFrom as startParams, SUBMIT_FLAG_OPTIONS } from './agentStartArgs';
-import { termsName } from '../api/agent/runOutcome';
+import { termsName } from '../agentRun/runOutcome';
 
 export { approvalLines, exchangeLines, finalWords, formatJob, formatThread, formatTrace, shellQuote } from './agentFormat';
 export { SUBMIT_FLAGS } from './agentStartArgs';

@@ -2,8 +2,8 @@
 // of a followed run, in the same words as the editor (src/api/agent/runOutcome.ts), every string from
 // the service sanitised for the terminal.
 import { isFoldedEvent, orderEvents, RETIRED_AGENT_MODELS, summarizeEvent, type AgentJobRecord, type AgentSubmitParams, type AgentThread, type PendingApproval, type TraceEvent } from '../api/agent/agentClient';
-import type { RunFacts } from '../api/agent/runEngine';
-import { approvalWords, callWords, endMessage, estimateWords, isWaiting, jobState, paidWords, skippedWords, termsName } from '../api/agent/runOutcome';
+import type { RunFacts } from '../agentRun/runEngine';
+import { approvalWords, callWords, endMessage, estimateWords, isWaiting, jobState, paidWords, skippedWords, termsName } from '../agentRun/runOutcome';
 import { boundedJson } from '../api/jsonDepth';
 import { sanitizeForTerminal } from './common';
 

@@ -1,6 +1,6 @@
 // Helpers shared by `devindex search` and `devindex agent`: argument parsing, the client from the
 // environment, error printing and exit codes.
-import type { PollTiming } from '../api/agent/pollSchedule';
+import type { PollTiming } from '../agentRun/pollSchedule';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DevIndexClient, type ClientOptions } from '../api/client';
 import { ApiError } from '../api/errors';

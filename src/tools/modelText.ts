@@ -5,7 +5,7 @@
 import type { AgentJobRecord, AgentSnapshot, AgentTrace, PendingApproval, TraceEvent } from '../api/agent/agentSchemas';
 import { failureOf } from '../api/failure';
 import { issuesText, modelWords } from '../words/failureWords';
-import { approvalWords, callWords, isWaiting, paidWords, skippedWords, termsName } from '../api/agent/runOutcome';
+import { approvalWords, callWords, isWaiting, paidWords, skippedWords, termsName } from '../agentRun/runOutcome';
 import { noticeWords, requestIdWords, type DeprecationNotice } from '../api/notices';
 import { clean, scrubSecret } from './text';
 import { grouped } from '../api/grouped';

@@ -5,8 +5,8 @@
 import type { AgentSubmitParams } from '../api/agent/agentClient';
 import { show, type ParamIssue } from '../api/params';
 import type { AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
-import { followRun } from '../api/agent/runEngine';
-import { DEFAULT_POLL_TIMING } from '../api/agent/pollSchedule';
+import { followRun } from '../agentRun/runEngine';
+import { DEFAULT_POLL_TIMING } from '../agentRun/pollSchedule';
 import { systemClock } from '../api/retry';
 import {
   DEFAULT_LIST_JOBS, DEFAULT_WAIT_SECONDS, MAX_LIST_JOBS, MAX_MAX_TOKENS, MAX_WAIT_SECONDS, MIN_MAX_TOKENS, MIN_WAIT_SECONDS,

@@ -1,8 +1,8 @@
 // The tools' shared types (the operations in toolOps.ts and searchOps.ts, the editor's and MCP's wiring). No vscode import.
 import type { AgentClient, ToolSubmitParams } from '../api/agent/agentClient';
 import type { CallOptions } from '../api/client';
-import type { FollowClock } from '../api/agent/runEngine';
-import type { PollTiming } from '../api/agent/pollSchedule';
+import type { FollowClock } from '../agentRun/runEngine';
+import type { PollTiming } from '../agentRun/pollSchedule';
 import type { DeprecationNotice } from '../api/notices';
 import type { SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';

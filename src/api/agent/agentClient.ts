@@ -16,9 +16,9 @@ import { AGENT_ERRORS, AgentError, agentFailure, type Ctx, invalid, withoutRecor
 import { AGENT_PATH, type NextPage, nextPage } from './listPages';
 
 export * from './agentSchemas';
-export * from './agentTrace';
-export { isWaiting } from './approval';
-export { approvalWords } from './runOutcome';
+export * from '../../agentRun/agentTrace';
+export { isWaiting } from '../../agentRun/approval';
+export { approvalWords } from '../../agentRun/runOutcome';
 export {
   AGENT_ERRORS, AgentError, agentErrorReason, invalidSchemaReason, JobMayExistError, SNAPSHOT_ENGINE_RE, THREAD_ERROR_CODES, TRACE_ENGINE_RE,
 } from './agentFailure';

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DevIndexClient, RequestSpec } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
-import { DEFAULT_POLL_TIMING } from '../../../src/api/agent/pollSchedule';
+import { DEFAULT_POLL_TIMING } from '../../../src/agentRun/pollSchedule';
 import { finalWords, runAgentCommand } from '../../../src/cli/agentCommand';
 
 const ID = '123e4567-e89b-42d3-a456-426614174000';

@@ -2,7 +2,7 @@
 // the clause a model reads after waiting for it say the same billing and the same next step.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { endClause, endMessage, type JobState } from '../../../src/api/agent/runOutcome';
+import { endClause, endMessage, type JobState } from '../../../src/agentRun/runOutcome';
 
 const run = { prompt: 'Compare the rate limits', status: 'failed', createdAt: 1 } as unknown as Parameters<typeof endMessage>[0];
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { DEFAULT_POLL_TIMING as T, delayMs, dueAt, observe, startSchedule, type PollObservation, type ScheduleState } from '../../../src/api/agent/pollSchedule';
+import { DEFAULT_POLL_TIMING as T, delayMs, dueAt, observe, startSchedule, type PollObservation, type ScheduleState } from '../../../src/agentRun/pollSchedule';
 
 /** Applies observations one poll after another, each poll at the time the schedule asked for. */
 function run(obs: PollObservation[], hidden = false): { delays: number[]; state: ScheduleState } {

@@ -4,8 +4,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   applyStatus, applyTrace, followRun, nearEnd, needsStatus, newRunState, readSignals, type RunFacts,
-} from '../../../src/api/agent/runEngine';
-import { endMessage, jobState } from '../../../src/api/agent/runOutcome';
+} from '../../../src/agentRun/runEngine';
+import { endMessage, jobState } from '../../../src/agentRun/runOutcome';
 import type { TraceEvent } from '../../../src/api/agent/agentSchemas';
 
 const orch = { id: 'o', role: 'orchestrator', name: 'orchestrator' };

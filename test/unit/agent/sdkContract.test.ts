@@ -8,10 +8,10 @@ import { describe, it } from 'node:test';
 import {
   AgentJobRecordSchema, ExchangeSummarySchema, PendingApprovalSchema, SnapshotResponseSchema, ThreadResponseSchema,
 } from '../../../src/api/agent/agentSchemas';
-import { isWaiting } from '../../../src/api/agent/approval';
-import { applyStatus, type RunFacts } from '../../../src/api/agent/runEngine';
-import { approvalWords, endMessage, jobState, paidWords } from '../../../src/api/agent/runOutcome';
-import { termsAcceptCalls } from '../../../src/api/agent/terms';
+import { isWaiting } from '../../../src/agentRun/approval';
+import { applyStatus, type RunFacts } from '../../../src/agentRun/runEngine';
+import { approvalWords, endMessage, jobState, paidWords } from '../../../src/agentRun/runOutcome';
+import { termsAcceptCalls } from '../../../src/agentRun/terms';
 import {
   CALLS_APPROVAL, ENDED_WAITING_STATUS, OLD_CALLS_APPROVAL, PAID_EXCHANGE, PAID_STATUS, REQUIRES_ACTION, RESOLVED_APPROVAL,
   SNAPSHOT_WITHOUT_RECORD, TERMS_APPROVAL, THREAD_BODY, THREAD_WITHOUT_RECORD, WAITING_STATUS,

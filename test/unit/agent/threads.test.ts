@@ -4,9 +4,9 @@ import { CALLS_APPROVAL, RESOLVED_APPROVAL, TERMS_APPROVAL, THREAD_WITHOUT_RECOR
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AgentClient, AgentJobRecordSchema, ListResponseSchema, reasonOf, ThreadResponseSchema, validateAgentSubmit } from '../../../src/api/agent/agentClient';
-import { applyStatus, type RunFacts } from '../../../src/api/agent/runEngine';
-import { approvalWords, isChat, jobState } from '../../../src/api/agent/runOutcome';
-import { groupByAgent, summarizeEvent } from '../../../src/api/agent/agentTrace';
+import { applyStatus, type RunFacts } from '../../../src/agentRun/runEngine';
+import { approvalWords, isChat, jobState } from '../../../src/agentRun/runOutcome';
+import { groupByAgent, summarizeEvent } from '../../../src/agentRun/agentTrace';
 import { parseTraceEvent } from '../../../src/api/agent/agentSchemas';
 import { ApiError, errorFromResponse } from '../../../src/api/errors';
 import { fakeClient } from '../../support/fakeClient';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseTraceEvent, type TraceEvent } from '../../../src/api/agent/agentSchemas';
-import { dedupeEvents, groupByAgent, mergeEvents, orderEvents, summarizeEvent, type AgentGroup } from '../../../src/api/agent/agentTrace';
+import { dedupeEvents, groupByAgent, mergeEvents, orderEvents, summarizeEvent, type AgentGroup } from '../../../src/agentRun/agentTrace';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 const orch = { id: 'o', role: 'orchestrator', name: 'orchestrator' };

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { groupByAgent } from '../../../src/api/agent/agentTrace';
+import { groupByAgent } from '../../../src/agentRun/agentTrace';
 import { eventAccessibleLabel, eventRow, eventState, formatTime, mergeToolCalls } from '../../../src/agents/eventSummary';
 import { ev, ORCH, SYSTEM } from './fakeBackend';
 

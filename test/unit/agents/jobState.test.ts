@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import type { AgentGroup } from '../../../src/api/agent/agentTrace';
+import type { AgentGroup } from '../../../src/agentRun/agentTrace';
 import type { AgentJob } from '../../../src/agents/jobModel';
 import { agentState, editorEndMessage, jobAccessibleLabel, jobContextValue, jobDescription, jobState, shortLabel, stateFirstLabel, stateIcon } from '../../../src/agents/jobState';
 import { ev } from './fakeBackend';

@@ -10,7 +10,7 @@ const root = findRepoRoot(__dirname) ?? '.';
 
 /** Folders (every .ts below them) and single files that must not import the editor. */
 const EDITOR_FREE = [
-  'src/api', 'src/search/session', 'src/versions', 'src/words', 'src/storage/sharedRecords.ts', 'src/storage/sharedCollection.ts',
+  'src/api', 'src/agentRun', 'src/search/session', 'src/versions', 'src/words', 'src/storage/sharedRecords.ts', 'src/storage/sharedCollection.ts',
   'src/webview/searchController.ts', 'src/webview/viewChannel.ts', 'src/webview/searchViewDeps.ts',
   'src/tools/toolOps.ts', 'src/tools/searchOps.ts', 'src/tools/toolInputs.ts', 'src/tools/toolTypes.ts',
 ];

@@ -2,7 +2,7 @@
 // and a clear message naming the field and the bound for anything else.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_POLL_TIMING } from '../../../src/api/agent/pollSchedule';
+import { DEFAULT_POLL_TIMING } from '../../../src/agentRun/pollSchedule';
 import { pollTimingOf } from '../../../src/agents/testPollTiming';
 import { parseTestTiming, TEST_TIMING_BOUNDS, TEST_TIMING_ENV } from '../../../src/testTiming';
 

@@ -2,7 +2,7 @@
 // `pendingApproval` whose `resolution` is null, whatever its status says. A turn can end waiting
 // (`completed` with the approval unresolved); the answer is the thread's next turn. Kept apart from
 // runOutcome so that the run engine and the words both read it without an import circle.
-import type { PendingApproval } from './agentSchemas';
+import type { PendingApproval } from '../api/agent/agentSchemas';
 
 /** Whether the run waits for the caller: it has a `pendingApproval` that is not resolved, whatever its status says. */
 export function isWaiting(run: { pendingApproval?: PendingApproval | null }): boolean {

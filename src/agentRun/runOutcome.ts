@@ -2,7 +2,7 @@
 // cancelled, refused and credit-limited runs all as `failed`; the trace's outcome says which), the
 // short label of a job, its credits, and the sentence said when a run ends. vscode-free and zod-free:
 // the editor's rows and notifications and the CLI's `--wait` read the same words.
-import { isTerminalStatus } from './agentConstants';
+import { isTerminalStatus } from '../api/agent/agentConstants';
 import type { RunFacts } from './runEngine';
 import { isWaiting } from './approval';
 

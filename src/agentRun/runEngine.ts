@@ -3,9 +3,9 @@
 // injected backend, and a driver that follows a single run with an injected clock (the CLI's
 // `agent start --wait`). The editor's poller runs the same step for many jobs on one timer.
 // No vscode, no zod at runtime, no timers of its own.
-import { failureOf } from '../failure';
-import { isPermanentReason, isTerminalStatus, reasonOf } from './agentConstants';
-import type { AgentJobRecord, AgentSuggestion, AgentTrace, ExchangeSummary, PendingApproval, TraceEvent } from './agentSchemas';
+import { failureOf } from '../api/failure';
+import { isPermanentReason, isTerminalStatus, reasonOf } from '../api/agent/agentConstants';
+import type { AgentJobRecord, AgentSuggestion, AgentTrace, ExchangeSummary, PendingApproval, TraceEvent } from '../api/agent/agentSchemas';
 import { isWaiting } from './approval';
 import { eventKey, orderEvents, runFinished } from './agentTrace';
 import { DEFAULT_POLL_TIMING, dueAt, observe, type PollObservation, type PollTiming, type ScheduleState, type Signal, startSchedule } from './pollSchedule';

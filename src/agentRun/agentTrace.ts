@@ -1,8 +1,8 @@
 // Pure helpers over agent trace events (addendum, "Trace response"): de-duplication by eventId,
 // ordering by producerSequence per agent, grouping into an agent tree, and one-line summaries.
 // Unknown event types are kept and summarised from whatever fields they have.
-import { FOLDED_EVENT_TYPES, KNOWN_EVENT_TYPES } from './agentConstants';
-import type { EventAgent, TraceEvent } from './agentSchemas';
+import { FOLDED_EVENT_TYPES, KNOWN_EVENT_TYPES } from '../api/agent/agentConstants';
+import type { EventAgent, TraceEvent } from '../api/agent/agentSchemas';
 
 const UNKNOWN_AGENT = '(unknown agent)';
 

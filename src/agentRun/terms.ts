@@ -1,6 +1,6 @@
 // Accepting providers' data terms (addendum, "Accepting terms"): which Exchange calls accept the terms
 // a waiting run asks for. Only ever run after the user explicitly agreed; vscode-free and zod-free.
-import type { ExchangeCall, ExchangeSummary, PendingApproval } from './agentSchemas';
+import type { ExchangeCall, ExchangeSummary, PendingApproval } from '../api/agent/agentSchemas';
 
 /**
  * The `terms/accept` calls for a waiting run: the ones its `exchange.requiresAction` handed over, or,
