@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
 import { showPopupWith } from '../support/editorPopup';
-import { defined } from '../support/until';
+import { defined, until } from '../support/until';
 
 interface SeenRequest { method: string; path: string; query: string; body: unknown }
 
@@ -201,10 +201,13 @@ describe('search from problems, imports and dependencies in the workbench (issue
     const term = wb.page.locator('.terminal-wrapper.active, .integrated-terminal .terminal-wrapper').first();
     await term.waitFor({ state: 'visible', timeout: 30_000 });
     await wb.page.locator('.integrated-terminal .xterm-screen').first().waitFor({ state: 'visible' });
-    await wb.page.waitForTimeout(1500); // the shell's prompt
+    // The terminal's rows as text (xterm's DOM renderer: the browser runs without a GPU).
+    const rows = () => wb.page.locator('.integrated-terminal .xterm-rows').first().innerText().catch(() => '');
+    await until(rows, (t) => t.trim() !== '', { timeoutMs: 30_000, message: () => 'the shell\'s prompt in the terminal' });
     await wb.page.keyboard.type("printf 'TypeError: budget is undefined\\n    at run (/srv/app/node_modules/trialrun/index.js:12:7)\\n'");
     await wb.page.keyboard.press('Enter');
-    await wb.page.waitForTimeout(800);
+    // The command line and its output: the stack line twice.
+    await until(rows, (t) => t.split('trialrun/index.js:12:7').length > 2, { timeoutMs: 15_000, message: (t) => `the printf's output in the terminal: ${t}` });
     // Select the output with the mouse, as a user would, and right-click inside the selection.
     const screen = wb.page.locator('.integrated-terminal .xterm-screen').first();
     const entry = wb.page.locator('.context-view .action-label, .monaco-menu .action-label', { hasText: 'Search Developer Index for Selection' }).first();

@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
+import { webviewsWear } from './settled';
 import { acceptPick, answerInputStep, rowLabel } from '../support/quickInput';
 
 const VIEW = 'Agent Jobs';
@@ -45,7 +46,7 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     for (const [kind, name] of [['light', 'light'], ['dark', 'dark'], ['hc', 'high contrast']] as const) {
       await wb.useTheme(kind);
       await before?.();
-      await wb.page.waitForTimeout(300);
+      await webviewsWear(wb.page, kind);
       await wb.screenshot(`${what} (${name})`);
     }
     await wb.useTheme('light');

@@ -40,13 +40,6 @@ const JUSTIFIED: Record<string, Allowance> = {
 
 /** Timed waits to replace by a wait for a condition, or by test-controlled time (issue 31 §1–2). */
 const TO_CONVERT: Record<string, Allowance> = {
-  'test/browser/hostile.test.ts': { uses: 1, reason: 'waits 300 ms for the hover to go: wait for it hidden' },
-  'test/browser/webWorker.test.ts': { uses: 2, reason: 'its own poll (use support/until) and 500 ms for the rule to settle: wait for the state' },
-  'test/e2e/agents.test.ts': { uses: 2, reason: 'a row-box poll step (use support/until), and 2.5 s for a run to produce events: wait for its row label' },
-  'test/e2e/deps.test.ts': { uses: 2, reason: '1.5 s for the shell prompt and 0.8 s for the output: wait for the terminal text' },
-  'test/e2e/keyless.test.ts': { uses: 1, reason: '300 ms for a tooltip to go before a screenshot: wait for it hidden' },
-  'test/e2e/threads.test.ts': { uses: 1, reason: '300 ms after a theme change before a screenshot: wait for the theme applied' },
-  'test/e2e/walkthrough.test.ts': { uses: 3, reason: '500 ms after the SVG shows and before a screenshot, and an inline poll: wait for the drawn media' },
   'test/e2e/watchesTwoWindows.test.ts': { uses: 1, reason: 'checks that two more lease beats pass with nothing happening: there is no event to wait for (durations are the test\'s own, DEVINDEX_TEST_TIMING)' },
 };
 
