@@ -5,8 +5,8 @@
 // A file may have timed waits only as the lists below say, with their number and reason:
 // - JUSTIFIED: a wait that cannot be a condition (a poll step between two reads of a condition, a check that
 //   something does NOT happen for a while, the file system's modification-time resolution).
-// - TO_CONVERT: today's waits that should become waits for a condition (or test-controlled time). Converting one
-//   lowers its count here; the test fails until it is lowered, so the list stays true and only shrinks.
+// - TO_CONVERT: waits that should become waits for a condition (or test-controlled time). Empty since issue 31 §1
+//   converted the last twenty files; it stays for a wait found later, and only shrinks.
 // A new timed wait fails here: wait for the condition instead (test/support/until.ts polls one with a deadline), or
 // add it to JUSTIFIED with its reason.
 import * as assert from 'node:assert/strict';
@@ -36,12 +36,11 @@ const JUSTIFIED: Record<string, Allowance> = {
   'test/http/sandboxServiceReplay.test.ts': { uses: 1, reason: 'a poll step (the job has ended)' },
   'test/integration/mcpSetup.test.ts': { uses: 1, reason: 'a poll step (the editor shows the command)' },
   'test/e2e/searchFlows.test.ts': { uses: 2, reason: 'a poll step (the search was sent), and a check that no blocked link ran a payload' },
+  'test/e2e/watchesTwoWindows.test.ts': { uses: 1, reason: 'checks that two more lease beats pass with nothing happening: there is no event to wait for (durations are the test\'s own, DEVINDEX_TEST_TIMING)' },
 };
 
 /** Timed waits to replace by a wait for a condition, or by test-controlled time (issue 31 §1–2). */
-const TO_CONVERT: Record<string, Allowance> = {
-  'test/e2e/watchesTwoWindows.test.ts': { uses: 1, reason: 'checks that two more lease beats pass with nothing happening: there is no event to wait for (durations are the test\'s own, DEVINDEX_TEST_TIMING)' },
-};
+const TO_CONVERT: Record<string, Allowance> = {};
 
 const TIMED_WAIT = [
   /\bwaitForTimeout\s*\(/g,
