@@ -241,9 +241,9 @@ describe('Agent jobs in the workbench', () => {
     await wb.screenshot('job running at the default side bar width (high contrast)');
     await wb.useTheme('light');
     await showJobsView();
-    // Let the run produce events first (the extension's first poll of the job has reached the sandbox), so the
-    // cancel stops a run that is under way.
-    await until(sandboxRequests, (rs) => rs.some((r) => r.method === 'GET' && /^\/v2\/agent\/[0-9a-f-]{36}$/.test(r.path)),
+    // Let the run produce events first (the extension's first read of the job's trace has reached the sandbox), so
+    // the cancel stops a run that is under way.
+    await until(sandboxRequests, (rs) => rs.some((r) => r.method === 'GET' && /^\/v2\/agent\/[0-9a-f-]{36}\/trace$/.test(r.path)),
       { timeoutMs: 20_000, stepMs: 200, message: () => 'no poll of the SLOW job reached the sandbox' });
     const actions = await inlineActions(job);
     assert.ok(actions.includes('Cancel Agent Job'), `inline actions of a running job: ${JSON.stringify(actions)}`);
