@@ -14,8 +14,9 @@ import { remotesOf } from './search/workspaceRepos';
 import { externalUrl } from './webview/linkPolicy';
 import { SearchViewProvider } from './webview/searchViewProvider';
 import { WatchFeature } from './watches/editor';
-import { testTiming } from './testTiming';
+import { backoffOf, testTiming } from './testTiming';
 import { ORIGINS } from './api/version';
+import type { BackoffTiming } from './api/retry';
 import { NoticeBoard, noticeParts, noticeWords, requestIdWords, type DeprecationNotice } from './api/notices';
 
 /** Set by scripts/build.mjs: false in --production builds (the packaged extension), which then drop watchTiming. */
@@ -64,6 +65,7 @@ export class Services implements vscode.Disposable {
       allowInsecureHttp: config.allowInsecureHttp(),
       onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
       onNotice: (n) => this.onNotice(n),
+      ...(__DEVINDEX_TEST_SURFACE__ ? backoffTiming() : {}),
     });
     return this.client;
   }
@@ -78,6 +80,7 @@ export class Services implements vscode.Disposable {
       origin: ORIGINS.vscode,
       onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
       onNotice: (n) => this.onNotice(n),
+      ...(__DEVINDEX_TEST_SURFACE__ ? backoffTiming() : {}),
     });
     return this.keyless;
   }
@@ -222,6 +225,15 @@ async function workspaceSlugs(): Promise<string[]> {
     for (const s of scopeFromRemotes(await remotesOf(f.uri)).slugs) if (!out.includes(s)) out.push(s);
   }
   return out;
+}
+
+/**
+ * The retry backoff a test set through DEVINDEX_TEST_TIMING (src/testTiming.ts; test builds only): none in the
+ * packaged extension, which keeps the spec's 1 s unit, 30 s ceiling and 1 s of jitter.
+ */
+function backoffTiming(): { backoff?: Partial<BackoffTiming> } {
+  const backoff = backoffOf(testTiming().timing);
+  return backoff ? { backoff } : {};
 }
 
 /**

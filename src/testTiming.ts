@@ -1,9 +1,11 @@
 // The one test setting for time (issue 31): the durations the product waits on (the watch lease and checks, an
-// agent run's poll schedule), shortened by a test. Read
+// agent run's poll schedule, the HTTP retry backoff), shortened by a test. Read
 // only in test mode: a build with the test surface compiled in (scripts/build.mjs defines
 // __DEVINDEX_TEST_SURFACE__ false in --production builds, true otherwise and under --test-surface, which only the
 // e2e tier's package uses) and the variable set. The packaged extension never reads it: its code keeps its
 // constants. Every field only shortens (its upper bound is the product's own value). vscode-free.
+
+import type { BackoffTiming } from './api/retry';
 
 /** Set by scripts/build.mjs (every node bundle, the tests' too) and webBuild.mjs (false): whether the test surface is compiled in. */
 declare const __DEVINDEX_TEST_SURFACE__: boolean;
@@ -34,6 +36,15 @@ export interface TestTiming {
   agentWaitingMs?: number;
   /** A quiet trace this long: the run's status record is read (EDITOR_STATUS_EVERY_MS, 15 s). */
   agentStatusEveryMs?: number;
+  /**
+   * The HTTP retry backoff's unit: the wait after failed attempt n is min(2^n units, retryMaxMs) plus jitter
+   * (src/api/retry.ts DEFAULT_BACKOFF, 1 s). The Search view's "retrying in N s" counts down this wait.
+   */
+  retryUnitMs?: number;
+  /** The backoff's ceiling (MAX_BACKOFF_MS, 30 s). */
+  retryMaxMs?: number;
+  /** The backoff's jitter, at most (JITTER_MS, 1 s). */
+  retryJitterMs?: number;
 }
 
 /** Each field's bounds in ms, inclusive: the floor keeps a test from a burst of searches, the ceiling is the product's value. */
@@ -49,6 +60,9 @@ export const TEST_TIMING_BOUNDS: Readonly<Record<keyof TestTiming, readonly [num
   agentPollMaxMs: [500, 10_000],
   agentWaitingMs: [1_000, 30_000],
   agentStatusEveryMs: [1_000, 15_000],
+  retryUnitMs: [10, 1_000],
+  retryMaxMs: [100, 30_000],
+  retryJitterMs: [0, 1_000],
 };
 
 /** The field names (a function, not a top-level call: a production bundle drops this module entirely). */
@@ -99,6 +113,16 @@ export function parseTestTiming(raw: string | undefined, testMode: boolean): { t
     delete timing.agentPollMaxMs;
   }
   return { timing, problems };
+}
+
+/** The HTTP retry backoff with the test's retry fields (the spec's for those it leaves out); undefined when it sets none. */
+export function backoffOf(t: TestTiming): Partial<BackoffTiming> | undefined {
+  if (t.retryUnitMs === undefined && t.retryMaxMs === undefined && t.retryJitterMs === undefined) return undefined;
+  return {
+    ...(t.retryUnitMs !== undefined ? { unitMs: t.retryUnitMs } : {}),
+    ...(t.retryMaxMs !== undefined ? { maxMs: t.retryMaxMs } : {}),
+    ...(t.retryJitterMs !== undefined ? { jitterMs: t.retryJitterMs } : {}),
+  };
 }
 
 let cached: { timing: TestTiming; problems: string[] } | undefined;

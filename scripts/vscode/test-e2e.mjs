@@ -59,7 +59,12 @@ try {
   // interval, shortened so that watchesTwoWindows.test.ts sees two due checks and a lease take-over in about a
   // minute. Only a window that runs its background loop feels them (one with watches at activation, or after the
   // Watch for a Fix command); the other suites' watches are made and removed well inside the interval.
-  const testTiming = JSON.stringify({ leaseTtlMs: 10_000, leaseRenewMs: 2_000, watchIntervalMs: 30_000, watchFirstBeatMs: 1_000, watchLookAgainMs: 5_000, watchSettleMs: 500, watchBetweenMs: 200 });
+  // An agent run's poll schedule is shortened too (first poll and the interval after news 2 s, backoff to 10 s, a
+  // waiting run read every 30 s): the agents and threads suites wait on the tree's rows, which change at each poll.
+  const testTiming = JSON.stringify({
+    leaseTtlMs: 10_000, leaseRenewMs: 2_000, watchIntervalMs: 30_000, watchFirstBeatMs: 1_000, watchLookAgainMs: 5_000, watchSettleMs: 500, watchBetweenMs: 200,
+    agentPollFastMs: 500, agentPollMaxMs: 1_500, agentWaitingMs: 1_500, agentStatusEveryMs: 3_000,
+  });
   await session.startCodeServer({ vsix, settings: { 'devIndex.baseUrl': sandboxUrl }, env: { DEVINDEX_TEST_TIMING: testTiming } });
   log(`[e2e] sandbox ${sandboxUrl}, code-server ${session.codeServerUrl} ready at ${secs()}`);
   // The web build in code-server's web worker extension host (webHost.test.ts): a second code-server whose

@@ -8,7 +8,7 @@ import { headerValue, type HttpResponse, type Transport } from './transport';
 import { MAX_JSON_DEPTH, TOO_DEEP, valueDepthExceeds } from './jsonDepth';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor, noRedaction, redactDeep, type Redact } from './redact';
 import { validateSearchParams, type SearchParams } from './params';
-import { MAX_ATTEMPTS, systemClock, withRetry, type Clock, type RetryEvent } from './retry';
+import { MAX_ATTEMPTS, systemClock, withRetry, type BackoffTiming, type Clock, type RetryEvent } from './retry';
 import { describeZodError, SearchAnswerSchema, type SearchFailure, type SearchResponse } from './schemas';
 import { USER_AGENT } from './version';
 import { untilWords } from './waitWords';
@@ -34,6 +34,8 @@ export interface ClientOptions {
   userAgent?: string;
   clock?: Clock;
   random?: () => number;
+  /** The retry backoff's durations; the spec's unless a test build shortens them (DEVINDEX_TEST_TIMING). */
+  backoff?: Partial<BackoffTiming>;
   /** Names the calling front end in POST bodies (`origin`), e.g. `devindex-vscode@0.2.0`. */
   origin?: string;
   /** Never receives the key. */
@@ -167,7 +169,7 @@ export class DevIndexClient {
           });
         }
         return parseOk(res, spec.schema, redact, (json) => this.notice(spec, res, url, requestId, json));
-      }, { mode: spec.retry, clock: this.clock, random: this.random, maxRetryAfterMs: this.maxRetryAfterMs, signal: opts.signal, onRetry: opts.onRetry, timeZone: this.opts.timeZone });
+      }, { mode: spec.retry, clock: this.clock, random: this.random, maxRetryAfterMs: this.maxRetryAfterMs, signal: opts.signal, onRetry: opts.onRetry, timeZone: this.opts.timeZone, backoff: this.opts.backoff });
       this.log({ method: spec.method, path: spec.path, status: lastStatus, attempts, ms: this.clock.now() - started, requestIds });
       return result;
     } catch (e) {

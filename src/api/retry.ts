@@ -27,10 +27,18 @@ export const systemClock: Clock = {
   }),
 };
 
+/**
+ * The backoff's durations: the spec's (a 1 s unit, a 30 s ceiling, 1 s of jitter), or shorter ones a test build
+ * passes (DEVINDEX_TEST_TIMING's retry fields, src/testTiming.ts).
+ */
+export interface BackoffTiming { unitMs: number; maxMs: number; jitterMs: number }
+export const DEFAULT_BACKOFF: BackoffTiming = { unitMs: 1000, maxMs: MAX_BACKOFF_MS, jitterMs: JITTER_MS };
+
 /** min(2^attempt, 30) s plus up to 1 s of jitter, where `attempt` is the 1-based attempt that just failed. */
-export function backoffMs(attempt: number, random: () => number): number {
+export function backoffMs(attempt: number, random: () => number, t: Partial<BackoffTiming> = {}): number {
+  const { unitMs, maxMs, jitterMs } = { ...DEFAULT_BACKOFF, ...t };
   const r = Math.min(Math.max(random(), 0), 0.999999);
-  return Math.min(2 ** attempt * 1000, MAX_BACKOFF_MS) + Math.floor(r * JITTER_MS);
+  return Math.min(2 ** attempt * unitMs, maxMs) + Math.floor(r * jitterMs);
 }
 
 /**
@@ -52,8 +60,8 @@ export function shouldRetry(err: ApiError, mode: RetryMode): boolean {
 }
 
 /** The wait before the next attempt: Retry-After when the service sent one (a minimum), else backoff. */
-export function retryDelayMs(err: ApiError, attempt: number, random: () => number): number {
-  return err.retryAfterMs !== undefined ? err.retryAfterMs : backoffMs(attempt, random);
+export function retryDelayMs(err: ApiError, attempt: number, random: () => number, backoff?: Partial<BackoffTiming>): number {
+  return err.retryAfterMs !== undefined ? err.retryAfterMs : backoffMs(attempt, random, backoff);
 }
 
 /** Short words for progress lines: "rate limited; retrying in 3 s (attempt 2 of 5)". */
@@ -81,6 +89,8 @@ export interface RetryLoopOptions {
   signal?: AbortSignal; onRetry?: (e: RetryEvent) => void;
   /** The zone long waits are said in (tests); the system's own by default. */
   timeZone?: string;
+  /** The backoff's durations (test builds shorten them); the spec's by default. */
+  backoff?: Partial<BackoffTiming>;
 }
 
 /**
@@ -104,7 +114,7 @@ export async function withRetry<T>(attemptFn: (n: number) => Promise<T>, o: Retr
           message: `${e.error ?? `HTTP ${e.status}`} (HTTP ${e.status}): the service asks to wait until ${untilWords(resetAt, o.clock.now(), { timeZone: o.timeZone })}, longer than the ${durationWords(o.maxRetryAfterMs)} this client waits by itself; try again then`,
         });
       }
-      const delayMs = retryDelayMs(e, n, o.random);
+      const delayMs = retryDelayMs(e, n, o.random, o.backoff);
       o.onRetry?.({ attempt: n + 1, maxAttempts: MAX_ATTEMPTS, delayMs, reason: retryReason(e), status: e.status });
       try {
         await o.clock.sleep(delayMs, o.signal);

@@ -100,6 +100,10 @@ export function folderTag(folder: string): string {
 /** When the code is kept if the process has not exited by then (an MCP server runs for hours, and is often killed, not ended). */
 const KEEP_AFTER_MS = 3_000;
 
+/** Runs the deferred write after `ms` (tests pass their own, and run it when they choose). */
+export type KeepTimer = (keep: () => void, ms: number) => void;
+const keepLater: KeepTimer = (keep, ms) => { setTimeout(keep, ms).unref(); };
+
 /**
  * Node 20, after startCompileCache: loads the bundle `file` (absolute) with the code kept from an earlier
  * run, and leaves it in require.cache for the command's own `require`. Says whether V8 took the kept
@@ -107,7 +111,7 @@ const KEEP_AFTER_MS = 3_000;
  * nothing otherwise (undefined), or when the bundle is already loaded. A failure before the bundle runs
  * leaves it to the ordinary require; one while it runs is the bundle's own and is thrown.
  */
-export function loadCommandBundle(file: string, o: { dir?: string; keepAfterMs?: number } = {}): 'from-cache' | 'compiled' | undefined {
+export function loadCommandBundle(file: string, o: { dir?: string; keepAfterMs?: number; schedule?: KeepTimer } = {}): 'from-cache' | 'compiled' | undefined {
   const dir = o.dir ?? codeCacheDir;
   if (!dir || require.cache[file]) return undefined;
   let script: Script;
@@ -156,6 +160,6 @@ export function loadCommandBundle(file: string, o: { dir?: string; keepAfterMs?:
     }
   };
   process.once('exit', keep);
-  setTimeout(keep, o.keepAfterMs ?? KEEP_AFTER_MS).unref();
+  (o.schedule ?? keepLater)(keep, o.keepAfterMs ?? KEEP_AFTER_MS);
   return 'compiled';
 }

@@ -44,7 +44,10 @@ describe('hostile passages in chromium', () => {
     for (const li of await v.page.locator('li.row').all()) await li.scrollIntoViewIfNeeded();
     assert.equal(await v.page.locator('li.row .md').count(), HOSTILE.length, 'every passage is rendered');
     await v.page.mouse.move(100, 300);
-    await v.page.waitForTimeout(300);
+    // What could still run: an image's load or error handler (every image has settled once it is complete), and
+    // anything queued for the next frames (two animation frames have passed).
+    await v.page.waitForFunction(() => [...document.images].every((i) => i.complete));
+    await v.page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
 
     assert.equal(await v.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined, 'no payload ran');
     assert.deepEqual(v.dialogs, [], 'no dialog opened');

@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { launchBrowser, openView, repoRoot, screenshotDir, startPageServer, type BrowserHandle, type PageServer } from './harness';
 import { startWorkerPage } from './webWorkerPage';
+import { defined } from '../support/until';
 import { EDITOR_TOOL_NAMES } from '../../src/tools/names';
 
 const KEY = 'sk-web-worker-0123456789abcdef';
@@ -39,15 +40,7 @@ describe('the web extension in a chromium Web Worker (fetch, CORS, workspace.fs)
   let activation: { loadMs: number; activateMs: number; required: string[]; isWorker: boolean; hasProcess: boolean };
   const rpc = <T>(op: string, payload?: unknown): Promise<T> => page.evaluate(([o, p]) => (window as unknown as { rpc(o: string, p: unknown): Promise<unknown> }).rpc(o, p), [op, payload] as const) as Promise<T>;
   const state = () => rpc<WorkerState>('state');
-  const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const waitFor = <T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> => defined(probe, what, ms);
   const outcomeOf = async (requestId: string): Promise<Msg> => waitFor(`the outcome of ${requestId}`, async () =>
     (await state()).toWebview.find((m) => m.requestId === requestId && (m.type === 'results' || m.type === 'searchError')));
   const started = async (after: number): Promise<Msg> => waitFor('searchStarted', async () => (await state()).toWebview.slice(after).find((m) => m.type === 'searchStarted'));
@@ -126,8 +119,9 @@ describe('the web extension in a chromium Web Worker (fetch, CORS, workspace.fs)
         await other.goto(`${host.origin}/`);
         const call = <T>(op: string, payload?: unknown): Promise<T> => other.evaluate(([o, p]) => (window as unknown as { rpc(o: string, p: unknown): Promise<unknown> }).rpc(o, p), [op, payload] as const) as Promise<T>;
         await call('init', { secrets: {}, folders: [], files: {}, packageJson, ...init });
-        // The rule settles within a tick or two of activation; give it well over that.
-        await new Promise((r) => setTimeout(r, 500));
+        // The rule decides inside activate() (openWalkthroughOnce runs up to its open call before its first await,
+        // and the fake records a workbench command as it is run), so by the time `init` has answered, an open would
+        // be recorded; this state read is one more message round trip after it.
         const s = await call<WorkerState>('state');
         assert.deepEqual(opens(s), [], `${what}: opened anyway`);
         assert.ok(!s.messages.some((m) => m.severity === 'error'), `${what}: ${JSON.stringify(s.messages)}`);

@@ -8,6 +8,8 @@ import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
+import { stableBox } from './settled';
+import { until } from '../support/until';
 import { acceptPick, answerInputStep, rowLabel } from '../support/quickInput';
 import { ORIGINS } from '../../src/api/version';
 
@@ -99,13 +101,7 @@ describe('Agent jobs in the workbench', () => {
     const toast = wb.page.locator('.notifications-toasts .notification-toast').filter({ hasText: match }).first();
     if (await toast.isVisible()) {
       // A toast slides in and grows to its text: wait until it has stopped moving.
-      let last = '';
-      for (let i = 0; i < 30; i++) {
-        const box = JSON.stringify(await toast.boundingBox());
-        if (box === last) break;
-        last = box;
-        await wb.page.waitForTimeout(150);
-      }
+      await stableBox(toast, 'the notification toast');
       await wb.screenshot(label);
       return;
     }
@@ -225,6 +221,7 @@ describe('Agent jobs in the workbench', () => {
     const prompt = 'E2E SLOW to cancel';
     // A SLOW run (about 50 s) is seen running at the default side bar width, in light and dark.
     await wb.setSideBarWidth(DEFAULT_SIDE_BAR);
+    await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`, { method: 'DELETE' });
     await startFromPalette(prompt, '');
     const job = jobRow(prompt);
     await job.waitFor({ state: 'visible', timeout: 15_000 }).catch(async (e: unknown) => {
@@ -244,9 +241,10 @@ describe('Agent jobs in the workbench', () => {
     await wb.screenshot('job running at the default side bar width (high contrast)');
     await wb.useTheme('light');
     await showJobsView();
-    // Let the run produce events first (the first poll is 2 s after the submit), so the cancel stops
-    // a run that is under way.
-    await wb.page.waitForTimeout(2500);
+    // Let the run produce events first (the extension's first read of the job's trace has reached the sandbox), so
+    // the cancel stops a run that is under way.
+    await until(sandboxRequests, (rs) => rs.some((r) => r.method === 'GET' && /^\/v2\/agent\/[0-9a-f-]{36}\/trace$/.test(r.path)),
+      { timeoutMs: 20_000, stepMs: 200, message: () => 'no poll of the SLOW job reached the sandbox' });
     const actions = await inlineActions(job);
     assert.ok(actions.includes('Cancel Agent Job'), `inline actions of a running job: ${JSON.stringify(actions)}`);
     await wb.screenshot('running job with its Cancel action');

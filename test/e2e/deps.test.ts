@@ -2,11 +2,14 @@
 // the TypeScript import problem, the import hover's links and the dependency pick, as a user sees them
 // (test-results/e2e/deps-*.png, dark and light).
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
 import { showPopupWith } from '../support/editorPopup';
-import { defined } from '../support/until';
+import { defined, until } from '../support/until';
 
 interface SeenRequest { method: string; path: string; query: string; body: unknown }
 
@@ -201,10 +204,13 @@ describe('search from problems, imports and dependencies in the workbench (issue
     const term = wb.page.locator('.terminal-wrapper.active, .integrated-terminal .terminal-wrapper').first();
     await term.waitFor({ state: 'visible', timeout: 30_000 });
     await wb.page.locator('.integrated-terminal .xterm-screen').first().waitFor({ state: 'visible' });
-    await wb.page.waitForTimeout(1500); // the shell's prompt
-    await wb.page.keyboard.type("printf 'TypeError: budget is undefined\\n    at run (/srv/app/node_modules/trialrun/index.js:12:7)\\n'");
+    // Typed at once: the terminal holds input until its shell runs. The terminal draws on a canvas (no text to
+    // read), so the shell says it has printed by making a file after the printf.
+    const printed = path.join(os.tmpdir(), `devindex-e2e-printed-${process.pid}-${Date.now()}`);
+    await wb.page.keyboard.type(`printf 'TypeError: budget is undefined\\n    at run (/srv/app/node_modules/trialrun/index.js:12:7)\\n'; touch ${printed}`);
     await wb.page.keyboard.press('Enter');
-    await wb.page.waitForTimeout(800);
+    await until(() => fs.existsSync(printed), (done) => done, { timeoutMs: 30_000, message: () => 'the shell ran the printf (no marker file)' });
+    fs.rmSync(printed, { force: true });
     // Select the output with the mouse, as a user would, and right-click inside the selection.
     const screen = wb.page.locator('.integrated-terminal .xterm-screen').first();
     const entry = wb.page.locator('.context-view .action-label, .monaco-menu .action-label', { hasText: 'Search Developer Index for Selection' }).first();

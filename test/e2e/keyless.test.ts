@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
+import { noHover, webviewsWear } from './settled';
 
 const DEFAULT_SIDE_BAR = 300;
 
@@ -62,7 +63,8 @@ describe('the keyless quota with Get a Key', () => {
       await wb.useTheme(kind);
       // No hover tooltip from the activity bar over the view.
       await wb.page.mouse.move(900, 500);
-      await wb.page.waitForTimeout(300);
+      await noHover(wb.page);
+      await webviewsWear(wb.page, kind);
       await wb.screenshot(`keyless line with Get a Key at 300 px (${name})`);
       await wb.screenshot(`keyless line with Get a Key, side bar (${name})`, wb.page.locator('.part.sidebar'));
     }

@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
+import { noHover, webviewsWear } from './settled';
 import { acceptPick, answerInputStep, rowLabel } from '../support/quickInput';
 
 const VIEW = 'Agent Jobs';
@@ -44,8 +45,13 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
   async function threeThemes(what: string, before?: () => Promise<void>): Promise<void> {
     for (const [kind, name] of [['light', 'light'], ['dark', 'dark'], ['hc', 'high contrast']] as const) {
       await wb.useTheme(kind);
-      await before?.();
-      await wb.page.waitForTimeout(300);
+      // A hover the shot asks for, or none: the mouse off whatever it last pointed at (a tooltip stays while it rests there).
+      if (before) await before();
+      else {
+        await wb.page.mouse.move(900, 500);
+        await noHover(wb.page);
+      }
+      await webviewsWear(wb.page, kind);
       await wb.screenshot(`${what} (${name})`);
     }
     await wb.useTheme('light');

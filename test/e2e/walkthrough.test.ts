@@ -9,6 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Workbench, e2e } from './workbench';
+import { stableBox } from './settled';
+import { defined } from '../support/until';
 
 const TITLE = 'Get Started with Developer Index';
 const STEPS = [
@@ -59,7 +61,7 @@ describe('walkthrough on first start', () => {
       `.gettingStartedContainer button.getting-started-step[data-step-id$="${id}"]`, { timeout: 10_000 });
     // The SVG is drawn in a webview beside the steps (redrawn on a theme change): wait until it is there.
     await media(id).waitFor({ state: 'visible', timeout: 30_000 });
-    await page().waitForTimeout(500);
+    await stableBox(media(id), `the picture of step ${id}`);
   }
 
   /** The step's picture: its SVG (found by its alt-text's subject, the svg's first text) inside the media webview. */
@@ -70,16 +72,12 @@ describe('walkthrough on first start', () => {
 
   /** The Search view's document: the walkthrough's picture is a webview too, so find the one with the query box. */
   async function searchView() {
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
+    const holder = async () => {
       const n = await page().locator('iframe.webview.ready').count();
-      for (let i = 0; i < n; i++) {
-        const box = wb.webview(i).getByRole('searchbox');
-        if (await box.count().catch(() => 0) > 0) return wb.webview(i);
-      }
-      await page().waitForTimeout(300);
-    }
-    throw new Error('no webview holds the Search view\'s query box');
+      for (let i = 0; i < n; i++) if (await wb.webview(i).getByRole('searchbox').count().catch(() => 0) > 0) return i;
+      return undefined;
+    };
+    return wb.webview(await defined(holder, 'a webview with the Search view\'s query box', 30_000, 300));
   }
 
   it('opens by itself on the first start, with the six steps of the walkthrough', async () => {
@@ -128,7 +126,8 @@ describe('walkthrough on first start', () => {
     // The README's picture: the Search view with results, at a small size.
     await wb.widenSideBar(520);
     await hit.waitFor({ state: 'visible' });
-    await page().waitForTimeout(500);
+    await stableBox(page().locator('.part.sidebar'), 'the widened side bar');
+    await stableBox(hit, 'the result in the widened view');
     const shot = path.join(e2e.results(), 'readme-search-view.png');
     const bar = await page().locator('.part.sidebar').boundingBox();
     assert.ok(bar, 'the side bar is on screen');

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VERSION } from '../../src/api/version';
 import { findRepoRoot, startSandbox, type Sandbox } from '../../sandbox/server';
+import { until } from '../support/until';
 
 const KEY = 'sandbox-cli-agent-key';
 const UUID_UNKNOWN = '123e4567-e89b-42d3-a456-426614174000';
@@ -27,6 +28,12 @@ function run(args: string[], env: Record<string, string | undefined> = {}): Prom
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** Reads the job's status through the CLI until the run has ended (the sandbox runs it at agentSpeed 50). */
+function ended(id: string): Promise<string> {
+  return until(async () => (JSON.parse((await run(['status', id, '--json'])).stdout) as { status: string }).status,
+    (s) => ['completed', 'failed', 'cancelled'].includes(s), { timeoutMs: 20_000, message: (s) => `job ${id} still ${s}` });
 }
 
 async function requests(): Promise<Array<{ method: string; path: string }>> {
@@ -153,10 +160,7 @@ for (const wire of WIRES) {
       assert.match(again.stderr, /Agent is already cancelled \(HTTP 409\): .*keep polling/);
 
       const done = JSON.parse((await run(['start', 'finish me', '--json'])).stdout) as { id: string };
-      await new Promise((r) => setTimeout(r, 1500));
-      const status = await run(['status', done.id, '--json']);
-      assert.equal(status.code, 0);
-      assert.equal((JSON.parse(status.stdout) as { status: string }).status, 'completed');
+      assert.equal(await ended(done.id), 'completed');
       const human = await run(['status', done.id]);
       assert.match(human.stdout, /status:\s+completed/);
       const trace = await run(['trace', done.id, '--json']);
@@ -210,7 +214,7 @@ for (const wire of WIRES) {
       let stderr = '';
       child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
       // Interrupt once the sandbox has the POST.
-      for (let i = 0; i < 100 && !(await requests()).some((r) => r.method === 'POST'); i++) await new Promise((r) => setTimeout(r, 50));
+      await until(requests, (qs) => qs.some((r) => r.method === 'POST'), { timeoutMs: 5_000, stepMs: 50, message: () => 'the sandbox has the POST' });
       child.kill('SIGINT');
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       assert.equal(code, 130, stderr);
@@ -222,7 +226,7 @@ for (const wire of WIRES) {
     test('list shows cancelled jobs and every job of the first page', async () => {
       const started = JSON.parse((await run(['start', 'to cancel SLOW', '--json'])).stdout) as { id: string };
       assert.equal((await run(['cancel', started.id])).code, 0);
-      await new Promise((r) => setTimeout(r, 1500));
+      await ended(started.id);
       const list = await run(['list']);
       assert.equal(list.code, 0, list.stderr);
       const line = list.stdout.split('\n').find((l) => l.includes(started.id));
@@ -232,7 +236,7 @@ for (const wire of WIRES) {
     if (wire === 'production') {
       test('production: status --partial prints the partial result of a credit-limited run', async () => {
         const started = JSON.parse((await run(['start', 'partial please', '--max-credits', '50', '--json'])).stdout) as { id: string };
-        await new Promise((r) => setTimeout(r, 1500));
+        await ended(started.id);
         const human = await run(['status', started.id]);
         assert.match(human.stdout, /status:\s+failed/);
         assert.match(human.stdout, /partial result: kept by the service \(print it with devindex agent status [0-9a-f-]{36} --partial\)/);

@@ -10,6 +10,7 @@ import { DevIndexClient } from '../../src/api/client';
 import type { ApiError } from '../../src/api/errors';
 import { FetchTransport } from '../../src/api/fetchTransport';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { until } from '../support/until';
 
 const KEY = 'sk-fetch-transport-0123456789';
 const ORIGIN = 'https://vscode.dev';
@@ -64,19 +65,12 @@ for (const wire of ['production', 'spec'] as const) {
       assert.ok(r2.results.every((x) => x.id.includes('fetchline/fetchline')));
       const agents = new AgentClient(keyed);
       const { id } = await agents.submit({ prompt: 'Collect TypeScript HTTP clients', urls: ['https://github.com/nodejs/undici'] });
-      let status = await agents.status(id);
-      for (let i = 0; i < 200 && status.status === 'processing'; i++) {
-        await new Promise((res) => setTimeout(res, 50));
-        status = await agents.status(id);
-      }
+      const status = await until(() => agents.status(id), (st) => st.status !== 'processing', { timeoutMs: 10_000, stepMs: 50, message: (st) => `still ${st?.status}` });
       assert.equal(status.status, 'completed');
       const other = await agents.submit({ prompt: 'cancel me SLOW' });
       await agents.cancel(other.id);
-      let cancelled = await agents.status(other.id);
-      for (let i = 0; i < 200 && (cancelled.status === 'processing' || cancelled.status === 'cancelling'); i++) {
-        await new Promise((res) => setTimeout(res, 50));
-        cancelled = await agents.status(other.id);
-      }
+      const cancelled = await until(() => agents.status(other.id), (st) => st.status !== 'processing' && st.status !== 'cancelling',
+        { timeoutMs: 10_000, stepMs: 50, message: (st) => `still ${st?.status}` });
       // The wires say it differently (sandbox/agent/README.md): `cancelled`, or `failed` with the cancel as its error.
       assert.ok(cancelled.status === 'cancelled' || /cancel/i.test(String(cancelled.error)), JSON.stringify(cancelled));
     });

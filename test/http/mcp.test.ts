@@ -373,9 +373,10 @@ test('a server killed mid-call leaves no process behind, and the client gets an 
 test('a client that closes mid-call ends the server promptly', async () => {
   const victim = await connect();
   const pid = victim.transport.pid!;
+  await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' });
   await sandboxFault({ kind: 'slow', ms: 20_000, path: '/v2/search' });
   void victim.client.callTool({ name: 'devIndex_search', arguments: { query: 'slow two' } }).catch(() => undefined);
-  await new Promise((r) => setTimeout(r, 300));
+  await until('the search reached the sandbox', async () => (await sandboxRequests()).some((q) => q.path === '/v2/search/developer'));
   const t0 = Date.now();
   await victim.client.close();
   await until('the server process is gone', () => !alive(pid), 5000);

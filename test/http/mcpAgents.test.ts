@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { builtCli, connectMcp, type McpSession } from '../support/mcpSession';
+import { until } from '../support/until';
 
 const KEY = 'sandbox-mcp22-planted-key-7f3a9c';
 let sb: Sandbox;
@@ -118,9 +119,10 @@ test('an expired handle is a tool error that says to search again', async () => 
     const first = await call(short, 'devIndex_search', { query: 'connection pool keep-alive', k: 10, passages: 3, maxTokens: 500 });
     const handle = handleOf(first.text);
     assert.ok(handle, first.text);
-    await new Promise((r) => setTimeout(r, 1200));
-    const r = await call(short, 'devIndex_readMore', { handle });
-    assert.equal(r.isError, true);
+    // The server keeps answers for 1 s (DEVINDEX_MORE_TTL_SECONDS): read the handle until it has expired.
+    // (MoreCache's own clock is the unit tests'; this is the server's real one, read as a condition.)
+    const r = await until(() => call(short, 'devIndex_readMore', { handle }), (a) => a.isError,
+      { timeoutMs: 10_000, message: (a) => `the handle still reads after 10 s: ${a?.text.slice(0, 200)}` });
     assert.match(r.text, new RegExp(`Handle ${handle} is unknown or has expired \\(answers are kept for 1 seconds`));
     assert.match(r.text, /Run devIndex_search again\./);
   } finally {
@@ -198,7 +200,8 @@ test('a cancelled wait stops waiting; the job goes on and the server keeps servi
   const lines: string[] = [];
   const pending = call(s, 'devIndex_waitForAgentJob', { jobId: id, timeoutSeconds: 120 }, (p) => { lines.push(p.message ?? ''); }, ctl.signal)
     .then(() => 'answered', (e: Error) => `failed: ${e.message}`);
-  await new Promise((r) => setTimeout(r, 700));
+  // Abort once the wait is under way on the server: its first progress line.
+  await until(() => lines.length, (n) => n > 0, { timeoutMs: 20_000, stepMs: 20, message: () => 'a progress line from the wait' });
   ctl.abort();
   assert.match(await pending, /^failed: /);
   const status = await call(s, 'devIndex_agentJobStatus', { jobId: id });
@@ -250,16 +253,14 @@ test('a client that leaves mid-wait: the server ends promptly, and nothing it pr
   const victim = await connect();
   const r = await call(victim, 'devIndex_startAgentJob', { prompt: 'SLOW list of proxies', maxCredits: 400 });
   const id = /Started agent job ([0-9a-f-]{36})/.exec(r.text)![1]!;
-  void victim.client.callTool({ name: 'devIndex_waitForAgentJob', arguments: { jobId: id, timeoutSeconds: 120 } }).catch(() => undefined);
-  await new Promise((res) => setTimeout(res, 400));
+  let progressed = 0;
+  void victim.client.callTool({ name: 'devIndex_waitForAgentJob', arguments: { jobId: id, timeoutSeconds: 120 } }, undefined, { onprogress: () => { progressed++; }, timeout: 60_000 }).catch(() => undefined);
+  // Leave while the wait is under way on the server: its first progress line.
+  await until(() => progressed, (n) => n > 0, { timeoutMs: 20_000, stepMs: 20, message: () => 'a progress line from the wait' });
   const pid = victim.transport.pid!;
   await victim.client.close();
-  const t0 = Date.now();
-  while (Date.now() - t0 < 5000) {
-    try { process.kill(pid, 0); } catch { break; }
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  assert.throws(() => process.kill(pid, 0), 'the server process is gone');
+  const alive = (): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  await until(alive, (a) => !a, { timeoutMs: 5_000, stepMs: 50, message: () => 'the server process is gone within 5 s of the client leaving' });
   assert.ok(!victim.stderr().includes(KEY), 'no key in the log');
   const again = await call(s, 'devIndex_agentJobStatus', { jobId: id });
   assert.equal(again.isError, false, 'the shared server still serves');

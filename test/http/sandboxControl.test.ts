@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, teamOf, type Sandbox } from '../../sandbox/server';
+import { until } from '../support/until';
 import { del, get, post, smallCorpus, type Reply } from './sandboxHelpers';
 
 const PATH = '/v2/search/developer';
@@ -239,9 +240,11 @@ describe('sandbox close', () => {
     const pending = new Promise<string>((resolve) => {
       const req = httpRequest(`${sb.url}/v2/slow`, { agent: false, headers: { connection: 'keep-alive' } }, (res) => { res.resume(); res.on('end', () => resolve('answered')); });
       req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
+      req.end();
     });
     assert.equal((await search(sb)).status, 200, 'a keep-alive fetch socket stays open after this');
-    await new Promise((r) => setTimeout(r, 50));
+    await until(async () => ((await get(sb.url, '/__sandbox/requests')).json as { requests: Array<{ path: string }> }).requests,
+      (qs) => qs.some((q) => q.path === '/v2/slow'), { timeoutMs: 5_000, stepMs: 20, message: () => 'the slow request reached the sandbox' });
     const t0 = performance.now();
     await sb.close();
     assert.ok(performance.now() - t0 < 2_000, 'close() does not wait for idle or slow sockets');

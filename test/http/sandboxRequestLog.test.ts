@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { MAX_LOGGED_BODY_BYTES, startSandbox, type Sandbox } from '../../sandbox/server';
+import { until } from '../support/until';
 import { smallCorpus } from './sandboxHelpers';
 
 describe('sandbox request log: bodies are kept as a bounded prefix', () => {
@@ -54,10 +55,15 @@ describe('sandbox: a client that hangs up mid-body', () => {
   it('is logged as an ordinary event, never as an internal error, and the sandbox keeps serving', async () => {
     const socket = connect(sb.port, '127.0.0.1');
     await new Promise<void>((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject); });
-    socket.write(`POST /v2/agent HTTP/1.1\r\nHost: 127.0.0.1:${sb.port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"prompt":"half`);
-    await new Promise((r) => setTimeout(r, 100));
+    // `Expect: 100-continue`: the server answers `100 Continue` once it has the request (its handler runs), so the
+    // half body is sent and the connection dropped while the handler reads it.
+    const continued = new Promise<void>((resolve) => { socket.on('data', (d: Buffer) => { if (/^HTTP\/1\.1 100 /.test(String(d))) resolve(); }); });
+    socket.write(`POST /v2/agent HTTP/1.1\r\nHost: 127.0.0.1:${sb.port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n`);
+    await continued;
+    await new Promise<void>((resolve) => { socket.write('{"prompt":"half', () => resolve()); });
     socket.destroy();
-    await new Promise((r) => setTimeout(r, 300));
+    const hungUp = /POST \/v2\/agent: the client closed the connection before the whole request arrived/;
+    await until(() => lines, (ls) => ls.some((l) => hungUp.test(l)), { timeoutMs: 5_000, stepMs: 20, message: (ls) => `no hang-up line in:\n${ls?.join('\n')}` });
     const r = await fetch(`${sb.url}/v2/search/developer?query=zephyr`);
     assert.equal(r.status, 200);
     const said = lines.filter((l) => !l.startsWith('sandbox listening') && !/corpus/i.test(l));

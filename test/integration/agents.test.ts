@@ -11,6 +11,7 @@ import { AgentNode } from '../../src/agents/agentNode';
 import { EventNode } from '../../src/agents/eventNode';
 import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/index';
 import { JobNode } from '../../src/agents/jobNode';
+import type { Timers } from '../../src/agents/jobPoller';
 import type { TreeNode } from '../../src/agents/jobsTreeProvider';
 import { api, until, iconId, FakeNotifications, MemoryStorage } from './hostSupport';
 
@@ -34,10 +35,11 @@ describe('agent jobs', function () {
   let completedId: string;
   let cancelledId: string;
 
-  const build = (): AgentsFeature => createAgentsFeature(storage, {
+  const build = (timers?: Timers): AgentsFeature => createAgentsFeature(storage, {
     backend: () => new AgentClient(client),
     hasKey: async () => true,
     defaultMaxCredits: () => 1000,
+    ...(timers ? { timers } : {}),
   });
 
   before(async () => {
@@ -145,17 +147,24 @@ describe('agent jobs', function () {
     const sandbox = process.env.DEVINDEX_SANDBOX_URL;
     assert.ok(sandbox, 'the runner provides DEVINDEX_SANDBOX_URL');
     const id = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: keep my result', maxCredits: 1000 }))!;
-    // The sandbox's test control: this job expires 8 s from now instead of in a day.
-    const ctl = await fetch(`${sandbox}/__sandbox/agent/expire`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jobId: id, inMs: 8000 }),
-    });
-    assert.equal(ctl.status, 200);
-    const expiresAt = Date.parse(((await ctl.json()) as { expiresAt: string }).expiresAt);
+    // The sandbox's test control: this job expires in a minute instead of in a day; the record the editor reads
+    // (and keeps) says so.
+    const expire = async (inMs: number): Promise<number> => {
+      const ctl = await fetch(`${sandbox}/__sandbox/agent/expire`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jobId: id, inMs }),
+      });
+      assert.equal(ctl.status, 200);
+      return Date.parse(((await ctl.json()) as { expiresAt: string }).expiresAt);
+    };
+    const expiresAt = await expire(60_000);
     await until('the job completes and its result is kept', () => feature.store.get(id), (j) => j?.kept?.result === true, 30_000);
+    assert.equal(feature.store.get(id)!.expiresAt, new Date(expiresAt).toISOString(), 'the kept record has the expiry');
     await feature.store.flush();
     feature.dispose();
-    await new Promise((r) => setTimeout(r, Math.max(0, expiresAt - Date.now()) + 500));
-    feature = build();
+    // Time is the test's: the service lets the job go now, and the restored editor's clock is past the expiry.
+    await expire(0);
+    const later = expiresAt - Date.now() + 1_000;
+    feature = build({ now: () => Date.now() + later, setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) });
     const text = await feature.content.provideTextDocumentContent(
       vscode.Uri.from({ scheme: 'devindex-agent', path: `/${id}/result/result — keep my result.json` }), new vscode.CancellationTokenSource().token);
     const data = JSON.parse(text) as { items?: unknown[] };

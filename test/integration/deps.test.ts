@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { until as pollUntil } from './hostSupport';
 
 interface SearchOutcome {
   params: { query: string; repos?: string[]; [k: string]: unknown };
@@ -20,16 +21,9 @@ function env(name: string): string {
   return v;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
+/** Reads `fn` until it gives a value (hostSupport's poll). */
 async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) assert.fail(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(150);
-  }
+  return (await pollUntil(what, fn, (v) => v !== undefined, ms, 150)) as T;
 }
 
 async function searchesSeen(): Promise<Array<Record<string, unknown>>> {

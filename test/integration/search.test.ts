@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type DevIndexExtensionApi, env, sandboxRequests as sandbox, type SearchOutcome, type SeenRequest, keylessApi } from './hostSupport';
+import { type DevIndexExtensionApi, env, sandboxRequests as sandbox, type SearchOutcome, type SeenRequest, keylessApi, until } from './hostSupport';
 
 /** The search requests the sandbox saw since the last clear, with their parameters decoded (GET or POST). */
 async function searchesSeen(): Promise<Array<{ params: Record<string, string[]>; auth: SeenRequest['auth'] }>> {
@@ -27,13 +27,9 @@ async function searchesSeen(): Promise<Array<{ params: Record<string, string[]>;
  * object is replaced on every search, so a re-run of the same query is told apart).
  */
 async function searchDone(a: DevIndexExtensionApi, query: string, previous: SearchOutcome | undefined, ms = 20_000): Promise<SearchOutcome> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const o = a.lastSearch();
-    if (o && o !== previous && o.params.query === query && (o.response || o.error !== undefined)) return o;
-    if (Date.now() > deadline) assert.fail(`no finished search for ${JSON.stringify(query)} after ${ms} ms; last: ${JSON.stringify(o && { query: o.params.query, error: o.error, same: o === previous })}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const o = await until(`a finished search for ${JSON.stringify(query)}`, () => a.lastSearch(),
+    (v) => !!v && v !== previous && v.params.query === query && (!!v.response || v.error !== undefined), ms, 100);
+  return o!;
 }
 
 async function closeEditors(): Promise<void> {
@@ -51,11 +47,7 @@ async function openWithSelection(name: string, content: string, select: (doc: vs
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
   const editor = await vscode.window.showTextDocument(doc, { preview: false });
   editor.selection = select(doc);
-  const deadline = Date.now() + 5000;
-  while (vscode.window.activeTextEditor?.document !== doc) {
-    if (Date.now() > deadline) assert.fail(`${name} did not become the active editor`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(`${name} as the active editor`, () => vscode.window.activeTextEditor?.document === doc, (active) => active, 5000, 50);
   return editor;
 }
 
@@ -218,12 +210,9 @@ describe('search commands against the sandbox', function () {
     await a.apiKey.clear();
 
     // The channel writes its file asynchronously: wait for both request lines.
-    let text = '';
-    for (let i = 0; i < 100; i++) {
-      text = files(logs).filter((f) => path.basename(f).includes('Developer Index')).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
-      if (/GET \/v2\/search\/developer 200 · 1 attempt · \d+ ms/.test(text) && /GET \/v2\/search\/developer 401 · 1 attempt · \d+ ms/.test(text)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const text = await until('both request lines in the channel\'s file',
+      () => files(logs).filter((f) => path.basename(f).includes('Developer Index')).map((f) => fs.readFileSync(f, 'utf8')).join('\n'),
+      (t) => /GET \/v2\/search\/developer 200 · 1 attempt · \d+ ms/.test(t) && /GET \/v2\/search\/developer 401 · 1 attempt · \d+ ms/.test(t), 10_000, 100);
     assert.match(text, /GET \/v2\/search\/developer 200 · 1 attempt · \d+ ms/, 'a request line for the search with a key');
     assert.match(text, /GET \/v2\/search\/developer 401 · 1 attempt · \d+ ms/, 'a request line for the refused key');
     for (const f of files(logs)) {
@@ -236,7 +225,7 @@ describe('search commands against the sandbox', function () {
     const cfg = () => vscode.workspace.getConfiguration('devIndex');
     await cfg().update('search.k', 7, vscode.ConfigurationTarget.Global);
     // update() can resolve before this extension host has taken the change (and run its listeners).
-    for (let i = 0; i < 50 && cfg().get('search.k') !== 7; i++) await new Promise((r) => setTimeout(r, 100));
+    await until('this extension host has devIndex.search.k 7', () => cfg().get('search.k'), (k) => k === 7, 5000, 100);
     try {
       await sandbox('DELETE');
       const before = a.lastSearch();
@@ -304,12 +293,8 @@ describe('search commands against the sandbox', function () {
     assert.deepEqual(o.params.repos, ['fetchline/fetchline', 'quarry-dev/fetchline'], 'the selection search kept the repository scope');
     assert.deepEqual((await searchesSeen()).map((x) => x.params.repos), [['fetchline/fetchline', 'quarry-dev/fetchline']], 'and sent it');
     // The webview reports what its form and chip row show once it has taken the search in.
-    let shown: { query?: string; repos?: string[] } | undefined;
-    for (let i = 0; i < 100; i++) {
-      shown = await vscode.commands.executeCommand('devIndex.search.shownScope');
-      if (shown?.query === 'backoff jitter') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const shown = await until('the view shows the selection\'s query', async () => vscode.commands.executeCommand<{ query?: string; repos?: string[] } | undefined>('devIndex.search.shownScope'),
+      (v) => v?.query === 'backoff jitter', 10_000, 100);
     assert.equal(shown?.query, 'backoff jitter', `the view shows the selection's query: ${JSON.stringify(shown)}`);
     assert.deepEqual(shown?.repos, ['fetchline/fetchline', 'quarry-dev/fetchline'], 'and the repositories chip it used');
     await closeEditors();

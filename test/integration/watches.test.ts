@@ -28,7 +28,6 @@ interface Posted {
   results?: { type: 'results'; outcome: { results: Array<{ id: string; versions?: Array<{ label: string; sentence: string; highlight: boolean }> }>; installed?: unknown[]; versionSummary?: string[] } };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const QUERY_MESSAGE = 'Retry-After header ignored when a per-request timeout is set';
 
 describe('Watch for a Fix and version badges in the editor (issue 23)', function () {
@@ -185,7 +184,9 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
     try {
       for (const w of windows) w.s.resume();
       await until('one window checked both watches', () => windows.map((w) => w.searches.length), (n) => n.reduce((x, y) => x + y, 0) >= 2, 20_000, 50);
-      await sleep(300);
+      // The round's end: the lease stored for one window, which holds it and has told of the news.
+      await until('the round ends with one lease holder and its news', () => windows.filter((w) => w.s.isHolder()),
+        (hs) => hs.length === 1 && storage.get<{ owner: string }>(LEASE_KEY)?.owner === hs[0]!.owner && hs[0]!.events.some((e) => e.kind === 'news'), 10_000, 50);
       const holders = windows.filter((w) => w.s.isHolder());
       assert.equal(holders.length, 1, `one lease holder: ${windows.map((w) => `${w.owner}=${w.s.isHolder()}`).join(', ')}`);
       const [holder] = holders;

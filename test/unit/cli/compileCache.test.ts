@@ -3,10 +3,10 @@
 // real node:vm). The built CLI's processes are in test/http/compileCache.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { folderTag, loadCommandBundle, ownFolder, startCompileCache, type CompileCacheRuntime } from '../../../src/cli/compileCache';
+import { folderTag, loadCommandBundle, ownFolder, startCompileCache, type CompileCacheRuntime, type KeepTimer } from '../../../src/cli/compileCache';
 import { cacheDir } from '../../../src/cli/cliState';
 
 interface Calls { enabled: Array<string | undefined>; made: string[]; bases: string[]; used: string[] }
@@ -78,12 +78,21 @@ function writeBundle(dir: string, name: string, value: string): string {
   return file;
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
+/** The deferred write's timer, held by the test: `due()` runs what is scheduled (test-controlled time, issue 31). */
+function heldTimer(): { schedule: KeepTimer; waits: number[]; due(): void } {
+  const pending: Array<() => void> = [];
+  const waits: number[] = [];
+  return {
+    schedule: (keep, ms) => { pending.push(keep); waits.push(ms); },
+    waits,
+    due: () => { for (const keep of pending.splice(0)) keep(); },
+  };
+}
 
 // In one process V8 reuses a source it compiled before whatever code it is given, so whether a later
 // process takes the kept code (and refuses damaged code) is tested across processes, with the built CLI,
 // in test/http/compileCache.test.ts.
-test('Node 20 loader: the bundle runs as an ordinary require would load it, and its code is kept (for the user alone) once it ran', async () => {
+test('Node 20 loader: the bundle runs as an ordinary require would load it, and its code is kept (for the user alone) once it ran', () => {
   const root = mkdtempSync(join(tmpdir(), 'devindex-bundle-'));
   try {
     const cache = join(root, 'cache');
@@ -92,18 +101,17 @@ test('Node 20 loader: the bundle runs as an ordinary require would load it, and 
     assert.equal(require.cache[file], undefined);
 
     mkdirSync(cache);
-    assert.equal(loadCommandBundle(file, { dir: cache, keepAfterMs: 10_000 }), 'compiled');
+    const later = heldTimer();
+    assert.equal(loadCommandBundle(file, { dir: cache, keepAfterMs: 10_000, schedule: later.schedule }), 'compiled');
+    assert.deepEqual(later.waits, [10_000], 'the write is deferred by the time asked for');
     const loaded = require(file) as { run(): string; self: NodeJS.Module };
     assert.equal(loaded.run(), `OK ${basename(root)}`, 'require, __dirname and exports work as in an ordinary load');
     assert.equal(loaded.self.filename, file);
     assert.equal((require.cache[file] as NodeJS.Module | undefined)?.exports, loaded, 'the command\'s own require finds the loaded bundle');
     assert.equal(loadCommandBundle(file, { dir: cache }), undefined, 'a loaded bundle is left alone');
-    await settle();
     assert.deepEqual(readdirSync(cache), [], 'not kept before the time comes (or the process exits)');
 
-    delete require.cache[file];
-    assert.equal(loadCommandBundle(file, { dir: cache, keepAfterMs: 0 }), 'compiled');
-    await settle();
+    later.due();
     const st = statSync(file);
     const expected = `cli-x.js-${folderTag(root)}-${st.size}-${Math.floor(st.mtimeMs)}.code`;
     assert.deepEqual(readdirSync(cache), [expected]);
@@ -114,7 +122,7 @@ test('Node 20 loader: the bundle runs as an ordinary require would load it, and 
   }
 });
 
-test('Node 20 loader: a bundle that throws is not left loaded; a folder it cannot write to costs nothing but the cache', async () => {
+test('Node 20 loader: a bundle that throws is not left loaded; a folder it cannot write to costs nothing but the cache', () => {
   const root = mkdtempSync(join(tmpdir(), 'devindex-bundle-'));
   try {
     const bad = join(root, 'cli-z.js');
@@ -123,16 +131,18 @@ test('Node 20 loader: a bundle that throws is not left loaded; a folder it canno
     assert.equal(require.cache[bad], undefined);
 
     const file = writeBundle(root, 'cli-w.js', 'fine');
-    assert.equal(loadCommandBundle(file, { dir: join(root, 'no', 'such', 'folder'), keepAfterMs: 0 }), 'compiled');
+    const later = heldTimer();
+    assert.equal(loadCommandBundle(file, { dir: join(root, 'no', 'such', 'folder'), keepAfterMs: 0, schedule: later.schedule }), 'compiled');
     assert.match((require(file) as { run(): string }).run(), /^FINE /);
-    await settle();
+    later.due();
+    assert.equal(existsSync(join(root, 'no')), false, 'no folder is made for a cache that cannot be written');
     assert.equal(loadCommandBundle(join(root, 'missing.js'), { dir: root }), undefined, 'a missing bundle is left to the ordinary require and its error');
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 });
 
-test('two installed copies of a bundle keep their own code; a copy\'s older build\'s code is removed', async () => {
+test('two installed copies of a bundle keep their own code; a copy\'s older build\'s code is removed', () => {
   assert.match(folderTag('/a/dist'), /^[0-9a-f]{8}$/);
   assert.equal(folderTag('/a/dist'), folderTag('/a/dist'));
   assert.notEqual(folderTag('/a/dist'), folderTag('/b/dist'));
@@ -144,15 +154,16 @@ test('two installed copies of a bundle keep their own code; a copy\'s older buil
     mkdirSync(join(root, 'insiders'));
     const a = writeBundle(join(root, 'stable'), 'cli-v.js', 'a');
     const b = writeBundle(join(root, 'insiders'), 'cli-v.js', 'b');
-    loadCommandBundle(a, { dir: cache, keepAfterMs: 0 });
-    loadCommandBundle(b, { dir: cache, keepAfterMs: 0 });
-    await settle();
+    const later = heldTimer();
+    loadCommandBundle(a, { dir: cache, keepAfterMs: 0, schedule: later.schedule });
+    loadCommandBundle(b, { dir: cache, keepAfterMs: 0, schedule: later.schedule });
+    later.due();
     assert.deepEqual(readdirSync(cache).map((f) => f.split('-')[2]).sort(), [folderTag(join(root, 'insiders')), folderTag(join(root, 'stable'))].sort());
     // The stable copy is rebuilt (another size): its old code goes, the other copy's stays.
     delete require.cache[a];
     writeBundle(join(root, 'stable'), 'cli-v.js', 'a, rebuilt');
-    loadCommandBundle(a, { dir: cache, keepAfterMs: 0 });
-    await settle();
+    loadCommandBundle(a, { dir: cache, keepAfterMs: 0, schedule: later.schedule });
+    later.due();
     const kept = readdirSync(cache).sort();
     assert.equal(kept.length, 2, kept.join(', '));
     assert.ok(kept.some((f) => f.startsWith(`cli-v.js-${folderTag(join(root, 'stable'))}-${statSync(a).size}-`)));

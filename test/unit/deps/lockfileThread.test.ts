@@ -11,6 +11,7 @@ import { readLockfileVersions, type LockfileKind, type LockfileRequest } from '.
 import { LockfileThread } from '../../../src/deps/lockfileThread';
 import { resolveFolder } from '../../../src/deps/resolver';
 import { findRepoRoot } from '../../../sandbox/server';
+import { until } from '../../support/until';
 
 const repo = findRepoRoot(__dirname) ?? '.';
 const fixtures = path.join(repo, 'test', 'fixtures', 'lockfiles');
@@ -109,8 +110,7 @@ test('a missing worker bundle, a worker that never answers and an idle worker en
   const idle = new LockfileThread(workerFile, { idleMs: 50, timeoutMs: 30_000 });
   assert.deepEqual(await idle.read(req), new Map([['fetchline', '2.4.1']]));
   assert.equal(idle.running, true);
-  await new Promise((r) => setTimeout(r, 400));
-  assert.equal(idle.running, false, 'an idle worker ends');
+  await until(() => idle.running, (r) => !r, { timeoutMs: 5_000, stepMs: 20, message: () => 'an idle worker ends (idleMs 50)' });
   assert.deepEqual(await idle.read(req), new Map([['fetchline', '2.4.1']]), 'and a new one starts on the next request');
   await idle.close();
 });

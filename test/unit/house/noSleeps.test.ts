@@ -5,8 +5,8 @@
 // A file may have timed waits only as the lists below say, with their number and reason:
 // - JUSTIFIED: a wait that cannot be a condition (a poll step between two reads of a condition, a check that
 //   something does NOT happen for a while, the file system's modification-time resolution).
-// - TO_CONVERT: today's waits that should become waits for a condition (or test-controlled time). Converting one
-//   lowers its count here; the test fails until it is lowered, so the list stays true and only shrinks.
+// - TO_CONVERT: waits that should become waits for a condition (or test-controlled time). Empty since issue 31 §1
+//   converted the last twenty files; it stays for a wait found later, and only shrinks.
 // A new timed wait fails here: wait for the condition instead (test/support/until.ts polls one with a deadline), or
 // add it to JUSTIFIED with its reason.
 import * as assert from 'node:assert/strict';
@@ -36,31 +36,11 @@ const JUSTIFIED: Record<string, Allowance> = {
   'test/http/sandboxServiceReplay.test.ts': { uses: 1, reason: 'a poll step (the job has ended)' },
   'test/integration/mcpSetup.test.ts': { uses: 1, reason: 'a poll step (the editor shows the command)' },
   'test/e2e/searchFlows.test.ts': { uses: 2, reason: 'a poll step (the search was sent), and a check that no blocked link ran a payload' },
+  'test/e2e/watchesTwoWindows.test.ts': { uses: 1, reason: 'checks that two more lease beats pass with nothing happening: there is no event to wait for (durations are the test\'s own, DEVINDEX_TEST_TIMING)' },
 };
 
 /** Timed waits to replace by a wait for a condition, or by test-controlled time (issue 31 §1–2). */
-const TO_CONVERT: Record<string, Allowance> = {
-  'test/browser/hostile.test.ts': { uses: 1, reason: 'waits 300 ms for the hover to go: wait for it hidden' },
-  'test/browser/webWorker.test.ts': { uses: 2, reason: 'its own poll (use support/until) and 500 ms for the rule to settle: wait for the state' },
-  'test/http/agentCli.test.ts': { uses: 4, reason: 'three 1.5 s waits for a run to end: poll its status; one inline poll (use support/until)' },
-  'test/http/mcpAgents.test.ts': { uses: 4, reason: '1.2 s for a handle to expire (test-controlled time), 700 and 400 ms before an abort/kill (wait for the progress line or the request), a poll step' },
-  'test/http/mcp.test.ts': { uses: 1, reason: '300 ms for the call to reach the slow sandbox: wait for the request in its log' },
-  'test/http/fetchTransport.test.ts': { uses: 2, reason: 'inline polls of a job\'s status (use support/until)' },
-  'test/http/sandboxControl.test.ts': { uses: 1, reason: '50 ms after a keep-alive answer before closing: wait for the socket state' },
-  'test/http/sandboxRequestLog.test.ts': { uses: 2, reason: '100 and 300 ms around a half-sent body: wait for the server to read it and log it' },
-  'test/integration/agents.test.ts': { uses: 1, reason: 'waits for a result\'s real expiry time: test-controlled time' },
-  'test/integration/deps.test.ts': { uses: 2, reason: 'its own poll helper (use hostSupport until)' },
-  'test/integration/search.test.ts': { uses: 5, reason: 'inline polls (use hostSupport until)' },
-  'test/integration/watches.test.ts': { uses: 2, reason: '300 ms after the checks before counting lease holders: wait for the lease state' },
-  'test/unit/cli/compileCache.test.ts': { uses: 1, reason: 'waits 30 ms for the deferred cache write: inject its timer' },
-  'test/unit/deps/lockfileThread.test.ts': { uses: 1, reason: 'waits 400 ms for the idle worker to end: inject the idle timer or wait for its exit' },
-  'test/e2e/agents.test.ts': { uses: 2, reason: 'a row-box poll step (use support/until), and 2.5 s for a run to produce events: wait for its row label' },
-  'test/e2e/deps.test.ts': { uses: 2, reason: '1.5 s for the shell prompt and 0.8 s for the output: wait for the terminal text' },
-  'test/e2e/keyless.test.ts': { uses: 1, reason: '300 ms for a tooltip to go before a screenshot: wait for it hidden' },
-  'test/e2e/threads.test.ts': { uses: 1, reason: '300 ms after a theme change before a screenshot: wait for the theme applied' },
-  'test/e2e/walkthrough.test.ts': { uses: 3, reason: '500 ms after the SVG shows and before a screenshot, and an inline poll: wait for the drawn media' },
-  'test/e2e/watchesTwoWindows.test.ts': { uses: 1, reason: 'checks that two more lease beats pass with nothing happening: there is no event to wait for (durations are the test\'s own, DEVINDEX_TEST_TIMING)' },
-};
+const TO_CONVERT: Record<string, Allowance> = {};
 
 const TIMED_WAIT = [
   /\bwaitForTimeout\s*\(/g,

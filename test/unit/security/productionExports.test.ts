@@ -37,6 +37,14 @@ describe('extension exports', () => {
     assert.deepEqual(await timingOf(false), { timing: {}, problems: [] });
     assert.deepEqual(await timingOf(true), { timing: { leaseTtlMs: 8_000, leaseRenewMs: 2_000 }, problems: [] });
   });
+  it('the production core bundle gives its clients the spec\'s retry backoff; a test build reads DEVINDEX_TEST_TIMING\'s retry fields (issue 31)', async () => {
+    const core = async (surface: boolean): Promise<string> => (await build({
+      entryPoints: [join(root, 'src', 'services.ts')], bundle: true, platform: 'node', format: 'cjs', write: false, minify: true,
+      external: ['vscode'], define: { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' }, logLevel: 'silent',
+    })).outputFiles[0]!.text;
+    assert.doesNotMatch(await core(false), /DEVINDEX_TEST_TIMING|retryUnitMs|retryJitterMs/);
+    assert.match(await core(true), /retryUnitMs/);
+  });
   it('the development build keeps it, behind the host tests\' DEVINDEX_TEST_KEY', async () => {
     const dev = await bundle(true);
     assert.match(dev, /lastSearch/);

@@ -4,7 +4,10 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_POLL_TIMING } from '../../../src/agentRun/pollSchedule';
 import { pollTimingOf } from '../../../src/agents/testPollTiming';
-import { parseTestTiming, TEST_TIMING_BOUNDS, TEST_TIMING_ENV } from '../../../src/testTiming';
+import { DevIndexClient } from '../../../src/api/client';
+import type { RetryEvent } from '../../../src/api/retry';
+import type { Transport } from '../../../src/api/transport';
+import { backoffOf, parseTestTiming, TEST_TIMING_BOUNDS, TEST_TIMING_ENV } from '../../../src/testTiming';
 
 const short = JSON.stringify({ leaseTtlMs: 8_000, leaseRenewMs: 2_000, watchIntervalMs: 30_000, watchFirstBeatMs: 1_000, watchLookAgainMs: 5_000, watchSettleMs: 300, watchBetweenMs: 200 });
 
@@ -83,4 +86,41 @@ test('test timing: the agent fields become the store\'s poll timing, the rest of
   const p = pollTimingOf(parseTestTiming('{"agentPollFastMs": 200, "agentPollMaxMs": 1000, "agentWaitingMs": 2000}', true).timing)!;
   assert.deepEqual(p, { ...DEFAULT_POLL_TIMING, fastMs: 200, maxMs: 1_000, hiddenMaxMs: 2_500, waitingMs: 2_000 });
   assert.equal(DEFAULT_POLL_TIMING.fastMs, 2_000, 'the product\'s own timing is not changed');
+});
+
+/** The waits a client made before its search succeeded: four 503s, then an answer (the clock records, never sleeps). */
+async function retryWaits(raw: string | undefined): Promise<{ waits: number[]; events: RetryEvent[] }> {
+  let calls = 0;
+  const transport: Transport = {
+    send: async () => (++calls <= 4
+      ? { status: 503, headers: {}, bodyText: '' }
+      : { status: 200, headers: { 'content-type': 'application/json' }, bodyText: JSON.stringify({ success: true, results: [] }) }),
+    close: async () => undefined,
+  };
+  const waits: number[] = [];
+  const backoff = backoffOf(parseTestTiming(raw, true).timing);
+  const client = new DevIndexClient({
+    baseUrl: 'http://127.0.0.1:1', transport, random: () => 0.5,
+    clock: { now: () => 0, sleep: async (ms) => { waits.push(ms); } },
+    ...(backoff ? { backoff } : {}),
+  });
+  const events: RetryEvent[] = [];
+  await client.search({ query: 'retry' }, { onRetry: (e) => events.push(e) });
+  return { waits, events };
+}
+
+test('test timing: the retry fields shorten the HTTP retry backoff (and so the Search view\'s "retrying in N s")', async () => {
+  // The spec's backoff without them: 2, 4, 8 and 16 s, each with half of its 1 s jitter.
+  assert.deepEqual((await retryWaits(undefined)).waits, [2_500, 4_500, 8_500, 16_500]);
+  const short = await retryWaits('{"retryUnitMs": 10, "retryMaxMs": 100, "retryJitterMs": 4}');
+  assert.deepEqual(short.waits, [22, 42, 82, 102], 'min(2^n units, the ceiling) plus half the jitter');
+  // The RetryEvent the Search view counts down from carries the same, shortened wait.
+  assert.deepEqual(short.events.map((e) => e.delayMs), [22, 42, 82, 102]);
+  // A field left out keeps the spec's value.
+  assert.deepEqual((await retryWaits('{"retryJitterMs": 0}')).waits, [2_000, 4_000, 8_000, 16_000]);
+  assert.equal(backoffOf(parseTestTiming('{"leaseRenewMs": 500}', true).timing), undefined, 'no retry field: the client keeps its default');
+  assert.match(parseTestTiming('{"retryUnitMs": 1001}', true).problems.join(), /retryUnitMs must be a whole number of ms from 10 to 1000 \(got 1001\)/);
+  assert.match(parseTestTiming('{"retryMaxMs": 99}', true).problems.join(), /retryMaxMs must be a whole number of ms from 100 to 30000 \(got 99\)/);
+  // Outside test mode (a production build: src/testTiming.ts's testTiming() never parses), nothing applies.
+  assert.equal(backoffOf(parseTestTiming('{"retryUnitMs": 10}', false).timing), undefined);
 });
