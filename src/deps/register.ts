@@ -2,19 +2,12 @@
 // at activation. Everything they call (resolver, noise removal, pick) is in dist/features.js, loaded on first
 // use; until it is, the providers answer at once without a scope (the command still scopes when run).
 import * as vscode from 'vscode';
+import { DEPS_COMMANDS } from './commandIds';
 import { config } from '../config';
 import type { DependencySearch } from './editor';
 import type { ProblemArgs } from './messages';
 
-/** The code action's command argument: plain values, so it survives the command round-trip. */
-
-export const DEPS_COMMANDS = {
-  searchProblem: 'devIndex.deps.searchProblem',
-  searchDependency: 'devIndex.deps.searchDependency',
-  searchTerminalSelection: 'devIndex.deps.searchTerminalSelection',
-  searchPackage: 'devIndex.deps.searchPackage',
-  openRepository: 'devIndex.deps.openRepository',
-} as const;
+export { DEPS_COMMANDS } from './commandIds';
 
 const HOVER_LANGUAGES = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'go', 'python', 'rust'];
 

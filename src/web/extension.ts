@@ -1,11 +1,11 @@
 // The web extension's entry (package.json `browser`, dist/web/extension.js): wiring only, as
 // src/extension.ts is for the desktop, and the same shared part (src/wiring.ts, which also opens the
 // Get Started walkthrough on the first run). One bundle (a worker
-// loads one file), the same features over the same services; the host's differences sit behind the
-// modules scripts/build.mjs swaps (HOST_MODULES: fetch for undici, workspace.fs for node:fs, no git
-// process). What needs a local file system or a
+// loads one file), the same features over the same services; the host's differences sit behind src/host/
+// (src/host/browser/: fetch for undici, workspace.fs for node:fs, no git process). What needs a local file system or a
 // process is registered too and says why it is left out (src/web/unavailable.ts).
 import * as vscode from 'vscode';
+import { DEPS_COMMANDS } from '../deps/commandIds';
 import { cleanMessage, type ProblemArgs } from '../deps/messages';
 import { wireShared } from '../wiring';
 import { searchDependency } from './dependencies';
@@ -20,8 +20,8 @@ export function activate(context: vscode.ExtensionContext): void {
 
     // Dependencies from manifests and lockfiles (workspace.fs); a problem's search without node_modules' scope.
     const reg = (id: string, fn: (...a: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
-    reg('devIndex.deps.searchDependency', (arg?: unknown) => searchDependency(arg));
-    reg('devIndex.deps.searchProblem', async (args?: unknown) => {
+    reg(DEPS_COMMANDS.searchDependency, (arg?: unknown) => searchDependency(arg));
+    reg(DEPS_COMMANDS.searchProblem, async (args?: unknown) => {
       const a = args as ProblemArgs | undefined;
       if (!a || typeof a.message !== 'string') return undefined;
       const query = cleanMessage(a.message).slice(0, 500);
@@ -29,14 +29,14 @@ export function activate(context: vscode.ExtensionContext): void {
       await svc().searchSession().search({ query, types: ['issue', 'pull_request', 'readme'] }, { scope: 'exact', notice: PROBLEM_WITHOUT_SCOPE });
       return { query, repos: [] };
     });
-    reg('devIndex.deps.searchPackage', async (arg?: unknown, query?: unknown) => {
+    reg(DEPS_COMMANDS.searchPackage, async (arg?: unknown, query?: unknown) => {
       const p = arg as { name?: unknown; slug?: unknown } | undefined;
       if (!p || typeof p.slug !== 'string' || !SLUG.test(p.slug)) return undefined;
       const q = typeof query === 'string' && query.trim() ? query.trim() : String(p.name ?? p.slug);
       await vscode.commands.executeCommand('devIndex.search.run', { query: q, repos: [p.slug], types: ['issue', 'pull_request', 'readme'] });
       return { query: q, repos: [p.slug] };
     });
-    reg('devIndex.deps.openRepository', (slug?: unknown) => {
+    reg(DEPS_COMMANDS.openRepository, (slug?: unknown) => {
       if (typeof slug !== 'string' || !SLUG.test(slug)) return false;
       return vscode.env.openExternal(vscode.Uri.parse(`https://github.com/${slug}`, true));
     });
