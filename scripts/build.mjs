@@ -143,10 +143,11 @@ const mcpWithoutAjv = {
 /**
  * Size budgets of the production bundles, in KB: the build fails when one is passed. They hold today's
  * sizes with a little room (issue 20's goals: activation 60 KB, met; core 450 KB, not met: see docs/ARCHITECTURE.md; features: the rest, loaded on first use;
- * `npm run bench` prints both).
+ * `npm run bench` prints both). dist/core.js 440 -> 446 with issue 32: the failure computed once as data (api/failure.ts),
+ * the search session, and the shared-record store the watches write through (about 8 KB, all on the first search's path).
  */
 const BUDGETS_KB = {
-  'dist/extension.js': 49, 'dist/core.js': 440, 'dist/features.js': 305, 'dist/webview.js': 150, 'dist/lockfiles.js': 240,
+  'dist/extension.js': 49, 'dist/core.js': 446, 'dist/features.js': 305, 'dist/webview.js': 150, 'dist/lockfiles.js': 240,
   'dist/cli.js': 12, 'dist/cli-search.js': 620, 'dist/cli-agent.js': 440, 'dist/cli-doctor.js': 400, 'dist/cli-mcp.js': 580, 'dist/cli-watch.js': 620,
   'dist/cli-setup.js': 60,
 };

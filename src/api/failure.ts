@@ -3,7 +3,7 @@
 // editor, a language model, the Search view) words it from this (src/words/failureWords.ts); nothing
 // else reads an error's kind or status to decide what to say. Read by shape, so editor code needs no
 // client import; no vscode, no zod.
-import { type AgentErrorReason, reasonOf } from './agent/agentConstants';
+import { type AgentErrorReason, reasonOf } from './agent/agentReasons';
 import type { ParamIssue } from './params';
 import { signupLink } from './notices';
 

@@ -6,7 +6,6 @@
 import type { Failure, FailureReason } from '../api/failure';
 import type { ParamIssue } from '../api/params';
 import { untilWords } from '../api/waitWords';
-import type { ErrorAction, ViewError } from '../webview/protocol';
 import { scrubSecret, withoutControls } from './controls';
 
 export type { Failure };
@@ -26,7 +25,7 @@ const wordsOf = <O, R>(t: Table<O, R>, f: Failure, o: O): R => (t.own[f.reason] 
 
 /** The CLI's lines for a failure: every issue of an input error, the key's way out of a keyless refusal. */
 const issuesOrMessage = (f: Failure) => (f.kind === 'validation' && f.issues?.length ? f.issues.map((i) => i.message) : [f.message]);
-const CLI: Table<void, string[]> = table((f) => [f.message], {
+const CLI: Table<void, string[]> = /* @__PURE__ */ table((f) => [f.message], {
   'invalid-input': issuesOrMessage,
   'invalid-job-id': issuesOrMessage,
   'invalid-snapshot-id': issuesOrMessage,
@@ -47,7 +46,7 @@ function keylessCli(f: Failure): string[] {
 const say = (s: string) => () => s;
 const quote = (f: Failure) => f.message;
 
-const EDITOR: Table<void, string> = table(quote, {
+const EDITOR: Table<void, string> = /* @__PURE__ */ table(quote, {
   'job-may-exist': say('The submission may have reached the service, so the job may exist; it was not sent again.'),
   'not-created': (f) => `The service did not create the job. ${f.message}`,
   'invalid-job-id': say('The job id is not a UUID.'),
@@ -146,7 +145,7 @@ function byKind(f: Failure, o: ModelCtx, now: number): string {
   return generic(f, o);
 }
 
-const MODEL: Table<ModelCtx, string> = table((f, o) => generic(f, o), {
+const MODEL: Table<ModelCtx, string> = /* @__PURE__ */ table((f, o) => generic(f, o), {
   unexpected: (f, o) => `${o.op} failed unexpectedly: ${f.message}. Try again once; if it fails again, tell the user.`,
   cancelled: cancelledModel,
   timeout: unreachable,
@@ -191,32 +190,4 @@ export function failureWords(surface: WordsSurface, f: Failure, o: WordsOptions 
   return surface === 'cli' ? cliWords(f, o).join('\n') : surface === 'editor' ? editorWords(f, o) : modelWords(f, { host: 'editor', op: 'The call', ...o });
 }
 
-// ---- the Search view's error box ----
-
-const VIEW_ACTIONS: Record<Failure['next'], ErrorAction> = {
-  'set-key': 'setKey', 'fix-input': 'fix', wait: 'wait', retry: 'retry', diagnose: 'retry', refresh: 'retry', 'start-again': 'retry', none: 'none',
-};
-
-/**
- * The Search view's error for a failed search (cancelled searches are not errors: the caller checks
- * `f.reason === 'cancelled'` first). The action is the failure's next step; a network failure also
- * offers Diagnose Connection; a keyless refusal says which, and until when.
- */
-export function viewError(f: Failure): ViewError {
-  const base = { message: f.message, ...(f.status !== undefined ? { status: f.status } : {}) };
-  const signup = f.signupUrl ? { signupUrl: f.signupUrl } : {};
-  const action = VIEW_ACTIONS[f.next];
-  switch (f.reason) {
-    case 'keyless-quota':
-      return { ...base, action, ...(f.until !== undefined && f.untilFrom === 'reset' ? { keyless: { kind: 'quota', resetAt: f.until, ...(f.quota ? { quota: f.quota } : {}), ...signup } } : {}) };
-    case 'keyless-refused':
-      return { ...base, action, keyless: { kind: 'refused', ...signup } };
-    default:
-      return {
-        ...base, action,
-        ...(f.kind === 'validation' ? { issues: f.issues ?? [] } : {}),
-        ...(action === 'wait' && f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}),
-        ...(f.next === 'diagnose' ? { diagnose: true } : {}),
-      };
-  }
-}
+export { viewError } from './viewWords';

@@ -3,7 +3,7 @@
 // chat participant uses its action too. Editor-free.
 import { failureOf } from '../../api/failure';
 import type { ViewError } from '../../webview/protocol';
-import { viewError } from '../../words/failureWords';
+import { viewError } from '../../words/viewWords';
 
 /** An ApiError (or anything thrown) as a message plus the next step the view offers; a cancelled search is 'aborted'. */
 export function toViewError(e: unknown): ViewError | 'aborted' {
