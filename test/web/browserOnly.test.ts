@@ -9,6 +9,8 @@
 // its result document; a chat run's answer document and a follow-up making a thread. One browser for all.
 // Screenshots in test-results/web/ (light theme, default side bar width).
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { type Workbench, e2e } from '../e2e/workbench';
@@ -118,7 +120,12 @@ describe('the web build in a browser-only workbench (no server extension host)',
       'devIndex.agent.openSnapshot', 'devIndex.agent.openAnswer', 'devIndex.watch.add', 'devIndex.auth.setKey', 'devIndex.diagnose']) {
       assert.ok(probe.commands.includes(id), `${id} registered (of ${probe.commands.length})`);
     }
-    console.log(`the probe: activate() ${probe.activateMs} ms, ${probe.commands.length} commands, tools ${JSON.stringify(probe.tools)}`);
+    // The language model tools the manifest contributes are registered in the worker (vscode.lm.tools).
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { languageModelTools: Array<{ name: string }> } };
+    const contributed = manifest.contributes.languageModelTools.map((t) => t.name).sort();
+    assert.ok(contributed.length >= 8, `package.json contributes the tools: ${JSON.stringify(contributed)}`);
+    assert.deepEqual([...probe.tools].sort(), contributed, 'every contributed tool registered by the web build');
+    console.log(`the probe: activate() ${probe.activateMs} ms, ${probe.commands.length} commands, ${probe.tools.length} tools`);
     // Only one host: the Running Extensions view lists the extension and names no server.
     await wb.runCommand('Developer: Show Running Extensions');
     const ours = wb.page.locator('.runtime-extensions-editor .monaco-list-row').filter({ hasText: /Developer Index Search|devindex\.devindex/ }).first();
