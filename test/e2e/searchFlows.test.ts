@@ -9,6 +9,7 @@
 import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { FrameLocator, Locator } from 'playwright-core';
+import { until } from '../support/until';
 import { Workbench, e2e } from './workbench';
 
 interface SeenRequest { method: string; path: string; query: string; body: unknown; auth: string }
@@ -276,6 +277,9 @@ describe('Search view flows in the workbench', () => {
     await sandboxRequests('DELETE');
     await wb.runCommand('Developer Index: Refresh Search');
     await box.waitFor({ state: 'hidden', timeout: 30_000 });
-    assert.deepEqual((await searchesSent()).map((r) => r.auth), ['valid'], 'the refreshed search carried the new, valid key');
+    // The box goes as the refreshed search starts, before its request reaches the sandbox: wait for the request.
+    const sent = await until(async () => (await searchesSent()).map((r) => r.auth), (a) => a.length > 0,
+      { timeoutMs: 30_000, message: (a) => `the refreshed search reached the sandbox (requests: ${JSON.stringify(a)})` });
+    assert.deepEqual(sent, ['valid'], 'the refreshed search carried the new, valid key');
   });
 });
