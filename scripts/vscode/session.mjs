@@ -50,6 +50,30 @@ export function build(flags = []) {
   if (r.status !== 0) throw new Error(`build failed (${flags.join(' ')}):\n${r.stdout}${r.stderr}`);
 }
 
+/**
+ * Waits for a node:test runner started with session.spawn (stdout collected) to end, or `timeoutMs`; returns the
+ * closing counts from its summary: tests cancelled because their suite's hook failed count as failed, and a timeout,
+ * a runner that failed with no failing test, or no test at all, each count as one failure.
+ */
+export async function runnerCounts(runner, { tier, timeoutMs, log }) {
+  let output = '';
+  runner.child.stdout.on('data', (d) => { output += d; });
+  let timer;
+  const result = await Promise.race([
+    runner.exited,
+    new Promise((r) => { timer = setTimeout(() => r({ timeout: true }), timeoutMs); }),
+  ]);
+  clearTimeout(timer);
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, ''); // eslint-disable-line no-control-regex
+  const last = (name) => [...plain.matchAll(new RegExp(`^\\S*\\s*${name} (\\d+)$`, 'gm'))].at(-1);
+  const [pass, fail, cancelled] = ['pass', 'fail', 'cancelled'].map(last);
+  const closing = { passed: pass ? +pass[1] : 0, failed: (fail ? +fail[1] : 0) + (cancelled ? +cancelled[1] : 0) };
+  if (result.timeout) { log(`[${tier}] timed out after ${timeoutMs / 1000} s`); closing.failed += 1; }
+  else if (result.code !== 0 && closing.failed === 0) { log(`[${tier}] the test runner exited ${result.code ?? result.signal} with no failing test`); closing.failed += 1; }
+  if (closing.passed + closing.failed === 0) { log(`[${tier}] no test ran`); closing.failed = 1; }
+  return closing;
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const s = createServer();

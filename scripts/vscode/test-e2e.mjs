@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CHROMIUM, ProvisionError, skipOrFail } from './provision.mjs';
-import { CHROMIUM_ARGS, Session, TEST_KEY, build, extensionId, root } from './session.mjs';
+import { CHROMIUM_ARGS, Session, TEST_KEY, build, extensionId, root, runnerCounts } from './session.mjs';
 import { addTimes, timesFile } from '../suite-times-reporter.mjs';
 
 const argv = process.argv.slice(2);
@@ -133,23 +133,7 @@ try {
         DEVINDEX_E2E_CHROMIUM_ARGS: JSON.stringify(CHROMIUM_ARGS),
       },
     });
-  let output = '';
-  runner.child.stdout.on('data', (d) => { output += d; });
-  let timer;
-  const result = await Promise.race([
-    runner.exited,
-    new Promise((r) => { timer = setTimeout(() => r({ timeout: true }), TIMEOUT_MS); }),
-  ]);
-  clearTimeout(timer);
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, ''); // eslint-disable-line no-control-regex
-  const pass = [...plain.matchAll(/^\S*\s*pass (\d+)$/gm)].at(-1);
-  const fail = [...plain.matchAll(/^\S*\s*fail (\d+)$/gm)].at(-1);
-  // Tests cancelled because their suite's hook failed did not pass: they count as failed.
-  const cancelled = [...plain.matchAll(/^\S*\s*cancelled (\d+)$/gm)].at(-1);
-  closing = { passed: pass ? +pass[1] : 0, failed: (fail ? +fail[1] : 0) + (cancelled ? +cancelled[1] : 0) };
-  if (result.timeout) { log(`[e2e] timed out after ${TIMEOUT_MS / 1000} s`); closing.failed += 1; }
-  else if (result.code !== 0 && closing.failed === 0) { log(`[e2e] the test runner exited ${result.code ?? result.signal} with no failing test`); closing.failed += 1; }
-  if (closing.passed + closing.failed === 0) { log('[e2e] no test ran'); closing.failed = 1; }
+  closing = await runnerCounts(runner, { tier: 'e2e', timeoutMs: TIMEOUT_MS, log });
   addTimes(root, 'e2e', [{ name: '(setup: build, package, sandbox, code-servers)', ms: setupMs }]);
   log(`[e2e] screenshots in ${RESULTS}`);
 } catch (e) {

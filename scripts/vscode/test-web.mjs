@@ -14,7 +14,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM, ProvisionError, provisionWeb, skipOrFail } from './provision.mjs';
-import { CHROMIUM_ARGS, Session, TEST_KEY, build, freePort, root } from './session.mjs';
+import { CHROMIUM_ARGS, Session, TEST_KEY, build, freePort, root, runnerCounts } from './session.mjs';
 import { addTimes, timesFile } from '../suite-times-reporter.mjs';
 
 const argv = process.argv.slice(2);
@@ -117,22 +117,7 @@ async function main() {
           DEVINDEX_WEB_FOLDER: FOLDER,
         },
       });
-    let output = '';
-    runner.child.stdout.on('data', (d) => { output += d; });
-    let timer;
-    const result = await Promise.race([
-      runner.exited,
-      new Promise((r) => { timer = setTimeout(() => r({ timeout: true }), TIMEOUT_MS); }),
-    ]);
-    clearTimeout(timer);
-    const plain = output.replace(/\x1b\[[0-9;]*m/g, ''); // eslint-disable-line no-control-regex
-    const pass = [...plain.matchAll(/^\S*\s*pass (\d+)$/gm)].at(-1);
-    const fail = [...plain.matchAll(/^\S*\s*fail (\d+)$/gm)].at(-1);
-    const cancelled = [...plain.matchAll(/^\S*\s*cancelled (\d+)$/gm)].at(-1);
-    closing = { passed: pass ? +pass[1] : 0, failed: (fail ? +fail[1] : 0) + (cancelled ? +cancelled[1] : 0) };
-    if (result.timeout) { log(`[web] timed out after ${TIMEOUT_MS / 1000} s`); closing.failed += 1; }
-    else if (result.code !== 0 && closing.failed === 0) { log(`[web] the test runner exited ${result.code ?? result.signal} with no failing test`); closing.failed += 1; }
-    if (closing.passed + closing.failed === 0) { log('[web] no test ran'); closing.failed = 1; }
+    closing = await runnerCounts(runner, { tier: 'web', timeoutMs: TIMEOUT_MS, log });
     if (closing.failed) for (const c of session.children.filter((c) => c.name !== 'node-test')) log(`--- ${c.name} log (tail) ---\n${session.logTail(c, 30)}`);
     addTimes(root, 'web', [{ name: '(setup: provision, build, package, sandbox, test-web)', ms: setupMs }]);
     log(`[web] screenshots in ${RESULTS}`);

@@ -16,6 +16,7 @@ import type { Locator } from 'playwright-core';
 import { type Workbench, e2e } from '../e2e/workbench';
 import { openBrowserOnlyWorkbench } from './browserOnlyWorkbench';
 import { acceptPick, answerInputStep, rowLabel } from '../support/quickInput';
+import { until } from '../support/until';
 
 const VIEW = 'Agent Jobs';
 const FOLDER = 'vscode-vfs://github/fetchline/fetchline';
@@ -82,11 +83,15 @@ describe('the web build in a browser-only workbench (no server extension host)',
   }
 
   /** The text of the active editor's visible lines (a text document the extension opened). */
-  async function editorText(): Promise<string[]> {
+  /**
+   * The active editor's visible lines once `shows` holds for them: a document just opened is drawn in steps (the
+   * previous editor, then blank lines, then the text), so the text is read until it is the one expected.
+   */
+  async function editorText(shows: (text: string) => boolean): Promise<string[]> {
     const lines = wb.page.locator('.editor-instance .monaco-editor .view-lines .view-line');
     await lines.first().waitFor({ state: 'visible', timeout: 15_000 });
-    await wb.page.waitForFunction(() => document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line').length > 2);
-    return (await lines.allInnerTexts()).map((l) => l.replace(/\u00a0/g, ' '));
+    return until(async () => (await lines.allInnerTexts()).map((l) => l.replace(/\u00a0/g, ' ')), (l) => l.length > 2 && shows(l.join('\n')),
+      { timeoutMs: 15_000, message: (l) => `the editor shows the document (it shows: ${JSON.stringify((l ?? []).slice(0, 4))})` });
   }
 
   async function activeTab(): Promise<string> {
@@ -199,7 +204,7 @@ describe('the web build in a browser-only workbench (no server extension host)',
 
     // The trace, as JSON, from the row's context menu.
     await fromContextMenu(job, 'Open Trace as JSON');
-    const trace = (await editorText()).join('\n');
+    const trace = (await editorText((t) => /"events"|"role"|"orchestrator"/.test(t))).join('\n');
     assert.match(trace, /"events"|"role"|"orchestrator"/, `the trace: ${trace.slice(0, 300)}`);
     await wb.screenshot('trace as JSON');
 
@@ -212,13 +217,13 @@ describe('the web build in a browser-only workbench (no server extension host)',
     await artifact.hover();
     await artifact.locator('.actions .action-label[aria-label="Open Snapshot"]').click();
     assert.match(await activeTab(), /\.json/);
-    const snap = await editorText();
+    const snap = await editorText((t) => t.trim().startsWith('{') && t !== trace);
     assert.equal(snap.map((l) => l.trim()).find((l) => l.length > 0), '{', `pretty JSON: ${JSON.stringify(snap.slice(0, 4))}`);
     await wb.screenshot('snapshot as pretty JSON');
 
     // The result document.
     await fromContextMenu(job, 'Open Result');
-    const result = (await editorText()).join('\n');
+    const result = (await editorText((t) => /Finding 1/.test(t))).join('\n');
     assert.match(result, /Finding 1/, `the result: ${result.slice(0, 300)}`);
     await wb.screenshot('result document');
     // The key went to the sandbox as a bearer token, never onto the page.
