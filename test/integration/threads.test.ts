@@ -155,8 +155,9 @@ describe('issue 19: threads, chat answers and approvals', function () {
     assert.ok(next && next !== id, 'the next turn is shown in the tree');
     assert.equal(feature.store.get(next)!.threadId, feature.store.get(id)!.threadId, 'in the same thread');
     await until('the next turn completes', () => feature.store.get(next), (j) => j !== undefined && jobState(j) === 'completed', 90_000);
-    const turnNode = feature.tree.jobNode(next)!;
-    assert.match(String(turnNode.description), /paid call/, `the row says what it paid: ${String(turnNode.description)}`);
+    // What it paid comes with the run's final record, which the store reads after the trace says the run finished
+    // (the row may say `completed` a read before it says the paid calls).
+    const turnNode = await until('the row says what it paid', () => feature.tree.jobNode(next)!, (n) => /paid call/.test(String(n.description)), 30_000);
     const under = await feature.tree.getChildren(turnNode);
     assert.ok(under.some((c) => /^Paid calls: 1 paid call, 10 credits$/.test(String(c.label))), under.map((c) => String(c.label)).join(' | '));
   });
