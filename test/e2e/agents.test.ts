@@ -10,7 +10,7 @@ import type { Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
 import { stableBox } from './settled';
 import { until } from '../support/until';
-import { acceptPick, answerInputStep, rowLabel } from '../support/quickInput';
+import { DATA_MODE, answerStartFlow, rowLabel } from '../support/quickInput';
 import { ORIGINS } from '../../src/api/version';
 
 const VIEW = 'Agent Jobs';
@@ -73,15 +73,8 @@ describe('Agent jobs in the workbench', () => {
     await wb.page.keyboard.press('Escape');
     await wb.runCommand('View: Close All Editors').catch(() => undefined);
     await wb.runCommand('Developer Index: Start Agent Job…');
-    await answerInputStep(wb.page, /What should the agent do/, prompt);
-    await answerInputStep(wb.page, /Pages to start from/, '');
-    await answerInputStep(wb.page, /Credit ceiling/, maxCredits);
-    await acceptPick(wb.page, /spark-1-mini/);
-    await acceptPick(wb.page, /service default/);
-    // Step 6, what the run gives back: the service's default (mode left out).
-    await acceptPick(wb.page, /Collect data \(JSON\)/);
-    // Step 7, paid tool calls: off (the default).
-    await acceptPick(wb.page, /No paid tool calls/);
+    // Step 6, what the run gives back: the service's default (mode left out); step 7, paid tool calls: off (the default).
+    await answerStartFlow(wb.page, { prompt, credits: maxCredits, mode: DATA_MODE });
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 

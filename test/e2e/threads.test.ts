@@ -8,7 +8,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { Workbench, e2e } from './workbench';
 import { noHover, webviewsWear } from './settled';
-import { acceptPick, answerInputStep, rowLabel } from '../support/quickInput';
+import { CHAT_MODE, answerStartFlow, rowLabel } from '../support/quickInput';
 
 const VIEW = 'Agent Jobs';
 const DEFAULT_SIDE_BAR = 300;
@@ -60,13 +60,7 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
   async function start(prompt: string, mode: 'chat' | 'default'): Promise<void> {
     await wb.page.keyboard.press('Escape');
     await wb.runCommand('Developer Index: Start Agent Job…');
-    await answerInputStep(wb.page, /What should the agent do/, prompt);
-    await answerInputStep(wb.page, /Pages to start from/, '');
-    await answerInputStep(wb.page, /Credit ceiling/, '');
-    await acceptPick(wb.page, /spark-1-mini/);
-    await acceptPick(wb.page, /service default/);
-    await acceptPick(wb.page, /Ask \(an answer in words\)/, mode === 'chat' ? 'Ask' : undefined);
-    await acceptPick(wb.page, /No paid tool calls/);
+    await answerStartFlow(wb.page, { prompt, credits: '', mode: mode === 'chat' ? CHAT_MODE : { item: CHAT_MODE.item } });
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 

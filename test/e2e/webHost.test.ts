@@ -12,7 +12,7 @@
 import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { Workbench, e2e } from './workbench';
-import { acceptPick, answerInputStep, rowLabel } from '../support/quickInput';
+import { DATA_MODE, answerStartFlow, rowLabel } from '../support/quickInput';
 
 const VIEW = 'Agent Jobs';
 const EXTENSION = 'Developer Index Search';
@@ -106,13 +106,7 @@ describe('the web build in code-server\'s web worker extension host', () => {
     await sandboxRequests('DELETE');
     const prompt = 'E2E web host findings';
     await wb.runCommand('Developer Index: Start Agent Job…');
-    await answerInputStep(wb.page, /What should the agent do/, prompt);
-    await answerInputStep(wb.page, /Pages to start from/, '');
-    await answerInputStep(wb.page, /Credit ceiling/, '900');
-    await acceptPick(wb.page, /spark-1-mini/);
-    await acceptPick(wb.page, /service default/);
-    await acceptPick(wb.page, /Collect data \(JSON\)/);
-    await acceptPick(wb.page, /No paid tool calls/);
+    await answerStartFlow(wb.page, { prompt, credits: '900', mode: DATA_MODE });
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     await wb.openContainer('Developer Index');
     await wb.giveViewTheSideBar(VIEW, ['Search']);

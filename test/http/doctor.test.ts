@@ -15,7 +15,8 @@ import { runCli } from '../../src/cli/main';
 import { diagnose, TOTAL_LIMIT_MS, type DoctorOptions } from '../../src/doctor/diagnose';
 import type { CheckId, DiagnosisReport, Finding } from '../../src/doctor/findings';
 import { renderMarkdown, renderText } from '../../src/doctor/render';
-import { deadPort, haveOpenssl, makeTestCa, startHttpsFront, startProxy, startRefusingProxy, startSilentServer, type LoopbackProxy, type TestCa } from './netHelpers';
+import { closedPort } from '../support/ports';
+import { haveOpenssl, makeTestCa, startHttpsFront, startProxy, startRefusingProxy, startSilentServer, type LoopbackProxy, type TestCa } from './netHelpers';
 
 const KEY = 'fc-doctor-valid-0123456789abcdef';
 const PLANTED_KEY = 'fc-PLANTED-doctor-key-7f3a9c1e5b';
@@ -110,7 +111,7 @@ describe('devindex doctor: the findings', () => {
   });
 
   it('a dead proxy port: a problem naming the proxy and where it came from, at once; the service is skipped', async () => {
-    const port = await deadPort();
+    const port = await closedPort();
     const t0 = Date.now();
     const r = await doctor(['--base-url', sb.url], { HTTP_PROXY: `http://127.0.0.1:${port}` });
     assert.equal(r.code, 1);

@@ -87,11 +87,3 @@ export async function startSilentServer(): Promise<{ port: number; close(): Prom
   return { port, close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }) };
 }
 
-/** A port on 127.0.0.1 where nothing listens (bound, then released). */
-export async function deadPort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}

@@ -1,7 +1,6 @@
 // What every extension-host suite needs: the extension's test surface, the runner's environment, the
 // requests the sandbox saw, and a wait for a condition. Bundled into each suite (not a suite itself).
 import * as assert from 'node:assert/strict';
-import { createServer, type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { JobStorage } from '../../src/agents/jobModel';
 
@@ -132,11 +131,4 @@ export class FakeNotifications {
   };
 }
 
-/** A port on 127.0.0.1 nothing listens on (it was free a moment ago). */
-export async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+export { closedPort } from '../support/ports';

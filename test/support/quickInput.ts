@@ -34,3 +34,24 @@ export function rowLabel(l: Locator, match: RegExp, timeoutMs: number, stepMs = 
     message: (last) => `the row's label never matched ${match} within ${timeoutMs} ms; last: "${last ?? ''}"`,
   });
 }
+
+/** Step 6 of the start flow, what the run gives back: its row, and the text typed to filter to it (if any). */
+export interface ModePick { item: RegExp; filter?: string }
+/** The service's default mode (data, JSON), the step's default row. */
+export const DATA_MODE: ModePick = { item: /Collect data \(JSON\)/ };
+/** A chat run (an answer in words), filtered to. */
+export const CHAT_MODE: ModePick = { item: /Ask \(an answer in words\)/, filter: 'Ask' };
+
+/**
+ * Answers Start Agent Job…'s steps once its first step is open: the prompt, no start pages, the credit ceiling (''
+ * for the default), spark-1-mini, the service's default effort, the mode, and no paid tool calls.
+ */
+export async function answerStartFlow(page: Page, a: { prompt: string; credits: string; mode: ModePick }): Promise<void> {
+  await answerInputStep(page, /What should the agent do/, a.prompt);
+  await answerInputStep(page, /Pages to start from/, '');
+  await answerInputStep(page, /Credit ceiling/, a.credits);
+  await acceptPick(page, /spark-1-mini/);
+  await acceptPick(page, /service default/);
+  await acceptPick(page, a.mode.item, a.mode.filter);
+  await acceptPick(page, /No paid tool calls/);
+}

@@ -15,7 +15,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { type Workbench, e2e } from '../e2e/workbench';
 import { openBrowserOnlyWorkbench } from './browserOnlyWorkbench';
-import { acceptPick, answerInputStep, rowLabel } from '../support/quickInput';
+import { CHAT_MODE, DATA_MODE, answerStartFlow, rowLabel } from '../support/quickInput';
 import { until } from '../support/until';
 
 const VIEW = 'Agent Jobs';
@@ -110,14 +110,7 @@ describe('the web build in a browser-only workbench (no server extension host)',
     if (await wb.page.locator('.quick-input-widget').isVisible()) await wb.page.keyboard.press('Escape');
     await wb.runCommand('View: Close All Editors').catch(() => undefined);
     await wb.runCommand('Developer Index: Start Agent Job…');
-    await answerInputStep(wb.page, /What should the agent do/, prompt);
-    await answerInputStep(wb.page, /Pages to start from/, '');
-    await answerInputStep(wb.page, /Credit ceiling/, '900');
-    await acceptPick(wb.page, /spark-1-mini/);
-    await acceptPick(wb.page, /service default/);
-    if (mode === 'chat') await acceptPick(wb.page, /Ask \(an answer in words\)/, 'Ask');
-    else await acceptPick(wb.page, /Collect data \(JSON\)/);
-    await acceptPick(wb.page, /No paid tool calls/);
+    await answerStartFlow(wb.page, { prompt, credits: '900', mode: mode === 'chat' ? CHAT_MODE : DATA_MODE });
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
