@@ -90,9 +90,15 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget input.input');
     await this.page.keyboard.press('Escape');
     await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
-    await this.page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`>${title}`);
+    // A palette that something else closes as it opens (the new window's first notification or view taking the
+    // focus) is opened again: at most three times, each waiting for the input to take the text.
+    for (let tries = 1; ; tries++) {
+      await this.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible' });
+      const typed = await input.fill(`>${title}`, { timeout: 5_000 }).then(() => true, (e: unknown) => { if (tries === 3) throw e; return false; });
+      if (typed) break;
+      await this.page.keyboard.press('Escape');
+    }
     const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     await row.waitFor({ state: 'visible' });
     const label = (await row.getAttribute('aria-label')) ?? '';
