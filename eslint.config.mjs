@@ -10,17 +10,39 @@ const zodNamespace = {
 };
 
 const noVscode = {
-  'no-restricted-imports': ['error', {
-    paths: [{ name: 'vscode', message: 'src/api and sandbox stay free of the editor: no vscode import.' }],
-  }],
-  'no-restricted-syntax': ['error', {
-    selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
-    message: 'src/api and sandbox stay free of the editor: no vscode require.',
-  }, zodNamespace],
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [{ name: 'vscode', message: 'src/api and sandbox stay free of the editor: no vscode import.' }],
+    },
+  ],
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
+      message: 'src/api and sandbox stay free of the editor: no vscode require.',
+    },
+    zodNamespace,
+  ],
 };
 
 const NODE_ONLY = {
-  group: ['node:*', 'fs', 'fs/*', 'path', 'os', 'net', 'tls', 'dns', 'crypto', 'child_process', 'http', 'https', 'undici', 'undici/*'],
+  group: [
+    'node:*',
+    'fs',
+    'fs/*',
+    'path',
+    'os',
+    'net',
+    'tls',
+    'dns',
+    'crypto',
+    'child_process',
+    'http',
+    'https',
+    'undici',
+    'undici/*',
+  ],
   message: 'The web extension runs in a browser worker: no Node built-in, no undici (issue 24).',
 };
 
@@ -46,34 +68,77 @@ export default tseslint.config(
   // The editor-free half of the agent feature (store, repository, words, documents, start input): tested without the editor.
   {
     files: [
-      'src/agents/agentBackend.ts', 'src/agents/agentDocuments.ts', 'src/agents/agentWords.ts', 'src/agents/disposables.ts',
-      'src/agents/emitter.ts', 'src/agents/eventSummary.ts', 'src/agents/jobFollower.ts', 'src/agents/jobModel.ts', 'src/agents/jobPoller.ts', 'src/agents/jobRepository.ts', 'src/agents/jobState.ts',
-      'src/agents/jobStore.ts', 'src/agents/limiter.ts', 'src/agents/startJobInput.ts', 'src/agents/jobEvents.ts', 'src/agents/jobStoreOptions.ts',
-      'src/agents/newJobSaves.ts', 'src/agents/agentCommandTable.ts', 'src/agents/agentCommandIds.ts',
+      'src/agents/agentBackend.ts',
+      'src/agents/agentDocuments.ts',
+      'src/agents/agentWords.ts',
+      'src/agents/disposables.ts',
+      'src/agents/emitter.ts',
+      'src/agents/eventSummary.ts',
+      'src/agents/jobFollower.ts',
+      'src/agents/jobModel.ts',
+      'src/agents/jobPoller.ts',
+      'src/agents/jobRepository.ts',
+      'src/agents/jobState.ts',
+      'src/agents/jobStore.ts',
+      'src/agents/limiter.ts',
+      'src/agents/startJobInput.ts',
+      'src/agents/jobEvents.ts',
+      'src/agents/jobStoreOptions.ts',
+      'src/agents/newJobSaves.ts',
+      'src/agents/agentCommandTable.ts',
+      'src/agents/agentCommandIds.ts',
     ],
     rules: noVscode,
   },
   // Records shared across windows (issue 32 §4): the write queue and the merge, without the editor.
   { files: ['src/storage/sharedRecords.ts', 'src/storage/sharedCollection.ts'], rules: noVscode },
   // The tools' text and operations are shared with the CLI's MCP server.
-  { files: ['src/tools/{definitions,limits,modelText,names,toolOps,searchOps,toolInputs,toolTypes}.ts', 'src/cli/mcp*.ts'], rules: noVscode },
+  {
+    files: [
+      'src/tools/{definitions,limits,modelText,names,toolOps,searchOps,toolInputs,toolTypes}.ts',
+      'src/cli/mcp*.ts',
+    ],
+    rules: noVscode,
+  },
   // Issue 32: the search session (the pipeline the Search view, the CLI and the tools share) and the view's host side
   // (typed channel, dispatcher) are editor-free; only searchViewProvider.ts is the editor's.
-  { files: ['src/search/session/**/*.ts', 'src/webview/{searchController,viewChannel,searchViewDeps}.ts'], rules: noVscode },
+  {
+    files: ['src/search/session/**/*.ts', 'src/webview/{searchController,viewChannel,searchViewDeps}.ts'],
+    rules: noVscode,
+  },
   // Dependency resolution, noise removal and frame mapping (issue 14) are editor-free.
   { files: ['src/deps/{repositoryField,manifests,messages,importAt,resolver,cache}.ts'], rules: noVscode },
   // The connection diagnosis (issue 21) is shared by the CLI and the editor; only editor.ts is the editor's.
-  { files: ['src/doctor/{findings,probes,secrets,diagnose,render,context,localChecks}.ts', 'src/cli/doctorCommand.ts'], rules: noVscode },
+  {
+    files: ['src/doctor/{findings,probes,secrets,diagnose,render,context,localChecks}.ts', 'src/cli/doctorCommand.ts'],
+    rules: noVscode,
+  },
   // Issue 24: the browser side of each host seam, and what only the web bundle loads, import no Node built-in
   // (the build's check over the bundle's metafile is the second gate: scripts/webBuild.mjs).
   { files: ['src/web/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [NODE_ONLY] }] } },
   // These are also editor-free (this entry replaces the noVscode one above for them, so it names vscode too).
   {
-    files: ['src/api/transport.ts', 'src/api/fetchTransport.ts', 'src/deps/manifestDependencies.ts', 'src/search/vfsRepository.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: noVscode['no-restricted-imports'][1].paths, patterns: [NODE_ONLY] }] },
+    files: [
+      'src/api/transport.ts',
+      'src/api/fetchTransport.ts',
+      'src/deps/manifestDependencies.ts',
+      'src/search/vfsRepository.ts',
+    ],
+    rules: {
+      'no-restricted-imports': ['error', { paths: noVscode['no-restricted-imports'][1].paths, patterns: [NODE_ONLY] }],
+    },
   },
   {
     files: ['**/*.mjs', '**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        Buffer: 'readonly',
+      },
+    },
   },
 );

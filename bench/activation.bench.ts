@@ -35,9 +35,20 @@ const [act, lz, und] = [median(activate.ms), median(lazy.ms), median(undici.ms)]
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
 const rows = [
   ['activation entry bundle (dist/extension.js)', `${entryKb.toFixed(1)} KB`, 'goal <= 60 KB', entryKb <= 60],
-  ['require + activate (median of 15 processes)', `${act.toFixed(2)} ms`, `goal <= 6 ms; baseline require extension + full core ${median(full.ms).toFixed(2)} ms, ratio ${(act / median(full.ms)).toFixed(2)}`, act <= 6],
+  [
+    'require + activate (median of 15 processes)',
+    `${act.toFixed(2)} ms`,
+    `goal <= 6 ms; baseline require extension + full core ${median(full.ms).toFixed(2)} ms, ratio ${(act / median(full.ms)).toFixed(2)}`,
+    act <= 6,
+  ],
   ['core loaded during activation', String(activate.coreLoaded), 'goal false', !activate.coreLoaded],
   ['lazily loaded core bundle (dist/core.js)', `${coreKb.toFixed(1)} KB`, 'goal <= 450 KB', coreKb <= 450],
-  ['first-search lazy load of dist/core.js', `${lz.toFixed(2)} ms`, `goal <= 35 ms and <= 0.5x requiring undici alone (${und.toFixed(2)} ms, same run): ${(lz / und).toFixed(2)}x`, lz <= 35 && lz <= 0.5 * und],
+  [
+    'first-search lazy load of dist/core.js',
+    `${lz.toFixed(2)} ms`,
+    `goal <= 35 ms and <= 0.5x requiring undici alone (${und.toFixed(2)} ms, same run): ${(lz / und).toFixed(2)}x`,
+    lz <= 35 && lz <= 0.5 * und,
+  ],
 ] as const;
-for (const [what, value, goal, ok] of rows) console.log(`${ok ? 'ok  ' : 'MISS'} ${what}: ${value} (${goal}: ${verdict(ok)})`);
+for (const [what, value, goal, ok] of rows)
+  console.log(`${ok ? 'ok  ' : 'MISS'} ${what}: ${value} (${goal}: ${verdict(ok)})`);

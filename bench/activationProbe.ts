@@ -12,21 +12,54 @@ const anything: unknown = new Proxy(function stub() {}, {
   construct: () => anything as object,
 });
 // A plain object of namespaces, since bundlers copy a module's own keys when they wrap it.
-const vscodeStub = Object.fromEntries(['window', 'commands', 'workspace', 'env', 'extensions', 'languages', 'Uri', 'EventEmitter',
-  'ThemeIcon', 'ThemeColor', 'TreeItem', 'MarkdownString', 'Disposable', 'ProgressLocation', 'TreeItemCollapsibleState',
-  'ConfigurationTarget', 'StatusBarAlignment', 'ViewColumn', 'l10n', 'CodeActionKind'].map((k) => [k, anything]));
+const vscodeStub = Object.fromEntries(
+  [
+    'window',
+    'commands',
+    'workspace',
+    'env',
+    'extensions',
+    'languages',
+    'Uri',
+    'EventEmitter',
+    'ThemeIcon',
+    'ThemeColor',
+    'TreeItem',
+    'MarkdownString',
+    'Disposable',
+    'ProgressLocation',
+    'TreeItemCollapsibleState',
+    'ConfigurationTarget',
+    'StatusBarAlignment',
+    'ViewColumn',
+    'l10n',
+    'CodeActionKind',
+  ].map((k) => [k, anything]),
+);
 const load = (Module as unknown as { _load: (r: string, ...a: unknown[]) => unknown })._load;
-(Module as unknown as { _load: (r: string, ...a: unknown[]) => unknown })._load = function (request: string, ...rest: unknown[]) {
+(Module as unknown as { _load: (r: string, ...a: unknown[]) => unknown })._load = function (
+  request: string,
+  ...rest: unknown[]
+) {
   return request === 'vscode' ? vscodeStub : load.call(this, request, ...rest);
 };
 
 function packageJson(): unknown {
-  try { return JSON.parse(require('node:fs').readFileSync(join(root, 'package.json'), 'utf8')); } catch { return { version: '0.0.0' }; }
+  try {
+    return JSON.parse(require('node:fs').readFileSync(join(root, 'package.json'), 'utf8'));
+  } catch {
+    return { version: '0.0.0' };
+  }
 }
 const memento = { get: () => undefined, update: async () => undefined, keys: () => [] };
 const context = {
   subscriptions: [] as unknown[],
-  secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => ({ dispose() {} }) },
+  secrets: {
+    get: async () => undefined,
+    store: async () => undefined,
+    delete: async () => undefined,
+    onDidChange: () => ({ dispose() {} }),
+  },
   globalState: memento,
   workspaceState: memento,
   extensionUri: anything,

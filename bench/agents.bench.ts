@@ -25,7 +25,12 @@ import { JobStore } from '../src/agents/jobStore';
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../src/agentRun/pollSchedule';
 import { followRun } from '../src/agentRun/runEngine';
 import type { AgentBackend } from '../src/agents/agentBackend';
-import { AgentJobRecordSchema, ListResponseSchema, SnapshotResponseSchema, TraceResponseSchema } from '../src/api/agent/agentSchemas';
+import {
+  AgentJobRecordSchema,
+  ListResponseSchema,
+  SnapshotResponseSchema,
+  TraceResponseSchema,
+} from '../src/api/agent/agentSchemas';
 import { createAgentService } from '../sandbox/agent/service';
 import { ev, FakeBackend, ORCH, SYSTEM } from '../test/unit/agents/fakeBackend';
 import { ManualClock } from '../test/unit/agents/manualClock';
@@ -36,9 +41,16 @@ const PHASES = 16;
 
 class MemoryStorage {
   private readonly m = new Map<string, unknown>();
-  get<T>(k: string): T | undefined { return this.m.get(k) as T | undefined; }
-  async update(k: string, value: unknown): Promise<void> { if (value === undefined) this.m.delete(k); else this.m.set(k, value); }
-  keys(): readonly string[] { return [...this.m.keys()]; }
+  get<T>(k: string): T | undefined {
+    return this.m.get(k) as T | undefined;
+  }
+  async update(k: string, value: unknown): Promise<void> {
+    if (value === undefined) this.m.delete(k);
+    else this.m.set(k, value);
+  }
+  keys(): readonly string[] {
+    return [...this.m.keys()];
+  }
 }
 
 /** The fixed poll of `intervalMs` over a run that ends `endMs` after the submit, averaged over evenly spread phases. */
@@ -54,15 +66,30 @@ function fixedPoll(endMs: number, intervalMs: number): { requests: number; laten
   return { requests: requests / PHASES, latencyMs: latency / PHASES };
 }
 
-interface Outcome { requests: number; latencyMs: number; durationMs: number; idleAfter: number; finalReads: number }
+interface Outcome {
+  requests: number;
+  latencyMs: number;
+  durationMs: number;
+  idleAfter: number;
+  finalReads: number;
+}
 
 /** Runs one job through the store until it has ended and its schedule stopped, then an idle hour. */
-async function storeRun(clock: ManualClock, backend: AgentBackend, count: () => number, endAt: () => number | undefined, maxCredits = 5000, timing: PollTiming = DEFAULT_POLL_TIMING): Promise<Outcome> {
+async function storeRun(
+  clock: ManualClock,
+  backend: AgentBackend,
+  count: () => number,
+  endAt: () => number | undefined,
+  maxCredits = 5000,
+  timing: PollTiming = DEFAULT_POLL_TIMING,
+): Promise<Outcome> {
   const store = new JobStore({ backend: () => backend, storage: new MemoryStorage(), timers: clock, timing });
   store.resume();
   const t0 = clock.now();
   let detectedAt: number | undefined;
-  store.onDidEndJob(() => { detectedAt = clock.now(); });
+  store.onDidEndJob(() => {
+    detectedAt = clock.now();
+  });
   const before = count();
   const job = await store.start({ prompt: 'bench run', maxCredits });
   for (let i = 0; i < 10_000 && store.isPolling(job.id); i++) await clock.advance(250);
@@ -76,7 +103,13 @@ async function storeRun(clock: ManualClock, backend: AgentBackend, count: () => 
   store.dispose();
   if (detectedAt === undefined || end === undefined) throw new Error('the run was not seen to end');
   // The submit is the same single request in both schemes; only polling is compared.
-  return { requests: afterRun - before - 1 - finalReads, latencyMs: detectedAt - end, durationMs: end - t0, idleAfter, finalReads };
+  return {
+    requests: afterRun - before - 1 - finalReads,
+    latencyMs: detectedAt - end,
+    durationMs: end - t0,
+    idleAfter,
+    finalReads,
+  };
 }
 
 /** The standard runs both followers are measured on: each effort (3, 5, 8 findings) at speeds 0.8 to 1.25, each on its own clock. */
@@ -91,7 +124,11 @@ function* standardRuns(): Generator<{ clock: ManualClock; e: ReturnType<typeof e
 }
 
 /** The sandbox engine in-process, answering like the HTTP service would, parsed with the client's schemas. */
-function engineBackend(clock: ManualClock, speed: number, effort: 'low' | 'medium' | 'high'): { backend: AgentBackend; count: () => number; endAt: () => number | undefined } {
+function engineBackend(
+  clock: ManualClock,
+  speed: number,
+  effort: 'low' | 'medium' | 'high',
+): { backend: AgentBackend; count: () => number; endAt: () => number | undefined } {
   const service = createAgentService({ speed, now: () => clock.now() });
   let requests = 0;
   let endAt: number | undefined;
@@ -100,7 +137,12 @@ function engineBackend(clock: ManualClock, speed: number, effort: 'low' | 'mediu
     const r = service.handle({ method, path, query: new URLSearchParams(), body, team: 'bench' })!;
     if (r.status >= 400) {
       const error = (r.body as { error?: string } | undefined)?.error;
-      throw Object.assign(new Error(error ?? `HTTP ${r.status}`), { kind: 'http', status: r.status, error, retryable: r.status >= 500 || r.status === 429 });
+      throw Object.assign(new Error(error ?? `HTTP ${r.status}`), {
+        kind: 'http',
+        status: r.status,
+        error,
+        retryable: r.status >= 500 || r.status === 429,
+      });
     }
     return r.body;
   };
@@ -118,7 +160,10 @@ function engineBackend(clock: ManualClock, speed: number, effort: 'low' | 'mediu
       const r = SnapshotResponseSchema.parse(call('GET', `/v2/agent/${id}/snapshots/${s}`));
       return { ...r, snapshot: r.snapshot ?? '' };
     },
-    listAll: async () => ({ agents: ListResponseSchema.parse(call('GET', '/v2/agent')).agents, stopped: 'end' as const }),
+    listAll: async () => ({
+      agents: ListResponseSchema.parse(call('GET', '/v2/agent')).agents,
+      stopped: 'end' as const,
+    }),
   };
   return { backend, count: () => requests, endAt: () => endAt };
 }
@@ -134,20 +179,33 @@ function syntheticRun(backend: FakeBackend, id: string, seed: number): number {
   const events: Array<{ at: number; event: ReturnType<typeof ev> }> = [];
   let seq = 0;
   let t = 300;
-  const add = (type: string, extra: Record<string, unknown> = {}): void => { events.push({ at: t, event: ev(type, ORCH, t0 + t, ++seq, extra) }); };
+  const add = (type: string, extra: Record<string, unknown> = {}): void => {
+    events.push({ at: t, event: ev(type, ORCH, t0 + t, ++seq, extra) });
+  };
   add('agent.started');
-  t += 800; add('progress.reported', { phase: 'planning', message: 'Planning' });
-  t += 1500; add('reasoning.summary', { text: 'plan' });
+  t += 800;
+  add('progress.reported', { phase: 'planning', message: 'Planning' });
+  t += 1500;
+  add('reasoning.summary', { text: 'plan' });
   const steps = 4 + Math.floor(r() * 8);
   for (let i = 0; i < steps; i++) {
-    t += 500 + r() * 2000; add('tool_call.started', { toolName: 'navigate' });
-    t += 5000 + r() * 55_000; add('tool_call.finished', { toolName: 'navigate' });
-    if (r() < 0.5) { t += 300; add('progress.reported', { phase: 'working', message: `step ${i}` }); }
+    t += 500 + r() * 2000;
+    add('tool_call.started', { toolName: 'navigate' });
+    t += 5000 + r() * 55_000;
+    add('tool_call.finished', { toolName: 'navigate' });
+    if (r() < 0.5) {
+      t += 300;
+      add('progress.reported', { phase: 'working', message: `step ${i}` });
+    }
   }
-  t += 1000; add('progress.reported', { phase: 'finalizing', message: 'Writing up' });
+  t += 1000;
+  add('progress.reported', { phase: 'finalizing', message: 'Writing up' });
   const fin = 4000 + r() * 4000;
   const finStart = t;
-  while (t < finStart + fin - 1000) { t += 700 + r() * 1300; add('artifact.updated', { artifact: { kind: 'json', artifactId: 'result', change: 'append' } }); }
+  while (t < finStart + fin - 1000) {
+    t += 700 + r() * 1300;
+    add('artifact.updated', { artifact: { kind: 'json', artifactId: 'result', change: 'append' } });
+  }
   t = finStart + fin;
   const end = Math.round(t);
   events.push({ at: end, event: ev('run.finished', SYSTEM, t0 + end, 1, { outcome: 'succeeded', error: null }) });
@@ -160,7 +218,10 @@ function mean(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-function report(name: string, mine: Outcome[]): { ratio: number; requests: number; sdkRequests: number; latency: number } {
+function report(
+  name: string,
+  mine: Outcome[],
+): { ratio: number; requests: number; sdkRequests: number; latency: number } {
   const requests = mean(mine.map((o) => o.requests));
   const latency = mean(mine.map((o) => o.latencyMs));
   const maxLatency = Math.max(...mine.map((o) => o.latencyMs));
@@ -174,17 +235,29 @@ function report(name: string, mine: Outcome[]): { ratio: number; requests: numbe
   const equalLatency = mean(equal.map((o) => o.latencyMs));
   const ratio = requests / equalRequests;
   const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-  console.log(`${name}: ${mine.length} run(s), ${s(Math.min(...durations))} to ${s(Math.max(...durations))} long (mean ${s(mean(durations))})`);
-  console.log(`  schedule           ${requests.toFixed(1).padStart(6)} requests, end detected after ${s(latency)} on average (max ${s(maxLatency)})`);
-  console.log(`  fixed 2 s (SDK)    ${sdkRequests.toFixed(1).padStart(6)} requests, end detected after ${s(sdkLatency)} on average -> ${(requests / sdkRequests).toFixed(2)}x the requests at ${latency <= sdkLatency ? 'lower' : 'HIGHER'} latency`);
-  console.log(`  fixed ${s(equalInterval).padEnd(12)} ${equalRequests.toFixed(1).padStart(6)} requests, end detected after ${s(equalLatency)} on average (equal latency)`);
+  console.log(
+    `${name}: ${mine.length} run(s), ${s(Math.min(...durations))} to ${s(Math.max(...durations))} long (mean ${s(mean(durations))})`,
+  );
+  console.log(
+    `  schedule           ${requests.toFixed(1).padStart(6)} requests, end detected after ${s(latency)} on average (max ${s(maxLatency)})`,
+  );
+  console.log(
+    `  fixed 2 s (SDK)    ${sdkRequests.toFixed(1).padStart(6)} requests, end detected after ${s(sdkLatency)} on average -> ${(requests / sdkRequests).toFixed(2)}x the requests at ${latency <= sdkLatency ? 'lower' : 'HIGHER'} latency`,
+  );
+  console.log(
+    `  fixed ${s(equalInterval).padEnd(12)} ${equalRequests.toFixed(1).padStart(6)} requests, end detected after ${s(equalLatency)} on average (equal latency)`,
+  );
   console.log(`  ratio at equal latency: ${ratio.toFixed(3)}x (target <= 0.5x) ${ratio <= 0.5 ? 'MET' : 'NOT MET'}`);
   const idle = mine.reduce((a, o) => a + o.idleAfter, 0);
   console.log(`  requests in the hour after each run ended: ${idle} in total`);
-  console.log(`  not counted above: ${mine.reduce((n, r) => n + r.finalReads, 0)} final record read(s), one per run, that keep the result before the job expires`);
+  console.log(
+    `  not counted above: ${mine.reduce((n, r) => n + r.finalReads, 0)} final record read(s), one per run, that keep the result before the job expires`,
+  );
   // Runs whose end was seen by a poll of the near-end window (latency within its 0.5 s pace) vs by a backed-off poll.
   const caught = mine.filter((o) => o.latencyMs <= DEFAULT_POLL_TIMING.nearEndMs).length;
-  console.log(`  end seen from the near-end window in ${caught} of ${mine.length} runs; by a backed-off poll in the others`);
+  console.log(
+    `  end seen from the near-end window in ${caught} of ${mine.length} runs; by a backed-off poll in the others`,
+  );
   return { ratio, requests, sdkRequests, latency };
 }
 
@@ -197,7 +270,9 @@ async function main(): Promise<void> {
     const store = new JobStore({ backend: () => backend, storage: new MemoryStorage(), timers: clock, hidden: true });
     store.resume();
     await clock.advance(60 * 60_000);
-    console.log(`idle: ${backend.calls.length} requests in one hour with no job running (timers armed: ${clock.armed})`);
+    console.log(
+      `idle: ${backend.calls.length} requests in one hour with no job running (timers armed: ${clock.armed})`,
+    );
     store.dispose();
   }
 
@@ -217,12 +292,23 @@ async function main(): Promise<void> {
       const before = e.count();
       let detectedAt: number | undefined;
       const r = await followRun({
-        jobId: id, backend: e.backend, clock: { now: () => clock.now(), sleep: (ms) => clock.advance(ms) }, facts: { maxCredits: 5000 },
-        onEvents: (events) => { if (detectedAt === undefined && events.some((x) => x.type === 'run.finished')) detectedAt = clock.now(); },
+        jobId: id,
+        backend: e.backend,
+        clock: { now: () => clock.now(), sleep: (ms) => clock.advance(ms) },
+        facts: { maxCredits: 5000 },
+        onEvents: (events) => {
+          if (detectedAt === undefined && events.some((x) => x.type === 'run.finished')) detectedAt = clock.now();
+        },
       });
       const end = e.endAt();
       if (detectedAt === undefined || end === undefined) throw new Error('the CLI did not see the run end');
-      runs.push({ requests: e.count() - before - (r.facts.finalRead ? 1 : 0), latencyMs: detectedAt - end, durationMs: end - t0, idleAfter: 0, finalReads: r.facts.finalRead ? 1 : 0 });
+      runs.push({
+        requests: e.count() - before - (r.facts.finalRead ? 1 : 0),
+        latencyMs: detectedAt - end,
+        durationMs: end - t0,
+        idleAfter: 0,
+        finalReads: r.facts.finalRead ? 1 : 0,
+      });
     }
     report('CLI agent start --wait (followRun), the same standard runs', runs);
   }
@@ -254,21 +340,49 @@ async function main(): Promise<void> {
             end = syntheticRun(backend, r.id, seed);
             return r;
           },
-          status: (id) => backend.status(id), cancel: (id) => backend.cancel(id), trace: (id) => backend.trace(id),
-          snapshot: (id, s) => backend.snapshot(id, s), listAll: () => backend.listAll(),
+          status: (id) => backend.status(id),
+          cancel: (id) => backend.cancel(id),
+          trace: (id) => backend.trace(id),
+          snapshot: (id, s) => backend.snapshot(id, s),
+          listAll: () => backend.listAll(),
         };
-        runs.push(await storeRun(clock, wrapped, () => backend.calls.length, () => end, 5000, timing));
+        runs.push(
+          await storeRun(
+            clock,
+            wrapped,
+            () => backend.calls.length,
+            () => end,
+            5000,
+            timing,
+          ),
+        );
       }
       return runs;
     };
-    const r = report(`synthetic runs shaped like real ones (backoff ceiling ${DEFAULT_POLL_TIMING.maxMs / 1000} s, the default)`, await synthetic(DEFAULT_POLL_TIMING));
+    const r = report(
+      `synthetic runs shaped like real ones (backoff ceiling ${DEFAULT_POLL_TIMING.maxMs / 1000} s, the default)`,
+      await synthetic(DEFAULT_POLL_TIMING),
+    );
     // The baseline in the same run: the ceiling of 15 s this project used before issue 20.
-    const before = report('  the same runs with the former ceiling of 15 s', await synthetic({ ...DEFAULT_POLL_TIMING, maxMs: 15_000, hiddenMaxMs: 30_000 }));
-    console.log(`  why ${DEFAULT_POLL_TIMING.maxMs / 1000} s: these runs announce their end (finalizing) only 5 to 9 s before run.finished, after`);
-    console.log('  minutes of tool calls that say nothing about when the end comes. With a 15 s ceiling a poll lands in');
-    console.log('  that window only part of the time and the rest are detected late by a backed-off poll; a 10 s ceiling');
-    console.log(`  lands in it more often: ${(r.requests / before.requests).toFixed(2)}x the requests of 15 s, end seen after ${(r.latency / 1000).toFixed(2)} s instead of`);
-    console.log(`  ${(before.latency / 1000).toFixed(2)} s (latency no worse: ${r.latency <= before.latency ? 'met' : 'NOT MET'}), and ${r.ratio.toFixed(3)}x a fixed poll at equal latency (goal <= 0.5x: ${r.ratio <= 0.5 ? 'met' : 'NOT MET'}).`);
+    const before = report(
+      '  the same runs with the former ceiling of 15 s',
+      await synthetic({ ...DEFAULT_POLL_TIMING, maxMs: 15_000, hiddenMaxMs: 30_000 }),
+    );
+    console.log(
+      `  why ${DEFAULT_POLL_TIMING.maxMs / 1000} s: these runs announce their end (finalizing) only 5 to 9 s before run.finished, after`,
+    );
+    console.log(
+      '  minutes of tool calls that say nothing about when the end comes. With a 15 s ceiling a poll lands in',
+    );
+    console.log(
+      '  that window only part of the time and the rest are detected late by a backed-off poll; a 10 s ceiling',
+    );
+    console.log(
+      `  lands in it more often: ${(r.requests / before.requests).toFixed(2)}x the requests of 15 s, end seen after ${(r.latency / 1000).toFixed(2)} s instead of`,
+    );
+    console.log(
+      `  ${(before.latency / 1000).toFixed(2)} s (latency no worse: ${r.latency <= before.latency ? 'met' : 'NOT MET'}), and ${r.ratio.toFixed(3)}x a fixed poll at equal latency (goal <= 0.5x: ${r.ratio <= 0.5 ? 'met' : 'NOT MET'}).`,
+    );
   }
 }
 

@@ -19,12 +19,21 @@ function makeFixture(): string {
   const deps: Record<string, string> = {};
   const forms = (i: number): object => {
     switch (i % 6) {
-      case 0: return { repository: { type: 'git', url: `git+https://github.com/owner${i}/pkg-${i}.git` } };
-      case 1: return { repository: `github:owner${i}/pkg-${i}` };
-      case 2: return { repository: `owner${i}/pkg-${i}` };
-      case 3: return { repository: `git+ssh://git@github.com/owner${i}/pkg-${i}.git`, homepage: `https://github.com/owner${i}/pkg-${i}#readme` };
-      case 4: return { homepage: `https://github.com/owner${i}/pkg-${i}#readme` };
-      default: return { repository: `gitlab:owner${i}/pkg-${i}` };
+      case 0:
+        return { repository: { type: 'git', url: `git+https://github.com/owner${i}/pkg-${i}.git` } };
+      case 1:
+        return { repository: `github:owner${i}/pkg-${i}` };
+      case 2:
+        return { repository: `owner${i}/pkg-${i}` };
+      case 3:
+        return {
+          repository: `git+ssh://git@github.com/owner${i}/pkg-${i}.git`,
+          homepage: `https://github.com/owner${i}/pkg-${i}#readme`,
+        };
+      case 4:
+        return { homepage: `https://github.com/owner${i}/pkg-${i}#readme` };
+      default:
+        return { repository: `gitlab:owner${i}/pkg-${i}` };
     }
   };
   for (let i = 0; i < N; i++) {
@@ -47,7 +56,11 @@ async function main(): Promise<void> {
   try {
     // Baseline: one cold resolution of the 1,000 dependencies (what a provider would wait for if it read the disk).
     const cold: number[] = [];
-    for (let i = 0; i < 5; i++) { const t = now(); await resolveFolder(dir, { maxDependencies: 20_000, cargoHome: path.join(dir, 'none') }); cold.push(now() - t); }
+    for (let i = 0; i < 5; i++) {
+      const t = now();
+      await resolveFolder(dir, { maxDependencies: 20_000, cargoHome: path.join(dir, 'none') });
+      cold.push(now() - t);
+    }
     const resolved = await resolveFolder(dir, { maxDependencies: 20_000, cargoHome: path.join(dir, 'none') });
     const withSlug = resolved.deps.filter((d) => d.slug).length;
 
@@ -58,7 +71,8 @@ async function main(): Promise<void> {
       rangeText: `'pkg-${i}'`,
       lineText: `import { x } from 'pkg-${i}';`,
     });
-    const codeAction = (cache: DependencyCache, i: number) => cache.peek(dir)?.firstResolved(packagesOfProblem(facts(i)));
+    const codeAction = (cache: DependencyCache, i: number) =>
+      cache.peek(dir)?.firstResolved(packagesOfProblem(facts(i)));
     const hover = (cache: DependencyCache, i: number) => {
       const index = cache.peek(dir);
       const line = `import { x } from 'pkg-${i}';`;
@@ -71,10 +85,14 @@ async function main(): Promise<void> {
     const coldHover: number[] = [];
     for (let i = 0; i < 50; i++) {
       const c1 = new DependencyCache(() => ({ maxDependencies: 20_000 }));
-      let t = now(); const r1 = codeAction(c1, i); coldAction.push(now() - t);
+      let t = now();
+      const r1 = codeAction(c1, i);
+      coldAction.push(now() - t);
       if (r1 !== undefined) throw new Error('a cold cache answered with a scope');
       const c2 = new DependencyCache(() => ({ maxDependencies: 20_000 }));
-      t = now(); hover(c2, i); coldHover.push(now() - t);
+      t = now();
+      hover(c2, i);
+      coldHover.push(now() - t);
       await Promise.all([c1.get(dir), c2.get(dir)]); // let the background resolutions finish before the next sample
     }
 
@@ -86,15 +104,21 @@ async function main(): Promise<void> {
     let scoped = 0;
     for (let i = 0; i < 2000; i++) {
       const k = (i * 7) % N;
-      let t = now(); if (codeAction(warm, k)?.slug) scoped++; warmAction.push(now() - t);
-      t = now(); hover(warm, k); warmHover.push(now() - t);
+      let t = now();
+      if (codeAction(warm, k)?.slug) scoped++;
+      warmAction.push(now() - t);
+      t = now();
+      hover(warm, k);
+      warmHover.push(now() - t);
     }
 
     const base = median(cold);
     // "A few milliseconds": the median within 1 ms and the slowest percent within 10 ms, on a shared 2-core machine.
     const row = (label: string, xs: number[], target: number) => {
       const m = median(xs);
-      console.log(`${p99(xs) <= target && m <= 1 ? 'ok  ' : 'MISS'} ${label}: median ${m.toFixed(3)} ms, p99 ${p99(xs).toFixed(3)} ms (target median <= 1 ms, p99 <= ${target} ms; ${(base / m).toFixed(0)}x faster than the cold resolution)`);
+      console.log(
+        `${p99(xs) <= target && m <= 1 ? 'ok  ' : 'MISS'} ${label}: median ${m.toFixed(3)} ms, p99 ${p99(xs).toFixed(3)} ms (target median <= 1 ms, p99 <= ${target} ms; ${(base / m).toFixed(0)}x faster than the cold resolution)`,
+      );
     };
     console.log(`fixture: ${N} npm dependencies, ${withSlug} with a GitHub slug, ${N - withSlug} not on GitHub`);
     console.log(`baseline: cold resolution of ${N} dependencies (disk): median ${base.toFixed(1)} ms of 5`);
@@ -109,24 +133,55 @@ async function main(): Promise<void> {
   // The activation bundle: what src/deps adds to dist/extension.js, built as scripts/build.mjs builds it
   // (production), with and without the registration (replaced by a no-op), in the same run.
   // As scripts/build.mjs: src/host/node/features.ts's require('../../core.js') (and features.js) stays a runtime require.
-  const coreExternal: esbuild.Plugin = { name: 'core-external', setup(b) { b.onResolve({ filter: /^\.\.\/\.\.\/(core|features)\.js$/ }, (a) => ({ path: `./${a.path.slice('../../'.length)}`, external: true })); } };
+  const coreExternal: esbuild.Plugin = {
+    name: 'core-external',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.\/\.\.\/(core|features)\.js$/ }, (a) => ({
+        path: `./${a.path.slice('../../'.length)}`,
+        external: true,
+      }));
+    },
+  };
   const noDeps: esbuild.Plugin = {
     name: 'no-deps',
     setup(b) {
       b.onResolve({ filter: /\/deps\/register$/ }, () => ({ path: 'deps-register-stub', namespace: 'stub' }));
-      b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export function registerDependencySearch() { return { loaded() { return undefined; } }; }', loader: 'ts' }));
+      b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+        contents: 'export function registerDependencySearch() { return { loaded() { return undefined; } }; }',
+        loader: 'ts',
+      }));
     },
   };
-  const opts = (plugins: esbuild.Plugin[]): esbuild.BuildOptions => ({ entryPoints: [path.join(root, 'src', 'extension.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', minify: true, define: { __DEVINDEX_TEST_SURFACE__: 'false' }, external: ['vscode', './cli-setup.js'], write: false, metafile: true, absWorkingDir: root, plugins, logLevel: 'silent' });
+  const opts = (plugins: esbuild.Plugin[]): esbuild.BuildOptions => ({
+    entryPoints: [path.join(root, 'src', 'extension.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    define: { __DEVINDEX_TEST_SURFACE__: 'false' },
+    external: ['vscode', './cli-setup.js'],
+    write: false,
+    metafile: true,
+    absWorkingDir: root,
+    plugins,
+    logLevel: 'silent',
+  });
   const withDeps = await esbuild.build(opts([coreExternal]));
   const without = await esbuild.build(opts([coreExternal, noDeps]));
   const bytes = (r: esbuild.BuildResult) => r.outputFiles![0]!.contents.length;
-  const inputs = Object.entries(Object.values(withDeps.metafile!.outputs)[0]!.inputs).filter(([f]) => f.startsWith('src/deps/'));
+  const inputs = Object.entries(Object.values(withDeps.metafile!.outputs)[0]!.inputs).filter(([f]) =>
+    f.startsWith('src/deps/'),
+  );
   // The registration and the commands' ids (a table of strings) are the activation's; nothing of the resolver is.
   const resolverInEntry = inputs.filter(([f]) => !f.endsWith('register.ts') && !f.endsWith('commandIds.ts'));
-  console.log(`${resolverInEntry.length === 0 ? 'ok  ' : 'MISS'} resolver modules in dist/extension.js: ${resolverInEntry.length ? resolverInEntry.map(([f]) => f).join(', ') : 'none'} (only src/deps/register.ts and its ids: ${inputs.map(([f, v]) => `${f} ${v.bytesInOutput} B`).join(', ')})`);
+  console.log(
+    `${resolverInEntry.length === 0 ? 'ok  ' : 'MISS'} resolver modules in dist/extension.js: ${resolverInEntry.length ? resolverInEntry.map(([f]) => f).join(', ') : 'none'} (only src/deps/register.ts and its ids: ${inputs.map(([f, v]) => `${f} ${v.bytesInOutput} B`).join(', ')})`,
+  );
   const growth = bytes(withDeps) - bytes(without);
-  console.log(`${growth <= 4096 ? 'ok  ' : 'MISS'} activation bundle: ${(bytes(withDeps) / 1024).toFixed(1)} KB with the registration, ${(bytes(without) / 1024).toFixed(1)} KB without (baseline): +${growth} B (target <= 4096 B; ratio ${(bytes(withDeps) / bytes(without)).toFixed(3)})`);
+  console.log(
+    `${growth <= 4096 ? 'ok  ' : 'MISS'} activation bundle: ${(bytes(withDeps) / 1024).toFixed(1)} KB with the registration, ${(bytes(without) / 1024).toFixed(1)} KB without (baseline): +${growth} B (target <= 4096 B; ratio ${(bytes(withDeps) / bytes(without)).toFixed(3)})`,
+  );
   // require + activate of both bundles, alternating, one fresh process per sample (bench/activationProbe.ts).
   const probe = path.join(__dirname, 'activationProbe.js');
   const roots = [withDeps, without].map((r) => {
@@ -145,9 +200,17 @@ async function main(): Promise<void> {
   }
   for (const d of roots) fs.rmSync(d, { recursive: true, force: true });
   const [mWith, mWithout] = [median(times[0]!), median(times[1]!)];
-  console.log(`${mWith <= mWithout * 1.15 + 0.5 ? 'ok  ' : 'MISS'} require + activate: ${mWith.toFixed(2)} ms with the registration, ${mWithout.toFixed(2)} ms without (baseline, same run, 15 processes each): ratio ${(mWith / mWithout).toFixed(2)} (target within 15% + 0.5 ms)`);
+  console.log(
+    `${mWith <= mWithout * 1.15 + 0.5 ? 'ok  ' : 'MISS'} require + activate: ${mWith.toFixed(2)} ms with the registration, ${mWithout.toFixed(2)} ms without (baseline, same run, 15 processes each): ratio ${(mWith / mWithout).toFixed(2)} (target within 15% + 0.5 ms)`,
+  );
   const coreJs = path.join(root, 'dist', 'core.js');
-  if (fs.existsSync(coreJs)) console.log(`     the resolver lives in dist/core.js (${(fs.statSync(coreJs).size / 1024).toFixed(0)} KB; the watches and the version badges) and dist/features.js (the dependency search), loaded on first use`);
+  if (fs.existsSync(coreJs))
+    console.log(
+      `     the resolver lives in dist/core.js (${(fs.statSync(coreJs).size / 1024).toFixed(0)} KB; the watches and the version badges) and dist/features.js (the dependency search), loaded on first use`,
+    );
 }
 
-void main().catch((e: unknown) => { console.error(e); process.exit(1); });
+void main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

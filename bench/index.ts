@@ -6,7 +6,9 @@ import { join } from 'node:path';
 
 const dir = __dirname;
 const pick = process.argv.slice(2);
-const files = readdirSync(dir).filter((f) => f.endsWith('.bench.js') && (pick.length === 0 || pick.some((p) => f.includes(p)))).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.js') && (pick.length === 0 || pick.some((p) => f.includes(p))))
+  .sort();
 let failed = 0;
 for (const f of files) {
   console.log(`\n### ${f.replace(/\.bench\.js$/, '')}`);

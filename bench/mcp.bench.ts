@@ -34,13 +34,27 @@ const QUERIES: SearchParams[] = [
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
 /** With `timingLines`, the server writes its per-call marks (DEVINDEX_MCP_TIMING=1) and they are collected. */
-async function connect(cli: string, url: string, timingLines?: string[], env: Record<string, string> = {}): Promise<Client> {
+async function connect(
+  cli: string,
+  url: string,
+  timingLines?: string[],
+  env: Record<string, string> = {},
+): Promise<Client> {
   const transport = new StdioClientTransport({
-    command: process.execPath, args: [cli, 'mcp'], stderr: timingLines ? 'pipe' : 'ignore',
-    env: { PATH: process.env.PATH ?? '', DEVINDEX_BASE_URL: url, ...(timingLines ? { DEVINDEX_MCP_TIMING: '1' } : {}), ...env },
+    command: process.execPath,
+    args: [cli, 'mcp'],
+    stderr: timingLines ? 'pipe' : 'ignore',
+    env: {
+      PATH: process.env.PATH ?? '',
+      DEVINDEX_BASE_URL: url,
+      ...(timingLines ? { DEVINDEX_MCP_TIMING: '1' } : {}),
+      ...env,
+    },
   });
   if (timingLines && transport.stderr instanceof Readable) {
-    createInterface({ input: transport.stderr }).on('line', (l) => { if (l.startsWith('devindex mcp timing: ')) timingLines.push(l); });
+    createInterface({ input: transport.stderr }).on('line', (l) => {
+      if (l.startsWith('devindex mcp timing: ')) timingLines.push(l);
+    });
   }
   const client = new Client({ name: 'devindex-bench', version: '1.0.0' });
   await client.connect(transport);
@@ -50,8 +64,14 @@ async function connect(cli: string, url: string, timingLines?: string[], env: Re
 /** The medians of the server's marks: `in`, `tool`, `service`, `out` (ms). */
 function marks(lines: string[]): Record<'in' | 'tool' | 'service' | 'out', number> {
   const cols: Record<string, number[]> = { in: [], tool: [], service: [], out: [] };
-  for (const l of lines) for (const k of Object.keys(cols)) cols[k]!.push(Number(new RegExp(` ${k} ([\\d.]+)`).exec(l)?.[1]));
-  return { in: stats(cols.in!).median, tool: stats(cols.tool!).median, service: stats(cols.service!).median, out: stats(cols.out!).median };
+  for (const l of lines)
+    for (const k of Object.keys(cols)) cols[k]!.push(Number(new RegExp(` ${k} ([\\d.]+)`).exec(l)?.[1]));
+  return {
+    in: stats(cols.in!).median,
+    tool: stats(cols.tool!).median,
+    service: stats(cols.service!).median,
+    out: stats(cols.out!).median,
+  };
 }
 
 async function mcpSearch(client: Client, p: SearchParams): Promise<string> {
@@ -62,12 +82,22 @@ async function mcpSearch(client: Client, p: SearchParams): Promise<string> {
 
 /** The floor's process (bench/relayProbe.ts): one search per line, answered in order. */
 function relay(url: string): { search(p: SearchParams): Promise<string>; close(): void } {
-  const child = spawn(process.execPath, [join(__dirname, 'relayProbe.js'), url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(__dirname, 'relayProbe.js'), url], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const waiting: Array<(text: string) => void> = [];
-  createInterface({ input: child.stdout }).on('line', (l) => waiting.shift()?.((JSON.parse(l) as { text: string }).text));
+  createInterface({ input: child.stdout }).on('line', (l) =>
+    waiting.shift()?.((JSON.parse(l) as { text: string }).text),
+  );
   return {
-    search: (p) => new Promise((resolve) => { waiting.push(resolve); child.stdin.write(`${JSON.stringify(p)}\n`); }),
-    close: () => { child.stdin.end(); },
+    search: (p) =>
+      new Promise((resolve) => {
+        waiting.push(resolve);
+        child.stdin.write(`${JSON.stringify(p)}\n`);
+      }),
+    close: () => {
+      child.stdin.end();
+    },
   };
 }
 
@@ -83,13 +113,25 @@ async function main(): Promise<void> {
   if (!root) throw new Error('repository root not found');
   const cli = join(root, 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing (npm run bench builds it)');
-  const sb = await spawnServer([join(root, 'dist', 'sandbox.js'), '--port', '0', '--rate-limit', '100000000', '--keyless-rate-limit', '100000000']);
+  const sb = await spawnServer([
+    join(root, 'dist', 'sandbox.js'),
+    '--port',
+    '0',
+    '--rate-limit',
+    '100000000',
+    '--keyless-rate-limit',
+    '100000000',
+  ]);
   const direct = new DevIndexClient({ baseUrl: sb.url });
   const timingLines: string[] = [];
   const mcp = await connect(cli, sb.url, timingLines);
   const bare = relay(sb.url);
   try {
-    console.log(`sandbox ${sb.url}; ${ROUNDS} rounds x ${CALLS_PER_ROUND} calls per variant, interleaved, after ${WARMUP} warm-up calls; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `sandbox ${sb.url}; ${ROUNDS} rounds x ${CALLS_PER_ROUND} calls per variant, interleaved, after ${WARMUP} warm-up calls; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     let i = 0;
     const next = () => QUERIES[i++ % QUERIES.length]!;
     for (let w = 0; w < WARMUP; w++) {
@@ -129,21 +171,39 @@ async function main(): Promise<void> {
     console.log('\nsearch round trip (same queries, same sandbox)');
     console.log(`  DevIndexClient.search (direct)      median ${fmt(d.median)}   p95 ${fmt(d.p95)}`);
     console.log(`  devIndex_search via devindex mcp    median ${fmt(m.median)}   p95 ${fmt(m.p95)}`);
-    console.log(`  ratio mcp/direct (median) ${(m.median / d.median).toFixed(2)}   (p95) ${(m.p95 / d.p95).toFixed(2)}   overhead per call (median) ${fmt(m.median - d.median)}   (goal <= 1.2)`);
+    console.log(
+      `  ratio mcp/direct (median) ${(m.median / d.median).toFixed(2)}   (p95) ${(m.p95 / d.p95).toFixed(2)}   overhead per call (median) ${fmt(m.median - d.median)}   (goal <= 1.2)`,
+    );
     const inServer = server.in + server.tool + server.out;
-    console.log(`  breakdown of an MCP call (medians of ${timingLines.length} calls; the server's own marks, DEVINDEX_MCP_TIMING=1):`);
+    console.log(
+      `  breakdown of an MCP call (medians of ${timingLines.length} calls; the server's own marks, DEVINDEX_MCP_TIMING=1):`,
+    );
     console.log(`    in the server: the SDK reads, parses and checks the request      ${fmt(server.in)}`);
-    console.log(`    in the server: the service call                                   ${fmt(server.service)}   (the same searches from this process: ${fmt(d.median)})`);
-    console.log(`    in the server: the rest of the tool (checks, the text, the cache) ${fmt(server.tool - server.service)}   (the text alone, in this process: ${fmt(render.median)})`);
+    console.log(
+      `    in the server: the service call                                   ${fmt(server.service)}   (the same searches from this process: ${fmt(d.median)})`,
+    );
+    console.log(
+      `    in the server: the rest of the tool (checks, the text, the cache) ${fmt(server.tool - server.service)}   (the text alone, in this process: ${fmt(render.median)})`,
+    );
     console.log(`    in the server: the SDK checks, serialises and writes the answer   ${fmt(server.out)}`);
-    console.log(`    outside the server: both pipes and the client's SDK              ${fmt(Math.max(0, m.median - inServer))}   (an MCP ping's round trip: ${fmt(ping.median)})`);
-    console.log(`  the SDK's part on the server (in + out): ${fmt(server.in + server.out)}; the service call in the server is ${(server.service / d.median).toFixed(2)}x the same call from this process`);
+    console.log(
+      `    outside the server: both pipes and the client's SDK              ${fmt(Math.max(0, m.median - inServer))}   (an MCP ping's round trip: ${fmt(ping.median)})`,
+    );
+    console.log(
+      `  the SDK's part on the server (in + out): ${fmt(server.in + server.out)}; the service call in the server is ${(server.service / d.median).toFixed(2)}x the same call from this process`,
+    );
     // An MCP call is the direct call plus at least one stdio round trip between two processes. On this
     // project's machines (2 virtual cores) that hop alone is a quarter of a sandbox search, so no MCP
     // server, however little it does, gets under this ratio here.
-    console.log(`  floor: the direct call plus one stdio round trip that does nothing (ping): ${((d.median + ping.median) / d.median).toFixed(2)}x the direct call`);
-    console.log(`  floor: a bare relay process, the same search and answer text with no MCP and no SDK (a JSON line in, a JSON line out): median ${fmt(floor.median)}, ${(floor.median / d.median).toFixed(2)}x the direct call;`);
-    console.log(`         devindex mcp is ${(m.median / floor.median).toFixed(2)}x the bare relay (the protocol and the SDK on both sides: ${fmt(m.median - floor.median)})`);
+    console.log(
+      `  floor: the direct call plus one stdio round trip that does nothing (ping): ${((d.median + ping.median) / d.median).toFixed(2)}x the direct call`,
+    );
+    console.log(
+      `  floor: a bare relay process, the same search and answer text with no MCP and no SDK (a JSON line in, a JSON line out): median ${fmt(floor.median)}, ${(floor.median / d.median).toFixed(2)}x the direct call;`,
+    );
+    console.log(
+      `         devindex mcp is ${(m.median / floor.median).toFixed(2)}x the bare relay (the protocol and the SDK on both sides: ${fmt(m.median - floor.median)})`,
+    );
   } finally {
     bare.close();
     await mcp.close();
@@ -171,7 +231,10 @@ async function main(): Promise<void> {
     for (let s = 0; s <= SPAWNS; s++) {
       const cached = await spawnToAnswer(s, { XDG_CACHE_HOME: cacheHome });
       // Spawn 0 fills the cache (its code is kept as it exits): reported alone, not in the medians.
-      if (s === 0) { coldFirst = cached.answer; continue; }
+      if (s === 0) {
+        coldFirst = cached.answer;
+        continue;
+      }
       nodeOnly.push(spawnExit(['-e', '0']));
       version.push(spawnExit([cli, '--version']));
       ready.push(cached.ready);
@@ -186,21 +249,33 @@ async function main(): Promise<void> {
   const r = stats(ready);
   const f = stats(firstAnswer);
   const u = stats(uncached);
-  const nodeCache = typeof (require('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-  console.log(`\nspawn to first answer (${SPAWNS} spawns each way, interleaved; Node ${process.version}: ${nodeCache ? 'Node\'s own compile cache' : 'the project\'s code cache for Node 20'}, in a cache folder of this run's own)`);
+  const nodeCache =
+    typeof (require('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+  console.log(
+    `\nspawn to first answer (${SPAWNS} spawns each way, interleaved; Node ${process.version}: ${nodeCache ? "Node's own compile cache" : "the project's code cache for Node 20"}, in a cache folder of this run's own)`,
+  );
   console.log(`  node -e 0 (spawn and exit)                    median ${fmt(n.median)}`);
   console.log(`  devindex --version (spawn and exit)           median ${fmt(v.median)}`);
   console.log(`  devindex mcp: spawn to initialized            median ${fmt(r.median)}   p95 ${fmt(r.p95)}`);
-  console.log(`  devindex mcp: spawn to first search answer    median ${fmt(f.median)}   p95 ${fmt(f.p95)}   (goal <= 150 ms)`);
-  console.log(`    the same with the compile cache off         median ${fmt(u.median)}   p95 ${fmt(u.p95)}   (NODE_DISABLE_COMPILE_CACHE=1): cached / off ${(f.median / u.median).toFixed(2)}`);
+  console.log(
+    `  devindex mcp: spawn to first search answer    median ${fmt(f.median)}   p95 ${fmt(f.p95)}   (goal <= 150 ms)`,
+  );
+  console.log(
+    `    the same with the compile cache off         median ${fmt(u.median)}   p95 ${fmt(u.p95)}   (NODE_DISABLE_COMPILE_CACHE=1): cached / off ${(f.median / u.median).toFixed(2)}`,
+  );
   console.log(`    the very first spawn, its cache empty       ${fmt(coldFirst)}`);
-  console.log(`  ratio first answer / node -e 0 (median) ${(f.median / n.median).toFixed(2)};  / devindex --version ${(f.median / v.median).toFixed(2)}`);
+  console.log(
+    `  ratio first answer / node -e 0 (median) ${(f.median / n.median).toFixed(2)};  / devindex --version ${(f.median / v.median).toFixed(2)}`,
+  );
 
   await direct.close();
   sb.child.kill();
 }
 
-main().then(() => process.exit(0), (e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -18,7 +18,10 @@ function startProxyProcess(): Promise<{ url: string; child: ChildProcess }> {
     import { createProxy } from 'proxy';
     const s = createProxy(createServer());
     s.listen(0, '127.0.0.1', () => console.log(s.address().port));`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', src], { stdio: ['ignore', 'pipe', 'inherit'], cwd: findRepoRoot(__dirname) });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', src], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: findRepoRoot(__dirname),
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.stdout!.once('data', (d: Buffer) => resolve({ url: `http://127.0.0.1:${String(d).trim()}`, child }));
@@ -32,21 +35,31 @@ async function main(): Promise<void> {
   const variants: Array<[string, DevIndexClient]> = [
     ['direct', new DevIndexClient({ baseUrl: sb.url, network: { env: {} } })],
     ['through the loopback proxy', new DevIndexClient({ baseUrl: sb.url, network: { proxy: proxy.url, env: {} } })],
-    ['proxy agent, host in NO_PROXY', new DevIndexClient({ baseUrl: sb.url, network: { proxy: proxy.url, noProxy: ['127.0.0.1'], env: {} } })],
+    [
+      'proxy agent, host in NO_PROXY',
+      new DevIndexClient({ baseUrl: sb.url, network: { proxy: proxy.url, noProxy: ['127.0.0.1'], env: {} } }),
+    ],
   ];
   try {
-    console.log(`sandbox ${sb.url}, proxy ${proxy.url}; ${ROUNDS} rounds x ${CALLS_PER_ROUND} searches (k=10) per variant, interleaved, after ${WARMUP} warm-up calls`);
+    console.log(
+      `sandbox ${sb.url}, proxy ${proxy.url}; ${ROUNDS} rounds x ${CALLS_PER_ROUND} searches (k=10) per variant, interleaved, after ${WARMUP} warm-up calls`,
+    );
     const samples = variants.map(() => [] as number[]);
     for (const [, c] of variants) await time(() => c.search(params), WARMUP, []);
     for (let round = 0; round < ROUNDS; round++) {
-      for (let v = 0; v < variants.length; v++) await time(() => variants[v]![1].search(params), CALLS_PER_ROUND, samples[v]!);
+      for (let v = 0; v < variants.length; v++)
+        await time(() => variants[v]![1].search(params), CALLS_PER_ROUND, samples[v]!);
     }
     const st = samples.map(stats);
-    variants.forEach(([name], i) => console.log(`  ${name.padEnd(32)} median ${fmt(st[i]!.median)}   p95 ${fmt(st[i]!.p95)}`));
+    variants.forEach(([name], i) =>
+      console.log(`  ${name.padEnd(32)} median ${fmt(st[i]!.median)}   p95 ${fmt(st[i]!.p95)}`),
+    );
     const d = st[0]!;
     const p = st[1]!;
     const n = st[2]!;
-    console.log(`  proxy overhead per search (median) ${fmt(p.median - d.median)}; ratio proxied/direct ${(p.median / d.median).toFixed(3)} (p95 ${(p.p95 / d.p95).toFixed(3)})`);
+    console.log(
+      `  proxy overhead per search (median) ${fmt(p.median - d.median)}; ratio proxied/direct ${(p.median / d.median).toFixed(3)} (p95 ${(p.p95 / d.p95).toFixed(3)})`,
+    );
     console.log(`  ratio NO_PROXY-bypass/direct (median) ${(n.median / d.median).toFixed(3)}`);
   } finally {
     await Promise.all(variants.map(([, c]) => c.close()));
@@ -55,4 +68,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => { console.error(e); process.exitCode = 1; });
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

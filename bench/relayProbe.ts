@@ -13,10 +13,16 @@ import { searchAnswer } from '../src/tools/searchAnswer';
 const client = new DevIndexClient({ baseUrl: process.argv[2]! });
 const cache = new MoreCache();
 let queue = Promise.resolve();
-createInterface({ input: process.stdin }).on('line', (line) => {
-  queue = queue.then(async () => {
-    const params = JSON.parse(line) as SearchParams;
-    const res = await client.search(params);
-    process.stdout.write(`${JSON.stringify({ text: searchAnswer(params, res, { maxChars: DEFAULT_MAX_CHARS, cache }).text })}\n`);
+createInterface({ input: process.stdin })
+  .on('line', (line) => {
+    queue = queue.then(async () => {
+      const params = JSON.parse(line) as SearchParams;
+      const res = await client.search(params);
+      process.stdout.write(
+        `${JSON.stringify({ text: searchAnswer(params, res, { maxChars: DEFAULT_MAX_CHARS, cache }).text })}\n`,
+      );
+    });
+  })
+  .on('close', () => {
+    void queue.then(() => client.close());
   });
-}).on('close', () => { void queue.then(() => client.close()); });

@@ -22,28 +22,53 @@ const EXPAND_GOAL_MS = 50;
 /** ~1 KB of the markdown passages carry: headings, prose with links and code, lists, a table or a fence. */
 function passage(i: number, j: number): string {
   const n = i * PASSAGES + j;
-  const prose = `The \`server.close()\` method stops accepting connections (see [the HTTP guide](https://nodejs.org/api/http.html#${n}) and issue #${n}). `
-    + `Idle keep-alive sockets are **not** closed until \`keepAliveTimeout\` expires, which can make shutdown look *stuck*.`;
-  const more = `When the process receives \`SIGTERM\`, close the listener first, then the idle sockets, and give in-flight requests `
-    + `a bounded grace period before \`closeAllConnections()\`; otherwise a load balancer may still route traffic to a dying instance. `
-    + `Health checks should start failing *before* the listener closes, so that new connections drain elsewhere.`;
+  const prose =
+    `The \`server.close()\` method stops accepting connections (see [the HTTP guide](https://nodejs.org/api/http.html#${n}) and issue #${n}). ` +
+    `Idle keep-alive sockets are **not** closed until \`keepAliveTimeout\` expires, which can make shutdown look *stuck*.`;
+  const more =
+    `When the process receives \`SIGTERM\`, close the listener first, then the idle sockets, and give in-flight requests ` +
+    `a bounded grace period before \`closeAllConnections()\`; otherwise a load balancer may still route traffic to a dying instance. ` +
+    `Health checks should start failing *before* the listener closes, so that new connections drain elsewhere.`;
   const parts = [`### Section ${n}: closing servers`, '', prose, '', more, ''];
   if (n % 2 === 0) {
-    parts.push('```ts', "import { createServer } from 'node:http';", `const server = createServer((req, res) => res.end('${n}'));`,
-      'server.listen(8080);', 'process.on("SIGTERM", () => { server.closeAllConnections(); server.close(); });', '```', '');
+    parts.push(
+      '```ts',
+      "import { createServer } from 'node:http';",
+      `const server = createServer((req, res) => res.end('${n}'));`,
+      'server.listen(8080);',
+      'process.on("SIGTERM", () => { server.closeAllConnections(); server.close(); });',
+      '```',
+      '',
+    );
   } else {
-    parts.push('| Option | Type | Default |', '|:--|:--:|--:|', '| `keepAliveTimeout` | number | 5000 |', '| `headersTimeout` | number | 60000 |',
-      `| \`requestTimeout\` | number | ${n} |`, '');
+    parts.push(
+      '| Option | Type | Default |',
+      '|:--|:--:|--:|',
+      '| `keepAliveTimeout` | number | 5000 |',
+      '| `headersTimeout` | number | 60000 |',
+      `| \`requestTimeout\` | number | ${n} |`,
+      '',
+    );
   }
-  parts.push('- call `closeIdleConnections()` first', '- then `close()` with a callback', `- see https://github.com/nodejs/node/issues/${n}`, '', '> Note: this changed in v19.');
+  parts.push(
+    '- call `closeIdleConnections()` first',
+    '- then `close()` with a callback',
+    `- see https://github.com/nodejs/node/issues/${n}`,
+    '',
+    '> Note: this changed in v19.',
+  );
   return parts.join('\n');
 }
 
 function makeResults(): ViewResult[] {
   const types = ['doc', 'issue', 'pull_request', 'readme'];
   return Array.from({ length: RESULTS }, (_, i) => ({
-    id: `doc:bench/${i}`, type: types[i % 4]!, url: `https://nodejs.org/api/page-${i}.html`, title: `Result ${i}: closing an HTTP server`,
-    provenance: `nodejs.org/api/page-${i}.html`, passages: Array.from({ length: PASSAGES }, (_, j) => ({ text: passage(i, j) })),
+    id: `doc:bench/${i}`,
+    type: types[i % 4]!,
+    url: `https://nodejs.org/api/page-${i}.html`,
+    title: `Result ${i}: closing an HTTP server`,
+    provenance: `nodejs.org/api/page-${i}.html`,
+    passages: Array.from({ length: PASSAGES }, (_, j) => ({ text: passage(i, j) })),
   }));
 }
 
@@ -60,9 +85,15 @@ async function main(): Promise<void> {
   const results = makeResults();
   const sizes = results.flatMap((r) => r.passages.map((p) => p.text.length));
   const avg = sizes.reduce((a, b) => a + b, 0) / sizes.length;
-  console.log(`${RESULTS} results x ${PASSAGES} passages, ${(avg / 1024).toFixed(2)} KB markdown per passage on average, ${RUNS} runs after ${WARMUP} warm-up`);
+  console.log(
+    `${RESULTS} results x ${PASSAGES} passages, ${(avg / 1024).toFixed(2)} KB markdown per passage on average, ${RUNS} runs after ${WARMUP} warm-up`,
+  );
   // Wall-clock times scale with the machine's load (2 shared cores): say what it was.
-  console.log(`load average at the start: ${loadavg().map((x) => x.toFixed(1)).join(', ')} (${cpus().length} cores)`);
+  console.log(
+    `load average at the start: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(', ')} (${cpus().length} cores)`,
+  );
 
   // The renderer's share of the work, in Node, for context: cold (first call) and warm.
   for (const label of ['cold', 'warm']) {
@@ -77,11 +108,28 @@ async function main(): Promise<void> {
     const v = await openView(browser.context, server.origin, 'dark');
     await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
     const base: ViewOutcome = outcome({ params: { query: 'bench' }, results });
-    await v.page.evaluate((o) => { (window as unknown as { __bench: unknown; __passages: number }).__bench = o; (window as unknown as { __passages: number }).__passages = o.results[0]!.passages.length; }, base as ViewOutcome);
+    await v.page.evaluate((o) => {
+      (window as unknown as { __bench: unknown; __passages: number }).__bench = o;
+      (window as unknown as { __passages: number }).__passages = o.results[0]!.passages.length;
+    }, base as ViewOutcome);
 
     const markdown: number[] = [];
-    interface Expand { first: number[]; firstScript: number[]; complete: number[]; longest: number[]; longTasks: number[]; firstRows: number }
-    const expand = (): Expand => ({ first: [], firstScript: [], complete: [], longest: [], longTasks: [], firstRows: 0 });
+    interface Expand {
+      first: number[];
+      firstScript: number[];
+      complete: number[];
+      longest: number[];
+      longTasks: number[];
+      firstRows: number;
+    }
+    const expand = (): Expand => ({
+      first: [],
+      firstScript: [],
+      complete: [],
+      longest: [],
+      longTasks: [],
+      firstRows: 0,
+    });
     const fresh = expand();
     const again = expand();
     const script: number[] = [];
@@ -96,7 +144,11 @@ async function main(): Promise<void> {
         // A fresh copy per run, as VS Code's postMessage delivers one (a structured clone): the view builds
         // its rows anew for each outcome. (Sending the same object twice let every run after the first reuse
         // the rows and passages the first run had rendered.)
-        const data = { type: 'results', requestId, outcome: structuredClone((window as unknown as { __bench: unknown }).__bench) };
+        const data = {
+          type: 'results',
+          requestId,
+          outcome: structuredClone((window as unknown as { __bench: unknown }).__bench),
+        };
         await new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
         const start = performance.now();
         window.dispatchEvent(new MessageEvent('message', { data }));
@@ -110,16 +162,24 @@ async function main(): Promise<void> {
         // (a task that holds the thread delays the probe by its length), cross-checked by the Long Tasks
         // API (it reports any task of 50 ms or more). Twice: on the new results (every passage rendered as
         // markdown), then after Collapse All (the passages are there, hidden: shown again).
-        const want = document.querySelectorAll('li.row').length * (window as unknown as { __passages: number }).__passages;
+        const want =
+          document.querySelectorAll('li.row').length * (window as unknown as { __passages: number }).__passages;
         const expandAll = async () => {
           const longTasks: number[] = [];
-          const obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) longTasks.push(e.duration); });
+          const obs = new PerformanceObserver((l) => {
+            for (const e of l.getEntries()) longTasks.push(e.duration);
+          });
           obs.observe({ type: 'longtask', buffered: false });
           let gap = 0;
           let last = performance.now();
           let probing = true;
           const ch = new MessageChannel();
-          ch.port1.onmessage = () => { const t = performance.now(); gap = Math.max(gap, t - last); last = t; if (probing) ch.port2.postMessage(0); };
+          ch.port1.onmessage = () => {
+            const t = performance.now();
+            gap = Math.max(gap, t - last);
+            last = t;
+            if (probing) ch.port2.postMessage(0);
+          };
           ch.port2.postMessage(0);
           await new Promise<void>((r) => setTimeout(r, 20));
           gap = 0;
@@ -127,10 +187,15 @@ async function main(): Promise<void> {
           const t1 = performance.now();
           window.dispatchEvent(new MessageEvent('message', { data: { type: 'command', command: 'expandAll' } }));
           const firstScript = performance.now() - t1;
-          const firstRows = document.querySelectorAll('li.row .row-passages[data-filled]:not([hidden]):not([aria-busy])').length;
+          const firstRows = document.querySelectorAll(
+            'li.row .row-passages[data-filled]:not([hidden]):not([aria-busy])',
+          ).length;
           await new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
           const first = performance.now() - t1;
-          while (document.querySelectorAll('li.row .passage').length < want || document.querySelector('li.row .row-passages[aria-busy]')) {
+          while (
+            document.querySelectorAll('li.row .passage').length < want ||
+            document.querySelector('li.row .row-passages[aria-busy]')
+          ) {
             await new Promise<void>((r) => setTimeout(r, 1));
           }
           await new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
@@ -140,7 +205,14 @@ async function main(): Promise<void> {
           obs.disconnect();
           window.dispatchEvent(new MessageEvent('message', { data: { type: 'command', command: 'collapseAll' } }));
           await new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-          return { first, firstScript, firstRows, complete, longest: gap, longTasks: longTasks.length ? Math.max(...longTasks) : 0 };
+          return {
+            first,
+            firstScript,
+            firstRows,
+            complete,
+            longest: gap,
+            longTasks: longTasks.length ? Math.max(...longTasks) : 0,
+          };
         };
         const fresh = await expandAll();
         const again = await expandAll();
@@ -149,13 +221,30 @@ async function main(): Promise<void> {
 
       // Baseline: the same number of rows, built by hand as plain text, in the same page.
       const tx = await v.page.evaluate(async () => {
-        const o = (window as unknown as { __bench: { results: Array<{ type: string; url: string; title?: string; provenance: string; passages: Array<{ text: string }> }> } }).__bench;
+        const o = (
+          window as unknown as {
+            __bench: {
+              results: Array<{
+                type: string;
+                url: string;
+                title?: string;
+                provenance: string;
+                passages: Array<{ text: string }>;
+              }>;
+            };
+          }
+        ).__bench;
         const region = document.getElementById('results-region')!;
         const saved = [...region.childNodes];
         region.replaceChildren();
         await new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
         const start = performance.now();
-        const el = (tag: string, cls: string, txt?: string) => { const e = document.createElement(tag); e.className = cls; if (txt !== undefined) e.textContent = txt; return e; };
+        const el = (tag: string, cls: string, txt?: string) => {
+          const e = document.createElement(tag);
+          e.className = cls;
+          if (txt !== undefined) e.textContent = txt;
+          return e;
+        };
         const list = el('ol', 'results');
         o.results.forEach((r, i) => {
           const li = el('li', 'row');
@@ -174,32 +263,57 @@ async function main(): Promise<void> {
         return ms;
       });
       if (run >= WARMUP) {
-        markdown.push(md.painted); script.push(md.script); text.push(tx);
-        for (const [into, m] of [[fresh, md.fresh], [again, md.again]] as const) {
-          into.first.push(m.first); into.firstScript.push(m.firstScript); into.complete.push(m.complete);
-          into.longest.push(m.longest); into.longTasks.push(m.longTasks); into.firstRows = m.firstRows;
+        markdown.push(md.painted);
+        script.push(md.script);
+        text.push(tx);
+        for (const [into, m] of [
+          [fresh, md.fresh],
+          [again, md.again],
+        ] as const) {
+          into.first.push(m.first);
+          into.firstScript.push(m.firstScript);
+          into.complete.push(m.complete);
+          into.longest.push(m.longest);
+          into.longTasks.push(m.longTasks);
+          into.firstRows = m.firstRows;
         }
       }
     }
     const m = median(markdown);
     const t = median(text);
-    console.log(`render, the view (compact rows, markdown on expand): median ${fmt(m)}  (min ${fmt(Math.min(...markdown))}, max ${fmt(Math.max(...markdown))})`);
+    console.log(
+      `render, the view (compact rows, markdown on expand): median ${fmt(m)}  (min ${fmt(Math.min(...markdown))}, max ${fmt(Math.max(...markdown))})`,
+    );
     console.log(`  of which script (message handler, DOM built): median ${fmt(median(script))}`);
-    console.log(`render, plain-text rows (baseline):                  median ${fmt(t)}  (min ${fmt(Math.min(...text))}, max ${fmt(Math.max(...text))})`);
+    console.log(
+      `render, plain-text rows (baseline):                  median ${fmt(t)}  (min ${fmt(Math.min(...text))}, max ${fmt(Math.max(...text))})`,
+    );
     console.log(`ratio view / plain-text rows: ${(m / t).toFixed(2)}x`);
     // Issue 20's goals for Expand All: the first expanded rows painted within 50 ms, no task over 50 ms.
     const mark = (ms: number) => (ms <= EXPAND_GOAL_MS ? 'met' : 'NOT MET');
     const report = (label: string, e: Expand) => {
       const worst = Math.max(...e.longest);
-      console.log(`Expand All ${label} (${RESULTS} x ${PASSAGES} passages as markdown; ${e.firstRows} rows shown in the command's own task, the rest in ${SLICE_MS} ms slices):`);
-      console.log(`  first expanded rows painted: median ${fmt(median(e.first))}, max ${fmt(Math.max(...e.first))} (of which the command's task ${fmt(median(e.firstScript))}); goal <= ${EXPAND_GOAL_MS} ms: ${mark(median(e.first))}`);
-      console.log(`  the whole (every passage rendered and painted): median ${fmt(median(e.complete))}, max ${fmt(Math.max(...e.complete))}`);
-      console.log(`  longest task meanwhile (probe gap): median ${fmt(median(e.longest))}, max ${fmt(worst)}; goal <= ${EXPAND_GOAL_MS} ms in every run: ${mark(worst)}`
-        + `; Long Tasks API entries (>= 50 ms): ${e.longTasks.filter((x) => x > 0).length ? `${e.longTasks.filter((x) => x > 0).length} of ${e.longTasks.length} runs, longest ${fmt(Math.max(...e.longTasks))}` : 'none'}`);
+      console.log(
+        `Expand All ${label} (${RESULTS} x ${PASSAGES} passages as markdown; ${e.firstRows} rows shown in the command's own task, the rest in ${SLICE_MS} ms slices):`,
+      );
+      console.log(
+        `  first expanded rows painted: median ${fmt(median(e.first))}, max ${fmt(Math.max(...e.first))} (of which the command's task ${fmt(median(e.firstScript))}); goal <= ${EXPAND_GOAL_MS} ms: ${mark(median(e.first))}`,
+      );
+      console.log(
+        `  the whole (every passage rendered and painted): median ${fmt(median(e.complete))}, max ${fmt(Math.max(...e.complete))}`,
+      );
+      console.log(
+        `  longest task meanwhile (probe gap): median ${fmt(median(e.longest))}, max ${fmt(worst)}; goal <= ${EXPAND_GOAL_MS} ms in every run: ${mark(worst)}` +
+          `; Long Tasks API entries (>= 50 ms): ${e.longTasks.filter((x) => x > 0).length ? `${e.longTasks.filter((x) => x > 0).length} of ${e.longTasks.length} runs, longest ${fmt(Math.max(...e.longTasks))}` : 'none'}`,
+      );
     };
     report('on new results', fresh);
     report('again after Collapse All', again);
-    console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(', ')}`);
+    console.log(
+      `load average at the end: ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(', ')}`,
+    );
     console.log(`target <= ${TARGET_MS} ms median: ${m <= TARGET_MS ? 'met' : 'MISSED'}`);
     await v.page.close();
 
@@ -209,12 +323,21 @@ async function main(): Promise<void> {
     await w.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
     await w.send({ type: 'keyState', hasKey: false });
     await w.send({ type: 'searchStarted', requestId: 'x-1', params: { query: 'bench', k: 20, passages: 5 } });
-    await w.send({ type: 'results', requestId: 'x-1', outcome: outcome({ params: { query: 'bench', k: 20, passages: 5 }, results: results.slice(0, 20) }) });
-    const visible = await w.page.evaluate(() => [...document.querySelectorAll('li.row')].filter((li) => {
-      const r = li.getBoundingClientRect();
-      return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
-    }).length);
-    console.log(`visible results in the first screen at 300 x 900 px: ${visible} (target >= 8: ${visible >= 8 ? 'met' : 'MISSED'})`);
+    await w.send({
+      type: 'results',
+      requestId: 'x-1',
+      outcome: outcome({ params: { query: 'bench', k: 20, passages: 5 }, results: results.slice(0, 20) }),
+    });
+    const visible = await w.page.evaluate(
+      () =>
+        [...document.querySelectorAll('li.row')].filter((li) => {
+          const r = li.getBoundingClientRect();
+          return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+        }).length,
+    );
+    console.log(
+      `visible results in the first screen at 300 x 900 px: ${visible} (target >= 8: ${visible >= 8 ? 'met' : 'MISSED'})`,
+    );
     await w.page.close();
   } finally {
     await browser.close();

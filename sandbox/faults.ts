@@ -27,9 +27,13 @@ export class FaultQueue {
     for (const fault of faults) this.queue.push({ fault, left: fault.count ?? 1 });
   }
 
-  clear(): void { this.queue = []; }
+  clear(): void {
+    this.queue = [];
+  }
 
-  get size(): number { return this.queue.length; }
+  get size(): number {
+    return this.queue.length;
+  }
 
   /** The first queued fault whose path prefix matches, used up by one; undefined when none matches. */
   take(path: string): Fault | undefined {
@@ -42,30 +46,64 @@ export class FaultQueue {
 }
 
 export const STATUS_MESSAGES: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized: Invalid token', 402: 'Payment Required: Insufficient credits', 403: 'Forbidden',
-  404: 'Not Found', 408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 422: 'Unprocessable Entity',
-  429: 'Rate limit exceeded', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request',
+  401: 'Unauthorized: Invalid token',
+  402: 'Payment Required: Insufficient credits',
+  403: 'Forbidden',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Rate limit exceeded',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 /** The answer of a status fault: content type and body bytes for each documented body shape. */
 export function statusFaultBody(f: Extract<Fault, { kind: 'status' }>): { contentType?: string; body: string } {
   const message = f.error ?? STATUS_MESSAGES[f.status] ?? `HTTP ${f.status}`;
   switch (f.body ?? 'json') {
-    case 'empty': return { body: '' };
-    case 'html': return {
-      contentType: 'text/html; charset=utf-8',
-      body: `<html>\n<head><title>${f.status} ${escapeHtml(message)}</title></head>\n<body>\n<center><h1>${f.status} ${escapeHtml(message)}</h1></center>\n<hr><center>nginx</center>\n</body>\n</html>\n`,
-    };
+    case 'empty':
+      return { body: '' };
+    case 'html':
+      return {
+        contentType: 'text/html; charset=utf-8',
+        body: `<html>\n<head><title>${f.status} ${escapeHtml(message)}</title></head>\n<body>\n<center><h1>${f.status} ${escapeHtml(message)}</h1></center>\n<hr><center>nginx</center>\n</body>\n</html>\n`,
+      };
     case 'truncated': {
-      const full = JSON.stringify({ success: false, error: message, details: { note: 'this body is cut short on purpose' } });
-      return { contentType: 'application/json; charset=utf-8', body: full.slice(0, Math.max(1, Math.floor(full.length / 2))) };
+      const full = JSON.stringify({
+        success: false,
+        error: message,
+        details: { note: 'this body is cut short on purpose' },
+      });
+      return {
+        contentType: 'application/json; charset=utf-8',
+        body: full.slice(0, Math.max(1, Math.floor(full.length / 2))),
+      };
     }
-    case 'detail': return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ detail: message }) };
-    case 'title': return { contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title: message, status: f.status }) };
-    case 'no-success': return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ error: message }) };
-    case 'json': return { contentType: 'application/json; charset=utf-8',
-      body: JSON.stringify({ success: false, error: message, ...(f.retryAfterSeconds !== undefined ? { retry_after_seconds: f.retryAfterSeconds } : {}) }) };
+    case 'detail':
+      return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ detail: message }) };
+    case 'title':
+      return {
+        contentType: 'application/problem+json',
+        body: JSON.stringify({ type: 'about:blank', title: message, status: f.status }),
+      };
+    case 'no-success':
+      return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ error: message }) };
+    case 'json':
+      return {
+        contentType: 'application/json; charset=utf-8',
+        body: JSON.stringify({
+          success: false,
+          error: message,
+          ...(f.retryAfterSeconds !== undefined ? { retry_after_seconds: f.retryAfterSeconds } : {}),
+        }),
+      };
   }
 }
 
-const escapeHtml = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
+const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);

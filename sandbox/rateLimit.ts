@@ -18,7 +18,8 @@ export class RateLimiter {
       w = { start: t, count: 0 };
       this.windows.set(client, w);
     }
-    if (w.count >= limit) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((w.start + WINDOW_MS - t) / 1000)) };
+    if (w.count >= limit)
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((w.start + WINDOW_MS - t) / 1000)) };
     w.count++;
     return { ok: true };
   }

@@ -8,8 +8,14 @@ import * as z from 'zod';
 import type { Wire } from './search/searchEngine';
 
 export interface SandboxOptions {
-  port?: number; keys?: string[]; faults?: boolean; corpusDir?: string;
-  rateLimit?: number; keylessRateLimit?: number; agentSpeed?: number; quiet?: boolean;
+  port?: number;
+  keys?: string[];
+  faults?: boolean;
+  corpusDir?: string;
+  rateLimit?: number;
+  keylessRateLimit?: number;
+  agentSpeed?: number;
+  quiet?: boolean;
   /** Which response shapes to serve (default `production`): see sandbox/README.md, "Wire". */
   wire?: Wire;
   /** Production wire: keyless developer searches allowed per caller address per UTC day (0 or unset: no daily quota). */
@@ -80,7 +86,10 @@ export const KEYLESS_MESSAGES = {
 /** The `documentation_url` of production's JSON 404 (and 405), exactly as its own route tests expect it. */
 export const NOT_FOUND_DOCUMENTATION_URL = 'https://docs.firecrawl.dev/api-reference/introduction';
 /** The relayed 400 of the search back end for `types=web` (no `success`, no `details`). */
-export const WEB_TYPE_ERROR = { code: 'BAD_REQUEST', error: 'unknown type: web (expected doc, issue, pull_request, readme)' } as const;
+export const WEB_TYPE_ERROR = {
+  code: 'BAD_REQUEST',
+  error: 'unknown type: web (expected doc, issue, pull_request, readme)',
+} as const;
 /** The request log keeps at most this many bytes of each body; a longer one is logged as `{ cut, bytes, prefix }`. */
 export const MAX_LOGGED_BODY_BYTES = 4096;
 
@@ -94,14 +103,23 @@ export function secondsToUtcMidnight(t: number): number {
 /** A client that closed the connection before its whole request arrived: an ordinary event, not a fault. */
 export class RequestAborted extends Error {}
 
-export interface Sandbox { url: string; port: number; close(): Promise<void> }
+export interface Sandbox {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
 
 /**
  * One entry of `GET /__sandbox/requests`. `query` is the raw query string without `?` ('' when none).
  * `origin`: the request's Origin header, only when it has one (a browser's cross-origin fetch does; Node's does not).
  */
 export interface LoggedRequest {
-  method: string; path: string; query: string; body: unknown; auth: 'none' | 'valid' | 'invalid'; origin?: string;
+  method: string;
+  path: string;
+  query: string;
+  body: unknown;
+  auth: 'none' | 'valid' | 'invalid';
+  origin?: string;
   /** Production wire: the request's `External-Request-Id` as it came (at most 2,048 bytes; a longer one is noted, not kept). */
   requestId?: string;
 }
@@ -124,7 +142,11 @@ export function nestingExceeds(text: string, max: number): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 34) { for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++; } else if (c === 91 || c === 123) { if (++depth > max) return true; } else if (c === 93 || c === 125) depth--;
+    if (c === 34) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
   }
   return false;
 }
@@ -138,7 +160,11 @@ export function findRepoRoot(from: string = __dirname): string | undefined {
   for (let dir = from; ; dir = dirname(dir)) {
     const pkg = join(dir, 'package.json');
     if (existsSync(pkg)) {
-      try { if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'devindex') return dir; } catch { /* not ours */ }
+      try {
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'devindex') return dir;
+      } catch {
+        /* not ours */
+      }
     }
     if (dirname(dir) === dir) return undefined;
   }
@@ -146,7 +172,10 @@ export function findRepoRoot(from: string = __dirname): string | undefined {
 
 export function defaultCorpusDir(): string {
   const root = findRepoRoot() ?? findRepoRoot(process.cwd());
-  if (!root) throw new Error('sandbox: cannot find the repository root (package.json named devindex); pass corpusDir / --corpus');
+  if (!root)
+    throw new Error(
+      'sandbox: cannot find the repository root (package.json named devindex); pass corpusDir / --corpus',
+    );
   return join(root, 'sandbox', 'corpus');
 }
 
@@ -166,15 +195,26 @@ export const deprecationsBodySchema = z.strictObject({
   deprecation: z.string().min(1).max(100).optional(),
   sunset: z.string().min(1).max(100).optional(),
   successor: z.string().url().max(2048).optional(),
-  warning: z.string().max(500).refine((s) => !/["\\\r\n]/.test(s), 'no quotes, backslashes or line breaks').optional(),
+  warning: z
+    .string()
+    .max(500)
+    .refine((s) => !/["\\\r\n]/.test(s), 'no quotes, backslashes or line breaks')
+    .optional(),
   body: z.boolean().optional(),
   replacement: z.string().max(500).optional(),
 });
 
 export const corpusBodySchema = z.strictObject({
-  add: z.array(z.strictObject({
-    repo: z.string().max(200), type: z.enum(['issue', 'pull_request']), number: z.int().min(1).max(10_000_000), markdown: z.string().min(1).max(200_000),
-  })).max(50),
+  add: z
+    .array(
+      z.strictObject({
+        repo: z.string().max(200),
+        type: z.enum(['issue', 'pull_request']),
+        number: z.int().min(1).max(10_000_000),
+        markdown: z.string().min(1).max(200_000),
+      }),
+    )
+    .max(50),
 });
 
 /** Whether a search request asks for `web` among its types (production relays the back end's 400 for it). */
@@ -190,15 +230,20 @@ export function safeHost(h: string | undefined): string | undefined {
 }
 
 export const keysBodySchema = z.strictObject({
-  add: z.array(z.string().min(1).max(512)).optional(), revoke: z.array(z.string().min(1).max(512)).optional(),
+  add: z.array(z.string().min(1).max(512)).optional(),
+  revoke: z.array(z.string().min(1).max(512)).optional(),
   /** Keys whose team lacks the license flag: keyed, yet answered without `license` (production wire). */
   withoutLicense: z.array(z.string().min(1).max(512)).optional(),
 });
 
 export class HttpError extends Error {
-  constructor(readonly status: number, readonly body: Record<string, unknown>) { super(String(body.error)); }
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(String(body.error));
+  }
 }
-
 
 /**
  * On every answer: any origin may read it, and the headers the client reads are exposed (a browser
@@ -206,7 +251,8 @@ export class HttpError extends Error {
  */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Retry-After, WWW-Authenticate, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Location, Date, Deprecation, Sunset, Link, Warning',
+  'access-control-expose-headers':
+    'Retry-After, WWW-Authenticate, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Location, Date, Deprecation, Sunset, Link, Warning',
 };
 
 /** A preflight's answer: the methods and request headers the client sends (Authorization is never covered by a `*`). */
@@ -227,9 +273,20 @@ export function readBody(req: IncomingMessage): Promise<{ raw: string; tooLarge:
       if (size <= MAX_BODY_BYTES) parts.push(c);
     });
     let ended = false;
-    req.on('end', () => { ended = true; resolve(size > MAX_BODY_BYTES ? { raw: '', tooLarge: true } : { raw: Buffer.concat(parts).toString('utf8'), tooLarge: false }); });
+    req.on('end', () => {
+      ended = true;
+      resolve(
+        size > MAX_BODY_BYTES
+          ? { raw: '', tooLarge: true }
+          : { raw: Buffer.concat(parts).toString('utf8'), tooLarge: false },
+      );
+    });
     // A client that hangs up mid-body: node reports `aborted` (ECONNRESET) or just closes the request.
-    req.on('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ECONNRESET' || e.message === 'aborted' ? new RequestAborted(e.message) : e));
-    req.on('close', () => { if (!ended) reject(new RequestAborted('closed')); });
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      reject(e.code === 'ECONNRESET' || e.message === 'aborted' ? new RequestAborted(e.message) : e),
+    );
+    req.on('close', () => {
+      if (!ended) reject(new RequestAborted('closed'));
+    });
   });
 }

@@ -2,7 +2,18 @@
 // One build for every bundle: the extension (activation entry + lazily loaded core), the webview,
 // the CLI, the sandbox, and (with --tests) every test and bench file under out/.
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, readFileSync, mkdirSync, readdirSync, renameSync, statSync, rmSync, writeFileSync, watch as watchFiles } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  rmSync,
+  writeFileSync,
+  watch as watchFiles,
+} from 'node:fs';
 import { join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { browserBundleProblems, webBundle } from './webBuild.mjs';
@@ -20,7 +31,10 @@ const quiet = args.has('--quiet');
 const costs = args.has('--costs');
 // --only=PREFIX (repeatable): bundle only the test/bench files under these paths (and skip the product
 // bundles unless --bundles), so one person's half-written test does not break another's build.
-const only = process.argv.slice(2).filter((a) => a.startsWith('--only=')).map((a) => a.slice(7));
+const only = process.argv
+  .slice(2)
+  .filter((a) => a.startsWith('--only='))
+  .map((a) => a.slice(7));
 const productBundles = only.length === 0 || args.has('--bundles');
 
 /**
@@ -32,10 +46,16 @@ const coreExternal = {
   name: 'core-external',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/\.\.\/(core|features)\.js$/ }, (a) =>
-      a.importer.endsWith(join('src', 'host', 'node', 'features.ts')) ? { path: `./${a.path.slice('../../'.length)}`, external: true } : undefined);
+      a.importer.endsWith(join('src', 'host', 'node', 'features.ts'))
+        ? { path: `./${a.path.slice('../../'.length)}`, external: true }
+        : undefined,
+    );
     // Issue 33: the editor's MCP and rules setup edits files through `devindex setup`'s own bundle.
     build.onResolve({ filter: /^\.\/cli-setup\.js$/ }, (a) =>
-      a.importer.endsWith(join('src', 'mcpSetup', 'setupLoader.ts')) ? { path: './cli-setup.js', external: true } : undefined);
+      a.importer.endsWith(join('src', 'mcpSetup', 'setupLoader.ts'))
+        ? { path: './cli-setup.js', external: true }
+        : undefined,
+    );
   },
 };
 
@@ -54,14 +74,21 @@ function coreShared(shared, used) {
       build.onResolve({ filter: /^\.\.?\// }, async (a) => {
         if (a.namespace === 'core-shared') return { path: './core.js', external: true };
         if (a.pluginData === 'core-shared') return undefined;
-        const r = await build.resolve(a.path, { resolveDir: a.resolveDir, kind: a.kind, importer: a.importer, pluginData: 'core-shared' });
+        const r = await build.resolve(a.path, {
+          resolveDir: a.resolveDir,
+          kind: a.kind,
+          importer: a.importer,
+          pluginData: 'core-shared',
+        });
         if (r.errors.length || !shared.has(r.path)) return undefined;
         const key = relative(root, r.path).replace(/\\/g, '/');
         used.add(key);
         return { path: key, namespace: 'core-shared' };
       });
       build.onLoad({ filter: /.*/, namespace: 'core-shared' }, (a) => ({
-        contents: `module.exports = require('./core.js').__shared[${JSON.stringify(a.path)}];`, loader: 'js', resolveDir: root,
+        contents: `module.exports = require('./core.js').__shared[${JSON.stringify(a.path)}];`,
+        loader: 'js',
+        resolveDir: root,
       }));
     },
   };
@@ -70,8 +97,11 @@ function coreShared(shared, used) {
 /** src/core.ts, plus (when features.js shares modules with it) the `__shared` table of those modules' namespaces. */
 function coreEntry(used) {
   const keys = [...used].sort();
-  const contents = [`export * from './src/core';`, ...keys.map((k, i) => `import * as m${i} from './${k}';`),
-    `export const __shared = { ${keys.map((k, i) => `${JSON.stringify(k)}: m${i}`).join(', ')} };`].join('\n');
+  const contents = [
+    `export * from './src/core';`,
+    ...keys.map((k, i) => `import * as m${i} from './${k}';`),
+    `export const __shared = { ${keys.map((k, i) => `${JSON.stringify(k)}: m${i}`).join(', ')} };`,
+  ].join('\n');
   return { stdin: { contents, resolveDir: root, sourcefile: 'dist-core-entry.ts', loader: 'ts' } };
 }
 
@@ -84,7 +114,10 @@ const llhttpFallback = {
   name: 'llhttp-fallback-external',
   setup(build) {
     build.onResolve({ filter: /llhttp-wasm\.js$/ }, (a) =>
-      a.importer.includes(`undici${'/'}lib`) || a.importer.includes('undici\\lib') ? { path: './llhttp-wasm.js', external: true } : undefined);
+      a.importer.includes(`undici${'/'}lib`) || a.importer.includes('undici\\lib')
+        ? { path: './llhttp-wasm.js', external: true }
+        : undefined,
+    );
   },
 };
 
@@ -100,10 +133,15 @@ const http2OnDemand = {
   setup(build) {
     build.onLoad({ filter: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, (a) => {
       const text = readFileSync(a.path, 'utf8');
-      if (!text.includes(H2_REQUIRE)) throw new Error(`undici's ${a.path} no longer has "${H2_REQUIRE}": see http2OnDemand in scripts/build.mjs`);
+      if (!text.includes(H2_REQUIRE))
+        throw new Error(`undici's ${a.path} no longer has "${H2_REQUIRE}": see http2OnDemand in scripts/build.mjs`);
       return {
-        loader: 'js', resolveDir: dirname(a.path),
-        contents: text.replace(H2_REQUIRE, "let h2Client\nconst connectH2 = (client, socket) => (h2Client ??= require('./client-h2.js'))(client, socket)"),
+        loader: 'js',
+        resolveDir: dirname(a.path),
+        contents: text.replace(
+          H2_REQUIRE,
+          "let h2Client\nconst connectH2 = (client, socket) => (h2Client ??= require('./client-h2.js'))(client, socket)",
+        ),
       };
     });
   },
@@ -120,7 +158,10 @@ const lockfilesInWorker = {
   name: 'lockfiles-in-worker',
   setup(build) {
     build.onResolve({ filter: /^\.\/lockfileRead$/ }, (a) =>
-      a.importer.endsWith(join('src', 'deps', 'resolver.ts')) ? { path: join(root, 'src', 'deps', 'lockfileThread.ts') } : undefined);
+      a.importer.endsWith(join('src', 'deps', 'resolver.ts'))
+        ? { path: join(root, 'src', 'deps', 'lockfileThread.ts') }
+        : undefined,
+    );
   },
 };
 
@@ -132,10 +173,15 @@ const lockfilesInWorker = {
 const mcpWithoutAjv = {
   name: 'mcp-without-ajv',
   setup(build) {
-    build.onResolve({ filter: /ajv-provider\.js$/ }, (a) => (/[\\/]@modelcontextprotocol[\\/]sdk[\\/]/.test(a.importer) ? { path: 'ajv-provider', namespace: 'mcp-without-ajv' } : undefined));
+    build.onResolve({ filter: /ajv-provider\.js$/ }, (a) =>
+      /[\\/]@modelcontextprotocol[\\/]sdk[\\/]/.test(a.importer)
+        ? { path: 'ajv-provider', namespace: 'mcp-without-ajv' }
+        : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'mcp-without-ajv' }, () => ({
       loader: 'js',
-      contents: 'export class AjvJsonSchemaValidator { constructor() { throw new Error("devindex mcp is built without ajv: give the server a jsonSchemaValidator"); } }',
+      contents:
+        'export class AjvJsonSchemaValidator { constructor() { throw new Error("devindex mcp is built without ajv: give the server a jsonSchemaValidator"); } }',
     }));
   },
 };
@@ -147,8 +193,17 @@ const mcpWithoutAjv = {
  * the search session, and the shared-record store the watches write through (about 8 KB, all on the first search's path).
  */
 const BUDGETS_KB = {
-  'dist/extension.js': 49, 'dist/core.js': 446, 'dist/features.js': 305, 'dist/webview.js': 150, 'dist/lockfiles.js': 240,
-  'dist/cli.js': 12, 'dist/cli-search.js': 620, 'dist/cli-agent.js': 440, 'dist/cli-doctor.js': 400, 'dist/cli-mcp.js': 580, 'dist/cli-watch.js': 620,
+  'dist/extension.js': 49,
+  'dist/core.js': 446,
+  'dist/features.js': 305,
+  'dist/webview.js': 150,
+  'dist/lockfiles.js': 240,
+  'dist/cli.js': 12,
+  'dist/cli-search.js': 620,
+  'dist/cli-agent.js': 440,
+  'dist/cli-doctor.js': 400,
+  'dist/cli-mcp.js': 580,
+  'dist/cli-watch.js': 620,
   'dist/cli-setup.js': 60,
 };
 // Issue 24: the web extension (one file: activation, client, zod, the lockfile parsers, tools).
@@ -158,37 +213,131 @@ BUDGETS_KB['dist/web/extension.js'] = 960;
  * The CLI's entry only dispatches: each command is its own bundle, required when it runs, so `devindex
  * mcp` never parses the agent command's code and `devindex search` never parses the MCP SDK.
  */
-const CLI_COMMANDS = { './searchCommand': './cli-search.js', './agentCommand': './cli-agent.js', './mcp': './cli-mcp.js', './doctorCommand': './cli-doctor.js', './watchCommand': './cli-watch.js', './setupCommand': './cli-setup.js' };
+const CLI_COMMANDS = {
+  './searchCommand': './cli-search.js',
+  './agentCommand': './cli-agent.js',
+  './mcp': './cli-mcp.js',
+  './doctorCommand': './cli-doctor.js',
+  './watchCommand': './cli-watch.js',
+  './setupCommand': './cli-setup.js',
+};
 const cliCommandsExternal = {
   name: 'cli-commands-external',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(searchCommand|agentCommand|mcp|doctorCommand|watchCommand|setupCommand)$/ }, (a) =>
-      a.importer.endsWith(join('src', 'cli', 'main.ts')) ? { path: CLI_COMMANDS[a.path], external: true } : undefined);
+    build.onResolve(
+      { filter: /^\.\/(searchCommand|agentCommand|mcp|doctorCommand|watchCommand|setupCommand)$/ },
+      (a) =>
+        a.importer.endsWith(join('src', 'cli', 'main.ts')) ? { path: CLI_COMMANDS[a.path], external: true } : undefined,
+    );
   },
 };
 
-const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: production ? false : 'linked', minify: production, logLevel: quiet ? 'error' : 'warning', absWorkingDir: root, legalComments: 'none',
+const node = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: quiet ? 'error' : 'warning',
+  absWorkingDir: root,
+  legalComments: 'none',
   // The extension's test surface (key access for the host tests) exists only outside --production builds.
-  define: { __DEVINDEX_TEST_SURFACE__: production && !testSurface ? 'false' : 'true' } };
+  define: { __DEVINDEX_TEST_SURFACE__: production && !testSurface ? 'false' : 'true' },
+};
 
 const bundles = [
-  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [coreExternal], ...node, metafile: true },
+  {
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode'],
+    plugins: [coreExternal],
+    ...node,
+    metafile: true,
+  },
   { entryPoints: ['src/deps/lockfileWorker.ts'], outfile: 'dist/lockfiles.js', ...node, metafile: true },
-  { entryPoints: ['src/webview/app/main.ts'], outfile: 'dist/webview.js', bundle: true, platform: 'browser', format: 'iife', target: 'chrome120', sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', absWorkingDir: root, metafile: true },
-  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [cliCommandsExternal], ...node, metafile: true },
-  { entryPoints: ['src/cli/searchCommand.ts'], outfile: 'dist/cli-search.js', ...node, plugins: [llhttpFallback, http2OnDemand], metafile: true },
-  { entryPoints: ['src/cli/agentCommand.ts'], outfile: 'dist/cli-agent.js', ...node, plugins: [llhttpFallback, http2OnDemand], metafile: true },
-  { entryPoints: ['src/cli/doctorCommand.ts'], outfile: 'dist/cli-doctor.js', ...node, plugins: [llhttpFallback, http2OnDemand], metafile: true },
-  { entryPoints: ['src/cli/mcp.ts'], outfile: 'dist/cli-mcp.js', ...node, plugins: [llhttpFallback, http2OnDemand, lockfilesInWorker, mcpWithoutAjv], metafile: true },
-  { entryPoints: ['src/cli/watchCommand.ts'], outfile: 'dist/cli-watch.js', ...node, plugins: [llhttpFallback, http2OnDemand], metafile: true },
+  {
+    entryPoints: ['src/webview/app/main.ts'],
+    outfile: 'dist/webview.js',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    sourcemap: production ? false : 'linked',
+    minify: production,
+    logLevel: 'warning',
+    absWorkingDir: root,
+    metafile: true,
+  },
+  {
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [cliCommandsExternal],
+    ...node,
+    metafile: true,
+  },
+  {
+    entryPoints: ['src/cli/searchCommand.ts'],
+    outfile: 'dist/cli-search.js',
+    ...node,
+    plugins: [llhttpFallback, http2OnDemand],
+    metafile: true,
+  },
+  {
+    entryPoints: ['src/cli/agentCommand.ts'],
+    outfile: 'dist/cli-agent.js',
+    ...node,
+    plugins: [llhttpFallback, http2OnDemand],
+    metafile: true,
+  },
+  {
+    entryPoints: ['src/cli/doctorCommand.ts'],
+    outfile: 'dist/cli-doctor.js',
+    ...node,
+    plugins: [llhttpFallback, http2OnDemand],
+    metafile: true,
+  },
+  {
+    entryPoints: ['src/cli/mcp.ts'],
+    outfile: 'dist/cli-mcp.js',
+    ...node,
+    plugins: [llhttpFallback, http2OnDemand, lockfilesInWorker, mcpWithoutAjv],
+    metafile: true,
+  },
+  {
+    entryPoints: ['src/cli/watchCommand.ts'],
+    outfile: 'dist/cli-watch.js',
+    ...node,
+    plugins: [llhttpFallback, http2OnDemand],
+    metafile: true,
+  },
   // Issue 33: `devindex setup` (files only: jsonc-parser, no client); the editor's setup commands load it too.
   // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow: its ES module build is bundled.
-  { entryPoints: ['src/cli/setupCommand.ts'], outfile: 'dist/cli-setup.js', ...node, mainFields: ['module', 'main'], metafile: true },
+  {
+    entryPoints: ['src/cli/setupCommand.ts'],
+    outfile: 'dist/cli-setup.js',
+    ...node,
+    mainFields: ['module', 'main'],
+    metafile: true,
+  },
   { entryPoints: ['sandbox/main.ts'], outfile: 'dist/sandbox.js', ...node },
   webBundle(root, production),
 ].filter((b) => productBundles && existsSync(join(root, b.entryPoints[0])));
-const coreOptions = { outfile: 'dist/core.js', external: ['vscode'], ...node, plugins: [llhttpFallback, http2OnDemand, lockfilesInWorker], metafile: true };
-const featuresOptions = { entryPoints: ['src/features.ts'], outfile: 'dist/features.js', external: ['vscode'], ...node, metafile: true };
+const coreOptions = {
+  outfile: 'dist/core.js',
+  external: ['vscode'],
+  ...node,
+  plugins: [llhttpFallback, http2OnDemand, lockfilesInWorker],
+  metafile: true,
+};
+const featuresOptions = {
+  entryPoints: ['src/features.ts'],
+  outfile: 'dist/features.js',
+  external: ['vscode'],
+  ...node,
+  metafile: true,
+};
 
 /**
  * Builds dist/core.js and dist/features.js together: core alone first, then features with core's modules
@@ -196,16 +345,29 @@ const featuresOptions = { entryPoints: ['src/features.ts'], outfile: 'dist/featu
  * code, so the two steps repeat until nothing changes (twice in practice).
  */
 async function buildCoreAndFeatures() {
-  const ownModules = (meta) => new Set(Object.keys(meta.inputs).filter((f) => f.startsWith('src/')).map((f) => join(root, f)));
+  const ownModules = (meta) =>
+    new Set(
+      Object.keys(meta.inputs)
+        .filter((f) => f.startsWith('src/'))
+        .map((f) => join(root, f)),
+    );
   let used = new Set();
   let core = await esbuild.build({ ...coreOptions, ...coreEntry(used), write: false });
   for (let round = 0; round < 5; round++) {
     const shared = ownModules(core.metafile);
     const nextUsed = new Set();
-    const features = await esbuild.build({ ...featuresOptions, plugins: [llhttpFallback, http2OnDemand, lockfilesInWorker, coreShared(shared, nextUsed)], write: false });
+    const features = await esbuild.build({
+      ...featuresOptions,
+      plugins: [llhttpFallback, http2OnDemand, lockfilesInWorker, coreShared(shared, nextUsed)],
+      write: false,
+    });
     const same = nextUsed.size === used.size && [...nextUsed].every((k) => used.has(k));
     if (same) {
-      for (const r of [core, features]) for (const f of r.outputFiles) { mkdirSync(dirname(f.path), { recursive: true }); writeFileSync(f.path, f.contents); }
+      for (const r of [core, features])
+        for (const f of r.outputFiles) {
+          mkdirSync(dirname(f.path), { recursive: true });
+          writeFileSync(f.path, f.contents);
+        }
       return [core, features];
     }
     used = nextUsed;
@@ -218,8 +380,9 @@ function walk(dir, pred, acc = []) {
   if (!existsSync(dir)) return acc;
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) { if (name !== 'fixtures') walk(p, pred, acc); }
-    else if (pred(p)) acc.push(p);
+    if (statSync(p).isDirectory()) {
+      if (name !== 'fixtures') walk(p, pred, acc);
+    } else if (pred(p)) acc.push(p);
   }
   return acc;
 }
@@ -234,8 +397,13 @@ if (withTests) {
   if (testEntries.length) {
     bundles.push({
       entryPoints: testEntries.map((p) => relative(root, p)),
-      outdir: 'out', outbase: '.', ...node, sourcemap: 'inline', minify: false,
-      packages: 'external', external: ['vscode'],
+      outdir: 'out',
+      outbase: '.',
+      ...node,
+      sourcemap: 'inline',
+      minify: false,
+      packages: 'external',
+      external: ['vscode'],
     });
   }
 }
@@ -261,17 +429,32 @@ if (productBundles) {
 }
 
 if (watch) {
-  for (const b of bundles) { const ctx = await esbuild.context(b); await ctx.watch(); }
+  for (const b of bundles) {
+    const ctx = await esbuild.context(b);
+    await ctx.watch();
+  }
   // dist/core.js and dist/features.js are built as a pair (buildCoreAndFeatures): again after each change under src/.
   if (productBundles) {
-    const again = async () => { try { await buildCoreAndFeatures(); } catch (e) { console.error(String(e)); } };
+    const again = async () => {
+      try {
+        await buildCoreAndFeatures();
+      } catch (e) {
+        console.error(String(e));
+      }
+    };
     await again();
     let timer;
-    watchFiles(join(root, 'src'), { recursive: true }, () => { clearTimeout(timer); timer = setTimeout(again, 100); });
+    watchFiles(join(root, 'src'), { recursive: true }, () => {
+      clearTimeout(timer);
+      timer = setTimeout(again, 100);
+    });
   }
   console.log('[watch] build started');
 } else {
-  const results = [...await Promise.all(bundles.map((b) => esbuild.build(b))), ...(productBundles ? await buildCoreAndFeatures() : [])];
+  const results = [
+    ...(await Promise.all(bundles.map((b) => esbuild.build(b)))),
+    ...(productBundles ? await buildCoreAndFeatures() : []),
+  ];
   // Issue 24: the browser bundle holds no Node built-in and no undici (scripts/webBuild.mjs).
   for (const r of results) {
     if (!r.metafile?.outputs['dist/web/extension.js']) continue;
@@ -282,30 +465,42 @@ if (watch) {
     }
   }
   const sizes = {};
-  for (const r of results) for (const [file, o] of Object.entries(r.metafile?.outputs ?? {})) if (file.endsWith('.js')) sizes[file] = o.bytes;
+  for (const r of results)
+    for (const [file, o] of Object.entries(r.metafile?.outputs ?? {})) if (file.endsWith('.js')) sizes[file] = o.bytes;
   if (!quiet) {
     const meta = results[0]?.metafile;
-    if (meta) for (const [file, o] of Object.entries(meta.outputs)) if (file.endsWith('.js')) console.log(`built ${file} (${(o.bytes / 1024).toFixed(1)} KB)`);
+    if (meta)
+      for (const [file, o] of Object.entries(meta.outputs))
+        if (file.endsWith('.js')) console.log(`built ${file} (${(o.bytes / 1024).toFixed(1)} KB)`);
   }
   if (costs) {
-    for (const r of results) for (const [file, o] of Object.entries(r.metafile?.outputs ?? {})) {
-      if (!/dist\/(extension|core|features|lockfiles)\.js$/.test(file)) continue;
-      const by = {};
-      for (const [input, v] of Object.entries(o.inputs)) {
-        const key = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? input.split('/').slice(0, 2).join('/');
-        by[key] = (by[key] ?? 0) + v.bytesInOutput;
+    for (const r of results)
+      for (const [file, o] of Object.entries(r.metafile?.outputs ?? {})) {
+        if (!/dist\/(extension|core|features|lockfiles)\.js$/.test(file)) continue;
+        const by = {};
+        for (const [input, v] of Object.entries(o.inputs)) {
+          const key = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? input.split('/').slice(0, 2).join('/');
+          by[key] = (by[key] ?? 0) + v.bytesInOutput;
+        }
+        const top = Object.entries(by)
+          .sort((a, b) => b[1] - a[1])
+          .filter(([, b]) => b >= 1024);
+        console.log(
+          `${file} ${(o.bytes / 1024).toFixed(1)} KB: ${top.map(([k, b]) => `${k} ${(b / 1024).toFixed(1)}`).join(', ')}`,
+        );
       }
-      const top = Object.entries(by).sort((a, b) => b[1] - a[1]).filter(([, b]) => b >= 1024);
-      console.log(`${file} ${(o.bytes / 1024).toFixed(1)} KB: ${top.map(([k, b]) => `${k} ${(b / 1024).toFixed(1)}`).join(', ')}`);
-    }
   }
   // Budgets hold for what ships (minified, no inline source maps): checked on production builds, not on the
   // e2e tier's --test-surface build (it never ships, and its test surface is what the budget keeps out).
   if (production && !testSurface) {
     const over = Object.entries(BUDGETS_KB).filter(([f, kb]) => sizes[f] !== undefined && sizes[f] > kb * 1024);
-    for (const [f, kb] of Object.entries(BUDGETS_KB)) if (sizes[f] !== undefined && !quiet) console.log(`budget ${f}: ${(sizes[f] / 1024).toFixed(1)} KB of ${kb} KB`);
+    for (const [f, kb] of Object.entries(BUDGETS_KB))
+      if (sizes[f] !== undefined && !quiet) console.log(`budget ${f}: ${(sizes[f] / 1024).toFixed(1)} KB of ${kb} KB`);
     if (over.length) {
-      for (const [f, kb] of over) console.error(`build: ${f} is ${(sizes[f] / 1024).toFixed(1)} KB, over its budget of ${kb} KB (scripts/build.mjs BUDGETS_KB)`);
+      for (const [f, kb] of over)
+        console.error(
+          `build: ${f} is ${(sizes[f] / 1024).toFixed(1)} KB, over its budget of ${kb} KB (scripts/build.mjs BUDGETS_KB)`,
+        );
       process.exit(1);
     }
   }

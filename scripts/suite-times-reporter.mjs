@@ -11,7 +11,10 @@ export default async function* suiteTimes(source) {
   const ms = new Map();
   for await (const ev of source) {
     if ((ev.type !== 'test:pass' && ev.type !== 'test:fail') || ev.data.nesting !== 0 || !ev.data.file) continue;
-    const name = relative(process.cwd(), ev.data.file).split(sep).join('/').replace(/^out\//, '');
+    const name = relative(process.cwd(), ev.data.file)
+      .split(sep)
+      .join('/')
+      .replace(/^out\//, '');
     ms.set(name, (ms.get(name) ?? 0) + (ev.data.details?.duration_ms ?? 0));
   }
   yield `${JSON.stringify({ suites: [...ms].map(([name, t]) => ({ name, ms: Math.round(t) })) })}\n`;
@@ -24,7 +27,11 @@ export const timesFile = (root, tier) => join(root, 'test-results', 'times', `${
 export function addTimes(root, tier, suites) {
   const f = timesFile(root, tier);
   let prior = [];
-  try { prior = JSON.parse(readFileSync(f, 'utf8')).suites ?? []; } catch { /* none yet */ }
+  try {
+    prior = JSON.parse(readFileSync(f, 'utf8')).suites ?? [];
+  } catch {
+    /* none yet */
+  }
   mkdirSync(dirname(f), { recursive: true });
   writeFileSync(f, `${JSON.stringify({ suites: [...prior, ...suites] })}\n`);
 }

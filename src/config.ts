@@ -7,7 +7,11 @@ export const ALL_TYPES = ['doc', 'issue', 'pull_request', 'readme'] as const;
 
 const SECTION = 'devIndex';
 
-export interface SearchDefaults { k: number; passages: number; types: string[] }
+export interface SearchDefaults {
+  k: number;
+  passages: number;
+  types: string[];
+}
 
 function clampInt(v: unknown, min: number, max: number, fallback: number): number {
   return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : fallback;
@@ -21,7 +25,9 @@ export const config = {
   },
   searchDefaults(): SearchDefaults {
     const c = vscode.workspace.getConfiguration(SECTION);
-    const types = c.get<string[]>('search.types', [...ALL_TYPES]).filter((t) => (ALL_TYPES as readonly string[]).includes(t));
+    const types = c
+      .get<string[]>('search.types', [...ALL_TYPES])
+      .filter((t) => (ALL_TYPES as readonly string[]).includes(t));
     return {
       k: clampInt(c.get('search.k'), 1, 100, 10),
       passages: clampInt(c.get('search.passages'), 1, 5, 1),
@@ -41,7 +47,12 @@ export const config = {
   /** `devIndex.agent.extraModels`: names only, trimmed, at most 20 (the start flow and the tools offer them). */
   agentExtraModels(): string[] {
     const v = vscode.workspace.getConfiguration(SECTION).get<unknown>('agent.extraModels', []);
-    return Array.isArray(v) ? v.filter((m): m is string => typeof m === 'string' && m.trim().length > 0 && m.length <= 100).map((m) => m.trim()).slice(0, 20) : [];
+    return Array.isArray(v)
+      ? v
+          .filter((m): m is string => typeof m === 'string' && m.trim().length > 0 && m.length <= 100)
+          .map((m) => m.trim())
+          .slice(0, 20)
+      : [];
   },
   /** `devIndex.insecure.allowHttpWithKey`: the key may go over plain http to a host that is not loopback. */
   allowInsecureHttp(): boolean {
@@ -91,7 +102,10 @@ function userValue(key: string): unknown {
 /** Settings whose change means the service client must be rebuilt. */
 const CLIENT_SETTINGS = [
   ...['baseUrl', 'requestTimeoutSeconds', 'maxRetryAfterSeconds', 'network', 'insecure'].map((s) => `${SECTION}.${s}`),
-  'http.proxy', 'http.proxyAuthorization', 'http.proxyStrictSSL', 'http.noProxy',
+  'http.proxy',
+  'http.proxyAuthorization',
+  'http.proxyStrictSSL',
+  'http.noProxy',
 ];
 
 /** One handler for every configuration change: rebuilds what depends on the changed setting. */

@@ -47,11 +47,16 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     // Issue 21: the connection diagnosis and the issue report (their code is in dist/features.js).
     let issueReporter: IssueReporter | undefined;
     context.subscriptions.push(
-      vscode.commands.registerCommand('devIndex.diagnose', () => features().showDiagnosis({ apiKey: () => keys.get() })),
-      vscode.commands.registerCommand('devIndex.reportIssue', () => features().reportIssue({
-        apiKey: () => keys.get(), extensionVersion: String(context.extension.packageJSON.version ?? 'unknown'),
-        send: (r) => (issueReporter ?? features().openIssueReporter)(r),
-      })),
+      vscode.commands.registerCommand('devIndex.diagnose', () =>
+        features().showDiagnosis({ apiKey: () => keys.get() }),
+      ),
+      vscode.commands.registerCommand('devIndex.reportIssue', () =>
+        features().reportIssue({
+          apiKey: () => keys.get(),
+          extensionVersion: String(context.extension.packageJSON.version ?? 'unknown'),
+          send: (r) => (issueReporter ?? features().openIssueReporter)(r),
+        }),
+      ),
     );
 
     // Written inline so that a --production build (flag false) drops the surface's code entirely.
@@ -60,7 +65,9 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       baseUrl: () => config.baseUrl(),
       apiKey: { get: () => keys.get(), set: (k) => keys.set(k), clear: () => keys.clear() },
       lastSearch: () => services()?.search.lastOutcome(),
-      setIssueReporter: (send) => { issueReporter = send ? async (r) => send(r) : undefined; },
+      setIssueReporter: (send) => {
+        issueReporter = send ? async (r) => send(r) : undefined;
+      },
       watches: () => svc().watches(),
       setExternalOpener: (open) => svc().setExternalOpener(open),
       shownNotices: () => [...svc().shownNotices],
@@ -68,7 +75,9 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       mcp,
     };
   } catch (e) {
-    void vscode.window.showErrorMessage(`Developer Index failed to start: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(
+      `Developer Index failed to start: ${e instanceof Error ? e.message : String(e)}`,
+    );
     throw e;
   }
 }

@@ -4,7 +4,10 @@ import { oneLine } from './logLine';
 export { oneLine };
 
 /** What callers may use of the channel; every message goes through `oneLine`. */
-export type DevIndexLog = Pick<vscode.LogOutputChannel, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'show' | 'onDidChangeLogLevel' | 'logLevel'>;
+export type DevIndexLog = Pick<
+  vscode.LogOutputChannel,
+  'trace' | 'debug' | 'info' | 'warn' | 'error' | 'show' | 'onDidChangeLogLevel' | 'logLevel'
+>;
 
 let channel: vscode.LogOutputChannel | undefined;
 let wrapped: DevIndexLog | undefined;
@@ -27,16 +30,23 @@ export function recentLogLines(n = 50): string[] {
 /** The one `Developer Index` log channel. Callers never pass a key; request lines carry method, path, status, attempts and time only. */
 export function log(): DevIndexLog {
   if (wrapped) return wrapped;
-  const c = channel ??= vscode.window.createOutputChannel('Developer Index', { log: true });
+  const c = (channel ??= vscode.window.createOutputChannel('Developer Index', { log: true }));
   wrapped = {
     trace: (m, ...a) => c.trace(remember('trace', m), ...a),
     debug: (m, ...a) => c.debug(remember('debug', m), ...a),
     info: (m, ...a) => c.info(remember('info', m), ...a),
     warn: (m, ...a) => c.warn(remember('warning', m), ...a),
-    error: (m, ...a) => { const line = remember('error', m instanceof Error ? m.message : m); c.error(typeof m === 'string' ? line : m, ...a); },
+    error: (m, ...a) => {
+      const line = remember('error', m instanceof Error ? m.message : m);
+      c.error(typeof m === 'string' ? line : m, ...a);
+    },
     show: (preserveFocus?: boolean) => c.show(preserveFocus),
-    get onDidChangeLogLevel() { return c.onDidChangeLogLevel; },
-    get logLevel() { return c.logLevel; },
+    get onDidChangeLogLevel() {
+      return c.onDidChangeLogLevel;
+    },
+    get logLevel() {
+      return c.logLevel;
+    },
   } as DevIndexLog;
   return wrapped;
 }

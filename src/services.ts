@@ -47,7 +47,12 @@ export class Services implements vscode.Disposable {
   /** Where checked links are opened (host tests replace it to see what Get a Key opens). */
   private opener: (url: string) => unknown = (url) => vscode.env.openExternal(vscode.Uri.parse(url, true));
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly keys: ApiKeyStore, history: SearchHistory, private readonly globalState?: vscode.Memento) {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly keys: ApiKeyStore,
+    history: SearchHistory,
+    private readonly globalState?: vscode.Memento,
+  ) {
     this.search = new SearchService((o) => (o?.keyless ? this.getKeylessClient() : this.getClient()), history);
     // onDidChange covers this window's commands and other windows' changes to the shared secret storage.
     this.keySub = keys.onDidChange(() => void this.view?.keyChanged());
@@ -152,16 +157,23 @@ export class Services implements vscode.Disposable {
 
   /** Issue 23: Watch for a Fix (the watches live in globalState, shared by every window). */
   watches(): WatchFeature {
-    if (!this.globalState) throw new Error('watches need the extension\'s global storage');
-    this.watchFeature ??= new WatchFeature(this.globalState, {
-      // Searches only (never an agent run), through the same client, key and retry rules as the view's.
-      search: (params, signal) => this.getClient().search(params, { signal }),
-      openSearch: async (params, installed) => {
-        await vscode.commands.executeCommand('devIndex.search.run', { ...params, ...(installed.length ? { installed } : {}) });
+    if (!this.globalState) throw new Error("watches need the extension's global storage");
+    this.watchFeature ??= new WatchFeature(
+      this.globalState,
+      {
+        // Searches only (never an agent run), through the same client, key and retry rules as the view's.
+        search: (params, signal) => this.getClient().search(params, { signal }),
+        openSearch: async (params, installed) => {
+          await vscode.commands.executeCommand('devIndex.search.run', {
+            ...params,
+            ...(installed.length ? { installed } : {}),
+          });
+        },
+        watchable: () => this.session?.watchableSearch(),
+        changed: () => this.view?.watchesChanged(),
       },
-      watchable: () => this.session?.watchableSearch(),
-      changed: () => this.view?.watchesChanged(),
-    }, __DEVINDEX_TEST_SURFACE__ ? watchTiming() : {});
+      __DEVINDEX_TEST_SURFACE__ ? watchTiming() : {},
+    );
     return this.watchFeature;
   }
 
@@ -182,23 +194,29 @@ export class Services implements vscode.Disposable {
       defaults: () => config.searchDefaults(),
       log: (line) => log().info(line),
     };
-    const session = this.session ??= new SearchSession(sessionDeps);
-    this.view = new SearchViewProvider(this.extensionUri, {
-      ...sessionDeps,
-      ...(this.globalState ? { watches: this.watches().viewPort() } : {}),
-      workspaceRepos: () => workspaceSlugs(),
-      hasKey: async () => (await this.keys.get()) !== undefined,
-      runCommand: (id) => void vscode.commands.executeCommand(id),
-      openExternal: (url) => void this.openExternalChecked(url),
-      insertAtCursor: (text) => insertAtCursor(text),
-      copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
-      // A read-only document on the extension's own scheme (src/search/resultDocuments.ts), registered at activation.
-      openMarkdownDocument: async (id, title, markdown) => {
-        await vscode.commands.executeCommand(OPEN_DOCUMENT_COMMAND, { id, title, markdown });
+    const session = (this.session ??= new SearchSession(sessionDeps));
+    this.view = new SearchViewProvider(
+      this.extensionUri,
+      {
+        ...sessionDeps,
+        ...(this.globalState ? { watches: this.watches().viewPort() } : {}),
+        workspaceRepos: () => workspaceSlugs(),
+        hasKey: async () => (await this.keys.get()) !== undefined,
+        runCommand: (id) => void vscode.commands.executeCommand(id),
+        openExternal: (url) => void this.openExternalChecked(url),
+        insertAtCursor: (text) => insertAtCursor(text),
+        copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
+        // A read-only document on the extension's own scheme (src/search/resultDocuments.ts), registered at activation.
+        openMarkdownDocument: async (id, title, markdown) => {
+          await vscode.commands.executeCommand(OPEN_DOCUMENT_COMMAND, { id, title, markdown });
+        },
+        status: (message) => {
+          vscode.window.setStatusBarMessage(`$(check) ${message}`, 3000);
+        },
+        warn: (message) => void vscode.window.showWarningMessage(message),
       },
-      status: (message) => { vscode.window.setStatusBarMessage(`$(check) ${message}`, 3000); },
-      warn: (message) => void vscode.window.showWarningMessage(message),
-    }, session);
+      session,
+    );
     return this.view;
   }
 
@@ -209,7 +227,6 @@ export class Services implements vscode.Disposable {
     this.resetClient();
   }
 }
-
 
 async function insertAtCursor(text: string): Promise<boolean> {
   const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
@@ -240,7 +257,13 @@ function backoffTiming(): { backoff?: Partial<BackoffTiming> } {
  * The watch durations a test set through DEVINDEX_TEST_TIMING (src/testTiming.ts; test builds only, the e2e tier's
  * two windows): none in the packaged extension, which keeps the product's 90 s lease and 6-hour interval.
  */
-function watchTiming(): { leaseTtlMs?: number; renewMs?: number; intervalMs?: number; settleMs?: number; betweenMs?: number } {
+function watchTiming(): {
+  leaseTtlMs?: number;
+  renewMs?: number;
+  intervalMs?: number;
+  settleMs?: number;
+  betweenMs?: number;
+} {
   const { timing: t, problems } = testTiming();
   for (const p of problems) log().warn(`test timing: ${p}`);
   return {

@@ -11,6 +11,7 @@ export const TEST_MODE_GLOBAL = '__devindexTestMode';
 
 export function testModeOn(): boolean {
   if (!__DEVINDEX_TEST_SURFACE__) return false;
-  if (typeof process === 'undefined' || process.env === undefined) return (globalThis as Record<string, unknown>)[TEST_MODE_GLOBAL] === true;
+  if (typeof process === 'undefined' || process.env === undefined)
+    return (globalThis as Record<string, unknown>)[TEST_MODE_GLOBAL] === true;
   return process.env.DEVINDEX_TEST_KEY !== undefined;
 }

@@ -79,21 +79,36 @@ const DEFAULT_POLL_MAX = 10_000;
  * number of ms within its bounds, an unknown field, or a beat longer than half the lease is left out, and
  * `problems` names it with its bound; the rest still applies.
  */
-export function parseTestTiming(raw: string | undefined, testMode: boolean): { timing: TestTiming; problems: string[] } {
+export function parseTestTiming(
+  raw: string | undefined,
+  testMode: boolean,
+): { timing: TestTiming; problems: string[] } {
   if (!testMode || raw === undefined || raw.trim() === '') return { timing: {}, problems: [] };
   let value: unknown;
-  try { value = JSON.parse(raw); } catch { value = undefined; }
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    value = undefined;
+  }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    return { timing: {}, problems: [`${TEST_TIMING_ENV} is not a JSON object of durations in ms (fields: ${fields()})`] };
+    return {
+      timing: {},
+      problems: [`${TEST_TIMING_ENV} is not a JSON object of durations in ms (fields: ${fields()})`],
+    };
   }
   const timing: TestTiming = {};
   const problems: string[] = [];
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     const bounds = (TEST_TIMING_BOUNDS as Record<string, readonly [number, number] | undefined>)[k];
-    if (!bounds) { problems.push(`${TEST_TIMING_ENV}.${k.slice(0, 40)} is not a timing field (fields: ${fields()})`); continue; }
+    if (!bounds) {
+      problems.push(`${TEST_TIMING_ENV}.${k.slice(0, 40)} is not a timing field (fields: ${fields()})`);
+      continue;
+    }
     const [min, max] = bounds;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-      problems.push(`${TEST_TIMING_ENV}.${k} must be a whole number of ms from ${min} to ${max} (got ${JSON.stringify(v)?.slice(0, 20)})`);
+      problems.push(
+        `${TEST_TIMING_ENV}.${k} must be a whole number of ms from ${min} to ${max} (got ${JSON.stringify(v)?.slice(0, 20)})`,
+      );
       continue;
     }
     timing[k as keyof TestTiming] = v;
@@ -101,14 +116,18 @@ export function parseTestTiming(raw: string | undefined, testMode: boolean): { t
   const ttl = timing.leaseTtlMs ?? DEFAULT_TTL;
   const renew = timing.leaseRenewMs ?? DEFAULT_RENEW;
   if (renew * 2 > ttl) {
-    problems.push(`${TEST_TIMING_ENV}.leaseRenewMs (${renew}) must be at most half of leaseTtlMs (${ttl}), or the holder loses its lease between beats; both keep the product's values`);
+    problems.push(
+      `${TEST_TIMING_ENV}.leaseRenewMs (${renew}) must be at most half of leaseTtlMs (${ttl}), or the holder loses its lease between beats; both keep the product's values`,
+    );
     delete timing.leaseTtlMs;
     delete timing.leaseRenewMs;
   }
   const fast = timing.agentPollFastMs ?? DEFAULT_POLL_FAST;
   const max = timing.agentPollMaxMs ?? DEFAULT_POLL_MAX;
   if (fast > max) {
-    problems.push(`${TEST_TIMING_ENV}.agentPollFastMs (${fast}) must be at most agentPollMaxMs (${max}); both keep the product's values`);
+    problems.push(
+      `${TEST_TIMING_ENV}.agentPollFastMs (${fast}) must be at most agentPollMaxMs (${max}); both keep the product's values`,
+    );
     delete timing.agentPollFastMs;
     delete timing.agentPollMaxMs;
   }

@@ -62,10 +62,13 @@ export function wireShared(context: vscode.ExtensionContext): SharedWiring {
   );
   registerAuthCommands(context, keys, {
     // The browser's transport ignores the network options (proxies and CAs are the browser's own).
-    verify: (key) => core().verifyKey(key, {
-      baseUrl: config.baseUrl(), network: config.network(), allowInsecureHttp: config.allowInsecureHttp(),
-      timeoutMs: Math.min(config.requestTimeoutMs(), 15_000),
-    }),
+    verify: (key) =>
+      core().verifyKey(key, {
+        baseUrl: config.baseUrl(),
+        network: config.network(),
+        allowInsecureHttp: config.allowInsecureHttp(),
+        timeoutMs: Math.min(config.requestTimeoutMs(), 15_000),
+      }),
   });
   const agents = registerAgents(context, {
     backend: () => features().agentClientOver(svc().getClient()),
@@ -79,7 +82,12 @@ export function wireShared(context: vscode.ExtensionContext): SharedWiring {
     context.subscriptions.push(vscode.commands.registerCommand(id, handler));
   }
   context.subscriptions.push(keys.onDidChange(() => agents.onKeyChanged()));
-  registerSearchCommands(context, () => svc().searchSession(), () => svc().searchView(), history);
+  registerSearchCommands(
+    context,
+    () => svc().searchSession(),
+    () => svc().searchView(),
+    history,
+  );
   registerWatches(context, () => svc().watches());
   registerLanguageModelTools(context, { services: svc, keys });
   registerChatParticipant(context, { services: svc, keys });

@@ -4,7 +4,12 @@
 // and a test can drive it with a fake clock. Cancellation and the credit ceiling rewrite the tail of
 // the plan at the moment they take effect.
 import { randomUUID } from 'node:crypto';
-import type { AgentTraceAgentIdentity, AgentTraceAgentRole, AgentTraceArtifactChange, AgentTraceError } from 'firecrawl';
+import type {
+  AgentTraceAgentIdentity,
+  AgentTraceAgentRole,
+  AgentTraceArtifactChange,
+  AgentTraceError,
+} from 'firecrawl';
 import type { Effort, SubmitOptions } from './validate';
 import type { EventBody } from './wireTypes';
 
@@ -39,7 +44,8 @@ export const ENGINE_2_PRODUCTION = 'Spark 2';
 /** Credits charged per step; a standard (medium effort) run costs STANDARD_RUN_CREDITS in total. */
 export const COST = { reasoning: 5, spawn: 2, navigate: 8, extract: 20, readPdf: 12 } as const;
 export const ITEMS_BY_EFFORT: Record<Effort, number> = { low: 3, medium: 5, high: 8 };
-export const STANDARD_RUN_CREDITS = 2 * COST.reasoning + 4 * COST.spawn + 5 * (COST.navigate + COST.extract) + COST.readPdf;
+export const STANDARD_RUN_CREDITS =
+  2 * COST.reasoning + 4 * COST.spawn + 5 * (COST.navigate + COST.extract) + COST.readPdf;
 
 /** A `SLOW` prompt stretches the whole plan by this factor (a run that can be cancelled at any speed). */
 export const SLOW_FACTOR = 20;
@@ -73,7 +79,8 @@ export const MESSAGES = {
   cancelled: 'The agent run was cancelled by the user.',
   refused: 'The agent refused the task: it asks for something the agent will not do.',
   internal: 'The agent run failed because of an internal error. Try again.',
-  creditLimit: (max: number) => `Credit limit reached: the run used its maxCredits of ${max} credits before it could finish. Failed runs are not billed.`,
+  creditLimit: (max: number) =>
+    `Credit limit reached: the run used its maxCredits of ${max} credits before it could finish. Failed runs are not billed.`,
 };
 
 export class Plan {
@@ -97,13 +104,23 @@ export class Plan {
 }
 
 export interface Agents {
-  system: AgentRef; orchestrator: AgentRef; researcher1: AgentRef; researcher2: AgentRef; reader: AgentRef; verifier: AgentRef;
+  system: AgentRef;
+  orchestrator: AgentRef;
+  researcher1: AgentRef;
+  researcher2: AgentRef;
+  reader: AgentRef;
+  verifier: AgentRef;
 }
 
 export function agentsFor(runId: string): Agents {
   const p = runId.slice(0, 8);
   const orchestrator: AgentRef = { id: `${p}-orchestrator`, role: 'orchestrator', name: 'orchestrator' };
-  const researcher1: AgentRef = { id: `${p}-researcher-1`, role: 'subagent', name: 'researcher-1', parentId: orchestrator.id };
+  const researcher1: AgentRef = {
+    id: `${p}-researcher-1`,
+    role: 'subagent',
+    name: 'researcher-1',
+    parentId: orchestrator.id,
+  };
   return {
     system: { id: `${p}-system`, role: 'system', name: 'system' },
     orchestrator,
@@ -125,18 +142,35 @@ export function resultListKey(schema: SubmitOptions['schema']): string {
   return 'items';
 }
 
-interface Item { title: string; url: string; summary: string }
+interface Item {
+  title: string;
+  url: string;
+  summary: string;
+}
 
 function itemsFor(o: SubmitOptions): Item[] {
   const n = ITEMS_BY_EFFORT[o.effort ?? 'medium'];
   const topic = o.prompt.trim().replace(/\s+/g, ' ').slice(0, 40);
   return Array.from({ length: n }, (_, i) => {
     const url = o.urls?.length ? o.urls[i % o.urls.length]! : `https://example.com/devindex-sandbox/source-${i + 1}`;
-    return { title: `Finding ${i + 1}: ${topic}`, url, summary: `Simulated finding ${i + 1} for the task, read from ${url}.` };
+    return {
+      title: `Finding ${i + 1}: ${topic}`,
+      url,
+      summary: `Simulated finding ${i + 1} for the task, read from ${url}.`,
+    };
   });
 }
 
-function toolCall(plan: Plan, at: number, agent: AgentRef, toolName: string, parameters: Record<string, unknown>, durationMs: number, result: unknown, cost: number): number {
+function toolCall(
+  plan: Plan,
+  at: number,
+  agent: AgentRef,
+  toolName: string,
+  parameters: Record<string, unknown>,
+  durationMs: number,
+  result: unknown,
+  cost: number,
+): number {
   const toolCallId = randomUUID();
   plan.add(at, agent, { type: 'tool_call.started', toolCallId, toolName, parameters });
   plan.add(at + durationMs, agent, { type: 'tool_call.finished', toolCallId, toolName, result }, cost);
@@ -164,21 +198,47 @@ export function basePlan(runId: string, o: SubmitOptions): { events: PlannedEven
   plan.add(300, a.orchestrator, { type: 'progress.reported', phase: 'planning', message: 'Planning the task' });
 
   if (o.prompt.includes(MAGIC.refuse)) {
-    plan.add(1200, a.orchestrator, { type: 'reasoning.summary', text: 'The task asks for something I will not do, so I am declining it.' });
+    plan.add(1200, a.orchestrator, {
+      type: 'reasoning.summary',
+      text: 'The task asks for something I will not do, so I am declining it.',
+    });
     const error: TraceError = { code: 'refused', source: 'agent', retryable: false, message: MESSAGES.refused };
     plan.add(1500, a.orchestrator, { type: 'agent.finished', outcome: 'refused', durationMs: 1350, error });
     plan.add(1700, a.system, { type: 'run.finished', outcome: 'refused', error });
     return { events: plan.sorted(), data: {} };
   }
 
-  plan.add(1100, a.orchestrator, { type: 'reasoning.summary', text: `Splitting the task between two researchers; collecting ${items.length} findings.` }, COST.reasoning);
-  plan.add(1400, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'init', itemCount: 0 } }, 0, jsonArtifact({ [key]: [] }));
+  plan.add(
+    1100,
+    a.orchestrator,
+    {
+      type: 'reasoning.summary',
+      text: `Splitting the task between two researchers; collecting ${items.length} findings.`,
+    },
+    COST.reasoning,
+  );
+  plan.add(
+    1400,
+    a.orchestrator,
+    {
+      type: 'artifact.updated',
+      artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'init', itemCount: 0 },
+    },
+    0,
+    jsonArtifact({ [key]: [] }),
+  );
 
   const found: Array<{ at: number; item: Item }> = [];
   const researchers = [a.researcher1, a.researcher2];
   const ends: number[] = [];
   for (const [r, researcher] of researchers.entries()) {
-    let t = spawn(plan, 1700 + r * 400, a.orchestrator, researcher, `Collect findings ${r === 0 ? 'with odd numbers' : 'with even numbers'}`);
+    let t = spawn(
+      plan,
+      1700 + r * 400,
+      a.orchestrator,
+      researcher,
+      `Collect findings ${r === 0 ? 'with odd numbers' : 'with even numbers'}`,
+    );
     const start = t;
     const sessionId = randomUUID();
     plan.add(t + 100, researcher, { type: 'browser.session.started', sessionId });
@@ -186,21 +246,58 @@ export function basePlan(runId: string, o: SubmitOptions): { events: PlannedEven
     for (let i = r; i < items.length; i += 2) {
       const item = items[i]!;
       plan.add(t, researcher, { type: 'progress.reported', phase: 'working', message: `Reading ${item.url}` });
-      t = toolCall(plan, t + 100, researcher, 'navigate', { url: item.url }, STEP.navigate, { status: 200, title: item.title }, COST.navigate);
-      t = toolCall(plan, t + 100, researcher, 'extract', { url: item.url }, STEP.extract, { itemsFound: 1 }, COST.extract);
+      t = toolCall(
+        plan,
+        t + 100,
+        researcher,
+        'navigate',
+        { url: item.url },
+        STEP.navigate,
+        { status: 200, title: item.title },
+        COST.navigate,
+      );
+      t = toolCall(
+        plan,
+        t + 100,
+        researcher,
+        'extract',
+        { url: item.url },
+        STEP.extract,
+        { itemsFound: 1 },
+        COST.extract,
+      );
       found.push({ at: t + 200, item });
       if (r === 0 && i === 0) {
         // A nested subagent: the orchestrator's child spawns a child of its own.
         const rs = spawn(plan, t + 300, researcher, a.reader, 'Read the PDF linked from the first source');
         plan.add(rs + 100, a.reader, { type: 'progress.reported', phase: 'working', message: 'Reading a linked PDF' });
-        const re = toolCall(plan, rs + 200, a.reader, 'read_pdf', { url: `${item.url}#attachment.pdf` }, 1500, { pages: 4 }, COST.readPdf);
-        plan.add(re + 100, a.reader, { type: 'agent.finished', outcome: 'succeeded', durationMs: re + 100 - rs, error: null });
+        const re = toolCall(
+          plan,
+          rs + 200,
+          a.reader,
+          'read_pdf',
+          { url: `${item.url}#attachment.pdf` },
+          1500,
+          { pages: 4 },
+          COST.readPdf,
+        );
+        plan.add(re + 100, a.reader, {
+          type: 'agent.finished',
+          outcome: 'succeeded',
+          durationMs: re + 100 - rs,
+          error: null,
+        });
         t = re + 200;
       }
       t += STEP.gap;
     }
     plan.add(t, researcher, { type: 'browser.session.finished', sessionId, durationMs: t - start - 100 });
-    plan.add(t + 100, researcher, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 100 - start, error: null });
+    plan.add(t + 100, researcher, {
+      type: 'agent.finished',
+      outcome: 'succeeded',
+      durationMs: t + 100 - start,
+      error: null,
+    });
     ends.push(t + 100);
   }
 
@@ -209,26 +306,100 @@ export function basePlan(runId: string, o: SubmitOptions): { events: PlannedEven
   const list = data[key] as Item[];
   for (const f of found) {
     list.push(f.item);
-    plan.add(f.at, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'append', changedFields: [`${key}[${list.length - 1}]`], itemCount: list.length }, }, 0, jsonArtifact(data));
+    plan.add(
+      f.at,
+      a.orchestrator,
+      {
+        type: 'artifact.updated',
+        artifact: {
+          kind: 'json',
+          artifactId: 'result',
+          path: 'result.json',
+          change: 'append',
+          changedFields: [`${key}[${list.length - 1}]`],
+          itemCount: list.length,
+        },
+      },
+      0,
+      jsonArtifact(data),
+    );
   }
 
   const T = Math.max(...ends);
   const vs = spawn(plan, T + 200, a.orchestrator, a.verifier, 'Double-check every source');
   const verifierSession = randomUUID();
   plan.add(vs + 100, a.verifier, { type: 'browser.session.started', sessionId: verifierSession });
-  plan.add(vs + 200, a.verifier, { type: 'tool_call.started', toolCallId: randomUUID(), toolName: 'check_sources', parameters: { urls: items.map((i) => i.url) } });
-  plan.add(T + 700, a.orchestrator, { type: 'progress.reported', phase: 'finalizing', message: `Merging ${items.length} findings` });
-  plan.add(T + 1500, a.orchestrator, { type: 'reasoning.summary', text: 'All findings are in; writing the result.' }, COST.reasoning);
-  const final = plan.add(T + 2000, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'json', artifactId: 'result', path: 'result.json', change: 'update', changedFields: [key], itemCount: list.length }, }, 0, jsonArtifact(data));
+  plan.add(vs + 200, a.verifier, {
+    type: 'tool_call.started',
+    toolCallId: randomUUID(),
+    toolName: 'check_sources',
+    parameters: { urls: items.map((i) => i.url) },
+  });
+  plan.add(T + 700, a.orchestrator, {
+    type: 'progress.reported',
+    phase: 'finalizing',
+    message: `Merging ${items.length} findings`,
+  });
+  plan.add(
+    T + 1500,
+    a.orchestrator,
+    { type: 'reasoning.summary', text: 'All findings are in; writing the result.' },
+    COST.reasoning,
+  );
+  const final = plan.add(
+    T + 2000,
+    a.orchestrator,
+    {
+      type: 'artifact.updated',
+      artifact: {
+        kind: 'json',
+        artifactId: 'result',
+        path: 'result.json',
+        change: 'update',
+        changedFields: [key],
+        itemCount: list.length,
+      },
+    },
+    0,
+    jsonArtifact(data),
+  );
   final.duplicate = true;
   const summary = `# Summary\n\n${list.map((i) => `- [${i.title}](${i.url})`).join('\n')}\n`;
-  plan.add(T + 2300, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'markdown', artifactId: 'summary', path: 'summary.md', change: 'init' } }, 0, summary);
-  plan.add(T + 2600, a.orchestrator, { type: 'agent.finished', outcome: 'succeeded', durationMs: T + 2450, error: null });
+  plan.add(
+    T + 2300,
+    a.orchestrator,
+    {
+      type: 'artifact.updated',
+      artifact: { kind: 'markdown', artifactId: 'summary', path: 'summary.md', change: 'init' },
+    },
+    0,
+    summary,
+  );
+  plan.add(T + 2600, a.orchestrator, {
+    type: 'agent.finished',
+    outcome: 'succeeded',
+    durationMs: T + 2450,
+    error: null,
+  });
   plan.add(T + 2800, a.system, { type: 'run.finished', outcome: 'succeeded', error: null });
   // Late events: the verifier notices its parent is gone only after the run has finished.
-  const parentFinished: TraceError = { code: 'parent_finished', source: 'agent', retryable: false, message: 'Stopped because the orchestrator finished first.' };
-  plan.add(T + 3300, a.verifier, { type: 'agent.finished', outcome: 'cancelled', durationMs: T + 3300 - vs, error: parentFinished });
-  plan.add(T + 3500, a.verifier, { type: 'browser.session.finished', sessionId: verifierSession, durationMs: T + 3400 - vs });
+  const parentFinished: TraceError = {
+    code: 'parent_finished',
+    source: 'agent',
+    retryable: false,
+    message: 'Stopped because the orchestrator finished first.',
+  };
+  plan.add(T + 3300, a.verifier, {
+    type: 'agent.finished',
+    outcome: 'cancelled',
+    durationMs: T + 3300 - vs,
+    error: parentFinished,
+  });
+  plan.add(T + 3500, a.verifier, {
+    type: 'browser.session.finished',
+    sessionId: verifierSession,
+    durationMs: T + 3400 - vs,
+  });
   return { events: plan.sorted(), data };
 }
 
@@ -255,17 +426,28 @@ export function stillOpen(kept: readonly PlannedEvent[]): { running: AgentRef[];
  * ending of an interrupted run: every agent still running finishes, then run.finished, then (late)
  * the browser sessions close.
  */
-export function interrupt(events: PlannedEvent[], at: number, kind: TailKind, o: { runId: string; maxCredits: number; dropFrom?: PlannedEvent }): PlannedEvent[] {
+export function interrupt(
+  events: PlannedEvent[],
+  at: number,
+  kind: TailKind,
+  o: { runId: string; maxCredits: number; dropFrom?: PlannedEvent },
+): PlannedEvent[] {
   const cut = o.dropFrom ? events.indexOf(o.dropFrom) : events.findIndex((e) => e.at > at);
   const kept = cut < 0 ? [...events] : events.slice(0, cut);
   const plan = new Plan();
   const a = agentsFor(o.runId);
   const { running, sessions } = stillOpen(kept);
-  const error: TraceError = kind === 'cancelled'
-    ? { code: 'cancelled', source: 'system', retryable: false, message: MESSAGES.cancelled }
-    : kind === 'credit_limit_reached'
-      ? { code: 'credit_limit_reached', source: 'billing', retryable: false, message: MESSAGES.creditLimit(o.maxCredits) }
-      : { code: 'internal', source: 'system', retryable: true, message: MESSAGES.internal };
+  const error: TraceError =
+    kind === 'cancelled'
+      ? { code: 'cancelled', source: 'system', retryable: false, message: MESSAGES.cancelled }
+      : kind === 'credit_limit_reached'
+        ? {
+            code: 'credit_limit_reached',
+            source: 'billing',
+            retryable: false,
+            message: MESSAGES.creditLimit(o.maxCredits),
+          }
+        : { code: 'internal', source: 'system', retryable: true, message: MESSAGES.internal };
   const outcome: Outcome = kind === 'internal' ? 'failed' : kind;
   if (kind === 'cancelled') plan.add(at, a.system, { type: 'run.cancel_requested', reason: 'user' });
   else plan.add(at, a.system, { type: 'error.occurred', error });
@@ -283,7 +465,9 @@ export function interrupt(events: PlannedEvent[], at: number, kind: TailKind, o:
   }
   const tail = plan.sorted();
   const base = kept.length ? Math.max(...kept.map((e) => e.order)) + 1 : 0;
-  tail.forEach((e, i) => { e.order = base + i; });
+  tail.forEach((e, i) => {
+    e.order = base + i;
+  });
   return [...kept, ...tail];
 }
 
@@ -291,7 +475,8 @@ export function interrupt(events: PlannedEvent[], at: number, kind: TailKind, o:
 export function applyCreditLimit(events: PlannedEvent[], runId: string, maxCredits: number): PlannedEvent[] {
   let total = 0;
   for (const e of events) {
-    if (total + e.cost > maxCredits) return interrupt(events, e.at, 'credit_limit_reached', { runId, maxCredits, dropFrom: e });
+    if (total + e.cost > maxCredits)
+      return interrupt(events, e.at, 'credit_limit_reached', { runId, maxCredits, dropFrom: e });
     total += e.cost;
   }
   return events;
@@ -340,7 +525,12 @@ export function chatPlan(runId: string, o: SubmitOptions): { events: PlannedEven
   if (o.prompt.includes(MAGIC.refuse)) return { events: basePlan(runId, o).events, message: '' };
   const plan = new Plan();
   const a = agentsFor(runId);
-  const browser: AgentRef = { id: `${runId.slice(0, 8)}-browser-1`, role: 'browser', name: 'browser-1', parentId: a.researcher1.id };
+  const browser: AgentRef = {
+    id: `${runId.slice(0, 8)}-browser-1`,
+    role: 'browser',
+    name: 'browser-1',
+    parentId: a.researcher1.id,
+  };
   const items = itemsFor(o).slice(0, 2);
   const usage = (at: number, agent: AgentRef, inputTokens: number, outputTokens: number): void => {
     plan.add(at, agent, { type: 'usage.recorded', usage: { model: o.model, inputTokens, outputTokens } });
@@ -348,7 +538,12 @@ export function chatPlan(runId: string, o: SubmitOptions): { events: PlannedEven
   plan.add(0, a.system, { type: 'run.started' });
   plan.add(150, a.orchestrator, { type: 'agent.started' });
   plan.add(300, a.orchestrator, { type: 'progress.reported', phase: 'planning', message: 'Planning the answer' });
-  plan.add(900, a.orchestrator, { type: 'reasoning.summary', text: `Reading ${items.length} sources before answering.` }, COST.reasoning);
+  plan.add(
+    900,
+    a.orchestrator,
+    { type: 'reasoning.summary', text: `Reading ${items.length} sources before answering.` },
+    COST.reasoning,
+  );
   usage(1000, a.orchestrator, 1800, 240);
   let t = spawn(plan, 1200, a.orchestrator, a.researcher1, 'Read the sources for the answer');
   plan.add(t + 100, browser, { type: 'agent.started' });
@@ -358,19 +553,52 @@ export function chatPlan(runId: string, o: SubmitOptions): { events: PlannedEven
   t += 300;
   for (const item of items) {
     plan.add(t, a.researcher1, { type: 'progress.reported', phase: 'working', message: `Reading ${item.url}` });
-    t = toolCall(plan, t + 100, browser, 'navigate', { url: item.url }, STEP.navigate, { status: 200, title: item.title }, COST.navigate);
+    t = toolCall(
+      plan,
+      t + 100,
+      browser,
+      'navigate',
+      { url: item.url },
+      STEP.navigate,
+      { status: 200, title: item.title },
+      COST.navigate,
+    );
     t = toolCall(plan, t + 100, a.researcher1, 'extract', { url: item.url }, 1200, { itemsFound: 1 }, COST.extract);
   }
   plan.add(t + 100, browser, { type: 'browser.session.finished', sessionId, durationMs: t - start });
-  plan.add(t + 200, browser, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 100 - start, error: null });
-  plan.add(t + 300, a.researcher1, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 300 - 1400, error: null });
+  plan.add(t + 200, browser, {
+    type: 'agent.finished',
+    outcome: 'succeeded',
+    durationMs: t + 100 - start,
+    error: null,
+  });
+  plan.add(t + 300, a.researcher1, {
+    type: 'agent.finished',
+    outcome: 'succeeded',
+    durationMs: t + 300 - 1400,
+    error: null,
+  });
   usage(t + 350, a.researcher1, 5200, 610);
   plan.add(t + 500, a.orchestrator, { type: 'progress.reported', phase: 'finalizing', message: 'Writing the answer' });
   const message = chatAnswer(o.prompt, items.length);
   plan.add(t + 1200, a.orchestrator, { type: 'assistant.message', text: message }, COST.reasoning);
-  plan.add(t + 1300, a.orchestrator, { type: 'artifact.updated', artifact: { kind: 'markdown', artifactId: 'answer', path: 'answer.md', change: 'init' } }, 0, message);
+  plan.add(
+    t + 1300,
+    a.orchestrator,
+    {
+      type: 'artifact.updated',
+      artifact: { kind: 'markdown', artifactId: 'answer', path: 'answer.md', change: 'init' },
+    },
+    0,
+    message,
+  );
   usage(t + 1350, a.orchestrator, 2400, 380);
-  plan.add(t + 1500, a.orchestrator, { type: 'agent.finished', outcome: 'succeeded', durationMs: t + 1350, error: null });
+  plan.add(t + 1500, a.orchestrator, {
+    type: 'agent.finished',
+    outcome: 'succeeded',
+    durationMs: t + 1350,
+    error: null,
+  });
   plan.add(t + 1700, a.system, { type: 'run.finished', outcome: 'succeeded', error: null });
   return { events: plan.sorted(), message };
 }

@@ -16,14 +16,26 @@ export interface TermsProvider extends AgentTermsGate {
 /** The gated providers of the sandbox. `globex-news` publishes no digest in its catalog entry. */
 export const TERMS_PROVIDERS: readonly TermsProvider[] = [
   {
-    provider: 'acme-data', name: 'Acme Data', logo: 'https://example.com/devindex-sandbox/logos/acme-data.png', capability: 'companies/lookup',
-    adds: 'company size and funding for each finding', version: '2026-10-01', digest: 'sha256:5d0c3a7e9b1f2468ace0135792468ace0135792468ace0135792468ace01357',
-    url: 'https://example.com/devindex-sandbox/terms/acme-data', text: 'Acme Data terms of use (sandbox): the data is for evaluation only.',
+    provider: 'acme-data',
+    name: 'Acme Data',
+    logo: 'https://example.com/devindex-sandbox/logos/acme-data.png',
+    capability: 'companies/lookup',
+    adds: 'company size and funding for each finding',
+    version: '2026-10-01',
+    digest: 'sha256:5d0c3a7e9b1f2468ace0135792468ace0135792468ace0135792468ace01357',
+    url: 'https://example.com/devindex-sandbox/terms/acme-data',
+    text: 'Acme Data terms of use (sandbox): the data is for evaluation only.',
     shownDigest: 'sha256:5d0c3a7e9b1f2468ace0135792468ace0135792468ace0135792468ace01357',
   },
   {
-    provider: 'globex-news', name: 'Globex News', capability: 'articles/search', adds: 'recent news articles about the topic', version: '3',
-    digest: null, url: 'https://example.com/devindex-sandbox/terms/globex-news', text: 'Globex News terms of use (sandbox): quote at most one paragraph per article.',
+    provider: 'globex-news',
+    name: 'Globex News',
+    capability: 'articles/search',
+    adds: 'recent news articles about the topic',
+    version: '3',
+    digest: null,
+    url: 'https://example.com/devindex-sandbox/terms/globex-news',
+    text: 'Globex News terms of use (sandbox): quote at most one paragraph per article.',
     shownDigest: 'sha256:0b9e8d7c6a5f4e3d2c1b0a99887766554433221100ffeeddccbbaa9988776655',
   },
 ];
@@ -32,27 +44,48 @@ export const SKIPPED_PROVIDER = TERMS_PROVIDERS[0]!;
 /** The SDK's `AgentTermsGate` of a provider (no `text`, no `shownDigest`). */
 export function gateOf(p: TermsProvider): AgentTermsGate {
   return {
-    provider: p.provider, name: p.name, ...(p.logo ? { logo: p.logo } : {}), ...(p.capability ? { capability: p.capability } : {}),
-    ...(p.adds ? { adds: p.adds } : {}), version: p.version, digest: p.digest, url: p.url,
+    provider: p.provider,
+    name: p.name,
+    ...(p.logo ? { logo: p.logo } : {}),
+    ...(p.capability ? { capability: p.capability } : {}),
+    ...(p.adds ? { adds: p.adds } : {}),
+    version: p.version,
+    digest: p.digest,
+    url: p.url,
   } satisfies AgentTermsGate;
 }
 
 export function skippedOf(p: TermsProvider): AgentSkippedProvider {
   return {
-    provider: p.provider, name: p.name, ...(p.capability ? { capability: p.capability } : {}), ...(p.adds ? { adds: p.adds } : {}),
-    reason: 'terms_required', version: p.version, termsUrl: p.url,
+    provider: p.provider,
+    name: p.name,
+    ...(p.capability ? { capability: p.capability } : {}),
+    ...(p.adds ? { adds: p.adds } : {}),
+    reason: 'terms_required',
+    version: p.version,
+    termsUrl: p.url,
   } satisfies AgentSkippedProvider;
 }
 
 /** `exchange.requiresAction` for a terms approval: per provider the ready `terms/show` and `terms/accept` calls. */
 export function requiresActionOf(approvalId: string, providers: readonly TermsProvider[]): AgentTermsRequiredAction {
   return {
-    type: 'accept_terms', approvalId,
+    type: 'accept_terms',
+    approvalId,
     providers: providers.map((p) => ({
-      provider: p.provider, name: p.name, ...(p.capability ? { capability: p.capability } : {}), ...(p.adds ? { adds: p.adds } : {}),
-      version: p.version, digest: p.digest, url: p.url,
+      provider: p.provider,
+      name: p.name,
+      ...(p.capability ? { capability: p.capability } : {}),
+      ...(p.adds ? { adds: p.adds } : {}),
+      version: p.version,
+      digest: p.digest,
+      url: p.url,
       show: { provider: 'firecrawl', capability: 'terms/show', options: { provider: p.provider } },
-      accept: { provider: 'firecrawl', capability: 'terms/accept', options: { provider: p.provider, version: p.version, digest: p.digest, confirmed: true } },
+      accept: {
+        provider: 'firecrawl',
+        capability: 'terms/accept',
+        options: { provider: p.provider, version: p.version, digest: p.digest, confirmed: true },
+      },
     })),
   } satisfies AgentTermsRequiredAction;
 }
@@ -67,64 +100,166 @@ export function hasAccepted(store: TermsAcceptances, team: string, p: TermsProvi
 /** The SDK sends at most this many calls (`ALEXANDRIA_MAX_CALLS` of its `scrapeAlexandria`). */
 export const MAX_ALEXANDRIA_CALLS = 10;
 
-export interface ScrapeReply { status: number; body: unknown }
-interface Issue { code: string; path: Array<string | number>; message: string }
+export interface ScrapeReply {
+  status: number;
+  body: unknown;
+}
+interface Issue {
+  code: string;
+  path: Array<string | number>;
+  message: string;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const bad = (issues: Issue[]): ScrapeReply => ({ status: 400, body: { success: false, error: 'Bad Request', details: issues } });
+const bad = (issues: Issue[]): ScrapeReply => ({
+  status: 400,
+  body: { success: false, error: 'Bad Request', details: issues },
+});
 
 /** `POST /v2/scrape`: only `{ alexandria: call | call[] }` (plus `timeout`, `integration`, `origin`); anything else is a 400 naming the field. */
 export function handleScrape(body: unknown, team: string, store: TermsAcceptances, now: () => number): ScrapeReply {
   if (!isObject(body)) return bad([{ code: 'invalid_type', path: [], message: 'Request body must be a JSON object' }]);
   if (body.alexandria === undefined) {
-    return bad([{ code: 'invalid_type', path: ['alexandria'], message: 'The sandbox serves only Exchange calls on /v2/scrape: send { alexandria: [ { provider, capability, options } ] }' }]);
+    return bad([
+      {
+        code: 'invalid_type',
+        path: ['alexandria'],
+        message:
+          'The sandbox serves only Exchange calls on /v2/scrape: send { alexandria: [ { provider, capability, options } ] }',
+      },
+    ]);
   }
   const extra = Object.keys(body).filter((k) => !['alexandria', 'timeout', 'integration', 'origin'].includes(k));
-  if (extra.length) return bad([{ code: 'unrecognized_keys', path: [], message: `Unrecognized key(s) in object: ${extra.map((k) => `'${k}'`).join(', ')}` }]);
+  if (extra.length)
+    return bad([
+      {
+        code: 'unrecognized_keys',
+        path: [],
+        message: `Unrecognized key(s) in object: ${extra.map((k) => `'${k}'`).join(', ')}`,
+      },
+    ]);
   const calls = Array.isArray(body.alexandria) ? body.alexandria : [body.alexandria];
-  if (calls.length === 0) return bad([{ code: 'too_small', path: ['alexandria'], message: 'alexandria must hold at least one call' }]);
-  if (calls.length > MAX_ALEXANDRIA_CALLS) return bad([{ code: 'too_big', path: ['alexandria'], message: `alexandria may hold at most ${MAX_ALEXANDRIA_CALLS} calls (got ${calls.length})` }]);
+  if (calls.length === 0)
+    return bad([{ code: 'too_small', path: ['alexandria'], message: 'alexandria must hold at least one call' }]);
+  if (calls.length > MAX_ALEXANDRIA_CALLS)
+    return bad([
+      {
+        code: 'too_big',
+        path: ['alexandria'],
+        message: `alexandria may hold at most ${MAX_ALEXANDRIA_CALLS} calls (got ${calls.length})`,
+      },
+    ]);
 
   const issues: Issue[] = [];
   const planned: Array<() => AlexandriaScrapeResult> = [];
   calls.forEach((c, i) => {
     const at = (...p: Array<string | number>) => ['alexandria', i, ...p];
-    if (!isObject(c)) { issues.push({ code: 'invalid_type', path: at(), message: `alexandria[${i}] must be an object { provider, capability, options }` }); return; }
+    if (!isObject(c)) {
+      issues.push({
+        code: 'invalid_type',
+        path: at(),
+        message: `alexandria[${i}] must be an object { provider, capability, options }`,
+      });
+      return;
+    }
     const unknown = Object.keys(c).filter((k) => !['provider', 'capability', 'options'].includes(k));
-    if (unknown.length) issues.push({ code: 'unrecognized_keys', path: at(), message: `Unrecognized key(s) in alexandria[${i}]: ${unknown.map((k) => `'${k}'`).join(', ')}` });
+    if (unknown.length)
+      issues.push({
+        code: 'unrecognized_keys',
+        path: at(),
+        message: `Unrecognized key(s) in alexandria[${i}]: ${unknown.map((k) => `'${k}'`).join(', ')}`,
+      });
     if (c.provider !== 'firecrawl' || (c.capability !== 'terms/show' && c.capability !== 'terms/accept')) {
-      issues.push({ code: 'invalid_enum_value', path: at(c.provider !== 'firecrawl' ? 'provider' : 'capability'), message: `alexandria[${i}]: the sandbox serves only provider "firecrawl" with capability "terms/show" or "terms/accept"` });
+      issues.push({
+        code: 'invalid_enum_value',
+        path: at(c.provider !== 'firecrawl' ? 'provider' : 'capability'),
+        message: `alexandria[${i}]: the sandbox serves only provider "firecrawl" with capability "terms/show" or "terms/accept"`,
+      });
       return;
     }
     const o = c.options;
-    if (!isObject(o)) { issues.push({ code: 'invalid_type', path: at('options'), message: `alexandria[${i}].options must be an object with provider` }); return; }
+    if (!isObject(o)) {
+      issues.push({
+        code: 'invalid_type',
+        path: at('options'),
+        message: `alexandria[${i}].options must be an object with provider`,
+      });
+      return;
+    }
     const p = TERMS_PROVIDERS.find((x) => x.provider === o.provider);
     if (!p) {
-      issues.push({ code: 'invalid_enum_value', path: at('options', 'provider'), message: `alexandria[${i}].options.provider must name a provider with terms: ${TERMS_PROVIDERS.map((x) => x.provider).join(', ')}` });
+      issues.push({
+        code: 'invalid_enum_value',
+        path: at('options', 'provider'),
+        message: `alexandria[${i}].options.provider must name a provider with terms: ${TERMS_PROVIDERS.map((x) => x.provider).join(', ')}`,
+      });
       return;
     }
     if (c.capability === 'terms/show') {
       planned.push(() => ({
-        provider: 'firecrawl', capability: 'terms/show', creditsCost: 0,
-        data: { provider: p.provider, name: p.name, version: p.version, digest: p.shownDigest, url: p.url, text: p.text, accepted: hasAccepted(store, team, p) },
+        provider: 'firecrawl',
+        capability: 'terms/show',
+        creditsCost: 0,
+        data: {
+          provider: p.provider,
+          name: p.name,
+          version: p.version,
+          digest: p.shownDigest,
+          url: p.url,
+          text: p.text,
+          accepted: hasAccepted(store, team, p),
+        },
       }));
       return;
     }
-    if (o.confirmed !== true) issues.push({ code: 'invalid_literal', path: at('options', 'confirmed'), message: `alexandria[${i}].options.confirmed must be true: terms are accepted only after the user agreed to them` });
-    if (o.version !== p.version) issues.push({ code: 'custom', path: at('options', 'version'), message: `alexandria[${i}].options.version must be the current terms version of ${p.provider} (${p.version})` });
+    if (o.confirmed !== true)
+      issues.push({
+        code: 'invalid_literal',
+        path: at('options', 'confirmed'),
+        message: `alexandria[${i}].options.confirmed must be true: terms are accepted only after the user agreed to them`,
+      });
+    if (o.version !== p.version)
+      issues.push({
+        code: 'custom',
+        path: at('options', 'version'),
+        message: `alexandria[${i}].options.version must be the current terms version of ${p.provider} (${p.version})`,
+      });
     const digestOk = o.digest === p.shownDigest || (o.digest === null && p.digest === null);
-    if (!digestOk) issues.push({ code: 'custom', path: at('options', 'digest'), message: `alexandria[${i}].options.digest must be the digest terms/show answers for ${p.provider}` });
+    if (!digestOk)
+      issues.push({
+        code: 'custom',
+        path: at('options', 'digest'),
+        message: `alexandria[${i}].options.digest must be the digest terms/show answers for ${p.provider}`,
+      });
     planned.push(() => {
       let team_ = store.get(team);
-      if (!team_) { team_ = new Map(); store.set(team, team_); }
+      if (!team_) {
+        team_ = new Map();
+        store.set(team, team_);
+      }
       team_.set(p.provider, p.version);
       return {
-        provider: 'firecrawl', capability: 'terms/accept', creditsCost: 0,
-        data: { provider: p.provider, version: p.version, digest: p.shownDigest, accepted: true, acceptedAt: new Date(now()).toISOString() },
+        provider: 'firecrawl',
+        capability: 'terms/accept',
+        creditsCost: 0,
+        data: {
+          provider: p.provider,
+          version: p.version,
+          digest: p.shownDigest,
+          accepted: true,
+          acceptedAt: new Date(now()).toISOString(),
+        },
       };
     });
   });
   if (issues.length) return bad(issues);
   const results = planned.map((f) => f());
-  return { status: 200, body: { success: true, scrape_id: randomUUID(), data: { alexandria: results, creditsCost: 0 } } satisfies ProductionScrapeBody };
+  return {
+    status: 200,
+    body: {
+      success: true,
+      scrape_id: randomUUID(),
+      data: { alexandria: results, creditsCost: 0 },
+    } satisfies ProductionScrapeBody,
+  };
 }

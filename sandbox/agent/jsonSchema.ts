@@ -6,8 +6,25 @@ import Ajv from 'ajv';
 
 /** The formats of the JSON Schema specification: known (not checked), so only other names are unknown. */
 const STANDARD_FORMATS = [
-  'date-time', 'date', 'time', 'duration', 'email', 'idn-email', 'hostname', 'idn-hostname', 'ipv4', 'ipv6',
-  'uri', 'uri-reference', 'iri', 'iri-reference', 'uuid', 'uri-template', 'json-pointer', 'relative-json-pointer', 'regex',
+  'date-time',
+  'date',
+  'time',
+  'duration',
+  'email',
+  'idn-email',
+  'hostname',
+  'idn-hostname',
+  'ipv4',
+  'ipv6',
+  'uri',
+  'uri-reference',
+  'iri',
+  'iri-reference',
+  'uuid',
+  'uri-template',
+  'json-pointer',
+  'relative-json-pointer',
+  'regex',
 ];
 
 let ajv: Ajv | undefined;
@@ -32,7 +49,9 @@ export function jsonSchemaProblem(schema: unknown): string | undefined {
     a.removeSchema(plain);
     return typeof validate === 'function' ? undefined : 'the schema did not compile';
   } catch (e) {
-    return String((e as Error).message ?? e).replace(/\s+/g, ' ').slice(0, 300);
+    return String((e as Error).message ?? e)
+      .replace(/\s+/g, ' ')
+      .slice(0, 300);
   }
 }
 
@@ -47,9 +66,12 @@ export function withoutAnnotations(v: unknown, depth = 0): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
     if (k.startsWith('x-')) continue;
-    out[k] = NAMED_SCHEMAS.has(k) && x !== null && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).map(([name, s]) => [name, withoutAnnotations(s, depth + 1)]))
-      : withoutAnnotations(x, depth + 1);
+    out[k] =
+      NAMED_SCHEMAS.has(k) && x !== null && typeof x === 'object' && !Array.isArray(x)
+        ? Object.fromEntries(
+            Object.entries(x as Record<string, unknown>).map(([name, s]) => [name, withoutAnnotations(s, depth + 1)]),
+          )
+        : withoutAnnotations(x, depth + 1);
   }
   return out;
 }

@@ -3,8 +3,23 @@
 import { CHAT_SUGGESTIONS, MESSAGES, SCHEMA_VERSION, type PlannedEvent } from './engine';
 import { requiresActionOf, skippedOf } from './exchange';
 import { DEFAULT_MODEL } from './validate';
-import { outcomeOf, targetHintOf, type Job, type RunStatus, type ServiceContext, type Thread, type View } from './serviceTypes';
-import type { AgentExchangeSummary, PendingApproval, ProductionListItem, ProductionStatusBody, ProductionThreadRun, ProductionTraceEvent } from './wireTypes';
+import {
+  outcomeOf,
+  targetHintOf,
+  type Job,
+  type RunStatus,
+  type ServiceContext,
+  type Thread,
+  type View,
+} from './serviceTypes';
+import type {
+  AgentExchangeSummary,
+  PendingApproval,
+  ProductionListItem,
+  ProductionStatusBody,
+  ProductionThreadRun,
+  ProductionTraceEvent,
+} from './wireTypes';
 
 export type RunRecords = ReturnType<typeof runRecords>;
 
@@ -61,9 +76,13 @@ export function runRecords(c: ServiceContext) {
       // Plans are written at speed 1; a faster sandbox reports the durations it really took.
       if ('durationMs' in body) body = { ...body, durationMs: Math.round(body.durationMs / speed) };
       const ev = {
-        schemaVersion: SCHEMA_VERSION, eventId: e.eventId, runId: job.id,
-        occurredAt: new Date(job.createdAt + e.at / speed).toISOString(), producerSequence,
-        agent: { ...e.agent }, ...body,
+        schemaVersion: SCHEMA_VERSION,
+        eventId: e.eventId,
+        runId: job.id,
+        occurredAt: new Date(job.createdAt + e.at / speed).toISOString(),
+        producerSequence,
+        agent: { ...e.agent },
+        ...body,
       } satisfies ProductionTraceEvent;
       out.push(ev);
       if (e.duplicate) again.push(ev);
@@ -74,10 +93,14 @@ export function runRecords(c: ServiceContext) {
   function errorMessage(job: Job, finished: PlannedEvent): string {
     const err = finished.body.type === 'run.finished' ? finished.body.error : undefined;
     switch (outcomeOf(finished)) {
-      case 'cancelled': return MESSAGES.cancelled;
-      case 'credit_limit_reached': return MESSAGES.creditLimit(job.options.maxCredits);
-      case 'refused': return MESSAGES.refused;
-      default: return err?.message ?? MESSAGES.internal;
+      case 'cancelled':
+        return MESSAGES.cancelled;
+      case 'credit_limit_reached':
+        return MESSAGES.creditLimit(job.options.maxCredits);
+      case 'refused':
+        return MESSAGES.refused;
+      default:
+        return err?.message ?? MESSAGES.internal;
     }
   }
 
@@ -89,18 +112,32 @@ export function runRecords(c: ServiceContext) {
   /** The `result` artifact as far as the run got: production's `partial` of a run stopped early. */
   function partialData(v: View): unknown {
     let last: PlannedEvent | undefined;
-    for (const e of v.visible) if (e.snapshot && e.body.type === 'artifact.updated' && e.body.artifact.artifactId === 'result') last = e;
+    for (const e of v.visible)
+      if (e.snapshot && e.body.type === 'artifact.updated' && e.body.artifact.artifactId === 'result') last = e;
     if (!last?.snapshot) return undefined;
-    try { return JSON.parse(last.snapshot.content) as unknown; } catch { return undefined; }
+    try {
+      return JSON.parse(last.snapshot.content) as unknown;
+    } catch {
+      return undefined;
+    }
   }
 
   function specStatusRecord(job: Job, v: View): Record<string, unknown> {
     const rec: Record<string, unknown> = {
-      success: true, id: job.id, status: v.status, model: job.options.model,
+      success: true,
+      id: job.id,
+      status: v.status,
+      model: job.options.model,
       expiresAt: new Date(job.expiresAt).toISOString(),
     };
-    if (v.status === 'completed') { rec.data = job.data; rec.creditsUsed = v.credits; }
-    if (v.status === 'failed') { rec.creditsUsed = 0; rec.error = errorMessage(job, v.finished!); }
+    if (v.status === 'completed') {
+      rec.data = job.data;
+      rec.creditsUsed = v.credits;
+    }
+    if (v.status === 'failed') {
+      rec.creditsUsed = 0;
+      rec.error = errorMessage(job, v.finished!);
+    }
     return rec;
   }
 
@@ -113,20 +150,33 @@ export function runRecords(c: ServiceContext) {
     const v = view(job);
     if (!production) return specStatusRecord(job, v);
     const rec: ProductionStatusBody = {
-      success: true, status: v.status, model: reportedModel(job.options.model),
+      success: true,
+      status: v.status,
+      model: reportedModel(job.options.model),
       ...(job.options.effort ? { effort: job.options.effort } : {}),
       expiresAt: new Date(job.expiresAt).toISOString(),
-      threadId: job.threadId, threadTurn: job.turn, mode: job.mode,
+      threadId: job.threadId,
+      threadTurn: job.turn,
+      mode: job.mode,
     };
     if (v.status === 'processing' || v.status === 'cancelling') rec.creditsUsed = v.credits;
-    if (v.status === 'completed') { rec.data = job.mode === 'chat' ? null : job.data; rec.creditsUsed = v.credits; }
-    if (v.status === 'cancelled') { rec.creditsUsed = v.credits; rec.error = errorMessage(job, v.finished!); }
+    if (v.status === 'completed') {
+      rec.data = job.mode === 'chat' ? null : job.data;
+      rec.creditsUsed = v.credits;
+    }
+    if (v.status === 'cancelled') {
+      rec.creditsUsed = v.credits;
+      rec.error = errorMessage(job, v.finished!);
+    }
     if (v.status === 'failed') {
       rec.creditsUsed = 0;
       rec.error = errorMessage(job, v.finished!);
       if (outcomeOf(v.finished) === 'credit_limit_reached') {
         const partial = partialData(v);
-        if (partial !== undefined) { rec.partial = partial; rec.partialSchemaValid = true; }
+        if (partial !== undefined) {
+          rec.partial = partial;
+          rec.partialSchemaValid = true;
+        }
         rec.stopReason = 'credit_limit_reached';
       }
     }
@@ -149,10 +199,13 @@ export function runRecords(c: ServiceContext) {
   function exchangeSummary(job: Job, v: View): AgentExchangeSummary | undefined {
     const x = job.exchange;
     if (!x) return undefined;
-    const finishedCalls = new Set(v.visible.flatMap((e) => (e.body.type === 'tool_call.finished' ? [e.body.toolCallId] : [])));
+    const finishedCalls = new Set(
+      v.visible.flatMap((e) => (e.body.type === 'tool_call.finished' ? [e.body.toolCallId] : [])),
+    );
     const made = x.paid.filter((c) => finishedCalls.has(c.id));
     const ap = job.approval;
-    const termsWaiting = ap && ap.pending.kind === 'terms' && ap.pending.resolution === null && v.finished !== undefined;
+    const termsWaiting =
+      ap && ap.pending.kind === 'terms' && ap.pending.resolution === null && v.finished !== undefined;
     return {
       enabled: job.options.exchange?.enabled !== false || x.paid.length > 0 || ap !== undefined,
       ...(x.toolkits ? { toolkits: x.toolkits } : {}),
@@ -190,14 +243,21 @@ export function runRecords(c: ServiceContext) {
   /** A production list row (SDK `AgentListItem`): `targetHint` a string; `urls`, `schema`, `effort` absent when the run had none. */
   function listRow(j: Job): ProductionListItem {
     return {
-      id: j.id, createdAt: new Date(j.createdAt).toISOString(), targetHint: targetHintOf(j.options),
-      origin: j.options.origin ?? 'api', ...(j.options.integration ? { integration: j.options.integration } : {}),
+      id: j.id,
+      createdAt: new Date(j.createdAt).toISOString(),
+      targetHint: targetHintOf(j.options),
+      origin: j.options.origin ?? 'api',
+      ...(j.options.integration ? { integration: j.options.integration } : {}),
       status: view(j).status,
       options: {
-        ...(j.options.urls ? { urls: j.options.urls } : {}), prompt: j.options.prompt,
+        ...(j.options.urls ? { urls: j.options.urls } : {}),
+        prompt: j.options.prompt,
         ...(j.options.schema !== undefined && j.options.schema !== null ? { schema: j.options.schema } : {}),
-        model: reportedModel(j.options.model), ...(j.options.effort ? { effort: j.options.effort } : {}),
-        mode: j.mode, threadId: j.threadId, threadTurn: j.turn,
+        model: reportedModel(j.options.model),
+        ...(j.options.effort ? { effort: j.options.effort } : {}),
+        mode: j.mode,
+        threadId: j.threadId,
+        threadTurn: j.turn,
       },
       settings: { hidden: false, starred: false },
     } satisfies ProductionListItem;
@@ -215,11 +275,16 @@ export function runRecords(c: ServiceContext) {
     const done = status === 'succeeded';
     const answered = done && j.mode === 'chat' && j.message !== undefined;
     return {
-      id: j.id, turn: j.turn, mode: j.mode, prompt: j.options.prompt,
+      id: j.id,
+      turn: j.turn,
+      mode: j.mode,
+      prompt: j.options.prompt,
       ...(j.options.urls ? { urls: j.options.urls } : {}),
       ...(j.options.schema !== undefined && j.options.schema !== null ? { schema: j.options.schema } : {}),
       ...(j.options.effort ? { effort: j.options.effort } : {}),
-      status, createdAt: new Date(j.createdAt).toISOString(), finishedAt: finishedAtOf(j, v),
+      status,
+      createdAt: new Date(j.createdAt).toISOString(),
+      finishedAt: finishedAtOf(j, v),
       creditsUsed: v.status === 'failed' ? 0 : v.credits,
       message: answered ? j.message! : null,
       ...(includeData ? { data: done && j.mode !== 'chat' ? j.data : null } : {}),
@@ -229,5 +294,18 @@ export function runRecords(c: ServiceContext) {
     } satisfies ProductionThreadRun;
   }
 
-  return { approvalView, answerable, view, render, reportedModel, statusRecord, exchangeSummary, expired, findJob, latestRun, listRow, threadRun };
+  return {
+    approvalView,
+    answerable,
+    view,
+    render,
+    reportedModel,
+    statusRecord,
+    exchangeSummary,
+    expired,
+    findJob,
+    latestRun,
+    listRow,
+    threadRun,
+  };
 }

@@ -6,14 +6,49 @@ import type { Wire } from './validate';
 import { runRecords } from './runRecords';
 import { submitting } from './submitJob';
 import {
-  AGENT_ERRORS, DAY, DOCS_URL, LEGACY_LISTED_ID, LEGACY_PREFIX, NO_RECORD_ERRORS, PAGE_SIZE, SNAPSHOT_ID_RE, THREAD_ERRORS, UUID_RE, fail, legacyRecord, relayed,
-  safeOrigin, threadError, type AgentReply, type AgentRequest, type AgentServiceOptions, type Job, type ServiceContext, type SpecTraceBody,
+  AGENT_ERRORS,
+  DAY,
+  DOCS_URL,
+  LEGACY_LISTED_ID,
+  LEGACY_PREFIX,
+  NO_RECORD_ERRORS,
+  PAGE_SIZE,
+  SNAPSHOT_ID_RE,
+  THREAD_ERRORS,
+  UUID_RE,
+  fail,
+  legacyRecord,
+  relayed,
+  safeOrigin,
+  threadError,
+  type AgentReply,
+  type AgentRequest,
+  type AgentServiceOptions,
+  type Job,
+  type ServiceContext,
+  type SpecTraceBody,
 } from './serviceTypes';
-import type { AgentSnapshotResponse, ProductionListBody, ProductionListItem, ProductionThread, ProductionThreadBody, ProductionTraceBody } from './wireTypes';
+import type {
+  AgentSnapshotResponse,
+  ProductionListBody,
+  ProductionListItem,
+  ProductionThread,
+  ProductionThreadBody,
+  ProductionTraceBody,
+} from './wireTypes';
 
 export type { AgentReply, AgentRequest, AgentServiceOptions, Wire };
 export {
-  AGENT_ERRORS, LEGACY_LISTED_ID, LEGACY_PREFIX, NO_RECORD_ERRORS, PAGE_SIZE, PASSTHROUGH_ERROR, SNAPSHOT_ID_RE, THREAD_ERRORS, UUID_RE, ZDR_PRODUCTION,
+  AGENT_ERRORS,
+  LEGACY_LISTED_ID,
+  LEGACY_PREFIX,
+  NO_RECORD_ERRORS,
+  PAGE_SIZE,
+  PASSTHROUGH_ERROR,
+  SNAPSHOT_ID_RE,
+  THREAD_ERRORS,
+  UUID_RE,
+  ZDR_PRODUCTION,
 } from './serviceTypes';
 
 export function createAgentService(o: AgentServiceOptions): {
@@ -28,8 +63,14 @@ export function createAgentService(o: AgentServiceOptions): {
   const wire: Wire = o.wire ?? 'production';
   const c: ServiceContext = {
     speed: o.speed > 0 && Number.isFinite(o.speed) ? o.speed : 1,
-    now, wire, testMode: o.testMode === true, production: wire === 'production', legacyCreatedAt: now() - 3 * DAY,
-    jobs: new Map(), threads: new Map(), termsAccepted: new Map(),
+    now,
+    wire,
+    testMode: o.testMode === true,
+    production: wire === 'production',
+    legacyCreatedAt: now() - 3 * DAY,
+    jobs: new Map(),
+    threads: new Map(),
+    termsAccepted: new Map(),
     state: { threadsDisabled: o.threadsDisabled === true, lastCreatedAt: 0 },
   };
   const { speed, testMode, production, legacyCreatedAt, jobs, threads, termsAccepted } = c;
@@ -40,7 +81,15 @@ export function createAgentService(o: AgentServiceOptions): {
   /** Production's answer to a path it has no route for. */
   function noRoute(method: string, path: string): AgentReply {
     if (!production) return fail(404, 'Not Found');
-    return { status: 404, body: { success: false, code: 'NOT_FOUND', error: `${method} ${path.slice(0, 200)} is not a Firecrawl API endpoint.`, documentation_url: DOCS_URL } };
+    return {
+      status: 404,
+      body: {
+        success: false,
+        code: 'NOT_FOUND',
+        error: `${method} ${path.slice(0, 200)} is not a Firecrawl API endpoint.`,
+        documentation_url: DOCS_URL,
+      },
+    };
   }
 
   function cancel(job: Job): AgentReply {
@@ -56,21 +105,38 @@ export function createAgentService(o: AgentServiceOptions): {
     }
     if (ap) ap.state = 'cancelled';
     job.cancelRequested = true;
-    job.events = interrupt(job.events, (t - job.createdAt) * speed, 'cancelled', { runId: job.id, maxCredits: job.options.maxCredits });
+    job.events = interrupt(job.events, (t - job.createdAt) * speed, 'cancelled', {
+      runId: job.id,
+      maxCredits: job.options.maxCredits,
+    });
     return { status: 200, body: { success: true } };
   }
 
   function trace(job: Job, query: URLSearchParams): AgentReply {
     const live = query.get('liveView');
     if (live !== null && live !== 'true' && live !== 'false') {
-      return relayed(400, 'Bad Request', [{ code: 'invalid_enum_value', path: ['liveView'], message: 'liveView must be true or false' }]);
+      return relayed(400, 'Bad Request', [
+        { code: 'invalid_enum_value', path: ['liveView'], message: 'liveView must be true or false' },
+      ]);
     }
     const v = view(job);
     const events = render(job, v.visible);
     const body: ProductionTraceBody | SpecTraceBody = production
-      ? { success: true, id: job.id, events, creditsUsed: v.status === 'failed' ? 0 : v.credits } satisfies ProductionTraceBody
-      // The spec wire keeps its free-text cancel reason (production sends `user`, as the SDK declares).
-      : { success: true, id: job.id, events: events.map((e) => (e.type === 'run.cancel_requested' ? { ...e, reason: 'Cancelled by the user' } : e)), creditsUsed: v.status === 'failed' ? 0 : v.credits };
+      ? ({
+          success: true,
+          id: job.id,
+          events,
+          creditsUsed: v.status === 'failed' ? 0 : v.credits,
+        } satisfies ProductionTraceBody)
+      : // The spec wire keeps its free-text cancel reason (production sends `user`, as the SDK declares).
+        {
+          success: true,
+          id: job.id,
+          events: events.map((e) =>
+            e.type === 'run.cancel_requested' ? { ...e, reason: 'Cancelled by the user' } : e,
+          ),
+          creditsUsed: v.status === 'failed' ? 0 : v.credits,
+        };
     if (live === 'true') {
       const open = new Map<string, string>();
       for (const e of v.visible) {
@@ -78,7 +144,9 @@ export function createAgentService(o: AgentServiceOptions): {
         if (e.body.type === 'browser.session.finished') open.delete(e.body.sessionId);
       }
       body.activeBrowserSessions = [...open.keys()].map((id) => ({
-        id, liveViewUrl: `https://live.devindex.invalid/sessions/${id}`, viewport: { width: 1280, height: 800 },
+        id,
+        liveViewUrl: `https://live.devindex.invalid/sessions/${id}`,
+        viewport: { width: 1280, height: 800 },
       }));
     }
     return { status: 200, body };
@@ -89,8 +157,15 @@ export function createAgentService(o: AgentServiceOptions): {
     const e = v.visible.find((x) => x.snapshot?.id === snapshotId);
     if (!e?.snapshot) return relayed(404, AGENT_ERRORS.snapshotNotFound);
     // `NO-RECORD`: the SDK declares `snapshot` optional; an answer without it is one a client must show.
-    if (job.noRecord) return { status: 200, body: { success: false, error: NO_RECORD_ERRORS.snapshot } satisfies AgentSnapshotResponse };
-    return { status: 200, body: { success: true, id: job.id, snapshotId, snapshot: e.snapshot.content } satisfies AgentSnapshotResponse };
+    if (job.noRecord)
+      return {
+        status: 200,
+        body: { success: false, error: NO_RECORD_ERRORS.snapshot } satisfies AgentSnapshotResponse,
+      };
+    return {
+      status: 200,
+      body: { success: true, id: job.id, snapshotId, snapshot: e.snapshot.content } satisfies AgentSnapshotResponse,
+    };
   }
 
   function list(r: AgentRequest): AgentReply {
@@ -99,7 +174,13 @@ export function createAgentService(o: AgentServiceOptions): {
     if (raw !== null) {
       if (!/^\d{1,16}$/.test(raw)) {
         if (production) return fail(400, 'Invalid before timestamp.');
-        return fail(400, 'Bad Request', [{ code: 'invalid_type', path: ['before'], message: 'before must be a non-negative integer (epoch milliseconds)' }]);
+        return fail(400, 'Bad Request', [
+          {
+            code: 'invalid_type',
+            path: ['before'],
+            message: 'before must be a non-negative integer (epoch milliseconds)',
+          },
+        ]);
       }
       before = Number(raw);
     }
@@ -107,26 +188,49 @@ export function createAgentService(o: AgentServiceOptions): {
       .filter((j) => j.team === r.team && !expired(j))
       .map((j) => ({
         createdAt: j.createdAt,
-        row: production ? listRow(j) : {
-          id: j.id, createdAt: new Date(j.createdAt).toISOString(), status: view(j).status,
-          options: { prompt: j.options.prompt, urls: j.options.urls ?? null, schema: j.options.schema ?? null, model: j.options.model, effort: j.options.effort ?? null },
-          settings: { label: null, starred: false, hidden: false },
-        },
+        row: production
+          ? listRow(j)
+          : {
+              id: j.id,
+              createdAt: new Date(j.createdAt).toISOString(),
+              status: view(j).status,
+              options: {
+                prompt: j.options.prompt,
+                urls: j.options.urls ?? null,
+                schema: j.options.schema ?? null,
+                model: j.options.model,
+                effort: j.options.effort ?? null,
+              },
+              settings: { label: null, starred: false, hidden: false },
+            },
       }));
     if (testMode) {
       rows.push({
         createdAt: legacyCreatedAt,
         row: production
-          ? {
-            id: LEGACY_LISTED_ID, createdAt: new Date(legacyCreatedAt).toISOString(), targetHint: 'example.com', origin: 'api', status: 'completed',
-            // Addendum ("Agent threads, chat mode and approvals"): old runs list `model: spark-1-pro`.
-            options: { prompt: 'A job from the first-generation engine', model: 'spark-1-pro' }, settings: { hidden: false, starred: false },
-          } satisfies ProductionListItem
+          ? ({
+              id: LEGACY_LISTED_ID,
+              createdAt: new Date(legacyCreatedAt).toISOString(),
+              targetHint: 'example.com',
+              origin: 'api',
+              status: 'completed',
+              // Addendum ("Agent threads, chat mode and approvals"): old runs list `model: spark-1-pro`.
+              options: { prompt: 'A job from the first-generation engine', model: 'spark-1-pro' },
+              settings: { hidden: false, starred: false },
+            } satisfies ProductionListItem)
           : {
-            id: LEGACY_LISTED_ID, createdAt: new Date(legacyCreatedAt).toISOString(), status: 'completed',
-            options: { prompt: 'A job from the first-generation engine', urls: null, schema: null, model: 'spark-1', effort: null },
-            settings: { label: null, starred: false, hidden: false },
-          },
+              id: LEGACY_LISTED_ID,
+              createdAt: new Date(legacyCreatedAt).toISOString(),
+              status: 'completed',
+              options: {
+                prompt: 'A job from the first-generation engine',
+                urls: null,
+                schema: null,
+                model: 'spark-1',
+                effort: null,
+              },
+              settings: { label: null, starred: false, hidden: false },
+            },
       });
     }
     const older = rows.filter((x) => x.createdAt < before).sort((a, b) => b.createdAt - a.createdAt);
@@ -154,7 +258,11 @@ export function createAgentService(o: AgentServiceOptions): {
     let segs: string[];
     const method = r.method.toUpperCase();
     try {
-      segs = r.path.slice('/v2/agent'.length).split('/').filter((s) => s.length > 0).map(decodeURIComponent);
+      segs = r.path
+        .slice('/v2/agent'.length)
+        .split('/')
+        .filter((s) => s.length > 0)
+        .map(decodeURIComponent);
     } catch {
       return noRoute(method, r.path);
     }
@@ -200,14 +308,22 @@ export function createAgentService(o: AgentServiceOptions): {
     const includeData = r.query.get('includeData') === 'true';
     const members = thread.runs.map((id) => jobs.get(id)).filter((j): j is Job => j !== undefined);
     // `NO-RECORD`: the SDK declares `thread` optional; an answer without it is one a client must show.
-    if (members.some((j) => j.noRecord)) return { status: 200, body: { success: false, error: NO_RECORD_ERRORS.thread } satisfies ProductionThreadBody };
+    if (members.some((j) => j.noRecord))
+      return { status: 200, body: { success: false, error: NO_RECORD_ERRORS.thread } satisfies ProductionThreadBody };
     const runs = members.map((j) => threadRun(j, includeData));
     const latest = latestRun(thread);
     const running = latest !== undefined && !view(latest).finished;
-    const updatedAt = Math.max(thread.createdAt, ...runs.flatMap((x) => [Date.parse(x.createdAt), x.finishedAt ? Date.parse(x.finishedAt) : 0]));
+    const updatedAt = Math.max(
+      thread.createdAt,
+      ...runs.flatMap((x) => [Date.parse(x.createdAt), x.finishedAt ? Date.parse(x.finishedAt) : 0]),
+    );
     const record: ProductionThread = {
-      id: thread.id, createdAt: new Date(thread.createdAt).toISOString(), updatedAt: new Date(updatedAt).toISOString(),
-      status: running ? 'running' : 'idle', runs, expiresAt: new Date(thread.expiresAt).toISOString(),
+      id: thread.id,
+      createdAt: new Date(thread.createdAt).toISOString(),
+      updatedAt: new Date(updatedAt).toISOString(),
+      status: running ? 'running' : 'idle',
+      runs,
+      expiresAt: new Date(thread.expiresAt).toISOString(),
     };
     return { status: 200, body: { success: true, thread: record } satisfies ProductionThreadBody };
   }
@@ -220,33 +336,58 @@ export function createAgentService(o: AgentServiceOptions): {
     if (!path.startsWith('/__sandbox/agent/')) return undefined;
     if (!testMode) return fail(404, 'Not Found');
     if (method.toUpperCase() !== 'POST') return fail(404, 'Not Found');
-    const b = (body !== null && typeof body === 'object' ? body : {}) as { jobId?: unknown; threadId?: unknown; inMs?: unknown; enabled?: unknown };
+    const b = (body !== null && typeof body === 'object' ? body : {}) as {
+      jobId?: unknown;
+      threadId?: unknown;
+      inMs?: unknown;
+      enabled?: unknown;
+    };
     if (path === '/__sandbox/agent/threads') {
-      if (typeof b.enabled !== 'boolean') return fail(400, 'Bad Request', [{ code: 'invalid_type', path: ['enabled'], message: 'enabled must be a boolean' }]);
+      if (typeof b.enabled !== 'boolean')
+        return fail(400, 'Bad Request', [
+          { code: 'invalid_type', path: ['enabled'], message: 'enabled must be a boolean' },
+        ]);
       c.state.threadsDisabled = !b.enabled;
       return { status: 200, body: { success: true, enabled: b.enabled } };
     }
     const inMs = b.inMs === undefined ? 0 : b.inMs;
-    if (typeof inMs !== 'number' || !Number.isFinite(inMs) || inMs < 0) return fail(400, 'Bad Request', [{ code: 'invalid_type', path: ['inMs'], message: 'inMs must be a number of milliseconds, 0 or more' }]);
+    if (typeof inMs !== 'number' || !Number.isFinite(inMs) || inMs < 0)
+      return fail(400, 'Bad Request', [
+        { code: 'invalid_type', path: ['inMs'], message: 'inMs must be a number of milliseconds, 0 or more' },
+      ]);
     if (path === '/__sandbox/agent/expire-thread') {
-      if (typeof b.threadId !== 'string') return fail(400, 'Bad Request', [{ code: 'invalid_type', path: ['threadId'], message: 'threadId must be a string' }]);
+      if (typeof b.threadId !== 'string')
+        return fail(400, 'Bad Request', [
+          { code: 'invalid_type', path: ['threadId'], message: 'threadId must be a string' },
+        ]);
       const thread = threads.get(b.threadId.toLowerCase());
       if (!thread) return threadError(THREAD_ERRORS.notFound);
       thread.expiresAt = now() + inMs;
       return { status: 200, body: { success: true, expiresAt: new Date(thread.expiresAt).toISOString() } };
     }
     if (path !== '/__sandbox/agent/expire') return fail(404, 'Not Found');
-    if (b.jobId !== undefined && typeof b.jobId !== 'string') return fail(400, 'Bad Request', [{ code: 'invalid_type', path: ['jobId'], message: 'jobId must be a string' }]);
-    const targets = b.jobId === undefined ? [...jobs.values()] : [jobs.get(b.jobId.toLowerCase())].filter((j): j is Job => j !== undefined);
+    if (b.jobId !== undefined && typeof b.jobId !== 'string')
+      return fail(400, 'Bad Request', [{ code: 'invalid_type', path: ['jobId'], message: 'jobId must be a string' }]);
+    const targets =
+      b.jobId === undefined
+        ? [...jobs.values()]
+        : [jobs.get(b.jobId.toLowerCase())].filter((j): j is Job => j !== undefined);
     if (b.jobId !== undefined && targets.length === 0) return fail(404, AGENT_ERRORS.notFound);
     for (const j of targets) j.expiresAt = now() + inMs;
-    return { status: 200, body: { success: true, expired: targets.length, expiresAt: new Date(now() + inMs).toISOString() } };
+    return {
+      status: 200,
+      body: { success: true, expired: targets.length, expiresAt: new Date(now() + inMs).toISOString() },
+    };
   }
 
   return {
     handle,
     scrape,
     control,
-    close() { jobs.clear(); threads.clear(); termsAccepted.clear(); },
+    close() {
+      jobs.clear();
+      threads.clear();
+      termsAccepted.clear();
+    },
   };
 }

@@ -7,7 +7,13 @@ import type { Exchange, Mode, SubmitOptions, Wire } from './validate';
 import type { PendingApproval, ProductionStatusBody } from './wireTypes';
 
 /** The spec wire's trace body: as production's, but its events are not held to the SDK's union. */
-export interface SpecTraceBody { success: true; id: string; events: unknown[]; creditsUsed: number; activeBrowserSessions?: unknown[] }
+export interface SpecTraceBody {
+  success: true;
+  id: string;
+  events: unknown[];
+  creditsUsed: number;
+  activeBrowserSessions?: unknown[];
+}
 
 /** A run's outcome from its `run.finished` event; undefined for any other event (or none). */
 export function outcomeOf(e: PlannedEvent | undefined): Outcome | undefined {
@@ -44,13 +50,30 @@ export function termsMessage(terms: readonly TermsProvider[]): string {
 /** A list row's `targetHint`: the first start URL's host, else the start of the prompt. */
 export function targetHintOf(o: SubmitOptions): string {
   const first = o.urls?.[0];
-  if (first) { try { return new URL(first).hostname; } catch { /* validated before */ } }
+  if (first) {
+    try {
+      return new URL(first).hostname;
+    } catch {
+      /* validated before */
+    }
+  }
   return o.prompt.trim().replace(/\s+/g, ' ').slice(0, 60);
 }
 
 /** `origin`: the address the request came to (`http://127.0.0.1:PORT`), for production's absolute `next`. */
-export interface AgentRequest { method: string; path: string; query: URLSearchParams; body: unknown; team: string; origin?: string }
-export interface AgentReply { status: number; body?: unknown; headers?: Record<string, string> }
+export interface AgentRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: unknown;
+  team: string;
+  origin?: string;
+}
+export interface AgentReply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Snapshot ids are path segments: letters, digits, `_` and `-`, 1 to 128 characters. */
@@ -81,16 +104,30 @@ export const AGENT_ERRORS = {
 /** Production's thread errors (from late August 2026): status, `code` and the plain text. */
 export const THREAD_ERRORS = {
   notFound: { status: 404, code: 'thread_not_found', error: 'Agent thread not found.' },
-  busy: { status: 409, code: 'thread_busy', error: 'A turn of this agent thread is still running. Wait for it to finish.' },
+  busy: {
+    status: 409,
+    code: 'thread_busy',
+    error: 'A turn of this agent thread is still running. Wait for it to finish.',
+  },
   expired: { status: 410, code: 'thread_expired', error: 'This agent thread has expired. Start a new one.' },
   disabled: { status: 503, code: 'threads_disabled', error: 'Agent threads are disabled on this server.' },
-  exchangeNotEnabled: { status: 400, code: 'exchange_not_enabled', error: 'Exchange is not enabled for this run: there is no pending approval to answer.' },
+  exchangeNotEnabled: {
+    status: 400,
+    code: 'exchange_not_enabled',
+    error: 'Exchange is not enabled for this run: there is no pending approval to answer.',
+  },
 } as const;
-export const threadError = (e: (typeof THREAD_ERRORS)[keyof typeof THREAD_ERRORS], extra: Record<string, unknown> = {}): AgentReply =>
-  ({ status: e.status, body: { success: false, code: e.code, error: e.error, ...extra } });
+export const threadError = (
+  e: (typeof THREAD_ERRORS)[keyof typeof THREAD_ERRORS],
+  extra: Record<string, unknown> = {},
+): AgentReply => ({ status: e.status, body: { success: false, code: e.code, error: e.error, ...extra } });
 
 export interface Thread {
-  id: string; team: string; createdAt: number; expiresAt: number; runs: string[];
+  id: string;
+  team: string;
+  createdAt: number;
+  expiresAt: number;
+  runs: string[];
   /** `provider/capability` of calls approved with `always: true`: later turns of the thread make them without asking. */
   always: Set<string>;
 }
@@ -118,7 +155,12 @@ export interface ExchangeRun {
 }
 
 /** What an approval's answer turn does. */
-export interface Answer { made: PaidCall[]; declined: PaidCall[]; skipped: TermsProvider[]; note: string }
+export interface Answer {
+  made: PaidCall[];
+  declined: PaidCall[];
+  skipped: TermsProvider[];
+  note: string;
+}
 
 export interface Job {
   id: string;
@@ -150,19 +192,31 @@ export interface View {
   credits: number;
 }
 
-export const fail = (status: number, error: string, details?: unknown): AgentReply =>
-  ({ status, body: details === undefined ? { success: false, error } : { success: false, error, details } });
+export const fail = (status: number, error: string, details?: unknown): AgentReply => ({
+  status,
+  body: details === undefined ? { success: false, error } : { success: false, error, details },
+});
 /** Trace and snapshot relay the upstream error body unchanged, which has no `success`. */
-export const relayed = (status: number, error: string, details?: unknown): AgentReply =>
-  ({ status, body: details === undefined ? { error } : { error, details } });
+export const relayed = (status: number, error: string, details?: unknown): AgentReply => ({
+  status,
+  body: details === undefined ? { error } : { error, details },
+});
 
-export function legacyRecord(id: string, createdAt: number, wire: Wire): ProductionStatusBody | Record<string, unknown> {
+export function legacyRecord(
+  id: string,
+  createdAt: number,
+  wire: Wire,
+): ProductionStatusBody | Record<string, unknown> {
   const common = {
-    status: 'completed' as const, model: 'spark-1', creditsUsed: 120,
+    status: 'completed' as const,
+    model: 'spark-1',
+    creditsUsed: 120,
     data: { items: [{ title: 'Result from the first-generation engine', url: 'https://example.com/legacy' }] },
     expiresAt: new Date(createdAt + 30 * DAY).toISOString(),
   };
-  return wire === 'spec' ? { success: true, id, ...common } : { success: true, ...common } satisfies ProductionStatusBody;
+  return wire === 'spec'
+    ? { success: true, id, ...common }
+    : ({ success: true, ...common } satisfies ProductionStatusBody);
 }
 
 export interface AgentServiceOptions {
@@ -182,7 +236,11 @@ export const ZDR_PRODUCTION = `${'Your team has zero data retention enabled. Thi
 /** Whether a start URL's host is one threat protection blocks (or under one). */
 export function isBlocked(url: string): boolean {
   let host: string;
-  try { host = new URL(url).hostname.toLowerCase(); } catch { return false; }
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
   return BLOCKED_HOSTS.some((h) => host === h || host.endsWith(`.${h}`));
 }
 

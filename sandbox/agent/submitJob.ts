@@ -1,14 +1,47 @@
 // A submission to the agent service: the checks the service and its gateway make, a follow-up or an
 // approval's answer in a thread, and the plan of the new run (its events, paid calls and approvals).
 import { randomUUID } from 'node:crypto';
-import { MAGIC, SLOW_FACTOR, applyCreditLimit, applyInternalFailure, basePlan, chatPlan, type PlannedEvent } from './engine';
-import { answerPlan, approvalCalls, approvalPoint, finishEarly, inlinePaidCalls, insertCalls, type PaidCall } from './paidCalls';
+import {
+  MAGIC,
+  SLOW_FACTOR,
+  applyCreditLimit,
+  applyInternalFailure,
+  basePlan,
+  chatPlan,
+  type PlannedEvent,
+} from './engine';
+import {
+  answerPlan,
+  approvalCalls,
+  approvalPoint,
+  finishEarly,
+  inlinePaidCalls,
+  insertCalls,
+  type PaidCall,
+} from './paidCalls';
 import { SKIPPED_PROVIDER, TERMS_PROVIDERS, gateOf, hasAccepted, type TermsProvider } from './exchange';
 import { validateSubmit, type Mode, type SubmitOptions } from './validate';
 import type { RunRecords } from './runRecords';
 import {
-  AGENT_ERRORS, DAY, MAX_JOBS_PER_TEAM, PASSTHROUGH_ERROR, THREAD_ERRORS, ZDR_PRODUCTION, fail, inherit, isBlocked, termsMessage, threadError,
-  type AgentReply, type AgentRequest, type Answer, type Approval, type ExchangeRun, type Job, type ServiceContext, type Thread,
+  AGENT_ERRORS,
+  DAY,
+  MAX_JOBS_PER_TEAM,
+  PASSTHROUGH_ERROR,
+  THREAD_ERRORS,
+  ZDR_PRODUCTION,
+  fail,
+  inherit,
+  isBlocked,
+  termsMessage,
+  threadError,
+  type AgentReply,
+  type AgentRequest,
+  type Answer,
+  type Approval,
+  type ExchangeRun,
+  type Job,
+  type ServiceContext,
+  type Thread,
 } from './serviceTypes';
 import type { PendingApproval, ProductionSubmitBody } from './wireTypes';
 
@@ -19,23 +52,45 @@ export function submitting(c: ServiceContext, records: RunRecords): { submit(r: 
   function submit(r: AgentRequest): AgentReply {
     const v = validateSubmit(r.body, wire);
     if (!v.ok) {
-      if ('invalidSchema' in v) return { status: 400, body: { success: false, code: 'BAD_REQUEST', error: `Invalid JSON schema: ${v.invalidSchema}` } };
+      if ('invalidSchema' in v)
+        return {
+          status: 400,
+          body: { success: false, code: 'BAD_REQUEST', error: `Invalid JSON schema: ${v.invalidSchema}` },
+        };
       if ('passthrough' in v) return fail(500, PASSTHROUGH_ERROR);
       return fail(400, 'Bad Request', v.issues);
     }
     let options = v.value;
-    if (options.prompt.includes(MAGIC.zeroDataRetention)) return fail(400, production ? ZDR_PRODUCTION : AGENT_ERRORS.zeroDataRetention);
+    if (options.prompt.includes(MAGIC.zeroDataRetention))
+      return fail(400, production ? ZDR_PRODUCTION : AGENT_ERRORS.zeroDataRetention);
     if (!production) return { status: 200, body: { success: true, id: create(r.team, options).id } };
 
     // Production: what the back end and the gateway refuse, then the thread.
     if (options.prompt.includes(MAGIC.invalidSchema)) {
-      return { status: 400, body: { code: 'BAD_REQUEST', error: 'Invalid schema: the extraction back end cannot use this schema (a sandbox refusal, asked for by INVALID_SCHEMA in the prompt).' } };
+      return {
+        status: 400,
+        body: {
+          code: 'BAD_REQUEST',
+          error:
+            'Invalid schema: the extraction back end cannot use this schema (a sandbox refusal, asked for by INVALID_SCHEMA in the prompt).',
+        },
+      };
     }
     const blocked = (options.urls ?? []).find(isBlocked);
     if (blocked !== undefined) {
-      return { status: 403, body: { success: false, code: 'URL_BLOCKED_BY_THREAT_PROTECTION', error: `The URL ${blocked} is blocked by threat protection.` } };
+      return {
+        status: 403,
+        body: {
+          success: false,
+          code: 'URL_BLOCKED_BY_THREAT_PROTECTION',
+          error: `The URL ${blocked} is blocked by threat protection.`,
+        },
+      };
     }
-    const started = (job: Job): AgentReply => ({ status: 200, body: { success: true, id: job.id, threadId: job.threadId, threadTurn: job.turn } satisfies ProductionSubmitBody });
+    const started = (job: Job): AgentReply => ({
+      status: 200,
+      body: { success: true, id: job.id, threadId: job.threadId, threadTurn: job.turn } satisfies ProductionSubmitBody,
+    });
     if (options.threadId === undefined) return started(create(r.team, options));
     if (c.state.threadsDisabled) return threadError(THREAD_ERRORS.disabled);
     const thread = threads.get(options.threadId);
@@ -48,7 +103,14 @@ export function submitting(c: ServiceContext, records: RunRecords): { submit(r: 
       const pending = latest ? answerable(latest, view(latest)) : undefined;
       if (!latest || !pending) return threadError(THREAD_ERRORS.exchangeNotEnabled);
       if (answer.approvalId !== pending.id) {
-        return { status: 400, body: { success: false, code: 'invalid_approval', error: `No pending approval with approvalId ${answer.approvalId.slice(0, 100)} in this thread.` } };
+        return {
+          status: 400,
+          body: {
+            success: false,
+            code: 'invalid_approval',
+            error: `No pending approval with approvalId ${answer.approvalId.slice(0, 100)} in this thread.`,
+          },
+        };
       }
       const approve = options.exchange?.approve;
       const ap = latest.approval!;
@@ -58,13 +120,21 @@ export function submitting(c: ServiceContext, records: RunRecords): { submit(r: 
           return {
             status: 400,
             body: {
-              success: false, code: 'terms_not_accepted',
+              success: false,
+              code: 'terms_not_accepted',
               error: `Accept the terms of ${missing.map((p) => `${p.name} (${p.provider}, version ${p.version})`).join(' and ')} with a terms/accept call before approving: the user must agree to them first.`,
             },
           };
         }
       }
-      return started(answerApproval(latest, thread, options, approve ? { callIds: approve.callIds, always: approve.always === true } : undefined));
+      return started(
+        answerApproval(
+          latest,
+          thread,
+          options,
+          approve ? { callIds: approve.callIds, always: approve.always === true } : undefined,
+        ),
+      );
     }
     if (latest && !view(latest).finished) return threadError(THREAD_ERRORS.busy, { runId: latest.id });
     return started(create(r.team, options, thread));
@@ -76,33 +146,56 @@ export function submitting(c: ServiceContext, records: RunRecords): { submit(r: 
    * now accepted providers' calls). A waiting `calls` run ends now (`completed`); the approval's
    * `resolution` names the new run.
    */
-  function answerApproval(job: Job, thread: Thread, options: SubmitOptions, approve: { callIds?: string[] | undefined; always: boolean } | undefined): Job {
+  function answerApproval(
+    job: Job,
+    thread: Thread,
+    options: SubmitOptions,
+    approve: { callIds?: string[] | undefined; always: boolean } | undefined,
+  ): Job {
     const ap = job.approval!;
     const t = now();
     if (ap.waits && ap.state === 'waiting') {
       const at = (t - job.createdAt) * speed;
       job.events = finishEarly(job.events, ap.pauseAt, Math.max(ap.pauseAt, at - 300), job.id);
-      if (job.mode === 'chat') job.message = `This turn stopped to ask for approval of ${ap.calls.length} paid calls; the next turn of the thread carries on with the answer.\n`;
+      if (job.mode === 'chat')
+        job.message = `This turn stopped to ask for approval of ${ap.calls.length} paid calls; the next turn of the thread carries on with the answer.\n`;
     }
     ap.state = 'answered';
     let answer: Answer;
     if (ap.pending.kind === 'terms') {
-      const made = approve ? ap.terms.map((p): PaidCall => ({
-        id: `call_${randomUUID().replace(/-/g, '').slice(0, 12)}`, provider: p.provider, capability: p.capability ?? 'data/read',
-        input: { topic: job.options.prompt.slice(0, 60) }, creditsEstimate: 15, credits: 15,
-      })) : [];
+      const made = approve
+        ? ap.terms.map((p): PaidCall => ({
+            id: `call_${randomUUID().replace(/-/g, '').slice(0, 12)}`,
+            provider: p.provider,
+            capability: p.capability ?? 'data/read',
+            input: { topic: job.options.prompt.slice(0, 60) },
+            creditsEstimate: 15,
+            credits: 15,
+          }))
+        : [];
       answer = {
-        made, declined: [], skipped: approve ? [] : ap.terms,
-        note: approve ? `The terms of ${ap.terms.map((p) => p.name).join(' and ')} were accepted; their data is in this answer.` : `The terms of ${ap.terms.map((p) => p.name).join(' and ')} were declined, so the answer was written without them.`,
+        made,
+        declined: [],
+        skipped: approve ? [] : ap.terms,
+        note: approve
+          ? `The terms of ${ap.terms.map((p) => p.name).join(' and ')} were accepted; their data is in this answer.`
+          : `The terms of ${ap.terms.map((p) => p.name).join(' and ')} were declined, so the answer was written without them.`,
       };
     } else {
-      const ids = approve ? approve.callIds ?? ap.calls.map((c) => c.id) : [];
+      const ids = approve ? (approve.callIds ?? ap.calls.map((c) => c.id)) : [];
       const made = ap.calls.filter((c) => ids.includes(c.id));
       const declined = ap.calls.filter((c) => !ids.includes(c.id));
       const names = (list: PaidCall[]) => list.map((c) => `\`${c.provider}/${c.capability}\``).join(', ');
       answer = {
-        made, declined, skipped: [],
-        note: [made.length ? `Approved calls made: ${names(made)}.` : '', declined.length ? `The calls were declined and not made: ${names(declined)}.` : ''].filter(Boolean).join(' '),
+        made,
+        declined,
+        skipped: [],
+        note: [
+          made.length ? `Approved calls made: ${names(made)}.` : '',
+          declined.length ? `The calls were declined and not made: ${names(declined)}.` : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
       };
       if (approve?.always) for (const c of made) thread.always.add(`${c.provider}/${c.capability}`);
     }
@@ -121,7 +214,7 @@ export function submitting(c: ServiceContext, records: RunRecords): { submit(r: 
     // Strictly increasing creation times keep `before` paging exact even under a frozen test clock.
     const createdAt = Math.max(now(), c.state.lastCreatedAt + 1);
     c.state.lastCreatedAt = createdAt;
-    const mode: Mode = production ? options.mode ?? 'extract' : 'extract';
+    const mode: Mode = production ? (options.mode ?? 'extract') : 'extract';
     let t = thread;
     if (!t) {
       t = { id: randomUUID(), team, createdAt, expiresAt: createdAt + DAY, runs: [], always: new Set() };
@@ -132,7 +225,8 @@ export function submitting(c: ServiceContext, records: RunRecords): { submit(r: 
       ...(settings?.toolkits ? { toolkits: settings.toolkits } : {}),
       ...(settings?.requireApproval !== undefined ? { requireApproval: settings.requireApproval } : {}),
       ...(settings?.onTermsRequired ? { onTermsRequired: settings.onTermsRequired } : {}),
-      paid: [], skipped: [],
+      paid: [],
+      skipped: [],
     };
     let events: PlannedEvent[];
     let data: Record<string, unknown>;
@@ -154,17 +248,37 @@ export function submitting(c: ServiceContext, records: RunRecords): { submit(r: 
       events = applyCreditLimit(base.events, id, options.maxCredits);
       if (options.prompt.includes(MAGIC.internal)) events = applyInternalFailure(events, id, options.maxCredits);
       const planned = production ? planExchange(id, team, options, t, events, x) : undefined;
-      if (planned) { events = planned.events; approval = planned.approval; }
+      if (planned) {
+        events = planned.events;
+        approval = planned.approval;
+      }
       // A chat turn that ended asking for terms did not write its answer: its message says what it waits for.
       if (chat && approval && !approval.waits) message = termsMessage(approval.terms);
     }
     t.runs.push(id);
     t.expiresAt = createdAt + DAY;
-    const used = production && (settings !== undefined || approval !== undefined || x.paid.length > 0 || x.skipped.length > 0 || answer !== undefined);
+    const used =
+      production &&
+      (settings !== undefined ||
+        approval !== undefined ||
+        x.paid.length > 0 ||
+        x.skipped.length > 0 ||
+        answer !== undefined);
     const job: Job = {
-      id, team, createdAt, expiresAt: createdAt + DAY, options, events, data, cancelRequested: false,
-      threadId: t.id, turn: t.runs.length, mode, ...(message !== undefined ? { message } : {}),
-      ...(approval ? { approval } : {}), ...(used ? { exchange: x } : {}),
+      id,
+      team,
+      createdAt,
+      expiresAt: createdAt + DAY,
+      options,
+      events,
+      data,
+      cancelRequested: false,
+      threadId: t.id,
+      turn: t.runs.length,
+      mode,
+      ...(message !== undefined ? { message } : {}),
+      ...(approval ? { approval } : {}),
+      ...(used ? { exchange: x } : {}),
       noRecord: production && options.prompt.includes(MAGIC.noRecord),
     };
     jobs.set(id, job);
@@ -182,24 +296,49 @@ export function submitting(c: ServiceContext, records: RunRecords): { submit(r: 
    * - `PAID-CALLS`: two calls are made; `acme-data` is skipped unless the team accepted its terms, or
    *   (`onTermsRequired: "ask"`) the turn ends asking for them.
    */
-  function planExchange(id: string, team: string, o: SubmitOptions, thread: Thread, events: PlannedEvent[], x: ExchangeRun): { events: PlannedEvent[]; approval?: Approval } | undefined {
+  function planExchange(
+    id: string,
+    team: string,
+    o: SubmitOptions,
+    thread: Thread,
+    events: PlannedEvent[],
+    x: ExchangeRun,
+  ): { events: PlannedEvent[]; approval?: Approval } | undefined {
     const point = approvalPoint(events);
     if (point === undefined || o.prompt.includes(MAGIC.refuse)) return undefined;
     const approvalId = randomUUID();
-    const reasonTerms = (ps: readonly TermsProvider[]) => `The answer would use ${ps.map((p) => p.name).join(' and ')}, whose data terms your team has not accepted.`;
+    const reasonTerms = (ps: readonly TermsProvider[]) =>
+      `The answer would use ${ps.map((p) => p.name).join(' and ')}, whose data terms your team has not accepted.`;
     if (o.prompt.includes(MAGIC.approvalTerms)) {
       const terms = [...TERMS_PROVIDERS];
       x.onTermsRequired = 'ask';
       x.skipped = terms;
       return {
         events: finishEarly(events, point, point, id),
-        approval: { pending: { id: approvalId, reason: reasonTerms(terms), kind: 'terms', calls: [], terms: terms.map(gateOf), resolution: null }, pauseAt: point, waits: false, calls: [], terms, state: 'waiting' },
+        approval: {
+          pending: {
+            id: approvalId,
+            reason: reasonTerms(terms),
+            kind: 'terms',
+            calls: [],
+            terms: terms.map(gateOf),
+            resolution: null,
+          },
+          pauseAt: point,
+          waits: false,
+          calls: [],
+          terms,
+          state: 'waiting',
+        },
       };
     }
     const paidCalls = o.prompt.includes(MAGIC.paidCalls);
     const asks = o.prompt.includes(MAGIC.approval) || (paidCalls && x.requireApproval === true);
     if (!asks && !paidCalls) return undefined;
-    const candidates = (asks && !paidCalls ? approvalCalls(o.prompt) : inlinePaidCalls()).slice(0, o.exchange?.maxCalls ?? 30);
+    const candidates = (asks && !paidCalls ? approvalCalls(o.prompt) : inlinePaidCalls()).slice(
+      0,
+      o.exchange?.maxCalls ?? 30,
+    );
     const remembered = asks ? candidates.filter((c) => thread.always.has(`${c.provider}/${c.capability}`)) : candidates;
     const held = candidates.filter((c) => !remembered.includes(c));
     x.paid = remembered;
@@ -217,7 +356,10 @@ export function submitting(c: ServiceContext, records: RunRecords): { submit(r: 
         calls: held.map(({ credits: _credits, ...c }) => c),
         resolution: null,
       };
-      return { events: planned, approval: { pending, pauseAt: after, waits: true, calls: held, terms: [], state: 'waiting' } };
+      return {
+        events: planned,
+        approval: { pending, pauseAt: after, waits: true, calls: held, terms: [], state: 'waiting' },
+      };
     }
     if (!paidCalls || hasAccepted(termsAccepted, team, SKIPPED_PROVIDER)) return { events: planned };
     x.skipped = [SKIPPED_PROVIDER];
@@ -226,8 +368,19 @@ export function submitting(c: ServiceContext, records: RunRecords): { submit(r: 
     return {
       events: planned,
       approval: {
-        pending: { id: approvalId, reason: reasonTerms([SKIPPED_PROVIDER]), kind: 'terms', calls: [], terms: [gateOf(SKIPPED_PROVIDER)], resolution: null },
-        pauseAt: after, waits: false, calls: [], terms: [SKIPPED_PROVIDER], state: 'waiting',
+        pending: {
+          id: approvalId,
+          reason: reasonTerms([SKIPPED_PROVIDER]),
+          kind: 'terms',
+          calls: [],
+          terms: [gateOf(SKIPPED_PROVIDER)],
+          resolution: null,
+        },
+        pauseAt: after,
+        waits: false,
+        calls: [],
+        terms: [SKIPPED_PROVIDER],
+        state: 'waiting',
       },
     };
   }

@@ -3,14 +3,33 @@
 // guessed field fails `tsc`. Where production is newer than the SDK, the extension below says which
 // section of ../../../shared/spec/agent-and-search-addendum.md it follows.
 import type {
-  AgentExchangeSummary, AgentListItem, AgentListResponse, AgentResponse, AgentSnapshotResponse, AgentStatusResponse,
-  AgentTermsGate, AgentThread, AgentThreadResponse, AgentThreadRun, AgentTraceEvent, AgentTraceResponse,
-  AlexandriaScrapeData, AlexandriaScrapeResult, PendingApproval, PendingApprovalCall,
+  AgentExchangeSummary,
+  AgentListItem,
+  AgentListResponse,
+  AgentResponse,
+  AgentSnapshotResponse,
+  AgentStatusResponse,
+  AgentTermsGate,
+  AgentThread,
+  AgentThreadResponse,
+  AgentThreadRun,
+  AgentTraceEvent,
+  AgentTraceResponse,
+  AlexandriaScrapeData,
+  AlexandriaScrapeResult,
+  PendingApproval,
+  PendingApprovalCall,
 } from 'firecrawl';
 
 export type {
-  AgentExchangeSummary, AgentResponse, AgentSnapshotResponse, AgentTermsGate, AgentThreadResponse, AlexandriaScrapeResult,
-  PendingApproval, PendingApprovalCall,
+  AgentExchangeSummary,
+  AgentResponse,
+  AgentSnapshotResponse,
+  AgentTermsGate,
+  AgentThreadResponse,
+  AlexandriaScrapeResult,
+  PendingApproval,
+  PendingApprovalCall,
 };
 
 /**
@@ -42,7 +61,11 @@ export type ProductionSubmitBody = AgentResponse & { threadId: string; threadTur
  */
 export type ProductionListItem = Omit<AgentListItem, 'status' | 'options'> & {
   status: ProductionRunStatus;
-  options: NonNullable<AgentListItem['options']> & { mode?: 'extract' | 'chat'; threadId?: string; threadTurn?: number };
+  options: NonNullable<AgentListItem['options']> & {
+    mode?: 'extract' | 'chat';
+    threadId?: string;
+    threadTurn?: number;
+  };
 };
 /** The list body: the SDK's, with the rows above. */
 export type ProductionListBody = Omit<AgentListResponse, 'agents'> & { agents: ProductionListItem[] };
@@ -57,16 +80,23 @@ export type ProductionThread = AgentThread & { expiresAt: string };
 export type ProductionThreadBody = Omit<AgentThreadResponse, 'thread'> & { thread?: ProductionThread };
 
 /** Trace events the SDK's union leaves out (addendum, "Agent threads, chat mode and approvals" › Trace). */
-export type ProductionExtraEvent = Pick<AgentTraceEvent, 'schemaVersion' | 'eventId' | 'runId' | 'occurredAt' | 'producerSequence' | 'agent'> & (
-  | { type: 'assistant.message'; text: string }
-  | { type: 'usage.recorded'; usage: { model: string; inputTokens: number; outputTokens: number } }
-);
+export type ProductionExtraEvent = Pick<
+  AgentTraceEvent,
+  'schemaVersion' | 'eventId' | 'runId' | 'occurredAt' | 'producerSequence' | 'agent'
+> &
+  (
+    | { type: 'assistant.message'; text: string }
+    | { type: 'usage.recorded'; usage: { model: string; inputTokens: number; outputTokens: number } }
+  );
 export type ProductionTraceEvent = AgentTraceEvent | ProductionExtraEvent;
 export type ProductionTraceBody = Omit<AgentTraceResponse, 'events'> & { events: ProductionTraceEvent[] };
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What the engine plans for an event: everything but the envelope (`schemaVersion`, ids, time, sequence, agent). */
-export type EventBody = DistributiveOmit<ProductionTraceEvent, 'schemaVersion' | 'eventId' | 'runId' | 'occurredAt' | 'producerSequence' | 'agent'>;
+export type EventBody = DistributiveOmit<
+  ProductionTraceEvent,
+  'schemaVersion' | 'eventId' | 'runId' | 'occurredAt' | 'producerSequence' | 'agent'
+>;
 
 export type SnapshotBody = AgentSnapshotResponse;
 

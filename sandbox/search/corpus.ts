@@ -59,7 +59,10 @@ export interface Corpus {
 }
 
 function readJson<T>(file: string, schema: z.ZodType<T>, warn: (m: string) => void): T[] {
-  if (!existsSync(file)) { warn(`sandbox: ${file} is missing; treating it as empty`); return []; }
+  if (!existsSync(file)) {
+    warn(`sandbox: ${file} is missing; treating it as empty`);
+    return [];
+  }
   const parsed = z.array(schema).safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -94,7 +97,10 @@ function makeDoc(d: Pick<CorpusDoc, 'id' | 'type' | 'url' | 'source' | 'repo' | 
   const all = tokenize(`${title ?? ''}\n${body}`);
   if (chunks.length === 0) chunks.push(title ?? '');
   const doc: CorpusDoc = {
-    ...d, body, chunks, citations: chunks.map((c, i) => citationOf(d.type, d.url, c, i)),
+    ...d,
+    body,
+    chunks,
+    citations: chunks.map((c, i) => citationOf(d.type, d.url, c, i)),
     chunkTerms: chunks.map((c) => new Set(tokenize(c))),
     terms: new Set(all),
     titleTerms: new Set(tokenize(title ?? '')),
@@ -106,7 +112,11 @@ function makeDoc(d: Pick<CorpusDoc, 'id' | 'type' | 'url' | 'source' | 'repo' | 
 
 /** GitHub-style heading anchor: lower case, punctuation dropped, spaces to hyphens. */
 export function headingAnchor(text: string): string {
-  return text.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s+/g, '-');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s+/g, '-');
 }
 
 /**
@@ -138,7 +148,13 @@ const posix = (p: string): string => p.split(sep).join('/');
  * An issue or pull request added to a loaded corpus while the sandbox runs (test mode: `POST /__sandbox/corpus`),
  * as if the index had just crawled it; undefined when the repository is not an indexed one of the corpus.
  */
-export function repositoryDoc(corpus: Corpus, repo: string, type: 'issue' | 'pull_request', number: number, markdown: string): CorpusDoc | undefined {
+export function repositoryDoc(
+  corpus: Corpus,
+  repo: string,
+  type: 'issue' | 'pull_request',
+  number: number,
+  markdown: string,
+): CorpusDoc | undefined {
   const info = corpus.repos.get(repo.toLowerCase());
   if (!info?.indexed) return undefined;
   const url = `https://github.com/${info.repo}/${type === 'issue' ? 'issues' : 'pull'}/${number}`;
@@ -157,8 +173,12 @@ export function loadCorpus(dir: string, warn: (m: string) => void = () => {}): C
     for (const file of mdFiles(root)) {
       const path = posix(relative(root, file)).replace(/\.md$/, '');
       const skill = /^skills\/[^/]+\/SKILL$/.test(path);
-      docs.push(makeDoc({ id: `doc:${src.id}/${path}`, type: 'doc', url: `${src.baseUrl}${path}.html`, source: src.id, skill },
-        readFileSync(file, 'utf8')));
+      docs.push(
+        makeDoc(
+          { id: `doc:${src.id}/${path}`, type: 'doc', url: `${src.baseUrl}${path}.html`, source: src.id, skill },
+          readFileSync(file, 'utf8'),
+        ),
+      );
     }
   }
 
@@ -169,7 +189,12 @@ export function loadCorpus(dir: string, warn: (m: string) => void = () => {}): C
     const gh = `https://github.com/${info.repo}`;
     const readme = join(root, 'README.md');
     if (info.types.readme && existsSync(readme)) {
-      docs.push(makeDoc({ id: `readme:${info.repo}`, type: 'readme', url: `${gh}#readme`, repo: info, skill: false }, readFileSync(readme, 'utf8')));
+      docs.push(
+        makeDoc(
+          { id: `readme:${info.repo}`, type: 'readme', url: `${gh}#readme`, repo: info, skill: false },
+          readFileSync(readme, 'utf8'),
+        ),
+      );
     }
     const numbered = (sub: string, type: 'issue' | 'pull_request', urlPart: string): void => {
       const folder = join(root, sub);
@@ -177,8 +202,12 @@ export function loadCorpus(dir: string, warn: (m: string) => void = () => {}): C
       for (const f of readdirSync(folder).sort()) {
         const m = /^(\d+)\.md$/.exec(f);
         if (!m) continue;
-        docs.push(makeDoc({ id: `${type}:${info.repo}#${m[1]}`, type, url: `${gh}/${urlPart}/${m[1]}`, repo: info, skill: false },
-          readFileSync(join(folder, f), 'utf8')));
+        docs.push(
+          makeDoc(
+            { id: `${type}:${info.repo}#${m[1]}`, type, url: `${gh}/${urlPart}/${m[1]}`, repo: info, skill: false },
+            readFileSync(join(folder, f), 'utf8'),
+          ),
+        );
       }
     };
     if (info.types.issue) numbered('issues', 'issue', 'issues');
@@ -187,7 +216,9 @@ export function loadCorpus(dir: string, warn: (m: string) => void = () => {}): C
   // web/<host>/<path>.md: a general page at https://<host>/<path> (production's `web:` results).
   const webRoot = join(dir, 'web');
   for (const file of mdFiles(webRoot)) {
-    const url = `https://${posix(relative(webRoot, file)).replace(/\.md$/, '').replace(/\/index$/, '/')}`;
+    const url = `https://${posix(relative(webRoot, file))
+      .replace(/\.md$/, '')
+      .replace(/\/index$/, '/')}`;
     docs.push(makeDoc({ id: `web:${url}`, type: 'web', url, skill: false }, readFileSync(file, 'utf8')));
   }
   return { dir, sources, repos, docs };

@@ -16,7 +16,12 @@ export function splitBlocks(markdown: string): string[] {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   const blocks: string[] = [];
   let cur: string[] = [];
-  const flush = (): void => { if (cur.length) { blocks.push(cur.join('\n')); cur = []; } };
+  const flush = (): void => {
+    if (cur.length) {
+      blocks.push(cur.join('\n'));
+      cur = [];
+    }
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const open = fenceOpen.exec(line);
@@ -35,8 +40,15 @@ export function splitBlocks(markdown: string): string[] {
       i = j;
       continue;
     }
-    if (line.trim() === '') { flush(); continue; }
-    if (heading.test(line)) { flush(); blocks.push(line); continue; }
+    if (line.trim() === '') {
+      flush();
+      continue;
+    }
+    if (heading.test(line)) {
+      flush();
+      blocks.push(line);
+      continue;
+    }
     cur.push(line);
   }
   flush();
@@ -55,7 +67,9 @@ export function chunkMarkdown(markdown: string, target = CHUNK_TARGET): string[]
   const flush = (): void => {
     // A trailing heading with nothing under it is dropped, unless it is all the document has.
     if (cur.length && (!onlyHeadings || chunks.length === 0)) chunks.push(cur.join('\n\n'));
-    cur = []; size = 0; onlyHeadings = true;
+    cur = [];
+    size = 0;
+    onlyHeadings = true;
   };
   for (const b of splitBlocks(markdown)) {
     const isHeading = heading.test(b) && !b.includes('\n');

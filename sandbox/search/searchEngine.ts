@@ -7,8 +7,15 @@ import { REPOSITORY_FILTERS, RESULT_TYPES, type ResultType, type SearchRequest }
 import { processTerm, tokenize } from './text';
 import type { Wire } from '../wire';
 import type {
-  CoverageValue, DeveloperSearchResult, ProductionSearchResponse, ProductionSearchResult, RepoEcho, SourceEcho, SpecSearchResponse,
-  SpecSearchResult, WirePassage,
+  CoverageValue,
+  DeveloperSearchResult,
+  ProductionSearchResponse,
+  ProductionSearchResult,
+  RepoEcho,
+  SourceEcho,
+  SpecSearchResponse,
+  SpecSearchResult,
+  WirePassage,
 } from './wireTypes';
 
 /** A spec-wire result (its passages as the sandbox builds them: text only). */
@@ -17,7 +24,10 @@ export type SearchResultItem = SpecSearchResult & { type: ResultType; passages: 
 export type ProductionLicense = NonNullable<DeveloperSearchResult['license']>;
 /** A production result: no `type` (the kind is the id prefix), `doc:<url>` ids, passages with `citation_url`. */
 export type ProductionResultItem = ProductionSearchResult & { passages: Array<WirePassage & { citation_url: string }> };
-export type ProductionSearchResponseBody = ProductionSearchResponse & { success: true; results: ProductionResultItem[] };
+export type ProductionSearchResponseBody = ProductionSearchResponse & {
+  success: true;
+  results: ProductionResultItem[];
+};
 export type { Wire, CoverageValue, RepoEcho, SourceEcho };
 export type SearchResponseBody = SpecSearchResponse & { success: true; results: SearchResultItem[] };
 
@@ -27,12 +37,17 @@ export type SearchResponseBody = SpecSearchResponse & { success: true; results: 
  * activation-events guide), so every other doc id stays `doc:<url>`.
  */
 export const HASHED_DOC_PREFIXES = ['orbit-ext-api/references/', 'orbit-ext-api/extension-guides/activation-events'];
-export const isHashedDoc = (d: CorpusDoc): boolean => d.type === 'doc' && HASHED_DOC_PREFIXES.some((p) => d.id.slice('doc:'.length).startsWith(p));
+export const isHashedDoc = (d: CorpusDoc): boolean =>
+  d.type === 'doc' && HASHED_DOC_PREFIXES.some((p) => d.id.slice('doc:'.length).startsWith(p));
 /** The opaque id of a doc page: 16 hex digits of the SHA-256 of `<source>/<path>` (stable across runs). */
-export const hashedDocId = (corpusId: string): string => `doc:${createHash('sha256').update(corpusId.slice('doc:'.length)).digest('hex').slice(0, 16)}`;
+export const hashedDocId = (corpusId: string): string =>
+  `doc:${createHash('sha256').update(corpusId.slice('doc:'.length)).digest('hex').slice(0, 16)}`;
 
 /** Options of a production search: whether results carry `license` (default true) and the passage budget. */
-export interface ProductionSearchOptions { license?: boolean; passageBudget?: number }
+export interface ProductionSearchOptions {
+  license?: boolean;
+  passageBudget?: number;
+}
 
 /** How many first-stage candidates the rerank stage reorders (at least k). */
 const rerankWindow = (k: number): number => Math.max(2 * k, 50);
@@ -62,7 +77,9 @@ export class SearchEngine {
     this.index.addAll(this.docs.map((d, id) => ({ id, title: d.title ?? '', body: d.body })));
   }
 
-  get documentCount(): number { return this.docs.length; }
+  get documentCount(): number {
+    return this.docs.length;
+  }
 
   /** Adds (or replaces, by id) one document while the sandbox runs (test mode: `POST /__sandbox/corpus`). */
   addDoc(doc: CorpusDoc): void {
@@ -83,7 +100,11 @@ export class SearchEngine {
    */
   search(r: SearchRequest, wire: 'production', o?: ProductionSearchOptions): ProductionSearchResponseBody;
   search(r: SearchRequest, wire?: 'spec'): SearchResponseBody;
-  search(r: SearchRequest, wire: Wire = 'spec', o: ProductionSearchOptions = {}): SearchResponseBody | ProductionSearchResponseBody {
+  search(
+    r: SearchRequest,
+    wire: Wire = 'spec',
+    o: ProductionSearchOptions = {},
+  ): SearchResponseBody | ProductionSearchResponseBody {
     const types = new Set<ResultType>(r.types ?? RESULT_TYPES);
     const web = wire === 'production' && r.types === undefined && r.skills !== 'only';
     const k = r.k ?? 10;
@@ -95,10 +116,16 @@ export class SearchEngine {
     const docHalf = types.has('doc') && !(repoFilterSent && !sourcesSent);
     const repoHalf = !skillsOnly;
 
-    const sourceEcho: SourceEcho[] | undefined = r.sources === undefined ? undefined
-      : dedupe(r.sources, (s) => s).map((s) => ({ source: s, indexed: this.sourceIndexed(s) }));
-    const repoEcho: RepoEcho[] | undefined = r.repos === undefined ? undefined
-      : dedupe(r.repos, (s) => s.toLowerCase()).map((slug) => echoRepo(slug, this.corpus.repos.get(slug.toLowerCase())));
+    const sourceEcho: SourceEcho[] | undefined =
+      r.sources === undefined
+        ? undefined
+        : dedupe(r.sources, (s) => s).map((s) => ({ source: s, indexed: this.sourceIndexed(s) }));
+    const repoEcho: RepoEcho[] | undefined =
+      r.repos === undefined
+        ? undefined
+        : dedupe(r.repos, (s) => s.toLowerCase()).map((slug) =>
+            echoRepo(slug, this.corpus.repos.get(slug.toLowerCase())),
+          );
     const sourceSet = r.sources && new Set(r.sources);
     const repoSet = r.repos && new Set(r.repos.map((s) => s.toLowerCase()));
 
@@ -133,7 +160,10 @@ export class SearchEngine {
       const withLicense = o.license !== false;
       const top = ranked.slice(0, k);
       // The passage budget (when set): every result keeps at least one passage; later results give up theirs first.
-      const budget = o.passageBudget !== undefined && o.passageBudget > 0 && top.length * passages > o.passageBudget ? Math.max(o.passageBudget, top.length) : undefined;
+      const budget =
+        o.passageBudget !== undefined && o.passageBudget > 0 && top.length * passages > o.passageBudget
+          ? Math.max(o.passageBudget, top.length)
+          : undefined;
       let left = budget ?? Infinity;
       const body: ProductionSearchResponseBody = {
         success: true,
@@ -143,8 +173,12 @@ export class SearchEngine {
           const n = Math.max(1, Math.min(passages, left - (top.length - i - 1)));
           left -= n;
           return {
-            id: d.type === 'doc' ? (isHashedDoc(d) ? hashedDocId(d.id) : `doc:${d.url}`) : d.id, url: d.url, ...(d.title !== undefined ? { title: d.title } : {}),
-            passages: bestChunks(d, h.terms, n).map((c) => ({ text: d.chunks[c] as string, citation_url: d.citations[c] as string }) satisfies WirePassage),
+            id: d.type === 'doc' ? (isHashedDoc(d) ? hashedDocId(d.id) : `doc:${d.url}`) : d.id,
+            url: d.url,
+            ...(d.title !== undefined ? { title: d.title } : {}),
+            passages: bestChunks(d, h.terms, n).map(
+              (c) => ({ text: d.chunks[c] as string, citation_url: d.citations[c] as string }) satisfies WirePassage,
+            ),
             ...(lic !== undefined ? { license: lic } : {}),
           } satisfies ProductionResultItem;
         }),
@@ -157,8 +191,13 @@ export class SearchEngine {
 
     const results = ranked.slice(0, k).map((h) => {
       const d = this.docs[h.id as number] as CorpusDoc;
-      return { id: d.id, type: d.type as ResultType, url: d.url, ...(d.title !== undefined ? { title: d.title } : {}),
-        passages: bestPassages(d, h.terms, passages) } satisfies SearchResultItem;
+      return {
+        id: d.id,
+        type: d.type as ResultType,
+        url: d.url,
+        ...(d.title !== undefined ? { title: d.title } : {}),
+        passages: bestPassages(d, h.terms, passages),
+      } satisfies SearchResultItem;
     });
 
     const body: SearchResponseBody = { success: true, results, coverage, reranked };
@@ -191,7 +230,11 @@ export class SearchEngine {
     };
     const scored = hits.map((h) => {
       const d = this.docs[h.id as number] as CorpusDoc;
-      const s = 0.5 * (h.score / top) + 0.25 * share(q, d.terms) + 0.15 * share(q, d.titleTerms) + 0.1 * share(pairs, d.bigrams);
+      const s =
+        0.5 * (h.score / top) +
+        0.25 * share(q, d.terms) +
+        0.15 * share(q, d.titleTerms) +
+        0.1 * share(pairs, d.bigrams);
       return { h, id: d.id, s };
     });
     scored.sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -229,7 +272,8 @@ export function productionLicense(info: RepoInfo, all: Map<string, RepoInfo>): P
 }
 
 function echoRepo(slug: string, info: RepoInfo | undefined): RepoEcho {
-  if (!info || !info.indexed) return { repo: slug, indexed: false, types: { issue: false, pullRequest: false, readme: false } };
+  if (!info || !info.indexed)
+    return { repo: slug, indexed: false, types: { issue: false, pullRequest: false, readme: false } };
   return { repo: slug, indexed: true, types: { ...info.types } };
 }
 
@@ -239,7 +283,11 @@ const eq = (a: string | undefined, b: string): boolean => a !== undefined && a.t
 export function repoMatches(info: RepoInfo, r: SearchRequest): boolean {
   if (r.language !== undefined && !eq(info.language, r.language)) return false;
   // A list of topics (production) admits a repository with any of them.
-  if (r.topic !== undefined && !(Array.isArray(r.topic) ? r.topic : [r.topic]).some((want) => (info.topics ?? []).some((t) => eq(t, want)))) return false;
+  if (
+    r.topic !== undefined &&
+    !(Array.isArray(r.topic) ? r.topic : [r.topic]).some((want) => (info.topics ?? []).some((t) => eq(t, want)))
+  )
+    return false;
   if (r.license !== undefined && !eq(info.license, r.license)) return false;
   const stars = info.stars ?? 0;
   if (r.min_stars !== undefined && stars < r.min_stars) return false;
@@ -251,5 +299,10 @@ export function repoMatches(info: RepoInfo, r: SearchRequest): boolean {
 
 function dedupe<T>(items: T[], key: (t: T) => string): T[] {
   const seen = new Set<string>();
-  return items.filter((i) => { const k = key(i); if (seen.has(k)) return false; seen.add(k); return true; });
+  return items.filter((i) => {
+    const k = key(i);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }

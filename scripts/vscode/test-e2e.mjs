@@ -34,14 +34,23 @@ let closing = { passed: 0, failed: 0 };
 try {
   build(['--tests', '--only=test/e2e', '--bundles']);
   const dir = join(root, 'out', 'test', 'e2e');
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.test.js') && (!only || f.includes(only))).sort().map((f) => join(dir, f)) : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.test.js') && (!only || f.includes(only)))
+        .sort()
+        .map((f) => join(dir, f))
+    : [];
   if (files.length === 0) throw new Error('no browser UI test was built (test/e2e/*.test.ts)');
 
   // The users' artifact: the same .vsix `npm run package` makes, installed into code-server.
   const vsix = session.path('devindex.vsix');
   // One difference from `npm run package`: --test-surface keeps the test gate in, so DEVINDEX_TEST_TIMING below
   // applies (src/testTiming.ts); without DEVINDEX_TEST_KEY (never given to code-server) the rest of the surface stays off.
-  const pack = spawnSync(process.execPath, ['scripts/package.mjs', '--out', vsix, '--test-surface'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+  const pack = spawnSync(process.execPath, ['scripts/package.mjs', '--out', vsix, '--test-surface'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   if (pack.status !== 0) throw new Error(`packaging failed:\n${pack.stdout}${pack.stderr}`);
   log(`[e2e] built and packaged in ${secs()}`);
 
@@ -49,12 +58,20 @@ try {
   // The walkthrough opens on a first install (issue 24), and every suite's fresh browser profile is one.
   // Only the walkthrough suite's folder keeps the product default; the other folders turn it off in their
   // workspace settings, so that their suites find the workbench as they expect it.
-  const quiet = { '.vscode/settings.json': `${JSON.stringify({ 'devIndex.walkthrough.openOnFirstRun': false }, null, 2)}\n` };
+  const quiet = {
+    '.vscode/settings.json': `${JSON.stringify({ 'devIndex.walkthrough.openOnFirstRun': false }, null, 2)}\n`,
+  };
   session.makeWorkspace({ files: quiet });
   const depsWorkspace = session.makeDepsWorkspace();
-  for (const [p, text] of Object.entries(quiet)) { mkdirSync(dirname(join(depsWorkspace, p)), { recursive: true }); writeFileSync(join(depsWorkspace, p), text); }
+  for (const [p, text] of Object.entries(quiet)) {
+    mkdirSync(dirname(join(depsWorkspace, p)), { recursive: true });
+    writeFileSync(join(depsWorkspace, p), text);
+  }
   const firstRunWorkspace = session.folder('workspace', 'first-run');
-  writeFileSync(join(firstRunWorkspace, 'README.md'), '# first-run\n\nAn empty folder: the walkthrough suite sees the extension as a first install does.\n');
+  writeFileSync(
+    join(firstRunWorkspace, 'README.md'),
+    '# first-run\n\nAn empty folder: the walkthrough suite sees the extension as a first install does.\n',
+  );
   // Time is the tests' (issue 31, src/testTiming.ts): the watch lease (90 s), its beat (30 s) and the 6-hour
   // interval, shortened so that watchesTwoWindows.test.ts sees two due checks and a lease take-over in about a
   // minute. Only a window that runs its background loop feels them (one with watches at activation, or after the
@@ -62,10 +79,23 @@ try {
   // An agent run's poll schedule is shortened too (first poll and the interval after news 2 s, backoff to 10 s, a
   // waiting run read every 30 s): the agents and threads suites wait on the tree's rows, which change at each poll.
   const testTiming = JSON.stringify({
-    leaseTtlMs: 10_000, leaseRenewMs: 2_000, watchIntervalMs: 30_000, watchFirstBeatMs: 1_000, watchLookAgainMs: 5_000, watchSettleMs: 500, watchBetweenMs: 200,
-    agentPollFastMs: 500, agentPollMaxMs: 1_500, agentWaitingMs: 1_500, agentStatusEveryMs: 3_000,
+    leaseTtlMs: 10_000,
+    leaseRenewMs: 2_000,
+    watchIntervalMs: 30_000,
+    watchFirstBeatMs: 1_000,
+    watchLookAgainMs: 5_000,
+    watchSettleMs: 500,
+    watchBetweenMs: 200,
+    agentPollFastMs: 500,
+    agentPollMaxMs: 1_500,
+    agentWaitingMs: 1_500,
+    agentStatusEveryMs: 3_000,
   });
-  await session.startCodeServer({ vsix, settings: { 'devIndex.baseUrl': sandboxUrl }, env: { DEVINDEX_TEST_TIMING: testTiming } });
+  await session.startCodeServer({
+    vsix,
+    settings: { 'devIndex.baseUrl': sandboxUrl },
+    env: { DEVINDEX_TEST_TIMING: testTiming },
+  });
   log(`[e2e] sandbox ${sandboxUrl}, code-server ${session.codeServerUrl} ready at ${secs()}`);
   // The web build in code-server's web worker extension host (webHost.test.ts): a second code-server whose
   // user settings make the same .vsix a web extension (`remote.extensionKind`: its `browser` entry runs in
@@ -73,12 +103,28 @@ try {
   let webHostUrl = '';
   if (files.some((f) => f.includes('webHost'))) {
     const vfsVsix = session.path('vfs-fixture.vsix');
-    const vsce = spawnSync(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--skip-license', '--no-dependencies', '--out', vfsVsix],
-      { cwd: join(root, 'test', 'e2e', 'fixtures', 'vfs-fixture'), encoding: 'utf8', timeout: 120_000 });
+    const vsce = spawnSync(
+      process.execPath,
+      [
+        join(root, 'node_modules', '@vscode', 'vsce', 'vsce'),
+        'package',
+        '--allow-missing-repository',
+        '--skip-license',
+        '--no-dependencies',
+        '--out',
+        vfsVsix,
+      ],
+      { cwd: join(root, 'test', 'e2e', 'fixtures', 'vfs-fixture'), encoding: 'utf8', timeout: 120_000 },
+    );
     if (vsce.status !== 0) throw new Error(`packaging the vscode-vfs fixture failed:\n${vsce.stdout}${vsce.stderr}`);
     const web = await session.startCodeServer({
-      prefix: 'web-', vsix: [vsix, vfsVsix],
-      settings: { 'devIndex.baseUrl': sandboxUrl, 'devIndex.walkthrough.openOnFirstRun': false, 'remote.extensionKind': { [extensionId()]: ['web'] } },
+      prefix: 'web-',
+      vsix: [vsix, vfsVsix],
+      settings: {
+        'devIndex.baseUrl': sandboxUrl,
+        'devIndex.walkthrough.openOnFirstRun': false,
+        'remote.extensionKind': { [extensionId()]: ['web'] },
+      },
     });
     const u = new URL(web);
     u.searchParams.set('folder', WEB_HOST_FOLDER);
@@ -92,12 +138,28 @@ try {
   let chatUrl = '';
   if (files.some((f) => f.includes('chat'))) {
     const modelVsix = session.path('chat-model-fixture.vsix');
-    const vsce = spawnSync(process.execPath, [join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--skip-license', '--no-dependencies', '--out', modelVsix],
-      { cwd: join(root, 'test', 'e2e', 'fixtures', 'chat-model-fixture'), encoding: 'utf8', timeout: 120_000 });
+    const vsce = spawnSync(
+      process.execPath,
+      [
+        join(root, 'node_modules', '@vscode', 'vsce', 'vsce'),
+        'package',
+        '--allow-missing-repository',
+        '--skip-license',
+        '--no-dependencies',
+        '--out',
+        modelVsix,
+      ],
+      { cwd: join(root, 'test', 'e2e', 'fixtures', 'chat-model-fixture'), encoding: 'utf8', timeout: 120_000 },
+    );
     if (vsce.status !== 0) throw new Error(`packaging the chat model fixture failed:\n${vsce.stdout}${vsce.stderr}`);
     const chat = await session.startCodeServer({
-      prefix: 'chat-', vsix: [vsix, modelVsix],
-      settings: { 'devIndex.baseUrl': sandboxUrl, 'devIndex.walkthrough.openOnFirstRun': false, 'chat.disableAIFeatures': false },
+      prefix: 'chat-',
+      vsix: [vsix, modelVsix],
+      settings: {
+        'devIndex.baseUrl': sandboxUrl,
+        'devIndex.walkthrough.openOnFirstRun': false,
+        'chat.disableAIFeatures': false,
+      },
     });
     const u = new URL(chat);
     u.searchParams.set('folder', depsWorkspace);
@@ -109,12 +171,21 @@ try {
   const setupMs = Date.now() - t0;
   rmSync(timesFile(root, 'e2e'), { force: true });
   mkdirSync(dirname(timesFile(root, 'e2e')), { recursive: true });
-  const runner = session.spawn('node-test', process.execPath,
-    ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
-      '--test-reporter=./scripts/suite-times-reporter.mjs', `--test-reporter-destination=${timesFile(root, 'e2e')}`,
-      '--test-concurrency=1', ...files],
+  const runner = session.spawn(
+    'node-test',
+    process.execPath,
+    [
+      '--test',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/suite-times-reporter.mjs',
+      `--test-reporter-destination=${timesFile(root, 'e2e')}`,
+      '--test-concurrency=1',
+      ...files,
+    ],
     {
-      cwd: root, tee: true,
+      cwd: root,
+      tee: true,
       env: {
         ...process.env,
         DEVINDEX_E2E_WORKBENCH_URL: session.workbenchUrl(),
@@ -132,13 +203,17 @@ try {
         DEVINDEX_E2E_CHROMIUM: CHROMIUM,
         DEVINDEX_E2E_CHROMIUM_ARGS: JSON.stringify(CHROMIUM_ARGS),
       },
-    });
+    },
+  );
   closing = await runnerCounts(runner, { tier: 'e2e', timeoutMs: TIMEOUT_MS, log });
   addTimes(root, 'e2e', [{ name: '(setup: build, package, sandbox, code-servers)', ms: setupMs }]);
   log(`[e2e] screenshots in ${RESULTS}`);
 } catch (e) {
-  if (skipOrFail('e2e', e)) { await session.close(); process.exit(0); }
-  log(`[e2e] ${e instanceof ProvisionError ? e.message : e?.stack ?? e}`);
+  if (skipOrFail('e2e', e)) {
+    await session.close();
+    process.exit(0);
+  }
+  log(`[e2e] ${e instanceof ProvisionError ? e.message : (e?.stack ?? e)}`);
   for (const c of session.children) log(`--- ${c.name} log (tail) ---\n${session.logTail(c)}`);
   closing.failed += 1;
 } finally {

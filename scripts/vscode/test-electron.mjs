@@ -17,13 +17,23 @@ try {
   const workspace = session.makeWorkspace();
   const userData = session.folder('user-data');
   const userSettings = session.path('user-data', 'User', 'settings.json');
-  writeFileSync(userSettings, JSON.stringify({ 'devIndex.baseUrl': sandboxUrl, 'workbench.startupEditor': 'none' }, null, 2));
+  writeFileSync(
+    userSettings,
+    JSON.stringify({ 'devIndex.baseUrl': sandboxUrl, 'workbench.startupEditor': 'none' }, null, 2),
+  );
   const { runTests } = await import('@vscode/test-electron');
   code = await runTests({
     version: process.env.VSCODE_VERSION ?? 'stable',
     extensionDevelopmentPath: root,
     extensionTestsPath: join(root, 'out', 'test', 'integration', 'index.js'),
-    launchArgs: [workspace, '--user-data-dir', userData, '--extensions-dir', session.folder('extensions'), '--disable-workspace-trust'],
+    launchArgs: [
+      workspace,
+      '--user-data-dir',
+      userData,
+      '--extensions-dir',
+      session.folder('extensions'),
+      '--disable-workspace-trust',
+    ],
     extensionTestsEnv: {
       DEVINDEX_SANDBOX_URL: sandboxUrl,
       DEVINDEX_TEST_KEY: TEST_KEY,

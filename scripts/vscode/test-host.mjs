@@ -40,10 +40,12 @@ try {
   log(`[host] sandbox ${sandboxUrl}, code-server ${session.codeServerUrl} ready at ${secs()}`);
 
   const context = await session.launchBrowser();
-  const page = context.pages()[0] ?? await context.newPage();
+  const page = context.pages()[0] ?? (await context.newPage());
   let output = '';
   let resolveExit;
-  const exited = new Promise((r) => { resolveExit = r; });
+  const exited = new Promise((r) => {
+    resolveExit = r;
+  });
   // The workbench forwards every console line (its own and the extension host's) as
   // (level, printfArgs). The suite's lines carry LOG_TAG; the rest goes to the workbench log.
   mkdirSync(RESULTS, { recursive: true });
@@ -82,20 +84,30 @@ try {
   const code = await withTimeout(exited, SUITE_TIMEOUT_MS, 'the extension-host suite to finish (codeAutomationExit)');
 
   // The files' times (test/integration/index.ts) and the setup before them, for `npm test`'s closing table.
-  addTimes(root, 'host', [{ name: '(setup: build, sandbox, code-server, browser)', ms: setupMs },
-    ...[...output.matchAll(/^suite time: (\S+) (\d+) ms$/gm)].map((x) => ({ name: `integration/${x[1]}`, ms: +x[2] }))]);
+  addTimes(root, 'host', [
+    { name: '(setup: build, sandbox, code-server, browser)', ms: setupMs },
+    ...[...output.matchAll(/^suite time: (\S+) (\d+) ms$/gm)].map((x) => ({ name: `integration/${x[1]}`, ms: +x[2] })),
+  ]);
   const m = [...output.matchAll(/^(\d+) passed, (\d+) failed$/gm)].at(-1);
   closing = m ? { passed: +m[1], failed: +m[2] } : { passed: 0, failed: 0 };
   if (code !== 0) log(`[host] workbench and extension-host log: ${join(RESULTS, 'workbench.log')}`);
   if (code !== 0 && closing.failed === 0) {
-    log(`[host] the suite's run() rejected (exit ${code}) with no failing test: an error outside the tests, or zero tests`);
+    log(
+      `[host] the suite's run() rejected (exit ${code}) with no failing test: an error outside the tests, or zero tests`,
+    );
     closing.failed += 1;
   }
-  if (closing.passed + closing.failed === 0) { log('[host] no test ran'); closing.failed = 1; }
+  if (closing.passed + closing.failed === 0) {
+    log('[host] no test ran');
+    closing.failed = 1;
+  }
   exitCode = closing.failed === 0 ? 0 : 1;
 } catch (e) {
-  if (skipOrFail('host', e)) { await session.close(); process.exit(0); }
-  log(`[host] ${e instanceof ProvisionError ? e.message : e?.stack ?? e}`);
+  if (skipOrFail('host', e)) {
+    await session.close();
+    process.exit(0);
+  }
+  log(`[host] ${e instanceof ProvisionError ? e.message : (e?.stack ?? e)}`);
   for (const c of session.children) log(`--- ${c.name} log (tail) ---\n${session.logTail(c)}`);
   closing.failed += 1;
   exitCode = 1;

@@ -32,24 +32,52 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * Starts `@vscode/test-web` (no browser: `--browser none`) on localhost: it points webviews and the worker at
  * `http://{{uuid}}.localhost:PORT/…`, which chromium resolves to loopback. Returns the workbench's URL.
  */
-export async function startWebWorkbench(session, { web, extensionDevelopmentPath, extensionPaths = [], folderUri = FOLDER }) {
+export async function startWebWorkbench(
+  session,
+  { web, extensionDevelopmentPath, extensionPaths = [], folderUri = FOLDER },
+) {
   const port = await freePort();
-  const args = [web.testWeb, '--browser', 'none', '--host', 'localhost', '--port', String(port),
-    '--quality', web.quality, '--commit', web.commit, '--testRunnerDataDir', web.dataDir,
-    '--extensionDevelopmentPath', extensionDevelopmentPath, ...extensionPaths.flatMap((p) => ['--extensionPath', p]),
-    '--folder-uri', folderUri, '--printServerLog'];
-  const entry = session.spawn('test-web', process.execPath, args, { cwd: session.dir, env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
+  const args = [
+    web.testWeb,
+    '--browser',
+    'none',
+    '--host',
+    'localhost',
+    '--port',
+    String(port),
+    '--quality',
+    web.quality,
+    '--commit',
+    web.commit,
+    '--testRunnerDataDir',
+    web.dataDir,
+    '--extensionDevelopmentPath',
+    extensionDevelopmentPath,
+    ...extensionPaths.flatMap((p) => ['--extensionPath', p]),
+    '--folder-uri',
+    folderUri,
+    '--printServerLog',
+  ];
+  const entry = session.spawn('test-web', process.execPath, args, {
+    cwd: session.dir,
+    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+  });
   const url = `http://localhost:${port}/`;
   let exited;
-  entry.exited.then((e) => { exited = e; });
+  entry.exited.then((e) => {
+    exited = e;
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (exited) throw new Error(`test-web exited (${exited.signal ?? exited.code}):\n${session.logTail(entry)}`);
     try {
       const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (r.ok && (await r.text()).includes('workbench')) break;
-    } catch { /* not listening yet */ }
-    if (Date.now() > deadline) throw new Error(`test-web did not serve the workbench within 60 s:\n${session.logTail(entry)}`);
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline)
+      throw new Error(`test-web did not serve the workbench within 60 s:\n${session.logTail(entry)}`);
     await sleep(200);
   }
   return url;
@@ -62,13 +90,18 @@ export async function startWebWorkbench(session, { web, extensionDevelopmentPath
  */
 export function prepareExtensions(session, { sandboxUrl, testSurface = true }) {
   const vsix = session.path('devindex.vsix');
-  const pack = spawnSync(process.execPath, ['scripts/package.mjs', '--out', vsix, ...(testSurface ? ['--test-surface'] : [])], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+  const pack = spawnSync(
+    process.execPath,
+    ['scripts/package.mjs', '--out', vsix, ...(testSurface ? ['--test-surface'] : [])],
+    { cwd: root, encoding: 'utf8', timeout: 300_000 },
+  );
   if (pack.status !== 0) throw new Error(`packaging failed:\n${pack.stdout}${pack.stderr}`);
   const unpacked = session.folder('vsix');
   const unzip = spawnSync('unzip', ['-q', '-o', vsix, '-d', unpacked], { encoding: 'utf8', timeout: 60_000 });
   if (unzip.status !== 0) throw new Error(`unzip ${vsix} failed:\n${unzip.stdout}${unzip.stderr}`);
   const extension = join(unpacked, 'extension');
-  if (!existsSync(join(extension, 'dist', 'web', 'extension.js'))) throw new Error(`the .vsix holds no dist/web/extension.js (${extension})`);
+  if (!existsSync(join(extension, 'dist', 'web', 'extension.js')))
+    throw new Error(`the .vsix holds no dist/web/extension.js (${extension})`);
   const probe = session.folder('web-probe');
   cpSync(join(root, 'test', 'web', 'fixtures', 'web-probe'), probe, { recursive: true });
   const main = join(probe, 'extension.js');
@@ -86,7 +119,12 @@ async function main() {
     const web = await provisionWeb({ log });
     build(['--tests', '--only=test/web', '--bundles']);
     const dir = join(root, 'out', 'test', 'web');
-    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort().map((f) => join(dir, f)) : [];
+    const files = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.test.js'))
+          .sort()
+          .map((f) => join(dir, f))
+      : [];
     if (files.length === 0) throw new Error('no browser-only workbench test was built (test/web/*.test.ts)');
     const sandboxUrl = await session.startSandbox();
     const { extension, extensionPaths } = prepareExtensions(session, { sandboxUrl });
@@ -98,12 +136,21 @@ async function main() {
     const setupMs = Date.now() - t0;
     rmSync(timesFile(root, 'web'), { force: true });
     mkdirSync(dirname(timesFile(root, 'web')), { recursive: true });
-    const runner = session.spawn('node-test', process.execPath,
-      ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
-        '--test-reporter=./scripts/suite-times-reporter.mjs', `--test-reporter-destination=${timesFile(root, 'web')}`,
-        '--test-concurrency=1', ...files],
+    const runner = session.spawn(
+      'node-test',
+      process.execPath,
+      [
+        '--test',
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        '--test-reporter=./scripts/suite-times-reporter.mjs',
+        `--test-reporter-destination=${timesFile(root, 'web')}`,
+        '--test-concurrency=1',
+        ...files,
+      ],
       {
-        cwd: root, tee: true,
+        cwd: root,
+        tee: true,
         env: {
           ...process.env,
           // The e2e tier's Workbench helper (test/e2e/workbench.ts) reads these.
@@ -116,14 +163,20 @@ async function main() {
           DEVINDEX_E2E_CHROMIUM_ARGS: JSON.stringify(CHROMIUM_ARGS),
           DEVINDEX_WEB_FOLDER: FOLDER,
         },
-      });
+      },
+    );
     closing = await runnerCounts(runner, { tier: 'web', timeoutMs: TIMEOUT_MS, log });
-    if (closing.failed) for (const c of session.children.filter((c) => c.name !== 'node-test')) log(`--- ${c.name} log (tail) ---\n${session.logTail(c, 30)}`);
+    if (closing.failed)
+      for (const c of session.children.filter((c) => c.name !== 'node-test'))
+        log(`--- ${c.name} log (tail) ---\n${session.logTail(c, 30)}`);
     addTimes(root, 'web', [{ name: '(setup: provision, build, package, sandbox, test-web)', ms: setupMs }]);
     log(`[web] screenshots in ${RESULTS}`);
   } catch (e) {
-    if (skipOrFail('web', e)) { await session.close(); process.exit(0); }
-    log(`[web] ${e instanceof ProvisionError ? e.message : e?.stack ?? e}`);
+    if (skipOrFail('web', e)) {
+      await session.close();
+      process.exit(0);
+    }
+    log(`[web] ${e instanceof ProvisionError ? e.message : (e?.stack ?? e)}`);
     for (const c of session.children) log(`--- ${c.name} log (tail) ---\n${session.logTail(c)}`);
     closing.failed += 1;
   } finally {

@@ -174,28 +174,43 @@ function errorText(e: TraceEvent): string {
 /** A one-line summary of any event, known type or not. */
 export function summarizeEvent(e: TraceEvent): string {
   switch (e.type) {
-    case 'run.started': return 'run started';
-    case 'run.cancel_requested': return `cancel requested${e.reason ? `: ${clip(e.reason)}` : ''}`;
-    case 'run.finished': return `run finished: ${e.outcome ?? 'unknown outcome'}${errorText(e)}`;
-    case 'agent.started': return 'agent started';
-    case 'agent.finished': return `agent finished: ${e.outcome ?? 'unknown outcome'}${e.durationMs !== undefined ? ` after ${(e.durationMs / 1000).toFixed(1)} s` : ''}${errorText(e)}`;
-    case 'browser.session.started': return 'browser session started';
-    case 'browser.session.finished': return `browser session finished${e.durationMs !== undefined ? ` after ${(e.durationMs / 1000).toFixed(1)} s` : ''}`;
-    case 'progress.reported': return `${e.phase ?? 'progress'}: ${clip(e.message ?? '')}`;
-    case 'reasoning.summary': return `thinking: ${clip(e.text ?? '')}`;
-    case 'assistant.message': return `answer: ${clip(e.text ?? '') || '(empty)'}`;
-    case 'usage.recorded': return 'usage recorded';
-    case 'tool_call.started': return `tool ${e.toolName ?? '?'} started`;
-    case 'tool_call.finished': return `tool ${e.toolName ?? '?'} finished`;
+    case 'run.started':
+      return 'run started';
+    case 'run.cancel_requested':
+      return `cancel requested${e.reason ? `: ${clip(e.reason)}` : ''}`;
+    case 'run.finished':
+      return `run finished: ${e.outcome ?? 'unknown outcome'}${errorText(e)}`;
+    case 'agent.started':
+      return 'agent started';
+    case 'agent.finished':
+      return `agent finished: ${e.outcome ?? 'unknown outcome'}${e.durationMs !== undefined ? ` after ${(e.durationMs / 1000).toFixed(1)} s` : ''}${errorText(e)}`;
+    case 'browser.session.started':
+      return 'browser session started';
+    case 'browser.session.finished':
+      return `browser session finished${e.durationMs !== undefined ? ` after ${(e.durationMs / 1000).toFixed(1)} s` : ''}`;
+    case 'progress.reported':
+      return `${e.phase ?? 'progress'}: ${clip(e.message ?? '')}`;
+    case 'reasoning.summary':
+      return `thinking: ${clip(e.text ?? '')}`;
+    case 'assistant.message':
+      return `answer: ${clip(e.text ?? '') || '(empty)'}`;
+    case 'usage.recorded':
+      return 'usage recorded';
+    case 'tool_call.started':
+      return `tool ${e.toolName ?? '?'} started`;
+    case 'tool_call.finished':
+      return `tool ${e.toolName ?? '?'} finished`;
     case 'artifact.updated': {
       const a = e.artifact;
       if (!a) return 'artifact updated';
       return `artifact ${a.artifactId ?? a.path ?? '?'} (${a.kind}) ${a.change ?? 'updated'}${a.itemCount !== undefined ? `, ${a.itemCount} item${a.itemCount === 1 ? '' : 's'}` : ''}`;
     }
-    case 'error.occurred': return `error${errorText(e) || ' (no details)'}`;
+    case 'error.occurred':
+      return `error${errorText(e) || ' (no details)'}`;
     default: {
       const rest = { ...(e as Record<string, unknown>) };
-      for (const k of ['schemaVersion', 'eventId', 'runId', 'occurredAt', 'producerSequence', 'agent', 'type']) delete rest[k];
+      for (const k of ['schemaVersion', 'eventId', 'runId', 'occurredAt', 'producerSequence', 'agent', 'type'])
+        delete rest[k];
       const detail = Object.keys(rest).length ? ` ${clip(JSON.stringify(rest), 100)}` : '';
       return `${e.type}${detail}`;
     }

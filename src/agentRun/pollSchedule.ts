@@ -104,7 +104,12 @@ export function startSchedule(now: number, timing: PollTiming = DEFAULT_POLL_TIM
 }
 
 /** The state after a poll that ended at `now` with the given observation. */
-export function observe(state: ScheduleState, obs: PollObservation, now: number, timing: PollTiming = DEFAULT_POLL_TIMING): ScheduleState {
+export function observe(
+  state: ScheduleState,
+  obs: PollObservation,
+  now: number,
+  timing: PollTiming = DEFAULT_POLL_TIMING,
+): ScheduleState {
   if (state.stopped) return state;
   const base = { ...state, lastPollAt: now, notBefore: undefined };
   switch (obs.kind) {
@@ -123,15 +128,17 @@ export function observe(state: ScheduleState, obs: PollObservation, now: number,
     case 'progress': {
       if (obs.nearEnd) {
         // Entering the end window, or anything new inside it: poll at the near-end pace.
-        const intervalMs = !state.nearEnd || obs.signal !== 'none'
-          ? timing.nearEndMs
-          : Math.min(state.intervalMs * timing.backoff, timing.nearEndMaxMs);
+        const intervalMs =
+          !state.nearEnd || obs.signal !== 'none'
+            ? timing.nearEndMs
+            : Math.min(state.intervalMs * timing.backoff, timing.nearEndMaxMs);
         return { ...base, nearEnd: true, intervalMs };
       }
       // Leaving an end window that turned out not to be one (back to `working`) is a significant change too.
-      const intervalMs = obs.signal === 'significant' || state.nearEnd
-        ? timing.fastMs
-        : Math.min(state.intervalMs * timing.backoff, timing.maxMs);
+      const intervalMs =
+        obs.signal === 'significant' || state.nearEnd
+          ? timing.fastMs
+          : Math.min(state.intervalMs * timing.backoff, timing.maxMs);
       return { ...base, nearEnd: false, intervalMs };
     }
     case 'error': {
@@ -150,7 +157,11 @@ export function delayMs(state: ScheduleState, hidden: boolean, timing: PollTimin
 }
 
 /** When the next poll is due, or undefined once the schedule has stopped. */
-export function dueAt(state: ScheduleState, hidden: boolean, timing: PollTiming = DEFAULT_POLL_TIMING): number | undefined {
+export function dueAt(
+  state: ScheduleState,
+  hidden: boolean,
+  timing: PollTiming = DEFAULT_POLL_TIMING,
+): number | undefined {
   if (state.stopped) return undefined;
   const at = state.lastPollAt + delayMs(state, hidden, timing);
   return state.notBefore !== undefined ? Math.max(at, state.notBefore) : at;

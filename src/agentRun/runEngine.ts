@@ -5,10 +5,26 @@
 // No vscode, no zod at runtime, no timers of its own.
 import { failureOf } from '../api/failure';
 import { isPermanentReason, isTerminalStatus, reasonOf } from '../api/agent/agentConstants';
-import type { AgentJobRecord, AgentSuggestion, AgentTrace, ExchangeSummary, PendingApproval, TraceEvent } from '../api/agent/agentSchemas';
+import type {
+  AgentJobRecord,
+  AgentSuggestion,
+  AgentTrace,
+  ExchangeSummary,
+  PendingApproval,
+  TraceEvent,
+} from '../api/agent/agentSchemas';
 import { isWaiting } from './approval';
 import { eventKey, orderEvents, runFinished } from './agentTrace';
-import { DEFAULT_POLL_TIMING, dueAt, observe, type PollObservation, type PollTiming, type ScheduleState, type Signal, startSchedule } from './pollSchedule';
+import {
+  DEFAULT_POLL_TIMING,
+  dueAt,
+  observe,
+  type PollObservation,
+  type PollTiming,
+  type ScheduleState,
+  type Signal,
+  startSchedule,
+} from './pollSchedule';
 
 export interface TraceProgress {
   /** Distinct events read so far. */
@@ -81,13 +97,21 @@ export interface RunState {
 
 export function newRunState(): RunState {
   return {
-    events: new Map(), phases: new Map(), largestCreditStep: 0,
+    events: new Map(),
+    phases: new Map(),
+    largestCreditStep: 0,
     endSignals: { finalizing: false, orchestratorFinished: false, cancelRequested: false, fatalError: false },
   };
 }
 
 /** Events whose arrival says the run moved on in a way that matters for when it ends. */
-const SIGNIFICANT_TYPES = new Set(['artifact.updated', 'error.occurred', 'agent.finished', 'run.cancel_requested', 'run.finished']);
+const SIGNIFICANT_TYPES = new Set([
+  'artifact.updated',
+  'error.occurred',
+  'agent.finished',
+  'run.cancel_requested',
+  'run.finished',
+]);
 
 /** An event about the caller's approval (`approval.requested`, `approval.resolved`, or any event carrying an `approvalId`). */
 function isApprovalEvent(ev: TraceEvent): boolean {
@@ -117,7 +141,9 @@ function eventTime(e: TraceEvent): number {
  */
 export function readSignals(run: RunState, added: readonly TraceEvent[]): Signal {
   let signal: Signal = 'none';
-  const ordered = [...added].sort((a, b) => eventTime(a) - eventTime(b) || (a.producerSequence ?? 0) - (b.producerSequence ?? 0));
+  const ordered = [...added].sort(
+    (a, b) => eventTime(a) - eventTime(b) || (a.producerSequence ?? 0) - (b.producerSequence ?? 0),
+  );
   for (const ev of ordered) {
     const orchestrator = ev.agent?.role === 'orchestrator';
     let significant = SIGNIFICANT_TYPES.has(ev.type);
@@ -130,14 +156,22 @@ export function readSignals(run: RunState, added: readonly TraceEvent[]): Signal
     if (ev.type === 'agent.finished' && orchestrator) run.endSignals.orchestratorFinished = true;
     if (ev.type === 'run.cancel_requested') run.endSignals.cancelRequested = true;
     if (ev.type === 'error.occurred' && ev.error?.retryable === false) run.endSignals.fatalError = true;
-    if (isApprovalEvent(ev)) { run.approvalNews = true; significant = true; }
+    if (isApprovalEvent(ev)) {
+      run.approvalNews = true;
+      significant = true;
+    }
     signal = significant ? 'significant' : signal === 'none' ? 'routine' : signal;
   }
   return signal;
 }
 
 /** A trace response applied to the run: new events kept (de-duplicated), the end read from `run.finished`. */
-export function applyTrace(facts: RunFacts, run: RunState, trace: AgentTrace, now: number): { changed: boolean; signal: Signal; added: TraceEvent[] } {
+export function applyTrace(
+  facts: RunFacts,
+  run: RunState,
+  trace: AgentTrace,
+  now: number,
+): { changed: boolean; signal: Signal; added: TraceEvent[] } {
   run.lastTrace = trace;
   // The persisted read mark tells events already seen before a reload from new ones.
   const before = Math.max(facts.trace.eventCount, run.events.size);
@@ -163,12 +197,17 @@ export function applyTrace(facts: RunFacts, run: RunState, trace: AgentTrace, no
     facts.trace.finished = true;
     facts.outcome = ev.outcome ?? facts.outcome;
     // The outcome is final: the status follows from it until the final record says more.
-    if (!isTerminalStatus(facts.status) && ev.outcome) facts.status = ev.outcome === 'succeeded' ? 'completed' : 'failed';
+    if (!isTerminalStatus(facts.status) && ev.outcome)
+      facts.status = ev.outcome === 'succeeded' ? 'completed' : 'failed';
     if (ev.error?.code) facts.errorCode = ev.error.code;
     if (ev.error?.message && !facts.error) facts.error = ev.error.message;
     changed = true;
   }
-  if (typeof trace.creditsUsed === 'number' && facts.creditsUsed !== undefined && trace.creditsUsed > facts.creditsUsed) {
+  if (
+    typeof trace.creditsUsed === 'number' &&
+    facts.creditsUsed !== undefined &&
+    trace.creditsUsed > facts.creditsUsed
+  ) {
     run.largestCreditStep = Math.max(run.largestCreditStep, trace.creditsUsed - facts.creditsUsed);
   }
   if (typeof trace.creditsUsed === 'number' && trace.creditsUsed !== facts.creditsUsed) {
@@ -198,7 +237,11 @@ export function applyStatus(facts: RunFacts, record: AgentJobRecord): boolean {
   set('threadTurn', typeof record.threadTurn === 'number' ? record.threadTurn : undefined);
   set('mode', typeof record.mode === 'string' ? record.mode : undefined);
   set('answer', typeof record.message === 'string' && record.message ? record.message : undefined);
-  if (record.suggestions && record.suggestions.length && JSON.stringify(record.suggestions) !== JSON.stringify(facts.suggestions)) {
+  if (
+    record.suggestions &&
+    record.suggestions.length &&
+    JSON.stringify(record.suggestions) !== JSON.stringify(facts.suggestions)
+  ) {
     facts.suggestions = record.suggestions.map((x) => ({ label: x.label, prompt: x.prompt }));
     changed = true;
   }
@@ -206,7 +249,8 @@ export function applyStatus(facts: RunFacts, record: AgentJobRecord): boolean {
   // not end it: a turn can end waiting for the caller.
   const approval = record.pendingApproval ?? undefined;
   if (JSON.stringify(approval) !== JSON.stringify(facts.pendingApproval)) {
-    if (approval) facts.pendingApproval = approval; else delete facts.pendingApproval;
+    if (approval) facts.pendingApproval = approval;
+    else delete facts.pendingApproval;
     changed = true;
   }
   const exchange = record.exchange ?? undefined;
@@ -227,10 +271,20 @@ export function applyStatus(facts: RunFacts, record: AgentJobRecord): boolean {
 export function nearEnd(facts: RunFacts, run: RunState): boolean {
   const s = run.endSignals;
   const used = facts.creditsUsed;
-  const credits = facts.maxCredits !== undefined && used !== undefined && used > 0
-    && (used >= NEAR_CREDIT_LIMIT * facts.maxCredits || used + run.largestCreditStep >= facts.maxCredits);
-  return s.finalizing || s.orchestratorFinished || s.cancelRequested || s.fatalError
-    || facts.cancelRequested === true || facts.status === 'cancelling' || credits;
+  const credits =
+    facts.maxCredits !== undefined &&
+    used !== undefined &&
+    used > 0 &&
+    (used >= NEAR_CREDIT_LIMIT * facts.maxCredits || used + run.largestCreditStep >= facts.maxCredits);
+  return (
+    s.finalizing ||
+    s.orchestratorFinished ||
+    s.cancelRequested ||
+    s.fatalError ||
+    facts.cancelRequested === true ||
+    facts.status === 'cancelling' ||
+    credits
+  );
 }
 
 /**
@@ -238,14 +292,23 @@ export function nearEnd(facts: RunFacts, run: RunState): boolean {
  * end (the final record holds the result, the partial result and the credits a cancelled run
  * spent); and as a safety net when the trace has brought nothing new for `statusEveryMs`.
  */
-export function needsStatus(facts: RunFacts, run: RunState, now: number, statusEveryMs = DEFAULT_STATUS_EVERY_MS): boolean {
+export function needsStatus(
+  facts: RunFacts,
+  run: RunState,
+  now: number,
+  statusEveryMs = DEFAULT_STATUS_EVERY_MS,
+): boolean {
   const quietSince = Math.max(run.lastNewEventAt ?? now, run.lastStatusAt ?? now);
   // While a run waits for the caller, each poll reads the record: it is what says the wait is over; and
   // once answered until its record is final (an answered turn hands over to the next one and ends).
-  return facts.trace.unavailable === true || run.approvalNews === true || isWaiting(facts)
-    || (facts.pendingApproval !== undefined && !isTerminalStatus(facts.status))
-    || ((facts.trace.finished || isTerminalStatus(facts.status)) && !facts.finalRead)
-    || now - quietSince >= statusEveryMs;
+  return (
+    facts.trace.unavailable === true ||
+    run.approvalNews === true ||
+    isWaiting(facts) ||
+    (facts.pendingApproval !== undefined && !isTerminalStatus(facts.status)) ||
+    ((facts.trace.finished || isTerminalStatus(facts.status)) && !facts.finalRead) ||
+    now - quietSince >= statusEveryMs
+  );
 }
 
 /** The two calls following a run needs. AgentClient has them; errors carry a stamped reason. */
@@ -274,7 +337,13 @@ export interface PollOptions {
 }
 
 /** One poll of one run: the trace (unless the job has none), the status when needed, reducers applied, schedule moved on. */
-export async function pollRun(jobId: string, facts: RunFacts, run: RunState, backend: RunBackend, o: PollOptions): Promise<PollStep> {
+export async function pollRun(
+  jobId: string,
+  facts: RunFacts,
+  run: RunState,
+  backend: RunBackend,
+  o: PollOptions,
+): Promise<PollStep> {
   const call = o.call ?? (<T>(fn: () => Promise<T>) => fn());
   const timing = o.timing ?? DEFAULT_POLL_TIMING;
   run.schedule ??= startSchedule(o.now(), timing);
@@ -311,18 +380,28 @@ export async function pollRun(jobId: string, facts: RunFacts, run: RunState, bac
       if (facts.status !== before) signal = 'significant';
       else if (changed && signal === 'none') signal = 'routine';
     }
-    observation = isWaiting(facts) ? { kind: 'waiting' }
-      : isTerminalStatus(facts.status) ? { kind: 'finished' }
+    observation = isWaiting(facts)
+      ? { kind: 'waiting' }
+      : isTerminalStatus(facts.status)
+        ? { kind: 'finished' }
         : { kind: 'progress', signal, nearEnd: nearEnd(facts, run) };
   } catch (e) {
     error = e;
     const reason = reasonOf(e);
-    observation = reason === 'not-found' ? { kind: 'not-found' }
-      : reason !== undefined && isPermanentReason(reason) ? { kind: 'fatal' }
-        : { kind: 'error', retryAfterMs: failureOf(e).retryAfterMs };
+    observation =
+      reason === 'not-found'
+        ? { kind: 'not-found' }
+        : reason !== undefined && isPermanentReason(reason)
+          ? { kind: 'fatal' }
+          : { kind: 'error', retryAfterMs: failureOf(e).retryAfterMs };
   }
   // Without a trace there are no late events to wait for.
-  run.schedule = observe(run.schedule, observation, o.now(), facts.trace.unavailable ? { ...timing, graceMs: 0 } : timing);
+  run.schedule = observe(
+    run.schedule,
+    observation,
+    o.now(),
+    facts.trace.unavailable ? { ...timing, graceMs: 0 } : timing,
+  );
   return { observation, changed, added, finalRecord, error };
 }
 
@@ -369,7 +448,11 @@ export interface FollowResult {
  */
 export async function followRun(o: FollowOptions): Promise<FollowResult> {
   const timing = o.timing ?? DEFAULT_POLL_TIMING;
-  const facts: RunFacts = { status: 'processing', ...o.facts, trace: { eventCount: 0, finished: false, ...o.facts?.trace } };
+  const facts: RunFacts = {
+    status: 'processing',
+    ...o.facts,
+    trace: { eventCount: 0, finished: false, ...o.facts?.trace },
+  };
   const run = newRunState();
   const started = o.clock.now();
   run.schedule = startSchedule(started, timing);
@@ -380,10 +463,15 @@ export async function followRun(o: FollowOptions): Promise<FollowResult> {
     const due = dueAt(run.schedule!, false, timing);
     if (due === undefined) break;
     const now = o.clock.now();
-    if (o.maxWaitMs !== undefined && due - started > o.maxWaitMs) return { facts, record, finished: runFinished([...run.events.values()]), timedOut: true };
+    if (o.maxWaitMs !== undefined && due - started > o.maxWaitMs)
+      return { facts, record, finished: runFinished([...run.events.values()]), timedOut: true };
     if (due > now) await o.clock.sleep(due - now, o.signal);
     const wasUnavailable = facts.trace.unavailable === true;
-    const step = await pollRun(o.jobId, facts, run, o.backend, { now: () => o.clock.now(), timing, statusEveryMs: o.statusEveryMs });
+    const step = await pollRun(o.jobId, facts, run, o.backend, {
+      now: () => o.clock.now(),
+      timing,
+      statusEveryMs: o.statusEveryMs,
+    });
     if (!wasUnavailable && facts.trace.unavailable) o.onNoTrace?.();
     if (step.added.length) o.onEvents?.(step.added);
     if (step.finalRecord) record = step.finalRecord;

@@ -15,8 +15,17 @@ export interface RunView extends RunFacts {
 }
 
 export type JobState =
-  | 'running' | 'waiting' | 'cancelling' | 'completed' | 'failed' | 'cancelled' | 'refused'
-  | 'credit_limit_reached' | 'not_found' | 'expired' | 'unknown';
+  | 'running'
+  | 'waiting'
+  | 'cancelling'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'refused'
+  | 'credit_limit_reached'
+  | 'not_found'
+  | 'expired'
+  | 'unknown';
 
 const OUTCOME_STATES: Record<string, JobState> = {
   succeeded: 'completed',
@@ -54,7 +63,8 @@ export function jobState(job: RunView): JobState {
 
 export function outcomeState(outcome: string, code: string | undefined): JobState | undefined {
   const s = OUTCOME_STATES[outcome];
-  if (s === 'failed' && code && OUTCOME_STATES[code] && OUTCOME_STATES[code] !== 'completed') return OUTCOME_STATES[code];
+  if (s === 'failed' && code && OUTCOME_STATES[code] && OUTCOME_STATES[code] !== 'completed')
+    return OUTCOME_STATES[code];
   return s;
 }
 
@@ -71,7 +81,14 @@ export function failureFromMessage(code: string | undefined, message: string | u
 export function shortDate(iso: string | undefined): string | undefined {
   const t = iso ? Date.parse(iso) : NaN;
   if (!Number.isFinite(t)) return undefined;
-  return new Date(t).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+  return new Date(t).toLocaleString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+  });
 }
 
 /** The prompt on one line, cut at a word boundary. */
@@ -109,7 +126,11 @@ export function hasResult(job: RunView): boolean {
  * editor's job row has it in its tooltip). The notification shows `text` alone, so it never says the
  * same thing twice.
  */
-export interface EndMessage { severity: 'info' | 'warning' | 'error'; text: string; detail?: string }
+export interface EndMessage {
+  severity: 'info' | 'warning' | 'error';
+  text: string;
+  detail?: string;
+}
 
 /** The notification shown once when a run ends, in plain words and with the next step. */
 export interface EndWordsOptions {
@@ -134,45 +155,80 @@ const NOT_BILLED = 'not billed';
 /** How a run ended, as a clause for a model that waited for it: "it completed", "the agent declined it (not billed; …)". */
 export function endClause(state: JobState): string | undefined {
   switch (state) {
-    case 'completed': case 'cancelled': return `it ${END_OF_RUN[state].did}`;
-    case 'credit_limit_reached': return `it ${END_OF_RUN[state].did} (${NOT_BILLED}; what it gathered is below as partial data, if any)`;
-    case 'refused': return `the agent ${END_OF_RUN[state].did} it (${NOT_BILLED}; ${END_OF_RUN[state].next})`;
-    case 'failed': return `it ${END_OF_RUN[state].did} (${NOT_BILLED}; ${END_OF_RUN[state].next})`;
-    default: return undefined;
+    case 'completed':
+    case 'cancelled':
+      return `it ${END_OF_RUN[state].did}`;
+    case 'credit_limit_reached':
+      return `it ${END_OF_RUN[state].did} (${NOT_BILLED}; what it gathered is below as partial data, if any)`;
+    case 'refused':
+      return `the agent ${END_OF_RUN[state].did} it (${NOT_BILLED}; ${END_OF_RUN[state].next})`;
+    case 'failed':
+      return `it ${END_OF_RUN[state].did} (${NOT_BILLED}; ${END_OF_RUN[state].next})`;
+    default:
+      return undefined;
   }
 }
 
 /** The sentence said once when a run ends, in plain words and with the next step. */
-export function endMessage(job: RunView, state: JobState = jobState(job), o: EndWordsOptions = {}): EndMessage | undefined {
+export function endMessage(
+  job: RunView,
+  state: JobState = jobState(job),
+  o: EndWordsOptions = {},
+): EndMessage | undefined {
   const name = `"${shortLabel(job.prompt, 40)}"`;
   const detail = job.error ? { detail: sentence(job.error) } : {};
   switch (state) {
     case 'completed': {
       const paid = paidWords(job.exchange);
       const skipped = (job.exchange?.skippedProviders ?? []).map((p) => p.name ?? p.provider ?? 'a provider');
-      const skip = skipped.length ? ` It skipped ${skipped.join(', ')}: ${skipped.length === 1 ? 'its' : 'their'} data terms are not accepted.` : '';
-      return { severity: 'info', text: `Agent job ${name} ${END_OF_RUN.completed.did}${job.creditsUsed !== undefined ? ` using ${job.creditsUsed} credits` : ''}${paid ? ` (${paid})` : ''}.${skip}` };
+      const skip = skipped.length
+        ? ` It skipped ${skipped.join(', ')}: ${skipped.length === 1 ? 'its' : 'their'} data terms are not accepted.`
+        : '';
+      return {
+        severity: 'info',
+        text: `Agent job ${name} ${END_OF_RUN.completed.did}${job.creditsUsed !== undefined ? ` using ${job.creditsUsed} credits` : ''}${paid ? ` (${paid})` : ''}.${skip}`,
+      };
     }
     case 'credit_limit_reached': {
       const raise = o.raiseCeiling ?? END_OF_RUN.credit_limit_reached.next;
-      const ceiling = job.maxCredits !== undefined ? `its credit ceiling of ${job.maxCredits} credits` : 'its credit ceiling';
+      const ceiling =
+        job.maxCredits !== undefined ? `its credit ceiling of ${job.maxCredits} credits` : 'its credit ceiling';
       const partial = hasPartialResult(job) ? ', keeping what it gathered as a partial result' : '';
-      return { severity: 'warning', text: `Agent job ${name} stopped at ${ceiling} and is ${NOT_BILLED}${partial}; to let it go further, ${raise}.` };
+      return {
+        severity: 'warning',
+        text: `Agent job ${name} stopped at ${ceiling} and is ${NOT_BILLED}${partial}; to let it go further, ${raise}.`,
+      };
     }
     case 'cancelled': {
-      const spent = job.creditsUsed !== undefined && job.creditsUsed > 0
-        ? ` It used ${job.creditsUsed} credits before it stopped.` : ` ${END_OF_RUN.cancelled.billed}`;
+      const spent =
+        job.creditsUsed !== undefined && job.creditsUsed > 0
+          ? ` It used ${job.creditsUsed} credits before it stopped.`
+          : ` ${END_OF_RUN.cancelled.billed}`;
       return { severity: 'info', text: `Agent job ${name} ${END_OF_RUN.cancelled.did}.${spent}` };
     }
     case 'refused':
-      return { severity: 'warning', text: `The agent ${END_OF_RUN.refused.did} job ${name} and it is ${NOT_BILLED}; ${END_OF_RUN.refused.next}.`, ...detail };
+      return {
+        severity: 'warning',
+        text: `The agent ${END_OF_RUN.refused.did} job ${name} and it is ${NOT_BILLED}; ${END_OF_RUN.refused.next}.`,
+        ...detail,
+      };
     case 'failed':
-      return { severity: 'error', text: `Agent job ${name} ${END_OF_RUN.failed.did} and is ${NOT_BILLED}; ${END_OF_RUN.failed.next}.`, ...detail };
+      return {
+        severity: 'error',
+        text: `Agent job ${name} ${END_OF_RUN.failed.did} and is ${NOT_BILLED}; ${END_OF_RUN.failed.next}.`,
+        ...detail,
+      };
     case 'not_found':
-      return { severity: 'warning', text: `Agent job ${name} was not found on the service: it may have expired or belong to another team.` };
+      return {
+        severity: 'warning',
+        text: `Agent job ${name} was not found on the service: it may have expired or belong to another team.`,
+      };
     case 'expired': {
       const on = shortDate(job.expiresAt);
-      const kept = job.kept?.result || job.kept?.partial ? ' Its result is kept in this editor and still opens.' : ' Nothing of it was kept in this editor.';
+      const kept =
+        job.kept?.result || job.kept?.partial
+          ? ' Its result is kept in this editor and still opens.'
+          : ' Nothing of it was kept in this editor.';
       return { severity: 'info', text: `Agent job ${name} expired on the service${on ? ` on ${on}` : ''}.${kept}` };
     }
     default:

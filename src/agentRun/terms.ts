@@ -6,11 +6,21 @@ import type { ExchangeCall, ExchangeSummary, PendingApproval } from '../api/agen
  * The `terms/accept` calls for a waiting run: the ones its `exchange.requiresAction` handed over, or,
  * when the record has none, built from the approval's terms entries (provider, version, digest).
  */
-export function termsAcceptCalls(run: { pendingApproval?: PendingApproval; exchange?: ExchangeSummary }): ExchangeCall[] {
+export function termsAcceptCalls(run: {
+  pendingApproval?: PendingApproval;
+  exchange?: ExchangeSummary;
+}): ExchangeCall[] {
   const given = (run.exchange?.requiresAction?.providers ?? []).flatMap((p) => (p.accept ? [p.accept] : []));
   if (given.length) return given;
-  return (run.pendingApproval?.terms ?? []).flatMap((t) => (t.provider && t.version ? [{
-    provider: 'firecrawl', capability: 'terms/accept',
-    options: { provider: t.provider, version: t.version, digest: t.digest ?? null, confirmed: true },
-  }] : []));
+  return (run.pendingApproval?.terms ?? []).flatMap((t) =>
+    t.provider && t.version
+      ? [
+          {
+            provider: 'firecrawl',
+            capability: 'terms/accept',
+            options: { provider: t.provider, version: t.version, digest: t.digest ?? null, confirmed: true },
+          },
+        ]
+      : [],
+  );
 }

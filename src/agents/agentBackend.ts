@@ -3,24 +3,43 @@
 // src/api/agent/agentSchemas.ts, imported as types only so this feature adds no zod or undici to the
 // bundle that loads it: the client itself is handed in (lazily) by the wiring.
 import type { AgentListAll, AgentSubmitParams, ToolSubmitParams } from '../api/agent/agentClient';
-import type { AgentJobRecord, AgentListEntry, AgentSnapshot, AgentTrace, ExchangeCall, TraceEvent } from '../api/agent/agentSchemas';
+import type {
+  AgentJobRecord,
+  AgentListEntry,
+  AgentSnapshot,
+  AgentTrace,
+  ExchangeCall,
+  TraceEvent,
+} from '../api/agent/agentSchemas';
 
 export type { AgentJobRecord, AgentListAll, AgentListEntry, AgentSubmitParams, ToolSubmitParams, TraceEvent };
 export type AgentTraceResponse = AgentTrace;
 /** What a start answers: the run id, and (production) the thread it opened or continued. */
-export interface AgentSubmitResult { id: string; response?: { threadId?: string | null; threadTurn?: number | null } }
+export interface AgentSubmitResult {
+  id: string;
+  response?: { threadId?: string | null; threadTurn?: number | null };
+}
 /** A snapshot as the client returns it: an answer without one is thrown (AgentClient.snapshot). */
 export type AgentSnapshotResponse = AgentSnapshot & { snapshot: string };
 
 /** What the job store calls. Every method rejects with an error carrying a `reason` (AgentClient's AgentError). */
 export interface AgentBackend {
   /** Never retried by the client once the job may exist (`JobMayExistError`). */
-  submit(params: AgentSubmitParams, opts?: { signal?: AbortSignal; extraModels?: readonly string[] }): Promise<AgentSubmitResult>;
+  submit(
+    params: AgentSubmitParams,
+    opts?: { signal?: AbortSignal; extraModels?: readonly string[] },
+  ): Promise<AgentSubmitResult>;
   /**
    * The caller's answer to a run that waits (`pendingApproval`): the next turn of its thread, with
    * `exchange.approve` (all calls, or `callIds`; `always` where the service allows it) or `decline`.
    */
-  answerApproval?(a: { threadId: string; approvalId: string; decision: 'approve' | 'decline'; callIds?: string[]; always?: boolean }): Promise<AgentSubmitResult>;
+  answerApproval?(a: {
+    threadId: string;
+    approvalId: string;
+    decision: 'approve' | 'decline';
+    callIds?: string[];
+    always?: boolean;
+  }): Promise<AgentSubmitResult>;
   /** Runs `terms/accept` Exchange calls: only after the user explicitly agreed to those terms. */
   acceptTerms?(calls: readonly ExchangeCall[]): Promise<unknown>;
   status(jobId: string): Promise<AgentJobRecord>;

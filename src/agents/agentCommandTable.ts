@@ -27,23 +27,82 @@ export const COMMAND_CATEGORY = 'Developer Index';
 /** Each command's title, icon and places, by the key its id is made of (agentCommandIds.ts). */
 export const AGENT_COMMAND_SPECS = {
   start: { title: 'Start Agent Job…', icon: 'add', menus: [{ on: 'title', group: 'navigation@1' }] },
-  cancel: { title: 'Cancel Agent Job', icon: 'debug-stop', menus: [{ on: 'cancellable', group: 'inline@1' }, { on: 'cancellable', group: '1_run@1' }] },
+  cancel: {
+    title: 'Cancel Agent Job',
+    icon: 'debug-stop',
+    menus: [
+      { on: 'cancellable', group: 'inline@1' },
+      { on: 'cancellable', group: '1_run@1' },
+    ],
+  },
   refresh: { title: 'Refresh Agent Jobs', icon: 'refresh', menus: [{ on: 'title', group: 'navigation@2' }] },
-  openResult: { title: 'Open Result', icon: 'go-to-file', menus: [{ on: 'result', group: 'inline@2' }, { on: 'result', group: '2_open@1' }] },
-  openPartialResult: { title: 'Open Partial Result', icon: 'go-to-file', rowOnly: true, menus: [{ on: 'partial', group: '2_open@2' }] },
+  openResult: {
+    title: 'Open Result',
+    icon: 'go-to-file',
+    menus: [
+      { on: 'result', group: 'inline@2' },
+      { on: 'result', group: '2_open@1' },
+    ],
+  },
+  openPartialResult: {
+    title: 'Open Partial Result',
+    icon: 'go-to-file',
+    rowOnly: true,
+    menus: [{ on: 'partial', group: '2_open@2' }],
+  },
   startAgain: { title: 'Start Again…', icon: 'debug-restart', rowOnly: true, menus: [{ on: 'job', group: '1_run@2' }] },
-  openSnapshot: { title: 'Open Snapshot', icon: 'file-code', rowOnly: true, menus: [{ on: 'snapshot', group: 'inline@1' }, { on: 'snapshot', group: '2_open@4' }] },
+  openSnapshot: {
+    title: 'Open Snapshot',
+    icon: 'file-code',
+    rowOnly: true,
+    menus: [
+      { on: 'snapshot', group: 'inline@1' },
+      { on: 'snapshot', group: '2_open@4' },
+    ],
+  },
   openTrace: { title: 'Open Trace as JSON', rowOnly: true, menus: [{ on: 'trace', group: '2_open@3' }] },
   copyJobId: { title: 'Copy Job ID', rowOnly: true, menus: [{ on: 'job', group: '3_edit@1' }] },
   remove: { title: 'Remove from List', rowOnly: true, menus: [{ on: 'job', group: '3_edit@2' }] },
-  followUp: { title: 'Ask a Follow-up…', icon: 'comment-discussion', menus: [{ on: 'followup', group: 'inline@3' }, { on: 'followup', group: '1_run@0' }] },
-  openAnswer: { title: 'Open Answer', icon: 'open-preview', menus: [{ on: 'answer', group: 'inline@2' }, { on: 'answer', group: '2_open@0' }] },
-  approve: { title: 'Approve', icon: 'check', menus: [{ on: 'approvable', group: 'inline@0' }, { on: 'approvable', group: '0_approval@1' }] },
-  decline: { title: 'Decline', icon: 'close', menus: [{ on: 'approvable', group: 'inline@0' }, { on: 'approvable', group: '0_approval@2' }] },
+  followUp: {
+    title: 'Ask a Follow-up…',
+    icon: 'comment-discussion',
+    menus: [
+      { on: 'followup', group: 'inline@3' },
+      { on: 'followup', group: '1_run@0' },
+    ],
+  },
+  openAnswer: {
+    title: 'Open Answer',
+    icon: 'open-preview',
+    menus: [
+      { on: 'answer', group: 'inline@2' },
+      { on: 'answer', group: '2_open@0' },
+    ],
+  },
+  approve: {
+    title: 'Approve',
+    icon: 'check',
+    menus: [
+      { on: 'approvable', group: 'inline@0' },
+      { on: 'approvable', group: '0_approval@1' },
+    ],
+  },
+  decline: {
+    title: 'Decline',
+    icon: 'close',
+    menus: [
+      { on: 'approvable', group: 'inline@0' },
+      { on: 'approvable', group: '0_approval@2' },
+    ],
+  },
 } as const satisfies Record<AgentCommandKey, AgentCommandSpec>;
 
 /** Every command with its id, in the order of the keys. */
-export const AGENT_COMMANDS = AGENT_COMMAND_KEYS.map((key) => ({ key, id: agentCommandId(key), ...(AGENT_COMMAND_SPECS[key] as AgentCommandSpec) }));
+export const AGENT_COMMANDS = AGENT_COMMAND_KEYS.map((key) => ({
+  key,
+  id: agentCommandId(key),
+  ...(AGENT_COMMAND_SPECS[key] as AgentCommandSpec),
+}));
 
 /** The `when` clause of a menu place, as package.json writes it. */
 export function menuWhen(place: MenuPlace): string {

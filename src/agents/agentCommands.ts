@@ -10,10 +10,39 @@ import { mayExistWords } from '../words/failureWords';
 import { EventNode } from './eventNode';
 import type { AgentJob } from './jobModel';
 import type { ShowNotification } from './jobNotifier';
-import { canFollowUp, hasAnswer, hasDataResult, hasPartialResult, jobState, shortDate, shortLabel, stateWords } from './jobState';
+import {
+  canFollowUp,
+  hasAnswer,
+  hasDataResult,
+  hasPartialResult,
+  jobState,
+  shortDate,
+  shortLabel,
+  stateWords,
+} from './jobState';
 import type { ApprovalChoice, JobStore } from './jobStore';
-import { type AskInput, askStartJob, draftFrom, emptyDraft, fieldOfIssues, parseMaxCredits, parseUrls, type StartDraft, validatePrompt } from './startJobInput';
-import { type ApproveInput, type FollowUpInput, type JobTarget, pickJob, type PickJobInput, vscodeApprove, vscodeAsk, vscodeFollowUp, vscodeShow } from './agentInputs';
+import {
+  type AskInput,
+  askStartJob,
+  draftFrom,
+  emptyDraft,
+  fieldOfIssues,
+  parseMaxCredits,
+  parseUrls,
+  type StartDraft,
+  validatePrompt,
+} from './startJobInput';
+import {
+  type ApproveInput,
+  type FollowUpInput,
+  type JobTarget,
+  pickJob,
+  type PickJobInput,
+  vscodeApprove,
+  vscodeAsk,
+  vscodeFollowUp,
+  vscodeShow,
+} from './agentInputs';
 
 export interface AgentCommandContext {
   store: JobStore;
@@ -55,7 +84,11 @@ export const EDIT_AND_RETRY = 'Edit and Retry';
 export const SET_KEY = 'Set API Key';
 
 /** Start Agent Job…: asks (or takes `args`), submits once, shows the job. Resolves with its id. */
-export async function startJob(deps: AgentCommandContext, args?: StartJobArgs, prefill?: StartDraft): Promise<string | undefined> {
+export async function startJob(
+  deps: AgentCommandContext,
+  args?: StartJobArgs,
+  prefill?: StartDraft,
+): Promise<string | undefined> {
   if (!(await deps.hasKey())) {
     if (args) throw new Error('Agent jobs need an API key: set one with "Developer Index: Set API Key".');
     const choice = await vscode.window.showWarningMessage('Agent jobs need an API key.', SET_KEY);
@@ -68,10 +101,14 @@ export async function startJob(deps: AgentCommandContext, args?: StartJobArgs, p
     const problem = checkArgs(args, deps.defaultMaxCredits());
     if (problem) throw new Error(problem);
     params = {
-      prompt: args.prompt, ...(args.urls?.length ? { urls: args.urls } : {}), maxCredits: args.maxCredits ?? deps.defaultMaxCredits(),
-      ...(args.model !== undefined ? { model: args.model } : {}), ...(args.effort !== undefined ? { effort: args.effort } : {}),
+      prompt: args.prompt,
+      ...(args.urls?.length ? { urls: args.urls } : {}),
+      maxCredits: args.maxCredits ?? deps.defaultMaxCredits(),
+      ...(args.model !== undefined ? { model: args.model } : {}),
+      ...(args.effort !== undefined ? { effort: args.effort } : {}),
       ...(args.schema !== undefined ? { schema: args.schema } : {}),
-      ...(args.mode !== undefined ? { mode: args.mode } : {}), ...(args.threadId !== undefined ? { threadId: args.threadId } : {}),
+      ...(args.mode !== undefined ? { mode: args.mode } : {}),
+      ...(args.threadId !== undefined ? { threadId: args.threadId } : {}),
       ...(args.exchange !== undefined ? { exchange: args.exchange } : {}),
     };
     // Other features get the job id without any prompt; errors reject with the client's message.
@@ -109,7 +146,10 @@ export async function startJob(deps: AgentCommandContext, args?: StartJobArgs, p
       if (reason === 'cancelled') return undefined;
       const issues = fieldOfIssues(reason === 'invalid-input' ? issuesOf(e) : undefined);
       if (Object.keys(issues).length === 0) {
-        const choice = await vscode.window.showErrorMessage(`Could not start the agent job: ${describeAgentError(e)}`, EDIT_AND_RETRY);
+        const choice = await vscode.window.showErrorMessage(
+          `Could not start the agent job: ${describeAgentError(e)}`,
+          EDIT_AND_RETRY,
+        );
         if (choice !== EDIT_AND_RETRY) return undefined;
         errors = {};
       } else {
@@ -133,8 +173,20 @@ function warnIfUnsaved(deps: AgentCommandContext, id: string): void {
 export async function startAgain(deps: AgentCommandContext, target?: Target): Promise<string | undefined> {
   const job = await pickJob(deps, target, 'Start which job again?');
   if (!job) return undefined;
-  const higher = jobState(job) === 'credit_limit_reached' && job.maxCredits !== undefined ? job.maxCredits * 2 : job.maxCredits;
-  return startJob(deps, undefined, draftFrom({ prompt: job.prompt, urls: job.urls, maxCredits: higher, model: job.model, effort: job.effort, mode: job.mode }));
+  const higher =
+    jobState(job) === 'credit_limit_reached' && job.maxCredits !== undefined ? job.maxCredits * 2 : job.maxCredits;
+  return startJob(
+    deps,
+    undefined,
+    draftFrom({
+      prompt: job.prompt,
+      urls: job.urls,
+      maxCredits: higher,
+      model: job.model,
+      effort: job.effort,
+      mode: job.mode,
+    }),
+  );
 }
 
 function checkArgs(a: StartJobArgs, fallback: number): string | undefined {
@@ -147,7 +199,8 @@ function checkArgs(a: StartJobArgs, fallback: number): string | undefined {
   const c = parseMaxCredits(a.maxCredits === undefined ? '' : String(a.maxCredits), fallback);
   if (!c.ok) return c.message;
   if (a.mode !== undefined && !isAgentMode(a.mode)) return `mode must be one of ${AGENT_MODES.join(', ')}`;
-  if (a.threadId !== undefined && (typeof a.threadId !== 'string' || !UUID_RE.test(a.threadId))) return 'threadId must be a thread id (a UUID)';
+  if (a.threadId !== undefined && (typeof a.threadId !== 'string' || !UUID_RE.test(a.threadId)))
+    return 'threadId must be a thread id (a UUID)';
   return undefined;
 }
 
@@ -166,13 +219,19 @@ export async function cancelJob(deps: AgentCommandContext, target?: Target): Pro
   const job = await pickJob(deps, target, 'Cancel which running agent job?', isLive, 'No agent job is running.');
   if (!job) return;
   if (!isLive(job)) {
-    void vscode.window.showInformationMessage(`Only a running job can be cancelled; this one is ${stateWords(jobState(job), job.status)}.`);
+    void vscode.window.showInformationMessage(
+      `Only a running job can be cancelled; this one is ${stateWords(jobState(job), job.status)}.`,
+    );
     return;
   }
   try {
     const r = await deps.store.cancel(job.id);
-    if (r === 'already-finished') void vscode.window.showInformationMessage('The job had already finished; its final state is being read.');
-    if (r === 'already-cancelled') void vscode.window.showInformationMessage('The job is already being cancelled; it will show as cancelled shortly.');
+    if (r === 'already-finished')
+      void vscode.window.showInformationMessage('The job had already finished; its final state is being read.');
+    if (r === 'already-cancelled')
+      void vscode.window.showInformationMessage(
+        'The job is already being cancelled; it will show as cancelled shortly.',
+      );
   } catch (e) {
     void vscode.window.showErrorMessage(`Could not cancel the agent job: ${describeAgentError(e)}`);
   }
@@ -180,32 +239,62 @@ export async function cancelJob(deps: AgentCommandContext, target?: Target): Pro
 
 export async function refreshJobs(deps: AgentCommandContext): Promise<void> {
   const { listError } = await deps.store.refresh();
-  if (listError !== undefined) void vscode.window.showWarningMessage(`Could not read the job list: ${describeAgentError(listError)}`);
+  if (listError !== undefined)
+    void vscode.window.showWarningMessage(`Could not read the job list: ${describeAgentError(listError)}`);
 }
 
-export async function openResult(deps: AgentCommandContext, target?: Target, which: 'result' | 'partial' = 'result'): Promise<void> {
+export async function openResult(
+  deps: AgentCommandContext,
+  target?: Target,
+  which: 'result' | 'partial' = 'result',
+): Promise<void> {
   const eligible = which === 'result' ? hasDataResult : hasPartialResult;
-  const job = await pickJob(deps, target, which === 'result' ? 'Open the result of which job?' : 'Open the partial result of which job?', eligible,
-    which === 'result' ? 'No agent job in the list has a result yet.' : 'No agent job in the list has a partial result.');
+  const job = await pickJob(
+    deps,
+    target,
+    which === 'result' ? 'Open the result of which job?' : 'Open the partial result of which job?',
+    eligible,
+    which === 'result'
+      ? 'No agent job in the list has a result yet.'
+      : 'No agent job in the list has a partial result.',
+  );
   if (!job) return;
   if (job.expired) {
     const on = shortDate(job.expiresAt);
-    void vscode.window.showInformationMessage(`This job expired on the service${on ? ` on ${on}` : ''}; showing the copy kept in this editor.`);
+    void vscode.window.showInformationMessage(
+      `This job expired on the service${on ? ` on ${on}` : ''}; showing the copy kept in this editor.`,
+    );
   }
   await showDocument(agentDocumentUri({ kind: which, jobId: job.id, label: documentLabel(job) }));
 }
 
-export async function openSnapshot(deps: AgentCommandContext, target?: EventNode | { jobId: string; snapshotId: string; kind?: string; path?: string }): Promise<void> {
-  const ref = target instanceof EventNode
-    ? target.snapshot && { jobId: target.jobId, snapshotId: target.snapshot.snapshotId, kind: target.snapshot.kind, path: target.snapshot.path ?? target.snapshot.artifactId }
-    : target;
+export async function openSnapshot(
+  deps: AgentCommandContext,
+  target?: EventNode | { jobId: string; snapshotId: string; kind?: string; path?: string },
+): Promise<void> {
+  const ref =
+    target instanceof EventNode
+      ? target.snapshot && {
+          jobId: target.jobId,
+          snapshotId: target.snapshot.snapshotId,
+          kind: target.snapshot.kind,
+          path: target.snapshot.path ?? target.snapshot.artifactId,
+        }
+      : target;
   if (!ref) {
-    void vscode.window.showInformationMessage('Open Snapshot works on an "artifact updated" event in the Agent Jobs tree.');
+    void vscode.window.showInformationMessage(
+      'Open Snapshot works on an "artifact updated" event in the Agent Jobs tree.',
+    );
     return;
   }
   const job = deps.store.get(ref.jobId);
   const uri = agentDocumentUri({
-    kind: 'snapshot', jobId: ref.jobId, snapshotId: ref.snapshotId, artifactKind: ref.kind ?? 'json', name: ref.path, label: job ? documentLabel(job) : undefined,
+    kind: 'snapshot',
+    jobId: ref.jobId,
+    snapshotId: ref.snapshotId,
+    artifactKind: ref.kind ?? 'json',
+    name: ref.path,
+    label: job ? documentLabel(job) : undefined,
   });
   // Markdown is for reading: it opens rendered, in the Markdown preview.
   if (ref.kind === 'markdown') await vscode.commands.executeCommand('markdown.showPreview', uri);
@@ -213,7 +302,12 @@ export async function openSnapshot(deps: AgentCommandContext, target?: EventNode
 }
 
 export async function openTrace(deps: AgentCommandContext, target?: Target): Promise<void> {
-  const job = await pickJob(deps, target, 'Open the trace of which job?', (j) => !j.trace.unavailable && !j.notFound && !j.expired);
+  const job = await pickJob(
+    deps,
+    target,
+    'Open the trace of which job?',
+    (j) => !j.trace.unavailable && !j.notFound && !j.expired,
+  );
   if (!job) return;
   await showDocument(agentDocumentUri({ kind: 'trace', jobId: job.id, label: documentLabel(job) }));
 }
@@ -231,7 +325,8 @@ export async function removeJob(deps: AgentCommandContext, target?: Target): Pro
   if (isLive(job)) {
     const ok = await vscode.window.showWarningMessage(
       'This job is still running. Removing it stops watching it here; it keeps running (and using credits) on the service.',
-      { modal: true }, 'Remove',
+      { modal: true },
+      'Remove',
     );
     if (ok !== 'Remove') return;
   }
@@ -249,13 +344,21 @@ function isLive(j: AgentJob): boolean {
  * follow the turn still running; an expired or unknown thread offers Start Again… with the text.
  */
 export async function askFollowUp(deps: AgentCommandContext, target?: Target): Promise<string | undefined> {
-  const job = await pickJob(deps, target, 'Ask a follow-up to which job?', canFollowUp, 'No finished agent job with a thread is in the list.');
+  const job = await pickJob(
+    deps,
+    target,
+    'Ask a follow-up to which job?',
+    canFollowUp,
+    'No finished agent job with a thread is in the list.',
+  );
   if (!job) return undefined;
   const threadId = job.threadId;
   if (!threadId || !canFollowUp(job)) {
-    void vscode.window.showInformationMessage(threadId
-      ? `A follow-up can be asked once this run has ended; it is ${stateWords(jobState(job), job.status)}.`
-      : 'This job has no thread on the service (it was started before threads, or on a server without them).');
+    void vscode.window.showInformationMessage(
+      threadId
+        ? `A follow-up can be asked once this run has ended; it is ${stateWords(jobState(job), job.status)}.`
+        : 'This job has no thread on the service (it was started before threads, or on a server without them).',
+    );
     return undefined;
   }
   const show = deps.show ?? vscodeShow;
@@ -263,15 +366,21 @@ export async function askFollowUp(deps: AgentCommandContext, target?: Target): P
   let validationMessage: string | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
     const answer = await input({
-      title: `Ask a Follow-up: ${shortLabel(job.prompt, 40)}`, suggestions: job.suggestions ?? [], value: deps.followUps.get(threadId) ?? '', validationMessage,
+      title: `Ask a Follow-up: ${shortLabel(job.prompt, 40)}`,
+      suggestions: job.suggestions ?? [],
+      value: deps.followUps.get(threadId) ?? '',
+      validationMessage,
     });
     if (answer === undefined) return undefined;
     deps.followUps.set(threadId, answer);
     validationMessage = validatePrompt(answer);
     if (validationMessage) continue;
     const params: AgentSubmitParams = {
-      prompt: answer, threadId, maxCredits: job.maxCredits ?? deps.defaultMaxCredits(),
-      ...(job.model ? { model: job.model } : {}), ...(isAgentEffort(job.effort) ? { effort: job.effort } : {}),
+      prompt: answer,
+      threadId,
+      maxCredits: job.maxCredits ?? deps.defaultMaxCredits(),
+      ...(job.model ? { model: job.model } : {}),
+      ...(isAgentEffort(job.effort) ? { effort: job.effort } : {}),
       ...(isAgentMode(job.mode) ? { mode: job.mode } : {}),
     };
     try {
@@ -291,8 +400,13 @@ export async function askFollowUp(deps: AgentCommandContext, target?: Target): P
       if (reason === 'cancelled') return undefined;
       if (reason === 'thread-busy') {
         const runId = busyRunId(e);
-        const text = 'A turn of this thread is still running, so the follow-up was not sent (it is kept for when the turn ends).';
-        const choice = await show('warning', typeof runId === 'string' ? `${text} Follow the running turn?` : text, typeof runId === 'string' ? [FOLLOW_IT] : []);
+        const text =
+          'A turn of this thread is still running, so the follow-up was not sent (it is kept for when the turn ends).';
+        const choice = await show(
+          'warning',
+          typeof runId === 'string' ? `${text} Follow the running turn?` : text,
+          typeof runId === 'string' ? [FOLLOW_IT] : [],
+        );
         if (choice === FOLLOW_IT && typeof runId === 'string') {
           deps.store.track(runId, { threadId });
           await deps.reveal(runId);
@@ -303,7 +417,18 @@ export async function askFollowUp(deps: AgentCommandContext, target?: Target): P
         const choice = await show('warning', describeAgentError(e), [START_AGAIN_BUTTON]);
         if (choice !== START_AGAIN_BUTTON) return undefined;
         deps.followUps.delete(threadId);
-        return startJob(deps, undefined, draftFrom({ prompt: answer, urls: job.urls, maxCredits: job.maxCredits, model: job.model, effort: job.effort, mode: job.mode }));
+        return startJob(
+          deps,
+          undefined,
+          draftFrom({
+            prompt: answer,
+            urls: job.urls,
+            maxCredits: job.maxCredits,
+            model: job.model,
+            effort: job.effort,
+            mode: job.mode,
+          }),
+        );
       }
       if (reason === 'job-may-exist') {
         const choice = await show('warning', mayExistWords('follow-up'), [REFRESH_JOB_LIST]);
@@ -319,7 +444,11 @@ export async function askFollowUp(deps: AgentCommandContext, target?: Target): P
 
 /** The turn a 409 `thread_busy` names: on the error, or on the ApiError it wraps (AgentError does not copy `runId`). */
 function busyRunId(e: unknown): string | undefined {
-  for (let x: unknown = e, i = 0; x !== null && typeof x === 'object' && i < 3; x = (x as { cause?: unknown }).cause, i++) {
+  for (
+    let x: unknown = e, i = 0;
+    x !== null && typeof x === 'object' && i < 3;
+    x = (x as { cause?: unknown }).cause, i++
+  ) {
     const id = (x as { runId?: unknown }).runId;
     if (typeof id === 'string' && id) return id;
   }
@@ -328,23 +457,46 @@ function busyRunId(e: unknown): string | undefined {
 
 /** Open Answer: a chat run's answer as a read-only markdown document, rendered in the Markdown preview. */
 export async function openAnswer(deps: AgentCommandContext, target?: Target): Promise<void> {
-  const job = await pickJob(deps, target, 'Open the answer of which job?', hasAnswer, 'No agent job in the list has an answer yet.');
+  const job = await pickJob(
+    deps,
+    target,
+    'Open the answer of which job?',
+    hasAnswer,
+    'No agent job in the list has an answer yet.',
+  );
   if (!job) return;
   if (job.expired) {
     const on = shortDate(job.expiresAt);
-    void vscode.window.showInformationMessage(`This job expired on the service${on ? ` on ${on}` : ''}; showing the answer kept in this editor.`);
+    void vscode.window.showInformationMessage(
+      `This job expired on the service${on ? ` on ${on}` : ''}; showing the answer kept in this editor.`,
+    );
   }
-  await vscode.commands.executeCommand('markdown.showPreview', agentDocumentUri({ kind: 'answer', jobId: job.id, label: documentLabel(job) }));
+  await vscode.commands.executeCommand(
+    'markdown.showPreview',
+    agentDocumentUri({ kind: 'answer', jobId: job.id, label: documentLabel(job) }),
+  );
 }
 
 /** Approve / Decline: the caller's answer to a waiting run. The answer is the thread's next turn, followed to its end. */
-export async function answerApproval(deps: AgentCommandContext, target: Target, decision: 'approve' | 'decline'): Promise<void> {
+export async function answerApproval(
+  deps: AgentCommandContext,
+  target: Target,
+  decision: 'approve' | 'decline',
+): Promise<void> {
   const waiting = (j: AgentJob): boolean => jobState(j) === 'waiting';
-  const job = await pickJob(deps, target, decision === 'approve' ? 'Approve what which job waits for?' : 'Decline what which job waits for?', waiting, 'No agent job is waiting for an approval.');
+  const job = await pickJob(
+    deps,
+    target,
+    decision === 'approve' ? 'Approve what which job waits for?' : 'Decline what which job waits for?',
+    waiting,
+    'No agent job is waiting for an approval.',
+  );
   if (!job) return;
   const p = job.pendingApproval;
   if (!p || !waiting(job)) {
-    void vscode.window.showInformationMessage(`This job is not waiting for an approval; it is ${stateWords(jobState(job), job.status)}.`);
+    void vscode.window.showInformationMessage(
+      `This job is not waiting for an approval; it is ${stateWords(jobState(job), job.status)}.`,
+    );
     return;
   }
   let choice: ApprovalChoice = {};

@@ -1,7 +1,16 @@
 // Serves the read-only `devindex-agent:` documents: snapshots, results (kept copies after expiry),
 // partial results and raw traces, fetched through the store (so they count against its in-flight bound).
 import * as vscode from 'vscode';
-import { AGENT_SCHEME, type AgentDocument, agentDocumentPath, formatAnswer, formatResult, formatSnapshot, parseAgentDocumentPath, prettyJson } from './agentDocuments';
+import {
+  AGENT_SCHEME,
+  type AgentDocument,
+  agentDocumentPath,
+  formatAnswer,
+  formatResult,
+  formatSnapshot,
+  parseAgentDocumentPath,
+  prettyJson,
+} from './agentDocuments';
 import { describeAgentError } from './agentWords';
 import type { JobStore } from './jobStore';
 

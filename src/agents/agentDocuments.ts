@@ -16,11 +16,18 @@ const EXTENSIONS: Record<string, string> = { json: 'json', markdown: 'md', html:
 const KINDS_BY_EXTENSION: Record<string, string> = { json: 'json', md: 'markdown', html: 'html', txt: 'text' };
 const SEGMENT = /^[A-Za-z0-9_-]{1,128}$/;
 const DASH = ' — ';
-const TAB_NAMES: Record<'result' | 'partial' | 'trace', string> = { result: 'result', partial: 'partial result', trace: 'trace' };
+const TAB_NAMES: Record<'result' | 'partial' | 'trace', string> = {
+  result: 'result',
+  partial: 'partial result',
+  trace: 'trace',
+};
 
 /** A name part safe for one path segment: no slashes or control characters, at most `max` characters. */
 export function tabPart(s: string, max = 40): string {
-  const one = withoutControls(s, { lines: 'join', replaceWith: ' ' }).replace(/[/\\]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const one = withoutControls(s, { lines: 'join', replaceWith: ' ' })
+    .replace(/[/\\]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return one.length > max ? `${one.slice(0, max - 1).trimEnd()}…` : one;
 }
 
@@ -42,7 +49,10 @@ export function agentDocumentPath(d: AgentDocument): string {
 
 /** Parses a path made by `agentDocumentPath`; anything else (a hand-typed URI) is undefined. */
 export function parseAgentDocumentPath(path: string): AgentDocument | undefined {
-  const m = /^\/([^/]+)\/(?:(result|partial|trace)\/[^/]+\.json|snapshots\/([^/]+)\/(json|md|html|txt)\/[^/]+|(answer)\/[^/]+\.md)$/.exec(path);
+  const m =
+    /^\/([^/]+)\/(?:(result|partial|trace)\/[^/]+\.json|snapshots\/([^/]+)\/(json|md|html|txt)\/[^/]+|(answer)\/[^/]+\.md)$/.exec(
+      path,
+    );
   if (!m || !SEGMENT.test(m[1]!)) return undefined;
   const jobId = m[1]!;
   const label = labelOf(path);
@@ -73,12 +83,20 @@ export function formatSnapshot(artifactKind: string, snapshot: string): string {
 }
 
 /** What a result document holds: the data, else a note that says why there is none (and expiry). */
-export function formatResult(v: { which: 'result' | 'partial'; status: string; data?: unknown; error?: string; source: string; expiredOn?: string }): string {
+export function formatResult(v: {
+  which: 'result' | 'partial';
+  status: string;
+  data?: unknown;
+  error?: string;
+  source: string;
+  expiredOn?: string;
+}): string {
   if (v.data !== undefined) return prettyJson(v.data);
   const what = v.which === 'partial' ? 'partial result' : 'result';
-  const note = v.expiredOn !== undefined
-    ? `This job expired on the service on ${v.expiredOn}, and no ${what} of it was kept in this editor.`
-    : `This job has no ${what} data.`;
+  const note =
+    v.expiredOn !== undefined
+      ? `This job expired on the service on ${v.expiredOn}, and no ${what} of it was kept in this editor.`
+      : `This job has no ${what} data.`;
   return prettyJson({ status: v.status, error: v.error ?? null, note });
 }
 
@@ -89,29 +107,50 @@ export function formatResult(v: { which: 'result' | 'partial'; status: string; d
  */
 export function neutralizeHtml(markdown: string): string {
   let fence: string | undefined;
-  return markdown.split('\n').map((line) => {
-    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
-    if (fence) {
-      if (f && f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim() === f[1]) fence = undefined;
-      return line;
-    }
-    if (f) { fence = f[1]!; return line; }
-    if (/^( {4}|\t)/.test(line)) return line;
-    // Code spans keep their text; the rest has its tags escaped.
-    return line.split(/(`+[^`]*`+)/).map((part, i) => (i % 2 === 1 ? part
-      : part.replace(/<(?!(?:https?|mailto):[^\s<>]*>)/gi, '&lt;'))).join('');
-  }).join('\n');
+  return markdown
+    .split('\n')
+    .map((line) => {
+      const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+      if (fence) {
+        if (f && f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim() === f[1]) fence = undefined;
+        return line;
+      }
+      if (f) {
+        fence = f[1]!;
+        return line;
+      }
+      if (/^( {4}|\t)/.test(line)) return line;
+      // Code spans keep their text; the rest has its tags escaped.
+      return line
+        .split(/(`+[^`]*`+)/)
+        .map((part, i) => (i % 2 === 1 ? part : part.replace(/<(?!(?:https?|mailto):[^\s<>]*>)/gi, '&lt;')))
+        .join('');
+    })
+    .join('\n');
 }
 
 /** What an answer document holds: a title, the answer, and where it came from when it is a kept copy. */
-export function formatAnswer(v: { prompt?: string; message?: string; status: string; error?: string; source: string; expiredOn?: string }): string {
+export function formatAnswer(v: {
+  prompt?: string;
+  message?: string;
+  status: string;
+  error?: string;
+  source: string;
+  expiredOn?: string;
+}): string {
   const title = v.prompt ? `# ${v.prompt.replace(/\s+/g, ' ').trim().slice(0, 200)}\n\n` : '';
   if (v.message !== undefined) {
-    const note = v.expiredOn !== undefined ? `\n\n---\n\n*This job expired on the service on ${v.expiredOn}; this is the answer kept in this editor.*\n` : '\n';
+    const note =
+      v.expiredOn !== undefined
+        ? `\n\n---\n\n*This job expired on the service on ${v.expiredOn}; this is the answer kept in this editor.*\n`
+        : '\n';
     return `${title}${neutralizeHtml(v.message.trimEnd())}${note}`;
   }
-  const why = v.expiredOn !== undefined
-    ? `This job expired on the service on ${v.expiredOn}, and no answer of it was kept in this editor.`
-    : v.error ? `This run has no answer (${v.status}): ${v.error}` : `This run has no answer (${v.status}).`;
+  const why =
+    v.expiredOn !== undefined
+      ? `This job expired on the service on ${v.expiredOn}, and no answer of it was kept in this editor.`
+      : v.error
+        ? `This run has no answer (${v.status}): ${v.error}`
+        : `This run has no answer (${v.status}).`;
   return `${title}*${neutralizeHtml(why)}*\n`;
 }

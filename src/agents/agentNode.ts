@@ -7,9 +7,18 @@ import { agentState, stateFirstLabel, stateIcon, stateWords } from './jobState';
 export class AgentNode extends vscode.TreeItem {
   readonly kind = 'agent' as const;
 
-  constructor(readonly jobId: string, readonly agent: AgentGroup, jobRunning: boolean | 'waiting') {
+  constructor(
+    readonly jobId: string,
+    readonly agent: AgentGroup,
+    jobRunning: boolean | 'waiting',
+  ) {
     const name = agent.agent.name ?? agent.agent.id;
-    super(name, agent.agent.role === 'orchestrator' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+    super(
+      name,
+      agent.agent.role === 'orchestrator'
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.Collapsed,
+    );
     const live = agentState(agent, jobRunning !== false);
     const state = live === 'running' && jobRunning === 'waiting' ? 'waiting' : live;
     const role = agent.agent.role;
@@ -21,6 +30,8 @@ export class AgentNode extends vscode.TreeItem {
     this.iconPath = themeIcon(role === 'browser' ? { ...stateIcon(state), id: 'browser' } : stateIcon(state));
     this.contextValue = ['agent', role, state].join(';');
     this.tooltip = `${name} (${role}, id ${agent.agent.id}${agent.agent.parentId ? `, spawned by ${agent.agent.parentId}` : ''})`;
-    this.accessibilityInformation = { label: stateFirstLabel([stateWords(state), role, events].join(' · '), `agent ${name}`) };
+    this.accessibilityInformation = {
+      label: stateFirstLabel([stateWords(state), role, events].join(' · '), `agent ${name}`),
+    };
   }
 }

@@ -15,7 +15,11 @@ export class DisposableStore implements Disposable {
     if (this.disposed) return;
     this.disposed = true;
     for (const d of this.items.splice(0).reverse()) {
-      try { d.dispose(); } catch { /* keep releasing the rest */ }
+      try {
+        d.dispose();
+      } catch {
+        /* keep releasing the rest */
+      }
     }
   }
 }

@@ -11,7 +11,11 @@ export class EventNode extends vscode.TreeItem {
   readonly kind = 'event' as const;
   readonly snapshot?: SnapshotRef;
 
-  constructor(readonly jobId: string, readonly event: TraceEvent, readonly finished?: TraceEvent) {
+  constructor(
+    readonly jobId: string,
+    readonly event: TraceEvent,
+    readonly finished?: TraceEvent,
+  ) {
     const s = eventRow(event, finished);
     super(s.text, vscode.TreeItemCollapsibleState.None);
     this.id = `job:${jobId}/event:${eventKey(event)}`;

@@ -6,7 +6,12 @@ import type { TraceEvent } from './agentBackend';
 import type { AgentState, IconSpec } from './jobState';
 import { stateFirstLabel, stateIcon, stateWords } from './jobState';
 
-export interface SnapshotRef { snapshotId: string; kind: string; artifactId?: string; path?: string }
+export interface SnapshotRef {
+  snapshotId: string;
+  kind: string;
+  artifactId?: string;
+  path?: string;
+}
 
 export interface EventSummary {
   icon: IconSpec;
@@ -72,7 +77,10 @@ export function eventIcon(ev: TraceEvent): IconSpec {
 }
 
 /** One tree row: an event, or a tool call's start and finish merged (both stay in the trace JSON). */
-export interface RowEvents { event: TraceEvent; finished?: TraceEvent }
+export interface RowEvents {
+  event: TraceEvent;
+  finished?: TraceEvent;
+}
 
 /**
  * Pairs each `tool_call.started` with its `tool_call.finished` (same toolCallId) into one row at the
@@ -101,7 +109,11 @@ export function eventRow(ev: TraceEvent, finished?: TraceEvent): EventSummary {
   if (ev.type === 'tool_call.started' && finished) {
     const ms = Date.parse(finished.occurredAt ?? '') - Date.parse(ev.occurredAt ?? '');
     const took = Number.isFinite(ms) && ms >= 0 ? ` · ${seconds(ms)}` : '';
-    return { icon: { id: 'check' }, text: `tool ${ev.toolName ?? finished.toolName ?? '?'}${took}`, time: formatTime(ev.occurredAt) };
+    return {
+      icon: { id: 'check' },
+      text: `tool ${ev.toolName ?? finished.toolName ?? '?'}${took}`,
+      time: formatTime(ev.occurredAt),
+    };
   }
   const out: EventSummary = { icon: eventIcon(ev), text: summaryText(ev), time: formatTime(ev.occurredAt) };
   const a = ev.type === 'artifact.updated' ? ev.artifact : undefined;
@@ -112,20 +124,30 @@ export function eventRow(ev: TraceEvent, finished?: TraceEvent): EventSummary {
 /** What a trace row's event did, in a word or two, for the start of its accessible name. */
 export function eventState(ev: TraceEvent, finished?: TraceEvent): string {
   switch (ev.type) {
-    case 'tool_call.started': return finished ? (finished.error ? 'failed' : 'done') : 'started';
-    case 'tool_call.finished': return ev.error ? 'failed' : 'done';
+    case 'tool_call.started':
+      return finished ? (finished.error ? 'failed' : 'done') : 'started';
+    case 'tool_call.finished':
+      return ev.error ? 'failed' : 'done';
     case 'run.finished':
     case 'agent.finished': {
       if (ev.error?.code === 'parent_finished') return stateWords('parent_finished');
       const state = ev.outcome !== undefined ? OUTCOME_STATES[ev.outcome] : undefined;
       return state ? stateWords(state) : 'finished';
     }
-    case 'run.started': case 'agent.started': case 'browser.session.started': return 'started';
-    case 'browser.session.finished': return 'finished';
-    case 'run.cancel_requested': return 'cancel requested';
-    case 'artifact.updated': return 'updated';
-    case 'error.occurred': return 'error';
-    default: return 'reported';
+    case 'run.started':
+    case 'agent.started':
+    case 'browser.session.started':
+      return 'started';
+    case 'browser.session.finished':
+      return 'finished';
+    case 'run.cancel_requested':
+      return 'cancel requested';
+    case 'artifact.updated':
+      return 'updated';
+    case 'error.occurred':
+      return 'error';
+    default:
+      return 'reported';
   }
 }
 

@@ -22,8 +22,20 @@ import type { AgentBackend } from './agentBackend';
 import { AgentContentProvider } from './agentContentProvider';
 import { byId, type ById } from './agentCommandIds';
 import {
-  type AgentCommandContext, answerApproval, askFollowUp, cancelJob, copyJobId, openAnswer, openResult, openSnapshot, openTrace, refreshJobs, removeJob,
-  startAgain, startJob, type StartJobArgs,
+  type AgentCommandContext,
+  answerApproval,
+  askFollowUp,
+  cancelJob,
+  copyJobId,
+  openAnswer,
+  openResult,
+  openSnapshot,
+  openTrace,
+  refreshJobs,
+  removeJob,
+  startAgain,
+  startJob,
+  type StartJobArgs,
 } from './agentCommands';
 import type { ApproveInput, FollowUpInput, PickJobInput } from './agentInputs';
 import { DisposableStore } from './disposables';
@@ -58,7 +70,13 @@ export interface AgentsDeps {
    * Tests only: the start flow's steps, the "which job?" pick, the follow-up input, the Approve
    * confirmation and the messages with buttons instead of the editor's own.
    */
-  ui?: { ask?: AskInput; pick?: PickJobInput; followUp?: FollowUpInput; approve?: ApproveInput; show?: ShowNotification };
+  ui?: {
+    ask?: AskInput;
+    pick?: PickJobInput;
+    followUp?: FollowUpInput;
+    approve?: ApproveInput;
+    show?: ShowNotification;
+  };
   /**
    * How long the trace may bring nothing new before the status record is read (default 30 s). A run
    * that waits for an approval says so only in its status, and its trace goes quiet while it waits.
@@ -110,27 +128,43 @@ export function agentBackendOf(client: AgentClient): AgentBackend {
  * and command handlers. registerAgents() adds the view, the scheme and the notification; the
  * extension-host tests use this directly with their own storage.
  */
-export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, reveal: (jobId: string) => Promise<void> = async () => {}): AgentsFeature {
+export function createAgentsFeature(
+  storage: JobStorage,
+  deps: AgentsDeps,
+  reveal: (jobId: string) => Promise<void> = async () => {},
+): AgentsFeature {
   const owned = new DisposableStore();
   let keyKnown = false;
   const extraModels = deps.extraModels ?? (() => config.agentExtraModels());
-  const store = owned.register(new JobStore({
-    backend: deps.backend,
-    storage,
-    timers: deps.timers,
-    // DEVINDEX_TEST_TIMING's agent fields, which only a test build passes (src/wiring.ts).
-    timing: deps.timing ?? (deps.testTiming ? pollTimingOf(deps.testTiming) : undefined),
-    canList: async () => (keyKnown = await deps.hasKey()),
-    extraModels,
-    onLog: deps.log,
-    statusEveryMs: deps.statusEveryMs ?? deps.testTiming?.agentStatusEveryMs ?? EDITOR_STATUS_EVERY_MS,
-  }));
+  const store = owned.register(
+    new JobStore({
+      backend: deps.backend,
+      storage,
+      timers: deps.timers,
+      // DEVINDEX_TEST_TIMING's agent fields, which only a test build passes (src/wiring.ts).
+      timing: deps.timing ?? (deps.testTiming ? pollTimingOf(deps.testTiming) : undefined),
+      canList: async () => (keyKnown = await deps.hasKey()),
+      extraModels,
+      onLog: deps.log,
+      statusEveryMs: deps.statusEveryMs ?? deps.testTiming?.agentStatusEveryMs ?? EDITOR_STATUS_EVERY_MS,
+    }),
+  );
   store.resume();
   const tree = owned.register(new JobsTreeProvider(store));
   const content = new AgentContentProvider(store);
   const cmd: AgentCommandContext = {
-    store, reveal, defaultMaxCredits: deps.defaultMaxCredits, extraModels, hasKey: deps.hasKey, draft: emptyDraft(), ask: deps.ui?.ask, pick: deps.ui?.pick,
-    followUp: deps.ui?.followUp, approve: deps.ui?.approve, show: deps.ui?.show, followUps: new Map(),
+    store,
+    reveal,
+    defaultMaxCredits: deps.defaultMaxCredits,
+    extraModels,
+    hasKey: deps.hasKey,
+    draft: emptyDraft(),
+    ask: deps.ui?.ask,
+    pick: deps.ui?.pick,
+    followUp: deps.ui?.followUp,
+    approve: deps.ui?.approve,
+    show: deps.ui?.show,
+    followUps: new Map(),
   };
   const commands = byId<AgentHandlers>({
     start: (args) => startJob(cmd, args),
@@ -149,7 +183,10 @@ export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, revea
     decline: (t) => answerApproval(cmd, t, 'decline'),
   });
   return {
-    store, tree, content, commands,
+    store,
+    tree,
+    content,
+    commands,
     onKeyChanged: () => {
       void deps.hasKey().then((has) => {
         if (has || keyKnown) void store.refresh();
@@ -160,14 +197,25 @@ export function createAgentsFeature(storage: JobStorage, deps: AgentsDeps, revea
 }
 
 /** The end-of-run notification of each job, its buttons leading to the feature's own commands. */
-export function notifyEnds(feature: AgentsFeature, reveal: (jobId: string) => Promise<void>, show?: ShowNotification): vscode.Disposable {
-  return notifyJobEnds(feature.store.onDidEndJob, {
-    reveal,
-    openResult: (id, which) => (which === 'partial' ? feature.commands['devIndex.agent.openPartialResult'](id) : feature.commands['devIndex.agent.openResult'](id)),
-    openAnswer: (id) => feature.commands['devIndex.agent.openAnswer'](id),
-    followUp: (id) => feature.commands['devIndex.agent.followUp'](id),
-    startAgain: (id) => feature.commands['devIndex.agent.startAgain'](id),
-  }, show);
+export function notifyEnds(
+  feature: AgentsFeature,
+  reveal: (jobId: string) => Promise<void>,
+  show?: ShowNotification,
+): vscode.Disposable {
+  return notifyJobEnds(
+    feature.store.onDidEndJob,
+    {
+      reveal,
+      openResult: (id, which) =>
+        which === 'partial'
+          ? feature.commands['devIndex.agent.openPartialResult'](id)
+          : feature.commands['devIndex.agent.openResult'](id),
+      openAnswer: (id) => feature.commands['devIndex.agent.openAnswer'](id),
+      followUp: (id) => feature.commands['devIndex.agent.followUp'](id),
+      startAgain: (id) => feature.commands['devIndex.agent.startAgain'](id),
+    },
+    show,
+  );
 }
 
 const APPROVE = 'Approve…';
@@ -177,18 +225,27 @@ const DECLINE = 'Decline';
  * Says once per approval (in this window) that a run waits for the caller, with Approve…, Decline
  * and Show in Tree: a run that waits makes no progress until someone answers it.
  */
-export function notifyWaiting(feature: AgentsFeature, reveal: (jobId: string) => Promise<void>, show: ShowNotification = vscodeNotification): vscode.Disposable {
+export function notifyWaiting(
+  feature: AgentsFeature,
+  reveal: (jobId: string) => Promise<void>,
+  show: ShowNotification = vscodeNotification,
+): vscode.Disposable {
   const told = new Set<string>();
   return feature.store.onDidChangeJob((id) => {
     const job = id === undefined ? undefined : feature.store.get(id);
     const p = job?.pendingApproval;
     if (!job || !p || jobState(job) !== 'waiting' || told.has(p.id)) return;
     told.add(p.id);
-    void Promise.resolve(show('warning', `Agent job "${shortLabel(job.prompt, 40)}" is waiting for ${approvalWords(p)}.`, job.threadId ? [APPROVE, DECLINE, SHOW_IN_TREE] : [SHOW_IN_TREE]))
-      .then(async (choice) => {
-        if (choice === SHOW_IN_TREE) await reveal(job.id);
-        if (choice === APPROVE) await feature.commands['devIndex.agent.approve'](job.id);
-        if (choice === DECLINE) await feature.commands['devIndex.agent.decline'](job.id);
-      });
+    void Promise.resolve(
+      show(
+        'warning',
+        `Agent job "${shortLabel(job.prompt, 40)}" is waiting for ${approvalWords(p)}.`,
+        job.threadId ? [APPROVE, DECLINE, SHOW_IN_TREE] : [SHOW_IN_TREE],
+      ),
+    ).then(async (choice) => {
+      if (choice === SHOW_IN_TREE) await reveal(job.id);
+      if (choice === APPROVE) await feature.commands['devIndex.agent.approve'](job.id);
+      if (choice === DECLINE) await feature.commands['devIndex.agent.decline'](job.id);
+    });
   });
 }

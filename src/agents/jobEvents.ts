@@ -10,7 +10,10 @@ import { type AgentJob, isActive } from './jobModel';
 export type JobsView = ReadonlyMap<string, AgentJob>;
 
 /** What the service answered to a submission (or to an approval, which starts the thread's next turn). */
-export interface Submitted { id: string; response?: { threadId?: string | null; threadTurn?: number | null } }
+export interface Submitted {
+  id: string;
+  response?: { threadId?: string | null; threadTurn?: number | null };
+}
 
 export type JobEvent =
   /** This window started a run (built by submittedJob); its record was written before it is shown (start() waits for it). */
@@ -24,7 +27,13 @@ export type JobEvent =
   /** One entry of the service's job list; `removed`: this editor removed it (a tombstone). */
   | { type: 'listed'; entry: AgentListEntry; removed: boolean; now: number }
   /** What storage holds now (other windows' writes): their jobs, and the ids they removed. */
-  | { type: 'synced'; stored: readonly AgentJob[]; removed: ReadonlySet<string>; starting: ReadonlySet<string>; follow: boolean }
+  | {
+      type: 'synced';
+      stored: readonly AgentJob[];
+      removed: ReadonlySet<string>;
+      starting: ReadonlySet<string>;
+      follow: boolean;
+    }
   /** The user removed a job in this window. */
   | { type: 'removed'; id: string };
 
@@ -38,7 +47,10 @@ export type JobEffect =
   /** Jobs were added or removed (the tree rebuilds). */
   | { kind: 'structural' };
 
-export interface Reduced { jobs: JobsView; effects: JobEffect[] }
+export interface Reduced {
+  jobs: JobsView;
+  effects: JobEffect[];
+}
 
 /** The next jobs and the effects of one event; `jobs` is never changed (a job that changes is a new object). */
 export function reduceJobs(jobs: JobsView, e: JobEvent): Reduced {
@@ -48,11 +60,31 @@ export function reduceJobs(jobs: JobsView, e: JobEvent): Reduced {
       return { jobs: withJob(jobs, e.job), effects };
     }
     case 'turn':
-      return added(jobs, newJob({ id: e.res.id, prompt: e.said, now: e.now, origin: 'user', ...threadOf({ threadId: e.threadId }, e.res) }), true);
+      return added(
+        jobs,
+        newJob({
+          id: e.res.id,
+          prompt: e.said,
+          now: e.now,
+          origin: 'user',
+          ...threadOf({ threadId: e.threadId }, e.res),
+        }),
+        true,
+      );
     case 'tracked': {
       const existing = jobs.get(e.id);
       if (existing) return { jobs, effects: isActive(existing) ? [{ kind: 'pollSoon', id: e.id }] : [] };
-      return added(jobs, newJob({ id: e.id, prompt: e.prompt ?? '', now: e.now, origin: 'service', ...(e.threadId ? { threadId: e.threadId } : {}) }), true);
+      return added(
+        jobs,
+        newJob({
+          id: e.id,
+          prompt: e.prompt ?? '',
+          now: e.now,
+          origin: 'service',
+          ...(e.threadId ? { threadId: e.threadId } : {}),
+        }),
+        true,
+      );
     }
     case 'observed': {
       if (!jobs.has(e.job.id)) return { jobs, effects: [] };
@@ -67,7 +99,10 @@ export function reduceJobs(jobs: JobsView, e: JobEvent): Reduced {
       if (!jobs.has(e.id)) return { jobs, effects: [] };
       const next = new Map(jobs);
       next.delete(e.id);
-      return { jobs: next, effects: [{ kind: 'forget', id: e.id }, { kind: 'tombstone', id: e.id }, { kind: 'structural' }] };
+      return {
+        jobs: next,
+        effects: [{ kind: 'forget', id: e.id }, { kind: 'tombstone', id: e.id }, { kind: 'structural' }],
+      };
     }
   }
 }
@@ -97,21 +132,36 @@ function listed(jobs: JobsView, item: AgentListEntry, removed: boolean, now: num
   if (typeof item?.id !== 'string' || typeof item.status !== 'string' || removed) return { jobs, effects: [] };
   const existing = jobs.get(item.id);
   if (existing) {
-    if (existing.status === item.status || existing.notFound || isTerminalStatus(existing.status)) return { jobs, effects: [] };
+    if (existing.status === item.status || existing.notFound || isTerminalStatus(existing.status))
+      return { jobs, effects: [] };
     return {
       jobs: withJob(jobs, { ...existing, status: item.status }),
-      effects: [{ kind: 'persist', id: item.id }, { kind: 'changed', id: item.id }, { kind: 'pollSoon', id: item.id }],
+      effects: [
+        { kind: 'persist', id: item.id },
+        { kind: 'changed', id: item.id },
+        { kind: 'pollSoon', id: item.id },
+      ],
     };
   }
   const o = item.options;
-  return added(jobs, newJob({
-    id: item.id, prompt: typeof o?.prompt === 'string' ? o.prompt : '', now: parseTime(item.createdAt) ?? now, origin: 'service', status: item.status,
-    model: o?.model ?? undefined, effort: o?.effort ?? undefined, urls: o?.urls ?? undefined,
-    ...(typeof o?.threadId === 'string' ? { threadId: o.threadId } : {}),
-    ...(typeof o?.threadTurn === 'number' ? { threadTurn: o.threadTurn } : {}),
-    ...(typeof o?.mode === 'string' ? { mode: o.mode } : {}),
-    notified: isTerminalStatus(item.status),
-  }), true);
+  return added(
+    jobs,
+    newJob({
+      id: item.id,
+      prompt: typeof o?.prompt === 'string' ? o.prompt : '',
+      now: parseTime(item.createdAt) ?? now,
+      origin: 'service',
+      status: item.status,
+      model: o?.model ?? undefined,
+      effort: o?.effort ?? undefined,
+      urls: o?.urls ?? undefined,
+      ...(typeof o?.threadId === 'string' ? { threadId: o.threadId } : {}),
+      ...(typeof o?.threadTurn === 'number' ? { threadTurn: o.threadTurn } : {}),
+      ...(typeof o?.mode === 'string' ? { mode: o.mode } : {}),
+      notified: isTerminalStatus(item.status),
+    }),
+    true,
+  );
 }
 
 /** Other windows' writes: jobs they started appear, jobs they removed go, what they learned is merged in. */
@@ -141,13 +191,22 @@ function synced(jobs: JobsView, e: Extract<JobEvent, { type: 'synced' }>): Reduc
 /** The job a submission started. */
 export function submittedJob(request: AgentSubmitParams, res: Submitted, now: number): AgentJob {
   return newJob({
-    id: res.id, prompt: request.prompt, now, origin: 'user', model: request.model, effort: request.effort, urls: request.urls,
-    maxCredits: request.maxCredits, ...threadOf(request, res),
+    id: res.id,
+    prompt: request.prompt,
+    now,
+    origin: 'user',
+    model: request.model,
+    effort: request.effort,
+    urls: request.urls,
+    maxCredits: request.maxCredits,
+    ...threadOf(request, res),
   });
 }
 
 /** The one place a job is built: a new run is processing, its trace not read yet. */
-export function newJob(f: Partial<AgentJob> & { id: string; prompt: string; now: number; origin: AgentJob['origin'] }): AgentJob {
+export function newJob(
+  f: Partial<AgentJob> & { id: string; prompt: string; now: number; origin: AgentJob['origin'] },
+): AgentJob {
   const { now, ...fields } = f;
   return { status: 'processing', ...fields, createdAt: now, trace: { eventCount: 0, finished: false } };
 }
@@ -156,7 +215,11 @@ export function newJob(f: Partial<AgentJob> & { id: string; prompt: string; now:
 export function threadOf(request: Pick<AgentSubmitParams, 'threadId' | 'mode'>, res: Submitted): Partial<AgentJob> {
   const threadId = res.response?.threadId ?? request.threadId;
   const turn = res.response?.threadTurn;
-  return { ...(threadId ? { threadId } : {}), ...(typeof turn === 'number' ? { threadTurn: turn } : {}), ...(request.mode ? { mode: request.mode } : {}) };
+  return {
+    ...(threadId ? { threadId } : {}),
+    ...(typeof turn === 'number' ? { threadTurn: turn } : {}),
+    ...(request.mode ? { mode: request.mode } : {}),
+  };
 }
 
 function parseTime(v: unknown): number | undefined {
@@ -183,18 +246,21 @@ export function mergeJobs(stored: AgentJob, mine: AgentJob): AgentJob {
     finalRead: stored.finalRead === true || mine.finalRead === true || undefined,
     hasPartial: stored.hasPartial === true || mine.hasPartial === true || undefined,
     expired: stored.expired === true || mine.expired === true || undefined,
-    kept: stored.kept || mine.kept
-      ? {
-        result: stored.kept?.result === true || mine.kept?.result === true, partial: stored.kept?.partial === true || mine.kept?.partial === true,
-        ...(stored.kept?.answer === true || mine.kept?.answer === true ? { answer: true } : {}),
-      }
-      : undefined,
+    kept:
+      stored.kept || mine.kept
+        ? {
+            result: stored.kept?.result === true || mine.kept?.result === true,
+            partial: stored.kept?.partial === true || mine.kept?.partial === true,
+            ...(stored.kept?.answer === true || mine.kept?.answer === true ? { answer: true } : {}),
+          }
+        : undefined,
     creditsUsed: mine.creditsUsed ?? stored.creditsUsed,
     // A pending approval is the second view's: its absence there means the run went on (answered, or
     // read again without one), and a spread would bring the first view's back.
     pendingApproval: mine.pendingApproval,
     trace: {
-      ...stored.trace, ...mine.trace,
+      ...stored.trace,
+      ...mine.trace,
       eventCount: Math.max(stored.trace.eventCount, mine.trace.eventCount),
       finished: stored.trace.finished || mine.trace.finished,
       unavailable: stored.trace.unavailable === true || mine.trace.unavailable === true || undefined,
@@ -204,6 +270,7 @@ export function mergeJobs(stored: AgentJob, mine: AgentJob): AgentJob {
 
 function pickEnd(j: AgentJob): Partial<AgentJob> {
   const end: Partial<AgentJob> = { status: j.status };
-  for (const k of ['outcome', 'errorCode', 'error', 'creditsUsed', 'expiresAt'] as const) if (j[k] !== undefined) (end as Record<string, unknown>)[k] = j[k];
+  for (const k of ['outcome', 'errorCode', 'error', 'creditsUsed', 'expiresAt'] as const)
+    if (j[k] !== undefined) (end as Record<string, unknown>)[k] = j[k];
   return end;
 }

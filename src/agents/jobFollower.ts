@@ -4,17 +4,29 @@
 // it applies what each answer says to the job (its state, the kept result, a 404 read as expired or
 // not found) and says when a run has ended. The store (jobStore.ts) owns the jobs themselves and
 // their storage; this part never writes storage except through its host. vscode-free.
-import { applyStatus, applyTrace, DEFAULT_STATUS_EVERY_MS, newRunState, pollRun, type RunState } from '../agentRun/runEngine';
+import {
+  applyStatus,
+  applyTrace,
+  DEFAULT_STATUS_EVERY_MS,
+  newRunState,
+  pollRun,
+  type RunState,
+} from '../agentRun/runEngine';
 import { observe, type PollTiming } from '../agentRun/pollSchedule';
-import type { AgentBackend, AgentJobRecord, AgentSnapshotResponse, AgentTraceResponse, TraceEvent } from './agentBackend';
+import type {
+  AgentBackend,
+  AgentJobRecord,
+  AgentSnapshotResponse,
+  AgentTraceResponse,
+  TraceEvent,
+} from './agentBackend';
 import { describeAgentError, errorReason } from './agentWords';
 import { type AgentJob, isPastExpiry, isTerminalStatus, type KeptResult, MAX_KEPT_RESULT_CHARS } from './jobModel';
 import { JobPoller, type Timers } from './jobPoller';
 import { Limiter } from './limiter';
 
 export type TraceLoad =
-  | { state: 'unloaded' | 'loading' | 'loaded' | 'unavailable' }
-  | { state: 'error'; message: string };
+  { state: 'unloaded' | 'loading' | 'loaded' | 'unavailable' } | { state: 'error'; message: string };
 
 /** What Open Result (or Open Partial Result) shows: from the service, or the copy kept in this editor. */
 export interface ResultView {
@@ -68,15 +80,21 @@ export class JobFollower {
   private readonly statusEveryMs: number;
   private disposed = false;
 
-  constructor(private readonly host: FollowerHost, private readonly o: FollowerOptions) {
+  constructor(
+    private readonly host: FollowerHost,
+    private readonly o: FollowerOptions,
+  ) {
     this.limiter = new Limiter(o.maxInFlight ?? 2);
     this.statusEveryMs = o.statusEveryMs ?? DEFAULT_STATUS_EVERY_MS;
     this.poller = new JobPoller({
-      timers: o.timers, timing: o.timing, hidden: o.hidden,
-      entries: () => [...this.host.ids()].flatMap((id) => {
-        const rt = this.runtime.get(id);
-        return rt ? [[id, rt] as [string, Runtime]] : [];
-      }),
+      timers: o.timers,
+      timing: o.timing,
+      hidden: o.hidden,
+      entries: () =>
+        [...this.host.ids()].flatMap((id) => {
+          const rt = this.runtime.get(id);
+          return rt ? [[id, rt] as [string, Runtime]] : [];
+        }),
       poll: (id) => this.poll(id, this.rt(id)),
     });
   }
@@ -205,7 +223,11 @@ export class JobFollower {
         if (changed) this.host.save(job);
         const data = which === 'result' ? record.data : record.partial;
         return {
-          which, status: record.status, data, error: record.error ?? undefined, source: data === undefined ? 'none' : 'service',
+          which,
+          status: record.status,
+          data,
+          error: record.error ?? undefined,
+          source: data === undefined ? 'none' : 'service',
           ...(typeof record.message === 'string' && record.message ? { message: record.message } : {}),
         };
       }
@@ -213,8 +235,13 @@ export class JobFollower {
     const kept = this.host.kept(job.id);
     const data = which === 'result' ? kept?.data : kept?.partial;
     return {
-      which, status: kept?.status ?? job.status, data, error: kept?.error ?? job.error, source: data === undefined ? 'none' : 'kept',
-      expiredOn: job.expired ? job.expiresAt : undefined, ...(kept?.message !== undefined ? { message: kept.message } : {}),
+      which,
+      status: kept?.status ?? job.status,
+      data,
+      error: kept?.error ?? job.error,
+      source: data === undefined ? 'none' : 'kept',
+      expiredOn: job.expired ? job.expiresAt : undefined,
+      ...(kept?.message !== undefined ? { message: kept.message } : {}),
     };
   }
 
@@ -222,8 +249,12 @@ export class JobFollower {
   maybeEnded(job: AgentJob): void {
     if (job.notified) return;
     const stopped = this.runtime.get(job.id)?.schedule?.stopped !== undefined;
-    const ended = job.notFound || job.expired
-      || (isTerminalStatus(job.status) && (job.trace.finished || job.trace.unavailable || stopped) && (job.finalRead === true || stopped));
+    const ended =
+      job.notFound ||
+      job.expired ||
+      (isTerminalStatus(job.status) &&
+        (job.trace.finished || job.trace.unavailable || stopped) &&
+        (job.finalRead === true || stopped));
     if (ended) this.host.ended(job);
   }
 
@@ -239,7 +270,10 @@ export class JobFollower {
     const backend = await this.o.backend();
     if (this.disposed) return;
     const step = await pollRun(id, job, rt, backend, {
-      now: () => this.o.timers.now(), timing: this.o.timing, statusEveryMs: this.statusEveryMs, call: (fn) => this.limiter.run(fn),
+      now: () => this.o.timers.now(),
+      timing: this.o.timing,
+      statusEveryMs: this.statusEveryMs,
+      call: (fn) => this.limiter.run(fn),
     });
     if (this.disposed || !this.host.job(id)) return;
     let changed = step.changed;
@@ -267,12 +301,23 @@ export class JobFollower {
     const hasData = record.data !== undefined && record.data !== null;
     const hasPartial = record.partial !== undefined && record.partial !== null;
     const hasAnswer = typeof record.message === 'string' && record.message !== '';
-    if (job.kept && job.kept.result === hasData && job.kept.partial === hasPartial && (job.kept.answer === true) === hasAnswer) return !wasRead;
+    if (
+      job.kept &&
+      job.kept.result === hasData &&
+      job.kept.partial === hasPartial &&
+      (job.kept.answer === true) === hasAnswer
+    )
+      return !wasRead;
     if (!hasData && !hasPartial && !hasAnswer) return !wasRead;
     const copy: KeptResult = {
-      jobId: job.id, status: record.status, savedAt: this.o.timers.now(),
-      ...(hasData ? { data: record.data } : {}), ...(hasPartial ? { partial: record.partial } : {}), ...(hasAnswer ? { message: record.message! } : {}),
-      ...(record.error ? { error: record.error } : {}), ...(record.creditsUsed !== undefined ? { creditsUsed: record.creditsUsed } : {}),
+      jobId: job.id,
+      status: record.status,
+      savedAt: this.o.timers.now(),
+      ...(hasData ? { data: record.data } : {}),
+      ...(hasPartial ? { partial: record.partial } : {}),
+      ...(hasAnswer ? { message: record.message! } : {}),
+      ...(record.error ? { error: record.error } : {}),
+      ...(record.creditsUsed !== undefined ? { creditsUsed: record.creditsUsed } : {}),
       ...(record.expiresAt ? { expiresAt: record.expiresAt } : {}),
     };
     if (JSON.stringify(copy).length > MAX_KEPT_RESULT_CHARS) {

@@ -58,7 +58,11 @@ export function readKeptResult(raw: unknown, jobId: string): KeptResult | undefi
   const r = raw as Record<string, unknown>;
   if (r.jobId !== jobId || typeof r.status !== 'string' || typeof r.savedAt !== 'number') return undefined;
   return {
-    jobId, status: r.status, data: r.data, partial: r.partial, savedAt: r.savedAt,
+    jobId,
+    status: r.status,
+    data: r.data,
+    partial: r.partial,
+    savedAt: r.savedAt,
     error: typeof r.error === 'string' ? r.error : undefined,
     message: typeof r.message === 'string' ? r.message : undefined,
     creditsUsed: typeof r.creditsUsed === 'number' ? r.creditsUsed : undefined,
@@ -67,7 +71,11 @@ export function readKeptResult(raw: unknown, jobId: string): KeptResult | undefi
 }
 const FORMAT = 1;
 
-export interface PersistedJobs { format: number; jobs: AgentJob[]; removed: string[] }
+export interface PersistedJobs {
+  format: number;
+  jobs: AgentJob[];
+  removed: string[];
+}
 
 export function serializeJobs(jobs: Iterable<AgentJob>, removed: Iterable<string>): PersistedJobs {
   return { format: FORMAT, jobs: [...jobs].map((j) => ({ ...j, trace: { ...j.trace } })), removed: [...removed] };
@@ -143,12 +151,19 @@ const MAX_SUGGESTION_CHARS = 2_000;
 /** The service's follow-up suggestions as stored: strings only, a few, each bounded. */
 export function readSuggestions(v: unknown): AgentJob['suggestions'] {
   if (!Array.isArray(v)) return undefined;
-  const out = v.flatMap((x: unknown) => {
-    if (x === null || typeof x !== 'object') return [];
-    const r = x as Record<string, unknown>;
-    if (typeof r.prompt !== 'string' || !r.prompt.trim()) return [];
-    return [{ prompt: r.prompt.slice(0, MAX_SUGGESTION_CHARS), ...(typeof r.label === 'string' && r.label ? { label: r.label.slice(0, 200) } : {}) }];
-  }).slice(0, MAX_SUGGESTIONS);
+  const out = v
+    .flatMap((x: unknown) => {
+      if (x === null || typeof x !== 'object') return [];
+      const r = x as Record<string, unknown>;
+      if (typeof r.prompt !== 'string' || !r.prompt.trim()) return [];
+      return [
+        {
+          prompt: r.prompt.slice(0, MAX_SUGGESTION_CHARS),
+          ...(typeof r.label === 'string' && r.label ? { label: r.label.slice(0, 200) } : {}),
+        },
+      ];
+    })
+    .slice(0, MAX_SUGGESTIONS);
   return out.length ? out : undefined;
 }
 
@@ -164,30 +179,55 @@ export function readPendingApproval(v: unknown): AgentJob['pendingApproval'] {
   const p = v as Record<string, unknown>;
   const id = str(p.id) ?? str(p.approvalId);
   if (!id) return undefined;
-  const calls = Array.isArray(p.calls) ? p.calls.flatMap((c: unknown) => {
-    if (c === null || typeof c !== 'object') return [];
-    const r = c as Record<string, unknown>;
-    const est = r.creditsEstimate;
-    // Before 0.2 a call was `{ id, name: 'provider.capability', arguments }`.
-    return [{
-      id: str(r.id), provider: str(r.provider), capability: str(r.capability) ?? str(r.name),
-      ...(r.input !== undefined ? { input: r.input } : r.arguments !== undefined ? { input: r.arguments } : {}),
-      ...(typeof est === 'number' || est === null ? { creditsEstimate: est } : {}),
-    }];
-  }) : [];
+  const calls = Array.isArray(p.calls)
+    ? p.calls.flatMap((c: unknown) => {
+        if (c === null || typeof c !== 'object') return [];
+        const r = c as Record<string, unknown>;
+        const est = r.creditsEstimate;
+        // Before 0.2 a call was `{ id, name: 'provider.capability', arguments }`.
+        return [
+          {
+            id: str(r.id),
+            provider: str(r.provider),
+            capability: str(r.capability) ?? str(r.name),
+            ...(r.input !== undefined ? { input: r.input } : r.arguments !== undefined ? { input: r.arguments } : {}),
+            ...(typeof est === 'number' || est === null ? { creditsEstimate: est } : {}),
+          },
+        ];
+      })
+    : [];
   const termsList = Array.isArray(p.terms) ? p.terms : p.terms !== null && typeof p.terms === 'object' ? [p.terms] : [];
   const terms = termsList.flatMap((t: unknown) => {
     if (t === null || typeof t !== 'object') return [];
     const r = t as Record<string, unknown>;
-    return [{ provider: str(r.provider), name: str(r.name), capability: str(r.capability), adds: str(r.adds), version: str(r.version), digest: str(r.digest) ?? null, url: str(r.url) }];
+    return [
+      {
+        provider: str(r.provider),
+        name: str(r.name),
+        capability: str(r.capability),
+        adds: str(r.adds),
+        version: str(r.version),
+        digest: str(r.digest) ?? null,
+        url: str(r.url),
+      },
+    ];
   });
-  const res = p.resolution !== null && typeof p.resolution === 'object' ? p.resolution as Record<string, unknown> : undefined;
+  const res =
+    p.resolution !== null && typeof p.resolution === 'object' ? (p.resolution as Record<string, unknown>) : undefined;
   return {
-    id, kind: str(p.kind) ?? (terms.length ? 'terms' : 'calls'), reason: str(p.reason), calls, terms,
-    resolution: res ? {
-      approved: res.approved === true, callIds: Array.isArray(res.callIds) ? res.callIds.filter((x): x is string => typeof x === 'string') : [],
-      always: res.always === true, byRunId: str(res.byRunId),
-    } : null,
+    id,
+    kind: str(p.kind) ?? (terms.length ? 'terms' : 'calls'),
+    reason: str(p.reason),
+    calls,
+    terms,
+    resolution: res
+      ? {
+          approved: res.approved === true,
+          callIds: Array.isArray(res.callIds) ? res.callIds.filter((x): x is string => typeof x === 'string') : [],
+          always: res.always === true,
+          byRunId: str(res.byRunId),
+        }
+      : null,
   };
 }
 
@@ -196,15 +236,29 @@ export function readExchange(v: unknown): AgentJob['exchange'] {
   if (v === null || typeof v !== 'object') return undefined;
   const x = v as Record<string, unknown>;
   const num = (n: unknown): number | undefined => (typeof n === 'number' && Number.isFinite(n) ? n : undefined);
-  const skipped = Array.isArray(x.skippedProviders) ? x.skippedProviders.flatMap((sp: unknown) => {
-    if (sp === null || typeof sp !== 'object') return [];
-    const r = sp as Record<string, unknown>;
-    return [{ provider: str(r.provider), name: str(r.name), capability: str(r.capability), adds: str(r.adds), reason: str(r.reason), version: str(r.version), termsUrl: str(r.termsUrl) }];
-  }) : undefined;
+  const skipped = Array.isArray(x.skippedProviders)
+    ? x.skippedProviders.flatMap((sp: unknown) => {
+        if (sp === null || typeof sp !== 'object') return [];
+        const r = sp as Record<string, unknown>;
+        return [
+          {
+            provider: str(r.provider),
+            name: str(r.name),
+            capability: str(r.capability),
+            adds: str(r.adds),
+            reason: str(r.reason),
+            version: str(r.version),
+            termsUrl: str(r.termsUrl),
+          },
+        ];
+      })
+    : undefined;
   return {
     ...(typeof x.enabled === 'boolean' ? { enabled: x.enabled } : {}),
     ...(num(x.paidCalls) !== undefined ? { paidCalls: num(x.paidCalls) } : {}),
-    ...(x.creditsUsed === null || num(x.creditsUsed) !== undefined ? { creditsUsed: x.creditsUsed as number | null } : {}),
+    ...(x.creditsUsed === null || num(x.creditsUsed) !== undefined
+      ? { creditsUsed: x.creditsUsed as number | null }
+      : {}),
     ...(skipped ? { skippedProviders: skipped } : {}),
   };
 }

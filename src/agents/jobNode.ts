@@ -3,7 +3,19 @@
 import * as vscode from 'vscode';
 import type { AgentJob } from './jobModel';
 import { callWords, isWaiting, paidWords, skippedWords, termsName } from '../agentRun/runOutcome';
-import { approvalWords, creditsText, jobAccessibleLabel, jobContextValue, jobDescription, jobState, shortLabel, stateFirstLabel, stateIcon, stateWords, waitingWords } from './jobState';
+import {
+  approvalWords,
+  creditsText,
+  jobAccessibleLabel,
+  jobContextValue,
+  jobDescription,
+  jobState,
+  shortLabel,
+  stateFirstLabel,
+  stateIcon,
+  stateWords,
+  waitingWords,
+} from './jobState';
 import { latestTurn, threadDescription, turnNumber } from './threadGroups';
 
 export function themeIcon(spec: { id: string; color?: string }): vscode.ThemeIcon {
@@ -17,7 +29,11 @@ export class JobNode extends vscode.TreeItem {
   readonly kind = 'job' as const;
 
   /** `turn`: the job is a turn of a thread, shown under the thread's row as "n. prompt". */
-  constructor(readonly jobId: string, job: AgentJob, readonly turn?: number) {
+  constructor(
+    readonly jobId: string,
+    job: AgentJob,
+    readonly turn?: number,
+  ) {
     super(shortLabel(job.prompt, JOB_LABEL_CHARS), vscode.TreeItemCollapsibleState.Collapsed);
     this.id = `job:${jobId}`;
     this.update(job);
@@ -27,7 +43,8 @@ export class JobNode extends vscode.TreeItem {
     const state = jobState(job);
     const prompt = job.prompt || (job.origin === 'service' ? '(started elsewhere)' : '');
     // A turn sits one level deeper: its number and a shorter prompt keep its state in view at 300 px.
-    this.label = turn !== undefined ? `${turn}. ${shortLabel(prompt, JOB_LABEL_CHARS - 6)}` : shortLabel(prompt, JOB_LABEL_CHARS);
+    this.label =
+      turn !== undefined ? `${turn}. ${shortLabel(prompt, JOB_LABEL_CHARS - 6)}` : shortLabel(prompt, JOB_LABEL_CHARS);
     const now = Date.now();
     this.description = jobDescription(job, now);
     this.iconPath = themeIcon(stateIcon(state));
@@ -47,7 +64,10 @@ export class ThreadNode extends vscode.TreeItem {
   readonly kind = 'thread' as const;
   jobId: string;
 
-  constructor(readonly threadId: string, public turns: AgentJob[]) {
+  constructor(
+    readonly threadId: string,
+    public turns: AgentJob[],
+  ) {
     super('', vscode.TreeItemCollapsibleState.Expanded);
     this.id = `thread:${threadId}`;
     this.jobId = latestTurn(turns).id;
@@ -65,9 +85,13 @@ export class ThreadNode extends vscode.TreeItem {
     this.contextValue = `${jobContextValue(last)};thread`;
     const md = jobTooltip(last, state === 'waiting' ? waitingWords(last) : stateWords(state, last.status));
     md.appendMarkdown('\n\n');
-    md.appendText(`${turns.length} turns in this thread; the row's actions act on the latest, turn ${turnNumber(turns, last)}.`);
+    md.appendText(
+      `${turns.length} turns in this thread; the row's actions act on the latest, turn ${turnNumber(turns, last)}.`,
+    );
     this.tooltip = md;
-    this.accessibilityInformation = { label: stateFirstLabel(this.description, `agent thread ${shortLabel(turns[0]!.prompt, 80)}`) };
+    this.accessibilityInformation = {
+      label: stateFirstLabel(this.description, `agent thread ${shortLabel(turns[0]!.prompt, 80)}`),
+    };
   }
 }
 
@@ -88,7 +112,10 @@ export function jobTooltip(job: AgentJob, state: string): vscode.MarkdownString 
   row('State', state);
   row('Model', job.model);
   row('Created', job.createdAt ? new Date(job.createdAt).toLocaleString() : undefined);
-  row('Thread', job.threadId ? `${job.threadId}${job.threadTurn !== undefined ? `, turn ${job.threadTurn}` : ''}` : undefined);
+  row(
+    'Thread',
+    job.threadId ? `${job.threadId}${job.threadTurn !== undefined ? `, turn ${job.threadTurn}` : ''}` : undefined,
+  );
   row('Mode', job.mode === 'chat' ? 'chat (an answer in words)' : job.mode === 'extract' ? 'extract (data)' : job.mode);
   row('Credits', creditsText(job));
   row('Outcome', job.outcome);
@@ -99,12 +126,15 @@ export function jobTooltip(job: AgentJob, state: string): vscode.MarkdownString 
   if (p) {
     if (isWaiting(job)) row('Waiting for', approvalWords(p));
     if (isWaiting(job)) {
-      for (const c of p.calls) row(`Call ${callWords(c)}`, c.input === undefined ? '(no input)' : shortLabel(JSON.stringify(c.input), 300));
+      for (const c of p.calls)
+        row(`Call ${callWords(c)}`, c.input === undefined ? '(no input)' : shortLabel(JSON.stringify(c.input), 300));
       for (const t of p.terms) row(termsName(t), t.url);
     } else if (p.resolution) row('Answered', p.resolution.approved ? 'approved' : 'declined');
   }
   row('Paid calls', paidWords(job.exchange));
-  for (const sp of job.exchange?.skippedProviders ?? []) row('Skipped', `${skippedWords(sp)}${sp.termsUrl ? `; terms: ${sp.termsUrl}` : ''}`);
-  if (job.suggestions?.length) row('Suggested follow-ups', job.suggestions.map((x) => x.label ?? shortLabel(x.prompt, 60)).join('; '));
+  for (const sp of job.exchange?.skippedProviders ?? [])
+    row('Skipped', `${skippedWords(sp)}${sp.termsUrl ? `; terms: ${sp.termsUrl}` : ''}`);
+  if (job.suggestions?.length)
+    row('Suggested follow-ups', job.suggestions.map((x) => x.label ?? shortLabel(x.prompt, 60)).join('; '));
   return md;
 }

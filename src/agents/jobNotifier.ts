@@ -5,7 +5,18 @@
 import * as vscode from 'vscode';
 import type { Disposable } from './emitter';
 import type { AgentJob } from './jobModel';
-import { ASK_FOLLOW_UP, editorEndMessage, endActions, type EndMessage, jobState, OPEN_ANSWER, OPEN_PARTIAL, OPEN_RESULT, SHOW_IN_TREE, START_AGAIN } from './jobState';
+import {
+  ASK_FOLLOW_UP,
+  editorEndMessage,
+  endActions,
+  type EndMessage,
+  jobState,
+  OPEN_ANSWER,
+  OPEN_PARTIAL,
+  OPEN_RESULT,
+  SHOW_IN_TREE,
+  START_AGAIN,
+} from './jobState';
 
 export interface EndActions {
   reveal(jobId: string): Thenable<void> | void;
@@ -16,14 +27,24 @@ export interface EndActions {
 }
 
 /** Shows one notification and resolves with the button chosen (undefined when dismissed). */
-export type ShowNotification = (severity: EndMessage['severity'], text: string, buttons: string[]) => Thenable<string | undefined>;
+export type ShowNotification = (
+  severity: EndMessage['severity'],
+  text: string,
+  buttons: string[],
+) => Thenable<string | undefined>;
 
-export const vscodeNotification: ShowNotification = (severity, text, buttons) => (
-  severity === 'error' ? vscode.window.showErrorMessage(text, ...buttons)
-    : severity === 'warning' ? vscode.window.showWarningMessage(text, ...buttons) : vscode.window.showInformationMessage(text, ...buttons)
-);
+export const vscodeNotification: ShowNotification = (severity, text, buttons) =>
+  severity === 'error'
+    ? vscode.window.showErrorMessage(text, ...buttons)
+    : severity === 'warning'
+      ? vscode.window.showWarningMessage(text, ...buttons)
+      : vscode.window.showInformationMessage(text, ...buttons);
 
-export function notifyJobEnds(onDidEndJob: (l: (job: AgentJob) => void) => Disposable, act: EndActions, show: ShowNotification = vscodeNotification): Disposable {
+export function notifyJobEnds(
+  onDidEndJob: (l: (job: AgentJob) => void) => Disposable,
+  act: EndActions,
+  show: ShowNotification = vscodeNotification,
+): Disposable {
   return onDidEndJob((job) => {
     const state = jobState(job);
     const msg = editorEndMessage(job, state);

@@ -16,7 +16,10 @@ export const systemTimers: Timers = {
 };
 
 /** What the poller needs of each followed job: its schedule, and whether a poll of it is in flight. */
-export interface Pollable { schedule?: ScheduleState; polling: boolean }
+export interface Pollable {
+  schedule?: ScheduleState;
+  polling: boolean;
+}
 
 export interface JobPollerOptions {
   timers: Timers;
@@ -53,7 +56,12 @@ export class JobPoller {
     const now = this.o.timers.now();
     const fast = this.o.timing.fastMs;
     // lastPollAt one fast interval back makes the job due now without touching the backoff rules.
-    p.schedule = { ...(p.schedule && !p.schedule.stopped ? p.schedule : startSchedule(now, this.o.timing)), lastPollAt: now - fast, intervalMs: fast, notBefore: p.schedule?.notBefore };
+    p.schedule = {
+      ...(p.schedule && !p.schedule.stopped ? p.schedule : startSchedule(now, this.o.timing)),
+      lastPollAt: now - fast,
+      intervalMs: fast,
+      notBefore: p.schedule?.notBefore,
+    };
     this.arm();
   }
 

@@ -6,7 +6,15 @@
 // understood and never written. vscode-free; tests use a Map.
 import { isTerminalStatus } from '../api/agent/agentConstants';
 import {
-  type AgentJob, deserializeJobs, isActive, type JobStorage, type KeptResult, readJob, readKeptResult, RESULT_KEY_PREFIX, STORAGE_KEY,
+  type AgentJob,
+  deserializeJobs,
+  isActive,
+  type JobStorage,
+  type KeptResult,
+  readJob,
+  readKeptResult,
+  RESULT_KEY_PREFIX,
+  STORAGE_KEY,
 } from './jobModel';
 import type { Timers } from './jobPoller';
 import { mergeJobs } from './jobEvents';
@@ -37,8 +45,15 @@ export const DEFAULT_PRUNE: Readonly<PruneLimits> = Object.freeze({
 export { SAVE_RETRY_FIRST_MS, SAVE_RETRY_MAX_MS } from '../storage/sharedRecords';
 export { mergeJobs } from './jobEvents';
 
-interface JobRecord { format: number; job: AgentJob; updatedAt: number }
-interface Tombstone { format: number; removedAt: number }
+interface JobRecord {
+  format: number;
+  job: AgentJob;
+  updatedAt: number;
+}
+interface Tombstone {
+  format: number;
+  removedAt: number;
+}
 
 function clean<T extends object>(o: T): T {
   return JSON.parse(JSON.stringify(o)) as T;
@@ -64,7 +79,7 @@ export class JobRepository {
       prefix: JOB_KEY_PREFIX,
       tombstonePrefix: TOMBSTONE_KEY_PREFIX,
       read: (raw, id) => this.readRecord(raw, id),
-      wrap: (job) => ({ format: JOB_RECORD_FORMAT, job: clean(job), updatedAt: this.now() } satisfies JobRecord),
+      wrap: (job) => ({ format: JOB_RECORD_FORMAT, job: clean(job), updatedAt: this.now() }) satisfies JobRecord,
       merge: mergeJobs,
     });
   }
@@ -154,7 +169,8 @@ export class JobRepository {
       this.records.write(TOMBSTONE_KEY_PREFIX + s.id, undefined);
       if (!this.readOnly.has(s.id)) this.records.write(JOB_KEY_PREFIX + s.id, undefined);
     });
-    const listed = this.scan().jobs.filter((j) => j.origin === 'service' && isTerminalStatus(j.status) && !this.readOnly.has(j.id))
+    const listed = this.scan()
+      .jobs.filter((j) => j.origin === 'service' && isTerminalStatus(j.status) && !this.readOnly.has(j.id))
       .sort((a, b) => b.createdAt - a.createdAt);
     listed.forEach((j, i) => {
       if (i < this.limits.listedMaxCount && now - j.createdAt <= this.limits.listedMaxAgeMs) return;
@@ -193,7 +209,9 @@ export class JobRepository {
     const format = (raw as { format?: unknown }).format;
     if (format !== 1) return;
     const { jobs, removed } = deserializeJobs(raw);
-    for (const id of removed) if (!this.isRemoved(id)) this.records.write(TOMBSTONE_KEY_PREFIX + id, { format: JOB_RECORD_FORMAT, removedAt: this.now() });
+    for (const id of removed)
+      if (!this.isRemoved(id))
+        this.records.write(TOMBSTONE_KEY_PREFIX + id, { format: JOB_RECORD_FORMAT, removedAt: this.now() });
     for (const id of removed) this.tombstones.add(id);
     for (const job of jobs) if (!this.isRemoved(job.id) && !this.read(job.id)) this.col.write(job.id, job);
     this.records.write(STORAGE_KEY, undefined);

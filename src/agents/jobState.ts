@@ -2,14 +2,36 @@
 // end-of-run notification. vscode-free: icons are codicon ids and theme colour ids that the node
 // classes turn into ThemeIcons.
 import {
-  approvalWords, creditsText, endMessage, type EndMessage, failureFromMessage, hasPartialResult, hasResult, isChat, jobState,
-  type JobState, outcomeState, paidWords, shortDate, shortLabel,
+  approvalWords,
+  creditsText,
+  endMessage,
+  type EndMessage,
+  failureFromMessage,
+  hasPartialResult,
+  hasResult,
+  isChat,
+  jobState,
+  type JobState,
+  outcomeState,
+  paidWords,
+  shortDate,
+  shortLabel,
 } from '../agentRun/runOutcome';
 import { isTerminalStatus } from '../api/agent/agentConstants';
 import type { AgentJob } from './jobModel';
 import { durationWords } from '../words/duration';
 
-export { approvalWords, creditsText, type EndMessage, hasPartialResult, isChat, jobState, type JobState, shortDate, shortLabel };
+export {
+  approvalWords,
+  creditsText,
+  type EndMessage,
+  hasPartialResult,
+  isChat,
+  jobState,
+  type JobState,
+  shortDate,
+  shortLabel,
+};
 
 /**
  * Whether data can be opened (Open Result): a completed data run, or an expired one whose result is kept.
@@ -28,8 +50,16 @@ export function hasAnswer(job: AgentJob): boolean {
 /** Whether a follow-up can be asked in the job's thread: the run has ended and the service still has it. */
 export function canFollowUp(job: AgentJob): boolean {
   const state = jobState(job);
-  return job.threadId !== undefined && !job.expired && !job.notFound
-    && (state === 'completed' || state === 'failed' || state === 'refused' || state === 'cancelled' || state === 'credit_limit_reached');
+  return (
+    job.threadId !== undefined &&
+    !job.expired &&
+    !job.notFound &&
+    (state === 'completed' ||
+      state === 'failed' ||
+      state === 'refused' ||
+      state === 'cancelled' ||
+      state === 'credit_limit_reached')
+  );
 }
 
 /** The words of a waiting run: "waiting for approval of 2 calls: github.create_issue, github.add_labels". */
@@ -39,25 +69,34 @@ export function waitingWords(job: AgentJob): string {
 
 /** The editor's end-of-run sentence: runOutcome's endMessage, with the editor's way to raise the ceiling. */
 export function editorEndMessage(job: AgentJob, state: JobState = jobState(job)): EndMessage | undefined {
-  return endMessage(job, state, { raiseCeiling: 'start it again with a higher ceiling (Start Again… offers twice this one)' });
+  return endMessage(job, state, {
+    raiseCeiling: 'start it again with a higher ceiling (Start Again… offers twice this one)',
+  });
 }
 import type { AgentGroup } from '../agentRun/agentTrace';
 
 export type AgentState = JobState | 'parent_finished';
 
-export interface IconSpec { id: string; color?: string }
+export interface IconSpec {
+  id: string;
+  color?: string;
+}
 
 /**
  * How an agent ended, from its `agent.finished` event; the system agent, which reports the run's own
  * end instead, from its `run.finished`.
  */
 export function agentState(node: AgentGroup, jobRunning: boolean): AgentState {
-  const finished = node.events.find((e) => e.type === 'agent.finished') ?? node.events.find((e) => e.type === 'run.finished');
+  const finished =
+    node.events.find((e) => e.type === 'agent.finished') ?? node.events.find((e) => e.type === 'run.finished');
   if (!finished) return jobRunning ? 'running' : 'unknown';
   const code = finished.error?.code;
   if (code === 'parent_finished') return 'parent_finished';
   const outcome = finished.outcome;
-  return (outcome !== undefined ? outcomeState(outcome, code) : undefined) ?? (code ? failureFromMessage(code, undefined) : 'completed');
+  return (
+    (outcome !== undefined ? outcomeState(outcome, code) : undefined) ??
+    (code ? failureFromMessage(code, undefined) : 'completed')
+  );
 }
 
 const ICONS: Record<AgentState, IconSpec> = {
@@ -105,7 +144,10 @@ export function stateWords(state: AgentState, rawStatus?: string): string {
 
 /** How long a run took (or has taken so far): `45 s`, `3 min`, `1 h 5 min`. */
 export function durationText(job: AgentJob, now: number): string | undefined {
-  const end = jobState(job) === 'running' || jobState(job) === 'waiting' || jobState(job) === 'cancelling' ? now : Date.parse(job.trace.lastEventAt ?? '');
+  const end =
+    jobState(job) === 'running' || jobState(job) === 'waiting' || jobState(job) === 'cancelling'
+      ? now
+      : Date.parse(job.trace.lastEventAt ?? '');
   const ms = end - job.createdAt;
   if (!Number.isFinite(ms) || ms < 0 || job.createdAt <= 0) return undefined;
   return durationWords(ms, { upTo: 60, largest: 'h' });
@@ -116,7 +158,13 @@ export function jobDescription(job: AgentJob, now?: number): string {
   const state = jobState(job);
   if (state === 'expired') {
     const on = shortDate(job.expiresAt);
-    const kept = job.kept?.answer ? 'answer kept' : job.kept?.result ? 'result kept' : job.kept?.partial ? 'partial result kept' : 'nothing kept';
+    const kept = job.kept?.answer
+      ? 'answer kept'
+      : job.kept?.result
+        ? 'result kept'
+        : job.kept?.partial
+          ? 'partial result kept'
+          : 'nothing kept';
     return [`expired${on ? ` on ${on}` : ''}`, kept].join(' · ');
   }
   const parts = [state === 'waiting' ? waitingWords(job) : stateWords(state, job.status)];
@@ -156,14 +204,26 @@ export const ASK_FOLLOW_UP = 'Ask a Follow-up…';
 export function endActions(job: AgentJob, state: JobState = jobState(job)): string[] {
   switch (state) {
     case 'completed':
-      if (hasAnswer(job)) return canFollowUp(job) ? [OPEN_ANSWER, ASK_FOLLOW_UP, SHOW_IN_TREE] : [OPEN_ANSWER, SHOW_IN_TREE];
+      if (hasAnswer(job))
+        return canFollowUp(job) ? [OPEN_ANSWER, ASK_FOLLOW_UP, SHOW_IN_TREE] : [OPEN_ANSWER, SHOW_IN_TREE];
       return [OPEN_RESULT, SHOW_IN_TREE];
-    case 'credit_limit_reached': return hasPartialResult(job) ? [OPEN_PARTIAL, START_AGAIN] : [START_AGAIN, SHOW_IN_TREE];
+    case 'credit_limit_reached':
+      return hasPartialResult(job) ? [OPEN_PARTIAL, START_AGAIN] : [START_AGAIN, SHOW_IN_TREE];
     case 'refused':
-    case 'failed': return [START_AGAIN, SHOW_IN_TREE];
-    case 'cancelled': return hasPartialResult(job) ? [OPEN_PARTIAL, SHOW_IN_TREE] : [SHOW_IN_TREE];
-    case 'expired': return hasAnswer(job) ? [OPEN_ANSWER] : hasDataResult(job) ? [OPEN_RESULT] : hasPartialResult(job) ? [OPEN_PARTIAL] : [];
-    default: return [SHOW_IN_TREE];
+    case 'failed':
+      return [START_AGAIN, SHOW_IN_TREE];
+    case 'cancelled':
+      return hasPartialResult(job) ? [OPEN_PARTIAL, SHOW_IN_TREE] : [SHOW_IN_TREE];
+    case 'expired':
+      return hasAnswer(job)
+        ? [OPEN_ANSWER]
+        : hasDataResult(job)
+          ? [OPEN_RESULT]
+          : hasPartialResult(job)
+            ? [OPEN_PARTIAL]
+            : [];
+    default:
+      return [SHOW_IN_TREE];
   }
 }
 
@@ -181,5 +241,8 @@ export function stateFirstLabel(description: string, what: string): string {
 /** A job row's accessible name: `Completed: agent job turn 2, <prompt>, 12 s, 7 / 900 credits`. */
 export function jobAccessibleLabel(job: AgentJob, now: number, turn?: number): string {
   const prompt = job.prompt || (job.origin === 'service' ? '(started elsewhere)' : '');
-  return stateFirstLabel(jobDescription(job, now), `agent job ${turn !== undefined ? `turn ${turn}, ` : ''}${shortLabel(prompt, 80)}`);
+  return stateFirstLabel(
+    jobDescription(job, now),
+    `agent job ${turn !== undefined ? `turn ${turn}, ` : ''}${shortLabel(prompt, 80)}`,
+  );
 }

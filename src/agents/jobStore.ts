@@ -42,18 +42,26 @@ export class JobStore {
 
   constructor(private readonly opts: JobStoreOptions) {
     this.timers = opts.timers ?? systemTimers;
-    this.follower = new JobFollower({
-      job: (id) => this.jobsById.get(id),
-      save: (job) => this.save(job),
-      changed: (id) => this.changed(id),
-      ended: (job) => this.announceEnd(job),
-      keepResult: (id, copy) => this.repo.keep(id, copy),
-      kept: (id) => this.repo.kept(id),
-      ids: () => this.jobsById.keys(),
-    }, {
-      backend: opts.backend, timers: this.timers, timing: opts.timing ?? DEFAULT_POLL_TIMING, maxInFlight: opts.maxInFlight,
-      statusEveryMs: opts.statusEveryMs, hidden: opts.hidden, onLog: opts.onLog,
-    });
+    this.follower = new JobFollower(
+      {
+        job: (id) => this.jobsById.get(id),
+        save: (job) => this.save(job),
+        changed: (id) => this.changed(id),
+        ended: (job) => this.announceEnd(job),
+        keepResult: (id, copy) => this.repo.keep(id, copy),
+        kept: (id) => this.repo.kept(id),
+        ids: () => this.jobsById.keys(),
+      },
+      {
+        backend: opts.backend,
+        timers: this.timers,
+        timing: opts.timing ?? DEFAULT_POLL_TIMING,
+        maxInFlight: opts.maxInFlight,
+        statusEveryMs: opts.statusEveryMs,
+        hidden: opts.hidden,
+        onLog: opts.onLog,
+      },
+    );
     this.repo = new JobRepository(opts.storage, () => this.timers.now(), opts.onLog, opts.prune, this.timers);
     this.saves = new NewJobSaves(this.repo, this.timers, (id) => this.changed(id));
     // Reading storage starts nothing: `resume()` does.
@@ -190,12 +198,19 @@ export class JobStore {
    */
   async start(request: AgentSubmitParams, opts: { signal?: AbortSignal } = {}): Promise<AgentJob> {
     const extraModels = this.opts.extraModels?.() ?? [];
-    const res = await this.follower.request((backend) => backend.submit(request, { ...(opts.signal ? { signal: opts.signal } : {}), ...(extraModels.length ? { extraModels } : {}) }));
+    const res = await this.follower.request((backend) =>
+      backend.submit(request, {
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(extraModels.length ? { extraModels } : {}),
+      }),
+    );
     const job = submittedJob(request, res, this.timers.now());
     const saved = await this.saves.first(job.id, () => this.persist(job));
     if (this.disposed) return job;
     if (!saved) {
-      this.opts.onLog?.(`agent jobs: job ${job.id} started but is NOT saved in the editor's storage yet; it is shown and saving is retried (if this window closes first, Refresh finds it in the service's job list)`);
+      this.opts.onLog?.(
+        `agent jobs: job ${job.id} started but is NOT saved in the editor's storage yet; it is shown and saving is retried (if this window closes first, Refresh finds it in the service's job list)`,
+      );
     }
     this.dispatch({ type: 'submitted', job });
     if (!saved) this.saves.shownBeforeSaved(job.id);
@@ -231,17 +246,33 @@ export class JobStore {
     const always = decision === 'approve' && pending.kind === 'calls' ? choice.always : undefined;
     const res = await this.follower.request((backend) => {
       if (!backend.answerApproval) throw new Error('This client cannot answer approvals.');
-      return backend.answerApproval({ threadId, approvalId: pending.id, decision, ...(callIds ? { callIds } : {}), ...(always !== undefined ? { always } : {}) });
+      return backend.answerApproval({
+        threadId,
+        approvalId: pending.id,
+        decision,
+        ...(callIds ? { callIds } : {}),
+        ...(always !== undefined ? { always } : {}),
+      });
     });
     const answered = pending.kind === 'calls' ? (callIds ?? pending.calls.flatMap((c) => (c.id ? [c.id] : []))) : [];
-    this.save({ ...job, pendingApproval: { ...pending, resolution: { approved: decision === 'approve', callIds: decision === 'approve' ? answered : [], always: always === true, byRunId: res.id } } });
+    this.save({
+      ...job,
+      pendingApproval: {
+        ...pending,
+        resolution: {
+          approved: decision === 'approve',
+          callIds: decision === 'approve' ? answered : [],
+          always: always === true,
+          byRunId: res.id,
+        },
+      },
+    });
     if (res.id === id) {
       this.follower.pollSoon(id);
       return job;
     }
-    const said = decision === 'approve'
-      ? pending.kind === 'terms' ? 'Agreed to the terms.' : 'Approved.'
-      : 'Declined.';
+    const said =
+      decision === 'approve' ? (pending.kind === 'terms' ? 'Agreed to the terms.' : 'Approved.') : 'Declined.';
     const turn = this.added(res.id, { type: 'turn', said, threadId, res, now: this.timers.now() });
     // The answered turn handed over to the next one: its record says how it ended (the service's word, read now).
     this.follower.pollSoon(id);
@@ -291,7 +322,7 @@ export class JobStore {
     }
     this.sync();
     let listError: unknown;
-    if (this.opts.canList && await this.opts.canList()) {
+    if (this.opts.canList && (await this.opts.canList())) {
       try {
         await this.readList();
       } catch (e) {
@@ -359,8 +390,18 @@ export class JobStore {
   private async readList(): Promise<void> {
     const res = await this.follower.request((backend) => backend.listAll({ maxPages: this.opts.maxListPages ?? 2 }));
     const now = this.timers.now();
-    this.dispatch(...(Array.isArray(res.agents) ? res.agents : []).map((entry): JobEvent => ({ type: 'listed', entry, removed: this.repo.isRemoved(entry?.id), now })));
-    if (res.stopped === 'other-origin') this.opts.onLog?.('agent jobs: the job list\'s next page is on another address; not followed (the key is only sent to the configured service)');
+    this.dispatch(
+      ...(Array.isArray(res.agents) ? res.agents : []).map((entry): JobEvent => ({
+        type: 'listed',
+        entry,
+        removed: this.repo.isRemoved(entry?.id),
+        now,
+      })),
+    );
+    if (res.stopped === 'other-origin')
+      this.opts.onLog?.(
+        "agent jobs: the job list's next page is on another address; not followed (the key is only sent to the configured service)",
+      );
   }
 
   // ---- helpers ----

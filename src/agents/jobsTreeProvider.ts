@@ -10,11 +10,31 @@ import { JobNode, ThreadNode } from './jobNode';
 import { jobState } from './jobState';
 import type { JobStore } from './jobStore';
 import { paidWords } from '../agentRun/runOutcome';
-import { ApprovalItemNode, ApprovalNode, ErrorNode, LoadingNode, NoEventsNode, NoTraceNode, PaidCallsNode, SkippedProviderNode } from './placeholderNodes';
+import {
+  ApprovalItemNode,
+  ApprovalNode,
+  ErrorNode,
+  LoadingNode,
+  NoEventsNode,
+  NoTraceNode,
+  PaidCallsNode,
+  SkippedProviderNode,
+} from './placeholderNodes';
 import { jobRows, turnNumber } from './threadGroups';
 
-export type TreeNode = ThreadNode | JobNode | AgentNode | EventNode | ApprovalNode | ApprovalItemNode | PaidCallsNode | SkippedProviderNode
-  | LoadingNode | ErrorNode | NoTraceNode | NoEventsNode;
+export type TreeNode =
+  | ThreadNode
+  | JobNode
+  | AgentNode
+  | EventNode
+  | ApprovalNode
+  | ApprovalItemNode
+  | PaidCallsNode
+  | SkippedProviderNode
+  | LoadingNode
+  | ErrorNode
+  | NoTraceNode
+  | NoEventsNode;
 
 export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly nodes = new Map<string, JobNode>();

@@ -8,7 +8,9 @@ export class Limiter {
     if (!(max >= 1)) throw new RangeError(`max must be at least 1, got ${max}`);
   }
 
-  get inFlight(): number { return this.active; }
+  get inFlight(): number {
+    return this.active;
+  }
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
     // A finishing call hands its slot straight to the next waiter, so a newcomer arriving in between

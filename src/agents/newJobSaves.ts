@@ -18,7 +18,11 @@ export class NewJobSaves {
   private readonly shownUnsaved = new Set<string>();
   private disposed = false;
 
-  constructor(private readonly repo: SaveOutcomes, private readonly timers: Pick<Timers, 'setTimeout' | 'clearTimeout'>, private readonly landed: (id: string) => void) {}
+  constructor(
+    private readonly repo: SaveOutcomes,
+    private readonly timers: Pick<Timers, 'setTimeout' | 'clearTimeout'>,
+    private readonly landed: (id: string) => void,
+  ) {}
 
   /** Jobs whose first record is being written. */
   get starting(): ReadonlySet<string> {

@@ -25,7 +25,10 @@ export interface AgentsRegistration {
 }
 
 /** Registers the view, the scheme and the commands; the feature is built from dist/features.js on first use. */
-export function registerAgents(context: { subscriptions: vscode.Disposable[]; globalState: JobStorage }, deps: AgentsDeps): AgentsRegistration {
+export function registerAgents(
+  context: { subscriptions: vscode.Disposable[]; globalState: JobStorage },
+  deps: AgentsDeps,
+): AgentsRegistration {
   const owned = new DisposableStore();
   const changed = owned.register(new vscode.EventEmitter<TreeNode | undefined | void>());
   let feature: AgentsFeature | undefined;
@@ -48,7 +51,7 @@ export function registerAgents(context: { subscriptions: vscode.Disposable[]; gl
   const load = (): AgentsFeature => {
     if (feature) return feature;
     const c = features();
-    const f = feature = c.createAgentsFeature(globalStateRecords(context.globalState), deps, reveal);
+    const f = (feature = c.createAgentsFeature(globalStateRecords(context.globalState), deps, reveal));
     owned.register(f);
     owned.register(f.tree.onDidChangeTreeData((e) => changed.fire(e)));
     owned.register(c.notifyEnds(f, reveal));
@@ -64,28 +67,47 @@ export function registerAgents(context: { subscriptions: vscode.Disposable[]; gl
     getChildren: (n) => load().tree.getChildren(n),
     getParent: (n) => load().tree.getParent(n),
   };
-  const view = owned.register(vscode.window.createTreeView(JOBS_VIEW_ID, { treeDataProvider: rows, showCollapseAll: true }));
-  owned.register(view.onDidChangeVisibility((e) => {
-    if (e.visible) load();
-    feature?.store.setHidden(!e.visible);
-    if (e.visible) listOnce();
-  }));
-  owned.register(vscode.workspace.registerTextDocumentContentProvider(AGENT_SCHEME, {
-    provideTextDocumentContent: (uri, token) => load().content.provideTextDocumentContent(uri, token),
-  }));
+  const view = owned.register(
+    vscode.window.createTreeView(JOBS_VIEW_ID, { treeDataProvider: rows, showCollapseAll: true }),
+  );
+  owned.register(
+    view.onDidChangeVisibility((e) => {
+      if (e.visible) load();
+      feature?.store.setHidden(!e.visible);
+      if (e.visible) listOnce();
+    }),
+  );
+  owned.register(
+    vscode.workspace.registerTextDocumentContentProvider(AGENT_SCHEME, {
+      provideTextDocumentContent: (uri, token) => load().content.provideTextDocumentContent(uri, token),
+    }),
+  );
   // A job still running when the window closed resumes polling, as it always did: right after activation, so that
   // activation itself never waits for dist/features.js (a shown view asks for its rows then too).
   if (view.visible || storedJobs(context.globalState, true)) {
-    const soon = setTimeout(() => { if (!disposed) load(); }, 0);
-    owned.register({ dispose: () => { disposed = true; clearTimeout(soon); } });
+    const soon = setTimeout(() => {
+      if (!disposed) load();
+    }, 0);
+    owned.register({
+      dispose: () => {
+        disposed = true;
+        clearTimeout(soon);
+      },
+    });
   }
   context.subscriptions.push(owned);
 
-  const commands = Object.fromEntries(AGENT_COMMAND_IDS.map((id) => [id, (...a: unknown[]) =>
-    (load().commands[id] as (...args: unknown[]) => Promise<unknown>)(...a)])) as AgentsRegistration['commands'];
+  const commands = Object.fromEntries(
+    AGENT_COMMAND_IDS.map((id) => [
+      id,
+      (...a: unknown[]) => (load().commands[id] as (...args: unknown[]) => Promise<unknown>)(...a),
+    ]),
+  ) as AgentsRegistration['commands'];
   return {
     commands,
-    onKeyChanged: () => { if (feature || storedJobs(context.globalState, false)) load().onKeyChanged(); },
+    onKeyChanged: () => {
+      if (feature || storedJobs(context.globalState, false)) load().onKeyChanged();
+    },
     loaded: () => feature !== undefined,
   };
 }

@@ -10,7 +10,9 @@ export type JobRow =
 
 /** Turn order: the service's turn number, then the time the turn was started here. */
 function byTurn(a: AgentJob, b: AgentJob): number {
-  return (a.threadTurn ?? Number.MAX_SAFE_INTEGER) - (b.threadTurn ?? Number.MAX_SAFE_INTEGER) || a.createdAt - b.createdAt;
+  return (
+    (a.threadTurn ?? Number.MAX_SAFE_INTEGER) - (b.threadTurn ?? Number.MAX_SAFE_INTEGER) || a.createdAt - b.createdAt
+  );
 }
 
 /**
@@ -31,7 +33,10 @@ export function jobRows(jobs: readonly AgentJob[]): JobRow[] {
     if (seen.has(j.threadId!)) continue;
     seen.add(j.threadId!);
     const ordered = [...turns].sort(byTurn);
-    rows.push({ row: { kind: 'thread', threadId: j.threadId!, turns: ordered }, at: Math.max(...ordered.map((t) => t.createdAt)) });
+    rows.push({
+      row: { kind: 'thread', threadId: j.threadId!, turns: ordered },
+      at: Math.max(...ordered.map((t) => t.createdAt)),
+    });
   }
   return rows.sort((a, b) => b.at - a.at).map((r) => r.row);
 }

@@ -12,10 +12,22 @@ import { MAX_ATTEMPTS, systemClock, withRetry, type BackoffTiming, type Clock, t
 import { describeZodError, SearchAnswerSchema, type SearchFailure, type SearchResponse } from './schemas';
 import { USER_AGENT } from './version';
 import { untilWords } from './waitWords';
-import { deprecationNotice, mayCarryWarnings, newRequestId, REQUEST_ID_HEADER, requestIdWords, type DeprecationNotice } from './notices';
+import {
+  deprecationNotice,
+  mayCarryWarnings,
+  newRequestId,
+  REQUEST_ID_HEADER,
+  requestIdWords,
+  type DeprecationNotice,
+} from './notices';
 
 export interface RequestLogEntry {
-  method: string; path: string; status?: number; attempts: number; ms: number; error?: string;
+  method: string;
+  path: string;
+  status?: number;
+  attempts: number;
+  ms: number;
+  error?: string;
   /** The `External-Request-Id` of every attempt, in order (none when nothing was sent). */
   requestIds: string[];
 }
@@ -57,7 +69,10 @@ export interface ClientOptions {
   timeZone?: string;
 }
 
-export interface CallOptions { signal?: AbortSignal; onRetry?: (e: RetryEvent) => void }
+export interface CallOptions {
+  signal?: AbortSignal;
+  onRetry?: (e: RetryEvent) => void;
+}
 
 export interface RequestSpec<T> {
   method: 'GET' | 'POST' | 'DELETE';
@@ -105,7 +120,9 @@ export class DevIndexClient {
   }
 
   /** For AgentClient: the service's base URL (to check a list's `next`) and the `origin` POST bodies carry. */
-  get settings(): { baseUrl: string; origin?: string } { return { baseUrl: this.opts.baseUrl, origin: this.opts.origin }; }
+  get settings(): { baseUrl: string; origin?: string } {
+    return { baseUrl: this.opts.baseUrl, origin: this.opts.origin };
+  }
 
   /** Validates before anything is sent (ApiError kind 'validation', attempts 0), then GET or POST. */
   async search(params: SearchParams, opts: CallOptions = {}): Promise<SearchResponse> {
@@ -114,7 +131,18 @@ export class DevIndexClient {
     const enc = encodeSearchAt(v.params, this.prefix);
     // Like the official SDK: `origin` rides in POST bodies only (a GET keeps to the parameters of 4.1).
     if (enc.body && this.opts.origin) enc.body.origin = this.opts.origin;
-    const answer = await this.request({ method: enc.method, path: SEARCH_PATH, query: enc.query, body: enc.body, schema: SearchAnswerSchema, retry: 'spec', keyless: true }, opts);
+    const answer = await this.request(
+      {
+        method: enc.method,
+        path: SEARCH_PATH,
+        query: enc.query,
+        body: enc.body,
+        schema: SearchAnswerSchema,
+        retry: 'spec',
+        keyless: true,
+      },
+      opts,
+    );
     if (answer.success === false) throw searchFailure(answer);
     return answer;
   }
@@ -143,39 +171,87 @@ export class DevIndexClient {
     let attempts = 0;
     const requestIds: string[] = [];
     try {
-      const result = await withRetry(async (n) => {
-        attempts = n;
-        // Each request its own id, fresh and random (never derived from the key), so a user can quote the one that failed.
-        const requestId = (this.opts.requestId ?? newRequestId)().slice(0, 2048);
-        requestIds.push(requestId);
-        let res: HttpResponse;
-        try {
-          res = await this.transport.send({ method: spec.method, url, headers: { ...headers, [REQUEST_ID_HEADER]: requestId }, body, timeoutMs: this.timeoutMs, maxResponseBytes: this.maxResponseBytes, signal: opts.signal });
-        } catch (e) {
-          throw scrub(e, redact);
-        }
-        lastStatus = res.status;
-        // One redaction at the door: nothing the server echoes (a header in an HTML page, a body line) gets past it.
-        if (key) res = { ...res, bodyText: redact(res.bodyText) };
-        const ok = res.status >= 200 && res.status < 300;
-        // On an error the body is read here for its warnings; a success's body is parsed once, below.
-        if (!ok) this.notice(spec, res, url, requestId, mayCarryWarnings(res.bodyText) ? jsonOrUndefined(res.bodyText) : undefined);
-        if (!ok) {
-          throw errorFromResponse({
-            status: res.status, bodyText: res.bodyText, contentType: headerValue(res.headers, 'content-type'),
-            retryAfter: headerValue(res.headers, 'retry-after'), nowMs: this.clock.now(), attempts: n, redact,
-            location: headerValue(res.headers, 'location'), requestUrl: url, keyless: keylessCall,
-            wwwAuthenticate: headerValue(res.headers, 'www-authenticate'),
-          });
-        }
-        return parseOk(res, spec.schema, redact, (json) => this.notice(spec, res, url, requestId, json));
-      }, { mode: spec.retry, clock: this.clock, random: this.random, maxRetryAfterMs: this.maxRetryAfterMs, signal: opts.signal, onRetry: opts.onRetry, timeZone: this.opts.timeZone, backoff: this.opts.backoff });
-      this.log({ method: spec.method, path: spec.path, status: lastStatus, attempts, ms: this.clock.now() - started, requestIds });
+      const result = await withRetry(
+        async (n) => {
+          attempts = n;
+          // Each request its own id, fresh and random (never derived from the key), so a user can quote the one that failed.
+          const requestId = (this.opts.requestId ?? newRequestId)().slice(0, 2048);
+          requestIds.push(requestId);
+          let res: HttpResponse;
+          try {
+            res = await this.transport.send({
+              method: spec.method,
+              url,
+              headers: { ...headers, [REQUEST_ID_HEADER]: requestId },
+              body,
+              timeoutMs: this.timeoutMs,
+              maxResponseBytes: this.maxResponseBytes,
+              signal: opts.signal,
+            });
+          } catch (e) {
+            throw scrub(e, redact);
+          }
+          lastStatus = res.status;
+          // One redaction at the door: nothing the server echoes (a header in an HTML page, a body line) gets past it.
+          if (key) res = { ...res, bodyText: redact(res.bodyText) };
+          const ok = res.status >= 200 && res.status < 300;
+          // On an error the body is read here for its warnings; a success's body is parsed once, below.
+          if (!ok)
+            this.notice(
+              spec,
+              res,
+              url,
+              requestId,
+              mayCarryWarnings(res.bodyText) ? jsonOrUndefined(res.bodyText) : undefined,
+            );
+          if (!ok) {
+            throw errorFromResponse({
+              status: res.status,
+              bodyText: res.bodyText,
+              contentType: headerValue(res.headers, 'content-type'),
+              retryAfter: headerValue(res.headers, 'retry-after'),
+              nowMs: this.clock.now(),
+              attempts: n,
+              redact,
+              location: headerValue(res.headers, 'location'),
+              requestUrl: url,
+              keyless: keylessCall,
+              wwwAuthenticate: headerValue(res.headers, 'www-authenticate'),
+            });
+          }
+          return parseOk(res, spec.schema, redact, (json) => this.notice(spec, res, url, requestId, json));
+        },
+        {
+          mode: spec.retry,
+          clock: this.clock,
+          random: this.random,
+          maxRetryAfterMs: this.maxRetryAfterMs,
+          signal: opts.signal,
+          onRetry: opts.onRetry,
+          timeZone: this.opts.timeZone,
+          backoff: this.opts.backoff,
+        },
+      );
+      this.log({
+        method: spec.method,
+        path: spec.path,
+        status: lastStatus,
+        attempts,
+        ms: this.clock.now() - started,
+        requestIds,
+      });
       return result;
     } catch (e) {
       let err = scrub(e, redact);
       if (err.attempts === 0) err.attempts = attempts;
-      if (keylessCall && err.kind === 'retry-after-too-long' && err.status === 429 && err.resetAt !== undefined && err.quota !== undefined) err = this.keylessQuota(err);
+      if (
+        keylessCall &&
+        err.kind === 'retry-after-too-long' &&
+        err.status === 429 &&
+        err.resetAt !== undefined &&
+        err.quota !== undefined
+      )
+        err = this.keylessQuota(err);
       if (err.attempts > 1 && (err.kind === 'timeout' || err.kind === 'network' || err.kind === 'http')) {
         const s = Math.round((this.clock.now() - started) / 1000);
         err.message += ` (gave up after ${err.attempts} attempts over ${s} s; each attempt may take up to ${Math.round(this.timeoutMs / 100) / 10} s)`;
@@ -186,7 +262,15 @@ export class DevIndexClient {
         err.requestId = lastId;
         err.message += ` (${requestIdWords(lastId)})`;
       }
-      this.log({ method: spec.method, path: spec.path, status: err.status ?? lastStatus, attempts: err.attempts, ms: this.clock.now() - started, error: err.message, requestIds });
+      this.log({
+        method: spec.method,
+        path: spec.path,
+        status: err.status ?? lastStatus,
+        attempts: err.attempts,
+        ms: this.clock.now() - started,
+        error: err.message,
+        requestIds,
+      });
       throw err;
     }
   }
@@ -210,8 +294,17 @@ export class DevIndexClient {
   private keylessQuota(e: ApiError): ApiError {
     const until = untilWords(e.resetAt!, this.clock.now(), { timeZone: this.opts.timeZone });
     return new ApiError({
-      kind: 'keyless-quota', status: 429, error: e.error, code: e.code, retryable: false, retryAfterMs: e.retryAfterMs,
-      resetAt: e.resetAt, quota: e.quota, attempts: e.attempts, cause: e, signupUrl: e.signupUrl,
+      kind: 'keyless-quota',
+      status: 429,
+      error: e.error,
+      code: e.code,
+      retryable: false,
+      retryAfterMs: e.retryAfterMs,
+      resetAt: e.resetAt,
+      quota: e.quota,
+      attempts: e.attempts,
+      cause: e,
+      signupUrl: e.signupUrl,
       message: keylessQuotaWords(e.quota, until),
     });
   }
@@ -219,15 +312,29 @@ export class DevIndexClient {
   /** A key that can never be sent, or not over this connection: refused before the first attempt, never retried. */
   private refuseKey(key: string): ApiError | undefined {
     const problem = keyHeaderProblem(key);
-    if (problem) return new ApiError({ kind: 'invalid-key', retryable: false, attempts: 0, message: `${problem}; set the key again (copy it without line breaks)` });
+    if (problem)
+      return new ApiError({
+        kind: 'invalid-key',
+        retryable: false,
+        attempts: 0,
+        message: `${problem}; set the key again (copy it without line breaks)`,
+      });
     // Set API Key's own rule (length, no spaces), for keys that did not come through it (the CLI's
     // and the MCP server's environment): a one-letter key is nobody's key, and its redaction would
     // garble every message it appears in as a word.
     const entry = keyEntryProblem(key);
-    if (entry) return new ApiError({ kind: 'invalid-key', retryable: false, attempts: 0, message: `the API key was not sent: ${entry.charAt(0).toLowerCase()}${entry.slice(1).replace(/\.$/, '')}` });
+    if (entry)
+      return new ApiError({
+        kind: 'invalid-key',
+        retryable: false,
+        attempts: 0,
+        message: `the API key was not sent: ${entry.charAt(0).toLowerCase()}${entry.slice(1).replace(/\.$/, '')}`,
+      });
     if (this.insecure) {
       return new ApiError({
-        kind: 'insecure-transport', retryable: false, attempts: 0,
+        kind: 'insecure-transport',
+        retryable: false,
+        attempts: 0,
         message: `refused to send the API key over plain http to ${new URL(this.opts.baseUrl).host}, where anyone on the network can read it: use an https:// base URL (or, knowing the risk, turn on devIndex.insecure.allowHttpWithKey / DEVINDEX_INSECURE_HTTP=1)`,
       });
     }
@@ -235,17 +342,36 @@ export class DevIndexClient {
   }
 
   /** A response that says its endpoint is deprecated, or carries warnings: told to `onNotice`; never fails the call. */
-  private notice(spec: { method: string; path: string }, res: HttpResponse, url: string, requestId: string, body: unknown): void {
+  private notice(
+    spec: { method: string; path: string },
+    res: HttpResponse,
+    url: string,
+    requestId: string,
+    body: unknown,
+  ): void {
     if (!this.opts.onNotice) return;
     try {
-      const n = deprecationNotice({ method: spec.method, path: spec.path, headers: res.headers, body, requestUrl: url, requestId });
+      const n = deprecationNotice({
+        method: spec.method,
+        path: spec.path,
+        headers: res.headers,
+        body,
+        requestUrl: url,
+        requestId,
+      });
       if (n) this.opts.onNotice(n);
-    } catch { /* a failing listener must not fail the request */ }
+    } catch {
+      /* a failing listener must not fail the request */
+    }
   }
 
   private log(e: RequestLogEntry): void {
     if (!this.opts.onLog) return;
-    try { this.opts.onLog(e); } catch { /* a failing logger must not fail the request */ }
+    try {
+      this.opts.onLog(e);
+    } catch {
+      /* a failing logger must not fail the request */
+    }
   }
 }
 
@@ -253,7 +379,8 @@ export { MAX_ATTEMPTS };
 
 function positive(v: number | undefined, dflt: number, name: string, allowZero = false): number {
   if (v === undefined) return dflt;
-  if (!Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) throw new TypeError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number; got ${v}`);
+  if (!Number.isFinite(v) || v < 0 || (!allowZero && v === 0))
+    throw new TypeError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number; got ${v}`);
   return v;
 }
 
@@ -278,7 +405,11 @@ function scrub(e: unknown, redact: Redact): ApiError {
 }
 
 function jsonOrUndefined(text: string): unknown {
-  try { return JSON.parse(text); } catch { return undefined; }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -286,14 +417,25 @@ function jsonOrUndefined(text: string): unknown {
  * answer rather than as an invalid response. Not retried: nothing says trying again would help.
  */
 function searchFailure(body: SearchFailure): ApiError {
-  const said = body.error?.trim() ? body.error.trim() : 'the service reported a failure (success: false) without a message';
+  const said = body.error?.trim()
+    ? body.error.trim()
+    : 'the service reported a failure (success: false) without a message';
   return new ApiError({
-    kind: 'http', status: 200, error: body.error, ...(body.code !== undefined ? { code: body.code } : {}), retryable: false,
+    kind: 'http',
+    status: 200,
+    error: body.error,
+    ...(body.code !== undefined ? { code: body.code } : {}),
+    retryable: false,
     message: `${said} (HTTP 200, success: false)`,
   });
 }
 
-function parseOk<T>(res: HttpResponse, schema: core.$ZodType<T>, redact: (s: string) => string, onJson?: (json: unknown) => void): T {
+function parseOk<T>(
+  res: HttpResponse,
+  schema: core.$ZodType<T>,
+  redact: (s: string) => string,
+  onJson?: (json: unknown) => void,
+): T {
   let json: unknown;
   const text = res.bodyText;
   if (text.trim() === '') {
@@ -305,21 +447,44 @@ function parseOk<T>(res: HttpResponse, schema: core.$ZodType<T>, redact: (s: str
       // above). Without such an escape every decoded string is a piece of the redacted text. Without a
       // key there is nothing to redact, and the two scans of the body (about 60 µs at k=100 x 5) are skipped.
       const parsedJson: unknown = JSON.parse(text);
-      json = redact !== noRedaction && (text.includes('\\u') || text.includes('\\/')) ? redactDeep(parsedJson, redact, 0, MAX_JSON_DEPTH + 1) : parsedJson;
+      json =
+        redact !== noRedaction && (text.includes('\\u') || text.includes('\\/'))
+          ? redactDeep(parsedJson, redact, 0, MAX_JSON_DEPTH + 1)
+          : parsedJson;
     } catch {
-      const what = /^\s*</.test(text) ? 'an HTML page' : /^\s*[[{]/.test(text) ? 'truncated or malformed JSON' : 'a body that is not JSON';
-      throw new ApiError({ kind: 'invalid-response', status: res.status, message: `the service answered HTTP ${res.status} with ${what} instead of the expected JSON`, retryable: false });
+      const what = /^\s*</.test(text)
+        ? 'an HTML page'
+        : /^\s*[[{]/.test(text)
+          ? 'truncated or malformed JSON'
+          : 'a body that is not JSON';
+      throw new ApiError({
+        kind: 'invalid-response',
+        status: res.status,
+        message: `the service answered HTTP ${res.status} with ${what} instead of the expected JSON`,
+        retryable: false,
+      });
     }
     // JSON.parse is iterative; what comes after it (printing, structured cloning, storage) is not.
     if (valueDepthExceeds(json)) {
-      throw new ApiError({ kind: 'invalid-response', status: res.status, retryable: false, message: `the service's response (HTTP ${res.status}) is a ${TOO_DEEP} (more than ${MAX_JSON_DEPTH} levels) to be shown safely` });
+      throw new ApiError({
+        kind: 'invalid-response',
+        status: res.status,
+        retryable: false,
+        message: `the service's response (HTTP ${res.status}) is a ${TOO_DEEP} (more than ${MAX_JSON_DEPTH} levels) to be shown safely`,
+      });
     }
   }
   onJson?.(json);
   const parsed = safeParse(schema, json);
   if (!parsed.success) {
     const what = json === undefined ? 'an empty body' : redact(describeZodError(parsed.error));
-    throw new ApiError({ kind: 'invalid-response', status: res.status, message: `the service's response (HTTP ${res.status}) is not in the documented shape: ${what}`, retryable: false, details: parsed.error.issues });
+    throw new ApiError({
+      kind: 'invalid-response',
+      status: res.status,
+      message: `the service's response (HTTP ${res.status}) is not in the documented shape: ${what}`,
+      retryable: false,
+      details: parsed.error.issues,
+    });
   }
   return parsed.data;
 }

@@ -5,12 +5,23 @@ import { boundedJson } from './jsonDepth';
 import type { SearchResponse } from './schemas';
 
 export interface CoverageNote {
-  level: 'info' | 'warning'; type?: string; text: string;
+  level: 'info' | 'warning';
+  type?: string;
+  text: string;
   fix?: { kind: 'drop-repo-filters' | 'add-sources'; label: string };
 }
 
-const TYPE_WORDS: Record<string, string> = { doc: 'documentation', issue: 'issue', pull_request: 'pull request', readme: 'README' };
-const ECHO_KEY: Record<string, 'issue' | 'pullRequest' | 'readme'> = { issue: 'issue', pull_request: 'pullRequest', readme: 'readme' };
+const TYPE_WORDS: Record<string, string> = {
+  doc: 'documentation',
+  issue: 'issue',
+  pull_request: 'pull request',
+  readme: 'README',
+};
+const ECHO_KEY: Record<string, 'issue' | 'pullRequest' | 'readme'> = {
+  issue: 'issue',
+  pull_request: 'pullRequest',
+  readme: 'readme',
+};
 
 function words(type: string): string {
   return TYPE_WORDS[type] ?? type;
@@ -30,12 +41,14 @@ export function explainCoverage(request: SearchParams, response: SearchResponse)
   if (rule6) {
     const filters = usedRepoFilters(request).join(', ');
     notes.push({
-      level: 'warning', type: 'doc',
+      level: 'warning',
+      type: 'doc',
       text: `No documentation results: repository filters (${filters}) apply only to repositories, so without sources the documentation half does not run. To keep doc results, drop the repository filters, or scope the documentation with sources.`,
       fix: { kind: 'drop-repo-filters', label: 'Search again without repository filters' },
     });
     notes.push({
-      level: 'info', type: 'doc',
+      level: 'info',
+      type: 'doc',
       text: 'Or keep the filters and name the documentation sources to search; the sources echo then says which ids are indexed.',
       fix: { kind: 'add-sources', label: 'Add documentation sources' },
     });
@@ -51,35 +64,54 @@ export function explainCoverage(request: SearchParams, response: SearchResponse)
     const w = words(type);
     switch (value) {
       case 'skipped':
-        notes.push({ level: 'info', type, text: `${cap(w)} results were skipped: the request's types did not ask for ${type}.` });
+        notes.push({
+          level: 'info',
+          type,
+          text: `${cap(w)} results were skipped: the request's types did not ask for ${type}.`,
+        });
         break;
       case 'degraded':
       case 'unavailable': {
         const why = gapReason(type, request, response);
         notes.push({
-          level: 'warning', type,
+          level: 'warning',
+          type,
           text: `${cap(w)} results are ${value}: a gap caused by the index or by a filter, not by the query.${why ? ` ${why}` : ''}`,
         });
         break;
       }
       default:
-        notes.push({ level: 'info', type, text: `Coverage of ${type}: "${value}" (a value this client does not know; shown as the service sent it).` });
+        notes.push({
+          level: 'info',
+          type,
+          text: `Coverage of ${type}: "${value}" (a value this client does not know; shown as the service sent it).`,
+        });
     }
   }
 
   for (const echo of response.repos ?? []) {
     if (!echo.indexed) {
-      notes.push({ level: 'warning', text: `Repository ${echo.repo} is not indexed: no issue, pull request or README results can come from it.` });
+      notes.push({
+        level: 'warning',
+        text: `Repository ${echo.repo} is not indexed: no issue, pull request or README results can come from it.`,
+      });
       continue;
     }
     const missing = REPOSITORY_TYPES.filter((t) => asked.has(t) && echo.types && echo.types[ECHO_KEY[t]!] === false);
     if (missing.length) {
-      notes.push({ level: 'info', text: `Repository ${echo.repo} has no indexed ${missing.map((t) => `${words(t)}s`).join(' or ')}, so none can appear from it.` });
+      notes.push({
+        level: 'info',
+        text: `Repository ${echo.repo} has no indexed ${missing.map((t) => `${words(t)}s`).join(' or ')}, so none can appear from it.`,
+      });
     }
   }
   for (const echo of response.sources ?? []) {
     if (!echo.indexed) {
-      notes.push({ level: 'warning', type: 'doc', text: `Documentation source "${echo.source}" is not indexed: nothing from that id can match (check the id).` });
+      notes.push({
+        level: 'warning',
+        type: 'doc',
+        text: `Documentation source "${echo.source}" is not indexed: nothing from that id can match (check the id).`,
+      });
     }
   }
   return notes;

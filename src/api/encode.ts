@@ -5,7 +5,22 @@ export const SEARCH_PATH = '/v2/search/developer';
 /** Past this many characters some proxies and gateways refuse a URL; POST carries the request instead. */
 export const MAX_GET_URL_LENGTH = 2000;
 
-const ORDER = ['query', 'k', 'types', 'repos', 'sources', 'skills', 'passages', 'language', 'topic', 'license', 'min_stars', 'max_stars', 'archived', 'fork'] as const;
+const ORDER = [
+  'query',
+  'k',
+  'types',
+  'repos',
+  'sources',
+  'skills',
+  'passages',
+  'language',
+  'topic',
+  'license',
+  'min_stars',
+  'max_stars',
+  'archived',
+  'fork',
+] as const;
 const ARRAY_PARAMS = new Set(['types', 'repos', 'sources']);
 
 export interface EncodedSearch {
@@ -26,7 +41,8 @@ export function parseBaseUrl(baseUrl: string): URL {
   } catch {
     throw new TypeError(`base URL is not a valid absolute URL: ${JSON.stringify(baseUrl.slice(0, 200))}`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`base URL must use http or https; got ${u.protocol}`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new TypeError(`base URL must use http or https; got ${u.protocol}`);
   if (u.username || u.password) throw new TypeError('base URL must not carry credentials; set the API key instead');
   if (u.search || u.hash) throw new TypeError('base URL must not have a query or fragment');
   return u;
@@ -49,7 +65,11 @@ export function joinUrl(prefix: string, path: string, query: ReadonlyArray<reado
 }
 
 /** base + path + query, keeping any path prefix of the base (https://gw.example.com/fc -> /fc/v2/...). */
-export function buildUrl(base: string | URL, path: string, query: ReadonlyArray<readonly [string, string]> = []): string {
+export function buildUrl(
+  base: string | URL,
+  path: string,
+  query: ReadonlyArray<readonly [string, string]> = [],
+): string {
   return joinUrl(basePrefix(base), path, query);
 }
 

@@ -6,10 +6,18 @@ import { ErrorBodySchema } from './schemas';
 import { parseHttpDate } from './httpDate';
 import { signupLink } from './notices';
 
-export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'aborted' | 'invalid-response'
-  | 'validation' | 'response-too-large' | 'retry-after-too-long'
+export type ApiErrorKind =
+  | 'http'
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  | 'invalid-response'
+  | 'validation'
+  | 'response-too-large'
+  | 'retry-after-too-long'
   /** The key cannot be sent (a line break, a character outside Latin-1), or not over this connection (plain http). Nothing was sent. */
-  | 'invalid-key' | 'insecure-transport'
+  | 'invalid-key'
+  | 'insecure-transport'
   /** A 3xx: not followed (the key would go along); `location` names the target's origin. */
   | 'redirect'
   /** Keyless (no key was sent): the daily keyless quota is used up (429); `resetAt` says until when. */
@@ -18,10 +26,23 @@ export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'aborted' | 'invalid
   | 'keyless-refused';
 
 export interface ApiErrorInit {
-  kind: ApiErrorKind; message: string; status?: number; error?: string; details?: unknown; code?: string;
-  retryable?: boolean; retryAfterMs?: number; issues?: ParamIssue[]; attempts?: number; cause?: unknown;
-  location?: string; resetAt?: number; quota?: 'requests' | 'credits'; runId?: string;
-  signupUrl?: string; requestId?: string;
+  kind: ApiErrorKind;
+  message: string;
+  status?: number;
+  error?: string;
+  details?: unknown;
+  code?: string;
+  retryable?: boolean;
+  retryAfterMs?: number;
+  issues?: ParamIssue[];
+  attempts?: number;
+  cause?: unknown;
+  location?: string;
+  resetAt?: number;
+  quota?: 'requests' | 'credits';
+  runId?: string;
+  signupUrl?: string;
+  requestId?: string;
 }
 
 export class ApiError extends Error {
@@ -90,41 +111,73 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 const REASONS: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
-  405: 'Method Not Allowed', 408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large',
-  415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
   504: 'Gateway Timeout',
 };
 
 /** What the user can do about a status (and, for 403 and 429, the specific `error`). */
 function advice(status: number, error: string | undefined): string {
   switch (status) {
-    case 400: return 'the request was rejected as invalid; check the parameters';
-    case 401: return 'set or replace the API key; search also works without a key';
-    case 402: return 'the plan has run out of credits or billing is not configured; add credits or configure billing on the account';
+    case 400:
+      return 'the request was rejected as invalid; check the parameters';
+    case 401:
+      return 'set or replace the API key; search also works without a key';
+    case 402:
+      return 'the plan has run out of credits or billing is not configured; add credits or configure billing on the account';
     case 403:
-      if (error === PROMPT_INJECTION_ERROR) return 'the page content looked like a prompt injection and extraction was aborted; if this is a false positive, retry without checkPromptInjection';
+      if (error === PROMPT_INJECTION_ERROR)
+        return 'the page content looked like a prompt injection and extraction was aborted; if this is a false positive, retry without checkPromptInjection';
       return 'the API key lacks permission for this endpoint or feature; use a key that has it';
-    case 404: return 'the job, resource or path does not exist; check the id and the base URL';
-    case 407: return 'a proxy between this client and the service asks for credentials; give them in the proxy settings (see "Proxies and certificates" in the README)';
-    case 408: return 'the service timed out fetching the page; try again (the client retries this with backoff)';
-    case 409: return 'the resource is in a state that prevents this operation; refresh its status';
-    case 413: return 'the request body is too large; send fewer or shorter parameters';
-    case 422: return 'the service could not process the request (an invalid extraction schema, or a result that did not conform); fix the schema, or try again if the schema is valid';
+    case 404:
+      return 'the job, resource or path does not exist; check the id and the base URL';
+    case 407:
+      return 'a proxy between this client and the service asks for credentials; give them in the proxy settings (see "Proxies and certificates" in the README)';
+    case 408:
+      return 'the service timed out fetching the page; try again (the client retries this with backoff)';
+    case 409:
+      return 'the resource is in a state that prevents this operation; refresh its status';
+    case 413:
+      return 'the request body is too large; send fewer or shorter parameters';
+    case 422:
+      return 'the service could not process the request (an invalid extraction schema, or a result that did not conform); fix the schema, or try again if the schema is valid';
     case 429:
-      if (error === CONCURRENCY_LIMIT_ERROR) return 'the plan\'s concurrent browser limit is reached; wait for running jobs to finish and try again';
-      return 'the plan\'s per-minute rate limit is exceeded; wait and try again (a key raises the limit)';
-    case 500: return 'the service failed internally; try again later';
-    case 502: return 'an upstream proxy or worker returned an invalid response; try again later';
-    case 503: return 'the service is temporarily unavailable; try again later';
-    case 504: return 'the gateway timed out; try again later';
-    default: return status >= 500 ? 'the service failed; try again later' : 'the service refused the request';
+      if (error === CONCURRENCY_LIMIT_ERROR)
+        return "the plan's concurrent browser limit is reached; wait for running jobs to finish and try again";
+      return "the plan's per-minute rate limit is exceeded; wait and try again (a key raises the limit)";
+    case 500:
+      return 'the service failed internally; try again later';
+    case 502:
+      return 'an upstream proxy or worker returned an invalid response; try again later';
+    case 503:
+      return 'the service is temporarily unavailable; try again later';
+    case 504:
+      return 'the gateway timed out; try again later';
+    default:
+      return status >= 500 ? 'the service failed; try again later' : 'the service refused the request';
   }
 }
 
 export interface ParsedErrorBody {
-  error?: string; details?: unknown; code?: string; shape: string; retryAfterSeconds?: number;
+  error?: string;
+  details?: unknown;
+  code?: string;
+  shape: string;
+  retryAfterSeconds?: number;
   /** A keyless 429's `reason`: `requests` or `credits`. */
   reason?: string;
   /** A 409 `thread_busy`'s `runId`. */
@@ -135,7 +188,8 @@ export interface ParsedErrorBody {
 
 function asText(v: unknown): string | undefined {
   if (typeof v === 'string' && v.trim()) return v.trim();
-  if (v && typeof v === 'object' && typeof (v as { message?: unknown }).message === 'string') return (v as { message: string }).message;
+  if (v && typeof v === 'object' && typeof (v as { message?: unknown }).message === 'string')
+    return (v as { message: string }).message;
   return undefined;
 }
 
@@ -170,8 +224,13 @@ export function parseErrorBody(text: string, contentType: string | undefined): P
   const reason = typeof raw.reason === 'string' && /^[a-z_]{1,40}$/.test(raw.reason) ? raw.reason : undefined;
   const runId = typeof raw.runId === 'string' && /^[A-Za-z0-9-]{1,64}$/.test(raw.runId) ? raw.runId : undefined;
   return {
-    ...(reason ? { reason } : {}), ...(runId ? { runId } : {}), ...(signupUrl ? { signupUrl } : {}),
-    error, details: boundedDetails(b.details ?? (typeof b.detail === 'object' ? b.detail : undefined)), code: b.code, shape: error ? 'json' : 'a JSON body without an error message',
+    ...(reason ? { reason } : {}),
+    ...(runId ? { runId } : {}),
+    ...(signupUrl ? { signupUrl } : {}),
+    error,
+    details: boundedDetails(b.details ?? (typeof b.detail === 'object' ? b.detail : undefined)),
+    code: b.code,
+    shape: error ? 'json' : 'a JSON body without an error message',
     retryAfterSeconds: typeof ras === 'number' && Number.isInteger(ras) && ras >= 0 ? ras : undefined,
   };
 }
@@ -242,39 +301,66 @@ export function keylessQuotaWords(quota: 'requests' | 'credits' | undefined, unt
 
 /** Builds the ApiError for a non-2xx response. `redact` removes the API key from anything echoed back. */
 export function errorFromResponse(o: {
-  status: number; bodyText: string; contentType?: string; retryAfter?: string; nowMs: number;
-  attempts: number; redact?: (s: string) => string;
+  status: number;
+  bodyText: string;
+  contentType?: string;
+  retryAfter?: string;
+  nowMs: number;
+  attempts: number;
+  redact?: (s: string) => string;
   /** The call works without a key and was sent without one: 401 and 403 are keyless refusals. */
   keyless?: boolean;
   /** The `WWW-Authenticate` header: the keyless quota's 429 carries one (`Bearer resource_metadata=…`). */
   wwwAuthenticate?: string;
   /** For a 3xx: the `Location` header and the URL that was asked for (to resolve a relative one). */
-  location?: string; requestUrl?: string;
+  location?: string;
+  requestUrl?: string;
 }): ApiError {
   const redact = o.redact ?? ((s: string) => s);
   if (o.status >= 300 && o.status < 400) {
     const target = redirectOrigin(o.location, o.requestUrl ?? 'http://invalid.invalid/');
     const where = target ? ` to ${redact(target)}` : ' without a usable Location';
     return new ApiError({
-      kind: 'redirect', status: o.status, location: target ? redact(target) : undefined, retryable: false, attempts: o.attempts,
+      kind: 'redirect',
+      status: o.status,
+      location: target ? redact(target) : undefined,
+      retryable: false,
+      attempts: o.attempts,
       message: `the service answered with a redirect (HTTP ${o.status})${where}; redirects are not followed, so the key never goes to another address: if the service moved, set the base URL to its new address`,
     });
   }
   const body = parseErrorBody(o.bodyText, o.contentType);
   const error = body.error === undefined ? undefined : redact(body.error);
-  const retryAfterMs = o.status === 429 || o.status === 503 ? retryAfterMsOf(o.retryAfter, body, o.nowMs) : parseRetryAfter(o.retryAfter, o.nowMs);
+  const retryAfterMs =
+    o.status === 429 || o.status === 503
+      ? retryAfterMsOf(o.retryAfter, body, o.nowMs)
+      : parseRetryAfter(o.retryAfter, o.nowMs);
   const reason = REASONS[o.status] ?? (o.status >= 500 ? 'Server Error' : 'Error');
   const said = error ?? redact(`${reason}: the service sent ${body.shape}`);
   // The keyless daily quota's 429 says `reason` and carries WWW-Authenticate; a per-minute limit does neither.
-  const looksLikeQuota = o.keyless === true && o.status === 429 && (body.reason !== undefined || !!o.wwwAuthenticate?.trim() || /keyless/i.test(error ?? ''));
-  const quota = body.reason === 'requests' || body.reason === 'credits' ? body.reason : looksLikeQuota ? 'requests' : undefined;
+  const looksLikeQuota =
+    o.keyless === true &&
+    o.status === 429 &&
+    (body.reason !== undefined || !!o.wwwAuthenticate?.trim() || /keyless/i.test(error ?? ''));
+  const quota =
+    body.reason === 'requests' || body.reason === 'credits' ? body.reason : looksLikeQuota ? 'requests' : undefined;
   // The signup link matters only where no key was sent: a keyed caller has a key already.
   const signup = o.keyless && body.signupUrl ? { signupUrl: body.signupUrl } : {};
-  const extra: Pick<ApiErrorInit, 'runId' | 'quota' | 'signupUrl'> = { ...(body.runId ? { runId: body.runId } : {}), ...(quota ? { quota } : {}), ...signup };
+  const extra: Pick<ApiErrorInit, 'runId' | 'quota' | 'signupUrl'> = {
+    ...(body.runId ? { runId: body.runId } : {}),
+    ...(quota ? { quota } : {}),
+    ...signup,
+  };
   if (o.keyless && (o.status === 401 || o.status === 403)) {
     return new ApiError({
-      kind: 'keyless-refused', status: o.status, message: `${said} (HTTP ${o.status}): ${keylessRefusalWords(o.status)}`, error, ...signup,
-      code: body.code === undefined ? undefined : redact(body.code), retryable: false, attempts: o.attempts,
+      kind: 'keyless-refused',
+      status: o.status,
+      message: `${said} (HTTP ${o.status}): ${keylessRefusalWords(o.status)}`,
+      error,
+      ...signup,
+      code: body.code === undefined ? undefined : redact(body.code),
+      retryable: false,
+      attempts: o.attempts,
     });
   }
   let message = `${said} (HTTP ${o.status}): ${advice(o.status, error)}`;
@@ -283,10 +369,19 @@ export function errorFromResponse(o: {
     if (fields) message += ` [${redact(fields)}]`;
   }
   return new ApiError({
-    kind: 'http', status: o.status, message, error, details: redactDeep(body.details, redact), code: body.code === undefined ? undefined : redact(body.code),
+    kind: 'http',
+    status: o.status,
+    message,
+    error,
+    details: redactDeep(body.details, redact),
+    code: body.code === undefined ? undefined : redact(body.code),
     // A service that has switched a feature off (threads) answers 503 with a code: trying again cannot help.
-    retryable: isRetryableStatus(o.status) && !(o.status === 503 && body.code !== undefined && PERMANENT_503_CODES.has(body.code)),
-    retryAfterMs, attempts: o.attempts, ...extra,
+    retryable:
+      isRetryableStatus(o.status) &&
+      !(o.status === 503 && body.code !== undefined && PERMANENT_503_CODES.has(body.code)),
+    retryAfterMs,
+    attempts: o.attempts,
+    ...extra,
   });
 }
 
@@ -299,14 +394,21 @@ const MAX_DETAILS = 20;
  */
 export function describeDetails(details: unknown): string | undefined {
   if (!Array.isArray(details)) return undefined;
-  const parts = details.slice(0, MAX_DETAILS).map((d) => {
-    if (!d || typeof d !== 'object') return undefined;
-    const rec = d as { path?: unknown; message?: unknown; field?: unknown; keys?: unknown };
-    let path = Array.isArray(rec.path) ? rec.path.filter((p) => typeof p === 'string' || typeof p === 'number').join('.') : typeof rec.field === 'string' ? rec.field : '';
-    if (!path && Array.isArray(rec.keys)) path = rec.keys.filter((k) => typeof k === 'string').join(', ');
-    const msg = typeof rec.message === 'string' ? rec.message : '';
-    return path || msg ? `${path.slice(0, 100)}${path && msg ? ': ' : ''}${msg.slice(0, 300)}` : undefined;
-  }).filter((s): s is string => !!s);
+  const parts = details
+    .slice(0, MAX_DETAILS)
+    .map((d) => {
+      if (!d || typeof d !== 'object') return undefined;
+      const rec = d as { path?: unknown; message?: unknown; field?: unknown; keys?: unknown };
+      let path = Array.isArray(rec.path)
+        ? rec.path.filter((p) => typeof p === 'string' || typeof p === 'number').join('.')
+        : typeof rec.field === 'string'
+          ? rec.field
+          : '';
+      if (!path && Array.isArray(rec.keys)) path = rec.keys.filter((k) => typeof k === 'string').join(', ');
+      const msg = typeof rec.message === 'string' ? rec.message : '';
+      return path || msg ? `${path.slice(0, 100)}${path && msg ? ': ' : ''}${msg.slice(0, 300)}` : undefined;
+    })
+    .filter((s): s is string => !!s);
   if (details.length > MAX_DETAILS) parts.push(`and ${details.length - MAX_DETAILS} more`);
   return parts.length ? parts.join('; ') : undefined;
 }
@@ -314,7 +416,10 @@ export function describeDetails(details: unknown): string | undefined {
 /** The message for a validation failure: every issue, one per clause. */
 export function validationError(issues: ParamIssue[]): ApiError {
   return new ApiError({
-    kind: 'validation', message: `invalid search parameters: ${issues.map((i) => i.message).join('; ')}`,
-    issues, retryable: false, attempts: 0,
+    kind: 'validation',
+    message: `invalid search parameters: ${issues.map((i) => i.message).join('; ')}`,
+    issues,
+    retryable: false,
+    attempts: 0,
   });
 }

@@ -12,8 +12,14 @@ import { signupLink } from './notices';
  * only a search meets: the keyless refusals, a key that cannot be sent, a refused connection, a redirect,
  * and `unexpected` (an error that is not the client's own).
  */
-export type FailureReason = AgentErrorReason
-  | 'keyless-quota' | 'keyless-refused' | 'invalid-key' | 'insecure-transport' | 'redirect' | 'unexpected';
+export type FailureReason =
+  | AgentErrorReason
+  | 'keyless-quota'
+  | 'keyless-refused'
+  | 'invalid-key'
+  | 'insecure-transport'
+  | 'redirect'
+  | 'unexpected';
 
 /**
  * What the user can do: set (or replace) the key, fix the call's input, wait until `until`, retry now,
@@ -21,7 +27,16 @@ export type FailureReason = AgentErrorReason
  */
 export type NextStep = 'set-key' | 'fix-input' | 'wait' | 'retry' | 'diagnose' | 'refresh' | 'start-again' | 'none';
 
-export const NEXT_STEPS: readonly NextStep[] = ['set-key', 'fix-input', 'wait', 'retry', 'diagnose', 'refresh', 'start-again', 'none'];
+export const NEXT_STEPS: readonly NextStep[] = [
+  'set-key',
+  'fix-input',
+  'wait',
+  'retry',
+  'diagnose',
+  'refresh',
+  'start-again',
+  'none',
+];
 
 export interface Failure {
   reason: FailureReason;
@@ -54,55 +69,122 @@ export interface Failure {
 }
 
 interface ErrorLike {
-  name?: unknown; message?: unknown; kind?: unknown; status?: unknown; error?: unknown; retryAfterMs?: unknown; resetAt?: unknown;
-  issues?: unknown; details?: unknown; requestId?: unknown; quota?: unknown; signupUrl?: unknown; runId?: unknown;
+  name?: unknown;
+  message?: unknown;
+  kind?: unknown;
+  status?: unknown;
+  error?: unknown;
+  retryAfterMs?: unknown;
+  resetAt?: unknown;
+  issues?: unknown;
+  details?: unknown;
+  requestId?: unknown;
+  quota?: unknown;
+  signupUrl?: unknown;
+  runId?: unknown;
 }
 
-const KINDS: ReadonlySet<string> = new Set(['http', 'network', 'timeout', 'aborted', 'invalid-response', 'validation', 'response-too-large',
-  'retry-after-too-long', 'invalid-key', 'insecure-transport', 'redirect', 'keyless-quota', 'keyless-refused']);
+const KINDS: ReadonlySet<string> = new Set([
+  'http',
+  'network',
+  'timeout',
+  'aborted',
+  'invalid-response',
+  'validation',
+  'response-too-large',
+  'retry-after-too-long',
+  'invalid-key',
+  'insecure-transport',
+  'redirect',
+  'keyless-quota',
+  'keyless-refused',
+]);
 
 /** The reason of an error no AgentClient stamped: from its kind and status alone (search, the doctor, the watcher). */
 function classify(kind: string | undefined, status: number | undefined, name: unknown): FailureReason {
   if (kind === undefined) return name === 'AbortError' ? 'cancelled' : 'unexpected';
   switch (kind) {
-    case 'aborted': return 'cancelled';
-    case 'timeout': return 'timeout';
-    case 'network': return 'network';
-    case 'invalid-response': case 'response-too-large': return 'invalid-response';
-    case 'validation': return 'invalid-input';
-    case 'retry-after-too-long': return 'rate-limit';
-    case 'keyless-quota': case 'keyless-refused': case 'invalid-key': case 'insecure-transport': case 'redirect': return kind;
+    case 'aborted':
+      return 'cancelled';
+    case 'timeout':
+      return 'timeout';
+    case 'network':
+      return 'network';
+    case 'invalid-response':
+    case 'response-too-large':
+      return 'invalid-response';
+    case 'validation':
+      return 'invalid-input';
+    case 'retry-after-too-long':
+      return 'rate-limit';
+    case 'keyless-quota':
+    case 'keyless-refused':
+    case 'invalid-key':
+    case 'insecure-transport':
+    case 'redirect':
+      return kind;
     default:
       switch (status) {
-        case 400: return 'invalid-input';
-        case 401: return 'auth';
-        case 402: return 'payment';
-        case 403: return 'forbidden';
-        case 408: return 'service';
-        case 429: return 'rate-limit';
-        default: return status !== undefined && status >= 500 ? 'service' : 'other';
+        case 400:
+          return 'invalid-input';
+        case 401:
+          return 'auth';
+        case 402:
+          return 'payment';
+        case 403:
+          return 'forbidden';
+        case 408:
+          return 'service';
+        case 429:
+          return 'rate-limit';
+        default:
+          return status !== undefined && status >= 500 ? 'service' : 'other';
       }
   }
 }
 
 /** Waits with a known end say `wait`; a rate limit without one says `retry` (after a moment). */
-const waitOrRetry = (f: Omit<Failure, 'next'>): NextStep => (f.kind === 'retry-after-too-long' || f.retryAfterMs !== undefined ? 'wait' : 'retry');
+const waitOrRetry = (f: Omit<Failure, 'next'>): NextStep =>
+  f.kind === 'retry-after-too-long' || f.retryAfterMs !== undefined ? 'wait' : 'retry';
 
 /** The next step per reason: the one rule every surface follows. */
 const NEXT: Record<FailureReason, NextStep | ((f: Omit<Failure, 'next'>) => NextStep)> = {
   'job-may-exist': 'refresh',
   'not-created': waitOrRetry,
-  'invalid-input': 'fix-input', 'invalid-job-id': 'fix-input', 'invalid-snapshot-id': 'fix-input', 'invalid-schema': 'fix-input',
-  'blocked-url': 'fix-input', 'snapshot-not-found': 'fix-input',
-  'no-trace': 'none', 'no-snapshots': 'none', 'no-job-list': 'none', 'zero-data-retention': 'none', 'not-found': 'none',
-  'already-finished': 'refresh', 'already-cancelled': 'refresh', 'exchange-not-enabled': 'refresh',
-  auth: 'set-key', payment: 'none', forbidden: 'none',
+  'invalid-input': 'fix-input',
+  'invalid-job-id': 'fix-input',
+  'invalid-snapshot-id': 'fix-input',
+  'invalid-schema': 'fix-input',
+  'blocked-url': 'fix-input',
+  'snapshot-not-found': 'fix-input',
+  'no-trace': 'none',
+  'no-snapshots': 'none',
+  'no-job-list': 'none',
+  'zero-data-retention': 'none',
+  'not-found': 'none',
+  'already-finished': 'refresh',
+  'already-cancelled': 'refresh',
+  'exchange-not-enabled': 'refresh',
+  auth: 'set-key',
+  payment: 'none',
+  forbidden: 'none',
   'rate-limit': waitOrRetry,
-  cancelled: 'none', timeout: 'diagnose', network: 'diagnose', service: 'retry', 'invalid-response': 'retry', other: 'none',
-  'thread-not-found': 'start-again', 'thread-busy': 'wait', 'thread-expired': 'start-again', 'threads-disabled': 'start-again',
-  'keyless-quota': 'set-key', 'keyless-refused': 'set-key',
+  cancelled: 'none',
+  timeout: 'diagnose',
+  network: 'diagnose',
+  service: 'retry',
+  'invalid-response': 'retry',
+  other: 'none',
+  'thread-not-found': 'start-again',
+  'thread-busy': 'wait',
+  'thread-expired': 'start-again',
+  'threads-disabled': 'start-again',
+  'keyless-quota': 'set-key',
+  'keyless-refused': 'set-key',
   // A key that cannot be sent: replacing it is the way out. A connection the client refuses, or a redirect: the diagnosis names the setting.
-  'invalid-key': 'set-key', 'insecure-transport': 'diagnose', redirect: 'diagnose',
+  'invalid-key': 'set-key',
+  'insecure-transport': 'diagnose',
+  redirect: 'diagnose',
   unexpected: 'retry',
 };
 
@@ -116,16 +198,21 @@ export function failureOf(e: unknown, now = Date.now()): Failure {
   const status = num(err.status);
   // A stamped `other` defers to the kind: a key that cannot be sent is the same failure on every call.
   const stamped = reasonOf(e);
-  const reason: FailureReason = stamped !== undefined && stamped !== 'other' ? stamped : classify(kind, status, err.name);
+  const reason: FailureReason =
+    stamped !== undefined && stamped !== 'other' ? stamped : classify(kind, status, err.name);
   const retryAfterMs = num(err.retryAfterMs);
   const resetAt = num(err.resetAt);
   const until = resetAt ?? (retryAfterMs !== undefined ? now + retryAfterMs : undefined);
-  const issues = Array.isArray(err.issues) ? (err.issues as ParamIssue[]).map((i) => ({ field: String(i.field), message: String(i.message) })) : undefined;
+  const issues = Array.isArray(err.issues)
+    ? (err.issues as ParamIssue[]).map((i) => ({ field: String(i.field), message: String(i.message) }))
+    : undefined;
   const signupUrl = signupLink(err.signupUrl);
   const f: Omit<Failure, 'next'> = {
     reason,
     message: str(err.message) ?? String(e),
-    ...(until !== undefined ? { until, untilFrom: resetAt !== undefined ? 'reset' as const : 'retry-after' as const } : {}),
+    ...(until !== undefined
+      ? { until, untilFrom: resetAt !== undefined ? ('reset' as const) : ('retry-after' as const) }
+      : {}),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     ...(kind !== undefined ? { kind } : {}),
     ...(status !== undefined ? { status } : {}),

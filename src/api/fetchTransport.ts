@@ -7,7 +7,16 @@
 //   error says a redirect happened, without a target.
 // - A refused connection, a DNS failure and a CORS refusal are one TypeError to a script: the error says so.
 import { ApiError } from './errors';
-import { abortedError, splitUrl, timeoutError, tooLargeError, unexpectedStatus, type HttpRequest, type HttpResponse, type Transport } from './transport';
+import {
+  abortedError,
+  splitUrl,
+  timeoutError,
+  tooLargeError,
+  unexpectedStatus,
+  type HttpRequest,
+  type HttpResponse,
+  type Transport,
+} from './transport';
 
 /** Headers a browser refuses to let a script set (the Fetch standard's forbidden request headers this client would send). */
 const FORBIDDEN_HEADERS = new Set(['user-agent', 'connection', 'content-length', 'host']);
@@ -23,7 +32,10 @@ export class FetchTransport implements Transport {
     const { origin } = splitUrl(req.url);
     const controller = new AbortController();
     let why: ApiError | undefined;
-    const stop = (e: ApiError): void => { why ??= e; controller.abort(); };
+    const stop = (e: ApiError): void => {
+      why ??= e;
+      controller.abort();
+    };
     const timer = setTimeout(() => stop(timeoutError(origin, req.timeoutMs)), req.timeoutMs);
     const onOuterAbort = (): void => stop(abortedError());
     req.signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -34,24 +46,37 @@ export class FetchTransport implements Transport {
       let res: Response;
       try {
         res = await f(req.url, {
-          method: req.method, headers, body: req.body, redirect: 'manual', signal: controller.signal,
+          method: req.method,
+          headers,
+          body: req.body,
+          redirect: 'manual',
+          signal: controller.signal,
           // No cookies or HTTP auth of the browser's go along: the key is the only credential.
-          credentials: 'omit', cache: 'no-store',
+          credentials: 'omit',
+          cache: 'no-store',
         });
       } catch (e) {
         throw why ?? fetchError(e, origin);
       }
       if (res.type === 'opaqueredirect') {
         throw new ApiError({
-          kind: 'redirect', status: res.status || undefined, retryable: false,
-          message: 'the service answered with a redirect (the browser does not say where to); redirects are not followed, so the key never goes to another address: if the service moved, set the base URL to its new address',
+          kind: 'redirect',
+          status: res.status || undefined,
+          retryable: false,
+          message:
+            'the service answered with a redirect (the browser does not say where to); redirects are not followed, so the key never goes to another address: if the service moved, set the base URL to its new address',
         });
       }
       const status = res.status;
       const unexpected = unexpectedStatus(status, origin);
-      if (unexpected) { void res.body?.cancel().catch(() => undefined); throw unexpected; }
+      if (unexpected) {
+        void res.body?.cancel().catch(() => undefined);
+        throw unexpected;
+      }
       const out: HttpResponse['headers'] = {};
-      res.headers.forEach((v, k) => { out[k.toLowerCase()] = v; });
+      res.headers.forEach((v, k) => {
+        out[k.toLowerCase()] = v;
+      });
       if (status >= 300 && status < 400) {
         void res.body?.cancel().catch(() => undefined);
         return { status, headers: out, bodyText: '' };
@@ -78,7 +103,13 @@ export class FetchTransport implements Transport {
 }
 
 /** The body as text, failing as soon as it passes `max` bytes (the rest is never read). */
-async function readCapped(res: Response, max: number, status: number, stopped: () => ApiError | undefined, origin: string): Promise<string> {
+async function readCapped(
+  res: Response,
+  max: number,
+  status: number,
+  stopped: () => ApiError | undefined,
+  origin: string,
+): Promise<string> {
   if (!res.body) return '';
   const reader = res.body.getReader();
   const decoder = new TextDecoder('utf-8');
@@ -118,14 +149,26 @@ const CAUSE_WORDS: Record<string, string> = {
 export function fetchError(e: unknown, origin: string, midBody = false): ApiError {
   const code = (e as { cause?: { code?: string } } | undefined)?.cause?.code;
   if (code && CAUSE_WORDS[code]) {
-    return new ApiError({ kind: 'network', code, cause: e, retryable: code !== 'ECONNREFUSED' && code !== 'ENOTFOUND',
-      message: `could not complete the request to ${origin}: ${CAUSE_WORDS[code]} (${code})` });
+    return new ApiError({
+      kind: 'network',
+      code,
+      cause: e,
+      retryable: code !== 'ECONNREFUSED' && code !== 'ENOTFOUND',
+      message: `could not complete the request to ${origin}: ${CAUSE_WORDS[code]} (${code})`,
+    });
   }
   if (midBody) {
-    return new ApiError({ kind: 'network', cause: e, retryable: true, message: `could not complete the request to ${origin}: the connection closed before a complete answer arrived` });
+    return new ApiError({
+      kind: 'network',
+      cause: e,
+      retryable: true,
+      message: `could not complete the request to ${origin}: the connection closed before a complete answer arrived`,
+    });
   }
   return new ApiError({
-    kind: 'network', cause: e, retryable: false,
+    kind: 'network',
+    cause: e,
+    retryable: false,
     message: `could not complete the request to ${origin}: the browser could not reach it (no service at that address, a host it cannot resolve, a certificate it does not trust, or an answer without CORS headers; the browser does not say which): check the base URL`,
   });
 }

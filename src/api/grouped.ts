@@ -10,7 +10,8 @@ export function grouped(n: number): string {
   if (Number.isSafeInteger(n)) {
     const digits = String(Math.abs(n));
     let out = '';
-    for (let end = digits.length; end > 0; end -= 3) out = (end > 3 ? ',' : '') + digits.slice(Math.max(0, end - 3), end) + out;
+    for (let end = digits.length; end > 0; end -= 3)
+      out = (end > 3 ? ',' : '') + digits.slice(Math.max(0, end - 3), end) + out;
     return n < 0 ? `-${out}` : out;
   }
   enUs ??= new Intl.NumberFormat('en-US');

@@ -6,7 +6,17 @@ import { readFileSync } from 'node:fs';
 import type * as Tls from 'node:tls';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from './undici';
 import { ApiError } from './errors';
-import { abortedError, headerValue, splitUrl, timeoutError, tooLargeError, unexpectedStatus, type HttpRequest, type HttpResponse, type Transport } from './transport';
+import {
+  abortedError,
+  headerValue,
+  splitUrl,
+  timeoutError,
+  tooLargeError,
+  unexpectedStatus,
+  type HttpRequest,
+  type HttpResponse,
+  type Transport,
+} from './transport';
 
 /** node:tls on the first request, not when the client loads (about 5 ms in a bare Node; undici too loads it only to connect). */
 const nodeTls = (): typeof Tls => require('node:tls') as typeof Tls;
@@ -32,12 +42,21 @@ export interface NetworkOptions {
 }
 
 /** The proxy a client uses, or undefined for direct connections. Pure: read from settings first, then the environment. */
-export interface ProxyPlan { source: 'setting' | 'environment'; httpProxy: string; httpsProxy: string; noProxy: string; token?: string }
+export interface ProxyPlan {
+  source: 'setting' | 'environment';
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+  token?: string;
+}
 
 export function resolveProxy(net: NetworkOptions = {}): ProxyPlan | undefined {
   const env = net.env ?? process.env;
   const read = (name: string): string => (env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? '').trim();
-  const noProxy = [...(net.noProxy ?? []), ...read('no_proxy').split(/[,\s]+/)].map((h) => h.trim()).filter(Boolean).join(',');
+  const noProxy = [...(net.noProxy ?? []), ...read('no_proxy').split(/[,\s]+/)]
+    .map((h) => h.trim())
+    .filter(Boolean)
+    .join(',');
   const token = net.proxyAuthorization?.trim() || undefined;
   const setting = net.proxy?.trim();
   if (setting) return { source: 'setting', httpProxy: setting, httpsProxy: setting, noProxy, token };
@@ -49,7 +68,11 @@ export function resolveProxy(net: NetworkOptions = {}): ProxyPlan | undefined {
 
 /** A proxy URL as it may be shown: its origin, never its credentials. */
 export function proxyOrigin(url: string): string {
-  try { return new URL(url).origin; } catch { return 'the configured proxy'; }
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'the configured proxy';
+  }
 }
 
 type CaSource = { getCACertificates?: (type: 'default' | 'system') => string[] };
@@ -59,7 +82,10 @@ type CaSource = { getCACertificates?: (type: 'default' | 'system') => string[] }
  * Node's store, so the list starts from it (bundled plus NODE_EXTRA_CA_CERTS) and adds the system store
  * (feature-detected: Node 22.15+ and 23.5+) and the configured PEM file.
  */
-export function certificateAuthorities(net: NetworkOptions = {}, tlsModule: CaSource & { rootCertificates: readonly string[] } = nodeTls()): string[] | undefined {
+export function certificateAuthorities(
+  net: NetworkOptions = {},
+  tlsModule: CaSource & { rootCertificates: readonly string[] } = nodeTls(),
+): string[] | undefined {
   const env = net.env ?? process.env;
   const extra: string[] = [];
   const extraFile = env.NODE_EXTRA_CA_CERTS?.trim();
@@ -68,10 +94,17 @@ export function certificateAuthorities(net: NetworkOptions = {}, tlsModule: CaSo
   if (net.caFile?.trim()) extra.push(readPem(net.caFile.trim(), 'the certificate file setting'));
   let system: string[] = [];
   if (net.systemCertificates !== false && typeof tlsModule.getCACertificates === 'function') {
-    try { system = tlsModule.getCACertificates('system'); } catch { system = []; }
+    try {
+      system = tlsModule.getCACertificates('system');
+    } catch {
+      system = [];
+    }
   }
   if (!extra.length && !system.length) return undefined;
-  const base = typeof tlsModule.getCACertificates === 'function' ? tlsModule.getCACertificates('default') : [...tlsModule.rootCertificates];
+  const base =
+    typeof tlsModule.getCACertificates === 'function'
+      ? tlsModule.getCACertificates('default')
+      : [...tlsModule.rootCertificates];
   return [...base, ...system, ...extra];
 }
 
@@ -80,10 +113,20 @@ function readPem(file: string, what: string): string {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ApiError({ kind: 'network', retryable: false, code: 'CA_FILE', message: `could not read the certificate authorities in ${file} (${what}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+    throw new ApiError({
+      kind: 'network',
+      retryable: false,
+      code: 'CA_FILE',
+      message: `could not read the certificate authorities in ${file} (${what}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    });
   }
   if (!/-----BEGIN CERTIFICATE-----/.test(text)) {
-    throw new ApiError({ kind: 'network', retryable: false, code: 'CA_FILE', message: `${file} (${what}) holds no PEM certificate (-----BEGIN CERTIFICATE-----)` });
+    throw new ApiError({
+      kind: 'network',
+      retryable: false,
+      code: 'CA_FILE',
+      message: `${file} (${what}) holds no PEM certificate (-----BEGIN CERTIFICATE-----)`,
+    });
   }
   return text;
 }
@@ -100,12 +143,18 @@ export class HttpTransport implements Transport {
   private setupError: ApiError | undefined;
   private readonly proxy: ProxyPlan | undefined;
 
-  constructor(private readonly o: { connections?: number; keepAliveTimeoutMs?: number; network?: NetworkOptions } = {}) {
+  constructor(
+    private readonly o: { connections?: number; keepAliveTimeoutMs?: number; network?: NetworkOptions } = {},
+  ) {
     this.proxy = resolveProxy(o.network);
   }
 
   private pool(): { connections: number; keepAliveTimeout: number; keepAliveMaxTimeout: number } {
-    return { connections: this.o.connections ?? 8, keepAliveTimeout: this.o.keepAliveTimeoutMs ?? 30_000, keepAliveMaxTimeout: 600_000 };
+    return {
+      connections: this.o.connections ?? 8,
+      keepAliveTimeout: this.o.keepAliveTimeoutMs ?? 30_000,
+      keepAliveMaxTimeout: 600_000,
+    };
   }
 
   /** The dispatcher for an origin: plain http without a proxy needs no trust settings. */
@@ -138,7 +187,10 @@ export class HttpTransport implements Transport {
       const requestTls = strict ? secure : { ...secure, rejectUnauthorized: false };
       try {
         this.dispatcher = new EnvHttpProxyAgent({
-          ...pool, httpProxy: p.httpProxy, httpsProxy: p.httpsProxy, noProxy: p.noProxy,
+          ...pool,
+          httpProxy: p.httpProxy,
+          httpsProxy: p.httpsProxy,
+          noProxy: p.noProxy,
           ...(p.token ? { token: p.token } : {}),
           ...(secure ? { connect: secure } : {}),
           ...(requestTls ? { requestTls } : {}),
@@ -146,8 +198,13 @@ export class HttpTransport implements Transport {
         });
       } catch (e) {
         const where = p.source === 'setting' ? 'the http.proxy setting' : 'HTTPS_PROXY / HTTP_PROXY';
-        this.setupError = new ApiError({ kind: 'network', code: 'PROXY_URL', retryable: false, cause: e,
-          message: `the proxy in ${where} is not a usable URL (${(e as Error).message}); give it as http://host:port` });
+        this.setupError = new ApiError({
+          kind: 'network',
+          code: 'PROXY_URL',
+          retryable: false,
+          cause: e,
+          message: `the proxy in ${where} is not a usable URL (${(e as Error).message}); give it as http://host:port`,
+        });
         throw this.setupError;
       }
     }
@@ -158,7 +215,8 @@ export class HttpTransport implements Transport {
   proxyFor(url: string): string | undefined {
     if (!this.proxy) return undefined;
     const u = new URL(url);
-    if (noProxyEntry(u.hostname, u.port || (u.protocol === 'https:' ? '443' : '80'), this.proxy.noProxy) !== undefined) return undefined;
+    if (noProxyEntry(u.hostname, u.port || (u.protocol === 'https:' ? '443' : '80'), this.proxy.noProxy) !== undefined)
+      return undefined;
     return proxyOrigin(u.protocol === 'https:' ? this.proxy.httpsProxy : this.proxy.httpProxy);
   }
 
@@ -210,7 +268,10 @@ export class HttpTransport implements Transport {
           // is neither awaited nor read, so a wrong Content-Length cannot make it wait or look like a
           // dropped connection that is worth retrying.
           const unexpected = unexpectedStatus(status, origin);
-          if (unexpected) { finish(unexpected); return; }
+          if (unexpected) {
+            finish(unexpected);
+            return;
+          }
           // A redirect is reported from its headers alone (it is never followed).
           if (status >= 300 && status < 400) {
             finish(undefined, { status, headers, bodyText: '' });
@@ -218,16 +279,21 @@ export class HttpTransport implements Transport {
             return;
           }
           const declared = Number(headerValue(headers, 'content-length'));
-          if (Number.isFinite(declared) && declared > req.maxResponseBytes) finish(tooLargeError(req.maxResponseBytes, status));
+          if (Number.isFinite(declared) && declared > req.maxResponseBytes)
+            finish(tooLargeError(req.maxResponseBytes, status));
         },
         onResponseData(_c, chunk) {
           if (settled) return;
           total += chunk.length;
-          if (total > req.maxResponseBytes) { finish(tooLargeError(req.maxResponseBytes, status)); return; }
+          if (total > req.maxResponseBytes) {
+            finish(tooLargeError(req.maxResponseBytes, status));
+            return;
+          }
           chunks.push(chunk);
         },
         onResponseEnd() {
-          const bodyText = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, total).toString('utf8');
+          const bodyText =
+            chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, total).toString('utf8');
           finish(undefined, { status, headers, bodyText });
         },
         onResponseError(_c, e) {
@@ -235,7 +301,10 @@ export class HttpTransport implements Transport {
         },
       };
       try {
-        this.agentFor(origin).dispatch({ origin, path, method: req.method, headers: req.headers, body: req.body, headersTimeout: 0, bodyTimeout: 0 }, handler);
+        this.agentFor(origin).dispatch(
+          { origin, path, method: req.method, headers: req.headers, body: req.body, headersTimeout: 0, bodyTimeout: 0 },
+          handler,
+        );
       } catch (e) {
         finish(e instanceof ApiError ? e : networkError(e, origin, proxy));
       }
@@ -243,7 +312,11 @@ export class HttpTransport implements Transport {
   }
 
   prepare(origin: string): void {
-    try { this.agentFor(origin); } catch { /* kept in setupError: the first request reports it */ }
+    try {
+      this.agentFor(origin);
+    } catch {
+      /* kept in setupError: the first request reports it */
+    }
   }
 
   async close(): Promise<void> {
@@ -263,13 +336,26 @@ const NETWORK_WORDS: Record<string, string> = {
 
 /** TLS verification failures: the certificate chain is not one this client trusts. */
 const CERT_CODES = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID',
-  'CERT_SIGNATURE_FAILURE', 'UNABLE_TO_DECRYPT_CERT_SIGNATURE', 'INVALID_CA', 'CERT_REJECTED', 'HOSTNAME_MISMATCH',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_SIGNATURE_FAILURE',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'INVALID_CA',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
 ]);
 
-export const CA_HINT = 'if a proxy or gateway on your network inspects TLS, trust its certificate authority: point NODE_EXTRA_CA_CERTS at its PEM file, or in VS Code set devIndex.network.caFile (see "Proxies and certificates" in the README)';
-export const PROXY_AUTH_HINT = 'give the proxy credentials: in VS Code set http.proxyAuthorization (or user:password in http.proxy); in a terminal put them in the proxy URL, HTTPS_PROXY=http://user:password@host:port';
+export const CA_HINT =
+  'if a proxy or gateway on your network inspects TLS, trust its certificate authority: point NODE_EXTRA_CA_CERTS at its PEM file, or in VS Code set devIndex.network.caFile (see "Proxies and certificates" in the README)';
+export const PROXY_AUTH_HINT =
+  'give the proxy credentials: in VS Code set http.proxyAuthorization (or user:password in http.proxy); in a terminal put them in the proxy URL, HTTPS_PROXY=http://user:password@host:port';
 
 /**
  * Refused connections and unknown hosts are not retried: nothing is listening, and waiting out five
@@ -285,26 +371,66 @@ export function networkError(e: unknown, origin: string, proxy?: string): ApiErr
     const named = proxy ? ` ${proxy}` : '';
     const status = Number(proxyStatus[1] ?? proxyStatus[2]);
     if (status === 407) {
-      return new ApiError({ kind: 'network', code: 'PROXY_AUTH', status: 407, retryable: false, cause: e,
-        message: `the proxy${named} refused the connection to ${origin}: it needs credentials (HTTP 407 Proxy Authentication Required); ${PROXY_AUTH_HINT}` });
+      return new ApiError({
+        kind: 'network',
+        code: 'PROXY_AUTH',
+        status: 407,
+        retryable: false,
+        cause: e,
+        message: `the proxy${named} refused the connection to ${origin}: it needs credentials (HTTP 407 Proxy Authentication Required); ${PROXY_AUTH_HINT}`,
+      });
     }
-    return new ApiError({ kind: 'network', code: 'PROXY_REFUSED', retryable: status >= 502 && status <= 504, cause: e,
-      message: `the proxy${named} did not open a connection to ${origin} (it answered HTTP ${status}); check the proxy settings or ask its administrator whether this address is allowed` });
+    return new ApiError({
+      kind: 'network',
+      code: 'PROXY_REFUSED',
+      retryable: status >= 502 && status <= 504,
+      cause: e,
+      message: `the proxy${named} did not open a connection to ${origin} (it answered HTTP ${status}); check the proxy settings or ask its administrator whether this address is allowed`,
+    });
   }
   // An answer that is not HTTP (llhttp's HPE_* codes, undici's "bad response") stays so on every attempt.
-  if ((e as Error | undefined)?.name === 'HTTPParserError' || code?.startsWith('HPE_') || (code === 'UND_ERR_SOCKET' && raw === 'bad response')) {
-    return new ApiError({ kind: 'invalid-response', code, retryable: false, cause: e,
-      message: `the answer from ${origin}${via} is not valid HTTP/1.1 (${code ?? raw}); not retried: check the base URL, or a proxy between this client and the service` });
+  if (
+    (e as Error | undefined)?.name === 'HTTPParserError' ||
+    code?.startsWith('HPE_') ||
+    (code === 'UND_ERR_SOCKET' && raw === 'bad response')
+  ) {
+    return new ApiError({
+      kind: 'invalid-response',
+      code,
+      retryable: false,
+      cause: e,
+      message: `the answer from ${origin}${via} is not valid HTTP/1.1 (${code ?? raw}); not retried: check the base URL, or a proxy between this client and the service`,
+    });
   }
   if (code && CERT_CODES.has(code)) {
-    return new ApiError({ kind: 'network', code, retryable: false, cause: e,
-      message: `could not complete the request to ${origin}${via}: its certificate is not trusted (${code}); ${CA_HINT}` });
+    return new ApiError({
+      kind: 'network',
+      code,
+      retryable: false,
+      cause: e,
+      message: `could not complete the request to ${origin}${via}: its certificate is not trusted (${code}); ${CA_HINT}`,
+    });
   }
   const words = (code && NETWORK_WORDS[code]) ?? raw;
-  const retryable = code !== 'ECONNREFUSED' && code !== 'ENOTFOUND' && code !== 'UND_ERR_INVALID_ARG' && code !== 'ERR_INVALID_CHAR'
-    && code !== 'ERR_INVALID_ARG_TYPE' && code !== 'ERR_INVALID_ARG_VALUE' && code !== 'ERR_INVALID_URL';
-  const where = proxy && code === 'ECONNREFUSED' ? `connection to the proxy ${proxy} refused; check the proxy settings (http.proxy, HTTPS_PROXY)` : words;
-  return new ApiError({ kind: 'network', code, message: `could not complete the request to ${origin}${via}: ${where}${code && NETWORK_WORDS[code] ? ` (${code})` : ''}`, retryable, cause: e });
+  const retryable =
+    code !== 'ECONNREFUSED' &&
+    code !== 'ENOTFOUND' &&
+    code !== 'UND_ERR_INVALID_ARG' &&
+    code !== 'ERR_INVALID_CHAR' &&
+    code !== 'ERR_INVALID_ARG_TYPE' &&
+    code !== 'ERR_INVALID_ARG_VALUE' &&
+    code !== 'ERR_INVALID_URL';
+  const where =
+    proxy && code === 'ECONNREFUSED'
+      ? `connection to the proxy ${proxy} refused; check the proxy settings (http.proxy, HTTPS_PROXY)`
+      : words;
+  return new ApiError({
+    kind: 'network',
+    code,
+    message: `could not complete the request to ${origin}${via}: ${where}${code && NETWORK_WORDS[code] ? ` (${code})` : ''}`,
+    retryable,
+    cause: e,
+  });
 }
 
 /**

@@ -41,7 +41,11 @@ export function signupLink(raw: unknown): string | undefined {
   // eslint-disable-next-line no-control-regex
   if (!t || /[\u0000-\u0020\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(t)) return undefined;
   let u: URL;
-  try { u = new URL(t); } catch { return undefined; }
+  try {
+    u = new URL(t);
+  } catch {
+    return undefined;
+  }
   if (u.protocol !== 'https:' || u.username || u.password || u.port) return undefined;
   if (!DNS_NAME.test(u.hostname)) return undefined;
   return u.href.length <= MAX_LINK_LENGTH ? u.href : undefined;
@@ -72,8 +76,11 @@ const MAX_WARNINGS = 5;
 const MAX_WARNING_CHARS = 300;
 
 function line(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  const t = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const t = s
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return t.length > MAX_WARNING_CHARS ? `${t.slice(0, MAX_WARNING_CHARS - 1)}…` : t;
 }
 
@@ -112,7 +119,11 @@ export function successorLink(v: string | undefined, requestUrl?: string): strin
 
 function webLink(raw: string, base?: string): string | undefined {
   let u: URL;
-  try { u = base ? new URL(raw.trim(), base) : new URL(raw.trim()); } catch { return undefined; }
+  try {
+    u = base ? new URL(raw.trim(), base) : new URL(raw.trim());
+  } catch {
+    return undefined;
+  }
   if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password || !u.hostname) return undefined;
   return u.href.length <= MAX_LINK_LENGTH ? u.href : undefined;
 }
@@ -132,12 +143,26 @@ function bodyWarnings(body: unknown): { warnings: string[]; replacement?: string
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { warnings: [] };
   const b = body as { warnings?: unknown; replacement?: unknown };
   const list = Array.isArray(b.warnings) ? b.warnings : typeof b.warnings === 'string' ? [b.warnings] : [];
-  const warnings = list.slice(0, MAX_WARNINGS * 2).map((w) => (typeof w === 'string' ? w
-    : w && typeof w === 'object' && typeof (w as { message?: unknown }).message === 'string' ? (w as { message: string }).message : ''))
-    .map(line).filter(Boolean);
+  const warnings = list
+    .slice(0, MAX_WARNINGS * 2)
+    .map((w) =>
+      typeof w === 'string'
+        ? w
+        : w && typeof w === 'object' && typeof (w as { message?: unknown }).message === 'string'
+          ? (w as { message: string }).message
+          : '',
+    )
+    .map(line)
+    .filter(Boolean);
   const r = b.replacement;
-  const rs = typeof r === 'string' ? r
-    : r && typeof r === 'object' ? ['url', 'endpoint', 'path'].map((k) => (r as Record<string, unknown>)[k]).find((x): x is string => typeof x === 'string') : undefined;
+  const rs =
+    typeof r === 'string'
+      ? r
+      : r && typeof r === 'object'
+        ? ['url', 'endpoint', 'path']
+            .map((k) => (r as Record<string, unknown>)[k])
+            .find((x): x is string => typeof x === 'string')
+        : undefined;
   const replacement = rs ? line(rs) : undefined;
   return { warnings, ...(replacement ? { replacement } : {}) };
 }
@@ -148,7 +173,12 @@ function bodyWarnings(body: unknown): { warnings: string[]; replacement?: string
  * (`warnings`, `replacement`). Undefined when the response says none of these.
  */
 export function deprecationNotice(o: {
-  method: string; path: string; headers: Record<string, string | string[] | undefined>; body?: unknown; requestUrl?: string; requestId?: string;
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body?: unknown;
+  requestUrl?: string;
+  requestId?: string;
 }): DeprecationNotice | undefined {
   const dep = parseDeprecation(header(o.headers, 'deprecation'));
   const sunsetRaw = header(o.headers, 'sunset');
@@ -156,14 +186,24 @@ export function deprecationNotice(o: {
   let successor = successorLink(header(o.headers, 'link'), o.requestUrl);
   const fromBody = bodyWarnings(o.body);
   let replacement = fromBody.replacement;
-  if (replacement && !successor && /^https?:\/\//i.test(replacement)) { successor = webLink(replacement); replacement = undefined; }
-  const warnings = [...new Set([...warningTexts(header(o.headers, 'warning')), ...fromBody.warnings])].slice(0, MAX_WARNINGS);
+  if (replacement && !successor && /^https?:\/\//i.test(replacement)) {
+    successor = webLink(replacement);
+    replacement = undefined;
+  }
+  const warnings = [...new Set([...warningTexts(header(o.headers, 'warning')), ...fromBody.warnings])].slice(
+    0,
+    MAX_WARNINGS,
+  );
   const deprecated = dep.present || sunsetRaw !== undefined || successor !== undefined || replacement !== undefined;
   if (!deprecated && !warnings.length) return undefined;
   return {
-    endpoint: `${o.method} ${o.path.split('?')[0]!.slice(0, 200)}`, deprecated,
-    ...(dep.at !== undefined ? { deprecatedAt: dep.at } : {}), ...(sunsetAt !== undefined ? { sunsetAt } : {}),
-    ...(successor ? { successor } : {}), ...(replacement ? { replacement } : {}), warnings,
+    endpoint: `${o.method} ${o.path.split('?')[0]!.slice(0, 200)}`,
+    deprecated,
+    ...(dep.at !== undefined ? { deprecatedAt: dep.at } : {}),
+    ...(sunsetAt !== undefined ? { sunsetAt } : {}),
+    ...(successor ? { successor } : {}),
+    ...(replacement ? { replacement } : {}),
+    warnings,
     ...(o.requestId ? { requestId: o.requestId } : {}),
   };
 }
@@ -175,7 +215,9 @@ export function mayCarryWarnings(bodyText: string): boolean {
 
 /** "31 Dec 2026": the day itself, in UTC (the service's dates are GMT), never a time. */
 export function dayWords(t: number): string {
-  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(t);
+  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
+    t,
+  );
 }
 
 /** "in 34 d", "in 5 h", "3 d ago". */
@@ -184,17 +226,31 @@ function distanceWords(t: number, now: number): string {
 }
 
 /** The parts every surface shows: what is deprecated, the sunset (the day and how far off), the successor, what the service says. */
-export interface NoticeParts { headline: string; sunset?: string; successor?: string; said: string[] }
+export interface NoticeParts {
+  headline: string;
+  sunset?: string;
+  successor?: string;
+  said: string[];
+}
 
 export function noticeParts(n: DeprecationNotice, now: number): NoticeParts {
   const since = n.deprecatedAt !== undefined && n.deprecatedAt <= now ? ` since ${dayWords(n.deprecatedAt)}` : '';
   const headline = n.deprecated
-    ? (n.deprecatedAt !== undefined && n.deprecatedAt > now ? `${n.endpoint} will be deprecated on ${dayWords(n.deprecatedAt)}` : `${n.endpoint} is deprecated${since}`)
+    ? n.deprecatedAt !== undefined && n.deprecatedAt > now
+      ? `${n.endpoint} will be deprecated on ${dayWords(n.deprecatedAt)}`
+      : `${n.endpoint} is deprecated${since}`
     : `the service warns about ${n.endpoint}`;
-  const sunset = n.sunsetAt === undefined ? undefined
-    : n.sunsetAt > now ? `it stops working on ${dayWords(n.sunsetAt)} (${distanceWords(n.sunsetAt, now)})`
-      : `it was due to stop working on ${dayWords(n.sunsetAt)} (${distanceWords(n.sunsetAt, now)})`;
-  const successor = n.successor ? `successor: ${n.successor}` : n.replacement ? `replacement: ${n.replacement}` : undefined;
+  const sunset =
+    n.sunsetAt === undefined
+      ? undefined
+      : n.sunsetAt > now
+        ? `it stops working on ${dayWords(n.sunsetAt)} (${distanceWords(n.sunsetAt, now)})`
+        : `it was due to stop working on ${dayWords(n.sunsetAt)} (${distanceWords(n.sunsetAt, now)})`;
+  const successor = n.successor
+    ? `successor: ${n.successor}`
+    : n.replacement
+      ? `replacement: ${n.replacement}`
+      : undefined;
   return { headline, ...(sunset ? { sunset } : {}), ...(successor ? { successor } : {}), said: n.warnings };
 }
 

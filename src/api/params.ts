@@ -4,19 +4,40 @@
 export const RESULT_TYPES = ['doc', 'issue', 'pull_request', 'readme'] as const;
 export type ResultType = (typeof RESULT_TYPES)[number];
 export const REPOSITORY_TYPES: readonly ResultType[] = ['issue', 'pull_request', 'readme'];
-export const REPOSITORY_FILTERS = ['language', 'topic', 'license', 'min_stars', 'max_stars', 'archived', 'fork'] as const;
+export const REPOSITORY_FILTERS = [
+  'language',
+  'topic',
+  'license',
+  'min_stars',
+  'max_stars',
+  'archived',
+  'fork',
+] as const;
 export type RepositoryFilter = (typeof REPOSITORY_FILTERS)[number];
 
 export interface SearchParams {
-  query: string; k?: number; types?: string[]; repos?: string[]; sources?: string[];
-  skills?: 'only'; passages?: number; language?: string;
+  query: string;
+  k?: number;
+  types?: string[];
+  repos?: string[];
+  sources?: string[];
+  skills?: 'only';
+  passages?: number;
+  language?: string;
   /** One topic, or several (production accepts at most 8; a repository with any of them matches). */
-  topic?: string | string[]; license?: string;
-  min_stars?: number; max_stars?: number; archived?: boolean; fork?: boolean;
+  topic?: string | string[];
+  license?: string;
+  min_stars?: number;
+  max_stars?: number;
+  archived?: boolean;
+  fork?: boolean;
 }
 
 /** `message` names the parameter, the value that was given and the bound it broke. */
-export interface ParamIssue { field: string; message: string }
+export interface ParamIssue {
+  field: string;
+  message: string;
+}
 
 export const LIMITS = {
   k: { min: 1, max: 100 },
@@ -36,7 +57,16 @@ export const DEPENDENCY_PASSAGES = 3;
 export const RULE_3_MESSAGE = 'repos cannot match any requested type; add issue, pull_request or readme or drop repos';
 export const RULE_4_MESSAGE = 'sources cannot match any requested type; add doc or drop sources';
 
-const KNOWN_KEYS = new Set<string>(['query', 'k', 'types', 'repos', 'sources', 'skills', 'passages', ...REPOSITORY_FILTERS]);
+const KNOWN_KEYS = new Set<string>([
+  'query',
+  'k',
+  'types',
+  'repos',
+  'sources',
+  'skills',
+  'passages',
+  ...REPOSITORY_FILTERS,
+]);
 // GitHub's rules: owner is letters, digits and hyphens; a repository name may also hold `.` and `_`.
 // Legacy owners may end in `-` (GitHub serves them; issue 23), so only a leading hyphen is refused.
 const REPO_SLUG = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/;
@@ -46,7 +76,13 @@ export function show(v: unknown): string {
   let s: string;
   if (typeof v === 'string') s = JSON.stringify(v);
   else if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) s = String(v);
-  else { try { s = JSON.stringify(v) ?? String(v); } catch { s = Object.prototype.toString.call(v); } }
+  else {
+    try {
+      s = JSON.stringify(v) ?? String(v);
+    } catch {
+      s = Object.prototype.toString.call(v);
+    }
+  }
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
@@ -90,21 +126,31 @@ function checkStringArray(issues: ParamIssue[], field: string, v: unknown): v is
  * params to send: empty `repos` / `sources` lists are dropped (an empty scope is no scope, and on GET
  * it would vanish anyway), everything else is passed through unchanged.
  */
-export function validateSearchParams(input: SearchParams): { ok: true; params: SearchParams } | { ok: false; issues: ParamIssue[] } {
+export function validateSearchParams(
+  input: SearchParams,
+): { ok: true; params: SearchParams } | { ok: false; issues: ParamIssue[] } {
   const issues: ParamIssue[] = [];
   if (input === null || typeof input !== 'object') {
-    return { ok: false, issues: [{ field: 'query', message: `search parameters must be an object; got ${show(input)}` }] };
+    return {
+      ok: false,
+      issues: [{ field: 'query', message: `search parameters must be an object; got ${show(input)}` }],
+    };
   }
   const raw = input as unknown as Record<string, unknown>;
   for (const key of Object.keys(raw)) {
     if (!KNOWN_KEYS.has(key) && raw[key] !== undefined) {
-      issues.push({ field: key, message: `${key} is not a developer search parameter (known: ${[...KNOWN_KEYS].join(', ')})` });
+      issues.push({
+        field: key,
+        message: `${key} is not a developer search parameter (known: ${[...KNOWN_KEYS].join(', ')})`,
+      });
     }
   }
   const out: SearchParams = { ...input };
 
-  if (typeof raw.query !== 'string') issues.push({ field: 'query', message: `query must be a string of at least 1 character; got ${show(raw.query)}` });
-  else if (raw.query.length < 1) issues.push({ field: 'query', message: 'query must be at least 1 character long; got an empty string' });
+  if (typeof raw.query !== 'string')
+    issues.push({ field: 'query', message: `query must be a string of at least 1 character; got ${show(raw.query)}` });
+  else if (raw.query.length < 1)
+    issues.push({ field: 'query', message: 'query must be at least 1 character long; got an empty string' });
 
   if (raw.k !== undefined) checkInt(issues, 'k', raw.k, LIMITS.k.min, LIMITS.k.max);
   if (raw.passages !== undefined) checkInt(issues, 'passages', raw.passages, LIMITS.passages.min, LIMITS.passages.max);
@@ -115,7 +161,10 @@ export function validateSearchParams(input: SearchParams): { ok: true; params: S
     if (typesOk) {
       const types = raw.types as string[];
       if (types.length === 0) {
-        issues.push({ field: 'types', message: `types must hold at least one of ${RESULT_TYPES.join(', ')}, or be omitted to search all four; got []` });
+        issues.push({
+          field: 'types',
+          message: `types must hold at least one of ${RESULT_TYPES.join(', ')}, or be omitted to search all four; got []`,
+        });
         typesOk = false;
       }
       for (const t of types) {
@@ -132,7 +181,8 @@ export function validateSearchParams(input: SearchParams): { ok: true; params: S
     if (checkStringArray(issues, 'repos', raw.repos)) {
       const repos = raw.repos as string[];
       for (const r of repos) {
-        if (!REPO_SLUG.test(r)) issues.push({ field: 'repos', message: `repos items must have the form owner/repo; got ${show(r)}` });
+        if (!REPO_SLUG.test(r))
+          issues.push({ field: 'repos', message: `repos items must have the form owner/repo; got ${show(r)}` });
       }
       if (repos.length === 0) delete out.repos;
       else reposSent = true;
@@ -144,11 +194,17 @@ export function validateSearchParams(input: SearchParams): { ok: true; params: S
     if (checkStringArray(issues, 'sources', raw.sources)) {
       const sources = raw.sources as string[];
       if (sources.length > LIMITS.sources.maxItems) {
-        issues.push({ field: 'sources', message: `sources may hold at most ${LIMITS.sources.maxItems} ids; got ${sources.length}` });
+        issues.push({
+          field: 'sources',
+          message: `sources may hold at most ${LIMITS.sources.maxItems} ids; got ${sources.length}`,
+        });
       }
       sources.forEach((s, i) => {
         if (s.length < LIMITS.sources.minLength || s.length > LIMITS.sources.maxLength) {
-          issues.push({ field: 'sources', message: `sources[${i}] must be ${LIMITS.sources.minLength} to ${LIMITS.sources.maxLength} characters long; got ${s.length} (${show(s)})` });
+          issues.push({
+            field: 'sources',
+            message: `sources[${i}] must be ${LIMITS.sources.minLength} to ${LIMITS.sources.maxLength} characters long; got ${s.length} (${show(s)})`,
+          });
         }
       });
       if (sources.length === 0) delete out.sources;
@@ -163,26 +219,41 @@ export function validateSearchParams(input: SearchParams): { ok: true; params: S
   if (Array.isArray(raw.topic)) {
     const topics = raw.topic as unknown[];
     if (topics.length === 0 || topics.length > LIMITS.topics.maxItems) {
-      issues.push({ field: 'topic', message: `topic must hold 1 to ${LIMITS.topics.maxItems} topics; got ${topics.length}` });
+      issues.push({
+        field: 'topic',
+        message: `topic must hold 1 to ${LIMITS.topics.maxItems} topics; got ${topics.length}`,
+      });
     }
     topics.forEach((t, i) => {
-      if (typeof t !== 'string' || t.length === 0) issues.push({ field: 'topic', message: `topic[${i}] must be a non-empty string; got ${show(t)}` });
+      if (typeof t !== 'string' || t.length === 0)
+        issues.push({ field: 'topic', message: `topic[${i}] must be a non-empty string; got ${show(t)}` });
     });
   }
   for (const f of ['language', 'topic', 'license'] as const) {
     const v = raw[f];
     if (v === undefined || (f === 'topic' && Array.isArray(v))) continue;
     // An empty filter would still count as a repository filter (rule 6) while matching nothing useful.
-    if (typeof v !== 'string' || v.length === 0) issues.push({ field: f, message: `${f} must be a non-empty string; got ${show(v)}` });
+    if (typeof v !== 'string' || v.length === 0)
+      issues.push({ field: f, message: `${f} must be a non-empty string; got ${show(v)}` });
   }
   const minOk = raw.min_stars === undefined || checkInt(issues, 'min_stars', raw.min_stars, LIMITS.stars.min);
   const maxOk = raw.max_stars === undefined || checkInt(issues, 'max_stars', raw.max_stars, LIMITS.stars.min);
-  if (minOk && maxOk && typeof raw.min_stars === 'number' && typeof raw.max_stars === 'number' && raw.min_stars > raw.max_stars) {
-    issues.push({ field: 'min_stars', message: `min_stars (${raw.min_stars}) must not be greater than max_stars (${raw.max_stars}); no repository can match` });
+  if (
+    minOk &&
+    maxOk &&
+    typeof raw.min_stars === 'number' &&
+    typeof raw.max_stars === 'number' &&
+    raw.min_stars > raw.max_stars
+  ) {
+    issues.push({
+      field: 'min_stars',
+      message: `min_stars (${raw.min_stars}) must not be greater than max_stars (${raw.max_stars}); no repository can match`,
+    });
   }
   for (const f of ['archived', 'fork'] as const) {
     const v = raw[f];
-    if (v !== undefined && typeof v !== 'boolean') issues.push({ field: f, message: `${f} must be true or false; got ${show(v)}` });
+    if (v !== undefined && typeof v !== 'boolean')
+      issues.push({ field: f, message: `${f} must be true or false; got ${show(v)}` });
   }
 
   if (typesOk && raw.types !== undefined) {

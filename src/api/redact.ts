@@ -42,7 +42,12 @@ export function redactDeep(v: unknown, redact: Redact, depth = 0, maxDepth = 32)
   if (Array.isArray(v)) return v.map((x) => redactDeep(x, redact, depth + 1, maxDepth));
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-    Object.defineProperty(out, redact(k), { value: redactDeep(x, redact, depth + 1, maxDepth), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, redact(k), {
+      value: redactDeep(x, redact, depth + 1, maxDepth),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -56,8 +61,10 @@ export function keyHeaderProblem(key: string): string | undefined {
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
     if (c === 0x0a || c === 0x0d) return 'the API key contains a line break, which cannot be sent in a request header';
-    if (c < 0x20 || c === 0x7f) return `the API key contains a control character (U+${hex(c)}), which cannot be sent in a request header`;
-    if (c > 0xff) return `the API key contains a character outside Latin-1 (U+${hex(c)}), which cannot be sent in a request header`;
+    if (c < 0x20 || c === 0x7f)
+      return `the API key contains a control character (U+${hex(c)}), which cannot be sent in a request header`;
+    if (c > 0xff)
+      return `the API key contains a character outside Latin-1 (U+${hex(c)}), which cannot be sent in a request header`;
   }
   return undefined;
 }
@@ -65,12 +72,14 @@ export function keyHeaderProblem(key: string): string | undefined {
 /** What makes a typed key acceptable before it is stored: sendable, no spaces, a sane length. */
 export function keyEntryProblem(value: string): string | undefined {
   const v = value.trim();
-  if (!v) return 'Enter the API key from your account\'s key management page.';
+  if (!v) return "Enter the API key from your account's key management page.";
   const header = keyHeaderProblem(v);
   if (header) return `${header.charAt(0).toUpperCase()}${header.slice(1)}.`;
   if (/\s/.test(v)) return 'An API key has no spaces or line breaks.';
-  if (v.length < MIN_KEY_LENGTH) return `An API key has at least ${MIN_KEY_LENGTH} characters (this one has ${v.length}); paste the whole key.`;
-  if (v.length > MAX_KEY_LENGTH) return `An API key is at most ${MAX_KEY_LENGTH} characters (this one has ${v.length}).`;
+  if (v.length < MIN_KEY_LENGTH)
+    return `An API key has at least ${MIN_KEY_LENGTH} characters (this one has ${v.length}); paste the whole key.`;
+  if (v.length > MAX_KEY_LENGTH)
+    return `An API key is at most ${MAX_KEY_LENGTH} characters (this one has ${v.length}).`;
   return undefined;
 }
 
@@ -79,7 +88,11 @@ function hex(c: number): string {
 }
 
 function safeEncode(s: string): string {
-  try { return encodeURIComponent(s); } catch { return s; }
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 function escapeRegExp(s: string): string {

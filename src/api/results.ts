@@ -37,7 +37,8 @@ export interface Provenance {
 // OWNER in src/deps/repositoryField.ts and the params' REPO_SLUG).
 const ID_REPO_NUMBER = /^[A-Za-z_-]+:([A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+)#(\d{1,10})$/;
 const ID_REPO = /^[A-Za-z_-]+:([A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+)$/;
-const GITHUB_PATH = /^\/([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9._-]+?)(?:\.git)?(?:\/(?:issues|pull)\/(\d{1,10}))?(?:[/?#]|$)/;
+const GITHUB_PATH =
+  /^\/([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9._-]+?)(?:\.git)?(?:\/(?:issues|pull)\/(\d{1,10}))?(?:[/?#]|$)/;
 
 function parseUrl(url: string): URL | undefined {
   try {
@@ -63,11 +64,19 @@ export function provenance(r: { id: string; url: string; type?: unknown }): Prov
   const u = parseUrl(r.url);
   if (REPOSITORY_KINDS.has(kind)) {
     const byId = ID_REPO_NUMBER.exec(r.id);
-    const fromId = byId ? { repo: byId[1]!, number: Number(byId[2]) } : ID_REPO.exec(r.id) ? { repo: ID_REPO.exec(r.id)![1]! } : undefined;
+    const fromId = byId
+      ? { repo: byId[1]!, number: Number(byId[2]) }
+      : ID_REPO.exec(r.id)
+        ? { repo: ID_REPO.exec(r.id)![1]! }
+        : undefined;
     const found = fromId ?? repoFromUrl(u);
     if (found) {
       const number = kind === 'readme' ? undefined : found.number;
-      return { repo: found.repo, ...(number !== undefined ? { number } : {}), text: number !== undefined ? `${found.repo} #${number}` : found.repo };
+      return {
+        repo: found.repo,
+        ...(number !== undefined ? { number } : {}),
+        text: number !== undefined ? `${found.repo} #${number}` : found.repo,
+      };
     }
   }
   if (!u) return { text: r.url.slice(0, 120) };
@@ -95,7 +104,8 @@ export function licenseOf(r: { license?: unknown }): License | undefined {
   if (l && typeof l === 'object' && !Array.isArray(l)) {
     const o = l as { state?: unknown; spdx_id?: unknown };
     const spdx = typeof o.spdx_id === 'string' && o.spdx_id.trim() ? o.spdx_id.trim().slice(0, 64) : undefined;
-    const state = typeof o.state === 'string' && o.state.trim() ? o.state.trim().slice(0, 40) : spdx ? 'licensed' : undefined;
+    const state =
+      typeof o.state === 'string' && o.state.trim() ? o.state.trim().slice(0, 40) : spdx ? 'licensed' : undefined;
     if (!state) return undefined;
     return { state, ...(spdx ? { spdxId: spdx } : {}) };
   }

@@ -2,9 +2,18 @@
 import { ApiError, PASSTHROUGH_ERROR } from './errors';
 import { durationWords, untilWords } from './waitWords';
 
-export interface Clock { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> }
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
 /** `attempt` is the attempt about to be made after the wait (2 to 5), as in "attempt 2 of 5". */
-export interface RetryEvent { attempt: number; maxAttempts: number; delayMs: number; reason: string; status?: number }
+export interface RetryEvent {
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  reason: string;
+  status?: number;
+}
 /** 'none': one attempt only (a probe such as the API key check). */
 export type RetryMode = 'spec' | 'submit' | 'none';
 
@@ -14,24 +23,41 @@ export const MAX_BACKOFF_MS = 30_000;
 export const JITTER_MS = 1_000;
 
 export class AbortedError extends Error {
-  constructor() { super('aborted'); this.name = 'AbortError'; }
+  constructor() {
+    super('aborted');
+    this.name = 'AbortError';
+  }
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) => new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) { reject(new AbortedError()); return; }
-    const onAbort = () => { clearTimeout(t); reject(new AbortedError()); };
-    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  }),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(new AbortedError());
+        return;
+      }
+      const onAbort = () => {
+        clearTimeout(t);
+        reject(new AbortedError());
+      };
+      const t = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
 };
 
 /**
  * The backoff's durations: the spec's (a 1 s unit, a 30 s ceiling, 1 s of jitter), or shorter ones a test build
  * passes (DEVINDEX_TEST_TIMING's retry fields, src/testTiming.ts).
  */
-export interface BackoffTiming { unitMs: number; maxMs: number; jitterMs: number }
+export interface BackoffTiming {
+  unitMs: number;
+  maxMs: number;
+  jitterMs: number;
+}
 export const DEFAULT_BACKOFF: BackoffTiming = { unitMs: 1000, maxMs: MAX_BACKOFF_MS, jitterMs: JITTER_MS };
 
 /** min(2^attempt, 30) s plus up to 1 s of jitter, where `attempt` is the 1-based attempt that just failed. */
@@ -60,7 +86,12 @@ export function shouldRetry(err: ApiError, mode: RetryMode): boolean {
 }
 
 /** The wait before the next attempt: Retry-After when the service sent one (a minimum), else backoff. */
-export function retryDelayMs(err: ApiError, attempt: number, random: () => number, backoff?: Partial<BackoffTiming>): number {
+export function retryDelayMs(
+  err: ApiError,
+  attempt: number,
+  random: () => number,
+  backoff?: Partial<BackoffTiming>,
+): number {
   return err.retryAfterMs !== undefined ? err.retryAfterMs : backoffMs(attempt, random, backoff);
 }
 
@@ -69,13 +100,20 @@ export function retryReason(err: ApiError): string {
   if (err.kind === 'timeout') return 'timed out';
   if (err.kind === 'network') return 'connection failed';
   switch (err.status) {
-    case 429: return err.error === 'Concurrency limit reached' ? 'concurrency limit reached' : 'rate limited';
-    case 408: return 'request timeout (HTTP 408)';
-    case 500: return 'server error (HTTP 500)';
-    case 502: return 'bad gateway (HTTP 502)';
-    case 503: return 'service unavailable (HTTP 503)';
-    case 504: return 'gateway timeout (HTTP 504)';
-    default: return `HTTP ${err.status}`;
+    case 429:
+      return err.error === 'Concurrency limit reached' ? 'concurrency limit reached' : 'rate limited';
+    case 408:
+      return 'request timeout (HTTP 408)';
+    case 500:
+      return 'server error (HTTP 500)';
+    case 502:
+      return 'bad gateway (HTTP 502)';
+    case 503:
+      return 'service unavailable (HTTP 503)';
+    case 504:
+      return 'gateway timeout (HTTP 504)';
+    default:
+      return `HTTP ${err.status}`;
   }
 }
 
@@ -85,8 +123,12 @@ export function formatRetryEvent(e: RetryEvent): string {
 }
 
 export interface RetryLoopOptions {
-  mode: RetryMode; clock: Clock; random: () => number; maxRetryAfterMs: number;
-  signal?: AbortSignal; onRetry?: (e: RetryEvent) => void;
+  mode: RetryMode;
+  clock: Clock;
+  random: () => number;
+  maxRetryAfterMs: number;
+  signal?: AbortSignal;
+  onRetry?: (e: RetryEvent) => void;
   /** The zone long waits are said in (tests); the system's own by default. */
   timeZone?: string;
   /** The backoff's durations (test builds shorten them); the spec's by default. */
@@ -109,8 +151,18 @@ export async function withRetry<T>(attemptFn: (n: number) => Promise<T>, o: Retr
         // Never waited, and said in human time: a day-long wait is not "86400 s".
         const resetAt = o.clock.now() + e.retryAfterMs;
         throw new ApiError({
-          kind: 'retry-after-too-long', status: e.status, error: e.error, details: e.details, code: e.code,
-          retryable: true, retryAfterMs: e.retryAfterMs, attempts: n, resetAt, quota: e.quota, signupUrl: e.signupUrl, requestId: e.requestId,
+          kind: 'retry-after-too-long',
+          status: e.status,
+          error: e.error,
+          details: e.details,
+          code: e.code,
+          retryable: true,
+          retryAfterMs: e.retryAfterMs,
+          attempts: n,
+          resetAt,
+          quota: e.quota,
+          signupUrl: e.signupUrl,
+          requestId: e.requestId,
           message: `${e.error ?? `HTTP ${e.status}`} (HTTP ${e.status}): the service asks to wait until ${untilWords(resetAt, o.clock.now(), { timeZone: o.timeZone })}, longer than the ${durationWords(o.maxRetryAfterMs)} this client waits by itself; try again then`,
         });
       }
@@ -119,7 +171,13 @@ export async function withRetry<T>(attemptFn: (n: number) => Promise<T>, o: Retr
       try {
         await o.clock.sleep(delayMs, o.signal);
       } catch {
-        throw new ApiError({ kind: 'aborted', message: 'request cancelled while waiting to retry', attempts: n, retryable: false, cause: e });
+        throw new ApiError({
+          kind: 'aborted',
+          message: 'request cancelled while waiting to retry',
+          attempts: n,
+          retryable: false,
+          cause: e,
+        });
       }
     }
   }

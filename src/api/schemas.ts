@@ -10,48 +10,65 @@ import { resultKind } from './results';
 export const KNOWN_COVERAGE_VALUES = ['ok', 'degraded', 'unavailable', 'skipped'] as const;
 
 // A missing or null title is the documented "no usable title" case; both become undefined.
-const optionalTitle = z.pipe(z.nullish(z.string()), z.transform((v) => v ?? undefined));
+const optionalTitle = z.pipe(
+  z.nullish(z.string()),
+  z.transform((v) => v ?? undefined),
+);
 
 // `citation_url` (production): a deep link to the passage; dropped when it is not a string.
-export const PassageSchema = fastLooseObject({ text: z.string(), citation_url: z.catch(z.optional(z.string()), undefined) });
+export const PassageSchema = fastLooseObject({
+  text: z.string(),
+  citation_url: z.catch(z.optional(z.string()), undefined),
+});
 
 /**
  * The specification's results carry `type`; production's do not (the kind is the id's prefix).
  * After parsing, `type` is always set, by `resultKind` (results.ts), so every surface reads one field.
  * `license` (production) is kept as it came; `licenseOf` reads both of its forms.
  */
-export const SearchResultSchema = z.pipe(fastLooseObject({
-  id: z.string(),
-  type: z.catch(z.optional(z.string()), undefined),
-  url: z.string(),
-  title: optionalTitle,
-  // Results "carry matched passages"; a result without the array is still worth showing.
-  passages: z.pipe(z.optional(z.array(PassageSchema)), z.transform((v) => v ?? [])),
-  license: z.optional(z.unknown()),
-  // zod's output is a fresh object (looseObject copies every key), so `type` is set on it rather than on a
-  // second copy: 100 fewer objects per search at k=100 (issue 20, the client's tail is its allocations).
-}), z.transform((r) => {
-  r.type = resultKind(r);
-  return r as typeof r & { type: string };
-}));
+export const SearchResultSchema = z.pipe(
+  fastLooseObject({
+    id: z.string(),
+    type: z.catch(z.optional(z.string()), undefined),
+    url: z.string(),
+    title: optionalTitle,
+    // Results "carry matched passages"; a result without the array is still worth showing.
+    passages: z.pipe(
+      z.optional(z.array(PassageSchema)),
+      z.transform((v) => v ?? []),
+    ),
+    license: z.optional(z.unknown()),
+    // zod's output is a fresh object (looseObject copies every key), so `type` is set on it rather than on a
+    // second copy: 100 fewer objects per search at k=100 (issue 20, the client's tail is its allocations).
+  }),
+  z.transform((r) => {
+    r.type = resultKind(r);
+    return r as typeof r & { type: string };
+  }),
+);
 
 // A coverage value that is not a string is dropped (that type's note is left out), never the whole answer.
 const coverageValue = z.catch(z.optional(z.string()), undefined);
-export const CoverageSchema = z.catchall(z.looseObject({
-  doc: coverageValue,
-  issue: coverageValue,
-  pull_request: coverageValue,
-  readme: coverageValue,
-}), z.unknown());
+export const CoverageSchema = z.catchall(
+  z.looseObject({
+    doc: coverageValue,
+    issue: coverageValue,
+    pull_request: coverageValue,
+    readme: coverageValue,
+  }),
+  z.unknown(),
+);
 
 export const RepositoryEchoSchema = z.looseObject({
   repo: z.string(),
   indexed: z.boolean(),
-  types: z.optional(z.looseObject({
-    issue: z.optional(z.boolean()),
-    pullRequest: z.optional(z.boolean()),
-    readme: z.optional(z.boolean()),
-  })),
+  types: z.optional(
+    z.looseObject({
+      issue: z.optional(z.boolean()),
+      pullRequest: z.optional(z.boolean()),
+      readme: z.optional(z.boolean()),
+    }),
+  ),
 });
 
 export const SourceEchoSchema = z.looseObject({
@@ -86,15 +103,19 @@ export const SearchFailureSchema = z.looseObject({
  * What a search's 200 body may be: an answer, or `success: false` with its text. Anything else fails with
  * the answer schema's own issues (every missing field named), not a union's "invalid input".
  */
-export const SearchAnswerSchema = z.pipe(z.unknown(), z.transform((body, ctx): SearchResponse | SearchFailure => {
-  if (body !== null && typeof body === 'object' && (body as { success?: unknown }).success === false) {
-    return SearchFailureSchema.parse(body);
-  }
-  const r = SearchResponseSchema.safeParse(body);
-  if (r.success) return r.data;
-  for (const issue of r.error.issues) ctx.issues.push({ code: 'custom', message: issue.message, path: issue.path, input: body });
-  return z.NEVER;
-}));
+export const SearchAnswerSchema = z.pipe(
+  z.unknown(),
+  z.transform((body, ctx): SearchResponse | SearchFailure => {
+    if (body !== null && typeof body === 'object' && (body as { success?: unknown }).success === false) {
+      return SearchFailureSchema.parse(body);
+    }
+    const r = SearchResponseSchema.safeParse(body);
+    if (r.success) return r.data;
+    for (const issue of r.error.issues)
+      ctx.issues.push({ code: 'custom', message: issue.message, path: issue.path, input: body });
+    return z.NEVER;
+  }),
+);
 
 /** Every non-2xx body as documented (2.6), plus the `detail` / `title` shapes upstream proxies send. */
 export const ErrorBodySchema = z.looseObject({
@@ -127,7 +148,10 @@ export function displayTitle(r: Pick<SearchResult, 'title' | 'url'>): string {
  */
 export function describeZodError(err: { readonly issues: readonly z.core.$ZodIssue[] }, max = 3): string {
   const parts = err.issues.slice(0, max).map((i) => {
-    const path = i.path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), '');
+    const path = i.path.reduce<string>(
+      (acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)),
+      '',
+    );
     return `${path || '(body)'}: ${i.message}`;
   });
   const more = err.issues.length > max ? ` (and ${err.issues.length - max} more)` : '';

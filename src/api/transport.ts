@@ -54,9 +54,13 @@ const NO_BODY_STATUSES: Record<number, string> = { 204: 'No Content', 205: 'Rese
 export function unexpectedStatus(status: number, origin: string): ApiError | undefined {
   const name = NO_BODY_STATUSES[status];
   if (!name && status >= 200 && status <= 599) return undefined;
-  const what = name ? `HTTP ${status} (${name}), an answer without a body that this client never asks for` : `HTTP ${status}, which is not an HTTP status`;
+  const what = name
+    ? `HTTP ${status} (${name}), an answer without a body that this client never asks for`
+    : `HTTP ${status}, which is not an HTTP status`;
   return new ApiError({
-    kind: 'invalid-response', status, retryable: false,
+    kind: 'invalid-response',
+    status,
+    retryable: false,
     message: `${origin} answered ${what}; nothing to show, and not retried: check the base URL, or a proxy or cache between this client and the service`,
   });
 }
@@ -67,13 +71,19 @@ export function abortedError(): ApiError {
 
 export function timeoutError(origin: string, timeoutMs: number): ApiError {
   return new ApiError({
-    kind: 'timeout', retryable: true,
+    kind: 'timeout',
+    retryable: true,
     message: `no complete answer from ${origin} within ${Math.round(timeoutMs / 100) / 10} s (timeout per attempt)`,
   });
 }
 
 export function tooLargeError(max: number, status: number): ApiError {
-  return new ApiError({ kind: 'response-too-large', status, message: `the response is larger than the ${Math.round(max / 1024)} KiB this client accepts`, retryable: false });
+  return new ApiError({
+    kind: 'response-too-large',
+    status,
+    message: `the response is larger than the ${Math.round(max / 1024)} KiB this client accepts`,
+    retryable: false,
+  });
 }
 
 /** Origin and path+query of an absolute URL the client built itself (so no parsing is needed). */

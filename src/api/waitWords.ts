@@ -18,13 +18,19 @@ function dayKey(t: number, timeZone: string | undefined): string {
  * "10:00 tomorrow (in 13 h)", "10:00 on Sat 28 Nov (in 3 d)".
  */
 export function untilWords(at: number, now: number, o: WaitWordsOptions = {}): string {
-  const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: o.timeZone }).format(at);
+  const clock = new Intl.DateTimeFormat('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+    timeZone: o.timeZone,
+  }).format(at);
   const day = dayKey(at, o.timeZone);
   let when = '';
   if (day !== dayKey(now, o.timeZone)) {
-    when = day === dayKey(now + 86_400_000, o.timeZone)
-      ? ' tomorrow'
-      : ` on ${new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: o.timeZone }).format(at)}`;
+    when =
+      day === dayKey(now + 86_400_000, o.timeZone)
+        ? ' tomorrow'
+        : ` on ${new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: o.timeZone }).format(at)}`;
   }
   return `${clock}${when} (in ${durationWords(at - now)})`;
 }

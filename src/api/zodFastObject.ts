@@ -6,13 +6,19 @@
 import { $constructor, $ZodObjectJIT, type $ZodLooseShape, type $ZodObjectDef, type $loose } from 'zod/v4/core';
 import { unknown, ZodMiniType, type ZodMiniObject } from 'zod/mini';
 
-const ZodMiniFastObject = $constructor('ZodMiniFastObject', (inst: ZodMiniType & { shape?: unknown }, def: $ZodObjectDef) => {
-  $ZodObjectJIT.init(inst as never, def);
-  ZodMiniType.init(inst, def as never);
-  inst.shape = def.shape;
-});
+const ZodMiniFastObject = $constructor(
+  'ZodMiniFastObject',
+  (inst: ZodMiniType & { shape?: unknown }, def: $ZodObjectDef) => {
+    $ZodObjectJIT.init(inst as never, def);
+    ZodMiniType.init(inst, def as never);
+    inst.shape = def.shape;
+  },
+);
 
 /** zod/mini's `looseObject`, parsed by zod's compiled object parser: the same output, issues and messages. */
 export function fastLooseObject<S extends $ZodLooseShape>(shape: S): ZodMiniObject<S, $loose> {
-  return new ZodMiniFastObject({ type: 'object', shape, catchall: unknown() } as never) as unknown as ZodMiniObject<S, $loose>;
+  return new ZodMiniFastObject({ type: 'object', shape, catchall: unknown() } as never) as unknown as ZodMiniObject<
+    S,
+    $loose
+  >;
 }

@@ -21,7 +21,7 @@ export function registerAuthCommands(context: vscode.ExtensionContext, keys: Api
       if (key === undefined) {
         key = await vscode.window.showInputBox({
           title: 'Developer Index: Set API Key',
-          prompt: 'The key is kept in VS Code\'s secret storage and sent only to the configured service address.',
+          prompt: "The key is kept in VS Code's secret storage and sent only to the configured service address.",
           password: true,
           ignoreFocusOut: true,
           validateInput: checkKeyInput,
@@ -35,38 +35,53 @@ export function registerAuthCommands(context: vscode.ExtensionContext, keys: Api
       }
       const check = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Window, title: 'Developer Index: checking the API key…' },
-        () => deps.verify(key.trim()).catch((e: unknown): KeyCheck => ({ outcome: 'unchecked', reason: e instanceof Error ? e.message : String(e) })),
+        () =>
+          deps.verify(key.trim()).catch((e: unknown): KeyCheck => ({
+            outcome: 'unchecked',
+            reason: e instanceof Error ? e.message : String(e),
+          })),
       );
       if (check.outcome === 'refused') {
         log().warn('API key refused by the service (HTTP 401); not saved');
         // Not awaited: the command answers now (false: not saved); "Save Anyway" is for a key meant for another address.
-        void vscode.window.showErrorMessage(
-          `Developer Index: the service refused this API key (HTTP 401: ${check.message}). It was not saved; check that you copied the whole key.`,
-          'Set API Key', 'Save Anyway',
-        ).then(async (pick) => {
-          if (pick === 'Set API Key') void vscode.commands.executeCommand('devIndex.auth.setKey');
-          if (pick === 'Save Anyway') {
-            await keys.set(key);
-            log().info('API key set although the service refused it (stored in secret storage)');
-            void vscode.window.showWarningMessage('Developer Index: API key saved as you asked, although the service refused it: requests will fail with HTTP 401 until it is replaced.');
-          }
-        });
+        void vscode.window
+          .showErrorMessage(
+            `Developer Index: the service refused this API key (HTTP 401: ${check.message}). It was not saved; check that you copied the whole key.`,
+            'Set API Key',
+            'Save Anyway',
+          )
+          .then(async (pick) => {
+            if (pick === 'Set API Key') void vscode.commands.executeCommand('devIndex.auth.setKey');
+            if (pick === 'Save Anyway') {
+              await keys.set(key);
+              log().info('API key set although the service refused it (stored in secret storage)');
+              void vscode.window.showWarningMessage(
+                'Developer Index: API key saved as you asked, although the service refused it: requests will fail with HTTP 401 until it is replaced.',
+              );
+            }
+          });
         return false;
       }
       await keys.set(key);
       if (check.outcome === 'accepted') {
         log().info('API key set (stored in secret storage; the service accepted it)');
-        void vscode.window.showInformationMessage('Developer Index: API key saved and accepted by the service. Searches now use your plan\'s rate limits.');
+        void vscode.window.showInformationMessage(
+          "Developer Index: API key saved and accepted by the service. Searches now use your plan's rate limits.",
+        );
       } else {
         log().warn(`API key set (stored in secret storage) but not checked: ${check.reason}`);
-        void vscode.window.showWarningMessage(`Developer Index: API key saved, but the service could not be reached to check it (${check.reason}). It will be checked by the next request.`);
+        void vscode.window.showWarningMessage(
+          `Developer Index: API key saved, but the service could not be reached to check it (${check.reason}). It will be checked by the next request.`,
+        );
       }
       return true;
     }),
     vscode.commands.registerCommand('devIndex.auth.clearKey', async () => {
       await keys.clear();
       log().info('API key cleared');
-      void vscode.window.showInformationMessage('Developer Index: API key removed. Search still works without a key, at lower rate limits.');
+      void vscode.window.showInformationMessage(
+        'Developer Index: API key removed. Search still works without a key, at lower rate limits.',
+      );
       return true;
     }),
   );

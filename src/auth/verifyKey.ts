@@ -11,14 +11,24 @@ import { ORIGINS } from '../api/version';
  * - refused: HTTP 401, the key is wrong;
  * - unchecked: nothing conclusive came back (network, timeout, 5xx, 429, plain http refused), with why.
  */
-export type KeyCheck = { outcome: 'accepted' } | { outcome: 'refused'; message: string } | { outcome: 'unchecked'; reason: string };
+export type KeyCheck =
+  { outcome: 'accepted' } | { outcome: 'refused'; message: string } | { outcome: 'unchecked'; reason: string };
 
-export interface KeyCheckOptions { baseUrl: string; network?: NetworkOptions; allowInsecureHttp?: boolean; timeoutMs?: number }
+export interface KeyCheckOptions {
+  baseUrl: string;
+  network?: NetworkOptions;
+  allowInsecureHttp?: boolean;
+  timeoutMs?: number;
+}
 
 export async function verifyKey(key: string, o: KeyCheckOptions): Promise<KeyCheck> {
   const client = new DevIndexClient({
-    baseUrl: o.baseUrl, apiKey: () => key, origin: ORIGINS.vscode, network: o.network,
-    allowInsecureHttp: o.allowInsecureHttp, timeoutMs: o.timeoutMs ?? 10_000,
+    baseUrl: o.baseUrl,
+    apiKey: () => key,
+    origin: ORIGINS.vscode,
+    network: o.network,
+    allowInsecureHttp: o.allowInsecureHttp,
+    timeoutMs: o.timeoutMs ?? 10_000,
   });
   try {
     await client.request({ method: 'GET', path: '/v2/agent', schema: z.unknown(), retry: 'none' });
@@ -27,7 +37,8 @@ export async function verifyKey(key: string, o: KeyCheckOptions): Promise<KeyChe
     if (!(e instanceof ApiError)) return { outcome: 'unchecked', reason: e instanceof Error ? e.message : String(e) };
     if (e.status === 401) return { outcome: 'refused', message: e.error ?? 'Unauthorized' };
     // Any other answer from the service means it read the key (403: no permission for agents; 404: no job list here).
-    if (e.kind === 'http' && e.status !== undefined && e.status < 500 && e.status !== 429 && e.status !== 408) return { outcome: 'accepted' };
+    if (e.kind === 'http' && e.status !== undefined && e.status < 500 && e.status !== 429 && e.status !== 408)
+      return { outcome: 'accepted' };
     if (e.kind === 'invalid-response') return { outcome: 'accepted' };
     return { outcome: 'unchecked', reason: e.message };
   } finally {

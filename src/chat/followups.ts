@@ -20,7 +20,11 @@ export interface ChatMeta {
   cancelled?: boolean;
 }
 
-export interface Followup { prompt: string; label: string; command: ChatCommand }
+export interface Followup {
+  prompt: string;
+  label: string;
+  command: ChatCommand;
+}
 
 /** The next scoped question after an answer: search → that dependency's issues → is it fixed → the whole index. */
 export function followupsFor(meta: Partial<ChatMeta> | undefined): Followup[] {
@@ -29,16 +33,29 @@ export function followupsFor(meta: Partial<ChatMeta> | undefined): Followup[] {
   const d = meta.dependency;
   const withVersion = (x: { name: string; version?: string }) => (x.version ? `${x.name} ${x.version}` : x.name);
   if (meta.choices?.length) {
-    return meta.choices.slice(0, 3).map((name) => ({ prompt: `${name} ${q}`.trim(), label: `/${meta.command} ${name} ${q}`.trim(), command: meta.command ?? 'issues' }));
+    return meta.choices.slice(0, 3).map((name) => ({
+      prompt: `${name} ${q}`.trim(),
+      label: `/${meta.command} ${name} ${q}`.trim(),
+      command: meta.command ?? 'issues',
+    }));
   }
   switch (meta.command) {
     case 'search':
-      return d ? [{ prompt: `${d.name} ${q}`, label: `Search the issues of ${withVersion(d)} installed`, command: 'issues' }] : [];
+      return d
+        ? [{ prompt: `${d.name} ${q}`, label: `Search the issues of ${withVersion(d)} installed`, command: 'issues' }]
+        : [];
     case 'issues':
-      return d ? [{ prompt: `${d.name} ${q}`, label: `Is this fixed in ${d.name}, and in which version?`, command: 'fixed' }] : [];
+      return d
+        ? [{ prompt: `${d.name} ${q}`, label: `Is this fixed in ${d.name}, and in which version?`, command: 'fixed' }]
+        : [];
     case 'fixed': {
       const out: Followup[] = [];
-      if (d && meta.newerFix) out.push({ prompt: `${d.name} ${meta.newerFix}`, label: `What changed in ${d.name} ${meta.newerFix}?`, command: 'issues' });
+      if (d && meta.newerFix)
+        out.push({
+          prompt: `${d.name} ${meta.newerFix}`,
+          label: `What changed in ${d.name} ${meta.newerFix}?`,
+          command: 'issues',
+        });
       out.push({ prompt: q, label: 'Search the whole index, documentation too', command: 'search' });
       return out;
     }

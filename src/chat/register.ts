@@ -16,17 +16,25 @@ export const PARTICIPANT_ID = 'devIndex.participant';
 /** The chat API of `ns` (the vscode module), when this editor has it. */
 export function chatApi(ns: object): Pick<typeof vscode.chat, 'createChatParticipant'> | undefined {
   const chat = (ns as { chat?: Partial<typeof vscode.chat> }).chat;
-  return chat && typeof chat.createChatParticipant === 'function' ? (chat as Pick<typeof vscode.chat, 'createChatParticipant'>) : undefined;
+  return chat && typeof chat.createChatParticipant === 'function'
+    ? (chat as Pick<typeof vscode.chat, 'createChatParticipant'>)
+    : undefined;
 }
 
 export function provideFollowups(result: vscode.ChatResult): vscode.ChatFollowup[] {
-  return followupsFor(result.metadata as Partial<ChatMeta> | undefined).map((f) => ({ prompt: f.prompt, label: f.label, command: f.command, participant: PARTICIPANT_ID }));
+  return followupsFor(result.metadata as Partial<ChatMeta> | undefined).map((f) => ({
+    prompt: f.prompt,
+    label: f.label,
+    command: f.command,
+    participant: PARTICIPANT_ID,
+  }));
 }
 
 export function registerChatParticipant(context: vscode.ExtensionContext, wiring: ToolWiring): void {
   const chat = chatApi(vscode);
   if (!chat) return;
-  const handler: vscode.ChatRequestHandler = (request, ctx, stream, token) => features().handleChatRequest(request, ctx, stream, token, wiring);
+  const handler: vscode.ChatRequestHandler = (request, ctx, stream, token) =>
+    features().handleChatRequest(request, ctx, stream, token, wiring);
   const participant = chat.createChatParticipant(PARTICIPANT_ID, handler);
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'devindex.svg');
   participant.followupProvider = { provideFollowups };
@@ -35,10 +43,30 @@ export function registerChatParticipant(context: vscode.ExtensionContext, wiring
   // model and replaced ports (a quick pick would wait for a user), and the participant's follow-ups.
   if (__DEVINDEX_TEST_SURFACE__ && testModeOn()) {
     context.subscriptions.push(
-      vscode.commands.registerCommand('devIndex.chat.handleForTests', (request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token?: vscode.CancellationToken, ports?: Partial<ChatPorts>) =>
-        features().handleChatRequest(request, { history: [] }, stream, token ?? new vscode.CancellationTokenSource().token, wiring, ports)),
+      vscode.commands.registerCommand(
+        'devIndex.chat.handleForTests',
+        (
+          request: vscode.ChatRequest,
+          stream: vscode.ChatResponseStream,
+          token?: vscode.CancellationToken,
+          ports?: Partial<ChatPorts>,
+        ) =>
+          features().handleChatRequest(
+            request,
+            { history: [] },
+            stream,
+            token ?? new vscode.CancellationTokenSource().token,
+            wiring,
+            ports,
+          ),
+      ),
       vscode.commands.registerCommand('devIndex.chat.followupsForTests', (result: vscode.ChatResult) =>
-        participant.followupProvider?.provideFollowups(result, { history: [] }, new vscode.CancellationTokenSource().token)),
+        participant.followupProvider?.provideFollowups(
+          result,
+          { history: [] },
+          new vscode.CancellationTokenSource().token,
+        ),
+      ),
     );
   }
 }

@@ -1,6 +1,14 @@
 // `devindex agent …`: start, follow, cancel and inspect agent jobs from a terminal.
 import {
-  AGENT_EFFORTS, AGENT_MODELS, AGENT_MODES, AGENT_ON_TERMS, AgentClient, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, isFoldedEvent, type AgentSubmitParams,
+  AGENT_EFFORTS,
+  AGENT_MODELS,
+  AGENT_MODES,
+  AGENT_ON_TERMS,
+  AgentClient,
+  EXCHANGE_MAX_CALLS,
+  EXCHANGE_MAX_TOOLKITS,
+  isFoldedEvent,
+  type AgentSubmitParams,
 } from '../api/agent/agentClient';
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../agentRun/pollSchedule';
 import { followRun } from '../agentRun/runEngine';
@@ -10,14 +18,37 @@ import type { ClientOptions, DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { AbortedError, systemClock } from '../api/retry';
 import {
-  API_KEY_ENV, createClientFromEnv, pollTimingFromEnv, EXIT_FAILURE, jsonForTerminal, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseCliArgs, printError,
-  readApiKey, retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo as CommonCliIo, type CliOptions,
+  API_KEY_ENV,
+  createClientFromEnv,
+  pollTimingFromEnv,
+  EXIT_FAILURE,
+  jsonForTerminal,
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  EXIT_USAGE,
+  parseCliArgs,
+  printError,
+  readApiKey,
+  retryPrinter,
+  sanitizeForTerminal,
+  splitList,
+  UsageError,
+  type CliIo as CommonCliIo,
+  type CliOptions,
 } from './common';
 import { approvalLines, eventLine, finalWords, formatJob, formatThread, formatTrace, learnAgents } from './agentFormat';
 import { submitParamsFrom as startParams, SUBMIT_FLAG_OPTIONS } from './agentStartArgs';
 import { termsName } from '../agentRun/runOutcome';
 
-export { approvalLines, exchangeLines, finalWords, formatJob, formatThread, formatTrace, shellQuote } from './agentFormat';
+export {
+  approvalLines,
+  exchangeLines,
+  finalWords,
+  formatJob,
+  formatThread,
+  formatTrace,
+  shellQuote,
+} from './agentFormat';
 export { SUBMIT_FLAGS } from './agentStartArgs';
 export type CliIo = CommonCliIo;
 
@@ -77,10 +108,21 @@ Exit codes: 0 success (with --wait: the run completed), 1 service or network err
 the run failed, was cancelled or did not finish in time), 2 invalid input (nothing is sent).
 `;
 
-const COMMON: CliOptions = { 'base-url': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } };
+const COMMON: CliOptions = {
+  'base-url': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
 const START: CliOptions = {
-  ...COMMON, ...SUBMIT_FLAG_OPTIONS, wait: { type: 'boolean' }, continue: { type: 'boolean' }, approve: { type: 'string' }, decline: { type: 'string' },
-  calls: { type: 'string' }, always: { type: 'boolean' }, 'accept-terms': { type: 'boolean' },
+  ...COMMON,
+  ...SUBMIT_FLAG_OPTIONS,
+  wait: { type: 'boolean' },
+  continue: { type: 'boolean' },
+  approve: { type: 'string' },
+  decline: { type: 'string' },
+  calls: { type: 'string' },
+  always: { type: 'boolean' },
+  'accept-terms': { type: 'boolean' },
 };
 const SUBCOMMANDS: Record<string, { options: CliOptions; positionals: string[] }> = {
   start: { options: START, positionals: ['prompt'] },
@@ -106,30 +148,51 @@ export interface AgentCliDeps {
   now?: () => number;
 }
 
-interface Parsed { sub: string; values: Record<string, unknown>; args: string[]; json: boolean; baseUrl?: string }
+interface Parsed {
+  sub: string;
+  values: Record<string, unknown>;
+  args: string[];
+  json: boolean;
+  baseUrl?: string;
+}
 
 export function parseAgentArgs(argv: string[]): Parsed | 'help' {
   const [sub, ...rest] = argv;
-  if (sub === undefined) throw new UsageError(`agent needs a subcommand: start, status, cancel, trace, snapshot, list or thread (see devindex agent --help)`);
+  if (sub === undefined)
+    throw new UsageError(
+      `agent needs a subcommand: start, status, cancel, trace, snapshot, list or thread (see devindex agent --help)`,
+    );
   if (sub === '-h' || sub === '--help' || sub === 'help') return 'help';
   const spec = SUBCOMMANDS[sub];
-  if (!spec) throw new UsageError(`unknown agent subcommand ${JSON.stringify(sub)}; use start, status, cancel, trace, snapshot, list or thread`);
+  if (!spec)
+    throw new UsageError(
+      `unknown agent subcommand ${JSON.stringify(sub)}; use start, status, cancel, trace, snapshot, list or thread`,
+    );
   const { values, positionals } = parseCliArgs(rest, spec.options);
   if (values.help) return 'help';
   let args = positionals;
   if (sub === 'start') {
     const answering = values.approve !== undefined || values.decline !== undefined;
-    if (values.approve !== undefined && values.decline !== undefined) throw new UsageError('--approve and --decline cannot be used together');
-    if (values.thread !== undefined && values.continue) throw new UsageError('--thread and --continue cannot be used together: --continue means the last thread');
-    if (answering && values.thread === undefined && !values.continue) throw new UsageError('--approve and --decline answer a waiting run in its thread: add --thread ID (or --continue)');
+    if (values.approve !== undefined && values.decline !== undefined)
+      throw new UsageError('--approve and --decline cannot be used together');
+    if (values.thread !== undefined && values.continue)
+      throw new UsageError('--thread and --continue cannot be used together: --continue means the last thread');
+    if (answering && values.thread === undefined && !values.continue)
+      throw new UsageError(
+        '--approve and --decline answer a waiting run in its thread: add --thread ID (or --continue)',
+      );
     for (const f of ['calls', 'always', 'accept-terms'] as const) {
-      if (values[f] !== undefined && values.approve === undefined) throw new UsageError(`--${f} goes with --approve APPROVAL_ID`);
+      if (values[f] !== undefined && values.approve === undefined)
+        throw new UsageError(`--${f} goes with --approve APPROVAL_ID`);
     }
-    if (positionals.length === 0 && !answering) throw new UsageError('agent start needs a prompt: devindex agent start "<prompt>"');
+    if (positionals.length === 0 && !answering)
+      throw new UsageError('agent start needs a prompt: devindex agent start "<prompt>"');
     args = positionals.length ? [positionals.join(' ')] : [];
   } else if (positionals.length !== spec.positionals.length) {
     const want = spec.positionals.map((p) => `<${p}>`).join(' ');
-    throw new UsageError(`agent ${sub} takes ${want || 'no arguments'}; got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`);
+    throw new UsageError(
+      `agent ${sub} takes ${want || 'no arguments'}; got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`,
+    );
   }
   return { sub, values, args, json: values.json === true, baseUrl: values['base-url'] as string | undefined };
 }
@@ -147,7 +210,10 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
   let submit: AgentSubmitParams | undefined;
   try {
     const p = parseAgentArgs(argv);
-    if (p === 'help') { io.out(AGENT_USAGE); return EXIT_OK; }
+    if (p === 'help') {
+      io.out(AGENT_USAGE);
+      return EXIT_OK;
+    }
     parsed = p;
     if (parsed.sub === 'start') submit = submitParamsFrom(parsed);
   } catch (e) {
@@ -172,32 +238,50 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
         const baseUrl = client.settings.baseUrl;
         if (parsed.values.continue) {
           const last = lastThread(io.env, baseUrl);
-          if (!last) throw new UsageError(`--continue: no thread started by this CLI on ${baseUrl} is remembered; pass --thread ID (ids come from devindex agent status)`);
+          if (!last)
+            throw new UsageError(
+              `--continue: no thread started by this CLI on ${baseUrl} is remembered; pass --thread ID (ids come from devindex agent status)`,
+            );
           submit!.threadId = last.threadId;
         }
         const approvalId = (parsed.values.approve ?? parsed.values.decline) as string | undefined;
         const approving = parsed.values.approve !== undefined;
         if (approvalId !== undefined && approving) {
-          const refused = await acceptTermsIfAsked(agent, submit!.threadId!, approvalId, parsed.values['accept-terms'] === true, io, call);
+          const refused = await acceptTermsIfAsked(
+            agent,
+            submit!.threadId!,
+            approvalId,
+            parsed.values['accept-terms'] === true,
+            io,
+            call,
+          );
           if (refused !== undefined) return refused;
         }
         const callIds = splitList(typeof parsed.values.calls === 'string' ? [parsed.values.calls] : undefined);
-        const r = approvalId !== undefined
-          ? await agent.answerApproval({
-            threadId: submit!.threadId!, approvalId, decision: approving ? 'approve' : 'decline',
-            ...(callIds ? { callIds } : {}), ...(parsed.values.always === true ? { always: true } : {}),
-            ...(submit!.prompt ? { prompt: submit!.prompt } : {}),
-          }, call)
-          : await agent.submit(submit!, call);
+        const r =
+          approvalId !== undefined
+            ? await agent.answerApproval(
+                {
+                  threadId: submit!.threadId!,
+                  approvalId,
+                  decision: approving ? 'approve' : 'decline',
+                  ...(callIds ? { callIds } : {}),
+                  ...(parsed.values.always === true ? { always: true } : {}),
+                  ...(submit!.prompt ? { prompt: submit!.prompt } : {}),
+                },
+                call,
+              )
+            : await agent.submit(submit!, call);
         const threadId = r.response.threadId;
         if (threadId) {
           const why = rememberThread(io.env, baseUrl, { threadId, jobId: r.id, at: new Date().toISOString() });
           if (why && !parsed.json) io.err(`devindex agent: could not remember the thread for --continue (${why})\n`);
         }
         const turn = threadId ? ` (thread ${threadId}, turn ${r.response.threadTurn ?? '?'})` : '';
-        const said = approvalId !== undefined
-          ? `${parsed.values.approve !== undefined ? 'Approved' : 'Declined'} ${approvalId}; agent job ${r.id} goes on${turn}`
-          : `Started agent job ${r.id}${turn}`;
+        const said =
+          approvalId !== undefined
+            ? `${parsed.values.approve !== undefined ? 'Approved' : 'Declined'} ${approvalId}; agent job ${r.id} goes on${turn}`
+            : `Started agent job ${r.id}${turn}`;
         if (!parsed.values.wait) {
           if (parsed.json) out(r.response);
           else io.out(`${said}\nFollow it with: devindex agent status ${r.id}\n`);
@@ -209,7 +293,9 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
         } catch (e) {
           if (!(e instanceof AbortedError) && !(e instanceof ApiError && e.kind === 'aborted')) throw e;
           // Ctrl+C stops the following, not the job: say how to find it again.
-          io.err(`devindex agent: stopped following job ${r.id}; it keeps running (devindex agent status ${r.id}, or devindex agent cancel ${r.id} to stop it)\n`);
+          io.err(
+            `devindex agent: stopped following job ${r.id}; it keeps running (devindex agent status ${r.id}, or devindex agent cancel ${r.id} to stop it)\n`,
+          );
           return EXIT_INTERRUPTED;
         }
       }
@@ -217,39 +303,61 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
         const job = await agent.status(parsed.args[0]!, call);
         if (parsed.values.partial) {
           if (job.partial === undefined || job.partial === null) {
-            io.err(`devindex agent: job ${parsed.args[0]} has no partial result (a run stopped by its credit ceiling has one)\n`);
+            io.err(
+              `devindex agent: job ${parsed.args[0]} has no partial result (a run stopped by its credit ceiling has one)\n`,
+            );
             return EXIT_FAILURE;
           }
-          io.out(parsed.json ? `${JSON.stringify(job.partial, null, 2)}\n` : `${clean(JSON.stringify(job.partial, null, 2))}\n`);
+          io.out(
+            parsed.json
+              ? `${JSON.stringify(job.partial, null, 2)}\n`
+              : `${clean(JSON.stringify(job.partial, null, 2))}\n`,
+          );
           return EXIT_OK;
         }
-        if (parsed.json) out(job); else io.out(formatJob(job, parsed.args[0]));
+        if (parsed.json) out(job);
+        else io.out(formatJob(job, parsed.args[0]));
         return EXIT_OK;
       }
       case 'thread': {
         const t = await agent.thread(parsed.args[0]!, { includeData: parsed.json }, call);
-        if (parsed.json) out(t); else io.out(formatThread(t));
+        if (parsed.json) out(t);
+        else io.out(formatThread(t));
         return EXIT_OK;
       }
       case 'cancel': {
         const r = await agent.cancel(parsed.args[0]!, call);
         if (parsed.json) out(r);
-        else io.out(`Cancel requested for job ${parsed.args[0]}; it stops shortly and then reports that it was cancelled (devindex agent status ${parsed.args[0]}).\n`);
+        else
+          io.out(
+            `Cancel requested for job ${parsed.args[0]}; it stops shortly and then reports that it was cancelled (devindex agent status ${parsed.args[0]}).\n`,
+          );
         return EXIT_OK;
       }
       case 'trace': {
         const t = await agent.trace(parsed.args[0]!, parsed.values['live-view'] ? { liveView: true } : {}, call);
-        if (parsed.json) { out(t); return EXIT_OK; }
+        if (parsed.json) {
+          out(t);
+          return EXIT_OK;
+        }
         io.out(formatTrace(t.events));
         if (t.creditsUsed !== undefined) io.out(`credits used: ${t.creditsUsed}\n`);
-        for (const s of t.activeBrowserSessions ?? []) io.out(`live browser session ${clean(s.id)}${s.liveViewUrl ? `: ${clean(s.liveViewUrl)}` : ''}\n`);
+        for (const s of t.activeBrowserSessions ?? [])
+          io.out(`live browser session ${clean(s.id)}${s.liveViewUrl ? `: ${clean(s.liveViewUrl)}` : ''}\n`);
         return EXIT_OK;
       }
       case 'snapshot': {
         const s = await agent.snapshot(parsed.args[0]!, parsed.args[1]!, call);
-        if (parsed.json) { out(s); return EXIT_OK; }
+        if (parsed.json) {
+          out(s);
+          return EXIT_OK;
+        }
         let text = s.snapshot;
-        try { text = JSON.stringify(JSON.parse(text), null, 2); } catch { /* markdown or text: printed as it came */ }
+        try {
+          text = JSON.stringify(JSON.parse(text), null, 2);
+        } catch {
+          /* markdown or text: printed as it came */
+        }
         io.out(`${clean(text).trimEnd()}\n`);
         return EXIT_OK;
       }
@@ -257,20 +365,31 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
         const raw = parsed.values.before as string | undefined;
         let before: number | undefined;
         if (raw !== undefined) {
-          if (!/^\d{1,16}$/.test(raw.trim())) throw new UsageError(`--before must be a whole number of epoch milliseconds, 0 or more; got ${JSON.stringify(raw)}`);
+          if (!/^\d{1,16}$/.test(raw.trim()))
+            throw new UsageError(
+              `--before must be a whole number of epoch milliseconds, 0 or more; got ${JSON.stringify(raw)}`,
+            );
           before = Number(raw.trim());
         }
         const page = await agent.list(before === undefined ? {} : { before }, call);
-        if (parsed.json) { out(page); return EXIT_OK; }
+        if (parsed.json) {
+          out(page);
+          return EXIT_OK;
+        }
         if (page.agents.length === 0) io.out('No agent jobs.\n');
         for (const j of page.agents) {
           const prompt = clean(j.options?.prompt ?? '').replace(/\s+/g, ' ');
-          const created = typeof j.createdAt === 'number' ? new Date(j.createdAt).toISOString() : clean(j.createdAt ?? '-');
-          io.out(`${created}  ${clean(j.status).padEnd(10)}  ${clean(j.id)}  ${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}\n`);
+          const created =
+            typeof j.createdAt === 'number' ? new Date(j.createdAt).toISOString() : clean(j.createdAt ?? '-');
+          io.out(
+            `${created}  ${clean(j.status).padEnd(10)}  ${clean(j.id)}  ${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}\n`,
+          );
         }
         if (page.nextBefore !== undefined) io.out(`More: devindex agent list --before ${page.nextBefore}\n`);
         else if (!page.nextPage.follow && page.nextPage.reason === 'other-origin') {
-          io.err(`devindex agent: the service's next page is on another address (${clean(page.nextPage.origin ?? '?')}); not followed, so the key is only sent to ${clean(client.settings.baseUrl)}\n`);
+          io.err(
+            `devindex agent: the service's next page is on another address (${clean(page.nextPage.origin ?? '?')}); not followed, so the key is only sent to ${clean(client.settings.baseUrl)}\n`,
+          );
         }
         return EXIT_OK;
       }
@@ -289,8 +408,14 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
  * and agrees); then its terms/accept calls run first. Returns an exit code when it refuses, else undefined.
  * The approval is looked up in the thread; when it cannot be found, the service decides.
  */
-async function acceptTermsIfAsked(agent: AgentClient, threadId: string, approvalId: string, agreed: boolean, io: CliIo,
-  call: { signal?: AbortSignal }): Promise<number | undefined> {
+async function acceptTermsIfAsked(
+  agent: AgentClient,
+  threadId: string,
+  approvalId: string,
+  agreed: boolean,
+  io: CliIo,
+  call: { signal?: AbortSignal },
+): Promise<number | undefined> {
   let run;
   try {
     const t = await agent.thread(threadId, {}, call);
@@ -300,13 +425,20 @@ async function acceptTermsIfAsked(agent: AgentClient, threadId: string, approval
   }
   const p = run?.pendingApproval ?? undefined;
   if (!run || !p || p.kind !== 'terms') {
-    if (agreed) io.err(`devindex agent: --accept-terms: approval ${clean(approvalId)} asks for no terms; approving it as usual\n`);
+    if (agreed)
+      io.err(
+        `devindex agent: --accept-terms: approval ${clean(approvalId)} asks for no terms; approving it as usual\n`,
+      );
     return undefined;
   }
   if (!agreed) {
-    io.err([`devindex agent: approval ${clean(approvalId)} asks you to accept data terms:`,
-      ...p.terms.map((t) => `  ${clean(termsName(t))}${t.url ? `: ${clean(t.url)}` : ''}`),
-      'Read them; to agree, run the same command with --accept-terms (nothing was sent).'].join('\n') + '\n');
+    io.err(
+      [
+        `devindex agent: approval ${clean(approvalId)} asks you to accept data terms:`,
+        ...p.terms.map((t) => `  ${clean(termsName(t))}${t.url ? `: ${clean(t.url)}` : ''}`),
+        'Read them; to agree, run the same command with --accept-terms (nothing was sent).',
+      ].join('\n') + '\n',
+    );
     return EXIT_USAGE;
   }
   const calls = termsAcceptCalls({ pendingApproval: p, exchange: run.exchange ?? undefined });
@@ -319,13 +451,23 @@ async function acceptTermsIfAsked(agent: AgentClient, threadId: string, approval
  * Follows a run through the run engine (the same schedule and reducers as the editor's tree): prints
  * new events as they arrive, then the end in the shared words. 0 only if the run completed.
  */
-async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, submitted: AgentSubmitParams, deps: AgentCliDeps): Promise<number> {
+async function follow(
+  agent: AgentClient,
+  id: string,
+  io: CliIo,
+  json: boolean,
+  submitted: AgentSubmitParams,
+  deps: AgentCliDeps,
+): Promise<number> {
   const parents = new Map<string, string | undefined>();
   const sleep = deps.sleep ?? ((ms: number) => systemClock.sleep(ms, io.signal));
   const maxWaitMs = deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   const r = await followRun({
     jobId: id,
-    backend: { trace: (j) => agent.trace(j, {}, { signal: io.signal }), status: (j) => agent.status(j, { signal: io.signal }) },
+    backend: {
+      trace: (j) => agent.trace(j, {}, { signal: io.signal }),
+      status: (j) => agent.status(j, { signal: io.signal }),
+    },
     clock: { now: deps.now ?? Date.now, sleep: (ms) => sleep(ms) },
     timing: { ...DEFAULT_POLL_TIMING, ...pollTimingFromEnv(io.env), ...deps.timing },
     facts: { maxCredits: submitted.maxCredits },
@@ -333,23 +475,31 @@ async function follow(agent: AgentClient, id: string, io: CliIo, json: boolean, 
     signal: io.signal,
     onEvents: (events) => {
       learnAgents(events, parents);
-      for (const e of events) if (json || !isFoldedEvent(e)) io.out(json ? `${JSON.stringify(e)}\n` : eventLine(e, parents));
+      for (const e of events)
+        if (json || !isFoldedEvent(e)) io.out(json ? `${JSON.stringify(e)}\n` : eventLine(e, parents));
     },
-    onNoTrace: () => { if (!json) io.err(`devindex agent: job ${id} has no trace (it ran on an older engine); following its status only\n`); },
+    onNoTrace: () => {
+      if (!json)
+        io.err(`devindex agent: job ${id} has no trace (it ran on an older engine); following its status only\n`);
+    },
     stopWhenWaiting: true,
   });
   if (r.waiting && r.facts.pendingApproval) {
     // Waiting is said first, whatever the status: the run goes on only once someone answers.
     if (json) io.out(`${JSON.stringify(r.record ?? null)}\n`);
-    else io.out(`Agent job ${id} waits for your approval; it goes on only once you answer.\n${approvalLines(r.facts.pendingApproval, r.facts.threadId).join('\n')}\n`);
+    else
+      io.out(
+        `Agent job ${id} waits for your approval; it goes on only once you answer.\n${approvalLines(r.facts.pendingApproval, r.facts.threadId).join('\n')}\n`,
+      );
     return EXIT_FAILURE;
   }
   if (r.timedOut) {
-    io.err(`devindex agent: job ${id} is still running after ${Math.round(maxWaitMs / 1000)} s; stopped following it (it keeps running: devindex agent status ${id})\n`);
+    io.err(
+      `devindex agent: job ${id} is still running after ${Math.round(maxWaitMs / 1000)} s; stopped following it (it keeps running: devindex agent status ${id})\n`,
+    );
     return EXIT_FAILURE;
   }
   if (json) io.out(`${JSON.stringify(r.record)}\n`);
   else io.out(finalWords(r.facts, submitted, r.record, id));
   return r.facts.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
 }
-

@@ -1,9 +1,29 @@
 // What `devindex agent` prints: a job record, a thread, a trace, what a waiting run asks for, and the end
 // of a followed run, in the same words as the editor (src/api/agent/runOutcome.ts), every string from
 // the service sanitised for the terminal.
-import { isFoldedEvent, orderEvents, RETIRED_AGENT_MODELS, summarizeEvent, type AgentJobRecord, type AgentSubmitParams, type AgentThread, type PendingApproval, type TraceEvent } from '../api/agent/agentClient';
+import {
+  isFoldedEvent,
+  orderEvents,
+  RETIRED_AGENT_MODELS,
+  summarizeEvent,
+  type AgentJobRecord,
+  type AgentSubmitParams,
+  type AgentThread,
+  type PendingApproval,
+  type TraceEvent,
+} from '../api/agent/agentClient';
 import type { RunFacts } from '../agentRun/runEngine';
-import { approvalWords, callWords, endMessage, estimateWords, isWaiting, jobState, paidWords, skippedWords, termsName } from '../agentRun/runOutcome';
+import {
+  approvalWords,
+  callWords,
+  endMessage,
+  estimateWords,
+  isWaiting,
+  jobState,
+  paidWords,
+  skippedWords,
+  termsName,
+} from '../agentRun/runOutcome';
 import { boundedJson } from '../api/jsonDepth';
 import { sanitizeForTerminal } from './common';
 
@@ -16,18 +36,31 @@ export function shellQuote(s: string): string {
 
 export function formatJob(job: AgentJobRecord, jobId?: string): string {
   // A run with an unanswered approval waits for the caller, whatever its status says: said first.
-  const waiting = isWaiting(job) ? job.pendingApproval ?? undefined : undefined;
+  const waiting = isWaiting(job) ? (job.pendingApproval ?? undefined) : undefined;
   const status = waiting ? `waiting for your approval (the service's status: ${clean(job.status)})` : clean(job.status);
   const lines = [...(job.id ? [`id:           ${clean(job.id)}`] : []), `status:       ${status}`];
-  if (job.threadId) lines.push(`thread:       ${clean(job.threadId)}${job.threadTurn !== undefined ? `, turn ${job.threadTurn}` : ''}`);
+  if (job.threadId)
+    lines.push(`thread:       ${clean(job.threadId)}${job.threadTurn !== undefined ? `, turn ${job.threadTurn}` : ''}`);
   if (job.mode) lines.push(`mode:         ${clean(job.mode)}`);
-  if (job.creditsUsed !== undefined) lines.push(`credits used: ${job.creditsUsed}${job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''}`);
-  if (job.model) lines.push(`model:        ${clean(job.model)}${RETIRED_AGENT_MODELS.has(job.model) ? ' (a retired name)' : ''}`);
+  if (job.creditsUsed !== undefined)
+    lines.push(
+      `credits used: ${job.creditsUsed}${job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''}`,
+    );
+  if (job.model)
+    lines.push(`model:        ${clean(job.model)}${RETIRED_AGENT_MODELS.has(job.model) ? ' (a retired name)' : ''}`);
   if (job.effort) lines.push(`effort:       ${clean(job.effort)}`);
-  if (job.expiresAt) lines.push(`expires:      ${clean(job.expiresAt)} (the service forgets the job then; keep the result before)`);
+  if (job.expiresAt)
+    lines.push(`expires:      ${clean(job.expiresAt)} (the service forgets the job then; keep the result before)`);
   if (job.error) lines.push(`error:        ${clean(job.error)}`);
-  if (job.data !== undefined && job.data !== null) lines.push('data:', ...clean(boundedJson(job.data, 2)).split('\n').map((l) => `  ${l}`));
-  if (job.partial !== undefined && job.partial !== null) lines.push(`partial result: kept by the service (print it with devindex agent status ${jobId ?? 'JOB'} --partial)`);
+  if (job.data !== undefined && job.data !== null)
+    lines.push(
+      'data:',
+      ...clean(boundedJson(job.data, 2))
+        .split('\n')
+        .map((l) => `  ${l}`),
+    );
+  if (job.partial !== undefined && job.partial !== null)
+    lines.push(`partial result: kept by the service (print it with devindex agent status ${jobId ?? 'JOB'} --partial)`);
   if (waiting) lines.push(...approvalLines(waiting, job.threadId));
   lines.push(...exchangeLines(job.exchange ?? undefined));
   if (typeof job.message === 'string' && job.message) lines.push('answer:', ...answerLines(job.message));
@@ -37,13 +70,25 @@ export function formatJob(job: AgentJobRecord, jobId?: string): string {
 
 /** The chat answer (markdown) as it came, each line sanitised and indented. */
 function answerLines(answer: string): string[] {
-  return clean(answer).replace(/\s+$/, '').split('\n').map((l) => `  ${l}`);
+  return clean(answer)
+    .replace(/\s+$/, '')
+    .split('\n')
+    .map((l) => `  ${l}`);
 }
 
 /** The service's follow-ups, one per line with the command that asks it. */
-function suggestionLines(suggestions: ReadonlyArray<{ label?: string; prompt: string }>, threadId: string | undefined): string[] {
+function suggestionLines(
+  suggestions: ReadonlyArray<{ label?: string; prompt: string }>,
+  threadId: string | undefined,
+): string[] {
   const ask = threadId ? `devindex agent start --thread ${shellQuote(threadId)}` : 'devindex agent start';
-  return ['suggested follow-ups:', ...suggestions.map((x) => `  ${clean(x.label ?? x.prompt).replace(/\s+/g, ' ')}: ${ask} ${shellQuote(clean(x.prompt).replace(/\s+/g, ' '))}`)];
+  return [
+    'suggested follow-ups:',
+    ...suggestions.map(
+      (x) =>
+        `  ${clean(x.label ?? x.prompt).replace(/\s+/g, ' ')}: ${ask} ${shellQuote(clean(x.prompt).replace(/\s+/g, ' '))}`,
+    ),
+  ];
 }
 
 /** What a waiting run asks for (each call with its estimate and the sum, or each provider's terms), and the commands that answer it. */
@@ -62,7 +107,9 @@ export function approvalLines(p: PendingApproval, threadId: string | undefined):
   if (p.kind === 'terms') {
     lines.push(`  agree:   read the terms above, then: devindex agent start ${thread} --approve ${id} --accept-terms`);
   } else {
-    lines.push(`  approve: devindex agent start ${thread} --approve ${id}${p.calls.length > 1 ? ' [--calls ID,ID]' : ''} [--always]`);
+    lines.push(
+      `  approve: devindex agent start ${thread} --approve ${id}${p.calls.length > 1 ? ' [--calls ID,ID]' : ''} [--always]`,
+    );
   }
   lines.push(`  decline: devindex agent start ${thread} --decline ${id}`);
   return lines;
@@ -87,7 +134,9 @@ export function formatThread(t: AgentThread): string {
   if (t.runs.length === 0) lines.push('  no turns');
   for (const r of t.runs) {
     const prompt = clean(r.prompt ?? '').replace(/\s+/g, ' ');
-    lines.push(`  turn ${r.turn}  ${clean(r.status).padEnd(20)}  ${clean(r.mode ?? '-').padEnd(7)}  ${clean(r.id ?? '-')}  ${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}`);
+    lines.push(
+      `  turn ${r.turn}  ${clean(r.status).padEnd(20)}  ${clean(r.mode ?? '-').padEnd(7)}  ${clean(r.id ?? '-')}  ${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}`,
+    );
   }
   lines.push(`Ask a follow-up: devindex agent start --thread ${shellQuote(t.id)} "<prompt>"`);
   return `${lines.join('\n')}\n`;
@@ -125,23 +174,38 @@ export function formatTrace(events: TraceEvent[]): string {
   const ordered = orderEvents(events);
   learnAgents(ordered, parents);
   // usage.recorded is bookkeeping: kept in --json, folded away here.
-  return ordered.filter((e) => !isFoldedEvent(e)).map((e) => eventLine(e, parents)).join('');
+  return ordered
+    .filter((e) => !isFoldedEvent(e))
+    .map((e) => eventLine(e, parents))
+    .join('');
 }
 
 /** The end of a followed run: the words the editor's notification uses, the data when it completed. */
-export function finalWords(facts: RunFacts, submitted: AgentSubmitParams, record: AgentJobRecord | undefined, id: string): string {
+export function finalWords(
+  facts: RunFacts,
+  submitted: AgentSubmitParams,
+  record: AgentJobRecord | undefined,
+  id: string,
+): string {
   const view = { ...facts, prompt: submitted.prompt };
   const state = jobState(view);
   const ceiling = submitted.maxCredits ?? 2500;
   const msg = endMessage(view, state, { raiseCeiling: `start it again with --max-credits above ${ceiling}` });
   const lines = [clean(msg?.text ?? `The run ended with status ${facts.status}.`)];
   if (msg?.detail) lines.push(`The service said: ${clean(msg.detail)}`);
-  if (state === 'completed' && typeof record?.message === 'string' && record.message) lines.push(clean(record.message).replace(/\s+$/, ''));
-  else if (state === 'completed' && record?.data !== undefined && record.data !== null) lines.push(clean(boundedJson(record.data, 2)));
+  if (state === 'completed' && typeof record?.message === 'string' && record.message)
+    lines.push(clean(record.message).replace(/\s+$/, ''));
+  else if (state === 'completed' && record?.data !== undefined && record.data !== null)
+    lines.push(clean(boundedJson(record.data, 2)));
   lines.push(...exchangeLines(record?.exchange ?? facts.exchange));
-  if (record?.suggestions?.length) lines.push(...suggestionLines(record.suggestions, record.threadId ?? facts.threadId));
-  if (facts.threadId) lines.push(`Ask a follow-up: devindex agent start --thread ${shellQuote(facts.threadId)} "<prompt>" (or --continue)`);
+  if (record?.suggestions?.length)
+    lines.push(...suggestionLines(record.suggestions, record.threadId ?? facts.threadId));
+  if (facts.threadId)
+    lines.push(
+      `Ask a follow-up: devindex agent start --thread ${shellQuote(facts.threadId)} "<prompt>" (or --continue)`,
+    );
   // Production keeps what the run gathered until the job expires: said last, it is the next step.
-  if (state === 'credit_limit_reached' && record?.partial !== undefined && record.partial !== null) lines.push(`What it gathered before it stopped is kept: devindex agent status ${id} --partial`);
+  if (state === 'credit_limit_reached' && record?.partial !== undefined && record.partial !== null)
+    lines.push(`What it gathered before it stopped is kept: devindex agent status ${id} --partial`);
   return `${lines.join('\n')}\n`;
 }

@@ -10,7 +10,9 @@ type Exchange = NonNullable<AgentSubmitParams['exchange']>;
 type Read = 'text' | 'list' | 'number' | 'on' | 'schemaFile';
 
 /** A submission field, or (`exchange.…`) one of the paid-call settings. */
-export type FlagField = Exclude<keyof AgentSubmitParams, 'prompt' | 'exchange' | 'origin' | 'integration'> | `exchange.${(typeof PAID_CALL_SETTINGS)[number]}`;
+export type FlagField =
+  | Exclude<keyof AgentSubmitParams, 'prompt' | 'exchange' | 'origin' | 'integration'>
+  | `exchange.${(typeof PAID_CALL_SETTINGS)[number]}`;
 
 /** Flag → the field it sets and how its value is read. `prompt` is the positional; `origin` and `integration` are the client's own. */
 export const SUBMIT_FLAGS: Readonly<Record<string, { field: FlagField; read: Read }>> = {
@@ -29,16 +31,21 @@ export const SUBMIT_FLAGS: Readonly<Record<string, { field: FlagField; read: Rea
 };
 
 /** The parser's options for SUBMIT_FLAGS. */
-export const SUBMIT_FLAG_OPTIONS: CliOptions = Object.fromEntries(Object.entries(SUBMIT_FLAGS).map(([flag, f]) => [
-  flag, f.read === 'on' ? { type: 'boolean' } : f.read === 'list' ? { type: 'string', multiple: true } : { type: 'string' },
-]));
+export const SUBMIT_FLAG_OPTIONS: CliOptions = Object.fromEntries(
+  Object.entries(SUBMIT_FLAGS).map(([flag, f]) => [
+    flag,
+    f.read === 'on' ? { type: 'boolean' } : f.read === 'list' ? { type: 'string', multiple: true } : { type: 'string' },
+  ]),
+);
 
 function readSchema(file: string): AgentSchemaParam {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new UsageError(`--schema ${file}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new UsageError(
+      `--schema ${file}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   }
   let v: unknown;
   try {
@@ -47,17 +54,25 @@ function readSchema(file: string): AgentSchemaParam {
     throw new UsageError(`--schema ${file}: not valid JSON (${(e as Error).message})`);
   }
   if (v === null || typeof v === 'boolean') return v;
-  if (typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`--schema ${file}: must hold a JSON Schema (a JSON object, true, false or null), not ${Array.isArray(v) ? 'an array' : typeof v}`);
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw new UsageError(
+      `--schema ${file}: must hold a JSON Schema (a JSON object, true, false or null), not ${Array.isArray(v) ? 'an array' : typeof v}`,
+    );
   return v as Record<string, unknown>;
 }
 
 function valueOf(read: Read, v: unknown): unknown {
   switch (read) {
-    case 'list': return splitList(v as string[] | undefined);
-    case 'number': return numberFlag(v as string | undefined);
-    case 'on': return v === true ? true : undefined;
-    case 'schemaFile': return typeof v === 'string' ? readSchema(v) : undefined;
-    default: return typeof v === 'string' ? v : undefined;
+    case 'list':
+      return splitList(v as string[] | undefined);
+    case 'number':
+      return numberFlag(v as string | undefined);
+    case 'on':
+      return v === true ? true : undefined;
+    case 'schemaFile':
+      return typeof v === 'string' ? readSchema(v) : undefined;
+    default:
+      return typeof v === 'string' ? v : undefined;
   }
 }
 

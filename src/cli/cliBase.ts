@@ -7,7 +7,13 @@ import { withoutControls } from '../words/controls';
  * Text goes out as given (callers add the newlines). `signal` fires on Ctrl+C: requests and waits stop.
  * `timeoutMs` is the global `--timeout` (per attempt).
  */
-export interface CliIo { out(s: string): void; err(s: string): void; env: NodeJS.ProcessEnv; signal?: AbortSignal; timeoutMs?: number }
+export interface CliIo {
+  out(s: string): void;
+  err(s: string): void;
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
 
 export const EXIT_OK = 0;
 /** A service or network error. */
@@ -19,7 +25,10 @@ export const EXIT_INTERRUPTED = 130;
 
 /** Bad command-line input; printed as `devindex: <message>` with exit code 2. */
 export class UsageError extends Error {
-  constructor(message: string) { super(message); this.name = 'UsageError'; }
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
 }
 
 /** `--timeout SECONDS`: per attempt, 1 to 300 (like devIndex.requestTimeoutSeconds). */
@@ -28,7 +37,9 @@ export function parseTimeoutSeconds(v: string): number {
   const t = v.trim();
   const n = Number(t);
   if (!/^\d+(\.\d+)?$/.test(t) || !(n >= 0.1 && n <= MAX_TIMEOUT_SECONDS)) {
-    throw new UsageError(`--timeout must be a number of seconds from 0.1 to ${MAX_TIMEOUT_SECONDS} (per attempt); got ${JSON.stringify(v.slice(0, 40))}`);
+    throw new UsageError(
+      `--timeout must be a number of seconds from 0.1 to ${MAX_TIMEOUT_SECONDS} (per attempt); got ${JSON.stringify(v.slice(0, 40))}`,
+    );
   }
   return Math.round(n * 1000);
 }
@@ -41,7 +52,6 @@ export function parseTimeoutSeconds(v: string): number {
 export function sanitizeForTerminal(s: string): string {
   return withoutControls(s, { sequences: true, bidi: true });
 }
-
 
 /** Untrusted text as one terminal line: control sequences removed, line breaks become spaces. */
 export function terminalLine(s: string): string {

@@ -17,7 +17,8 @@ export function userHome(): string {
 }
 
 /** `value` when it is an absolute POSIX path: a relative XDG_* variable is ignored, as the XDG specification says. */
-const absoluteXdg = (value: string | undefined): string | undefined => (value && posix.isAbsolute(value) ? value : undefined);
+const absoluteXdg = (value: string | undefined): string | undefined =>
+  value && posix.isAbsolute(value) ? value : undefined;
 
 /**
  * The CLI's config folder, by each platform's convention: `%APPDATA%\\devindex` on Windows (else
@@ -27,7 +28,11 @@ const absoluteXdg = (value: string | undefined): string | undefined => (value &&
  * here when the state folder has none (stateFileToRead). Each platform's own path rules apply whatever
  * platform this runs on, so every convention can be tested anywhere.
  */
-export function configDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+export function configDir(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
   if (env[CONFIG_DIR_ENV]) return env[CONFIG_DIR_ENV]!;
   if (platform === 'win32') return win32.join(env.APPDATA || win32.join(home, 'AppData', 'Roaming'), 'devindex');
   if (platform === 'darwin') return posix.join(home, 'Library', 'Application Support', 'devindex');
@@ -42,7 +47,11 @@ export function configDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pr
  * `~/.local/state/devindex`). `DEVINDEX_STATE_DIR` overrides it; without it, a `DEVINDEX_CONFIG_DIR` keeps
  * the state in that one folder too, as it did before there was a state folder.
  */
-export function stateDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+export function stateDir(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
   if (env[STATE_DIR_ENV]) return env[STATE_DIR_ENV]!;
   if (env[CONFIG_DIR_ENV]) return env[CONFIG_DIR_ENV]!;
   if (platform === 'win32') return win32.join(env.LOCALAPPDATA || win32.join(home, 'AppData', 'Local'), 'devindex');
@@ -57,22 +66,33 @@ export function stateDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pro
  * It is the user's own folder, never a shared temporary one another user could write into. Anything in it
  * may be deleted at any time.
  */
-export function cacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, home = homedir()): string {
-  if (platform === 'win32') return win32.join(env.LOCALAPPDATA || win32.join(home, 'AppData', 'Local'), 'devindex', 'Cache');
+export function cacheDir(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
+  if (platform === 'win32')
+    return win32.join(env.LOCALAPPDATA || win32.join(home, 'AppData', 'Local'), 'devindex', 'Cache');
   if (platform === 'darwin') return posix.join(home, 'Library', 'Caches', 'devindex');
   return posix.join(absoluteXdg(env.XDG_CACHE_HOME) ?? posix.join(home, '.cache'), 'devindex');
 }
 
 /** Joins with the platform's own separator (a Windows folder gets `\\` whatever platform runs this). */
-const joinFor = (platform: NodeJS.Platform, dir: string, name: string): string => (platform === 'win32' ? win32.join(dir, name) : posix.join(dir, name));
+const joinFor = (platform: NodeJS.Platform, dir: string, name: string): string =>
+  platform === 'win32' ? win32.join(dir, name) : posix.join(dir, name);
 
 /**
  * The file to read a state file `name` from: the state folder's, unless only the config folder has one
  * (left there by an older version), then that one, so nothing is lost. Writes always go to the state
  * folder (writeStateFile); from then on its copy is the one read.
  */
-export function stateFileToRead(env: NodeJS.ProcessEnv, name: string, platform: NodeJS.Platform = process.platform, home = homedir(),
-  exists: (file: string) => boolean = existsSync): string {
+export function stateFileToRead(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+  exists: (file: string) => boolean = existsSync,
+): string {
   const current = joinFor(platform, stateDir(env, platform, home), name);
   if (exists(current)) return current;
   const old = joinFor(platform, configDir(env, platform, home), name);
@@ -97,7 +117,11 @@ export function writeStateFile(env: NodeJS.ProcessEnv, name: string, text: strin
   renameSync(tmp, join(dir, name));
 }
 
-export interface LastThread { threadId: string; jobId: string; at: string }
+export interface LastThread {
+  threadId: string;
+  jobId: string;
+  at: string;
+}
 
 type Store = Record<string, LastThread>;
 
@@ -108,7 +132,8 @@ function read(env: NodeJS.ProcessEnv): Store {
     const out: Store = {};
     for (const [k, t] of Object.entries(v as Record<string, unknown>)) {
       const r = t as Partial<LastThread> | null;
-      if (r && typeof r.threadId === 'string' && typeof r.jobId === 'string' && typeof r.at === 'string') out[k] = { threadId: r.threadId, jobId: r.jobId, at: r.at };
+      if (r && typeof r.threadId === 'string' && typeof r.jobId === 'string' && typeof r.at === 'string')
+        out[k] = { threadId: r.threadId, jobId: r.jobId, at: r.at };
     }
     return out;
   } catch {

@@ -23,10 +23,16 @@ export const INSECURE_HTTP_ENV = 'DEVINDEX_INSECURE_HTTP';
 export type CliOptions = NonNullable<ParseArgsConfig['options']>;
 
 /** node:util parseArgs in strict mode, with its errors turned into UsageError. */
-export function parseCliArgs(argv: string[], options: CliOptions): { values: Record<string, string | boolean | string[] | boolean[] | undefined>; positionals: string[] } {
+export function parseCliArgs(
+  argv: string[],
+  options: CliOptions,
+): { values: Record<string, string | boolean | string[] | boolean[] | undefined>; positionals: string[] } {
   try {
     const r = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
-    return { values: r.values as Record<string, string | boolean | string[] | boolean[] | undefined>, positionals: r.positionals };
+    return {
+      values: r.values as Record<string, string | boolean | string[] | boolean[] | undefined>,
+      positionals: r.positionals,
+    };
   } catch (e) {
     throw new UsageError((e as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
   }
@@ -50,14 +56,23 @@ export function readApiKey(env: NodeJS.ProcessEnv): string | undefined {
   return k ? k : undefined;
 }
 
-export function createClientFromEnv(io: CliIo, baseUrlFlag: string | undefined, extra: Partial<ClientOptions> = {}): DevIndexClient {
+export function createClientFromEnv(
+  io: CliIo,
+  baseUrlFlag: string | undefined,
+  extra: Partial<ClientOptions> = {},
+): DevIndexClient {
   const baseUrl = resolveBaseUrl(baseUrlFlag, io.env);
   const key = readApiKey(io.env);
   const { onNotice, ...rest } = extra;
   return new DevIndexClient({
-    baseUrl, apiKey: () => key, origin: ORIGINS.cli,
+    baseUrl,
+    apiKey: () => key,
+    origin: ORIGINS.cli,
     // A deprecated endpoint still answers: the answer is printed as usual, the notice once on stderr.
-    onNotice: (n) => { printNotice(io, n); onNotice?.(n); },
+    onNotice: (n) => {
+      printNotice(io, n);
+      onNotice?.(n);
+    },
     // HTTPS_PROXY / HTTP_PROXY / NO_PROXY and NODE_EXTRA_CA_CERTS from this environment.
     network: { env: io.env },
     allowInsecureHttp: io.env[INSECURE_HTTP_ENV]?.trim() === '1',
@@ -72,9 +87,11 @@ const noticesSeen = new WeakMap<CliIo, NoticeOnce>();
 /** A deprecation notice or service warning on stderr, once per endpoint in this process: `devindex: notice: …`. */
 export function printNotice(io: CliIo, n: DeprecationNotice, now = Date.now()): void {
   let once = noticesSeen.get(io);
-  if (!once) noticesSeen.set(io, once = new NoticeOnce('process'));
+  if (!once) noticesSeen.set(io, (once = new NoticeOnce('process')));
   if (!once.first(n, now)) return;
-  io.err(`devindex: notice: ${terminalLine(noticeWords(n, now))}${n.requestId ? ` (${requestIdWords(n.requestId)})` : ''}\n`);
+  io.err(
+    `devindex: notice: ${terminalLine(noticeWords(n, now))}${n.requestId ? ` (${requestIdWords(n.requestId)})` : ''}\n`,
+  );
 }
 
 /** Prints retry progress on stderr: `rate limited; retrying in 3 s (attempt 2 of 5)`. */
@@ -85,7 +102,8 @@ export function retryPrinter(io: CliIo): (e: RetryEvent) => void {
 export function exitCodeFor(e: unknown): number {
   if (e instanceof UsageError) return EXIT_USAGE;
   if (e instanceof ApiError && e.kind === 'aborted') return EXIT_INTERRUPTED;
-  if (e instanceof ApiError && (e.kind === 'validation' || e.kind === 'invalid-key' || e.kind === 'insecure-transport')) return EXIT_USAGE;
+  if (e instanceof ApiError && (e.kind === 'validation' || e.kind === 'invalid-key' || e.kind === 'insecure-transport'))
+    return EXIT_USAGE;
   return EXIT_FAILURE;
 }
 
@@ -115,13 +133,19 @@ export function printError(io: CliIo, e: unknown, command = 'devindex'): number 
  * separators that JSON.stringify leaves raw escaped (`\u009b` is a CSI to some terminals).
  */
 export function jsonForTerminal(v: unknown, space?: number): string {
-  return boundedJson(v, space).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return boundedJson(v, space).replace(
+    /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** `--flag a,b --flag c` -> ['a', 'b', 'c']; blanks dropped. */
 export function splitList(v: string | string[] | undefined): string[] | undefined {
   if (v === undefined) return undefined;
-  const all = (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s.length > 0);
+  const all = (Array.isArray(v) ? v : [v])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   return all;
 }
 

@@ -20,9 +20,7 @@ import { Script } from 'node:vm';
 import { cacheDir } from './cliState';
 
 export type CompileCache =
-  | { by: 'node'; dir: string }
-  | { by: 'code-cache'; dir: string }
-  | { by: 'none'; why: string };
+  { by: 'node'; dir: string } | { by: 'code-cache'; dir: string } | { by: 'none'; why: string };
 
 /** What the running Node offers; injected by tests. */
 export interface CompileCacheRuntime {
@@ -55,11 +53,14 @@ const realRuntime = (): CompileCacheRuntime => ({
   makeDir: (dir, base) => {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     for (let d = dir; ; d = dirname(d)) {
-      if (!ownFolder(statSync(d), process.getuid?.())) throw Object.assign(new Error(`${d} is not the user's alone`), { code: 'NOT_OWN_FOLDER' });
+      if (!ownFolder(statSync(d), process.getuid?.()))
+        throw Object.assign(new Error(`${d} is not the user's alone`), { code: 'NOT_OWN_FOLDER' });
       if (d === base || dirname(d) === d) break;
     }
   },
-  useCodeCache: (dir) => { codeCacheDir = dir; },
+  useCodeCache: (dir) => {
+    codeCacheDir = dir;
+  },
   arch: process.arch,
   v8: process.versions.v8,
 });
@@ -102,7 +103,9 @@ const KEEP_AFTER_MS = 3_000;
 
 /** Runs the deferred write after `ms` (tests pass their own, and run it when they choose). */
 export type KeepTimer = (keep: () => void, ms: number) => void;
-const keepLater: KeepTimer = (keep, ms) => { setTimeout(keep, ms).unref(); };
+const keepLater: KeepTimer = (keep, ms) => {
+  setTimeout(keep, ms).unref();
+};
 
 /**
  * Node 20, after startCompileCache: loads the bundle `file` (absolute) with the code kept from an earlier
@@ -111,7 +114,10 @@ const keepLater: KeepTimer = (keep, ms) => { setTimeout(keep, ms).unref(); };
  * nothing otherwise (undefined), or when the bundle is already loaded. A failure before the bundle runs
  * leaves it to the ordinary require; one while it runs is the bundle's own and is thrown.
  */
-export function loadCommandBundle(file: string, o: { dir?: string; keepAfterMs?: number; schedule?: KeepTimer } = {}): 'from-cache' | 'compiled' | undefined {
+export function loadCommandBundle(
+  file: string,
+  o: { dir?: string; keepAfterMs?: number; schedule?: KeepTimer } = {},
+): 'from-cache' | 'compiled' | undefined {
   const dir = o.dir ?? codeCacheDir;
   if (!dir || require.cache[file]) return undefined;
   let script: Script;
@@ -129,7 +135,10 @@ export function loadCommandBundle(file: string, o: { dir?: string; keepAfterMs?:
     } catch {
       cached = undefined;
     }
-    script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, ...(cached ? { cachedData: cached } : {}) });
+    script = new Script(Module.wrap(readFileSync(file, 'utf8')), {
+      filename: file,
+      ...(cached ? { cachedData: cached } : {}),
+    });
   } catch {
     return undefined;
   }
@@ -137,7 +146,14 @@ export function loadCommandBundle(file: string, o: { dir?: string; keepAfterMs?:
   mod.filename = file;
   require.cache[file] = mod;
   try {
-    (script.runInThisContext() as (...a: unknown[]) => void).call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
+    (script.runInThisContext() as (...a: unknown[]) => void).call(
+      mod.exports,
+      mod.exports,
+      createRequire(file),
+      mod,
+      file,
+      dirname(file),
+    );
     mod.loaded = true;
   } catch (e) {
     delete require.cache[file];
@@ -154,7 +170,8 @@ export function loadCommandBundle(file: string, o: { dir?: string; keepAfterMs?:
       writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
       renameSync(tmp, cacheFile);
       // An earlier build's code for the same bundle is no use any more (nor a write a killed run left).
-      for (const f of readdirSync(dir)) if (f.startsWith(prefix) && join(dir, f) !== cacheFile) unlinkSync(join(dir, f));
+      for (const f of readdirSync(dir))
+        if (f.startsWith(prefix) && join(dir, f) !== cacheFile) unlinkSync(join(dir, f));
     } catch {
       // A cache that cannot be written: the next run compiles, as without one.
     }

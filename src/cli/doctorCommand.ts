@@ -3,8 +3,18 @@
 import { diagnose, type DoctorOptions } from '../doctor/diagnose';
 import { renderText, reportJson } from '../doctor/render';
 import {
-  BASE_URL_ENV, DEFAULT_BASE_URL, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, INSECURE_HTTP_ENV, jsonForTerminal, parseCliArgs,
-  printError, readApiKey, UsageError, type CliIo,
+  BASE_URL_ENV,
+  DEFAULT_BASE_URL,
+  EXIT_FAILURE,
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  INSECURE_HTTP_ENV,
+  jsonForTerminal,
+  parseCliArgs,
+  printError,
+  readApiKey,
+  UsageError,
+  type CliIo,
 } from './common';
 
 export const DOCTOR_USAGE = `Usage: devindex doctor [--base-url URL] [--json]
@@ -23,26 +33,43 @@ Options:
 Exit codes: 0 every check holds, 1 a problem was found, 2 invalid options, 130 cancelled (Ctrl+C).
 `;
 
-export interface DoctorCommandDeps { doctor?: Omit<DoctorOptions, 'signal'> }
+export interface DoctorCommandDeps {
+  doctor?: Omit<DoctorOptions, 'signal'>;
+}
 
 export async function runDoctorCommand(argv: string[], io: CliIo, deps: DoctorCommandDeps = {}): Promise<number> {
   let values: Record<string, unknown>;
   try {
-    const parsed = parseCliArgs(argv, { 'base-url': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
-    if (parsed.positionals.length) throw new UsageError(`doctor takes no arguments; got ${JSON.stringify(parsed.positionals[0]?.slice(0, 40))}`);
+    const parsed = parseCliArgs(argv, {
+      'base-url': { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (parsed.positionals.length)
+      throw new UsageError(`doctor takes no arguments; got ${JSON.stringify(parsed.positionals[0]?.slice(0, 40))}`);
     values = parsed.values;
   } catch (e) {
     return printError(io, e, 'devindex doctor');
   }
-  if (values.help) { io.out(DOCTOR_USAGE); return EXIT_OK; }
+  if (values.help) {
+    io.out(DOCTOR_USAGE);
+    return EXIT_OK;
+  }
   // The base URL as given: one that does not parse is the first finding, not a usage error.
   const baseUrl = (values['base-url'] as string | undefined) ?? (io.env[BASE_URL_ENV]?.trim() || DEFAULT_BASE_URL);
   const timeouts = { ...deps.doctor?.timeouts };
   if (io.timeoutMs !== undefined) {
-    for (const k of ['dns', 'proxyConnect', 'tls', 'service', 'key'] as const) timeouts[k] = Math.min(timeouts[k] ?? Infinity, io.timeoutMs);
+    for (const k of ['dns', 'proxyConnect', 'tls', 'service', 'key'] as const)
+      timeouts[k] = Math.min(timeouts[k] ?? Infinity, io.timeoutMs);
   }
   const report = await diagnose(
-    { baseUrl, apiKey: readApiKey(io.env), network: { env: io.env }, allowInsecureHttp: io.env[INSECURE_HTTP_ENV]?.trim() === '1', surface: 'cli' },
+    {
+      baseUrl,
+      apiKey: readApiKey(io.env),
+      network: { env: io.env },
+      allowInsecureHttp: io.env[INSECURE_HTTP_ENV]?.trim() === '1',
+      surface: 'cli',
+    },
     { ...deps.doctor, timeouts, ...(io.signal ? { signal: io.signal } : {}) },
   );
   if (values.json) io.out(`${jsonForTerminal(reportJson(report), 2)}\n`);

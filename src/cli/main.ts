@@ -6,7 +6,17 @@ import type { ClientOptions } from '../api/client';
 import { VERSION } from '../api/version';
 import type * as Agent from './agentCommand';
 import { loadCommandBundle, startCompileCache } from './compileCache';
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parseTimeoutSeconds, sanitizeForTerminal, terminalLine, UsageError, type CliIo } from './cliBase';
+import {
+  EXIT_FAILURE,
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  EXIT_USAGE,
+  parseTimeoutSeconds,
+  sanitizeForTerminal,
+  terminalLine,
+  UsageError,
+  type CliIo,
+} from './cliBase';
 import type * as Doctor from './doctorCommand';
 import type { DoctorOptions } from '../doctor/diagnose';
 import type * as Mcp from './mcp';
@@ -49,7 +59,10 @@ export function extractTimeout(argv: string[]): { argv: string[]; timeoutMs?: nu
   let timeoutMs: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--') { rest.push(...argv.slice(i)); break; }
+    if (a === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
     if (a === '--timeout') {
       const v = argv[i + 1];
       if (v === undefined) throw new UsageError('--timeout needs a number of seconds (per attempt), e.g. --timeout 10');
@@ -75,10 +88,15 @@ function fail(io: CliIo, e: unknown): number {
  * the names are those of scripts/build.mjs's CLI_COMMANDS) with V8's code kept from the last run. Nothing
  * otherwise: Node 22.1+ keeps the code itself, and a test's own build has no such files.
  */
-const bundle = (name: string): void => { loadCommandBundle(join(__dirname, name)); };
+const bundle = (name: string): void => {
+  loadCommandBundle(join(__dirname, name));
+};
 
 /** Tests pass client options (a clock that does not sleep, a short timeout) down to every command. */
-export interface CliDeps { clientOptions?: Partial<ClientOptions>; doctor?: Omit<DoctorOptions, 'signal'> }
+export interface CliDeps {
+  clientOptions?: Partial<ClientOptions>;
+  doctor?: Omit<DoctorOptions, 'signal'>;
+}
 
 export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
   let argv: string[];
@@ -97,26 +115,45 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
     case undefined:
       io.err(USAGE);
       return EXIT_USAGE;
-    case '-h': case '--help': case 'help':
+    case '-h':
+    case '--help':
+    case 'help':
       io.out(USAGE);
       return EXIT_OK;
-    case '-v': case '--version':
+    case '-v':
+    case '--version':
       io.out(`devindex ${VERSION}\n`);
       return EXIT_OK;
     case 'search':
       bundle('cli-search.js');
-      return (require('./searchCommand') as typeof Search).runSearchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
+      return (require('./searchCommand') as typeof Search).runSearchCommand(
+        rest,
+        io,
+        deps.clientOptions ? { clientOptions: deps.clientOptions } : {},
+      );
     case 'agent':
       bundle('cli-agent.js');
-      return (require('./agentCommand') as typeof Agent).runAgentCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
+      return (require('./agentCommand') as typeof Agent).runAgentCommand(
+        rest,
+        io,
+        deps.clientOptions ? { clientOptions: deps.clientOptions } : {},
+      );
     case 'doctor':
       // Loaded only for this command, as the MCP server is (dist/cli-doctor.js).
       bundle('cli-doctor.js');
-      return (require('./doctorCommand') as typeof Doctor).runDoctorCommand(rest, io, deps.doctor ? { doctor: deps.doctor } : {});
+      return (require('./doctorCommand') as typeof Doctor).runDoctorCommand(
+        rest,
+        io,
+        deps.doctor ? { doctor: deps.doctor } : {},
+      );
     case 'watch':
       // dist/cli-watch.js, loaded only for this command.
       bundle('cli-watch.js');
-      return (require('./watchCommand') as typeof Watch).runWatchCommand(rest, io, deps.clientOptions ? { clientOptions: deps.clientOptions } : {});
+      return (require('./watchCommand') as typeof Watch).runWatchCommand(
+        rest,
+        io,
+        deps.clientOptions ? { clientOptions: deps.clientOptions } : {},
+      );
     case 'setup':
       // dist/cli-setup.js: files only, no client.
       bundle('cli-setup.js');
@@ -153,14 +190,23 @@ export function runAsEntry(): void {
     interrupt.abort();
   });
   const processIo: CliIo = {
-    out: (s) => { process.stdout.write(s); },
-    err: (s) => { process.stderr.write(s); },
+    out: (s) => {
+      process.stdout.write(s);
+    },
+    err: (s) => {
+      process.stderr.write(s);
+    },
     env: process.env,
     signal: interrupt.signal,
   };
   runCli(process.argv.slice(2), processIo).then(
-    (code) => { process.exitCode = code; },
-    (e: unknown) => { fail(processIo, e); process.exitCode = EXIT_FAILURE; },
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      fail(processIo, e);
+      process.exitCode = EXIT_FAILURE;
+    },
   );
 }
 

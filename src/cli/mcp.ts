@@ -13,7 +13,18 @@ import { MoreCache } from '../tools/moreCache';
 import * as agentModule from '../api/agent/agentClient';
 import { runTool, type AgentOps, type ToolDeps } from '../tools/toolOps';
 import {
-  API_KEY_ENV, BASE_URL_ENV, createClientFromEnv, EXIT_OK, INSECURE_HTTP_ENV, parseCliArgs, pollTimingFromEnv, printError, readApiKey, splitList, UsageError, type CliIo,
+  API_KEY_ENV,
+  BASE_URL_ENV,
+  createClientFromEnv,
+  EXIT_OK,
+  INSECURE_HTTP_ENV,
+  parseCliArgs,
+  pollTimingFromEnv,
+  printError,
+  readApiKey,
+  splitList,
+  UsageError,
+  type CliIo,
 } from './common';
 // After the project's own modules: they initialise zod first, and the SDK's bundled zod/v4 entry
 // fails to initialise in a minified bundle when it comes first ("t is not a constructor").
@@ -29,15 +40,22 @@ export function parseToolList(v: string | undefined): string[] | undefined {
   const all = MCP_TOOLS.map((t) => t.name as string);
   const picked: string[] = [];
   for (const n of names) {
-    const full = all.find((t) => t.toLowerCase() === n.toLowerCase() || t.toLowerCase() === `devindex_${n.toLowerCase()}`);
-    if (!full) throw new UsageError(`--tools: unknown tool ${JSON.stringify(n.slice(0, 60))} (known: ${all.map((t) => t.replace(/^devIndex_/, '')).join(', ')})`);
+    const full = all.find(
+      (t) => t.toLowerCase() === n.toLowerCase() || t.toLowerCase() === `devindex_${n.toLowerCase()}`,
+    );
+    if (!full)
+      throw new UsageError(
+        `--tools: unknown tool ${JSON.stringify(n.slice(0, 60))} (known: ${all.map((t) => t.replace(/^devIndex_/, '')).join(', ')})`,
+      );
     if (!picked.includes(full)) picked.push(full);
   }
   if (!picked.length) throw new UsageError('--tools needs at least one tool name, e.g. --tools search,readMore');
   return picked;
 }
 
-const SHORT_NAMES = Object.values(TOOL_NAMES).map((t) => t.replace(/^devIndex_/, '')).join(', ');
+const SHORT_NAMES = Object.values(TOOL_NAMES)
+  .map((t) => t.replace(/^devIndex_/, ''))
+  .join(', ');
 
 export const MCP_USAGE = `Usage: devindex mcp [options]
 
@@ -62,7 +80,8 @@ DEVINDEX_AGENT_MODELS (comma-separated agent model names newer than this build),
 settings above. "Developer Index: Set Up MCP for Another Agent…" in VS Code writes these for you.
 `;
 
-const INSTRUCTIONS = 'Developer index: one ranked search over documentation, GitHub issues, pull requests and READMEs, with quotable passages and citation links. Read the coverage notes at the end of a search answer before concluding that nothing exists: repository filters without sources leave documentation out by design. Each answer ends with its handle: list the handles of answers you still hold in `have`, and their passages are named, not sent again. Agent jobs spend credits: start one only when a search cannot answer.';
+const INSTRUCTIONS =
+  'Developer index: one ranked search over documentation, GitHub issues, pull requests and READMEs, with quotable passages and citation links. Read the coverage notes at the end of a search answer before concluding that nothing exists: repository filters without sources leave documentation out by design. Each answer ends with its handle: list the handles of answers you still hold in `have`, and their passages are named, not sent again. Agent jobs spend credits: start one only when a search cannot answer.';
 
 /**
  * The SDK checks a client's answers to elicitation (the server asking the user for input) against a JSON Schema,
@@ -75,27 +94,43 @@ const NO_ELICITATION: jsonSchemaValidator = {
   },
 };
 
-export interface McpStreams { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream }
+export interface McpStreams {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+}
 
-export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStreams = { stdin: process.stdin, stdout: process.stdout }): Promise<number> {
+export async function runMcpCommand(
+  argv: string[],
+  io: CliIo,
+  streams: McpStreams = { stdin: process.stdin, stdout: process.stdout },
+): Promise<number> {
   let maxChars: number;
   let baseUrl: string | undefined;
   let tools: string[] | undefined;
   let network: { proxy?: string; caFile?: string; proxyStrictSSL?: boolean; insecure: boolean };
   try {
     const { values, positionals } = parseCliArgs(argv, {
-      'max-chars': { type: 'string' }, 'base-url': { type: 'string' }, tools: { type: 'string' }, proxy: { type: 'string' },
-      'ca-file': { type: 'string' }, 'no-proxy-strict-ssl': { type: 'boolean' }, 'insecure-http': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      'max-chars': { type: 'string' },
+      'base-url': { type: 'string' },
+      tools: { type: 'string' },
+      proxy: { type: 'string' },
+      'ca-file': { type: 'string' },
+      'no-proxy-strict-ssl': { type: 'boolean' },
+      'insecure-http': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
       io.out(MCP_USAGE);
       return EXIT_OK;
     }
-    if (positionals.length) throw new UsageError(`mcp takes no arguments; got ${JSON.stringify(positionals[0])} (see devindex mcp --help)`);
+    if (positionals.length)
+      throw new UsageError(`mcp takes no arguments; got ${JSON.stringify(positionals[0])} (see devindex mcp --help)`);
     const raw = values['max-chars'] as string | undefined;
     maxChars = raw === undefined ? DEFAULT_MAX_CHARS : Number(raw);
     if (raw !== undefined && (!/^\d+$/.test(raw.trim()) || clampBudget(maxChars) !== maxChars)) {
-      throw new UsageError(`--max-chars must be an integer from ${MIN_MAX_CHARS} to ${MAX_MAX_CHARS}; got ${JSON.stringify(raw)}`);
+      throw new UsageError(
+        `--max-chars must be an integer from ${MIN_MAX_CHARS} to ${MAX_MAX_CHARS}; got ${JSON.stringify(raw)}`,
+      );
     }
     baseUrl = values['base-url'] as string | undefined;
     tools = parseToolList(values.tools as string | undefined);
@@ -110,7 +145,12 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     client = createClientFromEnv(io, baseUrl, {
       // Deprecations and service warnings: stderr once (createClientFromEnv), and the next tool answer tells the model.
       onNotice: (n) => notices.add(n, Date.now()),
-      network: { env: io.env, ...(network.proxy ? { proxy: network.proxy } : {}), ...(network.caFile ? { caFile: network.caFile } : {}), ...(network.proxyStrictSSL === false ? { proxyStrictSSL: false } : {}) },
+      network: {
+        env: io.env,
+        ...(network.proxy ? { proxy: network.proxy } : {}),
+        ...(network.caFile ? { caFile: network.caFile } : {}),
+        ...(network.proxyStrictSSL === false ? { proxyStrictSSL: false } : {}),
+      },
       allowInsecureHttp: network.insecure,
     });
   } catch (e) {
@@ -142,7 +182,10 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     deps.search = (params, opts) => timing.service(() => search(params, opts));
   }
 
-  const server = new Server({ name: 'devindex', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_ELICITATION });
+  const server = new Server(
+    { name: 'devindex', version: VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_ELICITATION },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     // MCP's annotations have no word for cost: the title and description say it, and so does _meta.
     tools: listed.map((t) => ({ ...listedTool(t), inputSchema: t.inputSchema as { type: 'object' } })),
@@ -152,15 +195,31 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
     const signal = AbortSignal.any([extra.signal, stop.signal]);
     const name = req.params.name;
     if (tools && !tools.includes(name)) {
-      return { content: [{ type: 'text' as const, text: `Tool ${JSON.stringify(name)} is not offered by this server (started with --tools ${tools.join(',')}).` }], isError: true };
+      return {
+        content: [
+          {
+            type: 'text' as const,
+            text: `Tool ${JSON.stringify(name)} is not offered by this server (started with --tools ${tools.join(',')}).`,
+          },
+        ],
+        isError: true,
+      };
     }
     // One notification per progress line, only when the client asked for progress.
     const token = req.params._meta?.progressToken;
     let n = 0;
-    const progress = token === undefined ? undefined : (line: string): void => {
-      n++;
-      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: n, message: line } }).catch(() => {});
-    };
+    const progress =
+      token === undefined
+        ? undefined
+        : (line: string): void => {
+            n++;
+            void extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken: token, progress: n, message: line },
+              })
+              .catch(() => {});
+          };
     const out = await runTool(name, req.params.arguments ?? {}, deps, signal, progress);
     timing?.handlerEnds();
     return { content: [{ type: 'text' as const, text: out.text }], isError: out.isError };
@@ -189,9 +248,13 @@ export async function runMcpCommand(argv: string[], io: CliIo, streams: McpStrea
   server.onerror = (e) => io.err(`devindex mcp: ${e instanceof Error ? e.message : String(e)}\n`);
   // Between initialize and the first tool call a model is usually still thinking: the client's setup for the
   // service (over https, the certificate authorities: 45 ms on Node 24) is done then, not in the first answer.
-  server.oninitialized = () => { setImmediate(() => client.prepare()); };
+  server.oninitialized = () => {
+    setImmediate(() => client.prepare());
+  };
   await server.connect(transport);
-  io.err(`devindex mcp ${VERSION}: serving on stdio (service ${baseUrlShown(io, baseUrl)}${key ? ', with a key' : ', no key: search only'})\n`);
+  io.err(
+    `devindex mcp ${VERSION}: serving on stdio (service ${baseUrlShown(io, baseUrl)}${key ? ', with a key' : ', no key: search only'})\n`,
+  );
   await ended;
   stop.abort();
   await server.close().catch(() => {});
@@ -214,7 +277,9 @@ class CallTiming {
   private serviceMs = 0;
   private tool = '';
 
-  received(): void { this.arrived = performance.now(); }
+  received(): void {
+    this.arrived = performance.now();
+  }
 
   handlerStarts(tool: string): void {
     this.started = performance.now();
@@ -224,10 +289,16 @@ class CallTiming {
 
   async service<T>(call: () => Promise<T>): Promise<T> {
     const t = performance.now();
-    try { return await call(); } finally { this.serviceMs += performance.now() - t; }
+    try {
+      return await call();
+    } finally {
+      this.serviceMs += performance.now() - t;
+    }
   }
 
-  handlerEnds(): void { this.ended = performance.now(); }
+  handlerEnds(): void {
+    this.ended = performance.now();
+  }
 
   /** The line for the answer about to be written, or undefined for any other message. */
   sending(): string | undefined {
@@ -244,24 +315,33 @@ function baseUrlShown(io: CliIo, flag: string | undefined): string {
   return flag ?? (io.env[BASE_URL_ENV]?.trim() || 'https://api.firecrawl.dev');
 }
 
-
 type Flags = Record<string, string | boolean | string[] | boolean[] | undefined>;
 
 /** Proxy, certificate authorities and plain-http permission: the flags, else the environment (as the editor's settings written by the setup command). */
-export function networkFrom(values: Flags, env: NodeJS.ProcessEnv): { proxy?: string; caFile?: string; proxyStrictSSL?: boolean; insecure: boolean } {
+export function networkFrom(
+  values: Flags,
+  env: NodeJS.ProcessEnv,
+): { proxy?: string; caFile?: string; proxyStrictSSL?: boolean; insecure: boolean } {
   const proxy = (values.proxy as string | undefined)?.trim() || undefined;
   if (proxy) {
     try {
       const u = new URL(proxy);
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
     } catch {
-      throw new UsageError(`--proxy must be an http(s) URL such as http://proxy.example:3128; got ${JSON.stringify(proxy.slice(0, 100))}`);
+      throw new UsageError(
+        `--proxy must be an http(s) URL such as http://proxy.example:3128; got ${JSON.stringify(proxy.slice(0, 100))}`,
+      );
     }
   }
   const caFile = (values['ca-file'] as string | undefined)?.trim() || env.DEVINDEX_CA_FILE?.trim() || undefined;
   const strictOff = values['no-proxy-strict-ssl'] === true || env.DEVINDEX_PROXY_STRICT_SSL?.trim() === '0';
   const insecure = values['insecure-http'] === true || env[INSECURE_HTTP_ENV]?.trim() === '1';
-  return { ...(proxy ? { proxy } : {}), ...(caFile ? { caFile } : {}), ...(strictOff ? { proxyStrictSSL: false } : {}), insecure };
+  return {
+    ...(proxy ? { proxy } : {}),
+    ...(caFile ? { caFile } : {}),
+    ...(strictOff ? { proxyStrictSSL: false } : {}),
+    insecure,
+  };
 }
 
 /** DEVINDEX_MORE_TTL_SECONDS: how long cut answers are kept (tests shorten it); 1 to 3600. */
@@ -269,4 +349,3 @@ function moreTtl(env: NodeJS.ProcessEnv): { ttlMs?: number } {
   const n = Number(env.DEVINDEX_MORE_TTL_SECONDS);
   return Number.isFinite(n) && n >= 1 && n <= 3600 ? { ttlMs: n * 1000 } : {};
 }
-

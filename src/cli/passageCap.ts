@@ -59,7 +59,10 @@ export function capPassageLines(lines: readonly string[], cap: number = PASSAGE_
   // The passage opens with a block longer than the cap: its first lines, then the fence that closes it.
   const fence = opens(lines[0]!)!;
   const shown = Math.max(1, cap - 1);
-  return { lines: [...lines.slice(0, shown), `${fence.indent}${fence.char.repeat(fence.length)}`], more: lines.length - shown };
+  return {
+    lines: [...lines.slice(0, shown), `${fence.indent}${fence.char.repeat(fence.length)}`],
+    more: lines.length - shown,
+  };
 }
 
 /** The line after a capped passage. */

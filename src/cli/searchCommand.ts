@@ -12,8 +12,20 @@ import { dependencyOfResult, installedWords } from '../deps/dependencyScope';
 import { resolveDependencies } from '../host/dependencyLookup';
 import { resultMentions, type InstalledDependency } from '../versions/versionCompare';
 import {
-  booleanFlag, createClientFromEnv, EXIT_OK, jsonForTerminal, EXIT_USAGE, numberFlag, parseCliArgs, printError,
-  retryPrinter, sanitizeForTerminal, splitList, UsageError, type CliIo, type CliOptions,
+  booleanFlag,
+  createClientFromEnv,
+  EXIT_OK,
+  jsonForTerminal,
+  EXIT_USAGE,
+  numberFlag,
+  parseCliArgs,
+  printError,
+  retryPrinter,
+  sanitizeForTerminal,
+  splitList,
+  UsageError,
+  type CliIo,
+  type CliOptions,
 } from './common';
 import { capPassageLines, moreLinesNotice } from './passageCap';
 
@@ -54,11 +66,21 @@ Exit codes: 0 success, 1 service or network error, 2 invalid input (nothing is s
 `;
 
 const OPTIONS: CliOptions = {
-  k: { type: 'string' }, types: { type: 'string', multiple: true }, repos: { type: 'string', multiple: true },
-  sources: { type: 'string', multiple: true }, skills: { type: 'string' }, passages: { type: 'string' },
-  language: { type: 'string' }, topic: { type: 'string', multiple: true }, license: { type: 'string' },
-  'min-stars': { type: 'string' }, 'max-stars': { type: 'string' }, archived: { type: 'string' },
-  fork: { type: 'string' }, 'base-url': { type: 'string' }, json: { type: 'boolean' },
+  k: { type: 'string' },
+  types: { type: 'string', multiple: true },
+  repos: { type: 'string', multiple: true },
+  sources: { type: 'string', multiple: true },
+  skills: { type: 'string' },
+  passages: { type: 'string' },
+  language: { type: 'string' },
+  topic: { type: 'string', multiple: true },
+  license: { type: 'string' },
+  'min-stars': { type: 'string' },
+  'max-stars': { type: 'string' },
+  archived: { type: 'string' },
+  fork: { type: 'string' },
+  'base-url': { type: 'string' },
+  json: { type: 'boolean' },
   dependency: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 };
@@ -77,17 +99,32 @@ export interface SearchCommandDeps {
 }
 
 /** The installed dependency as `--json` shows it. */
-type InstalledJson = { name: string; ecosystem: string; repo: string; version: string | null; versionFrom: string | null };
+type InstalledJson = {
+  name: string;
+  ecosystem: string;
+  repo: string;
+  version: string | null;
+  versionFrom: string | null;
+};
 
 /** Turns argv into SearchParams; throws UsageError for a missing query or unknown flag. */
-export function parseSearchArgs(argv: string[]): { params: SearchParams; json: boolean; baseUrl?: string; help: boolean; dependencies: string[] } {
+export function parseSearchArgs(argv: string[]): {
+  params: SearchParams;
+  json: boolean;
+  baseUrl?: string;
+  help: boolean;
+  dependencies: string[];
+} {
   const { values, positionals } = parseCliArgs(argv, OPTIONS);
   const str = (k: string) => values[k] as string | undefined;
   const list = (k: string) => splitList(values[k] as string[] | undefined);
   if (values.help) return { params: { query: '' }, json: false, help: true, dependencies: [] };
-  if (positionals.length === 0) throw new UsageError('search needs a query: devindex search "<query>" (see devindex search --help)');
+  if (positionals.length === 0)
+    throw new UsageError('search needs a query: devindex search "<query>" (see devindex search --help)');
   const params: SearchParams = { query: positionals.join(' ') };
-  const set = <K extends keyof SearchParams>(k: K, v: SearchParams[K] | undefined) => { if (v !== undefined) params[k] = v; };
+  const set = <K extends keyof SearchParams>(k: K, v: SearchParams[K] | undefined) => {
+    if (v !== undefined) params[k] = v;
+  };
   set('k', numberFlag(str('k')));
   set('types', list('types'));
   set('repos', list('repos'));
@@ -143,7 +180,12 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
   }
   try {
     // The session's one order: the search, its coverage notes, the version badges, the summary.
-    const run = await searchAndCompare((p, o) => client.search(p, o), v.params, { onRetry: retryPrinter(io), signal: io.signal }, installed);
+    const run = await searchAndCompare(
+      (p, o) => client.search(p, o),
+      v.params,
+      { onRetry: retryPrinter(io), signal: io.signal },
+      installed,
+    );
     if (parsed.json) io.out(`${jsonForTerminal(installed.length ? withVersions(run, installed) : run.response, 2)}\n`);
     else io.out(formatSearchResponse(run));
     return EXIT_OK;
@@ -192,9 +234,18 @@ export function formatSearchResponse(run: SearchRun): string {
 }
 
 /** `--json` with dependencies: `installed` beside the response, and per result `versions` (its statements, compared when the version is known). */
-function withVersions(run: SearchRun, installed: ReadonlyArray<InstalledDependency & { versionFrom?: string }>): unknown {
+function withVersions(
+  run: SearchRun,
+  installed: ReadonlyArray<InstalledDependency & { versionFrom?: string }>,
+): unknown {
   const res = run.response;
-  const inst: InstalledJson[] = installed.map((d) => ({ name: d.name, ecosystem: d.ecosystem, repo: d.slug, version: d.version ?? null, versionFrom: d.versionFrom ?? null }));
+  const inst: InstalledJson[] = installed.map((d) => ({
+    name: d.name,
+    ecosystem: d.ecosystem,
+    repo: d.slug,
+    version: d.version ?? null,
+    versionFrom: d.versionFrom ?? null,
+  }));
   return {
     ...res,
     installed: inst,
@@ -202,9 +253,26 @@ function withVersions(run: SearchRun, installed: ReadonlyArray<InstalledDependen
       const d = dependencyOfResult(installed, r);
       const compared = run.badges[i];
       if (!d || !compared) return { ...r, versions: [] };
-      const versions = compared.length || d.version
-        ? compared.map((b) => ({ kind: b.kind, stated: b.stated, verdict: b.verdict, text: b.text, sentence: b.sentence }))
-        : resultMentions(r.title, r.passages.map((p) => p.text), d).map((m) => ({ kind: m.kind, stated: m.upto ? `${m.version}–${m.upto}` : m.version, verdict: null, text: `${m.kind === 'fixed' ? 'fixed in' : m.kind} ${m.version} · installed version unknown`, sentence: m.sentence }));
+      const versions =
+        compared.length || d.version
+          ? compared.map((b) => ({
+              kind: b.kind,
+              stated: b.stated,
+              verdict: b.verdict,
+              text: b.text,
+              sentence: b.sentence,
+            }))
+          : resultMentions(
+              r.title,
+              r.passages.map((p) => p.text),
+              d,
+            ).map((m) => ({
+              kind: m.kind,
+              stated: m.upto ? `${m.version}–${m.upto}` : m.version,
+              verdict: null,
+              text: `${m.kind === 'fixed' ? 'fixed in' : m.kind} ${m.version} · installed version unknown`,
+              sentence: m.sentence,
+            }));
       return { ...r, versions };
     }),
   };

@@ -6,7 +6,15 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { clientFile, type Where } from '../mcpSetup/clientFiles';
-import { KEY_ENV, SETUP_CLIENTS, setupEntry, type EditorNetwork, type Launch, type SetupClient, type SetupEntry } from '../mcpSetup/entries';
+import {
+  KEY_ENV,
+  SETUP_CLIENTS,
+  setupEntry,
+  type EditorNetwork,
+  type Launch,
+  type SetupClient,
+  type SetupEntry,
+} from '../mcpSetup/entries';
 import { launcherFiles, scanFor } from '../mcpSetup/launcher';
 import { RULE_FILES, RULE_LABELS, RULE_TARGETS, ruleBlock, type RuleTarget } from '../mcpSetup/rules';
 import { installLauncher, writeEntry, writeRules } from '../mcpSetup/setupKit';
@@ -45,13 +53,26 @@ leaves one entry.
 `;
 
 /** What a test (or the editor) passes instead of this process's surroundings. */
-export interface SetupDeps { home?: string; cwd?: string; platform?: NodeJS.Platform; cliPath?: string }
+export interface SetupDeps {
+  home?: string;
+  cwd?: string;
+  platform?: NodeJS.Platform;
+  cliPath?: string;
+}
 
 const CLIENT_LABEL: Record<SetupClient, string> = {
-  vscode: 'VS Code', cursor: 'Cursor', windsurf: 'Windsurf', 'claude-desktop': 'Claude Desktop', claude: 'Claude Code', generic: 'an MCP client',
+  vscode: 'VS Code',
+  cursor: 'Cursor',
+  windsurf: 'Windsurf',
+  'claude-desktop': 'Claude Desktop',
+  claude: 'Claude Code',
+  generic: 'an MCP client',
 };
 
-function parse(argv: string[], options: Record<string, { type: 'string' | 'boolean'; short?: string }>): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+function parse(
+  argv: string[],
+  options: Record<string, { type: 'string' | 'boolean'; short?: string }>,
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   try {
     const r = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
     return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
@@ -65,9 +86,18 @@ export function networkFromEnv(env: NodeJS.ProcessEnv, baseUrl?: string): Editor
   const v = (k: string): string | undefined => env[k]?.trim() || undefined;
   const noProxy = v('NO_PROXY') ?? v('no_proxy');
   return {
-    ...(baseUrl ?? v('DEVINDEX_BASE_URL') ? { baseUrl: baseUrl ?? v('DEVINDEX_BASE_URL') } : {}),
-    ...(v('HTTPS_PROXY') ?? v('https_proxy') ?? v('HTTP_PROXY') ?? v('http_proxy') ? { proxy: v('HTTPS_PROXY') ?? v('https_proxy') ?? v('HTTP_PROXY') ?? v('http_proxy') } : {}),
-    ...(noProxy ? { noProxy: noProxy.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+    ...((baseUrl ?? v('DEVINDEX_BASE_URL')) ? { baseUrl: baseUrl ?? v('DEVINDEX_BASE_URL') } : {}),
+    ...((v('HTTPS_PROXY') ?? v('https_proxy') ?? v('HTTP_PROXY') ?? v('http_proxy'))
+      ? { proxy: v('HTTPS_PROXY') ?? v('https_proxy') ?? v('HTTP_PROXY') ?? v('http_proxy') }
+      : {}),
+    ...(noProxy
+      ? {
+          noProxy: noProxy
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        }
+      : {}),
     ...(v('DEVINDEX_PROXY_STRICT_SSL') === '0' ? { proxyStrictSSL: false } : {}),
     ...(v('DEVINDEX_CA_FILE') ? { caFile: v('DEVINDEX_CA_FILE') } : {}),
     ...(v('NODE_EXTRA_CA_CERTS') ? { extraCaCerts: v('NODE_EXTRA_CA_CERTS') } : {}),
@@ -83,7 +113,9 @@ export function entryText(entry: SetupEntry, opts: { target?: string; why?: stri
     `${c}Developer Index MCP server for ${CLIENT_LABEL[entry.client]}${opts.target ? ` (${opts.target})` : ''}.`,
     `${c}The key: ${entry.keyWords}`,
     ...entry.notes.map((n) => `${c}${n}`),
-    ...(entry.command ? [`${c}Add it with:`, `${c}  ${entry.command}`, `${c}or put this in the project's .mcp.json:`] : []),
+    ...(entry.command
+      ? [`${c}Add it with:`, `${c}  ${entry.command}`, `${c}or put this in the project's .mcp.json:`]
+      : []),
     entry.json,
   ];
   return `${lines.join('\n')}\n`;
@@ -91,20 +123,36 @@ export function entryText(entry: SetupEntry, opts: { target?: string; why?: stri
 
 async function setupMcp(argv: string[], io: CliIo, deps: SetupDeps): Promise<number> {
   const { values, positionals } = parse(argv, {
-    client: { type: 'string' }, project: { type: 'boolean' }, file: { type: 'string' }, print: { type: 'boolean' },
-    'base-url': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    client: { type: 'string' },
+    project: { type: 'boolean' },
+    file: { type: 'string' },
+    print: { type: 'boolean' },
+    'base-url': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) { io.out(SETUP_USAGE); return EXIT_OK; }
-  if (positionals.length) throw new UsageError(`setup mcp takes no arguments; got ${JSON.stringify(positionals[0]!.slice(0, 40))}`);
+  if (values.help) {
+    io.out(SETUP_USAGE);
+    return EXIT_OK;
+  }
+  if (positionals.length)
+    throw new UsageError(`setup mcp takes no arguments; got ${JSON.stringify(positionals[0]!.slice(0, 40))}`);
   const client = values.client as string | undefined;
   if (!client) throw new UsageError(`--client is required: one of ${SETUP_CLIENTS.join(', ')}`);
-  if (!(SETUP_CLIENTS as readonly string[]).includes(client)) throw new UsageError(`--client must be one of ${SETUP_CLIENTS.join(', ')}; got ${JSON.stringify(client.slice(0, 40))}`);
+  if (!(SETUP_CLIENTS as readonly string[]).includes(client))
+    throw new UsageError(
+      `--client must be one of ${SETUP_CLIENTS.join(', ')}; got ${JSON.stringify(client.slice(0, 40))}`,
+    );
   if (values.project && values.file) throw new UsageError('--project and --file name two places: give one');
   const baseUrl = values['base-url'] as string | undefined;
   if (baseUrl !== undefined) {
     let ok = false;
-    try { ok = /^https?:$/.test(new URL(baseUrl).protocol); } catch { ok = false; }
-    if (!ok) throw new UsageError(`--base-url must be an absolute http(s) URL; got ${JSON.stringify(baseUrl.slice(0, 200))}`);
+    try {
+      ok = /^https?:$/.test(new URL(baseUrl).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok)
+      throw new UsageError(`--base-url must be an absolute http(s) URL; got ${JSON.stringify(baseUrl.slice(0, 200))}`);
   }
   const c = client as SetupClient;
   const scope = values.project ? 'project' : 'user';
@@ -112,13 +160,16 @@ async function setupMcp(argv: string[], io: CliIo, deps: SetupDeps): Promise<num
   const where: Where = { platform, home: deps.home ?? userHome(), env: io.env, cwd: deps.cwd ?? process.cwd() };
 
   const named = values.file ? { file: resolve(where.cwd, values.file as string) } : clientFile(c, scope, where);
-  if ('none' in named && scope === 'project' && (c === 'windsurf' || c === 'claude-desktop')) throw new UsageError(named.none);
+  if ('none' in named && scope === 'project' && (c === 'windsurf' || c === 'claude-desktop'))
+    throw new UsageError(named.none);
 
   // The launcher lives in the CLI's config folder and starts the newest installed build.
   const cli = deps.cliPath ?? join(__dirname, 'cli.js');
   const dir = configDir(io.env, platform, where.home);
   const targets = { scan: scanFor(cli, platform === 'win32' ? '\\' : '/'), fallback: cli };
-  const launch: Launch = values.print ? launcherFiles(dir, targets, platform, join).launch : installLauncher(dir, targets, platform);
+  const launch: Launch = values.print
+    ? launcherFiles(dir, targets, platform, join).launch
+    : installLauncher(dir, targets, platform);
   const entry = setupEntry({ client: c, launch, network: networkFromEnv(io.env, baseUrl) }, scope);
 
   if ('none' in named) {
@@ -126,7 +177,12 @@ async function setupMcp(argv: string[], io: CliIo, deps: SetupDeps): Promise<num
     return EXIT_OK;
   }
   if (values.print) {
-    io.out(entryText(entry, { target: named.file, why: `--print: nothing was written. Without it this goes into ${named.file}.` }));
+    io.out(
+      entryText(entry, {
+        target: named.file,
+        why: `--print: nothing was written. Without it this goes into ${named.file}.`,
+      }),
+    );
     return EXIT_OK;
   }
   const r = writeEntry(named.file, entry);
@@ -135,28 +191,49 @@ async function setupMcp(argv: string[], io: CliIo, deps: SetupDeps): Promise<num
     io.out(entryText(entry, { target: named.file }));
     return EXIT_FAILURE;
   }
-  io.out(r.action === 'written'
-    ? `Added the devindex MCP server to ${named.file} (the rest of the file is as it was).\n`
-    : `${named.file} already has this devindex MCP server entry; nothing changed.\n`);
+  io.out(
+    r.action === 'written'
+      ? `Added the devindex MCP server to ${named.file} (the rest of the file is as it was).\n`
+      : `${named.file} already has this devindex MCP server entry; nothing changed.\n`,
+  );
   io.out(`The key: ${entry.keyWords}\n`);
-  io.out(`It runs ${launch.command}${launch.args.length ? ` ${launch.args.join(' ')}` : ''} mcp: a launcher that starts the newest installed devindex, so the entry survives updates.\n`);
+  io.out(
+    `It runs ${launch.command}${launch.args.length ? ` ${launch.args.join(' ')}` : ''} mcp: a launcher that starts the newest installed devindex, so the entry survives updates.\n`,
+  );
   for (const n of entry.notes) io.out(`${n}\n`);
   return EXIT_OK;
 }
 
 async function setupRules(argv: string[], io: CliIo, deps: SetupDeps): Promise<number> {
   const { values, positionals } = parse(argv, {
-    client: { type: 'string' }, dir: { type: 'string' }, print: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    client: { type: 'string' },
+    dir: { type: 'string' },
+    print: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) { io.out(SETUP_USAGE); return EXIT_OK; }
-  if (positionals.length) throw new UsageError(`setup rules takes no arguments; got ${JSON.stringify(positionals[0]!.slice(0, 40))}`);
-  const asked = values.client === undefined ? [...RULE_TARGETS] : String(values.client).split(',').map((s) => s.trim()).filter(Boolean);
+  if (values.help) {
+    io.out(SETUP_USAGE);
+    return EXIT_OK;
+  }
+  if (positionals.length)
+    throw new UsageError(`setup rules takes no arguments; got ${JSON.stringify(positionals[0]!.slice(0, 40))}`);
+  const asked =
+    values.client === undefined
+      ? [...RULE_TARGETS]
+      : String(values.client)
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   const bad = asked.find((t) => !(RULE_TARGETS as readonly string[]).includes(t));
-  if (bad !== undefined || asked.length === 0) throw new UsageError(`--client takes a comma-separated list of ${RULE_TARGETS.join(', ')}; got ${JSON.stringify(String(bad ?? values.client).slice(0, 40))}`);
+  if (bad !== undefined || asked.length === 0)
+    throw new UsageError(
+      `--client takes a comma-separated list of ${RULE_TARGETS.join(', ')}; got ${JSON.stringify(String(bad ?? values.client).slice(0, 40))}`,
+    );
   const targets = [...new Set(asked)] as RuleTarget[];
   const folder = resolve(deps.cwd ?? process.cwd(), (values.dir as string | undefined) ?? '.');
   if (values.print) {
-    for (const t of targets) io.out(`${RULE_LABELS[t]}: ${join(folder, ...RULE_FILES[t].split('/'))}\n${ruleBlock(t)}\n\n`);
+    for (const t of targets)
+      io.out(`${RULE_LABELS[t]}: ${join(folder, ...RULE_FILES[t].split('/'))}\n${ruleBlock(t)}\n\n`);
     io.out('--print: nothing was written.\n');
     return EXIT_OK;
   }
@@ -177,9 +254,14 @@ export async function runSetupCommand(argv: string[], io: CliIo, deps: SetupDeps
   const [sub, ...rest] = argv;
   try {
     switch (sub) {
-      case 'mcp': return await setupMcp(rest, io, deps);
-      case 'rules': return await setupRules(rest, io, deps);
-      case undefined: case '-h': case '--help': case 'help':
+      case 'mcp':
+        return await setupMcp(rest, io, deps);
+      case 'rules':
+        return await setupRules(rest, io, deps);
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
         (sub === undefined ? io.err : io.out)(SETUP_USAGE);
         return sub === undefined ? EXIT_USAGE : EXIT_OK;
       default:

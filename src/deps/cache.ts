@@ -2,7 +2,11 @@
 // is resolved (or undefined, starting the resolution in the background); `get` waits for it.
 import { DependencyIndex, resolveFolder, type ResolveOptions } from './resolver';
 
-interface Entry { index?: DependencyIndex; pending?: Promise<DependencyIndex>; generation: number }
+interface Entry {
+  index?: DependencyIndex;
+  pending?: Promise<DependencyIndex>;
+  generation: number;
+}
 
 export class DependencyCache {
   private readonly entries = new Map<string, Entry>();
@@ -28,18 +32,21 @@ export class DependencyCache {
     if (e.index) return Promise.resolve(e.index);
     if (e.pending) return e.pending;
     const generation = e.generation;
-    const p = this.resolve(root, this.options()).then((folder) => {
-      const index = new DependencyIndex(folder);
-      if (e.generation === generation) {
-        e.index = index;
-        e.pending = undefined;
-        this.onResolved(root, index);
-      }
-      return index;
-    }, (err: unknown) => {
-      if (e.generation === generation) e.pending = undefined;
-      throw err;
-    });
+    const p = this.resolve(root, this.options()).then(
+      (folder) => {
+        const index = new DependencyIndex(folder);
+        if (e.generation === generation) {
+          e.index = index;
+          e.pending = undefined;
+          this.onResolved(root, index);
+        }
+        return index;
+      },
+      (err: unknown) => {
+        if (e.generation === generation) e.pending = undefined;
+        throw err;
+      },
+    );
     e.pending = p;
     return p;
   }
@@ -65,14 +72,21 @@ export class DependencyCache {
  * With `sep` `\\` the paths are Windows paths: compared without regard to case (`c:\\w` holds `C:\\w\\x.ts`),
  * and a drive's root is `C:\\` (as `path.win32.dirname` names it), never `C:`.
  */
-export function rootForFile(filePath: string, workspaceRoots: readonly string[], hasManifest: (dir: string) => boolean, sep = '/'): string | undefined {
+export function rootForFile(
+  filePath: string,
+  workspaceRoots: readonly string[],
+  hasManifest: (dir: string) => boolean,
+  sep = '/',
+): string | undefined {
   const windows = sep === '\\';
   const key = (p: string) => (windows ? p.toLowerCase() : p);
   const file = key(filePath);
-  const inside = workspaceRoots.filter((r) => {
-    const k = key(r);
-    return file === k || file.startsWith(k.endsWith(sep) ? k : k + sep);
-  }).sort((a, b) => b.length - a.length)[0];
+  const inside = workspaceRoots
+    .filter((r) => {
+      const k = key(r);
+      return file === k || file.startsWith(k.endsWith(sep) ? k : k + sep);
+    })
+    .sort((a, b) => b.length - a.length)[0];
   if (inside) return inside;
   const parts = filePath.split(sep);
   for (let i = parts.length - 1; i > 0; i--) {

@@ -4,7 +4,6 @@ import { normalizePythonName } from './manifests';
 import type { Dependency, FolderDependencies } from './resolver';
 import type { InstalledDependency } from '../versions/versionCompare';
 
-
 export type DependencyLookup =
   | { ok: true; dep: InstalledDependency & { versionFrom?: string } }
   | { ok: false; reason: 'unknown'; message: string; known: string[] }
@@ -20,7 +19,8 @@ const REASONS: Record<string, string> = {
 function sameName(d: Dependency, wanted: string): boolean {
   const w = wanted.trim();
   if (d.name === w) return true;
-  if (d.ecosystem === 'pypi') return normalizePythonName(d.name) === normalizePythonName(w) || (d.imports ?? []).includes(w);
+  if (d.ecosystem === 'pypi')
+    return normalizePythonName(d.name) === normalizePythonName(w) || (d.imports ?? []).includes(w);
   if (d.ecosystem === 'cargo') return d.name.replace(/_/g, '-') === w.replace(/_/g, '-');
   return d.name.toLowerCase() === w.toLowerCase();
 }
@@ -34,13 +34,31 @@ export function lookupDependency(folder: FolderDependencies, wanted: string): De
     const listed = some.length
       ? `its manifests list ${some.join(', ')}${known.length > some.length ? ` and ${known.length - some.length} more` : ''}`
       : 'no package.json, go.mod, Cargo.toml or Python virtual environment lists any dependency there';
-    return { ok: false, reason: 'unknown', known, message: `${wanted} is not a dependency of ${folder.root} (${listed})` };
+    return {
+      ok: false,
+      reason: 'unknown',
+      known,
+      message: `${wanted} is not a dependency of ${folder.root} (${listed})`,
+    };
   }
   if (!d.slug) {
     const why = REASONS[d.reason ?? 'invalid'] ?? 'no repository';
-    return { ok: false, reason: 'no-repository', message: `${d.name} has no GitHub repository to search in: ${why}${d.detail ? ` (${d.detail})` : ''}` };
+    return {
+      ok: false,
+      reason: 'no-repository',
+      message: `${d.name} has no GitHub repository to search in: ${why}${d.detail ? ` (${d.detail})` : ''}`,
+    };
   }
-  return { ok: true, dep: { ecosystem: d.ecosystem, name: d.name, slug: d.slug, ...(d.version ? { version: d.version } : {}), ...(d.versionFrom ? { versionFrom: d.versionFrom } : {}) } };
+  return {
+    ok: true,
+    dep: {
+      ecosystem: d.ecosystem,
+      name: d.name,
+      slug: d.slug,
+      ...(d.version ? { version: d.version } : {}),
+      ...(d.versionFrom ? { versionFrom: d.versionFrom } : {}),
+    },
+  };
 }
 
 /** `@acme/widgets 2.0.3 installed (acme/widgets)`, or `… version unknown …`: the scope line's words. */
@@ -49,13 +67,18 @@ export function installedWords(d: InstalledDependency & { versionFrom?: string }
 }
 
 /** The dependency a result belongs to: the one whose repository the result's id or url names (a doc page belongs to none). */
-export function dependencyOfResult<T extends { slug: string }>(deps: readonly T[], result: { id: string; url: string }): T | undefined {
-  const slug = /^(?:issue|pull_request|readme):([^#\s]+)/.exec(result.id)?.[1]?.toLowerCase()
-    ?? /^https:\/\/github\.com\/([^/]+\/[^/#?]+)/.exec(result.url)?.[1]?.toLowerCase();
+export function dependencyOfResult<T extends { slug: string }>(
+  deps: readonly T[],
+  result: { id: string; url: string },
+): T | undefined {
+  const slug =
+    /^(?:issue|pull_request|readme):([^#\s]+)/.exec(result.id)?.[1]?.toLowerCase() ??
+    /^https:\/\/github\.com\/([^/]+\/[^/#?]+)/.exec(result.url)?.[1]?.toLowerCase();
   return slug ? deps.find((d) => d.slug.toLowerCase() === slug) : undefined;
 }
 
-export type FolderLookup = { ok: true; deps: Array<InstalledDependency & { versionFrom?: string }> } | Extract<DependencyLookup, { ok: false }>;
+export type FolderLookup =
+  { ok: true; deps: Array<InstalledDependency & { versionFrom?: string }> } | Extract<DependencyLookup, { ok: false }>;
 
 /** Every name looked up in one resolved folder, each dependency once; the first failure stops (its words say why). */
 export function lookupAll(folder: FolderDependencies, names: readonly string[]): FolderLookup {

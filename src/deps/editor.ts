@@ -8,7 +8,15 @@ import type { RepositoryEcho } from '../api/schemas';
 import { config } from '../config';
 import { log } from '../log';
 import { DependencyCache, rootForFile } from './cache';
-import { cleanMessage, framesInText, packagesInText, packagesOfProblem, type PackageRef, type ProblemArgs, type ProblemFacts } from './messages';
+import {
+  cleanMessage,
+  framesInText,
+  packagesInText,
+  packagesOfProblem,
+  type PackageRef,
+  type ProblemArgs,
+  type ProblemFacts,
+} from './messages';
 import { dependencyAtPath, installedNpmDependency } from './installLocation';
 import { MANIFEST_GLOB, MANIFEST_NAMES, type Dependency, type DependencyIndex } from './resolver';
 import { importAt } from './importAt';
@@ -17,9 +25,15 @@ import type { InstalledDependency } from '../versions/versionCompare';
 
 /** Issue 23: what a dependency-scoped search carries to the view (its chip and badges). */
 function installedOf(deps: ReadonlyArray<Dependency | DependencyRow>): InstalledDependency[] {
-  return deps.filter((d) => d.slug).map((d) => ({ ecosystem: d.ecosystem as InstalledDependency['ecosystem'], name: d.name, slug: d.slug!, ...(d.version ? { version: d.version } : {}) }));
+  return deps
+    .filter((d) => d.slug)
+    .map((d) => ({
+      ecosystem: d.ecosystem as InstalledDependency['ecosystem'],
+      name: d.name,
+      slug: d.slug!,
+      ...(d.version ? { version: d.version } : {}),
+    }));
 }
-
 
 const REPO_TYPES = ['issue', 'pull_request', 'readme'] as const;
 const REASON_TEXT: Record<string, string> = {
@@ -38,7 +52,15 @@ export interface DependencySearchPorts {
 }
 
 /** One row of the dependency pick (also what the command returns to tests). */
-export interface DependencyRow { name: string; ecosystem: string; slug?: string; version?: string; reason?: string; indexed?: boolean; types?: { issue: boolean; pullRequest: boolean; readme: boolean } }
+export interface DependencyRow {
+  name: string;
+  ecosystem: string;
+  slug?: string;
+  version?: string;
+  reason?: string;
+  indexed?: boolean;
+  types?: { issue: boolean; pullRequest: boolean; readme: boolean };
+}
 
 export class DependencySearch implements vscode.Disposable {
   readonly cache: DependencyCache;
@@ -49,20 +71,40 @@ export class DependencySearch implements vscode.Disposable {
   private readonly watched = new Map<string, vscode.Disposable>();
 
   constructor(private readonly ports: DependencySearchPorts) {
-    this.cache = new DependencyCache(() => ({ maxDependencies: ports.maxDependencies() }),
-      (root, index) => this.resolved(root, index));
+    this.cache = new DependencyCache(
+      () => ({ maxDependencies: ports.maxDependencies() }),
+      (root, index) => this.resolved(root, index),
+    );
     this.disposables.push(
-      vscode.workspace.onDidChangeWorkspaceFolders(() => { this.rootOfDir.clear(); this.cache.invalidate(); }),
-      vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('devIndex.dependencies.maxDependencies')) this.cache.invalidate(); }));
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.rootOfDir.clear();
+        this.cache.invalidate();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('devIndex.dependencies.maxDependencies')) this.cache.invalidate();
+      }),
+    );
   }
 
   /** Logs a resolution and, the first time, watches that folder's manifests and lockfiles (inside a workspace folder or not). */
   private resolved(root: string, index: DependencyIndex): void {
-    log().info(`dependencies of ${root}: ${index.folder.deps.filter((d) => d.slug).length} of ${index.folder.deps.length} resolved to a repository in ${Math.round(index.folder.ms)} ms${index.folder.truncated ? ` (bounded at ${index.folder.deps.length} of ${index.folder.total})` : ''}`);
+    log().info(
+      `dependencies of ${root}: ${index.folder.deps.filter((d) => d.slug).length} of ${index.folder.deps.length} resolved to a repository in ${Math.round(index.folder.ms)} ms${index.folder.truncated ? ` (bounded at ${index.folder.deps.length} of ${index.folder.total})` : ''}`,
+    );
     if (this.watched.has(root)) return;
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), MANIFEST_GLOB));
-    const changed = () => { this.cache.invalidate(root); this.rootOfDir.clear(); };
-    const subs = vscode.Disposable.from(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
+    const watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(root), MANIFEST_GLOB),
+    );
+    const changed = () => {
+      this.cache.invalidate(root);
+      this.rootOfDir.clear();
+    };
+    const subs = vscode.Disposable.from(
+      watcher,
+      watcher.onDidChange(changed),
+      watcher.onDidCreate(changed),
+      watcher.onDidDelete(changed),
+    );
     this.watched.set(root, subs);
     this.disposables.push(subs);
   }
@@ -90,7 +132,19 @@ export class DependencySearch implements vscode.Disposable {
     if (this.rootOfDir.has(dir)) return this.rootOfDir.get(dir) ?? undefined;
     const has = new Map<string, boolean>();
     for (let d = dir; ; d = path.dirname(d)) {
-      has.set(d, (await Promise.all(MANIFEST_NAMES.map((m) => fsp.stat(path.join(d, m)).then(() => true, () => false)))).some(Boolean));
+      has.set(
+        d,
+        (
+          await Promise.all(
+            MANIFEST_NAMES.map((m) =>
+              fsp.stat(path.join(d, m)).then(
+                () => true,
+                () => false,
+              ),
+            ),
+          )
+        ).some(Boolean),
+      );
       if (has.get(d) || path.dirname(d) === d) break;
     }
     const root = rootForFile(uri.fsPath, [], (d) => has.get(d) === true, path.sep) ?? null;
@@ -123,12 +177,20 @@ export class DependencySearch implements vscode.Disposable {
     const dep = index.lookup(imp.ref);
     if (!dep?.slug) return undefined;
     const md = new vscode.MarkdownString(undefined, true);
-    const search = encodeURIComponent(JSON.stringify([{ name: dep.name, slug: dep.slug, ecosystem: dep.ecosystem, ...(dep.version ? { version: dep.version } : {}) }]));
+    const search = encodeURIComponent(
+      JSON.stringify([
+        { name: dep.name, slug: dep.slug, ecosystem: dep.ecosystem, ...(dep.version ? { version: dep.version } : {}) },
+      ]),
+    );
     const open = encodeURIComponent(JSON.stringify([dep.slug]));
     md.isTrusted = { enabledCommands: ['devIndex.deps.searchPackage', 'devIndex.deps.openRepository'] };
-    md.appendMarkdown(`$(search) [Search issues of ${escapeMd(dep.name)}](command:devIndex.deps.searchPackage?${search} "Search the developer index in ${dep.slug}")`);
+    md.appendMarkdown(
+      `$(search) [Search issues of ${escapeMd(dep.name)}](command:devIndex.deps.searchPackage?${search} "Search the developer index in ${dep.slug}")`,
+    );
     md.appendMarkdown(` · $(package) ${escapeMd(dep.version ? `${dep.version} installed` : 'version unknown')}`);
-    md.appendMarkdown(` · $(github) [Open ${escapeMd(dep.slug)}](command:devIndex.deps.openRepository?${open} "https://github.com/${dep.slug}")`);
+    md.appendMarkdown(
+      ` · $(github) [Open ${escapeMd(dep.slug)}](command:devIndex.deps.openRepository?${open} "https://github.com/${dep.slug}")`,
+    );
     const echo = this.echoes.get(dep.slug.toLowerCase())?.echo;
     if (echo) md.appendMarkdown(`\n\n${echo.indexed ? 'In the developer index' : 'Not in the developer index yet'}`);
     return new vscode.Hover(md, new vscode.Range(position.line, imp.start, position.line, imp.end));
@@ -165,7 +227,9 @@ export class DependencySearch implements vscode.Disposable {
     if (!text?.trim()) return undefined;
     const query = cleanMessage(text);
     if (!query) {
-      void vscode.window.showInformationMessage('Developer Index: the selection holds only paths, numbers and stack frames; nothing to search for.');
+      void vscode.window.showInformationMessage(
+        'Developer Index: the selection holds only paths, numbers and stack frames; nothing to search for.',
+      );
       return undefined;
     }
     const dep = await this.dependencyOfText(text);
@@ -187,15 +251,23 @@ export class DependencySearch implements vscode.Disposable {
     return undefined;
   }
 
-  private async runScoped(query: string, deps: ReadonlyArray<Dependency | DependencyRow> | undefined): Promise<{ query: string; repos?: string[]; installed?: InstalledDependency[] }> {
+  private async runScoped(
+    query: string,
+    deps: ReadonlyArray<Dependency | DependencyRow> | undefined,
+  ): Promise<{ query: string; repos?: string[]; installed?: InstalledDependency[] }> {
     const repos = deps ? [...new Set(deps.filter((d) => d.slug).map((d) => d.slug!))] : undefined;
     const installed = deps ? installedOf(deps) : [];
     // `repos` is always named (empty: no scope), so the view never carries an earlier search's scope over.
-    const request: { query: string; repos: string[]; types?: string[]; installed?: InstalledDependency[] } = { query, repos: repos ?? [], ...(installed.length ? { installed } : {}) };
+    const request: { query: string; repos: string[]; types?: string[]; installed?: InstalledDependency[] } = {
+      query,
+      repos: repos ?? [],
+      ...(installed.length ? { installed } : {}),
+    };
     if (repos?.length) {
       const types = config.searchDefaults().types;
       // A scope needs a repository type in `types` (rule 3): add them when the defaults hold none.
-      if (!types.some((t) => (REPO_TYPES as readonly string[]).includes(t))) request.types = [...new Set([...types, ...REPO_TYPES])];
+      if (!types.some((t) => (REPO_TYPES as readonly string[]).includes(t)))
+        request.types = [...new Set([...types, ...REPO_TYPES])];
     }
     await this.ports.run(request);
     return request;
@@ -207,24 +279,52 @@ export class DependencySearch implements vscode.Disposable {
     if (typeof a?.slug !== 'string' || !/^[\w.-]+\/[\w.-]+$/.test(a.slug)) return;
     const name = typeof a.name === 'string' ? a.name : a.slug;
     const version = typeof a.version === 'string' ? a.version : undefined;
-    const ecosystem = typeof a.ecosystem === 'string' && ['npm', 'go', 'cargo', 'pypi'].includes(a.ecosystem) ? a.ecosystem as InstalledDependency['ecosystem'] : undefined;
-    const query = given ?? (await vscode.window.showInputBox({
-      title: `Developer Index: Search issues of ${version ? `${name} ${version}` : name} (${a.slug})`,
-      prompt: 'A question or error message; issues and pull requests of this repository are searched.',
-      ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? undefined : 'query must be at least 1 character'),
-    }))?.trim();
+    const ecosystem =
+      typeof a.ecosystem === 'string' && ['npm', 'go', 'cargo', 'pypi'].includes(a.ecosystem)
+        ? (a.ecosystem as InstalledDependency['ecosystem'])
+        : undefined;
+    const query =
+      given ??
+      (
+        await vscode.window.showInputBox({
+          title: `Developer Index: Search issues of ${version ? `${name} ${version}` : name} (${a.slug})`,
+          prompt: 'A question or error message; issues and pull requests of this repository are searched.',
+          ignoreFocusOut: true,
+          validateInput: (v) => (v.trim() ? undefined : 'query must be at least 1 character'),
+        })
+      )?.trim();
     if (!query) return;
-    await this.ports.run({ query, repos: [a.slug], types: ['issue', 'pull_request'], ...(ecosystem ? { installed: [{ ecosystem, name, slug: a.slug, ...(version ? { version } : {}) }] } : {}) });
+    await this.ports.run({
+      query,
+      repos: [a.slug],
+      types: ['issue', 'pull_request'],
+      ...(ecosystem ? { installed: [{ ecosystem, name, slug: a.slug, ...(version ? { version } : {}) }] } : {}),
+    });
   }
 
   /** The dependencies of a folder (given, else the active editor's, else the first) with the index's echo. */
-  async rows(folder?: vscode.Uri): Promise<{ root?: string; rows: DependencyRow[]; truncated: boolean; total: number }> {
+  async rows(
+    folder?: vscode.Uri,
+  ): Promise<{ root?: string; rows: DependencyRow[]; truncated: boolean; total: number }> {
     const uri = folder ?? vscode.window.activeTextEditor?.document.uri;
-    const root = (uri && (folder ? folder.fsPath : await this.findRoot(uri))) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const root =
+      (uri && (folder ? folder.fsPath : await this.findRoot(uri))) ??
+      vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     if (!root) return { rows: [], truncated: false, total: 0 };
     const index = await this.cache.get(root);
-    const rows = index.folder.deps.map((d): DependencyRow => ({ name: d.name, ecosystem: d.ecosystem, ...(d.version ? { version: d.version } : {}), ...(d.slug ? { slug: d.slug } : { reason: d.reason === 'no-repository-field' && d.detail ? d.detail : `${REASON_TEXT[d.reason ?? 'invalid']}${d.detail ? `: ${d.detail}` : ''}` }) }));
+    const rows = index.folder.deps.map((d): DependencyRow => ({
+      name: d.name,
+      ecosystem: d.ecosystem,
+      ...(d.version ? { version: d.version } : {}),
+      ...(d.slug
+        ? { slug: d.slug }
+        : {
+            reason:
+              d.reason === 'no-repository-field' && d.detail
+                ? d.detail
+                : `${REASON_TEXT[d.reason ?? 'invalid']}${d.detail ? `: ${d.detail}` : ''}`,
+          }),
+    }));
     return { root, rows, truncated: index.folder.truncated, total: index.folder.total };
   }
 
@@ -232,13 +332,23 @@ export class DependencySearch implements vscode.Disposable {
   async withEcho(rows: DependencyRow[]): Promise<DependencyRow[]> {
     const now = Date.now();
     const slugs = [...new Set(rows.filter((r) => r.slug).map((r) => r.slug!))];
-    const missing = slugs.filter((s) => { const e = this.echoes.get(s.toLowerCase()); return !e || now - e.at > 600_000; });
+    const missing = slugs.filter((s) => {
+      const e = this.echoes.get(s.toLowerCase());
+      return !e || now - e.at > 600_000;
+    });
     for (let i = 0; i < missing.length; i += 100) {
-      for (const e of await this.ports.echo(missing.slice(i, i + 100))) this.echoes.set(e.repo.toLowerCase(), { echo: e, at: now });
+      for (const e of await this.ports.echo(missing.slice(i, i + 100)))
+        this.echoes.set(e.repo.toLowerCase(), { echo: e, at: now });
     }
     return rows.map((r) => {
       const e = r.slug ? this.echoes.get(r.slug.toLowerCase())?.echo : undefined;
-      return e ? { ...r, indexed: e.indexed, types: { issue: !!e.types?.issue, pullRequest: !!e.types?.pullRequest, readme: !!e.types?.readme } } : r;
+      return e
+        ? {
+            ...r,
+            indexed: e.indexed,
+            types: { issue: !!e.types?.issue, pullRequest: !!e.types?.pullRequest, readme: !!e.types?.readme },
+          }
+        : r;
     });
   }
 
@@ -251,7 +361,9 @@ export class DependencySearch implements vscode.Disposable {
     const folder = typeof a.folder === 'string' ? vscode.Uri.file(a.folder) : a.folder;
     const listed = await this.rows(folder);
     if (!listed.root) {
-      void vscode.window.showInformationMessage('Developer Index: open a folder with a package.json, go.mod, Cargo.toml or a Python virtual environment to search its dependencies.');
+      void vscode.window.showInformationMessage(
+        'Developer Index: open a folder with a package.json, go.mod, Cargo.toml or a Python virtual environment to search its dependencies.',
+      );
       return undefined;
     }
     let rows = listed.rows;
@@ -264,12 +376,16 @@ export class DependencySearch implements vscode.Disposable {
     }
     if (!chosen.length) return { rows };
     const repos = [...new Set(chosen.map((r) => r.slug!))];
-    const query = a.query?.trim() || (await vscode.window.showInputBox({
-      title: `Developer Index: Search in ${chosen.map((r) => installedChipLabel({ slug: r.slug!, ...(r.version ? { version: r.version } : {}) })).join(', ')}`,
-      prompt: 'A question or error message; the repository half is scoped to the picked repositories.',
-      ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? undefined : 'query must be at least 1 character'),
-    }))?.trim();
+    const query =
+      a.query?.trim() ||
+      (
+        await vscode.window.showInputBox({
+          title: `Developer Index: Search in ${chosen.map((r) => installedChipLabel({ slug: r.slug!, ...(r.version ? { version: r.version } : {}) })).join(', ')}`,
+          prompt: 'A question or error message; the repository half is scoped to the picked repositories.',
+          ignoreFocusOut: true,
+          validateInput: (v) => (v.trim() ? undefined : 'query must be at least 1 character'),
+        })
+      )?.trim();
     if (!query) return { rows };
     await this.runScoped(query, chosen);
     return { rows, repos };
@@ -279,7 +395,9 @@ export class DependencySearch implements vscode.Disposable {
     try {
       return await this.withEcho(rows);
     } catch (e) {
-      log().warn(`dependency pick: the index could not say which repositories it has: ${e instanceof Error ? e.message : String(e)}`);
+      log().warn(
+        `dependency pick: the index could not say which repositories it has: ${e instanceof Error ? e.message : String(e)}`,
+      );
       return rows;
     }
   }
@@ -288,7 +406,9 @@ export class DependencySearch implements vscode.Disposable {
     type Item = vscode.QuickPickItem & { row?: DependencyRow };
     const qp = vscode.window.createQuickPick<Item>();
     qp.title = "Developer Index: Search in a Dependency's Repository";
-    qp.placeholder = listed.truncated ? `The first ${rows.length} of ${listed.total} dependencies (devIndex.dependencies.maxDependencies); pick one or several` : 'Pick one or several dependencies';
+    qp.placeholder = listed.truncated
+      ? `The first ${rows.length} of ${listed.total} dependencies (devIndex.dependencies.maxDependencies); pick one or several`
+      : 'Pick one or several dependencies';
     qp.canSelectMany = true;
     qp.matchOnDescription = true;
     const render = (rs: DependencyRow[], checking: boolean) => {
@@ -303,7 +423,9 @@ export class DependencySearch implements vscode.Disposable {
       if (rest.length) {
         items.push({ label: 'Without a GitHub repository', kind: vscode.QuickPickItemKind.Separator });
         // Listed for the reason; picking one does nothing.
-        items.push(...rest.map((r) => ({ label: r.name, description: r.reason, iconPath: new vscode.ThemeIcon('warning') })));
+        items.push(
+          ...rest.map((r) => ({ label: r.name, description: r.reason, iconPath: new vscode.ThemeIcon('warning') })),
+        );
       }
       const picked = new Set(qp.selectedItems.map((i) => i.row?.slug).filter(Boolean));
       qp.items = items;
@@ -311,7 +433,10 @@ export class DependencySearch implements vscode.Disposable {
     };
     render(rows, true);
     qp.busy = true;
-    void this.echoSafely(rows).then((rs) => { qp.busy = false; render(rs, false); });
+    void this.echoSafely(rows).then((rs) => {
+      qp.busy = false;
+      render(rs, false);
+    });
     qp.show();
     return new Promise((resolve) => {
       let done = false;
@@ -320,12 +445,17 @@ export class DependencySearch implements vscode.Disposable {
         const picked = qp.selectedItems.filter((i) => i.row?.slug).map((i) => i.row!);
         const without = qp.selectedItems.filter((i) => !i.row?.slug);
         if (!picked.length && without.length) {
-          void vscode.window.showInformationMessage(`Developer Index: ${without.map((i) => `${i.label} (${i.description ?? 'no repository'})`).join(', ')} has no GitHub repository to search in.`);
+          void vscode.window.showInformationMessage(
+            `Developer Index: ${without.map((i) => `${i.label} (${i.description ?? 'no repository'})`).join(', ')} has no GitHub repository to search in.`,
+          );
         }
         resolve(picked);
         qp.hide();
       });
-      qp.onDidHide(() => { if (!done) resolve([]); qp.dispose(); });
+      qp.onDidHide(() => {
+        if (!done) resolve([]);
+        qp.dispose();
+      });
     });
   }
 
@@ -355,13 +485,15 @@ async function terminalSelection(): Promise<string | undefined> {
   return text || undefined;
 }
 
-
 /** The service wired to the Search view (`devIndex.search.run`) and the client (the echo). */
 export function createDependencySearch(client: () => DevIndexClient): DependencySearch {
   return new DependencySearch({
-    run: async (request) => { await vscode.commands.executeCommand('devIndex.search.run', request); },
+    run: async (request) => {
+      await vscode.commands.executeCommand('devIndex.search.run', request);
+    },
     // The cheapest request that brings the echo: one README result.
-    echo: async (repos) => (await client().search({ query: 'README', k: 1, passages: 1, types: ['readme'], repos })).repos ?? [],
+    echo: async (repos) =>
+      (await client().search({ query: 'README', k: 1, passages: 1, types: ['readme'], repos })).repos ?? [],
     maxDependencies: () => config.maxDependencies(),
   });
 }

@@ -1,7 +1,11 @@
 // Pure: the import specifier under a position of a line (TypeScript/JavaScript, Go, Python, Rust). No vscode import.
 import { npmPackageOfSpecifier, type PackageRef } from './messages';
 
-export interface ImportHit { ref: PackageRef; start: number; end: number }
+export interface ImportHit {
+  ref: PackageRef;
+  start: number;
+  end: number;
+}
 
 const JS_LANGS = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'vue', 'svelte', 'astro']);
 

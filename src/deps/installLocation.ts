@@ -23,11 +23,20 @@ export type InstallLocation =
  * the `site-packages` (or `dist-packages`) folder. `\`, `/`, a mix of both, drive letters and UNC shares
  * are read alike. Go needs nothing read (the module path names the repository): undefined, as for no install.
  */
-export function installLocationOfPath(framePath: string, ref: PackageRef, pathApi: PathApi = PLATFORM_PATH): InstallLocation | undefined {
+export function installLocationOfPath(
+  framePath: string,
+  ref: PackageRef,
+  pathApi: PathApi = PLATFORM_PATH,
+): InstallLocation | undefined {
   const p = framePath.replace(/\\/g, '/');
   if (ref.ecosystem === 'npm') {
     const at = p.lastIndexOf(`/node_modules/${ref.name}/`);
-    return at < 0 ? undefined : { ecosystem: 'npm', manifest: pathApi.join(p.slice(0, at) || '/', 'node_modules', ...ref.name.split('/'), 'package.json') };
+    return at < 0
+      ? undefined
+      : {
+          ecosystem: 'npm',
+          manifest: pathApi.join(p.slice(0, at) || '/', 'node_modules', ...ref.name.split('/'), 'package.json'),
+        };
   }
   if (ref.ecosystem === 'cargo') {
     const m = /^(.*\/registry\/src\/[^/]+\/[A-Za-z0-9_-]+?-\d+\.\d+\.\d+[^/]*)\//.exec(p);
@@ -64,25 +73,53 @@ export async function dependencyAtPath(path: string, ref: PackageRef): Promise<D
   if (ref.ecosystem === 'go') {
     const s = slugFromGoModule(ref.name);
     const version = goModuleCacheVersion(path, ref.name);
-    return s.ok ? { ecosystem: 'go', name: ref.name, slug: s.slug, from: 'module path', ...(version ? { version, versionFrom: 'module cache' } : {}) } : undefined;
+    return s.ok
+      ? {
+          ecosystem: 'go',
+          name: ref.name,
+          slug: s.slug,
+          from: 'module path',
+          ...(version ? { version, versionFrom: 'module cache' } : {}),
+        }
+      : undefined;
   }
   const at = installLocationOfPath(path, ref);
   if (at?.ecosystem === 'npm') {
     const pkg = await readJson(at.manifest);
     const r = pkg ? slugFromPackageJson(pkg) : undefined;
     const version = plainVersion(pkg?.version);
-    return r?.ok ? { ecosystem: 'npm', name: ref.name, slug: r.slug, from: r.field, ...(version ? { version, versionFrom: 'node_modules' } : {}) } : undefined;
+    return r?.ok
+      ? {
+          ecosystem: 'npm',
+          name: ref.name,
+          slug: r.slug,
+          from: r.field,
+          ...(version ? { version, versionFrom: 'node_modules' } : {}),
+        }
+      : undefined;
   }
   if (at?.ecosystem === 'cargo') {
     const toml = await readText(at.manifest);
     const r = toml !== undefined ? slugFromCrateToml(toml) : undefined;
     const version = toml !== undefined ? crateTomlVersion(toml) : undefined;
-    return r?.ok ? { ecosystem: 'cargo', name: ref.name, slug: r.slug, from: 'Cargo.toml repository', ...(version ? { version, versionFrom: 'Cargo.toml' } : {}) } : undefined;
+    return r?.ok
+      ? {
+          ecosystem: 'cargo',
+          name: ref.name,
+          slug: r.slug,
+          from: 'Cargo.toml repository',
+          ...(version ? { version, versionFrom: 'Cargo.toml' } : {}),
+        }
+      : undefined;
   }
   if (at?.ecosystem !== 'pypi') return undefined;
   const site = at.sitePackages;
   let infos: string[] = [];
-  try { infos = (await fsp.readdir(site)).filter((e) => e.endsWith('.dist-info')); } catch { return undefined; }
+  try {
+    infos = (await fsp.readdir(site)).filter((e) => e.endsWith('.dist-info'));
+  } catch {
+    return undefined;
+  }
   const want = normalizePythonName(ref.name);
   for (const info of infos) {
     const top = await importNames(join(site, info));
@@ -90,7 +127,14 @@ export async function dependencyAtPath(path: string, ref: PackageRef): Promise<D
     const meta = await readText(join(site, info, 'METADATA'));
     const r = meta !== undefined ? parsePythonMetadata(meta) : undefined;
     const version = meta !== undefined ? pythonMetadataVersion(meta) : undefined;
-    if (r?.result.ok) return { ecosystem: 'pypi', name: r.name ?? ref.name, slug: r.result.slug, from: 'METADATA', ...(version ? { version, versionFrom: 'METADATA' } : {}) };
+    if (r?.result.ok)
+      return {
+        ecosystem: 'pypi',
+        name: r.name ?? ref.name,
+        slug: r.result.slug,
+        from: 'METADATA',
+        ...(version ? { version, versionFrom: 'METADATA' } : {}),
+      };
   }
   return undefined;
 }
@@ -104,5 +148,13 @@ export async function installedNpmDependency(fromDir: string, name: string): Pro
   const pkg = await findInstalled(fromDir, name);
   const r = pkg ? slugFromPackageJson(pkg) : undefined;
   const version = plainVersion(pkg?.version);
-  return r?.ok ? { ecosystem: 'npm', name, slug: r.slug, from: r.field, ...(version ? { version, versionFrom: 'node_modules' } : {}) } : undefined;
+  return r?.ok
+    ? {
+        ecosystem: 'npm',
+        name,
+        slug: r.slug,
+        from: r.field,
+        ...(version ? { version, versionFrom: 'node_modules' } : {}),
+      }
+    : undefined;
 }

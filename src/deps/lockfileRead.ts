@@ -4,7 +4,13 @@
 import { promises as fsp } from 'node:fs';
 import { cargoLockVersions, npmLockVersions, pnpmLockVersions, yarnLockVersions, type Versions } from './lockfiles';
 
-export const LOCKFILE_KINDS = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'Cargo.lock'] as const;
+export const LOCKFILE_KINDS = [
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'Cargo.lock',
+] as const;
 export type LockfileKind = (typeof LOCKFILE_KINDS)[number];
 
 export interface LockfileRequest {
@@ -33,11 +39,16 @@ export const readLockfileVersions: LockfileReader = async (req) => {
     const st = await fsp.stat(req.path);
     if (!st.isFile() || st.size > req.maxBytes) return undefined;
     text = await fsp.readFile(req.path, 'utf8');
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
   switch (req.kind) {
-    case 'yarn.lock': return yarnLockVersions(text, req.names, new Map(req.ranges ?? []));
-    case 'pnpm-lock.yaml': return pnpmLockVersions(text, req.names);
-    case 'Cargo.lock': return cargoLockVersions(text, req.names, req.rootPackage);
+    case 'yarn.lock':
+      return yarnLockVersions(text, req.names, new Map(req.ranges ?? []));
+    case 'pnpm-lock.yaml':
+      return pnpmLockVersions(text, req.names);
+    case 'Cargo.lock':
+      return cargoLockVersions(text, req.names, req.rootPackage);
     default: {
       // One name per turn: each is one scan of the text (tens of ms on 30 MB), never the whole list at once.
       const versions: Versions = new Map();

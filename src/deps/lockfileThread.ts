@@ -24,7 +24,10 @@ export class LockfileThread {
   private readonly pending = new Map<number, { resolve: (v: Versions | undefined) => void; timer: NodeJS.Timeout }>();
   private idle: NodeJS.Timeout | undefined;
 
-  constructor(private readonly file: string, private readonly limits: LockfileThreadLimits = { idleMs: 10_000, timeoutMs: 60_000 }) {}
+  constructor(
+    private readonly file: string,
+    private readonly limits: LockfileThreadLimits = { idleMs: 10_000, timeoutMs: 60_000 },
+  ) {}
 
   /** Whether a worker is running (tests). */
   get running(): boolean {
@@ -32,16 +35,22 @@ export class LockfileThread {
   }
 
   /** Like lockfileRead's reader; a worker that fails, exits or times out answers undefined (versions unknown). */
-  readonly read: LockfileReader = (req: LockfileRequest) => new Promise<Versions | undefined>((resolve) => {
-    clearTimeout(this.idle);
-    let w: Worker;
-    try { w = this.start(); } catch { resolve(undefined); return; }
-    const id = this.nextId++;
-    const timer = setTimeout(() => this.fail(w), this.limits.timeoutMs);
-    this.pending.set(id, { resolve, timer });
-    w.ref();
-    w.postMessage({ id, req } satisfies LockfileWorkerRequest);
-  });
+  readonly read: LockfileReader = (req: LockfileRequest) =>
+    new Promise<Versions | undefined>((resolve) => {
+      clearTimeout(this.idle);
+      let w: Worker;
+      try {
+        w = this.start();
+      } catch {
+        resolve(undefined);
+        return;
+      }
+      const id = this.nextId++;
+      const timer = setTimeout(() => this.fail(w), this.limits.timeoutMs);
+      this.pending.set(id, { resolve, timer });
+      w.ref();
+      w.postMessage({ id, req } satisfies LockfileWorkerRequest);
+    });
 
   /** Ends the worker; requests under way answer undefined. */
   async close(): Promise<void> {
@@ -74,7 +83,9 @@ export class LockfileThread {
   private rest(w: Worker): void {
     w.unref();
     clearTimeout(this.idle);
-    this.idle = setTimeout(() => { if (this.worker === w && this.pending.size === 0) void this.close(); }, this.limits.idleMs);
+    this.idle = setTimeout(() => {
+      if (this.worker === w && this.pending.size === 0) void this.close();
+    }, this.limits.idleMs);
     this.idle.unref();
   }
 
@@ -86,7 +97,10 @@ export class LockfileThread {
   }
 
   private settleAll(): void {
-    for (const p of this.pending.values()) { clearTimeout(p.timer); p.resolve(undefined); }
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.resolve(undefined);
+    }
     this.pending.clear();
   }
 }

@@ -3,11 +3,23 @@
 import { parentPort } from 'node:worker_threads';
 import { readLockfileVersions, type LockfileRequest } from './lockfileRead';
 
-export interface LockfileWorkerRequest { id: number; req: LockfileRequest }
-export interface LockfileWorkerAnswer { id: number; versions?: Array<[string, string]>; error?: string }
+export interface LockfileWorkerRequest {
+  id: number;
+  req: LockfileRequest;
+}
+export interface LockfileWorkerAnswer {
+  id: number;
+  versions?: Array<[string, string]>;
+  error?: string;
+}
 
 parentPort?.on('message', (m: LockfileWorkerRequest) => {
   readLockfileVersions(m.req).then(
     (v) => parentPort!.postMessage({ id: m.id, ...(v ? { versions: [...v] } : {}) } satisfies LockfileWorkerAnswer),
-    (e: unknown) => parentPort!.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) } satisfies LockfileWorkerAnswer));
+    (e: unknown) =>
+      parentPort!.postMessage({
+        id: m.id,
+        error: e instanceof Error ? e.message : String(e),
+      } satisfies LockfileWorkerAnswer),
+  );
 });

@@ -23,7 +23,8 @@ function objectAt(text: string, start: number): Record<string, unknown> | undefi
   for (let i = start; i < text.length && i - start < 1_000_000; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash
+      if (c === 92)
+        i++; // backslash
       else if (c === 34) inString = false;
       continue;
     }
@@ -32,8 +33,10 @@ function objectAt(text: string, start: number): Record<string, unknown> | undefi
     else if (c === 125 && --depth === 0) {
       try {
         const v = JSON.parse(text.slice(start, i + 1)) as unknown;
-        return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : undefined;
-      } catch { return undefined; }
+        return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+      } catch {
+        return undefined;
+      }
     }
   }
   return undefined;
@@ -67,7 +70,11 @@ function skipValue(text: string, i: number): number {
     let inString = false;
     for (let j = i; j < text.length; j++) {
       const d = text[j];
-      if (inString) { if (d === '\\') j++; else if (d === '"') inString = false; continue; }
+      if (inString) {
+        if (d === '\\') j++;
+        else if (d === '"') inString = false;
+        continue;
+      }
       if (d === '"') inString = true;
       else if (d === '{' || d === '[') depth++;
       else if ((d === '}' || d === ']') && --depth === 0) return j + 1;
@@ -86,7 +93,11 @@ function* members(text: string, start: number): Generator<{ key: string; from: n
     if (i >= text.length || text[i] !== '"') return;
     const keyEnd = skipValue(text, i);
     let key: string;
-    try { key = JSON.parse(text.slice(i, keyEnd)) as string; } catch { return; }
+    try {
+      key = JSON.parse(text.slice(i, keyEnd)) as string;
+    } catch {
+      return;
+    }
     i = keyEnd;
     while (i < text.length && /[\s:]/.test(text[i]!)) i++;
     const to = skipValue(text, i);
@@ -122,7 +133,11 @@ export function npmLockVersions(text: string, names: readonly string[]): Version
     for (const d of members(text, m.from)) {
       if (!wanted.has(d.key)) continue;
       let e: unknown;
-      try { e = JSON.parse(text.slice(d.from, d.to)); } catch { continue; }
+      try {
+        e = JSON.parse(text.slice(d.from, d.to));
+      } catch {
+        continue;
+      }
       const v = e && typeof e === 'object' ? plainVersion((e as { version?: unknown }).version) : undefined;
       if (v) out.set(d.key, v);
     }
@@ -142,7 +157,11 @@ function descriptorName(d: string): string {
  * package. Only the blocks of wanted names are parsed. Several blocks (two ranges resolved apart): the one whose
  * descriptor carries the manifest's range, when given; else, if they disagree, unknown.
  */
-export function yarnLockVersions(text: string, names: readonly string[], ranges: ReadonlyMap<string, string> = new Map()): Versions {
+export function yarnLockVersions(
+  text: string,
+  names: readonly string[],
+  ranges: ReadonlyMap<string, string> = new Map(),
+): Versions {
   const out: Versions = new Map();
   const wanted = new Set(names);
   // @yarnpkg/parsers reads the classic format only under its header line.
@@ -151,7 +170,10 @@ export function yarnLockVersions(text: string, names: readonly string[], ranges:
   for (const block of text.split(/\r?\n(?=\S)/)) {
     const header = block.split(/\r?\n/, 1)[0]!;
     if (!header.endsWith(':') || header.startsWith('#') || header.startsWith('__metadata')) continue;
-    const descriptors = header.slice(0, -1).split(/,\s*/).map((d) => d.trim().replace(/^"|"$/g, ''));
+    const descriptors = header
+      .slice(0, -1)
+      .split(/,\s*/)
+      .map((d) => d.trim().replace(/^"|"$/g, ''));
     const name = descriptorName(descriptors[0] ?? '');
     if (!wanted.has(name)) continue;
     let version: string | undefined;
@@ -159,12 +181,16 @@ export function yarnLockVersions(text: string, names: readonly string[], ranges:
       const parsed = parseSyml(classic + block) as Record<string, { version?: unknown } | undefined>;
       const entry = Object.values(parsed)[0];
       version = plainVersion(entry?.version);
-    } catch { /* a half-written block: no version */ }
+    } catch {
+      /* a half-written block: no version */
+    }
     (found.get(name) ?? found.set(name, []).get(name)!).push({ descriptors, ...(version ? { version } : {}) });
   }
   for (const [name, blocks] of found) {
     const range = ranges.get(name);
-    const byRange = range ? blocks.find((b) => b.descriptors.some((d) => d === `${name}@${range}` || d === `${name}@npm:${range}`)) : undefined;
+    const byRange = range
+      ? blocks.find((b) => b.descriptors.some((d) => d === `${name}@${range}` || d === `${name}@npm:${range}`))
+      : undefined;
     const versions = [...new Set(blocks.map((b) => b.version).filter((v): v is string => !!v))];
     const v = byRange?.version ?? (versions.length === 1 ? versions[0] : undefined);
     if (v) out.set(name, v);
@@ -192,7 +218,9 @@ export function pnpmLockVersions(text: string, names: readonly string[]): Versio
     const v = parseYaml(cut > 0 ? text.slice(0, cut) : text) as unknown;
     if (!v || typeof v !== 'object') return out;
     doc = v as Record<string, unknown>;
-  } catch { return out; }
+  } catch {
+    return out;
+  }
   const importers = doc.importers as Record<string, Record<string, unknown>> | undefined;
   const root = importers?.['.'] ?? doc;
   for (const field of ['dependencies', 'devDependencies', 'optionalDependencies']) {
@@ -214,12 +242,26 @@ export function pnpmLockVersions(text: string, names: readonly string[]): Versio
 export function cargoLockVersions(text: string, crates: readonly string[], rootPackage?: string): Versions {
   const out: Versions = new Map();
   let doc: { package?: Array<{ name?: unknown; version?: unknown; source?: unknown; dependencies?: unknown }> };
-  try { doc = parseToml(text) as typeof doc; } catch { return out; }
+  try {
+    doc = parseToml(text) as typeof doc;
+  } catch {
+    return out;
+  }
   const pkgs = Array.isArray(doc.package) ? doc.package : [];
-  const root = rootPackage !== undefined ? pkgs.find((p) => p.name === rootPackage && p.source === undefined) : undefined;
-  const rootDeps = Array.isArray(root?.dependencies) ? (root.dependencies as unknown[]).filter((d): d is string => typeof d === 'string') : [];
+  const root =
+    rootPackage !== undefined ? pkgs.find((p) => p.name === rootPackage && p.source === undefined) : undefined;
+  const rootDeps = Array.isArray(root?.dependencies)
+    ? (root.dependencies as unknown[]).filter((d): d is string => typeof d === 'string')
+    : [];
   for (const crate of crates) {
-    const versions = [...new Set(pkgs.filter((p) => p.name === crate && p !== root).map((p) => plainVersion(p.version)).filter((v): v is string => !!v))];
+    const versions = [
+      ...new Set(
+        pkgs
+          .filter((p) => p.name === crate && p !== root)
+          .map((p) => plainVersion(p.version))
+          .filter((v): v is string => !!v),
+      ),
+    ];
     if (versions.length === 1) out.set(crate, versions[0]!);
     else if (versions.length > 1) {
       const named = rootDeps.find((d) => d.startsWith(`${crate} `))?.split(' ')[1];

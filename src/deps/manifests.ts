@@ -13,12 +13,18 @@ export function parseGoMod(text: string): Array<{ path: string; version: string;
     const line = rawLine.replace(/\/\/.*$/, '').trim();
     if (!line) continue;
     if (inBlock) {
-      if (line === ')') { inBlock = false; continue; }
+      if (line === ')') {
+        inBlock = false;
+        continue;
+      }
       const m = /^(\S+)\s+(\S+)/.exec(line);
       if (m) out.push({ path: unquote(m[1]!), version: m[2]!, indirect });
       continue;
     }
-    if (/^require\s*\($/.test(line)) { inBlock = true; continue; }
+    if (/^require\s*\($/.test(line)) {
+      inBlock = true;
+      continue;
+    }
     const one = /^require\s+(\S+)\s+(\S+)/.exec(line);
     if (one) out.push({ path: unquote(one[1]!), version: one[2]!, indirect });
   }
@@ -48,7 +54,10 @@ export function slugFromGoModule(path: string): SlugResult {
   }
   if (host === 'gopkg.in') {
     const strip = (s: string | undefined) => s?.replace(/\.v\d+$/, '');
-    const slug = parts.length >= 3 && /\.v\d+$/.test(parts[2]!) ? toSlug(parts[1], strip(parts[2])) : toSlug(`go-${strip(parts[1])}`, strip(parts[1]));
+    const slug =
+      parts.length >= 3 && /\.v\d+$/.test(parts[2]!)
+        ? toSlug(parts[1], strip(parts[2]))
+        : toSlug(`go-${strip(parts[1])}`, strip(parts[1]));
     if (slug) return { ok: true, slug };
   }
   return { ok: false, reason: 'not-on-github', detail: `module path on ${host}` };
@@ -70,7 +79,10 @@ export function parseCargoToml(text: string): Array<{ name: string; crate: strin
       tableDep = undefined;
       // [dependencies.serde] style
       const sub = /^(?:target\.[^\]]+?\.)?(?:dev-|build-)?dependencies\.("?)([A-Za-z0-9_-]+)\1$/.exec(section);
-      if (sub) { tableDep = { name: sub[2]!, crate: sub[2]! }; out.push(tableDep); }
+      if (sub) {
+        tableDep = { name: sub[2]!, crate: sub[2]! };
+        out.push(tableDep);
+      }
       continue;
     }
     if (tableDep) {
@@ -97,7 +109,10 @@ export function slugFromCrateToml(text: string): SlugResult {
   for (const rawLine of text.split(/\r?\n/)) {
     const line = rawLine.trim();
     const head = /^\[([^\]]+)\]$/.exec(line);
-    if (head) { section = head[1]!.trim(); continue; }
+    if (head) {
+      section = head[1]!.trim();
+      continue;
+    }
     if (section !== 'package') continue;
     const kv = /^(repository|homepage)\s*=\s*["']([^"']*)["']/.exec(line);
     if (kv) fields[kv[1]!] = kv[2]!;
@@ -125,7 +140,14 @@ export function parsePythonMetadata(text: string): { name?: string; result: Slug
       if (rest.length) projectUrls.push({ label: label!.trim().toLowerCase(), url: rest.join(',').trim() });
     }
   }
-  const rank = (l: string) => (/^(source|source code|repository|code|github)$/.test(l) ? 0 : /issue|bug|tracker/.test(l) ? 1 : /home/.test(l) ? 2 : 3);
+  const rank = (l: string) =>
+    /^(source|source code|repository|code|github)$/.test(l)
+      ? 0
+      : /issue|bug|tracker/.test(l)
+        ? 1
+        : /home/.test(l)
+          ? 2
+          : 3;
   const urls = projectUrls.sort((a, b) => rank(a.label) - rank(b.label)).map((p) => p.url);
   return { ...(name ? { name } : {}), result: firstSlug([...urls, home], 'no Project-URL or Home-page in METADATA') };
 }
@@ -156,11 +178,19 @@ export function importsFromRecord(text: string): string[] {
   const out = new Set<string>();
   for (const line of text.split(/\r?\n/)) {
     // Installers on Windows may write `\` (`pkg\__init__.py`, `..\..\Scripts\x.exe`): read as `/`.
-    const path = (line.startsWith('"') ? /^"((?:[^"]|"")*)"/.exec(line)?.[1]?.replace(/""/g, '"') : line.split(',')[0])?.trim().replace(/\\/g, '/');
+    const path = (line.startsWith('"') ? /^"((?:[^"]|"")*)"/.exec(line)?.[1]?.replace(/""/g, '"') : line.split(',')[0])
+      ?.trim()
+      .replace(/\\/g, '/');
     if (!path || path.startsWith('..') || path.startsWith('/') || /^[A-Za-z]:/.test(path)) continue;
     const parts = path.split('/');
     const first = parts[0]!;
-    if (/\.(?:dist-info|data|egg-info)$/.test(first) || first === '__pycache__' || first === 'bin' || first === 'Scripts') continue;
+    if (
+      /\.(?:dist-info|data|egg-info)$/.test(first) ||
+      first === '__pycache__' ||
+      first === 'bin' ||
+      first === 'Scripts'
+    )
+      continue;
     if (parts.length > 1) {
       if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(first)) out.add(first);
       continue;
@@ -172,8 +202,9 @@ export function importsFromRecord(text: string): string[] {
 }
 
 /** A go.mod requirement as a dependency: its repository (or why none), and the version go.mod (or its `replace`) builds. */
-export type GoModDependency = { ecosystem: 'go'; name: string; version?: string; versionFrom?: string }
-  & ({ slug: string; from: 'go.mod' } | { reason: UnresolvedReason; detail: string });
+export type GoModDependency = { ecosystem: 'go'; name: string; version?: string; versionFrom?: string } & (
+  { slug: string; from: 'go.mod' } | { reason: UnresolvedReason; detail: string }
+);
 
 /** A go.mod's requirements, direct ones first, at most `budget`; read from the text alone (the resolver and the browser share it). */
 export function goModDependencies(text: string, budget: number): { deps: GoModDependency[]; total: number } {
@@ -185,7 +216,9 @@ export function goModDependencies(text: string, budget: number): { deps: GoModDe
     const rep = replaces.find((x) => x.from === r.path && (!x.fromVersion || x.fromVersion === r.version));
     const version = rep ? (rep.toVersion ? plainVersion(rep.toVersion) : undefined) : plainVersion(r.version);
     const v = version ? { version, versionFrom: rep ? 'go.mod replace' : 'go.mod' } : {};
-    return s.ok ? { ecosystem: 'go', name: r.path, slug: s.slug, from: 'go.mod', ...v } : { ecosystem: 'go', name: r.path, reason: s.reason, detail: s.detail, ...v };
+    return s.ok
+      ? { ecosystem: 'go', name: r.path, slug: s.slug, from: 'go.mod', ...v }
+      : { ecosystem: 'go', name: r.path, reason: s.reason, detail: s.detail, ...v };
   });
   return { deps, total: reqs.length };
 }
@@ -195,7 +228,9 @@ export function npmDeclared(pkg: Record<string, unknown>): Map<string, string> {
   const specs = new Map<string, string>();
   for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
     const d = pkg[field];
-    if (d && typeof d === 'object') for (const [n, v] of Object.entries(d as Record<string, unknown>)) if (!specs.has(n)) specs.set(n, typeof v === 'string' ? v : '');
+    if (d && typeof d === 'object')
+      for (const [n, v] of Object.entries(d as Record<string, unknown>))
+        if (!specs.has(n)) specs.set(n, typeof v === 'string' ? v : '');
   }
   return specs;
 }

@@ -5,9 +5,13 @@ import { selectionToQuery } from '../search/selectionQuery';
 export type Ecosystem = 'npm' | 'go' | 'cargo' | 'pypi';
 
 /** A package named by an ecosystem's own key: npm and Cargo names, Go module paths, Python distribution/import names. */
-export interface PackageRef { ecosystem: Ecosystem; name: string }
+export interface PackageRef {
+  ecosystem: Ecosystem;
+  name: string;
+}
 
-export const refKey = (r: PackageRef): string => `${r.ecosystem}:${r.ecosystem === 'pypi' ? r.name.toLowerCase().replace(/[-_.]+/g, '-') : r.ecosystem === 'cargo' ? r.name.replace(/_/g, '-') : r.name}`;
+export const refKey = (r: PackageRef): string =>
+  `${r.ecosystem}:${r.ecosystem === 'pypi' ? r.name.toLowerCase().replace(/[-_.]+/g, '-') : r.ecosystem === 'cargo' ? r.name.replace(/_/g, '-') : r.name}`;
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
@@ -16,9 +20,15 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;
 const P = String.raw`[^\s'"\`()<>\[\]{},;]`;
 const ABS_POSIX = new RegExp(String.raw`(?:file:\/\/)?(?<![\w.~-])(?:~)?\/(?:${P}+\/)*${P}*`, 'g');
 // A drive letter (`C:\`, `C:/`) or a UNC share (`\\server\share\`).
-const ABS_WINDOWS = new RegExp(String.raw`(?:(?<![\w])[A-Za-z]:[\\/]|(?<![\w\\])\\\\(?=[^\\\s]))(?:${P}+[\\/])*${P}*`, 'g');
+const ABS_WINDOWS = new RegExp(
+  String.raw`(?:(?<![\w])[A-Za-z]:[\\/]|(?<![\w\\])\\\\(?=[^\\\s]))(?:${P}+[\\/])*${P}*`,
+  'g',
+);
 const QUOTED_WINDOWS = /(['"`])((?:[A-Za-z]:[\\/]|\\\\(?=[^\\\s]))[^'"`\n]*?)\1/g;
-const REL_WITH_LINE = new RegExp(String.raw`(?<![\w/])(?:\.{1,2}[\\/])?(?:${P}+[\\/])*(${P}+\.[A-Za-z0-9]{1,6})(?=[:(]\d)`, 'g');
+const REL_WITH_LINE = new RegExp(
+  String.raw`(?<![\w/])(?:\.{1,2}[\\/])?(?:${P}+[\\/])*(${P}+\.[A-Za-z0-9]{1,6})(?=[:(]\d)`,
+  'g',
+);
 
 /**
  * The package a path points into, from the layouts package managers install to: `node_modules/<pkg>`
@@ -72,7 +82,11 @@ export function pathOfFrame(path: string): string {
   const m = /^file:\/\/([^/]*)(\/.*)?$/i.exec(path);
   if (!m) return path;
   let rest = m[2] ?? '/';
-  try { rest = decodeURIComponent(rest); } catch { /* a stray %: keep it as written */ }
+  try {
+    rest = decodeURIComponent(rest);
+  } catch {
+    /* a stray %: keep it as written */
+  }
   if (m[1] && m[1].toLowerCase() !== 'localhost') return `//${m[1]}${rest}`;
   return /^\/[A-Za-z]:(?:[\\/]|$)/.test(rest) ? rest.slice(1) : rest;
 }
@@ -80,7 +94,11 @@ export function pathOfFrame(path: string): string {
 /** `http://127.0.0.1:8080/...`, `http://localhost:3000`, `http://[::1]:5173`: a developer's own machine, never what to search for. */
 function isLoopbackWithPort(url: string): boolean {
   let u: URL;
-  try { u = new URL(url); } catch { return false; }
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
   if (!u.port) return false;
   const h = u.hostname.toLowerCase();
   return h === 'localhost' || h.endsWith('.localhost') || /^127\./.test(h) || h === '[::1]' || h === '0.0.0.0';
@@ -90,13 +108,17 @@ function isLoopbackWithPort(url: string): boolean {
 function pathReplacement(path: string): string {
   const ref = packageOfPath(path);
   if (ref) return ref.name;
-  const clean = path.replace(/^file:\/\//, '').replace(/(?:[:(]\d+(?:[:,]\d+)?\)?)*:?$/, '').replace(/[\\/]+$/, '');
+  const clean = path
+    .replace(/^file:\/\//, '')
+    .replace(/(?:[:(]\d+(?:[:,]\d+)?\)?)*:?$/, '')
+    .replace(/[\\/]+$/, '');
   const base = clean.split(/[\\/]/).pop() ?? '';
   return /\.[A-Za-z0-9]{1,6}$/.test(base) ? base : '';
 }
 
 /** The line between two tracebacks of a Python exception chain (`raise … from …`, or an exception while handling another). */
-const PY_CHAIN = /^(?:The above exception was the direct cause of the following exception|During handling of the above exception, another exception occurred):?$/;
+const PY_CHAIN =
+  /^(?:The above exception was the direct cause of the following exception|During handling of the above exception, another exception occurred):?$/;
 const PY_FRAME = /^\s*File "[^"]+", line \d+/;
 
 /**
@@ -116,8 +138,14 @@ function pythonPartsLastFirst(lines: readonly string[]): string[][] | undefined 
   const rest: string[][] = [];
   for (const sec of sections) {
     let last = -1;
-    sec.forEach((l, i) => { if (PY_FRAME.test(l)) last = i; });
-    if (last < 0) { exceptions.push(sec); rest.push([]); continue; }
+    sec.forEach((l, i) => {
+      if (PY_FRAME.test(l)) last = i;
+    });
+    if (last < 0) {
+      exceptions.push(sec);
+      rest.push([]);
+      continue;
+    }
     // The frame's source line and its caret markers belong to the frame.
     let end = last + 1;
     if (end < sec.length && /^\s{4,}\S/.test(sec[end]!)) end++;
@@ -135,12 +163,21 @@ function isFrameLine(line: string, state: { goroutine: boolean; pyFrame: boolean
     if (/^\s{4,}\S/.test(line) && !/^\s*File "/.test(line)) return true; // the source line under a Python frame
   }
   if (/^\s*at\s+\S/.test(line)) return true; // Node, Rust backtrace `at /path:1:2`
-  if (/^\s*File "[^"]+", line \d+/.test(line)) { state.pyFrame = true; return true; }
+  if (/^\s*File "[^"]+", line \d+/.test(line)) {
+    state.pyFrame = true;
+    return true;
+  }
   if (/^Traceback \(most recent call last\):?$/.test(line.trim())) return true;
   if (PY_CHAIN.test(line.trim())) return true;
-  if (/^goroutine \d+ \[[^\]]*\]:$/.test(line.trim())) { state.goroutine = true; return true; }
+  if (/^goroutine \d+ \[[^\]]*\]:$/.test(line.trim())) {
+    state.goroutine = true;
+    return true;
+  }
   if (state.goroutine) {
-    if (line.trim() === '') { state.goroutine = false; return true; }
+    if (line.trim() === '') {
+      state.goroutine = false;
+      return true;
+    }
     return true;
   }
   if (/^\s*-->\s/.test(line) || /^\s*\d*\s*\|/.test(line) || /^\s*\.\.\.\s*$/.test(line)) return true; // rustc excerpts
@@ -209,7 +246,9 @@ function cleanLines(input: readonly string[]): string {
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, ' ')
     .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\b/gi, ' ') // git/sha hashes
     // opaque ids, tokens; not a CamelCase name (`Http2ConnectionPrefaceException`), which is the point of a message
-    .replace(/\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{24,}\b/g, (t) => (/^(?:[A-Z][a-z0-9]+)+$/.test(t) ? t : ' '))
+    .replace(/\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{24,}\b/g, (t) =>
+      /^(?:[A-Z][a-z0-9]+)+$/.test(t) ? t : ' ',
+    )
     .replace(/\bh[0-9a-f]{16}\b/g, ' ') // Rust symbol hashes
     .replace(/(?<![\w.])\d{6,}(?![\w.])/g, ' ') // pids, timestamps, request ids
     .replace(/\(\s+\)/g, ' ')
@@ -221,10 +260,51 @@ function cleanLines(input: readonly string[]): string {
   return s.replace(/\s+/gu, ' ').trim();
 }
 
-const NODE_BUILTINS = new Set(['assert', 'async_hooks', 'buffer', 'child_process', 'cluster', 'console', 'constants', 'crypto', 'dgram',
-  'diagnostics_channel', 'dns', 'domain', 'events', 'fs', 'http', 'http2', 'https', 'inspector', 'module', 'net', 'os', 'path',
-  'perf_hooks', 'process', 'punycode', 'querystring', 'readline', 'repl', 'stream', 'string_decoder', 'sys', 'timers', 'tls',
-  'trace_events', 'tty', 'url', 'util', 'v8', 'vm', 'wasi', 'worker_threads', 'zlib', 'vscode']);
+const NODE_BUILTINS = new Set([
+  'assert',
+  'async_hooks',
+  'buffer',
+  'child_process',
+  'cluster',
+  'console',
+  'constants',
+  'crypto',
+  'dgram',
+  'diagnostics_channel',
+  'dns',
+  'domain',
+  'events',
+  'fs',
+  'http',
+  'http2',
+  'https',
+  'inspector',
+  'module',
+  'net',
+  'os',
+  'path',
+  'perf_hooks',
+  'process',
+  'punycode',
+  'querystring',
+  'readline',
+  'repl',
+  'stream',
+  'string_decoder',
+  'sys',
+  'timers',
+  'tls',
+  'trace_events',
+  'tty',
+  'url',
+  'util',
+  'v8',
+  'vm',
+  'wasi',
+  'worker_threads',
+  'zlib',
+  'vscode',
+]);
 
 /** A bare import specifier's npm package (`@scope/name/sub` -> `@scope/name`); undefined for relative, absolute and built-in ones. */
 export function npmPackageOfSpecifier(spec: string): string | undefined {
@@ -249,11 +329,12 @@ const PATHISH = /(?:[A-Za-z]:)?[\\/]?(?:[^\s'"`()<>[\]{},;]+[\\/])+[^\s'"`()<>[\
  * and a Go frame's tab-indented `<path>.go:88 +0x1c`.
  */
 function wholeFramePath(line: string): string | undefined {
-  const m = /^\s*File "([^"]+)", line \d+/.exec(line)
-    ?? /^\s*at (?:[^()]*\()?(.+?):\d+:\d+\)?\s*$/.exec(line)
-    ?? /^\s*--> (.+?):\d+:\d+\s*$/.exec(line)
-    ?? /\bpanicked at (.+?):\d+:\d+:?\s*$/.exec(line)
-    ?? /^\t(.+?\.go):\d+(?: \+0x[0-9a-f]+)?\s*$/.exec(line);
+  const m =
+    /^\s*File "([^"]+)", line \d+/.exec(line) ??
+    /^\s*at (?:[^()]*\()?(.+?):\d+:\d+\)?\s*$/.exec(line) ??
+    /^\s*--> (.+?):\d+:\d+\s*$/.exec(line) ??
+    /\bpanicked at (.+?):\d+:\d+:?\s*$/.exec(line) ??
+    /^\t(.+?\.go):\d+(?: \+0x[0-9a-f]+)?\s*$/.exec(line);
   return m?.[1];
 }
 
@@ -277,7 +358,8 @@ export function framesInText(text: string): Array<{ ref: PackageRef; path?: stri
     if (/\bnode:internal\b/.test(line)) continue;
     // A frame's whole path when its line says where it ends and it is absolute; else each path-like run.
     const whole = wholeFramePath(line);
-    const wholeRef = whole !== undefined && /^(?:[A-Za-z]:[\\/]|[\\/]|file:)/i.test(whole) ? packageOfPath(whole) : undefined;
+    const wholeRef =
+      whole !== undefined && /^(?:[A-Za-z]:[\\/]|[\\/]|file:)/i.test(whole) ? packageOfPath(whole) : undefined;
     if (wholeRef) out.push({ ref: wholeRef, path: pathOfFrame(whole!) });
     else {
       for (const m of line.matchAll(PATHISH)) {
@@ -286,8 +368,11 @@ export function framesInText(text: string): Array<{ ref: PackageRef; path?: stri
       }
     }
     // A Go frame's function: `<import path>.<func>(` or `<import path>.(*T).M(`; the path ends at the last `/` segment's first dot.
-    const goFrame = /^((?:github\.com|golang\.org|gopkg\.in)(?:\/[\w-]+(?:\.[\w-]+)*)*?\/[\w-]+)\.[\w(*)]/.exec(line.trim());
-    if (goFrame && /\)\s*$/.test(line.trim()) && !/\/pkg\/mod\//.test(line)) out.push({ ref: { ecosystem: 'go', name: goFrame[1]! } });
+    const goFrame = /^((?:github\.com|golang\.org|gopkg\.in)(?:\/[\w-]+(?:\.[\w-]+)*)*?\/[\w-]+)\.[\w(*)]/.exec(
+      line.trim(),
+    );
+    if (goFrame && /\)\s*$/.test(line.trim()) && !/\/pkg\/mod\//.test(line))
+      out.push({ ref: { ecosystem: 'go', name: goFrame[1]! } });
   }
   return out;
 }
@@ -315,7 +400,9 @@ function fromModuleName(languageId: string, name: string): PackageRef | undefine
   }
   if (languageId === 'rust') {
     const crate = n.split('::')[0]!;
-    return /^[A-Za-z_][\w-]*$/.test(crate) && !['crate', 'self', 'super', 'std', 'core', 'alloc'].includes(crate) ? { ecosystem: 'cargo', name: crate } : undefined;
+    return /^[A-Za-z_][\w-]*$/.test(crate) && !['crate', 'self', 'super', 'std', 'core', 'alloc'].includes(crate)
+      ? { ecosystem: 'cargo', name: crate }
+      : undefined;
   }
   if (languageId === 'python') {
     const top = n.split('.')[0]!;
@@ -336,9 +423,10 @@ export function packagesOfProblem(p: ProblemFacts): PackageRef[] {
   const quoted = p.rangeText ? /^\s*(['"`])([^'"`\s]+)\1\s*$/.exec(p.rangeText) : null;
   if (quoted) addUnique(out, fromModuleName(p.languageId, quoted[2]!));
   if (p.lineText) {
-    const imp = /\b(?:from|import|require\s*\(|import\s*\()\s*(['"`])([^'"`\s]+)\1/.exec(p.lineText)
-      ?? /^\s*(?:import|use|extern crate)\s+()([\w.:]+)/.exec(p.lineText)
-      ?? /^\s*from\s+()([\w.]+)\s+import\b/.exec(p.lineText);
+    const imp =
+      /\b(?:from|import|require\s*\(|import\s*\()\s*(['"`])([^'"`\s]+)\1/.exec(p.lineText) ??
+      /^\s*(?:import|use|extern crate)\s+()([\w.:]+)/.exec(p.lineText) ??
+      /^\s*from\s+()([\w.]+)\s+import\b/.exec(p.lineText);
     if (imp) addUnique(out, fromModuleName(p.languageId, imp[2]!));
   }
   const m = p.message;

@@ -24,7 +24,10 @@ function problemArgs(document: vscode.TextDocument, d: vscode.Diagnostic): Probl
   };
 }
 
-export function registerDependencySearch(context: vscode.ExtensionContext, load: () => DependencySearch): { loaded(): DependencySearch | undefined } {
+export function registerDependencySearch(
+  context: vscode.ExtensionContext,
+  load: () => DependencySearch,
+): { loaded(): DependencySearch | undefined } {
   let svc: DependencySearch | undefined;
   let scheduled = false;
   const get = (): DependencySearch => {
@@ -38,12 +41,19 @@ export function registerDependencySearch(context: vscode.ExtensionContext, load:
   const peek = (): DependencySearch | undefined => {
     if (!svc && !scheduled) {
       scheduled = true;
-      setTimeout(() => { try { get(); } catch { scheduled = false; } }, 0);
+      setTimeout(() => {
+        try {
+          get();
+        } catch {
+          scheduled = false;
+        }
+      }, 0);
     }
     return svc;
   };
 
-  const reg = (id: string, fn: (...a: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  const reg = (id: string, fn: (...a: unknown[]) => unknown) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   reg(DEPS_COMMANDS.searchProblem, (args?: unknown) => {
     const a = args as ProblemArgs | undefined;
     if (!a || typeof a.message !== 'string') return undefined;
@@ -51,38 +61,49 @@ export function registerDependencySearch(context: vscode.ExtensionContext, load:
   });
   reg(DEPS_COMMANDS.searchDependency, (arg?: unknown) => get().pickAndSearch(arg));
   reg(DEPS_COMMANDS.searchTerminalSelection, (arg?: unknown) => get().searchTerminalText(arg));
-  reg(DEPS_COMMANDS.searchPackage, (arg?: unknown, query?: unknown) => get().searchPackage(arg, typeof query === 'string' ? query : undefined));
+  reg(DEPS_COMMANDS.searchPackage, (arg?: unknown, query?: unknown) =>
+    get().searchPackage(arg, typeof query === 'string' ? query : undefined),
+  );
   reg(DEPS_COMMANDS.openRepository, (slug?: unknown) => {
     if (typeof slug !== 'string' || !/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/.test(slug)) return false;
     return vscode.env.openExternal(vscode.Uri.parse(`https://github.com/${slug}`, true));
   });
 
   context.subscriptions.push(
-    vscode.languages.registerCodeActionsProvider('*', {
-      provideCodeActions(document, _range, ctx) {
-        if (!ctx.diagnostics.length || !config.dependencyFeature('codeAction')) return [];
-        // Memory only: a folder not resolved yet gets the unscoped action now and starts resolving, so the
-        // next menu names the scope (the command itself always resolves the scope before it searches).
-        const s = peek();
-        return ctx.diagnostics.map((d) => {
-          const args = problemArgs(document, d);
-          const dep = s?.scopeOf(document.uri, args);
-          const action = new vscode.CodeAction(
-            dep?.slug ? `Search Developer Index for this problem in ${dep.slug} (${dep.version ? `${dep.version} installed` : 'version unknown'})` : 'Search Developer Index for this problem',
-            vscode.CodeActionKind.QuickFix,
-          );
-          action.diagnostics = [d];
-          action.command = { command: DEPS_COMMANDS.searchProblem, title: action.title, arguments: [args] };
-          return action;
-        });
+    vscode.languages.registerCodeActionsProvider(
+      '*',
+      {
+        provideCodeActions(document, _range, ctx) {
+          if (!ctx.diagnostics.length || !config.dependencyFeature('codeAction')) return [];
+          // Memory only: a folder not resolved yet gets the unscoped action now and starts resolving, so the
+          // next menu names the scope (the command itself always resolves the scope before it searches).
+          const s = peek();
+          return ctx.diagnostics.map((d) => {
+            const args = problemArgs(document, d);
+            const dep = s?.scopeOf(document.uri, args);
+            const action = new vscode.CodeAction(
+              dep?.slug
+                ? `Search Developer Index for this problem in ${dep.slug} (${dep.version ? `${dep.version} installed` : 'version unknown'})`
+                : 'Search Developer Index for this problem',
+              vscode.CodeActionKind.QuickFix,
+            );
+            action.diagnostics = [d];
+            action.command = { command: DEPS_COMMANDS.searchProblem, title: action.title, arguments: [args] };
+            return action;
+          });
+        },
       },
-    }, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
-    vscode.languages.registerHoverProvider(HOVER_LANGUAGES.map((language) => ({ language })), {
-      provideHover(document, position) {
-        if (!config.dependencyFeature('hover')) return undefined;
-        return peek()?.hover(document, position);
+      { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
+    ),
+    vscode.languages.registerHoverProvider(
+      HOVER_LANGUAGES.map((language) => ({ language })),
+      {
+        provideHover(document, position) {
+          if (!config.dependencyFeature('hover')) return undefined;
+          return peek()?.hover(document, position);
+        },
       },
-    }),
+    ),
   );
   return { loaded: () => svc };
 }

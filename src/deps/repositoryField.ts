@@ -9,8 +9,7 @@
 export type UnresolvedReason = 'no-repository-field' | 'not-on-github' | 'invalid' | 'not-installed';
 
 export type SlugResult =
-  | { ok: true; slug: string; directory?: string }
-  | { ok: false; reason: UnresolvedReason; detail: string };
+  { ok: true; slug: string; directory?: string } | { ok: false; reason: UnresolvedReason; detail: string };
 
 /**
  * An owner as GitHub serves it: letters, digits and hyphens, at most 39, not starting with a hyphen. Today's
@@ -20,8 +19,18 @@ export type SlugResult =
 const OWNER = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}$/;
 const NAME = /^[A-Za-z0-9._-]{1,100}$/;
 
-const GITHUB_HOSTS = new Set(['github.com', 'www.github.com', 'ssh.github.com', 'raw.githubusercontent.com', 'codeload.github.com']);
-const SHORTHAND_HOSTS: Record<string, string> = { gitlab: 'gitlab.com', bitbucket: 'bitbucket.org', gist: 'gist.github.com' };
+const GITHUB_HOSTS = new Set([
+  'github.com',
+  'www.github.com',
+  'ssh.github.com',
+  'raw.githubusercontent.com',
+  'codeload.github.com',
+]);
+const SHORTHAND_HOSTS: Record<string, string> = {
+  gitlab: 'gitlab.com',
+  bitbucket: 'bitbucket.org',
+  gist: 'gist.github.com',
+};
 
 function fail(reason: UnresolvedReason, detail: string): SlugResult {
   return { ok: false, reason, detail };
@@ -37,7 +46,10 @@ export function toSlug(owner: string | undefined, repo: string | undefined): str
 
 function fromHostPath(host: string, path: string, raw: string): SlugResult {
   const h = host.toLowerCase();
-  const parts = path.split(/[?#]/)[0]!.split('/').filter((p) => p !== '');
+  const parts = path
+    .split(/[?#]/)[0]!
+    .split('/')
+    .filter((p) => p !== '');
   if (GITHUB_HOSTS.has(h)) {
     const slug = toSlug(parts[0] ? safeDecode(parts[0]) : undefined, parts[1] ? safeDecode(parts[1]) : undefined);
     return slug ? { ok: true, slug } : fail('invalid', `${show(raw)} does not name a GitHub owner/repo`);
@@ -52,7 +64,11 @@ function fromHostPath(host: string, path: string, raw: string): SlugResult {
 }
 
 function safeDecode(s: string): string {
-  try { return decodeURIComponent(s); } catch { return s; }
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 function show(s: string): string {
@@ -67,12 +83,17 @@ export function slugFromUrl(raw: string): SlugResult {
   if (scheme) {
     const name = scheme[1]!.toLowerCase().replace(/^git\+/, '');
     if (name === 'file') return fail('invalid', 'a local path, not a repository address');
-    if (!['http', 'https', 'git', 'ssh', 'svn', 'hg'].includes(name)) return fail('invalid', `unsupported scheme ${name}:`);
+    if (!['http', 'https', 'git', 'ssh', 'svn', 'hg'].includes(name))
+      return fail('invalid', `unsupported scheme ${name}:`);
     // npm writes `git+ssh://git@github.com:owner/repo.git`: scp-like after the scheme (not a port).
     const sshScp = /^(?:git\+)?ssh:\/\/(?:[^@/\s]+@)?([^/:\s]+):(?!\d+(?:\/|$))([^\s]+)$/i.exec(s);
     if (sshScp) return fromHostPath(sshScp[1]!, sshScp[2]!, s);
     let u: URL;
-    try { u = new URL(s.replace(/^git\+/i, '')); } catch { return fail('invalid', `${show(s)} is not a valid URL`); }
+    try {
+      u = new URL(s.replace(/^git\+/i, ''));
+    } catch {
+      return fail('invalid', `${show(s)} is not a valid URL`);
+    }
     if (!u.hostname) return fail('invalid', `${show(s)} has no host`);
     return fromHostPath(u.hostname, u.pathname, s);
   }
@@ -99,7 +120,8 @@ export function slugFromRepositoryField(value: unknown): SlugResult {
     const r = slugFromRepositoryField(url);
     return r.ok && typeof dir === 'string' && dir.trim() ? { ...r, directory: dir.trim() } : r;
   }
-  if (typeof value !== 'string') return fail('invalid', `repository is a ${Array.isArray(value) ? 'list' : typeof value}, not a string or object`);
+  if (typeof value !== 'string')
+    return fail('invalid', `repository is a ${Array.isArray(value) ? 'list' : typeof value}, not a string or object`);
   const s = value.trim();
   if (!s) return fail('no-repository-field', 'repository is empty');
   const short = /^([a-z]+):([^/\s][^\s]*)$/i.exec(s);
@@ -112,7 +134,8 @@ export function slugFromRepositoryField(value: unknown): SlugResult {
       return slug ? { ok: true, slug } : fail('invalid', `${show(s)} is not github:owner/repo`);
     }
     if (SHORTHAND_HOSTS[kind]) return fail('not-on-github', `hosted on ${SHORTHAND_HOSTS[kind]}`);
-    if (kind === 'file' || kind === 'link' || kind === 'workspace' || kind === 'npm') return fail('invalid', `${kind}: is not a repository address`);
+    if (kind === 'file' || kind === 'link' || kind === 'workspace' || kind === 'npm')
+      return fail('invalid', `${kind}: is not a repository address`);
   }
   // npm's shorthand `owner/repo` (GitHub), with an optional `#ref`.
   const sh = /^([^/\s:@]+)\/([^/\s:#]+)(?:#\S*)?$/.exec(s);
@@ -128,7 +151,9 @@ export function slugFromRepositoryField(value: unknown): SlugResult {
  * The slug of an npm package from its own package.json: `repository`, then `homepage`, then `bugs.url`
  * (or a string `bugs`). The first field that names a GitHub repository wins; otherwise the most telling reason.
  */
-export function slugFromPackageJson(pkg: Record<string, unknown>): SlugResult & { field?: 'repository' | 'homepage' | 'bugs' } {
+export function slugFromPackageJson(
+  pkg: Record<string, unknown>,
+): SlugResult & { field?: 'repository' | 'homepage' | 'bugs' } {
   const bugs = pkg.bugs;
   const candidates: Array<['repository' | 'homepage' | 'bugs', unknown]> = [
     ['repository', pkg.repository],
@@ -138,7 +163,12 @@ export function slugFromPackageJson(pkg: Record<string, unknown>): SlugResult & 
   let worst: Extract<SlugResult, { ok: false }> | undefined;
   for (const [field, v] of candidates) {
     if (v === undefined || v === null || v === '') continue;
-    const r = field === 'repository' ? slugFromRepositoryField(v) : typeof v === 'string' ? slugFromUrl(v) : fail('invalid', `${field} is not a string`);
+    const r =
+      field === 'repository'
+        ? slugFromRepositoryField(v)
+        : typeof v === 'string'
+          ? slugFromUrl(v)
+          : fail('invalid', `${field} is not a string`);
     if (r.ok) return { ...r, field };
     // Keep the first real reason (a GitLab repository beats an unparsable homepage).
     if (!worst || (worst.reason !== 'not-on-github' && r.reason === 'not-on-github')) worst = r;

@@ -7,7 +7,16 @@ import type { Versions } from './lockfiles';
 // In dist/core.js this import is lockfileThread.ts (a worker thread, dist/lockfiles.js): see scripts/build.mjs.
 import { readLockfileVersions, type LockfileKind, type LockfileReader } from './lockfileRead';
 import { plainVersion, pythonMetadataVersion } from './versionText';
-import { goModDependencies, importsFromRecord, normalizePythonName, npmDeclared, parseCargoToml, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from './manifests';
+import {
+  goModDependencies,
+  importsFromRecord,
+  normalizePythonName,
+  npmDeclared,
+  parseCargoToml,
+  parsePythonMetadata,
+  slugFromCrateToml,
+  slugFromGoModule,
+} from './manifests';
 import { refKey, type Ecosystem, type PackageRef } from './messages';
 import { slugFromPackageJson, slugFromRepositoryField, type UnresolvedReason } from './repositoryField';
 export { MANIFEST_GLOB, MANIFEST_NAMES } from './manifestNames';
@@ -54,12 +63,21 @@ export interface ResolveOptions {
 /** A lockfile above this size is not read: its versions stay unknown. 30 MB lockfiles exist in the wild; this is room above them. */
 export const LOCKFILE_MAX_BYTES = 64 * 1024 * 1024;
 // npm-shrinkwrap.json first: when a folder has both, npm installs from it and ignores package-lock.json.
-const NPM_LOCKFILES: readonly LockfileKind[] = ['npm-shrinkwrap.json', 'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml'];
+const NPM_LOCKFILES: readonly LockfileKind[] = [
+  'npm-shrinkwrap.json',
+  'package-lock.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+];
 
 /** The manifests and lockfiles (at a folder's top, where they are read) whose change means its dependencies must be read again. */
 
 export async function readText(path: string): Promise<string | undefined> {
-  try { return await fsp.readFile(path, 'utf8'); } catch { return undefined; }
+  try {
+    return await fsp.readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -67,15 +85,31 @@ export async function readText(path: string): Promise<string | undefined> {
  * (a workspace's lockfile sits at its root). Read only when asked (some dependency has no node_modules copy),
  * by `read` (lockfileRead.ts: in this thread a few names at a time; lockfileThread.ts: in a worker).
  */
-export async function npmLockfileVersions(root: string, names: readonly string[], ranges: ReadonlyMap<string, string>, maxBytes = LOCKFILE_MAX_BYTES, read: LockfileReader = readLockfileVersions): Promise<{ versions: Versions; file?: string }> {
+export async function npmLockfileVersions(
+  root: string,
+  names: readonly string[],
+  ranges: ReadonlyMap<string, string>,
+  maxBytes = LOCKFILE_MAX_BYTES,
+  read: LockfileReader = readLockfileVersions,
+): Promise<{ versions: Versions; file?: string }> {
   if (!names.length) return { versions: new Map() };
   for (let dir = root; ; dir = dirname(dir)) {
     for (const file of NPM_LOCKFILES) {
       const path = join(dir, file);
       let exists = false;
-      try { exists = (await fsp.stat(path)).isFile(); } catch { /* absent */ }
+      try {
+        exists = (await fsp.stat(path)).isFile();
+      } catch {
+        /* absent */
+      }
       if (!exists) continue;
-      const versions = await read({ path, kind: file, names: [...names], ...(file === 'yarn.lock' ? { ranges: [...ranges] } : {}), maxBytes });
+      const versions = await read({
+        path,
+        kind: file,
+        names: [...names],
+        ...(file === 'yarn.lock' ? { ranges: [...ranges] } : {}),
+        maxBytes,
+      });
       return { versions: versions ?? new Map(), file };
     }
     if (dirname(dir) === dir) return { versions: new Map() };
@@ -87,17 +121,24 @@ export async function readJson(path: string): Promise<Record<string, unknown> | 
   if (t === undefined) return undefined;
   try {
     const v = JSON.parse(t) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : undefined;
-  } catch { return undefined; }
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs `fn` over `items` with at most `limit` at a time, keeping order. */
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) { const i = next++; out[i] = await fn(items[i]!); }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!);
+      }
+    }),
+  );
   return out;
 }
 
@@ -107,7 +148,12 @@ function unresolved(ecosystem: Ecosystem, name: string, reason: UnresolvedReason
 
 // ---------------------------------------------------------------- npm
 
-async function npmDeps(root: string, budget: number, lockMax: number, read: LockfileReader): Promise<{ deps: Dependency[]; total: number }> {
+async function npmDeps(
+  root: string,
+  budget: number,
+  lockMax: number,
+  read: LockfileReader,
+): Promise<{ deps: Dependency[]; total: number }> {
   const pkg = await readJson(join(root, 'package.json'));
   if (!pkg) return { deps: [], total: 0 };
   const specs = npmDeclared(pkg);
@@ -118,7 +164,16 @@ async function npmDeps(root: string, budget: number, lockMax: number, read: Lock
       const r = slugFromPackageJson(installed);
       const version = plainVersion(installed.version);
       const v = version ? { version, versionFrom: 'node_modules' } : {};
-      return r.ok ? { ecosystem: 'npm' as const, name, slug: r.slug, from: r.field, ...(r.directory ? { directory: r.directory } : {}), ...v } : { ...unresolved('npm', name, r.reason, r.detail), ...v };
+      return r.ok
+        ? {
+            ecosystem: 'npm' as const,
+            name,
+            slug: r.slug,
+            from: r.field,
+            ...(r.directory ? { directory: r.directory } : {}),
+            ...v,
+          }
+        : { ...unresolved('npm', name, r.reason, r.detail), ...v };
     }
     // Not installed: a dependency given as a GitHub spec (`github:o/r`, `o/r#ref`, `git+https://github.com/...`) still names its repository.
     const spec = specs.get(name) ?? '';
@@ -134,7 +189,10 @@ async function npmDeps(root: string, budget: number, lockMax: number, read: Lock
     const { versions, file } = await npmLockfileVersions(root, missing, specs, lockMax, read);
     for (const d of deps) {
       const v = d.version ? undefined : versions.get(d.name);
-      if (v) { d.version = v; d.versionFrom = file; }
+      if (v) {
+        d.version = v;
+        d.versionFrom = file;
+      }
     }
   }
   return { deps, total: specs.size };
@@ -158,22 +216,42 @@ async function goDeps(root: string, budget: number): Promise<{ deps: Dependency[
 
 // ---------------------------------------------------------------- Rust
 
-async function cargoDeps(root: string, budget: number, cargoHome: string, lockMax: number, read: LockfileReader): Promise<{ deps: Dependency[]; total: number }> {
+async function cargoDeps(
+  root: string,
+  budget: number,
+  cargoHome: string,
+  lockMax: number,
+  read: LockfileReader,
+): Promise<{ deps: Dependency[]; total: number }> {
   const text = await readText(join(root, 'Cargo.toml'));
   if (text === undefined) return { deps: [], total: 0 };
   const wanted = parseCargoToml(text);
   const rootName = /^\[package\][^[]*?^name\s*=\s*"([^"]+)"/m.exec(text)?.[1];
   const locked = wanted.length
-    ? await read({ path: join(root, 'Cargo.lock'), kind: 'Cargo.lock', names: wanted.map((d) => d.crate), ...(rootName !== undefined ? { rootPackage: rootName } : {}), maxBytes: lockMax }) ?? new Map<string, string>()
+    ? ((await read({
+        path: join(root, 'Cargo.lock'),
+        kind: 'Cargo.lock',
+        names: wanted.map((d) => d.crate),
+        ...(rootName !== undefined ? { rootPackage: rootName } : {}),
+        maxBytes: lockMax,
+      })) ?? new Map<string, string>())
     : new Map<string, string>();
   // One listing of the registry sources: crate name -> its unpacked `<crate>-<version>` folders.
   const dirs = new Map<string, string[]>();
   const srcRoot = join(cargoHome, 'registry', 'src');
   let indexes: string[] = [];
-  try { indexes = await fsp.readdir(srcRoot); } catch { /* no registry sources */ }
+  try {
+    indexes = await fsp.readdir(srcRoot);
+  } catch {
+    /* no registry sources */
+  }
   for (const idx of indexes) {
     let entries: string[] = [];
-    try { entries = await fsp.readdir(join(srcRoot, idx)); } catch { continue; }
+    try {
+      entries = await fsp.readdir(join(srcRoot, idx));
+    } catch {
+      continue;
+    }
     for (const e of entries) {
       const m = /^(.+?)-(\d+\.\d+\.\d+.*)$/.exec(e);
       if (m) (dirs.get(m[1]!) ?? dirs.set(m[1]!, []).get(m[1]!)!).push(join(srcRoot, idx, e));
@@ -188,15 +266,24 @@ async function cargoDeps(root: string, budget: number, cargoHome: string, lockMa
   return { deps, total: wanted.length };
 }
 
-async function cargoDep(d: { name: string; crate: string }, version: string | undefined, dirs: Map<string, string[]>, srcRoot: string): Promise<Dependency> {
+async function cargoDep(
+  d: { name: string; crate: string },
+  version: string | undefined,
+  dirs: Map<string, string[]>,
+  srcRoot: string,
+): Promise<Dependency> {
   {
     const candidates = dirs.get(d.crate) ?? [];
-    if (!candidates.length) return unresolved('cargo', d.name, 'not-installed', `no ${d.crate} sources under ${srcRoot} (run cargo fetch)`);
-    const dir = candidates.find((c) => version && c.endsWith(`-${version}`)) ?? candidates.sort(compareVersionDirs).at(-1)!;
+    if (!candidates.length)
+      return unresolved('cargo', d.name, 'not-installed', `no ${d.crate} sources under ${srcRoot} (run cargo fetch)`);
+    const dir =
+      candidates.find((c) => version && c.endsWith(`-${version}`)) ?? candidates.sort(compareVersionDirs).at(-1)!;
     const toml = await readText(join(dir, 'Cargo.toml'));
     if (toml === undefined) return unresolved('cargo', d.name, 'not-installed', `no Cargo.toml in ${dir}`);
     const r = slugFromCrateToml(toml);
-    return r.ok ? { ecosystem: 'cargo', name: d.name, slug: r.slug, from: 'Cargo.toml repository' } : unresolved('cargo', d.name, r.reason, r.detail);
+    return r.ok
+      ? { ecosystem: 'cargo', name: d.name, slug: r.slug, from: 'Cargo.toml repository' }
+      : unresolved('cargo', d.name, r.reason, r.detail);
   }
 }
 
@@ -215,10 +302,21 @@ async function sitePackages(root: string): Promise<string | undefined> {
   for (const v of VENV_NAMES) {
     const base = join(root, v);
     const win = join(base, 'Lib', 'site-packages');
-    try { if ((await fsp.stat(win)).isDirectory()) return win; } catch { /* not Windows layout */ }
+    try {
+      if ((await fsp.stat(win)).isDirectory()) return win;
+    } catch {
+      /* not Windows layout */
+    }
     let libs: string[] = [];
-    try { libs = await fsp.readdir(join(base, 'lib')); } catch { continue; }
-    const py = libs.filter((l) => /^python\d/.test(l)).sort().at(-1);
+    try {
+      libs = await fsp.readdir(join(base, 'lib'));
+    } catch {
+      continue;
+    }
+    const py = libs
+      .filter((l) => /^python\d/.test(l))
+      .sort()
+      .at(-1);
     if (py) return join(base, 'lib', py, 'site-packages');
   }
   return undefined;
@@ -226,7 +324,10 @@ async function sitePackages(root: string): Promise<string | undefined> {
 
 /** A distribution's import names: top_level.txt, else (wheels built without it) the top-level packages and modules its RECORD installs. */
 export async function importNames(distInfo: string): Promise<string[]> {
-  const top = (await readText(join(distInfo, 'top_level.txt')))?.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+  const top = (await readText(join(distInfo, 'top_level.txt')))
+    ?.split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (top?.length) return top;
   const record = await readText(join(distInfo, 'RECORD'));
   return record === undefined ? [] : importsFromRecord(record);
@@ -236,18 +337,25 @@ async function pythonDeps(root: string, budget: number): Promise<{ deps: Depende
   const site = await sitePackages(root);
   if (!site) return { deps: [], total: 0 };
   let infos: string[] = [];
-  try { infos = (await fsp.readdir(site)).filter((e) => e.endsWith('.dist-info')); } catch { return { deps: [], total: 0 }; }
+  try {
+    infos = (await fsp.readdir(site)).filter((e) => e.endsWith('.dist-info'));
+  } catch {
+    return { deps: [], total: 0 };
+  }
   const deps = await mapLimit(infos.slice(0, budget), 16, async (info): Promise<Dependency> => {
     const meta = await readText(join(site, info, 'METADATA'));
     const fallbackName = info.replace(/-[^-]+\.dist-info$/, '');
     const top = await importNames(join(site, info));
     const imports = top.length ? { imports: top } : {};
-    if (meta === undefined) return { ...unresolved('pypi', fallbackName, 'no-repository-field', 'no METADATA'), ...imports };
+    if (meta === undefined)
+      return { ...unresolved('pypi', fallbackName, 'no-repository-field', 'no METADATA'), ...imports };
     const { name, result } = parsePythonMetadata(meta);
     const n = name ?? fallbackName;
     const version = pythonMetadataVersion(meta);
     const v = version ? { version, versionFrom: 'METADATA' } : {};
-    return result.ok ? { ecosystem: 'pypi', name: n, slug: result.slug, from: 'METADATA', ...imports, ...v } : { ...unresolved('pypi', n, result.reason, result.detail), ...imports, ...v };
+    return result.ok
+      ? { ecosystem: 'pypi', name: n, slug: result.slug, from: 'METADATA', ...imports, ...v }
+      : { ...unresolved('pypi', n, result.reason, result.detail), ...imports, ...v };
   });
   return { deps, total: infos.length };
 }
@@ -285,7 +393,9 @@ export class DependencyIndex {
   constructor(readonly folder: FolderDependencies) {
     for (const d of folder.deps) {
       this.byKey.set(refKey(d), d);
-      for (const imp of d.imports ?? []) if (!this.byKey.has(refKey({ ecosystem: 'pypi', name: imp }))) this.byKey.set(refKey({ ecosystem: 'pypi', name: imp }), d);
+      for (const imp of d.imports ?? [])
+        if (!this.byKey.has(refKey({ ecosystem: 'pypi', name: imp })))
+          this.byKey.set(refKey({ ecosystem: 'pypi', name: imp }), d);
     }
     this.goModules = folder.deps.filter((d) => d.ecosystem === 'go').sort((a, b) => b.name.length - a.name.length);
   }

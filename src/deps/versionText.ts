@@ -9,18 +9,32 @@ export function plainVersion(v: unknown): string | undefined {
 }
 
 /** go.mod `replace` directives: module path (optionally at a version) -> the replacement (a module at a version, or a local path). */
-export function parseGoReplaces(text: string): Array<{ from: string; fromVersion?: string; to: string; toVersion?: string }> {
+export function parseGoReplaces(
+  text: string,
+): Array<{ from: string; fromVersion?: string; to: string; toVersion?: string }> {
   const out: Array<{ from: string; fromVersion?: string; to: string; toVersion?: string }> = [];
   let inBlock = false;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.replace(/\/\/.*$/, '').trim();
     if (!line) continue;
-    if (inBlock && line === ')') { inBlock = false; continue; }
-    if (/^replace\s*\($/.test(line)) { inBlock = true; continue; }
+    if (inBlock && line === ')') {
+      inBlock = false;
+      continue;
+    }
+    if (/^replace\s*\($/.test(line)) {
+      inBlock = true;
+      continue;
+    }
     const body = inBlock ? line : /^replace\s+(.*)$/.exec(line)?.[1];
     if (!body) continue;
     const m = /^(\S+)(?:\s+(\S+))?\s*=>\s*(\S+)(?:\s+(\S+))?$/.exec(body);
-    if (m) out.push({ from: m[1]!.replace(/^"|"$/g, ''), ...(m[2] ? { fromVersion: m[2] } : {}), to: m[3]!.replace(/^"|"$/g, ''), ...(m[4] ? { toVersion: m[4] } : {}) });
+    if (m)
+      out.push({
+        from: m[1]!.replace(/^"|"$/g, ''),
+        ...(m[2] ? { fromVersion: m[2] } : {}),
+        to: m[3]!.replace(/^"|"$/g, ''),
+        ...(m[4] ? { toVersion: m[4] } : {}),
+      });
   }
   return out;
 }
@@ -29,5 +43,5 @@ export function parseGoReplaces(text: string): Array<{ from: string; fromVersion
 export function pythonMetadataVersion(text: string): string | undefined {
   const end = text.search(/\r?\n\r?\n/);
   const m = /^Version:[ \t]*(\S+)[ \t]*$/im.exec(end >= 0 ? text.slice(0, end) : text);
-  return m ? plainVersion(m[1]) ?? undefined : undefined;
+  return m ? (plainVersion(m[1]) ?? undefined) : undefined;
 }

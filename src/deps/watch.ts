@@ -46,7 +46,11 @@ export interface Watch {
 }
 
 /** A result that stated a fix newer than the installed version, with the sentence that says so. */
-export interface WatchFix { id: string; title?: string; sentence: string }
+export interface WatchFix {
+  id: string;
+  title?: string;
+  sentence: string;
+}
 
 /** At most this many fix statements are kept per watch. */
 const MAX_FIXES = 20;
@@ -70,20 +74,52 @@ export interface CheckOutcome {
 }
 
 /** A new watch from a search that just ran (its results count as seen). */
-export function newWatch(id: string, params: SearchParams, installed: InstalledDependency[], response: SearchResponse, now: number, folder?: string): Watch {
+export function newWatch(
+  id: string,
+  params: SearchParams,
+  installed: InstalledDependency[],
+  response: SearchResponse,
+  now: number,
+  folder?: string,
+): Watch {
   const fixes = fixIds(response, installed);
   return {
-    id, params, installed, ...(folder ? { folder } : {}), seen: response.results.map((r) => r.id).slice(0, MAX_SEEN), fixSeen: fixes.map((f) => f.id), createdAt: now, newCount: 0,
+    id,
+    params,
+    installed,
+    ...(folder ? { folder } : {}),
+    seen: response.results.map((r) => r.id).slice(0, MAX_SEEN),
+    fixSeen: fixes.map((f) => f.id),
+    createdAt: now,
+    newCount: 0,
     ...(fixes.length ? { fixes: fixes.map((f) => f.fix).slice(0, MAX_FIXES) } : {}),
   };
 }
 
-function fixIds(response: SearchResponse, installed: readonly InstalledDependency[]): Array<{ id: string; badge: string; fix: WatchFix }> {
+function fixIds(
+  response: SearchResponse,
+  installed: readonly InstalledDependency[],
+): Array<{ id: string; badge: string; fix: WatchFix }> {
   const out: Array<{ id: string; badge: string; fix: WatchFix }> = [];
   for (const r of response.results) {
     const d = dependencyOfResult(installed, r);
-    const b = d ? resultBadges(r.title, r.passages.map((p) => p.text), d).find((x) => x.verdict === 'newer-fix') : undefined;
-    if (b) out.push({ id: r.id, badge: b.text, fix: { id: r.id, ...(r.title?.trim() ? { title: r.title.trim().slice(0, 300) } : {}), sentence: b.sentence.slice(0, 1000) } });
+    const b = d
+      ? resultBadges(
+          r.title,
+          r.passages.map((p) => p.text),
+          d,
+        ).find((x) => x.verdict === 'newer-fix')
+      : undefined;
+    if (b)
+      out.push({
+        id: r.id,
+        badge: b.text,
+        fix: {
+          id: r.id,
+          ...(r.title?.trim() ? { title: r.title.trim().slice(0, 300) } : {}),
+          sentence: b.sentence.slice(0, 1000),
+        },
+      });
   }
   return out;
 }
@@ -96,19 +132,32 @@ export function checkWatch(w: Watch, response: SearchResponse, now: number): Che
   const fixes = new Map(fixIds(response, w.installed).map((f) => [f.id, f.badge]));
   for (const r of response.results) {
     const badge = fixes.get(r.id);
-    if (!seen.has(r.id)) news.push({ id: r.id, title: r.title?.trim() || r.url, url: r.url, reason: 'new', ...(badge ? { badge } : {}) });
-    else if (badge && !fixSeen.has(r.id)) news.push({ id: r.id, title: r.title?.trim() || r.url, url: r.url, reason: 'fix', badge });
+    if (!seen.has(r.id))
+      news.push({ id: r.id, title: r.title?.trim() || r.url, url: r.url, reason: 'new', ...(badge ? { badge } : {}) });
+    else if (badge && !fixSeen.has(r.id))
+      news.push({ id: r.id, title: r.title?.trim() || r.url, url: r.url, reason: 'fix', badge });
   }
   const vanished = (response.repos ?? []).filter((e) => e.indexed === false).map((e) => e.repo);
   let fixIncluded: string | undefined;
   for (const r of response.results) {
     if (!fixSeen.has(r.id) || fixes.has(r.id)) continue;
     const d = dependencyOfResult(w.installed, r);
-    const b = d ? resultBadges(r.title, r.passages.map((p) => p.text), d).find((x) => x.verdict === 'included-fix') : undefined;
-    if (b) { fixIncluded = b.text; break; }
+    const b = d
+      ? resultBadges(
+          r.title,
+          r.passages.map((p) => p.text),
+          d,
+        ).find((x) => x.verdict === 'included-fix')
+      : undefined;
+    if (b) {
+      fixIncluded = b.text;
+      break;
+    }
   }
   const nextSeen = [...response.results.map((r) => r.id).filter((id) => !seen.has(id)), ...w.seen].slice(0, MAX_SEEN);
-  const newFixes = fixIds(response, w.installed).map((f) => f.fix).filter((f) => !(w.fixes ?? []).some((x) => x.id === f.id));
+  const newFixes = fixIds(response, w.installed)
+    .map((f) => f.fix)
+    .filter((f) => !(w.fixes ?? []).some((x) => x.id === f.id));
   const keptFixes = [...newFixes, ...(w.fixes ?? [])].slice(0, MAX_FIXES);
   const watch: Watch = {
     ...w,
@@ -135,7 +184,10 @@ export function withInstalled(w: Watch, installed: InstalledDependency[]): Watch
  * search. `fixIncluded` names the first fix the new version includes (the watch can be removed); a version
  * that goes back below every fix clears it.
  */
-export function recompare(w: Watch, installed: InstalledDependency[]): { watch: Watch; fixIncluded?: string; changed: boolean } {
+export function recompare(
+  w: Watch,
+  installed: InstalledDependency[],
+): { watch: Watch; fixIncluded?: string; changed: boolean } {
   const before = w.installed.map((d) => `${d.slug}@${d.version ?? ''}`).join(',');
   const after = installed.map((d) => `${d.slug}@${d.version ?? ''}`).join(',');
   let fixIncluded: string | undefined;
@@ -144,7 +196,10 @@ export function recompare(w: Watch, installed: InstalledDependency[]): { watch: 
     const badges = d ? resultBadges(f.title, [f.sentence], d) : [];
     if (badges.some((b) => b.verdict === 'newer-fix')) continue;
     const b = badges.find((x) => x.verdict === 'included-fix');
-    if (b) { fixIncluded = b.text; break; }
+    if (b) {
+      fixIncluded = b.text;
+      break;
+    }
   }
   const watch: Watch = { ...w, installed, ...(fixIncluded ? { fixIncluded } : {}) };
   if (!fixIncluded) delete watch.fixIncluded;
@@ -190,14 +245,35 @@ export function parseWatches(raw: unknown): Watch[] {
   const out: Watch[] = [];
   for (const w of (raw as { watches: unknown[] }).watches) {
     const x = w as Partial<Watch> | null;
-    if (!x || typeof x.id !== 'string' || !x.params || typeof x.params.query !== 'string' || !Array.isArray(x.seen) || typeof x.createdAt !== 'number') continue;
+    if (
+      !x ||
+      typeof x.id !== 'string' ||
+      !x.params ||
+      typeof x.params.query !== 'string' ||
+      !Array.isArray(x.seen) ||
+      typeof x.createdAt !== 'number'
+    )
+      continue;
     out.push({
-      id: x.id, params: x.params, installed: Array.isArray(x.installed) ? x.installed : [], ...(typeof x.folder === 'string' ? { folder: x.folder } : {}),
+      id: x.id,
+      params: x.params,
+      installed: Array.isArray(x.installed) ? x.installed : [],
+      ...(typeof x.folder === 'string' ? { folder: x.folder } : {}),
       ...(typeof x.baseUrl === 'string' ? { baseUrl: x.baseUrl } : {}),
-      seen: x.seen.filter((s): s is string => typeof s === 'string'), fixSeen: Array.isArray(x.fixSeen) ? x.fixSeen.filter((s): s is string => typeof s === 'string') : [],
-      createdAt: x.createdAt, ...(typeof x.lastCheck === 'number' ? { lastCheck: x.lastCheck } : {}), newCount: typeof x.newCount === 'number' ? x.newCount : 0,
-      ...(typeof x.lastError === 'string' ? { lastError: x.lastError } : {}), ...(Array.isArray(x.vanished) ? { vanished: x.vanished } : {}),
-      ...(Array.isArray(x.fixes) ? { fixes: x.fixes.filter((f): f is WatchFix => !!f && typeof f.id === 'string' && typeof f.sentence === 'string') } : {}),
+      seen: x.seen.filter((s): s is string => typeof s === 'string'),
+      fixSeen: Array.isArray(x.fixSeen) ? x.fixSeen.filter((s): s is string => typeof s === 'string') : [],
+      createdAt: x.createdAt,
+      ...(typeof x.lastCheck === 'number' ? { lastCheck: x.lastCheck } : {}),
+      newCount: typeof x.newCount === 'number' ? x.newCount : 0,
+      ...(typeof x.lastError === 'string' ? { lastError: x.lastError } : {}),
+      ...(Array.isArray(x.vanished) ? { vanished: x.vanished } : {}),
+      ...(Array.isArray(x.fixes)
+        ? {
+            fixes: x.fixes.filter(
+              (f): f is WatchFix => !!f && typeof f.id === 'string' && typeof f.sentence === 'string',
+            ),
+          }
+        : {}),
       ...(typeof x.fixIncluded === 'string' ? { fixIncluded: x.fixIncluded } : {}),
     });
   }

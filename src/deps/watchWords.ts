@@ -5,5 +5,7 @@ import { durationWords } from '../words/duration';
 export function checkedWords(lastCheck: number | undefined, now: number): string {
   if (lastCheck === undefined) return 'never checked';
   const ago = now - lastCheck;
-  return ago < 60_000 ? 'checked just now' : `checked ${durationWords(ago, { smallest: 'min', round: 'down', upTo: 60, days: 'days' })} ago`;
+  return ago < 60_000
+    ? 'checked just now'
+    : `checked ${durationWords(ago, { smallest: 'min', round: 'down', upTo: 60, days: 'days' })} ago`;
 }

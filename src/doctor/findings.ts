@@ -17,7 +17,17 @@ export const CHECK_TITLES: Record<CheckId, string> = {
   clock: 'clock',
 };
 
-export const CHECK_ORDER: readonly CheckId[] = ['baseUrl', 'proxy', 'ca', 'dns', 'proxyConnect', 'tls', 'service', 'key', 'clock'];
+export const CHECK_ORDER: readonly CheckId[] = [
+  'baseUrl',
+  'proxy',
+  'ca',
+  'dns',
+  'proxyConnect',
+  'tls',
+  'service',
+  'key',
+  'clock',
+];
 
 export interface Fix {
   /** One sentence: what to change. */

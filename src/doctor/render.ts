@@ -25,11 +25,20 @@ export function summary(r: DiagnosisReport): string {
 /** The `--json` shape: stable keys, no secrets (the findings were redacted when made). */
 export function reportJson(r: DiagnosisReport): object {
   return {
-    ok: r.ok, cancelled: r.cancelled, baseUrl: r.baseUrl, startedAt: r.startedAt, ms: r.ms,
+    ok: r.ok,
+    cancelled: r.cancelled,
+    baseUrl: r.baseUrl,
+    startedAt: r.startedAt,
+    ms: r.ms,
     problems: problemCount(r.findings),
     findings: r.findings.map((f) => ({
-      check: f.check, title: f.title, status: f.status, found: f.found, ...(f.fix ? { fix: f.fix.text } : {}),
-      ...(f.requestId ? { requestId: f.requestId } : {}), ...(f.notices?.length ? { notices: f.notices } : {}),
+      check: f.check,
+      title: f.title,
+      status: f.status,
+      found: f.found,
+      ...(f.fix ? { fix: f.fix.text } : {}),
+      ...(f.requestId ? { requestId: f.requestId } : {}),
+      ...(f.notices?.length ? { notices: f.notices } : {}),
     })),
   };
 }
@@ -58,16 +67,31 @@ export function renderMarkdown(r: DiagnosisReport, o: { links: boolean } = { lin
   for (const f of r.findings) {
     out.push(`## ${MARK[f.status]}: ${f.title}`, '', md(f.found), '');
     if (f.fix && f.status !== 'skipped') {
-      const links = o.links ? [...(f.fix.settings ?? []).map(settingLink), ...(f.fix.command ? [commandLink(f.fix.command.id, f.fix.command.title)] : [])] : [];
+      const links = o.links
+        ? [
+            ...(f.fix.settings ?? []).map(settingLink),
+            ...(f.fix.command ? [commandLink(f.fix.command.id, f.fix.command.title)] : []),
+          ]
+        : [];
       out.push(`**Fix:** ${md(f.fix.text)}`, '');
       if (links.length) out.push(`Open: ${links.join(' · ')}`, '');
     }
   }
-  out.push('---', '', 'Run it again: **Developer Index: Diagnose Connection**. Send it: **Developer Index: Report an Issue…** (the key and proxy credentials are left out).', '');
+  out.push(
+    '---',
+    '',
+    'Run it again: **Developer Index: Diagnose Connection**. Send it: **Developer Index: Report an Issue…** (the key and proxy credentials are left out).',
+    '',
+  );
   return out.join('\n');
 }
 
-export interface Versions { extension: string; vscode?: string; node: string; os: string }
+export interface Versions {
+  extension: string;
+  vscode?: string;
+  node: string;
+  os: string;
+}
 
 /**
  * The request ids of the failures a report describes (issue 30): each problem finding's, then those of the log
@@ -101,7 +125,9 @@ export function renderIssueBody(r: DiagnosisReport, versions: Versions, logLines
     '',
     '### Request ids of the failures',
     '',
-    ids.length ? `The service can look these up (External-Request-Id): ${ids.map((id) => `\`${id}\``).join(', ')}` : 'None: no request failed.',
+    ids.length
+      ? `The service can look these up (External-Request-Id): ${ids.map((id) => `\`${id}\``).join(', ')}`
+      : 'None: no request failed.',
     '',
     '### Versions',
     '',

@@ -16,7 +16,10 @@ export const PROXY_ENV_NAMES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTT
 /** Every secret string to remove, longest first (so a password inside a longer secret goes with it). */
 export function secretStrings(s: SecretSources): string[] {
   const out = new Set<string>();
-  const add = (v: string | undefined) => { const t = v?.trim(); if (t) out.add(t); };
+  const add = (v: string | undefined) => {
+    const t = v?.trim();
+    if (t) out.add(t);
+  };
   add(s.apiKey);
   for (const raw of s.proxyUrls ?? []) {
     if (!raw?.trim()) continue;
@@ -36,7 +39,10 @@ export function secretStrings(s: SecretSources): string[] {
     add(token);
     const decoded = Buffer.from(token, 'base64').toString('utf8');
     // Only when the token really is base64 of user:password (re-encoding gives it back).
-    if (decoded.includes(':') && Buffer.from(decoded, 'utf8').toString('base64').replace(/=+$/, '') === token.replace(/=+$/, '')) {
+    if (
+      decoded.includes(':') &&
+      Buffer.from(decoded, 'utf8').toString('base64').replace(/=+$/, '') === token.replace(/=+$/, '')
+    ) {
       add(decoded);
       add(decoded.slice(decoded.indexOf(':') + 1));
     }
@@ -57,5 +63,9 @@ export function withoutCredentials(url: string): string {
 
 /** A percent-encoded URL part decoded, or as it is when it is not valid. */
 export function safeDecode(s: string): string {
-  try { return decodeURIComponent(s); } catch { return s; }
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }

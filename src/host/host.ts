@@ -22,5 +22,7 @@ export interface Host {
 
 type Provides<T extends Host> = T;
 /** Fails to compile when the browser host lacks a part, or gives one another signature. */
-export type BrowserHost = Provides<typeof BrowserTransport & typeof BrowserFeatures & typeof BrowserGit & typeof BrowserDeps>;
+export type BrowserHost = Provides<
+  typeof BrowserTransport & typeof BrowserFeatures & typeof BrowserGit & typeof BrowserDeps
+>;
 export type NodeHost = Provides<typeof NodeTransport & typeof NodeFeatures & typeof NodeGit & typeof NodeDeps>;

@@ -1,6 +1,9 @@
 // The one lazy-loading helper: a module (or anything costly) made on the first get() and kept.
 
-export interface LoadOnce<T> { get(): T; loaded(): boolean }
+export interface LoadOnce<T> {
+  get(): T;
+  loaded(): boolean;
+}
 
 export function loadOnce<T>(load: () => T): LoadOnce<T> {
   let value: { v: T } | undefined;

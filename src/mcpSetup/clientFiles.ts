@@ -3,7 +3,12 @@
 import { posix, win32 } from 'node:path';
 import type { SetupClient } from './entries';
 
-export interface Where { platform: NodeJS.Platform; home: string; env: NodeJS.ProcessEnv; cwd: string }
+export interface Where {
+  platform: NodeJS.Platform;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
 
 const absoluteXdg = (v: string | undefined): string | undefined => (v && posix.isAbsolute(v) ? v : undefined);
 
@@ -15,23 +20,33 @@ function appData(w: Where): string {
 }
 
 /** The client's file for `scope`, or why there is none (then the entry is shown, or `--file` names one). */
-export function clientFile(client: SetupClient, scope: 'user' | 'project', w: Where): { file: string } | { none: string } {
+export function clientFile(
+  client: SetupClient,
+  scope: 'user' | 'project',
+  w: Where,
+): { file: string } | { none: string } {
   const j = w.platform === 'win32' ? win32.join : posix.join;
   switch (client) {
     case 'vscode':
-      return { file: scope === 'project' ? j(w.cwd, '.vscode', 'mcp.json') : j(appData(w), 'Code', 'User', 'mcp.json') };
+      return {
+        file: scope === 'project' ? j(w.cwd, '.vscode', 'mcp.json') : j(appData(w), 'Code', 'User', 'mcp.json'),
+      };
     case 'cursor':
       return { file: scope === 'project' ? j(w.cwd, '.cursor', 'mcp.json') : j(w.home, '.cursor', 'mcp.json') };
     case 'windsurf':
-      return scope === 'project' ? { none: 'Windsurf has no project file for MCP servers; leave out --project to write your user file' }
+      return scope === 'project'
+        ? { none: 'Windsurf has no project file for MCP servers; leave out --project to write your user file' }
         : { file: j(w.home, '.codeium', 'windsurf', 'mcp_config.json') };
     case 'claude-desktop':
-      return scope === 'project' ? { none: 'Claude Desktop has no project file; leave out --project to write your user file' }
+      return scope === 'project'
+        ? { none: 'Claude Desktop has no project file; leave out --project to write your user file' }
         : { file: j(appData(w), 'Claude', 'claude_desktop_config.json') };
     case 'claude':
       return { none: 'Claude Code keeps its servers in its own state: run the command below (it writes them itself)' };
     default:
-      return { none: 'a generic client has no file of its own: enter the command, arguments and environment below, or name its file with --file' };
+      return {
+        none: 'a generic client has no file of its own: enter the command, arguments and environment below, or name its file with --file',
+      };
   }
 }
 

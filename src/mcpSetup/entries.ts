@@ -47,7 +47,10 @@ export function serverEnv(net: EditorNetwork): { env: Record<string, string>; no
     const p = proxyWithoutCredentials(net.proxy);
     env.HTTPS_PROXY = p.url;
     env.HTTP_PROXY = p.url;
-    if (p.hadCredentials) notes.push('The proxy\'s user name and password were left out of the entry; add them where the client keeps secrets.');
+    if (p.hadCredentials)
+      notes.push(
+        "The proxy's user name and password were left out of the entry; add them where the client keeps secrets.",
+      );
   }
   if (net.noProxy?.length) env.NO_PROXY = net.noProxy.join(',');
   if (net.proxyStrictSSL === false) env.DEVINDEX_PROXY_STRICT_SSL = '0';
@@ -58,9 +61,16 @@ export function serverEnv(net: EditorNetwork): { env: Record<string, string>; no
 }
 
 /** How the entry starts the server: the launcher (or, for a test, any command) and its arguments before `mcp`. */
-export interface Launch { command: string; args: string[] }
+export interface Launch {
+  command: string;
+  args: string[];
+}
 
-export interface SetupInput { client: SetupClient; launch: Launch; network: EditorNetwork }
+export interface SetupInput {
+  client: SetupClient;
+  launch: Launch;
+  network: EditorNetwork;
+}
 
 export interface SetupEntry {
   client: SetupClient;
@@ -88,39 +98,89 @@ export function setupEntry(i: SetupInput, scope: 'user' | 'project' = 'user'): S
   const { env, notes } = serverEnv(i.network);
   const command = i.launch.command;
   const args = [...i.launch.args, 'mcp'];
-  const shown = (container: SetupEntry['container'], server: Record<string, unknown>, extra: Record<string, unknown> = {}): string =>
-    JSON.stringify({ [container]: { [SERVER_NAME]: server }, ...extra }, null, 2);
+  const shown = (
+    container: SetupEntry['container'],
+    server: Record<string, unknown>,
+    extra: Record<string, unknown> = {},
+  ): string => JSON.stringify({ [container]: { [SERVER_NAME]: server }, ...extra }, null, 2);
   switch (i.client) {
     case 'vscode': {
       const server = { type: 'stdio', command, args, env: { [KEY_ENV]: `\${input:${KEY_INPUT_ID}}`, ...env } };
-      const input = { type: 'promptString' as const, id: KEY_INPUT_ID, description: 'Developer Index API key (leave empty to search without one)', password: true as const };
-      return { client: i.client, container: 'servers', server, input, json: shown('servers', server, { inputs: [input] }),
-        keyWords: 'VS Code asks for the key once (a password input) and keeps it in its secret storage.', notes };
+      const input = {
+        type: 'promptString' as const,
+        id: KEY_INPUT_ID,
+        description: 'Developer Index API key (leave empty to search without one)',
+        password: true as const,
+      };
+      return {
+        client: i.client,
+        container: 'servers',
+        server,
+        input,
+        json: shown('servers', server, { inputs: [input] }),
+        keyWords: 'VS Code asks for the key once (a password input) and keeps it in its secret storage.',
+        notes,
+      };
     }
     case 'cursor': {
       const server = { command, args, env: { [KEY_ENV]: `\${env:${KEY_ENV}}`, ...env } };
-      return { client: i.client, container: 'mcpServers', server, json: shown('mcpServers', server), keyWords: `Cursor reads the key from the ${KEY_ENV} environment variable when it starts the server.`, notes };
+      return {
+        client: i.client,
+        container: 'mcpServers',
+        server,
+        json: shown('mcpServers', server),
+        keyWords: `Cursor reads the key from the ${KEY_ENV} environment variable when it starts the server.`,
+        notes,
+      };
     }
     case 'windsurf': {
       const server = { command, args, env: { [KEY_ENV]: `\${env:${KEY_ENV}}`, ...env } };
-      return { client: i.client, container: 'mcpServers', server, json: shown('mcpServers', server), keyWords: `Windsurf reads the key from the ${KEY_ENV} environment variable when it starts the server.`, notes };
+      return {
+        client: i.client,
+        container: 'mcpServers',
+        server,
+        json: shown('mcpServers', server),
+        keyWords: `Windsurf reads the key from the ${KEY_ENV} environment variable when it starts the server.`,
+        notes,
+      };
     }
     case 'claude-desktop': {
       // Claude Desktop expands no variables in its file and starts servers with a few variables only (PATH, HOME):
       // a key could reach the server only written into the file, which this never does.
       const server = { command, args, ...(Object.keys(env).length ? { env } : {}) };
-      return { client: i.client, container: 'mcpServers', server, json: shown('mcpServers', server),
-        keyWords: 'Claude Desktop cannot take the key by reference (it expands no variables), so the server searches without a key; agent jobs need one: use Claude Code, Cursor or VS Code for those.', notes };
+      return {
+        client: i.client,
+        container: 'mcpServers',
+        server,
+        json: shown('mcpServers', server),
+        keyWords:
+          'Claude Desktop cannot take the key by reference (it expands no variables), so the server searches without a key; agent jobs need one: use Claude Code, Cursor or VS Code for those.',
+        notes,
+      };
     }
     case 'claude': {
       const server = { type: 'stdio', command, args, env: { [KEY_ENV]: `\${${KEY_ENV}}`, ...env } };
       const line = `claude mcp add-json --scope ${scope} ${SERVER_NAME} ${shellQuote(JSON.stringify(server))}`;
-      return { client: i.client, container: 'mcpServers', server, json: shown('mcpServers', server), command: line,
-        keyWords: `Claude Code expands \${${KEY_ENV}} from its environment: export ${KEY_ENV} before starting it.`, notes };
+      return {
+        client: i.client,
+        container: 'mcpServers',
+        server,
+        json: shown('mcpServers', server),
+        command: line,
+        keyWords: `Claude Code expands \${${KEY_ENV}} from its environment: export ${KEY_ENV} before starting it.`,
+        notes,
+      };
     }
     default: {
       const server = { command, args, env };
-      return { client: 'generic', container: 'mcpServers', server, json: JSON.stringify(server, null, 2), keyWords: `Set ${KEY_ENV} in the server's environment (search works without it; agent jobs need it).`, notes };
+      return {
+        client: 'generic',
+        container: 'mcpServers',
+        server,
+        json: JSON.stringify(server, null, 2),
+        keyWords: `Set ${KEY_ENV} in the server's environment (search works without it; agent jobs need it).`,
+        notes,
+      };
     }
   }
 }

@@ -1,7 +1,18 @@
 // Reading and writing a user's file safely, and finding an older entry's stale path: small and free of
 // parsers, so the activation bundle can look for stale entries without loading jsonc-parser
 // (dist/cli-setup.js is loaded only when something must be edited).
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { VERSIONED_CLI } from './launcherStamp';
 
@@ -14,7 +25,9 @@ export function readUserFile(file: string): Read {
     return { kind: 'text', text: readFileSync(file, 'utf8') };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? { kind: 'missing' } : { kind: 'unreadable', reason: `it cannot be read (${code ?? (e as Error).message})` };
+    return code === 'ENOENT'
+      ? { kind: 'missing' }
+      : { kind: 'unreadable', reason: `it cannot be read (${code ?? (e as Error).message})` };
   }
 }
 
@@ -29,7 +42,9 @@ export function writeAtomic(file: string, text: string, mode = 0o644): void {
   try {
     if (lstatSync(file).isSymbolicLink()) target = realpathSync(file);
     keepMode = statSync(target).mode & 0o7777;
-  } catch { /* a new file */ }
+  } catch {
+    /* a new file */
+  }
   mkdirSync(dirname(target), { recursive: true });
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   try {
@@ -47,7 +62,11 @@ export function stalePaths(text: string, exists: (p: string) => boolean = exists
   const out: string[] = [];
   for (const m of text.matchAll(/"((?:[^"\\]|\\.)*)"/g)) {
     let s: string;
-    try { s = JSON.parse(`"${m[1]!}"`) as string; } catch { continue; }
+    try {
+      s = JSON.parse(`"${m[1]!}"`) as string;
+    } catch {
+      continue;
+    }
     if (VERSIONED_CLI.test(s) && !exists(s)) out.push(s);
   }
   return out;

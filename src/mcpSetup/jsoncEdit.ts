@@ -5,17 +5,32 @@
 // computed from its parse tree instead: a replaced value spans exactly the old value's bytes, a new property
 // goes on its own line before the object's closing brace, with a comma added after the last property only
 // when it has none. Pure: no file access, no vscode (the CLI and the editor share it).
-import { createScanner, findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import {
+  createScanner,
+  findNodeAtLocation,
+  getNodeValue,
+  parseTree,
+  printParseErrorCode,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
 
 /** jsonc-parser's SyntaxKind.CommaToken (a const enum, which isolated modules cannot read). */
 const COMMA_TOKEN = 5;
 
 export type JsonPath = Array<string | number>;
 
-interface Edit { offset: number; length: number; content: string }
+interface Edit {
+  offset: number;
+  length: number;
+  content: string;
+}
 
 /** How the file is laid out: its indent unit and line ending (new text follows them). */
-export interface Layout { indent: string; eol: string }
+export interface Layout {
+  indent: string;
+  eol: string;
+}
 
 export function layoutOf(text: string): Layout {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
@@ -39,9 +54,16 @@ export function parseJsonc(text: string): Parsed {
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   if (errors.length) {
     const e = errors[0]!;
-    return { ok: false, reason: `it is not valid JSON with comments (${printParseErrorCode(e.error)} at ${lineCol(text, e.offset)})` };
+    return {
+      ok: false,
+      reason: `it is not valid JSON with comments (${printParseErrorCode(e.error)} at ${lineCol(text, e.offset)})`,
+    };
   }
-  if (root && root.type !== 'object') return { ok: false, reason: `its top level is ${root.type === 'array' ? 'an array' : `a ${root.type}`}, not an object` };
+  if (root && root.type !== 'object')
+    return {
+      ok: false,
+      reason: `its top level is ${root.type === 'array' ? 'an array' : `a ${root.type}`}, not an object`,
+    };
   return { ok: true, root, text };
 }
 
@@ -91,8 +113,21 @@ function appendChild(text: string, container: Node, item: (base: string) => stri
   }
   if (!last) {
     // An empty object or array on one line: opened onto lines of their own (a comment inside is kept).
-    if (/\S/.test(text.slice(container.offset + 1, close))) return [{ offset: close, length: 0, content: `${/\s/.test(text[close - 1]!) ? '' : ' '}${item(closeIndent + layout.indent)} ` }];
-    return [{ offset: container.offset + 1, length: close - container.offset - 1, content: `${layout.eol}${closeIndent}${layout.indent}${item(closeIndent + layout.indent)}${layout.eol}${closeIndent}` }];
+    if (/\S/.test(text.slice(container.offset + 1, close)))
+      return [
+        {
+          offset: close,
+          length: 0,
+          content: `${/\s/.test(text[close - 1]!) ? '' : ' '}${item(closeIndent + layout.indent)} `,
+        },
+      ];
+    return [
+      {
+        offset: container.offset + 1,
+        length: close - container.offset - 1,
+        content: `${layout.eol}${closeIndent}${layout.indent}${item(closeIndent + layout.indent)}${layout.eol}${closeIndent}`,
+      },
+    ];
   }
   // The last child and the closing bracket share a line: the new child follows the last one on that line.
   const base = indentAt(text, last.offset);
@@ -103,7 +138,8 @@ function appendChild(text: string, container: Node, item: (base: string) => stri
 
 function apply(text: string, edits: Edit[]): string {
   let out = text;
-  for (const e of [...edits].sort((a, b) => b.offset - a.offset)) out = out.slice(0, e.offset) + e.content + out.slice(e.offset + e.length);
+  for (const e of [...edits].sort((a, b) => b.offset - a.offset))
+    out = out.slice(0, e.offset) + e.content + out.slice(e.offset + e.length);
   return out;
 }
 
@@ -120,7 +156,14 @@ export function setAt(text: string, path: string[], value: unknown): string {
     return `${lead}${pretty(nest(path, value), '', layout)}${layout.eol}`;
   }
   const node = findNodeAtLocation(root, path);
-  if (node) return apply(text, [{ offset: node.offset, length: node.length, content: pretty(value, indentAt(text, node.parent?.offset ?? node.offset), layout) }]);
+  if (node)
+    return apply(text, [
+      {
+        offset: node.offset,
+        length: node.length,
+        content: pretty(value, indentAt(text, node.parent?.offset ?? node.offset), layout),
+      },
+    ]);
   // The deepest object on the path that exists gets the rest of the path as one new property.
   let at = root;
   let i = 0;
@@ -132,7 +175,10 @@ export function setAt(text: string, path: string[], value: unknown): string {
   }
   const key = path[i]!;
   const rest = nest(path.slice(i + 1), value);
-  return apply(text, appendChild(text, at, (base) => `${JSON.stringify(key)}: ${pretty(rest, base, layout)}`, layout));
+  return apply(
+    text,
+    appendChild(text, at, (base) => `${JSON.stringify(key)}: ${pretty(rest, base, layout)}`, layout),
+  );
 }
 
 /** Appends `value` to the array at `path` (which must exist and be an array). */
@@ -141,7 +187,10 @@ export function appendTo(text: string, path: string[], value: unknown): string {
   const root = parseTree(text, [], { allowTrailingComma: true, allowEmptyContent: true });
   const node = root && findNodeAtLocation(root, path);
   if (!node || node.type !== 'array') throw new Error(`${path.join('.')} is not an array`);
-  return apply(text, appendChild(text, node, (base) => pretty(value, base, layout), layout));
+  return apply(
+    text,
+    appendChild(text, node, (base) => pretty(value, base, layout), layout),
+  );
 }
 
 /** Replaces the array element at `index` of the array at `path`. */
@@ -150,7 +199,9 @@ export function replaceElement(text: string, path: string[], index: number, valu
   const root = parseTree(text, [], { allowTrailingComma: true, allowEmptyContent: true });
   const node = root && findNodeAtLocation(root, [...path, index]);
   if (!node) throw new Error(`${path.join('.')}[${index}] does not exist`);
-  return apply(text, [{ offset: node.offset, length: node.length, content: pretty(value, indentAt(text, node.offset), layout) }]);
+  return apply(text, [
+    { offset: node.offset, length: node.length, content: pretty(value, indentAt(text, node.offset), layout) },
+  ]);
 }
 
 function nest(path: string[], value: unknown): unknown {

@@ -16,11 +16,29 @@
 //   missing node there is the client's own "spawn node ENOENT".
 // Pure text here; writing is in setupKit.ts.
 import type { Launch } from './entries';
-import { LAUNCHER_JS, LAUNCHER_SH, launchFor, launcherStamp, MIN_NODE_MAJOR, type LauncherTargets } from './launcherStamp';
+import {
+  LAUNCHER_JS,
+  LAUNCHER_SH,
+  launchFor,
+  launcherStamp,
+  MIN_NODE_MAJOR,
+  type LauncherTargets,
+} from './launcherStamp';
 
-export { LAUNCHER_JS, LAUNCHER_SH, MIN_NODE_MAJOR, scanFor, VERSIONED_CLI, type LauncherTargets } from './launcherStamp';
+export {
+  LAUNCHER_JS,
+  LAUNCHER_SH,
+  MIN_NODE_MAJOR,
+  scanFor,
+  VERSIONED_CLI,
+  type LauncherTargets,
+} from './launcherStamp';
 
-export interface LauncherFile { name: string; text: string; mode: number }
+export interface LauncherFile {
+  name: string;
+  text: string;
+  mode: number;
+}
 
 const js = (v: unknown): string => JSON.stringify(v);
 
@@ -110,9 +128,13 @@ exec "$node" ${shWord(jsPath)} "$@"
 }
 
 /** The launcher files for a folder, and how an entry runs them on this platform. */
-export function launcherFiles(dir: string, t: LauncherTargets, platform: NodeJS.Platform, join: (...p: string[]) => string): { files: LauncherFile[]; launch: Launch } {
+export function launcherFiles(
+  dir: string,
+  t: LauncherTargets,
+  platform: NodeJS.Platform,
+  join: (...p: string[]) => string,
+): { files: LauncherFile[]; launch: Launch } {
   const files: LauncherFile[] = [{ name: LAUNCHER_JS, text: launcherJs(t), mode: 0o644 }];
   if (platform !== 'win32') files.push({ name: LAUNCHER_SH, text: launcherSh(join(dir, LAUNCHER_JS)), mode: 0o755 });
   return { files, launch: launchFor(dir, platform, join) };
 }
-

@@ -28,7 +28,9 @@ export function launcherStamp(t: LauncherTargets): string {
  * when there is none), `node <dir>/devindex-mcp.cjs` on Windows (launcher.ts says why).
  */
 export function launchFor(dir: string, platform: NodeJS.Platform, join: (...p: string[]) => string): Launch {
-  return platform === 'win32' ? { command: 'node', args: [join(dir, LAUNCHER_JS)] } : { command: join(dir, LAUNCHER_SH), args: [] };
+  return platform === 'win32'
+    ? { command: 'node', args: [join(dir, LAUNCHER_JS)] }
+    : { command: join(dir, LAUNCHER_SH), args: [] };
 }
 
 /**

@@ -37,25 +37,65 @@ export interface SetupUi {
   info(message: string): void;
 }
 
-export interface SetupResult { client: SetupClient; action: 'written' | 'unchanged' | 'shown' | 'cancelled'; file?: string; text?: string; reason?: string }
+export interface SetupResult {
+  client: SetupClient;
+  action: 'written' | 'unchanged' | 'shown' | 'cancelled';
+  file?: string;
+  text?: string;
+  reason?: string;
+}
 
 /** Command arguments a test (or a walkthrough) passes to skip the pickers; nothing here can name a file. */
-export interface SetupArgs { client?: SetupClient; scope?: Scope; answer?: 'write' | 'show' }
+export interface SetupArgs {
+  client?: SetupClient;
+  scope?: Scope;
+  answer?: 'write' | 'show';
+}
 
 const CLIENTS: Array<{ id: SetupClient; label: string; detail: string }> = [
-  { id: 'vscode', label: 'VS Code (mcp.json)', detail: 'Writes the server to this workspace\'s .vscode/mcp.json or your user mcp.json; VS Code asks for the key as a password.' },
-  { id: 'claude', label: 'Claude Code', detail: 'Shows the entry and the `claude mcp add-json` command; the key comes from DEVINDEX_API_KEY.' },
-  { id: 'cursor', label: 'Cursor', detail: 'Writes ~/.cursor/mcp.json or this workspace\'s .cursor/mcp.json; the key comes from DEVINDEX_API_KEY.' },
-  { id: 'windsurf', label: 'Windsurf', detail: 'Writes ~/.codeium/windsurf/mcp_config.json; the key comes from DEVINDEX_API_KEY.' },
-  { id: 'claude-desktop', label: 'Claude Desktop', detail: 'Writes claude_desktop_config.json; it cannot take a key by reference, so it searches without one.' },
-  { id: 'generic', label: 'Another MCP client (stdio)', detail: 'Shows the command, arguments and environment to enter.' },
+  {
+    id: 'vscode',
+    label: 'VS Code (mcp.json)',
+    detail:
+      "Writes the server to this workspace's .vscode/mcp.json or your user mcp.json; VS Code asks for the key as a password.",
+  },
+  {
+    id: 'claude',
+    label: 'Claude Code',
+    detail: 'Shows the entry and the `claude mcp add-json` command; the key comes from DEVINDEX_API_KEY.',
+  },
+  {
+    id: 'cursor',
+    label: 'Cursor',
+    detail: "Writes ~/.cursor/mcp.json or this workspace's .cursor/mcp.json; the key comes from DEVINDEX_API_KEY.",
+  },
+  {
+    id: 'windsurf',
+    label: 'Windsurf',
+    detail: 'Writes ~/.codeium/windsurf/mcp_config.json; the key comes from DEVINDEX_API_KEY.',
+  },
+  {
+    id: 'claude-desktop',
+    label: 'Claude Desktop',
+    detail: 'Writes claude_desktop_config.json; it cannot take a key by reference, so it searches without one.',
+  },
+  {
+    id: 'generic',
+    label: 'Another MCP client (stdio)',
+    detail: 'Shows the command, arguments and environment to enter.',
+  },
 ];
 
 export function editorNetwork(): EditorNetwork {
   const net = config.network();
   return {
-    baseUrl: config.baseUrl(), proxy: net.proxy, noProxy: net.noProxy, proxyStrictSSL: net.proxyStrictSSL, caFile: net.caFile,
-    extraCaCerts: process.env.NODE_EXTRA_CA_CERTS || undefined, allowInsecureHttp: config.allowInsecureHttp(),
+    baseUrl: config.baseUrl(),
+    proxy: net.proxy,
+    noProxy: net.noProxy,
+    proxyStrictSSL: net.proxyStrictSSL,
+    caFile: net.caFile,
+    extraCaCerts: process.env.NODE_EXTRA_CA_CERTS || undefined,
+    allowInsecureHttp: config.allowInsecureHttp(),
   };
 }
 
@@ -72,15 +112,27 @@ function targetFile(context: vscode.ExtensionContext, client: SetupClient, scope
   const folder = vscode.workspace.workspaceFolders?.[0];
   const home = os().homedir();
   switch (client) {
-    case 'vscode': return scope === 'workspace' && folder ? path.join(folder.uri.fsPath, '.vscode', 'mcp.json') : userMcpJson(context);
-    case 'cursor': return scope === 'workspace' && folder ? path.join(folder.uri.fsPath, '.cursor', 'mcp.json') : path.join(home, '.cursor', 'mcp.json');
-    case 'windsurf': return path.join(home, '.codeium', 'windsurf', 'mcp_config.json');
+    case 'vscode':
+      return scope === 'workspace' && folder
+        ? path.join(folder.uri.fsPath, '.vscode', 'mcp.json')
+        : userMcpJson(context);
+    case 'cursor':
+      return scope === 'workspace' && folder
+        ? path.join(folder.uri.fsPath, '.cursor', 'mcp.json')
+        : path.join(home, '.cursor', 'mcp.json');
+    case 'windsurf':
+      return path.join(home, '.codeium', 'windsurf', 'mcp_config.json');
     case 'claude-desktop': {
-      const base = process.platform === 'win32' ? process.env.APPDATA || path.join(home, 'AppData', 'Roaming')
-        : process.platform === 'darwin' ? path.join(home, 'Library', 'Application Support') : process.env.XDG_CONFIG_HOME || path.join(home, '.config');
+      const base =
+        process.platform === 'win32'
+          ? process.env.APPDATA || path.join(home, 'AppData', 'Roaming')
+          : process.platform === 'darwin'
+            ? path.join(home, 'Library', 'Application Support')
+            : process.env.XDG_CONFIG_HOME || path.join(home, '.config');
       return path.join(base, 'Claude', 'claude_desktop_config.json');
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -110,14 +162,21 @@ function shownText(entry: SetupEntry, why?: string): string {
 }
 
 /** The setup flow: pick a client, build its entry, and write it (after the user confirms) or show it. */
-export async function runSetup(context: vscode.ExtensionContext, ui: SetupUi, network: EditorNetwork = editorNetwork()): Promise<SetupResult> {
+export async function runSetup(
+  context: vscode.ExtensionContext,
+  ui: SetupUi,
+  network: EditorNetwork = editorNetwork(),
+): Promise<SetupResult> {
   const client = await ui.pickClient();
   if (!client) return { client: 'generic', action: 'cancelled' };
   const hasFolder = !!vscode.workspace.workspaceFolders?.length;
   const scope = (client === 'vscode' || client === 'cursor') && hasFolder ? await ui.pickScope(client) : 'user';
   if (!scope) return { client, action: 'cancelled' };
   const kit = setupKit();
-  const entry = kit.setupEntry({ client, launch: ensureLauncher(context), network }, scope === 'workspace' ? 'project' : 'user');
+  const entry = kit.setupEntry(
+    { client, launch: ensureLauncher(context), network },
+    scope === 'workspace' ? 'project' : 'user',
+  );
   const file = targetFile(context, client, scope);
   if (!file) {
     const text = shownText(entry);
@@ -137,47 +196,99 @@ export async function runSetup(context: vscode.ExtensionContext, ui: SetupUi, ne
     await ui.show(text);
     return { client, action: 'shown', file, text, reason: r.reason };
   }
-  ui.info(r.action === 'written'
-    ? `Developer Index MCP server added to ${file}. ${entry.keyWords}`
-    : `${file} already has this Developer Index MCP server entry. ${entry.keyWords}`);
+  ui.info(
+    r.action === 'written'
+      ? `Developer Index MCP server added to ${file}. ${entry.keyWords}`
+      : `${file} already has this Developer Index MCP server entry. ${entry.keyWords}`,
+  );
   return { client, action: r.action, file, text: r.text };
 }
 
 function realUi(args: SetupArgs): SetupUi {
   return {
-    pickClient: async () => args.client ?? (await vscode.window.showQuickPick(CLIENTS.map((c) => ({ label: c.label, detail: c.detail, id: c.id })), {
-      title: 'Set Up MCP for Another Agent', placeHolder: 'Which client should run the Developer Index MCP server?',
-    }))?.id,
-    pickScope: async (client) => args.scope ?? (await vscode.window.showQuickPick([
-      { label: 'This workspace', detail: client === 'cursor' ? '.cursor/mcp.json in the first workspace folder' : '.vscode/mcp.json in the first workspace folder', id: 'workspace' as const },
-      { label: 'All workspaces', detail: client === 'cursor' ? '~/.cursor/mcp.json' : 'your user mcp.json', id: 'user' as const },
-    ], { title: 'Where should the client find the server?' }))?.id,
+    pickClient: async () =>
+      args.client ??
+      (
+        await vscode.window.showQuickPick(
+          CLIENTS.map((c) => ({ label: c.label, detail: c.detail, id: c.id })),
+          {
+            title: 'Set Up MCP for Another Agent',
+            placeHolder: 'Which client should run the Developer Index MCP server?',
+          },
+        )
+      )?.id,
+    pickScope: async (client) =>
+      args.scope ??
+      (
+        await vscode.window.showQuickPick(
+          [
+            {
+              label: 'This workspace',
+              detail:
+                client === 'cursor'
+                  ? '.cursor/mcp.json in the first workspace folder'
+                  : '.vscode/mcp.json in the first workspace folder',
+              id: 'workspace' as const,
+            },
+            {
+              label: 'All workspaces',
+              detail: client === 'cursor' ? '~/.cursor/mcp.json' : 'your user mcp.json',
+              id: 'user' as const,
+            },
+          ],
+          { title: 'Where should the client find the server?' },
+        )
+      )?.id,
     confirm: async (target, entry) => {
       if (args.answer) return args.answer;
-      const pick = await vscode.window.showInformationMessage(`Add the Developer Index MCP server to ${target}?`,
-        { modal: true, detail: `Only the devindex entry changes; the rest of the file (comments, other servers) stays as it is. The entry runs a launcher in this extension's storage that starts the newest installed version. ${entry.keyWords} The key is not written to the file.` },
-        'Write', 'Show Instead');
+      const pick = await vscode.window.showInformationMessage(
+        `Add the Developer Index MCP server to ${target}?`,
+        {
+          modal: true,
+          detail: `Only the devindex entry changes; the rest of the file (comments, other servers) stays as it is. The entry runs a launcher in this extension's storage that starts the newest installed version. ${entry.keyWords} The key is not written to the file.`,
+        },
+        'Write',
+        'Show Instead',
+      );
       return pick === 'Write' ? 'write' : pick === 'Show Instead' ? 'show' : undefined;
     },
     show: async (text) => {
       const doc = await vscode.workspace.openTextDocument({ language: 'jsonc', content: text });
       await vscode.window.showTextDocument(doc, { preview: false });
     },
-    info: (m) => { void vscode.window.showInformationMessage(m); },
+    info: (m) => {
+      void vscode.window.showInformationMessage(m);
+    },
   };
 }
 
-export interface MaintainResult { launch: Launch; repaired: Array<{ file: string; servers: string[] }>; problems: Array<{ file: string; reason: string }>; notice?: string }
+export interface MaintainResult {
+  launch: Launch;
+  repaired: Array<{ file: string; servers: string[] }>;
+  problems: Array<{ file: string; reason: string }>;
+  notice?: string;
+}
 
 /**
  * On activation: the launcher is refreshed, and entries that an older version wrote (`node <extension
  * folder>/dist/cli.js mcp`, a folder an update removed) are pointed at it, with one notice naming the files.
  * Files are only read here; dist/cli-setup.js is loaded only when one needs repair.
  */
-export async function maintainEntries(context: vscode.ExtensionContext, o: { cli?: string; dir?: string; notify?: (m: string) => void } = {}): Promise<MaintainResult> {
+export async function maintainEntries(
+  context: vscode.ExtensionContext,
+  o: { cli?: string; dir?: string; notify?: (m: string) => void } = {},
+): Promise<MaintainResult> {
   const launch = ensureLauncher(context, o);
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-  const files = [userMcpJson(context), ...knownFiles({ platform: process.platform, home: os().homedir(), env: process.env, cwd: folders[0] ?? '' }, folders)];
+  const folders = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => f.uri.fsPath);
+  const files = [
+    userMcpJson(context),
+    ...knownFiles(
+      { platform: process.platform, home: os().homedir(), env: process.env, cwd: folders[0] ?? '' },
+      folders,
+    ),
+  ];
   const repaired: MaintainResult['repaired'] = [];
   const problems: MaintainResult['problems'] = [];
   for (const file of [...new Set(files)]) {
@@ -191,18 +302,29 @@ export async function maintainEntries(context: vscode.ExtensionContext, o: { cli
       problems.push({ file, reason: e instanceof Error ? e.message : String(e) });
     }
   }
-  for (const p of problems) log().warn(`MCP entry in ${p.file} points into a removed extension folder but was not repaired: ${p.reason}`);
+  for (const p of problems)
+    log().warn(`MCP entry in ${p.file} points into a removed extension folder but was not repaired: ${p.reason}`);
   if (!repaired.length) return { launch, repaired, problems };
   const notice = `Developer Index updated the MCP server entry in ${repaired.map((r) => r.file).join(' and ')}: it pointed into an extension folder that an update removed, and now runs a launcher that survives updates.`;
-  (o.notify ?? ((m: string) => { void vscode.window.showInformationMessage(m); }))(notice);
+  (
+    o.notify ??
+    ((m: string) => {
+      void vscode.window.showInformationMessage(m);
+    })
+  )(notice);
   log().info(notice);
   return { launch, repaired, problems, notice };
 }
 
 /** Arguments a test passes to skip the picker; nothing here can name a file. */
-export interface RulesArgs { targets?: RuleTarget[] }
+export interface RulesArgs {
+  targets?: RuleTarget[];
+}
 
-export interface RulesResult { action: 'done' | 'cancelled' | 'no-folder'; results?: Array<{ target: RuleTarget; file: string; action: string; reason?: string }> }
+export interface RulesResult {
+  action: 'done' | 'cancelled' | 'no-folder';
+  results?: Array<{ target: RuleTarget; file: string; action: string; reason?: string }>;
+}
 
 /** Add Agent Rules for Developer Index…: the chosen rules, each in its marked block, in the first workspace folder. */
 export async function runRules(args: RulesArgs = {}): Promise<RulesResult> {
@@ -211,34 +333,56 @@ export async function runRules(args: RulesArgs = {}): Promise<RulesResult> {
     void vscode.window.showInformationMessage('Open a folder first: the agent rules are written into the project.');
     return { action: 'no-folder' };
   }
-  const targets = args.targets ?? (await vscode.window.showQuickPick(
-    RULE_TARGETS.map((t) => ({ label: RULE_LABELS[t], description: RULE_FILES[t], picked: true, id: t })),
-    { canPickMany: true, title: 'Add Agent Rules for Developer Index', placeHolder: 'Which agents should be told when to search the developer index?' },
-  ))?.map((p) => p.id);
+  const targets =
+    args.targets ??
+    (
+      await vscode.window.showQuickPick(
+        RULE_TARGETS.map((t) => ({ label: RULE_LABELS[t], description: RULE_FILES[t], picked: true, id: t })),
+        {
+          canPickMany: true,
+          title: 'Add Agent Rules for Developer Index',
+          placeHolder: 'Which agents should be told when to search the developer index?',
+        },
+      )
+    )?.map((p) => p.id);
   if (!targets?.length) return { action: 'cancelled' };
   const results = setupKit().writeRules(folder.uri.fsPath, targets);
   const refused = results.filter((r) => r.action === 'refused');
   const ok = results.filter((r) => r.action !== 'refused');
-  if (ok.length) void vscode.window.showInformationMessage(`Developer Index rules: ${ok.map((r) => `${RULE_FILES[r.target]} ${r.action === 'written' ? 'written' : 'already up to date'}`).join(', ')}. Only the marked devindex block is ours; text around it is left as it is.`);
-  for (const r of refused) void vscode.window.showWarningMessage(`Developer Index did not change ${r.file}: ${r.reason}.`);
+  if (ok.length)
+    void vscode.window.showInformationMessage(
+      `Developer Index rules: ${ok.map((r) => `${RULE_FILES[r.target]} ${r.action === 'written' ? 'written' : 'already up to date'}`).join(', ')}. Only the marked devindex block is ours; text around it is left as it is.`,
+    );
+  for (const r of refused)
+    void vscode.window.showWarningMessage(`Developer Index did not change ${r.file}: ${r.reason}.`);
   return { action: 'done', results };
 }
 
 interface McpApi {
-  registerMcpServerDefinitionProvider(id: string, provider: {
-    onDidChangeMcpServerDefinitions?: vscode.Event<void>;
-    provideMcpServerDefinitions(token: vscode.CancellationToken): unknown[];
-    resolveMcpServerDefinition?(server: unknown, token: vscode.CancellationToken): Promise<unknown>;
-  }): vscode.Disposable;
+  registerMcpServerDefinitionProvider(
+    id: string,
+    provider: {
+      onDidChangeMcpServerDefinitions?: vscode.Event<void>;
+      provideMcpServerDefinitions(token: vscode.CancellationToken): unknown[];
+      resolveMcpServerDefinition?(server: unknown, token: vscode.CancellationToken): Promise<unknown>;
+    },
+  ): vscode.Disposable;
 }
-type StdioDefinitionClass = new (label: string, command: string, args: string[], env?: Record<string, string | number | null>, version?: string) => { env: Record<string, string | number | null> };
+type StdioDefinitionClass = new (
+  label: string,
+  command: string,
+  args: string[],
+  env?: Record<string, string | number | null>,
+  version?: string,
+) => { env: Record<string, string | number | null> };
 
 /** VS Code's API for extension-defined MCP servers, when this editor has it. */
 export function mcpServerApi(ns: object): { lm: McpApi; Stdio: StdioDefinitionClass } | undefined {
   const lm = (ns as { lm?: Partial<McpApi> }).lm;
   const Stdio = (ns as { McpStdioServerDefinition?: unknown }).McpStdioServerDefinition;
   return lm && typeof lm.registerMcpServerDefinitionProvider === 'function' && typeof Stdio === 'function'
-    ? { lm: lm as McpApi, Stdio: Stdio as StdioDefinitionClass } : undefined;
+    ? { lm: lm as McpApi, Stdio: Stdio as StdioDefinitionClass }
+    : undefined;
 }
 
 export interface McpSetupHandle {
@@ -254,28 +398,47 @@ export function registerMcpSetup(context: vscode.ExtensionContext, o: { keys: Ap
     vscode.commands.registerCommand(RULES_COMMAND, (args?: RulesArgs) => runRules(args ?? {})),
   );
   // After activation, off its path: a failure here is logged, never in the way.
-  const maintained = new Promise<void>((res) => setTimeout(res, 0)).then(() => maintainEntries(context)).catch((e: unknown) => {
-    log().warn(`MCP launcher refresh failed: ${e instanceof Error ? e.message : String(e)}`);
-    return undefined;
-  });
+  const maintained = new Promise<void>((res) => setTimeout(res, 0))
+    .then(() => maintainEntries(context))
+    .catch((e: unknown) => {
+      log().warn(`MCP launcher refresh failed: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    });
   const handle: McpSetupHandle = { maintained, maintain: (m) => maintainEntries(context, m) };
   const api = mcpServerApi(vscode);
   if (!api) return handle;
   const changed = new vscode.EventEmitter<void>();
-  context.subscriptions.push(changed, o.keys.onDidChange(() => changed.fire()), vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('devIndex') || e.affectsConfiguration('http')) changed.fire();
-  }));
-  context.subscriptions.push(api.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, {
-    onDidChangeMcpServerDefinitions: changed.event,
-    // The editor's own Node runs the CLI (ELECTRON_RUN_AS_NODE), so no separate node is needed.
-    provideMcpServerDefinitions: () => [new api.Stdio('Developer Index', process.execPath, [cliPath(context), 'mcp'],
-      { ...serverEnv(editorNetwork()).env, ELECTRON_RUN_AS_NODE: '1' }, (context.extension.packageJSON as { version?: string }).version)],
-    // The key goes to the process VS Code starts, in memory, only when it starts.
-    resolveMcpServerDefinition: async (server) => {
-      const key = await o.keys.get();
-      if (key) (server as { env: Record<string, string | number | null> }).env = { ...(server as { env: Record<string, string | number | null> }).env, [KEY_ENV]: key };
-      return server;
-    },
-  }));
+  context.subscriptions.push(
+    changed,
+    o.keys.onDidChange(() => changed.fire()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('devIndex') || e.affectsConfiguration('http')) changed.fire();
+    }),
+  );
+  context.subscriptions.push(
+    api.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, {
+      onDidChangeMcpServerDefinitions: changed.event,
+      // The editor's own Node runs the CLI (ELECTRON_RUN_AS_NODE), so no separate node is needed.
+      provideMcpServerDefinitions: () => [
+        new api.Stdio(
+          'Developer Index',
+          process.execPath,
+          [cliPath(context), 'mcp'],
+          { ...serverEnv(editorNetwork()).env, ELECTRON_RUN_AS_NODE: '1' },
+          (context.extension.packageJSON as { version?: string }).version,
+        ),
+      ],
+      // The key goes to the process VS Code starts, in memory, only when it starts.
+      resolveMcpServerDefinition: async (server) => {
+        const key = await o.keys.get();
+        if (key)
+          (server as { env: Record<string, string | number | null> }).env = {
+            ...(server as { env: Record<string, string | number | null> }).env,
+            [KEY_ENV]: key,
+          };
+        return server;
+      },
+    }),
+  );
   return handle;
 }

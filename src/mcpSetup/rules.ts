@@ -22,10 +22,14 @@ export const RULE_FILES: Record<RuleTarget, string> = {
 };
 
 export const RULE_LABELS: Record<RuleTarget, string> = {
-  claude: 'Claude Code skill', cursor: 'Cursor rule', copilot: 'GitHub Copilot instructions', agents: 'AGENTS.md section',
+  claude: 'Claude Code skill',
+  cursor: 'Cursor rule',
+  copilot: 'GitHub Copilot instructions',
+  agents: 'AGENTS.md section',
 };
 
-const WHEN = 'Search the developer index (documentation, GitHub issues, pull requests and READMEs in one ranked search) before answering from memory';
+const WHEN =
+  'Search the developer index (documentation, GitHub issues, pull requests and READMEs in one ranked search) before answering from memory';
 
 /** What every rule says: when to search and how to scope it to the dependency installed here. */
 function body(heading: string): string {
@@ -38,14 +42,14 @@ function body(heading: string): string {
     '- how a library, framework or API behaves (options, defaults, limits, what changed between versions);',
     '- an error message, a stack trace or a failing test that comes from a dependency: search the message itself;',
     '- "is this fixed?", "is there an issue for this?": whether a bug is known, fixed, or has a workaround;',
-    '- a dependency\'s open issues, regressions or migration notes before upgrading or pinning it.',
+    "- a dependency's open issues, regressions or migration notes before upgrading or pinning it.",
     '',
     `Use the \`${s}\` tool (MCP server \`devindex\`; in VS Code's chat, \`#devIndex\`):`,
     '',
     `- Scope it to the dependency installed here: pass \`dependency\` with the package's name (\`{"query": "...", "dependency": "undici"}\`); the answer then compares fixes and issues with the installed version. Otherwise pass \`repos: ["owner/repo"]\` for a project's issues and pull requests, or \`sources\` for its documentation.`,
-    '- Put the error text or the maintainer\'s words in `query`, not a paraphrase.',
+    "- Put the error text or the maintainer's words in `query`, not a paraphrase.",
     `- Read the coverage notes at the end of the answer before concluding that nothing exists; \`more: <handle>\` means it was cut (\`${TOOL_NAMES.readMore}\`).`,
-    '- Cite the result\'s URL and passage you rely on.',
+    "- Cite the result's URL and passage you rely on.",
     '',
     'Agent jobs spend credits: start one only when a search cannot answer.',
   ].join('\n');
@@ -54,19 +58,35 @@ function body(heading: string): string {
 /** Frontmatter a new file of this kind starts with (none for files that have no frontmatter). */
 function frontmatter(t: RuleTarget): string {
   if (t === 'claude') {
-    return ['---', `name: ${SKILL_NAME}`,
-      'description: Search the developer index (docs, GitHub issues, PRs, READMEs) for how a library behaves, an error message, whether a bug is fixed, or a dependency\'s known issues, scoped to the installed version.',
-      '---', ''].join('\n');
+    return [
+      '---',
+      `name: ${SKILL_NAME}`,
+      "description: Search the developer index (docs, GitHub issues, PRs, READMEs) for how a library behaves, an error message, whether a bug is fixed, or a dependency's known issues, scoped to the installed version.",
+      '---',
+      '',
+    ].join('\n');
   }
   if (t === 'cursor') {
-    return ['---', 'description: Search the developer index for library behaviour, error messages, whether a bug is fixed, and dependency issues', 'globs:', 'alwaysApply: false', '---', ''].join('\n');
+    return [
+      '---',
+      'description: Search the developer index for library behaviour, error messages, whether a bug is fixed, and dependency issues',
+      'globs:',
+      'alwaysApply: false',
+      '---',
+      '',
+    ].join('\n');
   }
   return '';
 }
 
 /** Our block for one target (markers included). */
 export function ruleBlock(t: RuleTarget, eol = '\n'): string {
-  const heading = t === 'agents' ? '## Developer index search' : t === 'claude' ? '# Developer index search' : '# Developer index search';
+  const heading =
+    t === 'agents'
+      ? '## Developer index search'
+      : t === 'claude'
+        ? '# Developer index search'
+        : '# Developer index search';
   return [BLOCK_BEGIN, body(heading), BLOCK_END].join('\n').replace(/\n/g, eol);
 }
 
@@ -93,7 +113,10 @@ export function withBlock(t: RuleTarget, existing: string | undefined): BlockEdi
     return { ok: true, text, changed: true };
   }
   if (begins !== 1 || ends !== 1 || e < b) {
-    return { ok: false, reason: `its ${BLOCK_BEGIN} and ${BLOCK_END} markers are not one pair in that order (${begins} begin, ${ends} end): fix or remove them, then run this again` };
+    return {
+      ok: false,
+      reason: `its ${BLOCK_BEGIN} and ${BLOCK_END} markers are not one pair in that order (${begins} begin, ${ends} end): fix or remove them, then run this again`,
+    };
   }
   const text = existing.slice(0, b) + ruleBlock(t, eol) + existing.slice(e + BLOCK_END.length);
   return { ok: true, text, changed: text !== existing };

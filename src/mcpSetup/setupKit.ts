@@ -20,7 +20,7 @@ export type EditOutcome = { ok: true; text: string } | { ok: false; reason: stri
 export function mergeEntry(existing: string | undefined, entry: SetupEntry): EditOutcome {
   // A byte order mark (as some Windows editors write) is kept, outside what the parser reads.
   const bom = existing?.startsWith('\uFEFF') ? '\uFEFF' : '';
-  const r = mergeText(bom ? existing!.slice(1) : existing ?? '', entry);
+  const r = mergeText(bom ? existing!.slice(1) : (existing ?? ''), entry);
   return r.ok ? { ok: true, text: bom + r.text } : r;
 }
 
@@ -28,7 +28,8 @@ function mergeText(text: string, entry: SetupEntry): EditOutcome {
   const parsed = parseJsonc(text);
   if (!parsed.ok) return parsed;
   const containerType = typeAt(text, [entry.container]);
-  if (containerType !== undefined && containerType !== 'object') return { ok: false, reason: `its "${entry.container}" is not an object` };
+  if (containerType !== undefined && containerType !== 'object')
+    return { ok: false, reason: `its "${entry.container}" is not an object` };
   let out = setAt(text, [entry.container, SERVER_NAME], entry.server);
   if (entry.input) {
     const inputsType = typeAt(out, ['inputs']);
@@ -43,7 +44,12 @@ function mergeText(text: string, entry: SetupEntry): EditOutcome {
   return { ok: true, text: out };
 }
 
-export interface WriteResult { file: string; action: 'written' | 'unchanged' | 'refused'; reason?: string; text?: string }
+export interface WriteResult {
+  file: string;
+  action: 'written' | 'unchanged' | 'refused';
+  reason?: string;
+  text?: string;
+}
 
 /** Merges the entry into `file` and writes it (atomically) when it changed; never writes a file it cannot read. */
 export function writeEntry(file: string, entry: SetupEntry): WriteResult {
@@ -58,14 +64,24 @@ export function writeEntry(file: string, entry: SetupEntry): WriteResult {
 }
 
 /** Writes the launcher files into `dir` (those whose text or mode changed) and returns how an entry runs them. */
-export function installLauncher(dir: string, targets: LauncherTargets, platform: NodeJS.Platform = process.platform): Launch {
+export function installLauncher(
+  dir: string,
+  targets: LauncherTargets,
+  platform: NodeJS.Platform = process.platform,
+): Launch {
   const { files, launch } = launcherFiles(dir, targets, platform, join);
   // What the entry runs lives in a folder only the user can write to (when this makes it).
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (const f of files) {
     const path = join(dir, f.name);
     const same = (() => {
-      try { return readFileSync(path, 'utf8') === f.text && (platform === 'win32' || (statSync(path).mode & 0o777) === f.mode); } catch { return false; }
+      try {
+        return (
+          readFileSync(path, 'utf8') === f.text && (platform === 'win32' || (statSync(path).mode & 0o777) === f.mode)
+        );
+      } catch {
+        return false;
+      }
     })();
     if (same) continue;
     // The old file is ours: replaced whole, with the launcher's own mode (an executable sh launcher).
@@ -75,7 +91,11 @@ export function installLauncher(dir: string, targets: LauncherTargets, platform:
   return launch;
 }
 
-export interface RepairResult { file: string; repaired: string[]; reason?: string }
+export interface RepairResult {
+  file: string;
+  repaired: string[];
+  reason?: string;
+}
 
 /**
  * Entries (under `servers` or `mcpServers`) whose arguments name a versioned `dist/cli.js` that is gone are
@@ -107,7 +127,12 @@ export function repairFile(file: string, launch: Launch, exists: (p: string) => 
   return { file, repaired };
 }
 
-export interface RuleResult { target: RuleTarget; file: string; action: 'written' | 'unchanged' | 'refused'; reason?: string }
+export interface RuleResult {
+  target: RuleTarget;
+  file: string;
+  action: 'written' | 'unchanged' | 'refused';
+  reason?: string;
+}
 
 /** Writes our block into each target's file under `folder` (see rules.ts). */
 export function writeRules(folder: string, targets: readonly RuleTarget[]): RuleResult[] {

@@ -14,11 +14,25 @@ import type { InstalledDependency } from '../versions/versionCompare';
 /** Issue 23: the `installed` a dependency search passes along its request (plain data from another command: checked). */
 function installedOf(v: unknown): InstalledDependency[] | undefined {
   if (!Array.isArray(v)) return undefined;
-  const ok = v.slice(0, 20).filter((d): d is InstalledDependency => !!d && typeof d === 'object'
-    && ['npm', 'go', 'cargo', 'pypi'].includes((d as InstalledDependency).ecosystem)
-    && typeof (d as InstalledDependency).name === 'string' && typeof (d as InstalledDependency).slug === 'string'
-    && ((d as InstalledDependency).version === undefined || typeof (d as InstalledDependency).version === 'string'));
-  return ok.length ? ok.map((d) => ({ ecosystem: d.ecosystem, name: d.name, slug: d.slug, ...(d.version ? { version: d.version } : {}) })) : undefined;
+  const ok = v
+    .slice(0, 20)
+    .filter(
+      (d): d is InstalledDependency =>
+        !!d &&
+        typeof d === 'object' &&
+        ['npm', 'go', 'cargo', 'pypi'].includes((d as InstalledDependency).ecosystem) &&
+        typeof (d as InstalledDependency).name === 'string' &&
+        typeof (d as InstalledDependency).slug === 'string' &&
+        ((d as InstalledDependency).version === undefined || typeof (d as InstalledDependency).version === 'string'),
+    );
+  return ok.length
+    ? ok.map((d) => ({
+        ecosystem: d.ecosystem,
+        name: d.name,
+        slug: d.slug,
+        ...(d.version ? { version: d.version } : {}),
+      }))
+    : undefined;
 }
 import { pickFolder, remotesOf } from './workspaceRepos';
 import { grouped } from '../api/grouped';
@@ -39,7 +53,10 @@ type ViewCommand = 'clear' | 'refresh' | 'expandAll' | 'collapseAll';
 /** What the commands need from the search session (src/search/session/searchSession.ts, from the core bundle). */
 export interface SearchSessionPort {
   /** `keep`: with the scope the view shows; `exact`: the request is the whole search. Shows the view; resolves when it finished. */
-  search(request: { query: string } & Partial<SearchParams>, opts: { scope: 'keep' | 'exact'; notice?: string; installed?: InstalledDependency[] }): Promise<void>;
+  search(
+    request: { query: string } & Partial<SearchParams>,
+    opts: { scope: 'keep' | 'exact'; notice?: string; installed?: InstalledDependency[] },
+  ): Promise<void>;
   /** The filters the view shows now; undefined before it ever loaded. */
   scope(): SearchParams | undefined;
 }
@@ -83,8 +100,14 @@ async function askQuery(history: SearchHistory, title: string, prefill?: string)
  * prompts: `search.run(query | request)`, `search.selection()`, `search.repository({ folder?, query? })`,
  * `search.history(index)`. One-off commands and the view's scope: see docs/USAGE.md "Scope of one-off searches".
  */
-export function registerSearchCommands(context: vscode.ExtensionContext, session: () => SearchSessionPort, view: () => SearchViewPort, history: SearchHistory): void {
-  const reg = (id: string, fn: (...a: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+export function registerSearchCommands(
+  context: vscode.ExtensionContext,
+  session: () => SearchSessionPort,
+  view: () => SearchViewPort,
+  history: SearchHistory,
+): void {
+  const reg = (id: string, fn: (...a: unknown[]) => unknown) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   const documents = new ResultDocuments();
   context.subscriptions.push(documents, vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents));
 
@@ -104,12 +127,21 @@ export function registerSearchCommands(context: vscode.ExtensionContext, session
         const deps = installedOf(installed);
         // A dependency search asks for DEPENDENCY_PASSAGES passages at least, as the CLI and the tools do: with the
         // default one, the view's summary said "none mentions a newer fix" of a search whose #472 states it in a later comment.
-        const passages = deps && request.passages === undefined ? { passages: Math.max(config.searchDefaults().passages, DEPENDENCY_PASSAGES) } : {};
-        await session().search({ ...request, ...passages, query: request.query.trim() }, { scope: 'exact', ...(deps ? { installed: deps } : {}) });
+        const passages =
+          deps && request.passages === undefined
+            ? { passages: Math.max(config.searchDefaults().passages, DEPENDENCY_PASSAGES) }
+            : {};
+        await session().search(
+          { ...request, ...passages, query: request.query.trim() },
+          { scope: 'exact', ...(deps ? { installed: deps } : {}) },
+        );
         return;
       }
     }
-    const query = typeof given === 'string' && given.trim() ? given.trim() : await askQuery(history, scopeTitle('Developer Index: Search'));
+    const query =
+      typeof given === 'string' && given.trim()
+        ? given.trim()
+        : await askQuery(history, scopeTitle('Developer Index: Search'));
     if (!query) return;
     await session().search({ query }, { scope: 'keep' });
   });
@@ -131,7 +163,9 @@ export function registerSearchCommands(context: vscode.ExtensionContext, session
   reg('devIndex.search.repository', async (arg?: unknown): Promise<RepoScopeOutcome> => {
     const a = (arg ?? {}) as { folder?: vscode.Uri; query?: string };
     if (!a.folder && !vscode.workspace.workspaceFolders?.length) {
-      void vscode.window.showWarningMessage('Developer Index: open a folder that is a git repository to search within it.');
+      void vscode.window.showWarningMessage(
+        'Developer Index: open a folder that is a git repository to search within it.',
+      );
       return { kind: 'no-workspace' };
     }
     const folder = await pickFolder(a.folder);
@@ -141,20 +175,24 @@ export function registerSearchCommands(context: vscode.ExtensionContext, session
       if (scope.unsupported.length) {
         const hosts = [...new Set(scope.unsupported.map((r) => r.host))];
         // Not awaited: the command's outcome does not depend on whether the user ever answers.
-        void vscode.window.showWarningMessage(
-          `Developer Index: "${folder.name}" is hosted on ${hosts.join(', ')}. The developer index covers GitHub repositories only, so it cannot be scoped to this one.`,
-          'Search Without Repository Scope',
-        ).then((choice) => choice && vscode.commands.executeCommand('devIndex.search.run', a.query));
+        void vscode.window
+          .showWarningMessage(
+            `Developer Index: "${folder.name}" is hosted on ${hosts.join(', ')}. The developer index covers GitHub repositories only, so it cannot be scoped to this one.`,
+            'Search Without Repository Scope',
+          )
+          .then((choice) => choice && vscode.commands.executeCommand('devIndex.search.run', a.query));
         return { kind: 'unsupported-host', hosts };
       }
       if (folder.uri.scheme === 'file' && !mayRunGitIn(folder.uri.scheme, vscode.workspace.isTrusted)) {
         void vscode.window.showWarningMessage(restrictedModeWords(folder.name));
         return { kind: 'no-repository', restricted: true };
       }
-      void vscode.window.showWarningMessage(`Developer Index: "${folder.name}" has no git remote pointing at a repository (no repository to scope to).`);
+      void vscode.window.showWarningMessage(
+        `Developer Index: "${folder.name}" has no git remote pointing at a repository (no repository to scope to).`,
+      );
       return { kind: 'no-repository' };
     }
-    const query = a.query?.trim() || await askQuery(history, `Developer Index: Search in ${scope.slugs.join(', ')}`);
+    const query = a.query?.trim() || (await askQuery(history, `Developer Index: Search in ${scope.slugs.join(', ')}`));
     if (!query) return { kind: 'cancelled' };
     await session().search({ query, repos: scope.slugs }, { scope: 'exact' });
     return { kind: 'searched', repos: scope.slugs };
@@ -200,9 +238,14 @@ function pickHistory(history: SearchHistory): Promise<HistoryEntry | undefined> 
   const clearAll: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('clear-all'), tooltip: 'Clear History' };
   type Item = vscode.QuickPickItem & { entry: HistoryEntry };
   const defaults = config.searchDefaults();
-  const items = (): Item[] => history.entries().map((e) => ({
-    label: e.params.query, description: relativeTime(e.at), detail: describeFilters(e.params, defaults) || undefined, entry: e, buttons: [remove],
-  }));
+  const items = (): Item[] =>
+    history.entries().map((e) => ({
+      label: e.params.query,
+      description: relativeTime(e.at),
+      detail: describeFilters(e.params, defaults) || undefined,
+      entry: e,
+      buttons: [remove],
+    }));
   const qp = vscode.window.createQuickPick<Item>();
   qp.title = 'Developer Index: Search History';
   qp.placeholder = 'Pick a search to run again';
@@ -220,8 +263,14 @@ function pickHistory(history: SearchHistory): Promise<HistoryEntry | undefined> 
       await history.clear();
       qp.hide();
     });
-    qp.onDidAccept(() => { picked = qp.selectedItems[0]?.entry; qp.hide(); });
-    qp.onDidHide(() => { qp.dispose(); resolve(picked); });
+    qp.onDidAccept(() => {
+      picked = qp.selectedItems[0]?.entry;
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      qp.dispose();
+      resolve(picked);
+    });
     qp.show();
   });
 }

@@ -12,6 +12,8 @@ export function mayRunGitIn(scheme: string, workspaceTrusted: boolean): boolean 
 
 /** What Search in This Repository says when Restricted Mode kept it from reading a local folder's remotes. */
 export function restrictedModeWords(folderName: string): string {
-  return `Developer Index: "${folderName}" is open in Restricted Mode, where the extension does not run git to read its remotes. `
-    + 'Trust the folder (Workspaces: Manage Workspace Trust) to search within its repository.';
+  return (
+    `Developer Index: "${folderName}" is open in Restricted Mode, where the extension does not run git to read its remotes. ` +
+    'Trust the folder (Workspaces: Manage Workspace Trust) to search within its repository.'
+  );
 }

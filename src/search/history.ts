@@ -3,7 +3,10 @@ import type { SearchParams } from '../api/params';
 import { canonicalParams, describeScope, type ScopeDefaults } from './scope';
 import { durationWords } from '../words/duration';
 
-export interface HistoryEntry { params: SearchParams; at: number }
+export interface HistoryEntry {
+  params: SearchParams;
+  at: number;
+}
 
 const KEY = 'devIndex.searchHistory';
 const MAX = 50;
@@ -19,9 +22,13 @@ export class SearchHistory {
   entries(): HistoryEntry[] {
     const raw = this.memento.get<unknown>(KEY);
     if (!Array.isArray(raw)) return [];
-    return raw.filter((e): e is HistoryEntry =>
-      typeof e === 'object' && e !== null && typeof (e as HistoryEntry).at === 'number'
-      && typeof (e as HistoryEntry).params?.query === 'string');
+    return raw.filter(
+      (e): e is HistoryEntry =>
+        typeof e === 'object' &&
+        e !== null &&
+        typeof (e as HistoryEntry).at === 'number' &&
+        typeof (e as HistoryEntry).params?.query === 'string',
+    );
   }
 
   /** The most recent query, to prefill the search box. */
@@ -38,7 +45,10 @@ export class SearchHistory {
 
   /** Removes the entry at `at`, the time that identifies it. */
   async remove(at: number): Promise<void> {
-    await this.memento.update(KEY, this.entries().filter((e) => e.at !== at));
+    await this.memento.update(
+      KEY,
+      this.entries().filter((e) => e.at !== at),
+    );
   }
 
   async clear(): Promise<void> {

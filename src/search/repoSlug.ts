@@ -1,6 +1,11 @@
 // Pure: git remote URL -> repository slug. No vscode import, unit-tested in test/unit/search.
 
-export interface RemoteRepo { host: string; owner: string; repo: string; slug: string }
+export interface RemoteRepo {
+  host: string;
+  owner: string;
+  repo: string;
+  slug: string;
+}
 
 /** Hosts whose `<owner>/<repo>` slugs the developer index knows (its repository half is GitHub's). */
 export const INDEXED_HOSTS = ['github.com'];
@@ -39,16 +44,29 @@ export function parseRemoteUrl(raw: string): RemoteRepo | undefined {
   // A host name or address; not what is left of a Windows path (`\\?\C:\…`, `\\server\share`).
   if (!/^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])$/.test(host)) return undefined;
   host = host.toLowerCase().replace(/^www\./, '');
-  const parts = path.replace(/\\/g, '/').split('/').filter((p) => p !== '');
+  const parts = path
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((p) => p !== '');
   if (parts.length < 2 || !host) return undefined;
   // GitHub slugs are exactly two segments; a longer path (GitLab subgroups) keeps its last two as a best effort.
   const owner = parts[parts.length - 2]!;
   const repo = parts[parts.length - 1]!.replace(/\.git$/i, '');
-  if (!/^[A-Za-z0-9_.-]+$/.test(owner) || !/^[A-Za-z0-9_.-]+$/.test(repo) || repo === '' || repo === '.' || repo === '..') return undefined;
+  if (
+    !/^[A-Za-z0-9_.-]+$/.test(owner) ||
+    !/^[A-Za-z0-9_.-]+$/.test(repo) ||
+    repo === '' ||
+    repo === '.' ||
+    repo === '..'
+  )
+    return undefined;
   return { host, owner, repo, slug: `${owner}/${repo}` };
 }
 
-export interface NamedRemote { name: string; url: string }
+export interface NamedRemote {
+  name: string;
+  url: string;
+}
 
 /**
  * The remotes in `git config --get-regexp '^remote\..*\.url$'` output: `remote.<name>.url <url>` per line
@@ -63,7 +81,11 @@ export function remotesFromConfigOutput(stdout: string): NamedRemote[] {
   return out;
 }
 
-export interface RepoScope { slugs: string[]; unsupported: RemoteRepo[]; unparsable: NamedRemote[] }
+export interface RepoScope {
+  slugs: string[];
+  unsupported: RemoteRepo[];
+  unparsable: NamedRemote[];
+}
 
 /**
  * The slugs to scope a search to, from a folder's remotes: `upstream` first (a fork's issues live there),

@@ -10,7 +10,11 @@ const MAX_KEPT = 50;
 
 /** A file-name-safe form of a result's title (the document's tab name). */
 export function documentName(title: string): string {
-  const name = withoutControls(title, { lines: 'join', replaceWith: ' ' }).replace(/[\\/:*?"<>|#%]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
+  const name = withoutControls(title, { lines: 'join', replaceWith: ' ' })
+    .replace(/[\\/:*?"<>|#%]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80);
   return name || 'Result';
 }
 
@@ -20,12 +24,19 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
   readonly onDidChange = this.changed.event;
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.docs.get(uri.toString()) ?? '# This result is no longer available\n\nRun the search again, then Open as Markdown.\n';
+    return (
+      this.docs.get(uri.toString()) ??
+      '# This result is no longer available\n\nRun the search again, then Open as Markdown.\n'
+    );
   }
 
   /** Shows `markdown` as a read-only document named after `title`; `id` tells two results of the same title apart. */
   async open(id: string, title: string, markdown: string): Promise<vscode.Uri> {
-    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${documentName(title)}.md`, query: `id=${encodeURIComponent(id.slice(0, 500))}` });
+    const uri = vscode.Uri.from({
+      scheme: RESULT_SCHEME,
+      path: `/${documentName(title)}.md`,
+      query: `id=${encodeURIComponent(id.slice(0, 500))}`,
+    });
     const key = uri.toString();
     this.docs.delete(key);
     this.docs.set(key, markdown);

@@ -4,9 +4,19 @@
 import { RESULT_TYPES, type SearchParams } from '../api/params';
 
 /** The devIndex.search.* settings: what a fresh search sends. */
-export interface ScopeDefaults { k: number; passages: number; types: string[] }
+export interface ScopeDefaults {
+  k: number;
+  passages: number;
+  types: string[];
+}
 
-export const TYPE_LABELS: Record<string, string> = { doc: 'Documentation', issue: 'Issues', pull_request: 'Pull requests', readme: 'READMEs', web: 'Web pages' };
+export const TYPE_LABELS: Record<string, string> = {
+  doc: 'Documentation',
+  issue: 'Issues',
+  pull_request: 'Pull requests',
+  readme: 'READMEs',
+  web: 'Web pages',
+};
 
 /** One removable filter. `remove` is the params without it (query and every other filter kept). */
 export interface ScopeChip {
@@ -38,18 +48,28 @@ export function scopeChips(p: SearchParams, d?: ScopeDefaults): ScopeChip[] {
   for (const s of p.sources ?? []) chips.push({ id: `sources:${s}`, label: `Docs: ${s}`, icon: 'book' });
   if (!sameSet(typesOf(p), defaultTypes(d))) {
     const t = typesOf(p);
-    chips.push({ id: 'types', label: t.length ? `Types: ${t.map((x) => TYPE_LABELS[x] ?? x).join(', ')}` : 'Types: none', icon: 'list-filter' });
+    chips.push({
+      id: 'types',
+      label: t.length ? `Types: ${t.map((x) => TYPE_LABELS[x] ?? x).join(', ')}` : 'Types: none',
+      icon: 'list-filter',
+    });
   }
   if (p.skills === 'only') chips.push({ id: 'skills', label: 'Agent-skill files only', icon: 'sparkle' });
   if (p.language !== undefined) chips.push({ id: 'language', label: `Language: ${p.language}`, icon: 'code' });
-  if (p.topic !== undefined) chips.push({ id: 'topic', label: `Topic: ${Array.isArray(p.topic) ? p.topic.join(', ') : p.topic}`, icon: 'tag' });
+  if (p.topic !== undefined)
+    chips.push({ id: 'topic', label: `Topic: ${Array.isArray(p.topic) ? p.topic.join(', ') : p.topic}`, icon: 'tag' });
   if (p.license !== undefined) chips.push({ id: 'license', label: `License: ${p.license}`, icon: 'law' });
   if (p.min_stars !== undefined || p.max_stars !== undefined) {
-    const label = p.min_stars !== undefined && p.max_stars !== undefined ? `Stars ${p.min_stars}–${p.max_stars}`
-      : p.min_stars !== undefined ? `Stars ≥ ${p.min_stars}` : `Stars ≤ ${p.max_stars}`;
+    const label =
+      p.min_stars !== undefined && p.max_stars !== undefined
+        ? `Stars ${p.min_stars}–${p.max_stars}`
+        : p.min_stars !== undefined
+          ? `Stars ≥ ${p.min_stars}`
+          : `Stars ≤ ${p.max_stars}`;
     chips.push({ id: 'stars', label, icon: 'star-empty' });
   }
-  if (p.archived !== undefined) chips.push({ id: 'archived', label: p.archived ? 'Archived only' : 'Not archived', icon: 'archive' });
+  if (p.archived !== undefined)
+    chips.push({ id: 'archived', label: p.archived ? 'Archived only' : 'Not archived', icon: 'archive' });
   if (p.fork !== undefined) chips.push({ id: 'fork', label: p.fork ? 'Forks only' : 'No forks', icon: 'repo-forked' });
   return chips;
 }
@@ -70,7 +90,14 @@ export function withoutChip(p: SearchParams, chipId: string, d?: ScopeDefaults):
   } else if (field === 'stars') {
     delete out.min_stars;
     delete out.max_stars;
-  } else if (field === 'skills' || field === 'language' || field === 'topic' || field === 'license' || field === 'archived' || field === 'fork') {
+  } else if (
+    field === 'skills' ||
+    field === 'language' ||
+    field === 'topic' ||
+    field === 'license' ||
+    field === 'archived' ||
+    field === 'fork'
+  ) {
     delete out[field];
   }
   return out;
@@ -87,12 +114,16 @@ export function withoutScope(p: SearchParams, d?: ScopeDefaults): SearchParams {
 export function scopePhrase(p: SearchParams): string {
   const names = [...(p.repos ?? []), ...(p.sources ?? [])];
   if (!names.length) return '';
-  return names.length <= 2 ? `in ${names.join(', ')}` : `in ${names.slice(0, 2).join(', ')} and ${names.length - 2} more`;
+  return names.length <= 2
+    ? `in ${names.join(', ')}`
+    : `in ${names.slice(0, 2).join(', ')} and ${names.length - 2} more`;
 }
 
 /** One line for a picker or a title: the chips' labels, `·` separated; `` when nothing differs. */
 export function describeScope(p: SearchParams, d?: ScopeDefaults): string {
-  return scopeChips(p, d).map((c) => c.label).join(' · ');
+  return scopeChips(p, d)
+    .map((c) => c.label)
+    .join(' · ');
 }
 
 /** What a search with no filter set sends: the settings' k, passages and types. */
@@ -103,7 +134,22 @@ export function defaultParams(d: ScopeDefaults): Omit<SearchParams, 'query'> {
 
 /** The params in one canonical order with their filters (k and passages included) only where set, for comparing searches. */
 export function canonicalParams(p: SearchParams): SearchParams {
-  const keys = ['query', 'k', 'passages', 'types', 'repos', 'sources', 'skills', 'language', 'topic', 'license', 'min_stars', 'max_stars', 'archived', 'fork'] as const;
+  const keys = [
+    'query',
+    'k',
+    'passages',
+    'types',
+    'repos',
+    'sources',
+    'skills',
+    'language',
+    'topic',
+    'license',
+    'min_stars',
+    'max_stars',
+    'archived',
+    'fork',
+  ] as const;
   const out: Record<string, unknown> = {};
   for (const k of keys) {
     const v = p[k];

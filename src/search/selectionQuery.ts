@@ -3,7 +3,11 @@
 /** Longest query taken from a selection: past this a selection is code to read, not a question to ask. */
 export const MAX_SELECTION_QUERY = 400;
 
-export interface SelectionQuery { query: string; cut: boolean; originalLength: number }
+export interface SelectionQuery {
+  query: string;
+  cut: boolean;
+  originalLength: number;
+}
 
 /** Folds all whitespace to single spaces and cuts past MAX_SELECTION_QUERY at a word boundary. */
 export function selectionToQuery(text: string, max = MAX_SELECTION_QUERY): SelectionQuery {

@@ -6,13 +6,18 @@ import type { NamedRemote } from './repoSlug';
 const SLUG_PART = /^[A-Za-z0-9_.-]+$/;
 
 /** `{ owner, repo }` of a `vscode-vfs://github/owner/repo/…` URI's parts; undefined for any other URI. */
-export function repositoryOfVfsUri(uri: { scheme: string; authority: string; path: string }): { owner: string; repo: string } | undefined {
+export function repositoryOfVfsUri(uri: {
+  scheme: string;
+  authority: string;
+  path: string;
+}): { owner: string; repo: string } | undefined {
   if (uri.scheme !== 'vscode-vfs') return undefined;
   // `github`, or `github+<encoded ref>` for a branch, tag or pull request.
   if (uri.authority.split('+')[0]!.toLowerCase() !== 'github') return undefined;
   const [owner, rawRepo] = uri.path.split('/').filter(Boolean);
   const repo = rawRepo?.replace(/\.git$/i, '');
-  if (!owner || !repo || !SLUG_PART.test(owner) || !SLUG_PART.test(repo) || repo === '.' || repo === '..') return undefined;
+  if (!owner || !repo || !SLUG_PART.test(owner) || !SLUG_PART.test(repo) || repo === '.' || repo === '..')
+    return undefined;
   return { owner, repo };
 }
 

@@ -4,9 +4,19 @@ import { mayRunGitIn } from './gitTrust';
 import type { NamedRemote } from './repoSlug';
 import { remotesOfVfsUri } from './vfsRepository';
 
-interface GitRemote { name: string; fetchUrl?: string; pushUrl?: string }
-interface GitRepository { rootUri: vscode.Uri; state: { remotes: GitRemote[] } }
-interface GitApi { repositories: GitRepository[]; getRepository(uri: vscode.Uri): GitRepository | null }
+interface GitRemote {
+  name: string;
+  fetchUrl?: string;
+  pushUrl?: string;
+}
+interface GitRepository {
+  rootUri: vscode.Uri;
+  state: { remotes: GitRemote[] };
+}
+interface GitApi {
+  repositories: GitRepository[];
+  getRepository(uri: vscode.Uri): GitRepository | null;
+}
 
 /** The built-in Git extension's API (version 1), when it is there and enabled. */
 async function gitApi(): Promise<GitApi | undefined> {
@@ -40,14 +50,24 @@ export async function remotesOf(folder: vscode.Uri): Promise<NamedRemote[]> {
 export async function pickFolder(given?: vscode.Uri): Promise<vscode.WorkspaceFolder | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   // A folder passed in (by another command or a test) need not be open in the workspace.
-  if (given) return vscode.workspace.getWorkspaceFolder(given) ?? { uri: given, name: given.path.split('/').filter(Boolean).pop() ?? given.path, index: -1 };
+  if (given)
+    return (
+      vscode.workspace.getWorkspaceFolder(given) ?? {
+        uri: given,
+        name: given.path.split('/').filter(Boolean).pop() ?? given.path,
+        index: -1,
+      }
+    );
   if (folders.length <= 1) return folders[0];
   const active = vscode.window.activeTextEditor?.document.uri;
   const current = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
   const ordered = current ? [current, ...folders.filter((f) => f !== current)] : [...folders];
   const pick = await vscode.window.showQuickPick(
     ordered.map((f) => ({ label: f.name, description: f === current ? 'active editor' : f.uri.fsPath, folder: f })),
-    { title: 'Developer Index: Search in which repository?', placeHolder: 'Workspace folder whose git remotes scope the search' },
+    {
+      title: 'Developer Index: Search in which repository?',
+      placeHolder: 'Workspace folder whose git remotes scope the search',
+    },
   );
   return pick?.folder;
 }

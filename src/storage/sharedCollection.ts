@@ -18,7 +18,10 @@ export interface RecordKind<T> {
 }
 
 export class SharedCollection<T> {
-  constructor(readonly records: SharedRecords, private readonly kind: RecordKind<T>) {}
+  constructor(
+    readonly records: SharedRecords,
+    private readonly kind: RecordKind<T>,
+  ) {}
 
   key(id: string): string {
     return this.kind.prefix + id;

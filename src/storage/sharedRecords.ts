@@ -44,7 +44,10 @@ export class SharedRecords {
   private writes: Promise<void> = Promise.resolve();
   private disposed = false;
 
-  constructor(private readonly storage: RecordStorage, private readonly opts: SharedRecordsOptions = {}) {}
+  constructor(
+    private readonly storage: RecordStorage,
+    private readonly opts: SharedRecordsOptions = {},
+  ) {}
 
   keys(): readonly string[] {
     const all = new Set(this.storage.keys());
@@ -147,7 +150,9 @@ export class SharedRecords {
     this.failing.set(key, f);
     if (f.timer !== undefined) return;
     const delay = Math.min(SAVE_RETRY_FIRST_MS * 2 ** (f.attempts - 1), SAVE_RETRY_MAX_MS);
-    this.log(`could not save ${this.describe(key)} (attempt ${f.attempts}): ${String(e)}; trying again in ${delay / 1000} s`);
+    this.log(
+      `could not save ${this.describe(key)} (attempt ${f.attempts}): ${String(e)}; trying again in ${delay / 1000} s`,
+    );
     f.timer = timers.setTimeout(() => {
       f.timer = undefined;
       if (this.disposed) return;

@@ -5,7 +5,14 @@
 import { submitToolSchema } from '../api/agent/submitSchema';
 import { LIMITS, RESULT_TYPES } from '../api/params';
 import {
-  DEFAULT_LIST_JOBS, DEFAULT_MAX_TOKENS, DEFAULT_WAIT_SECONDS, MAX_LIST_JOBS, MAX_MAX_TOKENS, MAX_WAIT_SECONDS, MIN_MAX_TOKENS, MIN_WAIT_SECONDS,
+  DEFAULT_LIST_JOBS,
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_WAIT_SECONDS,
+  MAX_LIST_JOBS,
+  MAX_MAX_TOKENS,
+  MAX_WAIT_SECONDS,
+  MIN_MAX_TOKENS,
+  MIN_WAIT_SECONDS,
 } from './limits';
 import { HANDLE_PATTERN, MORE_TTL_MS } from './moreCache';
 import { TOOL_NAMES, type ToolName } from './names';
@@ -14,7 +21,11 @@ export { TOOL_NAMES, type ToolName };
 
 /** MCP tool annotations (specification 2025-06-18): hints a client shows and uses to ask for consent. */
 export interface ToolAnnotations {
-  title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean;
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
 }
 
 export interface ToolDefinition {
@@ -30,15 +41,34 @@ export interface ToolDefinition {
 }
 
 const SEARCH_PROPERTIES: Record<string, unknown> = {
-  query: { type: 'string', minLength: 1, description: 'Question or phrase, in a maintainer\'s words' },
+  query: { type: 'string', minLength: 1, description: "Question or phrase, in a maintainer's words" },
   k: { type: 'integer', minimum: LIMITS.k.min, maximum: LIMITS.k.max, description: 'Default 10.' },
-  passages: { type: 'integer', minimum: LIMITS.passages.min, maximum: LIMITS.passages.max, description: 'Per result (default 1).' },
-  maxTokens: { type: 'integer', minimum: MIN_MAX_TOKENS, maximum: MAX_MAX_TOKENS, description: `Default ${DEFAULT_MAX_TOKENS}.` },
+  passages: {
+    type: 'integer',
+    minimum: LIMITS.passages.min,
+    maximum: LIMITS.passages.max,
+    description: 'Per result (default 1).',
+  },
+  maxTokens: {
+    type: 'integer',
+    minimum: MIN_MAX_TOKENS,
+    maximum: MAX_MAX_TOKENS,
+    description: `Default ${DEFAULT_MAX_TOKENS}.`,
+  },
   // Issue 22: answers the model still holds; toolOps checks the handles and their number.
-  have: { type: 'array', items: { type: 'string' }, description: 'Handles of answers you hold; their passages are not resent' },
+  have: {
+    type: 'array',
+    items: { type: 'string' },
+    description: 'Handles of answers you hold; their passages are not resent',
+  },
   types: { type: 'array', items: { enum: [...RESULT_TYPES] } },
   repos: { type: 'array', items: { type: 'string' }, description: 'owner/repo' },
-  sources: { type: 'array', maxItems: LIMITS.sources.maxItems, items: { type: 'string' }, description: 'Doc source ids' },
+  sources: {
+    type: 'array',
+    maxItems: LIMITS.sources.maxItems,
+    items: { type: 'string' },
+    description: 'Doc source ids',
+  },
   skills: { enum: ['only'], description: 'Only agent-skill files.' },
   // Repository filters: the search description says what they do to documentation.
   language: { type: 'string' },
@@ -51,7 +81,7 @@ const SEARCH_PROPERTIES: Record<string, unknown> = {
   fork: { type: 'boolean' },
 };
 
-const SCOPE_PROPERTY = { enum: ['workspace'], description: 'Add the open workspace\'s GitHub repositories to repos.' };
+const SCOPE_PROPERTY = { enum: ['workspace'], description: "Add the open workspace's GitHub repositories to repos." };
 
 // ---- issue 23: `dependency` (and, for MCP, `folder`) on devIndex_search ----
 // Short on purpose: the tool list is kept under the service's own (bench/tokens.bench.ts); the bound of 214
@@ -69,13 +99,24 @@ const SEARCH_DESCRIPTION = [
 function searchDefinition(withScope: boolean): ToolDefinition {
   const properties = withScope
     ? { query: SEARCH_PROPERTIES.query, scope: SCOPE_PROPERTY, dependency: DEPENDENCY_PROPERTY, ...SEARCH_PROPERTIES }
-    : { query: SEARCH_PROPERTIES.query, dependency: DEPENDENCY_PROPERTY, folder: FOLDER_PROPERTY, ...SEARCH_PROPERTIES };
+    : {
+        query: SEARCH_PROPERTIES.query,
+        dependency: DEPENDENCY_PROPERTY,
+        folder: FOLDER_PROPERTY,
+        ...SEARCH_PROPERTIES,
+      };
   return {
     name: TOOL_NAMES.search,
     title: 'Search the developer index',
     description: SEARCH_DESCRIPTION,
     inputSchema: { type: 'object', properties, required: ['query'], additionalProperties: false },
-    annotations: { title: 'Search the developer index', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    annotations: {
+      title: 'Search the developer index',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    },
     spendsCredits: false,
   };
 }
@@ -89,12 +130,23 @@ const READ_MORE: ToolDefinition = {
     properties: {
       handle: { type: 'string', pattern: HANDLE_PATTERN.source, description: 'The text after `more:` or `answer:`.' },
       result: { type: 'integer', minimum: 1, maximum: LIMITS.k.max },
-      passages: { type: 'integer', minimum: LIMITS.passages.min, maximum: LIMITS.passages.max, description: 'At most this many passages per result.' },
+      passages: {
+        type: 'integer',
+        minimum: LIMITS.passages.min,
+        maximum: LIMITS.passages.max,
+        description: 'At most this many passages per result.',
+      },
     },
     required: ['handle'],
     additionalProperties: false,
   },
-  annotations: { title: 'Read the rest of a search answer', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: 'Read the rest of a search answer',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   spendsCredits: false,
 };
 
@@ -103,12 +155,19 @@ const JOB_ID = { type: 'string' };
 const START: ToolDefinition = {
   name: TOOL_NAMES.startAgentJob,
   title: 'Start an agent job (spends credits)',
-  description: 'Web agent that browses and reports back. SPENDS CREDITS up to `maxCredits` (failed runs free). Returns a job id for devIndex_waitForAgentJob. Docs, issues: devIndex_search.',
+  description:
+    'Web agent that browses and reports back. SPENDS CREDITS up to `maxCredits` (failed runs free). Returns a job id for devIndex_waitForAgentJob. Docs, issues: devIndex_search.',
   // The submission's own schema (src/api/agent/submitSchema.ts): its fields for a model, its bounds and words.
   // Paid calls are one property in the SDK's shape (AgentExchangeOptions), which keeps the tool list short;
   // the client checks each field and bound with a message that names it, as for maxCredits.
   inputSchema: submitToolSchema(),
-  annotations: { title: 'Start an agent job (spends credits)', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: 'Start an agent job (spends credits)',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   spendsCredits: true,
 };
 
@@ -117,25 +176,43 @@ const STATUS: ToolDefinition = {
   title: 'Agent job status',
   description: 'Status: answer or data, failure, credits, progress, snapshots.',
   inputSchema: { type: 'object', properties: { jobId: JOB_ID }, required: ['jobId'], additionalProperties: false },
-  annotations: { title: 'Agent job status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: {
+    title: 'Agent job status',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   spendsCredits: false,
 };
 
 const WAIT: ToolDefinition = {
   name: TOOL_NAMES.waitForAgentJob,
   title: 'Wait for an agent job',
-  description: 'Wait until an agent job ends or waits for the user\'s approval, reporting progress; returns its answer or data, or "still running" at the timeout. Cancelling the wait does not stop the job.',
+  description:
+    'Wait until an agent job ends or waits for the user\'s approval, reporting progress; returns its answer or data, or "still running" at the timeout. Cancelling the wait does not stop the job.',
   inputSchema: {
     type: 'object',
     properties: {
       jobId: JOB_ID,
-      timeoutSeconds: { type: 'integer', minimum: MIN_WAIT_SECONDS, maximum: MAX_WAIT_SECONDS, description: `Default ${DEFAULT_WAIT_SECONDS}.` },
+      timeoutSeconds: {
+        type: 'integer',
+        minimum: MIN_WAIT_SECONDS,
+        maximum: MAX_WAIT_SECONDS,
+        description: `Default ${DEFAULT_WAIT_SECONDS}.`,
+      },
       maxTokens: { type: 'integer', minimum: MIN_MAX_TOKENS, maximum: MAX_MAX_TOKENS },
     },
     required: ['jobId'],
     additionalProperties: false,
   },
-  annotations: { title: 'Wait for an agent job', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: {
+    title: 'Wait for an agent job',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   spendsCredits: false,
 };
 
@@ -145,40 +222,62 @@ const LIST: ToolDefinition = {
   description: 'Recent agent jobs, newest first: id, status, when, prompt.',
   inputSchema: {
     type: 'object',
-    properties: { limit: { type: 'integer', minimum: 1, maximum: MAX_LIST_JOBS, description: `Default ${DEFAULT_LIST_JOBS}.` } },
+    properties: {
+      limit: { type: 'integer', minimum: 1, maximum: MAX_LIST_JOBS, description: `Default ${DEFAULT_LIST_JOBS}.` },
+    },
     additionalProperties: false,
   },
-  annotations: { title: 'List recent agent jobs', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: {
+    title: 'List recent agent jobs',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   spendsCredits: false,
 };
 
 const CANCEL: ToolDefinition = {
   name: TOOL_NAMES.cancelAgentJob,
   title: 'Cancel an agent job',
-  description: 'Cancel a running agent job; its work so far is discarded and the credits spent before the cancel may be charged.',
+  description:
+    'Cancel a running agent job; its work so far is discarded and the credits spent before the cancel may be charged.',
   inputSchema: { type: 'object', properties: { jobId: JOB_ID }, required: ['jobId'], additionalProperties: false },
-  annotations: { title: 'Cancel an agent job', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  annotations: {
+    title: 'Cancel an agent job',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   spendsCredits: false,
 };
 
 const SNAPSHOT: ToolDefinition = {
   name: TOOL_NAMES.readSnapshot,
   title: 'Read an agent job snapshot',
-  description: 'Read a snapshot of an agent job\'s artifact (ids listed by devIndex_agentJobStatus).',
+  description: "Read a snapshot of an agent job's artifact (ids listed by devIndex_agentJobStatus).",
   inputSchema: {
     type: 'object',
     properties: { jobId: JOB_ID, snapshotId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } },
     required: ['jobId', 'snapshotId'],
     additionalProperties: false,
   },
-  annotations: { title: 'Read an agent job snapshot', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: {
+    title: 'Read an agent job snapshot',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
   spendsCredits: false,
 };
 
 const ANSWER: ToolDefinition = {
   name: TOOL_NAMES.answerApproval,
-  title: 'Answer an agent job\'s approval',
-  description: 'Approve or decline the paid calls a waiting agent job asks for, only as the user decided. Never accepts data terms: only the user can.',
+  title: "Answer an agent job's approval",
+  description:
+    'Approve or decline the paid calls a waiting agent job asks for, only as the user decided. Never accepts data terms: only the user can.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -190,28 +289,64 @@ const ANSWER: ToolDefinition = {
     required: ['jobId', 'decision'],
     additionalProperties: false,
   },
-  annotations: { title: 'Answer an agent job\'s approval', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: {
+    title: "Answer an agent job's approval",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
   spendsCredits: true,
 };
 
 /** The editor's language-model tools (package.json `contributes.languageModelTools`), in EDITOR_TOOL_NAMES order. */
-export const EDITOR_TOOLS: readonly ToolDefinition[] = [searchDefinition(true), READ_MORE, START, STATUS, WAIT, LIST, CANCEL, ANSWER];
+export const EDITOR_TOOLS: readonly ToolDefinition[] = [
+  searchDefinition(true),
+  READ_MORE,
+  START,
+  STATUS,
+  WAIT,
+  LIST,
+  CANCEL,
+  ANSWER,
+];
 /** The MCP server's tools: the same operations plus reading a snapshot; no workspace scope in a terminal. */
-export const MCP_TOOLS: readonly ToolDefinition[] = [searchDefinition(false), READ_MORE, START, STATUS, WAIT, LIST, CANCEL, SNAPSHOT, ANSWER];
+export const MCP_TOOLS: readonly ToolDefinition[] = [
+  searchDefinition(false),
+  READ_MORE,
+  START,
+  STATUS,
+  WAIT,
+  LIST,
+  CANCEL,
+  SNAPSHOT,
+  ANSWER,
+];
 
 /**
  * A tool as MCP tools/list sends it, short: the annotations without the repeated title and without
  * the hints the specification already defaults to for that kind of tool; the cost in _meta only
  * where there is one.
  */
-export function listedTool(t: ToolDefinition): { name: string; title: string; description: string; inputSchema: Record<string, unknown>; annotations: Record<string, boolean>; _meta?: Record<string, unknown> } {
+export function listedTool(t: ToolDefinition): {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations: Record<string, boolean>;
+  _meta?: Record<string, unknown>;
+} {
   const a = t.annotations;
   const annotations: Record<string, boolean> = { readOnlyHint: a.readOnlyHint };
   if (!a.readOnlyHint && !a.destructiveHint) annotations.destructiveHint = false;
   if (!a.readOnlyHint && a.idempotentHint) annotations.idempotentHint = true;
   if (!a.openWorldHint) annotations.openWorldHint = false;
   return {
-    name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations,
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    annotations,
     ...(t.spendsCredits ? { _meta: { 'devindex/spendsCredits': true } } : {}),
   };
 }

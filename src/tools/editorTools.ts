@@ -18,7 +18,10 @@ import { CHARS_PER_TOKEN } from './tokens';
 import { runTool, type StartRequest, type ToolDeps, type ToolProgress, type WorkspaceScope } from './toolOps';
 
 /** What the activation side hands the tools: the services (loaded on first use) and the key store. */
-export interface ToolWiring { services: () => Services; keys: ApiKeyStore }
+export interface ToolWiring {
+  services: () => Services;
+  keys: ApiKeyStore;
+}
 
 /** The setting, lowered to what the caller's token budget allows (at the one chars-per-token rule, src/tools/tokens.ts). */
 export function budgetFor(setting: unknown, tokenBudget: number | undefined): number {
@@ -40,7 +43,13 @@ export function capFor(tokenBudget: number | undefined): number | undefined {
 export function toolProgressOf(progress: unknown): ToolProgress | undefined {
   const report = (progress as { report?: unknown } | undefined)?.report;
   if (typeof report !== 'function') return undefined;
-  return (line) => { try { (report as (s: { message: string }) => void).call(progress, { message: line }); } catch { /* the chat view went away */ } };
+  return (line) => {
+    try {
+      (report as (s: { message: string }) => void).call(progress, { message: line });
+    } catch {
+      /* the chat view went away */
+    }
+  };
 }
 
 /** The workspace's repositories as Search in This Repository reads them (upstream first), every folder. */
@@ -58,7 +67,11 @@ export async function workspaceScope(): Promise<WorkspaceScope> {
     for (const u of scope.unsupported) hosts.add(u.host);
   }
   if (slugs.length) return { slugs };
-  if (hosts.size) return { slugs: [], reason: `the workspace's repositories are hosted on ${[...hosts].join(', ')}, and the developer index covers GitHub repositories only` };
+  if (hosts.size)
+    return {
+      slugs: [],
+      reason: `the workspace's repositories are hosted on ${[...hosts].join(', ')}, and the developer index covers GitHub repositories only`,
+    };
   return { slugs: [], reason: 'no workspace folder has a git remote pointing at a GitHub repository' };
 }
 
@@ -74,7 +87,14 @@ export async function dependencyFolderOfEditor(): Promise<string | undefined> {
   if (ws) return ws.uri.fsPath;
   if (uri?.scheme === 'file') {
     for (let dir = vscode.Uri.joinPath(uri, '..'); ;) {
-      const found = await Promise.all(MANIFEST_NAMES.map((m) => Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(dir, m))).then(() => true, () => false)));
+      const found = await Promise.all(
+        MANIFEST_NAMES.map((m) =>
+          Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(dir, m))).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
       if (found.some(Boolean)) return dir.fsPath;
       const up = vscode.Uri.joinPath(dir, '..');
       if (up.path === dir.path) break;
@@ -104,7 +124,8 @@ export function editorToolDeps(wiring: ToolWiring, tokenBudget: number | undefin
     search: (params, opts) => services.getClient().search(params, opts),
     agentModule: async () => agentApi,
     agent: async () => agentClientOver(services.getClient()),
-    start: (request: StartRequest) => Promise.resolve(vscode.commands.executeCommand<string | undefined>('devIndex.agent.start', request)),
+    start: (request: StartRequest) =>
+      Promise.resolve(vscode.commands.executeCommand<string | undefined>('devIndex.agent.start', request)),
     onAnswered: () => Promise.resolve(vscode.commands.executeCommand('devIndex.agent.refresh')),
     defaultMaxCredits: () => config.defaultMaxCredits(),
     extraModels: () => config.agentExtraModels(),
@@ -119,7 +140,10 @@ export function editorToolDeps(wiring: ToolWiring, tokenBudget: number | undefin
 }
 
 export async function invokeLanguageModelTool(
-  name: ToolName, options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken, wiring: ToolWiring,
+  name: ToolName,
+  options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>,
+  token: vscode.CancellationToken,
+  wiring: ToolWiring,
   progress?: unknown,
 ): Promise<vscode.LanguageModelToolResult> {
   const deps = editorToolDeps(wiring, options.tokenizationOptions?.tokenBudget);

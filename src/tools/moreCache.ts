@@ -10,7 +10,10 @@ import type { SearchParams } from '../api/params';
  * answer, not repeated; readMore with `result` repeats it.
  */
 export interface KeptResult {
-  id: string; url: string; title: string; license?: string;
+  id: string;
+  url: string;
+  title: string;
+  license?: string;
   passages: Array<{ text: string; cite?: string; known?: string }>;
   /** Characters of each passage already sent (a passage is sent when this equals its length). */
   sent: number[];
@@ -32,7 +35,10 @@ export const MORE_MAX_CHARS = 4_000_000;
 export const HANDLE_PATTERN = /^m[0-9a-f]{12}$/;
 
 function sizeOf(a: KeptAnswer): number {
-  return a.results.reduce((n, r) => n + r.passages.reduce((m, p) => m + p.text.length, 0) + r.title.length + r.url.length, 0);
+  return a.results.reduce(
+    (n, r) => n + r.passages.reduce((m, p) => m + p.text.length, 0) + r.title.length + r.url.length,
+    0,
+  );
 }
 
 function newHandle(): string {
@@ -41,7 +47,12 @@ function newHandle(): string {
   return `m${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-export interface MoreCacheOptions { ttlMs?: number; maxEntries?: number; maxChars?: number; now?: () => number }
+export interface MoreCacheOptions {
+  ttlMs?: number;
+  maxEntries?: number;
+  maxChars?: number;
+  now?: () => number;
+}
 
 export class MoreCache {
   private readonly entries = new Map<string, { answer: KeptAnswer; at: number; size: number }>();
@@ -80,7 +91,9 @@ export class MoreCache {
     return this.entries.get(handle)?.answer;
   }
 
-  get size(): number { return this.entries.size; }
+  get size(): number {
+    return this.entries.size;
+  }
 
   private drop(handle: string, size: number): void {
     this.entries.delete(handle);

@@ -15,9 +15,18 @@ export type ToolName = (typeof TOOL_NAMES)[keyof typeof TOOL_NAMES];
 
 /** The editor's tools (the MCP server adds readSnapshot). */
 export const EDITOR_TOOL_NAMES: readonly ToolName[] = [
-  TOOL_NAMES.search, TOOL_NAMES.readMore, TOOL_NAMES.startAgentJob, TOOL_NAMES.agentJobStatus, TOOL_NAMES.waitForAgentJob,
-  TOOL_NAMES.listAgentJobs, TOOL_NAMES.cancelAgentJob, TOOL_NAMES.answerApproval,
+  TOOL_NAMES.search,
+  TOOL_NAMES.readMore,
+  TOOL_NAMES.startAgentJob,
+  TOOL_NAMES.agentJobStatus,
+  TOOL_NAMES.waitForAgentJob,
+  TOOL_NAMES.listAgentJobs,
+  TOOL_NAMES.cancelAgentJob,
+  TOOL_NAMES.answerApproval,
 ];
 
 /** Settings of the tools (package.json `contributes.configuration`). */
-export const TOOL_SETTINGS = { enabled: 'devIndex.tools.enabled', maxChars: 'devIndex.tools.maxResultCharacters' } as const;
+export const TOOL_SETTINGS = {
+  enabled: 'devIndex.tools.enabled',
+  maxChars: 'devIndex.tools.maxResultCharacters',
+} as const;

@@ -10,7 +10,6 @@ import type { ToolWiring } from './editorTools';
 import { EDITOR_TOOL_NAMES, TOOL_NAMES, TOOL_SETTINGS, type ToolName } from './names';
 import { grouped } from '../api/grouped';
 
-
 declare const __DEVINDEX_TEST_SURFACE__: boolean;
 
 type Input = Record<string, unknown>;
@@ -18,9 +17,12 @@ type Input = Record<string, unknown>;
 /** The Language Model Tool API of `ns` (the vscode module), when this editor has it (VS Code 1.95+ does; other hosts may not). */
 export function languageModelToolApi(ns: object): Pick<typeof vscode.lm, 'registerTool'> | undefined {
   const lm = (ns as { lm?: Partial<typeof vscode.lm> }).lm;
-  const hasClasses = typeof (ns as { LanguageModelToolResult?: unknown }).LanguageModelToolResult === 'function'
-    && typeof (ns as { LanguageModelTextPart?: unknown }).LanguageModelTextPart === 'function';
-  return lm && typeof lm.registerTool === 'function' && hasClasses ? (lm as Pick<typeof vscode.lm, 'registerTool'>) : undefined;
+  const hasClasses =
+    typeof (ns as { LanguageModelToolResult?: unknown }).LanguageModelToolResult === 'function' &&
+    typeof (ns as { LanguageModelTextPart?: unknown }).LanguageModelTextPart === 'function';
+  return lm && typeof lm.registerTool === 'function' && hasClasses
+    ? (lm as Pick<typeof vscode.lm, 'registerTool'>)
+    : undefined;
 }
 
 function short(v: unknown, max: number): string {
@@ -29,23 +31,30 @@ function short(v: unknown, max: number): string {
 }
 
 /** What the user sees before and while a tool runs; starting and cancelling a job ask first. */
-export function prepareToolInvocation(name: ToolName, input: Input, defaultMaxCredits: number): vscode.PreparedToolInvocation {
+export function prepareToolInvocation(
+  name: ToolName,
+  input: Input,
+  defaultMaxCredits: number,
+): vscode.PreparedToolInvocation {
   const args: Input = input && typeof input === 'object' ? input : {};
   switch (name) {
     case TOOL_NAMES.search: {
-      const scoped = args.scope === 'workspace' ? ' in this workspace\'s repositories' : '';
+      const scoped = args.scope === 'workspace' ? " in this workspace's repositories" : '';
       return { invocationMessage: `Searching the developer index for "${short(args.query, 80)}"${scoped}` };
     }
     case TOOL_NAMES.startAgentJob: {
       const credits = typeof args.maxCredits === 'number' ? args.maxCredits : defaultMaxCredits;
       const md = new vscode.MarkdownString(undefined, false);
-      md.appendMarkdown('An agent job browses the web and **spends credits** on your account, up to its credit ceiling; failed runs are not billed.\n\n');
+      md.appendMarkdown(
+        'An agent job browses the web and **spends credits** on your account, up to its credit ceiling; failed runs are not billed.\n\n',
+      );
       md.appendMarkdown('**Prompt:**\n\n');
       // The model wrote the prompt: short() puts it on one line, so it cannot close the code block and
       // dress up as the confirmation's own words (the ceiling is also in the title, which it cannot touch).
       md.appendCodeblock(short(args.prompt, 1000), 'text');
       md.appendMarkdown(`\n**Credit ceiling:** ${grouped(credits)} credits`);
-      if (Array.isArray(args.urls) && args.urls.length) md.appendMarkdown(`\n\n**Starts from:** ${args.urls.length} URL${args.urls.length === 1 ? '' : 's'}`);
+      if (Array.isArray(args.urls) && args.urls.length)
+        md.appendMarkdown(`\n\n**Starts from:** ${args.urls.length} URL${args.urls.length === 1 ? '' : 's'}`);
       return {
         invocationMessage: 'Starting an agent job',
         confirmationMessages: { title: `Start an agent job (up to ${grouped(credits)} credits)?`, message: md },
@@ -62,7 +71,10 @@ export function prepareToolInvocation(name: ToolName, input: Input, defaultMaxCr
     case TOOL_NAMES.cancelAgentJob:
       return {
         invocationMessage: `Cancelling agent job ${short(args.jobId, 40)}`,
-        confirmationMessages: { title: 'Cancel the agent job?', message: `Agent job ${short(args.jobId, 40)} stops and ends as cancelled; its work so far is discarded, and the credits it spent before the cancel took effect may still be charged.` },
+        confirmationMessages: {
+          title: 'Cancel the agent job?',
+          message: `Agent job ${short(args.jobId, 40)} stops and ends as cancelled; its work so far is discarded, and the credits it spent before the cancel took effect may still be charged.`,
+        },
       };
     case TOOL_NAMES.answerApproval: {
       const approve = args.decision === 'approve';
@@ -70,8 +82,14 @@ export function prepareToolInvocation(name: ToolName, input: Input, defaultMaxCr
       return {
         invocationMessage: `${approve ? 'Approving' : 'Declining'} what agent job ${short(args.jobId, 40)} waits for`,
         confirmationMessages: approve
-          ? { title: 'Approve the paid calls?', message: `Agent job ${short(args.jobId, 40)} makes the paid calls it asked for${calls}, on your account${args.always === true ? ', and may make them again in this thread without asking' : ''}. Its status lists each call and its estimated credits.` }
-          : { title: 'Decline the paid calls?', message: `Agent job ${short(args.jobId, 40)} goes on without the calls it asked for.` },
+          ? {
+              title: 'Approve the paid calls?',
+              message: `Agent job ${short(args.jobId, 40)} makes the paid calls it asked for${calls}, on your account${args.always === true ? ', and may make them again in this thread without asking' : ''}. Its status lists each call and its estimated credits.`,
+            }
+          : {
+              title: 'Decline the paid calls?',
+              message: `Agent job ${short(args.jobId, 40)} goes on without the calls it asked for.`,
+            },
       };
     }
     default:
@@ -92,24 +110,48 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, wir
       registered = [];
       return;
     }
-    registered = EDITOR_TOOL_NAMES.map((name) => lm.registerTool<Input>(name, {
-      prepareInvocation: (o) => prepareToolInvocation(name, o.input, config.defaultMaxCredits()),
-      // A third argument, the invocation's progress, comes from editors with the toolProgress API (feature-detected in core).
-      invoke: (o, token, ...rest: unknown[]) => features().invokeLanguageModelTool(name, o, token, wiring, rest[0]),
-    } as vscode.LanguageModelTool<Input>));
+    registered = EDITOR_TOOL_NAMES.map((name) =>
+      lm.registerTool<Input>(name, {
+        prepareInvocation: (o) => prepareToolInvocation(name, o.input, config.defaultMaxCredits()),
+        // A third argument, the invocation's progress, comes from editors with the toolProgress API (feature-detected in core).
+        invoke: (o, token, ...rest: unknown[]) => features().invokeLanguageModelTool(name, o, token, wiring, rest[0]),
+      } as vscode.LanguageModelTool<Input>),
+    );
   };
   apply();
   // Internal, development builds under the host tests only (it skips the confirmation a chat shows):
   // the same invocation with a progress that collects its lines.
-  if (__DEVINDEX_TEST_SURFACE__ && testModeOn()) context.subscriptions.push(vscode.commands.registerCommand('devIndex.tools.invokeWithProgress', async (name: ToolName, input: Input) => {
-    const lines: string[] = [];
-    const result = await features().invokeLanguageModelTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token, wiring,
-      { report: (p: { message?: string }) => { if (p.message) lines.push(p.message); } });
-    const text = result.content.map((p) => (p as { value?: unknown }).value).filter((v): v is string => typeof v === 'string').join('\n');
-    return { text, progress: lines };
-  }));
+  if (__DEVINDEX_TEST_SURFACE__ && testModeOn())
+    context.subscriptions.push(
+      vscode.commands.registerCommand('devIndex.tools.invokeWithProgress', async (name: ToolName, input: Input) => {
+        const lines: string[] = [];
+        const result = await features().invokeLanguageModelTool(
+          name,
+          { input, toolInvocationToken: undefined },
+          new vscode.CancellationTokenSource().token,
+          wiring,
+          {
+            report: (p: { message?: string }) => {
+              if (p.message) lines.push(p.message);
+            },
+          },
+        );
+        const text = result.content
+          .map((p) => (p as { value?: unknown }).value)
+          .filter((v): v is string => typeof v === 'string')
+          .join('\n');
+        return { text, progress: lines };
+      }),
+    );
   context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration(TOOL_SETTINGS.enabled)) apply(); }),
-    { dispose: () => { for (const d of registered) d.dispose(); registered = []; } },
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(TOOL_SETTINGS.enabled)) apply();
+    }),
+    {
+      dispose: () => {
+        for (const d of registered) d.dispose();
+        registered = [];
+      },
+    },
   );
 }

@@ -22,14 +22,20 @@ export const SEARCH_OP = 'The search';
 function handlesIn(input: Record<string, unknown>, issues: ParamIssue[]): string[] | undefined {
   const v = input.have;
   if (v === undefined) return undefined;
-  const ok = Array.isArray(v) && v.length <= MORE_MAX_ENTRIES && v.every((h) => typeof h === 'string' && HANDLE_PATTERN.test(h));
+  const ok =
+    Array.isArray(v) && v.length <= MORE_MAX_ENTRIES && v.every((h) => typeof h === 'string' && HANDLE_PATTERN.test(h));
   if (ok) return [...new Set(v as string[])];
-  issues.push({ field: 'have', message: `have must be a list of at most ${MORE_MAX_ENTRIES} handles, each the text after "answer:" or "more:" in a devIndex_search answer ("m" and 12 hexadecimal digits); got ${show(v)}` });
+  issues.push({
+    field: 'have',
+    message: `have must be a list of at most ${MORE_MAX_ENTRIES} handles, each the text after "answer:" or "more:" in a devIndex_search answer ("m" and 12 hexadecimal digits); got ${show(v)}`,
+  });
   return undefined;
 }
 
 function ttlWords(cache: MoreCache): string {
-  return cache.ttlMs >= 120_000 ? `${Math.round(cache.ttlMs / 60_000)} minutes` : `${Math.round(cache.ttlMs / 1000)} seconds`;
+  return cache.ttlMs >= 120_000
+    ? `${Math.round(cache.ttlMs / 60_000)} minutes`
+    : `${Math.round(cache.ttlMs / 1000)} seconds`;
 }
 
 /**
@@ -53,12 +59,16 @@ export interface ScopedSearch {
 }
 
 export async function scopedSearch(
-  input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal, issues: ParamIssue[] = [], resolved?: InstalledDependency,
+  input: Record<string, unknown>,
+  deps: ToolDeps,
+  signal?: AbortSignal,
+  issues: ParamIssue[] = [],
+  resolved?: InstalledDependency,
 ): Promise<ScopedSearch | ToolOutcome> {
   const { scope, maxTokens: _maxTokens, dependency, folder, have: _have, ...rest } = input;
   const header: string[] = [];
   // Issue 23: a dependency name scopes the search to its repository and compares the results' versions.
-  const dep = resolved ?? await dependencyScope(dependency, folder, deps);
+  const dep = resolved ?? (await dependencyScope(dependency, folder, deps));
   if (dep && 'text' in dep) return dep;
   if (dep) {
     const given = Array.isArray(rest.repos) ? rest.repos : [];
@@ -67,17 +77,26 @@ export async function scopedSearch(
   }
   if (scope !== undefined) {
     if (!deps.workspaceRepos) {
-      issues.push({ field: 'scope', message: 'scope is only available in the editor (there is no workspace here); pass repos as owner/repo slugs instead' });
+      issues.push({
+        field: 'scope',
+        message:
+          'scope is only available in the editor (there is no workspace here); pass repos as owner/repo slugs instead',
+      });
     } else if (scope !== 'workspace') {
       issues.push({ field: 'scope', message: `scope may only be "workspace"; got ${show(scope)}` });
     } else {
       const ws = await deps.workspaceRepos();
       if (ws.slugs.length === 0) {
-        return { isError: true, text: `scope "workspace" cannot be used: ${'reason' in ws ? ws.reason : 'the workspace has no GitHub repository'}. Search without scope, or pass repos as owner/repo slugs.` };
+        return {
+          isError: true,
+          text: `scope "workspace" cannot be used: ${'reason' in ws ? ws.reason : 'the workspace has no GitHub repository'}. Search without scope, or pass repos as owner/repo slugs.`,
+        };
       }
       const given = Array.isArray(rest.repos) ? rest.repos : [];
       rest.repos = [...given, ...ws.slugs.filter((s) => !given.includes(s))];
-      header.push(`Scope: the workspace's repositories ${ws.slugs.join(', ')} (issues, pull requests and READMEs only; documentation is not limited by it).`);
+      header.push(
+        `Scope: the workspace's repositories ${ws.slugs.join(', ')} (issues, pull requests and READMEs only; documentation is not limited by it).`,
+      );
     }
   }
   const v = validateSearchParams(rest as unknown as SearchParams);
@@ -86,10 +105,21 @@ export async function scopedSearch(
   // The session's one order: the search, then each result's badges against the dependency, then its summary.
   const run = await searchAndCompare((p, o) => deps.search(p, o), v.params, { signal }, dep ? [dep] : []);
   if (!dep) return { params: v.params, response: run.response, header };
-  return { params: v.params, response: run.response, header, dep, badges: run.badges, ...(run.summaries[0] ? { summary: run.summaries[0] } : {}) };
+  return {
+    params: v.params,
+    response: run.response,
+    header,
+    dep,
+    badges: run.badges,
+    ...(run.summaries[0] ? { summary: run.summaries[0] } : {}),
+  };
 }
 
-export async function searchTool(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
+export async function searchTool(
+  input: Record<string, unknown>,
+  deps: ToolDeps,
+  signal?: AbortSignal,
+): Promise<ToolOutcome> {
   const issues: ParamIssue[] = [];
   const maxTokens = intIn(input, 'maxTokens', MIN_MAX_TOKENS, MAX_MAX_TOKENS, issues);
   const have = handlesIn(input, issues);
@@ -102,9 +132,16 @@ export async function searchTool(input: Record<string, unknown>, deps: ToolDeps,
     const cache = deps.moreCache ?? sharedMoreCache;
     const held = heldPassages(have ?? [], cache);
     if (held.unknown.length) {
-      header.push(`Not known here (kept ${ttlWords(cache)}, the ${MORE_MAX_ENTRIES} most recent, in this process only): ${held.unknown.join(', ')}; passages they sent are sent again in full.`);
+      header.push(
+        `Not known here (kept ${ttlWords(cache)}, the ${MORE_MAX_ENTRIES} most recent, in this process only): ${held.unknown.join(', ')}; passages they sent are sent again in full.`,
+      );
     }
-    const answer = searchAnswer(run.params, res, { maxChars: lead ? Math.max(1000, budget - lead.length - 2) : budget, header, cache, known: held.known });
+    const answer = searchAnswer(run.params, res, {
+      maxChars: lead ? Math.max(1000, budget - lead.length - 2) : budget,
+      header,
+      cache,
+      known: held.known,
+    });
     return { isError: false, text: lead ? `${lead}\n\n${answer.text}` : answer.text };
   } catch (e) {
     return { isError: true, text: errorText(e, { surface: deps.surface, op: SEARCH_OP }) };
@@ -116,7 +153,10 @@ export function readMoreTool(input: Record<string, unknown>, deps: ToolDeps): To
   unknownFields(input, ['handle', 'result', 'passages'], issues);
   const handle = input.handle;
   if (typeof handle !== 'string' || !HANDLE_PATTERN.test(handle)) {
-    issues.push({ field: 'handle', message: `handle must be the text after "more:" (or "answer:") in a devIndex_search answer ("m" and 12 hexadecimal digits); got ${show(handle)}` });
+    issues.push({
+      field: 'handle',
+      message: `handle must be the text after "more:" (or "answer:") in a devIndex_search answer ("m" and 12 hexadecimal digits); got ${show(handle)}`,
+    });
   }
   const result = intIn(input, 'result', 1, 100, issues);
   const passages = intIn(input, 'passages', 1, 5, issues);
@@ -124,42 +164,110 @@ export function readMoreTool(input: Record<string, unknown>, deps: ToolDeps): To
   const cache = deps.moreCache ?? sharedMoreCache;
   const kept = cache.get(handle as string);
   if (!kept) {
-    return { isError: true, text: `Handle ${handle as string} is unknown or has expired (answers are kept for ${ttlWords(cache)}, the ${MORE_MAX_ENTRIES} most recent, in this server process only). Run devIndex_search again.` };
+    return {
+      isError: true,
+      text: `Handle ${handle as string} is unknown or has expired (answers are kept for ${ttlWords(cache)}, the ${MORE_MAX_ENTRIES} most recent, in this server process only). Run devIndex_search again.`,
+    };
   }
   if (result !== undefined && result > kept.results.length) {
-    return { isError: true, text: issuesText([{ field: 'result', message: `result must be from 1 to ${kept.results.length} (the results of that answer); got ${result}` }]) };
+    return {
+      isError: true,
+      text: issuesText([
+        {
+          field: 'result',
+          message: `result must be from 1 to ${kept.results.length} (the results of that answer); got ${result}`,
+        },
+      ]),
+    };
   }
-  return readMoreText(handle as string, kept, { ...(result !== undefined ? { result } : {}), ...(passages !== undefined ? { passages } : {}) });
+  return readMoreText(handle as string, kept, {
+    ...(result !== undefined ? { result } : {}),
+    ...(passages !== undefined ? { passages } : {}),
+  });
 }
 
 /** The dependency a search names, resolved in the folder; an error outcome when it cannot scope; undefined when none is named. */
-async function dependencyScope(dependency: unknown, folder: unknown, deps: ToolDeps): Promise<InstalledDependency | ToolOutcome | undefined> {
+async function dependencyScope(
+  dependency: unknown,
+  folder: unknown,
+  deps: ToolDeps,
+): Promise<InstalledDependency | ToolOutcome | undefined> {
   if (dependency === undefined) {
-    return folder === undefined ? undefined : { isError: true, text: issuesText([{ field: 'folder', message: 'folder is only read together with dependency' }], 'search parameters') };
+    return folder === undefined
+      ? undefined
+      : {
+          isError: true,
+          text: issuesText(
+            [{ field: 'folder', message: 'folder is only read together with dependency' }],
+            'search parameters',
+          ),
+        };
   }
   if (typeof dependency !== 'string' || !dependency.trim() || dependency.length > 214) {
-    return { isError: true, text: issuesText([{ field: 'dependency', message: `dependency must be a package name of 1 to 214 characters; got ${show(dependency)}` }], 'search parameters') };
+    return {
+      isError: true,
+      text: issuesText(
+        [
+          {
+            field: 'dependency',
+            message: `dependency must be a package name of 1 to 214 characters; got ${show(dependency)}`,
+          },
+        ],
+        'search parameters',
+      ),
+    };
   }
   if (folder !== undefined && (typeof folder !== 'string' || !isAbsoluteFolder(folder))) {
-    return { isError: true, text: issuesText([{ field: 'folder', message: `folder must be an absolute path; got ${show(folder)}` }], 'search parameters') };
+    return {
+      isError: true,
+      text: issuesText(
+        [{ field: 'folder', message: `folder must be an absolute path; got ${show(folder)}` }],
+        'search parameters',
+      ),
+    };
   }
   const given = folder as string | undefined;
-  const root = deps.dependencyFolder ? await deps.dependencyFolder(given) : deps.surface === 'mcp' ? given ?? process.cwd() : undefined;
-  if (!root) return { isError: true, text: 'dependency cannot be used: no workspace folder is open. Ask the user to open the project folder, or search with repos as owner/repo slugs.' };
+  const root = deps.dependencyFolder
+    ? await deps.dependencyFolder(given)
+    : deps.surface === 'mcp'
+      ? (given ?? process.cwd())
+      : undefined;
+  if (!root)
+    return {
+      isError: true,
+      text: 'dependency cannot be used: no workspace folder is open. Ask the user to open the project folder, or search with repos as owner/repo slugs.',
+    };
   const r = await resolveDependencies(root, [dependency.trim()], { maxDependencies: 5000 });
   if (!r.ok) {
-    const fix = r.reason === 'unknown' ? ' Call again with one of those names, or search with repos as owner/repo slugs.' : ' Search without dependency (or with repos, if you know its repository).';
-    return { isError: true, text: `dependency ${JSON.stringify(dependency.trim())} cannot scope the search: ${r.message}.${fix}` };
+    const fix =
+      r.reason === 'unknown'
+        ? ' Call again with one of those names, or search with repos as owner/repo slugs.'
+        : ' Search without dependency (or with repos, if you know its repository).';
+    return {
+      isError: true,
+      text: `dependency ${JSON.stringify(dependency.trim())} cannot scope the search: ${r.message}.${fix}`,
+    };
   }
   return r.deps[0]!;
 }
 
 /** The lines the answer starts with: the installed version, then per result how its version statements compare. */
-export function versionsLead(dep: InstalledDependency, badges: ReadonlyArray<readonly VersionBadge[] | undefined>, summary: string | undefined): string {
-  const lines = [`Installed: ${installedWords(dep)}. Results from ${dep.slug} are compared with ${dep.version ? `version ${dep.version}` : 'nothing: the installed version is unknown (nothing on disk states it), so no statement is compared'}.`];
+export function versionsLead(
+  dep: InstalledDependency,
+  badges: ReadonlyArray<readonly VersionBadge[] | undefined>,
+  summary: string | undefined,
+): string {
+  const lines = [
+    `Installed: ${installedWords(dep)}. Results from ${dep.slug} are compared with ${dep.version ? `version ${dep.version}` : 'nothing: the installed version is unknown (nothing on disk states it), so no statement is compared'}.`,
+  ];
   if (summary) lines.push(summary);
   badges.slice(0, 50).forEach((b, i) => {
-    const words = b === undefined ? 'not from this dependency\'s repository' : b.length ? b.map((x) => `${x.text} ("${x.sentence.slice(0, 160)}")`).join('; ') : 'states no version';
+    const words =
+      b === undefined
+        ? "not from this dependency's repository"
+        : b.length
+          ? b.map((x) => `${x.text} ("${x.sentence.slice(0, 160)}")`).join('; ')
+          : 'states no version';
     lines.push(`[${i + 1}] ${words}`);
   });
   return lines.join('\n');
@@ -170,5 +278,10 @@ export function versionsLead(dep: InstalledDependency, badges: ReadonlyArray<rea
  * workspace URI such as `vscode-vfs://github/owner/repo`. Pure, so the browser bundle needs no node:path.
  */
 export function isAbsoluteFolder(folder: string): boolean {
-  return folder.startsWith('/') || /^[A-Za-z]:[\\/]/.test(folder) || folder.startsWith('\\\\') || /^[a-z][a-z0-9+.-]*:\/\//i.test(folder);
+  return (
+    folder.startsWith('/') ||
+    /^[A-Za-z]:[\\/]/.test(folder) ||
+    folder.startsWith('\\\\') ||
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(folder)
+  );
 }

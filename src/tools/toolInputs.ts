@@ -4,7 +4,13 @@ import { charsForTokens } from './tokens';
 import type { ToolDeps } from './toolTypes';
 
 /** An integer input within its bound, or the issue that names the bound. */
-export function intIn(input: Record<string, unknown>, field: string, min: number, max: number, issues: ParamIssue[]): number | undefined {
+export function intIn(
+  input: Record<string, unknown>,
+  field: string,
+  min: number,
+  max: number,
+  issues: ParamIssue[],
+): number | undefined {
   const v = input[field];
   if (v === undefined) return undefined;
   if (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max) return v;
@@ -13,7 +19,9 @@ export function intIn(input: Record<string, unknown>, field: string, min: number
 }
 
 export function unknownFields(input: Record<string, unknown>, known: readonly string[], issues: ParamIssue[]): void {
-  for (const k of Object.keys(input)) if (!known.includes(k)) issues.push({ field: k, message: `${k} is not a field of this tool (known: ${known.join(', ')})` });
+  for (const k of Object.keys(input))
+    if (!known.includes(k))
+      issues.push({ field: k, message: `${k} is not a field of this tool (known: ${known.join(', ')})` });
 }
 
 /** The answer budget in characters: the call's maxTokens (within the caller's cap), else the surface's default. */

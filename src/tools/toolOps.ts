@@ -9,11 +9,23 @@ import { followRun } from '../agentRun/runEngine';
 import { DEFAULT_POLL_TIMING } from '../agentRun/pollSchedule';
 import { systemClock } from '../api/retry';
 import {
-  DEFAULT_LIST_JOBS, DEFAULT_WAIT_SECONDS, MAX_LIST_JOBS, MAX_MAX_TOKENS, MAX_WAIT_SECONDS, MIN_MAX_TOKENS, MIN_WAIT_SECONDS,
+  DEFAULT_LIST_JOBS,
+  DEFAULT_WAIT_SECONDS,
+  MAX_LIST_JOBS,
+  MAX_MAX_TOKENS,
+  MAX_WAIT_SECONDS,
+  MIN_MAX_TOKENS,
+  MIN_WAIT_SECONDS,
 } from './limits';
 import { TOOL_NAMES, type ToolName } from './names';
 import {
-  errorText, issuesText, jobStartedText, jobStatusText, noticesText, scrubSecret, snapshotText,
+  errorText,
+  issuesText,
+  jobStartedText,
+  jobStatusText,
+  noticesText,
+  scrubSecret,
+  snapshotText,
 } from './modelText';
 import { readMoreTool, SEARCH_OP, searchTool } from './searchOps';
 import { clean } from './text';
@@ -21,7 +33,16 @@ import { budgetOf, intIn, unknownFields } from './toolInputs';
 import type { AgentOps, ApprovalAnswer, StartRequest, ToolDeps, ToolOutcome, ToolProgress } from './toolTypes';
 import { progressLine, waitHeadline } from './waitText';
 
-export type { AgentModule, AgentOps, ApprovalAnswer, StartRequest, ToolDeps, ToolOutcome, ToolProgress, WorkspaceScope } from './toolTypes';
+export type {
+  AgentModule,
+  AgentOps,
+  ApprovalAnswer,
+  StartRequest,
+  ToolDeps,
+  ToolOutcome,
+  ToolProgress,
+  WorkspaceScope,
+} from './toolTypes';
 
 const OPS: Record<string, string> = {
   [TOOL_NAMES.search]: SEARCH_OP,
@@ -32,7 +53,7 @@ const OPS: Record<string, string> = {
   [TOOL_NAMES.readMore]: 'Reading the rest of the answer',
   [TOOL_NAMES.waitForAgentJob]: 'Waiting for the agent job',
   [TOOL_NAMES.listAgentJobs]: 'Listing the agent jobs',
-  [TOOL_NAMES.answerApproval]: 'Answering the agent job\'s approval',
+  [TOOL_NAMES.answerApproval]: "Answering the agent job's approval",
 };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -40,7 +61,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** Runs one tool. Never throws: a failure is an outcome with `isError: true`. */
-export async function runTool(name: string, input: unknown, deps: ToolDeps, signal?: AbortSignal, progress?: ToolProgress): Promise<ToolOutcome> {
+export async function runTool(
+  name: string,
+  input: unknown,
+  deps: ToolDeps,
+  signal?: AbortSignal,
+  progress?: ToolProgress,
+): Promise<ToolOutcome> {
   const op = OPS[name] ?? `Tool ${name}`;
   let secret: string | undefined;
   try {
@@ -55,19 +82,32 @@ export async function runTool(name: string, input: unknown, deps: ToolDeps, sign
   };
   try {
     if (!isRecord(input)) {
-      return finish({ isError: true, text: issuesText([{ field: '(input)', message: `the input must be a JSON object; got ${show(input)}` }]) });
+      return finish({
+        isError: true,
+        text: issuesText([{ field: '(input)', message: `the input must be a JSON object; got ${show(input)}` }]),
+      });
     }
     switch (name) {
-      case TOOL_NAMES.search: return finish(await searchTool(input, deps, signal));
-      case TOOL_NAMES.startAgentJob: return finish(await start(input, deps, signal));
-      case TOOL_NAMES.agentJobStatus: return finish(await status(input, deps, signal));
-      case TOOL_NAMES.cancelAgentJob: return finish(await cancel(input, deps, signal));
-      case TOOL_NAMES.readSnapshot: return finish(await snapshot(input, deps, signal));
-      case TOOL_NAMES.readMore: return finish(readMoreTool(input, deps));
-      case TOOL_NAMES.waitForAgentJob: return finish(await wait(input, deps, signal, progress && ((line) => progress(scrubSecret(line, secret)))));
-      case TOOL_NAMES.listAgentJobs: return finish(await list(input, deps, signal));
-      case TOOL_NAMES.answerApproval: return finish(await answerApproval(input, deps, signal));
-      default: return finish({ isError: true, text: `Unknown tool ${JSON.stringify(name)}.` });
+      case TOOL_NAMES.search:
+        return finish(await searchTool(input, deps, signal));
+      case TOOL_NAMES.startAgentJob:
+        return finish(await start(input, deps, signal));
+      case TOOL_NAMES.agentJobStatus:
+        return finish(await status(input, deps, signal));
+      case TOOL_NAMES.cancelAgentJob:
+        return finish(await cancel(input, deps, signal));
+      case TOOL_NAMES.readSnapshot:
+        return finish(await snapshot(input, deps, signal));
+      case TOOL_NAMES.readMore:
+        return finish(readMoreTool(input, deps));
+      case TOOL_NAMES.waitForAgentJob:
+        return finish(await wait(input, deps, signal, progress && ((line) => progress(scrubSecret(line, secret)))));
+      case TOOL_NAMES.listAgentJobs:
+        return finish(await list(input, deps, signal));
+      case TOOL_NAMES.answerApproval:
+        return finish(await answerApproval(input, deps, signal));
+      default:
+        return finish({ isError: true, text: `Unknown tool ${JSON.stringify(name)}.` });
     }
   } catch (e) {
     return finish({ isError: true, text: errorText(e, { surface: deps.surface, op, secret }) });
@@ -76,12 +116,12 @@ export async function runTool(name: string, input: unknown, deps: ToolDeps, sign
 
 async function needKey(deps: ToolDeps, op: string): Promise<ToolOutcome | undefined> {
   if (!deps.hasKey || (await deps.hasKey())) return undefined;
-  const how = deps.surface === 'editor'
-    ? 'Ask the user to run "Developer Index: Set API Key" (search works without a key; agent jobs do not).'
-    : 'Set DEVINDEX_API_KEY in the MCP server\'s environment and restart it (search works without a key; agent jobs do not).';
+  const how =
+    deps.surface === 'editor'
+      ? 'Ask the user to run "Developer Index: Set API Key" (search works without a key; agent jobs do not).'
+      : "Set DEVINDEX_API_KEY in the MCP server's environment and restart it (search works without a key; agent jobs do not).";
   return { isError: true, text: `${op} needs an API key, and none is set. ${how}` };
 }
-
 
 function startRequestOf(input: Record<string, unknown>, deps: ToolDeps): StartRequest {
   const maxCredits = input.maxCredits ?? deps.defaultMaxCredits?.();
@@ -99,10 +139,18 @@ async function start(input: Record<string, unknown>, deps: ToolDeps, signal?: Ab
   const START_EXCHANGE_FIELDS: readonly string[] = mod.TOOL_EXCHANGE_FIELDS;
   const unknownKeys = Object.keys(input).filter((k) => !START_FIELDS.includes(k));
   const v = mod.validateAgentSubmit(request as AgentSubmitParams, { extraModels: deps.extraModels?.() ?? [] });
-  const exchangeKeys = isRecord(input.exchange) ? Object.keys(input.exchange).filter((k) => !START_EXCHANGE_FIELDS.includes(k)) : [];
+  const exchangeKeys = isRecord(input.exchange)
+    ? Object.keys(input.exchange).filter((k) => !START_EXCHANGE_FIELDS.includes(k))
+    : [];
   const issues = [
-    ...unknownKeys.map((k) => ({ field: k, message: `${k} is not an agent job field (known: ${START_FIELDS.join(', ')})` })),
-    ...exchangeKeys.map((k) => ({ field: `exchange.${k}`, message: `exchange.${k} cannot be set when starting a job (known: ${START_EXCHANGE_FIELDS.join(', ')}); answer an approval with devIndex_answerApproval` })),
+    ...unknownKeys.map((k) => ({
+      field: k,
+      message: `${k} is not an agent job field (known: ${START_FIELDS.join(', ')})`,
+    })),
+    ...exchangeKeys.map((k) => ({
+      field: `exchange.${k}`,
+      message: `exchange.${k} cannot be set when starting a job (known: ${START_EXCHANGE_FIELDS.join(', ')}); answer an approval with devIndex_answerApproval`,
+    })),
     ...(v.ok ? [] : v.issues),
   ];
   if (issues.length) return { isError: true, text: issuesText(issues, 'agent job') };
@@ -112,7 +160,11 @@ async function start(input: Record<string, unknown>, deps: ToolDeps, signal?: Ab
     let id: string | undefined;
     if (deps.start) id = await deps.start(request);
     else id = (await (await deps.agent()).submit(request as AgentSubmitParams, { signal })).id;
-    if (!id) return { isError: true, text: `${op} did not happen: the job was not submitted (the API key may be missing, or the user dismissed the request). Nothing was billed.` };
+    if (!id)
+      return {
+        isError: true,
+        text: `${op} did not happen: the job was not submitted (the API key may be missing, or the user dismissed the request). Nothing was billed.`,
+      };
     return { isError: false, text: jobStartedText(id, request.maxCredits, { surface: deps.surface }) };
   } catch (e) {
     return { isError: true, text: errorText(e, { surface: deps.surface, op }) };
@@ -121,11 +173,15 @@ async function start(input: Record<string, unknown>, deps: ToolDeps, signal?: Ab
 
 /** The ids a job tool was given, checked, then the key it needs: the ids, or the outcome that says what is wrong. */
 async function jobInput(
-  input: Record<string, unknown>, deps: ToolDeps, tool: ToolName, withSnapshot = false,
+  input: Record<string, unknown>,
+  deps: ToolDeps,
+  tool: ToolName,
+  withSnapshot = false,
 ): Promise<{ jobId: string; snapshotId: string } | ToolOutcome> {
   const mod = await deps.agentModule();
   const known = withSnapshot ? ['jobId', 'snapshotId'] : ['jobId'];
-  const issues: ParamIssue[] = Object.keys(input).filter((k) => !known.includes(k))
+  const issues: ParamIssue[] = Object.keys(input)
+    .filter((k) => !known.includes(k))
     .map((k) => ({ field: k, message: `${k} is not a field of this tool (known: ${known.join(', ')})` }));
   const j = mod.validateJobId(input.jobId);
   if (j) issues.push(j);
@@ -149,9 +205,17 @@ async function status(input: Record<string, unknown>, deps: ToolDeps, signal?: A
   try {
     trace = { trace: await client.trace(ids.jobId, {}, { signal }) };
   } catch (e) {
-    trace = { unavailable: mod.agentErrorReason(e) === 'no-trace' ? 'this job predates traces.' : `not available (${e instanceof Error ? e.message : String(e)}).` };
+    trace = {
+      unavailable:
+        mod.agentErrorReason(e) === 'no-trace'
+          ? 'this job predates traces.'
+          : `not available (${e instanceof Error ? e.message : String(e)}).`,
+    };
   }
-  return { isError: false, text: jobStatusText(ids.jobId, job, trace, { surface: deps.surface, maxChars: deps.maxChars() }) };
+  return {
+    isError: false,
+    text: jobStatusText(ids.jobId, job, trace, { surface: deps.surface, maxChars: deps.maxChars() }),
+  };
 }
 
 async function cancel(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
@@ -160,11 +224,22 @@ async function cancel(input: Record<string, unknown>, deps: ToolDeps, signal?: A
   const mod = await deps.agentModule();
   try {
     await (await deps.agent()).cancel(ids.jobId, { signal });
-    return { isError: false, text: `Cancellation of agent job ${ids.jobId} was requested. It stops shortly and ends as cancelled; the credits it spent before the cancel took effect may still be charged. Call devIndex_agentJobStatus to see its final state and credits.` };
+    return {
+      isError: false,
+      text: `Cancellation of agent job ${ids.jobId} was requested. It stops shortly and ends as cancelled; the credits it spent before the cancel took effect may still be charged. Call devIndex_agentJobStatus to see its final state and credits.`,
+    };
   } catch (e) {
     const reason = mod.agentErrorReason(e);
-    if (reason === 'already-finished') return { isError: false, text: `Agent job ${ids.jobId} had already finished, so there was nothing to cancel. Read its result with devIndex_agentJobStatus.` };
-    if (reason === 'already-cancelled') return { isError: false, text: `Agent job ${ids.jobId} is already being cancelled. Call devIndex_agentJobStatus to see its final state.` };
+    if (reason === 'already-finished')
+      return {
+        isError: false,
+        text: `Agent job ${ids.jobId} had already finished, so there was nothing to cancel. Read its result with devIndex_agentJobStatus.`,
+      };
+    if (reason === 'already-cancelled')
+      return {
+        isError: false,
+        text: `Agent job ${ids.jobId} is already being cancelled. Call devIndex_agentJobStatus to see its final state.`,
+      };
     throw e;
   }
 }
@@ -173,40 +248,73 @@ async function cancel(input: Record<string, unknown>, deps: ToolDeps, signal?: A
  * Approve or decline what a waiting job asks for, as the user decided. Terms are never accepted here:
  * a `terms` approval is approved only by the user (the tree, or the CLI's --accept-terms).
  */
-async function answerApproval(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
+async function answerApproval(
+  input: Record<string, unknown>,
+  deps: ToolDeps,
+  signal?: AbortSignal,
+): Promise<ToolOutcome> {
   const op = OPS[TOOL_NAMES.answerApproval]!;
   const known = ['jobId', 'decision', 'callIds', 'always'];
   const mod = await deps.agentModule();
-  const issues: ParamIssue[] = Object.keys(input).filter((k) => !known.includes(k))
+  const issues: ParamIssue[] = Object.keys(input)
+    .filter((k) => !known.includes(k))
     .map((k) => ({ field: k, message: `${k} is not a field of this tool (known: ${known.join(', ')})` }));
   const j = mod.validateJobId(input.jobId);
   if (j) issues.push(j);
-  if (input.decision !== 'approve' && input.decision !== 'decline') issues.push({ field: 'decision', message: `decision must be approve or decline; got ${show(input.decision)}` });
-  if (input.callIds !== undefined && (!Array.isArray(input.callIds) || input.callIds.some((c) => typeof c !== 'string' || !c))) issues.push({ field: 'callIds', message: 'callIds must be a list of call ids (from devIndex_agentJobStatus)' });
-  if (input.always !== undefined && typeof input.always !== 'boolean') issues.push({ field: 'always', message: `always must be true or false; got ${show(input.always)}` });
+  if (input.decision !== 'approve' && input.decision !== 'decline')
+    issues.push({ field: 'decision', message: `decision must be approve or decline; got ${show(input.decision)}` });
+  if (
+    input.callIds !== undefined &&
+    (!Array.isArray(input.callIds) || input.callIds.some((c) => typeof c !== 'string' || !c))
+  )
+    issues.push({ field: 'callIds', message: 'callIds must be a list of call ids (from devIndex_agentJobStatus)' });
+  if (input.always !== undefined && typeof input.always !== 'boolean')
+    issues.push({ field: 'always', message: `always must be true or false; got ${show(input.always)}` });
   if (issues.length) return { isError: true, text: issuesText(issues) };
   const missingKey = await needKey(deps, op);
   if (missingKey) return missingKey;
   const jobId = input.jobId as string;
   const answer: ApprovalAnswer = {
     decision: input.decision as ApprovalAnswer['decision'],
-    ...(input.callIds ? { callIds: input.callIds as string[] } : {}), ...(input.always !== undefined ? { always: input.always as boolean } : {}),
+    ...(input.callIds ? { callIds: input.callIds as string[] } : {}),
+    ...(input.always !== undefined ? { always: input.always as boolean } : {}),
   };
   const client = await deps.agent();
   const job = await client.status(jobId, { signal });
   const p = job.pendingApproval ?? undefined;
   if (!p || !mod.isWaiting(job) || !job.threadId) {
-    return { isError: true, text: `Agent job ${jobId} is not waiting for an approval (status ${clean(job.status)}); nothing was sent. Call devIndex_agentJobStatus to see where it is.` };
+    return {
+      isError: true,
+      text: `Agent job ${jobId} is not waiting for an approval (status ${clean(job.status)}); nothing was sent. Call devIndex_agentJobStatus to see where it is.`,
+    };
   }
   if (p.kind === 'terms' && answer.decision === 'approve') {
-    return { isError: true, text: `Agent job ${jobId} waits for the user to accept data terms (${clean(mod.approvalWords(p))}). Only the user can accept them: show them the terms and let them agree in the Agent Jobs view or with devindex agent start --thread ${job.threadId} --approve ${p.id} --accept-terms. Nothing was sent.` };
+    return {
+      isError: true,
+      text: `Agent job ${jobId} waits for the user to accept data terms (${clean(mod.approvalWords(p))}). Only the user can accept them: show them the terms and let them agree in the Agent Jobs view or with devindex agent start --thread ${job.threadId} --approve ${p.id} --accept-terms. Nothing was sent.`,
+    };
   }
   const unknownCalls = (answer.callIds ?? []).filter((id) => !p.calls.some((c) => c.id === id));
-  if (unknownCalls.length) return { isError: true, text: issuesText([{ field: 'callIds', message: `${unknownCalls.map((c) => show(c)).join(', ')} ${unknownCalls.length === 1 ? 'is not a call' : 'are not calls'} of this approval (its calls: ${p.calls.map((c) => c.id ?? '?').join(', ')})` }]) };
+  if (unknownCalls.length)
+    return {
+      isError: true,
+      text: issuesText([
+        {
+          field: 'callIds',
+          message: `${unknownCalls.map((c) => show(c)).join(', ')} ${unknownCalls.length === 1 ? 'is not a call' : 'are not calls'} of this approval (its calls: ${p.calls.map((c) => c.id ?? '?').join(', ')})`,
+        },
+      ]),
+    };
   const next = (await client.answerApproval({ threadId: job.threadId, approvalId: p.id, ...answer }, { signal })).id;
   await deps.onAnswered?.(next);
-  const said = answer.decision === 'approve' ? `Approved ${answer.callIds ? `${answer.callIds.length} of the calls` : 'the calls'}${answer.always ? ' (always, in this thread)' : ''}` : 'Declined';
-  return { isError: false, text: `${said} for agent job ${jobId}. The thread goes on as agent job ${next}; call devIndex_waitForAgentJob with that jobId to follow it.` };
+  const said =
+    answer.decision === 'approve'
+      ? `Approved ${answer.callIds ? `${answer.callIds.length} of the calls` : 'the calls'}${answer.always ? ' (always, in this thread)' : ''}`
+      : 'Declined';
+  return {
+    isError: false,
+    text: `${said} for agent job ${jobId}. The thread goes on as agent job ${next}; call devIndex_waitForAgentJob with that jobId to follow it.`,
+  };
 }
 
 async function snapshot(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal): Promise<ToolOutcome> {
@@ -216,9 +324,13 @@ async function snapshot(input: Record<string, unknown>, deps: ToolDeps, signal?:
   return { isError: false, text: snapshotText(ids.jobId, snap, { maxChars: deps.maxChars() }) };
 }
 
-
 /** Follows a job with the run engine until it ends, waits for the user, or the timeout comes; progress as lines. */
-async function wait(input: Record<string, unknown>, deps: ToolDeps, signal?: AbortSignal, progress?: ToolProgress): Promise<ToolOutcome> {
+async function wait(
+  input: Record<string, unknown>,
+  deps: ToolDeps,
+  signal?: AbortSignal,
+  progress?: ToolProgress,
+): Promise<ToolOutcome> {
   const mod = await deps.agentModule();
   const issues: ParamIssue[] = [];
   unknownFields(input, ['jobId', 'timeoutSeconds', 'maxTokens'], issues);
@@ -257,10 +369,16 @@ async function wait(input: Record<string, unknown>, deps: ToolDeps, signal?: Abo
     const record = r.record ?? (await client.status(jobId, { signal }));
     const trace = { events } as unknown as AgentTrace;
     const maxChars = budgetOf(maxTokens, deps);
-    return { isError: false, text: `${head}\n${jobStatusText(jobId, record, { trace }, { surface: deps.surface, maxChars: Math.max(500, maxChars - head.length - 1) })}` };
+    return {
+      isError: false,
+      text: `${head}\n${jobStatusText(jobId, record, { trace }, { surface: deps.surface, maxChars: Math.max(500, maxChars - head.length - 1) })}`,
+    };
   } catch (e) {
     if (signal?.aborted) {
-      return { isError: false, text: `Stopped waiting for agent job ${jobId}: the wait was cancelled. The job goes on; call devIndex_waitForAgentJob or devIndex_agentJobStatus to follow it.` };
+      return {
+        isError: false,
+        text: `Stopped waiting for agent job ${jobId}: the wait was cancelled. The job goes on; call devIndex_waitForAgentJob or devIndex_agentJobStatus to follow it.`,
+      };
     }
     throw e;
   }
@@ -281,7 +399,8 @@ async function list(input: Record<string, unknown>, deps: ToolDeps, signal?: Abo
   const client = await deps.agent();
   const all = await client.listAll({ maxPages: Math.ceil(limit / 20) }, { signal });
   const time = (a: { createdAt?: unknown }) => {
-    const t = typeof a.createdAt === 'number' ? a.createdAt : typeof a.createdAt === 'string' ? Date.parse(a.createdAt) : NaN;
+    const t =
+      typeof a.createdAt === 'number' ? a.createdAt : typeof a.createdAt === 'string' ? Date.parse(a.createdAt) : NaN;
     return Number.isFinite(t) ? t : 0;
   };
   const jobs = [...all.agents].sort((a, b) => time(b) - time(a)).slice(0, limit);
@@ -290,6 +409,8 @@ async function list(input: Record<string, unknown>, deps: ToolDeps, signal?: Abo
     const prompt = (a.options?.prompt ?? '').replace(/\s+/g, ' ').trim();
     return `- ${a.id} · ${a.status} · ${when(a.createdAt)} · ${JSON.stringify(prompt.length > 100 ? `${prompt.slice(0, 99)}…` : prompt)}`;
   });
-  return { isError: false, text: [`${jobs.length} most recent agent job${jobs.length === 1 ? '' : 's'}, newest first:`, ...lines].join('\n') };
+  return {
+    isError: false,
+    text: [`${jobs.length} most recent agent job${jobs.length === 1 ? '' : 's'}, newest first:`, ...lines].join('\n'),
+  };
 }
-

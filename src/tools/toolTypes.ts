@@ -9,9 +9,15 @@ import type { SearchResponse } from '../api/schemas';
 import type { MoreCache } from './moreCache';
 import type { Surface } from './modelText';
 
-export interface ToolOutcome { text: string; isError: boolean }
+export interface ToolOutcome {
+  text: string;
+  isError: boolean;
+}
 
-export type AgentOps = Pick<AgentClient, 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'listAll' | 'answerApproval'>;
+export type AgentOps = Pick<
+  AgentClient,
+  'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'listAll' | 'answerApproval'
+>;
 export type AgentModule = typeof import('../api/agent/agentClient');
 
 /** The repositories `scope: "workspace"` stands for, or why there are none. */
@@ -21,7 +27,11 @@ export type WorkspaceScope = { slugs: string[] } | { slugs: []; reason: string }
 export type StartRequest = ToolSubmitParams;
 
 /** A model's answer to a waiting job (devIndex_answerApproval), as the user decided. */
-export interface ApprovalAnswer { decision: 'approve' | 'decline'; callIds?: string[]; always?: boolean }
+export interface ApprovalAnswer {
+  decision: 'approve' | 'decline';
+  callIds?: string[];
+  always?: boolean;
+}
 
 export interface ToolDeps {
   surface: Surface;

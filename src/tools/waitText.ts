@@ -16,7 +16,9 @@ export function progressLine(e: TraceEvent): string | undefined {
   const who = e.agent?.name ?? (e.agent?.role && e.agent.role !== 'unknown' ? e.agent.role : undefined);
   switch (e.type) {
     case 'progress.reported':
-      return e.message || e.phase ? `${clip(e.phase ?? 'progress', 40)}: ${clip(e.message ?? '')}`.replace(/: $/, '') : undefined;
+      return e.message || e.phase
+        ? `${clip(e.phase ?? 'progress', 40)}: ${clip(e.message ?? '')}`.replace(/: $/, '')
+        : undefined;
     case 'agent.finished':
       return `${who ? clip(who, 40) : 'an agent'} finished${e.outcome ? `: ${clip(e.outcome, 40)}` : ''}`;
     case 'artifact.updated': {
@@ -28,13 +30,17 @@ export function progressLine(e: TraceEvent): string | undefined {
     case 'run.finished':
       return `run finished: ${clip(e.outcome ?? 'unknown outcome', 40)}`;
     default:
-      if (e.type.startsWith('approval.')) return 'waiting for the user\'s approval';
+      if (e.type.startsWith('approval.')) return "waiting for the user's approval";
       return undefined;
   }
 }
 
 /** The first line of a wait's answer. */
-export function waitHeadline(jobId: string, facts: RunFacts, o: { timedOut: boolean; waiting?: boolean; seconds: number; latest?: string }): string {
+export function waitHeadline(
+  jobId: string,
+  facts: RunFacts,
+  o: { timedOut: boolean; waiting?: boolean; seconds: number; latest?: string },
+): string {
   if (o.waiting && facts.pendingApproval) {
     return `Agent job ${jobId} is waiting for the user's approval (${clip(approvalWords(facts.pendingApproval), 300)}); the wait ended there, and the job goes on only once the user answers.`;
   }

@@ -9,19 +9,29 @@ import type * as Pep440 from '@renovatebot/pep440';
 // semver's functions come from their own modules: the package's index loads every function and range helper
 // (about 8 KB more in dist/core.js), and esbuild cannot drop them from a CommonJS package.
 interface Semver {
-  compare: typeof import('semver/functions/compare'); eq: typeof import('semver/functions/eq'); gte: typeof import('semver/functions/gte');
-  lte: typeof import('semver/functions/lte'); major: typeof import('semver/functions/major'); minor: typeof import('semver/functions/minor');
-  satisfies: typeof import('semver/functions/satisfies'); valid: typeof import('semver/functions/valid'); validRange: typeof import('semver/ranges/valid');
+  compare: typeof import('semver/functions/compare');
+  eq: typeof import('semver/functions/eq');
+  gte: typeof import('semver/functions/gte');
+  lte: typeof import('semver/functions/lte');
+  major: typeof import('semver/functions/major');
+  minor: typeof import('semver/functions/minor');
+  satisfies: typeof import('semver/functions/satisfies');
+  valid: typeof import('semver/functions/valid');
+  validRange: typeof import('semver/ranges/valid');
 }
 let semverFns: Semver | undefined;
 function semver(): Semver {
-  return semverFns ??= {
-    compare: require('semver/functions/compare') as Semver['compare'], eq: require('semver/functions/eq') as Semver['eq'],
-    gte: require('semver/functions/gte') as Semver['gte'], lte: require('semver/functions/lte') as Semver['lte'],
-    major: require('semver/functions/major') as Semver['major'], minor: require('semver/functions/minor') as Semver['minor'],
-    satisfies: require('semver/functions/satisfies') as Semver['satisfies'], valid: require('semver/functions/valid') as Semver['valid'],
+  return (semverFns ??= {
+    compare: require('semver/functions/compare') as Semver['compare'],
+    eq: require('semver/functions/eq') as Semver['eq'],
+    gte: require('semver/functions/gte') as Semver['gte'],
+    lte: require('semver/functions/lte') as Semver['lte'],
+    major: require('semver/functions/major') as Semver['major'],
+    minor: require('semver/functions/minor') as Semver['minor'],
+    satisfies: require('semver/functions/satisfies') as Semver['satisfies'],
+    valid: require('semver/functions/valid') as Semver['valid'],
     validRange: require('semver/ranges/valid') as Semver['validRange'],
-  };
+  });
 }
 let pep440Lib: typeof Pep440 | undefined;
 const pep440 = (): typeof Pep440 => (pep440Lib ??= require('@renovatebot/pep440') as typeof Pep440);
@@ -39,11 +49,11 @@ export interface InstalledDependency {
 }
 
 export type Verdict =
-  | 'newer-fix'       // fixed in a version newer than yours: the likely answer
-  | 'included-fix'    // fixed in a version yours includes
-  | 'affects-yours'   // the statement's versions include yours
-  | 'affects-other'   // the statement's versions do not include yours
-  | 'newer-release'   // a release newer than yours
+  | 'newer-fix' // fixed in a version newer than yours: the likely answer
+  | 'included-fix' // fixed in a version yours includes
+  | 'affects-yours' // the statement's versions include yours
+  | 'affects-other' // the statement's versions do not include yours
+  | 'newer-release' // a release newer than yours
   | 'included-release';
 
 export interface VersionBadge {
@@ -77,13 +87,23 @@ interface Scheme {
 function until(m: VersionMention, fixes: readonly string[], mine: string, scheme: Scheme): string | undefined {
   if (m.kind !== 'affects' || m.bound !== 'since' || !scheme.valid(m.version)) return undefined;
   const after = fixes.filter((f) => scheme.valid(f) && scheme.cmp(f, m.version) > 0).sort((a, b) => scheme.cmp(a, b));
-  return after.find((f) => scheme.line(f) === scheme.line(mine)) ?? after.find((f) => scheme.cmp(f, mine) > 0) ?? after.at(-1);
+  return (
+    after.find((f) => scheme.line(f) === scheme.line(mine)) ??
+    after.find((f) => scheme.cmp(f, mine) > 0) ??
+    after.at(-1)
+  );
 }
 
 /** `2.1` -> `2.1.0`, `v2` -> `2.0.0`; undefined when semver cannot read it. */
 function semverOf(v: string): string | undefined {
   const s = v.replace(/^v/i, '');
-  const full = /^\d+$/.test(s) ? `${s}.0.0` : /^\d+\.\d+$/.test(s) ? `${s}.0` : /^(\d+\.\d+)(-.*)$/.test(s) ? s.replace(/^(\d+\.\d+)(-.*)$/, '$1.0$2') : s;
+  const full = /^\d+$/.test(s)
+    ? `${s}.0.0`
+    : /^\d+\.\d+$/.test(s)
+      ? `${s}.0`
+      : /^(\d+\.\d+)(-.*)$/.test(s)
+        ? s.replace(/^(\d+\.\d+)(-.*)$/, '$1.0$2')
+        : s;
   return semver().valid(full) ?? undefined;
 }
 
@@ -96,20 +116,29 @@ const SEMVER: Scheme = {
       const [lo, hi] = [semverOf(m.version), semverOf(m.upto)];
       return lo && hi ? semver().gte(mine, lo) && semver().lte(mine, hi) : undefined;
     }
-    if (m.bound === 'range') return semver().validRange(m.version) ? semver().satisfies(mine, m.version, { includePrerelease: true }) : undefined;
+    if (m.bound === 'range')
+      return semver().validRange(m.version)
+        ? semver().satisfies(mine, m.version, { includePrerelease: true })
+        : undefined;
     const at = semverOf(m.version);
     if (!at) return undefined;
     if (m.bound === 'since') return semver().gte(mine, at);
     return semver().eq(mine, at);
   },
-  line: (v) => { const s = semverOf(v)!; return `${semver().major(s)}.${semver().minor(s)}`; },
+  line: (v) => {
+    const s = semverOf(v)!;
+    return `${semver().major(s)}.${semver().minor(s)}`;
+  },
 };
 
 const PEP440: Scheme = {
   valid: (v) => pep440().valid(v) !== null,
   cmp: (a, b) => pep440().compare(a, b),
   inRange(v, m) {
-    if (m.bound === 'range' && m.upto) return pep440().valid(m.version) && pep440().valid(m.upto) ? pep440().gte(v, m.version) && pep440().lte(v, m.upto) : undefined;
+    if (m.bound === 'range' && m.upto)
+      return pep440().valid(m.version) && pep440().valid(m.upto)
+        ? pep440().gte(v, m.version) && pep440().lte(v, m.upto)
+        : undefined;
     if (m.bound === 'range') {
       const spec = `==${m.version.replace(/\.x$/i, '.*')}`;
       return pep440().validRange(spec) ? pep440().satisfies(v, spec) : undefined;
@@ -134,7 +163,11 @@ function statedWords(m: VersionMention, fixedIn?: string): string {
  * One statement against the installed version; undefined when either version is unreadable. `fixes`: the fix
  * versions the same result states, which end a "since" statement's range.
  */
-export function compareMention(m: VersionMention, dep: InstalledDependency, fixes: readonly string[] = []): VersionBadge | undefined {
+export function compareMention(
+  m: VersionMention,
+  dep: InstalledDependency,
+  fixes: readonly string[] = [],
+): VersionBadge | undefined {
   const mine = dep.version;
   if (!mine) return undefined;
   const scheme = schemeOf(dep.ecosystem);
@@ -146,22 +179,65 @@ export function compareMention(m: VersionMention, dep: InstalledDependency, fixe
     const inside = fixedIn ? scheme.inRange(mine, m) && scheme.cmp(mine, fixedIn) < 0 : scheme.inRange(mine, m);
     if (inside === undefined) return undefined;
     return inside
-      ? { ...base, verdict: 'affects-yours', label: `Affects ${stated} · yours`, text: `affects ${stated} · includes your ${mine}`, highlight: true }
-      : { ...base, verdict: 'affects-other', label: `Affects ${stated} · not your ${mine}`, text: `affects ${stated} · not your ${mine}`, highlight: false };
+      ? {
+          ...base,
+          verdict: 'affects-yours',
+          label: `Affects ${stated} · yours`,
+          text: `affects ${stated} · includes your ${mine}`,
+          highlight: true,
+        }
+      : {
+          ...base,
+          verdict: 'affects-other',
+          label: `Affects ${stated} · not your ${mine}`,
+          text: `affects ${stated} · not your ${mine}`,
+          highlight: false,
+        };
   }
   if (m.bound !== 'at' || !scheme.valid(m.version)) return undefined;
   const c = scheme.cmp(m.version, mine);
   if (m.kind === 'fixed') {
     return c > 0
-      ? { ...base, verdict: 'newer-fix', label: `Fixed in ${stated} · you have ${mine}`, text: `fixed in ${stated} · newer than your ${mine}`, highlight: true }
-      : { ...base, verdict: 'included-fix', label: `Fixed in ${stated} · included in your ${mine}`, text: `fixed in ${stated} · included in your ${mine}`, highlight: false };
+      ? {
+          ...base,
+          verdict: 'newer-fix',
+          label: `Fixed in ${stated} · you have ${mine}`,
+          text: `fixed in ${stated} · newer than your ${mine}`,
+          highlight: true,
+        }
+      : {
+          ...base,
+          verdict: 'included-fix',
+          label: `Fixed in ${stated} · included in your ${mine}`,
+          text: `fixed in ${stated} · included in your ${mine}`,
+          highlight: false,
+        };
   }
   return c > 0
-    ? { ...base, verdict: 'newer-release', label: `Released ${stated} · newer than your ${mine}`, text: `released ${stated} · newer than your ${mine}`, highlight: true }
-    : { ...base, verdict: 'included-release', label: `Released ${stated} · included in your ${mine}`, text: `released ${stated} · included in your ${mine}`, highlight: false };
+    ? {
+        ...base,
+        verdict: 'newer-release',
+        label: `Released ${stated} · newer than your ${mine}`,
+        text: `released ${stated} · newer than your ${mine}`,
+        highlight: true,
+      }
+    : {
+        ...base,
+        verdict: 'included-release',
+        label: `Released ${stated} · included in your ${mine}`,
+        text: `released ${stated} · included in your ${mine}`,
+        highlight: false,
+      };
 }
 
-const ORDER: Verdict[] = ['newer-fix', 'affects-yours', 'newer-release', 'included-fix', 'included-release', 'affects-other'];
+const ORDER: Verdict[] = [
+  'newer-fix',
+  'affects-yours',
+  'newer-release',
+  'included-fix',
+  'included-release',
+  'affects-other',
+];
 
 /** The scheme's own validity check, exported for callers that must not show an unreadable version as if compared. */
 export function readableVersion(ecosystem: Ecosystem, version: string | undefined): boolean {
@@ -187,7 +263,11 @@ export function namesOf(dep: { name: string; slug?: string }): string[] {
  * telling first (a newer fix, then yours affected, ...). A fix in a version yours includes is dropped when
  * the same result states a newer fix (a backport list: the newer one is what matters).
  */
-export function resultBadges(title: string | undefined, passages: readonly string[], dep: InstalledDependency): VersionBadge[] {
+export function resultBadges(
+  title: string | undefined,
+  passages: readonly string[],
+  dep: InstalledDependency,
+): VersionBadge[] {
   const names = namesOf(dep);
   const mentions = [
     ...(title ? findVersionMentions(title, { names, title: true }) : []),
@@ -209,22 +289,34 @@ export function resultBadges(title: string | undefined, passages: readonly strin
   // are not yours to take. Otherwise a newer fix is the answer and older lines' fixes are noise.
   const scheme = schemeOf(dep.ecosystem);
   const ownLine = dep.version && scheme.valid(dep.version) ? scheme.line(dep.version) : undefined;
-  const includedHere = out.some((b) => b.verdict === 'included-fix' && scheme.valid(b.stated) && scheme.line(b.stated) === ownLine);
+  const includedHere = out.some(
+    (b) => b.verdict === 'included-fix' && scheme.valid(b.stated) && scheme.line(b.stated) === ownLine,
+  );
   if (includedHere) return out.filter((b) => b.verdict !== 'newer-fix');
   return out.some((b) => b.verdict === 'newer-fix') ? out.filter((b) => b.verdict !== 'included-fix') : out;
 }
 
 /** The versions of every mention in a result without comparing (for `--json` when the installed version is unknown). */
-export function resultMentions(title: string | undefined, passages: readonly string[], dep: { name: string; slug?: string }): VersionMention[] {
+export function resultMentions(
+  title: string | undefined,
+  passages: readonly string[],
+  dep: { name: string; slug?: string },
+): VersionMention[] {
   const names = namesOf(dep);
-  return [...(title ? findVersionMentions(title, { names, title: true }) : []), ...passages.flatMap((p) => findVersionMentions(p, { names }))];
+  return [
+    ...(title ? findVersionMentions(title, { names, title: true }) : []),
+    ...passages.flatMap((p) => findVersionMentions(p, { names })),
+  ];
 }
 
 /**
  * The line above the results: "2 results mention a fix newer than your @acme/widgets 2.0.3 (2.1.0)." Says
  * what the badges say; undefined when no result has a badge.
  */
-export function versionSummary(badges: ReadonlyArray<readonly VersionBadge[]>, dep: InstalledDependency): string | undefined {
+export function versionSummary(
+  badges: ReadonlyArray<readonly VersionBadge[]>,
+  dep: InstalledDependency,
+): string | undefined {
   if (!dep.version) return undefined;
   const scheme = schemeOf(dep.ecosystem);
   const newer = badges.filter((bs) => bs.some((b) => b.verdict === 'newer-fix'));
@@ -233,11 +325,14 @@ export function versionSummary(badges: ReadonlyArray<readonly VersionBadge[]>, d
   const n = (k: number) => `${k} result${k === 1 ? '' : 's'}`;
   const mentions = (k: number) => (k === 1 ? 'mentions' : 'mention');
   if (newer.length) {
-    const versions = [...new Set(newer.flatMap((bs) => bs.filter((b) => b.verdict === 'newer-fix').map((b) => b.stated)))]
-      .sort((a, b) => scheme.cmp(a, b));
+    const versions = [
+      ...new Set(newer.flatMap((bs) => bs.filter((b) => b.verdict === 'newer-fix').map((b) => b.stated))),
+    ].sort((a, b) => scheme.cmp(a, b));
     return `${n(newer.length)} ${mentions(newer.length)} a fix newer than your ${dep.name} ${dep.version} (${versions.slice(0, 3).join(', ')}${versions.length > 3 ? ', …' : ''}).`;
   }
-  if (affected.length) return `${n(affected.length)} ${affected.length === 1 ? 'says' : 'say'} your ${dep.name} ${dep.version} is affected; none mentions a newer fix.`;
-  if (included.length) return `${n(included.length)} ${mentions(included.length)} a fix your ${dep.name} ${dep.version} already includes.`;
+  if (affected.length)
+    return `${n(affected.length)} ${affected.length === 1 ? 'says' : 'say'} your ${dep.name} ${dep.version} is affected; none mentions a newer fix.`;
+  if (included.length)
+    return `${n(included.length)} ${mentions(included.length)} a fix your ${dep.name} ${dep.version} already includes.`;
   return undefined;
 }

@@ -79,7 +79,10 @@ export function sentenceAround(text: string, start: number, end: number): string
   while (b < text.length) {
     const c = text[b]!;
     if (c === '\n') break;
-    if (/[.!?]/.test(c) && (b + 1 >= text.length || /\s/.test(text[b + 1]!))) { b++; break; }
+    if (/[.!?]/.test(c) && (b + 1 >= text.length || /\s/.test(text[b + 1]!))) {
+      b++;
+      break;
+    }
     b++;
   }
   let s = text.slice(a, b).replace(/\s+/g, ' ').trim();
@@ -97,12 +100,23 @@ function implausible(v: string, after: string, before: string): boolean {
   if (/^\d+\.\d+\.\d+\.\d+$/.test(core)) return true; // four numbers: an address (or a build number, too rare to be worth a wrong badge)
   if (/^[-/:]\d/.test(after) || /^\.\d/.test(after)) return true; // 2024-01-05, 12/03, 10:30, a longer dotted run
   if (/\d[-/.]$/.test(before)) return true;
-  if (/^\d{4}$/.test(parts[0]!) && Number(parts[0]) >= 1900 && !/^v/i.test(v) && parts.length <= 3 && /^\d{1,2}$/.test(parts[1] ?? '') && /^(?:\.\d{1,2})?$/.test(core.slice(parts[0]!.length + 1 + (parts[1] ?? '').length))) {
+  if (
+    /^\d{4}$/.test(parts[0]!) &&
+    Number(parts[0]) >= 1900 &&
+    !/^v/i.test(v) &&
+    parts.length <= 3 &&
+    /^\d{1,2}$/.test(parts[1] ?? '') &&
+    /^(?:\.\d{1,2})?$/.test(core.slice(parts[0]!.length + 1 + (parts[1] ?? '').length))
+  ) {
     // 2023.12 / 2023.12.25 are calendar versions only when a phrase said "version"; as plain numbers they are dates.
     return !/version\s*$|v$/i.test(before);
   }
   if (/^\s*(?:branch|line|series|migration|guide|docs|changelog)\b/i.test(after)) return true; // a branch or a document, not a version statement
-  if (/^[%x×]/i.test(after) || /^\s*(?:%|percent|ms|s\b|seconds?|minutes?|hours?|days?|weeks?|months?|years?|mb|gb|kb|px|times)/i.test(after)) return true;
+  if (
+    /^[%x×]/i.test(after) ||
+    /^\s*(?:%|percent|ms|s\b|seconds?|minutes?|hours?|days?|weeks?|months?|years?|mb|gb|kb|px|times)/i.test(after)
+  )
+    return true;
   return false;
 }
 
@@ -113,12 +127,19 @@ function implausible(v: string, after: string, before: string): boolean {
 export function findVersionMentions(text: string, opts: FindOptions = {}): VersionMention[] {
   const out: VersionMention[] = [];
   if (!text) return out;
-  const names = (opts.names ?? []).filter((n) => n.trim().length > 0).map((n) => escapeRe(n.trim()))
+  const names = (opts.names ?? [])
+    .filter((n) => n.trim().length > 0)
+    .map((n) => escapeRe(n.trim()))
     .sort((a, b) => b.length - a.length);
-  const nameRe = names.length ? String.raw`(?:[\`'"]?(?:${names.join('|')})(?:@|\s+|[\`'"]\s*|:\s*)(?:${FILLER}))?` : '';
+  const nameRe = names.length
+    ? String.raw`(?:[\`'"]?(?:${names.join('|')})(?:@|\s+|[\`'"]\s*|:\s*)(?:${FILLER}))?`
+    : '';
   const lead = String.raw`\s*:?\s*(?:${FILLER})${nameRe}[\`'"]?@?`;
   const versionList = String.raw`(${VERSION})((?:${RANGE_SEP}(?:v)?(?:${VERSION}))?)((?:${LIST_SEP}v?(?:${VERSION}))*)`;
-  for (const [kind, phrases] of [['fixed', FIXED], ['affects', AFFECTS]] as const) {
+  for (const [kind, phrases] of [
+    ['fixed', FIXED],
+    ['affects', AFFECTS],
+  ] as const) {
     const re = new RegExp(String.raw`\b(${phraseRe(phrases)})${lead}${versionList}(?![\w/])`, 'gi');
     for (const m of text.matchAll(re)) {
       const phrase = m[1]!;
@@ -130,12 +151,14 @@ export function findVersionMentions(text: string, opts: FindOptions = {}): Versi
       const after = text.slice(end, end + 12);
       const firstAt = start + m[0].indexOf(first, phrase.length);
       // A list or range after the first version is part of the statement, not a date's or an address's tail.
-      if (implausible(first, rangeTail || listTail ? '' : after, text.slice(Math.max(0, firstAt - 12), firstAt))) continue;
+      if (implausible(first, rangeTail || listTail ? '' : after, text.slice(Math.max(0, firstAt - 12), firstAt)))
+        continue;
       const sentence = sentenceAround(text, start, end);
       const norm = (v: string) => v.replace(/^v/i, '').replace(/[X*]/g, 'x');
       if (rangeTail && kind === 'affects') {
         const upto = rangeTail.replace(new RegExp(`^${RANGE_SEP}v?`, 'i'), '');
-        if (!implausible(upto, after, '')) out.push({ kind, version: norm(first), bound: 'range', upto: norm(upto), sentence, index: start });
+        if (!implausible(upto, after, ''))
+          out.push({ kind, version: norm(first), bound: 'range', upto: norm(upto), sentence, index: start });
         continue;
       }
       const versions = [first, ...[...listTail.matchAll(new RegExp(`v?(${VERSION})`, 'gi'))].map((x) => x[1]!)];
@@ -148,10 +171,19 @@ export function findVersionMentions(text: string, opts: FindOptions = {}): Versi
   }
   if (opts.title) {
     // A release pull request: "Release 2.1.0", "chore(release): v2.1.0", "chore: release widgets@2.1.0", "v2.1.0", "Version 2.1.0".
-    const rel = new RegExp(String.raw`^\s*(?:(?:chore|build|ci|release)(?:\([\w.-]*\))?!?:\s*)?(?:(?:release|releasing|prepare\s+release|bump\s+version\s+to|version)\s+)?${nameRe}v?(${VERSION})\s*(?:\(\d{4}-\d{2}-\d{2}\))?\s*$`, 'i');
+    const rel = new RegExp(
+      String.raw`^\s*(?:(?:chore|build|ci|release)(?:\([\w.-]*\))?!?:\s*)?(?:(?:release|releasing|prepare\s+release|bump\s+version\s+to|version)\s+)?${nameRe}v?(${VERSION})\s*(?:\(\d{4}-\d{2}-\d{2}\))?\s*$`,
+      'i',
+    );
     const m = rel.exec(text);
-    if (m && (/release|version|^\s*v\d/i.test(text)) && !/x/i.test(m[1]!)) {
-      out.push({ kind: 'released', version: m[1]!.replace(/^v/i, ''), bound: 'at', sentence: text.trim().slice(0, 300), index: m.index });
+    if (m && /release|version|^\s*v\d/i.test(text) && !/x/i.test(m[1]!)) {
+      out.push({
+        kind: 'released',
+        version: m[1]!.replace(/^v/i, ''),
+        bound: 'at',
+        sentence: text.trim().slice(0, 300),
+        index: m.index,
+      });
     }
   }
   out.sort((a, b) => a.index - b.index);

@@ -19,13 +19,21 @@ export interface WalkthroughHandle {
 export function registerWalkthrough(context: vscode.ExtensionContext, log: (m: string) => void): WalkthroughHandle {
   const extensionId = context.extension.id;
   const openInWorkbench = (ref: string) => vscode.commands.executeCommand('workbench.action.openWalkthrough', ref);
-  const runFirstRun = (open: (ref: string) => Thenable<unknown> = openInWorkbench) => openWalkthroughOnce({
-    state: context.globalState, extensionId, open,
-    enabled: () => config.openWalkthroughOnFirstRun(),
-  });
+  const runFirstRun = (open: (ref: string) => Thenable<unknown> = openInWorkbench) =>
+    openWalkthroughOnce({
+      state: context.globalState,
+      extensionId,
+      open,
+      enabled: () => config.openWalkthroughOnFirstRun(),
+    });
   const atActivation = runFirstRun().then((outcome) => {
     if (outcome === 'opened' || outcome === 'failed') log(`walkthrough on first run: ${outcome}`);
     return outcome;
   });
-  return { atActivation, runFirstRun, forget: () => context.globalState.update(SHOWN_KEY, undefined), ref: walkthroughRef(extensionId) };
+  return {
+    atActivation,
+    runFirstRun,
+    forget: () => context.globalState.update(SHOWN_KEY, undefined),
+    ref: walkthroughRef(extensionId),
+  };
 }

@@ -40,9 +40,16 @@ export class WatchFeature implements vscode.Disposable {
   private debounce = new Map<string, ReturnType<typeof setTimeout>>();
   /** Texts shown by notifications, newest last (the host tests read them). */
   readonly shown: string[] = [];
-  show: WatchShow = (level, text, actions) => (level === 'warning' ? vscode.window.showWarningMessage(text, ...actions) : vscode.window.showInformationMessage(text, ...actions));
+  show: WatchShow = (level, text, actions) =>
+    level === 'warning'
+      ? vscode.window.showWarningMessage(text, ...actions)
+      : vscode.window.showInformationMessage(text, ...actions);
 
-  constructor(storage: vscode.Memento, private readonly ports: WatchPorts, opts: { leaseTtlMs?: number; renewMs?: number; intervalMs?: number; settleMs?: number; betweenMs?: number } = {}) {
+  constructor(
+    storage: vscode.Memento,
+    private readonly ports: WatchPorts,
+    opts: { leaseTtlMs?: number; renewMs?: number; intervalMs?: number; settleMs?: number; betweenMs?: number } = {},
+  ) {
     this.service = new WatchService({
       storage: globalStateRecords(storage),
       search: (params, signal) => ports.search(params, signal),
@@ -56,7 +63,12 @@ export class WatchFeature implements vscode.Disposable {
       owner: `${vscode.env.sessionId}-${Math.random().toString(36).slice(2, 8)}`,
       ...opts,
     });
-    this.disposables.push(this.service.onDidChange(() => { this.watchFolders(); ports.changed(); }));
+    this.disposables.push(
+      this.service.onDidChange(() => {
+        this.watchFolders();
+        ports.changed();
+      }),
+    );
   }
 
   /** Starts the background checks (the lease loop) and the folder watchers. */
@@ -69,7 +81,8 @@ export class WatchFeature implements vscode.Disposable {
     const text = newsText(e);
     this.shown.push(text);
     if (this.shown.length > 20) this.shown.shift();
-    const actions = e.kind === 'news' ? [OPEN_ACTION] : e.kind === 'fixIncluded' ? [REMOVE_ACTION, OPEN_ACTION] : [REMOVE_ACTION];
+    const actions =
+      e.kind === 'news' ? [OPEN_ACTION] : e.kind === 'fixIncluded' ? [REMOVE_ACTION, OPEN_ACTION] : [REMOVE_ACTION];
     const picked = await this.show(e.kind === 'vanished' ? 'warning' : 'info', text, actions);
     if (picked === OPEN_ACTION) await this.open(e.watch.id);
     else if (picked === REMOVE_ACTION) await this.service.remove(e.watch.id);
@@ -88,7 +101,11 @@ export class WatchFeature implements vscode.Disposable {
   async addCurrent(): Promise<Watch | undefined> {
     const s = this.ports.watchable();
     if (!s) {
-      void this.show('info', 'Developer Index: run a search scoped to a dependency or a repository first (Search in a Dependency\'s Repository…), then watch it for a fix.', []);
+      void this.show(
+        'info',
+        "Developer Index: run a search scoped to a dependency or a repository first (Search in a Dependency's Repository…), then watch it for a fix.",
+        [],
+      );
       return undefined;
     }
     try {
@@ -97,8 +114,13 @@ export class WatchFeature implements vscode.Disposable {
       const found = Date.now();
       const w = await this.service.add(s.params, s.installed, s.response, folder);
       // How long the folder lookup and the storage write took: the e2e tier once saw a watch show more than 15 s late.
-      log().info(`watch: ${w.id} added in ${Date.now() - started} ms (folder lookup ${found - started} ms, ${folder ? 'a folder found' : 'no folder'})`);
-      void vscode.window.setStatusBarMessage(`$(eye) Watching ${quoted(w.params.query)} in ${watchScopeWords(w.params, w.installed)}: checked every 6 hours while VS Code is open`, 5000);
+      log().info(
+        `watch: ${w.id} added in ${Date.now() - started} ms (folder lookup ${found - started} ms, ${folder ? 'a folder found' : 'no folder'})`,
+      );
+      void vscode.window.setStatusBarMessage(
+        `$(eye) Watching ${quoted(w.params.query)} in ${watchScopeWords(w.params, w.installed)}: checked every 6 hours while VS Code is open`,
+        5000,
+      );
       return w;
     } catch (e) {
       void this.show('warning', `Developer Index: ${e instanceof Error ? e.message : String(e)}`, []);
@@ -110,7 +132,8 @@ export class WatchFeature implements vscode.Disposable {
   async checkNow(id: string): Promise<{ news: number; vanished: string[]; fixIncluded?: string; error?: string }> {
     try {
       const r = await this.service.checkNow(id);
-      if (!r.news.length && !r.vanished.length && !r.fixIncluded) vscode.window.setStatusBarMessage('$(check) Developer Index: nothing new for this watch', 4000);
+      if (!r.news.length && !r.vanished.length && !r.fixIncluded)
+        vscode.window.setStatusBarMessage('$(check) Developer Index: nothing new for this watch', 4000);
       return { news: r.news.length, vanished: r.vanished, ...(r.fixIncluded ? { fixIncluded: r.fixIncluded } : {}) };
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
@@ -122,14 +145,23 @@ export class WatchFeature implements vscode.Disposable {
   /** The Watched list as the Search view shows it. */
   viewList(current: WatchableSearch | undefined): ViewWatches {
     const watches: ViewWatch[] = this.service.list().map((w) => ({
-      id: w.id, query: w.params.query, scope: watchScopeWords(w.params, w.installed), newCount: w.newCount,
+      id: w.id,
+      query: w.params.query,
+      scope: watchScopeWords(w.params, w.installed),
+      newCount: w.newCount,
       ...(w.lastCheck !== undefined ? { lastCheck: w.lastCheck } : {}),
       ...(this.service.checking.has(w.id) ? { checking: true } : {}),
       ...(w.vanished?.length ? { vanished: w.vanished } : {}),
       ...(w.fixIncluded ? { fixIncluded: w.fixIncluded } : {}),
       ...(w.lastError ? { lastError: w.lastError } : {}),
     }));
-    return { watches, max: MAX_WATCHES, ...(current ? { canWatch: { query: current.params.query, scope: watchScopeWords(current.params, current.installed) } } : {}) };
+    return {
+      watches,
+      max: MAX_WATCHES,
+      ...(current
+        ? { canWatch: { query: current.params.query, scope: watchScopeWords(current.params, current.installed) } }
+        : {}),
+    };
   }
 
   /** The Search view's side of the Watched list. */
@@ -138,7 +170,9 @@ export class WatchFeature implements vscode.Disposable {
       list: (current) => this.viewList(current),
       // The same path as the command (src/watches/register.ts): it also starts this window's background checks,
       // which a watch added from the view did not (the first check waited for the next activation).
-      add: async () => { await vscode.commands.executeCommand('devIndex.watch.add'); },
+      add: async () => {
+        await vscode.commands.executeCommand('devIndex.watch.add');
+      },
       act: async (action, id) => {
         if (action === 'check') await this.checkNow(id);
         else if (action === 'remove') await this.service.remove(id);
@@ -153,32 +187,64 @@ export class WatchFeature implements vscode.Disposable {
    */
   private async folderOf(installed: readonly InstalledDependency[]): Promise<string | undefined> {
     const candidates: string[] = [];
-    const add = (p: string | undefined) => { if (p && !candidates.includes(p)) candidates.push(p); };
+    const add = (p: string | undefined) => {
+      if (p && !candidates.includes(p)) candidates.push(p);
+    };
     const active = vscode.window.activeTextEditor?.document.uri;
     for (const doc of [active, ...vscode.workspace.textDocuments.map((d) => d.uri)]) {
       if (doc?.scheme === 'file') add(await projectRoot(vscode.Uri.joinPath(doc, '..')));
     }
     for (const f of vscode.workspace.workspaceFolders ?? []) if (f.uri.scheme === 'file') add(f.uri.fsPath);
     for (const folder of candidates.slice(0, 8)) {
-      const r = await resolveDependencies(folder, installed.map((d) => d.name), { maxDependencies: config.maxDependencies() }).catch(() => undefined);
-      if (r?.ok && installed.every((d) => r.deps.some((x) => x.slug.toLowerCase() === d.slug.toLowerCase()))) return folder;
+      const r = await resolveDependencies(
+        folder,
+        installed.map((d) => d.name),
+        { maxDependencies: config.maxDependencies() },
+      ).catch(() => undefined);
+      if (r?.ok && installed.every((d) => r.deps.some((x) => x.slug.toLowerCase() === d.slug.toLowerCase())))
+        return folder;
     }
     return undefined;
   }
 
   /** One manifest and lockfile watcher per watched folder: a change compares the watches again with the installed version. */
   private watchFolders(): void {
-    const folders = new Set(this.service.list().map((w) => w.folder).filter((f): f is string => !!f));
-    for (const [f, d] of this.folderWatchers) if (!folders.has(f)) { d.dispose(); this.folderWatchers.delete(f); }
+    const folders = new Set(
+      this.service
+        .list()
+        .map((w) => w.folder)
+        .filter((f): f is string => !!f),
+    );
+    for (const [f, d] of this.folderWatchers)
+      if (!folders.has(f)) {
+        d.dispose();
+        this.folderWatchers.delete(f);
+      }
     for (const f of folders) {
       if (this.folderWatchers.has(f)) continue;
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(f), MANIFEST_GLOB));
+      const watcher = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(vscode.Uri.file(f), MANIFEST_GLOB),
+      );
       const changed = () => {
         clearTimeout(this.debounce.get(f));
         // An install writes several files: one compare once they have settled.
-        this.debounce.set(f, setTimeout(() => { this.debounce.delete(f); void this.service.installedChanged(f); }, 700));
+        this.debounce.set(
+          f,
+          setTimeout(() => {
+            this.debounce.delete(f);
+            void this.service.installedChanged(f);
+          }, 700),
+        );
       };
-      this.folderWatchers.set(f, vscode.Disposable.from(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed)));
+      this.folderWatchers.set(
+        f,
+        vscode.Disposable.from(
+          watcher,
+          watcher.onDidChange(changed),
+          watcher.onDidCreate(changed),
+          watcher.onDidDelete(changed),
+        ),
+      );
     }
   }
 
@@ -197,7 +263,12 @@ async function projectRoot(dir: vscode.Uri): Promise<string | undefined> {
   let d = dir;
   for (let i = 0; i < 8; i++) {
     for (const name of MANIFEST_NAMES) {
-      try { await vscode.workspace.fs.stat(vscode.Uri.joinPath(d, name)); return d.fsPath; } catch { /* not here */ }
+      try {
+        await vscode.workspace.fs.stat(vscode.Uri.joinPath(d, name));
+        return d.fsPath;
+      } catch {
+        /* not here */
+      }
     }
     const up = vscode.Uri.joinPath(d, '..');
     if (up.path === d.path) return undefined;

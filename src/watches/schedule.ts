@@ -22,7 +22,12 @@ export function dueWatches(watches: readonly Watch[], now: number, interval = WA
 }
 
 /** When the next watch falls due (undefined: no watch); never before `pausedUntil`. */
-export function nextDueAt(watches: readonly Watch[], now: number, pausedUntil = 0, interval = WATCH_INTERVAL_MS): number | undefined {
+export function nextDueAt(
+  watches: readonly Watch[],
+  now: number,
+  pausedUntil = 0,
+  interval = WATCH_INTERVAL_MS,
+): number | undefined {
   if (!watches.length) return undefined;
   const at = Math.min(...watches.map((w) => since(w) + interval));
   return Math.max(at, now, pausedUntil);
@@ -33,15 +38,26 @@ export function nextDueAt(watches: readonly Watch[], now: number, pausedUntil = 
  * keyless quota, a refused key: trying the next watch would fail the same way), or `skip` this watch until
  * its next turn (the service refused this search). `offlineRuns`: consecutive offline failures so far.
  */
-export function afterFailure(e: unknown, now: number, offlineRuns: number): { action: 'pause'; until: number; why: 'offline' | 'rate-limit' | 'keyless-quota' | 'key' } | { action: 'skip' } {
+export function afterFailure(
+  e: unknown,
+  now: number,
+  offlineRuns: number,
+): { action: 'pause'; until: number; why: 'offline' | 'rate-limit' | 'keyless-quota' | 'key' } | { action: 'skip' } {
   const f = failureOf(e, now);
   const resetAt = f.untilFrom === 'reset' && f.until! > now ? f.until : undefined;
   switch (f.reason) {
-    case 'network': case 'timeout':
-      return { action: 'pause', until: now + Math.min(OFFLINE_MAX_MS, OFFLINE_FIRST_MS * 2 ** Math.max(0, offlineRuns)), why: 'offline' };
+    case 'network':
+    case 'timeout':
+      return {
+        action: 'pause',
+        until: now + Math.min(OFFLINE_MAX_MS, OFFLINE_FIRST_MS * 2 ** Math.max(0, offlineRuns)),
+        why: 'offline',
+      };
     case 'keyless-quota':
       return { action: 'pause', until: resetAt ?? now + WATCH_INTERVAL_MS, why: 'keyless-quota' };
-    case 'keyless-refused': case 'invalid-key': case 'auth':
+    case 'keyless-refused':
+    case 'invalid-key':
+    case 'auth':
       return { action: 'pause', until: now + WATCH_INTERVAL_MS, why: 'key' };
     case 'rate-limit':
       // A wait beyond the client's own ceiling says how long; a 429 it gave up on waits at least RATE_LIMIT_MS.
@@ -50,7 +66,9 @@ export function afterFailure(e: unknown, now: number, offlineRuns: number): { ac
         : { action: 'pause', until: resetAt ?? now + Math.max(RATE_LIMIT_MS, f.retryAfterMs ?? 0), why: 'rate-limit' };
     case 'service':
       // The service failing (5xx) is waited out like an outage; a 408 is this search's own.
-      return f.status !== undefined && f.status >= 500 ? { action: 'pause', until: now + RATE_LIMIT_MS, why: 'offline' } : { action: 'skip' };
+      return f.status !== undefined && f.status >= 500
+        ? { action: 'pause', until: now + RATE_LIMIT_MS, why: 'offline' }
+        : { action: 'skip' };
     default:
       return { action: 'skip' };
   }

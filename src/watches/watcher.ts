@@ -10,7 +10,17 @@ import type { SearchResponse } from '../api/schemas';
 import type { Timers } from '../agents/jobPoller';
 import type { JobStorage } from '../agents/jobModel';
 import type { InstalledDependency } from '../versions/versionCompare';
-import { checkWatch, MAX_WATCHES, mergeWatch, newWatch, parseWatch, recompare, type Watch, type WatchNews, WATCH_INTERVAL_MS } from '../deps/watch';
+import {
+  checkWatch,
+  MAX_WATCHES,
+  mergeWatch,
+  newWatch,
+  parseWatch,
+  recompare,
+  type Watch,
+  type WatchNews,
+  WATCH_INTERVAL_MS,
+} from '../deps/watch';
 import { holds, LEASE_KEY, LEASE_RENEW_MS, leaseStep } from './lease';
 import { SharedCollection } from '../storage/sharedCollection';
 import { SharedRecords } from '../storage/sharedRecords';
@@ -71,7 +81,11 @@ export class WatchService {
 
   constructor(private readonly deps: WatchServiceDeps) {
     this.records = new SharedRecords(deps.storage, { onLog: deps.log, logPrefix: 'watch' });
-    this.watches = new SharedCollection<Watch>(this.records, { prefix: WATCH_KEY_PREFIX, read: (raw) => parseWatch(raw), merge: mergeWatch });
+    this.watches = new SharedCollection<Watch>(this.records, {
+      prefix: WATCH_KEY_PREFIX,
+      read: (raw) => parseWatch(raw),
+      merge: mergeWatch,
+    });
   }
 
   private store(key: string, value: unknown): Promise<void> {
@@ -86,12 +100,22 @@ export class WatchService {
   private changed(): void {
     this.fingerprint = this.fingerprintNow();
     for (const fn of [...this.listeners]) {
-      try { fn(); } catch (e) { this.deps.log(`watch: a listener failed: ${e instanceof Error ? e.message : String(e)}`); }
+      try {
+        fn();
+      } catch (e) {
+        this.deps.log(`watch: a listener failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
     }
   }
 
   private fingerprintNow(): string {
-    return JSON.stringify(this.records.keys().filter((k) => k.startsWith(WATCH_KEY_PREFIX)).sort().map((k) => [k, this.records.get(k)]));
+    return JSON.stringify(
+      this.records
+        .keys()
+        .filter((k) => k.startsWith(WATCH_KEY_PREFIX))
+        .sort()
+        .map((k) => [k, this.records.get(k)]),
+    );
   }
 
   /** Every watch in the shared storage, oldest first. */
@@ -110,14 +134,22 @@ export class WatchService {
   }
 
   /** Saves a watch of a search that just ran; its results count as seen. Throws past the cap. */
-  async add(params: SearchParams, installed: InstalledDependency[], response: SearchResponse, folder?: string): Promise<Watch> {
-    if (this.list().length >= MAX_WATCHES) throw new Error(`There are already ${MAX_WATCHES} watches, the most kept. Remove one first.`);
+  async add(
+    params: SearchParams,
+    installed: InstalledDependency[],
+    response: SearchResponse,
+    folder?: string,
+  ): Promise<Watch> {
+    if (this.list().length >= MAX_WATCHES)
+      throw new Error(`There are already ${MAX_WATCHES} watches, the most kept. Remove one first.`);
     const id = (this.deps.newId ?? (() => globalThis.crypto.randomUUID().slice(0, 8)))();
     const w = newWatch(id, params, installed, response, this.deps.timers.now(), folder);
     await this.watches.put(id, w);
     // Never seen since writes are one at a time (store()); said in the log and written once more if it comes back.
     if (!this.get(id)) {
-      this.deps.log(`watch: ${id} was written but is not in this window's storage right after (${this.list().length} watches there); written again`);
+      this.deps.log(
+        `watch: ${id} was written but is not in this window's storage right after (${this.list().length} watches there); written again`,
+      );
       await this.watches.put(id, w);
     }
     this.changed();
@@ -153,7 +185,10 @@ export class WatchService {
     return this.checkOne(w, 'now');
   }
 
-  private async checkOne(w0: Watch, why: 'now' | 'background'): Promise<{ news: WatchNews[]; vanished: string[]; fixIncluded?: string }> {
+  private async checkOne(
+    w0: Watch,
+    why: 'now' | 'background',
+  ): Promise<{ news: WatchNews[]; vanished: string[]; fixIncluded?: string }> {
     this.checking.add(w0.id);
     this.changed();
     try {
@@ -168,10 +203,16 @@ export class WatchService {
         if (next.action === 'pause' && why === 'background') {
           if (next.why === 'offline') this.offlineRuns += 1;
           this.pausedUntil = next.until;
-          this.deps.log(`watch: background checks wait until ${new Date(next.until).toISOString()} (${next.why}: ${reason})`);
+          this.deps.log(
+            `watch: background checks wait until ${new Date(next.until).toISOString()} (${next.why}: ${reason})`,
+          );
         } else {
           // The service refused this search (or the user's Check Now failed): recorded; the next turn is in 6 hours.
-          w = { ...w, lastError: reason.slice(0, 200), ...(why === 'background' ? { lastCheck: this.deps.timers.now() } : {}) };
+          w = {
+            ...w,
+            lastError: reason.slice(0, 200),
+            ...(why === 'background' ? { lastCheck: this.deps.timers.now() } : {}),
+          };
           await this.write(w);
         }
         throw e;
@@ -181,8 +222,10 @@ export class WatchService {
       const c = checkWatch(w, response, this.deps.timers.now());
       if (!(await this.write(c.watch))) return { news: [], vanished: [] };
       if (c.news.length) this.deps.notify({ kind: 'news', watch: c.watch, news: c.news });
-      if (c.vanished.length && !(before.vanished ?? []).length) this.deps.notify({ kind: 'vanished', watch: c.watch, repos: c.vanished });
-      if (c.fixIncluded && !before.fixIncluded) this.deps.notify({ kind: 'fixIncluded', watch: c.watch, text: c.fixIncluded });
+      if (c.vanished.length && !(before.vanished ?? []).length)
+        this.deps.notify({ kind: 'vanished', watch: c.watch, repos: c.vanished });
+      if (c.fixIncluded && !before.fixIncluded)
+        this.deps.notify({ kind: 'fixIncluded', watch: c.watch, text: c.fixIncluded });
       return { news: c.news, vanished: c.vanished, ...(c.fixIncluded ? { fixIncluded: c.fixIncluded } : {}) };
     } finally {
       this.checking.delete(w0.id);
@@ -193,7 +236,12 @@ export class WatchService {
   /** The installed version as the folder says now (a watch made from a dependency search remembers its folder). */
   private async reread(w: Watch): Promise<Watch> {
     if (!w.folder || !w.installed.length || !this.deps.readInstalled) return w;
-    const installed = await this.deps.readInstalled(w.folder, w.installed.map((d) => d.name)).catch(() => undefined);
+    const installed = await this.deps
+      .readInstalled(
+        w.folder,
+        w.installed.map((d) => d.name),
+      )
+      .catch(() => undefined);
     if (!installed?.length) return w;
     const r = recompare(w, installed);
     if (!r.changed) return w;
@@ -226,7 +274,10 @@ export class WatchService {
 
   private schedule(ms: number): void {
     if (this.disposed) return;
-    this.timer = this.deps.timers.setTimeout(() => { this.timer = undefined; void this.tick(); }, ms);
+    this.timer = this.deps.timers.setTimeout(() => {
+      this.timer = undefined;
+      void this.tick();
+    }, ms);
   }
 
   /** One beat: other windows' changes, the lease, and a round when this window holds it. */
@@ -275,7 +326,9 @@ export class WatchService {
           await this.checkOne(fresh, 'background');
           this.deps.log(`watch: ${w.id} checked in the background`);
         } catch (e) {
-          this.deps.log(`watch: ${w.id} (“${w.params.query.slice(0, 60)}”) failed: ${e instanceof Error ? e.message : String(e)}`);
+          this.deps.log(
+            `watch: ${w.id} (“${w.params.query.slice(0, 60)}”) failed: ${e instanceof Error ? e.message : String(e)}`,
+          );
         }
         await new Promise<void>((r) => this.deps.timers.setTimeout(r, this.deps.betweenMs ?? BETWEEN_CHECKS_MS));
       }
@@ -292,7 +345,8 @@ export class WatchService {
     if (this.timer !== undefined) this.deps.timers.clearTimeout(this.timer);
     this.timer = undefined;
     this.listeners.clear();
-    if (holds(this.records.get(LEASE_KEY), this.deps.owner, this.deps.timers.now())) await this.store(LEASE_KEY, undefined);
+    if (holds(this.records.get(LEASE_KEY), this.deps.owner, this.deps.timers.now()))
+      await this.store(LEASE_KEY, undefined);
     await this.records.dispose();
   }
 }

@@ -19,8 +19,19 @@ export const webFeatures: typeof Features = {
   notifyWaiting,
   invokeLanguageModelTool,
   handleChatRequest,
-  createDependencySearch: (() => { throw new Error('the browser build registers its own dependency search (src/web/dependencies.ts)'); }) as typeof Features.createDependencySearch,
-  showDiagnosis: (async () => notInBrowser('Diagnose Connection', NOT_IN_BROWSER['devIndex.diagnose'])) as unknown as typeof Features.showDiagnosis,
-  reportIssue: (async () => notInBrowser('Report an Issue…', NOT_IN_BROWSER['devIndex.reportIssue'])) as unknown as typeof Features.reportIssue,
-  openIssueReporter: (async () => notInBrowser('Report an Issue…', NOT_IN_BROWSER['devIndex.reportIssue'])) as unknown as typeof Features.openIssueReporter,
+  createDependencySearch: (() => {
+    throw new Error('the browser build registers its own dependency search (src/web/dependencies.ts)');
+  }) as typeof Features.createDependencySearch,
+  showDiagnosis: (async () =>
+    notInBrowser(
+      'Diagnose Connection',
+      NOT_IN_BROWSER['devIndex.diagnose'],
+    )) as unknown as typeof Features.showDiagnosis,
+  reportIssue: (async () =>
+    notInBrowser('Report an Issue…', NOT_IN_BROWSER['devIndex.reportIssue'])) as unknown as typeof Features.reportIssue,
+  openIssueReporter: (async () =>
+    notInBrowser(
+      'Report an Issue…',
+      NOT_IN_BROWSER['devIndex.reportIssue'],
+    )) as unknown as typeof Features.openIssueReporter,
 };

@@ -12,28 +12,39 @@ import { searchDependency } from './dependencies';
 import { registerLeftOut } from './unavailable';
 
 const SLUG = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
-const PROBLEM_WITHOUT_SCOPE = 'In the browser this search is not limited to the package\'s repository: finding the package that reported the problem needs its node_modules folder, which a browser cannot read. It works in desktop VS Code.';
+const PROBLEM_WITHOUT_SCOPE =
+  "In the browser this search is not limited to the package's repository: finding the package that reported the problem needs its node_modules folder, which a browser cannot read. It works in desktop VS Code.";
 
 export function activate(context: vscode.ExtensionContext): void {
   try {
     const { svc } = wireShared(context);
 
     // Dependencies from manifests and lockfiles (workspace.fs); a problem's search without node_modules' scope.
-    const reg = (id: string, fn: (...a: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+    const reg = (id: string, fn: (...a: unknown[]) => unknown) =>
+      context.subscriptions.push(vscode.commands.registerCommand(id, fn));
     reg(DEPS_COMMANDS.searchDependency, (arg?: unknown) => searchDependency(arg));
     reg(DEPS_COMMANDS.searchProblem, async (args?: unknown) => {
       const a = args as ProblemArgs | undefined;
       if (!a || typeof a.message !== 'string') return undefined;
       const query = cleanMessage(a.message).slice(0, 500);
       // The Search view shows the notice above the results: the scope is missing, and why.
-      await svc().searchSession().search({ query, types: ['issue', 'pull_request', 'readme'] }, { scope: 'exact', notice: PROBLEM_WITHOUT_SCOPE });
+      await svc()
+        .searchSession()
+        .search(
+          { query, types: ['issue', 'pull_request', 'readme'] },
+          { scope: 'exact', notice: PROBLEM_WITHOUT_SCOPE },
+        );
       return { query, repos: [] };
     });
     reg(DEPS_COMMANDS.searchPackage, async (arg?: unknown, query?: unknown) => {
       const p = arg as { name?: unknown; slug?: unknown } | undefined;
       if (!p || typeof p.slug !== 'string' || !SLUG.test(p.slug)) return undefined;
       const q = typeof query === 'string' && query.trim() ? query.trim() : String(p.name ?? p.slug);
-      await vscode.commands.executeCommand('devIndex.search.run', { query: q, repos: [p.slug], types: ['issue', 'pull_request', 'readme'] });
+      await vscode.commands.executeCommand('devIndex.search.run', {
+        query: q,
+        repos: [p.slug],
+        types: ['issue', 'pull_request', 'readme'],
+      });
       return { query: q, repos: [p.slug] };
     });
     reg(DEPS_COMMANDS.openRepository, (slug?: unknown) => {
@@ -41,10 +52,15 @@ export function activate(context: vscode.ExtensionContext): void {
       return vscode.env.openExternal(vscode.Uri.parse(`https://github.com/${slug}`, true));
     });
     const titles: Record<string, string> = {};
-    for (const c of (context.extension.packageJSON as { contributes?: { commands?: Array<{ command: string; title: string }> } }).contributes?.commands ?? []) titles[c.command] = c.title;
+    for (const c of (
+      context.extension.packageJSON as { contributes?: { commands?: Array<{ command: string; title: string }> } }
+    ).contributes?.commands ?? [])
+      titles[c.command] = c.title;
     registerLeftOut(context, titles);
   } catch (e) {
-    void vscode.window.showErrorMessage(`Developer Index failed to start: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(
+      `Developer Index failed to start: ${e instanceof Error ? e.message : String(e)}`,
+    );
     throw e;
   }
 }

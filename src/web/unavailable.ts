@@ -4,15 +4,21 @@ import * as vscode from 'vscode';
 export const NOT_IN_BROWSER = {
   'devIndex.deps.searchTerminalSelection': 'the terminal needs a local process',
   'devIndex.mcp.setup': 'an MCP server is the devindex command line running as a local process',
-  'devIndex.mcp.setupRules': 'the rules are written into the project\'s files, which a browser extension cannot write atomically',
-  'devIndex.diagnose': 'the connection diagnosis probes DNS, TCP and TLS from Node, which a browser does not allow (the browser\'s developer tools, Network tab, show why a request failed)',
-  'devIndex.reportIssue': 'the report carries the connection diagnosis, which needs Node\'s network probes; report from desktop VS Code, or describe the problem on the issue tracker',
+  'devIndex.mcp.setupRules':
+    "the rules are written into the project's files, which a browser extension cannot write atomically",
+  'devIndex.diagnose':
+    "the connection diagnosis probes DNS, TCP and TLS from Node, which a browser does not allow (the browser's developer tools, Network tab, show why a request failed)",
+  'devIndex.reportIssue':
+    "the report carries the connection diagnosis, which needs Node's network probes; report from desktop VS Code, or describe the problem on the issue tracker",
 } as const;
 
 export type LeftOut = keyof typeof NOT_IN_BROWSER;
 
 /** What a left-out command resolves with (tests read it); the user sees the same words. */
-export interface Unavailable { unavailable: true; reason: string }
+export interface Unavailable {
+  unavailable: true;
+  reason: string;
+}
 
 export function notInBrowser(title: string, why: string): Unavailable {
   const reason = `${title} is not available in the browser: ${why}. It works in desktop VS Code.`;

@@ -8,7 +8,11 @@ export interface WebviewLike<U> {
 }
 
 /** `codicons`: the codicon stylesheet; its font sits beside it and loads through `font-src`. */
-export interface SearchViewAssets<U> { script: U; style: U; codicons: U }
+export interface SearchViewAssets<U> {
+  script: U;
+  style: U;
+  codicons: U;
+}
 
 /** 128 random bits, base64: unguessable, and a fresh one on every build of the HTML. */
 export function makeNonce(): string {
@@ -26,7 +30,11 @@ function attr(s: string): string {
 }
 
 /** The whole document: the bundle builds the UI, so the body holds only the mount point and a fallback. */
-export function buildSearchHtml<U>(webview: WebviewLike<U>, assets: SearchViewAssets<U>, nonce: string = makeNonce()): string {
+export function buildSearchHtml<U>(
+  webview: WebviewLike<U>,
+  assets: SearchViewAssets<U>,
+  nonce: string = makeNonce(),
+): string {
   const script = webview.asWebviewUri(assets.script).toString();
   const style = webview.asWebviewUri(assets.style).toString();
   const codicons = webview.asWebviewUri(assets.codicons).toString();

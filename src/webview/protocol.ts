@@ -41,7 +41,12 @@ export interface ViewVersionBadge {
 }
 
 /** A dependency a search is scoped to, with what the disk says is installed (absent: version unknown). */
-export interface ViewInstalled { ecosystem: string; name: string; slug: string; version?: string }
+export interface ViewInstalled {
+  ecosystem: string;
+  name: string;
+  slug: string;
+  version?: string;
+}
 
 export interface ViewNote {
   level: 'info' | 'warning';
@@ -56,7 +61,11 @@ export interface ViewOutcome {
   /** Result type -> coverage value (ok, degraded, unavailable, skipped, or a newer value kept raw). */
   coverage: Record<string, string>;
   reranked?: boolean;
-  repos?: Array<{ repo: string; indexed: boolean; types?: { issue?: boolean; pullRequest?: boolean; readme?: boolean } }>;
+  repos?: Array<{
+    repo: string;
+    indexed: boolean;
+    types?: { issue?: boolean; pullRequest?: boolean; readme?: boolean };
+  }>;
   sources?: Array<{ source: string; indexed: boolean }>;
   notes: ViewNote[];
   ms: number;
@@ -65,7 +74,10 @@ export interface ViewOutcome {
   versionSummary?: string[];
 }
 
-export interface ViewIssue { field: string; message: string }
+export interface ViewIssue {
+  field: string;
+  message: string;
+}
 
 /** What the user can do next about a failed search. */
 export type ErrorAction = 'setKey' | 'retry' | 'wait' | 'fix' | 'none';
@@ -84,7 +96,9 @@ export interface ViewError {
    * `resetAt` (epoch ms; `quota` says whether requests or credits); `refused`, keyless access is refused
    * for this network. Either way an API key is the way out; `signupUrl` (checked) is the service's own link to create one.
    */
-  keyless?: { kind: 'quota'; resetAt: number; quota?: 'requests' | 'credits'; signupUrl?: string } | { kind: 'refused'; signupUrl?: string };
+  keyless?:
+    | { kind: 'quota'; resetAt: number; quota?: 'requests' | 'credits'; signupUrl?: string }
+    | { kind: 'refused'; signupUrl?: string };
 }
 
 /** Issue 23: one watch of the Watched list (a saved search re-run in the background). */
@@ -106,9 +120,17 @@ export interface ViewWatch {
 }
 
 /** The Watched list, and whether the search the view shows can be watched (`canWatch`: its query and scope). */
-export interface ViewWatches { watches: ViewWatch[]; max: number; canWatch?: { query: string; scope: string } }
+export interface ViewWatches {
+  watches: ViewWatch[];
+  max: number;
+  canWatch?: { query: string; scope: string };
+}
 
-export interface ViewDefaults { k: number; passages: number; types: string[] }
+export interface ViewDefaults {
+  k: number;
+  passages: number;
+  types: string[];
+}
 
 /** View title commands, forwarded to the webview. */
 export type ViewCommand = 'clear' | 'refresh' | 'expandAll' | 'collapseAll';
@@ -125,8 +147,23 @@ export type ToWebview =
    * A search began. `params` is exactly what is sent: for a search the extension started (palette,
    * selection, repository, history, other features) the view shows them in its form and chip row.
    */
-  | { type: 'searchStarted'; requestId: string; params: SearchParams; notice?: string; keyless?: boolean; installed?: ViewInstalled[] }
-  | { type: 'retrying'; requestId: string; attempt: number; maxAttempts: number; delayMs: number; reason: string; status?: number }
+  | {
+      type: 'searchStarted';
+      requestId: string;
+      params: SearchParams;
+      notice?: string;
+      keyless?: boolean;
+      installed?: ViewInstalled[];
+    }
+  | {
+      type: 'retrying';
+      requestId: string;
+      attempt: number;
+      maxAttempts: number;
+      delayMs: number;
+      reason: string;
+      status?: number;
+    }
   | { type: 'results'; requestId: string; outcome: ViewOutcome }
   | { type: 'searchError'; requestId: string; error: ViewError }
   | { type: 'searchCancelled'; requestId: string }
@@ -174,14 +211,22 @@ function buildSchemas() {
     z.strictObject({ type: z.literal('scope'), params: ParamsSchema }),
     z.strictObject({ type: z.literal('validate'), requestId: id, params: ParamsSchema }),
     /** `keyless`: send no key this once (the 401 box's Search Without Key). */
-    z.strictObject({ type: z.literal('search'), requestId: id, params: ParamsSchema, keyless: z.optional(z.literal(true)) }),
+    z.strictObject({
+      type: z.literal('search'),
+      requestId: id,
+      params: ParamsSchema,
+      keyless: z.optional(z.literal(true)),
+    }),
     z.strictObject({ type: z.literal('cancel'), requestId: id }),
     z.strictObject({ type: z.literal('openLink'), url: text(8192) }),
     z.strictObject({ type: z.literal('copy'), what: z.enum(['link', 'passage']), text: text(MAX_TEXT) }),
     z.strictObject({ type: z.literal('insert'), text: text(MAX_TEXT) }),
     z.strictObject({
-      type: z.literal('openPassages'), id: text(2048),
-      title: text(2048), url: text(8192), passages: z.array(text(MAX_TEXT)).check(z.maxLength(20)),
+      type: z.literal('openPassages'),
+      id: text(2048),
+      title: text(2048),
+      url: text(8192),
+      passages: z.array(text(MAX_TEXT)).check(z.maxLength(20)),
     }),
     z.strictObject({ type: z.literal('setKey') }),
     /** Get a Key: the keyless quota's signup link the view was sent (checked again on this side before it is opened). */
@@ -192,14 +237,18 @@ function buildSchemas() {
     z.strictObject({ type: z.literal('watch') }),
     z.strictObject({ type: z.literal('watchAction'), action: z.enum(['check', 'remove', 'open']), id }),
     /** What the keyless line shows now ('' when hidden): reported for the host tests, as `scope` is. */
-    z.strictObject({ type: z.literal('keylessLine'), text: text(512), actions: z.array(z.enum(['getKey', 'setKey'])).check(z.maxLength(4)) }),
+    z.strictObject({
+      type: z.literal('keylessLine'),
+      text: text(512),
+      actions: z.array(z.enum(['getKey', 'setKey'])).check(z.maxLength(4)),
+    }),
   ]);
 }
 
 let fromWebview: ReturnType<typeof buildSchemas> | undefined;
 /** Every message from the webview, validated before anything reads it. */
 export function fromWebviewSchema(): ReturnType<typeof buildSchemas> {
-  return fromWebview ??= buildSchemas();
+  return (fromWebview ??= buildSchemas());
 }
 
 export type FromWebview = z.infer<ReturnType<typeof fromWebviewSchema>>;

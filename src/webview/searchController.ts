@@ -25,12 +25,18 @@ export class SearchController {
   /** Before a command's search: how the view is shown (the provider reveals it); the channel then waits for its ready. */
   private reveal: () => Promise<void> = async () => undefined;
 
-  constructor(private readonly deps: SearchViewDeps, post: (m: ToWebview) => unknown, readonly session: SearchSession = new SearchSession(deps)) {
+  constructor(
+    private readonly deps: SearchViewDeps,
+    post: (m: ToWebview) => unknown,
+    readonly session: SearchSession = new SearchSession(deps),
+  ) {
     this.channel = new ViewChannel(post, (line) => deps.log(line));
     session.attach({
       // Shown first, then waited for: a view that says ready while it is revealed is not missed.
       show: async () => {
-        void this.reveal().catch((e: unknown) => deps.log(`search view: could not show the view: ${e instanceof Error ? e.message : String(e)}`));
+        void this.reveal().catch((e: unknown) =>
+          deps.log(`search view: could not show the view: ${e instanceof Error ? e.message : String(e)}`),
+        );
         await this.channel.whenReady();
       },
       emit: (m: SearchMessage, how) => (how.deliver ? this.channel.deliver(m, how.fromCommand) : this.channel.send(m)),
@@ -70,7 +76,9 @@ export class SearchController {
     const link = signupLink(url);
     const safe = link ? externalUrl(link) : undefined;
     if (!safe) {
-      this.deps.log(`search view: refused to open a signup link that is not an https link to a plain host (${JSON.stringify((url ?? '(none)').slice(0, 60))})`);
+      this.deps.log(
+        `search view: refused to open a signup link that is not an https link to a plain host (${JSON.stringify((url ?? '(none)').slice(0, 60))})`,
+      );
       return undefined;
     }
     this.deps.openExternal(safe);
@@ -97,7 +105,9 @@ export class SearchController {
     if (!this.deps.watches) return;
     if (!this.channel.ready) {
       // Said in the log: the e2e tier once waited a minute for a watch the extension had added in 24 ms.
-      this.deps.log('search view: the Watched list changed while the view was not listening; it is sent when the view says ready');
+      this.deps.log(
+        'search view: the Watched list changed while the view was not listening; it is sent when the view says ready',
+      );
       return;
     }
     this.channel.send({ type: 'watches', ...this.deps.watches.list(this.session.watchableSearch()) });
@@ -118,7 +128,9 @@ export class SearchController {
     try {
       hasKey = await this.deps.hasKey();
     } catch (e) {
-      this.deps.log(`search view: could not read whether an API key is set: ${e instanceof Error ? e.message : String(e)}`);
+      this.deps.log(
+        `search view: could not read whether an API key is set: ${e instanceof Error ? e.message : String(e)}`,
+      );
       return;
     }
     this.channel.send({ type: 'keyState', hasKey });
@@ -152,7 +164,8 @@ export class SearchController {
 
   private async handle(m: FromWebview): Promise<void> {
     switch (m.type) {
-      case 'ready': return this.onReady(m.pendingRequestId, m.scope);
+      case 'ready':
+        return this.onReady(m.pendingRequestId, m.scope);
       case 'scope':
         this.session.setScope(m.params);
         this.shown = m.params;
@@ -160,12 +173,17 @@ export class SearchController {
       case 'validate':
         this.channel.send({ type: 'validation', requestId: m.requestId, issues: this.session.validate(m.params) });
         return;
-      case 'search': return this.session.run(m.requestId, m.params, { fromCommand: false, ...(m.keyless ? { keyless: true } : {}) });
-      case 'cancel': return this.session.cancel(m.requestId);
+      case 'search':
+        return this.session.run(m.requestId, m.params, { fromCommand: false, ...(m.keyless ? { keyless: true } : {}) });
+      case 'cancel':
+        return this.session.cancel(m.requestId);
       case 'openLink': {
         const url = externalUrl(m.url);
         if (url) this.deps.openExternal(url);
-        else this.deps.log(`search view: refused to open a link that is not http, https or mailto (${JSON.stringify(m.url.slice(0, 60))})`);
+        else
+          this.deps.log(
+            `search view: refused to open a link that is not http, https or mailto (${JSON.stringify(m.url.slice(0, 60))})`,
+          );
         return;
       }
       case 'copy':
@@ -179,20 +197,29 @@ export class SearchController {
         return;
       }
       case 'openPassages':
-        await this.deps.openMarkdownDocument(m.id, m.title, passagesDocument(m.title, m.url, m.passages, this.session.versionsOf(m.id)));
+        await this.deps.openMarkdownDocument(
+          m.id,
+          m.title,
+          passagesDocument(m.title, m.url, m.passages, this.session.versionsOf(m.id)),
+        );
         return;
-      case 'setKey': return this.deps.runCommand('devIndex.auth.setKey');
+      case 'setKey':
+        return this.deps.runCommand('devIndex.auth.setKey');
       case 'getKey':
         this.getKey(m.url);
         return;
-      case 'diagnose': return this.deps.runCommand('devIndex.diagnose');
+      case 'diagnose':
+        return this.deps.runCommand('devIndex.diagnose');
       case 'keylessLine':
         this.keylessLine = { text: m.text, actions: m.actions };
         return;
       case 'watch': {
         const watchable = this.session.watchableSearch();
         if (watchable && this.deps.watches) await this.deps.watches.add(watchable);
-        else this.deps.warn('Developer Index: run a search scoped to a dependency or a repository first, then watch it for a fix.');
+        else
+          this.deps.warn(
+            'Developer Index: run a search scoped to a dependency or a repository first, then watch it for a fix.',
+          );
         return;
       }
       case 'watchAction':
@@ -218,13 +245,18 @@ export class SearchController {
     try {
       return await this.deps.workspaceRepos();
     } catch (e) {
-      this.deps.log(`search view: could not read the workspace repositories: ${e instanceof Error ? e.message : String(e)}`);
+      this.deps.log(
+        `search view: could not read the workspace repositories: ${e instanceof Error ? e.message : String(e)}`,
+      );
       return [];
     }
   }
 
   private async onReady(pendingRequestId: string | undefined, scope: SearchParams | undefined): Promise<void> {
-    if (scope) { this.session.setScope(scope); this.shown = scope; }
+    if (scope) {
+      this.session.setScope(scope);
+      this.shown = scope;
+    }
     this.repos = await this.channel.readyWith(() => this.workspaceRepos()); // never throws: a failure is logged and reads as none
     this.channel.send({ type: 'init', defaults: this.session.defaultsSent(), workspaceRepos: this.repos });
     await this.sendKeyState();
@@ -232,9 +264,22 @@ export class SearchController {
     const delivered = this.channel.flushBacklog();
     if (pendingRequestId && !delivered.has(pendingRequestId)) {
       const where = this.session.whereIs(pendingRequestId);
-      if (where === 'running') this.channel.send({ type: 'searchStarted', requestId: pendingRequestId, params: this.session.scope() ?? { query: '' } });
+      if (where === 'running')
+        this.channel.send({
+          type: 'searchStarted',
+          requestId: pendingRequestId,
+          params: this.session.scope() ?? { query: '' },
+        });
       else if (where) this.channel.send(where);
-      else this.channel.send({ type: 'searchError', requestId: pendingRequestId, error: { message: 'The search was interrupted (the window reloaded or the extension restarted). Run it again.', action: 'retry' } });
+      else
+        this.channel.send({
+          type: 'searchError',
+          requestId: pendingRequestId,
+          error: {
+            message: 'The search was interrupted (the window reloaded or the extension restarted). Run it again.',
+            action: 'retry',
+          },
+        });
     }
     this.channel.releaseWaiters();
   }

@@ -19,7 +19,11 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
   private readonly controller: SearchController;
   private viewDisposables: vscode.Disposable[] = [];
 
-  constructor(private readonly extensionUri: vscode.Uri, deps: SearchViewDeps, session: SearchSession) {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    deps: SearchViewDeps,
+    session: SearchSession,
+  ) {
     this.controller = new SearchController(deps, () => undefined, session);
     // A command's search (SearchSession.search) reveals the view, then waits for it to say ready.
     this.controller.revealWith(async () => {
@@ -45,7 +49,9 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
       view.webview.onDidReceiveMessage((m: unknown) => this.controller.receive(m)),
       // Hidden, the webview's document is destroyed (no retainContextWhenHidden); shown again it reloads
       // and says ready. Until then posts would be lost, so fills queue and the last outcome is re-sent.
-      view.onDidChangeVisibility(() => { if (!view.visible) this.controller.detach(); }),
+      view.onDidChangeVisibility(() => {
+        if (!view.visible) this.controller.detach();
+      }),
       view.onDidDispose(() => {
         if (this.view === view) {
           this.view = undefined;

@@ -13,7 +13,10 @@ const BEFORE_READY: ReadonlySet<FromWebview['type']> = new Set(['ready', 'keyles
 const READY_TIMEOUT_MS = 15_000;
 
 function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]): string {
-  return issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(message)'}: ${i.message}`).join('; ');
+  return issues
+    .slice(0, 3)
+    .map((i) => `${i.path.map(String).join('.') || '(message)'}: ${i.message}`)
+    .join('; ');
 }
 
 export class ViewChannel {
@@ -28,7 +31,10 @@ export class ViewChannel {
   /** The last `searchStarted` and `results` messages posted to the webview (the host tests read the chip, badges and summary there). */
   private posted: { searchStarted?: ToWebview; results?: ToWebview } = {};
 
-  constructor(private post: (m: ToWebview) => unknown, private readonly log: (line: string) => void) {}
+  constructor(
+    private post: (m: ToWebview) => unknown,
+    private readonly log: (line: string) => void,
+  ) {}
 
   /** A new webview (first resolve, or rebuilt after hide/reload): nothing is posted until it says ready. */
   attach(post: (m: ToWebview) => unknown, visible: () => boolean): void {
@@ -49,8 +55,13 @@ export class ViewChannel {
   parse(raw: unknown): FromWebview | undefined {
     const parsed = fromWebviewSchema().safeParse(raw);
     if (parsed.success) return parsed.data;
-    const type = raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type.slice(0, 40) : typeof raw;
-    this.log(`search view: dropped an invalid message (${JSON.stringify(type)}): ${describeIssues(parsed.error.issues)}`);
+    const type =
+      raw && typeof raw === 'object' && typeof (raw as { type?: unknown }).type === 'string'
+        ? (raw as { type: string }).type.slice(0, 40)
+        : typeof raw;
+    this.log(
+      `search view: dropped an invalid message (${JSON.stringify(type)}): ${describeIssues(parsed.error.issues)}`,
+    );
     return undefined;
   }
 
@@ -89,8 +100,14 @@ export class ViewChannel {
   async whenReady(): Promise<void> {
     if (!this.isReady) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => { this.readyWaiters = this.readyWaiters.filter((w) => w !== done); resolve(); }, READY_TIMEOUT_MS);
-        const done = () => { clearTimeout(timer); resolve(); };
+        const timer = setTimeout(() => {
+          this.readyWaiters = this.readyWaiters.filter((w) => w !== done);
+          resolve();
+        }, READY_TIMEOUT_MS);
+        const done = () => {
+          clearTimeout(timer);
+          resolve();
+        };
         this.readyWaiters.push(done);
       });
     }

@@ -19,8 +19,9 @@ export interface ControlOptions {
   max?: number;
 }
 
-// eslint-disable-next-line no-control-regex
-const SEQUENCES = /(?:\u001b\[|\u009b)[0-9;?:<=>]*[ -/]*[@-~]|(?:\u001b[\]P^_X]|[\u009d\u0090\u009e\u009f\u0098])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -/]*[0-~]?/g;
+const SEQUENCES =
+  // eslint-disable-next-line no-control-regex
+  /(?:\u001b\[|\u009b)[0-9;?:<=>]*[ -/]*[@-~]|(?:\u001b[\]P^_X]|[\u009d\u0090\u009e\u009f\u0098])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -/]*[0-~]?/g;
 // Every C0 and C1 control but tab and line feed.
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;

@@ -17,14 +17,18 @@ export const API_KEY_ENV = 'DEVINDEX_API_KEY';
 export const SET_KEY_COMMAND = '"Developer Index: Set API Key"';
 
 /** A surface's words per reason; `rest` says every reason the table leaves out. */
-interface Table<O, R> { rest: (f: Failure, o: O) => R; own: Partial<Record<FailureReason, (f: Failure, o: O) => R>> }
+interface Table<O, R> {
+  rest: (f: Failure, o: O) => R;
+  own: Partial<Record<FailureReason, (f: Failure, o: O) => R>>;
+}
 const table = <O, R>(rest: (f: Failure, o: O) => R, own: Table<O, R>['own']): Table<O, R> => ({ rest, own });
 const wordsOf = <O, R>(t: Table<O, R>, f: Failure, o: O): R => (t.own[f.reason] ?? t.rest)(f, o);
 
 // ---- the terminal: lines on stderr, each later made one sanitised line ----
 
 /** The CLI's lines for a failure: every issue of an input error, the key's way out of a keyless refusal. */
-const issuesOrMessage = (f: Failure) => (f.kind === 'validation' && f.issues?.length ? f.issues.map((i) => i.message) : [f.message]);
+const issuesOrMessage = (f: Failure) =>
+  f.kind === 'validation' && f.issues?.length ? f.issues.map((i) => i.message) : [f.message];
 const CLI: Table<void, string[]> = /* @__PURE__ */ table((f) => [f.message], {
   'invalid-input': issuesOrMessage,
   'invalid-job-id': issuesOrMessage,
@@ -38,7 +42,12 @@ const CLI: Table<void, string[]> = /* @__PURE__ */ table((f) => [f.message], {
 });
 
 function keylessCli(f: Failure): string[] {
-  return [f.message, f.signupUrl ? `create your API key here: ${f.signupUrl} then set ${API_KEY_ENV} to it` : `to search with your own key now, set ${API_KEY_ENV} (an API key from the service's dashboard)`];
+  return [
+    f.message,
+    f.signupUrl
+      ? `create your API key here: ${f.signupUrl} then set ${API_KEY_ENV} to it`
+      : `to search with your own key now, set ${API_KEY_ENV} (an API key from the service's dashboard)`,
+  ];
 }
 
 // ---- the editor: one sentence with the next step ----
@@ -53,7 +62,9 @@ const EDITOR: Table<void, string> = /* @__PURE__ */ table(quote, {
   'invalid-snapshot-id': say('The snapshot id is not valid.'),
   'no-trace': say('This job has no trace: it predates the engine that records one.'),
   'no-snapshots': say('This job has no snapshots: it predates the engine that records them.'),
-  'zero-data-retention': say('Your team has zero data retention enabled, so the service cannot run or show agent jobs for it.'),
+  'zero-data-retention': say(
+    'Your team has zero data retention enabled, so the service cannot run or show agent jobs for it.',
+  ),
   'not-found': say('Agent job not found: it may have expired or belong to another team.'),
   'snapshot-not-found': say('Snapshot not found for this job.'),
   'already-finished': say('The job had already finished; refresh to see how it ended.'),
@@ -67,7 +78,9 @@ const EDITOR: Table<void, string> = /* @__PURE__ */ table(quote, {
   network: (f) => `Could not reach the service: ${f.message}`,
   service: (f) => `The service failed: ${f.message}`,
   'invalid-response': (f) => `The service's answer could not be read: ${f.message}`,
-  'thread-not-found': say('This thread is not on the service (unknown id, or another team\'s); start a new job instead.'),
+  'thread-not-found': say(
+    "This thread is not on the service (unknown id, or another team's); start a new job instead.",
+  ),
   'thread-busy': say('A turn of this thread is still running; follow it, and ask the follow-up when it ends.'),
   'thread-expired': say('This thread has expired on the service; start a new job with the prompt.'),
   'threads-disabled': say('This service has follow-up threads switched off; start a new job with the prompt instead.'),
@@ -90,7 +103,10 @@ export function mayExistWords(what: 'job' | 'follow-up'): string {
 /** Where the model's words are read: the editor's language-model tools, or `devindex mcp`. */
 type ModelCtx = ModelOptions & { now: number };
 export type ModelHost = 'editor' | 'mcp';
-export interface ModelOptions { host: ModelHost; op: string }
+export interface ModelOptions {
+  host: ModelHost;
+  op: string;
+}
 
 /** Text for a model: control characters removed, newlines kept. */
 const plain = (s: string) => withoutControls(s);
@@ -110,11 +126,14 @@ function keyAdvice(host: ModelHost): string {
 }
 
 function keylessWayOut(host: ModelHost, signupUrl?: string): string {
-  const set = host === 'editor'
-    ? `ask the user to run ${SET_KEY_COMMAND}. Do not ask the user to paste the key into the chat.`
-    : `ask the user to set ${API_KEY_ENV} in the MCP server's environment and restart it. Never put the key in a tool call.`;
+  const set =
+    host === 'editor'
+      ? `ask the user to run ${SET_KEY_COMMAND}. Do not ask the user to paste the key into the chat.`
+      : `ask the user to set ${API_KEY_ENV} in the MCP server's environment and restart it. Never put the key in a tool call.`;
   // The service's own sign-up link for this caller (checked: https, a plain host): the model hands it over as it is.
-  return signupUrl ? `give the user this link, exactly as it is, to create an API key: ${signupUrl} . Then ${set}` : set;
+  return signupUrl
+    ? `give the user this link, exactly as it is, to create an API key: ${signupUrl} . Then ${set}`
+    : set;
 }
 
 const generic = (f: Failure, o: ModelCtx) => `${o.op} failed: ${f.message}`;
@@ -123,17 +142,22 @@ const unreachable = (f: Failure, o: ModelCtx) =>
   `${o.op} failed: the service could not be reached (${f.message}). What to do: try again in a moment; if it keeps failing, ask the user to check the network and ${o.host === 'editor' ? 'the setting devIndex.baseUrl' : 'DEVINDEX_BASE_URL'}.`;
 
 function rateLimited(f: Failure, o: ModelCtx, now: number): string {
-  const long = f.retryAfterMs !== undefined && f.retryAfterMs > 90_000 && f.until !== undefined && f.untilFrom === 'reset';
-  const wait = f.retryAfterMs === undefined ? ''
-    : long ? ` The service asks to wait until ${untilWords(f.until!, now)}.`
-      : ` The service asks to wait ${Math.ceil(f.retryAfterMs / 1000)} s.`;
+  const long =
+    f.retryAfterMs !== undefined && f.retryAfterMs > 90_000 && f.until !== undefined && f.untilFrom === 'reset';
+  const wait =
+    f.retryAfterMs === undefined
+      ? ''
+      : long
+        ? ` The service asks to wait until ${untilWords(f.until!, now)}.`
+        : ` The service asks to wait ${Math.ceil(f.retryAfterMs / 1000)} s.`;
   return `${o.op} was refused: rate limited (HTTP 429, ${f.error ?? 'Rate limit exceeded'}).${wait} What to do: wait before calling again${wait ? ' for at least that long' : ' (a minute)'}, and make fewer calls; an API key raises the limit. Do not retry at once.`;
 }
 
 /** Input errors: each field found before sending, or the fields the service named; else the message. */
 function inputModel(f: Failure, o: ModelCtx): string {
   if (f.kind === 'validation' && f.issues?.length) return issuesText(f.issues);
-  if (f.status === 400 && f.serviceNamedFields) return `${o.op} was rejected as invalid by the service: ${f.message} Fix the named fields and call again.`;
+  if (f.status === 400 && f.serviceNamedFields)
+    return `${o.op} was rejected as invalid by the service: ${f.message} Fix the named fields and call again.`;
   return generic(f, o);
 }
 
@@ -150,13 +174,17 @@ const MODEL: Table<ModelCtx, string> = /* @__PURE__ */ table((f, o) => generic(f
   cancelled: cancelledModel,
   timeout: unreachable,
   network: unreachable,
-  'keyless-quota': (f, o) => `${o.op} was refused: ${f.message}. What to do: do not retry until then. The user can add an API key to keep searching now: ${keylessWayOut(o.host, f.signupUrl)}`,
-  'keyless-refused': (f, o) => `${o.op} was refused: ${f.message}. What to do: do not retry; the user can add an API key, which works from any network: ${keylessWayOut(o.host, f.signupUrl)}`,
+  'keyless-quota': (f, o) =>
+    `${o.op} was refused: ${f.message}. What to do: do not retry until then. The user can add an API key to keep searching now: ${keylessWayOut(o.host, f.signupUrl)}`,
+  'keyless-refused': (f, o) =>
+    `${o.op} was refused: ${f.message}. What to do: do not retry; the user can add an API key, which works from any network: ${keylessWayOut(o.host, f.signupUrl)}`,
   'rate-limit': (f, o) => rateLimited(f, o, o.now),
   'not-created': (f, o) => byKind(f, o, o.now),
   // A submission that may have created the job: whatever happened, never start it again at once.
-  'job-may-exist': (f, o) => `${byKind(f, o, o.now)}\nDo not start it again right away: the job may exist and be billed.`,
-  auth: (f, o) => `${o.op} was refused: the service did not accept the API key (HTTP 401 ${f.error ?? 'Unauthorized'}). What to do: ${keyAdvice(o.host)}`,
+  'job-may-exist': (f, o) =>
+    `${byKind(f, o, o.now)}\nDo not start it again right away: the job may exist and be billed.`,
+  auth: (f, o) =>
+    `${o.op} was refused: the service did not accept the API key (HTTP 401 ${f.error ?? 'Unauthorized'}). What to do: ${keyAdvice(o.host)}`,
   'invalid-input': inputModel,
   'invalid-job-id': inputModel,
   'invalid-snapshot-id': inputModel,
@@ -187,7 +215,11 @@ export function modelWords(f: Failure, o: ModelOptions & WordsOptions & { now?: 
 
 /** The words of any surface (the tests walk every reason through each). */
 export function failureWords(surface: WordsSurface, f: Failure, o: WordsOptions = {}): string {
-  return surface === 'cli' ? cliWords(f, o).join('\n') : surface === 'editor' ? editorWords(f, o) : modelWords(f, { host: 'editor', op: 'The call', ...o });
+  return surface === 'cli'
+    ? cliWords(f, o).join('\n')
+    : surface === 'editor'
+      ? editorWords(f, o)
+      : modelWords(f, { host: 'editor', op: 'The call', ...o });
 }
 
 export { viewError } from './viewWords';

@@ -4,7 +4,14 @@ import type { Failure } from '../api/failure';
 import type { ErrorAction, ViewError } from '../webview/protocol';
 
 const VIEW_ACTIONS: Record<Failure['next'], ErrorAction> = {
-  'set-key': 'setKey', 'fix-input': 'fix', wait: 'wait', retry: 'retry', diagnose: 'retry', refresh: 'retry', 'start-again': 'retry', none: 'none',
+  'set-key': 'setKey',
+  'fix-input': 'fix',
+  wait: 'wait',
+  retry: 'retry',
+  diagnose: 'retry',
+  refresh: 'retry',
+  'start-again': 'retry',
+  none: 'none',
 };
 
 /**
@@ -18,12 +25,19 @@ export function viewError(f: Failure): ViewError {
   const action = VIEW_ACTIONS[f.next];
   switch (f.reason) {
     case 'keyless-quota':
-      return { ...base, action, ...(f.until !== undefined && f.untilFrom === 'reset' ? { keyless: { kind: 'quota', resetAt: f.until, ...(f.quota ? { quota: f.quota } : {}), ...signup } } : {}) };
+      return {
+        ...base,
+        action,
+        ...(f.until !== undefined && f.untilFrom === 'reset'
+          ? { keyless: { kind: 'quota', resetAt: f.until, ...(f.quota ? { quota: f.quota } : {}), ...signup } }
+          : {}),
+      };
     case 'keyless-refused':
       return { ...base, action, keyless: { kind: 'refused', ...signup } };
     default:
       return {
-        ...base, action,
+        ...base,
+        action,
         ...(f.kind === 'validation' ? { issues: f.issues ?? [] } : {}),
         ...(action === 'wait' && f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}),
         ...(f.next === 'diagnose' ? { diagnose: true } : {}),

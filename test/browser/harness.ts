@@ -22,7 +22,12 @@ export function repoRoot(): string {
   return dir;
 }
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json', '.ttf': 'font/ttf' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.map': 'application/json',
+  '.ttf': 'font/ttf',
+};
 
 /** Every path the page may load; anything else is a 404 (so a stray fetch shows up as a failure). */
 const ASSETS: Record<string, string> = {
@@ -35,11 +40,16 @@ const ASSETS: Record<string, string> = {
   '/theme/hc.css': 'test/browser/fixtures/theme-hc.css',
 };
 
-export interface PageServer { origin: string; requests: string[]; close(): Promise<void> }
+export interface PageServer {
+  origin: string;
+  requests: string[];
+  close(): Promise<void>;
+}
 
 export async function startPageServer(): Promise<PageServer> {
   const root = repoRoot();
-  if (!existsSync(join(root, 'dist/webview.js'))) throw new Error('dist/webview.js is missing: run node scripts/build.mjs --bundles first');
+  if (!existsSync(join(root, 'dist/webview.js')))
+    throw new Error('dist/webview.js is missing: run node scripts/build.mjs --bundles first');
   const requests: string[] = [];
   let origin = '';
   const server: Server = createServer((req, res) => {
@@ -55,9 +65,16 @@ export async function startPageServer(): Promise<PageServer> {
       return;
     }
     const file = ASSETS[path];
-    if (!file) { res.writeHead(404); res.end(); return; }
+    if (!file) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
     const type = TYPES[file.slice(file.lastIndexOf('.'))] ?? 'text/plain';
-    res.writeHead(200, { 'content-type': type.startsWith('font/') ? type : `${type}; charset=utf-8`, 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'content-type': type.startsWith('font/') ? type : `${type}; charset=utf-8`,
+      'cache-control': 'no-store',
+    });
     res.end(readFileSync(join(root, file)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -65,18 +82,33 @@ export async function startPageServer(): Promise<PageServer> {
   return {
     origin,
     requests,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-export interface BrowserHandle { context: BrowserContext; close(): Promise<void> }
+export interface BrowserHandle {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
 
 export async function launchBrowser(): Promise<BrowserHandle> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'devindex-webview-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 420, height: 900 },
   });
   return {
@@ -125,7 +157,10 @@ const FAKE_HOST = `
 export async function openView(context: BrowserContext, origin: string, theme: Theme = 'dark'): Promise<ViewPage> {
   const page = await context.newPage();
   const dialogs: string[] = [];
-  page.on('dialog', (d) => { dialogs.push(`${d.type()}: ${d.message()}`); void d.dismiss(); });
+  page.on('dialog', (d) => {
+    dialogs.push(`${d.type()}: ${d.message()}`);
+    void d.dismiss();
+  });
   await page.addInitScript({ content: FAKE_HOST });
   await page.goto(`${origin}/`);
   await applyTheme(page, theme);
@@ -134,16 +169,26 @@ export async function openView(context: BrowserContext, origin: string, theme: T
     page,
     dialogs,
     // Dispatched synchronously (the event VS Code's host delivers), so the view has handled it on return.
-    send: (m) => page.evaluate((msg) => { window.dispatchEvent(new MessageEvent('message', { data: msg })); }, m as unknown),
+    send: (m) =>
+      page.evaluate((msg) => {
+        window.dispatchEvent(new MessageEvent('message', { data: msg }));
+      }, m as unknown),
     posted: () => page.evaluate(() => (window as unknown as { __posted: FromWebview[] }).__posted),
     async waitForPosted(type, after = 0) {
-      const handle = await page.waitForFunction(([t, n]) => {
-        const all = (window as unknown as { __posted: Array<{ type: string }> }).__posted;
-        return all.slice(n as number).find((m) => m.type === t);
-      }, [type, after] as const, { timeout: 5000 });
+      const handle = await page.waitForFunction(
+        ([t, n]) => {
+          const all = (window as unknown as { __posted: Array<{ type: string }> }).__posted;
+          return all.slice(n as number).find((m) => m.type === t);
+        },
+        [type, after] as const,
+        { timeout: 5000 },
+      );
       return (await handle.jsonValue()) as never;
     },
-    clearPosted: () => page.evaluate(() => { (window as unknown as { __posted: unknown[] }).__posted.length = 0; }),
+    clearPosted: () =>
+      page.evaluate(() => {
+        (window as unknown as { __posted: unknown[] }).__posted.length = 0;
+      }),
     violations: () => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations),
   };
   return view;

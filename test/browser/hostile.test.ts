@@ -14,10 +14,16 @@ const pages = viewPages();
 describe('hostile passages in chromium', () => {
   it('control: the page detects markup that gets past the renderer (so the test below can fail)', async () => {
     const v = await pages.open('dark');
-    await v.page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img src="data:," onerror="window.__pwned=1">'));
+    await v.page.evaluate(() =>
+      document.body.insertAdjacentHTML('beforeend', '<img src="data:," onerror="window.__pwned=1">'),
+    );
     await v.page.waitForFunction(() => (window as unknown as { __violations: string[] }).__violations.length > 0);
     assert.ok((await v.violations()).length > 0, 'the CSP reports the blocked handler');
-    assert.equal(await v.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined, 'and the CSP alone still stops it');
+    assert.equal(
+      await v.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned),
+      undefined,
+      'and the CSP alone still stops it',
+    );
     await v.page.close();
   });
 
@@ -29,10 +35,15 @@ describe('hostile passages in chromium', () => {
     for (let i = 0; i < HOSTILE.length; i += 5) {
       const slice = HOSTILE.slice(i, i + 5);
       results.push({
-        id: `doc:evil/${i}`, type: i % 2 ? 'issue' : 'doc',
+        id: `doc:evil/${i}`,
+        type: i % 2 ? 'issue' : 'doc',
         url: i === 0 ? 'javascript:window.__pwned=1' : `https://evil.example/page-${i}.html`,
         title: `<img src=x onerror="window.__pwned=1"> ${slice[0]!.name}`,
-        provenance: 'evil.example', passages: slice.map((h) => ({ text: h.text, ...(i % 10 === 5 ? { link: 'javascript:window.__pwned=1' } : {}) })),
+        provenance: 'evil.example',
+        passages: slice.map((h) => ({
+          text: h.text,
+          ...(i % 10 === 5 ? { link: 'javascript:window.__pwned=1' } : {}),
+        })),
       });
     }
     const s = await typeAndSearch(v, 'hostile');
@@ -47,12 +58,22 @@ describe('hostile passages in chromium', () => {
     // What could still run: an image's load or error handler (every image has settled once it is complete), and
     // anything queued for the next frames (two animation frames have passed).
     await v.page.waitForFunction(() => [...document.images].every((i) => i.complete));
-    await v.page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+    await v.page.evaluate(
+      () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+    );
 
-    assert.equal(await v.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined, 'no payload ran');
+    assert.equal(
+      await v.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned),
+      undefined,
+      'no payload ran',
+    );
     assert.deepEqual(v.dialogs, [], 'no dialog opened');
     assert.deepEqual(await v.violations(), [], 'nothing even tried to load or run (no CSP violation)');
-    assert.deepEqual(pages.requests().filter((p) => !p.startsWith('/assets/') && !p.startsWith('/theme/') && p !== '/'), [], 'no request left the page');
+    assert.deepEqual(
+      pages.requests().filter((p) => !p.startsWith('/assets/') && !p.startsWith('/theme/') && p !== '/'),
+      [],
+      'no request left the page',
+    );
 
     const dom = await v.page.evaluate(() => {
       const md = [...document.querySelectorAll('.md *')];
@@ -60,17 +81,46 @@ describe('hostile passages in chromium', () => {
         tags: [...new Set(md.map((e) => e.tagName.toLowerCase()))].sort(),
         attrs: [...new Set(md.flatMap((e) => [...e.attributes].map((a) => a.name)))].sort(),
         // Issue 24: the renderer's own tab stop on code blocks and tables (they scroll sideways), never anywhere else.
-        tabStops: [...new Set(md.filter((e) => e.hasAttribute('tabindex')).map((e) => `${e.tagName.toLowerCase()}=${e.getAttribute('tabindex')}`))].sort(),
+        tabStops: [
+          ...new Set(
+            md
+              .filter((e) => e.hasAttribute('tabindex'))
+              .map((e) => `${e.tagName.toLowerCase()}=${e.getAttribute('tabindex')}`),
+          ),
+        ].sort(),
         scripts: document.querySelectorAll('script').length,
         hrefs: [...document.querySelectorAll('#results-region a[href]')].map((a) => a.getAttribute('href')!),
-        clobbered: typeof (document as unknown as Record<string, unknown>).getElementById !== 'function' || typeof (window as unknown as Record<string, unknown>).acquireVsCodeApi !== 'function',
+        clobbered:
+          typeof (document as unknown as Record<string, unknown>).getElementById !== 'function' ||
+          typeof (window as unknown as Record<string, unknown>).acquireVsCodeApi !== 'function',
       };
     });
-    for (const tag of ['script', 'img', 'svg', 'iframe', 'object', 'embed', 'style', 'link', 'meta', 'base', 'form', 'input', 'body']) {
+    for (const tag of [
+      'script',
+      'img',
+      'svg',
+      'iframe',
+      'object',
+      'embed',
+      'style',
+      'link',
+      'meta',
+      'base',
+      'form',
+      'input',
+      'body',
+    ]) {
       assert.ok(!dom.tags.includes(tag), `no <${tag}> from content (got ${dom.tags.join(',')})`);
     }
-    assert.deepEqual(dom.attrs.filter((a) => !['href', 'title', 'class', 'start', 'tabindex'].includes(a)), [], 'only href, title, class, start and tabindex attributes');
-    assert.ok(dom.tabStops.every((t) => t === 'pre=0' || t === 'table=0'), `tabindex="0" on <pre> and <table> only: ${dom.tabStops.join(', ')}`);
+    assert.deepEqual(
+      dom.attrs.filter((a) => !['href', 'title', 'class', 'start', 'tabindex'].includes(a)),
+      [],
+      'only href, title, class, start and tabindex attributes',
+    );
+    assert.ok(
+      dom.tabStops.every((t) => t === 'pre=0' || t === 'table=0'),
+      `tabindex="0" on <pre> and <table> only: ${dom.tabStops.join(', ')}`,
+    );
     assert.equal(dom.scripts, 1, 'the bundle is the only script');
     assert.equal(dom.clobbered, false);
     for (const href of dom.hrefs) assert.match(href, /^(https?:\/\/|mailto:)/i, `href ${href}`);

@@ -13,14 +13,35 @@ import { viewPages } from '../support/browserPages';
 const pages = viewPages();
 
 const installed = [{ ecosystem: 'npm' as const, name: 'fetchline', slug: 'fetchline/fetchline', version: '3.2.0' }];
-const wire = (n: number, type: string, title: string, text: string) => ({ id: `${type}:fetchline/fetchline#${n}`, type, url: `https://github.com/fetchline/fetchline/${type === 'issue' ? 'issues' : 'pull'}/${n}`, title, passages: [{ text }] });
+const wire = (n: number, type: string, title: string, text: string) => ({
+  id: `${type}:fetchline/fetchline#${n}`,
+  type,
+  url: `https://github.com/fetchline/fetchline/${type === 'issue' ? 'issues' : 'pull'}/${n}`,
+  title,
+  passages: [{ text }],
+});
 const response = {
   success: true,
   results: [
-    wire(472, 'issue', 'Retry-After ignored after a 429 when a per-request timeout is set', 'Confirmed. Broken since 3.1.0: the per-request timeout path never reads Retry-After. This is fixed in 3.3.0 (#474).'),
+    wire(
+      472,
+      'issue',
+      'Retry-After ignored after a 429 when a per-request timeout is set',
+      'Confirmed. Broken since 3.1.0: the per-request timeout path never reads Retry-After. This is fixed in 3.3.0 (#474).',
+    ),
     wire(476, 'pull_request', 'chore(release): v3.3.0', 'Release pull request opened by the release workflow.'),
-    wire(415, 'pull_request', 'Close idle sockets before the server does', 'Fixed in 3.0.2, released with the pool changes.'),
-    wire(451, 'issue', 'Streaming body stalls on slow consumers', 'We read the body with `for await` and it stalls after 64 KB.'),
+    wire(
+      415,
+      'pull_request',
+      'Close idle sockets before the server does',
+      'Fixed in 3.0.2, released with the pool changes.',
+    ),
+    wire(
+      451,
+      'issue',
+      'Streaming body stalls on slow consumers',
+      'We read the body with `for await` and it stalls after 64 KB.',
+    ),
   ],
   coverage: { issue: 'ok', pull_request: 'ok' },
 } as unknown as SearchResponse;
@@ -31,23 +52,43 @@ describe('version badges in the Search view (issue 23)', () => {
       const v = await pages.open(theme);
       await v.page.setViewportSize({ width: 300, height: 700 });
       await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
-      const params = { query: 'Retry-After ignored with a per-request timeout', repos: ['fetchline/fetchline'], k: 10, passages: 1 };
+      const params = {
+        query: 'Retry-After ignored with a per-request timeout',
+        repos: ['fetchline/fetchline'],
+        k: 10,
+        passages: 1,
+      };
       const outcome = withVersions(toOutcome(params, response, [], 120), installed);
       await v.send({ type: 'searchStarted', requestId: 'x-1', params, installed: outcome.installed! });
       await v.send({ type: 'results', requestId: 'x-1', outcome });
       const chip = v.page.locator('#chips .chip-label');
       assert.equal(await chip.first().innerText(), 'fetchline/fetchline · 3.2.0 installed');
-      assert.equal(await v.page.locator('.version-summary').innerText(), '1 result mentions a fix newer than your fetchline 3.2.0 (3.3.0).');
+      assert.equal(
+        await v.page.locator('.version-summary').innerText(),
+        '1 result mentions a fix newer than your fetchline 3.2.0 (3.3.0).',
+      );
       const first = v.page.locator('li.row').nth(0).locator('.version-badge');
-      assert.deepEqual(await first.allInnerTexts(), ['Fixed in 3.3.0 · you have 3.2.0', 'Affects ≥3.1.0 <3.3.0 · yours']);
+      assert.deepEqual(await first.allInnerTexts(), [
+        'Fixed in 3.3.0 · you have 3.2.0',
+        'Affects ≥3.1.0 <3.3.0 · yours',
+      ]);
       assert.equal(await first.first().getAttribute('title'), '“This is fixed in 3.3.0 (#474).”');
-      assert.match(await first.first().getAttribute('class') ?? '', /highlight/);
-      assert.deepEqual(await v.page.locator('li.row').nth(1).locator('.version-badge').allInnerTexts(), ['Released 3.3.0 · newer than your 3.2.0']);
-      assert.deepEqual(await v.page.locator('li.row').nth(2).locator('.version-badge').allInnerTexts(), ['Fixed in 3.0.2 · included in your 3.2.0']);
-      assert.doesNotMatch(await v.page.locator('li.row').nth(2).locator('.version-badge').getAttribute('class') ?? '', /highlight/);
+      assert.match((await first.first().getAttribute('class')) ?? '', /highlight/);
+      assert.deepEqual(await v.page.locator('li.row').nth(1).locator('.version-badge').allInnerTexts(), [
+        'Released 3.3.0 · newer than your 3.2.0',
+      ]);
+      assert.deepEqual(await v.page.locator('li.row').nth(2).locator('.version-badge').allInnerTexts(), [
+        'Fixed in 3.0.2 · included in your 3.2.0',
+      ]);
+      assert.doesNotMatch(
+        (await v.page.locator('li.row').nth(2).locator('.version-badge').getAttribute('class')) ?? '',
+        /highlight/,
+      );
       assert.equal(await v.page.locator('li.row').nth(3).locator('.version-badge').count(), 0);
       // Badges and the summary fit the default side bar width: nothing wider than the view.
-      const overflow = await v.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await v.page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       assert.ok(overflow <= 0, `horizontal overflow ${overflow}px`);
       assert.deepEqual(await v.violations(), []);
       await v.page.screenshot({ path: join(screenshotDir(), `versions-${theme}.png`) });
@@ -56,8 +97,17 @@ describe('version badges in the Search view (issue 23)', () => {
   }
 
   it('Open as Markdown keeps the badges as text', async () => {
-    const r = withVersions(toOutcome({ query: 'q', repos: ['fetchline/fetchline'] }, response, [], 1), installed).results[0] as ViewResult;
-    const md = passagesDocument(r.title!, r.url, r.passages.map((p) => p.text), r.versions);
-    assert.match(md, /^# Retry-After ignored.*\n\n<https:\/\/github\.com\/fetchline\/fetchline\/issues\/472>\n\n- \*\*Fixed in 3\.3\.0 · you have 3\.2\.0\*\* — “This is fixed in 3\.3\.0 \(#474\)\.”\n- \*\*Affects ≥3\.1\.0 <3\.3\.0 · yours\*\*/);
+    const r = withVersions(toOutcome({ query: 'q', repos: ['fetchline/fetchline'] }, response, [], 1), installed)
+      .results[0] as ViewResult;
+    const md = passagesDocument(
+      r.title!,
+      r.url,
+      r.passages.map((p) => p.text),
+      r.versions,
+    );
+    assert.match(
+      md,
+      /^# Retry-After ignored.*\n\n<https:\/\/github\.com\/fetchline\/fetchline\/issues\/472>\n\n- \*\*Fixed in 3\.3\.0 · you have 3\.2\.0\*\* — “This is fixed in 3\.3\.0 \(#474\)\.”\n- \*\*Affects ≥3\.1\.0 <3\.3\.0 · yours\*\*/,
+    );
   });
 });

@@ -34,7 +34,9 @@ describe('Agent jobs in the workbench', () => {
     await wb.answerInputBox(e2e.testKey(), { prompt: /secret storage/i });
     await wb.waitForNotification(/API key saved/i);
   });
-  afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
+  afterEach(async (t) => {
+    await wb.screenshot(`${t.name} end`);
+  });
   after(async () => {
     // Leave the workbench as the other browser tests expect it: no key.
     await wb?.runCommand('Developer Index: Clear API Key').catch(() => undefined);
@@ -55,8 +57,12 @@ describe('Agent jobs in the workbench', () => {
 
   /** The codicon the row shows as its ThemeIcon id (`sync~spin` for a spinning sync), from the icon element's classes. */
   async function iconOf(l: Locator): Promise<string> {
-    const cls = ((await l.locator('.custom-view-tree-node-item-icon').first().getAttribute('class')) ?? '').split(/\s+/);
-    const id = cls.find((c) => c.startsWith('codicon-') && !c.startsWith('codicon-modifier-'))?.slice('codicon-'.length) ?? cls.join(' ');
+    const cls = ((await l.locator('.custom-view-tree-node-item-icon').first().getAttribute('class')) ?? '').split(
+      /\s+/,
+    );
+    const id =
+      cls.find((c) => c.startsWith('codicon-') && !c.startsWith('codicon-modifier-'))?.slice('codicon-'.length) ??
+      cls.join(' ');
     const modifier = cls.find((c) => c.startsWith('codicon-modifier-'))?.slice('codicon-modifier-'.length);
     return modifier ? `${id}~${modifier}` : id;
   }
@@ -65,7 +71,9 @@ describe('Agent jobs in the workbench', () => {
   async function inlineActions(l: Locator): Promise<string[]> {
     await l.hover();
     const actions = l.locator('.actions .action-label');
-    return (await actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.getAttribute('title') ?? ''))).filter(Boolean);
+    return (
+      await actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.getAttribute('title') ?? ''))
+    ).filter(Boolean);
   }
 
   async function startFromPalette(prompt: string, maxCredits: string): Promise<void> {
@@ -83,7 +91,10 @@ describe('Agent jobs in the workbench', () => {
     const desc = job.locator('.label-description').first();
     const rowBox = await job.boundingBox();
     const descBox = await desc.boundingBox();
-    assert.ok(rowBox && descBox && descBox.x + 45 <= rowBox.x + rowBox.width, `the state is visible: row ${JSON.stringify(rowBox)}, description ${JSON.stringify(descBox)}`);
+    assert.ok(
+      rowBox && descBox && descBox.x + 45 <= rowBox.x + rowBox.width,
+      `the state is visible: row ${JSON.stringify(rowBox)}, description ${JSON.stringify(descBox)}`,
+    );
   }
 
   /**
@@ -99,13 +110,19 @@ describe('Agent jobs in the workbench', () => {
       return;
     }
     await wb.runCommand('Notifications: Show Notifications');
-    await wb.page.locator('.notifications-center .notification-list-item').filter({ hasText: match }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await wb.page
+      .locator('.notifications-center .notification-list-item')
+      .filter({ hasText: match })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await wb.screenshot(`${label} in the notification centre`);
     await wb.runCommand('Notifications: Hide Notifications');
   }
 
   async function sandboxRequests(): Promise<Array<{ method: string; path: string; body: unknown; auth: string }>> {
-    const r = await (await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`)).json() as { requests: Array<{ method: string; path: string; body: unknown; auth: string }> };
+    const r = (await (await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`)).json()) as {
+      requests: Array<{ method: string; path: string; body: unknown; auth: string }>;
+    };
     return r.requests;
   }
 
@@ -118,22 +135,35 @@ describe('Agent jobs in the workbench', () => {
     const submits = (await sandboxRequests()).filter((r) => r.method === 'POST' && r.path === '/v2/agent');
     assert.equal(submits.length, 1, 'exactly one submission');
     const body = submits[0]!.body as Record<string, unknown>;
-    assert.deepEqual({ prompt: body.prompt, maxCredits: body.maxCredits, model: body.model }, { prompt, maxCredits: 900, model: 'spark-2' });
+    assert.deepEqual(
+      { prompt: body.prompt, maxCredits: body.maxCredits, model: body.model },
+      { prompt, maxCredits: 900, model: 'spark-2' },
+    );
     assert.equal(body.origin, ORIGINS.vscode, 'the body names the extension as its origin');
     assert.equal(submits[0]!.auth, 'valid');
 
     // At the default side bar width the state (first in the description) is on screen beside the label.
-    assert.ok(Math.abs(firstWidth - DEFAULT_SIDE_BAR) <= 10, `a fresh workbench's side bar is ${firstWidth} px, not the default ${DEFAULT_SIDE_BAR}`);
+    assert.ok(
+      Math.abs(firstWidth - DEFAULT_SIDE_BAR) <= 10,
+      `a fresh workbench's side bar is ${firstWidth} px, not the default ${DEFAULT_SIDE_BAR}`,
+    );
     assert.ok(Math.abs((await wb.sideBarWidth()) - DEFAULT_SIDE_BAR) <= 10, 'still at the default width');
     await assertStateVisible(job);
     const done = await rowLabel(job, /^Completed: agent job .*, \d+ s, \d+ \/ 900 credits$/, 30_000);
     assert.match(done, new RegExp(prompt));
     assert.equal(await iconOf(job), 'pass');
     assert.ok(!(await inlineActions(job)).some((a) => /Cancel/.test(a)), 'no Cancel on a completed job');
-    assert.ok((await inlineActions(job)).some((a) => /Open Result/.test(a)), 'Open Result on a completed job');
+    assert.ok(
+      (await inlineActions(job)).some((a) => /Open Result/.test(a)),
+      'Open Result on a completed job',
+    );
     const note = await wb.waitForNotification(/Agent job ".*" completed using \d+ credits/, 15_000);
     assert.match(note, /E2E HTTP findings/);
-    const buttons = await wb.page.locator('.notification-toast').filter({ hasText: /E2E HTTP findings/ }).locator('.monaco-button').allInnerTexts();
+    const buttons = await wb.page
+      .locator('.notification-toast')
+      .filter({ hasText: /E2E HTTP findings/ })
+      .locator('.monaco-button')
+      .allInnerTexts();
     assert.deepEqual(buttons.slice(0, 2), ['Open Result', 'Show in Tree'], 'Open Result first');
     await shootNotification(/E2E HTTP findings/, 'job completed with notification (light)');
     await wb.useTheme('dark');
@@ -151,20 +181,44 @@ describe('Agent jobs in the workbench', () => {
     await job.click();
     await wb.page.keyboard.press('ArrowRight');
     // The orchestrator is expanded by default; its first `append` artifact event holds the first finding.
-    const orchestrator = wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: /orchestrator/ }).first();
+    const orchestrator = wb
+      .pane(VIEW)
+      .locator('.monaco-list-row')
+      .filter({ hasText: /orchestrator/ })
+      .first();
     await orchestrator.waitFor({ state: 'visible', timeout: 15_000 });
-    assert.match(await orchestrator.innerText(), /^orchestrator\s*completed · \d+ events$/, 'the role is not said twice');
+    assert.match(
+      await orchestrator.innerText(),
+      /^orchestrator\s*completed · \d+ events$/,
+      'the role is not said twice',
+    );
     // One row per tool call, with its duration.
-    const tool = wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: /^tool (navigate|extract|spawn_subagent) · \d+(\.\d)? s/ }).first();
+    const tool = wb
+      .pane(VIEW)
+      .locator('.monaco-list-row')
+      .filter({ hasText: /^tool (navigate|extract|spawn_subagent) · \d+(\.\d)? s/ })
+      .first();
     await tool.waitFor({ state: 'visible', timeout: 15_000 });
-    assert.equal(await wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: /tool \S+ finished/ }).count(), 0, 'no separate finish rows');
+    assert.equal(
+      await wb
+        .pane(VIEW)
+        .locator('.monaco-list-row')
+        .filter({ hasText: /tool \S+ finished/ })
+        .count(),
+      0,
+      'no separate finish rows',
+    );
     await wb.useTheme('dark');
     await wb.screenshot('merged tool-call rows (dark)');
     await wb.useTheme('hc');
     await wb.screenshot('merged tool-call rows (high contrast)');
     await wb.useTheme('light');
     await wb.screenshot('merged tool-call rows (light)');
-    const artifact = wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: /artifact result \(json\) append/ }).first();
+    const artifact = wb
+      .pane(VIEW)
+      .locator('.monaco-list-row')
+      .filter({ hasText: /artifact result \(json\) append/ })
+      .first();
     await artifact.waitFor({ state: 'visible', timeout: 15_000 });
     await wb.screenshot('job expanded');
     const actions = await inlineActions(artifact);
@@ -176,12 +230,24 @@ describe('Agent jobs in the workbench', () => {
     assert.match((await tab.getAttribute('aria-label')) ?? '', /\.json/);
     const lines = wb.page.locator('.editor-instance .monaco-editor .view-lines .view-line');
     await lines.first().waitFor({ state: 'visible', timeout: 15_000 });
-    await wb.page.waitForFunction(() => document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line').length > 3);
+    await wb.page.waitForFunction(
+      () => document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line').length > 3,
+    );
     const text = (await lines.allInnerTexts()).map((l) => l.replace(/\u00a0/g, ' '));
     // Pretty JSON: an opening brace alone on the first line, then indented keys, one per line.
-    assert.equal(text.map((l) => l.trim()).find((l) => l.length > 0), '{', `editor text: ${JSON.stringify(text.slice(0, 5))}`);
-    assert.ok(text.some((l) => /^ {2}"items": \[/.test(l)), `an indented "items" key: ${JSON.stringify(text.slice(0, 5))}`);
-    assert.ok(text.some((l) => /^ {6}"title": "Finding 1/.test(l)), `an indented finding: ${JSON.stringify(text.slice(0, 8))}`);
+    assert.equal(
+      text.map((l) => l.trim()).find((l) => l.length > 0),
+      '{',
+      `editor text: ${JSON.stringify(text.slice(0, 5))}`,
+    );
+    assert.ok(
+      text.some((l) => /^ {2}"items": \[/.test(l)),
+      `an indented "items" key: ${JSON.stringify(text.slice(0, 5))}`,
+    );
+    assert.ok(
+      text.some((l) => /^ {6}"title": "Finding 1/.test(l)),
+      `an indented finding: ${JSON.stringify(text.slice(0, 8))}`,
+    );
     await wb.screenshot('snapshot open as pretty JSON');
   });
 
@@ -190,8 +256,14 @@ describe('Agent jobs in the workbench', () => {
     await startFromPalette(prompt, '');
     const note = await wb.waitForNotification(/The agent declined job "E2E REFUSE this task"/, 20_000);
     assert.match(note, /and it is not billed; rephrase the prompt and start it again\.$/);
-    const item = wb.page.locator('.notification-list-item').filter({ hasText: /declined job "E2E REFUSE/ }).first();
-    assert.deepEqual((await item.locator('.monaco-button').allInnerTexts()).slice(0, 2), ['Start Again…', 'Show in Tree']);
+    const item = wb.page
+      .locator('.notification-list-item')
+      .filter({ hasText: /declined job "E2E REFUSE/ })
+      .first();
+    assert.deepEqual((await item.locator('.monaco-button').allInnerTexts()).slice(0, 2), [
+      'Start Again…',
+      'Show in Tree',
+    ]);
     await rowLabel(jobRow(prompt), /^Refused: /, 15_000);
     await shootNotification(/declined job "E2E REFUSE/, 'refused job with notification (light)');
     await wb.useTheme('dark');
@@ -203,7 +275,11 @@ describe('Agent jobs in the workbench', () => {
     await item.getByRole('button', { name: 'Start Again…' }).click();
     // Step 1 of the start flow, its prompt filled with the refused job's.
     const widget = wb.page.locator('.quick-input-widget');
-    await widget.locator('.quick-input-message').filter({ hasText: /What should the agent do/ }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await widget
+      .locator('.quick-input-message')
+      .filter({ hasText: /What should the agent do/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     assert.equal(await widget.locator('input.input').inputValue(), prompt);
     await wb.screenshot('Start Again opens the start flow with the prompt');
     await wb.page.keyboard.press('Escape');
@@ -219,7 +295,9 @@ describe('Agent jobs in the workbench', () => {
     const job = jobRow(prompt);
     await job.waitFor({ state: 'visible', timeout: 15_000 }).catch(async (e: unknown) => {
       await wb.screenshot('no row for the SLOW job');
-      throw new Error(`no row for the SLOW job; rows ${JSON.stringify(await wb.treeItems(VIEW))}, notifications ${JSON.stringify(await wb.notifications())}: ${String(e)}`);
+      throw new Error(
+        `no row for the SLOW job; rows ${JSON.stringify(await wb.treeItems(VIEW))}, notifications ${JSON.stringify(await wb.notifications())}: ${String(e)}`,
+      );
     });
     await rowLabel(job, /^Running: agent job /, 10_000);
     assert.equal(await iconOf(job), 'sync~spin');
@@ -236,8 +314,11 @@ describe('Agent jobs in the workbench', () => {
     await showJobsView();
     // Let the run produce events first (the extension's first read of the job's trace has reached the sandbox), so
     // the cancel stops a run that is under way.
-    await until(sandboxRequests, (rs) => rs.some((r) => r.method === 'GET' && /^\/v2\/agent\/[0-9a-f-]{36}\/trace$/.test(r.path)),
-      { timeoutMs: 20_000, stepMs: 200, message: () => 'no poll of the SLOW job reached the sandbox' });
+    await until(
+      sandboxRequests,
+      (rs) => rs.some((r) => r.method === 'GET' && /^\/v2\/agent\/[0-9a-f-]{36}\/trace$/.test(r.path)),
+      { timeoutMs: 20_000, stepMs: 200, message: () => 'no poll of the SLOW job reached the sandbox' },
+    );
     const actions = await inlineActions(job);
     assert.ok(actions.includes('Cancel Agent Job'), `inline actions of a running job: ${JSON.stringify(actions)}`);
     await wb.screenshot('running job with its Cancel action');
@@ -249,7 +330,10 @@ describe('Agent jobs in the workbench', () => {
     const cancels = (await sandboxRequests()).filter((r) => r.method === 'DELETE' && r.path.startsWith('/v2/agent/'));
     assert.equal(cancels.length, 1, 'one cancel request');
     assert.ok(!(await inlineActions(job)).includes('Cancel Agent Job'), 'no Cancel once it has ended');
-    const note = await wb.waitForNotification(/was cancelled\. (It used \d+ credits before it stopped|Cancelled runs are not billed)/, 15_000);
+    const note = await wb.waitForNotification(
+      /was cancelled\. (It used \d+ credits before it stopped|Cancelled runs are not billed)/,
+      15_000,
+    );
     assert.match(note, /E2E SLOW to cancel/);
     await wb.screenshot('job cancelled with notification');
   });

@@ -6,20 +6,41 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import { Workbench, e2e } from './workbench';
 
 async function faults(method: 'POST' | 'DELETE', body?: unknown): Promise<void> {
-  const r = await fetch(`${e2e.sandboxUrl()}/__sandbox/faults`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const r = await fetch(`${e2e.sandboxUrl()}/__sandbox/faults`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   assert.equal(r.status, 200);
 }
 
 describe('Diagnose Connection', () => {
   let wb: Workbench;
-  before(async () => { wb = await Workbench.open('doctor'); });
-  afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
-  after(async () => { await faults('DELETE'); await wb?.close(); });
+  before(async () => {
+    wb = await Workbench.open('doctor');
+  });
+  afterEach(async (t) => {
+    await wb.screenshot(`${t.name} end`);
+  });
+  after(async () => {
+    await faults('DELETE');
+    await wb?.close();
+  });
 
   it('opens the diagnosis document from the palette: one section per check, the problem with its fix (light and dark)', async () => {
     await faults('DELETE');
-    await faults('POST', { faults: [{ kind: 'status', status: 429, path: '/v2/search/developer', retryAfterSeconds: 46_800,
-      error: 'You\'ve hit Firecrawl\'s keyless free tier rate limit. Create an API key at https://firecrawl.dev/app/api-keys to keep searching.' }] });
+    await faults('POST', {
+      faults: [
+        {
+          kind: 'status',
+          status: 429,
+          path: '/v2/search/developer',
+          retryAfterSeconds: 46_800,
+          error:
+            "You've hit Firecrawl's keyless free tier rate limit. Create an API key at https://firecrawl.dev/app/api-keys to keep searching.",
+        },
+      ],
+    });
     // The extension's contributions are in once its container is in the activity bar.
     await wb.activityItem('Developer Index').waitFor({ state: 'visible', timeout: 60_000 });
     await wb.runCommand('Developer Index: Diagnose Connection');
@@ -33,9 +54,17 @@ describe('Diagnose Connection', () => {
     assert.match(text, /Set API Key/);
     assert.ok(!text.includes(e2e.testKey()), 'no key in the document');
     // Out of the way of the document: the progress toast and the palette.
-    await wb.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+    await wb.page
+      .locator('.notifications-toasts .notification-toast')
+      .first()
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => undefined);
     // The markdown grammar loads after the document shows: wait for coloured tokens before the first picture.
-    await wb.page.locator('.editor-instance .view-lines span[class*="mtk"]:not(.mtk1)').first().waitFor({ state: 'visible', timeout: 15_000 }).catch(() => undefined);
+    await wb.page
+      .locator('.editor-instance .view-lines span[class*="mtk"]:not(.mtk1)')
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 })
+      .catch(() => undefined);
     await wb.useTheme('dark');
     await wb.screenshot('diagnosis document (dark)');
     // Light last: the workbench's default, as the other browser tests expect to find it.
@@ -43,8 +72,10 @@ describe('Diagnose Connection', () => {
     await wb.screenshot('diagnosis document (light)');
   });
 
-  it('a fix\'s link runs what it names: Ctrl+click on the Set API Key link asks for the key', async () => {
-    const target = wb.page.locator('.editor-instance .monaco-editor .view-line span', { hasText: /devIndex\.auth\.setKey/ }).first();
+  it("a fix's link runs what it names: Ctrl+click on the Set API Key link asks for the key", async () => {
+    const target = wb.page
+      .locator('.editor-instance .monaco-editor .view-line span', { hasText: /devIndex\.auth\.setKey/ })
+      .first();
     await target.waitFor({ state: 'visible', timeout: 10_000 });
     // A click sometimes finds the page itself at the link's point for a while (seen once in CI, 20 s long): move
     // the mouse away and try again, the last tries without the hit check. A click that lands nowhere still
@@ -59,7 +90,10 @@ describe('Diagnose Connection', () => {
         await wb.page.keyboard.press('Escape');
       }
     }
-    const prompt = wb.page.locator('.quick-input-widget .quick-input-message, .quick-input-widget .quick-input-title').filter({ hasText: /API key/i }).first();
+    const prompt = wb.page
+      .locator('.quick-input-widget .quick-input-message, .quick-input-widget .quick-input-title')
+      .filter({ hasText: /API key/i })
+      .first();
     await prompt.waitFor({ state: 'visible', timeout: 10_000 });
     await wb.screenshot('the fix link opened Set API Key');
     await wb.page.keyboard.press('Escape');

@@ -11,7 +11,11 @@ import { noHover, webviewsWear } from './settled';
 const DEFAULT_SIDE_BAR = 300;
 
 async function control(path: string, body: unknown): Promise<number> {
-  const r = await fetch(`${e2e.sandboxUrl()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${e2e.sandboxUrl()}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   await r.text();
   return r.status;
 }
@@ -28,7 +32,9 @@ describe('the keyless quota with Get a Key', () => {
     await wb.giveViewTheSideBar('Search', ['Agent Jobs'], 0);
     await wb.setSideBarWidth(DEFAULT_SIDE_BAR);
   });
-  afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
+  afterEach(async (t) => {
+    await wb.screenshot(`${t.name} end`);
+  });
   after(async () => {
     await control('/__sandbox/keyless', { daily: 0, reset: true }).catch(() => undefined);
     await wb?.useTheme('light').catch(() => undefined);
@@ -46,9 +52,15 @@ describe('the keyless quota with Get a Key', () => {
     await view.locator('li.row').first().waitFor({ state: 'visible', timeout: 30_000 });
     await search('keyless second');
     const line = view.locator('#keyless');
-    await line.filter({ hasText: /Keyless searches used up · resets in / }).waitFor({ state: 'visible', timeout: 20_000 });
+    await line
+      .filter({ hasText: /Keyless searches used up · resets in / })
+      .waitFor({ state: 'visible', timeout: 20_000 });
     const buttons = line.getByRole('button');
-    assert.deepEqual(await buttons.allInnerTexts(), ['Get a Key', 'Set API Key'], 'Get a Key first, beside Set API Key');
+    assert.deepEqual(
+      await buttons.allInnerTexts(),
+      ['Get a Key', 'Set API Key'],
+      'Get a Key first, beside Set API Key',
+    );
     const box = view.locator('#error');
     await box.waitFor({ state: 'visible' });
     assert.deepEqual(await box.getByRole('button').allInnerTexts(), ['Get a Key', 'Set API Key']);
@@ -59,7 +71,11 @@ describe('the keyless quota with Get a Key', () => {
     const set = await line.getByRole('button', { name: 'Set API Key' }).boundingBox();
     assert.ok(lineBox && get && set);
     assert.ok(set.x + set.width <= lineBox.x + lineBox.width + 1, 'Set API Key inside the line');
-    for (const [kind, name] of [['light', 'light'], ['dark', 'dark'], ['hc', 'high contrast']] as const) {
+    for (const [kind, name] of [
+      ['light', 'light'],
+      ['dark', 'dark'],
+      ['hc', 'high contrast'],
+    ] as const) {
       await wb.useTheme(kind);
       // No hover tooltip from the activity bar over the view.
       await wb.page.mouse.move(900, 500);

@@ -12,7 +12,13 @@ import type { FrameLocator, Locator } from 'playwright-core';
 import { until } from '../support/until';
 import { Workbench, e2e } from './workbench';
 
-interface SeenRequest { method: string; path: string; query: string; body: unknown; auth: string }
+interface SeenRequest {
+  method: string;
+  path: string;
+  query: string;
+  body: unknown;
+  auth: string;
+}
 
 async function sandboxRequests(method: 'GET' | 'DELETE' = 'GET'): Promise<SeenRequest[]> {
   const r = await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`, { method });
@@ -20,7 +26,11 @@ async function sandboxRequests(method: 'GET' | 'DELETE' = 'GET'): Promise<SeenRe
 }
 
 async function sandboxKeys(change: { add?: string[]; revoke?: string[] }): Promise<void> {
-  const r = await fetch(`${e2e.sandboxUrl()}/__sandbox/keys`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(change) });
+  const r = await fetch(`${e2e.sandboxUrl()}/__sandbox/keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(change),
+  });
   assert.equal(r.status, 200);
 }
 
@@ -41,7 +51,10 @@ describe('Search view flows in the workbench', () => {
   before(async () => {
     wb = await Workbench.open('search-flows');
     // Any alert/confirm/prompt from any frame (the webview's included) lands here and is dismissed.
-    wb.page.on('dialog', (d) => { dialogs.push(`${d.type()}: ${d.message()}`); void d.dismiss(); });
+    wb.page.on('dialog', (d) => {
+      dialogs.push(`${d.type()}: ${d.message()}`);
+      void d.dismiss();
+    });
     await wb.activityItem('Developer Index').waitFor({ state: 'visible', timeout: 60_000 });
     await wb.useTheme('dark');
     await wb.openContainer('Developer Index');
@@ -51,7 +64,9 @@ describe('Search view flows in the workbench', () => {
     await wb.giveViewTheSideBar('Search', ['Agent Jobs'], 0);
     await resetFilters();
   });
-  afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
+  afterEach(async (t) => {
+    await wb.screenshot(`${t.name} end`);
+  });
   after(async () => {
     // Leave the workbench as the other browser tests expect it: no key, the dark theme.
     await wb?.runCommand('Developer Index: Clear API Key').catch(() => undefined);
@@ -66,8 +81,17 @@ describe('Search view flows in the workbench', () => {
   }
 
   /** The current state in the dark, light and high-contrast themes (the webview follows live), then dark again. */
-  async function allThemes(label: string, top: Locator, shown: Array<[Locator, string]>, prepare?: () => Promise<void>): Promise<void> {
-    for (const [theme, cls] of [['dark', 'vscode-dark'], ['light', 'vscode-light'], ['hc', 'vscode-high-contrast']] as const) {
+  async function allThemes(
+    label: string,
+    top: Locator,
+    shown: Array<[Locator, string]>,
+    prepare?: () => Promise<void>,
+  ): Promise<void> {
+    for (const [theme, cls] of [
+      ['dark', 'vscode-dark'],
+      ['light', 'vscode-light'],
+      ['hc', 'vscode-high-contrast'],
+    ] as const) {
       await wb.useTheme(theme);
       await view.locator(`body.${cls}`).waitFor({ state: 'attached' });
       await showState(top, shown);
@@ -81,11 +105,13 @@ describe('Search view flows in the workbench', () => {
   async function resetFilters(): Promise<void> {
     const clear = view.locator('#clear-filters');
     if (await clear.isVisible()) await clear.click();
-    if ((await view.locator('#filters-toggle').getAttribute('aria-expanded')) === 'true') await view.locator('#filters-toggle').click();
+    if ((await view.locator('#filters-toggle').getAttribute('aria-expanded')) === 'true')
+      await view.locator('#filters-toggle').click();
   }
 
   async function openFilters(): Promise<void> {
-    if ((await view.locator('#filters-toggle').getAttribute('aria-expanded')) !== 'true') await view.locator('#filters-toggle').click();
+    if ((await view.locator('#filters-toggle').getAttribute('aria-expanded')) !== 'true')
+      await view.locator('#filters-toggle').click();
   }
 
   async function search(query: string): Promise<void> {
@@ -121,25 +147,46 @@ describe('Search view flows in the workbench', () => {
     await pooling.waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await pooling.locator('.type-icon.codicon-book').count(), 1, 'a doc result wears the book codicon');
     const issue = view.locator('li.row', { has: view.locator('.type-icon.codicon-issues') }).first();
-    assert.match(await issue.locator('.provenance').innerText(), /^[\w.-]+\/[\w.-]+ #\d+$/, 'an issue says owner/repo #number');
+    assert.match(
+      await issue.locator('.provenance').innerText(),
+      /^[\w.-]+\/[\w.-]+ #\d+$/,
+      'an issue says owner/repo #number',
+    );
     assert.equal(await view.locator('li.row .md').count(), 0, 'rows start collapsed');
     const glyph = await pooling.locator('.type-icon').evaluate((e) => ({
-      family: getComputedStyle(e).fontFamily, content: getComputedStyle(e, '::before').content,
+      family: getComputedStyle(e).fontFamily,
+      content: getComputedStyle(e, '::before').content,
       loaded: [...document.fonts].some((f) => f.family.replace(/["']/g, '') === 'codicon' && f.status === 'loaded'),
     }));
-    assert.ok(glyph.loaded && /codicon/.test(glyph.family) && glyph.content !== 'none', `the codicon font loaded in the webview: ${JSON.stringify(glyph)}`);
+    assert.ok(
+      glyph.loaded && /codicon/.test(glyph.family) && glyph.content !== 'none',
+      `the codicon font loaded in the webview: ${JSON.stringify(glyph)}`,
+    );
     const sent = await searchesSent();
     assert.equal(sent.length, 1);
     assert.equal(String(searchParams(sent[0]!).passages), '5');
     const summary = view.locator('#results-region p.summary');
     const rows = view.locator('li.row');
-    await allThemes('compact list', summary, [[summary, 'the summary'], [rows.nth(0), 'the first row'], [rows.nth(4), 'the fifth row']]);
+    await allThemes('compact list', summary, [
+      [summary, 'the summary'],
+      [rows.nth(0), 'the first row'],
+      [rows.nth(4), 'the fifth row'],
+    ]);
 
     await pooling.locator('.row-title').click();
     await pooling.locator('.md table th').first().waitFor({ state: 'visible' });
-    assert.ok(await pooling.locator('.md pre code').count() > 0, 'the expanded row renders a fenced code block');
-    await allThemes('expanded row', pooling, [[pooling.locator('.row-main'), 'the expanded row\'s title'], [pooling.locator('.md table th').first(), 'its table (the first header cell)']],
-      async () => { await pooling.hover(); });
+    assert.ok((await pooling.locator('.md pre code').count()) > 0, 'the expanded row renders a fenced code block');
+    await allThemes(
+      'expanded row',
+      pooling,
+      [
+        [pooling.locator('.row-main'), "the expanded row's title"],
+        [pooling.locator('.md table th').first(), 'its table (the first header cell)'],
+      ],
+      async () => {
+        await pooling.hover();
+      },
+    );
     await pooling.locator('.row-title').click();
   });
 
@@ -150,21 +197,41 @@ describe('Search view flows in the workbench', () => {
     const chips = view.locator('#chips');
     await chips.locator('.chip', { hasText: 'fetchline/fetchline' }).waitFor({ state: 'visible', timeout: 30_000 });
     await view.locator('li.row').first().waitFor({ state: 'visible', timeout: 30_000 });
-    assert.match(await view.locator('.summary').innerText(), /results? for “retry on 429 with Retry-After” in fetchline\/fetchline, quarry-dev\/fetchline/);
+    assert.match(
+      await view.locator('.summary').innerText(),
+      /results? for “retry on 429 with Retry-After” in fetchline\/fetchline, quarry-dev\/fetchline/,
+    );
     await openFilters();
     await view.locator('#f-minStars').fill('1');
     await view.locator('#filters-toggle').click();
     await chips.locator('.chip', { hasText: 'Stars ≥ 1' }).waitFor({ state: 'visible' });
-    assert.deepEqual(await chips.locator('.chip-label').allInnerTexts(), ['fetchline/fetchline', 'quarry-dev/fetchline', 'Stars ≥ 1']);
+    assert.deepEqual(await chips.locator('.chip-label').allInnerTexts(), [
+      'fetchline/fetchline',
+      'quarry-dev/fetchline',
+      'Stars ≥ 1',
+    ]);
     // The palette's one-off search keeps that scope, and says so before it runs.
     await sandboxRequests('DELETE');
     await wb.runCommand('Developer Index: Search…');
     await wb.answerInputBox('backoff jitter', { prompt: /question or search phrase/i });
     await view.locator('.summary', { hasText: 'backoff jitter' }).waitFor({ state: 'visible', timeout: 30_000 });
     const sent = searchParams((await searchesSent())[0]!);
-    assert.deepEqual([sent.repos, sent.min_stars].map(String), ['fetchline/fetchline,quarry-dev/fetchline', '1'], `the palette search used the chips: ${JSON.stringify(sent)}`);
-    await allThemes('chip row', chips, [[chips, 'the chip row'], [view.locator('.summary'), 'the summary naming the scope']],
-      async () => { await chips.locator('.chip-remove').first().hover(); });
+    assert.deepEqual(
+      [sent.repos, sent.min_stars].map(String),
+      ['fetchline/fetchline,quarry-dev/fetchline', '1'],
+      `the palette search used the chips: ${JSON.stringify(sent)}`,
+    );
+    await allThemes(
+      'chip row',
+      chips,
+      [
+        [chips, 'the chip row'],
+        [view.locator('.summary'), 'the summary naming the scope'],
+      ],
+      async () => {
+        await chips.locator('.chip-remove').first().hover();
+      },
+    );
     await sandboxRequests('DELETE');
     await chips.getByRole('button', { name: 'Remove filter Stars ≥ 1' }).click();
     await view.locator('.chip', { hasText: 'Stars ≥ 1' }).waitFor({ state: 'detached' });
@@ -186,8 +253,15 @@ describe('Search view flows in the workbench', () => {
     const line = view.locator('.coverage-line.rule6');
     await line.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await line.innerText(), /Documentation left out because of the repository filters \(language\)\./);
-    assert.equal(await view.locator('li.row .type-icon.type-doc').count(), 0, 'no documentation results while the filter is set');
-    await allThemes('rule 6 line', view.locator('#chips'), [[line, 'the rule 6 line'], [line.getByRole('button', { name: 'Include documentation' }), 'its fix']]);
+    assert.equal(
+      await view.locator('li.row .type-icon.type-doc').count(),
+      0,
+      'no documentation results while the filter is set',
+    );
+    await allThemes('rule 6 line', view.locator('#chips'), [
+      [line, 'the rule 6 line'],
+      [line.getByRole('button', { name: 'Include documentation' }), 'its fix'],
+    ]);
     await sandboxRequests('DELETE');
     await line.getByRole('button', { name: 'Include documentation' }).click();
     await view.locator('li.row .type-icon.type-doc').first().waitFor({ state: 'attached', timeout: 15_000 });
@@ -205,12 +279,19 @@ describe('Search view flows in the workbench', () => {
       w.__fired = [];
       w.__violations = [];
       for (const name of ['alert', 'confirm', 'prompt', 'print', 'open'] as const) {
-        (window as unknown as Record<string, unknown>)[name] = (...a: unknown[]) => { w.__fired.push(`${name}(${a.map(String).join(',')})`); return null; };
+        (window as unknown as Record<string, unknown>)[name] = (...a: unknown[]) => {
+          w.__fired.push(`${name}(${a.map(String).join(',')})`);
+          return null;
+        };
       }
-      document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        w.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
     });
     await frame.evaluate(() => window.alert('control'));
-    assert.deepEqual(await frame.evaluate(() => (window as unknown as { __fired: string[] }).__fired.splice(0)), ['alert(control)']);
+    assert.deepEqual(await frame.evaluate(() => (window as unknown as { __fired: string[] }).__fired.splice(0)), [
+      'alert(control)',
+    ]);
 
     await search('XSS script alert');
     const toolkit58 = rowFor('/orbit-editor/webview-toolkit/issues/58');
@@ -220,24 +301,43 @@ describe('Search view flows in the workbench', () => {
     await wb.runCommand('Developer Index: Expand All Results');
     await keel918.locator('.md').first().waitFor({ state: 'attached' });
     await keel918.scrollIntoViewIfNeeded();
-    assert.match((await keel918.textContent()) ?? '', /<script>alert\(1\)<\/script>/, 'the script tag is shown as text');
+    assert.match(
+      (await keel918.textContent()) ?? '',
+      /<script>alert\(1\)<\/script>/,
+      'the script tag is shown as text',
+    );
     const dom = await frame.evaluate(() => {
       const region = document.getElementById('results-region')!;
       const all = [...region.querySelectorAll('*')];
       return {
         scripts: region.querySelectorAll('script, iframe, object, embed, svg, img, style').length,
-        handlers: all.flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName}[${a.name}]`)),
-        badLinks: [...region.querySelectorAll('a[href]')].map((a) => a.getAttribute('href')!).filter((h) => !/^(https?:|mailto:)/i.test(h)),
+        handlers: all.flatMap((el) =>
+          [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName}[${a.name}]`),
+        ),
+        badLinks: [...region.querySelectorAll('a[href]')]
+          .map((a) => a.getAttribute('href')!)
+          .filter((h) => !/^(https?:|mailto:)/i.test(h)),
       };
     });
     assert.deepEqual(dom, { scripts: 0, handlers: [], badLinks: [] });
     const blocked = toolkit58.locator('.md-link-blocked');
     for (let i = 0; i < Math.min(await blocked.count(), 5); i++) await blocked.nth(i).click();
     await wb.page.waitForTimeout(500);
-    assert.deepEqual(await frame.evaluate(() => (window as unknown as { __fired: string[] }).__fired), [], 'no payload called alert/confirm/prompt/print/open');
-    assert.deepEqual(await frame.evaluate(() => (window as unknown as { __violations: string[] }).__violations), [], 'nothing even tried to run or load (no CSP violation)');
+    assert.deepEqual(
+      await frame.evaluate(() => (window as unknown as { __fired: string[] }).__fired),
+      [],
+      'no payload called alert/confirm/prompt/print/open',
+    );
+    assert.deepEqual(
+      await frame.evaluate(() => (window as unknown as { __violations: string[] }).__violations),
+      [],
+      'nothing even tried to run or load (no CSP violation)',
+    );
     assert.deepEqual(dialogs, [], 'no dialog opened in any frame');
-    await showState(toolkit58, [[toolkit58.locator('.row-main'), 'the webview-toolkit#58 row'], [toolkit58.locator('.md').first(), "webview-toolkit#58's passage"]]);
+    await showState(toolkit58, [
+      [toolkit58.locator('.row-main'), 'the webview-toolkit#58 row'],
+      [toolkit58.locator('.md').first(), "webview-toolkit#58's passage"],
+    ]);
     await wb.screenshot('hostile passages inert');
     await wb.runCommand('Developer Index: Collapse All Results');
   });
@@ -257,16 +357,32 @@ describe('Search view flows in the workbench', () => {
     await box.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await box.innerText(), /did not accept the API key/);
     assert.match(await box.innerText(), /Unauthorized: Invalid token/);
-    assert.equal(await view.locator('.stale-banner').isVisible(), true, 'the previous results are marked as not this search\'s');
-    const html = [await wb.page.content(), ...await Promise.all(wb.page.frames().map((f) => f.content().catch(() => '')))].join('\n');
+    assert.equal(
+      await view.locator('.stale-banner').isVisible(),
+      true,
+      "the previous results are marked as not this search's",
+    );
+    const html = [
+      await wb.page.content(),
+      ...(await Promise.all(wb.page.frames().map((f) => f.content().catch(() => '')))),
+    ].join('\n');
     assert.ok(!html.includes(bad), 'the key appears nowhere in the workbench or the webview');
-    await showState(box, [[box, 'the Unauthorized error box'], [box.getByRole('button', { name: 'Search Without Key' }), 'Search Without Key']]);
+    await showState(box, [
+      [box, 'the Unauthorized error box'],
+      [box.getByRole('button', { name: 'Search Without Key' }), 'Search Without Key'],
+    ]);
     await wb.screenshot('unauthorized');
 
     await sandboxRequests('DELETE');
     await box.getByRole('button', { name: 'Search Without Key' }).click();
-    await view.locator('.summary', { hasText: 'webview content security policy' }).waitFor({ state: 'visible', timeout: 30_000 });
-    assert.deepEqual((await searchesSent()).map((r) => r.auth), ['none'], 'sent without the key');
+    await view
+      .locator('.summary', { hasText: 'webview content security policy' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    assert.deepEqual(
+      (await searchesSent()).map((r) => r.auth),
+      ['none'],
+      'sent without the key',
+    );
     assert.equal(await view.locator('.stale-banner').isVisible(), false);
 
     await search('webview content security policy');
@@ -278,8 +394,14 @@ describe('Search view flows in the workbench', () => {
     await wb.runCommand('Developer Index: Refresh Search');
     await box.waitFor({ state: 'hidden', timeout: 30_000 });
     // The box goes as the refreshed search starts, before its request reaches the sandbox: wait for the request.
-    const sent = await until(async () => (await searchesSent()).map((r) => r.auth), (a) => a.length > 0,
-      { timeoutMs: 30_000, message: (a) => `the refreshed search reached the sandbox (requests: ${JSON.stringify(a)})` });
+    const sent = await until(
+      async () => (await searchesSent()).map((r) => r.auth),
+      (a) => a.length > 0,
+      {
+        timeoutMs: 30_000,
+        message: (a) => `the refreshed search reached the sandbox (requests: ${JSON.stringify(a)})`,
+      },
+    );
     assert.deepEqual(sent, ['valid'], 'the refreshed search carried the new, valid key');
   });
 });

@@ -6,9 +6,15 @@ import { Workbench, e2e } from './workbench';
 
 describe('Developer Index in the workbench', () => {
   let wb: Workbench;
-  before(async () => { wb = await Workbench.open('search-view'); });
-  afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
-  after(async () => { await wb?.close(); });
+  before(async () => {
+    wb = await Workbench.open('search-view');
+  });
+  afterEach(async (t) => {
+    await wb.screenshot(`${t.name} end`);
+  });
+  after(async () => {
+    await wb?.close();
+  });
 
   it('shows the Developer Index container in the activity bar', async () => {
     const item = wb.activityItem('Developer Index');
@@ -41,19 +47,31 @@ describe('Developer Index in the workbench', () => {
     // A query with k (10, the default) results: how many fit on the first screen.
     await wb.runCommand('Developer Index: Search…');
     await wb.answerInputBox('timeout');
-    await wb.webview().locator('.summary', { hasText: '10 results for “timeout”' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await wb
+      .webview()
+      .locator('.summary', { hasText: '10 results for “timeout”' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
     const width = (await wb.page.locator('.part.sidebar').boundingBox())?.width ?? 0;
     assert.ok(width < 400, `the side bar is at its default width: ${width} px`);
     const rows = wb.webview().locator('li.row');
     let visible = 0;
-    for (let i = 0; i < await rows.count(); i++) {
-      try { await wb.assertInViewport(rows.nth(i), `result ${i + 1}`); visible++; } catch { break; }
+    for (let i = 0; i < (await rows.count()); i++) {
+      try {
+        await wb.assertInViewport(rows.nth(i), `result ${i + 1}`);
+        visible++;
+      } catch {
+        break;
+      }
     }
     console.log(`results fully visible in the first screen: ${visible} (side bar ${Math.round(width)} px)`);
     assert.ok(visible >= 8, `at least 8 results on the first screen; got ${visible}`);
     await wb.screenshot('first screen after a palette search');
-    const seen = await (await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`)).json() as { requests: Array<{ path: string }> };
-    const searches = seen.requests.filter((r) => r.path.startsWith('/v2/search') && JSON.stringify(r).includes('discriminated'));
+    const seen = (await (await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`)).json()) as {
+      requests: Array<{ path: string }>;
+    };
+    const searches = seen.requests.filter(
+      (r) => r.path.startsWith('/v2/search') && JSON.stringify(r).includes('discriminated'),
+    );
     assert.ok(searches.length >= 1, `the sandbox saw no search for the query: ${JSON.stringify(seen.requests)}`);
   });
 
@@ -65,10 +83,18 @@ describe('Developer Index in the workbench', () => {
     await wb.runCommand('Developer Index: Search…');
     await wb.answerInputBox('coercion');
     await wb.webview().locator('[aria-label="Search results"]').waitFor({ state: 'visible', timeout: 30_000 });
-    const seen = await (await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`)).json() as { requests: Array<{ path: string; auth: string }> };
+    const seen = (await (await fetch(`${e2e.sandboxUrl()}/__sandbox/requests`)).json()) as {
+      requests: Array<{ path: string; auth: string }>;
+    };
     const search = seen.requests.filter((r) => r.path.startsWith('/v2/search'));
-    assert.ok(search.length >= 1 && search.every((r) => r.auth === 'valid'), `searches after setting the key: ${JSON.stringify(search)}`);
-    const html = [await wb.page.content(), ...await Promise.all(wb.page.frames().map((f) => f.content().catch(() => '')))].join('\n');
+    assert.ok(
+      search.length >= 1 && search.every((r) => r.auth === 'valid'),
+      `searches after setting the key: ${JSON.stringify(search)}`,
+    );
+    const html = [
+      await wb.page.content(),
+      ...(await Promise.all(wb.page.frames().map((f) => f.content().catch(() => '')))),
+    ].join('\n');
     assert.ok(!html.includes(e2e.testKey()), 'the API key appears in the workbench or a webview');
   });
 
@@ -81,7 +107,9 @@ describe('Developer Index in the workbench', () => {
     await wb.runCommand('Developer Index: Show Search History');
     const rows = wb.page.locator('.quick-input-list .monaco-list-row');
     // The palette's own row can still be on screen for a moment: wait for the history pick itself.
-    await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Developer Index: Search History' }).waitFor({ state: 'visible' });
+    await wb.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Developer Index: Search History' })
+      .waitFor({ state: 'visible' });
     await rows.first().waitFor({ state: 'visible' });
     const first = await rows.first().innerText();
     assert.match(first, /coercion/, `the newest search first: ${first}`);
@@ -92,7 +120,16 @@ describe('Developer Index in the workbench', () => {
     await wb.screenshot('search history');
     await rows.first().hover();
     await rows.first().getByRole('button', { name: 'Remove from History' }).click();
-    await wb.page.waitForFunction(() => !/^coercion/m.test([...document.querySelectorAll('.quick-input-list .monaco-list-row')].map((r) => (r as HTMLElement).innerText).join('\n')), undefined, { timeout: 5000 });
+    await wb.page.waitForFunction(
+      () =>
+        !/^coercion/m.test(
+          [...document.querySelectorAll('.quick-input-list .monaco-list-row')]
+            .map((r) => (r as HTMLElement).innerText)
+            .join('\n'),
+        ),
+      undefined,
+      { timeout: 5000 },
+    );
     await wb.page.keyboard.press('Escape');
     await wb.runCommand('Developer Index: Clear Search History');
     await wb.runCommand('Developer Index: Show Search History');

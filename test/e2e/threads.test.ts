@@ -25,7 +25,9 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await wb.waitForNotification(/API key saved/i);
     await wb.setSideBarWidth(DEFAULT_SIDE_BAR);
   });
-  afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
+  afterEach(async (t) => {
+    await wb.screenshot(`${t.name} end`);
+  });
   after(async () => {
     await wb?.useTheme('light').catch(() => undefined);
     await wb?.runCommand('Developer Index: Clear API Key').catch(() => undefined);
@@ -37,13 +39,21 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
   }
 
   async function iconOf(l: Locator): Promise<string> {
-    const cls = ((await l.locator('.custom-view-tree-node-item-icon').first().getAttribute('class')) ?? '').split(/\s+/);
-    return cls.find((c) => c.startsWith('codicon-') && !c.startsWith('codicon-modifier-'))?.slice('codicon-'.length) ?? '';
+    const cls = ((await l.locator('.custom-view-tree-node-item-icon').first().getAttribute('class')) ?? '').split(
+      /\s+/,
+    );
+    return (
+      cls.find((c) => c.startsWith('codicon-') && !c.startsWith('codicon-modifier-'))?.slice('codicon-'.length) ?? ''
+    );
   }
 
   /** Light, dark and high contrast, each with a screenshot; back to light. */
   async function threeThemes(what: string, before?: () => Promise<void>): Promise<void> {
-    for (const [kind, name] of [['light', 'light'], ['dark', 'dark'], ['hc', 'high contrast']] as const) {
+    for (const [kind, name] of [
+      ['light', 'light'],
+      ['dark', 'dark'],
+      ['hc', 'high contrast'],
+    ] as const) {
       await wb.useTheme(kind);
       // A hover the shot asks for, or none: the mouse off whatever it last pointed at (a tooltip stays while it rests there).
       if (before) await before();
@@ -60,14 +70,21 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
   async function start(prompt: string, mode: 'chat' | 'default'): Promise<void> {
     await wb.page.keyboard.press('Escape');
     await wb.runCommand('Developer Index: Start Agent Job…');
-    await answerStartFlow(wb.page, { prompt, credits: '', mode: mode === 'chat' ? CHAT_MODE : { item: CHAT_MODE.item } });
+    await answerStartFlow(wb.page, {
+      prompt,
+      credits: '',
+      mode: mode === 'chat' ? CHAT_MODE : { item: CHAT_MODE.item },
+    });
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
   it('a chat run: Open Answer first in its notification opens the answer rendered', async () => {
     await start('E2E explain retries', 'chat');
     const note = await wb.waitForNotification(/Agent job "E2E explain retries" completed/, 60_000);
-    const toast = wb.page.locator('.notification-list-item').filter({ hasText: /E2E explain retries/ }).first();
+    const toast = wb.page
+      .locator('.notification-list-item')
+      .filter({ hasText: /E2E explain retries/ })
+      .first();
     const buttons = await toast.locator('.monaco-button').allInnerTexts();
     assert.match(note, /completed/);
     assert.deepEqual(buttons.slice(0, 3), ['Open Answer', 'Ask a Follow-up…', 'Show in Tree']);
@@ -76,7 +93,14 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     const tab = wb.page.locator('.tabs-container .tab.active');
     await tab.waitFor({ state: 'visible', timeout: 15_000 });
     assert.match((await tab.getAttribute('aria-label')) ?? '', /Preview answer — E2E explain retries/);
-    const heading = wb.page.locator('iframe.webview.ready').last().contentFrame().locator('#active-frame').contentFrame().locator('h2').first();
+    const heading = wb.page
+      .locator('iframe.webview.ready')
+      .last()
+      .contentFrame()
+      .locator('#active-frame')
+      .contentFrame()
+      .locator('h2')
+      .first();
     await heading.waitFor({ state: 'visible', timeout: 15_000 });
     assert.match(await heading.innerText(), /^Answer: E2E explain retries/);
     await threeThemes('chat answer document');
@@ -90,10 +114,18 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await job.hover();
     await job.locator('.actions .action-label[aria-label="Ask a Follow-up…"]').click();
     const widget = wb.page.locator('.quick-input-widget');
-    await widget.locator('.quick-input-list .monaco-list-row').filter({ hasText: /Go deeper/ }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await widget
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ hasText: /Go deeper/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await wb.screenshot('follow-up input with the suggestions');
     await widget.locator('input.input').fill('E2E and the backoff');
-    await widget.locator('.quick-input-list .monaco-list-row').filter({ hasText: /Ask: E2E and the backoff/ }).first().waitFor({ state: 'visible' });
+    await widget
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ hasText: /Ask: E2E and the backoff/ })
+      .first()
+      .waitFor({ state: 'visible' });
     await wb.page.keyboard.press('Enter');
     await widget.waitFor({ state: 'hidden' });
     const thread = row(/E2E explain retries/);
@@ -112,7 +144,11 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     const job = row('E2E APPROVAL two');
     await job.waitFor({ state: 'visible', timeout: 15_000 });
     // The editor reads the status after 15 s of a quiet trace: that is when the wait shows.
-    await rowLabel(job, /^Waiting for approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels: agent job /, 75_000);
+    await rowLabel(
+      job,
+      /^Waiting for approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels: agent job /,
+      75_000,
+    );
     assert.equal(await iconOf(job), 'bell-dot');
     // Expanded: the approval row, then one row per call with its estimate.
     await job.click();
@@ -121,11 +157,17 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await call.waitFor({ state: 'visible', timeout: 15_000 });
     assert.match(await call.innerText(), /about 10 credits/);
     assert.match(await row(/^github issues\/add-labels/).innerText(), /no estimate/);
-    await threeThemes('run waiting for approval with its calls at 300 px', async () => { await job.hover(); });
+    await threeThemes('run waiting for approval with its calls at 300 px', async () => {
+      await job.hover();
+    });
     await job.hover();
     await job.locator('.actions .action-label[aria-label="Approve"]').click();
     // Two calls: which ones (all picked), then the confirmation with each call and its estimate.
-    await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: /github issues\/create/ }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await wb.page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ hasText: /github issues\/create/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await wb.screenshot('approve: which paid calls');
     await wb.page.keyboard.press('Enter');
     const dialog = wb.page.locator('.monaco-dialog-box');
@@ -141,14 +183,27 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await wb.page.keyboard.press('ArrowRight');
     const paid = row(/^Paid calls: 2 paid calls, 30 credits$/);
     await paid.waitFor({ state: 'visible', timeout: 15_000 });
-    await threeThemes('finished turn with its paid-call line at 300 px', async () => { await paid.hover(); });
+    await threeThemes('finished turn with its paid-call line at 300 px', async () => {
+      await paid.hover();
+    });
   });
 
   it('the keyless line counts down to the reset of the keyless quota, with Set API Key', async () => {
     await wb.runCommand('Developer Index: Clear API Key');
     await fetch(`${e2e.sandboxUrl()}/__sandbox/faults`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ faults: [{ kind: 'status', status: 429, retryAfter: '46740', path: '/v2/search', error: "You've hit the keyless free tier rate limit for today." }] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        faults: [
+          {
+            kind: 'status',
+            status: 429,
+            retryAfter: '46740',
+            path: '/v2/search',
+            error: "You've hit the keyless free tier rate limit for today.",
+          },
+        ],
+      }),
     });
     await wb.runCommand('Developer Index: Focus on Search View').catch(() => undefined);
     await wb.setViewExpanded(VIEW, false).catch(() => undefined);
@@ -157,11 +212,17 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     await view.getByRole('searchbox').fill('keyless quota');
     await wb.page.keyboard.press('Enter');
     const line = view.locator('#keyless');
-    await line.filter({ hasText: /Keyless searches used up · resets in 12 h 5\d min/ }).waitFor({ state: 'visible', timeout: 20_000 });
+    await line
+      .filter({ hasText: /Keyless searches used up · resets in 12 h 5\d min/ })
+      .waitFor({ state: 'visible', timeout: 20_000 });
     assert.ok(await line.getByRole('button', { name: 'Set API Key' }).isVisible(), 'Set API Key beside the countdown');
     const box = view.locator('#error');
     assert.match(await box.innerText(), /Keyless searches used up/);
-    assert.equal(await box.getByRole('button', { name: 'Search Without Key' }).count(), 0, 'never "Search Without Key" when keyless already');
+    assert.equal(
+      await box.getByRole('button', { name: 'Search Without Key' }).count(),
+      0,
+      'never "Search Without Key" when keyless already',
+    );
     await threeThemes('keyless quota line at 300 px');
   });
 });

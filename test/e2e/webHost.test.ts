@@ -17,7 +17,14 @@ import { DATA_MODE, answerStartFlow, rowLabel } from '../support/quickInput';
 const VIEW = 'Agent Jobs';
 const EXTENSION = 'Developer Index Search';
 
-interface Logged { method: string; path: string; query: string; body: unknown; auth: string; origin?: string }
+interface Logged {
+  method: string;
+  path: string;
+  query: string;
+  body: unknown;
+  auth: string;
+  origin?: string;
+}
 
 /** A search's parameters, from its query string (GET) or its body (POST). */
 const params = (r: Logged): string => `${decodeURIComponent(r.query)} ${JSON.stringify(r.body)}`;
@@ -27,18 +34,23 @@ async function sandboxRequests(method: 'GET' | 'DELETE' = 'GET'): Promise<Logged
   return method === 'GET' ? ((await r.json()) as { requests: Logged[] }).requests : [];
 }
 
-describe('the web build in code-server\'s web worker extension host', () => {
+describe("the web build in code-server's web worker extension host", () => {
   let wb: Workbench;
   const url = process.env.DEVINDEX_E2E_WEB_HOST_WORKBENCH_URL;
   const origin = () => new URL(url!).origin;
 
   before(async () => {
-    assert.ok(url, 'DEVINDEX_E2E_WEB_HOST_WORKBENCH_URL is set (npm run test:e2e starts the web host code-server for this file)');
+    assert.ok(
+      url,
+      'DEVINDEX_E2E_WEB_HOST_WORKBENCH_URL is set (npm run test:e2e starts the web host code-server for this file)',
+    );
     wb = await Workbench.open('web-host', { url });
     // The container appears once the extension's contributions are read; its commands are in the palette from then on.
     await wb.activityItem('Developer Index').waitFor({ state: 'visible', timeout: 60_000 });
   });
-  afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
+  afterEach(async (t) => {
+    await wb.screenshot(`${t.name} end`);
+  });
   after(async () => {
     await wb?.runCommand('Developer Index: Clear API Key').catch(() => undefined);
     await wb?.close();
@@ -57,7 +69,10 @@ describe('the web build in code-server\'s web worker extension host', () => {
     assert.doesNotMatch(text, /127\.0\.0\.1:\d+/, `not on the server's extension host: ${text}`);
     // The same view names the server's host for the built-in extensions that run there (the contrast the row above relies on).
     const all = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
-    assert.ok(all.some((t) => /127\.0\.0\.1:\d+/.test(t) && !t.includes(EXTENSION)), `a built-in extension on the server's host: ${JSON.stringify(all)}`);
+    assert.ok(
+      all.some((t) => /127\.0\.0\.1:\d+/.test(t) && !t.includes(EXTENSION)),
+      `a built-in extension on the server's host: ${JSON.stringify(all)}`,
+    );
     await wb.screenshot('running extensions');
     await wb.runCommand('View: Close All Editors');
     // The desktop build would run the diagnosis; the browser build registers the command to say why it cannot.
@@ -68,7 +83,7 @@ describe('the web build in code-server\'s web worker extension host', () => {
     assert.match(note, /Diagnose Connection is not available in the browser: .*It works in desktop VS Code\./);
   });
 
-  it('runs a search from the palette: the browser\'s fetch reaches the sandbox and the Search view shows the results', async () => {
+  it("runs a search from the palette: the browser's fetch reaches the sandbox and the Search view shows the results", async () => {
     await sandboxRequests('DELETE');
     await wb.runCommand('Developer Index: Search…');
     await wb.answerInputBox('discriminated unions');
@@ -79,9 +94,12 @@ describe('the web build in code-server\'s web worker extension host', () => {
     assert.match(await view.locator('#results-region p.summary').innerText(), /results? for “discriminated unions”/);
     await wb.assertInViewport(hit, 'the first result');
     await wb.screenshot('search view with results from the palette');
-    const searches = (await sandboxRequests()).filter((r) => r.path.startsWith('/v2/search') && params(r).includes('discriminated unions'));
+    const searches = (await sandboxRequests()).filter(
+      (r) => r.path.startsWith('/v2/search') && params(r).includes('discriminated unions'),
+    );
     assert.ok(searches.length >= 1, `the sandbox saw the search: ${JSON.stringify(await sandboxRequests())}`);
-    for (const s of searches) assert.equal(s.origin, origin(), `a cross-origin fetch from the workbench's page: ${JSON.stringify(s)}`);
+    for (const s of searches)
+      assert.equal(s.origin, origin(), `a cross-origin fetch from the workbench's page: ${JSON.stringify(s)}`);
   });
 
   it('Search in This Repository from the vscode-vfs folder scopes the search to fetchline/fetchline', async () => {
@@ -89,14 +107,33 @@ describe('the web build in code-server\'s web worker extension host', () => {
     await wb.runCommand('Developer Index: Search in This Repository…');
     await wb.answerInputBox('retry on 429 with Retry-After', { prompt: /question or search phrase/i });
     const view = wb.webview();
-    await view.locator('#chips .chip', { hasText: 'fetchline/fetchline' }).waitFor({ state: 'visible', timeout: 60_000 });
+    await view
+      .locator('#chips .chip', { hasText: 'fetchline/fetchline' })
+      .waitFor({ state: 'visible', timeout: 60_000 });
     await view.locator('li.row').first().waitFor({ state: 'visible', timeout: 60_000 });
-    assert.match(await view.locator('.summary').innerText(), /results? for “retry on 429 with Retry-After” in fetchline\/fetchline/);
-    assert.deepEqual(await view.locator('#chips .chip-label').allInnerTexts(), ['fetchline/fetchline'], 'only the browsed repository (no git remotes in a browser)');
+    assert.match(
+      await view.locator('.summary').innerText(),
+      /results? for “retry on 429 with Retry-After” in fetchline\/fetchline/,
+    );
+    assert.deepEqual(
+      await view.locator('#chips .chip-label').allInnerTexts(),
+      ['fetchline/fetchline'],
+      'only the browsed repository (no git remotes in a browser)',
+    );
     await wb.screenshot('search in this repository from vscode-vfs');
     const searches = (await sandboxRequests()).filter((r) => r.path.startsWith('/v2/search'));
-    assert.ok(searches.some((r) => new URLSearchParams(r.query).getAll('repos').join(',') === 'fetchline/fetchline' && params(r).includes('retry on 429')), `a search scoped to the repository: ${JSON.stringify(searches)}`);
-    assert.ok(searches.every((r) => r.origin === origin()), 'from the browser');
+    assert.ok(
+      searches.some(
+        (r) =>
+          new URLSearchParams(r.query).getAll('repos').join(',') === 'fetchline/fetchline' &&
+          params(r).includes('retry on 429'),
+      ),
+      `a search scoped to the repository: ${JSON.stringify(searches)}`,
+    );
+    assert.ok(
+      searches.every((r) => r.origin === origin()),
+      'from the browser',
+    );
   });
 
   it('sets the API key and runs an agent job to its end in the Agent Jobs tree', async () => {
@@ -121,8 +158,10 @@ describe('the web build in code-server\'s web worker extension host', () => {
     assert.equal(submits[0]!.auth, 'valid');
     assert.equal(submits[0]!.origin, origin(), 'submitted by the browser');
     // The key went to the sandbox as a bearer token, never onto the page.
-    const html = [await wb.page.content(), ...await Promise.all(wb.page.frames().map((f) => f.content().catch(() => '')))].join('\n');
+    const html = [
+      await wb.page.content(),
+      ...(await Promise.all(wb.page.frames().map((f) => f.content().catch(() => '')))),
+    ].join('\n');
     assert.ok(!html.includes(e2e.testKey()), 'the API key appears in the workbench or a webview');
   });
-
 });

@@ -24,33 +24,56 @@ export const e2e = {
   chromiumArgs: () => JSON.parse(env('DEVINDEX_E2E_CHROMIUM_ARGS')) as string[],
 };
 
-interface Box { x: number; y: number; width: number; height: number }
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 function intersect(a: Box, b: Box): Box {
   const x = Math.max(a.x, b.x);
   const y = Math.max(a.y, b.y);
-  return { x, y, width: Math.max(0, Math.min(a.x + a.width, b.x + b.width) - x), height: Math.max(0, Math.min(a.y + a.height, b.y + b.height) - y) };
+  return {
+    x,
+    y,
+    width: Math.max(0, Math.min(a.x + a.width, b.x + b.width) - x),
+    height: Math.max(0, Math.min(a.y + a.height, b.y + b.height) - y),
+  };
 }
 
 const fmt = (b: Box) => `${Math.round(b.width)}x${Math.round(b.height)} at (${Math.round(b.x)}, ${Math.round(b.y)})`;
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
 
 export class Workbench {
   private shots = 0;
 
   /** `ownsContext`: close() ends the browser profile (a window from openWindow() closes only its page). */
-  private constructor(readonly context: BrowserContext, readonly page: Page, private readonly name: string, private readonly ownsContext = true) {}
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+    private readonly name: string,
+    private readonly ownsContext = true,
+  ) {}
 
   /** A fresh headless chromium profile on the workbench; `name` prefixes this file's screenshots. */
   static async open(name: string, opts: { url?: string } = {}): Promise<Workbench> {
     const profile = fs.mkdtempSync(path.join(e2e.runDir(), `chromium-${slug(name)}-`));
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: e2e.chromium(), headless: true, args: e2e.chromiumArgs(),
-      viewport: { width: 1400, height: 900 }, timeout: 30_000,
+      executablePath: e2e.chromium(),
+      headless: true,
+      args: e2e.chromiumArgs(),
+      viewport: { width: 1400, height: 900 },
+      timeout: 30_000,
     });
     context.setDefaultTimeout(20_000);
-    const page = context.pages()[0] ?? await context.newPage();
+    const page = context.pages()[0] ?? (await context.newPage());
     const wb = new Workbench(context, page, slug(name));
     await page.goto(opts.url ?? e2e.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench .activitybar').waitFor({ state: 'visible', timeout: 60_000 });
@@ -89,13 +112,22 @@ export class Workbench {
   async runCommand(title: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget input.input');
     await this.page.keyboard.press('Escape');
-    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
+    await this.page
+      .locator('.monaco-workbench')
+      .click({ position: { x: 700, y: 450 } })
+      .catch(() => undefined);
     // A palette that something else closes as it opens (the new window's first notification or view taking the
     // focus) is opened again: at most three times, each waiting for the input to take the text.
     for (let tries = 1; ; tries++) {
       await this.page.keyboard.press('F1');
       await input.waitFor({ state: 'visible' });
-      const typed = await input.fill(`>${title}`, { timeout: 5_000 }).then(() => true, (e: unknown) => { if (tries === 3) throw e; return false; });
+      const typed = await input.fill(`>${title}`, { timeout: 5_000 }).then(
+        () => true,
+        (e: unknown) => {
+          if (tries === 3) throw e;
+          return false;
+        },
+      );
       if (typed) break;
       await this.page.keyboard.press('Escape');
     }
@@ -147,7 +179,10 @@ export class Workbench {
 
   /** Waits for a notification toast whose text matches, and returns its text. */
   async waitForNotification(match: RegExp, timeout = 20_000): Promise<string> {
-    const toast = this.page.locator('.notifications-toasts .notification-list-item-message').filter({ hasText: match }).first();
+    const toast = this.page
+      .locator('.notifications-toasts .notification-list-item-message')
+      .filter({ hasText: match })
+      .first();
     await toast.waitFor({ state: 'visible', timeout });
     return toast.innerText();
   }
@@ -167,8 +202,14 @@ export class Workbench {
   async openContainer(title: string): Promise<void> {
     const item = this.activityItem(title);
     await item.waitFor({ state: 'visible' });
-    const li = this.page.locator('.activitybar .action-item', { has: this.page.locator(`a.action-label[aria-label^="${title}"]`) });
-    if ((await li.getAttribute('aria-selected')) !== 'true' && !((await li.getAttribute('class')) ?? '').includes('checked')) await item.click();
+    const li = this.page.locator('.activitybar .action-item', {
+      has: this.page.locator(`a.action-label[aria-label^="${title}"]`),
+    });
+    if (
+      (await li.getAttribute('aria-selected')) !== 'true' &&
+      !((await li.getAttribute('class')) ?? '').includes('checked')
+    )
+      await item.click();
     await this.page.locator('.sidebar').waitFor({ state: 'visible' });
   }
 
@@ -193,15 +234,22 @@ export class Workbench {
     const lines: string[] = [];
     const frames = this.page.locator('iframe.webview');
     const n = await frames.count().catch(() => -1);
-    lines.push(`${n} webview iframe(s); ${await this.page.locator('iframe.webview.ready').count().catch(() => -1)} ready`);
+    lines.push(
+      `${n} webview iframe(s); ${await this.page
+        .locator('iframe.webview.ready')
+        .count()
+        .catch(() => -1)} ready`,
+    );
     for (let i = 0; i < n; i++) {
       try {
         const el = await frames.nth(i).contentFrame().locator('#active-frame').elementHandle({ timeout: 2_000 });
         const doc = await el?.contentFrame();
-        const text = doc ? await doc.evaluate(() => {
-          const w = document.querySelector('.watched');
-          return `watched ${w ? (w.hasAttribute('hidden') ? 'hidden' : 'shown') : 'absent'}: ${(document.body?.innerText ?? '').replace(/\s+/g, ' ').slice(0, 300)}`;
-        }) : 'no document';
+        const text = doc
+          ? await doc.evaluate(() => {
+              const w = document.querySelector('.watched');
+              return `watched ${w ? (w.hasAttribute('hidden') ? 'hidden' : 'shown') : 'absent'}: ${(document.body?.innerText ?? '').replace(/\s+/g, ' ').slice(0, 300)}`;
+            })
+          : 'no document';
         lines.push(`#${i}: ${text}`);
       } catch (e) {
         lines.push(`#${i}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
@@ -216,7 +264,12 @@ export class Workbench {
    * (sentinels, listeners). A webview rebuilt after hide/show is a new frame: ask again.
    */
   async webviewFrame(nth = 0): Promise<Frame> {
-    const el = await this.page.locator('iframe.webview.ready').nth(nth).contentFrame().locator('#active-frame').elementHandle();
+    const el = await this.page
+      .locator('iframe.webview.ready')
+      .nth(nth)
+      .contentFrame()
+      .locator('#active-frame')
+      .elementHandle();
     const frame = await el?.contentFrame();
     if (!frame) throw new Error('the webview has no #active-frame document');
     return frame;
@@ -232,7 +285,11 @@ export class Workbench {
     const cls = kind === 'light' ? 'vs' : kind === 'dark' ? 'vs-dark' : 'hc-black';
     const wears = (k: string) => {
       const el = document.querySelector('.monaco-workbench');
-      return !!el && el.classList.contains(k) && !['vs', 'vs-dark', 'hc-black', 'hc-light'].filter((c) => c !== k).some((c) => el.classList.contains(c));
+      return (
+        !!el &&
+        el.classList.contains(k) &&
+        !['vs', 'vs-dark', 'hc-black', 'hc-light'].filter((c) => c !== k).some((c) => el.classList.contains(c))
+      );
     };
     if (await this.page.evaluate(wears, cls)) return;
     // Always through the Color Theme picker, by the theme's name: the Light/Dark toggle depends on the
@@ -254,19 +311,26 @@ export class Workbench {
         await rows.and(this.page.locator(`[aria-label^="${theme},"]`)).click({ timeout: 10_000 });
         await this.page.waitForFunction(wears, cls, { timeout: 10_000 });
         // The picker fades out after the choice; a screenshot taken now would show it over the workbench.
-        await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+        await this.page
+          .locator('.quick-input-widget')
+          .waitFor({ state: 'hidden', timeout: 5_000 })
+          .catch(() => undefined);
         return;
       } catch (e) {
         last = e as Error;
       }
     }
     const classes = await this.page.evaluate(() => document.querySelector('.monaco-workbench')?.className);
-    throw new Error(`the workbench did not switch to a ${kind} theme after 3 tries: ${classes}\n${last?.message ?? ''}`);
+    throw new Error(
+      `the workbench did not switch to a ${kind} theme after 3 tries: ${classes}\n${last?.message ?? ''}`,
+    );
   }
 
   /** A view's pane in the side bar, by the view's name. */
   pane(viewName: string): Locator {
-    return this.page.locator('.sidebar .pane', { has: this.page.locator(`.pane-header[aria-label="${viewName} Section"]`) });
+    return this.page.locator('.sidebar .pane', {
+      has: this.page.locator(`.pane-header[aria-label="${viewName} Section"]`),
+    });
   }
 
   /** A view's header in the side bar (click it to collapse or expand the view). */
@@ -279,8 +343,11 @@ export class Workbench {
     const header = this.viewHeader(viewName);
     await header.waitFor({ state: 'visible' });
     if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click();
-    await this.page.waitForFunction(([sel, want]) => document.querySelector(sel!)?.getAttribute('aria-expanded') === want,
-      [`.sidebar .pane-header[aria-label="${viewName} Section"]`, String(expanded)], { timeout: 10_000 });
+    await this.page.waitForFunction(
+      ([sel, want]) => document.querySelector(sel!)?.getAttribute('aria-expanded') === want,
+      [`.sidebar .pane-header[aria-label="${viewName} Section"]`, String(expanded)],
+      { timeout: 10_000 },
+    );
   }
 
   /** The side bar's width in px (0 when it is not on screen). */
@@ -303,7 +370,8 @@ export class Workbench {
     await this.page.mouse.move(bar.x + width + 1, y, { steps: 8 });
     await this.page.mouse.up();
     const now = await this.sideBarWidth();
-    if (Math.abs(now - width) > 10) throw new Error(`the side bar is ${now} px wide after dragging its sash towards ${width} px`);
+    if (Math.abs(now - width) > 10)
+      throw new Error(`the side bar is ${now} px wide after dragging its sash towards ${width} px`);
   }
 
   /** Widens the side bar to at least about `width` px (the default width, about 300 px, wraps long labels). */
@@ -355,7 +423,8 @@ export class Workbench {
     const handle = await target.elementHandle();
     if (!handle) throw new Error(`${what}: no such element`);
     const box = await handle.boundingBox();
-    if (!box || box.width === 0 || box.height === 0) throw new Error(`${what}: not rendered (box ${JSON.stringify(box)})`);
+    if (!box || box.width === 0 || box.height === 0)
+      throw new Error(`${what}: not rendered (box ${JSON.stringify(box)})`);
     const vp = this.page.viewportSize() ?? { width: 0, height: 0 };
     let clip = { x: 0, y: 0, width: vp.width, height: vp.height };
     const clips: string[] = [`window ${fmt(clip)}`];
@@ -369,22 +438,32 @@ export class Workbench {
     }
     const shown = intersect(clip, box);
     const geometric = (shown.width * shown.height) / (box.width * box.height);
-    const observed = await handle.evaluate((el) => new Promise<number>((resolve) => {
-      const io = new IntersectionObserver(([e]) => { io.disconnect(); resolve(e?.intersectionRatio ?? 0); });
-      io.observe(el);
-    }));
+    const observed = await handle.evaluate(
+      (el) =>
+        new Promise<number>((resolve) => {
+          const io = new IntersectionObserver(([e]) => {
+            io.disconnect();
+            resolve(e?.intersectionRatio ?? 0);
+          });
+          io.observe(el);
+        }),
+    );
     await handle.dispose();
     const tolerance = 0.01;
     if (geometric < minRatio - tolerance || observed < minRatio - tolerance) {
-      throw new Error(`${what} is not in the viewport: ${(geometric * 100).toFixed(0)}% inside (observer: ${(observed * 100).toFixed(0)}%), `
-        + `${(minRatio * 100).toFixed(0)}% wanted; element ${fmt(box)}, ${clips.join(', ')}`);
+      throw new Error(
+        `${what} is not in the viewport: ${(geometric * 100).toFixed(0)}% inside (observer: ${(observed * 100).toFixed(0)}%), ` +
+          `${(minRatio * 100).toFixed(0)}% wanted; element ${fmt(box)}, ${clips.join(', ')}`,
+      );
     }
   }
 
   /** The labels of a tree view's visible rows. */
   async treeItems(viewName: string): Promise<string[]> {
     const rows = this.pane(viewName).locator('.monaco-list-row');
-    return (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? (e as HTMLElement).innerText))).map((s) => s.trim());
+    return (
+      await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? (e as HTMLElement).innerText))
+    ).map((s) => s.trim());
   }
 
   /** Clicks the tree row whose label contains `label`. */

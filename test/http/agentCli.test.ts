@@ -16,24 +16,36 @@ let sb: Sandbox;
 let cli: string;
 let dir: string;
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 function run(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, 'agent', ...args], {
-      env: { PATH: process.env.PATH, DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url, ...env },
-      timeout: 30_000,
-    }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 99) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [cli, 'agent', ...args],
+      {
+        env: { PATH: process.env.PATH, DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url, ...env },
+        timeout: 30_000,
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 99) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
 /** Reads the job's status through the CLI until the run has ended (the sandbox runs it at agentSpeed 50). */
 function ended(id: string): Promise<string> {
-  return until(async () => (JSON.parse((await run(['status', id, '--json'])).stdout) as { status: string }).status,
-    (s) => ['completed', 'failed', 'cancelled'].includes(s), { timeoutMs: 20_000, message: (s) => `job ${id} still ${s}` });
+  return until(
+    async () => (JSON.parse((await run(['status', id, '--json'])).stdout) as { status: string }).status,
+    (s) => ['completed', 'failed', 'cancelled'].includes(s),
+    { timeoutMs: 20_000, message: (s) => `job ${id} still ${s}` },
+  );
 }
 
 async function requests(): Promise<Array<{ method: string; path: string }>> {
@@ -65,15 +77,35 @@ for (const wire of WIRES) {
     test('start --wait follows the run to completion and exits 0', async () => {
       const schema = join(dir, 'schema.json');
       writeFileSync(schema, JSON.stringify({ type: 'object', properties: { libraries: { type: 'array' } } }));
-      const r = await run(['start', 'Find HTTP client libraries', '--urls', 'https://a.example/,https://b.example/', '--schema', schema, '--max-credits', '400', '--effort', 'low', '--wait']);
+      const r = await run([
+        'start',
+        'Find HTTP client libraries',
+        '--urls',
+        'https://a.example/,https://b.example/',
+        '--schema',
+        schema,
+        '--max-credits',
+        '400',
+        '--effort',
+        'low',
+        '--wait',
+      ]);
       assert.equal(r.code, 0, r.stderr);
       // The production wire opens a thread with every start, and the line says which.
-      assert.match(r.stdout, wire === 'production' ? /^Started agent job [0-9a-f-]{36} \(thread [0-9a-f-]{36}, turn 1\)\n/ : /^Started agent job [0-9a-f-]{36}\n/);
+      assert.match(
+        r.stdout,
+        wire === 'production'
+          ? /^Started agent job [0-9a-f-]{36} \(thread [0-9a-f-]{36}, turn 1\)\n/
+          : /^Started agent job [0-9a-f-]{36}\n/,
+      );
       const lines = r.stdout.split('\n');
       const started = lines.findIndex((l) => l.includes('run started'));
       const finished = lines.findIndex((l) => l.includes('run finished: succeeded'));
       assert.ok(started > 0 && finished > started);
-      assert.ok(lines.findIndex((l) => l.includes('parent_finished')) > finished, 'late events are printed after run.finished');
+      assert.ok(
+        lines.findIndex((l) => l.includes('parent_finished')) > finished,
+        'late events are printed after run.finished',
+      );
       assert.match(r.stdout, /Agent job "Find HTTP client libraries" completed using \d+ credits\./);
       assert.match(r.stdout, /"libraries"/);
       const posts = (await requests()).filter((q) => q.method === 'POST');
@@ -83,14 +115,20 @@ for (const wire of WIRES) {
     test('start --wait on a refused run exits 1 and says why', async () => {
       const r = await run(['start', 'please REFUSE', '--wait']);
       assert.equal(r.code, 1);
-      assert.match(r.stdout, /The agent declined job "please REFUSE" and it is not billed; rephrase the prompt and start it again\.\n/);
-      assert.match(r.stdout, /The service said: The agent refused the task/, 'the service\'s reason on its own line');
+      assert.match(
+        r.stdout,
+        /The agent declined job "please REFUSE" and it is not billed; rephrase the prompt and start it again\.\n/,
+      );
+      assert.match(r.stdout, /The service said: The agent refused the task/, "the service's reason on its own line");
     });
 
     test('start --wait --json prints one JSON object per line, ending with the job record', async () => {
       const r = await run(['start', 'json please', '--max-credits', '40', '--wait', '--json']);
       assert.equal(r.code, 1, 'a credit-limited run is not a completed one');
-      const objs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const objs = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       assert.equal(typeof objs[0]!.id, 'string');
       assert.ok(objs.some((o) => o.type === 'run.finished' && o.outcome === 'credit_limit_reached'));
       const last = objs.at(-1)!;
@@ -138,7 +176,11 @@ for (const wire of WIRES) {
     });
 
     test('start after an injected 504: exit 1, one POST, told to look in the job list', async () => {
-      await fetch(`${sb.url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ faults: [{ kind: 'status', status: 504, body: 'empty', path: '/v2/agent' }] }) });
+      await fetch(`${sb.url}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ faults: [{ kind: 'status', status: 504, body: 'empty', path: '/v2/agent' }] }),
+      });
       const r = await run(['start', 'once']);
       assert.equal(r.code, 1);
       assert.match(r.stderr, /may have been created/);
@@ -150,8 +192,14 @@ for (const wire of WIRES) {
       const started = await run(['start', 'inspect me SLOW', '--json']);
       assert.equal(started.code, 0, started.stderr);
       const id = (JSON.parse(started.stdout) as { id: string }).id;
-      const submitted = (await requests()).filter((r) => r.method === 'POST' && r.path === '/v2/agent') as Array<{ body?: { origin?: unknown } }>;
-      assert.deepEqual(submitted.map((r) => r.body?.origin), [`devindex-cli@${VERSION}`], 'the CLI names itself as origin');
+      const submitted = (await requests()).filter((r) => r.method === 'POST' && r.path === '/v2/agent') as Array<{
+        body?: { origin?: unknown };
+      }>;
+      assert.deepEqual(
+        submitted.map((r) => r.body?.origin),
+        [`devindex-cli@${VERSION}`],
+        'the CLI names itself as origin',
+      );
       const cancel = await run(['cancel', id]);
       assert.equal(cancel.code, 0, cancel.stderr);
       assert.match(cancel.stdout, /Cancel requested/);
@@ -164,14 +212,22 @@ for (const wire of WIRES) {
       const human = await run(['status', done.id]);
       assert.match(human.stdout, /status:\s+completed/);
       const trace = await run(['trace', done.id, '--json']);
-      const events = (JSON.parse(trace.stdout) as { events: Array<{ type: string; artifact?: { snapshotId: string; artifactId: string } }> }).events;
+      const events = (
+        JSON.parse(trace.stdout) as {
+          events: Array<{ type: string; artifact?: { snapshotId: string; artifactId: string } }>;
+        }
+      ).events;
       const snapId = events.filter((e) => e.artifact?.artifactId === 'result').at(-1)!.artifact!.snapshotId;
       const snap = await run(['snapshot', done.id, snapId]);
       assert.equal(snap.code, 0, snap.stderr);
       assert.equal((JSON.parse(snap.stdout) as { items: unknown[] }).items.length, 5);
       const traceText = await run(['trace', done.id]);
       assert.match(traceText.stdout, /orchestrator: agent started/);
-      assert.match(traceText.stdout, /^\S+ {4}researcher-1: agent started$/m, 'subagents are indented under their parent');
+      assert.match(
+        traceText.stdout,
+        /^\S+ {4}researcher-1: agent started$/m,
+        'subagents are indented under their parent',
+      );
       const list = await run(['list']);
       assert.equal(list.code, 0);
       assert.ok(list.stdout.includes(done.id) && list.stdout.includes(id));
@@ -192,7 +248,9 @@ for (const wire of WIRES) {
         // Interrupt once the job exists and its first events have been printed.
         if (/Started agent job/.test(stdout) && stdout.split('\n').length > 3 && !child.killed) child.kill('SIGINT');
       });
-      child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
+      child.stderr!.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       assert.equal(code, 130, stderr);
       const id = /Started agent job ([0-9a-f-]{36})/.exec(stdout)?.[1];
@@ -207,14 +265,25 @@ for (const wire of WIRES) {
 
     test('Ctrl+C after the submission was sent: exit 130, the job may exist, look for it with agent list', async () => {
       // The answer to the POST is held back, so the interrupt lands while the request is out.
-      await fetch(`${sb.url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ faults: [{ kind: 'slow', ms: 4000, path: '/v2/agent' }] }) });
+      await fetch(`${sb.url}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ faults: [{ kind: 'slow', ms: 4000, path: '/v2/agent' }] }),
+      });
       const child = execFile(process.execPath, [cli, 'agent', 'start', 'interrupted start'], {
-        env: { PATH: process.env.PATH, DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url }, timeout: 30_000,
+        env: { PATH: process.env.PATH, DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url },
+        timeout: 30_000,
       });
       let stderr = '';
-      child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
+      child.stderr!.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
       // Interrupt once the sandbox has the POST.
-      await until(requests, (qs) => qs.some((r) => r.method === 'POST'), { timeoutMs: 5_000, stepMs: 50, message: () => 'the sandbox has the POST' });
+      await until(requests, (qs) => qs.some((r) => r.method === 'POST'), {
+        timeoutMs: 5_000,
+        stepMs: 50,
+        message: () => 'the sandbox has the POST',
+      });
       child.kill('SIGINT');
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       assert.equal(code, 130, stderr);
@@ -235,12 +304,21 @@ for (const wire of WIRES) {
 
     if (wire === 'production') {
       test('production: status --partial prints the partial result of a credit-limited run', async () => {
-        const started = JSON.parse((await run(['start', 'partial please', '--max-credits', '50', '--json'])).stdout) as { id: string };
+        const started = JSON.parse(
+          (await run(['start', 'partial please', '--max-credits', '50', '--json'])).stdout,
+        ) as { id: string };
         await ended(started.id);
         const human = await run(['status', started.id]);
         assert.match(human.stdout, /status:\s+failed/);
-        assert.match(human.stdout, /partial result: kept by the service \(print it with devindex agent status [0-9a-f-]{36} --partial\)/);
-        assert.doesNotMatch(human.stdout, /effort:/, 'effort only when the run specified it (the SDK: absent on default runs)');
+        assert.match(
+          human.stdout,
+          /partial result: kept by the service \(print it with devindex agent status [0-9a-f-]{36} --partial\)/,
+        );
+        assert.doesNotMatch(
+          human.stdout,
+          /effort:/,
+          'effort only when the run specified it (the SDK: absent on default runs)',
+        );
         assert.doesNotMatch(human.stdout, /^id:/m, 'production sends no id');
         const partial = await run(['status', started.id, '--partial']);
         assert.equal(partial.code, 0, partial.stderr);
@@ -249,7 +327,10 @@ for (const wire of WIRES) {
         assert.equal(none.code, 1);
         const waited = await run(['start', 'partial while waiting', '--max-credits', '50', '--wait']);
         assert.equal(waited.code, 1, waited.stderr);
-        assert.match(waited.stdout, /credit ceiling of 50 credits[\s\S]*What it gathered before it stopped is kept: devindex agent status [0-9a-f-]{36} --partial\n$/);
+        assert.match(
+          waited.stdout,
+          /credit ceiling of 50 credits[\s\S]*What it gathered before it stopped is kept: devindex agent status [0-9a-f-]{36} --partial\n$/,
+        );
       });
 
       test('production: an unknown model is refused before sending (exit 2) unless DEVINDEX_AGENT_MODELS allows it', async () => {

@@ -3,7 +3,14 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { AgentClient, JobMayExistError, agentErrorReason, isTerminalStatus, reasonOf, type AgentJobRecord } from '../../src/api/agent/agentClient';
+import {
+  AgentClient,
+  JobMayExistError,
+  agentErrorReason,
+  isTerminalStatus,
+  reasonOf,
+  type AgentJobRecord,
+} from '../../src/api/agent/agentClient';
 import { ApiError } from '../../src/api/errors';
 import { DevIndexClient } from '../../src/api/client';
 
@@ -17,20 +24,34 @@ let a: AgentClient;
 let b: AgentClient;
 
 function agentFor(key: string): AgentClient {
-  const c = new DevIndexClient({ baseUrl: sb.url, apiKey: () => key, timeoutMs: 2000, random: () => 0, clock: { now: () => Date.now(), sleep: async () => {} } });
+  const c = new DevIndexClient({
+    baseUrl: sb.url,
+    apiKey: () => key,
+    timeoutMs: 2000,
+    random: () => 0,
+    clock: { now: () => Date.now(), sleep: async () => {} },
+  });
   clients.push(c);
   return new AgentClient(c);
 }
 
-async function raw(method: string, path: string, body?: unknown, key: string | null = KEY_A): Promise<{ status: number; json: Record<string, unknown> }> {
+async function raw(
+  method: string,
+  path: string,
+  body?: unknown,
+  key: string | null = KEY_A,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const r = await fetch(`${sb.url}${path}`, {
     method,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(5000),
   });
   const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) as Record<string, unknown> : {} };
+  return { status: r.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
 async function requests(): Promise<Array<{ method: string; path: string }>> {
@@ -73,7 +94,10 @@ for (const wire of WIRES) {
     });
 
     test('a run to completion: growing result snapshots, late events, final data', async () => {
-      const { id } = await a.submit({ prompt: 'Collect TypeScript HTTP clients', urls: ['https://github.com/nodejs/undici'] });
+      const { id } = await a.submit({
+        prompt: 'Collect TypeScript HTTP clients',
+        urls: ['https://github.com/nodejs/undici'],
+      });
       const job = await untilTerminal(a, id);
       assert.equal(job.status, 'completed');
       assert.ok((job.creditsUsed ?? 0) > 0);
@@ -81,7 +105,9 @@ for (const wire of WIRES) {
       const finishedAt = Date.parse(t.events.find((e) => e.type === 'run.finished')!.occurredAt!);
       await new Promise((r) => setTimeout(r, 100));
       const later = await a.trace(id);
-      assert.ok(later.events.some((e) => Date.parse(e.occurredAt!) > finishedAt && e.error?.code === 'parent_finished'));
+      assert.ok(
+        later.events.some((e) => Date.parse(e.occurredAt!) > finishedAt && e.error?.code === 'parent_finished'),
+      );
       const result = later.events.filter((e) => e.artifact?.artifactId === 'result');
       let prev = -1;
       for (const e of result) {
@@ -95,7 +121,10 @@ for (const wire of WIRES) {
 
     test('jobs are private to the team of the key', async () => {
       const { id } = await a.submit({ prompt: 'mine' });
-      const e = await b.status(id).then(() => assert.fail('other team saw the job'), (x: unknown) => x as ApiError);
+      const e = await b.status(id).then(
+        () => assert.fail('other team saw the job'),
+        (x: unknown) => x as ApiError,
+      );
       assert.equal(e.status, 404);
       assert.equal(agentErrorReason(e), 'not-found');
       assert.ok(!(await b.list()).agents.some((j) => j.id === id));
@@ -110,14 +139,18 @@ for (const wire of WIRES) {
       assert.match(job.error ?? '', /credit limit/i);
       const fin = (await a.trace(id)).events.find((e) => e.type === 'run.finished');
       assert.equal(fin?.outcome, 'credit_limit_reached');
-      if (wire === 'production') assert.ok(Array.isArray((job.partial as { items?: unknown[] }).items), 'production keeps the partial result');
+      if (wire === 'production')
+        assert.ok(Array.isArray((job.partial as { items?: unknown[] }).items), 'production keeps the partial result');
       else assert.equal(job.partial, undefined);
     });
 
     test('cancel over HTTP: cancelling, both 409s with their next steps', async () => {
       const { id } = await a.submit({ prompt: 'cancel me SLOW' });
       await a.cancel(id);
-      const again = await a.cancel(id).then(() => assert.fail('second cancel accepted'), (x: unknown) => x as ApiError);
+      const again = await a.cancel(id).then(
+        () => assert.fail('second cancel accepted'),
+        (x: unknown) => x as ApiError,
+      );
       assert.equal(again.status, 409);
       assert.match(again.message, /keep polling/);
       const job = await untilTerminal(a, id);
@@ -126,7 +159,10 @@ for (const wire of WIRES) {
       assert.match(job.error ?? '', /cancel/i);
       const { id: done } = await a.submit({ prompt: 'REFUSE this' });
       await untilTerminal(a, done);
-      const fin = await a.cancel(done).then(() => assert.fail('cancel of a finished job accepted'), (x: unknown) => x as ApiError);
+      const fin = await a.cancel(done).then(
+        () => assert.fail('cancel of a finished job accepted'),
+        (x: unknown) => x as ApiError,
+      );
       assert.equal(fin.error, 'Agent already finished');
       assert.match(fin.message, /refresh/);
     });
@@ -136,29 +172,42 @@ for (const wire of WIRES) {
       assert.equal(r.status, 400);
       assert.equal(r.json.success, undefined);
       assert.match(String(r.json.error), /^Trace is only available for .+ extracts$/);
-      const e = await a.trace(LEGACY).then(() => assert.fail('trace of a legacy job'), (x: unknown) => x as ApiError);
+      const e = await a.trace(LEGACY).then(
+        () => assert.fail('trace of a legacy job'),
+        (x: unknown) => x as ApiError,
+      );
       assert.equal(agentErrorReason(e), 'no-trace');
       assert.match(e.message, /this job has no trace/);
       assert.equal((await a.status(LEGACY)).status, 'completed');
     });
 
     test('submit after an injected 504: no second POST, and the job may exist', async () => {
-      await raw('POST', '/__sandbox/faults', { faults: [{ kind: 'status', status: 504, body: 'empty', path: '/v2/agent' }] });
-      const e = await a.submit({ prompt: 'once only' }).then(() => assert.fail('submitted'), (x: unknown) => x);
+      await raw('POST', '/__sandbox/faults', {
+        faults: [{ kind: 'status', status: 504, body: 'empty', path: '/v2/agent' }],
+      });
+      const e = await a.submit({ prompt: 'once only' }).then(
+        () => assert.fail('submitted'),
+        (x: unknown) => x,
+      );
       assert.ok(e instanceof JobMayExistError);
       assert.equal((await requests()).filter((r) => r.method === 'POST' && r.path === '/v2/agent').length, 1);
     });
 
     test('submit after a dropped connection: no second POST', async () => {
       await raw('POST', '/__sandbox/faults', { faults: [{ kind: 'reset', path: '/v2/agent' }] });
-      const e = await a.submit({ prompt: 'once only' }).then(() => assert.fail('submitted'), (x: unknown) => x);
+      const e = await a.submit({ prompt: 'once only' }).then(
+        () => assert.fail('submitted'),
+        (x: unknown) => x,
+      );
       assert.ok(e instanceof JobMayExistError);
       assert.equal((await requests()).filter((r) => r.method === 'POST').length, 1);
     });
 
     test('submit after a 500 passthrough is retried and creates exactly one job', async () => {
       const before = (await a.list()).agents.length;
-      await raw('POST', '/__sandbox/faults', { faults: [{ kind: 'status', status: 500, error: 'Failed to passthrough agent request.', path: '/v2/agent' }] });
+      await raw('POST', '/__sandbox/faults', {
+        faults: [{ kind: 'status', status: 500, error: 'Failed to passthrough agent request.', path: '/v2/agent' }],
+      });
       await raw('DELETE', '/__sandbox/requests');
       const { id } = await a.submit({ prompt: 'retried safely' });
       assert.equal((await requests()).filter((r) => r.method === 'POST').length, 2);
@@ -198,28 +247,43 @@ for (const wire of WIRES) {
 
     test('the client refuses an unknown model and a non-object schema before sending', async () => {
       await raw('DELETE', '/__sandbox/requests');
-      for (const p of [{ prompt: 'p', model: 'spark-9' }, { prompt: 'p', schema: 5 as never }]) {
-        const e = await a.submit(p).then(() => assert.fail('sent'), (x: unknown) => x);
+      for (const p of [
+        { prompt: 'p', model: 'spark-9' },
+        { prompt: 'p', schema: 5 as never },
+      ]) {
+        const e = await a.submit(p).then(
+          () => assert.fail('sent'),
+          (x: unknown) => x,
+        );
         assert.equal(reasonOf(e), 'invalid-input');
       }
       assert.deepEqual(await requests(), []);
     });
 
-    test('the submit body carries the client\'s origin', async () => {
+    test("the submit body carries the client's origin", async () => {
       const c = new DevIndexClient({ baseUrl: sb.url, apiKey: () => KEY_A, origin: 'devindex-cli@0.1.0' });
       clients.push(c);
       await raw('DELETE', '/__sandbox/requests');
       await new AgentClient(c).submit({ prompt: 'origin' });
-      const post = (await raw('GET', '/__sandbox/requests')).json.requests as Array<{ method: string; body: { origin?: string } }>;
+      const post = (await raw('GET', '/__sandbox/requests')).json.requests as Array<{
+        method: string;
+        body: { origin?: string };
+      }>;
       assert.equal(post.find((r) => r.method === 'POST')!.body.origin, 'devindex-cli@0.1.0');
     });
 
     if (wire === 'production') {
       test('production: an invalid JSON Schema is a 400 whose reason the client shows', async () => {
-        const e = await a.submit({ prompt: 'p', schema: { type: 'object', vendorKeyword: true } }).then(() => assert.fail('accepted'), (x: unknown) => x as ApiError);
+        const e = await a.submit({ prompt: 'p', schema: { type: 'object', vendorKeyword: true } }).then(
+          () => assert.fail('accepted'),
+          (x: unknown) => x as ApiError,
+        );
         assert.equal(e.status, 400);
         assert.equal(reasonOf(e), 'invalid-schema');
-        assert.match(e.message, /^Invalid JSON schema: .*\(HTTP 400\): the service refused the schema \(.*vendorKeyword.*\)/);
+        assert.match(
+          e.message,
+          /^Invalid JSON schema: .*\(HTTP 400\): the service refused the schema \(.*vendorKeyword.*\)/,
+        );
         assert.equal((await a.submit({ prompt: 'p', schema: null })).id.length, 36, 'null is a valid schema');
       });
 
@@ -240,7 +304,10 @@ for (const wire of WIRES) {
         const ctl = await raw('POST', '/__sandbox/agent/expire', { jobId: id, inMs: 0 });
         assert.equal(ctl.status, 200);
         for (const call of [() => a.status(id), () => a.trace(id), () => a.cancel(id)]) {
-          const e = await call().then(() => assert.fail('answered after expiry'), (x: unknown) => x as ApiError);
+          const e = await call().then(
+            () => assert.fail('answered after expiry'),
+            (x: unknown) => x as ApiError,
+          );
           assert.equal(e.status, 404);
           assert.equal(reasonOf(e), 'not-found');
           assert.match(e.message, /has expired/);

@@ -12,11 +12,16 @@ let sb: { url: string; close(): Promise<void> };
 const run = runCliProcess;
 
 async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const r = await fetch(`${sb.url}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const r = await fetch(`${sb.url}${path}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   assert.equal(r.status, 200);
   return r.json();
 }
-const requests = async () => ((await control('GET', '/__sandbox/requests')) as { requests: Array<{ auth: string; query: string }> }).requests;
+const requests = async () =>
+  ((await control('GET', '/__sandbox/requests')) as { requests: Array<{ auth: string; query: string }> }).requests;
 
 // Every form runs against both wires of the sandbox (sandbox/README.md, "Wire").
 for (const wire of ['production', 'spec'] as const) {
@@ -25,7 +30,9 @@ for (const wire of ['production', 'spec'] as const) {
       assert.ok(existsSync(cli), `${cli} is missing: build with --bundles`);
       sb = await startSandbox({ port: 0, wire, keys: [KEY], faults: true, quiet: true, keylessRateLimit: 100_000 });
     });
-    after(async () => { await sb.close(); });
+    after(async () => {
+      await sb.close();
+    });
     beforeEach(async () => {
       await control('DELETE', '/__sandbox/faults');
       await control('DELETE', '/__sandbox/requests');
@@ -44,7 +51,16 @@ for (const wire of ['production', 'spec'] as const) {
     });
 
     it('success: results and coverage notes on stdout, exit 0', async () => {
-      const r = await run(['search', 'retry after rate limit', '--k', '3', '--language', 'TypeScript', '--base-url', sb.url]);
+      const r = await run([
+        'search',
+        'retry after rate limit',
+        '--k',
+        '3',
+        '--language',
+        'TypeScript',
+        '--base-url',
+        sb.url,
+      ]);
       assert.equal(r.code, 0, r.err);
       assert.equal(r.err, '');
       assert.match(r.out, /^\d results?/);
@@ -56,17 +72,28 @@ for (const wire of ['production', 'spec'] as const) {
     });
 
     it('--json prints the validated response; DEVINDEX_BASE_URL and the key are read from the environment', async () => {
-      const r = await run(['search', 'streaming', '--types', 'doc', '--sources', 'fetchline,nope', '--json'], { DEVINDEX_BASE_URL: sb.url, DEVINDEX_API_KEY: KEY });
+      const r = await run(['search', 'streaming', '--types', 'doc', '--sources', 'fetchline,nope', '--json'], {
+        DEVINDEX_BASE_URL: sb.url,
+        DEVINDEX_API_KEY: KEY,
+      });
       assert.equal(r.code, 0, r.err);
       const body = JSON.parse(r.out) as { success: boolean; results: Array<{ type: string }>; sources: unknown };
       assert.equal(body.success, true);
       assert.ok(body.results.every((x) => x.type === 'doc'));
-      assert.deepEqual(body.sources, [{ source: 'fetchline', indexed: true }, { source: 'nope', indexed: false }]);
+      assert.deepEqual(body.sources, [
+        { source: 'fetchline', indexed: true },
+        { source: 'nope', indexed: false },
+      ]);
       assert.equal((await requests())[0]!.auth, 'valid');
     });
 
     it('invalid input: exit 2, the message, and no request made', async () => {
-      for (const args of [['--k', '0'], ['--types', 'issue', '--sources', 'fetchline'], ['--min-stars', '-1'], ['--bogus']]) {
+      for (const args of [
+        ['--k', '0'],
+        ['--types', 'issue', '--sources', 'fetchline'],
+        ['--min-stars', '-1'],
+        ['--bogus'],
+      ]) {
         const r = await run(['search', 'q', ...args, '--base-url', sb.url]);
         assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
         assert.match(r.err, /^devindex search: /);
@@ -96,7 +123,9 @@ for (const wire of ['production', 'spec'] as const) {
     });
 
     it('a service error after retries is exit 1 (503 with Retry-After 0, five times)', async () => {
-      await control('POST', '/__sandbox/faults', { faults: [{ kind: 'status', status: 503, retryAfter: '0', count: 5 }] });
+      await control('POST', '/__sandbox/faults', {
+        faults: [{ kind: 'status', status: 503, retryAfter: '0', count: 5 }],
+      });
       const r = await run(['search', 'retry', '--base-url', sb.url]);
       assert.equal(r.code, 1);
       assert.equal(r.err.split('\n').filter((l) => l.startsWith('service unavailable (HTTP 503); retrying')).length, 4);

@@ -16,14 +16,22 @@ describe('devindex agent: threads, chat answers and approvals (production wire)'
   let sb: Sandbox;
   let dir: string;
   // DEVINDEX_POLL_MS: the follower's schedule in test time (a waiting run is noticed when its trace goes quiet).
-  const env = () => ({ DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url, DEVINDEX_CONFIG_DIR: dir, DEVINDEX_POLL_MS: '250' });
+  const env = () => ({
+    DEVINDEX_API_KEY: KEY,
+    DEVINDEX_BASE_URL: sb.url,
+    DEVINDEX_CONFIG_DIR: dir,
+    DEVINDEX_POLL_MS: '250',
+  });
   const agent = (...args: string[]) => runCliProcess(['agent', ...args], env());
 
   before(async () => {
     sb = await startSandbox({ port: 0, keys: [KEY], faults: true, agentSpeed: 50, quiet: true, wire: 'production' });
     dir = mkdtempSync(join(tmpdir(), 'devindex-cli-today-'));
   });
-  after(async () => { await sb.close(); rmSync(dir, { recursive: true, force: true }); });
+  after(async () => {
+    await sb.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   test('a chat run prints its answer and suggestions; --continue asks a follow-up as turn 2; agent thread lists both turns', async () => {
     const first = await agent('start', 'How does fetchline retry?', '--mode', 'chat', '--wait');
@@ -51,7 +59,10 @@ describe('devindex agent: threads, chat answers and approvals (production wire)'
     const w = await agent('start', 'Open an issue for this APPROVAL', '--wait');
     assert.equal(w.code, 1, w.err);
     assert.match(w.out, /waits for your approval; it goes on only once you answer/);
-    assert.match(w.out, /waiting for: +approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels/);
+    assert.match(
+      w.out,
+      /waiting for: +approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels/,
+    );
     assert.match(w.out, /call \S+: github issues\/create \(about 10 credits\)/);
     assert.match(w.out, /call \S+: github issues\/add-labels \(no estimate\)/);
     const cmd = /approve: devindex agent start --thread (\S+) --approve (\S+)/.exec(w.out);
@@ -61,9 +72,11 @@ describe('devindex agent: threads, chat answers and approvals (production wire)'
     assert.match(st.out, /status: +waiting for your approval \(the service's status: processing\)/);
     const ok = await agent('start', '--thread', cmd[1]!, '--approve', cmd[2]!, '--wait');
     assert.equal(ok.code, 0, `${ok.out}\n${ok.err}`);
-    const next = new RegExp(`Approved ${cmd[2]}; agent job (${UUID.source}) goes on \\(thread ${cmd[1]}, turn 2\\)`).exec(ok.out);
+    const next = new RegExp(
+      `Approved ${cmd[2]}; agent job (${UUID.source}) goes on \\(thread ${cmd[1]}, turn 2\\)`,
+    ).exec(ok.out);
     assert.ok(next, ok.out);
-    assert.notEqual(next[1], job, 'the answer is the thread\'s next turn');
+    assert.notEqual(next[1], job, "the answer is the thread's next turn");
     assert.match(ok.out, /completed/);
     assert.match(ok.out, /paid calls: +2 paid calls, 30 credits/);
     const before = await agent('status', job);
@@ -76,7 +89,10 @@ describe('devindex agent: threads, chat answers and approvals (production wire)'
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /paid calls: +2 paid calls, 30 credits/);
     assert.match(r.out, /skipped: +\S.* was skipped: its data terms \(version \S+\) are not accepted/);
-    assert.match(r.out, / {2}terms: https:\/\/\S+\n {2}to include it next time: accept its terms there, or start with --on-terms ask/);
+    assert.match(
+      r.out,
+      / {2}terms: https:\/\/\S+\n {2}to include it next time: accept its terms there, or start with --on-terms ask/,
+    );
   });
 
   test('terms: status says so first even though the turn completed; --approve without --accept-terms is exit 2, with it the terms are accepted, then approved', async () => {
@@ -86,11 +102,17 @@ describe('devindex agent: threads, chat answers and approvals (production wire)'
     const st = await agent('status', job);
     assert.match(st.out, /status: +waiting for your approval \(the service's status: completed\)/);
     assert.match(st.out, /data terms, version \S+: https:\/\//);
-    const cmd = /agree: +read the terms above, then: devindex agent start --thread (\S+) --approve (\S+) --accept-terms/.exec(st.out);
+    const cmd =
+      /agree: +read the terms above, then: devindex agent start --thread (\S+) --approve (\S+) --accept-terms/.exec(
+        st.out,
+      );
     assert.ok(cmd, st.out);
     const refused = await agent('start', '--thread', cmd[1]!, '--approve', cmd[2]!);
     assert.equal(refused.code, 2, refused.err);
-    assert.match(refused.err, /asks you to accept data terms:[\s\S]*run the same command with --accept-terms \(nothing was sent\)/);
+    assert.match(
+      refused.err,
+      /asks you to accept data terms:[\s\S]*run the same command with --accept-terms \(nothing was sent\)/,
+    );
     const ok = await agent('start', '--thread', cmd[1]!, '--approve', cmd[2]!, '--accept-terms');
     assert.equal(ok.code, 0, `${ok.out}\n${ok.err}`);
     assert.match(ok.err, /accepted .* data terms.* for your team/);
@@ -130,7 +152,10 @@ describe('devindex agent with the new options (specification wire)', () => {
     sb = await startSandbox({ port: 0, keys: [KEY], faults: true, agentSpeed: 50, quiet: true, wire: 'spec' });
     dir = mkdtempSync(join(tmpdir(), 'devindex-cli-today-spec-'));
   });
-  after(async () => { await sb.close(); rmSync(dir, { recursive: true, force: true }); });
+  after(async () => {
+    await sb.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   test('a start without thread fields prints no thread and --continue says nothing is remembered', async () => {
     const env = { DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url, DEVINDEX_CONFIG_DIR: dir };
@@ -145,10 +170,26 @@ describe('devindex agent with the new options (specification wire)', () => {
 
 describe('devindex search: the keyless daily quota and refusals', () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, keys: [KEY], faults: true, quiet: true, keylessDaily: 1, keylessRateLimit: 0, rateLimit: 0 }); });
-  after(async () => { await sb.close(); });
+  before(async () => {
+    sb = await startSandbox({
+      port: 0,
+      keys: [KEY],
+      faults: true,
+      quiet: true,
+      keylessDaily: 1,
+      keylessRateLimit: 0,
+      rateLimit: 0,
+    });
+  });
+  after(async () => {
+    await sb.close();
+  });
   beforeEach(async () => {
-    await fetch(`${sb.url}/__sandbox/keyless`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refuse: null, reset: true }) });
+    await fetch(`${sb.url}/__sandbox/keyless`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refuse: null, reset: true }),
+    });
   });
 
   test('over the quota: human time, never seconds, one request, and the way out is DEVINDEX_API_KEY; with a key the search goes on', async () => {
@@ -165,8 +206,12 @@ describe('devindex search: the keyless daily quota and refusals', () => {
     assert.equal(keyed.code, 0, keyed.err);
   });
 
-  test('a keyless 403 says keyless access is refused for this network and never speaks of the user\'s key', async () => {
-    await fetch(`${sb.url}/__sandbox/keyless`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refuse: 'suspicious' }) });
+  test("a keyless 403 says keyless access is refused for this network and never speaks of the user's key", async () => {
+    await fetch(`${sb.url}/__sandbox/keyless`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refuse: 'suspicious' }),
+    });
     const r = await runCliProcess(['search', 'retry'], { DEVINDEX_BASE_URL: sb.url });
     assert.equal(r.code, 1);
     assert.match(r.err, /refuses keyless searches from this network because its address looks like a proxy or VPN/);

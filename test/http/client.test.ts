@@ -12,12 +12,22 @@ const KEY = 'sk-test-client-0123456789';
 let sb: { url: string; close(): Promise<void> };
 
 async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const r = await fetch(`${sb.url}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined, signal: AbortSignal.timeout(5000) });
+  const r = await fetch(`${sb.url}${path}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(5000),
+  });
   assert.equal(r.status, 200, `control ${method} ${path}`);
   return r.json();
 }
 const faults = (...f: unknown[]) => control('POST', '/__sandbox/faults', { faults: f });
-const logged = async () => ((await control('GET', '/__sandbox/requests')) as { requests: Array<{ method: string; path: string; query: string; body: unknown; auth: string }> }).requests;
+const logged = async () =>
+  (
+    (await control('GET', '/__sandbox/requests')) as {
+      requests: Array<{ method: string; path: string; query: string; body: unknown; auth: string }>;
+    }
+  ).requests;
 
 function recordingClock() {
   const waits: number[] = [];
@@ -37,13 +47,28 @@ const clients: DevIndexClient[] = [];
 function client(o: Partial<ClientOptions> = {}) {
   const clock = recordingClock();
   const logs: RequestLogEntry[] = [];
-  const c = new DevIndexClient({ baseUrl: sb.url, clock, random: () => 0.25, timeoutMs: 5000, onLog: (e) => logs.push(e), ...o });
+  const c = new DevIndexClient({
+    baseUrl: sb.url,
+    clock,
+    random: () => 0.25,
+    timeoutMs: 5000,
+    onLog: (e) => logs.push(e),
+    ...o,
+  });
   clients.push(c);
   return { c, clock, logs };
 }
 
 before(async () => {
-  sb = await startSandbox({ port: 0, wire: 'spec', keys: [KEY], faults: true, quiet: true, keylessRateLimit: 100_000, rateLimit: 100_000 });
+  sb = await startSandbox({
+    port: 0,
+    wire: 'spec',
+    keys: [KEY],
+    faults: true,
+    quiet: true,
+    keylessRateLimit: 100_000,
+    rateLimit: 100_000,
+  });
 });
 after(async () => {
   await Promise.all(clients.map((c) => c.close()));
@@ -66,14 +91,24 @@ describe('client against the sandbox: normal answers', () => {
     assert.equal(reqs.length, 1);
     assert.equal(reqs[0]!.method, 'GET');
     assert.equal(reqs[0]!.auth, 'none');
-    assert.deepEqual(logs.map((l) => [l.method, l.path, l.status, l.attempts]), [['GET', '/v2/search/developer', 200, 1]]);
+    assert.deepEqual(
+      logs.map((l) => [l.method, l.path, l.status, l.attempts]),
+      [['GET', '/v2/search/developer', 200, 1]],
+    );
   });
 
   it('with a key: Authorization sent (valid), and arrays as repeated parameters', async () => {
     const { c } = client({ apiKey: () => KEY });
-    const r = await c.search({ query: 'retry', types: ['issue', 'pull_request'], repos: ['fetchline/fetchline', 'tidewater/httpwell'] });
+    const r = await c.search({
+      query: 'retry',
+      types: ['issue', 'pull_request'],
+      repos: ['fetchline/fetchline', 'tidewater/httpwell'],
+    });
     assert.ok(r.results.every((x) => x.type === 'issue' || x.type === 'pull_request'));
-    assert.deepEqual(r.repos?.map((e) => e.repo), ['fetchline/fetchline', 'tidewater/httpwell']);
+    assert.deepEqual(
+      r.repos?.map((e) => e.repo),
+      ['fetchline/fetchline', 'tidewater/httpwell'],
+    );
     const [req] = await logged();
     assert.equal(req!.auth, 'valid');
     const q = new URLSearchParams(req!.query);
@@ -88,12 +123,21 @@ describe('client against the sandbox: normal answers', () => {
     const [req] = await logged();
     assert.equal(req!.method, 'POST');
     assert.deepEqual(req!.body, { query: 'streams', sources: ['fetchline', 'odd,id'] });
-    assert.deepEqual(r.sources, [{ source: 'fetchline', indexed: true }, { source: 'odd,id', indexed: false }]);
+    assert.deepEqual(r.sources, [
+      { source: 'fetchline', indexed: true },
+      { source: 'odd,id', indexed: false },
+    ]);
   });
 
   it('invalid parameters: ApiError validation and no request made', async () => {
     const { c } = client();
-    await assert.rejects(c.search({ query: 'q', types: ['issue'], sources: ['fetchline'] }), (e: ApiError) => e.kind === 'validation' && e.attempts === 0 && e.issues![0]!.message === 'sources cannot match any requested type; add doc or drop sources');
+    await assert.rejects(
+      c.search({ query: 'q', types: ['issue'], sources: ['fetchline'] }),
+      (e: ApiError) =>
+        e.kind === 'validation' &&
+        e.attempts === 0 &&
+        e.issues![0]!.message === 'sources cannot match any requested type; add doc or drop sources',
+    );
     assert.deepEqual(await logged(), []);
   });
 
@@ -113,12 +157,20 @@ describe('client against the sandbox: normal answers', () => {
 
   it('the sandbox rate limit: 429 with Retry-After is waited (as a minimum) and retried', async () => {
     const local = await startSandbox({ port: 0, wire: 'spec', faults: true, quiet: true, keylessRateLimit: 1 });
-    const c = new DevIndexClient({ baseUrl: local.url, clock: recordingClock(), random: () => 0, maxRetryAfterMs: 120_000 });
+    const c = new DevIndexClient({
+      baseUrl: local.url,
+      clock: recordingClock(),
+      random: () => 0,
+      maxRetryAfterMs: 120_000,
+    });
     try {
       await c.search({ query: 'retry' });
       const events: RetryEvent[] = [];
       // The fake clock does not wait, so the bucket stays empty and all 5 attempts are spent.
-      await assert.rejects(c.search({ query: 'retry' }, { onRetry: (e) => events.push(e) }), (e: ApiError) => e.status === 429 && e.error === 'Rate limit exceeded' && e.attempts === 5);
+      await assert.rejects(
+        c.search({ query: 'retry' }, { onRetry: (e) => events.push(e) }),
+        (e: ApiError) => e.status === 429 && e.error === 'Rate limit exceeded' && e.attempts === 5,
+      );
       assert.equal(events.length, 4);
       assert.ok(events.every((e) => e.reason === 'rate limited' && e.delayMs >= 1000));
     } finally {
@@ -151,21 +203,40 @@ describe('client against the sandbox: injected faults', () => {
       assert.ok(r.results.length > 0);
       // min(2^attempt, 30) s + 0.25 s jitter after attempts 1 and 2.
       assert.deepEqual(clock.waits, [2250, 4250]);
-      assert.deepEqual(events.map((e) => e.attempt), [2, 3]);
+      assert.deepEqual(
+        events.map((e) => e.attempt),
+        [2, 3],
+      );
       assert.equal((await logged()).length, 3);
       assert.equal(logs.at(-1)!.attempts, 3);
     });
   }
 
   const messages: Array<[string, object, RegExp]> = [
-    ['502 empty', { kind: 'status', status: 502, body: 'empty' }, /^Bad Gateway: the service sent an empty body \(HTTP 502\)/],
-    ['504 empty', { kind: 'status', status: 504, body: 'empty' }, /^Gateway Timeout: the service sent an empty body \(HTTP 504\)/],
+    [
+      '502 empty',
+      { kind: 'status', status: 502, body: 'empty' },
+      /^Bad Gateway: the service sent an empty body \(HTTP 502\)/,
+    ],
+    [
+      '504 empty',
+      { kind: 'status', status: 504, body: 'empty' },
+      /^Gateway Timeout: the service sent an empty body \(HTTP 504\)/,
+    ],
     ['HTML page', { kind: 'status', status: 502, body: 'html' }, /an HTML page \("502 Bad Gateway"\) \(HTTP 502\)/],
     ['truncated JSON', { kind: 'status', status: 500, body: 'truncated' }, /truncated or malformed JSON \(HTTP 500\)/],
     ['detail', { kind: 'status', status: 503, body: 'detail' }, /^Service Unavailable \(HTTP 503\)/],
     ['title', { kind: 'status', status: 502, body: 'title' }, /^Bad Gateway \(HTTP 502\)/],
-    ['no success', { kind: 'status', status: 503, body: 'no-success', error: 'Service Unavailable' }, /^Service Unavailable \(HTTP 503\)/],
-    ['429 concurrency', { kind: 'status', status: 429, error: 'Concurrency limit reached' }, /^Concurrency limit reached \(HTTP 429\): .*concurrent browser limit/],
+    [
+      'no success',
+      { kind: 'status', status: 503, body: 'no-success', error: 'Service Unavailable' },
+      /^Service Unavailable \(HTTP 503\)/,
+    ],
+    [
+      '429 concurrency',
+      { kind: 'status', status: 429, error: 'Concurrency limit reached' },
+      /^Concurrency limit reached \(HTTP 429\): .*concurrent browser limit/,
+    ],
   ];
   for (const [name, fault, re] of messages) {
     it(`${name}: after 5 attempts a clear message with the status`, async () => {
@@ -203,7 +274,10 @@ describe('client against the sandbox: injected faults', () => {
   it('a Retry-After beyond maxRetryAfterMs is reported, not waited', async () => {
     await faults({ kind: 'status', status: 429, retryAfter: '90' });
     const { c, clock } = client({ maxRetryAfterMs: 30_000 });
-    await assert.rejects(c.search({ query: 'retry' }), (e: ApiError) => e.kind === 'retry-after-too-long' && e.retryAfterMs === 90_000 && e.attempts === 1);
+    await assert.rejects(
+      c.search({ query: 'retry' }),
+      (e: ApiError) => e.kind === 'retry-after-too-long' && e.retryAfterMs === 90_000 && e.attempts === 1,
+    );
     assert.deepEqual(clock.waits, []);
   });
 
@@ -212,7 +286,10 @@ describe('client against the sandbox: injected faults', () => {
       await control('DELETE', '/__sandbox/requests');
       await faults({ kind: 'status', status });
       const { c, clock } = client();
-      await assert.rejects(c.search({ query: 'retry' }), (e: ApiError) => e.status === status && e.attempts === 1 && !e.retryable);
+      await assert.rejects(
+        c.search({ query: 'retry' }),
+        (e: ApiError) => e.status === status && e.attempts === 1 && !e.retryable,
+      );
       assert.deepEqual(clock.waits, []);
       assert.equal((await logged()).length, 1);
     }
@@ -229,30 +306,50 @@ describe('client against the sandbox: injected faults', () => {
   it('slow every time: ApiError timeout after 5 attempts', async () => {
     await faults({ kind: 'slow', ms: 1000, count: 5 });
     const { c } = client({ timeoutMs: 150 });
-    await assert.rejects(c.search({ query: 'retry' }), (e: ApiError) => e.kind === 'timeout' && e.attempts === 5 && /within 0\.2 s \(timeout per attempt\)/.test(e.message));
+    await assert.rejects(
+      c.search({ query: 'retry' }),
+      (e: ApiError) =>
+        e.kind === 'timeout' && e.attempts === 5 && /within 0\.2 s \(timeout per attempt\)/.test(e.message),
+    );
   });
 
   it('reset every time: ApiError network after 5 attempts', async () => {
     await faults({ kind: 'reset', count: 5 });
     const { c } = client();
-    await assert.rejects(c.search({ query: 'retry' }), (e: ApiError) => e.kind === 'network' && e.attempts === 5 && /could not complete the request/.test(e.message));
+    await assert.rejects(
+      c.search({ query: 'retry' }),
+      (e: ApiError) => e.kind === 'network' && e.attempts === 5 && /could not complete the request/.test(e.message),
+    );
   });
 
   it('a 200 with truncated JSON is invalid-response, not retried', async () => {
     await faults({ kind: 'status', status: 200, body: 'truncated' });
     const { c } = client();
-    await assert.rejects(c.search({ query: 'retry' }), (e: ApiError) => e.kind === 'invalid-response' && e.status === 200 && /truncated or malformed JSON/.test(e.message) && e.attempts === 1);
+    await assert.rejects(
+      c.search({ query: 'retry' }),
+      (e: ApiError) =>
+        e.kind === 'invalid-response' &&
+        e.status === 200 &&
+        /truncated or malformed JSON/.test(e.message) &&
+        e.attempts === 1,
+    );
   });
 
   it('a 200 without the documented fields is invalid-response naming the field', async () => {
     await faults({ kind: 'status', status: 200, body: 'no-success', error: 'x' });
     const { c } = client();
-    await assert.rejects(c.search({ query: 'retry' }), (e: ApiError) => e.kind === 'invalid-response' && /success: /.test(e.message) && /results: /.test(e.message));
+    await assert.rejects(
+      c.search({ query: 'retry' }),
+      (e: ApiError) => e.kind === 'invalid-response' && /success: /.test(e.message) && /results: /.test(e.message),
+    );
   });
 
   it('response size cap', async () => {
     const { c } = client({ maxResponseBytes: 512 });
-    await assert.rejects(c.search({ query: 'retry', k: 20, passages: 5 }), (e: ApiError) => e.kind === 'response-too-large' && !e.retryable);
+    await assert.rejects(
+      c.search({ query: 'retry', k: 20, passages: 5 }),
+      (e: ApiError) => e.kind === 'response-too-large' && !e.retryable,
+    );
   });
 
   it('abort during a real backoff wait ends the call at once', async () => {
@@ -269,17 +366,28 @@ describe('client against the sandbox: injected faults', () => {
   it('abort during a slow answer ends the attempt as aborted (not timeout, not retried)', async () => {
     await faults({ kind: 'slow', ms: 3000 });
     const { c, clock } = client();
-    await assert.rejects(c.search({ query: 'retry' }, { signal: AbortSignal.timeout(100) }), (e: ApiError) => e.kind === 'aborted');
+    await assert.rejects(
+      c.search({ query: 'retry' }, { signal: AbortSignal.timeout(100) }),
+      (e: ApiError) => e.kind === 'aborted',
+    );
     assert.deepEqual(clock.waits, []);
   });
 });
 
 describe('request<T>() with retry mode submit (agent submit)', () => {
   const schema = z.looseObject({ success: z.boolean() });
-  const submit = (c: DevIndexClient) => c.request({ method: 'POST', path: '/v2/agent', body: { prompt: 'find things' }, schema, retry: 'submit' });
+  const submit = (c: DevIndexClient) =>
+    c.request({ method: 'POST', path: '/v2/agent', body: { prompt: 'find things' }, schema, retry: 'submit' });
   const posts = async () => (await logged()).filter((r) => r.method === 'POST' && r.path === '/v2/agent').length;
 
-  for (const [name, fault] of [['429', { kind: 'status', status: 429, path: '/v2/agent' }], ['503', { kind: 'status', status: 503, path: '/v2/agent' }], ['500 passthrough', { kind: 'status', status: 500, error: 'Failed to passthrough agent request.', path: '/v2/agent' }]] as const) {
+  for (const [name, fault] of [
+    ['429', { kind: 'status', status: 429, path: '/v2/agent' }],
+    ['503', { kind: 'status', status: 503, path: '/v2/agent' }],
+    [
+      '500 passthrough',
+      { kind: 'status', status: 500, error: 'Failed to passthrough agent request.', path: '/v2/agent' },
+    ],
+  ] as const) {
     it(`retries ${name}`, async () => {
       await faults(fault);
       const { c, clock } = client({ apiKey: () => KEY });
@@ -288,7 +396,12 @@ describe('request<T>() with retry mode submit (agent submit)', () => {
       assert.equal(await posts(), 2);
     });
   }
-  for (const [name, fault] of [['502', { kind: 'status', status: 502, body: 'empty', path: '/v2/agent' }], ['504', { kind: 'status', status: 504, body: 'empty', path: '/v2/agent' }], ['500', { kind: 'status', status: 500, path: '/v2/agent' }], ['reset', { kind: 'reset', path: '/v2/agent' }]] as const) {
+  for (const [name, fault] of [
+    ['502', { kind: 'status', status: 502, body: 'empty', path: '/v2/agent' }],
+    ['504', { kind: 'status', status: 504, body: 'empty', path: '/v2/agent' }],
+    ['500', { kind: 'status', status: 500, path: '/v2/agent' }],
+    ['reset', { kind: 'reset', path: '/v2/agent' }],
+  ] as const) {
     it(`never retries ${name}`, async () => {
       await faults(fault);
       const { c, clock } = client({ apiKey: () => KEY });

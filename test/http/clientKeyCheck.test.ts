@@ -9,16 +9,26 @@ import { startSandbox } from '../../sandbox/server';
 
 const KEY = 'fc-check-0123456789abcdef0123';
 let sb: { url: string; close(): Promise<void> };
-const requests = async () => ((await (await fetch(`${sb.url}/__sandbox/requests`)).json()) as { requests: Array<{ method: string; path: string; auth: string }> }).requests;
+const requests = async () =>
+  (
+    (await (await fetch(`${sb.url}/__sandbox/requests`)).json()) as {
+      requests: Array<{ method: string; path: string; auth: string }>;
+    }
+  ).requests;
 
-before(async () => { sb = await startSandbox({ port: 0, keys: [KEY], faults: true, quiet: true }); });
+before(async () => {
+  sb = await startSandbox({ port: 0, keys: [KEY], faults: true, quiet: true });
+});
 after(() => sb.close());
 
 describe('verifyKey', () => {
   it('a good key: accepted, with exactly one request (GET /v2/agent, no credits)', async () => {
     await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' });
     assert.deepEqual(await verifyKey(KEY, { baseUrl: sb.url }), { outcome: 'accepted' });
-    assert.deepEqual((await requests()).map((r) => [r.method, r.path, r.auth]), [['GET', '/v2/agent', 'valid']]);
+    assert.deepEqual(
+      (await requests()).map((r) => [r.method, r.path, r.auth]),
+      [['GET', '/v2/agent', 'valid']],
+    );
   });
   it('a refused key: refused (HTTP 401), not retried', async () => {
     await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' });
@@ -36,7 +46,11 @@ describe('verifyKey', () => {
     assert.match((r as { reason: string }).reason, /connection refused/);
   });
   it('a 503 or a 429 is not conclusive: unchecked, one attempt only', async () => {
-    await fetch(`${sb.url}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ faults: [{ kind: 'status', status: 503, count: 5 }] }) });
+    await fetch(`${sb.url}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ faults: [{ kind: 'status', status: 503, count: 5 }] }),
+    });
     await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' });
     const r = await verifyKey(KEY, { baseUrl: sb.url });
     assert.equal(r.outcome, 'unchecked');

@@ -9,19 +9,34 @@ import type { ApiError } from '../../src/api/errors';
 import { USER_AGENT } from '../../src/api/version';
 import type { SpecSearchResponse } from '../../sandbox/search/wireTypes';
 
-interface Seen { method: string; url: string; headers: IncomingMessage['headers']; body: string }
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
 const seen: Seen[] = [];
 let handler: (req: IncomingMessage, res: ServerResponse) => void = () => undefined;
 let server: Server;
 let base: string;
 const clients: DevIndexClient[] = [];
-const ok = JSON.stringify({ success: true, results: [], coverage: { doc: 'ok', issue: 'ok', pull_request: 'ok', readme: 'ok' }, reranked: false } satisfies SpecSearchResponse);
+const ok = JSON.stringify({
+  success: true,
+  results: [],
+  coverage: { doc: 'ok', issue: 'ok', pull_request: 'ok', readme: 'ok' },
+  reranked: false,
+} satisfies SpecSearchResponse);
 
 before(async () => {
   server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c: Buffer) => { body += c.toString(); });
-    req.on('end', () => { seen.push({ method: req.method!, url: req.url!, headers: req.headers, body }); handler(req, res); });
+    req.on('data', (c: Buffer) => {
+      body += c.toString();
+    });
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      handler(req, res);
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -39,7 +54,10 @@ const make = (o: Partial<ConstructorParameters<typeof DevIndexClient>[0]> = {}) 
 
 describe('client request shape', () => {
   it('User-Agent devindex/<version>; no Authorization without a key; Bearer with one', async () => {
-    handler = (_q, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(ok); };
+    handler = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(ok);
+    };
     seen.length = 0;
     await make().search({ query: 'a' });
     await make({ apiKey: async () => 'sk-abc-0123456789' }).search({ query: 'a' });
@@ -51,7 +69,10 @@ describe('client request shape', () => {
   });
 
   it('a gateway path prefix is kept, GET and POST', async () => {
-    handler = (_q, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(ok); };
+    handler = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(ok);
+    };
     seen.length = 0;
     const c = make({ baseUrl: `${base}/fc/` });
     await c.search({ query: 'a b', types: ['doc'] });
@@ -69,7 +90,10 @@ describe('client request shape', () => {
       res.write(`{"success":true,"results":[${'{"id":"x","type":"doc","url":"u","passages":[]},'.repeat(100)}`);
       setTimeout(() => res.end('{"id":"y","type":"doc","url":"u","passages":[]}]}'), 20);
     };
-    await assert.rejects(make({ maxResponseBytes: 1024 }).search({ query: 'a' }), (e: ApiError) => e.kind === 'response-too-large' && /1 KiB/.test(e.message));
+    await assert.rejects(
+      make({ maxResponseBytes: 1024 }).search({ query: 'a' }),
+      (e: ApiError) => e.kind === 'response-too-large' && /1 KiB/.test(e.message),
+    );
   });
 
   it('a key echoed back by a proxy is redacted from the error and the log', async () => {
@@ -78,13 +102,16 @@ describe('client request shape', () => {
       res.end(JSON.stringify({ success: false, error: `Forbidden for ${req.headers.authorization}` }));
     };
     const logs: RequestLogEntry[] = [];
-    await assert.rejects(make({ apiKey: () => 'sk-leaky-777-0123456789', onLog: (e) => logs.push(e) }).search({ query: 'a' }), (e: ApiError) => {
-      assert.equal(e.status, 403);
-      assert.ok(!e.message.includes('sk-leaky-777-0123456789'), e.message);
-      assert.ok(!e.error!.includes('sk-leaky-777-0123456789'));
-      assert.match(e.message, /Forbidden for Bearer \[redacted\] \(HTTP 403\)/);
-      return true;
-    });
+    await assert.rejects(
+      make({ apiKey: () => 'sk-leaky-777-0123456789', onLog: (e) => logs.push(e) }).search({ query: 'a' }),
+      (e: ApiError) => {
+        assert.equal(e.status, 403);
+        assert.ok(!e.message.includes('sk-leaky-777-0123456789'), e.message);
+        assert.ok(!e.error!.includes('sk-leaky-777-0123456789'));
+        assert.match(e.message, /Forbidden for Bearer \[redacted\] \(HTTP 403\)/);
+        return true;
+      },
+    );
     assert.equal(logs.length, 1);
     assert.ok(!JSON.stringify(logs).includes('sk-leaky-777-0123456789'));
   });
@@ -95,8 +122,19 @@ describe('client request shape', () => {
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((r) => probe.close(() => r()));
     const waits: number[] = [];
-    const c = make({ baseUrl: `http://127.0.0.1:${port}`, clock: { now: () => Date.now(), sleep: async (ms) => { waits.push(ms); } } });
-    await assert.rejects(c.search({ query: 'a' }), (e: ApiError) => e.kind === 'network' && e.attempts === 1 && /connection refused/.test(e.message));
+    const c = make({
+      baseUrl: `http://127.0.0.1:${port}`,
+      clock: {
+        now: () => Date.now(),
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
+      },
+    });
+    await assert.rejects(
+      c.search({ query: 'a' }),
+      (e: ApiError) => e.kind === 'network' && e.attempts === 1 && /connection refused/.test(e.message),
+    );
     assert.deepEqual(waits, []);
   });
 });

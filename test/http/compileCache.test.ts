@@ -5,7 +5,18 @@
 // dist/cli.js on whatever Node runs the tests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  appendFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -33,12 +44,20 @@ function files(dir: string): Map<string, string> {
  * (Node reads NODE_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE even when empty) would send the code
  * elsewhere or turn the cache off.
  */
-function runCli(args: string[], xdgCacheHome: string, cli = CLI_PATH): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: xdgCacheHome }, encoding: 'utf8', timeout: 20_000 });
+function runCli(
+  args: string[],
+  xdgCacheHome: string,
+  cli = CLI_PATH,
+): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: xdgCacheHome },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 const nodeCache = typeof (require('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-const which = nodeCache ? 'Node\'s own compile cache' : 'the project\'s code cache';
+const which = nodeCache ? "Node's own compile cache" : "the project's code cache";
 
 test(`the command bundle's compiled code is kept in $XDG_CACHE_HOME/devindex and used by the next run without being written again (${which}, ${process.version})`, async () => {
   const home = mkdtempSync(join(tmpdir(), 'devindex-cc-'));
@@ -51,7 +70,7 @@ test(`the command bundle's compiled code is kept in $XDG_CACHE_HOME/devindex and
     assert.ok(kept.size > 0, `nothing was kept under ${cache}`);
     const bytes = [...kept.values()].reduce((n, v) => n + Number(v.split(' ')[0]), 0);
     assert.ok(bytes > 20_000, `only ${bytes} bytes kept: not a compiled bundle`);
-    assert.equal(statSync(join(home, 'devindex')).mode & 0o077, 0, 'the cache folder is the user\'s alone');
+    assert.equal(statSync(join(home, 'devindex')).mode & 0o077, 0, "the cache folder is the user's alone");
 
     await new Promise((r) => setTimeout(r, 50)); // a rewrite would show in the modification time
     const second = runCli(['search', '--help'], home);
@@ -95,7 +114,11 @@ test('a damaged cache is replaced and the command runs as before; a cache folder
     assert.equal(open.code, 0, open.err);
     assert.equal(open.err, '');
     assert.equal(open.out, good.out);
-    assert.deepEqual(files(join(shared, 'devindex', 'compile-cache')), new Map(), 'code was kept in a folder others may write to');
+    assert.deepEqual(
+      files(join(shared, 'devindex', 'compile-cache')),
+      new Map(),
+      'code was kept in a folder others may write to',
+    );
 
     // XDG_CACHE_HOME names a file: no folder can be made under it.
     const blocked = join(home, 'not-a-folder');
@@ -109,35 +132,39 @@ test('a damaged cache is replaced and the command runs as before; a cache folder
   }
 });
 
-test('Node 20: a new build of a command bundle gets its own code, and the old build\'s is removed', { skip: nodeCache && 'Node 22.1+ keeps the code itself (its own files)' }, () => {
-  const home = mkdtempSync(join(tmpdir(), 'devindex-cc-'));
-  try {
-    // A copy of the built CLI, so that its search bundle can be "rebuilt" here.
-    const dist = join(home, 'dist');
-    mkdirSync(dist);
-    for (const f of ['cli.js', 'cli-search.js']) copyFileSync(join(CLI_PATH, '..', f), join(dist, f));
-    const run = () => runCli(['search', '--help'], home, join(dist, 'cli.js'));
-    const codeFiles = () => {
-      const dirs = readdirSync(join(home, 'devindex', 'compile-cache'));
-      assert.equal(dirs.length, 1);
-      assert.equal(dirs[0], `v8-${process.arch}-${process.versions.v8}`);
-      return readdirSync(join(home, 'devindex', 'compile-cache', dirs[0]!)).sort();
-    };
-    const first = run();
-    assert.equal(first.code, 0, first.err);
-    const before = codeFiles();
-    const size = statSync(join(dist, 'cli-search.js')).size;
-    assert.equal(before.length, 1);
-    assert.match(before[0]!, new RegExp(`^cli-search\\.js-[0-9a-f]{8}-${size}-\\d+\\.code$`));
+test(
+  "Node 20: a new build of a command bundle gets its own code, and the old build's is removed",
+  { skip: nodeCache && 'Node 22.1+ keeps the code itself (its own files)' },
+  () => {
+    const home = mkdtempSync(join(tmpdir(), 'devindex-cc-'));
+    try {
+      // A copy of the built CLI, so that its search bundle can be "rebuilt" here.
+      const dist = join(home, 'dist');
+      mkdirSync(dist);
+      for (const f of ['cli.js', 'cli-search.js']) copyFileSync(join(CLI_PATH, '..', f), join(dist, f));
+      const run = () => runCli(['search', '--help'], home, join(dist, 'cli.js'));
+      const codeFiles = () => {
+        const dirs = readdirSync(join(home, 'devindex', 'compile-cache'));
+        assert.equal(dirs.length, 1);
+        assert.equal(dirs[0], `v8-${process.arch}-${process.versions.v8}`);
+        return readdirSync(join(home, 'devindex', 'compile-cache', dirs[0]!)).sort();
+      };
+      const first = run();
+      assert.equal(first.code, 0, first.err);
+      const before = codeFiles();
+      const size = statSync(join(dist, 'cli-search.js')).size;
+      assert.equal(before.length, 1);
+      assert.match(before[0]!, new RegExp(`^cli-search\\.js-[0-9a-f]{8}-${size}-\\d+\\.code$`));
 
-    appendFileSync(join(dist, 'cli-search.js'), '\n// rebuilt\n');
-    const second = run();
-    assert.equal(second.code, 0, second.err);
-    assert.equal(second.out, first.out);
-    const after = codeFiles();
-    assert.equal(after.length, 1, `kept: ${after.join(', ')}`);
-    assert.match(after[0]!, new RegExp(`^cli-search\\.js-[0-9a-f]{8}-${size + 12}-\\d+\\.code$`));
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
-});
+      appendFileSync(join(dist, 'cli-search.js'), '\n// rebuilt\n');
+      const second = run();
+      assert.equal(second.code, 0, second.err);
+      assert.equal(second.out, first.out);
+      const after = codeFiles();
+      assert.equal(after.length, 1, `kept: ${after.join(', ')}`);
+      assert.match(after[0]!, new RegExp(`^cli-search\\.js-[0-9a-f]{8}-${size + 12}-\\d+\\.code$`));
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  },
+);

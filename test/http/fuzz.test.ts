@@ -15,21 +15,71 @@ const CASES = Number(process.env.DEVINDEX_FUZZ_CASES ?? 2000);
 const JOB = '0b6a3c1e-9f2d-4c1a-8e7b-1d2c3b4a5f60';
 
 const HOSTILE = [
-  'plain words', '\u001b[2J\u001b[Hcleared', '\u001b]0;pwned title\u0007', '\u001b]52;c;ZXZpbA==\u0007', '\u001b]8;;https://evil.example\u001b\\click\u001b]8;;\u001b\\',
-  '\u009b31mred', '\u009d0;t\u009c', 'rtl\u202eexe.txt', 'line\r\nforged: line', 'nul\u0000byte', 'bell\u0007', '\u001bPdcs\u001b\\', '\u001bc',
-  `Bearer ${KEY}`, KEY, `key=${encodeURIComponent(KEY)}`, JSON.stringify(KEY).slice(1, -1), 'x'.repeat(5000), 'Ünïcödé ✓', '',
+  'plain words',
+  '\u001b[2J\u001b[Hcleared',
+  '\u001b]0;pwned title\u0007',
+  '\u001b]52;c;ZXZpbA==\u0007',
+  '\u001b]8;;https://evil.example\u001b\\click\u001b]8;;\u001b\\',
+  '\u009b31mred',
+  '\u009d0;t\u009c',
+  'rtl\u202eexe.txt',
+  'line\r\nforged: line',
+  'nul\u0000byte',
+  'bell\u0007',
+  '\u001bPdcs\u001b\\',
+  '\u001bc',
+  `Bearer ${KEY}`,
+  KEY,
+  `key=${encodeURIComponent(KEY)}`,
+  JSON.stringify(KEY).slice(1, -1),
+  'x'.repeat(5000),
+  'Ünïcödé ✓',
+  '',
 ];
-const STATUSES = [200, 200, 200, 201, 204, 301, 302, 307, 308, 400, 401, 402, 403, 404, 405, 407, 408, 409, 413, 418, 422, 429, 429, 500, 502, 503, 504, 520];
-const RETRY_AFTER = [undefined, undefined, '-1', '-0', '+5', '5, 7', '0', '1', 'soon', 'Mon, 23 Nov 2026 12:00:10 GMT', '99999999', '', ' 3 ', '1e3', '0.5', '\u001b[2J'];
+const STATUSES = [
+  200, 200, 200, 201, 204, 301, 302, 307, 308, 400, 401, 402, 403, 404, 405, 407, 408, 409, 413, 418, 422, 429, 429,
+  500, 502, 503, 504, 520,
+];
+const RETRY_AFTER = [
+  undefined,
+  undefined,
+  '-1',
+  '-0',
+  '+5',
+  '5, 7',
+  '0',
+  '1',
+  'soon',
+  'Mon, 23 Nov 2026 12:00:10 GMT',
+  '99999999',
+  '',
+  ' 3 ',
+  '1e3',
+  '0.5',
+  '\u001b[2J',
+];
 const COMMANDS: string[][] = [
-  ['search', 'q'], ['search', 'q', '--json'], ['search', 'q', '--k', '3', '--types', 'doc,issue'],
-  ['agent', 'status', JOB], ['agent', 'status', JOB, '--json'], ['agent', 'list'], ['agent', 'list', '--json'],
-  ['agent', 'start', 'find the docs'], ['agent', 'start', 'find the docs', '--json'], ['agent', 'trace', JOB], ['agent', 'cancel', JOB],
+  ['search', 'q'],
+  ['search', 'q', '--json'],
+  ['search', 'q', '--k', '3', '--types', 'doc,issue'],
+  ['agent', 'status', JOB],
+  ['agent', 'status', JOB, '--json'],
+  ['agent', 'list'],
+  ['agent', 'list', '--json'],
+  ['agent', 'start', 'find the docs'],
+  ['agent', 'start', 'find the docs', '--json'],
+  ['agent', 'trace', JOB],
+  ['agent', 'cancel', JOB],
   ['agent', 'snapshot', JOB, 'snap-1'],
 ];
 
 interface Case {
-  n: number; command: string[]; status: number; retryAfter?: string; body: string; contentType?: string;
+  n: number;
+  command: string[];
+  status: number;
+  retryAfter?: string;
+  body: string;
+  contentType?: string;
   fault?: 'reset' | 'partial' | 'stall' | 'garbage' | 'huge' | 'abort';
 }
 
@@ -50,16 +100,88 @@ function makeCase(n: number, r: () => number): Case {
   else if (f < 0.07) c.fault = 'garbage';
   else if (f < 0.08) c.fault = 'huge';
   else if (f < 0.09) c.fault = 'abort';
-  const result = () => ({ id: pick([`doc:${h()}`, `issue:acme/widgets#${n}`, h()]), type: pick(['doc', 'issue', undefined, h()]), url: pick(['https://x.example/a', h()]), title: pick([h(), null, undefined]), passages: [{ text: h() }], extra: r() < 0.1 ? JSON.parse(deep(300, r)) : h() });
+  const result = () => ({
+    id: pick([`doc:${h()}`, `issue:acme/widgets#${n}`, h()]),
+    type: pick(['doc', 'issue', undefined, h()]),
+    url: pick(['https://x.example/a', h()]),
+    title: pick([h(), null, undefined]),
+    passages: [{ text: h() }],
+    extra: r() < 0.1 ? JSON.parse(deep(300, r)) : h(),
+  });
   const shapes: Array<() => [string, string | undefined]> = [
-    () => [JSON.stringify({ success: true, results: Array.from({ length: 1 + Math.floor(r() * 3) }, result), coverage: { doc: pick(['ok', 'degraded', h()]), [h()]: pick([h(), { nested: h() }]) }, reranked: r() < 0.5 }), 'application/json'],
-    () => [JSON.stringify({ success: true, status: pick(['processing', 'completed', 'failed', 'cancelled', h()]), id: pick([JOB, h()]), data: { answer: h(), more: [h(), { x: h() }] }, error: pick([undefined, h()]), creditsUsed: pick([1, -1, 'x', undefined]), model: h(), expiresAt: h() }), 'application/json'],
+    () => [
+      JSON.stringify({
+        success: true,
+        results: Array.from({ length: 1 + Math.floor(r() * 3) }, result),
+        coverage: { doc: pick(['ok', 'degraded', h()]), [h()]: pick([h(), { nested: h() }]) },
+        reranked: r() < 0.5,
+      }),
+      'application/json',
+    ],
+    () => [
+      JSON.stringify({
+        success: true,
+        status: pick(['processing', 'completed', 'failed', 'cancelled', h()]),
+        id: pick([JOB, h()]),
+        data: { answer: h(), more: [h(), { x: h() }] },
+        error: pick([undefined, h()]),
+        creditsUsed: pick([1, -1, 'x', undefined]),
+        model: h(),
+        expiresAt: h(),
+      }),
+      'application/json',
+    ],
     () => [JSON.stringify({ success: true, id: pick([JOB, h()]) }), 'application/json'],
-    () => [JSON.stringify({ success: true, agents: [{ id: pick([JOB, h()]), status: h(), createdAt: h(), options: { prompt: h() } }], jobs: [], next: pick([undefined, h(), 'https://evil.example/v2/agent?before=1']) }), 'application/json'],
-    () => [JSON.stringify({ success: true, events: [{ id: h(), kind: pick(['run.finished', 'artifact.updated', h()]), occurredAt: h(), agent: { id: h(), name: h() }, outcome: h(), artifact: { snapshotId: h() } }], creditsUsed: 3, activeBrowserSessions: [{ id: h(), liveViewUrl: h() }] }), 'application/json'],
+    () => [
+      JSON.stringify({
+        success: true,
+        agents: [{ id: pick([JOB, h()]), status: h(), createdAt: h(), options: { prompt: h() } }],
+        jobs: [],
+        next: pick([undefined, h(), 'https://evil.example/v2/agent?before=1']),
+      }),
+      'application/json',
+    ],
+    () => [
+      JSON.stringify({
+        success: true,
+        events: [
+          {
+            id: h(),
+            kind: pick(['run.finished', 'artifact.updated', h()]),
+            occurredAt: h(),
+            agent: { id: h(), name: h() },
+            outcome: h(),
+            artifact: { snapshotId: h() },
+          },
+        ],
+        creditsUsed: 3,
+        activeBrowserSessions: [{ id: h(), liveViewUrl: h() }],
+      }),
+      'application/json',
+    ],
     () => [JSON.stringify({ success: true, snapshot: h() }), 'application/json'],
-    () => [JSON.stringify({ success: false, error: h(), details: pick([undefined, [{ code: 'too_big', path: [h()], message: h() }], h(), { deep: JSON.parse(deep(200, r)) }]), code: pick([undefined, h()]), retry_after_seconds: pick([undefined, 3, -1, 'x', 1e12]) }), 'application/json'],
-    () => [JSON.stringify({ success: false, error: `Rate limit exceeded. ${h()} please retry after ${Math.floor(r() * 90)}s, resets at ${h()}` }), 'application/json'],
+    () => [
+      JSON.stringify({
+        success: false,
+        error: h(),
+        details: pick([
+          undefined,
+          [{ code: 'too_big', path: [h()], message: h() }],
+          h(),
+          { deep: JSON.parse(deep(200, r)) },
+        ]),
+        code: pick([undefined, h()]),
+        retry_after_seconds: pick([undefined, 3, -1, 'x', 1e12]),
+      }),
+      'application/json',
+    ],
+    () => [
+      JSON.stringify({
+        success: false,
+        error: `Rate limit exceeded. ${h()} please retry after ${Math.floor(r() * 90)}s, resets at ${h()}`,
+      }),
+      'application/json',
+    ],
     () => [`<html><head><title>${h()}</title></head><body>${h()}</body></html>`, 'text/html'],
     () => [`${h()}\n${h()}`, pick(['text/plain', undefined])],
     () => [JSON.stringify({ success: true, results: [] }).slice(0, 15), 'application/json'],
@@ -69,7 +191,15 @@ function makeCase(n: number, r: () => number): Case {
     () => [JSON.stringify(pick([null, 42, 'str', [], { results: 'nope' }])), 'application/json'],
   ];
   // Half the cases answer in the shape the command expects (so success paths print hostile strings too).
-  const matching: Record<string, number> = { search: 0, status: 1, start: 2, cancel: 2, list: 3, trace: 4, snapshot: 5 };
+  const matching: Record<string, number> = {
+    search: 0,
+    status: 1,
+    start: 2,
+    cancel: 2,
+    list: 3,
+    trace: 4,
+    snapshot: 5,
+  };
   const sub = command[0] === 'search' ? 'search' : command[1]!;
   if (r() < 0.5) {
     c.status = 200;
@@ -86,13 +216,30 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   req.resume();
   req.on('end', () => {
     const c = current;
-    if (!c) { res.writeHead(500); res.end(); return; }
+    if (!c) {
+      res.writeHead(500);
+      res.end();
+      return;
+    }
     switch (c.fault) {
-      case 'stall': case 'abort': return;
-      case 'reset': req.socket.destroy(); return;
-      case 'partial': res.writeHead(c.status, { 'content-length': '100000', 'content-type': 'application/json' }); res.write(c.body.slice(0, 20)); setTimeout(() => req.socket.destroy(), 2); return;
-      case 'garbage': req.socket.end('HTTP/1.1 2OO OK\r\nX: \u001b[2J\r\n\r\n{}'); return;
-      case 'huge': res.writeHead(200, { 'content-type': 'application/json' }); res.end(`{"success":true,"results":[],"pad":"${'p'.repeat(300_000)}"}`); return;
+      case 'stall':
+      case 'abort':
+        return;
+      case 'reset':
+        req.socket.destroy();
+        return;
+      case 'partial':
+        res.writeHead(c.status, { 'content-length': '100000', 'content-type': 'application/json' });
+        res.write(c.body.slice(0, 20));
+        setTimeout(() => req.socket.destroy(), 2);
+        return;
+      case 'garbage':
+        req.socket.end('HTTP/1.1 2OO OK\r\nX: \u001b[2J\r\n\r\n{}');
+        return;
+      case 'huge':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"success":true,"results":[],"pad":"${'p'.repeat(300_000)}"}`);
+        return;
     }
     const headers: Record<string, string> = {};
     if (c.contentType) headers['content-type'] = c.contentType;
@@ -107,7 +254,13 @@ before(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-after(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+after(
+  () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+);
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -125,14 +278,40 @@ it(`fuzz: ${CASES} generated responses (seed ${SEED})`, { timeout: 120_000 }, as
     if (c.fault === 'abort') setTimeout(() => ac.abort(), 5);
     let code: number;
     try {
-      code = await runCli([...c.command, '--base-url', base], {
-        out: (s) => { out.o += s; }, err: (s) => { out.e += s; }, env: { DEVINDEX_API_KEY: KEY }, signal: ac.signal,
-      }, { clientOptions: { timeoutMs: 40, maxResponseBytes: 128 * 1024, random: () => 0, clock: { now: () => Date.now(), sleep: async (_ms, signal) => { if (signal?.aborted) throw new Error('aborted'); } } } });
+      code = await runCli(
+        [...c.command, '--base-url', base],
+        {
+          out: (s) => {
+            out.o += s;
+          },
+          err: (s) => {
+            out.e += s;
+          },
+          env: { DEVINDEX_API_KEY: KEY },
+          signal: ac.signal,
+        },
+        {
+          clientOptions: {
+            timeoutMs: 40,
+            maxResponseBytes: 128 * 1024,
+            random: () => 0,
+            clock: {
+              now: () => Date.now(),
+              sleep: async (_ms, signal) => {
+                if (signal?.aborted) throw new Error('aborted');
+              },
+            },
+          },
+        },
+      );
     } catch (e) {
-      assert.fail(`case ${n} (seed ${SEED}) ${JSON.stringify({ ...c, body: c.body.slice(0, 200) })}: runCli rejected: ${(e as Error)?.stack ?? String(e)}`);
+      assert.fail(
+        `case ${n} (seed ${SEED}) ${JSON.stringify({ ...c, body: c.body.slice(0, 200) })}: runCli rejected: ${(e as Error)?.stack ?? String(e)}`,
+      );
     }
     const all = out.o + out.e;
-    const where = () => `case ${n} (seed ${SEED}, ${c.command.join(' ')}, status ${c.status}, fault ${c.fault ?? '-'}, retry-after ${JSON.stringify(c.retryAfter)}, body ${JSON.stringify(c.body.slice(0, 160))}):\n${JSON.stringify(all.slice(0, 600))}`;
+    const where = () =>
+      `case ${n} (seed ${SEED}, ${c.command.join(' ')}, status ${c.status}, fault ${c.fault ?? '-'}, retry-after ${JSON.stringify(c.retryAfter)}, body ${JSON.stringify(c.body.slice(0, 160))}):\n${JSON.stringify(all.slice(0, 600))}`;
     assert.ok([0, 1, 2, 130].includes(code), `exit ${code} in ${where()}`);
     assert.ok(!all.includes(KEY) && !all.includes(encodeURIComponent(KEY)), `the key leaked in ${where()}`);
     assert.doesNotMatch(all, CONTROL, `a control character in ${where()}`);
@@ -143,6 +322,11 @@ it(`fuzz: ${CASES} generated responses (seed ${SEED})`, { timeout: 120_000 }, as
     faults.set(c.fault ?? 'none', (faults.get(c.fault ?? 'none') ?? 0) + 1);
   }
   // The cases must really spread: successes, failures and interrupts all happen.
-  assert.ok((codes.get(0) ?? 0) > 300 && (codes.get(1) ?? 0) > 500 && (codes.get(130) ?? 0) > 5, JSON.stringify([...codes]));
-  console.log(`fuzz: exit codes ${JSON.stringify(Object.fromEntries(codes))}, faults ${JSON.stringify(Object.fromEntries(faults))}`);
+  assert.ok(
+    (codes.get(0) ?? 0) > 300 && (codes.get(1) ?? 0) > 500 && (codes.get(130) ?? 0) > 5,
+    JSON.stringify([...codes]),
+  );
+  console.log(
+    `fuzz: exit codes ${JSON.stringify(Object.fromEntries(codes))}, faults ${JSON.stringify(Object.fromEntries(faults))}`,
+  );
 });

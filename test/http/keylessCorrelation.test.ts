@@ -16,9 +16,16 @@ import { CLI_PATH, runCliProcess } from './cliProcess';
 
 /** `devindex mcp` through the SDK's client (as test/http/mcp.test.ts), keyless; one tool call's text, and the server's stderr. */
 async function mcpSearch(baseUrl: string, queries: string[]): Promise<{ texts: string[]; stderr: string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, 'mcp'], env: { PATH: process.env.PATH ?? '', DEVINDEX_BASE_URL: baseUrl }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_PATH, 'mcp'],
+    env: { PATH: process.env.PATH ?? '', DEVINDEX_BASE_URL: baseUrl },
+    stderr: 'pipe',
+  });
   let stderr = '';
-  transport.stderr?.on('data', (d: Buffer) => { stderr += String(d); });
+  transport.stderr?.on('data', (d: Buffer) => {
+    stderr += String(d);
+  });
   const client = new Client({ name: 'devindex-correlation-test', version: '1.0.0' });
   await client.connect(transport);
   try {
@@ -46,14 +53,29 @@ for (const wire of ['production', 'spec'] as const) {
       return c;
     };
     const control = async (path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
-      const r = await fetch(`${sb.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: r.status, json: await r.json() as Record<string, unknown> };
+      const r = await fetch(`${sb.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: r.status, json: (await r.json()) as Record<string, unknown> };
     };
-    const logged = async (): Promise<LoggedRequest[]> => ((await (await fetch(`${sb.url}/__sandbox/requests`)).json()) as { requests: LoggedRequest[] }).requests;
-    const clearLog = async (): Promise<void> => { await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' }); };
+    const logged = async (): Promise<LoggedRequest[]> =>
+      ((await (await fetch(`${sb.url}/__sandbox/requests`)).json()) as { requests: LoggedRequest[] }).requests;
+    const clearLog = async (): Promise<void> => {
+      await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' });
+    };
 
     before(async () => {
-      sb = await startSandbox({ port: 0, wire, keys: [KEY], faults: true, quiet: true, rateLimit: 100_000, keylessRateLimit: 100_000 });
+      sb = await startSandbox({
+        port: 0,
+        wire,
+        keys: [KEY],
+        faults: true,
+        quiet: true,
+        rateLimit: 100_000,
+        keylessRateLimit: 100_000,
+      });
     });
     after(async () => {
       await Promise.all(clients.map((c) => c.close()));
@@ -83,7 +105,9 @@ for (const wire of ['production', 'spec'] as const) {
     it('an error a user sees names its request id, the one the sandbox logged', async () => {
       await clearLog();
       await control('/__sandbox/faults', { faults: [{ kind: 'status', status: 400, path: '/v2/search' }] });
-      const e = await client().search({ query: 'q' }).catch((x: unknown) => x) as ApiError;
+      const e = (await client()
+        .search({ query: 'q' })
+        .catch((x: unknown) => x)) as ApiError;
       assert.match(e.message, /\(request id [0-9a-f-]{36}\)$/);
       if (wire === 'production') assert.equal((await logged())[0]!.requestId, e.requestId);
       const cli = await runCliProcess(['search', 'q'], { DEVINDEX_BASE_URL: sb.url });
@@ -95,37 +119,63 @@ for (const wire of ['production', 'spec'] as const) {
     });
 
     if (wire === 'production') {
-      it('the keyless quota\'s 429 carries signup_url; the client keeps it, the CLI prints it first', async () => {
+      it("the keyless quota's 429 carries signup_url; the client keeps it, the CLI prints it first", async () => {
         assert.equal((await control('/__sandbox/keyless', { daily: 1, reset: true })).status, 200);
         try {
           await client().search({ query: 'first' });
           const raw = await fetch(`${sb.url}/v2/search/developer?query=second`);
           assert.equal(raw.status, 429);
-          const body = await raw.json() as Record<string, unknown>;
+          const body = (await raw.json()) as Record<string, unknown>;
           assert.match(String(body.signup_url), SIGNUP);
-          const e = await client().search({ query: 'third' }).catch((x: unknown) => x) as ApiError;
+          const e = (await client()
+            .search({ query: 'third' })
+            .catch((x: unknown) => x)) as ApiError;
           assert.equal(e.kind, 'keyless-quota');
           assert.equal(e.signupUrl, body.signup_url, 'the same caller, the same day: the same link');
           const cli = await runCliProcess(['search', 'fourth'], { DEVINDEX_BASE_URL: sb.url });
           assert.equal(cli.code, 1);
           const lines = cli.err.trimEnd().split('\n');
-          assert.match(lines[0]!, /^devindex search: Keyless searches are used up until .* \(request id [0-9a-f-]{36}\)$/);
-          assert.equal(lines[1], `devindex search: create your API key here: ${String(body.signup_url)} then set DEVINDEX_API_KEY to it`);
+          assert.match(
+            lines[0]!,
+            /^devindex search: Keyless searches are used up until .* \(request id [0-9a-f-]{36}\)$/,
+          );
+          assert.equal(
+            lines[1],
+            `devindex search: create your API key here: ${String(body.signup_url)} then set DEVINDEX_API_KEY to it`,
+          );
           // The doctor: its failing finding names the request id, and the issue report carries it.
-          const report = await diagnose({ baseUrl: sb.url, network: { env: {} }, surface: 'cli' }, { timeouts: { service: 4000 } });
+          const report = await diagnose(
+            { baseUrl: sb.url, network: { env: {} }, surface: 'cli' },
+            { timeouts: { service: 4000 } },
+          );
           const service = report.findings.find((f) => f.check === 'service')!;
           assert.equal(service.status, 'problem');
           assert.match(service.found, /keyless searches are used up .* \(request id [0-9a-f-]{36}\)$/);
           assert.ok(service.requestId);
-          assert.match(service.fix!.text, new RegExp(`^create your API key at ${String(body.signup_url).replace(/[/.]/g, '\\$&')}, then set DEVINDEX_API_KEY`));
+          assert.match(
+            service.fix!.text,
+            new RegExp(
+              `^create your API key at ${String(body.signup_url).replace(/[/.]/g, '\\$&')}, then set DEVINDEX_API_KEY`,
+            ),
+          );
           const last = (await logged()).at(-1)!;
           assert.equal(last.requestId, service.requestId, 'the id the sandbox logged');
           // The MCP tools tell the model to hand the link to the user.
           const tools = await mcpSearch(sb.url, ['fifth']);
-          assert.match(tools.texts[0]!, new RegExp(`give the user this link, exactly as it is, to create an API key: ${String(body.signup_url).replace(/[/.]/g, '\\$&')} \\. Then ask the user to set DEVINDEX_API_KEY`));
+          assert.match(
+            tools.texts[0]!,
+            new RegExp(
+              `give the user this link, exactly as it is, to create an API key: ${String(body.signup_url).replace(/[/.]/g, '\\$&')} \\. Then ask the user to set DEVINDEX_API_KEY`,
+            ),
+          );
           assert.match(tools.texts[0]!, /\(request id [0-9a-f-]{36}\)/);
           const body2 = renderIssueBody(report, { extension: '0.1.0', node: process.version, os: 'test' }, []);
-          assert.match(body2, new RegExp(`### Request ids of the failures\\n\\nThe service can look these up \\(External-Request-Id\\): \`${service.requestId}\``));
+          assert.match(
+            body2,
+            new RegExp(
+              `### Request ids of the failures\\n\\nThe service can look these up \\(External-Request-Id\\): \`${service.requestId}\``,
+            ),
+          );
         } finally {
           await control('/__sandbox/keyless', { daily: 0, reset: true });
         }
@@ -140,7 +190,7 @@ for (const wire of ['production', 'spec'] as const) {
           assert.equal(raw.headers.get('sunset'), 'Thu, 31 Dec 2026 23:59:59 GMT');
           assert.equal(raw.headers.get('link'), `<${DEFAULT_DEPRECATION.successor}>; rel="successor-version"`);
           assert.equal(raw.headers.get('warning'), `299 - "${DEFAULT_DEPRECATION.warning}"`);
-          const json = await raw.json() as Record<string, unknown>;
+          const json = (await raw.json()) as Record<string, unknown>;
           assert.deepEqual(json.warnings, [DEFAULT_DEPRECATION.warning]);
           assert.equal(json.replacement, '/v2/search/developer');
           assert.ok(Array.isArray(json.results) && json.results.length > 0, 'the answer itself');
@@ -159,16 +209,27 @@ for (const wire of ['production', 'spec'] as const) {
           assert.match(cli.out, /\d+ results?/);
           const notes = cli.err.split('\n').filter((l) => l.startsWith('devindex: notice: '));
           assert.equal(notes.length, 1);
-          assert.match(notes[0]!, /^devindex: notice: GET \/v2\/search\/developer is deprecated since 3 Nov 2026; it stops working on 31 Dec 2026 \((in \d+ (d|h)|\d+ (d|h) ago)\); successor: https:\/\/docs\.firecrawl\.dev\/\S+; the service says: ".*" \(request id [0-9a-f-]{36}\)$/);
+          assert.match(
+            notes[0]!,
+            /^devindex: notice: GET \/v2\/search\/developer is deprecated since 3 Nov 2026; it stops working on 31 Dec 2026 \((in \d+ (d|h)|\d+ (d|h) ago)\); successor: https:\/\/docs\.firecrawl\.dev\/\S+; the service says: ".*" \(request id [0-9a-f-]{36}\)$/,
+          );
 
           // The MCP tools: the first answer carries the notice for the model, the next does not; stderr has it once.
           const tools = await mcpSearch(sb.url, ['retry', 'retry again']);
-          assert.match(tools.texts[0]!, /\n\nService notice \(tell the user; the answer above is complete\): GET \/v2\/search\/developer is deprecated since 3 Nov 2026; it stops working on 31 Dec 2026/);
+          assert.match(
+            tools.texts[0]!,
+            /\n\nService notice \(tell the user; the answer above is complete\): GET \/v2\/search\/developer is deprecated since 3 Nov 2026; it stops working on 31 Dec 2026/,
+          );
           assert.doesNotMatch(tools.texts[1]!, /Service notice/);
           assert.equal(tools.stderr.split('\n').filter((l) => l.startsWith('devindex: notice: ')).length, 1);
 
           // Any endpoint: the agent list too, keyed.
-          await control('/__sandbox/deprecations', { paths: ['/v2/agent'], sunset: 'Fri, 30 Apr 2027 00:00:00 GMT', successor: 'https://docs.firecrawl.dev/agent-v3', warning: 'agent v2 is retiring' });
+          await control('/__sandbox/deprecations', {
+            paths: ['/v2/agent'],
+            sunset: 'Fri, 30 Apr 2027 00:00:00 GMT',
+            successor: 'https://docs.firecrawl.dev/agent-v3',
+            warning: 'agent v2 is retiring',
+          });
           const agentList = await fetch(`${sb.url}/v2/agent`, { headers: { authorization: `Bearer ${KEY}` } });
           assert.equal(agentList.status, 200);
           assert.equal(agentList.headers.get('sunset'), 'Fri, 30 Apr 2027 00:00:00 GMT');
@@ -176,10 +237,16 @@ for (const wire of ['production', 'spec'] as const) {
           const search = await fetch(`${sb.url}/v2/search/developer?query=retry`);
           assert.equal(search.headers.get('deprecation'), null, 'only the named paths');
 
-          const report = await diagnose({ baseUrl: sb.url, apiKey: KEY, network: { env: {} }, surface: 'cli' }, { timeouts: { service: 4000, key: 4000 } });
+          const report = await diagnose(
+            { baseUrl: sb.url, apiKey: KEY, network: { env: {} }, surface: 'cli' },
+            { timeouts: { service: 4000, key: 4000 } },
+          );
           const key = report.findings.find((f) => f.check === 'key')!;
           assert.equal(key.status, 'ok');
-          assert.match(key.found, /; notice: GET \/v2\/agent is deprecated since 3 Nov 2026; it stops working on 30 Apr 2027 \(in \d+ d\); successor: https:\/\/docs\.firecrawl\.dev\/agent-v3; the service says: "agent v2 is retiring"/);
+          assert.match(
+            key.found,
+            /; notice: GET \/v2\/agent is deprecated since 3 Nov 2026; it stops working on 30 Apr 2027 \(in \d+ d\); successor: https:\/\/docs\.firecrawl\.dev\/agent-v3; the service says: "agent v2 is retiring"/,
+          );
           assert.deepEqual(key.notices?.length, 1);
         } finally {
           await control('/__sandbox/deprecations', { paths: [] });
@@ -201,8 +268,10 @@ for (const wire of ['production', 'spec'] as const) {
           const raw = await fetch(`${other.url}/v2/search/developer?query=retry`);
           assert.equal(raw.status, 200);
           assert.equal(raw.headers.get('sunset'), null);
-          assert.equal('warnings' in (await raw.json() as object), false);
-        } finally { await other.close(); }
+          assert.equal('warnings' in ((await raw.json()) as object), false);
+        } finally {
+          await other.close();
+        }
       });
     }
   });
@@ -218,6 +287,8 @@ describe('--deprecated at start, production wire', () => {
       assert.match(raw.headers.get('access-control-expose-headers') ?? '', /Deprecation, Sunset, Link, Warning/);
       const pre = await fetch(`${sb.url}/v2/search/developer`, { method: 'OPTIONS' });
       assert.match(pre.headers.get('access-control-allow-headers') ?? '', /External-Request-Id/);
-    } finally { await sb.close(); }
+    } finally {
+      await sb.close();
+    }
   });
 });

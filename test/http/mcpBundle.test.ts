@@ -14,19 +14,22 @@ const dist = join(findRepoRoot(__dirname) ?? process.cwd(), 'dist');
 test('dist/cli-mcp.js reads lockfiles through dist/lockfiles.js and holds no parser of its own', () => {
   const mcp = readFileSync(join(dist, 'cli-mcp.js'), 'utf8');
   assert.match(mcp, /\.\/lockfiles\.js/);
-  for (const marker of ['YAMLParseError', 'TomlError', 'parseSyml']) assert.equal(mcp.includes(marker), false, `${marker} is in dist/cli-mcp.js`);
+  for (const marker of ['YAMLParseError', 'TomlError', 'parseSyml'])
+    assert.equal(mcp.includes(marker), false, `${marker} is in dist/cli-mcp.js`);
   // The worker bundle does hold them (the same markers, so the check above is not vacuous).
   const worker = readFileSync(join(dist, 'lockfiles.js'), 'utf8');
-  for (const marker of ['YAMLParseError', 'TomlError', 'parseSyml']) assert.equal(worker.includes(marker), true, `${marker} missing from dist/lockfiles.js`);
+  for (const marker of ['YAMLParseError', 'TomlError', 'parseSyml'])
+    assert.equal(worker.includes(marker), true, `${marker} missing from dist/lockfiles.js`);
 });
 
-test('dist/cli-mcp.js holds no ajv; the SDK\'s provider is the stand-in that refuses to be built', () => {
+test("dist/cli-mcp.js holds no ajv; the SDK's provider is the stand-in that refuses to be built", () => {
   const mcp = readFileSync(join(dist, 'cli-mcp.js'), 'utf8');
-  for (const marker of ['strictTuples', 'unicodeRegExp', 'ajv-formats']) assert.equal(mcp.includes(marker), false, `${marker} is in dist/cli-mcp.js`);
+  for (const marker of ['strictTuples', 'unicodeRegExp', 'ajv-formats'])
+    assert.equal(mcp.includes(marker), false, `${marker} is in dist/cli-mcp.js`);
   assert.match(mcp, /devindex mcp is built without ajv/);
 });
 
-test('loading a client bundle does not load Node\'s http2 (undici\'s HTTP/2 client is required on first use); a search still works', async () => {
+test("loading a client bundle does not load Node's http2 (undici's HTTP/2 client is required on first use); a search still works", async () => {
   const sb = await startSandbox({ port: 0, quiet: true });
   try {
     for (const bundle of ['cli-mcp.js', 'cli-search.js']) {
@@ -42,8 +45,12 @@ test('loading a client bundle does not load Node\'s http2 (undici\'s HTTP/2 clie
     const cli = join(dist, 'cli.js');
     // (Not spawnSync: the sandbox answers from this process's event loop.)
     const out = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, [cli, 'search', 'retry', '--base-url', sb.url, '--json'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 },
-        (e, stdout, stderr) => (e ? reject(new Error(`${e.message}\n${stderr}`)) : resolve(stdout)));
+      execFile(
+        process.execPath,
+        [cli, 'search', 'retry', '--base-url', sb.url, '--json'],
+        { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 },
+        (e, stdout, stderr) => (e ? reject(new Error(`${e.message}\n${stderr}`)) : resolve(stdout)),
+      );
     });
     assert.ok((JSON.parse(out) as { results: unknown[] }).results.length > 0);
   } finally {

@@ -7,7 +7,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -35,7 +44,13 @@ after(async () => {
 });
 
 function env(): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: join(root, 'home'), DEVINDEX_CONFIG_DIR: join(root, 'cfg'), DEVINDEX_API_KEY: KEY, DEVINDEX_BASE_URL: sb.url };
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: join(root, 'home'),
+    DEVINDEX_CONFIG_DIR: join(root, 'cfg'),
+    DEVINDEX_API_KEY: KEY,
+    DEVINDEX_BASE_URL: sb.url,
+  };
 }
 
 function setup(cli: string, args: string[]): { code: number | null; out: string; err: string } {
@@ -43,22 +58,35 @@ function setup(cli: string, args: string[]): { code: number | null; out: string;
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-interface Server { command: string; args: string[]; env: Record<string, string> }
+interface Server {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
 
 /** What the client does with the entry's env: `${input:…}` after asking the user, `${env:X}` / `${X}` from its own environment. */
 function expand(e: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(e)) {
-    out[k] = v.replace(/\$\{input:devindex-api-key\}/, KEY).replace(/\$\{(?:env:)?(\w+)\}/g, (_, name: string) => env()[name] ?? '');
+    out[k] = v
+      .replace(/\$\{input:devindex-api-key\}/, KEY)
+      .replace(/\$\{(?:env:)?(\w+)\}/g, (_, name: string) => env()[name] ?? '');
   }
   return out;
 }
 
 /** Starts the entry as an MCP client would, searches, lists agent jobs (which needs the key), and closes. */
 async function searchThrough(server: Server): Promise<string> {
-  const transport = new StdioClientTransport({ command: server.command, args: server.args, env: { PATH: process.env.PATH ?? '', ...expand(server.env) }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: server.args,
+    env: { PATH: process.env.PATH ?? '', ...expand(server.env) },
+    stderr: 'pipe',
+  });
   let err = '';
-  transport.stderr?.on('data', (d: Buffer) => { err += String(d); });
+  transport.stderr?.on('data', (d: Buffer) => {
+    err += String(d);
+  });
   const client = new Client({ name: 'devindex-setup-test', version: '1.0.0' });
   try {
     await client.connect(transport);
@@ -66,11 +94,15 @@ async function searchThrough(server: Server): Promise<string> {
     const text = (r.content as Array<{ text?: string }>)[0]?.text ?? '';
     assert.notEqual(r.isError, true, text);
     const jobs = await client.callTool({ name: 'devIndex_listAgentJobs', arguments: {} });
-    assert.notEqual(jobs.isError, true, `the key reached the server by reference: ${(jobs.content as Array<{ text?: string }>)[0]?.text}`);
+    assert.notEqual(
+      jobs.isError,
+      true,
+      `the key reached the server by reference: ${(jobs.content as Array<{ text?: string }>)[0]?.text}`,
+    );
     return text;
   } finally {
     await client.close();
-    assert.ok(!err.includes(KEY), 'the key is not in the server\'s log');
+    assert.ok(!err.includes(KEY), "the key is not in the server's log");
   }
 }
 
@@ -98,14 +130,17 @@ test('the entry written for VS Code starts a server that answers a search; a sec
   assert.equal(readFileSync(file, 'utf8'), text);
   const v = parse(text) as { servers: Record<string, Server>; inputs: Array<{ id: string }> };
   assert.deepEqual(Object.keys(v.servers), ['devindex']);
-  assert.deepEqual(v.inputs.map((i) => i.id), ['devindex-api-key']);
+  assert.deepEqual(
+    v.inputs.map((i) => i.id),
+    ['devindex-api-key'],
+  );
   const server = v.servers.devindex!;
   assert.equal(server.command, join(root, 'cfg', 'devindex-mcp'));
   assert.equal(server.env.DEVINDEX_BASE_URL, sb.url);
   assert.match(await searchThrough(server), /^Developer index: \d+ results? for "retry on 429"/);
 });
 
-test('--print writes nothing; the key\'s value is in no written file', () => {
+test("--print writes nothing; the key's value is in no written file", () => {
   const before = filesUnder(root).sort();
   const r = setup(join(dist, 'cli.js'), ['--client', 'cursor', '--print']);
   assert.equal(r.code, 0, r.err);
@@ -120,7 +155,8 @@ test('an update: the old extension folder removed, the entry it wrote still star
   const install = (version: string): string => {
     const d = join(exts, `devindex.devindex-${version}`, 'dist');
     mkdirSync(d, { recursive: true });
-    for (const f of readdirSync(dist)) if (/^(cli(-\w+)?|lockfiles|llhttp-wasm)\.js$/.test(f)) copyFileSync(join(dist, f), join(d, f));
+    for (const f of readdirSync(dist))
+      if (/^(cli(-\w+)?|lockfiles|llhttp-wasm)\.js$/.test(f)) copyFileSync(join(dist, f), join(d, f));
     return join(d, 'cli.js');
   };
   const oldCli = install('0.1.0');
@@ -128,9 +164,13 @@ test('an update: the old extension folder removed, the entry it wrote still star
   const r = setup(oldCli, ['--client', 'cursor']);
   assert.equal(r.code, 0, r.err);
   const server = (parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, Server> }).mcpServers.devindex!;
-  assert.ok(!server.args.some((a) => a.includes('devindex.devindex-0.1.0')), 'the entry names the launcher, not the versioned folder');
+  assert.ok(
+    !server.args.some((a) => a.includes('devindex.devindex-0.1.0')),
+    'the entry names the launcher, not the versioned folder',
+  );
   install('0.1.1');
   rmSync(join(exts, 'devindex.devindex-0.1.0'), { recursive: true });
   assert.match(await searchThrough(server), /^Developer index: \d+ results? for "retry on 429"/);
-  for (const f of filesUnder(root)) if (!f.startsWith(exts)) assert.ok(!readFileSync(f, 'latin1').includes(KEY), `the key is in ${relative(root, f)}`);
+  for (const f of filesUnder(root))
+    if (!f.startsWith(exts)) assert.ok(!readFileSync(f, 'latin1').includes(KEY), `the key is in ${relative(root, f)}`);
 });

@@ -15,17 +15,37 @@ let open: LoopbackProxy;
 let authed: LoopbackProxy;
 const clients: DevIndexClient[] = [];
 const make = (o: Partial<ClientOptions>) => {
-  const c = new DevIndexClient({ baseUrl: sb.url, apiKey: () => KEY, timeoutMs: 5000, random: () => 0, clock: { now: () => Date.now(), sleep: async () => {} }, ...o });
+  const c = new DevIndexClient({
+    baseUrl: sb.url,
+    apiKey: () => KEY,
+    timeoutMs: 5000,
+    random: () => 0,
+    clock: { now: () => Date.now(), sleep: async () => {} },
+    ...o,
+  });
   clients.push(c);
   return c;
 };
 const caught = async (p: Promise<unknown>): Promise<ApiError> => {
-  try { await p; } catch (e) { assert.ok(e instanceof ApiError, String(e)); return e; }
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof ApiError, String(e));
+    return e;
+  }
   assert.fail('expected a rejection');
 };
 async function cli(args: string[], env: NodeJS.ProcessEnv) {
   const r = { code: 0, out: '', err: '' };
-  r.code = await runCli(args, { out: (s) => { r.out += s; }, err: (s) => { r.err += s; }, env });
+  r.code = await runCli(args, {
+    out: (s) => {
+      r.out += s;
+    },
+    err: (s) => {
+      r.err += s;
+    },
+    env,
+  });
   return r;
 }
 
@@ -71,8 +91,14 @@ describe('forward proxy in front of the sandbox', () => {
     assert.match(e.message, /HTTPS_PROXY=http:\/\/user:password@host:port/);
     const token = `Basic ${Buffer.from('alice:s3cret').toString('base64')}`;
     await make({ network: { proxy: authed.url, proxyAuthorization: token, env: {} } }).search({ query: 'retry' });
-    await make({ network: { env: { HTTP_PROXY: `http://alice:s3cret@127.0.0.1:${authed.port}` } } }).search({ query: 'retry' });
-    const wrong = await caught(make({ network: { env: { HTTP_PROXY: `http://alice:nope@127.0.0.1:${authed.port}` } } }).search({ query: 'retry' }));
+    await make({ network: { env: { HTTP_PROXY: `http://alice:s3cret@127.0.0.1:${authed.port}` } } }).search({
+      query: 'retry',
+    });
+    const wrong = await caught(
+      make({ network: { env: { HTTP_PROXY: `http://alice:nope@127.0.0.1:${authed.port}` } } }).search({
+        query: 'retry',
+      }),
+    );
     assert.ok(!wrong.message.includes('nope'), 'the proxy password is not in the message');
   });
   it('a proxy that is not there: the message names the proxy', async () => {
@@ -85,7 +111,10 @@ describe('forward proxy in front of the sandbox', () => {
     assert.equal(ok.code, 0, ok.err);
     assert.ok(open.connects + open.requests > before);
     before = open.connects + open.requests;
-    const bypass = await cli(['search', 'retry', '--base-url', sb.url], { HTTP_PROXY: open.url, NO_PROXY: 'localhost,127.0.0.1' });
+    const bypass = await cli(['search', 'retry', '--base-url', sb.url], {
+      HTTP_PROXY: open.url,
+      NO_PROXY: 'localhost,127.0.0.1',
+    });
     assert.equal(bypass.code, 0, bypass.err);
     assert.equal(open.connects + open.requests, before);
     const refused = await cli(['search', 'retry', '--base-url', sb.url], { http_proxy: authed.url });
@@ -94,55 +123,76 @@ describe('forward proxy in front of the sandbox', () => {
   });
 });
 
-describe('HTTPS with a throw-away certificate authority', { skip: haveOpenssl() ? false : 'openssl is not installed' }, () => {
-  let ca: TestCa;
-  let front: { url: string; close(): Promise<void> };
-  before(async () => {
-    ca = makeTestCa();
-    front = await startHttpsFront(sb.url, ca);
-  });
-  after(async () => { await front?.close(); });
+describe(
+  'HTTPS with a throw-away certificate authority',
+  { skip: haveOpenssl() ? false : 'openssl is not installed' },
+  () => {
+    let ca: TestCa;
+    let front: { url: string; close(): Promise<void> };
+    before(async () => {
+      ca = makeTestCa();
+      front = await startHttpsFront(sb.url, ca);
+    });
+    after(async () => {
+      await front?.close();
+    });
 
-  it('refused without the CA, with a message that says what to set', async () => {
-    const e = await caught(make({ baseUrl: front.url, network: { env: {} } }).search({ query: 'retry' }));
-    assert.equal(e.kind, 'network');
-    assert.equal(e.attempts, 1, 'a certificate failure is not retried');
-    assert.match(e.message, /certificate is not trusted \((UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN)\)/);
-    assert.match(e.message, /NODE_EXTRA_CA_CERTS/);
-    assert.match(e.message, /devIndex\.network\.caFile/);
-  });
-  it('plain http needs no certificates: an unreadable certificate file fails https requests only', async () => {
-    // The same setting on both: the sandbox over http (no TLS, so the file is never read), the front over https.
-    const c = make({ network: { caFile: '/nonexistent/ca.pem', env: {} } });
-    const r = await c.search({ query: 'retry' });
-    assert.ok(r.results.length > 0, 'the http search went through');
-    const viaHttps = make({ baseUrl: front.url, network: { caFile: '/nonexistent/ca.pem', env: {} } });
-    const e = await caught(viaHttps.search({ query: 'retry' }));
-    assert.match(e.message, /could not read the certificate authorities in \/nonexistent\/ca\.pem/);
-  });
-  it('trusted through the certificate file setting', async () => {
-    const r = await make({ baseUrl: front.url, network: { caFile: ca.caFile, env: {} } }).search({ query: 'retry' });
-    assert.ok(r.results.length > 0);
-  });
-  it('the CLI trusts NODE_EXTRA_CA_CERTS', async () => {
-    const r = await cli(['search', 'retry', '--base-url', front.url], { NODE_EXTRA_CA_CERTS: ca.caFile, DEVINDEX_API_KEY: KEY });
-    assert.equal(r.code, 0, r.err);
-    const no = await cli(['search', 'retry', '--base-url', front.url], {});
-    assert.equal(no.code, 1);
-    assert.match(no.err, /certificate is not trusted/);
-  });
-  it('through the proxy (a CONNECT tunnel) to the HTTPS front, trusting the CA', async () => {
-    const before = open.connects;
-    const r = await make({ baseUrl: front.url, network: { proxy: open.url, caFile: ca.caFile, env: {} } }).search({ query: 'retry' });
-    assert.ok(r.results.length > 0);
-    assert.ok(open.connects > before, 'tunnelled');
-  });
-  it('http.proxyStrictSSL false: an untrusted certificate behind a proxy is accepted (the user chose it)', async () => {
-    const r = await make({ baseUrl: front.url, network: { proxy: open.url, proxyStrictSSL: false, env: {} } }).search({ query: 'retry' });
-    assert.ok(r.results.length > 0);
-  });
-  it('http.proxyStrictSSL false does not relax a host that NO_PROXY sends direct', async () => {
-    const e = await caught(make({ baseUrl: front.url, network: { proxy: open.url, proxyStrictSSL: false, noProxy: ['127.0.0.1'], env: {} } }).search({ query: 'retry' }));
-    assert.match(e.message, /certificate is not trusted/);
-  });
-});
+    it('refused without the CA, with a message that says what to set', async () => {
+      const e = await caught(make({ baseUrl: front.url, network: { env: {} } }).search({ query: 'retry' }));
+      assert.equal(e.kind, 'network');
+      assert.equal(e.attempts, 1, 'a certificate failure is not retried');
+      assert.match(
+        e.message,
+        /certificate is not trusted \((UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN)\)/,
+      );
+      assert.match(e.message, /NODE_EXTRA_CA_CERTS/);
+      assert.match(e.message, /devIndex\.network\.caFile/);
+    });
+    it('plain http needs no certificates: an unreadable certificate file fails https requests only', async () => {
+      // The same setting on both: the sandbox over http (no TLS, so the file is never read), the front over https.
+      const c = make({ network: { caFile: '/nonexistent/ca.pem', env: {} } });
+      const r = await c.search({ query: 'retry' });
+      assert.ok(r.results.length > 0, 'the http search went through');
+      const viaHttps = make({ baseUrl: front.url, network: { caFile: '/nonexistent/ca.pem', env: {} } });
+      const e = await caught(viaHttps.search({ query: 'retry' }));
+      assert.match(e.message, /could not read the certificate authorities in \/nonexistent\/ca\.pem/);
+    });
+    it('trusted through the certificate file setting', async () => {
+      const r = await make({ baseUrl: front.url, network: { caFile: ca.caFile, env: {} } }).search({ query: 'retry' });
+      assert.ok(r.results.length > 0);
+    });
+    it('the CLI trusts NODE_EXTRA_CA_CERTS', async () => {
+      const r = await cli(['search', 'retry', '--base-url', front.url], {
+        NODE_EXTRA_CA_CERTS: ca.caFile,
+        DEVINDEX_API_KEY: KEY,
+      });
+      assert.equal(r.code, 0, r.err);
+      const no = await cli(['search', 'retry', '--base-url', front.url], {});
+      assert.equal(no.code, 1);
+      assert.match(no.err, /certificate is not trusted/);
+    });
+    it('through the proxy (a CONNECT tunnel) to the HTTPS front, trusting the CA', async () => {
+      const before = open.connects;
+      const r = await make({ baseUrl: front.url, network: { proxy: open.url, caFile: ca.caFile, env: {} } }).search({
+        query: 'retry',
+      });
+      assert.ok(r.results.length > 0);
+      assert.ok(open.connects > before, 'tunnelled');
+    });
+    it('http.proxyStrictSSL false: an untrusted certificate behind a proxy is accepted (the user chose it)', async () => {
+      const r = await make({ baseUrl: front.url, network: { proxy: open.url, proxyStrictSSL: false, env: {} } }).search(
+        { query: 'retry' },
+      );
+      assert.ok(r.results.length > 0);
+    });
+    it('http.proxyStrictSSL false does not relax a host that NO_PROXY sends direct', async () => {
+      const e = await caught(
+        make({
+          baseUrl: front.url,
+          network: { proxy: open.url, proxyStrictSSL: false, noProxy: ['127.0.0.1'], env: {} },
+        }).search({ query: 'retry' }),
+      );
+      assert.match(e.message, /certificate is not trusted/);
+    });
+  },
+);

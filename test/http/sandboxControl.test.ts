@@ -11,13 +11,26 @@ const PATH = '/v2/search/developer';
 const KEY = 'sbx-test-key-alpha';
 const KEY2 = 'sbx-test-key-beta';
 const bearer = (k: string): Record<string, string> => ({ authorization: `Bearer ${k}` });
-const search = (sb: Sandbox, headers: Record<string, string> = {}): Promise<Reply> => get(sb.url, PATH, { query: 'zephyr', k: 2 }, headers);
+const search = (sb: Sandbox, headers: Record<string, string> = {}): Promise<Reply> =>
+  get(sb.url, PATH, { query: 'zephyr', k: 2 }, headers);
 const UNAUTHORIZED = { success: false, error: 'Unauthorized: Invalid token' };
 
 describe('sandbox auth', () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, wire: 'spec', quiet: true, corpusDir: smallCorpus(), keys: [KEY, KEY2], rateLimit: 0, keylessRateLimit: 0 }); });
-  after(async () => { await sb.close(); });
+  before(async () => {
+    sb = await startSandbox({
+      port: 0,
+      wire: 'spec',
+      quiet: true,
+      corpusDir: smallCorpus(),
+      keys: [KEY, KEY2],
+      rateLimit: 0,
+      keylessRateLimit: 0,
+    });
+  });
+  after(async () => {
+    await sb.close();
+  });
 
   it('allows search without a key and with a declared key', async () => {
     assert.equal((await search(sb)).status, 200);
@@ -57,8 +70,20 @@ describe('sandbox auth', () => {
 
 describe('sandbox rate limits', () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, wire: 'spec', quiet: true, corpusDir: smallCorpus(), keys: [KEY, KEY2], rateLimit: 5, keylessRateLimit: 3 }); });
-  after(async () => { await sb.close(); });
+  before(async () => {
+    sb = await startSandbox({
+      port: 0,
+      wire: 'spec',
+      quiet: true,
+      corpusDir: smallCorpus(),
+      keys: [KEY, KEY2],
+      rateLimit: 5,
+      keylessRateLimit: 3,
+    });
+  });
+  after(async () => {
+    await sb.close();
+  });
 
   const assertLimited = (r: Reply): void => {
     assert.equal(r.status, 429);
@@ -87,8 +112,21 @@ describe('sandbox rate limits', () => {
 
 describe('sandbox faults and request log', () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, wire: 'spec', quiet: true, corpusDir: smallCorpus(), keys: [KEY], faults: true, rateLimit: 0, keylessRateLimit: 0 }); });
-  after(async () => { await sb.close(); });
+  before(async () => {
+    sb = await startSandbox({
+      port: 0,
+      wire: 'spec',
+      quiet: true,
+      corpusDir: smallCorpus(),
+      keys: [KEY],
+      faults: true,
+      rateLimit: 0,
+      keylessRateLimit: 0,
+    });
+  });
+  after(async () => {
+    await sb.close();
+  });
 
   const inject = async (...faults: unknown[]): Promise<void> => {
     const r = await post(sb.url, '/__sandbox/faults', { faults });
@@ -105,7 +143,11 @@ describe('sandbox faults and request log', () => {
     assert.equal((await get(sb.url, '/v2/search/developer', { query: 'q' }, auth)).status, 200);
     assert.equal((await post(sb.url, '/__sandbox/keys', { revoke: [k] })).status, 200);
     assert.equal((await get(sb.url, '/v2/search/developer', { query: 'q' }, auth)).status, 401);
-    assert.equal((await get(sb.url, '/v2/search/developer', { query: 'q' }, { authorization: `Bearer ${KEY}` })).status, 200, 'other keys stay');
+    assert.equal(
+      (await get(sb.url, '/v2/search/developer', { query: 'q' }, { authorization: `Bearer ${KEY}` })).status,
+      200,
+      'other keys stay',
+    );
     assert.equal((await post(sb.url, '/__sandbox/keys', { add: [''] })).status, 400);
   });
 
@@ -200,7 +242,13 @@ describe('sandbox faults and request log', () => {
   });
 
   it('rejects a malformed fault', async () => {
-    for (const faults of [[{ kind: 'status' }], [{ kind: 'status', status: 99 }], [{ kind: 'explode' }], [{ kind: 'slow', ms: -1 }], [{ kind: 'status', status: 500, body: 'xml' }]]) {
+    for (const faults of [
+      [{ kind: 'status' }],
+      [{ kind: 'status', status: 99 }],
+      [{ kind: 'explode' }],
+      [{ kind: 'slow', ms: -1 }],
+      [{ kind: 'status', status: 500, body: 'xml' }],
+    ]) {
       const r = await post(sb.url, '/__sandbox/faults', { faults });
       assert.equal(r.status, 400, JSON.stringify(faults));
       assert.equal(r.json.success, false);
@@ -209,7 +257,11 @@ describe('sandbox faults and request log', () => {
 
   it('logs every /v2/ request with method, path, query, body and auth, never the key', async () => {
     assert.equal((await del(sb.url, '/__sandbox/requests')).status, 200);
-    await get(sb.url, PATH, [['query', 'zephyr'], ['types', 'doc'], ['types', 'issue']]);
+    await get(sb.url, PATH, [
+      ['query', 'zephyr'],
+      ['types', 'doc'],
+      ['types', 'issue'],
+    ]);
     await post(sb.url, PATH, { query: 'zephyr', repos: ['acme/widgets'] }, bearer(KEY));
     await search(sb, bearer('not-a-key'));
     await inject({ kind: 'status', status: 502, body: 'empty' });
@@ -235,16 +287,30 @@ describe('sandbox faults and request log', () => {
 
 describe('sandbox close', () => {
   it('closes with a keep-alive connection open and a slow answer pending', async () => {
-    const sb = await startSandbox({ port: 0, wire: 'spec', quiet: true, corpusDir: smallCorpus(), faults: true, rateLimit: 0, keylessRateLimit: 0 });
+    const sb = await startSandbox({
+      port: 0,
+      wire: 'spec',
+      quiet: true,
+      corpusDir: smallCorpus(),
+      faults: true,
+      rateLimit: 0,
+      keylessRateLimit: 0,
+    });
     await post(sb.url, '/__sandbox/faults', { faults: [{ kind: 'slow', ms: 60_000, path: '/v2/slow' }] });
     const pending = new Promise<string>((resolve) => {
-      const req = httpRequest(`${sb.url}/v2/slow`, { agent: false, headers: { connection: 'keep-alive' } }, (res) => { res.resume(); res.on('end', () => resolve('answered')); });
+      const req = httpRequest(`${sb.url}/v2/slow`, { agent: false, headers: { connection: 'keep-alive' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve('answered'));
+      });
       req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
       req.end();
     });
     assert.equal((await search(sb)).status, 200, 'a keep-alive fetch socket stays open after this');
-    await until(async () => ((await get(sb.url, '/__sandbox/requests')).json as { requests: Array<{ path: string }> }).requests,
-      (qs) => qs.some((q) => q.path === '/v2/slow'), { timeoutMs: 5_000, stepMs: 20, message: () => 'the slow request reached the sandbox' });
+    await until(
+      async () => ((await get(sb.url, '/__sandbox/requests')).json as { requests: Array<{ path: string }> }).requests,
+      (qs) => qs.some((q) => q.path === '/v2/slow'),
+      { timeoutMs: 5_000, stepMs: 20, message: () => 'the slow request reached the sandbox' },
+    );
     const t0 = performance.now();
     await sb.close();
     assert.ok(performance.now() - t0 < 2_000, 'close() does not wait for idle or slow sockets');

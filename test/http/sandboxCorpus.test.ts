@@ -8,14 +8,26 @@ import { get } from './sandboxHelpers';
 
 describe('sandbox default corpus', () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, wire: 'spec', quiet: true, keylessRateLimit: 0 }); });
-  after(async () => { await sb.close(); });
+  before(async () => {
+    sb = await startSandbox({ port: 0, wire: 'spec', quiet: true, keylessRateLimit: 0 });
+  });
+  after(async () => {
+    await sb.close();
+  });
 
   it('loads at least 60 documents of all four types, plus the web pages of the production wire', () => {
     const corpus = loadCorpus(defaultCorpusDir());
     assert.ok(corpus.docs.length >= 60, `${corpus.docs.length} documents`);
-    assert.deepEqual([...new Set(corpus.docs.map((d) => d.type))].sort(), ['doc', 'issue', 'pull_request', 'readme', 'web']);
-    assert.ok(corpus.docs.filter((d) => d.type === 'web').every((d) => d.id === `web:${d.url}` && d.url.startsWith('https://')));
+    assert.deepEqual([...new Set(corpus.docs.map((d) => d.type))].sort(), [
+      'doc',
+      'issue',
+      'pull_request',
+      'readme',
+      'web',
+    ]);
+    assert.ok(
+      corpus.docs.filter((d) => d.type === 'web').every((d) => d.id === `web:${d.url}` && d.url.startsWith('https://')),
+    );
     assert.equal(new Set(corpus.docs.map((d) => d.id)).size, corpus.docs.length, 'ids are unique');
   });
 

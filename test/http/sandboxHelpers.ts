@@ -10,13 +10,22 @@ export const repoRoot = (): string => {
 export const smallCorpus = (): string => join(repoRoot(), 'test', 'fixtures', 'corpus-small');
 
 // The tests read arbitrary JSON shapes (success bodies, error bodies, fault bodies) and assert on them.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export interface Reply { status: number; headers: Headers; text: string; json: any }
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
 
 async function toReply(r: Response): Promise<Reply> {
   const text = await r.text();
   let json: unknown;
-  try { json = JSON.parse(text); } catch { json = undefined; }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
   return { status: r.status, headers: r.headers, text, json };
 }
 
@@ -32,11 +41,20 @@ export async function get(base: string, path: string, q?: Query, headers: Record
   return toReply(await fetch(url, { headers, signal: AbortSignal.timeout(10_000) }));
 }
 
-export async function post(base: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  return toReply(await fetch(`${base}${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body), signal: AbortSignal.timeout(10_000),
-  }));
+export async function post(
+  base: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  return toReply(
+    await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    }),
+  );
 }
 
 export async function del(base: string, path: string): Promise<Reply> {
@@ -49,16 +67,29 @@ export const ids = (r: Reply): string[] => (r.json.results as Array<{ id: string
  * One request with an optional bearer key and JSON body, as the agent endpoints take them: the status,
  * the body parsed (undefined when it is not JSON) and its text. Times out after 5 s.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function keyedCall(base: string, method: string, path: string, body: unknown, key: string | null): Promise<{ status: number; json: any; text: string }> {
+export async function keyedCall(
+  base: string,
+  method: string,
+  path: string,
+  body: unknown,
+  key: string | null,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ status: number; json: any; text: string }> {
   const r = await fetch(`${base}${path}`, {
     method,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(5000),
   });
   const text = await r.text();
   let json: unknown;
-  try { json = JSON.parse(text); } catch { json = undefined; }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
   return { status: r.status, json, text };
 }

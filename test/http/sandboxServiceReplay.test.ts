@@ -16,12 +16,22 @@ const LEGACY = '/v2/developer/search';
 const IDENTITY = 'sbx-replay-identity-key';
 const auth = { authorization: `Bearer ${IDENTITY}` };
 
-describe('the service\'s developer search API tests, replayed on the sandbox', () => {
+describe("the service's developer search API tests, replayed on the sandbox", () => {
   let sb: Sandbox;
   before(async () => {
-    sb = await startSandbox({ port: 0, keys: [IDENTITY], faults: true, quiet: true, rateLimit: 0, keylessRateLimit: 0, keylessDaily: 1000 });
+    sb = await startSandbox({
+      port: 0,
+      keys: [IDENTITY],
+      faults: true,
+      quiet: true,
+      rateLimit: 0,
+      keylessRateLimit: 0,
+      keylessDaily: 1000,
+    });
   });
-  after(async () => { await sb.close(); });
+  after(async () => {
+    await sb.close();
+  });
   const research = (path: string, q: Query, keyed = true) => get(sb.url, path, q, keyed ? auth : {});
 
   for (const path of [CANONICAL, LEGACY]) {
@@ -47,7 +57,12 @@ describe('the service\'s developer search API tests, replayed on the sandbox', (
   }
 
   it('keeps the upstream casing on repo enrollment status (pullRequest)', async () => {
-    const r = await research(CANONICAL, { query: 'rate limit handling', k: 1, repos: 'firecrawl/firecrawl', types: 'issue' });
+    const r = await research(CANONICAL, {
+      query: 'rate limit handling',
+      k: 1,
+      repos: 'firecrawl/firecrawl',
+      types: 'issue',
+    });
     assert.equal(r.status, 200, r.text);
     assert.ok(Array.isArray(r.json.repos));
     assert.equal(r.json.repos[0].repo, 'firecrawl/firecrawl');
@@ -55,7 +70,10 @@ describe('the service\'s developer search API tests, replayed on the sandbox', (
   });
 
   it('rejects unknown params and an out-of-bound k', async () => {
-    for (const q of [{ query: 'retries', magic: 'true' }, { query: 'retries', k: 101 }] as Query[]) {
+    for (const q of [
+      { query: 'retries', magic: 'true' },
+      { query: 'retries', k: 101 },
+    ] as Query[]) {
       const r = await research(CANONICAL, q);
       assert.equal(r.status, 400, JSON.stringify(q));
       assert.equal(r.json.success, false);
@@ -80,7 +98,9 @@ describe('the service\'s developer search API tests, replayed on the sandbox', (
     assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
     assert.ok(!r.text.includes('Cannot GET'));
     assert.deepEqual(r.json, {
-      success: false, code: 'NOT_FOUND', error: 'GET /v2/nonexistent-xyz is not a Firecrawl API endpoint.',
+      success: false,
+      code: 'NOT_FOUND',
+      error: 'GET /v2/nonexistent-xyz is not a Firecrawl API endpoint.',
       documentation_url: 'https://docs.firecrawl.dev/api-reference/introduction',
     });
   });
@@ -93,10 +113,14 @@ describe('the service\'s developer search API tests, replayed on the sandbox', (
 // The two agent cases of the service's API tests, in our words: a plain start's record leaves out
 // what it does not have (`message` among them, rather than sending null), and a thread whose turn has
 // just finished takes the next turn (busy only while the turn runs).
-describe('the service\'s agent API tests, replayed on the sandbox', () => {
+describe("the service's agent API tests, replayed on the sandbox", () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, keys: [IDENTITY], quiet: true, rateLimit: 0, agentSpeed: 50 }); });
-  after(async () => { await sb.close(); });
+  before(async () => {
+    sb = await startSandbox({ port: 0, keys: [IDENTITY], quiet: true, rateLimit: 0, agentSpeed: 50 });
+  });
+  after(async () => {
+    await sb.close();
+  });
   const status = async (id: string) => (await get(sb.url, `/v2/agent/${id}`, undefined, auth)).json;
   async function untilDone(id: string): Promise<Record<string, unknown>> {
     for (let i = 0; i < 200; i++) {

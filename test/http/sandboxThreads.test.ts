@@ -14,7 +14,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-function call(sb: Sandbox, method: string, path: string, body?: unknown, key: string | null = KEY): Promise<{ status: number; json: Json; text: string }> {
+function call(
+  sb: Sandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  key: string | null = KEY,
+): Promise<{ status: number; json: Json; text: string }> {
   return keyedCall(sb.url, method, path, body, key);
 }
 
@@ -33,8 +39,19 @@ const finished = (j: Json): boolean => j.status !== 'processing' && j.status !==
 
 describe('sandbox agent threads, chat and approvals (production wire)', () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, keys: [KEY, KEY_LIST, KEY_PAGE], faults: true, agentSpeed: 50, quiet: true, rateLimit: 0 }); });
-  after(async () => { await sb.close(); });
+  before(async () => {
+    sb = await startSandbox({
+      port: 0,
+      keys: [KEY, KEY_LIST, KEY_PAGE],
+      faults: true,
+      agentSpeed: 50,
+      quiet: true,
+      rateLimit: 0,
+    });
+  });
+  after(async () => {
+    await sb.close();
+  });
 
   const start = async (body: Record<string, unknown>, key = KEY): Promise<Json> => {
     const r = await call(sb, 'POST', '/v2/agent', body, key);
@@ -56,7 +73,8 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     assert.equal(job.mode, 'extract');
     // Addendum (late November 2026): "Fields are absent rather than `null` in status bodies (`error`,
     // `message`, `suggestions`, `pendingApproval`, `exchange`); `effort` only when the run specified it".
-    for (const k of ['error', 'message', 'suggestions', 'pendingApproval', 'exchange', 'effort', 'id']) assert.equal(k in job, false, k);
+    for (const k of ['error', 'message', 'suggestions', 'pendingApproval', 'exchange', 'effort', 'id'])
+      assert.equal(k in job, false, k);
     assert.ok(Array.isArray(job.data.items));
     const low = await until(sb, (await start({ prompt: 'Collect HTTP clients', effort: 'low' })).id, finished);
     assert.equal(low.effort, 'low', 'effort when the run specified it');
@@ -128,9 +146,19 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     assert.equal(thread.id, first.threadId);
     assert.equal(thread.status, 'idle');
     assert.ok(!Number.isNaN(Date.parse(thread.createdAt)) && Date.parse(thread.expiresAt) > Date.now());
-    assert.deepEqual(thread.runs.map((r: Json) => [r.id, r.turn, r.mode, r.status]), [[first.id, 1, 'extract', 'cancelled'], [second.id, 2, 'chat', 'succeeded']]);
+    assert.deepEqual(
+      thread.runs.map((r: Json) => [r.id, r.turn, r.mode, r.status]),
+      [
+        [first.id, 1, 'extract', 'cancelled'],
+        [second.id, 2, 'chat', 'succeeded'],
+      ],
+    );
     assert.equal(thread.runs[0].prompt, 'Collect SLOW findings');
-    assert.ok(thread.runs.every((r: Json) => typeof r.creditsUsed === 'number' && !Number.isNaN(Date.parse(r.createdAt)) && !('data' in r)));
+    assert.ok(
+      thread.runs.every(
+        (r: Json) => typeof r.creditsUsed === 'number' && !Number.isNaN(Date.parse(r.createdAt)) && !('data' in r),
+      ),
+    );
     assert.equal(thread.runs[1].message, job.message);
     assert.equal(thread.runs[0].message, null, 'an extract turn: message null (the SDK declares string | null)');
     // Addendum: "thread records carry `updatedAt` and runs `finishedAt`".
@@ -150,18 +178,31 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     const c = await start({ prompt: 'and a full one', threadId: a.threadId });
     await until(sb, c.id, finished);
     const withData = (await call(sb, 'GET', `/v2/agent/threads/${a.threadId}?includeData=true`)).json.thread;
-    assert.deepEqual(withData.runs.map((r: Json) => r.status), ['refused', 'credit_limit_reached', 'succeeded']);
+    assert.deepEqual(
+      withData.runs.map((r: Json) => r.status),
+      ['refused', 'credit_limit_reached', 'succeeded'],
+    );
     assert.ok(Array.isArray(withData.runs[2].data.items));
   });
 
   it('thread errors: 404 thread_not_found, 410 thread_expired, 503 threads_disabled, 400 exchange_not_enabled', async () => {
-    const unknown = await call(sb, 'POST', '/v2/agent', { prompt: 'p', threadId: '123e4567-e89b-42d3-a456-426614174000' });
+    const unknown = await call(sb, 'POST', '/v2/agent', {
+      prompt: 'p',
+      threadId: '123e4567-e89b-42d3-a456-426614174000',
+    });
     assert.equal(unknown.status, 404);
     assert.deepEqual(Object.keys(unknown.json).sort(), ['code', 'error', 'success']);
     assert.equal(unknown.json.code, 'thread_not_found');
-    assert.equal((await call(sb, 'GET', '/v2/agent/threads/123e4567-e89b-42d3-a456-426614174000')).json.code, 'thread_not_found');
+    assert.equal(
+      (await call(sb, 'GET', '/v2/agent/threads/123e4567-e89b-42d3-a456-426614174000')).json.code,
+      'thread_not_found',
+    );
     const other = await start({ prompt: 'not yours' }, KEY_LIST);
-    assert.equal((await call(sb, 'POST', '/v2/agent', { prompt: 'p', threadId: other.threadId })).json.code, 'thread_not_found', "another team's thread");
+    assert.equal(
+      (await call(sb, 'POST', '/v2/agent', { prompt: 'p', threadId: other.threadId })).json.code,
+      'thread_not_found',
+      "another team's thread",
+    );
 
     const s = await start({ prompt: 'to expire' });
     await until(sb, s.id, finished);
@@ -173,7 +214,10 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
 
     const live = await start({ prompt: 'alive' });
     await until(sb, live.id, finished);
-    assert.deepEqual((await call(sb, 'POST', '/__sandbox/agent/threads', { enabled: false })).json, { success: true, enabled: false });
+    assert.deepEqual((await call(sb, 'POST', '/__sandbox/agent/threads', { enabled: false })).json, {
+      success: true,
+      enabled: false,
+    });
     try {
       const off = await call(sb, 'POST', '/v2/agent', { prompt: 'p', threadId: live.threadId });
       assert.equal(off.status, 503);
@@ -186,13 +230,20 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
 
     const x = await start({ prompt: 'no approval here' });
     await until(sb, x.id, finished);
-    const notEnabled = await call(sb, 'POST', '/v2/agent', { prompt: 'ok', threadId: x.threadId, exchange: { approve: { approvalId: 'a1' } } });
+    const notEnabled = await call(sb, 'POST', '/v2/agent', {
+      prompt: 'ok',
+      threadId: x.threadId,
+      exchange: { approve: { approvalId: 'a1' } },
+    });
     assert.equal(notEnabled.status, 400);
     assert.equal(notEnabled.json.code, 'exchange_not_enabled');
     // Addendum: "`approve` and `decline` exclude each other and both need `threadId`".
     const noThread = await call(sb, 'POST', '/v2/agent', { prompt: 'ok', exchange: { decline: { approvalId: 'a1' } } });
     assert.equal(noThread.status, 400);
-    assert.ok((noThread.json.details as Json[]).some((d) => d.path.join('.') === 'threadId'), noThread.text);
+    assert.ok(
+      (noThread.json.details as Json[]).some((d) => d.path.join('.') === 'threadId'),
+      noThread.text,
+    );
   });
 
   it('submit validation: mode, threadId and exchange are checked and the 400 names the field', async () => {
@@ -206,16 +257,39 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     ] as const) {
       const r = await call(sb, 'POST', '/v2/agent', body);
       assert.equal(r.status, 400, JSON.stringify(body));
-      assert.ok((r.json.details as Json[]).some((d) => d.path.join('.') === field), `${JSON.stringify(body)}: ${r.text}`);
+      assert.ok(
+        (r.json.details as Json[]).some((d) => d.path.join('.') === field),
+        `${JSON.stringify(body)}: ${r.text}`,
+      );
     }
-    assert.equal((await call(sb, 'POST', '/v2/agent', { prompt: 'p', mode: 'chat', exchange: { enabled: true, toolkits: ['github'], maxCalls: 30, requireApproval: true } })).status, 200);
+    assert.equal(
+      (
+        await call(sb, 'POST', '/v2/agent', {
+          prompt: 'p',
+          mode: 'chat',
+          exchange: { enabled: true, toolkits: ['github'], maxCalls: 30, requireApproval: true },
+        })
+      ).status,
+      200,
+    );
     const noPrompt = await call(sb, 'POST', '/v2/agent', { mode: 'chat' });
     assert.equal(noPrompt.status, 400);
-    assert.ok((noPrompt.json.details as Json[]).some((d) => d.path[0] === 'prompt'), 'prompt stays required');
+    assert.ok(
+      (noPrompt.json.details as Json[]).some((d) => d.path[0] === 'prompt'),
+      'prompt stays required',
+    );
   });
 
-  it('submit: x-* annotations, the official clients\' integrations, no maxCredits ceiling; Invalid schema and threat protection refusals', async () => {
-    assert.equal((await call(sb, 'POST', '/v2/agent', { prompt: 'p', schema: { type: 'object', 'x-order': 1, properties: { a: { type: 'string', 'x-label': 'A' } } } })).status, 200);
+  it("submit: x-* annotations, the official clients' integrations, no maxCredits ceiling; Invalid schema and threat protection refusals", async () => {
+    assert.equal(
+      (
+        await call(sb, 'POST', '/v2/agent', {
+          prompt: 'p',
+          schema: { type: 'object', 'x-order': 1, properties: { a: { type: 'string', 'x-label': 'A' } } },
+        })
+      ).status,
+      200,
+    );
     for (const integration of ['cli', 'mcp', 'js-sdk', 'python-sdk', 'zapier', '_mine']) {
       assert.equal((await call(sb, 'POST', '/v2/agent', { prompt: 'p', integration })).status, 200, integration);
     }
@@ -230,12 +304,18 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     assert.equal(invalid.json.code, 'BAD_REQUEST');
     assert.match(invalid.json.error, /^Invalid schema: /);
 
-    const blocked = await call(sb, 'POST', '/v2/agent', { prompt: 'p', urls: ['https://example.com/', 'https://files.malware.test/x'] });
+    const blocked = await call(sb, 'POST', '/v2/agent', {
+      prompt: 'p',
+      urls: ['https://example.com/', 'https://files.malware.test/x'],
+    });
     assert.equal(blocked.status, 403);
     assert.equal(blocked.json.success, false);
     assert.equal(typeof blocked.json.code, 'string');
     assert.match(blocked.json.error, /https:\/\/files\.malware\.test\/x/);
-    assert.equal((await call(sb, 'POST', '/v2/agent', { prompt: 'p', urls: ['https://blocked.invalid/'] })).status, 403);
+    assert.equal(
+      (await call(sb, 'POST', '/v2/agent', { prompt: 'p', urls: ['https://blocked.invalid/'] })).status,
+      403,
+    );
   });
 
   it('list: options carry mode, threadId, threadTurn; next only when another page exists; a bad before is "Invalid before timestamp."', async () => {
@@ -251,8 +331,13 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     assert.equal(typeof row.targetHint, 'string');
     for (const k of ['urls', 'schema', 'effort']) assert.equal(k in row.options, false, `${k}: the run had none`);
     const withUrls = await start({ prompt: 'with urls', urls: ['https://example.com/a'], effort: 'low' }, KEY_LIST);
-    const listed = (await call(sb, 'GET', '/v2/agent', undefined, KEY_LIST)).json.agents.find((a: Json) => a.id === withUrls.id);
-    assert.deepEqual([listed.targetHint, listed.options.urls, listed.options.effort], ['example.com', ['https://example.com/a'], 'low']);
+    const listed = (await call(sb, 'GET', '/v2/agent', undefined, KEY_LIST)).json.agents.find(
+      (a: Json) => a.id === withUrls.id,
+    );
+    assert.deepEqual(
+      [listed.targetHint, listed.options.urls, listed.options.effort],
+      ['example.com', ['https://example.com/a'], 'low'],
+    );
     await start({ prompt: 'one more' }, KEY_PAGE);
     const full = (await call(sb, 'GET', '/v2/agent', undefined, KEY_PAGE)).json;
     assert.match(full.next, /\/v2\/agent\?before=\d+$/);
@@ -269,22 +354,47 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
 
 describe('sandbox agent threads on the spec wire: unchanged', () => {
   let sb: Sandbox;
-  before(async () => { sb = await startSandbox({ port: 0, wire: 'spec', keys: [KEY], faults: true, agentSpeed: 50, quiet: true, rateLimit: 0 }); });
-  after(async () => { await sb.close(); });
+  before(async () => {
+    sb = await startSandbox({
+      port: 0,
+      wire: 'spec',
+      keys: [KEY],
+      faults: true,
+      agentSpeed: 50,
+      quiet: true,
+      rateLimit: 0,
+    });
+  });
+  after(async () => {
+    await sb.close();
+  });
 
   it('a start answers { success, id } only; threadId, mode and exchange are unknown keys; no thread route', async () => {
     const r = await call(sb, 'POST', '/v2/agent', { prompt: 'p' });
     assert.deepEqual(Object.keys(r.json).sort(), ['id', 'success']);
     const job = (await call(sb, 'GET', `/v2/agent/${r.json.id}`)).json;
-    for (const k of ['threadId', 'threadTurn', 'mode', 'message', 'suggestions', 'pendingApproval', 'exchange']) assert.equal(k in job, false, k);
-    for (const extra of [{ threadId: '123e4567-e89b-42d3-a456-426614174000' }, { mode: 'chat' }, { exchange: { enabled: true } }]) {
+    for (const k of ['threadId', 'threadTurn', 'mode', 'message', 'suggestions', 'pendingApproval', 'exchange'])
+      assert.equal(k in job, false, k);
+    for (const extra of [
+      { threadId: '123e4567-e89b-42d3-a456-426614174000' },
+      { mode: 'chat' },
+      { exchange: { enabled: true } },
+    ]) {
       const x = await call(sb, 'POST', '/v2/agent', { prompt: 'p', ...extra });
       assert.equal(x.status, 400);
       assert.equal(x.json.details[0].code, 'unrecognized_keys');
     }
-    assert.deepEqual(await call(sb, 'GET', '/v2/agent/threads/123e4567-e89b-42d3-a456-426614174000').then((x) => [x.status, x.json]), [404, { success: false, error: 'Not Found' }]);
+    assert.deepEqual(
+      await call(sb, 'GET', '/v2/agent/threads/123e4567-e89b-42d3-a456-426614174000').then((x) => [x.status, x.json]),
+      [404, { success: false, error: 'Not Found' }],
+    );
     const bad = await call(sb, 'GET', '/v2/agent?before=abc');
     assert.equal(bad.json.error, 'Bad Request');
-    assert.equal((await call(sb, 'POST', '/v2/agent', { prompt: 'APPROVAL INVALID_SCHEMA', urls: ['https://blocked.invalid/'] })).status, 200, 'no production triggers');
+    assert.equal(
+      (await call(sb, 'POST', '/v2/agent', { prompt: 'APPROVAL INVALID_SCHEMA', urls: ['https://blocked.invalid/'] }))
+        .status,
+      200,
+      'no production triggers',
+    );
   });
 });

@@ -7,21 +7,38 @@ import { get, post, smallCorpus, type Query, type Reply } from './sandboxHelpers
 
 const PATH = '/v2/search/developer';
 let sb: Sandbox;
-before(async () => { sb = await startSandbox({ port: 0, wire: 'spec', quiet: true, corpusDir: smallCorpus(), rateLimit: 0, keylessRateLimit: 0 }); });
-after(async () => { await sb.close(); });
+before(async () => {
+  sb = await startSandbox({
+    port: 0,
+    wire: 'spec',
+    quiet: true,
+    corpusDir: smallCorpus(),
+    rateLimit: 0,
+    keylessRateLimit: 0,
+  });
+});
+after(async () => {
+  await sb.close();
+});
 
 function assertBad(r: Reply, field: string, pattern: RegExp): void {
   assert.equal(r.status, 400, r.text);
   assert.equal(r.json.success, false);
   assert.equal(r.json.error, 'Bad Request');
   assert.ok(Array.isArray(r.json.details), 'details lists the issues');
-  const issue = (r.json.details as Array<{ path: Array<string | number>; message: string; code: string }>).find((d) => d.path[0] === field);
+  const issue = (r.json.details as Array<{ path: Array<string | number>; message: string; code: string }>).find(
+    (d) => d.path[0] === field,
+  );
   assert.ok(issue, `an issue for ${field} in ${r.text}`);
   assert.equal(typeof issue.code, 'string');
   assert.match(issue.message, pattern);
 }
-const ok = (r: Reply): void => { assert.equal(r.status, 200, r.text); assert.equal(r.json.success, true); };
-const q = (extra: Query): Query => (Array.isArray(extra) ? [['query', 'zephyr'], ...extra] : { query: 'zephyr', ...extra });
+const ok = (r: Reply): void => {
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.success, true);
+};
+const q = (extra: Query): Query =>
+  Array.isArray(extra) ? [['query', 'zephyr'], ...extra] : { query: 'zephyr', ...extra };
 
 describe('sandbox validation: GET bounds', () => {
   it('query is required and at least 1 character', async () => {
@@ -30,25 +47,68 @@ describe('sandbox validation: GET bounds', () => {
     ok(await get(sb.url, PATH, { query: 'z' }));
   });
 
-  const intCases: Array<[string, number, number | undefined]> = [['k', 1, 100], ['passages', 1, 5], ['min_stars', 0, undefined], ['max_stars', 0, undefined]];
+  const intCases: Array<[string, number, number | undefined]> = [
+    ['k', 1, 100],
+    ['passages', 1, 5],
+    ['min_stars', 0, undefined],
+    ['max_stars', 0, undefined],
+  ];
   for (const [field, min, max] of intCases) {
     it(`${field}: integer from ${min}${max === undefined ? '' : ` to ${max}`}`, async () => {
       ok(await get(sb.url, PATH, q({ [field]: min })));
-      assertBad(await get(sb.url, PATH, q({ [field]: min - 1 })), field, new RegExp(`${field} must be at least ${min} \\(got ${min - 1}\\)`));
+      assertBad(
+        await get(sb.url, PATH, q({ [field]: min - 1 })),
+        field,
+        new RegExp(`${field} must be at least ${min} \\(got ${min - 1}\\)`),
+      );
       if (max !== undefined) {
         ok(await get(sb.url, PATH, q({ [field]: max })));
-        assertBad(await get(sb.url, PATH, q({ [field]: max + 1 })), field, new RegExp(`${field} must be at most ${max} \\(got ${max + 1}\\)`));
+        assertBad(
+          await get(sb.url, PATH, q({ [field]: max + 1 })),
+          field,
+          new RegExp(`${field} must be at most ${max} \\(got ${max + 1}\\)`),
+        );
       } else ok(await get(sb.url, PATH, q({ [field]: 1_000_000 })));
       assertBad(await get(sb.url, PATH, q({ [field]: '2.5' })), field, new RegExp(`${field} must be an integer`));
-      assertBad(await get(sb.url, PATH, q({ [field]: 'ten' })), field, new RegExp(`${field} must be an integer \\(got "ten"\\)`));
-      assertBad(await get(sb.url, PATH, q([[field, '2'], [field, '3']])), field, new RegExp(`${field} must be an integer`));
+      assertBad(
+        await get(sb.url, PATH, q({ [field]: 'ten' })),
+        field,
+        new RegExp(`${field} must be an integer \\(got "ten"\\)`),
+      );
+      assertBad(
+        await get(
+          sb.url,
+          PATH,
+          q([
+            [field, '2'],
+            [field, '3'],
+          ]),
+        ),
+        field,
+        new RegExp(`${field} must be an integer`),
+      );
     });
   }
 
   it('types: only doc, issue, pull_request, readme', async () => {
     ok(await get(sb.url, PATH, q([['types', 'doc,issue,pull_request,readme']])));
-    assertBad(await get(sb.url, PATH, q({ types: 'issues' })), 'types', /one of doc, issue, pull_request, readme \(got "issues"\)/);
-    assertBad(await get(sb.url, PATH, q([['types', 'doc'], ['types', 'pr']])), 'types', /\(got "pr"\)/);
+    assertBad(
+      await get(sb.url, PATH, q({ types: 'issues' })),
+      'types',
+      /one of doc, issue, pull_request, readme \(got "issues"\)/,
+    );
+    assertBad(
+      await get(
+        sb.url,
+        PATH,
+        q([
+          ['types', 'doc'],
+          ['types', 'pr'],
+        ]),
+      ),
+      'types',
+      /\(got "pr"\)/,
+    );
   });
 
   it('sources: at most 20 ids, each 1 to 512 characters', async () => {
@@ -56,7 +116,11 @@ describe('sandbox validation: GET bounds', () => {
     ok(await get(sb.url, PATH, q([['sources', ids(20).join(',')]])));
     assertBad(await get(sb.url, PATH, q([['sources', ids(21).join(',')]])), 'sources', /at most 20 ids \(got 21\)/);
     ok(await get(sb.url, PATH, q({ sources: 'x'.repeat(512) })));
-    assertBad(await get(sb.url, PATH, q({ sources: 'x'.repeat(513) })), 'sources', /1 to 512 characters long \(got 513 characters\)/);
+    assertBad(
+      await get(sb.url, PATH, q({ sources: 'x'.repeat(513) })),
+      'sources',
+      /1 to 512 characters long \(got 513 characters\)/,
+    );
     assertBad(await get(sb.url, PATH, q({ sources: 'alpha-docs,' })), 'sources', /1 to 512 characters long \(got ""\)/);
   });
 
@@ -76,7 +140,11 @@ describe('sandbox validation: GET bounds', () => {
     for (const field of ['archived', 'fork']) {
       ok(await get(sb.url, PATH, q({ [field]: 'true' })));
       ok(await get(sb.url, PATH, q({ [field]: 'false' })));
-      assertBad(await get(sb.url, PATH, q({ [field]: 'yes' })), field, new RegExp(`${field} must be true or false \\(got "yes"\\)`));
+      assertBad(
+        await get(sb.url, PATH, q({ [field]: 'yes' })),
+        field,
+        new RegExp(`${field} must be true or false \\(got "yes"\\)`),
+      );
     }
   });
 
@@ -87,19 +155,33 @@ describe('sandbox validation: GET bounds', () => {
   it('rejects an unknown parameter and accepts origin and integration', async () => {
     const r = await get(sb.url, PATH, q({ limit: 5 }));
     assert.equal(r.status, 400);
-    assert.deepEqual(r.json.details, [{ code: 'unrecognized_keys', keys: ['limit'], path: [], message: 'Unrecognized parameter: limit' }]);
+    assert.deepEqual(r.json.details, [
+      { code: 'unrecognized_keys', keys: ['limit'], path: [], message: 'Unrecognized parameter: limit' },
+    ]);
     ok(await get(sb.url, PATH, q({ origin: 'js-sdk@4.0.0', integration: 'vscode' })));
   });
 
   it('reports every failing field at once', async () => {
     const r = await get(sb.url, PATH, { query: '', k: 0, passages: 9 });
-    assert.deepEqual((r.json.details as Array<{ path: string[] }>).map((d) => d.path[0]).sort(), ['k', 'passages', 'query']);
+    assert.deepEqual((r.json.details as Array<{ path: string[] }>).map((d) => d.path[0]).sort(), [
+      'k',
+      'passages',
+      'query',
+    ]);
   });
 });
 
 describe('sandbox validation: POST body', () => {
   it('applies the same bounds to a JSON body', async () => {
-    ok(await post(sb.url, PATH, { query: 'zephyr', k: 100, passages: 5, sources: Array.from({ length: 20 }, (_, i) => `s${i}`), min_stars: 0 }));
+    ok(
+      await post(sb.url, PATH, {
+        query: 'zephyr',
+        k: 100,
+        passages: 5,
+        sources: Array.from({ length: 20 }, (_, i) => `s${i}`),
+        min_stars: 0,
+      }),
+    );
     assertBad(await post(sb.url, PATH, { query: 'zephyr', k: 101 }), 'k', /at most 100/);
     assertBad(await post(sb.url, PATH, { query: 'zephyr', passages: 0 }), 'passages', /at least 1/);
     assertBad(await post(sb.url, PATH, { query: 'zephyr', sources: [''] }), 'sources', /1 to 512/);

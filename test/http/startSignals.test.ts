@@ -15,35 +15,77 @@ import { findRepoRoot } from '../../sandbox/server';
 const ROOT = findRepoRoot(__dirname) ?? process.cwd();
 const DRIVER = join(ROOT, 'test', 'fixtures', 'sessionDriver.mjs');
 
-interface Started { sandboxUrl: string; standInPort: number; pids: number[]; dir: string }
+interface Started {
+  sandboxUrl: string;
+  standInPort: number;
+  pids: number[];
+  dir: string;
+}
 
 const started: Started[] = [];
 // A failing run must not leave its processes behind: whatever is still alive is killed by its pid.
-after(() => { for (const pid of started.flatMap((i) => i.pids)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } } });
+after(() => {
+  for (const pid of started.flatMap((i) => i.pids)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+});
 
-function start(viaShell: boolean): Promise<{ proc: ChildProcess; info: Started; exited: Promise<{ code: number | null; signal: string | null }>; err: () => string }> {
+function start(viaShell: boolean): Promise<{
+  proc: ChildProcess;
+  info: Started;
+  exited: Promise<{ code: number | null; signal: string | null }>;
+  err: () => string;
+}> {
   // As npm runs a script: `sh -c "node …"`; the shell is the process npm signals.
   const proc = viaShell
-    ? spawn('/bin/sh', ['-c', `"${process.execPath}" "${DRIVER}"; echo "sh: node ended" >&2`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn('/bin/sh', ['-c', `"${process.execPath}" "${DRIVER}"; echo "sh: node ended" >&2`], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
     : spawn(process.execPath, [DRIVER], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  proc.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  const exited = new Promise<{ code: number | null; signal: string | null }>((r) => proc.once('exit', (code, signal) => r({ code, signal })));
+  proc.stderr!.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: string | null }>((r) =>
+    proc.once('exit', (code, signal) => r({ code, signal })),
+  );
   const info = new Promise<Started>((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => { out += d.toString(); if (out.includes('\n')) resolve(JSON.parse(out) as Started); });
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(JSON.parse(out) as Started);
+    });
     void exited.then((e) => reject(new Error(`driver exited early (${e.signal ?? e.code}): ${err}`)));
     setTimeout(() => reject(new Error(`driver did not start in 30 s: ${err}`)), 30_000).unref();
   });
-  return info.then((i) => { started.push(i); return { proc, info: i, exited, err: () => err }; });
+  return info.then((i) => {
+    started.push(i);
+    return { proc, info: i, exited, err: () => err };
+  });
 }
 
-const alive = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
-const portOpen = (port: number): Promise<boolean> => new Promise((resolve) => {
-  const s = connect(port, '127.0.0.1');
-  s.once('connect', () => { s.destroy(); resolve(true); });
-  s.once('error', () => resolve(false));
-});
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const portOpen = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function gone(info: Started): Promise<void> {
@@ -57,7 +99,11 @@ async function gone(info: Started): Promise<void> {
 }
 
 describe('npm start: every signal that ends it stops what it started (issue 20)', { concurrency: 1 }, () => {
-  for (const [sig, code] of [['SIGHUP', 129], ['SIGTERM', 143], ['SIGINT', 130]] as const) {
+  for (const [sig, code] of [
+    ['SIGHUP', 129],
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
     it(`${sig} to the start script: exit ${code}, sandbox and code-server gone, ports free`, async () => {
       const { proc, info, exited, err } = await start(false);
       assert.equal(info.pids.every(alive), true);

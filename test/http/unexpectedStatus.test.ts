@@ -39,15 +39,69 @@ after(async () => {
 });
 
 const CASES: Array<{ name: string; raw: string; kind: string; status?: number; message: RegExp }> = [
-  { name: '304 with a Content-Length and no body', raw: 'HTTP/1.1 304 Not Modified\r\nContent-Length: 16\r\n\r\n', kind: 'invalid-response', status: 304, message: /answered HTTP 304 \(Not Modified\), an answer without a body that this client never asks for; nothing to show, and not retried/ },
-  { name: '304 without a Content-Length', raw: 'HTTP/1.1 304 Not Modified\r\n\r\n', kind: 'invalid-response', status: 304, message: /HTTP 304 \(Not Modified\)/ },
-  { name: '204 with a Content-Length and no body', raw: 'HTTP/1.1 204 No Content\r\nContent-Length: 16\r\n\r\n', kind: 'invalid-response', status: 204, message: /HTTP 204 \(No Content\)/ },
-  { name: '205', raw: 'HTTP/1.1 205 Reset Content\r\nContent-Length: 0\r\n\r\n', kind: 'invalid-response', status: 205, message: /HTTP 205 \(Reset Content\)/ },
-  { name: '102 Processing, then 304', raw: 'HTTP/1.1 102 Processing\r\n\r\nHTTP/1.1 304 Not Modified\r\nContent-Length: 16\r\n\r\n', kind: 'invalid-response', status: 304, message: /HTTP 304/ },
-  { name: '300 whose body never ends (no length, connection kept open)', raw: 'HTTP/1.1 300 Multiple Choices\r\nContent-Type: text/html\r\n\r\n<html>', kind: 'redirect', status: 300, message: /redirect \(HTTP 300\) without a usable Location/ },
-  { name: '302 with a Location, body never ends', raw: 'HTTP/1.1 302 Found\r\nLocation: https://elsewhere.example/x\r\nContent-Length: 100\r\n\r\n', kind: 'redirect', status: 302, message: /redirect \(HTTP 302\) to https:\/\/elsewhere\.example/ },
-  { name: 'a status outside 200 to 599', raw: 'HTTP/1.1 700 Odd\r\nContent-Length: 2\r\n\r\n{}', kind: 'invalid-response', status: 700, message: /HTTP 700, which is not an HTTP status/ },
-  { name: '199, then bytes that are not HTTP', raw: 'HTTP/1.1 199 Odd\r\nContent-Length: 2\r\n\r\n{}', kind: 'invalid-response', message: /is not valid HTTP\/1\.1 \(Response does not match the HTTP\/1\.1 protocol/ },
+  {
+    name: '304 with a Content-Length and no body',
+    raw: 'HTTP/1.1 304 Not Modified\r\nContent-Length: 16\r\n\r\n',
+    kind: 'invalid-response',
+    status: 304,
+    message:
+      /answered HTTP 304 \(Not Modified\), an answer without a body that this client never asks for; nothing to show, and not retried/,
+  },
+  {
+    name: '304 without a Content-Length',
+    raw: 'HTTP/1.1 304 Not Modified\r\n\r\n',
+    kind: 'invalid-response',
+    status: 304,
+    message: /HTTP 304 \(Not Modified\)/,
+  },
+  {
+    name: '204 with a Content-Length and no body',
+    raw: 'HTTP/1.1 204 No Content\r\nContent-Length: 16\r\n\r\n',
+    kind: 'invalid-response',
+    status: 204,
+    message: /HTTP 204 \(No Content\)/,
+  },
+  {
+    name: '205',
+    raw: 'HTTP/1.1 205 Reset Content\r\nContent-Length: 0\r\n\r\n',
+    kind: 'invalid-response',
+    status: 205,
+    message: /HTTP 205 \(Reset Content\)/,
+  },
+  {
+    name: '102 Processing, then 304',
+    raw: 'HTTP/1.1 102 Processing\r\n\r\nHTTP/1.1 304 Not Modified\r\nContent-Length: 16\r\n\r\n',
+    kind: 'invalid-response',
+    status: 304,
+    message: /HTTP 304/,
+  },
+  {
+    name: '300 whose body never ends (no length, connection kept open)',
+    raw: 'HTTP/1.1 300 Multiple Choices\r\nContent-Type: text/html\r\n\r\n<html>',
+    kind: 'redirect',
+    status: 300,
+    message: /redirect \(HTTP 300\) without a usable Location/,
+  },
+  {
+    name: '302 with a Location, body never ends',
+    raw: 'HTTP/1.1 302 Found\r\nLocation: https://elsewhere.example/x\r\nContent-Length: 100\r\n\r\n',
+    kind: 'redirect',
+    status: 302,
+    message: /redirect \(HTTP 302\) to https:\/\/elsewhere\.example/,
+  },
+  {
+    name: 'a status outside 200 to 599',
+    raw: 'HTTP/1.1 700 Odd\r\nContent-Length: 2\r\n\r\n{}',
+    kind: 'invalid-response',
+    status: 700,
+    message: /HTTP 700, which is not an HTTP status/,
+  },
+  {
+    name: '199, then bytes that are not HTTP',
+    raw: 'HTTP/1.1 199 Odd\r\nContent-Length: 2\r\n\r\n{}',
+    kind: 'invalid-response',
+    message: /is not valid HTTP\/1\.1 \(Response does not match the HTTP\/1\.1 protocol/,
+  },
 ];
 
 describe('unexpected statuses: an immediate, clear error (issue 20)', () => {
@@ -87,7 +141,10 @@ describe('unexpected statuses: an immediate, clear error (issue 20)', () => {
     const r = await runCliProcess(['search', 'hello'], { DEVINDEX_BASE_URL: base, DEVINDEX_API_KEY: KEY });
     const ms = Date.now() - t0;
     assert.equal(r.code, 1, r.err);
-    assert.match(r.err, /^devindex search: http:\/\/127\.0\.0\.1:\d+ answered HTTP 304 \(Not Modified\), an answer without a body that this client never asks for; nothing to show, and not retried: check the base URL/);
+    assert.match(
+      r.err,
+      /^devindex search: http:\/\/127\.0\.0\.1:\d+ answered HTTP 304 \(Not Modified\), an answer without a body that this client never asks for; nothing to show, and not retried: check the base URL/,
+    );
     assert.doesNotMatch(r.err, /retrying/);
     assert.equal(r.out, '');
     assert.equal(requests, 1, 'one request, no retry');

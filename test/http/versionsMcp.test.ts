@@ -15,8 +15,17 @@ let sb: Sandbox;
 let folder: string;
 const cli = join(findRepoRoot(__dirname) ?? process.cwd(), 'dist', 'cli.js');
 
-async function withServer<T>(cwd: string, fn: (call: (args: Record<string, unknown>) => Promise<{ text: string; isError: boolean }>) => Promise<T>): Promise<T> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], cwd, env: { PATH: process.env.PATH ?? '', DEVINDEX_BASE_URL: sb.url }, stderr: 'pipe' });
+async function withServer<T>(
+  cwd: string,
+  fn: (call: (args: Record<string, unknown>) => Promise<{ text: string; isError: boolean }>) => Promise<T>,
+): Promise<T> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp'],
+    cwd,
+    env: { PATH: process.env.PATH ?? '', DEVINDEX_BASE_URL: sb.url },
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'devindex-versions-test', version: '1.0.0' });
   await client.connect(transport);
   try {
@@ -40,27 +49,43 @@ after(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-test('dependency from the server\'s working folder: the text starts with the installed version, each result compared', async () => {
+test("dependency from the server's working folder: the text starts with the installed version, each result compared", async () => {
   await withServer(folder, async (call) => {
     const r = await call({ query: 'Retry-After ignored per-request timeout 429', dependency: 'fetchline', k: 4 });
     assert.equal(r.isError, false, r.text);
-    assert.match(r.text, /^Installed: fetchline 3\.2\.0 installed \(fetchline\/fetchline\)\. Results from fetchline\/fetchline are compared with version 3\.2\.0\.\n/);
+    assert.match(
+      r.text,
+      /^Installed: fetchline 3\.2\.0 installed \(fetchline\/fetchline\)\. Results from fetchline\/fetchline are compared with version 3\.2\.0\.\n/,
+    );
     assert.match(r.text, /\n\d results? mentions? a fix newer than your fetchline 3\.2\.0 \(3\.3\.0\)\.\n/);
     assert.match(r.text, /\n\[1\] fixed in 3\.3\.0 · newer than your 3\.2\.0 \("[^"]*fixed in 3\.3\.0/);
-    for (let i = 1; i <= 4; i++) assert.match(r.text, new RegExp(`\\n\\[${i}\\] (fixed|affects|released|states no version|not from)`), `result ${i}`);
+    for (let i = 1; i <= 4; i++)
+      assert.match(
+        r.text,
+        new RegExp(`\\n\\[${i}\\] (fixed|affects|released|states no version|not from)`),
+        `result ${i}`,
+      );
     assert.match(r.text, /\n\nDeveloper index: 4 results/);
   });
 });
 
 test('an explicit folder; unknown names and dependencies without a repository are tool errors that say what to do', async () => {
   await withServer(tmpdir(), async (call) => {
-    const ok = await call({ query: 'coerce drops defaults of nested objects', dependency: 'keel-schema', folder, k: 2 });
+    const ok = await call({
+      query: 'coerce drops defaults of nested objects',
+      dependency: 'keel-schema',
+      folder,
+      k: 2,
+    });
     assert.equal(ok.isError, false, ok.text);
     assert.match(ok.text, /^Installed: keel-schema 2\.6\.0 installed/);
     assert.match(ok.text, /fixed in 2\.5\.1 · included in your 2\.6\.0/);
     const unknown = await call({ query: 'x', dependency: 'left-pad', folder });
     assert.equal(unknown.isError, true);
-    assert.match(unknown.text, /left-pad is not a dependency of .*its manifests list fetchline, keel-schema, gitlab-only, only-locked.*Call again with one of those names/);
+    assert.match(
+      unknown.text,
+      /left-pad is not a dependency of .*its manifests list fetchline, keel-schema, gitlab-only, only-locked.*Call again with one of those names/,
+    );
     const gitlab = await call({ query: 'x', dependency: 'gitlab-only', folder });
     assert.equal(gitlab.isError, true);
     assert.match(gitlab.text, /not on GitHub/);

@@ -25,15 +25,31 @@ for (const wire of ['production', 'spec'] as const) {
       clients.push(c);
       return c;
     };
-    const raw = async (path: string, init: RequestInit = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> => {
+    const raw = async (
+      path: string,
+      init: RequestInit = {},
+    ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> => {
       const r = await fetch(`${sb.url}${path}`, init);
       return { status: r.status, body: (await r.json()) as Record<string, unknown>, headers: r.headers };
     };
     const logged = async (): Promise<Array<{ method: string; body: unknown }>> =>
-      ((await (await fetch(`${sb.url}/__sandbox/requests`)).json()) as { requests: Array<{ method: string; body: unknown }> }).requests;
+      (
+        (await (await fetch(`${sb.url}/__sandbox/requests`)).json()) as {
+          requests: Array<{ method: string; body: unknown }>;
+        }
+      ).requests;
 
     before(async () => {
-      sb = await startSandbox({ port: 0, wire, keys: [KEY], faults: true, quiet: true, rateLimit: 100_000, keylessRateLimit: 100_000, licenseKeyed: true });
+      sb = await startSandbox({
+        port: 0,
+        wire,
+        keys: [KEY],
+        faults: true,
+        quiet: true,
+        rateLimit: 100_000,
+        keylessRateLimit: 100_000,
+        licenseKeyed: true,
+      });
     });
     after(async () => {
       await Promise.all(clients.map((c) => c.close()));
@@ -41,7 +57,11 @@ for (const wire of ['production', 'spec'] as const) {
     });
 
     it('client: every result gets its kind (type or id prefix) and its provenance', async () => {
-      const r = await client().search({ query: 'retry after rate limit', k: 10, types: ['issue', 'pull_request', 'readme'] });
+      const r = await client().search({
+        query: 'retry after rate limit',
+        k: 10,
+        types: ['issue', 'pull_request', 'readme'],
+      });
       assert.ok(r.results.length >= 3);
       for (const x of r.results) {
         assert.match(x.id, REPOSITORY_ID);
@@ -56,16 +76,38 @@ for (const wire of ['production', 'spec'] as const) {
     });
 
     it('client: licenses and passage links are production additions', async () => {
-      const r = await client({ apiKey: () => KEY }).search({ query: 'retry 429 Retry-After', k: 20, passages: 3, types: ['issue', 'pull_request', 'readme'] });
-      const keyless = await client().search({ query: 'retry 429 Retry-After', k: 20, passages: 3, types: ['issue', 'pull_request', 'readme'] });
-      assert.equal(keyless.results.filter((x) => licenseLabel(x) !== undefined).length, 0, 'a keyless response carries no license');
+      const r = await client({ apiKey: () => KEY }).search({
+        query: 'retry 429 Retry-After',
+        k: 20,
+        passages: 3,
+        types: ['issue', 'pull_request', 'readme'],
+      });
+      const keyless = await client().search({
+        query: 'retry 429 Retry-After',
+        k: 20,
+        passages: 3,
+        types: ['issue', 'pull_request', 'readme'],
+      });
+      assert.equal(
+        keyless.results.filter((x) => licenseLabel(x) !== undefined).length,
+        0,
+        'a keyless response carries no license',
+      );
       const labels = r.results.map((x) => licenseLabel(x)).filter((l) => l !== undefined);
       const deepLinks = r.results.flatMap((x) => x.passages.map((p) => passageLink(p, x)).filter((l) => l !== x.url));
       if (wire === 'production') {
         assert.ok(labels.length > 0, 'some results carry a license');
-        assert.ok(labels.every((l) => /^(MIT|Apache-2\.0|GPL-3\.0|BSD-3-Clause|no license)$/.test(l!)), labels.join(','));
-        assert.ok(deepLinks.some((l) => /#issuecomment-\d+$/.test(l)), 'a passage links to its comment');
-        const rawBody = await raw('/v2/search/developer?query=retry&types=issue,readme&k=20', { headers: { authorization: `Bearer ${KEY}` } });
+        assert.ok(
+          labels.every((l) => /^(MIT|Apache-2\.0|GPL-3\.0|BSD-3-Clause|no license)$/.test(l!)),
+          labels.join(','),
+        );
+        assert.ok(
+          deepLinks.some((l) => /#issuecomment-\d+$/.test(l)),
+          'a passage links to its comment',
+        );
+        const rawBody = await raw('/v2/search/developer?query=retry&types=issue,readme&k=20', {
+          headers: { authorization: `Bearer ${KEY}` },
+        });
         const forms = new Set((rawBody.body.results as Array<{ license?: unknown }>).map((x) => typeof x.license));
         assert.ok(forms.has('string') && forms.has('object'), 'both license forms are on the wire');
       } else {
@@ -87,8 +129,14 @@ for (const wire of ['production', 'spec'] as const) {
         assert.ok(!kinds.has('web'));
         assert.ok(r.coverage);
       }
-      const typed = await client().search({ query: 'flame graph sampling', types: ['doc', 'issue', 'pull_request', 'readme'] });
-      assert.ok(typed.results.every((x) => x.type !== 'web'), 'types sent: no web pages on either wire');
+      const typed = await client().search({
+        query: 'flame graph sampling',
+        types: ['doc', 'issue', 'pull_request', 'readme'],
+      });
+      assert.ok(
+        typed.results.every((x) => x.type !== 'web'),
+        'types sent: no web pages on either wire',
+      );
     });
 
     it('client: doc results keep their kind and a page provenance (production ids are doc:<url>)', async () => {
@@ -104,19 +152,34 @@ for (const wire of ['production', 'spec'] as const) {
     it('client: the 400 for a bad parameter names the field (production says "Invalid query parameters")', async () => {
       const c = client();
       await assert.rejects(
-        c.request({ method: 'GET', path: '/v2/search/developer', query: [['query', 'x'], ['k', '0']], schema: SearchResponseSchema, retry: 'spec' }),
+        c.request({
+          method: 'GET',
+          path: '/v2/search/developer',
+          query: [
+            ['query', 'x'],
+            ['k', '0'],
+          ],
+          schema: SearchResponseSchema,
+          retry: 'spec',
+        }),
         (e: ApiError) => {
           assert.equal(e.status, 400);
           assert.equal(e.error, wire === 'production' ? 'Invalid query parameters' : 'Bad Request');
           assert.match(e.message, /\bk\b/);
           assert.equal(e.attempts, 1);
           return true;
-        });
+        },
+      );
     });
 
     it('client: an unknown path is a 404 (production: JSON naming the method and path, code NOT_FOUND)', async () => {
       await assert.rejects(
-        client().request({ method: 'GET', path: '/v2/search/nothing-here', schema: SearchResponseSchema, retry: 'spec' }),
+        client().request({
+          method: 'GET',
+          path: '/v2/search/nothing-here',
+          schema: SearchResponseSchema,
+          retry: 'spec',
+        }),
         (e: ApiError) => {
           assert.equal(e.status, 404);
           if (wire === 'production') {
@@ -124,7 +187,8 @@ for (const wire of ['production', 'spec'] as const) {
             assert.equal(e.code, 'NOT_FOUND');
           } else assert.equal(e.error, 'Not Found');
           return true;
-        });
+        },
+      );
     });
 
     it('client: several topics go as a JSON array in a POST with origin; production accepts it, the spec wire refuses it', async () => {
@@ -133,13 +197,20 @@ for (const wire of ['production', 'spec'] as const) {
       if (wire === 'production') {
         const r = await call;
         assert.ok(r.results.length > 0);
-        assert.ok(r.results.every((x) => x.id.includes('ferrous-labs/ratelane') || x.id.includes('gridworks/tollgate')), r.results.map((x) => x.id).join(','));
+        assert.ok(
+          r.results.every((x) => x.id.includes('ferrous-labs/ratelane') || x.id.includes('gridworks/tollgate')),
+          r.results.map((x) => x.id).join(','),
+        );
       } else {
         await assert.rejects(call, (e: ApiError) => e.status === 400 && /topic/.test(e.message));
       }
       const last = (await logged()).at(-1)!;
       assert.equal(last.method, 'POST');
-      assert.deepEqual(last.body, { query: 'rate limiting', topic: ['token-bucket', 'api-gateway'], origin: 'devindex-test@1' });
+      assert.deepEqual(last.body, {
+        query: 'rate limiting',
+        topic: ['token-bucket', 'api-gateway'],
+        origin: 'devindex-test@1',
+      });
     });
 
     it('the key-only mount /v2/developer/search exists only on the production wire and refuses keyless callers', async () => {
@@ -171,16 +242,37 @@ for (const wire of ['production', 'spec'] as const) {
     });
 
     it('devindex search: kind, provenance and (production) license and passage links, exit 0', async () => {
-      const r = await runCli(['search', 'Retry-After 429', '--types', 'issue,pull_request', '--passages', '3', '--k', '5', '--base-url', sb.url], { DEVINDEX_API_KEY: KEY });
+      const r = await runCli(
+        [
+          'search',
+          'Retry-After 429',
+          '--types',
+          'issue,pull_request',
+          '--passages',
+          '3',
+          '--k',
+          '5',
+          '--base-url',
+          sb.url,
+        ],
+        { DEVINDEX_API_KEY: KEY },
+      );
       assert.equal(r.code, 0, r.err);
       assert.equal(r.err, '');
       assert.match(r.out, /\n1\. .+\n {3}(issue|pull_request) · [\w.-]+\/[\w.-]+ #\d+( · [\w.-]+)?\n/);
       assert.equal(/ · (MIT|Apache-2\.0|GPL-3\.0)\n/.test(r.out), wire === 'production', 'license label');
-      assert.equal(/\n {5}-> https:\/\/github\.com\/\S+#issuecomment-\d+\n/.test(r.out), wire === 'production', 'passage link');
+      assert.equal(
+        /\n {5}-> https:\/\/github\.com\/\S+#issuecomment-\d+\n/.test(r.out),
+        wire === 'production',
+        'passage link',
+      );
     });
 
     it('devindex search --json: the validated response, with the kind filled in on both wires', async () => {
-      const r = await runCli(['search', wire === 'production' ? 'flame graph' : 'retry', '--json', '--k', '3'], { DEVINDEX_BASE_URL: sb.url, DEVINDEX_API_KEY: KEY });
+      const r = await runCli(['search', wire === 'production' ? 'flame graph' : 'retry', '--json', '--k', '3'], {
+        DEVINDEX_BASE_URL: sb.url,
+        DEVINDEX_API_KEY: KEY,
+      });
       assert.equal(r.code, 0, r.err);
       const body = JSON.parse(r.out) as { results: Array<{ id: string; type: string }> };
       assert.ok(body.results.length > 0);
@@ -188,10 +280,23 @@ for (const wire of ['production', 'spec'] as const) {
     });
 
     it('devindex search --topic twice: production answers, the spec wire refuses with the field named (exit 1)', async () => {
-      const r = await runCli(['search', 'rate limiting', '--topic', 'token-bucket', '--topic', 'api-gateway', '--base-url', sb.url]);
+      const r = await runCli([
+        'search',
+        'rate limiting',
+        '--topic',
+        'token-bucket',
+        '--topic',
+        'api-gateway',
+        '--base-url',
+        sb.url,
+      ]);
       const sent = (await logged()).at(-1)!;
       assert.equal(sent.method, 'POST');
-      assert.equal((sent.body as { origin?: unknown }).origin, `devindex-cli@${VERSION}`, 'the CLI names itself as origin');
+      assert.equal(
+        (sent.body as { origin?: unknown }).origin,
+        `devindex-cli@${VERSION}`,
+        'the CLI names itself as origin',
+      );
       if (wire === 'production') {
         assert.equal(r.code, 0, r.err);
         assert.match(r.out, /ferrous-labs\/ratelane|gridworks\/tollgate/);

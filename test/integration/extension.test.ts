@@ -43,21 +43,42 @@ describe('contributions', () => {
   const c = contributes();
 
   it('package.json contributes the view container, the views and commands', () => {
-    const containers = Object.values(c.viewsContainers ?? {}).flat().map((v) => v.id);
-    const views = Object.values(c.views ?? {}).flat().map((v) => v.id);
-    assert.ok(containers.includes('devIndex'), `view container devIndex not contributed (have: ${containers.join(', ') || 'none'})`);
-    assert.ok(views.includes('devIndex.search') && views.includes('devIndex.jobs'), `views devIndex.search and devIndex.jobs not contributed (have: ${views.join(', ') || 'none'})`);
+    const containers = Object.values(c.viewsContainers ?? {})
+      .flat()
+      .map((v) => v.id);
+    const views = Object.values(c.views ?? {})
+      .flat()
+      .map((v) => v.id);
+    assert.ok(
+      containers.includes('devIndex'),
+      `view container devIndex not contributed (have: ${containers.join(', ') || 'none'})`,
+    );
+    assert.ok(
+      views.includes('devIndex.search') && views.includes('devIndex.jobs'),
+      `views devIndex.search and devIndex.jobs not contributed (have: ${views.join(', ') || 'none'})`,
+    );
     assert.ok((c.commands ?? []).length > 0, 'no command contributed');
   });
 
   it('Search view contributions: Agent Jobs starts collapsed, the selection entry has its own group and name, the view title has Refresh, Clear and Collapse All', () => {
-    const jobs = Object.values(c.views ?? {}).flat().find((v) => v.id === 'devIndex.jobs');
+    const jobs = Object.values(c.views ?? {})
+      .flat()
+      .find((v) => v.id === 'devIndex.jobs');
     assert.equal(jobs?.visibility, 'collapsed', 'someone who only searches gets the side bar for Search');
     const entry = (c.menus?.['editor/context'] ?? []).find((m) => m.command === 'devIndex.search.selection');
-    assert.ok(entry?.group && !entry.group.startsWith('navigation'), `its own group below the navigation items: ${entry?.group}`);
-    assert.equal((c.commands ?? []).find((x) => x.command === 'devIndex.search.selection')?.title, 'Search Developer Index for Selection');
-    const title = (c.menus?.['view/title'] ?? []).filter((m) => m.when === 'view == devIndex.search' && m.group?.startsWith('navigation')).map((m) => m.command);
-    for (const id of ['devIndex.search.refresh', 'devIndex.search.clear', 'devIndex.search.collapseAll']) assert.ok(title.includes(id), `${id} in the Search view title: ${title.join(', ')}`);
+    assert.ok(
+      entry?.group && !entry.group.startsWith('navigation'),
+      `its own group below the navigation items: ${entry?.group}`,
+    );
+    assert.equal(
+      (c.commands ?? []).find((x) => x.command === 'devIndex.search.selection')?.title,
+      'Search Developer Index for Selection',
+    );
+    const title = (c.menus?.['view/title'] ?? [])
+      .filter((m) => m.when === 'view == devIndex.search' && m.group?.startsWith('navigation'))
+      .map((m) => m.command);
+    for (const id of ['devIndex.search.refresh', 'devIndex.search.clear', 'devIndex.search.collapseAll'])
+      assert.ok(title.includes(id), `${id} in the Search view title: ${title.join(', ')}`);
   });
 
   for (const { command } of c.commands ?? []) {
@@ -68,7 +89,9 @@ describe('contributions', () => {
     });
   }
 
-  for (const id of Object.values(c.viewsContainers ?? {}).flat().map((v) => v.id)) {
+  for (const id of Object.values(c.viewsContainers ?? {})
+    .flat()
+    .map((v) => v.id)) {
     it(`opens view container ${id}`, async () => {
       const all = await vscode.commands.getCommands(true);
       assert.ok(all.includes(`workbench.view.extension.${id}`), `view container ${id} is not registered`);
@@ -91,10 +114,13 @@ describe('API key', () => {
   const key = `dk-roundtrip-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   let previous: string | undefined;
 
-  before(async () => { previous = await (await api()).apiKey.get(); });
+  before(async () => {
+    previous = await (await api()).apiKey.get();
+  });
   after(async () => {
     const a = await api();
-    if (previous) await a.apiKey.set(previous); else await a.apiKey.clear();
+    if (previous) await a.apiKey.set(previous);
+    else await a.apiKey.clear();
   });
 
   it('round-trips through SecretStorage', async () => {
@@ -115,8 +141,10 @@ describe('API key', () => {
       const seen = JSON.stringify(cfg.inspect(k) ?? {});
       assert.ok(!seen.includes(key), `setting ${k} holds the API key`);
     }
-    const files = [process.env.DEVINDEX_TEST_USER_SETTINGS,
-      ...(vscode.workspace.workspaceFolders ?? []).map((f) => path.join(f.uri.fsPath, '.vscode', 'settings.json'))];
+    const files = [
+      process.env.DEVINDEX_TEST_USER_SETTINGS,
+      ...(vscode.workspace.workspaceFolders ?? []).map((f) => path.join(f.uri.fsPath, '.vscode', 'settings.json')),
+    ];
     for (const f of files) {
       if (f && fs.existsSync(f)) assert.ok(!fs.readFileSync(f, 'utf8').includes(key), `${f} holds the API key`);
     }
@@ -126,8 +154,12 @@ describe('API key', () => {
 describe('devIndex.baseUrl', () => {
   const cfg = () => vscode.workspace.getConfiguration('devIndex');
   let original: unknown;
-  before(() => { original = cfg().inspect('baseUrl')?.globalValue; });
-  after(async () => { await cfg().update('baseUrl', original, vscode.ConfigurationTarget.Global); });
+  before(() => {
+    original = cfg().inspect('baseUrl')?.globalValue;
+  });
+  after(async () => {
+    await cfg().update('baseUrl', original, vscode.ConfigurationTarget.Global);
+  });
 
   it('starts at the value in user settings', async () => {
     // The runners (test-host, test-electron) start the sandbox and write its URL to user settings.
@@ -140,8 +172,16 @@ describe('devIndex.baseUrl', () => {
     const a = await api();
     const next = 'http://127.0.0.1:9/devindex-test-prefix';
     await cfg().update('baseUrl', next, vscode.ConfigurationTarget.Global);
-    await until('baseUrl() after changing devIndex.baseUrl', () => a.baseUrl().replace(/\/$/, ''), (v) => v === next);
+    await until(
+      'baseUrl() after changing devIndex.baseUrl',
+      () => a.baseUrl().replace(/\/$/, ''),
+      (v) => v === next,
+    );
     await cfg().update('baseUrl', 'http://127.0.0.1:9/second', vscode.ConfigurationTarget.Global);
-    await until('baseUrl() after a second change', () => a.baseUrl().replace(/\/$/, ''), (v) => v === 'http://127.0.0.1:9/second');
+    await until(
+      'baseUrl() after a second change',
+      () => a.baseUrl().replace(/\/$/, ''),
+      (v) => v === 'http://127.0.0.1:9/second',
+    );
   });
 });

@@ -21,7 +21,9 @@ export interface DevIndexExtensionApi {
   apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
   lastSearch(): SearchOutcome | undefined;
   /** Issue 21: replaces the issue reporter Report an Issue… opens (undefined: VS Code's own again). */
-  setIssueReporter?(send: ((report: { extensionId: string; issueTitle: string; issueBody: string }) => unknown) | undefined): void;
+  setIssueReporter?(
+    send: ((report: { extensionId: string; issueTitle: string; issueBody: string }) => unknown) | undefined,
+  ): void;
   /** Issue 30: where checked links (Get a Key) go instead of the browser; the deprecation messages shown. */
   setExternalOpener?(open: ((url: string) => unknown) | undefined): void;
   shownNotices?(): string[];
@@ -35,7 +37,13 @@ export interface DevIndexExtensionApi {
 }
 
 /** A request the sandbox saw (`GET /__sandbox/requests`); `auth` says how its key compared. */
-export interface SeenRequest { method: string; path: string; query: string; body: unknown; auth: 'none' | 'valid' | 'invalid' }
+export interface SeenRequest {
+  method: string;
+  path: string;
+  query: string;
+  body: unknown;
+  auth: 'none' | 'valid' | 'invalid';
+}
 
 /** A variable the host-test runner sets. */
 export function env(name: string): string {
@@ -53,9 +61,16 @@ export function extension(): vscode.Extension<unknown> {
 /** Activates the extension and checks that it returned the whole test surface. */
 export async function api(): Promise<DevIndexExtensionApi> {
   const a = (await extension().activate()) as Partial<DevIndexExtensionApi> | undefined;
-  assert.ok(a && typeof a.baseUrl === 'function' && a.apiKey && typeof a.apiKey.get === 'function'
-    && typeof a.apiKey.set === 'function' && typeof a.apiKey.clear === 'function' && typeof a.lastSearch === 'function',
-  'activate() must return the DevIndexExtensionApi test surface ({ baseUrl(), apiKey: { get, set, clear }, lastSearch() })');
+  assert.ok(
+    a &&
+      typeof a.baseUrl === 'function' &&
+      a.apiKey &&
+      typeof a.apiKey.get === 'function' &&
+      typeof a.apiKey.set === 'function' &&
+      typeof a.apiKey.clear === 'function' &&
+      typeof a.lastSearch === 'function',
+    'activate() must return the DevIndexExtensionApi test surface ({ baseUrl(), apiKey: { get, set, clear }, lastSearch() })',
+  );
   return a as DevIndexExtensionApi;
 }
 
@@ -74,7 +89,13 @@ export async function sandboxRequests(method: 'GET' | 'DELETE' = 'GET'): Promise
 }
 
 /** Probes every `stepMs` until `ok` holds; fails with `what` and the last value after `ms`. */
-export async function until<T>(what: string, probe: () => T | Promise<T>, ok: (v: T) => boolean, ms = 20_000, stepMs = 200): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => T | Promise<T>,
+  ok: (v: T) => boolean,
+  ms = 20_000,
+  stepMs = 200,
+): Promise<T> {
   const deadline = Date.now() + ms;
   let last = await probe();
   while (!ok(last)) {
@@ -115,7 +136,12 @@ export function iconId(node: vscode.TreeItem): string | undefined {
 }
 
 /** A notification the agents feature showed, with its buttons and the button the "user" chose. */
-export interface ShownNotification { severity: string; text: string; buttons: string[]; chose?: string }
+export interface ShownNotification {
+  severity: string;
+  text: string;
+  buttons: string[];
+  chose?: string;
+}
 
 /**
  * The agents feature's notifications, replaced for a suite: `show` records each one in `shown` and answers with
@@ -124,7 +150,11 @@ export interface ShownNotification { severity: string; text: string; buttons: st
 export class FakeNotifications {
   readonly shown: ShownNotification[] = [];
   press: (text: string, buttons: string[]) => string | undefined = () => undefined;
-  readonly show = async (severity: 'info' | 'warning' | 'error', text: string, buttons: string[]): Promise<string | undefined> => {
+  readonly show = async (
+    severity: 'info' | 'warning' | 'error',
+    text: string,
+    buttons: string[],
+  ): Promise<string | undefined> => {
     const chose = this.press(text, buttons);
     this.shown.push({ severity, text, buttons, chose });
     return chose;

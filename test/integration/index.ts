@@ -23,7 +23,10 @@ export function run(): Promise<void> {
     timeout: 30_000,
     ...(process.env.DEVINDEX_TEST_GREP ? { grep: process.env.DEVINDEX_TEST_GREP } : {}),
   });
-  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort();
+  const files = fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {
     try {
@@ -41,7 +44,8 @@ export function run(): Promise<void> {
       runner.on('suite', (s) => {
         if (!s.file || !s.parent?.root) return;
         const t = fileTimes.get(s.file);
-        if (t) t.end = Date.now(); else fileTimes.set(s.file, { start: Date.now(), end: Date.now() });
+        if (t) t.end = Date.now();
+        else fileTimes.set(s.file, { start: Date.now(), end: Date.now() });
       });
       runner.on('suite end', (s) => {
         const t = s.file && s.parent?.root ? fileTimes.get(s.file) : undefined;

@@ -7,12 +7,20 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type DevIndexExtensionApi, env, until, keylessApi } from './hostSupport';
 
-interface Line { text: string; actions: string[] }
+interface Line {
+  text: string;
+  actions: string[];
+}
 
-const line = async (): Promise<Line | undefined> => vscode.commands.executeCommand<Line | undefined>('devIndex.search.shownKeylessLine');
+const line = async (): Promise<Line | undefined> =>
+  vscode.commands.executeCommand<Line | undefined>('devIndex.search.shownKeylessLine');
 
 async function post(path: string, body: unknown): Promise<number> {
-  const r = await fetch(`${env('DEVINDEX_SANDBOX_URL')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${env('DEVINDEX_SANDBOX_URL')}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   await r.text();
   return r.status;
 }
@@ -20,14 +28,25 @@ async function post(path: string, body: unknown): Promise<number> {
 async function search(a: DevIndexExtensionApi, query: string): Promise<void> {
   const before = a.lastSearch();
   await vscode.commands.executeCommand('devIndex.search.run', query);
-  await until(`the search "${query}" finishes`, () => a.lastSearch(), (o) => o !== undefined && o !== before && o.params.query === query && (o.response !== undefined || o.error !== undefined), 20_000);
+  await until(
+    `the search "${query}" finishes`,
+    () => a.lastSearch(),
+    (o) =>
+      o !== undefined &&
+      o !== before &&
+      o.params.query === query &&
+      (o.response !== undefined || o.error !== undefined),
+    20_000,
+  );
 }
 
 describe('issue 19: the keyless quota in the Search view', function () {
   this.timeout(90_000);
   let a: DevIndexExtensionApi;
 
-  before(async () => { a = await keylessApi(); });
+  before(async () => {
+    a = await keylessApi();
+  });
 
   after(async () => {
     await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/faults`, { method: 'DELETE' });
@@ -36,13 +55,36 @@ describe('issue 19: the keyless quota in the Search view', function () {
   });
 
   it('a keyless 429 asking for a day counts down to the reset with Set API Key; a key clears the line', async () => {
-    await until('the keyless line before', line, (l) => l?.text === 'Keyless: lower rate limits.', 15_000).catch(async () => {
-      await search(a, 'warm up the view');
-    });
-    assert.equal(await post('/__sandbox/faults', { faults: [{ kind: 'status', status: 429, retryAfter: '86400', path: '/v2/search', error: "You've hit the keyless free tier rate limit for today." }] }), 200);
+    await until('the keyless line before', line, (l) => l?.text === 'Keyless: lower rate limits.', 15_000).catch(
+      async () => {
+        await search(a, 'warm up the view');
+      },
+    );
+    assert.equal(
+      await post('/__sandbox/faults', {
+        faults: [
+          {
+            kind: 'status',
+            status: 429,
+            retryAfter: '86400',
+            path: '/v2/search',
+            error: "You've hit the keyless free tier rate limit for today.",
+          },
+        ],
+      }),
+      200,
+    );
     await search(a, 'keyless quota countdown');
-    assert.match(a.lastSearch()!.error ?? '', /^Keyless searches are used up until .+; an API key is not limited by the keyless quota/);
-    const shown = await until('the countdown in the keyless line', line, (l) => /^Keyless searches used up · resets in /.test(l?.text ?? ''), 15_000);
+    assert.match(
+      a.lastSearch()!.error ?? '',
+      /^Keyless searches are used up until .+; an API key is not limited by the keyless quota/,
+    );
+    const shown = await until(
+      'the countdown in the keyless line',
+      line,
+      (l) => /^Keyless searches used up · resets in /.test(l?.text ?? ''),
+      15_000,
+    );
     assert.match(shown!.text, /^Keyless searches used up · resets in (23 h 59 min|24 h)$/);
     assert.deepEqual(shown!.actions, ['setKey'], 'with Set API Key');
     await a.apiKey.set(env('DEVINDEX_TEST_KEY'));
@@ -52,28 +94,52 @@ describe('issue 19: the keyless quota in the Search view', function () {
   });
 
   it('a keyless 403 says the network is refused and offers a key, never a key the user does not have', async () => {
-    assert.equal(await post('/__sandbox/faults', { faults: [{ kind: 'status', status: 403, path: '/v2/search', error: 'Keyless requests are refused because your IP address looks suspicious.' }] }), 200);
+    assert.equal(
+      await post('/__sandbox/faults', {
+        faults: [
+          {
+            kind: 'status',
+            status: 403,
+            path: '/v2/search',
+            error: 'Keyless requests are refused because your IP address looks suspicious.',
+          },
+        ],
+      }),
+      200,
+    );
     await search(a, 'keyless refused here');
     const err = a.lastSearch()!.error ?? '';
     assert.match(err, /refuses keyless searches from this network/);
     assert.doesNotMatch(err, /lacks permission/);
   });
 
-  it('issue 30: the keyless quota\'s signup_url puts Get a Key beside Set API Key; Get a Key opens the checked link', async () => {
+  it("issue 30: the keyless quota's signup_url puts Get a Key beside Set API Key; Get a Key opens the checked link", async () => {
     assert.ok(a.setExternalOpener, 'the test surface has setExternalOpener');
     const opened: string[] = [];
-    a.setExternalOpener!((url) => { opened.push(url); return true; });
+    a.setExternalOpener!((url) => {
+      opened.push(url);
+      return true;
+    });
     try {
       assert.equal(await post('/__sandbox/keyless', { daily: 1, reset: true }), 200);
       await search(a, 'first keyless search for a signup link');
       await search(a, 'second keyless search for a signup link');
-      assert.match(a.lastSearch()!.error ?? '', /^Keyless searches are used up until .+ \(request id [0-9a-f-]{36}\)$/, 'the error names its request id');
-      const shown = await until('Get a Key in the keyless line', line, (l) => (l?.actions ?? []).includes('getKey'), 15_000);
+      assert.match(
+        a.lastSearch()!.error ?? '',
+        /^Keyless searches are used up until .+ \(request id [0-9a-f-]{36}\)$/,
+        'the error names its request id',
+      );
+      const shown = await until(
+        'Get a Key in the keyless line',
+        line,
+        (l) => (l?.actions ?? []).includes('getKey'),
+        15_000,
+      );
       assert.deepEqual(shown!.actions, ['getKey', 'setKey'], 'Get a Key first, beside Set API Key');
       assert.match(shown!.text, /^Keyless searches used up · resets in /);
       const link = await vscode.commands.executeCommand<string | undefined>('devIndex.search.getKey');
       assert.match(link ?? '', /^https:\/\/firecrawl\.dev\/k\/[0-9a-f]{20}$/);
-      assert.deepEqual(opened, [link], 'opened once, through the product\'s link checks');
+      assert.deepEqual(opened, [link], "opened once, through the product's link checks");
       // A key clears the quota line, and Get a Key with it.
       await a.apiKey.set(env('DEVINDEX_TEST_KEY'));
       await until('the keyless line clears once a key is set', line, (l) => l?.text === '', 15_000);
@@ -85,30 +151,57 @@ describe('issue 19: the keyless quota in the Search view', function () {
   });
 
   it('issue 30: a deprecated endpoint still answers; the user is told once a day, the log and a model every time they ask', async () => {
-    assert.equal(await post('/__sandbox/deprecations', { paths: ['/v2/search/developer'], warning: 'host test deprecation' }), 200);
+    assert.equal(
+      await post('/__sandbox/deprecations', { paths: ['/v2/search/developer'], warning: 'host test deprecation' }),
+      200,
+    );
     try {
       await search(a, 'deprecated but answering');
       assert.ok(a.lastSearch()!.response!.results.length > 0, 'results as usual');
-      const notices = await until('the deprecation message', async () => a.shownNotices!(), (n) => n.some((t) => /host test deprecation/.test(t)), 10_000);
+      const notices = await until(
+        'the deprecation message',
+        async () => a.shownNotices!(),
+        (n) => n.some((t) => /host test deprecation/.test(t)),
+        10_000,
+      );
       const said = notices!.filter((t) => /host test deprecation/.test(t));
       assert.equal(said.length, 1);
-      assert.match(said[0]!, /^Developer Index: GET \/v2\/search\/developer is deprecated since 3 Nov 2026; it stops working on 31 Dec 2026 \((in \d+ (d|h)|\d+ (d|h) ago)\)\. Its successor: https:\/\/docs\.firecrawl\.dev\/\S+\. The service says: “host test deprecation” Its answers are still shown as usual\.$/);
+      assert.match(
+        said[0]!,
+        /^Developer Index: GET \/v2\/search\/developer is deprecated since 3 Nov 2026; it stops working on 31 Dec 2026 \((in \d+ (d|h)|\d+ (d|h) ago)\)\. Its successor: https:\/\/docs\.firecrawl\.dev\/\S+\. The service says: “host test deprecation” Its answers are still shown as usual\.$/,
+      );
       await search(a, 'deprecated and answering again');
-      assert.equal(a.shownNotices!().filter((t) => /host test deprecation/.test(t)).length, 1, 'once per endpoint and day');
-      const tool = await vscode.commands.executeCommand<{ text: string }>('devIndex.tools.invokeWithProgress', 'devIndex_search', { query: 'retry after' });
-      assert.match(tool.text, /Service notice \(tell the user; the answer above is complete\): GET \/v2\/search\/developer is deprecated/);
+      assert.equal(
+        a.shownNotices!().filter((t) => /host test deprecation/.test(t)).length,
+        1,
+        'once per endpoint and day',
+      );
+      const tool = await vscode.commands.executeCommand<{ text: string }>(
+        'devIndex.tools.invokeWithProgress',
+        'devIndex_search',
+        { query: 'retry after' },
+      );
+      assert.match(
+        tool.text,
+        /Service notice \(tell the user; the answer above is complete\): GET \/v2\/search\/developer is deprecated/,
+      );
     } finally {
       await post('/__sandbox/deprecations', { paths: [] });
     }
   });
 
-  it('the sandbox\'s daily keyless quota: the second keyless search of the day counts down to UTC midnight', async function () {
+  it("the sandbox's daily keyless quota: the second keyless search of the day counts down to UTC midnight", async function () {
     const status = await post('/__sandbox/keyless', { daily: 1, reset: true });
     assert.equal(status, 200, 'the sandbox sets its daily keyless quota');
     await search(a, 'first keyless search today');
     assert.ok(a.lastSearch()!.response, 'the first is within the quota');
     await search(a, 'second keyless search today');
-    const shown = await until('the countdown in the keyless line', line, (l) => /^Keyless searches used up · resets in /.test(l?.text ?? ''), 15_000);
+    const shown = await until(
+      'the countdown in the keyless line',
+      line,
+      (l) => /^Keyless searches used up · resets in /.test(l?.text ?? ''),
+      15_000,
+    );
     const now = new Date();
     const toMidnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime();
     const h = Math.floor(Math.ceil(toMidnight / 60_000) / 60);

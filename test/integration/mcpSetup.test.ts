@@ -12,14 +12,34 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { api, type DevIndexExtensionApi, env } from './hostSupport';
 
-interface SetupResult { client: string; action: 'written' | 'unchanged' | 'shown' | 'cancelled'; file?: string; text?: string; reason?: string }
-interface Launch { command: string; args: string[] }
-interface MaintainResult { launch: Launch; repaired: Array<{ file: string; servers: string[] }>; problems: Array<{ file: string; reason: string }>; notice?: string }
-interface McpHandle { maintained: Promise<MaintainResult | undefined>; maintain(o?: { cli?: string; dir?: string; notify?: (m: string) => void }): Promise<MaintainResult> }
+interface SetupResult {
+  client: string;
+  action: 'written' | 'unchanged' | 'shown' | 'cancelled';
+  file?: string;
+  text?: string;
+  reason?: string;
+}
+interface Launch {
+  command: string;
+  args: string[];
+}
+interface MaintainResult {
+  launch: Launch;
+  repaired: Array<{ file: string; servers: string[] }>;
+  problems: Array<{ file: string; reason: string }>;
+  notice?: string;
+}
+interface McpHandle {
+  maintained: Promise<MaintainResult | undefined>;
+  maintain(o?: { cli?: string; dir?: string; notify?: (m: string) => void }): Promise<MaintainResult>;
+}
 
 /** Runs the launcher the way an MCP client would start it (command + args), with `--version` instead of `mcp`. */
 function runLauncher(launch: Launch): { code: number | null; out: string; err: string } {
-  const r = spawnSync(launch.command, [...launch.args, '--version'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: os.homedir() } });
+  const r = spawnSync(launch.command, [...launch.args, '--version'], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: os.homedir() },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -57,12 +77,19 @@ describe('MCP setup', function () {
   });
 
   it('the commands are contributed under their titles', () => {
-    const cmds = (vscode.extensions.getExtension('devindex.devindex')!.packageJSON as { contributes: { commands: Array<{ command: string; title: string }> } }).contributes.commands;
+    const cmds = (
+      vscode.extensions.getExtension('devindex.devindex')!.packageJSON as {
+        contributes: { commands: Array<{ command: string; title: string }> };
+      }
+    ).contributes.commands;
     assert.equal(cmds.find((c) => c.command === 'devIndex.mcp.setup')?.title, 'Set Up MCP for Another Agent…');
-    assert.equal(cmds.find((c) => c.command === 'devIndex.mcp.setupRules')?.title, 'Add Agent Rules for Developer Index…');
+    assert.equal(
+      cmds.find((c) => c.command === 'devIndex.mcp.setupRules')?.title,
+      'Add Agent Rules for Developer Index…',
+    );
   });
 
-  it('activation wrote the launcher into the extension\'s global storage, and it starts this build', async () => {
+  it("activation wrote the launcher into the extension's global storage, and it starts this build", async () => {
     const done = await mcp.maintained;
     assert.ok(done, 'the activation run finished');
     assert.ok(done.launch.command.endsWith(`${path.sep}devindex-mcp`), done.launch.command);
@@ -72,7 +99,7 @@ describe('MCP setup', function () {
     assert.match(r.out, /^devindex \d+\.\d+\.\d+/);
   });
 
-  it('merges the VS Code entry into .vscode/mcp.json: the user\'s comments, trailing commas, odd strings and other servers kept byte for byte; no key', async () => {
+  it("merges the VS Code entry into .vscode/mcp.json: the user's comments, trailing commas, odd strings and other servers kept byte for byte; no key", async () => {
     const file = keep(path.join(folder, '.vscode', 'mcp.json'));
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const mine = [
@@ -88,7 +115,11 @@ describe('MCP setup', function () {
       '',
     ];
     fs.writeFileSync(file, mine.join('\n'));
-    const r = await vscode.commands.executeCommand<SetupResult>('devIndex.mcp.setup', { client: 'vscode', scope: 'workspace', answer: 'write' });
+    const r = await vscode.commands.executeCommand<SetupResult>('devIndex.mcp.setup', {
+      client: 'vscode',
+      scope: 'workspace',
+      answer: 'write',
+    });
     assert.equal(r.action, 'written', r.reason);
     assert.equal(r.file, file);
     const text = fs.readFileSync(file, 'utf8');
@@ -99,7 +130,11 @@ describe('MCP setup', function () {
       assert.ok(found >= at, `kept: ${line}`);
       at = found + line.length + 1;
     }
-    const again = await vscode.commands.executeCommand<SetupResult>('devIndex.mcp.setup', { client: 'vscode', scope: 'workspace', answer: 'write' });
+    const again = await vscode.commands.executeCommand<SetupResult>('devIndex.mcp.setup', {
+      client: 'vscode',
+      scope: 'workspace',
+      answer: 'write',
+    });
     assert.equal(again.action, 'unchanged');
     assert.equal(fs.readFileSync(file, 'utf8'), text, 'a second run: one entry, same bytes');
     assert.equal(text.split('"devindex"').length - 1, 1);
@@ -113,14 +148,18 @@ describe('MCP setup', function () {
     const file = keep(path.join(folder, '.vscode', 'mcp.json'));
     const broken = '{\n  "servers": { "other": { "command": "x" \n';
     fs.writeFileSync(file, broken);
-    const r = await vscode.commands.executeCommand<SetupResult>('devIndex.mcp.setup', { client: 'vscode', scope: 'workspace', answer: 'write' });
+    const r = await vscode.commands.executeCommand<SetupResult>('devIndex.mcp.setup', {
+      client: 'vscode',
+      scope: 'workspace',
+      answer: 'write',
+    });
     assert.equal(r.action, 'shown');
     assert.match(r.reason!, /not valid JSON with comments/);
     assert.match(r.text!, /was left as it is: it is not valid JSON with comments .* Add this entry by hand\./);
     assert.equal(fs.readFileSync(file, 'utf8'), broken);
   });
 
-  it('repairs an older version\'s entry that points into a removed extension folder, with one notice', async () => {
+  it("repairs an older version's entry that points into a removed extension folder, with one notice", async () => {
     const file = keep(path.join(folder, '.vscode', 'mcp.json'));
     const gone = path.join(tmp, 'extensions', 'devindex.devindex-0.0.1', 'dist', 'cli.js');
     const before = `{\n  // added by Developer Index 0.0.1\n  "servers": {\n    "devindex": {"type": "stdio", "command": "node", "args": [${JSON.stringify(gone)}, "mcp"], "env": {"DEVINDEX_API_KEY": "\${input:devindex-api-key}"}}\n  }\n}\n`;
@@ -129,14 +168,28 @@ describe('MCP setup', function () {
     const r = await mcp.maintain({ notify: (m) => notices.push(m) });
     assert.deepEqual(r.repaired, [{ file, servers: ['devindex'] }]);
     assert.equal(notices.length, 1);
-    assert.match(notices[0]!, new RegExp(`updated the MCP server entry in ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it pointed into an extension folder that an update removed`));
+    assert.match(
+      notices[0]!,
+      new RegExp(
+        `updated the MCP server entry in ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it pointed into an extension folder that an update removed`,
+      ),
+    );
     const text = fs.readFileSync(file, 'utf8');
-    assert.ok(text.startsWith('{\n  // added by Developer Index 0.0.1\n  "servers": {\n    "devindex": {"type": "stdio", "command": '), 'the comment and the entry\'s other fields stay');
+    assert.ok(
+      text.startsWith(
+        '{\n  // added by Developer Index 0.0.1\n  "servers": {\n    "devindex": {"type": "stdio", "command": ',
+      ),
+      "the comment and the entry's other fields stay",
+    );
     assert.match(text, /"env": \{"DEVINDEX_API_KEY": "\$\{input:devindex-api-key\}"\}\}\n {2}\}\n\}\n$/);
     const server = (JSON.parse(text.replace(/^\s*\/\/.*$/m, '')) as { servers: { devindex: Launch } }).servers.devindex;
     assert.equal(server.command, r.launch.command);
     assert.deepEqual(server.args, [...r.launch.args, 'mcp']);
-    assert.match(runLauncher({ command: server.command, args: server.args.slice(0, -1) }).out, /^devindex /, 'the repaired entry starts');
+    assert.match(
+      runLauncher({ command: server.command, args: server.args.slice(0, -1) }).out,
+      /^devindex /,
+      'the repaired entry starts',
+    );
     const second: string[] = [];
     assert.deepEqual((await mcp.maintain({ notify: (m) => second.push(m) })).repaired, []);
     assert.deepEqual(second, [], 'no second notice');
@@ -147,7 +200,8 @@ describe('MCP setup', function () {
     const install = (version: string): string => {
       const d = path.join(tmp, 'extensions', `devindex.devindex-${version}`, 'dist');
       fs.mkdirSync(d, { recursive: true });
-      for (const f of fs.readdirSync(dist)) if (/^(cli(-\w+)?|lockfiles|llhttp-wasm)\.js$/.test(f)) fs.copyFileSync(path.join(dist, f), path.join(d, f));
+      for (const f of fs.readdirSync(dist))
+        if (/^(cli(-\w+)?|lockfiles|llhttp-wasm)\.js$/.test(f)) fs.copyFileSync(path.join(dist, f), path.join(d, f));
       return path.join(d, 'cli.js');
     };
     const store = path.join(tmp, 'globalStorage');
@@ -183,7 +237,7 @@ describe('MCP setup', function () {
     assert.ok(!shown.includes(env('DEVINDEX_TEST_KEY')));
   });
 
-  it('Add Agent Rules: the marked blocks in AGENTS.md and a Cursor rule, the user\'s text kept, a second run changes nothing', async () => {
+  it("Add Agent Rules: the marked blocks in AGENTS.md and a Cursor rule, the user's text kept, a second run changes nothing", async () => {
     const agents = keep(path.join(folder, 'AGENTS.md'));
     const rule = path.join(folder, '.cursor', 'rules', 'devindex.mdc');
     const hadCursor = fs.existsSync(path.join(folder, '.cursor'));
@@ -191,14 +245,32 @@ describe('MCP setup', function () {
     const mine = saved.get(agents) ?? '# House rules\n\nRun the linter.\n';
     fs.writeFileSync(agents, mine);
     try {
-      const r = await vscode.commands.executeCommand<{ action: string; results: Array<{ target: string; action: string }> }>('devIndex.mcp.setupRules', { targets: ['agents', 'cursor'] });
-      assert.deepEqual(r.results.map((x) => [x.target, x.action]), [['agents', 'written'], ['cursor', 'written']]);
+      const r = await vscode.commands.executeCommand<{
+        action: string;
+        results: Array<{ target: string; action: string }>;
+      }>('devIndex.mcp.setupRules', { targets: ['agents', 'cursor'] });
+      assert.deepEqual(
+        r.results.map((x) => [x.target, x.action]),
+        [
+          ['agents', 'written'],
+          ['cursor', 'written'],
+        ],
+      );
       const text = fs.readFileSync(agents, 'utf8');
-      assert.ok(text.startsWith(mine), 'the user\'s text stays first, as it was');
-      assert.match(text, /<!-- devindex:begin -->\n## Developer index search\n[\s\S]*"dependency": "undici"[\s\S]*<!-- devindex:end -->\n$/);
+      assert.ok(text.startsWith(mine), "the user's text stays first, as it was");
+      assert.match(
+        text,
+        /<!-- devindex:begin -->\n## Developer index search\n[\s\S]*"dependency": "undici"[\s\S]*<!-- devindex:end -->\n$/,
+      );
       assert.match(fs.readFileSync(rule, 'utf8'), /^---\ndescription: .*\nglobs:\nalwaysApply: false\n---\n/);
-      const again = await vscode.commands.executeCommand<{ results: Array<{ action: string }> }>('devIndex.mcp.setupRules', { targets: ['agents', 'cursor'] });
-      assert.deepEqual(again.results.map((x) => x.action), ['unchanged', 'unchanged']);
+      const again = await vscode.commands.executeCommand<{ results: Array<{ action: string }> }>(
+        'devIndex.mcp.setupRules',
+        { targets: ['agents', 'cursor'] },
+      );
+      assert.deepEqual(
+        again.results.map((x) => x.action),
+        ['unchanged', 'unchanged'],
+      );
     } finally {
       if (!hadCursor) fs.rmSync(path.join(folder, '.cursor'), { recursive: true, force: true });
     }

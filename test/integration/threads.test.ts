@@ -14,7 +14,6 @@ import { jobState } from '../../src/agents/jobState';
 import { ApprovalNode } from '../../src/agents/placeholderNodes';
 import { api, sandboxRequests, until, iconId, FakeNotifications, MemoryStorage } from './hostSupport';
 
-
 describe('issue 19: threads, chat answers and approvals', function () {
   this.timeout(180_000);
   const storage = new MemoryStorage();
@@ -27,7 +26,10 @@ describe('issue 19: threads, chat answers and approvals', function () {
   const revealed: string[] = [];
   let chatId = '';
   // How the user answers an approval (the quick pick and modal are replaced here): all calls by default.
-  let approveWith: (job: unknown, p: { kind: string; calls: Array<{ id?: string }> }) => { callIds?: string[]; always?: boolean; acceptTerms?: boolean } | undefined = () => ({});
+  let approveWith: (
+    job: unknown,
+    p: { kind: string; calls: Array<{ id?: string }> },
+  ) => { callIds?: string[]; always?: boolean; acceptTerms?: boolean } | undefined = () => ({});
 
   before(async () => {
     const a = await api();
@@ -35,22 +37,34 @@ describe('issue 19: threads, chat answers and approvals', function () {
     assert.ok(key, 'the runner provides the sandbox key (DEVINDEX_TEST_KEY)');
     client = new DevIndexClient({ baseUrl: a.baseUrl(), apiKey: () => key });
     const show = notes.show;
-    feature = createAgentsFeature(storage, {
-      backend: () => new AgentClient(client),
-      hasKey: async () => true,
-      defaultMaxCredits: () => 1000,
-      // A waiting run says so only in its status: read it after 2 s of a quiet trace here (30 s in the editor).
-      statusEveryMs: 2_000,
-      ui: {
-        followUp: async (o) => {
-          followUps.push({ suggestions: o.suggestions, value: o.value });
-          return followUpAnswer(o);
+    feature = createAgentsFeature(
+      storage,
+      {
+        backend: () => new AgentClient(client),
+        hasKey: async () => true,
+        defaultMaxCredits: () => 1000,
+        // A waiting run says so only in its status: read it after 2 s of a quiet trace here (30 s in the editor).
+        statusEveryMs: 2_000,
+        ui: {
+          followUp: async (o) => {
+            followUps.push({ suggestions: o.suggestions, value: o.value });
+            return followUpAnswer(o);
+          },
+          approve: async (job, p) => approveWith(job, p),
+          show,
         },
-        approve: async (job, p) => approveWith(job, p),
-        show,
       },
-    }, async (id) => { revealed.push(id); });
-    notifier = notifyEnds(feature, async (id) => { revealed.push(id); }, show);
+      async (id) => {
+        revealed.push(id);
+      },
+    );
+    notifier = notifyEnds(
+      feature,
+      async (id) => {
+        revealed.push(id);
+      },
+      show,
+    );
   });
 
   after(async () => {
@@ -62,34 +76,70 @@ describe('issue 19: threads, chat answers and approvals', function () {
 
   it('a chat run: Open Answer is first in the end notification and opens the answer as a markdown preview', async function () {
     notes.press = (text, buttons) => (/explain retries/.test(text) ? buttons[0] : undefined);
-    chatId = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: explain retries', mode: 'chat', maxCredits: 1000 }))!;
+    chatId = (await feature.commands['devIndex.agent.start']({
+      prompt: 'Integration: explain retries',
+      mode: 'chat',
+      maxCredits: 1000,
+    }))!;
     assert.ok(feature.store.get(chatId)?.threadId, 'the start opened a thread');
-    const note = await until('the chat run\'s end notification', () => notes.shown.find((s) => s.text.includes('explain retries')), (s) => s !== undefined, 90_000);
-    assert.deepEqual(note!.buttons, ['Open Answer', 'Ask a Follow-up…', 'Show in Tree'], 'Open Answer first, as Open Result is for data');
+    const note = await until(
+      "the chat run's end notification",
+      () => notes.shown.find((s) => s.text.includes('explain retries')),
+      (s) => s !== undefined,
+      90_000,
+    );
+    assert.deepEqual(
+      note!.buttons,
+      ['Open Answer', 'Ask a Follow-up…', 'Show in Tree'],
+      'Open Answer first, as Open Result is for data',
+    );
     assert.equal(note!.chose, 'Open Answer');
-    const tab = await until('the answer preview tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => /answer — Integration: explain retries/.test(t.label)),
-      (t) => t !== undefined, 15_000);
+    const tab = await until(
+      'the answer preview tab',
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find((t) => /answer — Integration: explain retries/.test(t.label)),
+      (t) => t !== undefined,
+      15_000,
+    );
     assert.match(tab!.label, /^Preview answer — Integration: explain retries/, 'rendered in the Markdown preview');
     const job = feature.store.get(chatId)!;
     assert.equal(job.mode, 'chat');
     assert.equal(job.kept?.answer, true, 'the answer is kept like a result (it survives expiry)');
-    assert.match(String((await feature.tree.getChildren()).find((n) => n instanceof JobNode && n.jobId === chatId)?.contextValue), /;answer(;|$)/);
+    assert.match(
+      String((await feature.tree.getChildren()).find((n) => n instanceof JobNode && n.jobId === chatId)?.contextValue),
+      /;answer(;|$)/,
+    );
     const text = await feature.content.provideTextDocumentContent(
-      vscode.Uri.from({ scheme: 'devindex-agent', path: agentDocumentPath({ kind: 'answer', jobId: chatId, label: 'explain retries' }) }), new vscode.CancellationTokenSource().token);
+      vscode.Uri.from({
+        scheme: 'devindex-agent',
+        path: agentDocumentPath({ kind: 'answer', jobId: chatId, label: 'explain retries' }),
+      }),
+      new vscode.CancellationTokenSource().token,
+    );
     assert.match(text, /^# Integration: explain retries\n\n## Answer: /);
     assert.match(text, /```ts\n/, 'code blocks kept');
     const reqs = await sandboxRequests();
-    assert.ok(reqs.some((r) => r.method === 'POST' && r.path === '/v2/agent' && (r.body as { mode?: string }).mode === 'chat'), 'sent as mode "chat"');
+    assert.ok(
+      reqs.some((r) => r.method === 'POST' && r.path === '/v2/agent' && (r.body as { mode?: string }).mode === 'chat'),
+      'sent as mode "chat"',
+    );
   });
 
   it('Ask a Follow-up… from the job row offers the suggestions; the new turn shows under one thread row, in order', async () => {
-    const row = (await feature.tree.getChildren()).find((n): n is JobNode => n instanceof JobNode && n.jobId === chatId);
+    const row = (await feature.tree.getChildren()).find(
+      (n): n is JobNode => n instanceof JobNode && n.jobId === chatId,
+    );
     assert.ok(row, 'the chat job is a plain row while it has one turn');
     assert.match(String(row.contextValue), /;followup(;|$)/);
     followUpAnswer = (o) => o.suggestions[0]?.prompt;
     const turnId = await feature.commands['devIndex.agent.followUp']({ jobId: row.jobId });
     assert.ok(turnId && turnId !== chatId, 'a new turn was started');
-    assert.ok(followUps[0]!.suggestions.length >= 2, `the service's suggestions are offered: ${JSON.stringify(followUps[0])}`);
+    assert.ok(
+      followUps[0]!.suggestions.length >= 2,
+      `the service's suggestions are offered: ${JSON.stringify(followUps[0])}`,
+    );
     const threadId = feature.store.get(chatId)!.threadId;
     const turn = feature.store.get(turnId)!;
     assert.equal(turn.threadId, threadId);
@@ -97,15 +147,28 @@ describe('issue 19: threads, chat answers and approvals', function () {
     const roots = await feature.tree.getChildren();
     const thread = roots.find((n): n is ThreadNode => n instanceof ThreadNode && n.threadId === threadId);
     assert.ok(thread, 'one thread row');
-    assert.equal(roots.filter((n) => n instanceof JobNode && (n.jobId === chatId || n.jobId === turnId)).length, 0, 'the turns are not rows of their own');
+    assert.equal(
+      roots.filter((n) => n instanceof JobNode && (n.jobId === chatId || n.jobId === turnId)).length,
+      0,
+      'the turns are not rows of their own',
+    );
     assert.match(String(thread.description), /^running · 2 turns/);
     const turns = await feature.tree.getChildren(thread);
-    assert.deepEqual(turns.map((t) => (t as JobNode).jobId), [chatId, turnId], 'turn 1, then turn 2');
+    assert.deepEqual(
+      turns.map((t) => (t as JobNode).jobId),
+      [chatId, turnId],
+      'turn 1, then turn 2',
+    );
     assert.match(String(turns[1]!.label), /^2\. /);
     assert.ok(revealed.includes(turnId), 'the new turn is shown in the tree');
     const reqs = await sandboxRequests();
-    const sent = reqs.filter((r) => r.method === 'POST' && r.path === '/v2/agent').map((r) => r.body as { threadId?: string; prompt?: string });
-    assert.ok(sent.some((b) => b.threadId === threadId && b.prompt === followUps[0]!.suggestions[0]!.prompt), 'sent with the thread id');
+    const sent = reqs
+      .filter((r) => r.method === 'POST' && r.path === '/v2/agent')
+      .map((r) => r.body as { threadId?: string; prompt?: string });
+    assert.ok(
+      sent.some((b) => b.threadId === threadId && b.prompt === followUps[0]!.suggestions[0]!.prompt),
+      'sent with the thread id',
+    );
   });
 
   it('a busy thread says a turn is still running and offers to follow it; the typed follow-up is kept', async () => {
@@ -125,21 +188,46 @@ describe('issue 19: threads, chat answers and approvals', function () {
     followUpAnswer = () => undefined;
     await feature.commands['devIndex.agent.followUp']({ jobId: chatId });
     assert.equal(followUps.at(-1)!.value, 'Integration: and one more thing', 'the follow-up typed is offered again');
-    await until('turn 2 ends', () => feature.store.get(running.id), (j) => j !== undefined && jobState(j) === 'completed', 90_000);
+    await until(
+      'turn 2 ends',
+      () => feature.store.get(running.id),
+      (j) => j !== undefined && jobState(j) === 'completed',
+      90_000,
+    );
   });
 
   it('an approval: the run waits (never spinning) with each paid call and its estimate; Approve from its tree row starts the next turn, which ends with its paid calls', async () => {
-    const id = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: APPROVAL for two calls', maxCredits: 1000 }))!;
-    const node = await until('the run waits for an approval', async () => (await feature.tree.getChildren()).find((n): n is JobNode => n instanceof JobNode && n.jobId === id),
-      (n) => n !== undefined && jobState(feature.store.get(id)!) === 'waiting', 90_000);
+    const id = (await feature.commands['devIndex.agent.start']({
+      prompt: 'Integration: APPROVAL for two calls',
+      maxCredits: 1000,
+    }))!;
+    const node = await until(
+      'the run waits for an approval',
+      async () => (await feature.tree.getChildren()).find((n): n is JobNode => n instanceof JobNode && n.jobId === id),
+      (n) => n !== undefined && jobState(feature.store.get(id)!) === 'waiting',
+      90_000,
+    );
     assert.equal(iconId(node!), 'bell-dot', 'never the running spinner');
-    assert.match(String(node!.description), /^waiting for approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels/);
+    assert.match(
+      String(node!.description),
+      /^waiting for approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels/,
+    );
     assert.match(String(node!.contextValue), /;approvable(;|$)/);
-    assert.match(String(node!.accessibilityInformation?.label), /^Waiting for approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels: agent job /, 'the state first');
+    assert.match(
+      String(node!.accessibilityInformation?.label),
+      /^Waiting for approval of 2 paid calls \(at least 10 credits\): github issues\/create, github issues\/add-labels: agent job /,
+      'the state first',
+    );
     const children = await feature.tree.getChildren(node!);
     assert.ok(children[0] instanceof ApprovalNode, 'the first row under it says what it waits for');
     const calls = await feature.tree.getChildren(children[0]);
-    assert.deepEqual(calls.map((c) => [String(c.label), String(c.description)]), [['github issues/create', 'about 10 credits'], ['github issues/add-labels', 'no estimate']]);
+    assert.deepEqual(
+      calls.map((c) => [String(c.label), String(c.description)]),
+      [
+        ['github issues/create', 'about 10 credits'],
+        ['github issues/add-labels', 'no estimate'],
+      ],
+    );
     assert.ok(feature.store.isPolling(id), 'followed (slowly) while it waits');
     const p = feature.store.get(id)!.pendingApproval!;
     const first = p.calls[0]!.id!;
@@ -150,21 +238,47 @@ describe('issue 19: threads, chat answers and approvals', function () {
     await feature.commands['devIndex.agent.approve'](node!);
     assert.notEqual(jobState(feature.store.get(id)!), 'waiting', 'no longer waiting, at once');
     const sent = (await sandboxRequests()).find((r) => r.method === 'POST' && r.path === '/v2/agent');
-    assert.deepEqual((sent?.body as { exchange?: unknown }).exchange, { approve: { approvalId: p.id, callIds: [first] } }, 'exchange.approve with the approval id and the chosen call');
+    assert.deepEqual(
+      (sent?.body as { exchange?: unknown }).exchange,
+      { approve: { approvalId: p.id, callIds: [first] } },
+      'exchange.approve with the approval id and the chosen call',
+    );
     const next = revealed[0];
     assert.ok(next && next !== id, 'the next turn is shown in the tree');
     assert.equal(feature.store.get(next)!.threadId, feature.store.get(id)!.threadId, 'in the same thread');
-    await until('the next turn completes', () => feature.store.get(next), (j) => j !== undefined && jobState(j) === 'completed', 90_000);
+    await until(
+      'the next turn completes',
+      () => feature.store.get(next),
+      (j) => j !== undefined && jobState(j) === 'completed',
+      90_000,
+    );
     // What it paid comes with the run's final record, which the store reads after the trace says the run finished
     // (the row may say `completed` a read before it says the paid calls).
-    const turnNode = await until('the row says what it paid', () => feature.tree.jobNode(next)!, (n) => /paid call/.test(String(n.description)), 30_000);
+    const turnNode = await until(
+      'the row says what it paid',
+      () => feature.tree.jobNode(next)!,
+      (n) => /paid call/.test(String(n.description)),
+      30_000,
+    );
     const under = await feature.tree.getChildren(turnNode);
-    assert.ok(under.some((c) => /^Paid calls: 1 paid call, 10 credits$/.test(String(c.label))), under.map((c) => String(c.label)).join(' | '));
+    assert.ok(
+      under.some((c) => /^Paid calls: 1 paid call, 10 credits$/.test(String(c.label))),
+      under.map((c) => String(c.label)).join(' | '),
+    );
   });
 
-  it('terms: the turn that ended waiting shows each provider\'s terms as a link; Approve accepts them (terms/accept) only with the user\'s agreement, then approves', async () => {
-    const id = (await feature.commands['devIndex.agent.start']({ prompt: 'Integration: APPROVAL-TERMS providers', mode: 'chat', maxCredits: 1000 }))!;
-    await until('the run waits for terms', () => feature.store.get(id), (j) => j !== undefined && jobState(j) === 'waiting', 90_000);
+  it("terms: the turn that ended waiting shows each provider's terms as a link; Approve accepts them (terms/accept) only with the user's agreement, then approves", async () => {
+    const id = (await feature.commands['devIndex.agent.start']({
+      prompt: 'Integration: APPROVAL-TERMS providers',
+      mode: 'chat',
+      maxCredits: 1000,
+    }))!;
+    await until(
+      'the run waits for terms',
+      () => feature.store.get(id),
+      (j) => j !== undefined && jobState(j) === 'waiting',
+      90_000,
+    );
     assert.equal(feature.store.get(id)!.status, 'completed', 'the turn ended waiting');
     const row = feature.tree.revealTarget(id)!;
     const approval = (await feature.tree.getChildren(row)).find((c): c is ApprovalNode => c instanceof ApprovalNode)!;
@@ -178,7 +292,11 @@ describe('issue 19: threads, chat answers and approvals', function () {
     await sandboxRequests('DELETE');
     approveWith = () => undefined;
     await feature.commands['devIndex.agent.approve']({ jobId: id });
-    assert.equal((await sandboxRequests()).filter((r) => r.method === 'POST').length, 0, 'not agreed: nothing accepted, nothing approved');
+    assert.equal(
+      (await sandboxRequests()).filter((r) => r.method === 'POST').length,
+      0,
+      'not agreed: nothing accepted, nothing approved',
+    );
     assert.equal(jobState(feature.store.get(id)!), 'waiting');
     approveWith = () => ({ acceptTerms: true });
     await feature.commands['devIndex.agent.approve']({ jobId: id });

@@ -11,11 +11,18 @@ type Walkthrough = NonNullable<DevIndexExtensionApi['walkthrough']>;
 
 function observer(): { calls: string[]; open: (ref: string) => Promise<void> } {
   const calls: string[] = [];
-  return { calls, open: async (ref) => { calls.push(ref); } };
+  return {
+    calls,
+    open: async (ref) => {
+      calls.push(ref);
+    },
+  };
 }
 
-const walkthroughTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-  .filter((t) => !(t.input instanceof vscode.TabInputText) && /Developer Index|Welcome|Walkthrough/i.test(t.label));
+const walkthroughTabs = () =>
+  vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => !(t.input instanceof vscode.TabInputText) && /Developer Index|Welcome|Walkthrough/i.test(t.label));
 
 describe('walkthrough on first run', function () {
   this.timeout(60_000);
@@ -28,7 +35,9 @@ describe('walkthrough on first run', function () {
   });
 
   after(async () => {
-    await vscode.workspace.getConfiguration('devIndex').update('walkthrough.openOnFirstRun', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('devIndex')
+      .update('walkthrough.openOnFirstRun', undefined, vscode.ConfigurationTarget.Global);
     // Leave it remembered, as after a real first run.
     await w.runFirstRun(async () => undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -56,19 +65,31 @@ describe('walkthrough on first run', function () {
 
   it('with devIndex.walkthrough.openOnFirstRun off, nothing opens on a first install', async () => {
     await w.forget();
-    await vscode.workspace.getConfiguration('devIndex').update('walkthrough.openOnFirstRun', false, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('devIndex')
+      .update('walkthrough.openOnFirstRun', false, vscode.ConfigurationTarget.Global);
     const o = observer();
     assert.equal(await w.runFirstRun(o.open), 'disabled');
     assert.deepEqual(o.calls, []);
-    await vscode.workspace.getConfiguration('devIndex').update('walkthrough.openOnFirstRun', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('devIndex')
+      .update('walkthrough.openOnFirstRun', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('through the real workbench command, the walkthrough opens in an editor tab', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    assert.deepEqual(walkthroughTabs().map((t) => t.label), []);
+    assert.deepEqual(
+      walkthroughTabs().map((t) => t.label),
+      [],
+    );
     await w.forget();
     assert.equal(await w.runFirstRun(), 'opened');
-    const tabs = await until('a walkthrough tab', () => walkthroughTabs().map((t) => t.label), (l) => l.length > 0, 15_000);
+    const tabs = await until(
+      'a walkthrough tab',
+      () => walkthroughTabs().map((t) => t.label),
+      (l) => l.length > 0,
+      15_000,
+    );
     assert.equal(tabs.length, 1, JSON.stringify(tabs));
   });
 });

@@ -24,8 +24,19 @@ interface WatchFeatureLike {
 }
 type Api = DevIndexExtensionApi & { watches(): WatchFeatureLike };
 interface Posted {
-  searchStarted?: { type: 'searchStarted'; params: { query: string; repos?: string[]; passages?: number }; installed?: Array<{ slug: string; version?: string }> };
-  results?: { type: 'results'; outcome: { results: Array<{ id: string; versions?: Array<{ label: string; sentence: string; highlight: boolean }> }>; installed?: unknown[]; versionSummary?: string[] } };
+  searchStarted?: {
+    type: 'searchStarted';
+    params: { query: string; repos?: string[]; passages?: number };
+    installed?: Array<{ slug: string; version?: string }>;
+  };
+  results?: {
+    type: 'results';
+    outcome: {
+      results: Array<{ id: string; versions?: Array<{ label: string; sentence: string; highlight: boolean }> }>;
+      installed?: unknown[];
+      versionSummary?: string[];
+    };
+  };
 }
 
 const QUERY_MESSAGE = 'Retry-After header ignored when a per-request timeout is set';
@@ -54,13 +65,22 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
     // A runtime problem reported on the fetchline import (as a test runner or linter extension would).
     const line = doc.lineAt(0).text;
     const at = line.indexOf("'fetchline'");
-    const d = new vscode.Diagnostic(new vscode.Range(0, at, 0, at + "'fetchline'".length), QUERY_MESSAGE, vscode.DiagnosticSeverity.Error);
+    const d = new vscode.Diagnostic(
+      new vscode.Range(0, at, 0, at + "'fetchline'".length),
+      QUERY_MESSAGE,
+      vscode.DiagnosticSeverity.Error,
+    );
     d.source = 'watch-test';
     diagnostics.set(doc.uri, [d]);
     // search.passages stays at its default (one): a dependency search asks for three itself, since the fix
     // sentence of fetchline#472 is in a later comment than the passage that matches the question best.
     const feature = a.watches();
-    feature.show = async (_level, text, actions) => { pressed.push({ text, actions }); const p = press; press = undefined; return p && actions.includes(p) ? p : undefined; };
+    feature.show = async (_level, text, actions) => {
+      pressed.push({ text, actions });
+      const p = press;
+      press = undefined;
+      return p && actions.includes(p) ? p : undefined;
+    };
   });
 
   after(async () => {
@@ -73,27 +93,57 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
 
   it('a problem search shows the chip, the badges and the summary line (the messages posted to the webview)', async () => {
     const problem = diagnostics.get(doc.uri)![0]!;
-    const ours = await until('the code action scoped to fetchline/fetchline with its installed version', async () => {
-      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, problem.range);
-      return actions.find((x) => x.title === 'Search Developer Index for this problem in fetchline/fetchline (3.2.0 installed)');
-    }, (x) => x !== undefined, 30_000);
+    const ours = await until(
+      'the code action scoped to fetchline/fetchline with its installed version',
+      async () => {
+        const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+          'vscode.executeCodeActionProvider',
+          doc.uri,
+          problem.range,
+        );
+        return actions.find(
+          (x) => x.title === 'Search Developer Index for this problem in fetchline/fetchline (3.2.0 installed)',
+        );
+      },
+      (x) => x !== undefined,
+      30_000,
+    );
     const before = a.lastSearch();
-    const ran = await vscode.commands.executeCommand<{ query: string; repos?: string[] }>(ours!.command!.command, ...(ours!.command!.arguments ?? []));
+    const ran = await vscode.commands.executeCommand<{ query: string; repos?: string[] }>(
+      ours!.command!.command,
+      ...(ours!.command!.arguments ?? []),
+    );
     assert.deepEqual(ran.repos, ['fetchline/fetchline']);
-    await until('the search finished', () => a.lastSearch(), (o) => !!o && o !== before && (!!o.response || o.error !== undefined));
+    await until(
+      'the search finished',
+      () => a.lastSearch(),
+      (o) => !!o && o !== before && (!!o.response || o.error !== undefined),
+    );
     assert.equal(a.lastSearch()!.error, undefined);
-    const posted = await until('the outcome posted to the webview', async () => vscode.commands.executeCommand<Posted>('devIndex.search.postedSearch'),
-      (p) => p?.results?.outcome !== undefined && p.searchStarted?.params.query === ran.query);
+    const posted = await until(
+      'the outcome posted to the webview',
+      async () => vscode.commands.executeCommand<Posted>('devIndex.search.postedSearch'),
+      (p) => p?.results?.outcome !== undefined && p.searchStarted?.params.query === ran.query,
+    );
     // The chip: the webview builds `fetchline/fetchline · 3.2.0 installed` from this (installedChipLabel; the browser tier checks the words).
-    assert.deepEqual(posted.searchStarted!.installed, [{ ecosystem: 'npm', name: 'fetchline', slug: 'fetchline/fetchline', version: '3.2.0' }]);
+    assert.deepEqual(posted.searchStarted!.installed, [
+      { ecosystem: 'npm', name: 'fetchline', slug: 'fetchline/fetchline', version: '3.2.0' },
+    ]);
     assert.equal(vscode.workspace.getConfiguration('devIndex').get('search.passages'), 1, 'the setting at its default');
     assert.equal(posted.searchStarted!.params.passages, 3, 'a dependency search asks for three passages');
-    const shown = await until('the view shows the scope', async () => vscode.commands.executeCommand<{ repos?: string[] }>('devIndex.search.shownScope'), (s) => s?.repos?.[0] === 'fetchline/fetchline');
+    const shown = await until(
+      'the view shows the scope',
+      async () => vscode.commands.executeCommand<{ repos?: string[] }>('devIndex.search.shownScope'),
+      (s) => s?.repos?.[0] === 'fetchline/fetchline',
+    );
     assert.deepEqual(shown.repos, ['fetchline/fetchline']);
     // The summary line and the badges.
     const o = posted.results!.outcome;
     assert.equal(o.versionSummary?.length, 1);
-    assert.match(o.versionSummary![0]!, /^\d results? mentions? a fix newer than your fetchline 3\.2\.0 \(3\.3\.0\)\.$/);
+    assert.match(
+      o.versionSummary![0]!,
+      /^\d results? mentions? a fix newer than your fetchline 3\.2\.0 \(3\.3\.0\)\.$/,
+    );
     const issue = o.results.find((r) => r.id === 'issue:fetchline/fetchline#472');
     assert.ok(issue, `#472 is among ${o.results.map((r) => r.id).join(', ')}`);
     const fix = issue.versions?.find((b) => b.label === 'Fixed in 3.3.0 · you have 3.2.0');
@@ -111,27 +161,54 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
     const w = list.find((x) => x.id === watchId)!;
     assert.equal(w.params.query, a.lastSearch()!.params.query);
     assert.deepEqual(w.params.repos, ['fetchline/fetchline']);
-    assert.deepEqual(w.installed, [{ ecosystem: 'npm', name: 'fetchline', slug: 'fetchline/fetchline', version: '3.2.0' }]);
+    assert.deepEqual(w.installed, [
+      { ecosystem: 'npm', name: 'fetchline', slug: 'fetchline/fetchline', version: '3.2.0' },
+    ]);
     assert.equal(path.resolve(w.folder ?? ''), path.resolve(root), 'the folder the versions are read from');
     assert.ok(w.seen.includes('issue:fetchline/fetchline#472'), 'the results it had count as seen');
     // Nothing new yet.
-    const quiet = await vscode.commands.executeCommand<{ news: number; error?: string }>('devIndex.watch.checkNow', watchId);
+    const quiet = await vscode.commands.executeCommand<{ news: number; error?: string }>(
+      'devIndex.watch.checkNow',
+      watchId,
+    );
     assert.deepEqual(quiet, { news: 0, vanished: [] });
     // The index gains an issue between two checks.
     const r = await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/corpus`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ add: [{ repo: 'fetchline/fetchline', type: 'issue', number: 481, markdown: '# Retry-After header ignored when a per-request timeout is set, again on 3.2.x\n\nThe Retry-After header is ignored when a per-request timeout is set, on 3.2.0 too. Fixed in 3.3.0 as well; upgrade.\n' }] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        add: [
+          {
+            repo: 'fetchline/fetchline',
+            type: 'issue',
+            number: 481,
+            markdown:
+              '# Retry-After header ignored when a per-request timeout is set, again on 3.2.x\n\nThe Retry-After header is ignored when a per-request timeout is set, on 3.2.0 too. Fixed in 3.3.0 as well; upgrade.\n',
+          },
+        ],
+      }),
     });
     assert.equal(r.status, 200, 'the sandbox adds the issue');
     press = 'Open Search';
     const before = a.lastSearch();
     const found = await vscode.commands.executeCommand<{ news: number }>('devIndex.watch.checkNow', watchId);
     assert.equal(found.news, 1);
-    const note = (await until('the notification', () => pressed.at(-1), (p) => !!p && /found a new issue/.test(p.text)))!;
-    assert.match(note.text, /^Developer Index: watch “Retry-After header ignored when a per-request timeout is set” found a new issue: Retry-After header ignored when a per-request timeout is set, again on 3\.2\.x · fixed in 3\.3\.0 · newer than your 3\.2\.0\.$/);
+    const note = (await until(
+      'the notification',
+      () => pressed.at(-1),
+      (p) => !!p && /found a new issue/.test(p.text),
+    ))!;
+    assert.match(
+      note.text,
+      /^Developer Index: watch “Retry-After header ignored when a per-request timeout is set” found a new issue: Retry-After header ignored when a per-request timeout is set, again on 3\.2\.x · fixed in 3\.3\.0 · newer than your 3\.2\.0\.$/,
+    );
     assert.deepEqual(note.actions, ['Open Search']);
     // Its action opened the search in the Search view, and the new result counts as looked at.
-    const opened = (await until('the watch\'s search in the view', () => a.lastSearch(), (o) => !!o && o !== before && !!o.response))!;
+    const opened = (await until(
+      "the watch's search in the view",
+      () => a.lastSearch(),
+      (o) => !!o && o !== before && !!o.response,
+    ))!;
     assert.equal(opened.params.query, w.params.query);
     assert.deepEqual(opened.params.repos, ['fetchline/fetchline']);
     assert.ok(opened.response!.results.some((x) => x.id === 'issue:fetchline/fetchline#481'));
@@ -139,7 +216,11 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
     assert.equal(after.newCount, 0);
     assert.ok(after.lastCheck !== undefined);
     // No agent run was started by any of this: searches only.
-    const requests = ((await (await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/requests`)).json()) as { requests: Array<{ path: string }> }).requests;
+    const requests = (
+      (await (await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/requests`)).json()) as {
+        requests: Array<{ path: string }>;
+      }
+    ).requests;
     assert.ok(!requests.some((x) => x.path.startsWith('/v2/agent') && x.path !== '/v2/agent'), 'no agent request');
   });
 
@@ -148,12 +229,31 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
     press = 'Remove Watch';
     await fsp.writeFile(fetchlinePkg, fetchlinePkgText.replace('"version": "3.2.0"', '"version": "3.3.0"'));
     // An install rewrites the lockfile: the manifest watcher of the watched folder fires.
-    await fsp.writeFile(path.join(root, 'package-lock.json'), JSON.stringify({ name: 'deps-fixture', lockfileVersion: 3, packages: { 'node_modules/fetchline': { version: '3.3.0' } } }));
+    await fsp.writeFile(
+      path.join(root, 'package-lock.json'),
+      JSON.stringify({
+        name: 'deps-fixture',
+        lockfileVersion: 3,
+        packages: { 'node_modules/fetchline': { version: '3.3.0' } },
+      }),
+    );
     try {
-      const note = (await until('the "includes the fix" notification', () => pressed.at(-1), (p) => !!p && /includes the fix/.test(p.text), 30_000))!;
-      assert.equal(note.text, 'Developer Index: your installed version now includes the fix for “Retry-After header ignored when a per-request timeout is set” (fixed in 3.3.0 · included in your 3.3.0). The watch can be removed.');
+      const note = (await until(
+        'the "includes the fix" notification',
+        () => pressed.at(-1),
+        (p) => !!p && /includes the fix/.test(p.text),
+        30_000,
+      ))!;
+      assert.equal(
+        note.text,
+        'Developer Index: your installed version now includes the fix for “Retry-After header ignored when a per-request timeout is set” (fixed in 3.3.0 · included in your 3.3.0). The watch can be removed.',
+      );
       assert.deepEqual(note.actions, ['Remove Watch', 'Open Search']);
-      await until('the watch removed by its action', async () => vscode.commands.executeCommand<Watch[]>('devIndex.watch.list'), (l) => !l.some((x) => x.id === watchId));
+      await until(
+        'the watch removed by its action',
+        async () => vscode.commands.executeCommand<Watch[]>('devIndex.watch.list'),
+        (l) => !l.some((x) => x.id === watchId),
+      );
       watchId = undefined;
     } finally {
       await fsp.rm(path.join(root, 'package-lock.json'), { force: true });
@@ -163,44 +263,105 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
   it('two windows with one watcher: two watch services over one shared storage, one lease, one search per watch', async () => {
     const storage = new MemoryStorage();
     const client = new DevIndexClient({ baseUrl: env('DEVINDEX_SANDBOX_URL'), apiKey: () => env('DEVINDEX_TEST_KEY') });
-    const made = await client.search({ query: QUERY_MESSAGE, repos: ['fetchline/fetchline'], types: ['issue', 'pull_request'], passages: 3 });
+    const made = await client.search({
+      query: QUERY_MESSAGE,
+      repos: ['fetchline/fetchline'],
+      types: ['issue', 'pull_request'],
+      passages: 3,
+    });
     // Two watches made 6 hours ago (plus a little): both due at the first beat.
     const dep = { ecosystem: 'npm' as const, name: 'fetchline', slug: 'fetchline/fetchline', version: '3.2.0' };
     for (const id of ['one', 'two']) {
-      const w = newWatch(id, { query: id === 'one' ? QUERY_MESSAGE : 'Retry-After', repos: ['fetchline/fetchline'], types: ['issue', 'pull_request'], passages: 3 }, [dep], { ...made, results: made.results.filter((x) => x.id !== 'issue:fetchline/fetchline#481') }, Date.now() - 2_000);
+      const w = newWatch(
+        id,
+        {
+          query: id === 'one' ? QUERY_MESSAGE : 'Retry-After',
+          repos: ['fetchline/fetchline'],
+          types: ['issue', 'pull_request'],
+          passages: 3,
+        },
+        [dep],
+        { ...made, results: made.results.filter((x) => x.id !== 'issue:fetchline/fetchline#481') },
+        Date.now() - 2_000,
+      );
       await storage.update(WATCH_KEY_PREFIX + id, w);
     }
     const windows = ['window-A', 'window-B'].map((owner) => {
       const searches: string[] = [];
       const events: WatchEvent[] = [];
       const s = new WatchService({
-        storage, owner, timers: { now: () => Date.now(), setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
-        search: (p, signal) => { searches.push(p.query); return client.search(p, { signal }); },
-        notify: (e) => events.push(e), log: () => undefined,
-        renewMs: 150, settleMs: 60, betweenMs: 20, intervalMs: 5_000,
+        storage,
+        owner,
+        timers: {
+          now: () => Date.now(),
+          setTimeout: (fn, ms) => setTimeout(fn, ms),
+          clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+        },
+        search: (p, signal) => {
+          searches.push(p.query);
+          return client.search(p, { signal });
+        },
+        notify: (e) => events.push(e),
+        log: () => undefined,
+        renewMs: 150,
+        settleMs: 60,
+        betweenMs: 20,
+        intervalMs: 5_000,
       });
       return { owner, s, searches, events };
     });
     try {
       for (const w of windows) w.s.resume();
-      await until('one window checked both watches', () => windows.map((w) => w.searches.length), (n) => n.reduce((x, y) => x + y, 0) >= 2, 20_000, 50);
+      await until(
+        'one window checked both watches',
+        () => windows.map((w) => w.searches.length),
+        (n) => n.reduce((x, y) => x + y, 0) >= 2,
+        20_000,
+        50,
+      );
       // The round's end: the lease stored for one window, which holds it and has told of the news.
-      await until('the round ends with one lease holder and its news', () => windows.filter((w) => w.s.isHolder()),
-        (hs) => hs.length === 1 && storage.get<{ owner: string }>(LEASE_KEY)?.owner === hs[0]!.owner && hs[0]!.events.some((e) => e.kind === 'news'), 10_000, 50);
+      await until(
+        'the round ends with one lease holder and its news',
+        () => windows.filter((w) => w.s.isHolder()),
+        (hs) =>
+          hs.length === 1 &&
+          storage.get<{ owner: string }>(LEASE_KEY)?.owner === hs[0]!.owner &&
+          hs[0]!.events.some((e) => e.kind === 'news'),
+        10_000,
+        50,
+      );
       const holders = windows.filter((w) => w.s.isHolder());
-      assert.equal(holders.length, 1, `one lease holder: ${windows.map((w) => `${w.owner}=${w.s.isHolder()}`).join(', ')}`);
+      assert.equal(
+        holders.length,
+        1,
+        `one lease holder: ${windows.map((w) => `${w.owner}=${w.s.isHolder()}`).join(', ')}`,
+      );
       const [holder] = holders;
       const other = windows.find((w) => w !== holder)!;
       assert.equal(other.searches.length, 0, 'the other window sent no search');
       assert.deepEqual([...holder!.searches].sort(), ['Retry-After', QUERY_MESSAGE].sort());
       assert.deepEqual(storage.get<{ owner: string }>(LEASE_KEY)?.owner, holder!.owner);
       // The new issue (#481, added above) is news, once, in the holder's window only.
-      assert.ok(holder!.events.some((e) => e.kind === 'news' && e.news.some((n) => n.id === 'issue:fetchline/fetchline#481')));
+      assert.ok(
+        holder!.events.some((e) => e.kind === 'news' && e.news.some((n) => n.id === 'issue:fetchline/fetchline#481')),
+      );
       assert.deepEqual(other.events, []);
       // The holder's window closes: the other takes the lease at its next beat and checks when the watches fall due.
       await holder!.s.dispose();
-      await until('the other window takes over', () => other.s.isHolder(), (h) => h, 10_000, 50);
-      await until('the other window checks when due', () => other.searches.length, (n) => n >= 2, 20_000, 50);
+      await until(
+        'the other window takes over',
+        () => other.s.isHolder(),
+        (h) => h,
+        10_000,
+        50,
+      );
+      await until(
+        'the other window checks when due',
+        () => other.searches.length,
+        (n) => n >= 2,
+        20_000,
+        50,
+      );
     } finally {
       for (const w of windows) await w.s.dispose();
       await client.close();

@@ -3,7 +3,14 @@
 import { mkdirSync } from 'node:fs';
 import { after, before } from 'node:test';
 import {
-  launchBrowser, openView, screenshotDir, startPageServer, type BrowserHandle, type PageServer, type Theme, type ViewPage,
+  launchBrowser,
+  openView,
+  screenshotDir,
+  startPageServer,
+  type BrowserHandle,
+  type PageServer,
+  type Theme,
+  type ViewPage,
 } from '../browser/harness';
 
 export interface ViewPages {

@@ -31,28 +31,45 @@ export async function showPopupWith(page: Page, r: PopupRequest): Promise<void> 
   const tries: string[] = [];
   const quietMs = r.quietMs ?? 1500;
   try {
-    await until(async () => {
-      if (r.state) tries.push(await r.state());
-      if (await r.target.first().isVisible()) return true;
-      if (r.openPopups) {
-        const menus = r.openPopups;
-        await page.keyboard.press('Escape');
-        let quietSince = 0;
-        const closed = await until(async () => {
-          if (await r.target.first().isVisible()) return 'ours';
-          if ((await menus.count()) > 0) { quietSince = 0; await page.keyboard.press('Escape'); return undefined; }
-          if (!quietSince) quietSince = Date.now();
-          return Date.now() - quietSince >= quietMs ? 'closed' : undefined;
-        }, (v) => v !== undefined, { timeoutMs: 10_000, stepMs: 250, message: () => 'the menus did not stay closed' }).catch(() => undefined);
-        if (closed === 'ours') return true;
-        if (!closed) return false;
-      }
-      await r.open();
-      await (r.openPopups ?? r.target).first().waitFor({ state: 'visible', timeout: r.shownWithinMs }).catch(() => undefined);
-      return r.target.first().isVisible();
-    }, Boolean, { timeoutMs: r.timeoutMs, stepMs: 250, message: () => `timed out waiting for ${r.what}` });
+    await until(
+      async () => {
+        if (r.state) tries.push(await r.state());
+        if (await r.target.first().isVisible()) return true;
+        if (r.openPopups) {
+          const menus = r.openPopups;
+          await page.keyboard.press('Escape');
+          let quietSince = 0;
+          const closed = await until(
+            async () => {
+              if (await r.target.first().isVisible()) return 'ours';
+              if ((await menus.count()) > 0) {
+                quietSince = 0;
+                await page.keyboard.press('Escape');
+                return undefined;
+              }
+              if (!quietSince) quietSince = Date.now();
+              return Date.now() - quietSince >= quietMs ? 'closed' : undefined;
+            },
+            (v) => v !== undefined,
+            { timeoutMs: 10_000, stepMs: 250, message: () => 'the menus did not stay closed' },
+          ).catch(() => undefined);
+          if (closed === 'ours') return true;
+          if (!closed) return false;
+        }
+        await r.open();
+        await (r.openPopups ?? r.target)
+          .first()
+          .waitFor({ state: 'visible', timeout: r.shownWithinMs })
+          .catch(() => undefined);
+        return r.target.first().isVisible();
+      },
+      Boolean,
+      { timeoutMs: r.timeoutMs, stepMs: 250, message: () => `timed out waiting for ${r.what}` },
+    );
   } catch (e) {
     const now = r.state ? `; now: ${await r.state().catch(() => '?')}` : '';
-    throw new Error(`${(e as Error).message}${tries.length ? `; each try found: ${tries.slice(-8).join(' | ')}` : ''}${now}`);
+    throw new Error(
+      `${(e as Error).message}${tries.length ? `; each try found: ${tries.slice(-8).join(' | ')}` : ''}${now}`,
+    );
   }
 }

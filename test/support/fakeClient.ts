@@ -3,7 +3,11 @@
 import { parse } from 'zod/mini';
 import type { DevIndexClient, RequestSpec } from '../../src/api/client';
 
-export function fakeClient(answer: (spec: RequestSpec<unknown>) => unknown, baseUrl = 'https://api.example.com', origin?: string) {
+export function fakeClient(
+  answer: (spec: RequestSpec<unknown>) => unknown,
+  baseUrl = 'https://api.example.com',
+  origin?: string,
+) {
   const seen: Array<RequestSpec<unknown>> = [];
   const client = {
     settings: { baseUrl, origin },

@@ -6,13 +6,22 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { findRepoRoot } from '../../sandbox/server';
 
-export interface McpSession { client: Client; transport: StdioClientTransport; stderr: () => string }
+export interface McpSession {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+}
 
 /**
  * Starts `node <cli> mcp <args>` with exactly `env` (nothing else of this process's environment, PATH aside)
  * and connects a client named `name` to it.
  */
-export async function connectMcp(o: { cli: string; args?: string[]; env: Record<string, string>; name: string }): Promise<McpSession> {
+export async function connectMcp(o: {
+  cli: string;
+  args?: string[];
+  env: Record<string, string>;
+  name: string;
+}): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [o.cli, 'mcp', ...(o.args ?? [])],
@@ -20,7 +29,9 @@ export async function connectMcp(o: { cli: string; args?: string[]; env: Record<
     stderr: 'pipe',
   });
   let err = '';
-  transport.stderr?.on('data', (d: Buffer) => { err += String(d); });
+  transport.stderr?.on('data', (d: Buffer) => {
+    err += String(d);
+  });
   const client = new Client({ name: o.name, version: '1.0.0' });
   await client.connect(transport);
   return { client, transport, stderr: () => err };

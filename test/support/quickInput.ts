@@ -29,14 +29,23 @@ export async function acceptPick(page: Page, item: RegExp, filter?: string): Pro
 
 /** Reads a tree row's accessible label until it matches (the tree redraws a row in place when its item changes). */
 export function rowLabel(l: Locator, match: RegExp, timeoutMs: number, stepMs = 200): Promise<string> {
-  return until(async () => (await l.getAttribute('aria-label')) ?? '', (s) => match.test(s), {
-    timeoutMs, stepMs, onError: () => '',
-    message: (last) => `the row's label never matched ${match} within ${timeoutMs} ms; last: "${last ?? ''}"`,
-  });
+  return until(
+    async () => (await l.getAttribute('aria-label')) ?? '',
+    (s) => match.test(s),
+    {
+      timeoutMs,
+      stepMs,
+      onError: () => '',
+      message: (last) => `the row's label never matched ${match} within ${timeoutMs} ms; last: "${last ?? ''}"`,
+    },
+  );
 }
 
 /** Step 6 of the start flow, what the run gives back: its row, and the text typed to filter to it (if any). */
-export interface ModePick { item: RegExp; filter?: string }
+export interface ModePick {
+  item: RegExp;
+  filter?: string;
+}
 /** The service's default mode (data, JSON), the step's default row. */
 export const DATA_MODE: ModePick = { item: /Collect data \(JSON\)/ };
 /** A chat run (an answer in words), filtered to. */
@@ -46,7 +55,10 @@ export const CHAT_MODE: ModePick = { item: /Ask \(an answer in words\)/, filter:
  * Answers Start Agent Job…'s steps once its first step is open: the prompt, no start pages, the credit ceiling (''
  * for the default), spark-1-mini, the service's default effort, the mode, and no paid tool calls.
  */
-export async function answerStartFlow(page: Page, a: { prompt: string; credits: string; mode: ModePick }): Promise<void> {
+export async function answerStartFlow(
+  page: Page,
+  a: { prompt: string; credits: string; mode: ModePick },
+): Promise<void> {
   await answerInputStep(page, /What should the agent do/, a.prompt);
   await answerInputStep(page, /Pages to start from/, '');
   await answerInputStep(page, /Credit ceiling/, a.credits);

@@ -3,8 +3,15 @@
 // last section ("Exact shapes as of late November 2026"), written out as the service sends them.
 // Where production is newer than the SDK, the extra fields are declared below with the addendum's words.
 import type {
-  AgentExchangeSummary, AgentStatusResponse, AgentTermsRequiredAction, AgentThreadResponse, AgentThreadRun,
-  PendingApproval, PendingCallsApproval, PendingTermsApproval, AgentSnapshotResponse,
+  AgentExchangeSummary,
+  AgentStatusResponse,
+  AgentTermsRequiredAction,
+  AgentThreadResponse,
+  AgentThreadRun,
+  PendingApproval,
+  PendingCallsApproval,
+  PendingTermsApproval,
+  AgentSnapshotResponse,
 } from 'firecrawl';
 
 /** Production fields on a status record the SDK 4.42.0 does not declare (addendum, "Agent responses"). */
@@ -28,8 +35,21 @@ export const CALLS_APPROVAL = {
   reason: 'The answer needs two paid calls.',
   kind: 'calls',
   calls: [
-    { id: 'call_1', provider: 'github', capability: 'search_issues', input: { q: 'retry backoff', repo: 'undici/undici' }, creditsEstimate: 5 },
-    { id: 'call_2', provider: 'stackexchange', capability: 'search', input: { q: 'undici retry' }, more: [{ page: 2 }], creditsEstimate: null },
+    {
+      id: 'call_1',
+      provider: 'github',
+      capability: 'search_issues',
+      input: { q: 'retry backoff', repo: 'undici/undici' },
+      creditsEstimate: 5,
+    },
+    {
+      id: 'call_2',
+      provider: 'stackexchange',
+      capability: 'search',
+      input: { q: 'undici retry' },
+      more: [{ page: 2 }],
+      creditsEstimate: null,
+    },
   ],
   resolution: null,
 } satisfies PendingCallsApproval;
@@ -49,7 +69,15 @@ export const TERMS_APPROVAL = {
   kind: 'terms',
   calls: [],
   terms: [
-    { provider: 'crunchbase', name: 'Crunchbase', capability: 'company_lookup', adds: 'funding rounds', version: '2026-10', digest: 'sha256:ab12', url: 'https://firecrawl.dev/terms/crunchbase' },
+    {
+      provider: 'crunchbase',
+      name: 'Crunchbase',
+      capability: 'company_lookup',
+      adds: 'funding rounds',
+      version: '2026-10',
+      digest: 'sha256:ab12',
+      url: 'https://firecrawl.dev/terms/crunchbase',
+    },
   ],
   resolution: null,
 } satisfies PendingTermsApproval;
@@ -63,12 +91,23 @@ export const RESOLVED_APPROVAL = {
 export const REQUIRES_ACTION = {
   type: 'accept_terms',
   approvalId: APPROVAL_ID,
-  providers: [{
-    provider: 'crunchbase', name: 'Crunchbase', capability: 'company_lookup', adds: 'funding rounds', version: '2026-10', digest: 'sha256:ab12',
-    url: 'https://firecrawl.dev/terms/crunchbase',
-    show: { provider: 'firecrawl', capability: 'terms/show', options: { provider: 'crunchbase' } },
-    accept: { provider: 'firecrawl', capability: 'terms/accept', options: { provider: 'crunchbase', version: '2026-10', digest: 'sha256:ab12', confirmed: true } },
-  }],
+  providers: [
+    {
+      provider: 'crunchbase',
+      name: 'Crunchbase',
+      capability: 'company_lookup',
+      adds: 'funding rounds',
+      version: '2026-10',
+      digest: 'sha256:ab12',
+      url: 'https://firecrawl.dev/terms/crunchbase',
+      show: { provider: 'firecrawl', capability: 'terms/show', options: { provider: 'crunchbase' } },
+      accept: {
+        provider: 'firecrawl',
+        capability: 'terms/accept',
+        options: { provider: 'crunchbase', version: '2026-10', digest: 'sha256:ab12', confirmed: true },
+      },
+    },
+  ],
 } satisfies AgentTermsRequiredAction;
 
 /** A finished run's paid calls, with a provider it skipped because its terms were not accepted. */
@@ -77,10 +116,17 @@ export const PAID_EXCHANGE = {
   toolkits: ['github'],
   paidCalls: 2,
   creditsUsed: 30,
-  skippedProviders: [{
-    provider: 'crunchbase', name: 'Crunchbase', capability: 'company_lookup', adds: 'funding rounds', reason: 'terms_required',
-    version: '2026-10', termsUrl: 'https://firecrawl.dev/app/terms/crunchbase',
-  }],
+  skippedProviders: [
+    {
+      provider: 'crunchbase',
+      name: 'Crunchbase',
+      capability: 'company_lookup',
+      adds: 'funding rounds',
+      reason: 'terms_required',
+      version: '2026-10',
+      termsUrl: 'https://firecrawl.dev/app/terms/crunchbase',
+    },
+  ],
 } satisfies AgentExchangeSummary;
 
 /** A run waiting for calls: status `processing` (the usual case). Fields absent, never null. */
@@ -125,22 +171,52 @@ export const PAID_STATUS = {
 } satisfies ProductionStatus;
 
 export const WAITING_THREAD_RUN = {
-  id: RUN_ID, turn: 1, mode: 'chat', prompt: 'Which issues mention the retry backoff?', status: 'processing',
-  createdAt: '2026-11-27T18:00:00.000Z', finishedAt: null, creditsUsed: 12, message: null,
-  pendingApproval: CALLS_APPROVAL, exchange: { enabled: true, paidCalls: 0, creditsUsed: null },
+  id: RUN_ID,
+  turn: 1,
+  mode: 'chat',
+  prompt: 'Which issues mention the retry backoff?',
+  status: 'processing',
+  createdAt: '2026-11-27T18:00:00.000Z',
+  finishedAt: null,
+  creditsUsed: 12,
+  message: null,
+  pendingApproval: CALLS_APPROVAL,
+  exchange: { enabled: true, paidCalls: 0, creditsUsed: null },
 } satisfies AgentThreadRun;
 
 export const THREAD_BODY = {
   success: true,
   thread: {
-    id: THREAD_ID, createdAt: '2026-11-27T18:00:00.000Z', updatedAt: '2026-11-27T18:01:00.000Z', status: 'idle',
-    runs: [WAITING_THREAD_RUN, {
-      id: NEXT_RUN_ID, turn: 2, mode: 'chat', prompt: 'Approved.', status: 'succeeded', createdAt: '2026-11-27T18:01:00.000Z',
-      finishedAt: '2026-11-27T18:02:00.000Z', creditsUsed: 45, message: 'Done.', suggestions: null, pendingApproval: null, exchange: PAID_EXCHANGE,
-    }],
+    id: THREAD_ID,
+    createdAt: '2026-11-27T18:00:00.000Z',
+    updatedAt: '2026-11-27T18:01:00.000Z',
+    status: 'idle',
+    runs: [
+      WAITING_THREAD_RUN,
+      {
+        id: NEXT_RUN_ID,
+        turn: 2,
+        mode: 'chat',
+        prompt: 'Approved.',
+        status: 'succeeded',
+        createdAt: '2026-11-27T18:01:00.000Z',
+        finishedAt: '2026-11-27T18:02:00.000Z',
+        creditsUsed: 45,
+        message: 'Done.',
+        suggestions: null,
+        pendingApproval: null,
+        exchange: PAID_EXCHANGE,
+      },
+    ],
   },
 } satisfies AgentThreadResponse;
 
 /** Bodies without their record: the SDK declares `thread` and `snapshot` optional. */
-export const THREAD_WITHOUT_RECORD = { success: false, error: 'Thread is being archived.' } satisfies AgentThreadResponse;
-export const SNAPSHOT_WITHOUT_RECORD = { success: false, error: 'Snapshot storage is unavailable.' } satisfies AgentSnapshotResponse;
+export const THREAD_WITHOUT_RECORD = {
+  success: false,
+  error: 'Thread is being archived.',
+} satisfies AgentThreadResponse;
+export const SNAPSHOT_WITHOUT_RECORD = {
+  success: false,
+  error: 'Snapshot storage is unavailable.',
+} satisfies AgentSnapshotResponse;

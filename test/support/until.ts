@@ -32,8 +32,17 @@ export async function until<T>(read: () => T | Promise<T>, done: (v: T) => boole
 }
 
 /** Reads until the value is not undefined. */
-export function defined<T>(read: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs: number, stepMs = 100): Promise<T> {
-  return until(read, (v) => v !== undefined, { timeoutMs, stepMs, message: () => `timed out after ${timeoutMs} ms waiting for ${what}` }) as Promise<T>;
+export function defined<T>(
+  read: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  timeoutMs: number,
+  stepMs = 100,
+): Promise<T> {
+  return until(read, (v) => v !== undefined, {
+    timeoutMs,
+    stepMs,
+    message: () => `timed out after ${timeoutMs} ms waiting for ${what}`,
+  }) as Promise<T>;
 }
 
 function step(ms: number): Promise<void> {

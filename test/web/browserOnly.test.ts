@@ -21,12 +21,30 @@ import { until } from '../support/until';
 const VIEW = 'Agent Jobs';
 const FOLDER = 'vscode-vfs://github/fetchline/fetchline';
 
-interface Logged { method: string; path: string; query: string; body: unknown; auth: string; origin?: string }
+interface Logged {
+  method: string;
+  path: string;
+  query: string;
+  body: unknown;
+  auth: string;
+  origin?: string;
+}
 
 interface Probe {
-  ok: boolean; error?: string; activateMs: number; typeofProcess: string; typeofRequireResolve: string; globalScope: string;
-  uiKind: string; remoteName: string | null; isActive: boolean; extensionKind: string; commands: string[]; tools: string[];
-  folders: string[]; baseUrl: string;
+  ok: boolean;
+  error?: string;
+  activateMs: number;
+  typeofProcess: string;
+  typeofRequireResolve: string;
+  globalScope: string;
+  uiKind: string;
+  remoteName: string | null;
+  isActive: boolean;
+  extensionKind: string;
+  commands: string[];
+  tools: string[];
+  folders: string[];
+  baseUrl: string;
 }
 
 async function sandboxRequests(method: 'GET' | 'DELETE' = 'GET'): Promise<Logged[]> {
@@ -52,8 +70,12 @@ describe('the web build in a browser-only workbench (no server extension host)',
     // Welcome editor (a webview of its own) would then be the page's first webview. Activation is over: close it.
     await wb.runCommand('View: Close All Editors');
   });
-  afterEach(async (t) => { await wb.screenshot(`${t.name} end`); });
-  after(async () => { await wb?.close(); });
+  afterEach(async (t) => {
+    await wb.screenshot(`${t.name} end`);
+  });
+  after(async () => {
+    await wb?.close();
+  });
 
   function row(text: string | RegExp): Locator {
     return wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: text }).first();
@@ -70,9 +92,17 @@ describe('the web build in a browser-only workbench (no server extension host)',
     // A click while the side bar is still laying out (a view just shown, a notification sliding in) can be lost: the
     // state is read again, and the title clicked again, until the header says it (at most five clicks).
     for (let clicks = 0; ((await header.getAttribute('aria-expanded')) === 'true') !== expanded; clicks++) {
-      if (clicks === 5) assert.fail(`the ${view} view is not ${expanded ? 'expanded' : 'collapsed'} after ${clicks} clicks on its title`);
+      if (clicks === 5)
+        assert.fail(
+          `the ${view} view is not ${expanded ? 'expanded' : 'collapsed'} after ${clicks} clicks on its title`,
+        );
       await header.locator('.title').first().click();
-      await wb.page.waitForFunction(([q, want]) => document.querySelector(q!)?.getAttribute('aria-expanded') === want, [sel, String(expanded)], { timeout: 3_000 })
+      await wb.page
+        .waitForFunction(
+          ([q, want]) => document.querySelector(q!)?.getAttribute('aria-expanded') === want,
+          [sel, String(expanded)],
+          { timeout: 3_000 },
+        )
         .catch(() => undefined);
     }
   }
@@ -96,8 +126,14 @@ describe('the web build in a browser-only workbench (no server extension host)',
   async function editorText(shows: (text: string) => boolean): Promise<string[]> {
     const lines = wb.page.locator('.editor-instance .monaco-editor .view-lines .view-line');
     await lines.first().waitFor({ state: 'visible', timeout: 15_000 });
-    return until(async () => (await lines.allInnerTexts()).map((l) => l.replace(/\u00a0/g, ' ')), (l) => l.length > 2 && shows(l.join('\n')),
-      { timeoutMs: 15_000, message: (l) => `the editor shows the document (it shows: ${JSON.stringify((l ?? []).slice(0, 4))})` });
+    return until(
+      async () => (await lines.allInnerTexts()).map((l) => l.replace(/\u00a0/g, ' ')),
+      (l) => l.length > 2 && shows(l.join('\n')),
+      {
+        timeoutMs: 15_000,
+        message: (l) => `the editor shows the document (it shows: ${JSON.stringify((l ?? []).slice(0, 4))})`,
+      },
+    );
   }
 
   async function activeTab(): Promise<string> {
@@ -123,22 +159,44 @@ describe('the web build in a browser-only workbench (no server extension host)',
     assert.equal(probe.remoteName, null, 'no remote: the workbench has no server extension host');
     assert.deepEqual(probe.folders, [FOLDER]);
     assert.equal(probe.baseUrl, e2e.sandboxUrl());
-    for (const id of ['devIndex.search.run', 'devIndex.search.repository', 'devIndex.agent.start', 'devIndex.agent.followUp', 'devIndex.agent.openTrace',
-      'devIndex.agent.openSnapshot', 'devIndex.agent.openAnswer', 'devIndex.watch.add', 'devIndex.auth.setKey', 'devIndex.diagnose']) {
+    for (const id of [
+      'devIndex.search.run',
+      'devIndex.search.repository',
+      'devIndex.agent.start',
+      'devIndex.agent.followUp',
+      'devIndex.agent.openTrace',
+      'devIndex.agent.openSnapshot',
+      'devIndex.agent.openAnswer',
+      'devIndex.watch.add',
+      'devIndex.auth.setKey',
+      'devIndex.diagnose',
+    ]) {
       assert.ok(probe.commands.includes(id), `${id} registered (of ${probe.commands.length})`);
     }
     // The language model tools the manifest contributes are registered in the worker (vscode.lm.tools).
-    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { languageModelTools: Array<{ name: string }> } };
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { languageModelTools: Array<{ name: string }> };
+    };
     const contributed = manifest.contributes.languageModelTools.map((t) => t.name).sort();
     assert.ok(contributed.length >= 8, `package.json contributes the tools: ${JSON.stringify(contributed)}`);
     assert.deepEqual([...probe.tools].sort(), contributed, 'every contributed tool registered by the web build');
-    console.log(`the probe: activate() ${probe.activateMs} ms, ${probe.commands.length} commands, ${probe.tools.length} tools`);
+    console.log(
+      `the probe: activate() ${probe.activateMs} ms, ${probe.commands.length} commands, ${probe.tools.length} tools`,
+    );
     // Only one host: the Running Extensions view lists the extension and names no server.
     await wb.runCommand('Developer: Show Running Extensions');
-    const ours = wb.page.locator('.runtime-extensions-editor .monaco-list-row').filter({ hasText: /Developer Index Search|devindex\.devindex/ }).first();
+    const ours = wb.page
+      .locator('.runtime-extensions-editor .monaco-list-row')
+      .filter({ hasText: /Developer Index Search|devindex\.devindex/ })
+      .first();
     await ours.waitFor({ state: 'visible', timeout: 60_000 });
-    const rows = (await wb.page.locator('.runtime-extensions-editor .monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
-    assert.ok(rows.every((t) => !/127\.0\.0\.1:\d+|Remote/i.test(t)), `no extension on a server host: ${JSON.stringify(rows)}`);
+    const rows = (await wb.page.locator('.runtime-extensions-editor .monaco-list-row').allInnerTexts()).map((t) =>
+      t.replace(/\s+/g, ' '),
+    );
+    assert.ok(
+      rows.every((t) => !/127\.0\.0\.1:\d+|Remote/i.test(t)),
+      `no extension on a server host: ${JSON.stringify(rows)}`,
+    );
     await wb.screenshot('running extensions');
     await wb.runCommand('View: Close All Editors');
     await wb.runCommand('Developer Index: Diagnose Connection');
@@ -146,7 +204,7 @@ describe('the web build in a browser-only workbench (no server extension host)',
     assert.match(note, /Diagnose Connection is not available in the browser: .*It works in desktop VS Code\./);
   });
 
-  it('a search from the palette: the browser\'s fetch reaches the sandbox and the Search webview renders the results', async () => {
+  it("a search from the palette: the browser's fetch reaches the sandbox and the Search webview renders the results", async () => {
     await sandboxRequests('DELETE');
     const t0 = Date.now();
     await wb.runCommand('Developer Index: Search…');
@@ -163,9 +221,12 @@ describe('the web build in a browser-only workbench (no server extension host)',
     const frame = await wb.webviewFrame();
     assert.match(new URL(frame.url()).hostname, /\.localhost$/, `the webview's origin: ${frame.url()}`);
     await wb.screenshot('search view with results from the palette');
-    const searches = (await sandboxRequests()).filter((r) => r.path.startsWith('/v2/search') && params(r).includes('discriminated unions'));
+    const searches = (await sandboxRequests()).filter(
+      (r) => r.path.startsWith('/v2/search') && params(r).includes('discriminated unions'),
+    );
     assert.ok(searches.length >= 1, 'the sandbox saw the search');
-    for (const s of searches) assert.equal(s.origin, origin(), `a cross-origin fetch from the workbench: ${JSON.stringify(s)}`);
+    for (const s of searches)
+      assert.equal(s.origin, origin(), `a cross-origin fetch from the workbench: ${JSON.stringify(s)}`);
   });
 
   it('Search in This Repository on the vscode-vfs folder scopes the search to fetchline/fetchline', async () => {
@@ -173,16 +234,24 @@ describe('the web build in a browser-only workbench (no server extension host)',
     await wb.runCommand('Developer Index: Search in This Repository…');
     await wb.answerInputBox('retry on 429 with Retry-After', { prompt: /question or search phrase/i });
     const view = wb.webview();
-    await view.locator('#chips .chip', { hasText: 'fetchline/fetchline' }).waitFor({ state: 'visible', timeout: 60_000 });
+    await view
+      .locator('#chips .chip', { hasText: 'fetchline/fetchline' })
+      .waitFor({ state: 'visible', timeout: 60_000 });
     await view.locator('li.row').first().waitFor({ state: 'visible', timeout: 60_000 });
-    assert.match(await view.locator('.summary').innerText(), /results? for “retry on 429 with Retry-After” in fetchline\/fetchline/);
+    assert.match(
+      await view.locator('.summary').innerText(),
+      /results? for “retry on 429 with Retry-After” in fetchline\/fetchline/,
+    );
     assert.deepEqual(await view.locator('#chips .chip-label').allInnerTexts(), ['fetchline/fetchline']);
     await wb.screenshot('search in this repository');
     const searches = (await sandboxRequests()).filter((r) => r.path.startsWith('/v2/search'));
-    assert.ok(searches.some((r) => new URLSearchParams(r.query).getAll('repos').join(',') === 'fetchline/fetchline'), `scoped: ${JSON.stringify(searches)}`);
+    assert.ok(
+      searches.some((r) => new URLSearchParams(r.query).getAll('repos').join(',') === 'fetchline/fetchline'),
+      `scoped: ${JSON.stringify(searches)}`,
+    );
   });
 
-  it('sets the API key; an agent job\'s row in the Agent Jobs tree, its trace, a snapshot and its result document', async () => {
+  it("sets the API key; an agent job's row in the Agent Jobs tree, its trace, a snapshot and its result document", async () => {
     await wb.runCommand('Developer Index: Set API Key');
     await wb.answerInputBox(e2e.testKey(), { prompt: /secret storage/i });
     await wb.waitForNotification(/API key saved/i, 30_000);
@@ -210,14 +279,22 @@ describe('the web build in a browser-only workbench (no server extension host)',
     // A snapshot from an artifact event's inline Open Snapshot (the job expanded; its orchestrator is open by default).
     await job.click();
     await wb.page.keyboard.press('ArrowRight');
-    const artifact = wb.pane(VIEW).locator('.monaco-list-row').filter({ hasText: /artifact result \(json\) append/ }).first();
+    const artifact = wb
+      .pane(VIEW)
+      .locator('.monaco-list-row')
+      .filter({ hasText: /artifact result \(json\) append/ })
+      .first();
     await artifact.waitFor({ state: 'visible', timeout: 15_000 });
     await wb.screenshot('job expanded with its agents and events');
     await artifact.hover();
     await artifact.locator('.actions .action-label[aria-label="Open Snapshot"]').click();
     assert.match(await activeTab(), /\.json/);
     const snap = await editorText((t) => t.trim().startsWith('{') && t !== trace);
-    assert.equal(snap.map((l) => l.trim()).find((l) => l.length > 0), '{', `pretty JSON: ${JSON.stringify(snap.slice(0, 4))}`);
+    assert.equal(
+      snap.map((l) => l.trim()).find((l) => l.length > 0),
+      '{',
+      `pretty JSON: ${JSON.stringify(snap.slice(0, 4))}`,
+    );
     await wb.screenshot('snapshot as pretty JSON');
 
     // The result document.
@@ -226,7 +303,10 @@ describe('the web build in a browser-only workbench (no server extension host)',
     assert.match(result, /Finding 1/, `the result: ${result.slice(0, 300)}`);
     await wb.screenshot('result document');
     // The key went to the sandbox as a bearer token, never onto the page.
-    const html = [await wb.page.content(), ...await Promise.all(wb.page.frames().map((f) => f.content().catch(() => '')))].join('\n');
+    const html = [
+      await wb.page.content(),
+      ...(await Promise.all(wb.page.frames().map((f) => f.content().catch(() => '')))),
+    ].join('\n');
     assert.ok(!html.includes(e2e.testKey()), 'the API key appears in the workbench or a webview');
   });
 
@@ -237,7 +317,14 @@ describe('the web build in a browser-only workbench (no server extension host)',
     const toast = wb.page.locator('.notification-list-item').filter({ hasText: prompt }).first();
     await toast.getByRole('button', { name: 'Open Answer' }).click();
     assert.match(await activeTab(), new RegExp(`Preview answer — ${prompt}`));
-    const heading = wb.page.locator('iframe.webview.ready').last().contentFrame().locator('#active-frame').contentFrame().locator('h2').first();
+    const heading = wb.page
+      .locator('iframe.webview.ready')
+      .last()
+      .contentFrame()
+      .locator('#active-frame')
+      .contentFrame()
+      .locator('h2')
+      .first();
     await heading.waitFor({ state: 'visible', timeout: 15_000 });
     assert.match(await heading.innerText(), new RegExp(`^Answer: ${prompt}`));
     await wb.screenshot('chat answer document');
@@ -249,7 +336,11 @@ describe('the web build in a browser-only workbench (no server extension host)',
     const widget = wb.page.locator('.quick-input-widget');
     await widget.locator('input.input').waitFor({ state: 'visible' });
     await widget.locator('input.input').fill('WEB and the backoff');
-    await widget.locator('.quick-input-list .monaco-list-row').filter({ hasText: /Ask: WEB and the backoff/ }).first().waitFor({ state: 'visible' });
+    await widget
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ hasText: /Ask: WEB and the backoff/ })
+      .first()
+      .waitFor({ state: 'visible' });
     await wb.page.keyboard.press('Enter');
     await widget.waitFor({ state: 'hidden' });
     await rowLabel(row(prompt), /^Completed: agent thread .*\b2 turns\b/, 60_000);
@@ -263,7 +354,9 @@ describe('the web build in a browser-only workbench (no server extension host)',
     await wb.runCommand('Developer Index: Search in This Repository…');
     await wb.answerInputBox('retry on 429 with Retry-After', { prompt: /question or search phrase/i });
     const view = wb.webview();
-    const watch = view.getByRole('button', { name: /^Watch for a Fix: re-run “retry on 429 with Retry-After” in fetchline\/fetchline/ });
+    const watch = view.getByRole('button', {
+      name: /^Watch for a Fix: re-run “retry on 429 with Retry-After” in fetchline\/fetchline/,
+    });
     await watch.waitFor({ state: 'visible', timeout: 60_000 });
     await watch.click();
     const item = view.locator('.watch-item').filter({ hasText: 'retry on 429 with Retry-After' });

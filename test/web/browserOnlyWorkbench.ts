@@ -22,11 +22,14 @@ export async function openBrowserOnlyWorkbench(name: string, url = e2e.workbench
   fs.mkdirSync(path.join(profile, 'Default'), { recursive: true });
   fs.writeFileSync(path.join(profile, 'Default', 'Preferences'), JSON.stringify(THIRD_PARTY_COOKIES_ALLOWED));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: e2e.chromium(), headless: true, args: e2e.chromiumArgs(),
-    viewport: { width: 1400, height: 900 }, timeout: 30_000,
+    executablePath: e2e.chromium(),
+    headless: true,
+    args: e2e.chromiumArgs(),
+    viewport: { width: 1400, height: 900 },
+    timeout: 30_000,
   });
   context.setDefaultTimeout(20_000);
-  const page = context.pages()[0] ?? await context.newPage();
+  const page = context.pages()[0] ?? (await context.newPage());
   // Workbench's constructor is private to its own open(), which launches chromium itself on a profile it makes.
   const wb = Reflect.construct(Workbench, [context, page, name]) as Workbench;
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });

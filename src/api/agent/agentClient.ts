@@ -3,11 +3,32 @@
 // every error it throws is an AgentError stamped with one reason (`reasonOf`), and its message says
 // what to do next (agentFailure.ts). The surfaces word it from src/api/failure.ts; nothing re-reads the service's text.
 import { reasonOf, UUID_RE } from './agentConstants';
-import { type AgentExchange, type AgentSubmitParams, short, SNAPSHOT_ID_RE, type SubmitRules, validateAgentSubmit } from './submitSchema';
 import {
-  AgentJobRecordSchema, CancelResponseSchema, ExchangeAnswerSchema, type ExchangeCall, ListResponseSchema, SnapshotResponseSchema, SubmitResponseSchema,
-  ThreadResponseSchema, TraceResponseSchema, type AgentCancelResponse, type AgentJobRecord, type AgentList, type AgentListEntry,
-  type AgentSnapshot, type AgentSubmitResponse, type AgentThread, type AgentTrace,
+  type AgentExchange,
+  type AgentSubmitParams,
+  short,
+  SNAPSHOT_ID_RE,
+  type SubmitRules,
+  validateAgentSubmit,
+} from './submitSchema';
+import {
+  AgentJobRecordSchema,
+  CancelResponseSchema,
+  ExchangeAnswerSchema,
+  type ExchangeCall,
+  ListResponseSchema,
+  SnapshotResponseSchema,
+  SubmitResponseSchema,
+  ThreadResponseSchema,
+  TraceResponseSchema,
+  type AgentCancelResponse,
+  type AgentJobRecord,
+  type AgentList,
+  type AgentListEntry,
+  type AgentSnapshot,
+  type AgentSubmitResponse,
+  type AgentThread,
+  type AgentTrace,
 } from './agentSchemas';
 import type { CallOptions, DevIndexClient } from '../client';
 import { ApiError } from '../errors';
@@ -20,16 +41,44 @@ export * from '../../agentRun/agentTrace';
 export { isWaiting } from '../../agentRun/approval';
 export { approvalWords } from '../../agentRun/runOutcome';
 export {
-  AGENT_ERRORS, AgentError, agentErrorReason, invalidSchemaReason, JobMayExistError, SNAPSHOT_ENGINE_RE, THREAD_ERROR_CODES, TRACE_ENGINE_RE,
+  AGENT_ERRORS,
+  AgentError,
+  agentErrorReason,
+  invalidSchemaReason,
+  JobMayExistError,
+  SNAPSHOT_ENGINE_RE,
+  THREAD_ERROR_CODES,
+  TRACE_ENGINE_RE,
 } from './agentFailure';
 export { AGENT_PATH, beforeOf, nextPage, type NextPage } from './listPages';
 export {
-  type AgentExchange, type AgentSchemaParam, type AgentSubmitParams, PAID_CALL_SETTINGS, type SubmitRules, TOOL_EXCHANGE_FIELDS, TOOL_SUBMIT_FIELDS,
-  type ToolSubmitParams, validateAgentSubmit,
+  type AgentExchange,
+  type AgentSchemaParam,
+  type AgentSubmitParams,
+  PAID_CALL_SETTINGS,
+  type SubmitRules,
+  TOOL_EXCHANGE_FIELDS,
+  TOOL_SUBMIT_FIELDS,
+  type ToolSubmitParams,
+  validateAgentSubmit,
 } from './submitSchema';
 export {
-  AGENT_EFFORTS, AGENT_ERROR_REASONS, AGENT_MODELS, AGENT_MODES, AGENT_ON_TERMS, DEFAULT_AGENT_MODEL, EXCHANGE_MAX_CALLS, EXCHANGE_MAX_TOOLKITS, FOLDED_EVENT_TYPES, type AgentMode, RETIRED_AGENT_MODELS, NAMED_INTEGRATIONS,
-  isValidIntegration, PROMPT_MAX_LENGTH, reasonOf, type AgentErrorReason,
+  AGENT_EFFORTS,
+  AGENT_ERROR_REASONS,
+  AGENT_MODELS,
+  AGENT_MODES,
+  AGENT_ON_TERMS,
+  DEFAULT_AGENT_MODEL,
+  EXCHANGE_MAX_CALLS,
+  EXCHANGE_MAX_TOOLKITS,
+  FOLDED_EVENT_TYPES,
+  type AgentMode,
+  RETIRED_AGENT_MODELS,
+  NAMED_INTEGRATIONS,
+  isValidIntegration,
+  PROMPT_MAX_LENGTH,
+  reasonOf,
+  type AgentErrorReason,
 } from './agentConstants';
 
 /** Exchange calls (terms/accept) run through the scrape endpoint (addendum, "Accepting terms"). */
@@ -45,10 +94,15 @@ export function validateJobId(jobId: unknown): ParamIssue | undefined {
 
 export function validateSnapshotId(snapshotId: unknown): ParamIssue | undefined {
   if (typeof snapshotId === 'string' && SNAPSHOT_ID_RE.test(snapshotId)) return undefined;
-  return { field: 'snapshotId', message: `snapshotId ${short(snapshotId)}: ${AGENT_ERRORS.invalidSnapshotId} (expected 1 to 128 letters, digits, "_" or "-", as found in an artifact.updated event)` };
+  return {
+    field: 'snapshotId',
+    message: `snapshotId ${short(snapshotId)}: ${AGENT_ERRORS.invalidSnapshotId} (expected 1 to 128 letters, digits, "_" or "-", as found in an artifact.updated event)`,
+  };
 }
 
-export interface ListOptions { before?: number }
+export interface ListOptions {
+  before?: number;
+}
 export interface AgentListPage extends AgentList {
   /** `before` of the next page, parsed from `next`. */
   nextBefore?: number;
@@ -64,24 +118,46 @@ export interface AgentListAll {
 export type AgentClientOptions = SubmitRules;
 
 export class AgentClient {
-  constructor(private readonly client: DevIndexClient, private readonly options: AgentClientOptions = {}) {}
+  constructor(
+    private readonly client: DevIndexClient,
+    private readonly options: AgentClientOptions = {},
+  ) {}
 
   /**
    * POST /v2/agent with the client's `origin`. Retried only when the job cannot exist (429, 503, 500
    * passthrough); never after it may have been created.
    */
-  async submit(params: AgentSubmitParams, opts?: CallOptions & SubmitRules): Promise<{ id: string; response: AgentSubmitResponse }> {
-    const withOrigin = params.origin === undefined && this.client.settings.origin ? { ...params, origin: this.client.settings.origin } : params;
-    const v = validateAgentSubmit(withOrigin, { extraModels: [...(this.options.extraModels ?? []), ...(opts?.extraModels ?? [])] });
+  async submit(
+    params: AgentSubmitParams,
+    opts?: CallOptions & SubmitRules,
+  ): Promise<{ id: string; response: AgentSubmitResponse }> {
+    const withOrigin =
+      params.origin === undefined && this.client.settings.origin
+        ? { ...params, origin: this.client.settings.origin }
+        : params;
+    const v = validateAgentSubmit(withOrigin, {
+      extraModels: [...(this.options.extraModels ?? []), ...(opts?.extraModels ?? [])],
+    });
     if (!v.ok) throw invalid(v.issues, 'agent job');
-    if (opts?.signal?.aborted) throw new AgentError(new ApiError({ kind: 'aborted', message: 'request cancelled before it was sent', retryable: false }), 'cancelled');
-    const res = await this.call({ op: 'submit', threadId: params.threadId, urls: params.urls }, () => this.client.request({ method: 'POST', path: AGENT_PATH, body: v.body, schema: SubmitResponseSchema, retry: 'submit' }, opts));
+    if (opts?.signal?.aborted)
+      throw new AgentError(
+        new ApiError({ kind: 'aborted', message: 'request cancelled before it was sent', retryable: false }),
+        'cancelled',
+      );
+    const res = await this.call({ op: 'submit', threadId: params.threadId, urls: params.urls }, () =>
+      this.client.request(
+        { method: 'POST', path: AGENT_PATH, body: v.body, schema: SubmitResponseSchema, retry: 'submit' },
+        opts,
+      ),
+    );
     return { id: res.id, response: res };
   }
 
   async status(jobId: string, opts?: CallOptions): Promise<AgentJobRecord> {
     this.checkJob(jobId);
-    return this.call({ op: 'status', jobId }, () => this.client.request({ method: 'GET', path: jobPath(jobId), schema: AgentJobRecordSchema, retry: 'spec' }, opts));
+    return this.call({ op: 'status', jobId }, () =>
+      this.client.request({ method: 'GET', path: jobPath(jobId), schema: AgentJobRecordSchema, retry: 'spec' }, opts),
+    );
   }
 
   /**
@@ -91,7 +167,12 @@ export class AgentClient {
   async cancel(jobId: string, opts?: CallOptions): Promise<AgentCancelResponse> {
     this.checkJob(jobId);
     try {
-      return await this.call({ op: 'cancel', jobId }, () => this.client.request({ method: 'DELETE', path: jobPath(jobId), schema: CancelResponseSchema, retry: 'spec' }, opts));
+      return await this.call({ op: 'cancel', jobId }, () =>
+        this.client.request(
+          { method: 'DELETE', path: jobPath(jobId), schema: CancelResponseSchema, retry: 'spec' },
+          opts,
+        ),
+      );
     } catch (e) {
       if (reasonOf(e) === 'already-cancelled' && (e as ApiError).attempts > 1) return { success: true };
       throw e;
@@ -101,7 +182,12 @@ export class AgentClient {
   async trace(jobId: string, o: { liveView?: boolean } = {}, opts?: CallOptions): Promise<AgentTrace> {
     this.checkJob(jobId);
     const query: Array<[string, string]> = o.liveView === undefined ? [] : [['liveView', String(o.liveView)]];
-    return this.call({ op: 'trace', jobId }, () => this.client.request({ method: 'GET', path: `${jobPath(jobId)}/trace`, query, schema: TraceResponseSchema, retry: 'spec' }, opts));
+    return this.call({ op: 'trace', jobId }, () =>
+      this.client.request(
+        { method: 'GET', path: `${jobPath(jobId)}/trace`, query, schema: TraceResponseSchema, retry: 'spec' },
+        opts,
+      ),
+    );
   }
 
   /**
@@ -111,9 +197,17 @@ export class AgentClient {
   async snapshot(jobId: string, snapshotId: string, opts?: CallOptions): Promise<AgentSnapshot & { snapshot: string }> {
     const issues = [validateJobId(jobId), validateSnapshotId(snapshotId)].filter((i): i is ParamIssue => !!i);
     if (issues.length) throw invalid(issues, 'snapshot request');
-    const res = await this.call({ op: 'snapshot', jobId, snapshotId }, () => this.client.request({
-      method: 'GET', path: `${jobPath(jobId)}/snapshots/${encodeURIComponent(snapshotId)}`, schema: SnapshotResponseSchema, retry: 'spec',
-    }, opts));
+    const res = await this.call({ op: 'snapshot', jobId, snapshotId }, () =>
+      this.client.request(
+        {
+          method: 'GET',
+          path: `${jobPath(jobId)}/snapshots/${encodeURIComponent(snapshotId)}`,
+          schema: SnapshotResponseSchema,
+          retry: 'spec',
+        },
+        opts,
+      ),
+    );
     if (res.snapshot === undefined) throw withoutRecord(`snapshot ${snapshotId} of job ${jobId}`, res.error);
     return { ...res, snapshot: res.snapshot };
   }
@@ -121,12 +215,29 @@ export class AgentClient {
   /** A thread and its turns, oldest first (`GET /v2/agent/threads/{id}`); `includeData` adds each turn's data and answer. */
   async thread(threadId: string, o: { includeData?: boolean } = {}, opts?: CallOptions): Promise<AgentThread> {
     if (typeof threadId !== 'string' || !UUID_RE.test(threadId)) {
-      throw invalid([{ field: 'threadId', message: `threadId ${short(threadId)} is not a thread id (a UUID, as printed by devindex agent status)` }], 'thread id');
+      throw invalid(
+        [
+          {
+            field: 'threadId',
+            message: `threadId ${short(threadId)} is not a thread id (a UUID, as printed by devindex agent status)`,
+          },
+        ],
+        'thread id',
+      );
     }
     const query: Array<[string, string]> = o.includeData ? [['includeData', 'true']] : [];
-    const res = await this.call({ op: 'thread', threadId }, () => this.client.request({
-      method: 'GET', path: `${AGENT_PATH}/threads/${encodeURIComponent(threadId)}`, query, schema: ThreadResponseSchema, retry: 'spec',
-    }, opts));
+    const res = await this.call({ op: 'thread', threadId }, () =>
+      this.client.request(
+        {
+          method: 'GET',
+          path: `${AGENT_PATH}/threads/${encodeURIComponent(threadId)}`,
+          query,
+          schema: ThreadResponseSchema,
+          retry: 'spec',
+        },
+        opts,
+      ),
+    );
     if (!res.thread) throw withoutRecord(`thread ${threadId}`, res.error);
     return res.thread;
   }
@@ -143,30 +254,76 @@ export class AgentClient {
    */
   async acceptTerms(calls: readonly ExchangeCall[], opts?: CallOptions): Promise<{ creditsCost?: number }> {
     const issues: ParamIssue[] = [];
-    if (calls.length === 0 || calls.length > MAX_TERMS_CALLS) issues.push({ field: 'alexandria', message: `between 1 and ${MAX_TERMS_CALLS} terms/accept calls; got ${calls.length}` });
+    if (calls.length === 0 || calls.length > MAX_TERMS_CALLS)
+      issues.push({
+        field: 'alexandria',
+        message: `between 1 and ${MAX_TERMS_CALLS} terms/accept calls; got ${calls.length}`,
+      });
     calls.forEach((c, i) => {
-      if (c.provider !== 'firecrawl' || c.capability !== 'terms/accept' || c.options?.confirmed !== true || typeof c.options?.provider !== 'string') {
-        issues.push({ field: `alexandria[${i}]`, message: 'only a terms/accept call from the run\'s requiresAction, with confirmed: true, is sent' });
+      if (
+        c.provider !== 'firecrawl' ||
+        c.capability !== 'terms/accept' ||
+        c.options?.confirmed !== true ||
+        typeof c.options?.provider !== 'string'
+      ) {
+        issues.push({
+          field: `alexandria[${i}]`,
+          message: "only a terms/accept call from the run's requiresAction, with confirmed: true, is sent",
+        });
       }
     });
     if (issues.length) throw invalid(issues, 'terms acceptance');
-    const body = { alexandria: calls.map((c) => ({ provider: c.provider, capability: c.capability, options: c.options })) };
-    const res = await this.call({ op: 'terms' }, () => this.client.request({ method: 'POST', path: SCRAPE_PATH, body, schema: ExchangeAnswerSchema, retry: 'spec' }, opts));
+    const body = {
+      alexandria: calls.map((c) => ({ provider: c.provider, capability: c.capability, options: c.options })),
+    };
+    const res = await this.call({ op: 'terms' }, () =>
+      this.client.request(
+        { method: 'POST', path: SCRAPE_PATH, body, schema: ExchangeAnswerSchema, retry: 'spec' },
+        opts,
+      ),
+    );
     return { creditsCost: res.creditsCost ?? res.data?.creditsCost };
   }
 
-  async answerApproval(a: { threadId: string; approvalId: string; decision: 'approve' | 'decline'; callIds?: string[]; always?: boolean; prompt?: string },
-    opts?: CallOptions): Promise<{ id: string; response: AgentSubmitResponse }> {
-    const exchange: AgentExchange = a.decision === 'approve'
-      ? { approve: { approvalId: a.approvalId, ...(a.callIds ? { callIds: a.callIds } : {}), ...(a.always !== undefined ? { always: a.always } : {}) } }
-      : { decline: { approvalId: a.approvalId } };
-    return this.submit({ prompt: a.prompt ?? (a.decision === 'approve' ? 'Approved.' : 'Declined.'), threadId: a.threadId, exchange }, opts);
+  async answerApproval(
+    a: {
+      threadId: string;
+      approvalId: string;
+      decision: 'approve' | 'decline';
+      callIds?: string[];
+      always?: boolean;
+      prompt?: string;
+    },
+    opts?: CallOptions,
+  ): Promise<{ id: string; response: AgentSubmitResponse }> {
+    const exchange: AgentExchange =
+      a.decision === 'approve'
+        ? {
+            approve: {
+              approvalId: a.approvalId,
+              ...(a.callIds ? { callIds: a.callIds } : {}),
+              ...(a.always !== undefined ? { always: a.always } : {}),
+            },
+          }
+        : { decline: { approvalId: a.approvalId } };
+    return this.submit(
+      { prompt: a.prompt ?? (a.decision === 'approve' ? 'Approved.' : 'Declined.'), threadId: a.threadId, exchange },
+      opts,
+    );
   }
 
   /** One page (20 jobs, newest first). Pass `nextBefore` of a page as `before` for the next one. */
   async list(o: ListOptions = {}, opts?: CallOptions): Promise<AgentListPage> {
     if (o.before !== undefined && (!Number.isInteger(o.before) || o.before < 0)) {
-      throw invalid([{ field: 'before', message: `before must be a whole number of epoch milliseconds, 0 or more; got ${short(o.before)}` }], 'job list request');
+      throw invalid(
+        [
+          {
+            field: 'before',
+            message: `before must be a whole number of epoch milliseconds, 0 or more; got ${short(o.before)}`,
+          },
+        ],
+        'job list request',
+      );
     }
     const query: Array<[string, string]> = o.before === undefined ? [] : [['before', String(o.before)]];
     return this.page(query, opts);
@@ -183,7 +340,11 @@ export class AgentClient {
     let query: Array<[string, string]> = [];
     for (let n = 0; ; n++) {
       const page = await this.page(query, opts);
-      for (const a of page.agents) if (!seen.has(a.id)) { seen.add(a.id); agents.push(a); }
+      for (const a of page.agents)
+        if (!seen.has(a.id)) {
+          seen.add(a.id);
+          agents.push(a);
+        }
       const next = page.nextPage;
       if (!next.follow) return { agents, stopped: next.reason === 'none' ? 'end' : next.reason };
       if (n + 1 >= maxPages) return { agents, stopped: 'bound' };
@@ -194,7 +355,9 @@ export class AgentClient {
   }
 
   private async page(query: Array<[string, string]>, opts?: CallOptions): Promise<AgentListPage> {
-    const page = await this.call({ op: 'list' }, () => this.client.request({ method: 'GET', path: AGENT_PATH, query, schema: ListResponseSchema, retry: 'spec' }, opts));
+    const page = await this.call({ op: 'list' }, () =>
+      this.client.request({ method: 'GET', path: AGENT_PATH, query, schema: ListResponseSchema, retry: 'spec' }, opts),
+    );
     const next = nextPage(page.next, this.client.settings.baseUrl);
     return { ...page, nextBefore: next.follow ? next.before : undefined, nextPage: next };
   }

@@ -7,6 +7,6 @@ const over = new WeakMap<DevIndexClient, AgentClient>();
 
 export function agentClientOver(client: DevIndexClient): AgentClient {
   let api = over.get(client);
-  if (!api) over.set(client, api = new AgentClient(client));
+  if (!api) over.set(client, (api = new AgentClient(client)));
   return api;
 }

@@ -6,30 +6,88 @@
  * AgentClient throws carries one (`AgentError.reason`); each surface keeps one table of words per reason.
  */
 export type AgentErrorReason =
-  | 'job-may-exist' | 'not-created' | 'invalid-input' | 'invalid-job-id' | 'invalid-snapshot-id' | 'invalid-schema'
-  | 'no-trace' | 'no-snapshots' | 'zero-data-retention' | 'not-found' | 'snapshot-not-found'
-  | 'already-finished' | 'already-cancelled' | 'auth' | 'payment' | 'forbidden' | 'rate-limit'
-  | 'cancelled' | 'timeout' | 'network' | 'service' | 'invalid-response' | 'other'
-  | 'thread-not-found' | 'thread-busy' | 'thread-expired' | 'threads-disabled' | 'exchange-not-enabled'
-  | 'blocked-url' | 'no-job-list';
+  | 'job-may-exist'
+  | 'not-created'
+  | 'invalid-input'
+  | 'invalid-job-id'
+  | 'invalid-snapshot-id'
+  | 'invalid-schema'
+  | 'no-trace'
+  | 'no-snapshots'
+  | 'zero-data-retention'
+  | 'not-found'
+  | 'snapshot-not-found'
+  | 'already-finished'
+  | 'already-cancelled'
+  | 'auth'
+  | 'payment'
+  | 'forbidden'
+  | 'rate-limit'
+  | 'cancelled'
+  | 'timeout'
+  | 'network'
+  | 'service'
+  | 'invalid-response'
+  | 'other'
+  | 'thread-not-found'
+  | 'thread-busy'
+  | 'thread-expired'
+  | 'threads-disabled'
+  | 'exchange-not-enabled'
+  | 'blocked-url'
+  | 'no-job-list';
 
 export const AGENT_ERROR_REASONS: readonly AgentErrorReason[] = [
-  'job-may-exist', 'not-created', 'invalid-input', 'invalid-job-id', 'invalid-snapshot-id', 'invalid-schema',
-  'no-trace', 'no-snapshots', 'zero-data-retention', 'not-found', 'snapshot-not-found',
-  'already-finished', 'already-cancelled', 'auth', 'payment', 'forbidden', 'rate-limit',
-  'cancelled', 'timeout', 'network', 'service', 'invalid-response', 'other',
-  'thread-not-found', 'thread-busy', 'thread-expired', 'threads-disabled', 'exchange-not-enabled',
-  'blocked-url', 'no-job-list',
+  'job-may-exist',
+  'not-created',
+  'invalid-input',
+  'invalid-job-id',
+  'invalid-snapshot-id',
+  'invalid-schema',
+  'no-trace',
+  'no-snapshots',
+  'zero-data-retention',
+  'not-found',
+  'snapshot-not-found',
+  'already-finished',
+  'already-cancelled',
+  'auth',
+  'payment',
+  'forbidden',
+  'rate-limit',
+  'cancelled',
+  'timeout',
+  'network',
+  'service',
+  'invalid-response',
+  'other',
+  'thread-not-found',
+  'thread-busy',
+  'thread-expired',
+  'threads-disabled',
+  'exchange-not-enabled',
+  'blocked-url',
+  'no-job-list',
 ];
 
 /** The reason AgentClient stamped on an error, read by shape so editor code needs no client import. */
 export function reasonOf(e: unknown): AgentErrorReason | undefined {
   const r = e !== null && typeof e === 'object' ? (e as { reason?: unknown }).reason : undefined;
-  return typeof r === 'string' && (AGENT_ERROR_REASONS as readonly string[]).includes(r) ? r as AgentErrorReason : undefined;
+  return typeof r === 'string' && (AGENT_ERROR_REASONS as readonly string[]).includes(r)
+    ? (r as AgentErrorReason)
+    : undefined;
 }
 
 /** Failures that polling again cannot fix (the key, the plan, the team's settings, the request itself). */
-const PERMANENT_REASONS: ReadonlySet<AgentErrorReason> = new Set(['auth', 'payment', 'forbidden', 'zero-data-retention', 'invalid-job-id', 'invalid-input', 'no-job-list']);
+const PERMANENT_REASONS: ReadonlySet<AgentErrorReason> = new Set([
+  'auth',
+  'payment',
+  'forbidden',
+  'zero-data-retention',
+  'invalid-job-id',
+  'invalid-input',
+  'no-job-list',
+]);
 
 export function isPermanentReason(r: AgentErrorReason): boolean {
   return PERMANENT_REASONS.has(r);

@@ -11,14 +11,23 @@ function soft<T extends z.ZodType>(s: T) {
 
 /** A list of objects read item by item: an item that does not parse is left out, never the list. */
 function listOf<T extends z.ZodType>(item: T) {
-  return z.array(z.unknown()).catch([]).transform((l) => l.flatMap((x) => {
-    const p = item.safeParse(x);
-    return p.success ? [p.data as z.output<T>] : [];
-  }));
+  return z
+    .array(z.unknown())
+    .catch([])
+    .transform((l) =>
+      l.flatMap((x) => {
+        const p = item.safeParse(x);
+        return p.success ? [p.data as z.output<T>] : [];
+      }),
+    );
 }
 
 export {
-  KNOWN_JOB_STATUSES, KNOWN_EVENT_TYPES, KNOWN_OUTCOMES, KNOWN_ERROR_CODES, isTerminalStatus,
+  KNOWN_JOB_STATUSES,
+  KNOWN_EVENT_TYPES,
+  KNOWN_OUTCOMES,
+  KNOWN_ERROR_CODES,
+  isTerminalStatus,
 } from './agentConstants';
 
 /** Thread fields (newer service): kept when present, never a reason to refuse a record. */
@@ -31,17 +40,19 @@ const threadFields = {
  * A follow-up the service proposes after a turn (`suggestions`). The SDK allows an empty `prompt`:
  * then the label is what is sent. Entries with neither are dropped.
  */
-export const SuggestionSchema = z.looseObject({
-  label: soft(z.string()),
-  prompt: z.string().catch(''),
-}).transform((s, ctx) => {
-  const prompt = s.prompt.trim() ? s.prompt : (s.label ?? '');
-  if (!prompt.trim()) {
-    ctx.addIssue({ code: 'custom', message: 'a suggestion with neither prompt nor label' });
-    return z.NEVER;
-  }
-  return { ...s, prompt };
-});
+export const SuggestionSchema = z
+  .looseObject({
+    label: soft(z.string()),
+    prompt: z.string().catch(''),
+  })
+  .transform((s, ctx) => {
+    const prompt = s.prompt.trim() ? s.prompt : (s.label ?? '');
+    if (!prompt.trim()) {
+      ctx.addIssue({ code: 'custom', message: 'a suggestion with neither prompt nor label' });
+      return z.NEVER;
+    }
+    return { ...s, prompt };
+  });
 export type AgentSuggestion = z.output<typeof SuggestionSchema>;
 
 const suggestions = listOf(SuggestionSchema);
@@ -89,26 +100,28 @@ export const ApprovalResolutionSchema = z.looseObject({
  * and shown raw. `approvalId` is read as the id only when `id` is missing (records kept by versions
  * of this extension before 0.2, and the sandbox's older shape).
  */
-export const PendingApprovalSchema = z.looseObject({
-  id: soft(z.string().min(1)),
-  approvalId: soft(z.string().min(1)),
-  kind: soft(z.string()),
-  reason: soft(z.string()),
-  calls: listOf(ApprovalCallSchema).optional(),
-  terms: listOf(TermsGateSchema).optional(),
-  resolution: soft(ApprovalResolutionSchema.nullable()),
-}).transform((p, ctx) => {
-  const id = p.id ?? p.approvalId;
-  if (!id) {
-    ctx.addIssue({ code: 'custom', message: 'pendingApproval has no id' });
-    return z.NEVER;
-  }
-  const calls = p.calls ?? [];
-  const terms = p.terms ?? [];
-  const kind = p.kind ?? (terms.length > 0 ? 'terms' : 'calls');
-  const { approvalId: _legacy, ...rest } = p;
-  return { ...rest, id, kind, calls, terms, resolution: p.resolution ?? null };
-});
+export const PendingApprovalSchema = z
+  .looseObject({
+    id: soft(z.string().min(1)),
+    approvalId: soft(z.string().min(1)),
+    kind: soft(z.string()),
+    reason: soft(z.string()),
+    calls: listOf(ApprovalCallSchema).optional(),
+    terms: listOf(TermsGateSchema).optional(),
+    resolution: soft(ApprovalResolutionSchema.nullable()),
+  })
+  .transform((p, ctx) => {
+    const id = p.id ?? p.approvalId;
+    if (!id) {
+      ctx.addIssue({ code: 'custom', message: 'pendingApproval has no id' });
+      return z.NEVER;
+    }
+    const calls = p.calls ?? [];
+    const terms = p.terms ?? [];
+    const kind = p.kind ?? (terms.length > 0 ? 'terms' : 'calls');
+    const { approvalId: _legacy, ...rest } = p;
+    return { ...rest, id, kind, calls, terms, resolution: p.resolution ?? null };
+  });
 export type PendingApproval = z.output<typeof PendingApprovalSchema>;
 
 /** A gated provider a run would have used but did not (SDK `AgentSkippedProvider`). */
@@ -146,10 +159,16 @@ export const ExchangeAnswerSchema = z.looseObject({
 export const TermsRequiredActionSchema = z.looseObject({
   type: z.string().catch('unknown'),
   approvalId: soft(z.string()),
-  providers: listOf(TermsGateSchema.and(z.looseObject({
-    show: soft(ExchangeCallSchema),
-    accept: soft(ExchangeCallSchema),
-  }))).optional().transform((v) => v ?? []),
+  providers: listOf(
+    TermsGateSchema.and(
+      z.looseObject({
+        show: soft(ExchangeCallSchema),
+        accept: soft(ExchangeCallSchema),
+      }),
+    ),
+  )
+    .optional()
+    .transform((v) => v ?? []),
 });
 export type TermsRequiredAction = z.infer<typeof TermsRequiredActionSchema>;
 
@@ -201,7 +220,10 @@ export const AgentJobRecordSchema = z.looseObject({
 export type AgentJobRecord = z.infer<typeof AgentJobRecordSchema>;
 
 /** Cancel answers `{ success: true }`; an empty body is accepted as well. */
-export const CancelResponseSchema = z.looseObject({ success: soft(z.boolean()) }).optional().transform((v) => v ?? {});
+export const CancelResponseSchema = z
+  .looseObject({ success: soft(z.boolean()) })
+  .optional()
+  .transform((v) => v ?? {});
 export type AgentCancelResponse = z.infer<typeof CancelResponseSchema>;
 
 export const TraceErrorSchema = z.looseObject({
@@ -227,7 +249,11 @@ export const EventAgentSchema = z.looseObject({
   id: z.string(),
   role: z.string().catch('unknown'),
   name: soft(z.string()),
-  parentId: z.string().nullish().catch(undefined).transform((v) => v ?? undefined),
+  parentId: z
+    .string()
+    .nullish()
+    .catch(undefined)
+    .transform((v) => v ?? undefined),
 });
 export type EventAgent = z.infer<typeof EventAgentSchema>;
 
@@ -260,7 +286,10 @@ export function parseTraceEvent(raw: unknown): TraceEvent {
   return { type: 'unknown', value: raw } as TraceEvent;
 }
 
-const EventsSchema = z.array(z.unknown()).catch([]).transform((list) => list.map(parseTraceEvent));
+const EventsSchema = z
+  .array(z.unknown())
+  .catch([])
+  .transform((list) => list.map(parseTraceEvent));
 
 export const LiveSessionSchema = z.looseObject({
   id: z.string(),
@@ -273,10 +302,14 @@ export const TraceResponseSchema = z.looseObject({
   id: soft(z.string()),
   events: EventsSchema.optional().transform((v) => v ?? []),
   creditsUsed: soft(z.number()),
-  activeBrowserSessions: soft(z.array(z.unknown()).transform((l) => l.flatMap((s) => {
-    const p = LiveSessionSchema.safeParse(s);
-    return p.success ? [p.data] : [];
-  }))),
+  activeBrowserSessions: soft(
+    z.array(z.unknown()).transform((l) =>
+      l.flatMap((s) => {
+        const p = LiveSessionSchema.safeParse(s);
+        return p.success ? [p.data] : [];
+      }),
+    ),
+  ),
 });
 export type AgentTrace = z.infer<typeof TraceResponseSchema>;
 
@@ -290,7 +323,10 @@ export const SnapshotResponseSchema = z.looseObject({
   id: soft(z.string()),
   snapshotId: soft(z.string()),
   error: soft(z.string()),
-  snapshot: z.unknown().transform((v) => (v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v, null, 2))).optional(),
+  snapshot: z
+    .unknown()
+    .transform((v) => (v === undefined ? undefined : typeof v === 'string' ? v : JSON.stringify(v, null, 2)))
+    .optional(),
 });
 export type AgentSnapshot = z.infer<typeof SnapshotResponseSchema>;
 
@@ -298,21 +334,25 @@ export const ListEntrySchema = z.looseObject({
   id: z.string(),
   createdAt: soft(z.union([z.string(), z.number()])),
   status: z.string().catch('unknown'),
-  options: soft(z.looseObject({
-    prompt: soft(z.string()),
-    urls: soft(z.array(z.string()).nullable()),
-    schema: z.unknown().optional(),
-    model: soft(z.string().nullable()),
-    effort: soft(z.string().nullable()),
-    mode: soft(z.string().nullable()),
-    threadId: soft(z.string().nullable()),
-    threadTurn: soft(z.number().nullable()),
-  })),
-  settings: soft(z.looseObject({
-    label: soft(z.string().nullable()),
-    starred: soft(z.boolean()),
-    hidden: soft(z.boolean()),
-  })),
+  options: soft(
+    z.looseObject({
+      prompt: soft(z.string()),
+      urls: soft(z.array(z.string()).nullable()),
+      schema: z.unknown().optional(),
+      model: soft(z.string().nullable()),
+      effort: soft(z.string().nullable()),
+      mode: soft(z.string().nullable()),
+      threadId: soft(z.string().nullable()),
+      threadTurn: soft(z.number().nullable()),
+    }),
+  ),
+  settings: soft(
+    z.looseObject({
+      label: soft(z.string().nullable()),
+      starred: soft(z.boolean()),
+      hidden: soft(z.boolean()),
+    }),
+  ),
   ...threadFields,
 });
 export type AgentListEntry = z.infer<typeof ListEntrySchema>;
@@ -324,14 +364,15 @@ const entries = listOf(ListEntrySchema);
  * sandbox) under `jobs`. Both read into `agents`. Jobs without an id cannot be acted on and are left
  * out; every other row is kept.
  */
-export const ListResponseSchema = z.looseObject({
-  success: soft(z.boolean()),
-  agents: entries.optional(),
-  jobs: entries.optional(),
-  next: soft(z.string().nullable()),
-}).transform(({ jobs, agents, ...rest }) => ({ ...rest, agents: agents ?? jobs ?? [] }));
+export const ListResponseSchema = z
+  .looseObject({
+    success: soft(z.boolean()),
+    agents: entries.optional(),
+    jobs: entries.optional(),
+    next: soft(z.string().nullable()),
+  })
+  .transform(({ jobs, agents, ...rest }) => ({ ...rest, agents: agents ?? jobs ?? [] }));
 export type AgentList = z.infer<typeof ListResponseSchema>;
-
 
 /**
  * One turn of a thread (`GET /v2/agent/threads/{id}`). Thread runs say how they ended in `status`
@@ -363,13 +404,15 @@ export type AgentThreadRun = z.infer<typeof ThreadRunSchema>;
 export const ThreadResponseSchema = z.looseObject({
   success: soft(z.boolean()),
   error: soft(z.string()),
-  thread: soft(z.looseObject({
-    id: z.string(),
-    status: z.string().catch('unknown'),
-    createdAt: soft(z.union([z.string(), z.number()])),
-    updatedAt: soft(z.union([z.string(), z.number()])),
-    expiresAt: soft(z.string()),
-    runs: listOf(ThreadRunSchema).transform((l) => [...l].sort((a, b) => a.turn - b.turn)),
-  })),
+  thread: soft(
+    z.looseObject({
+      id: z.string(),
+      status: z.string().catch('unknown'),
+      createdAt: soft(z.union([z.string(), z.number()])),
+      updatedAt: soft(z.union([z.string(), z.number()])),
+      expiresAt: soft(z.string()),
+      runs: listOf(ThreadRunSchema).transform((l) => [...l].sort((a, b) => a.turn - b.turn)),
+    }),
+  ),
 });
 export type AgentThread = NonNullable<z.infer<typeof ThreadResponseSchema>['thread']>;

@@ -36,7 +36,11 @@ export function nextPage(next: string | null | undefined, baseUrl: string): Next
 export function beforeOf(next: string | null | undefined): number | undefined {
   if (!next) return undefined;
   let u: URL;
-  try { u = new URL(next, 'http://placeholder.invalid'); } catch { return undefined; }
+  try {
+    u = new URL(next, 'http://placeholder.invalid');
+  } catch {
+    return undefined;
+  }
   const b = u.searchParams.get('before');
   return b !== null && /^\d{1,16}$/.test(b) ? Number(b) : undefined;
 }

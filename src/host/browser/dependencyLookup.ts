@@ -7,7 +7,11 @@ import { resolveManifests } from '../../web/dependencies';
 
 export type { FolderLookup } from '../../deps/dependencyScope';
 
-export async function resolveDependencies(folder: string, names: readonly string[], opts: ResolveOptions): Promise<FolderLookup> {
+export async function resolveDependencies(
+  folder: string,
+  names: readonly string[],
+  opts: ResolveOptions,
+): Promise<FolderLookup> {
   return lookupAll(await resolveManifests(folder, opts), names);
 }
 

@@ -6,7 +6,11 @@ import { resolveFolder, type FolderDependencies, type ResolveOptions } from '../
 export type { FolderLookup } from '../../deps/dependencyScope';
 
 /** Resolves `folder` once and looks every name up; the first failure stops (its words say why). */
-export async function resolveDependencies(folder: string, names: readonly string[], opts: ResolveOptions): Promise<FolderLookup> {
+export async function resolveDependencies(
+  folder: string,
+  names: readonly string[],
+  opts: ResolveOptions,
+): Promise<FolderLookup> {
   return lookupAll(await resolveFolder(folder, opts), names);
 }
 

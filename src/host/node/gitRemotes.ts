@@ -8,8 +8,13 @@ export function remotesFromGitConfig(folder: string): Promise<NamedRemote[]> {
   // took about two thirds of the extension's activation (npm run bench, activation).
   const { execFile } = require('node:child_process') as typeof ChildProcess;
   return new Promise((resolve) => {
-    execFile('git', ['config', '--get-regexp', '^remote\\..*\\.url$'], { cwd: folder, timeout: 5000 }, (err, stdout) => {
-      resolve(err ? [] : remotesFromConfigOutput(stdout));
-    });
+    execFile(
+      'git',
+      ['config', '--get-regexp', '^remote\\..*\\.url$'],
+      { cwd: folder, timeout: 5000 },
+      (err, stdout) => {
+        resolve(err ? [] : remotesFromConfigOutput(stdout));
+      },
+    );
   });
 }

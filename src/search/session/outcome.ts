@@ -18,7 +18,9 @@ export function toOutcome(params: SearchParams, response: SearchResponse, notes:
     results: response.results.map((r) => {
       const license = licenseLabel(r);
       return {
-        id: r.id, type: r.type, url: r.url,
+        id: r.id,
+        type: r.type,
+        url: r.url,
         ...(r.title && r.title.trim() ? { title: r.title } : {}),
         provenance: provenance(r).text,
         ...(license ? { license } : {}),
@@ -30,9 +32,24 @@ export function toOutcome(params: SearchParams, response: SearchResponse, notes:
     }),
     coverage,
     ...(response.reranked !== undefined ? { reranked: response.reranked } : {}),
-    ...(response.repos ? { repos: response.repos.map((e) => ({ repo: e.repo, indexed: e.indexed, ...(e.types ? { types: { issue: e.types.issue, pullRequest: e.types.pullRequest, readme: e.types.readme } } : {}) })) } : {}),
+    ...(response.repos
+      ? {
+          repos: response.repos.map((e) => ({
+            repo: e.repo,
+            indexed: e.indexed,
+            ...(e.types
+              ? { types: { issue: e.types.issue, pullRequest: e.types.pullRequest, readme: e.types.readme } }
+              : {}),
+          })),
+        }
+      : {}),
     ...(response.sources ? { sources: response.sources.map((e) => ({ source: e.source, indexed: e.indexed })) } : {}),
-    notes: notes.map((n) => ({ level: n.level, text: n.text, ...(n.type ? { type: n.type } : {}), ...(n.fix ? { fix: { kind: n.fix.kind, label: n.fix.label } } : {}) })),
+    notes: notes.map((n) => ({
+      level: n.level,
+      text: n.text,
+      ...(n.type ? { type: n.type } : {}),
+      ...(n.fix ? { fix: { kind: n.fix.kind, label: n.fix.label } } : {}),
+    })),
     ms,
   };
 }
@@ -44,9 +61,19 @@ export function withVersions(outcome: ViewOutcome, installed: readonly Installed
   const lines = summaries.filter((x): x is string => !!x);
   return {
     ...outcome,
-    results: outcome.results.map((r, i) => (badges[i]?.length
-      ? { ...r, versions: badges[i]!.map((b) => ({ label: b.label, sentence: b.sentence, highlight: b.highlight, verdict: b.verdict })) }
-      : r)),
+    results: outcome.results.map((r, i) =>
+      badges[i]?.length
+        ? {
+            ...r,
+            versions: badges[i]!.map((b) => ({
+              label: b.label,
+              sentence: b.sentence,
+              highlight: b.highlight,
+              verdict: b.verdict,
+            })),
+          }
+        : r,
+    ),
     installed: installed.map(viewInstalled),
     ...(lines.length ? { versionSummary: lines } : {}),
   };
@@ -57,11 +84,17 @@ export function viewInstalled(d: InstalledDependency): ViewInstalled {
 }
 
 /** The Markdown document Open as Markdown shows; the version badges stay, as text with their sentences. */
-export function passagesDocument(title: string, url: string, passages: string[], versions: ReadonlyArray<{ label: string; sentence: string }> = []): string {
+export function passagesDocument(
+  title: string,
+  url: string,
+  passages: string[],
+  versions: ReadonlyArray<{ label: string; sentence: string }> = [],
+): string {
   const heading = title.replace(/\s+/g, ' ').trim() || 'Passages';
   const link = externalUrl(url);
   const parts = [`# ${heading}`, ...(link ? [`<${link}>`] : [])];
-  if (versions.length) parts.push(versions.map((v) => `- **${v.label}** — “${v.sentence.replace(/\s+/g, ' ')}”`).join('\n'));
+  if (versions.length)
+    parts.push(versions.map((v) => `- **${v.label}** — “${v.sentence.replace(/\s+/g, ' ')}”`).join('\n'));
   passages.forEach((p, i) => parts.push(`## Passage ${i + 1}\n\n${p.trim()}`));
   return parts.join('\n\n') + '\n';
 }

@@ -18,11 +18,31 @@ export interface SearchOptions {
   installed?: InstalledDependency[];
 }
 
-const FILTER_KEYS = ['k', 'types', 'repos', 'sources', 'skills', 'passages', 'language', 'topic', 'license', 'min_stars', 'max_stars', 'archived', 'fork'] as const;
+const FILTER_KEYS = [
+  'k',
+  'types',
+  'repos',
+  'sources',
+  'skills',
+  'passages',
+  'language',
+  'topic',
+  'license',
+  'min_stars',
+  'max_stars',
+  'archived',
+  'fork',
+] as const;
 
 /** The search a command runs: the request over the view's scope (`keep`) or over the defaults (`exact`). */
-export function commandParams(request: ShowRequest, opts: SearchOptions, viewScope: SearchParams | undefined, defaults: { k: number; passages: number; types: string[] }): SearchParams {
-  const base: Partial<SearchParams> = opts.scope === 'keep' && viewScope ? { ...viewScope } : { ...defaultParams(defaults) };
+export function commandParams(
+  request: ShowRequest,
+  opts: SearchOptions,
+  viewScope: SearchParams | undefined,
+  defaults: { k: number; passages: number; types: string[] },
+): SearchParams {
+  const base: Partial<SearchParams> =
+    opts.scope === 'keep' && viewScope ? { ...viewScope } : { ...defaultParams(defaults) };
   const out: SearchParams = { ...base, query: request.query.trim() } as SearchParams;
   for (const key of FILTER_KEYS) {
     const v = request[key];
@@ -32,13 +52,18 @@ export function commandParams(request: ShowRequest, opts: SearchOptions, viewSco
 }
 
 /** A scope's k, passages and types that were at the old defaults take the new ones (as the view's form does). */
-export function followScopeDefaults(scope: SearchParams, old: { k: number; passages: number; types: string[] }, next: { k: number; passages: number; types: string[] }): SearchParams {
+export function followScopeDefaults(
+  scope: SearchParams,
+  old: { k: number; passages: number; types: string[] },
+  next: { k: number; passages: number; types: string[] },
+): SearchParams {
   const out: SearchParams = { ...scope };
   if (scope.k === old.k) out.k = next.k;
   if (scope.passages === old.passages) out.passages = next.passages;
   const was = defaultParams(old).types;
   const now = defaultParams(next).types;
-  const same = (a: string[] | undefined, b: string[] | undefined) => (a ?? []).length === (b ?? []).length && (a ?? []).every((t) => (b ?? []).includes(t));
+  const same = (a: string[] | undefined, b: string[] | undefined) =>
+    (a ?? []).length === (b ?? []).length && (a ?? []).every((t) => (b ?? []).includes(t));
   if (same(scope.types, was)) {
     if (now) out.types = now;
     else delete out.types;

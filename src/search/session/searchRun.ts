@@ -6,10 +6,20 @@ import { explainCoverage, type CoverageNote } from '../../api/coverage';
 import type { SearchParams } from '../../api/params';
 import type { SearchResponse } from '../../api/schemas';
 import { dependencyOfResult } from '../../deps/dependencyScope';
-import { resultBadges, versionSummary, type InstalledDependency, type VersionBadge } from '../../versions/versionCompare';
+import {
+  resultBadges,
+  versionSummary,
+  type InstalledDependency,
+  type VersionBadge,
+} from '../../versions/versionCompare';
 
 /** What the badges are read from: a wire result or the view's projection of one. */
-export interface VersionedResult { id: string; url: string; title?: string | undefined; passages: ReadonlyArray<{ text: string }> }
+export interface VersionedResult {
+  id: string;
+  url: string;
+  title?: string | undefined;
+  passages: ReadonlyArray<{ text: string }>;
+}
 
 export interface Versions {
   /** Per result: its badges against the dependency whose repository it is from; undefined when from none of them. */
@@ -19,13 +29,27 @@ export interface Versions {
 }
 
 /** Version badges, then the summary: each result against the first installed dependency whose repository it is from. */
-export function compareVersions(results: readonly VersionedResult[], installed: readonly InstalledDependency[]): Versions {
+export function compareVersions(
+  results: readonly VersionedResult[],
+  installed: readonly InstalledDependency[],
+): Versions {
   if (!installed.length) return { badges: results.map(() => undefined), summaries: [] };
   const badges = results.map((r) => {
     const d = dependencyOfResult(installed, r);
-    return d ? resultBadges(r.title, r.passages.map((p) => p.text), d) : undefined;
+    return d
+      ? resultBadges(
+          r.title,
+          r.passages.map((p) => p.text),
+          d,
+        )
+      : undefined;
   });
-  const summaries = installed.map((d) => versionSummary(results.map((r, i) => (dependencyOfResult([d], r) ? badges[i] ?? [] : [])), d));
+  const summaries = installed.map((d) =>
+    versionSummary(
+      results.map((r, i) => (dependencyOfResult([d], r) ? (badges[i] ?? []) : [])),
+      d,
+    ),
+  );
   return { badges, summaries };
 }
 
@@ -41,7 +65,18 @@ export interface SearchRun extends Versions {
 export type SearchCall = (params: SearchParams, opts: CallOptions) => Promise<SearchResponse>;
 
 /** Search, coverage notes, version badges, summary. Rejects as the client does (ApiError). */
-export async function searchAndCompare(search: SearchCall, params: SearchParams, opts: CallOptions, installed: readonly InstalledDependency[] = []): Promise<SearchRun> {
+export async function searchAndCompare(
+  search: SearchCall,
+  params: SearchParams,
+  opts: CallOptions,
+  installed: readonly InstalledDependency[] = [],
+): Promise<SearchRun> {
   const response = await search(params, opts);
-  return { params, response, notes: explainCoverage(params, response), installed: [...installed], ...compareVersions(response.results, installed) };
+  return {
+    params,
+    response,
+    notes: explainCoverage(params, response),
+    installed: [...installed],
+    ...compareVersions(response.results, installed),
+  };
 }

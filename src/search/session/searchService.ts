@@ -9,18 +9,32 @@ import type { SearchResponse } from '../../api/schemas';
 import { searchAndCompare } from './searchRun';
 
 /** `error` is the ApiError's message (never holds the key); `status` the HTTP status when the service answered. */
-export interface SearchOutcome { params: SearchParams; response?: SearchResponse; notes?: CoverageNote[]; error?: string; status?: number }
+export interface SearchOutcome {
+  params: SearchParams;
+  response?: SearchResponse;
+  notes?: CoverageNote[];
+  error?: string;
+  status?: number;
+}
 
 /** Where searches that went through are kept (SearchHistory, over the editor's global state). */
-export interface HistoryPort { add(params: SearchParams): Promise<void> }
+export interface HistoryPort {
+  add(params: SearchParams): Promise<void>;
+}
 
 export class SearchService {
   private last: SearchOutcome | undefined;
 
-  constructor(private readonly client: (o?: { keyless?: boolean }) => Pick<DevIndexClient, 'search'>, private readonly history: HistoryPort) {}
+  constructor(
+    private readonly client: (o?: { keyless?: boolean }) => Pick<DevIndexClient, 'search'>,
+    private readonly history: HistoryPort,
+  ) {}
 
   /** `keyless`: this one search is sent without the API key. */
-  async search(params: SearchParams, opts: CallOptions & { keyless?: boolean }): Promise<{ response: SearchResponse; notes: CoverageNote[] }> {
+  async search(
+    params: SearchParams,
+    opts: CallOptions & { keyless?: boolean },
+  ): Promise<{ response: SearchResponse; notes: CoverageNote[] }> {
     try {
       const v = validateSearchParams(params);
       if (!v.ok) throw validationError(v.issues);
@@ -32,7 +46,11 @@ export class SearchService {
       return { response, notes };
     } catch (e) {
       const status = (e as { status?: unknown } | undefined)?.status;
-      this.last = { params, error: e instanceof Error ? e.message : String(e), ...(typeof status === 'number' ? { status } : {}) };
+      this.last = {
+        params,
+        error: e instanceof Error ? e.message : String(e),
+        ...(typeof status === 'number' ? { status } : {}),
+      };
       throw e;
     }
   }

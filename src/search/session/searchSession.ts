@@ -13,7 +13,11 @@ import { commandParams, followScopeDefaults, type SearchOptions, type ShowReques
 import { toViewError } from './viewError';
 
 /** Issue 23: the search a Watch for a Fix saves (the last one the view showed). */
-export interface WatchableSearch { params: SearchParams; installed: InstalledDependency[]; response: SearchResponse }
+export interface WatchableSearch {
+  params: SearchParams;
+  installed: InstalledDependency[];
+  response: SearchResponse;
+}
 
 export type ScopeDefaults = { k: number; passages: number; types: string[] };
 
@@ -23,7 +27,10 @@ export interface SessionDeps {
    * Runs one search (SearchService: checked, sent, coverage notes, history); rejects with ApiError (kind
    * 'validation' with issues before anything is sent; 'aborted' once `signal` fires). `keyless`: without the key.
    */
-  search(params: SearchParams, opts: { signal: AbortSignal; onRetry(e: RetryEvent): void; keyless?: boolean }): Promise<{ response: SearchResponse; notes: ViewNote[] }>;
+  search(
+    params: SearchParams,
+    opts: { signal: AbortSignal; onRetry(e: RetryEvent): void; keyless?: boolean },
+  ): Promise<{ response: SearchResponse; notes: ViewNote[] }>;
   /** The client's own checks, for live feedback while filters are typed: [] when valid. */
   validate?(params: SearchParams): ParamIssue[];
   /** devIndex.search.* settings: the filters a fresh view starts with. */
@@ -32,7 +39,10 @@ export interface SessionDeps {
 }
 
 /** The messages one search sends to the surface that shows it. */
-export type SearchMessage = Extract<ToWebview, { type: 'searchStarted' | 'retrying' | 'results' | 'searchCancelled' | 'searchError' }>;
+export type SearchMessage = Extract<
+  ToWebview,
+  { type: 'searchStarted' | 'retrying' | 'results' | 'searchCancelled' | 'searchError' }
+>;
 
 /** The surface that shows the searches (the Search view's channel). */
 export interface SearchSurface {
@@ -106,7 +116,10 @@ export class SearchSession {
     const params = commandParams(request, opts, this.viewScope, this.deps.defaults());
     for (const d of opts.installed ?? []) this.installed.set(d.slug.toLowerCase(), d);
     this.commandCounter += 1;
-    await this.run(`x-${Date.now().toString(36)}-${this.commandCounter}`, params, { fromCommand: true, ...(opts.notice ? { notice: opts.notice } : {}) });
+    await this.run(`x-${Date.now().toString(36)}-${this.commandCounter}`, params, {
+      fromCommand: true,
+      ...(opts.notice ? { notice: opts.notice } : {}),
+    });
   }
 
   /** Cancels the search in flight when it is `requestId`. */
@@ -142,20 +155,34 @@ export class SearchSession {
   }
 
   /** Runs one search: the view's own (its request id) or a command's. A new one supersedes the one in flight. */
-  async run(requestId: string, params: SearchParams, opts: { fromCommand: boolean; notice?: string; keyless?: boolean }): Promise<void> {
+  async run(
+    requestId: string,
+    params: SearchParams,
+    opts: { fromCommand: boolean; notice?: string; keyless?: boolean },
+  ): Promise<void> {
     // A new search supersedes the one in flight: its result would only be thrown away.
     this.current?.abort.abort();
     this.latestRequestId = requestId;
     this.viewScope = params;
     const abort = new AbortController();
     this.current = { requestId, abort };
-    const installed = (params.repos ?? []).map((r) => this.installed.get(r.toLowerCase())).filter((d): d is InstalledDependency => !!d);
-    const deliver = (message: SearchMessage) => this.surface?.emit(message, { deliver: true, fromCommand: opts.fromCommand });
+    const installed = (params.repos ?? [])
+      .map((r) => this.installed.get(r.toLowerCase()))
+      .filter((d): d is InstalledDependency => !!d);
+    const deliver = (message: SearchMessage) =>
+      this.surface?.emit(message, { deliver: true, fromCommand: opts.fromCommand });
     const finish = (message: SearchMessage) => {
       if (requestId === this.latestRequestId) this.last = { requestId, message };
       deliver(message);
     };
-    deliver({ type: 'searchStarted', requestId, params, ...(opts.notice ? { notice: opts.notice } : {}), ...(opts.keyless ? { keyless: true } : {}), ...(installed.length ? { installed: installed.map(viewInstalled) } : {}) });
+    deliver({
+      type: 'searchStarted',
+      requestId,
+      params,
+      ...(opts.notice ? { notice: opts.notice } : {}),
+      ...(opts.keyless ? { keyless: true } : {}),
+      ...(installed.length ? { installed: installed.map(viewInstalled) } : {}),
+    });
     const started = Date.now();
     try {
       const { response, notes } = await this.deps.search(params, {
@@ -163,14 +190,29 @@ export class SearchSession {
         ...(opts.keyless ? { keyless: true } : {}),
         onRetry: (e) => {
           if (this.current?.requestId !== requestId) return;
-          this.surface?.emit({ type: 'retrying', requestId, attempt: e.attempt, maxAttempts: e.maxAttempts, delayMs: e.delayMs, reason: e.reason, ...(e.status !== undefined ? { status: e.status } : {}) }, { deliver: false, fromCommand: opts.fromCommand });
+          this.surface?.emit(
+            {
+              type: 'retrying',
+              requestId,
+              attempt: e.attempt,
+              maxAttempts: e.maxAttempts,
+              delayMs: e.delayMs,
+              reason: e.reason,
+              ...(e.status !== undefined ? { status: e.status } : {}),
+            },
+            { deliver: false, fromCommand: opts.fromCommand },
+          );
         },
       });
       if (abort.signal.aborted) {
         finish({ type: 'searchCancelled', requestId });
         return;
       }
-      finish({ type: 'results', requestId, outcome: withVersions(toOutcome(params, response, notes, Date.now() - started), installed) });
+      finish({
+        type: 'results',
+        requestId,
+        outcome: withVersions(toOutcome(params, response, notes, Date.now() - started), installed),
+      });
       if (requestId === this.latestRequestId) {
         // A search that went through ends the keyless quota's line, and its link with it (as the view does).
         this.signup = undefined;

@@ -10,7 +10,11 @@ import { actionMessage, ResultsView } from './views/resultsView';
 import { ChipsView, StatusView } from './views/statusView';
 import { WatchedView } from './watchedView';
 
-export interface VsCodeApi { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void }
+export interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
 
 let counter = 0;
 const newId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}`;
@@ -29,12 +33,26 @@ export class SearchApp {
   private liveTimer: ReturnType<typeof setTimeout> | undefined;
   private saveHandle: number | undefined;
 
-  constructor(private readonly root: HTMLElement, private readonly vscode: VsCodeApi) {
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly vscode: VsCodeApi,
+  ) {
     this.state = restoreState(vscode.getState());
     this.state.formRev += 1;
     const s = this.status;
     this.watched = new WatchedView((m) => vscode.postMessage(m));
-    root.replaceChildren(this.form.el, s.keyless, this.chips.el, s.notice, s.status, s.error, this.watched.bar, this.results.el, this.watched.list, s.announcer);
+    root.replaceChildren(
+      this.form.el,
+      s.keyless,
+      this.chips.el,
+      s.notice,
+      s.status,
+      s.error,
+      this.watched.bar,
+      this.results.el,
+      this.watched.list,
+      s.announcer,
+    );
   }
 
   /** Draws the restored state, starts listening, and says ready (nothing is posted to us before). */
@@ -44,7 +62,11 @@ export class SearchApp {
     if (this.state.scrollY) win.requestAnimationFrame(() => win.scrollTo(0, this.state.scrollY ?? 0));
     // A restored form's filters are the scope a palette search uses until the user changes them.
     const scope = this.state.defaults ? formToParams(this.state.form).params : undefined;
-    this.vscode.postMessage({ type: 'ready', ...(this.state.pending ? { pendingRequestId: this.state.pending.requestId } : {}), ...(scope ? { scope } : {}) });
+    this.vscode.postMessage({
+      type: 'ready',
+      ...(this.state.pending ? { pendingRequestId: this.state.pending.requestId } : {}),
+      ...(scope ? { scope } : {}),
+    });
   }
 
   dispatch(msg: Msg): void {
@@ -55,17 +77,26 @@ export class SearchApp {
     for (const e of effects) this.run(e);
     // The saved state holds every passage: after a new outcome, and after Expand All or Collapse All (issue 20:
     // serialising 500 passages in the command's own task made it a long one), it is saved when idle.
-    const listWide = msg.t === 'ext' && msg.m.type === 'command' && (msg.m.command === 'expandAll' || msg.m.command === 'collapseAll');
+    const listWide =
+      msg.t === 'ext' && msg.m.type === 'command' && (msg.m.command === 'expandAll' || msg.m.command === 'collapseAll');
     if (outcomeChanged || listWide) this.saveWhenIdle();
     else this.save();
   }
 
   private run(e: Effect): void {
-    if ('post' in e) { this.vscode.postMessage(e.post); return; }
-    if ('announce' in e) { this.status.announce(e.announce); return; }
+    if ('post' in e) {
+      this.vscode.postMessage(e.post);
+      return;
+    }
+    if ('announce' in e) {
+      this.status.announce(e.announce);
+      return;
+    }
     if (e.focus === 'query') this.form.query.focus();
     else if (e.focus === 'sources') {
-      const first = this.root.querySelector<HTMLElement>('#source-picker button') ?? this.root.querySelector<HTMLElement>('#f-sources');
+      const first =
+        this.root.querySelector<HTMLElement>('#source-picker button') ??
+        this.root.querySelector<HTMLElement>('#f-sources');
       first?.scrollIntoView({ block: 'nearest' });
       first?.focus();
     } else if (e.focus === 'results') this.focusRow(this.state.selected);
@@ -78,11 +109,21 @@ export class SearchApp {
     const counting = this.status.render(this.state, Date.now());
     this.results.render(this.state);
     if (counting && !this.ticker) this.ticker = setInterval(() => this.render(), 1000);
-    else if (!counting && this.ticker) { clearInterval(this.ticker); this.ticker = undefined; }
+    else if (!counting && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
     // The keyless countdown changes by the minute: one timer to the next change, not a tick a second.
-    if (this.minuteTimer) { clearTimeout(this.minuteTimer); this.minuteTimer = undefined; }
+    if (this.minuteTimer) {
+      clearTimeout(this.minuteTimer);
+      this.minuteTimer = undefined;
+    }
     const next = this.status.minuteTick(this.state, Date.now());
-    if (next !== undefined) this.minuteTimer = setTimeout(() => { this.minuteTimer = undefined; this.render(); }, next);
+    if (next !== undefined)
+      this.minuteTimer = setTimeout(() => {
+        this.minuteTimer = undefined;
+        this.render();
+      }, next);
     const report = this.status.keylessReport();
     const key = JSON.stringify(report);
     if (key !== this.keylessReported) {
@@ -106,10 +147,15 @@ export class SearchApp {
     win.addEventListener('message', (e: MessageEvent) => {
       const m = e.data as ToWebview | undefined;
       if (m?.type === 'watches') this.watched.update(m);
-      else if (m && typeof m === 'object' && typeof m.type === 'string') this.dispatch({ t: 'ext', m, now: Date.now() });
+      else if (m && typeof m === 'object' && typeof m.type === 'string')
+        this.dispatch({ t: 'ext', m, now: Date.now() });
     });
     const f = this.form.el;
-    f.addEventListener('submit', (e) => { e.preventDefault(); this.dispatch({ t: 'edit', form: this.form.read() }); this.dispatch({ t: 'submit', requestId: newId('s') }); });
+    f.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.dispatch({ t: 'edit', form: this.form.read() });
+      this.dispatch({ t: 'submit', requestId: newId('s') });
+    });
     const edited = (e: Event) => {
       this.dispatch({ t: 'edit', form: this.form.read() });
       // Filters are validated (and the scope told to the extension) as they change; the query when run.
@@ -120,16 +166,25 @@ export class SearchApp {
     f.addEventListener('input', edited);
     f.addEventListener('change', edited);
     this.form.query.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') { e.preventDefault(); this.dispatch({ t: 'escape' }); }
-      else if (e.key === 'ArrowDown' && this.results.rows()) { e.preventDefault(); this.focusRow(this.state.selected); }
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        this.dispatch({ t: 'escape' });
+      } else if (e.key === 'ArrowDown' && this.results.rows()) {
+        e.preventDefault();
+        this.focusRow(this.state.selected);
+      }
     });
     this.root.addEventListener('click', (e) => this.onClick(e));
     interceptLinks(this.root, (url) => this.vscode.postMessage({ type: 'openLink', url }));
     this.results.el.addEventListener('keydown', (e) => this.onResultsKey(e));
-    win.addEventListener('scroll', () => {
-      this.state = reduce(this.state, { t: 'scroll', y: Math.round(win.scrollY) }).state;
-      this.saveWhenIdle();
-    }, { passive: true });
+    win.addEventListener(
+      'scroll',
+      () => {
+        this.state = reduce(this.state, { t: 'scroll', y: Math.round(win.scrollY) }).state;
+        this.saveWhenIdle();
+      },
+      { passive: true },
+    );
   }
 
   private onClick(e: MouseEvent): void {
@@ -157,7 +212,8 @@ export class SearchApp {
     if (err === 'setKey') return this.vscode.postMessage({ type: 'setKey' });
     if (err === 'getKey' && signupUrl) return this.vscode.postMessage({ type: 'getKey', url: signupUrl });
     if (err === 'diagnose') return this.vscode.postMessage({ type: 'diagnose' });
-    if (err === 'retry' || err === 'keyless') return this.dispatch({ t: 'retry', requestId, keyless: err === 'keyless' });
+    if (err === 'retry' || err === 'keyless')
+      return this.dispatch({ t: 'retry', requestId, keyless: err === 'keyless' });
     if (err === 'filters') return this.dispatch({ t: 'toggleFilters', open: true });
     const li = t.closest<HTMLElement>('li.row');
     if (!li) return;
@@ -170,7 +226,10 @@ export class SearchApp {
       if (m) this.vscode.postMessage(m);
       return;
     }
-    if (t.closest('.row-passages')) { this.dispatch({ t: 'select', index }); return; }
+    if (t.closest('.row-passages')) {
+      this.dispatch({ t: 'select', index });
+      return;
+    }
     this.dispatch({ t: 'expand', index, open: 'toggle' });
   }
 
@@ -179,7 +238,10 @@ export class SearchApp {
     if (!li) return;
     // Inside a row (an action, a passage, a link): Escape goes back to the row, the tree's one tab stop.
     if (e.target !== li) {
-      if (e.key === 'Escape') { e.preventDefault(); this.focusRow(Number(li.dataset.index)); }
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        this.focusRow(Number(li.dataset.index));
+      }
       return;
     }
     const index = Number(li.dataset.index);
@@ -195,16 +257,29 @@ export class SearchApp {
       Escape: () => this.form.query.focus(),
     };
     const fn = keys[e.key];
-    if (fn) { e.preventDefault(); fn(); }
+    if (fn) {
+      e.preventDefault();
+      fn();
+    }
   }
 
   private save(): void {
-    if (this.saveHandle !== undefined) { cancelIdleCallback(this.saveHandle); this.saveHandle = undefined; }
+    if (this.saveHandle !== undefined) {
+      cancelIdleCallback(this.saveHandle);
+      this.saveHandle = undefined;
+    }
     this.vscode.setState(savedState(this.state));
   }
 
   /** Results hold every passage: serialised when the browser is idle, after they are on screen. */
   private saveWhenIdle(): void {
-    if (this.saveHandle === undefined) this.saveHandle = requestIdleCallback(() => { this.saveHandle = undefined; this.save(); }, { timeout: 500 });
+    if (this.saveHandle === undefined)
+      this.saveHandle = requestIdleCallback(
+        () => {
+          this.saveHandle = undefined;
+          this.save();
+        },
+        { timeout: 500 },
+      );
   }
 }

@@ -4,7 +4,11 @@
 export type Attrs = Record<string, string | number | boolean | undefined>;
 export type Child = Node | string | undefined | false | null;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Attrs,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (attrs) {
     for (const [k, v] of Object.entries(attrs)) {
@@ -57,5 +61,7 @@ export function interceptLinks(root: HTMLElement, open: (url: string) => void): 
   };
   root.addEventListener('click', intercept);
   root.addEventListener('auxclick', intercept);
-  root.addEventListener('dragstart', (e) => { if ((e.target as Element | null)?.closest?.('a')) e.preventDefault(); });
+  root.addEventListener('dragstart', (e) => {
+    if ((e.target as Element | null)?.closest?.('a')) e.preventDefault();
+  });
 }

@@ -26,9 +26,20 @@ export interface FormState {
 
 /** The form's labels, by spec parameter name: what the view's messages call each field. */
 export const FIELD_LABELS: Record<string, string> = {
-  query: 'Query', types: 'Result types', repos: 'Repositories', sources: 'Documentation sources', k: 'Results (k)',
-  passages: 'Passages per result', language: 'Language', topic: 'Topic', license: 'License', min_stars: 'Min stars',
-  max_stars: 'Max stars', archived: 'Archived repositories', fork: 'Forks', skills: 'Agent-skill files only',
+  query: 'Query',
+  types: 'Result types',
+  repos: 'Repositories',
+  sources: 'Documentation sources',
+  k: 'Results (k)',
+  passages: 'Passages per result',
+  language: 'Language',
+  topic: 'Topic',
+  license: 'License',
+  min_stars: 'Min stars',
+  max_stars: 'Max stars',
+  archived: 'Archived repositories',
+  fork: 'Forks',
+  skills: 'Agent-skill files only',
 };
 
 export function defaultForm(d: ViewDefaults | undefined, query = ''): FormState {
@@ -36,10 +47,18 @@ export function defaultForm(d: ViewDefaults | undefined, query = ''): FormState 
   return {
     query,
     types: types.length ? types : [...TYPES],
-    repos: '', sources: '',
-    k: d ? String(d.k) : '', passages: d ? String(d.passages) : '',
-    language: '', topic: '', license: '', minStars: '', maxStars: '',
-    archived: 'any', fork: 'any', skillsOnly: false,
+    repos: '',
+    sources: '',
+    k: d ? String(d.k) : '',
+    passages: d ? String(d.passages) : '',
+    language: '',
+    topic: '',
+    license: '',
+    minStars: '',
+    maxStars: '',
+    archived: 'any',
+    fork: 'any',
+    skillsOnly: false,
   };
 }
 
@@ -60,7 +79,10 @@ export function followDefaults(form: FormState, old: ViewDefaults, next: ViewDef
 }
 
 export function splitList(s: string): string[] {
-  return s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean);
+  return s
+    .split(/[\s,]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
 }
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
@@ -76,17 +98,26 @@ export function formToParams(f: FormState): { params: SearchParams; issues: View
     const s = raw.trim();
     if (!s) return undefined;
     if (!NUMBER.test(s)) {
-      issues.push({ field, message: `${FIELD_LABELS[field]} must be a whole number, not ${JSON.stringify(s.length > 40 ? `${s.slice(0, 37)}...` : s)}` });
+      issues.push({
+        field,
+        message: `${FIELD_LABELS[field]} must be a whole number, not ${JSON.stringify(s.length > 40 ? `${s.slice(0, 37)}...` : s)}`,
+      });
       return undefined;
     }
     return Number(s);
   };
-  const set = <K extends keyof SearchParams>(key: K, v: SearchParams[K] | undefined) => { if (v !== undefined) params[key] = v; };
+  const set = <K extends keyof SearchParams>(key: K, v: SearchParams[K] | undefined) => {
+    if (v !== undefined) params[key] = v;
+  };
 
   set('k', num('k', f.k));
   set('passages', num('passages', f.passages));
   // All four checked is the service default; sending it explicitly would only lengthen the request.
-  if (!(TYPES.every((t) => f.types.includes(t)) && f.types.length === TYPES.length)) set('types', TYPES.filter((t) => f.types.includes(t)));
+  if (!(TYPES.every((t) => f.types.includes(t)) && f.types.length === TYPES.length))
+    set(
+      'types',
+      TYPES.filter((t) => f.types.includes(t)),
+    );
   const repos = splitList(f.repos);
   if (repos.length) set('repos', repos);
   const sources = splitList(f.sources);
@@ -97,7 +128,10 @@ export function formToParams(f: FormState): { params: SearchParams; issues: View
     if (v) set(key, v);
   }
   // Several topics (comma separated) are sent as a list; a repository with any of them matches.
-  const topics = f.topic.split(',').map((t) => t.trim()).filter(Boolean);
+  const topics = f.topic
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   if (topics.length) set('topic', topics.length === 1 ? topics[0] : topics);
   set('min_stars', num('min_stars', f.minStars));
   set('max_stars', num('max_stars', f.maxStars));
@@ -118,10 +152,14 @@ export function paramsToForm(p: SearchParams, d: ViewDefaults | undefined): Form
     sources: (p.sources ?? []).join(', '),
     k: p.k !== undefined ? String(p.k) : base.k,
     passages: p.passages !== undefined ? String(p.passages) : base.passages,
-    language: p.language ?? '', topic: Array.isArray(p.topic) ? p.topic.join(', ') : p.topic ?? '', license: p.license ?? '',
+    language: p.language ?? '',
+    topic: Array.isArray(p.topic) ? p.topic.join(', ') : (p.topic ?? ''),
+    license: p.license ?? '',
     minStars: p.min_stars !== undefined ? String(p.min_stars) : '',
     maxStars: p.max_stars !== undefined ? String(p.max_stars) : '',
-    archived: tri(p.archived), fork: tri(p.fork), skillsOnly: p.skills === 'only',
+    archived: tri(p.archived),
+    fork: tri(p.fork),
+    skillsOnly: p.skills === 'only',
   };
 }
 
@@ -138,7 +176,12 @@ export function activeFilterCount(f: FormState, d: ViewDefaults | undefined): nu
     if (key === 'query') continue;
     const a = f[key];
     const b = fresh[key];
-    if (Array.isArray(a) && Array.isArray(b) ? [...a].sort().join() !== [...b].sort().join() : String(a).trim() !== String(b).trim()) n++;
+    if (
+      Array.isArray(a) && Array.isArray(b)
+        ? [...a].sort().join() !== [...b].sort().join()
+        : String(a).trim() !== String(b).trim()
+    )
+      n++;
   }
   return n;
 }

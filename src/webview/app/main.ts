@@ -10,7 +10,10 @@ if (root) {
     new SearchApp(root, api).start(window);
   } catch (e) {
     // Report a broken view to the extension's log rather than leave a blank panel with no trace.
-    api.postMessage({ type: 'log', message: `the view failed to start: ${e instanceof Error ? e.message : String(e)}`.slice(0, 4000) });
+    api.postMessage({
+      type: 'log',
+      message: `the view failed to start: ${e instanceof Error ? e.message : String(e)}`.slice(0, 4000),
+    });
     throw e;
   }
 }

@@ -13,7 +13,6 @@ type RenderEnv = MarkdownIt.Env & { base?: string };
 /** Resolves relative links when a passage carries none of its own base. */
 const PROBE_BASE = 'https://base.invalid/';
 
-
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
@@ -39,7 +38,12 @@ function fixLinks(tokens: Token[], env: RenderEnv): void {
       const href = resolve(String(t.attrGet('href') ?? ''), env);
       if (href) {
         const title = t.attrGet('title');
-        t.attrs = title ? [['href', href], ['title', String(title)]] : [['href', href]];
+        t.attrs = title
+          ? [
+              ['href', href],
+              ['title', String(title)],
+            ]
+          : [['href', href]];
       } else {
         // Keep the words, drop the link: pair this open with its close and turn both into a span.
         t.tag = 'span';
@@ -49,7 +53,10 @@ function fixLinks(tokens: Token[], env: RenderEnv): void {
           const u = tokens[j]!;
           if (u.type === 'link_open') depth++;
           else if (u.type === 'link_close') {
-            if (depth === 0) { u.tag = 'span'; break; }
+            if (depth === 0) {
+              u.tag = 'span';
+              break;
+            }
             depth--;
           }
         }
@@ -62,7 +69,10 @@ function fixLinks(tokens: Token[], env: RenderEnv): void {
       t.attrs = align ? [['class', `md-align-${align}`]] : null;
     } else if (t.attrs) {
       // Only an ordered list's start number may stay; anything else (a future plugin's, say) is dropped.
-      t.attrs = t.type === 'ordered_list_open' ? t.attrs.filter(([name, value]) => name === 'start' && /^\d{1,9}$/.test(String(value))) : null;
+      t.attrs =
+        t.type === 'ordered_list_open'
+          ? t.attrs.filter(([name, value]) => name === 'start' && /^\d{1,9}$/.test(String(value)))
+          : null;
     }
   }
 }
@@ -71,7 +81,9 @@ function createRenderer(): Renderer {
   const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
   // First gate: javascript:, vbscript:, data:, file: and every other scheme never become link tokens.
   md.validateLink = (url: string) => safeHref(url, PROBE_BASE) !== undefined;
-  md.core.ruler.push('devindex_safe_attrs', (state) => { fixLinks(state.tokens, state.env as RenderEnv); });
+  md.core.ruler.push('devindex_safe_attrs', (state) => {
+    fixLinks(state.tokens, state.env as RenderEnv);
+  });
 
   md.renderer.rules.fence = (tokens, idx) => {
     const t = tokens[idx]!;
@@ -86,7 +98,9 @@ function createRenderer(): Renderer {
     const alt = self.renderInlineAsText(t.children ?? [], options, env) || 'image';
     const src = t.attrGet('src');
     const label = `<span class="md-image-label">image:</span> ${escapeHtml(alt)}`;
-    return src ? `<a class="md-image" href="${escapeHtml(String(src))}">${label}</a>` : `<span class="md-image">${label}</span>`;
+    return src
+      ? `<a class="md-image" href="${escapeHtml(String(src))}">${label}</a>`
+      : `<span class="md-image">${label}</span>`;
   };
   return md;
 }

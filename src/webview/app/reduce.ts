@@ -4,7 +4,15 @@
 import type { FromWebview, SearchParams, ToWebview } from '../protocol';
 import { installedChipLabel } from '../../versions/versionWords';
 import { scopeChips, withoutChip } from '../../search/scope';
-import { defaultForm, dropRepositoryFilters, followDefaults, formToParams, paramsToForm, splitList, type FormState } from './form';
+import {
+  defaultForm,
+  dropRepositoryFilters,
+  followDefaults,
+  formToParams,
+  paramsToForm,
+  splitList,
+  type FormState,
+} from './form';
 import type { ViewState } from './state';
 import { errorAnnouncement, issuesAnnouncement, resultsAnnouncement } from './words';
 
@@ -35,14 +43,22 @@ export type Effect =
   /** Said once through the live region (a finished search, an error, a cleared list). */
   | { announce: string };
 
-export interface Step { state: ViewState; effects: Effect[] }
+export interface Step {
+  state: ViewState;
+  effects: Effect[];
+}
 
 function scopeOf(s: ViewState): SearchParams {
   return formToParams(s.form).params;
 }
 
 /** Sends `params` as a new search (an empty query does nothing but focus the box). */
-function startSearch(s: ViewState, params: SearchParams, requestId: string, opts: { keyless?: boolean; keepNotice?: boolean } = {}): Step {
+function startSearch(
+  s: ViewState,
+  params: SearchParams,
+  requestId: string,
+  opts: { keyless?: boolean; keepNotice?: boolean } = {},
+): Step {
   if (!params.query.trim()) return { state: { ...s, issues: [] }, effects: [{ focus: 'query' }] };
   const next: ViewState = {
     ...s,
@@ -55,7 +71,10 @@ function startSearch(s: ViewState, params: SearchParams, requestId: string, opts
     status: undefined,
     notice: opts.keepNotice ? s.notice : undefined,
   };
-  return { state: next, effects: [{ post: { type: 'search', requestId, params, ...(opts.keyless ? { keyless: true as const } : {}) } }] };
+  return {
+    state: next,
+    effects: [{ post: { type: 'search', requestId, params, ...(opts.keyless ? { keyless: true as const } : {}) } }],
+  };
 }
 
 /** Submits the form: refused locally (text where a number goes) or sent. */
@@ -64,7 +83,10 @@ function submitForm(s: ViewState, requestId: string): Step {
   if (!r.params.query) return { state: { ...s, issues: [] }, effects: [{ focus: 'query' }] };
   if (r.issues.length) {
     // A refused search must not leave the previous results looking like its results.
-    return { state: { ...s, issues: r.issues, filtersOpen: true, stale: !!s.outcome, error: undefined, pending: undefined }, effects: [{ announce: issuesAnnouncement(r.issues) }] };
+    return {
+      state: { ...s, issues: r.issues, filtersOpen: true, stale: !!s.outcome, error: undefined, pending: undefined },
+      effects: [{ announce: issuesAnnouncement(r.issues) }],
+    };
   }
   return startSearch(s, r.params, requestId);
 }
@@ -91,7 +113,9 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
       const keylessError = s.error?.keyless !== undefined;
       return {
         state: {
-          ...s, hasKey: true, keylessQuota: undefined,
+          ...s,
+          hasKey: true,
+          keylessQuota: undefined,
           ...(keylessError ? { error: undefined, status: 'API key set: search again to use it.' } : {}),
         },
         effects: [],
@@ -101,14 +125,22 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
       if (m.requestId !== s.liveIssuesFor) return { state: s, effects: [] };
       return { state: { ...s, liveIssues: m.issues }, effects: [] };
     case 'searchStarted': {
-      if (m.requestId === pending) return { state: { ...s, pending: { requestId: m.requestId, params: m.params }, installed: m.installed }, effects: [] };
+      if (m.requestId === pending)
+        return {
+          state: { ...s, pending: { requestId: m.requestId, params: m.params }, installed: m.installed },
+          effects: [],
+        };
       // A search the extension started (palette, selection, repository, history): the form and the
       // chip row show exactly what it sends.
       const next: ViewState = {
         ...withForm(s, paramsToForm(m.params, s.defaults)),
         pending: { requestId: m.requestId, params: m.params },
         lastParams: m.params,
-        error: undefined, issues: [], waitUntil: undefined, retry: undefined, status: undefined,
+        error: undefined,
+        issues: [],
+        waitUntil: undefined,
+        retry: undefined,
+        status: undefined,
         notice: m.notice,
         installed: m.installed,
       };
@@ -117,7 +149,19 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
     }
     case 'retrying':
       if (m.requestId !== pending) return { state: s, effects: [] };
-      return { state: { ...s, retry: { until: now + m.delayMs, attempt: m.attempt, maxAttempts: m.maxAttempts, reason: m.reason, ...(m.status !== undefined ? { status: m.status } : {}) } }, effects: [] };
+      return {
+        state: {
+          ...s,
+          retry: {
+            until: now + m.delayMs,
+            attempt: m.attempt,
+            maxAttempts: m.maxAttempts,
+            reason: m.reason,
+            ...(m.status !== undefined ? { status: m.status } : {}),
+          },
+        },
+        effects: [],
+      };
     case 'results': {
       if (m.requestId !== pending) return { state: s, effects: [] };
       const sources = { ...s.sources };
@@ -125,7 +169,21 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
       for (const e of m.outcome.sources ?? []) sources[e.source] = e.indexed;
       return {
         // A search that went through: whatever the quota said before, it is not used up now.
-        state: { ...s, pending: undefined, outcome: m.outcome, stale: false, error: undefined, issues: [], selected: 0, expanded: [], scrollY: 0, retry: undefined, status: undefined, sources, keylessQuota: undefined },
+        state: {
+          ...s,
+          pending: undefined,
+          outcome: m.outcome,
+          stale: false,
+          error: undefined,
+          issues: [],
+          selected: 0,
+          expanded: [],
+          scrollY: 0,
+          retry: undefined,
+          status: undefined,
+          sources,
+          keylessQuota: undefined,
+        },
         effects: [{ announce: resultsAnnouncement(m.outcome.results.length) }],
       };
     }
@@ -134,10 +192,22 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
       const issues = m.error.issues ?? [];
       return {
         state: {
-          ...s, pending: undefined, error: m.error, issues, stale: !!s.outcome, retry: undefined,
-          waitUntil: m.error.action === 'wait' && m.error.retryAfterMs !== undefined ? now + m.error.retryAfterMs : undefined,
-          keylessQuota: m.error.keyless?.kind === 'quota'
-            ? { resetAt: m.error.keyless.resetAt, ...(m.error.keyless.quota ? { quota: m.error.keyless.quota } : {}), ...(m.error.keyless.signupUrl ? { signupUrl: m.error.keyless.signupUrl } : {}) } : s.keylessQuota,
+          ...s,
+          pending: undefined,
+          error: m.error,
+          issues,
+          stale: !!s.outcome,
+          retry: undefined,
+          waitUntil:
+            m.error.action === 'wait' && m.error.retryAfterMs !== undefined ? now + m.error.retryAfterMs : undefined,
+          keylessQuota:
+            m.error.keyless?.kind === 'quota'
+              ? {
+                  resetAt: m.error.keyless.resetAt,
+                  ...(m.error.keyless.quota ? { quota: m.error.keyless.quota } : {}),
+                  ...(m.error.keyless.signupUrl ? { signupUrl: m.error.keyless.signupUrl } : {}),
+                }
+              : s.keylessQuota,
           filtersOpen: s.filtersOpen || issues.some((i) => i.field !== 'query'),
         },
         effects: [{ announce: errorAnnouncement(m.error) }],
@@ -145,18 +215,36 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
     }
     case 'searchCancelled':
       if (m.requestId !== pending) return { state: s, effects: [] };
-      return { state: { ...s, pending: undefined, retry: undefined, status: 'Search cancelled.', stale: !!s.outcome }, effects: [{ announce: 'Search cancelled' }] };
+      return {
+        state: { ...s, pending: undefined, retry: undefined, status: 'Search cancelled.', stale: !!s.outcome },
+        effects: [{ announce: 'Search cancelled' }],
+      };
     case 'watches':
       // The Watched list keeps its own state (views/watchedView.ts).
       return { state: s, effects: [] };
     case 'command':
       switch (m.command) {
         case 'clear': {
-          const next: ViewState = { ...withForm(s, { ...s.form, query: '' }), outcome: undefined, stale: false, error: undefined, issues: [], notice: undefined, status: undefined, expanded: [], selected: 0 };
-          return { state: next, effects: [{ focus: 'query' }, ...(s.outcome ? [{ announce: 'Results cleared' }] : [])] };
+          const next: ViewState = {
+            ...withForm(s, { ...s.form, query: '' }),
+            outcome: undefined,
+            stale: false,
+            error: undefined,
+            issues: [],
+            notice: undefined,
+            status: undefined,
+            expanded: [],
+            selected: 0,
+          };
+          return {
+            state: next,
+            effects: [{ focus: 'query' }, ...(s.outcome ? [{ announce: 'Results cleared' }] : [])],
+          };
         }
         case 'refresh':
-          return s.lastParams ? startSearch(s, s.lastParams, `r-${now.toString(36)}`) : { state: s, effects: [{ focus: 'query' }] };
+          return s.lastParams
+            ? startSearch(s, s.lastParams, `r-${now.toString(36)}`)
+            : { state: s, effects: [{ focus: 'query' }] };
         case 'expandAll':
           return { state: { ...s, expanded: (s.outcome?.results ?? []).map((_, i) => i) }, effects: [] };
         case 'collapseAll':
@@ -170,7 +258,8 @@ function onExtension(s: ViewState, m: ToWebview, now: number): Step {
 /** The next state and the effects of one message. */
 export function reduce(s: ViewState, msg: Msg): Step {
   switch (msg.t) {
-    case 'ext': return onExtension(s, msg.m, msg.now);
+    case 'ext':
+      return onExtension(s, msg.m, msg.now);
     case 'edit': {
       const next = { ...s, form: msg.form, issues: [] };
       return { state: next, effects: [] };
@@ -182,11 +271,18 @@ export function reduce(s: ViewState, msg: Msg): Step {
       effects.push({ post: { type: 'validate', requestId: msg.requestId, params: r.params } });
       return { state: { ...s, liveIssuesFor: msg.requestId }, effects };
     }
-    case 'submit': return submitForm(s, msg.requestId);
-    case 'retry': return s.lastParams ? startSearch(s, s.lastParams, msg.requestId, msg.keyless ? { keyless: true } : {}) : submitForm(s, msg.requestId);
+    case 'submit':
+      return submitForm(s, msg.requestId);
+    case 'retry':
+      return s.lastParams
+        ? startSearch(s, s.lastParams, msg.requestId, msg.keyless ? { keyless: true } : {})
+        : submitForm(s, msg.requestId);
     case 'cancel': {
       if (!s.pending) return { state: s, effects: [] };
-      return { state: { ...s, pending: undefined, retry: undefined, status: 'Search cancelled.', stale: !!s.outcome }, effects: [{ post: { type: 'cancel', requestId: s.pending.requestId } }, { announce: 'Search cancelled' }] };
+      return {
+        state: { ...s, pending: undefined, retry: undefined, status: 'Search cancelled.', stale: !!s.outcome },
+        effects: [{ post: { type: 'cancel', requestId: s.pending.requestId } }, { announce: 'Search cancelled' }],
+      };
     }
     case 'escape':
       // VS Code's Search: Escape never erases the query. It cancels a running search, else leaves the box.
@@ -194,14 +290,20 @@ export function reduce(s: ViewState, msg: Msg): Step {
       return { state: s, effects: [{ focus: s.outcome?.results.length ? 'results' : 'blur' }] };
     case 'removeChip': {
       const params = withoutChip(scopeOf(s), msg.id, s.defaults);
-      const next = withForm(s, { ...paramsToForm(params, s.defaults), k: s.form.k, passages: s.form.passages, query: s.form.query });
+      const next = withForm(s, {
+        ...paramsToForm(params, s.defaults),
+        k: s.form.k,
+        passages: s.form.passages,
+        query: s.form.query,
+      });
       const run = next.form.query.trim() ? submitForm(next, msg.requestId) : { state: next, effects: [] as Effect[] };
       return { state: run.state, effects: [scopePost(run.state), ...run.effects] };
     }
     case 'clearFilters': {
       // Every filter back to the settings' defaults (k and passages included); the query stays.
       const next = withForm(s, defaultForm(s.defaults, s.form.query));
-      const run = msg.run && next.form.query.trim() ? submitForm(next, msg.requestId) : { state: next, effects: [] as Effect[] };
+      const run =
+        msg.run && next.form.query.trim() ? submitForm(next, msg.requestId) : { state: next, effects: [] as Effect[] };
       return { state: run.state, effects: [scopePost(run.state), ...run.effects] };
     }
     case 'toggleFilters':
@@ -232,7 +334,8 @@ export function reduce(s: ViewState, msg: Msg): Step {
       return { state: { ...s, expanded, selected: msg.index }, effects: [] };
     }
     case 'fix':
-      if (msg.kind === 'drop-repo-filters') return submitForm(withForm(s, dropRepositoryFilters(s.form)), msg.requestId);
+      if (msg.kind === 'drop-repo-filters')
+        return submitForm(withForm(s, dropRepositoryFilters(s.form)), msg.requestId);
       if (msg.kind === 'add-sources') return reduce(s, { t: 'chooseSources' });
       return { state: s, effects: [] };
     case 'scroll':
@@ -245,7 +348,9 @@ export function reduce(s: ViewState, msg: Msg): Step {
 /** The scope's chips; a repository chip of a dependency-scoped search says the installed version (`acme/widgets · 2.0.3 installed`). */
 export function chipsOf(s: ViewState) {
   return scopeChips(scopeOf(s), s.defaults).map((c) => {
-    const d = c.id.startsWith('repos:') ? s.installed?.find((x) => `repos:${x.slug}`.toLowerCase() === c.id.toLowerCase()) : undefined;
+    const d = c.id.startsWith('repos:')
+      ? s.installed?.find((x) => `repos:${x.slug}`.toLowerCase() === c.id.toLowerCase())
+      : undefined;
     return d ? { ...c, label: installedChipLabel(d), icon: 'package' } : c;
   });
 }

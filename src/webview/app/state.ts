@@ -52,7 +52,19 @@ export interface ViewState {
 const RUNTIME_KEYS = ['hasKey', 'workspaceRepos', 'liveIssues', 'liveIssuesFor', 'retry', 'status'] as const;
 
 export function freshState(): ViewState {
-  return { v: STATE_VERSION, form: defaultForm(undefined), formRev: 0, filtersOpen: false, stale: false, issues: [], selected: 0, expanded: [], sources: {}, workspaceRepos: [], liveIssues: [] };
+  return {
+    v: STATE_VERSION,
+    form: defaultForm(undefined),
+    formRev: 0,
+    filtersOpen: false,
+    stale: false,
+    issues: [],
+    selected: 0,
+    expanded: [],
+    sources: {},
+    workspaceRepos: [],
+    liveIssues: [],
+  };
 }
 
 /** The part of the state worth saving. */
@@ -73,7 +85,18 @@ const MAX_FIELD = 20_000;
 function restoreForm(raw: unknown): FormState {
   const f = defaultForm(undefined);
   if (!isObj(raw)) return f;
-  const strKeys = ['query', 'repos', 'sources', 'k', 'passages', 'language', 'topic', 'license', 'minStars', 'maxStars'] as const;
+  const strKeys = [
+    'query',
+    'repos',
+    'sources',
+    'k',
+    'passages',
+    'language',
+    'topic',
+    'license',
+    'minStars',
+    'maxStars',
+  ] as const;
   for (const k of strKeys) if (isStr(raw[k]) && raw[k].length <= MAX_FIELD) f[k] = raw[k];
   if (isStrArr(raw.types) && raw.types.length <= 16) f.types = raw.types;
   if (isTri(raw.archived)) f.archived = raw.archived;
@@ -87,11 +110,27 @@ function isParams(v: unknown): v is SearchParams {
 }
 
 function isOutcome(v: unknown): v is ViewOutcome {
-  return isObj(v) && isParams(v.params) && Array.isArray(v.results)
-    && v.results.every((r) => isObj(r) && isStr(r.id) && isStr(r.type) && isStr(r.url) && isStr(r.provenance)
-      && Array.isArray(r.passages) && r.passages.every((p) => isObj(p) && isStr(p.text) && (p.link === undefined || isStr(p.link)))
-      && (r.title === undefined || isStr(r.title)) && (r.license === undefined || isStr(r.license)))
-    && isObj(v.coverage) && Array.isArray(v.notes) && v.notes.every((n) => isObj(n) && isStr(n.text)) && typeof v.ms === 'number';
+  return (
+    isObj(v) &&
+    isParams(v.params) &&
+    Array.isArray(v.results) &&
+    v.results.every(
+      (r) =>
+        isObj(r) &&
+        isStr(r.id) &&
+        isStr(r.type) &&
+        isStr(r.url) &&
+        isStr(r.provenance) &&
+        Array.isArray(r.passages) &&
+        r.passages.every((p) => isObj(p) && isStr(p.text) && (p.link === undefined || isStr(p.link))) &&
+        (r.title === undefined || isStr(r.title)) &&
+        (r.license === undefined || isStr(r.license)),
+    ) &&
+    isObj(v.coverage) &&
+    Array.isArray(v.notes) &&
+    v.notes.every((n) => isObj(n) && isStr(n.text)) &&
+    typeof v.ms === 'number'
+  );
 }
 
 function isError(v: unknown): v is ViewError {
@@ -112,14 +151,16 @@ export function restoreState(raw: unknown): ViewState {
   s.form = restoreForm(raw.form);
   s.filtersOpen = raw.filtersOpen === true;
   const d = raw.defaults;
-  if (isObj(d) && isNat(d.k) && isNat(d.passages) && isStrArr(d.types)) s.defaults = { k: d.k, passages: d.passages, types: d.types };
+  if (isObj(d) && isNat(d.k) && isNat(d.passages) && isStrArr(d.types))
+    s.defaults = { k: d.k, passages: d.passages, types: d.types };
   if (isOutcome(raw.outcome)) s.outcome = raw.outcome;
   s.stale = s.outcome !== undefined && raw.stale === true;
   if (isError(raw.error)) s.error = raw.error;
   if (isIssues(raw.issues)) s.issues = raw.issues;
   if (isParams(raw.lastParams)) s.lastParams = raw.lastParams;
   const p = raw.pending;
-  if (isObj(p) && isStr(p.requestId) && p.requestId.length <= 64 && isParams(p.params)) s.pending = { requestId: p.requestId, params: p.params };
+  if (isObj(p) && isStr(p.requestId) && p.requestId.length <= 64 && isParams(p.params))
+    s.pending = { requestId: p.requestId, params: p.params };
   if (isNat(raw.selected)) s.selected = raw.selected;
   if (Array.isArray(raw.expanded) && raw.expanded.every(isNat)) s.expanded = raw.expanded.slice(0, 200);
   if (isStr(raw.notice)) s.notice = raw.notice;
@@ -127,16 +168,31 @@ export function restoreState(raw: unknown): ViewState {
   const kq = raw.keylessQuota;
   if (isObj(kq) && typeof kq.resetAt === 'number' && Number.isFinite(kq.resetAt)) {
     s.keylessQuota = {
-      resetAt: kq.resetAt, ...(kq.quota === 'requests' || kq.quota === 'credits' ? { quota: kq.quota } : {}),
+      resetAt: kq.resetAt,
+      ...(kq.quota === 'requests' || kq.quota === 'credits' ? { quota: kq.quota } : {}),
       // The extension checks it again before opening it (signupLink): here only its shape.
-      ...(isStr(kq.signupUrl) && kq.signupUrl.length <= 2048 && kq.signupUrl.startsWith('https://') ? { signupUrl: kq.signupUrl } : {}),
+      ...(isStr(kq.signupUrl) && kq.signupUrl.length <= 2048 && kq.signupUrl.startsWith('https://')
+        ? { signupUrl: kq.signupUrl }
+        : {}),
     };
   }
   if (isObj(raw.sources)) {
-    for (const [k, v] of Object.entries(raw.sources).slice(0, 200)) if (k.length <= 512 && (v === true || v === false || v === null)) s.sources[k] = v;
+    for (const [k, v] of Object.entries(raw.sources).slice(0, 200))
+      if (k.length <= 512 && (v === true || v === false || v === null)) s.sources[k] = v;
   }
   if (typeof raw.scrollY === 'number' && Number.isFinite(raw.scrollY) && raw.scrollY >= 0) s.scrollY = raw.scrollY;
-  if (Array.isArray(raw.installed) && raw.installed.length <= 20 && raw.installed.every((d) => isObj(d) && isStr(d.slug) && isStr(d.name) && isStr(d.ecosystem) && (d.version === undefined || isStr(d.version)))) {
+  if (
+    Array.isArray(raw.installed) &&
+    raw.installed.length <= 20 &&
+    raw.installed.every(
+      (d) =>
+        isObj(d) &&
+        isStr(d.slug) &&
+        isStr(d.name) &&
+        isStr(d.ecosystem) &&
+        (d.version === undefined || isStr(d.version)),
+    )
+  ) {
     s.installed = raw.installed as ViewInstalled[];
   }
   return s;

@@ -33,7 +33,8 @@ export class WatchedView {
       const b = (e.target as HTMLElement).closest<HTMLElement>('[data-watch-act]');
       const id = b?.closest<HTMLElement>('[data-watch-id]')?.dataset.watchId;
       const act = b?.dataset.watchAct;
-      if (id && (act === 'check' || act === 'remove' || act === 'open')) this.post({ type: 'watchAction', action: act, id });
+      if (id && (act === 'check' || act === 'remove' || act === 'open'))
+        this.post({ type: 'watchAction', action: act, id });
     });
   }
 
@@ -43,45 +44,116 @@ export class WatchedView {
     this.render(Date.now());
     // The relative times move on by the minute while the list is shown.
     if (this.data.watches.length && !this.timer) this.timer = setInterval(() => this.renderTimes(Date.now()), 60_000);
-    else if (!this.data.watches.length && this.timer) { clearInterval(this.timer); this.timer = undefined; }
+    else if (!this.data.watches.length && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
   }
 
   private render(now: number): void {
     const { watches, canWatch, max } = this.data;
     const already = canWatch && watches.some((w) => w.query === canWatch.query && w.scope === canWatch.scope);
     this.bar.hidden = !canWatch;
-    this.bar.replaceChildren(...(canWatch ? [already
-      ? h('span', { class: 'watch-bar-note' }, icon('eye'), 'Watched: new results are checked for every 6 hours.')
-      : h('button', {
-        type: 'button', class: 'link-button', 'data-watch-add': '', disabled: watches.length >= max,
-        'aria-label': `Watch for a Fix: re-run “${canWatch.query}” in ${canWatch.scope} every 6 hours and tell me what is new`,
-        title: watches.length >= max ? `${max} watches are the most kept: remove one first` : 'Re-run this search every 6 hours while VS Code is open and tell me what is new',
-      }, icon('eye'), 'Watch for a Fix')] : []));
+    this.bar.replaceChildren(
+      ...(canWatch
+        ? [
+            already
+              ? h(
+                  'span',
+                  { class: 'watch-bar-note' },
+                  icon('eye'),
+                  'Watched: new results are checked for every 6 hours.',
+                )
+              : h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'link-button',
+                    'data-watch-add': '',
+                    disabled: watches.length >= max,
+                    'aria-label': `Watch for a Fix: re-run “${canWatch.query}” in ${canWatch.scope} every 6 hours and tell me what is new`,
+                    title:
+                      watches.length >= max
+                        ? `${max} watches are the most kept: remove one first`
+                        : 'Re-run this search every 6 hours while VS Code is open and tell me what is new',
+                  },
+                  icon('eye'),
+                  'Watch for a Fix',
+                ),
+          ]
+        : []),
+    );
     const focused = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-watch-act]');
-    const refocus = focused && this.list.contains(focused) ? { id: focused.closest<HTMLElement>('[data-watch-id]')?.dataset.watchId, act: focused.dataset.watchAct } : undefined;
+    const refocus =
+      focused && this.list.contains(focused)
+        ? { id: focused.closest<HTMLElement>('[data-watch-id]')?.dataset.watchId, act: focused.dataset.watchAct }
+        : undefined;
     this.list.hidden = !watches.length;
     this.list.replaceChildren(
       h('h2', { id: 'watched-heading', class: 'watched-heading' }, icon('eye'), `Watched (${watches.length})`),
-      h('ul', { class: 'watched-list' }, ...watches.map((w) => this.item(w, now))));
+      h('ul', { class: 'watched-list' }, ...watches.map((w) => this.item(w, now))),
+    );
     // A button re-rendered under the user's focus keeps it (Check Now rebuilds the row twice).
     if (refocus?.id) {
-      const row = [...this.list.querySelectorAll<HTMLElement>('[data-watch-id]')].find((el) => el.dataset.watchId === refocus.id);
-      (row?.querySelector<HTMLElement>(`[data-watch-act="${refocus.act}"]`) ?? row?.querySelector<HTMLElement>('button'))?.focus();
+      const row = [...this.list.querySelectorAll<HTMLElement>('[data-watch-id]')].find(
+        (el) => el.dataset.watchId === refocus.id,
+      );
+      (
+        row?.querySelector<HTMLElement>(`[data-watch-act="${refocus.act}"]`) ??
+        row?.querySelector<HTMLElement>('button')
+      )?.focus();
     }
   }
 
   private item(w: ViewWatch, now: number): HTMLElement {
     const q = `“${w.query.length > 60 ? `${w.query.slice(0, 59)}…` : w.query}”`;
     const attention = !!(w.vanished?.length || w.lastError);
-    return h('li', { class: `watch-item${w.newCount ? ' has-new' : ''}${attention ? ' attention' : ''}`, 'data-watch-id': w.id },
-      h('div', { class: 'watch-main' },
-        h('button', { type: 'button', class: 'link-button watch-query', 'data-watch-act': 'open', 'aria-label': `${w.query}, in ${w.scope}: open this search`, title: 'Open this search' }, w.query),
-        w.newCount ? h('span', { class: 'watch-new', 'aria-label': `${w.newCount} new` }, String(w.newCount)) : undefined),
+    return h(
+      'li',
+      { class: `watch-item${w.newCount ? ' has-new' : ''}${attention ? ' attention' : ''}`, 'data-watch-id': w.id },
+      h(
+        'div',
+        { class: 'watch-main' },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'link-button watch-query',
+            'data-watch-act': 'open',
+            'aria-label': `${w.query}, in ${w.scope}: open this search`,
+            title: 'Open this search',
+          },
+          w.query,
+        ),
+        w.newCount
+          ? h('span', { class: 'watch-new', 'aria-label': `${w.newCount} new` }, String(w.newCount))
+          : undefined,
+      ),
       h('div', { class: 'watch-scope', title: w.scope }, w.scope),
       h('div', { class: 'watch-meta' }, watchMeta(w, now)),
-      h('div', { class: 'watch-actions' },
-        h('button', { type: 'button', class: 'secondary', 'data-watch-act': 'check', disabled: !!w.checking, 'aria-label': `Check Now: ${q}` }, icon(w.checking ? 'loading' : 'refresh', w.checking ? 'codicon-modifier-spin' : ''), 'Check Now'),
-        h('button', { type: 'button', class: 'secondary', 'data-watch-act': 'remove', 'aria-label': `Remove the watch ${q}` }, icon('trash'), 'Remove')));
+      h(
+        'div',
+        { class: 'watch-actions' },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary',
+            'data-watch-act': 'check',
+            disabled: !!w.checking,
+            'aria-label': `Check Now: ${q}`,
+          },
+          icon(w.checking ? 'loading' : 'refresh', w.checking ? 'codicon-modifier-spin' : ''),
+          'Check Now',
+        ),
+        h(
+          'button',
+          { type: 'button', class: 'secondary', 'data-watch-act': 'remove', 'aria-label': `Remove the watch ${q}` },
+          icon('trash'),
+          'Remove',
+        ),
+      ),
+    );
   }
 
   private renderTimes(now: number): void {

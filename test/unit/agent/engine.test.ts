@@ -6,9 +6,15 @@ const JOB_ID_ERROR = 'Invalid job ID format. Job ID must be a valid UUID.';
 const LEGACY = '00000000-0000-4000-8000-000000000001';
 
 interface Ev {
-  schemaVersion: number; eventId: string; runId: string; occurredAt: string; producerSequence: number;
-  agent: { id: string; role: string; name: string; parentId?: string }; type: string;
-  outcome?: string; error?: { code: string; source: string; retryable: boolean; message: string } | null;
+  schemaVersion: number;
+  eventId: string;
+  runId: string;
+  occurredAt: string;
+  producerSequence: number;
+  agent: { id: string; role: string; name: string; parentId?: string };
+  type: string;
+  outcome?: string;
+  error?: { code: string; source: string; retryable: boolean; message: string } | null;
   artifact?: { kind: string; artifactId: string; snapshotId: string; change: string; itemCount?: number };
   [k: string]: unknown;
 }
@@ -16,8 +22,18 @@ interface Ev {
 function setup(speed = 1, wire: 'spec' | 'production' = 'spec') {
   const clock = { t: 1_700_000_000_000 };
   const svc = createAgentService({ speed, now: () => clock.t, wire, testMode: true });
-  const call = (method: string, path: string, o: { body?: unknown; team?: string; query?: string } = {}): AgentReply => {
-    const r = svc.handle({ method, path, query: new URLSearchParams(o.query ?? ''), body: o.body, team: o.team ?? 'team-a' });
+  const call = (
+    method: string,
+    path: string,
+    o: { body?: unknown; team?: string; query?: string } = {},
+  ): AgentReply => {
+    const r = svc.handle({
+      method,
+      path,
+      query: new URLSearchParams(o.query ?? ''),
+      body: o.body,
+      team: o.team ?? 'team-a',
+    });
     assert.ok(r, `${method} ${path} is an agent path`);
     return r;
   };
@@ -29,8 +45,15 @@ function setup(speed = 1, wire: 'spec' | 'production' = 'spec') {
     return id;
   };
   const status = (id: string) => call('GET', `/v2/agent/${id}`).body as Record<string, unknown>;
-  const trace = (id: string, query?: string) => call('GET', `/v2/agent/${id}/trace`, { query }).body as { events: Ev[]; creditsUsed: number; activeBrowserSessions?: unknown[] };
-  const advance = (ms: number) => { clock.t += ms; };
+  const trace = (id: string, query?: string) =>
+    call('GET', `/v2/agent/${id}/trace`, { query }).body as {
+      events: Ev[];
+      creditsUsed: number;
+      activeBrowserSessions?: unknown[];
+    };
+  const advance = (ms: number) => {
+    clock.t += ms;
+  };
   return { svc, clock, call, submit, status, trace, advance };
 }
 
@@ -38,7 +61,10 @@ const body = (r: AgentReply) => r.body as Record<string, unknown>;
 
 test('a standard run: lifecycle, per-agent sequences, nesting, growing result, late events, duplicate delivery', () => {
   const s = setup(1);
-  const id = s.submit({ prompt: 'Collect HTTP client libraries', urls: ['https://a.example/x', 'https://b.example/y'] });
+  const id = s.submit({
+    prompt: 'Collect HTTP client libraries',
+    urls: ['https://a.example/x', 'https://b.example/y'],
+  });
   assert.equal(s.status(id).status, 'processing');
   assert.equal(s.status(id).creditsUsed, undefined, 'creditsUsed is missing while processing');
   s.advance(10_000);
@@ -66,7 +92,12 @@ test('a standard run: lifecycle, per-agent sequences, nesting, growing result, l
   assert.ok(unique.size < ev.length, 'one event is delivered twice');
   const perAgent = new Map<string, number[]>();
   for (const e of unique.values()) perAgent.set(e.agent.id, [...(perAgent.get(e.agent.id) ?? []), e.producerSequence]);
-  for (const [agent, seqs] of perAgent) assert.deepEqual([...seqs].sort((a, b) => a - b), seqs.map((_, i) => i + 1), `contiguous sequence for ${agent}`);
+  for (const [agent, seqs] of perAgent)
+    assert.deepEqual(
+      [...seqs].sort((a, b) => a - b),
+      seqs.map((_, i) => i + 1),
+      `contiguous sequence for ${agent}`,
+    );
 
   const names = new Map([...unique.values()].map((e) => [e.agent.name, e.agent]));
   const orch = names.get('orchestrator')!;
@@ -74,7 +105,19 @@ test('a standard run: lifecycle, per-agent sequences, nesting, growing result, l
   assert.equal(names.get('researcher-1')!.parentId, orch.id);
   assert.equal(names.get('reader-1')!.parentId, names.get('researcher-1')!.id, 'a subagent of a subagent');
   const types = new Set(ev.map((e) => e.type));
-  for (const t of ['run.started', 'agent.started', 'agent.finished', 'progress.reported', 'reasoning.summary', 'tool_call.started', 'tool_call.finished', 'browser.session.started', 'browser.session.finished', 'artifact.updated', 'run.finished']) {
+  for (const t of [
+    'run.started',
+    'agent.started',
+    'agent.finished',
+    'progress.reported',
+    'reasoning.summary',
+    'tool_call.started',
+    'tool_call.finished',
+    'browser.session.started',
+    'browser.session.finished',
+    'artifact.updated',
+    'run.finished',
+  ]) {
     assert.ok(types.has(t), `has ${t}`);
   }
   assert.equal(ev[0]!.type, 'run.started');
@@ -89,8 +132,13 @@ test('a standard run: lifecycle, per-agent sequences, nesting, growing result, l
   assert.equal(pf?.error?.retryable, false);
   assert.equal(pf?.agent.role, 'subagent');
 
-  const result = [...unique.values()].filter((e) => e.type === 'artifact.updated' && e.artifact?.artifactId === 'result');
-  assert.deepEqual(result.map((e) => e.artifact!.itemCount), [0, 1, 2, 3, 4, 5, 5]);
+  const result = [...unique.values()].filter(
+    (e) => e.type === 'artifact.updated' && e.artifact?.artifactId === 'result',
+  );
+  assert.deepEqual(
+    result.map((e) => e.artifact!.itemCount),
+    [0, 1, 2, 3, 4, 5, 5],
+  );
   assert.equal(result[0]!.artifact!.change, 'init');
   const sizes = result.map((e) => {
     const r = s.call('GET', `/v2/agent/${id}/snapshots/${e.artifact!.snapshotId}`);
@@ -189,7 +237,10 @@ test('cancel: cancelling, then failed with a cancellation message; both 409s', (
   assert.ok(req >= 0 && fin > req);
   assert.equal(ev[fin]!.outcome, 'cancelled');
   assert.equal(ev[fin]!.error?.code, 'cancelled');
-  assert.ok(!ev.some((e) => e.type === 'artifact.updated' && e.artifact?.change === 'update'), 'the run did not go on after the cancel');
+  assert.ok(
+    !ev.some((e) => e.type === 'artifact.updated' && e.artifact?.change === 'update'),
+    'the run did not go on after the cancel',
+  );
   assert.equal(body(s.call('DELETE', `/v2/agent/${id}`)).error, 'Agent is already cancelled');
 
   const done = s.submit({ prompt: 'finishes' });
@@ -258,7 +309,12 @@ test('jobs from before the second-generation engine: status works, trace and sna
 
 test('ids: malformed job id 400, unknown or other team 404, snapshot id checks', () => {
   const s = setup(50);
-  for (const [m, p] of [['GET', '/v2/agent/not-a-uuid'], ['DELETE', '/v2/agent/123'], ['GET', '/v2/agent/xyz/trace'], ['GET', '/v2/agent/xyz/snapshots/a']] as const) {
+  for (const [m, p] of [
+    ['GET', '/v2/agent/not-a-uuid'],
+    ['DELETE', '/v2/agent/123'],
+    ['GET', '/v2/agent/xyz/trace'],
+    ['GET', '/v2/agent/xyz/snapshots/a'],
+  ] as const) {
     const r = s.call(m, p);
     assert.equal(r.status, 400, p);
     assert.equal(body(r).error, JOB_ID_ERROR);
@@ -346,15 +402,44 @@ test('submit validation names the field', () => {
     const r = s.call('POST', '/v2/agent', { body: b });
     assert.equal(r.status, 400, JSON.stringify(b).slice(0, 80));
     const details = body(r).details as Array<{ path: unknown[]; message: string }>;
-    assert.ok(details.some((d) => String(d.path[0] ?? '') === field), `${field}: ${JSON.stringify(details)}`);
+    assert.ok(
+      details.some((d) => String(d.path[0] ?? '') === field),
+      `${field}: ${JSON.stringify(details)}`,
+    );
   }
-  assert.equal(s.call('POST', '/v2/agent', { body: { prompt: 'x'.repeat(10_000), origin: 'js-sdk@1.0.0', integration: 'vscode', strictConstrainToURLs: true, urls: ['http://a.example/'], effort: 'low', model: 'spark-2', maxCredits: 0.5 } }).status, 200);
+  assert.equal(
+    s.call('POST', '/v2/agent', {
+      body: {
+        prompt: 'x'.repeat(10_000),
+        origin: 'js-sdk@1.0.0',
+        integration: 'vscode',
+        strictConstrainToURLs: true,
+        urls: ['http://a.example/'],
+        effort: 'low',
+        model: 'spark-2',
+        maxCredits: 0.5,
+      },
+    }).status,
+    200,
+  );
 });
 
 test('non-agent paths are not handled; unknown agent sub-paths are 404', () => {
   const s = setup();
-  assert.equal(s.svc.handle({ method: 'GET', path: '/v2/agents', query: new URLSearchParams(), body: undefined, team: 't' }), undefined);
-  assert.equal(s.svc.handle({ method: 'GET', path: '/v2/search/developer', query: new URLSearchParams(), body: undefined, team: 't' }), undefined);
+  assert.equal(
+    s.svc.handle({ method: 'GET', path: '/v2/agents', query: new URLSearchParams(), body: undefined, team: 't' }),
+    undefined,
+  );
+  assert.equal(
+    s.svc.handle({
+      method: 'GET',
+      path: '/v2/search/developer',
+      query: new URLSearchParams(),
+      body: undefined,
+      team: 't',
+    }),
+    undefined,
+  );
   assert.equal(s.call('PUT', '/v2/agent').status, 404);
   assert.equal(s.call('GET', '/v2/agent/123e4567-e89b-42d3-a456-426614174000/other').status, 404);
 });

@@ -7,9 +7,25 @@ import { createAgentService, type AgentReply } from '../../../sandbox/agent/serv
 
 function setup(o: { speed?: number; testMode?: boolean; wire?: 'spec' | 'production' } = {}) {
   const clock = { t: 1_700_000_000_000 };
-  const svc = createAgentService({ speed: o.speed ?? 1, now: () => clock.t, testMode: o.testMode ?? false, ...(o.wire ? { wire: o.wire } : {}) });
-  const call = (method: string, path: string, x: { body?: unknown; team?: string; query?: string } = {}): AgentReply => {
-    const r = svc.handle({ method, path, query: new URLSearchParams(x.query ?? ''), body: x.body, team: x.team ?? 'team-a', origin: 'http://127.0.0.1:4000' });
+  const svc = createAgentService({
+    speed: o.speed ?? 1,
+    now: () => clock.t,
+    testMode: o.testMode ?? false,
+    ...(o.wire ? { wire: o.wire } : {}),
+  });
+  const call = (
+    method: string,
+    path: string,
+    x: { body?: unknown; team?: string; query?: string } = {},
+  ): AgentReply => {
+    const r = svc.handle({
+      method,
+      path,
+      query: new URLSearchParams(x.query ?? ''),
+      body: x.body,
+      team: x.team ?? 'team-a',
+      origin: 'http://127.0.0.1:4000',
+    });
     assert.ok(r, `${method} ${path} is an agent path`);
     return r;
   };
@@ -19,7 +35,16 @@ function setup(o: { speed?: number; testMode?: boolean; wire?: 'spec' | 'product
     return (r.body as { id: string }).id;
   };
   const status = (id: string) => call('GET', `/v2/agent/${id}`);
-  return { svc, clock, call, submit, status, advance: (ms: number) => { clock.t += ms; } };
+  return {
+    svc,
+    clock,
+    call,
+    submit,
+    status,
+    advance: (ms: number) => {
+      clock.t += ms;
+    },
+  };
 }
 
 const b = (r: AgentReply) => r.body as Record<string, unknown>;
@@ -33,12 +58,17 @@ test('production is the default wire: status without id, with effort (when speci
   assert.equal(running.effort, 'low');
   assert.equal(running.model, 'spark-2');
   assert.equal(running.expiresAt, new Date(s.clock.t + 24 * 3600_000).toISOString());
-  assert.equal('effort' in b(s.status(s.submit({ prompt: 'q' }))), false, 'effort only when the run specified it (addendum, late November 2026)');
+  assert.equal(
+    'effort' in b(s.status(s.submit({ prompt: 'q' }))),
+    false,
+    'effort only when the run specified it (addendum, late November 2026)',
+  );
 });
 
 test('retired model names run on spark-2 and report it; any other model is a 400', () => {
   const s = setup();
-  for (const model of ['spark-1-pro', 'spark-1-mini']) assert.equal(b(s.status(s.submit({ prompt: 'p', model }))).model, 'spark-2');
+  for (const model of ['spark-1-pro', 'spark-1-mini'])
+    assert.equal(b(s.status(s.submit({ prompt: 'p', model }))).model, 'spark-2');
   const bad = s.call('POST', '/v2/agent', { body: { prompt: 'p', model: 'spark-9' } });
   assert.equal(bad.status, 400);
   assert.deepEqual((b(bad).details as Array<{ path: string[] }>)[0]!.path, ['model']);
@@ -47,10 +77,24 @@ test('retired model names run on spark-2 and report it; any other model is a 400
 
 test('schema: null, true, false and {} accepted; invalid JSON Schemas answer "Invalid JSON schema: ..."', () => {
   const s = setup();
-  for (const schema of [null, true, false, {}, { type: 'object', properties: { items: { type: 'array' }, email: { type: 'string', format: 'email' } } }]) {
+  for (const schema of [
+    null,
+    true,
+    false,
+    {},
+    { type: 'object', properties: { items: { type: 'array' }, email: { type: 'string', format: 'email' } } },
+  ]) {
     assert.equal(s.call('POST', '/v2/agent', { body: { prompt: 'p', schema } }).status, 200, JSON.stringify(schema));
   }
-  for (const schema of [5, '', { type: 'OBJECT' }, { name: 'x', schema: { type: 'object' } }, { type: 'string', format: 'not-a-format' }, { type: 'object', vendorKeyword: 1 }, { $async: true, type: 'object' }]) {
+  for (const schema of [
+    5,
+    '',
+    { type: 'OBJECT' },
+    { name: 'x', schema: { type: 'object' } },
+    { type: 'string', format: 'not-a-format' },
+    { type: 'object', vendorKeyword: 1 },
+    { $async: true, type: 'object' },
+  ]) {
     const r = s.call('POST', '/v2/agent', { body: { prompt: 'p', schema } });
     assert.equal(r.status, 400, JSON.stringify(schema));
     assert.equal(b(r).code, 'BAD_REQUEST');
@@ -113,7 +157,11 @@ test('expiry: after expiresAt every agent endpoint answers 404 and the list leav
   assert.equal(b(s.status(id)).status, 'completed');
   const ctl = s.svc.control('POST', '/__sandbox/agent/expire', { jobId: id, inMs: 1000 });
   assert.equal(ctl?.status, 200);
-  assert.equal(b(s.status(id)).expiresAt, new Date(s.clock.t + 1000).toISOString(), 'the record reports the new expiry');
+  assert.equal(
+    b(s.status(id)).expiresAt,
+    new Date(s.clock.t + 1000).toISOString(),
+    'the record reports the new expiry',
+  );
   s.advance(1000);
   for (const path of [`/v2/agent/${id}`, `/v2/agent/${id}/trace`]) {
     const r = s.call('GET', path);
@@ -121,7 +169,10 @@ test('expiry: after expiresAt every agent endpoint answers 404 and the list leav
     assert.equal((r.body as { error: string }).error, 'Agent job not found');
   }
   assert.equal(s.call('DELETE', `/v2/agent/${id}`).status, 404);
-  assert.equal(((b(s.call('GET', '/v2/agent')).agents) as Array<{ id: string }>).some((a) => a.id === id), false);
+  assert.equal(
+    (b(s.call('GET', '/v2/agent')).agents as Array<{ id: string }>).some((a) => a.id === id),
+    false,
+  );
 });
 
 test('the first-generation fixture job and the control routes exist only in test mode', () => {
@@ -131,21 +182,34 @@ test('the first-generation fixture job and the control routes exist only in test
   assert.equal(plain.svc.control('POST', '/__sandbox/agent/expire', {})?.status, 404);
   const test = setup({ testMode: true });
   const listed = b(test.call('GET', '/v2/agent')).agents as Array<{ id: string }>;
-  assert.deepEqual(listed.map((a) => a.id), ['00000000-0000-4000-8000-000000000001']);
+  assert.deepEqual(
+    listed.map((a) => a.id),
+    ['00000000-0000-4000-8000-000000000001'],
+  );
   const trace = test.call('GET', '/v2/agent/00000000-0000-4000-8000-000000000001/trace');
   assert.equal(trace.status, 400);
-  assert.equal((trace.body as { error: string }).error, 'Trace is only available for Spark 2 extracts', 'named as production names it');
+  assert.equal(
+    (trace.body as { error: string }).error,
+    'Trace is only available for Spark 2 extracts',
+    'named as production names it',
+  );
   const snap = test.call('GET', '/v2/agent/00000000-0000-4000-8000-000000000001/snapshots/abc');
   assert.equal((snap.body as { error: string }).error, 'Snapshots are only available for Spark 2 extracts');
   const spec = setup({ testMode: true, wire: 'spec' });
-  assert.equal((spec.call('GET', '/v2/agent/00000000-0000-4000-8000-000000000001/trace').body as { error: string }).error, 'Trace is only available for FORGE-2 extracts');
+  assert.equal(
+    (spec.call('GET', '/v2/agent/00000000-0000-4000-8000-000000000001/trace').body as { error: string }).error,
+    'Trace is only available for FORGE-2 extracts',
+  );
 });
 
-test('unknown agent routes answer production\'s JSON 404', () => {
+test("unknown agent routes answer production's JSON 404", () => {
   const s = setup();
   const r = s.call('PUT', '/v2/agent/123e4567-e89b-42d3-a456-426614174000');
   assert.equal(r.status, 404);
   assert.deepEqual(r.body, {
-    success: false, code: 'NOT_FOUND', error: 'PUT /v2/agent/123e4567-e89b-42d3-a456-426614174000 is not a Firecrawl API endpoint.', documentation_url: 'https://docs.firecrawl.dev',
+    success: false,
+    code: 'NOT_FOUND',
+    error: 'PUT /v2/agent/123e4567-e89b-42d3-a456-426614174000 is not a Firecrawl API endpoint.',
+    documentation_url: 'https://docs.firecrawl.dev',
   });
 });

@@ -1,6 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { DEFAULT_POLL_TIMING as T, delayMs, dueAt, observe, startSchedule, type PollObservation, type ScheduleState } from '../../../src/agentRun/pollSchedule';
+import {
+  DEFAULT_POLL_TIMING as T,
+  delayMs,
+  dueAt,
+  observe,
+  startSchedule,
+  type PollObservation,
+  type ScheduleState,
+} from '../../../src/agentRun/pollSchedule';
 
 /** Applies observations one poll after another, each poll at the time the schedule asked for. */
 function run(obs: PollObservation[], hidden = false): { delays: number[]; state: ScheduleState } {
@@ -20,7 +28,11 @@ function run(obs: PollObservation[], hidden = false): { delays: number[]; state:
 const quiet: PollObservation = { kind: 'progress', signal: 'none', nearEnd: false };
 const routine: PollObservation = { kind: 'progress', signal: 'routine', nearEnd: false };
 const significant: PollObservation = { kind: 'progress', signal: 'significant', nearEnd: false };
-const nearEnd = (signal: 'none' | 'routine' | 'significant'): PollObservation => ({ kind: 'progress', signal, nearEnd: true });
+const nearEnd = (signal: 'none' | 'routine' | 'significant'): PollObservation => ({
+  kind: 'progress',
+  signal,
+  nearEnd: true,
+});
 const unchanged = (n: number): PollObservation[] => Array.from({ length: n }, () => quiet);
 
 describe('poll schedule', () => {
@@ -49,11 +61,30 @@ describe('poll schedule', () => {
   });
 
   it('polls at about 0.5 s once the run says its end is near, backing off to 2 s while nothing arrives there', () => {
-    const { delays } = run([...unchanged(4), nearEnd('significant'), nearEnd('routine'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('routine')]);
+    const { delays } = run([
+      ...unchanged(4),
+      nearEnd('significant'),
+      nearEnd('routine'),
+      nearEnd('none'),
+      nearEnd('none'),
+      nearEnd('none'),
+      nearEnd('none'),
+      nearEnd('none'),
+      nearEnd('routine'),
+    ]);
     assert.equal(T.nearEndMs, 500);
     assert.equal(delays[4], 10000, 'still backed off before the signal was seen');
     assert.deepEqual(delays.slice(5), [500, 500, 750, 1125, 1687.5, 2000, 2000]);
-    const after = run([...unchanged(4), nearEnd('significant'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('none'), nearEnd('routine'), quiet]).delays;
+    const after = run([
+      ...unchanged(4),
+      nearEnd('significant'),
+      nearEnd('none'),
+      nearEnd('none'),
+      nearEnd('none'),
+      nearEnd('none'),
+      nearEnd('routine'),
+      quiet,
+    ]).delays;
     assert.equal(after[10], 500, 'anything new in the end window: back to 0.5 s');
   });
 
@@ -70,7 +101,10 @@ describe('poll schedule', () => {
     assert.ok(delays.every((d, i) => i === 0 || d >= delays[i - 1]!));
     assert.equal(delays.at(-1), T.hiddenMaxMs);
     const visible = run(unchanged(8), false).delays;
-    assert.ok(delays.every((d, i) => d > visible[i]!), 'every hidden delay is longer than the visible one');
+    assert.ok(
+      delays.every((d, i) => d > visible[i]!),
+      'every hidden delay is longer than the visible one',
+    );
   });
 
   it('keeps polling fast for the grace period after run.finished, then stops', () => {

@@ -6,15 +6,29 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import {
-  AgentJobRecordSchema, ExchangeSummarySchema, PendingApprovalSchema, SnapshotResponseSchema, ThreadResponseSchema,
+  AgentJobRecordSchema,
+  ExchangeSummarySchema,
+  PendingApprovalSchema,
+  SnapshotResponseSchema,
+  ThreadResponseSchema,
 } from '../../../src/api/agent/agentSchemas';
 import { isWaiting } from '../../../src/agentRun/approval';
 import { applyStatus, type RunFacts } from '../../../src/agentRun/runEngine';
 import { approvalWords, endMessage, jobState, paidWords } from '../../../src/agentRun/runOutcome';
 import { termsAcceptCalls } from '../../../src/agentRun/terms';
 import {
-  CALLS_APPROVAL, ENDED_WAITING_STATUS, OLD_CALLS_APPROVAL, PAID_EXCHANGE, PAID_STATUS, REQUIRES_ACTION, RESOLVED_APPROVAL,
-  SNAPSHOT_WITHOUT_RECORD, TERMS_APPROVAL, THREAD_BODY, THREAD_WITHOUT_RECORD, WAITING_STATUS,
+  CALLS_APPROVAL,
+  ENDED_WAITING_STATUS,
+  OLD_CALLS_APPROVAL,
+  PAID_EXCHANGE,
+  PAID_STATUS,
+  REQUIRES_ACTION,
+  RESOLVED_APPROVAL,
+  SNAPSHOT_WITHOUT_RECORD,
+  TERMS_APPROVAL,
+  THREAD_BODY,
+  THREAD_WITHOUT_RECORD,
+  WAITING_STATUS,
 } from '../../support/sdkShapes';
 
 const facts = (): RunFacts => ({ status: 'processing', trace: { eventCount: 0, finished: false } });
@@ -25,7 +39,13 @@ describe('pendingApproval: every SDK variant', () => {
     assert.equal(p.id, CALLS_APPROVAL.id);
     assert.equal(p.kind, 'calls');
     assert.equal(p.reason, 'The answer needs two paid calls.');
-    assert.deepEqual(p.calls.map((c) => [c.id, c.provider, c.capability, c.creditsEstimate]), [['call_1', 'github', 'search_issues', 5], ['call_2', 'stackexchange', 'search', null]]);
+    assert.deepEqual(
+      p.calls.map((c) => [c.id, c.provider, c.capability, c.creditsEstimate]),
+      [
+        ['call_1', 'github', 'search_issues', 5],
+        ['call_2', 'stackexchange', 'search', null],
+      ],
+    );
     assert.deepEqual(p.calls[0]!.input, { q: 'retry backoff', repo: 'undici/undici' });
     assert.deepEqual(p.calls[1]!.more, [{ page: 2 }]);
     assert.equal(p.resolution, null);
@@ -41,7 +61,10 @@ describe('pendingApproval: every SDK variant', () => {
   it('PendingTermsApproval: `terms` is an array with name, version, digest and URL', () => {
     const p = PendingApprovalSchema.parse(TERMS_APPROVAL);
     assert.equal(p.kind, 'terms');
-    assert.deepEqual(p.terms.map((t) => [t.provider, t.name, t.version, t.digest, t.url]), [['crunchbase', 'Crunchbase', '2026-10', 'sha256:ab12', 'https://firecrawl.dev/terms/crunchbase']]);
+    assert.deepEqual(
+      p.terms.map((t) => [t.provider, t.name, t.version, t.digest, t.url]),
+      [['crunchbase', 'Crunchbase', '2026-10', 'sha256:ab12', 'https://firecrawl.dev/terms/crunchbase']],
+    );
     assert.deepEqual(p.calls, []);
   });
 
@@ -52,7 +75,13 @@ describe('pendingApproval: every SDK variant', () => {
   });
 
   it('an unknown kind is kept raw; a call without an estimate or an id is still listed', () => {
-    const p = PendingApprovalSchema.parse({ id: 'a', kind: 'budget', reason: 'r', calls: [{ provider: 'x', capability: 'y', input: {} }], resolution: null });
+    const p = PendingApprovalSchema.parse({
+      id: 'a',
+      kind: 'budget',
+      reason: 'r',
+      calls: [{ provider: 'x', capability: 'y', input: {} }],
+      resolution: null,
+    });
     assert.equal(p.kind, 'budget');
     assert.equal(p.calls.length, 1);
     assert.equal(approvalWords(p), 'the caller (budget)');
@@ -81,17 +110,31 @@ describe('status records as production sends them', () => {
 
   it('without requiresAction, the accept calls are built from the terms entries (confirmed: true)', () => {
     const p = PendingApprovalSchema.parse(TERMS_APPROVAL);
-    assert.deepEqual(termsAcceptCalls({ pendingApproval: p }), [{
-      provider: 'firecrawl', capability: 'terms/accept', options: { provider: 'crunchbase', version: '2026-10', digest: 'sha256:ab12', confirmed: true },
-    }]);
+    assert.deepEqual(termsAcceptCalls({ pendingApproval: p }), [
+      {
+        provider: 'firecrawl',
+        capability: 'terms/accept',
+        options: { provider: 'crunchbase', version: '2026-10', digest: 'sha256:ab12', confirmed: true },
+      },
+    ]);
   });
 
   it('AgentExchangeSummary: paid calls, credits, skipped providers with their terms URL', () => {
     const x = ExchangeSummarySchema.parse(PAID_EXCHANGE);
     assert.equal(paidWords(x), '2 paid calls, 30 credits');
-    assert.deepEqual(x.skippedProviders?.map((s) => [s.name, s.reason, s.termsUrl]), [['Crunchbase', 'terms_required', 'https://firecrawl.dev/app/terms/crunchbase']]);
-    assert.equal(paidWords(ExchangeSummarySchema.parse({ enabled: true, paidCalls: 1, creditsUsed: null })), '1 paid call');
-    assert.equal(paidWords(ExchangeSummarySchema.parse({ enabled: true, paidCalls: 0, creditsUsed: 0 })), undefined, 'nothing paid, nothing skipped: nothing said');
+    assert.deepEqual(
+      x.skippedProviders?.map((s) => [s.name, s.reason, s.termsUrl]),
+      [['Crunchbase', 'terms_required', 'https://firecrawl.dev/app/terms/crunchbase']],
+    );
+    assert.equal(
+      paidWords(ExchangeSummarySchema.parse({ enabled: true, paidCalls: 1, creditsUsed: null })),
+      '1 paid call',
+    );
+    assert.equal(
+      paidWords(ExchangeSummarySchema.parse({ enabled: true, paidCalls: 0, creditsUsed: 0 })),
+      undefined,
+      'nothing paid, nothing skipped: nothing said',
+    );
   });
 
   it('a finished paid run: the summary reaches the run facts; an empty suggestion prompt sends its label', () => {
@@ -101,8 +144,10 @@ describe('status records as production sends them', () => {
     assert.equal(jobState({ ...f, prompt: 'p' }), 'completed');
     assert.equal(paidWords(f.exchange), '2 paid calls, 30 credits');
     assert.deepEqual(rec.suggestions, [{ label: 'Show the fix', prompt: 'Show the fix' }]);
-    assert.equal(endMessage({ ...f, prompt: 'Which issues mention the backoff?' })?.text,
-      'Agent job "Which issues mention the backoff?" completed using 75 credits (2 paid calls, 30 credits). It skipped Crunchbase: its data terms are not accepted.');
+    assert.equal(
+      endMessage({ ...f, prompt: 'Which issues mention the backoff?' })?.text,
+      'Agent job "Which issues mention the backoff?" completed using 75 credits (2 paid calls, 30 credits). It skipped Crunchbase: its data terms are not accepted.',
+    );
   });
 });
 
@@ -115,7 +160,7 @@ describe('threads and snapshots', () => {
     assert.equal(paidWords(t.runs[1]!.exchange ?? undefined), '2 paid calls, 30 credits');
   });
 
-  it('bodies without their record are answers with the service\'s words, not invalid responses', () => {
+  it("bodies without their record are answers with the service's words, not invalid responses", () => {
     assert.equal(ThreadResponseSchema.parse(THREAD_WITHOUT_RECORD).error, 'Thread is being archived.');
     const s = SnapshotResponseSchema.parse(SNAPSHOT_WITHOUT_RECORD);
     assert.equal(s.snapshot, undefined);

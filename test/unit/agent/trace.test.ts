@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseTraceEvent, type TraceEvent } from '../../../src/api/agent/agentSchemas';
-import { dedupeEvents, groupByAgent, mergeEvents, orderEvents, summarizeEvent, type AgentGroup } from '../../../src/agentRun/agentTrace';
+import {
+  dedupeEvents,
+  groupByAgent,
+  mergeEvents,
+  orderEvents,
+  summarizeEvent,
+  type AgentGroup,
+} from '../../../src/agentRun/agentTrace';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 const orch = { id: 'o', role: 'orchestrator', name: 'orchestrator' };
@@ -10,12 +17,29 @@ const sub2 = { id: 's2', role: 'subagent', name: 'researcher-2', parentId: 'o' }
 const nested = { id: 'n1', role: 'subagent', name: 'reader', parentId: 's1' };
 const sys = { id: 'sys', role: 'system', name: 'system' };
 
-function ev(eventId: string, agent: object, seq: number, ms: number, type = 'progress.reported', extra: object = {}): TraceEvent {
-  return parseTraceEvent({ schemaVersion: 1, eventId, runId: 'r', occurredAt: new Date(T0 + ms).toISOString(), producerSequence: seq, agent, type, ...extra });
+function ev(
+  eventId: string,
+  agent: object,
+  seq: number,
+  ms: number,
+  type = 'progress.reported',
+  extra: object = {},
+): TraceEvent {
+  return parseTraceEvent({
+    schemaVersion: 1,
+    eventId,
+    runId: 'r',
+    occurredAt: new Date(T0 + ms).toISOString(),
+    producerSequence: seq,
+    agent,
+    type,
+    ...extra,
+  });
 }
 
 const ids = (l: TraceEvent[]) => l.map((e) => e.eventId);
-const names = (l: AgentGroup[]): unknown => l.map((n) => (n.children.length ? [n.agent.name, names(n.children)] : n.agent.name));
+const names = (l: AgentGroup[]): unknown =>
+  l.map((n) => (n.children.length ? [n.agent.name, names(n.children)] : n.agent.name));
 
 test('de-duplicates by eventId, first copy wins, across merges', () => {
   const a = ev('a', orch, 1, 0);
@@ -36,7 +60,13 @@ test('events without eventId are de-duplicated by agent and sequence', () => {
 
 test('orders each agent by producerSequence even when arrival and clocks disagree', () => {
   // The orchestrator's clock runs behind: its sequence 2 has an earlier time than sequence 1.
-  const events = [ev('o2', orch, 2, 5), ev('s1', sub1, 1, 20), ev('o1', orch, 1, 30), ev('o3', orch, 3, 40), ev('s2', sub1, 2, 25)];
+  const events = [
+    ev('o2', orch, 2, 5),
+    ev('s1', sub1, 1, 20),
+    ev('o1', orch, 1, 30),
+    ev('o3', orch, 3, 40),
+    ev('s2', sub1, 2, 25),
+  ];
   const out = orderEvents(events);
   const orchOrder = out.filter((e) => e.agent?.id === 'o').map((e) => e.eventId);
   assert.deepEqual(orchOrder, ['o1', 'o2', 'o3']);
@@ -81,10 +111,31 @@ test('an agent whose parent never appeared, a parent cycle, and events without a
 });
 
 test('summaries: outcome, error code and retryability, artifact change, unknown type shown raw', () => {
-  assert.equal(summarizeEvent(ev('1', sys, 1, 0, 'run.finished', { outcome: 'credit_limit_reached', error: { code: 'credit_limit_reached', retryable: false, message: 'limit' } })), 'run finished: credit_limit_reached [credit_limit_reached, not retryable] limit');
-  assert.equal(summarizeEvent(ev('2', orch, 1, 0, 'artifact.updated', { artifact: { kind: 'json', artifactId: 'result', change: 'append', itemCount: 2, snapshotId: 's' } })), 'artifact result (json) append, 2 items');
-  assert.equal(summarizeEvent(ev('3', sub1, 1, 0, 'tool_call.started', { toolName: 'navigate' })), 'tool navigate started');
-  assert.equal(summarizeEvent(ev('4', sub1, 1, 0, 'progress.reported', { phase: 'working', message: 'Reading\n a page' })), 'working: Reading a page');
+  assert.equal(
+    summarizeEvent(
+      ev('1', sys, 1, 0, 'run.finished', {
+        outcome: 'credit_limit_reached',
+        error: { code: 'credit_limit_reached', retryable: false, message: 'limit' },
+      }),
+    ),
+    'run finished: credit_limit_reached [credit_limit_reached, not retryable] limit',
+  );
+  assert.equal(
+    summarizeEvent(
+      ev('2', orch, 1, 0, 'artifact.updated', {
+        artifact: { kind: 'json', artifactId: 'result', change: 'append', itemCount: 2, snapshotId: 's' },
+      }),
+    ),
+    'artifact result (json) append, 2 items',
+  );
+  assert.equal(
+    summarizeEvent(ev('3', sub1, 1, 0, 'tool_call.started', { toolName: 'navigate' })),
+    'tool navigate started',
+  );
+  assert.equal(
+    summarizeEvent(ev('4', sub1, 1, 0, 'progress.reported', { phase: 'working', message: 'Reading\n a page' })),
+    'working: Reading a page',
+  );
   assert.equal(summarizeEvent(ev('5', sub1, 1, 0, 'telepathy.sent', { to: 'o' })), 'telepathy.sent {"to":"o"}');
   assert.equal(summarizeEvent(parseTraceEvent(17)), 'unknown {"value":17}');
 });

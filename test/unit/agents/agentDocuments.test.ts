@@ -13,18 +13,43 @@ describe('agent documents', () => {
       { kind: 'result' as const, jobId: JOB },
       { kind: 'partial' as const, jobId: JOB, label: 'Find rate limits' },
       { kind: 'trace' as const, jobId: JOB },
-    ]) assert.deepEqual(parseAgentDocumentPath(agentDocumentPath(d)), d);
-    assert.match(agentDocumentPath({ kind: 'snapshot', jobId: JOB, snapshotId: 's', artifactKind: 'markdown' }), /\.md$/);
+    ])
+      assert.deepEqual(parseAgentDocumentPath(agentDocumentPath(d)), d);
+    assert.match(
+      agentDocumentPath({ kind: 'snapshot', jobId: JOB, snapshotId: 's', artifactKind: 'markdown' }),
+      /\.md$/,
+    );
     assert.equal(parseAgentDocumentPath(`/${JOB}/snapshots/../../etc.json`), undefined);
     assert.equal(parseAgentDocumentPath('/x y/result/result.json'), undefined);
   });
 
   it('names tabs after what they hold and the job: result — <label>.json, <artifact> — <label>.md', () => {
     const last = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
-    assert.equal(last(agentDocumentPath({ kind: 'result', jobId: JOB, label: 'Find the rate limits of…' })), 'result — Find the rate limits of….json');
+    assert.equal(
+      last(agentDocumentPath({ kind: 'result', jobId: JOB, label: 'Find the rate limits of…' })),
+      'result — Find the rate limits of….json',
+    );
     assert.equal(last(agentDocumentPath({ kind: 'partial', jobId: JOB, label: 'x' })), 'partial result — x.json');
-    assert.equal(last(agentDocumentPath({ kind: 'snapshot', jobId: JOB, snapshotId: 's1', artifactKind: 'markdown', name: 'summary.md', label: 'Find' })), 'summary — Find.md');
-    assert.equal(last(agentDocumentPath({ kind: 'snapshot', jobId: JOB, snapshotId: 's1', artifactKind: 'json', label: 'a/b\\c' })), 'json — a b c.json', 'no path separators from a prompt');
+    assert.equal(
+      last(
+        agentDocumentPath({
+          kind: 'snapshot',
+          jobId: JOB,
+          snapshotId: 's1',
+          artifactKind: 'markdown',
+          name: 'summary.md',
+          label: 'Find',
+        }),
+      ),
+      'summary — Find.md',
+    );
+    assert.equal(
+      last(
+        agentDocumentPath({ kind: 'snapshot', jobId: JOB, snapshotId: 's1', artifactKind: 'json', label: 'a/b\\c' }),
+      ),
+      'json — a b c.json',
+      'no path separators from a prompt',
+    );
   });
 
   it('pretty-prints JSON snapshots and leaves others as they came', () => {
@@ -36,7 +61,14 @@ describe('agent documents', () => {
 
 describe('persisted jobs', () => {
   it('drops malformed entries and unknown formats instead of trusting them', () => {
-    const good = { id: JOB, prompt: 'p', createdAt: 5, origin: 'user' as const, status: 'processing', trace: { eventCount: 2, finished: false } };
+    const good = {
+      id: JOB,
+      prompt: 'p',
+      createdAt: 5,
+      origin: 'user' as const,
+      status: 'processing',
+      trace: { eventCount: 2, finished: false },
+    };
     const raw = JSON.parse(JSON.stringify(serializeJobs([good], ['gone'])));
     raw.jobs.push({ id: 7 }, null, 'x');
     const back = deserializeJobs(raw);

@@ -1,15 +1,24 @@
 // A scripted agent backend for the store tests: each job is a timeline of trace events on the test's
 // clock, plus failures to inject and a gate to hold requests in flight.
 import type {
-  AgentBackend, AgentJobRecord, AgentListAll, AgentSnapshotResponse, AgentSubmitParams,
-  AgentTraceResponse, TraceEvent,
+  AgentBackend,
+  AgentJobRecord,
+  AgentListAll,
+  AgentSnapshotResponse,
+  AgentSubmitParams,
+  AgentTraceResponse,
+  TraceEvent,
 } from '../../../src/agents/agentBackend';
 import type { EventAgent } from '../../../src/api/agent/agentSchemas';
 
 type AgentTraceAgent = EventAgent;
 type AgentTraceEvent = TraceEvent;
 
-export interface Call { method: string; jobId?: string; at: number }
+export interface Call {
+  method: string;
+  jobId?: string;
+  at: number;
+}
 
 export interface ScriptedJob {
   id: string;
@@ -46,7 +55,14 @@ function reasonFor(status: number, error: string): string {
 
 export class HttpishError extends Error {
   readonly reason: string;
-  constructor(readonly status: number, readonly error: string, readonly retryable = false, readonly retryAfterMs?: number, readonly kind = 'http', reason?: string) {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly retryable = false,
+    readonly retryAfterMs?: number,
+    readonly kind = 'http',
+    reason?: string,
+  ) {
     super(`${error} (HTTP ${status})`);
     this.reason = reason ?? reasonFor(status, error);
   }
@@ -57,10 +73,22 @@ export const SYSTEM: AgentTraceAgent = { id: 'sys', role: 'system', name: 'syste
 
 let nextEventId = 0;
 
-export function ev(type: string, agent: AgentTraceAgent, at: number, seq: number, extra: Record<string, unknown> = {}): AgentTraceEvent {
+export function ev(
+  type: string,
+  agent: AgentTraceAgent,
+  at: number,
+  seq: number,
+  extra: Record<string, unknown> = {},
+): AgentTraceEvent {
   return {
-    schemaVersion: 1, eventId: `e${++nextEventId}`, runId: 'run', occurredAt: new Date(at).toISOString(),
-    producerSequence: seq, agent, type, ...extra,
+    schemaVersion: 1,
+    eventId: `e${++nextEventId}`,
+    runId: 'run',
+    occurredAt: new Date(at).toISOString(),
+    producerSequence: seq,
+    agent,
+    type,
+    ...extra,
   } as AgentTraceEvent;
 }
 
@@ -80,7 +108,9 @@ export class FakeBackend implements AgentBackend {
   constructor(readonly now: () => number) {}
 
   hold(): void {
-    this.gate = new Promise((r) => { this.openGate = r; });
+    this.gate = new Promise((r) => {
+      this.openGate = r;
+    });
   }
 
   release(): void {
@@ -115,7 +145,8 @@ export class FakeBackend implements AgentBackend {
 
   private job(id: string): ScriptedJob {
     const j = this.jobs.get(id);
-    if (!j || (j.expireAt !== undefined && this.elapsed(j) >= j.expireAt)) throw new HttpishError(404, 'Agent job not found');
+    if (!j || (j.expireAt !== undefined && this.elapsed(j) >= j.expireAt))
+      throw new HttpishError(404, 'Agent job not found');
     return j;
   }
 
@@ -123,20 +154,30 @@ export class FakeBackend implements AgentBackend {
     return this.now() - j.startedAt;
   }
 
-  async submit(request: AgentSubmitParams): Promise<{ id: string; response: { threadId: string; threadTurn: number } }> {
+  async submit(
+    request: AgentSubmitParams,
+  ): Promise<{ id: string; response: { threadId: string; threadTurn: number } }> {
     return this.call('submit', undefined, () => {
       const id = `00000000-0000-4000-8000-${String(++this.submitted).padStart(12, '0')}`;
       if (!this.jobs.has(id)) this.script({ id, events: [] });
       this.submissions.push(request);
       const threadId = request.threadId ?? `10000000-0000-4000-8000-${String(this.submitted).padStart(12, '0')}`;
-      const threadTurn = request.threadId ? this.submissions.filter((r) => r.threadId === request.threadId).length + 1 : 1;
+      const threadTurn = request.threadId
+        ? this.submissions.filter((r) => r.threadId === request.threadId).length + 1
+        : 1;
       return { id, response: { threadId, threadTurn } };
     });
   }
 
   /** What answerApproval answers with: the waiting run's own id by default. */
   approvalAnswer: ((a: { threadId: string; approvalId: string; decision: string }) => { id: string }) | undefined;
-  readonly approvals: Array<{ threadId: string; approvalId: string; decision: string; callIds?: string[]; always?: boolean }> = [];
+  readonly approvals: Array<{
+    threadId: string;
+    approvalId: string;
+    decision: string;
+    callIds?: string[];
+    always?: boolean;
+  }> = [];
   /** The terms/accept calls run, in order. */
   readonly acceptedTerms: unknown[][] = [];
 
@@ -147,7 +188,13 @@ export class FakeBackend implements AgentBackend {
     });
   }
 
-  async answerApproval(a: { threadId: string; approvalId: string; decision: 'approve' | 'decline'; callIds?: string[]; always?: boolean }): Promise<{ id: string }> {
+  async answerApproval(a: {
+    threadId: string;
+    approvalId: string;
+    decision: 'approve' | 'decline';
+    callIds?: string[];
+    always?: boolean;
+  }): Promise<{ id: string }> {
     return this.call('answerApproval', undefined, () => {
       this.approvals.push(a);
       const r = this.approvalAnswer?.(a);
@@ -163,9 +210,16 @@ export class FakeBackend implements AgentBackend {
       const expiry = j.expiresAt ? { expiresAt: j.expiresAt } : {};
       return ended
         ? {
-          success: true, status: j.endStatus ?? 'completed', creditsUsed: j.endStatus === 'failed' ? 0 : j.credits, error: j.endError, data: j.data, model: 'spark-2',
-          ...(j.partial !== undefined ? { partial: j.partial } : {}), ...expiry, ...j.record,
-        }
+            success: true,
+            status: j.endStatus ?? 'completed',
+            creditsUsed: j.endStatus === 'failed' ? 0 : j.credits,
+            error: j.endError,
+            data: j.data,
+            model: 'spark-2',
+            ...(j.partial !== undefined ? { partial: j.partial } : {}),
+            ...expiry,
+            ...j.record,
+          }
         : { success: true, status: 'processing', model: 'spark-2', ...expiry, ...j.record };
     });
   }

@@ -4,7 +4,14 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { JobStore } from '../../../src/agents/jobStore';
-import { JOB_KEY_PREFIX, JobRepository, mergeJobs, SAVE_RETRY_MAX_MS, storedJobs, TOMBSTONE_KEY_PREFIX } from '../../../src/agents/jobRepository';
+import {
+  JOB_KEY_PREFIX,
+  JobRepository,
+  mergeJobs,
+  SAVE_RETRY_MAX_MS,
+  storedJobs,
+  TOMBSTONE_KEY_PREFIX,
+} from '../../../src/agents/jobRepository';
 import { type AgentJob, type JobStorage, STORAGE_KEY } from '../../../src/agents/jobModel';
 import { FakeBackend } from './fakeBackend';
 import { ManualClock } from './manualClock';
@@ -38,7 +45,9 @@ class FlakyStorage extends SharedStorage {
   refuse: (key: string) => boolean = () => false;
   gate: Promise<void> | undefined;
   readonly tried: Array<{ key: string; at: number }> = [];
-  constructor(private readonly clock: ManualClock) { super(); }
+  constructor(private readonly clock: ManualClock) {
+    super();
+  }
   override async update(key: string, value: unknown): Promise<void> {
     this.tried.push({ key, at: this.clock.now() });
     if (this.gate) await this.gate;
@@ -48,7 +57,13 @@ class FlakyStorage extends SharedStorage {
 }
 
 const job = (id: string, extra: Partial<AgentJob> = {}): AgentJob => ({
-  id, prompt: id, createdAt: 1, origin: 'user', status: 'processing', trace: { eventCount: 0, finished: false }, ...extra,
+  id,
+  prompt: id,
+  createdAt: 1,
+  origin: 'user',
+  status: 'processing',
+  trace: { eventCount: 0, finished: false },
+  ...extra,
 });
 
 describe('agent job persistence across windows', () => {
@@ -94,12 +109,26 @@ describe('agent job persistence across windows', () => {
     for (const w of windows) w.sync();
     const expected = [...started].filter((id) => !removed.has(id)).sort();
     const fresh = open();
-    const stored = fresh.jobs().map((j) => j.id).sort();
+    const stored = fresh
+      .jobs()
+      .map((j) => j.id)
+      .sort();
     const lost = expected.filter((id) => !stored.includes(id));
     const resurrected = stored.filter((id) => removed.has(id));
     assert.deepEqual({ lost: lost.length, resurrected: resurrected.length }, { lost: 0, resurrected: 0 });
-    assert.ok(expected.length > 20 && removed.size > 10, `a real mix: ${expected.length} kept, ${removed.size} removed`);
-    for (const w of windows) assert.deepEqual(w.jobs().map((j) => j.id).sort(), expected, 'each window converges on the same list');
+    assert.ok(
+      expected.length > 20 && removed.size > 10,
+      `a real mix: ${expected.length} kept, ${removed.size} removed`,
+    );
+    for (const w of windows)
+      assert.deepEqual(
+        w
+          .jobs()
+          .map((j) => j.id)
+          .sort(),
+        expected,
+        'each window converges on the same list',
+      );
     for (const w of [...windows, fresh]) w.dispose();
   });
 
@@ -112,7 +141,9 @@ describe('agent job persistence across windows', () => {
     a.resume();
     b.resume();
     const structural: number[] = [];
-    b.onDidChangeJob((id) => { if (id === undefined) structural.push(clock.now()); });
+    b.onDidChangeJob((id) => {
+      if (id === undefined) structural.push(clock.now());
+    });
     const j = await a.start({ prompt: 'from window A' });
     await a.flush();
     assert.equal(b.get(j.id), undefined);
@@ -138,8 +169,18 @@ describe('agent job persistence across windows', () => {
   });
 
   it('merges two views: every fact that only grows keeps its furthest value', () => {
-    const a = job('x', { status: 'completed', notified: true, trace: { eventCount: 9, finished: true }, kept: { result: true, partial: false } });
-    const b = job('x', { status: 'processing', pollError: undefined, trace: { eventCount: 4, finished: false }, kept: { result: false, partial: true } });
+    const a = job('x', {
+      status: 'completed',
+      notified: true,
+      trace: { eventCount: 9, finished: true },
+      kept: { result: true, partial: false },
+    });
+    const b = job('x', {
+      status: 'processing',
+      pollError: undefined,
+      trace: { eventCount: 4, finished: false },
+      kept: { result: false, partial: true },
+    });
     const m = mergeJobs(a, b);
     assert.equal(m.status, 'completed');
     assert.equal(m.trace.eventCount, 9);
@@ -163,7 +204,11 @@ describe('agent job persistence across windows', () => {
     await clock.advance(10_000);
     store.remove('n1');
     await store.flush();
-    assert.deepEqual(JSON.parse(storage.map.get(JOB_KEY_PREFIX + 'n1')!), future, 'the newer record is exactly as it was');
+    assert.deepEqual(
+      JSON.parse(storage.map.get(JOB_KEY_PREFIX + 'n1')!),
+      future,
+      'the newer record is exactly as it was',
+    );
     assert.deepEqual(JSON.parse(storage.map.get(STORAGE_KEY)!), newerList, 'a newer list format is left alone');
     store.dispose();
   });
@@ -172,7 +217,10 @@ describe('agent job persistence across windows', () => {
     const storage = new SharedStorage();
     storage.map.set(STORAGE_KEY, JSON.stringify({ format: 1, jobs: [job('a'), job('gone')], removed: ['gone'] }));
     const repo = new JobRepository(storage, () => 1000);
-    assert.deepEqual(repo.load().map((j) => j.id), ['a']);
+    assert.deepEqual(
+      repo.load().map((j) => j.id),
+      ['a'],
+    );
     await repo.flush();
     assert.equal(storage.map.has(STORAGE_KEY), false);
     assert.ok(storage.map.has(`${JOB_KEY_PREFIX}a`));
@@ -180,25 +228,40 @@ describe('agent job persistence across windows', () => {
     assert.equal(storage.map.has(`${JOB_KEY_PREFIX}gone`), false);
   });
 
-  it('prunes tombstones and ended jobs from the service list by age and by count; the user\'s own jobs stay', async () => {
+  it("prunes tombstones and ended jobs from the service list by age and by count; the user's own jobs stay", async () => {
     const storage = new SharedStorage();
     const day = 24 * 3600_000;
     let now = 100 * day;
-    const repo = new JobRepository(storage, () => now, undefined, { tombstoneMaxAgeMs: 30 * day, tombstoneMaxCount: 3, listedMaxAgeMs: 14 * day, listedMaxCount: 2 });
-    for (let i = 0; i < 5; i++) { now = 100 * day + i; repo.remove(`t${i}`); }
+    const repo = new JobRepository(storage, () => now, undefined, {
+      tombstoneMaxAgeMs: 30 * day,
+      tombstoneMaxCount: 3,
+      listedMaxAgeMs: 14 * day,
+      listedMaxCount: 2,
+    });
+    for (let i = 0; i < 5; i++) {
+      now = 100 * day + i;
+      repo.remove(`t${i}`);
+    }
     now = 60 * day;
     repo.remove('ancient');
     now = 100 * day;
-    for (let i = 0; i < 4; i++) repo.save(job(`l${i}`, { origin: 'service', status: 'completed', createdAt: now - i * day }));
+    for (let i = 0; i < 4; i++)
+      repo.save(job(`l${i}`, { origin: 'service', status: 'completed', createdAt: now - i * day }));
     repo.save(job('old-listed', { origin: 'service', status: 'completed', createdAt: now - 20 * day }));
     repo.save(job('running-listed', { origin: 'service', status: 'processing', createdAt: now - 20 * day }));
     repo.save(job('mine', { origin: 'user', status: 'completed', createdAt: now - 90 * day }));
     await repo.flush();
     repo.prune();
     await repo.flush();
-    const stones = [...storage.map.keys()].filter((k) => k.startsWith(TOMBSTONE_KEY_PREFIX)).map((k) => k.slice(TOMBSTONE_KEY_PREFIX.length)).sort();
+    const stones = [...storage.map.keys()]
+      .filter((k) => k.startsWith(TOMBSTONE_KEY_PREFIX))
+      .map((k) => k.slice(TOMBSTONE_KEY_PREFIX.length))
+      .sort();
     assert.deepEqual(stones, ['t2', 't3', 't4'], 'the 3 newest tombstones; the 30-day-old one is gone');
-    const jobs = [...storage.map.keys()].filter((k) => k.startsWith(JOB_KEY_PREFIX)).map((k) => k.slice(JOB_KEY_PREFIX.length)).sort();
+    const jobs = [...storage.map.keys()]
+      .filter((k) => k.startsWith(JOB_KEY_PREFIX))
+      .map((k) => k.slice(JOB_KEY_PREFIX.length))
+      .sort();
     assert.deepEqual(jobs, ['l0', 'l1', 'mine', 'running-listed']);
   });
 
@@ -209,7 +272,13 @@ describe('agent job persistence across windows', () => {
     storage.refuse = (key) => key.startsWith(JOB_KEY_PREFIX) && refusals-- > 0;
     const logs: string[] = [];
     const backend = new FakeBackend(() => clock.now());
-    const store = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true, onLog: (m) => logs.push(m) });
+    const store = new JobStore({
+      backend: () => backend,
+      storage,
+      timers: clock,
+      hidden: true,
+      onLog: (m) => logs.push(m),
+    });
     store.resume();
     const t0 = clock.now();
     const j = await store.start({ prompt: 'kept despite a full disk' });
@@ -217,7 +286,12 @@ describe('agent job persistence across windows', () => {
     const tries = storage.tried.filter((w) => w.key === JOB_KEY_PREFIX + j.id).map((w) => w.at - t0);
     assert.deepEqual(tries.slice(0, 4), [0, 1_000, 3_000, 7_000], `tried again after 1, 2 and 4 s: ${tries}`);
     assert.ok(storage.map.has(JOB_KEY_PREFIX + j.id), 'the record is in storage');
-    assert.match(logs.join('\n'), new RegExp(`could not save agent job ${j.id} \\(attempt 1\\): Error: ENOSPC: no space left on device; trying again in 1 s`));
+    assert.match(
+      logs.join('\n'),
+      new RegExp(
+        `could not save agent job ${j.id} \\(attempt 1\\): Error: ENOSPC: no space left on device; trying again in 1 s`,
+      ),
+    );
     assert.match(logs.join('\n'), new RegExp(`saved agent job ${j.id} after 4 attempts`));
     store.dispose();
     const reloaded = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
@@ -235,7 +309,10 @@ describe('agent job persistence across windows', () => {
     const at = storage.tried.map((w) => w.at);
     const gaps = at.slice(1).map((t, i) => t - at[i]!);
     assert.deepEqual(gaps.slice(0, 7), [1_000, 2_000, 4_000, 8_000, 16_000, 32_000, SAVE_RETRY_MAX_MS]);
-    assert.ok(gaps.every((g) => g <= SAVE_RETRY_MAX_MS), `bounded: ${gaps}`);
+    assert.ok(
+      gaps.every((g) => g <= SAVE_RETRY_MAX_MS),
+      `bounded: ${gaps}`,
+    );
     assert.ok(repo.isUnsaved('stuck'));
     const n = storage.tried.length;
     await repo.dispose();
@@ -259,22 +336,30 @@ describe('agent job persistence across windows', () => {
     await clock.advance(500);
     store.dispose();
     await store.flush();
-    assert.equal(storage.tried.filter((w) => w.key === JOB_KEY_PREFIX + j.id).length, 2, 'tried again on dispose, before the 1 s retry was due');
+    assert.equal(
+      storage.tried.filter((w) => w.key === JOB_KEY_PREFIX + j.id).length,
+      2,
+      'tried again on dispose, before the 1 s retry was due',
+    );
     const reloaded = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
     assert.equal(reloaded.get(j.id)?.prompt, 'closed too soon', 'the job is still there after the reload');
     reloaded.dispose();
   });
 
-  it('start() resolves only once the job\'s record is in storage; until then the job is not shown (issue 20)', async () => {
+  it("start() resolves only once the job's record is in storage; until then the job is not shown (issue 20)", async () => {
     const clock = new ManualClock();
     const storage = new FlakyStorage(clock);
     let open!: () => void;
-    storage.gate = new Promise<void>((r) => { open = r; });
+    storage.gate = new Promise<void>((r) => {
+      open = r;
+    });
     const backend = new FakeBackend(() => clock.now());
     const store = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
     store.resume();
     const shown: number[] = [];
-    store.onDidChangeJob((id) => { if (id === undefined) shown.push(store.jobs().length); });
+    store.onDidChangeJob((id) => {
+      if (id === undefined) shown.push(store.jobs().length);
+    });
     let inStorageWhenResolved: boolean | undefined;
     const started = store.start({ prompt: 'write me first' }).then((j) => {
       inStorageWhenResolved = storage.map.has(JOB_KEY_PREFIX + j.id);
@@ -285,13 +370,16 @@ describe('agent job persistence across windows', () => {
     assert.deepEqual(store.jobs(), [], 'the job is not shown before its record is written');
     assert.deepEqual(shown, []);
     store.sync();
-    assert.deepEqual(store.jobs(), [], 'not even through this window\'s own pending write');
+    assert.deepEqual(store.jobs(), [], "not even through this window's own pending write");
     open();
     storage.gate = undefined;
     const j = await started;
     assert.equal(inStorageWhenResolved, true, 'resolved only once the record was in storage');
     assert.equal(store.isUnsaved(j.id), false);
-    assert.deepEqual(store.jobs().map((x) => x.id), [j.id]);
+    assert.deepEqual(
+      store.jobs().map((x) => x.id),
+      [j.id],
+    );
     assert.deepEqual(shown, [1]);
     store.dispose();
   });
@@ -303,14 +391,23 @@ describe('agent job persistence across windows', () => {
     storage.refuse = (key) => full && key.startsWith(JOB_KEY_PREFIX);
     const logs: string[] = [];
     const backend = new FakeBackend(() => clock.now());
-    const store = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true, onLog: (m) => logs.push(m) });
+    const store = new JobStore({
+      backend: () => backend,
+      storage,
+      timers: clock,
+      hidden: true,
+      onLog: (m) => logs.push(m),
+    });
     store.resume();
     const changed: Array<string | undefined> = [];
     store.onDidChangeJob((id) => changed.push(id));
     const j = await store.start({ prompt: 'not saved yet' });
     assert.equal(store.get(j.id)?.prompt, 'not saved yet', 'shown');
     assert.equal(store.isUnsaved(j.id), true);
-    assert.match(logs.join('\n'), new RegExp(`job ${j.id} started but is NOT saved in the editor's storage yet; it is shown and saving is retried`));
+    assert.match(
+      logs.join('\n'),
+      new RegExp(`job ${j.id} started but is NOT saved in the editor's storage yet; it is shown and saving is retried`),
+    );
     await clock.advance(5 * 60_000);
     assert.equal(store.isUnsaved(j.id), true, 'still refused');
     assert.ok(storage.tried.filter((w) => w.key === JOB_KEY_PREFIX + j.id).length >= 6, 'and still tried');
@@ -333,7 +430,10 @@ describe('agent job persistence across windows', () => {
     const store = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
     store.resume();
     let resolved = false;
-    const started = store.start({ prompt: 'hung storage' }).then((j) => { resolved = true; return j; });
+    const started = store.start({ prompt: 'hung storage' }).then((j) => {
+      resolved = true;
+      return j;
+    });
     await clock.advance(9_000);
     assert.equal(resolved, false);
     await clock.advance(1_000);

@@ -2,15 +2,40 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import type { AgentGroup } from '../../../src/agentRun/agentTrace';
 import type { AgentJob } from '../../../src/agents/jobModel';
-import { agentState, editorEndMessage, jobAccessibleLabel, jobContextValue, jobDescription, jobState, shortLabel, stateFirstLabel, stateIcon } from '../../../src/agents/jobState';
+import {
+  agentState,
+  editorEndMessage,
+  jobAccessibleLabel,
+  jobContextValue,
+  jobDescription,
+  jobState,
+  shortLabel,
+  stateFirstLabel,
+  stateIcon,
+} from '../../../src/agents/jobState';
 import { ev } from './fakeBackend';
 
 function job(over: Partial<AgentJob> = {}): AgentJob {
-  return { id: 'j1', prompt: 'Compare the rate limits of three HTTP clients', createdAt: 0, origin: 'user', status: 'processing', trace: { eventCount: 0, finished: false }, ...over };
+  return {
+    id: 'j1',
+    prompt: 'Compare the rate limits of three HTTP clients',
+    createdAt: 0,
+    origin: 'user',
+    status: 'processing',
+    trace: { eventCount: 0, finished: false },
+    ...over,
+  };
 }
 
 const ended = (outcome: string, code?: string): AgentJob =>
-  job({ status: outcome === 'succeeded' ? 'completed' : 'failed', outcome, errorCode: code, trace: { eventCount: 9, finished: true }, maxCredits: 50, creditsUsed: outcome === 'succeeded' ? 170 : 0 });
+  job({
+    status: outcome === 'succeeded' ? 'completed' : 'failed',
+    outcome,
+    errorCode: code,
+    trace: { eventCount: 9, finished: true },
+    maxCredits: 50,
+    creditsUsed: outcome === 'succeeded' ? 170 : 0,
+  });
 
 describe('job state and icons', () => {
   const cases: Array<[string, AgentJob, string, string]> = [
@@ -36,7 +61,10 @@ describe('job state and icons', () => {
 
   it('reads the reason from the status error when there is no trace outcome', () => {
     const f = (error: string): string => jobState(job({ status: 'failed', error }));
-    assert.equal(f('Credit limit reached: the run used its maxCredits of 50 credits before it could finish.'), 'credit_limit_reached');
+    assert.equal(
+      f('Credit limit reached: the run used its maxCredits of 50 credits before it could finish.'),
+      'credit_limit_reached',
+    );
     assert.equal(f('The agent run was cancelled by the user.'), 'cancelled');
     assert.equal(f('The agent refused the task: no.'), 'refused');
     assert.equal(f('The agent run failed because of an internal error.'), 'failed');
@@ -52,16 +80,39 @@ describe('job state and icons', () => {
   it('maps parent_finished and other agent outcomes', () => {
     const a = { id: 'v', role: 'subagent', name: 'verifier', parentId: 'o' };
     const node = (events: AgentGroup['events']): AgentGroup => ({ agent: a, events, children: [] });
-    const pf = node([ev('agent.finished', a, 1000, 2, { outcome: 'cancelled', error: { code: 'parent_finished', source: 'agent', retryable: false } })]);
+    const pf = node([
+      ev('agent.finished', a, 1000, 2, {
+        outcome: 'cancelled',
+        error: { code: 'parent_finished', source: 'agent', retryable: false },
+      }),
+    ]);
     assert.equal(agentState(pf, false), 'parent_finished');
     assert.equal(stateIcon('parent_finished').id, 'debug-step-out');
-    assert.equal(agentState(node([ev('agent.finished', a, 1000, 2, { outcome: 'succeeded', error: null })]), false), 'completed');
-    assert.equal(agentState(node([ev('agent.finished', a, 1000, 2, { outcome: 'credit_limit_reached' })]), false), 'credit_limit_reached');
+    assert.equal(
+      agentState(node([ev('agent.finished', a, 1000, 2, { outcome: 'succeeded', error: null })]), false),
+      'completed',
+    );
+    assert.equal(
+      agentState(node([ev('agent.finished', a, 1000, 2, { outcome: 'credit_limit_reached' })]), false),
+      'credit_limit_reached',
+    );
     assert.equal(agentState(node([ev('agent.started', a, 1000, 1)]), true), 'running');
     assert.equal(agentState(node([ev('agent.started', a, 1000, 1)]), false), 'unknown');
     // The system agent never sends agent.finished: its run.finished says how the run ended.
-    assert.equal(agentState(node([ev('run.started', a, 1000, 1), ev('run.finished', a, 2000, 2, { outcome: 'succeeded', error: null })]), false), 'completed');
-    assert.equal(agentState(node([ev('run.finished', a, 2000, 2, { outcome: 'refused', error: { code: 'refused', retryable: false } })]), false), 'refused');
+    assert.equal(
+      agentState(
+        node([ev('run.started', a, 1000, 1), ev('run.finished', a, 2000, 2, { outcome: 'succeeded', error: null })]),
+        false,
+      ),
+      'completed',
+    );
+    assert.equal(
+      agentState(
+        node([ev('run.finished', a, 2000, 2, { outcome: 'refused', error: { code: 'refused', retryable: false } })]),
+        false,
+      ),
+      'refused',
+    );
   });
 });
 
@@ -70,7 +121,10 @@ describe('job node parts', () => {
     assert.equal(jobContextValue(job()), 'job;running;cancellable;trace');
     assert.equal(jobContextValue(ended('succeeded')), 'job;completed;result;trace');
     assert.equal(jobContextValue(ended('cancelled', 'cancelled')), 'job;cancelled;trace');
-    assert.equal(jobContextValue(job({ status: 'completed', trace: { eventCount: 0, finished: false, unavailable: true } })), 'job;completed;result');
+    assert.equal(
+      jobContextValue(job({ status: 'completed', trace: { eventCount: 0, finished: false, unavailable: true } })),
+      'job;completed;result',
+    );
     assert.doesNotMatch(jobContextValue(job({ cancelRequested: true })), /;cancellable(;|$)/);
   });
 
@@ -102,14 +156,31 @@ describe('end-of-run notification', () => {
 
   it('says why for each ending', () => {
     assert.match(editorEndMessage(ended('cancelled', 'cancelled'))!.text, /was cancelled/);
-    const refused = editorEndMessage({ ...ended('refused', 'refused'), error: 'It asks for something the agent will not do' })!;
-    assert.match(refused.text, /^The agent declined job "Compare the rate limits[^"]*" and it is not billed; rephrase the prompt and start it again\.$/);
-    assert.equal(refused.detail, 'It asks for something the agent will not do.', 'the service\'s reason, beside the sentence');
-    const internal = editorEndMessage({ ...ended('failed', 'internal'), error: 'The agent run failed because of an internal error. Try again.' })!;
+    const refused = editorEndMessage({
+      ...ended('refused', 'refused'),
+      error: 'It asks for something the agent will not do',
+    })!;
+    assert.match(
+      refused.text,
+      /^The agent declined job "Compare the rate limits[^"]*" and it is not billed; rephrase the prompt and start it again\.$/,
+    );
+    assert.equal(
+      refused.detail,
+      'It asks for something the agent will not do.',
+      "the service's reason, beside the sentence",
+    );
+    const internal = editorEndMessage({
+      ...ended('failed', 'internal'),
+      error: 'The agent run failed because of an internal error. Try again.',
+    })!;
     assert.equal(internal.severity, 'error');
-    assert.match(internal.text, /^Agent job "Compare the rate limits[^"]*" failed with an internal error and is not billed; starting it again may succeed\.$/);
+    assert.match(
+      internal.text,
+      /^Agent job "Compare the rate limits[^"]*" failed with an internal error and is not billed; starting it again may succeed\.$/,
+    );
     assert.equal(internal.text.match(/internal error/g)!.length, 1, 'said once');
-    for (const m of [refused, internal]) assert.equal(m.text.split(/[.!?](\s|$)/).filter((x) => x.trim()).length, 1, `one sentence: ${m.text}`);
+    for (const m of [refused, internal])
+      assert.equal(m.text.split(/[.!?](\s|$)/).filter((x) => x.trim()).length, 1, `one sentence: ${m.text}`);
     assert.match(editorEndMessage(ended('succeeded'))!.text, /completed using 170 credits/);
     assert.match(editorEndMessage(job({ notFound: true }))!.text, /not found/);
     assert.equal(editorEndMessage(job()), undefined, 'no message while running');
@@ -120,8 +191,15 @@ describe('job rows', () => {
   it('say the state first, then how long the run took, then the credits', () => {
     const created = Date.UTC(2026, 0, 1, 12, 0, 0);
     const base = { id: 'j', prompt: 'p', createdAt: created, origin: 'user' as const, maxCredits: 300, creditsUsed: 7 };
-    assert.equal(jobDescription({ ...base, status: 'processing', trace: { eventCount: 1, finished: false } }, created + 125_000), 'running · 2 min · 7 / 300 credits');
-    const done = { ...base, status: 'completed', trace: { eventCount: 9, finished: true, lastEventAt: new Date(created + 45_000).toISOString() } };
+    assert.equal(
+      jobDescription({ ...base, status: 'processing', trace: { eventCount: 1, finished: false } }, created + 125_000),
+      'running · 2 min · 7 / 300 credits',
+    );
+    const done = {
+      ...base,
+      status: 'completed',
+      trace: { eventCount: 9, finished: true, lastEventAt: new Date(created + 45_000).toISOString() },
+    };
     assert.equal(jobDescription(done, created + 3_600_000), 'completed · 45 s · 7 / 300 credits');
   });
 
@@ -135,16 +213,39 @@ describe('job rows', () => {
 describe('accessible names of the Agent Jobs rows (issue 24): the state first', () => {
   it('a job row starts with its state word, then says what it is, then the rest of the description', () => {
     assert.equal(jobAccessibleLabel(job(), 0), 'Running: agent job Compare the rate limits of three HTTP clients');
-    assert.equal(jobAccessibleLabel(ended('succeeded'), 0), 'Completed: agent job Compare the rate limits of three HTTP clients, 170 / 50 credits');
-    assert.equal(jobAccessibleLabel(ended('failed', 'internal'), 0, 2), 'Failed: agent job turn 2, Compare the rate limits of three HTTP clients, 0 / 50 credits');
-    assert.match(jobAccessibleLabel(ended('credit_limit_reached', 'credit_limit_reached'), 0), /^Credit limit reached: agent job /);
+    assert.equal(
+      jobAccessibleLabel(ended('succeeded'), 0),
+      'Completed: agent job Compare the rate limits of three HTTP clients, 170 / 50 credits',
+    );
+    assert.equal(
+      jobAccessibleLabel(ended('failed', 'internal'), 0, 2),
+      'Failed: agent job turn 2, Compare the rate limits of three HTTP clients, 0 / 50 credits',
+    );
+    assert.match(
+      jobAccessibleLabel(ended('credit_limit_reached', 'credit_limit_reached'), 0),
+      /^Credit limit reached: agent job /,
+    );
     assert.match(jobAccessibleLabel(job({ cancelRequested: true }), 0), /^Cancelling: /);
-    assert.match(jobAccessibleLabel(job({ origin: 'service', prompt: '' }), 0), /^Running: agent job \(started elsewhere\)$/);
-    assert.match(jobAccessibleLabel(job({ expired: true, expiresAt: '2026-01-02T00:00:00Z' }), 0), /^Expired on .*: agent job Compare .*, nothing kept$/);
+    assert.match(
+      jobAccessibleLabel(job({ origin: 'service', prompt: '' }), 0),
+      /^Running: agent job \(started elsewhere\)$/,
+    );
+    assert.match(
+      jobAccessibleLabel(job({ expired: true, expiresAt: '2026-01-02T00:00:00Z' }), 0),
+      /^Expired on .*: agent job Compare .*, nothing kept$/,
+    );
   });
 
   it('every state a job can be in comes first, capitalised, and the prompt after it', () => {
-    const all: AgentJob[] = [job(), ended('succeeded'), ended('cancelled', 'cancelled'), ended('refused', 'refused'), ended('failed', 'internal'), job({ notFound: true }), job({ status: 'queued' })];
+    const all: AgentJob[] = [
+      job(),
+      ended('succeeded'),
+      ended('cancelled', 'cancelled'),
+      ended('refused', 'refused'),
+      ended('failed', 'internal'),
+      job({ notFound: true }),
+      job({ status: 'queued' }),
+    ];
     for (const j of all) {
       const label = jobAccessibleLabel(j, 0);
       const words = jobDescription(j).split(' · ')[0]!;
@@ -154,8 +255,14 @@ describe('accessible names of the Agent Jobs rows (issue 24): the state first', 
   });
 
   it('stateFirstLabel turns a state-first description into a name', () => {
-    assert.equal(stateFirstLabel('completed · 2 turns · 14 credits spent', 'agent thread Why'), 'Completed: agent thread Why, 2 turns, 14 credits spent');
-    assert.equal(stateFirstLabel('waiting for approval of 1 call: github.create_issue', 'agent job X'), 'Waiting for approval of 1 call: github.create_issue: agent job X');
+    assert.equal(
+      stateFirstLabel('completed · 2 turns · 14 credits spent', 'agent thread Why'),
+      'Completed: agent thread Why, 2 turns, 14 credits spent',
+    );
+    assert.equal(
+      stateFirstLabel('waiting for approval of 1 call: github.create_issue', 'agent job X'),
+      'Waiting for approval of 1 call: github.create_issue: agent job X',
+    );
     assert.equal(stateFirstLabel('', 'agent x'), 'Unknown: agent x');
   });
 });

@@ -33,11 +33,18 @@ function setup(extra: Partial<JobStoreOptions> = {}, storage = new MapStorage(),
   return { clock, backend, store, storage };
 }
 
-const traceTimes = (b: FakeBackend, id?: string): number[] => b.calls.filter((c) => c.method === 'trace' && (!id || c.jobId === id)).map((c) => c.at);
+const traceTimes = (b: FakeBackend, id?: string): number[] =>
+  b.calls.filter((c) => c.method === 'trace' && (!id || c.jobId === id)).map((c) => c.at);
 const gaps = (ts: number[]): number[] => ts.slice(1).map((t, i) => t - ts[i]!);
 
 /** A standard run: some events early, a long quiet tool call, then finalizing and run.finished at 60 s, a late event at 61 s. */
-function standardRun(b: FakeBackend, id: string, end = 60_000, outcome = 'succeeded', error: Record<string, unknown> | null = null): ScriptedJob {
+function standardRun(
+  b: FakeBackend,
+  id: string,
+  end = 60_000,
+  outcome = 'succeeded',
+  error: Record<string, unknown> | null = null,
+): ScriptedJob {
   const t0 = b.now();
   const sub = { id: 'sub1', role: 'subagent', name: 'researcher', parentId: 'orch' };
   return b.script({
@@ -47,9 +54,18 @@ function standardRun(b: FakeBackend, id: string, end = 60_000, outcome = 'succee
       { at: 500, event: ev('agent.started', ORCH, t0 + 500, 1) },
       { at: 3_000, event: ev('progress.reported', ORCH, t0 + 3_000, 2, { phase: 'planning', message: 'Planning' }) },
       { at: 5_000, event: ev('tool_call.started', sub, t0 + 5_000, 1, { toolCallId: 't1', toolName: 'navigate' }) },
-      { at: end - 4_000, event: ev('progress.reported', ORCH, t0 + end - 4_000, 3, { phase: 'finalizing', message: 'Writing up' }) },
+      {
+        at: end - 4_000,
+        event: ev('progress.reported', ORCH, t0 + end - 4_000, 3, { phase: 'finalizing', message: 'Writing up' }),
+      },
       { at: end, event: ev('run.finished', SYSTEM, t0 + end, 2, { outcome, error }) },
-      { at: end + 1_000, event: ev('agent.finished', sub, t0 + end + 1_000, 2, { outcome: 'cancelled', error: { code: 'parent_finished', source: 'agent', retryable: false, message: 'parent done' } }) },
+      {
+        at: end + 1_000,
+        event: ev('agent.finished', sub, t0 + end + 1_000, 2, {
+          outcome: 'cancelled',
+          error: { code: 'parent_finished', source: 'agent', retryable: false, message: 'parent done' },
+        }),
+      },
     ],
     endAt: end,
     endStatus: outcome === 'succeeded' ? 'completed' : 'failed',
@@ -95,8 +111,15 @@ describe('job store: polling', () => {
     const ts = traceTimes(backend, job.id).map((t) => t - t0);
     assert.equal(ts[0], 2000, 'first poll two seconds after the submit');
     const quiet = gaps(ts.filter((t) => t <= 56_000));
-    assert.deepEqual(quiet.slice(-6), [3000, 4500, 6750, 10_000, 10_000, 10_000], `backs off to 10 s during the quiet stretch: ${quiet}`);
-    assert.ok(quiet.every((d) => d <= 10_000), `never beyond 10 s: ${quiet}`);
+    assert.deepEqual(
+      quiet.slice(-6),
+      [3000, 4500, 6750, 10_000, 10_000, 10_000],
+      `backs off to 10 s during the quiet stretch: ${quiet}`,
+    );
+    assert.ok(
+      quiet.every((d) => d <= 10_000),
+      `never beyond 10 s: ${quiet}`,
+    );
     // The first poll that sees the finalizing event (at 56 s) is followed by a fast one.
     const i = ts.findIndex((t) => t >= 56_000);
     assert.equal(ts[i + 1]! - ts[i]!, 2000, `fast after new events: ${ts}`);
@@ -117,7 +140,7 @@ describe('job store: polling', () => {
     assert.equal(store.events(job.id).length, 7, 'the late agent.finished was read');
     assert.equal(store.isPolling(job.id), false);
     assert.equal(store.nextPollAt(), undefined);
-    assert.equal(clock.armed, 1, 'no poll timer: only the visible view\'s storage check');
+    assert.equal(clock.armed, 1, "no poll timer: only the visible view's storage check");
     const n = backend.calls.length;
     await clock.advance(10 * 60_000);
     assert.equal(backend.calls.length, n, 'no request after the run and its grace period');
@@ -168,7 +191,7 @@ describe('job store: polling', () => {
     assert.equal(backend.calls.filter((c) => c.method !== 'submit').length, 1, 'no request after the 404');
     assert.equal(jobState(store.get(job.id)!), 'not_found');
     assert.equal(store.nextPollAt(), undefined);
-    assert.equal(clock.armed, 1, 'no poll timer: only the visible view\'s storage check');
+    assert.equal(clock.armed, 1, "no poll timer: only the visible view's storage check");
     assert.deepEqual(ended, [job.id]);
   });
 
@@ -196,10 +219,13 @@ describe('job store: polling', () => {
     assert.equal(backend.countOf('trace'), 1, 'the trace is asked for once');
     assert.equal(store.traceLoad(job.id).state, 'unavailable');
     const statusTimes = backend.calls.filter((c) => c.method === 'status').map((c) => c.at);
-    assert.ok(statusTimes.at(-1)! - backend.jobs.get(job.id)!.startedAt <= 12_500, 'stopped at the first terminal status');
+    assert.ok(
+      statusTimes.at(-1)! - backend.jobs.get(job.id)!.startedAt <= 12_500,
+      'stopped at the first terminal status',
+    );
     assert.equal(store.get(job.id)!.status, 'completed');
     assert.equal(store.nextPollAt(), undefined);
-    assert.equal(clock.armed, 1, 'no poll timer: only the visible view\'s storage check');
+    assert.equal(clock.armed, 1, "no poll timer: only the visible view's storage check");
   });
 
   it('stops on a rejected key and resumes on refresh', async () => {
@@ -254,15 +280,33 @@ describe('job store: cancel, list, persistence', () => {
     backend.listJobs = {
       stopped: 'end',
       agents: [
-        { id: 'run-1', createdAt: new Date(clock.now() - 1000).toISOString(), status: 'processing', options: { prompt: 'remote running' } },
-        { id: 'old-1', createdAt: new Date(clock.now() - 86_400_000).toISOString(), status: 'completed', options: { prompt: 'remote done' } },
-        { id: 'gone-1', createdAt: new Date(clock.now() - 5000).toISOString(), status: 'completed', options: { prompt: 'removed' } },
+        {
+          id: 'run-1',
+          createdAt: new Date(clock.now() - 1000).toISOString(),
+          status: 'processing',
+          options: { prompt: 'remote running' },
+        },
+        {
+          id: 'old-1',
+          createdAt: new Date(clock.now() - 86_400_000).toISOString(),
+          status: 'completed',
+          options: { prompt: 'remote done' },
+        },
+        {
+          id: 'gone-1',
+          createdAt: new Date(clock.now() - 5000).toISOString(),
+          status: 'completed',
+          options: { prompt: 'removed' },
+        },
       ],
     };
     await store.refresh();
     store.remove('gone-1');
     await store.refresh();
-    assert.deepEqual(store.jobs().map((j) => j.id), ['run-1', 'old-1']);
+    assert.deepEqual(
+      store.jobs().map((j) => j.id),
+      ['run-1', 'old-1'],
+    );
     assert.equal(store.get('old-1')!.prompt, 'remote done');
     assert.equal(store.get('old-1')!.origin, 'service');
     await clock.advance(2_000);
@@ -274,9 +318,17 @@ describe('job store: cancel, list, persistence', () => {
     const clock = new ManualClock();
     const first = setup({}, storage, clock);
     const running = await first.store.start({ prompt: 'still running', maxCredits: 300, urls: ['https://a.example/'] });
-    first.backend.script({ id: running.id, events: [{ at: 1000, event: ev('run.started', SYSTEM, clock.now() + 1000, 1) }] });
+    first.backend.script({
+      id: running.id,
+      events: [{ at: 1000, event: ev('run.started', SYSTEM, clock.now() + 1000, 1) }],
+    });
     const done = await first.store.start({ prompt: 'will finish', maxCredits: 50 });
-    standardRun(first.backend, done.id, 10_000, 'credit_limit_reached', { code: 'credit_limit_reached', source: 'billing', retryable: false, message: 'limit' });
+    standardRun(first.backend, done.id, 10_000, 'credit_limit_reached', {
+      code: 'credit_limit_reached',
+      source: 'billing',
+      retryable: false,
+      message: 'limit',
+    });
     await clock.advance(30_000);
     await first.store.flush();
     const before = first.store.jobs();
@@ -297,8 +349,15 @@ describe('job store: cancel, list, persistence', () => {
     assert.equal(second.store.isPolling(running.id), true);
     assert.equal(second.store.isPolling(done.id), false);
     await clock.advance(2_000);
-    assert.deepEqual(second.backend.calls.map((c) => c.jobId), [running.id], 'only the running job is polled');
-    assert.ok([...storage.map.keys()].some((k) => k.startsWith('devIndex.agent.job/')), 'one record per job');
+    assert.deepEqual(
+      second.backend.calls.map((c) => c.jobId),
+      [running.id],
+      'only the running job is polled',
+    );
+    assert.ok(
+      [...storage.map.keys()].some((k) => k.startsWith('devIndex.agent.job/')),
+      'one record per job',
+    );
   });
 
   it('does not notify again after a reload for a job that had already ended', async () => {
@@ -328,7 +387,7 @@ describe('job store: cancel, list, persistence', () => {
     await clock.advance(60_000);
     assert.equal(backend.countOf('trace'), 0);
     assert.equal(store.nextPollAt(), undefined);
-    assert.equal(clock.armed, 1, 'no poll timer: only the visible view\'s storage check');
+    assert.equal(clock.armed, 1, "no poll timer: only the visible view's storage check");
   });
 });
 
@@ -344,9 +403,16 @@ describe('job store: what counts as news for the schedule', () => {
     for (let t = 1000; t < finalizingAt; t += 1000) {
       const type = (t / 1000) % 2 ? 'tool_call.started' : 'tool_call.finished';
       events.push({ at: t, event: ev(type, ORCH, t0 + t, ++seq, { toolCallId: `t${t}`, toolName: 'navigate' }) });
-      if (t % 5000 === 0) events.push({ at: t + 1, event: ev('progress.reported', ORCH, t0 + t + 1, ++seq, { phase: 'working', message: `step ${t}` }) });
+      if (t % 5000 === 0)
+        events.push({
+          at: t + 1,
+          event: ev('progress.reported', ORCH, t0 + t + 1, ++seq, { phase: 'working', message: `step ${t}` }),
+        });
     }
-    events.push({ at: finalizingAt, event: ev('progress.reported', ORCH, t0 + finalizingAt, ++seq, { phase: 'finalizing', message: 'Writing up' }) });
+    events.push({
+      at: finalizingAt,
+      event: ev('progress.reported', ORCH, t0 + finalizingAt, ++seq, { phase: 'finalizing', message: 'Writing up' }),
+    });
     events.push({ at: end, event: ev('run.finished', SYSTEM, t0 + end, 2, { outcome: 'succeeded', error: null }) });
     b.script({ id, events, endAt: end, endStatus: 'completed', credits: 50 });
   }
@@ -367,16 +433,24 @@ describe('job store: what counts as news for the schedule', () => {
     const job = await store.start({ prompt: 'p', maxCredits: 500 });
     chattyRun(backend, job.id, 120_000, 105_000);
     let endedAt: number | undefined;
-    store.onDidEndJob(() => { endedAt = clock.now(); });
+    store.onDidEndJob(() => {
+      endedAt = clock.now();
+    });
     const t0 = clock.now();
     await clock.advance(140_000);
     const ts = traceTimes(backend, job.id).map((t) => t - t0);
     const seen = ts.find((t) => t >= 105_000)!;
     assert.ok(seen - 105_000 <= 10_000, 'the finalizing phase is seen within the backoff ceiling');
     const window = ts.filter((t) => t > seen && t <= 120_000);
-    assert.ok(gaps([seen, ...window]).every((g) => g <= 2000), `at most 2 s apart in the end window: ${window}`);
+    assert.ok(
+      gaps([seen, ...window]).every((g) => g <= 2000),
+      `at most 2 s apart in the end window: ${window}`,
+    );
     assert.equal(window[0]! - seen, 500, 'the first poll after the signal comes 0.5 s later');
-    assert.ok(endedAt !== undefined && endedAt - (t0 + 120_000) <= 2000, `end detected ${endedAt! - t0 - 120_000} ms after run.finished`);
+    assert.ok(
+      endedAt !== undefined && endedAt - (t0 + 120_000) <= 2000,
+      `end detected ${endedAt! - t0 - 120_000} ms after run.finished`,
+    );
   });
 
   it('reads the status record only once, in the poll that sees run.finished (the result to keep)', async () => {
@@ -407,7 +481,14 @@ describe('job store: what counts as news for the schedule', () => {
   it('by default a quiet trace is followed by a status read within about 15 s: how a run waiting for the caller is noticed', async () => {
     const { clock, backend, store } = setup();
     const job = await store.start({ prompt: 'p', maxCredits: 500 });
-    backend.script({ id: job.id, events: [], endAt: 400_000, endStatus: 'completed', credits: 10, record: { pendingApproval: { id: 'a1', kind: 'calls', calls: [], resolution: null } } });
+    backend.script({
+      id: job.id,
+      events: [],
+      endAt: 400_000,
+      endStatus: 'completed',
+      credits: 10,
+      record: { pendingApproval: { id: 'a1', kind: 'calls', calls: [], resolution: null } },
+    });
     await clock.advance(14_000);
     assert.equal(backend.countOf('status'), 0, 'not while the run may still be starting');
     await clock.advance(12_000);
@@ -419,22 +500,47 @@ describe('job store: what counts as news for the schedule', () => {
     for (const [name, extra] of [
       ['cancel requested', { at: 10_000, event: ev('run.cancel_requested', SYSTEM, 0, 5, { reason: 'user' }) }],
       ['orchestrator finished', { at: 10_000, event: ev('agent.finished', ORCH, 0, 5, { outcome: 'succeeded' }) }],
-      ['non-retryable error', { at: 10_000, event: ev('error.occurred', SYSTEM, 0, 5, { error: { code: 'credit_limit_reached', source: 'billing', retryable: false, message: 'x' } }) }],
+      [
+        'non-retryable error',
+        {
+          at: 10_000,
+          event: ev('error.occurred', SYSTEM, 0, 5, {
+            error: { code: 'credit_limit_reached', source: 'billing', retryable: false, message: 'x' },
+          }),
+        },
+      ],
     ] as const) {
       const { clock, backend, store } = setup();
       const job = await store.start({ prompt: 'p', maxCredits: 500 });
-      backend.script({ id: job.id, events: [{ at: extra.at, event: { ...extra.event, occurredAt: new Date(clock.now() + extra.at).toISOString() } }], credits: 10 });
+      backend.script({
+        id: job.id,
+        events: [
+          { at: extra.at, event: { ...extra.event, occurredAt: new Date(clock.now() + extra.at).toISOString() } },
+        ],
+        credits: 10,
+      });
       const t0 = clock.now();
       await clock.advance(60_000);
-      const after = traceTimes(backend, job.id).map((t) => t - t0).filter((t) => t >= 10_000);
-      assert.ok(after.length >= 3 && after[1]! - after[0]! === 500, `${name}: 0.5 s after the signal (${after.slice(0, 4)})`);
+      const after = traceTimes(backend, job.id)
+        .map((t) => t - t0)
+        .filter((t) => t >= 10_000);
+      assert.ok(
+        after.length >= 3 && after[1]! - after[0]! === 500,
+        `${name}: 0.5 s after the signal (${after.slice(0, 4)})`,
+      );
     }
     const { clock, backend, store } = setup();
     const job = await store.start({ prompt: 'p', maxCredits: 100 });
     backend.script({ id: job.id, events: [], credits: 95 });
     const t0 = clock.now();
     await clock.advance(5_000);
-    assert.deepEqual(traceTimes(backend, job.id).map((t) => t - t0).slice(0, 3), [2000, 2500, 3250], '95 of 100 credits used: near the end (0.5 s, then backing off inside the window)');
+    assert.deepEqual(
+      traceTimes(backend, job.id)
+        .map((t) => t - t0)
+        .slice(0, 3),
+      [2000, 2500, 3250],
+      '95 of 100 credits used: near the end (0.5 s, then backing off inside the window)',
+    );
   });
 
   it('treats the credit ceiling as near once one more step as costly as the costliest so far would reach it', async () => {
@@ -445,7 +551,11 @@ describe('job store: what counts as news for the schedule', () => {
     await clock.advance(2_000);
     scripted.credits = 40;
     await clock.advance(3_000);
-    assert.deepEqual(traceTimes(backend, job.id).map((t) => t - t0), [2000, 5000], '40 + a step of 30 < 100: still backing off');
+    assert.deepEqual(
+      traceTimes(backend, job.id).map((t) => t - t0),
+      [2000, 5000],
+      '40 + a step of 30 < 100: still backing off',
+    );
     scripted.credits = 70;
     await clock.advance(5_000);
     const ts = traceTimes(backend, job.id).map((t) => t - t0);
@@ -460,10 +570,20 @@ describe('job store: cancelled, partial and expired runs (production wire)', () 
     const job = await store.start({ prompt: 'cancel me', maxCredits: 500 });
     const t0 = clock.now();
     backend.script({
-      id: job.id, credits: 37, endAt: 8_000, endStatus: 'cancelled', endError: 'The agent run was cancelled by the user.',
+      id: job.id,
+      credits: 37,
+      endAt: 8_000,
+      endStatus: 'cancelled',
+      endError: 'The agent run was cancelled by the user.',
       events: [
         { at: 1_000, event: ev('run.started', SYSTEM, t0 + 1_000, 1) },
-        { at: 8_000, event: ev('run.finished', SYSTEM, t0 + 8_000, 2, { outcome: 'cancelled', error: { code: 'cancelled', source: 'system', retryable: false, message: 'cancelled' } }) },
+        {
+          at: 8_000,
+          event: ev('run.finished', SYSTEM, t0 + 8_000, 2, {
+            outcome: 'cancelled',
+            error: { code: 'cancelled', source: 'system', retryable: false, message: 'cancelled' },
+          }),
+        },
       ],
     });
     const ended: string[] = [];
@@ -483,7 +603,12 @@ describe('job store: cancelled, partial and expired runs (production wire)', () 
   it('a run stopped at its credit ceiling keeps its partial result, openable from the row', async () => {
     const { clock, backend, store, storage } = setup();
     const job = await store.start({ prompt: 'too big', maxCredits: 50 });
-    standardRun(backend, job.id, 10_000, 'credit_limit_reached', { code: 'credit_limit_reached', source: 'billing', retryable: false, message: 'limit' });
+    standardRun(backend, job.id, 10_000, 'credit_limit_reached', {
+      code: 'credit_limit_reached',
+      source: 'billing',
+      retryable: false,
+      message: 'limit',
+    });
     backend.jobs.get(job.id)!.partial = { items: [{ title: 'first' }] };
     await clock.advance(30_000);
     const j = store.get(job.id)!;
@@ -531,7 +656,12 @@ describe('job store: cancelled, partial and expired runs (production wire)', () 
   it('a 404 before the expiry is "not found", not "expired"', async () => {
     const { clock, backend, store } = setup();
     const job = await store.start({ prompt: 'p', maxCredits: 500 });
-    backend.script({ id: job.id, events: [], expiresAt: new Date(clock.now() + 86_400_000).toISOString(), expireAt: 0 });
+    backend.script({
+      id: job.id,
+      events: [],
+      expiresAt: new Date(clock.now() + 86_400_000).toISOString(),
+      expireAt: 0,
+    });
     await clock.advance(3_000);
     const j = store.get(job.id)!;
     assert.equal(j.notFound, true);

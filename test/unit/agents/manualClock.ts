@@ -2,7 +2,11 @@
 // start are drained before time moves on, so a poll started at t finishes at t.
 import type { Timers } from '../../../src/agents/jobStore';
 
-interface Pending { id: number; at: number; fn: () => void }
+interface Pending {
+  id: number;
+  at: number;
+  fn: () => void;
+}
 
 export class ManualClock implements Timers {
   private t: number;

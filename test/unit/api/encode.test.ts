@@ -4,17 +4,26 @@ import { buildUrl, encodeSearch, MAX_GET_URL_LENGTH, parseBaseUrl } from '../../
 
 describe('encodeSearch', () => {
   it('GET with repeated parameters for arrays, scalars as strings', () => {
-    const e = encodeSearch({ query: 'stream a body', k: 5, types: ['doc', 'issue'], repos: ['a/b', 'c/d'], archived: false, min_stars: 0 }, 'https://api.example.com');
+    const e = encodeSearch(
+      { query: 'stream a body', k: 5, types: ['doc', 'issue'], repos: ['a/b', 'c/d'], archived: false, min_stars: 0 },
+      'https://api.example.com',
+    );
     assert.equal(e.method, 'GET');
     assert.equal(e.body, undefined);
-    assert.equal(e.url, 'https://api.example.com/v2/search/developer?query=stream%20a%20body&k=5&types=doc&types=issue&repos=a%2Fb&repos=c%2Fd&min_stars=0&archived=false');
+    assert.equal(
+      e.url,
+      'https://api.example.com/v2/search/developer?query=stream%20a%20body&k=5&types=doc&types=issue&repos=a%2Fb&repos=c%2Fd&min_stars=0&archived=false',
+    );
     const u = new URL(e.url);
     assert.deepEqual(u.searchParams.getAll('types'), ['doc', 'issue']);
     assert.equal(u.searchParams.get('query'), 'stream a body');
   });
 
   it('POST with a JSON body when an array item holds a comma', () => {
-    const e = encodeSearch({ query: 'q', sources: ['weird,id', 'plain'], passages: 2, fork: true }, 'https://api.example.com/');
+    const e = encodeSearch(
+      { query: 'q', sources: ['weird,id', 'plain'], passages: 2, fork: true },
+      'https://api.example.com/',
+    );
     assert.equal(e.method, 'POST');
     assert.equal(e.url, 'https://api.example.com/v2/search/developer');
     assert.deepEqual(e.body, { query: 'q', sources: ['weird,id', 'plain'], passages: 2, fork: true });
@@ -48,13 +57,19 @@ describe('buildUrl / parseBaseUrl', () => {
       assert.equal(buildUrl(b, '/v2/search/developer'), 'https://gw.example.com/fc/v2/search/developer');
     }
     assert.equal(buildUrl('https://api.example.com', '/v2/agent'), 'https://api.example.com/v2/agent');
-    assert.equal(buildUrl('http://127.0.0.1:8080/', 'v2/agent', [['before', '1']]), 'http://127.0.0.1:8080/v2/agent?before=1');
+    assert.equal(
+      buildUrl('http://127.0.0.1:8080/', 'v2/agent', [['before', '1']]),
+      'http://127.0.0.1:8080/v2/agent?before=1',
+    );
   });
 
   it('rejects a base URL that is not absolute http(s), carries credentials, or has a query', () => {
     assert.throws(() => parseBaseUrl('api.example.com'), /not a valid absolute URL/);
     assert.throws(() => parseBaseUrl('ftp://x.test'), /http or https/);
-    assert.throws(() => parseBaseUrl('https://user:secret@x.test'), (e: Error) => /credentials/.test(e.message) && !e.message.includes('secret'));
+    assert.throws(
+      () => parseBaseUrl('https://user:secret@x.test'),
+      (e: Error) => /credentials/.test(e.message) && !e.message.includes('secret'),
+    );
     assert.throws(() => parseBaseUrl('https://x.test/?a=1'), /query or fragment/);
   });
 });

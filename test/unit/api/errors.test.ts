@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError, errorFromResponse, parseErrorBody, parseRetryAfter, validationError } from '../../../src/api/errors';
 
-const json = (error: string, extra: Record<string, unknown> = {}) => JSON.stringify({ success: false, error, ...extra });
+const json = (error: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ success: false, error, ...extra });
 const from = (status: number, bodyText: string, extra: Partial<Parameters<typeof errorFromResponse>[0]> = {}) =>
   errorFromResponse({ status, bodyText, nowMs: 0, attempts: 1, ...extra });
 
@@ -44,7 +45,10 @@ describe('errorFromResponse: every row of spec 7.1 that search can meet', () => 
   }
 
   it('429 rate limit and concurrency limit give different advice', () => {
-    assert.notEqual(from(429, json('Rate limit exceeded')).message.split(': ').at(-1), from(429, json('Concurrency limit reached')).message.split(': ').at(-1));
+    assert.notEqual(
+      from(429, json('Rate limit exceeded')).message.split(': ').at(-1),
+      from(429, json('Concurrency limit reached')).message.split(': ').at(-1),
+    );
   });
 
   it('other statuses are not retryable (the Retryable column decides, not "5xx")', () => {
@@ -66,20 +70,31 @@ describe('errorFromResponse: bodies that are not the documented shape', () => {
       const e = from(status, '');
       assert.equal(e.error, undefined);
       assert.equal(e.retryable, true);
-      assert.match(e.message, new RegExp(`^(Bad Gateway|Gateway Timeout): the service sent an empty body \\(HTTP ${status}\\)`));
+      assert.match(
+        e.message,
+        new RegExp(`^(Bad Gateway|Gateway Timeout): the service sent an empty body \\(HTTP ${status}\\)`),
+      );
     }
   });
 
   it('HTML proxy page: names it and its title, never dumps the markup', () => {
-    const e = from(502, '<html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>', { contentType: 'text/html' });
+    const e = from(502, '<html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>', {
+      contentType: 'text/html',
+    });
     assert.match(e.message, /an HTML page \("502 Bad Gateway"\) \(HTTP 502\)/);
     assert.ok(!e.message.includes('<'));
   });
 
   it('detail or title instead of error', () => {
     assert.equal(from(504, JSON.stringify({ detail: 'upstream timed out' })).error, 'upstream timed out');
-    assert.equal(from(503, JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503 })).error, 'Service Unavailable');
-    assert.match(from(504, JSON.stringify({ detail: 'upstream timed out' })).message, /^upstream timed out \(HTTP 504\)/);
+    assert.equal(
+      from(503, JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503 })).error,
+      'Service Unavailable',
+    );
+    assert.match(
+      from(504, JSON.stringify({ detail: 'upstream timed out' })).message,
+      /^upstream timed out \(HTTP 504\)/,
+    );
   });
 
   it('no success field: the error string still counts', () => {
@@ -95,13 +110,18 @@ describe('errorFromResponse: bodies that are not the documented shape', () => {
   });
 
   it('plain text and JSON without any message', () => {
-    assert.match(from(503, 'upstream connect error\nmore').message, /a non-JSON body \("upstream connect error"\) \(HTTP 503\)/);
+    assert.match(
+      from(503, 'upstream connect error\nmore').message,
+      /a non-JSON body \("upstream connect error"\) \(HTTP 503\)/,
+    );
     assert.match(from(500, '{"ok":false}').message, /JSON body without an error message \(HTTP 500\)/);
     assert.equal(parseErrorBody('[1,2]', undefined).shape, 'a JSON body of an unexpected shape');
   });
 
   it('redacts the key when a proxy echoes it back', () => {
-    const e = from(401, json('Unauthorized: Bearer sk-secret-123 rejected'), { redact: (s) => s.split('sk-secret-123').join('[redacted]') });
+    const e = from(401, json('Unauthorized: Bearer sk-secret-123 rejected'), {
+      redact: (s) => s.split('sk-secret-123').join('[redacted]'),
+    });
     assert.ok(!e.message.includes('sk-secret-123'));
     assert.ok(!e.error!.includes('sk-secret-123'));
   });
@@ -125,9 +145,15 @@ describe('parseRetryAfter', () => {
 });
 
 it('validationError lists each issue and keeps them', () => {
-  const e = validationError([{ field: 'k', message: 'k must be from 1 to 100; got 0' }, { field: 'passages', message: 'passages must be from 1 to 5; got 9' }]);
+  const e = validationError([
+    { field: 'k', message: 'k must be from 1 to 100; got 0' },
+    { field: 'passages', message: 'passages must be from 1 to 5; got 9' },
+  ]);
   assert.equal(e.kind, 'validation');
   assert.equal(e.attempts, 0);
   assert.equal(e.issues!.length, 2);
-  assert.equal(e.message, 'invalid search parameters: k must be from 1 to 100; got 0; passages must be from 1 to 5; got 9');
+  assert.equal(
+    e.message,
+    'invalid search parameters: k must be from 1 to 100; got 0; passages must be from 1 to 5; got 9',
+  );
 });

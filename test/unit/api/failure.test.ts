@@ -19,7 +19,12 @@ describe('failureOf: search errors, by kind and status', () => {
     ['a timeout', api({ kind: 'timeout' }), 'timeout', 'diagnose'],
     ['an unreadable answer', api({ kind: 'invalid-response' }), 'invalid-response', 'retry'],
     ['an answer too large', api({ kind: 'response-too-large' }), 'invalid-response', 'retry'],
-    ['bad input found before sending', api({ kind: 'validation', issues: [{ field: 'k', message: 'k must be from 1 to 100' }] }), 'invalid-input', 'fix-input'],
+    [
+      'bad input found before sending',
+      api({ kind: 'validation', issues: [{ field: 'k', message: 'k must be from 1 to 100' }] }),
+      'invalid-input',
+      'fix-input',
+    ],
     ['a 400', api({ status: 400 }), 'invalid-input', 'fix-input'],
     ['a 401', api({ status: 401 }), 'auth', 'set-key'],
     ['a 402', api({ status: 402 }), 'payment', 'none'],
@@ -48,37 +53,84 @@ describe('failureOf: search errors, by kind and status', () => {
   it('a Retry-After is `until` from now; a reset time is `until` itself, and says so', () => {
     const wait = failureOf(api({ status: 429, retryAfterMs: 17_000 }), NOW);
     assert.deepEqual([wait.until, wait.untilFrom, wait.retryAfterMs], [NOW + 17_000, 'retry-after', 17_000]);
-    const reset = failureOf(api({ kind: 'keyless-quota', status: 429, resetAt: NOW + 3_600_000, retryAfterMs: 99 }), NOW);
+    const reset = failureOf(
+      api({ kind: 'keyless-quota', status: 429, resetAt: NOW + 3_600_000, retryAfterMs: 99 }),
+      NOW,
+    );
     assert.deepEqual([reset.until, reset.untilFrom], [NOW + 3_600_000, 'reset']);
     assert.equal(failureOf(api({ status: 500 }), NOW).until, undefined);
   });
 
   it('keeps what the surfaces word: the fields, the request id, the checked sign-up link, the busy run', () => {
-    const f = failureOf(api({ kind: 'validation', issues: [{ field: 'k', message: 'k must be from 1 to 100; got 0' }], requestId: 'req-1' }), NOW);
+    const f = failureOf(
+      api({
+        kind: 'validation',
+        issues: [{ field: 'k', message: 'k must be from 1 to 100; got 0' }],
+        requestId: 'req-1',
+      }),
+      NOW,
+    );
     assert.deepEqual(f.issues, [{ field: 'k', message: 'k must be from 1 to 100; got 0' }]);
     assert.equal(f.requestId, 'req-1');
-    assert.equal(failureOf(api({ kind: 'keyless-refused', signupUrl: 'https://example.com/signup' }), NOW).signupUrl, 'https://example.com/signup');
-    assert.equal(failureOf(api({ kind: 'keyless-refused', signupUrl: 'javascript:alert(1)' }), NOW).signupUrl, undefined, 'a link from the network is checked again');
-    assert.equal(failureOf(api({ status: 400, details: [{ path: ['k'], message: 'Too big' }] }), NOW).serviceNamedFields, true);
+    assert.equal(
+      failureOf(api({ kind: 'keyless-refused', signupUrl: 'https://example.com/signup' }), NOW).signupUrl,
+      'https://example.com/signup',
+    );
+    assert.equal(
+      failureOf(api({ kind: 'keyless-refused', signupUrl: 'javascript:alert(1)' }), NOW).signupUrl,
+      undefined,
+      'a link from the network is checked again',
+    );
+    assert.equal(
+      failureOf(api({ status: 400, details: [{ path: ['k'], message: 'Too big' }] }), NOW).serviceNamedFields,
+      true,
+    );
     assert.equal(failureOf(agent('thread-busy', { status: 409, runId: 'run-7' }), NOW).runId, 'run-7');
   });
 
   it('reads a plain object by shape (the editor never loads the client to classify)', () => {
     assert.equal(failureOf({ kind: 'network', message: 'offline' }, NOW).next, 'diagnose');
-    assert.equal(failureOf({ kind: 'made-up', status: 401 }, NOW).reason, 'unexpected', 'an unknown kind is not the client\'s');
+    assert.equal(
+      failureOf({ kind: 'made-up', status: 401 }, NOW).reason,
+      'unexpected',
+      "an unknown kind is not the client's",
+    );
     assert.equal(failureOf('a string', NOW).message, 'a string');
   });
 });
 
 describe('failureOf: agent errors, by their stamped reason', () => {
   const expected: Record<AgentErrorReason, NextStep> = {
-    'job-may-exist': 'refresh', 'not-created': 'retry', 'invalid-input': 'fix-input', 'invalid-job-id': 'fix-input',
-    'invalid-snapshot-id': 'fix-input', 'invalid-schema': 'fix-input', 'no-trace': 'none', 'no-snapshots': 'none',
-    'zero-data-retention': 'none', 'not-found': 'none', 'snapshot-not-found': 'fix-input', 'already-finished': 'refresh',
-    'already-cancelled': 'refresh', auth: 'set-key', payment: 'none', forbidden: 'none', 'rate-limit': 'retry',
-    cancelled: 'none', timeout: 'diagnose', network: 'diagnose', service: 'retry', 'invalid-response': 'retry', other: 'none',
-    'thread-not-found': 'start-again', 'thread-busy': 'wait', 'thread-expired': 'start-again', 'threads-disabled': 'start-again',
-    'exchange-not-enabled': 'refresh', 'blocked-url': 'fix-input', 'no-job-list': 'none',
+    'job-may-exist': 'refresh',
+    'not-created': 'retry',
+    'invalid-input': 'fix-input',
+    'invalid-job-id': 'fix-input',
+    'invalid-snapshot-id': 'fix-input',
+    'invalid-schema': 'fix-input',
+    'no-trace': 'none',
+    'no-snapshots': 'none',
+    'zero-data-retention': 'none',
+    'not-found': 'none',
+    'snapshot-not-found': 'fix-input',
+    'already-finished': 'refresh',
+    'already-cancelled': 'refresh',
+    auth: 'set-key',
+    payment: 'none',
+    forbidden: 'none',
+    'rate-limit': 'retry',
+    cancelled: 'none',
+    timeout: 'diagnose',
+    network: 'diagnose',
+    service: 'retry',
+    'invalid-response': 'retry',
+    other: 'none',
+    'thread-not-found': 'start-again',
+    'thread-busy': 'wait',
+    'thread-expired': 'start-again',
+    'threads-disabled': 'start-again',
+    'exchange-not-enabled': 'refresh',
+    'blocked-url': 'fix-input',
+    'no-job-list': 'none',
   };
   for (const reason of AGENT_ERROR_REASONS) {
     it(`${reason}: ${expected[reason]}`, () => {

@@ -8,8 +8,31 @@ describe('grouped', () => {
   const intl = new Intl.NumberFormat('en-US');
 
   it('groups whole numbers as en-US Intl does', () => {
-    const samples = [0, 1, 9, 10, 99, 100, 999, 1000, 1001, 9999, 10000, 12000, 99999, 100000, 123456, 999999, 1000000, 1234567, 10000000, 123456789012, Number.MAX_SAFE_INTEGER];
-    for (const n of [...samples, ...samples.filter((s) => s > 0).map((s) => -s)]) assert.equal(grouped(n), intl.format(n), String(n));
+    const samples = [
+      0,
+      1,
+      9,
+      10,
+      99,
+      100,
+      999,
+      1000,
+      1001,
+      9999,
+      10000,
+      12000,
+      99999,
+      100000,
+      123456,
+      999999,
+      1000000,
+      1234567,
+      10000000,
+      123456789012,
+      Number.MAX_SAFE_INTEGER,
+    ];
+    for (const n of [...samples, ...samples.filter((s) => s > 0).map((s) => -s)])
+      assert.equal(grouped(n), intl.format(n), String(n));
     for (let p = 0; p < 16; p++) {
       const n = Math.floor(Math.random() * 10 ** p);
       assert.equal(grouped(n), intl.format(n), String(n));

@@ -24,23 +24,53 @@ describe('waits in human time', () => {
 function clientAnswering(status: number, body: unknown, headers: Record<string, string> = {}, key?: string) {
   let sent = 0;
   let slept = 0;
-  const clock: Clock = { now: () => T0, sleep: async (ms) => { slept += ms; } };
-  const client = new DevIndexClient({ baseUrl: 'https://api.example.com', clock, random: () => 0, timeZone: 'UTC', apiKey: () => key, requestId: () => 'rid-0001' });
+  const clock: Clock = {
+    now: () => T0,
+    sleep: async (ms) => {
+      slept += ms;
+    },
+  };
+  const client = new DevIndexClient({
+    baseUrl: 'https://api.example.com',
+    clock,
+    random: () => 0,
+    timeZone: 'UTC',
+    apiKey: () => key,
+    requestId: () => 'rid-0001',
+  });
   (client as unknown as { transport: unknown }).transport = {
-    send: async () => { sent++; return { status, headers, bodyText: JSON.stringify(body) }; },
+    send: async () => {
+      sent++;
+      return { status, headers, bodyText: JSON.stringify(body) };
+    },
     close: async () => undefined,
   };
   return { client, sent: () => sent, slept: () => slept };
 }
 
-const QUOTA = { success: false, error: "You've hit Firecrawl's keyless free tier rate limit for today.", reason: 'requests', retry_after_seconds: 13 * 3600 };
+const QUOTA = {
+  success: false,
+  error: "You've hit Firecrawl's keyless free tier rate limit for today.",
+  reason: 'requests',
+  retry_after_seconds: 13 * 3600,
+};
 
 describe('the keyless daily quota', () => {
   it('a keyless 429 with a day-long retry_after_seconds is said in human time, never waited, never retried', async () => {
-    const c = clientAnswering(429, QUOTA, { 'www-authenticate': 'Bearer resource_metadata="https://api.example.com/.well-known"' });
-    const e = await c.client.search({ query: 'retry' }).catch((x: unknown) => x) as { kind: string; message: string; resetAt: number; quota: string };
+    const c = clientAnswering(429, QUOTA, {
+      'www-authenticate': 'Bearer resource_metadata="https://api.example.com/.well-known"',
+    });
+    const e = (await c.client.search({ query: 'retry' }).catch((x: unknown) => x)) as {
+      kind: string;
+      message: string;
+      resetAt: number;
+      quota: string;
+    };
     assert.equal(e.kind, 'keyless-quota');
-    assert.equal(e.message, 'Keyless searches are used up until 10:00 tomorrow (in 13 h); an API key is not limited by the keyless quota (request id rid-0001)');
+    assert.equal(
+      e.message,
+      'Keyless searches are used up until 10:00 tomorrow (in 13 h); an API key is not limited by the keyless quota (request id rid-0001)',
+    );
     assert.equal(e.resetAt, T0 + 13 * 3_600_000);
     assert.equal(c.sent(), 1);
     assert.equal(c.slept(), 0);
@@ -49,14 +79,22 @@ describe('the keyless daily quota', () => {
 
   it('reason "credits" is said as keyless credits used up; a Retry-After header is read first', async () => {
     const c = clientAnswering(429, { ...QUOTA, reason: 'credits' }, { 'retry-after': '3600' });
-    const e = await c.client.search({ query: 'retry' }).catch((x: unknown) => x) as { kind: string; message: string };
+    const e = (await c.client.search({ query: 'retry' }).catch((x: unknown) => x)) as { kind: string; message: string };
     assert.equal(e.kind, 'keyless-quota');
-    assert.equal(e.message, 'Keyless search credits are used up until 22:00 (in 60 min); an API key is not limited by the keyless quota (request id rid-0001)');
+    assert.equal(
+      e.message,
+      'Keyless search credits are used up until 22:00 (in 60 min); an API key is not limited by the keyless quota (request id rid-0001)',
+    );
   });
 
   it('with a key, the same long 429 is a rate limit in human time, not the keyless quota', async () => {
-    const c = clientAnswering(429, { success: false, error: 'Rate limit exceeded', retry_after_seconds: 7200 }, {}, 'fc-0123456789abcdef');
-    const e = await c.client.search({ query: 'retry' }).catch((x: unknown) => x) as { kind: string; message: string };
+    const c = clientAnswering(
+      429,
+      { success: false, error: 'Rate limit exceeded', retry_after_seconds: 7200 },
+      {},
+      'fc-0123456789abcdef',
+    );
+    const e = (await c.client.search({ query: 'retry' }).catch((x: unknown) => x)) as { kind: string; message: string };
     assert.equal(e.kind, 'retry-after-too-long');
     assert.match(e.message, /wait until 23:00 \(in 2 h\)/);
     assert.doesNotMatch(e.message, /[Kk]eyless/);
@@ -65,23 +103,31 @@ describe('the keyless daily quota', () => {
 
 describe('keyless refusals', () => {
   it('a keyless 403 (proxy or VPN address) says keyless access is refused for this network and that a key fixes it', async () => {
-    const c = clientAnswering(403, { success: false, error: 'Keyless access denied: your IP address looks suspicious.' });
-    const e = await c.client.search({ query: 'retry' }).catch((x: unknown) => x) as { kind: string; message: string };
+    const c = clientAnswering(403, {
+      success: false,
+      error: 'Keyless access denied: your IP address looks suspicious.',
+    });
+    const e = (await c.client.search({ query: 'retry' }).catch((x: unknown) => x)) as { kind: string; message: string };
     assert.equal(e.kind, 'keyless-refused');
-    assert.match(e.message, /refuses keyless searches from this network because its address looks like a proxy or VPN; searches with an API key work from any network/);
+    assert.match(
+      e.message,
+      /refuses keyless searches from this network because its address looks like a proxy or VPN; searches with an API key work from any network/,
+    );
     assert.doesNotMatch(e.message, /key lacks permission|replace the API key/);
   });
 
   it('a keyless 401 says the same, never "set or replace the API key"', async () => {
     const c = clientAnswering(401, { success: false, error: 'Unauthorized' });
-    const e = await c.client.search({ query: 'retry' }).catch((x: unknown) => x) as { kind: string; message: string };
+    const e = (await c.client.search({ query: 'retry' }).catch((x: unknown) => x)) as { kind: string; message: string };
     assert.equal(e.kind, 'keyless-refused');
     assert.match(e.message, /refuses keyless searches from this network .* or has keyless access switched off/);
     assert.doesNotMatch(e.message, /replace the API key/);
   });
 
-  it('with a key set, 401 and 403 keep today\'s words', async () => {
-    const e401 = await clientAnswering(401, { success: false, error: 'Unauthorized' }, {}, 'fc-0123456789abcdef').client.search({ query: 'q' }).catch((x: unknown) => x) as { kind: string; message: string };
+  it("with a key set, 401 and 403 keep today's words", async () => {
+    const e401 = (await clientAnswering(401, { success: false, error: 'Unauthorized' }, {}, 'fc-0123456789abcdef')
+      .client.search({ query: 'q' })
+      .catch((x: unknown) => x)) as { kind: string; message: string };
     assert.equal(e401.kind, 'http');
     assert.match(e401.message, /set or replace the API key/);
     const e403 = errorFromResponse({ status: 403, bodyText: '{"error":"Forbidden"}', nowMs: 0, attempts: 1 });

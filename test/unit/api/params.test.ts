@@ -117,15 +117,24 @@ describe('validateSearchParams: bounds of section 8 on both sides of each edge',
 
 describe('validateSearchParams: scoping rules 3 and 4', () => {
   it('rule 3: repos with no repository type in types', () => {
-    const msg = oneIssue({ query: 'q', types: ['doc'], repos: ['a/b'] }, 'repos', 'cannot match any requested type', 'drop repos', 'issue, pull_request or readme', 'types=doc');
+    const msg = oneIssue(
+      { query: 'q', types: ['doc'], repos: ['a/b'] },
+      'repos',
+      'cannot match any requested type',
+      'drop repos',
+      'issue, pull_request or readme',
+      'types=doc',
+    );
     assert.match(msg, /^repos cannot match any requested type; add issue, pull_request or readme or drop repos/);
     accepts({ query: 'q', types: ['doc', 'readme'], repos: ['a/b'] });
     accepts({ query: 'q', repos: ['a/b'] });
   });
 
-  it('rule 4: sources without doc in types, with the specification\'s wording verbatim', () => {
+  it("rule 4: sources without doc in types, with the specification's wording verbatim", () => {
     const list = issues({ query: 'q', types: ['issue'], sources: ['node-api'] });
-    assert.deepEqual(list, [{ field: 'sources', message: 'sources cannot match any requested type; add doc or drop sources' }]);
+    assert.deepEqual(list, [
+      { field: 'sources', message: 'sources cannot match any requested type; add doc or drop sources' },
+    ]);
     accepts({ query: 'q', types: ['doc'], sources: ['node-api'] });
     accepts({ query: 'q', sources: ['node-api'] });
   });

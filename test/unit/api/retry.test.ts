@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError, errorFromResponse } from '../../../src/api/errors';
-import { AbortedError, backoffMs, formatRetryEvent, MAX_ATTEMPTS, shouldRetry, withRetry, type Clock, type RetryEvent, type RetryMode } from '../../../src/api/retry';
+import {
+  AbortedError,
+  backoffMs,
+  formatRetryEvent,
+  MAX_ATTEMPTS,
+  shouldRetry,
+  withRetry,
+  type Clock,
+  type RetryEvent,
+  type RetryMode,
+} from '../../../src/api/retry';
 
 /** A clock whose sleep returns at once and records the wait; aborts like the real one. */
 function fakeClock(start = Date.parse('2025-01-01T00:00:00Z')) {
@@ -21,7 +31,13 @@ function fakeClock(start = Date.parse('2025-01-01T00:00:00Z')) {
 }
 
 const http = (status: number, error?: string, retryAfter?: string, nowMs = 0) =>
-  errorFromResponse({ status, bodyText: error ? JSON.stringify({ success: false, error }) : '', retryAfter, nowMs, attempts: 0 });
+  errorFromResponse({
+    status,
+    bodyText: error ? JSON.stringify({ success: false, error }) : '',
+    retryAfter,
+    nowMs,
+    attempts: 0,
+  });
 
 /** Fails with the given errors in turn, then returns 'done'. */
 function script(errors: ApiError[]) {
@@ -34,11 +50,27 @@ function script(errors: ApiError[]) {
   return { fn, calls: () => calls };
 }
 
-function run(errors: ApiError[], o: { mode?: RetryMode; random?: () => number; maxRetryAfterMs?: number; clock?: ReturnType<typeof fakeClock>; signal?: AbortSignal } = {}) {
+function run(
+  errors: ApiError[],
+  o: {
+    mode?: RetryMode;
+    random?: () => number;
+    maxRetryAfterMs?: number;
+    clock?: ReturnType<typeof fakeClock>;
+    signal?: AbortSignal;
+  } = {},
+) {
   const clock = o.clock ?? fakeClock();
   const events: RetryEvent[] = [];
   const s = script(errors);
-  const p = withRetry(s.fn, { mode: o.mode ?? 'spec', clock, random: o.random ?? (() => 0), maxRetryAfterMs: o.maxRetryAfterMs ?? 60_000, signal: o.signal, onRetry: (e) => events.push(e) });
+  const p = withRetry(s.fn, {
+    mode: o.mode ?? 'spec',
+    clock,
+    random: o.random ?? (() => 0),
+    maxRetryAfterMs: o.maxRetryAfterMs ?? 60_000,
+    signal: o.signal,
+    onRetry: (e) => events.push(e),
+  });
   return { p, clock, events, calls: s.calls };
 }
 
@@ -46,7 +78,10 @@ describe('backoff: min(2^attempt, 30) s plus up to 1 s of jitter', () => {
   it('bounds for each attempt with the smallest and largest random value', () => {
     const expected = [2000, 4000, 8000, 16000, 30000, 30000];
     expected.forEach((base, i) => {
-      assert.equal(backoffMs(i + 1, () => 0), base);
+      assert.equal(
+        backoffMs(i + 1, () => 0),
+        base,
+      );
       const hi = backoffMs(i + 1, () => 0.9999999);
       assert.ok(hi >= base + 999 && hi < base + 1000, `attempt ${i + 1}: ${hi}`);
     });
@@ -59,7 +94,15 @@ describe('withRetry (spec mode)', () => {
     assert.equal(await r.p, 'done');
     assert.equal(r.calls(), 5);
     assert.deepEqual(r.clock.waits, [2500, 4500, 8500, 16500]);
-    assert.deepEqual(r.events.map((e) => [e.attempt, e.maxAttempts, e.status]), [[2, 5, 503], [3, 5, 500], [4, 5, 502], [5, 5, 504]]);
+    assert.deepEqual(
+      r.events.map((e) => [e.attempt, e.maxAttempts, e.status]),
+      [
+        [2, 5, 503],
+        [3, 5, 500],
+        [4, 5, 502],
+        [5, 5, 504],
+      ],
+    );
   });
 
   it('stops at 5 attempts in all and reports the attempt count', async () => {
@@ -131,10 +174,22 @@ describe('withRetry (spec mode)', () => {
     const clock: Clock = {
       now: () => t,
       // A real wait that only the signal can end: proves the abort cuts the wait short.
-      sleep: (_ms, signal) => new Promise((_res, rej) => signal!.addEventListener('abort', () => rej(new AbortedError()), { once: true })),
+      sleep: (_ms, signal) =>
+        new Promise((_res, rej) => signal!.addEventListener('abort', () => rej(new AbortedError()), { once: true })),
     };
     const events: RetryEvent[] = [];
-    const p = withRetry(script([http(503)]).fn, { mode: 'spec', clock, random: () => 0, maxRetryAfterMs: 60_000, signal: ac.signal, onRetry: (e) => { events.push(e); t = 1; setImmediate(() => ac.abort()); } });
+    const p = withRetry(script([http(503)]).fn, {
+      mode: 'spec',
+      clock,
+      random: () => 0,
+      maxRetryAfterMs: 60_000,
+      signal: ac.signal,
+      onRetry: (e) => {
+        events.push(e);
+        t = 1;
+        setImmediate(() => ac.abort());
+      },
+    });
     await assert.rejects(p, (e: ApiError) => e.kind === 'aborted' && e.attempts === 1 && !e.retryable);
     assert.equal(events.length, 1);
   });
@@ -172,6 +227,18 @@ describe('withRetry (submit mode: only when the job cannot exist)', () => {
 });
 
 it('formatRetryEvent rounds the wait up to whole seconds, and says "now" for no wait', () => {
-  assert.equal(formatRetryEvent({ attempt: 3, maxAttempts: 5, delayMs: 4001, reason: 'service unavailable (HTTP 503)', status: 503 }), 'service unavailable (HTTP 503); retrying in 5 s (attempt 3 of 5)');
-  assert.equal(formatRetryEvent({ attempt: 2, maxAttempts: 5, delayMs: 0, reason: 'rate limited' }), 'rate limited; retrying now (attempt 2 of 5)');
+  assert.equal(
+    formatRetryEvent({
+      attempt: 3,
+      maxAttempts: 5,
+      delayMs: 4001,
+      reason: 'service unavailable (HTTP 503)',
+      status: 503,
+    }),
+    'service unavailable (HTTP 503); retrying in 5 s (attempt 3 of 5)',
+  );
+  assert.equal(
+    formatRetryEvent({ attempt: 2, maxAttempts: 5, delayMs: 0, reason: 'rate limited' }),
+    'rate limited; retrying now (attempt 2 of 5)',
+  );
 });

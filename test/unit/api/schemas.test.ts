@@ -1,15 +1,29 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeZodError, displayTitle, ErrorBodySchema, RepositoryEchoSchema, SearchResponseSchema } from '../../../src/api/schemas';
+import {
+  describeZodError,
+  displayTitle,
+  ErrorBodySchema,
+  RepositoryEchoSchema,
+  SearchResponseSchema,
+} from '../../../src/api/schemas';
 import type { SpecSearchResponse, SpecSearchResult } from '../../../sandbox/search/wireTypes';
 
 // Wire values typed against the SDK's declarations (plus the specification's `type`, coverage and reranked).
-const result = { id: 'issue:a/b#1', type: 'issue', url: 'https://github.com/a/b/issues/1', title: 'Crash', passages: [{ text: '| a | b |\n|---|---|' }] } satisfies SpecSearchResult;
+const result = {
+  id: 'issue:a/b#1',
+  type: 'issue',
+  url: 'https://github.com/a/b/issues/1',
+  title: 'Crash',
+  passages: [{ text: '| a | b |\n|---|---|' }],
+} satisfies SpecSearchResult;
 
 describe('SearchResponseSchema', () => {
   it('parses the documented response with coverage and both echoes', () => {
     const r = SearchResponseSchema.parse({
-      success: true, results: [result], reranked: true,
+      success: true,
+      results: [result],
+      reranked: true,
       coverage: { doc: 'skipped', issue: 'ok', pull_request: 'degraded', readme: 'unavailable' },
       repos: [{ repo: 'a/b', indexed: true, types: { issue: true, pullRequest: false, readme: true } }],
       sources: [{ source: 'node-api', indexed: false }],
@@ -22,7 +36,8 @@ describe('SearchResponseSchema', () => {
 
   it('keeps unknown fields, unknown result types and unknown coverage values as they came', () => {
     const r = SearchResponseSchema.parse({
-      success: true, requestId: 'x1',
+      success: true,
+      requestId: 'x1',
       results: [{ ...result, type: 'discussion', score: 0.5 }],
       coverage: { doc: 'partial', issue: 'ok', wiki: 'ok' },
     });
@@ -34,7 +49,13 @@ describe('SearchResponseSchema', () => {
   });
 
   it('title may be absent or null; display falls back to url', () => {
-    const r = SearchResponseSchema.parse({ success: true, results: [{ id: 'doc:s/p', type: 'doc', url: 'https://s.dev/p.html', passages: [] }, { ...result, title: null }] });
+    const r = SearchResponseSchema.parse({
+      success: true,
+      results: [
+        { id: 'doc:s/p', type: 'doc', url: 'https://s.dev/p.html', passages: [] },
+        { ...result, title: null },
+      ],
+    });
     assert.equal(r.results[0]!.title, undefined);
     assert.equal(displayTitle(r.results[0]!), 'https://s.dev/p.html');
     assert.equal(displayTitle(r.results[1]!), result.url);
@@ -64,14 +85,21 @@ describe('SearchResponseSchema', () => {
   });
 
   it('the repository echo uses the camel-case pullRequest key', () => {
-    const e = RepositoryEchoSchema.parse({ repo: 'a/b', indexed: true, types: { issue: true, pullRequest: true, readme: false } });
+    const e = RepositoryEchoSchema.parse({
+      repo: 'a/b',
+      indexed: true,
+      types: { issue: true, pullRequest: true, readme: false },
+    });
     assert.deepEqual(e.types, { issue: true, pullRequest: true, readme: false });
   });
 });
 
 describe('ErrorBodySchema', () => {
   it('accepts the documented body and the shapes proxies send', () => {
-    assert.equal(ErrorBodySchema.parse({ success: false, error: 'Bad Request', details: [{ path: ['k'] }] }).error, 'Bad Request');
+    assert.equal(
+      ErrorBodySchema.parse({ success: false, error: 'Bad Request', details: [{ path: ['k'] }] }).error,
+      'Bad Request',
+    );
     assert.equal(ErrorBodySchema.parse({ detail: 'Gateway timeout' }).detail, 'Gateway timeout');
     assert.equal(ErrorBodySchema.parse({ title: 'Bad Gateway', status: 502 }).title, 'Bad Gateway');
   });

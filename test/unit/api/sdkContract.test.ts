@@ -13,12 +13,25 @@ import type { ProductionSearchResponse, SpecSearchResponse } from '../../../sand
 import type { Transport } from '../../../src/api/transport';
 
 const issue = {
-  id: 'issue:fetchline/fetchline#472', url: 'https://github.com/fetchline/fetchline/issues/472', title: 'Retry-After ignored',
-  passages: [{ text: 'Fixed in 3.3.0.', citation_url: 'https://github.com/fetchline/fetchline/issues/472#issuecomment-1' }],
+  id: 'issue:fetchline/fetchline#472',
+  url: 'https://github.com/fetchline/fetchline/issues/472',
+  title: 'Retry-After ignored',
+  passages: [
+    { text: 'Fixed in 3.3.0.', citation_url: 'https://github.com/fetchline/fetchline/issues/472#issuecomment-1' },
+  ],
   license: { state: 'licensed', spdx_id: 'MIT' },
 } satisfies DeveloperSearchResult;
-const readme = { id: 'readme:tidewater/httpwell', url: 'https://github.com/tidewater/httpwell', passages: [{ text: '# httpwell' }], license: 'Apache-2.0' } satisfies DeveloperSearchResult;
-const doc = { id: 'doc:3f9a1c0e7b2d4a61', url: 'https://fetchline.dev/docs/retries.html', passages: [] } satisfies DeveloperSearchResult;
+const readme = {
+  id: 'readme:tidewater/httpwell',
+  url: 'https://github.com/tidewater/httpwell',
+  passages: [{ text: '# httpwell' }],
+  license: 'Apache-2.0',
+} satisfies DeveloperSearchResult;
+const doc = {
+  id: 'doc:3f9a1c0e7b2d4a61',
+  url: 'https://fetchline.dev/docs/retries.html',
+  passages: [],
+} satisfies DeveloperSearchResult;
 
 const SDK_FULL = {
   success: true,
@@ -29,14 +42,28 @@ const SDK_FULL = {
 
 /** A client whose every answer is `body` with HTTP 200. */
 function clientAnswering(body: unknown): DevIndexClient {
-  const transport: Transport = { send: async () => ({ status: 200, headers: { 'content-type': 'application/json' }, bodyText: JSON.stringify(body) }), close: async () => undefined };
-  return new DevIndexClient({ baseUrl: 'http://127.0.0.1:1', transport, clock: { now: () => 0, sleep: async () => undefined } });
+  const transport: Transport = {
+    send: async () => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      bodyText: JSON.stringify(body),
+    }),
+    close: async () => undefined,
+  };
+  return new DevIndexClient({
+    baseUrl: 'http://127.0.0.1:1',
+    transport,
+    clock: { now: () => 0, sleep: async () => undefined },
+  });
 }
 
 describe('SDK-shaped developer search values through our schema', () => {
-  it('the SDK\'s full response parses: kinds from the id prefixes, both license forms, citation links and the echoes kept', () => {
+  it("the SDK's full response parses: kinds from the id prefixes, both license forms, citation links and the echoes kept", () => {
     const r = SearchResponseSchema.parse(SDK_FULL);
-    assert.deepEqual(r.results.map((x) => x.type), ['issue', 'readme', 'doc']);
+    assert.deepEqual(
+      r.results.map((x) => x.type),
+      ['issue', 'readme', 'doc'],
+    );
     assert.equal(r.results[0]!.passages[0]!.citation_url, issue.passages[0]!.citation_url);
     assert.equal(licenseLabel(r.results[0]!), 'MIT');
     assert.equal(licenseLabel(r.results[1]!), 'Apache-2.0');
@@ -46,17 +73,24 @@ describe('SDK-shaped developer search values through our schema', () => {
     assert.equal(r.coverage, undefined, 'the SDK declares no coverage');
   });
 
-  it('production\'s extras beyond the SDK parse too (passage_budget_applied, coverage, reranked)', () => {
-    const body = { ...SDK_FULL, passage_budget_applied: 12, coverage: { doc: 'ok', issue: 'degraded' }, reranked: true } satisfies ProductionSearchResponse;
+  it("production's extras beyond the SDK parse too (passage_budget_applied, coverage, reranked)", () => {
+    const body = {
+      ...SDK_FULL,
+      passage_budget_applied: 12,
+      coverage: { doc: 'ok', issue: 'degraded' },
+      reranked: true,
+    } satisfies ProductionSearchResponse;
     const r = SearchResponseSchema.parse(body);
     assert.equal((r as { passage_budget_applied?: unknown }).passage_budget_applied, 12);
     assert.equal(r.coverage?.issue, 'degraded');
     assert.equal(r.reranked, true);
   });
 
-  it('the specification\'s wire (type on every result, coverage and reranked) is the SDK\'s plus those fields', () => {
+  it("the specification's wire (type on every result, coverage and reranked) is the SDK's plus those fields", () => {
     const body = {
-      success: true, results: [{ ...issue, type: 'issue' }], reranked: false,
+      success: true,
+      results: [{ ...issue, type: 'issue' }],
+      reranked: false,
       coverage: { doc: 'skipped', issue: 'ok', pull_request: 'skipped', readme: 'skipped' },
     } satisfies SpecSearchResponse;
     assert.equal(SearchResponseSchema.parse(body).results[0]!.type, 'issue');
@@ -77,7 +111,10 @@ describe('SDK-shaped developer search values through our schema', () => {
       for (const n of explainCoverage({ query: 'q' }, p.data)) assert.doesNotMatch(n.text, /\b3\b|null|object/);
     }
     const first = SearchResponseSchema.parse(odd[0]);
-    assert.deepEqual({ ...first.coverage }, { issue: 'ok', doc: undefined, pull_request: undefined, readme: undefined });
+    assert.deepEqual(
+      { ...first.coverage },
+      { issue: 'ok', doc: undefined, pull_request: undefined, readme: undefined },
+    );
   });
 
   it('a result the SDK would not accept is still refused, naming the field (the schema is tolerant, not blind)', () => {
@@ -89,7 +126,11 @@ describe('SDK-shaped developer search values through our schema', () => {
 
 describe('a success: false search body (the SDK declares success a boolean)', () => {
   it('keeps its error text: the client throws the service\'s words, not "invalid response"', async () => {
-    const body = { success: false, results: [], error: 'Search is temporarily unavailable for this team' } satisfies DeveloperSearchResponse & { error: string };
+    const body = {
+      success: false,
+      results: [],
+      error: 'Search is temporarily unavailable for this team',
+    } satisfies DeveloperSearchResponse & { error: string };
     await assert.rejects(clientAnswering(body).search({ query: 'q' }), (e: unknown) => {
       assert.ok(e instanceof ApiError);
       assert.equal(e.kind, 'http');
@@ -101,17 +142,28 @@ describe('a success: false search body (the SDK declares success a boolean)', ()
   });
 
   it('without results or a message it still says what the service said', async () => {
-    await assert.rejects(clientAnswering({ success: false }).search({ query: 'q' }), (e: unknown) =>
-      e instanceof ApiError && e.kind === 'http' && /success: false/.test(e.message) && !/documented shape/.test(e.message));
+    await assert.rejects(
+      clientAnswering({ success: false }).search({ query: 'q' }),
+      (e: unknown) =>
+        e instanceof ApiError &&
+        e.kind === 'http' &&
+        /success: false/.test(e.message) &&
+        !/documented shape/.test(e.message),
+    );
   });
 
-  it('an answer with success: true and the SDK\'s shape is returned as it came', async () => {
+  it("an answer with success: true and the SDK's shape is returned as it came", async () => {
     const r = await clientAnswering(SDK_FULL).search({ query: 'q' });
-    assert.deepEqual(r.results.map((x) => x.id), SDK_FULL.results.map((x) => x.id));
+    assert.deepEqual(
+      r.results.map((x) => x.id),
+      SDK_FULL.results.map((x) => x.id),
+    );
   });
 
   it('a body with neither success value is still an invalid response, naming success', async () => {
-    await assert.rejects(clientAnswering({ results: [] }).search({ query: 'q' }), (e: unknown) =>
-      e instanceof ApiError && e.kind === 'invalid-response' && /success/.test(e.message));
+    await assert.rejects(
+      clientAnswering({ results: [] }).search({ query: 'q' }),
+      (e: unknown) => e instanceof ApiError && e.kind === 'invalid-response' && /success/.test(e.message),
+    );
   });
 });

@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { explainCoverage } from '../../../src/api/coverage';
-import { ApiError, describeDetails, errorFromResponse, parseRetryAfter, retryAfterFromText } from '../../../src/api/errors';
+import {
+  ApiError,
+  describeDetails,
+  errorFromResponse,
+  parseRetryAfter,
+  retryAfterFromText,
+} from '../../../src/api/errors';
 import { certificateAuthorities, HttpTransport, networkError, resolveProxy } from '../../../src/api/http';
 import { boundedJson, valueDepthExceeds } from '../../../src/api/jsonDepth';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor, MIN_KEY_LENGTH, redactDeep } from '../../../src/api/redact';
@@ -37,7 +43,9 @@ describe('redaction: the whole key, never a fragment', () => {
   });
   it('redactDeep reaches keys and values of nested details, bounded in depth', () => {
     const r = makeRedactor(KEY);
-    assert.deepEqual(redactDeep([{ path: ['x'], message: `got ${KEY}`, [KEY]: 1 }], r), [{ path: ['x'], message: 'got [redacted]', '[redacted]': 1 }]);
+    assert.deepEqual(redactDeep([{ path: ['x'], message: `got ${KEY}`, [KEY]: 1 }], r), [
+      { path: ['x'], message: 'got [redacted]', '[redacted]': 1 },
+    ]);
     let deep: unknown = KEY;
     for (let i = 0; i < 10_000; i++) deep = [deep];
     assert.doesNotThrow(() => JSON.stringify(redactDeep(deep, r)));
@@ -54,10 +62,23 @@ describe('redaction: the whole key, never a fragment', () => {
   });
   it('errorFromResponse: an HTML title and a first body line that echo the key are redacted (finding 2)', () => {
     const r = makeRedactor(KEY);
-    const html = errorFromResponse({ status: 502, bodyText: `<html><head><title>Bad auth Bearer ${KEY}</title></head></html>`, contentType: 'text/html', nowMs: 0, attempts: 1, redact: r });
+    const html = errorFromResponse({
+      status: 502,
+      bodyText: `<html><head><title>Bad auth Bearer ${KEY}</title></head></html>`,
+      contentType: 'text/html',
+      nowMs: 0,
+      attempts: 1,
+      redact: r,
+    });
     assert.ok(!html.message.includes(KEY), html.message);
     assert.match(html.message, /\[redacted\]/);
-    const text = errorFromResponse({ status: 500, bodyText: `Authorization: Bearer ${KEY}\nmore`, nowMs: 0, attempts: 1, redact: r });
+    const text = errorFromResponse({
+      status: 500,
+      bodyText: `Authorization: Bearer ${KEY}\nmore`,
+      nowMs: 0,
+      attempts: 1,
+      redact: r,
+    });
     assert.ok(!text.message.includes(KEY), text.message);
   });
 });
@@ -89,44 +110,86 @@ describe('Retry-After: a non-negative number of seconds or an HTTP date, nothing
     assert.equal(parseRetryAfter('Mon, 23 Nov 2026 12:00:10 GMT', now), 10_000);
     assert.equal(parseRetryAfter('Monday, 23-Nov-26 12:00:10 GMT', now), 10_000);
     assert.equal(parseRetryAfter('Mon Nov 23 12:00:10 2026', now), 10_000);
-    assert.equal(parseRetryAfter('Mon, 23 Nov 2026 11:00:00 GMT', now), 0, 'a past date is no wait, not a negative one');
+    assert.equal(
+      parseRetryAfter('Mon, 23 Nov 2026 11:00:00 GMT', now),
+      0,
+      'a past date is no wait, not a negative one',
+    );
   });
   it('a huge number is capped, never Infinity', () => {
     assert.ok(Number.isFinite(parseRetryAfter('9'.repeat(400), now)!));
   });
   it('a malformed Retry-After on a 429 means the exponential backoff, not an immediate retry', async () => {
     const waits: number[] = [];
-    const clock: Clock = { now: () => 0, sleep: async (ms) => { waits.push(ms); } };
+    const clock: Clock = {
+      now: () => 0,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    };
     let n = 0;
-    await withRetry(async () => {
-      if (++n < 3) throw errorFromResponse({ status: 429, bodyText: '{"error":"Rate limit exceeded"}', retryAfter: '-1', nowMs: 0, attempts: n });
-      return 'ok';
-    }, { mode: 'spec', clock, random: () => 0, maxRetryAfterMs: 60_000 });
+    await withRetry(
+      async () => {
+        if (++n < 3)
+          throw errorFromResponse({
+            status: 429,
+            bodyText: '{"error":"Rate limit exceeded"}',
+            retryAfter: '-1',
+            nowMs: 0,
+            attempts: n,
+          });
+        return 'ok';
+      },
+      { mode: 'spec', clock, random: () => 0, maxRetryAfterMs: 60_000 },
+    );
     assert.deepEqual(waits, [2000, 4000]);
   });
 });
 
 describe('429: the wait from the header, else retry_after_seconds, else the text (issue 9)', () => {
-  const text = JSON.stringify({ success: false, error: 'Rate limit exceeded. Consumed (req/min): 21, Remaining (req/min): 0. Upgrade your plan at https://x for increased rate limits or please retry after 17s, resets at Mon Nov 23 2026 12:01:00 GMT+0000' });
+  const text = JSON.stringify({
+    success: false,
+    error:
+      'Rate limit exceeded. Consumed (req/min): 21, Remaining (req/min): 0. Upgrade your plan at https://x for increased rate limits or please retry after 17s, resets at Mon Nov 23 2026 12:01:00 GMT+0000',
+  });
   it('the text alone gives the wait', () => {
     assert.equal(errorFromResponse({ status: 429, bodyText: text, nowMs: 0, attempts: 1 }).retryAfterMs, 17_000);
     assert.equal(retryAfterFromText('please retry after 3 s'), 3000);
   });
   it('the text is ignored when the header is present', () => {
-    assert.equal(errorFromResponse({ status: 429, bodyText: text, retryAfter: '4', nowMs: 0, attempts: 1 }).retryAfterMs, 4000);
+    assert.equal(
+      errorFromResponse({ status: 429, bodyText: text, retryAfter: '4', nowMs: 0, attempts: 1 }).retryAfterMs,
+      4000,
+    );
   });
   it('retry_after_seconds comes before the text, after the header', () => {
     const body = JSON.stringify({ success: false, error: 'please retry after 17s', retry_after_seconds: 9 });
     assert.equal(errorFromResponse({ status: 429, bodyText: body, nowMs: 0, attempts: 1 }).retryAfterMs, 9000);
-    assert.equal(errorFromResponse({ status: 429, bodyText: body, retryAfter: '2', nowMs: 0, attempts: 1 }).retryAfterMs, 2000);
+    assert.equal(
+      errorFromResponse({ status: 429, bodyText: body, retryAfter: '2', nowMs: 0, attempts: 1 }).retryAfterMs,
+      2000,
+    );
     const bad = JSON.stringify({ success: false, error: 'Rate limit exceeded', retry_after_seconds: -3 });
     assert.equal(errorFromResponse({ status: 429, bodyText: bad, nowMs: 0, attempts: 1 }).retryAfterMs, undefined);
   });
   it('a wait from the text is capped like Retry-After: longer than the ceiling is reported, not waited', async () => {
     const body = JSON.stringify({ success: false, error: 'please retry after 3600s, resets at ...' });
-    const clock: Clock = { now: () => 0, sleep: async () => { throw new Error('must not wait'); } };
-    await assert.rejects(withRetry(async () => { throw errorFromResponse({ status: 429, bodyText: body, nowMs: 0, attempts: 1 }); },
-      { mode: 'spec', clock, random: () => 0, maxRetryAfterMs: 60_000 }), (e: ApiError) => e.kind === 'retry-after-too-long' && /\(in 60 min\)/.test(e.message) && !/3600 s/.test(e.message));
+    const clock: Clock = {
+      now: () => 0,
+      sleep: async () => {
+        throw new Error('must not wait');
+      },
+    };
+    await assert.rejects(
+      withRetry(
+        async () => {
+          throw errorFromResponse({ status: 429, bodyText: body, nowMs: 0, attempts: 1 });
+        },
+        { mode: 'spec', clock, random: () => 0, maxRetryAfterMs: 60_000 },
+      ),
+      (e: ApiError) =>
+        e.kind === 'retry-after-too-long' && /\(in 60 min\)/.test(e.message) && !/3600 s/.test(e.message),
+    );
   });
 });
 
@@ -137,7 +200,12 @@ describe('the production 400 names each field (issue 9)', () => {
       { code: 'invalid_value', path: ['types', 0], message: 'Invalid option: expected one of "doc"|"issue"' },
       { code: 'unrecognized_keys', keys: ['limit'], path: [], message: 'Unrecognized key: "limit"' },
     ];
-    const e = errorFromResponse({ status: 400, bodyText: JSON.stringify({ success: false, error: 'Invalid query parameters', details }), nowMs: 0, attempts: 1 });
+    const e = errorFromResponse({
+      status: 400,
+      bodyText: JSON.stringify({ success: false, error: 'Invalid query parameters', details }),
+      nowMs: 0,
+      attempts: 1,
+    });
     assert.ok(e.message.startsWith('Invalid query parameters (HTTP 400)'), e.message);
     assert.match(e.message, /k: Too big/);
     assert.match(e.message, /types\.0: Invalid option/);
@@ -153,13 +221,33 @@ describe('the production 400 names each field (issue 9)', () => {
 
 describe('redirects are reported as redirects, with the target origin only', () => {
   it('absolute and relative Location', () => {
-    const e = errorFromResponse({ status: 301, bodyText: '', location: 'https://evil.example:8443/steal?x=1', requestUrl: 'https://api.example/v2/x', nowMs: 0, attempts: 1 });
+    const e = errorFromResponse({
+      status: 301,
+      bodyText: '',
+      location: 'https://evil.example:8443/steal?x=1',
+      requestUrl: 'https://api.example/v2/x',
+      nowMs: 0,
+      attempts: 1,
+    });
     assert.equal(e.kind, 'redirect');
     assert.equal(e.location, 'https://evil.example:8443');
     assert.match(e.message, /redirect \(HTTP 301\) to https:\/\/evil\.example:8443; redirects are not followed/);
     assert.doesNotMatch(e.message, /steal/);
-    assert.equal(errorFromResponse({ status: 307, bodyText: '', location: '/elsewhere', requestUrl: 'https://api.example/v2/x', nowMs: 0, attempts: 1 }).location, 'https://api.example');
-    assert.match(errorFromResponse({ status: 302, bodyText: '', nowMs: 0, attempts: 1 }).message, /without a usable Location/);
+    assert.equal(
+      errorFromResponse({
+        status: 307,
+        bodyText: '',
+        location: '/elsewhere',
+        requestUrl: 'https://api.example/v2/x',
+        nowMs: 0,
+        attempts: 1,
+      }).location,
+      'https://api.example',
+    );
+    assert.match(
+      errorFromResponse({ status: 302, bodyText: '', nowMs: 0, attempts: 1 }).message,
+      /without a usable Location/,
+    );
     assert.equal(e.retryable, false);
   });
 });
@@ -189,33 +277,63 @@ describe('deep JSON never overflows (finding 7)', () => {
 
 describe('transport failures get messages that say what to set', () => {
   it('a proxy 407 names the proxy settings', () => {
-    const e = networkError(Object.assign(new Error('Proxy response (407) !== 200 when HTTP Tunneling'), { code: 'UND_ERR_ABORTED' }), 'https://api.example', 'http://proxy.corp:3128');
+    const e = networkError(
+      Object.assign(new Error('Proxy response (407) !== 200 when HTTP Tunneling'), { code: 'UND_ERR_ABORTED' }),
+      'https://api.example',
+      'http://proxy.corp:3128',
+    );
     assert.equal(e.status, 407);
     assert.equal(e.retryable, false);
-    assert.match(e.message, /the proxy http:\/\/proxy\.corp:3128 refused the connection to https:\/\/api\.example: it needs credentials/);
+    assert.match(
+      e.message,
+      /the proxy http:\/\/proxy\.corp:3128 refused the connection to https:\/\/api\.example: it needs credentials/,
+    );
     assert.match(e.message, /http\.proxyAuthorization/);
     assert.match(e.message, /HTTPS_PROXY=http:\/\/user:password@host:port/);
   });
   it('a certificate error names NODE_EXTRA_CA_CERTS and the setting, and is not retried', () => {
-    const e = networkError(Object.assign(new Error('self-signed certificate in certificate chain'), { code: 'SELF_SIGNED_CERT_IN_CHAIN' }), 'https://api.example');
+    const e = networkError(
+      Object.assign(new Error('self-signed certificate in certificate chain'), { code: 'SELF_SIGNED_CERT_IN_CHAIN' }),
+      'https://api.example',
+    );
     assert.equal(e.retryable, false);
     assert.match(e.message, /certificate is not trusted \(SELF_SIGNED_CERT_IN_CHAIN\)/);
     assert.match(e.message, /NODE_EXTRA_CA_CERTS/);
     assert.match(e.message, /devIndex\.network\.caFile/);
   });
   it('a request undici refuses to build (an invalid header) is never retried', () => {
-    assert.equal(networkError(Object.assign(new Error('invalid authorization header'), { code: 'UND_ERR_INVALID_ARG' }), 'https://a').retryable, false);
+    assert.equal(
+      networkError(
+        Object.assign(new Error('invalid authorization header'), { code: 'UND_ERR_INVALID_ARG' }),
+        'https://a',
+      ).retryable,
+      false,
+    );
   });
 });
 
 describe('proxy resolution: the setting first, then the environment', () => {
   it('nothing configured: direct', () => assert.equal(resolveProxy({ env: {} }), undefined));
   it('http.proxy wins over HTTPS_PROXY; http.noProxy joins NO_PROXY; the authorization is kept', () => {
-    const p = resolveProxy({ proxy: 'http://set:1', proxyAuthorization: 'Basic eA==', noProxy: ['a.example'], env: { HTTPS_PROXY: 'http://env:2', NO_PROXY: 'b.example,.c.example' } })!;
-    assert.deepEqual(p, { source: 'setting', httpProxy: 'http://set:1', httpsProxy: 'http://set:1', noProxy: 'a.example,b.example,.c.example', token: 'Basic eA==' });
+    const p = resolveProxy({
+      proxy: 'http://set:1',
+      proxyAuthorization: 'Basic eA==',
+      noProxy: ['a.example'],
+      env: { HTTPS_PROXY: 'http://env:2', NO_PROXY: 'b.example,.c.example' },
+    })!;
+    assert.deepEqual(p, {
+      source: 'setting',
+      httpProxy: 'http://set:1',
+      httpsProxy: 'http://set:1',
+      noProxy: 'a.example,b.example,.c.example',
+      token: 'Basic eA==',
+    });
   });
   it('lower-case variables before upper-case ones; HTTP_PROXY serves https when HTTPS_PROXY is unset', () => {
-    assert.equal(resolveProxy({ env: { https_proxy: 'http://low:1', HTTPS_PROXY: 'http://up:2' } })!.httpsProxy, 'http://low:1');
+    assert.equal(
+      resolveProxy({ env: { https_proxy: 'http://low:1', HTTPS_PROXY: 'http://up:2' } })!.httpsProxy,
+      'http://low:1',
+    );
     const p = resolveProxy({ env: { HTTP_PROXY: 'http://only:3' } })!;
     assert.equal(p.source, 'environment');
     assert.equal(p.httpsProxy, 'http://only:3');
@@ -225,7 +343,12 @@ describe('proxy resolution: the setting first, then the environment', () => {
 describe('a proxy URL that is not one', () => {
   it('fails the request with a message naming where it came from, never its credentials', async () => {
     const t = new HttpTransport({ network: { proxy: 'user:s3cret@proxy.corp', env: {} } });
-    const e = await t.send({ method: 'GET', url: 'https://api.example/v2/x', headers: {}, timeoutMs: 1000, maxResponseBytes: 1000 }).then(() => undefined, (x: unknown) => x as ApiError);
+    const e = await t
+      .send({ method: 'GET', url: 'https://api.example/v2/x', headers: {}, timeoutMs: 1000, maxResponseBytes: 1000 })
+      .then(
+        () => undefined,
+        (x: unknown) => x as ApiError,
+      );
     assert.ok(e instanceof ApiError);
     assert.match(e.message, /the proxy in the http\.proxy setting is not a usable URL/);
     assert.doesNotMatch(e.message, /s3cret/);
@@ -239,7 +362,7 @@ describe('certificate authorities', () => {
     rootCertificates: ['ROOT'],
     ...(system ? { getCACertificates: (t: 'default' | 'system') => (t === 'system' ? system : ['DEFAULT']) } : {}),
   });
-  it('without extras and without a system store: Node\'s defaults (undefined)', () => {
+  it("without extras and without a system store: Node's defaults (undefined)", () => {
     assert.equal(certificateAuthorities({ env: {} }, fakeTls(undefined)), undefined);
   });
   it('the OS store is added where this Node offers it (feature-detected)', () => {
@@ -247,18 +370,34 @@ describe('certificate authorities', () => {
     assert.equal(certificateAuthorities({ env: {}, systemCertificates: false }, fakeTls(['SYS'])), undefined);
   });
   it('an unreadable or non-PEM file fails with a message naming it', () => {
-    assert.throws(() => certificateAuthorities({ env: {}, caFile: '/nonexistent/ca.pem' }, fakeTls(undefined)), /could not read the certificate authorities in \/nonexistent\/ca\.pem.*ENOENT/);
+    assert.throws(
+      () => certificateAuthorities({ env: {}, caFile: '/nonexistent/ca.pem' }, fakeTls(undefined)),
+      /could not read the certificate authorities in \/nonexistent\/ca\.pem.*ENOENT/,
+    );
     const notPem = join(mkdtempSync(join(tmpdir(), 'devindex-ca-')), 'not.pem');
     writeFileSync(notPem, 'hello');
-    assert.throws(() => certificateAuthorities({ env: {}, caFile: notPem }, fakeTls(undefined)), /holds no PEM certificate/);
+    assert.throws(
+      () => certificateAuthorities({ env: {}, caFile: notPem }, fakeTls(undefined)),
+      /holds no PEM certificate/,
+    );
   });
   it('prepare() gathers them ahead (never throwing); the first https request reports an unreadable file, every time', async () => {
     const t = new HttpTransport({ network: { env: {}, caFile: '/nonexistent/ca.pem' } });
     t.prepare('https://service.invalid');
     t.prepare('http://127.0.0.1:9'); // plain http: nothing to gather, nothing to fail
-    const send = () => t.send({ method: 'GET', url: 'https://service.invalid/v2/search', headers: {}, timeoutMs: 1000, maxResponseBytes: 1000 });
+    const send = () =>
+      t.send({
+        method: 'GET',
+        url: 'https://service.invalid/v2/search',
+        headers: {},
+        timeoutMs: 1000,
+        maxResponseBytes: 1000,
+      });
     for (let i = 0; i < 2; i++) {
-      await assert.rejects(send(), (e: unknown) => e instanceof ApiError && e.code === 'CA_FILE' && /\/nonexistent\/ca\.pem/.test(e.message));
+      await assert.rejects(
+        send(),
+        (e: unknown) => e instanceof ApiError && e.code === 'CA_FILE' && /\/nonexistent\/ca\.pem/.test(e.message),
+      );
     }
     await t.close();
   });
@@ -266,8 +405,10 @@ describe('certificate authorities', () => {
 
 describe('small ones', () => {
   it('loopback hosts', () => {
-    for (const h of ['localhost', 'api.localhost', '127.0.0.1', '127.8.9.10', '[::1]']) assert.equal(isLoopbackHost(h), true, h);
-    for (const h of ['example.com', '10.0.0.1', '127.0.0.1.nip.io', 'localhost.example']) assert.equal(isLoopbackHost(h), false, h);
+    for (const h of ['localhost', 'api.localhost', '127.0.0.1', '127.8.9.10', '[::1]'])
+      assert.equal(isLoopbackHost(h), true, h);
+    for (const h of ['example.com', '10.0.0.1', '127.0.0.1.nip.io', 'localhost.example'])
+      assert.equal(isLoopbackHost(h), false, h);
   });
   it('links with credentials are refused (openLink and rendered hrefs)', () => {
     assert.equal(externalUrl('https://github.com@evil.example/'), undefined);
@@ -276,6 +417,9 @@ describe('small ones', () => {
     assert.equal(externalUrl('https://example.com/a@b'), 'https://example.com/a@b');
   });
   it('log entries are one line', () => {
-    assert.equal(oneLine('search ok\n[error] forged line\r\nand\u2028more\u001b[2J'), 'search ok ⏎ [error] forged line ⏎ and ⏎ more[2J');
+    assert.equal(
+      oneLine('search ok\n[error] forged line\r\nand\u2028more\u001b[2J'),
+      'search ok ⏎ [error] forged line ⏎ and ⏎ more[2J',
+    );
   });
 });

@@ -2,13 +2,25 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError, validationError } from '../../../src/api/errors';
 import {
-  booleanFlag, DEFAULT_BASE_URL, exitCodeFor, numberFlag, parseCliArgs, printError, readApiKey, resolveBaseUrl,
-  sanitizeForTerminal, splitList, UsageError,
+  booleanFlag,
+  DEFAULT_BASE_URL,
+  exitCodeFor,
+  numberFlag,
+  parseCliArgs,
+  printError,
+  readApiKey,
+  resolveBaseUrl,
+  sanitizeForTerminal,
+  splitList,
+  UsageError,
 } from '../../../src/cli/common';
 
 describe('cli/common', () => {
   it('base URL: --base-url, else DEVINDEX_BASE_URL, else production', () => {
-    assert.equal(resolveBaseUrl('http://127.0.0.1:1', { DEVINDEX_BASE_URL: 'http://127.0.0.1:2' }), 'http://127.0.0.1:1');
+    assert.equal(
+      resolveBaseUrl('http://127.0.0.1:1', { DEVINDEX_BASE_URL: 'http://127.0.0.1:2' }),
+      'http://127.0.0.1:1',
+    );
     assert.equal(resolveBaseUrl(undefined, { DEVINDEX_BASE_URL: 'http://127.0.0.1:2' }), 'http://127.0.0.1:2');
     assert.equal(resolveBaseUrl(undefined, { DEVINDEX_BASE_URL: '  ' }), DEFAULT_BASE_URL);
     assert.equal(resolveBaseUrl(undefined, {}), 'https://api.firecrawl.dev');
@@ -30,8 +42,24 @@ describe('cli/common', () => {
 
   it('printError prints one line per validation issue and never a stack', () => {
     const lines: string[] = [];
-    const io = { out: () => undefined, err: (s: string) => { lines.push(s); }, env: {} };
-    assert.equal(printError(io, validationError([{ field: 'k', message: 'k bad' }, { field: 'passages', message: 'passages bad' }]), 'devindex agent'), 2);
+    const io = {
+      out: () => undefined,
+      err: (s: string) => {
+        lines.push(s);
+      },
+      env: {},
+    };
+    assert.equal(
+      printError(
+        io,
+        validationError([
+          { field: 'k', message: 'k bad' },
+          { field: 'passages', message: 'passages bad' },
+        ]),
+        'devindex agent',
+      ),
+      2,
+    );
     assert.deepEqual(lines, ['devindex agent: k bad\n', 'devindex agent: passages bad\n']);
     lines.length = 0;
     assert.equal(printError(io, new Error('boom')), 1);
@@ -39,7 +67,10 @@ describe('cli/common', () => {
   });
 
   it('parseCliArgs turns parse errors into UsageError', () => {
-    assert.throws(() => parseCliArgs(['--nope'], { k: { type: 'string' } }), (e: Error) => e instanceof UsageError && /--nope/.test(e.message));
+    assert.throws(
+      () => parseCliArgs(['--nope'], { k: { type: 'string' } }),
+      (e: Error) => e instanceof UsageError && /--nope/.test(e.message),
+    );
     const r = parseCliArgs(['a', '--k', '3'], { k: { type: 'string' } });
     assert.deepEqual({ ...r.values }, { k: '3' });
     assert.deepEqual(r.positionals, ['a']);

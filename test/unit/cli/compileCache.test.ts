@@ -3,20 +3,57 @@
 // real node:vm). The built CLI's processes are in test/http/compileCache.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { folderTag, loadCommandBundle, ownFolder, startCompileCache, type CompileCacheRuntime, type KeepTimer } from '../../../src/cli/compileCache';
+import {
+  folderTag,
+  loadCommandBundle,
+  ownFolder,
+  startCompileCache,
+  type CompileCacheRuntime,
+  type KeepTimer,
+} from '../../../src/cli/compileCache';
 import { cacheDir } from '../../../src/cli/cliState';
 
-interface Calls { enabled: Array<string | undefined>; made: string[]; bases: string[]; used: string[] }
+interface Calls {
+  enabled: Array<string | undefined>;
+  made: string[];
+  bases: string[];
+  used: string[];
+}
 
-function runtime(node22: boolean, o: { makeDir?: (d: string) => void } = {}): { rt: CompileCacheRuntime; calls: Calls } {
+function runtime(
+  node22: boolean,
+  o: { makeDir?: (d: string) => void } = {},
+): { rt: CompileCacheRuntime; calls: Calls } {
   const calls: Calls = { enabled: [], made: [], bases: [], used: [] };
   const rt: CompileCacheRuntime = {
-    ...(node22 ? { enableCompileCache: (dir?: string) => { calls.enabled.push(dir); } } : {}),
-    makeDir: o.makeDir ?? ((d, b) => { calls.made.push(d); calls.bases.push(b); }),
-    useCodeCache: (d) => { calls.used.push(d); },
+    ...(node22
+      ? {
+          enableCompileCache: (dir?: string) => {
+            calls.enabled.push(dir);
+          },
+        }
+      : {}),
+    makeDir:
+      o.makeDir ??
+      ((d, b) => {
+        calls.made.push(d);
+        calls.bases.push(b);
+      }),
+    useCodeCache: (d) => {
+      calls.used.push(d);
+    },
     arch: 'x64',
     v8: '11.3.244.8-node.38',
   };
@@ -25,23 +62,34 @@ function runtime(node22: boolean, o: { makeDir?: (d: string) => void } = {}): { 
 
 const env = { XDG_CACHE_HOME: '/home/me/.cache' };
 
-test('Node 22.1+: Node\'s own cache, in the user\'s cache folder (made for the user alone), not the temp folder', () => {
+test("Node 22.1+: Node's own cache, in the user's cache folder (made for the user alone), not the temp folder", () => {
   assert.equal(cacheDir(env, 'linux'), '/home/me/.cache/devindex');
   const { rt, calls } = runtime(true);
   assert.deepEqual(startCompileCache(env, rt), { by: 'node', dir: join('/home/me/.cache/devindex', 'compile-cache') });
-  assert.deepEqual(calls, { enabled: [join('/home/me/.cache/devindex', 'compile-cache')], made: [join('/home/me/.cache/devindex', 'compile-cache')], bases: ['/home/me/.cache/devindex'], used: [] });
+  assert.deepEqual(calls, {
+    enabled: [join('/home/me/.cache/devindex', 'compile-cache')],
+    made: [join('/home/me/.cache/devindex', 'compile-cache')],
+    bases: ['/home/me/.cache/devindex'],
+    used: [],
+  });
 });
 
 test('Node 22.1+: NODE_COMPILE_CACHE chooses the folder (Node reads it itself); NODE_DISABLE_COMPILE_CACHE turns it off', () => {
   let r = runtime(true);
-  assert.deepEqual(startCompileCache({ ...env, NODE_COMPILE_CACHE: '/elsewhere' }, r.rt), { by: 'node', dir: '/elsewhere' });
+  assert.deepEqual(startCompileCache({ ...env, NODE_COMPILE_CACHE: '/elsewhere' }, r.rt), {
+    by: 'node',
+    dir: '/elsewhere',
+  });
   assert.deepEqual(r.calls, { enabled: [undefined], made: [], bases: [], used: [] });
   r = runtime(true);
-  assert.deepEqual(startCompileCache({ ...env, NODE_DISABLE_COMPILE_CACHE: '1' }, r.rt), { by: 'none', why: 'NODE_DISABLE_COMPILE_CACHE is set' });
+  assert.deepEqual(startCompileCache({ ...env, NODE_DISABLE_COMPILE_CACHE: '1' }, r.rt), {
+    by: 'none',
+    why: 'NODE_DISABLE_COMPILE_CACHE is set',
+  });
   assert.deepEqual(r.calls, { enabled: [], made: [], bases: [], used: [] });
 });
 
-test('Node 20: the project\'s code cache, one folder per architecture and V8 (switching Node versions does not churn it); NODE_DISABLE_COMPILE_CACHE turns it off', () => {
+test("Node 20: the project's code cache, one folder per architecture and V8 (switching Node versions does not churn it); NODE_DISABLE_COMPILE_CACHE turns it off", () => {
   let r = runtime(false);
   const dir = join('/home/me/.cache/devindex', 'compile-cache', 'v8-x64-11.3.244.8-node.38');
   assert.deepEqual(startCompileCache(env, r.rt), { by: 'code-cache', dir });
@@ -53,18 +101,22 @@ test('Node 20: the project\'s code cache, one folder per architecture and V8 (sw
 
 test('a cache folder that cannot be made leaves the cache off and never throws: the command runs as without one', () => {
   for (const node22 of [true, false]) {
-    const { rt, calls } = runtime(node22, { makeDir: () => { throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }); } });
+    const { rt, calls } = runtime(node22, {
+      makeDir: () => {
+        throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+      },
+    });
     assert.deepEqual(startCompileCache(env, rt), { by: 'none', why: 'EACCES' });
     assert.deepEqual([calls.enabled, calls.used], [[], []]);
   }
 });
 
-test('code is read only from a folder that is the user\'s and that no one else may write to', () => {
+test("code is read only from a folder that is the user's and that no one else may write to", () => {
   assert.equal(ownFolder({ uid: 1000, mode: 0o40700 }, 1000), true);
   assert.equal(ownFolder({ uid: 1000, mode: 0o40755 }, 1000), true, 'others may read');
   assert.equal(ownFolder({ uid: 1000, mode: 0o40775 }, 1000), false, 'the group may write');
   assert.equal(ownFolder({ uid: 1000, mode: 0o41777 }, 1000), false, 'anyone may write (a shared temp folder)');
-  assert.equal(ownFolder({ uid: 0, mode: 0o40700 }, 1000), false, 'another user\'s');
+  assert.equal(ownFolder({ uid: 0, mode: 0o40700 }, 1000), false, "another user's");
   assert.equal(ownFolder({ uid: 0, mode: 0o40777 }, undefined), true, 'no POSIX owners (Windows)');
 });
 
@@ -72,9 +124,12 @@ test('code is read only from a folder that is the user\'s and that no one else m
 function writeBundle(dir: string, name: string, value: string): string {
   const file = join(dir, name);
   writeFileSync(join(dir, 'helper.js'), 'module.exports = (s) => s.toUpperCase();\n');
-  writeFileSync(file, `"use strict";\nconst path = require("node:path");\nconst up = require("./helper.js");\n`
-    + `function answer() { return up(${JSON.stringify(value)}) + " " + path.basename(__dirname); }\n`
-    + `exports.run = () => answer();\nexports.self = module;\n`);
+  writeFileSync(
+    file,
+    `"use strict";\nconst path = require("node:path");\nconst up = require("./helper.js");\n` +
+      `function answer() { return up(${JSON.stringify(value)}) + " " + path.basename(__dirname); }\n` +
+      `exports.run = () => answer();\nexports.self = module;\n`,
+  );
   return file;
 }
 
@@ -83,9 +138,14 @@ function heldTimer(): { schedule: KeepTimer; waits: number[]; due(): void } {
   const pending: Array<() => void> = [];
   const waits: number[] = [];
   return {
-    schedule: (keep, ms) => { pending.push(keep); waits.push(ms); },
+    schedule: (keep, ms) => {
+      pending.push(keep);
+      waits.push(ms);
+    },
     waits,
-    due: () => { for (const keep of pending.splice(0)) keep(); },
+    due: () => {
+      for (const keep of pending.splice(0)) keep();
+    },
   };
 }
 
@@ -107,7 +167,11 @@ test('Node 20 loader: the bundle runs as an ordinary require would load it, and 
     const loaded = require(file) as { run(): string; self: NodeJS.Module };
     assert.equal(loaded.run(), `OK ${basename(root)}`, 'require, __dirname and exports work as in an ordinary load');
     assert.equal(loaded.self.filename, file);
-    assert.equal((require.cache[file] as NodeJS.Module | undefined)?.exports, loaded, 'the command\'s own require finds the loaded bundle');
+    assert.equal(
+      (require.cache[file] as NodeJS.Module | undefined)?.exports,
+      loaded,
+      "the command's own require finds the loaded bundle",
+    );
     assert.equal(loadCommandBundle(file, { dir: cache }), undefined, 'a loaded bundle is left alone');
     assert.deepEqual(readdirSync(cache), [], 'not kept before the time comes (or the process exits)');
 
@@ -132,17 +196,24 @@ test('Node 20 loader: a bundle that throws is not left loaded; a folder it canno
 
     const file = writeBundle(root, 'cli-w.js', 'fine');
     const later = heldTimer();
-    assert.equal(loadCommandBundle(file, { dir: join(root, 'no', 'such', 'folder'), keepAfterMs: 0, schedule: later.schedule }), 'compiled');
+    assert.equal(
+      loadCommandBundle(file, { dir: join(root, 'no', 'such', 'folder'), keepAfterMs: 0, schedule: later.schedule }),
+      'compiled',
+    );
     assert.match((require(file) as { run(): string }).run(), /^FINE /);
     later.due();
     assert.equal(existsSync(join(root, 'no')), false, 'no folder is made for a cache that cannot be written');
-    assert.equal(loadCommandBundle(join(root, 'missing.js'), { dir: root }), undefined, 'a missing bundle is left to the ordinary require and its error');
+    assert.equal(
+      loadCommandBundle(join(root, 'missing.js'), { dir: root }),
+      undefined,
+      'a missing bundle is left to the ordinary require and its error',
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 });
 
-test('two installed copies of a bundle keep their own code; a copy\'s older build\'s code is removed', () => {
+test("two installed copies of a bundle keep their own code; a copy's older build's code is removed", () => {
   assert.match(folderTag('/a/dist'), /^[0-9a-f]{8}$/);
   assert.equal(folderTag('/a/dist'), folderTag('/a/dist'));
   assert.notEqual(folderTag('/a/dist'), folderTag('/b/dist'));
@@ -158,7 +229,12 @@ test('two installed copies of a bundle keep their own code; a copy\'s older buil
     loadCommandBundle(a, { dir: cache, keepAfterMs: 0, schedule: later.schedule });
     loadCommandBundle(b, { dir: cache, keepAfterMs: 0, schedule: later.schedule });
     later.due();
-    assert.deepEqual(readdirSync(cache).map((f) => f.split('-')[2]).sort(), [folderTag(join(root, 'insiders')), folderTag(join(root, 'stable'))].sort());
+    assert.deepEqual(
+      readdirSync(cache)
+        .map((f) => f.split('-')[2])
+        .sort(),
+      [folderTag(join(root, 'insiders')), folderTag(join(root, 'stable'))].sort(),
+    );
     // The stable copy is rebuilt (another size): its old code goes, the other copy's stays.
     delete require.cache[a];
     writeBundle(join(root, 'stable'), 'cli-v.js', 'a, rebuilt');
@@ -178,7 +254,9 @@ test('the bundle names main.ts loads are the ones scripts/build.mjs writes', () 
   const main = readFileSync(join(root, 'src', 'cli', 'main.ts'), 'utf8');
   const build = readFileSync(join(root, 'scripts', 'build.mjs'), 'utf8');
   const loaded = [...main.matchAll(/bundle\('(cli-[a-z]+\.js)'\)/g)].map((m) => m[1]).sort();
-  const built = [...(/const CLI_COMMANDS = \{([^}]*)\}/.exec(build)?.[1] ?? '').matchAll(/'\.\/(cli-[a-z]+\.js)'/g)].map((m) => m[1]).sort();
+  const built = [...(/const CLI_COMMANDS = \{([^}]*)\}/.exec(build)?.[1] ?? '').matchAll(/'\.\/(cli-[a-z]+\.js)'/g)]
+    .map((m) => m[1])
+    .sort();
   assert.equal(loaded.length, 6);
   assert.deepEqual(loaded, built);
 });

@@ -4,12 +4,28 @@ import { ApiError, errorFromResponse } from '../../../src/api/errors';
 import type { SearchParams } from '../../../src/api/params';
 import type { SearchResponse } from '../../../src/api/schemas';
 import { runCli } from '../../../src/cli/main';
-import { parseSearchArgs, runSearchCommand, type SearchClientLike, type SearchCommandDeps } from '../../../src/cli/searchCommand';
+import {
+  parseSearchArgs,
+  runSearchCommand,
+  type SearchClientLike,
+  type SearchCommandDeps,
+} from '../../../src/cli/searchCommand';
 import type { CallOptions } from '../../../src/api/client';
 
 function io(env: NodeJS.ProcessEnv = {}) {
   const o = { out: '', err: '', env };
-  return { o, io: { out: (s: string) => { o.out += s; }, err: (s: string) => { o.err += s; }, env } };
+  return {
+    o,
+    io: {
+      out: (s: string) => {
+        o.out += s;
+      },
+      err: (s: string) => {
+        o.err += s;
+      },
+      env,
+    },
+  };
 }
 
 /** A client that records what it was asked and answers from `answer`. */
@@ -20,7 +36,15 @@ function fake(answer: (p: SearchParams, opts?: CallOptions) => Promise<SearchRes
   const deps: SearchCommandDeps = {
     createClient: () => {
       created++;
-      const c: SearchClientLike = { search: (p, opts) => { calls.push(p); return answer(p, opts); }, close: async () => { closed++; } };
+      const c: SearchClientLike = {
+        search: (p, opts) => {
+          calls.push(p);
+          return answer(p, opts);
+        },
+        close: async () => {
+          closed++;
+        },
+      };
       return c;
     },
   };
@@ -28,21 +52,79 @@ function fake(answer: (p: SearchParams, opts?: CallOptions) => Promise<SearchRes
 }
 
 const RESPONSE: SearchResponse = {
-  success: true, reranked: true,
+  success: true,
+  reranked: true,
   results: [
-    { id: 'issue:fetchline/fetchline#451', type: 'issue', url: 'https://github.com/fetchline/fetchline/issues/451', title: 'Retries ignore Retry-After', passages: [{ text: 'First line\n\n```ts\nawait f()\n```' }] },
-    { id: 'doc:fetchline/streams', type: 'doc', url: 'https://fetchline.dev/docs/streams.html', title: undefined, passages: [{ text: 'Streams \u001b[31mred\u001b[0m text' }] },
+    {
+      id: 'issue:fetchline/fetchline#451',
+      type: 'issue',
+      url: 'https://github.com/fetchline/fetchline/issues/451',
+      title: 'Retries ignore Retry-After',
+      passages: [{ text: 'First line\n\n```ts\nawait f()\n```' }],
+    },
+    {
+      id: 'doc:fetchline/streams',
+      type: 'doc',
+      url: 'https://fetchline.dev/docs/streams.html',
+      title: undefined,
+      passages: [{ text: 'Streams \u001b[31mred\u001b[0m text' }],
+    },
   ],
   coverage: { doc: 'unavailable', issue: 'ok', pull_request: 'skipped', readme: 'ok' },
 };
 
 describe('parseSearchArgs', () => {
   it('maps every flag to its parameter', () => {
-    const { params, json, baseUrl } = parseSearchArgs(['how to retry', '--k', '20', '--types', 'doc,issue', '--types', 'readme', '--repos', 'a/b, c/d', '--sources', 's1',
-      '--skills', 'only', '--passages', '3', '--language', 'Go', '--topic', 'http', '--license', 'MIT', '--min-stars', '0', '--max-stars', '500',
-      '--archived', 'false', '--fork', 'TRUE', '--base-url', 'http://127.0.0.1:1', '--json']);
-    assert.deepEqual(params, { query: 'how to retry', k: 20, types: ['doc', 'issue', 'readme'], repos: ['a/b', 'c/d'], sources: ['s1'], skills: 'only', passages: 3,
-      language: 'Go', topic: 'http', license: 'MIT', min_stars: 0, max_stars: 500, archived: false, fork: true });
+    const { params, json, baseUrl } = parseSearchArgs([
+      'how to retry',
+      '--k',
+      '20',
+      '--types',
+      'doc,issue',
+      '--types',
+      'readme',
+      '--repos',
+      'a/b, c/d',
+      '--sources',
+      's1',
+      '--skills',
+      'only',
+      '--passages',
+      '3',
+      '--language',
+      'Go',
+      '--topic',
+      'http',
+      '--license',
+      'MIT',
+      '--min-stars',
+      '0',
+      '--max-stars',
+      '500',
+      '--archived',
+      'false',
+      '--fork',
+      'TRUE',
+      '--base-url',
+      'http://127.0.0.1:1',
+      '--json',
+    ]);
+    assert.deepEqual(params, {
+      query: 'how to retry',
+      k: 20,
+      types: ['doc', 'issue', 'readme'],
+      repos: ['a/b', 'c/d'],
+      sources: ['s1'],
+      skills: 'only',
+      passages: 3,
+      language: 'Go',
+      topic: 'http',
+      license: 'MIT',
+      min_stars: 0,
+      max_stars: 500,
+      archived: false,
+      fork: true,
+    });
     assert.equal(json, true);
     assert.equal(baseUrl, 'http://127.0.0.1:1');
   });
@@ -57,7 +139,16 @@ describe('parseSearchArgs', () => {
 
 describe('runSearchCommand', () => {
   it('invalid input: exit 2, every problem named, no client created (nothing sent)', async () => {
-    for (const argv of [['q', '--k', '0'], ['q', '--k', 'ten'], ['q', '--passages', '6'], ['q', '--types', 'issue', '--sources', 'node-api'], ['q', '--repos', 'nope'], ['q', '--min-stars', '5', '--max-stars', '1'], ['q', '--skills', 'all'], ['q', '--fork', 'yes']]) {
+    for (const argv of [
+      ['q', '--k', '0'],
+      ['q', '--k', 'ten'],
+      ['q', '--passages', '6'],
+      ['q', '--types', 'issue', '--sources', 'node-api'],
+      ['q', '--repos', 'nope'],
+      ['q', '--min-stars', '5', '--max-stars', '1'],
+      ['q', '--skills', 'all'],
+      ['q', '--fork', 'yes'],
+    ]) {
       const f = fake(async () => RESPONSE);
       const t = io();
       assert.equal(await runSearchCommand(argv, t.io, f.deps), 2, argv.join(' '));
@@ -86,12 +177,21 @@ describe('runSearchCommand', () => {
   it('prints results (title or url, kind, provenance, passages) and coverage notes, without terminal escapes', async () => {
     const f = fake(async () => RESPONSE);
     const t = io();
-    assert.equal(await runSearchCommand(['retry', '--language', 'TypeScript', '--types', 'doc,issue,readme'], t.io, f.deps), 0);
+    assert.equal(
+      await runSearchCommand(['retry', '--language', 'TypeScript', '--types', 'doc,issue,readme'], t.io, f.deps),
+      0,
+    );
     assert.deepEqual(f.calls[0], { query: 'retry', language: 'TypeScript', types: ['doc', 'issue', 'readme'] });
     const out = t.o.out;
     assert.match(out, /^2 results \(reranked\)\n/);
-    assert.match(out, /\n1\. Retries ignore Retry-After\n {3}issue · fetchline\/fetchline #451\n {3}https:\/\/github.com\/fetchline\/fetchline\/issues\/451\n/);
-    assert.match(out, /\n2\. https:\/\/fetchline.dev\/docs\/streams.html\n {3}doc · fetchline.dev\/docs\/streams.html\n/);
+    assert.match(
+      out,
+      /\n1\. Retries ignore Retry-After\n {3}issue · fetchline\/fetchline #451\n {3}https:\/\/github.com\/fetchline\/fetchline\/issues\/451\n/,
+    );
+    assert.match(
+      out,
+      /\n2\. https:\/\/fetchline.dev\/docs\/streams.html\n {3}doc · fetchline.dev\/docs\/streams.html\n/,
+    );
     assert.match(out, /\n {5}```ts\n {5}await f\(\)\n {5}```\n/);
     assert.ok(!out.includes('\u001b'), 'escape sequences from the service are stripped');
     assert.match(out, /Streams red text/);
@@ -101,9 +201,30 @@ describe('runSearchCommand', () => {
   });
 
   it('caps each passage at 40 lines, before a code block that straddles the cap, and says what is left; --json keeps it whole', async () => {
-    const long = [...Array.from({ length: 36 }, (_, i) => `prose ${i + 1}`), '```js', 'retry(3)', 'retry(4)', 'retry(5)', 'retry(6)', 'retry(7)', '```', 'tail'].join('\n');
+    const long = [
+      ...Array.from({ length: 36 }, (_, i) => `prose ${i + 1}`),
+      '```js',
+      'retry(3)',
+      'retry(4)',
+      'retry(5)',
+      'retry(6)',
+      'retry(7)',
+      '```',
+      'tail',
+    ].join('\n');
     const short = Array.from({ length: 40 }, (_, i) => `short ${i + 1}`).join('\n');
-    const res: SearchResponse = { success: true, results: [{ id: 'readme:a/b', type: 'readme', url: 'https://github.com/a/b', title: 'b', passages: [{ text: long }, { text: short }] }] };
+    const res: SearchResponse = {
+      success: true,
+      results: [
+        {
+          id: 'readme:a/b',
+          type: 'readme',
+          url: 'https://github.com/a/b',
+          title: 'b',
+          passages: [{ text: long }, { text: short }],
+        },
+      ],
+    };
     const t = io();
     assert.equal(await runSearchCommand(['q'], t.io, fake(async () => res).deps), 0);
     const out = t.o.out;
@@ -124,8 +245,15 @@ describe('runSearchCommand', () => {
   });
 
   it('a service error: exit 1, "<message> (HTTP <status>)" on stderr, no stack', async () => {
-    const err = errorFromResponse({ status: 401, bodyText: JSON.stringify({ success: false, error: 'Unauthorized: Invalid token' }), nowMs: 0, attempts: 1 });
-    const f = fake(async () => { throw err; });
+    const err = errorFromResponse({
+      status: 401,
+      bodyText: JSON.stringify({ success: false, error: 'Unauthorized: Invalid token' }),
+      nowMs: 0,
+      attempts: 1,
+    });
+    const f = fake(async () => {
+      throw err;
+    });
     const t = io();
     assert.equal(await runSearchCommand(['q'], t.io, f.deps), 1);
     assert.match(t.o.err, /^devindex search: Unauthorized: Invalid token \(HTTP 401\): set or replace the API key/);
@@ -138,7 +266,13 @@ describe('runSearchCommand', () => {
 
   it('network errors exit 1 too', async () => {
     const t = io();
-    const f = fake(async () => { throw new ApiError({ kind: 'network', message: 'could not complete the request to http://x: connection refused', retryable: false }); });
+    const f = fake(async () => {
+      throw new ApiError({
+        kind: 'network',
+        message: 'could not complete the request to http://x: connection refused',
+        retryable: false,
+      });
+    });
     assert.equal(await runSearchCommand(['q'], t.io, f.deps), 1);
   });
 
@@ -156,7 +290,23 @@ describe('runSearchCommand', () => {
     const t = io();
     assert.equal(await runSearchCommand(['--help'], t.io, fake(async () => RESPONSE).deps), 0);
     assert.match(t.o.out, /^Usage: devindex search "<query>"/);
-    for (const flag of ['--k', '--types', '--repos', '--sources', '--skills', '--passages', '--language', '--topic', '--license', '--min-stars', '--max-stars', '--archived', '--fork', '--base-url', '--json']) {
+    for (const flag of [
+      '--k',
+      '--types',
+      '--repos',
+      '--sources',
+      '--skills',
+      '--passages',
+      '--language',
+      '--topic',
+      '--license',
+      '--min-stars',
+      '--max-stars',
+      '--archived',
+      '--fork',
+      '--base-url',
+      '--json',
+    ]) {
       assert.ok(t.o.out.includes(flag), flag);
     }
   });

@@ -3,7 +3,19 @@
 // second run leaves one entry, the key's value is in no file, the file's mode and a symbolic link are kept,
 // and an older version's entry is repaired.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -13,12 +25,20 @@ import { repairFile } from '../../../src/mcpSetup/setupKit';
 
 const KEY = `devindex-key-marker-${process.pid}-do-not-write`;
 const roots: string[] = [];
-after(() => { for (const r of roots) rmSync(r, { recursive: true, force: true }); });
+after(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
 
 function sandbox(): { root: string; home: string; cwd: string; cfg: string; cli: string } {
   const root = mkdtempSync(join(tmpdir(), 'devindex-setup-'));
   roots.push(root);
-  const s = { root, home: join(root, 'home'), cwd: join(root, 'project'), cfg: join(root, 'cfg'), cli: join(root, 'ext', 'dist', 'cli.js') };
+  const s = {
+    root,
+    home: join(root, 'home'),
+    cwd: join(root, 'project'),
+    cfg: join(root, 'cfg'),
+    cli: join(root, 'ext', 'dist', 'cli.js'),
+  };
   mkdirSync(s.home, { recursive: true });
   mkdirSync(s.cwd, { recursive: true });
   mkdirSync(join(root, 'ext', 'dist'), { recursive: true });
@@ -26,11 +46,26 @@ function sandbox(): { root: string; home: string; cwd: string; cfg: string; cli:
   return s;
 }
 
-async function cli(s: ReturnType<typeof sandbox>, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
+async function cli(
+  s: ReturnType<typeof sandbox>,
+  argv: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await runSetupCommand(argv, { out: (x) => { out += x; }, err: (x) => { err += x; }, env: { DEVINDEX_CONFIG_DIR: s.cfg, DEVINDEX_API_KEY: KEY, ...env } },
-    { home: s.home, cwd: s.cwd, cliPath: s.cli, platform: 'linux' });
+  const code = await runSetupCommand(
+    argv,
+    {
+      out: (x) => {
+        out += x;
+      },
+      err: (x) => {
+        err += x;
+      },
+      env: { DEVINDEX_CONFIG_DIR: s.cfg, DEVINDEX_API_KEY: KEY, ...env },
+    },
+    { home: s.home, cwd: s.cwd, cliPath: s.cli, platform: 'linux' },
+  );
   return { code, out, err };
 }
 
@@ -49,7 +84,7 @@ function snapshot(root: string): Record<string, string> {
 }
 
 describe('devindex setup mcp', () => {
-  it('writes each client\'s own file, user or project, with the launcher as the command; one entry after two runs', async () => {
+  it("writes each client's own file, user or project, with the launcher as the command; one entry after two runs", async () => {
     const s = sandbox();
     const cases: Array<[string[], string, string]> = [
       [['--client', 'vscode'], join(s.home, '.config', 'Code', 'User', 'mcp.json'), 'servers'],
@@ -74,8 +109,12 @@ describe('devindex setup mcp', () => {
       assert.equal(v[container]!.devindex!.command, join(s.cfg, 'devindex-mcp'));
       assert.deepEqual(v[container]!.devindex!.args, ['mcp']);
     }
-    assert.ok(readFileSync(join(s.cfg, 'devindex-mcp.cjs'), 'utf8').includes(JSON.stringify(s.cli)), 'the launcher falls back to this build');
-    for (const [f, bytes] of Object.entries(snapshot(s.root))) assert.ok(!bytes.includes(KEY), `the key's value is in ${f}`);
+    assert.ok(
+      readFileSync(join(s.cfg, 'devindex-mcp.cjs'), 'utf8').includes(JSON.stringify(s.cli)),
+      'the launcher falls back to this build',
+    );
+    for (const [f, bytes] of Object.entries(snapshot(s.root)))
+      assert.ok(!bytes.includes(KEY), `the key's value is in ${f}`);
   });
 
   it('Claude Code: prints the claude mcp add-json command (user or project scope), edits no file of its own', async () => {
@@ -83,8 +122,14 @@ describe('devindex setup mcp', () => {
     const r = await cli(s, ['mcp', '--client', 'claude']);
     assert.equal(r.code, 0);
     assert.match(r.out, /Claude Code keeps its servers in its own state/);
-    assert.match(r.out, /claude mcp add-json --scope user devindex '\{"type":"stdio","command":"[^"]+devindex-mcp","args":\["mcp"\],"env":\{"DEVINDEX_API_KEY":"\$\{DEVINDEX_API_KEY\}"\}\}'/);
-    assert.match((await cli(s, ['mcp', '--client', 'claude', '--project'])).out, /claude mcp add-json --scope project devindex/);
+    assert.match(
+      r.out,
+      /claude mcp add-json --scope user devindex '\{"type":"stdio","command":"[^"]+devindex-mcp","args":\["mcp"\],"env":\{"DEVINDEX_API_KEY":"\$\{DEVINDEX_API_KEY\}"\}\}'/,
+    );
+    assert.match(
+      (await cli(s, ['mcp', '--client', 'claude', '--project'])).out,
+      /claude mcp add-json --scope project devindex/,
+    );
     assert.deepEqual(Object.keys(snapshot(s.home)), []);
     assert.ok(!r.out.includes(KEY));
   });
@@ -93,7 +138,11 @@ describe('devindex setup mcp', () => {
     const s = sandbox();
     writeFileSync(join(s.cwd, 'x.json'), '{ // mine\n}');
     const before = snapshot(s.root);
-    for (const args of [['--client', 'cursor'], ['--client', 'vscode', '--project'], ['--client', 'generic', '--file', 'x.json']]) {
+    for (const args of [
+      ['--client', 'cursor'],
+      ['--client', 'vscode', '--project'],
+      ['--client', 'generic', '--file', 'x.json'],
+    ]) {
       const r = await cli(s, ['mcp', ...args, '--print']);
       assert.equal(r.code, 0);
       assert.match(r.out, /--print: nothing was written\. Without it this goes into /);
@@ -110,13 +159,16 @@ describe('devindex setup mcp', () => {
     writeFileSync(file, broken);
     const r = await cli(s, ['mcp', '--client', 'cursor']);
     assert.equal(r.code, 1);
-    assert.match(r.err, /^devindex: .*mcp\.json was not changed: it is not valid JSON with comments \(\w+ at line \d+, column \d+\)\. Add this entry by hand:\n$/);
+    assert.match(
+      r.err,
+      /^devindex: .*mcp\.json was not changed: it is not valid JSON with comments \(\w+ at line \d+, column \d+\)\. Add this entry by hand:\n$/,
+    );
     assert.match(r.out, /"mcpServers": \{\n {4}"devindex": \{/);
     assert.equal(readFileSync(file, 'utf8'), broken);
     assert.deepEqual(readdirSync(join(s.home, '.cursor')), ['mcp.json'], 'no temporary file left beside it');
   });
 
-  it('keeps the file\'s mode and writes through a symbolic link to its target', async () => {
+  it("keeps the file's mode and writes through a symbolic link to its target", async () => {
     const s = sandbox();
     const real = join(s.root, 'dotfiles', 'mcp.json');
     mkdirSync(join(s.root, 'dotfiles'));
@@ -130,9 +182,12 @@ describe('devindex setup mcp', () => {
     assert.match(readFileSync(real, 'utf8'), /"devindex"/);
   });
 
-  it('network settings of this environment go into the entry; a proxy\'s password does not', async () => {
+  it("network settings of this environment go into the entry; a proxy's password does not", async () => {
     const s = sandbox();
-    const r = await cli(s, ['mcp', '--client', 'generic', '--print', '--base-url', 'http://127.0.0.1:9'], { HTTPS_PROXY: 'http://u:pw-secret@proxy:3128', NO_PROXY: 'a,b' });
+    const r = await cli(s, ['mcp', '--client', 'generic', '--print', '--base-url', 'http://127.0.0.1:9'], {
+      HTTPS_PROXY: 'http://u:pw-secret@proxy:3128',
+      NO_PROXY: 'a,b',
+    });
     assert.match(r.out, /"DEVINDEX_BASE_URL": "http:\/\/127\.0\.0\.1:9"/);
     assert.match(r.out, /"HTTPS_PROXY": "http:\/\/proxy:3128"/);
     assert.match(r.out, /"NO_PROXY": "a,b"/);
@@ -150,7 +205,10 @@ describe('devindex setup mcp', () => {
       [['mcp', '--client', 'cursor', '--base-url', 'ftp://x'], /--base-url must be an absolute http\(s\) URL/],
       [['mcp', '--client', 'cursor', '--nope'], /Unknown option '--nope'/],
       [['frobnicate'], /unknown setup subcommand "frobnicate": mcp or rules/],
-      [['rules', '--client', 'claude,vim'], /--client takes a comma-separated list of claude, cursor, copilot, agents; got "vim"/],
+      [
+        ['rules', '--client', 'claude,vim'],
+        /--client takes a comma-separated list of claude, cursor, copilot, agents; got "vim"/,
+      ],
     ];
     for (const [argv, re] of cases) {
       const r = await cli(s, argv);
@@ -172,20 +230,32 @@ describe('devindex setup rules', () => {
     assert.deepEqual(snapshot(s.root), before);
     const r = await cli(s, ['rules', '--client', 'claude,agents', '--dir', '.']);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /Wrote Claude Code skill in .*\.claude\/skills\/devindex-search\/SKILL\.md\nWrote AGENTS\.md section in .*AGENTS\.md\n/);
+    assert.match(
+      r.out,
+      /Wrote Claude Code skill in .*\.claude\/skills\/devindex-search\/SKILL\.md\nWrote AGENTS\.md section in .*AGENTS\.md\n/,
+    );
     assert.ok(readFileSync(join(s.cwd, 'AGENTS.md'), 'utf8').startsWith('# Mine\n\n<!-- devindex:begin -->'));
     assert.ok(!existsSync(join(s.cwd, '.cursor')));
-    assert.match((await cli(s, ['rules', '--client', 'claude,agents'])).out, /^Up to date: Claude Code skill in .*\nUp to date: AGENTS\.md section/);
+    assert.match(
+      (await cli(s, ['rules', '--client', 'claude,agents'])).out,
+      /^Up to date: Claude Code skill in .*\nUp to date: AGENTS\.md section/,
+    );
     mkdirSync(join(s.cwd, '.github'));
     writeFileSync(join(s.cwd, '.github', 'copilot-instructions.md'), '<!-- devindex:begin -->\nmine, no end\n');
     const bad = await cli(s, ['rules', '--client', 'copilot']);
     assert.equal(bad.code, 1);
-    assert.match(bad.err, /copilot-instructions\.md was not changed: its <!-- devindex:begin --> and <!-- devindex:end --> markers are not one pair/);
-    assert.equal(readFileSync(join(s.cwd, '.github', 'copilot-instructions.md'), 'utf8'), '<!-- devindex:begin -->\nmine, no end\n');
+    assert.match(
+      bad.err,
+      /copilot-instructions\.md was not changed: its <!-- devindex:begin --> and <!-- devindex:end --> markers are not one pair/,
+    );
+    assert.equal(
+      readFileSync(join(s.cwd, '.github', 'copilot-instructions.md'), 'utf8'),
+      '<!-- devindex:begin -->\nmine, no end\n',
+    );
   });
 });
 
-describe('repairing an older version\'s entry', () => {
+describe("repairing an older version's entry", () => {
   it('points entries whose versioned CLI folder is gone at the launcher; the rest of the file stays', () => {
     const s = sandbox();
     const file = join(s.root, 'mcp.json');
@@ -205,9 +275,18 @@ describe('repairing an older version\'s entry', () => {
     const r = repairFile(file, { command: '/store/devindex-mcp', args: [] });
     assert.deepEqual(r.repaired, ['devindex']);
     const after = readFileSync(file, 'utf8');
-    assert.equal(after, before.replace('"command": "node", "args": [' + JSON.stringify(gone) + ', "mcp", "--tools", "search"]',
-      '"command": "/store/devindex-mcp", "args": [\n      "mcp",\n      "--tools",\n      "search"\n    ]'));
-    assert.deepEqual(repairFile(file, { command: '/store/devindex-mcp', args: [] }).repaired, [], 'nothing left to repair');
+    assert.equal(
+      after,
+      before.replace(
+        '"command": "node", "args": [' + JSON.stringify(gone) + ', "mcp", "--tools", "search"]',
+        '"command": "/store/devindex-mcp", "args": [\n      "mcp",\n      "--tools",\n      "search"\n    ]',
+      ),
+    );
+    assert.deepEqual(
+      repairFile(file, { command: '/store/devindex-mcp', args: [] }).repaired,
+      [],
+      'nothing left to repair',
+    );
     writeFileSync(file, `{ "servers": { "d": { "args": [${JSON.stringify(gone)}] } `);
     const unparseable = repairFile(file, { command: '/x', args: [] });
     assert.deepEqual(unparseable.repaired, []);

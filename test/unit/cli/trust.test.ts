@@ -3,21 +3,47 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../../src/api/errors';
-import { exitCodeFor, jsonForTerminal, parseTimeoutSeconds, printError, sanitizeForTerminal, terminalLine, type CliIo } from '../../../src/cli/common';
+import {
+  exitCodeFor,
+  jsonForTerminal,
+  parseTimeoutSeconds,
+  printError,
+  sanitizeForTerminal,
+  terminalLine,
+  type CliIo,
+} from '../../../src/cli/common';
 import { extractTimeout, runCli } from '../../../src/cli/main';
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 function io(env: NodeJS.ProcessEnv = {}): CliIo & { o: string; e: string } {
-  const r = { o: '', e: '', env, out(s: string) { r.o += s; }, err(s: string) { r.e += s; } };
+  const r = {
+    o: '',
+    e: '',
+    env,
+    out(s: string) {
+      r.o += s;
+    },
+    err(s: string) {
+      r.e += s;
+    },
+  };
   return r;
 }
 
 describe('terminal sanitiser', () => {
   const hostile = [
-    'clear\u001b[2J\u001b[H', 'title\u001b]0;pwned\u0007', 'clip\u001b]52;c;ZXZpbA==\u0007', 'link\u001b]8;;https://evil\u001b\\click\u001b]8;;\u001b\\',
-    '8bit\u009b31m', 'dcs\u001bPq#0;2;0;0;0\u001b\\', 'osc8bit\u009d0;t\u009c', 'bidi\u202eexe.txt', 'reset\u001bc', 'bell\u0007',
+    'clear\u001b[2J\u001b[H',
+    'title\u001b]0;pwned\u0007',
+    'clip\u001b]52;c;ZXZpbA==\u0007',
+    'link\u001b]8;;https://evil\u001b\\click\u001b]8;;\u001b\\',
+    '8bit\u009b31m',
+    'dcs\u001bPq#0;2;0;0;0\u001b\\',
+    'osc8bit\u009d0;t\u009c',
+    'bidi\u202eexe.txt',
+    'reset\u001bc',
+    'bell\u0007',
   ];
   for (const h of hostile) {
     it(`strips ${JSON.stringify(h)}`, () => {
@@ -34,7 +60,11 @@ describe('terminal sanitiser', () => {
 describe('printError: server text on stderr is sanitised and one line (finding 4)', () => {
   it('a hostile error string cannot reach the terminal raw', () => {
     const i = io();
-    const e = new ApiError({ kind: 'http', status: 500, message: 'boom\u001b]52;c;ZXZpbA==\u0007\n[devindex] forged\u001b[2J (HTTP 500): try again later' });
+    const e = new ApiError({
+      kind: 'http',
+      status: 500,
+      message: 'boom\u001b]52;c;ZXZpbA==\u0007\n[devindex] forged\u001b[2J (HTTP 500): try again later',
+    });
     assert.equal(printError(i, e), 1);
     assert.doesNotMatch(i.e, CONTROL);
     assert.equal(i.e.split('\n').length, 2, 'one line and its newline');
@@ -61,9 +91,15 @@ describe('--json for a terminal', () => {
 
 describe('--timeout SECONDS (per attempt)', () => {
   it('is taken out of argv anywhere before --, in both forms', () => {
-    assert.deepEqual(extractTimeout(['search', 'q', '--timeout', '2.5', '--json']), { argv: ['search', 'q', '--json'], timeoutMs: 2500 });
+    assert.deepEqual(extractTimeout(['search', 'q', '--timeout', '2.5', '--json']), {
+      argv: ['search', 'q', '--json'],
+      timeoutMs: 2500,
+    });
     assert.deepEqual(extractTimeout(['--timeout=10', 'agent', 'list']), { argv: ['agent', 'list'], timeoutMs: 10_000 });
-    assert.deepEqual(extractTimeout(['search', '--', '--timeout', '3']), { argv: ['search', '--', '--timeout', '3'], timeoutMs: undefined });
+    assert.deepEqual(extractTimeout(['search', '--', '--timeout', '3']), {
+      argv: ['search', '--', '--timeout', '3'],
+      timeoutMs: undefined,
+    });
   });
   it('bad values are usage errors naming the bound', async () => {
     assert.throws(() => parseTimeoutSeconds('0'), /0\.1 to 300/);

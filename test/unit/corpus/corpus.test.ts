@@ -19,14 +19,35 @@ function findRepoRoot(start: string): string {
 const root = findRepoRoot(__dirname);
 const corpusDir = join(root, 'sandbox', 'corpus');
 
-interface Source { id: string; name: string; baseUrl: string }
-interface RepoTypes { issue: boolean; pullRequest: boolean; readme: boolean }
+interface Source {
+  id: string;
+  name: string;
+  baseUrl: string;
+}
+interface RepoTypes {
+  issue: boolean;
+  pullRequest: boolean;
+  readme: boolean;
+}
 interface Repo {
-  repo: string; indexed: boolean; types: RepoTypes; language: string; topics: string[];
-  license: string; stars: number; archived: boolean; fork: boolean;
+  repo: string;
+  indexed: boolean;
+  types: RepoTypes;
+  language: string;
+  topics: string[];
+  license: string;
+  stars: number;
+  archived: boolean;
+  fork: boolean;
 }
 type Kind = 'doc' | 'skill' | 'readme' | 'issue' | 'pull_request';
-interface CorpusFile { kind: Kind; rel: string; text: string; owner?: string; sourceId?: string }
+interface CorpusFile {
+  kind: Kind;
+  rel: string;
+  text: string;
+  owner?: string;
+  sourceId?: string;
+}
 
 function walk(dir: string, acc: string[] = []): string[] {
   for (const name of readdirSync(dir).sort()) {
@@ -59,10 +80,17 @@ function loadFiles(): { files: CorpusFile[]; problems: string[] } {
     const parts = rel.split('/');
     const sourceId = parts[1] ?? '';
     const text = readFileSync(abs, 'utf8');
-    if (!rel.endsWith('.md')) { problems.push(`${rel}: only .md files belong under docs/`); continue; }
-    if (!sourceIds.has(sourceId)) { problems.push(`${rel}: folder ${sourceId} is not a source id in sources.json`); continue; }
+    if (!rel.endsWith('.md')) {
+      problems.push(`${rel}: only .md files belong under docs/`);
+      continue;
+    }
+    if (!sourceIds.has(sourceId)) {
+      problems.push(`${rel}: folder ${sourceId} is not a source id in sources.json`);
+      continue;
+    }
     if (parts[2] === 'skills') {
-      if (parts.length !== 5 || parts[4] !== 'SKILL.md') problems.push(`${rel}: skill files must be docs/<source>/skills/<name>/SKILL.md`);
+      if (parts.length !== 5 || parts[4] !== 'SKILL.md')
+        problems.push(`${rel}: skill files must be docs/<source>/skills/<name>/SKILL.md`);
       files.push({ kind: 'skill', rel, text, sourceId });
     } else {
       const path = parts.slice(2).join('/');
@@ -159,31 +187,45 @@ describe('corpus: repos.json', () => {
     assert.ok(Array.isArray(repos), 'repos.json must be a JSON array');
     assert.ok(repos.length >= 7, `expected at least 7 repositories, got ${repos.length}`);
     for (const r of repos) {
-      assert.deepEqual(Object.keys(r).sort(),
-        ['archived', 'fork', 'indexed', 'language', 'license', 'repo', 'stars', 'topics', 'types'], r.repo);
+      assert.deepEqual(
+        Object.keys(r).sort(),
+        ['archived', 'fork', 'indexed', 'language', 'license', 'repo', 'stars', 'topics', 'types'],
+        r.repo,
+      );
       assert.match(r.repo, /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/);
       assert.deepEqual(Object.keys(r.types).sort(), ['issue', 'pullRequest', 'readme'], `${r.repo} types`);
       for (const v of Object.values(r.types)) assert.equal(typeof v, 'boolean', `${r.repo} types`);
       for (const k of ['indexed', 'archived', 'fork'] as const) assert.equal(typeof r[k], 'boolean', `${r.repo}.${k}`);
       assert.ok(Number.isInteger(r.stars) && r.stars >= 0, `${r.repo}.stars must be an integer >= 0`);
       assert.ok(r.language.length > 0 && r.license.length > 0, `${r.repo} language/license`);
-      assert.ok(Array.isArray(r.topics) && r.topics.length > 0 && r.topics.every((t) => /^[a-z0-9-]+$/.test(t)),
-        `${r.repo}.topics must be non-empty lower-case slugs`);
-      if (!r.indexed) assert.deepEqual(r.types, { issue: false, pullRequest: false, readme: false },
-        `${r.repo} is not indexed, so no type can be indexed`);
+      assert.ok(
+        Array.isArray(r.topics) && r.topics.length > 0 && r.topics.every((t) => /^[a-z0-9-]+$/.test(t)),
+        `${r.repo}.topics must be non-empty lower-case slugs`,
+      );
+      if (!r.indexed)
+        assert.deepEqual(
+          r.types,
+          { issue: false, pullRequest: false, readme: false },
+          `${r.repo} is not indexed, so no type can be indexed`,
+        );
     }
     assert.equal(repoBySlug.size, repos.length, 'repository slugs must be unique');
   });
 
   test('includes a not-indexed repository, a partially indexed one and an archived fork', () => {
     const notIndexed = repos.filter((r) => !r.indexed);
-    const partial = repos.filter((r) => r.indexed && Object.values(r.types).some(Boolean) && !Object.values(r.types).every(Boolean));
+    const partial = repos.filter(
+      (r) => r.indexed && Object.values(r.types).some(Boolean) && !Object.values(r.types).every(Boolean),
+    );
     const archivedFork = repos.filter((r) => r.archived && r.fork && r.indexed);
     assert.ok(notIndexed.length >= 1, 'no repository with indexed: false');
     assert.ok(partial.length >= 1, 'no repository with only some types indexed');
     assert.ok(archivedFork.length >= 1, 'no indexed archived fork');
     for (const r of notIndexed) {
-      assert.ok(files.some((f) => f.owner === r.repo), `${r.repo} is not indexed but has no files to prove it never matches`);
+      assert.ok(
+        files.some((f) => f.owner === r.repo),
+        `${r.repo} is not indexed but has no files to prove it never matches`,
+      );
     }
   });
 
@@ -216,10 +258,16 @@ describe('corpus: documents', () => {
     assert.ok(count('issue') >= 15, `expected at least 15 issues, got ${count('issue')}`);
     assert.ok(count('pull_request') >= 8, `expected at least 8 pull requests, got ${count('pull_request')}`);
     for (const id of sourceIds) {
-      assert.ok(files.some((f) => f.kind === 'doc' && f.sourceId === id), `source ${id} has no doc page`);
+      assert.ok(
+        files.some((f) => f.kind === 'doc' && f.sourceId === id),
+        `source ${id} has no doc page`,
+      );
     }
     const contributing = new Set(searchableFiles.filter((f) => f.owner).map((f) => f.owner));
-    assert.ok(contributing.size >= 6, `expected at least 6 indexed repositories with documents, got ${contributing.size}`);
+    assert.ok(
+      contributing.size >= 6,
+      `expected at least 6 indexed repositories with documents, got ${contributing.size}`,
+    );
   });
 
   test('a partially indexed repository has a file of a type that is not indexed', () => {
@@ -236,7 +284,8 @@ describe('corpus: documents', () => {
     }
     const untitled = files.filter((f) => f.kind === 'doc' && title(f.text) === undefined);
     assert.ok(untitled.length >= 2, `expected at least 2 untitled doc pages, got ${untitled.length}`);
-    for (const f of untitled) assert.doesNotMatch(f.text.split('\n', 1)[0] ?? '', /^#/, `${f.rel}: an untitled page should open with prose`);
+    for (const f of untitled)
+      assert.doesNotMatch(f.text.split('\n', 1)[0] ?? '', /^#/, `${f.rel}: an untitled page should open with prose`);
   });
 
   test('files are clean UTF-8 markdown with LF endings and closed code fences', () => {
@@ -245,7 +294,11 @@ describe('corpus: documents', () => {
       assert.ok(!f.text.includes('\r'), `${f.rel} has CR characters`);
       assert.ok(!f.text.includes('\uFFFD'), `${f.rel} is not valid UTF-8`);
       assert.ok(f.text.endsWith('\n'), `${f.rel} must end with a newline`);
-      assert.equal(fences(f.text).open, undefined, `${f.rel}: code fence opened on line ${fences(f.text).open} is never closed`);
+      assert.equal(
+        fences(f.text).open,
+        undefined,
+        `${f.rel}: code fence opened on line ${fences(f.text).open} is never closed`,
+      );
       assert.ok(words(f.text) >= 40, `${f.rel} is too short to be a realistic document`);
     }
   });
@@ -256,9 +309,13 @@ describe('corpus: documents', () => {
     assert.ok(withTable.length >= 30, `expected at least 30 documents with a table, got ${withTable.length}`);
     assert.ok(withCode.length >= 50, `expected at least 50 documents with a tagged code block, got ${withCode.length}`);
     const langs = new Set(files.flatMap((f) => fences(f.text).langs));
-    for (const l of ['ts', 'js', 'json', 'sh', 'py', 'rust', 'go', 'text']) assert.ok(langs.has(l), `no code block tagged ${l}`);
+    for (const l of ['ts', 'js', 'json', 'sh', 'py', 'rust', 'go', 'text'])
+      assert.ok(langs.has(l), `no code block tagged ${l}`);
     for (const kind of ['doc', 'issue', 'pull_request', 'readme'] as const) {
-      assert.ok(withTable.some((f) => f.kind === kind), `no ${kind} with a table`);
+      assert.ok(
+        withTable.some((f) => f.kind === kind),
+        `no ${kind} with a table`,
+      );
     }
   });
 
@@ -280,9 +337,14 @@ describe('corpus: documents', () => {
     ];
     for (const terms of queries) {
       const hits = searchableFiles.filter((f) => terms.every((t) => f.text.toLowerCase().includes(t)));
-      assert.ok(hits.some((f) => f.kind === 'doc'), `no doc page contains all of ${terms.join(', ')}`);
-      assert.ok(hits.some((f) => f.kind === 'issue' || f.kind === 'pull_request'),
-        `no indexed issue or pull request contains all of ${terms.join(', ')}`);
+      assert.ok(
+        hits.some((f) => f.kind === 'doc'),
+        `no doc page contains all of ${terms.join(', ')}`,
+      );
+      assert.ok(
+        hits.some((f) => f.kind === 'issue' || f.kind === 'pull_request'),
+        `no indexed issue or pull request contains all of ${terms.join(', ')}`,
+      );
     }
   });
 
@@ -293,12 +355,17 @@ describe('corpus: documents', () => {
       return blocks.some((b) => b.includes('<script>alert(1)</script>'));
     });
     assert.ok(scriptInFence, 'no indexed issue quotes <script>alert(1)</script> in a code block');
-    assert.ok(issues.some((f) => f.text.includes('[click](javascript:alert(1))')), 'no indexed issue with a javascript: link');
+    assert.ok(
+      issues.some((f) => f.text.includes('[click](javascript:alert(1))')),
+      'no indexed issue with a javascript: link',
+    );
   });
 
   test('the corpus README names the special repositories', () => {
     const readme = readFileSync(join(corpusDir, 'README.md'), 'utf8');
-    for (const r of repos.filter((x) => !x.indexed || (x.archived && x.fork) || !Object.values(x.types).every(Boolean))) {
+    for (const r of repos.filter(
+      (x) => !x.indexed || (x.archived && x.fork) || !Object.values(x.types).every(Boolean),
+    )) {
       assert.ok(readme.includes(r.repo), `sandbox/corpus/README.md does not mention ${r.repo}`);
     }
   });

@@ -23,7 +23,15 @@ before(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'devindex-lockthread-'));
   workerFile = path.join(tmp, 'lockfiles.js');
   // Built as scripts/build.mjs builds dist/lockfiles.js.
-  await build({ entryPoints: [path.join(repo, 'src', 'deps', 'lockfileWorker.ts')], outfile: workerFile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+  await build({
+    entryPoints: [path.join(repo, 'src', 'deps', 'lockfileWorker.ts')],
+    outfile: workerFile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'silent',
+  });
   thread = new LockfileThread(workerFile);
 });
 after(async () => {
@@ -47,7 +55,13 @@ const CASES: Array<[string, LockfileKind, string[], Partial<LockfileRequest>?]> 
 test('the worker answers as the in-thread reader for every lockfile kind', async () => {
   let seen = 0;
   for (const [fixture, kind, names, extra] of CASES) {
-    const req: LockfileRequest = { path: path.join(fixtures, fixture), kind, names, maxBytes: 64 * 1024 * 1024, ...extra };
+    const req: LockfileRequest = {
+      path: path.join(fixtures, fixture),
+      kind,
+      names,
+      maxBytes: 64 * 1024 * 1024,
+      ...extra,
+    };
     const here = await readLockfileVersions(req);
     const there = await thread.read(req);
     assert.deepEqual(there, here, fixture);
@@ -82,19 +96,36 @@ test('the worker keeps the size cap, a missing file, a half-written lockfile and
 
 test('resolveFolder gives the same versions with the worker as in the thread (and nothing over the cap)', async () => {
   const root = fs.mkdtempSync(path.join(tmp, 'folder-'));
-  fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ dependencies: { '@acme/widgets': '^2.0.0', fetchline: '^2.0.0' } }));
+  fs.writeFileSync(
+    path.join(root, 'package.json'),
+    JSON.stringify({ dependencies: { '@acme/widgets': '^2.0.0', fetchline: '^2.0.0' } }),
+  );
   fs.copyFileSync(path.join(fixtures, 'package-lock.v3.json'), path.join(root, 'package-lock.json'));
   const opts = { maxDependencies: 10, cargoHome: path.join(root, 'no-cargo') };
   const here = await resolveFolder(root, opts);
   const there = await resolveFolder(root, { ...opts, readLockfile: thread.read });
   assert.deepEqual(there.deps, here.deps);
-  assert.deepEqual(there.deps.map((d) => [d.name, d.version, d.versionFrom]), [['@acme/widgets', '2.1.0', 'package-lock.json'], ['fetchline', '2.4.1', 'package-lock.json']]);
+  assert.deepEqual(
+    there.deps.map((d) => [d.name, d.version, d.versionFrom]),
+    [
+      ['@acme/widgets', '2.1.0', 'package-lock.json'],
+      ['fetchline', '2.4.1', 'package-lock.json'],
+    ],
+  );
   const capped = await resolveFolder(root, { ...opts, readLockfile: thread.read, lockfileMaxBytes: 100 });
-  assert.deepEqual(capped.deps.map((d) => d.version), [undefined, undefined]);
+  assert.deepEqual(
+    capped.deps.map((d) => d.version),
+    [undefined, undefined],
+  );
 });
 
 test('a missing worker bundle, a worker that never answers and an idle worker end with "unknown"', async () => {
-  const req: LockfileRequest = { path: path.join(fixtures, 'package-lock.v2.json'), kind: 'package-lock.json', names: ['fetchline'], maxBytes: 1e9 };
+  const req: LockfileRequest = {
+    path: path.join(fixtures, 'package-lock.v2.json'),
+    kind: 'package-lock.json',
+    names: ['fetchline'],
+    maxBytes: 1e9,
+  };
   const missing = new LockfileThread(path.join(tmp, 'nowhere.js'));
   assert.equal(await missing.read(req), undefined);
   assert.equal(missing.running, false);
@@ -110,7 +141,11 @@ test('a missing worker bundle, a worker that never answers and an idle worker en
   const idle = new LockfileThread(workerFile, { idleMs: 50, timeoutMs: 30_000 });
   assert.deepEqual(await idle.read(req), new Map([['fetchline', '2.4.1']]));
   assert.equal(idle.running, true);
-  await until(() => idle.running, (r) => !r, { timeoutMs: 5_000, stepMs: 20, message: () => 'an idle worker ends (idleMs 50)' });
+  await until(
+    () => idle.running,
+    (r) => !r,
+    { timeoutMs: 5_000, stepMs: 20, message: () => 'an idle worker ends (idleMs 50)' },
+  );
   assert.deepEqual(await idle.read(req), new Map([['fetchline', '2.4.1']]), 'and a new one starts on the next request');
   await idle.close();
 });

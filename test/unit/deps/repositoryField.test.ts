@@ -76,7 +76,11 @@ test(`repository field: ${forms.length} forms to slugs or reasons`, () => {
 });
 
 test('repository object keeps the monorepo directory', () => {
-  const r = slugFromRepositoryField({ type: 'git', url: 'https://github.com/acme/monorepo.git', directory: 'packages/kit' });
+  const r = slugFromRepositoryField({
+    type: 'git',
+    url: 'https://github.com/acme/monorepo.git',
+    directory: 'packages/kit',
+  });
   assert.deepEqual(r, { ok: true, slug: 'acme/monorepo', directory: 'packages/kit' });
 });
 
@@ -89,12 +93,35 @@ test('a host that is not GitHub is named in the reason', () => {
 });
 
 test('package.json: repository first, then homepage, then bugs.url', () => {
-  assert.deepEqual(slugFromPackageJson({ repository: 'github:a/one', homepage: 'https://github.com/b/two', bugs: { url: 'https://github.com/c/three/issues' } }), { ok: true, slug: 'a/one', field: 'repository' });
-  assert.deepEqual(slugFromPackageJson({ homepage: 'https://github.com/b/two#readme', bugs: { url: 'https://github.com/c/three/issues' } }), { ok: true, slug: 'b/two', field: 'homepage' });
-  assert.deepEqual(slugFromPackageJson({ homepage: 'https://two.example.com', bugs: { url: 'https://github.com/c/three/issues' } }), { ok: true, slug: 'c/three', field: 'bugs' });
-  assert.deepEqual(slugFromPackageJson({ bugs: 'https://github.com/c/three/issues' }), { ok: true, slug: 'c/three', field: 'bugs' });
+  assert.deepEqual(
+    slugFromPackageJson({
+      repository: 'github:a/one',
+      homepage: 'https://github.com/b/two',
+      bugs: { url: 'https://github.com/c/three/issues' },
+    }),
+    { ok: true, slug: 'a/one', field: 'repository' },
+  );
+  assert.deepEqual(
+    slugFromPackageJson({
+      homepage: 'https://github.com/b/two#readme',
+      bugs: { url: 'https://github.com/c/three/issues' },
+    }),
+    { ok: true, slug: 'b/two', field: 'homepage' },
+  );
+  assert.deepEqual(
+    slugFromPackageJson({ homepage: 'https://two.example.com', bugs: { url: 'https://github.com/c/three/issues' } }),
+    { ok: true, slug: 'c/three', field: 'bugs' },
+  );
+  assert.deepEqual(slugFromPackageJson({ bugs: 'https://github.com/c/three/issues' }), {
+    ok: true,
+    slug: 'c/three',
+    field: 'bugs',
+  });
   // a GitLab repository with a GitHub mirror as its homepage: the mirror is searchable
-  assert.deepEqual(slugFromPackageJson({ repository: 'gitlab:acme/kit', homepage: 'https://github.com/acme-mirror/kit' }), { ok: true, slug: 'acme-mirror/kit', field: 'homepage' });
+  assert.deepEqual(
+    slugFromPackageJson({ repository: 'gitlab:acme/kit', homepage: 'https://github.com/acme-mirror/kit' }),
+    { ok: true, slug: 'acme-mirror/kit', field: 'homepage' },
+  );
 });
 
 test('package.json without a GitHub address: the most telling reason', () => {
@@ -115,7 +142,10 @@ test('slugFromUrl reads the URL forms Python and Cargo metadata use', () => {
 });
 
 test('issue 23: a legacy owner ending in a hyphen is what GitHub serves; a leading hyphen is still refused', () => {
-  assert.deepEqual(slugFromRepositoryField('git+https://github.com/old-timer-/widgets.git'), { ok: true, slug: 'old-timer-/widgets' });
+  assert.deepEqual(slugFromRepositoryField('git+https://github.com/old-timer-/widgets.git'), {
+    ok: true,
+    slug: 'old-timer-/widgets',
+  });
   assert.deepEqual(slugFromRepositoryField('github:double--dash/x'), { ok: true, slug: 'double--dash/x' });
   assert.equal(slugFromRepositoryField('https://github.com/-bad/x').ok, false);
   assert.equal(slugFromRepositoryField(`https://github.com/${'a'.repeat(40)}/x`).ok, false);

@@ -2,10 +2,21 @@
 // pseudo-versions), PEP 440 (Python); garbage on either side gives no badge; the summary line and the chip.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareMention, installedChipLabel, resultBadges, versionSummary, type InstalledDependency } from '../../../src/versions/versionCompare';
+import {
+  compareMention,
+  installedChipLabel,
+  resultBadges,
+  versionSummary,
+  type InstalledDependency,
+} from '../../../src/versions/versionCompare';
 import { findVersionMentions } from '../../../src/versions/versionMentions';
 
-const npm = (version?: string): InstalledDependency => ({ ecosystem: 'npm', name: '@acme/widgets', slug: 'acme/widgets', ...(version ? { version } : {}) });
+const npm = (version?: string): InstalledDependency => ({
+  ecosystem: 'npm',
+  name: '@acme/widgets',
+  slug: 'acme/widgets',
+  ...(version ? { version } : {}),
+});
 const badge = (sentence: string, dep: InstalledDependency) => {
   const [m] = findVersionMentions(sentence, { names: ['widgets'] });
   assert.ok(m, sentence);
@@ -30,10 +41,20 @@ test('npm: a newer fix, an included fix, affected ranges, since', () => {
 });
 
 test('Cargo follows semver; Go keeps its v and compares pseudo-versions', () => {
-  const cargo: InstalledDependency = { ecosystem: 'cargo', name: 'ratelane', slug: 'ferrous-labs/ratelane', version: '0.4.2' };
+  const cargo: InstalledDependency = {
+    ecosystem: 'cargo',
+    name: 'ratelane',
+    slug: 'ferrous-labs/ratelane',
+    version: '0.4.2',
+  };
   assert.equal(badge('Fixed in 0.4.3', cargo)?.verdict, 'newer-fix');
   assert.equal(badge('Fixed in 0.4.1', cargo)?.verdict, 'included-fix');
-  const go: InstalledDependency = { ecosystem: 'go', name: 'github.com/gridworks/tollgate/v2', slug: 'gridworks/tollgate', version: 'v2.1.0' };
+  const go: InstalledDependency = {
+    ecosystem: 'go',
+    name: 'github.com/gridworks/tollgate/v2',
+    slug: 'gridworks/tollgate',
+    version: 'v2.1.0',
+  };
   assert.equal(badge('Fixed in v2.1.1', go)?.label, 'Fixed in 2.1.1 · you have v2.1.0');
   assert.equal(badge('Fixed in v2.0.9', go)?.verdict, 'included-fix');
   const pseudo: InstalledDependency = { ...go, version: 'v0.0.0-20240105093012-1f2e3d4c5b6a' };
@@ -43,7 +64,12 @@ test('Cargo follows semver; Go keeps its v and compares pseudo-versions', () => 
 });
 
 test('Python compares by PEP 440: pre-releases, post releases, 2.x as ==2.*', () => {
-  const py = (version: string): InstalledDependency => ({ ecosystem: 'pypi', name: 'requests', slug: 'psf/requests', version });
+  const py = (version: string): InstalledDependency => ({
+    ecosystem: 'pypi',
+    name: 'requests',
+    slug: 'psf/requests',
+    version,
+  });
   assert.equal(badge('Fixed in 2.32.0', py('2.31.0'))?.verdict, 'newer-fix');
   assert.equal(badge('Fixed in 2.31.0', py('2.31.0.post1'))?.verdict, 'included-fix');
   assert.equal(badge('Fixed in 1.0rc2', py('1.0rc1'))?.verdict, 'newer-fix');
@@ -55,30 +81,66 @@ test('Python compares by PEP 440: pre-releases, post releases, 2.x as ==2.*', ()
 
 test('garbage or unknown versions give no badge, never a wrong one', () => {
   assert.equal(badge('Fixed in 2.1.0', npm()), undefined);
-  for (const v of ['latest', 'workspace:*', '^2.0.0', 'banana', '2.0.3.4.5.6']) assert.equal(badge('Fixed in 2.1.0', npm(v)), undefined, v);
+  for (const v of ['latest', 'workspace:*', '^2.0.0', 'banana', '2.0.3.4.5.6'])
+    assert.equal(badge('Fixed in 2.1.0', npm(v)), undefined, v);
   assert.equal(badge('Fixed in 1.0rc2', npm('2.0.3')), undefined, 'not semver: npm shows nothing');
-  assert.equal(badge('Fixed in 2.1.0', { ecosystem: 'pypi', name: 'x', slug: 'o/x', version: 'not-a-version' }), undefined);
+  assert.equal(
+    badge('Fixed in 2.1.0', { ecosystem: 'pypi', name: 'x', slug: 'o/x', version: 'not-a-version' }),
+    undefined,
+  );
 });
 
 test('a result: badges deduplicated and ordered, an included backport dropped beside a newer fix; the summary line; the chip', () => {
   const dep = npm('2.0.3');
-  const a = resultBadges('Timeout ignored on retry', ['Broken since 2.0.0.', 'Fixed in 2.1.0 and backported to 1.9.4. Fixed in 2.1.0!'], dep);
-  assert.deepEqual(a.map((b) => b.label), ['Fixed in 2.1.0 · you have 2.0.3', 'Affects ≥2.0.0 <2.1.0 · yours']);
+  const a = resultBadges(
+    'Timeout ignored on retry',
+    ['Broken since 2.0.0.', 'Fixed in 2.1.0 and backported to 1.9.4. Fixed in 2.1.0!'],
+    dep,
+  );
+  assert.deepEqual(
+    a.map((b) => b.label),
+    ['Fixed in 2.1.0 · you have 2.0.3', 'Affects ≥2.0.0 <2.1.0 · yours'],
+  );
   // A regression the same result says is fixed: the range ends at the fix.
-  assert.deepEqual(resultBadges('Nested defaults', ['Regression in 2.4.0.', 'Fixed in 2.5.1 and backported to 2.4.9.'], { ...dep, version: '2.6.0' }).map((x) => x.label),
-    ['Fixed in 2.5.1 · included in your 2.6.0', 'Fixed in 2.4.9 · included in your 2.6.0', 'Affects ≥2.4.0 <2.5.1 · not your 2.6.0']);
+  assert.deepEqual(
+    resultBadges('Nested defaults', ['Regression in 2.4.0.', 'Fixed in 2.5.1 and backported to 2.4.9.'], {
+      ...dep,
+      version: '2.6.0',
+    }).map((x) => x.label),
+    [
+      'Fixed in 2.5.1 · included in your 2.6.0',
+      'Fixed in 2.4.9 · included in your 2.6.0',
+      'Affects ≥2.4.0 <2.5.1 · not your 2.6.0',
+    ],
+  );
   // A backport: the fix of your release line ends the range.
-  assert.deepEqual(resultBadges('Nested defaults', ['Regression in 2.4.0.', 'Fixed in 2.5.1 and backported to 2.4.9.'], { ...dep, version: '2.5.0' }).map((x) => x.label),
-    ['Fixed in 2.5.1 · you have 2.5.0', 'Affects ≥2.4.0 <2.5.1 · yours']);
-  assert.deepEqual(resultBadges('Nested defaults', ['Regression in 2.4.0.', 'Fixed in 2.5.1 and backported to 2.4.9.'], { ...dep, version: '2.4.9' }).map((x) => x.label),
-    ['Fixed in 2.4.9 · included in your 2.4.9', 'Affects ≥2.4.0 <2.4.9 · not your 2.4.9']);
+  assert.deepEqual(
+    resultBadges('Nested defaults', ['Regression in 2.4.0.', 'Fixed in 2.5.1 and backported to 2.4.9.'], {
+      ...dep,
+      version: '2.5.0',
+    }).map((x) => x.label),
+    ['Fixed in 2.5.1 · you have 2.5.0', 'Affects ≥2.4.0 <2.5.1 · yours'],
+  );
+  assert.deepEqual(
+    resultBadges('Nested defaults', ['Regression in 2.4.0.', 'Fixed in 2.5.1 and backported to 2.4.9.'], {
+      ...dep,
+      version: '2.4.9',
+    }).map((x) => x.label),
+    ['Fixed in 2.4.9 · included in your 2.4.9', 'Affects ≥2.4.0 <2.4.9 · not your 2.4.9'],
+  );
   assert.equal(a[0]!.sentence, 'Fixed in 2.1.0 and backported to 1.9.4.');
   const b = resultBadges('chore(release): v2.1.0', ['Fixes the retry loop (#41).'], dep);
-  assert.deepEqual(b.map((x) => x.label), ['Released 2.1.0 · newer than your 2.0.3']);
+  assert.deepEqual(
+    b.map((x) => x.label),
+    ['Released 2.1.0 · newer than your 2.0.3'],
+  );
   const c = resultBadges('Old crash', ['Fixed in 1.9.0.'], dep);
   const d = resultBadges('Unrelated', ['Works on Node 20.'], dep);
   const e = resultBadges('Another', ['This was fixed in 2.2.0 as well as in 2.1.0.'], dep);
-  assert.equal(versionSummary([a, b, c, d, e], dep), '2 results mention a fix newer than your @acme/widgets 2.0.3 (2.1.0, 2.2.0).');
+  assert.equal(
+    versionSummary([a, b, c, d, e], dep),
+    '2 results mention a fix newer than your @acme/widgets 2.0.3 (2.1.0, 2.2.0).',
+  );
   assert.equal(versionSummary([c, d], dep), '1 result mentions a fix your @acme/widgets 2.0.3 already includes.');
   assert.equal(versionSummary([d], dep), undefined);
   assert.equal(versionSummary([a], npm()), undefined);

@@ -147,7 +147,8 @@ test('finds fixed in / affects statements, with their bounds', () => {
 });
 
 test('a release pull request title counts as released; a plain title still has its statements', () => {
-  for (const [text, want] of TITLES) assert.deepEqual(findVersionMentions(text, { names: NAMES, title: true }).map(show), want, text);
+  for (const [text, want] of TITLES)
+    assert.deepEqual(findVersionMentions(text, { names: NAMES, title: true }).map(show), want, text);
 });
 
 test('leaves alone runtimes, protocols, other packages, dates, addresses, numbers, links and vague words', () => {
@@ -155,11 +156,16 @@ test('leaves alone runtimes, protocols, other packages, dates, addresses, number
 });
 
 test('at least 100 sentences in all', () => {
-  assert.ok(FOUND.length + TITLES.length + NOT_FOUND.length >= 100, String(FOUND.length + TITLES.length + NOT_FOUND.length));
+  assert.ok(
+    FOUND.length + TITLES.length + NOT_FOUND.length >= 100,
+    String(FOUND.length + TITLES.length + NOT_FOUND.length),
+  );
 });
 
 test('the sentence a statement came from (for the tooltip), cut at 300 characters', () => {
-  const [m] = findVersionMentions('We tried everything. Finally it was fixed in 2.1.0 after the rewrite. Thanks all!', { names: NAMES });
+  const [m] = findVersionMentions('We tried everything. Finally it was fixed in 2.1.0 after the rewrite. Thanks all!', {
+    names: NAMES,
+  });
   assert.equal(m!.sentence, 'Finally it was fixed in 2.1.0 after the rewrite.');
   const long = `${'word '.repeat(100)}fixed in 2.1.0 ${'tail '.repeat(100)}`;
   assert.ok(findVersionMentions(long)[0]!.sentence.length <= 302);

@@ -9,12 +9,33 @@ import { renderIssueBody, renderMarkdown, renderText, reportJson, settingLink } 
 import { secretStrings, secretsRedactor, withoutCredentials } from '../../../src/doctor/secrets';
 
 const report: DiagnosisReport = {
-  baseUrl: 'https://api.example.com', surface: 'editor', startedAt: '2026-11-25T10:00:00.000Z', ms: 1234, cancelled: false, ok: false,
+  baseUrl: 'https://api.example.com',
+  surface: 'editor',
+  startedAt: '2026-11-25T10:00:00.000Z',
+  ms: 1234,
+  cancelled: false,
+  ok: false,
   findings: [
-    { check: 'baseUrl', title: 'base URL', status: 'ok', found: 'https://api.example.com (https, host api.example.com)' },
-    { check: 'proxyConnect', title: 'proxy connection', status: 'problem', found: 'http://127.0.0.1:9 (from http.proxy) refused the connection: nothing listens there',
-      fix: { text: 'check the proxy address in http.proxy', settings: ['http.proxy'] } },
-    { check: 'key', title: 'API key', status: 'problem', found: 'refused (HTTP 401)', fix: fixNaming('key', 'editor', 'set a valid key (Developer Index: Set API Key)') },
+    {
+      check: 'baseUrl',
+      title: 'base URL',
+      status: 'ok',
+      found: 'https://api.example.com (https, host api.example.com)',
+    },
+    {
+      check: 'proxyConnect',
+      title: 'proxy connection',
+      status: 'problem',
+      found: 'http://127.0.0.1:9 (from http.proxy) refused the connection: nothing listens there',
+      fix: { text: 'check the proxy address in http.proxy', settings: ['http.proxy'] },
+    },
+    {
+      check: 'key',
+      title: 'API key',
+      status: 'problem',
+      found: 'refused (HTTP 401)',
+      fix: fixNaming('key', 'editor', 'set a valid key (Developer Index: Set API Key)'),
+    },
     { check: 'tls', title: 'TLS', status: 'skipped', found: 'the proxy cannot be reached (above)' },
   ],
 };
@@ -22,11 +43,19 @@ const report: DiagnosisReport = {
 describe('doctor: secrets', () => {
   it('takes the password (raw and decoded), the userinfo, and a Basic token with its decoded password', () => {
     const token = `Basic ${Buffer.from('bob:p@ss word').toString('base64')}`;
-    const s = secretStrings({ apiKey: 'fc-key-0123456789abcdef', proxyUrls: ['http://alice:pa%24s@proxy:8080', undefined, 'http://proxy:3128'], proxyAuthorization: token });
-    for (const x of ['fc-key-0123456789abcdef', 'alice:pa%24s', 'pa%24s', 'pa$s', token, 'bob:p@ss word', 'p@ss word']) assert.ok(s.includes(x), x);
+    const s = secretStrings({
+      apiKey: 'fc-key-0123456789abcdef',
+      proxyUrls: ['http://alice:pa%24s@proxy:8080', undefined, 'http://proxy:3128'],
+      proxyAuthorization: token,
+    });
+    for (const x of ['fc-key-0123456789abcdef', 'alice:pa%24s', 'pa%24s', 'pa$s', token, 'bob:p@ss word', 'p@ss word'])
+      assert.ok(s.includes(x), x);
     assert.ok(!s.includes('alice'), 'a user name alone is not a secret');
     const r = secretsRedactor({ apiKey: 'fc-key-0123456789abcdef', proxyUrls: ['http://alice:pa%24s@proxy:8080'] });
-    assert.equal(r('key fc-key-0123456789abcdef and http://alice:pa%24s@proxy and pa$s'), 'key [redacted] and http://[redacted]@proxy and [redacted]');
+    assert.equal(
+      r('key fc-key-0123456789abcdef and http://alice:pa%24s@proxy and pa$s'),
+      'key [redacted] and http://[redacted]@proxy and [redacted]',
+    );
   });
   it('a short password is cut only as a whole token; URLs lose their credentials for display', () => {
     const r = secretsRedactor({ proxyUrls: ['http://u:ab@p:1'] });
@@ -48,20 +77,35 @@ describe('doctor: rendering', () => {
     assert.match(renderText(report), /\n2 problems found \(1\.2 s\)\.\n$/);
   });
   it('markdown: fixes link to the settings and commands they name; found text cannot inject markup', () => {
-    const m = renderMarkdown({ ...report, findings: [...report.findings, { check: 'service', title: 'service', status: 'ok', found: 'said <img src=x> [x](command:evil) `code`' }] });
+    const m = renderMarkdown({
+      ...report,
+      findings: [
+        ...report.findings,
+        { check: 'service', title: 'service', status: 'ok', found: 'said <img src=x> [x](command:evil) `code`' },
+      ],
+    });
     assert.match(m, /^# Developer Index: connection diagnosis/);
-    assert.match(m, /## Problem: proxy connection\n\n.*\n\n\*\*Fix:\*\* check the proxy address in http\.proxy\n\nOpen: \[http\.proxy\]\(command:workbench\.action\.openSettings\?%5B%22http\.proxy%22%5D/);
+    assert.match(
+      m,
+      /## Problem: proxy connection\n\n.*\n\n\*\*Fix:\*\* check the proxy address in http\.proxy\n\nOpen: \[http\.proxy\]\(command:workbench\.action\.openSettings\?%5B%22http\.proxy%22%5D/,
+    );
     assert.match(m, /Open: \[Set API Key\]\(command:devIndex\.auth\.setKey/);
     assert.match(m, /said \\<img src=x\\> /, 'HTML is escaped, shown as text');
     assert.doesNotMatch(m, /[^\\]<img/, 'no raw HTML');
     assert.ok(!m.includes('[x](command:evil)'), 'no link from a found text');
-    assert.equal(settingLink('devIndex.baseUrl'), '[devIndex.baseUrl](command:workbench.action.openSettings?%5B%22devIndex.baseUrl%22%5D "Open the setting devIndex.baseUrl")');
+    assert.equal(
+      settingLink('devIndex.baseUrl'),
+      '[devIndex.baseUrl](command:workbench.action.openSettings?%5B%22devIndex.baseUrl%22%5D "Open the setting devIndex.baseUrl")',
+    );
   });
   it('JSON: the fix as text; the issue body carries diagnosis, versions and log lines in fences', () => {
     const j = reportJson(report) as { problems: number; findings: Array<{ fix?: unknown }> };
     assert.equal(j.problems, 2);
     assert.equal(j.findings[1]!.fix, 'check the proxy address in http.proxy');
-    const body = renderIssueBody(report, { extension: '0.1.0', vscode: '1.139.1', node: 'v24.21.0', os: 'Linux' }, ['a ```b', 'c']);
+    const body = renderIssueBody(report, { extension: '0.1.0', vscode: '1.139.1', node: 'v24.21.0', os: 'Linux' }, [
+      'a ```b',
+      'c',
+    ]);
     assert.match(body, /### Diagnosis[\s\S]*```\nDiagnosis of https:\/\/api\.example\.com[\s\S]*```/);
     assert.match(body, /- Extension: 0\.1\.0\n- VS Code: 1\.139\.1\n- Node: v24\.21\.0\n- OS: Linux/);
     assert.match(body, /### Log \(last 2 lines\)\n\n```\na '''b\nc\n```/);
@@ -87,7 +131,11 @@ describe('doctor: reading the service', () => {
     assert.equal(r.findings[0]!.status, 'problem');
     assert.match(r.findings[0]!.found, /not a valid absolute URL/);
     assert.deepEqual(r.findings[0]!.fix!.settings, ['devIndex.baseUrl']);
-    assert.ok(r.findings.filter((f) => ['dns', 'proxyConnect', 'tls', 'service', 'key'].includes(f.check)).every((f) => f.status === 'skipped'));
+    assert.ok(
+      r.findings
+        .filter((f) => ['dns', 'proxyConnect', 'tls', 'service', 'key'].includes(f.check))
+        .every((f) => f.status === 'skipped'),
+    );
     assert.equal(r.ok, false);
   });
 });

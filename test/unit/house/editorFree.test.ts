@@ -10,14 +10,27 @@ const root = findRepoRoot(__dirname) ?? '.';
 
 /** Folders (every .ts below them) and single files that must not import the editor. */
 const EDITOR_FREE = [
-  'src/api', 'src/agentRun', 'src/search/session', 'src/versions', 'src/words', 'src/storage/sharedRecords.ts', 'src/storage/sharedCollection.ts',
-  'src/webview/searchController.ts', 'src/webview/viewChannel.ts', 'src/webview/searchViewDeps.ts',
-  'src/tools/toolOps.ts', 'src/tools/searchOps.ts', 'src/tools/toolInputs.ts', 'src/tools/toolTypes.ts',
+  'src/api',
+  'src/agentRun',
+  'src/search/session',
+  'src/versions',
+  'src/words',
+  'src/storage/sharedRecords.ts',
+  'src/storage/sharedCollection.ts',
+  'src/webview/searchController.ts',
+  'src/webview/viewChannel.ts',
+  'src/webview/searchViewDeps.ts',
+  'src/tools/toolOps.ts',
+  'src/tools/searchOps.ts',
+  'src/tools/toolInputs.ts',
+  'src/tools/toolTypes.ts',
 ];
 
 function files(p: string): string[] {
   if (!statSync(p).isDirectory()) return [p];
-  return readdirSync(p).flatMap((n) => files(join(p, n))).filter((f) => f.endsWith('.ts'));
+  return readdirSync(p)
+    .flatMap((n) => files(join(p, n)))
+    .filter((f) => f.endsWith('.ts'));
 }
 
 const VSCODE = /(?:from\s*|import\s*\(\s*|require\s*\(\s*)['"]vscode['"]/;
@@ -33,6 +46,6 @@ describe('house: editor-free modules', () => {
   it('the check sees an import of vscode, type-only included', () => {
     assert.ok(VSCODE.test("import type * as vscode from 'vscode';"));
     assert.ok(VSCODE.test('const v = await import("vscode");'));
-    assert.ok(!VSCODE.test("// the vscode glue is in searchViewProvider.ts"));
+    assert.ok(!VSCODE.test('// the vscode glue is in searchViewProvider.ts'));
   });
 });

@@ -24,7 +24,8 @@ function target(from: string, spec: string): string | undefined {
 /** Every relative import, export-from and import() of a file (type-only ones too). */
 export function importsOf(file: string, text: string): string[] {
   const out: string[] = [];
-  const re = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*['"](\.{1,2}\/[^'"]+)['"]|import\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|^import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
+  const re =
+    /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*['"](\.{1,2}\/[^'"]+)['"]|import\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|^import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
   for (const m of text.matchAll(re)) {
     const t = target(file, m[1] ?? m[2] ?? m[3]);
     if (t) out.push(t);
@@ -45,7 +46,10 @@ export function circles(graph: Map<string, string[]>): string[][] {
       if (state.get(m) === 'open') {
         const loop = stack.slice(stack.indexOf(m));
         const key = [...loop].sort().join('|');
-        if (!seen.has(key)) { seen.add(key); found.push([...loop, m]); }
+        if (!seen.has(key)) {
+          seen.add(key);
+          found.push([...loop, m]);
+        }
       } else if (!state.has(m)) visit(m);
     }
     stack.pop();
@@ -57,11 +61,26 @@ export function circles(graph: Map<string, string[]>): string[][] {
 
 describe('import circles (issue 20)', () => {
   it('the finder sees a two-file circle and a three-file circle, type-only imports included', () => {
-    const g = new Map<string, string[]>([['a', ['b']], ['b', ['a']], ['c', ['d']], ['d', ['e']], ['e', ['c']], ['f', ['a']]]);
-    assert.deepEqual(circles(g).map((c) => c.join('>')), ['a>b>a', 'c>d>e>c']);
+    const g = new Map<string, string[]>([
+      ['a', ['b']],
+      ['b', ['a']],
+      ['c', ['d']],
+      ['d', ['e']],
+      ['e', ['c']],
+      ['f', ['a']],
+    ]);
+    assert.deepEqual(
+      circles(g).map((c) => c.join('>')),
+      ['a>b>a', 'c>d>e>c'],
+    );
     const file = join(src, 'deps', 'editor.ts');
-    assert.deepEqual(importsOf(file, "import type { X } from './cache';\nexport { y } from './resolver';\nconst m = import('./messages');")
-      .map((p) => relative(src, p)), [join('deps', 'cache.ts'), join('deps', 'resolver.ts'), join('deps', 'messages.ts')]);
+    assert.deepEqual(
+      importsOf(
+        file,
+        "import type { X } from './cache';\nexport { y } from './resolver';\nconst m = import('./messages');",
+      ).map((p) => relative(src, p)),
+      [join('deps', 'cache.ts'), join('deps', 'resolver.ts'), join('deps', 'messages.ts')],
+    );
   });
 
   it('src/ has no import circle', () => {

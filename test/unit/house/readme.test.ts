@@ -12,7 +12,12 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
 /** GitHub's anchor for a heading: lower case, markdown and punctuation dropped, spaces to hyphens. */
 function headingSlug(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[`*_]/g, '').replace(/[^\p{L}\p{N} -]/gu, '').replace(/ /g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[`*_]/g, '')
+    .replace(/[^\p{L}\p{N} -]/gu, '')
+    .replace(/ /g, '-');
 }
 
 /** The anchors of a markdown file's headings (outside fenced code), numbered as GitHub does for repeats. */
@@ -21,7 +26,10 @@ function anchorsOf(markdown: string): Set<string> {
   const out = new Set<string>();
   let fenced = false;
   for (const line of markdown.split('\n')) {
-    if (/^\s*```/.test(line)) { fenced = !fenced; continue; }
+    if (/^\s*```/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
     const m = !fenced && /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
     if (!m) continue;
     const slug = headingSlug(m[1]!);
@@ -51,22 +59,37 @@ describe('the README', () => {
     for (const link of links) {
       const [file, anchor] = link.split('#') as [string, string | undefined];
       const abs = join(root, file);
-      if (!existsSync(abs)) { problems.push(`${link}: no file ${file}`); continue; }
-      if (anchor !== undefined && file.endsWith('.md') && !anchorsOf(readFileSync(abs, 'utf8')).has(anchor)) problems.push(`${link}: no heading #${anchor} in ${file}`);
+      if (!existsSync(abs)) {
+        problems.push(`${link}: no file ${file}`);
+        continue;
+      }
+      if (anchor !== undefined && file.endsWith('.md') && !anchorsOf(readFileSync(abs, 'utf8')).has(anchor))
+        problems.push(`${link}: no heading #${anchor} in ${file}`);
     }
     assert.deepEqual(problems, []);
   });
 
   it('links each reference file in docs/ that holds what the README once said', () => {
-    for (const f of ['USAGE.md', 'AGENT-JOBS.md', 'SETTINGS.md', 'TROUBLESHOOTING.md', 'CLI.md', 'AGENTS.md', 'DEVELOPMENT.md']) {
+    for (const f of [
+      'USAGE.md',
+      'AGENT-JOBS.md',
+      'SETTINGS.md',
+      'TROUBLESHOOTING.md',
+      'CLI.md',
+      'AGENTS.md',
+      'DEVELOPMENT.md',
+    ]) {
       assert.match(readme, new RegExp(`\\]\\(docs/${f.replace('.', '\\.')}(#[^)]*)?\\)`), `README links docs/${f}`);
     }
   });
 
-  it('the anchor rule is GitHub\'s', () => {
-    assert.equal(headingSlug('Ask `@devindex` in VS Code\'s chat'), 'ask-devindex-in-vs-codes-chat');
+  it("the anchor rule is GitHub's", () => {
+    assert.equal(headingSlug("Ask `@devindex` in VS Code's chat"), 'ask-devindex-in-vs-codes-chat');
     assert.equal(headingSlug('In the browser (vscode.dev, github.dev)'), 'in-the-browser-vscodedev-githubdev');
-    assert.equal(headingSlug('Versions and watches: which fix you have, which one you lack'), 'versions-and-watches-which-fix-you-have-which-one-you-lack');
+    assert.equal(
+      headingSlug('Versions and watches: which fix you have, which one you lack'),
+      'versions-and-watches-which-fix-you-have-which-one-you-lack',
+    );
     assert.deepEqual([...anchorsOf('# A\n```\n# not a heading\n```\n## A\n')], ['a', 'a-1']);
   });
 });

@@ -16,7 +16,7 @@ function merged(existing: string | undefined, client: SetupClient): string {
   return r.text;
 }
 
-describe('merging the entry into a user\'s file', () => {
+describe("merging the entry into a user's file", () => {
   it('keeps comments, trailing commas, another server\'s odd string ("a, }") and its inline layout byte for byte', () => {
     const before = [
       '{',
@@ -51,21 +51,38 @@ describe('merging the entry into a user\'s file', () => {
     assert.equal(merged(after, 'cursor'), after, 'a second run changes nothing: one entry');
   });
 
-  it('replaces only our old entry\'s bytes; adds a comma after the last server when it had none', () => {
-    const before = '{\n    "mcpServers": {\n        "devindex": {"command": "node", "args": ["/x/devindex.devindex-0.1.0/dist/cli.js", "mcp"]},\n        "z": {"command": "zz"}\n    }\n}';
-    const after = '{\n    "mcpServers": {\n        "devindex": {\n            "command": "/cfg/devindex-mcp",\n            "args": [\n                "mcp"\n            ],\n            "env": {\n                "DEVINDEX_API_KEY": "${env:DEVINDEX_API_KEY}"\n            }\n        },\n        "z": {"command": "zz"}\n    }\n}';
+  it("replaces only our old entry's bytes; adds a comma after the last server when it had none", () => {
+    const before =
+      '{\n    "mcpServers": {\n        "devindex": {"command": "node", "args": ["/x/devindex.devindex-0.1.0/dist/cli.js", "mcp"]},\n        "z": {"command": "zz"}\n    }\n}';
+    const after =
+      '{\n    "mcpServers": {\n        "devindex": {\n            "command": "/cfg/devindex-mcp",\n            "args": [\n                "mcp"\n            ],\n            "env": {\n                "DEVINDEX_API_KEY": "${env:DEVINDEX_API_KEY}"\n            }\n        },\n        "z": {"command": "zz"}\n    }\n}';
     assert.equal(merged(before, 'cursor'), after);
     const added = merged('{\n\t"mcpServers": {\n\t\t"z": {"command": "zz"}\n\t}\n}', 'windsurf');
-    assert.equal(added, '{\n\t"mcpServers": {\n\t\t"z": {"command": "zz"},\n\t\t"devindex": {\n\t\t\t"command": "/cfg/devindex-mcp",\n\t\t\t"args": [\n\t\t\t\t"mcp"\n\t\t\t],\n\t\t\t"env": {\n\t\t\t\t"DEVINDEX_API_KEY": "${env:DEVINDEX_API_KEY}"\n\t\t\t}\n\t\t}\n\t}\n}');
+    assert.equal(
+      added,
+      '{\n\t"mcpServers": {\n\t\t"z": {"command": "zz"},\n\t\t"devindex": {\n\t\t\t"command": "/cfg/devindex-mcp",\n\t\t\t"args": [\n\t\t\t\t"mcp"\n\t\t\t],\n\t\t\t"env": {\n\t\t\t\t"DEVINDEX_API_KEY": "${env:DEVINDEX_API_KEY}"\n\t\t\t}\n\t\t}\n\t}\n}',
+    );
   });
 
-  it('VS Code: the server under servers and its password input in inputs, beside the user\'s own, CRLF kept', () => {
-    const before = '{\r\n  "inputs": [\r\n    { "id": "other-key", "type": "promptString" }\r\n  ],\r\n  "servers": {}\r\n}\r\n';
+  it("VS Code: the server under servers and its password input in inputs, beside the user's own, CRLF kept", () => {
+    const before =
+      '{\r\n  "inputs": [\r\n    { "id": "other-key", "type": "promptString" }\r\n  ],\r\n  "servers": {}\r\n}\r\n';
     const text = merged(before, 'vscode');
     assert.ok(!/[^\r]\n/.test(text), 'every line ends with CRLF');
-    assert.ok(text.startsWith('{\r\n  "inputs": [\r\n    { "id": "other-key", "type": "promptString" },\r\n    {\r\n      "type": "promptString",\r\n      "id": "devindex-api-key",'), text);
-    const v = parse(text) as { inputs: Array<{ id: string; password?: boolean }>; servers: Record<string, { env: Record<string, string> }> };
-    assert.deepEqual(v.inputs.map((i) => i.id), ['other-key', 'devindex-api-key']);
+    assert.ok(
+      text.startsWith(
+        '{\r\n  "inputs": [\r\n    { "id": "other-key", "type": "promptString" },\r\n    {\r\n      "type": "promptString",\r\n      "id": "devindex-api-key",',
+      ),
+      text,
+    );
+    const v = parse(text) as {
+      inputs: Array<{ id: string; password?: boolean }>;
+      servers: Record<string, { env: Record<string, string> }>;
+    };
+    assert.deepEqual(
+      v.inputs.map((i) => i.id),
+      ['other-key', 'devindex-api-key'],
+    );
     assert.equal(v.inputs[1]!.password, true);
     assert.equal(v.servers.devindex!.env.DEVINDEX_API_KEY, '${input:devindex-api-key}');
     assert.equal(merged(text, 'vscode'), text, 'a second run: still one input and one server');
@@ -73,22 +90,38 @@ describe('merging the entry into a user\'s file', () => {
 
   it('a new file, an empty one, one with comments only, and one with no servers object yet', () => {
     const fresh = merged(undefined, 'cursor');
-    assert.equal(fresh, '{\n  "mcpServers": {\n    "devindex": {\n      "command": "/cfg/devindex-mcp",\n      "args": [\n        "mcp"\n      ],\n      "env": {\n        "DEVINDEX_API_KEY": "${env:DEVINDEX_API_KEY}"\n      }\n    }\n  }\n}\n');
+    assert.equal(
+      fresh,
+      '{\n  "mcpServers": {\n    "devindex": {\n      "command": "/cfg/devindex-mcp",\n      "args": [\n        "mcp"\n      ],\n      "env": {\n        "DEVINDEX_API_KEY": "${env:DEVINDEX_API_KEY}"\n      }\n    }\n  }\n}\n',
+    );
     assert.equal(merged('', 'cursor'), fresh);
     assert.equal(merged('// nothing yet\n', 'cursor'), `// nothing yet\n${fresh}`);
-    assert.equal(merged('{ "theme": "dark" }', 'cursor'),
-      '{ "theme": "dark", "mcpServers": {\n  "devindex": {\n    "command": "/cfg/devindex-mcp",\n    "args": [\n      "mcp"\n    ],\n    "env": {\n      "DEVINDEX_API_KEY": "${env:DEVINDEX_API_KEY}"\n    }\n  }\n} }');
-    assert.equal(merged('{ "mcpServers": { /* later */ } }', 'claude-desktop'),
-      '{ "mcpServers": { /* later */ "devindex": {\n    "command": "/cfg/devindex-mcp",\n    "args": [\n      "mcp"\n    ]\n  } } }');
+    assert.equal(
+      merged('{ "theme": "dark" }', 'cursor'),
+      '{ "theme": "dark", "mcpServers": {\n  "devindex": {\n    "command": "/cfg/devindex-mcp",\n    "args": [\n      "mcp"\n    ],\n    "env": {\n      "DEVINDEX_API_KEY": "${env:DEVINDEX_API_KEY}"\n    }\n  }\n} }',
+    );
+    assert.equal(
+      merged('{ "mcpServers": { /* later */ } }', 'claude-desktop'),
+      '{ "mcpServers": { /* later */ "devindex": {\n    "command": "/cfg/devindex-mcp",\n    "args": [\n      "mcp"\n    ]\n  } } }',
+    );
   });
 
   it('refuses a file it cannot parse, naming the place, and one whose shape is not a client file', () => {
     const bad = mergeEntry('{\n  "mcpServers": {\n    "other": { "command": "x" \n  }\n', entry('cursor'));
     assert.equal(bad.ok, false);
     assert.match((bad as { reason: string }).reason, /not valid JSON with comments \(\w+ at line \d+, column \d+\)/);
-    assert.match((mergeEntry('[1, 2]', entry('cursor')) as { reason: string }).reason, /top level is an array, not an object/);
-    assert.match((mergeEntry('{"mcpServers": [1]}', entry('cursor')) as { reason: string }).reason, /"mcpServers" is not an object/);
-    assert.match((mergeEntry('{"inputs": {}}', entry('vscode')) as { reason: string }).reason, /"inputs" is not an array/);
+    assert.match(
+      (mergeEntry('[1, 2]', entry('cursor')) as { reason: string }).reason,
+      /top level is an array, not an object/,
+    );
+    assert.match(
+      (mergeEntry('{"mcpServers": [1]}', entry('cursor')) as { reason: string }).reason,
+      /"mcpServers" is not an object/,
+    );
+    assert.match(
+      (mergeEntry('{"inputs": {}}', entry('vscode')) as { reason: string }).reason,
+      /"inputs" is not an array/,
+    );
     assert.equal(parseJsonc('{"a": 1,}').ok, true, 'a trailing comma is allowed');
   });
 

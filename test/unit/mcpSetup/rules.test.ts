@@ -35,12 +35,14 @@ describe('agent rules', () => {
     }
   });
 
-  it('appends to the user\'s text, then replaces only the block; CRLF files keep CRLF', () => {
+  it("appends to the user's text, then replaces only the block; CRLF files keep CRLF", () => {
     const mine = '# Project rules\n\nUse tabs.\n';
     const first = withBlock('agents', mine);
     assert.ok(first.ok);
     assert.equal(first.text, `${mine}\n${ruleBlock('agents')}\n`);
-    const edited = first.text.replace('Use tabs.', 'Use tabs. Always.').replace('## Developer index search', '## old words') + '\nMore of mine.\n';
+    const edited =
+      first.text.replace('Use tabs.', 'Use tabs. Always.').replace('## Developer index search', '## old words') +
+      '\nMore of mine.\n';
     const again = withBlock('agents', edited);
     assert.ok(again.ok && again.changed);
     assert.equal(again.text, `# Project rules\n\nUse tabs. Always.\n\n${ruleBlock('agents')}\n\nMore of mine.\n`);
@@ -50,28 +52,42 @@ describe('agent rules', () => {
     assert.ok(crlf.ok && !/[^\r]\n/.test(crlf.text));
   });
 
-  it('refuses markers that are not one pair in order (the user\'s text might be inside)', () => {
-    for (const text of [`${BLOCK_BEGIN}\nmine`, `${BLOCK_END}\n${BLOCK_BEGIN}`, `${BLOCK_BEGIN}${BLOCK_END}${BLOCK_BEGIN}${BLOCK_END}`]) {
+  it("refuses markers that are not one pair in order (the user's text might be inside)", () => {
+    for (const text of [
+      `${BLOCK_BEGIN}\nmine`,
+      `${BLOCK_END}\n${BLOCK_BEGIN}`,
+      `${BLOCK_BEGIN}${BLOCK_END}${BLOCK_BEGIN}${BLOCK_END}`,
+    ]) {
       const r = withBlock('agents', text);
       assert.equal(r.ok, false, text);
       assert.match((r as { reason: string }).reason, /not one pair in that order/);
     }
   });
 
-  it('writeRules writes each file in its place, keeps a file\'s mode, and never writes an unreadable file', () => {
+  it("writeRules writes each file in its place, keeps a file's mode, and never writes an unreadable file", () => {
     const dir = mkdtempSync(join(tmpdir(), 'devindex-rules-'));
     try {
       writeFileSync(join(dir, 'AGENTS.md'), 'Mine.\n', { mode: 0o640 });
       chmodSync(join(dir, 'AGENTS.md'), 0o640);
       mkdirSync(join(dir, '.github', 'copilot-instructions.md'), { recursive: true }); // a folder where the file goes
       const r = writeRules(dir, RULE_TARGETS);
-      assert.deepEqual(r.map((x) => x.action), ['written', 'written', 'refused', 'written']);
+      assert.deepEqual(
+        r.map((x) => x.action),
+        ['written', 'written', 'refused', 'written'],
+      );
       assert.match(r[2]!.reason!, /folder/);
-      assert.ok(readFileSync(join(dir, '.claude', 'skills', 'devindex-search', 'SKILL.md'), 'utf8').startsWith('---\nname: devindex-search'));
+      assert.ok(
+        readFileSync(join(dir, '.claude', 'skills', 'devindex-search', 'SKILL.md'), 'utf8').startsWith(
+          '---\nname: devindex-search',
+        ),
+      );
       assert.ok(readFileSync(join(dir, '.cursor', 'rules', 'devindex.mdc'), 'utf8').startsWith('---\ndescription:'));
       assert.ok(readFileSync(join(dir, 'AGENTS.md'), 'utf8').startsWith('Mine.\n\n<!-- devindex:begin -->'));
       assert.equal(statSync(join(dir, 'AGENTS.md')).mode & 0o777, 0o640);
-      assert.deepEqual(writeRules(dir, ['claude', 'agents']).map((x) => x.action), ['unchanged', 'unchanged']);
+      assert.deepEqual(
+        writeRules(dir, ['claude', 'agents']).map((x) => x.action),
+        ['unchanged', 'unchanged'],
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

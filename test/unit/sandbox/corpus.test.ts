@@ -30,7 +30,13 @@ describe('loadCorpus', () => {
   });
 
   it('marks skill files and keeps the path in doc ids', () => {
-    assert.deepEqual(corpus.docs.filter((d) => d.skill).map((d) => d.id).sort(), ['doc:alpha-docs/skills/backoff/SKILL', 'doc:beta-docs/skills/pagination/SKILL']);
+    assert.deepEqual(
+      corpus.docs
+        .filter((d) => d.skill)
+        .map((d) => d.id)
+        .sort(),
+      ['doc:alpha-docs/skills/backoff/SKILL', 'doc:beta-docs/skills/pagination/SKILL'],
+    );
     assert.equal(byId.get('doc:alpha-docs/guide/retries')?.source, 'alpha-docs');
   });
 

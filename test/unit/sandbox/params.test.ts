@@ -14,8 +14,14 @@ describe('queryToInput', () => {
   });
 
   it('converts well-formed numbers and booleans and leaves the rest for validation', () => {
-    assert.deepEqual(input('query=q&k=10&passages=2.5&archived=true&fork=false&min_stars=x'),
-      { query: 'q', k: 10, passages: 2.5, archived: true, fork: false, min_stars: 'x' });
+    assert.deepEqual(input('query=q&k=10&passages=2.5&archived=true&fork=false&min_stars=x'), {
+      query: 'q',
+      k: 10,
+      passages: 2.5,
+      archived: true,
+      fork: false,
+      min_stars: 'x',
+    });
     assert.equal(input('archived=TRUE').archived, 'TRUE');
     assert.equal(input('query=10').query, '10', 'query stays a string');
   });
@@ -28,14 +34,33 @@ describe('queryToInput', () => {
 
 describe('validateSearchRequest', () => {
   it('accepts the defaults and every parameter at once', () => {
-    const r = validateSearchRequest({ query: 'q', k: 5, types: ['doc', 'issue'], repos: ['a/b'], sources: ['s'], skills: 'only', passages: 2,
-      language: 'Go', topic: 't', license: 'MIT', min_stars: 0, max_stars: 10, archived: false, fork: true, origin: 'o', integration: 'i' });
+    const r = validateSearchRequest({
+      query: 'q',
+      k: 5,
+      types: ['doc', 'issue'],
+      repos: ['a/b'],
+      sources: ['s'],
+      skills: 'only',
+      passages: 2,
+      language: 'Go',
+      topic: 't',
+      license: 'MIT',
+      min_stars: 0,
+      max_stars: 10,
+      archived: false,
+      fork: true,
+      origin: 'o',
+      integration: 'i',
+    });
     assert.equal(r.ok, true);
   });
 
   it('checks rules 3 and 4 after the bounds', () => {
     const r3 = validateSearchRequest({ query: 'q', repos: ['a/b'], types: ['doc'] });
-    assert.deepEqual(r3, { ok: false, failure: { error: RULE3_MESSAGE, details: [{ code: 'custom', path: ['repos'], message: RULE3_MESSAGE }] } });
+    assert.deepEqual(r3, {
+      ok: false,
+      failure: { error: RULE3_MESSAGE, details: [{ code: 'custom', path: ['repos'], message: RULE3_MESSAGE }] },
+    });
     const r4 = validateSearchRequest({ query: 'q', sources: ['s'], types: ['issue'] });
     assert.equal(r4.ok ? '' : r4.failure.error, 'sources cannot match any requested type; add doc or drop sources');
     assert.equal(RULE4_MESSAGE, 'sources cannot match any requested type; add doc or drop sources');

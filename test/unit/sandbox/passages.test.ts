@@ -17,7 +17,11 @@ const FENCE_WITH_BLANKS = [
   '```',
 ].join('\n');
 
-const TABLE = ['| Attempt | Delay |', '|---|---|', ...Array.from({ length: 30 }, (_, i) => `| ${i + 1} | ${2 ** Math.min(i, 5)} s |`)].join('\n');
+const TABLE = [
+  '| Attempt | Delay |',
+  '|---|---|',
+  ...Array.from({ length: 30 }, (_, i) => `| ${i + 1} | ${2 ** Math.min(i, 5)} s |`),
+].join('\n');
 
 describe('splitBlocks', () => {
   it('keeps a fenced block with blank lines and hash lines as one block', () => {
@@ -60,7 +64,11 @@ describe('chunkMarkdown', () => {
       for (const c of chunks) assert.equal(fences(c) % 2, 0, `balanced fences in:\n${c}`);
       const withTable = chunks.filter((c) => c.includes('| Attempt | Delay |'));
       assert.equal(withTable.length, 1);
-      assert.equal(contentLines(withTable[0] ?? '').filter((l) => l.startsWith('|')).length, 32, 'every table row in the same chunk');
+      assert.equal(
+        contentLines(withTable[0] ?? '').filter((l) => l.startsWith('|')).length,
+        32,
+        'every table row in the same chunk',
+      );
       assert.equal(chunks.filter((c) => c.includes('const a = 1;')).length, 1);
       assert.ok((chunks.find((c) => c.includes('const a = 1;')) ?? '').includes('| not | a table |'));
     });
@@ -72,13 +80,17 @@ describe('chunkMarkdown', () => {
 
   it('starts a chunk at each heading and keeps the heading with what follows', () => {
     const chunks = chunkMarkdown(doc, 10_000);
-    assert.deepEqual(chunks.map((c) => c.split('\n')[0]), ['Intro paragraph that is short.', '## Table', '## Code', '## Long section']);
+    assert.deepEqual(
+      chunks.map((c) => c.split('\n')[0]),
+      ['Intro paragraph that is short.', '## Table', '## Code', '## Long section'],
+    );
   });
 
   it('groups paragraphs up to the target and splits beyond it', () => {
     const long = chunkMarkdown(doc, 300).filter((c) => c.includes('Paragraph'));
     assert.ok(long.length > 1, 'the long section is split');
-    for (const c of long) assert.ok(c.length <= 300 || !c.includes('\n\n'), `a chunk over the target holds a single block (${c.length})`);
+    for (const c of long)
+      assert.ok(c.length <= 300 || !c.includes('\n\n'), `a chunk over the target holds a single block (${c.length})`);
   });
 
   it('keeps a document of headings only as one chunk, and gives nothing for an empty one', () => {

@@ -18,7 +18,11 @@ function optionalNonNull(name: string): string[] {
   let depth = 1;
   let i = m.index + m[0].length;
   const start = i;
-  while (depth > 0) { const c = DTS[i++]; if (c === '{') depth++; else if (c === '}') depth--; }
+  while (depth > 0) {
+    const c = DTS[i++];
+    if (c === '{') depth++;
+    else if (c === '}') depth--;
+  }
   const body = DTS.slice(start, i - 1);
   const out: string[] = [];
   let level = 0;
@@ -27,9 +31,16 @@ function optionalNonNull(name: string): string[] {
       const f = /^\s+(\w+)\?: (.+?);?$/.exec(line);
       if (f && !/\bnull\b/.test(f[2]!) && f[2] !== 'unknown' && f[2] !== 'never') out.push(f[1]!);
     }
-    for (const c of line.replace(/\/\*.*?\*\/|\/\/.*$/g, '')) { if (c === '{') level++; else if (c === '}') level--; }
+    for (const c of line.replace(/\/\*.*?\*\/|\/\/.*$/g, '')) {
+      if (c === '{') level++;
+      else if (c === '}') level--;
+    }
   }
-  for (const parent of m[1]?.split(',').map((x) => x.trim()).filter(Boolean) ?? []) out.push(...optionalNonNull(parent));
+  for (const parent of m[1]
+    ?.split(',')
+    .map((x) => x.trim())
+    .filter(Boolean) ?? [])
+    out.push(...optionalNonNull(parent));
   return out;
 }
 
@@ -49,7 +60,8 @@ type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 function noNulls(where: string, o: Body | undefined, fields: string[]): void {
   if (o === undefined || o === null) return;
-  for (const f of fields) assert.ok(!(f in o) || o[f] !== null, `${where}: ${f} is null (the SDK declares it optional, not nullable)`);
+  for (const f of fields)
+    assert.ok(!(f in o) || o[f] !== null, `${where}: ${f} is null (the SDK declares it optional, not nullable)`);
 }
 
 function checkStatus(where: string, job: Body): void {
@@ -80,7 +92,8 @@ const TRIGGERS: Array<[string, Record<string, unknown>]> = [
 
 describe('sandbox production bodies: no null where the SDK declares an optional field', () => {
   it('the SDK declarations read here hold the fields the addendum names', () => {
-    for (const f of ['error', 'message', 'suggestions', 'pendingApproval', 'exchange', 'effort']) assert.ok(FIELDS.status.includes(f), f);
+    for (const f of ['error', 'message', 'suggestions', 'pendingApproval', 'exchange', 'effort'])
+      assert.ok(FIELDS.status.includes(f), f);
     assert.ok(FIELDS.exchange.includes('requiresAction') && FIELDS.exchange.includes('skippedProviders'));
     assert.ok(FIELDS.call.includes('more'));
   });
@@ -90,29 +103,48 @@ describe('sandbox production bodies: no null where the SDK declares an optional 
       const clock = { t: 1_700_000_000_000 };
       const svc = createAgentService({ speed: 1, now: () => clock.t });
       const call = (method: string, path: string, b?: unknown, query = ''): Body =>
-        (svc.handle({ method, path, query: new URLSearchParams(query), body: b, team: 't', origin: 'http://127.0.0.1:1' }) as AgentReply).body as Body;
+        (
+          svc.handle({
+            method,
+            path,
+            query: new URLSearchParams(query),
+            body: b,
+            team: 't',
+            origin: 'http://127.0.0.1:1',
+          }) as AgentReply
+        ).body as Body;
       const s = call('POST', '/v2/agent', body);
       assert.equal(typeof s.id, 'string', JSON.stringify(s));
       const ids: string[] = [s.id];
       for (let step = 0; step < 40; step++) {
         const job = call('GET', `/v2/agent/${s.id}`);
-        for (const id of ids) checkStatus(`${name} ${id === s.id ? 'run' : 'answer turn'} at ${step}s`, call('GET', `/v2/agent/${id}`));
+        for (const id of ids)
+          checkStatus(`${name} ${id === s.id ? 'run' : 'answer turn'} at ${step}s`, call('GET', `/v2/agent/${id}`));
         const t = call('GET', `/v2/agent/threads/${s.threadId}`, undefined, 'includeData=true');
         noNulls(`${name} thread`, t, FIELDS.thread);
         for (const r of t.thread?.runs ?? []) {
           noNulls(`${name} thread run`, r, FIELDS.threadRun);
-          if (r.exchange) checkStatus(`${name} thread run`, { exchange: r.exchange, pendingApproval: r.pendingApproval ?? undefined });
+          if (r.exchange)
+            checkStatus(`${name} thread run`, {
+              exchange: r.exchange,
+              pendingApproval: r.pendingApproval ?? undefined,
+            });
         }
         for (const row of call('GET', '/v2/agent').agents) noNulls(`${name} list row`, row, FIELDS.listItem);
         // Answer a waiting approval once, so the answer turn and the resolution are sampled too.
         if (job.pendingApproval?.resolution === null && job.pendingApproval.kind !== 'terms') {
-          const next = call('POST', '/v2/agent', { prompt: 'ok', threadId: s.threadId, exchange: { approve: { approvalId: job.pendingApproval.id } } });
+          const next = call('POST', '/v2/agent', {
+            prompt: 'ok',
+            threadId: s.threadId,
+            exchange: { approve: { approvalId: job.pendingApproval.id } },
+          });
           assert.equal(typeof next.id, 'string', JSON.stringify(next));
           ids.push(next.id);
         }
         clock.t += 1000;
       }
-      for (const id of ids) assert.notEqual(call('GET', `/v2/agent/${id}`).status, 'processing', `${name} finished within 40 s`);
+      for (const id of ids)
+        assert.notEqual(call('GET', `/v2/agent/${id}`).status, 'processing', `${name} finished within 40 s`);
     });
   }
 });

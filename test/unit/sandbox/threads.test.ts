@@ -10,7 +10,14 @@ function setup() {
   const clock = { t: 1_700_000_000_000 };
   const svc = createAgentService({ speed: 1, now: () => clock.t });
   const call = (method: string, path: string, body?: unknown, query = ''): AgentReply =>
-    svc.handle({ method, path, query: new URLSearchParams(query), body, team: 'team-a', origin: 'http://127.0.0.1:1' })!;
+    svc.handle({
+      method,
+      path,
+      query: new URLSearchParams(query),
+      body,
+      team: 'team-a',
+      origin: 'http://127.0.0.1:1',
+    })!;
   const b = (r: AgentReply) => r.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   return { clock, call, b };
 }
@@ -27,7 +34,13 @@ describe('sandbox approvals on a fake clock', () => {
     assert.equal(job.pendingApproval.kind, 'calls');
     assert.equal(job.pendingApproval.resolution, null);
     const eventsBefore = (b(call('GET', `/v2/agent/${s.id}/trace`)).events as unknown[]).length;
-    const next = b(call('POST', '/v2/agent', { prompt: 'go', threadId: s.threadId, exchange: { approve: { approvalId: job.pendingApproval.id } } }));
+    const next = b(
+      call('POST', '/v2/agent', {
+        prompt: 'go',
+        threadId: s.threadId,
+        exchange: { approve: { approvalId: job.pendingApproval.id } },
+      }),
+    );
     assert.notEqual(next.id, s.id);
     assert.equal(next.threadTurn, 2);
     job = b(call('GET', `/v2/agent/${s.id}`));
@@ -35,7 +48,10 @@ describe('sandbox approvals on a fake clock', () => {
     assert.equal(job.pendingApproval.resolution.byRunId, next.id);
     const events = b(call('GET', `/v2/agent/${s.id}/trace`)).events as Array<{ type: string; occurredAt: string }>;
     assert.ok(events.length > eventsBefore);
-    assert.ok(events.every((e) => Date.parse(e.occurredAt) <= clock.t), 'nothing is dated after the answer');
+    assert.ok(
+      events.every((e) => Date.parse(e.occurredAt) <= clock.t),
+      'nothing is dated after the answer',
+    );
     assert.equal(b(call('GET', `/v2/agent/${next.id}`)).status, 'processing');
     clock.t += 10_000;
     const answer = b(call('GET', `/v2/agent/${next.id}`));
@@ -43,7 +59,10 @@ describe('sandbox approvals on a fake clock', () => {
     assert.match(answer.message, /Approved calls made: `github\/issues\/create`, `github\/issues\/add-labels`\./);
     const thread = b(call('GET', `/v2/agent/threads/${s.threadId}`)).thread;
     assert.equal(thread.status, 'idle');
-    assert.deepEqual(thread.runs.map((r: { status: string }) => r.status), ['succeeded', 'succeeded']);
+    assert.deepEqual(
+      thread.runs.map((r: { status: string }) => r.status),
+      ['succeeded', 'succeeded'],
+    );
   });
 
   it('a credit ceiling before the pause point ends the run without asking', () => {
@@ -58,9 +77,21 @@ describe('sandbox approvals on a fake clock', () => {
 
 describe('sandbox schema annotations and the keyless reset', () => {
   it('x-* keywords are dropped at every depth, property names are kept; other vendor keywords are refused', () => {
-    const schema = { type: 'object', 'x-a': 1, properties: { 'x-id': { type: 'string', 'x-b': true } }, items: [{ 'x-c': 1 }] };
-    assert.deepEqual(withoutAnnotations(schema), { type: 'object', properties: { 'x-id': { type: 'string' } }, items: [{}] });
-    assert.equal(jsonSchemaProblem({ type: 'object', 'x-display': 'A', properties: { a: { type: 'string', 'x-order': 2 } } }), undefined);
+    const schema = {
+      type: 'object',
+      'x-a': 1,
+      properties: { 'x-id': { type: 'string', 'x-b': true } },
+      items: [{ 'x-c': 1 }],
+    };
+    assert.deepEqual(withoutAnnotations(schema), {
+      type: 'object',
+      properties: { 'x-id': { type: 'string' } },
+      items: [{}],
+    });
+    assert.equal(
+      jsonSchemaProblem({ type: 'object', 'x-display': 'A', properties: { a: { type: 'string', 'x-order': 2 } } }),
+      undefined,
+    );
     assert.match(jsonSchemaProblem({ type: 'object', vendorKeyword: 1 }) ?? '', /vendorKeyword/);
   });
 

@@ -16,7 +16,10 @@ function setup(wire: 'production' | 'spec') {
 }
 
 describe('sandbox trace details per wire', () => {
-  for (const [wire, reason] of [['production', 'user'], ['spec', 'Cancelled by the user']] as const) {
+  for (const [wire, reason] of [
+    ['production', 'user'],
+    ['spec', 'Cancelled by the user'],
+  ] as const) {
     it(`${wire}: run.cancel_requested reason is ${JSON.stringify(reason)}`, () => {
       const { clock, call } = setup(wire);
       const { id } = call('POST', '/v2/agent', { prompt: 'cancel me' });
@@ -24,7 +27,10 @@ describe('sandbox trace details per wire', () => {
       assert.equal(call('DELETE', `/v2/agent/${id}`).success, true);
       clock.t += 5000;
       const events = call('GET', `/v2/agent/${id}/trace`).events as Body[];
-      assert.deepEqual(events.filter((e) => e.type === 'run.cancel_requested').map((e) => e.reason), [reason]);
+      assert.deepEqual(
+        events.filter((e) => e.type === 'run.cancel_requested').map((e) => e.reason),
+        [reason],
+      );
     });
   }
 
@@ -36,6 +42,9 @@ describe('sandbox trace details per wire', () => {
     assert.equal(events.find((e) => e.type === 'run.finished')?.outcome, 'credit_limit_reached');
     const stopped = events.filter((e) => e.type === 'agent.finished' && e.error?.code === 'credit_limit_reached');
     assert.ok(stopped.length >= 1);
-    assert.ok(stopped.every((e) => e.outcome === 'failed'), JSON.stringify(stopped.map((e) => e.outcome)));
+    assert.ok(
+      stopped.every((e) => e.outcome === 'failed'),
+      JSON.stringify(stopped.map((e) => e.outcome)),
+    );
   });
 });

@@ -12,16 +12,26 @@ import { findRepoRoot } from '../../../sandbox/server';
 
 const root = findRepoRoot(__dirname) ?? '.';
 
-interface System { installed(p: string): boolean; isRoot(): boolean; aptGet(args: string[], env: NodeJS.ProcessEnv): number | string | null }
+interface System {
+  installed(p: string): boolean;
+  isRoot(): boolean;
+  aptGet(args: string[], env: NodeJS.ProcessEnv): number | string | null;
+}
 interface Provision {
   ensureDebianPackages(log: (s: string) => void, needed?: string[], system?: System): void;
   ensureChromium(log: (s: string) => void, system?: System): void;
-  prepareBrowserTier(o?: { log?: (s: string) => void; ensure?: (log: (s: string) => void) => void }): { code: number; out: string } | undefined;
+  prepareBrowserTier(o?: {
+    log?: (s: string) => void;
+    ensure?: (log: (s: string) => void) => void;
+  }): { code: number; out: string } | undefined;
   ProvisionError: new (message: string, o?: { needsPerson?: boolean }) => Error & { needsPerson: boolean };
   CHROMIUM: string;
 }
 // A file URL and a computed specifier: loaded as an ES module at run time (the test bundle leaves it alone).
-const load = (): Promise<Provision> => (new Function('s', 'return import(s)') as (s: string) => Promise<Provision>)(pathToFileURL(path.join(root, 'scripts', 'vscode', 'provision.mjs')).href);
+const load = (): Promise<Provision> =>
+  (new Function('s', 'return import(s)') as (s: string) => Promise<Provision>)(
+    pathToFileURL(path.join(root, 'scripts', 'vscode', 'provision.mjs')).href,
+  );
 
 /** A fake Debian: which packages are installed, whether we are root, and every apt-get call. */
 function fakeSystem(installed: string[], root: boolean, aptStatus: number = 0) {
@@ -29,21 +39,35 @@ function fakeSystem(installed: string[], root: boolean, aptStatus: number = 0) {
   const system: System = {
     installed: (p) => installed.includes(p),
     isRoot: () => root,
-    aptGet: (args, env) => { calls.push(args); assert.equal(env.DEBIAN_FRONTEND, 'noninteractive'); return aptStatus; },
+    aptGet: (args, env) => {
+      calls.push(args);
+      assert.equal(env.DEBIAN_FRONTEND, 'noninteractive');
+      return aptStatus;
+    },
   };
   return { system, calls };
 }
 
 const savedCi = process.env.CI;
-after(() => { if (savedCi === undefined) delete process.env.CI; else process.env.CI = savedCi; });
+after(() => {
+  if (savedCi === undefined) delete process.env.CI;
+  else process.env.CI = savedCi;
+});
 
-test('as root, the browser tier installs chromium alone with apt-get (update, then install), waiting for another apt-get\'s lock', async () => {
+test("as root, the browser tier installs chromium alone with apt-get (update, then install), waiting for another apt-get's lock", async () => {
   const p = await load();
   const { system, calls } = fakeSystem([], true);
   const lines: string[] = [];
   p.ensureChromium((s) => lines.push(s), system);
-  assert.deepEqual(calls.map((c) => c[0]), ['update', 'install']);
-  assert.deepEqual(calls[1]!.filter((a) => !a.startsWith('-') && a !== 'install' && !a.includes('::')), ['chromium'], 'chromium only, not libkrb5-dev (that is code-server\'s)');
+  assert.deepEqual(
+    calls.map((c) => c[0]),
+    ['update', 'install'],
+  );
+  assert.deepEqual(
+    calls[1]!.filter((a) => !a.startsWith('-') && a !== 'install' && !a.includes('::')),
+    ['chromium'],
+    "chromium only, not libkrb5-dev (that is code-server's)",
+  );
   assert.ok(calls.every((c) => c.includes('DPkg::Lock::Timeout=300')));
   assert.match(lines.join('\n'), /installing Debian packages: chromium/);
   assert.equal(p.CHROMIUM, '/usr/bin/chromium');
@@ -62,35 +86,61 @@ test('chromium already there: nothing runs; the editor tiers still ask for both 
 test('not root: it stops with the exact command to run, naming chromium alone', async () => {
   const p = await load();
   const { system, calls } = fakeSystem(['libkrb5-dev'], false);
-  assert.throws(() => p.ensureChromium(() => undefined, system), (e: Error & { needsPerson?: boolean }) => {
-    assert.ok(e instanceof p.ProvisionError);
-    assert.equal(e.needsPerson, true);
-    assert.equal(e.message, "missing Debian packages: chromium. Run: sudo sh -c 'apt-get update && apt-get install -y --no-install-recommends chromium'");
-    return true;
-  });
+  assert.throws(
+    () => p.ensureChromium(() => undefined, system),
+    (e: Error & { needsPerson?: boolean }) => {
+      assert.ok(e instanceof p.ProvisionError);
+      assert.equal(e.needsPerson, true);
+      assert.equal(
+        e.message,
+        "missing Debian packages: chromium. Run: sudo sh -c 'apt-get update && apt-get install -y --no-install-recommends chromium'",
+      );
+      return true;
+    },
+  );
   assert.deepEqual(calls, []);
 });
 
 test('apt-get failing is a failure with the command, not a skip', async () => {
   const p = await load();
   const { system } = fakeSystem([], true, 100);
-  assert.throws(() => p.ensureChromium(() => undefined, system), /apt-get update failed \(exit 100\)\. Run: apt-get update && apt-get install -y --no-install-recommends chromium/);
+  assert.throws(
+    () => p.ensureChromium(() => undefined, system),
+    /apt-get update failed \(exit 100\)\. Run: apt-get update && apt-get install -y --no-install-recommends chromium/,
+  );
 });
 
 test('the browser tier goes on once chromium is there; without root it is skipped outside CI and fails under CI=true', async () => {
   const p = await load();
   const ensured: string[] = [];
-  assert.equal(p.prepareBrowserTier({ ensure: () => { ensured.push('chromium'); } }), undefined);
+  assert.equal(
+    p.prepareBrowserTier({
+      ensure: () => {
+        ensured.push('chromium');
+      },
+    }),
+    undefined,
+  );
   assert.deepEqual(ensured, ['chromium']);
-  const notRoot = () => { throw new p.ProvisionError("missing Debian packages: chromium. Run: sudo sh -c '…'", { needsPerson: true }); };
+  const notRoot = () => {
+    throw new p.ProvisionError("missing Debian packages: chromium. Run: sudo sh -c '…'", { needsPerson: true });
+  };
   const logged: string[] = [];
-  const origError = console.error, origLog = console.log;
+  const origError = console.error,
+    origLog = console.log;
   const printed: string[] = [];
-  console.error = (s: string) => { printed.push(s); };
-  console.log = (s: string) => { printed.push(s); };
+  console.error = (s: string) => {
+    printed.push(s);
+  };
+  console.log = (s: string) => {
+    printed.push(s);
+  };
   try {
     delete process.env.CI;
-    assert.deepEqual(p.prepareBrowserTier({ ensure: notRoot, log: (s) => logged.push(s) }), { code: 0, out: '0 passed, 0 failed\n' });
+    assert.deepEqual(p.prepareBrowserTier({ ensure: notRoot, log: (s) => logged.push(s) }), {
+      code: 0,
+      out: '0 passed, 0 failed\n',
+    });
     assert.match(printed.join('\n'), /\[browser\] SKIPPED: missing Debian packages: chromium\. Run: sudo sh -c/);
     process.env.CI = 'true';
     const failed = p.prepareBrowserTier({ ensure: notRoot, log: (s) => logged.push(s) });
@@ -106,12 +156,20 @@ test('the browser tier goes on once chromium is there; without root it is skippe
 test('npm test and npm run test:browser provision chromium before the browser tests run', () => {
   const testAll = fs.readFileSync(path.join(root, 'scripts', 'test-all.mjs'), 'utf8');
   assert.match(testAll, /import \{ prepareBrowserTier \} from '\.\/vscode\/provision\.mjs';/);
-  assert.match(testAll, /name: 'browser', fn: \(\) => prepareBrowserTier\(\) \?\? nodeTest\('test\/browser', 'browser'\)\(\)/);
+  assert.match(
+    testAll,
+    /name: 'browser',\s+fn: \(\) => prepareBrowserTier\(\) \?\? nodeTest\('test\/browser', 'browser'\)\(\)/,
+  );
   // On the lane of every tier but e2e, the browser tier runs before the host tier; the editor tiers (host, and e2e
   // on its own lane) provision the rest (code-server, libkrb5-dev) through provision(), which holds a lock.
   const order = ['browser', 'host'].map((t) => testAll.indexOf(`name: '${t}'`));
-  assert.ok(order.every((i, n) => i > 0 && (n === 0 || i > order[n - 1]!)), String(order));
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  assert.ok(
+    order.every((i, n) => i > 0 && (n === 0 || i > order[n - 1]!)),
+    String(order),
+  );
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
   assert.match(pkg.scripts['test:browser']!, /^node scripts\/vscode\/provision\.mjs --chromium && /);
   // provision.mjs --chromium is its own path: it must not start a code-server install.
   const prov = fs.readFileSync(path.join(root, 'scripts', 'vscode', 'provision.mjs'), 'utf8');

@@ -14,11 +14,17 @@ interface Times {
   timesFile(root: string, tier: string): string;
   addTimes(root: string, tier: string, suites: { name: string; ms: number }[]): void;
 }
-const load = (): Promise<Times> => (new Function('s', 'return import(s)') as (s: string) => Promise<Times>)(pathToFileURL(path.join(root, 'scripts', 'suite-times-reporter.mjs')).href);
+const load = (): Promise<Times> =>
+  (new Function('s', 'return import(s)') as (s: string) => Promise<Times>)(
+    pathToFileURL(path.join(root, 'scripts', 'suite-times-reporter.mjs')).href,
+  );
 
-const ev = (type: string, file: string | undefined, nesting: number, ms: number) => ({ type, data: { name: 't', file, nesting, details: { duration_ms: ms } } });
+const ev = (type: string, file: string | undefined, nesting: number, ms: number) => ({
+  type,
+  data: { name: 't', file, nesting, details: { duration_ms: ms } },
+});
 
-test('the reporter sums each file\'s top-level tests (passed and failed), not their subtests, and names the file under out/', async () => {
+test("the reporter sums each file's top-level tests (passed and failed), not their subtests, and names the file under out/", async () => {
   const r = await load();
   const a = path.join(process.cwd(), 'out', 'test', 'unit', 'a.test.js');
   const b = path.join(process.cwd(), 'out', 'test', 'unit', 'b.test.js');
@@ -34,17 +40,27 @@ test('the reporter sums each file\'s top-level tests (passed and failed), not th
   const out: string[] = [];
   for await (const s of r.default(source())) out.push(s);
   assert.equal(out.length, 1);
-  assert.deepEqual(JSON.parse(out[0]!), { suites: [{ name: 'test/unit/a.test.js', ms: 1501 }, { name: 'test/unit/b.test.js', ms: 40 }] });
+  assert.deepEqual(JSON.parse(out[0]!), {
+    suites: [
+      { name: 'test/unit/a.test.js', ms: 1501 },
+      { name: 'test/unit/b.test.js', ms: 40 },
+    ],
+  });
 });
 
-test('addTimes adds to a tier\'s file, making it and its folder when there is none', async () => {
+test("addTimes adds to a tier's file, making it and its folder when there is none", async () => {
   const r = await load();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'times-'));
   try {
     assert.equal(r.timesFile(dir, 'e2e'), path.join(dir, 'test-results', 'times', 'e2e.json'));
     r.addTimes(dir, 'e2e', [{ name: 'e2e/a.test.js', ms: 5 }]);
     r.addTimes(dir, 'e2e', [{ name: '(setup)', ms: 7 }]);
-    assert.deepEqual(JSON.parse(fs.readFileSync(r.timesFile(dir, 'e2e'), 'utf8')), { suites: [{ name: 'e2e/a.test.js', ms: 5 }, { name: '(setup)', ms: 7 }] });
+    assert.deepEqual(JSON.parse(fs.readFileSync(r.timesFile(dir, 'e2e'), 'utf8')), {
+      suites: [
+        { name: 'e2e/a.test.js', ms: 5 },
+        { name: '(setup)', ms: 7 },
+      ],
+    });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -52,12 +68,18 @@ test('addTimes adds to a tier\'s file, making it and its folder when there is no
 
 test('npm test prints the time table before its closing line, and the tiers write their times', () => {
   const testAll = fs.readFileSync(path.join(root, 'scripts', 'test-all.mjs'), 'utf8');
-  const table = testAll.indexOf("console.log('\\n=== time");
+  const table = testAll.search(/console\.log\(["']\\n=== time/);
   const last = testAll.lastIndexOf('console.log(`${passed} passed, ${failed} failed`)');
   assert.ok(table > 0 && last > table, 'the table comes before the closing line');
   assert.equal(testAll.slice(last).match(/console\.log/g)?.length, 1, 'nothing is printed after the closing line');
   for (const t of ['unit', 'http', 'browser']) assert.match(testAll, new RegExp(`nodeTest\\('test/${t}', '${t}'\\)`));
-  assert.match(fs.readFileSync(path.join(root, 'scripts', 'vscode', 'test-e2e.mjs'), 'utf8'), /--test-reporter=\.\/scripts\/suite-times-reporter\.mjs/);
-  assert.match(fs.readFileSync(path.join(root, 'scripts', 'vscode', 'test-host.mjs'), 'utf8'), /addTimes\(root, 'host'/);
+  assert.match(
+    fs.readFileSync(path.join(root, 'scripts', 'vscode', 'test-e2e.mjs'), 'utf8'),
+    /--test-reporter=\.\/scripts\/suite-times-reporter\.mjs/,
+  );
+  assert.match(
+    fs.readFileSync(path.join(root, 'scripts', 'vscode', 'test-host.mjs'), 'utf8'),
+    /addTimes\(root, 'host'/,
+  );
   assert.match(fs.readFileSync(path.join(root, 'test', 'integration', 'index.ts'), 'utf8'), /suite time: /);
 });

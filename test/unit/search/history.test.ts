@@ -6,7 +6,13 @@ import { SearchHistory, relativeTime } from '../../../src/search/history';
 
 function memento(): vscode.Memento {
   const data = new Map<string, unknown>();
-  return { keys: () => [...data.keys()], get: (k: string) => data.get(k), update: async (k: string, v: unknown) => { data.set(k, v); } } as unknown as vscode.Memento;
+  return {
+    keys: () => [...data.keys()],
+    get: (k: string) => data.get(k),
+    update: async (k: string, v: unknown) => {
+      data.set(k, v);
+    },
+  } as unknown as vscode.Memento;
 }
 
 describe('search history', () => {
@@ -25,7 +31,10 @@ describe('search history', () => {
     await h.add({ query: 'a' }, 1);
     await h.add({ query: 'b' }, 2);
     await h.remove(1);
-    assert.deepEqual(h.entries().map((e) => e.params.query), ['b']);
+    assert.deepEqual(
+      h.entries().map((e) => e.params.query),
+      ['b'],
+    );
     await h.clear();
     assert.deepEqual(h.entries(), []);
   });

@@ -72,12 +72,19 @@ test('scope reports remotes on hosts the index does not cover, and unparsable on
     { name: 'local', url: '/srv/git/http-kit.git' },
   ]);
   assert.deepEqual(s.slugs, []);
-  assert.deepEqual(s.unsupported.map((r) => r.host), ['gitlab.com']);
-  assert.deepEqual(s.unparsable.map((r) => r.name), ['local']);
+  assert.deepEqual(
+    s.unsupported.map((r) => r.host),
+    ['gitlab.com'],
+  );
+  assert.deepEqual(
+    s.unparsable.map((r) => r.name),
+    ['local'],
+  );
 });
 
 test('git config output from Git for Windows (CRLF, a dotted remote name, a local path with spaces) -> remotes and scope', () => {
-  const out = 'remote.origin.url git@github.com:me/http-kit.git\r\nremote.up.stream.url https://github.com/acme/http-kit.git\r\nremote.local.url C:\\Users\\Ana Lima\\src\\http-kit\\.git\r\n';
+  const out =
+    'remote.origin.url git@github.com:me/http-kit.git\r\nremote.up.stream.url https://github.com/acme/http-kit.git\r\nremote.local.url C:\\Users\\Ana Lima\\src\\http-kit\\.git\r\n';
   const remotes = remotesFromConfigOutput(out);
   assert.deepEqual(remotes, [
     { name: 'origin', url: 'git@github.com:me/http-kit.git' },
@@ -86,5 +93,9 @@ test('git config output from Git for Windows (CRLF, a dotted remote name, a loca
   ]);
   const s = scopeFromRemotes(remotes);
   assert.deepEqual(s.slugs, ['me/http-kit', 'acme/http-kit']);
-  assert.deepEqual(s.unparsable.map((r) => r.name), ['local'], 'a Windows path is no repository');
+  assert.deepEqual(
+    s.unparsable.map((r) => r.name),
+    ['local'],
+    'a Windows path is no repository',
+  );
 });

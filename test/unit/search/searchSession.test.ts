@@ -11,28 +11,59 @@ import { compareVersions, searchAndCompare } from '../../../src/search/session/s
 import { SearchService } from '../../../src/search/session/searchService';
 import { SearchSession, type SearchMessage } from '../../../src/search/session/searchSession';
 
-const WIDGETS: InstalledDependency = { ecosystem: 'npm', name: '@acme/widgets', slug: 'acme/widgets', version: '2.0.3' };
+const WIDGETS: InstalledDependency = {
+  ecosystem: 'npm',
+  name: '@acme/widgets',
+  slug: 'acme/widgets',
+  version: '2.0.3',
+};
 
 function response(results: SearchResponse['results']): SearchResponse {
   return { success: true, results, coverage: {} } as SearchResponse;
 }
 
 const FIXED = response([
-  { id: 'issue:acme/widgets#7', type: 'issue', url: 'https://github.com/acme/widgets/issues/7', title: 'Retry loop ignores the timeout', passages: [{ text: 'This was fixed in 2.1.0 after the rewrite of the retry loop.' }] },
-  { id: 'issue:other/repo#1', type: 'issue', url: 'https://github.com/other/repo/issues/1', title: 'Unrelated', passages: [{ text: 'Fixed in 2.1.0 as well.' }] },
-  { id: 'doc:acme/guide', type: 'doc', url: 'https://docs.acme.dev/guide', title: 'Guide', passages: [{ text: 'No versions here.' }] },
+  {
+    id: 'issue:acme/widgets#7',
+    type: 'issue',
+    url: 'https://github.com/acme/widgets/issues/7',
+    title: 'Retry loop ignores the timeout',
+    passages: [{ text: 'This was fixed in 2.1.0 after the rewrite of the retry loop.' }],
+  },
+  {
+    id: 'issue:other/repo#1',
+    type: 'issue',
+    url: 'https://github.com/other/repo/issues/1',
+    title: 'Unrelated',
+    passages: [{ text: 'Fixed in 2.1.0 as well.' }],
+  },
+  {
+    id: 'doc:acme/guide',
+    type: 'doc',
+    url: 'https://docs.acme.dev/guide',
+    title: 'Guide',
+    passages: [{ text: 'No versions here.' }],
+  },
 ] as SearchResponse['results']);
 
-interface Sent { params: SearchParams; opts: CallOptions; resolve(r: SearchResponse): void; reject(e: unknown): void }
+interface Sent {
+  params: SearchParams;
+  opts: CallOptions;
+  resolve(r: SearchResponse): void;
+  reject(e: unknown): void;
+}
 
 /** A fake client: each search waits until the test answers it; an abort rejects it as the client does. */
 function fakeClient() {
   const sent: Sent[] = [];
   const client = {
-    search: (params: SearchParams, opts: CallOptions = {}) => new Promise<SearchResponse>((resolve, reject) => {
-      sent.push({ params, opts, resolve, reject });
-      opts.signal?.addEventListener('abort', () => reject(Object.assign(new Error('The request was cancelled.'), { kind: 'aborted' })));
-    }),
+    search: (params: SearchParams, opts: CallOptions = {}) =>
+      new Promise<SearchResponse>((resolve, reject) => {
+        sent.push({ params, opts, resolve, reject });
+        opts.signal?.addEventListener('abort', () =>
+          reject(Object.assign(new Error('The request was cancelled.'), { kind: 'aborted' })),
+        );
+      }),
   };
   return { client, sent };
 }
@@ -40,11 +71,27 @@ function fakeClient() {
 function setup() {
   const { client, sent } = fakeClient();
   const history: SearchParams[] = [];
-  const service = new SearchService(() => client, { add: async (p) => { history.push(p); } });
-  const session = new SearchSession({ search: (p, o) => service.search(p, o), defaults: () => ({ k: 10, passages: 1, types: [] }), log: () => undefined });
+  const service = new SearchService(() => client, {
+    add: async (p) => {
+      history.push(p);
+    },
+  });
+  const session = new SearchSession({
+    search: (p, o) => service.search(p, o),
+    defaults: () => ({ k: 10, passages: 1, types: [] }),
+    log: () => undefined,
+  });
   const messages: SearchMessage[] = [];
   let watchable = 0;
-  session.attach({ show: async () => undefined, emit: (m) => { messages.push(m); }, watchableChanged: () => { watchable += 1; } });
+  session.attach({
+    show: async () => undefined,
+    emit: (m) => {
+      messages.push(m);
+    },
+    watchableChanged: () => {
+      watchable += 1;
+    },
+  });
   return { session, service, sent, history, messages, watchable: () => watchable };
 }
 
@@ -62,7 +109,10 @@ describe('search session', () => {
     assert.equal(sent[1]!.opts.signal?.aborted, false);
     sent[1]!.resolve(FIXED);
     await Promise.all([first, second]);
-    assert.deepEqual(messages.map((m) => `${m.type} ${m.requestId}`), ['searchStarted r1', 'searchStarted r2', 'searchCancelled r1', 'results r2']);
+    assert.deepEqual(
+      messages.map((m) => `${m.type} ${m.requestId}`),
+      ['searchStarted r1', 'searchStarted r2', 'searchCancelled r1', 'results r2'],
+    );
     assert.deepEqual(session.scope(), { query: 'two' }, 'the scope is the latest search');
     assert.equal(session.whereIs('r2') && (session.whereIs('r2') as SearchMessage).type, 'results');
   });
@@ -77,7 +127,10 @@ describe('search session', () => {
     session.cancel('r1');
     await run;
     assert.equal(sent[0]!.opts.signal?.aborted, true);
-    assert.deepEqual(messages.map((m) => m.type), ['searchStarted', 'searchCancelled']);
+    assert.deepEqual(
+      messages.map((m) => m.type),
+      ['searchStarted', 'searchCancelled'],
+    );
     assert.equal(session.whereIs('r1') && (session.whereIs('r1') as SearchMessage).type, 'searchCancelled');
   });
 
@@ -90,12 +143,15 @@ describe('search session', () => {
     assert.equal(err?.type, 'searchError');
     const e = (err as Extract<SearchMessage, { type: 'searchError' }>).error;
     assert.equal(e.action, 'fix');
-    assert.deepEqual(e.issues?.map((i) => i.field), ['k']);
+    assert.deepEqual(
+      e.issues?.map((i) => i.field),
+      ['k'],
+    );
     assert.match(e.issues![0]!.message, /\bk\b.*\b100\b/, 'the bound is named');
     assert.match(service.lastOutcome()?.error ?? '', /500/);
   });
 
-  it('a command resolves its request over the view\'s scope (keep) or the defaults (exact), and history keeps what went through', async () => {
+  it("a command resolves its request over the view's scope (keep) or the defaults (exact), and history keeps what went through", async () => {
     const { session, sent, history } = setup();
     session.setScope({ query: 'old', k: 5, language: 'Go' });
     const kept = session.search({ query: ' pools ' }, { scope: 'keep' });
@@ -108,26 +164,41 @@ describe('search session', () => {
     assert.deepEqual(sent[1]!.params, { query: 'pools', k: 10, passages: 1, repos: ['acme/widgets'] });
     sent[1]!.reject(Object.assign(new Error('HTTP 500'), { kind: 'http', status: 500 }));
     await exact;
-    assert.deepEqual(history, [{ query: 'pools', k: 5, language: 'Go' }], 'only the search that went through is in the history');
+    assert.deepEqual(
+      history,
+      [{ query: 'pools', k: 5, language: 'Go' }],
+      'only the search that went through is in the history',
+    );
   });
 
-  it('a dependency search gets badges on its repository\'s results and the summary; it becomes the watchable search', async () => {
+  it("a dependency search gets badges on its repository's results and the summary; it becomes the watchable search", async () => {
     const { session, sent, messages, watchable } = setup();
     const done = session.search({ query: 'retry', repos: ['acme/widgets'] }, { scope: 'exact', installed: [WIDGETS] });
     await tick();
     const started = messages[0] as Extract<SearchMessage, { type: 'searchStarted' }>;
-    assert.deepEqual(started.installed, [{ ecosystem: 'npm', name: '@acme/widgets', slug: 'acme/widgets', version: '2.0.3' }], 'the chip knows the installed version at once');
+    assert.deepEqual(
+      started.installed,
+      [{ ecosystem: 'npm', name: '@acme/widgets', slug: 'acme/widgets', version: '2.0.3' }],
+      'the chip knows the installed version at once',
+    );
     sent[0]!.resolve(FIXED);
     await done;
     const r = messages.at(-1) as Extract<SearchMessage, { type: 'results' }>;
     const [own, other, doc] = r.outcome.results;
-    assert.deepEqual(own!.versions?.map((v) => v.verdict), ['newer-fix']);
+    assert.deepEqual(
+      own!.versions?.map((v) => v.verdict),
+      ['newer-fix'],
+    );
     assert.match(own!.versions![0]!.label, /2\.1\.0/);
     assert.equal(other!.versions, undefined, 'a result from another repository gets no badge');
     assert.equal(doc!.versions, undefined);
     assert.equal(r.outcome.versionSummary?.length, 1);
     assert.match(r.outcome.versionSummary![0]!, /@acme\/widgets 2\.0\.3.*2\.1\.0/);
-    assert.deepEqual(session.versionsOf(own!.id).map((v) => v.sentence), [own!.versions![0]!.sentence], 'Open as Markdown keeps the badges');
+    assert.deepEqual(
+      session.versionsOf(own!.id).map((v) => v.sentence),
+      [own!.versions![0]!.sentence],
+      'Open as Markdown keeps the badges',
+    );
     assert.equal(session.watchableSearch()?.installed[0]?.slug, 'acme/widgets');
     assert.equal(watchable(), 1);
     // A later search of the same repository keeps the badges (the installed version is remembered).
@@ -138,9 +209,15 @@ describe('search session', () => {
     assert.equal((messages.at(-1) as Extract<SearchMessage, { type: 'results' }>).outcome.versionSummary?.length, 1);
   });
 
-  it('a settings change moves the kept scope\'s fields that were at the old defaults', () => {
+  it("a settings change moves the kept scope's fields that were at the old defaults", () => {
     let defaults = { k: 10, passages: 1, types: [] as string[] };
-    const session = new SearchSession({ search: async () => { throw new Error('unused'); }, defaults: () => defaults, log: () => undefined });
+    const session = new SearchSession({
+      search: async () => {
+        throw new Error('unused');
+      },
+      defaults: () => defaults,
+      log: () => undefined,
+    });
     session.defaultsSent();
     session.setScope({ query: 'q', k: 10, passages: 3 });
     defaults = { k: 20, passages: 2, types: [] };
@@ -152,9 +229,20 @@ describe('search session', () => {
 describe('search, then version badges, then the summary (the one order every surface uses)', () => {
   it('compares each result against the dependency whose repository it is from, with one summary per dependency', async () => {
     const calls: SearchParams[] = [];
-    const run = await searchAndCompare(async (p) => { calls.push(p); return FIXED; }, { query: 'q', repos: ['acme/widgets'] }, {}, [WIDGETS, { ...WIDGETS, name: 'other', slug: 'other/repo', version: '3.0.0' }]);
+    const run = await searchAndCompare(
+      async (p) => {
+        calls.push(p);
+        return FIXED;
+      },
+      { query: 'q', repos: ['acme/widgets'] },
+      {},
+      [WIDGETS, { ...WIDGETS, name: 'other', slug: 'other/repo', version: '3.0.0' }],
+    );
     assert.equal(calls.length, 1);
-    assert.deepEqual(run.badges.map((b) => b?.map((x) => x.verdict)), [['newer-fix'], ['included-fix'], undefined]);
+    assert.deepEqual(
+      run.badges.map((b) => b?.map((x) => x.verdict)),
+      [['newer-fix'], ['included-fix'], undefined],
+    );
     assert.equal(run.summaries.length, 2);
     assert.match(run.summaries[0]!, /newer than your @acme\/widgets 2\.0\.3/);
     assert.match(run.summaries[1]!, /already includes/);

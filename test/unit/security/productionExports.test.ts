@@ -9,8 +9,15 @@ const root = join(__dirname, '..', '..', '..', '..');
 
 async function bundle(surface: boolean): Promise<string> {
   const r = await build({
-    entryPoints: [join(root, 'src', 'extension.ts')], bundle: true, platform: 'node', format: 'cjs', write: false, minify: true,
-    external: ['vscode', '../../core.js', '../../features.js', './cli-setup.js'], define: { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' }, logLevel: 'silent',
+    entryPoints: [join(root, 'src', 'extension.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    write: false,
+    minify: true,
+    external: ['vscode', '../../core.js', '../../features.js', './cli-setup.js'],
+    define: { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' },
+    logLevel: 'silent',
   });
   return r.outputFiles[0]!.text;
 }
@@ -24,11 +31,19 @@ describe('extension exports', () => {
   it('the production build ignores the test timing (DEVINDEX_TEST_TIMING); a build with the test surface applies it (issue 31)', async () => {
     const timingOf = async (surface: boolean): Promise<unknown> => {
       const r = await build({
-        entryPoints: [join(root, 'src', 'testTiming.ts')], bundle: true, platform: 'node', format: 'cjs', write: false, minify: true,
-        define: { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' }, logLevel: 'silent',
+        entryPoints: [join(root, 'src', 'testTiming.ts')],
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        write: false,
+        minify: true,
+        define: { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' },
+        logLevel: 'silent',
       });
       const mod: { exports: { testTiming?: () => unknown } } = { exports: {} };
-      new Function('module', 'exports', 'process', r.outputFiles[0]!.text)(mod, mod.exports, { env: { DEVINDEX_TEST_TIMING: '{"leaseTtlMs":8000,"leaseRenewMs":2000}' } });
+      new Function('module', 'exports', 'process', r.outputFiles[0]!.text)(mod, mod.exports, {
+        env: { DEVINDEX_TEST_TIMING: '{"leaseTtlMs":8000,"leaseRenewMs":2000}' },
+      });
       return mod.exports.testTiming!();
     };
     // The activation bundle of a production build does not even hold the variable's name (nor its parser).
@@ -37,15 +52,25 @@ describe('extension exports', () => {
     assert.deepEqual(await timingOf(false), { timing: {}, problems: [] });
     assert.deepEqual(await timingOf(true), { timing: { leaseTtlMs: 8_000, leaseRenewMs: 2_000 }, problems: [] });
   });
-  it('the production core bundle gives its clients the spec\'s retry backoff; a test build reads DEVINDEX_TEST_TIMING\'s retry fields (issue 31)', async () => {
-    const core = async (surface: boolean): Promise<string> => (await build({
-      entryPoints: [join(root, 'src', 'services.ts')], bundle: true, platform: 'node', format: 'cjs', write: false, minify: true,
-      external: ['vscode'], define: { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' }, logLevel: 'silent',
-    })).outputFiles[0]!.text;
+  it("the production core bundle gives its clients the spec's retry backoff; a test build reads DEVINDEX_TEST_TIMING's retry fields (issue 31)", async () => {
+    const core = async (surface: boolean): Promise<string> =>
+      (
+        await build({
+          entryPoints: [join(root, 'src', 'services.ts')],
+          bundle: true,
+          platform: 'node',
+          format: 'cjs',
+          write: false,
+          minify: true,
+          external: ['vscode'],
+          define: { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' },
+          logLevel: 'silent',
+        })
+      ).outputFiles[0]!.text;
     assert.doesNotMatch(await core(false), /DEVINDEX_TEST_TIMING|retryUnitMs|retryJitterMs/);
     assert.match(await core(true), /retryUnitMs/);
   });
-  it('the development build keeps it, behind the host tests\' DEVINDEX_TEST_KEY', async () => {
+  it("the development build keeps it, behind the host tests' DEVINDEX_TEST_KEY", async () => {
     const dev = await bundle(true);
     assert.match(dev, /lastSearch/);
     assert.match(dev, /DEVINDEX_TEST_KEY/);

@@ -5,7 +5,10 @@ import { testModeOn } from '../../../src/testGate';
 
 describe('the test-mode gate', () => {
   const saved = process.env.DEVINDEX_TEST_KEY;
-  afterEach(() => { if (saved === undefined) delete process.env.DEVINDEX_TEST_KEY; else process.env.DEVINDEX_TEST_KEY = saved; });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.DEVINDEX_TEST_KEY;
+    else process.env.DEVINDEX_TEST_KEY = saved;
+  });
 
   it('is off without DEVINDEX_TEST_KEY and on with it, in a Node process', () => {
     delete process.env.DEVINDEX_TEST_KEY;

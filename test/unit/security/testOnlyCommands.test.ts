@@ -34,8 +34,17 @@ const INTERNAL: Record<string, string> = {
   'devIndex.search.openDocument': 'the diagnosis, the issue report and result documents open through it',
 };
 
-const node: BuildOptions = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, minify: true, logLevel: 'silent', absWorkingDir: root,
-  external: ['vscode', '../../core.js', '../../features.js', './cli-setup.js', './llhttp-wasm.js'] };
+const node: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  write: false,
+  minify: true,
+  logLevel: 'silent',
+  absWorkingDir: root,
+  external: ['vscode', '../../core.js', '../../features.js', './cli-setup.js', './llhttp-wasm.js'],
+};
 
 async function bundles(surface: boolean): Promise<Record<string, string>> {
   const define = { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' };
@@ -47,7 +56,11 @@ async function bundles(surface: boolean): Promise<Record<string, string>> {
   if (!surface) {
     // The web bundle exactly as scripts/build.mjs makes it (its define is always false).
     const spec = pathToFileURL(join(root, 'scripts', 'webBuild.mjs')).href;
-    const { webBundle } = await (new Function('s', 'return import(s)') as (s: string) => Promise<{ webBundle(root: string, production: boolean): BuildOptions }>)(spec);
+    const { webBundle } = await (
+      new Function('s', 'return import(s)') as (
+        s: string,
+      ) => Promise<{ webBundle(root: string, production: boolean): BuildOptions }>
+    )(spec);
     const r = await build({ ...webBundle(root, true), write: false, metafile: false, logLevel: 'silent' });
     out['src/web/extension.ts'] = r.outputFiles![0]!.text;
   }
@@ -65,7 +78,8 @@ function sourceFiles(dir: string): string[] {
 function registeredIds(): Set<string> {
   const ids = new Set<string>(AGENT_COMMANDS.map((c) => c.id));
   for (const f of sourceFiles(join(root, 'src'))) {
-    for (const m of readFileSync(f, 'utf8').matchAll(/(?:registerCommand|\breg)\(\s*'(devIndex\.[\w.]+)'/g)) ids.add(m[1]!);
+    for (const m of readFileSync(f, 'utf8').matchAll(/(?:registerCommand|\breg)\(\s*'(devIndex\.[\w.]+)'/g))
+      ids.add(m[1]!);
   }
   return ids;
 }
@@ -81,49 +95,89 @@ describe('test-only commands', () => {
 
   it('the development build the host tests run registers each of them', async () => {
     const all = Object.values(await bundles(true)).join('\n');
-    for (const id of TEST_ONLY) assert.ok(all.includes(`"${id}"`), `${id} is missing from the development build (stale list?)`);
+    for (const id of TEST_ONLY)
+      assert.ok(all.includes(`"${id}"`), `${id} is missing from the development build (stale list?)`);
   });
 
   it('scripts/build.mjs turns the test surface off for --production, the web bundle too', () => {
     // Only --test-surface (the e2e tier's package, never shipped) keeps it in a production build; the web bundle
     // has it in development builds only (the browser tier's worker), never under --production.
-    assert.match(readFileSync(join(root, 'scripts', 'build.mjs'), 'utf8'), /__DEVINDEX_TEST_SURFACE__: production && !testSurface \? 'false' : 'true'/);
-    assert.match(readFileSync(join(root, 'scripts', 'webBuild.mjs'), 'utf8'), /__DEVINDEX_TEST_SURFACE__: production \? 'false' : 'true'/);
+    assert.match(
+      readFileSync(join(root, 'scripts', 'build.mjs'), 'utf8'),
+      /__DEVINDEX_TEST_SURFACE__: production && !testSurface \? 'false' : 'true'/,
+    );
+    assert.match(
+      readFileSync(join(root, 'scripts', 'webBuild.mjs'), 'utf8'),
+      /__DEVINDEX_TEST_SURFACE__: production \? 'false' : 'true'/,
+    );
   });
 
-  it('the development web bundle has the watch handles the browser tier calls, behind the worker\'s test-mode global', async () => {
+  it("the development web bundle has the watch handles the browser tier calls, behind the worker's test-mode global", async () => {
     const spec = pathToFileURL(join(root, 'scripts', 'webBuild.mjs')).href;
-    const { webBundle } = await (new Function('s', 'return import(s)') as (s: string) => Promise<{ webBundle(root: string, production: boolean): BuildOptions }>)(spec);
-    const text = (await build({ ...webBundle(root, false), write: false, metafile: false, logLevel: 'silent', sourcemap: false })).outputFiles![0]!.text;
-    for (const id of TEST_ONLY.filter((i) => i.startsWith('devIndex.watch.'))) assert.ok(text.includes(`"${id}"`), `${id} is missing from the development web bundle`);
+    const { webBundle } = await (
+      new Function('s', 'return import(s)') as (
+        s: string,
+      ) => Promise<{ webBundle(root: string, production: boolean): BuildOptions }>
+    )(spec);
+    const text = (
+      await build({ ...webBundle(root, false), write: false, metafile: false, logLevel: 'silent', sourcemap: false })
+    ).outputFiles![0]!.text;
+    for (const id of TEST_ONLY.filter((i) => i.startsWith('devIndex.watch.')))
+      assert.ok(text.includes(`"${id}"`), `${id} is missing from the development web bundle`);
     assert.ok(text.includes('__devindexTestMode'), 'the web bundle reads the worker global that turns test mode on');
   });
 
   it('every command src/ registers is contributed in package.json, test-only, or a listed internal one', () => {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { commands: Array<{ command: string }> } };
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      contributes: { commands: Array<{ command: string }> };
+    };
     const contributed = new Set(pkg.contributes.commands.map((c) => c.command));
     const ids = registeredIds();
     assert.ok(ids.has('devIndex.search.shownScope') && ids.has('devIndex.search.run'), 'the scan finds registrations');
     const unexplained = [...ids].filter((id) => !contributed.has(id) && !TEST_ONLY.includes(id) && !(id in INTERNAL));
-    assert.deepEqual(unexplained, [], 'a command not in package.json: gate it behind the test surface (TEST_ONLY) or say why it ships (INTERNAL)');
+    assert.deepEqual(
+      unexplained,
+      [],
+      'a command not in package.json: gate it behind the test surface (TEST_ONLY) or say why it ships (INTERNAL)',
+    );
   });
 
   it('the agent commands in package.json (contributes.commands and menus) are exactly those of the command table', () => {
     type Item = { command: string; title?: string; category?: string; icon?: string; when?: string; group?: string };
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { commands: Item[]; menus: Record<string, Item[]> } };
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      contributes: { commands: Item[]; menus: Record<string, Item[]> };
+    };
     const isAgent = (c: Item): boolean => c.command.startsWith('devIndex.agent.');
     const key = (o: object): string => JSON.stringify(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
     const sorted = (xs: object[]): string[] => xs.map(key).sort();
     assert.deepEqual(
       sorted(pkg.contributes.commands.filter(isAgent)),
-      sorted(AGENT_COMMANDS.map((c) => ({ command: c.id, title: c.title, category: COMMAND_CATEGORY, ...('icon' in c ? { icon: `$(${c.icon})` } : {}) }))),
+      sorted(
+        AGENT_COMMANDS.map((c) => ({
+          command: c.id,
+          title: c.title,
+          category: COMMAND_CATEGORY,
+          ...('icon' in c ? { icon: `$(${c.icon})` } : {}),
+        })),
+      ),
       'contributes.commands: ids, titles and icons as in src/agents/agentCommandTable.ts',
     );
-    const menus = Object.entries(pkg.contributes.menus).flatMap(([menu, items]) => items.filter(isAgent).map((i) => ({ menu, ...i })));
+    const menus = Object.entries(pkg.contributes.menus).flatMap(([menu, items]) =>
+      items.filter(isAgent).map((i) => ({ menu, ...i })),
+    );
     const expected = AGENT_COMMANDS.flatMap((c) => [
       ...('rowOnly' in c ? [{ menu: 'commandPalette', command: c.id, when: 'false' }] : []),
-      ...c.menus.map((m) => ({ menu: m.on === 'title' ? 'view/title' : 'view/item/context', command: c.id, when: menuWhen(m), group: m.group })),
+      ...c.menus.map((m) => ({
+        menu: m.on === 'title' ? 'view/title' : 'view/item/context',
+        command: c.id,
+        when: menuWhen(m),
+        group: m.group,
+      })),
     ]);
-    assert.deepEqual(sorted(menus), sorted(expected), 'menus: the palette hides the row-only commands; the view offers each where the table says');
+    assert.deepEqual(
+      sorted(menus),
+      sorted(expected),
+      'menus: the palette hides the row-only commands; the view offers each where the table says',
+    );
   });
 });

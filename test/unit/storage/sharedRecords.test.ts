@@ -13,8 +13,12 @@ class Storage {
   inFlight = 0;
   most = 0;
   refuse: (key: string) => boolean = () => false;
-  get<T>(key: string): T | undefined { return this.map.get(key) as T | undefined; }
-  keys(): readonly string[] { return [...this.map.keys()]; }
+  get<T>(key: string): T | undefined {
+    return this.map.get(key) as T | undefined;
+  }
+  keys(): readonly string[] {
+    return [...this.map.keys()];
+  }
   async update(key: string, value: unknown): Promise<void> {
     this.tried.push(key);
     this.inFlight++;
@@ -76,7 +80,8 @@ describe('shared records', () => {
     const s = new Storage();
     const r = new SharedRecords(s);
     const col = new SharedCollection<{ id: string; n: number }>(r, {
-      prefix: 'rec/', tombstonePrefix: 'gone/',
+      prefix: 'rec/',
+      tombstonePrefix: 'gone/',
       read: (raw, id) => (raw && typeof raw === 'object' ? { id, n: (raw as { n: number }).n } : undefined),
       merge: (stored, mine) => ({ id: mine.id, n: Math.max(stored.n, mine.n) }),
     });

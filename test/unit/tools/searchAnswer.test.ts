@@ -12,7 +12,9 @@ const q: SearchParams = { query: 'retry after' };
 const big: SearchResponse = SearchResponseSchema.parse({
   success: true,
   results: Array.from({ length: 10 }, (_, i) => ({
-    id: `issue:acme/widgets#${i + 1}`, url: `https://github.com/acme/widgets/issues/${i + 1}`, title: `Issue ${i + 1}`,
+    id: `issue:acme/widgets#${i + 1}`,
+    url: `https://github.com/acme/widgets/issues/${i + 1}`,
+    title: `Issue ${i + 1}`,
     passages: [{ text: long(120, `p${i}a`) }, { text: long(120, `p${i}b`) }, { text: long(40, `p${i}c`) }],
   })),
   coverage: { doc: 'ok', issue: 'ok', pull_request: 'ok', readme: 'ok' },
@@ -20,7 +22,12 @@ const big: SearchResponse = SearchResponseSchema.parse({
 
 /** Every word of every passage the texts hold. */
 function words(texts: string[]): Set<string> {
-  return new Set(texts.join('\n').split(/\s+/).filter((w) => /^p\d+[abc]\d+$/.test(w)));
+  return new Set(
+    texts
+      .join('\n')
+      .split(/\s+/)
+      .filter((w) => /^p\d+[abc]\d+$/.test(w)),
+  );
 }
 
 function handleOf(t: string): string | undefined {
@@ -32,7 +39,10 @@ describe('searchAnswer and readMoreText', () => {
     const cache = new MoreCache();
     const a = searchAnswer(q, big, { maxChars: 6_000, cache });
     assert.ok(a.text.length <= 6_000, `${a.text.length}`);
-    const m = /^Developer index: 10 results for "retry after"; this answer: (\d+) results?, (\d+) passages?(?: \(\d+ shortened\))?, ~([\d,]+) tokens\./.exec(a.text);
+    const m =
+      /^Developer index: 10 results for "retry after"; this answer: (\d+) results?, (\d+) passages?(?: \(\d+ shortened\))?, ~([\d,]+) tokens\./.exec(
+        a.text,
+      );
     assert.ok(m, a.text.slice(0, 300));
     assert.ok(Math.abs(Number(m[3]!.replace(/,/g, '')) - estimateTokens(a.text)) <= 1, 'the stated size is the size');
     assert.ok(a.handle);
@@ -53,18 +63,29 @@ describe('searchAnswer and readMoreText', () => {
       assert.ok(r.text.length <= 4_000 + 400, `${r.text.length}`);
       texts.push(r.text);
       const h = handleOf(r.text);
-      if (!h) { assert.match(r.text, /That was all of this answer\.$/); break; }
+      if (!h) {
+        assert.match(r.text, /That was all of this answer\.$/);
+        break;
+      }
       handle = h;
     }
     assert.equal(cache.size, 1, 'a fully read answer stays kept, so that a model can name it in `have`');
     assert.match(readMoreText(handle, cache.get(handle)!).text, /^Nothing of this answer is left/);
     const all = words(texts);
     const expected = words(big.results.flatMap((r) => r.passages!.map((p) => p.text)));
-    assert.deepEqual([...expected].filter((w) => !all.has(w)), [], 'nothing missing');
+    assert.deepEqual(
+      [...expected].filter((w) => !all.has(w)),
+      [],
+      'nothing missing',
+    );
     // Nothing sent twice: each word appears once across all the texts.
     const counts = new Map<string, number>();
     for (const w of texts.join('\n').split(/\s+/)) if (expected.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
-    assert.deepEqual([...counts].filter(([, n]) => n > 1), [], 'nothing repeated');
+    assert.deepEqual(
+      [...counts].filter(([, n]) => n > 1),
+      [],
+      'nothing repeated',
+    );
   });
 
   it('readMore with the handle alone: the results not shown, then the further passages, until nothing is left', () => {
@@ -80,7 +101,10 @@ describe('searchAnswer and readMoreText', () => {
     assert.equal(handle, undefined);
     const all = words(texts);
     const expected = words(big.results.flatMap((r) => r.passages!.map((p) => p.text)));
-    assert.deepEqual([...expected].filter((w) => !all.has(w)), []);
+    assert.deepEqual(
+      [...expected].filter((w) => !all.has(w)),
+      [],
+    );
   });
 
   it('a whole answer ends with `answer: <handle>` and is kept for `have`; without a cache it has no handle', () => {
@@ -90,7 +114,10 @@ describe('searchAnswer and readMoreText', () => {
     assert.ok(a.text.endsWith(`\n\nanswer: ${a.handle}`), a.text.slice(-80));
     assert.doesNotMatch(a.text, /more:|Left out|Not repeated/);
     assert.equal(cache.size, 1);
-    assert.match(readMoreText(a.handle, cache.get(a.handle)!).text, /^Nothing of this answer is left: every result and passage has been sent\.$/);
+    assert.match(
+      readMoreText(a.handle, cache.get(a.handle)!).text,
+      /^Nothing of this answer is left: every result and passage has been sent\.$/,
+    );
     const plain = searchAnswer(q, big, { maxChars: 200_000 });
     assert.equal(plain.handle, undefined);
     assert.doesNotMatch(plain.text, /answer: m|more:/);
@@ -107,15 +134,27 @@ describe('searchAnswer and readMoreText', () => {
     assert.deepEqual(held.unknown, ['m0123456789ab']);
     assert.equal(held.known.size, 9, 'every passage of the three results, each sent in full');
     const a = searchAnswer(q, later, { maxChars: 200_000, cache, known: held.known });
-    assert.match(a.text, /^Developer index: 3 results for "retry after"; this answer: 3 results, 3 passages, 6 named, not repeated, ~[\d,]+ tokens\./);
+    assert.match(
+      a.text,
+      /^Developer index: 3 results for "retry after"; this answer: 3 results, 3 passages, 6 named, not repeated, ~[\d,]+ tokens\./,
+    );
     assert.match(a.text, new RegExp(`\\n\\[1\\.1\\] sent before: \\[2\\.1\\] of ${h1}\\n`));
     assert.match(a.text, new RegExp(`\\n\\[3\\.3\\] sent before: \\[3\\.3\\] of ${h1}`));
     // Every id and URL is in the answer; result 7's passages in full; those of 2 and 3 nowhere in it.
     for (const r of later.results) assert.ok(a.text.includes(r.id) && a.text.includes(r.url), r.id);
     const inA = words([a.text]);
-    assert.deepEqual([...words(big.results[6]!.passages!.map((p) => p.text))].filter((w) => !inA.has(w)), []);
-    assert.deepEqual([...inA].filter((w) => /^p[12][abc]/.test(w)), []);
-    assert.match(a.text, /\nNot repeated: 6 passages of \[1\], \[3\], sent in full by answers you named in `have`; devIndex_readMore with `result: N` and the handle below repeats result \[N\]'s\.\nmore: m[0-9a-f]{12}$/);
+    assert.deepEqual(
+      [...words(big.results[6]!.passages!.map((p) => p.text))].filter((w) => !inA.has(w)),
+      [],
+    );
+    assert.deepEqual(
+      [...inA].filter((w) => /^p[12][abc]/.test(w)),
+      [],
+    );
+    assert.match(
+      a.text,
+      /\nNot repeated: 6 passages of \[1\], \[3\], sent in full by answers you named in `have`; devIndex_readMore with `result: N` and the handle below repeats result \[N\]'s\.\nmore: m[0-9a-f]{12}$/,
+    );
     assert.doesNotMatch(a.text, /Left out/);
     // readMore without `result` has nothing left out to send, and says how to repeat the named ones.
     const none = readMoreText(a.handle!, cache.get(a.handle!)!);
@@ -139,7 +178,12 @@ describe('searchAnswer and readMoreText', () => {
       last = readMoreText(handle, cache.get(handle)!).text;
       handle = handleOf(last);
     }
-    assert.match(last, new RegExp(`\\[10\\] issue:acme/widgets#10 · Issue 10\\nhttps://github\\.com/acme/widgets/issues/10\\n\\[10\\.1\\] sent before: \\[1\\.1\\] of ${h1}\\n\\[10\\.2\\] sent before: \\[1\\.2\\] of ${h1}\\n\\[10\\.3\\] sent before: \\[1\\.3\\] of ${h1}`));
+    assert.match(
+      last,
+      new RegExp(
+        `\\[10\\] issue:acme/widgets#10 · Issue 10\\nhttps://github\\.com/acme/widgets/issues/10\\n\\[10\\.1\\] sent before: \\[1\\.1\\] of ${h1}\\n\\[10\\.2\\] sent before: \\[1\\.2\\] of ${h1}\\n\\[10\\.3\\] sent before: \\[1\\.3\\] of ${h1}`,
+      ),
+    );
     assert.ok(!words([last]).has('p9a0'), 'not repeated');
   });
 

@@ -14,21 +14,49 @@ function deps(over: Partial<ToolDeps> = {}): ToolDeps & { searches: SearchParams
   const starts: StartRequest[] = [];
   const agent: Partial<AgentOps> = {
     status: async () => ({ status: 'processing' }) as never,
-    trace: async () => { throw new ApiError({ kind: 'http', status: 400, error: 'Trace is only available for Spark 2 extracts', message: 'x' }); },
-    cancel: async () => { throw new ApiError({ kind: 'http', status: 409, error: 'Agent already finished', message: 'Agent already finished (HTTP 409)' }); },
+    trace: async () => {
+      throw new ApiError({
+        kind: 'http',
+        status: 400,
+        error: 'Trace is only available for Spark 2 extracts',
+        message: 'x',
+      });
+    },
+    cancel: async () => {
+      throw new ApiError({
+        kind: 'http',
+        status: 409,
+        error: 'Agent already finished',
+        message: 'Agent already finished (HTTP 409)',
+      });
+    },
   };
   return {
-    searches, starts,
+    searches,
+    starts,
     surface: 'editor',
     maxChars: () => 10_000,
     secret: () => KEY,
     search: async (p) => {
       searches.push(p);
-      return SearchResponseSchema.parse({ success: true, results: [{ id: 'issue:acme/widgets#1', url: 'https://github.com/acme/widgets/issues/1', title: 'T', passages: [{ text: 'p' }] }] });
+      return SearchResponseSchema.parse({
+        success: true,
+        results: [
+          {
+            id: 'issue:acme/widgets#1',
+            url: 'https://github.com/acme/widgets/issues/1',
+            title: 'T',
+            passages: [{ text: 'p' }],
+          },
+        ],
+      });
     },
     agentModule: async () => agentApi,
     agent: async () => agent as AgentOps,
-    start: async (r) => { starts.push(r); return JOB; },
+    start: async (r) => {
+      starts.push(r);
+      return JOB;
+    },
     defaultMaxCredits: () => 2500,
     hasKey: async () => true,
     workspaceRepos: async () => ({ slugs: ['fetchline/fetchline', 'quarry-dev/fetchline'] }),
@@ -47,7 +75,9 @@ describe('runTool', () => {
   });
 
   it('scope "workspace" without a GitHub repository: an explained error, nothing sent', async () => {
-    const d = deps({ workspaceRepos: async () => ({ slugs: [], reason: 'the workspace\'s repositories are hosted on gitlab.com' }) });
+    const d = deps({
+      workspaceRepos: async () => ({ slugs: [], reason: "the workspace's repositories are hosted on gitlab.com" }),
+    });
     const out = await runTool('devIndex_search', { query: 'pool', scope: 'workspace' }, d);
     assert.equal(out.isError, true);
     assert.match(out.text, /hosted on gitlab\.com.*Search without scope, or pass repos/);
@@ -70,8 +100,15 @@ describe('runTool', () => {
     assert.equal(one.isError, false, one.text);
     const two = await runTool('devIndex_search', { query: 'retry', topic: ['http', 'retry'] }, d);
     assert.equal(two.isError, false, two.text);
-    assert.deepEqual(d.searches.map((s) => s.topic), ['http', ['http', 'retry']]);
-    const nine = await runTool('devIndex_search', { query: 'retry', topic: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] }, d);
+    assert.deepEqual(
+      d.searches.map((s) => s.topic),
+      ['http', ['http', 'retry']],
+    );
+    const nine = await runTool(
+      'devIndex_search',
+      { query: 'retry', topic: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] },
+      d,
+    );
     assert.equal(nine.isError, true);
     assert.match(nine.text, /- topic: .*8/);
     assert.equal(d.searches.length, 2, 'nothing sent for the refused input');
@@ -84,7 +121,11 @@ describe('runTool', () => {
   });
 
   it('a client failure is text for the model with the key removed', async () => {
-    const d = deps({ search: async () => { throw new ApiError({ kind: 'http', status: 502, message: `upstream said ${KEY} (HTTP 502): try again later` }); } });
+    const d = deps({
+      search: async () => {
+        throw new ApiError({ kind: 'http', status: 502, message: `upstream said ${KEY} (HTTP 502): try again later` });
+      },
+    });
     const out = await runTool('devIndex_search', { query: 'x' }, d);
     assert.equal(out.isError, true);
     assert.ok(!out.text.includes(KEY));
@@ -93,9 +134,18 @@ describe('runTool', () => {
 
   it('start: default credit ceiling, every field passed on, the id and where to follow it', async () => {
     const d = deps();
-    const out = await runTool('devIndex_startAgentJob', { prompt: 'Find libraries', effort: 'low', urls: ['https://a.example/'] }, d);
+    const out = await runTool(
+      'devIndex_startAgentJob',
+      { prompt: 'Find libraries', effort: 'low', urls: ['https://a.example/'] },
+      d,
+    );
     assert.equal(out.isError, false, out.text);
-    assert.deepEqual(d.starts[0], { prompt: 'Find libraries', effort: 'low', urls: ['https://a.example/'], maxCredits: 2500 });
+    assert.deepEqual(d.starts[0], {
+      prompt: 'Find libraries',
+      effort: 'low',
+      urls: ['https://a.example/'],
+      maxCredits: 2500,
+    });
     assert.match(out.text, new RegExp(`Started agent job ${JOB} with a ceiling of 2,500 credits`));
     assert.match(out.text, /Agent Jobs view/);
   });
@@ -138,16 +188,31 @@ describe('runTool', () => {
     const allowed = deps({ extraModels: () => ['spark-3'] });
     const ok = await runTool('devIndex_startAgentJob', { prompt: 'p', model: 'spark-3' }, allowed);
     assert.equal(ok.isError, false, ok.text);
-    assert.deepEqual(allowed.starts.map((s) => s.model), ['spark-3']);
+    assert.deepEqual(
+      allowed.starts.map((s) => s.model),
+      ['spark-3'],
+    );
   });
 
   it('a cancel that went through says the run ends as cancelled and may still be charged (production), never "not billed"', async () => {
     const cancelled: string[] = [];
-    const agent: Partial<AgentOps> = { cancel: async (id) => { cancelled.push(id); return { success: true } as never; } };
-    const out = await runTool('devIndex_cancelAgentJob', { jobId: JOB }, deps({ agent: async () => agent as AgentOps }));
+    const agent: Partial<AgentOps> = {
+      cancel: async (id) => {
+        cancelled.push(id);
+        return { success: true } as never;
+      },
+    };
+    const out = await runTool(
+      'devIndex_cancelAgentJob',
+      { jobId: JOB },
+      deps({ agent: async () => agent as AgentOps }),
+    );
     assert.deepEqual(cancelled, [JOB]);
     assert.equal(out.isError, false, out.text);
-    assert.match(out.text, /ends as cancelled; the credits it spent before the cancel took effect may still be charged/);
+    assert.match(
+      out.text,
+      /ends as cancelled; the credits it spent before the cancel took effect may still be charged/,
+    );
     assert.doesNotMatch(out.text, /not billed/);
   });
 

@@ -15,16 +15,36 @@ import { newsText, watchScopeWords } from '../../../src/watches/watchText';
 import { ManualClock } from '../agents/manualClock';
 
 const dep = { ecosystem: 'npm' as const, name: 'fetchline', slug: 'fetchline/fetchline', version: '3.2.0' };
-const result = (n: number, passage: string, title = `Issue ${n}`) => ({ id: `issue:fetchline/fetchline#${n}`, type: 'issue', url: `https://github.com/fetchline/fetchline/issues/${n}`, title, passages: [{ text: passage }] });
-const response = (...results: ReturnType<typeof result>[]): SearchResponse => ({ success: true, results, coverage: { issue: 'ok' } } as unknown as SearchResponse);
-const params: SearchParams = { query: 'retry after ignored', repos: ['fetchline/fetchline'], types: ['issue', 'pull_request'] };
+const result = (n: number, passage: string, title = `Issue ${n}`) => ({
+  id: `issue:fetchline/fetchline#${n}`,
+  type: 'issue',
+  url: `https://github.com/fetchline/fetchline/issues/${n}`,
+  title,
+  passages: [{ text: passage }],
+});
+const response = (...results: ReturnType<typeof result>[]): SearchResponse =>
+  ({ success: true, results, coverage: { issue: 'ok' } }) as unknown as SearchResponse;
+const params: SearchParams = {
+  query: 'retry after ignored',
+  repos: ['fetchline/fetchline'],
+  types: ['issue', 'pull_request'],
+};
 
 class Storage {
   readonly map = new Map<string, string>();
   writes = 0;
-  get<T>(key: string): T | undefined { const v = this.map.get(key); return v === undefined ? undefined : JSON.parse(v) as T; }
-  async update(key: string, value: unknown): Promise<void> { this.writes++; if (value === undefined) this.map.delete(key); else this.map.set(key, JSON.stringify(value)); }
-  keys(): readonly string[] { return [...this.map.keys()]; }
+  get<T>(key: string): T | undefined {
+    const v = this.map.get(key);
+    return v === undefined ? undefined : (JSON.parse(v) as T);
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.writes++;
+    if (value === undefined) this.map.delete(key);
+    else this.map.set(key, JSON.stringify(value));
+  }
+  keys(): readonly string[] {
+    return [...this.map.keys()];
+  }
 }
 
 test('lease: a free lease is taken, its holder renews it, another window waits until it expires, then takes it over', () => {
@@ -40,7 +60,10 @@ test('lease: a free lease is taken, its holder renews it, another window waits u
   // A holds the lease as long as it renews; once it stops, B takes over at expiry and not a millisecond before.
   const last = (renewed as { lease: { expiresAt: number } }).lease;
   assert.equal(leaseStep(last, 'B', last.expiresAt - 1).action, 'wait');
-  assert.deepEqual(leaseStep(last, 'B', last.expiresAt), { action: 'take', lease: { owner: 'B', expiresAt: last.expiresAt + LEASE_TTL_MS } });
+  assert.deepEqual(leaseStep(last, 'B', last.expiresAt), {
+    action: 'take',
+    lease: { owner: 'B', expiresAt: last.expiresAt + LEASE_TTL_MS },
+  });
   assert.equal(holds(last, 'A', last.expiresAt), false);
   // Malformed or absurd leases do not block anyone.
   assert.equal(leaseStep({ owner: 3 }, 'B', t0).action, 'take');
@@ -51,9 +74,21 @@ test('lease: a free lease is taken, its holder renews it, another window waits u
 
 test('schedule: a watch is due at most every 6 hours; the next beat never comes before a pause ends', () => {
   const now = 10 * WATCH_INTERVAL_MS;
-  const w = (id: string, lastCheck?: number, createdAt = 0): Watch => ({ ...newWatch(id, params, [dep], response(), createdAt), ...(lastCheck !== undefined ? { lastCheck } : {}) });
-  const ws = [w('fresh', now - 1000), w('old', now - WATCH_INTERVAL_MS - 5), w('never'), w('edge', now - WATCH_INTERVAL_MS), w('just made', undefined, now - 1000)];
-  assert.deepEqual(dueWatches(ws, now).map((x) => x.id), ['never', 'old', 'edge']);
+  const w = (id: string, lastCheck?: number, createdAt = 0): Watch => ({
+    ...newWatch(id, params, [dep], response(), createdAt),
+    ...(lastCheck !== undefined ? { lastCheck } : {}),
+  });
+  const ws = [
+    w('fresh', now - 1000),
+    w('old', now - WATCH_INTERVAL_MS - 5),
+    w('never'),
+    w('edge', now - WATCH_INTERVAL_MS),
+    w('just made', undefined, now - 1000),
+  ];
+  assert.deepEqual(
+    dueWatches(ws, now).map((x) => x.id),
+    ['never', 'old', 'edge'],
+  );
   assert.deepEqual(dueWatches([w('fresh', now - 1000)], now), []);
   // A watch just made from a search counts that search as its check: the first background check is 6 hours on.
   assert.equal(nextDueAt([w('just made', undefined, now - 1000)], now), now - 1000 + WATCH_INTERVAL_MS);
@@ -64,18 +99,27 @@ test('schedule: a watch is due at most every 6 hours; the next beat never comes 
   let last: number | undefined;
   let checks = 0;
   for (let t = WATCH_INTERVAL_MS; t < WATCH_INTERVAL_MS + 24 * 3600_000; t += 60_000) {
-    if (dueWatches([w('x', last)], t).length) { checks++; last = t; }
+    if (dueWatches([w('x', last)], t).length) {
+      checks++;
+      last = t;
+    }
   }
   assert.equal(checks, 4);
 });
 
-test('lease: a test\'s shorter time to live applies to taking, renewing and the skew check', () => {
+test("lease: a test's shorter time to live applies to taking, renewing and the skew check", () => {
   const t0 = 1_000_000;
-  assert.deepEqual(leaseStep(undefined, 'A', t0, 8_000), { action: 'take', lease: { owner: 'A', expiresAt: t0 + 8_000 } });
+  assert.deepEqual(leaseStep(undefined, 'A', t0, 8_000), {
+    action: 'take',
+    lease: { owner: 'A', expiresAt: t0 + 8_000 },
+  });
   const stored = { owner: 'A', expiresAt: t0 + 8_000 };
   assert.deepEqual(leaseStep(stored, 'B', t0 + 7_999, 8_000), { action: 'wait', holder: 'A', until: t0 + 8_000 });
   assert.equal(leaseStep(stored, 'B', t0 + 8_000, 8_000).action, 'take');
-  assert.deepEqual(leaseStep(stored, 'A', t0 + 2_000, 8_000), { action: 'renew', lease: { owner: 'A', expiresAt: t0 + 10_000 } });
+  assert.deepEqual(leaseStep(stored, 'A', t0 + 2_000, 8_000), {
+    action: 'renew',
+    lease: { owner: 'A', expiresAt: t0 + 10_000 },
+  });
   // A lease more than two short TTLs ahead is a skewed clock's: taken, where the product's 90 s would wait.
   assert.equal(leaseStep({ owner: 'A', expiresAt: t0 + 17_000 }, 'B', t0, 8_000).action, 'take');
   assert.equal(leaseStep({ owner: 'A', expiresAt: t0 + 17_000 }, 'B', t0).action, 'wait');
@@ -83,12 +127,36 @@ test('lease: a test\'s shorter time to live applies to taking, renewing and the 
 
 test('schedule: offline waits grow, rate limits and the keyless quota wait until their reset, a refused search waits for its next turn', () => {
   const now = 5_000_000;
-  assert.deepEqual(afterFailure({ kind: 'network' }, now, 0), { action: 'pause', until: now + OFFLINE_FIRST_MS, why: 'offline' });
-  assert.deepEqual(afterFailure({ kind: 'timeout' }, now, 2), { action: 'pause', until: now + 4 * OFFLINE_FIRST_MS, why: 'offline' });
-  assert.deepEqual(afterFailure({ kind: 'network' }, now, 30), { action: 'pause', until: now + OFFLINE_MAX_MS, why: 'offline' });
-  assert.deepEqual(afterFailure({ kind: 'keyless-quota', resetAt: now + 3_600_000 }, now, 0), { action: 'pause', until: now + 3_600_000, why: 'keyless-quota' });
-  assert.deepEqual(afterFailure({ kind: 'keyless-quota' }, now, 0), { action: 'pause', until: now + WATCH_INTERVAL_MS, why: 'keyless-quota' });
-  assert.deepEqual(afterFailure({ kind: 'retry-after-too-long', resetAt: now + 7_200_000 }, now, 0), { action: 'pause', until: now + 7_200_000, why: 'rate-limit' });
+  assert.deepEqual(afterFailure({ kind: 'network' }, now, 0), {
+    action: 'pause',
+    until: now + OFFLINE_FIRST_MS,
+    why: 'offline',
+  });
+  assert.deepEqual(afterFailure({ kind: 'timeout' }, now, 2), {
+    action: 'pause',
+    until: now + 4 * OFFLINE_FIRST_MS,
+    why: 'offline',
+  });
+  assert.deepEqual(afterFailure({ kind: 'network' }, now, 30), {
+    action: 'pause',
+    until: now + OFFLINE_MAX_MS,
+    why: 'offline',
+  });
+  assert.deepEqual(afterFailure({ kind: 'keyless-quota', resetAt: now + 3_600_000 }, now, 0), {
+    action: 'pause',
+    until: now + 3_600_000,
+    why: 'keyless-quota',
+  });
+  assert.deepEqual(afterFailure({ kind: 'keyless-quota' }, now, 0), {
+    action: 'pause',
+    until: now + WATCH_INTERVAL_MS,
+    why: 'keyless-quota',
+  });
+  assert.deepEqual(afterFailure({ kind: 'retry-after-too-long', resetAt: now + 7_200_000 }, now, 0), {
+    action: 'pause',
+    until: now + 7_200_000,
+    why: 'rate-limit',
+  });
   const r429 = afterFailure({ kind: 'http', status: 429, retryAfterMs: 30 * 60_000 }, now, 0);
   assert.deepEqual(r429, { action: 'pause', until: now + 30 * 60_000, why: 'rate-limit' });
   assert.equal(afterFailure({ kind: 'http', status: 401 }, now, 0).action, 'pause');
@@ -99,13 +167,26 @@ test('schedule: offline waits grow, rate limits and the keyless quota wait until
 test('what is new: new results and newer fixes; the fix statements are kept; merging two windows keeps every id seen', () => {
   const w = newWatch('w1', params, [dep], response(result(1, 'Broken since 3.1.0.')), 1000);
   assert.equal(w.fixes, undefined);
-  const c = checkWatch(w, response(result(1, 'Broken since 3.1.0.'), result(5, 'Fixed in 3.3.0; upgrade.', 'Retry-After ignored')), 2000);
-  assert.deepEqual(c.news.map((n) => [n.id, n.reason]), [['issue:fetchline/fetchline#5', 'new']]);
-  assert.deepEqual(c.watch.fixes?.map((f) => [f.id, f.sentence]), [['issue:fetchline/fetchline#5', 'Fixed in 3.3.0; upgrade.']]);
+  const c = checkWatch(
+    w,
+    response(result(1, 'Broken since 3.1.0.'), result(5, 'Fixed in 3.3.0; upgrade.', 'Retry-After ignored')),
+    2000,
+  );
+  assert.deepEqual(
+    c.news.map((n) => [n.id, n.reason]),
+    [['issue:fetchline/fetchline#5', 'new']],
+  );
+  assert.deepEqual(
+    c.watch.fixes?.map((f) => [f.id, f.sentence]),
+    [['issue:fetchline/fetchline#5', 'Fixed in 3.3.0; upgrade.']],
+  );
   assert.equal(checkWatch(c.watch, response(result(5, 'Fixed in 3.3.0; upgrade.')), 3000).news.length, 0);
   const other = { ...w, seen: [...w.seen, 'issue:fetchline/fetchline#9'], lastCheck: 5000 };
   const merged = mergeWatch(other, c.watch);
-  assert.deepEqual(new Set(merged.seen), new Set(['issue:fetchline/fetchline#1', 'issue:fetchline/fetchline#5', 'issue:fetchline/fetchline#9']));
+  assert.deepEqual(
+    new Set(merged.seen),
+    new Set(['issue:fetchline/fetchline#1', 'issue:fetchline/fetchline#5', 'issue:fetchline/fetchline#9']),
+  );
   assert.equal(merged.lastCheck, 5000);
   assert.equal(merged.newCount, 1);
   assert.equal(checkedWords(undefined, 0), 'never checked');
@@ -131,20 +212,42 @@ test('the compare again: a new installed version that includes the fix says so w
   const back = recompare(up.watch, [dep]);
   assert.equal(back.fixIncluded, undefined);
   assert.equal(back.watch.fixIncluded, undefined, 'going back below the fix clears it');
-  assert.equal(recompare(w, [{ ...dep, version: 'not-a-version' }]).fixIncluded, undefined, 'garbage never says included');
+  assert.equal(
+    recompare(w, [{ ...dep, version: 'not-a-version' }]).fixIncluded,
+    undefined,
+    'garbage never says included',
+  );
 });
 
 /** A watch made 6 hours ago and never checked since: due at the first beat. */
 async function addDue(storage: Storage, id: string, now: number): Promise<void> {
-  await storage.update(WATCH_KEY_PREFIX + id, newWatch(id, { ...params, query: id }, [dep], response(), now - WATCH_INTERVAL_MS));
+  await storage.update(
+    WATCH_KEY_PREFIX + id,
+    newWatch(id, { ...params, query: id }, [dep], response(), now - WATCH_INTERVAL_MS),
+  );
 }
 
-function service(storage: Storage, clock: ManualClock, owner: string, answer: () => Promise<SearchResponse>, events: WatchEvent[] = [], log: string[] = []) {
+function service(
+  storage: Storage,
+  clock: ManualClock,
+  owner: string,
+  answer: () => Promise<SearchResponse>,
+  events: WatchEvent[] = [],
+  log: string[] = [],
+) {
   let n = 0;
   const searches: SearchParams[] = [];
   const s = new WatchService({
-    storage, timers: clock, owner, newId: () => `${owner}${++n}`, settleMs: 1000, betweenMs: 1000,
-    search: async (p) => { searches.push(p); return answer(); },
+    storage,
+    timers: clock,
+    owner,
+    newId: () => `${owner}${++n}`,
+    settleMs: 1000,
+    betweenMs: 1000,
+    search: async (p) => {
+      searches.push(p);
+      return answer();
+    },
     notify: (e) => events.push(e),
     log: (m) => log.push(m),
   });
@@ -169,7 +272,11 @@ test('two windows over one shared storage: one holds the lease and checks, the o
   assert.equal(a.s.isHolder() !== b.s.isHolder(), true, 'exactly one holder');
   const holder = a.s.isHolder() ? a : b;
   const other = holder === a ? b : a;
-  assert.equal(holder.searches.length, 2, 'each watch once, 6 hours after it was made (its own search counts as the first check)');
+  assert.equal(
+    holder.searches.length,
+    2,
+    'each watch once, 6 hours after it was made (its own search counts as the first check)',
+  );
   assert.equal(other.searches.length, 0);
   assert.equal(holder.events.filter((e) => e.kind === 'news').length, 2);
   assert.deepEqual(other.events, []);
@@ -215,7 +322,10 @@ test('offline: the round pauses (no search per watch), waits, and resumes; the k
   const clock = new ManualClock();
   const storage = new Storage();
   let fail: unknown = Object.assign(new Error('getaddrinfo ENOTFOUND'), { kind: 'network' });
-  const a = service(storage, clock, 'A', async () => { if (fail) throw fail; return response(); });
+  const a = service(storage, clock, 'A', async () => {
+    if (fail) throw fail;
+    return response();
+  });
   await addDue(storage, 'one', clock.now());
   await addDue(storage, 'two', clock.now());
   a.s.resume();
@@ -246,10 +356,16 @@ test('Check Now, remove from another window, a vanished repository, and the cap 
   const b = service(storage, clock, 'B', async () => answer);
   const w = await a.s.add(params, [dep], answer);
   assert.ok(storage.keys().includes(WATCH_KEY_PREFIX + w.id));
-  answer = { ...response(result(1, 'x')), repos: [{ repo: 'fetchline/fetchline', indexed: false }] } as unknown as SearchResponse;
+  answer = {
+    ...response(result(1, 'x')),
+    repos: [{ repo: 'fetchline/fetchline', indexed: false }],
+  } as unknown as SearchResponse;
   const r = await b.s.checkNow(w.id);
   assert.deepEqual(r.vanished, ['fetchline/fetchline']);
-  assert.deepEqual(b.events.map((e) => e.kind), ['vanished']);
+  assert.deepEqual(
+    b.events.map((e) => e.kind),
+    ['vanished'],
+  );
   assert.match(newsText(b.events[0]!), /fetchline\/fetchline is no longer in the index/);
   assert.deepEqual(a.s.get(w.id)?.vanished, ['fetchline/fetchline'], 'the other window reads it');
   assert.equal(await a.s.remove(w.id), true);
@@ -265,20 +381,37 @@ test('the installed version changes: a watch of that folder says its version inc
   let version = '3.2.0';
   const events: WatchEvent[] = [];
   const s = new WatchService({
-    storage, timers: clock, owner: 'A', newId: () => 'w1', settleMs: 0,
+    storage,
+    timers: clock,
+    owner: 'A',
+    newId: () => 'w1',
+    settleMs: 0,
     search: async () => response(result(1, 'Broken since 3.1.0.'), result(5, 'Fixed in 3.3.0; upgrade.')),
     readInstalled: async () => [{ ...dep, version }],
-    notify: (e) => events.push(e), log: () => undefined,
+    notify: (e) => events.push(e),
+    log: () => undefined,
   });
   await s.add(params, [dep], response(result(1, 'Broken since 3.1.0.')), '/work/project');
   await s.checkNow('w1');
-  assert.deepEqual(events.map((e) => e.kind), ['news']);
+  assert.deepEqual(
+    events.map((e) => e.kind),
+    ['news'],
+  );
   assert.deepEqual(await s.installedChanged('/elsewhere'), []);
   version = '3.3.0';
   const now = await s.installedChanged('/work/project');
-  assert.deepEqual(now.map((w) => w.fixIncluded), ['fixed in 3.3.0 · included in your 3.3.0']);
-  assert.deepEqual(events.map((e) => e.kind), ['news', 'fixIncluded']);
-  assert.match(newsText(events[1]!), /your installed version now includes the fix for “retry after ignored” \(fixed in 3\.3\.0 · included in your 3\.3\.0\)/);
+  assert.deepEqual(
+    now.map((w) => w.fixIncluded),
+    ['fixed in 3.3.0 · included in your 3.3.0'],
+  );
+  assert.deepEqual(
+    events.map((e) => e.kind),
+    ['news', 'fixIncluded'],
+  );
+  assert.match(
+    newsText(events[1]!),
+    /your installed version now includes the fix for “retry after ignored” \(fixed in 3\.3\.0 · included in your 3\.3\.0\)/,
+  );
   await s.installedChanged('/work/project');
   assert.equal(events.length, 2, 'said once');
   await s.dispose();
@@ -298,7 +431,10 @@ test('a reload keeps every watch (what it saw, its last check, its new count) an
   await before.s.dispose();
   // The window reloads: a new service over the same storage (globalState outlives the extension host).
   const after = service(storage, clock, 'A2', async () => answer);
-  assert.deepEqual(after.s.list().map((x) => x.id), [w.id]);
+  assert.deepEqual(
+    after.s.list().map((x) => x.id),
+    [w.id],
+  );
   const again = after.s.get(w.id)!;
   assert.deepEqual(again.seen.sort(), kept.seen.sort());
   assert.ok(again.seen.includes('issue:fetchline/fetchline#2'));
@@ -322,7 +458,8 @@ test('storage writes go one at a time, and a watch the storage does not give bac
     inFlight = 0;
     most = 0;
     override async update(key: string, value: unknown): Promise<void> {
-      this.inFlight++; this.most = Math.max(this.most, this.inFlight);
+      this.inFlight++;
+      this.most = Math.max(this.most, this.inFlight);
       await new Promise((r) => setImmediate(r));
       await super.update(key, value);
       this.inFlight--;
@@ -337,11 +474,19 @@ test('storage writes go one at a time, and a watch the storage does not give bac
   // A storage that loses the watch once: it is written again, and the log says so.
   class LosesOnce extends Storage {
     lost = false;
-    override async update(key: string, value: unknown): Promise<void> { await super.update(key, value); if (!this.lost && key.startsWith(WATCH_KEY_PREFIX)) { this.lost = true; this.map.delete(key); } }
+    override async update(key: string, value: unknown): Promise<void> {
+      await super.update(key, value);
+      if (!this.lost && key.startsWith(WATCH_KEY_PREFIX)) {
+        this.lost = true;
+        this.map.delete(key);
+      }
+    }
   }
   const lossy = service(new LosesOnce(), clock, 'B', async () => response());
   const w2 = await lossy.s.add(params, [dep], response());
   assert.equal(lossy.s.get(w2.id)?.id, w2.id, 'written again');
-  assert.deepEqual(lossy.log, ['watch: B1 was written but is not in this window\'s storage right after (0 watches there); written again']);
+  assert.deepEqual(lossy.log, [
+    "watch: B1 was written but is not in this window's storage right after (0 watches there); written again",
+  ]);
   await a.s.dispose();
 });

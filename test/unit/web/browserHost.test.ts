@@ -17,33 +17,61 @@ const root = findRepoRoot(__dirname) ?? '.';
 const fixtures = path.join(root, 'test', 'fixtures', 'lockfiles');
 
 test('a vscode-vfs://github/owner/repo folder names its repository; branches, deeper paths and other URIs', () => {
-  const u = (s: string) => { const x = new URL(s.replace(/^vscode-vfs:/, 'http:')); return { scheme: s.split(':')[0]!, authority: x.host, path: x.pathname }; };
-  assert.deepEqual(repositoryOfVfsUri(u('vscode-vfs://github/fetchline/fetchline')), { owner: 'fetchline', repo: 'fetchline' });
-  assert.deepEqual(repositoryOfVfsUri(u('vscode-vfs://github/quarry-dev/fetchline/src/index.ts')), { owner: 'quarry-dev', repo: 'fetchline' });
-  assert.deepEqual(repositoryOfVfsUri({ scheme: 'vscode-vfs', authority: 'github+7b2274797065223a317d', path: '/o/r.js' }), { owner: 'o', repo: 'r.js' });
-  assert.deepEqual(repositoryOfVfsUri({ scheme: 'vscode-vfs', authority: 'github', path: '/o/r.git/' }), { owner: 'o', repo: 'r' });
+  const u = (s: string) => {
+    const x = new URL(s.replace(/^vscode-vfs:/, 'http:'));
+    return { scheme: s.split(':')[0]!, authority: x.host, path: x.pathname };
+  };
+  assert.deepEqual(repositoryOfVfsUri(u('vscode-vfs://github/fetchline/fetchline')), {
+    owner: 'fetchline',
+    repo: 'fetchline',
+  });
+  assert.deepEqual(repositoryOfVfsUri(u('vscode-vfs://github/quarry-dev/fetchline/src/index.ts')), {
+    owner: 'quarry-dev',
+    repo: 'fetchline',
+  });
+  assert.deepEqual(
+    repositoryOfVfsUri({ scheme: 'vscode-vfs', authority: 'github+7b2274797065223a317d', path: '/o/r.js' }),
+    { owner: 'o', repo: 'r.js' },
+  );
+  assert.deepEqual(repositoryOfVfsUri({ scheme: 'vscode-vfs', authority: 'github', path: '/o/r.git/' }), {
+    owner: 'o',
+    repo: 'r',
+  });
   for (const bad of [
     { scheme: 'vscode-vfs', authority: 'github', path: '/onlyowner' },
     { scheme: 'vscode-vfs', authority: 'azurerepos', path: '/org/project/repo' },
     { scheme: 'file', authority: '', path: '/github/o/r' },
     { scheme: 'vscode-vfs', authority: 'github', path: '/o/..' },
     { scheme: 'vscode-vfs', authority: 'github', path: '/o w/r' },
-  ]) assert.equal(repositoryOfVfsUri(bad), undefined, JSON.stringify(bad));
+  ])
+    assert.equal(repositoryOfVfsUri(bad), undefined, JSON.stringify(bad));
   // What Search in This Repository builds from it: the same scope rules as git remotes.
-  assert.deepEqual(scopeFromRemotes(remotesOfVfsUri({ scheme: 'vscode-vfs', authority: 'github', path: '/fetchline/fetchline/README.md' })).slugs, ['fetchline/fetchline']);
+  assert.deepEqual(
+    scopeFromRemotes(
+      remotesOfVfsUri({ scheme: 'vscode-vfs', authority: 'github', path: '/fetchline/fetchline/README.md' }),
+    ).slugs,
+    ['fetchline/fetchline'],
+  );
   assert.deepEqual(remotesOfVfsUri({ scheme: 'file', authority: '', path: '/x' }), []);
 });
 
 test('manifests and lockfiles alone: Go resolves, npm and Cargo have versions and are "not installed here"', async () => {
   const files: Record<string, string> = {
-    'package.json': JSON.stringify({ dependencies: { '@acme/widgets': '^2.1.0', fetchline: '^2.4.0', gadget: 'github:gadgets/gadget#v1' }, devDependencies: { typescript: '~5.9.3' } }),
+    'package.json': JSON.stringify({
+      dependencies: { '@acme/widgets': '^2.1.0', fetchline: '^2.4.0', gadget: 'github:gadgets/gadget#v1' },
+      devDependencies: { typescript: '~5.9.3' },
+    }),
     'package-lock.json': fs.readFileSync(path.join(fixtures, 'package-lock.v3.json'), 'utf8'),
     'go.mod': fs.readFileSync(path.join(fixtures, 'go.mod'), 'utf8'),
     'Cargo.toml': '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\nratelane = "0.4"\nserde_json = "1"\n',
     'Cargo.lock': fs.readFileSync(path.join(fixtures, 'Cargo.lock'), 'utf8'),
   };
   const asked: string[] = [];
-  const read = async (name: string, max: number) => { asked.push(name); const t = files[name]; return t !== undefined && t.length <= max ? t : undefined; };
+  const read = async (name: string, max: number) => {
+    asked.push(name);
+    const t = files[name];
+    return t !== undefined && t.length <= max ? t : undefined;
+  };
   const r = await manifestDependencies('vscode-vfs://github/o/r', read, { maxDependencies: 100 });
   const by = (n: string) => r.deps.find((d) => d.name === n);
   assert.ok(by('@acme/widgets')?.version, 'npm version from package-lock.json');
@@ -76,21 +104,45 @@ test('manifests and lockfiles alone: npm-shrinkwrap.json wins over package-lock.
     'package-lock.json': fs.readFileSync(path.join(fixtures, 'package-lock.v3.json'), 'utf8'),
     'npm-shrinkwrap.json': fs.readFileSync(path.join(fixtures, 'npm-shrinkwrap.json'), 'utf8'),
   };
-  const r = await manifestDependencies('vscode-vfs://github/o/r', async (name, max) => { const t = files[name]; return t !== undefined && t.length <= max ? t : undefined; }, { maxDependencies: 10 });
-  assert.deepEqual(r.deps.map((d) => [d.name, d.version, d.versionFrom]), [['@acme/widgets', '2.0.1', 'npm-shrinkwrap.json'], ['fetchline', '2.3.0', 'npm-shrinkwrap.json']]);
+  const r = await manifestDependencies(
+    'vscode-vfs://github/o/r',
+    async (name, max) => {
+      const t = files[name];
+      return t !== undefined && t.length <= max ? t : undefined;
+    },
+    { maxDependencies: 10 },
+  );
+  assert.deepEqual(
+    r.deps.map((d) => [d.name, d.version, d.versionFrom]),
+    [
+      ['@acme/widgets', '2.0.1', 'npm-shrinkwrap.json'],
+      ['fetchline', '2.3.0', 'npm-shrinkwrap.json'],
+    ],
+  );
 });
 
-test('the tools\' folder check holds POSIX, Windows and workspace URIs without node:path', () => {
-  for (const ok of ['/home/me/app', 'C:\\src\\app', 'd:/app', '\\\\server\\share\\app', 'vscode-vfs://github/o/r']) assert.ok(isAbsoluteFolder(ok), ok);
+test("the tools' folder check holds POSIX, Windows and workspace URIs without node:path", () => {
+  for (const ok of ['/home/me/app', 'C:\\src\\app', 'd:/app', '\\\\server\\share\\app', 'vscode-vfs://github/o/r'])
+    assert.ok(isAbsoluteFolder(ok), ok);
   for (const bad of ['app', './app', '..\\app', 'C:app', '']) assert.ok(!isAbsoluteFolder(bad), bad);
 });
 
 test('the browser bundle check names Node built-ins, undici and unswapped host modules', async () => {
-  type Meta = { inputs: Record<string, { imports: Array<{ path: string }> }>; outputs: Record<string, { imports: Array<{ path: string }> }> };
+  type Meta = {
+    inputs: Record<string, { imports: Array<{ path: string }> }>;
+    outputs: Record<string, { imports: Array<{ path: string }> }>;
+  };
   // A file URL and a computed specifier: loaded as ES module at run time (the test bundle leaves it alone).
   const spec = pathToFileURL(path.join(root, 'scripts', 'webBuild.mjs')).href;
-  const { browserBundleProblems, NODE_HOST } = await (new Function('s', 'return import(s)') as (s: string) => Promise<{ browserBundleProblems(m: Meta): string[]; NODE_HOST: string }>)(spec);
-  const clean = { inputs: { 'src/web/extension.ts': { imports: [{ path: 'vscode' }] } }, outputs: { 'dist/web/extension.js': { imports: [{ path: 'vscode' }] } } };
+  const { browserBundleProblems, NODE_HOST } = await (
+    new Function('s', 'return import(s)') as (
+      s: string,
+    ) => Promise<{ browserBundleProblems(m: Meta): string[]; NODE_HOST: string }>
+  )(spec);
+  const clean = {
+    inputs: { 'src/web/extension.ts': { imports: [{ path: 'vscode' }] } },
+    outputs: { 'dist/web/extension.js': { imports: [{ path: 'vscode' }] } },
+  };
   assert.deepEqual(browserBundleProblems(clean), []);
   const dirty = {
     inputs: {
@@ -101,5 +153,6 @@ test('the browser bundle check names Node built-ins, undici and unswapped host m
     outputs: { 'dist/web/extension.js': { imports: [{ path: 'vscode' }, { path: './core.js' }] } },
   };
   const p = browserBundleProblems(dirty).join('\n');
-  for (const w of ['node:fs', 'tls', 'undici', 'Node host module', './core.js']) assert.ok(p.includes(w), `${w} in ${p}`);
+  for (const w of ['node:fs', 'tls', 'undici', 'Node host module', './core.js'])
+    assert.ok(p.includes(w), `${w} in ${p}`);
 });

@@ -19,7 +19,11 @@ function fakeWebview() {
   };
 }
 
-const assets = { script: { path: '/dist/webview.js' }, style: { path: '/media/webview.css' }, codicons: { path: '/dist/codicon.css' } };
+const assets = {
+  script: { path: '/dist/webview.js' },
+  style: { path: '/media/webview.css' },
+  codicons: { path: '/dist/codicon.css' },
+};
 
 function csp(html: string): string {
   const m = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
@@ -31,7 +35,10 @@ describe('search view HTML', () => {
   it('carries exactly the CSP: nothing by default, the nonce for scripts, the webview source for styles and fonts', () => {
     const { webview } = fakeWebview();
     const html = buildSearchHtml(webview, assets, 'TESTNONCE');
-    assert.equal(csp(html), `default-src 'none'; script-src 'nonce-TESTNONCE'; style-src ${CSP_SOURCE}; font-src ${CSP_SOURCE}`);
+    assert.equal(
+      csp(html),
+      `default-src 'none'; script-src 'nonce-TESTNONCE'; style-src ${CSP_SOURCE}; font-src ${CSP_SOURCE}`,
+    );
     assert.equal((html.match(/http-equiv="Content-Security-Policy"/g) ?? []).length, 1);
   });
 
@@ -66,7 +73,10 @@ describe('search view HTML', () => {
     const refs = [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
     assert.equal(refs.length, 3);
     for (const r of refs) assert.ok(r.startsWith(`${CSP_SOURCE}/ext/`), r);
-    assert.ok(refs.every((r) => r.includes('&amp;x=&lt;&quot;y&quot;&gt;')), 'asset urls are escaped inside attributes');
+    assert.ok(
+      refs.every((r) => r.includes('&amp;x=&lt;&quot;y&quot;&gt;')),
+      'asset urls are escaped inside attributes',
+    );
   });
 
   it('has no inline handlers, inline styles or javascript: urls', () => {

@@ -27,29 +27,69 @@ describe('keyless quota in the Search view', () => {
   });
 
   it('a keyless-quota error offers a key (no retry countdown) and carries the reset time, never a key', () => {
-    const e = new ApiError({ kind: 'keyless-quota', status: 429, message: 'Keyless searches are used up until 00:00 tomorrow (in 13 h); an API key is not limited by the keyless quota', resetAt: RESET, quota: 'requests', retryable: false });
+    const e = new ApiError({
+      kind: 'keyless-quota',
+      status: 429,
+      message:
+        'Keyless searches are used up until 00:00 tomorrow (in 13 h); an API key is not limited by the keyless quota',
+      resetAt: RESET,
+      quota: 'requests',
+      retryable: false,
+    });
     const v = toViewError(e);
     assert.notEqual(v, 'aborted');
-    assert.deepEqual(v !== 'aborted' && { action: v.action, keyless: v.keyless, status: v.status }, { action: 'setKey', keyless: { kind: 'quota', resetAt: RESET, quota: 'requests' }, status: 429 });
-    const r = toViewError(new ApiError({ kind: 'keyless-refused', status: 403, message: 'refused (HTTP 403): the service refuses keyless searches from this network', retryable: false }));
-    assert.deepEqual(r !== 'aborted' && { action: r.action, keyless: r.keyless }, { action: 'setKey', keyless: { kind: 'refused' } });
+    assert.deepEqual(v !== 'aborted' && { action: v.action, keyless: v.keyless, status: v.status }, {
+      action: 'setKey',
+      keyless: { kind: 'quota', resetAt: RESET, quota: 'requests' },
+      status: 429,
+    });
+    const r = toViewError(
+      new ApiError({
+        kind: 'keyless-refused',
+        status: 403,
+        message: 'refused (HTTP 403): the service refuses keyless searches from this network',
+        retryable: false,
+      }),
+    );
+    assert.deepEqual(r !== 'aborted' && { action: r.action, keyless: r.keyless }, {
+      action: 'setKey',
+      keyless: { kind: 'refused' },
+    });
   });
 
   it('the view keeps the reset time (also across a reload) until a key is set, which clears the line and the keyless error', () => {
-    const error = { message: 'used up', action: 'setKey' as const, status: 429, keyless: { kind: 'quota' as const, resetAt: RESET } };
+    const error = {
+      message: 'used up',
+      action: 'setKey' as const,
+      status: 429,
+      keyless: { kind: 'quota' as const, resetAt: RESET },
+    };
     const s1 = reduce(pending(), { t: 'ext', m: { type: 'searchError', requestId: 'r1', error }, now: NOW }).state;
     assert.deepEqual(s1.keylessQuota, { resetAt: RESET });
     assert.equal(s1.waitUntil, undefined, 'a day-long wait is not a retry countdown');
     const reloaded = restoreState(JSON.parse(JSON.stringify(savedState(s1))));
     assert.deepEqual(reloaded.keylessQuota, { resetAt: RESET });
-    const keyed = reduce({ ...reloaded, hasKey: false }, { t: 'ext', m: { type: 'keyState', hasKey: true }, now: NOW }).state;
+    const keyed = reduce(
+      { ...reloaded, hasKey: false },
+      { t: 'ext', m: { type: 'keyState', hasKey: true }, now: NOW },
+    ).state;
     assert.equal(keyed.keylessQuota, undefined);
     assert.equal(keyed.error, undefined);
     assert.match(keyed.status ?? '', /API key set/);
   });
 
   it('the view reports its keyless line to the extension (text and actions only)', () => {
-    assert.equal(fromWebviewSchema().safeParse({ type: 'keylessLine', text: 'Keyless searches used up · resets in 1 h', actions: ['setKey'] }).success, true);
-    assert.equal(fromWebviewSchema().safeParse({ type: 'keylessLine', text: 'x', actions: ['runAnything'] }).success, false);
+    assert.equal(
+      fromWebviewSchema().safeParse({
+        type: 'keylessLine',
+        text: 'Keyless searches used up · resets in 1 h',
+        actions: ['setKey'],
+      }).success,
+      true,
+    );
+    assert.equal(
+      fromWebviewSchema().safeParse({ type: 'keylessLine', text: 'x', actions: ['runAnything'] }).success,
+      false,
+    );
   });
 });

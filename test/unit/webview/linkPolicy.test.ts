@@ -11,10 +11,27 @@ describe('link policy', () => {
   });
 
   for (const bad of [
-    'javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'java\nscript:alert(1)',
-    '\u0000javascript:alert(1)', 'vbscript:msgbox(1)', 'VBScript:msgbox(1)', 'data:text/html,<script>alert(1)</script>',
-    'file:///etc/passwd', 'command:workbench.action.terminal.new', 'vscode://file/etc/passwd', 'ftp://example.com/',
-    'blob:https://example.com/uuid', 'about:blank', 'https:', 'http://', '//example.com/x', '/relative', 'relative.html', '',
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    ' javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'java\nscript:alert(1)',
+    '\u0000javascript:alert(1)',
+    'vbscript:msgbox(1)',
+    'VBScript:msgbox(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'file:///etc/passwd',
+    'command:workbench.action.terminal.new',
+    'vscode://file/etc/passwd',
+    'ftp://example.com/',
+    'blob:https://example.com/uuid',
+    'about:blank',
+    'https:',
+    'http://',
+    '//example.com/x',
+    '/relative',
+    'relative.html',
+    '',
     `https://example.com/${'a'.repeat(9000)}`,
   ]) {
     it(`refuses ${JSON.stringify(bad.slice(0, 50))}`, () => {
@@ -30,7 +47,10 @@ describe('link policy', () => {
   it('resolves relative links against a base, and re-checks the result', () => {
     assert.equal(safeHref('../b.html', 'https://example.com/a/c.html'), 'https://example.com/b.html');
     assert.equal(safeHref('javascript:alert(1)', 'https://example.com/'), undefined);
-    assert.equal(safeHref('%6A%61vascript:alert(1)', 'https://example.com/'), 'https://example.com/%6A%61vascript:alert(1)');
+    assert.equal(
+      safeHref('%6A%61vascript:alert(1)', 'https://example.com/'),
+      'https://example.com/%6A%61vascript:alert(1)',
+    );
   });
 
   it('gives the host for display', () => {

@@ -11,14 +11,42 @@ const BASE = 'https://docs.example.com/guide/page.html';
 function tags(html: string): Array<{ name: string; attrs: Array<[string, string]> }> {
   const out: Array<{ name: string; attrs: Array<[string, string]> }> = [];
   for (const m of html.matchAll(/<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s=>]+(?:="[^"]*")?)*)\s*\/?>/g)) {
-    const attrs = [...m[2]!.matchAll(/\s+([^\s=>]+)(?:="([^"]*)")?/g)].map((a) => [a[1]!, a[2] ?? ''] as [string, string]);
+    const attrs = [...m[2]!.matchAll(/\s+([^\s=>]+)(?:="([^"]*)")?/g)].map(
+      (a) => [a[1]!, a[2] ?? ''] as [string, string],
+    );
     out.push({ name: m[1]!.toLowerCase(), attrs });
   }
   return out;
 }
 
-const ALLOWED_TAGS = new Set(['p', 'a', 'span', 'em', 'strong', 'code', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li',
-  'table', 'thead', 'tbody', 'tr', 'th', 'td', 'blockquote', 'hr', 'br', 's']);
+const ALLOWED_TAGS = new Set([
+  'p',
+  'a',
+  'span',
+  'em',
+  'strong',
+  'code',
+  'pre',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'blockquote',
+  'hr',
+  'br',
+  's',
+]);
 const ALLOWED_ATTRS = new Set(['href', 'title', 'class', 'start', 'tabindex']);
 
 describe('markdown renderer: hostile passages', () => {
@@ -36,7 +64,11 @@ describe('markdown renderer: hostile passages', () => {
           if (name === 'href') assert.match(value, /^(https?:\/\/[^\s"]+|mailto:[^\s"]+)$/, `href ${value}`);
           if (name === 'class') assert.match(value, /^[a-z0-9 _+#.-]+$/i, `class ${value}`);
           // Issue 24: code blocks and tables scroll sideways, so the keyboard can focus them; nothing else gets a tab stop.
-          if (name.toLowerCase() === 'tabindex') assert.ok(value === '0' && (t.name === 'pre' || t.name === 'table'), `tabindex ${value} on <${t.name}> in ${html}`);
+          if (name.toLowerCase() === 'tabindex')
+            assert.ok(
+              value === '0' && (t.name === 'pre' || t.name === 'table'),
+              `tabindex ${value} on <${t.name}> in ${html}`,
+            );
         }
       }
       // Raw HTML arrives escaped, never as markup (escaped text has no raw '<', so every '<…>' left is
@@ -61,7 +93,10 @@ describe('markdown renderer: hostile passages', () => {
 
   it('keeps a hostile title attribute inside its quotes', () => {
     const html = renderMarkdown('[x](https://example.com "a\\" onmouseover=\\"alert(1)")');
-    assert.match(html, /^<p><a href="https:\/\/example\.com\/" title="a&quot; onmouseover=&quot;alert\(1\)">x<\/a><\/p>\n$/);
+    assert.match(
+      html,
+      /^<p><a href="https:\/\/example\.com\/" title="a&quot; onmouseover=&quot;alert\(1\)">x<\/a><\/p>\n$/,
+    );
   });
 });
 
@@ -76,7 +111,10 @@ describe('markdown renderer: what passages need', () => {
 
   it('renders fenced code with its language class, escaped', () => {
     const html = renderMarkdown('```TypeScript\nconst a: Array<string> = [];\n```');
-    assert.equal(html, '<pre class="md-code" tabindex="0"><code class="language-typescript">const a: Array&lt;string&gt; = [];\n</code></pre>\n');
+    assert.equal(
+      html,
+      '<pre class="md-code" tabindex="0"><code class="language-typescript">const a: Array&lt;string&gt; = [];\n</code></pre>\n',
+    );
   });
 
   it('drops a language name that is not plain', () => {
@@ -86,19 +124,31 @@ describe('markdown renderer: what passages need', () => {
   });
 
   it('resolves relative links against the result url and drops them without one', () => {
-    assert.match(renderMarkdown('[next](../api/next.html#top)', BASE), /href="https:\/\/docs\.example\.com\/api\/next\.html#top"/);
-    assert.match(renderMarkdown('[here](#options)', BASE), /href="https:\/\/docs\.example\.com\/guide\/page\.html#options"/);
+    assert.match(
+      renderMarkdown('[next](../api/next.html#top)', BASE),
+      /href="https:\/\/docs\.example\.com\/api\/next\.html#top"/,
+    );
+    assert.match(
+      renderMarkdown('[here](#options)', BASE),
+      /href="https:\/\/docs\.example\.com\/guide\/page\.html#options"/,
+    );
     assert.doesNotMatch(renderMarkdown('[next](../api/next.html)'), /<a /);
     assert.doesNotMatch(renderMarkdown('[next](next.html)', 'javascript:alert(1)'), /<a /, 'a hostile base is no base');
   });
 
   it('turns images into links (no image loads) and keeps the alt text', () => {
     const html = renderMarkdown('![diagram](img/d.png)', BASE);
-    assert.equal(html, '<p><a class="md-image" href="https://docs.example.com/guide/img/d.png"><span class="md-image-label">image:</span> diagram</a></p>\n');
+    assert.equal(
+      html,
+      '<p><a class="md-image" href="https://docs.example.com/guide/img/d.png"><span class="md-image-label">image:</span> diagram</a></p>\n',
+    );
   });
 
   it('linkifies bare http urls and mail addresses', () => {
-    assert.match(renderMarkdown('see https://nodejs.org/api/ and ops@example.com'), /<a href="https:\/\/nodejs\.org\/api\/">https:\/\/nodejs\.org\/api\/<\/a> and <a href="mailto:ops@example\.com">ops@example\.com<\/a>/);
+    assert.match(
+      renderMarkdown('see https://nodejs.org/api/ and ops@example.com'),
+      /<a href="https:\/\/nodejs\.org\/api\/">https:\/\/nodejs\.org\/api\/<\/a> and <a href="mailto:ops@example\.com">ops@example\.com<\/a>/,
+    );
   });
 
   it('never emits ids on headings', () => {

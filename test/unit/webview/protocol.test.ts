@@ -10,7 +10,26 @@ const VALID: unknown[] = [
   { type: 'scope', params: { query: 'q', sources: ['node-api'] } },
   { type: 'search', requestId: 's-3', params: { query: 'q' }, keyless: true },
   { type: 'validate', requestId: 'v-1', params: { query: '' } },
-  { type: 'search', requestId: 's-1', params: { query: 'q', k: 5, types: ['doc'], repos: ['a/b'], sources: ['node-api'], skills: 'only', passages: 2, language: 'Go', topic: 't', license: 'MIT', min_stars: 0, max_stars: 10, archived: false, fork: true } },
+  {
+    type: 'search',
+    requestId: 's-1',
+    params: {
+      query: 'q',
+      k: 5,
+      types: ['doc'],
+      repos: ['a/b'],
+      sources: ['node-api'],
+      skills: 'only',
+      passages: 2,
+      language: 'Go',
+      topic: 't',
+      license: 'MIT',
+      min_stars: 0,
+      max_stars: 10,
+      archived: false,
+      fork: true,
+    },
+  },
   // Out-of-bounds values are the client validator's to phrase, so the schema lets them through.
   { type: 'search', requestId: 's-2', params: { query: 'q', k: 500, passages: -1, types: ['nope'] } },
   { type: 'cancel', requestId: 's-1' },
@@ -47,14 +66,20 @@ const INVALID: Array<[string, unknown]> = [
   ['search with skills other than only', { type: 'search', requestId: 's', params: { query: 'q', skills: 'all' } }],
   ['search with archived as text', { type: 'search', requestId: 's', params: { query: 'q', archived: 'yes' } }],
   ['search with a megabyte query', { type: 'search', requestId: 's', params: { query: 'q'.repeat(20_001) } }],
-  ['search with 101 repos', { type: 'search', requestId: 's', params: { query: 'q', repos: Array.from({ length: 101 }, (_, i) => `o/r${i}`) } }],
+  [
+    'search with 101 repos',
+    { type: 'search', requestId: 's', params: { query: 'q', repos: Array.from({ length: 101 }, (_, i) => `o/r${i}`) } },
+  ],
   ['openLink without url', { type: 'openLink' }],
   ['openLink with an object url', { type: 'openLink', url: { href: 'https://e.com' } }],
   ['openLink with a very long url', { type: 'openLink', url: `https://e.com/${'a'.repeat(8200)}` }],
   ['copy without text', { type: 'copy', what: 'link' }],
   ['copy of an unknown kind', { type: 'copy', what: 'key', text: 'x' }],
   ['insert with numeric text', { type: 'insert', text: 5 }],
-  ['openPassages with 21 passages', { type: 'openPassages', id: 'a', title: 't', url: 'u', passages: Array(21).fill('p') }],
+  [
+    'openPassages with 21 passages',
+    { type: 'openPassages', id: 'a', title: 't', url: 'u', passages: Array(21).fill('p') },
+  ],
   ['openPassages with a non-string passage', { type: 'openPassages', id: 'a', title: 't', url: 'u', passages: [{}] }],
   ['search with keyless false', { type: 'search', requestId: 's', params: { query: 'q' }, keyless: false }],
   ['scope with an unknown parameter', { type: 'scope', params: { query: '', token: 'x' } }],
@@ -76,6 +101,18 @@ describe('webview -> extension message schema', () => {
   }
   it('accepts every message type the protocol declares', () => {
     const types = new Set(VALID.map((m) => (m as { type: string }).type));
-    assert.deepEqual([...types].sort(), ['cancel', 'copy', 'insert', 'log', 'openLink', 'openPassages', 'ready', 'scope', 'search', 'setKey', 'validate']);
+    assert.deepEqual([...types].sort(), [
+      'cancel',
+      'copy',
+      'insert',
+      'log',
+      'openLink',
+      'openPassages',
+      'ready',
+      'scope',
+      'search',
+      'setKey',
+      'validate',
+    ]);
   });
 });

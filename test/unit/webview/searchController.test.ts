@@ -14,15 +14,34 @@ import { SearchResponseSchema } from '../../../src/api/schemas';
 const RESPONSE: SearchResponse = {
   success: true,
   results: [
-    { id: 'doc:a/b', type: 'doc', url: 'https://docs.example.com/b.html', title: undefined, passages: [{ text: '# B' }] },
-    { id: 'issue:o/r#1', type: 'issue', url: 'https://github.com/o/r/issues/1', title: 'Bug', passages: [{ text: 'x' }, { text: 'y' }] },
+    {
+      id: 'doc:a/b',
+      type: 'doc',
+      url: 'https://docs.example.com/b.html',
+      title: undefined,
+      passages: [{ text: '# B' }],
+    },
+    {
+      id: 'issue:o/r#1',
+      type: 'issue',
+      url: 'https://github.com/o/r/issues/1',
+      title: 'Bug',
+      passages: [{ text: 'x' }, { text: 'y' }],
+    },
   ],
   coverage: { doc: 'ok', issue: 'ok', pull_request: 'skipped', readme: 'brand-new-state' },
   reranked: true,
   repos: [{ repo: 'o/r', indexed: true, types: { issue: true, pullRequest: false, readme: true } }],
 };
 
-interface Pending { params: SearchParams; signal: AbortSignal; onRetry(e: RetryEvent): void; resolve(v: { response: SearchResponse; notes: ViewNote[] }): void; reject(e: unknown): void; keyless?: boolean }
+interface Pending {
+  params: SearchParams;
+  signal: AbortSignal;
+  onRetry(e: RetryEvent): void;
+  resolve(v: { response: SearchResponse; notes: ViewNote[] }): void;
+  reject(e: unknown): void;
+  keyless?: boolean;
+}
 
 function setup(over: Partial<SearchViewDeps> = {}) {
   const key = { set: false };
@@ -31,45 +50,83 @@ function setup(over: Partial<SearchViewDeps> = {}) {
   const calls: string[] = [];
   const searches: Pending[] = [];
   const deps: SearchViewDeps = {
-    search: (params, opts) => new Promise((resolve, reject) => {
-      const p: Pending = { params, signal: opts.signal, onRetry: opts.onRetry, resolve, reject, ...(opts.keyless ? { keyless: true } : {}) };
-      searches.push(p);
-      opts.signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { kind: 'aborted' })));
-    }),
-    validate: (params): ParamIssue[] => (params.k !== undefined && params.k > 100 ? [{ field: 'k', message: `k must be from 1 to 100; got ${params.k}` }] : []),
+    search: (params, opts) =>
+      new Promise((resolve, reject) => {
+        const p: Pending = {
+          params,
+          signal: opts.signal,
+          onRetry: opts.onRetry,
+          resolve,
+          reject,
+          ...(opts.keyless ? { keyless: true } : {}),
+        };
+        searches.push(p);
+        opts.signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { kind: 'aborted' })));
+      }),
+    validate: (params): ParamIssue[] =>
+      params.k !== undefined && params.k > 100
+        ? [{ field: 'k', message: `k must be from 1 to 100; got ${params.k}` }]
+        : [],
     workspaceRepos: async () => ['o/r'],
     defaults: () => ({ k: 10, passages: 1, types: ['doc', 'issue'] }),
     hasKey: async () => key.set,
-    runCommand: (id) => { calls.push(`command ${id}`); },
-    openExternal: (url) => { calls.push(`open ${url}`); },
-    insertAtCursor: async (text) => { calls.push(`insert ${text}`); return text !== 'no-editor'; },
-    copy: async (text) => { calls.push(`copy ${text}`); },
-    openMarkdownDocument: async (id, title, md) => { calls.push(`doc ${id} ${title}\n${md}`); },
-    status: (m) => { calls.push(`status ${m}`); },
-    warn: (m) => { calls.push(`warn ${m}`); },
-    log: (line) => { logs.push(line); },
+    runCommand: (id) => {
+      calls.push(`command ${id}`);
+    },
+    openExternal: (url) => {
+      calls.push(`open ${url}`);
+    },
+    insertAtCursor: async (text) => {
+      calls.push(`insert ${text}`);
+      return text !== 'no-editor';
+    },
+    copy: async (text) => {
+      calls.push(`copy ${text}`);
+    },
+    openMarkdownDocument: async (id, title, md) => {
+      calls.push(`doc ${id} ${title}\n${md}`);
+    },
+    status: (m) => {
+      calls.push(`status ${m}`);
+    },
+    warn: (m) => {
+      calls.push(`warn ${m}`);
+    },
+    log: (line) => {
+      logs.push(line);
+    },
     ...over,
   };
-  const c = new SearchController(deps, (m) => { posted.push(m); });
+  const c = new SearchController(deps, (m) => {
+    posted.push(m);
+  });
   return { c, posted, logs, calls, searches, key };
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('search view controller', () => {
-  it('a command\'s search waits for the view: nothing before ready, then init, key state and the search with its params', async () => {
+  it("a command's search waits for the view: nothing before ready, then init, key state and the search with its params", async () => {
     const { c, posted, searches } = setup();
     const done = c.search({ query: 'early' }, { scope: 'keep' });
     await tick();
     assert.deepEqual(posted, []);
     assert.equal(searches.length, 0, 'not sent before the view can show it');
     await c.receive({ type: 'ready', scope: { query: '', k: 10, passages: 1, language: 'Go' } });
-    assert.deepEqual(posted[0], { type: 'init', defaults: { k: 10, passages: 1, types: ['doc', 'issue'] }, workspaceRepos: ['o/r'] });
+    assert.deepEqual(posted[0], {
+      type: 'init',
+      defaults: { k: 10, passages: 1, types: ['doc', 'issue'] },
+      workspaceRepos: ['o/r'],
+    });
     assert.deepEqual(posted[1], { type: 'keyState', hasKey: false });
     await tick();
     const started = (posted as ToWebview[])[2]!;
     assert.ok(started.type === 'searchStarted');
-    assert.deepEqual(started.params, { query: 'early', k: 10, passages: 1, language: 'Go' }, 'keep: the scope the view reported');
+    assert.deepEqual(
+      started.params,
+      { query: 'early', k: 10, passages: 1, language: 'Go' },
+      'keep: the scope the view reported',
+    );
     assert.deepEqual(searches[0]!.params, started.params, 'one pipeline: exactly what the view was told');
     searches[0]!.resolve({ response: RESPONSE, notes: [] });
     await done;
@@ -79,13 +136,36 @@ describe('search view controller', () => {
   it('command searches: keep uses the scope on screen, exact resets what the request does not name', () => {
     const d = { k: 10, passages: 1, types: ['doc', 'issue'] };
     const scope = { query: 'old', k: 5, passages: 2, repos: ['a/b'], language: 'Go' };
-    assert.deepEqual(commandParams({ query: ' q ' }, { scope: 'keep' }, scope, d), { query: 'q', k: 5, passages: 2, repos: ['a/b'], language: 'Go' });
-    assert.deepEqual(commandParams({ query: 'q' }, { scope: 'keep' }, undefined, d), { query: 'q', k: 10, passages: 1, types: ['doc', 'issue'] }, 'a view never loaded: the defaults');
-    assert.deepEqual(commandParams({ query: 'q', repos: ['o/r'] }, { scope: 'exact' }, scope, d), { query: 'q', k: 10, passages: 1, types: ['doc', 'issue'], repos: ['o/r'] });
-    assert.deepEqual(commandParams({ query: 'q', sources: ['s'], k: 3 }, { scope: 'keep' }, scope, d), { query: 'q', k: 3, passages: 2, repos: ['a/b'], language: 'Go', sources: ['s'] });
+    assert.deepEqual(commandParams({ query: ' q ' }, { scope: 'keep' }, scope, d), {
+      query: 'q',
+      k: 5,
+      passages: 2,
+      repos: ['a/b'],
+      language: 'Go',
+    });
+    assert.deepEqual(
+      commandParams({ query: 'q' }, { scope: 'keep' }, undefined, d),
+      { query: 'q', k: 10, passages: 1, types: ['doc', 'issue'] },
+      'a view never loaded: the defaults',
+    );
+    assert.deepEqual(commandParams({ query: 'q', repos: ['o/r'] }, { scope: 'exact' }, scope, d), {
+      query: 'q',
+      k: 10,
+      passages: 1,
+      types: ['doc', 'issue'],
+      repos: ['o/r'],
+    });
+    assert.deepEqual(commandParams({ query: 'q', sources: ['s'], k: 3 }, { scope: 'keep' }, scope, d), {
+      query: 'q',
+      k: 3,
+      passages: 2,
+      repos: ['a/b'],
+      language: 'Go',
+      sources: ['s'],
+    });
   });
 
-  it('a command\'s search that finishes while the view is hidden reaches it when it is shown', async () => {
+  it("a command's search that finishes while the view is hidden reaches it when it is shown", async () => {
     const { c, posted, searches } = setup();
     await c.receive({ type: 'ready' });
     const done = c.search({ query: 'q', repos: ['o/r'] }, { scope: 'exact' });
@@ -96,7 +176,10 @@ describe('search view controller', () => {
     await done;
     assert.deepEqual(posted, [], 'nothing is posted to a hidden view');
     await c.receive({ type: 'ready' });
-    assert.deepEqual((posted as ToWebview[]).map((m) => m.type), ['init', 'keyState', 'results']);
+    assert.deepEqual(
+      (posted as ToWebview[]).map((m) => m.type),
+      ['init', 'keyState', 'results'],
+    );
   });
 
   it('sends changed settings defaults to a ready view only', async () => {
@@ -111,7 +194,11 @@ describe('search view controller', () => {
     c.settingsChanged();
     const done = c.search({ query: 'after' }, { scope: 'exact' });
     await tick();
-    assert.deepEqual(posted[0], { type: 'init', defaults: { k: 50, passages: 2, types: ['doc'] }, workspaceRepos: ['o/r'] });
+    assert.deepEqual(posted[0], {
+      type: 'init',
+      defaults: { k: 50, passages: 2, types: ['doc'] },
+      workspaceRepos: ['o/r'],
+    });
     const started = (posted as ToWebview[])[1];
     assert.ok(started?.type === 'searchStarted', 'the new defaults are posted before a search that follows them');
     assert.deepEqual(started.params, { query: 'after', k: 50, passages: 2, types: ['doc'] });
@@ -125,7 +212,10 @@ describe('search view controller', () => {
     await c.keyChanged();
     assert.equal(posted.length, 0, 'nothing reaches a webview that has not said ready');
     await c.receive({ type: 'ready' });
-    assert.deepEqual(posted.filter((m) => m.type === 'keyState'), [{ type: 'keyState', hasKey: true }]);
+    assert.deepEqual(
+      posted.filter((m) => m.type === 'keyState'),
+      [{ type: 'keyState', hasKey: true }],
+    );
     posted.length = 0;
     key.set = false;
     await c.keyChanged();
@@ -137,16 +227,31 @@ describe('search view controller', () => {
   });
 
   it('logs, and sends no key state, when the secret storage cannot be read', async () => {
-    const { c, posted, logs } = setup({ hasKey: async () => { throw new Error('keyring locked'); } });
+    const { c, posted, logs } = setup({
+      hasKey: async () => {
+        throw new Error('keyring locked');
+      },
+    });
     await c.receive({ type: 'ready' });
-    assert.deepEqual(posted.map((m) => m.type), ['init']);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['init'],
+    );
     assert.match(logs.join('\n'), /keyring locked/);
   });
 
   it('still says init when the workspace repositories cannot be read', async () => {
-    const { c, posted, logs } = setup({ workspaceRepos: async () => { throw new Error('git extension missing'); } });
+    const { c, posted, logs } = setup({
+      workspaceRepos: async () => {
+        throw new Error('git extension missing');
+      },
+    });
     await c.receive({ type: 'ready' });
-    assert.deepEqual(posted[0], { type: 'init', defaults: { k: 10, passages: 1, types: ['doc', 'issue'] }, workspaceRepos: [] });
+    assert.deepEqual(posted[0], {
+      type: 'init',
+      defaults: { k: 10, passages: 1, types: ['doc', 'issue'] },
+      workspaceRepos: [],
+    });
     assert.match(logs[0]!, /git extension missing/);
   });
 
@@ -171,20 +276,45 @@ describe('search view controller', () => {
     const done = c.receive({ type: 'search', requestId: 's1', params: { query: 'q', repos: ['o/r'] } });
     assert.deepEqual(posted, [{ type: 'searchStarted', requestId: 's1', params: { query: 'q', repos: ['o/r'] } }]);
     assert.deepEqual(searches[0]!.params, { query: 'q', repos: ['o/r'] });
-    searches[0]!.resolve({ response: RESPONSE, notes: [{ level: 'warning', type: 'doc', text: 'why', fix: { kind: 'add-sources', label: 'Add sources' } }] });
+    searches[0]!.resolve({
+      response: RESPONSE,
+      notes: [{ level: 'warning', type: 'doc', text: 'why', fix: { kind: 'add-sources', label: 'Add sources' } }],
+    });
     await done;
     const r = posted[1]!;
     assert.ok(r.type === 'results');
     assert.equal(r.requestId, 's1');
     assert.deepEqual(r.outcome.results, [
-      { id: 'doc:a/b', type: 'doc', url: 'https://docs.example.com/b.html', provenance: 'docs.example.com/b.html', passages: [{ text: '# B' }] },
-      { id: 'issue:o/r#1', type: 'issue', url: 'https://github.com/o/r/issues/1', title: 'Bug', provenance: 'o/r #1', passages: [{ text: 'x' }, { text: 'y' }] },
+      {
+        id: 'doc:a/b',
+        type: 'doc',
+        url: 'https://docs.example.com/b.html',
+        provenance: 'docs.example.com/b.html',
+        passages: [{ text: '# B' }],
+      },
+      {
+        id: 'issue:o/r#1',
+        type: 'issue',
+        url: 'https://github.com/o/r/issues/1',
+        title: 'Bug',
+        provenance: 'o/r #1',
+        passages: [{ text: 'x' }, { text: 'y' }],
+      },
     ]);
-    assert.deepEqual(r.outcome.coverage, { doc: 'ok', issue: 'ok', pull_request: 'skipped', readme: 'brand-new-state' });
+    assert.deepEqual(r.outcome.coverage, {
+      doc: 'ok',
+      issue: 'ok',
+      pull_request: 'skipped',
+      readme: 'brand-new-state',
+    });
     assert.equal(r.outcome.reranked, true);
-    assert.deepEqual(r.outcome.repos, [{ repo: 'o/r', indexed: true, types: { issue: true, pullRequest: false, readme: true } }]);
+    assert.deepEqual(r.outcome.repos, [
+      { repo: 'o/r', indexed: true, types: { issue: true, pullRequest: false, readme: true } },
+    ]);
     assert.equal(r.outcome.sources, undefined);
-    assert.deepEqual(r.outcome.notes, [{ level: 'warning', type: 'doc', text: 'why', fix: { kind: 'add-sources', label: 'Add sources' } }]);
+    assert.deepEqual(r.outcome.notes, [
+      { level: 'warning', type: 'doc', text: 'why', fix: { kind: 'add-sources', label: 'Add sources' } },
+    ]);
   });
 
   it('answers live validation; a search is validated once, by the client, and its refusal reaches the view', async () => {
@@ -192,10 +322,16 @@ describe('search view controller', () => {
     await c.receive({ type: 'ready' });
     posted.length = 0;
     await c.receive({ type: 'validate', requestId: 'v1', params: { query: '', k: 500 } });
-    assert.deepEqual(posted, [{ type: 'validation', requestId: 'v1', issues: [{ field: 'k', message: 'k must be from 1 to 100; got 500' }] }]);
+    assert.deepEqual(posted, [
+      { type: 'validation', requestId: 'v1', issues: [{ field: 'k', message: 'k must be from 1 to 100; got 500' }] },
+    ]);
     const done = c.receive({ type: 'search', requestId: 's1', params: { query: 'q', k: 500 } });
     assert.equal(searches.length, 1, 'handed to the client as it is: the client validates');
-    searches[0]!.reject({ kind: 'validation', message: 'k must be from 1 to 100; got 500', issues: [{ field: 'k', message: 'k must be from 1 to 100; got 500' }] });
+    searches[0]!.reject({
+      kind: 'validation',
+      message: 'k must be from 1 to 100; got 500',
+      issues: [{ field: 'k', message: 'k must be from 1 to 100; got 500' }],
+    });
     await done;
     const last = posted[posted.length - 1]!;
     assert.ok(last.type === 'searchError' && last.error.action === 'fix');
@@ -217,7 +353,15 @@ describe('search view controller', () => {
     posted.length = 0;
     const done = c.receive({ type: 'search', requestId: 's1', params: { query: 'q' } });
     searches[0]!.onRetry({ attempt: 1, maxAttempts: 5, delayMs: 3000, reason: 'Too Many Requests', status: 429 });
-    assert.deepEqual(posted[1], { type: 'retrying', requestId: 's1', attempt: 1, maxAttempts: 5, delayMs: 3000, reason: 'Too Many Requests', status: 429 });
+    assert.deepEqual(posted[1], {
+      type: 'retrying',
+      requestId: 's1',
+      attempt: 1,
+      maxAttempts: 5,
+      delayMs: 3000,
+      reason: 'Too Many Requests',
+      status: 429,
+    });
     searches[0]!.resolve({ response: RESPONSE, notes: [] });
     await done;
   });
@@ -236,7 +380,13 @@ describe('search view controller', () => {
     await c.receive({ type: 'cancel', requestId: 's2' });
     assert.equal(searches[1]!.signal.aborted, true);
     await second;
-    assert.deepEqual(posted.filter((m) => m.type === 'searchCancelled'), [{ type: 'searchCancelled', requestId: 's1' }, { type: 'searchCancelled', requestId: 's2' }]);
+    assert.deepEqual(
+      posted.filter((m) => m.type === 'searchCancelled'),
+      [
+        { type: 'searchCancelled', requestId: 's1' },
+        { type: 'searchCancelled', requestId: 's2' },
+      ],
+    );
   });
 
   it('maps failures to the next step', async () => {
@@ -244,9 +394,21 @@ describe('search view controller', () => {
     await c.receive({ type: 'ready' });
     posted.length = 0;
     const done = c.receive({ type: 'search', requestId: 's1', params: { query: 'q' } });
-    searches[0]!.reject({ kind: 'http', status: 401, message: 'Unauthorized: Invalid token (HTTP 401): set or replace the API key' });
+    searches[0]!.reject({
+      kind: 'http',
+      status: 401,
+      message: 'Unauthorized: Invalid token (HTTP 401): set or replace the API key',
+    });
     await done;
-    assert.deepEqual(posted[1], { type: 'searchError', requestId: 's1', error: { message: 'Unauthorized: Invalid token (HTTP 401): set or replace the API key', status: 401, action: 'setKey' } });
+    assert.deepEqual(posted[1], {
+      type: 'searchError',
+      requestId: 's1',
+      error: {
+        message: 'Unauthorized: Invalid token (HTTP 401): set or replace the API key',
+        status: 401,
+        action: 'setKey',
+      },
+    });
   });
 
   it('error -> action table', () => {
@@ -270,8 +432,13 @@ describe('search view controller', () => {
       if (wait !== undefined) assert.equal(v.retryAfterMs, wait);
     }
     // Network and timeout failures offer Diagnose Connection (issue 21); a service's own refusal does not.
-    for (const kind of ['network', 'timeout']) assert.equal((toViewError({ kind, message: 'm' }) as { diagnose?: boolean }).diagnose, true, kind);
-    for (const err of [{ kind: 'http', status: 503, message: 'm' }, { kind: 'invalid-response', message: 'm' }, { kind: 'http', status: 401, message: 'm' }]) {
+    for (const kind of ['network', 'timeout'])
+      assert.equal((toViewError({ kind, message: 'm' }) as { diagnose?: boolean }).diagnose, true, kind);
+    for (const err of [
+      { kind: 'http', status: 503, message: 'm' },
+      { kind: 'invalid-response', message: 'm' },
+      { kind: 'http', status: 401, message: 'm' },
+    ]) {
       assert.equal((toViewError(err) as { diagnose?: boolean }).diagnose, undefined, JSON.stringify(err));
     }
     assert.equal(toViewError({ kind: 'aborted', message: 'aborted' }), 'aborted');
@@ -299,16 +466,30 @@ describe('search view controller', () => {
     await c.receive({ type: 'copy', what: 'link', text: 'https://e.com' });
     await c.receive({ type: 'insert', text: 'code' });
     await c.receive({ type: 'insert', text: 'no-editor' });
-    await c.receive({ type: 'openPassages', id: 'doc:x', title: 'T\nitle', url: 'https://e.com/x', passages: ['one', 'two'] });
+    await c.receive({
+      type: 'openPassages',
+      id: 'doc:x',
+      title: 'T\nitle',
+      url: 'https://e.com/x',
+      passages: ['one', 'two'],
+    });
     await c.receive({ type: 'setKey' });
     await c.receive({ type: 'diagnose' });
-    assert.deepEqual(calls, ['copy https://e.com', 'status Copied the link', 'insert code', 'status Inserted the passage at the cursor', 'insert no-editor',
+    assert.deepEqual(calls, [
+      'copy https://e.com',
+      'status Copied the link',
+      'insert code',
+      'status Inserted the passage at the cursor',
+      'insert no-editor',
       'warn Developer Index: no editor is active. Open a file, place the cursor, then insert again.',
-      `doc doc:x T\nitle\n${passagesDocument('T\nitle', 'https://e.com/x', ['one', 'two'])}`, 'command devIndex.auth.setKey', 'command devIndex.diagnose']);
+      `doc doc:x T\nitle\n${passagesDocument('T\nitle', 'https://e.com/x', ['one', 'two'])}`,
+      'command devIndex.auth.setKey',
+      'command devIndex.diagnose',
+    ]);
     assert.deepEqual(posted, []);
   });
 
-  it('logs a view\'s log message on one line', async () => {
+  it("logs a view's log message on one line", async () => {
     const { c, logs } = setup();
     await c.receive({ type: 'ready' });
     await c.receive({ type: 'log', message: 'a\n2026-01-01 [error] forged\r\nline' });
@@ -316,7 +497,11 @@ describe('search view controller', () => {
   });
 
   it('reports a failing action to the log instead of throwing', async () => {
-    const { c, logs } = setup({ copy: async () => { throw new Error('clipboard unavailable'); } });
+    const { c, logs } = setup({
+      copy: async () => {
+        throw new Error('clipboard unavailable');
+      },
+    });
     await c.receive({ type: 'ready' });
     await c.receive({ type: 'copy', what: 'link', text: 'x' });
     assert.match(logs[0]!, /copy failed: clipboard unavailable/);
@@ -330,10 +515,15 @@ describe('search view controller', () => {
     searches[0]!.resolve({ response: RESPONSE, notes: [] });
     await done;
     const before = posted.length;
-    c.attach((m) => { posted.push(m); });
+    c.attach((m) => {
+      posted.push(m);
+    });
     await c.receive({ type: 'ready', pendingRequestId: 's1' });
     const after = posted.slice(before);
-    assert.deepEqual(after.map((m) => m.type), ['init', 'keyState', 'results']);
+    assert.deepEqual(
+      after.map((m) => m.type),
+      ['init', 'keyState', 'results'],
+    );
     // An id this extension host never saw (the window reloaded): the view is told to run it again.
     await c.receive({ type: 'ready', pendingRequestId: 'unknown' });
     const last = posted[posted.length - 1]!;
@@ -346,10 +536,15 @@ describe('search view controller', () => {
     await c.receive({ type: 'ready' });
     const done = c.receive({ type: 'search', requestId: 's1', params: { query: 'q' } });
     c.detach();
-    c.attach((m) => { posted.push(m); });
+    c.attach((m) => {
+      posted.push(m);
+    });
     const before = posted.length;
     await c.receive({ type: 'ready', pendingRequestId: 's1' });
-    assert.deepEqual(posted.slice(before).map((m) => m.type), ['init', 'keyState', 'searchStarted']);
+    assert.deepEqual(
+      posted.slice(before).map((m) => m.type),
+      ['init', 'keyState', 'searchStarted'],
+    );
     searches[0]!.resolve({ response: RESPONSE, notes: [] });
     await done;
     assert.equal(posted[posted.length - 1]!.type, 'results');
@@ -367,21 +562,59 @@ describe('search view controller', () => {
 
 describe('the outcome and the passages document', () => {
   it('projects the production wire: kind from the id, provenance, both license forms, citation links', () => {
-    const response = SearchResponseSchema.parse({ success: true, results: [
-      { id: 'issue:o/r#7', url: 'https://github.com/o/r/issues/7', title: 'T', license: { state: 'licensed', spdx_id: 'MIT' }, passages: [{ text: 'p', citation_url: 'https://github.com/o/r/issues/7#c1' }, { text: 'q' }] },
-      { id: 'web:example.com/a', url: 'https://www.example.com/a/b/', license: 'BSD-3-Clause', passages: [{ text: 'w', citation_url: 'javascript:alert(1)' }] },
-      { id: 'readme:o/r', url: 'https://github.com/o/r#readme', license: { state: 'known_absent' }, passages: [] },
-    ] });
+    const response = SearchResponseSchema.parse({
+      success: true,
+      results: [
+        {
+          id: 'issue:o/r#7',
+          url: 'https://github.com/o/r/issues/7',
+          title: 'T',
+          license: { state: 'licensed', spdx_id: 'MIT' },
+          passages: [{ text: 'p', citation_url: 'https://github.com/o/r/issues/7#c1' }, { text: 'q' }],
+        },
+        {
+          id: 'web:example.com/a',
+          url: 'https://www.example.com/a/b/',
+          license: 'BSD-3-Clause',
+          passages: [{ text: 'w', citation_url: 'javascript:alert(1)' }],
+        },
+        { id: 'readme:o/r', url: 'https://github.com/o/r#readme', license: { state: 'known_absent' }, passages: [] },
+      ],
+    });
     assert.deepEqual(toOutcome({ query: 'q' }, response, [], 5).results, [
-      { id: 'issue:o/r#7', type: 'issue', url: 'https://github.com/o/r/issues/7', title: 'T', provenance: 'o/r #7', license: 'MIT', passages: [{ text: 'p', link: 'https://github.com/o/r/issues/7#c1' }, { text: 'q' }] },
-      { id: 'web:example.com/a', type: 'web', url: 'https://www.example.com/a/b/', provenance: 'example.com/a/b', license: 'BSD-3-Clause', passages: [{ text: 'w' }] },
-      { id: 'readme:o/r', type: 'readme', url: 'https://github.com/o/r#readme', provenance: 'o/r', license: 'no license', passages: [] },
+      {
+        id: 'issue:o/r#7',
+        type: 'issue',
+        url: 'https://github.com/o/r/issues/7',
+        title: 'T',
+        provenance: 'o/r #7',
+        license: 'MIT',
+        passages: [{ text: 'p', link: 'https://github.com/o/r/issues/7#c1' }, { text: 'q' }],
+      },
+      {
+        id: 'web:example.com/a',
+        type: 'web',
+        url: 'https://www.example.com/a/b/',
+        provenance: 'example.com/a/b',
+        license: 'BSD-3-Clause',
+        passages: [{ text: 'w' }],
+      },
+      {
+        id: 'readme:o/r',
+        type: 'readme',
+        url: 'https://github.com/o/r#readme',
+        provenance: 'o/r',
+        license: 'no license',
+        passages: [],
+      },
     ]);
   });
 
   it('builds one Markdown document with the title, the link and every passage', () => {
-    assert.equal(passagesDocument('HTTP\n | Node', 'https://nodejs.org/api/http.html', ['one ', 'two']),
-      '# HTTP | Node\n\n<https://nodejs.org/api/http.html>\n\n## Passage 1\n\none\n\n## Passage 2\n\ntwo\n');
+    assert.equal(
+      passagesDocument('HTTP\n | Node', 'https://nodejs.org/api/http.html', ['one ', 'two']),
+      '# HTTP | Node\n\n<https://nodejs.org/api/http.html>\n\n## Passage 1\n\none\n\n## Passage 2\n\ntwo\n',
+    );
     assert.doesNotMatch(passagesDocument('t', 'javascript:alert(1)', ['p']), /javascript/);
   });
 });

@@ -6,7 +6,19 @@ import type { SearchResponse } from '../../../src/api/schemas';
 import type { ToWebview, ViewWatches } from '../../../src/webview/protocol';
 import { SearchController, type SearchViewDeps, type WatchableSearch } from '../../../src/webview/searchController';
 
-const RESPONSE = { success: true, results: [{ id: 'issue:o/r#1', type: 'issue', url: 'https://github.com/o/r/issues/1', title: 'Bug', passages: [{ text: 'Fixed in 2.1.0.' }] }], coverage: { issue: 'ok' } } as unknown as SearchResponse;
+const RESPONSE = {
+  success: true,
+  results: [
+    {
+      id: 'issue:o/r#1',
+      type: 'issue',
+      url: 'https://github.com/o/r/issues/1',
+      title: 'Bug',
+      passages: [{ text: 'Fixed in 2.1.0.' }],
+    },
+  ],
+  coverage: { issue: 'ok' },
+} as unknown as SearchResponse;
 const tick = () => new Promise((r) => setImmediate(r));
 
 function setup(over: { workspaceRepos?: () => Promise<string[]> } = {}) {
@@ -14,41 +26,76 @@ function setup(over: { workspaceRepos?: () => Promise<string[]> } = {}) {
   const calls: string[] = [];
   const logs: string[] = [];
   const added: WatchableSearch[] = [];
-  const list: ViewWatches = { watches: [{ id: 'w1', query: 'q', scope: 'o/r · 2.0.0 installed', newCount: 1 }], max: 50 };
+  const list: ViewWatches = {
+    watches: [{ id: 'w1', query: 'q', scope: 'o/r · 2.0.0 installed', newCount: 1 }],
+    max: 50,
+  };
   const deps = {
     search: async () => ({ response: RESPONSE, notes: [] }),
-    validate: () => [], workspaceRepos: over.workspaceRepos ?? (async () => []), defaults: () => ({ k: 10, passages: 1, types: ['issue'] }), hasKey: async () => true,
-    runCommand: () => undefined, openExternal: () => undefined, insertAtCursor: async () => true, copy: async () => undefined,
-    openMarkdownDocument: async () => undefined, status: () => undefined,
-    warn: (m: string) => { calls.push(`warn ${m}`); }, log: (l: string) => { logs.push(l); },
+    validate: () => [],
+    workspaceRepos: over.workspaceRepos ?? (async () => []),
+    defaults: () => ({ k: 10, passages: 1, types: ['issue'] }),
+    hasKey: async () => true,
+    runCommand: () => undefined,
+    openExternal: () => undefined,
+    insertAtCursor: async () => true,
+    copy: async () => undefined,
+    openMarkdownDocument: async () => undefined,
+    status: () => undefined,
+    warn: (m: string) => {
+      calls.push(`warn ${m}`);
+    },
+    log: (l: string) => {
+      logs.push(l);
+    },
     watches: {
-      list: (current: WatchableSearch | undefined) => ({ ...list, ...(current ? { canWatch: { query: current.params.query, scope: current.params.repos!.join(', ') } } : {}) }),
-      add: async (s: WatchableSearch) => { added.push(s); },
-      act: async (action: string, id: string) => { calls.push(`${action} ${id}`); },
+      list: (current: WatchableSearch | undefined) => ({
+        ...list,
+        ...(current ? { canWatch: { query: current.params.query, scope: current.params.repos!.join(', ') } } : {}),
+      }),
+      add: async (s: WatchableSearch) => {
+        added.push(s);
+      },
+      act: async (action: string, id: string) => {
+        calls.push(`${action} ${id}`);
+      },
     },
   } satisfies SearchViewDeps;
-  const c = new SearchController(deps, (m) => { posted.push(m); });
+  const c = new SearchController(deps, (m) => {
+    posted.push(m);
+  });
   return { c, posted, calls, logs, added };
 }
 
 it('the Watched list is sent at ready; a scoped search with results can be watched, an unscoped one cannot', async () => {
   const { c, posted, calls, added } = setup();
   await c.receive({ type: 'ready' });
-  assert.deepEqual(posted.find((m) => m.type === 'watches'), { type: 'watches', watches: [{ id: 'w1', query: 'q', scope: 'o/r · 2.0.0 installed', newCount: 1 }], max: 50 });
+  assert.deepEqual(
+    posted.find((m) => m.type === 'watches'),
+    { type: 'watches', watches: [{ id: 'w1', query: 'q', scope: 'o/r · 2.0.0 installed', newCount: 1 }], max: 50 },
+  );
   await c.receive({ type: 'watch' });
   assert.match(calls.join('\n'), /warn Developer Index: run a search scoped to a dependency or a repository first/);
   await c.receive({ type: 'search', requestId: 'r1', params: { query: 'bug', repos: ['o/r'], types: ['issue'] } });
   await tick();
   const last = posted.filter((m) => m.type === 'watches').at(-1) as Extract<ToWebview, { type: 'watches' }>;
   assert.deepEqual(last.canWatch, { query: 'bug', scope: 'o/r' });
-  assert.deepEqual(c.postedSearch().searchStarted && (c.postedSearch().searchStarted as { params: unknown }).params, { query: 'bug', repos: ['o/r'], types: ['issue'] });
+  assert.deepEqual(c.postedSearch().searchStarted && (c.postedSearch().searchStarted as { params: unknown }).params, {
+    query: 'bug',
+    repos: ['o/r'],
+    types: ['issue'],
+  });
   await c.receive({ type: 'watch' });
   assert.equal(added.length, 1);
   assert.deepEqual(added[0]!.params, { query: 'bug', repos: ['o/r'], types: ['issue'] });
   assert.equal(added[0]!.response, RESPONSE);
   await c.receive({ type: 'search', requestId: 'r2', params: { query: 'other', types: ['issue'] } });
   await tick();
-  assert.equal((posted.filter((m) => m.type === 'watches').at(-1) as { canWatch?: unknown }).canWatch, undefined, 'no repository scope: nothing to watch');
+  assert.equal(
+    (posted.filter((m) => m.type === 'watches').at(-1) as { canWatch?: unknown }).canWatch,
+    undefined,
+    'no repository scope: nothing to watch',
+  );
 });
 
 it('actions by id go to the watch port; a bad action, a missing id or extra fields are dropped and logged', async () => {
@@ -77,7 +124,11 @@ it('a view marked not listening that still posts is taken as listening: it is se
   const before = posted.length;
   await c.receive({ type: 'watch' });
   const after = posted.slice(before).map((m) => m.type);
-  assert.deepEqual(after.slice(0, 3), ['init', 'keyState', 'watches'], `the state ready sends, first: ${after.join(', ')}`);
+  assert.deepEqual(
+    after.slice(0, 3),
+    ['init', 'keyState', 'watches'],
+    `the state ready sends, first: ${after.join(', ')}`,
+  );
   assert.match(logs.join('\n'), /search view: watch came from a view that had not said ready/);
   // Listening again: the next change reaches it at once.
   const n = posted.length;
@@ -86,9 +137,14 @@ it('a view marked not listening that still posts is taken as listening: it is se
   assert.equal(posted.at(-1)!.type, 'watches');
 });
 
-it('a message that comes while the view\'s ready is being answered waits for that answer: init is sent once', async () => {
+it("a message that comes while the view's ready is being answered waits for that answer: init is sent once", async () => {
   let release!: (r: string[]) => void;
-  const { c, posted } = setup({ workspaceRepos: () => new Promise<string[]>((r) => { release = r; }) });
+  const { c, posted } = setup({
+    workspaceRepos: () =>
+      new Promise<string[]>((r) => {
+        release = r;
+      }),
+  });
   const ready = c.receive({ type: 'ready' });
   await tick();
   const action = c.receive({ type: 'watchAction', action: 'check', id: 'w1' });
@@ -101,7 +157,12 @@ it('a message that comes while the view\'s ready is being answered waits for tha
 it('a message from a hidden view is not taken as listening: its document is gone, what is sent waits for the next ready', async () => {
   const { c, posted } = setup();
   let visible = true;
-  c.attach((m) => { posted.push(m); }, () => visible);
+  c.attach(
+    (m) => {
+      posted.push(m);
+    },
+    () => visible,
+  );
   await c.receive({ type: 'ready' });
   visible = false;
   c.detach();
@@ -111,7 +172,10 @@ it('a message from a hidden view is not taken as listening: its document is gone
   assert.deepEqual(posted.slice(before), []);
   visible = true;
   await c.receive({ type: 'ready' });
-  assert.deepEqual(posted.slice(before).map((m) => m.type), ['init', 'keyState', 'watches']);
+  assert.deepEqual(
+    posted.slice(before).map((m) => m.type),
+    ['init', 'keyState', 'watches'],
+  );
 });
 
 it('what a starting document posts before its ready (the keyless line, a log line) is not taken as listening', async () => {
@@ -121,5 +185,8 @@ it('what a starting document posts before its ready (the keyless line, a log lin
   assert.equal(posted.length, 0, 'nothing before ready');
   assert.equal(logs.filter((l) => /dropped an invalid message/.test(l)).length, 0, 'both messages were valid');
   await c.receive({ type: 'ready' });
-  assert.deepEqual(posted.map((m) => m.type), ['init', 'keyState', 'watches']);
+  assert.deepEqual(
+    posted.map((m) => m.type),
+    ['init', 'keyState', 'watches'],
+  );
 });

@@ -6,7 +6,10 @@ import { durationWords } from '../../../src/words/duration';
 
 describe('durationWords', () => {
   it('says a wait in its largest sensible unit by default', () => {
-    assert.deepEqual([45_000, 89_000, 20 * 60_000, 13 * 3_600_000, 3 * 86_400_000].map((ms) => durationWords(ms)), ['45 s', '89 s', '20 min', '13 h', '3 d']);
+    assert.deepEqual(
+      [45_000, 89_000, 20 * 60_000, 13 * 3_600_000, 3 * 86_400_000].map((ms) => durationWords(ms)),
+      ['45 s', '89 s', '20 min', '13 h', '3 d'],
+    );
   });
   it('hours with their minutes, never days, for a countdown or a run', () => {
     assert.equal(durationWords(13.5 * 3_600_000, { largest: 'h' }), '13 h 30 min');

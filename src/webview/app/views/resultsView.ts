@@ -11,9 +11,21 @@ import { renderMarkdown } from '../markdown';
 import type { ViewState } from '../state';
 
 /** Result kind -> codicon; an unknown kind gets `question` and its raw name beside it. */
-export const TYPE_ICONS: Record<string, string> = { doc: 'book', issue: 'issues', pull_request: 'git-pull-request', readme: 'repo', web: 'globe' };
+export const TYPE_ICONS: Record<string, string> = {
+  doc: 'book',
+  issue: 'issues',
+  pull_request: 'git-pull-request',
+  readme: 'repo',
+  web: 'globe',
+};
 export const UNKNOWN_TYPE_ICON = 'question';
-const KIND_WORDS: Record<string, string> = { doc: 'Documentation', issue: 'Issue', pull_request: 'Pull request', readme: 'README', web: 'Web page' };
+const KIND_WORDS: Record<string, string> = {
+  doc: 'Documentation',
+  issue: 'Issue',
+  pull_request: 'Pull request',
+  readme: 'README',
+  web: 'Web page',
+};
 
 export function kindLabel(type: string): string {
   return KIND_WORDS[type] ?? type;
@@ -26,13 +38,16 @@ export function resultTitle(r: Pick<ViewResult, 'title' | 'url'>): string {
     const u = new URL(r.url);
     const path = decodeURIComponent(u.pathname).replace(/\/+$/, '');
     if (path) return path.split('/').filter(Boolean).slice(-2).join('/') || r.url;
-  } catch { /* not a URL: shown as it came */ }
+  } catch {
+    /* not a URL: shown as it came */
+  }
   return r.url;
 }
 
 /** A passage's markdown as one line of plain text, for the row's snippet. */
 export function plainSnippet(md: string, max = 240): string {
-  const s = md.slice(0, 4000)
+  const s = md
+    .slice(0, 4000)
     .replace(/```[^\n]*\n/g, ' ')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
@@ -46,12 +61,29 @@ export function plainSnippet(md: string, max = 240): string {
 
 function typeIcon(type: string): HTMLElement {
   const known = Object.prototype.hasOwnProperty.call(TYPE_ICONS, type);
-  const glyph = h('span', { class: `type-icon codicon codicon-${known ? TYPE_ICONS[type]! : UNKNOWN_TYPE_ICON} ${known ? `type-${type}` : 'type-other'}`, role: 'img', 'aria-label': kindLabel(type), title: kindLabel(type), 'data-type': type });
-  return known ? glyph : h('span', { class: 'type-unknown' }, ...spaced(glyph, h('span', { class: 'type-raw' }, type.slice(0, 40))));
+  const glyph = h('span', {
+    class: `type-icon codicon codicon-${known ? TYPE_ICONS[type]! : UNKNOWN_TYPE_ICON} ${known ? `type-${type}` : 'type-other'}`,
+    role: 'img',
+    'aria-label': kindLabel(type),
+    title: kindLabel(type),
+    'data-type': type,
+  });
+  return known
+    ? glyph
+    : h('span', { class: 'type-unknown' }, ...spaced(glyph, h('span', { class: 'type-raw' }, type.slice(0, 40))));
 }
 
-function actionButton(act: string, iconName: string, label: string, extra: Record<string, string | number | boolean> = {}): HTMLButtonElement {
-  return h('button', { type: 'button', class: 'action', 'data-act': act, 'aria-label': label, title: label, ...extra }, icon(iconName));
+function actionButton(
+  act: string,
+  iconName: string,
+  label: string,
+  extra: Record<string, string | number | boolean> = {},
+): HTMLButtonElement {
+  return h(
+    'button',
+    { type: 'button', class: 'action', 'data-act': act, 'aria-label': label, title: label, ...extra },
+    icon(iconName),
+  );
 }
 
 /** A row's action buttons: built when the row is first hovered or focused, so a long list stays cheap to paint. */
@@ -61,13 +93,17 @@ export function rowActions(r: ViewResult, watchable = false): HTMLElement[] {
   return [
     actionButton('open', 'link-external', `Open ${q}`, { disabled: !safeHref(r.url) }),
     actionButton('copy-link', 'link', `Copy Link to ${q}`),
-    ...(r.passages.length ? [
-      actionButton('copy-passage', 'copy', `Copy Passage of ${q}`, { 'data-p': 0 }),
-      actionButton('insert-passage', 'insert', `Insert Passage of ${q} at Cursor`, { 'data-p': 0 }),
-      actionButton('open-passages', 'markdown', `Open ${q} as Markdown`),
-    ] : []),
+    ...(r.passages.length
+      ? [
+          actionButton('copy-passage', 'copy', `Copy Passage of ${q}`, { 'data-p': 0 }),
+          actionButton('insert-passage', 'insert', `Insert Passage of ${q} at Cursor`, { 'data-p': 0 }),
+          actionButton('open-passages', 'markdown', `Open ${q} as Markdown`),
+        ]
+      : []),
     // Issue 23: watches the search this result came from (a repository-scoped one).
-    ...(watchable ? [actionButton('watch', 'eye', `Watch for a Fix: re-run the search that found ${q} and tell me what is new`)] : []),
+    ...(watchable
+      ? [actionButton('watch', 'eye', `Watch for a Fix: re-run the search that found ${q} and tell me what is new`)]
+      : []),
   ];
 }
 
@@ -80,33 +116,87 @@ export function rowName(r: ViewResult): string {
   const known = Object.prototype.hasOwnProperty.call(TYPE_ICONS, r.type);
   const snippet = r.passages[0] ? plainSnippet(r.passages[0].text) : '';
   return [
-    `${known ? kindLabel(r.type) : r.type.slice(0, 40)}: ${resultTitle(r)}`, r.provenance, r.license,
-    ...(r.versions ?? []).slice(0, 3).map((b) => b.label), snippet,
-  ].filter((x) => !!x).join(', ');
+    `${known ? kindLabel(r.type) : r.type.slice(0, 40)}: ${resultTitle(r)}`,
+    r.provenance,
+    r.license,
+    ...(r.versions ?? []).slice(0, 3).map((b) => b.label),
+    snippet,
+  ]
+    .filter((x) => !!x)
+    .join(', ');
 }
 
 /** A row is a treeitem (issue 24, HOUSE_STYLE 17): rows expand to their passages, as in VS Code's Search view. */
 function row(r: ViewResult, index: number, count: number): HTMLElement {
   const title = resultTitle(r);
   const snippet = r.passages[0] ? plainSnippet(r.passages[0].text) : '';
-  return h('li', {
-    class: 'row', role: 'treeitem', tabindex: -1, 'data-index': index, 'aria-level': 1, 'aria-posinset': index + 1, 'aria-setsize': count, 'aria-selected': 'false',
-    'aria-expanded': r.passages.length ? 'false' : undefined, 'aria-label': rowName(r),
-  },
+  return h(
+    'li',
+    {
+      class: 'row',
+      role: 'treeitem',
+      tabindex: -1,
+      'data-index': index,
+      'aria-level': 1,
+      'aria-posinset': index + 1,
+      'aria-setsize': count,
+      'aria-selected': 'false',
+      'aria-expanded': r.passages.length ? 'false' : undefined,
+      'aria-label': rowName(r),
+    },
     // Spaces between the parts, so that the words a row shows are the words of its name (rowName).
     ...spaced(
-      h('div', { class: 'row-main' }, ...spaced(typeIcon(r.type), h('span', { class: 'row-title', title }, title), h('span', { class: 'row-actions' }))),
-      h('div', { class: 'row-meta' }, ...spaced(h('span', { class: 'provenance', title: r.url }, r.provenance),
-        r.license ? h('span', { class: 'license', title: `License: ${r.license}` }, r.license) : undefined)),
+      h(
+        'div',
+        { class: 'row-main' },
+        ...spaced(
+          typeIcon(r.type),
+          h('span', { class: 'row-title', title }, title),
+          h('span', { class: 'row-actions' }),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'row-meta' },
+        ...spaced(
+          h('span', { class: 'provenance', title: r.url }, r.provenance),
+          r.license ? h('span', { class: 'license', title: `License: ${r.license}` }, r.license) : undefined,
+        ),
+      ),
       r.versions?.length ? versionBadges(r) : undefined,
-      snippet ? h('div', { class: 'row-snippet' }, snippet) : undefined));
+      snippet ? h('div', { class: 'row-snippet' }, snippet) : undefined,
+    ),
+  );
 }
 
 /** Issue 23: a result's version badges; the tooltip (and the accessible name) quotes the sentence. */
 function versionBadges(r: ViewResult): HTMLElement {
-  return h('div', { class: 'row-versions' }, ...spaced(...(r.versions ?? []).slice(0, 3).map((b) =>
-    h('span', { class: `version-badge${b.highlight ? ' highlight' : ''}`, 'data-verdict': b.verdict, title: `“${b.sentence}”`, 'aria-label': `${b.label}: “${b.sentence}”` },
-      icon(b.verdict === 'newer-fix' || b.verdict === 'newer-release' ? 'arrow-up' : b.verdict === 'affects-yours' ? 'bug' : 'check', 'version-icon'), b.label))));
+  return h(
+    'div',
+    { class: 'row-versions' },
+    ...spaced(
+      ...(r.versions ?? []).slice(0, 3).map((b) =>
+        h(
+          'span',
+          {
+            class: `version-badge${b.highlight ? ' highlight' : ''}`,
+            'data-verdict': b.verdict,
+            title: `“${b.sentence}”`,
+            'aria-label': `${b.label}: “${b.sentence}”`,
+          },
+          icon(
+            b.verdict === 'newer-fix' || b.verdict === 'newer-release'
+              ? 'arrow-up'
+              : b.verdict === 'affects-yours'
+                ? 'bug'
+                : 'check',
+            'version-icon',
+          ),
+          b.label,
+        ),
+      ),
+    ),
+  );
 }
 
 /** The box a row's passages go in; empty until `fillPassages` renders them. */
@@ -123,12 +213,28 @@ function fillPassages(box: HTMLElement, r: ViewResult, index: number): void {
     body.innerHTML = renderMarkdown(p.text, p.link && safeHref(p.link) ? p.link : base);
     const n = `passage ${i + 1} of “${resultTitle(r).slice(0, 80)}”`;
     // A tab stop of its own: focus on it shows its actions, so the keyboard reaches them (issue 24).
-    box.append(h('div', { class: 'passage', 'data-index': index, role: 'group', tabindex: 0, 'aria-label': n.charAt(0).toUpperCase() + n.slice(1) },
-      h('div', { class: 'passage-actions' },
-        p.link && safeHref(p.link) ? actionButton('open-passage', 'link-external', `Open ${n}`, { 'data-p': i }) : undefined,
-        actionButton('copy-passage', 'copy', `Copy ${n}`, { 'data-p': i }),
-        actionButton('insert-passage', 'insert', `Insert ${n} at Cursor`, { 'data-p': i })),
-      body));
+    box.append(
+      h(
+        'div',
+        {
+          class: 'passage',
+          'data-index': index,
+          role: 'group',
+          tabindex: 0,
+          'aria-label': n.charAt(0).toUpperCase() + n.slice(1),
+        },
+        h(
+          'div',
+          { class: 'passage-actions' },
+          p.link && safeHref(p.link)
+            ? actionButton('open-passage', 'link-external', `Open ${n}`, { 'data-p': i })
+            : undefined,
+          actionButton('copy-passage', 'copy', `Copy ${n}`, { 'data-p': i }),
+          actionButton('insert-passage', 'insert', `Insert ${n} at Cursor`, { 'data-p': i }),
+        ),
+        body,
+      ),
+    );
   });
   box.dataset.filled = '';
 }
@@ -149,26 +255,59 @@ function coverageLines(o: ViewOutcome): HTMLElement | undefined {
 function noteLine(n: ViewNote, o: ViewOutcome): HTMLElement {
   if (n.fix?.kind === 'drop-repo-filters') {
     const used = REPOSITORY_FILTERS.filter((f) => o.params[f] !== undefined);
-    return h('li', { class: 'coverage-line rule6' }, icon('info', 'note-icon'),
+    return h(
+      'li',
+      { class: 'coverage-line rule6' },
+      icon('info', 'note-icon'),
       h('span', {}, `Documentation left out because of the repository filters (${used.join(', ')}).`),
-      h('span', { class: 'fixes' },
-        h('button', { type: 'button', class: 'link-button fix', 'data-fix': 'drop-repo-filters' }, 'Include documentation'),
-        h('button', { type: 'button', class: 'link-button fix', 'data-fix': 'add-sources' }, 'Choose documentation sources…')));
+      h(
+        'span',
+        { class: 'fixes' },
+        h(
+          'button',
+          { type: 'button', class: 'link-button fix', 'data-fix': 'drop-repo-filters' },
+          'Include documentation',
+        ),
+        h(
+          'button',
+          { type: 'button', class: 'link-button fix', 'data-fix': 'add-sources' },
+          'Choose documentation sources…',
+        ),
+      ),
+    );
   }
-  return h('li', { class: 'coverage-line' }, icon(n.level === 'warning' ? 'warning' : 'info', 'note-icon'), h('span', {}, n.text));
+  return h(
+    'li',
+    { class: 'coverage-line' },
+    icon(n.level === 'warning' ? 'warning' : 'info', 'note-icon'),
+    h('span', {}, n.text),
+  );
 }
 
 /** What a row's or a passage's action button posts; a passage opens at its own citation link when it has one. */
 export function actionMessage(act: string, r: ViewResult, p: number): FromWebview | undefined {
   const passage = r.passages[p];
   switch (act) {
-    case 'open': return { type: 'openLink', url: r.url };
-    case 'open-passage': return { type: 'openLink', url: passage?.link ?? r.url };
-    case 'copy-link': return { type: 'copy', what: 'link', text: r.url };
-    case 'copy-passage': return passage && { type: 'copy', what: 'passage', text: passage.text };
-    case 'insert-passage': return passage && { type: 'insert', text: passage.text };
-    case 'open-passages': return { type: 'openPassages', id: r.id, title: resultTitle(r), url: r.url, passages: r.passages.map((x) => x.text) };
-    case 'watch': return { type: 'watch' };
+    case 'open':
+      return { type: 'openLink', url: r.url };
+    case 'open-passage':
+      return { type: 'openLink', url: passage?.link ?? r.url };
+    case 'copy-link':
+      return { type: 'copy', what: 'link', text: r.url };
+    case 'copy-passage':
+      return passage && { type: 'copy', what: 'passage', text: passage.text };
+    case 'insert-passage':
+      return passage && { type: 'insert', text: passage.text };
+    case 'open-passages':
+      return {
+        type: 'openPassages',
+        id: r.id,
+        title: resultTitle(r),
+        url: r.url,
+        passages: r.passages.map((x) => x.text),
+      };
+    case 'watch':
+      return { type: 'watch' };
   }
   return undefined;
 }
@@ -198,7 +337,10 @@ export class ResultsView {
       if (!li) return;
       const step = e.shiftKey ? -1 : 1;
       for (let j = Number(li.dataset.index) + step; j >= 0 && j < this.rows(); j += step) {
-        if (this.expanded.has(j)) { this.ensureFilled(j); break; }
+        if (this.expanded.has(j)) {
+          this.ensureFilled(j);
+          break;
+        }
       }
     });
   }
@@ -229,7 +371,8 @@ export class ResultsView {
     if (opened.length === 1) this.show(opened[0]!);
     else if (opened.length > 1) this.showInSlices(opened);
     // Collapse All (or a row closed) while slices were due: what is left for closed rows is dropped.
-    if (this.pending.some((i) => !this.expanded.has(i))) this.pending = this.pending.filter((i) => this.expanded.has(i));
+    if (this.pending.some((i) => !this.expanded.has(i)))
+      this.pending = this.pending.filter((i) => this.expanded.has(i));
     if (!this.pending.length) this.cancelSlices();
     const sel = Math.min(s.selected, o.results.length - 1);
     if (sel !== this.selected) {
@@ -359,9 +502,18 @@ export class ResultsView {
     this.selected = -1;
     this.list = undefined;
     if (!o) {
-      this.el.replaceChildren(h('div', { class: 'empty welcome' },
-        h('p', {}, 'Search documentation, issues, pull requests and READMEs from the developer index.'),
-        h('p', {}, 'Type a question and press Enter. Filters limit the search to repositories, documentation sources or result types.')));
+      this.el.replaceChildren(
+        h(
+          'div',
+          { class: 'empty welcome' },
+          h('p', {}, 'Search documentation, issues, pull requests and READMEs from the developer index.'),
+          h(
+            'p',
+            {},
+            'Type a question and press Enter. Filters limit the search to repositories, documentation sources or result types.',
+          ),
+        ),
+      );
       return;
     }
     const n = o.results.length;
@@ -369,13 +521,31 @@ export class ResultsView {
     const tip = [`${o.ms} ms`, o.reranked ? 'reranked' : undefined].filter(Boolean).join(' · ');
     const parts: Array<HTMLElement | undefined> = [
       h('p', { class: 'stale-banner', hidden: true }, icon('history'), `Showing results for “${o.params.query}”`),
-      h('p', { class: 'summary', title: tip }, `${n} result${n === 1 ? '' : 's'} for “${o.params.query}”${scope ? ` ${scope}` : ''}`),
-      ...(o.versionSummary ?? []).map((line) => h('p', { class: 'version-summary' }, icon('versions', 'version-icon'), line)),
+      h(
+        'p',
+        { class: 'summary', title: tip },
+        `${n} result${n === 1 ? '' : 's'} for “${o.params.query}”${scope ? ` ${scope}` : ''}`,
+      ),
+      ...(o.versionSummary ?? []).map((line) =>
+        h('p', { class: 'version-summary' }, icon('versions', 'version-icon'), line),
+      ),
       coverageLines(o),
     ];
     if (n === 0) {
-      const types = requestedTypes(o.params).map((t) => TYPE_LABELS[t] ?? t).join(', ');
-      parts.push(h('div', { class: 'empty' }, h('p', {}, `No results for “${o.params.query}” among ${types}. Try other words, fewer filters, or more result types.`)));
+      const types = requestedTypes(o.params)
+        .map((t) => TYPE_LABELS[t] ?? t)
+        .join(', ');
+      parts.push(
+        h(
+          'div',
+          { class: 'empty' },
+          h(
+            'p',
+            {},
+            `No results for “${o.params.query}” among ${types}. Try other words, fewer filters, or more result types.`,
+          ),
+        ),
+      );
       this.el.replaceChildren(...parts.filter((p): p is HTMLElement => !!p));
       return;
     }

@@ -13,7 +13,11 @@ export class ChipsView {
   readonly el = h('div', { id: 'chips', class: 'chips', hidden: true });
   // A list holds list items only (axe: aria-required-children): Clear all sits beside it, not in it.
   private readonly list = h('span', { class: 'chip-list', role: 'list', 'aria-label': 'Search scope' });
-  private readonly clear = h('button', { type: 'button', class: 'link-button chips-clear', 'data-clear-all': '' }, 'Clear all');
+  private readonly clear = h(
+    'button',
+    { type: 'button', class: 'link-button chips-clear', 'data-clear-all': '' },
+    'Clear all',
+  );
   private last = '';
 
   constructor() {
@@ -25,19 +29,57 @@ export class ChipsView {
     const key = JSON.stringify(chips);
     if (key === this.last) return;
     this.last = key;
-    this.list.replaceChildren(...chips.map((c) => h('span', { class: 'chip', role: 'listitem', 'data-chip-id': c.id, title: c.label },
-      icon(c.icon, 'chip-icon'), h('span', { class: 'chip-label' }, c.label),
-      h('button', { type: 'button', class: 'chip-remove', 'data-chip': c.id, 'aria-label': `Remove filter ${c.label}`, title: 'Remove this filter and search again' }, icon('close')))));
+    this.list.replaceChildren(
+      ...chips.map((c) =>
+        h(
+          'span',
+          { class: 'chip', role: 'listitem', 'data-chip-id': c.id, title: c.label },
+          icon(c.icon, 'chip-icon'),
+          h('span', { class: 'chip-label' }, c.label),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'chip-remove',
+              'data-chip': c.id,
+              'aria-label': `Remove filter ${c.label}`,
+              title: 'Remove this filter and search again',
+            },
+            icon('close'),
+          ),
+        ),
+      ),
+    );
     this.el.hidden = chips.length === 0;
   }
 }
 
 export class StatusView {
-  readonly keyless = h('div', { id: 'keyless', class: 'keyless', role: 'status', hidden: true, title: 'No API key is set, so searches run at the lower keyless rate limits.' },
-    icon('key', 'keyless-icon'), h('span', { class: 'keyless-text' }, 'Keyless: lower rate limits.'),
+  readonly keyless = h(
+    'div',
+    {
+      id: 'keyless',
+      class: 'keyless',
+      role: 'status',
+      hidden: true,
+      title: 'No API key is set, so searches run at the lower keyless rate limits.',
+    },
+    icon('key', 'keyless-icon'),
+    h('span', { class: 'keyless-text' }, 'Keyless: lower rate limits.'),
     // Issue 30: the service's own link to create a key, first, while the keyless quota is used up and the service sent one.
-    h('button', { type: 'button', class: 'link-button', 'data-key': 'get', hidden: true, title: 'Open the service\'s page to create your API key' }, 'Get a Key'),
-    h('button', { type: 'button', class: 'link-button', 'data-key': 'set' }, 'Set API Key'));
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'link-button',
+        'data-key': 'get',
+        hidden: true,
+        title: "Open the service's page to create your API key",
+      },
+      'Get a Key',
+    ),
+    h('button', { type: 'button', class: 'link-button', 'data-key': 'set' }, 'Set API Key'),
+  );
   readonly notice = h('div', { id: 'notice', class: 'notice', role: 'status', hidden: true });
   // Not live: its countdown changes every second. What a screen reader hears comes from `announcer`.
   readonly status = h('div', { id: 'status', class: 'status' });
@@ -48,7 +90,13 @@ export class StatusView {
    * Each announcement replaces the one before (a new node, so the same words twice are said twice);
    * renders never touch it, so nothing is repeated.
    */
-  readonly announcer = h('div', { id: 'announce', class: 'visually-hidden', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+  readonly announcer = h('div', {
+    id: 'announce',
+    class: 'visually-hidden',
+    role: 'status',
+    'aria-live': 'polite',
+    'aria-atomic': 'true',
+  });
 
   announce(text: string): void {
     this.announcer.replaceChildren(h('span', {}, text));
@@ -58,7 +106,10 @@ export class StatusView {
   keylessReport(): { text: string; actions: Array<'getKey' | 'setKey'> } {
     if (this.keyless.hidden) return { text: '', actions: [] };
     const get = this.keyless.querySelector<HTMLElement>('[data-key="get"]');
-    return { text: this.keyless.querySelector('.keyless-text')?.textContent ?? '', actions: get && !get.hidden ? ['getKey', 'setKey'] : ['setKey'] };
+    return {
+      text: this.keyless.querySelector('.keyless-text')?.textContent ?? '',
+      actions: get && !get.hidden ? ['getKey', 'setKey'] : ['setKey'],
+    };
   }
 
   /** Milliseconds until the keyless countdown shows another minute; undefined when it is not counting. */
@@ -97,8 +148,13 @@ export class StatusView {
     this.status.classList.toggle('running', running);
     if (running) {
       const r = s.retry && s.retry.until > now ? s.retry : undefined;
-      const wait = r ? `${r.status === 429 ? 'Rate limited' : r.reason}, retrying in ${seconds(r.until - now)} s (attempt ${r.attempt} of ${r.maxAttempts})` : undefined;
-      this.status.replaceChildren(h('div', { class: 'progress', 'aria-hidden': 'true' }), h('span', {}, wait ?? 'Searching…'));
+      const wait = r
+        ? `${r.status === 429 ? 'Rate limited' : r.reason}, retrying in ${seconds(r.until - now)} s (attempt ${r.attempt} of ${r.maxAttempts})`
+        : undefined;
+      this.status.replaceChildren(
+        h('div', { class: 'progress', 'aria-hidden': 'true' }),
+        h('span', {}, wait ?? 'Searching…'),
+      );
     } else {
       this.status.replaceChildren(...(s.status ? [h('span', {}, s.status)] : []));
     }
@@ -128,11 +184,17 @@ export class StatusView {
       this.errorShown = key;
       const actions = h('div', { class: 'error-actions' });
       const button = (act: string, label: string, iconName: string, primary = false) =>
-        h('button', { type: 'button', class: primary ? 'primary' : 'secondary', 'data-err': act }, icon(iconName), label);
+        h(
+          'button',
+          { type: 'button', class: primary ? 'primary' : 'secondary', 'data-err': act },
+          icon(iconName),
+          label,
+        );
       if (err.keyless) {
         // Keyless already: a key is the one way out (never "Search Without Key", never a retry countdown);
         // the service's own link to create one comes first when it sent one.
-        if (err.keyless.signupUrl) actions.append(button('getKey', 'Get a Key', 'link-external', true), button('setKey', 'Set API Key', 'key'));
+        if (err.keyless.signupUrl)
+          actions.append(button('getKey', 'Get a Key', 'link-external', true), button('setKey', 'Set API Key', 'key'));
         else actions.append(button('setKey', 'Set API Key', 'key', true));
       } else if (err.action === 'setKey') {
         actions.append(button('setKey', 'Set API Key', 'key', true), button('keyless', 'Search Without Key', 'search'));
@@ -144,7 +206,11 @@ export class StatusView {
       } else if (err.action === 'fix') {
         actions.append(button('filters', 'Show filters', 'filter'));
       }
-      this.error.replaceChildren(h('strong', {}, errorTitle(err)), h('p', {}, err.message), ...(actions.childElementCount ? [actions] : []));
+      this.error.replaceChildren(
+        h('strong', {}, errorTitle(err)),
+        h('p', {}, err.message),
+        ...(actions.childElementCount ? [actions] : []),
+      );
     }
     // Only a wait's box has a countdown (built above).
     const countdown = this.error.querySelector('.countdown');
