@@ -254,7 +254,10 @@ export function runRecords(c: ServiceContext) {
         prompt: j.options.prompt,
         ...(j.options.schema !== undefined && j.options.schema !== null ? { schema: j.options.schema } : {}),
         model: reportedModel(j.options.model),
-        ...(j.options.effort ? { effort: j.options.effort } : {}),
+        // The list names the effort a spark-2 run runs at, `medium` when the start left it out.
+        ...(j.options.effort || (production && reportedModel(j.options.model) === DEFAULT_MODEL)
+          ? { effort: j.options.effort ?? 'medium' }
+          : {}),
         mode: j.mode,
         threadId: j.threadId,
         threadTurn: j.turn,

@@ -19,7 +19,7 @@ import {
   insertCalls,
   type PaidCall,
 } from './paidCalls';
-import { SKIPPED_PROVIDER, TERMS_PROVIDERS, gateOf, hasAccepted, type TermsProvider } from './exchange';
+import { SKIPPED_PROVIDER, gateOf, hasAccepted, termsAsked, type TermsProvider } from './exchange';
 import { validateSubmit, type Mode, type SubmitOptions } from './validate';
 import type { RunRecords } from './runRecords';
 import {
@@ -136,7 +136,9 @@ export function submitting(c: ServiceContext, records: RunRecords): { submit(r: 
         ),
       );
     }
-    if (latest && !view(latest).finished) return threadError(THREAD_ERRORS.busy, { runId: latest.id });
+    // A turn whose cancel was accepted has ended for its thread, though its run still winds down.
+    if (latest && !view(latest).finished && !latest.cancelRequested)
+      return threadError(THREAD_ERRORS.busy, { runId: latest.id });
     return started(create(r.team, options, thread));
   }
 
@@ -310,7 +312,7 @@ export function submitting(c: ServiceContext, records: RunRecords): { submit(r: 
     const reasonTerms = (ps: readonly TermsProvider[]) =>
       `The answer would use ${ps.map((p) => p.name).join(' and ')}, whose data terms your team has not accepted.`;
     if (o.prompt.includes(MAGIC.approvalTerms)) {
-      const terms = [...TERMS_PROVIDERS];
+      const terms = termsAsked(o.prompt);
       x.onTermsRequired = 'ask';
       x.skipped = terms;
       return {

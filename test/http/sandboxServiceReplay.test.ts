@@ -151,4 +151,36 @@ describe("the service's agent API tests, replayed on the sandbox", () => {
     assert.equal(next.status, 200, next.text);
     assert.equal(next.json.threadTurn, 2);
   });
+
+  it('a spark-2 run started without effort is listed with effort medium; its status leaves effort out', async () => {
+    const s = await post(sb.url, '/v2/agent', { prompt: 'list three HTTP clients' }, auth);
+    assert.equal(s.status, 200, s.text);
+    const list = await get(sb.url, '/v2/agent', undefined, auth);
+    const row = (list.json.agents as Array<{ id: string; options: Record<string, unknown> }>).find(
+      (a) => a.id === s.json.id,
+    );
+    assert.equal(row?.options.model, 'spark-2');
+    assert.equal(row?.options.effort, 'medium');
+    assert.equal('effort' in (await status(s.json.id)), false);
+  });
+});
+
+describe("the service's agent API tests, replayed at the service's own speed", () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startSandbox({ port: 0, keys: [IDENTITY], quiet: true, rateLimit: 0, agentSpeed: 1 });
+  });
+  after(async () => {
+    await sb.close();
+  });
+
+  it('a follow-up right after its turn was cancelled is accepted: the cancelled turn has ended for the thread', async () => {
+    const s = await post(sb.url, '/v2/agent', { prompt: 'A SLOW survey of retry libraries' }, auth);
+    assert.equal(s.status, 200, s.text);
+    const cancel = await fetch(`${sb.url}/v2/agent/${s.json.id}`, { method: 'DELETE', headers: auth });
+    assert.equal(cancel.status, 200);
+    const next = await post(sb.url, '/v2/agent', { prompt: 'second turn', threadId: s.json.threadId }, auth);
+    assert.equal(next.status, 200, next.text);
+    assert.equal(next.json.threadTurn, 2);
+  });
 });
