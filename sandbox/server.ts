@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAgentService } from './agent/service';
+import { EXCHANGE_ERRORS } from './agent/exchange';
 import { FaultQueue, faultsBodySchema, statusFaultBody, type Fault } from './faults';
 import { RateLimiter } from './rateLimit';
 import { loadCorpus, repositoryDoc } from './search/corpus';
@@ -258,15 +259,18 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     if (path === '/v2/scrape' && req.method === 'POST') {
       // Exchange calls (terms/show, terms/accept) for the agent's terms approvals: sandbox/agent/exchange.ts.
       if (key === undefined) {
-        fail(res, 401, 'Unauthorized: Invalid token');
+        if (wire === 'production') fail(res, 403, EXCHANGE_ERRORS.keyless);
+        else fail(res, 401, 'Unauthorized: Invalid token');
         return;
       }
+      const retryId = req.headers['x-request-id'];
       const reply = agent.scrape({
         method: 'POST',
         path,
         query: url.searchParams,
         body: parseBody(raw),
         team: teamOf(key),
+        retryId: typeof retryId === 'string' ? retryId : undefined,
       });
       send(res, reply.status, reply.body, reply.headers);
       return;
@@ -510,6 +514,9 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
         auth,
         ...(origin ? { origin: origin.slice(0, 200) } : {}),
         ...(requestId !== undefined ? { requestId } : {}),
+        ...(typeof req.headers['x-request-id'] === 'string'
+          ? { retryId: req.headers['x-request-id'].slice(0, 128) }
+          : {}),
       });
       requestSizes.push(size);
       logBytes += size;

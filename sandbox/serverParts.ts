@@ -122,6 +122,8 @@ export interface LoggedRequest {
   origin?: string;
   /** Production wire: the request's `External-Request-Id` as it came (at most 2,048 bytes; a longer one is noted, not kept). */
   requestId?: string;
+  /** The `x-request-id` an Exchange call carries (the same on every retry of one call), at most 128 characters. */
+  retryId?: string;
 }
 
 /** The service accepts an `External-Request-Id` of at most this many bytes. */

@@ -9,7 +9,7 @@ import type { WalkthroughHandle } from './walkthrough/register';
 import type { Services } from './services';
 import type { IssueReport, IssueReporter } from './doctor/editor';
 import type { WatchFeature } from './watches/editor';
-import { wireShared } from './wiring';
+import { settleOnDeactivate, wireShared } from './wiring';
 
 /** Set by scripts/build.mjs: false in --production builds (the packaged extension), true otherwise. */
 declare const __DEVINDEX_TEST_SURFACE__: boolean;
@@ -38,7 +38,10 @@ export interface DevIndexExtensionApi {
   mcp: McpSetupHandle;
 }
 
+let activeContext: vscode.ExtensionContext | undefined;
+
 export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi | undefined {
+  activeContext = context;
   try {
     // The shared wiring also opens the Get Started walkthrough once, on the first activation (issue 24).
     const { keys, svc, services, walkthrough } = wireShared(context);
@@ -82,4 +85,6 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
   }
 }
 
-export function deactivate(): void {}
+export function deactivate(): Promise<void> | undefined {
+  return settleOnDeactivate(activeContext);
+}

@@ -60,9 +60,21 @@ export class Services implements vscode.Disposable {
 
   /** One client per configuration; the key is read per request, so a key change needs no rebuild. */
   getClient(): DevIndexClient {
-    this.client ??= new DevIndexClient({
+    this.client ??= this.buildClient(() => this.keys.get());
+    return this.client;
+  }
+
+  /** A client that never sends the key (Search Without Key after a 401), behind the same proxy and CAs. */
+  getKeylessClient(): DevIndexClient {
+    this.keyless ??= this.buildClient(() => undefined);
+    return this.keyless;
+  }
+
+  /** Every client the editor makes: the same address, network options and plain-http guard; only the key differs. */
+  private buildClient(apiKey: () => Promise<string | undefined> | undefined): DevIndexClient {
+    return new DevIndexClient({
       baseUrl: config.baseUrl(),
-      apiKey: () => this.keys.get(),
+      apiKey,
       timeoutMs: config.requestTimeoutMs(),
       maxRetryAfterMs: config.maxRetryAfterMs(),
       origin: ORIGINS.vscode,
@@ -72,22 +84,6 @@ export class Services implements vscode.Disposable {
       onNotice: (n) => this.onNotice(n),
       ...(__DEVINDEX_TEST_SURFACE__ ? backoffTiming() : {}),
     });
-    return this.client;
-  }
-
-  /** A client that never sends the key (Search Without Key after a 401). */
-  getKeylessClient(): DevIndexClient {
-    this.keyless ??= new DevIndexClient({
-      baseUrl: config.baseUrl(),
-      apiKey: () => undefined,
-      timeoutMs: config.requestTimeoutMs(),
-      maxRetryAfterMs: config.maxRetryAfterMs(),
-      origin: ORIGINS.vscode,
-      onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
-      onNotice: (n) => this.onNotice(n),
-      ...(__DEVINDEX_TEST_SURFACE__ ? backoffTiming() : {}),
-    });
-    return this.keyless;
   }
 
   /** Deprecation notices and service warnings not yet told to a model (editor tools). */
@@ -220,11 +216,13 @@ export class Services implements vscode.Disposable {
     return this.view;
   }
 
-  dispose(): void {
+  /** Resolves once the watches' last writes have landed (deactivate waits for it). */
+  dispose(): Promise<void> {
     this.keySub.dispose();
-    this.watchFeature?.dispose();
+    const watches = this.watchFeature?.dispose();
     this.view?.dispose();
     this.resetClient();
+    return watches ?? Promise.resolve();
   }
 }
 

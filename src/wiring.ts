@@ -5,6 +5,7 @@
 // so the same lines serve both; each entry adds its own features after this.
 import * as vscode from 'vscode';
 import { registerAgents } from './agents/register';
+import { settleAll } from './agents/disposables';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { registerAuthCommands } from './auth/commands';
 import { config, onConfigChange } from './config';
@@ -31,6 +32,14 @@ export interface SharedWiring {
   services(): Services | undefined;
   /** Issue 24: the Get Started walkthrough, opened once on the first activation (desktop and browser alike). */
   walkthrough: WalkthroughHandle;
+}
+
+/**
+ * What each entry's deactivate returns: the subscriptions disposed now, newest first, and what they hand back
+ * awaited (the job store's and the watches' last writes), so the extension host does not stop before those land.
+ */
+export function settleOnDeactivate(context: vscode.ExtensionContext | undefined): Promise<void> | undefined {
+  return context ? settleAll(context.subscriptions.splice(0).reverse()) : undefined;
 }
 
 export function wireShared(context: vscode.ExtensionContext): SharedWiring {

@@ -11,6 +11,14 @@ export interface TermsProvider extends AgentTermsGate {
   text: string;
   /** The digest `terms/show` answers (the catalog's `digest` may be null: then only `terms/show` knows it). */
   shownDigest: string;
+  /**
+   * How its `terms/accept` is answered besides success: `changed`, a failed result inside a 200 (the terms
+   * changed since they were shown); `unavailable`, a 503 for each new `x-request-id` (the same id again
+   * succeeds); `unverified`, the 403 for a key that must be verified before it runs provider tools.
+   */
+  accept?: 'changed' | 'unavailable' | 'unverified';
+  /** The prompt word that makes a run ask for this provider's terms alone. */
+  trigger?: string;
 }
 
 /** The gated providers of the sandbox. `globex-news` publishes no digest in its catalog entry. */
@@ -38,8 +46,61 @@ export const TERMS_PROVIDERS: readonly TermsProvider[] = [
     text: 'Globex News terms of use (sandbox): quote at most one paragraph per article.',
     shownDigest: 'sha256:0b9e8d7c6a5f4e3d2c1b0a99887766554433221100ffeeddccbbaa9988776655',
   },
+  {
+    provider: 'initech-maps',
+    name: 'Initech Maps',
+    capability: 'places/search',
+    adds: 'opening hours of each place',
+    version: '7',
+    digest: 'sha256:1f2e3d4c5b6a79881f2e3d4c5b6a79881f2e3d4c5b6a79881f2e3d4c5b6a7988',
+    url: 'https://example.com/devindex-sandbox/terms/initech-maps',
+    text: 'Initech Maps terms of use (sandbox).',
+    shownDigest: 'sha256:1f2e3d4c5b6a79881f2e3d4c5b6a79881f2e3d4c5b6a79881f2e3d4c5b6a7988',
+    accept: 'changed',
+    trigger: 'TERMS-CHANGED',
+  },
+  {
+    provider: 'umbrella-weather',
+    name: 'Umbrella Weather',
+    capability: 'forecast/daily',
+    version: '2',
+    digest: 'sha256:a1b2c3d4e5f60718a1b2c3d4e5f60718a1b2c3d4e5f60718a1b2c3d4e5f60718',
+    url: 'https://example.com/devindex-sandbox/terms/umbrella-weather',
+    text: 'Umbrella Weather terms of use (sandbox).',
+    shownDigest: 'sha256:a1b2c3d4e5f60718a1b2c3d4e5f60718a1b2c3d4e5f60718a1b2c3d4e5f60718',
+    accept: 'unavailable',
+    trigger: 'TERMS-UNAVAILABLE',
+  },
+  {
+    provider: 'hooli-people',
+    name: 'Hooli People',
+    capability: 'people/lookup',
+    version: '1',
+    digest: 'sha256:99aa88bb77cc66dd99aa88bb77cc66dd99aa88bb77cc66dd99aa88bb77cc66dd',
+    url: 'https://example.com/devindex-sandbox/terms/hooli-people',
+    text: 'Hooli People terms of use (sandbox).',
+    shownDigest: 'sha256:99aa88bb77cc66dd99aa88bb77cc66dd99aa88bb77cc66dd99aa88bb77cc66dd',
+    accept: 'unverified',
+    trigger: 'TERMS-UNVERIFIED',
+  },
 ];
 export const SKIPPED_PROVIDER = TERMS_PROVIDERS[0]!;
+
+/** The providers an `APPROVAL-TERMS` run asks for: the one its prompt's trigger names, else the first two. */
+export function termsAsked(prompt: string): TermsProvider[] {
+  const named = TERMS_PROVIDERS.filter((p) => p.trigger !== undefined && prompt.includes(p.trigger));
+  return named.length ? named : TERMS_PROVIDERS.slice(0, 2);
+}
+
+/** The service's answers to Exchange calls that are not per-result (addendum, December 2026). */
+export const EXCHANGE_ERRORS = {
+  unavailable: 'Provider request unavailable. Retry with the same x-request-id.',
+  unverified: 'Verify this API key before executing provider tools.',
+  unverifiedCode: 'AGENT_INDEX_ONLY',
+  keyless: 'An API key is required for provider tools.',
+} as const;
+/** The failed result of a `terms/accept` whose terms changed since they were shown. */
+export const TERMS_CHANGED = { code: 'terms_changed', message: 'Terms changed', status: 409 } as const;
 
 /** The SDK's `AgentTermsGate` of a provider (no `text`, no `shownDigest`). */
 export function gateOf(p: TermsProvider): AgentTermsGate {
@@ -103,6 +164,17 @@ export const MAX_ALEXANDRIA_CALLS = 10;
 export interface ScrapeReply {
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ScrapeContext {
+  team: string;
+  store: TermsAcceptances;
+  now: () => number;
+  /** The call's `x-request-id` header; the service makes one when it is absent. */
+  retryId?: string;
+  /** The ids already answered 503 once (an `unavailable` provider's retry with one of them succeeds). */
+  unavailableSeen: Set<string>;
 }
 interface Issue {
   code: string;
@@ -117,7 +189,14 @@ const bad = (issues: Issue[]): ScrapeReply => ({
 });
 
 /** `POST /v2/scrape`: only `{ alexandria: call | call[] }` (plus `timeout`, `integration`, `origin`); anything else is a 400 naming the field. */
-export function handleScrape(body: unknown, team: string, store: TermsAcceptances, now: () => number): ScrapeReply {
+export function handleScrape(body: unknown, ctx: ScrapeContext): ScrapeReply {
+  const retryId = ctx.retryId ?? randomUUID();
+  const reply = answerScrape(body, ctx, retryId);
+  return { ...reply, headers: { ...reply.headers, 'x-request-id': retryId } };
+}
+
+function answerScrape(body: unknown, ctx: ScrapeContext, retryId: string): ScrapeReply {
+  const { team, store, now } = ctx;
   if (!isObject(body)) return bad([{ code: 'invalid_type', path: [], message: 'Request body must be a JSON object' }]);
   if (body.alexandria === undefined) {
     return bad([
@@ -152,6 +231,7 @@ export function handleScrape(body: unknown, team: string, store: TermsAcceptance
 
   const issues: Issue[] = [];
   const planned: Array<() => AlexandriaScrapeResult> = [];
+  const refusals = new Set<TermsProvider['accept']>();
   calls.forEach((c, i) => {
     const at = (...p: Array<string | number>) => ['alexandria', i, ...p];
     if (!isObject(c)) {
@@ -231,6 +311,11 @@ export function handleScrape(body: unknown, team: string, store: TermsAcceptance
         path: at('options', 'digest'),
         message: `alexandria[${i}].options.digest must be the digest terms/show answers for ${p.provider}`,
       });
+    if (p.accept) refusals.add(p.accept);
+    if (p.accept === 'changed') {
+      planned.push(() => ({ provider: 'firecrawl', capability: 'terms/accept', error: { ...TERMS_CHANGED } }));
+      return;
+    }
     planned.push(() => {
       let team_ = store.get(team);
       if (!team_) {
@@ -253,6 +338,15 @@ export function handleScrape(body: unknown, team: string, store: TermsAcceptance
     });
   });
   if (issues.length) return bad(issues);
+  if (refusals.has('unverified'))
+    return {
+      status: 403,
+      body: { success: false, code: EXCHANGE_ERRORS.unverifiedCode, error: EXCHANGE_ERRORS.unverified },
+    };
+  if (refusals.has('unavailable') && !ctx.unavailableSeen.has(retryId)) {
+    ctx.unavailableSeen.add(retryId);
+    return { status: 503, body: { success: false, error: EXCHANGE_ERRORS.unavailable } };
+  }
   const results = planned.map((f) => f());
   return {
     status: 200,

@@ -74,6 +74,7 @@ export function createAgentService(o: AgentServiceOptions): {
     state: { threadsDisabled: o.threadsDisabled === true, lastCreatedAt: 0 },
   };
   const { speed, testMode, production, legacyCreatedAt, jobs, threads, termsAccepted } = c;
+  const unavailableSeen = new Set<string>();
   const records = runRecords(c);
   const { expired, findJob, latestRun, listRow, render, statusRecord, threadRun, view } = records;
   const { submit } = submitting(c, records);
@@ -250,7 +251,13 @@ export function createAgentService(o: AgentServiceOptions): {
   /** `POST /v2/scrape` (production wire): Exchange calls, `terms/show` and `terms/accept` (exchange.ts). */
   function scrape(r: AgentRequest): AgentReply {
     if (!production) return noRoute(r.method.toUpperCase(), r.path);
-    return handleScrape(r.body, r.team, termsAccepted, now);
+    return handleScrape(r.body, {
+      team: r.team,
+      store: termsAccepted,
+      now,
+      retryId: r.retryId,
+      unavailableSeen,
+    });
   }
 
   function handle(r: AgentRequest): AgentReply | undefined {
@@ -388,6 +395,7 @@ export function createAgentService(o: AgentServiceOptions): {
       jobs.clear();
       threads.clear();
       termsAccepted.clear();
+      unavailableSeen.clear();
     },
   };
 }

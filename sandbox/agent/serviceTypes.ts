@@ -68,6 +68,8 @@ export interface AgentRequest {
   body: unknown;
   team: string;
   origin?: string;
+  /** The `x-request-id` header (Exchange calls read it to make a retry safe). */
+  retryId?: string;
 }
 export interface AgentReply {
   status: number;

@@ -41,8 +41,10 @@ import {
   vscodeApprove,
   vscodeAsk,
   vscodeFollowUp,
+  OPEN_TERMS,
   vscodeShow,
 } from './agentInputs';
+import { termsLink } from './placeholderNodes';
 
 export interface AgentCommandContext {
   store: JobStore;
@@ -77,6 +79,7 @@ export type StartJobArgs = ToolSubmitParams;
 type Target = JobTarget;
 
 export const FOLLOW_IT = 'Follow It';
+export const SHOW_TERMS_AGAIN = 'Show the Terms Again';
 export const START_AGAIN_BUTTON = 'Start Again…';
 
 export const REFRESH_JOB_LIST = 'Refresh Job List';
@@ -514,7 +517,34 @@ export async function answerApproval(
       void vscode.window.showInformationMessage(describeAgentError(e));
       return;
     }
+    if (errorReason(e) === 'terms-not-accepted') {
+      await termsNotAccepted(deps, job, p, e);
+      return;
+    }
     void vscode.window.showErrorMessage(`Could not ${decision} for the agent job: ${describeAgentError(e)}`);
+  }
+}
+
+/**
+ * Nothing was approved after a failed acceptance. Show the Terms Again reads the run afresh and asks again
+ * (the terms may have changed since they were shown); Open the Terms opens their pages.
+ */
+async function termsNotAccepted(
+  deps: AgentCommandContext,
+  job: AgentJob,
+  p: NonNullable<AgentJob['pendingApproval']>,
+  e: unknown,
+) {
+  const links = p.terms.flatMap((t) => {
+    const link = termsLink(t.url);
+    return link ? [link] : [];
+  });
+  const buttons = [SHOW_TERMS_AGAIN, ...(links.length ? [OPEN_TERMS] : [])];
+  const choice = await (deps.show ?? vscodeShow)('error', describeAgentError(e), buttons);
+  if (choice === OPEN_TERMS) for (const link of links) await vscode.env.openExternal(link);
+  if (choice === SHOW_TERMS_AGAIN) {
+    await deps.store.refresh();
+    await answerApproval(deps, job.id, 'approve');
   }
 }
 

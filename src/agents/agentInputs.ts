@@ -163,7 +163,7 @@ export type ApproveInput = (job: AgentJob, p: PendingApproval) => Promise<Approv
 
 const APPROVE_BUTTON = 'Approve';
 const ALWAYS_BUTTON = 'Approve and Always Allow';
-const OPEN_TERMS = 'Open the Terms';
+export const OPEN_TERMS = 'Open the Terms';
 const AGREE_BUTTON = 'I Agree to These Terms';
 
 /**

@@ -11,15 +11,23 @@ export class DisposableStore implements Disposable {
     return d;
   }
 
-  dispose(): void {
-    if (this.disposed) return;
+  /** Resolves once what the items hand back (a store's last writes) has settled. */
+  dispose(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
     this.disposed = true;
-    for (const d of this.items.splice(0).reverse()) {
-      try {
-        d.dispose();
-      } catch {
-        /* keep releasing the rest */
-      }
+    return settleAll(this.items.splice(0).reverse());
+  }
+}
+
+/** Disposes each in order, one throwing or rejecting not stopping the rest; resolves when all have settled. */
+export function settleAll(items: Iterable<{ dispose(): unknown }>): Promise<void> {
+  const pending: unknown[] = [];
+  for (const d of items) {
+    try {
+      pending.push(d.dispose());
+    } catch {
+      /* keep releasing the rest */
     }
   }
+  return Promise.allSettled(pending).then(() => undefined);
 }

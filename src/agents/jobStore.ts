@@ -365,15 +365,17 @@ export class JobStore {
   }
 
   /** Stops everything; a write storage refused is tried once more (flush() resolves once it has been). */
-  dispose(): void {
+  /** Resolves once each refused write was tried once more (deactivate waits for it, so a new job is not lost). */
+  dispose(): Promise<void> {
     this.disposed = true;
-    void this.repo.dispose();
+    const writes = this.repo.dispose();
     this.saves.dispose();
     this.follower.dispose();
     if (this.syncTimer !== undefined) this.timers.clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
     this.changeEmitter.dispose();
     this.endEmitter.dispose();
+    return writes;
   }
 
   /** A run has ended: said once per job, by one window (another window may have told the user already). */

@@ -17,6 +17,7 @@ import {
   mayCarryWarnings,
   newRequestId,
   REQUEST_ID_HEADER,
+  RETRY_ID_HEADER,
   requestIdWords,
   type DeprecationNotice,
 } from './notices';
@@ -89,6 +90,11 @@ export interface RequestSpec<T> {
    * keyless refusals and a long 429 is the keyless daily quota, said as such.
    */
   keyless?: boolean;
+  /**
+   * Sent as `x-request-id` on every attempt of this call: the service runs a repeated id once, so a retry
+   * of a call that is not idempotent (an Exchange call) cannot run or bill it twice.
+   */
+  retryId?: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -160,6 +166,7 @@ export class DevIndexClient {
     }
     const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json' };
     if (key) headers.authorization = `Bearer ${key}`;
+    if (spec.retryId !== undefined) headers[RETRY_ID_HEADER] = spec.retryId;
     let body: string | undefined;
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);

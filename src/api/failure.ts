@@ -179,6 +179,10 @@ const NEXT: Record<FailureReason, NextStep | ((f: Omit<Failure, 'next'>) => Next
   'thread-busy': 'wait',
   'thread-expired': 'start-again',
   'threads-disabled': 'start-again',
+  // The run still waits: what is shown again is the terms as they are now, to agree to again.
+  'terms-not-accepted': 'refresh',
+  'key-unverified': 'none',
+  'key-required': 'set-key',
   'keyless-quota': 'set-key',
   'keyless-refused': 'set-key',
   // A key that cannot be sent: replacing it is the way out. A connection the client refuses, or a redirect: the diagnosis names the setting.

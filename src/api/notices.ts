@@ -10,6 +10,8 @@ import { durationWords } from './waitWords';
 export const REQUEST_ID_HEADER = 'external-request-id';
 /** The service accepts at most this many bytes of it. */
 export const MAX_REQUEST_ID_BYTES = 2048;
+/** The header an Exchange call reads to make a retry safe: the same value on every attempt of one call. */
+export const RETRY_ID_HEADER = 'x-request-id';
 
 /**
  * A fresh random id for one request: 128 random bits, never derived from the key or anything else

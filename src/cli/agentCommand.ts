@@ -8,6 +8,7 @@ import {
   EXCHANGE_MAX_CALLS,
   EXCHANGE_MAX_TOOLKITS,
   isFoldedEvent,
+  reasonOf,
   type AgentSubmitParams,
 } from '../api/agent/agentClient';
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../agentRun/pollSchedule';
@@ -442,7 +443,20 @@ async function acceptTermsIfAsked(
     return EXIT_USAGE;
   }
   const calls = termsAcceptCalls({ pendingApproval: p, exchange: run.exchange ?? undefined });
-  await agent.acceptTerms(calls, call);
+  try {
+    await agent.acceptTerms(calls, call);
+  } catch (e) {
+    if (reasonOf(e) !== 'terms-not-accepted') throw e;
+    // The approval is never sent after a failed acceptance: the run keeps waiting for the terms as they are now.
+    printError(io, e, 'devindex agent');
+    io.err(
+      [
+        ...p.terms.flatMap((t) => (t.url ? [`  ${clean(termsName(t))}: ${clean(t.url)}`] : [])),
+        `To see the terms as they are now, run: devindex agent start --thread ${clean(threadId)} --approve ${clean(approvalId)}`,
+      ].join('\n') + '\n',
+    );
+    return EXIT_FAILURE;
+  }
   io.err(`devindex agent: accepted ${p.terms.map((t) => clean(termsName(t))).join('; ')} for your team\n`);
   return undefined;
 }

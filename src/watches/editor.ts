@@ -248,13 +248,14 @@ export class WatchFeature implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
+  /** Resolves once the watch list's last writes have landed (deactivate waits for it). */
+  dispose(): Promise<void> {
     for (const t of this.debounce.values()) clearTimeout(t);
     this.debounce = new Map();
     for (const d of this.folderWatchers.values()) d.dispose();
     this.folderWatchers.clear();
     for (const d of this.disposables) d.dispose();
-    void this.service.dispose();
+    return this.service.dispose();
   }
 }
 

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { DEPS_COMMANDS } from '../deps/commandIds';
 import { cleanMessage, type ProblemArgs } from '../deps/messages';
-import { wireShared } from '../wiring';
+import { settleOnDeactivate, wireShared } from '../wiring';
 import { searchDependency } from './dependencies';
 import { registerLeftOut } from './unavailable';
 
@@ -15,7 +15,10 @@ const SLUG = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
 const PROBLEM_WITHOUT_SCOPE =
   "In the browser this search is not limited to the package's repository: finding the package that reported the problem needs its node_modules folder, which a browser cannot read. It works in desktop VS Code.";
 
+let activeContext: vscode.ExtensionContext | undefined;
+
 export function activate(context: vscode.ExtensionContext): void {
+  activeContext = context;
   try {
     const { svc } = wireShared(context);
 
@@ -65,4 +68,6 @@ export function activate(context: vscode.ExtensionContext): void {
   }
 }
 
-export function deactivate(): void {}
+export function deactivate(): Promise<void> | undefined {
+  return settleOnDeactivate(activeContext);
+}

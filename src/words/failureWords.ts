@@ -86,7 +86,17 @@ const EDITOR: Table<void, string> = /* @__PURE__ */ table(quote, {
   'threads-disabled': say('This service has follow-up threads switched off; start a new job with the prompt instead.'),
   'exchange-not-enabled': say('This run is no longer waiting for an approval; refresh it to see where it stands.'),
   'no-job-list': say('This server keeps no job list; jobs started here are still followed.'),
+  // The client's message already names each provider, the service's reason and the request id.
+  'terms-not-accepted': (f) => `The data terms were not accepted, so nothing was approved. ${capital(f.message)}.`,
+  'key-unverified': say(
+    "The service runs provider tools only for a verified API key. Verify this key in the service's dashboard, then answer the approval again.",
+  ),
+  'key-required': say(
+    `Provider tools need an API key. Set one with ${SET_KEY_COMMAND}, then answer the approval again.`,
+  ),
 });
+
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * The editor's words for a submission that may have created a job (or a follow-up turn): it was not
@@ -189,6 +199,11 @@ const MODEL: Table<ModelCtx, string> = /* @__PURE__ */ table((f, o) => generic(f
   'invalid-job-id': inputModel,
   'invalid-snapshot-id': inputModel,
   'invalid-schema': inputModel,
+  'terms-not-accepted': (f, o) =>
+    `${o.op} failed: ${f.message}. The run still waits for the terms: do not report them as accepted; tell the user to read the current terms and agree to them in the editor or the CLI.`,
+  'key-unverified': (f, o) =>
+    `${o.op} was refused: ${f.message}. Do not retry: the user must verify the API key in the service's dashboard first.`,
+  'key-required': (_f, o) => `${o.op} was refused: provider tools need an API key. What to do: ${keyAdvice(o.host)}`,
 });
 
 // ---- one entry per surface ----

@@ -188,6 +188,36 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
     });
   });
 
+  it('a failed acceptance: the approval flow says the terms were not accepted and offers them again; the run still waits', async () => {
+    await start('E2E APPROVAL-TERMS TERMS-CHANGED compare', 'default');
+    const job = row('E2E APPROVAL-TERMS TERMS-CHANGED');
+    await job.waitFor({ state: 'visible', timeout: 15_000 });
+    await rowLabel(job, /^Waiting for /, 75_000);
+    await job.hover();
+    await job.locator('.actions .action-label[aria-label="Approve"]').click();
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await dialog.innerText(), /Initech Maps/);
+    await dialog.getByRole('button', { name: 'I Agree to These Terms', exact: true }).click();
+    const said = await wb.waitForNotification(/The data terms were not accepted/, 20_000);
+    assert.match(said, /nothing was approved/);
+    assert.match(said, /initech-maps: Terms changed \(terms_changed, HTTP 409\)/);
+    assert.doesNotMatch(said, /\bAgreed to the terms\b/);
+    const toast = wb.page
+      .locator('.notifications-toasts .notification-list-item')
+      .filter({ hasText: /The data terms were not accepted/ })
+      .first();
+    for (const name of ['Show the Terms Again', 'Open the Terms'])
+      assert.ok(await toast.getByRole('button', { name }).isVisible(), `${name} beside the words`);
+    await threeThemes('terms not accepted after I Agree at 300 px');
+    await rowLabel(job, /^Waiting for /, 5_000);
+    // Show the Terms Again reads the run afresh and asks again.
+    await wb.clickNotificationButton(/The data terms were not accepted/, 'Show the Terms Again');
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await dialog.innerText(), /Initech Maps/);
+    await wb.page.keyboard.press('Escape');
+  });
+
   it('the keyless line counts down to the reset of the keyless quota, with Set API Key', async () => {
     await wb.runCommand('Developer Index: Clear API Key');
     await fetch(`${e2e.sandboxUrl()}/__sandbox/faults`, {

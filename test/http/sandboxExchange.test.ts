@@ -403,7 +403,9 @@ describe('sandbox exchange and approvals (production wire)', () => {
         `${field}: ${r.text}`,
       );
     }
-    assert.equal((await call('POST', '/v2/scrape', { alexandria: [accept] }, null)).status, 401, 'a key is needed');
+    const keyless = await call('POST', '/v2/scrape', { alexandria: [accept] }, null);
+    assert.equal(keyless.status, 403, 'a key is needed');
+    assert.equal(keyless.json.error, 'An API key is required for provider tools.');
     const ok = await scrape(KEYS.scrape, [accept]);
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.json.data.alexandria[0].data.accepted, true);

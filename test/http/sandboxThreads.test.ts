@@ -329,7 +329,9 @@ describe('sandbox agent threads, chat and approvals (production wire)', () => {
     assert.deepEqual([row.options.mode, row.options.threadId, row.options.threadTurn], ['chat', first.threadId, 1]);
     // Addendum: "list rows' `targetHint` is a string and `options.urls` an array or absent".
     assert.equal(typeof row.targetHint, 'string');
-    for (const k of ['urls', 'schema', 'effort']) assert.equal(k in row.options, false, `${k}: the run had none`);
+    for (const k of ['urls', 'schema']) assert.equal(k in row.options, false, `${k}: the run had none`);
+    // The service's own API tests: a spark-2 run started without effort is listed at the effort it runs at.
+    assert.equal(row.options.effort, 'medium');
     const withUrls = await start({ prompt: 'with urls', urls: ['https://example.com/a'], effort: 'low' }, KEY_LIST);
     const listed = (await call(sb, 'GET', '/v2/agent', undefined, KEY_LIST)).json.agents.find(
       (a: Json) => a.id === withUrls.id,

@@ -35,6 +35,19 @@ import { ApiError } from '../errors';
 import type { ParamIssue } from '../params';
 import { AGENT_ERRORS, AgentError, agentFailure, type Ctx, invalid, withoutRecord } from './agentFailure';
 import { AGENT_PATH, type NextPage, nextPage } from './listPages';
+import { newRequestId } from '../notices';
+import {
+  acceptCallIssues,
+  exchangeResults,
+  needsDigest,
+  noDigestFailure,
+  SCRAPE_PATH,
+  showCallFor,
+  shownDigest,
+  type TermsAccepted,
+  termsProvider,
+  withDigest,
+} from './termsExchange';
 
 export * from './agentSchemas';
 export * from '../../agentRun/agentTrace';
@@ -51,6 +64,7 @@ export {
   TRACE_ENGINE_RE,
 } from './agentFailure';
 export { AGENT_PATH, beforeOf, nextPage, type NextPage } from './listPages';
+export { SCRAPE_PATH, type TermsAccepted } from './termsExchange';
 export {
   type AgentExchange,
   type AgentSchemaParam,
@@ -81,9 +95,6 @@ export {
   type AgentErrorReason,
 } from './agentConstants';
 
-/** Exchange calls (terms/accept) run through the scrape endpoint (addendum, "Accepting terms"). */
-export const SCRAPE_PATH = '/v2/scrape';
-const MAX_TERMS_CALLS = 5;
 /** Pages of the job list followed at most by `listAll` (20 jobs a page). */
 export const MAX_LIST_PAGES = 10;
 
@@ -243,48 +254,49 @@ export class AgentClient {
   }
 
   /**
+   * Accepts providers' data terms: runs the `terms/accept` Exchange calls a run's `exchange.requiresAction`
+   * handed over, each without a digest after its `terms/show`. Only ever called after the user explicitly
+   * agreed; resolves only when every result accepted (a failed one is a `terms-not-accepted` AgentError).
+   */
+  async acceptTerms(calls: readonly ExchangeCall[], opts?: CallOptions): Promise<TermsAccepted> {
+    const issues = acceptCallIssues(calls);
+    if (issues.length) throw invalid(issues, 'terms acceptance');
+    const ready: ExchangeCall[] = [];
+    for (const c of calls) {
+      if (!needsDigest(c)) {
+        ready.push(c);
+        continue;
+      }
+      const show = showCallFor(c);
+      const { results, retryId } = await this.exchange([show], opts);
+      const digest = shownDigest(results[0]!);
+      if (!digest) throw noDigestFailure(c, retryId);
+      ready.push(withDigest(c, digest));
+    }
+    const { answer } = await this.exchange(ready, opts);
+    return { providers: ready.map(termsProvider), creditsCost: answer.creditsCost ?? answer.data?.creditsCost };
+  }
+
+  /** One Exchange request; its retries carry the same `x-request-id`, so the service runs it once. */
+  private async exchange(calls: readonly ExchangeCall[], opts?: CallOptions) {
+    const retryId = newRequestId();
+    const body = {
+      alexandria: calls.map((c) => ({ provider: c.provider, capability: c.capability, options: c.options })),
+    };
+    const answer = await this.call({ op: 'terms' }, () =>
+      this.client.request(
+        { method: 'POST', path: SCRAPE_PATH, body, schema: ExchangeAnswerSchema, retry: 'spec', retryId },
+        opts,
+      ),
+    );
+    return { answer, retryId, results: exchangeResults(answer, calls, retryId) };
+  }
+
+  /**
    * The caller's answer to a run that waits (`pendingApproval`): a follow-up in its thread with
    * `exchange.approve` or `exchange.decline` and the approval's id. The prompt says the decision in
    * words (the specification requires one).
    */
-  /**
-   * Accepts providers' data terms: runs the `terms/accept` Exchange calls a run's
-   * `exchange.requiresAction` handed over (`POST /v2/scrape` with `{ alexandria: [...] }`). Only ever
-   * called after the user explicitly agreed; nothing in this product calls it on its own.
-   */
-  async acceptTerms(calls: readonly ExchangeCall[], opts?: CallOptions): Promise<{ creditsCost?: number }> {
-    const issues: ParamIssue[] = [];
-    if (calls.length === 0 || calls.length > MAX_TERMS_CALLS)
-      issues.push({
-        field: 'alexandria',
-        message: `between 1 and ${MAX_TERMS_CALLS} terms/accept calls; got ${calls.length}`,
-      });
-    calls.forEach((c, i) => {
-      if (
-        c.provider !== 'firecrawl' ||
-        c.capability !== 'terms/accept' ||
-        c.options?.confirmed !== true ||
-        typeof c.options?.provider !== 'string'
-      ) {
-        issues.push({
-          field: `alexandria[${i}]`,
-          message: "only a terms/accept call from the run's requiresAction, with confirmed: true, is sent",
-        });
-      }
-    });
-    if (issues.length) throw invalid(issues, 'terms acceptance');
-    const body = {
-      alexandria: calls.map((c) => ({ provider: c.provider, capability: c.capability, options: c.options })),
-    };
-    const res = await this.call({ op: 'terms' }, () =>
-      this.client.request(
-        { method: 'POST', path: SCRAPE_PATH, body, schema: ExchangeAnswerSchema, retry: 'spec' },
-        opts,
-      ),
-    );
-    return { creditsCost: res.creditsCost ?? res.data?.creditsCost };
-  }
-
   async answerApproval(
     a: {
       threadId: string;

@@ -18,7 +18,12 @@ export const AGENT_ERRORS = {
   /** The back end's own schema check (relayed, no `success`). */
   backendSchemaPrefix: 'Invalid schema',
   invalidBefore: 'Invalid before timestamp.',
+  /** The Exchange's refusals (`POST /v2/scrape` with provider calls). */
+  providerToolsNeedKey: 'An API key is required for provider tools.',
+  providerToolsZdr: 'Provider tools do not support zero data retention.',
 } as const;
+/** The Exchange's 403 for a key that must be verified before it runs provider tools. */
+export const KEY_UNVERIFIED_CODE = 'AGENT_INDEX_ONLY';
 /** Thread errors: the code, in `code` or as the `error` text. */
 export const THREAD_ERROR_CODES = {
   notFound: 'thread_not_found',
@@ -52,6 +57,8 @@ export class AgentError extends ApiError {
       resetAt: e.resetAt,
       quota: e.quota,
       runId: e.runId,
+      signupUrl: e.signupUrl,
+      requestId: e.requestId,
     });
     this.name = 'AgentError';
     this.reason = reason;
@@ -113,6 +120,11 @@ function classify(e: ApiError, op: Op): AgentErrorReason {
   if (is(THREAD_ERROR_CODES.expired) || (op === 'thread' && e.status === 410)) return 'thread-expired';
   if (is(THREAD_ERROR_CODES.disabled)) return 'threads-disabled';
   if (is(THREAD_ERROR_CODES.exchangeNotEnabled)) return 'exchange-not-enabled';
+  if (op === 'terms' && e.status === 403) {
+    if (code === KEY_UNVERIFIED_CODE) return 'key-unverified';
+    if (err === AGENT_ERRORS.providerToolsNeedKey) return 'key-required';
+    if (err === AGENT_ERRORS.providerToolsZdr) return 'zero-data-retention';
+  }
   if (op === 'list' && e.status === 501) return 'no-job-list';
   if (op === 'submit' && e.status === 403 && code) return 'blocked-url';
   if (op === 'thread' && e.status === 404) return 'thread-not-found';
@@ -217,6 +229,8 @@ function nextStep(e: ApiError, reason: AgentErrorReason, c: Ctx): string | undef
     case 'no-snapshots':
       return `this job has no snapshots: it ran on an engine older than ${SNAPSHOT_ENGINE_RE.exec(err)?.[1] ?? 'the current one'}, which recorded none; its status and result are still available`;
     case 'zero-data-retention':
+      if (c.op === 'terms')
+        return 'a team with zero data retention cannot run provider tools, so these terms cannot be accepted for it; decline the approval, or use a key of a team without it';
       return "agent runs must keep data while they run, so they are not available to a team with zero data retention forced on; ask the team's administrator to turn it off, or use a key of a team without it";
     case 'not-found':
       return `no agent job with this id for this API key: it does not exist, has expired (jobs expire about 24 hours after they end), or belongs to another team; check the id (devindex agent list) and the key`;
@@ -226,6 +240,10 @@ function nextStep(e: ApiError, reason: AgentErrorReason, c: Ctx): string | undef
       return `${job} had already finished, so there was nothing to cancel; refresh its status to see how it ended`;
     case 'already-cancelled':
       return `${job} is already being cancelled; keep polling its status until it reports that it stopped`;
+    case 'key-unverified':
+      return "the service runs provider tools only for a verified API key: verify this key in the service's dashboard, then answer the approval again";
+    case 'key-required':
+      return 'provider tools need an API key: set one, then answer the approval again';
     case 'not-created': {
       const why =
         e.status === 500

@@ -35,7 +35,10 @@ export type AgentErrorReason =
   | 'threads-disabled'
   | 'exchange-not-enabled'
   | 'blocked-url'
-  | 'no-job-list';
+  | 'no-job-list'
+  | 'terms-not-accepted'
+  | 'key-unverified'
+  | 'key-required';
 
 export const AGENT_ERROR_REASONS: readonly AgentErrorReason[] = [
   'job-may-exist',
@@ -68,6 +71,9 @@ export const AGENT_ERROR_REASONS: readonly AgentErrorReason[] = [
   'exchange-not-enabled',
   'blocked-url',
   'no-job-list',
+  'terms-not-accepted',
+  'key-unverified',
+  'key-required',
 ];
 
 /** The reason AgentClient stamped on an error, read by shape so editor code needs no client import. */
@@ -87,6 +93,8 @@ const PERMANENT_REASONS: ReadonlySet<AgentErrorReason> = new Set([
   'invalid-job-id',
   'invalid-input',
   'no-job-list',
+  'key-unverified',
+  'key-required',
 ]);
 
 export function isPermanentReason(r: AgentErrorReason): boolean {

@@ -145,15 +145,38 @@ export const ExchangeCallSchema = z.looseObject({
 export type ExchangeCall = z.infer<typeof ExchangeCallSchema>;
 
 /**
+ * One result of an Exchange call (SDK `AlexandriaScrapeResult`): a success carries `data`; a call that
+ * failed carries `error` instead, inside an answer that is still a 200.
+ */
+export const ExchangeResultSchema = z.looseObject({
+  provider: soft(z.string()),
+  capability: soft(z.string()),
+  data: z.unknown().optional(),
+  error: soft(
+    z.looseObject({
+      code: soft(z.string()),
+      message: soft(z.string()),
+      status: soft(z.number()),
+      chargeId: soft(z.string()),
+    }),
+  ),
+});
+export type ExchangeResult = z.infer<typeof ExchangeResultSchema>;
+
+/**
  * The answer to Exchange calls (`POST /v2/scrape` with `alexandria`): the addendum gives
  * `alexandria` and `creditsCost` at the top; the SDK's `AlexandriaScrapeData` nests them in `data`.
+ * A result that does not parse is kept as a failed one, so it can never read as a success.
  */
+const ExchangeResultsSchema = z.array(ExchangeResultSchema.catch({ error: { message: 'unreadable result' } }));
 export const ExchangeAnswerSchema = z.looseObject({
   success: soft(z.boolean()),
-  alexandria: soft(z.array(z.unknown())),
+  error: soft(z.string()),
+  alexandria: soft(ExchangeResultsSchema),
   creditsCost: soft(z.number()),
-  data: soft(z.looseObject({ alexandria: soft(z.array(z.unknown())), creditsCost: soft(z.number()) })),
+  data: soft(z.looseObject({ alexandria: soft(ExchangeResultsSchema), creditsCost: soft(z.number()) })),
 });
+export type ExchangeAnswer = z.infer<typeof ExchangeAnswerSchema>;
 
 /** "ask" mode: terms to accept before the thread goes on (SDK `AgentTermsRequiredAction`). */
 export const TermsRequiredActionSchema = z.looseObject({

@@ -1,6 +1,7 @@
 // Agent job persistence with several windows over one storage (globalState is shared by every window
 // of the editor): one record per job, tombstones for removals, merge on write, newer formats left
 // untouched, pruning by age and count.
+import { DisposableStore, settleAll } from '../../../src/agents/disposables';
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { JobStore } from '../../../src/agents/jobStore';
@@ -344,6 +345,23 @@ describe('agent job persistence across windows', () => {
     const reloaded = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
     assert.equal(reloaded.get(j.id)?.prompt, 'closed too soon', 'the job is still there after the reload');
     reloaded.dispose();
+  });
+
+  it("a job whose first save was refused is in storage once deactivate's promise settles (the dispose chain hands back the write)", async () => {
+    const clock = new ManualClock();
+    const storage = new FlakyStorage(clock);
+    let refusals = 1;
+    storage.refuse = (key) => key.startsWith(JOB_KEY_PREFIX) && refusals-- > 0;
+    const backend = new FakeBackend(() => clock.now());
+    const store = new JobStore({ backend: () => backend, storage, timers: clock, hidden: true });
+    store.resume();
+    const j = await store.start({ prompt: 'window closed at once' });
+    assert.equal(storage.map.has(JOB_KEY_PREFIX + j.id), false, 'the first write was refused');
+    // What deactivate returns (src/wiring.ts settleOnDeactivate): the subscriptions disposed and their promises awaited.
+    const owner = new DisposableStore();
+    owner.register(store);
+    await settleAll([owner]);
+    assert.equal(storage.map.has(JOB_KEY_PREFIX + j.id), true, 'written before deactivate settled');
   });
 
   it("start() resolves only once the job's record is in storage; until then the job is not shown (issue 20)", async () => {

@@ -131,6 +131,9 @@ describe('failureOf: agent errors, by their stamped reason', () => {
     'exchange-not-enabled': 'refresh',
     'blocked-url': 'fix-input',
     'no-job-list': 'none',
+    'terms-not-accepted': 'refresh',
+    'key-unverified': 'none',
+    'key-required': 'set-key',
   };
   for (const reason of AGENT_ERROR_REASONS) {
     it(`${reason}: ${expected[reason]}`, () => {
