@@ -197,12 +197,14 @@ function statementAfter(
   const at = upgrade ? from + upgrade.index : g[0]!.start;
   if (subject && P.AFFECTS_AFTER.test(after)) return { kind: 'affects', phrase, at, led: false };
   if (subject && P.FIXED_AFTER.test(after)) return { kind: 'fixed', phrase, at, led: false };
+  if (P.AFTER_UPGRADE.test(before.replace(/[\s`'"]+$/, '')) && P.UPGRADE_BREAKS.test(after))
+    return { kind: 'affects', phrase: `after ${phrase}`, at, led: false };
   if ((upgrade || P.CLAUSE_START.test(before)) && P.AFFECTS_AFTER_CLAUSE.test(after))
     return { kind: 'affects', phrase, at, led: false };
   return undefined;
 }
 
-/** A release heading ("## 2.1.1", "2.1.1 (2024-09-13)") whose lines below, up to the next heading, name fixes. */
+/** A release heading ("## 2.1.1", "2.1.1 (2024-09-13)") whose lines below, up to the next release's, name fixes. */
 function headingStatement(marked: string, g: Token[]): Statement | undefined {
   const ls = marked.lastIndexOf('\n', g[0]!.start - 1) + 1;
   const le = marked.indexOf('\n', g[0]!.end);
@@ -210,7 +212,7 @@ function headingStatement(marked: string, g: Token[]): Statement | undefined {
   if (!HEADING_LINE.test(marked.slice(ls, le))) return undefined;
   const body: string[] = [];
   for (const line of marked.slice(le + 1, le + 600).split('\n')) {
-    if (/^\s*#/.test(line) || HEADING_LINE.test(line)) break;
+    if (HEADING_LINE.test(line)) break; // the next release; a sub-heading ("### Bug fixes") is part of this one
     if (!/^\s*[-=]{3,}\s*$/.test(line)) body.push(line);
   }
   return FIX_WORDS.test(body.join('\n')) ? { kind: 'fixed', phrase: '', at: ls, led: false } : undefined;

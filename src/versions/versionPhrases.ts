@@ -10,7 +10,7 @@ const N = `${NAME}${NAME_PAD}*`;
 /** Words that may stand between a phrase's verb and its preposition: "fixed again in", "the fix for #12 ships in". */
 const GAP = String.raw`(?:\s+(?:again|now|already|also|finally|properly|officially|indeed|actually|just|probably|definitely|hopefully|then|fully|completely|upstream|#\d+|\(#\d+\)|(?:for|to|from|of)\s+(?:#|gh-)\d+))*`;
 /** Words between a phrase and its version besides the package's names ("fixed in the release 2.1.0"). */
-const FILLER = String.raw`(?:the|version|versions|release|releases|ver\.?|tag|npm|crate|module|package|our|latest|stable|patch|minor|major)`;
+const FILLER = String.raw`(?:the|version|versions|release|releases|ver\.?|tag|npm|crate|module|package|our|latest|recent|current|new|newest|last|stable|patch|minor|major|update|upgrade|build)`;
 /** Markup around a version: emphasis, code, a markdown link whose target is the release tag. */
 const MARKUP = String.raw`[\[\`'"(*_=@]*(?:\[[^\]\n]{0,40}\]\([^)\s]*\/(?:releases\/tag|tags?|tree)\/)?`;
 const LEAD = String.raw`\s*[:*_]*\s*(?:${FILLER}\s+)*(?:[\`'"*_\[(]*${N}(?:\s+|==|[@:=\`'"-])*(?:${FILLER}\s+)*)?${MARKUP}`;
@@ -18,7 +18,7 @@ const LEAD = String.raw`\s*[:*_]*\s*(?:${FILLER}\s+)*(?:[\`'"*_\[(]*${N}(?:\s+|=
 /** Lead-ins to a fix version; the last word sits right before the version or its lead. */
 const FIXED_BEFORE = [
   String.raw`(?:fixed|resolved|addressed|patched|solved|corrected)${GAP}\s+(?:in|on|by|with|via|as\s+of|since|starting\s+(?:in|with|from))`,
-  String.raw`(?:fixed|resolved|patched)${GAP}\s+and\s+(?:released|published|shipped|tagged)\s+(?:as|in|with)`,
+  String.raw`(?:fixed|resolved|patched)(?:\s+(?:the\s+)?(?:issue|bug|problem|crash|it|this))?${GAP}\s+and\s+(?:released|published|pushed|shipped|tagged)(?:\s+(?:it|this|the\s+fix))?(?:\s+(?:as|in|with))?`,
   String.raw`(?:bug\s*)?(?:fix|fixes|patch|bugfix|bugfixes)${GAP}\s+(?:(?:is|was|are|were|has\s+been|have\s+been|will\s+be|should\s+be|gets|got)\s+)?(?:(?:now|already|also|finally)\s+)?(?:in|available\s+in|included\s+in|released\s+in|shipped\s+in|landed\s+in|out\s+in|published\s+in|ships\s+in|lands\s+in|goes\s+out\s+in|went\s+into|made\s+it\s+into|part\s+of)`,
   String.raw`(?:released|landed|shipped|published|available|included|out)${GAP}\s+(?:in|as\s+part\s+of|with)`,
   String.raw`backport(?:s|ed|ing)?(?:\s+(?!to\b|into\b|for\b)[\w#.-]+){0,4}?\s+(?:to|into|for)`,
@@ -37,6 +37,8 @@ const AFFECTS_BEFORE = [
   String.raw`(?:after|since|when)\s+(?:(?:the|a|an|our|my)\s+)?(?:${N}\s+)?(?:upgrading|updating|moving|bumping|switching|going|upgraded|updated|bumped|moved|switched)\s+(?:\w+\s+)?to`,
   String.raw`(?:having|had|have|has|seeing|saw|see|getting|got|facing|experiencing|hit|hitting|found|noticed)\s+(?:(?:this|the|that|an?|same|some|similar|these|those)\s+)?(?:(?!no\b|any\b)\w+\s+)?(?:problems?|issues?|trouble|errors?|crash(?:es)?|bugs?|regressions?)\s+(?:with|in|on|using)`,
   String.raw`(?:panics?|crash(?:es)?|errors?|bugs?|leaks?|hangs?|failures?)\s+(?:when|while)\s+(?:using|running|on|with)`,
+  String.raw`(?:panics?|crash(?:es)?|exceptions?|segfaults?|failures?)(?:\s+[\w-]+){0,3}?\s+(?:with|in)`,
+  String.raw`(?:broken|crash\w*|fail\w*|panic\w*|hang\w*|errors?)(?:\s+[\w-]+){0,3}?\s+since`,
   String.raw`(?:bugs?|(?:memory\s+)?leaks?|regressions?|crash(?:es)?|issues?|problems?)\s+between`,
   String.raw`affect(?:s|ed|ing)?(?:\s+versions?)?`,
   String.raw`affected\s+versions?\s*:?`,
@@ -68,7 +70,8 @@ export const AFFECTS_AFTER = new RegExp(
     String.raw`^(?:still\s+)?(?:has|have|had|contains?|introduced|introduces|causes?|caused|generates?|triggers?)\s+(?:(?!fix|patch|resolv)\S+\s+){0,3}?\[?${BUG}`,
     String.raw`^(?:looks?|seems?|appears?)\s+to\s+\[?(?:be\s+)?(?:breaking|broken|failing|crashing|panicking)\b`,
     String.raw`^(?:[a-z-]+\s+){0,2}(?:has|have|had)\s+broken\b`,
-    String.raw`^[-–—:]\s*(?:still\s+)?(?:reproducible|broken|fails|failing|crash\w*(?!\s+fix)|affected)\b`,
+    String.raw`^[-–—:]\s*(?:[\w-]+\s+){0,2}?(?:still\s+)?(?:reproducible|broken|breaks|fails|failing|crash\w*(?!\s+fix)|affected)\b`,
+    String.raw`^(?:and\s+)?(?:got|get|getting|see|saw|hit|hits)\s+(?:an?\s+|the\s+|this\s+)?(?:[\w-]+\s+)?(?:crash|panic|error|exception|failure|segfault)`,
   ].join('|'),
   'i',
 );
@@ -88,7 +91,7 @@ export const FIXED_AFTER = new RegExp(
 /** Where a version-first statement's subject may begin: a sentence start, a conjunction, a release verb. */
 const SUBJECT_WORDS = String.raw`(?:\s*(?:\b(?:version|release|releases|tag|the|our|current|latest|new|newest|stable|this|that|upgrade|update|build|upgrading|building|using|running|recent)\b|${N}))*`;
 const SUBJECT_START = new RegExp(
-  String.raw`(?:^|[.!?;:,(\[]|\b(?:and|but|so|that|because|while|which|where|now|then)|\b(?:released?|releasing|published|publish|pushed|push|uploaded|upload|tagged|cut|shipped|ship|prepare|preparing|prepared|bumped|bump)(?:\s+(?:out|up))?(?:\s+(?:for|as|of|to))?|\bto|(?:release|version)\b[^,\n]{0,30},|\bversion\s+of)${SUBJECT_WORDS}\s*$`,
+  String.raw`(?:^|[.!?;:,(\[]|\b(?:and|but|so|that|because|while|which|where|now|then)|\b(?:released?|releasing|published|publish|pushed|push|uploaded|upload|tagged|cut|shipped|ship|prepare|preparing|prepared|bumped|bump|installed|installing|tried|trying)(?:\s+(?:out|up))?(?:\s+(?:for|as|of|to))?|\bto|(?:release|version)\b[^,\n]{0,30},|\bversion\s+of)${SUBJECT_WORDS}\s*$`,
   'i',
 );
 const SUBJECT_TAIL = new RegExp(String.raw`[\s\`'"(\[*_=@-]*(?:${N}(?:\s+|==|[@:=\`'"-])*)?${MARKUP}$`);
@@ -97,6 +100,10 @@ const SUBJECT_TAIL = new RegExp(String.raw`[\s\`'"(\[*_=@-]*(?:${N}(?:\s+|==|[@:
 export function subjectStarts(before: string): boolean {
   return SUBJECT_START.test(before.replace(SUBJECT_TAIL, ''));
 }
+/** "After v2.4.0 upgrade getting occasional panics": an upgrade to the version, then a breakage in the sentence. */
+export const AFTER_UPGRADE = /\b(?:after|since)\s*$/i;
+export const UPGRADE_BREAKS =
+  /^(?:upgrade|update)\b(?:\s+\S+){0,6}?\s+(?:crash\w*|panics?|fail\w*|errors?|broken|breaks|hangs?|leaks?)\b/i;
 /** `before` ends with "in", "on", "with": the subject of "this throws" is what runs at that version. */
 export const CLAUSE_START = /\b(?:in|on|with|using)\s*$/i;
 
