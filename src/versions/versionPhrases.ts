@@ -34,7 +34,7 @@ const AFFECTS_BEFORE = [
   String.raw`(?:still\s+)?(?:happens|happening|occurs|occurring|reproduces|broken|fails|failing|exists|crashes|panics)\s+(?:on|in|with|under)`,
   String.raw`still\s+(?:there|present|happening|broken|an?\s+(?:issue|problem))(?:\s+even)?\s+(?:on|in|with|after|as\s+of)`,
   String.raw`(?:reproduced|reproducible|seen|observed)\s+(?:on|in|with)`,
-  String.raw`(?:after|since|when)\s+(?:(?:the|a|an|our|my)\s+)?(?:${N}\s+)?(?:upgrading|updating|moving|bumping|switching|going|upgraded|updated|bumped|moved|switched)\s+(?:\w+\s+)?to`,
+  String.raw`(?:after|since|when|back\s+to)\s+(?:(?:the|a|an|our|my)\s+)?(?:${N}\s+)?(?:upgrading|updating|moving|bumping|switching|going|upgraded|updated|bumped|moved|switched)\s+(?:\w+\s+)?to`,
   String.raw`(?:having|had|have|has|seeing|saw|see|getting|got|facing|experiencing|hit|hitting|found|noticed)\s+(?:(?:this|the|that|an?|same|some|similar|these|those)\s+)?(?:(?!no\b|any\b)\w+\s+)?(?:problems?|issues?|trouble|errors?|crash(?:es)?|bugs?|regressions?)\s+(?:with|in|on|using)`,
   String.raw`(?:panics?|crash(?:es)?|errors?|bugs?|leaks?|hangs?|failures?)\s+(?:when|while)\s+(?:using|running|on|with)`,
   String.raw`(?:panics?|crash(?:es)?|exceptions?|segfaults?|failures?)(?:\s+[\w-]+){0,3}?\s+(?:with|in)`,
@@ -60,12 +60,12 @@ export const HEADING_FIX_LEAD = /(?:^|[\s([])(?:bug|crash|hot|security)?\s*fix(?
 
 /** What may follow a version before its predicate: closing markup, "(or higher)", "release". */
 export const AFTER_LEAD =
-  /^[\s`'"*_)\]]*(\((?:or\s+(?:higher|later|newer|above)|and\s+(?:up|later|above|newer))\)\s*)?[\s,]*(?:(?:release|version|update|build)\b\s*)?/i;
-const BUG = String.raw`(?:bugs?|issues?|errors?|problems?|regressions?|panics?|crash(?:es)?|leaks?|breakage)\b`;
+  /^[\s`'"*_)\]]*(\((?:or\s+(?:higher|later|newer|above)|and\s+(?:up|later|above|newer))\)\s*|\([^()\n]{1,40}\)\s*)?[\s,]*(?:(?:release|version|update|build)\b\s*)?/i;
+const BUG = String.raw`(?:bugs?|issues?|errors?|problems?|regressions?|panics?|crash(?:es)?|leaks?|breakage|breaking\s+changes?)\b`;
 /** A version-first breakage: "3.2.1 broke uploads", "v0.8.0 is currently broken", "0.40.4 - reproducible". */
 export const AFFECTS_AFTER = new RegExp(
   [
-    String.raw`^(?:(?:is|was|are|were|has\s+been|seems?\s+to\s+be|looks?\s+to\s+be|appears?\s+to\s+be)\s+)?(?:(?:still|currently|now|also|completely|totally|badly|again|constantly|very)\s+)*(?:broken|buggy|affected|failing|crashing|panicking|unusable|a\s+regression|(?:a\s+)?breaking(?:\s+change)?|breaks?|broke|fails?|failed|crash(?:es|ed)?|panics?|panicked|hangs?|leaks?|regress(?:es|ed)?|reproducible|reproduces)\b`,
+    String.raw`^(?:(?:which|that)\s+)?(?:(?:is|was|are|were|has\s+been|seems?\s+to\s+be|looks?\s+to\s+be|appears?\s+to\s+be)\s+)?(?:(?:still|currently|now|also|completely|totally|badly|again|constantly|very)\s+)*(?:broken|buggy|affected|failing|crashing|panicking|unusable|a\s+regression|(?:a\s+)?breaking(?:\s+change)?|breaks?|broke|fails?|failed|crash(?:es|ed)?|panics?|panicked|hangs?|leaks?|regress(?:es|ed)?|reproducible|reproduces)\b`,
     String.raw`^(?:does\s+not|doesn't|did\s+not|didn't|no\s+longer)\s+(?:seem\s+to\s+)?(?:work|build|compile|install|start|run|load)\b`,
     String.raw`^(?:still\s+)?(?:has|have|had|contains?|introduced|introduces|causes?|caused|generates?|triggers?)\s+(?:(?!fix|patch|resolv)\S+\s+){0,3}?\[?${BUG}`,
     String.raw`^(?:looks?|seems?|appears?)\s+to\s+\[?(?:be\s+)?(?:breaking|broken|failing|crashing|panicking)\b`,
@@ -117,7 +117,7 @@ const NEGATED = /(?:\b(?:not|never|no\s+longer|cannot|without)|n't)\s+(?:[\w-]+\
 export const negated = (beforePhrase: string) => NEGATED.test(beforePhrase);
 /** A pin or downgrade, which a workaround names, not a fix: "using `x = "=0.11.2"` fixes it". */
 export const WORKAROUND =
-  /\b(?:work-?around|downgrad\w*|pinn(?:ing|ed)|pin\s+to|revert(?:ed|ing)?\s+to|roll(?:ing|ed)?\s+back|stick(?:ing)?\s+(?:with|to))\b|=\s*["'`]?=/i;
+  /\b(?:work-?around|downgrad\w*|fix(?:ing|ed)?\s+(?:the\s+)?(?:\S+\s+)?version\s+to|pinn(?:ing|ed)|pin\s+to|revert(?:ed|ing)?\s+to|roll(?:ing|ed)?\s+back|stick(?:ing)?\s+(?:with|to))\b|=\s*["'`]?=/i;
 /** A question or a wish about a backport, not a backport: "could you backport it to 3.9?". */
 export const BACKPORT_WISH = /\b(?:should|could|would|can)\s+(?:we|you|it|this)\b|\bworth\b|\bconsider/i;
 /** A phrase's words that start a range of versions rather than one ("broken since 2.0": 2.0 and later). */

@@ -72,7 +72,7 @@ test('recall of fixes and affected versions, precision on the others, against th
       ...lines(`version finder on ${CORPUS.length} real sentences`, all),
       `  further statements in the labelled sentences (a backport list, a range's other end): ${all.others}`,
       ...lines(
-        `of which gathered after the phrase families were written (${CORPUS.filter((c) => c.heldOut).length})`,
+        `of which gathered after the phrase families were first written (${CORPUS.filter((c) => c.heldOut).length})`,
         held,
       ),
       `misses (${all.misses.length}):`,
