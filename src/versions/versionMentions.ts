@@ -44,6 +44,8 @@ const HEADING_LINE = new RegExp(
 );
 /** How far before a version its phrase may start (a phrase, its gap words, the names and markup between). */
 const WINDOW = 100;
+/** What may stand before a release heading's version on its line: `## `, `[`, "Release ". */
+const HEADING_START = /^\s*(?:#{1,6}\s*)?\[?(?:(?:release|version)\s+)?$/i;
 const FIX_WORDS = /\b(?:bug\s*fix(?:es)?|fix(?:es|ed)?|patch(?:es|ed)?|resolve[sd]?)\b/i;
 
 interface Token {
@@ -144,37 +146,59 @@ function markNames(text: string, names: readonly string[]): string {
 
 /** A token is a version only where it stands alone: not `go1.13`, `pre-1.8.0`, a path, `#1.2`, another `x@1.2`. */
 function standsAlone(marked: string, t: Token): boolean {
-  const next = marked.slice(t.end, t.end + 3);
-  if (/^\w/.test(next) || (/^\//.test(next) && !/^\/[vV]?\d/.test(next))) return false;
-  const prev = marked[t.start - 1];
-  if (prev === undefined) return true;
-  if (/[A-Za-z0-9_.#]/.test(prev)) return false;
-  if (prev === '-' || prev === '@') return NAME_END.test(marked.slice(Math.max(0, t.start - 2), t.start - 1));
-  if (prev === '/')
+  const next = marked.charCodeAt(t.end);
+  if (isWordChar(next)) return false;
+  if (next === 47 /* / */ && !/^\/[vV]?\d/.test(marked.slice(t.end, t.end + 3))) return false;
+  if (t.start === 0) return true;
+  const prev = marked.charCodeAt(t.start - 1);
+  if (isWordChar(prev) || prev === 46 /* . */ || prev === 35 /* # */) return false;
+  if (prev === 45 /* - */ || prev === 64 /* @ */)
+    return NAME_END.test(marked.slice(Math.max(0, t.start - 2), t.start - 1));
+  if (prev === 47 /* / */)
     return /(?:\/(?:releases\/tag|tags?|tree)|[\dxX*])\/$/.test(marked.slice(Math.max(0, t.start - 14), t.start));
   return true;
 }
 
-function statementBefore(marked: string, sentStart: number, g: Token[]): Statement | undefined {
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+/**
+ * A group with nothing that could make it a statement: no lead-in (checked by the caller), the line ends after
+ * it, it does not open its line (a heading), and its line names no fix. Most versions in a dump end here.
+ */
+function bare(marked: string, g: Token[]): boolean {
+  const end = g[g.length - 1]!.end;
+  const rest = /^[\s`'"*_)\].,;:!?]*(?:\n|$)/.test(marked.slice(end, end + 8));
+  if (!rest) return false;
+  const ls = marked.lastIndexOf('\n', g[0]!.start - 1) + 1;
+  const line = marked.slice(ls, g[0]!.start);
+  return !HEADING_START.test(line) && !/fix/i.test(line);
+}
+
+/** The lead-ins of each family in one text, by the offset where the version after them starts. */
+interface Leads {
+  fixed: Map<number, RegExpExecArray>;
+  affects: Map<number, RegExpExecArray>;
+  upgrade: Map<number, RegExpExecArray>;
+}
+
+function statementBefore(marked: string, sentStart: number, g: Token[], leads: Leads): Statement | undefined {
   const start = g[0]!.start;
-  const before = marked.slice(Math.max(sentStart, start - WINDOW), start);
-  const offset = start - before.length;
   const line = marked.slice(sentStart, start);
-  for (const [kind, re] of [
-    ['fixed', P.FIXED_LEAD],
-    ['affects', P.AFFECTS_LEAD],
-  ] as const) {
-    const m = re.exec(before);
-    if (!m || P.negated(before.slice(0, m.index))) continue;
+  for (const kind of ['fixed', 'affects'] as const) {
+    const m = leads[kind].get(start);
+    if (!m || m.index < sentStart - 2) continue;
+    const lead = marked.slice(Math.max(sentStart, m.index - WINDOW), m.index);
+    if (P.negated(lead)) continue;
     if (kind === 'fixed' && /^backport/i.test(m[0].trim()) && P.BACKPORT_WISH.test(line)) continue;
-    const lead = before.slice(0, m.index);
     // "The original error … was released as part of 1.3.4": what was released is the bug.
     if (kind === 'fixed' && P.RELEASED_PHRASE.test(m[0].trim()) && P.BUG_SUBJECT.test(lead))
-      return { kind: 'affects', phrase: m[0], at: offset + m.index, led: true };
-    return { kind, phrase: m[0], at: offset + m.index, led: true };
+      return { kind: 'affects', phrase: m[0], at: m.index, led: true };
+    return { kind, phrase: m[0], at: m.index, led: true };
   }
-  if (line.length <= 60 && P.HEADING_FIX_LEAD.test(before.replace(/[\s`'"*_]+$/, '')))
-    return { kind: 'fixed', phrase: before, at: sentStart, led: true };
+  if (line.length <= 60 && /fix/i.test(line) && P.HEADING_FIX_LEAD.test(line.replace(/[\s`'"*_]+$/, '')))
+    return { kind: 'fixed', phrase: line, at: sentStart, led: true };
   return undefined;
 }
 
@@ -184,19 +208,28 @@ function statementAfter(
   sentEnd: number,
   g: Token[],
   subjectAt: number,
+  leads: Leads,
 ): Statement | undefined {
   const end = g[g.length - 1]!.end;
   const raw = marked.slice(end, Math.min(sentEnd, end + 200));
   const lead = P.AFTER_LEAD.exec(raw)!;
   const after = raw.slice(lead[0].length);
+  if (!after) return undefined;
+  const affects = P.AFFECTS_AFTER.test(after);
+  const fixed = !affects && P.FIXED_AFTER.test(after);
+  const clause = !affects && !fixed && (P.UPGRADE_BREAKS.test(after) || P.AFFECTS_AFTER_CLAUSE.test(after));
+  if (!affects && !fixed && !clause) return undefined;
+  const upgrade = leads.upgrade.get(g[0]!.start);
   const from = Math.max(sentStart, g[0]!.start - WINDOW);
   const before = marked.slice(from, g[0]!.start);
-  const upgrade = P.UPGRADE_LEAD.exec(before);
-  const subject = upgrade !== null || P.subjectStarts(marked.slice(Math.max(sentStart, subjectAt - WINDOW), subjectAt));
+  const at = upgrade && upgrade.index >= sentStart ? upgrade.index : g[0]!.start;
   const phrase = `${lead[1] ?? ''} ${after.slice(0, 40)}`;
-  const at = upgrade ? from + upgrade.index : g[0]!.start;
-  if (subject && P.AFFECTS_AFTER.test(after)) return { kind: 'affects', phrase, at, led: false };
-  if (subject && P.FIXED_AFTER.test(after)) return { kind: 'fixed', phrase, at, led: false };
+  if (affects || fixed) {
+    const subject =
+      upgrade !== undefined || P.subjectStarts(marked.slice(Math.max(sentStart, subjectAt - WINDOW), subjectAt));
+    if (!subject) return undefined;
+    return { kind: affects ? 'affects' : 'fixed', phrase, at, led: false };
+  }
   if (P.AFTER_UPGRADE.test(before.replace(/[\s`'"]+$/, '')) && P.UPGRADE_BREAKS.test(after))
     return { kind: 'affects', phrase: `after ${phrase}`, at, led: false };
   if ((upgrade || P.CLAUSE_START.test(before)) && P.AFFECTS_AFTER_CLAUSE.test(after))
@@ -208,7 +241,7 @@ function statementAfter(
 function headingStatement(marked: string, g: Token[]): Statement | undefined {
   const ls = marked.lastIndexOf('\n', g[0]!.start - 1) + 1;
   const le = marked.indexOf('\n', g[0]!.end);
-  if (le < 0) return undefined;
+  if (le < 0 || !HEADING_START.test(marked.slice(ls, g[0]!.start))) return undefined;
   if (!HEADING_LINE.test(marked.slice(ls, le))) return undefined;
   const body: string[] = [];
   for (const line of marked.slice(le + 1, le + 600).split('\n')) {
@@ -245,12 +278,20 @@ export function findVersionMentions(text: string, opts: FindOptions = {}): Versi
     if (standsAlone(marked, t)) tokens.push(t);
   }
   const seen = new Set<string>();
+  const leads: Leads = tokens.length
+    ? {
+        fixed: P.leadsEndingAt(marked, P.FIXED_LEAD),
+        affects: P.leadsEndingAt(marked, P.AFFECTS_LEAD),
+        upgrade: P.leadsEndingAt(marked, P.UPGRADE_LEAD),
+      }
+    : { fixed: new Map(), affects: new Map(), upgrade: new Map() };
   for (let i = 0; i < tokens.length;) {
     // A group: versions joined by a list, a range or a transition ("2.1.0, 2.0.5 and 1.9.9", "2.0.0 - 2.0.3", "A -> B").
     const g = [tokens[i]!];
     const seps: Array<'list' | 'range' | 'transition'> = [];
     for (i++; i < tokens.length; i++) {
       const between = marked.slice(g[g.length - 1]!.end, tokens[i]!.start);
+      if (between.length > 16 || between.includes('\n')) break;
       const sep = TRANSITION_SEP.test(between)
         ? 'transition'
         : RANGE_SEP.test(between)
@@ -262,14 +303,15 @@ export function findVersionMentions(text: string, opts: FindOptions = {}): Versi
       seps.push(sep);
       g.push(tokens[i]!);
     }
+    if (!leads.fixed.has(g[0]!.start) && !leads.affects.has(g[0]!.start) && bare(marked, g)) continue;
     const [sentStart, sentEnd] = sentenceBounds(marked, g[0]!.start, g[g.length - 1]!.end);
     // "from 1.14.2 to 1.14.3": the statement is about where the upgrade went.
     if (seps[0] === 'range' && FROM_BEFORE.test(marked.slice(sentStart, g[0]!.start))) seps[0] = 'transition';
     const lastTransition = seps.lastIndexOf('transition');
     const members = g.slice(lastTransition + 1);
     const st =
-      statementBefore(marked, sentStart, g) ??
-      statementAfter(marked, sentStart, sentEnd, g, members[0]!.start) ??
+      statementBefore(marked, sentStart, g, leads) ??
+      statementAfter(marked, sentStart, sentEnd, g, members[0]!.start, leads) ??
       headingStatement(marked, g);
     if (!st) continue;
     const memberSeps = seps.slice(lastTransition + 1);

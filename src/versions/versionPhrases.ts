@@ -50,11 +50,26 @@ const AFFECTS_ANCHORED = [
 /** An upgrade whose target is a fix or a breakage only by what follows it ("upgrade to 2.1.0, which fixes this"). */
 const UPGRADE_BEFORE = String.raw`(?:upgrad\w*|updat\w*|bump\w*)(?:\s+(?:${N}|the\s+\w+|it))?\s+to`;
 
+/** A family's phrases as one regular expression over a whole text; each match ends where a version begins. */
 const before = (phrases: string[], anchored: string[] = []) =>
-  new RegExp(String.raw`(?:\b(?:${phrases.join('|')})${anchored.map((a) => `|${a}`).join('')})${LEAD}$`, 'i');
+  new RegExp(
+    String.raw`(?:\b(?:${phrases.join('|')})${anchored.map((a) => `|${a}`).join('')})${LEAD}(?=[vV]?\d)`,
+    'gim',
+  );
 export const FIXED_LEAD = before(FIXED_BEFORE, [FIXED_FIELD]);
 export const AFFECTS_LEAD = before(AFFECTS_BEFORE, AFFECTS_ANCHORED);
 export const UPGRADE_LEAD = before([UPGRADE_BEFORE]);
+
+/** Where in `text` each match of a family's expression ends (so a version starting there has that lead-in). */
+export function leadsEndingAt(text: string, re: RegExp): Map<number, RegExpExecArray> {
+  const out = new Map<number, RegExpExecArray>();
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (!out.has(m.index + m[0].length)) out.set(m.index + m[0].length, m);
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  return out;
+}
 /** "Crash fix (v2.3.1.2)", "Crash fixes 18.0.3": a short heading that names its fix before the version. */
 export const HEADING_FIX_LEAD = /(?:^|[\s([])(?:bug|crash|hot|security)?\s*fix(?:es)?\s*[([]?$/i;
 
