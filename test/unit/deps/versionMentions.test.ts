@@ -44,7 +44,7 @@ const FOUND: Array<[string, string[]]> = [
   ['Available in 2.1.0 and 1.9.4', ['fixed 2.1.0 at', 'fixed 1.9.4 at']],
   ['Fixed in 2.1.0, 2.0.5 and 1.9.9.', ['fixed 2.1.0 at', 'fixed 2.0.5 at', 'fixed 1.9.9 at']],
   ['fixed in 2.1.0/1.9.4', ['fixed 2.1.0 at', 'fixed 1.9.4 at']],
-  ['**Fixed in:** 2.1.0', []],
+  ['**Fixed in:** 2.1.0', ['fixed 2.1.0 at']],
   ['Broken since 2.0.', ['affects 2.0 since']],
   ['This is broken since 2.0.0', ['affects 2.0.0 since']],
   ['Regression in 2.0.0: the retry loop never ends.', ['affects 2.0.0 since']],
