@@ -221,8 +221,9 @@ async function withLock(lockDir, log, fn) {
 
 /**
  * Native modules of VS Code whose build code-server's postinstall skips: @vscode/sqlite3 is loaded only by the
- * agent host (Copilot agent sessions, which no tier opens), and compiling SQLite took three quarters of the
- * provisioning's CPU time (about 6 of 8 minutes on a loaded machine).
+ * agent host (the store of Copilot agent sessions). The chat suite's workbench (AI features on) starts one, which
+ * logs that it cannot read that store; no test uses agent sessions. Compiling SQLite took three quarters of the
+ * provisioning's CPU time.
  */
 export const SKIPPED_BUILDS = ['@vscode/sqlite3'];
 
