@@ -189,8 +189,9 @@ describe('threads, chat answers, approvals and the keyless quota in the workbenc
   });
 
   it('a failed acceptance: the approval flow says the terms were not accepted and offers them again; the run still waits', async () => {
-    await start('E2E APPROVAL-TERMS TERMS-CHANGED compare', 'default');
-    const job = row('E2E APPROVAL-TERMS TERMS-CHANGED');
+    // The row's label is the prompt cut at a word: the trigger that names the case comes first.
+    await start('E2E TERMS-CHANGED APPROVAL-TERMS compare', 'default');
+    const job = row('E2E TERMS-CHANGED');
     await job.waitFor({ state: 'visible', timeout: 15_000 });
     await rowLabel(job, /^Waiting for /, 75_000);
     await job.hover();
