@@ -178,6 +178,7 @@ export async function checkFixes(
     if (r) progress({ kind: 'checked', name: r.name, done, total, cached: true, fixes: r.fixes.length });
 
   let searches = 0;
+  const writes: Array<Promise<void>> = [];
   let stop: FixesStop | undefined;
   const everything = new AbortController();
   const halt = (s: FixesStop) => {
@@ -225,7 +226,8 @@ export async function checkFixes(
       results[i] = checkedRow(d, fixes, affecting);
       done++;
       progress({ kind: 'checked', name: d.name, done, total, cached: false, fixes: fixes.length });
-      await deps.cache.set(keyOf(deps.service, d), { at: deps.clock.now(), fixes, affecting }).catch(() => {});
+      // Not waited for here: the next search starts at once; every write is waited for before the answer.
+      writes.push(deps.cache.set(keyOf(deps.service, d), { at: deps.clock.now(), fixes, affecting }).catch(() => {}));
     } catch (e) {
       const f = failureOf(e, deps.clock.now());
       if (f.status === 429 || f.reason === 'keyless-quota' || f.reason === 'rate-limit')
@@ -253,6 +255,7 @@ export async function checkFixes(
   );
   timer.abort();
   options.signal?.removeEventListener('abort', onUserAbort);
+  await Promise.all(writes);
   for (const i of queue.slice(next)) unchecked.set(i, stopWords(stop!));
   return {
     report: {

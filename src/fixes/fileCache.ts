@@ -1,11 +1,10 @@
 // Node: the fixes check's answers kept on disk, one small file per key (a hash of it) in the user's cache
 // folder, so that two runs at once never overwrite each other's answers. Written through a temporary file and
 // a rename; a file that is missing, unreadable, corrupt or for another key reads as absent (then rewritten).
-import { createHash } from 'node:crypto';
-import { mkdirSync, promises as fsp } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { writeAtomic } from '../mcpSetup/files';
 import { FIXES_K, FIXES_PASSAGES, FIXES_QUERY, type CachedCheck, type FixesCache, type FixesCacheKey } from './check';
 
 /** Bumped when what a cached answer means changes (the verdict rules, the entry's shape). */
@@ -40,6 +39,7 @@ export function cacheKeyText(k: FixesCacheKey): string {
 export function fileFixesCache(dir: string): FixesCache & { fileOf(key: FixesCacheKey): string } {
   const fileOf = (key: FixesCacheKey) =>
     join(dir, `${createHash('sha256').update(cacheKeyText(key)).digest('hex').slice(0, 40)}.json`);
+  let made: Promise<unknown> | undefined;
   return {
     fileOf,
     async get(key) {
@@ -57,9 +57,21 @@ export function fileFixesCache(dir: string): FixesCache & { fileOf(key: FixesCac
         return undefined;
       }
     },
+    // Asynchronous (mcpSetup/files.ts's writeAtomic is synchronous): a check writes one file per answer while
+    // its other searches are in flight, and a synchronous write would hold them all up.
     async set(key, value: CachedCheck) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      writeAtomic(fileOf(key), `${JSON.stringify({ format: FORMAT, key: cacheKeyText(key), ...value })}\n`, 0o600);
+      await (made ??= fsp.mkdir(dir, { recursive: true, mode: 0o700 }));
+      const file = fileOf(key);
+      const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      try {
+        await fsp.writeFile(tmp, `${JSON.stringify({ format: FORMAT, key: cacheKeyText(key), ...value })}\n`, {
+          mode: 0o600,
+        });
+        await fsp.rename(tmp, file);
+      } catch (e) {
+        await fsp.rm(tmp, { force: true });
+        throw e;
+      }
     },
   };
 }

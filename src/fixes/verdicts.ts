@@ -9,8 +9,8 @@ import type { AffectingIssue, LackedFix, ResultKind, WorkspaceDependency } from 
 const SEPARATOR = '\n\u0000\n';
 const VERSIONISH = /\bv\d|\d\.[\dxX*]/g;
 /** A statement's phrase, filler and package name stand at most this far before its version; a list runs on after it. */
-const BEFORE = 200;
-const AFTER = 100;
+const BEFORE = 120;
+const AFTER = 60;
 
 /**
  * Only the stretches of `text` around something that looks like a version, each cut at white space: a
