@@ -63,6 +63,8 @@ export default tseslint.config(
   { files: ['src/words/**/*.ts'], rules: noVscode },
   // Version logic (issue 32 §5): statements in results against installed versions, apart from dependency resolution.
   { files: ['src/versions/**/*.ts'], rules: noVscode },
+  // The fixes check (engine, report, cache): shared by the CLI, the editor's view and diagnostics, the tools.
+  { files: ['src/fixes/**/*.ts'], rules: noVscode },
   // The agent run domain (engine, schedule, outcome, approvals): shared by the editor, the CLI and the tools.
   { files: ['src/agentRun/**/*.ts'], rules: noVscode },
   // The editor-free half of the agent feature (store, repository, words, documents, start input): tested without the editor.

@@ -269,10 +269,20 @@ export function resultBadges(
   dep: InstalledDependency,
 ): VersionBadge[] {
   const names = namesOf(dep);
-  const mentions = [
-    ...(title ? findVersionMentions(title, { names, title: true }) : []),
-    ...passages.flatMap((p) => findVersionMentions(p, { names })),
-  ];
+  return mentionBadges(
+    [
+      ...(title ? findVersionMentions(title, { names, title: true }) : []),
+      ...passages.flatMap((p) => findVersionMentions(p, { names })),
+    ],
+    dep,
+  );
+}
+
+/**
+ * The badges of one result's statements, found already (resultBadges finds them in its title and passages;
+ * the fixes check finds a whole answer's at once and splits them by result).
+ */
+export function mentionBadges(mentions: readonly VersionMention[], dep: InstalledDependency): VersionBadge[] {
   const seen = new Set<string>();
   const out: VersionBadge[] = [];
   const fixes = mentions.filter((m) => m.kind === 'fixed' && m.bound === 'at').map((m) => m.version);

@@ -257,6 +257,6 @@ test('the bundle names main.ts loads are the ones scripts/build.mjs writes', () 
   const built = [...(/const CLI_COMMANDS = \{([^}]*)\}/.exec(build)?.[1] ?? '').matchAll(/'\.\/(cli-[a-z]+\.js)'/g)]
     .map((m) => m[1])
     .sort();
-  assert.equal(loaded.length, 6);
+  assert.equal(loaded.length, 7);
   assert.deepEqual(loaded, built);
 });
