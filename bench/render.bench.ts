@@ -7,7 +7,8 @@
 // longest task meanwhile (goals: 50 ms and 50 ms). Last, the number of results visible in the first
 // screen of a 300 x 900 px view (the issue's target: at least 8).
 import { cpus, loadavg } from 'node:os';
-import type { FromWebview, ViewOutcome, ViewResult } from '../src/webview/protocol';
+import type { OutcomeResult, SearchOutcome } from '../src/search/session/outcome';
+import type { FromWebview } from '../src/webview/protocol';
 import { renderMarkdown } from '../src/webview/app/markdown';
 import { SLICE_MS } from '../src/webview/app/views/resultsView';
 import { DEFAULTS, launchBrowser, openView, outcome, startPageServer } from '../test/browser/harness';
@@ -60,7 +61,7 @@ function passage(i: number, j: number): string {
   return parts.join('\n');
 }
 
-function makeResults(): ViewResult[] {
+function makeResults(): OutcomeResult[] {
   const types = ['doc', 'issue', 'pull_request', 'readme'];
   return Array.from({ length: RESULTS }, (_, i) => ({
     id: `doc:bench/${i}`,
@@ -107,11 +108,11 @@ async function main(): Promise<void> {
   try {
     const v = await openView(browser.context, server.origin, 'dark');
     await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
-    const base: ViewOutcome = outcome({ params: { query: 'bench' }, results });
+    const base: SearchOutcome = outcome({ params: { query: 'bench' }, results });
     await v.page.evaluate((o) => {
       (window as unknown as { __bench: unknown; __passages: number }).__bench = o;
       (window as unknown as { __passages: number }).__passages = o.results[0]!.passages.length;
-    }, base as ViewOutcome);
+    }, base as SearchOutcome);
 
     const markdown: number[] = [];
     interface Expand {

@@ -5,7 +5,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { FromWebview, ViewOutcome, ViewResult } from '../src/webview/protocol';
+import type { OutcomeResult, SearchOutcome } from '../src/search/session/outcome';
+import type { FromWebview } from '../src/webview/protocol';
 import { LOCKFILE_WORKER, LockfileThread } from '../src/deps/lockfileThread';
 import { resolveFolder } from '../src/deps/resolver';
 import { resultBadges } from '../src/versions/versionCompare';
@@ -126,7 +127,7 @@ async function lockfile(): Promise<void> {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-function rows(withBadges: boolean): ViewResult[] {
+function rows(withBadges: boolean): OutcomeResult[] {
   return Array.from({ length: 100 }, (_, i) => ({
     id: `issue:acme/widgets#${i}`,
     type: i % 2 ? 'issue' : 'pull_request',
@@ -138,16 +139,24 @@ function rows(withBadges: boolean): ViewResult[] {
       ? {
           versions: [
             {
+              kind: 'fixed',
+              verdict: 'newer-fix',
+              stated: '2.1.0',
+              installed: '2.0.3',
               label: 'Fixed in 2.1.0 · you have 2.0.3',
+              text: 'fixed in 2.1.0 · newer than your 2.0.3',
               sentence: `This was fixed in 2.1.0 after the rewrite of the retry loop (#${i}).`,
               highlight: true,
-              verdict: 'newer-fix',
             },
             {
+              kind: 'affects',
+              verdict: 'affects-yours',
+              stated: '≥2.0 <2.1.0',
+              installed: '2.0.3',
               label: 'Affects ≥2.0 <2.1.0 · yours',
+              text: 'affects ≥2.0 <2.1.0 · includes your 2.0.3',
               sentence: 'Broken since 2.0.',
               highlight: true,
-              verdict: 'affects-yours',
             },
           ],
         }
@@ -161,8 +170,8 @@ async function paint(): Promise<void> {
   try {
     const v = await openView(browser.context, server.origin, 'dark');
     await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
-    const plain: ViewOutcome = outcome({ params: { query: 'bench', repos: ['acme/widgets'] }, results: rows(false) });
-    const badged: ViewOutcome = {
+    const plain: SearchOutcome = outcome({ params: { query: 'bench', repos: ['acme/widgets'] }, results: rows(false) });
+    const badged: SearchOutcome = {
       ...outcome({ params: { query: 'bench', repos: ['acme/widgets'] }, results: rows(true) }),
       versionSummary: ['100 results mention a fix newer than your @acme/widgets 2.0.3 (2.1.0).'],
     };

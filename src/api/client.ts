@@ -7,7 +7,7 @@ import { createTransport } from '../host/transport';
 import { headerValue, type HttpResponse, type Transport } from './transport';
 import { MAX_JSON_DEPTH, TOO_DEEP, valueDepthExceeds } from './jsonDepth';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor, noRedaction, redactDeep, type Redact } from './redact';
-import { validateSearchParams, type SearchParams } from './params';
+import { passedCheck, validateSearchParams, type SearchParams } from './params';
 import { MAX_ATTEMPTS, systemClock, withRetry, type BackoffTiming, type Clock, type RetryEvent } from './retry';
 import { describeZodError, SearchAnswerSchema, type SearchFailure, type SearchResponse } from './schemas';
 import { USER_AGENT } from './version';
@@ -130,11 +130,18 @@ export class DevIndexClient {
     return { baseUrl: this.opts.baseUrl, origin: this.opts.origin };
   }
 
-  /** Validates before anything is sent (ApiError kind 'validation', attempts 0), then GET or POST. */
+  /**
+   * Validates before anything is sent (ApiError kind 'validation', attempts 0; params validateSearchParams already
+   * passed are not checked twice), then GET or POST.
+   */
   async search(params: SearchParams, opts: CallOptions = {}): Promise<SearchResponse> {
-    const v = validateSearchParams(params);
-    if (!v.ok) throw validationError(v.issues);
-    const enc = encodeSearchAt(v.params, this.prefix);
+    let checked = params;
+    if (!passedCheck(params)) {
+      const v = validateSearchParams(params);
+      if (!v.ok) throw validationError(v.issues);
+      checked = v.params;
+    }
+    const enc = encodeSearchAt(checked, this.prefix);
     // Like the official SDK: `origin` rides in POST bodies only (a GET keeps to the parameters of 4.1).
     if (enc.body && this.opts.origin) enc.body.origin = this.opts.origin;
     const answer = await this.request(

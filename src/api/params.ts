@@ -121,10 +121,20 @@ function checkStringArray(issues: ParamIssue[], field: string, v: unknown): v is
   return true;
 }
 
+/** What validateSearchParams returned (frozen, so unchanged since): the client sends these without checking again. */
+const checked = new WeakSet<SearchParams>();
+
+/** Whether `p` is params validateSearchParams passed (a caller that wanted the messages early checked it already). */
+export function passedCheck(p: SearchParams): boolean {
+  return checked.has(p);
+}
+
 /**
- * Checks every parameter against spec 4.1 and section 8, plus scoping rules 3 and 4. Returns the
- * params to send: empty `repos` / `sources` lists are dropped (an empty scope is no scope, and on GET
- * it would vanish anyway), everything else is passed through unchanged.
+ * Checks every parameter against spec 4.1 and section 8, plus scoping rules 3 and 4: the one check a search
+ * goes through (the client runs it; a surface that shows the messages before building a client runs it first,
+ * and the client then trusts what it returned). Returns the params to send, frozen: empty `repos` / `sources`
+ * lists are dropped (an empty scope is no scope, and on GET it would vanish anyway), everything else is passed
+ * through unchanged.
  */
 export function validateSearchParams(
   input: SearchParams,
@@ -266,5 +276,8 @@ export function validateSearchParams(
     }
   }
 
-  return issues.length ? { ok: false, issues } : { ok: true, params: out };
+  if (issues.length) return { ok: false, issues };
+  const params = Object.freeze(out);
+  checked.add(params);
+  return { ok: true, params };
 }

@@ -166,7 +166,7 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
     parsed.params.repos = [...new Set([...(parsed.params.repos ?? []), ...installed.map((d) => d.slug)])];
     parsed.params.passages ??= DEPENDENCY_PASSAGES;
   }
-  // Validated here as well as in the client so that invalid input never builds a client at all.
+  // The client's one check, run before a client is built (invalid input builds none); the client trusts what it passed.
   const v = validateSearchParams(parsed.params);
   if (!v.ok) {
     printError(io, validationError(v.issues), 'devindex search');

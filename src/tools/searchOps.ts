@@ -99,10 +99,11 @@ export async function scopedSearch(
       );
     }
   }
+  // The client's one check, here so that its issues join the tool's own in one answer; the client trusts what it passed.
   const v = validateSearchParams(rest as unknown as SearchParams);
   if (!v.ok) issues.push(...v.issues);
   if (issues.length || !v.ok) return { isError: true, text: issuesText(issues, 'search parameters') };
-  // The session's one order: the search, then each result's badges against the dependency, then its summary.
+  // The one order: the search, then each result's badges against the dependency, then its summary.
   const run = await searchAndCompare((p, o) => deps.search(p, o), v.params, { signal }, dep ? [dep] : []);
   if (!dep) return { params: v.params, response: run.response, header };
   return {

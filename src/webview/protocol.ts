@@ -1,105 +1,15 @@
 // The one message protocol between the Search view's webview and the extension, both directions.
 // The webview imports it with `import type` only, so zod stays out of dist/webview.js; the extension
 // validates every message that comes from the webview with `FromWebviewSchema` before acting on it.
-// Search requests are the api's own `SearchParams` (one request type from the client to the view).
+// Search requests are the api's own `SearchParams`, a search's messages the session's own (SearchMessage).
 import * as z from 'zod/mini';
 import '../api/zodEnglish';
-import type { SearchParams } from '../api/params';
+import type { ParamIssue, SearchParams } from '../api/params';
+import type { SearchMessage } from '../search/session/searchSession';
 
 export type { SearchParams } from '../api/params';
 
-// ---- shapes the webview displays (a projection of the wire response, spec 2.1-2.5 and production) ----
-
-export interface ViewPassage {
-  text: string;
-  /** The passage's own link (production's `citation_url`) when it differs from the result's url. */
-  link?: string;
-}
-
-export interface ViewResult {
-  id: string;
-  /** The kind (resultKind: `type`, else the id's prefix), kept as it came: an unknown one is shown raw. */
-  type: string;
-  url: string;
-  title?: string;
-  /** `owner/repo #123`, `owner/repo`, or the site and path (results.ts `provenance`). */
-  provenance: string;
-  /** A short license label (results.ts `licenseLabel`), when the service said one. */
-  license?: string;
-  passages: ViewPassage[];
-  /** Issue 23: how the result's version statements compare with the installed version (most telling first). */
-  versions?: ViewVersionBadge[];
-}
-
-/** A version badge: `Fixed in 2.1.0 · you have 2.0.3`; the tooltip quotes the sentence it came from. */
-export interface ViewVersionBadge {
-  label: string;
-  sentence: string;
-  /** A newer fix (the likely answer) or a statement that yours is affected. */
-  highlight: boolean;
-  verdict: string;
-}
-
-/** A dependency a search is scoped to, with what the disk says is installed (absent: version unknown). */
-export interface ViewInstalled {
-  ecosystem: string;
-  name: string;
-  slug: string;
-  version?: string;
-}
-
-export interface ViewNote {
-  level: 'info' | 'warning';
-  type?: string;
-  text: string;
-  fix?: { kind: 'drop-repo-filters' | 'add-sources'; label: string };
-}
-
-export interface ViewOutcome {
-  params: SearchParams;
-  results: ViewResult[];
-  /** Result type -> coverage value (ok, degraded, unavailable, skipped, or a newer value kept raw). */
-  coverage: Record<string, string>;
-  reranked?: boolean;
-  repos?: Array<{
-    repo: string;
-    indexed: boolean;
-    types?: { issue?: boolean; pullRequest?: boolean; readme?: boolean };
-  }>;
-  sources?: Array<{ source: string; indexed: boolean }>;
-  notes: ViewNote[];
-  ms: number;
-  /** Issue 23: the dependencies the search is scoped to, and one summary line per dependency with badges. */
-  installed?: ViewInstalled[];
-  versionSummary?: string[];
-}
-
-export interface ViewIssue {
-  field: string;
-  message: string;
-}
-
-/** What the user can do next about a failed search. */
-export type ErrorAction = 'setKey' | 'retry' | 'wait' | 'fix' | 'none';
-
-export interface ViewError {
-  message: string;
-  action: ErrorAction;
-  status?: number;
-  /** For action 'wait': how long until a retry may succeed (429 with Retry-After). */
-  retryAfterMs?: number;
-  issues?: ViewIssue[];
-  /** A network, TLS, proxy or timeout failure: the view offers Diagnose Connection (issue 21). */
-  diagnose?: boolean;
-  /**
-   * A keyless search refused for keyless reasons: `quota`, the daily keyless quota is used up until
-   * `resetAt` (epoch ms; `quota` says whether requests or credits); `refused`, keyless access is refused
-   * for this network. Either way an API key is the way out; `signupUrl` (checked) is the service's own link to create one.
-   */
-  keyless?:
-    | { kind: 'quota'; resetAt: number; quota?: 'requests' | 'credits'; signupUrl?: string }
-    | { kind: 'refused'; signupUrl?: string };
-}
+// ---- what the webview displays besides a search's messages (those are the session's: SearchMessage) ----
 
 /** Issue 23: one watch of the Watched list (a saved search re-run in the background). */
 export interface ViewWatch {
@@ -142,31 +52,8 @@ export type ToWebview =
   /** Whether an API key is set: without one, searches run keyless (lower rate limits) and the view says so. */
   | { type: 'keyState'; hasKey: boolean }
   /** Live validation of the filters as they are typed (never for a search: the client validates those). */
-  | { type: 'validation'; requestId: string; issues: ViewIssue[] }
-  /**
-   * A search began. `params` is exactly what is sent: for a search the extension started (palette,
-   * selection, repository, history, other features) the view shows them in its form and chip row.
-   */
-  | {
-      type: 'searchStarted';
-      requestId: string;
-      params: SearchParams;
-      notice?: string;
-      keyless?: boolean;
-      installed?: ViewInstalled[];
-    }
-  | {
-      type: 'retrying';
-      requestId: string;
-      attempt: number;
-      maxAttempts: number;
-      delayMs: number;
-      reason: string;
-      status?: number;
-    }
-  | { type: 'results'; requestId: string; outcome: ViewOutcome }
-  | { type: 'searchError'; requestId: string; error: ViewError }
-  | { type: 'searchCancelled'; requestId: string }
+  | { type: 'validation'; requestId: string; issues: ParamIssue[] }
+  | SearchMessage
   | { type: 'command'; command: ViewCommand }
   /** Issue 23: the Watched list changed (here, in another window, or a check ran). */
   | ({ type: 'watches' } & ViewWatches);

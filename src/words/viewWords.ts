@@ -1,7 +1,30 @@
 // The Search view's table of the failure words (src/words/failureWords.ts has the CLI's, the editor's and a model's):
 // its own module so that dist/core.js, which shows the view, holds only this table. No vscode import.
 import type { Failure } from '../api/failure';
-import type { ErrorAction, ViewError } from '../webview/protocol';
+import type { ParamIssue } from '../api/params';
+
+/** What the user can do next about a failed search. */
+export type ErrorAction = 'setKey' | 'retry' | 'wait' | 'fix' | 'none';
+
+/** A failed search as the Search view shows it: the message and the next step it offers. */
+export interface ViewError {
+  message: string;
+  action: ErrorAction;
+  status?: number;
+  /** For action 'wait': how long until a retry may succeed (429 with Retry-After). */
+  retryAfterMs?: number;
+  issues?: ParamIssue[];
+  /** A network, TLS, proxy or timeout failure: the view offers Diagnose Connection (issue 21). */
+  diagnose?: boolean;
+  /**
+   * A keyless search refused for keyless reasons: `quota`, the daily keyless quota is used up until
+   * `resetAt` (epoch ms; `quota` says whether requests or credits); `refused`, keyless access is refused
+   * for this network. Either way an API key is the way out; `signupUrl` (checked) is the service's own link to create one.
+   */
+  keyless?:
+    | { kind: 'quota'; resetAt: number; quota?: 'requests' | 'credits'; signupUrl?: string }
+    | { kind: 'refused'; signupUrl?: string };
+}
 
 const VIEW_ACTIONS: Record<Failure['next'], ErrorAction> = {
   'set-key': 'setKey',

@@ -214,8 +214,12 @@ describe('label in name (WCAG 2.5.3, axe label-content-name-mismatch; issue 30)'
         license: 'MIT',
         versions: [
           {
+            kind: 'fixed',
             verdict: 'newer-fix',
+            stated: '3.3.0',
+            installed: '3.2.0',
             label: 'fixed in 3.3.0 · newer than your 3.2.0',
+            text: 'fixed in 3.3.0 · newer than your 3.2.0',
             sentence: 'This is fixed in 3.3.0.',
             highlight: true,
           },

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { buildSearchHtml } from '../../src/webview/html';
-import type { FromWebview, ToWebview, ViewOutcome } from '../../src/webview/protocol';
+import type { SearchOutcome } from '../../src/search/session/outcome';
+import type { FromWebview, ToWebview } from '../../src/webview/protocol';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -214,7 +215,7 @@ export async function typeAndSearch(v: ViewPage, query: string): Promise<Extract
   return v.waitForPosted('search', before);
 }
 
-export function outcome(partial: Partial<ViewOutcome> & Pick<ViewOutcome, 'results'>): ViewOutcome {
+export function outcome(partial: Partial<SearchOutcome> & Pick<SearchOutcome, 'results'>): SearchOutcome {
   return {
     params: { query: 'q' },
     coverage: { doc: 'ok', issue: 'ok', pull_request: 'ok', readme: 'ok' },

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { ViewResult } from '../../src/webview/protocol';
+import type { OutcomeResult } from '../../src/search/session/outcome';
 import { HOSTILE } from '../unit/webview/fixtures/hostile';
 import { DEFAULTS, outcome, screenshotDir, typeAndSearch } from './harness';
 import { viewPages } from '../support/browserPages';
@@ -31,7 +31,7 @@ describe('hostile passages in chromium', () => {
     const v = await pages.open('dark');
     await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
     // Five passages per result, with hostile titles and urls too.
-    const results: ViewResult[] = [];
+    const results: OutcomeResult[] = [];
     for (let i = 0; i < HOSTILE.length; i += 5) {
       const slice = HOSTILE.slice(i, i + 5);
       results.push({

@@ -1,5 +1,5 @@
 // Results as the extension posts them, with the markdown constructs the view must render.
-import type { ViewResult } from '../../src/webview/protocol';
+import type { OutcomeResult } from '../../src/search/session/outcome';
 
 export const TABLE_PASSAGE = [
   '## Options',
@@ -24,7 +24,7 @@ export const CODE_PASSAGE = [
 const p = (...texts: string[]) => texts.map((text) => ({ text }));
 
 /** As toOutcome builds them from the specification's wire (type, no license, no citation links). */
-export const SAMPLE_RESULTS: ViewResult[] = [
+export const SAMPLE_RESULTS: OutcomeResult[] = [
   {
     id: 'doc:node-api/http',
     type: 'doc',

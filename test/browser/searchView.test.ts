@@ -1,17 +1,15 @@
 // The Search view's bundle in a real browser (Debian chromium), under its real CSP, with the
 // extension played by the test: what the view posts is read back, what the extension would send is
 // posted into the page. Outcomes are built the way the extension builds them (the wire response
-// parsed by the client's schema, explained by explainCoverage, projected by toOutcome), from the
+// parsed by the client's schema, projected by toOutcome with its coverage notes), from the
 // specification's shape and from the production service's shape.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { explainCoverage } from '../../src/api/coverage';
 import type { SearchParams } from '../../src/api/params';
 import { SearchResponseSchema } from '../../src/api/schemas';
-import type { ViewOutcome } from '../../src/webview/protocol';
-import { toOutcome } from '../../src/search/session/outcome';
+import { toOutcome, type SearchOutcome } from '../../src/search/session/outcome';
 import {
   DEFAULTS,
   applyTheme,
@@ -44,9 +42,9 @@ after(async () => {
 });
 
 /** A wire response through the client's schema and explainer into what the view receives. */
-function fromWire(params: SearchParams, body: unknown): ViewOutcome {
+function fromWire(params: SearchParams, body: unknown): SearchOutcome {
   const response = SearchResponseSchema.parse(body);
-  return toOutcome(params, response, explainCoverage(params, response), 31);
+  return toOutcome(params, response, [], 31);
 }
 
 /** What the production service sends: no `type`, `web:` results, license in both forms, citation links, no coverage. */
@@ -100,7 +98,7 @@ const PRODUCTION_BODY = {
   ],
 };
 
-function manyResults(n: number): ViewOutcome['results'] {
+function manyResults(n: number): SearchOutcome['results'] {
   return Array.from({ length: n }, (_, i) => ({
     id: `issue:fetchline/fetchline#${i + 1}`,
     type: i % 3 === 0 ? 'doc' : 'issue',
@@ -122,7 +120,7 @@ async function freshView(theme: Theme = 'dark', size?: { width: number; height: 
 
 async function showSample(
   v: ViewPage,
-  o: (params: SearchParams) => ViewOutcome = (params) => outcome({ params, results: SAMPLE_RESULTS, reranked: true }),
+  o: (params: SearchParams) => SearchOutcome = (params) => outcome({ params, results: SAMPLE_RESULTS, reranked: true }),
 ): Promise<SearchParams> {
   const s = await typeAndSearch(v, 'http server keep-alive');
   await v.send({ type: 'searchStarted', requestId: s.requestId, params: s.params });

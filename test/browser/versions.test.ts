@@ -4,8 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { ViewResult } from '../../src/webview/protocol';
-import { passagesDocument, toOutcome, withVersions } from '../../src/search/session/outcome';
+import { passagesDocument, toOutcome, type OutcomeResult } from '../../src/search/session/outcome';
 import type { SearchResponse } from '../../src/api/schemas';
 import { DEFAULTS, screenshotDir } from './harness';
 import { viewPages } from '../support/browserPages';
@@ -58,7 +57,7 @@ describe('version badges in the Search view (issue 23)', () => {
         k: 10,
         passages: 1,
       };
-      const outcome = withVersions(toOutcome(params, response, [], 120), installed);
+      const outcome = toOutcome(params, response, installed, 120);
       await v.send({ type: 'searchStarted', requestId: 'x-1', params, installed: outcome.installed! });
       await v.send({ type: 'results', requestId: 'x-1', outcome });
       const chip = v.page.locator('#chips .chip-label');
@@ -97,8 +96,8 @@ describe('version badges in the Search view (issue 23)', () => {
   }
 
   it('Open as Markdown keeps the badges as text', async () => {
-    const r = withVersions(toOutcome({ query: 'q', repos: ['fetchline/fetchline'] }, response, [], 1), installed)
-      .results[0] as ViewResult;
+    const r = toOutcome({ query: 'q', repos: ['fetchline/fetchline'] }, response, installed, 1)
+      .results[0] as OutcomeResult;
     const md = passagesDocument(
       r.title!,
       r.url,

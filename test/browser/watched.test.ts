@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { ToWebview, ViewWatch } from '../../src/webview/protocol';
-import { toOutcome, withVersions } from '../../src/search/session/outcome';
+import { toOutcome } from '../../src/search/session/outcome';
 import type { SearchResponse } from '../../src/api/schemas';
 import { DEFAULTS, screenshotDir } from './harness';
 import { viewPages } from '../support/browserPages';
@@ -68,7 +68,7 @@ describe('the Watched list in the Search view (issue 23)', () => {
       await v.page.setViewportSize({ width: 300, height: 760 });
       await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
       const params = { query: 'Retry-After ignored after a 429', repos: ['fetchline/fetchline'], k: 10, passages: 1 };
-      const outcome = withVersions(toOutcome(params, response, [], 120), installed);
+      const outcome = toOutcome(params, response, installed, 120);
       await v.send({ type: 'searchStarted', requestId: 'x-1', params, installed: outcome.installed! });
       await v.send({ type: 'results', requestId: 'x-1', outcome });
       await v.send(watchesMessage());
@@ -122,7 +122,7 @@ describe('the Watched list in the Search view (issue 23)', () => {
     await v.send({
       type: 'results',
       requestId: 'x-1',
-      outcome: withVersions(toOutcome(params, response, [], 1), installed),
+      outcome: toOutcome(params, response, installed, 1),
     });
     await v.send(watchesMessage());
     await v.clearPosted();

@@ -1,10 +1,10 @@
-// The one order a search goes through, for every surface (the Search view's session, `devindex search`, the
-// tools and the chat participant): the client's search, the coverage notes, then each result's version badges
-// against the installed dependency whose repository it is from, and a summary line per dependency. Editor-free.
+// Version badges against the installed dependencies (compareVersions: the Search view's outcome, outcome.ts, and
+// every surface that prints the wire response), and the one order `devindex search`, the tools and the chat
+// participant run: the client's search, the coverage notes, the badges and a summary line per dependency. Editor-free.
 import type { CallOptions } from '../../api/client';
 import { explainCoverage, type CoverageNote } from '../../api/coverage';
 import type { SearchParams } from '../../api/params';
-import type { SearchResponse } from '../../api/schemas';
+import type { SearchResponse, SearchResult } from '../../api/schemas';
 import { dependencyOfResult } from '../../deps/dependencyScope';
 import {
   resultBadges,
@@ -12,14 +12,6 @@ import {
   type InstalledDependency,
   type VersionBadge,
 } from '../../versions/versionCompare';
-
-/** What the badges are read from: a wire result or the view's projection of one. */
-export interface VersionedResult {
-  id: string;
-  url: string;
-  title?: string | undefined;
-  passages: ReadonlyArray<{ text: string }>;
-}
 
 export interface Versions {
   /** Per result: its badges against the dependency whose repository it is from; undefined when from none of them. */
@@ -29,10 +21,7 @@ export interface Versions {
 }
 
 /** Version badges, then the summary: each result against the first installed dependency whose repository it is from. */
-export function compareVersions(
-  results: readonly VersionedResult[],
-  installed: readonly InstalledDependency[],
-): Versions {
+export function compareVersions(results: readonly SearchResult[], installed: readonly InstalledDependency[]): Versions {
   if (!installed.length) return { badges: results.map(() => undefined), summaries: [] };
   const badges = results.map((r) => {
     const d = dependencyOfResult(installed, r);

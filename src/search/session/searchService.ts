@@ -1,18 +1,14 @@
-// The search as the editor sends it (behind the session): checked against the bounds (an ApiError of kind
-// 'validation' naming each field, nothing sent), sent through the client (keyed, or keyless for one request),
-// its coverage notes explained, and the request kept in the history. Editor-free.
+// The search as the editor sends it (behind the session): sent through the client (keyed, or keyless for one
+// request), which checks it first (an ApiError of kind 'validation' naming each field, nothing sent), and the
+// request kept in the history. Editor-free.
 import type { CallOptions, DevIndexClient } from '../../api/client';
-import type { CoverageNote } from '../../api/coverage';
-import { validationError } from '../../api/errors';
-import { validateSearchParams, type SearchParams } from '../../api/params';
+import type { SearchParams } from '../../api/params';
 import type { SearchResponse } from '../../api/schemas';
-import { searchAndCompare } from './searchRun';
 
-/** `error` is the ApiError's message (never holds the key); `status` the HTTP status when the service answered. */
-export interface SearchOutcome {
+/** The last search, for the extension-host tests: `error` is the ApiError's message (never holds the key); `status` the HTTP status when the service answered. */
+export interface LastSearch {
   params: SearchParams;
   response?: SearchResponse;
-  notes?: CoverageNote[];
   error?: string;
   status?: number;
 }
@@ -23,7 +19,7 @@ export interface HistoryPort {
 }
 
 export class SearchService {
-  private last: SearchOutcome | undefined;
+  private last: LastSearch | undefined;
 
   constructor(
     private readonly client: (o?: { keyless?: boolean }) => Pick<DevIndexClient, 'search'>,
@@ -31,19 +27,13 @@ export class SearchService {
   ) {}
 
   /** `keyless`: this one search is sent without the API key. */
-  async search(
-    params: SearchParams,
-    opts: CallOptions & { keyless?: boolean },
-  ): Promise<{ response: SearchResponse; notes: CoverageNote[] }> {
+  async search(params: SearchParams, opts: CallOptions & { keyless?: boolean }): Promise<SearchResponse> {
     try {
-      const v = validateSearchParams(params);
-      if (!v.ok) throw validationError(v.issues);
       const { keyless, ...call } = opts;
-      const client = this.client({ keyless: keyless === true });
-      const { response, notes } = await searchAndCompare((p, o) => client.search(p, o), params, call);
-      this.last = { params, response, notes };
+      const response = await this.client({ keyless: keyless === true }).search(params, call);
+      this.last = { params, response };
       await this.history.add(params);
-      return { response, notes };
+      return response;
     } catch (e) {
       const status = (e as { status?: unknown } | undefined)?.status;
       this.last = {
@@ -55,8 +45,8 @@ export class SearchService {
     }
   }
 
-  /** The outcome of the most recent search (the extension-host tests read it). */
-  lastOutcome(): SearchOutcome | undefined {
+  /** The most recent search (the extension-host tests read it). */
+  lastOutcome(): LastSearch | undefined {
     return this.last;
   }
 }

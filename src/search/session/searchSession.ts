@@ -1,14 +1,14 @@
 // The search session: the one pipeline behind the Search view and the search commands, free of the editor.
 // It resolves a command's request (the view's scope or the defaults), runs one search at a time (a new one
-// supersedes the one in flight; a cancel aborts it), turns the outcome into the view's projection with version
-// badges and the summary, keeps the last outcome (re-sent to a rebuilt view; Open as Markdown keeps its badges),
-// and the search Watch for a Fix would save. The surface that shows it (the Search view's channel) is attached.
+// supersedes the one in flight; a cancel aborts it), turns the response into its outcome (outcome.ts: version
+// badges and the summary, once), keeps the last outcome (re-sent to a rebuilt view; Open as Markdown keeps its
+// badges), and the search Watch for a Fix would save. The surface that shows it (the Search view's channel) is attached.
 import type { ParamIssue, SearchParams } from '../../api/params';
 import type { RetryEvent } from '../../api/retry';
 import type { SearchResponse } from '../../api/schemas';
 import type { InstalledDependency } from '../../versions/versionCompare';
-import type { ToWebview, ViewNote } from '../../webview/protocol';
-import { toOutcome, viewInstalled, withVersions } from './outcome';
+import type { ViewError } from '../../words/viewWords';
+import { toOutcome, type SearchOutcome } from './outcome';
 import { commandParams, followScopeDefaults, type SearchOptions, type ShowRequest } from './request';
 import { toViewError } from './viewError';
 
@@ -24,13 +24,13 @@ export type ScopeDefaults = { k: number; passages: number; types: string[] };
 /** What the session needs (wired in services.ts; unit tests pass fakes). */
 export interface SessionDeps {
   /**
-   * Runs one search (SearchService: checked, sent, coverage notes, history); rejects with ApiError (kind
-   * 'validation' with issues before anything is sent; 'aborted' once `signal` fires). `keyless`: without the key.
+   * Runs one search (SearchService: the client, which checks it first, then the history); rejects with ApiError
+   * (kind 'validation' with issues before anything is sent; 'aborted' once `signal` fires). `keyless`: without the key.
    */
   search(
     params: SearchParams,
     opts: { signal: AbortSignal; onRetry(e: RetryEvent): void; keyless?: boolean },
-  ): Promise<{ response: SearchResponse; notes: ViewNote[] }>;
+  ): Promise<SearchResponse>;
   /** The client's own checks, for live feedback while filters are typed: [] when valid. */
   validate?(params: SearchParams): ParamIssue[];
   /** devIndex.search.* settings: the filters a fresh view starts with. */
@@ -38,11 +38,32 @@ export interface SessionDeps {
   log(line: string): void;
 }
 
-/** The messages one search sends to the surface that shows it. */
-export type SearchMessage = Extract<
-  ToWebview,
-  { type: 'searchStarted' | 'retrying' | 'results' | 'searchCancelled' | 'searchError' }
->;
+/** The messages one search sends to the surface that shows it (the webview protocol's search messages). */
+export type SearchMessage =
+  /**
+   * A search began. `params` is exactly what is sent: for a search the extension started (palette,
+   * selection, repository, history, other features) the view shows them in its form and chip row.
+   */
+  | {
+      type: 'searchStarted';
+      requestId: string;
+      params: SearchParams;
+      notice?: string;
+      keyless?: boolean;
+      installed?: InstalledDependency[];
+    }
+  | {
+      type: 'retrying';
+      requestId: string;
+      attempt: number;
+      maxAttempts: number;
+      delayMs: number;
+      reason: string;
+      status?: number;
+    }
+  | { type: 'results'; requestId: string; outcome: SearchOutcome }
+  | { type: 'searchError'; requestId: string; error: ViewError }
+  | { type: 'searchCancelled'; requestId: string };
 
 /** The surface that shows the searches (the Search view's channel). */
 export interface SearchSurface {
@@ -181,11 +202,11 @@ export class SearchSession {
       params,
       ...(opts.notice ? { notice: opts.notice } : {}),
       ...(opts.keyless ? { keyless: true } : {}),
-      ...(installed.length ? { installed: installed.map(viewInstalled) } : {}),
+      ...(installed.length ? { installed } : {}),
     });
     const started = Date.now();
     try {
-      const { response, notes } = await this.deps.search(params, {
+      const response = await this.deps.search(params, {
         signal: abort.signal,
         ...(opts.keyless ? { keyless: true } : {}),
         onRetry: (e) => {
@@ -211,7 +232,7 @@ export class SearchSession {
       finish({
         type: 'results',
         requestId,
-        outcome: withVersions(toOutcome(params, response, notes, Date.now() - started), installed),
+        outcome: toOutcome(params, response, installed, Date.now() - started),
       });
       if (requestId === this.latestRequestId) {
         // A search that went through ends the keyless quota's line, and its link with it (as the view does).

@@ -1,6 +1,7 @@
 // The filter form as typed (strings, so a half-typed or invalid value survives a reload and stays
 // visible with its message) and its conversion to and from search parameters. No DOM: unit-tested in Node.
-import type { SearchParams, ViewDefaults, ViewIssue } from '../protocol';
+import type { ParamIssue, SearchParams } from '../../api/params';
+import type { ViewDefaults } from '../protocol';
 import { TYPE_LABELS } from '../../search/scope';
 
 export { TYPE_LABELS };
@@ -91,8 +92,8 @@ const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
  * The params the form describes, plus the problems only the form can see (text where a number goes),
  * in the form's words. Bounds and rules 3 and 4 are the client's (see words.ts for how they read).
  */
-export function formToParams(f: FormState): { params: SearchParams; issues: ViewIssue[] } {
-  const issues: ViewIssue[] = [];
+export function formToParams(f: FormState): { params: SearchParams; issues: ParamIssue[] } {
+  const issues: ParamIssue[] = [];
   const params: SearchParams = { query: f.query.trim() };
   const num = (field: string, raw: string): number | undefined => {
     const s = raw.trim();

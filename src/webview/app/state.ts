@@ -2,7 +2,11 @@
 // it comes back from the editor's storage, so it is checked field by field before it is trusted, and a
 // field that fails (or a state written by another version) costs that field only: above all, the typed
 // query is kept whenever it is a string.
-import type { SearchParams, ViewDefaults, ViewError, ViewInstalled, ViewIssue, ViewOutcome } from '../protocol';
+import type { ParamIssue, SearchParams } from '../../api/params';
+import type { SearchOutcome } from '../../search/session/outcome';
+import type { InstalledDependency } from '../../versions/versionCompare';
+import type { ViewError } from '../../words/viewWords';
+import type { ViewDefaults } from '../protocol';
 import { defaultForm, type FormState, type TriState } from './form';
 
 export const STATE_VERSION = 2;
@@ -15,12 +19,12 @@ export interface ViewState {
   filtersOpen: boolean;
   /** Defaults from the extension; undefined until the first init (the form then takes them). */
   defaults?: ViewDefaults;
-  outcome?: ViewOutcome;
+  outcome?: SearchOutcome;
   /** The outcome is not for the search the view shows (that one failed, was refused or cancelled): dimmed. */
   stale: boolean;
   error?: ViewError;
   /** Why the last search was not sent or was refused, by field (client's or the form's words). */
-  issues: ViewIssue[];
+  issues: ParamIssue[];
   /** The params of the last search sent, for Retry and Refresh. */
   lastParams?: SearchParams;
   /** The search in flight: asked about again on ready after a reload. */
@@ -37,12 +41,12 @@ export interface ViewState {
   sources: Record<string, boolean | null>;
   scrollY?: number;
   /** Issue 23: the dependencies (installed versions) of the search the view shows: the chip says the version. */
-  installed?: ViewInstalled[];
+  installed?: InstalledDependency[];
 
   // ---- not saved: the extension sends them again at ready ----
   hasKey?: boolean;
   workspaceRepos: string[];
-  liveIssues: ViewIssue[];
+  liveIssues: ParamIssue[];
   /** The live validation request whose answer is awaited. */
   liveIssuesFor?: string;
   retry?: { until: number; attempt: number; maxAttempts: number; reason: string; status?: number };
@@ -109,7 +113,7 @@ function isParams(v: unknown): v is SearchParams {
   return isObj(v) && isStr(v.query);
 }
 
-function isOutcome(v: unknown): v is ViewOutcome {
+function isOutcome(v: unknown): v is SearchOutcome {
   return (
     isObj(v) &&
     isParams(v.params) &&
@@ -137,7 +141,7 @@ function isError(v: unknown): v is ViewError {
   return isObj(v) && isStr(v.message) && ['setKey', 'retry', 'wait', 'fix', 'none'].includes(v.action as string);
 }
 
-function isIssues(v: unknown): v is ViewIssue[] {
+function isIssues(v: unknown): v is ParamIssue[] {
   return Array.isArray(v) && v.length <= 50 && v.every((i) => isObj(i) && isStr(i.field) && isStr(i.message));
 }
 
@@ -193,7 +197,7 @@ export function restoreState(raw: unknown): ViewState {
         (d.version === undefined || isStr(d.version)),
     )
   ) {
-    s.installed = raw.installed as ViewInstalled[];
+    s.installed = raw.installed as InstalledDependency[];
   }
   return s;
 }

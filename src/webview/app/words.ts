@@ -1,6 +1,7 @@
 // The client's validation messages name wire parameters ("types must hold at least one of doc, ...").
 // The CLI keeps them; the view says the same thing with the form's labels, in plain words. Pure.
-import type { ViewError, ViewIssue } from '../protocol';
+import type { ParamIssue } from '../../api/params';
+import type { ViewError } from '../../words/viewWords';
 import { FIELD_LABELS } from './form';
 import { durationWords } from '../../words/duration';
 
@@ -9,10 +10,10 @@ function quoted(message: string): string | undefined {
 }
 
 /** One issue from the client (or the form) in the view's words; the field stays the parameter name. */
-export function plainIssue(i: ViewIssue): ViewIssue {
+export function plainIssue(i: ParamIssue): ParamIssue {
   const label = FIELD_LABELS[i.field] ?? i.field;
   const m = i.message;
-  const say = (message: string): ViewIssue => ({ field: i.field, message });
+  const say = (message: string): ParamIssue => ({ field: i.field, message });
   // Messages the form itself wrote are already in its words.
   if (m.startsWith(label)) return i;
   switch (i.field) {
@@ -99,7 +100,7 @@ export function errorAnnouncement(err: ViewError): string {
 }
 
 /** A search the form refused before sending: the fields' messages in the form's words. */
-export function issuesAnnouncement(issues: ViewIssue[]): string {
+export function issuesAnnouncement(issues: ParamIssue[]): string {
   const msgs = [...new Set(issues.map((i) => plainIssue(i).message))];
   return `Search not sent. ${msgs.join('. ')}`;
 }

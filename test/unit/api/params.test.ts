@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateSearchParams, type SearchParams, type ParamIssue } from '../../../src/api/params';
+import { passedCheck, validateSearchParams, type SearchParams, type ParamIssue } from '../../../src/api/params';
 
 function issues(p: unknown): ParamIssue[] {
   const r = validateSearchParams(p as SearchParams);
@@ -137,5 +137,17 @@ describe('validateSearchParams: scoping rules 3 and 4', () => {
     ]);
     accepts({ query: 'q', types: ['doc'], sources: ['node-api'] });
     accepts({ query: 'q', sources: ['node-api'] });
+  });
+});
+
+describe('validateSearchParams: the one check a search goes through', () => {
+  it('what it passed is frozen and known to the client (passedCheck); a copy, or the input, is checked again', () => {
+    const input: SearchParams = { query: 'q', repos: [] };
+    const passed = accepts(input);
+    assert.ok(Object.isFrozen(passed));
+    assert.ok(passedCheck(passed));
+    assert.equal(passedCheck(input), false);
+    assert.equal(passedCheck({ ...passed }), false, 'a copy may have been changed: the client checks it');
+    assert.deepEqual(passed, { query: 'q' }, 'the empty scope is dropped');
   });
 });

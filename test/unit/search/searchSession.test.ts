@@ -3,7 +3,7 @@
 // (search, badges, summary) the CLI and the tools consume.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CallOptions } from '../../../src/api/client';
+import { DevIndexClient, type CallOptions } from '../../../src/api/client';
 import type { SearchParams } from '../../../src/api/params';
 import type { SearchResponse } from '../../../src/api/schemas';
 import type { InstalledDependency } from '../../../src/versions/versionCompare';
@@ -68,8 +68,9 @@ function fakeClient() {
   return { client, sent };
 }
 
-function setup() {
-  const { client, sent } = fakeClient();
+function setup(real?: Pick<DevIndexClient, 'search'>) {
+  const { client: fake, sent } = fakeClient();
+  const client = real ?? fake;
   const history: SearchParams[] = [];
   const service = new SearchService(() => client, {
     add: async (p) => {
@@ -135,9 +136,21 @@ describe('search session', () => {
   });
 
   it('a request out of bounds is refused with a message naming the field and the bound; nothing is sent or kept', async () => {
-    const { session, sent, messages, history, service } = setup();
+    // The client's own check (the one a search goes through), over a transport that counts what it is handed.
+    let sent = 0;
+    const client = new DevIndexClient({
+      baseUrl: 'http://127.0.0.1:9',
+      transport: {
+        send: async () => {
+          sent += 1;
+          throw new Error('nothing should be sent');
+        },
+        close: async () => undefined,
+      },
+    });
+    const { session, messages, history, service } = setup(client);
     await session.search({ query: 'q', k: 500 }, { scope: 'exact' });
-    assert.equal(sent.length, 0, 'nothing was sent');
+    assert.equal(sent, 0, 'nothing was sent');
     assert.equal(history.length, 0);
     const err = messages.at(-1);
     assert.equal(err?.type, 'searchError');

@@ -4,10 +4,11 @@ import { describe, it } from 'node:test';
 import { defaultForm } from '../../../src/webview/app/form';
 import { reduce, type Msg, type Step } from '../../../src/webview/app/reduce';
 import { freshState, type ViewState } from '../../../src/webview/app/state';
-import type { ViewError, ViewOutcome } from '../../../src/webview/protocol';
+import type { SearchOutcome } from '../../../src/search/session/outcome';
+import type { ViewError } from '../../../src/words/viewWords';
 
 const D = { k: 10, passages: 1, types: ['doc', 'issue', 'pull_request', 'readme'] };
-const OUTCOME: ViewOutcome = {
+const OUTCOME: SearchOutcome = {
   params: { query: 'old' },
   results: [{ id: 'a', type: 'doc', url: 'https://e.com', provenance: 'e.com', passages: [{ text: 'p' }] }],
   coverage: {},
@@ -138,7 +139,7 @@ describe('search view reducer', () => {
 describe('what the live region says (issue 24)', () => {
   const announced = (step: Step) => step.effects.flatMap((e) => ('announce' in e ? [e.announce] : []));
   const sent = () => run(ready(), { t: 'edit', form: defaultForm(D, 'q') }, { t: 'submit', requestId: 's1' });
-  const results = (n: number): ViewOutcome => ({
+  const results = (n: number): SearchOutcome => ({
     ...OUTCOME,
     results: Array.from({ length: n }, (_, i) => ({ ...OUTCOME.results[0]!, id: `r${i}` })),
   });

@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import type { ParamIssue, SearchParams } from '../../../src/api/params';
 import type { RetryEvent } from '../../../src/api/retry';
 import type { SearchResponse } from '../../../src/api/schemas';
-import type { ToWebview, ViewNote } from '../../../src/webview/protocol';
+import type { ToWebview } from '../../../src/webview/protocol';
+import { explainCoverage } from '../../../src/api/coverage';
 import { passagesDocument, toOutcome } from '../../../src/search/session/outcome';
 import { commandParams } from '../../../src/search/session/request';
 import { toViewError } from '../../../src/search/session/viewError';
@@ -38,7 +39,7 @@ interface Pending {
   params: SearchParams;
   signal: AbortSignal;
   onRetry(e: RetryEvent): void;
-  resolve(v: { response: SearchResponse; notes: ViewNote[] }): void;
+  resolve(v: SearchResponse): void;
   reject(e: unknown): void;
   keyless?: boolean;
 }
@@ -128,7 +129,7 @@ describe('search view controller', () => {
       'keep: the scope the view reported',
     );
     assert.deepEqual(searches[0]!.params, started.params, 'one pipeline: exactly what the view was told');
-    searches[0]!.resolve({ response: RESPONSE, notes: [] });
+    searches[0]!.resolve(RESPONSE);
     await done;
     assert.equal((posted as ToWebview[])[3]!.type, 'results');
   });
@@ -172,7 +173,7 @@ describe('search view controller', () => {
     await tick();
     c.detach();
     posted.length = 0;
-    searches[0]!.resolve({ response: RESPONSE, notes: [] });
+    searches[0]!.resolve(RESPONSE);
     await done;
     assert.deepEqual(posted, [], 'nothing is posted to a hidden view');
     await c.receive({ type: 'ready' });
@@ -276,10 +277,7 @@ describe('search view controller', () => {
     const done = c.receive({ type: 'search', requestId: 's1', params: { query: 'q', repos: ['o/r'] } });
     assert.deepEqual(posted, [{ type: 'searchStarted', requestId: 's1', params: { query: 'q', repos: ['o/r'] } }]);
     assert.deepEqual(searches[0]!.params, { query: 'q', repos: ['o/r'] });
-    searches[0]!.resolve({
-      response: RESPONSE,
-      notes: [{ level: 'warning', type: 'doc', text: 'why', fix: { kind: 'add-sources', label: 'Add sources' } }],
-    });
+    searches[0]!.resolve(RESPONSE);
     await done;
     const r = posted[1]!;
     assert.ok(r.type === 'results');
@@ -312,9 +310,9 @@ describe('search view controller', () => {
       { repo: 'o/r', indexed: true, types: { issue: true, pullRequest: false, readme: true } },
     ]);
     assert.equal(r.outcome.sources, undefined);
-    assert.deepEqual(r.outcome.notes, [
-      { level: 'warning', type: 'doc', text: 'why', fix: { kind: 'add-sources', label: 'Add sources' } },
-    ]);
+    // The coverage notes are the session's own, explained once from the response.
+    assert.ok(r.outcome.notes.length > 0);
+    assert.deepEqual(r.outcome.notes, explainCoverage({ query: 'q', repos: ['o/r'] }, RESPONSE));
   });
 
   it('answers live validation; a search is validated once, by the client, and its refusal reaches the view', async () => {
@@ -343,7 +341,7 @@ describe('search view controller', () => {
     await c.receive({ type: 'ready' });
     const done = c.receive({ type: 'search', requestId: 's1', params: { query: 'q' }, keyless: true });
     assert.equal(searches[0]!.keyless, true);
-    searches[0]!.resolve({ response: RESPONSE, notes: [] });
+    searches[0]!.resolve(RESPONSE);
     await done;
   });
 
@@ -362,7 +360,7 @@ describe('search view controller', () => {
       reason: 'Too Many Requests',
       status: 429,
     });
-    searches[0]!.resolve({ response: RESPONSE, notes: [] });
+    searches[0]!.resolve(RESPONSE);
     await done;
   });
 
@@ -512,7 +510,7 @@ describe('search view controller', () => {
     await c.receive({ type: 'ready' });
     const done = c.receive({ type: 'search', requestId: 's1', params: { query: 'q' } });
     c.detach();
-    searches[0]!.resolve({ response: RESPONSE, notes: [] });
+    searches[0]!.resolve(RESPONSE);
     await done;
     const before = posted.length;
     c.attach((m) => {
@@ -545,7 +543,7 @@ describe('search view controller', () => {
       posted.slice(before).map((m) => m.type),
       ['init', 'keyState', 'searchStarted'],
     );
-    searches[0]!.resolve({ response: RESPONSE, notes: [] });
+    searches[0]!.resolve(RESPONSE);
     await done;
     assert.equal(posted[posted.length - 1]!.type, 'results');
   });

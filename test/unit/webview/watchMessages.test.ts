@@ -31,7 +31,7 @@ function setup(over: { workspaceRepos?: () => Promise<string[]> } = {}) {
     max: 50,
   };
   const deps = {
-    search: async () => ({ response: RESPONSE, notes: [] }),
+    search: async () => RESPONSE,
     validate: () => [],
     workspaceRepos: over.workspaceRepos ?? (async () => []),
     defaults: () => ({ k: 10, passages: 1, types: ['issue'] }),

@@ -2,7 +2,9 @@
 // with its fixes, and a compact list (type icon, title, provenance, license, a one-line snippet) whose
 // rows expand to their passages rendered as markdown. Rows are built once per outcome; expanding,
 // selecting and dimming only touch the rows concerned.
-import type { FromWebview, ViewNote, ViewOutcome, ViewResult } from '../../protocol';
+import type { CoverageNote } from '../../../api/coverage';
+import type { OutcomeResult, SearchOutcome } from '../../../search/session/outcome';
+import type { FromWebview } from '../../protocol';
 import { safeHref } from '../../linkPolicy';
 import { REPOSITORY_FILTERS, requestedTypes } from '../../../api/params';
 import { scopePhrase, TYPE_LABELS } from '../../../search/scope';
@@ -32,7 +34,7 @@ export function kindLabel(type: string): string {
 }
 
 /** Title; else the url's path (never the bare host); else the url. */
-export function resultTitle(r: Pick<ViewResult, 'title' | 'url'>): string {
+export function resultTitle(r: Pick<OutcomeResult, 'title' | 'url'>): string {
   if (r.title && r.title.trim()) return r.title.trim();
   try {
     const u = new URL(r.url);
@@ -87,7 +89,7 @@ function actionButton(
 }
 
 /** A row's action buttons: built when the row is first hovered or focused, so a long list stays cheap to paint. */
-export function rowActions(r: ViewResult, watchable = false): HTMLElement[] {
+export function rowActions(r: OutcomeResult, watchable = false): HTMLElement[] {
   const title = resultTitle(r);
   const q = `“${title.length > 80 ? `${title.slice(0, 79)}…` : title}”`;
   return [
@@ -112,7 +114,7 @@ export function rowActions(r: ViewResult, watchable = false): HTMLElement[] {
  * same order (title, provenance, license, version badges, snippet). WCAG 2.5.3 (Label in Name): a voice
  * control user says what they see ("click <title>"), so nothing may come between the visible words.
  */
-export function rowName(r: ViewResult): string {
+export function rowName(r: OutcomeResult): string {
   const known = Object.prototype.hasOwnProperty.call(TYPE_ICONS, r.type);
   const snippet = r.passages[0] ? plainSnippet(r.passages[0].text) : '';
   return [
@@ -127,7 +129,7 @@ export function rowName(r: ViewResult): string {
 }
 
 /** A row is a treeitem (issue 24, HOUSE_STYLE 17): rows expand to their passages, as in VS Code's Search view. */
-function row(r: ViewResult, index: number, count: number): HTMLElement {
+function row(r: OutcomeResult, index: number, count: number): HTMLElement {
   const title = resultTitle(r);
   const snippet = r.passages[0] ? plainSnippet(r.passages[0].text) : '';
   return h(
@@ -169,8 +171,11 @@ function row(r: ViewResult, index: number, count: number): HTMLElement {
   );
 }
 
-/** Issue 23: a result's version badges; the tooltip (and the accessible name) quotes the sentence. */
-function versionBadges(r: ViewResult): HTMLElement {
+/**
+ * Issue 23: a result's version badges; the tooltip (and the accessible name) quotes the sentence. One element a
+ * badge: its icon is the stylesheet's (`data-verdict`), so badges cost the first paint little over plain rows.
+ */
+function versionBadges(r: OutcomeResult): HTMLElement {
   return h(
     'div',
     { class: 'row-versions' },
@@ -184,14 +189,6 @@ function versionBadges(r: ViewResult): HTMLElement {
             title: `“${b.sentence}”`,
             'aria-label': `${b.label}: “${b.sentence}”`,
           },
-          icon(
-            b.verdict === 'newer-fix' || b.verdict === 'newer-release'
-              ? 'arrow-up'
-              : b.verdict === 'affects-yours'
-                ? 'bug'
-                : 'check',
-            'version-icon',
-          ),
           b.label,
         ),
       ),
@@ -200,12 +197,12 @@ function versionBadges(r: ViewResult): HTMLElement {
 }
 
 /** The box a row's passages go in; empty until `fillPassages` renders them. */
-function passagesBox(r: ViewResult): HTMLElement {
+function passagesBox(r: OutcomeResult): HTMLElement {
   return h('div', { class: 'row-passages', role: 'group', 'aria-label': `Passages of ${resultTitle(r)}` });
 }
 
 /** Renders a row's passages as markdown into its box (once per row and outcome). */
-function fillPassages(box: HTMLElement, r: ViewResult, index: number): void {
+function fillPassages(box: HTMLElement, r: OutcomeResult, index: number): void {
   const base = safeHref(r.url);
   r.passages.forEach((p, i) => {
     const body = h('div', { class: 'md' });
@@ -240,7 +237,7 @@ function fillPassages(box: HTMLElement, r: ViewResult, index: number): void {
 }
 
 /** Rule 6 and the other coverage gaps in plain words, one line each; nothing when every requested type is ok. */
-function coverageLines(o: ViewOutcome): HTMLElement | undefined {
+function coverageLines(o: SearchOutcome): HTMLElement | undefined {
   const asked = requestedTypes(o.params);
   const lines: HTMLElement[] = [];
   const notes = o.notes.filter((n) => !(n.fix?.kind === 'add-sources'));
@@ -252,7 +249,7 @@ function coverageLines(o: ViewOutcome): HTMLElement | undefined {
   return lines.length ? h('ul', { class: 'coverage-lines', 'aria-label': 'Coverage' }, ...lines) : undefined;
 }
 
-function noteLine(n: ViewNote, o: ViewOutcome): HTMLElement {
+function noteLine(n: CoverageNote, o: SearchOutcome): HTMLElement {
   if (n.fix?.kind === 'drop-repo-filters') {
     const used = REPOSITORY_FILTERS.filter((f) => o.params[f] !== undefined);
     return h(
@@ -285,7 +282,7 @@ function noteLine(n: ViewNote, o: ViewOutcome): HTMLElement {
 }
 
 /** What a row's or a passage's action button posts; a passage opens at its own citation link when it has one. */
-export function actionMessage(act: string, r: ViewResult, p: number): FromWebview | undefined {
+export function actionMessage(act: string, r: OutcomeResult, p: number): FromWebview | undefined {
   const passage = r.passages[p];
   switch (act) {
     case 'open':
@@ -345,7 +342,7 @@ export class ResultsView {
     });
   }
 
-  private outcome: ViewOutcome | undefined | null = null;
+  private outcome: SearchOutcome | undefined | null = null;
   private list: HTMLOListElement | undefined;
   private expanded = new Set<number>();
   private selected = -1;
