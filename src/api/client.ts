@@ -46,7 +46,7 @@ export interface ClientOptions {
   userAgent?: string;
   clock?: Clock;
   random?: () => number;
-  /** The retry backoff's durations; the spec's unless a test build shortens them (DEVINDEX_TEST_TIMING). */
+  /** The retry backoff's durations; the spec's unless shortened. */
   backoff?: Partial<BackoffTiming>;
   /** Names the calling front end in POST bodies (`origin`), e.g. `devindex-vscode@0.2.0`. */
   origin?: string;

@@ -50,8 +50,7 @@ export const systemClock: Clock = {
 };
 
 /**
- * The backoff's durations: the spec's (a 1 s unit, a 30 s ceiling, 1 s of jitter), or shorter ones a test build
- * passes (DEVINDEX_TEST_TIMING's retry fields, src/testTiming.ts).
+ * The backoff's durations: the spec's (a 1 s unit, a 30 s ceiling, 1 s of jitter), or shorter ones a caller passes.
  */
 export interface BackoffTiming {
   unitMs: number;

@@ -430,8 +430,7 @@ describe('search commands against the sandbox', function () {
     // The webview reports what its form and chip row show once it has taken the search in.
     const shown = await until(
       "the view shows the selection's query",
-      async () =>
-        vscode.commands.executeCommand<{ query?: string; repos?: string[] } | undefined>('devIndex.search.shownScope'),
+      async () => a.view.shownScope() as { query?: string; repos?: string[] } | undefined,
       (v) => v?.query === 'backoff jitter',
       10_000,
       100,
