@@ -11,7 +11,7 @@ import { validateSearchParams, type SearchParams } from './params';
 import { MAX_ATTEMPTS, systemClock, withRetry, type BackoffTiming, type Clock, type RetryEvent } from './retry';
 import { describeZodError, SearchAnswerSchema, type SearchFailure, type SearchResponse } from './schemas';
 import { USER_AGENT } from './version';
-import { untilWords } from './waitWords';
+import { untilWords } from '../words/waitWords';
 import {
   deprecationNotice,
   mayCarryWarnings,

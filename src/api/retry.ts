@@ -1,6 +1,7 @@
 // Spec section 7.4, and nothing else: which failures are retried, and how long to wait before each retry.
 import { ApiError, PASSTHROUGH_ERROR } from './errors';
-import { durationWords, untilWords } from './waitWords';
+import { durationWords } from '../words/duration';
+import { untilWords } from '../words/waitWords';
 
 export interface Clock {
   now(): number;
