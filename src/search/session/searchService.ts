@@ -55,7 +55,7 @@ export class SearchService {
     }
   }
 
-  /** The outcome of the most recent search (the extension-host tests read it). */
+  /** The outcome of the most recent search. */
   lastOutcome(): SearchOutcome | undefined {
     return this.last;
   }
