@@ -72,7 +72,6 @@ export default tseslint.config(
     files: [
       'src/agents/agentBackend.ts',
       'src/agents/agentDocuments.ts',
-      'src/agents/agentWords.ts',
       'src/agents/disposables.ts',
       'src/agents/emitter.ts',
       'src/agents/eventSummary.ts',

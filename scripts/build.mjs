@@ -24,7 +24,7 @@ const watch = args.has('--watch');
 const withTests = args.has('--tests');
 const production = args.has('--production');
 // --test-surface: keep the test surface (__DEVINDEX_TEST_SURFACE__) in a --production build. Only the e2e tier's
-// package asks for it, so that DEVINDEX_TEST_TIMING (src/testTiming.ts) applies there; `npm run package` never does.
+// package asks for it, so that DEVINDEX_TEST_TIMING (src/testHooks/timing.ts) applies there; `npm run package` never does.
 const testSurface = args.has('--test-surface');
 const quiet = args.has('--quiet');
 // --costs: what each package (and each src/ folder) adds to the extension's bundles, from esbuild's metafile.
@@ -244,7 +244,7 @@ const node = {
   logLevel: quiet ? 'error' : 'warning',
   absWorkingDir: root,
   legalComments: 'none',
-  // The extension's test surface (key access for the host tests) exists only outside --production builds.
+  // The test hooks (src/testHooks/: shorter durations; key access under a host tier) only outside --production builds.
   define: { __DEVINDEX_TEST_SURFACE__: production && !testSurface ? 'false' : 'true' },
 };
 

@@ -43,9 +43,6 @@ export function webBundle(root, production) {
     minify: production,
     logLevel: 'warning',
     legalComments: 'none',
-    // The test surface (src/testGate.ts) in development builds only, as in the Node bundles: the browser tier's worker
-    // host turns it on with the worker global `__devindexTestMode`; a --production build drops it.
-    define: { __DEVINDEX_TEST_SURFACE__: production ? 'false' : 'true' },
   };
 }
 

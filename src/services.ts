@@ -14,13 +14,9 @@ import { remotesOf } from './search/workspaceRepos';
 import { externalUrl } from './webview/linkPolicy';
 import { SearchViewProvider } from './webview/searchViewProvider';
 import { WatchFeature } from './watches/editor';
-import { backoffOf, testTiming } from './testTiming';
 import { ORIGINS } from './api/version';
-import type { BackoffTiming } from './api/retry';
+import type { TestHooks } from './testHooks/hooks';
 import { NoticeBoard, noticeParts, noticeWords, requestIdWords, type DeprecationNotice } from './api/notices';
-
-/** Set by scripts/build.mjs: false in --production builds (the packaged extension), which then drop watchTiming. */
-declare const __DEVINDEX_TEST_SURFACE__: boolean;
 
 function logLine(e: RequestLogEntry): string {
   const outcome = e.status !== undefined ? String(e.status) : 'no response';
@@ -44,14 +40,14 @@ export class Services implements vscode.Disposable {
   private readonly keySub: vscode.Disposable;
   /** Deprecation notices not yet told to a language model (the tools add them to their next answer). */
   private readonly notices = new NoticeBoard();
-  /** Where checked links are opened (host tests replace it to see what Get a Key opens). */
-  private opener: (url: string) => unknown = (url) => vscode.env.openExternal(vscode.Uri.parse(url, true));
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly keys: ApiKeyStore,
     history: SearchHistory,
     private readonly globalState?: vscode.Memento,
+    /** A test build's (src/testHooks/hooks.ts): shorter durations, and where links and notices go under a host tier. */
+    private readonly hooks?: TestHooks,
   ) {
     this.search = new SearchService((o) => (o?.keyless ? this.getKeylessClient() : this.getClient()), history);
     // onDidChange covers this window's commands and other windows' changes to the shared secret storage.
@@ -82,18 +78,13 @@ export class Services implements vscode.Disposable {
       allowInsecureHttp: config.allowInsecureHttp(),
       onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
       onNotice: (n) => this.onNotice(n),
-      ...(__DEVINDEX_TEST_SURFACE__ ? backoffTiming() : {}),
+      ...(this.hooks?.backoff ? { backoff: this.hooks.backoff } : {}),
     });
   }
 
   /** Deprecation notices and service warnings not yet told to a model (editor tools). */
   takeNotices(): DeprecationNotice[] {
     return this.notices.take();
-  }
-
-  /** Host tests: where checked links go instead of the browser (undefined: the browser again). */
-  setExternalOpener(open: ((url: string) => unknown) | undefined): void {
-    this.opener = open ?? ((url) => vscode.env.openExternal(vscode.Uri.parse(url, true)));
   }
 
   /**
@@ -115,15 +106,14 @@ export class Services implements vscode.Disposable {
     const p = noticeParts(n, now);
     const text = `Developer Index: ${[p.headline, p.sunset].filter(Boolean).join('; ')}.${p.successor ? ` Its ${p.successor}.` : ''}${p.said.length ? ` The service says: ${p.said.map((s) => `“${s}”`).join(' ')}` : ''} Its answers are still shown as usual.`;
     const successor = n.successor;
-    this.shownNotices.push(text);
-    if (this.shownNotices.length > 20) this.shownNotices.shift();
+    if (this.hooks) {
+      this.hooks.noticesShown.push(text);
+      if (this.hooks.noticesShown.length > 20) this.hooks.noticesShown.shift();
+    }
     void vscode.window.showWarningMessage(text, ...(successor ? ['Open Successor'] : [])).then((choice) => {
       if (choice === 'Open Successor' && successor) void this.openExternalChecked(successor);
     });
   }
-
-  /** The deprecation messages shown to the user in this session, newest last (the host tests read them). */
-  readonly shownNotices: string[] = [];
 
   /** Without globalState (the web tier's tests), this window's own record. */
   private shownToday: Record<string, number> = {};
@@ -135,7 +125,8 @@ export class Services implements vscode.Disposable {
       log().warn('refused to open a link that is not an absolute http, https or mailto URL');
       return false;
     }
-    return Boolean(await this.opener(safe));
+    const open = this.hooks?.opener ?? ((u: string) => vscode.env.openExternal(vscode.Uri.parse(u, true)));
+    return Boolean(await open(safe));
   }
 
   /** Called when devIndex.search.* settings change; a view not created yet reads them when it is. */
@@ -168,7 +159,7 @@ export class Services implements vscode.Disposable {
         watchable: () => this.session?.watchableSearch(),
         changed: () => this.view?.watchesChanged(),
       },
-      __DEVINDEX_TEST_SURFACE__ ? watchTiming() : {},
+      this.hooks?.watch,
     );
     return this.watchFeature;
   }
@@ -240,35 +231,4 @@ async function workspaceSlugs(): Promise<string[]> {
     for (const s of scopeFromRemotes(await remotesOf(f.uri)).slugs) if (!out.includes(s)) out.push(s);
   }
   return out;
-}
-
-/**
- * The retry backoff a test set through DEVINDEX_TEST_TIMING (src/testTiming.ts; test builds only): none in the
- * packaged extension, which keeps the spec's 1 s unit, 30 s ceiling and 1 s of jitter.
- */
-function backoffTiming(): { backoff?: Partial<BackoffTiming> } {
-  const backoff = backoffOf(testTiming().timing);
-  return backoff ? { backoff } : {};
-}
-
-/**
- * The watch durations a test set through DEVINDEX_TEST_TIMING (src/testTiming.ts; test builds only, the e2e tier's
- * two windows): none in the packaged extension, which keeps the product's 90 s lease and 6-hour interval.
- */
-function watchTiming(): {
-  leaseTtlMs?: number;
-  renewMs?: number;
-  intervalMs?: number;
-  settleMs?: number;
-  betweenMs?: number;
-} {
-  const { timing: t, problems } = testTiming();
-  for (const p of problems) log().warn(`test timing: ${p}`);
-  return {
-    ...(t.leaseTtlMs !== undefined ? { leaseTtlMs: t.leaseTtlMs } : {}),
-    ...(t.leaseRenewMs !== undefined ? { renewMs: t.leaseRenewMs } : {}),
-    ...(t.watchIntervalMs !== undefined ? { intervalMs: t.watchIntervalMs } : {}),
-    ...(t.watchSettleMs !== undefined ? { settleMs: t.watchSettleMs } : {}),
-    ...(t.watchBetweenMs !== undefined ? { betweenMs: t.watchBetweenMs } : {}),
-  };
 }

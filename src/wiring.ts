@@ -18,10 +18,7 @@ import { registerChatParticipant } from './chat/register';
 import { registerWalkthrough, type WalkthroughHandle } from './walkthrough/register';
 import { registerWatches } from './watches/register';
 import type { Services } from './services';
-import { testTiming } from './testTiming';
-
-/** Set by scripts/build.mjs (false in --production builds) and webBuild.mjs (false). */
-declare const __DEVINDEX_TEST_SURFACE__: boolean;
+import type { TestHooks } from './testHooks/hooks';
 
 /** What the entries go on with. */
 export interface SharedWiring {
@@ -42,13 +39,15 @@ export function settleOnDeactivate(context: vscode.ExtensionContext | undefined)
   return context ? settleAll(context.subscriptions.splice(0).reverse()) : undefined;
 }
 
-export function wireShared(context: vscode.ExtensionContext): SharedWiring {
+/** `hooks`: a test build's (src/testHooks/hooks.ts), from the desktop entry; the web entry has none. */
+export function wireShared(context: vscode.ExtensionContext, hooks?: TestHooks): SharedWiring {
+  for (const p of hooks?.problems ?? []) log().warn(`test timing: ${p}`);
   const keys = new ApiKeyStore(context.secrets);
   const history = new SearchHistory(context.globalState);
   let services: Services | undefined;
   const svc = (): Services => {
     if (!services) {
-      services = new (core().Services)(context.extensionUri, keys, history, context.globalState);
+      services = new (core().Services)(context.extensionUri, keys, history, context.globalState, hooks);
       context.subscriptions.push(services);
     }
     return services;
@@ -58,7 +57,10 @@ export function wireShared(context: vscode.ExtensionContext): SharedWiring {
     keys,
     { dispose: disposeLog },
     vscode.window.registerWebviewViewProvider('devIndex.search', {
-      resolveWebviewView: (view) => svc().searchView().resolveWebviewView(view),
+      resolveWebviewView: (view) =>
+        svc()
+          .searchView()
+          .resolveWebviewView(hooks?.observeView(view) ?? view),
     }),
     vscode.commands.registerCommand('devIndex.showLog', () => log().show()),
     onConfigChange({
@@ -84,8 +86,7 @@ export function wireShared(context: vscode.ExtensionContext): SharedWiring {
     hasKey: async () => (await keys.get()) !== undefined,
     defaultMaxCredits: () => config.defaultMaxCredits(),
     log: (m) => log().info(m),
-    // Test builds only (a constant condition: a production build drops it): DEVINDEX_TEST_TIMING (src/testTiming.ts).
-    ...(__DEVINDEX_TEST_SURFACE__ ? { testTiming: testTiming().timing } : {}),
+    ...hooks?.agents,
   });
   for (const [id, handler] of Object.entries(agents.commands)) {
     context.subscriptions.push(vscode.commands.registerCommand(id, handler));
@@ -97,7 +98,7 @@ export function wireShared(context: vscode.ExtensionContext): SharedWiring {
     () => svc().searchView(),
     history,
   );
-  registerWatches(context, () => svc().watches());
+  registerWatches(context, () => svc().watches(), hooks?.watch);
   registerLanguageModelTools(context, { services: svc, keys });
   registerChatParticipant(context, { services: svc, keys });
   const walkthrough = registerWalkthrough(context, (m) => log().info(m));

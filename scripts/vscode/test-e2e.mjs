@@ -45,7 +45,7 @@ try {
   // The users' artifact: the same .vsix `npm run package` makes, installed into code-server.
   const vsix = session.path('devindex.vsix');
   // One difference from `npm run package`: --test-surface keeps the test gate in, so DEVINDEX_TEST_TIMING below
-  // applies (src/testTiming.ts); without DEVINDEX_TEST_KEY (never given to code-server) the rest of the surface stays off.
+  // applies (src/testHooks/timing.ts); without DEVINDEX_TEST_KEY (never given to code-server) the rest of the surface stays off.
   const pack = spawnSync(process.execPath, ['scripts/package.mjs', '--out', vsix, '--test-surface'], {
     cwd: root,
     encoding: 'utf8',
@@ -72,7 +72,7 @@ try {
     join(firstRunWorkspace, 'README.md'),
     '# first-run\n\nAn empty folder: the walkthrough suite sees the extension as a first install does.\n',
   );
-  // Time is the tests' (issue 31, src/testTiming.ts): the watch lease (90 s), its beat (30 s) and the 6-hour
+  // Time is the tests' (src/testHooks/timing.ts): the watch lease (90 s), its beat (30 s) and the 6-hour
   // interval, shortened so that watchesTwoWindows.test.ts sees two due checks and a lease take-over in about a
   // minute. Only a window that runs its background loop feels them (one with watches at activation, or after the
   // Watch for a Fix command); the other suites' watches are made and removed well inside the interval.

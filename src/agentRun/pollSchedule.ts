@@ -54,7 +54,8 @@ export interface PollTiming {
   quietMs: number;
 }
 
-export const DEFAULT_POLL_TIMING: Readonly<PollTiming> = Object.freeze({
+// Marked pure so that a bundle holding the import only in a dead branch (the test hooks) drops it.
+export const DEFAULT_POLL_TIMING: Readonly<PollTiming> = /* @__PURE__ */ Object.freeze({
   fastMs: 2_000,
   maxMs: 10_000,
   backoff: 1.5,

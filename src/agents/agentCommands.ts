@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { AGENT_MODES, isAgentEffort, isAgentMode, UUID_RE } from '../api/agent/agentConstants';
 import type { AgentSubmitParams, ToolSubmitParams } from './agentBackend';
 import { agentDocumentUri } from './agentContentProvider';
-import { describeAgentError, errorReason } from './agentWords';
+import { describeAgentError, errorReason } from '../words/agentWords';
 import { mayExistWords } from '../words/failureWords';
 import { EventNode } from './eventNode';
 import type { AgentJob } from './jobModel';

@@ -46,8 +46,6 @@ import { approvalWords, jobState, shortLabel, SHOW_IN_TREE } from './jobState';
 import { JobStore, type Timers } from './jobStore';
 import { JobsTreeProvider } from './jobsTreeProvider';
 import type { PollTiming } from '../agentRun/pollSchedule';
-import type { TestTiming } from '../testTiming';
-import { pollTimingOf } from './testPollTiming';
 import { type AskInput, emptyDraft } from './startJobInput';
 import { config } from '../config';
 
@@ -64,8 +62,6 @@ export interface AgentsDeps {
   /** Tests only. */
   timers?: Timers;
   timing?: PollTiming;
-  /** Test builds only (src/wiring.ts): DEVINDEX_TEST_TIMING, whose agent fields shorten the poll schedule and the status read. */
-  testTiming?: TestTiming;
   /**
    * Tests only: the start flow's steps, the "which job?" pick, the follow-up input, the Approve
    * confirmation and the messages with buttons instead of the editor's own.
@@ -141,12 +137,11 @@ export function createAgentsFeature(
       backend: deps.backend,
       storage,
       timers: deps.timers,
-      // DEVINDEX_TEST_TIMING's agent fields, which only a test build passes (src/wiring.ts).
-      timing: deps.timing ?? (deps.testTiming ? pollTimingOf(deps.testTiming) : undefined),
+      timing: deps.timing,
       canList: async () => (keyKnown = await deps.hasKey()),
       extraModels,
       onLog: deps.log,
-      statusEveryMs: deps.statusEveryMs ?? deps.testTiming?.agentStatusEveryMs ?? EDITOR_STATUS_EVERY_MS,
+      statusEveryMs: deps.statusEveryMs ?? EDITOR_STATUS_EVERY_MS,
     }),
   );
   store.resume();

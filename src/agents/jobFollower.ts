@@ -20,7 +20,7 @@ import type {
   AgentTraceResponse,
   TraceEvent,
 } from './agentBackend';
-import { describeAgentError, errorReason } from './agentWords';
+import { describeAgentError, errorReason } from '../words/agentWords';
 import { type AgentJob, isPastExpiry, isTerminalStatus, type KeptResult, MAX_KEPT_RESULT_CHARS } from './jobModel';
 import { JobPoller, type Timers } from './jobPoller';
 import { Limiter } from './limiter';

@@ -6,7 +6,7 @@
 // vscode-free: the tree subscribes to `onDidChangeJob`, tests drive it with a fake clock.
 import { DEFAULT_POLL_TIMING } from '../agentRun/pollSchedule';
 import type { AgentSnapshotResponse, AgentSubmitParams, AgentTraceResponse, TraceEvent } from './agentBackend';
-import { errorReason } from './agentWords';
+import { errorReason } from '../words/agentWords';
 import { Emitter, type Event } from './emitter';
 import { JobFollower, type ResultView, type TraceLoad } from './jobFollower';
 import { type JobEvent, type JobsView, reduceJobs, type Reduced, submittedJob } from './jobEvents';

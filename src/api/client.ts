@@ -11,7 +11,7 @@ import { passedCheck, validateSearchParams, type SearchParams } from './params';
 import { MAX_ATTEMPTS, systemClock, withRetry, type BackoffTiming, type Clock, type RetryEvent } from './retry';
 import { describeZodError, SearchAnswerSchema, type SearchFailure, type SearchResponse } from './schemas';
 import { USER_AGENT } from './version';
-import { untilWords } from './waitWords';
+import { untilWords } from '../words/waitWords';
 import {
   deprecationNotice,
   mayCarryWarnings,
@@ -47,7 +47,7 @@ export interface ClientOptions {
   userAgent?: string;
   clock?: Clock;
   random?: () => number;
-  /** The retry backoff's durations; the spec's unless a test build shortens them (DEVINDEX_TEST_TIMING). */
+  /** The retry backoff's durations; the spec's unless shortened. */
   backoff?: Partial<BackoffTiming>;
   /** Names the calling front end in POST bodies (`origin`), e.g. `devindex-vscode@0.2.0`. */
   origin?: string;

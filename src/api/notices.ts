@@ -4,7 +4,7 @@
 // only formats what `noticeWords` returns (the CLI's stderr line, the editor's message and log, the
 // tools' text, the doctor's finding).
 import { parseHttpDate } from './httpDate';
-import { durationWords } from './waitWords';
+import { durationWords } from '../words/duration';
 
 /** The header the service logs and a user quotes (addendum, "Keyless, deprecation, correlation"). */
 export const REQUEST_ID_HEADER = 'external-request-id';

@@ -1,6 +1,7 @@
 // Spec section 7.4, and nothing else: which failures are retried, and how long to wait before each retry.
 import { ApiError, PASSTHROUGH_ERROR } from './errors';
-import { durationWords, untilWords } from './waitWords';
+import { durationWords } from '../words/duration';
+import { untilWords } from '../words/waitWords';
 
 export interface Clock {
   now(): number;
@@ -50,8 +51,7 @@ export const systemClock: Clock = {
 };
 
 /**
- * The backoff's durations: the spec's (a 1 s unit, a 30 s ceiling, 1 s of jitter), or shorter ones a test build
- * passes (DEVINDEX_TEST_TIMING's retry fields, src/testTiming.ts).
+ * The backoff's durations: the spec's (a 1 s unit, a 30 s ceiling, 1 s of jitter), or shorter ones a caller passes.
  */
 export interface BackoffTiming {
   unitMs: number;

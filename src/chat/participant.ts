@@ -41,7 +41,7 @@ const KIND_ICONS: Record<string, string> = {
   web: 'globe',
 };
 
-/** What the handler reaches outside itself; the host tests replace `pick` (a quick pick would wait for a user). */
+/** What the handler reaches outside itself (each replaceable: a quick pick waits for a user). */
 export interface ChatPorts {
   deps(): ToolDeps;
   /** The folder whose dependencies `/issues` and `/fixed` read (the active editor's, as the tools find it). */

@@ -2,14 +2,10 @@
 // the editor has the chat participant API (feature-detected: VS Code 1.90+ does; other hosts may not). This file
 // is in the activation bundle: it registers and answers follow-ups (pure, src/chat/followups.ts); each request
 // is handled by dist/features.js (src/chat/participant.ts), loaded on the first one.
-import { testModeOn } from '../testGate';
 import * as vscode from 'vscode';
 import { features } from '../host/features';
 import type { ToolWiring } from '../tools/editorTools';
 import { followupsFor, type ChatMeta } from './followups';
-import type { ChatPorts } from './participant';
-
-declare const __DEVINDEX_TEST_SURFACE__: boolean;
 
 export const PARTICIPANT_ID = 'devIndex.participant';
 
@@ -39,34 +35,4 @@ export function registerChatParticipant(context: vscode.ExtensionContext, wiring
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'devindex.svg');
   participant.followupProvider = { provideFollowups };
   context.subscriptions.push(participant);
-  // Internal, development builds under the host tests only: the same handler with a recording stream, a fake
-  // model and replaced ports (a quick pick would wait for a user), and the participant's follow-ups.
-  if (__DEVINDEX_TEST_SURFACE__ && testModeOn()) {
-    context.subscriptions.push(
-      vscode.commands.registerCommand(
-        'devIndex.chat.handleForTests',
-        (
-          request: vscode.ChatRequest,
-          stream: vscode.ChatResponseStream,
-          token?: vscode.CancellationToken,
-          ports?: Partial<ChatPorts>,
-        ) =>
-          features().handleChatRequest(
-            request,
-            { history: [] },
-            stream,
-            token ?? new vscode.CancellationTokenSource().token,
-            wiring,
-            ports,
-          ),
-      ),
-      vscode.commands.registerCommand('devIndex.chat.followupsForTests', (result: vscode.ChatResult) =>
-        participant.followupProvider?.provideFollowups(
-          result,
-          { history: [] },
-          new vscode.CancellationTokenSource().token,
-        ),
-      ),
-    );
-  }
 }

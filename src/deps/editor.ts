@@ -20,7 +20,7 @@ import {
 import { dependencyAtPath, installedNpmDependency } from './installLocation';
 import { MANIFEST_GLOB, MANIFEST_NAMES, type Dependency, type DependencyIndex } from './resolver';
 import { importAt } from './importAt';
-import { installedChipLabel } from '../versions/versionWords';
+import { installedChipLabel } from '../words/versionWords';
 import type { InstalledDependency } from '../versions/versionCompare';
 
 /** Issue 23: what a dependency-scoped search carries to the view (its chip and badges). */

@@ -1,4 +1,3 @@
-import { testModeOn } from '../testGate';
 import * as vscode from 'vscode';
 import type { SearchParams } from '../api/params';
 import { config } from '../config';
@@ -37,9 +36,6 @@ function installedOf(v: unknown): InstalledDependency[] | undefined {
 import { pickFolder, remotesOf } from './workspaceRepos';
 import { grouped } from '../api/grouped';
 
-/** Set by scripts/build.mjs: false in --production builds (the packaged extension) and the web bundle, true otherwise. */
-declare const __DEVINDEX_TEST_SURFACE__: boolean;
-
 /** What `Search in This Repository…` did (returned to callers such as tests; the user sees messages). */
 export type RepoScopeOutcome =
   | { kind: 'searched'; repos: string[] }
@@ -61,16 +57,8 @@ export interface SearchSessionPort {
   scope(): SearchParams | undefined;
 }
 
-/** What the view's title commands and the host tests' probes need from the Search view (SearchViewProvider). */
+/** What the view's title commands need from the Search view (SearchViewProvider). */
 export interface SearchViewPort {
-  /** What the webview last said its form and chip row show (the host tests read it). */
-  shownScope(): SearchParams | undefined;
-  /** What the webview last said its keyless line shows (the host tests read it). */
-  shownKeylessLine(): { text: string; actions: string[] } | undefined;
-  /** Get a Key, as the view's button does it: the keyless quota's signup link, checked, opened; the link or undefined. */
-  getKey(): string | undefined;
-  /** What the webview was last sent for a search (the host tests read the chip, badges and summary there). */
-  postedSearch(): unknown;
   command(command: ViewCommand): void;
 }
 
@@ -216,15 +204,6 @@ export function registerSearchCommands(
   reg('devIndex.search.refresh', () => view().command('refresh'));
   reg('devIndex.search.expandAll', () => view().command('expandAll'));
   reg('devIndex.search.collapseAll', () => view().command('collapseAll'));
-  // Internal, development builds under the host tests only (issue 32 §6; written inline so that a --production
-  // build, and the web bundle, drop them): what the Search view reports it shows (its scope, its keyless line),
-  // Get a Key of the keyless line and error box (issue 30), and what the webview was last sent for a search.
-  if (__DEVINDEX_TEST_SURFACE__ && testModeOn()) {
-    reg('devIndex.search.shownScope', () => view().shownScope());
-    reg('devIndex.search.shownKeylessLine', () => view().shownKeylessLine());
-    reg('devIndex.search.getKey', () => view().getKey());
-    reg('devIndex.search.postedSearch', () => view().postedSearch());
-  }
   reg(OPEN_DOCUMENT_COMMAND, (arg?: unknown) => {
     const a = (arg ?? {}) as { id?: unknown; title?: unknown; markdown?: unknown };
     if (typeof a.id !== 'string' || typeof a.title !== 'string' || typeof a.markdown !== 'string') return undefined;

@@ -2,15 +2,12 @@
 // the Language Model Tool API (feature-detected: without it the extension activates as before) and the
 // setting devIndex.tools.enabled is on. This file is in the activation bundle, so it only registers;
 // every call is handled by dist/features.js (src/tools/editorTools.ts), loaded on the first invocation.
-import { testModeOn } from '../testGate';
 import * as vscode from 'vscode';
 import { config } from '../config';
 import { features } from '../host/features';
 import type { ToolWiring } from './editorTools';
 import { EDITOR_TOOL_NAMES, TOOL_NAMES, TOOL_SETTINGS, type ToolName } from './names';
 import { grouped } from '../api/grouped';
-
-declare const __DEVINDEX_TEST_SURFACE__: boolean;
 
 type Input = Record<string, unknown>;
 
@@ -119,30 +116,6 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, wir
     );
   };
   apply();
-  // Internal, development builds under the host tests only (it skips the confirmation a chat shows):
-  // the same invocation with a progress that collects its lines.
-  if (__DEVINDEX_TEST_SURFACE__ && testModeOn())
-    context.subscriptions.push(
-      vscode.commands.registerCommand('devIndex.tools.invokeWithProgress', async (name: ToolName, input: Input) => {
-        const lines: string[] = [];
-        const result = await features().invokeLanguageModelTool(
-          name,
-          { input, toolInvocationToken: undefined },
-          new vscode.CancellationTokenSource().token,
-          wiring,
-          {
-            report: (p: { message?: string }) => {
-              if (p.message) lines.push(p.message);
-            },
-          },
-        );
-        const text = result.content
-          .map((p) => (p as { value?: unknown }).value)
-          .filter((v): v is string => typeof v === 'string')
-          .join('\n');
-        return { text, progress: lines };
-      }),
-    );
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(TOOL_SETTINGS.enabled)) apply();

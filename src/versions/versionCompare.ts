@@ -36,7 +36,7 @@ function semver(): Semver {
 let pep440Lib: typeof Pep440 | undefined;
 const pep440 = (): typeof Pep440 => (pep440Lib ??= require('@renovatebot/pep440') as typeof Pep440);
 import type { Ecosystem } from '../deps/messages';
-export { installedChipLabel } from './versionWords';
+export { installedChipLabel } from '../words/versionWords';
 import { findVersionMentions, type MentionKind, type VersionMention } from './versionMentions';
 
 /** What the search knows about the dependency it is scoped to. */

@@ -8,9 +8,9 @@ import { openWalkthroughOnce, SHOWN_KEY, walkthroughRef, type FirstRunOutcome } 
 export interface WalkthroughHandle {
   /** What the activation's first-run check did (settles after activation returns). */
   readonly atActivation: Promise<FirstRunOutcome>;
-  /** The same check again, through another opener (the host tests observe it instead of opening). */
+  /** The same check again, through another opener (one that records instead of opening). */
   runFirstRun(open?: (ref: string) => Thenable<unknown>): Promise<FirstRunOutcome>;
-  /** Forgets that it was opened (the host tests start the rule from a first install again). */
+  /** Forgets that it was opened (the rule then starts from a first install again). */
   forget(): Thenable<void>;
   /** `<publisher>.<name>#<walkthrough id>`. */
   readonly ref: string;

@@ -17,7 +17,7 @@ import type { WatchableSearch, WatchViewPort } from '../webview/searchController
 import { WatchService, type WatchEvent } from './watcher';
 import { newsText, quoted, watchScopeWords } from './watchText';
 
-/** How the feature speaks to the user; the host tests replace it to press a button. */
+/** How the feature speaks to the user: a message with buttons, resolving with the one pressed. */
 export type WatchShow = (level: 'info' | 'warning', text: string, actions: string[]) => Thenable<string | undefined>;
 
 export interface WatchPorts {
@@ -38,7 +38,7 @@ export class WatchFeature implements vscode.Disposable {
   private readonly folderWatchers = new Map<string, vscode.Disposable>();
   private readonly disposables: vscode.Disposable[] = [];
   private debounce = new Map<string, ReturnType<typeof setTimeout>>();
-  /** Texts shown by notifications, newest last (the host tests read them). */
+  /** Texts shown by notifications, newest last. */
   readonly shown: string[] = [];
   show: WatchShow = (level, text, actions) =>
     level === 'warning'

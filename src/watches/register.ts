@@ -1,13 +1,9 @@
 // Activation side (dist/extension.js): the Watch for a Fix commands, and the start of the background checks
 // in every window that has watches (the lease in watcher.ts lets one of them run the checks). The feature
 // itself is in dist/core.js, loaded only when a watch exists or a command runs.
-import { testModeOn } from '../testGate';
 import * as vscode from 'vscode';
 import type { WatchFeature } from './editor';
-import { testTiming, type TestTiming } from '../testTiming';
-
-/** Set by scripts/build.mjs: false in --production builds (the packaged extension). */
-declare const __DEVINDEX_TEST_SURFACE__: boolean;
+import type { WatchTiming } from '../testHooks/hooks';
 
 /** Mirrors WATCH_KEY_PREFIX in watcher.ts (the activation bundle does not load it). */
 const KEY_PREFIX = 'devIndex.watch/';
@@ -16,7 +12,12 @@ const FIRST_BEAT_MS = 10_000;
 /** A window with no watch looks again this often (another window may add one). */
 const LOOK_AGAIN_MS = 5 * 60_000;
 
-export function registerWatches(context: vscode.ExtensionContext, feature: () => WatchFeature): void {
+/** `timing`: a test build's shorter beats (src/testHooks/hooks.ts). */
+export function registerWatches(
+  context: vscode.ExtensionContext,
+  feature: () => WatchFeature,
+  timing: WatchTiming = {},
+): void {
   let started = false;
   const start = (): WatchFeature => {
     const f = feature();
@@ -27,21 +28,12 @@ export function registerWatches(context: vscode.ExtensionContext, feature: () =>
     return f;
   };
   const hasWatches = () => context.globalState.keys().some((k) => k.startsWith(KEY_PREFIX));
-  const id = (v: unknown): string | undefined =>
-    typeof v === 'string'
-      ? v
-      : typeof (v as { id?: unknown } | undefined)?.id === 'string'
-        ? (v as { id: string }).id
-        : undefined;
-  // Test builds only: DEVINDEX_TEST_TIMING shortens both (src/testTiming.ts); its problems are logged by the feature.
-  // Written as a constant condition so that a --production build drops the reading and its parser entirely.
-  const t: TestTiming = __DEVINDEX_TEST_SURFACE__ ? testTiming().timing : {};
   const look = setInterval(() => {
     if (!started && hasWatches()) start();
-  }, t.watchLookAgainMs ?? LOOK_AGAIN_MS);
+  }, timing.lookAgainMs ?? LOOK_AGAIN_MS);
   const first = setTimeout(() => {
     if (hasWatches()) start();
-  }, t.watchFirstBeatMs ?? FIRST_BEAT_MS);
+  }, timing.firstBeatMs ?? FIRST_BEAT_MS);
   context.subscriptions.push(
     {
       dispose: () => {
@@ -61,26 +53,4 @@ export function registerWatches(context: vscode.ExtensionContext, feature: () =>
       return out;
     }),
   );
-  // Internal, test builds under test only (src/testGate.ts; written inline so that a --production build drops them):
-  // the host and browser tiers' handles on a watch, by id or a row `{ id }`.
-  if (__DEVINDEX_TEST_SURFACE__ && testModeOn()) {
-    context.subscriptions.push(
-      vscode.commands.registerCommand('devIndex.watch.checkNow', (v: unknown) => {
-        const i = id(v);
-        return i ? start().checkNow(i) : undefined;
-      }),
-      vscode.commands.registerCommand('devIndex.watch.remove', (v: unknown) => {
-        const i = id(v);
-        return i ? start().service.remove(i) : false;
-      }),
-      vscode.commands.registerCommand('devIndex.watch.open', (v: unknown) => {
-        const i = id(v);
-        return i ? start().open(i) : false;
-      }),
-      vscode.commands.registerCommand('devIndex.watch.list', () => start().service.list()),
-      vscode.commands.registerCommand('devIndex.watch.compareInstalled', (folder?: unknown) =>
-        start().service.installedChanged(typeof folder === 'string' ? folder : undefined),
-      ),
-    );
-  }
 }

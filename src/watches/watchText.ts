@@ -1,7 +1,7 @@
 // Pure words of the editor's watches (issue 23): a watch's scope and what a notification says. vscode-free.
 import type { SearchParams } from '../api/params';
 import type { InstalledDependency } from '../versions/versionCompare';
-import { installedChipLabel } from '../versions/versionWords';
+import { installedChipLabel } from '../words/versionWords';
 import type { WatchEvent } from './watcher';
 
 /** The scope of a watch in words: the chip's words per dependency, else the repositories. */

@@ -46,7 +46,7 @@ export interface WatchServiceDeps {
   /** This window's id in the lease. */
   owner: string;
   newId?: () => string;
-  /** Tests shorten these (unit and host tests directly, the e2e tier through DEVINDEX_TEST_TIMING: src/testTiming.ts). */
+  /** The product's lease and interval unless a caller shortens them. */
   leaseTtlMs?: number;
   renewMs?: number;
   intervalMs?: number;

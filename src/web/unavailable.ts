@@ -14,7 +14,7 @@ export const NOT_IN_BROWSER = {
 
 export type LeftOut = keyof typeof NOT_IN_BROWSER;
 
-/** What a left-out command resolves with (tests read it); the user sees the same words. */
+/** What a left-out command resolves with; the user sees the same words. */
 export interface Unavailable {
   unavailable: true;
   reason: string;

@@ -123,12 +123,6 @@ function buildSchemas() {
     /** Issue 23: Watch for a Fix on the search the view shows (the extension knows it: nothing is handed back). */
     z.strictObject({ type: z.literal('watch') }),
     z.strictObject({ type: z.literal('watchAction'), action: z.enum(['check', 'remove', 'open']), id }),
-    /** What the keyless line shows now ('' when hidden): reported for the host tests, as `scope` is. */
-    z.strictObject({
-      type: z.literal('keylessLine'),
-      text: text(512),
-      actions: z.array(z.enum(['getKey', 'setKey'])).check(z.maxLength(4)),
-    }),
   ]);
 }
 

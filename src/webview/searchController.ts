@@ -18,10 +18,6 @@ export type { SearchViewDeps, WatchViewPort } from './searchViewDeps';
 export class SearchController {
   private readonly channel: ViewChannel;
   private repos: string[] = [];
-  /** The scope as the webview last reported it (its form and chip row), for the host tests. */
-  private shown: SearchParams | undefined;
-  /** The keyless line as the webview last reported it, for the host tests. */
-  private keylessLine: { text: string; actions: string[] } | undefined;
   /** Before a command's search: how the view is shown (the provider reveals it); the channel then waits for its ready. */
   private reveal: () => Promise<void> = async () => undefined;
 
@@ -63,31 +59,20 @@ export class SearchController {
     return this.session.scope();
   }
 
-  /** What the webview says its keyless line shows now ('' when hidden). */
-  shownKeylessLine(): { text: string; actions: string[] } | undefined {
-    return this.keylessLine;
-  }
-
   /**
-   * Get a Key: opens the keyless quota's signup link (`url` from the view's button, else the last one a search
-   * failed with), only when it passes the signup link check and the link policy. Returns the link opened, or undefined.
+   * Get a Key: opens the keyless quota's signup link the view's button carries, only when it passes the signup link
+   * check and the link policy.
    */
-  getKey(url: string | undefined = this.session.signupUrl()): string | undefined {
+  private getKey(url: string): void {
     const link = signupLink(url);
     const safe = link ? externalUrl(link) : undefined;
     if (!safe) {
       this.deps.log(
-        `search view: refused to open a signup link that is not an https link to a plain host (${JSON.stringify((url ?? '(none)').slice(0, 60))})`,
+        `search view: refused to open a signup link that is not an https link to a plain host (${JSON.stringify(url.slice(0, 60))})`,
       );
-      return undefined;
+      return;
     }
     this.deps.openExternal(safe);
-    return safe;
-  }
-
-  /** What the webview says its form and chip row show now (the `scope` it last posted). */
-  shownScope(): SearchParams | undefined {
-    return this.shown;
   }
 
   /** A command's search, through the session (see SearchSession.search). Resolves when it has finished. */
@@ -157,18 +142,12 @@ export class SearchController {
     }
   }
 
-  /** What the webview was last sent for a search: its start (the chip's `installed`) and its outcome (badges, summary). */
-  postedSearch(): { searchStarted?: ToWebview; results?: ToWebview } {
-    return this.channel.postedSearch();
-  }
-
   private async handle(m: FromWebview): Promise<void> {
     switch (m.type) {
       case 'ready':
         return this.onReady(m.pendingRequestId, m.scope);
       case 'scope':
         this.session.setScope(m.params);
-        this.shown = m.params;
         return;
       case 'validate':
         this.channel.send({ type: 'validation', requestId: m.requestId, issues: this.session.validate(m.params) });
@@ -210,9 +189,6 @@ export class SearchController {
         return;
       case 'diagnose':
         return this.deps.runCommand('devIndex.diagnose');
-      case 'keylessLine':
-        this.keylessLine = { text: m.text, actions: m.actions };
-        return;
       case 'watch': {
         const watchable = this.session.watchableSearch();
         if (watchable && this.deps.watches) await this.deps.watches.add(watchable);
@@ -253,10 +229,7 @@ export class SearchController {
   }
 
   private async onReady(pendingRequestId: string | undefined, scope: SearchParams | undefined): Promise<void> {
-    if (scope) {
-      this.session.setScope(scope);
-      this.shown = scope;
-    }
+    if (scope) this.session.setScope(scope);
     this.repos = await this.channel.readyWith(() => this.workspaceRepos()); // never throws: a failure is logged and reads as none
     this.channel.send({ type: 'init', defaults: this.session.defaultsSent(), workspaceRepos: this.repos });
     await this.sendKeyState();

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { buildSearchHtml } from './html';
 import { SearchController, type SearchViewDeps, type WatchableSearch } from './searchController';
-import type { SearchParams, ToWebview, ViewCommand } from './protocol';
+import type { ToWebview, ViewCommand } from './protocol';
 import type { SearchSession } from '../search/session/searchSession';
 
 export type { SearchViewDeps } from './searchController';
@@ -65,26 +65,6 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
       style: vscode.Uri.joinPath(media, 'webview.css'),
       codicons: vscode.Uri.joinPath(dist, 'codicon.css'),
     });
-  }
-
-  /** What the webview last said its form and chip row show. */
-  shownScope(): SearchParams | undefined {
-    return this.controller.shownScope();
-  }
-
-  /** What the webview last said its keyless line shows (host tests). */
-  shownKeylessLine(): { text: string; actions: string[] } | undefined {
-    return this.controller.shownKeylessLine();
-  }
-
-  /** Get a Key (the keyless line's and error box's button): the last signup link, checked, then opened. */
-  getKey(): string | undefined {
-    return this.controller.getKey();
-  }
-
-  /** What the webview was last sent for a search (host tests: the chip's installed versions, badges, summary). */
-  postedSearch(): { searchStarted?: ToWebview; results?: ToWebview } {
-    return this.controller.postedSearch();
   }
 
   /** Issue 23: the search Watch for a Fix saves (the last one with a repository scope and results). */

@@ -3,11 +3,8 @@
 // command's search posted meanwhile waits in a backlog delivered at ready, and progress is dropped.
 import { fromWebviewSchema, type FromWebview, type ToWebview } from './protocol';
 
-/**
- * What a starting document may post before its `ready` (its first render reports the keyless line; a failed start
- * logs): these never mean that a view marked not listening is listening.
- */
-const BEFORE_READY: ReadonlySet<FromWebview['type']> = new Set(['ready', 'keylessLine', 'log']);
+/** What a starting document may post before its `ready` (a failed start logs): these never mean that a view marked not listening is listening. */
+const BEFORE_READY: ReadonlySet<FromWebview['type']> = new Set(['ready', 'log']);
 
 /** How long a command waits for the view to load before it runs the search anyway. */
 const READY_TIMEOUT_MS = 15_000;
@@ -28,8 +25,6 @@ export class ViewChannel {
   private readyWaiters: Array<() => void> = [];
   /** A command's search posted while the view was not listening: delivered at ready. */
   private backlog: ToWebview[] = [];
-  /** The last `searchStarted` and `results` messages posted to the webview (the host tests read the chip, badges and summary there). */
-  private posted: { searchStarted?: ToWebview; results?: ToWebview } = {};
 
   constructor(
     private post: (m: ToWebview) => unknown,
@@ -125,14 +120,7 @@ export class ViewChannel {
     else if (fromCommand) this.backlog.push(m);
   }
 
-  /** What the webview was last sent for a search: its start (the chip's `installed`) and its outcome (badges, summary). */
-  postedSearch(): { searchStarted?: ToWebview; results?: ToWebview } {
-    return this.posted;
-  }
-
   private postNow(m: ToWebview): void {
-    if (m.type === 'searchStarted') this.posted = { searchStarted: m };
-    else if (m.type === 'results') this.posted = { ...this.posted, results: m };
     void this.post(m);
   }
 }

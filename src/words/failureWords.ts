@@ -5,7 +5,7 @@
 // to set one, and `secret` is scrubbed from whatever is quoted as a last guard. No vscode import.
 import type { Failure, FailureReason } from '../api/failure';
 import type { ParamIssue } from '../api/params';
-import { untilWords } from '../api/waitWords';
+import { untilWords } from './waitWords';
 import { scrubSecret, withoutControls } from './controls';
 
 export type { Failure };

@@ -4,7 +4,7 @@
 // made in window A shows in window B; when it falls due, exactly one search goes to the sandbox (only the
 // lease holder checks) and both Watched lists show its result; when A closes, B takes the lease over at its
 // expiry and runs the next due check itself. Time is the test's (issue 31): the runner shortens the lease, its
-// beat and the 6-hour interval through DEVINDEX_TEST_TIMING (src/testTiming.ts; DEVINDEX_E2E_TEST_TIMING here),
+// beat and the 6-hour interval through DEVINDEX_TEST_TIMING (src/testHooks/timing.ts; DEVINDEX_E2E_TEST_TIMING here),
 // and every wait below is for a DOM state, a notification or the sandbox's request log, bounded in those durations.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

@@ -1,11 +1,11 @@
 // Issue 33, item 5: the `@devindex` chat participant in a real extension host, against the sandbox. No chat
 // model or chat view runs here (code-server offline, no chat provider), so the participant's own handler is
-// called through the test-only command devIndex.chat.handleForTests with a recording response stream, a
+// called through the test surface's chat.handle (src/testHooks/surface.ts) with a recording response stream, a
 // cancellation token of the test's and, for the answer, a fake model object shaped as vscode.LanguageModelChat.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type DevIndexExtensionApi, env, sandboxRequests as requests, until, keylessApi } from './hostSupport';
+import { api, type DevIndexExtensionApi, env, sandboxRequests as requests, until, keylessApi } from './hostSupport';
 import { chatApi, PARTICIPANT_ID } from '../../src/chat/register';
 
 interface Part {
@@ -108,17 +108,16 @@ async function ask(
   token?: vscode.CancellationToken,
   ports?: Ports,
 ): Promise<vscode.ChatResult> {
-  return (await vscode.commands.executeCommand<vscode.ChatResult>(
-    'devIndex.chat.handleForTests',
+  return (await api()).chat.handle(
     req,
-    stream,
+    stream as unknown as vscode.ChatResponseStream,
     token,
-    ports,
-  ))!;
+    ports as Parameters<DevIndexExtensionApi['chat']['handle']>[3],
+  );
 }
 
 async function followups(result: vscode.ChatResult): Promise<vscode.ChatFollowup[]> {
-  return (await vscode.commands.executeCommand<vscode.ChatFollowup[]>('devIndex.chat.followupsForTests', result)) ?? [];
+  return (await api()).chat.followups(result);
 }
 
 async function searchesSeen(): Promise<Array<Record<string, string[]>>> {

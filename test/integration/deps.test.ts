@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { until as pollUntil } from './hostSupport';
+import { type DevIndexExtensionApi, until as pollUntil } from './hostSupport';
 
 interface SearchOutcome {
   params: { query: string; repos?: string[]; [k: string]: unknown };
@@ -15,6 +15,7 @@ interface SearchOutcome {
 interface Api {
   lastSearch(): SearchOutcome | undefined;
   apiKey: { clear(): Promise<void> };
+  view: DevIndexExtensionApi['view'];
 }
 interface Row {
   name: string;
@@ -270,9 +271,9 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
     const o = await searchDone(a, ran.query, before);
     assert.deepEqual(o.params.repos, ['trialrun/trialrun']);
     const posted = await until('the search posted to the webview', async () => {
-      const p = await vscode.commands.executeCommand<{
+      const p = a.view.lastSearch() as {
         searchStarted?: { params: { query: string }; installed?: unknown[] };
-      }>('devIndex.search.postedSearch');
+      };
       return p?.searchStarted?.params.query === ran.query ? p : undefined;
     });
     assert.deepEqual(posted.searchStarted!.installed, [

@@ -3,38 +3,15 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { JobStorage } from '../../src/agents/jobModel';
+import type { DevIndexExtensionApi } from '../../src/testHooks/surface';
 
 export const EXTENSION_ID = 'devindex.devindex';
 
 /** The last search's outcome, as the test surface reports it. */
-export interface SearchOutcome {
-  params: { query: string; repos?: string[]; [k: string]: unknown };
-  response?: { results: Array<{ id: string; type: string; url: string }> };
-  notes?: unknown[];
-  error?: string;
-  status?: number;
-}
+export type { LastSearch } from '../../src/search/session/searchService';
 
-/** What activate() returns in a development build with DEVINDEX_TEST_KEY set (docs/ARCHITECTURE.md). */
-export interface DevIndexExtensionApi {
-  baseUrl(): string;
-  apiKey: { get(): Promise<string | undefined>; set(key: string): Promise<void>; clear(): Promise<void> };
-  lastSearch(): SearchOutcome | undefined;
-  /** Issue 21: replaces the issue reporter Report an Issue… opens (undefined: VS Code's own again). */
-  setIssueReporter?(
-    send: ((report: { extensionId: string; issueTitle: string; issueBody: string }) => unknown) | undefined,
-  ): void;
-  /** Issue 30: where checked links (Get a Key) go instead of the browser; the deprecation messages shown. */
-  setExternalOpener?(open: ((url: string) => unknown) | undefined): void;
-  shownNotices?(): string[];
-  /** Issue 24: what activation's first-run walkthrough check did, and the rule again through a test's opener. */
-  walkthrough?: {
-    atActivation: Promise<'opened' | 'already-shown' | 'disabled' | 'failed'>;
-    runFirstRun(open?: (ref: string) => Thenable<unknown>): Promise<'opened' | 'already-shown' | 'disabled' | 'failed'>;
-    forget(): Thenable<void>;
-    ref: string;
-  };
-}
+/** What activate() returns in a test build under a host tier (DEVINDEX_TEST_KEY set; docs/ARCHITECTURE.md). */
+export type { DevIndexExtensionApi };
 
 /** A request the sandbox saw (`GET /__sandbox/requests`); `auth` says how its key compared. */
 export interface SeenRequest {

@@ -1,19 +1,28 @@
 // Issue 19, the keyless quota in the Search view: a keyless search over the daily quota shows a
-// countdown to the reset in the view's keyless line, with Set API Key; setting a key clears it. The
-// view reports what its keyless line shows (`devIndex.search.shownKeylessLine`), as it does its scope.
+// countdown to the reset in the view's keyless line, with Set API Key; setting a key clears it. Read here in what
+// the extension sends the view (the words and the buttons from those messages: the browser and e2e tiers' DOM).
 // The first test uses the sandbox's fault injection (a 429 asking for a day's wait), so it runs on
 // any sandbox; the second uses the sandbox's daily quota (`POST /__sandbox/keyless`).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { type DevIndexExtensionApi, env, until, keylessApi } from './hostSupport';
 
-interface Line {
-  text: string;
-  actions: string[];
+interface Told {
+  /** The last keyState: whether a key is set (undefined before the view said ready). */
+  hasKey?: boolean;
+  /** The last search outcome's keyless refusal (the quota's reset, its signup link), if it was one. */
+  keyless?: { kind: string; resetAt?: number; signupUrl?: string };
 }
 
-const line = async (): Promise<Line | undefined> =>
-  vscode.commands.executeCommand<Line | undefined>('devIndex.search.shownKeylessLine');
+/** What the extension last told the Search view about searching without a key. */
+function told(a: DevIndexExtensionApi): Told {
+  const sent = a.view.sent() as Array<{ type: string; hasKey?: boolean; error?: { keyless?: Told['keyless'] } }>;
+  const outcome = sent.filter((m) => m.type === 'searchError' || m.type === 'results').at(-1);
+  return {
+    hasKey: sent.filter((m) => m.type === 'keyState').at(-1)?.hasKey,
+    keyless: outcome?.type === 'searchError' ? outcome.error?.keyless : undefined,
+  };
+}
 
 async function post(path: string, body: unknown): Promise<number> {
   const r = await fetch(`${env('DEVINDEX_SANDBOX_URL')}${path}`, {
@@ -55,11 +64,14 @@ describe('issue 19: the keyless quota in the Search view', function () {
   });
 
   it('a keyless 429 asking for a day counts down to the reset with Set API Key; a key clears the line', async () => {
-    await until('the keyless line before', line, (l) => l?.text === 'Keyless: lower rate limits.', 15_000).catch(
-      async () => {
-        await search(a, 'warm up the view');
-      },
-    );
+    await until(
+      'the view told no key is set',
+      async () => told(a),
+      (t) => t.hasKey === false,
+      15_000,
+    ).catch(async () => {
+      await search(a, 'warm up the view');
+    });
     assert.equal(
       await post('/__sandbox/faults', {
         faults: [
@@ -80,17 +92,29 @@ describe('issue 19: the keyless quota in the Search view', function () {
       /^Keyless searches are used up until .+; an API key is not limited by the keyless quota/,
     );
     const shown = await until(
-      'the countdown in the keyless line',
-      line,
-      (l) => /^Keyless searches used up · resets in /.test(l?.text ?? ''),
+      'the view told the keyless quota',
+      async () => told(a).keyless,
+      (k) => k?.kind === 'quota',
       15_000,
     );
-    assert.match(shown!.text, /^Keyless searches used up · resets in (23 h 59 min|24 h)$/);
-    assert.deepEqual(shown!.actions, ['setKey'], 'with Set API Key');
+    assert.equal(shown?.kind, 'quota', 'the view is told the quota, for its countdown');
+    const left = (shown?.resetAt ?? 0) - Date.now();
+    assert.ok(left > 86_400_000 - 120_000 && left <= 86_400_000, `the reset a day away (in ${left} ms)`);
+    assert.equal(shown?.signupUrl, undefined, 'no signup link: Set API Key alone');
     await a.apiKey.set(env('DEVINDEX_TEST_KEY'));
-    await until('the keyless line clears once a key is set', line, (l) => l?.text === '', 15_000);
+    await until(
+      'the view told a key is set',
+      async () => told(a),
+      (t) => t.hasKey === true,
+      15_000,
+    );
     await a.apiKey.clear();
-    await until('the keyless line is back without a key', line, (l) => l?.text !== '' && l !== undefined, 15_000);
+    await until(
+      'the view told the key is gone',
+      async () => told(a),
+      (t) => t.hasKey === false,
+      15_000,
+    );
   });
 
   it('a keyless 403 says the network is refused and offers a key, never a key the user does not have', async () => {
@@ -114,9 +138,8 @@ describe('issue 19: the keyless quota in the Search view', function () {
   });
 
   it("issue 30: the keyless quota's signup_url puts Get a Key beside Set API Key; Get a Key opens the checked link", async () => {
-    assert.ok(a.setExternalOpener, 'the test surface has setExternalOpener');
     const opened: string[] = [];
-    a.setExternalOpener!((url) => {
+    a.setExternalOpener((url) => {
       opened.push(url);
       return true;
     });
@@ -130,21 +153,39 @@ describe('issue 19: the keyless quota in the Search view', function () {
         'the error names its request id',
       );
       const shown = await until(
-        'Get a Key in the keyless line',
-        line,
-        (l) => (l?.actions ?? []).includes('getKey'),
+        'the view told the keyless quota',
+        async () => told(a).keyless,
+        (k) => k?.kind === 'quota',
         15_000,
       );
-      assert.deepEqual(shown!.actions, ['getKey', 'setKey'], 'Get a Key first, beside Set API Key');
-      assert.match(shown!.text, /^Keyless searches used up · resets in /);
-      const link = await vscode.commands.executeCommand<string | undefined>('devIndex.search.getKey');
-      assert.match(link ?? '', /^https:\/\/firecrawl\.dev\/k\/[0-9a-f]{20}$/);
+      assert.equal(shown?.kind, 'quota');
+      const link = shown?.signupUrl ?? '';
+      assert.match(
+        link,
+        /^https:\/\/firecrawl\.dev\/k\/[0-9a-f]{20}$/,
+        'the signup link: Get a Key beside Set API Key',
+      );
+      // Get a Key, as its button posts it.
+      assert.ok(a.view.receive({ type: 'getKey', url: link }), 'the view is open');
+      await until(
+        'the link opened',
+        async () => opened.length,
+        (n) => n > 0,
+        5_000,
+      );
       assert.deepEqual(opened, [link], "opened once, through the product's link checks");
-      // A key clears the quota line, and Get a Key with it.
+      // A link that fails the signup link check is not opened.
+      a.view.receive({ type: 'getKey', url: 'http://firecrawl.dev/k/0000' });
       await a.apiKey.set(env('DEVINDEX_TEST_KEY'));
-      await until('the keyless line clears once a key is set', line, (l) => l?.text === '', 15_000);
+      await until(
+        'the view told a key is set',
+        async () => told(a),
+        (t) => t.hasKey === true,
+        15_000,
+      );
+      assert.deepEqual(opened, [link]);
     } finally {
-      a.setExternalOpener!(undefined);
+      a.setExternalOpener(undefined);
       await a.apiKey.clear();
       await post('/__sandbox/keyless', { daily: 0, reset: true });
     }
@@ -160,7 +201,7 @@ describe('issue 19: the keyless quota in the Search view', function () {
       assert.ok(a.lastSearch()!.response!.results.length > 0, 'results as usual');
       const notices = await until(
         'the deprecation message',
-        async () => a.shownNotices!(),
+        async () => a.shownNotices(),
         (n) => n.some((t) => /host test deprecation/.test(t)),
         10_000,
       );
@@ -172,15 +213,11 @@ describe('issue 19: the keyless quota in the Search view', function () {
       );
       await search(a, 'deprecated and answering again');
       assert.equal(
-        a.shownNotices!().filter((t) => /host test deprecation/.test(t)).length,
+        a.shownNotices().filter((t) => /host test deprecation/.test(t)).length,
         1,
         'once per endpoint and day',
       );
-      const tool = await vscode.commands.executeCommand<{ text: string }>(
-        'devIndex.tools.invokeWithProgress',
-        'devIndex_search',
-        { query: 'retry after' },
-      );
+      const tool = await a.invokeTool('devIndex_search', { query: 'retry after' });
       assert.match(
         tool.text,
         /Service notice \(tell the user; the answer above is complete\): GET \/v2\/search\/developer is deprecated/,
@@ -197,14 +234,14 @@ describe('issue 19: the keyless quota in the Search view', function () {
     assert.ok(a.lastSearch()!.response, 'the first is within the quota');
     await search(a, 'second keyless search today');
     const shown = await until(
-      'the countdown in the keyless line',
-      line,
-      (l) => /^Keyless searches used up · resets in /.test(l?.text ?? ''),
+      'the view told the keyless quota',
+      async () => told(a).keyless,
+      (k) => k?.kind === 'quota',
       15_000,
     );
+    assert.equal(shown?.kind, 'quota');
     const now = new Date();
-    const toMidnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime();
-    const h = Math.floor(Math.ceil(toMidnight / 60_000) / 60);
-    assert.match(shown!.text, new RegExp(`resets in (${h} h|${h} h \\d+ min|\\d+ min)$`));
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    assert.ok(Math.abs((shown?.resetAt ?? 0) - midnight) <= 60_000, `the reset at UTC midnight (${shown?.resetAt})`);
   });
 });

@@ -11,7 +11,7 @@ import {
   type DevIndexExtensionApi,
   env,
   sandboxRequests as sandbox,
-  type SearchOutcome,
+  type LastSearch,
   type SeenRequest,
   keylessApi,
   until,
@@ -40,9 +40,9 @@ async function searchesSeen(): Promise<Array<{ params: Record<string, string[]>;
 async function searchDone(
   a: DevIndexExtensionApi,
   query: string,
-  previous: SearchOutcome | undefined,
+  previous: LastSearch | undefined,
   ms = 20_000,
-): Promise<SearchOutcome> {
+): Promise<LastSearch> {
   const o = await until(
     `a finished search for ${JSON.stringify(query)}`,
     () => a.lastSearch(),
@@ -430,8 +430,7 @@ describe('search commands against the sandbox', function () {
     // The webview reports what its form and chip row show once it has taken the search in.
     const shown = await until(
       "the view shows the selection's query",
-      async () =>
-        vscode.commands.executeCommand<{ query?: string; repos?: string[] } | undefined>('devIndex.search.shownScope'),
+      async () => a.view.shownScope() as { query?: string; repos?: string[] } | undefined,
       (v) => v?.query === 'backoff jitter',
       10_000,
       100,

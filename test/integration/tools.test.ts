@@ -276,11 +276,7 @@ describe('language-model tools', function () {
       });
       const id = /^Started agent job ([0-9a-f-]{36})/.exec(started)?.[1];
       assert.ok(id, started);
-      const r = await vscode.commands.executeCommand<{ text: string; progress: string[] }>(
-        'devIndex.tools.invokeWithProgress',
-        'devIndex_waitForAgentJob',
-        { jobId: id, timeoutSeconds: 120 },
-      );
+      const r = await a.invokeTool('devIndex_waitForAgentJob', { jobId: id, timeoutSeconds: 120 });
       assert.match(r.text, new RegExp(`^Agent job ${id} (ended|is waiting)`), r.text);
       assert.ok(r.progress.length >= 1, `progress lines: ${JSON.stringify(r.progress)}`);
       for (const l of r.progress) assert.ok(!l.includes('\n') && !l.includes(env('DEVINDEX_TEST_KEY')), l);

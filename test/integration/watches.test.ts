@@ -18,11 +18,7 @@ import { LEASE_KEY } from '../../src/watches/lease';
 import { WATCH_KEY_PREFIX, WatchService, type WatchEvent } from '../../src/watches/watcher';
 import { api, env, MemoryStorage, until, type DevIndexExtensionApi } from './hostSupport';
 
-interface WatchFeatureLike {
-  shown: string[];
-  show: (level: 'info' | 'warning', text: string, actions: string[]) => Thenable<string | undefined>;
-}
-type Api = DevIndexExtensionApi & { watches(): WatchFeatureLike };
+type Api = DevIndexExtensionApi;
 interface Posted {
   searchStarted?: {
     type: 'searchStarted';
@@ -86,7 +82,7 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
   after(async () => {
     diagnostics?.dispose();
     await fsp.writeFile(fetchlinePkg, fetchlinePkgText);
-    if (watchId) await vscode.commands.executeCommand('devIndex.watch.remove', watchId);
+    if (watchId) await a.watches().service.remove(watchId);
     await vscode.commands.executeCommand('devIndex.search.run', { query: 'reset after the watch suite', repos: [] });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -122,7 +118,7 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
     assert.equal(a.lastSearch()!.error, undefined);
     const posted = await until(
       'the outcome posted to the webview',
-      async () => vscode.commands.executeCommand<Posted>('devIndex.search.postedSearch'),
+      async () => a.view.lastSearch() as Posted,
       (p) => p?.results?.outcome !== undefined && p.searchStarted?.params.query === ran.query,
     );
     // The chip: the webview builds `fetchline/fetchline · 3.2.0 installed` from this (installedChipLabel; the browser tier checks the words).
@@ -133,7 +129,7 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
     assert.equal(posted.searchStarted!.params.passages, 3, 'a dependency search asks for three passages');
     const shown = await until(
       'the view shows the scope',
-      async () => vscode.commands.executeCommand<{ repos?: string[] }>('devIndex.search.shownScope'),
+      async () => a.view.shownScope() as { repos?: string[] },
       (s) => s?.repos?.[0] === 'fetchline/fetchline',
     );
     assert.deepEqual(shown.repos, ['fetchline/fetchline']);
@@ -157,7 +153,7 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
   it('Watch for a Fix on that search; a new issue appears; Check Now notifies and Open Search opens it', async () => {
     watchId = await vscode.commands.executeCommand<string | undefined>('devIndex.watch.add');
     assert.ok(watchId, 'a watch was made');
-    const list = await vscode.commands.executeCommand<Watch[]>('devIndex.watch.list');
+    const list = a.watches().service.list() as Watch[];
     const w = list.find((x) => x.id === watchId)!;
     assert.equal(w.params.query, a.lastSearch()!.params.query);
     assert.deepEqual(w.params.repos, ['fetchline/fetchline']);
@@ -167,10 +163,7 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
     assert.equal(path.resolve(w.folder ?? ''), path.resolve(root), 'the folder the versions are read from');
     assert.ok(w.seen.includes('issue:fetchline/fetchline#472'), 'the results it had count as seen');
     // Nothing new yet.
-    const quiet = await vscode.commands.executeCommand<{ news: number; error?: string }>(
-      'devIndex.watch.checkNow',
-      watchId,
-    );
+    const quiet = await a.watches().checkNow(watchId!);
     assert.deepEqual(quiet, { news: 0, vanished: [] });
     // The index gains an issue between two checks.
     const r = await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/corpus`, {
@@ -191,7 +184,7 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
     assert.equal(r.status, 200, 'the sandbox adds the issue');
     press = 'Open Search';
     const before = a.lastSearch();
-    const found = await vscode.commands.executeCommand<{ news: number }>('devIndex.watch.checkNow', watchId);
+    const found = await a.watches().checkNow(watchId!);
     assert.equal(found.news, 1);
     const note = (await until(
       'the notification',
@@ -212,7 +205,7 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
     assert.equal(opened.params.query, w.params.query);
     assert.deepEqual(opened.params.repos, ['fetchline/fetchline']);
     assert.ok(opened.response!.results.some((x) => x.id === 'issue:fetchline/fetchline#481'));
-    const after = (await vscode.commands.executeCommand<Watch[]>('devIndex.watch.list')).find((x) => x.id === watchId)!;
+    const after = (a.watches().service.list() as Watch[]).find((x) => x.id === watchId)!;
     assert.equal(after.newCount, 0);
     assert.ok(after.lastCheck !== undefined);
     // No agent run was started by any of this: searches only.
@@ -251,7 +244,7 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
       assert.deepEqual(note.actions, ['Remove Watch', 'Open Search']);
       await until(
         'the watch removed by its action',
-        async () => vscode.commands.executeCommand<Watch[]>('devIndex.watch.list'),
+        async () => a.watches().service.list() as Watch[],
         (l) => !l.some((x) => x.id === watchId),
       );
       watchId = undefined;

@@ -45,7 +45,7 @@ export class SearchService {
     }
   }
 
-  /** The most recent search (the extension-host tests read it). */
+  /** The outcome of the most recent search. */
   lastOutcome(): LastSearch | undefined {
     return this.last;
   }

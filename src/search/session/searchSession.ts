@@ -90,8 +90,6 @@ export class SearchSession {
   /** Issue 23: installed dependencies by repository, from dependency-scoped searches; a later search of the same repository keeps its badges. */
   private readonly installed = new Map<string, InstalledDependency>();
   private watchable: WatchableSearch | undefined;
-  /** The signup link of the last keyless error (Get a Key); a search that went through ends it. */
-  private signup: string | undefined;
 
   constructor(private readonly deps: SessionDeps) {}
 
@@ -165,11 +163,6 @@ export class SearchSession {
     return this.watchable;
   }
 
-  /** The keyless quota's signup link the last failed search carried (undefined after one went through). */
-  signupUrl(): string | undefined {
-    return this.signup;
-  }
-
   dispose(): void {
     this.current?.abort.abort();
     this.current = undefined;
@@ -235,8 +228,6 @@ export class SearchSession {
         outcome: toOutcome(params, response, installed, Date.now() - started),
       });
       if (requestId === this.latestRequestId) {
-        // A search that went through ends the keyless quota's line, and its link with it (as the view does).
-        this.signup = undefined;
         this.watchable = params.repos?.length && response.results.length ? { params, installed, response } : undefined;
         this.surface?.watchableChanged();
       }
@@ -245,7 +236,6 @@ export class SearchSession {
       if (error === 'aborted') finish({ type: 'searchCancelled', requestId });
       else {
         this.deps.log(`search view: search failed: ${error.message}`);
-        if (error.keyless) this.signup = error.keyless.signupUrl;
         finish({ type: 'searchError', requestId, error });
       }
     } finally {

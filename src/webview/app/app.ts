@@ -29,7 +29,6 @@ export class SearchApp {
   private ticker: ReturnType<typeof setInterval> | undefined;
   private minuteTimer: ReturnType<typeof setTimeout> | undefined;
   // The extension side starts from an empty keyless line: only a change from it is reported (never before `ready`).
-  private keylessReported = JSON.stringify({ text: '', actions: [] });
   private liveTimer: ReturnType<typeof setTimeout> | undefined;
   private saveHandle: number | undefined;
 
@@ -124,12 +123,6 @@ export class SearchApp {
         this.minuteTimer = undefined;
         this.render();
       }, next);
-    const report = this.status.keylessReport();
-    const key = JSON.stringify(report);
-    if (key !== this.keylessReported) {
-      this.keylessReported = key;
-      this.vscode.postMessage({ type: 'keylessLine', ...report });
-    }
   }
 
   private focusRow(i: number): void {

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { DevIndexClient } from '../../../src/api/client';
 import { errorFromResponse } from '../../../src/api/errors';
 import type { Clock } from '../../../src/api/retry';
-import { durationWords, untilWords } from '../../../src/api/waitWords';
+import { durationWords } from '../../../src/words/duration';
+import { untilWords } from '../../../src/words/waitWords';
 
 const T0 = Date.UTC(2026, 10, 25, 21, 0, 0); // 25 Nov 2026, 21:00 UTC
 

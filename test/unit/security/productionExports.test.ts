@@ -28,47 +28,24 @@ describe('extension exports', () => {
     assert.doesNotMatch(prod, /lastSearch|DEVINDEX_TEST_KEY/);
     assert.doesNotMatch(prod, /apiKey:\{/);
   });
-  it('the production build ignores the test timing (DEVINDEX_TEST_TIMING); a build with the test surface applies it (issue 31)', async () => {
-    const timingOf = async (surface: boolean): Promise<unknown> => {
-      const r = await build({
-        entryPoints: [join(root, 'src', 'testTiming.ts')],
+  it('the production build holds no test timing (DEVINDEX_TEST_TIMING, its parser); a build with the test surface does', async () => {
+    assert.doesNotMatch(await bundle(false), /DEVINDEX_TEST_TIMING|leaseRenewMs|createTestHooks/);
+    assert.match(await bundle(true), /DEVINDEX_TEST_TIMING/);
+  });
+  it('the core bundle never reads the test timing itself: it is handed the backoff (src/testHooks/hooks.ts)', async () => {
+    const core = (
+      await build({
+        entryPoints: [join(root, 'src', 'services.ts')],
         bundle: true,
         platform: 'node',
         format: 'cjs',
         write: false,
         minify: true,
-        define: { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' },
+        external: ['vscode'],
         logLevel: 'silent',
-      });
-      const mod: { exports: { testTiming?: () => unknown } } = { exports: {} };
-      new Function('module', 'exports', 'process', r.outputFiles[0]!.text)(mod, mod.exports, {
-        env: { DEVINDEX_TEST_TIMING: '{"leaseTtlMs":8000,"leaseRenewMs":2000}' },
-      });
-      return mod.exports.testTiming!();
-    };
-    // The activation bundle of a production build does not even hold the variable's name (nor its parser).
-    assert.doesNotMatch(await bundle(false), /DEVINDEX_TEST_TIMING|leaseRenewMs/);
-    assert.match(await bundle(true), /DEVINDEX_TEST_TIMING/);
-    assert.deepEqual(await timingOf(false), { timing: {}, problems: [] });
-    assert.deepEqual(await timingOf(true), { timing: { leaseTtlMs: 8_000, leaseRenewMs: 2_000 }, problems: [] });
-  });
-  it("the production core bundle gives its clients the spec's retry backoff; a test build reads DEVINDEX_TEST_TIMING's retry fields (issue 31)", async () => {
-    const core = async (surface: boolean): Promise<string> =>
-      (
-        await build({
-          entryPoints: [join(root, 'src', 'services.ts')],
-          bundle: true,
-          platform: 'node',
-          format: 'cjs',
-          write: false,
-          minify: true,
-          external: ['vscode'],
-          define: { __DEVINDEX_TEST_SURFACE__: surface ? 'true' : 'false' },
-          logLevel: 'silent',
-        })
-      ).outputFiles[0]!.text;
-    assert.doesNotMatch(await core(false), /DEVINDEX_TEST_TIMING|retryUnitMs|retryJitterMs/);
-    assert.match(await core(true), /retryUnitMs/);
+      })
+    ).outputFiles[0]!.text;
+    assert.doesNotMatch(core, /DEVINDEX_TEST_TIMING|retryUnitMs|retryJitterMs|DEVINDEX_TEST_KEY/);
   });
   it("the development build keeps it, behind the host tests' DEVINDEX_TEST_KEY", async () => {
     const dev = await bundle(true);

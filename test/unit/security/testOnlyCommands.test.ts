@@ -1,8 +1,7 @@
-// Issue 32 §6: the commands the host tests call to look inside the extension (what the Search view shows,
-// the chat handler with a fake model, a tool without its confirmation) are registered only in a development
-// build under the host tests. The packaged extension (scripts/build.mjs --production) and the web bundle
-// drop their code: another extension cannot call them. Built here in memory with the production define, so
-// the dist/ the other tiers use is left alone.
+// No command exists only for a test: the host tests look inside the extension through the desktop entry's exports
+// (src/testHooks/surface.ts), which only a test build under a host tier returns. The packaged extension
+// (scripts/build.mjs --production) and the web bundle hold no test surface at all. Built here in memory with the
+// production define, so the dist/ the other tiers use is left alone.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,8 +12,8 @@ import { AGENT_COMMANDS, COMMAND_CATEGORY, menuWhen } from '../../../src/agents/
 
 const root = join(__dirname, '..', '..', '..', '..');
 
-/** Registered for the host tests only: absent from every production bundle, present in the development build. */
-const TEST_ONLY = [
+/** The commands the host tests once called, now the exports' handles: registered in no build. */
+const FORMER_TEST_COMMANDS = [
   'devIndex.search.shownScope',
   'devIndex.search.shownKeylessLine',
   'devIndex.search.getKey',
@@ -53,15 +52,21 @@ async function bundles(surface: boolean): Promise<Record<string, string>> {
     const r = await build({ ...node, entryPoints: [join(root, entry)], define });
     out[entry] = r.outputFiles![0]!.text;
   }
-  if (!surface) {
-    // The web bundle exactly as scripts/build.mjs makes it (its define is always false).
+  {
+    // The web bundle exactly as scripts/build.mjs makes it (production, or the development build the browser tier runs).
     const spec = pathToFileURL(join(root, 'scripts', 'webBuild.mjs')).href;
     const { webBundle } = await (
       new Function('s', 'return import(s)') as (
         s: string,
       ) => Promise<{ webBundle(root: string, production: boolean): BuildOptions }>
     )(spec);
-    const r = await build({ ...webBundle(root, true), write: false, metafile: false, logLevel: 'silent' });
+    const r = await build({
+      ...webBundle(root, !surface),
+      write: false,
+      metafile: false,
+      logLevel: 'silent',
+      sourcemap: false,
+    });
     out['src/web/extension.ts'] = r.outputFiles![0]!.text;
   }
   return out;
@@ -85,60 +90,46 @@ function registeredIds(): Set<string> {
 }
 
 describe('test-only commands', () => {
-  it('the production bundles (extension, core, features, web) name none of them', async () => {
-    const prod = await bundles(false);
-    for (const [entry, text] of Object.entries(prod)) {
-      for (const id of TEST_ONLY) assert.ok(!text.includes(id), `${id} is in the production build of ${entry}`);
-      assert.ok(!text.includes('DEVINDEX_TEST_KEY'), `${entry} reads DEVINDEX_TEST_KEY in production`);
+  it('no build (production or development, desktop or web) names a former test command', async () => {
+    for (const surface of [false, true]) {
+      for (const [entry, text] of Object.entries(await bundles(surface))) {
+        for (const id of FORMER_TEST_COMMANDS)
+          assert.ok(!text.includes(id), `${id} is in ${entry} (surface ${surface})`);
+      }
     }
   });
 
-  it('the development build the host tests run registers each of them', async () => {
-    const all = Object.values(await bundles(true)).join('\n');
-    for (const id of TEST_ONLY)
-      assert.ok(all.includes(`"${id}"`), `${id} is missing from the development build (stale list?)`);
+  it('the production bundles (extension, core, features, web) never read DEVINDEX_TEST_KEY', async () => {
+    for (const [entry, text] of Object.entries(await bundles(false)))
+      assert.ok(!text.includes('DEVINDEX_TEST_KEY'), `${entry} reads DEVINDEX_TEST_KEY in production`);
   });
 
-  it('scripts/build.mjs turns the test surface off for --production, the web bundle too', () => {
-    // Only --test-surface (the e2e tier's package, never shipped) keeps it in a production build; the web bundle
-    // has it in development builds only (the browser tier's worker), never under --production.
+  it('scripts/build.mjs turns the test surface off for --production; the web bundle has none', () => {
+    // Only --test-surface (the e2e tier's package, never shipped) keeps it in a production build.
     assert.match(
       readFileSync(join(root, 'scripts', 'build.mjs'), 'utf8'),
       /__DEVINDEX_TEST_SURFACE__: production && !testSurface \? 'false' : 'true'/,
     );
-    assert.match(
-      readFileSync(join(root, 'scripts', 'webBuild.mjs'), 'utf8'),
-      /__DEVINDEX_TEST_SURFACE__: production \? 'false' : 'true'/,
-    );
+    assert.doesNotMatch(readFileSync(join(root, 'scripts', 'webBuild.mjs'), 'utf8'), /__DEVINDEX_TEST_SURFACE__/);
   });
 
-  it("the development web bundle has the watch handles the browser tier calls, behind the worker's test-mode global", async () => {
-    const spec = pathToFileURL(join(root, 'scripts', 'webBuild.mjs')).href;
-    const { webBundle } = await (
-      new Function('s', 'return import(s)') as (
-        s: string,
-      ) => Promise<{ webBundle(root: string, production: boolean): BuildOptions }>
-    )(spec);
-    const text = (
-      await build({ ...webBundle(root, false), write: false, metafile: false, logLevel: 'silent', sourcemap: false })
-    ).outputFiles![0]!.text;
-    for (const id of TEST_ONLY.filter((i) => i.startsWith('devIndex.watch.')))
-      assert.ok(text.includes(`"${id}"`), `${id} is missing from the development web bundle`);
-    assert.ok(text.includes('__devindexTestMode'), 'the web bundle reads the worker global that turns test mode on');
+  it('the development web bundle holds no test surface either (no test-mode global, no test key)', async () => {
+    const text = (await bundles(true))['src/web/extension.ts']!;
+    assert.ok(!text.includes('__devindexTestMode') && !text.includes('DEVINDEX_TEST_KEY'));
   });
 
-  it('every command src/ registers is contributed in package.json, test-only, or a listed internal one', () => {
+  it('every command src/ registers is contributed in package.json or a listed internal one', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
       contributes: { commands: Array<{ command: string }> };
     };
     const contributed = new Set(pkg.contributes.commands.map((c) => c.command));
     const ids = registeredIds();
-    assert.ok(ids.has('devIndex.search.shownScope') && ids.has('devIndex.search.run'), 'the scan finds registrations');
-    const unexplained = [...ids].filter((id) => !contributed.has(id) && !TEST_ONLY.includes(id) && !(id in INTERNAL));
+    assert.ok(ids.has('devIndex.search.clear') && ids.has('devIndex.search.run'), 'the scan finds registrations');
+    const unexplained = [...ids].filter((id) => !contributed.has(id) && !(id in INTERNAL));
     assert.deepEqual(
       unexplained,
       [],
-      'a command not in package.json: gate it behind the test surface (TEST_ONLY) or say why it ships (INTERNAL)',
+      "a command not in package.json: a test's handle belongs in src/testHooks/surface.ts; else say why it ships (INTERNAL)",
     );
   });
 

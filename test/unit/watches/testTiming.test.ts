@@ -1,13 +1,18 @@
-// The one test setting for time (src/testTiming.ts): ignored outside test mode, each field within its bounds,
-// and a clear message naming the field and the bound for anything else.
+// The one test setting for time (src/testHooks/timing.ts): each field within its bounds, and a clear message
+// naming the field and the bound for anything else.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_POLL_TIMING } from '../../../src/agentRun/pollSchedule';
-import { pollTimingOf } from '../../../src/agents/testPollTiming';
 import { DevIndexClient } from '../../../src/api/client';
 import type { RetryEvent } from '../../../src/api/retry';
 import type { Transport } from '../../../src/api/transport';
-import { backoffOf, parseTestTiming, TEST_TIMING_BOUNDS, TEST_TIMING_ENV } from '../../../src/testTiming';
+import {
+  backoffOf,
+  parseTestTiming,
+  pollTimingOf,
+  TEST_TIMING_BOUNDS,
+  TEST_TIMING_ENV,
+} from '../../../src/testHooks/timing';
 
 const short = JSON.stringify({
   leaseTtlMs: 8_000,
@@ -19,14 +24,8 @@ const short = JSON.stringify({
   watchBetweenMs: 200,
 });
 
-test('test timing: outside test mode the variable is ignored, whatever it holds', () => {
-  for (const raw of [short, '{"leaseTtlMs": 1}', 'not json', undefined]) {
-    assert.deepEqual(parseTestTiming(raw, false), { timing: {}, problems: [] }, String(raw));
-  }
-});
-
-test('test timing: in test mode every field within its bounds applies', () => {
-  assert.deepEqual(parseTestTiming(short, true), {
+test('test timing: every field within its bounds applies', () => {
+  assert.deepEqual(parseTestTiming(short), {
     timing: {
       leaseTtlMs: 8_000,
       leaseRenewMs: 2_000,
@@ -38,13 +37,13 @@ test('test timing: in test mode every field within its bounds applies', () => {
     },
     problems: [],
   });
-  assert.deepEqual(parseTestTiming(undefined, true), { timing: {}, problems: [] });
-  assert.deepEqual(parseTestTiming('  ', true), { timing: {}, problems: [] });
+  assert.deepEqual(parseTestTiming(undefined), { timing: {}, problems: [] });
+  assert.deepEqual(parseTestTiming('  '), { timing: {}, problems: [] });
   // Each bound itself is allowed (the ceiling is the product's value: a test only shortens).
   for (const [k, [min, max]] of Object.entries(TEST_TIMING_BOUNDS)) {
     if (k === 'leaseRenewMs' || k === 'leaseTtlMs' || k === 'agentPollFastMs' || k === 'agentPollMaxMs') continue; // checked in pairs below
-    assert.deepEqual(parseTestTiming(JSON.stringify({ [k]: min }), true).timing, { [k]: min }, `${k} at ${min}`);
-    assert.deepEqual(parseTestTiming(JSON.stringify({ [k]: max }), true).timing, { [k]: max }, `${k} at ${max}`);
+    assert.deepEqual(parseTestTiming(JSON.stringify({ [k]: min })).timing, { [k]: min }, `${k} at ${min}`);
+    assert.deepEqual(parseTestTiming(JSON.stringify({ [k]: max })).timing, { [k]: max }, `${k} at ${max}`);
   }
 });
 
@@ -57,7 +56,6 @@ test('test timing: a field out of bounds, not whole or not a number is left out 
       watchFirstBeatMs: '1000',
       watchLookAgainMs: 5_000,
     }),
-    true,
   );
   assert.deepEqual(r.timing, { watchLookAgainMs: 5_000 });
   assert.deepEqual(r.problems, [
@@ -67,14 +65,14 @@ test('test timing: a field out of bounds, not whole or not a number is left out 
     `${TEST_TIMING_ENV}.watchFirstBeatMs must be a whole number of ms from 0 to 10000 (got "1000")`,
   ]);
   assert.match(
-    parseTestTiming('{"leaseTtlMs": 90001}', true).problems.join(),
+    parseTestTiming('{"leaseTtlMs": 90001}').problems.join(),
     /leaseTtlMs must be a whole number of ms from 2000 to 90000 \(got 90001\)/,
   );
-  assert.match(parseTestTiming('{"leaseTtlMs": -1}', true).problems.join(), /from 2000 to 90000 \(got -1\)/);
+  assert.match(parseTestTiming('{"leaseTtlMs": -1}').problems.join(), /from 2000 to 90000 \(got -1\)/);
 });
 
 test('test timing: an unknown field and a value that is not an object are named', () => {
-  const r = parseTestTiming('{"leaseTTL": 8000, "watchIntervalMs": 20000}', true);
+  const r = parseTestTiming('{"leaseTTL": 8000, "watchIntervalMs": 20000}');
   assert.deepEqual(r.timing, { watchIntervalMs: 20_000 });
   assert.equal(r.problems.length, 1);
   assert.match(
@@ -82,7 +80,7 @@ test('test timing: an unknown field and a value that is not an object are named'
     /^DEVINDEX_TEST_TIMING\.leaseTTL is not a timing field \(fields: leaseTtlMs, leaseRenewMs, /,
   );
   for (const raw of ['8000', '[8000]', 'null', '{leaseTtlMs: 8000}', '"x"']) {
-    const bad = parseTestTiming(raw, true);
+    const bad = parseTestTiming(raw);
     assert.deepEqual(bad.timing, {}, raw);
     assert.match(bad.problems.join(), /^DEVINDEX_TEST_TIMING is not a JSON object of durations in ms/, raw);
   }
@@ -90,25 +88,24 @@ test('test timing: an unknown field and a value that is not an object are named'
 
 test("test timing: the beat must stay within half the lease, or both keep the product's values", () => {
   // A shorter lease with the product's 30 s beat would be lost between beats.
-  const ttlOnly = parseTestTiming('{"leaseTtlMs": 8000, "watchIntervalMs": 30000}', true);
+  const ttlOnly = parseTestTiming('{"leaseTtlMs": 8000, "watchIntervalMs": 30000}');
   assert.deepEqual(ttlOnly.timing, { watchIntervalMs: 30_000 });
   assert.match(ttlOnly.problems.join(), /leaseRenewMs \(30000\) must be at most half of leaseTtlMs \(8000\)/);
-  const tooSlow = parseTestTiming('{"leaseTtlMs": 8000, "leaseRenewMs": 4001}', true);
+  const tooSlow = parseTestTiming('{"leaseTtlMs": 8000, "leaseRenewMs": 4001}');
   assert.deepEqual(tooSlow.timing, {});
   assert.match(tooSlow.problems.join(), /leaseRenewMs \(4001\) must be at most half of leaseTtlMs \(8000\)/);
-  assert.deepEqual(parseTestTiming('{"leaseTtlMs": 8000, "leaseRenewMs": 4000}', true), {
+  assert.deepEqual(parseTestTiming('{"leaseTtlMs": 8000, "leaseRenewMs": 4000}'), {
     timing: { leaseTtlMs: 8_000, leaseRenewMs: 4_000 },
     problems: [],
   });
   // A shorter beat alone, under the product's 90 s lease, is fine.
-  assert.deepEqual(parseTestTiming('{"leaseRenewMs": 500}', true), { timing: { leaseRenewMs: 500 }, problems: [] });
+  assert.deepEqual(parseTestTiming('{"leaseRenewMs": 500}'), { timing: { leaseRenewMs: 500 }, problems: [] });
 });
 
 test("test timing: an agent run's first poll must not be slower than its ceiling, or both keep the product's values", () => {
   assert.deepEqual(
     parseTestTiming(
       '{"agentPollFastMs": 100, "agentPollMaxMs": 500, "agentWaitingMs": 1000, "agentStatusEveryMs": 1000}',
-      true,
     ),
     {
       timing: { agentPollFastMs: 100, agentPollMaxMs: 500, agentWaitingMs: 1_000, agentStatusEveryMs: 1_000 },
@@ -116,29 +113,30 @@ test("test timing: an agent run's first poll must not be slower than its ceiling
     },
   );
   // A 500 ms ceiling under the product's 2 s first poll.
-  const r = parseTestTiming('{"agentPollMaxMs": 500, "agentWaitingMs": 1000}', true);
+  const r = parseTestTiming('{"agentPollMaxMs": 500, "agentWaitingMs": 1000}');
   assert.deepEqual(r.timing, { agentWaitingMs: 1_000 });
   assert.deepEqual(r.problems, [
     `${TEST_TIMING_ENV}.agentPollFastMs (2000) must be at most agentPollMaxMs (500); both keep the product's values`,
   ]);
   assert.match(
-    parseTestTiming('{"agentPollFastMs": 99}', true).problems.join(),
+    parseTestTiming('{"agentPollFastMs": 99}').problems.join(),
     /agentPollFastMs must be a whole number of ms from 100 to 2000 \(got 99\)/,
   );
   assert.match(
-    parseTestTiming('{"agentStatusEveryMs": 15001}', true).problems.join(),
+    parseTestTiming('{"agentStatusEveryMs": 15001}').problems.join(),
     /agentStatusEveryMs must be a whole number of ms from 1000 to 15000 \(got 15001\)/,
   );
 });
 
 test("test timing: the agent fields become the store's poll timing, the rest of it the product's", () => {
   assert.equal(
-    pollTimingOf({ watchIntervalMs: 30_000, agentStatusEveryMs: 1_000 }),
+    pollTimingOf({ watchIntervalMs: 30_000, agentStatusEveryMs: 1_000 }, DEFAULT_POLL_TIMING),
     undefined,
     'no poll field: the store keeps its default',
   );
   const p = pollTimingOf(
-    parseTestTiming('{"agentPollFastMs": 200, "agentPollMaxMs": 1000, "agentWaitingMs": 2000}', true).timing,
+    parseTestTiming('{"agentPollFastMs": 200, "agentPollMaxMs": 1000, "agentWaitingMs": 2000}').timing,
+    DEFAULT_POLL_TIMING,
   )!;
   assert.deepEqual(p, { ...DEFAULT_POLL_TIMING, fastMs: 200, maxMs: 1_000, hiddenMaxMs: 2_500, waitingMs: 2_000 });
   assert.equal(DEFAULT_POLL_TIMING.fastMs, 2_000, "the product's own timing is not changed");
@@ -159,7 +157,7 @@ async function retryWaits(raw: string | undefined): Promise<{ waits: number[]; e
     close: async () => undefined,
   };
   const waits: number[] = [];
-  const backoff = backoffOf(parseTestTiming(raw, true).timing);
+  const backoff = backoffOf(parseTestTiming(raw).timing);
   const client = new DevIndexClient({
     baseUrl: 'http://127.0.0.1:1',
     transport,
@@ -190,18 +188,16 @@ test('test timing: the retry fields shorten the HTTP retry backoff (and so the S
   // A field left out keeps the spec's value.
   assert.deepEqual((await retryWaits('{"retryJitterMs": 0}')).waits, [2_000, 4_000, 8_000, 16_000]);
   assert.equal(
-    backoffOf(parseTestTiming('{"leaseRenewMs": 500}', true).timing),
+    backoffOf(parseTestTiming('{"leaseRenewMs": 500}').timing),
     undefined,
     'no retry field: the client keeps its default',
   );
   assert.match(
-    parseTestTiming('{"retryUnitMs": 1001}', true).problems.join(),
+    parseTestTiming('{"retryUnitMs": 1001}').problems.join(),
     /retryUnitMs must be a whole number of ms from 10 to 1000 \(got 1001\)/,
   );
   assert.match(
-    parseTestTiming('{"retryMaxMs": 99}', true).problems.join(),
+    parseTestTiming('{"retryMaxMs": 99}').problems.join(),
     /retryMaxMs must be a whole number of ms from 100 to 30000 \(got 99\)/,
   );
-  // Outside test mode (a production build: src/testTiming.ts's testTiming() never parses), nothing applies.
-  assert.equal(backoffOf(parseTestTiming('{"retryUnitMs": 10}', false).timing), undefined);
 });

@@ -6,7 +6,6 @@ import { ApiError } from '../../../src/api/errors';
 import { reduce } from '../../../src/webview/app/reduce';
 import { freshState, restoreState, savedState, type ViewState } from '../../../src/webview/app/state';
 import { countdownWords, keylessQuotaLine } from '../../../src/webview/app/words';
-import { fromWebviewSchema } from '../../../src/webview/protocol';
 import { toViewError } from '../../../src/search/session/viewError';
 
 const NOW = Date.UTC(2026, 10, 25, 11, 0, 0);
@@ -76,20 +75,5 @@ describe('keyless quota in the Search view', () => {
     assert.equal(keyed.keylessQuota, undefined);
     assert.equal(keyed.error, undefined);
     assert.match(keyed.status ?? '', /API key set/);
-  });
-
-  it('the view reports its keyless line to the extension (text and actions only)', () => {
-    assert.equal(
-      fromWebviewSchema().safeParse({
-        type: 'keylessLine',
-        text: 'Keyless searches used up · resets in 1 h',
-        actions: ['setKey'],
-      }).success,
-      true,
-    );
-    assert.equal(
-      fromWebviewSchema().safeParse({ type: 'keylessLine', text: 'x', actions: ['runAnything'] }).success,
-      false,
-    );
   });
 });

@@ -102,16 +102,6 @@ export class StatusView {
     this.announcer.replaceChildren(h('span', {}, text));
   }
 
-  /** What the keyless line says now ('' when hidden), and its actions: reported to the extension. */
-  keylessReport(): { text: string; actions: Array<'getKey' | 'setKey'> } {
-    if (this.keyless.hidden) return { text: '', actions: [] };
-    const get = this.keyless.querySelector<HTMLElement>('[data-key="get"]');
-    return {
-      text: this.keyless.querySelector('.keyless-text')?.textContent ?? '',
-      actions: get && !get.hidden ? ['getKey', 'setKey'] : ['setKey'],
-    };
-  }
-
   /** Milliseconds until the keyless countdown shows another minute; undefined when it is not counting. */
   minuteTick(s: ViewState, now: number): number | undefined {
     const q = s.keylessQuota;

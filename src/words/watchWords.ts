@@ -1,5 +1,5 @@
 // Pure words of a watch shared by the CLI, the editor and the Search view's browser bundle (no semver, no fs).
-import { durationWords } from '../words/duration';
+import { durationWords } from './duration';
 
 /** How long ago a watch was checked: `just now`, `12 min ago`, `3 h ago`, `2 days ago`; `never checked` without one. */
 export function checkedWords(lastCheck: number | undefined, now: number): string {

@@ -3,7 +3,7 @@
 // (`reasonOf`) so this feature never loads the client bundle just to describe an error.
 import { type AgentErrorReason, isPermanentReason, reasonOf } from '../api/agent/agentConstants';
 import { failureOf } from '../api/failure';
-import { editorWords } from '../words/failureWords';
+import { editorWords } from './failureWords';
 
 export type { AgentErrorReason };
 

@@ -1,14 +1,8 @@
-// The one test setting for time (issue 31): the durations the product waits on (the watch lease and checks, an
-// agent run's poll schedule, the HTTP retry backoff), shortened by a test. Read
-// only in test mode: a build with the test surface compiled in (scripts/build.mjs defines
-// __DEVINDEX_TEST_SURFACE__ false in --production builds, true otherwise and under --test-surface, which only the
-// e2e tier's package uses) and the variable set. The packaged extension never reads it: its code keeps its
-// constants. Every field only shortens (its upper bound is the product's own value). vscode-free.
-
-import type { BackoffTiming } from './api/retry';
-
-/** Set by scripts/build.mjs (every node bundle, the tests' too) and webBuild.mjs (false): whether the test surface is compiled in. */
-declare const __DEVINDEX_TEST_SURFACE__: boolean;
+// DEVINDEX_TEST_TIMING: the durations the product waits on (the watch lease and checks, an agent run's poll
+// schedule, the HTTP retry backoff), each only shortened (its upper bound is the product's own value). Parsed by
+// createTestHooks (./hooks.ts) in a test build; vscode-free.
+import type { BackoffTiming } from '../api/retry';
+import type { PollTiming } from '../agentRun/pollSchedule';
 
 /** The environment variable: a JSON object of the fields below, e.g. `{"leaseTtlMs":8000,"watchIntervalMs":30000}`. */
 export const TEST_TIMING_ENV = 'DEVINDEX_TEST_TIMING';
@@ -65,7 +59,7 @@ export const TEST_TIMING_BOUNDS: Readonly<Record<keyof TestTiming, readonly [num
   retryJitterMs: [0, 1_000],
 };
 
-/** The field names (a function, not a top-level call: a production bundle drops this module entirely). */
+/** The field names, for the messages. */
 const fields = (): string => Object.keys(TEST_TIMING_BOUNDS).join(', ');
 /** The product's lease values, for the check that the beat stays within half the TTL. */
 const DEFAULT_TTL = 90_000;
@@ -75,15 +69,12 @@ const DEFAULT_POLL_FAST = 2_000;
 const DEFAULT_POLL_MAX = 10_000;
 
 /**
- * The test timing in `raw` (the variable's value), or nothing outside test mode. A field that is not a whole
+ * The test timing in `raw` (the variable's value). A field that is not a whole
  * number of ms within its bounds, an unknown field, or a beat longer than half the lease is left out, and
  * `problems` names it with its bound; the rest still applies.
  */
-export function parseTestTiming(
-  raw: string | undefined,
-  testMode: boolean,
-): { timing: TestTiming; problems: string[] } {
-  if (!testMode || raw === undefined || raw.trim() === '') return { timing: {}, problems: [] };
+export function parseTestTiming(raw: string | undefined): { timing: TestTiming; problems: string[] } {
+  if (raw === undefined || raw.trim() === '') return { timing: {}, problems: [] };
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -144,14 +135,23 @@ export function backoffOf(t: TestTiming): Partial<BackoffTiming> | undefined {
   };
 }
 
-let cached: { timing: TestTiming; problems: string[] } | undefined;
-
 /**
- * The test timing of this process (read once): empty in a production build (the define makes the first line
- * return, and the bundler drops the rest and the parser), in a web worker, or without the variable.
+ * The product's agent poll timing (`product`, DEFAULT_POLL_TIMING) with the test's agent fields; undefined when it sets
+ * none (the store keeps its default). Handed in, not imported: this module then has nothing a bundle must keep.
  */
-export function testTiming(): { timing: TestTiming; problems: string[] } {
-  if (!__DEVINDEX_TEST_SURFACE__) return { timing: {}, problems: [] };
-  cached ??= parseTestTiming(typeof process === 'undefined' ? undefined : process.env[TEST_TIMING_ENV], true);
-  return cached;
+export function pollTimingOf(t: TestTiming, product: Readonly<PollTiming>): PollTiming | undefined {
+  if (t.agentPollFastMs === undefined && t.agentPollMaxMs === undefined && t.agentWaitingMs === undefined)
+    return undefined;
+  return {
+    ...product,
+    ...(t.agentPollFastMs !== undefined ? { fastMs: t.agentPollFastMs } : {}),
+    // A hidden view polls slower, but never past the test's ceiling times the hidden factor.
+    ...(t.agentPollMaxMs !== undefined
+      ? {
+          maxMs: t.agentPollMaxMs,
+          hiddenMaxMs: Math.min(product.hiddenMaxMs, t.agentPollMaxMs * product.hiddenFactor),
+        }
+      : {}),
+    ...(t.agentWaitingMs !== undefined ? { waitingMs: t.agentWaitingMs } : {}),
+  };
 }

@@ -1,8 +1,6 @@
 // A long wait in human time: "10:00 tomorrow (in 13 h)". A day-long wait is never said in seconds.
 // Pure: `now` and the time zone are passed in (the system's zone by default).
-import { durationWords } from '../words/duration';
-
-export { durationWords };
+import { durationWords } from './duration';
 
 export interface WaitWordsOptions {
   /** IANA zone to say the clock time in; the system's own by default. */
