@@ -2,8 +2,8 @@
 // from the palette, without a node, Cancel and Open Result ask which job (the others are hidden
 // there). registerAgents() maps them to command ids.
 import * as vscode from 'vscode';
-import { AGENT_MODES, isAgentEffort, isAgentMode, UUID_RE } from '../api/agent/agentConstants';
-import type { AgentSubmitParams, ToolSubmitParams } from './agentBackend';
+import { isAgentEffort, isAgentMode } from '../api/agent/agentConstants';
+import { fieldIssue, isCheckedSubmit, TOOL_SUBMIT_FIELDS, type AgentSubmitParams } from '../api/agent/submitSchema';
 import { agentDocumentUri } from './agentContentProvider';
 import { describeAgentError, errorReason } from './agentWords';
 import { mayExistWords } from '../words/failureWords';
@@ -27,15 +27,12 @@ import {
   draftFrom,
   emptyDraft,
   fieldOfIssues,
-  parseMaxCredits,
-  parseUrls,
   type StartDraft,
-  validatePrompt,
 } from './startJobInput';
 import {
   type ApproveInput,
   type FollowUpInput,
-  type JobTarget,
+    type JobTarget,
   pickJob,
   type PickJobInput,
   vscodeApprove,
@@ -68,14 +65,6 @@ export interface AgentCommandContext {
   followUps: Map<string, string>;
 }
 
-/**
- * Start without input boxes (other features, tests): the same checks as the boxes; resolves with the
- * job id and shows nothing but the job in the tree. Rejects with a message on bad input or no key.
- */
-export type StartJobArgs = ToolSubmitParams;
-
-type Target = JobTarget;
-
 export const FOLLOW_IT = 'Follow It';
 export const START_AGAIN_BUTTON = 'Start Again…';
 
@@ -86,7 +75,7 @@ export const SET_KEY = 'Set API Key';
 /** Start Agent Job…: asks (or takes `args`), submits once, shows the job. Resolves with its id. */
 export async function startJob(
   deps: AgentCommandContext,
-  args?: StartJobArgs,
+  args?: AgentSubmitParams,
   prefill?: StartDraft,
 ): Promise<string | undefined> {
   if (!(await deps.hasKey())) {
@@ -98,19 +87,9 @@ export async function startJob(
   if (prefill) Object.assign(deps.draft, prefill);
   let params: AgentSubmitParams | undefined;
   if (args) {
-    const problem = checkArgs(args, deps.defaultMaxCredits());
-    if (problem) throw new Error(problem);
-    params = {
-      prompt: args.prompt,
-      ...(args.urls?.length ? { urls: args.urls } : {}),
-      maxCredits: args.maxCredits ?? deps.defaultMaxCredits(),
-      ...(args.model !== undefined ? { model: args.model } : {}),
-      ...(args.effort !== undefined ? { effort: args.effort } : {}),
-      ...(args.schema !== undefined ? { schema: args.schema } : {}),
-      ...(args.mode !== undefined ? { mode: args.mode } : {}),
-      ...(args.threadId !== undefined ? { threadId: args.threadId } : {}),
-      ...(args.exchange !== undefined ? { exchange: args.exchange } : {}),
-    };
+    // A tool's start arrives checked (validateAgentSubmit's body) and goes on as it is; any other is built
+    // here and checked, once, by the client (its messages name the field and the bound).
+    params = isCheckedSubmit(args) ? args : submissionOf(args, deps.defaultMaxCredits());
     // Other features get the job id without any prompt; errors reject with the client's message.
     const job = await deps.store.start(params);
     warnIfUnsaved(deps, job.id);
@@ -170,7 +149,7 @@ function warnIfUnsaved(deps: AgentCommandContext, id: string): void {
 }
 
 /** Start Again…: the start flow filled with a job's prompt, URLs, model and effort; a higher ceiling after a credit limit. */
-export async function startAgain(deps: AgentCommandContext, target?: Target): Promise<string | undefined> {
+export async function startAgain(deps: AgentCommandContext, target?: JobTarget): Promise<string | undefined> {
   const job = await pickJob(deps, target, 'Start which job again?');
   if (!job) return undefined;
   const higher =
@@ -189,19 +168,13 @@ export async function startAgain(deps: AgentCommandContext, target?: Target): Pr
   );
 }
 
-function checkArgs(a: StartJobArgs, fallback: number): string | undefined {
-  if (typeof a !== 'object' || a === null || typeof a.prompt !== 'string') return 'prompt is required';
-  const p = validatePrompt(a.prompt);
-  if (p) return p;
-  if (a.urls !== undefined && !Array.isArray(a.urls)) return 'urls must be a list of absolute http(s) URLs';
-  const u = parseUrls((a.urls ?? []).join(','));
-  if (!u.ok) return u.message;
-  const c = parseMaxCredits(a.maxCredits === undefined ? '' : String(a.maxCredits), fallback);
-  if (!c.ok) return c.message;
-  if (a.mode !== undefined && !isAgentMode(a.mode)) return `mode must be one of ${AGENT_MODES.join(', ')}`;
-  if (a.threadId !== undefined && (typeof a.threadId !== 'string' || !UUID_RE.test(a.threadId)))
-    return 'threadId must be a thread id (a UUID)';
-  return undefined;
+/** The submission a caller's args describe: the fields a start takes, the default ceiling when none is given. */
+function submissionOf(args: AgentSubmitParams, defaultMaxCredits: number): AgentSubmitParams {
+  const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
+  const fields: Record<string, unknown> = { prompt: a.prompt, maxCredits: a.maxCredits ?? defaultMaxCredits };
+  for (const k of TOOL_SUBMIT_FIELDS) if (a[k] !== undefined && k !== 'maxCredits') fields[k] = a[k];
+  if (Array.isArray(a.urls) && a.urls.length === 0) delete fields.urls;
+  return fields as unknown as AgentSubmitParams;
 }
 
 function issuesOf(e: unknown): Array<{ field: string; message: string }> | undefined {
@@ -215,7 +188,7 @@ function issuesOf(e: unknown): Array<{ field: string; message: string }> | undef
   });
 }
 
-export async function cancelJob(deps: AgentCommandContext, target?: Target): Promise<void> {
+export async function cancelJob(deps: AgentCommandContext, target?: JobTarget): Promise<void> {
   const job = await pickJob(deps, target, 'Cancel which running agent job?', isLive, 'No agent job is running.');
   if (!job) return;
   if (!isLive(job)) {
@@ -245,7 +218,7 @@ export async function refreshJobs(deps: AgentCommandContext): Promise<void> {
 
 export async function openResult(
   deps: AgentCommandContext,
-  target?: Target,
+  target?: JobTarget,
   which: 'result' | 'partial' = 'result',
 ): Promise<void> {
   const eligible = which === 'result' ? hasDataResult : hasPartialResult;
@@ -301,7 +274,7 @@ export async function openSnapshot(
   else await showDocument(uri);
 }
 
-export async function openTrace(deps: AgentCommandContext, target?: Target): Promise<void> {
+export async function openTrace(deps: AgentCommandContext, target?: JobTarget): Promise<void> {
   const job = await pickJob(
     deps,
     target,
@@ -312,14 +285,14 @@ export async function openTrace(deps: AgentCommandContext, target?: Target): Pro
   await showDocument(agentDocumentUri({ kind: 'trace', jobId: job.id, label: documentLabel(job) }));
 }
 
-export async function copyJobId(deps: AgentCommandContext, target?: Target): Promise<void> {
+export async function copyJobId(deps: AgentCommandContext, target?: JobTarget): Promise<void> {
   const job = await pickJob(deps, target, 'Copy the id of which job?');
   if (!job) return;
   await vscode.env.clipboard.writeText(job.id);
   vscode.window.setStatusBarMessage(`Copied agent job id ${job.id}`, 3000);
 }
 
-export async function removeJob(deps: AgentCommandContext, target?: Target): Promise<void> {
+export async function removeJob(deps: AgentCommandContext, target?: JobTarget): Promise<void> {
   const job = await pickJob(deps, target, 'Remove which job from the list?');
   if (!job) return;
   if (isLive(job)) {
@@ -343,7 +316,7 @@ function isLive(j: AgentJob): boolean {
  * sent (a failed start, a dismissed box, Edit and Retry all find it again). A busy thread offers to
  * follow the turn still running; an expired or unknown thread offers Start Again… with the text.
  */
-export async function askFollowUp(deps: AgentCommandContext, target?: Target): Promise<string | undefined> {
+export async function askFollowUp(deps: AgentCommandContext, target?: JobTarget): Promise<string | undefined> {
   const job = await pickJob(
     deps,
     target,
@@ -373,7 +346,7 @@ export async function askFollowUp(deps: AgentCommandContext, target?: Target): P
     });
     if (answer === undefined) return undefined;
     deps.followUps.set(threadId, answer);
-    validationMessage = validatePrompt(answer);
+    validationMessage = fieldIssue('prompt', answer);
     if (validationMessage) continue;
     const params: AgentSubmitParams = {
       prompt: answer,
@@ -456,7 +429,7 @@ function busyRunId(e: unknown): string | undefined {
 }
 
 /** Open Answer: a chat run's answer as a read-only markdown document, rendered in the Markdown preview. */
-export async function openAnswer(deps: AgentCommandContext, target?: Target): Promise<void> {
+export async function openAnswer(deps: AgentCommandContext, target?: JobTarget): Promise<void> {
   const job = await pickJob(
     deps,
     target,
@@ -480,7 +453,7 @@ export async function openAnswer(deps: AgentCommandContext, target?: Target): Pr
 /** Approve / Decline: the caller's answer to a waiting run. The answer is the thread's next turn, followed to its end. */
 export async function answerApproval(
   deps: AgentCommandContext,
-  target: Target,
+  target: JobTarget,
   decision: 'approve' | 'decline',
 ): Promise<void> {
   const waiting = (j: AgentJob): boolean => jobState(j) === 'waiting';

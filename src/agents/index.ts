@@ -35,8 +35,8 @@ import {
   removeJob,
   startAgain,
   startJob,
-  type StartJobArgs,
 } from './agentCommands';
+import type { AgentSubmitParams } from '../api/agent/submitSchema';
 import type { ApproveInput, FollowUpInput, PickJobInput } from './agentInputs';
 import { DisposableStore } from './disposables';
 import type { EventNode } from './eventNode';
@@ -92,7 +92,7 @@ export type { AgentCommandId } from './agentCommandIds';
 /** The handlers by the command table's keys (agentCommandTable.ts); `commands` has them by command id. */
 export interface AgentHandlers {
   /** Also accepts `{ prompt, urls?, maxCredits?, model?, effort?, schema? }` and resolves with the job id without any prompt (other features start jobs through it). */
-  start: (args?: StartJobArgs) => Promise<string | undefined>;
+  start: (args?: AgentSubmitParams) => Promise<string | undefined>;
   cancel: (target?: string | { jobId: string }) => Promise<void>;
   refresh: () => Promise<void>;
   openResult: (target?: string | { jobId: string }) => Promise<void>;

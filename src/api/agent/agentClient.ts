@@ -6,6 +6,8 @@ import { reasonOf, UUID_RE } from './agentConstants';
 import {
   type AgentExchange,
   type AgentSubmitParams,
+  inSchemaOrder,
+  isCheckedSubmit,
   short,
   SNAPSHOT_ID_RE,
   type SubmitRules,
@@ -131,14 +133,16 @@ export class AgentClient {
     params: AgentSubmitParams,
     opts?: CallOptions & SubmitRules,
   ): Promise<{ id: string; response: AgentSubmitResponse }> {
-    const withOrigin =
-      params.origin === undefined && this.client.settings.origin
-        ? { ...params, origin: this.client.settings.origin }
-        : params;
-    const v = validateAgentSubmit(withOrigin, {
-      extraModels: [...(this.options.extraModels ?? []), ...(opts?.extraModels ?? [])],
-    });
+    // A body a surface has already checked (a tool's start) is sent as it is: a start is checked once.
+    const v = isCheckedSubmit(params)
+      ? { ok: true as const, body: params }
+      : validateAgentSubmit(params, {
+          extraModels: [...(this.options.extraModels ?? []), ...(opts?.extraModels ?? [])],
+        });
     if (!v.ok) throw invalid(v.issues, 'agent job');
+    // The client's own origin (a setting, not input), in its place among the fields.
+    const origin = this.client.settings.origin;
+    const body = v.body.origin === undefined && origin ? inSchemaOrder({ ...v.body, origin }) : v.body;
     if (opts?.signal?.aborted)
       throw new AgentError(
         new ApiError({ kind: 'aborted', message: 'request cancelled before it was sent', retryable: false }),
@@ -146,7 +150,7 @@ export class AgentClient {
       );
     const res = await this.call({ op: 'submit', threadId: params.threadId, urls: params.urls }, () =>
       this.client.request(
-        { method: 'POST', path: AGENT_PATH, body: v.body, schema: SubmitResponseSchema, retry: 'submit' },
+        { method: 'POST', path: AGENT_PATH, body, schema: SubmitResponseSchema, retry: 'submit' },
         opts,
       ),
     );

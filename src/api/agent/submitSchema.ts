@@ -1,8 +1,6 @@
-// An agent submission, declared once (issue 32 §3): the zod schema below is the type every surface uses
-// (AgentSubmitParams), the check every surface runs before sending (validateAgentSubmit: the client, the
-// CLI, the tools, the editor's start command), and the source of the tools' JSON input schema
-// (submitToolSchema). Each check's message names the field and the bound; the bounds are the constants of
-// agentConstants.ts, so a bound changed there changes every surface.
+// An agent submission, declared once: the zod schema is the type every surface builds (AgentSubmitParams), the one
+// check a start goes through (validateAgentSubmit: by the tools where a model's input enters, else by AgentClient.submit),
+// the palette steps' field checks and the tools' JSON input schema. Each message names the field and the bound.
 import * as z from 'zod';
 import {
   AGENT_EFFORTS,
@@ -355,19 +353,43 @@ export function paramIssues(error: z.ZodError): ParamIssue[] {
   return out;
 }
 
-/** Checks a submission against the documented bounds; every message names the field and the bound. */
+/** The bodies validateAgentSubmit returned: checked once, so AgentClient.submit sends them as they are. */
+const checkedBodies = new WeakSet<object>();
+
+/** Whether this is a body validateAgentSubmit returned (the one check a start goes through). */
+export function isCheckedSubmit(p: unknown): p is AgentSubmitParams {
+  return typeof p === 'object' && p !== null && checkedBodies.has(p);
+}
+
+/**
+ * Checks a submission against the documented bounds; every message names the field and the bound. The body is
+ * frozen and remembered: handed on (a tool's start through the editor's command, the store, the client), it is not
+ * checked again.
+ */
 export function validateAgentSubmit(
   p: AgentSubmitParams,
   rules: SubmitRules = {},
-): { ok: true; body: Record<string, unknown> } | { ok: false; issues: ParamIssue[] } {
+): { ok: true; body: AgentSubmitParams } | { ok: false; issues: ParamIssue[] } {
   const checked = agentSubmitSchema(rules).safeParse(p);
   if (!checked.success) return { ok: false, issues: paramIssues(checked.error) };
   // The body is the caller's own values (never zod's copies), in the schema's order, so it is sent as given.
-  const input = p as unknown as Record<string, unknown>;
-  const body: Record<string, unknown> = {};
-  for (const k of SUBMIT_FIELDS) if (input[k] !== undefined) body[k] = input[k];
+  const body = inSchemaOrder(p as unknown as Record<string, unknown>);
   const x = body.exchange as AgentExchange | undefined;
   if (x && x.enabled === undefined && PAID_CALL_SETTINGS.some((k) => x[k] !== undefined))
     body.exchange = { enabled: true, ...x };
-  return { ok: true, body };
+  checkedBodies.add(Object.freeze(body));
+  return { ok: true, body: body as unknown as AgentSubmitParams };
+}
+
+/** The submission's fields that are set, in the order they are checked and sent. */
+export function inSchemaOrder(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const k of SUBMIT_FIELDS) if (input[k] !== undefined) body[k] = input[k];
+  return body;
+}
+
+/** One field's check on its own (the start flow's steps, as the user types): the schema's message, or undefined. */
+export function fieldIssue(field: keyof typeof SUBMIT_SHAPE, value: unknown): string | undefined {
+  const r = SUBMIT_SHAPE[field].safeParse(value);
+  return r.success ? undefined : r.error.issues[0]?.message;
 }
