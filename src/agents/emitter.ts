@@ -1,5 +1,5 @@
-// A vscode-free event emitter with the same `Event<T>` call shape as vscode's, so the job store can be
-// unit-tested without the editor and still be subscribed to with `store.onDidChangeJob(fn)`.
+// A vscode-free event emitter with the same `Event<T>` call shape as vscode's (the job store is unit-tested without
+// the editor and still subscribed to with `store.onDidChangeJob(fn)`), and an owner of disposables.
 
 export interface Disposable {
   dispose(): void;
@@ -31,5 +31,29 @@ export class Emitter<T> {
 
   dispose(): void {
     this.listeners.clear();
+  }
+}
+
+/** An owner of disposables (pattern 8): dispose() releases them in reverse order of registration. */
+export class DisposableStore implements Disposable {
+  private readonly items: Disposable[] = [];
+  private disposed = false;
+
+  register<T extends Disposable>(d: T): T {
+    if (this.disposed) d.dispose();
+    else this.items.push(d);
+    return d;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const d of this.items.splice(0).reverse()) {
+      try {
+        d.dispose();
+      } catch {
+        /* keep releasing the rest */
+      }
+    }
   }
 }

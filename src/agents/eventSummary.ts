@@ -2,7 +2,7 @@
 // CLI and the tree say the same thing), its time, and what Open Snapshot needs. Unknown types are
 // shown raw rather than hidden: the event list is "observed, may change" (addendum).
 import { summarizeEvent as summaryText } from '../agentRun/agentTrace';
-import type { TraceEvent } from './agentBackend';
+import type { TraceEvent } from '../api/agent/agentSchemas';
 import type { AgentState, IconSpec } from './jobState';
 import { stateFirstLabel, stateIcon, stateWords } from './jobState';
 

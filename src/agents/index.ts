@@ -38,13 +38,14 @@ import {
 } from './agentCommands';
 import type { AgentSubmitParams } from '../api/agent/submitSchema';
 import type { ApproveInput, FollowUpInput, PickJobInput } from './agentInputs';
-import { DisposableStore } from './disposables';
+import { DisposableStore } from './emitter';
 import type { EventNode } from './eventNode';
 import type { JobStorage } from './jobModel';
 import { notifyJobEnds, type ShowNotification, vscodeNotification } from './jobNotifier';
 import { approvalWords, jobState, shortLabel, SHOW_IN_TREE } from './jobState';
-import { JobStore, type Timers } from './jobStore';
-import { JobsTreeProvider } from './jobsTreeProvider';
+import { JobStore } from './jobStore';
+import type { Timers } from './jobPoller';
+import { JobsTreeProvider, type TreeNode } from './jobsTreeProvider';
 import type { PollTiming } from '../agentRun/pollSchedule';
 import type { TestTiming } from '../testTiming';
 import { pollTimingOf } from './testPollTiming';
@@ -132,6 +133,7 @@ export function createAgentsFeature(
   storage: JobStorage,
   deps: AgentsDeps,
   reveal: (jobId: string) => Promise<void> = async () => {},
+  treeChanges?: vscode.EventEmitter<TreeNode | undefined>,
 ): AgentsFeature {
   const owned = new DisposableStore();
   let keyKnown = false;
@@ -150,7 +152,7 @@ export function createAgentsFeature(
     }),
   );
   store.resume();
-  const tree = owned.register(new JobsTreeProvider(store));
+  const tree = owned.register(new JobsTreeProvider(store, (id) => store.runs.loadTrace(id), treeChanges));
   const content = new AgentContentProvider(store);
   const cmd: AgentCommandContext = {
     store,

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { features } from '../host/features';
 import { AGENT_SCHEME } from './agentDocuments';
-import { DisposableStore } from './disposables';
+import { DisposableStore } from './emitter';
 import { globalStateRecords } from '../storage/globalStateRecords';
 import type { JobStorage } from './jobModel';
 import { storedJobs } from './jobRepository';
@@ -30,7 +30,8 @@ export function registerAgents(
   deps: AgentsDeps,
 ): AgentsRegistration {
   const owned = new DisposableStore();
-  const changed = owned.register(new vscode.EventEmitter<TreeNode | undefined | void>());
+  // The view's one change emitter: created with the view, fired by the tree provider once the feature is built.
+  const changed = owned.register(new vscode.EventEmitter<TreeNode | undefined>());
   let feature: AgentsFeature | undefined;
   let listed = false;
   let disposed = false;
@@ -51,9 +52,8 @@ export function registerAgents(
   const load = (): AgentsFeature => {
     if (feature) return feature;
     const c = features();
-    const f = (feature = c.createAgentsFeature(globalStateRecords(context.globalState), deps, reveal));
+    const f = (feature = c.createAgentsFeature(globalStateRecords(context.globalState), deps, reveal, changed));
     owned.register(f);
-    owned.register(f.tree.onDidChangeTreeData((e) => changed.fire(e)));
     owned.register(c.notifyEnds(f, reveal));
     owned.register(c.notifyWaiting(f, reveal));
     f.store.setHidden(!view.visible);

@@ -228,7 +228,7 @@ describe('issue 19: threads, chat answers and approvals', function () {
         ['github issues/add-labels', 'no estimate'],
       ],
     );
-    assert.ok(feature.store.isPolling(id), 'followed (slowly) while it waits');
+    assert.ok(feature.store.run(id).polling, 'followed (slowly) while it waits');
     const p = feature.store.get(id)!.pendingApproval!;
     const first = p.calls[0]!.id!;
     approveWith = () => ({ callIds: [first] });
