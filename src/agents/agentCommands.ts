@@ -21,18 +21,11 @@ import {
   stateWords,
 } from './jobState';
 import type { ApprovalChoice, JobStore } from './jobStore';
-import {
-  type AskInput,
-  askStartJob,
-  draftFrom,
-  emptyDraft,
-  fieldOfIssues,
-  type StartDraft,
-} from './startJobInput';
+import { type AskInput, askStartJob, draftFrom, emptyDraft, fieldOfIssues, type StartDraft } from './startJobInput';
 import {
   type ApproveInput,
   type FollowUpInput,
-    type JobTarget,
+  type JobTarget,
   pickJob,
   type PickJobInput,
   vscodeApprove,

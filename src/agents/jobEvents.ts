@@ -28,6 +28,15 @@ export type JobEvent =
       starting: ReadonlySet<string>;
       follow: boolean;
     }
+  /** The user answered a waiting run's approval: its record says so at once (and which run took over), before a poll. */
+  | {
+      type: 'answered';
+      id: string;
+      decision: 'approve' | 'decline';
+      callIds?: string[];
+      always?: boolean;
+      byRunId: string;
+    }
   /** A change this window shows before it is stored (a cancel asked for, or taken back). */
   | { type: 'marked'; id: string; patch: Partial<AgentJob> }
   /** The user removed a job in this window. */
@@ -92,6 +101,8 @@ export function reduceJobs(jobs: JobsView, e: JobEvent): Reduced {
       if (!job) return { jobs, effects: [] };
       return { jobs: withJob(jobs, { ...job, ...e.patch }), effects: [{ kind: 'changed', id: e.id }] };
     }
+    case 'answered':
+      return answered(jobs, e);
     case 'listed':
       return listed(jobs, e.entry, e.removed, e.now);
     case 'synced':
@@ -126,6 +137,27 @@ function withJob(jobs: JobsView, job: AgentJob): JobsView {
   const next = new Map(jobs);
   next.set(job.id, job);
   return next;
+}
+
+function answered(jobs: JobsView, e: Extract<JobEvent, { type: 'answered' }>): Reduced {
+  const job = jobs.get(e.id);
+  const p = job?.pendingApproval;
+  if (!job || !p) return { jobs, effects: [] };
+  const approved = e.decision === 'approve';
+  const all = p.kind === 'calls' ? p.calls.flatMap((c) => (c.id ? [c.id] : [])) : [];
+  const resolution = {
+    approved,
+    callIds: approved && p.kind === 'calls' ? (e.callIds ?? all) : [],
+    always: e.always === true,
+    byRunId: e.byRunId,
+  };
+  return {
+    jobs: withJob(jobs, { ...job, pendingApproval: { ...p, resolution } }),
+    effects: [
+      { kind: 'persist', id: e.id },
+      { kind: 'changed', id: e.id },
+    ],
+  };
 }
 
 /** A listed job is added (a run that ended before this editor saw it is history, not news), or a known one's status moves on. */

@@ -60,10 +60,16 @@ export interface FollowerHost {
 }
 
 export interface FollowerOptions {
+  /** Called on first use, so the client bundle loads only when a request is made. */
   backend: () => AgentBackend | Promise<AgentBackend>;
   timers: Timers;
   timing: PollTiming;
+  /** Requests in flight at most, over all jobs. */
   maxInFlight?: number;
+  /**
+   * The trace alone tells progress and the end, so the status record is read only when the trace has brought
+   * nothing new for this long, as a safety net against a trace that stalls (default 5 minutes).
+   */
   statusEveryMs?: number;
   hidden?: boolean;
   onLog?: (message: string) => void;

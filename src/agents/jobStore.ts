@@ -3,10 +3,9 @@
 // follower (`runs`: reads and requests), and says each change once (`onDidChangeJob`). vscode-free.
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../agentRun/pollSchedule';
 import type { AgentSubmitParams } from '../api/agent/submitSchema';
-import type { AgentBackend } from './agentBackend';
 import { errorReason } from './agentWords';
 import { Emitter, type Event } from './emitter';
-import { JobFollower, type RunView } from './jobFollower';
+import { type FollowerOptions, JobFollower, type RunView } from './jobFollower';
 import { jobChanges, type JobEvent, type JobsView, reduceJobs, type Reduced, submittedJob } from './jobEvents';
 import { type AgentJob, isActive, type JobStorage } from './jobModel';
 import { isWaiting } from '../agentRun/runOutcome';
@@ -14,28 +13,16 @@ import { termsAcceptCalls } from '../agentRun/terms';
 import { JobRepository, NewJobSaves, type PruneLimits } from './jobRepository';
 import { systemTimers, type Timers } from './jobPoller';
 
-export interface JobStoreOptions {
-  /** Called on first use, so the client bundle loads only when a request is made. */
-  backend: () => AgentBackend | Promise<AgentBackend>;
+export interface JobStoreOptions extends Omit<FollowerOptions, 'timers' | 'timing'> {
   storage: JobStorage;
   timers?: Timers;
   timing?: PollTiming;
-  /** Requests the store has in flight at most, over all jobs. */
-  maxInFlight?: number;
-  /**
-   * The trace alone tells progress and the end, so the status record is not polled while the trace
-   * answers; only when the trace has brought nothing new for this long is the status read once, as a
-   * safety net against a trace that stalls (default 5 minutes).
-   */
-  statusEveryMs?: number;
   /** Pages of the service's job list read by `refresh()`. */
   maxListPages?: number;
   /** `devIndex.agent.extraModels`: model names newer than this build, accepted at submission. */
   extraModels?: () => readonly string[];
   /** Whether the service's job list can be read (it needs a key). */
   canList?: () => boolean | Promise<boolean>;
-  hidden?: boolean;
-  onLog?: (message: string) => void;
   /** How often a visible store looks for jobs other windows started or removed (default 5 s). */
   syncEveryMs?: number;
   prune?: PruneLimits;
@@ -92,15 +79,7 @@ export class JobStore implements JobsReadModel {
         kept: (id) => this.repo.kept(id),
         ids: () => this.state.keys(),
       },
-      {
-        backend: opts.backend,
-        timers: this.timers,
-        timing: opts.timing ?? DEFAULT_POLL_TIMING,
-        maxInFlight: opts.maxInFlight,
-        statusEveryMs: opts.statusEveryMs,
-        hidden: opts.hidden,
-        onLog: opts.onLog,
-      },
+      { ...opts, timers: this.timers, timing: opts.timing ?? DEFAULT_POLL_TIMING },
     );
     this.repo = new JobRepository(opts.storage, () => this.timers.now(), opts.onLog, opts.prune, this.timers);
     this.saves = new NewJobSaves(this.repo, this.timers, (id) => this.changed(id));
@@ -265,19 +244,7 @@ export class JobStore implements JobsReadModel {
         ...(always !== undefined ? { always } : {}),
       });
     });
-    const answered = pending.kind === 'calls' ? (callIds ?? pending.calls.flatMap((c) => (c.id ? [c.id] : []))) : [];
-    this.save({
-      ...job,
-      pendingApproval: {
-        ...pending,
-        resolution: {
-          approved: decision === 'approve',
-          callIds: decision === 'approve' ? answered : [],
-          always: always === true,
-          byRunId: res.id,
-        },
-      },
-    });
+    this.dispatch({ type: 'answered', id, decision, ...(callIds ? { callIds } : {}), always, byRunId: res.id });
     if (res.id === id) {
       this.runs.pollSoon(id);
       return this.require(id);
