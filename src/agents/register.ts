@@ -1,5 +1,5 @@
 // Activation side of the agent jobs feature (dist/extension.js): the Agent Jobs view, the `devindex-agent:` scheme and
-// the command ids are registered at activation; the feature itself (store, polling, tree rows, commands' bodies; index.ts)
+// the command ids are registered at activation; the feature itself (store, polling, tree rows, commands' bodies; agentsFeature.ts)
 // is in dist/features.js and is built on first use: the view shown, a command run, a key change while jobs are stored, or
 // at activation when a stored job is still running (its polling and end notification resume as before).
 import * as vscode from 'vscode';
@@ -10,7 +10,7 @@ import { globalStateRecords } from '../storage/globalStateRecords';
 import type { JobStorage } from './jobModel';
 import { storedJobs } from './jobRepository';
 import { AGENT_COMMAND_IDS, type AgentCommandId, JOBS_VIEW } from './agentCommandIds';
-import type { AgentsDeps, AgentsFeature } from './index';
+import type { AgentsDeps, AgentsFeature } from './agentsFeature';
 import type { TreeNode } from './jobsTreeProvider';
 
 export const JOBS_VIEW_ID = JOBS_VIEW;

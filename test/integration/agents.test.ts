@@ -9,7 +9,7 @@ import { DevIndexClient } from '../../src/api/client';
 import { agentDocumentPath } from '../../src/agents/agentDocuments';
 import { AgentNode } from '../../src/agents/agentNode';
 import { EventNode } from '../../src/agents/eventNode';
-import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/index';
+import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/agentsFeature';
 import { JobNode } from '../../src/agents/jobNode';
 import type { Timers } from '../../src/agents/jobPoller';
 import type { TreeNode } from '../../src/agents/jobsTreeProvider';

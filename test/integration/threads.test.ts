@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { AgentClient } from '../../src/api/agent/agentClient';
 import { DevIndexClient } from '../../src/api/client';
 import { agentDocumentPath } from '../../src/agents/agentDocuments';
-import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/index';
+import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/agentsFeature';
 import { JobNode, ThreadNode } from '../../src/agents/jobNode';
 import { jobState } from '../../src/agents/jobState';
 import { ApprovalNode } from '../../src/agents/placeholderNodes';

@@ -1,21 +1,5 @@
-// Agent jobs feature: job store (polling, persistence), the Agent Jobs tree, the `devindex-agent:`
-// documents, the end-of-run notification and the command handlers. Features side (dist/features.js): the
-// activation bundle holds only register.ts, which registers the view, the scheme and the commands and
-// builds this feature on first use (the view shown, a command, a stored job still running).
-//
-// Wiring (src/extension.ts, through register.ts):
-//   const agents = registerAgents(context, {
-//     backend: () => core().agentClient(),          // an AgentClient (or anything with AgentBackend's shape)
-//     hasKey: async () => (await apiKeyStore.get()) !== undefined,
-//     defaultMaxCredits: () => config.agentDefaultMaxCredits(),
-//     log: (m) => log.info(m),
-//   });
-//   for (const [id, handler] of Object.entries(agents.commands)) {
-//     context.subscriptions.push(vscode.commands.registerCommand(id, handler));
-//   }
-//   // When the key changes (set, cleared, or another window): agents.onKeyChanged();
-//
-// Its contributions (view, welcome, commands, menus with `viewItem =~ /;cancellable(;|$)/`, setting) are in package.json.
+// The agent jobs feature, built on first use by agents/register.ts: the store, the tree rows, the documents, the
+// command handlers and the notifications. Features side (dist/features.js); its contributions are in package.json.
 import * as vscode from 'vscode';
 import type { AgentClient } from '../api/agent/agentClient';
 import type { AgentBackend } from './agentBackend';
@@ -23,8 +7,6 @@ import { AgentContentProvider } from './agentContentProvider';
 import { byId, type ById } from './agentCommandIds';
 import {
   type AgentCommandContext,
-  answerApproval,
-  askFollowUp,
   cancelJob,
   copyJobId,
   openAnswer,
@@ -36,6 +18,7 @@ import {
   startAgain,
   startJob,
 } from './agentCommands';
+import { answerApproval, askFollowUp } from './threadCommands';
 import type { AgentSubmitParams } from '../api/agent/submitSchema';
 import type { ApproveInput, FollowUpInput, PickJobInput } from './agentInputs';
 import { DisposableStore } from './emitter';
