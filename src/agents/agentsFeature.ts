@@ -1,7 +1,6 @@
 // The agent jobs feature, built on first use by agents/register.ts: the store, the tree rows, the documents, the
 // command handlers and the notifications. Features side (dist/features.js); its contributions are in package.json.
 import * as vscode from 'vscode';
-import type { AgentClient } from '../api/agent/agentClient';
 import type { AgentBackend } from './agentBackend';
 import { AgentContentProvider } from './agentContentProvider';
 import { byId, type ById } from './agentCommandIds';
@@ -100,11 +99,6 @@ export interface AgentsFeature extends vscode.Disposable {
   commands: ById<AgentHandlers>;
   /** Re-read the job list and resume jobs stopped by a rejected key. */
   onKeyChanged(): void;
-}
-
-/** AgentClient has the shape the store needs; this is where the compiler checks it. */
-export function agentBackendOf(client: AgentClient): AgentBackend {
-  return client;
 }
 
 /**

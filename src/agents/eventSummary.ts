@@ -13,7 +13,7 @@ export interface SnapshotRef {
   path?: string;
 }
 
-export interface EventSummary {
+interface EventSummary {
   icon: IconSpec;
   text: string;
   /** Local wall-clock time, HH:MM:SS; empty when the event has no usable time. */
@@ -59,7 +59,7 @@ const OUTCOME_STATES: Record<string, AgentState> = {
   credit_limit_reached: 'credit_limit_reached',
 };
 
-export function eventIcon(ev: TraceEvent): IconSpec {
+function eventIcon(ev: TraceEvent): IconSpec {
   switch (ev.type) {
     case 'run.finished':
     case 'agent.finished': {
@@ -77,7 +77,7 @@ export function eventIcon(ev: TraceEvent): IconSpec {
 }
 
 /** One tree row: an event, or a tool call's start and finish merged (both stay in the trace JSON). */
-export interface RowEvents {
+interface RowEvents {
   event: TraceEvent;
   finished?: TraceEvent;
 }

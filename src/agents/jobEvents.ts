@@ -237,7 +237,7 @@ export function submittedJob(request: AgentSubmitParams, res: AgentSubmitResult,
 }
 
 /** The one place a job is built: a new run is processing, its trace not read yet. */
-export function newJob(
+function newJob(
   f: Partial<AgentJob> & { id: string; prompt: string; now: number; origin: AgentJob['origin'] },
 ): AgentJob {
   const { now, ...fields } = f;
@@ -245,10 +245,7 @@ export function newJob(
 }
 
 /** The thread a start opened or continued, and the mode asked for. */
-export function threadOf(
-  request: Pick<AgentSubmitParams, 'threadId' | 'mode'>,
-  res: AgentSubmitResult,
-): Partial<AgentJob> {
+function threadOf(request: Pick<AgentSubmitParams, 'threadId' | 'mode'>, res: AgentSubmitResult): Partial<AgentJob> {
   const threadId = res.response?.threadId ?? request.threadId;
   const turn = res.response?.threadTurn;
   return {

@@ -16,11 +16,10 @@ import { describeAgentError, errorReason } from './agentWords';
 import { type AgentJob, isPastExpiry, isTerminalStatus, type KeptResult, MAX_KEPT_RESULT_CHARS } from './jobModel';
 import { JobPoller, Limiter, type Timers } from './jobPoller';
 
-export type TraceLoad =
-  { state: 'unloaded' | 'loading' | 'loaded' | 'unavailable' } | { state: 'error'; message: string };
+type TraceLoad = { state: 'unloaded' | 'loading' | 'loaded' | 'unavailable' } | { state: 'error'; message: string };
 
 /** What Open Result (or Open Partial Result) shows: from the service, or the copy kept in this editor. */
-export interface ResultView {
+interface ResultView {
   which: 'result' | 'partial';
   status: string;
   /** Absent when the job has no such data. */
@@ -42,7 +41,7 @@ export interface RunView {
 }
 
 /** What the follower needs of the store that owns the jobs. */
-export interface FollowerHost {
+interface FollowerHost {
   job(id: string): AgentJob | undefined;
   /**
    * A read of the service ended: the job as the read began and as it left it. The store applies what the read

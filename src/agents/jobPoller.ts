@@ -16,12 +16,12 @@ export const systemTimers: Timers = {
 };
 
 /** What the poller needs of each followed job: its schedule, and whether a poll of it is in flight. */
-export interface Pollable {
+interface Pollable {
   schedule?: ScheduleState;
   polling: boolean;
 }
 
-export interface JobPollerOptions {
+interface JobPollerOptions {
   timers: Timers;
   timing: PollTiming;
   /** The jobs being followed, by id. */

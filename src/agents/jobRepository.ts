@@ -21,7 +21,7 @@ import { SharedRecords } from '../storage/sharedRecords';
 export const JOB_KEY_PREFIX = 'devIndex.agent.job/';
 export const TOMBSTONE_KEY_PREFIX = 'devIndex.agent.removed/';
 /** The format of one job record; a record with a higher one was written by a newer build. */
-export const JOB_RECORD_FORMAT = 2;
+const JOB_RECORD_FORMAT = 2;
 
 export interface PruneLimits {
   /** Tombstones older than this are forgotten (their job cannot come back from a list older than that). */
@@ -32,7 +32,7 @@ export interface PruneLimits {
   listedMaxCount: number;
 }
 
-export const DEFAULT_PRUNE: Readonly<PruneLimits> = Object.freeze({
+const DEFAULT_PRUNE: Readonly<PruneLimits> = Object.freeze({
   tombstoneMaxAgeMs: 30 * 24 * 3600_000,
   tombstoneMaxCount: 500,
   listedMaxAgeMs: 14 * 24 * 3600_000,
@@ -238,9 +238,9 @@ export function storedJobs(storage: Pick<JobStorage, 'get' | 'keys'>, activeOnly
 // nor taken from storage, until it lands or the wait ends), and those shown before it landed until a retry lands it.
 
 /** How long start() waits for storage to take a new job's record before showing the job as not saved. */
-export const START_SAVE_WAIT_MS = 10_000;
+const START_SAVE_WAIT_MS = 10_000;
 
-export interface SaveOutcomes {
+interface SaveOutcomes {
   /** Resolves true once the newest record of the job has landed, false as soon as storage refused it. */
   saved(id: string): Promise<boolean>;
   /** Storage refused the job's record and a retry is pending. */

@@ -36,7 +36,7 @@ export interface ApprovalChoice {
   acceptTerms?: boolean;
 }
 
-export type CancelResult = 'requested' | 'already-cancelled' | 'already-finished';
+type CancelResult = 'requested' | 'already-cancelled' | 'already-finished';
 
 /** What the tree, the documents and the commands read: the jobs, what this window has read of each run, each change. */
 export interface JobsReadModel {

@@ -13,10 +13,10 @@ import { AGENT_COMMAND_IDS, type AgentCommandId, JOBS_VIEW } from './agentComman
 import type { AgentsDeps, AgentsFeature } from './agentsFeature';
 import type { TreeNode } from './jobsTreeProvider';
 
-export const JOBS_VIEW_ID = JOBS_VIEW;
+const JOBS_VIEW_ID = JOBS_VIEW;
 
 /** What the wiring uses: the command handlers (by id) and the key-change hook. */
-export interface AgentsRegistration {
+interface AgentsRegistration {
   commands: Record<AgentCommandId, (...args: unknown[]) => Promise<unknown>>;
   /** Re-read the job list and resume jobs stopped by a rejected key. */
   onKeyChanged(): void;

@@ -13,7 +13,7 @@ import {
 import { type AgentSubmitParams, fieldIssue } from '../api/agent/submitSchema';
 import { grouped } from '../api/grouped';
 
-export const TOTAL_STEPS = 7;
+const TOTAL_STEPS = 7;
 
 export interface StartDraft {
   prompt: string;
@@ -79,7 +79,7 @@ export interface InputStep {
   validate(v: string): string | undefined;
 }
 
-export interface PickItem {
+interface PickItem {
   label: string;
   description?: string;
   value: string;
@@ -102,10 +102,10 @@ export const BACK = Symbol('back');
 /** One step; resolves with the answer, BACK (the step's Back button), or undefined when cancelled. */
 export type AskInput = (step: InputStep | PickStep) => Promise<string | typeof BACK | undefined>;
 
-export type StartField = 'prompt' | 'urls' | 'maxCredits' | 'model' | 'effort' | 'mode' | 'paid';
+type StartField = 'prompt' | 'urls' | 'maxCredits' | 'model' | 'effort' | 'mode' | 'paid';
 
 /** The models offered: the current one, the retired aliases (said so), then any from the setting. */
-export function modelItems(extraModels: readonly string[] = []): PickItem[] {
+function modelItems(extraModels: readonly string[] = []): PickItem[] {
   const items: PickItem[] = AGENT_MODELS.map((m) => ({
     label: m,
     value: m,
@@ -122,7 +122,7 @@ export function modelItems(extraModels: readonly string[] = []): PickItem[] {
   return items;
 }
 
-export function effortItems(): PickItem[] {
+function effortItems(): PickItem[] {
   return [
     { label: 'service default', value: '', description: 'let the service choose' },
     ...AGENT_EFFORTS.map((e) => ({
@@ -135,7 +135,7 @@ export function effortItems(): PickItem[] {
 }
 
 /** What the run gives back: an answer in words (`chat`), data (`extract`), or what the service does by default (left out). */
-export function modeItems(): PickItem[] {
+function modeItems(): PickItem[] {
   return [
     {
       label: 'Ask (an answer in words)',
@@ -152,14 +152,14 @@ export function modeItems(): PickItem[] {
  * of them turns paid calls on; the client adds `enabled: true` and checks requireApproval's need of
  * an Ask run before anything is sent.
  */
-export const PAID_CHOICES: Record<string, NonNullable<AgentSubmitParams['exchange']> | undefined> = {
+const PAID_CHOICES: Record<string, NonNullable<AgentSubmitParams['exchange']> | undefined> = {
   '': undefined,
   on: { onTermsRequired: 'skip' },
   askTerms: { onTermsRequired: 'ask' },
   approve: { requireApproval: true, onTermsRequired: 'ask' },
 };
 
-export function paidItems(): PickItem[] {
+function paidItems(): PickItem[] {
   return [
     { label: 'No paid tool calls', value: '', description: "the service's default" },
     {

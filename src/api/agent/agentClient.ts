@@ -84,10 +84,10 @@ export {
 } from './agentConstants';
 
 /** Exchange calls (terms/accept) run through the scrape endpoint (addendum, "Accepting terms"). */
-export const SCRAPE_PATH = '/v2/scrape';
+const SCRAPE_PATH = '/v2/scrape';
 const MAX_TERMS_CALLS = 5;
 /** Pages of the job list followed at most by `listAll` (20 jobs a page). */
-export const MAX_LIST_PAGES = 10;
+const MAX_LIST_PAGES = 10;
 
 export function validateJobId(jobId: unknown): ParamIssue | undefined {
   if (typeof jobId === 'string' && UUID_RE.test(jobId)) return undefined;
@@ -102,10 +102,10 @@ export function validateSnapshotId(snapshotId: unknown): ParamIssue | undefined 
   };
 }
 
-export interface ListOptions {
+interface ListOptions {
   before?: number;
 }
-export interface AgentListPage extends AgentList {
+interface AgentListPage extends AgentList {
   /** `before` of the next page, parsed from `next`. */
   nextBefore?: number;
   /** Whether `next` can be followed on the configured service (see `nextPage`). */
@@ -117,7 +117,7 @@ export interface AgentListAll {
   stopped: 'end' | 'bound' | 'other-origin' | 'other-path' | 'malformed';
 }
 
-export type AgentClientOptions = SubmitRules;
+type AgentClientOptions = SubmitRules;
 
 export class AgentClient {
   constructor(

@@ -50,13 +50,6 @@ const RETIRED_MODELS = AGENT_MODELS.filter((m) => RETIRED_AGENT_MODELS.has(m));
 const MODEL_WORDS =
   `Default ${DEFAULT_AGENT_MODEL}` + (RETIRED_MODELS.length ? `; retired: ${RETIRED_MODELS.join(', ')}` : '');
 
-/**
- * The JSON a language model is shown for a field whose full shape would cost the tool list more than it
- * teaches (the service's own tool list is the size bound: test/unit/tools/definitions.test.ts); the
- * field is still checked in full, with messages that name each bound.
- */
-export const toolShown = z.registry<Record<string, unknown>>();
-
 function answerSchema(k: 'approve' | 'decline') {
   return z.object(
     {
@@ -245,7 +238,7 @@ function submitObject(known: readonly string[]) {
 }
 
 /** The submission's schema; `rules.extraModels` widens the models it accepts. */
-export function agentSubmitSchema(rules: SubmitRules = {}) {
+function agentSubmitSchema(rules: SubmitRules = {}) {
   return (
     submitObject([...AGENT_MODELS, ...(rules.extraModels ?? [])])
       // Across fields; checked even when a field failed, as each check says something of its own.
@@ -292,9 +285,7 @@ function threadWords(v: unknown): string {
   return `threadId ${short(v)} is not a thread id (a UUID, as printed by devindex agent status)`;
 }
 
-/** The schema with this build's models. */
-export const AgentSubmitSchema = agentSubmitSchema();
-export type AgentSubmitParams = z.input<typeof AgentSubmitSchema>;
+export type AgentSubmitParams = z.input<ReturnType<typeof agentSubmitSchema>>;
 export type AgentExchange = z.input<typeof AgentExchangeSchema>;
 /** A JSON Schema (an object), `true` / `false`, or `null` (no schema). */
 export type AgentSchemaParam = NonNullable<AgentSubmitParams['schema']> | null;
@@ -344,7 +335,7 @@ function shortened(node: unknown): unknown {
 }
 
 /** The issues of a failed check, one per field and message; a list item's issue is its list's field. */
-export function paramIssues(error: z.ZodError): ParamIssue[] {
+function paramIssues(error: z.ZodError): ParamIssue[] {
   const out: ParamIssue[] = [];
   for (const i of error.issues) {
     const field = i.path.filter((k) => typeof k === 'string').join('.');

@@ -45,7 +45,10 @@ describe('start job input', () => {
   it('takes the default ceiling when empty; the schema refuses non-positive ones and says what was typed', () => {
     assert.equal(maxCreditsOf('', 500), 500);
     assert.equal(maxCreditsOf(' 120 ', 500), 120);
-    assert.match(fieldIssue('maxCredits', maxCreditsOf('0', 500))!, /maxCredits must be a number greater than 0; got 0/);
+    assert.match(
+      fieldIssue('maxCredits', maxCreditsOf('0', 500))!,
+      /maxCredits must be a number greater than 0; got 0/,
+    );
     assert.match(fieldIssue('maxCredits', maxCreditsOf('ten', 500))!, /got "ten"/);
   });
 
@@ -166,7 +169,11 @@ describe('start job input', () => {
   });
 
   it('builds what was typed without checking it again (the client checks); a refused field reopens its step', async () => {
-    const built = await askStartJob(async (s) => (s.step === 1 ? 'p' : s.step === 2 ? 'not a url' : s.value), emptyDraft(), 500);
+    const built = await askStartJob(
+      async (s) => (s.step === 1 ? 'p' : s.step === 2 ? 'not a url' : s.value),
+      emptyDraft(),
+      500,
+    );
     assert.deepEqual(built, { prompt: 'p', urls: ['not a url'], maxCredits: 500, model: 'spark-2' });
     const draft = { ...emptyDraft(), prompt: 'p', urls: 'not a url' };
     const steps: Array<InputStep | PickStep> = [];

@@ -70,7 +70,12 @@ describe('paid tool calls and approvals through the tools', () => {
     );
     assert.equal(ok.isError, false, ok.text);
     // The start is handed the checked body, as it is sent.
-    assert.deepEqual(d.starts[0]!.exchange, { enabled: true, toolkits: ['github'], maxCalls: 3, requireApproval: true });
+    assert.deepEqual(d.starts[0]!.exchange, {
+      enabled: true,
+      toolkits: ['github'],
+      maxCalls: 3,
+      requireApproval: true,
+    });
     const bad = await runTool(
       'devIndex_startAgentJob',
       { prompt: 'p', exchange: { maxCalls: 40, requireApproval: true } },
