@@ -92,7 +92,7 @@ async function storeRun(
   });
   const before = count();
   const job = await store.start({ prompt: 'bench run', maxCredits });
-  for (let i = 0; i < 10_000 && store.isPolling(job.id); i++) await clock.advance(250);
+  for (let i = 0; i < 10_000 && store.run(job.id).polling; i++) await clock.advance(250);
   const end = endAt();
   const afterRun = count();
   await clock.advance(60 * 60_000);

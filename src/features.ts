@@ -5,5 +5,5 @@ export { createDependencySearch } from './deps/editor';
 export { invokeLanguageModelTool } from './tools/editorTools';
 export { handleChatRequest } from './chat/participant';
 export { showDiagnosis, reportIssue, openIssueReporter } from './doctor/editor';
-export { createAgentsFeature, notifyEnds, notifyWaiting } from './agents/index';
+export { createAgentsFeature, notifyEnds, notifyWaiting } from './agents/agentsFeature';
 export { agentClientOver } from './api/agent/agentClientOver';

@@ -5,7 +5,7 @@
 // so the same lines serve both; each entry adds its own features after this.
 import * as vscode from 'vscode';
 import { registerAgents } from './agents/register';
-import { settleAll } from './agents/disposables';
+import { settleAll } from './agents/emitter';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { registerAuthCommands } from './auth/commands';
 import { config, onConfigChange } from './config';

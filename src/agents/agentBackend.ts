@@ -2,18 +2,10 @@
 // satisfies this structurally; unit tests pass a fake. The wire types are the zod-inferred ones of
 // src/api/agent/agentSchemas.ts, imported as types only so this feature adds no zod or undici to the
 // bundle that loads it: the client itself is handed in (lazily) by the wiring.
-import type { AgentListAll, AgentSubmitParams, ToolSubmitParams } from '../api/agent/agentClient';
-import type {
-  AgentJobRecord,
-  AgentListEntry,
-  AgentSnapshot,
-  AgentTrace,
-  ExchangeCall,
-  TraceEvent,
-} from '../api/agent/agentSchemas';
+import type { AgentListAll } from '../api/agent/agentClient';
+import type { AgentJobRecord, AgentSnapshot, AgentTrace, ExchangeCall } from '../api/agent/agentSchemas';
+import type { AgentSubmitParams } from '../api/agent/submitSchema';
 
-export type { AgentJobRecord, AgentListAll, AgentListEntry, AgentSubmitParams, ToolSubmitParams, TraceEvent };
-export type AgentTraceResponse = AgentTrace;
 /** What a start answers: the run id, and (production) the thread it opened or continued. */
 export interface AgentSubmitResult {
   id: string;
@@ -44,7 +36,7 @@ export interface AgentBackend {
   acceptTerms?(calls: readonly ExchangeCall[]): Promise<unknown>;
   status(jobId: string): Promise<AgentJobRecord>;
   cancel(jobId: string): Promise<unknown>;
-  trace(jobId: string): Promise<AgentTraceResponse>;
+  trace(jobId: string): Promise<AgentTrace>;
   snapshot(jobId: string, snapshotId: string): Promise<AgentSnapshotResponse>;
   /** The job list, following `next` only on the configured service, up to a page bound. */
   listAll(o?: { maxPages?: number }): Promise<AgentListAll>;

@@ -7,13 +7,13 @@ import { AGENT_COMMAND_KEYS, type AgentCommandKey, agentCommandId, JOBS_VIEW } f
 export type { AgentCommandId, AgentCommandKey } from './agentCommandIds';
 
 /** Where a command shows in the Agent Jobs view: its title bar, every job row, or rows whose contextValue has a part. */
-export interface MenuPlace {
+interface MenuPlace {
   /** 'title': the view's title bar; 'job': every job row; otherwise a contextValue part (`;cancellable`). */
   on: 'title' | 'job' | string;
   group: string;
 }
 
-export interface AgentCommandSpec {
+interface AgentCommandSpec {
   title: string;
   /** A codicon name. */
   icon?: string;
@@ -25,7 +25,7 @@ export interface AgentCommandSpec {
 export const COMMAND_CATEGORY = 'Developer Index';
 
 /** Each command's title, icon and places, by the key its id is made of (agentCommandIds.ts). */
-export const AGENT_COMMAND_SPECS = {
+const AGENT_COMMAND_SPECS = {
   start: { title: 'Start Agent Job…', icon: 'add', menus: [{ on: 'title', group: 'navigation@1' }] },
   cancel: {
     title: 'Cancel Agent Job',

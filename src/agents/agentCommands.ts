@@ -1,50 +1,24 @@
-// The agent commands. Each takes its dependencies and the tree node (or a job id) it was invoked on;
-// from the palette, without a node, Cancel and Open Result ask which job (the others are hidden
-// there). registerAgents() maps them to command ids.
+// The agent commands. Each takes its dependencies and the tree node (or a job id) it was invoked on; from the palette,
+// without a node, it asks which job. createAgentsFeature (agentsFeature.ts) maps them to command ids.
 import * as vscode from 'vscode';
-import { AGENT_MODES, isAgentEffort, isAgentMode, UUID_RE } from '../api/agent/agentConstants';
-import type { AgentSubmitParams, ToolSubmitParams } from './agentBackend';
+import { isCheckedSubmit, TOOL_SUBMIT_FIELDS, type AgentSubmitParams } from '../api/agent/submitSchema';
 import { agentDocumentUri } from './agentContentProvider';
 import { describeAgentError, errorReason } from '../words/agentWords';
 import { mayExistWords } from '../words/failureWords';
 import { EventNode } from './eventNode';
 import type { AgentJob } from './jobModel';
 import type { ShowNotification } from './jobNotifier';
-import {
-  canFollowUp,
-  hasAnswer,
-  hasDataResult,
-  hasPartialResult,
-  jobState,
-  shortDate,
-  shortLabel,
-  stateWords,
-} from './jobState';
-import type { ApprovalChoice, JobStore } from './jobStore';
-import {
-  type AskInput,
-  askStartJob,
-  draftFrom,
-  emptyDraft,
-  fieldOfIssues,
-  parseMaxCredits,
-  parseUrls,
-  type StartDraft,
-  validatePrompt,
-} from './startJobInput';
+import { hasAnswer, hasDataResult, hasPartialResult, jobState, shortDate, shortLabel, stateWords } from './jobState';
+import type { JobStore } from './jobStore';
+import { type AskInput, askStartJob, draftFrom, emptyDraft, fieldOfIssues, type StartDraft } from './startJobInput';
 import {
   type ApproveInput,
   type FollowUpInput,
   type JobTarget,
   pickJob,
   type PickJobInput,
-  vscodeApprove,
   vscodeAsk,
-  vscodeFollowUp,
-  OPEN_TERMS,
-  vscodeShow,
 } from './agentInputs';
-import { termsLink } from './placeholderNodes';
 
 export interface AgentCommandContext {
   store: JobStore;
@@ -70,26 +44,14 @@ export interface AgentCommandContext {
   followUps: Map<string, string>;
 }
 
-/**
- * Start without input boxes (other features, tests): the same checks as the boxes; resolves with the
- * job id and shows nothing but the job in the tree. Rejects with a message on bad input or no key.
- */
-export type StartJobArgs = ToolSubmitParams;
-
-type Target = JobTarget;
-
-export const FOLLOW_IT = 'Follow It';
-export const SHOW_TERMS_AGAIN = 'Show the Terms Again';
-export const START_AGAIN_BUTTON = 'Start Again…';
-
 export const REFRESH_JOB_LIST = 'Refresh Job List';
 export const EDIT_AND_RETRY = 'Edit and Retry';
-export const SET_KEY = 'Set API Key';
+const SET_KEY = 'Set API Key';
 
 /** Start Agent Job…: asks (or takes `args`), submits once, shows the job. Resolves with its id. */
 export async function startJob(
   deps: AgentCommandContext,
-  args?: StartJobArgs,
+  args?: AgentSubmitParams,
   prefill?: StartDraft,
 ): Promise<string | undefined> {
   if (!(await deps.hasKey())) {
@@ -101,19 +63,9 @@ export async function startJob(
   if (prefill) Object.assign(deps.draft, prefill);
   let params: AgentSubmitParams | undefined;
   if (args) {
-    const problem = checkArgs(args, deps.defaultMaxCredits());
-    if (problem) throw new Error(problem);
-    params = {
-      prompt: args.prompt,
-      ...(args.urls?.length ? { urls: args.urls } : {}),
-      maxCredits: args.maxCredits ?? deps.defaultMaxCredits(),
-      ...(args.model !== undefined ? { model: args.model } : {}),
-      ...(args.effort !== undefined ? { effort: args.effort } : {}),
-      ...(args.schema !== undefined ? { schema: args.schema } : {}),
-      ...(args.mode !== undefined ? { mode: args.mode } : {}),
-      ...(args.threadId !== undefined ? { threadId: args.threadId } : {}),
-      ...(args.exchange !== undefined ? { exchange: args.exchange } : {}),
-    };
+    // A tool's start arrives checked (validateAgentSubmit's body) and goes on as it is; any other is built
+    // here and checked, once, by the client (its messages name the field and the bound).
+    params = isCheckedSubmit(args) ? args : submissionOf(args, deps.defaultMaxCredits());
     // Other features get the job id without any prompt; errors reject with the client's message.
     const job = await deps.store.start(params);
     warnIfUnsaved(deps, job.id);
@@ -173,7 +125,7 @@ function warnIfUnsaved(deps: AgentCommandContext, id: string): void {
 }
 
 /** Start Again…: the start flow filled with a job's prompt, URLs, model and effort; a higher ceiling after a credit limit. */
-export async function startAgain(deps: AgentCommandContext, target?: Target): Promise<string | undefined> {
+export async function startAgain(deps: AgentCommandContext, target?: JobTarget): Promise<string | undefined> {
   const job = await pickJob(deps, target, 'Start which job again?');
   if (!job) return undefined;
   const higher =
@@ -192,19 +144,13 @@ export async function startAgain(deps: AgentCommandContext, target?: Target): Pr
   );
 }
 
-function checkArgs(a: StartJobArgs, fallback: number): string | undefined {
-  if (typeof a !== 'object' || a === null || typeof a.prompt !== 'string') return 'prompt is required';
-  const p = validatePrompt(a.prompt);
-  if (p) return p;
-  if (a.urls !== undefined && !Array.isArray(a.urls)) return 'urls must be a list of absolute http(s) URLs';
-  const u = parseUrls((a.urls ?? []).join(','));
-  if (!u.ok) return u.message;
-  const c = parseMaxCredits(a.maxCredits === undefined ? '' : String(a.maxCredits), fallback);
-  if (!c.ok) return c.message;
-  if (a.mode !== undefined && !isAgentMode(a.mode)) return `mode must be one of ${AGENT_MODES.join(', ')}`;
-  if (a.threadId !== undefined && (typeof a.threadId !== 'string' || !UUID_RE.test(a.threadId)))
-    return 'threadId must be a thread id (a UUID)';
-  return undefined;
+/** The submission a caller's args describe: the fields a start takes, the default ceiling when none is given. */
+function submissionOf(args: AgentSubmitParams, defaultMaxCredits: number): AgentSubmitParams {
+  const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
+  const fields: Record<string, unknown> = { prompt: a.prompt, maxCredits: a.maxCredits ?? defaultMaxCredits };
+  for (const k of TOOL_SUBMIT_FIELDS) if (a[k] !== undefined && k !== 'maxCredits') fields[k] = a[k];
+  if (Array.isArray(a.urls) && a.urls.length === 0) delete fields.urls;
+  return fields as unknown as AgentSubmitParams;
 }
 
 function issuesOf(e: unknown): Array<{ field: string; message: string }> | undefined {
@@ -218,7 +164,7 @@ function issuesOf(e: unknown): Array<{ field: string; message: string }> | undef
   });
 }
 
-export async function cancelJob(deps: AgentCommandContext, target?: Target): Promise<void> {
+export async function cancelJob(deps: AgentCommandContext, target?: JobTarget): Promise<void> {
   const job = await pickJob(deps, target, 'Cancel which running agent job?', isLive, 'No agent job is running.');
   if (!job) return;
   if (!isLive(job)) {
@@ -248,7 +194,7 @@ export async function refreshJobs(deps: AgentCommandContext): Promise<void> {
 
 export async function openResult(
   deps: AgentCommandContext,
-  target?: Target,
+  target?: JobTarget,
   which: 'result' | 'partial' = 'result',
 ): Promise<void> {
   const eligible = which === 'result' ? hasDataResult : hasPartialResult;
@@ -304,7 +250,7 @@ export async function openSnapshot(
   else await showDocument(uri);
 }
 
-export async function openTrace(deps: AgentCommandContext, target?: Target): Promise<void> {
+export async function openTrace(deps: AgentCommandContext, target?: JobTarget): Promise<void> {
   const job = await pickJob(
     deps,
     target,
@@ -315,14 +261,14 @@ export async function openTrace(deps: AgentCommandContext, target?: Target): Pro
   await showDocument(agentDocumentUri({ kind: 'trace', jobId: job.id, label: documentLabel(job) }));
 }
 
-export async function copyJobId(deps: AgentCommandContext, target?: Target): Promise<void> {
+export async function copyJobId(deps: AgentCommandContext, target?: JobTarget): Promise<void> {
   const job = await pickJob(deps, target, 'Copy the id of which job?');
   if (!job) return;
   await vscode.env.clipboard.writeText(job.id);
   vscode.window.setStatusBarMessage(`Copied agent job id ${job.id}`, 3000);
 }
 
-export async function removeJob(deps: AgentCommandContext, target?: Target): Promise<void> {
+export async function removeJob(deps: AgentCommandContext, target?: JobTarget): Promise<void> {
   const job = await pickJob(deps, target, 'Remove which job from the list?');
   if (!job) return;
   if (isLive(job)) {
@@ -341,125 +287,8 @@ function isLive(j: AgentJob): boolean {
   return jobState(j) === 'running' || jobState(j) === 'waiting';
 }
 
-/**
- * Ask a Follow-up…: a new turn in the job's thread. The text is kept per thread until it has been
- * sent (a failed start, a dismissed box, Edit and Retry all find it again). A busy thread offers to
- * follow the turn still running; an expired or unknown thread offers Start Again… with the text.
- */
-export async function askFollowUp(deps: AgentCommandContext, target?: Target): Promise<string | undefined> {
-  const job = await pickJob(
-    deps,
-    target,
-    'Ask a follow-up to which job?',
-    canFollowUp,
-    'No finished agent job with a thread is in the list.',
-  );
-  if (!job) return undefined;
-  const threadId = job.threadId;
-  if (!threadId || !canFollowUp(job)) {
-    void vscode.window.showInformationMessage(
-      threadId
-        ? `A follow-up can be asked once this run has ended; it is ${stateWords(jobState(job), job.status)}.`
-        : 'This job has no thread on the service (it was started before threads, or on a server without them).',
-    );
-    return undefined;
-  }
-  const show = deps.show ?? vscodeShow;
-  const input = deps.followUp ?? vscodeFollowUp((t) => deps.followUps.set(threadId, t));
-  let validationMessage: string | undefined;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const answer = await input({
-      title: `Ask a Follow-up: ${shortLabel(job.prompt, 40)}`,
-      suggestions: job.suggestions ?? [],
-      value: deps.followUps.get(threadId) ?? '',
-      validationMessage,
-    });
-    if (answer === undefined) return undefined;
-    deps.followUps.set(threadId, answer);
-    validationMessage = validatePrompt(answer);
-    if (validationMessage) continue;
-    const params: AgentSubmitParams = {
-      prompt: answer,
-      threadId,
-      maxCredits: job.maxCredits ?? deps.defaultMaxCredits(),
-      ...(job.model ? { model: job.model } : {}),
-      ...(isAgentEffort(job.effort) ? { effort: job.effort } : {}),
-      ...(isAgentMode(job.mode) ? { mode: job.mode } : {}),
-    };
-    try {
-      const turn = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Asking the follow-up…', cancellable: true },
-        (_p, token) => {
-          const ac = new AbortController();
-          token.onCancellationRequested(() => ac.abort());
-          return deps.store.start(params, { signal: ac.signal });
-        },
-      );
-      deps.followUps.delete(threadId);
-      void deps.reveal(turn.id);
-      return turn.id;
-    } catch (e) {
-      const reason = errorReason(e);
-      if (reason === 'cancelled') return undefined;
-      if (reason === 'thread-busy') {
-        const runId = busyRunId(e);
-        const text =
-          'A turn of this thread is still running, so the follow-up was not sent (it is kept for when the turn ends).';
-        const choice = await show(
-          'warning',
-          typeof runId === 'string' ? `${text} Follow the running turn?` : text,
-          typeof runId === 'string' ? [FOLLOW_IT] : [],
-        );
-        if (choice === FOLLOW_IT && typeof runId === 'string') {
-          deps.store.track(runId, { threadId });
-          await deps.reveal(runId);
-        }
-        return undefined;
-      }
-      if (reason === 'thread-expired' || reason === 'thread-not-found' || reason === 'threads-disabled') {
-        const choice = await show('warning', describeAgentError(e), [START_AGAIN_BUTTON]);
-        if (choice !== START_AGAIN_BUTTON) return undefined;
-        deps.followUps.delete(threadId);
-        return startJob(
-          deps,
-          undefined,
-          draftFrom({
-            prompt: answer,
-            urls: job.urls,
-            maxCredits: job.maxCredits,
-            model: job.model,
-            effort: job.effort,
-            mode: job.mode,
-          }),
-        );
-      }
-      if (reason === 'job-may-exist') {
-        const choice = await show('warning', mayExistWords('follow-up'), [REFRESH_JOB_LIST]);
-        if (choice === REFRESH_JOB_LIST) await refreshJobs(deps);
-        return undefined;
-      }
-      const choice = await show('error', `Could not ask the follow-up: ${describeAgentError(e)}`, [EDIT_AND_RETRY]);
-      if (choice !== EDIT_AND_RETRY) return undefined;
-    }
-  }
-  return undefined;
-}
-
-/** The turn a 409 `thread_busy` names: on the error, or on the ApiError it wraps (AgentError does not copy `runId`). */
-function busyRunId(e: unknown): string | undefined {
-  for (
-    let x: unknown = e, i = 0;
-    x !== null && typeof x === 'object' && i < 3;
-    x = (x as { cause?: unknown }).cause, i++
-  ) {
-    const id = (x as { runId?: unknown }).runId;
-    if (typeof id === 'string' && id) return id;
-  }
-  return undefined;
-}
-
 /** Open Answer: a chat run's answer as a read-only markdown document, rendered in the Markdown preview. */
-export async function openAnswer(deps: AgentCommandContext, target?: Target): Promise<void> {
+export async function openAnswer(deps: AgentCommandContext, target?: JobTarget): Promise<void> {
   const job = await pickJob(
     deps,
     target,
@@ -478,74 +307,6 @@ export async function openAnswer(deps: AgentCommandContext, target?: Target): Pr
     'markdown.showPreview',
     agentDocumentUri({ kind: 'answer', jobId: job.id, label: documentLabel(job) }),
   );
-}
-
-/** Approve / Decline: the caller's answer to a waiting run. The answer is the thread's next turn, followed to its end. */
-export async function answerApproval(
-  deps: AgentCommandContext,
-  target: Target,
-  decision: 'approve' | 'decline',
-): Promise<void> {
-  const waiting = (j: AgentJob): boolean => jobState(j) === 'waiting';
-  const job = await pickJob(
-    deps,
-    target,
-    decision === 'approve' ? 'Approve what which job waits for?' : 'Decline what which job waits for?',
-    waiting,
-    'No agent job is waiting for an approval.',
-  );
-  if (!job) return;
-  const p = job.pendingApproval;
-  if (!p || !waiting(job)) {
-    void vscode.window.showInformationMessage(
-      `This job is not waiting for an approval; it is ${stateWords(jobState(job), job.status)}.`,
-    );
-    return;
-  }
-  let choice: ApprovalChoice = {};
-  if (decision === 'approve') {
-    const answered = await (deps.approve ?? vscodeApprove)(job, p);
-    if (!answered) return;
-    choice = answered;
-  }
-  try {
-    const next = await deps.store.answerApproval(job.id, decision, choice);
-    if (next.id !== job.id) void deps.reveal(next.id);
-  } catch (e) {
-    if (errorReason(e) === 'exchange-not-enabled') {
-      void deps.store.refresh();
-      void vscode.window.showInformationMessage(describeAgentError(e));
-      return;
-    }
-    if (errorReason(e) === 'terms-not-accepted') {
-      await termsNotAccepted(deps, job, p, e);
-      return;
-    }
-    void vscode.window.showErrorMessage(`Could not ${decision} for the agent job: ${describeAgentError(e)}`);
-  }
-}
-
-/**
- * Nothing was approved after a failed acceptance. Show the Terms Again reads the run afresh and asks again
- * (the terms may have changed since they were shown); Open the Terms opens their pages.
- */
-async function termsNotAccepted(
-  deps: AgentCommandContext,
-  job: AgentJob,
-  p: NonNullable<AgentJob['pendingApproval']>,
-  e: unknown,
-) {
-  const links = p.terms.flatMap((t) => {
-    const link = termsLink(t.url);
-    return link ? [link] : [];
-  });
-  const buttons = [SHOW_TERMS_AGAIN, ...(links.length ? [OPEN_TERMS] : [])];
-  const choice = await (deps.show ?? vscodeShow)('error', describeAgentError(e), buttons);
-  if (choice === OPEN_TERMS) for (const link of links) await vscode.env.openExternal(link);
-  if (choice === SHOW_TERMS_AGAIN) {
-    await deps.store.refresh();
-    await answerApproval(deps, job.id, 'approve');
-  }
 }
 
 /** A job's name in its document tabs (`result — <label>.json`): the prompt, cut at a word boundary. */

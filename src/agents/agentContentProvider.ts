@@ -36,17 +36,17 @@ export class AgentContentProvider implements vscode.TextDocumentContentProvider 
   private async content(doc: AgentDocument): Promise<string> {
     switch (doc.kind) {
       case 'snapshot': {
-        const s = await this.store.snapshot(doc.jobId, doc.snapshotId);
+        const s = await this.store.runs.snapshot(doc.jobId, doc.snapshotId);
         return formatSnapshot(doc.artifactKind, s.snapshot);
       }
       case 'result':
       case 'partial':
-        return formatResult(await this.store.result(doc.jobId, doc.kind));
+        return formatResult(await this.store.runs.result(doc.jobId, doc.kind));
       case 'trace':
-        return prettyJson(await this.store.traceResponse(doc.jobId));
+        return prettyJson(await this.store.runs.traceResponse(doc.jobId));
       case 'answer': {
         const job = this.store.get(doc.jobId);
-        const view = await this.store.result(doc.jobId, 'result');
+        const view = await this.store.runs.result(doc.jobId, 'result');
         // The answer as it was read while the run was followed, when the service has none to give now.
         const message = view.message ?? job?.answer;
         return formatAnswer({ ...view, ...(message !== undefined ? { message } : {}), prompt: job?.prompt });

@@ -23,7 +23,7 @@ const TAB_NAMES: Record<'result' | 'partial' | 'trace', string> = {
 };
 
 /** A name part safe for one path segment: no slashes or control characters, at most `max` characters. */
-export function tabPart(s: string, max = 40): string {
+function tabPart(s: string, max = 40): string {
   const one = withoutControls(s, { lines: 'join', replaceWith: ' ' })
     .replace(/[/\\]+/g, ' ')
     .replace(/\s+/g, ' ')

@@ -11,7 +11,7 @@ import { termsLink } from './placeholderNodes';
 import { type AskInput, BACK, type InputStep, type PickStep } from './startJobInput';
 
 /** A suggestion of the service, offered as a pick. */
-export interface FollowUpSuggestion {
+interface FollowUpSuggestion {
   label?: string;
   prompt: string;
 }
@@ -93,7 +93,7 @@ export function vscodeFollowUp(onText: (text: string) => void): FollowUpInput {
 }
 
 /** A row of the "which job?" pick. */
-export interface JobPickItem extends vscode.QuickPickItem {
+interface JobPickItem extends vscode.QuickPickItem {
   job: AgentJob;
 }
 export type PickJobInput = (items: JobPickItem[], title: string) => Thenable<JobPickItem | undefined>;

@@ -1,5 +1,5 @@
-// A vscode-free event emitter with the same `Event<T>` call shape as vscode's, so the job store can be
-// unit-tested without the editor and still be subscribed to with `store.onDidChangeJob(fn)`.
+// A vscode-free event emitter with the same `Event<T>` call shape as vscode's (the job store is unit-tested without
+// the editor and still subscribed to with `store.onDidChangeJob(fn)`), and an owner of disposables.
 
 export interface Disposable {
   dispose(): void;
@@ -32,4 +32,36 @@ export class Emitter<T> {
   dispose(): void {
     this.listeners.clear();
   }
+}
+
+/** An owner of disposables (pattern 8): dispose() releases them in reverse order of registration. */
+export class DisposableStore implements Disposable {
+  private readonly items: Disposable[] = [];
+  private disposed = false;
+
+  register<T extends Disposable>(d: T): T {
+    if (this.disposed) d.dispose();
+    else this.items.push(d);
+    return d;
+  }
+
+  /** Resolves once what the items hand back (a store's last writes) has settled. */
+  dispose(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    this.disposed = true;
+    return settleAll(this.items.splice(0).reverse());
+  }
+}
+
+/** Disposes each in order, one throwing or rejecting not stopping the rest; resolves when all have settled. */
+export function settleAll(items: Iterable<{ dispose(): unknown }>): Promise<void> {
+  const pending: unknown[] = [];
+  for (const d of items) {
+    try {
+      pending.push(d.dispose());
+    } catch {
+      /* keep releasing the rest */
+    }
+  }
+  return Promise.allSettled(pending).then(() => undefined);
 }

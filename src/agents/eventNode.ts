@@ -2,7 +2,7 @@
 // carry the `snapshot` part in their contextValue for Open Snapshot.
 import * as vscode from 'vscode';
 import { eventKey } from '../agentRun/agentTrace';
-import type { TraceEvent } from './agentBackend';
+import type { TraceEvent } from '../api/agent/agentSchemas';
 import { agentCommandId } from './agentCommandIds';
 import { eventAccessibleLabel, eventRow, type SnapshotRef } from './eventSummary';
 import { themeIcon } from './jobNode';

@@ -2,7 +2,7 @@
 // CLI and the tree say the same thing), its time, and what Open Snapshot needs. Unknown types are
 // shown raw rather than hidden: the event list is "observed, may change" (addendum).
 import { summarizeEvent as summaryText } from '../agentRun/agentTrace';
-import type { TraceEvent } from './agentBackend';
+import type { TraceEvent } from '../api/agent/agentSchemas';
 import type { AgentState, IconSpec } from './jobState';
 import { stateFirstLabel, stateIcon, stateWords } from './jobState';
 
@@ -13,7 +13,7 @@ export interface SnapshotRef {
   path?: string;
 }
 
-export interface EventSummary {
+interface EventSummary {
   icon: IconSpec;
   text: string;
   /** Local wall-clock time, HH:MM:SS; empty when the event has no usable time. */
@@ -59,7 +59,7 @@ const OUTCOME_STATES: Record<string, AgentState> = {
   credit_limit_reached: 'credit_limit_reached',
 };
 
-export function eventIcon(ev: TraceEvent): IconSpec {
+function eventIcon(ev: TraceEvent): IconSpec {
   switch (ev.type) {
     case 'run.finished':
     case 'agent.finished': {
@@ -77,7 +77,7 @@ export function eventIcon(ev: TraceEvent): IconSpec {
 }
 
 /** One tree row: an event, or a tool call's start and finish merged (both stay in the trace JSON). */
-export interface RowEvents {
+interface RowEvents {
   event: TraceEvent;
   finished?: TraceEvent;
 }

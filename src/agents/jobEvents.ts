@@ -1,25 +1,19 @@
-// The agent jobs' functional core (issue 32 §4): what each event does to the jobs a window knows, as a pure
-// function of the jobs before and the event, plus the effects the shell (jobStore.ts) carries out: persist,
-// follow, poll soon, forget, tell the tree. Every job is built here (newJob), and every merge of two views of a
-// job happens here (mergeJobs). The follower's runs read the trace and the status record through the run engine
-// (src/api/agent/runEngine.ts); what they learn comes back as `observed`. Editor-free; no I/O, no clock.
+// The agent jobs' functional core: what each event does to the jobs a window knows, as a pure function of the jobs
+// before and the event, plus the effects the shell (jobStore.ts) carries out. Every job is built here (newJob), and
+// every merge of two views of a job happens here (mergeJobs, jobChanges). Editor-free; no I/O, no clock.
 import { isTerminalStatus } from '../api/agent/agentConstants';
-import type { AgentListEntry, AgentSubmitParams } from './agentBackend';
+import type { AgentListEntry } from '../api/agent/agentSchemas';
+import type { AgentSubmitParams } from '../api/agent/submitSchema';
+import type { AgentSubmitResult } from './agentBackend';
 import { type AgentJob, isActive } from './jobModel';
 
 export type JobsView = ReadonlyMap<string, AgentJob>;
-
-/** What the service answered to a submission (or to an approval, which starts the thread's next turn). */
-export interface Submitted {
-  id: string;
-  response?: { threadId?: string | null; threadTurn?: number | null };
-}
 
 export type JobEvent =
   /** This window started a run (built by submittedJob); its record was written before it is shown (start() waits for it). */
   | { type: 'submitted'; job: AgentJob }
   /** An approval was answered and the service started the thread's next turn (`said`: the answer, as its prompt). */
-  | { type: 'turn'; said: string; threadId: string; res: Submitted; now: number }
+  | { type: 'turn'; said: string; threadId: string; res: AgentSubmitResult; now: number }
   /** A run this window did not start is followed (the turn a busy thread says is still running). */
   | { type: 'tracked'; id: string; prompt?: string; threadId?: string; now: number }
   /** The trace or the status record was read: this window's view of the job, merged with the stored one (undefined: removed elsewhere). */
@@ -34,6 +28,17 @@ export type JobEvent =
       starting: ReadonlySet<string>;
       follow: boolean;
     }
+  /** The user answered a waiting run's approval: its record says so at once (and which run took over), before a poll. */
+  | {
+      type: 'answered';
+      id: string;
+      decision: 'approve' | 'decline';
+      callIds?: string[];
+      always?: boolean;
+      byRunId: string;
+    }
+  /** A change this window shows before it is stored (a cancel asked for, or taken back). */
+  | { type: 'marked'; id: string; patch: Partial<AgentJob> }
   /** The user removed a job in this window. */
   | { type: 'removed'; id: string };
 
@@ -91,6 +96,13 @@ export function reduceJobs(jobs: JobsView, e: JobEvent): Reduced {
       if (!e.merged) return dropped(jobs, [e.job.id]);
       return { jobs: withJob(jobs, e.merged), effects: [] };
     }
+    case 'marked': {
+      const job = jobs.get(e.id);
+      if (!job) return { jobs, effects: [] };
+      return { jobs: withJob(jobs, { ...job, ...e.patch }), effects: [{ kind: 'changed', id: e.id }] };
+    }
+    case 'answered':
+      return answered(jobs, e);
     case 'listed':
       return listed(jobs, e.entry, e.removed, e.now);
     case 'synced':
@@ -125,6 +137,27 @@ function withJob(jobs: JobsView, job: AgentJob): JobsView {
   const next = new Map(jobs);
   next.set(job.id, job);
   return next;
+}
+
+function answered(jobs: JobsView, e: Extract<JobEvent, { type: 'answered' }>): Reduced {
+  const job = jobs.get(e.id);
+  const p = job?.pendingApproval;
+  if (!job || !p) return { jobs, effects: [] };
+  const approved = e.decision === 'approve';
+  const all = p.kind === 'calls' ? p.calls.flatMap((c) => (c.id ? [c.id] : [])) : [];
+  const resolution = {
+    approved,
+    callIds: approved && p.kind === 'calls' ? (e.callIds ?? all) : [],
+    always: e.always === true,
+    byRunId: e.byRunId,
+  };
+  return {
+    jobs: withJob(jobs, { ...job, pendingApproval: { ...p, resolution } }),
+    effects: [
+      { kind: 'persist', id: e.id },
+      { kind: 'changed', id: e.id },
+    ],
+  };
 }
 
 /** A listed job is added (a run that ended before this editor saw it is history, not news), or a known one's status moves on. */
@@ -189,7 +222,7 @@ function synced(jobs: JobsView, e: Extract<JobEvent, { type: 'synced' }>): Reduc
 }
 
 /** The job a submission started. */
-export function submittedJob(request: AgentSubmitParams, res: Submitted, now: number): AgentJob {
+export function submittedJob(request: AgentSubmitParams, res: AgentSubmitResult, now: number): AgentJob {
   return newJob({
     id: res.id,
     prompt: request.prompt,
@@ -204,7 +237,7 @@ export function submittedJob(request: AgentSubmitParams, res: Submitted, now: nu
 }
 
 /** The one place a job is built: a new run is processing, its trace not read yet. */
-export function newJob(
+function newJob(
   f: Partial<AgentJob> & { id: string; prompt: string; now: number; origin: AgentJob['origin'] },
 ): AgentJob {
   const { now, ...fields } = f;
@@ -212,7 +245,7 @@ export function newJob(
 }
 
 /** The thread a start opened or continued, and the mode asked for. */
-export function threadOf(request: Pick<AgentSubmitParams, 'threadId' | 'mode'>, res: Submitted): Partial<AgentJob> {
+function threadOf(request: Pick<AgentSubmitParams, 'threadId' | 'mode'>, res: AgentSubmitResult): Partial<AgentJob> {
   const threadId = res.response?.threadId ?? request.threadId;
   const turn = res.response?.threadTurn;
   return {
@@ -266,6 +299,16 @@ export function mergeJobs(stored: AgentJob, mine: AgentJob): AgentJob {
       unavailable: stored.trace.unavailable === true || mine.trace.unavailable === true || undefined,
     },
   };
+}
+
+/** What one read changed of a job (before to after): the fields that differ, as after has them. */
+export function jobChanges(before: AgentJob, after: AgentJob): Partial<AgentJob> {
+  const a = before as unknown as Record<string, unknown>;
+  const b = after as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+    if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) out[k] = b[k];
+  return out as Partial<AgentJob>;
 }
 
 function pickEnd(j: AgentJob): Partial<AgentJob> {

@@ -1,9 +1,6 @@
-// The follower: what this editor knows about each job's run on the service, and every request made
-// for a known job. Per job it holds the run engine's state (src/api/agent/runEngine.ts) and how far
-// the tree has read the trace; it owns the poller (one timer) and the limiter (requests in flight);
-// it applies what each answer says to the job (its state, the kept result, a 404 read as expired or
-// not found) and says when a run has ended. The store (jobStore.ts) owns the jobs themselves and
-// their storage; this part never writes storage except through its host. vscode-free.
+// The follower: what this window has read of each job's run (the run engine's state, the trace read so far) and every
+// request made for a known job, through one poller timer and one in-flight limit. It never changes a job: each read
+// works on a copy and hands the store the job before and after it (FollowerHost.observed). vscode-free.
 import {
   applyStatus,
   applyTrace,
@@ -13,23 +10,16 @@ import {
   type RunState,
 } from '../agentRun/runEngine';
 import { observe, type PollTiming } from '../agentRun/pollSchedule';
-import type {
-  AgentBackend,
-  AgentJobRecord,
-  AgentSnapshotResponse,
-  AgentTraceResponse,
-  TraceEvent,
-} from './agentBackend';
+import type { AgentJobRecord, AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
+import type { AgentBackend, AgentSnapshotResponse } from './agentBackend';
 import { describeAgentError, errorReason } from '../words/agentWords';
 import { type AgentJob, isPastExpiry, isTerminalStatus, type KeptResult, MAX_KEPT_RESULT_CHARS } from './jobModel';
-import { JobPoller, type Timers } from './jobPoller';
-import { Limiter } from './limiter';
+import { JobPoller, Limiter, type Timers } from './jobPoller';
 
-export type TraceLoad =
-  { state: 'unloaded' | 'loading' | 'loaded' | 'unavailable' } | { state: 'error'; message: string };
+type TraceLoad = { state: 'unloaded' | 'loading' | 'loaded' | 'unavailable' } | { state: 'error'; message: string };
 
 /** What Open Result (or Open Partial Result) shows: from the service, or the copy kept in this editor. */
-export interface ResultView {
+interface ResultView {
   which: 'result' | 'partial';
   status: string;
   /** Absent when the job has no such data. */
@@ -42,15 +32,26 @@ export interface ResultView {
   message?: string;
 }
 
+/** What this window has read of one job's run (not persisted: no events until the trace is read this session). */
+export interface RunView {
+  events: readonly TraceEvent[];
+  trace: TraceLoad;
+  /** Whether the job is being followed (its schedule is running). */
+  polling: boolean;
+}
+
 /** What the follower needs of the store that owns the jobs. */
-export interface FollowerHost {
+interface FollowerHost {
   job(id: string): AgentJob | undefined;
-  /** The job changed: write it (merged with other windows) and tell the tree. */
-  save(job: AgentJob): void;
-  /** The job changed in a way that is not stored (its trace load state): tell the tree. */
+  /**
+   * A read of the service ended: the job as the read began and as it left it. The store applies what the read
+   * changed to the job as it is now, writes it (merged with other windows) and tells the tree.
+   */
+  observed(before: AgentJob, after: AgentJob): void;
+  /** The job's run view changed in a way that is not stored (its trace load state): tell the tree. */
   changed(id: string): void;
   /** The job's run has ended (called at most once per job by maybeEnded). */
-  ended(job: AgentJob): void;
+  ended(id: string): void;
   keepResult(id: string, copy: KeptResult): void;
   kept(id: string): KeptResult | undefined;
   /** The ids of the jobs the store holds. */
@@ -58,10 +59,16 @@ export interface FollowerHost {
 }
 
 export interface FollowerOptions {
+  /** Called on first use, so the client bundle loads only when a request is made. */
   backend: () => AgentBackend | Promise<AgentBackend>;
   timers: Timers;
   timing: PollTiming;
+  /** Requests in flight at most, over all jobs. */
   maxInFlight?: number;
+  /**
+   * The trace alone tells progress and the end, so the status record is read only when the trace has brought
+   * nothing new for this long, as a safety net against a trace that stalls (default 5 minutes).
+   */
   statusEveryMs?: number;
   hidden?: boolean;
   onLog?: (message: string) => void;
@@ -146,29 +153,27 @@ export class JobFollower {
     this.poller.arm();
   }
 
-  isPolling(id: string): boolean {
-    const s = this.runtime.get(id)?.schedule;
-    return s !== undefined && !s.stopped;
-  }
-
-  /** Trace events read so far (not persisted: empty until the trace has been read this session). */
-  events(id: string): TraceEvent[] {
-    return [...(this.runtime.get(id)?.events.values() ?? [])];
-  }
-
-  traceLoad(id: string): TraceLoad {
-    if (this.host.job(id)?.trace.unavailable) return { state: 'unavailable' };
-    return this.runtime.get(id)?.trace ?? { state: 'unloaded' };
+  /** What this window has read of the job's run. */
+  view(id: string): RunView {
+    const rt = this.runtime.get(id);
+    const s = rt?.schedule;
+    return {
+      events: [...(rt?.events.values() ?? [])],
+      trace: this.host.job(id)?.trace.unavailable ? { state: 'unavailable' } : (rt?.trace ?? { state: 'unloaded' }),
+      polling: s !== undefined && !s.stopped,
+    };
   }
 
   /** Reads the trace once for a job that is not being polled (e.g. after a reload, or from the list). */
-  async loadTrace(job: AgentJob): Promise<void> {
-    const rt = this.rt(job.id);
-    if (job.trace.unavailable || rt.trace.state === 'loading' || rt.polling) return;
+  async loadTrace(id: string): Promise<void> {
+    const before = this.require(id);
+    const rt = this.rt(id);
+    if (before.trace.unavailable || rt.trace.state === 'loading' || rt.polling) return;
     rt.trace = { state: 'loading' };
-    this.host.changed(job.id);
+    this.host.changed(id);
+    const job = draftOf(before);
     try {
-      const trace = await this.request((b) => b.trace(job.id));
+      const trace = await this.request((b) => b.trace(id));
       if (this.disposed) return;
       applyTrace(job, rt, trace, this.o.timers.now());
       rt.trace = { state: 'loaded' };
@@ -180,17 +185,19 @@ export class JobFollower {
         rt.trace = { state: 'loaded' };
       } else rt.trace = { state: 'error', message: describeAgentError(e) };
     }
-    this.host.save(job);
-    this.maybeEnded(job);
+    this.host.observed(before, job);
+    this.maybeEnded(id);
   }
 
   /** The raw trace response, re-read from the service. */
-  async traceResponse(job: AgentJob): Promise<AgentTraceResponse> {
-    const rt = this.rt(job.id);
-    const trace = await this.request((b) => b.trace(job.id));
+  async traceResponse(id: string): Promise<AgentTrace> {
+    const before = this.require(id);
+    const rt = this.rt(id);
+    const trace = await this.request((b) => b.trace(id));
+    const job = draftOf(before);
     applyTrace(job, rt, trace, this.o.timers.now());
     rt.trace = { state: 'loaded' };
-    this.host.save(job);
+    this.host.observed(before, job);
     return trace;
   }
 
@@ -203,24 +210,26 @@ export class JobFollower {
    * kept in this editor's storage. A 404 after the job's expiry is not an error: the view says when it
    * expired and shows what is kept.
    */
-  async result(job: AgentJob, which: 'result' | 'partial'): Promise<ResultView> {
-    const rt = this.rt(job.id);
+  async result(id: string, which: 'result' | 'partial' = 'result'): Promise<ResultView> {
+    const before = this.require(id);
+    const rt = this.rt(id);
+    const job = draftOf(before);
     if (!job.expired && !job.notFound) {
       let record = rt.lastRecord && isTerminalStatus(rt.lastRecord.status) ? rt.lastRecord : undefined;
       if (!record) {
         try {
-          record = await this.request((b) => b.status(job.id));
+          record = await this.request((b) => b.status(id));
         } catch (e) {
           if (errorReason(e) !== 'not-found') throw e;
           this.markGone(job);
-          this.host.save(job);
+          this.host.observed(before, job);
         }
       }
       if (record) {
         rt.lastRecord = record;
         let changed = applyStatus(job, record);
         if (isTerminalStatus(record.status)) changed = this.keep(job, record) || changed;
-        if (changed) this.host.save(job);
+        if (changed) this.host.observed(before, job);
         const data = which === 'result' ? record.data : record.partial;
         return {
           which,
@@ -232,7 +241,7 @@ export class JobFollower {
         };
       }
     }
-    const kept = this.host.kept(job.id);
+    const kept = this.host.kept(id);
     const data = which === 'result' ? kept?.data : kept?.partial;
     return {
       which,
@@ -246,16 +255,17 @@ export class JobFollower {
   }
 
   /** Tells the host once per job, when the end is known: a terminal status plus the trace's outcome (or no trace). */
-  maybeEnded(job: AgentJob): void {
-    if (job.notified) return;
-    const stopped = this.runtime.get(job.id)?.schedule?.stopped !== undefined;
+  private maybeEnded(id: string): void {
+    const job = this.host.job(id);
+    if (!job || job.notified) return;
+    const stopped = this.runtime.get(id)?.schedule?.stopped !== undefined;
     const ended =
       job.notFound ||
       job.expired ||
       (isTerminalStatus(job.status) &&
         (job.trace.finished || job.trace.unavailable || stopped) &&
         (job.finalRead === true || stopped));
-    if (ended) this.host.ended(job);
+    if (ended) this.host.ended(id);
   }
 
   dispose(): void {
@@ -265,10 +275,11 @@ export class JobFollower {
 
   /** One poll through the run engine; what it found is kept, shown and (at the end) announced. */
   private async poll(id: string, rt: Runtime): Promise<void> {
-    const job = this.host.job(id);
-    if (!job || !rt.schedule) return;
+    if (!this.host.job(id) || !rt.schedule) return;
     const backend = await this.o.backend();
-    if (this.disposed) return;
+    const before = this.host.job(id);
+    if (this.disposed || !before) return;
+    const job = draftOf(before);
     const step = await pollRun(id, job, rt, backend, {
       now: () => this.o.timers.now(),
       timing: this.o.timing,
@@ -287,8 +298,8 @@ export class JobFollower {
       changed = true;
     }
     if (step.error !== undefined) this.o.onLog?.(`agent job ${id}: poll failed: ${describeAgentError(step.error)}`);
-    if (changed) this.host.save(job);
-    this.maybeEnded(job);
+    if (changed) this.host.observed(before, job);
+    this.maybeEnded(id);
   }
 
   /**
@@ -338,6 +349,12 @@ export class JobFollower {
     if (rt?.schedule) rt.schedule = observe(rt.schedule, { kind: 'not-found' }, now, this.o.timing);
   }
 
+  private require(id: string): AgentJob {
+    const job = this.host.job(id);
+    if (!job) throw new Error(`No agent job ${id} in the list.`);
+    return job;
+  }
+
   private rt(id: string): Runtime {
     let rt = this.runtime.get(id);
     if (!rt) {
@@ -346,4 +363,9 @@ export class JobFollower {
     }
     return rt;
   }
+}
+
+/** The copy a read works on (the run engine writes what it reads into it); the job itself is never changed. */
+function draftOf(job: AgentJob): AgentJob {
+  return { ...job, trace: { ...job.trace } };
 }

@@ -71,7 +71,7 @@ export function readKeptResult(raw: unknown, jobId: string): KeptResult | undefi
 }
 const FORMAT = 1;
 
-export interface PersistedJobs {
+interface PersistedJobs {
   format: number;
   jobs: AgentJob[];
   removed: string[];
@@ -149,7 +149,7 @@ const MAX_SUGGESTIONS = 10;
 const MAX_SUGGESTION_CHARS = 2_000;
 
 /** The service's follow-up suggestions as stored: strings only, a few, each bounded. */
-export function readSuggestions(v: unknown): AgentJob['suggestions'] {
+function readSuggestions(v: unknown): AgentJob['suggestions'] {
   if (!Array.isArray(v)) return undefined;
   const out = v
     .flatMap((x: unknown) => {
@@ -174,7 +174,7 @@ export function readSuggestions(v: unknown): AgentJob['suggestions'] {
  * `{ id, name, arguments }` and one `terms` object: they are read into today's shape, so a job waiting
  * across the update still waits.
  */
-export function readPendingApproval(v: unknown): AgentJob['pendingApproval'] {
+function readPendingApproval(v: unknown): AgentJob['pendingApproval'] {
   if (v === null || typeof v !== 'object') return undefined;
   const p = v as Record<string, unknown>;
   const id = str(p.id) ?? str(p.approvalId);
@@ -232,7 +232,7 @@ export function readPendingApproval(v: unknown): AgentJob['pendingApproval'] {
 }
 
 /** A stored exchange summary (what a run paid, the providers it skipped): numbers, names and links only. */
-export function readExchange(v: unknown): AgentJob['exchange'] {
+function readExchange(v: unknown): AgentJob['exchange'] {
   if (v === null || typeof v !== 'object') return undefined;
   const x = v as Record<string, unknown>;
   const num = (n: unknown): number | undefined => (typeof n === 'number' && Number.isFinite(n) ? n : undefined);

@@ -23,7 +23,7 @@ export function themeIcon(spec: { id: string; color?: string }): vscode.ThemeIco
 }
 
 /** A job row's label: the prompt cut at a word boundary, short enough that the state beside it stays visible at the default side bar width (300 px; checked in the e2e tier). */
-export const JOB_LABEL_CHARS = 22;
+const JOB_LABEL_CHARS = 22;
 
 export class JobNode extends vscode.TreeItem {
   readonly kind = 'job' as const;
@@ -96,7 +96,7 @@ export class ThreadNode extends vscode.TreeItem {
 }
 
 /** Everything in it that came from the prompt or the service goes through appendText (escaped). */
-export function jobTooltip(job: AgentJob, state: string): vscode.MarkdownString {
+function jobTooltip(job: AgentJob, state: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;

@@ -18,7 +18,7 @@ import {
   START_AGAIN,
 } from './jobState';
 
-export interface EndActions {
+interface EndActions {
   reveal(jobId: string): Thenable<void> | void;
   openResult(jobId: string, which: 'result' | 'partial'): Thenable<unknown> | void;
   openAnswer?(jobId: string): Thenable<unknown> | void;

@@ -1,6 +1,6 @@
-// The poller: one timer for every job being followed, set for the earliest poll the run engine's
-// schedule asks for, none at all while nothing runs; slower while the view is hidden. It starts
-// nothing by itself: the store arms it from resume() and when a job starts.
+// When requests go out: the poller (one timer for every job followed, set for the earliest poll the run engine's
+// schedule asks for, none while nothing runs, slower while the view is hidden) and the limiter (requests in flight).
+// It starts nothing by itself: the store arms it from resume() and when a job starts.
 import { dueAt, type PollTiming, type ScheduleState, startSchedule } from '../agentRun/pollSchedule';
 
 export interface Timers {
@@ -16,12 +16,12 @@ export const systemTimers: Timers = {
 };
 
 /** What the poller needs of each followed job: its schedule, and whether a poll of it is in flight. */
-export interface Pollable {
+interface Pollable {
   schedule?: ScheduleState;
   polling: boolean;
 }
 
-export interface JobPollerOptions {
+interface JobPollerOptions {
   timers: Timers;
   timing: PollTiming;
   /** The jobs being followed, by id. */
@@ -117,5 +117,33 @@ export class JobPoller {
     if (this.timer !== undefined) this.o.timers.clearTimeout(this.timer);
     this.timer = undefined;
     this.timerDueAt = undefined;
+  }
+}
+
+/** Bounds the requests the job store has in flight at once; the rest wait in order. */
+export class Limiter {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(readonly max: number) {
+    if (!(max >= 1)) throw new RangeError(`max must be at least 1, got ${max}`);
+  }
+
+  get inFlight(): number {
+    return this.active;
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    // A finishing call hands its slot straight to the next waiter, so a newcomer arriving in between
+    // can never push the count over the bound.
+    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
   }
 }

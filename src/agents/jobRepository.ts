@@ -1,9 +1,6 @@
-// Where agent jobs are kept: one storage key per job, one tombstone key per removed job, one key per
-// kept result. Several windows share the storage (globalState), so nothing is ever written as a
-// whole list: a window writes only the jobs it changed, merged with what another window may have
-// written since (operations: add, update, remove with a tombstone), so no window can drop or
-// resurrect another's job. A record in a newer format than this build's is read as far as it is
-// understood and never written. vscode-free; tests use a Map.
+// Where agent jobs are kept: one key per job, per tombstone, per kept result, shared by every window (globalState), so
+// a window writes only the jobs it changed, merged with what others wrote; a newer format is read, never written. Also
+// the new jobs not saved yet (NewJobSaves). vscode-free; tests use a Map.
 import { isTerminalStatus } from '../api/agent/agentConstants';
 import {
   type AgentJob,
@@ -24,7 +21,7 @@ import { SharedRecords } from '../storage/sharedRecords';
 export const JOB_KEY_PREFIX = 'devIndex.agent.job/';
 export const TOMBSTONE_KEY_PREFIX = 'devIndex.agent.removed/';
 /** The format of one job record; a record with a higher one was written by a newer build. */
-export const JOB_RECORD_FORMAT = 2;
+const JOB_RECORD_FORMAT = 2;
 
 export interface PruneLimits {
   /** Tombstones older than this are forgotten (their job cannot come back from a list older than that). */
@@ -35,15 +32,12 @@ export interface PruneLimits {
   listedMaxCount: number;
 }
 
-export const DEFAULT_PRUNE: Readonly<PruneLimits> = Object.freeze({
+const DEFAULT_PRUNE: Readonly<PruneLimits> = Object.freeze({
   tombstoneMaxAgeMs: 30 * 24 * 3600_000,
   tombstoneMaxCount: 500,
   listedMaxAgeMs: 14 * 24 * 3600_000,
   listedMaxCount: 100,
 });
-
-export { SAVE_RETRY_FIRST_MS, SAVE_RETRY_MAX_MS } from '../storage/sharedRecords';
-export { mergeJobs } from './jobEvents';
 
 interface JobRecord {
   format: number;
@@ -238,4 +232,82 @@ export function storedJobs(storage: Pick<JobStorage, 'get' | 'keys'>, activeOnly
     const job = readJob((storage.get(k) as { job?: unknown } | undefined)?.job);
     return job !== undefined && isActive(job);
   });
+}
+
+// "Not saved yet", kept in one place: the jobs this window submitted whose first record is being written (not shown,
+// nor taken from storage, until it lands or the wait ends), and those shown before it landed until a retry lands it.
+
+/** How long start() waits for storage to take a new job's record before showing the job as not saved. */
+const START_SAVE_WAIT_MS = 10_000;
+
+interface SaveOutcomes {
+  /** Resolves true once the newest record of the job has landed, false as soon as storage refused it. */
+  saved(id: string): Promise<boolean>;
+  /** Storage refused the job's record and a retry is pending. */
+  isUnsaved(id: string): boolean;
+}
+
+export class NewJobSaves {
+  private readonly writing = new Set<string>();
+  private readonly shownUnsaved = new Set<string>();
+  private disposed = false;
+
+  constructor(
+    private readonly repo: SaveOutcomes,
+    private readonly timers: Pick<Timers, 'setTimeout' | 'clearTimeout'>,
+    private readonly landed: (id: string) => void,
+  ) {}
+
+  /** Jobs whose first record is being written. */
+  get starting(): ReadonlySet<string> {
+    return this.writing;
+  }
+
+  /** Writes a new job's first record and waits: true once landed, false when refused or not answered within 10 s. */
+  async first(id: string, write: () => void): Promise<boolean> {
+    this.writing.add(id);
+    try {
+      write();
+      return await new Promise<boolean>((resolve) => {
+        const timer = this.timers.setTimeout(() => resolve(false), START_SAVE_WAIT_MS);
+        void this.repo.saved(id).then((ok) => {
+          this.timers.clearTimeout(timer);
+          resolve(ok);
+        });
+      });
+    } finally {
+      this.writing.delete(id);
+    }
+  }
+
+  /** The job is shown before its record landed: said so until a retry lands it (then `landed` tells the tree). */
+  shownBeforeSaved(id: string): void {
+    this.shownUnsaved.add(id);
+    this.tellWhenSaved(id);
+  }
+
+  private tellWhenSaved(id: string): void {
+    void this.repo.saved(id).then((ok) => {
+      if (this.disposed || !this.shownUnsaved.has(id)) return;
+      if (!ok) {
+        this.tellWhenSaved(id);
+        return;
+      }
+      this.shownUnsaved.delete(id);
+      this.landed(id);
+    });
+  }
+
+  /** Whether the job would not survive a reload yet. */
+  isUnsaved(id: string): boolean {
+    return this.shownUnsaved.has(id) || this.repo.isUnsaved(id);
+  }
+
+  forget(id: string): void {
+    this.shownUnsaved.delete(id);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+  }
 }

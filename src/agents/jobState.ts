@@ -143,7 +143,7 @@ export function stateWords(state: AgentState, rawStatus?: string): string {
 }
 
 /** How long a run took (or has taken so far): `45 s`, `3 min`, `1 h 5 min`. */
-export function durationText(job: AgentJob, now: number): string | undefined {
+function durationText(job: AgentJob, now: number): string | undefined {
   const end =
     jobState(job) === 'running' || jobState(job) === 'waiting' || jobState(job) === 'cancelling'
       ? now

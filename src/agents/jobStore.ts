@@ -1,32 +1,59 @@
-// The agent job store: the shell around the jobs' functional core (jobEvents.ts). Each event (a submission, a
-// trace or status read, a list entry, other windows' writes, a removal) goes through the reducer; the store
-// applies the result and carries out its effects with the repository (jobRepository.ts: one record per job,
-// safe with many windows), the follower (jobFollower.ts: the run state of each job, the poller's one timer,
-// the request limit) and the tree's change event. Nothing starts before resume().
-// vscode-free: the tree subscribes to `onDidChangeJob`, tests drive it with a fake clock.
-import { DEFAULT_POLL_TIMING } from '../agentRun/pollSchedule';
-import type { AgentSnapshotResponse, AgentSubmitParams, AgentTraceResponse, TraceEvent } from './agentBackend';
+// The agent job store: the shell around the jobs' pure reducer (jobEvents.ts). Its jobs are one immutable map,
+// replaced by each event's next state; it carries out the effects with the repository (storage, many windows) and the
+// follower (`runs`: reads and requests), and says each change once (`onDidChangeJob`). vscode-free.
+import { DEFAULT_POLL_TIMING, type PollTiming } from '../agentRun/pollSchedule';
+import type { AgentSubmitParams } from '../api/agent/submitSchema';
 import { errorReason } from '../words/agentWords';
 import { Emitter, type Event } from './emitter';
-import { JobFollower, type ResultView, type TraceLoad } from './jobFollower';
-import { type JobEvent, type JobsView, reduceJobs, type Reduced, submittedJob } from './jobEvents';
-import { type AgentJob, isActive } from './jobModel';
-import type { ApprovalChoice, CancelResult, JobStoreOptions } from './jobStoreOptions';
+import { type FollowerOptions, JobFollower, type RunView } from './jobFollower';
+import { jobChanges, type JobEvent, type JobsView, reduceJobs, type Reduced, submittedJob } from './jobEvents';
+import { type AgentJob, isActive, type JobStorage } from './jobModel';
 import { isWaiting } from '../agentRun/runOutcome';
 import { termsAcceptCalls } from '../agentRun/terms';
-import { JobRepository } from './jobRepository';
-import { NewJobSaves } from './newJobSaves';
+import { JobRepository, NewJobSaves, type PruneLimits } from './jobRepository';
 import { systemTimers, type Timers } from './jobPoller';
 
-export { systemTimers, type Timers, type ResultView, type TraceLoad };
+export interface JobStoreOptions extends Omit<FollowerOptions, 'timers' | 'timing'> {
+  storage: JobStorage;
+  timers?: Timers;
+  timing?: PollTiming;
+  /** Pages of the service's job list read by `refresh()`. */
+  maxListPages?: number;
+  /** `devIndex.agent.extraModels`: model names newer than this build, accepted at submission. */
+  extraModels?: () => readonly string[];
+  /** Whether the service's job list can be read (it needs a key). */
+  canList?: () => boolean | Promise<boolean>;
+  /** How often a visible store looks for jobs other windows started or removed (default 5 s). */
+  syncEveryMs?: number;
+  prune?: PruneLimits;
+}
 
-export { START_SAVE_WAIT_MS } from './newJobSaves';
-export type { ApprovalChoice, CancelResult, JobStoreOptions } from './jobStoreOptions';
+/** How the user answered an approval: which calls (all when left out), always, and agreement to terms. */
+export interface ApprovalChoice {
+  callIds?: string[];
+  always?: boolean;
+  /** The user explicitly agreed to the terms a `terms` approval shows. */
+  acceptTerms?: boolean;
+}
 
-export class JobStore {
-  private readonly jobsById = new Map<string, AgentJob>();
+type CancelResult = 'requested' | 'already-cancelled' | 'already-finished';
+
+/** What the tree, the documents and the commands read: the jobs, what this window has read of each run, each change. */
+export interface JobsReadModel {
+  /** Newest first. */
+  jobs(): AgentJob[];
+  get(id: string): AgentJob | undefined;
+  run(id: string): RunView;
+  /** Fires with a job id when that job changed, or undefined when jobs were added or removed. */
+  readonly onDidChangeJob: Event<string | undefined>;
+}
+
+export class JobStore implements JobsReadModel {
+  /** The jobs, never changed in place: each event's reduction replaces the map. */
+  private state: JobsView;
   private readonly repo: JobRepository;
-  private readonly follower: JobFollower;
+  /** What this window has read of each run, and the requests for known jobs (results, traces, snapshots). */
+  readonly runs: JobFollower;
   private resumed = false;
   private readonly saves: NewJobSaves;
   private syncTimer: unknown;
@@ -42,30 +69,22 @@ export class JobStore {
 
   constructor(private readonly opts: JobStoreOptions) {
     this.timers = opts.timers ?? systemTimers;
-    this.follower = new JobFollower(
+    this.runs = new JobFollower(
       {
-        job: (id) => this.jobsById.get(id),
-        save: (job) => this.save(job),
+        job: (id) => this.state.get(id),
+        observed: (before, after) => this.observed(before, after),
         changed: (id) => this.changed(id),
-        ended: (job) => this.announceEnd(job),
+        ended: (id) => this.announceEnd(id),
         keepResult: (id, copy) => this.repo.keep(id, copy),
         kept: (id) => this.repo.kept(id),
-        ids: () => this.jobsById.keys(),
+        ids: () => this.state.keys(),
       },
-      {
-        backend: opts.backend,
-        timers: this.timers,
-        timing: opts.timing ?? DEFAULT_POLL_TIMING,
-        maxInFlight: opts.maxInFlight,
-        statusEveryMs: opts.statusEveryMs,
-        hidden: opts.hidden,
-        onLog: opts.onLog,
-      },
+      { ...opts, timers: this.timers, timing: opts.timing ?? DEFAULT_POLL_TIMING },
     );
     this.repo = new JobRepository(opts.storage, () => this.timers.now(), opts.onLog, opts.prune, this.timers);
     this.saves = new NewJobSaves(this.repo, this.timers, (id) => this.changed(id));
     // Reading storage starts nothing: `resume()` does.
-    for (const job of this.repo.load()) this.jobsById.set(job.id, job);
+    this.state = new Map(this.repo.load().map((job) => [job.id, job]));
   }
 
   /**
@@ -77,7 +96,7 @@ export class JobStore {
     this.resumed = true;
     this.repo.prune();
     this.sync();
-    for (const job of this.jobsById.values()) if (isActive(job)) this.follower.follow(job.id);
+    for (const job of this.state.values()) if (isActive(job)) this.runs.follow(job.id);
     this.armSync();
   }
 
@@ -94,57 +113,43 @@ export class JobStore {
   /** The reducer's answer to each event, applied: the jobs become the live ones, then the effects run. */
   private dispatch(...events: JobEvent[]): void {
     let structural = false;
-    for (const e of events) structural = this.apply(reduceJobs(this.jobsById, e), e.type === 'synced') || structural;
+    for (const e of events) structural = this.apply(reduceJobs(this.state, e), e.type === 'synced') || structural;
     if (structural && !this.disposed) this.changeEmitter.fire(undefined);
   }
 
   /** Dispatches an event that adds a job; returns it (as built, should another window have removed it meanwhile). */
   private added(id: string, e: JobEvent): AgentJob {
-    const r = reduceJobs(this.jobsById, e);
+    const r = reduceJobs(this.state, e);
     if (this.apply(r) && !this.disposed) this.changeEmitter.fire(undefined);
-    return this.jobsById.get(id) ?? r.jobs.get(id)!;
+    return this.state.get(id) ?? r.jobs.get(id)!;
   }
 
   /** Returns whether jobs came or went (the caller tells the tree once). */
   private apply({ jobs, effects }: Reduced, rearm = false): boolean {
-    this.adopt(jobs);
+    this.state = jobs;
     let structural = false;
     for (const fx of effects) {
       if (fx.kind === 'structural') structural = true;
       else if (fx.kind === 'persist') {
-        const job = this.jobsById.get(fx.id);
+        const job = this.state.get(fx.id);
         if (job) this.persist(job);
-      } else if (fx.kind === 'follow') this.follower.follow(fx.id);
-      else if (fx.kind === 'pollSoon') this.follower.pollSoon(fx.id);
+      } else if (fx.kind === 'follow') this.runs.follow(fx.id);
+      else if (fx.kind === 'pollSoon') this.runs.pollSoon(fx.id);
       else if (fx.kind === 'changed') this.changed(fx.id);
       else if (fx.kind === 'tombstone') this.repo.remove(fx.id);
       else {
         this.saves.forget(fx.id);
-        this.follower.forget(fx.id);
+        this.runs.forget(fx.id);
       }
     }
-    if (structural && rearm) this.follower.arm();
+    if (structural && rearm) this.runs.arm();
     return structural;
-  }
-
-  /**
-   * The reducer's jobs become the live ones. A job still known keeps its object: the follower's runs hold it
-   * across their requests and the run engine writes what it reads into it.
-   */
-  private adopt(next: JobsView): void {
-    if (next === this.jobsById) return;
-    for (const id of [...this.jobsById.keys()]) if (!next.has(id)) this.jobsById.delete(id);
-    for (const [id, job] of next) {
-      const live = this.jobsById.get(id);
-      if (!live) this.jobsById.set(id, job);
-      else if (live !== job) Object.assign(live, job);
-    }
   }
 
   private armSync(): void {
     if (this.syncTimer !== undefined) this.timers.clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
-    if (this.disposed || !this.resumed || this.follower.hidden) return;
+    if (this.disposed || !this.resumed || this.runs.hidden) return;
     this.syncTimer = this.timers.setTimeout(() => {
       this.syncTimer = undefined;
       this.sync();
@@ -154,38 +159,20 @@ export class JobStore {
 
   /** Newest first. */
   jobs(): AgentJob[] {
-    return [...this.jobsById.values()].sort((a, b) => b.createdAt - a.createdAt);
+    return [...this.state.values()].sort((a, b) => b.createdAt - a.createdAt);
   }
 
   get(id: string): AgentJob | undefined {
-    return this.jobsById.get(id);
+    return this.state.get(id);
   }
 
-  /** Trace events read so far (not persisted: empty until the trace has been read this session). */
-  events(id: string): TraceEvent[] {
-    return this.follower.events(id);
-  }
-
-  traceLoad(id: string): TraceLoad {
-    return this.follower.traceLoad(id);
-  }
-
-  isPolling(id: string): boolean {
-    return this.follower.isPolling(id);
-  }
-
-  /** The time the next request is due, for tests and the bench; undefined when nothing is scheduled. */
-  nextPollAt(): number | undefined {
-    return this.follower.nextPollAt();
-  }
-
-  get inFlight(): number {
-    return this.follower.inFlight;
+  run(id: string): RunView {
+    return this.runs.view(id);
   }
 
   setHidden(hidden: boolean): void {
-    if (this.follower.hidden === hidden) return;
-    this.follower.setHidden(hidden);
+    if (this.runs.hidden === hidden) return;
+    this.runs.setHidden(hidden);
     // Shown again: catch up with other windows at once, then keep looking while visible.
     if (!hidden && this.resumed) this.sync();
     this.armSync();
@@ -198,14 +185,17 @@ export class JobStore {
    */
   async start(request: AgentSubmitParams, opts: { signal?: AbortSignal } = {}): Promise<AgentJob> {
     const extraModels = this.opts.extraModels?.() ?? [];
-    const res = await this.follower.request((backend) =>
+    const res = await this.runs.request((backend) =>
       backend.submit(request, {
         ...(opts.signal ? { signal: opts.signal } : {}),
         ...(extraModels.length ? { extraModels } : {}),
       }),
     );
-    const job = submittedJob(request, res, this.timers.now());
-    const saved = await this.saves.first(job.id, () => this.persist(job));
+    let job = submittedJob(request, res, this.timers.now());
+    // Not in the jobs yet (it is shown once its record has landed): written as it is, merged with any record of it.
+    const saved = await this.saves.first(job.id, () => {
+      if (!this.disposed) job = this.repo.save(job) ?? job;
+    });
     if (this.disposed) return job;
     if (!saved) {
       this.opts.onLog?.(
@@ -237,14 +227,14 @@ export class JobStore {
     if (decision === 'approve' && pending.kind === 'terms') {
       if (choice.acceptTerms !== true) throw new Error('These data terms are accepted only once you agree to them.');
       const calls = termsAcceptCalls(job);
-      await this.follower.request((backend) => {
+      await this.runs.request((backend) => {
         if (!backend.acceptTerms) throw new Error('This client cannot accept terms.');
         return backend.acceptTerms(calls);
       });
     }
     const callIds = decision === 'approve' && pending.kind === 'calls' ? choice.callIds : undefined;
     const always = decision === 'approve' && pending.kind === 'calls' ? choice.always : undefined;
-    const res = await this.follower.request((backend) => {
+    const res = await this.runs.request((backend) => {
       if (!backend.answerApproval) throw new Error('This client cannot answer approvals.');
       return backend.answerApproval({
         threadId,
@@ -254,28 +244,16 @@ export class JobStore {
         ...(always !== undefined ? { always } : {}),
       });
     });
-    const answered = pending.kind === 'calls' ? (callIds ?? pending.calls.flatMap((c) => (c.id ? [c.id] : []))) : [];
-    this.save({
-      ...job,
-      pendingApproval: {
-        ...pending,
-        resolution: {
-          approved: decision === 'approve',
-          callIds: decision === 'approve' ? answered : [],
-          always: always === true,
-          byRunId: res.id,
-        },
-      },
-    });
+    this.dispatch({ type: 'answered', id, decision, ...(callIds ? { callIds } : {}), always, byRunId: res.id });
     if (res.id === id) {
-      this.follower.pollSoon(id);
-      return job;
+      this.runs.pollSoon(id);
+      return this.require(id);
     }
     const said =
       decision === 'approve' ? (pending.kind === 'terms' ? 'Agreed to the terms.' : 'Approved.') : 'Declined.';
     const turn = this.added(res.id, { type: 'turn', said, threadId, res, now: this.timers.now() });
     // The answered turn handed over to the next one: its record says how it ended (the service's word, read now).
-    this.follower.pollSoon(id);
+    this.runs.pollSoon(id);
     return turn;
   }
 
@@ -288,26 +266,24 @@ export class JobStore {
   }
 
   async cancel(id: string): Promise<CancelResult> {
-    const job = this.require(id);
-    job.cancelRequested = true;
-    this.changed(id);
+    this.require(id);
+    this.mark(id, { cancelRequested: true });
     let result: CancelResult = 'requested';
     try {
-      await this.follower.request((backend) => backend.cancel(id));
+      await this.runs.request((backend) => backend.cancel(id));
     } catch (e) {
       const reason = errorReason(e);
       if (reason === 'already-cancelled') result = 'already-cancelled';
       else if (reason === 'already-finished') {
         result = 'already-finished';
-        job.cancelRequested = false;
+        this.mark(id, { cancelRequested: false });
       } else {
-        job.cancelRequested = false;
-        this.changed(id);
+        this.mark(id, { cancelRequested: false });
         throw e;
       }
     }
     // Either way the run is about to end: look at it now rather than at the backed-off interval.
-    this.follower.pollSoon(id);
+    this.runs.pollSoon(id);
     return result;
   }
 
@@ -316,9 +292,10 @@ export class JobStore {
    * failure that had stopped polling. Resolves with the list error, if any, after doing the rest.
    */
   async refresh(): Promise<{ listError?: unknown }> {
-    for (const job of this.jobsById.values()) {
-      if (job.pollError) this.save({ ...job, pollError: undefined });
-      if (isActive(job)) this.follower.pollSoon(job.id);
+    for (const before of this.state.values()) {
+      if (before.pollError) this.save({ ...before, pollError: undefined });
+      const job = this.state.get(before.id);
+      if (job && isActive(job)) this.runs.pollSoon(job.id);
     }
     this.sync();
     let listError: unknown;
@@ -330,28 +307,6 @@ export class JobStore {
       }
     }
     return listError === undefined ? {} : { listError };
-  }
-
-  /** Reads the trace once for a job that is not being polled (e.g. after a reload, or from the list). */
-  loadTrace(id: string): Promise<void> {
-    return this.follower.loadTrace(this.require(id));
-  }
-
-  /**
-   * A job's result (or its partial result): from the service while it keeps the job, else the copy
-   * kept in this editor's storage (after the service has let the job expire).
-   */
-  result(id: string, which: 'result' | 'partial' = 'result'): Promise<ResultView> {
-    return this.follower.result(this.require(id), which);
-  }
-
-  /** The raw trace response, re-read from the service. */
-  traceResponse(id: string): Promise<AgentTraceResponse> {
-    return this.follower.traceResponse(this.require(id));
-  }
-
-  snapshot(id: string, snapshotId: string): Promise<AgentSnapshotResponse> {
-    return this.follower.snapshot(id, snapshotId);
   }
 
   /** Forgets a job (and keeps it out of later job-list reads). Polling of it stops. */
@@ -370,7 +325,7 @@ export class JobStore {
     this.disposed = true;
     const writes = this.repo.dispose();
     this.saves.dispose();
-    this.follower.dispose();
+    this.runs.dispose();
     if (this.syncTimer !== undefined) this.timers.clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
     this.changeEmitter.dispose();
@@ -379,18 +334,18 @@ export class JobStore {
   }
 
   /** A run has ended: said once per job, by one window (another window may have told the user already). */
-  private announceEnd(job: AgentJob): void {
-    if (job.notified) return;
-    const told = this.repo.read(job.id)?.notified === true;
-    job.notified = true;
-    this.persist(job);
-    if (!told) this.endEmitter.fire(job);
+  private announceEnd(id: string): void {
+    const job = this.state.get(id);
+    if (!job || job.notified) return;
+    const told = this.repo.read(id)?.notified === true;
+    this.persist({ ...job, notified: true });
+    if (!told) this.endEmitter.fire(this.state.get(id) ?? { ...job, notified: true });
   }
 
   // ---- the service's job list ----
 
   private async readList(): Promise<void> {
-    const res = await this.follower.request((backend) => backend.listAll({ maxPages: this.opts.maxListPages ?? 2 }));
+    const res = await this.runs.request((backend) => backend.listAll({ maxPages: this.opts.maxListPages ?? 2 }));
     const now = this.timers.now();
     this.dispatch(
       ...(Array.isArray(res.agents) ? res.agents : []).map((entry): JobEvent => ({
@@ -409,13 +364,27 @@ export class JobStore {
   // ---- helpers ----
 
   private require(id: string): AgentJob {
-    const job = this.jobsById.get(id);
+    const job = this.state.get(id);
     if (!job) throw new Error(`No agent job ${id} in the list.`);
     return job;
   }
 
   private changed(id: string): void {
     if (!this.disposed) this.changeEmitter.fire(id);
+  }
+
+  /** A change this window shows but does not store on its own (a cancel asked for): written with the job's next save. */
+  private mark(id: string, patch: Partial<AgentJob>): void {
+    this.dispatch({ type: 'marked', id, patch });
+  }
+
+  /** What a read of the service changed (before to after), applied to the job as it is now: other changes meanwhile stay. */
+  private observed(before: AgentJob, after: AgentJob): void {
+    const now = this.state.get(after.id);
+    if (!now) return;
+    const patch = jobChanges(before, after);
+    if (Object.keys(patch).length) this.save({ ...now, ...patch });
+    else this.changed(after.id);
   }
 
   private save(job: AgentJob): void {
@@ -425,12 +394,8 @@ export class JobStore {
 
   /** Writes this job (merged with what other windows wrote); drops it when another window removed it. */
   private persist(job: AgentJob): void {
-    if (this.disposed) return;
+    if (this.disposed || !this.state.has(job.id)) return;
     const merged = this.repo.save(job);
-    if (!this.jobsById.has(job.id)) {
-      if (merged) Object.assign(job, merged);
-      return;
-    }
-    if (this.apply(reduceJobs(this.jobsById, { type: 'observed', job, merged }))) this.changeEmitter.fire(undefined);
+    if (this.apply(reduceJobs(this.state, { type: 'observed', job, merged }))) this.changeEmitter.fire(undefined);
   }
 }

@@ -1,14 +1,14 @@
-// The Agent Jobs tree. Job nodes are kept per job and updated in place, so a store change refreshes
-// only that job's row (and its children if expanded); structural changes refresh the root.
+// The Agent Jobs tree over the store's read model. Nodes are kept per job, so a job's change refreshes only its row
+// (and its thread's): the store's one event becomes the view's onDidChangeTreeData, fired here and nowhere else.
 import * as vscode from 'vscode';
 import { groupByAgent } from '../agentRun/agentTrace';
 import { AgentNode } from './agentNode';
-import { DisposableStore } from './disposables';
+import { DisposableStore } from './emitter';
 import { EventNode } from './eventNode';
 import { mergeToolCalls } from './eventSummary';
 import { JobNode, ThreadNode } from './jobNode';
 import { jobState } from './jobState';
-import type { JobStore } from './jobStore';
+import type { JobsReadModel } from './jobStore';
 import { paidWords } from '../agentRun/runOutcome';
 import {
   ApprovalItemNode,
@@ -41,12 +41,21 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
   private readonly threads = new Map<string, ThreadNode>();
   /** Job id -> the thread row it is a turn under (as the root was last built). */
   private readonly threadOfJob = new Map<string, ThreadNode>();
-  private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
+  private readonly emitter: vscode.EventEmitter<TreeNode | undefined>;
   private readonly disposables = new DisposableStore();
-  readonly onDidChangeTreeData = this.emitter.event;
+  readonly onDidChangeTreeData: vscode.Event<TreeNode | undefined>;
 
-  constructor(private readonly store: JobStore) {
-    this.disposables.register(this.emitter);
+  /**
+   * `changes`: the view's own emitter when the view was created before this provider (agents/register.ts builds the
+   * feature on first use); otherwise one of its own.
+   */
+  constructor(
+    private readonly store: JobsReadModel,
+    private readonly loadTrace: (jobId: string) => Promise<void>,
+    changes?: vscode.EventEmitter<TreeNode | undefined>,
+  ) {
+    this.emitter = changes ?? this.disposables.register(new vscode.EventEmitter<TreeNode | undefined>());
+    this.onDidChangeTreeData = this.emitter.event;
     this.disposables.register(store.onDidChangeJob((id) => this.onStoreChange(id)));
   }
 
@@ -174,14 +183,15 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
     if (paid) out.push(new PaidCallsNode(jobId, paid));
     (job.exchange?.skippedProviders ?? []).forEach((sp, i) => out.push(new SkippedProviderNode(jobId, i, sp)));
     if (job.pollError) out.push(new ErrorNode(jobId, job.pollError));
-    const load = this.store.traceLoad(jobId);
+    const run = this.store.run(jobId);
+    const load = run.trace;
     if (load.state === 'unavailable') return [...out, new NoTraceNode(jobId)];
     if (load.state === 'error') out.push(new ErrorNode(jobId, load.message));
-    const events = this.store.events(jobId);
+    const events = run.events;
     if (events.length === 0) {
       if (load.state === 'unloaded' && !job.notFound) {
         // Read once on expand (after a reload, or a job from the list); polling reads it for running jobs.
-        if (!this.store.isPolling(jobId)) void this.store.loadTrace(jobId);
+        if (!run.polling) void this.loadTrace(jobId);
         return [...out, new LoadingNode(jobId)];
       }
       if (load.state === 'loading') return [...out, new LoadingNode(jobId)];
@@ -204,8 +214,10 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
  * Agents without their final event show as running while the job runs or its late events are still
  * read, and as waiting (never spinning) while the run waits for an approval.
  */
-function isRunning(store: JobStore, jobId: string): boolean | 'waiting' {
+function isRunning(store: JobsReadModel, jobId: string): boolean | 'waiting' {
   const job = store.get(jobId);
   if (job !== undefined && jobState(job) === 'waiting') return 'waiting';
-  return job !== undefined && (jobState(job) === 'running' || jobState(job) === 'cancelling' || store.isPolling(jobId));
+  return (
+    job !== undefined && (jobState(job) === 'running' || jobState(job) === 'cancelling' || store.run(jobId).polling)
+  );
 }

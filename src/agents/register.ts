@@ -1,22 +1,22 @@
 // Activation side of the agent jobs feature (dist/extension.js): the Agent Jobs view, the `devindex-agent:` scheme and
-// the command ids are registered at activation; the feature itself (store, polling, tree rows, commands' bodies; index.ts)
+// the command ids are registered at activation; the feature itself (store, polling, tree rows, commands' bodies; agentsFeature.ts)
 // is in dist/features.js and is built on first use: the view shown, a command run, a key change while jobs are stored, or
 // at activation when a stored job is still running (its polling and end notification resume as before).
 import * as vscode from 'vscode';
 import { features } from '../host/features';
 import { AGENT_SCHEME } from './agentDocuments';
-import { DisposableStore } from './disposables';
+import { DisposableStore } from './emitter';
 import { globalStateRecords } from '../storage/globalStateRecords';
 import type { JobStorage } from './jobModel';
 import { storedJobs } from './jobRepository';
 import { AGENT_COMMAND_IDS, type AgentCommandId, JOBS_VIEW } from './agentCommandIds';
-import type { AgentsDeps, AgentsFeature } from './index';
+import type { AgentsDeps, AgentsFeature } from './agentsFeature';
 import type { TreeNode } from './jobsTreeProvider';
 
-export const JOBS_VIEW_ID = JOBS_VIEW;
+const JOBS_VIEW_ID = JOBS_VIEW;
 
 /** What the wiring uses: the command handlers (by id) and the key-change hook. */
-export interface AgentsRegistration {
+interface AgentsRegistration {
   commands: Record<AgentCommandId, (...args: unknown[]) => Promise<unknown>>;
   /** Re-read the job list and resume jobs stopped by a rejected key. */
   onKeyChanged(): void;
@@ -30,7 +30,8 @@ export function registerAgents(
   deps: AgentsDeps,
 ): AgentsRegistration {
   const owned = new DisposableStore();
-  const changed = owned.register(new vscode.EventEmitter<TreeNode | undefined | void>());
+  // The view's one change emitter: created with the view, fired by the tree provider once the feature is built.
+  const changed = owned.register(new vscode.EventEmitter<TreeNode | undefined>());
   let feature: AgentsFeature | undefined;
   let listed = false;
   let disposed = false;
@@ -51,9 +52,8 @@ export function registerAgents(
   const load = (): AgentsFeature => {
     if (feature) return feature;
     const c = features();
-    const f = (feature = c.createAgentsFeature(globalStateRecords(context.globalState), deps, reveal));
+    const f = (feature = c.createAgentsFeature(globalStateRecords(context.globalState), deps, reveal, changed));
     owned.register(f);
-    owned.register(f.tree.onDidChangeTreeData((e) => changed.fire(e)));
     owned.register(c.notifyEnds(f, reveal));
     owned.register(c.notifyWaiting(f, reveal));
     f.store.setHidden(!view.visible);

@@ -1,8 +1,6 @@
-// The Start Agent Job… flow without the editor: one multi-step input (prompt, optional URLs, credit
-// ceiling, model, effort, what the run gives back, paid tool calls) with Back on every step after the first. Each step is validated with a
-// message naming the field and the bound, and a draft keeps everything the user typed when a step is
-// cancelled, when Back is pressed, or when the service rejects the submission. The bounds are the
-// submission schema's (src/api/agent/submitSchema.ts); the words are the input boxes' own.
+// The Start Agent Job… flow without the editor: seven steps (prompt, URLs, credit ceiling, model, effort, what the run
+// gives back, paid calls) with Back, a draft that keeps what was typed, and each step checked as it is typed by the
+// submission schema's own field check (src/api/agent/submitSchema.ts), so its messages are the schema's.
 import {
   AGENT_EFFORTS,
   AGENT_MODELS,
@@ -12,11 +10,10 @@ import {
   PROMPT_MAX_LENGTH,
   RETIRED_AGENT_MODELS,
 } from '../api/agent/agentConstants';
-import type { AgentSubmitParams } from './agentBackend';
-import { isHttpUrl, SUBMIT_SHAPE } from '../api/agent/submitSchema';
+import { type AgentSubmitParams, fieldIssue } from '../api/agent/submitSchema';
 import { grouped } from '../api/grouped';
 
-export const TOTAL_STEPS = 7;
+const TOTAL_STEPS = 7;
 
 export interface StartDraft {
   prompt: string;
@@ -52,41 +49,20 @@ export function draftFrom(r: {
   };
 }
 
-export function validatePrompt(v: string): string | undefined {
-  if (v.trim().length === 0) return 'The prompt must not be empty.';
-  if (v.length > PROMPT_MAX_LENGTH) {
-    return `The prompt is ${grouped(v.length)} characters; the maximum is ${grouped(PROMPT_MAX_LENGTH)}.`;
-  }
-  return undefined;
-}
-
-export function parseUrls(v: string): { ok: true; urls: string[] } | { ok: false; message: string } {
-  const parts = v
+/** The URLs typed in the second step: comma-separated, blanks left out. */
+export function urlsOf(text: string): string[] {
+  return text
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
-  for (const [i, p] of parts.entries()) {
-    if (!isHttpUrl(p)) {
-      const shown = p.length > 60 ? `${p.slice(0, 57)}…` : p;
-      return {
-        ok: false,
-        message: `URL ${i + 1} "${shown}" is not an absolute http(s) URL (for example https://example.com/page).`,
-      };
-    }
-  }
-  return { ok: true, urls: parts };
 }
 
-export function parseMaxCredits(
-  v: string,
-  fallback: number,
-): { ok: true; value: number } | { ok: false; message: string } {
-  const t = v.trim();
-  if (t === '') return { ok: true, value: fallback };
+/** The credit ceiling typed in the third step: the default when empty, the text itself when it is not a number. */
+export function maxCreditsOf(text: string, fallback: number): unknown {
+  const t = text.trim();
+  if (t === '') return fallback;
   const n = Number(t);
-  if (!SUBMIT_SHAPE.maxCredits.safeParse(n).success)
-    return { ok: false, message: `The credit ceiling must be a number greater than 0; got "${t.slice(0, 30)}".` };
-  return { ok: true, value: n };
+  return Number.isNaN(n) ? t : n;
 }
 
 /** A text step. */
@@ -103,7 +79,7 @@ export interface InputStep {
   validate(v: string): string | undefined;
 }
 
-export interface PickItem {
+interface PickItem {
   label: string;
   description?: string;
   value: string;
@@ -126,10 +102,10 @@ export const BACK = Symbol('back');
 /** One step; resolves with the answer, BACK (the step's Back button), or undefined when cancelled. */
 export type AskInput = (step: InputStep | PickStep) => Promise<string | typeof BACK | undefined>;
 
-export type StartField = 'prompt' | 'urls' | 'maxCredits' | 'model' | 'effort' | 'mode' | 'paid';
+type StartField = 'prompt' | 'urls' | 'maxCredits' | 'model' | 'effort' | 'mode' | 'paid';
 
 /** The models offered: the current one, the retired aliases (said so), then any from the setting. */
-export function modelItems(extraModels: readonly string[] = []): PickItem[] {
+function modelItems(extraModels: readonly string[] = []): PickItem[] {
   const items: PickItem[] = AGENT_MODELS.map((m) => ({
     label: m,
     value: m,
@@ -146,7 +122,7 @@ export function modelItems(extraModels: readonly string[] = []): PickItem[] {
   return items;
 }
 
-export function effortItems(): PickItem[] {
+function effortItems(): PickItem[] {
   return [
     { label: 'service default', value: '', description: 'let the service choose' },
     ...AGENT_EFFORTS.map((e) => ({
@@ -159,7 +135,7 @@ export function effortItems(): PickItem[] {
 }
 
 /** What the run gives back: an answer in words (`chat`), data (`extract`), or what the service does by default (left out). */
-export function modeItems(): PickItem[] {
+function modeItems(): PickItem[] {
   return [
     {
       label: 'Ask (an answer in words)',
@@ -176,14 +152,14 @@ export function modeItems(): PickItem[] {
  * of them turns paid calls on; the client adds `enabled: true` and checks requireApproval's need of
  * an Ask run before anything is sent.
  */
-export const PAID_CHOICES: Record<string, NonNullable<AgentSubmitParams['exchange']> | undefined> = {
+const PAID_CHOICES: Record<string, NonNullable<AgentSubmitParams['exchange']> | undefined> = {
   '': undefined,
   on: { onTermsRequired: 'skip' },
   askTerms: { onTermsRequired: 'ask' },
   approve: { requireApproval: true, onTermsRequired: 'ask' },
 };
 
-export function paidItems(): PickItem[] {
+function paidItems(): PickItem[] {
   return [
     { label: 'No paid tool calls', value: '', description: "the service's default" },
     {
@@ -228,7 +204,7 @@ export async function askStartJob(
       value: draft.prompt,
       placeHolder: 'e.g. Find the rate limits of the three most popular HTTP client libraries',
       initialError: errors.prompt,
-      validate: validatePrompt,
+      validate: (v) => fieldIssue('prompt', v),
     }),
     () => ({
       step: 2,
@@ -238,10 +214,7 @@ export async function askStartJob(
       value: draft.urls,
       placeHolder: 'https://example.com/docs, https://example.org/pricing',
       initialError: errors.urls,
-      validate: (v) => {
-        const r = parseUrls(v);
-        return r.ok ? undefined : r.message;
-      },
+      validate: (v) => fieldIssue('urls', urlsOf(v)),
     }),
     () => ({
       step: 3,
@@ -251,10 +224,7 @@ export async function askStartJob(
       value: draft.maxCredits,
       placeHolder: String(defaultMaxCredits),
       initialError: errors.maxCredits,
-      validate: (v) => {
-        const r = parseMaxCredits(v, defaultMaxCredits);
-        return r.ok ? undefined : r.message;
-      },
+      validate: (v) => fieldIssue('maxCredits', maxCreditsOf(v, defaultMaxCredits)),
     }),
     () => ({
       type: 'pick',
@@ -307,22 +277,15 @@ export async function askStartJob(
     draft[order[i]!] = answer;
     i++;
   }
-  // The boxes validate as the user types; checking again keeps this function safe for any `ask`.
-  const u = parseUrls(draft.urls);
-  const c = parseMaxCredits(draft.maxCredits, defaultMaxCredits);
-  const again: Partial<Record<StartField, string>> = {
-    prompt: validatePrompt(draft.prompt),
-    urls: u.ok ? undefined : u.message,
-    maxCredits: c.ok ? undefined : c.message,
-  };
-  if (!u.ok || !c.ok || again.prompt) return askStartJob(ask, draft, defaultMaxCredits, again, extraModels);
+  // Built, not checked: the client checks the submission (once), and a field it refuses comes back onto its step.
+  const urls = urlsOf(draft.urls);
   const effort = isAgentEffort(draft.effort) ? draft.effort : undefined;
   const mode = isAgentMode(draft.mode) ? draft.mode : undefined;
   const exchange = PAID_CHOICES[draft.paid];
   return {
     prompt: draft.prompt,
-    ...(u.urls.length ? { urls: u.urls } : {}),
-    maxCredits: c.value,
+    ...(urls.length ? { urls } : {}),
+    maxCredits: maxCreditsOf(draft.maxCredits, defaultMaxCredits) as number,
     ...(draft.model ? { model: draft.model } : {}),
     ...(effort ? { effort } : {}),
     ...(mode ? { mode } : {}),

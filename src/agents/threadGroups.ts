@@ -3,7 +3,7 @@
 import { creditsText, jobState, stateWords, waitingWords } from './jobState';
 import type { AgentJob } from './jobModel';
 
-export type JobRow =
+type JobRow =
   | { kind: 'job'; job: AgentJob }
   /** Two or more turns of one thread, oldest first; the row stands for the latest turn. */
   | { kind: 'thread'; threadId: string; turns: AgentJob[] };

@@ -153,13 +153,14 @@ async function start(input: Record<string, unknown>, deps: ToolDeps, signal?: Ab
     })),
     ...(v.ok ? [] : v.issues),
   ];
-  if (issues.length) return { isError: true, text: issuesText(issues, 'agent job') };
+  if (issues.length || !v.ok) return { isError: true, text: issuesText(issues, 'agent job') };
   const missingKey = await needKey(deps, op);
   if (missingKey) return missingKey;
   try {
+    // The checked body goes on (through the editor's start command, or to the client), not checked again.
     let id: string | undefined;
-    if (deps.start) id = await deps.start(request);
-    else id = (await (await deps.agent()).submit(request as AgentSubmitParams, { signal })).id;
+    if (deps.start) id = await deps.start(v.body);
+    else id = (await (await deps.agent()).submit(v.body, { signal })).id;
     if (!id)
       return {
         isError: true,

@@ -2,7 +2,7 @@
 // and tools; the connection diagnosis and the node_modules dependency search are left out (src/web/unavailable.ts).
 import type * as Core from '../core';
 import type * as Features from '../features';
-import { createAgentsFeature, notifyEnds, notifyWaiting } from '../agents/index';
+import { createAgentsFeature, notifyEnds, notifyWaiting } from '../agents/agentsFeature';
 import { agentClientOver } from '../api/agent/agentClientOver';
 import { verifyKey } from '../auth/verifyKey';
 import { Services } from '../services';

@@ -9,7 +9,7 @@ import { DevIndexClient } from '../../src/api/client';
 import { agentDocumentPath } from '../../src/agents/agentDocuments';
 import { AgentNode } from '../../src/agents/agentNode';
 import { EventNode } from '../../src/agents/eventNode';
-import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/index';
+import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/agentsFeature';
 import { JobNode } from '../../src/agents/jobNode';
 import type { Timers } from '../../src/agents/jobPoller';
 import type { TreeNode } from '../../src/agents/jobsTreeProvider';
@@ -79,7 +79,7 @@ describe('agent jobs', function () {
     // says SLOW (a run 20 times longer) so it is still running at any sandbox speed when the cancel lands.
     await until(
       'first events of the job to cancel',
-      () => feature.store.events(cancelledId).length,
+      () => feature.store.run(cancelledId).events.length,
       (n) => n > 0,
       20_000,
     );
@@ -181,7 +181,7 @@ describe('agent jobs', function () {
     assert.ok(done && cancelled, 'both jobs are back');
     assert.equal(iconId(done), 'pass');
     assert.equal(iconId(cancelled), 'circle-slash');
-    assert.equal(feature.store.isPolling(completedId), false, 'no polling for ended jobs after the reload');
+    assert.equal(feature.store.run(completedId).polling, false, 'no polling for ended jobs after the reload');
     await feature.tree.getChildren(done);
     const children = await until(
       'the trace is read on expand',
@@ -411,7 +411,7 @@ describe('agent job notifications and palette picks', function () {
     assert.ok(ended.length >= 3, 'the jobs of the earlier tests are in the list');
     await until(
       'the earlier jobs have ended',
-      () => feature.store.jobs().filter((j) => j.id !== slow && feature.store.isPolling(j.id)).length,
+      () => feature.store.jobs().filter((j) => j.id !== slow && feature.store.run(j.id).polling).length,
       (n) => n === 0,
       60_000,
     );

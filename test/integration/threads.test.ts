@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { AgentClient } from '../../src/api/agent/agentClient';
 import { DevIndexClient } from '../../src/api/client';
 import { agentDocumentPath } from '../../src/agents/agentDocuments';
-import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/index';
+import { createAgentsFeature, notifyEnds, type AgentsFeature } from '../../src/agents/agentsFeature';
 import { JobNode, ThreadNode } from '../../src/agents/jobNode';
 import { jobState } from '../../src/agents/jobState';
 import { ApprovalNode } from '../../src/agents/placeholderNodes';
@@ -228,7 +228,7 @@ describe('issue 19: threads, chat answers and approvals', function () {
         ['github issues/add-labels', 'no estimate'],
       ],
     );
-    assert.ok(feature.store.isPolling(id), 'followed (slowly) while it waits');
+    assert.ok(feature.store.run(id).polling, 'followed (slowly) while it waits');
     const p = feature.store.get(id)!.pendingApproval!;
     const first = p.calls[0]!.id!;
     approveWith = () => ({ callIds: [first] });

@@ -6,6 +6,8 @@ import { reasonOf, UUID_RE } from './agentConstants';
 import {
   type AgentExchange,
   type AgentSubmitParams,
+  inSchemaOrder,
+  isCheckedSubmit,
   short,
   SNAPSHOT_ID_RE,
   type SubmitRules,
@@ -96,7 +98,7 @@ export {
 } from './agentConstants';
 
 /** Pages of the job list followed at most by `listAll` (20 jobs a page). */
-export const MAX_LIST_PAGES = 10;
+const MAX_LIST_PAGES = 10;
 
 export function validateJobId(jobId: unknown): ParamIssue | undefined {
   if (typeof jobId === 'string' && UUID_RE.test(jobId)) return undefined;
@@ -111,10 +113,10 @@ export function validateSnapshotId(snapshotId: unknown): ParamIssue | undefined 
   };
 }
 
-export interface ListOptions {
+interface ListOptions {
   before?: number;
 }
-export interface AgentListPage extends AgentList {
+interface AgentListPage extends AgentList {
   /** `before` of the next page, parsed from `next`. */
   nextBefore?: number;
   /** Whether `next` can be followed on the configured service (see `nextPage`). */
@@ -126,7 +128,7 @@ export interface AgentListAll {
   stopped: 'end' | 'bound' | 'other-origin' | 'other-path' | 'malformed';
 }
 
-export type AgentClientOptions = SubmitRules;
+type AgentClientOptions = SubmitRules;
 
 export class AgentClient {
   constructor(
@@ -142,14 +144,16 @@ export class AgentClient {
     params: AgentSubmitParams,
     opts?: CallOptions & SubmitRules,
   ): Promise<{ id: string; response: AgentSubmitResponse }> {
-    const withOrigin =
-      params.origin === undefined && this.client.settings.origin
-        ? { ...params, origin: this.client.settings.origin }
-        : params;
-    const v = validateAgentSubmit(withOrigin, {
-      extraModels: [...(this.options.extraModels ?? []), ...(opts?.extraModels ?? [])],
-    });
+    // A body a surface has already checked (a tool's start) is sent as it is: a start is checked once.
+    const v = isCheckedSubmit(params)
+      ? { ok: true as const, body: params }
+      : validateAgentSubmit(params, {
+          extraModels: [...(this.options.extraModels ?? []), ...(opts?.extraModels ?? [])],
+        });
     if (!v.ok) throw invalid(v.issues, 'agent job');
+    // The client's own origin (a setting, not input), in its place among the fields.
+    const origin = this.client.settings.origin;
+    const body = v.body.origin === undefined && origin ? inSchemaOrder({ ...v.body, origin }) : v.body;
     if (opts?.signal?.aborted)
       throw new AgentError(
         new ApiError({ kind: 'aborted', message: 'request cancelled before it was sent', retryable: false }),
@@ -157,7 +161,7 @@ export class AgentClient {
       );
     const res = await this.call({ op: 'submit', threadId: params.threadId, urls: params.urls }, () =>
       this.client.request(
-        { method: 'POST', path: AGENT_PATH, body: v.body, schema: SubmitResponseSchema, retry: 'submit' },
+        { method: 'POST', path: AGENT_PATH, body, schema: SubmitResponseSchema, retry: 'submit' },
         opts,
       ),
     );

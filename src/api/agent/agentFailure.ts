@@ -103,7 +103,7 @@ export function invalidSchemaReason(error: string | undefined): string | undefin
   );
 }
 
-export type Op = 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'list' | 'thread' | 'terms';
+type Op = 'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'list' | 'thread' | 'terms';
 
 /** What kind of failure an ApiError from this client's endpoints is. */
 function classify(e: ApiError, op: Op): AgentErrorReason {

@@ -40,7 +40,7 @@ const threadFields = {
  * A follow-up the service proposes after a turn (`suggestions`). The SDK allows an empty `prompt`:
  * then the label is what is sent. Entries with neither are dropped.
  */
-export const SuggestionSchema = z
+const SuggestionSchema = z
   .looseObject({
     label: soft(z.string()),
     prompt: z.string().catch(''),
@@ -61,7 +61,7 @@ const suggestions = listOf(SuggestionSchema);
  * A paid call a waiting run holds back (SDK `PendingApprovalCall`): `{ id, provider, capability,
  * input, more?, creditsEstimate }`. A call without an estimate (`null`, or none at all) is still listed.
  */
-export const ApprovalCallSchema = z.looseObject({
+const ApprovalCallSchema = z.looseObject({
   id: soft(z.string()),
   provider: soft(z.string()),
   capability: soft(z.string()),
@@ -69,10 +69,9 @@ export const ApprovalCallSchema = z.looseObject({
   more: soft(z.array(z.unknown())),
   creditsEstimate: soft(z.number().nullable()),
 });
-export type ApprovalCall = z.infer<typeof ApprovalCallSchema>;
 
 /** A provider whose data terms a `terms` approval asks the caller to accept (SDK `AgentTermsGate`). */
-export const TermsGateSchema = z.looseObject({
+const TermsGateSchema = z.looseObject({
   provider: soft(z.string()),
   name: soft(z.string()),
   logo: soft(z.string()),
@@ -82,10 +81,9 @@ export const TermsGateSchema = z.looseObject({
   digest: soft(z.string().nullable()),
   url: soft(z.string()),
 });
-export type TermsGate = z.infer<typeof TermsGateSchema>;
 
 /** How a pending approval was answered (SDK `PendingApprovalBase.resolution`); null while it waits. */
-export const ApprovalResolutionSchema = z.looseObject({
+const ApprovalResolutionSchema = z.looseObject({
   approved: z.boolean().catch(false),
   callIds: listOf(z.string()).optional(),
   always: soft(z.boolean()),
@@ -125,7 +123,7 @@ export const PendingApprovalSchema = z
 export type PendingApproval = z.output<typeof PendingApprovalSchema>;
 
 /** A gated provider a run would have used but did not (SDK `AgentSkippedProvider`). */
-export const SkippedProviderSchema = z.looseObject({
+const SkippedProviderSchema = z.looseObject({
   provider: soft(z.string()),
   name: soft(z.string()),
   capability: soft(z.string()),
@@ -137,7 +135,7 @@ export const SkippedProviderSchema = z.looseObject({
 export type SkippedProvider = z.infer<typeof SkippedProviderSchema>;
 
 /** An Exchange call as the service hands it over ready to run (`terms/show`, `terms/accept`). */
-export const ExchangeCallSchema = z.looseObject({
+const ExchangeCallSchema = z.looseObject({
   provider: z.string(),
   capability: z.string(),
   options: soft(z.record(z.string(), z.unknown())),
@@ -179,7 +177,7 @@ export const ExchangeAnswerSchema = z.looseObject({
 export type ExchangeAnswer = z.infer<typeof ExchangeAnswerSchema>;
 
 /** "ask" mode: terms to accept before the thread goes on (SDK `AgentTermsRequiredAction`). */
-export const TermsRequiredActionSchema = z.looseObject({
+const TermsRequiredActionSchema = z.looseObject({
   type: z.string().catch('unknown'),
   approvalId: soft(z.string()),
   providers: listOf(
@@ -193,7 +191,6 @@ export const TermsRequiredActionSchema = z.looseObject({
     .optional()
     .transform((v) => v ?? []),
 });
-export type TermsRequiredAction = z.infer<typeof TermsRequiredActionSchema>;
 
 /** A run's paid tool calls (SDK `AgentExchangeSummary`). */
 export const ExchangeSummarySchema = z.looseObject({
@@ -249,7 +246,7 @@ export const CancelResponseSchema = z
   .transform((v) => v ?? {});
 export type AgentCancelResponse = z.infer<typeof CancelResponseSchema>;
 
-export const TraceErrorSchema = z.looseObject({
+const TraceErrorSchema = z.looseObject({
   code: z.string(),
   source: soft(z.string()),
   retryable: soft(z.boolean()),
@@ -257,7 +254,7 @@ export const TraceErrorSchema = z.looseObject({
 });
 export type TraceError = z.infer<typeof TraceErrorSchema>;
 
-export const ArtifactSchema = z.looseObject({
+const ArtifactSchema = z.looseObject({
   kind: z.string().catch('unknown'),
   artifactId: soft(z.string()),
   path: soft(z.string()),
@@ -266,9 +263,8 @@ export const ArtifactSchema = z.looseObject({
   changedFields: soft(z.array(z.string())),
   itemCount: soft(z.number()),
 });
-export type Artifact = z.infer<typeof ArtifactSchema>;
 
-export const EventAgentSchema = z.looseObject({
+const EventAgentSchema = z.looseObject({
   id: z.string(),
   role: z.string().catch('unknown'),
   name: soft(z.string()),
@@ -280,7 +276,7 @@ export const EventAgentSchema = z.looseObject({
 });
 export type EventAgent = z.infer<typeof EventAgentSchema>;
 
-export const TraceEventSchema = z.looseObject({
+const TraceEventSchema = z.looseObject({
   schemaVersion: soft(z.union([z.number(), z.string()])),
   eventId: soft(z.string()),
   runId: soft(z.string()),
@@ -314,7 +310,7 @@ const EventsSchema = z
   .catch([])
   .transform((list) => list.map(parseTraceEvent));
 
-export const LiveSessionSchema = z.looseObject({
+const LiveSessionSchema = z.looseObject({
   id: z.string(),
   liveViewUrl: soft(z.string()),
   viewport: z.unknown().optional(),
@@ -353,7 +349,7 @@ export const SnapshotResponseSchema = z.looseObject({
 });
 export type AgentSnapshot = z.infer<typeof SnapshotResponseSchema>;
 
-export const ListEntrySchema = z.looseObject({
+const ListEntrySchema = z.looseObject({
   id: z.string(),
   createdAt: soft(z.union([z.string(), z.number()])),
   status: z.string().catch('unknown'),
@@ -401,7 +397,7 @@ export type AgentList = z.infer<typeof ListResponseSchema>;
  * One turn of a thread (`GET /v2/agent/threads/{id}`). Thread runs say how they ended in `status`
  * directly: `processing`, `succeeded`, `failed`, `cancelled`, `refused`, `credit_limit_reached`.
  */
-export const ThreadRunSchema = z.looseObject({
+const ThreadRunSchema = z.looseObject({
   id: soft(z.string()),
   turn: z.number().catch(0),
   mode: soft(z.string().nullable()),

@@ -1,8 +1,6 @@
-// An agent submission, declared once (issue 32 §3): the zod schema below is the type every surface uses
-// (AgentSubmitParams), the check every surface runs before sending (validateAgentSubmit: the client, the
-// CLI, the tools, the editor's start command), and the source of the tools' JSON input schema
-// (submitToolSchema). Each check's message names the field and the bound; the bounds are the constants of
-// agentConstants.ts, so a bound changed there changes every surface.
+// An agent submission, declared once: the zod schema is the type every surface builds (AgentSubmitParams), the one
+// check a start goes through (validateAgentSubmit: by the tools where a model's input enters, else by AgentClient.submit),
+// the palette steps' field checks and the tools' JSON input schema. Each message names the field and the bound.
 import * as z from 'zod';
 import {
   AGENT_EFFORTS,
@@ -51,13 +49,6 @@ function says(message: (input: unknown, path: ReadonlyArray<PropertyKey>) => str
 const RETIRED_MODELS = AGENT_MODELS.filter((m) => RETIRED_AGENT_MODELS.has(m));
 const MODEL_WORDS =
   `Default ${DEFAULT_AGENT_MODEL}` + (RETIRED_MODELS.length ? `; retired: ${RETIRED_MODELS.join(', ')}` : '');
-
-/**
- * The JSON a language model is shown for a field whose full shape would cost the tool list more than it
- * teaches (the service's own tool list is the size bound: test/unit/tools/definitions.test.ts); the
- * field is still checked in full, with messages that name each bound.
- */
-export const toolShown = z.registry<Record<string, unknown>>();
 
 function answerSchema(k: 'approve' | 'decline') {
   return z.object(
@@ -247,7 +238,7 @@ function submitObject(known: readonly string[]) {
 }
 
 /** The submission's schema; `rules.extraModels` widens the models it accepts. */
-export function agentSubmitSchema(rules: SubmitRules = {}) {
+function agentSubmitSchema(rules: SubmitRules = {}) {
   return (
     submitObject([...AGENT_MODELS, ...(rules.extraModels ?? [])])
       // Across fields; checked even when a field failed, as each check says something of its own.
@@ -294,9 +285,7 @@ function threadWords(v: unknown): string {
   return `threadId ${short(v)} is not a thread id (a UUID, as printed by devindex agent status)`;
 }
 
-/** The schema with this build's models. */
-export const AgentSubmitSchema = agentSubmitSchema();
-export type AgentSubmitParams = z.input<typeof AgentSubmitSchema>;
+export type AgentSubmitParams = z.input<ReturnType<typeof agentSubmitSchema>>;
 export type AgentExchange = z.input<typeof AgentExchangeSchema>;
 /** A JSON Schema (an object), `true` / `false`, or `null` (no schema). */
 export type AgentSchemaParam = NonNullable<AgentSubmitParams['schema']> | null;
@@ -346,7 +335,7 @@ function shortened(node: unknown): unknown {
 }
 
 /** The issues of a failed check, one per field and message; a list item's issue is its list's field. */
-export function paramIssues(error: z.ZodError): ParamIssue[] {
+function paramIssues(error: z.ZodError): ParamIssue[] {
   const out: ParamIssue[] = [];
   for (const i of error.issues) {
     const field = i.path.filter((k) => typeof k === 'string').join('.');
@@ -355,19 +344,43 @@ export function paramIssues(error: z.ZodError): ParamIssue[] {
   return out;
 }
 
-/** Checks a submission against the documented bounds; every message names the field and the bound. */
+/** The bodies validateAgentSubmit returned: checked once, so AgentClient.submit sends them as they are. */
+const checkedBodies = new WeakSet<object>();
+
+/** Whether this is a body validateAgentSubmit returned (the one check a start goes through). */
+export function isCheckedSubmit(p: unknown): p is AgentSubmitParams {
+  return typeof p === 'object' && p !== null && checkedBodies.has(p);
+}
+
+/**
+ * Checks a submission against the documented bounds; every message names the field and the bound. The body is
+ * frozen and remembered: handed on (a tool's start through the editor's command, the store, the client), it is not
+ * checked again.
+ */
 export function validateAgentSubmit(
   p: AgentSubmitParams,
   rules: SubmitRules = {},
-): { ok: true; body: Record<string, unknown> } | { ok: false; issues: ParamIssue[] } {
+): { ok: true; body: AgentSubmitParams } | { ok: false; issues: ParamIssue[] } {
   const checked = agentSubmitSchema(rules).safeParse(p);
   if (!checked.success) return { ok: false, issues: paramIssues(checked.error) };
   // The body is the caller's own values (never zod's copies), in the schema's order, so it is sent as given.
-  const input = p as unknown as Record<string, unknown>;
-  const body: Record<string, unknown> = {};
-  for (const k of SUBMIT_FIELDS) if (input[k] !== undefined) body[k] = input[k];
+  const body = inSchemaOrder(p as unknown as Record<string, unknown>);
   const x = body.exchange as AgentExchange | undefined;
   if (x && x.enabled === undefined && PAID_CALL_SETTINGS.some((k) => x[k] !== undefined))
     body.exchange = { enabled: true, ...x };
-  return { ok: true, body };
+  checkedBodies.add(Object.freeze(body));
+  return { ok: true, body: body as unknown as AgentSubmitParams };
+}
+
+/** The submission's fields that are set, in the order they are checked and sent. */
+export function inSchemaOrder(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const k of SUBMIT_FIELDS) if (input[k] !== undefined) body[k] = input[k];
+  return body;
+}
+
+/** One field's check on its own (the start flow's steps, as the user types): the schema's message, or undefined. */
+export function fieldIssue(field: keyof typeof SUBMIT_SHAPE, value: unknown): string | undefined {
+  const r = SUBMIT_SHAPE[field].safeParse(value);
+  return r.success ? undefined : r.error.issues[0]?.message;
 }

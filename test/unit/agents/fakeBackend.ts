@@ -1,15 +1,9 @@
 // A scripted agent backend for the store tests: each job is a timeline of trace events on the test's
 // clock, plus failures to inject and a gate to hold requests in flight.
-import type {
-  AgentBackend,
-  AgentJobRecord,
-  AgentListAll,
-  AgentSnapshotResponse,
-  AgentSubmitParams,
-  AgentTraceResponse,
-  TraceEvent,
-} from '../../../src/agents/agentBackend';
-import type { EventAgent } from '../../../src/api/agent/agentSchemas';
+import type { AgentBackend, AgentSnapshotResponse } from '../../../src/agents/agentBackend';
+import type { AgentListAll } from '../../../src/api/agent/agentClient';
+import type { AgentJobRecord, AgentTrace, EventAgent, TraceEvent } from '../../../src/api/agent/agentSchemas';
+import type { AgentSubmitParams } from '../../../src/api/agent/submitSchema';
 
 type AgentTraceAgent = EventAgent;
 type AgentTraceEvent = TraceEvent;
@@ -231,7 +225,7 @@ export class FakeBackend implements AgentBackend {
     });
   }
 
-  async trace(jobId: string): Promise<AgentTraceResponse> {
+  async trace(jobId: string): Promise<AgentTrace> {
     return this.call('trace', jobId, () => {
       const j = this.job(jobId);
       if (j.noTrace) throw new HttpishError(400, 'Trace is only available for FORGE-2 extracts');

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { type JobEffect, type JobsView, mergeJobs, reduceJobs, submittedJob } from '../../../src/agents/jobEvents';
 import type { AgentJob } from '../../../src/agents/jobModel';
-import type { AgentListEntry } from '../../../src/agents/agentBackend';
+import type { AgentListEntry } from '../../../src/api/agent/agentSchemas';
 
 const job = (id: string, extra: Partial<AgentJob> = {}): AgentJob => ({
   id,

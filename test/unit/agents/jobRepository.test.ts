@@ -1,18 +1,13 @@
 // Agent job persistence with several windows over one storage (globalState is shared by every window
 // of the editor): one record per job, tombstones for removals, merge on write, newer formats left
 // untouched, pruning by age and count.
-import { DisposableStore, settleAll } from '../../../src/agents/disposables';
+import { DisposableStore, settleAll } from '../../../src/agents/emitter';
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { JobStore } from '../../../src/agents/jobStore';
-import {
-  JOB_KEY_PREFIX,
-  JobRepository,
-  mergeJobs,
-  SAVE_RETRY_MAX_MS,
-  storedJobs,
-  TOMBSTONE_KEY_PREFIX,
-} from '../../../src/agents/jobRepository';
+import { JOB_KEY_PREFIX, JobRepository, storedJobs, TOMBSTONE_KEY_PREFIX } from '../../../src/agents/jobRepository';
+import { mergeJobs } from '../../../src/agents/jobEvents';
+import { SAVE_RETRY_MAX_MS } from '../../../src/storage/sharedRecords';
 import { type AgentJob, type JobStorage, STORAGE_KEY } from '../../../src/agents/jobModel';
 import { FakeBackend } from './fakeBackend';
 import { ManualClock } from './manualClock';

@@ -80,7 +80,7 @@ describe('job store: polling', () => {
     await clock.advance(10 * 60_000);
     assert.equal(backend.calls.length, 0);
     assert.equal(clock.armed, 0);
-    assert.equal(store.nextPollAt(), undefined);
+    assert.equal(store.runs.nextPollAt(), undefined);
   });
 
   it('starts nothing in its constructor: polling and storage checks begin at resume()', async () => {
@@ -137,9 +137,9 @@ describe('job store: polling', () => {
     const lastTraceAt = traceTimes(backend, job.id).at(-1)!;
     assert.ok(finishPollAt - t0 <= 60_000 + 10_000, 'the end is detected within the backoff ceiling');
     assert.equal(lastTraceAt - finishPollAt, 2000, 'reads the trace once more, a grace period after run.finished');
-    assert.equal(store.events(job.id).length, 7, 'the late agent.finished was read');
-    assert.equal(store.isPolling(job.id), false);
-    assert.equal(store.nextPollAt(), undefined);
+    assert.equal(store.run(job.id).events.length, 7, 'the late agent.finished was read');
+    assert.equal(store.run(job.id).polling, false);
+    assert.equal(store.runs.nextPollAt(), undefined);
     assert.equal(clock.armed, 1, "no poll timer: only the visible view's storage check");
     const n = backend.calls.length;
     await clock.advance(10 * 60_000);
@@ -190,7 +190,7 @@ describe('job store: polling', () => {
     await clock.advance(5 * 60_000);
     assert.equal(backend.calls.filter((c) => c.method !== 'submit').length, 1, 'no request after the 404');
     assert.equal(jobState(store.get(job.id)!), 'not_found');
-    assert.equal(store.nextPollAt(), undefined);
+    assert.equal(store.runs.nextPollAt(), undefined);
     assert.equal(clock.armed, 1, "no poll timer: only the visible view's storage check");
     assert.deepEqual(ended, [job.id]);
   });
@@ -204,7 +204,7 @@ describe('job store: polling', () => {
     backend.hold();
     await clock.advance(2_000);
     assert.equal(backend.concurrent, 2);
-    assert.equal(store.inFlight, 2);
+    assert.equal(store.runs.inFlight, 2);
     backend.release();
     await settle();
     assert.equal(backend.countOf('trace'), 6, 'the others ran once slots were free');
@@ -217,15 +217,35 @@ describe('job store: polling', () => {
     backend.script({ id: job.id, events: [], noTrace: true, endAt: 10_000, endStatus: 'completed', credits: 120 });
     await clock.advance(60_000);
     assert.equal(backend.countOf('trace'), 1, 'the trace is asked for once');
-    assert.equal(store.traceLoad(job.id).state, 'unavailable');
+    assert.equal(store.run(job.id).trace.state, 'unavailable');
     const statusTimes = backend.calls.filter((c) => c.method === 'status').map((c) => c.at);
     assert.ok(
       statusTimes.at(-1)! - backend.jobs.get(job.id)!.startedAt <= 12_500,
       'stopped at the first terminal status',
     );
     assert.equal(store.get(job.id)!.status, 'completed');
-    assert.equal(store.nextPollAt(), undefined);
+    assert.equal(store.runs.nextPollAt(), undefined);
     assert.equal(clock.armed, 1, "no poll timer: only the visible view's storage check");
+  });
+
+  it('changes no job in place: each read, cancel and end replaces the job, and a job read earlier stays as it was', async () => {
+    const { clock, backend, store } = setup();
+    const job = await store.start({ prompt: 'p', maxCredits: 500 });
+    standardRun(backend, job.id);
+    const seen = [store.get(job.id)!];
+    const copies = [structuredClone(seen[0]!)];
+    store.onDidChangeJob((id) => {
+      const now = id === undefined ? undefined : store.get(id);
+      if (!now || now === seen.at(-1)) return;
+      seen.push(now);
+      copies.push(structuredClone(now));
+    });
+    await clock.advance(20_000);
+    await store.cancel(job.id);
+    await clock.advance(75_000);
+    assert.ok(seen.length > 3, `the job was replaced on each change (${seen.length} versions)`);
+    assert.equal(store.get(job.id)!.notified, true, 'its end was announced');
+    seen.forEach((j, i) => assert.deepEqual(j, copies[i], `version ${i} is as it was when it was current`));
   });
 
   it('stops on a rejected key and resumes on refresh', async () => {
@@ -346,8 +366,8 @@ describe('job store: cancel, list, persistence', () => {
     assert.equal(d.trace.eventCount, 7);
     assert.equal(jobState(d), 'credit_limit_reached');
     assert.equal(second.store.get(running.id)!.urls?.[0], 'https://a.example/');
-    assert.equal(second.store.isPolling(running.id), true);
-    assert.equal(second.store.isPolling(done.id), false);
+    assert.equal(second.store.run(running.id).polling, true);
+    assert.equal(second.store.run(done.id).polling, false);
     await clock.advance(2_000);
     assert.deepEqual(
       second.backend.calls.map((c) => c.jobId),
@@ -374,9 +394,9 @@ describe('job store: cancel, list, persistence', () => {
     const second = setup({}, storage, clock);
     second.store.onDidEndJob(() => ends++);
     second.backend.jobs.set(job.id, first.backend.jobs.get(job.id)!);
-    await second.store.loadTrace(job.id);
+    await second.store.runs.loadTrace(job.id);
     assert.equal(ends, 1);
-    assert.equal(second.store.events(job.id).length, 7, 'the trace is read again on demand');
+    assert.equal(second.store.run(job.id).events.length, 7, 'the trace is read again on demand');
   });
 
   it('drops a removed job and stops polling it', async () => {
@@ -386,7 +406,7 @@ describe('job store: cancel, list, persistence', () => {
     store.remove(job.id);
     await clock.advance(60_000);
     assert.equal(backend.countOf('trace'), 0);
-    assert.equal(store.nextPollAt(), undefined);
+    assert.equal(store.runs.nextPollAt(), undefined);
     assert.equal(clock.armed, 1, "no poll timer: only the visible view's storage check");
   });
 });
@@ -425,7 +445,7 @@ describe('job store: what counts as news for the schedule', () => {
     await clock.advance(100_000);
     const gapsSeen = gaps(traceTimes(backend, job.id).map((t) => t - t0));
     assert.equal(gapsSeen.at(-1), 10_000, `backed off despite an event every second: ${gapsSeen}`);
-    assert.ok(store.events(job.id).length > 50, 'the events were read all the same');
+    assert.ok(store.run(job.id).events.length > 50, 'the events were read all the same');
   });
 
   it('polls at about 0.5 s from the finalizing phase on and detects the end within that', async () => {
@@ -460,7 +480,7 @@ describe('job store: what counts as news for the schedule', () => {
     standardRun(backend, job.id, 200_000);
     const t0 = clock.now();
     await clock.advance(220_000);
-    assert.equal(store.isPolling(job.id), false);
+    assert.equal(store.run(job.id).polling, false);
     assert.equal(store.get(job.id)!.status, 'completed');
     const reads = backend.calls.filter((c) => c.method === 'status').map((c) => c.at - t0);
     assert.equal(reads.length, 1, `one status request over a 200 s run: ${reads}`);
@@ -619,7 +639,7 @@ describe('job store: cancelled, partial and expired runs (production wire)', () 
     assert.doesNotMatch(jobContextValue(j), /;result(;|$)/);
     assert.match(jobDescription(j), /partial result/);
     assert.deepEqual(endActions(j), ['Open Partial Result', 'Start Again…']);
-    const view = await store.result(job.id, 'partial');
+    const view = await store.runs.result(job.id, 'partial');
     assert.deepEqual(view.data, { items: [{ title: 'first' }] });
     assert.ok(storage.map.has(`devIndex.agent.result/${job.id}`), 'kept in its own key');
   });
@@ -641,7 +661,7 @@ describe('job store: cancelled, partial and expired runs (production wire)', () 
     await clock.advance(60_000);
     const second = setup({}, storage, clock);
     second.backend.jobs.set(job.id, first.backend.jobs.get(job.id)!);
-    const view = await second.store.result(job.id);
+    const view = await second.store.runs.result(job.id);
     assert.equal(view.source, 'kept');
     assert.deepEqual(view.data, { answer: 42 });
     assert.equal(view.expiredOn, expiresAt);

@@ -1,6 +1,6 @@
 // A clock the test advances by hand: timers fire in order of due time, and the promise chains they
 // start are drained before time moves on, so a poll started at t finishes at t.
-import type { Timers } from '../../../src/agents/jobStore';
+import type { Timers } from '../../../src/agents/jobPoller';
 
 interface Pending {
   id: number;

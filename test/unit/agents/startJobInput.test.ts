@@ -7,36 +7,49 @@ import {
   emptyDraft,
   fieldOfIssues,
   type InputStep,
-  parseMaxCredits,
-  parseUrls,
+  maxCreditsOf,
   type PickStep,
-  validatePrompt,
+  urlsOf,
 } from '../../../src/agents/startJobInput';
+import { fieldIssue } from '../../../src/api/agent/submitSchema';
 
 describe('start job input', () => {
-  it('bounds the prompt at 10,000 characters and names the bound', () => {
-    assert.equal(validatePrompt('x'.repeat(10_000)), undefined);
-    assert.match(validatePrompt('x'.repeat(10_001))!, /10,001 characters; the maximum is 10,000/);
-    assert.match(validatePrompt('   ')!, /must not be empty/);
+  it("checks each step with the submission schema's field check: its messages name the field and the bound", async () => {
+    const steps: InputStep[] = [];
+    await askStartJob(
+      async (s) => {
+        if (s.type !== 'pick') steps.push(s);
+        return undefined;
+      },
+      emptyDraft(),
+      500,
+    );
+    const prompt = steps[0]!;
+    assert.equal(prompt.validate('x'.repeat(10_000)), undefined);
+    assert.match(prompt.validate('x'.repeat(10_001))!, /^prompt is 10001 characters; the maximum is 10,000/);
+    assert.equal(prompt.validate('   '), fieldIssue('prompt', '   '));
+    assert.match(prompt.validate('   ')!, /prompt must not be empty/);
   });
 
-  it('accepts comma-separated absolute http(s) URLs and names the bad one', () => {
-    assert.deepEqual(parseUrls(' https://a.example/x , http://b.example ,'), {
-      ok: true,
-      urls: ['https://a.example/x', 'http://b.example'],
-    });
-    assert.deepEqual(parseUrls(''), { ok: true, urls: [] });
-    const bad = parseUrls('https://a.example, ftp://b.example');
-    assert.equal(bad.ok, false);
-    assert.match(!bad.ok ? bad.message : '', /URL 2 "ftp:\/\/b\.example" is not an absolute http\(s\) URL/);
-    assert.equal(parseUrls('example.com/page').ok, false);
+  it('reads comma-separated URLs; the schema names the bad one', () => {
+    assert.deepEqual(urlsOf(' https://a.example/x , http://b.example ,'), ['https://a.example/x', 'http://b.example']);
+    assert.deepEqual(urlsOf(''), []);
+    assert.equal(fieldIssue('urls', urlsOf('https://a.example, http://b.example')), undefined);
+    assert.match(
+      fieldIssue('urls', urlsOf('https://a.example, ftp://b.example'))!,
+      /urls\[1\] "ftp:\/\/b\.example" is not an absolute http\(s\) URL/,
+    );
+    assert.ok(fieldIssue('urls', urlsOf('example.com/page')));
   });
 
-  it('takes the default ceiling when empty and rejects non-positive ones', () => {
-    assert.deepEqual(parseMaxCredits('', 500), { ok: true, value: 500 });
-    assert.deepEqual(parseMaxCredits(' 120 ', 500), { ok: true, value: 120 });
-    assert.equal(parseMaxCredits('0', 500).ok, false);
-    assert.equal(parseMaxCredits('ten', 500).ok, false);
+  it('takes the default ceiling when empty; the schema refuses non-positive ones and says what was typed', () => {
+    assert.equal(maxCreditsOf('', 500), 500);
+    assert.equal(maxCreditsOf(' 120 ', 500), 120);
+    assert.match(
+      fieldIssue('maxCredits', maxCreditsOf('0', 500))!,
+      /maxCredits must be a number greater than 0; got 0/,
+    );
+    assert.match(fieldIssue('maxCredits', maxCreditsOf('ten', 500))!, /got "ten"/);
   });
 
   it('keeps what was typed when the user cancels a later step, and pre-fills it next time', async () => {
@@ -155,10 +168,16 @@ describe('start job input', () => {
     );
   });
 
-  it('re-asks with the value kept and the message shown when an answer is invalid', async () => {
-    const draft = emptyDraft();
+  it('builds what was typed without checking it again (the client checks); a refused field reopens its step', async () => {
+    const built = await askStartJob(
+      async (s) => (s.step === 1 ? 'p' : s.step === 2 ? 'not a url' : s.value),
+      emptyDraft(),
+      500,
+    );
+    assert.deepEqual(built, { prompt: 'p', urls: ['not a url'], maxCredits: 500, model: 'spark-2' });
+    const draft = { ...emptyDraft(), prompt: 'p', urls: 'not a url' };
     const steps: Array<InputStep | PickStep> = [];
-    const answers = ['p', 'not a url', '', 'spark-2', '', '', '', 'https://ok.example', '', 'spark-2', '', '', ''];
+    const answers = ['https://ok.example', '', 'spark-2', '', '', ''];
     const r = await askStartJob(
       async (s) => {
         steps.push(s);
@@ -166,12 +185,12 @@ describe('start job input', () => {
       },
       draft,
       500,
+      { urls: 'urls[0] "not a url" is not an absolute http(s) URL' },
     );
     assert.deepEqual(r, { prompt: 'p', urls: ['https://ok.example'], maxCredits: 500, model: 'spark-2' });
-    const again = steps[7]!;
-    assert.equal(again.step, 2, 'the flow starts again at the step with the problem');
-    assert.equal(again.value, 'not a url');
-    assert.match(again.initialError!, /not an absolute http\(s\) URL/);
+    assert.equal(steps[0]!.step, 2, 'the flow starts again at the step with the problem');
+    assert.equal(steps[0]!.value, 'not a url');
+    assert.match(steps[0]!.initialError!, /not an absolute http\(s\) URL/);
   });
 
   it('prefills Start Again… from a job', () => {

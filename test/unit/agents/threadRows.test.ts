@@ -259,7 +259,7 @@ describe('the store: follow-ups and approvals', () => {
       await settle();
     }
     assert.equal(jobState(store.get(j.id)!), 'waiting', 'the status record said it waits');
-    assert.ok(store.isPolling(j.id), 'polling goes on while it waits');
+    assert.ok(store.run(j.id).polling, 'polling goes on while it waits');
     backend.approvalAnswer = () => ({ id: j.id });
     backend.jobs.get(j.id)!.record = { threadId: j.threadId };
     const next = await store.answerApproval(j.id, 'approve');
@@ -305,7 +305,7 @@ describe('the store: follow-ups and approvals', () => {
       byRunId: next.id,
     });
     assert.notEqual(jobState(store.get(j.id)!), 'waiting', 'no longer shown as waiting');
-    assert.ok(store.isPolling(next.id), 'the next turn is followed');
+    assert.ok(store.run(next.id).polling, 'the next turn is followed');
     assert.equal(next.prompt, 'Approved.');
     // The answered turn handed over: its record is read again at once, and says how it ended.
     backend.jobs.get(j.id)!.record = {
@@ -368,7 +368,7 @@ describe('the store: follow-ups and approvals', () => {
     }
     assert.equal(store.get(j.id)!.status, 'completed');
     assert.equal(jobState(store.get(j.id)!), 'waiting', 'completed, but waiting for the caller');
-    assert.ok(store.isPolling(j.id), 'still followed');
+    assert.ok(store.run(j.id).polling, 'still followed');
     const before = backend.calls.filter((c) => c.method === 'status' && c.jobId === j.id).length;
     await clock.advance(10_000);
     await settle();
@@ -394,7 +394,7 @@ describe('the store: follow-ups and approvals', () => {
     const id = '00000000-0000-4000-8000-777777777777';
     const t = store.track(id, { threadId: T1 });
     assert.equal(t.origin, 'service');
-    assert.equal(store.isPolling(id), true);
+    assert.equal(store.run(id).polling, true);
     assert.equal(store.track(id), store.get(id), 'known: the same job');
     store.dispose();
   });

@@ -69,7 +69,13 @@ describe('paid tool calls and approvals through the tools', () => {
       d,
     );
     assert.equal(ok.isError, false, ok.text);
-    assert.deepEqual(d.starts[0]!.exchange, { toolkits: ['github'], maxCalls: 3, requireApproval: true });
+    // The start is handed the checked body, as it is sent.
+    assert.deepEqual(d.starts[0]!.exchange, {
+      enabled: true,
+      toolkits: ['github'],
+      maxCalls: 3,
+      requireApproval: true,
+    });
     const bad = await runTool(
       'devIndex_startAgentJob',
       { prompt: 'p', exchange: { maxCalls: 40, requireApproval: true } },

@@ -1,30 +1,11 @@
-// Agent jobs feature: job store (polling, persistence), the Agent Jobs tree, the `devindex-agent:`
-// documents, the end-of-run notification and the command handlers. Features side (dist/features.js): the
-// activation bundle holds only register.ts, which registers the view, the scheme and the commands and
-// builds this feature on first use (the view shown, a command, a stored job still running).
-//
-// Wiring (src/extension.ts, through register.ts):
-//   const agents = registerAgents(context, {
-//     backend: () => core().agentClient(),          // an AgentClient (or anything with AgentBackend's shape)
-//     hasKey: async () => (await apiKeyStore.get()) !== undefined,
-//     defaultMaxCredits: () => config.agentDefaultMaxCredits(),
-//     log: (m) => log.info(m),
-//   });
-//   for (const [id, handler] of Object.entries(agents.commands)) {
-//     context.subscriptions.push(vscode.commands.registerCommand(id, handler));
-//   }
-//   // When the key changes (set, cleared, or another window): agents.onKeyChanged();
-//
-// Its contributions (view, welcome, commands, menus with `viewItem =~ /;cancellable(;|$)/`, setting) are in package.json.
+// The agent jobs feature, built on first use by agents/register.ts: the store, the tree rows, the documents, the
+// command handlers and the notifications. Features side (dist/features.js); its contributions are in package.json.
 import * as vscode from 'vscode';
-import type { AgentClient } from '../api/agent/agentClient';
 import type { AgentBackend } from './agentBackend';
 import { AgentContentProvider } from './agentContentProvider';
 import { byId, type ById } from './agentCommandIds';
 import {
   type AgentCommandContext,
-  answerApproval,
-  askFollowUp,
   cancelJob,
   copyJobId,
   openAnswer,
@@ -35,16 +16,18 @@ import {
   removeJob,
   startAgain,
   startJob,
-  type StartJobArgs,
 } from './agentCommands';
+import { answerApproval, askFollowUp } from './threadCommands';
+import type { AgentSubmitParams } from '../api/agent/submitSchema';
 import type { ApproveInput, FollowUpInput, PickJobInput } from './agentInputs';
-import { DisposableStore } from './disposables';
+import { DisposableStore } from './emitter';
 import type { EventNode } from './eventNode';
 import type { JobStorage } from './jobModel';
 import { notifyJobEnds, type ShowNotification, vscodeNotification } from './jobNotifier';
 import { approvalWords, jobState, shortLabel, SHOW_IN_TREE } from './jobState';
-import { JobStore, type Timers } from './jobStore';
-import { JobsTreeProvider } from './jobsTreeProvider';
+import { JobStore } from './jobStore';
+import type { Timers } from './jobPoller';
+import { JobsTreeProvider, type TreeNode } from './jobsTreeProvider';
 import type { PollTiming } from '../agentRun/pollSchedule';
 import { type AskInput, emptyDraft } from './startJobInput';
 import { config } from '../config';
@@ -88,7 +71,7 @@ export type { AgentCommandId } from './agentCommandIds';
 /** The handlers by the command table's keys (agentCommandTable.ts); `commands` has them by command id. */
 export interface AgentHandlers {
   /** Also accepts `{ prompt, urls?, maxCredits?, model?, effort?, schema? }` and resolves with the job id without any prompt (other features start jobs through it). */
-  start: (args?: StartJobArgs) => Promise<string | undefined>;
+  start: (args?: AgentSubmitParams) => Promise<string | undefined>;
   cancel: (target?: string | { jobId: string }) => Promise<void>;
   refresh: () => Promise<void>;
   openResult: (target?: string | { jobId: string }) => Promise<void>;
@@ -114,11 +97,6 @@ export interface AgentsFeature extends vscode.Disposable {
   onKeyChanged(): void;
 }
 
-/** AgentClient has the shape the store needs; this is where the compiler checks it. */
-export function agentBackendOf(client: AgentClient): AgentBackend {
-  return client;
-}
-
 /**
  * The feature without registering anything with the editor: store, tree provider, content provider
  * and command handlers. registerAgents() adds the view, the scheme and the notification; the
@@ -128,6 +106,7 @@ export function createAgentsFeature(
   storage: JobStorage,
   deps: AgentsDeps,
   reveal: (jobId: string) => Promise<void> = async () => {},
+  treeChanges?: vscode.EventEmitter<TreeNode | undefined>,
 ): AgentsFeature {
   const owned = new DisposableStore();
   let keyKnown = false;
@@ -145,7 +124,7 @@ export function createAgentsFeature(
     }),
   );
   store.resume();
-  const tree = owned.register(new JobsTreeProvider(store));
+  const tree = owned.register(new JobsTreeProvider(store, (id) => store.runs.loadTrace(id), treeChanges));
   const content = new AgentContentProvider(store);
   const cmd: AgentCommandContext = {
     store,
