@@ -1,6 +1,6 @@
 // The wiring both entries share (src/extension.ts for the desktop, src/web/extension.ts for the browser):
 // the key, the history, the services, the Search view, Show Log, the settings hooks, the key commands,
-// Agent Jobs, the search commands, Watch for a Fix, the language-model tools and the first-run walkthrough. What differs between
+// Agent Jobs, the search commands, Watch for a Fix, Dependency Fixes, the language-model tools and the first-run walkthrough. What differs between
 // the hosts is behind core() and features() (src/host/features.ts: src/host/node/ or, in the web bundle, src/host/browser/),
 // so the same lines serve both; each entry adds its own features after this.
 import * as vscode from 'vscode';
@@ -16,6 +16,8 @@ import { registerLanguageModelTools } from './tools/register';
 import { registerChatParticipant } from './chat/register';
 import { registerWalkthrough, type WalkthroughHandle } from './walkthrough/register';
 import { registerWatches } from './watches/register';
+import { registerFixes } from './fixesView/register';
+import type { FixesWiring } from './fixesView/createFixes';
 import type { Services } from './services';
 import { testTiming } from './testTiming';
 
@@ -89,8 +91,15 @@ export function wireShared(context: vscode.ExtensionContext): SharedWiring {
     history,
   );
   registerWatches(context, () => svc().watches());
-  registerLanguageModelTools(context, { services: svc, keys });
-  registerChatParticipant(context, { services: svc, keys });
+  const fixes: FixesWiring = {
+    client: () => svc().getClient(),
+    hasKey: async () => (await keys.get()) !== undefined,
+    globalState: context.globalState,
+    openExternal: (url) => svc().openExternalChecked(url),
+  };
+  registerFixes(context, (view) => features().createFixesFeature(view, fixes));
+  registerLanguageModelTools(context, { services: svc, keys, fixes });
+  registerChatParticipant(context, { services: svc, keys, fixes });
   const walkthrough = registerWalkthrough(context, (m) => log().info(m));
   return { keys, svc, services: () => services, walkthrough };
 }
