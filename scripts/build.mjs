@@ -204,6 +204,7 @@ const BUDGETS_KB = {
   'dist/cli-doctor.js': 400,
   'dist/cli-mcp.js': 580,
   'dist/cli-watch.js': 620,
+  'dist/cli-fixes.js': 620,
   'dist/cli-setup.js': 60,
 };
 // Issue 24: the web extension (one file: activation, client, zod, the lockfile parsers, tools).
@@ -219,13 +220,14 @@ const CLI_COMMANDS = {
   './mcp': './cli-mcp.js',
   './doctorCommand': './cli-doctor.js',
   './watchCommand': './cli-watch.js',
+  './fixesCommand': './cli-fixes.js',
   './setupCommand': './cli-setup.js',
 };
 const cliCommandsExternal = {
   name: 'cli-commands-external',
   setup(build) {
     build.onResolve(
-      { filter: /^\.\/(searchCommand|agentCommand|mcp|doctorCommand|watchCommand|setupCommand)$/ },
+      { filter: /^\.\/(searchCommand|agentCommand|mcp|doctorCommand|watchCommand|fixesCommand|setupCommand)$/ },
       (a) =>
         a.importer.endsWith(join('src', 'cli', 'main.ts')) ? { path: CLI_COMMANDS[a.path], external: true } : undefined,
     );
@@ -308,6 +310,13 @@ const bundles = [
   {
     entryPoints: ['src/cli/watchCommand.ts'],
     outfile: 'dist/cli-watch.js',
+    ...node,
+    plugins: [llhttpFallback, http2OnDemand],
+    metafile: true,
+  },
+  {
+    entryPoints: ['src/cli/fixesCommand.ts'],
+    outfile: 'dist/cli-fixes.js',
     ...node,
     plugins: [llhttpFallback, http2OnDemand],
     metafile: true,

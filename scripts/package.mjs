@@ -25,7 +25,7 @@ const ALLOWED = [
   /^extension\/(readme|README)\.md$/,
   /^extension\/(changelog|CHANGELOG)\.md$/,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
-  /^extension\/dist\/(extension|core|features|lockfiles|webview|llhttp-wasm|cli|cli-search|cli-agent|cli-mcp|cli-doctor|cli-watch|cli-setup)\.js$/,
+  /^extension\/dist\/(extension|core|features|lockfiles|webview|llhttp-wasm|cli|cli-search|cli-agent|cli-mcp|cli-doctor|cli-watch|cli-fixes|cli-setup)\.js$/,
   /^extension\/dist\/codicon\.(css|ttf)$/,
   /^extension\/dist\/web\/extension\.js$/,
   /^extension\/media\/[^/]+\.(css|svg|png)$/,

@@ -1,6 +1,6 @@
 // `devindex`: the command-line companion. Dispatches to the search, agent, watch, mcp, doctor and setup
 // subcommands, each loaded only when it runs (in dist/ each is its own file: cli-search.js, cli-agent.js,
-// cli-mcp.js, cli-doctor.js, cli-watch.js, cli-setup.js), so starting one command never parses another's code.
+// cli-mcp.js, cli-doctor.js, cli-watch.js, cli-fixes.js, cli-setup.js), so starting one command never parses another's code.
 import { join } from 'node:path';
 import type { ClientOptions } from '../api/client';
 import { VERSION } from '../api/version';
@@ -18,6 +18,7 @@ import {
   type CliIo,
 } from './cliBase';
 import type * as Doctor from './doctorCommand';
+import type * as Fixes from './fixesCommand';
 import type { DoctorOptions } from '../doctor/diagnose';
 import type * as Mcp from './mcp';
 import type * as Search from './searchCommand';
@@ -30,6 +31,8 @@ Commands:
   search "<query>" [options]   search the developer index (devindex search --help)
   agent <subcommand> ...        run and follow agent jobs (devindex agent --help)
   watch <add|list|check|remove> watch for a fix: saved searches, what is new (devindex watch --help)
+  fixes [--dir PATH] [--all]    the known bugs your dependencies still have: fixes in versions newer
+                                than the installed ones (devindex fixes --help)
   mcp                           serve the same operations to AI agents over MCP (devindex mcp --help)
   doctor [--base-url URL] [--json]
                                 check the connection (URL, DNS, proxy, TLS, service, key, clock) and
@@ -150,6 +153,14 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
       // dist/cli-watch.js, loaded only for this command.
       bundle('cli-watch.js');
       return (require('./watchCommand') as typeof Watch).runWatchCommand(
+        rest,
+        io,
+        deps.clientOptions ? { clientOptions: deps.clientOptions } : {},
+      );
+    case 'fixes':
+      // dist/cli-fixes.js, loaded only for this command.
+      bundle('cli-fixes.js');
+      return (require('./fixesCommand') as typeof Fixes).runFixesCommand(
         rest,
         io,
         deps.clientOptions ? { clientOptions: deps.clientOptions } : {},

@@ -234,12 +234,13 @@ export async function checkFixes(
           message: f.message,
           ...(f.signupUrl ? { signupUrl: f.signupUrl } : {}),
           ...(deps.keyless ? { keyless: true } : {}),
+          failure: f,
         });
       else if (f.reason === 'cancelled' || signal.aborted) halt({ reason: 'cancelled', message: 'cancelled' });
       else if (f.next === 'fix-input') {
         unchecked.set(i, `not checked: ${f.message}`);
         return;
-      } else halt({ reason: 'failed', message: f.message });
+      } else halt({ reason: 'failed', message: f.message, failure: f });
       unchecked.set(i, stopWords(stop!));
     }
   };

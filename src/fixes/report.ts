@@ -1,6 +1,7 @@
 // The fixes check's data, shared by the CLI (`devindex fixes --json` prints FixesReport as it is), the
 // editor's view and diagnostics, the tools and the chat: what goes in (a folder's dependencies), what comes
 // out (per dependency the fixes its installed version lacks), and the progress events between. No vscode.
+import type { Failure } from '../api/failure';
 import type { Ecosystem } from '../deps/messages';
 
 /** Where a dependency is declared: the manifest (or, for a transitive one, the lockfile) and its 1-based line. */
@@ -92,6 +93,8 @@ export interface FixesStop {
   signupUrl?: string;
   /** The 429 came from a call without a key: Set API Key is a way out. */
   keyless?: boolean;
+  /** The failure that stopped it, as data (src/words/failureWords.ts words it for each surface). */
+  failure?: Failure;
 }
 
 /** The engine's answer: the report, why it stopped early (if it did), and how many answers came from the cache. */

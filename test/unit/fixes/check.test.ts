@@ -1,0 +1,402 @@
+// The fixes engine with a fake search, an in-memory cache and a clock the test moves: only fixes you lack,
+// affecting ones apart, one search per dependency, the concurrency bound, the cache and refresh, the 429
+// stop and its resume, cancel, unknown names, and the file cache's corrupt and concurrent cases.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ApiError } from '../../../src/api/errors';
+import type { SearchParams } from '../../../src/api/params';
+import type { SearchResponse } from '../../../src/api/schemas';
+import {
+  CACHE_TTL_MS,
+  checkFixes,
+  FIXES_K,
+  UnknownDependencyError,
+  type CachedCheck,
+  type FixesCache,
+} from '../../../src/fixes/check';
+import { fileFixesCache } from '../../../src/fixes/fileCache';
+import type { FixesProgress, WorkspaceDependency } from '../../../src/fixes/report';
+
+const dep = (name: string, installed: string | undefined, extra: Partial<WorkspaceDependency> = {}) =>
+  ({
+    ecosystem: 'npm',
+    name,
+    ...(installed ? { installed } : {}),
+    repository: `acme/${name}`,
+    manifest: { file: 'package.json', line: 5 },
+    direct: true,
+    ...extra,
+  }) as WorkspaceDependency;
+
+const issue = (slug: string, n: number, text: string, title = `Issue ${n}`) => ({
+  id: `issue:${slug}#${n}`,
+  type: 'issue',
+  url: `https://github.com/${slug}/issues/${n}`,
+  title,
+  passages: [{ text }],
+});
+
+function memoryCache(): FixesCache & { map: Map<string, CachedCheck> } {
+  const map = new Map<string, CachedCheck>();
+  const k = (key: object) => JSON.stringify(key);
+  return {
+    map,
+    get: async (key) => map.get(k(key)),
+    set: async (key, v) => void map.set(k(key), v),
+  };
+}
+
+function fakeClock(start = 1_800_000_000_000) {
+  let now = start;
+  const sleepers: Array<{ at: number; resolve: () => void }> = [];
+  return {
+    now: () => now,
+    sleep: (ms: number, signal?: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        sleepers.push({ at: now + ms, resolve });
+        signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+      }),
+    advance(ms: number) {
+      now += ms;
+      for (const s of sleepers.filter((x) => x.at <= now)) s.resolve();
+    },
+  };
+}
+
+/** Answers per repository; records every search and the most in flight at once. */
+function fakeSearch(answer: (p: SearchParams) => SearchResponse['results'] | Error) {
+  const sent: SearchParams[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const pending: Array<() => void> = [];
+  const search = async (p: SearchParams, o: { signal?: AbortSignal }): Promise<SearchResponse> => {
+    sent.push(p);
+    inFlight++;
+    most = Math.max(most, inFlight);
+    try {
+      // Let every worker start before any answers, so the bound is what limits them.
+      await new Promise<void>((r) => setImmediate(r));
+      if (o.signal?.aborted) throw new ApiError({ kind: 'aborted', retryable: false, attempts: 1, message: 'aborted' });
+      const a = answer(p);
+      if (a instanceof Error) throw a;
+      return { success: true, results: a } as unknown as SearchResponse;
+    } finally {
+      inFlight--;
+      pending.shift()?.();
+    }
+  };
+  return { search, sent, most: () => most };
+}
+
+const statements: Record<string, string> = {
+  'acme/old': 'Confirmed. This is fixed in 2.1.0 and released.',
+  'acme/have': 'Fixed in 1.2.0 long ago.',
+  'acme/release': '',
+  'acme/affected': 'Still happens in 3.0.0. This affects 3.0.x.',
+};
+
+function corpus(p: SearchParams) {
+  const slug = p.repos![0]!;
+  const text = statements[slug] ?? 'No version is named here.';
+  const results = [issue(slug, 1, text)];
+  if (slug === 'acme/release')
+    results.push({
+      ...issue(slug, 2, 'Release notes.', 'Release 9.0.0'),
+      id: `pull_request:${slug}#2`,
+      type: 'pull_request',
+    });
+  return results;
+}
+
+test('only fixes you lack are listed; affecting ones apart; skipped dependencies never searched', async () => {
+  const s = fakeSearch(corpus);
+  const out = await checkFixes(
+    {
+      folder: '/w',
+      dependencies: [
+        dep('old', '2.0.3'),
+        dep('have', '1.4.0'),
+        dep('release', '1.0.0'),
+        dep('affected', '3.0.0'),
+        dep('gitlab', '1.0.0', { repository: undefined, skipReason: 'repository on GitLab' }),
+        dep('unknown-version', undefined),
+        dep('transitive', '1.0.0', { direct: false }),
+      ],
+    },
+    {},
+    { search: s.search, cache: memoryCache(), clock: fakeClock(), service: 'http://svc' },
+  );
+  const by = Object.fromEntries(out.report.dependencies.map((d) => [d.name, d]));
+  assert.deepEqual(Object.keys(by), ['old', 'have', 'release', 'affected']);
+  assert.deepEqual(by.old!.fixes, [
+    {
+      id: 'issue:acme/old#1',
+      url: 'https://github.com/acme/old/issues/1',
+      title: 'Issue 1',
+      kind: 'issue',
+      fixedIn: '2.1.0',
+    },
+  ]);
+  assert.deepEqual(by.have!.fixes, []);
+  assert.deepEqual(by.release!.fixes, [], 'a release announcement alone is not a fix');
+  assert.deepEqual(by.affected!.fixes, []);
+  assert.deepEqual(
+    by.affected!.affecting.map((a) => a.affects),
+    ['3.0.0'],
+  );
+  assert.deepEqual(out.report.skipped, [
+    { name: 'gitlab', reason: 'repository on GitLab' },
+    { name: 'unknown-version', reason: 'installed version unknown' },
+  ]);
+  assert.equal(out.report.searches, 4);
+  assert.equal(s.sent.length, 4, 'one search per dependency');
+  assert.deepEqual(s.sent[0], {
+    query: s.sent[0]!.query,
+    k: FIXES_K,
+    types: ['issue', 'pull_request'],
+    repos: ['acme/old'],
+    passages: 3,
+  });
+  assert.equal(out.stop, undefined);
+});
+
+test('at most `concurrency` searches in flight, never two for one dependency; bad bounds refused', async () => {
+  const deps = Array.from({ length: 20 }, (_, i) => dep(`d${i}`, '1.0.0'));
+  for (const c of [1, 3, 4, 8]) {
+    const s = fakeSearch(corpus);
+    await checkFixes(
+      { folder: '/w', dependencies: deps },
+      { concurrency: c },
+      {
+        search: s.search,
+        cache: memoryCache(),
+        clock: fakeClock(),
+        service: 'x',
+      },
+    );
+    assert.equal(s.most(), c, `concurrency ${c}`);
+    assert.equal(new Set(s.sent.map((p) => p.repos![0])).size, 20);
+    assert.equal(s.sent.length, 20);
+  }
+  const s = fakeSearch(corpus);
+  const none = { search: s.search, cache: memoryCache(), clock: fakeClock(), service: 'x' };
+  await assert.rejects(checkFixes({ folder: '/w', dependencies: deps }, { concurrency: 9 }, none), /1 to 8/);
+  await assert.rejects(checkFixes({ folder: '/w', dependencies: deps }, { concurrency: 0 }, none), /1 to 8/);
+});
+
+test('cached for 24 hours per service and installed version; refresh searches again', async () => {
+  const cache = memoryCache();
+  const clock = fakeClock();
+  const deps = [dep('old', '2.0.3'), dep('have', '1.4.0')];
+  const run = async (o: { refresh?: boolean; service?: string; deps?: WorkspaceDependency[] } = {}) => {
+    const s = fakeSearch(corpus);
+    const out = await checkFixes(
+      { folder: '/w', dependencies: o.deps ?? deps },
+      { refresh: o.refresh ?? false },
+      {
+        search: s.search,
+        cache,
+        clock,
+        service: o.service ?? 'http://a',
+      },
+    );
+    return { out, sent: s.sent.length };
+  };
+  assert.equal((await run()).sent, 2);
+  const second = await run();
+  assert.equal(second.sent, 0, 'a second run sends nothing');
+  assert.equal(second.out.report.searches, 0);
+  assert.equal(second.out.fromCache, 2);
+  assert.equal(second.out.report.dependencies[0]!.fixes[0]!.fixedIn, '2.1.0');
+  assert.equal((await run({ refresh: true })).sent, 2);
+  assert.equal((await run({ service: 'http://b' })).sent, 2, 'another service address is another answer');
+  assert.equal((await run({ deps: [dep('old', '2.0.4'), dep('have', '1.4.0')] })).sent, 1, 'another version');
+  clock.advance(CACHE_TTL_MS - 1);
+  assert.equal((await run()).sent, 0);
+  clock.advance(2);
+  assert.equal((await run()).sent, 2, 'older than a day: searched again');
+});
+
+test('a 429 stops new searches at once; the rest is unchecked with the way out; the next run checks only those', async () => {
+  const cache = memoryCache();
+  const deps = Array.from({ length: 6 }, (_, i) => dep(`d${i}`, '1.0.0'));
+  let calls = 0;
+  const quota = new ApiError({
+    kind: 'keyless-quota',
+    status: 429,
+    retryable: false,
+    attempts: 1,
+    quota: 'requests',
+    signupUrl: 'https://firecrawl.dev/k/abc',
+    message: 'Keyless searches are used up until 00:00',
+  });
+  const s = fakeSearch(() => (++calls === 3 ? quota : corpus({ query: 'q', repos: ['acme/old'] })));
+  const progress: FixesProgress[] = [];
+  const out = await checkFixes(
+    { folder: '/w', dependencies: deps },
+    { concurrency: 1, onProgress: (p) => progress.push(p) },
+    {
+      search: s.search,
+      cache,
+      clock: fakeClock(),
+      service: 'x',
+      keyless: true,
+    },
+  );
+  assert.equal(s.sent.length, 3, 'nothing sent after the 429');
+  assert.equal(out.report.dependencies.length, 2);
+  assert.deepEqual(
+    out.report.unchecked.map((u) => u.name),
+    ['d2', 'd3', 'd4', 'd5'],
+  );
+  assert.match(out.report.unchecked[0]!.reason, /rate limiting/);
+  assert.equal(out.stop?.reason, 'rate-limited');
+  assert.equal(out.stop?.signupUrl, 'https://firecrawl.dev/k/abc');
+  assert.equal(out.stop?.keyless, true);
+  assert.equal(progress.filter((p) => p.kind === 'stopped').length, 1);
+
+  const again = fakeSearch((p) => corpus(p));
+  const next = await checkFixes(
+    { folder: '/w', dependencies: deps },
+    { concurrency: 4 },
+    {
+      search: again.search,
+      cache,
+      clock: fakeClock(),
+      service: 'x',
+    },
+  );
+  assert.deepEqual(
+    again.sent.map((p) => p.repos![0]),
+    ['acme/d2', 'acme/d3', 'acme/d4', 'acme/d5'],
+    'the next run checks only what was left unchecked',
+  );
+  assert.equal(next.report.dependencies.length, 6);
+  assert.equal(next.stop, undefined);
+});
+
+test('a retry on 429 is not waited out: that search and new ones stop', async () => {
+  const deps = Array.from({ length: 4 }, (_, i) => dep(`d${i}`, '1.0.0'));
+  let sent = 0;
+  const search = async (_p: SearchParams, o: { signal?: AbortSignal; onRetry?: (e: never) => void }) => {
+    sent++;
+    o.onRetry?.({ attempt: 2, maxAttempts: 5, delayMs: 30_000, reason: 'rate limited', status: 429 } as never);
+    assert.equal(o.signal?.aborted, true);
+    throw new ApiError({ kind: 'aborted', retryable: false, attempts: 1, message: 'aborted' });
+  };
+  const out = await checkFixes(
+    { folder: '/w', dependencies: deps },
+    { concurrency: 1 },
+    {
+      search,
+      cache: memoryCache(),
+      clock: fakeClock(),
+      service: 'x',
+    },
+  );
+  assert.equal(sent, 1);
+  assert.equal(out.stop?.reason, 'rate-limited');
+  assert.equal(out.report.unchecked.length, 4);
+});
+
+test('cancel: searches in flight end, what was checked is returned; the time limit likewise', async () => {
+  const deps = Array.from({ length: 5 }, (_, i) => dep(`d${i}`, '1.0.0'));
+  const ctl = new AbortController();
+  let n = 0;
+  const s = fakeSearch((p) => {
+    if (++n === 2) ctl.abort();
+    return corpus(p);
+  });
+  const out = await checkFixes(
+    { folder: '/w', dependencies: deps },
+    { concurrency: 1, signal: ctl.signal },
+    {
+      search: s.search,
+      cache: memoryCache(),
+      clock: fakeClock(),
+      service: 'x',
+    },
+  );
+  assert.equal(out.stop?.reason, 'cancelled');
+  assert.equal(out.report.dependencies.length, 2);
+  assert.equal(out.report.unchecked.length, 3);
+
+  const clock = fakeClock();
+  const slow = async (_p: SearchParams, o: { signal?: AbortSignal }): Promise<SearchResponse> =>
+    new Promise((_, reject) => {
+      o.signal?.addEventListener('abort', () =>
+        reject(new ApiError({ kind: 'aborted', retryable: false, attempts: 1, message: 'aborted' })),
+      );
+      setImmediate(() => clock.advance(10_000));
+    });
+  const timed = await checkFixes(
+    { folder: '/w', dependencies: deps },
+    { timeLimitMs: 5_000 },
+    {
+      search: slow,
+      cache: memoryCache(),
+      clock,
+      service: 'x',
+    },
+  );
+  assert.equal(timed.stop?.reason, 'time-limit');
+  assert.equal(timed.report.unchecked.length, 5);
+  assert.match(timed.report.unchecked[0]!.reason, /time limit/);
+});
+
+test('unknown --dependency names are refused naming what the folder has; named ones are all that is checked', async () => {
+  const s = fakeSearch(corpus);
+  const collab = { search: s.search, cache: memoryCache(), clock: fakeClock(), service: 'x' };
+  const input = {
+    folder: '/w',
+    dependencies: [dep('old', '2.0.3'), dep('have', '1.4.0'), dep('deep', '1.0.0', { direct: false })],
+  };
+  await assert.rejects(checkFixes(input, { dependencies: ['nope'] }, collab), (e: unknown) => {
+    assert.ok(e instanceof UnknownDependencyError);
+    assert.deepEqual(e.unknown, ['nope']);
+    assert.match(e.message, /nope is not a dependency of \/w \(it has old, have\)/);
+    return true;
+  });
+  assert.equal(s.sent.length, 0);
+  const out = await checkFixes(input, { dependencies: ['OLD', 'deep'] }, collab);
+  assert.deepEqual(
+    out.report.dependencies.map((d) => d.name),
+    ['old', 'deep'],
+  );
+  const all = await checkFixes(input, { all: true, refresh: true }, collab);
+  assert.equal(all.report.dependencies.length, 3);
+});
+
+test('file cache: corrupt, half-written or foreign files read as absent and are rewritten; two writers lose nothing', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fixes-cache-'));
+  const cache = fileFixesCache(dir);
+  const key = (name: string) => ({
+    service: 's',
+    ecosystem: 'npm',
+    name,
+    repository: `acme/${name}`,
+    installed: '1.0.0',
+  });
+  const value = { at: 5, fixes: [], affecting: [] };
+  assert.equal(await cache.get(key('a')), undefined);
+  await cache.set(key('a'), value);
+  assert.deepEqual(await cache.get(key('a')), value);
+  for (const bad of ['', '{"format":1,"key":', '[]', '{"format":1,"key":"other","at":1,"fixes":[],"affecting":[]}']) {
+    fs.writeFileSync(cache.fileOf(key('a')), bad);
+    assert.equal(await cache.get(key('a')), undefined, JSON.stringify(bad));
+  }
+  await cache.set(key('a'), value);
+  assert.deepEqual(await cache.get(key('a')), value);
+  // Two runs at once (two caches over one folder), each writing its own answers: all are kept.
+  const other = fileFixesCache(dir);
+  await Promise.all(['b', 'c', 'd'].flatMap((n) => [cache.set(key(n), value), other.set(key(`${n}2`), value)]));
+  for (const n of ['b', 'c', 'd', 'b2', 'c2', 'd2']) assert.deepEqual(await other.get(key(n)), value, n);
+  assert.deepEqual(
+    fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+    [],
+  );
+  fs.rmSync(dir, { recursive: true, force: true });
+});
