@@ -1,17 +1,16 @@
 // Features side (dist/features.js): the Dependency Fixes feature over the extension's client, key and globalState.
-// The engine (src/fixes/check.ts) gets the folder's dependencies from the host's lookup (src/host/), so the web
-// build checks from manifests and lockfiles as its dependency search does.
+// The engine (src/fixes/check.ts) gets the folder's dependencies from the host (src/host/fixesDependencies.ts), so
+// the web build checks from manifests and lockfiles as its dependency search does.
 import * as vscode from 'vscode';
 import type { DevIndexClient } from '../api/client';
 import { systemClock } from '../api/retry';
 import { config } from '../config';
-import { folderDependencies } from '../host/dependencyLookup';
+import { fixesDependencies } from '../host/fixesDependencies';
 import { log } from '../log';
 import { checkFixes } from '../fixes/check';
 import type { FixesOutcome, FixesProgress } from '../fixes/report';
 import { FixesFeature } from './fixesFeature';
 import type { FixesNode } from './fixesTree';
-import { workspaceDependencies } from './manifestLines';
 import { mementoCache } from './mementoCache';
 
 export interface FixesWiring {
@@ -21,28 +20,13 @@ export interface FixesWiring {
   openExternal(url: string): Promise<boolean>;
 }
 
-const folderUri = (folder: string): vscode.Uri =>
-  /^[a-z][a-z0-9+.-]*:/i.test(folder) && !/^[a-z]:[\\/]/i.test(folder)
-    ? vscode.Uri.parse(folder)
-    : vscode.Uri.file(folder);
-
-/** Reads the folder's dependencies and checks them (the editor's, the tool's and the chat's one way in). */
+/** Reads the folder's dependencies and checks them (the view's, the tool's and the chat's one way in). */
 export async function checkFolder(
   w: FixesWiring,
   folder: string,
   o: { signal?: AbortSignal; onProgress?(p: FixesProgress): void; dependencies?: readonly string[] },
 ): Promise<FixesOutcome> {
-  const found = await folderDependencies(folder, { maxDependencies: config.maxDependencies() });
-  const root = folderUri(folder);
-  const input = await workspaceDependencies(folder, found.deps, async (file) => {
-    try {
-      return new TextDecoder('utf-8')
-        .decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(root, file)))
-        .split(/\r?\n/);
-    } catch {
-      return undefined;
-    }
-  });
+  const input = await fixesDependencies(folder);
   const client = w.client();
   return checkFixes(
     input,

@@ -21,7 +21,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * Where the name sits on a line: quoted (package.json, pyproject's arrays) or a bare word (go.mod, Cargo.toml's key,
  * requirements.txt); Python's names compared as PEP 503 normalises them. Undefined when the line does not name it.
  */
-export function findName(
+function findName(
   lineText: string,
   dep: { name: string; ecosystem: string },
 ): { start: number; end: number } | undefined {

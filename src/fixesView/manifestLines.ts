@@ -1,61 +1,63 @@
-// vscode-free: the editor's dependency list for a check, from the host's dependency lookup (node_modules and the
-// registries on the desktop, manifests and lockfiles in the browser) and the line of each name in its manifest.
+// vscode-free, Node-free: the browser's dependency list for a fixes check, from the manifest and lockfile lookup
+// (src/web/dependencies.ts) and the engine's own line scans (src/fixes/lines.ts); the desktop reads it with
+// src/fixes/workspace.ts. Direct dependencies only: the browser has no node_modules to find a transitive one's repository.
 import type { Dependency } from '../deps/resolver';
-import type { WorkspaceDependencies, WorkspaceDependency } from '../fixes/report';
-import { findName } from './fixDiagnostics';
+import { cargoTomlLine, goModLine, packageJsonLine, pythonRequirementLine } from '../fixes/lines';
+import type { ManifestLocation, WorkspaceDependencies } from '../fixes/report';
 
-/** The manifests that declare a dependency of each ecosystem, the first that names it wins. */
-export const DECLARING_MANIFESTS: Record<string, readonly string[]> = {
-  npm: ['package.json'],
-  go: ['go.mod'],
-  cargo: ['Cargo.toml'],
-  pypi: ['pyproject.toml', 'requirements.txt', 'requirements-dev.txt', 'requirements/base.txt'],
-};
-
+const PYTHON_MANIFESTS = ['requirements.txt', 'requirements-dev.txt', 'dev-requirements.txt', 'pyproject.toml'];
 const REASONS: Record<string, string> = {
-  'no-repository-field': 'no repository named in its manifest',
+  'no-repository-field': 'its manifest names no repository',
   'not-on-github': 'repository not on GitHub',
-  invalid: 'repository field not understood',
-  'not-installed': 'not installed here',
+  'not-installed': 'not installed here (its repository is named in node_modules, which the browser cannot read)',
 };
 
-/** The 0-based line that names the dependency, or -1. */
-export function declaringLine(lines: readonly string[], dep: { name: string; ecosystem: string }): number {
-  return lines.findIndex((l) => findName(l, dep) !== undefined);
+/** Where `d` is declared; `read` gives a manifest's text (undefined: no such file). */
+async function locate(d: Dependency, read: (file: string) => Promise<string | undefined>): Promise<ManifestLocation> {
+  const one = async (file: string, line: (t: string) => number) => {
+    const t = await read(file);
+    return { file, line: t === undefined ? 1 : line(t) };
+  };
+  switch (d.ecosystem) {
+    case 'npm':
+      return one('package.json', (t) => packageJsonLine(t, d.name));
+    case 'go':
+      return one('go.mod', (t) => goModLine(t, d.name));
+    case 'cargo':
+      return one('Cargo.toml', (t) => cargoTomlLine(t, d.name));
+    case 'pypi': {
+      const wanted = d.name.toLowerCase().replace(/[-_.]+/g, '-');
+      for (const file of PYTHON_MANIFESTS) {
+        const t = await read(file);
+        const line = t === undefined ? undefined : pythonRequirementLine(t, wanted);
+        if (line !== undefined) return { file, line };
+      }
+      return { file: 'pyproject.toml', line: 1 };
+    }
+  }
 }
 
-/** Dependencies with their manifest lines; `read` gives a manifest's lines (undefined: no such file). */
 export async function workspaceDependencies(
   folder: string,
   deps: readonly Dependency[],
-  read: (file: string) => Promise<string[] | undefined>,
+  read: (file: string) => Promise<string | undefined>,
 ): Promise<WorkspaceDependencies> {
-  const files = new Map<string, Promise<string[] | undefined>>();
-  const linesOf = (f: string) => {
-    if (!files.has(f)) files.set(f, read(f));
-    return files.get(f)!;
+  const texts = new Map<string, Promise<string | undefined>>();
+  const once = (f: string) => {
+    if (!texts.has(f)) texts.set(f, read(f));
+    return texts.get(f)!;
   };
-  const out: WorkspaceDependency[] = [];
-  for (const d of deps) {
-    let manifest = { file: DECLARING_MANIFESTS[d.ecosystem]?.[0] ?? 'package.json', line: 1 };
-    for (const file of DECLARING_MANIFESTS[d.ecosystem] ?? []) {
-      const lines = await linesOf(file);
-      const i = lines ? declaringLine(lines, d) : -1;
-      if (i >= 0) {
-        manifest = { file, line: i + 1 };
-        break;
-      }
-    }
-    const reason = d.reason ? (REASONS[d.reason] ?? d.reason) : undefined;
-    out.push({
+  const dependencies = await Promise.all(
+    deps.map(async (d) => ({
       ecosystem: d.ecosystem,
       name: d.name,
       ...(d.version ? { installed: d.version } : {}),
-      ...(d.slug ? { repository: d.slug } : {}),
-      ...(reason ? { skipReason: reason } : {}),
-      manifest,
+      ...(d.slug
+        ? { repository: d.slug }
+        : { skipReason: (d.reason && REASONS[d.reason]) ?? 'repository not understood' }),
+      manifest: await locate(d, once),
       direct: true,
-    });
-  }
-  return { folder, dependencies: out };
+    })),
+  );
+  return { folder, dependencies };
 }
