@@ -9,6 +9,7 @@ import type { WalkthroughHandle } from './walkthrough/register';
 import type { Services } from './services';
 import type { IssueReport, IssueReporter } from './doctor/editor';
 import type { WatchFeature } from './watches/editor';
+import type { FixesFeature } from './fixesView/fixesFeature';
 import { wireShared } from './wiring';
 
 /** Set by scripts/build.mjs: false in --production builds (the packaged extension), true otherwise. */
@@ -34,6 +35,8 @@ export interface DevIndexExtensionApi {
   shownNotices(): string[];
   /** The first-run walkthrough: what activation did, and the rule again through a test's opener. */
   walkthrough: Pick<WalkthroughHandle, 'atActivation' | 'runFirstRun' | 'forget' | 'ref'>;
+  /** The Dependency Fixes feature once built (its tree's rows, as the view shows them). */
+  fixes(): FixesFeature | undefined;
   /** Issue 33: the MCP launcher refresh and old-entry repair (activation's run, and again with a test's folders). */
   mcp: McpSetupHandle;
 }
@@ -41,7 +44,7 @@ export interface DevIndexExtensionApi {
 export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi | undefined {
   try {
     // The shared wiring also opens the Get Started walkthrough once, on the first activation (issue 24).
-    const { keys, svc, services, walkthrough } = wireShared(context);
+    const { keys, svc, services, walkthrough, fixes } = wireShared(context);
     registerDependencySearch(context, () => features().createDependencySearch(() => svc().getClient()));
     const mcp = registerMcpSetup(context, { keys });
     // Issue 21: the connection diagnosis and the issue report (their code is in dist/features.js).
@@ -73,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
       shownNotices: () => [...svc().shownNotices],
       walkthrough,
       mcp,
+      fixes: () => fixes.loaded(),
     };
   } catch (e) {
     void vscode.window.showErrorMessage(

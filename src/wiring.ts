@@ -18,6 +18,7 @@ import { registerWalkthrough, type WalkthroughHandle } from './walkthrough/regis
 import { registerWatches } from './watches/register';
 import { registerFixes } from './fixesView/register';
 import type { FixesWiring } from './fixesView/createFixes';
+import type { FixesFeature } from './fixesView/fixesFeature';
 import type { Services } from './services';
 import { testTiming } from './testTiming';
 
@@ -31,6 +32,8 @@ export interface SharedWiring {
   svc(): Services;
   /** The services if something has built them already. */
   services(): Services | undefined;
+  /** The Dependency Fixes feature, once a command has built it (the host tests read its rows). */
+  fixes: { loaded(): FixesFeature | undefined };
   /** Issue 24: the Get Started walkthrough, opened once on the first activation (desktop and browser alike). */
   walkthrough: WalkthroughHandle;
 }
@@ -97,9 +100,9 @@ export function wireShared(context: vscode.ExtensionContext): SharedWiring {
     globalState: context.globalState,
     openExternal: (url) => svc().openExternalChecked(url),
   };
-  registerFixes(context, (view) => features().createFixesFeature(view, fixes));
+  const fixesFeature = registerFixes(context, (view) => features().createFixesFeature(view, fixes));
   registerLanguageModelTools(context, { services: svc, keys, fixes });
   registerChatParticipant(context, { services: svc, keys, fixes });
   const walkthrough = registerWalkthrough(context, (m) => log().info(m));
-  return { keys, svc, services: () => services, walkthrough };
+  return { keys, svc, services: () => services, walkthrough, fixes: fixesFeature };
 }
