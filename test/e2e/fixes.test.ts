@@ -25,7 +25,8 @@ describe('Dependency Fixes in the workbench', () => {
     wb = await Workbench.open('fixes', { url });
     await wb.activityItem('Developer Index').waitFor({ state: 'visible', timeout: 60_000 });
     await wb.openContainer('Developer Index');
-    await wb.giveViewTheSideBar('Dependency Fixes', ['Search', 'Agent Jobs'], 0);
+    await wb.setViewExpanded('Search', false).catch(() => undefined);
+    await wb.setViewExpanded('Dependency Fixes', true);
     await wb.setSideBarWidth(DEFAULT_SIDE_BAR);
   });
   after(async () => {
