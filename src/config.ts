@@ -66,6 +66,10 @@ export const config = {
   openWalkthroughOnFirstRun(): boolean {
     return vscode.workspace.getConfiguration(SECTION).get<boolean>('walkthrough.openOnFirstRun', true) !== false;
   },
+  /** `devIndex.fixes.checkOnLockfileChange`: check for fixes again when a lockfile changes (off: searches cost quota). */
+  fixesOnLockfileChange(): boolean {
+    return vscode.workspace.getConfiguration(SECTION).get<boolean>('fixes.checkOnLockfileChange', false) === true;
+  },
   /** `devIndex.dependencies.maxDependencies` (10 to 20,000; default 1,000). */
   maxDependencies(): number {
     return clampInt(vscode.workspace.getConfiguration(SECTION).get('dependencies.maxDependencies'), 10, 20_000, 1000);

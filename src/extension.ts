@@ -18,7 +18,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     // The one place the test gate is read (twice: each a constant condition, so a production build drops what it guards).
     const hooks = __DEVINDEX_TEST_SURFACE__ ? createTestHooks(process.env) : undefined;
     // The shared wiring also opens the Get Started walkthrough once, on the first activation (issue 24).
-    const { keys, svc, services, walkthrough } = wireShared(context, hooks);
+    const { keys, svc, services, walkthrough, fixes, fixesWiring } = wireShared(context, hooks);
     registerDependencySearch(context, () => features().createDependencySearch(() => svc().getClient()));
     const mcp = registerMcpSetup(context, { keys });
     // Issue 21: the connection diagnosis and the issue report (their code is in dist/features.js).
@@ -36,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
     );
 
     if (__DEVINDEX_TEST_SURFACE__ && hooks?.driven)
-      return testSurface(hooks, { keys, svc, services, walkthrough, mcp });
+      return testSurface(hooks, { keys, svc, services, walkthrough, mcp, fixes, fixesWiring });
     return undefined;
   } catch (e) {
     void vscode.window.showErrorMessage(

@@ -119,7 +119,7 @@ export class Services implements vscode.Disposable {
   private shownToday: Record<string, number> = {};
 
   /** The second gate before a link leaves the editor: the same policy the webview applies (src/webview/linkPolicy.ts). */
-  private async openExternalChecked(url: string): Promise<boolean> {
+  async openExternalChecked(url: string): Promise<boolean> {
     const safe = externalUrl(url);
     if (!safe) {
       log().warn('refused to open a link that is not an absolute http, https or mailto URL');

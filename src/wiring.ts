@@ -1,6 +1,6 @@
 // The wiring both entries share (src/extension.ts for the desktop, src/web/extension.ts for the browser):
 // the key, the history, the services, the Search view, Show Log, the settings hooks, the key commands,
-// Agent Jobs, the search commands, Watch for a Fix, the language-model tools and the first-run walkthrough. What differs between
+// Agent Jobs, the search commands, Watch for a Fix, Dependency Fixes, the language-model tools and the first-run walkthrough. What differs between
 // the hosts is behind core() and features() (src/host/features.ts: src/host/node/ or, in the web bundle, src/host/browser/),
 // so the same lines serve both; each entry adds its own features after this.
 import * as vscode from 'vscode';
@@ -17,6 +17,9 @@ import { registerLanguageModelTools } from './tools/register';
 import { registerChatParticipant } from './chat/register';
 import { registerWalkthrough, type WalkthroughHandle } from './walkthrough/register';
 import { registerWatches } from './watches/register';
+import { registerFixes } from './fixesView/register';
+import type { FixesWiring } from './fixesView/createFixes';
+import type { FixesFeature } from './fixesView/fixesFeature';
 import type { Services } from './services';
 import type { TestHooks } from './testHooks/hooks';
 
@@ -27,6 +30,10 @@ export interface SharedWiring {
   svc(): Services;
   /** The services if something has built them already. */
   services(): Services | undefined;
+  /** The Dependency Fixes feature, once a command has built it (the host tests read its rows). */
+  fixes: { loaded(): FixesFeature | undefined };
+  /** What the fixes check runs on (the tools' and the chat's `/fixes` too). */
+  fixesWiring: FixesWiring;
   /** Issue 24: the Get Started walkthrough, opened once on the first activation (desktop and browser alike). */
   walkthrough: WalkthroughHandle;
 }
@@ -99,8 +106,15 @@ export function wireShared(context: vscode.ExtensionContext, hooks?: TestHooks):
     history,
   );
   registerWatches(context, () => svc().watches(), hooks?.watch);
-  registerLanguageModelTools(context, { services: svc, keys });
-  registerChatParticipant(context, { services: svc, keys });
+  const fixes: FixesWiring = {
+    client: () => svc().getClient(),
+    hasKey: async () => (await keys.get()) !== undefined,
+    globalState: context.globalState,
+    openExternal: (url) => svc().openExternalChecked(url),
+  };
+  const fixesFeature = registerFixes(context, (view) => features().createFixesFeature(view, fixes));
+  registerLanguageModelTools(context, { services: svc, keys, fixes });
+  registerChatParticipant(context, { services: svc, keys, fixes });
   const walkthrough = registerWalkthrough(context, (m) => log().info(m));
-  return { keys, svc, services: () => services, walkthrough };
+  return { keys, svc, services: () => services, walkthrough, fixes: fixesFeature, fixesWiring: fixes };
 }

@@ -16,6 +16,8 @@ import { charsForTokens } from '../tools/tokens';
 import { scopedSearch, versionsLead, type ScopedSearch } from '../tools/searchOps';
 import type { ToolDeps } from '../tools/toolTypes';
 import { toViewError } from '../search/session/viewError';
+import { checkFolder } from '../fixesView/createFixes';
+import { streamFixes } from './fixesChat';
 import {
   CHAT_COMMANDS,
   COMMAND_TYPES,
@@ -47,6 +49,8 @@ export interface ChatPorts {
   /** The folder whose dependencies `/issues` and `/fixed` read (the active editor's, as the tools find it). */
   folder(): Promise<string | undefined>;
   dependencies(folder: string): Promise<PickableDependency[]>;
+  /** `/fixes`: the fixes check (default: the engine over the folder, src/fixesView/createFixes.ts). */
+  fixes?: ToolDeps['fixes'];
   pick(
     deps: readonly PickableDependency[],
     command: ChatCommand,
@@ -99,6 +103,7 @@ export async function handleChatRequest(
   override: Partial<ChatPorts> = {},
 ): Promise<vscode.ChatResult> {
   const ports: ChatPorts = { ...defaultPorts(wiring), ...override };
+  if (request.command === 'fixes') return fixesRequest(request, stream, token, wiring, ports);
   const command: ChatCommand = (CHAT_COMMANDS as readonly string[]).includes(request.command ?? '')
     ? (request.command as ChatCommand)
     : 'search';
@@ -282,4 +287,40 @@ async function workspaceDependencyOf(run: ScopedSearch, ports: ChatPorts): Promi
     );
   }
   return undefined;
+}
+
+/** `/fixes [names…]`: the fixes check of the active editor's folder, the named dependencies only when the prompt names some. */
+async function fixesRequest(
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+  wiring: ToolWiring,
+  ports: ChatPorts,
+): Promise<vscode.ChatResult> {
+  const folder = await ports.folder();
+  if (!folder)
+    return {
+      errorDetails: { message: '/fixes checks the dependencies of the open project, and no folder is open.' },
+      metadata: { fixes: true, error: true },
+    };
+  const names = request.prompt.split(/[\s,]+/).filter(Boolean);
+  const name = folder.split(/[\\/]/).filter(Boolean).pop() ?? folder;
+  stream.progress(`Checking the dependencies of ${name} for fixes they lack`);
+  try {
+    const outcome = await (ports.fixes ?? ((f, o) => checkFolder(wiring.fixes, f, o)))(folder, {
+      signal: signalOf(token),
+      ...(names.length ? { dependencies: names } : {}),
+      onProgress: (p) => {
+        if (p.kind === 'checked' && !p.cached) stream.progress(`Checked ${p.done} of ${p.total}: ${p.name}`);
+      },
+    });
+    const references = streamFixes(stream, outcome, name);
+    return { metadata: { fixes: true, references, dependencies: outcome.report.dependencies.length } };
+  } catch (e) {
+    if (token.isCancellationRequested) return { metadata: { fixes: true, cancelled: true } };
+    return {
+      errorDetails: { message: errorText(e, { surface: 'editor', op: 'The fixes check' }) },
+      metadata: { fixes: true, error: true },
+    };
+  }
 }

@@ -12,6 +12,12 @@ import { clampBudget, DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS } from '..
 import { MoreCache } from '../tools/moreCache';
 import * as agentModule from '../api/agent/agentClient';
 import { runTool, type AgentOps, type ToolDeps } from '../tools/toolOps';
+import { checkFixes } from '../fixes/check';
+import { fileFixesCache } from '../fixes/fileCache';
+import { readWorkspaceDependencies } from '../fixes/workspace';
+import { systemClock } from '../api/retry';
+import { join } from 'node:path';
+import { cacheDir } from './cliState';
 import {
   API_KEY_ENV,
   BASE_URL_ENV,
@@ -22,6 +28,7 @@ import {
   pollTimingFromEnv,
   printError,
   readApiKey,
+  resolveBaseUrl,
   splitList,
   UsageError,
   type CliIo,
@@ -174,6 +181,15 @@ export async function runMcpCommand(
     hasKey: async () => key !== undefined,
     moreCache: new MoreCache(moreTtl(io.env)),
     pollTiming: pollTimingFromEnv(io.env),
+    // devIndex_fixes: the same engine, reader and day's cache as `devindex fixes`.
+    fixes: async (folder, o) =>
+      checkFixes(await readWorkspaceDependencies(folder, {}), o, {
+        search: (params, opts) => client.search(params, opts),
+        cache: fileFixesCache(join(cacheDir(io.env), 'fixes')),
+        clock: systemClock,
+        service: resolveBaseUrl(baseUrl, io.env),
+        ...(key === undefined ? { keyless: true } : {}),
+      }),
   };
   const listed = tools ? MCP_TOOLS.filter((t) => tools.includes(t.name)) : MCP_TOOLS;
   const timing = io.env.DEVINDEX_MCP_TIMING === '1' ? new CallTiming() : undefined;

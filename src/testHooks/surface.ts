@@ -16,6 +16,8 @@ import type { WalkthroughHandle } from '../walkthrough/register';
 import type { WatchFeature } from '../watches/editor';
 import type { ToWebview } from '../webview/protocol';
 import type { TestHooks } from './hooks';
+import type { FixesWiring } from '../fixesView/createFixes';
+import type { FixesFeature } from '../fixesView/fixesFeature';
 
 export interface DevIndexExtensionApi {
   baseUrl(): string;
@@ -33,6 +35,8 @@ export interface DevIndexExtensionApi {
   walkthrough: Pick<WalkthroughHandle, 'atActivation' | 'runFirstRun' | 'forget' | 'ref'>;
   /** The MCP launcher refresh and old-entry repair (activation's run, and again with a test's folders). */
   mcp: McpSetupHandle;
+  /** The Dependency Fixes feature once built (its tree's rows, as the view shows them). */
+  fixes(): FixesFeature | undefined;
   view: {
     /** Every message the Search view's webview was sent since activation (the latest 300), oldest first. */
     sent(): ToWebview[];
@@ -63,11 +67,13 @@ export interface SurfaceParts {
   services(): Services | undefined;
   walkthrough: WalkthroughHandle;
   mcp: McpSetupHandle;
+  fixes: { loaded(): FixesFeature | undefined };
+  fixesWiring: FixesWiring;
 }
 
 export function testSurface(hooks: TestHooks, parts: SurfaceParts): DevIndexExtensionApi {
   const { keys, svc } = parts;
-  const wiring: ToolWiring = { services: svc, keys };
+  const wiring: ToolWiring = { services: svc, keys, fixes: parts.fixesWiring };
   const sent = (): ToWebview[] =>
     hooks.viewMessages.filter((m) => m.to === 'webview').map((m) => m.message as ToWebview);
   return {
@@ -84,6 +90,7 @@ export function testSurface(hooks: TestHooks, parts: SurfaceParts): DevIndexExte
     shownNotices: () => [...hooks.noticesShown],
     walkthrough: parts.walkthrough,
     mcp: parts.mcp,
+    fixes: () => parts.fixes.loaded(),
     view: {
       sent,
       lastSearch: () => {

@@ -299,6 +299,29 @@ const ANSWER: ToolDefinition = {
   spendsCredits: true,
 };
 
+function fixesDefinition(withFolder: boolean): ToolDefinition {
+  const properties: Record<string, unknown> = {
+    dependencies: { type: 'array', items: { type: 'string' }, maxItems: 50, description: 'Only these packages' },
+    ...(withFolder ? { folder: FOLDER_PROPERTY } : {}),
+    maxTokens: { type: 'integer', minimum: MIN_MAX_TOKENS, maximum: MAX_MAX_TOKENS },
+  };
+  return {
+    name: TOOL_NAMES.fixes,
+    title: 'Fixes your dependencies lack',
+    description:
+      "Per dependency of the project: fixes stated in its repository's issues/PRs for versions newer than the installed one, and open bugs affecting it. One search per dependency, cached a day.",
+    inputSchema: { type: 'object', properties, additionalProperties: false },
+    annotations: {
+      title: 'Fixes your dependencies lack',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    },
+    spendsCredits: false,
+  };
+}
+
 /** The editor's language-model tools (package.json `contributes.languageModelTools`), in EDITOR_TOOL_NAMES order. */
 export const EDITOR_TOOLS: readonly ToolDefinition[] = [
   searchDefinition(true),
@@ -309,6 +332,7 @@ export const EDITOR_TOOLS: readonly ToolDefinition[] = [
   LIST,
   CANCEL,
   ANSWER,
+  fixesDefinition(false),
 ];
 /** The MCP server's tools: the same operations plus reading a snapshot; no workspace scope in a terminal. */
 export const MCP_TOOLS: readonly ToolDefinition[] = [
@@ -321,6 +345,7 @@ export const MCP_TOOLS: readonly ToolDefinition[] = [
   CANCEL,
   SNAPSHOT,
   ANSWER,
+  fixesDefinition(true),
 ];
 
 /**

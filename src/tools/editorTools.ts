@@ -10,6 +10,7 @@ import { agentClientOver } from '../api/agent/agentClientOver';
 import { config } from '../config';
 import type { Services } from '../services';
 import { MANIFEST_NAMES } from '../deps/manifestNames';
+import { checkFolder, type FixesWiring } from '../fixesView/createFixes';
 import { scopeFromRemotes } from '../search/repoSlug';
 import { remotesOf } from '../search/workspaceRepos';
 import { clampBudget, MIN_MAX_CHARS } from './modelText';
@@ -21,6 +22,8 @@ import { runTool, type StartRequest, type ToolDeps, type ToolProgress, type Work
 export interface ToolWiring {
   services: () => Services;
   keys: ApiKeyStore;
+  /** devIndex_fixes and `@devindex /fixes`: the fixes check's client, key and cache. */
+  fixes: FixesWiring;
 }
 
 /** The setting, lowered to what the caller's token budget allows (at the one chars-per-token rule, src/tools/tokens.ts). */
@@ -134,6 +137,7 @@ export function editorToolDeps(wiring: ToolWiring, tokenBudget: number | undefin
     maxCharsCap: () => capFor(tokenBudget),
     // Issue 23: `dependency` is read from the active editor's project folder, as the hover, the problem search and the dependency pick find it.
     dependencyFolder: () => dependencyFolderOfEditor(),
+    fixes: (folder, o) => checkFolder(wiring.fixes, folder, o),
     // Issue 30: deprecations and service warnings the client met, once per endpoint, for the model to pass on.
     takeNotices: () => services.takeNotices(),
   };

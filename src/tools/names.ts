@@ -10,6 +10,7 @@ export const TOOL_NAMES = {
   waitForAgentJob: 'devIndex_waitForAgentJob',
   listAgentJobs: 'devIndex_listAgentJobs',
   answerApproval: 'devIndex_answerApproval',
+  fixes: 'devIndex_fixes',
 } as const;
 export type ToolName = (typeof TOOL_NAMES)[keyof typeof TOOL_NAMES];
 
@@ -23,6 +24,7 @@ export const EDITOR_TOOL_NAMES: readonly ToolName[] = [
   TOOL_NAMES.listAgentJobs,
   TOOL_NAMES.cancelAgentJob,
   TOOL_NAMES.answerApproval,
+  TOOL_NAMES.fixes,
 ];
 
 /** Settings of the tools (package.json `contributes.configuration`). */

@@ -65,6 +65,8 @@ export function prepareToolInvocation(
       return { invocationMessage: `Waiting for agent job ${short(args.jobId, 40)}` };
     case TOOL_NAMES.listAgentJobs:
       return { invocationMessage: 'Listing recent agent jobs' };
+    case TOOL_NAMES.fixes:
+      return { invocationMessage: "Checking the project's dependencies for fixes they lack" };
     case TOOL_NAMES.cancelAgentJob:
       return {
         invocationMessage: `Cancelling agent job ${short(args.jobId, 40)}`,

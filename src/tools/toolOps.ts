@@ -28,6 +28,7 @@ import {
   snapshotText,
 } from './modelText';
 import { readMoreTool, SEARCH_OP, searchTool } from './searchOps';
+import { FIXES_OP, fixesTool } from './fixesOps';
 import { clean } from './text';
 import { budgetOf, intIn, unknownFields } from './toolInputs';
 import type { AgentOps, ApprovalAnswer, StartRequest, ToolDeps, ToolOutcome, ToolProgress } from './toolTypes';
@@ -54,6 +55,7 @@ const OPS: Record<string, string> = {
   [TOOL_NAMES.waitForAgentJob]: 'Waiting for the agent job',
   [TOOL_NAMES.listAgentJobs]: 'Listing the agent jobs',
   [TOOL_NAMES.answerApproval]: "Answering the agent job's approval",
+  [TOOL_NAMES.fixes]: FIXES_OP,
 };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -106,6 +108,10 @@ export async function runTool(
         return finish(await list(input, deps, signal));
       case TOOL_NAMES.answerApproval:
         return finish(await answerApproval(input, deps, signal));
+      case TOOL_NAMES.fixes:
+        return finish(
+          await fixesTool(input, deps, signal, progress && ((line) => progress(scrubSecret(line, secret)))),
+        );
       default:
         return finish({ isError: true, text: `Unknown tool ${JSON.stringify(name)}.` });
     }

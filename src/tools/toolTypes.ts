@@ -8,6 +8,7 @@ import type { SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
 import type { MoreCache } from './moreCache';
 import type { Surface } from './modelText';
+import type { FixesOutcome, FixesProgress } from '../fixes/report';
 
 export interface ToolOutcome {
   text: string;
@@ -65,6 +66,11 @@ export interface ToolDeps {
    * Absent: MCP uses `given`, else the server's working folder; the editor has no folder to offer.
    */
   dependencyFolder?(given: string | undefined): Promise<string | undefined>;
+  /** devIndex_fixes: the fixes check of a folder (only the named dependencies, when given); rejects as the engine does. */
+  fixes?(
+    folder: string,
+    o: { signal?: AbortSignal; dependencies?: readonly string[]; onProgress?(p: FixesProgress): void },
+  ): Promise<FixesOutcome>;
   /** Deprecation notices and service warnings not yet told (a NoticeBoard's `take`): added to the answer for the model to pass on. */
   takeNotices?(): DeprecationNotice[];
 }

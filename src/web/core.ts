@@ -8,6 +8,7 @@ import { verifyKey } from '../auth/verifyKey';
 import { Services } from '../services';
 import { invokeLanguageModelTool } from '../tools/editorTools';
 import { handleChatRequest } from '../chat/participant';
+import { createFixesFeature } from '../fixesView/createFixes';
 import { NOT_IN_BROWSER, notInBrowser } from './unavailable';
 
 export const webCore: typeof Core = { Services, verifyKey };
@@ -19,6 +20,7 @@ export const webFeatures: typeof Features = {
   notifyWaiting,
   invokeLanguageModelTool,
   handleChatRequest,
+  createFixesFeature,
   createDependencySearch: (() => {
     throw new Error('the browser build registers its own dependency search (src/web/dependencies.ts)');
   }) as typeof Features.createDependencySearch,

@@ -134,6 +134,7 @@ describe('tool definitions', () => {
         .sort(),
       [
         'devIndex_agentJobStatus',
+        'devIndex_fixes',
         'devIndex_listAgentJobs',
         'devIndex_readMore',
         'devIndex_readSnapshot',
