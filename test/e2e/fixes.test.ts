@@ -1,6 +1,6 @@
-// Browser UI: Dependency Fixes on the dependency fixture workspace at the default side bar width: the keyless quota's
-// line, the view with fetchline's fixes (light, dark, high contrast), and package.json's diagnostic with its hover
-// and Quick Fix (test-results/e2e/fixes-*.png).
+// Browser UI: Dependency Fixes on the dependency fixture workspace at the default side bar width: the view with
+// fetchline's fixes (light, dark, high contrast), and package.json's diagnostic with its hover and Quick Fix
+// (test-results/e2e/fixes-*.png).
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Workbench, e2e } from './workbench';
@@ -37,17 +37,6 @@ describe('Dependency Fixes in the workbench', () => {
 
   const pane = () =>
     wb.page.locator('.pane', { has: wb.page.locator('.pane-header[aria-label="Dependency Fixes Section"]') });
-
-  it('the keyless quota stops the check: the unchecked ones in one line that offers Set API Key', async () => {
-    await wb.useTheme('dark');
-    assert.equal(await control('/__sandbox/keyless', { daily: 1, reset: true }), 200);
-    await wb.runCommand('Developer Index: Check Dependencies for Fixes');
-    const line = pane().locator('.monaco-list-row', { hasText: /^Not checked/ });
-    await line.first().waitFor({ state: 'visible', timeout: 60_000 });
-    assert.match((await line.first().getAttribute('aria-label')) ?? '', /Set an API key to check them/);
-    await line.first().hover();
-    await wb.screenshot('quota line dark');
-  });
 
   it("the view with fetchline's fixes, in light, dark and high contrast", async () => {
     assert.equal(await control('/__sandbox/keyless', { daily: 0, reset: true }), 200);
