@@ -301,7 +301,48 @@ describe('issue 19: threads, chat answers and approvals', function () {
     approveWith = () => ({ acceptTerms: true });
     await feature.commands['devIndex.agent.approve']({ jobId: id });
     const posts = (await sandboxRequests()).filter((r) => r.method === 'POST').map((r) => r.path);
-    assert.deepEqual(posts, ['/v2/scrape', '/v2/agent'], 'terms accepted first, then approved');
+    // globex-news publishes no digest: its terms/show runs first, then both accepts, then the approval.
+    assert.deepEqual(posts, ['/v2/scrape', '/v2/scrape', '/v2/agent'], 'terms shown and accepted first, then approved');
     assert.notEqual(jobState(feature.store.get(id)!), 'waiting');
+  });
+
+  /** A run that ended waiting for the one provider the trigger names, approved with the user's agreement. */
+  async function approveTermsOf(trigger: string): Promise<{ id: string; posts: string[] }> {
+    const id = (await feature.commands['devIndex.agent.start']({
+      prompt: `Integration: APPROVAL-TERMS ${trigger}`,
+      mode: 'chat',
+      maxCredits: 1000,
+    }))!;
+    await until(
+      'the run waits for terms',
+      () => feature.store.get(id),
+      (j) => j !== undefined && jobState(j) === 'waiting',
+      90_000,
+    );
+    await sandboxRequests('DELETE');
+    approveWith = () => ({ acceptTerms: true });
+    await feature.commands['devIndex.agent.approve']({ jobId: id });
+    const posts = (await sandboxRequests()).filter((r) => r.method === 'POST').map((r) => r.path);
+    return { id, posts };
+  }
+
+  it('terms: a terms/accept that failed inside a 200 says so with Show the Terms Again; no approval is sent; the run still waits', async () => {
+    const before = notes.shown.length;
+    const { id, posts } = await approveTermsOf('TERMS-CHANGED');
+    assert.deepEqual(posts, ['/v2/scrape'], 'the approval is never sent after a failed acceptance');
+    const said = notes.shown.slice(before).find((n) => /not accepted/.test(n.text));
+    assert.ok(said, JSON.stringify(notes.shown.slice(before)));
+    assert.equal(said.severity, 'error');
+    assert.match(said.text, /nothing was approved.*initech-maps: Terms changed \(terms_changed, HTTP 409\)/);
+    assert.deepEqual(said.buttons, ['Show the Terms Again', 'Open the Terms']);
+    assert.equal(jobState(feature.store.get(id)!), 'waiting');
+  });
+
+  it('terms: a 503 is retried with the same x-request-id and the run is approved; AGENT_INDEX_ONLY sends no approval', async () => {
+    const ok = await approveTermsOf('TERMS-UNAVAILABLE');
+    assert.deepEqual(ok.posts, ['/v2/scrape', '/v2/scrape', '/v2/agent'], 'the 503, its retry, then the approval');
+    const refused = await approveTermsOf('TERMS-UNVERIFIED');
+    assert.deepEqual(refused.posts, ['/v2/scrape'], 'no approval after the refusal');
+    assert.equal(jobState(feature.store.get(refused.id)!), 'waiting');
   });
 });
