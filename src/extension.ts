@@ -17,11 +17,11 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
   try {
     // The one place the test gate is read (twice: each a constant condition, so a production build drops what it guards).
     const hooks = __DEVINDEX_TEST_SURFACE__ ? createTestHooks(process.env) : undefined;
-    // The shared wiring also opens the Get Started walkthrough once, on the first activation (issue 24).
+    // The shared wiring also opens the Get Started walkthrough once, on the first activation.
     const { keys, svc, services, walkthrough, fixes, fixesWiring } = wireShared(context, hooks);
     registerDependencySearch(context, () => features().createDependencySearch(() => svc().getClient()));
     const mcp = registerMcpSetup(context, { keys });
-    // Issue 21: the connection diagnosis and the issue report (their code is in dist/features.js).
+    // The connection diagnosis and the issue report (their code is in dist/features.js).
     context.subscriptions.push(
       vscode.commands.registerCommand('devIndex.diagnose', () =>
         features().showDiagnosis({ apiKey: () => keys.get() }),

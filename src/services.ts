@@ -142,7 +142,7 @@ export class Services implements vscode.Disposable {
     for (const c of old) void c?.close();
   }
 
-  /** Issue 23: Watch for a Fix (the watches live in globalState, shared by every window). */
+  /** Watch for a Fix (the watches live in globalState, shared by every window). */
   watches(): WatchFeature {
     if (!this.globalState) throw new Error("watches need the extension's global storage");
     this.watchFeature ??= new WatchFeature(

@@ -34,7 +34,7 @@ export interface SharedWiring {
   fixes: { loaded(): FixesFeature | undefined };
   /** What the fixes check runs on (the tools' and the chat's `/fixes` too). */
   fixesWiring: FixesWiring;
-  /** Issue 24: the Get Started walkthrough, opened once on the first activation (desktop and browser alike). */
+  /** The Get Started walkthrough, opened once on the first activation (desktop and browser alike). */
   walkthrough: WalkthroughHandle;
 }
 

@@ -1,4 +1,4 @@
-// The agent commands' ids, once (issue 32 §4): `devIndex.agent.<key>`. Registration (register.ts, in the activation
+// The agent commands' ids, once: `devIndex.agent.<key>`. Registration (register.ts, in the activation
 // bundle), the handler map (agentsFeature.ts) and the table of titles and menus (agentCommandTable.ts) derive from these keys.
 // Editor-free.
 

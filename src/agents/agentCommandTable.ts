@@ -1,4 +1,4 @@
-// The agent commands' titles, icons, palette and places in the Agent Jobs view (issue 32 §4), by the keys of
+// The agent commands' titles, icons, palette and places in the Agent Jobs view, by the keys of
 // agentCommandIds.ts (the compiler holds the two to the same keys). The manifest check
 // (test/unit/security/testOnlyCommands.test.ts) compares package.json's contributes with it. Editor-free; not in
 // the activation bundle, which needs only the ids.

@@ -228,7 +228,7 @@ export function endActions(job: AgentJob, state: JobState = jobState(job)): stri
 }
 
 /**
- * A tree row's accessible name, state first (issue 24): a screen reader says what changed before what
+ * A tree row's accessible name, state first: a screen reader says what changed before what
  * it is. `description` is the row's own, state first and ` · `-separated (`running · 2 min · 7 / 300
  * credits`); `what` names the row. `Running: agent job Find the retry docs, 2 min, 7 / 300 credits`.
  */

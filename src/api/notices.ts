@@ -1,4 +1,4 @@
-// What the service says about a call besides its answer (issue 30, §2): deprecation headers and body
+// What the service says about a call besides its answer: deprecation headers and body
 // warnings (one notice, computed here and nowhere else), the keyless quota's `signup_url` (checked
 // here), and the `External-Request-Id` each request carries. Pure: the clock is passed in. Each surface
 // only formats what `noticeWords` returns (the CLI's stderr line, the editor's message and log, the

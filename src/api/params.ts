@@ -68,7 +68,7 @@ const KNOWN_KEYS = new Set<string>([
   ...REPOSITORY_FILTERS,
 ]);
 // GitHub's rules: owner is letters, digits and hyphens; a repository name may also hold `.` and `_`.
-// Legacy owners may end in `-` (GitHub serves them; issue 23), so only a leading hyphen is refused.
+// Legacy owners may end in `-` (GitHub serves them), so only a leading hyphen is refused.
 const REPO_SLUG = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/;
 
 /** Short, bounded rendering of a value for a message (user text can be long). */

@@ -33,7 +33,7 @@ export interface Provenance {
 }
 
 // An owner is letters, digits and hyphens, not starting with a hyphen. Today's sign-up rules also refuse a
-// trailing or doubled hyphen, but legacy owners have them and GitHub serves them (issue 23; as the resolver's
+// trailing or doubled hyphen, but legacy owners have them and GitHub serves them (as the resolver's
 // OWNER in src/deps/repositoryField.ts and the params' REPO_SLUG).
 const ID_REPO_NUMBER = /^[A-Za-z_-]+:([A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+)#(\d{1,10})$/;
 const ID_REPO = /^[A-Za-z_-]+:([A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+)$/;

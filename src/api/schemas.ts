@@ -1,6 +1,6 @@
 // Wire schemas for spec section 2. Tolerant where the service may grow: unknown fields pass through
 // (looseObject), result types and coverage values are plain strings so a new one is kept as it came.
-// zod/mini (issue 20): the first search's bundle (dist/core.js) holds these schemas, and zod/mini keeps
+// zod/mini: the first search's bundle (dist/core.js) holds these schemas, and zod/mini keeps
 // only the checks they use (about 37 KB against classic zod's 92), with the same English messages.
 import * as z from 'zod/mini';
 import './zodEnglish';
@@ -39,7 +39,7 @@ export const SearchResultSchema = z.pipe(
     ),
     license: z.optional(z.unknown()),
     // zod's output is a fresh object (looseObject copies every key), so `type` is set on it rather than on a
-    // second copy: 100 fewer objects per search at k=100 (issue 20, the client's tail is its allocations).
+    // second copy: 100 fewer objects per search at k=100 (the client's tail is its allocations).
   }),
   z.transform((r) => {
     r.type = resultKind(r);

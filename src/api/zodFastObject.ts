@@ -1,6 +1,6 @@
 // zod/mini's objects parse with zod's generic object parser; classic zod's objects use zod's compiled fast path
 // (`$ZodObjectJIT`, a parser generated per shape with `new Function`, falling back to the generic one where eval
-// is not allowed). For a k=100 x 5 answer that is about 190 µs of parsing instead of 70 (issue 20's client tail).
+// is not allowed). For a k=100 x 5 answer that is about 190 µs of parsing instead of 70 (the client's tail).
 // This builds zod/mini's own object schema from zod's own parts, as zod/mini and classic zod each do: zod core's
 // compiled object parser, then zod/mini's schema type. Nothing of the parsing is ours.
 import { $constructor, $ZodObjectJIT, type $ZodLooseShape, type $ZodObjectDef, type $loose } from 'zod/v4/core';

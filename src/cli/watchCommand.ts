@@ -1,4 +1,4 @@
-// `devindex watch add|list|check|remove` (issue 23): saved dependency-scoped searches, kept in the user's
+// `devindex watch add|list|check|remove`: saved dependency-scoped searches, kept in the user's
 // state folder (cliState.stateDir; an older version's file in the config folder is still read), re-run by
 // `check` (for a cron job or CI), which prints what is new.
 import { randomUUID } from 'node:crypto';

@@ -23,7 +23,7 @@ import { importAt } from './importAt';
 import { installedChipLabel } from '../words/versionWords';
 import type { InstalledDependency } from '../versions/versionCompare';
 
-/** Issue 23: what a dependency-scoped search carries to the view (its chip and badges). */
+/** What a dependency-scoped search carries to the view (its chip and badges). */
 function installedOf(deps: ReadonlyArray<Dependency | DependencyRow>): InstalledDependency[] {
   return deps
     .filter((d) => d.slug)

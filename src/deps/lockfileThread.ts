@@ -63,7 +63,7 @@ export class LockfileThread {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    // node:worker_threads on the first lockfile read, not when dist/core.js loads (issue 20's first-search load).
+    // node:worker_threads on the first lockfile read, not when dist/core.js loads (the first search's load).
     const w = new (require('node:worker_threads') as typeof import('node:worker_threads')).Worker(this.file);
     w.on('message', (a: LockfileWorkerAnswer) => {
       const p = this.pending.get(a.id);

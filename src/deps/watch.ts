@@ -1,4 +1,4 @@
-// Pure: "Watch for a Fix" rules (issue 23), shared by `devindex watch` and the editor's watcher (src/watches).
+// Pure: "Watch for a Fix" rules, shared by `devindex watch` and the editor's watcher (src/watches).
 // A watch is a saved search (query, scope, installed version) with the ids it has seen; a check compares a
 // fresh response with it and says what is new. No vscode, no fs, no clock (times are passed in).
 import type { SearchParams } from '../api/params';

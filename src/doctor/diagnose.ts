@@ -1,4 +1,4 @@
-// `diagnose()`: the checks of issue 21 in order, each with its own time limit, the whole run bounded
+// `diagnose()`: the connection checks in order, each with its own time limit, the whole run bounded
 // (15 s at most) and cancellable. A failing check never stops the run: the checks that depend on it
 // are skipped with the reason, the others still run. No vscode import: the CLI and the editor share it.
 import * as net from 'node:net';
@@ -145,7 +145,7 @@ export async function diagnose(input: DoctorInput, opts: DoctorOptions = {}): Pr
 }
 
 /**
- * What a check's request said besides its answer: a deprecation or warning (issue 30) is reported with the
+ * What a check's request said besides its answer: a deprecation or warning is reported with the
  * finding, whatever its status; a problem names the request id the service can look up.
  */
 function withRequestFacts(f: Result, cx: Context): Result {
@@ -467,7 +467,7 @@ async function checkService(cx: Context): Promise<Result> {
         wait !== undefined
           ? ` until ${new Date(Date.now() + wait).toISOString().slice(0, 16).replace('T', ' ')} UTC (in ${humanWait(wait)})`
           : '';
-      // Issue 30: the service's own link to create a key comes first (checked: it is untrusted input).
+      // The service's own link to create a key comes first (checked: it is untrusted input).
       const signup = signupLink((json as { signup_url?: unknown } | undefined)?.signup_url);
       const create = signup ? `create your API key at ${signup}, then ` : '';
       return problem(

@@ -1,4 +1,4 @@
-// What a diagnosis returns (issue 21): one finding per check, in order, each saying what was checked,
+// What a diagnosis returns: one finding per check, in order, each saying what was checked,
 // what was found and, for a problem, the one thing to change, by the name of its setting or variable.
 // The names differ per surface: a terminal has variables and flags, the editor has settings and commands.
 
@@ -46,9 +46,9 @@ export interface Finding {
   found: string;
   /** Present for every problem; sometimes for an ok that deserves a change (credentials in settings). */
   fix?: Fix;
-  /** Issue 30: the `External-Request-Id` of the request behind a problem (the service can look it up). */
+  /** The `External-Request-Id` of the request behind a problem (the service can look it up). */
   requestId?: string;
-  /** Issue 30: deprecations and service warnings the check's request met, in words (also in `found`). */
+  /** Deprecations and service warnings the check's request met, in words (also in `found`). */
   notices?: string[];
 }
 

@@ -94,7 +94,7 @@ export interface Versions {
 }
 
 /**
- * The request ids of the failures a report describes (issue 30): each problem finding's, then those of the log
+ * The request ids of the failures a report describes: each problem finding's, then those of the log
  * lines that record a failed request (` · id a, b · <error>`), newest last, without repeats.
  */
 export function failureRequestIds(r: DiagnosisReport, logLines: readonly string[]): string[] {

@@ -10,7 +10,7 @@ import { selectionToQuery } from './selectionQuery';
 import { DEPENDENCY_PASSAGES } from '../api/params';
 import type { InstalledDependency } from '../versions/versionCompare';
 
-/** Issue 23: the `installed` a dependency search passes along its request (plain data from another command: checked). */
+/** The `installed` a dependency search passes along its request (plain data from another command: checked). */
 function installedOf(v: unknown): InstalledDependency[] | undefined {
   if (!Array.isArray(v)) return undefined;
   const ok = v

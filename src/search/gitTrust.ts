@@ -1,4 +1,4 @@
-// Restricted Mode (issue 24, package.json `capabilities.untrustedWorkspaces`): the only process the editor
+// Restricted Mode (package.json `capabilities.untrustedWorkspaces`): the only process the editor
 // side runs in a workspace folder is `git config`, to read the folder's remotes when the Git extension has
 // not. Run with the folder as its working directory, `git` could be a program the folder itself holds
 // (Windows looks for an executable in the working directory before PATH), so it is not run in a folder the

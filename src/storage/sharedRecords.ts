@@ -1,7 +1,7 @@
 // Records shared by every window of the editor (globalState), written by one window at a time: the one write
 // queue that agent jobs (agents/jobRepository.ts) and watches (watches/watcher.ts) both use. Writes go one at
 // a time, in order, so an older value of a key never lands after a newer one (and, with globalState, whose
-// answer to a write replaces this window's copy, a write never races another: issue 31). Reads see this
+// answer to a write replaces this window's copy, a write never races another). Reads see this
 // window's own writes at once. A write storage refuses is retried (with timers) after 1, 2, 4 … s, at most
 // every 60 s, while the window lives, and once more when it closes. Editor-free; tests use a Map.
 

@@ -55,7 +55,7 @@ const SEARCH_PROPERTIES: Record<string, unknown> = {
     maximum: MAX_MAX_TOKENS,
     description: `Default ${DEFAULT_MAX_TOKENS}.`,
   },
-  // Issue 22: answers the model still holds; toolOps checks the handles and their number.
+  // Answers the model still holds; toolOps checks the handles and their number.
   have: {
     type: 'array',
     items: { type: 'string' },
@@ -83,7 +83,7 @@ const SEARCH_PROPERTIES: Record<string, unknown> = {
 
 const SCOPE_PROPERTY = { enum: ['workspace'], description: "Add the open workspace's GitHub repositories to repos." };
 
-// ---- issue 23: `dependency` (and, for MCP, `folder`) on devIndex_search ----
+// ---- `dependency` (and, for MCP, `folder`) on devIndex_search ----
 // Short on purpose: the tool list is kept under the service's own (bench/tokens.bench.ts); the bound of 214
 // characters and the absolute path are checked by toolOps with messages that name them.
 const DEPENDENCY_PROPERTY = { type: 'string', description: 'Package: compares fixes with your installed version' };

@@ -135,10 +135,10 @@ export function editorToolDeps(wiring: ToolWiring, tokenBudget: number | undefin
     hasKey: async () => (await wiring.keys.get()) !== undefined,
     workspaceRepos: workspaceScope,
     maxCharsCap: () => capFor(tokenBudget),
-    // Issue 23: `dependency` is read from the active editor's project folder, as the hover, the problem search and the dependency pick find it.
+    // `dependency` is read from the active editor's project folder, as the hover, the problem search and the dependency pick find it.
     dependencyFolder: () => dependencyFolderOfEditor(),
     fixes: (folder, o) => checkFolder(wiring.fixes, folder, o),
-    // Issue 30: deprecations and service warnings the client met, once per endpoint, for the model to pass on.
+    // Deprecations and service warnings the client met, once per endpoint, for the model to pass on.
     takeNotices: () => services.takeNotices(),
   };
 }

@@ -1,4 +1,4 @@
-// Bounds of the tools' own inputs (issue 22). Token budgets turn into characters at CHARS_PER_TOKEN
+// Bounds of the tools' own inputs. Token budgets turn into characters at CHARS_PER_TOKEN
 // (src/tools/tokens.ts): 500 to 50,000 tokens is the 2,000 to 200,000 characters of devIndex.tools.maxResultCharacters.
 export const MIN_MAX_TOKENS = 500;
 export const MAX_MAX_TOKENS = 50_000;

@@ -67,7 +67,7 @@ export async function scopedSearch(
 ): Promise<ScopedSearch | ToolOutcome> {
   const { scope, maxTokens: _maxTokens, dependency, folder, have: _have, ...rest } = input;
   const header: string[] = [];
-  // Issue 23: a dependency name scopes the search to its repository and compares the results' versions.
+  // A dependency name scopes the search to its repository and compares the results' versions.
   const dep = resolved ?? (await dependencyScope(dependency, folder, deps));
   if (dep && 'text' in dep) return dep;
   if (dep) {

@@ -62,7 +62,7 @@ export interface ToolDeps {
   clock?: FollowClock;
   pollTiming?: Partial<PollTiming>;
   /**
-   * Issue 23: the folder whose manifests `dependency` is read from (`given`: the MCP input's `folder`).
+   * The folder whose manifests `dependency` is read from (`given`: the MCP input's `folder`).
    * Absent: MCP uses `given`, else the server's working folder; the editor has no folder to offer.
    */
   dependencyFolder?(given: string | undefined): Promise<string | undefined>;

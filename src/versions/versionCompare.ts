@@ -5,7 +5,7 @@ import type * as Pep440 from '@renovatebot/pep440';
 
 // semver and pep440 are required on the first comparison, not when the module loads: dist/core.js holds this
 // module for the version badges, and the first search of all, usually not scoped to a dependency, should not
-// compile and run them (semver builds its regular expressions as it loads; issue 20's first-search load).
+// compile and run them (semver builds its regular expressions as it loads; the first search's load).
 // semver's functions come from their own modules: the package's index loads every function and range helper
 // (about 8 KB more in dist/core.js), and esbuild cannot drop them from a CommonJS package.
 interface Semver {

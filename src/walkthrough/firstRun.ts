@@ -1,4 +1,4 @@
-// The first-run rule of the walkthrough (issue 24): VS Code opens an extension's walkthrough by itself
+// The first-run rule of the walkthrough: VS Code opens an extension's walkthrough by itself
 // only in some cases, so the extension opens it once, on the first activation after install, unless
 // the user turned that off. Plain data in, one effect out: no `vscode` import, so the unit tier runs it.
 

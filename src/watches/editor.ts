@@ -1,4 +1,4 @@
-// Core side (dist/core.js): Watch for a Fix in the editor (issue 23). The shell around WatchService: the
+// Core side (dist/core.js): Watch for a Fix in the editor. The shell around WatchService: the
 // shared storage (globalState), the client's search, the folder's installed versions, notifications with
 // their actions, a manifest and lockfile watcher per watched folder, and the Search view's Watched list.
 import * as vscode from 'vscode';

@@ -1,4 +1,4 @@
-// Pure words of the editor's watches (issue 23): a watch's scope and what a notification says. vscode-free.
+// Pure words of the editor's watches: a watch's scope and what a notification says. vscode-free.
 import type { SearchParams } from '../api/params';
 import type { InstalledDependency } from '../versions/versionCompare';
 import { installedChipLabel } from '../words/versionWords';

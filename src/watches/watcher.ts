@@ -1,4 +1,4 @@
-// The editor's Watch for a Fix service, without the editor (issue 23): watches kept in the shared storage
+// The editor's Watch for a Fix service, without the editor: watches kept in the shared storage
 // (globalState: one record per watch through SharedCollection, so two windows never overwrite each other's
 // list; one write at a time through SharedRecords, the queue agent jobs use too), a background round
 // that re-runs each watch at most every 6 hours in the one window holding the lease (lease.ts), pauses while
@@ -69,7 +69,7 @@ export class WatchService {
   readonly checking = new Set<string>();
 
   /**
-   * One storage write at a time (issue 31, the late-watch flake). VS Code's globalState sends each write as the
+   * One storage write at a time (the late-watch flake). VS Code's globalState sends each write as the
    * whole object and answers it with the stored object, which replaces this window's copy: the first lease take's
    * answer, arriving after a new watch was set locally, removed the watch from this window (the e2e log: "written
    * but is not in this window's storage right after (0 watches there)"), so the view never listed it and the next

@@ -11,7 +11,7 @@ export type { SearchParams } from '../api/params';
 
 // ---- what the webview displays besides a search's messages (those are the session's: SearchMessage) ----
 
-/** Issue 23: one watch of the Watched list (a saved search re-run in the background). */
+/** One watch of the Watched list (a saved search re-run in the background). */
 export interface ViewWatch {
   id: string;
   query: string;
@@ -55,7 +55,7 @@ export type ToWebview =
   | { type: 'validation'; requestId: string; issues: ParamIssue[] }
   | SearchMessage
   | { type: 'command'; command: ViewCommand }
-  /** Issue 23: the Watched list changed (here, in another window, or a check ran). */
+  /** The Watched list changed (here, in another window, or a check ran). */
   | ({ type: 'watches' } & ViewWatches);
 
 // ---- webview -> extension: untrusted, validated with these schemas ----
@@ -68,7 +68,7 @@ const MAX_TEXT = 1_000_000;
 
 /**
  * The schemas of what the view sends, built on the first message rather than when the module loads: dist/core.js
- * holds this module, and a search from the palette, with no view open, never needs them (issue 20's first-search
+ * holds this module, and a search from the palette, with no view open, never needs them (the first search's
  * load; zod builds about a hundred schema objects here).
  */
 function buildSchemas() {
@@ -120,7 +120,7 @@ function buildSchemas() {
     z.strictObject({ type: z.literal('getKey'), url: text(2048) }),
     z.strictObject({ type: z.literal('diagnose') }),
     z.strictObject({ type: z.literal('log'), message: text(4096) }),
-    /** Issue 23: Watch for a Fix on the search the view shows (the extension knows it: nothing is handed back). */
+    /** Watch for a Fix on the search the view shows (the extension knows it: nothing is handed back). */
     z.strictObject({ type: z.literal('watch') }),
     z.strictObject({ type: z.literal('watchAction'), action: z.enum(['check', 'remove', 'open']), id }),
   ]);

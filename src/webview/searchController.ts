@@ -80,12 +80,12 @@ export class SearchController {
     return this.session.search(request, opts);
   }
 
-  /** Issue 23: the search Watch for a Fix would save now. */
+  /** The search Watch for a Fix would save now. */
   watchableSearch(): WatchableSearch | undefined {
     return this.session.watchableSearch();
   }
 
-  /** Issue 23: the Watched list changed (or what can be watched): a ready view is sent the list. */
+  /** The Watched list changed (or what can be watched): a ready view is sent the list. */
   watchesChanged(): void {
     if (!this.deps.watches) return;
     if (!this.channel.ready) {

@@ -2,7 +2,7 @@
 import type { SessionDeps, WatchableSearch } from '../search/session/searchSession';
 import type { ViewWatches } from './protocol';
 
-/** Issue 23: the Watched list behind the view (src/watches/editor.ts). */
+/** The Watched list behind the view (src/watches/editor.ts). */
 export interface WatchViewPort {
   list(current: WatchableSearch | undefined): ViewWatches;
   add(search: WatchableSearch): Promise<void>;
@@ -27,6 +27,6 @@ export interface SearchViewDeps extends SessionDeps {
   status(message: string): void;
   /** Something the user asked for could not be done. */
   warn(message: string): void;
-  /** Issue 23: the Watched list (absent: the view shows none). */
+  /** The Watched list (absent: the view shows none). */
   watches?: WatchViewPort;
 }

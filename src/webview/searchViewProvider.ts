@@ -67,12 +67,12 @@ export class SearchViewProvider implements vscode.WebviewViewProvider, vscode.Di
     });
   }
 
-  /** Issue 23: the search Watch for a Fix saves (the last one with a repository scope and results). */
+  /** The search Watch for a Fix saves (the last one with a repository scope and results). */
   watchableSearch(): WatchableSearch | undefined {
     return this.controller.watchableSearch();
   }
 
-  /** Issue 23: the Watched list changed. */
+  /** The Watched list changed. */
   watchesChanged(): void {
     this.controller.watchesChanged();
   }

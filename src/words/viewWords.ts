@@ -14,7 +14,7 @@ export interface ViewError {
   /** For action 'wait': how long until a retry may succeed (429 with Retry-After). */
   retryAfterMs?: number;
   issues?: ParamIssue[];
-  /** A network, TLS, proxy or timeout failure: the view offers Diagnose Connection (issue 21). */
+  /** A network, TLS, proxy or timeout failure: the view offers Diagnose Connection. */
   diagnose?: boolean;
   /**
    * A keyless search refused for keyless reasons: `quota`, the daily keyless quota is used up until

@@ -14,7 +14,7 @@ export type ShowRequest = { query: string } & Partial<SearchParams>;
 export interface SearchOptions {
   scope: 'keep' | 'exact';
   notice?: string;
-  /** Issue 23: the dependencies (with installed versions) a dependency-scoped search is for: badges and chip. */
+  /** The dependencies (with installed versions) a dependency-scoped search is for: badges and chip. */
   installed?: InstalledDependency[];
 }
 

@@ -12,7 +12,7 @@ import { toOutcome, type SearchOutcome } from './outcome';
 import { commandParams, followScopeDefaults, type SearchOptions, type ShowRequest } from './request';
 import { toViewError } from './viewError';
 
-/** Issue 23: the search a Watch for a Fix saves (the last one the view showed). */
+/** The search a Watch for a Fix saves (the last one the view showed). */
 export interface WatchableSearch {
   params: SearchParams;
   installed: InstalledDependency[];
@@ -87,7 +87,7 @@ export class SearchSession {
   private last: { requestId: string; message: SearchMessage } | undefined;
   private latestRequestId: string | undefined;
   private commandCounter = 0;
-  /** Issue 23: installed dependencies by repository, from dependency-scoped searches; a later search of the same repository keeps its badges. */
+  /** Installed dependencies by repository, from dependency-scoped searches; a later search of the same repository keeps its badges. */
   private readonly installed = new Map<string, InstalledDependency>();
   private watchable: WatchableSearch | undefined;
 
@@ -158,7 +158,7 @@ export class SearchSession {
     return (m?.type === 'results' ? m.outcome.results.find((r) => r.id === id)?.versions : undefined) ?? [];
   }
 
-  /** Issue 23: the search Watch for a Fix would save now (the last one with a repository scope and results). */
+  /** The search Watch for a Fix would save now (the last one with a repository scope and results). */
   watchableSearch(): WatchableSearch | undefined {
     return this.watchable;
   }

@@ -74,8 +74,8 @@ export class SearchApp {
     this.state = state;
     this.render();
     for (const e of effects) this.run(e);
-    // The saved state holds every passage: after a new outcome, and after Expand All or Collapse All (issue 20:
-    // serialising 500 passages in the command's own task made it a long one), it is saved when idle.
+    // The saved state holds every passage: after a new outcome, and after Expand All or Collapse All
+    // (serialising 500 passages in the command's own task made it a long one), it is saved when idle.
     const listWide =
       msg.t === 'ext' && msg.m.type === 'command' && (msg.m.command === 'expandAll' || msg.m.command === 'collapseAll');
     if (outcomeChanged || listWide) this.saveWhenIdle();

@@ -40,7 +40,7 @@ export interface ViewState {
   /** Documentation source ids used or confirmed: true indexed, false not indexed, null not checked yet. */
   sources: Record<string, boolean | null>;
   scrollY?: number;
-  /** Issue 23: the dependencies (installed versions) of the search the view shows: the chip says the version. */
+  /** The dependencies (installed versions) of the search the view shows: the chip says the version. */
   installed?: InstalledDependency[];
 
   // ---- not saved: the extension sends them again at ready ----

@@ -1,4 +1,4 @@
-// Issue 23: the Watched list of the Search view (saved searches re-run in the background) and the Watch for
+// The Watched list of the Search view (saved searches re-run in the background) and the Watch for
 // a Fix button above the results of a search that can be watched. It keeps its own small state (the
 // extension sends the whole list on ready and on every change, so nothing is saved with setState), owns
 // its DOM and its one timer (the "checked 12 min ago" words by the minute), and posts only ids back.

@@ -102,7 +102,7 @@ export function rowActions(r: OutcomeResult, watchable = false): HTMLElement[] {
           actionButton('open-passages', 'markdown', `Open ${q} as Markdown`),
         ]
       : []),
-    // Issue 23: watches the search this result came from (a repository-scoped one).
+    // Watches the search this result came from (a repository-scoped one).
     ...(watchable
       ? [actionButton('watch', 'eye', `Watch for a Fix: re-run the search that found ${q} and tell me what is new`)]
       : []),
@@ -128,7 +128,7 @@ export function rowName(r: OutcomeResult): string {
     .join(', ');
 }
 
-/** A row is a treeitem (issue 24, HOUSE_STYLE 17): rows expand to their passages, as in VS Code's Search view. */
+/** A row is a treeitem (HOUSE_STYLE 17): rows expand to their passages, as in VS Code's Search view. */
 function row(r: OutcomeResult, index: number, count: number): HTMLElement {
   const title = resultTitle(r);
   const snippet = r.passages[0] ? plainSnippet(r.passages[0].text) : '';
@@ -172,7 +172,7 @@ function row(r: OutcomeResult, index: number, count: number): HTMLElement {
 }
 
 /**
- * Issue 23: a result's version badges; the tooltip (and the accessible name) quotes the sentence. One element a
+ * A result's version badges; the tooltip (and the accessible name) quotes the sentence. One element a
  * badge: its icon is the stylesheet's (`data-verdict`), so badges cost the first paint little over plain rows.
  */
 function versionBadges(r: OutcomeResult): HTMLElement {
@@ -209,7 +209,7 @@ function fillPassages(box: HTMLElement, r: OutcomeResult, index: number): void {
     // Safe by construction: markdown-it with raw HTML off plus the link and attribute policy in markdown.ts.
     body.innerHTML = renderMarkdown(p.text, p.link && safeHref(p.link) ? p.link : base);
     const n = `passage ${i + 1} of “${resultTitle(r).slice(0, 80)}”`;
-    // A tab stop of its own: focus on it shows its actions, so the keyboard reaches them (issue 24).
+    // A tab stop of its own: focus on it shows its actions, so the keyboard reaches them.
     box.append(
       h(
         'div',
@@ -309,7 +309,7 @@ export function actionMessage(act: string, r: OutcomeResult, p: number): FromWeb
   return undefined;
 }
 
-/** Issue 20: the most markdown one task renders while rows are filled in the background, in ms. */
+/** The most markdown one task renders while rows are filled in the background, in ms. */
 export const SLICE_MS = 8;
 
 export class ResultsView {
@@ -347,7 +347,7 @@ export class ResultsView {
   private expanded = new Set<number>();
   private selected = -1;
   /**
-   * Expanded rows whose passages are not shown yet, in the order they will be (issue 20). Such a row says
+   * Expanded rows whose passages are not shown yet, in the order they will be. Such a row says
    * `aria-expanded="true"` and its group `aria-busy="true"`; the group's passages, when a Collapse All
    * left them rendered, stay out of the layout (CSS) until the row's turn.
    */
@@ -436,7 +436,7 @@ export class ResultsView {
   }
 
   /**
-   * Expand All (issue 20): the rows on screen get their passages in this task, so they paint in the next
+   * Expand All: the rows on screen get their passages in this task, so they paint in the next
    * frame; the others follow in tasks of about SLICE_MS each (rows after the screen first, then those
    * above it), so no task holds the view for long and keys and clicks are answered between them.
    */

@@ -66,7 +66,7 @@ export class StatusView {
     },
     icon('key', 'keyless-icon'),
     h('span', { class: 'keyless-text' }, 'Keyless: lower rate limits.'),
-    // Issue 30: the service's own link to create a key, first, while the keyless quota is used up and the service sent one.
+    // The service's own link to create a key, first, while the keyless quota is used up and the service sent one.
     h(
       'button',
       {
@@ -86,7 +86,7 @@ export class StatusView {
   // Not an alert either: the announcer says the error once, in the same words as the box's heading and message.
   readonly error = h('div', { id: 'error', class: 'error-box', hidden: true });
   /**
-   * The one live region for what a search came to (issue 24): "10 results", an error, "Results cleared".
+   * The one live region for what a search came to: "10 results", an error, "Results cleared".
    * Each announcement replaces the one before (a new node, so the same words twice are said twice);
    * renders never touch it, so nothing is repeated.
    */
