@@ -87,7 +87,7 @@ const EDITOR: Table<void, string> = /* @__PURE__ */ table(quote, {
   'exchange-not-enabled': say('This run is no longer waiting for an approval; refresh it to see where it stands.'),
   'no-job-list': say('This server keeps no job list; jobs started here are still followed.'),
   // The client's message already names each provider, the service's reason and the request id.
-  'terms-not-accepted': (f) => `The data terms were not accepted, so nothing was approved. ${capital(f.message)}.`,
+  'terms-not-accepted': (f) => `The data terms were not accepted. ${capital(f.message)}.`,
   'key-unverified': say(
     "The service runs provider tools only for a verified API key. Verify this key in the service's dashboard, then answer the approval again.",
   ),

@@ -333,7 +333,7 @@ describe('issue 19: threads, chat answers and approvals', function () {
     const said = notes.shown.slice(before).find((n) => /not accepted/.test(n.text));
     assert.ok(said, JSON.stringify(notes.shown.slice(before)));
     assert.equal(said.severity, 'error');
-    assert.match(said.text, /nothing was approved.*initech-maps: Terms changed \(terms_changed, HTTP 409\)/);
+    assert.match(said.text, /initech-maps: Terms changed \(terms_changed, HTTP 409\); nothing was approved/);
     assert.deepEqual(said.buttons, ['Show the Terms Again', 'Open the Terms']);
     assert.equal(jobState(feature.store.get(id)!), 'waiting');
   });
