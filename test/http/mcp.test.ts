@@ -102,7 +102,7 @@ test("the server's instructions teach the coverage notes, `have` and the cost of
   assert.match(words, /Agent jobs spend credits/);
 });
 
-test('lists the nine tools with their schemas and annotations', async () => {
+test('lists the ten tools with their schemas and annotations', async () => {
   const { tools } = await s.client.listTools();
   const byName = new Map(tools.map((t) => [t.name, t]));
   assert.deepEqual(
@@ -110,6 +110,7 @@ test('lists the nine tools with their schemas and annotations', async () => {
     [
       'devIndex_agentJobStatus',
       'devIndex_cancelAgentJob',
+      'devIndex_fixes',
       'devIndex_listAgentJobs',
       'devIndex_readMore',
       'devIndex_readSnapshot',
@@ -219,7 +220,7 @@ test('invalid input comes back as a tool error with the field and the bound; not
     'nothing reached the service',
   );
   // The server is still serving.
-  assert.equal((await s.client.listTools()).tools.length, 9);
+  assert.equal((await s.client.listTools()).tools.length, 10);
 });
 
 test('a 429 the client will not wait out says how long to wait', async () => {
@@ -344,7 +345,7 @@ test('an unreachable service: what happened and what to do, and the server keeps
       r.text,
       /try again in a moment; if it keeps failing, ask the user to check the network and DEVINDEX_BASE_URL/,
     );
-    assert.equal((await other.client.listTools()).tools.length, 9);
+    assert.equal((await other.client.listTools()).tools.length, 10);
   } finally {
     await other.client.close();
   }
@@ -354,7 +355,7 @@ test('an https service with an unreadable certificate file: the setup done after
   // The trust settings are gathered once initialize is done (not in the first answer); their error is not lost.
   const other = await connect({ DEVINDEX_BASE_URL: 'https://127.0.0.1:9', DEVINDEX_CA_FILE: '/nonexistent/ca.pem' });
   try {
-    assert.equal((await other.client.listTools()).tools.length, 9);
+    assert.equal((await other.client.listTools()).tools.length, 10);
     const r = await call(other, 'devIndex_search', { query: 'retry' });
     assert.equal(r.isError, true);
     assert.match(r.text, /could not read the certificate authorities in \/nonexistent\/ca\.pem/);
@@ -363,7 +364,7 @@ test('an https service with an unreadable certificate file: the setup done after
       (await call(other, 'devIndex_search', { query: 'retry' })).text,
       /could not read the certificate authorities/,
     );
-    assert.equal((await other.client.listTools()).tools.length, 9);
+    assert.equal((await other.client.listTools()).tools.length, 10);
   } finally {
     await other.client.close();
   }

@@ -90,13 +90,7 @@ describe('Dependency Fixes (issue 39)', function () {
   it('devIndex_fixes gives a model the same report, provenance first', async () => {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'src', 'app.ts'));
     await vscode.window.showTextDocument(doc);
-    const r = await vscode.commands.executeCommand<{ text: string }>(
-      'devIndex.tools.invokeWithProgress',
-      'devIndex_fixes',
-      {
-        dependencies: ['fetchline'],
-      },
-    );
+    const r = await a.invokeTool('devIndex_fixes', { dependencies: ['fetchline'] });
     assert.match(r.text, /^Fixes check of .*: 1 dependency checked/);
     assert.match(
       r.text,
