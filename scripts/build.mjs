@@ -187,27 +187,26 @@ const mcpWithoutAjv = {
 };
 
 /**
- * Size budgets of the production bundles, in KB: the build fails when one is passed. They hold today's
- * sizes with a little room (issue 20's goals: activation 60 KB, met; core 450 KB, not met: see docs/ARCHITECTURE.md; features: the rest, loaded on first use;
- * `npm run bench` prints both). dist/core.js 440 -> 446 with issue 32: the failure computed once as data (api/failure.ts),
- * the search session, and the shared-record store the watches write through (about 8 KB, all on the first search's path).
+ * Size budgets of the production bundles, in KB: the build fails when one is passed. They hold today's sizes with a
+ * little room (activation goal 60 KB; core goal 450 KB, missed by 4 KB since the fixes, test hooks and search-pass
+ * merges: docs/ARCHITECTURE.md; features: the rest, loaded on first use; `npm run bench` prints them).
  */
 const BUDGETS_KB = {
-  'dist/extension.js': 49,
-  'dist/core.js': 446,
-  'dist/features.js': 305,
+  'dist/extension.js': 51,
+  'dist/core.js': 456,
+  'dist/features.js': 345,
   'dist/webview.js': 150,
   'dist/lockfiles.js': 240,
   'dist/cli.js': 12,
   'dist/cli-search.js': 620,
-  'dist/cli-agent.js': 440,
+  'dist/cli-agent.js': 446,
   'dist/cli-doctor.js': 400,
-  'dist/cli-mcp.js': 580,
+  'dist/cli-mcp.js': 612,
   'dist/cli-watch.js': 620,
-  'dist/cli-fixes.js': 620,
+  'dist/cli-fixes.js': 634,
   'dist/cli-setup.js': 60,
 };
-// Issue 24: the web extension (one file: activation, client, zod, the lockfile parsers, tools).
+// The web extension (one file: activation, client, zod, the lockfile parsers, tools).
 BUDGETS_KB['dist/web/extension.js'] = 960;
 
 /**
