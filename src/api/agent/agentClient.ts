@@ -37,9 +37,6 @@ import { AGENT_ERRORS, AgentError, agentFailure, type Ctx, invalid, withoutRecor
 import { AGENT_PATH, type NextPage, nextPage } from './listPages';
 
 export * from './agentSchemas';
-export * from '../../agentRun/agentTrace';
-export { isWaiting } from '../../agentRun/approval';
-export { approvalWords } from '../../agentRun/runOutcome';
 export {
   AGENT_ERRORS,
   AgentError,
