@@ -1,9 +1,12 @@
-// Wiring only (the part shared with the web entry is src/wiring.ts). Heavy code (client, zod, undici, the view's message handling) is in dist/core.js (search) and dist/features.js (the rest), loaded on first use.
+// The desktop's entry: wiring only (the part shared with the web entry is src/wiring.ts). Heavy code (client, zod,
+// undici, the view's message handling) is in dist/core.js (search, over Node's host) and dist/features.js (the rest),
+// required here on first use: scripts/build.mjs (core-external) keeps the two requires run-time requires.
 import { testModeOn } from './testGate';
 import * as vscode from 'vscode';
 import { config } from './config';
 import { registerDependencySearch } from './deps/register';
-import { features } from './host/features';
+import type * as CoreBundle from './core';
+import type * as FeaturesBundle from './features';
 import { registerMcpSetup, type McpSetupHandle } from './mcpSetup/register';
 import type { WalkthroughHandle } from './walkthrough/register';
 import type { Services } from './services';
@@ -38,10 +41,17 @@ export interface DevIndexExtensionApi {
   mcp: McpSetupHandle;
 }
 
+let coreCode: typeof CoreBundle.core | undefined;
+let featureCode: typeof FeaturesBundle.features | undefined;
+/** dist/core.js, required on the first call (a search, the key's check). */
+const core = () => (coreCode ??= (require('./core.js') as typeof CoreBundle).core);
+/** dist/features.js (and with it dist/core.js), required on the first call. */
+const features = () => (featureCode ??= (require('./features.js') as typeof FeaturesBundle).features);
+
 export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi | undefined {
   try {
     // The shared wiring also opens the Get Started walkthrough once, on the first activation (issue 24).
-    const { keys, svc, services, walkthrough } = wireShared(context);
+    const { keys, svc, services, walkthrough } = wireShared(context, { core, features });
     registerDependencySearch(context, () => features().createDependencySearch(() => svc().getClient()));
     const mcp = registerMcpSetup(context, { keys });
     // Issue 21: the connection diagnosis and the issue report (their code is in dist/features.js).

@@ -4,10 +4,9 @@
 // is handled by dist/features.js (src/chat/participant.ts), loaded on the first one.
 import { testModeOn } from '../testGate';
 import * as vscode from 'vscode';
-import { features } from '../host/features';
 import type { ToolWiring } from '../tools/editorTools';
 import { followupsFor, type ChatMeta } from './followups';
-import type { ChatPorts } from './participant';
+import type { ChatPorts, handleChatRequest } from './participant';
 
 declare const __DEVINDEX_TEST_SURFACE__: boolean;
 
@@ -30,11 +29,16 @@ export function provideFollowups(result: vscode.ChatResult): vscode.ChatFollowup
   }));
 }
 
-export function registerChatParticipant(context: vscode.ExtensionContext, wiring: ToolWiring): void {
+/** `handle()`: the participant's handler, from the entry's dist/features.js on the desktop (loaded on the first request). */
+export function registerChatParticipant(
+  context: vscode.ExtensionContext,
+  wiring: ToolWiring,
+  handle: () => typeof handleChatRequest,
+): void {
   const chat = chatApi(vscode);
   if (!chat) return;
   const handler: vscode.ChatRequestHandler = (request, ctx, stream, token) =>
-    features().handleChatRequest(request, ctx, stream, token, wiring);
+    handle()(request, ctx, stream, token, wiring);
   const participant = chat.createChatParticipant(PARTICIPANT_ID, handler);
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'devindex.svg');
   participant.followupProvider = { provideFollowups };
@@ -51,7 +55,7 @@ export function registerChatParticipant(context: vscode.ExtensionContext, wiring
           token?: vscode.CancellationToken,
           ports?: Partial<ChatPorts>,
         ) =>
-          features().handleChatRequest(
+          handle()(
             request,
             { history: [] },
             stream,

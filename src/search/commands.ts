@@ -35,6 +35,7 @@ function installedOf(v: unknown): InstalledDependency[] | undefined {
     : undefined;
 }
 import { pickFolder, remotesOf } from './workspaceRepos';
+import type { Host } from '../host/host';
 import { grouped } from '../api/grouped';
 
 /** Set by scripts/build.mjs: false in --production builds (the packaged extension) and the web bundle, true otherwise. */
@@ -105,6 +106,8 @@ export function registerSearchCommands(
   session: () => SearchSessionPort,
   view: () => SearchViewPort,
   history: SearchHistory,
+  /** The entry's host: the remotes of Search in This Repository's folder. */
+  host: () => Host,
 ): void {
   const reg = (id: string, fn: (...a: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, fn));
@@ -170,7 +173,7 @@ export function registerSearchCommands(
     }
     const folder = await pickFolder(a.folder);
     if (!folder) return { kind: 'cancelled' };
-    const scope = scopeFromRemotes(await remotesOf(folder.uri));
+    const scope = scopeFromRemotes(await remotesOf(folder.uri, host()));
     if (scope.slugs.length === 0) {
       if (scope.unsupported.length) {
         const hosts = [...new Set(scope.unsupported.map((r) => r.host))];

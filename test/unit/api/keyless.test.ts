@@ -5,6 +5,7 @@ import { DevIndexClient } from '../../../src/api/client';
 import { errorFromResponse } from '../../../src/api/errors';
 import type { Clock } from '../../../src/api/retry';
 import { durationWords, untilWords } from '../../../src/api/waitWords';
+import { HttpTransport } from '../../../src/api/http';
 
 const T0 = Date.UTC(2026, 10, 25, 21, 0, 0); // 25 Nov 2026, 21:00 UTC
 
@@ -31,6 +32,7 @@ function clientAnswering(status: number, body: unknown, headers: Record<string, 
     },
   };
   const client = new DevIndexClient({
+    transport: new HttpTransport(),
     baseUrl: 'https://api.example.com',
     clock,
     random: () => 0,
