@@ -71,7 +71,7 @@ describe('house: layers (the map in docs/ARCHITECTURE.md)', () => {
 
   it('an import that climbs is named with its file and its specifier; one down or across is not', () => {
     const found = climbs([
-      { path: 'api/client.ts', text: "import { createTransport } from '../host/transport';" },
+      { path: 'api/client.ts', text: "import type { Host } from '../host/host';" },
       { path: 'versions/versionCompare.ts', text: "import type { Ecosystem } from '../deps/messages';" },
       { path: 'mcpSetup/setupLoader.ts', text: "import type * as SetupBundle from '../cli/setupCommand';" },
       {
@@ -80,7 +80,7 @@ describe('house: layers (the map in docs/ARCHITECTURE.md)', () => {
       },
     ]);
     assert.deepEqual(found, [
-      "api/client.ts (client) imports '../host/transport' (hosts)",
+      "api/client.ts (client) imports '../host/host' (hosts)",
       "versions/versionCompare.ts (vocabularies) imports '../deps/messages' (features)",
       "mcpSetup/setupLoader.ts (surfaces) imports '../cli/setupCommand' (cli)",
     ]);
