@@ -112,7 +112,10 @@ export default tseslint.config(
   },
   // Issue 24: the browser side of each host seam, and what only the web bundle loads, import no Node built-in
   // (the build's check over the bundle's metafile is the second gate: scripts/webBuild.mjs).
-  { files: ['src/web/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [NODE_ONLY] }] } },
+  {
+    files: ['src/web/**/*.ts', 'src/host/browser.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NODE_ONLY] }] },
+  },
   // These are also editor-free (this entry replaces the noVscode one above for them, so it names vscode too).
   {
     files: [

@@ -35,7 +35,7 @@ interface Scenario {
 
 async function cannedBodies(): Promise<Scenario[]> {
   const sb = await startSandbox({ port: 0, quiet: true, keylessRateLimit: 1_000_000 });
-  const client = new DevIndexClient({ baseUrl: sb.url });
+  const client = new DevIndexClient({ transport: new HttpTransport(), baseUrl: sb.url });
   try {
     const out: Scenario[] = [];
     for (const [k, passages] of [
@@ -149,7 +149,7 @@ function stage(fn: () => unknown, n = 400): { median: number; p95: number } {
 async function main(): Promise<void> {
   const scenarios = await cannedBodies();
   const server = await startCannedServer(Object.fromEntries(scenarios.map((s) => [String(s.params.k), s.body])));
-  const client = new DevIndexClient({ baseUrl: server.url });
+  const client = new DevIndexClient({ transport: new HttpTransport(), baseUrl: server.url });
   let failed = false;
   try {
     console.log(

@@ -132,14 +132,11 @@ async function main(): Promise<void> {
 
   // The activation bundle: what src/deps adds to dist/extension.js, built as scripts/build.mjs builds it
   // (production), with and without the registration (replaced by a no-op), in the same run.
-  // As scripts/build.mjs: src/host/node/features.ts's require('../../core.js') (and features.js) stays a runtime require.
+  // As scripts/build.mjs: src/extension.ts's require('./core.js') (and features.js) stays a runtime require.
   const coreExternal: esbuild.Plugin = {
     name: 'core-external',
     setup(b) {
-      b.onResolve({ filter: /^\.\.\/\.\.\/(core|features)\.js$/ }, (a) => ({
-        path: `./${a.path.slice('../../'.length)}`,
-        external: true,
-      }));
+      b.onResolve({ filter: /^\.\/(core|features)\.js$/ }, (a) => ({ path: a.path, external: true }));
     },
   };
   const noDeps: esbuild.Plugin = {

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DevIndexClient } from '../src/api/client';
+import { HttpTransport } from '../src/api/http';
 import type { SearchParams } from '../src/api/params';
 import type { SearchResponse } from '../src/api/schemas';
 import { systemClock } from '../src/api/retry';
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
     '--keyless-rate-limit',
     '0',
   ]);
-  const client = new DevIndexClient({ baseUrl: server.url });
+  const client = new DevIndexClient({ baseUrl: server.url, transport: new HttpTransport() });
   let sent = 0;
   const search = (p: SearchParams, o: Parameters<DevIndexClient['search']>[1]): Promise<SearchResponse> => {
     sent++;

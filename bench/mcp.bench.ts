@@ -20,6 +20,7 @@ import { findRepoRoot } from '../sandbox/server';
 import { searchAnswer } from '../src/tools/searchAnswer';
 import { MoreCache } from '../src/tools/moreCache';
 import { spawnServer, stats, timed } from './timing';
+import { HttpTransport } from '../src/api/http';
 
 const ROUNDS = 5;
 const CALLS_PER_ROUND = 60;
@@ -122,7 +123,7 @@ async function main(): Promise<void> {
     '--keyless-rate-limit',
     '100000000',
   ]);
-  const direct = new DevIndexClient({ baseUrl: sb.url });
+  const direct = new DevIndexClient({ transport: new HttpTransport(), baseUrl: sb.url });
   const timingLines: string[] = [];
   const mcp = await connect(cli, sb.url, timingLines);
   const bare = relay(sb.url);

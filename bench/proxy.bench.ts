@@ -7,6 +7,7 @@ import { DevIndexClient } from '../src/api/client';
 import type { SearchParams } from '../src/api/params';
 import { findRepoRoot, startSandbox } from '../sandbox/server';
 import { fmt, stats, time } from './timing';
+import { HttpTransport } from '../src/api/http';
 
 const ROUNDS = 5;
 const CALLS_PER_ROUND = 200;
@@ -33,11 +34,17 @@ async function main(): Promise<void> {
   const proxy = await startProxyProcess();
   const params: SearchParams = { query: 'http client retry timeout stream', k: 10 };
   const variants: Array<[string, DevIndexClient]> = [
-    ['direct', new DevIndexClient({ baseUrl: sb.url, network: { env: {} } })],
-    ['through the loopback proxy', new DevIndexClient({ baseUrl: sb.url, network: { proxy: proxy.url, env: {} } })],
+    ['direct', new DevIndexClient({ baseUrl: sb.url, transport: new HttpTransport({ network: { env: {} } }) })],
+    [
+      'through the loopback proxy',
+      new DevIndexClient({ baseUrl: sb.url, transport: new HttpTransport({ network: { proxy: proxy.url, env: {} } }) }),
+    ],
     [
       'proxy agent, host in NO_PROXY',
-      new DevIndexClient({ baseUrl: sb.url, network: { proxy: proxy.url, noProxy: ['127.0.0.1'], env: {} } }),
+      new DevIndexClient({
+        baseUrl: sb.url,
+        transport: new HttpTransport({ network: { proxy: proxy.url, noProxy: ['127.0.0.1'], env: {} } }),
+      }),
     ],
   ];
   try {

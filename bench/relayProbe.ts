@@ -9,8 +9,9 @@ import type { SearchParams } from '../src/api/params';
 import { MoreCache } from '../src/tools/moreCache';
 import { DEFAULT_MAX_CHARS } from '../src/tools/modelText';
 import { searchAnswer } from '../src/tools/searchAnswer';
+import { HttpTransport } from '../src/api/http';
 
-const client = new DevIndexClient({ baseUrl: process.argv[2]! });
+const client = new DevIndexClient({ transport: new HttpTransport(), baseUrl: process.argv[2]! });
 const cache = new MoreCache();
 let queue = Promise.resolve();
 createInterface({ input: process.stdin })

@@ -15,6 +15,7 @@ import { listedTool, MCP_TOOLS } from '../src/tools/definitions';
 import { heldPassages, searchAnswer } from '../src/tools/searchAnswer';
 import { MoreCache } from '../src/tools/moreCache';
 import { CHARS_PER_TOKEN, estimateTokens } from '../src/tools/tokens';
+import { HttpTransport } from '../src/api/http';
 
 const QUERIES = [
   'retry after header',
@@ -64,7 +65,7 @@ const SERVICE_TOOL_LIST_CHARS = 3_112;
 
 async function main(): Promise<void> {
   const sb = await startSandbox({ port: 0, quiet: true, rateLimit: 1e9, keylessRateLimit: 1e9 });
-  const client = new DevIndexClient({ baseUrl: sb.url });
+  const client = new DevIndexClient({ transport: new HttpTransport(), baseUrl: sb.url });
   try {
     let ours = 0;
     let theirs = 0;

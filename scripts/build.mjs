@@ -38,17 +38,15 @@ const only = process.argv
 const productBundles = only.length === 0 || args.has('--bundles');
 
 /**
- * The activation bundle must not pull in the core: src/host/node/features.ts's `require('../../core.js')` (and
+ * The activation bundle must not pull in the core: src/extension.ts's `require('./core.js')` (and
  * features.js) stays a runtime require of `./core.js` beside dist/extension.js. Bundles without this plugin (the
  * tests, the bench) resolve it to src/core.ts.
  */
 const coreExternal = {
   name: 'core-external',
   setup(build) {
-    build.onResolve({ filter: /^\.\.\/\.\.\/(core|features)\.js$/ }, (a) =>
-      a.importer.endsWith(join('src', 'host', 'node', 'features.ts'))
-        ? { path: `./${a.path.slice('../../'.length)}`, external: true }
-        : undefined,
+    build.onResolve({ filter: /^\.\/(core|features)\.js$/ }, (a) =>
+      a.importer.endsWith(join('src', 'extension.ts')) ? { path: a.path, external: true } : undefined,
     );
     // Issue 33: the editor's MCP and rules setup edits files through `devindex setup`'s own bundle.
     build.onResolve({ filter: /^\.\/cli-setup\.js$/ }, (a) =>

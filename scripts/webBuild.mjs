@@ -1,30 +1,12 @@
 // Issue 24: the web extension's bundle (package.json `browser`), kept beside build.mjs so that its
-// options, its host modules and its check are one import there and one import in the unit test.
+// options and its check are one import there and one import in the unit test.
 import { builtinModules } from 'node:module';
-import { join, relative, resolve } from 'node:path';
 
 /**
- * The host (house style 15: one code base, the host chosen at the entry point). Modules import the host-neutral
- * src/host/<part>.ts, which re-exports src/host/node/<part>.ts; the web bundle resolves every module in src/host/node/
- * to the file of the same name in src/host/browser/ (src/host/host.ts checks both provide the same exports).
+ * Node's host (src/host/node.ts), which must never be in the web bundle: the web entry builds its code over the
+ * browser's host (src/web/core.ts), so nothing swaps a path; the check below fails the build if it is pulled in.
  */
-export const NODE_HOST = 'src/host/node/';
-export const BROWSER_HOST = 'src/host/browser/';
-
-export function browserHostPlugin(root) {
-  const nodeDir = join(root, NODE_HOST);
-  return {
-    name: 'browser-host',
-    setup(build) {
-      build.onResolve({ filter: /^\.\.?\// }, (a) => {
-        const abs = resolve(a.resolveDir, a.path);
-        if (!abs.startsWith(nodeDir)) return undefined;
-        const file = abs.endsWith('.ts') ? abs : `${abs}.ts`;
-        return { path: join(root, BROWSER_HOST, relative(nodeDir, file)) };
-      });
-    },
-  };
-}
+export const NODE_HOST = 'src/host/node.ts';
 
 /** esbuild options for dist/web/extension.js: browser platform, CommonJS (VS Code's web worker host loads it so), vscode external. */
 export function webBundle(root, production) {
@@ -36,7 +18,6 @@ export function webBundle(root, production) {
     format: 'cjs',
     target: 'es2022',
     external: ['vscode'],
-    plugins: [browserHostPlugin(root)],
     metafile: true,
     absWorkingDir: root,
     sourcemap: production ? false : 'linked',

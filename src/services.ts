@@ -11,6 +11,8 @@ import { SearchService } from './search/session/searchService';
 import { SearchSession, type SessionDeps } from './search/session/searchSession';
 import { scopeFromRemotes } from './search/repoSlug';
 import { remotesOf } from './search/workspaceRepos';
+import type { FolderResolver } from './deps/dependencyScope';
+import type { Host } from './host/host';
 import { externalUrl } from './webview/linkPolicy';
 import { SearchViewProvider } from './webview/searchViewProvider';
 import { WatchFeature } from './watches/editor';
@@ -42,6 +44,10 @@ export class Services implements vscode.Disposable {
   private readonly notices = new NoticeBoard();
 
   constructor(
+    /** The entry's host (src/core.ts, src/web/core.ts): transports and git remotes. */
+    readonly host: Host,
+    /** The entry's dependency lookup (the resolver over node:fs, or manifests through workspace.fs). */
+    readonly folderDependencies: FolderResolver,
     private readonly extensionUri: vscode.Uri,
     private readonly keys: ApiKeyStore,
     history: SearchHistory,
@@ -74,7 +80,7 @@ export class Services implements vscode.Disposable {
       timeoutMs: config.requestTimeoutMs(),
       maxRetryAfterMs: config.maxRetryAfterMs(),
       origin: ORIGINS.vscode,
-      network: config.network(),
+      transport: this.host.createTransport({ network: config.network() }),
       allowInsecureHttp: config.allowInsecureHttp(),
       onLog: (e) => (e.error ? log().warn(logLine(e)) : log().info(logLine(e))),
       onNotice: (n) => this.onNotice(n),
@@ -158,6 +164,7 @@ export class Services implements vscode.Disposable {
         },
         watchable: () => this.session?.watchableSearch(),
         changed: () => this.view?.watchesChanged(),
+        folderDependencies: this.folderDependencies,
       },
       this.hooks?.watch,
     );
@@ -187,7 +194,7 @@ export class Services implements vscode.Disposable {
       {
         ...sessionDeps,
         ...(this.globalState ? { watches: this.watches().viewPort() } : {}),
-        workspaceRepos: () => workspaceSlugs(),
+        workspaceRepos: () => workspaceSlugs(this.host),
         hasKey: async () => (await this.keys.get()) !== undefined,
         runCommand: (id) => void vscode.commands.executeCommand(id),
         openExternal: (url) => void this.openExternalChecked(url),
@@ -225,10 +232,10 @@ async function insertAtCursor(text: string): Promise<boolean> {
   });
 }
 
-async function workspaceSlugs(): Promise<string[]> {
+async function workspaceSlugs(host: Host): Promise<string[]> {
   const out: string[] = [];
   for (const f of vscode.workspace.workspaceFolders ?? []) {
-    for (const s of scopeFromRemotes(await remotesOf(f.uri)).slugs) if (!out.includes(s)) out.push(s);
+    for (const s of scopeFromRemotes(await remotesOf(f.uri, host)).slugs) if (!out.includes(s)) out.push(s);
   }
   return out;
 }

@@ -1,15 +1,12 @@
-// The wiring both entries share (src/extension.ts for the desktop, src/web/extension.ts for the browser):
-// the key, the history, the services, the Search view, Show Log, the settings hooks, the key commands,
-// Agent Jobs, the search commands, Watch for a Fix, Dependency Fixes, the language-model tools and the first-run walkthrough. What differs between
-// the hosts is behind core() and features() (src/host/features.ts: src/host/node/ or, in the web bundle, src/host/browser/),
-// so the same lines serve both; each entry adds its own features after this.
+// The wiring both entries share (src/extension.ts, src/web/extension.ts): the key, the services, every view, command,
+// tool and the chat participant. Each entry hands in its code (EntryCode: its host and its bundles, loaded or bundled
+// in), so the same lines serve both.
 import * as vscode from 'vscode';
 import { registerAgents } from './agents/register';
 import { settleAll } from './agents/emitter';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { registerAuthCommands } from './auth/commands';
 import { config, onConfigChange } from './config';
-import { core, features } from './host/features';
 import { disposeLog, log } from './log';
 import { registerSearchCommands } from './search/commands';
 import { SearchHistory } from './search/history';
@@ -22,6 +19,40 @@ import type { FixesWiring } from './fixesView/createFixes';
 import type { FixesFeature } from './fixesView/fixesFeature';
 import type { Services } from './services';
 import type { TestHooks } from './testHooks/hooks';
+import type { AgentsCode } from './agents/register';
+import type { agentClientOver } from './api/agent/agentClientOver';
+import type { verifyKey } from './auth/verifyKey';
+import type { handleChatRequest } from './chat/participant';
+import type { FolderResolver } from './deps/dependencyScope';
+import type { Host } from './host/host';
+import type { invokeLanguageModelTool } from './tools/editorTools';
+import type { createFixesFeature } from './fixesView/createFixes';
+
+/**
+ * What a search needs, with the entry's host (chosen once, here): the desktop's dist/core.js (src/core.ts), loaded on
+ * the first search, or the browser's, bundled in (src/web/core.ts).
+ */
+export interface CoreCode {
+  Services: typeof Services;
+  verifyKey: typeof verifyKey;
+  host: Host;
+  folderDependencies: FolderResolver;
+}
+
+/** What the other shared features need: the desktop's dist/features.js (src/features.ts), or bundled in. */
+export interface FeatureCode extends AgentsCode {
+  agentClientOver: typeof agentClientOver;
+  invokeLanguageModelTool: typeof invokeLanguageModelTool;
+  handleChatRequest: typeof handleChatRequest;
+  createFixesFeature: typeof createFixesFeature;
+  fixesDependencies: FixesWiring['dependencies'];
+}
+
+/** How the wiring reaches the entry's code: called on each use (the desktop loads a bundle on the first call). */
+export interface EntryCode {
+  core(): CoreCode;
+  features(): FeatureCode;
+}
 
 /** What the entries go on with. */
 export interface SharedWiring {
@@ -47,14 +78,17 @@ export function settleOnDeactivate(context: vscode.ExtensionContext | undefined)
 }
 
 /** `hooks`: a test build's (src/testHooks/hooks.ts), from the desktop entry; the web entry has none. */
-export function wireShared(context: vscode.ExtensionContext, hooks?: TestHooks): SharedWiring {
+export function wireShared(context: vscode.ExtensionContext, code: EntryCode, hooks?: TestHooks): SharedWiring {
+  const { core, features } = code;
   for (const p of hooks?.problems ?? []) log().warn(`test timing: ${p}`);
   const keys = new ApiKeyStore(context.secrets);
   const history = new SearchHistory(context.globalState);
   let services: Services | undefined;
   const svc = (): Services => {
     if (!services) {
-      services = new (core().Services)(context.extensionUri, keys, history, context.globalState, hooks);
+      const c = core();
+      const { extensionUri, globalState } = context;
+      services = new c.Services(c.host, c.folderDependencies, extensionUri, keys, history, globalState, hooks);
       context.subscriptions.push(services);
     }
     return services;
@@ -83,18 +117,22 @@ export function wireShared(context: vscode.ExtensionContext, hooks?: TestHooks):
     verify: (key) =>
       core().verifyKey(key, {
         baseUrl: config.baseUrl(),
-        network: config.network(),
+        transport: core().host.createTransport({ network: config.network() }),
         allowInsecureHttp: config.allowInsecureHttp(),
         timeoutMs: Math.min(config.requestTimeoutMs(), 15_000),
       }),
   });
-  const agents = registerAgents(context, {
-    backend: () => features().agentClientOver(svc().getClient()),
-    hasKey: async () => (await keys.get()) !== undefined,
-    defaultMaxCredits: () => config.defaultMaxCredits(),
-    log: (m) => log().info(m),
-    ...hooks?.agents,
-  });
+  const agents = registerAgents(
+    context,
+    {
+      backend: () => features().agentClientOver(svc().getClient()),
+      hasKey: async () => (await keys.get()) !== undefined,
+      defaultMaxCredits: () => config.defaultMaxCredits(),
+      log: (m) => log().info(m),
+      ...hooks?.agents,
+    },
+    features,
+  );
   for (const [id, handler] of Object.entries(agents.commands)) {
     context.subscriptions.push(vscode.commands.registerCommand(id, handler));
   }
@@ -104,6 +142,7 @@ export function wireShared(context: vscode.ExtensionContext, hooks?: TestHooks):
     () => svc().searchSession(),
     () => svc().searchView(),
     history,
+    () => core().host,
   );
   registerWatches(context, () => svc().watches(), hooks?.watch);
   const fixes: FixesWiring = {
@@ -111,10 +150,11 @@ export function wireShared(context: vscode.ExtensionContext, hooks?: TestHooks):
     hasKey: async () => (await keys.get()) !== undefined,
     globalState: context.globalState,
     openExternal: (url) => svc().openExternalChecked(url),
+    dependencies: (folder) => features().fixesDependencies(folder),
   };
   const fixesFeature = registerFixes(context, (view) => features().createFixesFeature(view, fixes));
-  registerLanguageModelTools(context, { services: svc, keys, fixes });
-  registerChatParticipant(context, { services: svc, keys, fixes });
+  registerLanguageModelTools(context, { services: svc, keys, fixes }, () => features().invokeLanguageModelTool);
+  registerChatParticipant(context, { services: svc, keys, fixes }, () => features().handleChatRequest);
   const walkthrough = registerWalkthrough(context, (m) => log().info(m));
   return { keys, svc, services: () => services, walkthrough, fixes: fixesFeature, fixesWiring: fixes };
 }

@@ -3,13 +3,13 @@
 // is in dist/features.js and is built on first use: the view shown, a command run, a key change while jobs are stored, or
 // at activation when a stored job is still running (its polling and end notification resume as before).
 import * as vscode from 'vscode';
-import { features } from '../host/features';
 import { AGENT_SCHEME } from './agentDocuments';
 import { DisposableStore } from './emitter';
 import { globalStateRecords } from '../storage/globalStateRecords';
 import type { JobStorage } from './jobModel';
 import { storedJobs } from './jobRepository';
 import { AGENT_COMMAND_IDS, type AgentCommandId, JOBS_VIEW } from './agentCommandIds';
+import type * as AgentsModule from './agentsFeature';
 import type { AgentsDeps, AgentsFeature } from './agentsFeature';
 import type { TreeNode } from './jobsTreeProvider';
 
@@ -24,10 +24,14 @@ interface AgentsRegistration {
   loaded(): boolean;
 }
 
-/** Registers the view, the scheme and the commands; the feature is built from dist/features.js on first use. */
+/** What the feature is built from: the entry's dist/features.js on the desktop (loaded then), bundled in the browser. */
+export type AgentsCode = Pick<typeof AgentsModule, 'createAgentsFeature' | 'notifyEnds' | 'notifyWaiting'>;
+
+/** Registers the view, the scheme and the commands; the feature is built from `code()` on first use. */
 export function registerAgents(
   context: { subscriptions: vscode.Disposable[]; globalState: JobStorage },
   deps: AgentsDeps,
+  code: () => AgentsCode,
 ): AgentsRegistration {
   const owned = new DisposableStore();
   // The view's one change emitter: created with the view, fired by the tree provider once the feature is built.
@@ -51,7 +55,7 @@ export function registerAgents(
   };
   const load = (): AgentsFeature => {
     if (feature) return feature;
-    const c = features();
+    const c = code();
     const f = (feature = c.createAgentsFeature(globalStateRecords(context.globalState), deps, reveal, changed));
     owned.register(f);
     owned.register(c.notifyEnds(f, reveal));

@@ -2,8 +2,6 @@
 import { safeParse, type core } from 'zod/mini';
 import { basePrefix, encodeSearchAt, joinUrl, parseBaseUrl, SEARCH_PATH } from './encode';
 import { ApiError, errorFromResponse, keylessQuotaWords, validationError } from './errors';
-import type { NetworkOptions } from './http';
-import { createTransport } from '../host/transport';
 import { headerValue, type HttpResponse, type Transport } from './transport';
 import { MAX_JSON_DEPTH, TOO_DEEP, valueDepthExceeds } from './jsonDepth';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor, noRedaction, redactDeep, type Redact } from './redact';
@@ -57,10 +55,11 @@ export interface ClientOptions {
   onNotice?: (n: DeprecationNotice) => void;
   /** A fresh id per request (tests pin it); default notices.ts `newRequestId`. */
   requestId?: () => string;
-  /** Proxy and certificate authorities (README, "Proxies and certificates"); default: the environment's proxy, Node's CAs plus the OS store. Ignored in a browser, which owns both. */
-  network?: NetworkOptions;
-  /** How one attempt is sent (transport.ts); default the host's: undici in Node, fetch in the browser bundle. */
-  transport?: Transport;
+  /**
+   * How one attempt is sent (transport.ts): Node's over undici with the proxy and certificate authorities
+   * (http.ts, README "Proxies and certificates"), or the browser's fetch; the caller's host chooses.
+   */
+  transport: Transport;
   /**
    * Send the key over plain `http://` to a host that is not loopback. Off by default: such a request is
    * refused before anything is sent (the key would cross the network in clear text).
@@ -116,7 +115,7 @@ export class DevIndexClient {
     const base = parseBaseUrl(opts.baseUrl);
     this.prefix = basePrefix(base);
     this.insecure = base.protocol === 'http:' && !isLoopbackHost(base.hostname) && opts.allowInsecureHttp !== true;
-    this.transport = opts.transport ?? createTransport({ network: opts.network });
+    this.transport = opts.transport;
     this.timeoutMs = positive(opts.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
     this.maxRetryAfterMs = positive(opts.maxRetryAfterMs, DEFAULT_MAX_RETRY_AFTER_MS, 'maxRetryAfterMs', true);
     this.maxResponseBytes = positive(opts.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 'maxResponseBytes');

@@ -172,8 +172,3 @@ export function fetchError(e: unknown, origin: string, midBody = false): ApiErro
     message: `could not complete the request to ${origin}: the browser could not reach it (no service at that address, a host it cannot resolve, a certificate it does not trust, or an answer without CORS headers; the browser does not say which): check the base URL`,
   });
 }
-
-/** The browser bundle's createTransport (src/host/browser/transport.ts): network options are the browser's own. */
-export function createTransport(_o: { network?: unknown }): Transport {
-  return new FetchTransport();
-}

@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import { DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';
-import type { NetworkOptions } from '../api/http';
+import type { Transport } from '../api/transport';
 import { ORIGINS } from '../api/version';
 
 /**
@@ -16,7 +16,8 @@ export type KeyCheck =
 
 export interface KeyCheckOptions {
   baseUrl: string;
-  network?: NetworkOptions;
+  /** The host's transport for this check (closed with the check's client). */
+  transport: Transport;
   allowInsecureHttp?: boolean;
   timeoutMs?: number;
 }
@@ -26,7 +27,7 @@ export async function verifyKey(key: string, o: KeyCheckOptions): Promise<KeyChe
     baseUrl: o.baseUrl,
     apiKey: () => key,
     origin: ORIGINS.vscode,
-    network: o.network,
+    transport: o.transport,
     allowInsecureHttp: o.allowInsecureHttp,
     timeoutMs: o.timeoutMs ?? 10_000,
   });

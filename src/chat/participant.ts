@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
 import { config } from '../config';
-import { folderDependencies } from '../host/dependencyLookup';
 import { dependencyOfResult } from '../deps/dependencyScope';
 import { log } from '../log';
 import { dependencyFolderOfEditor, editorToolDeps, signalOf, type ToolWiring } from '../tools/editorTools';
@@ -63,13 +62,15 @@ function defaultPorts(wiring: ToolWiring): ChatPorts {
     deps: () => editorToolDeps(wiring, undefined),
     folder: () => dependencyFolderOfEditor(),
     dependencies: async (folder) =>
-      (await folderDependencies(folder, { maxDependencies: config.maxDependencies() })).deps.map((d) => ({
-        ecosystem: d.ecosystem,
-        name: d.name,
-        slug: d.slug ?? '',
-        ...(d.version ? { version: d.version } : {}),
-        ...(d.versionFrom ? { versionFrom: d.versionFrom } : {}),
-      })),
+      (await wiring.services().folderDependencies(folder, { maxDependencies: config.maxDependencies() })).deps.map(
+        (d) => ({
+          ecosystem: d.ecosystem,
+          name: d.name,
+          slug: d.slug ?? '',
+          ...(d.version ? { version: d.version } : {}),
+          ...(d.versionFrom ? { versionFrom: d.versionFrom } : {}),
+        }),
+      ),
     pick: async (deps, command, token) => {
       const items = deps
         .filter((d) => d.slug)

@@ -3,9 +3,9 @@
 // is in the activation bundle: it registers and answers follow-ups (pure, src/chat/followups.ts); each request
 // is handled by dist/features.js (src/chat/participant.ts), loaded on the first one.
 import * as vscode from 'vscode';
-import { features } from '../host/features';
 import type { ToolWiring } from '../tools/editorTools';
 import { followupsFor, type ChatMeta } from './followups';
+import type { handleChatRequest } from './participant';
 
 export const PARTICIPANT_ID = 'devIndex.participant';
 
@@ -26,11 +26,16 @@ export function provideFollowups(result: vscode.ChatResult): vscode.ChatFollowup
   }));
 }
 
-export function registerChatParticipant(context: vscode.ExtensionContext, wiring: ToolWiring): void {
+/** `handle()`: the participant's handler, from the entry's dist/features.js on the desktop (loaded on the first request). */
+export function registerChatParticipant(
+  context: vscode.ExtensionContext,
+  wiring: ToolWiring,
+  handle: () => typeof handleChatRequest,
+): void {
   const chat = chatApi(vscode);
   if (!chat) return;
   const handler: vscode.ChatRequestHandler = (request, ctx, stream, token) =>
-    features().handleChatRequest(request, ctx, stream, token, wiring);
+    handle()(request, ctx, stream, token, wiring);
   const participant = chat.createChatParticipant(PARTICIPANT_ID, handler);
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'devindex.svg');
   participant.followupProvider = { provideFollowups };

@@ -7,10 +7,10 @@ import {
   AgentClient,
   EXCHANGE_MAX_CALLS,
   EXCHANGE_MAX_TOOLKITS,
-  isFoldedEvent,
   reasonOf,
   type AgentSubmitParams,
 } from '../api/agent/agentClient';
+import { isFoldedEvent } from '../agentRun/agentTrace';
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../agentRun/pollSchedule';
 import { followRun } from '../agentRun/runEngine';
 import { termsAcceptCalls } from '../agentRun/terms';

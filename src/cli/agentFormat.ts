@@ -1,11 +1,9 @@
 // What `devindex agent` prints: a job record, a thread, a trace, what a waiting run asks for, and the end
 // of a followed run, in the same words as the editor (src/api/agent/runOutcome.ts), every string from
 // the service sanitised for the terminal.
+import { isFoldedEvent, orderEvents, summarizeEvent } from '../agentRun/agentTrace';
 import {
-  isFoldedEvent,
-  orderEvents,
   RETIRED_AGENT_MODELS,
-  summarizeEvent,
   type AgentJobRecord,
   type AgentSubmitParams,
   type AgentThread,

@@ -4,6 +4,7 @@ import type { PollTiming } from '../agentRun/pollSchedule';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DevIndexClient, type ClientOptions } from '../api/client';
 import { ApiError } from '../api/errors';
+import { HttpTransport, type NetworkOptions } from '../api/http';
 import { failureOf } from '../api/failure';
 import { API_KEY_ENV, cliWords } from '../words/failureWords';
 import { formatRetryEvent, type RetryEvent } from '../api/retry';
@@ -59,11 +60,11 @@ export function readApiKey(env: NodeJS.ProcessEnv): string | undefined {
 export function createClientFromEnv(
   io: CliIo,
   baseUrlFlag: string | undefined,
-  extra: Partial<ClientOptions> = {},
+  extra: Partial<ClientOptions> & { network?: NetworkOptions } = {},
 ): DevIndexClient {
   const baseUrl = resolveBaseUrl(baseUrlFlag, io.env);
   const key = readApiKey(io.env);
-  const { onNotice, ...rest } = extra;
+  const { onNotice, network, ...rest } = extra;
   return new DevIndexClient({
     baseUrl,
     apiKey: () => key,
@@ -74,7 +75,7 @@ export function createClientFromEnv(
       onNotice?.(n);
     },
     // HTTPS_PROXY / HTTP_PROXY / NO_PROXY and NODE_EXTRA_CA_CERTS from this environment.
-    network: { env: io.env },
+    transport: new HttpTransport({ network: network ?? { env: io.env } }),
     allowInsecureHttp: io.env[INSECURE_HTTP_ENV]?.trim() === '1',
     ...(io.timeoutMs !== undefined ? { timeoutMs: io.timeoutMs } : {}),
     ...rest,

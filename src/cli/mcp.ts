@@ -39,6 +39,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { resolveFolder } from '../deps/resolver';
 
 /** `--tools` names: the tool name or its short form (`search`, `readMore`, `waitForAgentJob`…), any case. */
 export function parseToolList(v: string | undefined): string[] | undefined {
@@ -170,6 +171,7 @@ export async function runMcpCommand(
   let agent: Promise<AgentOps> | undefined;
   const deps: ToolDeps = {
     surface: 'mcp',
+    folderDependencies: resolveFolder,
     maxChars: () => maxChars,
     secret: () => key,
     search: (params, opts) => client.search(params, opts),

@@ -8,8 +8,8 @@ import { licenseLabel, passageLink, provenance } from '../api/results';
 import { displayTitle, type SearchResponse } from '../api/schemas';
 import { searchAndCompare, type SearchRun } from '../search/session/searchRun';
 import { DEPENDENCY_PASSAGES } from '../api/params';
-import { dependencyOfResult, installedWords } from '../deps/dependencyScope';
-import { resolveDependencies } from '../host/dependencyLookup';
+import { dependencyOfResult, installedWords, resolveDependencies } from '../deps/dependencyScope';
+import { resolveFolder } from '../deps/resolver';
 import { resultMentions, type InstalledDependency } from '../versions/versionCompare';
 import {
   booleanFlag,
@@ -157,7 +157,7 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
   let installed: Array<InstalledDependency & { versionFrom?: string }> = [];
   if (parsed.dependencies.length) {
     const folder = deps.cwd ?? process.cwd();
-    const r = await resolveDependencies(folder, parsed.dependencies, { maxDependencies: 5000 });
+    const r = await resolveDependencies(resolveFolder, folder, parsed.dependencies, { maxDependencies: 5000 });
     if (!r.ok) {
       io.err(`devindex search: ${clean(r.message)}\n`);
       return EXIT_USAGE;

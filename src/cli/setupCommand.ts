@@ -7,13 +7,13 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { clientFile, type Where } from '../mcpSetup/clientFiles';
 import {
+  entryText,
   KEY_ENV,
   SETUP_CLIENTS,
   setupEntry,
   type EditorNetwork,
   type Launch,
   type SetupClient,
-  type SetupEntry,
 } from '../mcpSetup/entries';
 import { launcherFiles, scanFor } from '../mcpSetup/launcher';
 import { RULE_FILES, RULE_LABELS, RULE_TARGETS, ruleBlock, type RuleTarget } from '../mcpSetup/rules';
@@ -23,7 +23,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, terminalLine, UsageError, type CliIo
 
 // The editor's setup commands use these from this bundle (src/mcpSetup/register.ts).
 export { installLauncher, repairFile, writeEntry, writeRules } from '../mcpSetup/setupKit';
-export { setupEntry } from '../mcpSetup/entries';
+export { entryText, setupEntry } from '../mcpSetup/entries';
 
 export const SETUP_USAGE = `Usage: devindex setup <mcp|rules> [options]
 
@@ -60,15 +60,6 @@ export interface SetupDeps {
   cliPath?: string;
 }
 
-const CLIENT_LABEL: Record<SetupClient, string> = {
-  vscode: 'VS Code',
-  cursor: 'Cursor',
-  windsurf: 'Windsurf',
-  'claude-desktop': 'Claude Desktop',
-  claude: 'Claude Code',
-  generic: 'an MCP client',
-};
-
 function parse(
   argv: string[],
   options: Record<string, { type: 'string' | 'boolean'; short?: string }>,
@@ -103,22 +94,6 @@ export function networkFromEnv(env: NodeJS.ProcessEnv, baseUrl?: string): Editor
     ...(v('NODE_EXTRA_CA_CERTS') ? { extraCaCerts: v('NODE_EXTRA_CA_CERTS') } : {}),
     ...(v('DEVINDEX_INSECURE_HTTP') === '1' ? { allowInsecureHttp: true } : {}),
   };
-}
-
-/** The entry in words and JSON, as the CLI prints it (and the editor shows it). */
-export function entryText(entry: SetupEntry, opts: { target?: string; why?: string; comment?: string } = {}): string {
-  const c = opts.comment ?? '';
-  const lines = [
-    ...(opts.why ? [`${c}${opts.why}`] : []),
-    `${c}Developer Index MCP server for ${CLIENT_LABEL[entry.client]}${opts.target ? ` (${opts.target})` : ''}.`,
-    `${c}The key: ${entry.keyWords}`,
-    ...entry.notes.map((n) => `${c}${n}`),
-    ...(entry.command
-      ? [`${c}Add it with:`, `${c}  ${entry.command}`, `${c}or put this in the project's .mcp.json:`]
-      : []),
-    entry.json,
-  ];
-  return `${lines.join('\n')}\n`;
 }
 
 async function setupMcp(argv: string[], io: CliIo, deps: SetupDeps): Promise<number> {

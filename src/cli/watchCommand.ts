@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { validateSearchParams } from '../api/params';
 import { validationError } from '../api/errors';
 import { DEPENDENCY_PASSAGES } from '../api/params';
-import { resolveDependencies } from '../host/dependencyLookup';
+import { resolveDependencies } from '../deps/dependencyScope';
+import { resolveFolder } from '../deps/resolver';
 import type { InstalledDependency } from '../versions/versionCompare';
 import {
   checkWatch,
@@ -124,7 +125,7 @@ async function add(argv: string[], io: CliIo, deps: SearchCommandDeps, now: numb
   const folder = deps.cwd ?? process.cwd();
   let installed: InstalledDependency[] = [];
   if (parsed.dependencies.length) {
-    const r = await resolveDependencies(folder, parsed.dependencies, { maxDependencies: 5000 });
+    const r = await resolveDependencies(resolveFolder, folder, parsed.dependencies, { maxDependencies: 5000 });
     if (!r.ok) {
       io.err(`devindex watch: ${clean(r.message)}\n`);
       return EXIT_USAGE;
@@ -209,6 +210,7 @@ async function check(argv: string[], io: CliIo, deps: SearchCommandDeps, now: ()
       // The installed version may have changed since the watch was made: read the folder again.
       if (w.folder && w.installed.length) {
         const r = await resolveDependencies(
+          resolveFolder,
           w.folder,
           w.installed.map((d) => d.name),
           { maxDependencies: 5000 },

@@ -1,7 +1,7 @@
 // vscode-free: a dependency named by the user (CLI `--dependency`, the tools' `dependency`) resolved in a
 // folder as the editor resolves it, with its installed version; and the words every surface shows for it.
 import { normalizePythonName } from './manifests';
-import type { Dependency, FolderDependencies } from './resolver';
+import type { Dependency, FolderDependencies, ResolveOptions } from './resolver';
 import type { InstalledDependency } from '../versions/versionCompare';
 
 export type DependencyLookup =
@@ -89,4 +89,21 @@ export function lookupAll(folder: FolderDependencies, names: readonly string[]):
     if (!deps.some((d) => d.slug === r.dep.slug && d.name === r.dep.name)) deps.push(r.dep);
   }
   return { ok: true, deps };
+}
+
+/**
+ * A folder's dependencies as its host reads them: the resolver over node:fs in Node (resolver.ts: node_modules,
+ * the cargo registry, a virtual environment), the manifests and lockfiles through workspace.fs in the browser
+ * (src/web/dependencies.ts). Each entry chooses one and hands it down.
+ */
+export type FolderResolver = (folder: string, opts: ResolveOptions) => Promise<FolderDependencies>;
+
+/** Resolves `folder` once and looks every name up; the first failure stops (its words say why). */
+export async function resolveDependencies(
+  resolve: FolderResolver,
+  folder: string,
+  names: readonly string[],
+  opts: ResolveOptions,
+): Promise<FolderLookup> {
+  return lookupAll(await resolve(folder, opts), names);
 }

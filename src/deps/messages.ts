@@ -1,8 +1,7 @@
 // Pure: problem messages and terminal text -> a search query without the noise that defeats search, and the
 // installed packages that stack frames, paths and import specifiers point into. No vscode import.
 import { selectionToQuery } from '../search/selectionQuery';
-
-export type Ecosystem = 'npm' | 'go' | 'cargo' | 'pypi';
+import type { Ecosystem } from '../versions/versionCompare';
 
 /** A package named by an ecosystem's own key: npm and Cargo names, Go module paths, Python distribution/import names. */
 export interface PackageRef {

@@ -17,7 +17,8 @@ import {
   slugFromCrateToml,
   slugFromGoModule,
 } from './manifests';
-import { refKey, type Ecosystem, type PackageRef } from './messages';
+import { refKey, type PackageRef } from './messages';
+import type { Ecosystem } from '../versions/versionCompare';
 import { slugFromPackageJson, slugFromRepositoryField, type UnresolvedReason } from './repositoryField';
 export { MANIFEST_GLOB, MANIFEST_NAMES } from './manifestNames';
 

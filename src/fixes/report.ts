@@ -2,7 +2,7 @@
 // editor's view and diagnostics, the tools and the chat: what goes in (a folder's dependencies), what comes
 // out (per dependency the fixes its installed version lacks), and the progress events between. No vscode.
 import type { Failure } from '../api/failure';
-import type { Ecosystem } from '../deps/messages';
+import type { Ecosystem } from '../versions/versionCompare';
 
 /** Where a dependency is declared: the manifest (or, for a transitive one, the lockfile) and its 1-based line. */
 export interface ManifestLocation {

@@ -1,14 +1,13 @@
 // Features side (dist/features.js): the Dependency Fixes feature over the extension's client, key and globalState.
-// The engine (src/fixes/check.ts) gets the folder's dependencies from the host (src/host/fixesDependencies.ts), so
-// the web build checks from manifests and lockfiles as its dependency search does.
+// The folder's dependencies come from the entry (FixesWiring.dependencies), so the web build checks from manifests and
+// lockfiles as its dependency search does.
 import * as vscode from 'vscode';
 import type { DevIndexClient } from '../api/client';
 import { systemClock } from '../api/retry';
 import { config } from '../config';
-import { fixesDependencies } from '../host/fixesDependencies';
 import { log } from '../log';
 import { checkFixes } from '../fixes/check';
-import type { FixesOutcome, FixesProgress } from '../fixes/report';
+import type { FixesOutcome, FixesProgress, WorkspaceDependencies } from '../fixes/report';
 import { FixesFeature } from './fixesFeature';
 import type { FixesNode } from './fixesTree';
 import { mementoCache } from './mementoCache';
@@ -18,6 +17,8 @@ export interface FixesWiring {
   hasKey(): Promise<boolean>;
   globalState: vscode.Memento;
   openExternal(url: string): Promise<boolean>;
+  /** The folder's dependencies with their manifest lines: node:fs on the desktop, workspace.fs in the browser. */
+  dependencies(folder: string): Promise<WorkspaceDependencies>;
 }
 
 /** Reads the folder's dependencies and checks them (the view's, the tool's and the chat's one way in). */
@@ -26,7 +27,7 @@ export async function checkFolder(
   folder: string,
   o: { signal?: AbortSignal; onProgress?(p: FixesProgress): void; dependencies?: readonly string[] },
 ): Promise<FixesOutcome> {
-  const input = await fixesDependencies(folder);
+  const input = await w.dependencies(folder);
   const client = w.client();
   return checkFixes(
     input,

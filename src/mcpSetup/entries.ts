@@ -184,3 +184,28 @@ export function setupEntry(i: SetupInput, scope: 'user' | 'project' = 'user'): S
     }
   }
 }
+
+const CLIENT_LABEL: Record<SetupClient, string> = {
+  vscode: 'VS Code',
+  cursor: 'Cursor',
+  windsurf: 'Windsurf',
+  'claude-desktop': 'Claude Desktop',
+  claude: 'Claude Code',
+  generic: 'an MCP client',
+};
+
+/** The entry in words and JSON, as the CLI prints it (and the editor shows it). */
+export function entryText(entry: SetupEntry, opts: { target?: string; why?: string; comment?: string } = {}): string {
+  const c = opts.comment ?? '';
+  const lines = [
+    ...(opts.why ? [`${c}${opts.why}`] : []),
+    `${c}Developer Index MCP server for ${CLIENT_LABEL[entry.client]}${opts.target ? ` (${opts.target})` : ''}.`,
+    `${c}The key: ${entry.keyWords}`,
+    ...entry.notes.map((n) => `${c}${n}`),
+    ...(entry.command
+      ? [`${c}Add it with:`, `${c}  ${entry.command}`, `${c}or put this in the project's .mcp.json:`]
+      : []),
+    entry.json,
+  ];
+  return `${lines.join('\n')}\n`;
+}

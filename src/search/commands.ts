@@ -34,6 +34,7 @@ function installedOf(v: unknown): InstalledDependency[] | undefined {
     : undefined;
 }
 import { pickFolder, remotesOf } from './workspaceRepos';
+import type { Host } from '../host/host';
 import { grouped } from '../api/grouped';
 
 /** What `Search in This Repository…` did (returned to callers such as tests; the user sees messages). */
@@ -93,6 +94,8 @@ export function registerSearchCommands(
   session: () => SearchSessionPort,
   view: () => SearchViewPort,
   history: SearchHistory,
+  /** The entry's host: the remotes of Search in This Repository's folder. */
+  host: () => Host,
 ): void {
   const reg = (id: string, fn: (...a: unknown[]) => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, fn));
@@ -158,7 +161,7 @@ export function registerSearchCommands(
     }
     const folder = await pickFolder(a.folder);
     if (!folder) return { kind: 'cancelled' };
-    const scope = scopeFromRemotes(await remotesOf(folder.uri));
+    const scope = scopeFromRemotes(await remotesOf(folder.uri, host()));
     if (scope.slugs.length === 0) {
       if (scope.unsupported.length) {
         const hosts = [...new Set(scope.unsupported.map((r) => r.host))];

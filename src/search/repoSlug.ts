@@ -1,4 +1,5 @@
 // Pure: git remote URL -> repository slug. No vscode import, unit-tested in test/unit/search.
+import type { NamedRemote } from '../host/host';
 
 export interface RemoteRepo {
   host: string;
@@ -61,24 +62,6 @@ export function parseRemoteUrl(raw: string): RemoteRepo | undefined {
   )
     return undefined;
   return { host, owner, repo, slug: `${owner}/${repo}` };
-}
-
-export interface NamedRemote {
-  name: string;
-  url: string;
-}
-
-/**
- * The remotes in `git config --get-regexp '^remote\..*\.url$'` output: `remote.<name>.url <url>` per line
- * (names may hold dots; Git for Windows may end lines with CRLF; a local remote's path may hold spaces).
- */
-export function remotesFromConfigOutput(stdout: string): NamedRemote[] {
-  const out: NamedRemote[] = [];
-  for (const line of stdout.split(/\r?\n/)) {
-    const m = /^remote\.(.+)\.url\s+(.+)$/.exec(line.trim());
-    if (m) out.push({ name: m[1]!, url: m[2]! });
-  }
-  return out;
 }
 
 export interface RepoScope {

@@ -1,7 +1,7 @@
 // Pure: the repository a browser workspace names. github.dev and vscode.dev open a GitHub repository as
 // `vscode-vfs://github/<owner>/<repo>/<path…>` (the Remote Repositories file system; a branch or a
 // pull request is in the authority's `+` suffix, never in the path), with no git to ask.
-import type { NamedRemote } from './repoSlug';
+import type { NamedRemote } from '../host/host';
 
 const SLUG_PART = /^[A-Za-z0-9_.-]+$/;
 

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { remotesFromGitConfig } from '../host/gitRemotes';
 import { mayRunGitIn } from './gitTrust';
-import type { NamedRemote } from './repoSlug';
+import type { Host, NamedRemote } from '../host/host';
 import { remotesOfVfsUri } from './vfsRepository';
 
 interface GitRemote {
@@ -32,7 +31,7 @@ async function gitApi(): Promise<GitApi | undefined> {
 }
 
 /** The remotes of the repository that holds `folder`. */
-export async function remotesOf(folder: vscode.Uri): Promise<NamedRemote[]> {
+export async function remotesOf(folder: vscode.Uri, host: Host): Promise<NamedRemote[]> {
   // github.dev / vscode.dev (and Remote Repositories on the desktop): the URI names the repository, no git needed.
   if (folder.scheme === 'vscode-vfs') return remotesOfVfsUri(folder);
   const api = await gitApi();
@@ -43,7 +42,7 @@ export async function remotesOf(folder: vscode.Uri): Promise<NamedRemote[]> {
       .filter((r) => r.url !== '');
   }
   // Not in Restricted Mode (gitTrust.ts): the Git extension is off there too, so an untrusted folder has no remotes.
-  return mayRunGitIn(folder.scheme, vscode.workspace.isTrusted) ? remotesFromGitConfig(folder.fsPath) : [];
+  return mayRunGitIn(folder.scheme, vscode.workspace.isTrusted) ? host.remotesFromGitConfig(folder.fsPath) : [];
 }
 
 /** Which workspace folder to scope to: the only one, or the user's pick with the active editor's folder first. */

@@ -7,7 +7,6 @@ import { provideFollowups } from '../chat/register';
 import type { ChatPorts } from '../chat/participant';
 import { config } from '../config';
 import type { IssueReport } from '../doctor/editor';
-import { features } from '../host/features';
 import type { McpSetupHandle } from '../mcpSetup/register';
 import type { Services } from '../services';
 import type { ToolWiring } from '../tools/editorTools';
@@ -18,6 +17,7 @@ import type { ToWebview } from '../webview/protocol';
 import type { TestHooks } from './hooks';
 import type { FixesWiring } from '../fixesView/createFixes';
 import type { FixesFeature } from '../fixesView/fixesFeature';
+import type { FeatureCode } from '../wiring';
 
 export interface DevIndexExtensionApi {
   baseUrl(): string;
@@ -69,6 +69,7 @@ export interface SurfaceParts {
   mcp: McpSetupHandle;
   fixes: { loaded(): FixesFeature | undefined };
   fixesWiring: FixesWiring;
+  features(): FeatureCode;
 }
 
 export function testSurface(hooks: TestHooks, parts: SurfaceParts): DevIndexExtensionApi {
@@ -119,29 +120,33 @@ export function testSurface(hooks: TestHooks, parts: SurfaceParts): DevIndexExte
     },
     chat: {
       handle: (request, stream, token, ports) =>
-        features().handleChatRequest(
-          request,
-          { history: [] },
-          stream,
-          token ?? new vscode.CancellationTokenSource().token,
-          wiring,
-          ports,
-        ),
+        parts
+          .features()
+          .handleChatRequest(
+            request,
+            { history: [] },
+            stream,
+            token ?? new vscode.CancellationTokenSource().token,
+            wiring,
+            ports,
+          ),
       followups: (result) => provideFollowups(result),
     },
     invokeTool: async (name, input) => {
       const progress: string[] = [];
-      const result = await features().invokeLanguageModelTool(
-        name,
-        { input, toolInvocationToken: undefined },
-        new vscode.CancellationTokenSource().token,
-        wiring,
-        {
-          report: (p: { message?: string }) => {
-            if (p.message) progress.push(p.message);
+      const result = await parts
+        .features()
+        .invokeLanguageModelTool(
+          name,
+          { input, toolInvocationToken: undefined },
+          new vscode.CancellationTokenSource().token,
+          wiring,
+          {
+            report: (p: { message?: string }) => {
+              if (p.message) progress.push(p.message);
+            },
           },
-        },
-      );
+        );
       const text = result.content
         .map((p) => (p as { value?: unknown }).value)
         .filter((v): v is string => typeof v === 'string')

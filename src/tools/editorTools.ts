@@ -13,6 +13,7 @@ import { MANIFEST_NAMES } from '../deps/manifestNames';
 import { checkFolder, type FixesWiring } from '../fixesView/createFixes';
 import { scopeFromRemotes } from '../search/repoSlug';
 import { remotesOf } from '../search/workspaceRepos';
+import type { Host } from '../host/host';
 import { clampBudget, MIN_MAX_CHARS } from './modelText';
 import { TOOL_SETTINGS, type ToolName } from './names';
 import { CHARS_PER_TOKEN } from './tokens';
@@ -56,7 +57,7 @@ export function toolProgressOf(progress: unknown): ToolProgress | undefined {
 }
 
 /** The workspace's repositories as Search in This Repository reads them (upstream first), every folder. */
-export async function workspaceScope(): Promise<WorkspaceScope> {
+export async function workspaceScope(host: Host): Promise<WorkspaceScope> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (!folders.length) return { slugs: [], reason: 'no folder is open in the editor' };
   const active = vscode.window.activeTextEditor?.document.uri;
@@ -65,7 +66,7 @@ export async function workspaceScope(): Promise<WorkspaceScope> {
   const slugs: string[] = [];
   const hosts = new Set<string>();
   for (const f of ordered) {
-    const scope = scopeFromRemotes(await remotesOf(f.uri));
+    const scope = scopeFromRemotes(await remotesOf(f.uri, host));
     for (const s of scope.slugs) if (!slugs.includes(s)) slugs.push(s);
     for (const u of scope.unsupported) hosts.add(u.host);
   }
@@ -133,7 +134,8 @@ export function editorToolDeps(wiring: ToolWiring, tokenBudget: number | undefin
     defaultMaxCredits: () => config.defaultMaxCredits(),
     extraModels: () => config.agentExtraModels(),
     hasKey: async () => (await wiring.keys.get()) !== undefined,
-    workspaceRepos: workspaceScope,
+    workspaceRepos: () => workspaceScope(services.host),
+    folderDependencies: services.folderDependencies,
     maxCharsCap: () => capFor(tokenBudget),
     // `dependency` is read from the active editor's project folder, as the hover, the problem search and the dependency pick find it.
     dependencyFolder: () => dependencyFolderOfEditor(),

@@ -4,8 +4,7 @@
 // every call is handled by dist/features.js (src/tools/editorTools.ts), loaded on the first invocation.
 import * as vscode from 'vscode';
 import { config } from '../config';
-import { features } from '../host/features';
-import type { ToolWiring } from './editorTools';
+import type { invokeLanguageModelTool, ToolWiring } from './editorTools';
 import { EDITOR_TOOL_NAMES, TOOL_NAMES, TOOL_SETTINGS, type ToolName } from './names';
 import { grouped } from '../api/grouped';
 
@@ -97,7 +96,12 @@ export function prepareToolInvocation(
 }
 
 /** Registers the tools now and whenever the setting is turned back on; unregisters when it is turned off. */
-export function registerLanguageModelTools(context: vscode.ExtensionContext, wiring: ToolWiring): void {
+/** `invoke()`: the tools' code, from the entry's dist/features.js on the desktop (loaded on the first call). */
+export function registerLanguageModelTools(
+  context: vscode.ExtensionContext,
+  wiring: ToolWiring,
+  invoke: () => typeof invokeLanguageModelTool,
+): void {
   const lm = languageModelToolApi(vscode);
   if (!lm) return;
   let registered: vscode.Disposable[] = [];
@@ -113,7 +117,7 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, wir
       lm.registerTool<Input>(name, {
         prepareInvocation: (o) => prepareToolInvocation(name, o.input, config.defaultMaxCredits()),
         // A third argument, the invocation's progress, comes from editors with the toolProgress API (feature-detected in core).
-        invoke: (o, token, ...rest: unknown[]) => features().invokeLanguageModelTool(name, o, token, wiring, rest[0]),
+        invoke: (o, token, ...rest: unknown[]) => invoke()(name, o, token, wiring, rest[0]),
       } as vscode.LanguageModelTool<Input>),
     );
   };

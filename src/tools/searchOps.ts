@@ -4,8 +4,7 @@
 // No vscode import.
 import { DEPENDENCY_PASSAGES, show, validateSearchParams, type ParamIssue, type SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
-import { installedWords } from '../deps/dependencyScope';
-import { resolveDependencies } from '../host/dependencyLookup';
+import { installedWords, resolveDependencies } from '../deps/dependencyScope';
 import type { InstalledDependency, VersionBadge } from '../versions/versionCompare';
 import { searchAndCompare } from '../search/session/searchRun';
 import { MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './limits';
@@ -238,7 +237,7 @@ async function dependencyScope(
       isError: true,
       text: 'dependency cannot be used: no workspace folder is open. Ask the user to open the project folder, or search with repos as owner/repo slugs.',
     };
-  const r = await resolveDependencies(root, [dependency.trim()], { maxDependencies: 5000 });
+  const r = await resolveDependencies(deps.folderDependencies, root, [dependency.trim()], { maxDependencies: 5000 });
   if (!r.ok) {
     const fix =
       r.reason === 'unknown'

@@ -5,6 +5,8 @@
 import type { AgentSubmitParams } from '../api/agent/agentClient';
 import { show, type ParamIssue } from '../api/params';
 import type { AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
+import { isWaiting } from '../agentRun/approval';
+import { approvalWords } from '../agentRun/runOutcome';
 import { followRun } from '../agentRun/runEngine';
 import { DEFAULT_POLL_TIMING } from '../agentRun/pollSchedule';
 import { systemClock } from '../api/retry';
@@ -289,7 +291,7 @@ async function answerApproval(
   const client = await deps.agent();
   const job = await client.status(jobId, { signal });
   const p = job.pendingApproval ?? undefined;
-  if (!p || !mod.isWaiting(job) || !job.threadId) {
+  if (!p || !isWaiting(job) || !job.threadId) {
     return {
       isError: true,
       text: `Agent job ${jobId} is not waiting for an approval (status ${clean(job.status)}); nothing was sent. Call devIndex_agentJobStatus to see where it is.`,
@@ -298,7 +300,7 @@ async function answerApproval(
   if (p.kind === 'terms' && answer.decision === 'approve') {
     return {
       isError: true,
-      text: `Agent job ${jobId} waits for the user to accept data terms (${clean(mod.approvalWords(p))}). Only the user can accept them: show them the terms and let them agree in the Agent Jobs view or with devindex agent start --thread ${job.threadId} --approve ${p.id} --accept-terms. Nothing was sent.`,
+      text: `Agent job ${jobId} waits for the user to accept data terms (${clean(approvalWords(p))}). Only the user can accept them: show them the terms and let them agree in the Agent Jobs view or with devindex agent start --thread ${job.threadId} --approve ${p.id} --accept-terms. Nothing was sent.`,
     };
   }
   const unknownCalls = (answer.callIds ?? []).filter((id) => !p.calls.some((c) => c.id === id));

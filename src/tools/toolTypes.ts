@@ -6,6 +6,7 @@ import type { PollTiming } from '../agentRun/pollSchedule';
 import type { DeprecationNotice } from '../api/notices';
 import type { SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
+import type { FolderResolver } from '../deps/dependencyScope';
 import type { MoreCache } from './moreCache';
 import type { Surface } from './modelText';
 import type { FixesOutcome, FixesProgress } from '../fixes/report';
@@ -54,6 +55,8 @@ export interface ToolDeps {
   /** Agent tools need a key; undefined means "cannot tell", and the service answers. */
   hasKey?(): Promise<boolean>;
   workspaceRepos?(): Promise<WorkspaceScope>;
+  /** How a `dependency` is found in its folder: the host's dependency lookup. */
+  folderDependencies: FolderResolver;
   /** The most a call's own `maxTokens` may ask for, in characters (the editor: the caller's token budget). */
   maxCharsCap?(): number | undefined;
   /** Where cut answers are kept for devIndex_readMore (default: this process's one cache). */

@@ -35,9 +35,10 @@ function semver(): Semver {
 }
 let pep440Lib: typeof Pep440 | undefined;
 const pep440 = (): typeof Pep440 => (pep440Lib ??= require('@renovatebot/pep440') as typeof Pep440);
-import type { Ecosystem } from '../deps/messages';
-export { installedChipLabel } from '../words/versionWords';
 import { findVersionMentions, type MentionKind, type VersionMention } from './versionMentions';
+
+/** The package ecosystems whose versions are compared (and whose dependencies src/deps/ resolves). */
+export type Ecosystem = 'npm' | 'go' | 'cargo' | 'pypi';
 
 /** What the search knows about the dependency it is scoped to. */
 export interface InstalledDependency {

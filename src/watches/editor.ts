@@ -8,7 +8,7 @@ import type { SearchResponse } from '../api/schemas';
 import { systemTimers } from '../agents/jobPoller';
 import { config } from '../config';
 import { log } from '../log';
-import { resolveDependencies } from '../host/dependencyLookup';
+import { resolveDependencies, type FolderResolver } from '../deps/dependencyScope';
 import { MANIFEST_GLOB, MANIFEST_NAMES } from '../deps/manifestNames';
 import type { InstalledDependency } from '../versions/versionCompare';
 import { MAX_WATCHES, type Watch } from '../deps/watch';
@@ -28,6 +28,8 @@ export interface WatchPorts {
   watchable(): WatchableSearch | undefined;
   /** The Watched list changed: the view is told. */
   changed(): void;
+  /** The host's dependency lookup (installed versions of a watched folder). */
+  folderDependencies: FolderResolver;
 }
 
 export const OPEN_ACTION = 'Open Search';
@@ -54,7 +56,9 @@ export class WatchFeature implements vscode.Disposable {
       storage: globalStateRecords(storage),
       search: (params, signal) => ports.search(params, signal),
       readInstalled: async (folder, names) => {
-        const r = await resolveDependencies(folder, names, { maxDependencies: config.maxDependencies() });
+        const r = await resolveDependencies(ports.folderDependencies, folder, names, {
+          maxDependencies: config.maxDependencies(),
+        });
         return r.ok ? r.deps.map(({ versionFrom: _from, ...d }) => d) : undefined;
       },
       notify: (e) => void this.notify(e),
@@ -197,6 +201,7 @@ export class WatchFeature implements vscode.Disposable {
     for (const f of vscode.workspace.workspaceFolders ?? []) if (f.uri.scheme === 'file') add(f.uri.fsPath);
     for (const folder of candidates.slice(0, 8)) {
       const r = await resolveDependencies(
+        this.ports.folderDependencies,
         folder,
         installed.map((d) => d.name),
         { maxDependencies: config.maxDependencies() },

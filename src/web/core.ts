@@ -1,19 +1,20 @@
-// What shared code reaches through core() and features() (src/host/features.ts), in the browser: the same services
-// and tools; the connection diagnosis and the node_modules dependency search are left out (src/web/unavailable.ts).
-import type * as Core from '../core';
-import type * as Features from '../features';
+// The browser's code for the shared wiring (src/wiring.ts), bundled in (a web worker loads one file): the same
+// services and features over the browser's host. The connection diagnosis and the node_modules dependency search are
+// the desktop's only (src/web/unavailable.ts says why).
 import { createAgentsFeature, notifyEnds, notifyWaiting } from '../agents/agentsFeature';
 import { agentClientOver } from '../api/agent/agentClientOver';
 import { verifyKey } from '../auth/verifyKey';
-import { Services } from '../services';
-import { invokeLanguageModelTool } from '../tools/editorTools';
 import { handleChatRequest } from '../chat/participant';
 import { createFixesFeature } from '../fixesView/createFixes';
-import { NOT_IN_BROWSER, notInBrowser } from './unavailable';
+import { browserHost } from '../host/browser';
+import { Services } from '../services';
+import { invokeLanguageModelTool } from '../tools/editorTools';
+import type { CoreCode, EntryCode, FeatureCode } from '../wiring';
+import { resolveManifests } from './dependencies';
+import { fixesDependencies } from './fixesDependencies';
 
-export const webCore: typeof Core = { Services, verifyKey };
-
-export const webFeatures: typeof Features = {
+const core: CoreCode = { Services, verifyKey, host: browserHost, folderDependencies: resolveManifests };
+const features: FeatureCode = {
   agentClientOver,
   createAgentsFeature,
   notifyEnds,
@@ -21,19 +22,7 @@ export const webFeatures: typeof Features = {
   invokeLanguageModelTool,
   handleChatRequest,
   createFixesFeature,
-  createDependencySearch: (() => {
-    throw new Error('the browser build registers its own dependency search (src/web/dependencies.ts)');
-  }) as typeof Features.createDependencySearch,
-  showDiagnosis: (async () =>
-    notInBrowser(
-      'Diagnose Connection',
-      NOT_IN_BROWSER['devIndex.diagnose'],
-    )) as unknown as typeof Features.showDiagnosis,
-  reportIssue: (async () =>
-    notInBrowser('Report an Issue…', NOT_IN_BROWSER['devIndex.reportIssue'])) as unknown as typeof Features.reportIssue,
-  openIssueReporter: (async () =>
-    notInBrowser(
-      'Report an Issue…',
-      NOT_IN_BROWSER['devIndex.reportIssue'],
-    )) as unknown as typeof Features.openIssueReporter,
+  fixesDependencies,
 };
+
+export const webCode: EntryCode = { core: () => core, features: () => features };

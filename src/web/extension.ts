@@ -1,13 +1,14 @@
 // The web extension's entry (package.json `browser`, dist/web/extension.js): wiring only, as
 // src/extension.ts is for the desktop, and the same shared part (src/wiring.ts, which also opens the
 // Get Started walkthrough on the first run). One bundle (a worker
-// loads one file), the same features over the same services; the host's differences sit behind src/host/
-// (src/host/browser/: fetch for undici, workspace.fs for node:fs, no git process). What needs a local file system or a
+// loads one file), the same features over the same services and the browser's host (src/web/core.ts: fetch for
+// undici, no git process; manifests through workspace.fs for node:fs). What needs a local file system or a
 // process is registered too and says why it is left out (src/web/unavailable.ts).
 import * as vscode from 'vscode';
 import { DEPS_COMMANDS } from '../deps/commandIds';
 import { cleanMessage, type ProblemArgs } from '../deps/messages';
 import { settleOnDeactivate, wireShared } from '../wiring';
+import { webCode } from './core';
 import { searchDependency } from './dependencies';
 import { registerLeftOut } from './unavailable';
 
@@ -20,7 +21,7 @@ let activeContext: vscode.ExtensionContext | undefined;
 export function activate(context: vscode.ExtensionContext): void {
   activeContext = context;
   try {
-    const { svc } = wireShared(context);
+    const { svc } = wireShared(context, webCode);
 
     // Dependencies from manifests and lockfiles (workspace.fs); a problem's search without node_modules' scope.
     const reg = (id: string, fn: (...a: unknown[]) => unknown) =>

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { AgentClient, JobMayExistError, agentErrorReason } from '../../src/api/agent/agentClient';
 import { ApiError } from '../../src/api/errors';
 import { DevIndexClient } from '../../src/api/client';
+import { HttpTransport } from '../../src/api/http';
 
 type Step = { status: number; body?: unknown } | 'reset' | 'hang';
 interface Seen {
@@ -48,6 +49,7 @@ before(async () => {
   // The timeout per attempt is what the "a timeout" case waits out; it must be long enough that, on a loaded machine,
   // no other answer of the local server takes longer (300 ms did not: a 500 came after it under a load average of 12).
   client = new DevIndexClient({
+    transport: new HttpTransport(),
     baseUrl: base,
     apiKey: () => KEY,
     timeoutMs: 1500,

@@ -13,6 +13,7 @@ import {
 } from '../../src/api/agent/agentClient';
 import { ApiError } from '../../src/api/errors';
 import { DevIndexClient } from '../../src/api/client';
+import { HttpTransport } from '../../src/api/http';
 
 const KEY_A = 'sandbox-agent-key-a';
 const KEY_B = 'sandbox-agent-key-b';
@@ -25,6 +26,7 @@ let b: AgentClient;
 
 function agentFor(key: string): AgentClient {
   const c = new DevIndexClient({
+    transport: new HttpTransport(),
     baseUrl: sb.url,
     apiKey: () => key,
     timeoutMs: 2000,
@@ -261,7 +263,12 @@ for (const wire of WIRES) {
     });
 
     test("the submit body carries the client's origin", async () => {
-      const c = new DevIndexClient({ baseUrl: sb.url, apiKey: () => KEY_A, origin: 'devindex-cli@0.1.0' });
+      const c = new DevIndexClient({
+        transport: new HttpTransport(),
+        baseUrl: sb.url,
+        apiKey: () => KEY_A,
+        origin: 'devindex-cli@0.1.0',
+      });
       clients.push(c);
       await raw('DELETE', '/__sandbox/requests');
       await new AgentClient(c).submit({ prompt: 'origin' });

@@ -7,6 +7,7 @@ import { DevIndexClient, type ClientOptions, type RequestLogEntry } from '../../
 import { ApiError } from '../../src/api/errors';
 import { AbortedError, type Clock, type RetryEvent } from '../../src/api/retry';
 import { startSandbox } from '../../sandbox/server';
+import { HttpTransport } from '../../src/api/http';
 
 const KEY = 'sk-test-client-0123456789';
 let sb: { url: string; close(): Promise<void> };
@@ -48,6 +49,7 @@ function client(o: Partial<ClientOptions> = {}) {
   const clock = recordingClock();
   const logs: RequestLogEntry[] = [];
   const c = new DevIndexClient({
+    transport: new HttpTransport(),
     baseUrl: sb.url,
     clock,
     random: () => 0.25,
@@ -158,6 +160,7 @@ describe('client against the sandbox: normal answers', () => {
   it('the sandbox rate limit: 429 with Retry-After is waited (as a minimum) and retried', async () => {
     const local = await startSandbox({ port: 0, wire: 'spec', faults: true, quiet: true, keylessRateLimit: 1 });
     const c = new DevIndexClient({
+      transport: new HttpTransport(),
       baseUrl: local.url,
       clock: recordingClock(),
       random: () => 0,
@@ -354,7 +357,7 @@ describe('client against the sandbox: injected faults', () => {
 
   it('abort during a real backoff wait ends the call at once', async () => {
     await faults({ kind: 'status', status: 503, retryAfter: '30' });
-    const c = new DevIndexClient({ baseUrl: sb.url });
+    const c = new DevIndexClient({ transport: new HttpTransport(), baseUrl: sb.url });
     clients.push(c);
     const ac = new AbortController();
     const t0 = Date.now();

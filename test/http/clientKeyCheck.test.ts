@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { verifyKey } from '../../src/auth/verifyKey';
 import { startSandbox } from '../../sandbox/server';
+import { HttpTransport } from '../../src/api/http';
 
 const KEY = 'fc-check-0123456789abcdef0123';
 let sb: { url: string; close(): Promise<void> };
@@ -24,7 +25,9 @@ after(() => sb.close());
 describe('verifyKey', () => {
   it('a good key: accepted, with exactly one request (GET /v2/agent, no credits)', async () => {
     await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' });
-    assert.deepEqual(await verifyKey(KEY, { baseUrl: sb.url }), { outcome: 'accepted' });
+    assert.deepEqual(await verifyKey(KEY, { baseUrl: sb.url, transport: new HttpTransport() }), {
+      outcome: 'accepted',
+    });
     assert.deepEqual(
       (await requests()).map((r) => [r.method, r.path, r.auth]),
       [['GET', '/v2/agent', 'valid']],
@@ -32,7 +35,7 @@ describe('verifyKey', () => {
   });
   it('a refused key: refused (HTTP 401), not retried', async () => {
     await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' });
-    const r = await verifyKey('fc-wrong-0123456789abcdef', { baseUrl: sb.url });
+    const r = await verifyKey('fc-wrong-0123456789abcdef', { baseUrl: sb.url, transport: new HttpTransport() });
     assert.equal(r.outcome, 'refused');
     assert.equal((await requests()).length, 1);
   });
@@ -41,7 +44,7 @@ describe('verifyKey', () => {
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     const port = (s.address() as AddressInfo).port;
     await new Promise<void>((r) => s.close(() => r()));
-    const r = await verifyKey(KEY, { baseUrl: `http://127.0.0.1:${port}` });
+    const r = await verifyKey(KEY, { baseUrl: `http://127.0.0.1:${port}`, transport: new HttpTransport() });
     assert.equal(r.outcome, 'unchecked');
     assert.match((r as { reason: string }).reason, /connection refused/);
   });
@@ -52,7 +55,7 @@ describe('verifyKey', () => {
       body: JSON.stringify({ faults: [{ kind: 'status', status: 503, count: 5 }] }),
     });
     await fetch(`${sb.url}/__sandbox/requests`, { method: 'DELETE' });
-    const r = await verifyKey(KEY, { baseUrl: sb.url });
+    const r = await verifyKey(KEY, { baseUrl: sb.url, transport: new HttpTransport() });
     assert.equal(r.outcome, 'unchecked');
     assert.equal((await requests()).length, 1);
     await fetch(`${sb.url}/__sandbox/faults`, { method: 'DELETE' });

@@ -8,6 +8,7 @@ import { DevIndexClient, type RequestLogEntry } from '../../src/api/client';
 import type { ApiError } from '../../src/api/errors';
 import { USER_AGENT } from '../../src/api/version';
 import type { SpecSearchResponse } from '../../sandbox/search/wireTypes';
+import { HttpTransport } from '../../src/api/http';
 
 interface Seen {
   method: string;
@@ -47,7 +48,12 @@ after(async () => {
   await new Promise<void>((r) => server.close(() => r()));
 });
 const make = (o: Partial<ConstructorParameters<typeof DevIndexClient>[0]> = {}) => {
-  const c = new DevIndexClient({ baseUrl: base, clock: { now: () => Date.now(), sleep: async () => undefined }, ...o });
+  const c = new DevIndexClient({
+    transport: new HttpTransport(),
+    baseUrl: base,
+    clock: { now: () => Date.now(), sleep: async () => undefined },
+    ...o,
+  });
   clients.push(c);
   return c;
 };

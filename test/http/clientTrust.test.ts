@@ -14,6 +14,7 @@ import type { SpecSearchResponse } from '../../sandbox/search/wireTypes';
 import { MAX_LOG_BYTES, startSandbox } from '../../sandbox/server';
 import { del, post } from './sandboxHelpers';
 import { keyEntryProblem, MAX_KEY_LENGTH, MIN_KEY_LENGTH, REDACTED } from '../../src/api/redact';
+import { HttpTransport } from '../../src/api/http';
 
 const KEY = 'fc-trust-0123456789abcdef0123';
 let sb: { url: string; close(): Promise<void> };
@@ -53,6 +54,7 @@ function client(o: Partial<ClientOptions> & { baseUrl: string }) {
   const clock = noSleep();
   const logs: RequestLogEntry[] = [];
   const c = new DevIndexClient({
+    transport: new HttpTransport(),
     clock,
     random: () => 0.25,
     timeoutMs: 3000,

@@ -13,6 +13,7 @@ import { DEFAULT_DEPRECATION, startSandbox, type LoggedRequest, type Sandbox } f
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI_PATH, runCliProcess } from './cliProcess';
+import { HttpTransport } from '../../src/api/http';
 
 /** `devindex mcp` through the SDK's client (as test/http/mcp.test.ts), keyless; one tool call's text, and the server's stderr. */
 async function mcpSearch(baseUrl: string, queries: string[]): Promise<{ texts: string[]; stderr: string }> {
@@ -48,7 +49,7 @@ for (const wire of ['production', 'spec'] as const) {
     let sb: Sandbox;
     const clients: DevIndexClient[] = [];
     const client = (o: Partial<ConstructorParameters<typeof DevIndexClient>[0]> = {}): DevIndexClient => {
-      const c = new DevIndexClient({ baseUrl: sb.url, timeoutMs: 5000, ...o });
+      const c = new DevIndexClient({ transport: new HttpTransport(), baseUrl: sb.url, timeoutMs: 5000, ...o });
       clients.push(c);
       return c;
     };

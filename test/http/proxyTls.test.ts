@@ -8,14 +8,16 @@ import { ApiError } from '../../src/api/errors';
 import { runCli } from '../../src/cli/main';
 import { startSandbox } from '../../sandbox/server';
 import { haveOpenssl, makeTestCa, startHttpsFront, startProxy, type LoopbackProxy, type TestCa } from './netHelpers';
+import { HttpTransport, type NetworkOptions } from '../../src/api/http';
 
 const KEY = 'fc-proxy-0123456789abcdef0123';
 let sb: { url: string; close(): Promise<void> };
 let open: LoopbackProxy;
 let authed: LoopbackProxy;
 const clients: DevIndexClient[] = [];
-const make = (o: Partial<ClientOptions>) => {
+const make = ({ network, ...o }: Partial<ClientOptions> & { network?: NetworkOptions }) => {
   const c = new DevIndexClient({
+    transport: new HttpTransport({ network }),
     baseUrl: sb.url,
     apiKey: () => KEY,
     timeoutMs: 5000,

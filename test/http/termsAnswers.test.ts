@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { AgentClient } from '../../src/api/agent/agentClient';
 import { DevIndexClient } from '../../src/api/client';
+import { HttpTransport } from '../../src/api/http';
 import { failureOf } from '../../src/api/failure';
 import { modelWords } from '../../src/words/failureWords';
 import { runCliProcess } from './cliProcess';
@@ -122,6 +123,7 @@ describe('terms answers (production wire)', () => {
   test('AgentClient: each answer as an error a model is told about; a new id on a second call gets the 503 again', async () => {
     const client = new DevIndexClient({
       baseUrl: sb.url,
+      transport: new HttpTransport(),
       apiKey: async () => KEY,
       clock: { now: () => Date.now(), sleep: async () => undefined },
     });

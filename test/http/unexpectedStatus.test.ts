@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { DevIndexClient } from '../../src/api/client';
 import type { ApiError } from '../../src/api/errors';
 import { runCliProcess } from './cliProcess';
+import { HttpTransport } from '../../src/api/http';
 
 const KEY = 'fc-unexpected-0123456789abcdef';
 let answer = '';
@@ -110,7 +111,12 @@ describe('unexpected statuses: an immediate, clear error (issue 20)', () => {
       answer = c.raw;
       requests = 0;
       // The real clock: a retry would really wait, a body that never comes would wait for the timeout.
-      const client = new DevIndexClient({ baseUrl: base, apiKey: () => KEY, timeoutMs: 10_000 });
+      const client = new DevIndexClient({
+        transport: new HttpTransport(),
+        baseUrl: base,
+        apiKey: () => KEY,
+        timeoutMs: 10_000,
+      });
       const t0 = Date.now();
       try {
         await assert.rejects(client.search({ query: 'q' }), (e: ApiError) => {

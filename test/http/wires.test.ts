@@ -10,6 +10,7 @@ import { SearchResponseSchema } from '../../src/api/schemas';
 import { VERSION } from '../../src/api/version';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { runCliProcess, type CliRun } from './cliProcess';
+import { HttpTransport } from '../../src/api/http';
 
 const KEY = 'sk-wires-test-0123456789';
 const REPOSITORY_ID = /^(issue|pull_request|readme):[^/]+\/[^#]+/;
@@ -21,7 +22,13 @@ for (const wire of ['production', 'spec'] as const) {
     let sb: Sandbox;
     const clients: DevIndexClient[] = [];
     const client = (o: Partial<ConstructorParameters<typeof DevIndexClient>[0]> = {}): DevIndexClient => {
-      const c = new DevIndexClient({ baseUrl: sb.url, timeoutMs: 5000, origin: 'devindex-test@1', ...o });
+      const c = new DevIndexClient({
+        transport: new HttpTransport(),
+        baseUrl: sb.url,
+        timeoutMs: 5000,
+        origin: 'devindex-test@1',
+        ...o,
+      });
       clients.push(c);
       return c;
     };

@@ -14,6 +14,7 @@ import { JobNode } from '../../src/agents/jobNode';
 import type { Timers } from '../../src/agents/jobPoller';
 import type { TreeNode } from '../../src/agents/jobsTreeProvider';
 import { api, until, iconId, FakeNotifications, MemoryStorage } from './hostSupport';
+import { HttpTransport } from '../../src/api/http';
 
 async function jobNode(feature: AgentsFeature, id: string): Promise<JobNode | undefined> {
   const roots = await feature.tree.getChildren();
@@ -46,7 +47,7 @@ describe('agent jobs', function () {
     const a = await api();
     const key = process.env.DEVINDEX_TEST_KEY ?? (await a.apiKey.get());
     assert.ok(key, 'the runner provides the sandbox key (DEVINDEX_TEST_KEY)');
-    client = new DevIndexClient({ baseUrl: a.baseUrl(), apiKey: () => key });
+    client = new DevIndexClient({ transport: new HttpTransport(), baseUrl: a.baseUrl(), apiKey: () => key });
     feature = build();
   });
 
@@ -280,7 +281,7 @@ describe('agent job notifications and palette picks', function () {
     const a = await api();
     const key = process.env.DEVINDEX_TEST_KEY ?? (await a.apiKey.get());
     assert.ok(key, 'the runner provides the sandbox key (DEVINDEX_TEST_KEY)');
-    client = new DevIndexClient({ baseUrl: a.baseUrl(), apiKey: () => key });
+    client = new DevIndexClient({ transport: new HttpTransport(), baseUrl: a.baseUrl(), apiKey: () => key });
     feature = createAgentsFeature(storage, {
       backend: () => new AgentClient(client),
       hasKey: async () => true,

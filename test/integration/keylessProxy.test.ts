@@ -3,6 +3,8 @@
 // forward proxy on loopback in front of the sandbox.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { resolveFolder } from '../../src/deps/resolver';
+import { nodeHost } from '../../src/host/node';
 import { Services } from '../../src/services';
 import type { ApiKeyStore } from '../../src/auth/apiKeyStore';
 import type { SearchHistory } from '../../src/search/history';
@@ -19,7 +21,7 @@ describe('Search Without Key behind a proxy', () => {
       get: async () => env('DEVINDEX_TEST_KEY'),
       onDidChange: () => ({ dispose() {} }),
     } as unknown as ApiKeyStore;
-    const services = new Services(vscode.Uri.file(__dirname), keys, {} as SearchHistory);
+    const services = new Services(nodeHost, resolveFolder, vscode.Uri.file(__dirname), keys, {} as SearchHistory);
     try {
       const keyed = await services.getClient().search({ query: 'retries', k: 1 });
       assert.ok(keyed.results.length > 0);

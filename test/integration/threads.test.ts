@@ -13,6 +13,7 @@ import { JobNode, ThreadNode } from '../../src/agents/jobNode';
 import { jobState } from '../../src/agents/jobState';
 import { ApprovalNode } from '../../src/agents/placeholderNodes';
 import { api, sandboxRequests, until, iconId, FakeNotifications, MemoryStorage } from './hostSupport';
+import { HttpTransport } from '../../src/api/http';
 
 describe('issue 19: threads, chat answers and approvals', function () {
   this.timeout(180_000);
@@ -35,7 +36,7 @@ describe('issue 19: threads, chat answers and approvals', function () {
     const a = await api();
     const key = process.env.DEVINDEX_TEST_KEY ?? (await a.apiKey.get());
     assert.ok(key, 'the runner provides the sandbox key (DEVINDEX_TEST_KEY)');
-    client = new DevIndexClient({ baseUrl: a.baseUrl(), apiKey: () => key });
+    client = new DevIndexClient({ transport: new HttpTransport(), baseUrl: a.baseUrl(), apiKey: () => key });
     const show = notes.show;
     feature = createAgentsFeature(
       storage,

@@ -17,6 +17,7 @@ import { newWatch } from '../../src/deps/watch';
 import { LEASE_KEY } from '../../src/watches/lease';
 import { WATCH_KEY_PREFIX, WatchService, type WatchEvent } from '../../src/watches/watcher';
 import { api, env, MemoryStorage, until, type DevIndexExtensionApi } from './hostSupport';
+import { HttpTransport } from '../../src/api/http';
 
 type Api = DevIndexExtensionApi;
 interface Posted {
@@ -255,7 +256,11 @@ describe('Watch for a Fix and version badges in the editor (issue 23)', function
 
   it('two windows with one watcher: two watch services over one shared storage, one lease, one search per watch', async () => {
     const storage = new MemoryStorage();
-    const client = new DevIndexClient({ baseUrl: env('DEVINDEX_SANDBOX_URL'), apiKey: () => env('DEVINDEX_TEST_KEY') });
+    const client = new DevIndexClient({
+      transport: new HttpTransport(),
+      baseUrl: env('DEVINDEX_SANDBOX_URL'),
+      apiKey: () => env('DEVINDEX_TEST_KEY'),
+    });
     const made = await client.search({
       query: QUERY_MESSAGE,
       repos: ['fetchline/fetchline'],

@@ -52,9 +52,6 @@ import {
 } from './termsExchange';
 
 export * from './agentSchemas';
-export * from '../../agentRun/agentTrace';
-export { isWaiting } from '../../agentRun/approval';
-export { approvalWords } from '../../agentRun/runOutcome';
 export {
   AGENT_ERRORS,
   AgentError,

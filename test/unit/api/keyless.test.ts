@@ -6,6 +6,7 @@ import { errorFromResponse } from '../../../src/api/errors';
 import type { Clock } from '../../../src/api/retry';
 import { durationWords } from '../../../src/words/duration';
 import { untilWords } from '../../../src/words/waitWords';
+import { HttpTransport } from '../../../src/api/http';
 
 const T0 = Date.UTC(2026, 10, 25, 21, 0, 0); // 25 Nov 2026, 21:00 UTC
 
@@ -32,6 +33,7 @@ function clientAnswering(status: number, body: unknown, headers: Record<string, 
     },
   };
   const client = new DevIndexClient({
+    transport: new HttpTransport(),
     baseUrl: 'https://api.example.com',
     clock,
     random: () => 0,

@@ -26,6 +26,7 @@ import { toViewError } from '../../../src/search/session/viewError';
 import { SearchController, type SearchViewDeps } from '../../../src/webview/searchController';
 import { failureRequestIds, renderIssueBody } from '../../../src/doctor/render';
 import type { DiagnosisReport } from '../../../src/doctor/findings';
+import { HttpTransport } from '../../../src/api/http';
 
 const T0 = Date.UTC(2026, 10, 27, 0, 0, 0); // 27 Nov 2026, 00:00 UTC
 const KEY = 'fc-0123456789abcdef0123';
@@ -65,6 +66,7 @@ function clientOver(
   const sent: HttpRequest[] = [];
   const clock: Clock = { now: () => T0, sleep: async () => undefined };
   const client = new DevIndexClient({
+    transport: new HttpTransport(),
     baseUrl: 'https://api.example.com',
     clock,
     random: () => 0,

@@ -20,6 +20,7 @@ import { followupsFor } from '../../../src/chat/followups';
 import { scopedSearch } from '../../../src/tools/searchOps';
 import type { ToolDeps } from '../../../src/tools/toolOps';
 import * as agentApi from '../../../src/api/agent/agentClient';
+import { resolveFolder } from '../../../src/deps/resolver';
 
 const DEPS = [
   { ecosystem: 'npm', name: '@acme/widgets', slug: 'acme/widgets', version: '2.0.3' },
@@ -345,6 +346,7 @@ describe('scopedSearch (the pipeline the tool and the participant share)', () =>
     return {
       sent,
       surface: 'editor',
+      folderDependencies: resolveFolder,
       maxChars: () => 10_000,
       search: async (p) => {
         sent.push(p);

@@ -4,11 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   compareMention,
-  installedChipLabel,
   resultBadges,
   versionSummary,
   type InstalledDependency,
 } from '../../../src/versions/versionCompare';
+import { installedChipLabel } from '../../../src/words/versionWords';
 import { findVersionMentions } from '../../../src/versions/versionMentions';
 
 const npm = (version?: string): InstalledDependency => ({

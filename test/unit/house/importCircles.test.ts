@@ -1,37 +1,13 @@
 // The house rule of issue 20: no import circle in src/, type-only imports included (a type both sides need
 // moves to the lower module). The graph is read from the sources, so a new circle fails here with its path.
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { findRepoRoot } from '../../../sandbox/server';
+import { importsOf, sources } from '../../support/sourceImports';
 
 const src = join(findRepoRoot(__dirname) ?? '.', 'src');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? sources(p) : /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [p] : [];
-  });
-}
-
-function target(from: string, spec: string): string | undefined {
-  const base = resolve(dirname(from), spec);
-  for (const c of [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')]) if (existsSync(c)) return c;
-  return undefined;
-}
-
-/** Every relative import, export-from and import() of a file (type-only ones too). */
-export function importsOf(file: string, text: string): string[] {
-  const out: string[] = [];
-  const re =
-    /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*['"](\.{1,2}\/[^'"]+)['"]|import\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|^import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
-  for (const m of text.matchAll(re)) {
-    const t = target(file, m[1] ?? m[2] ?? m[3]);
-    if (t) out.push(t);
-  }
-  return out;
-}
 
 /** The circles of a graph, each once, as the path from its first node back to it. */
 export function circles(graph: Map<string, string[]>): string[][] {
@@ -78,7 +54,7 @@ describe('import circles (issue 20)', () => {
       importsOf(
         file,
         "import type { X } from './cache';\nexport { y } from './resolver';\nconst m = import('./messages');",
-      ).map((p) => relative(src, p)),
+      ).map((p) => relative(src, p.file)),
       [join('deps', 'cache.ts'), join('deps', 'resolver.ts'), join('deps', 'messages.ts')],
     );
   });
@@ -86,7 +62,7 @@ describe('import circles (issue 20)', () => {
   it('src/ has no import circle', () => {
     const files = sources(src);
     assert.ok(files.length > 100, `read ${files.length} files under ${src}`);
-    const graph = new Map(files.map((f) => [f, importsOf(f, readFileSync(f, 'utf8'))]));
+    const graph = new Map(files.map((f) => [f, importsOf(f, readFileSync(f, 'utf8')).map((i) => i.file)]));
     const found = circles(graph).map((c) => c.map((f) => relative(src, f)).join(' -> '));
     assert.deepEqual(found, [], `import circles:\n${found.join('\n')}`);
   });

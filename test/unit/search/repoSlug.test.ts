@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRemoteUrl, remotesFromConfigOutput, scopeFromRemotes } from '../../../src/search/repoSlug';
+import { remotesFromConfigOutput } from '../../../src/host/node';
+import { parseRemoteUrl, scopeFromRemotes } from '../../../src/search/repoSlug';
 
 const forms: Array<[string, string | undefined, string?]> = [
   ['https://github.com/acme/http-kit', 'acme/http-kit', 'github.com'],

@@ -99,7 +99,7 @@ test("the only caller of git config asks mayRunGitIn with the workspace's trust 
     .filter((f) => !/^host\//.test(f));
   assert.deepEqual(callers, ['search/workspaceRepos.ts']);
   const text = fs.readFileSync(path.join(src, 'search', 'workspaceRepos.ts'), 'utf8');
-  assert.match(text, /mayRunGitIn\(folder\.scheme, vscode\.workspace\.isTrusted\) \? remotesFromGitConfig\(/);
+  assert.match(text, /mayRunGitIn\(folder\.scheme, vscode\.workspace\.isTrusted\) \? host\.remotesFromGitConfig\(/);
 });
 
 test('docs/USAGE.md says what Restricted Mode and a virtual workspace leave out, and the README links there', () => {

@@ -15,6 +15,7 @@ import { ApiError } from '../../../src/api/errors';
 import { MCP_TOOLS } from '../../../src/tools/definitions';
 import { errorText, jobStatusText } from '../../../src/tools/modelText';
 import { runTool, type AgentOps, type StartRequest, type ToolDeps } from '../../../src/tools/toolOps';
+import { resolveFolder } from '../../../src/deps/resolver';
 
 const JOB = '123e4567-e89b-42d3-a456-426614174000';
 const THREAD = '9d0c7a52-2f1e-4c8b-9a44-6f1b3c2d1e00';
@@ -28,6 +29,7 @@ function deps(status: unknown, over: Partial<ToolDeps> = {}): ToolDeps & { start
   return {
     starts,
     surface: 'mcp',
+    folderDependencies: resolveFolder,
     maxChars: () => 4_000,
     secret: () => undefined,
     search: async () => {

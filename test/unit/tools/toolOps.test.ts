@@ -5,6 +5,7 @@ import { ApiError } from '../../../src/api/errors';
 import type { SearchParams } from '../../../src/api/params';
 import { SearchResponseSchema } from '../../../src/api/schemas';
 import { runTool, type AgentOps, type StartRequest, type ToolDeps } from '../../../src/tools/toolOps';
+import { resolveFolder } from '../../../src/deps/resolver';
 
 const JOB = '123e4567-e89b-42d3-a456-426614174000';
 const KEY = 'sk-test-key-987654321';
@@ -35,6 +36,7 @@ function deps(over: Partial<ToolDeps> = {}): ToolDeps & { searches: SearchParams
     searches,
     starts,
     surface: 'editor',
+    folderDependencies: resolveFolder,
     maxChars: () => 10_000,
     secret: () => KEY,
     search: async (p) => {

@@ -1,10 +1,10 @@
 // The browser's dependency list for the fixes check: the manifest and lockfile lookup through workspace.fs, each
 // dependency placed on its manifest line by the engine's line scans (src/fixesView/manifestLines.ts).
 import * as vscode from 'vscode';
-import { config } from '../../config';
-import type { WorkspaceDependencies } from '../../fixes/report';
-import { workspaceDependencies } from '../../fixesView/manifestLines';
-import { resolveManifests } from '../../web/dependencies';
+import { config } from '../config';
+import type { WorkspaceDependencies } from '../fixes/report';
+import { workspaceDependencies } from '../fixesView/manifestLines';
+import { resolveManifests } from './dependencies';
 
 export async function fixesDependencies(folder: string): Promise<WorkspaceDependencies> {
   const found = await resolveManifests(folder, { maxDependencies: config.maxDependencies() });
