@@ -1,6 +1,6 @@
-// Browser UI: Dependency Fixes on the dependency fixture workspace at the default side bar width: the view with
-// fetchline's fixes (light, dark, high contrast), and package.json's diagnostic with its hover and Quick Fix
-// (test-results/e2e/fixes-*.png).
+// Browser UI: Dependency Fixes on the dependency fixture workspace at the default side bar width: the keyless quota's
+// line, the view with fetchline's fixes (light, dark, high contrast), and package.json's diagnostic with its hover
+// and Quick Fix (test-results/e2e/fixes-*.png).
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Workbench, e2e } from './workbench';
@@ -25,9 +25,10 @@ describe('Dependency Fixes in the workbench', () => {
     wb = await Workbench.open('fixes', { url });
     await wb.activityItem('Developer Index').waitFor({ state: 'visible', timeout: 60_000 });
     await wb.openContainer('Developer Index');
-    await wb.setViewExpanded('Search', false).catch(() => undefined);
-    await wb.setViewExpanded('Dependency Fixes', true);
     await wb.setSideBarWidth(DEFAULT_SIDE_BAR);
+    // The Search view collapsed, as a user gives the fixes room; its notes sit below the dependencies.
+    await wb.setViewExpanded('Search', false);
+    await wb.setViewExpanded('Dependency Fixes', true);
   });
   after(async () => {
     await control('/__sandbox/keyless', { daily: 0, reset: true }).catch(() => undefined);
@@ -38,15 +39,38 @@ describe('Dependency Fixes in the workbench', () => {
   const pane = () =>
     wb.page.locator('.pane', { has: wb.page.locator('.pane-header[aria-label="Dependency Fixes Section"]') });
 
+  it('without a key, the keyless quota stops the check: the unchecked ones in one line that offers Set API Key', async () => {
+    await wb.runCommand('Developer Index: Clear API Key');
+    assert.equal(await control('/__sandbox/keyless', { daily: 1, reset: true }), 200);
+    await wb.runCommand('Developer Index: Check Dependencies for Fixes');
+    const line = pane().locator('.monaco-list-row', { hasText: /^Not checked/ });
+    await line.first().waitFor({ state: 'visible', timeout: 60_000 });
+    assert.match((await line.first().getAttribute('aria-label')) ?? '', /Set an API key to check them/);
+    for (const theme of ['dark', 'light', 'hc'] as const) {
+      await wb.useTheme(theme);
+      await line.first().hover();
+      await wb.screenshot(`quota line ${theme}`);
+    }
+    await wb.useTheme('dark');
+  });
+
   it("the view with fetchline's fixes, in light, dark and high contrast", async () => {
     assert.equal(await control('/__sandbox/keyless', { daily: 0, reset: true }), 200);
     await wb.runCommand('Developer Index: Check Dependencies for Fixes');
-    const row = pane().locator('.monaco-list-row', { hasText: 'fetchline' }).first();
+    // The dependency's row once the check has ended (while it runs, the progress row names fetchline too).
+    const row = pane().locator('.monaco-list-row[aria-label^="fetchline: "]').first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     assert.match((await row.getAttribute('aria-label')) ?? '', /^fetchline: 3\.2\.0 installed lacks \d+ fix/);
+    // What the quota left unchecked is checked now (the rest from the cache): no Not checked line is left.
     await pane()
-      .locator('.monaco-list-row', { hasText: /^Not checked/ })
-      .waitFor({ state: 'detached', timeout: 30_000 });
+      .locator('.monaco-list-row', { hasText: /^Skipped/ })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(
+      await pane()
+        .locator('.monaco-list-row', { hasText: /^Not checked/ })
+        .count(),
+      0,
+    );
     for (const theme of ['dark', 'light', 'hc'] as const) {
       await wb.useTheme(theme);
       await wb.page.mouse.move(0, 0);

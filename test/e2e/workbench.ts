@@ -342,7 +342,9 @@ export class Workbench {
   async setViewExpanded(viewName: string, expanded: boolean): Promise<void> {
     const header = this.viewHeader(viewName);
     await header.waitFor({ state: 'visible' });
-    if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click();
+    // On the title: the header's middle may be one of the view's action buttons (Search's toolbar is wide).
+    if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded)
+      await header.locator('.title').first().click();
     await this.page.waitForFunction(
       ([sel, want]) => document.querySelector(sel!)?.getAttribute('aria-expanded') === want,
       [`.sidebar .pane-header[aria-label="${viewName} Section"]`, String(expanded)],
