@@ -72,16 +72,16 @@ try {
     join(firstRunWorkspace, 'README.md'),
     '# first-run\n\nAn empty folder: the walkthrough suite sees the extension as a first install does.\n',
   );
-  // Time is the tests' (src/testHooks/timing.ts): the watch lease (90 s), its beat (30 s) and the 6-hour
-  // interval, shortened so that watchesTwoWindows.test.ts sees two due checks and a lease take-over in about a
-  // minute. Only a window that runs its background loop feels them (one with watches at activation, or after the
-  // Watch for a Fix command); the other suites' watches are made and removed well inside the interval.
-  // An agent run's poll schedule is shortened too (first poll and the interval after news 2 s, backoff to 10 s, a
-  // waiting run read every 30 s): the agents and threads suites wait on the tree's rows, which change at each poll.
+  // Time is the tests' (src/testHooks/timing.ts): the watch lease (90 s), its beat (30 s) and the 6-hour interval,
+  // shortened so that watchesTwoWindows.test.ts sees two due checks and a lease take-over in about a minute and a
+  // half (a second window once took 30 s to open on loaded cores: a 45 s interval leaves it 41 s). Only a window that
+  // runs its background loop feels them; the other suites' watches are made and removed well inside the interval.
+  // An agent run's poll schedule is shortened too: the agents and threads suites wait on the tree's rows, which change
+  // at each poll.
   const testTiming = JSON.stringify({
     leaseTtlMs: 10_000,
     leaseRenewMs: 2_000,
-    watchIntervalMs: 30_000,
+    watchIntervalMs: 45_000,
     watchFirstBeatMs: 1_000,
     watchLookAgainMs: 5_000,
     watchSettleMs: 500,
