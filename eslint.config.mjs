@@ -116,6 +116,15 @@ export default tseslint.config(
     files: ['src/web/**/*.ts', 'src/host/browser.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NODE_ONLY] }] },
   },
+  // The webview's own code runs in the webview: no Node built-in, no Node global. (Its tsconfig has Node's types only
+  // for the session modules whose types it imports: those run in the extension host.)
+  {
+    files: ['src/webview/app/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: noVscode['no-restricted-imports'][1].paths, patterns: [NODE_ONLY] }],
+      'no-restricted-globals': ['error', 'process', 'require', 'Buffer', '__dirname', 'global'],
+    },
+  },
   // These are also editor-free (this entry replaces the noVscode one above for them, so it names vscode too).
   {
     files: [
