@@ -1,44 +1,15 @@
-// Issue 32 §7: the README is the Marketplace page, a short tour for the person who installs the extension;
-// the reference lives in docs/. It stays at most 300 lines, keeps the two quick-start commands (CI runs the
-// test one, .ci/run), and every link into docs/ names a file that exists and, after `#`, one of its headings.
+// The README is the Marketplace page: it opens for the person who installs the extension, and the reference lives in
+// docs/. It stays at most 300 lines, keeps the two quick-start commands under their own heading (CI runs the test one,
+// .ci/run), and every link into docs/ names a file that exists and, after `#`, one of its headings.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { findRepoRoot } from '../../../sandbox/server';
+import { anchorsOf, headingSlug } from '../../support/markdown';
 
 const root = findRepoRoot(__dirname) ?? '.';
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
-
-/** GitHub's anchor for a heading: lower case, markdown and punctuation dropped, spaces to hyphens. */
-function headingSlug(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[`*_]/g, '')
-    .replace(/[^\p{L}\p{N} -]/gu, '')
-    .replace(/ /g, '-');
-}
-
-/** The anchors of a markdown file's headings (outside fenced code), numbered as GitHub does for repeats. */
-function anchorsOf(markdown: string): Set<string> {
-  const seen = new Map<string, number>();
-  const out = new Set<string>();
-  let fenced = false;
-  for (const line of markdown.split('\n')) {
-    if (/^\s*```/.test(line)) {
-      fenced = !fenced;
-      continue;
-    }
-    const m = !fenced && /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
-    if (!m) continue;
-    const slug = headingSlug(m[1]!);
-    const n = seen.get(slug) ?? 0;
-    seen.set(slug, n + 1);
-    out.add(n ? `${slug}-${n}` : slug);
-  }
-  return out;
-}
 
 describe('the README', () => {
   it('is at most 300 lines', () => {
@@ -46,10 +17,30 @@ describe('the README', () => {
     assert.ok(lines <= 300, `README.md has ${lines} lines: move reference text into docs/ and link to it`);
   });
 
-  it('keeps the quick start: one command runs the extension, one runs the tests (CI runs that one)', () => {
-    assert.match(readme, /^npm ci && npm start +# runs the extension for real/m);
+  it('opens for the person who installs it: a picture, then Get started before any other heading', () => {
+    const headings = [...readme.matchAll(/^## (.+)$/gm)];
+    assert.equal(headings[0]?.[1], 'Get started');
+    const picture = readme.search(/!\[[^\]]+\]\(docs\/images\/search-view\.png\)/);
+    assert.ok(picture > 0 && picture < headings[0]!.index!, 'the Search view picture comes before "Get started"');
+    assert.match(readme.slice(headings[0]!.index!, headings[1]?.index), /Set API Key[^]*keyless/);
+  });
+
+  it('keeps the quick start under its own heading: one command runs the extension, one runs the tests (CI runs that one)', () => {
+    const start = readme.search(/^npm ci && npm start +# runs the extension for real/m);
+    assert.ok(start > 0, 'npm ci && npm start');
     assert.match(readme, /^npm ci && npm test +# runs every test tier/m);
+    const above = [...readme.slice(0, start).matchAll(/^## (.+)$/gm)].pop()?.[1];
+    assert.equal(above, 'Working on the extension');
     assert.match(readFileSync(join(root, '.ci', 'run'), 'utf8'), /^npm test$/m);
+  });
+
+  it('has no heading that speaks of how the project was made', () => {
+    for (const [file, text] of [
+      ['README.md', readme],
+      ...['USAGE.md', 'ARCHITECTURE.md', 'TESTING.md'].map((f) => [f, readFileSync(join(root, 'docs', f), 'utf8')]),
+    ] as const)
+      for (const [, h] of text.matchAll(/^#{1,6} (.+)$/gm))
+        assert.doesNotMatch(h!, /\bissues? (\d|were|said)|where the issues/i, `${file}: ${h}`);
   });
 
   it('links into docs/ resolve to an existing file and heading', () => {
