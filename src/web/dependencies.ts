@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { config } from '../config';
 import { manifestDependencies, NOT_INSTALLED_HERE } from '../deps/manifestDependencies';
+import type { DependencyRow } from '../deps/dependencyPick';
 import type { FolderDependencies } from '../deps/resolver';
 import type { InstalledDependency } from '../versions/versionCompare';
 import { pickFolder } from '../search/workspaceRepos';
@@ -29,14 +30,6 @@ export async function resolveManifests(
     },
     opts,
   );
-}
-
-export interface DependencyRow {
-  name: string;
-  ecosystem: string;
-  slug?: string;
-  version?: string;
-  reason?: string;
 }
 
 /** `devIndex.deps.searchDependency({ folder?, pick?, query? })` in the browser: `{ rows, repos? }` as on the desktop. */
