@@ -18,7 +18,9 @@ import {
   type ProblemFacts,
 } from './messages';
 import { dependencyAtPath, installedNpmDependency } from './installLocation';
-import { MANIFEST_GLOB, MANIFEST_NAMES, type Dependency, type DependencyIndex } from './resolver';
+import type { DependencyIndex } from './cache';
+import { MANIFEST_GLOB, MANIFEST_NAMES } from './manifests';
+import type { Dependency } from './resolver';
 import { importAt } from './importAt';
 import { installedOf, pickRow, showDependencyPick, type DependencyRow } from './dependencyPick';
 import { installedChipLabel } from '../words/versionWords';

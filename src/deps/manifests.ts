@@ -1,6 +1,21 @@
-// Pure: reading the manifests of Go, Rust and Python (text in, names and slugs out). No vscode, no fs.
+// Pure: the manifest files' names, and reading the manifests of Go, Rust and Python (text in, names and slugs out).
+// No vscode, no fs.
 import { slugFromUrl, toSlug, type SlugResult, type UnresolvedReason } from './repositoryField';
 import { parseGoReplaces, plainVersion } from './versionText';
+
+/** The files that say what a folder depends on, for watchers and root finding (the browser build reads them too). */
+export const MANIFEST_GLOB =
+  '{package.json,package-lock.json,npm-shrinkwrap.json,yarn.lock,pnpm-lock.yaml,go.mod,go.sum,Cargo.toml,Cargo.lock,pyproject.toml,requirements.txt,poetry.lock,uv.lock,Pipfile.lock}';
+export const MANIFEST_NAMES = [
+  'package.json',
+  'go.mod',
+  'Cargo.toml',
+  'pyproject.toml',
+  'requirements.txt',
+  'setup.py',
+  '.venv',
+  'venv',
+];
 
 // ---------------------------------------------------------------- Go
 

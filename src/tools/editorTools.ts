@@ -9,7 +9,7 @@ import * as agentApi from '../api/agent/agentClient';
 import { agentClientOver } from '../api/agent/agentClientOver';
 import { config } from '../config';
 import type { Services } from '../services';
-import { MANIFEST_NAMES } from '../deps/manifestNames';
+import { MANIFEST_NAMES } from '../deps/manifests';
 import { checkFolder, type FixesWiring } from '../fixesView/createFixes';
 import { scopeFromRemotes } from '../search/repoSlug';
 import { remotesOf } from '../search/workspaceRepos';

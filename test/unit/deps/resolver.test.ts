@@ -14,7 +14,8 @@ import {
 } from '../../../src/deps/manifests';
 import { framesInText } from '../../../src/deps/messages';
 import { dependencyAtPath, installedNpmDependency } from '../../../src/deps/installLocation';
-import { DependencyIndex, resolveFolder } from '../../../src/deps/resolver';
+import { DependencyIndex } from '../../../src/deps/cache';
+import { resolveFolder } from '../../../src/deps/resolver';
 import { findRepoRoot } from '../../../sandbox/server';
 
 function write(root: string, files: Record<string, string>): void {
