@@ -1,7 +1,7 @@
 // vscode-free: a folder's dependency index (lookups by package reference), one built lazily per folder. `peek` never
 // waits: it answers from what is resolved (or starts the resolution in the background); `get` waits for it.
 import { normalizePythonName, slugFromGoModule } from './manifests';
-import { refKey, type PackageRef } from './messages';
+import { refKey, type PackageRef } from './packageRefs';
 import { resolveFolder, type Dependency, type FolderDependencies, type ResolveOptions } from './resolver';
 
 interface Entry {

@@ -8,15 +8,15 @@ import type { RepositoryEcho } from '../api/schemas';
 import { config } from '../config';
 import { log } from '../log';
 import { DependencyCache, rootForFile } from './cache';
+import { cleanMessage } from './messages';
 import {
-  cleanMessage,
   framesInText,
   packagesInText,
   packagesOfProblem,
   type PackageRef,
   type ProblemArgs,
   type ProblemFacts,
-} from './messages';
+} from './packageRefs';
 import { dependencyAtPath, installedNpmDependency } from './installLocation';
 import type { DependencyIndex } from './cache';
 import { MANIFEST_GLOB, MANIFEST_NAMES } from './manifests';

@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import { join, posix, win32 } from 'node:path';
 import { plainVersion, pythonMetadataVersion } from './versionText';
 import { normalizePythonName, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from './manifests';
-import type { PackageRef } from './messages';
+import type { PackageRef } from './packageRefs';
 import { slugFromPackageJson } from './repositoryField';
 import { findInstalled, importNames, readJson, readText, type Dependency } from './resolver';
 

@@ -6,7 +6,8 @@
 // process is registered too and says why it is left out (src/web/unavailable.ts).
 import * as vscode from 'vscode';
 import { DEPS_COMMANDS } from '../deps/commandIds';
-import { cleanMessage, type ProblemArgs } from '../deps/messages';
+import { cleanMessage } from '../deps/messages';
+import { type ProblemArgs } from '../deps/packageRefs';
 import { settleOnDeactivate, wireShared } from '../wiring';
 import { webCode } from './core';
 import { searchDependency } from './dependencies';

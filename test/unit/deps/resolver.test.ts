@@ -12,7 +12,7 @@ import {
   slugFromCrateToml,
   slugFromGoModule,
 } from '../../../src/deps/manifests';
-import { framesInText } from '../../../src/deps/messages';
+import { framesInText } from '../../../src/deps/packageRefs';
 import { dependencyAtPath, installedNpmDependency } from '../../../src/deps/installLocation';
 import { DependencyIndex } from '../../../src/deps/cache';
 import { resolveFolder } from '../../../src/deps/resolver';
