@@ -14,7 +14,7 @@ import { startSandbox } from '../sandbox/server';
 import { listedTool, MCP_TOOLS } from '../src/tools/definitions';
 import { heldPassages, searchAnswer } from '../src/tools/searchAnswer';
 import { MoreCache } from '../src/tools/moreCache';
-import { CHARS_PER_TOKEN, estimateTokens } from '../src/tools/tokens';
+import { CHARS_PER_TOKEN, estimateTokens } from '../src/tools/toolInputs';
 import { HttpTransport } from '../src/api/http';
 
 const QUERIES = [

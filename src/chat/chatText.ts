@@ -9,7 +9,7 @@ import { displayTitle, type SearchResponse } from '../api/schemas';
 import { installedWords } from '../deps/dependencyScope';
 import { versionSummary, type InstalledDependency, type VersionBadge } from '../versions/versionCompare';
 import { safeHref } from '../webview/linkPolicy';
-import { clean } from '../tools/text';
+import { clean } from '../tools/modelText';
 import type { ChatCommand } from './followups';
 
 export { CHAT_COMMANDS, type ChatCommand, type ChatMeta } from './followups';

@@ -11,7 +11,7 @@ import { log } from '../log';
 import { dependencyFolderOfEditor, editorToolDeps, signalOf, type ToolWiring } from '../tools/editorTools';
 import { DEFAULT_MAX_CHARS, errorText } from '../tools/modelText';
 import { searchText } from '../tools/searchAnswer';
-import { charsForTokens } from '../tools/tokens';
+import { charsForTokens } from '../tools/toolInputs';
 import { scopedSearch, versionsLead, type ScopedSearch } from '../tools/searchOps';
 import type { ToolDeps } from '../tools/toolTypes';
 import { toViewError } from '../search/session/viewError';

@@ -13,7 +13,7 @@ import {
   MAX_WAIT_SECONDS,
   MIN_MAX_TOKENS,
   MIN_WAIT_SECONDS,
-} from './limits';
+} from './toolInputs';
 import { HANDLE_PATTERN, MORE_TTL_MS } from './moreCache';
 import { TOOL_NAMES, type ToolName } from './names';
 

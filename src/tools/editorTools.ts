@@ -16,8 +16,9 @@ import { remotesOf } from '../search/workspaceRepos';
 import type { Host } from '../host/host';
 import { clampBudget, MIN_MAX_CHARS } from './modelText';
 import { TOOL_SETTINGS, type ToolName } from './names';
-import { CHARS_PER_TOKEN } from './tokens';
-import { runTool, type StartRequest, type ToolDeps, type ToolProgress, type WorkspaceScope } from './toolOps';
+import { CHARS_PER_TOKEN } from './toolInputs';
+import { runTool } from './toolOps';
+import { type StartRequest, type ToolDeps, type ToolProgress, type WorkspaceScope } from './toolTypes';
 
 /** What the activation side hands the tools: the services (loaded on first use) and the key store. */
 export interface ToolWiring {

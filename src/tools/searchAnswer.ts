@@ -12,8 +12,8 @@ import type { SearchParams } from '../api/params';
 import { licenseLabel, passageLink } from '../api/results';
 import { displayTitle, type SearchResponse } from '../api/schemas';
 import type { KeptAnswer, KeptResult, MoreCache } from './moreCache';
-import { clean } from './text';
-import { estimateTokens, tokensWords } from './tokens';
+import { clean } from './modelText';
+import { estimateTokens, tokensWords } from './toolInputs';
 import { grouped } from '../api/grouped';
 
 const EVIDENCE =
