@@ -11,7 +11,8 @@ import { MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './toolInputs';
 import { errorText } from './modelText';
 import { issuesText } from '../words/failureWords';
 import { HANDLE_PATTERN, MORE_MAX_ENTRIES, sharedMoreCache, type MoreCache } from './moreCache';
-import { heldPassages, readMoreText, searchAnswer } from './searchAnswer';
+import { readMoreText, searchAnswer } from './searchAnswer';
+import { heldPassages } from './moreCache';
 import { budgetOf, intIn, unknownFields } from './toolInputs';
 import type { ToolDeps, ToolOutcome } from './toolTypes';
 
