@@ -14,7 +14,7 @@ import { searchText } from '../tools/searchAnswer';
 import { charsForTokens } from '../tools/toolInputs';
 import { scopedSearch, versionsLead, type ScopedSearch } from '../tools/searchOps';
 import type { ToolDeps } from '../tools/toolTypes';
-import { toViewError } from '../search/session/viewError';
+import { toViewError } from '../search/session/searchSession';
 import { checkFolder } from '../fixesView/createFixes';
 import { streamFixes } from './fixesChat';
 import {

@@ -4,6 +4,8 @@
 // node_modules or a terminal says so.
 import * as vscode from 'vscode';
 import { config } from '../config';
+import type { WorkspaceDependencies } from '../fixes/report';
+import { workspaceDependencies } from '../fixesView/manifestLines';
 import { manifestDependencies, NOT_INSTALLED_HERE } from '../deps/manifestDependencies';
 import type { DependencyRow } from '../deps/dependencyPick';
 import type { FolderDependencies } from '../deps/resolver';
@@ -96,4 +98,17 @@ export async function searchDependency(arg?: unknown): Promise<{ rows: Dependenc
     installed,
   });
   return { rows, repos };
+}
+
+/** The fixes check's dependency list: each dependency placed on its manifest line by the engine's line scans. */
+export async function fixesDependencies(folder: string): Promise<WorkspaceDependencies> {
+  const found = await resolveManifests(folder, { maxDependencies: config.maxDependencies() });
+  const root = /^[a-z][a-z0-9+.-]*:/i.test(folder) ? vscode.Uri.parse(folder) : vscode.Uri.file(folder);
+  return workspaceDependencies(folder, found.deps, async (file) => {
+    try {
+      return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(root, file)));
+    } catch {
+      return undefined;
+    }
+  });
 }

@@ -7,10 +7,10 @@ import type { ParamIssue, SearchParams } from '../../api/params';
 import type { RetryEvent } from '../../api/retry';
 import type { SearchResponse } from '../../api/schemas';
 import type { InstalledDependency } from '../../versions/versionCompare';
-import type { ViewError } from '../../words/viewWords';
+import { failureOf } from '../../api/failure';
+import { viewError, type ViewError } from '../../words/viewWords';
 import { toOutcome, type SearchOutcome } from './outcome';
 import { commandParams, followScopeDefaults, type SearchOptions, type ShowRequest } from './request';
-import { toViewError } from './viewError';
 
 /** The search a Watch for a Fix saves (the last one the view showed). */
 export interface WatchableSearch {
@@ -242,4 +242,10 @@ export class SearchSession {
       if (this.current?.requestId === requestId) this.current = undefined;
     }
   }
+}
+
+/** An ApiError (or anything thrown) as a message plus the next step the view offers; a cancelled search is 'aborted'. */
+export function toViewError(e: unknown): ViewError | 'aborted' {
+  const f = failureOf(e);
+  return f.reason === 'cancelled' ? 'aborted' : viewError(f);
 }

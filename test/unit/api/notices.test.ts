@@ -23,7 +23,7 @@ import { printError, printNotice, type CliIo } from '../../../src/cli/common';
 import { errorText, noticesText } from '../../../src/tools/modelText';
 import { runTool } from '../../../src/tools/toolOps';
 import { type ToolDeps } from '../../../src/tools/toolTypes';
-import { toViewError } from '../../../src/search/session/viewError';
+import { toViewError } from '../../../src/search/session/searchSession';
 import { SearchController, type SearchViewDeps } from '../../../src/webview/searchController';
 import { failureRequestIds, renderIssueBody } from '../../../src/doctor/render';
 import type { DiagnosisReport } from '../../../src/doctor/findings';
