@@ -54,7 +54,10 @@ function crateTomlVersion(toml: string): string | undefined {
   return plainVersion(/^\[package\][^[]*?^version\s*=\s*"([^"]+)"/m.exec(toml)?.[1]);
 }
 
-/** A Go module's version from its folder in the module cache (`.../pkg/mod/<module>@v1.2.3/...`, any GOMODCACHE): the cache holds one folder per version. */
+/**
+ * A Go module's version from its folder in the module cache (`.../pkg/mod/<module>@v1.2.3/...`, any GOMODCACHE):
+ * the cache holds one folder per version.
+ */
 function goModuleCacheVersion(framePath: string, module: string): string | undefined {
   const p = framePath.replace(/\\/g, '/');
   // The cache writes upper-case letters as `!` + lower case.

@@ -1,7 +1,6 @@
-// The tools an AI agent gets: names, descriptions and input schemas written to teach a model the
-// service's rules. One set of definitions for the editor's language-model tools (package.json
-// `contributes.languageModelTools` must match them: test/unit/tools/definitions.test.ts checks it)
-// and for `devindex mcp`. No vscode import: the CLI bundles this file.
+// The tools an AI agent gets: names, descriptions and input schemas written to teach a model the service's rules,
+// one set for the editor's language-model tools (package.json `contributes.languageModelTools` matches them) and
+// for `devindex mcp`. No vscode import: the CLI bundles this file.
 import { submitToolSchema } from '../api/agent/submitSchema';
 import { LIMITS, RESULT_TYPES } from '../api/params';
 import {

@@ -1,8 +1,6 @@
-// The editor's language-model tools. Features side (dist/features.js): builds the shared tool operations
-// (src/tools/toolOps.ts) over the extension's own client, key store and workspace, and wraps the
-// text in a LanguageModelToolResult. A job is started through devIndex.agent.start, so it appears
-// in the Agent Jobs tree like any other. A wait reports its progress through the invocation's progress
-// where the running VS Code passes one.
+// The editor's language-model tools. Features side (dist/features.js): the shared tool operations (toolOps.ts) over
+// the extension's client, key store and workspace, each answer a LanguageModelToolResult. A job is started through
+// devIndex.agent.start, so it appears in the Agent Jobs tree; a wait reports progress where VS Code passes one.
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import * as agentApi from '../api/agent/agentClient';

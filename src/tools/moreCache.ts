@@ -115,7 +115,10 @@ export function oneLine(s: string): string {
   return clean(s).replace(/\s+/g, ' ').trim();
 }
 
-/** The response as the answer and its continuation read it: cleaned text, nothing sent yet; `known` says where a passage was sent before. */
+/**
+ * The response as the answer and its continuation read it: cleaned text, nothing sent yet; `known` says where a
+ * passage was sent before.
+ */
 export function keptResults(response: SearchResponse, known?: ReadonlyMap<string, string>): KeptResult[] {
   return response.results.map((r) => {
     const url = oneLine(r.url);

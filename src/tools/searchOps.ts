@@ -1,7 +1,6 @@
-// The search tools, for every surface (the editor's language-model tools, `devindex mcp`, the `@devindex` chat
-// participant): devIndex_search (scoped to a dependency or the workspace, checked, run through the search
-// session's one order of search, version badges and summary: src/search/session/searchRun.ts) and devIndex_readMore.
-// No vscode import.
+// The search tools for every surface (the editor's tools, `devindex mcp`, `@devindex`): devIndex_search, scoped to
+// a dependency or the workspace and run through the session's one order of search, badges and summary
+// (search/session/searchRun.ts), and devIndex_readMore. No vscode import.
 import { DEPENDENCY_PASSAGES, show, validateSearchParams, type ParamIssue, type SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
 import { installedWords, resolveDependencies } from '../deps/dependencyScope';

@@ -1,7 +1,6 @@
-// The browser's dependency search: manifests and lockfiles read through workspace.fs (github.dev's
-// vscode-vfs folders included), resolved by the same pure parsers as on the desktop
-// (src/deps/manifestDependencies.ts). The pick and the search are the desktop's; what needs
-// node_modules or a terminal says so.
+// The browser's dependency search: manifests and lockfiles read through workspace.fs (github.dev's vscode-vfs
+// folders included) by the desktop's pure parsers (deps/manifestDependencies.ts); the pick and the search are the
+// desktop's. Also the fixes check's dependency list there.
 import * as vscode from 'vscode';
 import { config } from '../config';
 import type { WorkspaceDependencies } from '../fixes/report';

@@ -1,8 +1,6 @@
-// The search session: the one pipeline behind the Search view and the search commands, free of the editor.
-// It resolves a command's request (the view's scope or the defaults), runs one search at a time (a new one
-// supersedes the one in flight; a cancel aborts it), turns the response into its outcome (outcome.ts: version
-// badges and the summary, once), keeps the last outcome (re-sent to a rebuilt view; Open as Markdown keeps its
-// badges), and the search Watch for a Fix would save. The surface that shows it (the Search view's channel) is attached.
+// The search session: the one pipeline behind the Search view and the search commands, free of the editor. One
+// search at a time (a new one supersedes the one in flight), its outcome built once (outcome.ts) and kept for a
+// rebuilt view, Open as Markdown and Watch for a Fix; the surface that shows it is attached.
 import type { ParamIssue, SearchParams } from '../../api/params';
 import type { RetryEvent } from '../../api/retry';
 import type { SearchResponse } from '../../api/schemas';

@@ -1,7 +1,6 @@
-// What the view holds. The saved part survives hide/show and window reloads (vscode getState/setState);
-// it comes back from the editor's storage, so it is checked field by field before it is trusted, and a
-// field that fails (or a state written by another version) costs that field only: above all, the typed
-// query is kept whenever it is a string.
+// What the view holds. The saved part (getState/setState) comes back from the editor's storage, so it is checked
+// field by field before it is trusted: a field that fails, or a state of another version, costs that field only,
+// and the typed query is kept whenever it is a string.
 import type { ParamIssue, SearchParams } from '../../api/params';
 import type { SearchOutcome } from '../../search/session/outcome';
 import type { InstalledDependency } from '../../versions/versionCompare';
