@@ -7,7 +7,8 @@
 // aborting calls in flight, so a killed or abandoned session leaves nothing running.
 import { VERSION } from '../api/version';
 import { NoticeBoard } from '../api/notices';
-import { listedTool, MCP_TOOLS, TOOL_NAMES } from '../tools/definitions';
+import { listedTool, MCP_TOOLS } from '../tools/definitions';
+import { TOOL_NAMES } from '../tools/names';
 import { clampBudget, DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS } from '../tools/modelText';
 import { MoreCache } from '../tools/moreCache';
 import * as agentModule from '../api/agent/agentClient';

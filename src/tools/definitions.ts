@@ -16,8 +16,6 @@ import {
 import { HANDLE_PATTERN, MORE_TTL_MS } from './moreCache';
 import { TOOL_NAMES, type ToolName } from './names';
 
-export { TOOL_NAMES, type ToolName };
-
 /** MCP tool annotations (specification 2025-06-18): hints a client shows and uses to ask for consent. */
 export interface ToolAnnotations {
   title: string;
