@@ -6,7 +6,7 @@ import type { SearchOutcome } from '../../search/session/outcome';
 import type { InstalledDependency } from '../../versions/versionCompare';
 import type { ViewError } from '../../words/viewWords';
 import type { ViewDefaults } from '../protocol';
-import { defaultForm, type FormState, type TriState } from './form';
+import { defaultForm, FORM_TEXT_FIELDS, type FormState, type TriState } from './form';
 
 export const STATE_VERSION = 2;
 
@@ -88,19 +88,8 @@ const MAX_FIELD = 20_000;
 function restoreForm(raw: unknown): FormState {
   const f = defaultForm(undefined);
   if (!isObj(raw)) return f;
-  const strKeys = [
-    'query',
-    'repos',
-    'sources',
-    'k',
-    'passages',
-    'language',
-    'topic',
-    'license',
-    'minStars',
-    'maxStars',
-  ] as const;
-  for (const k of strKeys) if (isStr(raw[k]) && raw[k].length <= MAX_FIELD) f[k] = raw[k];
+  for (const k of ['query', ...FORM_TEXT_FIELDS] as const)
+    if (isStr(raw[k]) && raw[k].length <= MAX_FIELD) f[k] = raw[k];
   if (isStrArr(raw.types) && raw.types.length <= 16) f.types = raw.types;
   if (isTri(raw.archived)) f.archived = raw.archived;
   if (isTri(raw.fork)) f.fork = raw.fork;
