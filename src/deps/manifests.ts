@@ -168,7 +168,7 @@ export function parsePythonMetadata(text: string): { name?: string; result: Slug
 }
 
 /** The first value that names a GitHub repository; else the first real reason; else `no-repository-field`. */
-export function firstSlug(values: Array<string | undefined>, none: string): SlugResult {
+function firstSlug(values: Array<string | undefined>, none: string): SlugResult {
   let reason: SlugResult | undefined;
   for (const v of values) {
     if (!v || !v.trim() || v.trim().toUpperCase() === 'UNKNOWN') continue;
@@ -217,7 +217,7 @@ export function importsFromRecord(text: string): string[] {
 }
 
 /** A go.mod requirement as a dependency: its repository (or why none), and the version go.mod (or its `replace`) builds. */
-export type GoModDependency = { ecosystem: 'go'; name: string; version?: string; versionFrom?: string } & (
+type GoModDependency = { ecosystem: 'go'; name: string; version?: string; versionFrom?: string } & (
   { slug: string; from: 'go.mod' } | { reason: UnresolvedReason; detail: string }
 );
 

@@ -20,7 +20,7 @@ export interface DoctorInput {
   surface: Surface;
 }
 
-export type TimedCheck = 'dns' | 'proxyConnect' | 'tls' | 'service' | 'key';
+type TimedCheck = 'dns' | 'proxyConnect' | 'tls' | 'service' | 'key';
 
 export interface DoctorOptions {
   signal?: AbortSignal;

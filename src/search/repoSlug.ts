@@ -2,7 +2,7 @@
 // (github.dev, vscode.dev: no git to ask). No vscode import.
 import type { NamedRemote } from '../host/host';
 
-export interface RemoteRepo {
+interface RemoteRepo {
   host: string;
   owner: string;
   repo: string;
@@ -10,7 +10,7 @@ export interface RemoteRepo {
 }
 
 /** Hosts whose `<owner>/<repo>` slugs the developer index knows (its repository half is GitHub's). */
-export const INDEXED_HOSTS = ['github.com'];
+const INDEXED_HOSTS = ['github.com'];
 
 const SCP_LIKE = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/\/)(.+)$/;
 
@@ -65,7 +65,7 @@ export function parseRemoteUrl(raw: string): RemoteRepo | undefined {
   return { host, owner, repo, slug: `${owner}/${repo}` };
 }
 
-export interface RepoScope {
+interface RepoScope {
   slugs: string[];
   unsupported: RemoteRepo[];
   unparsable: NamedRemote[];

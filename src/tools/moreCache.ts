@@ -32,7 +32,7 @@ export interface KeptAnswer {
 
 export const MORE_TTL_MS = 15 * 60_000;
 export const MORE_MAX_ENTRIES = 32;
-export const MORE_MAX_CHARS = 4_000_000;
+const MORE_MAX_CHARS = 4_000_000;
 export const HANDLE_PATTERN = /^m[0-9a-f]{12}$/;
 
 function sizeOf(a: KeptAnswer): number {
@@ -48,7 +48,7 @@ function newHandle(): string {
   return `m${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-export interface MoreCacheOptions {
+interface MoreCacheOptions {
   ttlMs?: number;
   maxEntries?: number;
   maxChars?: number;

@@ -173,7 +173,7 @@ const LEVELS = (n: number): Level[] => [
   { results: n, maxPassages: 0 },
 ];
 
-export interface SearchAnswer {
+interface SearchAnswer {
   text: string;
   handle?: string;
 }
@@ -272,7 +272,7 @@ export function searchText(
   return searchAnswer(request, response, o).text;
 }
 
-export type ReadMoreOutcome = { text: string; isError: boolean };
+type ReadMoreOutcome = { text: string; isError: boolean };
 
 /**
  * The rest of a kept answer: without `result`, the results not shown yet (each with up to `passages`

@@ -64,7 +64,7 @@ export type SearchMessage =
   | { type: 'searchCancelled'; requestId: string };
 
 /** The surface that shows the searches (the Search view's channel). */
-export interface SearchSurface {
+interface SearchSurface {
   /** Before a command's search: shows the surface; resolves once it listens (or it stopped waiting). */
   show(): Promise<void>;
   /**
