@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DependencyCache } from '../src/deps/cache';
 import { importAt } from '../src/deps/importAt';
-import { packagesOfProblem, type ProblemFacts } from '../src/deps/messages';
+import { packagesOfProblem, type ProblemFacts } from '../src/deps/packageRefs';
 import { resolveFolder } from '../src/deps/resolver';
 
 const root = path.join(__dirname, '..', '..');

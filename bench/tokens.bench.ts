@@ -12,9 +12,10 @@ import type { SearchParams } from '../src/api/params';
 import type { SearchResponse } from '../src/api/schemas';
 import { startSandbox } from '../sandbox/server';
 import { listedTool, MCP_TOOLS } from '../src/tools/definitions';
-import { heldPassages, searchAnswer } from '../src/tools/searchAnswer';
+import { searchAnswer } from '../src/tools/searchAnswer';
+import { heldPassages } from '../src/tools/moreCache';
 import { MoreCache } from '../src/tools/moreCache';
-import { CHARS_PER_TOKEN, estimateTokens } from '../src/tools/tokens';
+import { CHARS_PER_TOKEN, estimateTokens } from '../src/tools/toolInputs';
 import { HttpTransport } from '../src/api/http';
 
 const QUERIES = [

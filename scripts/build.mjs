@@ -186,13 +186,14 @@ const mcpWithoutAjv = {
 
 /**
  * Size budgets of the production bundles, in KB: the build fails when one is passed. They hold today's sizes with a
- * little room (activation goal 60 KB; core goal 450 KB, missed by 4 KB since the fixes, test hooks and search-pass
- * merges: docs/ARCHITECTURE.md; features: the rest, loaded on first use; `npm run bench` prints them).
+ * little room (activation goal 60 KB; core goal 450 KB, met since the dependency index and the problem-message
+ * cleaning went to features, which only the dependency commands use; features: the rest, loaded on first use;
+ * `npm run bench` prints them).
  */
 const BUDGETS_KB = {
   'dist/extension.js': 51,
-  'dist/core.js': 456,
-  'dist/features.js': 345,
+  'dist/core.js': 447,
+  'dist/features.js': 351,
   'dist/webview.js': 150,
   'dist/lockfiles.js': 240,
   'dist/cli.js': 12,

@@ -61,7 +61,7 @@ export interface SharedWiring {
   svc(): Services;
   /** The services if something has built them already. */
   services(): Services | undefined;
-  /** The Dependency Fixes feature, once a command has built it (the host tests read its rows). */
+  /** The Dependency Fixes feature, once a command has built it. */
   fixes: { loaded(): FixesFeature | undefined };
   /** What the fixes check runs on (the tools' and the chat's `/fixes` too). */
   fixesWiring: FixesWiring;

@@ -1,7 +1,6 @@
-// The calls the job store needs from the service, and nothing else. `AgentClient` (src/api/agent/agentClient.ts)
-// satisfies this structurally; unit tests pass a fake. The wire types are the zod-inferred ones of
-// src/api/agent/agentSchemas.ts, imported as types only so this feature adds no zod or undici to the
-// bundle that loads it: the client itself is handed in (lazily) by the wiring.
+// The calls the job store needs from the service, and nothing else; `AgentClient` (api/agent/agentClient.ts)
+// satisfies it structurally. The wire types are imported as types only, so this feature adds no zod or undici to
+// the bundle that loads it: the client itself is handed in (lazily) by the wiring.
 import type { AgentListAll } from '../api/agent/agentClient';
 import type { AgentJobRecord, AgentSnapshot, AgentTrace, ExchangeCall } from '../api/agent/agentSchemas';
 import type { AgentSubmitParams } from '../api/agent/submitSchema';

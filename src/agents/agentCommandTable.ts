@@ -1,7 +1,6 @@
-// The agent commands' titles, icons, palette and places in the Agent Jobs view, by the keys of
-// agentCommandIds.ts (the compiler holds the two to the same keys). The manifest check
-// (test/unit/security/testOnlyCommands.test.ts) compares package.json's contributes with it. Editor-free; not in
-// the activation bundle, which needs only the ids.
+// The agent commands' titles, icons, palette and places in the Agent Jobs view, by the keys of agentCommandIds.ts
+// (the compiler holds the two to the same keys); package.json's contributes match it. Editor-free; not in the
+// activation bundle, which needs only the ids.
 import { AGENT_COMMAND_KEYS, type AgentCommandKey, agentCommandId, JOBS_VIEW } from './agentCommandIds';
 
 export type { AgentCommandId, AgentCommandKey } from './agentCommandIds';

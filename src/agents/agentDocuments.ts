@@ -1,7 +1,6 @@
-// Read-only documents on the `devindex-agent:` scheme: a snapshot (pretty JSON or markdown by artifact
-// kind), a job's result or partial result, a job's raw trace. The path carries everything needed to
-// fetch the content; its last segment is what the tab shows (`result — <job label>.json`,
-// `<artifact kind or path> — <job label>.md`) and its extension picks the editor's language.
+// Read-only documents on the `devindex-agent:` scheme: a snapshot, a job's result or partial result, its raw trace.
+// The path carries everything needed to fetch the content; its last segment is the tab's title
+// (`result — <job label>.json`) and its extension picks the editor's language.
 import { withoutControls } from '../words/controls';
 
 export const AGENT_SCHEME = 'devindex-agent';

@@ -70,7 +70,10 @@ export type { AgentCommandId } from './agentCommandIds';
 
 /** The handlers by the command table's keys (agentCommandTable.ts); `commands` has them by command id. */
 export interface AgentHandlers {
-  /** Also accepts `{ prompt, urls?, maxCredits?, model?, effort?, schema? }` and resolves with the job id without any prompt (other features start jobs through it). */
+  /**
+   * Also accepts `{ prompt, urls?, maxCredits?, model?, effort?, schema? }` and resolves with the job id without any
+   * prompt (other features start jobs through it).
+   */
   start: (args?: AgentSubmitParams) => Promise<string | undefined>;
   cancel: (target?: string | { jobId: string }) => Promise<void>;
   refresh: () => Promise<void>;
@@ -99,8 +102,7 @@ export interface AgentsFeature extends vscode.Disposable {
 
 /**
  * The feature without registering anything with the editor: store, tree provider, content provider
- * and command handlers. registerAgents() adds the view, the scheme and the notification; the
- * extension-host tests use this directly with their own storage.
+ * and command handlers, over the storage it is given. registerAgents() adds the view, the scheme and the notification.
  */
 export function createAgentsFeature(
   storage: JobStorage,

@@ -22,7 +22,10 @@ export function themeIcon(spec: { id: string; color?: string }): vscode.ThemeIco
   return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
 }
 
-/** A job row's label: the prompt cut at a word boundary, short enough that the state beside it stays visible at the default side bar width (300 px; checked in the e2e tier). */
+/**
+ * A job row's label: the prompt cut at a word boundary, short enough that the state beside it stays visible at the
+ * default side bar width (300 px).
+ */
 const JOB_LABEL_CHARS = 22;
 
 export class JobNode extends vscode.TreeItem {

@@ -1,7 +1,5 @@
-// The notification when a run ends: why, in plain words, with the next step as buttons. Completed:
-// Open Result first, Show in Tree second; a chat run: Open Answer first, Ask a Follow-up… second. Refused, failed and credit-limited: Start Again… (the start
-// flow prefilled; a higher ceiling after a credit limit), and Open Partial Result when there is one.
-// Expired: Open Result when a copy is kept here.
+// The notification when a run ends: why, in plain words, with the next step as buttons (Open Result or Open Answer
+// first; Start Again… after a refusal, a failure or a credit limit, with Open Partial Result when there is one).
 import * as vscode from 'vscode';
 import type { Disposable } from './emitter';
 import type { AgentJob } from './jobModel';

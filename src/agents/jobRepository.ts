@@ -1,6 +1,6 @@
 // Where agent jobs are kept: one key per job, per tombstone, per kept result, shared by every window (globalState), so
 // a window writes only the jobs it changed, merged with what others wrote; a newer format is read, never written. Also
-// the new jobs not saved yet (NewJobSaves). vscode-free; tests use a Map.
+// the new jobs not saved yet (NewJobSaves). vscode-free (the storage is handed in).
 import { isTerminalStatus } from '../api/agent/agentConstants';
 import {
   type AgentJob,

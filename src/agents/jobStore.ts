@@ -87,10 +87,7 @@ export class JobStore implements JobsReadModel {
     this.state = new Map(this.repo.load().map((job) => [job.id, job]));
   }
 
-  /**
-   * Starts the work: prunes old tombstones and listed jobs, resumes polling of running jobs, and
-   * (while visible) looks for changes made by other windows every few seconds.
-   */
+  /** Prunes old tombstones and listed jobs, resumes polling, and (while visible) watches other windows' changes. */
   resume(): void {
     if (this.resumed || this.disposed) return;
     this.resumed = true;
@@ -257,10 +254,7 @@ export class JobStore implements JobsReadModel {
     return turn;
   }
 
-  /**
-   * Follows a run this store may not know yet (the turn a busy thread says is still running): polled
-   * soon when known, otherwise added as a job from the service.
-   */
+  /** Follows a run this store may not know yet (a busy thread's running turn): polled soon, else added as a job. */
   track(id: string, known: { prompt?: string; threadId?: string } = {}): AgentJob {
     return this.added(id, { type: 'tracked', id, ...known, now: this.timers.now() });
   }
@@ -319,8 +313,7 @@ export class JobStore implements JobsReadModel {
     return this.repo.flush();
   }
 
-  /** Stops everything; a write storage refused is tried once more (flush() resolves once it has been). */
-  /** Resolves once each refused write was tried once more (deactivate waits for it, so a new job is not lost). */
+  /** Stops everything. Resolves once each refused write was tried once more (deactivate waits for it, so a new job is not lost). */
   dispose(): Promise<void> {
     this.disposed = true;
     const writes = this.repo.dispose();

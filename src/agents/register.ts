@@ -1,7 +1,6 @@
 // Activation side of the agent jobs feature (dist/extension.js): the Agent Jobs view, the `devindex-agent:` scheme and
-// the command ids are registered at activation; the feature itself (store, polling, tree rows, commands' bodies; agentsFeature.ts)
-// is in dist/features.js and is built on first use: the view shown, a command run, a key change while jobs are stored, or
-// at activation when a stored job is still running (its polling and end notification resume as before).
+// the command ids. The feature itself (agentsFeature.ts, in dist/features.js) is built on first use: the view shown,
+// a command run, a key change while jobs are stored, or at activation when a stored job is still running.
 import * as vscode from 'vscode';
 import { AGENT_SCHEME } from './agentDocuments';
 import { DisposableStore } from './emitter';

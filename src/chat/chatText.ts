@@ -1,7 +1,6 @@
-// The `@devindex` chat participant's words, vscode-free: which dependency a prompt names, the results as
-// compact markdown with their provenance and version badges, the references list's links, the model's
-// instructions and the check of its answer. The search itself is the tools' pipeline (src/tools/toolOps.ts,
-// scopedSearch); this module only shows what it returns.
+// The `@devindex` chat participant's words, vscode-free: which dependency a prompt names, the results as compact
+// markdown with provenance and version badges, the references' links, the model's instructions and the check of its
+// answer. The search itself is the tools' pipeline (scopedSearch); this module only shows what it returns.
 import { explainCoverage } from '../api/coverage';
 import type { SearchParams } from '../api/params';
 import { licenseLabel, passageLink, provenance, resultKind } from '../api/results';
@@ -9,7 +8,7 @@ import { displayTitle, type SearchResponse } from '../api/schemas';
 import { installedWords } from '../deps/dependencyScope';
 import { versionSummary, type InstalledDependency, type VersionBadge } from '../versions/versionCompare';
 import { safeHref } from '../webview/linkPolicy';
-import { clean } from '../tools/text';
+import { clean } from '../tools/modelText';
 import type { ChatCommand } from './followups';
 
 export { CHAT_COMMANDS, type ChatCommand, type ChatMeta } from './followups';

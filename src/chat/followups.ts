@@ -9,7 +9,10 @@ export interface ChatMeta {
   command: ChatCommand;
   /** The question as it was searched (without the dependency's name). */
   question: string;
-  /** The dependency the search was scoped to (`/issues`, `/fixed`), or, after `/search`, the workspace dependency the first repository result belongs to. */
+  /**
+   * The dependency the search was scoped to (`/issues`, `/fixed`), or, after `/search`, the workspace dependency the
+   * first repository result belongs to.
+   */
   dependency?: { name: string; slug: string; version?: string };
   results: number;
   /** `/issues` or `/fixed` named no dependency: some of the workspace's, to offer. */

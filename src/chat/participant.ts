@@ -1,8 +1,6 @@
-// The `@devindex` chat participant's handler. Features side (dist/features.js, loaded on the first request): the command's
-// scope (a dependency of the active editor's folder, named in the prompt or picked), the tools' search and
-// version-badge pipeline (scopedSearch), the results as markdown with every result in the references list,
-// then, when the chat has a model, a short answer that cites the results by number. The words of errors are
-// the tools' (errorText, surface `editor`); the buttons are the Search view's (toViewError's action, src/search/session/viewError.ts).
+// The `@devindex` chat participant's handler. Features side (dist/features.js, loaded on the first request): the
+// command's scope, the tools' search and badges (scopedSearch), the results as markdown with references, then a short
+// answer from the chat's model that cites them. Errors are worded as the tools', buttons as the Search view's.
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
 import { config } from '../config';
@@ -11,10 +9,10 @@ import { log } from '../log';
 import { dependencyFolderOfEditor, editorToolDeps, signalOf, type ToolWiring } from '../tools/editorTools';
 import { DEFAULT_MAX_CHARS, errorText } from '../tools/modelText';
 import { searchText } from '../tools/searchAnswer';
-import { charsForTokens } from '../tools/tokens';
+import { charsForTokens } from '../tools/toolInputs';
 import { scopedSearch, versionsLead, type ScopedSearch } from '../tools/searchOps';
 import type { ToolDeps } from '../tools/toolTypes';
-import { toViewError } from '../search/session/viewError';
+import { toViewError } from '../search/session/searchSession';
 import { checkFolder } from '../fixesView/createFixes';
 import { streamFixes } from './fixesChat';
 import {
@@ -223,7 +221,10 @@ async function chooseDependency(
   return undefined;
 }
 
-/** The short answer from the chat's model, streamed before the results, shown when it cites them; false when there is no model or no answer. */
+/**
+ * The short answer from the chat's model, streamed before the results, shown when it cites them; false when there is
+ * no model or no answer.
+ */
 async function answerWithModel(
   request: vscode.ChatRequest,
   command: ChatCommand,

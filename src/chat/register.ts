@@ -1,7 +1,6 @@
-// The `@devindex` chat participant (package.json contributes.chatParticipants), registered at activation where
-// the editor has the chat participant API (feature-detected: VS Code 1.90+ does; other hosts may not). This file
-// is in the activation bundle: it registers and answers follow-ups (pure, src/chat/followups.ts); each request
-// is handled by dist/features.js (src/chat/participant.ts), loaded on the first one.
+// The `@devindex` chat participant (package.json contributes.chatParticipants), registered at activation where the
+// editor has the chat participant API. Activation bundle: it registers and answers follow-ups (chat/followups.ts);
+// each request is handled by dist/features.js (src/chat/participant.ts), loaded on the first one.
 import * as vscode from 'vscode';
 import type { ToolWiring } from '../tools/editorTools';
 import { followupsFor, type ChatMeta } from './followups';

@@ -1,6 +1,7 @@
 // `devindex doctor [--base-url URL] [--json]`: the connection diagnosis in a terminal.
 // Loaded by main.ts only for this command. Exit 0 when every check holds, 1 otherwise, 130 on Ctrl+C.
-import { diagnose, type DoctorOptions } from '../doctor/diagnose';
+import type { DoctorOptions } from '../doctor/context';
+import { diagnose } from '../doctor/diagnose';
 import { renderText, reportJson } from '../doctor/render';
 import {
   BASE_URL_ENV,

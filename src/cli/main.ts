@@ -19,7 +19,7 @@ import {
 } from './cliBase';
 import type * as Doctor from './doctorCommand';
 import type * as Fixes from './fixesCommand';
-import type { DoctorOptions } from '../doctor/diagnose';
+import type { DoctorOptions } from '../doctor/context';
 import type * as Mcp from './mcp';
 import type * as Search from './searchCommand';
 import type * as Setup from './setupCommand';

@@ -7,11 +7,13 @@
 // aborting calls in flight, so a killed or abandoned session leaves nothing running.
 import { VERSION } from '../api/version';
 import { NoticeBoard } from '../api/notices';
-import { listedTool, MCP_TOOLS, TOOL_NAMES } from '../tools/definitions';
+import { listedTool, MCP_TOOLS } from '../tools/definitions';
+import { TOOL_NAMES } from '../tools/names';
 import { clampBudget, DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS } from '../tools/modelText';
 import { MoreCache } from '../tools/moreCache';
 import * as agentModule from '../api/agent/agentClient';
-import { runTool, type AgentOps, type ToolDeps } from '../tools/toolOps';
+import { runTool } from '../tools/toolOps';
+import { type AgentOps, type ToolDeps } from '../tools/toolTypes';
 import { checkFixes } from '../fixes/check';
 import { fileFixesCache } from '../fixes/fileCache';
 import { readWorkspaceDependencies } from '../fixes/workspace';

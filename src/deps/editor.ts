@@ -8,58 +8,31 @@ import type { RepositoryEcho } from '../api/schemas';
 import { config } from '../config';
 import { log } from '../log';
 import { DependencyCache, rootForFile } from './cache';
+import { cleanMessage } from './messages';
 import {
-  cleanMessage,
   framesInText,
   packagesInText,
   packagesOfProblem,
   type PackageRef,
   type ProblemArgs,
   type ProblemFacts,
-} from './messages';
+} from './packageRefs';
 import { dependencyAtPath, installedNpmDependency } from './installLocation';
-import { MANIFEST_GLOB, MANIFEST_NAMES, type Dependency, type DependencyIndex } from './resolver';
+import type { DependencyIndex } from './cache';
+import { MANIFEST_GLOB, MANIFEST_NAMES } from './manifests';
+import type { Dependency } from './resolver';
 import { importAt } from './importAt';
+import { installedOf, pickRow, showDependencyPick, type DependencyRow } from './dependencyPick';
 import { installedChipLabel } from '../words/versionWords';
 import type { InstalledDependency } from '../versions/versionCompare';
 
-/** What a dependency-scoped search carries to the view (its chip and badges). */
-function installedOf(deps: ReadonlyArray<Dependency | DependencyRow>): InstalledDependency[] {
-  return deps
-    .filter((d) => d.slug)
-    .map((d) => ({
-      ecosystem: d.ecosystem as InstalledDependency['ecosystem'],
-      name: d.name,
-      slug: d.slug!,
-      ...(d.version ? { version: d.version } : {}),
-    }));
-}
-
 const REPO_TYPES = ['issue', 'pull_request', 'readme'] as const;
-const REASON_TEXT: Record<string, string> = {
-  'no-repository-field': 'no repository field',
-  'not-on-github': 'not on GitHub',
-  invalid: 'repository field not understood',
-  'not-installed': 'not installed',
-};
-
 export interface DependencySearchPorts {
   /** Runs a search in the Search view (`devIndex.search.run` with a request object). */
   run(request: { query: string; repos?: string[]; types?: string[]; installed?: InstalledDependency[] }): Promise<void>;
   /** One cheap search with `repos` set, for the echo (k=1, repository types). */
   echo(slugs: string[]): Promise<RepositoryEcho[]>;
   maxDependencies(): number;
-}
-
-/** One row of the dependency pick (also what the command returns to tests). */
-export interface DependencyRow {
-  name: string;
-  ecosystem: string;
-  slug?: string;
-  version?: string;
-  reason?: string;
-  indexed?: boolean;
-  types?: { issue: boolean; pullRequest: boolean; readme: boolean };
 }
 
 export class DependencySearch implements vscode.Disposable {
@@ -312,19 +285,7 @@ export class DependencySearch implements vscode.Disposable {
       vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     if (!root) return { rows: [], truncated: false, total: 0 };
     const index = await this.cache.get(root);
-    const rows = index.folder.deps.map((d): DependencyRow => ({
-      name: d.name,
-      ecosystem: d.ecosystem,
-      ...(d.version ? { version: d.version } : {}),
-      ...(d.slug
-        ? { slug: d.slug }
-        : {
-            reason:
-              d.reason === 'no-repository-field' && d.detail
-                ? d.detail
-                : `${REASON_TEXT[d.reason ?? 'invalid']}${d.detail ? `: ${d.detail}` : ''}`,
-          }),
-    }));
+    const rows = index.folder.deps.map(pickRow);
     return { root, rows, truncated: index.folder.truncated, total: index.folder.total };
   }
 
@@ -372,7 +333,7 @@ export class DependencySearch implements vscode.Disposable {
       rows = await this.echoSafely(rows);
       chosen = rows.filter((r) => r.slug && a.pick!.includes(r.name));
     } else {
-      chosen = await this.showPick(rows, listed);
+      chosen = await showDependencyPick(rows, listed, (rs) => this.echoSafely(rs));
     }
     if (!chosen.length) return { rows };
     const repos = [...new Set(chosen.map((r) => r.slug!))];
@@ -402,73 +363,9 @@ export class DependencySearch implements vscode.Disposable {
     }
   }
 
-  private showPick(rows: DependencyRow[], listed: { truncated: boolean; total: number }): Promise<DependencyRow[]> {
-    type Item = vscode.QuickPickItem & { row?: DependencyRow };
-    const qp = vscode.window.createQuickPick<Item>();
-    qp.title = "Developer Index: Search in a Dependency's Repository";
-    qp.placeholder = listed.truncated
-      ? `The first ${rows.length} of ${listed.total} dependencies (devIndex.dependencies.maxDependencies); pick one or several`
-      : 'Pick one or several dependencies';
-    qp.canSelectMany = true;
-    qp.matchOnDescription = true;
-    const render = (rs: DependencyRow[], checking: boolean) => {
-      const resolved = rs.filter((r) => r.slug);
-      const rest = rs.filter((r) => !r.slug);
-      const items: Item[] = resolved.map((r) => ({
-        label: r.version ? `${r.name} ${r.version}` : r.name,
-        description: `${r.slug} · ${r.indexed === undefined ? (checking ? 'checking the index…' : 'index not checked') : r.indexed ? `indexed: ${indexedTypes(r)}` : 'not indexed'}`,
-        iconPath: new vscode.ThemeIcon(r.indexed ? 'database' : r.indexed === false ? 'circle-slash' : 'repo'),
-        row: r,
-      }));
-      if (rest.length) {
-        items.push({ label: 'Without a GitHub repository', kind: vscode.QuickPickItemKind.Separator });
-        // Listed for the reason; picking one does nothing.
-        items.push(
-          ...rest.map((r) => ({ label: r.name, description: r.reason, iconPath: new vscode.ThemeIcon('warning') })),
-        );
-      }
-      const picked = new Set(qp.selectedItems.map((i) => i.row?.slug).filter(Boolean));
-      qp.items = items;
-      qp.selectedItems = items.filter((i) => i.row?.slug && picked.has(i.row.slug));
-    };
-    render(rows, true);
-    qp.busy = true;
-    void this.echoSafely(rows).then((rs) => {
-      qp.busy = false;
-      render(rs, false);
-    });
-    qp.show();
-    return new Promise((resolve) => {
-      let done = false;
-      qp.onDidAccept(() => {
-        done = true;
-        const picked = qp.selectedItems.filter((i) => i.row?.slug).map((i) => i.row!);
-        const without = qp.selectedItems.filter((i) => !i.row?.slug);
-        if (!picked.length && without.length) {
-          void vscode.window.showInformationMessage(
-            `Developer Index: ${without.map((i) => `${i.label} (${i.description ?? 'no repository'})`).join(', ')} has no GitHub repository to search in.`,
-          );
-        }
-        resolve(picked);
-        qp.hide();
-      });
-      qp.onDidHide(() => {
-        if (!done) resolve([]);
-        qp.dispose();
-      });
-    });
-  }
-
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
-}
-
-function indexedTypes(r: DependencyRow): string {
-  const t = r.types;
-  if (!t) return 'yes';
-  const names = [t.issue && 'issues', t.pullRequest && 'pull requests', t.readme && 'README'].filter(Boolean);
-  return names.length ? names.join(', ') : 'no result types';
 }
 
 function escapeMd(s: string): string {

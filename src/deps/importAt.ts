@@ -1,5 +1,5 @@
 // Pure: the import specifier under a position of a line (TypeScript/JavaScript, Go, Python, Rust). No vscode import.
-import { npmPackageOfSpecifier, type PackageRef } from './messages';
+import { npmPackageOfSpecifier, type PackageRef } from './packageRefs';
 
 export interface ImportHit {
   ref: PackageRef;

@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import { join, posix, win32 } from 'node:path';
 import { plainVersion, pythonMetadataVersion } from './versionText';
 import { normalizePythonName, parsePythonMetadata, slugFromCrateToml, slugFromGoModule } from './manifests';
-import type { PackageRef } from './messages';
+import type { PackageRef } from './packageRefs';
 import { slugFromPackageJson } from './repositoryField';
 import { findInstalled, importNames, readJson, readText, type Dependency } from './resolver';
 
@@ -54,7 +54,10 @@ function crateTomlVersion(toml: string): string | undefined {
   return plainVersion(/^\[package\][^[]*?^version\s*=\s*"([^"]+)"/m.exec(toml)?.[1]);
 }
 
-/** A Go module's version from its folder in the module cache (`.../pkg/mod/<module>@v1.2.3/...`, any GOMODCACHE): the cache holds one folder per version. */
+/**
+ * A Go module's version from its folder in the module cache (`.../pkg/mod/<module>@v1.2.3/...`, any GOMODCACHE):
+ * the cache holds one folder per version.
+ */
 function goModuleCacheVersion(framePath: string, module: string): string | undefined {
   const p = framePath.replace(/\\/g, '/');
   // The cache writes upper-case letters as `!` + lower case.

@@ -1,10 +1,6 @@
-// Pure: a lockfile's text -> the installed version of each wanted top-level dependency. No vscode, no fs.
-// Its parsers (yaml, @yarnpkg/parsers, smol-toml) are only in dist/lockfiles.js, the editor's lockfile worker
-// (lockfileRead.ts, lockfileThread.ts), and in the CLI bundles; never in dist/core.js.
-// Each reader looks only for the names it is asked for, so a 30 MB lockfile is scanned, not parsed whole:
-// package-lock's entry is cut out by key and parsed alone (JSON.parse), a yarn.lock block by its header
-// (@yarnpkg/parsers, classic and berry), pnpm's importers section alone (yaml), Cargo.lock whole (smol-toml).
-// A version is reported only as the file states it; anything else is left out ("version unknown").
+// Pure: a lockfile's text -> the installed version of each wanted top-level dependency, as the file states it (else
+// left out). Each reader looks only for the wanted names, so a 30 MB lockfile is scanned, not parsed whole. Its parsers
+// are only in dist/lockfiles.js (the editor's lockfile worker) and the CLI bundles, never in dist/core.js.
 import { parseSyml } from '@yarnpkg/parsers';
 import type * as SmolToml from 'smol-toml' with { 'resolution-mode': 'import' };
 // smol-toml ships ES modules only; the bundle (esbuild) turns this require into the bundled module.

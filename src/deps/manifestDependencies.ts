@@ -1,7 +1,6 @@
-// vscode-free, no file system of its own: a folder's dependencies from its manifests and lockfiles alone,
-// read through a reader the host gives (the browser's workspace.fs). What only an installed package says
-// (an npm package's repository field, a crate's sources) is unknown there: those rows are "not installed
-// here" (reason `not-installed`). Go modules name their repository in the module path, so they resolve.
+// vscode-free, no file system of its own: a folder's dependencies from its manifests and lockfiles alone, through the
+// host's reader (the browser's workspace.fs). What only an installed package says is unknown there: those rows are
+// "not installed here" (`not-installed`); Go modules name their repository in the module path, so they resolve.
 import { cargoLockVersions, npmLockVersions, pnpmLockVersions, yarnLockVersions, type Versions } from './lockfiles';
 import { goModDependencies, npmDeclared, parseCargoToml } from './manifests';
 import { slugFromRepositoryField } from './repositoryField';

@@ -1,6 +1,21 @@
-// Pure: reading the manifests of Go, Rust and Python (text in, names and slugs out). No vscode, no fs.
+// Pure: the manifest files' names, and reading the manifests of Go, Rust and Python (text in, names and slugs out).
+// No vscode, no fs.
 import { slugFromUrl, toSlug, type SlugResult, type UnresolvedReason } from './repositoryField';
 import { parseGoReplaces, plainVersion } from './versionText';
+
+/** The files that say what a folder depends on, for watchers and root finding (the browser build reads them too). */
+export const MANIFEST_GLOB =
+  '{package.json,package-lock.json,npm-shrinkwrap.json,yarn.lock,pnpm-lock.yaml,go.mod,go.sum,Cargo.toml,Cargo.lock,pyproject.toml,requirements.txt,poetry.lock,uv.lock,Pipfile.lock}';
+export const MANIFEST_NAMES = [
+  'package.json',
+  'go.mod',
+  'Cargo.toml',
+  'pyproject.toml',
+  'requirements.txt',
+  'setup.py',
+  '.venv',
+  'venv',
+];
 
 // ---------------------------------------------------------------- Go
 
@@ -153,7 +168,7 @@ export function parsePythonMetadata(text: string): { name?: string; result: Slug
 }
 
 /** The first value that names a GitHub repository; else the first real reason; else `no-repository-field`. */
-export function firstSlug(values: Array<string | undefined>, none: string): SlugResult {
+function firstSlug(values: Array<string | undefined>, none: string): SlugResult {
   let reason: SlugResult | undefined;
   for (const v of values) {
     if (!v || !v.trim() || v.trim().toUpperCase() === 'UNKNOWN') continue;
@@ -202,7 +217,7 @@ export function importsFromRecord(text: string): string[] {
 }
 
 /** A go.mod requirement as a dependency: its repository (or why none), and the version go.mod (or its `replace`) builds. */
-export type GoModDependency = { ecosystem: 'go'; name: string; version?: string; versionFrom?: string } & (
+type GoModDependency = { ecosystem: 'go'; name: string; version?: string; versionFrom?: string } & (
   { slug: string; from: 'go.mod' } | { reason: UnresolvedReason; detail: string }
 );
 

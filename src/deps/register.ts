@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { DEPS_COMMANDS } from './commandIds';
 import { config } from '../config';
 import type { DependencySearch } from './editor';
-import type { ProblemArgs } from './messages';
+import type { ProblemArgs } from './packageRefs';
 
 export { DEPS_COMMANDS } from './commandIds';
 

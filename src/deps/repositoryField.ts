@@ -1,9 +1,6 @@
-// Pure: a package manifest's repository / homepage / bugs value -> a GitHub `owner/repo` slug, or why not.
-// No vscode import. Unit-tested in test/unit/deps.
-//
-// Not src/search/repoSlug.ts's parseRemoteUrl: that one reads git remotes and keeps a path's *last* two
-// segments (GitLab subgroups), while manifest values point *into* a repository (`/tree/main/packages/x`,
-// `/issues`, `#readme`) and come in npm's shorthand forms (`github:o/r`, `o/r`, `gitlab:o/r`).
+// Pure: a package manifest's repository / homepage / bugs value -> a GitHub `owner/repo` slug, or why not. Not
+// repoSlug.ts's parseRemoteUrl: manifest values point *into* a repository (`/tree/main/packages/x`, `#readme`) and
+// come in npm's shorthand forms (`github:o/r`, `o/r`), where a git remote keeps a path's last two segments.
 
 /** Why a package has no slug. */
 export type UnresolvedReason = 'no-repository-field' | 'not-on-github' | 'invalid' | 'not-installed';

@@ -10,17 +10,13 @@ import { plainVersion, pythonMetadataVersion } from './versionText';
 import {
   goModDependencies,
   importsFromRecord,
-  normalizePythonName,
   npmDeclared,
   parseCargoToml,
   parsePythonMetadata,
   slugFromCrateToml,
-  slugFromGoModule,
 } from './manifests';
-import { refKey, type PackageRef } from './messages';
 import type { Ecosystem } from '../versions/versionCompare';
 import { slugFromPackageJson, slugFromRepositoryField, type UnresolvedReason } from './repositoryField';
-export { MANIFEST_GLOB, MANIFEST_NAMES } from './manifestNames';
 
 export interface Dependency {
   ecosystem: Ecosystem;
@@ -384,41 +380,4 @@ export async function resolveFolder(root: string, opts: ResolveOptions): Promise
     budget -= r.deps.length;
   }
   return { root, deps, total, truncated: total > deps.length, ms: performance.now() - t0 };
-}
-
-/** Lookup tables over a folder's dependencies (built once per resolution). */
-export class DependencyIndex {
-  private readonly byKey = new Map<string, Dependency>();
-  private readonly goModules: Dependency[];
-
-  constructor(readonly folder: FolderDependencies) {
-    for (const d of folder.deps) {
-      this.byKey.set(refKey(d), d);
-      for (const imp of d.imports ?? [])
-        if (!this.byKey.has(refKey({ ecosystem: 'pypi', name: imp })))
-          this.byKey.set(refKey({ ecosystem: 'pypi', name: imp }), d);
-    }
-    this.goModules = folder.deps.filter((d) => d.ecosystem === 'go').sort((a, b) => b.name.length - a.name.length);
-  }
-
-  /** The dependency a reference names; a Go package path maps to its module (longest go.mod prefix), else by the module path rule. */
-  lookup(ref: PackageRef): Dependency | undefined {
-    if (ref.ecosystem === 'go') {
-      const mod = this.goModules.find((d) => ref.name === d.name || ref.name.startsWith(`${d.name}/`));
-      if (mod) return mod;
-      const s = slugFromGoModule(ref.name);
-      return s.ok ? { ecosystem: 'go', name: ref.name, slug: s.slug, from: 'module path' } : undefined;
-    }
-    if (ref.ecosystem === 'pypi') return this.byKey.get(`pypi:${normalizePythonName(ref.name)}`);
-    return this.byKey.get(refKey(ref));
-  }
-
-  /** The first reference that resolves to a slug, with its dependency. */
-  firstResolved(refs: readonly PackageRef[]): Dependency | undefined {
-    for (const r of refs) {
-      const d = this.lookup(r);
-      if (d?.slug) return d;
-    }
-    return undefined;
-  }
 }

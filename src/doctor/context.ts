@@ -20,7 +20,7 @@ export interface DoctorInput {
   surface: Surface;
 }
 
-export type TimedCheck = 'dns' | 'proxyConnect' | 'tls' | 'service' | 'key';
+type TimedCheck = 'dns' | 'proxyConnect' | 'tls' | 'service' | 'key';
 
 export interface DoctorOptions {
   signal?: AbortSignal;
@@ -73,4 +73,18 @@ export function humanWait(ms: number): string {
 
 export function printable(s: string): string {
   return withoutControls(s, { lines: 'join', replaceWith: ' ' });
+}
+
+/** Each timed check's own limit in ms. */
+const DEFAULT_TIMEOUTS: Record<TimedCheck, number> = {
+  dns: 3000,
+  proxyConnect: 4000,
+  tls: 4000,
+  service: 6000,
+  key: 4000,
+};
+
+/** The time a check may take: its own limit, or what is left of the whole run. */
+export function budget(cx: Context, id: TimedCheck): number {
+  return Math.max(1, Math.min(cx.opts.timeouts?.[id] ?? DEFAULT_TIMEOUTS[id], cx.deadline - Date.now()));
 }

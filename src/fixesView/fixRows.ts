@@ -2,25 +2,21 @@
 // tooltips, contextValue parts). The tree provider (fixesTree.ts) only turns them into TreeItems.
 import type { AffectingIssue, CheckedDependency, FixesOutcome, LackedFix } from '../fixes/report';
 
-export interface DependencyRow {
+/** What every row of the view says: `contextValue` is matched with `viewItem =~ /…/` in package.json. */
+interface RowText {
   key: string;
   label: string;
-  /** `3.2.0 → 3.3.0 · 2 fixes`. */
   description: string;
   accessible: string;
   tooltip: string;
-  /** `dependency;fixes` or `dependency;affecting`, matched with `viewItem =~ /…/` in package.json. */
   contextValue: string;
+}
+
+export interface DependencyRow extends RowText {
   dep: CheckedDependency;
 }
 
-export interface FixRow {
-  key: string;
-  label: string;
-  description: string;
-  accessible: string;
-  tooltip: string;
-  contextValue: string;
+export interface FixRow extends RowText {
   /** `fix`: fixed in a version newer than the installed one; `affecting`: affects it, not fixed yet. */
   state: 'fix' | 'affecting';
   fix: LackedFix | AffectingIssue;

@@ -4,6 +4,17 @@ import * as vscode from 'vscode';
 import { fixRows, reportRows, type DependencyRow, type FixRow, type NoteRow } from './fixRows';
 import type { FixesOutcome } from '../fixes/report';
 
+/** The TreeItem fields a dependency or a fix row gives its node. */
+function rowItem(row: DependencyRow | FixRow): Partial<vscode.TreeItem> {
+  return {
+    id: row.key,
+    description: row.description,
+    tooltip: row.tooltip,
+    accessibilityInformation: { label: row.accessible },
+    contextValue: row.contextValue,
+  };
+}
+
 export type FixesState =
   | { kind: 'idle' }
   | { kind: 'running'; line: string }
@@ -13,11 +24,7 @@ export type FixesState =
 export class DependencyNode extends vscode.TreeItem {
   constructor(readonly row: DependencyRow) {
     super(row.label, vscode.TreeItemCollapsibleState.Expanded);
-    this.id = row.key;
-    this.description = row.description;
-    this.tooltip = row.tooltip;
-    this.accessibilityInformation = { label: row.accessible };
-    this.contextValue = row.contextValue;
+    Object.assign(this, rowItem(row));
     this.iconPath = new vscode.ThemeIcon(
       row.dep.fixes.length ? 'package' : 'bug',
       new vscode.ThemeColor(row.dep.fixes.length ? 'charts.blue' : 'charts.orange'),
@@ -28,11 +35,7 @@ export class DependencyNode extends vscode.TreeItem {
 export class FixNode extends vscode.TreeItem {
   constructor(readonly row: FixRow) {
     super(row.label, vscode.TreeItemCollapsibleState.None);
-    this.id = row.key;
-    this.description = row.description;
-    this.tooltip = row.tooltip;
-    this.accessibilityInformation = { label: row.accessible };
-    this.contextValue = row.contextValue;
+    Object.assign(this, rowItem(row));
     this.iconPath = new vscode.ThemeIcon(
       row.state === 'fix' ? (row.fix.kind === 'pull_request' ? 'git-pull-request' : 'pass') : 'issues',
     );

@@ -1,11 +1,11 @@
-// Restricted Mode (package.json `capabilities.untrustedWorkspaces`): the only process the editor
-// side runs in a workspace folder is `git config`, to read the folder's remotes when the Git extension has
-// not. Run with the folder as its working directory, `git` could be a program the folder itself holds
-// (Windows looks for an executable in the working directory before PATH), so it is not run in a folder the
-// user has not trusted. Reading manifests and installed packages' package.json runs nothing, and stays.
-// vscode-free, so the unit tier checks the rule.
+// Restricted Mode (package.json `capabilities.untrustedWorkspaces`): whether the editor may run `git config` in a
+// workspace folder, the only process it runs there, and the words when it may not. vscode-free.
 
-/** Whether the editor may run `git config` in a workspace folder with this URI scheme. */
+/**
+ * Whether the editor may run `git config` in a workspace folder with this URI scheme. With the folder as its working
+ * directory, `git` could be a program the folder holds (Windows looks there before PATH), so an untrusted folder's
+ * remotes are not read this way. Reading manifests runs nothing, and stays.
+ */
 export function mayRunGitIn(scheme: string, workspaceTrusted: boolean): boolean {
   return scheme === 'file' && workspaceTrusted;
 }

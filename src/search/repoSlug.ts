@@ -1,7 +1,8 @@
-// Pure: git remote URL -> repository slug. No vscode import, unit-tested in test/unit/search.
+// Pure: git remote URL -> repository slug, and the repository a browser workspace's vscode-vfs URI names
+// (github.dev, vscode.dev: no git to ask). No vscode import.
 import type { NamedRemote } from '../host/host';
 
-export interface RemoteRepo {
+interface RemoteRepo {
   host: string;
   owner: string;
   repo: string;
@@ -9,7 +10,7 @@ export interface RemoteRepo {
 }
 
 /** Hosts whose `<owner>/<repo>` slugs the developer index knows (its repository half is GitHub's). */
-export const INDEXED_HOSTS = ['github.com'];
+const INDEXED_HOSTS = ['github.com'];
 
 const SCP_LIKE = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/\/)(.+)$/;
 
@@ -64,7 +65,7 @@ export function parseRemoteUrl(raw: string): RemoteRepo | undefined {
   return { host, owner, repo, slug: `${owner}/${repo}` };
 }
 
-export interface RepoScope {
+interface RepoScope {
   slugs: string[];
   unsupported: RemoteRepo[];
   unparsable: NamedRemote[];
@@ -87,4 +88,32 @@ export function scopeFromRemotes(remotes: readonly NamedRemote[]): RepoScope {
     else if (!slugs.some((s) => s.toLowerCase() === parsed.slug.toLowerCase())) slugs.push(parsed.slug);
   }
   return { slugs, unsupported, unparsable };
+}
+
+/**
+ * `vscode-vfs://github/<owner>/<repo>/<path…>` is how github.dev and vscode.dev open a GitHub repository (a branch
+ * or a pull request is in the authority's `+` suffix, never in the path).
+ */
+const SLUG_PART = /^[A-Za-z0-9_.-]+$/;
+
+/** `{ owner, repo }` of a `vscode-vfs://github/owner/repo/…` URI's parts; undefined for any other URI. */
+export function repositoryOfVfsUri(uri: {
+  scheme: string;
+  authority: string;
+  path: string;
+}): { owner: string; repo: string } | undefined {
+  if (uri.scheme !== 'vscode-vfs') return undefined;
+  // `github`, or `github+<encoded ref>` for a branch, tag or pull request.
+  if (uri.authority.split('+')[0]!.toLowerCase() !== 'github') return undefined;
+  const [owner, rawRepo] = uri.path.split('/').filter(Boolean);
+  const repo = rawRepo?.replace(/\.git$/i, '');
+  if (!owner || !repo || !SLUG_PART.test(owner) || !SLUG_PART.test(repo) || repo === '.' || repo === '..')
+    return undefined;
+  return { owner, repo };
+}
+
+/** The browsed repository as the one remote repository scope reads (`origin`), or none. */
+export function remotesOfVfsUri(uri: { scheme: string; authority: string; path: string }): NamedRemote[] {
+  const r = repositoryOfVfsUri(uri);
+  return r ? [{ name: 'origin', url: `https://github.com/${r.owner}/${r.repo}.git` }] : [];
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { mayRunGitIn } from './gitTrust';
 import type { Host, NamedRemote } from '../host/host';
-import { remotesOfVfsUri } from './vfsRepository';
+import { remotesOfVfsUri } from './repoSlug';
 
 interface GitRemote {
   name: string;

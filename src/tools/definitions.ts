@@ -1,7 +1,6 @@
-// The tools an AI agent gets: names, descriptions and input schemas written to teach a model the
-// service's rules. One set of definitions for the editor's language-model tools (package.json
-// `contributes.languageModelTools` must match them: test/unit/tools/definitions.test.ts checks it)
-// and for `devindex mcp`. No vscode import: the CLI bundles this file.
+// The tools an AI agent gets: names, descriptions and input schemas written to teach a model the service's rules,
+// one set for the editor's language-model tools (package.json `contributes.languageModelTools` matches them) and
+// for `devindex mcp`. No vscode import: the CLI bundles this file.
 import { submitToolSchema } from '../api/agent/submitSchema';
 import { LIMITS, RESULT_TYPES } from '../api/params';
 import {
@@ -13,11 +12,9 @@ import {
   MAX_WAIT_SECONDS,
   MIN_MAX_TOKENS,
   MIN_WAIT_SECONDS,
-} from './limits';
+} from './toolInputs';
 import { HANDLE_PATTERN, MORE_TTL_MS } from './moreCache';
 import { TOOL_NAMES, type ToolName } from './names';
-
-export { TOOL_NAMES, type ToolName };
 
 /** MCP tool annotations (specification 2025-06-18): hints a client shows and uses to ask for consent. */
 export interface ToolAnnotations {

@@ -1,23 +1,22 @@
-// The editor's language-model tools. Features side (dist/features.js): builds the shared tool operations
-// (src/tools/toolOps.ts) over the extension's own client, key store and workspace, and wraps the
-// text in a LanguageModelToolResult. A job is started through devIndex.agent.start, so it appears
-// in the Agent Jobs tree like any other. A wait reports its progress through the invocation's progress
-// where the running VS Code passes one.
+// The editor's language-model tools. Features side (dist/features.js): the shared tool operations (toolOps.ts) over
+// the extension's client, key store and workspace, each answer a LanguageModelToolResult. A job is started through
+// devIndex.agent.start, so it appears in the Agent Jobs tree; a wait reports progress where VS Code passes one.
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import * as agentApi from '../api/agent/agentClient';
 import { agentClientOver } from '../api/agent/agentClientOver';
 import { config } from '../config';
 import type { Services } from '../services';
-import { MANIFEST_NAMES } from '../deps/manifestNames';
+import { MANIFEST_NAMES } from '../deps/manifests';
 import { checkFolder, type FixesWiring } from '../fixesView/createFixes';
 import { scopeFromRemotes } from '../search/repoSlug';
 import { remotesOf } from '../search/workspaceRepos';
 import type { Host } from '../host/host';
 import { clampBudget, MIN_MAX_CHARS } from './modelText';
 import { TOOL_SETTINGS, type ToolName } from './names';
-import { CHARS_PER_TOKEN } from './tokens';
-import { runTool, type StartRequest, type ToolDeps, type ToolProgress, type WorkspaceScope } from './toolOps';
+import { CHARS_PER_TOKEN } from './toolInputs';
+import { runTool } from './toolOps';
+import { type StartRequest, type ToolDeps, type ToolProgress, type WorkspaceScope } from './toolTypes';
 
 /** What the activation side hands the tools: the services (loaded on first use) and the key store. */
 export interface ToolWiring {

@@ -2,10 +2,10 @@
 // workspace folder, MCP's `folder` or working folder) and answer with fixesText. No vscode import.
 import { show, type ParamIssue } from '../api/params';
 import { fixesText } from './fixesText';
-import { issuesText } from './modelText';
+import { issuesText } from '../words/failureWords';
 import { isAbsoluteFolder } from './searchOps';
 import { budgetOf, intIn, unknownFields } from './toolInputs';
-import { MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './limits';
+import { MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './toolInputs';
 import type { ToolDeps, ToolOutcome, ToolProgress } from './toolTypes';
 
 export const FIXES_OP = 'The fixes check';

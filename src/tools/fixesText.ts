@@ -2,7 +2,7 @@
 // from first, then per dependency the fixes its installed version lacks with their URLs, then what was not checked
 // and why; bounded, with what was left out said. No vscode import.
 import type { CheckedDependency, FixesOutcome } from '../fixes/report';
-import { clean } from './text';
+import { clean } from './modelText';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const line = (s: string) => clean(s).replace(/\s+/g, ' ').trim();

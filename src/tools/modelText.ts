@@ -1,14 +1,18 @@
-// The text a language model reads back from a tool, shared by the editor's language-model tools and
-// `devindex mcp`: results with kind, provenance, link, license and passages, then the coverage notes
-// in plain words; errors that say what happened and how to fix the call. Bounded by a size budget
-// that shortens passages before it drops results, and says what it cut. No vscode import.
+// The text a model reads back from a tool (the editor's language-model tools and `devindex mcp`): errors that say
+// what happened and how to fix the call, notices, agent jobs and snapshots, within a size budget that says what it
+// cut. No vscode import.
 import type { AgentJobRecord, AgentSnapshot, AgentTrace, PendingApproval, TraceEvent } from '../api/agent/agentSchemas';
 import { failureOf } from '../api/failure';
-import { issuesText, modelWords } from '../words/failureWords';
+import { modelWords } from '../words/failureWords';
 import { approvalWords, callWords, isWaiting, paidWords, skippedWords, termsName } from '../agentRun/runOutcome';
 import { noticeWords, requestIdWords, type DeprecationNotice } from '../api/notices';
-import { clean, scrubSecret } from './text';
+import { withoutControls } from '../words/controls';
 import { grouped } from '../api/grouped';
+
+/** Untrusted text as plain lines: control characters (terminal escapes included) removed, newlines kept. */
+export function clean(s: string): string {
+  return withoutControls(s);
+}
 
 export type Surface = 'editor' | 'mcp';
 
@@ -23,8 +27,6 @@ export function clampBudget(v: unknown): number {
     : DEFAULT_MAX_CHARS;
 }
 
-export { clean, issuesText, scrubSecret };
-
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -35,7 +37,6 @@ function shorten(text: string, cap: number): { text: string } {
   const at = slice.lastIndexOf(' ');
   return { text: `${(at > cap * 0.6 ? slice.slice(0, at) : slice).trimEnd()} […]` };
 }
-export { searchAnswer, searchText } from './searchAnswer';
 
 /** Deprecation notices and service warnings for a model to pass on (notices.ts computes them; this only words them). */
 export function noticesText(notices: readonly DeprecationNotice[], now = Date.now()): string {

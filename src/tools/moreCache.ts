@@ -1,8 +1,9 @@
-// The answers a model may ask the rest of (`more: <handle>` → devIndex_readMore) or name as held
-// (`answer:` / `more:` handles in devIndex_search's `have`): kept in this process only, for a bounded
-// time and size, so that reading the rest never sends a new request. The oldest entry goes first when
-// either bound is reached. No vscode import; the clock is injected.
+// The answers a model may read the rest of (devIndex_readMore) or name as held (devIndex_search's `have`), kept in
+// this process for a bounded time and size (oldest out first), so reading the rest sends no request. No vscode import.
 import type { SearchParams } from '../api/params';
+import { licenseLabel, passageLink } from '../api/results';
+import { displayTitle, type SearchResponse } from '../api/schemas';
+import { clean } from './modelText';
 
 /**
  * One result as the continuation needs it: the cleaned passage texts and how much of each was sent. A
@@ -31,7 +32,7 @@ export interface KeptAnswer {
 
 export const MORE_TTL_MS = 15 * 60_000;
 export const MORE_MAX_ENTRIES = 32;
-export const MORE_MAX_CHARS = 4_000_000;
+const MORE_MAX_CHARS = 4_000_000;
 export const HANDLE_PATTERN = /^m[0-9a-f]{12}$/;
 
 function sizeOf(a: KeptAnswer): number {
@@ -47,7 +48,7 @@ function newHandle(): string {
   return `m${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-export interface MoreCacheOptions {
+interface MoreCacheOptions {
   ttlMs?: number;
   maxEntries?: number;
   maxChars?: number;
@@ -108,3 +109,60 @@ export class MoreCache {
 
 /** The one cache of this process (the editor's tools and the MCP server each run one process). */
 export const sharedMoreCache = new MoreCache();
+
+/** One line of untrusted text: cleaned, whitespace folded. */
+export function oneLine(s: string): string {
+  return clean(s).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The response as the answer and its continuation read it: cleaned text, nothing sent yet; `known` says where a
+ * passage was sent before.
+ */
+export function keptResults(response: SearchResponse, known?: ReadonlyMap<string, string>): KeptResult[] {
+  return response.results.map((r) => {
+    const url = oneLine(r.url);
+    const title = oneLine(displayTitle(r));
+    const license = licenseLabel(r);
+    return {
+      id: oneLine(r.id),
+      url,
+      title: title === url ? '' : title,
+      ...(license ? { license: oneLine(license) } : {}),
+      passages: (r.passages ?? []).map((p) => {
+        const link = passageLink(p, r);
+        const text = clean(p.text).trim();
+        const before = text ? known?.get(text) : undefined;
+        return { text, ...(link !== r.url ? { cite: oneLine(link) } : {}), ...(before ? { known: before } : {}) };
+      }),
+      sent: (r.passages ?? []).map(() => 0),
+      headed: false,
+    };
+  });
+}
+
+/**
+ * Where each passage that the held answers (`have`) sent in full was sent: text -> `[2.1] of m…`; and the
+ * handles this process does not know (expired, evicted, or from another process).
+ */
+export function heldPassages(
+  handles: readonly string[],
+  cache: MoreCache,
+): { known: Map<string, string>; unknown: string[] } {
+  const known = new Map<string, string>();
+  const unknown: string[] = [];
+  for (const h of handles) {
+    const a = cache.get(h);
+    if (!a) {
+      unknown.push(h);
+      continue;
+    }
+    a.results.forEach((r, i) =>
+      r.passages.forEach((p, j) => {
+        if (r.sent[j]! >= p.text.length && p.text && !known.has(p.text))
+          known.set(p.text, `[${i + 1}.${j + 1}] of ${h}`);
+      }),
+    );
+  }
+  return { known, unknown };
+}

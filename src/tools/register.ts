@@ -1,7 +1,6 @@
-// Language-model tools for VS Code's chat (agent mode): registered at activation when the editor has
-// the Language Model Tool API (feature-detected: without it the extension activates as before) and the
-// setting devIndex.tools.enabled is on. This file is in the activation bundle, so it only registers;
-// every call is handled by dist/features.js (src/tools/editorTools.ts), loaded on the first invocation.
+// Language-model tools for VS Code's chat (agent mode), registered at activation where the editor has the Language
+// Model Tool API and devIndex.tools.enabled is on. Activation bundle: it only registers; every call is handled by
+// dist/features.js (src/tools/editorTools.ts), loaded on the first invocation.
 import * as vscode from 'vscode';
 import { config } from '../config';
 import type { invokeLanguageModelTool, ToolWiring } from './editorTools';

@@ -1,19 +1,12 @@
-// A search answer for a model, lean and exact about what it holds: its size up front (results,
-// passages, about how many tokens), each result as its id, title and URL, then its passages; cut to a
-// budget by shortening passages, then leaving passages out, then results from the end. When a cache is
-// given, the answer is kept, and its last line names it: `more: <handle>` when something was cut
-// (readMoreText returns exactly the missing parts, whole results or one result's further passages,
-// without a new request), else `answer: <handle>`. A model that still holds earlier answers names
-// their handles (`have`): a passage one of them sent in full is named (`[3.1] sent before: [2.1] of m…`),
-// not repeated, and readMore with `result` repeats it.
-// No vscode import (shared by the editor's tools and `devindex mcp`).
+// A search answer for a model: its size up front, each result as id, title and URL with its passages, cut to a budget
+// (passages shortened, then left out, then results from the end); the rest is kept for readMoreText under the
+// answer's handle, and a passage a held answer sent in full is named, not repeated. No vscode import.
 import { explainCoverage } from '../api/coverage';
 import type { SearchParams } from '../api/params';
-import { licenseLabel, passageLink } from '../api/results';
-import { displayTitle, type SearchResponse } from '../api/schemas';
-import type { KeptAnswer, KeptResult, MoreCache } from './moreCache';
-import { clean } from './text';
-import { estimateTokens, tokensWords } from './tokens';
+import type { SearchResponse } from '../api/schemas';
+import { keptResults, oneLine, type KeptAnswer, type KeptResult, type MoreCache } from './moreCache';
+import { clean } from './modelText';
+import { estimateTokens, tokensWords } from './toolInputs';
 import { grouped } from '../api/grouped';
 
 const EVIDENCE =
@@ -21,33 +14,6 @@ const EVIDENCE =
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${grouped(n)} ${n === 1 ? one : many}`;
-}
-
-function oneLine(s: string): string {
-  return clean(s).replace(/\s+/g, ' ').trim();
-}
-
-/** The response as the answer and its continuation read it: cleaned text, nothing sent yet; `known` says where a passage was sent before. */
-export function keptResults(response: SearchResponse, known?: ReadonlyMap<string, string>): KeptResult[] {
-  return response.results.map((r) => {
-    const url = oneLine(r.url);
-    const title = oneLine(displayTitle(r));
-    const license = licenseLabel(r);
-    return {
-      id: oneLine(r.id),
-      url,
-      title: title === url ? '' : title,
-      ...(license ? { license: oneLine(license) } : {}),
-      passages: (r.passages ?? []).map((p) => {
-        const link = passageLink(p, r);
-        const text = clean(p.text).trim();
-        const before = text ? known?.get(text) : undefined;
-        return { text, ...(link !== r.url ? { cite: oneLine(link) } : {}), ...(before ? { known: before } : {}) };
-      }),
-      sent: (r.passages ?? []).map(() => 0),
-      headed: false,
-    };
-  });
 }
 
 interface Level {
@@ -103,32 +69,6 @@ function named(r: KeptResult, j: number, sent: readonly number[] = r.sent): bool
 /** Left out: not all sent, and not named. */
 function open(r: KeptResult, j: number): boolean {
   return r.sent[j]! < r.passages[j]!.text.length && !named(r, j);
-}
-
-/**
- * Where each passage that the held answers (`have`) sent in full was sent: text -> `[2.1] of m…`; and the
- * handles this process does not know (expired, evicted, or from another process).
- */
-export function heldPassages(
-  handles: readonly string[],
-  cache: MoreCache,
-): { known: Map<string, string>; unknown: string[] } {
-  const known = new Map<string, string>();
-  const unknown: string[] = [];
-  for (const h of handles) {
-    const a = cache.get(h);
-    if (!a) {
-      unknown.push(h);
-      continue;
-    }
-    a.results.forEach((r, i) =>
-      r.passages.forEach((p, j) => {
-        if (r.sent[j]! >= p.text.length && p.text && !known.has(p.text))
-          known.set(p.text, `[${i + 1}.${j + 1}] of ${h}`);
-      }),
-    );
-  }
-  return { known, unknown };
 }
 
 /** One result's block at a level; `sent` is updated as if it were sent. */
@@ -233,7 +173,7 @@ const LEVELS = (n: number): Level[] => [
   { results: n, maxPassages: 0 },
 ];
 
-export interface SearchAnswer {
+interface SearchAnswer {
   text: string;
   handle?: string;
 }
@@ -332,7 +272,7 @@ export function searchText(
   return searchAnswer(request, response, o).text;
 }
 
-export type ReadMoreOutcome = { text: string; isError: boolean };
+type ReadMoreOutcome = { text: string; isError: boolean };
 
 /**
  * The rest of a kept answer: without `result`, the results not shown yet (each with up to `passages`

@@ -1,16 +1,17 @@
-// The search tools, for every surface (the editor's language-model tools, `devindex mcp`, the `@devindex` chat
-// participant): devIndex_search (scoped to a dependency or the workspace, checked, run through the search
-// session's one order of search, version badges and summary: src/search/session/searchRun.ts) and devIndex_readMore.
-// No vscode import.
+// The search tools for every surface (the editor's tools, `devindex mcp`, `@devindex`): devIndex_search, scoped to
+// a dependency or the workspace and run through the session's one order of search, badges and summary
+// (search/session/searchRun.ts), and devIndex_readMore. No vscode import.
 import { DEPENDENCY_PASSAGES, show, validateSearchParams, type ParamIssue, type SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
 import { installedWords, resolveDependencies } from '../deps/dependencyScope';
 import type { InstalledDependency, VersionBadge } from '../versions/versionCompare';
 import { searchAndCompare } from '../search/session/searchRun';
-import { MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './limits';
-import { errorText, issuesText } from './modelText';
+import { MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './toolInputs';
+import { errorText } from './modelText';
+import { issuesText } from '../words/failureWords';
 import { HANDLE_PATTERN, MORE_MAX_ENTRIES, sharedMoreCache, type MoreCache } from './moreCache';
-import { heldPassages, readMoreText, searchAnswer } from './searchAnswer';
+import { readMoreText, searchAnswer } from './searchAnswer';
+import { heldPassages } from './moreCache';
 import { budgetOf, intIn, unknownFields } from './toolInputs';
 import type { ToolDeps, ToolOutcome } from './toolTypes';
 

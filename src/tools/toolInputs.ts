@@ -1,7 +1,38 @@
-// Checks of the tools' inputs that name the field and the bound, and the answer budget. No vscode import.
+// The tools' input bounds, the checks that name the field and the bound, and the answer budget. About 4 characters
+// a token (the usual rule for English prose and markdown; no tokenizer is shipped), so a size and a cut agree.
+// No vscode import.
 import { show, type ParamIssue } from '../api/params';
-import { charsForTokens } from './tokens';
+import { grouped } from '../api/grouped';
 import type { ToolDeps } from './toolTypes';
+
+/** Token budgets of the tools' answers: 500 to 50,000 tokens is the 2,000 to 200,000 characters of
+ * devIndex.tools.maxResultCharacters. */
+export const MIN_MAX_TOKENS = 500;
+export const MAX_MAX_TOKENS = 50_000;
+/** Fits a normal chat turn: the default 12,000-character budget. */
+export const DEFAULT_MAX_TOKENS = 3_000;
+export const MIN_WAIT_SECONDS = 1;
+export const MAX_WAIT_SECONDS = 600;
+export const DEFAULT_WAIT_SECONDS = 60;
+export const DEFAULT_LIST_JOBS = 10;
+export const MAX_LIST_JOBS = 50;
+
+export const CHARS_PER_TOKEN = 4;
+
+/** About how many tokens `text` is (characters / 4, rounded up). */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+/** A token budget as a character budget. */
+export function charsForTokens(tokens: number): number {
+  return Math.floor(tokens * CHARS_PER_TOKEN);
+}
+
+/** "~1,234 tokens" */
+export function tokensWords(n: number): string {
+  return `~${grouped(n)} tokens`;
+}
 
 /** An integer input within its bound, or the issue that names the bound. */
 export function intIn(
@@ -29,4 +60,8 @@ export function budgetOf(maxTokens: number | undefined, deps: ToolDeps): number 
   if (maxTokens === undefined) return deps.maxChars();
   const cap = deps.maxCharsCap?.();
   return Math.min(charsForTokens(maxTokens), cap ?? Infinity);
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
 }

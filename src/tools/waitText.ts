@@ -4,7 +4,7 @@
 import type { TraceEvent } from '../api/agent/agentSchemas';
 import type { RunFacts } from '../agentRun/runEngine';
 import { approvalWords, endClause, jobState } from '../agentRun/runOutcome';
-import { clean } from './text';
+import { clean } from './modelText';
 
 function clip(s: string, max = 160): string {
   const one = clean(s).replace(/\s+/g, ' ').trim();

@@ -9,7 +9,7 @@ import { systemTimers } from '../agents/jobPoller';
 import { config } from '../config';
 import { log } from '../log';
 import { resolveDependencies, type FolderResolver } from '../deps/dependencyScope';
-import { MANIFEST_GLOB, MANIFEST_NAMES } from '../deps/manifestNames';
+import { MANIFEST_GLOB, MANIFEST_NAMES } from '../deps/manifests';
 import type { InstalledDependency } from '../versions/versionCompare';
 import { MAX_WATCHES, type Watch } from '../deps/watch';
 import type { ViewWatch, ViewWatches } from '../webview/protocol';

@@ -1,7 +1,6 @@
-// Pure: when the background watcher checks next, and how long it keeps quiet after a failure. The clock
-// is passed in. A watch is checked at most every 6 hours (WATCH_INTERVAL_MS); a failure of the service's
-// limits (a rate limit, the keyless daily quota) pauses every watch until the limit resets, a failure of
-// the network (offline) pauses them with a growing wait. vscode-free.
+// Pure: when the background watcher checks next (at most every 6 hours) and how long it keeps quiet after a
+// failure: a limit (a rate limit, the keyless daily quota) pauses every watch until it resets, the network
+// (offline) with a growing wait. The clock is passed in; vscode-free.
 import { WATCH_INTERVAL_MS, type Watch } from '../deps/watch';
 import { failureOf } from '../api/failure';
 

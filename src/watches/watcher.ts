@@ -1,10 +1,6 @@
-// The editor's Watch for a Fix service, without the editor: watches kept in the shared storage
-// (globalState: one record per watch through SharedCollection, so two windows never overwrite each other's
-// list; one write at a time through SharedRecords, the queue agent jobs use too), a background round
-// that re-runs each watch at most every 6 hours in the one window holding the lease (lease.ts), pauses while
-// offline or over a limit (schedule.ts), and the compare again when the installed version changes. Only
-// searches are sent: a watch never starts an agent run. vscode-free: the editor shell (editor.ts) gives it
-// the storage, the search, the folder reader, the notifications and the timers; tests give fakes.
+// The editor's Watch for a Fix service, without the editor: watches in the shared storage (one record each, so two
+// windows never overwrite each other), re-run at most every 6 hours by the window holding the lease, paused while
+// offline or over a limit; only searches are sent, never an agent run. vscode-free (editor.ts gives it its ports).
 import type { SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
 import type { Timers } from '../agents/jobPoller';

@@ -6,12 +6,19 @@ import { agentClientOver } from '../api/agent/agentClientOver';
 import { verifyKey } from '../auth/verifyKey';
 import { handleChatRequest } from '../chat/participant';
 import { createFixesFeature } from '../fixesView/createFixes';
-import { browserHost } from '../host/browser';
+import { FetchTransport } from '../api/fetchTransport';
+import type { Host } from '../host/host';
 import { Services } from '../services';
 import { invokeLanguageModelTool } from '../tools/editorTools';
 import type { CoreCode, EntryCode, FeatureCode } from '../wiring';
-import { resolveManifests } from './dependencies';
-import { fixesDependencies } from './fixesDependencies';
+import { fixesDependencies, resolveManifests } from './dependencies';
+
+/** Its own fetch (the browser has its own proxies and CAs), and no process, so no `git config` (a browsed
+ * repository is named by its vscode-vfs URI instead, src/search/repoSlug.ts). */
+const browserHost: Host = {
+  createTransport: () => new FetchTransport(),
+  remotesFromGitConfig: () => Promise.resolve([]),
+};
 
 const core: CoreCode = { Services, verifyKey, host: browserHost, folderDependencies: resolveManifests };
 const features: FeatureCode = {

@@ -1,10 +1,12 @@
-// The browser's dependency search: manifests and lockfiles read through workspace.fs (github.dev's
-// vscode-vfs folders included), resolved by the same pure parsers as on the desktop
-// (src/deps/manifestDependencies.ts). The pick and the search are the desktop's; what needs
-// node_modules or a terminal says so.
+// The browser's dependency search: manifests and lockfiles read through workspace.fs (github.dev's vscode-vfs
+// folders included) by the desktop's pure parsers (deps/manifestDependencies.ts); the pick and the search are the
+// desktop's. Also the fixes check's dependency list there.
 import * as vscode from 'vscode';
 import { config } from '../config';
+import type { WorkspaceDependencies } from '../fixes/report';
+import { workspaceDependencies } from '../fixesView/manifestLines';
 import { manifestDependencies, NOT_INSTALLED_HERE } from '../deps/manifestDependencies';
+import type { DependencyRow } from '../deps/dependencyPick';
 import type { FolderDependencies } from '../deps/resolver';
 import type { InstalledDependency } from '../versions/versionCompare';
 import { pickFolder } from '../search/workspaceRepos';
@@ -29,14 +31,6 @@ export async function resolveManifests(
     },
     opts,
   );
-}
-
-export interface DependencyRow {
-  name: string;
-  ecosystem: string;
-  slug?: string;
-  version?: string;
-  reason?: string;
 }
 
 /** `devIndex.deps.searchDependency({ folder?, pick?, query? })` in the browser: `{ rows, repos? }` as on the desktop. */
@@ -103,4 +97,17 @@ export async function searchDependency(arg?: unknown): Promise<{ rows: Dependenc
     installed,
   });
   return { rows, repos };
+}
+
+/** The fixes check's dependency list: each dependency placed on its manifest line by the engine's line scans. */
+export async function fixesDependencies(folder: string): Promise<WorkspaceDependencies> {
+  const found = await resolveManifests(folder, { maxDependencies: config.maxDependencies() });
+  const root = /^[a-z][a-z0-9+.-]*:/i.test(folder) ? vscode.Uri.parse(folder) : vscode.Uri.file(folder);
+  return workspaceDependencies(folder, found.deps, async (file) => {
+    try {
+      return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(root, file)));
+    } catch {
+      return undefined;
+    }
+  });
 }

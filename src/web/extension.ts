@@ -1,12 +1,10 @@
-// The web extension's entry (package.json `browser`, dist/web/extension.js): wiring only, as
-// src/extension.ts is for the desktop, and the same shared part (src/wiring.ts, which also opens the
-// Get Started walkthrough on the first run). One bundle (a worker
-// loads one file), the same features over the same services and the browser's host (src/web/core.ts: fetch for
-// undici, no git process; manifests through workspace.fs for node:fs). What needs a local file system or a
-// process is registered too and says why it is left out (src/web/unavailable.ts).
+// The web extension's entry (package.json `browser`, dist/web/extension.js, one bundle): wiring only, the shared part
+// (src/wiring.ts) over the browser's code (src/web/core.ts). What needs a local file system or a process is
+// registered too and says why it is left out (src/web/unavailable.ts).
 import * as vscode from 'vscode';
 import { DEPS_COMMANDS } from '../deps/commandIds';
-import { cleanMessage, type ProblemArgs } from '../deps/messages';
+import { cleanMessage } from '../deps/messages';
+import { type ProblemArgs } from '../deps/packageRefs';
 import { settleOnDeactivate, wireShared } from '../wiring';
 import { webCode } from './core';
 import { searchDependency } from './dependencies';

@@ -1,7 +1,6 @@
-// Which links may leave the Search view. Shared by the webview (what the markdown renderer emits as an
-// href) and the extension (what it hands to env.openExternal): both sides parse with the WHATWG URL
-// parser, the same one the browser uses, so obfuscations (case, whitespace, tabs inside the scheme,
-// entities already decoded by markdown-it) cannot make the check and the browser disagree.
+// Which links may leave the Search view: what the webview's markdown emits as an href and what the extension hands
+// to env.openExternal. Both sides parse with the WHATWG URL parser the browser uses, so no obfuscation (case,
+// whitespace, tabs in the scheme, decoded entities) can make the check and the browser disagree.
 
 export const ALLOWED_SCHEMES: readonly string[] = ['http:', 'https:', 'mailto:'];
 

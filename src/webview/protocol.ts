@@ -1,7 +1,6 @@
-// The one message protocol between the Search view's webview and the extension, both directions.
-// The webview imports it with `import type` only, so zod stays out of dist/webview.js; the extension
-// validates every message that comes from the webview with `FromWebviewSchema` before acting on it.
-// Search requests are the api's own `SearchParams`, a search's messages the session's own (SearchMessage).
+// The one message protocol between the Search view's webview and the extension, both directions. The webview
+// imports it with `import type` only, so zod stays out of dist/webview.js; the extension checks every message
+// from the webview with `FromWebviewSchema` before acting on it.
 import * as z from 'zod/mini';
 import '../api/zodEnglish';
 import type { ParamIssue, SearchParams } from '../api/params';

@@ -3,7 +3,10 @@
 // command's search posted meanwhile waits in a backlog delivered at ready, and progress is dropped.
 import { fromWebviewSchema, type FromWebview, type ToWebview } from './protocol';
 
-/** What a starting document may post before its `ready` (a failed start logs): these never mean that a view marked not listening is listening. */
+/**
+ * What a starting document may post before its `ready` (a failed start logs): these never mean that a view marked
+ * not listening is listening.
+ */
 const BEFORE_READY: ReadonlySet<FromWebview['type']> = new Set(['ready', 'log']);
 
 /** How long a command waits for the view to load before it runs the search anyway. */

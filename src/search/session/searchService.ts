@@ -5,7 +5,8 @@ import type { CallOptions, DevIndexClient } from '../../api/client';
 import type { SearchParams } from '../../api/params';
 import type { SearchResponse } from '../../api/schemas';
 
-/** The last search, for the extension-host tests: `error` is the ApiError's message (never holds the key); `status` the HTTP status when the service answered. */
+/** The last search: `error` is the ApiError's message (never holds the key); `status` the HTTP status when the
+ * service answered. */
 export interface LastSearch {
   params: SearchParams;
   response?: SearchResponse;

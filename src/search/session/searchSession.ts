@@ -1,16 +1,14 @@
-// The search session: the one pipeline behind the Search view and the search commands, free of the editor.
-// It resolves a command's request (the view's scope or the defaults), runs one search at a time (a new one
-// supersedes the one in flight; a cancel aborts it), turns the response into its outcome (outcome.ts: version
-// badges and the summary, once), keeps the last outcome (re-sent to a rebuilt view; Open as Markdown keeps its
-// badges), and the search Watch for a Fix would save. The surface that shows it (the Search view's channel) is attached.
+// The search session: the one pipeline behind the Search view and the search commands, free of the editor. One
+// search at a time (a new one supersedes the one in flight), its outcome built once (outcome.ts) and kept for a
+// rebuilt view, Open as Markdown and Watch for a Fix; the surface that shows it is attached.
 import type { ParamIssue, SearchParams } from '../../api/params';
 import type { RetryEvent } from '../../api/retry';
 import type { SearchResponse } from '../../api/schemas';
 import type { InstalledDependency } from '../../versions/versionCompare';
-import type { ViewError } from '../../words/viewWords';
+import { failureOf } from '../../api/failure';
+import { viewError, type ViewError } from '../../words/viewWords';
 import { toOutcome, type SearchOutcome } from './outcome';
 import { commandParams, followScopeDefaults, type SearchOptions, type ShowRequest } from './request';
-import { toViewError } from './viewError';
 
 /** The search a Watch for a Fix saves (the last one the view showed). */
 export interface WatchableSearch {
@@ -66,7 +64,7 @@ export type SearchMessage =
   | { type: 'searchCancelled'; requestId: string };
 
 /** The surface that shows the searches (the Search view's channel). */
-export interface SearchSurface {
+interface SearchSurface {
   /** Before a command's search: shows the surface; resolves once it listens (or it stopped waiting). */
   show(): Promise<void>;
   /**
@@ -242,4 +240,10 @@ export class SearchSession {
       if (this.current?.requestId === requestId) this.current = undefined;
     }
   }
+}
+
+/** An ApiError (or anything thrown) as a message plus the next step the view offers; a cancelled search is 'aborted'. */
+export function toViewError(e: unknown): ViewError | 'aborted' {
+  const f = failureOf(e);
+  return f.reason === 'cancelled' ? 'aborted' : viewError(f);
 }

@@ -6,7 +6,8 @@ import { formToParams } from './form';
 import { reduce, type Effect, type Msg } from './reduce';
 import { restoreState, savedState, type ViewState } from './state';
 import { FormView } from './views/formView';
-import { actionMessage, ResultsView } from './views/resultsView';
+import { actionMessage } from './views/resultRows';
+import { ResultsView } from './views/resultsView';
 import { ChipsView, StatusView } from './views/statusView';
 import { WatchedView } from './watchedView';
 

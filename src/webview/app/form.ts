@@ -186,3 +186,16 @@ export function activeFilterCount(f: FormState, d: ViewDefaults | undefined): nu
   }
   return n;
 }
+
+/** The form's text fields besides the query, in the form's order. */
+export const FORM_TEXT_FIELDS = [
+  'repos',
+  'sources',
+  'k',
+  'passages',
+  'language',
+  'topic',
+  'license',
+  'minStars',
+  'maxStars',
+] as const;

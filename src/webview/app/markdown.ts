@@ -1,8 +1,6 @@
-// Passages are markdown written by strangers. markdown-it with raw HTML off escapes every tag; on top of
-// that the only attributes this renderer can emit are href (http, https, mailto only, after resolving
-// against the result's url), title, and class names it chose itself: no id or name (DOM clobbering),
-// no style (the CSP forbids inline styles, so table alignment becomes a class), no src (images become
-// links: the CSP loads no images, and a tracking pixel should not fire just because a passage is shown).
+// Passages are markdown written by strangers: markdown-it with raw HTML off, and the only attributes emitted are
+// href (http, https, mailto, resolved against the result's url), title and its own class names: no id or name (DOM
+// clobbering), no style (the CSP forbids it), no src (images become links, so no tracking pixel fires).
 import MarkdownIt from 'markdown-it';
 import { safeHref } from '../linkPolicy';
 

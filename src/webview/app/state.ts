@@ -1,13 +1,12 @@
-// What the view holds. The saved part survives hide/show and window reloads (vscode getState/setState);
-// it comes back from the editor's storage, so it is checked field by field before it is trusted, and a
-// field that fails (or a state written by another version) costs that field only: above all, the typed
-// query is kept whenever it is a string.
+// What the view holds. The saved part (getState/setState) comes back from the editor's storage, so it is checked
+// field by field before it is trusted: a field that fails, or a state of another version, costs that field only,
+// and the typed query is kept whenever it is a string.
 import type { ParamIssue, SearchParams } from '../../api/params';
 import type { SearchOutcome } from '../../search/session/outcome';
 import type { InstalledDependency } from '../../versions/versionCompare';
 import type { ViewError } from '../../words/viewWords';
 import type { ViewDefaults } from '../protocol';
-import { defaultForm, type FormState, type TriState } from './form';
+import { defaultForm, FORM_TEXT_FIELDS, type FormState, type TriState } from './form';
 
 export const STATE_VERSION = 2;
 
@@ -89,19 +88,8 @@ const MAX_FIELD = 20_000;
 function restoreForm(raw: unknown): FormState {
   const f = defaultForm(undefined);
   if (!isObj(raw)) return f;
-  const strKeys = [
-    'query',
-    'repos',
-    'sources',
-    'k',
-    'passages',
-    'language',
-    'topic',
-    'license',
-    'minStars',
-    'maxStars',
-  ] as const;
-  for (const k of strKeys) if (isStr(raw[k]) && raw[k].length <= MAX_FIELD) f[k] = raw[k];
+  for (const k of ['query', ...FORM_TEXT_FIELDS] as const)
+    if (isStr(raw[k]) && raw[k].length <= MAX_FIELD) f[k] = raw[k];
   if (isStrArr(raw.types) && raw.types.length <= 16) f.types = raw.types;
   if (isTri(raw.archived)) f.archived = raw.archived;
   if (isTri(raw.fork)) f.fork = raw.fork;

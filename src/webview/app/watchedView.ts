@@ -1,7 +1,6 @@
-// The Watched list of the Search view (saved searches re-run in the background) and the Watch for
-// a Fix button above the results of a search that can be watched. It keeps its own small state (the
-// extension sends the whole list on ready and on every change, so nothing is saved with setState), owns
-// its DOM and its one timer (the "checked 12 min ago" words by the minute), and posts only ids back.
+// The Watched list of the Search view (saved searches re-run in the background) and the Watch for a Fix button.
+// Its state is the extension's (the whole list comes on ready and on every change, so nothing goes to setState);
+// it owns its DOM and one timer (the "checked 12 min ago" words), and posts only ids back.
 import type { FromWebview, ToWebview, ViewWatch, ViewWatches } from '../protocol';
 import { checkedWords } from '../../words/watchWords';
 import { h, icon } from './dom';

@@ -18,7 +18,7 @@ import {
 } from '../../../src/chat/chatText';
 import { followupsFor } from '../../../src/chat/followups';
 import { scopedSearch } from '../../../src/tools/searchOps';
-import type { ToolDeps } from '../../../src/tools/toolOps';
+import type { ToolDeps } from '../../../src/tools/toolTypes';
 import * as agentApi from '../../../src/api/agent/agentClient';
 import { resolveFolder } from '../../../src/deps/resolver';
 

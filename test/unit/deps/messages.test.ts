@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { cleanMessage } from '../../../src/deps/messages';
 import {
-  cleanMessage,
   npmPackageOfSpecifier,
   packageOfPath,
   packagesInText,
   packagesOfProblem,
   refKey,
-} from '../../../src/deps/messages';
+} from '../../../src/deps/packageRefs';
 
 interface Case {
   kind: string;

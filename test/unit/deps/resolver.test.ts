@@ -12,9 +12,10 @@ import {
   slugFromCrateToml,
   slugFromGoModule,
 } from '../../../src/deps/manifests';
-import { framesInText } from '../../../src/deps/messages';
+import { framesInText } from '../../../src/deps/packageRefs';
 import { dependencyAtPath, installedNpmDependency } from '../../../src/deps/installLocation';
-import { DependencyIndex, resolveFolder } from '../../../src/deps/resolver';
+import { DependencyIndex } from '../../../src/deps/cache';
+import { resolveFolder } from '../../../src/deps/resolver';
 import { findRepoRoot } from '../../../sandbox/server';
 
 function write(root: string, files: Record<string, string>): void {

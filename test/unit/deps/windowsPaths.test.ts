@@ -7,14 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { rootForFile } from '../../../src/deps/cache';
-import {
-  cleanMessage,
-  framesInText,
-  packageOfPath,
-  packagesInText,
-  pathOfFrame,
-  refKey,
-} from '../../../src/deps/messages';
+import { cleanMessage } from '../../../src/deps/messages';
+import { framesInText, packageOfPath, packagesInText, pathOfFrame, refKey } from '../../../src/deps/packageRefs';
 import { importsFromRecord } from '../../../src/deps/manifests';
 import { dependencyAtPath, installLocationOfPath } from '../../../src/deps/installLocation';
 import { resolveFolder } from '../../../src/deps/resolver';

@@ -3,7 +3,8 @@
 // a bad base URL diagnosed without touching the network.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { diagnose, humanWait, quotaOf } from '../../../src/doctor/diagnose';
+import { humanWait, quotaOf } from '../../../src/doctor/context';
+import { diagnose } from '../../../src/doctor/diagnose';
 import { fixNaming, type DiagnosisReport } from '../../../src/doctor/findings';
 import { renderIssueBody, renderMarkdown, renderText, reportJson, settingLink } from '../../../src/doctor/render';
 import { secretStrings, secretsRedactor, withoutCredentials } from '../../../src/doctor/secrets';

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { ApiError, validationError } from '../../../src/api/errors';
 import { validateSearchParams, type SearchParams } from '../../../src/api/params';
 import { SearchResponseSchema, type SearchResponse } from '../../../src/api/schemas';
-import { clampBudget, errorText, jobStatusText, searchText, traceSummary } from '../../../src/tools/modelText';
+import { clampBudget, errorText, jobStatusText, traceSummary } from '../../../src/tools/modelText';
+import { searchText } from '../../../src/tools/searchAnswer';
 import type { AgentJobRecord, AgentTrace } from '../../../src/api/agent/agentSchemas';
 
 const long = (n: number, word = 'lorem') => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');

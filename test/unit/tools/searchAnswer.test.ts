@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import type { SearchParams } from '../../../src/api/params';
 import { SearchResponseSchema, type SearchResponse } from '../../../src/api/schemas';
 import { MoreCache } from '../../../src/tools/moreCache';
-import { heldPassages, readMoreText, searchAnswer } from '../../../src/tools/searchAnswer';
-import { estimateTokens } from '../../../src/tools/tokens';
+import { readMoreText, searchAnswer } from '../../../src/tools/searchAnswer';
+import { heldPassages } from '../../../src/tools/moreCache';
+import { estimateTokens } from '../../../src/tools/toolInputs';
 
 const long = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
 const q: SearchParams = { query: 'retry after' };

@@ -14,7 +14,8 @@ import * as agentApi from '../../../src/api/agent/agentClient';
 import { ApiError } from '../../../src/api/errors';
 import { MCP_TOOLS } from '../../../src/tools/definitions';
 import { errorText, jobStatusText } from '../../../src/tools/modelText';
-import { runTool, type AgentOps, type StartRequest, type ToolDeps } from '../../../src/tools/toolOps';
+import { runTool } from '../../../src/tools/toolOps';
+import { type AgentOps, type StartRequest, type ToolDeps } from '../../../src/tools/toolTypes';
 import { resolveFolder } from '../../../src/deps/resolver';
 
 const JOB = '123e4567-e89b-42d3-a456-426614174000';

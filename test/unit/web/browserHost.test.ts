@@ -8,8 +8,7 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { manifestDependencies, NOT_INSTALLED_HERE } from '../../../src/deps/manifestDependencies';
 import { lookupDependency } from '../../../src/deps/dependencyScope';
-import { scopeFromRemotes } from '../../../src/search/repoSlug';
-import { remotesOfVfsUri, repositoryOfVfsUri } from '../../../src/search/vfsRepository';
+import { remotesOfVfsUri, repositoryOfVfsUri, scopeFromRemotes } from '../../../src/search/repoSlug';
 import { isAbsoluteFolder } from '../../../src/tools/searchOps';
 import { findRepoRoot } from '../../../sandbox/server';
 

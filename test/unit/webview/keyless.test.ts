@@ -6,7 +6,7 @@ import { ApiError } from '../../../src/api/errors';
 import { reduce } from '../../../src/webview/app/reduce';
 import { freshState, restoreState, savedState, type ViewState } from '../../../src/webview/app/state';
 import { countdownWords, keylessQuotaLine } from '../../../src/webview/app/words';
-import { toViewError } from '../../../src/search/session/viewError';
+import { toViewError } from '../../../src/search/session/searchSession';
 
 const NOW = Date.UTC(2026, 10, 25, 11, 0, 0);
 const RESET = NOW + (12 * 60 + 59) * 60_000;

@@ -8,7 +8,7 @@ import type { ToWebview } from '../../../src/webview/protocol';
 import { explainCoverage } from '../../../src/api/coverage';
 import { passagesDocument, toOutcome } from '../../../src/search/session/outcome';
 import { commandParams } from '../../../src/search/session/request';
-import { toViewError } from '../../../src/search/session/viewError';
+import { toViewError } from '../../../src/search/session/searchSession';
 import { SearchController, type SearchViewDeps } from '../../../src/webview/searchController';
 import { SearchResponseSchema } from '../../../src/api/schemas';
 

@@ -1,7 +1,16 @@
 // The form: query row, the Filters header (count, Clear filters) and the filter groups. It writes the
 // inputs only when the form was set by something other than typing (formRev), reads them on input.
 import { byId, h, icon } from '../dom';
-import { activeFilterCount, FIELD_LABELS, splitList, TYPE_LABELS, TYPES, type FormState, type TriState } from '../form';
+import {
+  activeFilterCount,
+  FIELD_LABELS,
+  FORM_TEXT_FIELDS,
+  splitList,
+  TYPE_LABELS,
+  TYPES,
+  type FormState,
+  type TriState,
+} from '../form';
 import { formToParams } from '../form';
 import type { ViewState } from '../state';
 import { plainIssue } from '../words';
@@ -214,18 +223,7 @@ export class FormView {
 
   private write(f: FormState): void {
     this.query.value = f.query;
-    for (const key of [
-      'repos',
-      'sources',
-      'k',
-      'passages',
-      'language',
-      'topic',
-      'license',
-      'minStars',
-      'maxStars',
-    ] as const)
-      this.field<HTMLInputElement>(key).value = f[key];
+    for (const key of FORM_TEXT_FIELDS) this.field<HTMLInputElement>(key).value = f[key];
     this.field<HTMLSelectElement>('archived').value = f.archived;
     this.field<HTMLSelectElement>('fork').value = f.fork;
     this.field<HTMLInputElement>('skillsOnly').checked = f.skillsOnly;
