@@ -241,8 +241,6 @@ function sentence(s: string): string {
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
-export { isWaiting };
-
 type Pending = NonNullable<RunView['pendingApproval']>;
 type Call = Pending['calls'][number];
 type Terms = Pending['terms'][number];

@@ -12,7 +12,7 @@ import {
 import { observe, type PollTiming } from '../agentRun/pollSchedule';
 import type { AgentJobRecord, AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
 import type { AgentBackend, AgentSnapshotResponse } from './agentBackend';
-import { describeAgentError, errorReason } from '../words/agentWords';
+import { describeAgentError, errorReason } from '../words/failureWords';
 import { type AgentJob, isPastExpiry, isTerminalStatus, type KeptResult, MAX_KEPT_RESULT_CHARS } from './jobModel';
 import { JobPoller, Limiter, type Timers } from './jobPoller';
 

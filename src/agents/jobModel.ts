@@ -3,7 +3,7 @@
 // reload is how far the trace had been read and how the run ended.
 import { isTerminalStatus } from '../api/agent/agentConstants';
 import type { RunFacts, TraceProgress } from '../agentRun/runEngine';
-import { isWaiting } from '../agentRun/runOutcome';
+import { isWaiting } from '../agentRun/approval';
 import type { RecordStorage } from '../storage/sharedRecords';
 
 export type { TraceProgress };

@@ -13,7 +13,7 @@ import {
 import { isFoldedEvent } from '../agentRun/agentTrace';
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../agentRun/pollSchedule';
 import { followRun } from '../agentRun/runEngine';
-import { termsAcceptCalls } from '../agentRun/terms';
+import { termsAcceptCalls } from '../agentRun/approval';
 import { lastThread, rememberThread } from './cliState';
 import type { ClientOptions, DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';

@@ -16,12 +16,12 @@ import {
   callWords,
   endMessage,
   estimateWords,
-  isWaiting,
   jobState,
   paidWords,
   skippedWords,
   termsName,
 } from '../agentRun/runOutcome';
+import { isWaiting } from '../agentRun/approval';
 import { boundedJson } from '../api/jsonDepth';
 import { sanitizeForTerminal } from './common';
 

@@ -20,7 +20,7 @@ import {
 import { dependencyAtPath, installedNpmDependency } from './installLocation';
 import { MANIFEST_GLOB, MANIFEST_NAMES, type Dependency, type DependencyIndex } from './resolver';
 import { importAt } from './importAt';
-import { installedChipLabel } from '../words/versionWords';
+import { installedChipLabel } from '../words/viewWords';
 import type { InstalledDependency } from '../versions/versionCompare';
 
 /** What a dependency-scoped search carries to the view (its chip and badges). */

@@ -5,10 +5,11 @@
 import type { AgentJobRecord, AgentSnapshot, AgentTrace, PendingApproval, TraceEvent } from '../api/agent/agentSchemas';
 import { failureOf } from '../api/failure';
 import { issuesText, modelWords } from '../words/failureWords';
-import { approvalWords, callWords, isWaiting, paidWords, skippedWords, termsName } from '../agentRun/runOutcome';
+import { approvalWords, callWords, paidWords, skippedWords, termsName } from '../agentRun/runOutcome';
+import { isWaiting } from '../agentRun/approval';
 import { noticeWords, requestIdWords, type DeprecationNotice } from '../api/notices';
 import { clean, scrubSecret } from './text';
-import { grouped } from '../api/grouped';
+import { grouped } from '../words/duration';
 
 export type Surface = 'editor' | 'mcp';
 

@@ -2,7 +2,7 @@
 // readMore, job status, the bench): about 4 characters a token, the usual rule of thumb for English
 // prose and markdown. No tokenizer vocabulary is shipped; budgets in tokens become budgets in
 // characters with the same constant, so what an answer says about its size and what it was cut to agree.
-import { grouped } from '../api/grouped';
+import { grouped } from '../words/duration';
 
 export const CHARS_PER_TOKEN = 4;
 

@@ -3,7 +3,7 @@
 // validates every message that comes from the webview with `FromWebviewSchema` before acting on it.
 // Search requests are the api's own `SearchParams`, a search's messages the session's own (SearchMessage).
 import * as z from 'zod/mini';
-import '../api/zodEnglish';
+import '../api/zodMini';
 import type { ParamIssue, SearchParams } from '../api/params';
 import type { SearchMessage } from '../search/session/searchSession';
 

@@ -3,7 +3,7 @@
 // extension sends the whole list on ready and on every change, so nothing is saved with setState), owns
 // its DOM and its one timer (the "checked 12 min ago" words by the minute), and posts only ids back.
 import type { FromWebview, ToWebview, ViewWatch, ViewWatches } from '../protocol';
-import { checkedWords } from '../../words/watchWords';
+import { checkedWords } from '../../words/duration';
 import { h, icon } from './dom';
 
 type WatchesMessage = Extract<ToWebview, { type: 'watches' }>;

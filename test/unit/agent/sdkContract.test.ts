@@ -12,10 +12,9 @@ import {
   SnapshotResponseSchema,
   ThreadResponseSchema,
 } from '../../../src/api/agent/agentSchemas';
-import { isWaiting } from '../../../src/agentRun/approval';
+import { isWaiting, termsAcceptCalls } from '../../../src/agentRun/approval';
 import { applyStatus, type RunFacts } from '../../../src/agentRun/runEngine';
 import { approvalWords, endMessage, jobState, paidWords } from '../../../src/agentRun/runOutcome';
-import { termsAcceptCalls } from '../../../src/agentRun/terms';
 import {
   CALLS_APPROVAL,
   ENDED_WAITING_STATUS,

@@ -12,9 +12,9 @@ import {
   failureWords,
   mayExistWords,
   modelWords,
-  viewError,
   type WordsSurface,
 } from '../../../src/words/failureWords';
+import { viewError } from '../../../src/words/viewWords';
 
 const NOW = Date.UTC(2026, 10, 27, 12, 0, 0);
 const KEY = 'fc-0123456789abcdef';
