@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import { isLoopbackHost } from '../api/client';
 import { parseBaseUrl } from '../api/encode';
-import { certificateAuthorities, noProxyEntry, proxyOrigin, resolveProxy, type NetworkOptions } from '../api/http';
+import { certificateAuthorities, noProxyEntry, proxyOrigin, resolveProxy, type NetworkOptions } from '../api/network';
 import { fixNaming, NAMES, type Fix, type Surface } from './findings';
 import { safeDecode, withoutCredentials } from './secrets';
 import { type Context, ok, problem, type Result, skipped } from './context';
