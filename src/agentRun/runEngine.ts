@@ -4,7 +4,8 @@
 // `agent start --wait`). The editor's poller runs the same step for many jobs on one timer.
 // No vscode, no zod at runtime, no timers of its own.
 import { failureOf } from '../api/failure';
-import { isPermanentReason, isTerminalStatus, reasonOf } from '../api/agent/agentConstants';
+import { isTerminalStatus } from '../api/agent/agentConstants';
+import { isPermanentReason, reasonOf } from '../api/agent/agentReasons';
 import type {
   AgentJobRecord,
   AgentSuggestion,

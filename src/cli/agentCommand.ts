@@ -1,15 +1,15 @@
 // `devindex agent …`: start, follow, cancel and inspect agent jobs from a terminal.
+import { AgentClient } from '../api/agent/agentClient';
+import { reasonOf } from '../api/agent/agentReasons';
 import {
   AGENT_EFFORTS,
   AGENT_MODELS,
   AGENT_MODES,
   AGENT_ON_TERMS,
-  AgentClient,
   EXCHANGE_MAX_CALLS,
   EXCHANGE_MAX_TOOLKITS,
-  reasonOf,
-  type AgentSubmitParams,
-} from '../api/agent/agentClient';
+} from '../api/agent/agentConstants';
+import { type AgentSubmitParams } from '../api/agent/submitSchema';
 import { isFoldedEvent } from '../agentRun/agentTrace';
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../agentRun/pollSchedule';
 import { followRun } from '../agentRun/runEngine';

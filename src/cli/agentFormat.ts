@@ -2,14 +2,14 @@
 // of a followed run, in the same words as the editor (src/api/agent/runOutcome.ts), every string from
 // the service sanitised for the terminal.
 import { isFoldedEvent, orderEvents, summarizeEvent } from '../agentRun/agentTrace';
+import { RETIRED_AGENT_MODELS } from '../api/agent/agentConstants';
+import { type AgentSubmitParams } from '../api/agent/submitSchema';
 import {
-  RETIRED_AGENT_MODELS,
   type AgentJobRecord,
-  type AgentSubmitParams,
   type AgentThread,
   type PendingApproval,
   type TraceEvent,
-} from '../api/agent/agentClient';
+} from '../api/agent/agentSchemas';
 import type { RunFacts } from '../agentRun/runEngine';
 import {
   approvalWords,

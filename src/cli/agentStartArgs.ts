@@ -2,8 +2,7 @@
 // value is read) from which the parser's options and the submission are built. The field's checks and
 // bounds are the submission schema's (src/api/agent/submitSchema.ts): the client runs them before sending.
 import { readFileSync } from 'node:fs';
-import type { AgentSchemaParam, AgentSubmitParams } from '../api/agent/agentClient';
-import type { PAID_CALL_SETTINGS } from '../api/agent/submitSchema';
+import type { AgentSchemaParam, AgentSubmitParams, PAID_CALL_SETTINGS } from '../api/agent/submitSchema';
 import { numberFlag, splitList, UsageError, type CliOptions } from './common';
 
 type Exchange = NonNullable<AgentSubmitParams['exchange']>;

@@ -10,7 +10,7 @@ import { NoticeBoard } from '../api/notices';
 import { listedTool, MCP_TOOLS, TOOL_NAMES } from '../tools/definitions';
 import { clampBudget, DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS } from '../tools/modelText';
 import { MoreCache } from '../tools/moreCache';
-import * as agentModule from '../api/agent/agentClient';
+import { AgentClient, agentModule } from '../api/agent/agentClient';
 import { runTool, type AgentOps, type ToolDeps } from '../tools/toolOps';
 import { checkFixes } from '../fixes/check';
 import { fileFixesCache } from '../fixes/fileCache';
@@ -178,7 +178,7 @@ export async function runMcpCommand(
     takeNotices: () => notices.take(),
     // Built on the first agent call: a search-only session never makes the agent client.
     agentModule: async () => agentModule,
-    agent: () => (agent ??= Promise.resolve(new agentModule.AgentClient(client, { extraModels }))),
+    agent: () => (agent ??= Promise.resolve(new AgentClient(client, { extraModels }))),
     extraModels: () => extraModels,
     hasKey: async () => key !== undefined,
     moreCache: new MoreCache(moreTtl(io.env)),

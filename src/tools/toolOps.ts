@@ -2,7 +2,7 @@
 // check the input, call the client, and turn the outcome into text for a model. Nothing here throws
 // at the caller: every failure becomes a result marked as an error. No vscode import; the agent client
 // is loaded on the first agent call, so a search-only session never loads it.
-import type { AgentSubmitParams } from '../api/agent/agentClient';
+import type { AgentSubmitParams } from '../api/agent/submitSchema';
 import { show, type ParamIssue } from '../api/params';
 import type { AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
 import { isWaiting } from '../agentRun/approval';

@@ -3,7 +3,7 @@
 // and the Search view's error box. Each reads a Failure (src/api/failure.ts), computed once; none
 // re-reads an error's kind or the service's text to decide. None says the key: each surface says how
 // to set one, and `secret` is scrubbed from whatever is quoted as a last guard. No vscode import.
-import { type AgentErrorReason, isPermanentReason, reasonOf } from '../api/agent/agentConstants';
+import { type AgentErrorReason, isPermanentReason, reasonOf } from '../api/agent/agentReasons';
 import { type Failure, failureOf, type FailureReason } from '../api/failure';
 import type { ParamIssue } from '../api/params';
 import { untilWords } from './waitWords';

@@ -22,14 +22,6 @@ function listOf<T extends z.ZodType>(item: T) {
     );
 }
 
-export {
-  KNOWN_JOB_STATUSES,
-  KNOWN_EVENT_TYPES,
-  KNOWN_OUTCOMES,
-  KNOWN_ERROR_CODES,
-  isTerminalStatus,
-} from './agentConstants';
-
 /** Thread fields (newer service): kept when present, never a reason to refuse a record. */
 const threadFields = {
   threadId: soft(z.string()),

@@ -53,7 +53,7 @@ function deps(over: Partial<ToolDeps> = {}): ToolDeps & { searches: SearchParams
         ],
       });
     },
-    agentModule: async () => agentApi,
+    agentModule: async () => agentApi.agentModule,
     agent: async () => agent as AgentOps,
     start: async (r) => {
       starts.push(r);
