@@ -3,7 +3,8 @@
 import { BLOCKED_HOSTS, ENGINE_2, ENGINE_2_PRODUCTION, type Outcome, type PlannedEvent } from './engine';
 import type { PaidCall } from './paidCalls';
 import type { TermsAcceptances, TermsProvider } from './exchange';
-import type { Exchange, Mode, SubmitOptions, Wire } from './validate';
+import type { Exchange, Mode, SubmitOptions } from './validate';
+import type { Wire } from '../serverParts';
 import type { PendingApproval, ProductionStatusBody } from './wireTypes';
 
 /** The spec wire's trace body: as production's, but its events are not held to the SDK's union. */

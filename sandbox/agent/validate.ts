@@ -5,7 +5,7 @@
 
 import type { AgentExchangeOptions, AgentWebhookEvent } from 'firecrawl';
 import { jsonSchemaProblem } from './jsonSchema';
-import type { Wire } from '../wire';
+import type { Wire } from '../serverParts';
 import {
   AGENT_EFFORTS,
   AGENT_MODELS,
@@ -19,7 +19,6 @@ import {
 } from '../../src/api/agent/agentConstants';
 import { AgentExchangeSchema, isHttpUrl, SUBMIT_SHAPE } from '../../src/api/agent/submitSchema';
 
-export { isHttpUrl };
 export const PROMPT_MAX = PROMPT_MAX_LENGTH;
 export const DEFAULT_MAX_CREDITS = 2500;
 export const DEFAULT_MODEL = DEFAULT_AGENT_MODEL;
@@ -75,7 +74,6 @@ export const WEBHOOK_EVENTS = [
   'cancelled',
 ] as const satisfies readonly AgentWebhookEvent[];
 const THREAT_MODES = ['off', 'manual-only', 'normal', 'zscaler'];
-export type { Wire };
 
 export interface SubmitOptions {
   prompt: string;

@@ -6,7 +6,7 @@ import { headerValue, type HttpResponse, type Transport } from './transport';
 import { MAX_JSON_DEPTH, TOO_DEEP, valueDepthExceeds } from './jsonDepth';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor, noRedaction, redactDeep, type Redact } from './redact';
 import { passedCheck, validateSearchParams, type SearchParams } from './params';
-import { MAX_ATTEMPTS, systemClock, withRetry, type BackoffTiming, type Clock, type RetryEvent } from './retry';
+import { systemClock, withRetry, type BackoffTiming, type Clock, type RetryEvent } from './retry';
 import { describeZodError, SearchAnswerSchema, type SearchFailure, type SearchResponse } from './schemas';
 import { USER_AGENT } from './version';
 import { untilWords } from '../words/waitWords';
@@ -387,8 +387,6 @@ export class DevIndexClient {
     }
   }
 }
-
-export { MAX_ATTEMPTS };
 
 function positive(v: number | undefined, dflt: number, name: string, allowZero = false): number {
   if (v === undefined) return dflt;

@@ -19,38 +19,30 @@ import type { ClientOptions, DevIndexClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { AbortedError, systemClock } from '../api/retry';
 import {
-  API_KEY_ENV,
   createClientFromEnv,
   pollTimingFromEnv,
-  EXIT_FAILURE,
   jsonForTerminal,
-  EXIT_INTERRUPTED,
-  EXIT_OK,
-  EXIT_USAGE,
   parseCliArgs,
   printError,
   readApiKey,
   retryPrinter,
-  sanitizeForTerminal,
   splitList,
-  UsageError,
-  type CliIo as CommonCliIo,
   type CliOptions,
 } from './common';
+import { API_KEY_ENV } from '../words/failureWords';
+import {
+  EXIT_FAILURE,
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  EXIT_USAGE,
+  sanitizeForTerminal,
+  UsageError,
+  type CliIo as CommonCliIo,
+} from './cliBase';
 import { approvalLines, eventLine, finalWords, formatJob, formatThread, formatTrace, learnAgents } from './agentFormat';
 import { submitParamsFrom as startParams, SUBMIT_FLAG_OPTIONS } from './agentStartArgs';
 import { termsName } from '../agentRun/runOutcome';
 
-export {
-  approvalLines,
-  exchangeLines,
-  finalWords,
-  formatJob,
-  formatThread,
-  formatTrace,
-  shellQuote,
-} from './agentFormat';
-export { SUBMIT_FLAGS } from './agentStartArgs';
 export type CliIo = CommonCliIo;
 
 export const AGENT_USAGE = `Usage: devindex agent <subcommand> [options]

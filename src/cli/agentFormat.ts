@@ -23,7 +23,7 @@ import {
 } from '../agentRun/runOutcome';
 import { isWaiting } from '../agentRun/approval';
 import { boundedJson } from '../api/jsonDepth';
-import { sanitizeForTerminal } from './common';
+import { sanitizeForTerminal } from './cliBase';
 
 const clean = (s: string) => sanitizeForTerminal(s);
 

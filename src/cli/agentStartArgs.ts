@@ -3,7 +3,8 @@
 // bounds are the submission schema's (src/api/agent/submitSchema.ts): the client runs them before sending.
 import { readFileSync } from 'node:fs';
 import type { AgentSchemaParam, AgentSubmitParams, PAID_CALL_SETTINGS } from '../api/agent/submitSchema';
-import { numberFlag, splitList, UsageError, type CliOptions } from './common';
+import { numberFlag, splitList, type CliOptions } from './common';
+import { UsageError } from './cliBase';
 
 type Exchange = NonNullable<AgentSubmitParams['exchange']>;
 type Read = 'text' | 'list' | 'number' | 'on' | 'schemaFile';

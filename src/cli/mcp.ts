@@ -19,10 +19,8 @@ import { systemClock } from '../api/retry';
 import { join } from 'node:path';
 import { cacheDir } from './cliState';
 import {
-  API_KEY_ENV,
   BASE_URL_ENV,
   createClientFromEnv,
-  EXIT_OK,
   INSECURE_HTTP_ENV,
   parseCliArgs,
   pollTimingFromEnv,
@@ -30,9 +28,9 @@ import {
   readApiKey,
   resolveBaseUrl,
   splitList,
-  UsageError,
-  type CliIo,
 } from './common';
+import { API_KEY_ENV } from '../words/failureWords';
+import { EXIT_OK, UsageError, type CliIo } from './cliBase';
 // After the project's own modules: they initialise zod first, and the SDK's bundled zod/v4 entry
 // fails to initialise in a minified bundle when it comes first ("t is not a constructor").
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';

@@ -15,15 +15,15 @@ import {
   type Launch,
   type SetupClient,
 } from '../mcpSetup/entries';
-import { launcherFiles, scanFor } from '../mcpSetup/launcher';
+import { launcherFiles } from '../mcpSetup/launcher';
+import { scanFor } from '../mcpSetup/launcherStamp';
 import { RULE_FILES, RULE_LABELS, RULE_TARGETS, ruleBlock, type RuleTarget } from '../mcpSetup/rules';
-import { installLauncher, writeEntry, writeRules } from '../mcpSetup/setupKit';
+import { installLauncher, repairFile, writeEntry, writeRules } from '../mcpSetup/setupKit';
 import { configDir, userHome } from './cliState';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, terminalLine, UsageError, type CliIo } from './cliBase';
 
-// The editor's setup commands use these from this bundle (src/mcpSetup/register.ts).
-export { installLauncher, repairFile, writeEntry, writeRules } from '../mcpSetup/setupKit';
-export { entryText, setupEntry } from '../mcpSetup/entries';
+/** What the editor's setup commands take from this bundle (src/mcpSetup/editorFiles.ts's setupKit). */
+export const editorSetup = { entryText, installLauncher, repairFile, setupEntry, writeEntry, writeRules };
 
 export const SETUP_USAGE = `Usage: devindex setup <mcp|rules> [options]
 

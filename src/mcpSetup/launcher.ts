@@ -25,15 +25,6 @@ import {
   type LauncherTargets,
 } from './launcherStamp';
 
-export {
-  LAUNCHER_JS,
-  LAUNCHER_SH,
-  MIN_NODE_MAJOR,
-  scanFor,
-  VERSIONED_CLI,
-  type LauncherTargets,
-} from './launcherStamp';
-
 export interface LauncherFile {
   name: string;
   text: string;

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { SERVER_NAME, type Launch, type SetupEntry } from './entries';
 import { readUserFile, stalePaths, writeAtomic } from './files';
 import { appendTo, parseJsonc, replaceElement, setAt, typeAt, valueAt } from './jsoncEdit';
-import { launcherFiles, VERSIONED_CLI, type LauncherTargets } from './launcher';
+import { launcherFiles } from './launcher';
+import { VERSIONED_CLI, type LauncherTargets } from './launcherStamp';
 import { RULE_FILES, withBlock, type RuleTarget } from './rules';
 
 export type EditOutcome = { ok: true; text: string } | { ok: false; reason: string };

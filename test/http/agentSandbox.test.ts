@@ -2,7 +2,8 @@
 // AgentClient on the other side.
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/serverParts';
 import { AgentClient } from '../../src/api/agent/agentClient';
 import { reasonOf } from '../../src/api/agent/agentReasons';
 import { isTerminalStatus } from '../../src/api/agent/agentConstants';

@@ -15,7 +15,7 @@ import {
 import { framesInText } from '../../../src/deps/messages';
 import { dependencyAtPath, installedNpmDependency } from '../../../src/deps/installLocation';
 import { DependencyIndex, resolveFolder } from '../../../src/deps/resolver';
-import { findRepoRoot } from '../../../sandbox/server';
+import { findRepoRoot } from '../../../sandbox/serverParts';
 
 function write(root: string, files: Record<string, string>): void {
   for (const [p, t] of Object.entries(files)) {

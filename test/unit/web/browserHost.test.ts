@@ -11,7 +11,7 @@ import { lookupDependency } from '../../../src/deps/dependencyScope';
 import { scopeFromRemotes } from '../../../src/search/repoSlug';
 import { remotesOfVfsUri, repositoryOfVfsUri } from '../../../src/search/vfsRepository';
 import { isAbsoluteFolder } from '../../../src/tools/searchOps';
-import { findRepoRoot } from '../../../sandbox/server';
+import { findRepoRoot } from '../../../sandbox/serverParts';
 
 const root = findRepoRoot(__dirname) ?? '.';
 const fixtures = path.join(root, 'test', 'fixtures', 'lockfiles');
