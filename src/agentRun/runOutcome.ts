@@ -3,7 +3,7 @@
 // short label of a job, its credits, and the sentence said when a run ends. vscode-free and zod-free:
 // the editor's rows and notifications and the CLI's `--wait` read the same words.
 import { isTerminalStatus } from '../api/agent/agentConstants';
-import type { RunFacts } from './runEngine';
+import type { RunFacts } from './runState';
 import { isWaiting } from './approval';
 
 /** What a surface knows about a run: the engine's facts, the prompt, and what the editor adds. */

@@ -10,7 +10,7 @@ import {
   type PendingApproval,
   type TraceEvent,
 } from '../api/agent/agentSchemas';
-import type { RunFacts } from '../agentRun/runEngine';
+import type { RunFacts } from '../agentRun/runState';
 import {
   approvalWords,
   callWords,

@@ -13,7 +13,7 @@ import {
   ThreadResponseSchema,
 } from '../../../src/api/agent/agentSchemas';
 import { isWaiting, termsAcceptCalls } from '../../../src/agentRun/approval';
-import { applyStatus, type RunFacts } from '../../../src/agentRun/runEngine';
+import { applyStatus, type RunFacts } from '../../../src/agentRun/runState';
 import { approvalWords, endMessage, jobState, paidWords } from '../../../src/agentRun/runOutcome';
 import {
   CALLS_APPROVAL,

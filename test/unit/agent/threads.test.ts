@@ -12,7 +12,7 @@ import {
   ThreadResponseSchema,
   parseTraceEvent,
 } from '../../../src/api/agent/agentSchemas';
-import { applyStatus, type RunFacts } from '../../../src/agentRun/runEngine';
+import { applyStatus, type RunFacts } from '../../../src/agentRun/runState';
 import { approvalWords, isChat, jobState } from '../../../src/agentRun/runOutcome';
 import { groupByAgent, summarizeEvent } from '../../../src/agentRun/agentTrace';
 import { ApiError, errorFromResponse } from '../../../src/api/errors';
