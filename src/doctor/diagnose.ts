@@ -3,8 +3,7 @@
 // are skipped with the reason, the others still run. No vscode import: the CLI and the editor share it.
 import * as net from 'node:net';
 import * as z from 'zod';
-import { isLoopbackHost } from '../api/client';
-import { buildUrl, SEARCH_PATH } from '../api/encode';
+import { isLoopbackHost, buildUrl, SEARCH_PATH } from '../api/encode';
 import { ApiError, errorFromResponse } from '../api/errors';
 import { parseErrorBody } from '../api/errorBody';
 import { HttpTransport } from '../api/http';

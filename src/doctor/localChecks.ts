@@ -2,8 +2,7 @@
 // and where it came from, and the extra certificate authorities. No vscode import.
 import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
-import { isLoopbackHost } from '../api/client';
-import { parseBaseUrl } from '../api/encode';
+import { isLoopbackHost, parseBaseUrl } from '../api/encode';
 import { certificateAuthorities, noProxyEntry, proxyOrigin, resolveProxy, type NetworkOptions } from '../api/network';
 import { fixNaming, NAMES, type Fix, type Surface } from './findings';
 import { safeDecode, withoutCredentials } from './secrets';

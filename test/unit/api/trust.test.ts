@@ -13,7 +13,7 @@ import { certificateAuthorities, networkError, resolveProxy } from '../../../src
 import { boundedJson, valueDepthExceeds } from '../../../src/api/jsonDepth';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor, MIN_KEY_LENGTH, redactDeep } from '../../../src/api/redact';
 import { withRetry, type Clock } from '../../../src/api/retry';
-import { isLoopbackHost } from '../../../src/api/client';
+import { isLoopbackHost } from '../../../src/api/encode';
 import { safeHref, externalUrl } from '../../../src/webview/linkPolicy';
 import { oneLine } from '../../../src/logLine';
 
