@@ -1,6 +1,6 @@
 // A run that waits for the caller (addendum, "Exact shapes as of late November 2026", "Accepting terms"): whether it
 // waits, and the Exchange calls that accept the data terms it asks for (run only after the user agreed). Pure.
-import type { ExchangeCall, ExchangeSummary, PendingApproval } from '../api/agent/agentSchemas';
+import type { ExchangeCall, ExchangeSummary, PendingApproval } from '../api/agent/exchangeSchemas';
 
 /**
  * Whether the run waits for the caller: it has a `pendingApproval` that is not resolved, whatever its status says (a

@@ -1,14 +1,8 @@
 // A run's facts and state, and the pure reducers from a trace or status response to them and to the signals the poll
 // schedule needs (runEngine.ts drives them). No vscode, no zod at runtime, no clock: times are passed in.
 import { isTerminalStatus } from '../api/agent/agentConstants';
-import type {
-  AgentJobRecord,
-  AgentSuggestion,
-  AgentTrace,
-  ExchangeSummary,
-  PendingApproval,
-  TraceEvent,
-} from '../api/agent/agentSchemas';
+import type { AgentJobRecord, AgentSuggestion, AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
+import type { ExchangeSummary, PendingApproval } from '../api/agent/exchangeSchemas';
 import { isWaiting } from './approval';
 import { eventKey } from './agentTrace';
 import { DEFAULT_POLL_TIMING, type ScheduleState, type Signal } from './pollSchedule';

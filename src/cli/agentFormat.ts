@@ -4,12 +4,8 @@
 import { isFoldedEvent, orderEvents, summarizeEvent } from '../agentRun/agentTrace';
 import { RETIRED_AGENT_MODELS } from '../api/agent/agentConstants';
 import { type AgentSubmitParams } from '../api/agent/submitSchema';
-import {
-  type AgentJobRecord,
-  type AgentThread,
-  type PendingApproval,
-  type TraceEvent,
-} from '../api/agent/agentSchemas';
+import { type AgentJobRecord, type AgentThread, type TraceEvent } from '../api/agent/agentSchemas';
+import { type PendingApproval } from '../api/agent/exchangeSchemas';
 import type { RunFacts } from '../agentRun/runState';
 import {
   approvalWords,

@@ -2,7 +2,8 @@
 // `devindex mcp`: results with kind, provenance, link, license and passages, then the coverage notes
 // in plain words; errors that say what happened and how to fix the call. Bounded by a size budget
 // that shortens passages before it drops results, and says what it cut. No vscode import.
-import type { AgentJobRecord, AgentSnapshot, AgentTrace, PendingApproval, TraceEvent } from '../api/agent/agentSchemas';
+import type { AgentJobRecord, AgentSnapshot, AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
+import type { PendingApproval } from '../api/agent/exchangeSchemas';
 import { failureOf } from '../api/failure';
 import { issuesText, modelWords } from '../words/failureWords';
 import { approvalWords, callWords, paidWords, skippedWords, termsName } from '../agentRun/runOutcome';

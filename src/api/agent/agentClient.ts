@@ -19,8 +19,6 @@ import {
 import {
   AgentJobRecordSchema,
   CancelResponseSchema,
-  ExchangeAnswerSchema,
-  type ExchangeCall,
   ListResponseSchema,
   SnapshotResponseSchema,
   SubmitResponseSchema,
@@ -35,6 +33,7 @@ import {
   type AgentThread,
   type AgentTrace,
 } from './agentSchemas';
+import { ExchangeAnswerSchema, type ExchangeCall } from './exchangeSchemas';
 import type { CallOptions, DevIndexClient } from '../client';
 import { ApiError } from '../errors';
 import type { ParamIssue } from '../params';
