@@ -1,7 +1,6 @@
-// Exchange calls of the production wire: `POST /v2/scrape { alexandria: [ <call> ] }` serving
-// `firecrawl` `terms/show` and `terms/accept` (addendum, "Exact shapes as of late November 2026" ›
-// Accepting terms), and the providers whose data terms gate a run. Nothing here accepts terms on
-// anyone's behalf: only a `terms/accept` call with `confirmed: true` records an acceptance.
+// Exchange calls of the production wire: `POST /v2/scrape { alexandria: [ <call> ] }` serving `terms/show` and
+// `terms/accept` (addendum, "Accepting terms"), and the providers whose terms gate a run. Only a `terms/accept` call
+// with `confirmed: true` records an acceptance.
 import { randomUUID } from 'node:crypto';
 import type { AgentSkippedProvider, AgentTermsGate, AgentTermsRequiredAction, AlexandriaScrapeResult } from 'firecrawl';
 import type { ProductionScrapeBody } from './wireTypes';

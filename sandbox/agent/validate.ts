@@ -1,7 +1,6 @@
-// Validation of the agent submit body, answering with zod-style issues in `details` like the real
-// service does, so clients can be tested against the same shape of failure. Where the service's bounds
-// are the client's, a field is checked with the client's own submission schema (src/api/agent/submitSchema.ts):
-// one declaration of them; the words stay the service's (spec and addendum).
+// Validation of the agent submit body, answering with zod-style issues in `details` as the service does. Where the
+// service's bounds are the client's, a field is checked with the client's own submission schema
+// (src/api/agent/submitSchema.ts); the words stay the service's (spec and addendum).
 
 import type { AgentExchangeOptions, AgentWebhookEvent } from 'firecrawl';
 import { jsonSchemaProblem } from './jsonSchema';

@@ -1,7 +1,6 @@
-// How a run ended, in words every surface shares: the state a run is in (the service reports
-// cancelled, refused and credit-limited runs all as `failed`; the trace's outcome says which), the
-// short label of a job, its credits, and the sentence said when a run ends. vscode-free and zod-free:
-// the editor's rows and notifications and the CLI's `--wait` read the same words.
+// How a run ended, in words every surface shares: its state (the service reports cancelled, refused and
+// credit-limited runs all as `failed`; the trace's outcome says which), a job's short label, its credits, and the
+// sentence said when a run ends. vscode-free and zod-free.
 import { isTerminalStatus } from '../api/agent/agentConstants';
 import type { RunFacts } from './runState';
 import { isWaiting } from './approval';

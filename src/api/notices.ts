@@ -1,8 +1,6 @@
-// What the service says about a call besides its answer: deprecation headers and body
-// warnings (one notice, computed here and nowhere else), the keyless quota's `signup_url` (checked
-// here), and the `External-Request-Id` each request carries. Pure: the clock is passed in. Each surface
-// only formats what `noticeWords` returns (the CLI's stderr line, the editor's message and log, the
-// tools' text, the doctor's finding).
+// What the service says about a call besides its answer: deprecation headers and body warnings (one notice), the
+// keyless quota's `signup_url` (checked), and each request's `External-Request-Id`. Pure: the clock is passed in;
+// each surface only formats what `noticeWords` returns.
 import { durationWords } from '../words/duration';
 
 /** The header the service logs and a user quotes (addendum, "Keyless, deprecation, correlation"). */

@@ -1,10 +1,6 @@
-// `devindex mcp`: a Model Context Protocol server over stdio (official TypeScript SDK), exposing the
-// same tools as the editor (src/tools): search and read the rest of a cut answer, start / wait for /
-// list / read / cancel agent jobs, read a snapshot, with the same client, validation, retry rules and
-// result text. A wait sends one progress notification per meaningful trace step when the client asked
-// for progress (a progressToken). stdout carries only protocol
-// messages; anything for a person goes to stderr. It ends when stdin closes or on SIGINT/SIGTERM,
-// aborting calls in flight, so a killed or abandoned session leaves nothing running.
+// `devindex mcp`: a Model Context Protocol server over stdio (the official SDK) with the editor's tools (src/tools),
+// client, checks, retry rules and result text. stdout carries only protocol messages, anything for a person goes to
+// stderr; it ends when stdin closes or on SIGINT/SIGTERM, aborting the calls in flight.
 import { VERSION } from '../api/version';
 import { NoticeBoard } from '../api/notices';
 import { listedTool, MCP_TOOLS, TOOL_NAMES } from '../tools/definitions';

@@ -1,8 +1,6 @@
-// The words of a failure, one table per surface: the terminal (`devindex`), the editor (notifications,
-// the jobs tree, documents), a language model (the editor's tools, `devindex mcp`, the chat participant),
-// and the Search view's error box. Each reads a Failure (src/api/failure.ts), computed once; none
-// re-reads an error's kind or the service's text to decide. None says the key: each surface says how
-// to set one, and `secret` is scrubbed from whatever is quoted as a last guard. No vscode import.
+// The words of a failure, one table per surface (the terminal, the editor, a language model; the Search view's is
+// viewWords.ts), each over a Failure (src/api/failure.ts) computed once. None says the key: each says how to set
+// one, and `secret` is scrubbed from whatever is quoted as a last guard. No vscode import.
 import { type AgentErrorReason, isPermanentReason, reasonOf } from '../api/agent/agentReasons';
 import { type Failure, failureOf, type FailureReason } from '../api/failure';
 import type { ParamIssue } from '../api/params';

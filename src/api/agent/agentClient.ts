@@ -1,7 +1,6 @@
-// AgentClient: the agent endpoints of the addendum on top of DevIndexClient.request. Input is checked
-// before anything is sent; submission is never repeated once the service may have created the job;
-// every error it throws is an AgentError stamped with one reason (`reasonOf`), and its message says
-// what to do next (agentFailure.ts). The surfaces word it from src/api/failure.ts; nothing re-reads the service's text.
+// AgentClient: the addendum's agent endpoints over DevIndexClient.request. Input is checked before anything is sent,
+// a submission is never repeated once the job may exist, and every error is an AgentError stamped with one reason
+// (`reasonOf`) whose message says what to do next (agentFailure.ts).
 import { UUID_RE } from './agentConstants';
 import { reasonOf } from './agentReasons';
 import {
