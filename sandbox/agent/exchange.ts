@@ -187,7 +187,10 @@ const bad = (issues: Issue[]): ScrapeReply => ({
   body: { success: false, error: 'Bad Request', details: issues },
 });
 
-/** `POST /v2/scrape`: only `{ alexandria: call | call[] }` (plus `timeout`, `integration`, `origin`); anything else is a 400 naming the field. */
+/**
+ * `POST /v2/scrape`: only `{ alexandria: call | call[] }` (plus `timeout`, `integration`, `origin`); anything else is a
+ * 400 naming the field.
+ */
 export function handleScrape(body: unknown, ctx: ScrapeContext): ScrapeReply {
   const retryId = ctx.retryId ?? randomUUID();
   const reply = answerScrape(body, ctx, retryId);

@@ -30,7 +30,10 @@ export const NO_RECORD_ERRORS = {
   thread: 'The thread record could not be read (the sandbox leaves it out: NO-RECORD in a prompt of the thread).',
 } as const;
 
-/** A follow-up turn: omitted `mode`, `urls`, `schema` and exchange settings carry over from the previous turn (addendum, late November 2026). */
+/**
+ * A follow-up turn: omitted `mode`, `urls`, `schema` and exchange settings carry over from the previous turn (addendum,
+ * late November 2026).
+ */
 export function inherit(prev: SubmitOptions, next: SubmitOptions): SubmitOptions {
   const { approve: _a, decline: _d, ...carried } = prev.exchange ?? {};
   const exchange: Exchange | undefined = prev.exchange || next.exchange ? { ...carried, ...next.exchange } : undefined;

@@ -134,7 +134,10 @@ export type SubmitCheck =
   | { ok: false; issues: Issue[] }
   /** Production's answer to a schema that is not a valid JSON Schema. */
   | { ok: false; invalidSchema: string }
-  /** The agent back end refuses it and the gateway answers 500 `Failed to passthrough agent request.` (`requireApproval` outside chat mode). */
+  /**
+   * The agent back end refuses it and the gateway answers 500 `Failed to passthrough agent request.` (`requireApproval`
+   * outside chat mode).
+   */
   | { ok: false; passthrough: true };
 
 export function validateSubmit(body: unknown, wire: Wire = 'spec'): SubmitCheck {

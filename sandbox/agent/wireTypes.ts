@@ -50,7 +50,10 @@ export type ProductionStatusBody = Omit<AgentStatusResponse, 'status'> & {
   stopReason?: 'credit_limit_reached';
 };
 
-/** `POST /v2/agent`: the SDK's declaration, with the thread fields every start answers (addendum, "Agent threads, chat mode and approvals"). */
+/**
+ * `POST /v2/agent`: the SDK's declaration, with the thread fields every start answers (addendum, "Agent threads, chat
+ * mode and approvals").
+ */
 export type ProductionSubmitBody = AgentResponse & { threadId: string; threadTurn: number };
 
 /**

@@ -183,7 +183,8 @@ const NEXT: Record<FailureReason, NextStep | ((f: Omit<Failure, 'next'>) => Next
   'key-required': 'set-key',
   'keyless-quota': 'set-key',
   'keyless-refused': 'set-key',
-  // A key that cannot be sent: replacing it is the way out. A connection the client refuses, or a redirect: the diagnosis names the setting.
+  // A key that cannot be sent: replacing it is the way out. A connection the client refuses, or a redirect: the
+  // diagnosis names the setting.
   'invalid-key': 'set-key',
   'insecure-transport': 'diagnose',
   redirect: 'diagnose',

@@ -26,7 +26,10 @@ export function requestIdWords(id: string): string {
 // ---- the keyless quota's signup link ----
 
 const MAX_LINK_LENGTH = 2048;
-/** A DNS name with at least one dot, labels of letters, digits and hyphens: no IP literal, no `localhost`, no punycode tricks beyond DNS. */
+/**
+ * A DNS name with at least one dot, labels of letters, digits and hyphens: no IP literal, no `localhost`, no punycode
+ * tricks beyond DNS.
+ */
 const DNS_NAME = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
 /**

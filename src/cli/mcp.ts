@@ -329,7 +329,10 @@ function baseUrlShown(io: CliIo, flag: string | undefined): string {
 
 type Flags = Record<string, string | boolean | string[] | boolean[] | undefined>;
 
-/** Proxy, certificate authorities and plain-http permission: the flags, else the environment (as the editor's settings written by the setup command). */
+/**
+ * Proxy, certificate authorities and plain-http permission: the flags, else the environment (as the editor's settings
+ * written by the setup command).
+ */
 export function networkFrom(
   values: Flags,
   env: NodeJS.ProcessEnv,

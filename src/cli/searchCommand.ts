@@ -228,7 +228,10 @@ export function formatSearchResponse(run: SearchRun): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `--json` with dependencies: `installed` beside the response, and per result `versions` (its statements, compared when the version is known). */
+/**
+ * `--json` with dependencies: `installed` beside the response, and per result `versions` (its statements, compared when
+ * the version is known).
+ */
 function withVersions(
   run: SearchRun,
   installed: ReadonlyArray<InstalledDependency & { versionFrom?: string }>,

@@ -119,25 +119,16 @@ export function setupEntry(i: SetupInput, scope: 'user' | 'project' = 'user'): S
         notes,
       };
     }
-    case 'cursor': {
-      const server = { command, args, env: { [KEY_ENV]: `\${env:${KEY_ENV}}`, ...env } };
-      return {
-        client: i.client,
-        container: 'mcpServers',
-        server,
-        json: shown('mcpServers', server),
-        keyWords: `Cursor reads the key from the ${KEY_ENV} environment variable when it starts the server.`,
-        notes,
-      };
-    }
+    case 'cursor':
     case 'windsurf': {
       const server = { command, args, env: { [KEY_ENV]: `\${env:${KEY_ENV}}`, ...env } };
+      const name = i.client === 'cursor' ? 'Cursor' : 'Windsurf';
       return {
         client: i.client,
         container: 'mcpServers',
         server,
         json: shown('mcpServers', server),
-        keyWords: `Windsurf reads the key from the ${KEY_ENV} environment variable when it starts the server.`,
+        keyWords: `${name} reads the key from the ${KEY_ENV} environment variable when it starts the server.`,
         notes,
       };
     }
