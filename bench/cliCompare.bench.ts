@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findRepoRoot } from '../sandbox/server';
+import { findRepoRoot } from '../sandbox/serverParts';
 import { spawnServer, stats } from './timing';
 
 const RUNS = 12;

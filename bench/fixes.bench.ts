@@ -14,7 +14,7 @@ import { systemClock } from '../src/api/retry';
 import { checkFixes, DEFAULT_CONCURRENCY, fixesSearchParams } from '../src/fixes/check';
 import { fileFixesCache } from '../src/fixes/fileCache';
 import { readWorkspaceDependencies } from '../src/fixes/workspace';
-import { findRepoRoot } from '../sandbox/server';
+import { findRepoRoot } from '../sandbox/serverParts';
 import { spawnServer, stats } from './timing';
 
 const DEPS = 60;

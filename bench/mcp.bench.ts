@@ -16,7 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { DevIndexClient } from '../src/api/client';
 import type { SearchParams } from '../src/api/params';
-import { findRepoRoot } from '../sandbox/server';
+import { findRepoRoot } from '../sandbox/serverParts';
 import { searchAnswer } from '../src/tools/searchAnswer';
 import { MoreCache } from '../src/tools/moreCache';
 import { spawnServer, stats, timed } from './timing';

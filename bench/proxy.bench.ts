@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { DevIndexClient } from '../src/api/client';
 import type { SearchParams } from '../src/api/params';
-import { findRepoRoot, startSandbox } from '../sandbox/server';
+import { startSandbox } from '../sandbox/server';
+import { findRepoRoot } from '../sandbox/serverParts';
 import { fmt, stats, time } from './timing';
 import { HttpTransport } from '../src/api/http';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { loadCorpus } from '../sandbox/search/corpus';
 import { SearchEngine } from '../sandbox/search/searchEngine';
-import { defaultCorpusDir, findRepoRoot } from '../sandbox/server';
+import { defaultCorpusDir, findRepoRoot } from '../sandbox/serverParts';
 import { type Server, spawnServer } from './timing';
 
 const CONNECTIONS = 8;

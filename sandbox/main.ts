@@ -3,7 +3,8 @@
 // [--license-keyed] [--license-keyless] [--passage-budget N] [--threads-disabled] [--deprecated PATH]...`: see sandbox/README.md.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { startSandbox, type SandboxOptions } from './server';
+import { startSandbox } from './server';
+import { type SandboxOptions } from './serverParts';
 
 const DEFAULT_PORT = 3002;
 

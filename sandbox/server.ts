@@ -8,8 +8,9 @@ import { FaultQueue, faultsBodySchema, statusFaultBody, type Fault } from './fau
 import { RateLimiter } from './rateLimit';
 import { loadCorpus, repositoryDoc } from './search/corpus';
 import { queryToInput, validateSearchRequest } from './search/params';
-import { SearchEngine, type Wire } from './search/searchEngine';
+import { SearchEngine } from './search/searchEngine';
 import {
+  type Wire,
   asksForWeb,
   corpusBodySchema,
   CORS_HEADERS,
@@ -47,31 +48,6 @@ import {
   teamOf,
   WEB_TYPE_ERROR,
 } from './serverParts';
-
-export {
-  DEFAULT_DEPRECATION,
-  signupUrlFor,
-  KEYS_PAGE,
-  KEYLESS_MESSAGES,
-  NOT_FOUND_DOCUMENTATION_URL,
-  WEB_TYPE_ERROR,
-  MAX_LOGGED_BODY_BYTES,
-  secondsToUtcMidnight,
-  MAX_REQUEST_ID_BYTES,
-  DEFAULT_RATE_LIMIT,
-  DEFAULT_KEYLESS_RATE_LIMIT,
-  MAX_BODY_BYTES,
-  MAX_LOG_BYTES,
-  MAX_BODY_DEPTH,
-  nestingExceeds,
-  DEFAULT_WIRE,
-  findRepoRoot,
-  defaultCorpusDir,
-  teamOf,
-  CORS_HEADERS,
-  PREFLIGHT_HEADERS,
-} from './serverParts';
-export type { SandboxOptions, DeprecationSetting, KeylessRefusal, Sandbox, LoggedRequest } from './serverParts';
 
 export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const log = (m: string): void => {

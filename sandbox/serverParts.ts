@@ -5,7 +5,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
-import type { Wire } from './search/searchEngine';
+
+/**
+ * Which response shapes the sandbox speaks: `production` (the addendum's "What the production service sends today")
+ * or `spec` (the specification's). See sandbox/README.md, "Wire".
+ */
+export type Wire = 'production' | 'spec';
 
 export interface SandboxOptions {
   port?: number;

@@ -50,7 +50,7 @@ const coreExternal = {
     );
     // Issue 33: the editor's MCP and rules setup edits files through `devindex setup`'s own bundle.
     build.onResolve({ filter: /^\.\/cli-setup\.js$/ }, (a) =>
-      a.importer.endsWith(join('src', 'mcpSetup', 'setupLoader.ts'))
+      a.importer.endsWith(join('src', 'mcpSetup', 'editorFiles.ts'))
         ? { path: './cli-setup.js', external: true }
         : undefined,
     );

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { NetworkOptions } from './api/http';
+import type { NetworkOptions } from './api/network';
 
 /** Production address of the service (addendum: "It must be a setting, never hard-wired"). */
 export const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';

@@ -2,7 +2,7 @@
 // needed to activate or to search. The modules it shares with src/core.ts come from dist/core.js (scripts/build.mjs,
 // core-shared).
 import { createAgentsFeature, notifyEnds, notifyWaiting } from './agents/agentsFeature';
-import { agentClientOver } from './api/agent/agentClientOver';
+import { agentClientOver } from './api/agent/agentClient';
 import { handleChatRequest } from './chat/participant';
 import { createDependencySearch } from './deps/editor';
 import { openIssueReporter, reportIssue, showDiagnosis } from './doctor/editor';

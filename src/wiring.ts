@@ -15,18 +15,17 @@ import { registerChatParticipant } from './chat/register';
 import { registerWalkthrough, type WalkthroughHandle } from './walkthrough/register';
 import { registerWatches } from './watches/register';
 import { registerFixes } from './fixesView/register';
-import type { FixesWiring } from './fixesView/createFixes';
+import type { FixesWiring, createFixesFeature } from './fixesView/createFixes';
 import type { FixesFeature } from './fixesView/fixesFeature';
 import type { Services } from './services';
 import type { TestHooks } from './testHooks/hooks';
 import type { AgentsCode } from './agents/register';
-import type { agentClientOver } from './api/agent/agentClientOver';
+import type { agentClientOver } from './api/agent/agentClient';
 import type { verifyKey } from './auth/verifyKey';
 import type { handleChatRequest } from './chat/participant';
 import type { FolderResolver } from './deps/dependencyScope';
 import type { Host } from './host/host';
 import type { invokeLanguageModelTool } from './tools/editorTools';
-import type { createFixesFeature } from './fixesView/createFixes';
 
 /**
  * What a search needs, with the entry's host (chosen once, here): the desktop's dist/core.js (src/core.ts), loaded on

@@ -1,8 +1,6 @@
-// The simulated agent engine. A run is a plan: every event it will ever emit, each with an offset in
-// milliseconds "at speed 1" from the run's creation. The state of a run at any instant is the set of
-// planned events whose offset has passed (scaled by the speed factor), so the engine needs no timers
-// and a test can drive it with a fake clock. Cancellation and the credit ceiling rewrite the tail of
-// the plan at the moment they take effect.
+// The simulated agent engine. A run is a plan: every event it will emit, each at an offset "at speed 1" from the
+// run's creation; its state at an instant is the planned events whose offset has passed, so no timers and a fake
+// clock drives it. Cancellation and the credit ceiling rewrite the plan's tail when they take effect.
 import { randomUUID } from 'node:crypto';
 import type {
   AgentTraceAgentIdentity,

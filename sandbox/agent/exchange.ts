@@ -1,7 +1,6 @@
-// Exchange calls of the production wire: `POST /v2/scrape { alexandria: [ <call> ] }` serving
-// `firecrawl` `terms/show` and `terms/accept` (addendum, "Exact shapes as of late November 2026" ›
-// Accepting terms), and the providers whose data terms gate a run. Nothing here accepts terms on
-// anyone's behalf: only a `terms/accept` call with `confirmed: true` records an acceptance.
+// Exchange calls of the production wire: `POST /v2/scrape { alexandria: [ <call> ] }` serving `terms/show` and
+// `terms/accept` (addendum, "Accepting terms"), and the providers whose terms gate a run. Only a `terms/accept` call
+// with `confirmed: true` records an acceptance.
 import { randomUUID } from 'node:crypto';
 import type { AgentSkippedProvider, AgentTermsGate, AgentTermsRequiredAction, AlexandriaScrapeResult } from 'firecrawl';
 import type { ProductionScrapeBody } from './wireTypes';
@@ -188,7 +187,10 @@ const bad = (issues: Issue[]): ScrapeReply => ({
   body: { success: false, error: 'Bad Request', details: issues },
 });
 
-/** `POST /v2/scrape`: only `{ alexandria: call | call[] }` (plus `timeout`, `integration`, `origin`); anything else is a 400 naming the field. */
+/**
+ * `POST /v2/scrape`: only `{ alexandria: call | call[] }` (plus `timeout`, `integration`, `origin`); anything else is a
+ * 400 naming the field.
+ */
 export function handleScrape(body: unknown, ctx: ScrapeContext): ScrapeReply {
   const retryId = ctx.retryId ?? randomUUID();
   const reply = answerScrape(body, ctx, retryId);

@@ -1,7 +1,6 @@
-// JSON Schema checks of the submit body's `schema`, as production answers them (addendum: `null`,
-// `true`, `false` and `{}` accepted; a number, an empty string, an OpenAPI-style or wrapped schema,
-// an unknown `format`, a vendor keyword or an `$async` schema refused). The service compiles the
-// schema with Ajv in its default (strict) mode; so does this, rather than hand-written rules.
+// JSON Schema checks of the submit body's `schema`, as production answers them (addendum: `null`, `true`, `false`
+// and `{}` accepted; a number, an empty string, a wrapped schema, an unknown `format` or vendor keyword refused),
+// compiled with Ajv in its default strict mode as the service does.
 import Ajv from 'ajv';
 
 /** The formats of the JSON Schema specification: known (not checked), so only other names are unknown. */

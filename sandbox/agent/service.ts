@@ -2,7 +2,7 @@
 // magic prompts and ids). The server has already checked the key, the rate limit and the faults.
 import { interrupt } from './engine';
 import { handleScrape } from './exchange';
-import type { Wire } from './validate';
+import type { Wire } from '../serverParts';
 import { runRecords } from './runRecords';
 import { submitting } from './submitJob';
 import {
@@ -36,20 +36,6 @@ import type {
   ProductionThreadBody,
   ProductionTraceBody,
 } from './wireTypes';
-
-export type { AgentReply, AgentRequest, AgentServiceOptions, Wire };
-export {
-  AGENT_ERRORS,
-  LEGACY_LISTED_ID,
-  LEGACY_PREFIX,
-  NO_RECORD_ERRORS,
-  PAGE_SIZE,
-  PASSTHROUGH_ERROR,
-  SNAPSHOT_ID_RE,
-  THREAD_ERRORS,
-  UUID_RE,
-  ZDR_PRODUCTION,
-} from './serviceTypes';
 
 export function createAgentService(o: AgentServiceOptions): {
   handle(r: AgentRequest): AgentReply | undefined;

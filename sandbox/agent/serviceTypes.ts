@@ -3,7 +3,8 @@
 import { BLOCKED_HOSTS, ENGINE_2, ENGINE_2_PRODUCTION, type Outcome, type PlannedEvent } from './engine';
 import type { PaidCall } from './paidCalls';
 import type { TermsAcceptances, TermsProvider } from './exchange';
-import type { Exchange, Mode, SubmitOptions, Wire } from './validate';
+import type { Exchange, Mode, SubmitOptions } from './validate';
+import type { Wire } from '../serverParts';
 import type { PendingApproval, ProductionStatusBody } from './wireTypes';
 
 /** The spec wire's trace body: as production's, but its events are not held to the SDK's union. */
@@ -29,7 +30,10 @@ export const NO_RECORD_ERRORS = {
   thread: 'The thread record could not be read (the sandbox leaves it out: NO-RECORD in a prompt of the thread).',
 } as const;
 
-/** A follow-up turn: omitted `mode`, `urls`, `schema` and exchange settings carry over from the previous turn (addendum, late November 2026). */
+/**
+ * A follow-up turn: omitted `mode`, `urls`, `schema` and exchange settings carry over from the previous turn (addendum,
+ * late November 2026).
+ */
 export function inherit(prev: SubmitOptions, next: SubmitOptions): SubmitOptions {
   const { approve: _a, decline: _d, ...carried } = prev.exchange ?? {};
   const exchange: Exchange | undefined = prev.exchange || next.exchange ? { ...carried, ...next.exchange } : undefined;

@@ -1,11 +1,10 @@
-// Validation of the agent submit body, answering with zod-style issues in `details` like the real
-// service does, so clients can be tested against the same shape of failure. Where the service's bounds
-// are the client's, a field is checked with the client's own submission schema (src/api/agent/submitSchema.ts):
-// one declaration of them; the words stay the service's (spec and addendum).
+// Validation of the agent submit body, answering with zod-style issues in `details` as the service does. Where the
+// service's bounds are the client's, a field is checked with the client's own submission schema
+// (src/api/agent/submitSchema.ts); the words stay the service's (spec and addendum).
 
 import type { AgentExchangeOptions, AgentWebhookEvent } from 'firecrawl';
 import { jsonSchemaProblem } from './jsonSchema';
-import type { Wire } from '../wire';
+import type { Wire } from '../serverParts';
 import {
   AGENT_EFFORTS,
   AGENT_MODELS,
@@ -19,7 +18,6 @@ import {
 } from '../../src/api/agent/agentConstants';
 import { AgentExchangeSchema, isHttpUrl, SUBMIT_SHAPE } from '../../src/api/agent/submitSchema';
 
-export { isHttpUrl };
 export const PROMPT_MAX = PROMPT_MAX_LENGTH;
 export const DEFAULT_MAX_CREDITS = 2500;
 export const DEFAULT_MODEL = DEFAULT_AGENT_MODEL;
@@ -75,7 +73,6 @@ export const WEBHOOK_EVENTS = [
   'cancelled',
 ] as const satisfies readonly AgentWebhookEvent[];
 const THREAT_MODES = ['off', 'manual-only', 'normal', 'zscaler'];
-export type { Wire };
 
 export interface SubmitOptions {
   prompt: string;
@@ -137,7 +134,10 @@ export type SubmitCheck =
   | { ok: false; issues: Issue[] }
   /** Production's answer to a schema that is not a valid JSON Schema. */
   | { ok: false; invalidSchema: string }
-  /** The agent back end refuses it and the gateway answers 500 `Failed to passthrough agent request.` (`requireApproval` outside chat mode). */
+  /**
+   * The agent back end refuses it and the gateway answers 500 `Failed to passthrough agent request.` (`requireApproval`
+   * outside chat mode).
+   */
   | { ok: false; passthrough: true };
 
 export function validateSubmit(body: unknown, wire: Wire = 'spec'): SubmitCheck {

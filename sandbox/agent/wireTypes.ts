@@ -1,7 +1,6 @@
-// The production wire's bodies, typed against the service's own JS SDK (`firecrawl` 4.42.0, a dev
-// dependency): every builder in service.ts and exchange.ts ends in `satisfies` one of these, so a
-// guessed field fails `tsc`. Where production is newer than the SDK, the extension below says which
-// section of ../../../shared/spec/agent-and-search-addendum.md it follows.
+// The production wire's bodies, typed against the service's own JS SDK (`firecrawl` 4.42.0, a dev dependency): each
+// builder in service.ts and exchange.ts ends in `satisfies` one of these, so a guessed field fails `tsc`. Where
+// production is newer than the SDK, the extension says which addendum section it follows.
 import type {
   AgentExchangeSummary,
   AgentListItem,
@@ -51,7 +50,10 @@ export type ProductionStatusBody = Omit<AgentStatusResponse, 'status'> & {
   stopReason?: 'credit_limit_reached';
 };
 
-/** `POST /v2/agent`: the SDK's declaration, with the thread fields every start answers (addendum, "Agent threads, chat mode and approvals"). */
+/**
+ * `POST /v2/agent`: the SDK's declaration, with the thread fields every start answers (addendum, "Agent threads, chat
+ * mode and approvals").
+ */
 export type ProductionSubmitBody = AgentResponse & { threadId: string; threadTurn: number };
 
 /**

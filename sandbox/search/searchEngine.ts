@@ -5,7 +5,7 @@ import MiniSearch, { type SearchResult } from 'minisearch';
 import { bigrams, type Corpus, type CorpusDoc, type RepoInfo } from './corpus';
 import { REPOSITORY_FILTERS, RESULT_TYPES, type ResultType, type SearchRequest } from './params';
 import { processTerm, tokenize } from './text';
-import type { Wire } from '../wire';
+import type { Wire } from '../serverParts';
 import type {
   CoverageValue,
   DeveloperSearchResult,
@@ -28,7 +28,6 @@ export type ProductionSearchResponseBody = ProductionSearchResponse & {
   success: true;
   results: ProductionResultItem[];
 };
-export type { Wire, CoverageValue, RepoEcho, SourceEcho };
 export type SearchResponseBody = SpecSearchResponse & { success: true; results: SearchResultItem[] };
 
 /**

@@ -1,7 +1,6 @@
-// Developer-search wire shapes, declared from the service's own SDK (`firecrawl` 4.42.0, a dev dependency)
-// so that a guessed field fails `tsc`: the sandbox's response builders and the tests' search fixtures are
-// typed against these with `satisfies`. Where a shape goes beyond what the SDK declares, the extra is named
-// here with where it comes from. Types only: nothing of the SDK is bundled.
+// Developer-search wire shapes, declared from the service's own SDK (`firecrawl` 4.42.0, a dev dependency) so that
+// a guessed field fails `tsc`: the sandbox's builders and the tests' fixtures use them with `satisfies`; what goes
+// beyond the SDK is named with where it comes from. Types only: nothing of the SDK is bundled.
 import type {
   DeveloperSearchPassage,
   DeveloperSearchRepoStatus,

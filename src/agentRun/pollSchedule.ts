@@ -1,6 +1,6 @@
-// When to poll a running agent job next. Pure: every function takes `now` and returns a new state,
-// so the schedule is tested with plain numbers and the store only has to honour `dueAt`.
-//
+// When to poll a running agent job next. Pure: every function takes `now` and returns a new state, so the schedule
+// is tested with plain numbers and the store only has to honour `dueAt`. Why three speeds: below, above PollTiming.
+
 // The official SDK polls every 2 s for as long as a run lasts. What a client needs to learn fast is
 // the end of a run; one trace read carries both the progress and the end (`run.finished`), so the
 // trace is the only thing polled. Runs say when their end is near, and most of what happens before
@@ -24,7 +24,6 @@
 // Slower while the view is hidden (never faster than `fastMs` there), `Retry-After` honoured, one
 // grace poll `graceMs` after `run.finished` for late events, then stop; stop on 404 and on failures
 // polling cannot fix.
-
 export interface PollTiming {
   /** First poll, and the interval right after a significant event. */
   fastMs: number;

@@ -1,9 +1,8 @@
-// How a run ended, in words every surface shares: the state a run is in (the service reports
-// cancelled, refused and credit-limited runs all as `failed`; the trace's outcome says which), the
-// short label of a job, its credits, and the sentence said when a run ends. vscode-free and zod-free:
-// the editor's rows and notifications and the CLI's `--wait` read the same words.
+// How a run ended, in words every surface shares: its state (the service reports cancelled, refused and
+// credit-limited runs all as `failed`; the trace's outcome says which), a job's short label, its credits, and the
+// sentence said when a run ends. vscode-free and zod-free.
 import { isTerminalStatus } from '../api/agent/agentConstants';
-import type { RunFacts } from './runEngine';
+import type { RunFacts } from './runState';
 import { isWaiting } from './approval';
 
 /** What a surface knows about a run: the engine's facts, the prompt, and what the editor adds. */
@@ -240,8 +239,6 @@ function sentence(s: string): string {
   const t = s.replace(/\s+/g, ' ').trim().slice(0, 300);
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }
-
-export { isWaiting };
 
 type Pending = NonNullable<RunView['pendingApproval']>;
 type Call = Pending['calls'][number];

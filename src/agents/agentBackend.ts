@@ -2,7 +2,8 @@
 // satisfies it structurally. The wire types are imported as types only, so this feature adds no zod or undici to
 // the bundle that loads it: the client itself is handed in (lazily) by the wiring.
 import type { AgentListAll } from '../api/agent/agentClient';
-import type { AgentJobRecord, AgentSnapshot, AgentTrace, ExchangeCall } from '../api/agent/agentSchemas';
+import type { AgentJobRecord, AgentSnapshot, AgentTrace } from '../api/agent/agentSchemas';
+import type { ExchangeCall } from '../api/agent/exchangeSchemas';
 import type { AgentSubmitParams } from '../api/agent/submitSchema';
 
 /** What a start answers: the run id, and (production) the thread it opened or continued. */

@@ -3,8 +3,7 @@
 import * as vscode from 'vscode';
 import { isCheckedSubmit, TOOL_SUBMIT_FIELDS, type AgentSubmitParams } from '../api/agent/submitSchema';
 import { agentDocumentUri } from './agentContentProvider';
-import { describeAgentError, errorReason } from '../words/agentWords';
-import { mayExistWords } from '../words/failureWords';
+import { describeAgentError, errorReason, mayExistWords } from '../words/failureWords';
 import { EventNode } from './eventNode';
 import type { AgentJob } from './jobModel';
 import type { ShowNotification } from './jobNotifier';

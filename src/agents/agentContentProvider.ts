@@ -11,7 +11,7 @@ import {
   parseAgentDocumentPath,
   prettyJson,
 } from './agentDocuments';
-import { describeAgentError } from '../words/agentWords';
+import { describeAgentError } from '../words/failureWords';
 import type { JobStore } from './jobStore';
 
 export function agentDocumentUri(d: AgentDocument): vscode.Uri {

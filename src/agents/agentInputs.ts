@@ -1,7 +1,7 @@
 // The editor's own inputs for the agent commands (agentCommands.ts): the follow-up pick, the "which job?" pick,
 // the start flow's steps, the approval modals and the messages with buttons. Tests inject their own instead.
 import * as vscode from 'vscode';
-import type { PendingApproval } from '../api/agent/agentSchemas';
+import type { PendingApproval } from '../api/agent/exchangeSchemas';
 import { callName, callWords, estimateWords, termsName } from '../agentRun/runOutcome';
 import type { AgentJob } from './jobModel';
 import type { ShowNotification } from './jobNotifier';

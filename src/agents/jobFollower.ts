@@ -1,18 +1,12 @@
 // The follower: what this window has read of each job's run (the run engine's state, the trace read so far) and every
 // request made for a known job, through one poller timer and one in-flight limit. It never changes a job: each read
 // works on a copy and hands the store the job before and after it (FollowerHost.observed). vscode-free.
-import {
-  applyStatus,
-  applyTrace,
-  DEFAULT_STATUS_EVERY_MS,
-  newRunState,
-  pollRun,
-  type RunState,
-} from '../agentRun/runEngine';
+import { pollRun } from '../agentRun/runEngine';
+import { applyStatus, applyTrace, DEFAULT_STATUS_EVERY_MS, newRunState, type RunState } from '../agentRun/runState';
 import { observe, type PollTiming } from '../agentRun/pollSchedule';
 import type { AgentJobRecord, AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
 import type { AgentBackend, AgentSnapshotResponse } from './agentBackend';
-import { describeAgentError, errorReason } from '../words/agentWords';
+import { describeAgentError, errorReason } from '../words/failureWords';
 import { type AgentJob, isPastExpiry, isTerminalStatus, type KeptResult, MAX_KEPT_RESULT_CHARS } from './jobModel';
 import { JobPoller, Limiter, type Timers } from './jobPoller';
 

@@ -2,8 +2,8 @@
 // tests). Trace events themselves are not persisted: they are re-read on demand; what survives a
 // reload is how far the trace had been read and how the run ended.
 import { isTerminalStatus } from '../api/agent/agentConstants';
-import type { RunFacts, TraceProgress } from '../agentRun/runEngine';
-import { isWaiting } from '../agentRun/runOutcome';
+import type { RunFacts, TraceProgress } from '../agentRun/runState';
+import { isWaiting } from '../agentRun/approval';
 import type { RecordStorage } from '../storage/sharedRecords';
 
 export type { TraceProgress };

@@ -2,7 +2,8 @@
 // so the provider can refresh exactly this node when the store says the job changed.
 import * as vscode from 'vscode';
 import type { AgentJob } from './jobModel';
-import { callWords, isWaiting, paidWords, skippedWords, termsName } from '../agentRun/runOutcome';
+import { callWords, paidWords, skippedWords, termsName } from '../agentRun/runOutcome';
+import { isWaiting } from '../agentRun/approval';
 import {
   approvalWords,
   creditsText,

@@ -3,13 +3,12 @@
 // follower (`runs`: reads and requests), and says each change once (`onDidChangeJob`). vscode-free.
 import { DEFAULT_POLL_TIMING, type PollTiming } from '../agentRun/pollSchedule';
 import type { AgentSubmitParams } from '../api/agent/submitSchema';
-import { errorReason } from '../words/agentWords';
+import { errorReason } from '../words/failureWords';
 import { Emitter, type Event } from './emitter';
 import { type FollowerOptions, JobFollower, type RunView } from './jobFollower';
 import { jobChanges, type JobEvent, type JobsView, reduceJobs, type Reduced, submittedJob } from './jobEvents';
 import { type AgentJob, isActive, type JobStorage } from './jobModel';
-import { isWaiting } from '../agentRun/runOutcome';
-import { termsAcceptCalls } from '../agentRun/terms';
+import { isWaiting, termsAcceptCalls } from '../agentRun/approval';
 import { JobRepository, NewJobSaves, type PruneLimits } from './jobRepository';
 import { systemTimers, type Timers } from './jobPoller';
 

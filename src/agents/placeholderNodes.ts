@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { agentCommandId } from './agentCommandIds';
 import type { AgentJob } from './jobModel';
-import type { SkippedProvider } from '../api/agent/agentSchemas';
+import type { SkippedProvider } from '../api/agent/exchangeSchemas';
 import { approvalWords, callName, callWords, estimateWords, skippedWords, termsName } from '../agentRun/runOutcome';
 import { externalUrl } from '../webview/linkPolicy';
 

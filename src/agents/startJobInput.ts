@@ -11,7 +11,7 @@ import {
   RETIRED_AGENT_MODELS,
 } from '../api/agent/agentConstants';
 import { type AgentSubmitParams, fieldIssue } from '../api/agent/submitSchema';
-import { grouped } from '../api/grouped';
+import { grouped } from '../words/duration';
 
 const TOTAL_STEPS = 7;
 

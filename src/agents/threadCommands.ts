@@ -3,11 +3,10 @@
 import * as vscode from 'vscode';
 import { isAgentEffort, isAgentMode } from '../api/agent/agentConstants';
 import { type AgentSubmitParams, fieldIssue } from '../api/agent/submitSchema';
-import { mayExistWords } from '../words/failureWords';
+import { mayExistWords, describeAgentError, errorReason } from '../words/failureWords';
 import { type AgentCommandContext, EDIT_AND_RETRY, REFRESH_JOB_LIST, refreshJobs, startJob } from './agentCommands';
 import { type JobTarget, OPEN_TERMS, pickJob, vscodeApprove, vscodeFollowUp, vscodeShow } from './agentInputs';
 import { termsLink } from './placeholderNodes';
-import { describeAgentError, errorReason } from '../words/agentWords';
 import type { AgentJob } from './jobModel';
 import { canFollowUp, jobState, shortLabel, stateWords } from './jobState';
 import type { ApprovalChoice } from './jobStore';

@@ -1,26 +1,11 @@
 // GET/POST encoding of a developer search request (spec 4.1).
-import type { SearchParams } from './params';
+import { SEARCH_FILTERS, type SearchParams } from './params';
 
 export const SEARCH_PATH = '/v2/search/developer';
 /** Past this many characters some proxies and gateways refuse a URL; POST carries the request instead. */
 export const MAX_GET_URL_LENGTH = 2000;
 
-const ORDER = [
-  'query',
-  'k',
-  'types',
-  'repos',
-  'sources',
-  'skills',
-  'passages',
-  'language',
-  'topic',
-  'license',
-  'min_stars',
-  'max_stars',
-  'archived',
-  'fork',
-] as const;
+const ORDER = ['query', ...SEARCH_FILTERS] as const;
 const ARRAY_PARAMS = new Set(['types', 'repos', 'sources']);
 
 export interface EncodedSearch {
@@ -115,4 +100,10 @@ export function encodeSearchAt(params: SearchParams, prefix: string): EncodedSea
     if (url.length <= MAX_GET_URL_LENGTH) return { method: 'GET', query, url };
   }
   return { method: 'POST', query: [], body, url: prefix + SEARCH_PATH };
+}
+
+/** Loopback hosts, where plain http never crosses a network: localhost, 127.0.0.0/8, ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::1';
 }

@@ -1,8 +1,6 @@
-// A failure as data, computed once for search and agent calls alike: why it failed (one reason), what
-// the user can do next (one step), and from when trying again can help. Every surface (the CLI, the
-// editor, a language model, the Search view) words it from this (src/words/failureWords.ts); nothing
-// else reads an error's kind or status to decide what to say. Read by shape, so editor code needs no
-// client import; no vscode, no zod.
+// A failure as data, computed once for search and agent calls alike: one reason, one next step, and from when trying
+// again can help. Every surface words it from this (src/words/failureWords.ts); nothing else reads an error's kind
+// or status to decide what to say. Read by shape, so editor code needs no client import; no vscode, no zod.
 import { type AgentErrorReason, reasonOf } from './agent/agentReasons';
 import type { ParamIssue } from './params';
 import { signupLink } from './notices';
@@ -185,7 +183,8 @@ const NEXT: Record<FailureReason, NextStep | ((f: Omit<Failure, 'next'>) => Next
   'key-required': 'set-key',
   'keyless-quota': 'set-key',
   'keyless-refused': 'set-key',
-  // A key that cannot be sent: replacing it is the way out. A connection the client refuses, or a redirect: the diagnosis names the setting.
+  // A key that cannot be sent: replacing it is the way out. A connection the client refuses, or a redirect: the
+  // diagnosis names the setting.
   'invalid-key': 'set-key',
   'insecure-transport': 'diagnose',
   redirect: 'diagnose',

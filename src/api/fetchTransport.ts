@@ -1,11 +1,6 @@
-// The browser transport (transport.ts's Transport over the global `fetch`): what the web extension's
-// client sends with (vscode.dev, github.dev). The browser owns proxies and certificate authorities, so
-// no network option applies here. Three things a browser does not allow, and how they are kept:
-// - User-Agent is a header a page or worker cannot set (Chromium drops it): it is left out, the browser
-//   sends its own. POST bodies still name the front end in `origin`.
-// - A redirect is never followed (`redirect: 'manual'`), but the browser hides where it pointed: the
-//   error says a redirect happened, without a target.
-// - A refused connection, a DNS failure and a CORS refusal are one TypeError to a script: the error says so.
+// The browser transport (transport.ts's Transport over `fetch`) of the web extension's client (vscode.dev,
+// github.dev). The browser owns proxies and certificate authorities; what it does not allow (User-Agent, a
+// redirect's target, why a connection failed) is left out or said in the error.
 import { ApiError } from './errors';
 import {
   abortedError,
@@ -18,6 +13,9 @@ import {
   type Transport,
 } from './transport';
 
+// A browser drops a script's User-Agent (POST bodies still name the front end in `origin`); it hides where a manual
+// redirect pointed (the error says one happened); a refused connection, a DNS failure and a CORS refusal are one
+// TypeError to a script (the error says so).
 /** Headers a browser refuses to let a script set (the Fetch standard's forbidden request headers this client would send). */
 const FORBIDDEN_HEADERS = new Set(['user-agent', 'connection', 'content-length', 'host']);
 

@@ -1,137 +1,36 @@
-// The Node transport (transport.ts's Transport over undici): one keep-alive pool per origin (undici's Agent), a per-attempt timeout covering
-// headers and body, AbortSignal cancellation, and a cap on the response size. Proxies go through
-// undici's own EnvHttpProxyAgent / ProxyAgent (never a hand-written tunnel); extra certificate
-// authorities through one TLS secure context (README, "Proxies and certificates").
-import { readFileSync } from 'node:fs';
-import type * as Tls from 'node:tls';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from './undici';
+// The Node transport (transport.ts's Transport over undici): a keep-alive pool per origin, a per-attempt timeout over
+// headers and body, AbortSignal cancellation, a cap on the response size. Proxies through undici's EnvHttpProxyAgent.
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import { ApiError } from './errors';
 import {
-  abortedError,
-  headerValue,
-  splitUrl,
-  timeoutError,
-  tooLargeError,
-  unexpectedStatus,
-  type HttpRequest,
-  type HttpResponse,
-  type Transport,
-} from './transport';
+  certificateAuthorities,
+  networkError,
+  nodeTls,
+  noProxyEntry,
+  proxyOrigin,
+  resolveProxy,
+  type NetworkOptions,
+  type ProxyPlan,
+} from './network';
+import * as t from './transport';
 
-/** node:tls on the first request, not when the client loads (about 5 ms in a bare Node; undici too loads it only to connect). */
-const nodeTls = (): typeof Tls => require('node:tls') as typeof Tls;
+// undici's pieces loaded from their own modules: the package's root pulls in fetch, WebSocket, the cache and the mock
+// agents (about 290 KB the client never runs), which esbuild cannot drop from a CommonJS package.
+const Agent: typeof Undici.Agent = require('undici/lib/dispatcher/agent.js');
+const EnvHttpProxyAgent: typeof Undici.EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js');
 
-export { headerValue, unexpectedStatus, type HttpRequest, type HttpResponse, type Transport } from './transport';
+// As undici's own lib/api/index.js does, for the two methods we use: the request API lives on
+// Dispatcher.prototype; the client calls `request`, and the proxy agents tunnel with `connect`
+// (`stream`, `pipeline` and `upgrade`, about 7 KB, are never called). Assigning them twice (when
+// something else loads the root too) puts the same functions back.
+const DispatcherClass: { prototype: object } = require('undici/lib/dispatcher/dispatcher.js');
+Object.assign(DispatcherClass.prototype, {
+  request: require('undici/lib/api/api-request.js') as unknown,
+  connect: require('undici/lib/api/api-connect.js') as unknown,
+});
 
-/** Where requests go and whom they trust. Every field is optional: the default is a direct connection with Node's CAs. */
-export interface NetworkOptions {
-  /** An explicit proxy URL (VS Code's `http.proxy`); wins over the environment's. */
-  proxy?: string;
-  /** The `Proxy-Authorization` value (VS Code's `http.proxyAuthorization`), e.g. `Basic dXNlcjpwYXNz`. */
-  proxyAuthorization?: string;
-  /** Verify certificates behind a proxy (VS Code's `http.proxyStrictSSL`); default true. */
-  proxyStrictSSL?: boolean;
-  /** Hosts that bypass the proxy, besides NO_PROXY (VS Code's `http.noProxy`). */
-  noProxy?: string[];
-  /** Where HTTPS_PROXY, HTTP_PROXY, NO_PROXY and NODE_EXTRA_CA_CERTS are read; default process.env. */
-  env?: Record<string, string | undefined>;
-  /** A PEM file of extra certificate authorities (a TLS-inspecting gateway's). */
-  caFile?: string;
-  /** Also trust the operating system's store where this Node offers it (tls.getCACertificates('system')); default true. */
-  systemCertificates?: boolean;
-}
-
-/** The proxy a client uses, or undefined for direct connections. Pure: read from settings first, then the environment. */
-export interface ProxyPlan {
-  source: 'setting' | 'environment';
-  httpProxy: string;
-  httpsProxy: string;
-  noProxy: string;
-  token?: string;
-}
-
-export function resolveProxy(net: NetworkOptions = {}): ProxyPlan | undefined {
-  const env = net.env ?? process.env;
-  const read = (name: string): string => (env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? '').trim();
-  const noProxy = [...(net.noProxy ?? []), ...read('no_proxy').split(/[,\s]+/)]
-    .map((h) => h.trim())
-    .filter(Boolean)
-    .join(',');
-  const token = net.proxyAuthorization?.trim() || undefined;
-  const setting = net.proxy?.trim();
-  if (setting) return { source: 'setting', httpProxy: setting, httpsProxy: setting, noProxy, token };
-  const httpProxy = read('http_proxy');
-  const httpsProxy = read('https_proxy') || httpProxy;
-  if (!httpProxy && !httpsProxy) return undefined;
-  return { source: 'environment', httpProxy, httpsProxy, noProxy, token };
-}
-
-/** A proxy URL as it may be shown: its origin, never its credentials. */
-export function proxyOrigin(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return 'the configured proxy';
-  }
-}
-
-type CaSource = { getCACertificates?: (type: 'default' | 'system') => string[] };
-
-/**
- * The certificate authorities to trust, or undefined for Node's defaults. An explicit `ca` replaces
- * Node's store, so the list starts from it (bundled plus NODE_EXTRA_CA_CERTS) and adds the system store
- * (feature-detected: Node 22.15+ and 23.5+) and the configured PEM file.
- */
-export function certificateAuthorities(
-  net: NetworkOptions = {},
-  tlsModule: CaSource & { rootCertificates: readonly string[] } = nodeTls(),
-): string[] | undefined {
-  const env = net.env ?? process.env;
-  const extra: string[] = [];
-  const extraFile = env.NODE_EXTRA_CA_CERTS?.trim();
-  // Node read process.env's NODE_EXTRA_CA_CERTS at startup; another environment (the CLI's tests) is read here.
-  if (extraFile && extraFile !== process.env.NODE_EXTRA_CA_CERTS) extra.push(readPem(extraFile, 'NODE_EXTRA_CA_CERTS'));
-  if (net.caFile?.trim()) extra.push(readPem(net.caFile.trim(), 'the certificate file setting'));
-  let system: string[] = [];
-  if (net.systemCertificates !== false && typeof tlsModule.getCACertificates === 'function') {
-    try {
-      system = tlsModule.getCACertificates('system');
-    } catch {
-      system = [];
-    }
-  }
-  if (!extra.length && !system.length) return undefined;
-  const base =
-    typeof tlsModule.getCACertificates === 'function'
-      ? tlsModule.getCACertificates('default')
-      : [...tlsModule.rootCertificates];
-  return [...base, ...system, ...extra];
-}
-
-function readPem(file: string, what: string): string {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ApiError({
-      kind: 'network',
-      retryable: false,
-      code: 'CA_FILE',
-      message: `could not read the certificate authorities in ${file} (${what}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    });
-  }
-  if (!/-----BEGIN CERTIFICATE-----/.test(text)) {
-    throw new ApiError({
-      kind: 'network',
-      retryable: false,
-      code: 'CA_FILE',
-      message: `${file} (${what}) holds no PEM certificate (-----BEGIN CERTIFICATE-----)`,
-    });
-  }
-  return text;
-}
-
-export class HttpTransport implements Transport {
+export class HttpTransport implements t.Transport {
   /** For https origins, or any origin through a proxy: built with the trust settings. */
   private dispatcher: Dispatcher | undefined;
   /**
@@ -225,19 +124,19 @@ export class HttpTransport implements Transport {
    * and the size cap all act through one abort handle: handing undici an AbortSignal per request
    * costs more than the rest of the client's own work at k=10 (see bench/client.bench.ts).
    */
-  send(req: HttpRequest): Promise<HttpResponse> {
-    if (req.signal?.aborted) return Promise.reject(abortedError());
-    const { origin, path } = splitUrl(req.url);
+  send(req: t.HttpRequest): Promise<t.HttpResponse> {
+    if (req.signal?.aborted) return Promise.reject(t.abortedError());
+    const { origin, path } = t.splitUrl(req.url);
     const proxy = this.proxy ? this.proxyFor(origin) : undefined;
-    return new Promise<HttpResponse>((resolve, reject) => {
+    return new Promise<t.HttpResponse>((resolve, reject) => {
       let controller: Dispatcher.DispatchController | undefined;
       let settled = false;
       let status = 0;
-      let headers: HttpResponse['headers'] = {};
+      let headers: t.HttpResponse['headers'] = {};
       const chunks: Buffer[] = [];
       let total = 0;
 
-      const finish = (err: ApiError | undefined, value?: HttpResponse): void => {
+      const finish = (err: ApiError | undefined, value?: t.HttpResponse): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -250,8 +149,8 @@ export class HttpTransport implements Transport {
           resolve(value!);
         }
       };
-      const timer = setTimeout(() => finish(timeoutError(origin, req.timeoutMs)), req.timeoutMs);
-      const onOuterAbort = (): void => finish(abortedError());
+      const timer = setTimeout(() => finish(t.timeoutError(origin, req.timeoutMs)), req.timeoutMs);
+      const onOuterAbort = (): void => finish(t.abortedError());
       req.signal?.addEventListener('abort', onOuterAbort, { once: true });
 
       const handler: Dispatcher.DispatchHandler = {
@@ -263,11 +162,11 @@ export class HttpTransport implements Transport {
           // An interim answer (102 Processing, 103 Early Hints) is followed by the real one.
           if (statusCode < 200) return;
           status = statusCode;
-          headers = h as HttpResponse['headers'];
+          headers = h as t.HttpResponse['headers'];
           // A status the client never asks for and cannot use ends the exchange now: its body (if any)
           // is neither awaited nor read, so a wrong Content-Length cannot make it wait or look like a
           // dropped connection that is worth retrying.
-          const unexpected = unexpectedStatus(status, origin);
+          const unexpected = t.unexpectedStatus(status, origin);
           if (unexpected) {
             finish(unexpected);
             return;
@@ -278,15 +177,15 @@ export class HttpTransport implements Transport {
             if (!c.aborted) c.abort(new Error('redirect: the body is not read'));
             return;
           }
-          const declared = Number(headerValue(headers, 'content-length'));
+          const declared = Number(t.headerValue(headers, 'content-length'));
           if (Number.isFinite(declared) && declared > req.maxResponseBytes)
-            finish(tooLargeError(req.maxResponseBytes, status));
+            finish(t.tooLargeError(req.maxResponseBytes, status));
         },
         onResponseData(_c, chunk) {
           if (settled) return;
           total += chunk.length;
           if (total > req.maxResponseBytes) {
-            finish(tooLargeError(req.maxResponseBytes, status));
+            finish(t.tooLargeError(req.maxResponseBytes, status));
             return;
           }
           chunks.push(chunk);
@@ -322,132 +221,4 @@ export class HttpTransport implements Transport {
   async close(): Promise<void> {
     await Promise.all([this.dispatcher?.close(), this.plain?.close()]);
   }
-}
-
-const NETWORK_WORDS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused; is the service running at this address? check the base URL',
-  ENOTFOUND: 'host not found; check the base URL',
-  ECONNRESET: 'the connection was reset before a complete answer arrived',
-  UND_ERR_SOCKET: 'the connection closed before a complete answer arrived',
-  EPIPE: 'the connection closed while sending the request',
-  UND_ERR_CONNECT_TIMEOUT: 'could not connect in time',
-  EAI_AGAIN: 'temporary DNS failure',
-};
-
-/** TLS verification failures: the certificate chain is not one this client trusts. */
-const CERT_CODES = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_UNTRUSTED',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'CERT_SIGNATURE_FAILURE',
-  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
-  'INVALID_CA',
-  'CERT_REJECTED',
-  'HOSTNAME_MISMATCH',
-]);
-
-export const CA_HINT =
-  'if a proxy or gateway on your network inspects TLS, trust its certificate authority: point NODE_EXTRA_CA_CERTS at its PEM file, or in VS Code set devIndex.network.caFile (see "Proxies and certificates" in the README)';
-export const PROXY_AUTH_HINT =
-  'give the proxy credentials: in VS Code set http.proxyAuthorization (or user:password in http.proxy); in a terminal put them in the proxy URL, HTTPS_PROXY=http://user:password@host:port';
-
-/**
- * Refused connections and unknown hosts are not retried: nothing is listening, and waiting out five
- * backoffs (over half a minute) would only delay the message that says so. Dropped connections are.
- * Neither are certificate failures, a proxy's refusal, or a request undici refuses to send.
- */
-export function networkError(e: unknown, origin: string, proxy?: string): ApiError {
-  const code = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
-  const raw = e instanceof Error ? e.message : String(e);
-  const via = proxy ? ` (through the proxy ${proxy})` : '';
-  const proxyStatus = /Proxy response \((\d{3})\)|Proxy Authentication Required \((407)\)/.exec(raw);
-  if (proxyStatus) {
-    const named = proxy ? ` ${proxy}` : '';
-    const status = Number(proxyStatus[1] ?? proxyStatus[2]);
-    if (status === 407) {
-      return new ApiError({
-        kind: 'network',
-        code: 'PROXY_AUTH',
-        status: 407,
-        retryable: false,
-        cause: e,
-        message: `the proxy${named} refused the connection to ${origin}: it needs credentials (HTTP 407 Proxy Authentication Required); ${PROXY_AUTH_HINT}`,
-      });
-    }
-    return new ApiError({
-      kind: 'network',
-      code: 'PROXY_REFUSED',
-      retryable: status >= 502 && status <= 504,
-      cause: e,
-      message: `the proxy${named} did not open a connection to ${origin} (it answered HTTP ${status}); check the proxy settings or ask its administrator whether this address is allowed`,
-    });
-  }
-  // An answer that is not HTTP (llhttp's HPE_* codes, undici's "bad response") stays so on every attempt.
-  if (
-    (e as Error | undefined)?.name === 'HTTPParserError' ||
-    code?.startsWith('HPE_') ||
-    (code === 'UND_ERR_SOCKET' && raw === 'bad response')
-  ) {
-    return new ApiError({
-      kind: 'invalid-response',
-      code,
-      retryable: false,
-      cause: e,
-      message: `the answer from ${origin}${via} is not valid HTTP/1.1 (${code ?? raw}); not retried: check the base URL, or a proxy between this client and the service`,
-    });
-  }
-  if (code && CERT_CODES.has(code)) {
-    return new ApiError({
-      kind: 'network',
-      code,
-      retryable: false,
-      cause: e,
-      message: `could not complete the request to ${origin}${via}: its certificate is not trusted (${code}); ${CA_HINT}`,
-    });
-  }
-  const words = (code && NETWORK_WORDS[code]) ?? raw;
-  const retryable =
-    code !== 'ECONNREFUSED' &&
-    code !== 'ENOTFOUND' &&
-    code !== 'UND_ERR_INVALID_ARG' &&
-    code !== 'ERR_INVALID_CHAR' &&
-    code !== 'ERR_INVALID_ARG_TYPE' &&
-    code !== 'ERR_INVALID_ARG_VALUE' &&
-    code !== 'ERR_INVALID_URL';
-  const where =
-    proxy && code === 'ECONNREFUSED'
-      ? `connection to the proxy ${proxy} refused; check the proxy settings (http.proxy, HTTPS_PROXY)`
-      : words;
-  return new ApiError({
-    kind: 'network',
-    code,
-    message: `could not complete the request to ${origin}${via}: ${where}${code && NETWORK_WORDS[code] ? ` (${code})` : ''}`,
-    retryable,
-    cause: e,
-  });
-}
-
-/**
- * NO_PROXY matching as undici's EnvHttpProxyAgent does it (exact host, `.suffix`, `*`, optional port):
- * the entry that sends `host:port` direct, or undefined when the proxy applies.
- */
-export function noProxyEntry(host: string, port: string, noProxy: string): string | undefined {
-  const h = host.toLowerCase();
-  for (const raw of noProxy.split(/[,\s]/)) {
-    const entry = raw.trim().toLowerCase();
-    if (!entry) continue;
-    if (entry === '*') return raw.trim();
-    const m = /^(.+?)(?::(\d+))?$/.exec(entry);
-    const eh = (m?.[1] ?? entry).replace(/^\*?\./, '.');
-    const ep = m?.[2];
-    if (ep && ep !== port) continue;
-    if (eh.startsWith('.') ? h.endsWith(eh) || h === eh.slice(1) : h === eh) return raw.trim();
-  }
-  return undefined;
 }

@@ -1,9 +1,6 @@
-// What the service says about a call besides its answer: deprecation headers and body
-// warnings (one notice, computed here and nowhere else), the keyless quota's `signup_url` (checked
-// here), and the `External-Request-Id` each request carries. Pure: the clock is passed in. Each surface
-// only formats what `noticeWords` returns (the CLI's stderr line, the editor's message and log, the
-// tools' text, the doctor's finding).
-import { parseHttpDate } from './httpDate';
+// What the service says about a call besides its answer: deprecation headers and body warnings (one notice), the
+// keyless quota's `signup_url` (checked), and each request's `External-Request-Id`. Pure: the clock is passed in;
+// each surface only formats what `noticeWords` returns.
 import { durationWords } from '../words/duration';
 
 /** The header the service logs and a user quotes (addendum, "Keyless, deprecation, correlation"). */
@@ -29,7 +26,10 @@ export function requestIdWords(id: string): string {
 // ---- the keyless quota's signup link ----
 
 const MAX_LINK_LENGTH = 2048;
-/** A DNS name with at least one dot, labels of letters, digits and hyphens: no IP literal, no `localhost`, no punycode tricks beyond DNS. */
+/**
+ * A DNS name with at least one dot, labels of letters, digits and hyphens: no IP literal, no `localhost`, no punycode
+ * tricks beyond DNS.
+ */
 const DNS_NAME = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
 /**
@@ -298,4 +298,26 @@ export class NoticeBoard {
     this.pending = [];
     return out;
   }
+}
+
+// HTTP dates (RFC 9110 5.6.7), as `Retry-After`, `Sunset` and `Deprecation`'s older date form carry them.
+const HTTP_DATE = new RegExp(
+  [
+    // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
+    /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/
+      .source,
+    // obsolete RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
+    /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/
+      .source,
+    // obsolete asctime: Sun Nov  6 08:49:37 1994
+    /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/
+      .source,
+  ].join('|'),
+);
+
+/** Epoch ms of an HTTP date in any of its three forms, or undefined for anything else. */
+export function parseHttpDate(v: string): number | undefined {
+  if (!HTTP_DATE.test(v)) return undefined;
+  const date = Date.parse(v.endsWith('GMT') ? v : `${v} GMT`);
+  return Number.isNaN(date) ? undefined : date;
 }

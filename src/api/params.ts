@@ -14,6 +14,8 @@ export const REPOSITORY_FILTERS = [
   'fork',
 ] as const;
 export type RepositoryFilter = (typeof REPOSITORY_FILTERS)[number];
+/** A search's fields besides the query, in the order they are sent (spec 4.1). */
+export const SEARCH_FILTERS = ['k', 'types', 'repos', 'sources', 'skills', 'passages', ...REPOSITORY_FILTERS] as const;
 
 export interface SearchParams {
   query: string;

@@ -1,7 +1,6 @@
-// What a search result is and where it comes from, for every surface (view, CLI, history, documents,
-// language-model and MCP tools). The production service sends results without `type` (the kind is
-// the id's prefix), with a license in one of two forms and passages that may carry a deep link; the
-// specification's results carry `type`. Both shapes are read here and nowhere else.
+// What a search result is and where it comes from, for every surface. Production results have no `type` (the kind
+// is the id's prefix), a license in one of two forms and passages that may carry a deep link; the specification's
+// carry `type`. Both shapes are read here and nowhere else.
 
 /** Kinds the specification names, plus `web` (general pages, sent by production when `types` is unset). */
 export const KNOWN_RESULT_KINDS = ['doc', 'issue', 'pull_request', 'readme', 'web'] as const;

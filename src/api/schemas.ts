@@ -1,10 +1,8 @@
-// Wire schemas for spec section 2. Tolerant where the service may grow: unknown fields pass through
-// (looseObject), result types and coverage values are plain strings so a new one is kept as it came.
-// zod/mini: the first search's bundle (dist/core.js) holds these schemas, and zod/mini keeps
-// only the checks they use (about 37 KB against classic zod's 92), with the same English messages.
+// Wire schemas for spec section 2, tolerant where the service may grow: unknown fields pass (looseObject), result
+// types and coverage values are plain strings, so a new one is kept as it came. zod/mini: dist/core.js holds these,
+// and zod/mini keeps only the checks they use (about 37 KB against classic zod's 92).
 import * as z from 'zod/mini';
-import './zodEnglish';
-import { fastLooseObject } from './zodFastObject';
+import { fastLooseObject } from './zodMini';
 import { resultKind } from './results';
 
 export const KNOWN_COVERAGE_VALUES = ['ok', 'degraded', 'unavailable', 'skipped'] as const;

@@ -2,28 +2,24 @@
 // of a followed run, in the same words as the editor (src/api/agent/runOutcome.ts), every string from
 // the service sanitised for the terminal.
 import { isFoldedEvent, orderEvents, summarizeEvent } from '../agentRun/agentTrace';
-import {
-  RETIRED_AGENT_MODELS,
-  type AgentJobRecord,
-  type AgentSubmitParams,
-  type AgentThread,
-  type PendingApproval,
-  type TraceEvent,
-} from '../api/agent/agentClient';
-import type { RunFacts } from '../agentRun/runEngine';
+import { RETIRED_AGENT_MODELS } from '../api/agent/agentConstants';
+import { type AgentSubmitParams } from '../api/agent/submitSchema';
+import { type AgentJobRecord, type AgentThread, type TraceEvent } from '../api/agent/agentSchemas';
+import { type PendingApproval } from '../api/agent/exchangeSchemas';
+import type { RunFacts } from '../agentRun/runState';
 import {
   approvalWords,
   callWords,
   endMessage,
   estimateWords,
-  isWaiting,
   jobState,
   paidWords,
   skippedWords,
   termsName,
 } from '../agentRun/runOutcome';
+import { isWaiting } from '../agentRun/approval';
 import { boundedJson } from '../api/jsonDepth';
-import { sanitizeForTerminal } from './common';
+import { sanitizeForTerminal } from './cliBase';
 
 const clean = (s: string) => sanitizeForTerminal(s);
 

@@ -1,7 +1,6 @@
-// Where the CLI keeps its files, and what it remembers between runs: the last thread it started, per
-// service address, so that `devindex agent start --continue` can ask a follow-up in it (the watches of
-// `devindex watch` are the other state file). State lives in the user's state folder (never in the
-// project), readable by the user alone; files an older version left in the config folder are still read.
+// Where the CLI keeps its files and what it remembers between runs: the last thread started per service address
+// (`devindex agent start --continue`). State lives in the user's state folder, readable by the user alone; files an
+// older version left in the config folder are still read.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, posix, win32 } from 'node:path';

@@ -4,7 +4,8 @@ import type { PollTiming } from '../agentRun/pollSchedule';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DevIndexClient, type ClientOptions } from '../api/client';
 import { ApiError } from '../api/errors';
-import { HttpTransport, type NetworkOptions } from '../api/http';
+import { HttpTransport } from '../api/http';
+import { type NetworkOptions } from '../api/network';
 import { failureOf } from '../api/failure';
 import { API_KEY_ENV, cliWords } from '../words/failureWords';
 import { formatRetryEvent, type RetryEvent } from '../api/retry';
@@ -13,10 +14,7 @@ import { ORIGINS } from '../api/version';
 import { NoticeOnce, noticeWords, requestIdWords, type DeprecationNotice } from '../api/notices';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE, terminalLine, UsageError, type CliIo } from './cliBase';
 
-export * from './cliBase';
-
 export const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';
-export { API_KEY_ENV };
 export const BASE_URL_ENV = 'DEVINDEX_BASE_URL';
 /** `1` lets the key go over plain http to a host that is not loopback (named for what it is). */
 export const INSECURE_HTTP_ENV = 'DEVINDEX_INSECURE_HTTP';

@@ -1,24 +1,17 @@
-// V8's compiled code of the command bundles, kept between runs, so that a spawned `devindex mcp` (or any
-// command) does not compile its half-megabyte bundle again: on this project's machines (Node 20) spawn to
-// the first answer takes about 0.7x as long as with the cache off (npm run bench, mcp).
-// - Node 22.1+ has this built in: module.enableCompileCache.
-// - Node 20 has only V8's code cache through node:vm. Here the command's bundle (dist/cli-*.js) is compiled
-//   with the code kept from the last run and put in require.cache, where the command's own require finds
-//   it. Why not the v8-compile-cache package: it hooks every require of the process, keeps only the code
-//   compiled before the bundle runs, and under Node 10+ writes its whole cache again at every exit (node:vm
-//   produces new data even when the old was used). Here the code is kept once, after the command has run
-//   (so it holds the functions the command used, not only the bundle's top level), and again only when V8
-//   refused it.
-// Both keep the code in the user's own cache folder (cliState.cacheDir), never in a shared temporary
-// folder that another user of the machine could write into. NODE_COMPILE_CACHE (a folder, Node 22+)
-// still wins; NODE_DISABLE_COMPILE_CACHE=1 turns the cache off on every Node. A folder that cannot be
-// written only means each run compiles, as without a cache.
+// V8's compiled code of the command bundles, kept between runs in the user's own cache folder, so that a spawned
+// `devindex mcp` does not compile its half-megabyte bundle again (spawn to first answer about 0.7x, npm run bench,
+// mcp). NODE_COMPILE_CACHE still wins; NODE_DISABLE_COMPILE_CACHE=1 turns it off; an unwritable folder only costs time.
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { cacheDir } from './cliState';
 
+// Node 22.1+ has module.enableCompileCache. Node 20 has only V8's code cache through node:vm: the bundle is compiled
+// with last run's code and put in require.cache. Not v8-compile-cache: it hooks every require, keeps only code compiled
+// before the bundle runs, and rewrites its whole cache at every exit. Here the code is kept once, after the command ran
+// (so it holds the functions the command used), and again only when V8 refused it. Never a shared temporary folder
+// (another user could write there).
 export type CompileCache =
   { by: 'node'; dir: string } | { by: 'code-cache'; dir: string } | { by: 'none'; why: string };
 

@@ -6,17 +6,13 @@ import { renderText, reportJson } from '../doctor/render';
 import {
   BASE_URL_ENV,
   DEFAULT_BASE_URL,
-  EXIT_FAILURE,
-  EXIT_INTERRUPTED,
-  EXIT_OK,
   INSECURE_HTTP_ENV,
   jsonForTerminal,
   parseCliArgs,
   printError,
   readApiKey,
-  UsageError,
-  type CliIo,
 } from './common';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, UsageError, type CliIo } from './cliBase';
 
 export const DOCTOR_USAGE = `Usage: devindex doctor [--base-url URL] [--json]
 

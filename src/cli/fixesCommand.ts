@@ -19,20 +19,14 @@ import { readWorkspaceDependencies } from '../fixes/workspace';
 import { cacheDir } from './cliState';
 import {
   createClientFromEnv,
-  EXIT_FAILURE,
-  EXIT_INTERRUPTED,
-  EXIT_OK,
-  EXIT_USAGE,
   jsonForTerminal,
   parseCliArgs,
   printError,
   readApiKey,
   resolveBaseUrl,
   retryPrinter,
-  terminalLine,
-  UsageError,
-  type CliIo,
 } from './common';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, terminalLine, UsageError, type CliIo } from './cliBase';
 import { formatFixes } from './fixesFormat';
 import type { SearchClientLike } from './searchCommand';
 

@@ -3,7 +3,7 @@
 import { provenance } from '../api/results';
 import { cliWords } from '../words/failureWords';
 import type { FixesOutcome, AffectingIssue, LackedFix } from '../fixes/report';
-import { sanitizeForTerminal, terminalLine } from './common';
+import { sanitizeForTerminal, terminalLine } from './cliBase';
 
 const kindWords = (k: string) => (k === 'pull_request' ? 'pull request' : 'issue');
 

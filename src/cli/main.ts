@@ -114,6 +114,7 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
   const raw = io;
   io = { ...io, out: (s) => raw.out(sanitizeForTerminal(s)), err: (s) => raw.err(sanitizeForTerminal(s)) };
   const [cmd, ...rest] = argv;
+  const withClient = deps.clientOptions ? { clientOptions: deps.clientOptions } : {};
   switch (cmd) {
     case undefined:
       io.err(USAGE);
@@ -129,18 +130,10 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
       return EXIT_OK;
     case 'search':
       bundle('cli-search.js');
-      return (require('./searchCommand') as typeof Search).runSearchCommand(
-        rest,
-        io,
-        deps.clientOptions ? { clientOptions: deps.clientOptions } : {},
-      );
+      return (require('./searchCommand') as typeof Search).runSearchCommand(rest, io, withClient);
     case 'agent':
       bundle('cli-agent.js');
-      return (require('./agentCommand') as typeof Agent).runAgentCommand(
-        rest,
-        io,
-        deps.clientOptions ? { clientOptions: deps.clientOptions } : {},
-      );
+      return (require('./agentCommand') as typeof Agent).runAgentCommand(rest, io, withClient);
     case 'doctor':
       // Loaded only for this command, as the MCP server is (dist/cli-doctor.js).
       bundle('cli-doctor.js');
@@ -152,19 +145,11 @@ export async function runCli(rawArgv: string[], io: CliIo, deps: CliDeps = {}): 
     case 'watch':
       // dist/cli-watch.js, loaded only for this command.
       bundle('cli-watch.js');
-      return (require('./watchCommand') as typeof Watch).runWatchCommand(
-        rest,
-        io,
-        deps.clientOptions ? { clientOptions: deps.clientOptions } : {},
-      );
+      return (require('./watchCommand') as typeof Watch).runWatchCommand(rest, io, withClient);
     case 'fixes':
       // dist/cli-fixes.js, loaded only for this command.
       bundle('cli-fixes.js');
-      return (require('./fixesCommand') as typeof Fixes).runFixesCommand(
-        rest,
-        io,
-        deps.clientOptions ? { clientOptions: deps.clientOptions } : {},
-      );
+      return (require('./fixesCommand') as typeof Fixes).runFixesCommand(rest, io, withClient);
     case 'setup':
       // dist/cli-setup.js: files only, no client.
       bundle('cli-setup.js');

@@ -1,17 +1,13 @@
-// `devindex mcp`: a Model Context Protocol server over stdio (official TypeScript SDK), exposing the
-// same tools as the editor (src/tools): search and read the rest of a cut answer, start / wait for /
-// list / read / cancel agent jobs, read a snapshot, with the same client, validation, retry rules and
-// result text. A wait sends one progress notification per meaningful trace step when the client asked
-// for progress (a progressToken). stdout carries only protocol
-// messages; anything for a person goes to stderr. It ends when stdin closes or on SIGINT/SIGTERM,
-// aborting calls in flight, so a killed or abandoned session leaves nothing running.
+// `devindex mcp`: a Model Context Protocol server over stdio (the official SDK) with the editor's tools (src/tools),
+// client, checks, retry rules and result text. stdout carries only protocol messages, anything for a person goes to
+// stderr; it ends when stdin closes or on SIGINT/SIGTERM, aborting the calls in flight.
 import { VERSION } from '../api/version';
 import { NoticeBoard } from '../api/notices';
 import { listedTool, MCP_TOOLS } from '../tools/definitions';
 import { TOOL_NAMES } from '../tools/names';
 import { clampBudget, DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS } from '../tools/modelText';
 import { MoreCache } from '../tools/moreCache';
-import * as agentModule from '../api/agent/agentClient';
+import { AgentClient, agentModule } from '../api/agent/agentClient';
 import { runTool } from '../tools/toolOps';
 import { type AgentOps, type ToolDeps } from '../tools/toolTypes';
 import { checkFixes } from '../fixes/check';
@@ -21,10 +17,8 @@ import { systemClock } from '../api/retry';
 import { join } from 'node:path';
 import { cacheDir } from './cliState';
 import {
-  API_KEY_ENV,
   BASE_URL_ENV,
   createClientFromEnv,
-  EXIT_OK,
   INSECURE_HTTP_ENV,
   parseCliArgs,
   pollTimingFromEnv,
@@ -32,9 +26,9 @@ import {
   readApiKey,
   resolveBaseUrl,
   splitList,
-  UsageError,
-  type CliIo,
 } from './common';
+import { API_KEY_ENV } from '../words/failureWords';
+import { EXIT_OK, UsageError, type CliIo } from './cliBase';
 // After the project's own modules: they initialise zod first, and the SDK's bundled zod/v4 entry
 // fails to initialise in a minified bundle when it comes first ("t is not a constructor").
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -180,7 +174,7 @@ export async function runMcpCommand(
     takeNotices: () => notices.take(),
     // Built on the first agent call: a search-only session never makes the agent client.
     agentModule: async () => agentModule,
-    agent: () => (agent ??= Promise.resolve(new agentModule.AgentClient(client, { extraModels }))),
+    agent: () => (agent ??= Promise.resolve(new AgentClient(client, { extraModels }))),
     extraModels: () => extraModels,
     hasKey: async () => key !== undefined,
     moreCache: new MoreCache(moreTtl(io.env)),
@@ -337,7 +331,10 @@ function baseUrlShown(io: CliIo, flag: string | undefined): string {
 
 type Flags = Record<string, string | boolean | string[] | boolean[] | undefined>;
 
-/** Proxy, certificate authorities and plain-http permission: the flags, else the environment (as the editor's settings written by the setup command). */
+/**
+ * Proxy, certificate authorities and plain-http permission: the flags, else the environment (as the editor's settings
+ * written by the setup command).
+ */
 export function networkFrom(
   values: Flags,
   env: NodeJS.ProcessEnv,

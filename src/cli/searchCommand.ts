@@ -2,31 +2,26 @@
 import type { CallOptions, ClientOptions } from '../api/client';
 import type { CoverageNote } from '../api/coverage';
 import type { SearchParams } from '../api/params';
-import { validateSearchParams } from '../api/params';
+import { validateSearchParams, DEPENDENCY_PASSAGES } from '../api/params';
 import { validationError } from '../api/errors';
 import { licenseLabel, passageLink, provenance } from '../api/results';
 import { displayTitle, type SearchResponse } from '../api/schemas';
 import { searchAndCompare, type SearchRun } from '../search/session/searchRun';
-import { DEPENDENCY_PASSAGES } from '../api/params';
 import { dependencyOfResult, installedWords, resolveDependencies } from '../deps/dependencyScope';
 import { resolveFolder } from '../deps/resolver';
 import { resultMentions, type InstalledDependency } from '../versions/versionCompare';
 import {
   booleanFlag,
   createClientFromEnv,
-  EXIT_OK,
   jsonForTerminal,
-  EXIT_USAGE,
   numberFlag,
   parseCliArgs,
   printError,
   retryPrinter,
-  sanitizeForTerminal,
   splitList,
-  UsageError,
-  type CliIo,
   type CliOptions,
 } from './common';
+import { EXIT_OK, EXIT_USAGE, sanitizeForTerminal, UsageError, type CliIo } from './cliBase';
 import { capPassageLines, moreLinesNotice } from './passageCap';
 
 export const SEARCH_USAGE = `Usage: devindex search "<query>" [options]
@@ -233,7 +228,10 @@ export function formatSearchResponse(run: SearchRun): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `--json` with dependencies: `installed` beside the response, and per result `versions` (its statements, compared when the version is known). */
+/**
+ * `--json` with dependencies: `installed` beside the response, and per result `versions` (its statements, compared when
+ * the version is known).
+ */
 function withVersions(
   run: SearchRun,
   installed: ReadonlyArray<InstalledDependency & { versionFrom?: string }>,

@@ -1,8 +1,6 @@
-// `devindex setup <mcp|rules>`: writes the MCP server entry into an agent's file, or the rules that make
-// agents use the search, through the same editor-free module the editor uses (src/mcpSetup/setupKit.ts).
-// Loaded by main.ts only for this command (dist/cli-setup.js); the editor loads the same bundle for its
-// setup commands, so it re-exports what they need. No client, no undici: nothing here talks to the service,
-// and the API key is never read: entries name it by reference.
+// `devindex setup <mcp|rules>`: writes the MCP server entry or the agent rules through src/mcpSetup/setupKit.ts.
+// Its own bundle (dist/cli-setup.js), which the editor's setup commands load too (`editorSetup`). Nothing here
+// talks to the service, and the API key is never read: entries name it by reference.
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { clientFile, type Where } from '../mcpSetup/clientFiles';
@@ -15,15 +13,15 @@ import {
   type Launch,
   type SetupClient,
 } from '../mcpSetup/entries';
-import { launcherFiles, scanFor } from '../mcpSetup/launcher';
+import { launcherFiles } from '../mcpSetup/launcher';
+import { scanFor } from '../mcpSetup/launcherStamp';
 import { RULE_FILES, RULE_LABELS, RULE_TARGETS, ruleBlock, type RuleTarget } from '../mcpSetup/rules';
-import { installLauncher, writeEntry, writeRules } from '../mcpSetup/setupKit';
+import { installLauncher, repairFile, writeEntry, writeRules } from '../mcpSetup/setupKit';
 import { configDir, userHome } from './cliState';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, terminalLine, UsageError, type CliIo } from './cliBase';
 
-// The editor's setup commands use these from this bundle (src/mcpSetup/register.ts).
-export { installLauncher, repairFile, writeEntry, writeRules } from '../mcpSetup/setupKit';
-export { entryText, setupEntry } from '../mcpSetup/entries';
+/** What the editor's setup commands take from this bundle (src/mcpSetup/editorFiles.ts's setupKit). */
+export const editorSetup = { entryText, installLauncher, repairFile, setupEntry, writeEntry, writeRules };
 
 export const SETUP_USAGE = `Usage: devindex setup <mcp|rules> [options]
 

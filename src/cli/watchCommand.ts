@@ -2,9 +2,8 @@
 // state folder (cliState.stateDir; an older version's file in the config folder is still read), re-run by
 // `check` (for a cron job or CI), which prints what is new.
 import { randomUUID } from 'node:crypto';
-import { validateSearchParams } from '../api/params';
+import { validateSearchParams, DEPENDENCY_PASSAGES } from '../api/params';
 import { validationError } from '../api/errors';
-import { DEPENDENCY_PASSAGES } from '../api/params';
 import { resolveDependencies } from '../deps/dependencyScope';
 import { resolveFolder } from '../deps/resolver';
 import type { InstalledDependency } from '../versions/versionCompare';
@@ -22,17 +21,12 @@ import {
   BASE_URL_ENV,
   createClientFromEnv,
   DEFAULT_BASE_URL,
-  EXIT_FAILURE,
-  EXIT_OK,
-  EXIT_USAGE,
   parseCliArgs,
   printError,
   resolveBaseUrl,
   retryPrinter,
-  sanitizeForTerminal,
-  UsageError,
-  type CliIo,
 } from './common';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, sanitizeForTerminal, UsageError, type CliIo } from './cliBase';
 import { parseSearchArgs, type SearchClientLike, type SearchCommandDeps } from './searchCommand';
 
 export const WATCH_USAGE = `Usage: devindex watch <add|list|check|remove> ...

@@ -23,7 +23,7 @@ import { MANIFEST_GLOB, MANIFEST_NAMES } from './manifests';
 import type { Dependency } from './resolver';
 import { importAt } from './importAt';
 import { installedOf, pickRow, showDependencyPick, type DependencyRow } from './dependencyPick';
-import { installedChipLabel } from '../words/versionWords';
+import { installedChipLabel } from '../words/viewWords';
 import type { InstalledDependency } from '../versions/versionCompare';
 
 const REPO_TYPES = ['issue', 'pull_request', 'readme'] as const;

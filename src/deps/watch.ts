@@ -5,7 +5,7 @@ import type { SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
 import { dependencyOfResult } from './dependencyScope';
 import { resultBadges, type InstalledDependency } from '../versions/versionCompare';
-import { checkedWords } from '../words/watchWords';
+import { checkedWords } from '../words/duration';
 
 export const MAX_WATCHES = 50;
 /** The editor re-runs a watch at most this often. */

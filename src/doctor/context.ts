@@ -1,8 +1,9 @@
 // What every check of the diagnosis shares: its input, the run's context (what earlier checks found),
 // the shape of a result, and the words the findings use (a wait, the quota left, a quoted service text).
 // No vscode import.
-import type { HttpResponse, NetworkOptions } from '../api/http';
-import { headerValue } from '../api/http';
+import type { HttpResponse } from '../api/transport';
+import type { NetworkOptions } from '../api/network';
+import { headerValue } from '../api/transport';
 import type { Redact } from '../api/redact';
 import type { DeprecationNotice } from '../api/notices';
 import type { Finding, Fix, Surface } from './findings';

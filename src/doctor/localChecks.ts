@@ -2,9 +2,8 @@
 // and where it came from, and the extra certificate authorities. No vscode import.
 import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
-import { isLoopbackHost } from '../api/client';
-import { parseBaseUrl } from '../api/encode';
-import { certificateAuthorities, noProxyEntry, proxyOrigin, resolveProxy, type NetworkOptions } from '../api/http';
+import { isLoopbackHost, parseBaseUrl } from '../api/encode';
+import { certificateAuthorities, noProxyEntry, proxyOrigin, resolveProxy, type NetworkOptions } from '../api/network';
 import { fixNaming, NAMES, type Fix, type Surface } from './findings';
 import { safeDecode, withoutCredentials } from './secrets';
 import { type Context, ok, problem, type Result, skipped } from './context';

@@ -1,10 +1,11 @@
 // The service's checks of the diagnosis: one keyless search with k=1, one cheap request with the key (never an agent
 // run, never credits), and the clock against the service's Date header. No vscode import.
 import * as z from 'zod';
-import { isLoopbackHost } from '../api/client';
-import { buildUrl, SEARCH_PATH } from '../api/encode';
-import { ApiError, errorFromResponse, parseErrorBody } from '../api/errors';
-import { headerValue, HttpTransport, type HttpResponse } from '../api/http';
+import { buildUrl, isLoopbackHost, SEARCH_PATH } from '../api/encode';
+import { ApiError, errorFromResponse } from '../api/errors';
+import { parseErrorBody } from '../api/errorBody';
+import { HttpTransport } from '../api/http';
+import { headerValue, type HttpResponse } from '../api/transport';
 import { keyHeaderProblem } from '../api/redact';
 import { describeZodError, SearchFailureSchema, SearchResponseSchema } from '../api/schemas';
 import { USER_AGENT } from '../api/version';

@@ -1,6 +1,6 @@
 // What differs between Node and the browser below the features: one Host value, built once by each entry's bundle
 // (src/core.ts for the desktop, src/web/core.ts for the browser) and handed down. Imports nothing above src/api/.
-import type { NetworkOptions } from '../api/http';
+import type { NetworkOptions } from '../api/network';
 import type { Transport } from '../api/transport';
 
 export interface NamedRemote {

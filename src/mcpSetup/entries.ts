@@ -1,9 +1,6 @@
-// What "Set Up MCP for Another Agent…" and `devindex setup mcp` write or show, per client: the server entry
-// that runs the launcher (src/mcpSetup/launcher.ts: a file in a stable place that starts the newest installed
-// build, so the entry outlives updates), the editor's proxy, certificate and plain-http settings in its
-// environment, and the API key ONLY by reference: the client's own secret input (VS Code's mcp.json `inputs`
-// with `password: true`) or an environment variable the client expands. The key itself is never an argument
-// here. Pure and vscode-free (unit-tested).
+// What "Set Up MCP for Another Agent…" and `devindex setup mcp` write or show, per client: the entry that runs the
+// launcher (launcher.ts), the editor's network settings in its environment, and the API key ONLY by reference (the
+// client's secret input, or an environment variable it expands). Pure and vscode-free.
 
 export const SETUP_CLIENTS = ['vscode', 'cursor', 'windsurf', 'claude-desktop', 'claude', 'generic'] as const;
 export type SetupClient = (typeof SETUP_CLIENTS)[number];
@@ -122,25 +119,16 @@ export function setupEntry(i: SetupInput, scope: 'user' | 'project' = 'user'): S
         notes,
       };
     }
-    case 'cursor': {
-      const server = { command, args, env: { [KEY_ENV]: `\${env:${KEY_ENV}}`, ...env } };
-      return {
-        client: i.client,
-        container: 'mcpServers',
-        server,
-        json: shown('mcpServers', server),
-        keyWords: `Cursor reads the key from the ${KEY_ENV} environment variable when it starts the server.`,
-        notes,
-      };
-    }
+    case 'cursor':
     case 'windsurf': {
       const server = { command, args, env: { [KEY_ENV]: `\${env:${KEY_ENV}}`, ...env } };
+      const name = i.client === 'cursor' ? 'Cursor' : 'Windsurf';
       return {
         client: i.client,
         container: 'mcpServers',
         server,
         json: shown('mcpServers', server),
-        keyWords: `Windsurf reads the key from the ${KEY_ENV} environment variable when it starts the server.`,
+        keyWords: `${name} reads the key from the ${KEY_ENV} environment variable when it starts the server.`,
         notes,
       };
     }

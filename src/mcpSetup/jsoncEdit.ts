@@ -1,10 +1,6 @@
-// Edits one property of a user's JSON-with-comments file (mcp.json and its cousins) and leaves every other
-// byte as it was: comments, formatting, trailing commas, other servers, odd strings. Parsing is Microsoft's
-// jsonc-parser (what VS Code reads settings.json with). Its `modify` either reformats the whole object
-// around an edit (with formatting options) or inserts one compact line (without), so the edits here are
-// computed from its parse tree instead: a replaced value spans exactly the old value's bytes, a new property
-// goes on its own line before the object's closing brace, with a comma added after the last property only
-// when it has none. Pure: no file access, no vscode (the CLI and the editor share it).
+// Edits one property of a user's JSON-with-comments file (mcp.json and its cousins) and leaves every other byte as
+// it was: comments, formatting, trailing commas, other servers. Parsed with jsonc-parser (as VS Code reads
+// settings.json); pure, no file access, no vscode.
 import {
   createScanner,
   findNodeAtLocation,
@@ -15,6 +11,9 @@ import {
   type ParseError,
 } from 'jsonc-parser';
 
+// jsonc-parser's `modify` reformats the whole object around an edit (with formatting options) or inserts one compact
+// line (without), so the edits are computed from its parse tree: a replaced value spans exactly the old value's
+// bytes; a new property goes on its own line before the closing brace, with a comma added after the last one.
 /** jsonc-parser's SyntaxKind.CommaToken (a const enum, which isolated modules cannot read). */
 const COMMA_TOKEN = 5;
 

@@ -1,20 +1,6 @@
-// The MCP launcher: what every written entry runs, so that the entry outlives updates. An extension's folder
-// carries its version (`devindex.devindex-0.3.1`) and is deleted after an update, so an entry naming
-// `<extension>/dist/cli.js` stops working; the launcher lives in a stable place (the extension's global
-// storage, or the CLI's config folder), is rewritten on each activation, and starts the newest installed
-// build it finds when it runs.
-//
-// Two files:
-// - `devindex-mcp.cjs`, a JavaScript launcher in syntax every Node parses (no const, no arrows): it says in
-//   words when this Node is too old, picks the newest `<prefix>-<version>/dist/cli.js` in the extensions
-//   folder (skipping what VS Code marked obsolete), else the build that wrote it, and runs it in this process.
-// - `devindex-mcp`, a POSIX sh launcher (Linux, macOS) that the entry names as its command: it finds `node`
-//   (DEVINDEX_NODE, PATH, then the usual install places: a Dock-started app's PATH lacks Homebrew's), says in
-//   words when there is none, and execs the JavaScript launcher. On Windows the entry runs
-//   `node <folder>\devindex-mcp.cjs` instead: a `.cmd` file cannot be spawned without a shell (Node refuses it
-//   since 18.20.2 / 20.12.2), and `cmd /c "<path with spaces>"` depends on quoting that clients do not do; a
-//   missing node there is the client's own "spawn node ENOENT".
-// Pure text here; writing is in setupKit.ts.
+// The MCP launcher, what every written entry runs so that it outlives updates (an extension's versioned folder is
+// deleted after an update): kept in a stable place (global storage or the CLI's config folder), rewritten on each
+// activation, it starts the newest installed build it finds. Pure text here; writing is in setupKit.ts.
 import type { Launch } from './entries';
 import {
   LAUNCHER_JS,
@@ -25,15 +11,16 @@ import {
   type LauncherTargets,
 } from './launcherStamp';
 
-export {
-  LAUNCHER_JS,
-  LAUNCHER_SH,
-  MIN_NODE_MAJOR,
-  scanFor,
-  VERSIONED_CLI,
-  type LauncherTargets,
-} from './launcherStamp';
-
+// Two files:
+// - `devindex-mcp.cjs`, a JavaScript launcher in syntax every Node parses (no const, no arrows): it says in
+//   words when this Node is too old, picks the newest `<prefix>-<version>/dist/cli.js` in the extensions
+//   folder (skipping what VS Code marked obsolete), else the build that wrote it, and runs it in this process.
+// - `devindex-mcp`, a POSIX sh launcher (Linux, macOS) that the entry names as its command: it finds `node`
+//   (DEVINDEX_NODE, PATH, then the usual install places: a Dock-started app's PATH lacks Homebrew's), says in
+//   words when there is none, and execs the JavaScript launcher. On Windows the entry runs
+//   `node <folder>\devindex-mcp.cjs` instead: a `.cmd` file cannot be spawned without a shell (Node refuses it
+//   since 18.20.2 / 20.12.2), and `cmd /c "<path with spaces>"` depends on quoting that clients do not do; a
+//   missing node there is the client's own "spawn node ENOENT".
 export interface LauncherFile {
   name: string;
   text: string;

@@ -1,31 +1,25 @@
-// "Developer Index: Set Up MCP for Another Agent…" (devIndex.mcp.setup), "Add Agent Rules for Developer
-// Index…" (devIndex.mcp.setupRules), the MCP launcher kept in the extension's global storage (refreshed on
-// activation; entries of older versions that point into a removed extension folder are repaired), and, where
-// VS Code lets an extension define MCP servers (feature-detected), `devindex mcp` offered to VS Code's agent
-// mode without any file. Activation bundle: vscode, node:path, node:fs and the launcher's text only; files
-// are edited through dist/cli-setup.js (jsonc-parser), loaded when an edit is due (setupLoader.ts). The key
-// never goes into a file: the entries name it by reference (src/mcpSetup/entries.ts); the server VS Code
-// starts from the provider gets it in memory from the key store when it starts.
-import type * as Os from 'node:os';
-import * as path from 'node:path';
+// The editor's MCP surface: "Set Up MCP for Another Agent…" (devIndex.mcp.setup), "Add Agent Rules for Developer
+// Index…" (devIndex.mcp.setupRules), and `devindex mcp` offered to VS Code's agent mode where VS Code lets an
+// extension define MCP servers (feature-detected). The key never goes into a file: entries name it (entries.ts).
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { config } from '../config';
 import { log } from '../log';
-import { knownFiles } from './clientFiles';
-import { KEY_ENV, serverEnv, type EditorNetwork, type Launch, type SetupClient, type SetupEntry } from './entries';
-import { readUserFile, stalePaths } from './files';
-import { LAUNCHER_JS, LAUNCHER_SH, launcherStamp, launchFor, scanFor, type LauncherTargets } from './launcherStamp';
+import { KEY_ENV, serverEnv, type EditorNetwork, type SetupClient, type SetupEntry } from './entries';
 import { RULE_FILES, RULE_LABELS, RULE_TARGETS, type RuleTarget } from './rules';
-import { setupKit } from './setupLoader';
-
-const os = (): typeof Os => require('node:os') as typeof Os;
+import {
+  cliPath,
+  ensureLauncher,
+  maintainEntries,
+  type MaintainResult,
+  type Scope,
+  setupKit,
+  targetFile,
+} from './editorFiles';
 
 export const SETUP_COMMAND = 'devIndex.mcp.setup';
 export const RULES_COMMAND = 'devIndex.mcp.setupRules';
 export const PROVIDER_ID = 'devindex.mcp';
-
-type Scope = 'workspace' | 'user';
 
 /** What the flow asks the user: the real UI, or a test's answers. */
 export interface SetupUi {
@@ -97,64 +91,6 @@ export function editorNetwork(): EditorNetwork {
     extraCaCerts: process.env.NODE_EXTRA_CA_CERTS || undefined,
     allowInsecureHttp: config.allowInsecureHttp(),
   };
-}
-
-function cliPath(context: vscode.ExtensionContext): string {
-  return path.join(context.extensionUri.fsPath, 'dist', 'cli.js');
-}
-
-/** The user's mcp.json: beside settings.json, two folders above this extension's global storage. */
-function userMcpJson(context: vscode.ExtensionContext): string {
-  return path.join(path.dirname(path.dirname(context.globalStorageUri.fsPath)), 'mcp.json');
-}
-
-function targetFile(context: vscode.ExtensionContext, client: SetupClient, scope: Scope): string | undefined {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  const home = os().homedir();
-  switch (client) {
-    case 'vscode':
-      return scope === 'workspace' && folder
-        ? path.join(folder.uri.fsPath, '.vscode', 'mcp.json')
-        : userMcpJson(context);
-    case 'cursor':
-      return scope === 'workspace' && folder
-        ? path.join(folder.uri.fsPath, '.cursor', 'mcp.json')
-        : path.join(home, '.cursor', 'mcp.json');
-    case 'windsurf':
-      return path.join(home, '.codeium', 'windsurf', 'mcp_config.json');
-    case 'claude-desktop': {
-      const base =
-        process.platform === 'win32'
-          ? process.env.APPDATA || path.join(home, 'AppData', 'Roaming')
-          : process.platform === 'darwin'
-            ? path.join(home, 'Library', 'Application Support')
-            : process.env.XDG_CONFIG_HOME || path.join(home, '.config');
-      return path.join(base, 'Claude', 'claude_desktop_config.json');
-    }
-    default:
-      return undefined;
-  }
-}
-
-/** Where the launcher lives: the extension's global storage, which outlives its versions. */
-function launcherDir(context: vscode.ExtensionContext): string {
-  return context.globalStorageUri.fsPath;
-}
-
-/** Whether the launcher in `dir` is the one these targets need (its first line, and the sh launcher beside it). */
-function launcherCurrent(dir: string, targets: LauncherTargets): boolean {
-  const r = readUserFile(path.join(dir, LAUNCHER_JS));
-  if (r.kind !== 'text' || r.text.split('\n', 1)[0] !== launcherStamp(targets)) return false;
-  return process.platform === 'win32' || readUserFile(path.join(dir, LAUNCHER_SH)).kind === 'text';
-}
-
-/** Writes (or refreshes) the launcher when it is not current, and returns how an entry runs it. */
-export function ensureLauncher(context: vscode.ExtensionContext, o: { cli?: string; dir?: string } = {}): Launch {
-  const cli = o.cli ?? cliPath(context);
-  const dir = o.dir ?? launcherDir(context);
-  const targets: LauncherTargets = { scan: scanFor(cli, path.sep as '/' | '\\'), fallback: cli };
-  if (!launcherCurrent(dir, targets)) setupKit().installLauncher(dir, targets);
-  return launchFor(dir, process.platform, path.join);
 }
 
 function shownText(entry: SetupEntry, why?: string): string {
@@ -260,60 +196,6 @@ function realUi(args: SetupArgs): SetupUi {
       void vscode.window.showInformationMessage(m);
     },
   };
-}
-
-export interface MaintainResult {
-  launch: Launch;
-  repaired: Array<{ file: string; servers: string[] }>;
-  problems: Array<{ file: string; reason: string }>;
-  notice?: string;
-}
-
-/**
- * On activation: the launcher is refreshed, and entries that an older version wrote (`node <extension
- * folder>/dist/cli.js mcp`, a folder an update removed) are pointed at it, with one notice naming the files.
- * Files are only read here; dist/cli-setup.js is loaded only when one needs repair.
- */
-export async function maintainEntries(
-  context: vscode.ExtensionContext,
-  o: { cli?: string; dir?: string; notify?: (m: string) => void } = {},
-): Promise<MaintainResult> {
-  const launch = ensureLauncher(context, o);
-  const folders = (vscode.workspace.workspaceFolders ?? [])
-    .filter((f) => f.uri.scheme === 'file')
-    .map((f) => f.uri.fsPath);
-  const files = [
-    userMcpJson(context),
-    ...knownFiles(
-      { platform: process.platform, home: os().homedir(), env: process.env, cwd: folders[0] ?? '' },
-      folders,
-    ),
-  ];
-  const repaired: MaintainResult['repaired'] = [];
-  const problems: MaintainResult['problems'] = [];
-  for (const file of [...new Set(files)]) {
-    const r = readUserFile(file);
-    if (r.kind !== 'text' || stalePaths(r.text).length === 0) continue;
-    try {
-      const done = setupKit().repairFile(file, launch);
-      if (done.repaired.length) repaired.push({ file, servers: done.repaired });
-      else if (done.reason) problems.push({ file, reason: done.reason });
-    } catch (e) {
-      problems.push({ file, reason: e instanceof Error ? e.message : String(e) });
-    }
-  }
-  for (const p of problems)
-    log().warn(`MCP entry in ${p.file} points into a removed extension folder but was not repaired: ${p.reason}`);
-  if (!repaired.length) return { launch, repaired, problems };
-  const notice = `Developer Index updated the MCP server entry in ${repaired.map((r) => r.file).join(' and ')}: it pointed into an extension folder that an update removed, and now runs a launcher that survives updates.`;
-  (
-    o.notify ??
-    ((m: string) => {
-      void vscode.window.showInformationMessage(m);
-    })
-  )(notice);
-  log().info(notice);
-  return { launch, repaired, problems, notice };
 }
 
 /** Arguments a test passes to skip the picker; nothing here can name a file. */

@@ -1,11 +1,10 @@
-// Rules that make coding agents use the developer index: a Claude Code skill, a Cursor rule, GitHub
-// Copilot's repository instructions and an AGENTS.md section, each in its client's own format and place.
-// Our text sits inside a marked block (`<!-- devindex:begin -->` … `<!-- devindex:end -->`); the user's text
-// around it is never touched, and running it again replaces only the block. A Claude skill and a Cursor rule
-// need frontmatter at the very top of their own file: it is written when the file is created and left as
-// the user keeps it after that. Pure text (setupKit.ts reads and writes).
+// Rules that make coding agents use the developer index (a Claude Code skill, a Cursor rule, Copilot's repository
+// instructions, an AGENTS.md section), each inside a marked block (`<!-- devindex:begin -->` … `<!-- devindex:end -->`)
+// that a rerun replaces, the user's text around it untouched. Pure text (setupKit.ts reads and writes).
 import { TOOL_NAMES } from '../tools/names';
 
+// A Claude skill and a Cursor rule need frontmatter at the top of their own file: written when the file is created,
+// then left as the user keeps it.
 export const RULE_TARGETS = ['claude', 'cursor', 'copilot', 'agents'] as const;
 export type RuleTarget = (typeof RULE_TARGETS)[number];
 

@@ -1,14 +1,13 @@
-// The file work of the MCP setup and the agent rules, shared by `devindex setup` and the editor (which loads
-// it from dist/cli-setup.js when a command needs it; no vscode here). A user's file is read, edited through
-// jsonc-parser's tree (src/mcpSetup/jsoncEdit.ts) or inside our marked block (rules.ts), and written through
-// a temporary file in the same folder and a rename, with the file's mode kept; a file that cannot be read or
-// parsed is never written.
+// The file work of the MCP setup and the agent rules, shared by `devindex setup` and the editor (through
+// dist/cli-setup.js). A user's file is edited through jsonc-parser's tree (jsoncEdit.ts) or inside our marked block
+// (rules.ts), written through a temporary file and a rename with its mode kept; one that cannot be parsed is never written.
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVER_NAME, type Launch, type SetupEntry } from './entries';
 import { readUserFile, stalePaths, writeAtomic } from './files';
 import { appendTo, parseJsonc, replaceElement, setAt, typeAt, valueAt } from './jsoncEdit';
-import { launcherFiles, VERSIONED_CLI, type LauncherTargets } from './launcher';
+import { launcherFiles } from './launcher';
+import { VERSIONED_CLI, type LauncherTargets } from './launcherStamp';
 import { RULE_FILES, withBlock, type RuleTarget } from './rules';
 
 export type EditOutcome = { ok: true; text: string } | { ok: false; reason: string };

@@ -35,7 +35,7 @@ function installedOf(v: unknown): InstalledDependency[] | undefined {
 }
 import { pickFolder, remotesOf } from './workspaceRepos';
 import type { Host } from '../host/host';
-import { grouped } from '../api/grouped';
+import { grouped } from '../words/duration';
 
 /** What `Search in This Repository…` did (returned to callers such as tests; the user sees messages). */
 export type RepoScopeOutcome =

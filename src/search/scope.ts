@@ -1,7 +1,7 @@
 // The scope of a search in words: which filters differ from the defaults, as chips, a summary phrase
 // and one line for a picker. Pure (no vscode, no DOM): the webview's chip row, its summary, the
 // palette's input box title and the history picker all say the same thing from here.
-import { RESULT_TYPES, type SearchParams } from '../api/params';
+import { REPOSITORY_FILTERS, RESULT_TYPES, type SearchParams } from '../api/params';
 
 /** The devIndex.search.* settings: what a fresh search sends. */
 export interface ScopeDefaults {
@@ -134,22 +134,7 @@ export function defaultParams(d: ScopeDefaults): Omit<SearchParams, 'query'> {
 
 /** The params in one canonical order with their filters (k and passages included) only where set, for comparing searches. */
 export function canonicalParams(p: SearchParams): SearchParams {
-  const keys = [
-    'query',
-    'k',
-    'passages',
-    'types',
-    'repos',
-    'sources',
-    'skills',
-    'language',
-    'topic',
-    'license',
-    'min_stars',
-    'max_stars',
-    'archived',
-    'fork',
-  ] as const;
+  const keys = ['query', 'k', 'passages', 'types', 'repos', 'sources', 'skills', ...REPOSITORY_FILTERS] as const;
   const out: Record<string, unknown> = {};
   for (const k of keys) {
     const v = p[k];

@@ -1,7 +1,6 @@
-// One kind of record shared across windows (agent jobs, watches): one key per record, never a whole list, so
-// a window writes only what it changed, merged with what another window wrote since; a removal leaves a
-// tombstone (when the kind has them) so no window's late write brings the record back. Over SharedRecords
-// (one write queue, retries). Editor-free.
+// One kind of record shared across windows (agent jobs, watches), one key per record, never a whole list: a window
+// writes only what it changed, merged with what another window wrote since; a removal leaves a tombstone (where the
+// kind has them) so no late write brings the record back. Over SharedRecords. Editor-free.
 import type { SharedRecords } from './sharedRecords';
 
 export interface RecordKind<T> {

@@ -1,9 +1,6 @@
-// Records shared by every window of the editor (globalState), written by one window at a time: the one write
-// queue that agent jobs (agents/jobRepository.ts) and watches (watches/watcher.ts) both use. Writes go one at
-// a time, in order, so an older value of a key never lands after a newer one (and, with globalState, whose
-// answer to a write replaces this window's copy, a write never races another). Reads see this
-// window's own writes at once. A write storage refuses is retried (with timers) after 1, 2, 4 … s, at most
-// every 60 s, while the window lives, and once more when it closes. Editor-free; tests use a Map.
+// Records shared by every window of the editor (globalState), in one write queue that agent jobs and watches both
+// use: writes go one at a time, in order, so an older value never lands after a newer one; reads see this window's
+// own writes at once. A refused write is retried after 1, 2, 4 … s (at most every 60 s). Editor-free; tests use a Map.
 
 /** What the records live in: globalState in the editor (see globalStateRecords.ts), a Map in tests. */
 export interface RecordStorage {

@@ -1,6 +1,6 @@
 // The agent job tools for both surfaces: start, status, wait, cancel, answer an approval, read a snapshot, list.
 // The agent client is loaded on the first agent call, so a search-only session never loads it. No vscode import.
-import type { AgentSubmitParams } from '../api/agent/agentClient';
+import type { AgentSubmitParams } from '../api/agent/submitSchema';
 import { show, type ParamIssue } from '../api/params';
 import type { AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
 import { isWaiting } from '../agentRun/approval';

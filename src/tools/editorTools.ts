@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import * as agentApi from '../api/agent/agentClient';
-import { agentClientOver } from '../api/agent/agentClientOver';
+import { agentClientOver } from '../api/agent/agentClient';
 import { config } from '../config';
 import type { Services } from '../services';
 import { MANIFEST_NAMES } from '../deps/manifests';
@@ -125,7 +125,7 @@ export function editorToolDeps(wiring: ToolWiring, tokenBudget: number | undefin
     secret: () => wiring.keys.get(),
     // The client directly, not the Search view's service: a model's searches do not go into the user's history.
     search: (params, opts) => services.getClient().search(params, opts),
-    agentModule: async () => agentApi,
+    agentModule: async () => agentApi.agentModule,
     agent: async () => agentClientOver(services.getClient()),
     start: (request: StartRequest) =>
       Promise.resolve(vscode.commands.executeCommand<string | undefined>('devIndex.agent.start', request)),

@@ -1,13 +1,15 @@
 // The text a model reads back from a tool (the editor's language-model tools and `devindex mcp`): errors that say
 // what happened and how to fix the call, notices, agent jobs and snapshots, within a size budget that says what it
 // cut. No vscode import.
-import type { AgentJobRecord, AgentSnapshot, AgentTrace, PendingApproval, TraceEvent } from '../api/agent/agentSchemas';
+import type { AgentJobRecord, AgentSnapshot, AgentTrace, TraceEvent } from '../api/agent/agentSchemas';
+import type { PendingApproval } from '../api/agent/exchangeSchemas';
 import { failureOf } from '../api/failure';
 import { modelWords } from '../words/failureWords';
-import { approvalWords, callWords, isWaiting, paidWords, skippedWords, termsName } from '../agentRun/runOutcome';
+import { approvalWords, callWords, paidWords, skippedWords, termsName } from '../agentRun/runOutcome';
+import { isWaiting } from '../agentRun/approval';
 import { noticeWords, requestIdWords, type DeprecationNotice } from '../api/notices';
 import { withoutControls } from '../words/controls';
-import { grouped } from '../api/grouped';
+import { grouped } from '../words/duration';
 
 /** Untrusted text as plain lines: control characters (terminal escapes included) removed, newlines kept. */
 export function clean(s: string): string {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { config } from '../config';
 import type { invokeLanguageModelTool, ToolWiring } from './editorTools';
 import { EDITOR_TOOL_NAMES, TOOL_NAMES, TOOL_SETTINGS, type ToolName } from './names';
-import { grouped } from '../api/grouped';
+import { grouped } from '../words/duration';
 
 type Input = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
 // a token (the usual rule for English prose and markdown; no tokenizer is shipped), so a size and a cut agree.
 // No vscode import.
 import { show, type ParamIssue } from '../api/params';
-import { grouped } from '../api/grouped';
+import { grouped } from '../words/duration';
 import type { ToolDeps } from './toolTypes';
 
 /** Token budgets of the tools' answers: 500 to 50,000 tokens is the 2,000 to 200,000 characters of

@@ -1,5 +1,6 @@
 // The tools' shared types (the operations in toolOps.ts and searchOps.ts, the editor's and MCP's wiring). No vscode import.
-import type { AgentClient, ToolSubmitParams } from '../api/agent/agentClient';
+import type { AgentClient } from '../api/agent/agentClient';
+import type { ToolSubmitParams } from '../api/agent/submitSchema';
 import type { CallOptions } from '../api/client';
 import type { FollowClock } from '../agentRun/runEngine';
 import type { PollTiming } from '../agentRun/pollSchedule';
@@ -20,7 +21,7 @@ export type AgentOps = Pick<
   AgentClient,
   'submit' | 'status' | 'cancel' | 'trace' | 'snapshot' | 'listAll' | 'answerApproval'
 >;
-export type AgentModule = typeof import('../api/agent/agentClient');
+export type AgentModule = typeof import('../api/agent/agentClient').agentModule;
 
 /** The repositories `scope: "workspace"` stands for, or why there are none. */
 export type WorkspaceScope = { slugs: string[] } | { slugs: []; reason: string };

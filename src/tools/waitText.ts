@@ -2,7 +2,7 @@
 // agent's end, an artifact, the run's end), never a raw event; and the end of the wait in words (the
 // run ended, waits for the user's approval, or is still running at the timeout). Pure; no vscode import.
 import type { TraceEvent } from '../api/agent/agentSchemas';
-import type { RunFacts } from '../agentRun/runEngine';
+import type { RunFacts } from '../agentRun/runState';
 import { approvalWords, endClause, jobState } from '../agentRun/runOutcome';
 import { clean } from './modelText';
 

@@ -29,7 +29,10 @@ export interface FindOptions {
   title?: boolean;
 }
 
-/** A version: `v2`, `2.1`, `2.1.0`, `1.4.9.2`, `2.1.0-beta.1`, `2.1.0rc1`, `1.3.4.RELEASE`, `2.1.0.0d`, `2.0.x`, `2.x`. A bare `2` needs the `v`. */
+/**
+ * A version: `v2`, `2.1`, `2.1.0`, `1.4.9.2`, `2.1.0-beta.1`, `2.1.0rc1`, `1.3.4.RELEASE`, `2.1.0.0d`, `2.0.x`, `2.x`.
+ * A bare `2` needs the `v`.
+ */
 const VERSION = String.raw`(?:[vV]\d+(?:\.(?:\d+|[xX*])){0,3}|\d+(?:\.(?:\d+|[xX*])){1,3})(?:-?(?:alpha|beta|rc|pre|dev|post|a|b)\.?\d*|(?:-(?!\d+\.\d)[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)+|\.(?:RELEASE|Final|GA|SP\d*|M\d+|RC\d*|CR\d+)\b|(?<=\d\.\d+\.\d+)[a-wyz](?![\w.]))?(?:\+[0-9A-Za-z.]+)?`;
 const TOKEN = new RegExp(VERSION, 'g');
 const LIST_SEP = /^[`'"*_\])]*(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+|\s*\/\s*)[`'"*_[(]*$/i;

@@ -1,7 +1,7 @@
 // Pure words of the editor's watches: a watch's scope and what a notification says. vscode-free.
 import type { SearchParams } from '../api/params';
 import type { InstalledDependency } from '../versions/versionCompare';
-import { installedChipLabel } from '../words/versionWords';
+import { installedChipLabel } from '../words/viewWords';
 import type { WatchEvent } from './watcher';
 
 /** The scope of a watch in words: the chip's words per dependency, else the repositories. */

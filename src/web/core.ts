@@ -2,7 +2,7 @@
 // services and features over the browser's host. The connection diagnosis and the node_modules dependency search are
 // the desktop's only (src/web/unavailable.ts says why).
 import { createAgentsFeature, notifyEnds, notifyWaiting } from '../agents/agentsFeature';
-import { agentClientOver } from '../api/agent/agentClientOver';
+import { agentClientOver } from '../api/agent/agentClient';
 import { verifyKey } from '../auth/verifyKey';
 import { handleChatRequest } from '../chat/participant';
 import { createFixesFeature } from '../fixesView/createFixes';

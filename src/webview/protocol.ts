@@ -2,7 +2,7 @@
 // imports it with `import type` only, so zod stays out of dist/webview.js; the extension checks every message
 // from the webview with `FromWebviewSchema` before acting on it.
 import * as z from 'zod/mini';
-import '../api/zodEnglish';
+import '../api/zodMini';
 import type { ParamIssue, SearchParams } from '../api/params';
 import type { SearchMessage } from '../search/session/searchSession';
 

@@ -9,7 +9,10 @@ export interface ControlOptions {
    * `mark` makes each line break a visible ` ⏎ ` (a log entry that cannot forge the next one).
    */
   lines?: 'keep' | 'join' | 'mark';
-  /** Terminal escape sequences (CSI, OSC with its payload, DCS/APC/PM/SOS strings, their 8-bit forms) go whole, not only their control characters. */
+  /**
+   * Terminal escape sequences (CSI, OSC with its payload, DCS/APC/PM/SOS strings, their 8-bit forms) go whole, not only
+   * their control characters.
+   */
   sequences?: boolean;
   /** The bidirectional overrides and isolates that reorder what a line appears to say go too. */
   bidi?: boolean;

@@ -1,14 +1,12 @@
-// The words of a failure, one table per surface: the terminal (`devindex`), the editor (notifications,
-// the jobs tree, documents), a language model (the editor's tools, `devindex mcp`, the chat participant),
-// and the Search view's error box. Each reads a Failure (src/api/failure.ts), computed once; none
-// re-reads an error's kind or the service's text to decide. None says the key: each surface says how
-// to set one, and `secret` is scrubbed from whatever is quoted as a last guard. No vscode import.
-import type { Failure, FailureReason } from '../api/failure';
+// The words of a failure, one table per surface (the terminal, the editor, a language model; the Search view's is
+// viewWords.ts), each over a Failure (src/api/failure.ts) computed once. None says the key: each says how to set
+// one, and `secret` is scrubbed from whatever is quoted as a last guard. No vscode import.
+import { type AgentErrorReason, isPermanentReason, reasonOf } from '../api/agent/agentReasons';
+import { type Failure, failureOf, type FailureReason } from '../api/failure';
 import type { ParamIssue } from '../api/params';
 import { untilWords } from './waitWords';
 import { scrubSecret, withoutControls } from './controls';
 
-export type { Failure };
 export type WordsSurface = 'cli' | 'editor' | 'model';
 
 /** Where the CLI and `devindex mcp` read the key from. */
@@ -237,4 +235,22 @@ export function failureWords(surface: WordsSurface, f: Failure, o: WordsOptions 
       : modelWords(f, { host: 'editor', op: 'The call', ...o });
 }
 
-export { viewError } from './viewWords';
+/** The reason AgentClient stamped on an error (read by shape, so no client bundle loads); from anywhere else `other`. */
+export function errorReason(e: unknown): AgentErrorReason {
+  return reasonOf(e) ?? 'other';
+}
+
+/** The service's Retry-After (ms) carried by the error, if any. */
+export function retryAfterOf(e: unknown): number | undefined {
+  return failureOf(e).retryAfterMs;
+}
+
+/** Failures that polling again cannot fix: stop until the user refreshes. */
+export function isPermanent(e: unknown): boolean {
+  return isPermanentReason(errorReason(e));
+}
+
+/** An agent failure in the editor's words, with the next step; never the request's details or the key. */
+export function describeAgentError(e: unknown): string {
+  return editorWords(failureOf(e));
+}

@@ -67,3 +67,8 @@ export function viewError(f: Failure): ViewError {
       };
   }
 }
+
+/** The chip of a dependency-scoped search: `acme/widgets · 2.0.3 installed`, or `acme/widgets · version unknown`. */
+export function installedChipLabel(dep: { slug: string; version?: string }): string {
+  return `${dep.slug} · ${dep.version ? `${dep.version} installed` : 'version unknown'}`;
+}

@@ -10,7 +10,8 @@ import { readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/serverParts';
 import {
   launchBrowser,
   openView,

@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VERSION } from '../../src/api/version';
-import { findRepoRoot, startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { findRepoRoot, type Sandbox } from '../../sandbox/serverParts';
 import { until } from '../support/until';
 
 const KEY = 'sandbox-cli-agent-key';

@@ -2,15 +2,13 @@
 // AgentClient on the other side.
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
-import {
-  AgentClient,
-  JobMayExistError,
-  agentErrorReason,
-  isTerminalStatus,
-  reasonOf,
-  type AgentJobRecord,
-} from '../../src/api/agent/agentClient';
+import { startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/serverParts';
+import { AgentClient } from '../../src/api/agent/agentClient';
+import { reasonOf } from '../../src/api/agent/agentReasons';
+import { isTerminalStatus } from '../../src/api/agent/agentConstants';
+import { JobMayExistError, agentErrorReason } from '../../src/api/agent/agentFailure';
+import { type AgentJobRecord } from '../../src/api/agent/agentSchemas';
 import { ApiError } from '../../src/api/errors';
 import { DevIndexClient } from '../../src/api/client';
 import { HttpTransport } from '../../src/api/http';

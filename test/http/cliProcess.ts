@@ -3,7 +3,7 @@
 // environment are removed so that a test sees only what it passes.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { findRepoRoot } from '../../sandbox/server';
+import { findRepoRoot } from '../../sandbox/serverParts';
 
 export const CLI_PATH = join(findRepoRoot(__dirname) ?? process.cwd(), 'dist', 'cli.js');
 

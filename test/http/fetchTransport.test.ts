@@ -9,7 +9,8 @@ import { AgentClient } from '../../src/api/agent/agentClient';
 import { DevIndexClient } from '../../src/api/client';
 import type { ApiError } from '../../src/api/errors';
 import { FetchTransport } from '../../src/api/fetchTransport';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/serverParts';
 import { until } from '../support/until';
 
 const KEY = 'sk-fetch-transport-0123456789';

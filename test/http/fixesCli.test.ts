@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { findRepoRoot, startSandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { findRepoRoot } from '../../sandbox/serverParts';
 import { CLI_PATH, runCliProcess } from './cliProcess';
 
 const pkgJson = (name: string, version: string, repository?: string) =>

@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/serverParts';
 import { builtCli, connectMcp, type McpSession } from '../support/mcpSession';
 import { until as waitUntil } from '../support/until';
 

@@ -4,7 +4,8 @@
 // notification and a client that leaves mid-wait, and a planted key that never comes back.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/serverParts';
 import { builtCli, connectMcp, type McpSession } from '../support/mcpSession';
 import { until } from '../support/until';
 

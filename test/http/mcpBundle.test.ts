@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { execFile, spawnSync } from 'node:child_process';
-import { findRepoRoot, startSandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { findRepoRoot } from '../../sandbox/serverParts';
 
 const dist = join(findRepoRoot(__dirname) ?? process.cwd(), 'dist');
 

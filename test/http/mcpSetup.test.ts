@@ -22,7 +22,8 @@ import { join, relative } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parse } from 'jsonc-parser';
-import { findRepoRoot, startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { findRepoRoot, type Sandbox } from '../../sandbox/serverParts';
 
 const KEY = `sandbox-setup-key-${process.pid}-marker`;
 let sb: Sandbox;

@@ -8,7 +8,8 @@ import { ApiError } from '../../src/api/errors';
 import { runCli } from '../../src/cli/main';
 import { startSandbox } from '../../sandbox/server';
 import { haveOpenssl, makeTestCa, startHttpsFront, startProxy, type LoopbackProxy, type TestCa } from './netHelpers';
-import { HttpTransport, type NetworkOptions } from '../../src/api/http';
+import { HttpTransport } from '../../src/api/http';
+import { type NetworkOptions } from '../../src/api/network';
 
 const KEY = 'fc-proxy-0123456789abcdef0123';
 let sb: { url: string; close(): Promise<void> };

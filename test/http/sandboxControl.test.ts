@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { startSandbox, teamOf, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { teamOf, type Sandbox } from '../../sandbox/serverParts';
 import { until } from '../support/until';
 import { del, get, post, smallCorpus, type Reply } from './sandboxHelpers';
 

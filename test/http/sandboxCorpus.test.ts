@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadCorpus } from '../../sandbox/search/corpus';
-import { defaultCorpusDir, startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { defaultCorpusDir, type Sandbox } from '../../sandbox/serverParts';
 import { get } from './sandboxHelpers';
 
 describe('sandbox default corpus', () => {

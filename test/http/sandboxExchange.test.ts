@@ -5,7 +5,8 @@
 // submit fields production accepts, and bodies without their record. Raw HTTP: the wire is asserted.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/serverParts';
 import { keyedCall } from './sandboxHelpers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,6 +1,6 @@
 // Shared by the sandbox HTTP tests: the fixture corpus path and tiny request helpers over fetch.
 import { join } from 'node:path';
-import { findRepoRoot } from '../../sandbox/server';
+import { findRepoRoot } from '../../sandbox/serverParts';
 
 export const repoRoot = (): string => {
   const root = findRepoRoot(__dirname);

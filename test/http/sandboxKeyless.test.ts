@@ -3,7 +3,8 @@
 // `types=web`, opaque doc ids, the passage budget and the JSON 404. The spec wire is shown unchanged.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KEYLESS_MESSAGES, secondsToUtcMidnight, startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { KEYLESS_MESSAGES, secondsToUtcMidnight, type Sandbox } from '../../sandbox/serverParts';
 import { get, post } from './sandboxHelpers';
 
 const PATH = '/v2/search/developer';

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { MAX_LOGGED_BODY_BYTES, startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { MAX_LOGGED_BODY_BYTES, type Sandbox } from '../../sandbox/serverParts';
 import { until } from '../support/until';
 import { smallCorpus } from './sandboxHelpers';
 

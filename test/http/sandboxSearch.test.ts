@@ -2,7 +2,8 @@
 // ranking, passages, coverage, echoes and scoping rules 1-8 of spec 4.1.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/serverParts';
 import { RULE3_MESSAGE, RULE4_MESSAGE } from '../../sandbox/search/params';
 import { get, ids, post, smallCorpus, type Query } from './sandboxHelpers';
 

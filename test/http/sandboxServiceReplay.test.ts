@@ -7,7 +7,8 @@
 // replays the service's "terminal not-found handler" test (its JSON 404 for an unknown path).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/serverParts';
 import { get, post, type Query } from './sandboxHelpers';
 
 const CANONICAL = '/v2/search/developer';

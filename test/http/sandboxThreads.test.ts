@@ -4,7 +4,8 @@
 // shown unchanged at the end.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/serverParts';
 import { keyedCall } from './sandboxHelpers';
 
 const KEY = 'sbx-threads-key-a';

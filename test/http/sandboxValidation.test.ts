@@ -2,7 +2,8 @@
 // its edge, in the GET and the POST form, unknown parameters, and the two accepted extras.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/serverParts';
 import { get, post, smallCorpus, type Query, type Reply } from './sandboxHelpers';
 
 const PATH = '/v2/search/developer';

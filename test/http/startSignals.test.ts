@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { findRepoRoot } from '../../sandbox/server';
+import { findRepoRoot } from '../../sandbox/serverParts';
 
 const ROOT = findRepoRoot(__dirname) ?? process.cwd();
 const DRIVER = join(ROOT, 'test', 'fixtures', 'sessionDriver.mjs');

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { findRepoRoot, startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { findRepoRoot, type Sandbox } from '../../sandbox/serverParts';
 import { writeVersionsFixture } from './versionsFixture';
 
 let sb: Sandbox;

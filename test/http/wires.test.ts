@@ -8,7 +8,8 @@ import type { ApiError } from '../../src/api/errors';
 import { licenseLabel, passageLink, provenance } from '../../src/api/results';
 import { SearchResponseSchema } from '../../src/api/schemas';
 import { VERSION } from '../../src/api/version';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/serverParts';
 import { runCliProcess, type CliRun } from './cliProcess';
 import { HttpTransport } from '../../src/api/http';
 

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { findRepoRoot } from '../../sandbox/server';
+import { findRepoRoot } from '../../sandbox/serverParts';
 
 export interface McpSession {
   client: Client;

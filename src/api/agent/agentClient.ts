@@ -1,8 +1,8 @@
-// AgentClient: the agent endpoints of the addendum on top of DevIndexClient.request. Input is checked
-// before anything is sent; submission is never repeated once the service may have created the job;
-// every error it throws is an AgentError stamped with one reason (`reasonOf`), and its message says
-// what to do next (agentFailure.ts). The surfaces word it from src/api/failure.ts; nothing re-reads the service's text.
-import { reasonOf, UUID_RE } from './agentConstants';
+// AgentClient: the addendum's agent endpoints over DevIndexClient.request. Input is checked before anything is sent,
+// a submission is never repeated once the job may exist, and every error is an AgentError stamped with one reason
+// (`reasonOf`) whose message says what to do next (agentFailure.ts).
+import { UUID_RE } from './agentConstants';
+import { reasonOf } from './agentReasons';
 import {
   type AgentExchange,
   type AgentSubmitParams,
@@ -11,13 +11,13 @@ import {
   short,
   SNAPSHOT_ID_RE,
   type SubmitRules,
+  TOOL_EXCHANGE_FIELDS,
+  TOOL_SUBMIT_FIELDS,
   validateAgentSubmit,
 } from './submitSchema';
 import {
   AgentJobRecordSchema,
   CancelResponseSchema,
-  ExchangeAnswerSchema,
-  type ExchangeCall,
   ListResponseSchema,
   SnapshotResponseSchema,
   SubmitResponseSchema,
@@ -32,10 +32,19 @@ import {
   type AgentThread,
   type AgentTrace,
 } from './agentSchemas';
+import { ExchangeAnswerSchema, type ExchangeCall } from './exchangeSchemas';
 import type { CallOptions, DevIndexClient } from '../client';
 import { ApiError } from '../errors';
 import type { ParamIssue } from '../params';
-import { AGENT_ERRORS, AgentError, agentFailure, type Ctx, invalid, withoutRecord } from './agentFailure';
+import {
+  AGENT_ERRORS,
+  AgentError,
+  agentErrorReason,
+  agentFailure,
+  type Ctx,
+  invalid,
+  withoutRecord,
+} from './agentFailure';
 import { AGENT_PATH, type NextPage, nextPage } from './listPages';
 import { newRequestId } from '../notices';
 import {
@@ -50,49 +59,6 @@ import {
   termsProvider,
   withDigest,
 } from './termsExchange';
-
-export * from './agentSchemas';
-export {
-  AGENT_ERRORS,
-  AgentError,
-  agentErrorReason,
-  invalidSchemaReason,
-  JobMayExistError,
-  SNAPSHOT_ENGINE_RE,
-  THREAD_ERROR_CODES,
-  TRACE_ENGINE_RE,
-} from './agentFailure';
-export { AGENT_PATH, beforeOf, nextPage, type NextPage } from './listPages';
-export { SCRAPE_PATH, type TermsAccepted } from './termsExchange';
-export {
-  type AgentExchange,
-  type AgentSchemaParam,
-  type AgentSubmitParams,
-  PAID_CALL_SETTINGS,
-  type SubmitRules,
-  TOOL_EXCHANGE_FIELDS,
-  TOOL_SUBMIT_FIELDS,
-  type ToolSubmitParams,
-  validateAgentSubmit,
-} from './submitSchema';
-export {
-  AGENT_EFFORTS,
-  AGENT_ERROR_REASONS,
-  AGENT_MODELS,
-  AGENT_MODES,
-  AGENT_ON_TERMS,
-  DEFAULT_AGENT_MODEL,
-  EXCHANGE_MAX_CALLS,
-  EXCHANGE_MAX_TOOLKITS,
-  FOLDED_EVENT_TYPES,
-  type AgentMode,
-  RETIRED_AGENT_MODELS,
-  NAMED_INTEGRATIONS,
-  isValidIntegration,
-  PROMPT_MAX_LENGTH,
-  reasonOf,
-  type AgentErrorReason,
-} from './agentConstants';
 
 /** Pages of the job list followed at most by `listAll` (20 jobs a page). */
 const MAX_LIST_PAGES = 10;
@@ -391,4 +357,26 @@ export class AgentClient {
 
 function jobPath(jobId: string): string {
   return `${AGENT_PATH}/${encodeURIComponent(jobId)}`;
+}
+
+/** What the tools take from the agent code once it is loaded (tools/toolTypes.ts's AgentModule). */
+export const agentModule = {
+  TOOL_EXCHANGE_FIELDS,
+  TOOL_SUBMIT_FIELDS,
+  agentErrorReason,
+  validateAgentSubmit,
+  validateJobId,
+  validateSnapshotId,
+};
+
+const over = new WeakMap<DevIndexClient, AgentClient>();
+
+/**
+ * The agent endpoints over a search client: the same pool, key and retry rules. One AgentClient per DevIndexClient,
+ * so a settings change (a new client) gets a new one and the old one is dropped with it.
+ */
+export function agentClientOver(client: DevIndexClient): AgentClient {
+  let api = over.get(client);
+  if (!api) over.set(client, (api = new AgentClient(client)));
+  return api;
 }

@@ -90,5 +90,3 @@ export function isValidIntegration(v: string): boolean {
 export function isTerminalStatus(status: string): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
-
-export { AGENT_ERROR_REASONS, type AgentErrorReason, isPermanentReason, reasonOf } from './agentReasons';

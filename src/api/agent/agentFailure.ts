@@ -1,7 +1,7 @@
 // What a failed agent call means: the reason AgentClient stamps on every error it throws (one per row
 // of spec 7.2), and the client's own message with the next step, in the style of errors.ts
 // (`<service error> (HTTP n): <what to do>`). src/api/failure.ts reads the stamp; the surfaces word it.
-import { type AgentErrorReason, reasonOf } from './agentConstants';
+import { type AgentErrorReason, reasonOf } from './agentReasons';
 import { ApiError, PASSTHROUGH_ERROR } from '../errors';
 import type { ParamIssue } from '../params';
 

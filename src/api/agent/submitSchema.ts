@@ -17,7 +17,7 @@ import {
   UUID_RE,
 } from './agentConstants';
 import type { ParamIssue } from '../params';
-import { grouped } from '../grouped';
+import { grouped } from '../../words/duration';
 
 /** A snapshot's or an approval's id: one safe path segment, letters, digits, `_` and `-`, 1 to 128 characters. */
 export const SNAPSHOT_ID_RE = /^[A-Za-z0-9_-]{1,128}$/;

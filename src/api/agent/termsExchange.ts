@@ -5,7 +5,7 @@ import { ApiError } from '../errors';
 import { requestIdWords } from '../notices';
 import type { ParamIssue } from '../params';
 import { AgentError } from './agentFailure';
-import type { ExchangeAnswer, ExchangeCall, ExchangeResult } from './agentSchemas';
+import type { ExchangeAnswer, ExchangeCall, ExchangeResult } from './exchangeSchemas';
 
 export const SCRAPE_PATH = '/v2/scrape';
 export const MAX_TERMS_CALLS = 5;

@@ -1,6 +1,6 @@
 // Resolving a request a command makes: its scope (the view's, or the defaults) and, when the settings change,
 // the defaults a kept scope follows. Editor-free.
-import type { SearchParams } from '../../api/params';
+import { SEARCH_FILTERS, type SearchParams } from '../../api/params';
 import type { InstalledDependency } from '../../versions/versionCompare';
 import { defaultParams } from '../scope';
 
@@ -18,22 +18,6 @@ export interface SearchOptions {
   installed?: InstalledDependency[];
 }
 
-const FILTER_KEYS = [
-  'k',
-  'types',
-  'repos',
-  'sources',
-  'skills',
-  'passages',
-  'language',
-  'topic',
-  'license',
-  'min_stars',
-  'max_stars',
-  'archived',
-  'fork',
-] as const;
-
 /** The search a command runs: the request over the view's scope (`keep`) or over the defaults (`exact`). */
 export function commandParams(
   request: ShowRequest,
@@ -44,7 +28,7 @@ export function commandParams(
   const base: Partial<SearchParams> =
     opts.scope === 'keep' && viewScope ? { ...viewScope } : { ...defaultParams(defaults) };
   const out: SearchParams = { ...base, query: request.query.trim() } as SearchParams;
-  for (const key of FILTER_KEYS) {
+  for (const key of SEARCH_FILTERS) {
     const v = request[key];
     if (v !== undefined) (out as unknown as Record<string, unknown>)[key] = v;
   }

@@ -2,7 +2,7 @@
 // effects to run (messages to post, focus to move). Every input goes through it: what the user does
 // and what the extension sends. Request ids and the clock come in with the message, so it stays pure.
 import type { FromWebview, SearchParams, ToWebview } from '../protocol';
-import { installedChipLabel } from '../../words/versionWords';
+import { installedChipLabel } from '../../words/viewWords';
 import { scopeChips, withoutChip } from '../../search/scope';
 import {
   defaultForm,

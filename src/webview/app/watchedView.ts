@@ -2,7 +2,7 @@
 // Its state is the extension's (the whole list comes on ready and on every change, so nothing goes to setState);
 // it owns its DOM and one timer (the "checked 12 min ago" words), and posts only ids back.
 import type { FromWebview, ToWebview, ViewWatch, ViewWatches } from '../protocol';
-import { checkedWords } from '../../words/watchWords';
+import { checkedWords } from '../../words/duration';
 import { h, icon } from './dom';
 
 type WatchesMessage = Extract<ToWebview, { type: 'watches' }>;

@@ -2,15 +2,11 @@
 // one reason stamped on every error (each row of spec 7.2, and the failures around it).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  AgentClient,
-  AgentError,
-  JobMayExistError,
-  nextPage,
-  reasonOf,
-  validateAgentSubmit,
-  type AgentErrorReason,
-} from '../../../src/api/agent/agentClient';
+import { AgentClient } from '../../../src/api/agent/agentClient';
+import { reasonOf, type AgentErrorReason } from '../../../src/api/agent/agentReasons';
+import { validateAgentSubmit } from '../../../src/api/agent/submitSchema';
+import { nextPage } from '../../../src/api/agent/listPages';
+import { AgentError, JobMayExistError } from '../../../src/api/agent/agentFailure';
 import { ApiError } from '../../../src/api/errors';
 import { fakeClient } from '../../support/fakeClient';
 

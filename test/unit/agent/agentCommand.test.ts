@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import type { DevIndexClient, RequestSpec } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
 import { DEFAULT_POLL_TIMING } from '../../../src/agentRun/pollSchedule';
-import { finalWords, runAgentCommand } from '../../../src/cli/agentCommand';
+import { runAgentCommand } from '../../../src/cli/agentCommand';
+import { finalWords } from '../../../src/cli/agentFormat';
 
 const ID = '123e4567-e89b-42d3-a456-426614174000';
 const orch = { id: 'o', role: 'orchestrator', name: 'orchestrator' };

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAgentService, type AgentReply } from '../../../sandbox/agent/service';
+import { createAgentService } from '../../../sandbox/agent/service';
+import { type AgentReply } from '../../../sandbox/agent/serviceTypes';
 
 const JOB_ID_ERROR = 'Invalid job ID format. Job ID must be a valid UUID.';
 const LEGACY = '00000000-0000-4000-8000-000000000001';

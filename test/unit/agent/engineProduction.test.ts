@@ -3,7 +3,8 @@
 // specification wire with the same engine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAgentService, type AgentReply } from '../../../sandbox/agent/service';
+import { createAgentService } from '../../../sandbox/agent/service';
+import { type AgentReply } from '../../../sandbox/agent/serviceTypes';
 
 function setup(o: { speed?: number; testMode?: boolean; wire?: 'spec' | 'production' } = {}) {
   const clock = { t: 1_700_000_000_000 };

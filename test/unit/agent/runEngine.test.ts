@@ -2,16 +2,16 @@
 // the signal the schedule gets, when the status is read, and followRun's failures.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { followRun } from '../../../src/agentRun/runEngine';
 import {
   applyStatus,
   applyTrace,
-  followRun,
   nearEnd,
   needsStatus,
   newRunState,
   readSignals,
   type RunFacts,
-} from '../../../src/agentRun/runEngine';
+} from '../../../src/agentRun/runState';
 import { endMessage, jobState } from '../../../src/agentRun/runOutcome';
 import type { TraceEvent } from '../../../src/api/agent/agentSchemas';
 

@@ -7,8 +7,8 @@ import {
   SnapshotResponseSchema,
   SubmitResponseSchema,
   TraceResponseSchema,
-  isTerminalStatus,
 } from '../../../src/api/agent/agentSchemas';
+import { isTerminalStatus } from '../../../src/api/agent/agentConstants';
 
 test('job record: unknown fields and status values are kept; wrong-typed optional fields are dropped', () => {
   const r = AgentJobRecordSchema.parse({

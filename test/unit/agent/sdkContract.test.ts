@@ -7,15 +7,13 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import {
   AgentJobRecordSchema,
-  ExchangeSummarySchema,
-  PendingApprovalSchema,
   SnapshotResponseSchema,
   ThreadResponseSchema,
 } from '../../../src/api/agent/agentSchemas';
-import { isWaiting } from '../../../src/agentRun/approval';
-import { applyStatus, type RunFacts } from '../../../src/agentRun/runEngine';
+import { ExchangeSummarySchema, PendingApprovalSchema } from '../../../src/api/agent/exchangeSchemas';
+import { isWaiting, termsAcceptCalls } from '../../../src/agentRun/approval';
+import { applyStatus, type RunFacts } from '../../../src/agentRun/runState';
 import { approvalWords, endMessage, jobState, paidWords } from '../../../src/agentRun/runOutcome';
-import { termsAcceptCalls } from '../../../src/agentRun/terms';
 import {
   CALLS_APPROVAL,
   ENDED_WAITING_STATUS,

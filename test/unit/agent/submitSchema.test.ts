@@ -24,7 +24,7 @@ import {
 } from '../../../src/api/agent/submitSchema';
 import { PROMPT_MAX_LENGTH } from '../../../src/api/agent/agentConstants';
 import { MCP_TOOLS, EDITOR_TOOLS } from '../../../src/tools/definitions';
-import { AGENT_USAGE, SUBMIT_FLAGS, submitParamsFrom } from '../../../src/cli/agentCommand';
+import { AGENT_USAGE, submitParamsFrom, SUBMIT_FLAGS } from '../../../src/cli/agentArgs';
 
 // The schema's values are the service SDK's (npm run typecheck fails when one drifts): the same efforts,
 // modes and onTermsRequired values, and an exchange the SDK's AgentExchangeOptions accepts.

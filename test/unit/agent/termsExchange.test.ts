@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import type { AlexandriaScrapeResult } from 'firecrawl';
-import { ExchangeAnswerSchema, type ExchangeCall } from '../../../src/api/agent/agentSchemas';
+import { ExchangeAnswerSchema, type ExchangeCall } from '../../../src/api/agent/exchangeSchemas';
 import {
   acceptCallIssues,
   exchangeResults,

@@ -3,18 +3,18 @@
 import { CALLS_APPROVAL, RESOLVED_APPROVAL, TERMS_APPROVAL, THREAD_WITHOUT_RECORD } from '../../support/sdkShapes';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { AgentClient } from '../../../src/api/agent/agentClient';
+import { reasonOf } from '../../../src/api/agent/agentReasons';
+import { validateAgentSubmit } from '../../../src/api/agent/submitSchema';
 import {
-  AgentClient,
   AgentJobRecordSchema,
   ListResponseSchema,
-  reasonOf,
   ThreadResponseSchema,
-  validateAgentSubmit,
-} from '../../../src/api/agent/agentClient';
-import { applyStatus, type RunFacts } from '../../../src/agentRun/runEngine';
+  parseTraceEvent,
+} from '../../../src/api/agent/agentSchemas';
+import { applyStatus, type RunFacts } from '../../../src/agentRun/runState';
 import { approvalWords, isChat, jobState } from '../../../src/agentRun/runOutcome';
 import { groupByAgent, summarizeEvent } from '../../../src/agentRun/agentTrace';
-import { parseTraceEvent } from '../../../src/api/agent/agentSchemas';
 import { ApiError, errorFromResponse } from '../../../src/api/errors';
 import { fakeClient } from '../../support/fakeClient';
 

@@ -1,6 +1,6 @@
 // Threads, chat answers and approvals in the editor's pure parts: the tree's rows, the words of a
 // waiting run, the actions a row offers, the answer document, and the store's approval and follow-up.
-import { PendingApprovalSchema } from '../../../src/api/agent/agentSchemas';
+import { PendingApprovalSchema } from '../../../src/api/agent/exchangeSchemas';
 import { CALLS_APPROVAL, REQUIRES_ACTION, TERMS_APPROVAL } from '../../support/sdkShapes';
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError, errorFromResponse, parseErrorBody, parseRetryAfter, validationError } from '../../../src/api/errors';
+import { ApiError, errorFromResponse, validationError } from '../../../src/api/errors';
+import { parseErrorBody, parseRetryAfter } from '../../../src/api/errorBody';
 
 const json = (error: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ success: false, error, ...extra });

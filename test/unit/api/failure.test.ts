@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AgentError, JobMayExistError } from '../../../src/api/agent/agentFailure';
-import { AGENT_ERROR_REASONS, type AgentErrorReason } from '../../../src/api/agent/agentConstants';
+import { AGENT_ERROR_REASONS, type AgentErrorReason } from '../../../src/api/agent/agentReasons';
 import { ApiError, type ApiErrorInit } from '../../../src/api/errors';
 import { failureOf, NEXT_STEPS, type NextStep } from '../../../src/api/failure';
 

@@ -2,7 +2,7 @@
 // answer 12 to 17 ms). Its words must be what en-US Intl grouping gives, for every size and sign.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { grouped } from '../../../src/api/grouped';
+import { grouped } from '../../../src/words/duration';
 
 describe('grouped', () => {
   const intl = new Intl.NumberFormat('en-US');

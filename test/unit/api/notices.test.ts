@@ -19,7 +19,8 @@ import {
 } from '../../../src/api/notices';
 import type { Clock } from '../../../src/api/retry';
 import type { HttpRequest } from '../../../src/api/transport';
-import { printError, printNotice, type CliIo } from '../../../src/cli/common';
+import { printError, printNotice } from '../../../src/cli/common';
+import { type CliIo } from '../../../src/cli/cliBase';
 import { errorText, noticesText } from '../../../src/tools/modelText';
 import { runTool } from '../../../src/tools/toolOps';
 import { type ToolDeps } from '../../../src/tools/toolTypes';

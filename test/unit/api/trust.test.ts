@@ -6,18 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { explainCoverage } from '../../../src/api/coverage';
-import {
-  ApiError,
-  describeDetails,
-  errorFromResponse,
-  parseRetryAfter,
-  retryAfterFromText,
-} from '../../../src/api/errors';
-import { certificateAuthorities, HttpTransport, networkError, resolveProxy } from '../../../src/api/http';
+import { ApiError, describeDetails, errorFromResponse } from '../../../src/api/errors';
+import { parseRetryAfter, retryAfterFromText } from '../../../src/api/errorBody';
+import { HttpTransport } from '../../../src/api/http';
+import { certificateAuthorities, networkError, resolveProxy } from '../../../src/api/network';
 import { boundedJson, valueDepthExceeds } from '../../../src/api/jsonDepth';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor, MIN_KEY_LENGTH, redactDeep } from '../../../src/api/redact';
 import { withRetry, type Clock } from '../../../src/api/retry';
-import { isLoopbackHost } from '../../../src/api/client';
+import { isLoopbackHost } from '../../../src/api/encode';
 import { safeHref, externalUrl } from '../../../src/webview/linkPolicy';
 import { oneLine } from '../../../src/logLine';
 

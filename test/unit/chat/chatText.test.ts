@@ -352,7 +352,7 @@ describe('scopedSearch (the pipeline the tool and the participant share)', () =>
         sent.push(p);
         return response(found);
       },
-      agentModule: async () => agentApi,
+      agentModule: async () => agentApi.agentModule,
       agent: async () => {
         throw new Error('no agent');
       },

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequestSpec } from '../../../src/api/client';
 import { errorFromResponse } from '../../../src/api/errors';
-import { runAgentCommand, shellQuote } from '../../../src/cli/agentCommand';
+import { runAgentCommand } from '../../../src/cli/agentCommand';
+import { shellQuote } from '../../../src/cli/agentFormat';
 import { configDir } from '../../../src/cli/cliState';
 import { fakeClient } from '../../support/fakeClient';
 import {

@@ -10,10 +10,9 @@ import {
   printError,
   readApiKey,
   resolveBaseUrl,
-  sanitizeForTerminal,
   splitList,
-  UsageError,
 } from '../../../src/cli/common';
+import { sanitizeForTerminal, UsageError } from '../../../src/cli/cliBase';
 
 describe('cli/common', () => {
   it('base URL: --base-url, else DEVINDEX_BASE_URL, else production', () => {

@@ -16,7 +16,7 @@ import {
   stateFileToRead,
 } from '../../../src/cli/cliState';
 import { runWatchCommand } from '../../../src/cli/watchCommand';
-import { findRepoRoot } from '../../../sandbox/server';
+import { findRepoRoot } from '../../../sandbox/serverParts';
 
 test('configDir on Windows: %APPDATA%\\devindex, else the roaming folder under the profile; XDG is not Windows', () => {
   assert.equal(

@@ -3,15 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../../src/api/errors';
-import {
-  exitCodeFor,
-  jsonForTerminal,
-  parseTimeoutSeconds,
-  printError,
-  sanitizeForTerminal,
-  terminalLine,
-  type CliIo,
-} from '../../../src/cli/common';
+import { exitCodeFor, jsonForTerminal, printError } from '../../../src/cli/common';
+import { parseTimeoutSeconds, sanitizeForTerminal, terminalLine, type CliIo } from '../../../src/cli/cliBase';
 import { extractTimeout, runCli } from '../../../src/cli/main';
 
 // eslint-disable-next-line no-control-regex

@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import { readLockfileVersions, type LockfileKind, type LockfileRequest } from '../../../src/deps/lockfileRead';
 import { LockfileThread } from '../../../src/deps/lockfileThread';
 import { resolveFolder } from '../../../src/deps/resolver';
-import { findRepoRoot } from '../../../sandbox/server';
+import { findRepoRoot } from '../../../sandbox/serverParts';
 import { until } from '../../support/until';
 
 const repo = findRepoRoot(__dirname) ?? '.';

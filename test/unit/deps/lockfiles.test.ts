@@ -17,7 +17,7 @@ import {
 } from '../../../src/deps/lockfiles';
 import { importsFromRecord } from '../../../src/deps/manifests';
 import { resolveFolder } from '../../../src/deps/resolver';
-import { findRepoRoot } from '../../../sandbox/server';
+import { findRepoRoot } from '../../../sandbox/serverParts';
 
 const dir = path.join(findRepoRoot(__dirname) ?? '.', 'test', 'fixtures', 'lockfiles');
 const read = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8');

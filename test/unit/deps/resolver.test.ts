@@ -16,7 +16,7 @@ import { framesInText } from '../../../src/deps/packageRefs';
 import { dependencyAtPath, installedNpmDependency } from '../../../src/deps/installLocation';
 import { DependencyIndex } from '../../../src/deps/cache';
 import { resolveFolder } from '../../../src/deps/resolver';
-import { findRepoRoot } from '../../../sandbox/server';
+import { findRepoRoot } from '../../../sandbox/serverParts';
 
 function write(root: string, files: Record<string, string>): void {
   for (const [p, t] of Object.entries(files)) {

@@ -8,7 +8,7 @@ import {
   versionSummary,
   type InstalledDependency,
 } from '../../../src/versions/versionCompare';
-import { installedChipLabel } from '../../../src/words/versionWords';
+import { installedChipLabel } from '../../../src/words/viewWords';
 import { findVersionMentions } from '../../../src/versions/versionMentions';
 
 const npm = (version?: string): InstalledDependency => ({

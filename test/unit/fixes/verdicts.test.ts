@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCorpus } from '../../../sandbox/search/corpus';
-import { defaultCorpusDir } from '../../../sandbox/server';
+import { defaultCorpusDir } from '../../../sandbox/serverParts';
 import { resultVerdicts, versionStretches } from '../../../src/fixes/verdicts';
 import { resultBadges } from '../../../src/versions/versionCompare';
 import { findVersionMentions } from '../../../src/versions/versionMentions';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { findRepoRoot } from '../../../sandbox/server';
+import { findRepoRoot } from '../../../sandbox/serverParts';
 import { anchorsOf } from '../../support/markdown';
 
 const root = findRepoRoot(__dirname) ?? '.';

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
-import { findRepoRoot } from '../../../sandbox/server';
+import { findRepoRoot } from '../../../sandbox/serverParts';
 
 const root = findRepoRoot(__dirname) ?? '.';
 

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
-import { findRepoRoot } from '../../../sandbox/server';
+import { findRepoRoot } from '../../../sandbox/serverParts';
 import { importsOf, sources } from '../../support/sourceImports';
 
 const src = join(findRepoRoot(__dirname) ?? '.', 'src');

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { stalePaths } from '../../../src/mcpSetup/files';
-import { launcherFiles, scanFor, VERSIONED_CLI } from '../../../src/mcpSetup/launcher';
+import { launcherFiles } from '../../../src/mcpSetup/launcher';
+import { scanFor, VERSIONED_CLI } from '../../../src/mcpSetup/launcherStamp';
 import { installLauncher } from '../../../src/mcpSetup/setupKit';
 
 const root = mkdtempSync(join(tmpdir(), "devindex-launcher it's here "));

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadCorpus, splitTitle } from '../../../sandbox/search/corpus';
-import { findRepoRoot } from '../../../sandbox/server';
+import { findRepoRoot } from '../../../sandbox/serverParts';
 
 const dir = join(findRepoRoot(__dirname) ?? '.', 'test', 'fixtures', 'corpus-small');
 

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { createAgentService, type AgentReply } from '../../../sandbox/agent/service';
+import { createAgentService } from '../../../sandbox/agent/service';
+import { type AgentReply } from '../../../sandbox/agent/serviceTypes';
 
 const DTS = readFileSync(join(dirname(require.resolve('firecrawl/package.json')), 'dist', 'index.d.ts'), 'utf8');
 

@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { withoutAnnotations, jsonSchemaProblem } from '../../../sandbox/agent/jsonSchema';
-import { createAgentService, type AgentReply } from '../../../sandbox/agent/service';
-import { secondsToUtcMidnight } from '../../../sandbox/server';
+import { createAgentService } from '../../../sandbox/agent/service';
+import { type AgentReply } from '../../../sandbox/agent/serviceTypes';
+import { secondsToUtcMidnight } from '../../../sandbox/serverParts';
 
 function setup() {
   const clock = { t: 1_700_000_000_000 };

@@ -3,7 +3,8 @@
 // (`credit_limit_reached` only on `run.finished`)"), with the spec wire's cancel reason left as it was.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createAgentService, type AgentReply } from '../../../sandbox/agent/service';
+import { createAgentService } from '../../../sandbox/agent/service';
+import { type AgentReply } from '../../../sandbox/agent/serviceTypes';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -6,7 +6,7 @@ import { AGENT_MODELS, DEFAULT_AGENT_MODEL } from '../../../src/api/agent/agentC
 import { LIMITS, RESULT_TYPES } from '../../../src/api/params';
 import { EDITOR_TOOLS, listedTool, MCP_TOOLS } from '../../../src/tools/definitions';
 import { EDITOR_TOOL_NAMES, TOOL_SETTINGS } from '../../../src/tools/names';
-import { findRepoRoot } from '../../../sandbox/server';
+import { findRepoRoot } from '../../../sandbox/serverParts';
 
 interface PackageTool {
   name: string;

@@ -11,6 +11,7 @@ import {
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as agentApi from '../../../src/api/agent/agentClient';
+import { AgentJobRecordSchema, TraceResponseSchema } from '../../../src/api/agent/agentSchemas';
 import { ApiError } from '../../../src/api/errors';
 import { MCP_TOOLS } from '../../../src/tools/definitions';
 import { errorText, jobStatusText } from '../../../src/tools/modelText';
@@ -24,8 +25,8 @@ const THREAD = '9d0c7a52-2f1e-4c8b-9a44-6f1b3c2d1e00';
 function deps(status: unknown, over: Partial<ToolDeps> = {}): ToolDeps & { starts: StartRequest[] } {
   const starts: StartRequest[] = [];
   const agent: Partial<AgentOps> = {
-    status: async () => agentApi.AgentJobRecordSchema.parse(status),
-    trace: async () => agentApi.TraceResponseSchema.parse({ success: true, events: [] }),
+    status: async () => AgentJobRecordSchema.parse(status),
+    trace: async () => TraceResponseSchema.parse({ success: true, events: [] }),
   };
   return {
     starts,
@@ -36,7 +37,7 @@ function deps(status: unknown, over: Partial<ToolDeps> = {}): ToolDeps & { start
     search: async () => {
       throw new Error('no search here');
     },
-    agentModule: async () => agentApi,
+    agentModule: async () => agentApi.agentModule,
     agent: async () => agent as AgentOps,
     start: async (r) => {
       starts.push(r);
@@ -222,7 +223,7 @@ describe('tools and the service as it is today', () => {
     const long = 'word '.repeat(5_000);
     const t = jobStatusText(
       JOB,
-      agentApi.AgentJobRecordSchema.parse({
+      AgentJobRecordSchema.parse({
         status: 'completed',
         mode: 'chat',
         message: long,

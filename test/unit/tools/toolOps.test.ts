@@ -54,7 +54,7 @@ function deps(over: Partial<ToolDeps> = {}): ToolDeps & { searches: SearchParams
         ],
       });
     },
-    agentModule: async () => agentApi,
+    agentModule: async () => agentApi.agentModule,
     agent: async () => agent as AgentOps,
     start: async (r) => {
       starts.push(r);

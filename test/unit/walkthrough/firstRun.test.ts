@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { findRepoRoot } from '../../../sandbox/server';
+import { findRepoRoot } from '../../../sandbox/serverParts';
 import {
   openWalkthroughOnce,
   SHOWN_KEY,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { SearchParams } from '../../../src/api/params';
 import type { SearchResponse } from '../../../src/api/schemas';
 import { checkWatch, mergeWatch, newWatch, recompare, WATCH_INTERVAL_MS, type Watch } from '../../../src/deps/watch';
-import { checkedWords } from '../../../src/words/watchWords';
+import { checkedWords } from '../../../src/words/duration';
 import { holds, LEASE_KEY, LEASE_RENEW_MS, LEASE_TTL_MS, leaseStep } from '../../../src/watches/lease';
 import { afterFailure, dueWatches, nextDueAt, OFFLINE_FIRST_MS, OFFLINE_MAX_MS } from '../../../src/watches/schedule';
 import { WATCH_KEY_PREFIX, WatchService, type WatchEvent } from '../../../src/watches/watcher';

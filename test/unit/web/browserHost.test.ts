@@ -10,7 +10,7 @@ import { manifestDependencies, NOT_INSTALLED_HERE } from '../../../src/deps/mani
 import { lookupDependency } from '../../../src/deps/dependencyScope';
 import { remotesOfVfsUri, repositoryOfVfsUri, scopeFromRemotes } from '../../../src/search/repoSlug';
 import { isAbsoluteFolder } from '../../../src/tools/searchOps';
-import { findRepoRoot } from '../../../sandbox/server';
+import { findRepoRoot } from '../../../sandbox/serverParts';
 
 const root = findRepoRoot(__dirname) ?? '.';
 const fixtures = path.join(root, 'test', 'fixtures', 'lockfiles');

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AgentError } from '../../../src/api/agent/agentFailure';
-import { AGENT_ERROR_REASONS } from '../../../src/api/agent/agentConstants';
+import { AGENT_ERROR_REASONS } from '../../../src/api/agent/agentReasons';
 import { ApiError, type ApiErrorInit } from '../../../src/api/errors';
 import { type Failure, failureOf, type FailureReason, NEXT_STEPS } from '../../../src/api/failure';
 import {
@@ -12,9 +12,9 @@ import {
   failureWords,
   mayExistWords,
   modelWords,
-  viewError,
   type WordsSurface,
 } from '../../../src/words/failureWords';
+import { viewError } from '../../../src/words/viewWords';
 
 const NOW = Date.UTC(2026, 10, 27, 12, 0, 0);
 const KEY = 'fc-0123456789abcdef';

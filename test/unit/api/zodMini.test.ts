@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as classic from 'zod';
 import * as mini from 'zod/mini';
-import '../../../src/api/zodEnglish';
-import { fastLooseObject } from '../../../src/api/zodFastObject';
+import { fastLooseObject } from '../../../src/api/zodMini';
 import { SearchResponseSchema } from '../../../src/api/schemas';
 
 const classicSchema = classic.looseObject({
