@@ -107,13 +107,16 @@ export default tseslint.config(
   { files: ['src/deps/{repositoryField,manifests,messages,importAt,resolver,cache}.ts'], rules: noVscode },
   // The connection diagnosis (issue 21) is shared by the CLI and the editor; only editor.ts is the editor's.
   {
-    files: ['src/doctor/{findings,probes,secrets,diagnose,render,context,localChecks}.ts', 'src/cli/doctorCommand.ts'],
+    files: [
+      'src/doctor/{findings,probes,secrets,diagnose,render,context,localChecks,networkChecks,serviceChecks}.ts',
+      'src/cli/doctorCommand.ts',
+    ],
     rules: noVscode,
   },
   // Issue 24: the browser side of each host seam, and what only the web bundle loads, import no Node built-in
   // (the build's check over the bundle's metafile is the second gate: scripts/webBuild.mjs).
   {
-    files: ['src/web/**/*.ts', 'src/host/browser.ts'],
+    files: ['src/web/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NODE_ONLY] }] },
   },
   // The webview's own code runs in the webview: no Node built-in, no Node global. (Its tsconfig has Node's types only
@@ -131,7 +134,7 @@ export default tseslint.config(
       'src/api/transport.ts',
       'src/api/fetchTransport.ts',
       'src/deps/manifestDependencies.ts',
-      'src/search/vfsRepository.ts',
+      'src/search/repoSlug.ts',
     ],
     rules: {
       'no-restricted-imports': ['error', { paths: noVscode['no-restricted-imports'][1].paths, patterns: [NODE_ONLY] }],
