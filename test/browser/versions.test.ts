@@ -95,6 +95,49 @@ describe('version badges in the Search view (issue 23)', () => {
     });
   }
 
+  it('100 rows: the first 30 are built with their badges, the rest get theirs after the first paint', async () => {
+    const v = await pages.open('dark');
+    await v.send({ type: 'init', defaults: DEFAULTS, workspaceRepos: [] });
+    const many = {
+      ...response,
+      results: Array.from({ length: 100 }, (_, i) =>
+        wire(1000 + i, 'issue', `Timeout ${i}`, 'Broken since 3.1.0. This is fixed in 3.3.0 (#474).'),
+      ),
+    } as unknown as SearchResponse;
+    const params = { query: 'timeouts', repos: ['fetchline/fetchline'], k: 100, passages: 1 };
+    const outcome = toOutcome(params, many, installed, 120);
+    await v.send({ type: 'searchStarted', requestId: 'x-2', params, installed: outcome.installed! });
+    // Counted in the task that renders the message: the rows below the first screen have none yet, their names do.
+    const atOnce = await v.page.evaluate((o) => {
+      window.dispatchEvent(new MessageEvent('message', { data: { type: 'results', requestId: 'x-2', outcome: o } }));
+      const rows = [...document.querySelectorAll('li.row')];
+      return {
+        rows: rows.length,
+        withBadges: rows.filter((r) => r.querySelector('.version-badge')).length,
+        lastName: rows.at(-1)?.getAttribute('aria-label') ?? '',
+      };
+    }, outcome as unknown);
+    assert.deepEqual({ rows: atOnce.rows, withBadges: atOnce.withBadges }, { rows: 100, withBadges: 30 });
+    assert.match(atOnce.lastName, /Fixed in 3\.3\.0 · you have 3\.2\.0/);
+    await v.page.waitForFunction(() => document.querySelectorAll('li.row .row-versions').length === 100);
+    const last = v.page.locator('li.row').nth(99);
+    // textContent: the row is below the fold, where content-visibility leaves innerText empty.
+    assert.deepEqual(await last.locator('.version-badge').allTextContents(), [
+      'Fixed in 3.3.0 · you have 3.2.0',
+      'Affects ≥3.1.0 <3.3.0 · yours',
+    ]);
+    // Where the row builds them (after the meta line, before the snippet), with the space between the parts.
+    assert.equal(
+      await last.evaluate((li) => [...li.children].map((c) => c.className).join(' ')),
+      'row-main row-meta row-versions row-snippet',
+    );
+    assert.match(
+      (await last.textContent()) ?? '',
+      /\S Fixed in 3\.3\.0 · you have 3\.2\.0 Affects ≥3\.1\.0 <3\.3\.0 · yours \S/,
+    );
+    await v.page.close();
+  });
+
   it('Open as Markdown keeps the badges as text', async () => {
     const r = toOutcome({ query: 'q', repos: ['fetchline/fetchline'] }, response, installed, 1)
       .results[0] as OutcomeResult;

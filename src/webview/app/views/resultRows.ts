@@ -125,7 +125,7 @@ function rowName(r: OutcomeResult): string {
 }
 
 /** A row is a treeitem (HOUSE_STYLE 17): rows expand to their passages, as in VS Code's Search view. */
-export function row(r: OutcomeResult, index: number, count: number): HTMLElement {
+export function row(r: OutcomeResult, index: number, count: number, badges = true): HTMLElement {
   const title = resultTitle(r);
   const snippet = r.passages[0] ? plainSnippet(r.passages[0].text) : '';
   return h(
@@ -161,7 +161,7 @@ export function row(r: OutcomeResult, index: number, count: number): HTMLElement
           r.license ? h('span', { class: 'license', title: `License: ${r.license}` }, r.license) : undefined,
         ),
       ),
-      r.versions?.length ? versionBadges(r) : undefined,
+      badges && r.versions?.length ? versionBadges(r) : undefined,
       snippet ? h('div', { class: 'row-snippet' }, snippet) : undefined,
     ),
   );
@@ -190,6 +190,13 @@ function versionBadges(r: OutcomeResult): HTMLElement {
       ),
     ),
   );
+}
+
+/** Adds the badges `row` left out to its element, where `row` puts them (after the meta line), with its space. */
+export function addBadges(li: HTMLElement, r: OutcomeResult): void {
+  if (!r.versions?.length || li.querySelector(':scope > .row-versions')) return;
+  const meta = li.querySelector(':scope > .row-meta');
+  meta?.after(' ', versionBadges(r));
 }
 
 /** The box a row's passages go in; empty until `fillPassages` renders them. */

@@ -5,7 +5,10 @@ import { requestedTypes } from '../../../api/params';
 import { scopePhrase, TYPE_LABELS } from '../../../search/scope';
 import { h, icon } from '../dom';
 import type { ViewState } from '../state';
-import { coverageLines, fillPassages, passagesBox, row, rowActions } from './resultRows';
+import { addBadges, coverageLines, fillPassages, passagesBox, row, rowActions } from './resultRows';
+
+/** Rows whose badges are built with them: more than a tall first screen shows (13 rows at 300 x 900 px). */
+const EAGER_BADGE_ROWS = 30;
 
 /** The most markdown one task renders while rows are filled in the background, in ms. */
 export const SLICE_MS = 8;
@@ -51,6 +54,8 @@ export class ResultsView {
    */
   private pending: number[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The frame that adds the badges of the rows below the first screen (see build). */
+  private badgeFrame: number | undefined;
 
   render(s: ViewState): void {
     const o = s.outcome;
@@ -194,6 +199,8 @@ export class ResultsView {
     this.outcome = o;
     this.expanded = new Set();
     this.cancelSlices();
+    if (this.badgeFrame !== undefined) cancelAnimationFrame(this.badgeFrame);
+    this.badgeFrame = undefined;
     this.selected = -1;
     this.list = undefined;
     if (!o) {
@@ -245,8 +252,22 @@ export class ResultsView {
       return;
     }
     this.list = h('ol', { class: 'results', role: 'tree', 'aria-label': 'Search results' });
-    o.results.forEach((r, i) => this.list!.append(row(r, i, n)));
+    // The rows below the first screen get their version badges a frame after the first paint: building 100 rows'
+    // badges at once made that paint a fifth slower (npm run bench, versions). Their names carry the badges at once.
+    o.results.forEach((r, i) => this.list!.append(row(r, i, n, i < EAGER_BADGE_ROWS)));
     parts.push(this.list);
     this.el.replaceChildren(...parts.filter((p): p is HTMLElement => !!p));
+    if (n > EAGER_BADGE_ROWS && o.results.some((r, i) => i >= EAGER_BADGE_ROWS && r.versions?.length)) {
+      const list = this.list;
+      this.badgeFrame = requestAnimationFrame(() => {
+        this.badgeFrame = requestAnimationFrame(() => {
+          this.badgeFrame = undefined;
+          list.querySelectorAll<HTMLElement>(':scope > .row').forEach((li, i) => {
+            const r = o.results[i];
+            if (i >= EAGER_BADGE_ROWS && r) addBadges(li, r);
+          });
+        });
+      });
+    }
   }
 }
