@@ -7,7 +7,7 @@ import type * as FeaturesBundle from './features';
 import { registerMcpSetup } from './mcpSetup/register';
 import { createTestHooks } from './testHooks/hooks';
 import { testSurface, type DevIndexExtensionApi } from './testHooks/surface';
-import { settleOnDeactivate, wireShared } from './wiring';
+import { settleOnDeactivate, startOrSay, wireShared } from './wiring';
 
 /** Set by scripts/build.mjs: false in --production builds (the packaged extension), true otherwise. */
 declare const __DEVINDEX_TEST_SURFACE__: boolean;
@@ -23,7 +23,7 @@ const features = () => (featureCode ??= (require('./features.js') as typeof Feat
 
 export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi | undefined {
   activeContext = context;
-  try {
+  return startOrSay(() => {
     // The one place the test gate is read (twice: each a constant condition, so a production build drops what it guards).
     const hooks = __DEVINDEX_TEST_SURFACE__ ? createTestHooks(process.env) : undefined;
     // The shared wiring also opens the Get Started walkthrough once, on the first activation.
@@ -47,12 +47,7 @@ export function activate(context: vscode.ExtensionContext): DevIndexExtensionApi
 
     if (__DEVINDEX_TEST_SURFACE__ && hooks?.driven) return testSurface(hooks, { ...shared, mcp, features });
     return undefined;
-  } catch (e) {
-    void vscode.window.showErrorMessage(
-      `Developer Index failed to start: ${e instanceof Error ? e.message : String(e)}`,
-    );
-    throw e;
-  }
+  });
 }
 
 export function deactivate(): Promise<void> | undefined {

@@ -68,6 +68,18 @@ export interface SharedWiring {
   walkthrough: WalkthroughHandle;
 }
 
+/** Runs an entry's activation; a failure is said in a message, then rethrown (so the editor marks the start failed). */
+export function startOrSay<T>(activate: () => T): T {
+  try {
+    return activate();
+  } catch (e) {
+    void vscode.window.showErrorMessage(
+      `Developer Index failed to start: ${e instanceof Error ? e.message : String(e)}`,
+    );
+    throw e;
+  }
+}
+
 /**
  * What each entry's deactivate returns: the subscriptions disposed now, newest first, and what they hand back
  * awaited (the job store's and the watches' last writes), so the extension host does not stop before those land.

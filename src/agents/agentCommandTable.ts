@@ -23,26 +23,20 @@ interface AgentCommandSpec {
 
 export const COMMAND_CATEGORY = 'Developer Index';
 
+/** Shown inline on the rows whose contextValue has `on`, at `inline`, and in those rows' context menu at `group`. */
+function inlineAnd(on: string, inline: number, group: string): readonly MenuPlace[] {
+  return [
+    { on, group: `inline@${inline}` },
+    { on, group },
+  ];
+}
+
 /** Each command's title, icon and places, by the key its id is made of (agentCommandIds.ts). */
 const AGENT_COMMAND_SPECS = {
   start: { title: 'Start Agent Job…', icon: 'add', menus: [{ on: 'title', group: 'navigation@1' }] },
-  cancel: {
-    title: 'Cancel Agent Job',
-    icon: 'debug-stop',
-    menus: [
-      { on: 'cancellable', group: 'inline@1' },
-      { on: 'cancellable', group: '1_run@1' },
-    ],
-  },
+  cancel: { title: 'Cancel Agent Job', icon: 'debug-stop', menus: inlineAnd('cancellable', 1, '1_run@1') },
   refresh: { title: 'Refresh Agent Jobs', icon: 'refresh', menus: [{ on: 'title', group: 'navigation@2' }] },
-  openResult: {
-    title: 'Open Result',
-    icon: 'go-to-file',
-    menus: [
-      { on: 'result', group: 'inline@2' },
-      { on: 'result', group: '2_open@1' },
-    ],
-  },
+  openResult: { title: 'Open Result', icon: 'go-to-file', menus: inlineAnd('result', 2, '2_open@1') },
   openPartialResult: {
     title: 'Open Partial Result',
     icon: 'go-to-file',
@@ -54,46 +48,15 @@ const AGENT_COMMAND_SPECS = {
     title: 'Open Snapshot',
     icon: 'file-code',
     rowOnly: true,
-    menus: [
-      { on: 'snapshot', group: 'inline@1' },
-      { on: 'snapshot', group: '2_open@4' },
-    ],
+    menus: inlineAnd('snapshot', 1, '2_open@4'),
   },
   openTrace: { title: 'Open Trace as JSON', rowOnly: true, menus: [{ on: 'trace', group: '2_open@3' }] },
   copyJobId: { title: 'Copy Job ID', rowOnly: true, menus: [{ on: 'job', group: '3_edit@1' }] },
   remove: { title: 'Remove from List', rowOnly: true, menus: [{ on: 'job', group: '3_edit@2' }] },
-  followUp: {
-    title: 'Ask a Follow-up…',
-    icon: 'comment-discussion',
-    menus: [
-      { on: 'followup', group: 'inline@3' },
-      { on: 'followup', group: '1_run@0' },
-    ],
-  },
-  openAnswer: {
-    title: 'Open Answer',
-    icon: 'open-preview',
-    menus: [
-      { on: 'answer', group: 'inline@2' },
-      { on: 'answer', group: '2_open@0' },
-    ],
-  },
-  approve: {
-    title: 'Approve',
-    icon: 'check',
-    menus: [
-      { on: 'approvable', group: 'inline@0' },
-      { on: 'approvable', group: '0_approval@1' },
-    ],
-  },
-  decline: {
-    title: 'Decline',
-    icon: 'close',
-    menus: [
-      { on: 'approvable', group: 'inline@0' },
-      { on: 'approvable', group: '0_approval@2' },
-    ],
-  },
+  followUp: { title: 'Ask a Follow-up…', icon: 'comment-discussion', menus: inlineAnd('followup', 3, '1_run@0') },
+  openAnswer: { title: 'Open Answer', icon: 'open-preview', menus: inlineAnd('answer', 2, '2_open@0') },
+  approve: { title: 'Approve', icon: 'check', menus: inlineAnd('approvable', 0, '0_approval@1') },
+  decline: { title: 'Decline', icon: 'close', menus: inlineAnd('approvable', 0, '0_approval@2') },
 } as const satisfies Record<AgentCommandKey, AgentCommandSpec>;
 
 /** Every command with its id, in the order of the keys. */

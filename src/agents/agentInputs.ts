@@ -103,6 +103,24 @@ export const vscodePickJob: PickJobInput = (items, title) =>
 
 const backButton = (): vscode.QuickInputButton => vscode.QuickInputButtons.Back;
 
+/**
+ * What a step's pick and input box share: the title and step count, kept open when focus moves, Back from step 2
+ * on; Back and hiding (Escape) end the step.
+ */
+function frameStep(
+  input: vscode.QuickInput & Pick<vscode.InputBox, 'buttons' | 'onDidTriggerButton'>,
+  s: Pick<InputStep, 'title' | 'step' | 'totalSteps'>,
+  finish: (v: typeof BACK | undefined, dispose: () => void) => void,
+): void {
+  input.title = s.title;
+  input.step = s.step;
+  input.totalSteps = s.totalSteps;
+  input.ignoreFocusOut = true;
+  input.buttons = s.step > 1 ? [backButton()] : [];
+  input.onDidTriggerButton(() => finish(BACK, () => input.dispose()));
+  input.onDidHide(() => finish(undefined, () => input.dispose()));
+}
+
 /** The default step: an input box or a quick pick, Back from step 2 on, value kept, validation live. */
 export const vscodeAsk: AskInput = (step) =>
   new Promise((resolve) => {
@@ -116,33 +134,22 @@ export const vscodeAsk: AskInput = (step) =>
     if (step.type === 'pick') {
       const s = step as PickStep;
       const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { value: string }>();
-      qp.title = s.title;
-      qp.step = s.step;
-      qp.totalSteps = s.totalSteps;
+      frameStep(qp, s, finish);
       qp.placeholder = s.initialError ?? s.placeHolder;
-      qp.ignoreFocusOut = true;
       qp.items = s.items.map((i) => ({ label: i.label, description: i.description, value: i.value }));
       const current = qp.items.find((i) => i.value === s.value);
       if (current) qp.activeItems = [current];
-      qp.buttons = s.step > 1 ? [backButton()] : [];
-      qp.onDidTriggerButton(() => finish(BACK, () => qp.dispose()));
       qp.onDidAccept(() => finish(qp.selectedItems[0]?.value ?? s.value, () => qp.dispose()));
-      qp.onDidHide(() => finish(undefined, () => qp.dispose()));
       qp.show();
       return;
     }
     const t = step as InputStep;
     const box = vscode.window.createInputBox();
-    box.title = t.title;
-    box.step = t.step;
-    box.totalSteps = t.totalSteps;
+    frameStep(box, t, finish);
     box.prompt = t.prompt;
     box.value = t.value;
     box.placeholder = t.placeHolder;
-    box.ignoreFocusOut = true;
     box.validationMessage = t.initialError;
-    box.buttons = t.step > 1 ? [backButton()] : [];
-    box.onDidTriggerButton(() => finish(BACK, () => box.dispose()));
     box.onDidChangeValue((v) => {
       box.validationMessage = t.validate(v);
     });
@@ -151,7 +158,6 @@ export const vscodeAsk: AskInput = (step) =>
       if (problem) box.validationMessage = problem;
       else finish(box.value, () => box.dispose());
     });
-    box.onDidHide(() => finish(undefined, () => box.dispose()));
     box.show();
   });
 

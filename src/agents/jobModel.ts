@@ -180,38 +180,20 @@ function readPendingApproval(v: unknown): AgentJob['pendingApproval'] {
   const id = str(p.id) ?? str(p.approvalId);
   if (!id) return undefined;
   const calls = Array.isArray(p.calls)
-    ? p.calls.flatMap((c: unknown) => {
-        if (c === null || typeof c !== 'object') return [];
-        const r = c as Record<string, unknown>;
+    ? recordsOf(p.calls, (r) => {
         const est = r.creditsEstimate;
         // Before 0.2 a call was `{ id, name: 'provider.capability', arguments }`.
-        return [
-          {
-            id: str(r.id),
-            provider: str(r.provider),
-            capability: str(r.capability) ?? str(r.name),
-            ...(r.input !== undefined ? { input: r.input } : r.arguments !== undefined ? { input: r.arguments } : {}),
-            ...(typeof est === 'number' || est === null ? { creditsEstimate: est } : {}),
-          },
-        ];
+        return {
+          id: str(r.id),
+          provider: str(r.provider),
+          capability: str(r.capability) ?? str(r.name),
+          ...(r.input !== undefined ? { input: r.input } : r.arguments !== undefined ? { input: r.arguments } : {}),
+          ...(typeof est === 'number' || est === null ? { creditsEstimate: est } : {}),
+        };
       })
     : [];
   const termsList = Array.isArray(p.terms) ? p.terms : p.terms !== null && typeof p.terms === 'object' ? [p.terms] : [];
-  const terms = termsList.flatMap((t: unknown) => {
-    if (t === null || typeof t !== 'object') return [];
-    const r = t as Record<string, unknown>;
-    return [
-      {
-        provider: str(r.provider),
-        name: str(r.name),
-        capability: str(r.capability),
-        adds: str(r.adds),
-        version: str(r.version),
-        digest: str(r.digest) ?? null,
-        url: str(r.url),
-      },
-    ];
-  });
+  const terms = recordsOf(termsList, (r) => ({ ...termsNames(r), digest: str(r.digest) ?? null, url: str(r.url) }));
   const res =
     p.resolution !== null && typeof p.resolution === 'object' ? (p.resolution as Record<string, unknown>) : undefined;
   return {
@@ -237,21 +219,7 @@ function readExchange(v: unknown): AgentJob['exchange'] {
   const x = v as Record<string, unknown>;
   const num = (n: unknown): number | undefined => (typeof n === 'number' && Number.isFinite(n) ? n : undefined);
   const skipped = Array.isArray(x.skippedProviders)
-    ? x.skippedProviders.flatMap((sp: unknown) => {
-        if (sp === null || typeof sp !== 'object') return [];
-        const r = sp as Record<string, unknown>;
-        return [
-          {
-            provider: str(r.provider),
-            name: str(r.name),
-            capability: str(r.capability),
-            adds: str(r.adds),
-            reason: str(r.reason),
-            version: str(r.version),
-            termsUrl: str(r.termsUrl),
-          },
-        ];
-      })
+    ? recordsOf(x.skippedProviders, (r) => ({ ...termsNames(r), reason: str(r.reason), termsUrl: str(r.termsUrl) }))
     : undefined;
   return {
     ...(typeof x.enabled === 'boolean' ? { enabled: x.enabled } : {}),
@@ -265,6 +233,22 @@ function readExchange(v: unknown): AgentJob['exchange'] {
 
 function str(x: unknown): string | undefined {
   return typeof x === 'string' ? x : undefined;
+}
+
+/** The object entries of a stored list, each read by `read`; anything else in the list is dropped. */
+function recordsOf<T>(list: unknown[], read: (r: Record<string, unknown>) => T): T[] {
+  return list.flatMap((x) => (x !== null && typeof x === 'object' ? [read(x as Record<string, unknown>)] : []));
+}
+
+/** What names a provider's terms, as a pending approval's terms and a run's skipped providers store it. */
+function termsNames(r: Record<string, unknown>) {
+  return {
+    provider: str(r.provider),
+    name: str(r.name),
+    capability: str(r.capability),
+    adds: str(r.adds),
+    version: str(r.version),
+  };
 }
 
 export { isTerminalStatus };

@@ -22,24 +22,11 @@ export type ApiErrorKind =
   /** Keyless (no key was sent): the service refuses keyless calls from this network, or has keyless access off (401, 403). */
   | 'keyless-refused';
 
-export interface ApiErrorInit {
+/** What an ApiError is made of: its kind, message and cause, and any of its other fields (declared on the class). */
+export interface ApiErrorInit extends Partial<Omit<ApiError, keyof Error | 'kind'>> {
   kind: ApiErrorKind;
   message: string;
-  status?: number;
-  error?: string;
-  details?: unknown;
-  code?: string;
-  retryable?: boolean;
-  retryAfterMs?: number;
-  issues?: ParamIssue[];
-  attempts?: number;
   cause?: unknown;
-  location?: string;
-  resetAt?: number;
-  quota?: 'requests' | 'credits';
-  runId?: string;
-  signupUrl?: string;
-  requestId?: string;
 }
 
 export class ApiError extends Error {

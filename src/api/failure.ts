@@ -1,7 +1,7 @@
 // A failure as data, computed once for search and agent calls alike: one reason, one next step, and from when trying
 // again can help. Every surface words it from this (src/words/failureWords.ts); nothing else reads an error's kind
 // or status to decide what to say. Read by shape, so editor code needs no client import; no vscode, no zod.
-import { type AgentErrorReason, reasonOf } from './agent/agentReasons';
+import { type AgentErrorReason, reasonOf, statusReason } from './agent/agentReasons';
 import type { ParamIssue } from './params';
 import { signupLink } from './notices';
 
@@ -122,22 +122,8 @@ function classify(kind: string | undefined, status: number | undefined, name: un
     case 'redirect':
       return kind;
     default:
-      switch (status) {
-        case 400:
-          return 'invalid-input';
-        case 401:
-          return 'auth';
-        case 402:
-          return 'payment';
-        case 403:
-          return 'forbidden';
-        case 408:
-          return 'service';
-        case 429:
-          return 'rate-limit';
-        default:
-          return status !== undefined && status >= 500 ? 'service' : 'other';
-      }
+      // 408: the service timed out waiting on its side.
+      return status === 408 ? 'service' : statusReason(status);
   }
 }
 

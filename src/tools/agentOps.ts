@@ -9,18 +9,21 @@ import { followRun } from '../agentRun/runEngine';
 import { DEFAULT_POLL_TIMING } from '../agentRun/pollSchedule';
 import { systemClock } from '../api/retry';
 import {
+  budgetOf,
   DEFAULT_LIST_JOBS,
   DEFAULT_WAIT_SECONDS,
+  intIn,
+  isRecord,
   MAX_LIST_JOBS,
   MAX_MAX_TOKENS,
   MAX_WAIT_SECONDS,
   MIN_MAX_TOKENS,
   MIN_WAIT_SECONDS,
+  unknownFields,
 } from './toolInputs';
 import { TOOL_NAMES, type ToolName } from './names';
 import { clean, errorText, jobStartedText, jobStatusText, snapshotText } from './modelText';
 import { issuesText } from '../words/failureWords';
-import { budgetOf, intIn, isRecord, unknownFields } from './toolInputs';
 import type { AgentOps, ApprovalAnswer, StartRequest, ToolDeps, ToolOutcome, ToolProgress } from './toolTypes';
 import { progressLine, waitHeadline } from './waitText';
 

@@ -319,31 +319,28 @@ function fixesDefinition(withFolder: boolean): ToolDefinition {
   };
 }
 
-/** The editor's language-model tools (package.json `contributes.languageModelTools`), in EDITOR_TOOL_NAMES order. */
-export const EDITOR_TOOLS: readonly ToolDefinition[] = [
-  searchDefinition(true),
-  READ_MORE,
-  START,
-  STATUS,
-  WAIT,
-  LIST,
-  CANCEL,
-  ANSWER,
-  fixesDefinition(false),
-];
-/** The MCP server's tools: the same operations plus reading a snapshot; no workspace scope in a terminal. */
-export const MCP_TOOLS: readonly ToolDefinition[] = [
-  searchDefinition(false),
-  READ_MORE,
-  START,
-  STATUS,
-  WAIT,
-  LIST,
-  CANCEL,
-  SNAPSHOT,
-  ANSWER,
-  fixesDefinition(true),
-];
+/**
+ * The tools of a surface, in the same order on both: the MCP server (`terminal`) adds reading a snapshot and has no
+ * workspace scope; the editor's (package.json `contributes.languageModelTools`) are in EDITOR_TOOL_NAMES order.
+ */
+function toolsFor(terminal: boolean): readonly ToolDefinition[] {
+  const snapshot = terminal ? [SNAPSHOT] : [];
+  return [
+    searchDefinition(!terminal),
+    READ_MORE,
+    START,
+    STATUS,
+    WAIT,
+    LIST,
+    CANCEL,
+    ...snapshot,
+    ANSWER,
+    fixesDefinition(terminal),
+  ];
+}
+
+export const EDITOR_TOOLS = toolsFor(false);
+export const MCP_TOOLS = toolsFor(true);
 
 /**
  * A tool as MCP tools/list sends it, short: the annotations without the repeated title and without

@@ -1,16 +1,12 @@
 // The browser's code for the shared wiring (src/wiring.ts), bundled in (a web worker loads one file): the same
 // services and features over the browser's host. The connection diagnosis and the node_modules dependency search are
 // the desktop's only (src/web/unavailable.ts says why).
-import { createAgentsFeature, notifyEnds, notifyWaiting } from '../agents/agentsFeature';
-import { agentClientOver } from '../api/agent/agentClient';
 import { verifyKey } from '../auth/verifyKey';
-import { handleChatRequest } from '../chat/participant';
-import { createFixesFeature } from '../fixesView/createFixes';
 import { FetchTransport } from '../api/fetchTransport';
 import type { Host } from '../host/host';
 import { Services } from '../services';
-import { invokeLanguageModelTool } from '../tools/editorTools';
-import type { CoreCode, EntryCode, FeatureCode } from '../wiring';
+import { sharedFeatures } from '../sharedFeatures';
+import type { CoreCode, EntryCode } from '../wiring';
 import { fixesDependencies, resolveManifests } from './dependencies';
 
 /** Its own fetch (the browser has its own proxies and CAs), and no process, so no `git config` (a browsed
@@ -21,15 +17,6 @@ const browserHost: Host = {
 };
 
 const core: CoreCode = { Services, verifyKey, host: browserHost, folderDependencies: resolveManifests };
-const features: FeatureCode = {
-  agentClientOver,
-  createAgentsFeature,
-  notifyEnds,
-  notifyWaiting,
-  invokeLanguageModelTool,
-  handleChatRequest,
-  createFixesFeature,
-  fixesDependencies,
-};
+const features = sharedFeatures(fixesDependencies);
 
 export const webCode: EntryCode = { core: () => core, features: () => features };

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { DEPS_COMMANDS } from '../deps/commandIds';
 import { cleanMessage } from '../deps/messages';
 import { type ProblemArgs } from '../deps/packageRefs';
-import { settleOnDeactivate, wireShared } from '../wiring';
+import { settleOnDeactivate, startOrSay, wireShared } from '../wiring';
 import { webCode } from './core';
 import { searchDependency } from './dependencies';
 import { registerLeftOut } from './unavailable';
@@ -18,7 +18,7 @@ let activeContext: vscode.ExtensionContext | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   activeContext = context;
-  try {
+  return startOrSay(() => {
     const { svc } = wireShared(context, webCode);
 
     // Dependencies from manifests and lockfiles (workspace.fs); a problem's search without node_modules' scope.
@@ -59,12 +59,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ).contributes?.commands ?? [])
       titles[c.command] = c.title;
     registerLeftOut(context, titles);
-  } catch (e) {
-    void vscode.window.showErrorMessage(
-      `Developer Index failed to start: ${e instanceof Error ? e.message : String(e)}`,
-    );
-    throw e;
-  }
+  });
 }
 
 export function deactivate(): Promise<void> | undefined {

@@ -1,7 +1,7 @@
 // What a failed agent call means: the reason AgentClient stamps on every error it throws (one per row
 // of spec 7.2), and the client's own message with the next step, in the style of errors.ts
 // (`<service error> (HTTP n): <what to do>`). src/api/failure.ts reads the stamp; the surfaces word it.
-import { type AgentErrorReason, reasonOf } from './agentReasons';
+import { type AgentErrorReason, reasonOf, statusReason } from './agentReasons';
 import { ApiError, PASSTHROUGH_ERROR } from '../errors';
 import type { ParamIssue } from '../params';
 
@@ -138,12 +138,6 @@ function classify(e: ApiError, op: Op): AgentErrorReason {
       if (invalidSchemaReason(err) !== undefined) return 'invalid-schema';
       if (op === 'submit' && err.startsWith(AGENT_ERRORS.backendSchemaPrefix)) return 'invalid-schema';
       return 'invalid-input';
-    case 401:
-      return 'auth';
-    case 402:
-      return 'payment';
-    case 403:
-      return 'forbidden';
     case 404:
       if (op === 'snapshot' && err === AGENT_ERRORS.snapshotNotFound) return 'snapshot-not-found';
       // Production answers an expired or unknown job with 404 on every agent endpoint.
@@ -154,12 +148,10 @@ function classify(e: ApiError, op: Op): AgentErrorReason {
       return 'other';
     case 422:
       return op === 'submit' ? 'invalid-schema' : 'other';
-    case 429:
-      return 'rate-limit';
     default:
+      // A wait asked for beyond the client's ceiling comes only from a retried status (408, 429, 5xx).
       if (e.kind === 'retry-after-too-long') return 'rate-limit';
-      if (e.status !== undefined && e.status >= 500) return 'service';
-      return 'other';
+      return statusReason(e.status);
   }
 }
 

@@ -76,6 +76,20 @@ export const AGENT_ERROR_REASONS: readonly AgentErrorReason[] = [
   'key-required',
 ];
 
+/** The reason an HTTP status gives by itself, where no rule of the endpoint names a more particular one. */
+export function statusReason(status: number | undefined): AgentErrorReason {
+  if (status === undefined) return 'other';
+  return STATUS_REASONS[status] ?? (status >= 500 ? 'service' : 'other');
+}
+
+const STATUS_REASONS: Readonly<Record<number, AgentErrorReason>> = {
+  400: 'invalid-input',
+  401: 'auth',
+  402: 'payment',
+  403: 'forbidden',
+  429: 'rate-limit',
+};
+
 /** The reason AgentClient stamped on an error, read by shape so editor code needs no client import. */
 export function reasonOf(e: unknown): AgentErrorReason | undefined {
   const r = e !== null && typeof e === 'object' ? (e as { reason?: unknown }).reason : undefined;

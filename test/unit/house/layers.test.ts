@@ -41,7 +41,10 @@ export const LAYERS: ReadonlyArray<{ layer: string; paths: readonly string[] }> 
   { layer: 'tools', paths: ['tools/'] },
   { layer: 'surfaces', paths: ['chat/', 'mcpSetup/'] },
   { layer: 'cli', paths: ['cli/'] },
-  { layer: 'entries', paths: ['extension.ts', 'wiring.ts', 'core.ts', 'features.ts', 'web/', 'testHooks/surface.ts'] },
+  {
+    layer: 'entries',
+    paths: ['extension.ts', 'wiring.ts', 'core.ts', 'features.ts', 'sharedFeatures.ts', 'web/', 'testHooks/surface.ts'],
+  },
 ];
 
 /** The row of a file (a path relative to src/, with `/`), as its index in LAYERS; undefined when no row holds it. */
