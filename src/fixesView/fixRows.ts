@@ -171,9 +171,11 @@ export function reportRows(outcome: FixesOutcome): { dependencies: DependencyRow
 export function summaryLine({ report }: FixesOutcome, folderName: string): string {
   const lacking = report.dependencies.filter((d) => d.fixes.length).length;
   const checked = report.dependencies.length;
+  const lackWords = lacking
+    ? `${plural(lacking, 'dependency', 'dependencies')} with fixes you lack`
+    : 'no fixes you lack';
   return (
-    `${folderName}: ${lacking ? `${plural(lacking, 'dependency', 'dependencies')} with fixes you lack` : 'no fixes you lack'} ` +
-    `(${plural(checked, 'dependency', 'dependencies')} ` +
-    `checked, ${plural(report.searches, 'search', 'searches')})`
+    `${folderName}: ${lackWords} ` +
+    `(${plural(checked, 'dependency', 'dependencies')} checked, ${plural(report.searches, 'search', 'searches')})`
   );
 }

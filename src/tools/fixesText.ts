@@ -29,9 +29,9 @@ export function fixesText(outcome: FixesOutcome, folder: string, maxChars: numbe
   const lacking = report.dependencies.filter((d) => d.fixes.length || d.affecting.length);
   const clear = report.dependencies.filter((d) => !d.fixes.length && !d.affecting.length);
   const head = [
-    `Fixes check of ${folder}: ${plural(report.dependencies.length, 'dependency', 'dependencies')} ` +
-      `checked, ${plural(report.searches, 'search', 'searches')} of the developer index ` +
-      `sent, ${outcome.fromCache} from a day's cache.`,
+    `Fixes check of ${folder}: ${plural(report.dependencies.length, 'dependency', 'dependencies')} checked, ` +
+      `${plural(report.searches, 'search', 'searches')} of the developer index sent, ` +
+      `${outcome.fromCache} from a day's cache.`,
     "Each line below is a GitHub issue or pull request of the dependency's own repository " +
       'that states the version with the fix (or the versions a bug affects), ' +
       'compared with the installed version; cite its URL.',

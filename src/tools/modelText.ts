@@ -228,8 +228,6 @@ export function snapshotText(
   const body = clean(snap.snapshot);
   const cut = body.length > o.maxChars - 200;
   const shown = cut ? body.slice(0, Math.max(0, o.maxChars - 200)) : body;
-  return (
-    `Snapshot ${clean(snap.snapshotId ?? '')} of agent ` +
-    `job ${jobId}${cut ? ` (cut at the size budget: ${grouped(body.length)} characters in all)` : ''}:\n\`\`\`\n${shown}\n\`\`\``
-  );
+  const cutWords = cut ? ` (cut at the size budget: ${grouped(body.length)} characters in all)` : '';
+  return `Snapshot ${clean(snap.snapshotId ?? '')} of agent job ${jobId}${cutWords}:\n\`\`\`\n${shown}\n\`\`\``;
 }

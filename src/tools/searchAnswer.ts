@@ -150,10 +150,10 @@ function leftWords(results: readonly KeptResult[], withHandle: boolean): string 
     lines.push(`Left out (${plural(l.passages, 'passage')} in all): ${what.join('; ')}. ${how}`);
   }
   if (l.named) {
+    const repeats = withHandle ? "; devIndex_readMore with `result: N` and the handle below repeats result [N]'s" : '';
     lines.push(
       `Not repeated: ${plural(l.named, 'passage')} of ${ranges(l.namedIn)}, ` +
-        `sent in full by answers you named in ` +
-        `\`have\`${withHandle ? "; devIndex_readMore with `result: N` and the handle below repeats result [N]'s" : ''}.`,
+        `sent in full by answers you named in \`have\`${repeats}.`,
     );
   }
   return lines.length ? lines.join('\n') : undefined;
