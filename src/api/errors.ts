@@ -185,10 +185,10 @@ function advice(status: number, error: string | undefined): string {
  */
 export function keylessRefusalWords(status: number): string {
   return status === 403
-    ? 'the service refuses keyless searches from this network because its address looks like a ' +
-        'proxy or VPN; searches with an API key work from any network'
-    : 'the service refuses keyless searches from this network (an IPv6 or unrecognised ' +
-        'address), or has keyless access switched off; searches with an API key work from any network';
+    ? 'the service refuses keyless searches from this network ' +
+        'because its address looks like a proxy or VPN; searches with an API key work from any network'
+    : 'the service refuses keyless searches from this network ' +
+        '(an IPv6 or unrecognised address), or has keyless access switched off; searches with an API key work from any network';
 }
 
 /** "Keyless searches are used up until 10:00 tomorrow (in 13 h)", or its credits form. */

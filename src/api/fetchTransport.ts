@@ -170,8 +170,8 @@ export function fetchError(e: unknown, origin: string, midBody = false): ApiErro
     cause: e,
     retryable: false,
     message:
-      `could not complete the request to ${origin}: the browser could not reach it (no service ` +
-      `at that address, a host it cannot resolve, a certificate it does not trust, ` +
+      `could not complete the request to ${origin}: the browser could not reach it ` +
+      `(no service at that address, a host it cannot resolve, a certificate it does not trust, ` +
       `or an answer without CORS headers; the browser does not say which): check the base URL`,
   });
 }

@@ -147,8 +147,8 @@ const CERT_CODES = new Set([
 
 const CA_HINT =
   'if a proxy or gateway on your network inspects TLS, trust its certificate authority: ' +
-  'point NODE_EXTRA_CA_CERTS at its PEM file, or in VS Code set devIndex.network.caFile (see ' +
-  '"Proxies and certificates" in the README)';
+  'point NODE_EXTRA_CA_CERTS at its PEM file, or in VS Code set devIndex.network.caFile ' +
+  '(see "Proxies and certificates" in the README)';
 const PROXY_AUTH_HINT =
   'give the proxy credentials: in VS Code set http.proxyAuthorization (or user:password in http.proxy); in a terminal put them in the proxy URL, HTTPS_PROXY=http://user:password@host:port';
 

@@ -164,8 +164,8 @@ export async function withRetry<T>(attemptFn: (n: number) => Promise<T>, o: Retr
           signupUrl: e.signupUrl,
           requestId: e.requestId,
           message:
-            `${e.error ?? `HTTP ${e.status}`} (HTTP ${e.status}): the service asks to wait ` +
-            `until ${untilWords(resetAt, o.clock.now(), { timeZone: o.timeZone })}, ` +
+            `${e.error ?? `HTTP ${e.status}`} (HTTP ${e.status}): ` +
+            `the service asks to wait until ${untilWords(resetAt, o.clock.now(), { timeZone: o.timeZone })}, ` +
             `longer than the ${durationWords(o.maxRetryAfterMs)} this client waits by itself; ` +
             `try again then`,
         });

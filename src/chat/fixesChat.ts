@@ -16,8 +16,8 @@ export function fixesMarkdown(outcome: FixesOutcome, folderName: string): string
   const lacking = report.dependencies.filter((d) => d.fixes.length || d.affecting.length);
   const out: string[] = [
     `**Fixes your dependencies lack** in ${escapeMarkdown(folderName)}: ${report.dependencies.length} ` +
-      `checked, ${report.searches} searches of the developer index (${outcome.fromCache} answers ` +
-      `from a day's cache).`,
+      `checked, ${report.searches} searches of the developer index ` +
+      `(${outcome.fromCache} answers from a day's cache).`,
   ];
   if (!lacking.length) out.push('No checked dependency lacks a fix that its repository states.');
   for (const d of lacking) {

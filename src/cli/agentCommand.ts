@@ -140,8 +140,8 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
           if (!(e instanceof AbortedError) && !(e instanceof ApiError && e.kind === 'aborted')) throw e;
           // Ctrl+C stops the following, not the job: say how to find it again.
           io.err(
-            `devindex agent: stopped following job ${r.id}; it keeps running (devindex agent ` +
-              `status ${r.id}, or devindex agent cancel ${r.id} to stop it)\n`,
+            `devindex agent: stopped following job ${r.id}; it keeps running ` +
+              `(devindex agent status ${r.id}, or devindex agent cancel ${r.id} to stop it)\n`,
           );
           return EXIT_INTERRUPTED;
         }

@@ -108,8 +108,8 @@ function withRequestFacts(f: Result, cx: Context): Result {
         ...out,
         fix: {
           text:
-            'the service has deprecated what this check uses: update Developer Index (the extension ' +
-            'and the devindex CLI) when a newer version is out',
+            'the service has deprecated what this check uses: update Developer Index ' +
+            '(the extension and the devindex CLI) when a newer version is out',
         },
       };
   }

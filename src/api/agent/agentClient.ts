@@ -73,8 +73,8 @@ export function validateSnapshotId(snapshotId: unknown): ParamIssue | undefined 
   return {
     field: 'snapshotId',
     message:
-      `snapshotId ${short(snapshotId)}: ${AGENT_ERRORS.invalidSnapshotId} (expected 1 to 128 ` +
-      `letters, digits, "_" or "-", as found in an artifact.updated event)`,
+      `snapshotId ${short(snapshotId)}: ${AGENT_ERRORS.invalidSnapshotId} ` +
+      `(expected 1 to 128 letters, digits, "_" or "-", as found in an artifact.updated event)`,
   };
 }
 

@@ -232,14 +232,14 @@ function nextStep(e: ApiError, reason: AgentErrorReason, c: Ctx): string | undef
       return 'this server keeps no job list; jobs started here are still followed';
     case 'no-trace':
       return (
-        `this job has no trace: it ran on an engine older ` +
-        `than ${TRACE_ENGINE_RE.exec(err)?.[1] ?? 'the current one'}, which recorded none; ` +
+        `this job has no trace: ` +
+        `it ran on an engine older than ${TRACE_ENGINE_RE.exec(err)?.[1] ?? 'the current one'}, which recorded none; ` +
         `its status and result are still available`
       );
     case 'no-snapshots':
       return (
-        `this job has no snapshots: it ran on an engine older ` +
-        `than ${SNAPSHOT_ENGINE_RE.exec(err)?.[1] ?? 'the current one'}, which recorded none; ` +
+        `this job has no snapshots: ` +
+        `it ran on an engine older than ${SNAPSHOT_ENGINE_RE.exec(err)?.[1] ?? 'the current one'}, which recorded none; ` +
         `its status and result are still available`
       );
     case 'zero-data-retention':

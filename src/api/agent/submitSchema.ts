@@ -250,8 +250,8 @@ function agentSubmitSchema(rules: SubmitRules = {}) {
         when: () => true,
         // The service's gateway turns the back end's refusal into a bare 500, so this is checked here.
         error:
-          'exchange.requireApproval needs mode "chat" on the same request (approvals are asked for ' +
-          'in a chat); add mode chat or leave requireApproval out',
+          'exchange.requireApproval needs mode "chat" on the same request ' +
+          '(approvals are asked for in a chat); add mode chat or leave requireApproval out',
       })
       .refine((p) => !(exchangeOf(p)?.approve !== undefined && p.threadId === undefined), {
         path: ['threadId'],
