@@ -24,7 +24,10 @@ function logLine(e: RequestLogEntry): string {
   const outcome = e.status !== undefined ? String(e.status) : 'no response';
   // Every request's External-Request-Id (one per attempt), so a failure a user reports can be found in the service's log.
   const ids = e.requestIds.length ? ` · id ${e.requestIds.join(', ')}` : '';
-  return `${e.method} ${e.path} ${outcome} · ${e.attempts} attempt${e.attempts === 1 ? '' : 's'} · ${Math.round(e.ms)} ms${ids}${e.error ? ` · ${e.error}` : ''}`;
+  return (
+    `${e.method} ${e.path} ${outcome} · ${e.attempts} attempt${e.attempts === 1 ? '' : 's'} ` +
+    `· ${Math.round(e.ms)} ms${ids}${e.error ? ` · ${e.error}` : ''}`
+  );
 }
 
 /** globalState: per endpoint, the UTC day its deprecation notice was last shown (told once per endpoint and day, in every window). */
@@ -110,7 +113,11 @@ export class Services implements vscode.Disposable {
     this.shownToday = next;
     void this.globalState?.update(NOTICES_SHOWN_KEY, next);
     const p = noticeParts(n, now);
-    const text = `Developer Index: ${[p.headline, p.sunset].filter(Boolean).join('; ')}.${p.successor ? ` Its ${p.successor}.` : ''}${p.said.length ? ` The service says: ${p.said.map((s) => `“${s}”`).join(' ')}` : ''} Its answers are still shown as usual.`;
+    const successorWords = p.successor ? ` Its ${p.successor}.` : '';
+    const saidWords = p.said.length ? ` The service says: ${p.said.map((s) => `“${s}”`).join(' ')}` : '';
+    const text =
+      `Developer Index: ${[p.headline, p.sunset].filter(Boolean).join('; ')}.${successorWords}${saidWords} ` +
+      `Its answers are still shown as usual.`;
     const successor = n.successor;
     if (this.hooks) {
       this.hooks.noticesShown.push(text);

@@ -168,7 +168,8 @@ function clip(s: string, max = 120): string {
 
 function errorText(e: TraceEvent): string {
   if (!e.error) return '';
-  return ` [${e.error.code}${e.error.retryable === true ? ', retryable' : e.error.retryable === false ? ', not retryable' : ''}]${e.error.message ? ` ${clip(e.error.message, 80)}` : ''}`;
+  const retry = e.error.retryable === true ? ', retryable' : e.error.retryable === false ? ', not retryable' : '';
+  return ` [${e.error.code}${retry}]${e.error.message ? ` ${clip(e.error.message, 80)}` : ''}`;
 }
 
 /** A one-line summary of any event, known type or not. */
@@ -183,7 +184,10 @@ export function summarizeEvent(e: TraceEvent): string {
     case 'agent.started':
       return 'agent started';
     case 'agent.finished':
-      return `agent finished: ${e.outcome ?? 'unknown outcome'}${e.durationMs !== undefined ? ` after ${(e.durationMs / 1000).toFixed(1)} s` : ''}${errorText(e)}`;
+      return (
+        `agent finished: ${e.outcome ?? 'unknown outcome'}` +
+        `${e.durationMs !== undefined ? ` after ${(e.durationMs / 1000).toFixed(1)} s` : ''}${errorText(e)}`
+      );
     case 'browser.session.started':
       return 'browser session started';
     case 'browser.session.finished':
@@ -203,7 +207,10 @@ export function summarizeEvent(e: TraceEvent): string {
     case 'artifact.updated': {
       const a = e.artifact;
       if (!a) return 'artifact updated';
-      return `artifact ${a.artifactId ?? a.path ?? '?'} (${a.kind}) ${a.change ?? 'updated'}${a.itemCount !== undefined ? `, ${a.itemCount} item${a.itemCount === 1 ? '' : 's'}` : ''}`;
+      return (
+        `artifact ${a.artifactId ?? a.path ?? '?'} ` +
+        `(${a.kind}) ${a.change ?? 'updated'}${a.itemCount !== undefined ? `, ${a.itemCount} item${a.itemCount === 1 ? '' : 's'}` : ''}`
+      );
     }
     case 'error.occurred':
       return `error${errorText(e) || ' (no details)'}`;

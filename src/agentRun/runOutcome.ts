@@ -183,9 +183,10 @@ export function endMessage(
       const skip = skipped.length
         ? ` It skipped ${skipped.join(', ')}: ${skipped.length === 1 ? 'its' : 'their'} data terms are not accepted.`
         : '';
+      const credits = job.creditsUsed !== undefined ? ` using ${job.creditsUsed} credits` : '';
       return {
         severity: 'info',
-        text: `Agent job ${name} ${END_OF_RUN.completed.did}${job.creditsUsed !== undefined ? ` using ${job.creditsUsed} credits` : ''}${paid ? ` (${paid})` : ''}.${skip}`,
+        text: `Agent job ${name} ${END_OF_RUN.completed.did}${credits}${paid ? ` (${paid})` : ''}.${skip}`,
       };
     }
     case 'credit_limit_reached': {

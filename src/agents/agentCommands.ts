@@ -119,7 +119,9 @@ export async function startJob(
 function warnIfUnsaved(deps: AgentCommandContext, id: string): void {
   if (!deps.store.isUnsaved(id)) return;
   void vscode.window.showWarningMessage(
-    `The agent job ${id} started, but the editor could not save it in its storage yet (saving is retried; see the Developer Index log). Until it is saved, closing this window loses it here: Refresh the job list to find it again.`,
+    `The agent job ${id} started, but the editor could not save it in its storage yet ` +
+      `(saving is retried; see the Developer Index log). Until it is saved, ` +
+      `closing this window loses it here: Refresh the job list to find it again.`,
   );
 }
 

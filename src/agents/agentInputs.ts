@@ -186,7 +186,9 @@ export const vscodeApprove: ApproveInput = async (job, p) => {
         .map((t) => `${termsName(t)}${t.adds ? ` (adds: ${t.adds})` : ''}${t.url ? `\n${t.url}` : ''}`)
         .join('\n\n');
       const choice = await vscode.window.showWarningMessage(
-        `To go on, ${name} needs your agreement to ${p.terms.length === 1 ? "a provider's data terms" : `${p.terms.length} providers' data terms`}. Read them before you agree.`,
+        `To go on, ${name} needs your agreement ` +
+          `to ${p.terms.length === 1 ? "a provider's data terms" : `${p.terms.length} providers' data terms`}. ` +
+          `Read them before you agree.`,
         { modal: true, detail },
         OPEN_TERMS,
         AGREE_BUTTON,

@@ -195,7 +195,9 @@ export class JobStore implements JobsReadModel {
     if (this.disposed) return job;
     if (!saved) {
       this.opts.onLog?.(
-        `agent jobs: job ${job.id} started but is NOT saved in the editor's storage yet; it is shown and saving is retried (if this window closes first, Refresh finds it in the service's job list)`,
+        `agent jobs: job ${job.id} started but is NOT saved in the editor's storage yet; ` +
+          `it is shown and saving is retried (if this window closes first, ` +
+          `Refresh finds it in the service's job list)`,
       );
     }
     this.dispatch({ type: 'submitted', job });

@@ -225,4 +225,5 @@ export class SkippedProviderNode extends vscode.TreeItem {
 
 /** How a skipped provider is included next time, in the editor's words. */
 const SKIPPED_NEXT_TIME =
-  'To include it next time, accept its terms (the link), or start the job with "Ask before using providers whose terms are not accepted" on.';
+  'To include it next time, accept its terms (the link), ' +
+  'or start the job with "Ask before using providers whose terms are not accepted" on.';

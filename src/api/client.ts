@@ -267,7 +267,9 @@ export class DevIndexClient {
         err = this.keylessQuota(err);
       if (err.attempts > 1 && (err.kind === 'timeout' || err.kind === 'network' || err.kind === 'http')) {
         const s = Math.round((this.clock.now() - started) / 1000);
-        err.message += ` (gave up after ${err.attempts} attempts over ${s} s; each attempt may take up to ${Math.round(this.timeoutMs / 100) / 10} s)`;
+        err.message +=
+          ` (gave up after ${err.attempts} attempts over ${s} s; ` +
+          `each attempt may take up to ${Math.round(this.timeoutMs / 100) / 10} s)`;
       }
       // Every error a user sees names the request that failed (the last one sent); a cancelled call is not an error shown.
       const lastId = requestIds[requestIds.length - 1];

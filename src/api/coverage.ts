@@ -43,7 +43,10 @@ export function explainCoverage(request: SearchParams, response: SearchResponse)
     notes.push({
       level: 'warning',
       type: 'doc',
-      text: `No documentation results: repository filters (${filters}) apply only to repositories, so without sources the documentation half does not run. To keep doc results, drop the repository filters, or scope the documentation with sources.`,
+      text:
+        `No documentation results: repository filters (${filters}) apply only to repositories, ` +
+        `so without sources the documentation half does not run. To keep doc results, ` +
+        `drop the repository filters, or scope the documentation with sources.`,
       fix: { kind: 'drop-repo-filters', label: 'Search again without repository filters' },
     });
     notes.push({

@@ -125,12 +125,18 @@ function advice(status: number, error: string | undefined): string {
       return 'the plan has run out of credits or billing is not configured; add credits or configure billing on the account';
     case 403:
       if (error === PROMPT_INJECTION_ERROR)
-        return 'the page content looked like a prompt injection and extraction was aborted; if this is a false positive, retry without checkPromptInjection';
+        return (
+          'the page content looked like a prompt injection and extraction was aborted; ' +
+          'if this is a false positive, retry without checkPromptInjection'
+        );
       return 'the API key lacks permission for this endpoint or feature; use a key that has it';
     case 404:
       return 'the job, resource or path does not exist; check the id and the base URL';
     case 407:
-      return 'a proxy between this client and the service asks for credentials; give them in the proxy settings (see "Proxies and certificates" in the README)';
+      return (
+        'a proxy between this client and the service asks for credentials; ' +
+        'give them in the proxy settings (see "Proxies and certificates" in the README)'
+      );
     case 408:
       return 'the service timed out fetching the page; try again (the client retries this with backoff)';
     case 409:
@@ -138,7 +144,10 @@ function advice(status: number, error: string | undefined): string {
     case 413:
       return 'the request body is too large; send fewer or shorter parameters';
     case 422:
-      return 'the service could not process the request (an invalid extraction schema, or a result that did not conform); fix the schema, or try again if the schema is valid';
+      return (
+        'the service could not process the request (an invalid extraction schema, ' +
+        'or a result that did not conform); fix the schema, or try again if the schema is valid'
+      );
     case 429:
       if (error === CONCURRENCY_LIMIT_ERROR)
         return "the plan's concurrent browser limit is reached; wait for running jobs to finish and try again";
@@ -163,8 +172,10 @@ function advice(status: number, error: string | undefined): string {
  */
 export function keylessRefusalWords(status: number): string {
   return status === 403
-    ? 'the service refuses keyless searches from this network because its address looks like a proxy or VPN; searches with an API key work from any network'
-    : 'the service refuses keyless searches from this network (an IPv6 or unrecognised address), or has keyless access switched off; searches with an API key work from any network';
+    ? 'the service refuses keyless searches from this network ' +
+        'because its address looks like a proxy or VPN; searches with an API key work from any network'
+    : 'the service refuses keyless searches from this network ' +
+        '(an IPv6 or unrecognised address), or has keyless access switched off; searches with an API key work from any network';
 }
 
 /** "Keyless searches are used up until 10:00 tomorrow (in 13 h)", or its credits form. */
@@ -201,7 +212,10 @@ export function errorFromResponse(o: {
       location: target ? redact(target) : undefined,
       retryable: false,
       attempts: o.attempts,
-      message: `the service answered with a redirect (HTTP ${o.status})${where}; redirects are not followed, so the key never goes to another address: if the service moved, set the base URL to its new address`,
+      message:
+        `the service answered with a redirect (HTTP ${o.status})${where}; ` +
+        `redirects are not followed, so the key never goes to another address: ` +
+        `if the service moved, set the base URL to its new address`,
     });
   }
   const body = parseErrorBody(o.bodyText, o.contentType);

@@ -62,7 +62,9 @@ export class FetchTransport implements Transport {
           status: res.status || undefined,
           retryable: false,
           message:
-            'the service answered with a redirect (the browser does not say where to); redirects are not followed, so the key never goes to another address: if the service moved, set the base URL to its new address',
+            'the service answered with a redirect (the browser does not say where to); ' +
+            'redirects are not followed, so the key never goes to another address: ' +
+            'if the service moved, set the base URL to its new address',
         });
       }
       const status = res.status;
@@ -167,6 +169,9 @@ export function fetchError(e: unknown, origin: string, midBody = false): ApiErro
     kind: 'network',
     cause: e,
     retryable: false,
-    message: `could not complete the request to ${origin}: the browser could not reach it (no service at that address, a host it cannot resolve, a certificate it does not trust, or an answer without CORS headers; the browser does not say which): check the base URL`,
+    message:
+      `could not complete the request to ${origin}: the browser could not reach it ` +
+      `(no service at that address, a host it cannot resolve, a certificate it does not trust, ` +
+      `or an answer without CORS headers; the browser does not say which): check the base URL`,
   });
 }

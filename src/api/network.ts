@@ -101,7 +101,9 @@ function readPem(file: string, what: string): string {
       kind: 'network',
       retryable: false,
       code: 'CA_FILE',
-      message: `could not read the certificate authorities in ${file} (${what}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      message:
+        `could not read the certificate authorities in ${file} ` +
+        `(${what}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
     });
   }
   if (!/-----BEGIN CERTIFICATE-----/.test(text)) {
@@ -144,7 +146,9 @@ const CERT_CODES = new Set([
 ]);
 
 const CA_HINT =
-  'if a proxy or gateway on your network inspects TLS, trust its certificate authority: point NODE_EXTRA_CA_CERTS at its PEM file, or in VS Code set devIndex.network.caFile (see "Proxies and certificates" in the README)';
+  'if a proxy or gateway on your network inspects TLS, trust its certificate authority: ' +
+  'point NODE_EXTRA_CA_CERTS at its PEM file, or in VS Code set devIndex.network.caFile ' +
+  '(see "Proxies and certificates" in the README)';
 const PROXY_AUTH_HINT =
   'give the proxy credentials: in VS Code set http.proxyAuthorization (or user:password in http.proxy); in a terminal put them in the proxy URL, HTTPS_PROXY=http://user:password@host:port';
 
@@ -168,7 +172,9 @@ export function networkError(e: unknown, origin: string, proxy?: string): ApiErr
         status: 407,
         retryable: false,
         cause: e,
-        message: `the proxy${named} refused the connection to ${origin}: it needs credentials (HTTP 407 Proxy Authentication Required); ${PROXY_AUTH_HINT}`,
+        message:
+          `the proxy${named} refused the connection to ${origin}: ` +
+          `it needs credentials (HTTP 407 Proxy Authentication Required); ${PROXY_AUTH_HINT}`,
       });
     }
     return new ApiError({
@@ -176,7 +182,9 @@ export function networkError(e: unknown, origin: string, proxy?: string): ApiErr
       code: 'PROXY_REFUSED',
       retryable: status >= 502 && status <= 504,
       cause: e,
-      message: `the proxy${named} did not open a connection to ${origin} (it answered HTTP ${status}); check the proxy settings or ask its administrator whether this address is allowed`,
+      message:
+        `the proxy${named} did not open a connection to ${origin} (it answered HTTP ${status}); ` +
+        `check the proxy settings or ask its administrator whether this address is allowed`,
     });
   }
   // An answer that is not HTTP (llhttp's HPE_* codes, undici's "bad response") stays so on every attempt.
@@ -190,7 +198,9 @@ export function networkError(e: unknown, origin: string, proxy?: string): ApiErr
       code,
       retryable: false,
       cause: e,
-      message: `the answer from ${origin}${via} is not valid HTTP/1.1 (${code ?? raw}); not retried: check the base URL, or a proxy between this client and the service`,
+      message:
+        `the answer from ${origin}${via} is not valid HTTP/1.1 (${code ?? raw}); not retried: ` +
+        `check the base URL, or a proxy between this client and the service`,
     });
   }
   if (code && CERT_CODES.has(code)) {

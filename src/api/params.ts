@@ -215,7 +215,9 @@ export function validateSearchParams(
         if (s.length < LIMITS.sources.minLength || s.length > LIMITS.sources.maxLength) {
           issues.push({
             field: 'sources',
-            message: `sources[${i}] must be ${LIMITS.sources.minLength} to ${LIMITS.sources.maxLength} characters long; got ${s.length} (${show(s)})`,
+            message:
+              `sources[${i}] must be ${LIMITS.sources.minLength} to ${LIMITS.sources.maxLength} ` +
+              `characters long; got ${s.length} (${show(s)})`,
           });
         }
       });

@@ -163,7 +163,11 @@ export async function withRetry<T>(attemptFn: (n: number) => Promise<T>, o: Retr
           quota: e.quota,
           signupUrl: e.signupUrl,
           requestId: e.requestId,
-          message: `${e.error ?? `HTTP ${e.status}`} (HTTP ${e.status}): the service asks to wait until ${untilWords(resetAt, o.clock.now(), { timeZone: o.timeZone })}, longer than the ${durationWords(o.maxRetryAfterMs)} this client waits by itself; try again then`,
+          message:
+            `${e.error ?? `HTTP ${e.status}`} (HTTP ${e.status}): ` +
+            `the service asks to wait until ${untilWords(resetAt, o.clock.now(), { timeZone: o.timeZone })}, ` +
+            `longer than the ${durationWords(o.maxRetryAfterMs)} this client waits by itself; ` +
+            `try again then`,
         });
       }
       const delayMs = retryDelayMs(e, n, o.random, o.backoff);

@@ -61,7 +61,9 @@ export function unexpectedStatus(status: number, origin: string): ApiError | und
     kind: 'invalid-response',
     status,
     retryable: false,
-    message: `${origin} answered ${what}; nothing to show, and not retried: check the base URL, or a proxy or cache between this client and the service`,
+    message:
+      `${origin} answered ${what}; nothing to show, and not retried: check the base URL, ` +
+      `or a proxy or cache between this client and the service`,
   });
 }
 

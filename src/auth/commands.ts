@@ -46,7 +46,8 @@ export function registerAuthCommands(context: vscode.ExtensionContext, keys: Api
         // Not awaited: the command answers now (false: not saved); "Save Anyway" is for a key meant for another address.
         void vscode.window
           .showErrorMessage(
-            `Developer Index: the service refused this API key (HTTP 401: ${check.message}). It was not saved; check that you copied the whole key.`,
+            `Developer Index: the service refused this API key (HTTP 401: ${check.message}). ` +
+              `It was not saved; check that you copied the whole key.`,
             'Set API Key',
             'Save Anyway',
           )
@@ -56,7 +57,8 @@ export function registerAuthCommands(context: vscode.ExtensionContext, keys: Api
               await keys.set(key);
               log().info('API key set although the service refused it (stored in secret storage)');
               void vscode.window.showWarningMessage(
-                'Developer Index: API key saved as you asked, although the service refused it: requests will fail with HTTP 401 until it is replaced.',
+                'Developer Index: API key saved as you asked, although the service refused it: ' +
+                  'requests will fail with HTTP 401 until it is replaced.',
               );
             }
           });
@@ -71,7 +73,8 @@ export function registerAuthCommands(context: vscode.ExtensionContext, keys: Api
       } else {
         log().warn(`API key set (stored in secret storage) but not checked: ${check.reason}`);
         void vscode.window.showWarningMessage(
-          `Developer Index: API key saved, but the service could not be reached to check it (${check.reason}). It will be checked by the next request.`,
+          `Developer Index: API key saved, but the service could not be reached to check it ` +
+            `(${check.reason}). It will be checked by the next request.`,
         );
       }
       return true;

@@ -220,7 +220,9 @@ export function modelInstructions(
   ];
   if (command === 'fixed' && dep) {
     lines.push(
-      `- The question is whether this is fixed in ${dep.name}, and in which version, against the installed ${dep.version ?? '(unknown version)'}: say what the version lines and passages state, with the result numbers.`,
+      `- The question is whether this is fixed in ${dep.name}, and in which version, ` +
+        `against the installed ${dep.version ?? '(unknown version)'}: ` +
+        `say what the version lines and passages state, with the result numbers.`,
     );
   }
   lines.push('', `Question: ${clean(question).replace(/\s+/g, ' ').trim().slice(0, 2000)}`);

@@ -15,13 +15,17 @@ export function fixesMarkdown(outcome: FixesOutcome, folderName: string): string
   const { report, stop } = outcome;
   const lacking = report.dependencies.filter((d) => d.fixes.length || d.affecting.length);
   const out: string[] = [
-    `**Fixes your dependencies lack** in ${escapeMarkdown(folderName)}: ${report.dependencies.length} checked, ${report.searches} searches of the developer index (${outcome.fromCache} answers from a day's cache).`,
+    `**Fixes your dependencies lack** in ${escapeMarkdown(folderName)}: ${report.dependencies.length} ` +
+      `checked, ${report.searches} searches of the developer index ` +
+      `(${outcome.fromCache} answers from a day's cache).`,
   ];
   if (!lacking.length) out.push('No checked dependency lacks a fix that its repository states.');
   for (const d of lacking) {
     const to = neededVersion(d);
     out.push(
-      `\n**${escapeMarkdown(d.name)}** ${escapeMarkdown(d.installed)} installed${to ? ` → ${escapeMarkdown(to)}` : ''} (${escapeMarkdown(d.manifest.file)}, line ${d.manifest.line})`,
+      `\n**${escapeMarkdown(d.name)}** ${escapeMarkdown(d.installed)} ` +
+        `installed${to ? ` → ${escapeMarkdown(to)}` : ''} (${escapeMarkdown(d.manifest.file)}, ` +
+        `line ${d.manifest.line})`,
     );
     for (const f of d.fixes) out.push(`- ${link(f.title || f.id, f.url)}: fixed in ${escapeMarkdown(f.fixedIn)}`);
     for (const a of d.affecting)
@@ -33,7 +37,8 @@ export function fixesMarkdown(outcome: FixesOutcome, folderName: string): string
     );
   if (report.unchecked.length)
     out.push(
-      `\nNot checked${stop ? ` (${escapeMarkdown(stop.message)})` : ''}: ${report.unchecked.map((s) => escapeMarkdown(s.name)).join(', ')}.`,
+      `\nNot checked${stop ? ` (${escapeMarkdown(stop.message)})` : ''}: ` +
+        `${report.unchecked.map((s) => escapeMarkdown(s.name)).join(', ')}.`,
     );
   return out.join('\n');
 }

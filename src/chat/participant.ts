@@ -192,7 +192,9 @@ async function chooseDependency(
   if (!folder) {
     return {
       errorDetails: {
-        message: `/${command} searches a dependency of the open project, and no folder is open. Open the project folder, or ask without /${command}.`,
+        message:
+          `/${command} searches a dependency of the open project, and no folder is open. ` +
+          `Open the project folder, or ask without /${command}.`,
       },
       metadata: { ...meta, error: true },
     };
@@ -212,10 +214,14 @@ async function chooseDependency(
   const picked = withRepo.length ? await ports.pick(withRepo, command, token) : undefined;
   if (picked) return { dep: picked, question: prompt };
   const some = withRepo.slice(0, 8).map((d) => `\`${escapeMarkdown(d.name)}\``);
+  const more = withRepo.length > some.length ? ` and ${withRepo.length - some.length} more` : '';
   stream.markdown(
     some.length
-      ? `Name one of this project's dependencies after \`/${command}\`, then the question, for example \`/${command} ${escapeMarkdown(withRepo[0]!.name)} ${escapeMarkdown(prompt) || '<question>'}\`. With a GitHub repository: ${some.join(', ')}${withRepo.length > some.length ? ` and ${withRepo.length - some.length} more` : ''}.`
-      : `No dependency of ${escapeMarkdown(folder)} names a GitHub repository (package.json, go.mod, Cargo.toml or a Python virtual environment), so /${command} has nothing to search.`,
+      ? `Name one of this project's dependencies after \`/${command}\`, then the question, ` +
+          `for example \`/${command} ${escapeMarkdown(withRepo[0]!.name)} ${escapeMarkdown(prompt) || '<question>'}\`. ` +
+          `With a GitHub repository: ${some.join(', ')}${more}.`
+      : `No dependency of ${escapeMarkdown(folder)} names a GitHub repository (package.json, ` +
+          `go.mod, Cargo.toml or a Python virtual environment), so /${command} has nothing to search.`,
   );
   meta.choices = withRepo.slice(0, 3).map((d) => d.name);
   return undefined;
@@ -259,7 +265,8 @@ async function answerWithModel(
     if (token.isCancellationRequested) return false;
     log().warn(`@devindex: the chat model did not answer: ${e instanceof Error ? e.message : String(e)}`);
     stream.markdown(
-      `The chat's model did not answer (${escapeMarkdown(e instanceof Error ? e.message : String(e))}); the results below are the answer.\n\n`,
+      `The chat's model did not answer (${escapeMarkdown(e instanceof Error ? e.message : String(e))}); ` +
+        `the results below are the answer.\n\n`,
     );
     return false;
   }

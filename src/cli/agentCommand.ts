@@ -85,7 +85,8 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
           const last = lastThread(io.env, baseUrl);
           if (!last)
             throw new UsageError(
-              `--continue: no thread started by this CLI on ${baseUrl} is remembered; pass --thread ID (ids come from devindex agent status)`,
+              `--continue: no thread started by this CLI on ${baseUrl} is remembered; ` +
+                `pass --thread ID (ids come from devindex agent status)`,
             );
           submit!.threadId = last.threadId;
         }
@@ -139,7 +140,8 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
           if (!(e instanceof AbortedError) && !(e instanceof ApiError && e.kind === 'aborted')) throw e;
           // Ctrl+C stops the following, not the job: say how to find it again.
           io.err(
-            `devindex agent: stopped following job ${r.id}; it keeps running (devindex agent status ${r.id}, or devindex agent cancel ${r.id} to stop it)\n`,
+            `devindex agent: stopped following job ${r.id}; it keeps running ` +
+              `(devindex agent status ${r.id}, or devindex agent cancel ${r.id} to stop it)\n`,
           );
           return EXIT_INTERRUPTED;
         }
@@ -175,7 +177,8 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
         if (parsed.json) out(r);
         else
           io.out(
-            `Cancel requested for job ${parsed.args[0]}; it stops shortly and then reports that it was cancelled (devindex agent status ${parsed.args[0]}).\n`,
+            `Cancel requested for job ${parsed.args[0]}; it stops shortly and then reports that it ` +
+              `was cancelled (devindex agent status ${parsed.args[0]}).\n`,
           );
         return EXIT_OK;
       }
@@ -233,7 +236,9 @@ export async function runAgentCommand(argv: string[], io: CliIo, deps: AgentCliD
         if (page.nextBefore !== undefined) io.out(`More: devindex agent list --before ${page.nextBefore}\n`);
         else if (!page.nextPage.follow && page.nextPage.reason === 'other-origin') {
           io.err(
-            `devindex agent: the service's next page is on another address (${clean(page.nextPage.origin ?? '?')}); not followed, so the key is only sent to ${clean(client.settings.baseUrl)}\n`,
+            `devindex agent: the service's next page is on another address ` +
+              `(${clean(page.nextPage.origin ?? '?')}); not followed, ` +
+              `so the key is only sent to ${clean(client.settings.baseUrl)}\n`,
           );
         }
         return EXIT_OK;
@@ -347,13 +352,15 @@ async function follow(
     if (json) io.out(`${JSON.stringify(r.record ?? null)}\n`);
     else
       io.out(
-        `Agent job ${id} waits for your approval; it goes on only once you answer.\n${approvalLines(r.facts.pendingApproval, r.facts.threadId).join('\n')}\n`,
+        `Agent job ${id} waits for your approval; it goes on only once you ` +
+          `answer.\n${approvalLines(r.facts.pendingApproval, r.facts.threadId).join('\n')}\n`,
       );
     return EXIT_FAILURE;
   }
   if (r.timedOut) {
     io.err(
-      `devindex agent: job ${id} is still running after ${Math.round(maxWaitMs / 1000)} s; stopped following it (it keeps running: devindex agent status ${id})\n`,
+      `devindex agent: job ${id} is still running after ${Math.round(maxWaitMs / 1000)} s; ` +
+        `stopped following it (it keeps running: devindex agent status ${id})\n`,
     );
     return EXIT_FAILURE;
   }

@@ -38,7 +38,8 @@ export function formatJob(job: AgentJobRecord, jobId?: string): string {
   if (job.mode) lines.push(`mode:         ${clean(job.mode)}`);
   if (job.creditsUsed !== undefined)
     lines.push(
-      `credits used: ${job.creditsUsed}${job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''}`,
+      `credits used: ${job.creditsUsed}` +
+        (job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''),
     );
   if (job.model)
     lines.push(`model:        ${clean(job.model)}${RETIRED_AGENT_MODELS.has(job.model) ? ' (a retired name)' : ''}`);
@@ -128,8 +129,9 @@ export function formatThread(t: AgentThread): string {
   if (t.runs.length === 0) lines.push('  no turns');
   for (const r of t.runs) {
     const prompt = clean(r.prompt ?? '').replace(/\s+/g, ' ');
+    const shortPrompt = prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt;
     lines.push(
-      `  turn ${r.turn}  ${clean(r.status).padEnd(20)}  ${clean(r.mode ?? '-').padEnd(7)}  ${clean(r.id ?? '-')}  ${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}`,
+      `  turn ${r.turn}  ${clean(r.status).padEnd(20)}  ${clean(r.mode ?? '-').padEnd(7)}  ${clean(r.id ?? '-')}  ${shortPrompt}`,
     );
   }
   lines.push(`Ask a follow-up: devindex agent start --thread ${shellQuote(t.id)} "<prompt>"`);
@@ -155,7 +157,8 @@ function depthOf(id: string | undefined, parents: Map<string, string | undefined
 export function eventLine(e: TraceEvent, parents: Map<string, string | undefined>): string {
   const indent = '  '.repeat(depthOf(e.agent?.id, parents));
   const who = e.agent?.name ?? e.agent?.id ?? '?';
-  return `${timeOf(e)}  ${indent}${clean(who)}: ${clean(summarizeEvent(e))}${e.artifact?.snapshotId ? ` (snapshot ${clean(e.artifact.snapshotId)})` : ''}\n`;
+  const snapshot = e.artifact?.snapshotId ? ` (snapshot ${clean(e.artifact.snapshotId)})` : '';
+  return `${timeOf(e)}  ${indent}${clean(who)}: ${clean(summarizeEvent(e))}${snapshot}\n`;
 }
 
 export function learnAgents(events: TraceEvent[], parents: Map<string, string | undefined>): void {

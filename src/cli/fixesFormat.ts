@@ -65,7 +65,8 @@ export function formatFixes(outcome: FixesOutcome, keyless: boolean): string {
     // The keyless quota's words (failureWords.ts) carry the signup link already; a per-minute limit's do not.
     if (stop.reason === 'rate-limited' && stop.failure?.reason !== 'keyless-quota' && keyless)
       lines.push(
-        `An API key raises the limits: ${stop.signupUrl ? `create one at ${terminalLine(stop.signupUrl)}, then ` : ''}set DEVINDEX_API_KEY (in the editor: Developer Index: Set API Key).`,
+        `An API key raises the limits: ${stop.signupUrl ? `create one at ${terminalLine(stop.signupUrl)}, then ` : ''}set ` +
+          `DEVINDEX_API_KEY (in the editor: Developer Index: Set API Key).`,
       );
     if (report.unchecked.length)
       lines.push('Run devindex fixes again to check what was not checked (the rest is cached).');

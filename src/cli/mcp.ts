@@ -61,6 +61,8 @@ const SHORT_NAMES = Object.values(TOOL_NAMES)
   .map((t) => t.replace(/^devIndex_/, ''))
   .join(', ');
 
+const MAX_CHARS_RANGE = `${MIN_MAX_CHARS} to ${MAX_MAX_CHARS} (default ${DEFAULT_MAX_CHARS})`;
+
 export const MCP_USAGE = `Usage: devindex mcp [options]
 
 Runs a Model Context Protocol server on stdin/stdout for AI agents (Claude Code, Cursor, VS Code,
@@ -70,7 +72,7 @@ devIndex_listAgentJobs (read-only), devIndex_cancelAgentJob, devIndex_readSnapsh
 
 Options:
   --tools LIST      list only these tools, e.g. --tools search,readMore (names: ${SHORT_NAMES})
-  --max-chars N     default size budget of one tool answer in characters, ${MIN_MAX_CHARS} to ${MAX_MAX_CHARS} (default ${DEFAULT_MAX_CHARS});
+  --max-chars N     default size budget of one tool answer in characters, ${MAX_CHARS_RANGE};
                     a call's maxTokens replaces it (about 4 characters a token)
   --base-url URL    service address (else ${BASE_URL_ENV}, else https://api.firecrawl.dev)
   --proxy URL       forward proxy (else HTTPS_PROXY / HTTP_PROXY, with NO_PROXY)
@@ -85,7 +87,13 @@ settings above. "Developer Index: Set Up MCP for Another Agent…" in VS Code wr
 `;
 
 const INSTRUCTIONS =
-  'Developer index: one ranked search over documentation, GitHub issues, pull requests and READMEs, with quotable passages and citation links. Read the coverage notes at the end of a search answer before concluding that nothing exists: repository filters without sources leave documentation out by design. Each answer ends with its handle: list the handles of answers you still hold in `have`, and their passages are named, not sent again. Agent jobs spend credits: start one only when a search cannot answer.';
+  'Developer index: one ranked search over documentation, GitHub issues, ' +
+  'pull requests and READMEs, with quotable passages and citation links. ' +
+  'Read the coverage notes at the end of a search answer before concluding that nothing ' +
+  'exists: repository filters without sources leave documentation out by design. ' +
+  'Each answer ends with its handle: list the handles of answers you still hold in `have`, ' +
+  'and their passages are named, not sent again. Agent jobs spend credits: ' +
+  'start one only when a search cannot answer.';
 
 /**
  * The SDK checks a client's answers to elicitation (the server asking the user for input) against a JSON Schema,
@@ -319,7 +327,10 @@ class CallTiming {
     if (!this.ended) return undefined; // a notification or another request's answer
     const now = performance.now();
     const f = (n: number) => n.toFixed(3);
-    const line = `devindex mcp timing: ${this.tool} in ${f(this.started - this.arrived)} tool ${f(this.ended - this.started)} service ${f(this.serviceMs)} out ${f(now - this.ended)}\n`;
+    const line =
+      `devindex mcp timing: ${this.tool} in ${f(this.started - this.arrived)} ` +
+      `tool ${f(this.ended - this.started)} service ${f(this.serviceMs)} ` +
+      `out ${f(now - this.ended)}\n`;
     this.ended = 0;
     return line;
   }

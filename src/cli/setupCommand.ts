@@ -171,7 +171,8 @@ async function setupMcp(argv: string[], io: CliIo, deps: SetupDeps): Promise<num
   );
   io.out(`The key: ${entry.keyWords}\n`);
   io.out(
-    `It runs ${launch.command}${launch.args.length ? ` ${launch.args.join(' ')}` : ''} mcp: a launcher that starts the newest installed devindex, so the entry survives updates.\n`,
+    `It runs ${launch.command}${launch.args.length ? ` ${launch.args.join(' ')}` : ''} mcp: ` +
+      `a launcher that starts the newest installed devindex, so the entry survives updates.\n`,
   );
   for (const n of entry.notes) io.out(`${n}\n`);
   return EXIT_OK;
@@ -200,7 +201,8 @@ async function setupRules(argv: string[], io: CliIo, deps: SetupDeps): Promise<n
   const bad = asked.find((t) => !(RULE_TARGETS as readonly string[]).includes(t));
   if (bad !== undefined || asked.length === 0)
     throw new UsageError(
-      `--client takes a comma-separated list of ${RULE_TARGETS.join(', ')}; got ${JSON.stringify(String(bad ?? values.client).slice(0, 40))}`,
+      `--client takes a comma-separated list of ${RULE_TARGETS.join(', ')}; ` +
+        `got ${JSON.stringify(String(bad ?? values.client).slice(0, 40))}`,
     );
   const targets = [...new Set(asked)] as RuleTarget[];
   const folder = resolve(deps.cwd ?? process.cwd(), (values.dir as string | undefined) ?? '.');

@@ -143,7 +143,9 @@ async function add(argv: string[], io: CliIo, deps: SearchCommandDeps, now: numb
     };
     save(io.env, [...load(io.env), w]);
     io.out(
-      `Watching ${clean(describeWatch(w, now))}\nid ${w.id}: ${res.results.length} current result${res.results.length === 1 ? ' counts' : 's count'} as seen; devindex watch check prints what is new.\n`,
+      `Watching ${clean(describeWatch(w, now))}\nid ${w.id}: ${res.results.length} current ` +
+        `result${res.results.length === 1 ? ' counts' : 's count'} as seen; ` +
+        `devindex watch check prints what is new.\n`,
     );
     return EXIT_OK;
   } finally {
@@ -225,14 +227,16 @@ async function check(argv: string[], io: CliIo, deps: SearchCommandDeps, now: ()
         io.out(`${w.id}  ${clean(describeWatch(c.watch, now()))}\n`);
         for (const n of c.news)
           io.out(
-            `  ${n.reason === 'new' ? 'new' : 'now fixed'}: ${clean(n.title)}\n    ${clean(n.url)}${n.badge ? `\n    ${clean(n.badge)}` : ''}\n`,
+            `  ${n.reason === 'new' ? 'new' : 'now fixed'}: ${clean(n.title)}\n` +
+              `    ${clean(n.url)}${n.badge ? `\n    ${clean(n.badge)}` : ''}\n`,
           );
         if (!c.news.length) io.out('  nothing new\n');
         for (const repo of c.vanished)
           io.out(`  ${clean(repo)} is no longer in the index: this watch cannot find anything new there\n`);
         if (c.fixIncluded)
           io.out(
-            `  your installed version now includes the fix (${clean(c.fixIncluded)}); remove the watch with: devindex watch remove ${w.id}\n`,
+            `  your installed version now includes the fix (${clean(c.fixIncluded)}); ` +
+              `remove the watch with: devindex watch remove ${w.id}\n`,
           );
       } catch (e) {
         if (io.signal?.aborted) throw e;

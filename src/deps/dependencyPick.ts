@@ -39,9 +39,17 @@ export function showDependencyPick(
   const render = (rs: DependencyRow[], checking: boolean) => {
     const resolved = rs.filter((r) => r.slug);
     const rest = rs.filter((r) => !r.slug);
+    const indexWords = (r: DependencyRow): string =>
+      r.indexed === undefined
+        ? checking
+          ? 'checking the index…'
+          : 'index not checked'
+        : r.indexed
+          ? `indexed: ${indexedTypes(r)}`
+          : 'not indexed';
     const items: Item[] = resolved.map((r) => ({
       label: r.version ? `${r.name} ${r.version}` : r.name,
-      description: `${r.slug} · ${r.indexed === undefined ? (checking ? 'checking the index…' : 'index not checked') : r.indexed ? `indexed: ${indexedTypes(r)}` : 'not indexed'}`,
+      description: `${r.slug} · ${indexWords(r)}`,
       iconPath: new vscode.ThemeIcon(r.indexed ? 'database' : r.indexed === false ? 'circle-slash' : 'repo'),
       row: r,
     }));
@@ -71,7 +79,8 @@ export function showDependencyPick(
       const without = qp.selectedItems.filter((i) => !i.row?.slug);
       if (!picked.length && without.length) {
         void vscode.window.showInformationMessage(
-          `Developer Index: ${without.map((i) => `${i.label} (${i.description ?? 'no repository'})`).join(', ')} has no GitHub repository to search in.`,
+          `Developer Index: ${without.map((i) => `${i.label} (${i.description ?? 'no repository'})`).join(', ')} ` +
+            `has no GitHub repository to search in.`,
         );
       }
       resolve(picked);

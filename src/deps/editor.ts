@@ -62,7 +62,9 @@ export class DependencySearch implements vscode.Disposable {
   /** Logs a resolution and, the first time, watches that folder's manifests and lockfiles (inside a workspace folder or not). */
   private resolved(root: string, index: DependencyIndex): void {
     log().info(
-      `dependencies of ${root}: ${index.folder.deps.filter((d) => d.slug).length} of ${index.folder.deps.length} resolved to a repository in ${Math.round(index.folder.ms)} ms${index.folder.truncated ? ` (bounded at ${index.folder.deps.length} of ${index.folder.total})` : ''}`,
+      `dependencies of ${root}: ${index.folder.deps.filter((d) => d.slug).length} ` +
+        `of ${index.folder.deps.length} resolved to a repository in ${Math.round(index.folder.ms)} ` +
+        `ms${index.folder.truncated ? ` (bounded at ${index.folder.deps.length} of ${index.folder.total})` : ''}`,
     );
     if (this.watched.has(root)) return;
     const watcher = vscode.workspace.createFileSystemWatcher(
@@ -158,7 +160,8 @@ export class DependencySearch implements vscode.Disposable {
     const open = encodeURIComponent(JSON.stringify([dep.slug]));
     md.isTrusted = { enabledCommands: ['devIndex.deps.searchPackage', 'devIndex.deps.openRepository'] };
     md.appendMarkdown(
-      `$(search) [Search issues of ${escapeMd(dep.name)}](command:devIndex.deps.searchPackage?${search} "Search the developer index in ${dep.slug}")`,
+      `$(search) [Search issues of ${escapeMd(dep.name)}](command:devIndex.deps.searchPackage?${search} ` +
+        `"Search the developer index in ${dep.slug}")`,
     );
     md.appendMarkdown(` · $(package) ${escapeMd(dep.version ? `${dep.version} installed` : 'version unknown')}`);
     md.appendMarkdown(
@@ -323,7 +326,8 @@ export class DependencySearch implements vscode.Disposable {
     const listed = await this.rows(folder);
     if (!listed.root) {
       void vscode.window.showInformationMessage(
-        'Developer Index: open a folder with a package.json, go.mod, Cargo.toml or a Python virtual environment to search its dependencies.',
+        'Developer Index: open a folder with a package.json, go.mod, ' +
+          'Cargo.toml or a Python virtual environment to search its dependencies.',
       );
       return undefined;
     }
@@ -337,11 +341,14 @@ export class DependencySearch implements vscode.Disposable {
     }
     if (!chosen.length) return { rows };
     const repos = [...new Set(chosen.map((r) => r.slug!))];
+    const chipLabels = chosen.map((r) =>
+      installedChipLabel({ slug: r.slug!, ...(r.version ? { version: r.version } : {}) }),
+    );
     const query =
       a.query?.trim() ||
       (
         await vscode.window.showInputBox({
-          title: `Developer Index: Search in ${chosen.map((r) => installedChipLabel({ slug: r.slug!, ...(r.version ? { version: r.version } : {}) })).join(', ')}`,
+          title: `Developer Index: Search in ${chipLabels.join(', ')}`,
           prompt: 'A question or error message; the repository half is scoped to the picked repositories.',
           ignoreFocusOut: true,
           validateInput: (v) => (v.trim() ? undefined : 'query must be at least 1 character'),

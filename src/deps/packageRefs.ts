@@ -8,8 +8,15 @@ export interface PackageRef {
   name: string;
 }
 
-export const refKey = (r: PackageRef): string =>
-  `${r.ecosystem}:${r.ecosystem === 'pypi' ? r.name.toLowerCase().replace(/[-_.]+/g, '-') : r.ecosystem === 'cargo' ? r.name.replace(/_/g, '-') : r.name}`;
+export const refKey = (r: PackageRef): string => {
+  const name =
+    r.ecosystem === 'pypi'
+      ? r.name.toLowerCase().replace(/[-_.]+/g, '-')
+      : r.ecosystem === 'cargo'
+        ? r.name.replace(/_/g, '-')
+        : r.name;
+  return `${r.ecosystem}:${name}`;
+};
 
 // eslint-disable-next-line no-control-regex
 export const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g;

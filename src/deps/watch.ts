@@ -231,7 +231,9 @@ export function describeWatch(w: Watch, now: number): string {
     ? w.installed.map((d) => `${d.slug} · ${d.version ? `${d.version} installed` : 'version unknown'}`).join(', ')
     : (w.params.repos ?? []).join(', ') || 'no repository scope';
   const last = checkedWords(w.lastCheck, now);
-  return `"${w.params.query}" in ${scope} · ${last} · ${w.newCount} new${w.vanished?.length ? ` · ${w.vanished.join(', ')} no longer in the index` : ''}${w.lastError ? ` · last check failed: ${w.lastError}` : ''}`;
+  const vanished = w.vanished?.length ? ` · ${w.vanished.join(', ')} no longer in the index` : '';
+  const failed = w.lastError ? ` · last check failed: ${w.lastError}` : '';
+  return `"${w.params.query}" in ${scope} · ${last} · ${w.newCount} new${vanished}${failed}`;
 }
 
 /** One stored watch (the editor keeps one storage record per watch); undefined when malformed. */

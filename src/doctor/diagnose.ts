@@ -107,7 +107,9 @@ function withRequestFacts(f: Result, cx: Context): Result {
       out = {
         ...out,
         fix: {
-          text: 'the service has deprecated what this check uses: update Developer Index (the extension and the devindex CLI) when a newer version is out',
+          text:
+            'the service has deprecated what this check uses: update Developer Index ' +
+            '(the extension and the devindex CLI) when a newer version is out',
         },
       };
   }

@@ -126,7 +126,9 @@ export async function reportIssue(
       markdown: body,
     });
     void vscode.window.showWarningMessage(
-      `Developer Index: the issue reporter could not be opened (${e instanceof Error ? e.message : String(e)}); the report is open as a document to copy into an issue.`,
+      `Developer Index: the issue reporter could not be opened ` +
+        `(${e instanceof Error ? e.message : String(e)}); the report is open as a document to copy ` +
+        `into an issue.`,
     );
   }
   return issue;

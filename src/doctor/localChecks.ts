@@ -26,11 +26,15 @@ export function checkBaseUrl(cx: Context): Result {
   }
   cx.url = u;
   const host = u.hostname;
-  const detail = `${u.origin}${u.pathname === '/' ? '' : u.pathname} (${u.protocol.slice(0, -1)}, host ${host}${u.port ? `, port ${u.port}` : ''})`;
+  const detail =
+    `${u.origin}${u.pathname === '/' ? '' : u.pathname} (${u.protocol.slice(0, -1)}, ` +
+    `host ${host}${u.port ? `, port ${u.port}` : ''})`;
   if (u.protocol === 'http:' && !isLoopbackHost(host) && cx.input.apiKey) {
     if (cx.input.allowInsecureHttp) {
       return ok(
-        `${detail}; plain http to a host that is not loopback: the API key crosses the network readable by anyone on it (allowed by ${NAMES.insecure[cx.surface]})`,
+        `${detail}; plain http to a host that is not loopback: ` +
+          `the API key crosses the network readable by anyone on it (allowed ` +
+          `by ${NAMES.insecure[cx.surface]})`,
         fixNaming('baseUrl', cx.surface, `use an https:// address in ${where}`),
       );
     }
@@ -101,11 +105,15 @@ export function checkProxy(cx: Context): Result {
     strictSSL: netOpts.proxyStrictSSL !== false,
   };
   const creds = u.username || u.password;
-  const found = `${u.origin} from ${source}${creds ? ' (with credentials in the URL, not shown)' : ''}${netOpts.proxyAuthorization ? ' with http.proxyAuthorization' : ''}`;
+  const credsNote = creds ? ' (with credentials in the URL, not shown)' : '';
+  const authNote = netOpts.proxyAuthorization ? ' with http.proxyAuthorization' : '';
+  const found = `${u.origin} from ${source}${credsNote}${authNote}`;
   if (creds && source === 'http.proxy') {
     // It works, but the password sits in settings.json in clear text (and travels with Settings Sync).
     return problem(`${found}: the proxy password is stored in clear text in settings.json`, {
-      text: 'remove user:password from http.proxy and put the credentials in http.proxyAuthorization (e.g. "Basic " + base64 of user:password)',
+      text:
+        'remove user:password from http.proxy and put the credentials in http.proxyAuthorization ' +
+        '(e.g. "Basic " + base64 of user:password)',
       settings: ['http.proxy', 'http.proxyAuthorization'],
     });
   }
@@ -186,7 +194,8 @@ export function checkCa(cx: Context): Result {
   }
   if (!good.length)
     return ok(
-      `Node's bundled authorities and the system store; no extra file (${cx.surface === 'editor' ? 'devIndex.network.caFile, NODE_EXTRA_CA_CERTS' : 'NODE_EXTRA_CA_CERTS'}) is set`,
+      `Node's bundled authorities and the system store; no extra file ` +
+        `(${cx.surface === 'editor' ? 'devIndex.network.caFile, NODE_EXTRA_CA_CERTS' : 'NODE_EXTRA_CA_CERTS'}) is set`,
     );
   return ok(good.join('; '));
 }

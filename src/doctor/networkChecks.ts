@@ -25,7 +25,8 @@ export async function checkDns(cx: Context): Promise<Result> {
     fixNaming(
       'baseUrl',
       cx.surface,
-      `check the host name in ${NAMES.baseUrl[cx.surface]} (a typo?), or the network's DNS; behind a proxy, set it in ${cx.surface === 'editor' ? 'http.proxy' : 'HTTPS_PROXY'}`,
+      `check the host name in ${NAMES.baseUrl[cx.surface]} (a typo?), or the network's DNS; ` +
+        `behind a proxy, set it in ${cx.surface === 'editor' ? 'http.proxy' : 'HTTPS_PROXY'}`,
     ),
   );
 }
@@ -79,7 +80,10 @@ export async function checkProxyConnect(cx: Context): Promise<Result> {
       ...settings,
     });
   }
-  const target = `${cx.url.hostname.includes(':') ? `[${cx.url.hostname.replace(/^\[|\]$/g, '')}]` : cx.url.hostname}:${cx.url.port || (cx.url.protocol === 'https:' ? 443 : 80)}`;
+  const bracketedHost = cx.url.hostname.includes(':')
+    ? `[${cx.url.hostname.replace(/^\[|\]$/g, '')}]`
+    : cx.url.hostname;
+  const target = `${bracketedHost}:${cx.url.port || (cx.url.protocol === 'https:' ? 443 : 80)}`;
   const left = Math.max(1, Math.min(limit - (Date.now() - t0), cx.deadline - Date.now()));
   const answer = await askConnect(conn.value, target, p.token, left, cx.opts.signal);
   if (!answer.ok) {
@@ -89,7 +93,10 @@ export async function checkProxyConnect(cx: Context): Promise<Result> {
         ? `accepted the connection but did not answer CONNECT ${target} within ${seconds(limit)}`
         : `did not answer CONNECT ${target}: ${answer.message}`;
     return problem(`${p.display} (from ${where}) ${why}`, {
-      text: `the proxy may not allow CONNECT tunnels: ask its administrator, or if the service is reachable directly, add ${cx.url.hostname} to ${NAMES.noProxy[cx.surface]}`,
+      text:
+        `the proxy may not allow CONNECT tunnels: ask its administrator, ` +
+        `or if the service is reachable directly, add ${cx.url.hostname} ` +
+        `to ${NAMES.noProxy[cx.surface]}`,
       ...settings,
     });
   }
@@ -113,7 +120,10 @@ export async function checkProxyConnect(cx: Context): Promise<Result> {
     cx.blocked = 'the proxy refuses CONNECT';
     conn.value.destroy();
     return problem(`${p.display} (from ${where}) refused CONNECT ${target} (${said})`, {
-      text: `ask the proxy's administrator to allow CONNECT to ${target}, or if the service is reachable directly, add ${cx.url.hostname} to ${NAMES.noProxy[cx.surface]}`,
+      text:
+        `ask the proxy's administrator to allow CONNECT to ${target}, ` +
+        `or if the service is reachable directly, add ${cx.url.hostname} ` +
+        `to ${NAMES.noProxy[cx.surface]}`,
       ...(cx.surface === 'editor' ? { settings: ['http.noProxy', ...(settings.settings ?? [])] } : {}),
     });
   }
@@ -156,7 +166,9 @@ export async function checkTls(cx: Context): Promise<Result> {
       p.code === 'ECONNREFUSED'
         ? fixNaming('baseUrl', cx.surface, `check the address and port in ${NAMES.baseUrl[cx.surface]}`)
         : {
-            text: `a firewall or a proxy may stop TLS to ${host}; if a proxy is required here, set it in ${cx.surface === 'editor' ? 'http.proxy' : 'HTTPS_PROXY'}`,
+            text:
+              `a firewall or a proxy may stop TLS to ${host}; if a proxy is required here, ` +
+              `set it in ${cx.surface === 'editor' ? 'http.proxy' : 'HTTPS_PROXY'}`,
             ...(cx.surface === 'editor' ? { settings: ['http.proxy'] } : {}),
           },
     );
@@ -164,9 +176,9 @@ export async function checkTls(cx: Context): Promise<Result> {
   const t = p.value;
   const leaf = t.chain[0];
   const top = t.chain[t.chain.length - 1];
-  const chain = t.chain.length
-    ? `${leaf?.subject} issued by "${leaf?.issuer}"${t.chain.length > 1 && top?.issuer !== leaf?.issuer ? `, chain of ${t.chain.length} up to "${top?.issuer}"` : ''}`
-    : 'no certificate';
+  const upTo =
+    t.chain.length > 1 && top?.issuer !== leaf?.issuer ? `, chain of ${t.chain.length} up to "${top?.issuer}"` : '';
+  const chain = t.chain.length ? `${leaf?.subject} issued by "${leaf?.issuer}"${upTo}` : 'no certificate';
   const expires =
     leaf && Number.isFinite(leaf.validToMs) ? `, expires ${new Date(leaf.validToMs).toISOString().slice(0, 10)}` : '';
   const addr = t.remote ? ` at ${t.remote}` : '';
@@ -203,11 +215,14 @@ export async function checkTls(cx: Context): Promise<Result> {
         ? ' (or NODE_EXTRA_CA_CERTS before starting the editor)'
         : ' (the editor: devIndex.network.caFile)';
     return problem(
-      `${chain}${expires}${addr}${via}: not trusted (${t.error}); "${untrustedIssuer}" is not a certificate authority this client trusts${cx.caBroken ? ' (an extra certificate file is unusable, above)' : ''}`,
+      `${chain}${expires}${addr}${via}: not trusted (${t.error}); ` +
+        `"${untrustedIssuer}" is not a certificate authority this client ` +
+        `trusts${cx.caBroken ? ' (an extra certificate file is unusable, above)' : ''}`,
       fixNaming(
         'caFile',
         cx.surface,
-        `if "${untrustedIssuer}" is your network's TLS-inspecting gateway, get its CA certificate as a PEM file and point ${caName} at it${other}`,
+        `if "${untrustedIssuer}" is your network's TLS-inspecting gateway, ` +
+          `get its CA certificate as a PEM file and point ${caName} at it${other}`,
       ),
     );
   }

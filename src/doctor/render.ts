@@ -61,7 +61,9 @@ export function renderMarkdown(r: DiagnosisReport, o: { links: boolean } = { lin
   const out = [
     '# Developer Index: connection diagnosis',
     '',
-    `Service \`${r.baseUrl.replace(/`/g, "'")}\` · ${r.startedAt.slice(0, 19).replace('T', ' ')} UTC · ${(r.ms / 1000).toFixed(1)} s · **${r.cancelled ? 'cancelled' : n === 0 ? 'all checks hold' : `${n} problem${n === 1 ? '' : 's'}`}**`,
+    `Service \`${r.baseUrl.replace(/`/g, "'")}\` ` +
+      `· ${r.startedAt.slice(0, 19).replace('T', ' ')} UTC · ${(r.ms / 1000).toFixed(1)} s · ` +
+      `**${r.cancelled ? 'cancelled' : n === 0 ? 'all checks hold' : `${n} problem${n === 1 ? '' : 's'}`}**`,
     '',
   ];
   for (const f of r.findings) {
@@ -80,7 +82,8 @@ export function renderMarkdown(r: DiagnosisReport, o: { links: boolean } = { lin
   out.push(
     '---',
     '',
-    'Run it again: **Developer Index: Diagnose Connection**. Send it: **Developer Index: Report an Issue…** (the key and proxy credentials are left out).',
+    'Run it again: **Developer Index: Diagnose Connection**. Send it: **Developer Index: ' +
+      'Report an Issue…** (the key and proxy credentials are left out).',
     '',
   );
   return out.join('\n');

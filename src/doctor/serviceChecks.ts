@@ -60,7 +60,9 @@ export async function checkService(cx: Context): Promise<Result> {
     const parsed = SearchResponseSchema.safeParse(json);
     if (!parsed.success) {
       return problem(
-        `${url.replace(/\?.*$/, '')} answered HTTP ${res.status} in ${ms} ms, but not with a developer search response (${json === undefined ? 'not JSON' : describeZodError(parsed.error, 2)})`,
+        `${url.replace(/\?.*$/, '')} answered HTTP ${res.status} in ${ms} ms, ` +
+          `but not with a developer search response ` +
+          `(${json === undefined ? 'not JSON' : describeZodError(parsed.error, 2)})`,
         fixNaming(
           'baseUrl',
           cx.surface,
@@ -72,7 +74,10 @@ export async function checkService(cx: Context): Promise<Result> {
       ([k, v]) => `${k} ${typeof v === 'string' ? v : '?'}`,
     );
     return ok(
-      `reachable: keyless search (k=1) answered HTTP ${res.status} in ${ms} ms, ${parsed.data.results.length} result${parsed.data.results.length === 1 ? '' : 's'}; coverage: ${coverage.length ? coverage.join(', ') : 'not given'}; keyless quota left: ${quota ?? 'not said by the service'}`,
+      `reachable: keyless search (k=1) answered HTTP ${res.status} in ${ms} ` +
+        `ms, ${parsed.data.results.length} result${parsed.data.results.length === 1 ? '' : 's'}; ` +
+        `coverage: ${coverage.length ? coverage.join(', ') : 'not given'}; ` +
+        `keyless quota left: ${quota ?? 'not said by the service'}`,
     );
   }
   const body = parseErrorBody(res.bodyText, headerValue(res.headers, 'content-type'));
@@ -101,7 +106,8 @@ export async function checkService(cx: Context): Promise<Result> {
         fixNaming(
           'key',
           cx.surface,
-          `${create}${cx.surface === 'editor' ? 'run Developer Index: Set API Key' : 'set DEVINDEX_API_KEY'} (a key has its own limits; waiting is the only other way)`,
+          `${create}${cx.surface === 'editor' ? 'run Developer Index: Set API Key' : 'set DEVINDEX_API_KEY'} ` +
+            `(a key has its own limits; waiting is the only other way)`,
         ),
       );
     }
@@ -110,7 +116,8 @@ export async function checkService(cx: Context): Promise<Result> {
       fixNaming(
         'key',
         cx.surface,
-        `wait a minute, or ${cx.surface === 'editor' ? 'set an API key (Developer Index: Set API Key)' : 'set DEVINDEX_API_KEY'} for higher limits`,
+        `wait a minute, or ${cx.surface === 'editor' ? 'set an API key (Developer Index: Set API Key)' : 'set DEVINDEX_API_KEY'} ` +
+          `for higher limits`,
       ),
     );
   }
@@ -120,7 +127,8 @@ export async function checkService(cx: Context): Promise<Result> {
       fixNaming(
         'key',
         cx.surface,
-        `keyless access is refused here (an IPv6, proxy or VPN address, or keyless search is off); ${cx.surface === 'editor' ? 'set an API key with Developer Index: Set API Key' : 'set DEVINDEX_API_KEY'}`,
+        `keyless access is refused here (an IPv6, proxy or VPN address, or keyless search is off); ` +
+          (cx.surface === 'editor' ? 'set an API key with Developer Index: Set API Key' : 'set DEVINDEX_API_KEY'),
       ),
     );
   }

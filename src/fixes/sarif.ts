@@ -14,12 +14,15 @@ const RULES = [
     name: 'FixAvailable',
     shortDescription: { text: 'A newer version of a dependency fixes a known bug.' },
     fullDescription: {
-      text: "An issue or pull request in the dependency's own repository states that a bug was fixed in a version newer than the one installed here.",
+      text:
+        "An issue or pull request in the dependency's own repository states that a bug was fixed " +
+        'in a version newer than the one installed here.',
     },
     help: {
       text: 'Read the linked issue; if the bug can reach you, upgrade the dependency to the fixed-in version or later.',
       markdown:
-        'Read the linked issue or pull request. If the bug can reach you, upgrade the dependency to the **fixed-in** version or later. Found by `devindex fixes`.',
+        'Read the linked issue or pull request. If the bug can reach you, ' +
+        'upgrade the dependency to the **fixed-in** version or later. Found by `devindex fixes`.',
     },
     defaultConfiguration: { level: 'warning' as const },
     properties: { tags: ['dependencies', 'maintainability'] },
@@ -29,7 +32,9 @@ const RULES = [
     name: 'KnownIssue',
     shortDescription: { text: 'A known bug affects the installed version and has no fix yet.' },
     fullDescription: {
-      text: "An issue or pull request in the dependency's own repository states that the installed version is affected, and states no fixed version.",
+      text:
+        "An issue or pull request in the dependency's own repository states that the installed " +
+        'version is affected, and states no fixed version.',
     },
     help: {
       text: 'Read the linked issue for a workaround; watch it for a fix.',
@@ -75,7 +80,9 @@ export function fixesSarif(report: FixesReport, folder: string): Record<string, 
         level: 'warning',
         message: {
           text: sentence(
-            `${d.name} ${d.installed} lacks a fix: "${f.title}" (${f.kind === 'pull_request' ? 'pull request' : 'issue'} ${f.url}) is fixed in ${f.fixedIn}`,
+            `${d.name} ${d.installed} lacks a fix: "${f.title}" ` +
+              `(${f.kind === 'pull_request' ? 'pull request' : 'issue'} ${f.url}) ` +
+              `is fixed in ${f.fixedIn}`,
           ),
         },
         locations: location(d),
@@ -92,7 +99,8 @@ export function fixesSarif(report: FixesReport, folder: string): Record<string, 
         level: 'note',
         message: {
           text: sentence(
-            `${d.name} ${d.installed} is affected by "${a.title}" (${a.kind === 'pull_request' ? 'pull request' : 'issue'} ${a.url}; affects ${a.affects}), not fixed yet`,
+            `${d.name} ${d.installed} is affected by "${a.title}" ` +
+              `(${a.kind === 'pull_request' ? 'pull request' : 'issue'} ${a.url}; affects ${a.affects}), not fixed yet`,
           ),
         },
         locations: location(d),

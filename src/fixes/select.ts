@@ -32,7 +32,9 @@ export function selectDependencies(
       ok: false,
       unknown,
       known,
-      message: `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a dependency' : 'are not dependencies'} of ${input.folder} (${listed})`,
+      message:
+        `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a dependency' : 'are not dependencies'} ` +
+        `of ${input.folder} (${listed})`,
     };
   }
   return { ok: true, dependencies: input.dependencies.filter((d) => names.some((n) => sameName(d, n))) };

@@ -47,13 +47,16 @@ export function nameRange(lineText: string, dep: { name: string; ecosystem: stri
 export function diagnosticMessage(dep: CheckedDependency): string {
   const to = neededVersion(dep);
   const parts: string[] = [];
-  if (dep.fixes.length)
+  if (dep.fixes.length) {
+    const titles = dep.fixes
+      .slice(0, 2)
+      .map((f) => f.title || f.id)
+      .join('; ');
     parts.push(
-      `${dep.name} ${dep.installed} lacks ${dep.fixes.length === 1 ? '1 fix' : `${dep.fixes.length} fixes`}${to ? ` (in ${to})` : ''}: ${dep.fixes
-        .slice(0, 2)
-        .map((f) => f.title || f.id)
-        .join('; ')}${dep.fixes.length > 2 ? '; …' : ''}`,
+      `${dep.name} ${dep.installed} lacks ${dep.fixes.length === 1 ? '1 fix' : `${dep.fixes.length} fixes`}` +
+        `${to ? ` (in ${to})` : ''}: ${titles}${dep.fixes.length > 2 ? '; …' : ''}`,
     );
+  }
   if (dep.affecting.length)
     parts.push(
       `${dep.affecting.length === 1 ? '1 known bug affects' : `${dep.affecting.length} known bugs affect`} ${dep.installed}, not fixed yet`,

@@ -81,7 +81,9 @@ export function dependencyRow(dep: CheckedDependency): DependencyRow {
     label: dep.name,
     description: `${versions} · ${counts}`,
     accessible: `${dep.name}: ${lacks}${open}`,
-    tooltip: `${dep.name} (${dep.ecosystem}, ${dep.repository})\n${lacks}${open}${dep.manifest ? `\nDeclared in ${dep.manifest.file}, line ${dep.manifest.line}` : ''}`,
+    tooltip:
+      `${dep.name} (${dep.ecosystem}, ${dep.repository})\n${lacks}${open}` +
+      (dep.manifest ? `\nDeclared in ${dep.manifest.file}, line ${dep.manifest.line}` : ''),
     contextValue: ['dependency', dep.fixes.length ? 'fixes' : '', dep.affecting.length ? 'affecting' : '']
       .filter(Boolean)
       .join(';'),
@@ -99,7 +101,11 @@ function fixRow(dep: CheckedDependency, fix: LackedFix | AffectingIssue): FixRow
     label: title,
     description: `${where} · ${kind}`,
     accessible: `${lacked ? 'Fix you lack' : 'Known bug, not fixed yet'}: ${title}, ${where}, ${kind}`,
-    tooltip: `${title}\n${fix.url}\n${lacked ? `Fixed in ${fix.fixedIn}; ${dep.installed} installed` : `Affects ${fix.affects}; ${dep.installed} installed, no fix stated yet`}`,
+    tooltip:
+      `${title}\n${fix.url}\n` +
+      (lacked
+        ? `Fixed in ${fix.fixedIn}; ${dep.installed} installed`
+        : `Affects ${fix.affects}; ${dep.installed} installed, no fix stated yet`),
     contextValue: ['fix', lacked ? 'lacked' : 'affecting', 'link'].join(';'),
     state: lacked ? 'fix' : 'affecting',
     fix,
@@ -152,7 +158,9 @@ export function reportRows(outcome: FixesOutcome): { dependencies: DependencyRow
       key: 'unchecked',
       label: line,
       accessible: quota ? `${line}. Set an API key to check them` : line,
-      tooltip: `${stop ? `${stop.message}\n` : ''}${report.unchecked.map((s) => `${s.name}: ${s.reason}`).join('\n')}${quota ? '\nSet an API key (or get one free) and check again: the next check searches only these.' : ''}`,
+      tooltip:
+        `${stop ? `${stop.message}\n` : ''}${report.unchecked.map((s) => `${s.name}: ${s.reason}`).join('\n')}` +
+        (quota ? '\nSet an API key (or get one free) and check again: the next check searches only these.' : ''),
       contextValue: quota ? 'note;unchecked;quota' : 'note;unchecked',
     });
   }
@@ -163,5 +171,11 @@ export function reportRows(outcome: FixesOutcome): { dependencies: DependencyRow
 export function summaryLine({ report }: FixesOutcome, folderName: string): string {
   const lacking = report.dependencies.filter((d) => d.fixes.length).length;
   const checked = report.dependencies.length;
-  return `${folderName}: ${lacking ? `${plural(lacking, 'dependency', 'dependencies')} with fixes you lack` : 'no fixes you lack'} (${plural(checked, 'dependency', 'dependencies')} checked, ${plural(report.searches, 'search', 'searches')})`;
+  const lackWords = lacking
+    ? `${plural(lacking, 'dependency', 'dependencies')} with fixes you lack`
+    : 'no fixes you lack';
+  return (
+    `${folderName}: ${lackWords} ` +
+    `(${plural(checked, 'dependency', 'dependencies')} checked, ${plural(report.searches, 'search', 'searches')})`
+  );
 }

@@ -128,7 +128,10 @@ export async function maintainEntries(
   for (const p of problems)
     log().warn(`MCP entry in ${p.file} points into a removed extension folder but was not repaired: ${p.reason}`);
   if (!repaired.length) return { launch, repaired, problems };
-  const notice = `Developer Index updated the MCP server entry in ${repaired.map((r) => r.file).join(' and ')}: it pointed into an extension folder that an update removed, and now runs a launcher that survives updates.`;
+  const notice =
+    `Developer Index updated the MCP server entry ` +
+    `in ${repaired.map((r) => r.file).join(' and ')}: it pointed into an extension folder that ` +
+    `an update removed, and now runs a launcher that survives updates.`;
   (
     o.notify ??
     ((m: string) => {

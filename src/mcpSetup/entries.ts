@@ -142,7 +142,9 @@ export function setupEntry(i: SetupInput, scope: 'user' | 'project' = 'user'): S
         server,
         json: shown('mcpServers', server),
         keyWords:
-          'Claude Desktop cannot take the key by reference (it expands no variables), so the server searches without a key; agent jobs need one: use Claude Code, Cursor or VS Code for those.',
+          'Claude Desktop cannot take the key by reference (it expands no variables), ' +
+          'so the server searches without a key; agent jobs need one: use Claude Code, ' +
+          'Cursor or VS Code for those.',
         notes,
       };
     }

@@ -181,7 +181,10 @@ function realUi(args: SetupArgs): SetupUi {
         `Add the Developer Index MCP server to ${target}?`,
         {
           modal: true,
-          detail: `Only the devindex entry changes; the rest of the file (comments, other servers) stays as it is. The entry runs a launcher in this extension's storage that starts the newest installed version. ${entry.keyWords} The key is not written to the file.`,
+          detail:
+            `Only the devindex entry changes; the rest of the file (comments, other servers) ` +
+            `stays as it is. The entry runs a launcher in this extension's storage that starts the ` +
+            `newest installed version. ${entry.keyWords} The key is not written to the file.`,
         },
         'Write',
         'Show Instead',
@@ -233,7 +236,9 @@ export async function runRules(args: RulesArgs = {}): Promise<RulesResult> {
   const ok = results.filter((r) => r.action !== 'refused');
   if (ok.length)
     void vscode.window.showInformationMessage(
-      `Developer Index rules: ${ok.map((r) => `${RULE_FILES[r.target]} ${r.action === 'written' ? 'written' : 'already up to date'}`).join(', ')}. Only the marked devindex block is ours; text around it is left as it is.`,
+      `Developer Index rules: ` +
+        `${ok.map((r) => `${RULE_FILES[r.target]} ${r.action === 'written' ? 'written' : 'already up to date'}`).join(', ')}. ` +
+        `Only the marked devindex block is ours; text around it is left as it is.`,
     );
   for (const r of refused)
     void vscode.window.showWarningMessage(`Developer Index did not change ${r.file}: ${r.reason}.`);

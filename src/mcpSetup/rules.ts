@@ -45,9 +45,13 @@ function body(heading: string): string {
     '',
     `Use the \`${s}\` tool (MCP server \`devindex\`; in VS Code's chat, \`#devIndex\`):`,
     '',
-    `- Scope it to the dependency installed here: pass \`dependency\` with the package's name (\`{"query": "...", "dependency": "undici"}\`); the answer then compares fixes and issues with the installed version. Otherwise pass \`repos: ["owner/repo"]\` for a project's issues and pull requests, or \`sources\` for its documentation.`,
+    `- Scope it to the dependency installed here: pass \`dependency\` with the package's name ` +
+      `(\`{"query": "...", "dependency": "undici"}\`); the answer then compares fixes and issues ` +
+      `with the installed version. Otherwise pass \`repos: ["owner/repo"]\` for a project's ` +
+      `issues and pull requests, or \`sources\` for its documentation.`,
     "- Put the error text or the maintainer's words in `query`, not a paraphrase.",
-    `- Read the coverage notes at the end of the answer before concluding that nothing exists; \`more: <handle>\` means it was cut (\`${TOOL_NAMES.readMore}\`).`,
+    `- Read the coverage notes at the end of the answer before concluding that nothing ` +
+      `exists; \`more: <handle>\` means it was cut (\`${TOOL_NAMES.readMore}\`).`,
     "- Cite the result's URL and passage you rely on.",
     '',
     'Agent jobs spend credits: start one only when a search cannot answer.',
@@ -60,7 +64,9 @@ function frontmatter(t: RuleTarget): string {
     return [
       '---',
       `name: ${SKILL_NAME}`,
-      "description: Search the developer index (docs, GitHub issues, PRs, READMEs) for how a library behaves, an error message, whether a bug is fixed, or a dependency's known issues, scoped to the installed version.",
+      'description: Search the developer index (docs, GitHub issues, PRs, READMEs) ' +
+        'for how a library behaves, an error message, whether a bug is fixed, ' +
+        "or a dependency's known issues, scoped to the installed version.",
       '---',
       '',
     ].join('\n');
@@ -114,7 +120,9 @@ export function withBlock(t: RuleTarget, existing: string | undefined): BlockEdi
   if (begins !== 1 || ends !== 1 || e < b) {
     return {
       ok: false,
-      reason: `its ${BLOCK_BEGIN} and ${BLOCK_END} markers are not one pair in that order (${begins} begin, ${ends} end): fix or remove them, then run this again`,
+      reason:
+        `its ${BLOCK_BEGIN} and ${BLOCK_END} markers are not one pair in that order (${begins} ` +
+        `begin, ${ends} end): fix or remove them, then run this again`,
     };
   }
   const text = existing.slice(0, b) + ruleBlock(t, eol) + existing.slice(e + BLOCK_END.length);

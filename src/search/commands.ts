@@ -168,7 +168,8 @@ export function registerSearchCommands(
         // Not awaited: the command's outcome does not depend on whether the user ever answers.
         void vscode.window
           .showWarningMessage(
-            `Developer Index: "${folder.name}" is hosted on ${hosts.join(', ')}. The developer index covers GitHub repositories only, so it cannot be scoped to this one.`,
+            `Developer Index: "${folder.name}" is hosted on ${hosts.join(', ')}. ` +
+              `The developer index covers GitHub repositories only, so it cannot be scoped to this one.`,
             'Search Without Repository Scope',
           )
           .then((choice) => choice && vscode.commands.executeCommand('devIndex.search.run', a.query));

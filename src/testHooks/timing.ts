@@ -108,7 +108,8 @@ export function parseTestTiming(raw: string | undefined): { timing: TestTiming; 
   const renew = timing.leaseRenewMs ?? DEFAULT_RENEW;
   if (renew * 2 > ttl) {
     problems.push(
-      `${TEST_TIMING_ENV}.leaseRenewMs (${renew}) must be at most half of leaseTtlMs (${ttl}), or the holder loses its lease between beats; both keep the product's values`,
+      `${TEST_TIMING_ENV}.leaseRenewMs (${renew}) must be at most half of leaseTtlMs (${ttl}), ` +
+        `or the holder loses its lease between beats; both keep the product's values`,
     );
     delete timing.leaseTtlMs;
     delete timing.leaseRenewMs;

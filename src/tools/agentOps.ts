@@ -77,7 +77,10 @@ export async function start(
     })),
     ...exchangeKeys.map((k) => ({
       field: `exchange.${k}`,
-      message: `exchange.${k} cannot be set when starting a job (known: ${START_EXCHANGE_FIELDS.join(', ')}); answer an approval with devIndex_answerApproval`,
+      message:
+        `exchange.${k} cannot be set when starting a job ` +
+        `(known: ${START_EXCHANGE_FIELDS.join(', ')}); answer an approval with ` +
+        `devIndex_answerApproval`,
     })),
     ...(v.ok ? [] : v.issues),
   ];
@@ -92,7 +95,9 @@ export async function start(
     if (!id)
       return {
         isError: true,
-        text: `${op} did not happen: the job was not submitted (the API key may be missing, or the user dismissed the request). Nothing was billed.`,
+        text:
+          `${op} did not happen: the job was not submitted (the API key may be missing, ` +
+          `or the user dismissed the request). Nothing was billed.`,
       };
     return { isError: false, text: jobStartedText(id, request.maxCredits, { surface: deps.surface }) };
   } catch (e) {
@@ -163,7 +168,10 @@ export async function cancel(
     await (await deps.agent()).cancel(ids.jobId, { signal });
     return {
       isError: false,
-      text: `Cancellation of agent job ${ids.jobId} was requested. It stops shortly and ends as cancelled; the credits it spent before the cancel took effect may still be charged. Call devIndex_agentJobStatus to see its final state and credits.`,
+      text:
+        `Cancellation of agent job ${ids.jobId} was requested. ` +
+        `It stops shortly and ends as cancelled; the credits it spent before the cancel took ` +
+        `effect may still be charged. Call devIndex_agentJobStatus to see its final state and credits.`,
     };
   } catch (e) {
     const reason = mod.agentErrorReason(e);
@@ -222,13 +230,19 @@ export async function answerApproval(
   if (!p || !isWaiting(job) || !job.threadId) {
     return {
       isError: true,
-      text: `Agent job ${jobId} is not waiting for an approval (status ${clean(job.status)}); nothing was sent. Call devIndex_agentJobStatus to see where it is.`,
+      text:
+        `Agent job ${jobId} is not waiting for an approval (status ${clean(job.status)}); ` +
+        `nothing was sent. Call devIndex_agentJobStatus to see where it is.`,
     };
   }
   if (p.kind === 'terms' && answer.decision === 'approve') {
     return {
       isError: true,
-      text: `Agent job ${jobId} waits for the user to accept data terms (${clean(approvalWords(p))}). Only the user can accept them: show them the terms and let them agree in the Agent Jobs view or with devindex agent start --thread ${job.threadId} --approve ${p.id} --accept-terms. Nothing was sent.`,
+      text:
+        `Agent job ${jobId} waits for the user to accept data terms (${clean(approvalWords(p))}). ` +
+        `Only the user can accept them: show them the terms and let them agree in the Agent Jobs ` +
+        `view or with devindex agent start --thread ${job.threadId} --approve ${p.id} ` +
+        `--accept-terms. Nothing was sent.`,
     };
   }
   const unknownCalls = (answer.callIds ?? []).filter((id) => !p.calls.some((c) => c.id === id));
@@ -238,19 +252,22 @@ export async function answerApproval(
       text: issuesText([
         {
           field: 'callIds',
-          message: `${unknownCalls.map((c) => show(c)).join(', ')} ${unknownCalls.length === 1 ? 'is not a call' : 'are not calls'} of this approval (its calls: ${p.calls.map((c) => c.id ?? '?').join(', ')})`,
+          message:
+            `${unknownCalls.map((c) => show(c)).join(', ')} ${unknownCalls.length === 1 ? 'is not a call' : 'are not calls'} ` +
+            `of this approval (its calls: ${p.calls.map((c) => c.id ?? '?').join(', ')})`,
         },
       ]),
     };
   const next = (await client.answerApproval({ threadId: job.threadId, approvalId: p.id, ...answer }, { signal })).id;
   await deps.onAnswered?.(next);
+  const which = answer.callIds ? `${answer.callIds.length} of the calls` : 'the calls';
   const said =
-    answer.decision === 'approve'
-      ? `Approved ${answer.callIds ? `${answer.callIds.length} of the calls` : 'the calls'}${answer.always ? ' (always, in this thread)' : ''}`
-      : 'Declined';
+    answer.decision === 'approve' ? `Approved ${which}${answer.always ? ' (always, in this thread)' : ''}` : 'Declined';
   return {
     isError: false,
-    text: `${said} for agent job ${jobId}. The thread goes on as agent job ${next}; call devIndex_waitForAgentJob with that jobId to follow it.`,
+    text:
+      `${said} for agent job ${jobId}. The thread goes on as agent job ${next}; ` +
+      `call devIndex_waitForAgentJob with that jobId to follow it.`,
   };
 }
 
@@ -310,15 +327,15 @@ export async function wait(
     const record = r.record ?? (await client.status(jobId, { signal }));
     const trace = { events } as unknown as AgentTrace;
     const maxChars = budgetOf(maxTokens, deps);
-    return {
-      isError: false,
-      text: `${head}\n${jobStatusText(jobId, record, { trace }, { surface: deps.surface, maxChars: Math.max(500, maxChars - head.length - 1) })}`,
-    };
+    const statusBudget = { surface: deps.surface, maxChars: Math.max(500, maxChars - head.length - 1) };
+    return { isError: false, text: `${head}\n${jobStatusText(jobId, record, { trace }, statusBudget)}` };
   } catch (e) {
     if (signal?.aborted) {
       return {
         isError: false,
-        text: `Stopped waiting for agent job ${jobId}: the wait was cancelled. The job goes on; call devIndex_waitForAgentJob or devIndex_agentJobStatus to follow it.`,
+        text:
+          `Stopped waiting for agent job ${jobId}: the wait was cancelled. The job goes on; ` +
+          `call devIndex_waitForAgentJob or devIndex_agentJobStatus to follow it.`,
       };
     }
     throw e;

@@ -121,7 +121,10 @@ function searchDefinition(withScope: boolean): ToolDefinition {
 const READ_MORE: ToolDefinition = {
   name: TOOL_NAMES.readMore,
   title: 'Read the rest of a search answer',
-  description: `What a cut devIndex_search answer left out, from memory (no new search), in rank order; \`result: N\` for the rest of result [N] only, with the passages it named as sent before. Handles last ${MORE_TTL_MS / 60_000} minutes.`,
+  description:
+    `What a cut devIndex_search answer left out, from memory (no new search), in rank order; ` +
+    `\`result: N\` for the rest of result [N] only, with the passages it named as sent before. ` +
+    `Handles last ${MORE_TTL_MS / 60_000} minutes.`,
   inputSchema: {
     type: 'object',
     properties: {
@@ -153,7 +156,8 @@ const START: ToolDefinition = {
   name: TOOL_NAMES.startAgentJob,
   title: 'Start an agent job (spends credits)',
   description:
-    'Web agent that browses and reports back. SPENDS CREDITS up to `maxCredits` (failed runs free). Returns a job id for devIndex_waitForAgentJob. Docs, issues: devIndex_search.',
+    'Web agent that browses and reports back. SPENDS CREDITS up to `maxCredits` (failed runs ' +
+    'free). Returns a job id for devIndex_waitForAgentJob. Docs, issues: devIndex_search.',
   // The submission's own schema (src/api/agent/submitSchema.ts): its fields for a model, its bounds and words.
   // Paid calls are one property in the SDK's shape (AgentExchangeOptions), which keeps the tool list short;
   // the client checks each field and bound with a message that names it, as for maxCredits.
@@ -187,7 +191,9 @@ const WAIT: ToolDefinition = {
   name: TOOL_NAMES.waitForAgentJob,
   title: 'Wait for an agent job',
   description:
-    'Wait until an agent job ends or waits for the user\'s approval, reporting progress; returns its answer or data, or "still running" at the timeout. Cancelling the wait does not stop the job.',
+    "Wait until an agent job ends or waits for the user's approval, reporting progress; " +
+    'returns its answer or data, or "still running" at the timeout. ' +
+    'Cancelling the wait does not stop the job.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -274,7 +280,8 @@ const ANSWER: ToolDefinition = {
   name: TOOL_NAMES.answerApproval,
   title: "Answer an agent job's approval",
   description:
-    'Approve or decline the paid calls a waiting agent job asks for, only as the user decided. Never accepts data terms: only the user can.',
+    'Approve or decline the paid calls a waiting agent job asks for, ' +
+    'only as the user decided. Never accepts data terms: only the user can.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -306,7 +313,8 @@ function fixesDefinition(withFolder: boolean): ToolDefinition {
     name: TOOL_NAMES.fixes,
     title: 'Fixes your dependencies lack',
     description:
-      "Per dependency of the project: fixes stated in its repository's issues/PRs for versions newer than the installed one, and open bugs affecting it. One search per dependency, cached a day.",
+      "Per dependency of the project: fixes stated in its repository's issues/PRs for versions " +
+      'newer than the installed one, and open bugs affecting it. One search per dependency, cached a day.',
     inputSchema: { type: 'object', properties, additionalProperties: false },
     annotations: {
       title: 'Fixes your dependencies lack',

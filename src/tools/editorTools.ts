@@ -73,7 +73,9 @@ export async function workspaceScope(host: Host): Promise<WorkspaceScope> {
   if (hosts.size)
     return {
       slugs: [],
-      reason: `the workspace's repositories are hosted on ${[...hosts].join(', ')}, and the developer index covers GitHub repositories only`,
+      reason:
+        `the workspace's repositories are hosted on ${[...hosts].join(', ')}, ` +
+        `and the developer index covers GitHub repositories only`,
     };
   return { slugs: [], reason: 'no workspace folder has a git remote pointing at a GitHub repository' };
 }

@@ -8,7 +8,9 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 const line = (s: string) => clean(s).replace(/\s+/g, ' ').trim();
 
 function dependencyBlock(d: CheckedDependency): string[] {
-  const head = `${line(d.name)} ${line(d.installed)} installed (${d.ecosystem}, github.com/${d.repository}, ${d.manifest.file}:${d.manifest.line})`;
+  const head =
+    `${line(d.name)} ${line(d.installed)} installed (${d.ecosystem}, ` +
+    `github.com/${d.repository}, ${d.manifest.file}:${d.manifest.line})`;
   const out = [head];
   for (const f of d.fixes)
     out.push(
@@ -27,8 +29,12 @@ export function fixesText(outcome: FixesOutcome, folder: string, maxChars: numbe
   const lacking = report.dependencies.filter((d) => d.fixes.length || d.affecting.length);
   const clear = report.dependencies.filter((d) => !d.fixes.length && !d.affecting.length);
   const head = [
-    `Fixes check of ${folder}: ${plural(report.dependencies.length, 'dependency', 'dependencies')} checked, ${plural(report.searches, 'search', 'searches')} of the developer index sent, ${outcome.fromCache} from a day's cache.`,
-    "Each line below is a GitHub issue or pull request of the dependency's own repository that states the version with the fix (or the versions a bug affects), compared with the installed version; cite its URL.",
+    `Fixes check of ${folder}: ${plural(report.dependencies.length, 'dependency', 'dependencies')} checked, ` +
+      `${plural(report.searches, 'search', 'searches')} of the developer index sent, ` +
+      `${outcome.fromCache} from a day's cache.`,
+    "Each line below is a GitHub issue or pull request of the dependency's own repository " +
+      'that states the version with the fix (or the versions a bug affects), ' +
+      'compared with the installed version; cite its URL.',
     lacking.length
       ? `${plural(lacking.filter((d) => d.fixes.length).length, 'dependency', 'dependencies')} lack fixes:`
       : 'No dependency lacks a fix the index states.',
@@ -45,7 +51,10 @@ export function fixesText(outcome: FixesOutcome, folder: string, maxChars: numbe
     const next =
       stop?.reason === 'rate-limited'
         ? stop.keyless
-          ? ` Tell the user: without an API key the keyless quota is used up; set a key (Developer Index: Set API Key, or DEVINDEX_API_KEY for devindex mcp)${stop.signupUrl ? `, one can be created at ${stop.signupUrl}` : ''}, then check again.`
+          ? ` Tell the user: without an API key the keyless quota is used up; ` +
+            `set a key (Developer Index: Set API Key, or DEVINDEX_API_KEY for devindex ` +
+            `mcp)${stop.signupUrl ? `, one can be created at ${stop.signupUrl}` : ''}, ` +
+            `then check again.`
           : ' Check again later; answers so far are cached.'
         : ' Check again to cover them.';
     tail.push(`Not checked (${why}): ${report.unchecked.map((s) => line(s.name)).join(', ')}.${next}`);
@@ -61,7 +70,9 @@ export function fixesText(outcome: FixesOutcome, folder: string, maxChars: numbe
   }
   if (shown < lacking.length) {
     const rest = lacking.slice(shown).map((d) => line(d.name));
-    text += `\n\n${plural(rest.length, 'more dependency', 'more dependencies')} with fixes not shown (size limit): ${rest.join(', ')}. Call again with dependencies set to some of them.`;
+    text +=
+      `\n\n${plural(rest.length, 'more dependency', 'more dependencies')} with fixes not shown ` +
+      `(size limit): ${rest.join(', ')}. Call again with dependencies set to some of them.`;
   }
   return (text + tailText).slice(0, maxChars);
 }

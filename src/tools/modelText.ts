@@ -45,7 +45,8 @@ export function noticesText(notices: readonly DeprecationNotice[], now = Date.no
   return notices
     .map(
       (n) =>
-        `Service notice (tell the user; the answer above is complete): ${noticeWords(n, now)}${n.requestId ? ` (${requestIdWords(n.requestId)})` : ''}.`,
+        `Service notice (tell the user; the answer above is ` +
+        `complete): ${noticeWords(n, now)}${n.requestId ? ` (${requestIdWords(n.requestId)})` : ''}.`,
     )
     .join('\n');
 }
@@ -68,7 +69,10 @@ function eventWords(e: TraceEvent): string | undefined {
     case 'run.finished':
       return `run finished: ${e.outcome ?? 'unknown outcome'}${e.error?.message ? ` (${e.error.message})` : ''}`;
     case 'error.occurred':
-      return `error: ${e.error?.code ?? 'unknown'}${e.error?.message ? ` (${e.error.message})` : ''}${e.error?.retryable ? ', retryable' : ''}`;
+      return (
+        `error: ${e.error?.code ?? 'unknown'}${e.error?.message ? ` (${e.error.message})` : ''}` +
+        (e.error?.retryable ? ', retryable' : '')
+      );
     default:
       return undefined;
   }
@@ -123,7 +127,8 @@ export function jobStatusText(
   ];
   if (job.creditsUsed !== undefined)
     lines.push(
-      `Credits used: ${job.creditsUsed}${job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''}.`,
+      `Credits used: ${job.creditsUsed}` +
+        `${job.status === 'cancelled' && job.creditsUsed > 0 ? ' (spent before the cancel took effect)' : ''}.`,
     );
   if (job.model) lines.push(`Model: ${clean(job.model)}.`);
   if (job.expiresAt)
@@ -132,11 +137,13 @@ export function jobStatusText(
     );
   if (job.threadId)
     lines.push(
-      `Thread: ${clean(job.threadId)}${job.threadTurn !== undefined ? `, turn ${job.threadTurn}` : ''} (start a job with this threadId to ask a follow-up).`,
+      `Thread: ${clean(job.threadId)}${job.threadTurn !== undefined ? `, turn ${job.threadTurn}` : ''} ` +
+        `(start a job with this threadId to ask a follow-up).`,
     );
   if (waiting) {
     lines.push(
-      `Waiting for the user: ${clean(approvalWords(waiting))}. It does not go on until the user answers; ${approvalAdvice(o.surface, job.threadId, waiting)}`,
+      `Waiting for the user: ${clean(approvalWords(waiting))}. ` +
+        `It does not go on until the user answers; ${approvalAdvice(o.surface, job.threadId, waiting)}`,
     );
     for (const c of waiting.calls) lines.push(`- call ${clean(c.id ?? '?')}: ${clean(callWords(c))}`);
     for (const t of waiting.terms) lines.push(`- ${clean(termsName(t))}${t.url ? `: ${clean(t.url)}` : ''}`);
@@ -146,7 +153,8 @@ export function jobStatusText(
   if (paid) lines.push(`Paid tool calls: ${clean(paid)}.`);
   for (const sp of job.exchange?.skippedProviders ?? []) {
     lines.push(
-      `${clean(skippedWords(sp))}${sp.termsUrl ? `; its terms: ${clean(sp.termsUrl)}` : ''}. Only the user can accept them; a later job can include it with onTermsRequired "ask".`,
+      `${clean(skippedWords(sp))}${sp.termsUrl ? `; its terms: ${clean(sp.termsUrl)}` : ''}. ` +
+        `Only the user can accept them; a later job can include it with onTermsRequired "ask".`,
     );
   }
   if (job.error) lines.push(`Reason: ${clean(job.error)}`);
@@ -180,12 +188,18 @@ export function jobStatusText(
 function approvalAdvice(surface: Surface, threadId: string | undefined, p: PendingApproval): string {
   if (p.kind === 'terms') {
     return surface === 'editor'
-      ? "only the user can accept data terms: show the user the terms below and ask them to read them and agree (or decline) on the job's row in the Agent Jobs view."
-      : `only the user can accept data terms: show the user the terms below and ask them to read them; to agree they run devindex agent start --thread ${threadId ?? 'THREAD'} --approve ${p.id} --accept-terms (or --decline ${p.id}).`;
+      ? 'only the user can accept data terms: show the user the terms below and ask them to read ' +
+          "them and agree (or decline) on the job's row in the Agent Jobs view."
+      : `only the user can accept data terms: show the user the terms below and ask them to read ` +
+          `them; to agree they run devindex agent start --thread ${threadId ?? 'THREAD'} ` +
+          `--approve ${p.id} --accept-terms (or --decline ${p.id}).`;
   }
   return surface === 'editor'
-    ? "ask the user to Approve or Decline it on the job's row in the Agent Jobs view, or call devIndex_answerApproval (the user confirms it)."
-    : `ask the user whether to approve; then call devIndex_answerApproval, or the user runs devindex agent start --thread ${threadId ?? 'THREAD'} --approve ${p.id} (or --decline ${p.id}).`;
+    ? "ask the user to Approve or Decline it on the job's row in the Agent Jobs view, " +
+        'or call devIndex_answerApproval (the user confirms it).'
+    : `ask the user whether to approve; then call devIndex_answerApproval, ` +
+        `or the user runs devindex agent start --thread ${threadId ?? 'THREAD'} --approve ${p.id} ` +
+        `(or --decline ${p.id}).`;
 }
 
 /** Text cut at `max` characters, saying how much there was. */
@@ -199,7 +213,11 @@ export function jobStartedText(jobId: string, maxCredits: number | undefined, o:
   const ceiling = maxCredits !== undefined ? ` with a ceiling of ${grouped(maxCredits)} credits` : '';
   const where =
     o.surface === 'editor' ? ' It also appears in the Agent Jobs view, where the user can follow or cancel it.' : '';
-  return `Started agent job ${jobId}${ceiling}. It runs asynchronously; call devIndex_agentJobStatus with this jobId to read its progress and, once completed, its result.${where}`;
+  return (
+    `Started agent job ${jobId}${ceiling}. It runs asynchronously; ` +
+    `call devIndex_agentJobStatus with this jobId to read its progress and, once completed, ` +
+    `its result.${where}`
+  );
 }
 
 export function snapshotText(
@@ -210,5 +228,6 @@ export function snapshotText(
   const body = clean(snap.snapshot);
   const cut = body.length > o.maxChars - 200;
   const shown = cut ? body.slice(0, Math.max(0, o.maxChars - 200)) : body;
-  return `Snapshot ${clean(snap.snapshotId ?? '')} of agent job ${jobId}${cut ? ` (cut at the size budget: ${grouped(body.length)} characters in all)` : ''}:\n\`\`\`\n${shown}\n\`\`\``;
+  const cutWords = cut ? ` (cut at the size budget: ${grouped(body.length)} characters in all)` : '';
+  return `Snapshot ${clean(snap.snapshotId ?? '')} of agent job ${jobId}${cutWords}:\n\`\`\`\n${shown}\n\`\`\``;
 }

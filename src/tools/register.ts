@@ -70,7 +70,10 @@ export function prepareToolInvocation(
         invocationMessage: `Cancelling agent job ${short(args.jobId, 40)}`,
         confirmationMessages: {
           title: 'Cancel the agent job?',
-          message: `Agent job ${short(args.jobId, 40)} stops and ends as cancelled; its work so far is discarded, and the credits it spent before the cancel took effect may still be charged.`,
+          message:
+            `Agent job ${short(args.jobId, 40)} stops and ends as cancelled; ` +
+            `its work so far is discarded, and the credits it spent before the cancel took effect may ` +
+            `still be charged.`,
         },
       };
     case TOOL_NAMES.answerApproval: {
@@ -81,7 +84,10 @@ export function prepareToolInvocation(
         confirmationMessages: approve
           ? {
               title: 'Approve the paid calls?',
-              message: `Agent job ${short(args.jobId, 40)} makes the paid calls it asked for${calls}, on your account${args.always === true ? ', and may make them again in this thread without asking' : ''}. Its status lists each call and its estimated credits.`,
+              message:
+                `Agent job ${short(args.jobId, 40)} makes the paid calls it asked for${calls}, ` +
+                `on your account${args.always === true ? ', and may make them again in this thread without asking' : ''}. ` +
+                `Its status lists each call and its estimated credits.`,
             }
           : {
               title: 'Decline the paid calls?',

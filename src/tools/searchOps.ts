@@ -27,7 +27,10 @@ function handlesIn(input: Record<string, unknown>, issues: ParamIssue[]): string
   if (ok) return [...new Set(v as string[])];
   issues.push({
     field: 'have',
-    message: `have must be a list of at most ${MORE_MAX_ENTRIES} handles, each the text after "answer:" or "more:" in a devIndex_search answer ("m" and 12 hexadecimal digits); got ${show(v)}`,
+    message:
+      `have must be a list of at most ${MORE_MAX_ENTRIES} handles, ` +
+      `each the text after "answer:" or "more:" in a devIndex_search answer ("m" and 12 ` +
+      `hexadecimal digits); got ${show(v)}`,
   });
   return undefined;
 }
@@ -89,13 +92,16 @@ export async function scopedSearch(
       if (ws.slugs.length === 0) {
         return {
           isError: true,
-          text: `scope "workspace" cannot be used: ${'reason' in ws ? ws.reason : 'the workspace has no GitHub repository'}. Search without scope, or pass repos as owner/repo slugs.`,
+          text:
+            `scope "workspace" cannot be used: ${'reason' in ws ? ws.reason : 'the workspace has no GitHub repository'}. ` +
+            `Search without scope, or pass repos as owner/repo slugs.`,
         };
       }
       const given = Array.isArray(rest.repos) ? rest.repos : [];
       rest.repos = [...given, ...ws.slugs.filter((s) => !given.includes(s))];
       header.push(
-        `Scope: the workspace's repositories ${ws.slugs.join(', ')} (issues, pull requests and READMEs only; documentation is not limited by it).`,
+        `Scope: the workspace's repositories ${ws.slugs.join(', ')} (issues, ` +
+          `pull requests and READMEs only; documentation is not limited by it).`,
       );
     }
   }
@@ -134,7 +140,8 @@ export async function searchTool(
     const held = heldPassages(have ?? [], cache);
     if (held.unknown.length) {
       header.push(
-        `Not known here (kept ${ttlWords(cache)}, the ${MORE_MAX_ENTRIES} most recent, in this process only): ${held.unknown.join(', ')}; passages they sent are sent again in full.`,
+        `Not known here (kept ${ttlWords(cache)}, the ${MORE_MAX_ENTRIES} most recent, ` +
+          `in this process only): ${held.unknown.join(', ')}; passages they sent are sent again in full.`,
       );
     }
     const answer = searchAnswer(run.params, res, {
@@ -156,7 +163,9 @@ export function readMoreTool(input: Record<string, unknown>, deps: ToolDeps): To
   if (typeof handle !== 'string' || !HANDLE_PATTERN.test(handle)) {
     issues.push({
       field: 'handle',
-      message: `handle must be the text after "more:" (or "answer:") in a devIndex_search answer ("m" and 12 hexadecimal digits); got ${show(handle)}`,
+      message:
+        `handle must be the text after "more:" (or "answer:") in a devIndex_search answer ("m" ` +
+        `and 12 hexadecimal digits); got ${show(handle)}`,
     });
   }
   const result = intIn(input, 'result', 1, 100, issues);
@@ -167,7 +176,10 @@ export function readMoreTool(input: Record<string, unknown>, deps: ToolDeps): To
   if (!kept) {
     return {
       isError: true,
-      text: `Handle ${handle as string} is unknown or has expired (answers are kept for ${ttlWords(cache)}, the ${MORE_MAX_ENTRIES} most recent, in this server process only). Run devIndex_search again.`,
+      text:
+        `Handle ${handle as string} is unknown or has expired (answers are kept ` +
+        `for ${ttlWords(cache)}, the ${MORE_MAX_ENTRIES} most recent, ` +
+        `in this server process only). Run devIndex_search again.`,
     };
   }
   if (result !== undefined && result > kept.results.length) {
@@ -236,7 +248,9 @@ async function dependencyScope(
   if (!root)
     return {
       isError: true,
-      text: 'dependency cannot be used: no workspace folder is open. Ask the user to open the project folder, or search with repos as owner/repo slugs.',
+      text:
+        'dependency cannot be used: no workspace folder is open. ' +
+        'Ask the user to open the project folder, or search with repos as owner/repo slugs.',
     };
   const r = await resolveDependencies(deps.folderDependencies, root, [dependency.trim()], { maxDependencies: 5000 });
   if (!r.ok) {
@@ -258,9 +272,10 @@ export function versionsLead(
   badges: ReadonlyArray<readonly VersionBadge[] | undefined>,
   summary: string | undefined,
 ): string {
-  const lines = [
-    `Installed: ${installedWords(dep)}. Results from ${dep.slug} are compared with ${dep.version ? `version ${dep.version}` : 'nothing: the installed version is unknown (nothing on disk states it), so no statement is compared'}.`,
-  ];
+  const comparedWith = dep.version
+    ? `version ${dep.version}`
+    : 'nothing: the installed version is unknown (nothing on disk states it), so no statement is compared';
+  const lines = [`Installed: ${installedWords(dep)}. Results from ${dep.slug} are compared with ${comparedWith}.`];
   if (summary) lines.push(summary);
   badges.slice(0, 50).forEach((b, i) => {
     const words =

@@ -42,11 +42,18 @@ export function waitHeadline(
   o: { timedOut: boolean; waiting?: boolean; seconds: number; latest?: string },
 ): string {
   if (o.waiting && facts.pendingApproval) {
-    return `Agent job ${jobId} is waiting for the user's approval (${clip(approvalWords(facts.pendingApproval), 300)}); the wait ended there, and the job goes on only once the user answers.`;
+    return (
+      `Agent job ${jobId} is waiting for the user's approval ` +
+      `(${clip(approvalWords(facts.pendingApproval), 300)}); the wait ended there, ` +
+      `and the job goes on only once the user answers.`
+    );
   }
   if (o.timedOut) {
     const latest = o.latest ? ` Latest progress: ${o.latest}.` : ' No progress reported yet.';
-    return `Agent job ${jobId} is still running after ${o.seconds} s; the wait ended and the job goes on.${latest} Call devIndex_waitForAgentJob again to keep waiting.`;
+    return (
+      `Agent job ${jobId} is still running after ${o.seconds} s; ` +
+      `the wait ended and the job goes on.${latest} Call devIndex_waitForAgentJob again to keep waiting.`
+    );
   }
   const state = jobState({ ...facts, prompt: '' });
   return `Agent job ${jobId} ended: ${endClause(state) ?? `status ${clip(facts.status, 40)}`}.`;

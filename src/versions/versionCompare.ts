@@ -339,10 +339,16 @@ export function versionSummary(
     const versions = [
       ...new Set(newer.flatMap((bs) => bs.filter((b) => b.verdict === 'newer-fix').map((b) => b.stated))),
     ].sort((a, b) => scheme.cmp(a, b));
-    return `${n(newer.length)} ${mentions(newer.length)} a fix newer than your ${dep.name} ${dep.version} (${versions.slice(0, 3).join(', ')}${versions.length > 3 ? ', …' : ''}).`;
+    return (
+      `${n(newer.length)} ${mentions(newer.length)} a fix newer than ` +
+      `your ${dep.name} ${dep.version} (${versions.slice(0, 3).join(', ')}${versions.length > 3 ? ', …' : ''}).`
+    );
   }
   if (affected.length)
-    return `${n(affected.length)} ${affected.length === 1 ? 'says' : 'say'} your ${dep.name} ${dep.version} is affected; none mentions a newer fix.`;
+    return (
+      `${n(affected.length)} ${affected.length === 1 ? 'says' : 'say'} ` +
+      `your ${dep.name} ${dep.version} is affected; none mentions a newer fix.`
+    );
   if (included.length)
     return `${n(included.length)} ${mentions(included.length)} a fix your ${dep.name} ${dep.version} already includes.`;
   return undefined;

@@ -33,7 +33,10 @@ export interface FindOptions {
  * A version: `v2`, `2.1`, `2.1.0`, `1.4.9.2`, `2.1.0-beta.1`, `2.1.0rc1`, `1.3.4.RELEASE`, `2.1.0.0d`, `2.0.x`, `2.x`.
  * A bare `2` needs the `v`.
  */
-const VERSION = String.raw`(?:[vV]\d+(?:\.(?:\d+|[xX*])){0,3}|\d+(?:\.(?:\d+|[xX*])){1,3})(?:-?(?:alpha|beta|rc|pre|dev|post|a|b)\.?\d*|(?:-(?!\d+\.\d)[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)+|\.(?:RELEASE|Final|GA|SP\d*|M\d+|RC\d*|CR\d+)\b|(?<=\d\.\d+\.\d+)[a-wyz](?![\w.]))?(?:\+[0-9A-Za-z.]+)?`;
+const VERSION =
+  String.raw`(?:[vV]\d+(?:\.(?:\d+|[xX*])){0,3}|\d+(?:\.(?:\d+|[xX*])){1,3})(?:-?(?:alpha|beta|rc|pre|` +
+  String.raw`dev|post|a|b)\.?\d*|(?:-(?!\d+\.\d)[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)+|\.(?:RELEASE|Final|` +
+  String.raw`GA|SP\d*|M\d+|RC\d*|CR\d+)\b|(?<=\d\.\d+\.\d+)[a-wyz](?![\w.]))?(?:\+[0-9A-Za-z.]+)?`;
 const TOKEN = new RegExp(VERSION, 'g');
 const LIST_SEP = /^[`'"*_\])]*(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+|\s*\/\s*)[`'"*_[(]*$/i;
 const RANGE_SEP = /^[`'"*_\])]*(?:\s*(?:-|–|—|\.\.\.?)\s*|\s+(?:through|thru|until|to)\s+)[`'"*_[(]*$/i;
@@ -357,7 +360,9 @@ export function findVersionMentions(text: string, opts: FindOptions = {}): Versi
   if (opts.title) {
     // A release pull request: "Release 2.1.0", "chore(release): v2.1.0", "chore: release widgets@2.1.0", "v2.1.0", "Version 2.1.0".
     const rel = new RegExp(
-      String.raw`^\s*(?:(?:chore|build|ci|release)(?:\([\w.-]*\))?!?:\s*)?(?:(?:release|releasing|prepare\s+release|bump\s+version\s+to|version)\s+)?(?:${P.NAME}${P.NAME_PAD}*(?:@|\s+))?v?(${VERSION})\s*(?:\(\d{4}-\d{2}-\d{2}\))?\s*$`,
+      String.raw`^\s*(?:(?:chore|build|ci|release)(?:\([\w.-]*\))?!?:\s*)?(?:(?:release|releasing|` +
+        String.raw`prepare\s+release|bump\s+version\s+to|version)\s+)?(?:${P.NAME}${P.NAME_PAD}*(?:@|` +
+        String.raw`\s+))?v?(${VERSION})\s*(?:\(\d{4}-\d{2}-\d{2}\))?\s*$`,
       'i',
     );
     const m = rel.exec(marked);

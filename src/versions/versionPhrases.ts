@@ -8,9 +8,14 @@ export const NAME_PAD = '\x02';
 const N = `${NAME}${NAME_PAD}*`;
 
 /** Words that may stand between a phrase's verb and its preposition: "fixed again in", "the fix for #12 ships in". */
-const GAP = String.raw`(?:\s+(?:again|now|already|also|finally|properly|officially|indeed|actually|just|probably|definitely|hopefully|then|fully|completely|upstream|#\d+|\(#\d+\)|(?:for|to|from|of)\s+(?:#|gh-)\d+))*`;
+const GAP =
+  String.raw`(?:\s+(?:again|now|already|also|finally|properly|officially|indeed|actually|just|` +
+  String.raw`probably|definitely|hopefully|then|fully|completely|upstream|#\d+|\(#\d+\)|(?:for|to|from|` +
+  String.raw`of)\s+(?:#|gh-)\d+))*`;
 /** Words between a phrase and its version besides the package's names ("fixed in the release 2.1.0"). */
-const FILLER = String.raw`(?:the|version|versions|release|releases|ver\.?|tag|npm|crate|module|package|our|latest|recent|current|new|newest|last|stable|patch|minor|major|update|upgrade|build)`;
+const FILLER =
+  String.raw`(?:the|version|versions|release|releases|ver\.?|tag|npm|crate|module|package|our|latest|` +
+  String.raw`recent|current|new|newest|last|stable|patch|minor|major|update|upgrade|build)`;
 /** Markup around a version: emphasis, code, a markdown link whose target is the release tag. */
 const MARKUP = String.raw`[\[\`'"(*_=@]*(?:\[[^\]\n]{0,40}\]\([^)\s]*\/(?:releases\/tag|tags?|tree)\/)?`;
 const LEAD = String.raw`\s*[:*_]*\s*(?:${FILLER}\s+)*(?:[\`'"*_\[(]*${N}(?:\s+|==|[@:=\`'"-])*(?:${FILLER}\s+)*)?${MARKUP}`;
@@ -18,8 +23,13 @@ const LEAD = String.raw`\s*[:*_]*\s*(?:${FILLER}\s+)*(?:[\`'"*_\[(]*${N}(?:\s+|=
 /** Lead-ins to a fix version; the last word sits right before the version or its lead. */
 const FIXED_BEFORE = [
   String.raw`(?:fixed|resolved|addressed|patched|solved|corrected)${GAP}\s+(?:in|on|by|with|via|as\s+of|since|starting\s+(?:in|with|from))`,
-  String.raw`(?:fixed|resolved|patched)(?:\s+(?:the\s+)?(?:issue|bug|problem|crash|it|this))?${GAP}\s+and\s+(?:released|published|pushed|shipped|tagged)(?:\s+(?:it|this|the\s+fix))?(?:\s+(?:as|in|with))?`,
-  String.raw`(?:bug\s*)?(?:fix|fixes|patch|bugfix|bugfixes)${GAP}\s+(?:(?:is|was|are|were|has\s+been|have\s+been|will\s+be|should\s+be|gets|got)\s+)?(?:(?:now|already|also|finally)\s+)?(?:in|available\s+in|included\s+in|released\s+in|shipped\s+in|landed\s+in|out\s+in|published\s+in|ships\s+in|lands\s+in|goes\s+out\s+in|went\s+into|made\s+it\s+into|part\s+of)`,
+  String.raw`(?:fixed|resolved|patched)(?:\s+(?:the\s+)?(?:issue|bug|problem|crash|it|` +
+    String.raw`this))?${GAP}\s+and\s+(?:released|published|pushed|shipped|tagged)(?:\s+(?:it|this|` +
+    String.raw`the\s+fix))?(?:\s+(?:as|in|with))?`,
+  String.raw`(?:bug\s*)?(?:fix|fixes|patch|bugfix|bugfixes)${GAP}\s+(?:(?:is|was|are|were|has\s+been|` +
+    String.raw`have\s+been|will\s+be|should\s+be|gets|got)\s+)?(?:(?:now|already|also|finally)\s+)?(?:in|` +
+    String.raw`available\s+in|included\s+in|released\s+in|shipped\s+in|landed\s+in|out\s+in|` +
+    String.raw`published\s+in|ships\s+in|lands\s+in|goes\s+out\s+in|went\s+into|made\s+it\s+into|part\s+of)`,
   String.raw`(?:released|landed|shipped|published|available|included|out)${GAP}\s+(?:in|as\s+part\s+of|with)`,
   String.raw`backport(?:s|ed|ing)?(?:\s+(?!to\b|into\b|for\b)[\w#.-]+){0,4}?\s+(?:to|into|for)`,
 ];
@@ -27,15 +37,24 @@ const FIXED_BEFORE = [
 const FIXED_FIELD = String.raw`^[\s>*-]*(?:fixed|patched|resolved)(?:\s+(?:in|versions?))?[*_]*\s*:`;
 /** Lead-ins to an affected version. */
 const AFFECTS_BEFORE = [
-  String.raw`(?:broken|broke|breaks|failing|fails|crashes|crashing|regressed|started|starts|happens|happening|occurs|reproducible|present|exists|panics|hangs)\s+(?:since|from|as\s+of|starting\s+(?:with|from|in)|after\s+(?:upgrading|updating)\s+to)`,
-  String.raw`(?:regressions?|regressed|bugs?|issues?|breakage|breaking\s+changes?|(?:memory\s+)?leaks?)\s+(?:introduced\s+)?(?:in|since|from)`,
+  String.raw`(?:broken|broke|breaks|failing|fails|crashes|crashing|regressed|started|starts|happens|` +
+    String.raw`happening|occurs|reproducible|present|exists|panics|hangs)\s+(?:since|from|as\s+of|` +
+    String.raw`starting\s+(?:with|from|in)|after\s+(?:upgrading|updating)\s+to)`,
+  String.raw`(?:regressions?|regressed|bugs?|issues?|breakage|breaking\s+changes?|` +
+    String.raw`(?:memory\s+)?leaks?)\s+(?:introduced\s+)?(?:in|since|from)`,
   String.raw`(?:regressions?|breakage|bugs?)\s+with`,
   String.raw`(?:introduced|caused|triggered)\s+(?:in|with|by)`,
-  String.raw`(?:still\s+)?(?:happens|happening|occurs|occurring|reproduces|broken|fails|failing|exists|crashes|panics)\s+(?:on|in|with|under)`,
+  String.raw`(?:still\s+)?(?:happens|happening|occurs|occurring|reproduces|broken|fails|failing|` +
+    String.raw`exists|crashes|panics)\s+(?:on|in|with|under)`,
   String.raw`still\s+(?:there|present|happening|broken|an?\s+(?:issue|problem))(?:\s+even)?\s+(?:on|in|with|after|as\s+of)`,
   String.raw`(?:reproduced|reproducible|seen|observed)\s+(?:on|in|with)`,
-  String.raw`(?:after|since|when|back\s+to)\s+(?:(?:the|a|an|our|my)\s+)?(?:${N}\s+)?(?:upgrading|updating|moving|bumping|switching|going|upgraded|updated|bumped|moved|switched)\s+(?:\w+\s+)?to`,
-  String.raw`(?:having|had|have|has|seeing|saw|see|getting|got|facing|experiencing|hit|hitting|found|noticed)\s+(?:(?:this|the|that|an?|same|some|similar|these|those)\s+)?(?:(?!no\b|any\b)\w+\s+)?(?:problems?|issues?|trouble|errors?|crash(?:es)?|bugs?|regressions?)\s+(?:with|in|on|using)`,
+  String.raw`(?:after|since|when|back\s+to)\s+(?:(?:the|a|an|our|my)\s+)?(?:${N}\s+)?(?:upgrading|` +
+    String.raw`updating|moving|bumping|switching|going|upgraded|updated|bumped|moved|` +
+    String.raw`switched)\s+(?:\w+\s+)?to`,
+  String.raw`(?:having|had|have|has|seeing|saw|see|getting|got|facing|experiencing|hit|hitting|found|` +
+    String.raw`noticed)\s+(?:(?:this|the|that|an?|same|some|similar|these|those)\s+)?(?:(?!no\b|` +
+    String.raw`any\b)\w+\s+)?(?:problems?|issues?|trouble|errors?|crash(?:es)?|bugs?|` +
+    String.raw`regressions?)\s+(?:with|in|on|using)`,
   String.raw`(?:panics?|crash(?:es)?|errors?|bugs?|leaks?|hangs?|failures?)\s+(?:when|while)\s+(?:using|running|on|with)`,
   String.raw`(?:panics?|crash(?:es)?|exceptions?|segfaults?|failures?)(?:\s+[\w-]+){0,3}?\s+(?:with|in)`,
   String.raw`(?:broken|crash\w*|fail\w*|panic\w*|hang\w*|errors?)(?:\s+[\w-]+){0,3}?\s+since`,
@@ -80,13 +99,19 @@ const BUG = String.raw`(?:bugs?|issues?|errors?|problems?|regressions?|panics?|c
 /** A version-first breakage: "3.2.1 broke uploads", "v0.8.0 is currently broken", "0.40.4 - reproducible". */
 export const AFFECTS_AFTER = new RegExp(
   [
-    String.raw`^(?:(?:which|that)\s+)?(?:(?:is|was|are|were|has\s+been|seems?\s+to\s+be|looks?\s+to\s+be|appears?\s+to\s+be)\s+)?(?:(?:still|currently|now|also|completely|totally|badly|again|constantly|very)\s+)*(?:broken|buggy|affected|failing|crashing|panicking|unusable|a\s+regression|(?:a\s+)?breaking(?:\s+change)?|breaks?|broke|fails?|failed|crash(?:es|ed)?|panics?|panicked|hangs?|leaks?|regress(?:es|ed)?|reproducible|reproduces)\b`,
+    String.raw`^(?:(?:which|that)\s+)?(?:(?:is|was|are|were|has\s+been|seems?\s+to\s+be|` +
+      String.raw`looks?\s+to\s+be|appears?\s+to\s+be)\s+)?(?:(?:still|currently|now|also|completely|` +
+      String.raw`totally|badly|again|constantly|very)\s+)*(?:broken|buggy|affected|failing|crashing|` +
+      String.raw`panicking|unusable|a\s+regression|(?:a\s+)?breaking(?:\s+change)?|breaks?|broke|fails?|` +
+      String.raw`failed|crash(?:es|ed)?|panics?|panicked|hangs?|leaks?|regress(?:es|ed)?|reproducible|reproduces)\b`,
     String.raw`^(?:does\s+not|doesn't|did\s+not|didn't|no\s+longer)\s+(?:seem\s+to\s+)?(?:work|build|compile|install|start|run|load)\b`,
-    String.raw`^(?:still\s+)?(?:has|have|had|contains?|introduced|introduces|causes?|caused|generates?|triggers?)\s+(?:(?!fix|patch|resolv)\S+\s+){0,3}?\[?${BUG}`,
+    String.raw`^(?:still\s+)?(?:has|have|had|contains?|introduced|introduces|causes?|caused|generates?|` +
+      String.raw`triggers?)\s+(?:(?!fix|patch|resolv)\S+\s+){0,3}?\[?${BUG}`,
     String.raw`^(?:looks?|seems?|appears?)\s+to\s+\[?(?:be\s+)?(?:breaking|broken|failing|crashing|panicking)\b`,
     String.raw`^(?:[a-z-]+\s+){0,2}(?:has|have|had)\s+broken\b`,
     String.raw`^[-–—:]\s*(?:[\w-]+\s+){0,2}?(?:still\s+)?(?:reproducible|broken|breaks|fails|failing|crash\w*(?!\s+fix)|affected)\b`,
-    String.raw`^(?:and\s+)?(?:got|get|getting|see|saw|hit|hits)\s+(?:an?\s+|the\s+|this\s+)?(?:[\w-]+\s+)?(?:crash|panic|error|exception|failure|segfault)`,
+    String.raw`^(?:and\s+)?(?:got|get|getting|see|saw|hit|hits)\s+(?:an?\s+|the\s+|` +
+      String.raw`this\s+)?(?:[\w-]+\s+)?(?:crash|panic|error|exception|failure|segfault)`,
   ].join('|'),
   'i',
 );
@@ -96,7 +121,14 @@ export const AFFECTS_AFTER_CLAUSE =
 /** A version-first fix: "4.0.2 is out and includes the patch", "10.4.0 has been released and contains a fix". */
 export const FIXED_AFTER = new RegExp(
   [
-    String.raw`^(?:(?:is|was|has\s+been|have\s+been|got|gets|are|were)\s+)?(?:(?:just|now|finally|also)\s+)?(?:(?:released|published|out|shipped|tagged|up|available|live|pushed|uploaded)\b(?:\s+\S+){0,6}?\s*)?(?:(?:to|on)\s+[\w.-]+\s*)?(?:(?:,|and|which|that)\s*)?(?:(?:now|also|finally|then)\s+)*(?:(?:includes?|including|contains?|has|have|brings?|ships?|comes\s+with|with)\s+(?:\S+\s+){0,3}?(?:fix|fixes|fixed|bugfix|bugfixes|bug\s+fix(?:es)?|patch|patches|change|changes)\b|(?:attempts?\s+to\s+|seems?\s+to\s+(?:have\s+)?|should\s+)?(?:fix(?:es|ed)?|resolves?|resolved|solves?|solved|addresses|addressed|corrects?)\b)`,
+    String.raw`^(?:(?:is|was|has\s+been|have\s+been|got|gets|are|were)\s+)?(?:(?:just|now|finally|` +
+      String.raw`also)\s+)?(?:(?:released|published|out|shipped|tagged|up|available|live|pushed|` +
+      String.raw`uploaded)\b(?:\s+\S+){0,6}?\s*)?(?:(?:to|on)\s+[\w.-]+\s*)?(?:(?:,|and|which|` +
+      String.raw`that)\s*)?(?:(?:now|also|finally|then)\s+)*(?:(?:includes?|including|contains?|has|have|` +
+      String.raw`brings?|ships?|comes\s+with|with)\s+(?:\S+\s+){0,3}?(?:fix|fixes|fixed|bugfix|bugfixes|` +
+      String.raw`bug\s+fix(?:es)?|patch|patches|change|changes)\b|(?:attempts?\s+to\s+|` +
+      String.raw`seems?\s+to\s+(?:have\s+)?|should\s+)?(?:fix(?:es|ed)?|resolves?|resolved|solves?|solved|` +
+      String.raw`addresses|addressed|corrects?)\b)`,
     String.raw`^(?:,\s*)?(?:which|that|and|to)\s+(?:\S+\s+){0,5}?(?:fix(?:es)?|resolves?|solves?|prevents?|addresses|corrects?)\b`,
     String.raw`^[(:—–-]+\s*(?:\S+\s+){0,3}?(?:bug\s*|crash\s*)?fix(?:es|ed)?\b`,
   ].join('|'),
@@ -104,9 +136,15 @@ export const FIXED_AFTER = new RegExp(
 );
 
 /** Where a version-first statement's subject may begin: a sentence start, a conjunction, a release verb. */
-const SUBJECT_WORDS = String.raw`(?:\s*(?:\b(?:version|release|releases|tag|the|our|current|latest|new|newest|stable|this|that|upgrade|update|build|upgrading|building|using|running|recent)\b|${N}))*`;
+const SUBJECT_WORDS =
+  String.raw`(?:\s*(?:\b(?:version|release|releases|tag|the|our|current|latest|new|newest|stable|this|` +
+  String.raw`that|upgrade|update|build|upgrading|building|using|running|recent)\b|${N}))*`;
 const SUBJECT_START = new RegExp(
-  String.raw`(?:^|[.!?;:,(\[]|\b(?:and|but|so|that|because|while|which|where|now|then)|\b(?:released?|releasing|published|publish|pushed|push|uploaded|upload|tagged|cut|shipped|ship|prepare|preparing|prepared|bumped|bump|installed|installing|tried|trying)(?:\s+(?:out|up))?(?:\s+(?:for|as|of|to))?|\bto|(?:release|version)\b[^,\n]{0,30},|\bversion\s+of)${SUBJECT_WORDS}\s*$`,
+  String.raw`(?:^|[.!?;:,(\[]|\b(?:and|but|so|that|because|while|which|where|now|then)|\b(?:released?|` +
+    String.raw`releasing|published|publish|pushed|push|uploaded|upload|tagged|cut|shipped|ship|prepare|` +
+    String.raw`preparing|prepared|bumped|bump|installed|installing|tried|trying)(?:\s+(?:out|` +
+    String.raw`up))?(?:\s+(?:for|as|of|to))?|\bto|(?:release|version)\b[^,\n]{0,30},|` +
+    String.raw`\bversion\s+of)${SUBJECT_WORDS}\s*$`,
   'i',
 );
 const SUBJECT_TAIL = new RegExp(String.raw`[\s\`'"(\[*_=@-]*(?:${N}(?:\s+|==|[@:=\`'"-])*)?${MARKUP}$`);

@@ -107,7 +107,8 @@ export class WatchFeature implements vscode.Disposable {
     if (!s) {
       void this.show(
         'info',
-        "Developer Index: run a search scoped to a dependency or a repository first (Search in a Dependency's Repository…), then watch it for a fix.",
+        'Developer Index: run a search scoped to a dependency or a repository first (Search in a ' +
+          "Dependency's Repository…), then watch it for a fix.",
         [],
       );
       return undefined;
@@ -119,10 +120,12 @@ export class WatchFeature implements vscode.Disposable {
       const w = await this.service.add(s.params, s.installed, s.response, folder);
       // How long the folder lookup and the storage write took: the e2e tier once saw a watch show more than 15 s late.
       log().info(
-        `watch: ${w.id} added in ${Date.now() - started} ms (folder lookup ${found - started} ms, ${folder ? 'a folder found' : 'no folder'})`,
+        `watch: ${w.id} added in ${Date.now() - started} ms (folder lookup ${found - started} ` +
+          `ms, ${folder ? 'a folder found' : 'no folder'})`,
       );
       void vscode.window.setStatusBarMessage(
-        `$(eye) Watching ${quoted(w.params.query)} in ${watchScopeWords(w.params, w.installed)}: checked every 6 hours while VS Code is open`,
+        `$(eye) Watching ${quoted(w.params.query)} in ${watchScopeWords(w.params, w.installed)}: ` +
+          `checked every 6 hours while VS Code is open`,
         5000,
       );
       return w;

@@ -12,7 +12,9 @@ import { registerLeftOut } from './unavailable';
 
 const SLUG = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
 const PROBLEM_WITHOUT_SCOPE =
-  "In the browser this search is not limited to the package's repository: finding the package that reported the problem needs its node_modules folder, which a browser cannot read. It works in desktop VS Code.";
+  "In the browser this search is not limited to the package's repository: " +
+  'finding the package that reported the problem needs its node_modules folder, ' +
+  'which a browser cannot read. It works in desktop VS Code.';
 
 let activeContext: vscode.ExtensionContext | undefined;
 

@@ -7,9 +7,12 @@ export const NOT_IN_BROWSER = {
   'devIndex.mcp.setupRules':
     "the rules are written into the project's files, which a browser extension cannot write atomically",
   'devIndex.diagnose':
-    "the connection diagnosis probes DNS, TCP and TLS from Node, which a browser does not allow (the browser's developer tools, Network tab, show why a request failed)",
+    'the connection diagnosis probes DNS, TCP and TLS from Node, ' +
+    "which a browser does not allow (the browser's developer tools, Network tab, " +
+    'show why a request failed)',
   'devIndex.reportIssue':
-    "the report carries the connection diagnosis, which needs Node's network probes; report from desktop VS Code, or describe the problem on the issue tracker",
+    "the report carries the connection diagnosis, which needs Node's network probes; " +
+    'report from desktop VS Code, or describe the problem on the issue tracker',
 } as const;
 
 export type LeftOut = keyof typeof NOT_IN_BROWSER;

@@ -87,7 +87,8 @@ const EDITOR: Table<void, string> = /* @__PURE__ */ table(quote, {
   // The client's message already names each provider, the service's reason and the request id.
   'terms-not-accepted': (f) => `The data terms were not accepted. ${capital(f.message)}.`,
   'key-unverified': say(
-    "The service runs provider tools only for a verified API key. Verify this key in the service's dashboard, then answer the approval again.",
+    'The service runs provider tools only for a verified API key. ' +
+      "Verify this key in the service's dashboard, then answer the approval again.",
   ),
   'key-required': say(
     `Provider tools need an API key. Set one with ${SET_KEY_COMMAND}, then answer the approval again.`,
@@ -102,8 +103,11 @@ const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  */
 export function mayExistWords(what: 'job' | 'follow-up'): string {
   return what === 'job'
-    ? 'The start was interrupted after the request was sent, so the job may exist on the service; it was not sent again. Refresh the job list to look for it before starting it again.'
-    : 'The follow-up was interrupted after it was sent, so the turn may exist on the service; it was not sent again. Refresh the job list to look for it.';
+    ? 'The start was interrupted after the request was sent, ' +
+        'so the job may exist on the service; it was not sent again. ' +
+        'Refresh the job list to look for it before starting it again.'
+    : 'The follow-up was interrupted after it was sent, so the turn may exist on the service; ' +
+        'it was not sent again. Refresh the job list to look for it.';
 }
 
 // ---- a language model: what happened, then how to fix the call ----
@@ -129,8 +133,12 @@ export function issuesText(issues: readonly ParamIssue[], what = 'input'): strin
 
 function keyAdvice(host: ModelHost): string {
   return host === 'editor'
-    ? `Ask the user to run ${SET_KEY_COMMAND} with a valid key (or "Developer Index: Clear API Key": search works without a key, at a lower rate limit). Do not ask the user to paste the key into the chat.`
-    : `Set ${API_KEY_ENV} in the MCP server's environment to a valid key (or unset it: search works without a key, at a lower rate limit), then restart the server. Never put the key in a tool call.`;
+    ? `Ask the user to run ${SET_KEY_COMMAND} with a valid key (or "Developer Index: ` +
+        `Clear API Key": search works without a key, at a lower rate limit). ` +
+        `Do not ask the user to paste the key into the chat.`
+    : `Set ${API_KEY_ENV} in the MCP server's environment to a valid key (or unset it: ` +
+        `search works without a key, at a lower rate limit), then restart the server. ` +
+        `Never put the key in a tool call.`;
 }
 
 function keylessWayOut(host: ModelHost, signupUrl?: string): string {
@@ -147,7 +155,9 @@ function keylessWayOut(host: ModelHost, signupUrl?: string): string {
 const generic = (f: Failure, o: ModelCtx) => `${o.op} failed: ${f.message}`;
 const cancelledModel = (_f: Failure, o: ModelCtx) => `${o.op} was cancelled before it finished; nothing more was done.`;
 const unreachable = (f: Failure, o: ModelCtx) =>
-  `${o.op} failed: the service could not be reached (${f.message}). What to do: try again in a moment; if it keeps failing, ask the user to check the network and ${o.host === 'editor' ? 'the setting devIndex.baseUrl' : 'DEVINDEX_BASE_URL'}.`;
+  `${o.op} failed: the service could not be reached (${f.message}). What to do: ` +
+  `try again in a moment; if it keeps failing, ask the user to check the network ` +
+  `and ${o.host === 'editor' ? 'the setting devIndex.baseUrl' : 'DEVINDEX_BASE_URL'}.`;
 
 function rateLimited(f: Failure, o: ModelCtx, now: number): string {
   const long =
@@ -158,7 +168,12 @@ function rateLimited(f: Failure, o: ModelCtx, now: number): string {
       : long
         ? ` The service asks to wait until ${untilWords(f.until!, now)}.`
         : ` The service asks to wait ${Math.ceil(f.retryAfterMs / 1000)} s.`;
-  return `${o.op} was refused: rate limited (HTTP 429, ${f.error ?? 'Rate limit exceeded'}).${wait} What to do: wait before calling again${wait ? ' for at least that long' : ' (a minute)'}, and make fewer calls; an API key raises the limit. Do not retry at once.`;
+  return (
+    `${o.op} was refused: rate limited (HTTP ` +
+    `429, ${f.error ?? 'Rate limit exceeded'}).${wait} What to do: ` +
+    `wait before calling again${wait ? ' for at least that long' : ' (a minute)'}, ` +
+    `and make fewer calls; an API key raises the limit. Do not retry at once.`
+  );
 }
 
 /** Input errors: each field found before sending, or the fields the service named; else the message. */
@@ -183,9 +198,12 @@ const MODEL: Table<ModelCtx, string> = /* @__PURE__ */ table((f, o) => generic(f
   timeout: unreachable,
   network: unreachable,
   'keyless-quota': (f, o) =>
-    `${o.op} was refused: ${f.message}. What to do: do not retry until then. The user can add an API key to keep searching now: ${keylessWayOut(o.host, f.signupUrl)}`,
+    `${o.op} was refused: ${f.message}. What to do: do not retry until then. ` +
+    `The user can add an API key to keep searching now: ${keylessWayOut(o.host, f.signupUrl)}`,
   'keyless-refused': (f, o) =>
-    `${o.op} was refused: ${f.message}. What to do: do not retry; the user can add an API key, which works from any network: ${keylessWayOut(o.host, f.signupUrl)}`,
+    `${o.op} was refused: ${f.message}. What to do: do not retry; ` +
+    `the user can add an API key, which works from any ` +
+    `network: ${keylessWayOut(o.host, f.signupUrl)}`,
   'rate-limit': (f, o) => rateLimited(f, o, o.now),
   'not-created': (f, o) => byKind(f, o, o.now),
   // A submission that may have created the job: whatever happened, never start it again at once.
@@ -198,7 +216,9 @@ const MODEL: Table<ModelCtx, string> = /* @__PURE__ */ table((f, o) => generic(f
   'invalid-snapshot-id': inputModel,
   'invalid-schema': inputModel,
   'terms-not-accepted': (f, o) =>
-    `${o.op} failed: ${f.message}. The run still waits for the terms: do not report them as accepted; tell the user to read the current terms and agree to them in the editor or the CLI.`,
+    `${o.op} failed: ${f.message}. The run still waits for the terms: ` +
+    `do not report them as accepted; tell the user to read the current terms and agree to them ` +
+    `in the editor or the CLI.`,
   'key-unverified': (f, o) =>
     `${o.op} was refused: ${f.message}. Do not retry: the user must verify the API key in the service's dashboard first.`,
   'key-required': (_f, o) => `${o.op} was refused: provider tools need an API key. What to do: ${keyAdvice(o.host)}`,

@@ -72,7 +72,9 @@ export function validateSnapshotId(snapshotId: unknown): ParamIssue | undefined 
   if (typeof snapshotId === 'string' && SNAPSHOT_ID_RE.test(snapshotId)) return undefined;
   return {
     field: 'snapshotId',
-    message: `snapshotId ${short(snapshotId)}: ${AGENT_ERRORS.invalidSnapshotId} (expected 1 to 128 letters, digits, "_" or "-", as found in an artifact.updated event)`,
+    message:
+      `snapshotId ${short(snapshotId)}: ${AGENT_ERRORS.invalidSnapshotId} ` +
+      `(expected 1 to 128 letters, digits, "_" or "-", as found in an artifact.updated event)`,
   };
 }
 

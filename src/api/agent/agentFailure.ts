@@ -201,7 +201,10 @@ function nextStep(e: ApiError, reason: AgentErrorReason, c: Ctx): string | undef
         ? "the job list's page marker (before) must be a whole number of epoch milliseconds, 0 or more"
         : undefined;
     case 'thread-not-found':
-      return `no thread ${c.threadId ?? 'with this id'} for this API key: check the thread id (devindex agent status JOB prints it), or start a new job without one`;
+      return (
+        `no thread ${c.threadId ?? 'with this id'} for this API key: ` +
+        `check the thread id (devindex agent status JOB prints it), or start a new job without one`
+      );
     case 'thread-busy':
       return `a turn of this thread is still running${e.runId ? ` (job ${e.runId})` : ''}; follow it until it ends, then ask the follow-up`;
     case 'thread-expired':
@@ -212,28 +215,57 @@ function nextStep(e: ApiError, reason: AgentErrorReason, c: Ctx): string | undef
       return 'this run is not waiting for an approval (it may have ended, or the approval was already answered); refresh its status';
     case 'blocked-url': {
       const named = c.urls?.find((u) => err.includes(u)) ?? (c.urls?.length === 1 ? c.urls[0] : undefined);
-      return `the service's threat protection blocked ${named ? `the start URL ${named}` : 'a start URL'}; remove it, or start from another page`;
+      return (
+        `the service's threat protection blocked ${named ? `the start URL ${named}` : 'a start URL'}; ` +
+        `remove it, or start from another page`
+      );
     }
     case 'no-job-list':
       return 'this server keeps no job list; jobs started here are still followed';
     case 'no-trace':
-      return `this job has no trace: it ran on an engine older than ${TRACE_ENGINE_RE.exec(err)?.[1] ?? 'the current one'}, which recorded none; its status and result are still available`;
+      return (
+        `this job has no trace: ` +
+        `it ran on an engine older than ${TRACE_ENGINE_RE.exec(err)?.[1] ?? 'the current one'}, which recorded none; ` +
+        `its status and result are still available`
+      );
     case 'no-snapshots':
-      return `this job has no snapshots: it ran on an engine older than ${SNAPSHOT_ENGINE_RE.exec(err)?.[1] ?? 'the current one'}, which recorded none; its status and result are still available`;
+      return (
+        `this job has no snapshots: ` +
+        `it ran on an engine older than ${SNAPSHOT_ENGINE_RE.exec(err)?.[1] ?? 'the current one'}, which recorded none; ` +
+        `its status and result are still available`
+      );
     case 'zero-data-retention':
       if (c.op === 'terms')
-        return 'a team with zero data retention cannot run provider tools, so these terms cannot be accepted for it; decline the approval, or use a key of a team without it';
-      return "agent runs must keep data while they run, so they are not available to a team with zero data retention forced on; ask the team's administrator to turn it off, or use a key of a team without it";
+        return (
+          'a team with zero data retention cannot run provider tools, ' +
+          'so these terms cannot be accepted for it; decline the approval, ' +
+          'or use a key of a team without it'
+        );
+      return (
+        'agent runs must keep data while they run, so they are not available to a team with zero ' +
+        "data retention forced on; ask the team's administrator to turn it off, " +
+        'or use a key of a team without it'
+      );
     case 'not-found':
-      return `no agent job with this id for this API key: it does not exist, has expired (jobs expire about 24 hours after they end), or belongs to another team; check the id (devindex agent list) and the key`;
+      return (
+        `no agent job with this id for this API key: it does not exist, ` +
+        `has expired (jobs expire about 24 hours after they end), or belongs to another team; ` +
+        `check the id (devindex agent list) and the key`
+      );
     case 'snapshot-not-found':
-      return `${job} has no snapshot ${c.snapshotId ?? 'with this id'}; take the snapshot id from an artifact.updated event of this job's trace`;
+      return (
+        `${job} has no snapshot ${c.snapshotId ?? 'with this id'}; ` +
+        `take the snapshot id from an artifact.updated event of this job's trace`
+      );
     case 'already-finished':
       return `${job} had already finished, so there was nothing to cancel; refresh its status to see how it ended`;
     case 'already-cancelled':
       return `${job} is already being cancelled; keep polling its status until it reports that it stopped`;
     case 'key-unverified':
-      return "the service runs provider tools only for a verified API key: verify this key in the service's dashboard, then answer the approval again";
+      return (
+        'the service runs provider tools only for a verified API key: ' +
+        "verify this key in the service's dashboard, then answer the approval again"
+      );
     case 'key-required':
       return 'provider tools need an API key: set one, then answer the approval again';
     case 'not-created': {
@@ -274,7 +306,9 @@ function mayExist(e: ApiError): JobMayExistError | undefined {
           : 'the answer to the submission could not be read';
   return new JobMayExistError(
     e,
-    `${what}, so the job may have been created anyway; it was not submitted again, to avoid a second billed run. Look for it in the job list (devindex agent list) before starting it again. (${e.message})`,
+    `${what}, so the job may have been created anyway; it was not submitted again, ` +
+      `to avoid a second billed run. Look for it in the job list (devindex agent list) ` +
+      `before starting it again. (${e.message})`,
   );
 }
 

@@ -174,7 +174,8 @@ function submitObject(known: readonly string[]) {
         [z.record(z.string(), z.unknown()), z.boolean(), z.null()],
         says(
           (v) =>
-            `schema must be a JSON Schema (a JSON object such as {"type":"object"}), true, false or null; got ${Array.isArray(v) ? 'an array' : short(v)}`,
+            `schema must be a JSON Schema (a JSON object such as {"type":"object"}), true, ` +
+            `false or null; got ${Array.isArray(v) ? 'an array' : short(v)}`,
         ),
       )
       .meta({ description: 'Result JSON Schema', toolShown: { type: 'object' } })
@@ -194,7 +195,9 @@ function submitObject(known: readonly string[]) {
         (s) => s.trim().length === 0 || known.includes(s),
         says(
           (v) =>
-            `model ${short(v)} is not one the service accepts (${known.join(', ')}); a newer model can be allowed in the settings (devIndex.agent.extraModels, or DEVINDEX_AGENT_MODELS for the CLI)`,
+            `model ${short(v)} is not one the service accepts (${known.join(', ')}); ` +
+            `a newer model can be allowed in the settings (devIndex.agent.extraModels, ` +
+            `or DEVINDEX_AGENT_MODELS for the CLI)`,
         ),
       )
       .describe(MODEL_WORDS)
@@ -247,7 +250,8 @@ function agentSubmitSchema(rules: SubmitRules = {}) {
         when: () => true,
         // The service's gateway turns the back end's refusal into a bare 500, so this is checked here.
         error:
-          'exchange.requireApproval needs mode "chat" on the same request (approvals are asked for in a chat); add mode chat or leave requireApproval out',
+          'exchange.requireApproval needs mode "chat" on the same request ' +
+          '(approvals are asked for in a chat); add mode chat or leave requireApproval out',
       })
       .refine((p) => !(exchangeOf(p)?.approve !== undefined && p.threadId === undefined), {
         path: ['threadId'],
@@ -279,7 +283,10 @@ function urlWords(v: unknown, path: ReadonlyArray<PropertyKey>): string {
   return `urls[${String(path[path.length - 1])}] ${short(v)} is not an absolute http(s) URL (for example https://example.com/page)`;
 }
 function integrationWords(v: unknown): string {
-  return `integration ${short(v)} is not one of the service's integrations (${[...NAMED_INTEGRATIONS].join(', ')}) and does not start with "_"`;
+  return (
+    `integration ${short(v)} is not one of the service's integrations ` +
+    `(${[...NAMED_INTEGRATIONS].join(', ')}) and does not start with "_"`
+  );
 }
 function threadWords(v: unknown): string {
   return `threadId ${short(v)} is not a thread id (a UUID, as printed by devindex agent status)`;

@@ -122,7 +122,8 @@ export function exchangeResults(
 /** A `terms/show` answer without a digest: nothing can be accepted, and nothing is sent. */
 export function noDigestFailure(accept: ExchangeCall, retryId: string): AgentError {
   return termsFailure(
-    `the service's terms/show for ${termsProvider(accept)} returned no digest, so its terms cannot be accepted; nothing was sent or approved`,
+    `the service's terms/show for ${termsProvider(accept)} returned no digest, ` +
+      `so its terms cannot be accepted; nothing was sent or approved`,
     retryId,
     {},
   );
