@@ -84,8 +84,6 @@ export class DependencySearch implements vscode.Disposable {
     this.disposables.push(subs);
   }
 
-  // ------------------------------------------------------------ folders
-
   /** The root for a document, from memory only; unknown roots are found in the background. */
   private peekRoot(uri: vscode.Uri): string | undefined {
     if (uri.scheme !== 'file') return undefined;
@@ -132,8 +130,7 @@ export class DependencySearch implements vscode.Disposable {
     return root ? this.cache.get(root) : undefined;
   }
 
-  // ------------------------------------------------------------ providers (memory only)
-
+  // Providers answer from memory only.
   /** The repository a problem is scoped to, if the document's dependencies are resolved already. */
   scopeOf(uri: vscode.Uri, facts: ProblemFacts): Dependency | undefined {
     const root = this.peekRoot(uri);
@@ -171,8 +168,6 @@ export class DependencySearch implements vscode.Disposable {
     if (echo) md.appendMarkdown(`\n\n${echo.indexed ? 'In the developer index' : 'Not in the developer index yet'}`);
     return new vscode.Hover(md, new vscode.Range(position.line, imp.start, position.line, imp.end));
   }
-
-  // ------------------------------------------------------------ commands
 
   /** The code action's command: the cleaned message, scoped to the package the problem points into. */
   async searchProblem(args: ProblemArgs): Promise<{ query: string; repos?: string[] }> {
@@ -318,7 +313,7 @@ export class DependencySearch implements vscode.Disposable {
 
   /**
    * "Search in a Dependency's Repository…": a multi-select pick of the dependencies with their slugs and the
-   * echo's indexed flags, then the question. Tests pass `{ folder, pick: [names], query }` to skip the prompts.
+   * echo's indexed flags, then the question; `{ folder, pick: [names], query }` skips the prompts.
    */
   async pickAndSearch(arg?: unknown): Promise<{ rows: DependencyRow[]; repos?: string[] } | undefined> {
     const a = (arg ?? {}) as { folder?: vscode.Uri | string; pick?: string[]; query?: string };
