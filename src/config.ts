@@ -3,11 +3,11 @@ import type { NetworkOptions } from './api/network';
 
 /** Production address of the service (addendum: "It must be a setting, never hard-wired"). */
 export const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';
-export const ALL_TYPES = ['doc', 'issue', 'pull_request', 'readme'] as const;
+const ALL_TYPES = ['doc', 'issue', 'pull_request', 'readme'] as const;
 
 const SECTION = 'devIndex';
 
-export interface SearchDefaults {
+interface SearchDefaults {
   k: number;
   passages: number;
   types: string[];

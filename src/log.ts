@@ -4,7 +4,7 @@ import { oneLine } from './logLine';
 export { oneLine };
 
 /** What callers may use of the channel; every message goes through `oneLine`. */
-export type DevIndexLog = Pick<
+type DevIndexLog = Pick<
   vscode.LogOutputChannel,
   'trace' | 'debug' | 'info' | 'warn' | 'error' | 'show' | 'onDidChangeLogLevel' | 'logLevel'
 >;

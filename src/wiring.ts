@@ -54,7 +54,7 @@ export interface EntryCode {
 }
 
 /** What the entries go on with. */
-export interface SharedWiring {
+interface SharedWiring {
   keys: ApiKeyStore;
   /** The services, built on first use (the desktop loads dist/core.js then). */
   svc(): Services;

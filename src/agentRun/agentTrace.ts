@@ -1,7 +1,7 @@
 // Pure helpers over agent trace events (addendum, "Trace response"): de-duplication by eventId,
 // ordering by producerSequence per agent, grouping into an agent tree, and one-line summaries.
 // Unknown event types are kept and summarised from whatever fields they have.
-import { FOLDED_EVENT_TYPES, KNOWN_EVENT_TYPES } from '../api/agent/agentConstants';
+import { FOLDED_EVENT_TYPES } from '../api/agent/agentConstants';
 import type { EventAgent, TraceEvent } from '../api/agent/agentSchemas';
 
 const UNKNOWN_AGENT = '(unknown agent)';
@@ -36,7 +36,7 @@ function time(e: TraceEvent): number {
 }
 
 /** One agent's events in producer order: producerSequence, then time, then arrival. */
-export function orderAgentEvents(events: readonly TraceEvent[]): TraceEvent[] {
+function orderAgentEvents(events: readonly TraceEvent[]): TraceEvent[] {
   return events
     .map((e, i) => ({ e, i }))
     .sort((a, b) => {
@@ -90,7 +90,7 @@ export function isFoldedEvent(e: TraceEvent): boolean {
 }
 
 /** The events a view shows: all but the folded ones. */
-export function visibleEvents(events: readonly TraceEvent[]): TraceEvent[] {
+function visibleEvents(events: readonly TraceEvent[]): TraceEvent[] {
   return events.filter((e) => !isFoldedEvent(e));
 }
 
@@ -150,10 +150,6 @@ export function groupByAgent(events: readonly TraceEvent[]): AgentGroup[] {
   sortTree(roots);
   roots.sort((a, b) => (ROLE_RANK[a.agent.role] ?? 1.5) - (ROLE_RANK[b.agent.role] ?? 1.5) || byStart(a, b));
   return roots;
-}
-
-export function isKnownEventType(type: string): boolean {
-  return (KNOWN_EVENT_TYPES as readonly string[]).includes(type);
 }
 
 /** The run's end as the trace tells it: the outcome and error of `run.finished`, if it is there. */

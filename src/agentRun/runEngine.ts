@@ -19,12 +19,12 @@ import {
 import { applyStatus, applyTrace, nearEnd, needsStatus, newRunState, type RunFacts, type RunState } from './runState';
 
 /** The two calls following a run needs. AgentClient has them; errors carry a stamped reason. */
-export interface RunBackend {
+interface RunBackend {
   trace(jobId: string): Promise<AgentTrace>;
   status(jobId: string): Promise<AgentJobRecord>;
 }
 
-export interface PollStep {
+interface PollStep {
   observation: PollObservation;
   changed: boolean;
   /** Events new in this poll, in reading order. */
@@ -35,7 +35,7 @@ export interface PollStep {
   error?: unknown;
 }
 
-export interface PollOptions {
+interface PollOptions {
   now(): number;
   timing?: PollTiming;
   statusEveryMs?: number;
@@ -118,7 +118,7 @@ export interface FollowClock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export interface FollowOptions {
+interface FollowOptions {
   jobId: string;
   backend: RunBackend;
   clock: FollowClock;
@@ -137,7 +137,7 @@ export interface FollowOptions {
   stopWhenWaiting?: boolean;
 }
 
-export interface FollowResult {
+interface FollowResult {
   facts: RunFacts;
   /** The final status record (read at the end if the polls had not). */
   record?: AgentJobRecord;

@@ -132,7 +132,7 @@ export interface EndMessage {
 }
 
 /** The notification shown once when a run ends, in plain words and with the next step. */
-export interface EndWordsOptions {
+interface EndWordsOptions {
   /** How this surface raises the credit ceiling, e.g. "start it again with --max-credits above 50". */
   raiseCeiling?: string;
 }

@@ -100,7 +100,7 @@ function isApprovalEvent(ev: TraceEvent): boolean {
 }
 
 /** Credits used, as a share of the ceiling, from which a run is treated as near its (credit-limited) end. */
-export const NEAR_CREDIT_LIMIT = 0.9;
+const NEAR_CREDIT_LIMIT = 0.9;
 
 /**
  * How long the trace may bring nothing new before the status record is read once: a safety net for a

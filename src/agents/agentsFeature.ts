@@ -69,7 +69,7 @@ export const EDITOR_STATUS_EVERY_MS = 15_000;
 export type { AgentCommandId } from './agentCommandIds';
 
 /** The handlers by the command table's keys (agentCommandTable.ts); `commands` has them by command id. */
-export interface AgentHandlers {
+interface AgentHandlers {
   /**
    * Also accepts `{ prompt, urls?, maxCredits?, model?, effort?, schema? }` and resolves with the job id without any
    * prompt (other features start jobs through it).

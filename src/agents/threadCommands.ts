@@ -177,7 +177,7 @@ export async function answerApproval(
   }
 }
 
-export const SHOW_TERMS_AGAIN = 'Show the Terms Again';
+const SHOW_TERMS_AGAIN = 'Show the Terms Again';
 
 /**
  * Nothing was approved after a failed acceptance. Show the Terms Again reads the run afresh and asks again

@@ -96,9 +96,9 @@ export interface RequestSpec<T> {
   retryId?: string;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
-export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export class DevIndexClient {
   private readonly prefix: string;

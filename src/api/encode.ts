@@ -8,7 +8,7 @@ export const MAX_GET_URL_LENGTH = 2000;
 const ORDER = ['query', ...SEARCH_FILTERS] as const;
 const ARRAY_PARAMS = new Set(['types', 'repos', 'sources']);
 
-export interface EncodedSearch {
+interface EncodedSearch {
   method: 'GET' | 'POST';
   /** Query pairs for GET (arrays as repeated parameters); empty for POST. */
   query: Array<[string, string]>;

@@ -4,7 +4,7 @@ import { valueDepthExceeds } from './jsonDepth';
 import { parseHttpDate, signupLink } from './notices';
 import { ErrorBodySchema } from './schemas';
 
-export interface ParsedErrorBody {
+interface ParsedErrorBody {
   error?: string;
   details?: unknown;
   code?: string;

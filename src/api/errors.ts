@@ -3,7 +3,7 @@ import type { ParamIssue } from './params';
 import { redactDeep } from './redact';
 import { parseErrorBody, parseRetryAfter, redirectOrigin, retryAfterMsOf } from './errorBody';
 
-export type ApiErrorKind =
+type ApiErrorKind =
   | 'http'
   | 'network'
   | 'timeout'
@@ -74,14 +74,9 @@ export class ApiError extends Error {
   }
 }
 
-export function isApiError(e: unknown): e is ApiError {
-  return e instanceof ApiError;
-}
-
-export const RATE_LIMIT_ERROR = 'Rate limit exceeded';
-export const CONCURRENCY_LIMIT_ERROR = 'Concurrency limit reached';
+const CONCURRENCY_LIMIT_ERROR = 'Concurrency limit reached';
 export const PASSTHROUGH_ERROR = 'Failed to passthrough agent request.';
-export const PROMPT_INJECTION_ERROR = 'SCRAPE_PROMPT_INJECTION_DETECTED';
+const PROMPT_INJECTION_ERROR = 'SCRAPE_PROMPT_INJECTION_DETECTED';
 /** 503 codes that mean "switched off here", not "busy": never retried. */
 const PERMANENT_503_CODES: ReadonlySet<string> = new Set(['threads_disabled']);
 
@@ -90,7 +85,7 @@ const PERMANENT_503_CODES: ReadonlySet<string> = new Set(['threads_disabled']);
  * and the model-could-not-conform case costs credits on every try, and the status alone cannot tell
  * the two apart; so the client does not retry 422 by itself and says so in the message.
  */
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
 }
 
@@ -170,7 +165,7 @@ function advice(status: number, error: string | undefined): string {
  * They never speak of a key the user does not have: they say what the service refuses and that a key
  * fixes it. Each surface adds how to set one.
  */
-export function keylessRefusalWords(status: number): string {
+function keylessRefusalWords(status: number): string {
   return status === 403
     ? 'the service refuses keyless searches from this network ' +
         'because its address looks like a proxy or VPN; searches with an API key work from any network'

@@ -146,7 +146,7 @@ const CAUSE_WORDS: Record<string, string> = {
  * a CORS refusal alike, so it is not retried (most of those stay so) and the message names them.
  * A body cut off midway (`midBody`) is a dropped connection, retried as in Node.
  */
-export function fetchError(e: unknown, origin: string, midBody = false): ApiError {
+function fetchError(e: unknown, origin: string, midBody = false): ApiError {
   const code = (e as { cause?: { code?: string } } | undefined)?.cause?.code;
   if (code && CAUSE_WORDS[code]) {
     return new ApiError({

@@ -216,7 +216,7 @@ export function mayCarryWarnings(bodyText: string): boolean {
 }
 
 /** "31 Dec 2026": the day itself, in UTC (the service's dates are GMT), never a time. */
-export function dayWords(t: number): string {
+function dayWords(t: number): string {
   return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
     t,
   );
@@ -228,7 +228,7 @@ function distanceWords(t: number, now: number): string {
 }
 
 /** The parts every surface shows: what is deprecated, the sunset (the day and how far off), the successor, what the service says. */
-export interface NoticeParts {
+interface NoticeParts {
   headline: string;
   sunset?: string;
   successor?: string;

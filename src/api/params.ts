@@ -13,7 +13,6 @@ export const REPOSITORY_FILTERS = [
   'archived',
   'fork',
 ] as const;
-export type RepositoryFilter = (typeof REPOSITORY_FILTERS)[number];
 /** A search's fields besides the query, in the order they are sent (spec 4.1). */
 export const SEARCH_FILTERS = ['k', 'types', 'repos', 'sources', 'skills', 'passages', ...REPOSITORY_FILTERS] as const;
 
@@ -56,8 +55,8 @@ export const LIMITS = {
  */
 export const DEPENDENCY_PASSAGES = 3;
 
-export const RULE_3_MESSAGE = 'repos cannot match any requested type; add issue, pull_request or readme or drop repos';
-export const RULE_4_MESSAGE = 'sources cannot match any requested type; add doc or drop sources';
+const RULE_3_MESSAGE = 'repos cannot match any requested type; add issue, pull_request or readme or drop repos';
+const RULE_4_MESSAGE = 'sources cannot match any requested type; add doc or drop sources';
 
 const KNOWN_KEYS = new Set<string>([
   'query',

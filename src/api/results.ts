@@ -2,9 +2,6 @@
 // is the id's prefix), a license in one of two forms and passages that may carry a deep link; the specification's
 // carry `type`. Both shapes are read here and nowhere else.
 
-/** Kinds the specification names, plus `web` (general pages, sent by production when `types` is unset). */
-export const KNOWN_RESULT_KINDS = ['doc', 'issue', 'pull_request', 'readme', 'web'] as const;
-
 const KIND_PREFIX = /^([A-Za-z][A-Za-z0-9_-]{0,39}):/;
 
 /**
@@ -18,7 +15,7 @@ export function resultKind(r: { type?: unknown; id: string }): string {
   return m ? m[1]! : 'unknown';
 }
 
-export interface Provenance {
+interface Provenance {
   /** `owner/repo` for repository results. */
   repo?: string;
   /** Issue or pull request number. */

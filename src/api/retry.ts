@@ -86,17 +86,12 @@ export function shouldRetry(err: ApiError, mode: RetryMode): boolean {
 }
 
 /** The wait before the next attempt: Retry-After when the service sent one (a minimum), else backoff. */
-export function retryDelayMs(
-  err: ApiError,
-  attempt: number,
-  random: () => number,
-  backoff?: Partial<BackoffTiming>,
-): number {
+function retryDelayMs(err: ApiError, attempt: number, random: () => number, backoff?: Partial<BackoffTiming>): number {
   return err.retryAfterMs !== undefined ? err.retryAfterMs : backoffMs(attempt, random, backoff);
 }
 
 /** Short words for progress lines: "rate limited; retrying in 3 s (attempt 2 of 5)". */
-export function retryReason(err: ApiError): string {
+function retryReason(err: ApiError): string {
   if (err.kind === 'timeout') return 'timed out';
   if (err.kind === 'network') return 'connection failed';
   switch (err.status) {
@@ -122,7 +117,7 @@ export function formatRetryEvent(e: RetryEvent): string {
   return `${e.reason}; retrying ${s > 0 ? `in ${s} s` : 'now'} (attempt ${e.attempt} of ${e.maxAttempts})`;
 }
 
-export interface RetryLoopOptions {
+interface RetryLoopOptions {
   mode: RetryMode;
   clock: Clock;
   random: () => number;

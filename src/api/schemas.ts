@@ -5,8 +5,6 @@ import * as z from 'zod/mini';
 import { fastLooseObject } from './zodMini';
 import { resultKind } from './results';
 
-export const KNOWN_COVERAGE_VALUES = ['ok', 'degraded', 'unavailable', 'skipped'] as const;
-
 // A missing or null title is the documented "no usable title" case; both become undefined.
 const optionalTitle = z.pipe(
   z.nullish(z.string()),
@@ -14,7 +12,7 @@ const optionalTitle = z.pipe(
 );
 
 // `citation_url` (production): a deep link to the passage; dropped when it is not a string.
-export const PassageSchema = fastLooseObject({
+const PassageSchema = fastLooseObject({
   text: z.string(),
   citation_url: z.catch(z.optional(z.string()), undefined),
 });
@@ -24,7 +22,7 @@ export const PassageSchema = fastLooseObject({
  * After parsing, `type` is always set, by `resultKind` (results.ts), so every surface reads one field.
  * `license` (production) is kept as it came; `licenseOf` reads both of its forms.
  */
-export const SearchResultSchema = z.pipe(
+const SearchResultSchema = z.pipe(
   fastLooseObject({
     id: z.string(),
     type: z.catch(z.optional(z.string()), undefined),
@@ -47,7 +45,7 @@ export const SearchResultSchema = z.pipe(
 
 // A coverage value that is not a string is dropped (that type's note is left out), never the whole answer.
 const coverageValue = z.catch(z.optional(z.string()), undefined);
-export const CoverageSchema = z.catchall(
+const CoverageSchema = z.catchall(
   z.looseObject({
     doc: coverageValue,
     issue: coverageValue,
@@ -69,7 +67,7 @@ export const RepositoryEchoSchema = z.looseObject({
   ),
 });
 
-export const SourceEchoSchema = z.looseObject({
+const SourceEchoSchema = z.looseObject({
   source: z.string(),
   indexed: z.boolean(),
 });
@@ -133,7 +131,6 @@ export type RepositoryEcho = z.infer<typeof RepositoryEchoSchema>;
 export type SourceEcho = z.infer<typeof SourceEchoSchema>;
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
 export type SearchFailure = z.infer<typeof SearchFailureSchema>;
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** What to show for a result: its title, or its url when the source page had none. */
 export function displayTitle(r: Pick<SearchResult, 'title' | 'url'>): string {

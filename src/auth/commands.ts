@@ -3,7 +3,7 @@ import { ApiKeyStore, checkKeyInput } from './apiKeyStore';
 import type { KeyCheck } from './verifyKey';
 import { log } from '../log';
 
-export interface AuthDeps {
+interface AuthDeps {
   /** One cheap authenticated request with the candidate key (src/auth/verifyKey.ts, through core()). */
   verify(key: string): Promise<KeyCheck>;
 }

@@ -14,7 +14,7 @@ import { ORIGINS } from '../api/version';
 export type KeyCheck =
   { outcome: 'accepted' } | { outcome: 'refused'; message: string } | { outcome: 'unchecked'; reason: string };
 
-export interface KeyCheckOptions {
+interface KeyCheckOptions {
   baseUrl: string;
   /** The host's transport for this check (closed with the check's client). */
   transport: Transport;

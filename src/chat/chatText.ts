@@ -26,7 +26,7 @@ export interface PickableDependency extends InstalledDependency {
 }
 
 /** The text of a passage shown under its result: one line, at most this long. */
-export const EXCERPT_CHARS = 220;
+const EXCERPT_CHARS = 220;
 
 /**
  * The dependency a prompt starts with (`/issues axios request hangs`, `/fixed @acme/widgets: timeout`), and the
@@ -123,7 +123,7 @@ function excerpt(text: string): string {
   return `${(at > EXCERPT_CHARS * 0.6 ? cut.slice(0, at) : cut).trimEnd()} …`;
 }
 
-export interface ShownSearch {
+interface ShownSearch {
   params: SearchParams;
   response: SearchResponse;
   dep?: InstalledDependency;
@@ -232,7 +232,7 @@ export function modelInstructions(
 /** The most of a model's answer that is read (a short answer is asked for; a longer one is cut here). */
 export const MAX_ANSWER_CHARS = 3000;
 
-export interface VettedAnswer {
+interface VettedAnswer {
   markdown: string;
   cited: number[];
 }

@@ -11,7 +11,7 @@ const link = (text: string, url: string) =>
   SAFE_LINK.test(url) ? `[${escapeMarkdown(text)}](${url})` : escapeMarkdown(text);
 
 /** The markdown of an outcome: per dependency its fixes (numbered as in the references), then what was left out. */
-export function fixesMarkdown(outcome: FixesOutcome, folderName: string): string {
+function fixesMarkdown(outcome: FixesOutcome, folderName: string): string {
   const { report, stop } = outcome;
   const lacking = report.dependencies.filter((d) => d.fixes.length || d.affecting.length);
   const out: string[] = [

@@ -23,7 +23,7 @@ export interface ChatMeta {
   cancelled?: boolean;
 }
 
-export interface Followup {
+interface Followup {
   prompt: string;
   label: string;
   command: ChatCommand;

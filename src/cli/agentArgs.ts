@@ -18,7 +18,7 @@ type Exchange = NonNullable<AgentSubmitParams['exchange']>;
 type Read = 'text' | 'list' | 'number' | 'on' | 'schemaFile';
 
 /** A submission field, or (`exchange.…`) one of the paid-call settings. */
-export type FlagField =
+type FlagField =
   | Exclude<keyof AgentSubmitParams, 'prompt' | 'exchange' | 'origin' | 'integration'>
   | `exchange.${(typeof PAID_CALL_SETTINGS)[number]}`;
 
@@ -39,7 +39,7 @@ export const SUBMIT_FLAGS: Readonly<Record<string, { field: FlagField; read: Rea
 };
 
 /** The parser's options for SUBMIT_FLAGS. */
-export const SUBMIT_FLAG_OPTIONS: CliOptions = Object.fromEntries(
+const SUBMIT_FLAG_OPTIONS: CliOptions = Object.fromEntries(
   Object.entries(SUBMIT_FLAGS).map(([flag, f]) => [
     flag,
     f.read === 'on' ? { type: 'boolean' } : f.read === 'list' ? { type: 'string', multiple: true } : { type: 'string' },
@@ -88,7 +88,7 @@ function valueOf(read: Read, v: unknown): unknown {
  * The submission the flags describe, as typed: nothing is checked here but the schema file's JSON; the
  * client checks every field and bound (and requireApproval's need of chat mode) before sending.
  */
-export function startParamsOf(prompt: string, values: Record<string, unknown>): AgentSubmitParams {
+function startParamsOf(prompt: string, values: Record<string, unknown>): AgentSubmitParams {
   const params: Record<string, unknown> = { prompt };
   const exchange: Record<string, unknown> = {};
   for (const [flag, { field, read }] of Object.entries(SUBMIT_FLAGS)) {

@@ -34,10 +34,10 @@ import { AGENT_USAGE, parseAgentArgs, type Parsed, submitParamsFrom } from './ag
 import { termsName } from '../agentRun/runOutcome';
 
 /** `--wait` gives up following after this long (the run keeps going on the service). */
-export const DEFAULT_MAX_WAIT_MS = 60 * 60 * 1000;
+const DEFAULT_MAX_WAIT_MS = 60 * 60 * 1000;
 
 /** What `devindex agent` needs from outside, replaceable in tests (a fake client, a fake clock). */
-export interface AgentCliDeps {
+interface AgentCliDeps {
   createClient?: (io: CliIo, baseUrlFlag: string | undefined, extra: Partial<ClientOptions>) => DevIndexClient;
   clientOptions?: Partial<ClientOptions>;
   /** The run engine's poll timing (the editor's tree uses the same default). */

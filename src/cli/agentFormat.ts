@@ -111,7 +111,7 @@ export function approvalLines(p: PendingApproval, threadId: string | undefined):
 }
 
 /** What a run paid for tool calls, and each provider it skipped with its terms and how to include it. */
-export function exchangeLines(x: AgentJobRecord['exchange']): string[] {
+function exchangeLines(x: AgentJobRecord['exchange']): string[] {
   const lines: string[] = [];
   const paid = paidWords(x ?? undefined);
   if (paid) lines.push(`paid calls:   ${clean(paid)}`);

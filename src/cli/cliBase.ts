@@ -32,7 +32,7 @@ export class UsageError extends Error {
 }
 
 /** `--timeout SECONDS`: per attempt, 1 to 300 (like devIndex.requestTimeoutSeconds). */
-export const MAX_TIMEOUT_SECONDS = 300;
+const MAX_TIMEOUT_SECONDS = 300;
 export function parseTimeoutSeconds(v: string): number {
   const t = v.trim();
   const n = Number(t);

@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { homedir } from 'node:os';
 import { join, posix, win32 } from 'node:path';
 
-export const CONFIG_DIR_ENV = 'DEVINDEX_CONFIG_DIR';
-export const STATE_DIR_ENV = 'DEVINDEX_STATE_DIR';
+const CONFIG_DIR_ENV = 'DEVINDEX_CONFIG_DIR';
+const STATE_DIR_ENV = 'DEVINDEX_STATE_DIR';
 const FILE = 'last-thread.json';
 const MAX_REMEMBERED = 20;
 
@@ -116,7 +116,7 @@ export function writeStateFile(env: NodeJS.ProcessEnv, name: string, text: strin
   renameSync(tmp, join(dir, name));
 }
 
-export interface LastThread {
+interface LastThread {
   threadId: string;
   jobId: string;
   at: string;

@@ -12,8 +12,7 @@ import { cacheDir } from './cliState';
 // before the bundle runs, and rewrites its whole cache at every exit. Here the code is kept once, after the command ran
 // (so it holds the functions the command used), and again only when V8 refused it. Never a shared temporary folder
 // (another user could write there).
-export type CompileCache =
-  { by: 'node'; dir: string } | { by: 'code-cache'; dir: string } | { by: 'none'; why: string };
+type CompileCache = { by: 'node'; dir: string } | { by: 'code-cache'; dir: string } | { by: 'none'; why: string };
 
 /** What the running Node offers; injected by tests. */
 export interface CompileCacheRuntime {

@@ -14,7 +14,7 @@ import {
 } from './common';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, UsageError, type CliIo } from './cliBase';
 
-export const DOCTOR_USAGE = `Usage: devindex doctor [--base-url URL] [--json]
+const DOCTOR_USAGE = `Usage: devindex doctor [--base-url URL] [--json]
 
 Checks, in order, what stands between this machine and the service, and says what to change:
 the base URL, name resolution, the proxy that applies (HTTPS_PROXY / HTTP_PROXY / NO_PROXY) and
@@ -30,7 +30,7 @@ Options:
 Exit codes: 0 every check holds, 1 a problem was found, 2 invalid options, 130 cancelled (Ctrl+C).
 `;
 
-export interface DoctorCommandDeps {
+interface DoctorCommandDeps {
   doctor?: Omit<DoctorOptions, 'signal'>;
 }
 

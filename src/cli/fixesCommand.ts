@@ -30,7 +30,7 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, terminalLine, Usag
 import { formatFixes } from './fixesFormat';
 import type { SearchClientLike } from './searchCommand';
 
-export const FIXES_USAGE = `Usage: devindex fixes [options]
+const FIXES_USAGE = `Usage: devindex fixes [options]
 
 The known bugs your dependencies still have: for each dependency whose repository is on GitHub, one
 search of its issues and pull requests, whose fix-version statements are set against the version
@@ -56,7 +56,7 @@ limit) or --fail-on newer found a fix you lack, 2 invalid input, 130 interrupted
 checked is printed).
 `;
 
-export interface FixesCommandDeps {
+interface FixesCommandDeps {
   createClient?: (io: CliIo, baseUrlFlag: string | undefined, extra: Partial<ClientOptions>) => SearchClientLike;
   clientOptions?: Partial<ClientOptions>;
   /** The folder read when --dir is not given (default: the process's working folder). */

@@ -96,7 +96,7 @@ const bundle = (name: string): void => {
 };
 
 /** Tests pass client options (a clock that does not sleep, a short timeout) down to every command. */
-export interface CliDeps {
+interface CliDeps {
   clientOptions?: Partial<ClientOptions>;
   doctor?: Omit<DoctorOptions, 'signal'>;
 }

@@ -38,7 +38,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { resolveFolder } from '../deps/resolver';
 
 /** `--tools` names: the tool name or its short form (`search`, `readMore`, `waitForAgentJob`…), any case. */
-export function parseToolList(v: string | undefined): string[] | undefined {
+function parseToolList(v: string | undefined): string[] | undefined {
   const names = splitList(v);
   if (names === undefined) return undefined;
   const all = MCP_TOOLS.map((t) => t.name as string);
@@ -63,7 +63,7 @@ const SHORT_NAMES = Object.values(TOOL_NAMES)
 
 const MAX_CHARS_RANGE = `${MIN_MAX_CHARS} to ${MAX_MAX_CHARS} (default ${DEFAULT_MAX_CHARS})`;
 
-export const MCP_USAGE = `Usage: devindex mcp [options]
+const MCP_USAGE = `Usage: devindex mcp [options]
 
 Runs a Model Context Protocol server on stdin/stdout for AI agents (Claude Code, Cursor, VS Code,
 any MCP client). Tools: devIndex_search and devIndex_readMore (read-only), devIndex_startAgentJob
@@ -106,7 +106,7 @@ const NO_ELICITATION: jsonSchemaValidator = {
   },
 };
 
-export interface McpStreams {
+interface McpStreams {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
 }
@@ -346,7 +346,7 @@ type Flags = Record<string, string | boolean | string[] | boolean[] | undefined>
  * Proxy, certificate authorities and plain-http permission: the flags, else the environment (as the editor's settings
  * written by the setup command).
  */
-export function networkFrom(
+function networkFrom(
   values: Flags,
   env: NodeJS.ProcessEnv,
 ): { proxy?: string; caFile?: string; proxyStrictSSL?: boolean; insecure: boolean } {

@@ -5,7 +5,7 @@
 /** Lines of one passage shown in a terminal before the rest is left to `--json`. */
 export const PASSAGE_LINE_CAP = 40;
 
-export interface CappedPassage {
+interface CappedPassage {
   /** The lines to print (a closing fence added when a passage opens with a block longer than the cap). */
   lines: string[];
   /** Lines of the passage not printed (0: the passage is whole). */

@@ -24,7 +24,7 @@ import {
 import { EXIT_OK, EXIT_USAGE, sanitizeForTerminal, UsageError, type CliIo } from './cliBase';
 import { capPassageLines, moreLinesNotice } from './passageCap';
 
-export const SEARCH_USAGE = `Usage: devindex search "<query>" [options]
+const SEARCH_USAGE = `Usage: devindex search "<query>" [options]
 
 Search the developer index: documentation pages, issues, pull requests and READMEs.
 
@@ -192,7 +192,7 @@ export async function runSearchCommand(argv: string[], io: CliIo, deps: SearchCo
 }
 
 /** The human-readable form: each result (title or url; kind, provenance, license; url; passages with their own links), then the notes. */
-export function formatSearchResponse(run: SearchRun): string {
+function formatSearchResponse(run: SearchRun): string {
   const { response: res, installed, badges, summaries } = run;
   const lines: string[] = [];
   const n = res.results.length;

@@ -23,7 +23,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, terminalLine, UsageError, type CliIo
 /** What the editor's setup commands take from this bundle (src/mcpSetup/editorFiles.ts's setupKit). */
 export const editorSetup = { entryText, installLauncher, repairFile, setupEntry, writeEntry, writeRules };
 
-export const SETUP_USAGE = `Usage: devindex setup <mcp|rules> [options]
+const SETUP_USAGE = `Usage: devindex setup <mcp|rules> [options]
 
   devindex setup mcp --client CLIENT [--project | --file PATH] [--print] [--base-url URL]
       Adds the devindex MCP server to an agent's file, or shows the entry. CLIENT is one of
@@ -51,7 +51,7 @@ leaves one entry.
 `;
 
 /** What a test (or the editor) passes instead of this process's surroundings. */
-export interface SetupDeps {
+interface SetupDeps {
   home?: string;
   cwd?: string;
   platform?: NodeJS.Platform;
@@ -71,7 +71,7 @@ function parse(
 }
 
 /** The network settings of this environment that the server should get too; never the key. */
-export function networkFromEnv(env: NodeJS.ProcessEnv, baseUrl?: string): EditorNetwork {
+function networkFromEnv(env: NodeJS.ProcessEnv, baseUrl?: string): EditorNetwork {
   const v = (k: string): string | undefined => env[k]?.trim() || undefined;
   const noProxy = v('NO_PROXY') ?? v('no_proxy');
   return {

@@ -29,7 +29,7 @@ import {
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, sanitizeForTerminal, UsageError, type CliIo } from './cliBase';
 import { parseSearchArgs, type SearchClientLike, type SearchCommandDeps } from './searchCommand';
 
-export const WATCH_USAGE = `Usage: devindex watch <add|list|check|remove> ...
+const WATCH_USAGE = `Usage: devindex watch <add|list|check|remove> ...
 
 Watch for a fix: save a search and be told what is new.
 

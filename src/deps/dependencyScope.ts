@@ -4,7 +4,7 @@ import { normalizePythonName } from './manifests';
 import type { Dependency, FolderDependencies, ResolveOptions } from './resolver';
 import type { InstalledDependency } from '../versions/versionCompare';
 
-export type DependencyLookup =
+type DependencyLookup =
   | { ok: true; dep: InstalledDependency & { versionFrom?: string } }
   | { ok: false; reason: 'unknown'; message: string; known: string[] }
   | { ok: false; reason: 'no-repository'; message: string };
@@ -77,7 +77,7 @@ export function dependencyOfResult<T extends { slug: string }>(
   return slug ? deps.find((d) => d.slug.toLowerCase() === slug) : undefined;
 }
 
-export type FolderLookup =
+type FolderLookup =
   { ok: true; deps: Array<InstalledDependency & { versionFrom?: string }> } | Extract<DependencyLookup, { ok: false }>;
 
 /** Every name looked up in one resolved folder, each dependency once; the first failure stops (its words say why). */

@@ -27,7 +27,7 @@ import { installedChipLabel } from '../words/viewWords';
 import type { InstalledDependency } from '../versions/versionCompare';
 
 const REPO_TYPES = ['issue', 'pull_request', 'readme'] as const;
-export interface DependencySearchPorts {
+interface DependencySearchPorts {
   /** Runs a search in the Search view (`devIndex.search.run` with a request object). */
   run(request: { query: string; repos?: string[]; types?: string[]; installed?: InstalledDependency[] }): Promise<void>;
   /** One cheap search with `repos` set, for the echo (k=1, repository types). */

@@ -1,7 +1,7 @@
 // Pure: the import specifier under a position of a line (TypeScript/JavaScript, Go, Python, Rust). No vscode import.
 import { npmPackageOfSpecifier, type PackageRef } from './packageRefs';
 
-export interface ImportHit {
+interface ImportHit {
   ref: PackageRef;
   start: number;
   end: number;

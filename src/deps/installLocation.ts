@@ -8,11 +8,11 @@ import { slugFromPackageJson } from './repositoryField';
 import { findInstalled, importNames, readJson, readText, type Dependency } from './resolver';
 
 /** A path module: `node:path` for this platform, or `path.win32` / `path.posix` named (tests run Windows paths on Linux). */
-export type PathApi = typeof posix | typeof win32;
+type PathApi = typeof posix | typeof win32;
 const PLATFORM_PATH: PathApi = process.platform === 'win32' ? win32 : posix;
 
 /** What to read for the install a frame's path points into: a package's own manifest, or the site-packages folder it sits in. */
-export type InstallLocation =
+type InstallLocation =
   | { ecosystem: 'npm'; manifest: string }
   | { ecosystem: 'cargo'; manifest: string }
   | { ecosystem: 'pypi'; sitePackages: string };

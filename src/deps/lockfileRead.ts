@@ -4,14 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import { cargoLockVersions, npmLockVersions, pnpmLockVersions, yarnLockVersions, type Versions } from './lockfiles';
 
-export const LOCKFILE_KINDS = [
-  'package-lock.json',
-  'npm-shrinkwrap.json',
-  'yarn.lock',
-  'pnpm-lock.yaml',
-  'Cargo.lock',
-] as const;
-export type LockfileKind = (typeof LOCKFILE_KINDS)[number];
+export type LockfileKind = 'package-lock.json' | 'npm-shrinkwrap.json' | 'yarn.lock' | 'pnpm-lock.yaml' | 'Cargo.lock';
 
 export interface LockfileRequest {
   path: string;

@@ -10,7 +10,7 @@ import type { LockfileWorkerAnswer, LockfileWorkerRequest } from './lockfileWork
 /** The worker's bundle, beside dist/core.js (the package check reads this literal: it must ship in the .vsix). */
 export const LOCKFILE_WORKER = './lockfiles.js';
 
-export interface LockfileThreadLimits {
+interface LockfileThreadLimits {
   /** An idle worker ends after this long (a 30 MB lockfile's text is not kept in memory). */
   idleMs: number;
   /** A request that takes longer ends the worker; its versions stay unknown. */

@@ -7,7 +7,7 @@ import { slugFromRepositoryField } from './repositoryField';
 import type { Dependency, FolderDependencies } from './resolver';
 
 /** A file of the folder by its name at the folder's top; undefined when absent or above `maxBytes`. */
-export type FolderReader = (name: string, maxBytes: number) => Promise<string | undefined>;
+type FolderReader = (name: string, maxBytes: number) => Promise<string | undefined>;
 
 export const NOT_INSTALLED_HERE =
   'not installed here: the browser reads manifests and lockfiles, not installed packages';

@@ -58,7 +58,7 @@ export interface ResolveOptions {
 }
 
 /** A lockfile above this size is not read: its versions stay unknown. 30 MB lockfiles exist in the wild; this is room above them. */
-export const LOCKFILE_MAX_BYTES = 64 * 1024 * 1024;
+const LOCKFILE_MAX_BYTES = 64 * 1024 * 1024;
 // npm-shrinkwrap.json first: when a folder has both, npm installs from it and ignores package-lock.json.
 const NPM_LOCKFILES: readonly LockfileKind[] = [
   'npm-shrinkwrap.json',
@@ -82,7 +82,7 @@ export async function readText(path: string): Promise<string | undefined> {
  * (a workspace's lockfile sits at its root). Read only when asked (some dependency has no node_modules copy),
  * by `read` (lockfileRead.ts: in this thread a few names at a time; lockfileThread.ts: in a worker).
  */
-export async function npmLockfileVersions(
+async function npmLockfileVersions(
   root: string,
   names: readonly string[],
   ranges: ReadonlyMap<string, string>,

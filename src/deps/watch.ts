@@ -46,7 +46,7 @@ export interface Watch {
 }
 
 /** A result that stated a fix newer than the installed version, with the sentence that says so. */
-export interface WatchFix {
+interface WatchFix {
   id: string;
   title?: string;
   sentence: string;
@@ -64,7 +64,7 @@ export interface WatchNews {
   badge?: string;
 }
 
-export interface CheckOutcome {
+interface CheckOutcome {
   watch: Watch;
   news: WatchNews[];
   /** Repositories the index no longer has. */

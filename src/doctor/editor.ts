@@ -23,12 +23,12 @@ export type IssueReporter = (report: IssueReport) => Thenable<unknown> | Promise
 export const openIssueReporter: IssueReporter = (report) =>
   vscode.commands.executeCommand('workbench.action.openIssueReporter', report);
 
-export interface DoctorEditorDeps {
+interface DoctorEditorDeps {
   apiKey(): Promise<string | undefined>;
 }
 
 /** Runs the diagnosis with the editor's settings and key, under a cancellable progress notification. */
-export async function runEditorDiagnosis(deps: DoctorEditorDeps): Promise<DiagnosisReport> {
+async function runEditorDiagnosis(deps: DoctorEditorDeps): Promise<DiagnosisReport> {
   const apiKey = await deps.apiKey();
   return vscode.window.withProgress(
     {
@@ -59,7 +59,7 @@ export async function runEditorDiagnosis(deps: DoctorEditorDeps): Promise<Diagno
   );
 }
 
-export interface DiagnosisShown {
+interface DiagnosisShown {
   uri: string;
   ok: boolean;
   problems: number;

@@ -3,7 +3,7 @@
 // The names differ per surface: a terminal has variables and flags, the editor has settings and commands.
 
 export type CheckId = 'baseUrl' | 'proxy' | 'ca' | 'dns' | 'proxyConnect' | 'tls' | 'service' | 'key' | 'clock';
-export type FindingStatus = 'ok' | 'problem' | 'skipped';
+type FindingStatus = 'ok' | 'problem' | 'skipped';
 
 export const CHECK_TITLES: Record<CheckId, string> = {
   baseUrl: 'base URL',

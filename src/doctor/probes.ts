@@ -111,7 +111,7 @@ export function connectTcp(
   );
 }
 
-export interface ConnectAnswer {
+interface ConnectAnswer {
   status: number;
   reason: string;
 }
@@ -186,13 +186,13 @@ export function askConnect(
   );
 }
 
-export interface PeerCert {
+interface PeerCert {
   subject: string;
   issuer: string;
   validTo: string;
   validToMs: number;
 }
-export interface TlsAnswer {
+interface TlsAnswer {
   authorized: boolean;
   error?: string;
   chain: PeerCert[];

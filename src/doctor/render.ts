@@ -48,7 +48,7 @@ export function settingLink(id: string): string {
   return `[${id}](command:workbench.action.openSettings?${encodeURIComponent(JSON.stringify([id]))} "Open the setting ${id}")`;
 }
 
-export function commandLink(id: string, title: string): string {
+function commandLink(id: string, title: string): string {
   return `[${title}](command:${id} "${title}")`;
 }
 

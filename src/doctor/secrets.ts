@@ -2,7 +2,7 @@
 // (a password in a proxy URL, a Proxy-Authorization value). One redactor over all of them.
 import { makeRedactor, type Redact } from '../api/redact';
 
-export interface SecretSources {
+interface SecretSources {
   apiKey?: string;
   /** Proxy URLs as configured (http.proxy, HTTPS_PROXY, HTTP_PROXY…), with or without credentials. */
   proxyUrls?: Array<string | undefined>;

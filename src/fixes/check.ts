@@ -51,7 +51,7 @@ export interface FixesCache {
   set(key: FixesCacheKey, value: CachedCheck): Promise<void>;
 }
 
-export interface CheckOptions {
+interface CheckOptions {
   /** Transitive dependencies too (from the lockfile); default the direct ones. */
   all?: boolean;
   /** Only these (names as the user typed them); an unknown one throws UnknownDependencyError. */
@@ -67,7 +67,7 @@ export interface CheckOptions {
   timeLimitMs?: number;
 }
 
-export interface FixesCollaborators {
+interface FixesCollaborators {
   search: SearchCall;
   cache: FixesCache;
   clock: Clock;

@@ -21,7 +21,7 @@ const EntrySchema = z.object({
 });
 
 /** The key as one string: the search's own terms are part of it, so a changed query never reads an old answer. */
-export function cacheKeyText(k: FixesCacheKey): string {
+function cacheKeyText(k: FixesCacheKey): string {
   return JSON.stringify([
     FORMAT,
     FIXES_QUERY,

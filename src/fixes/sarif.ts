@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { VERSION } from '../api/version';
 import type { CheckedDependency, FixesReport } from './report';
 
-export const FIX_AVAILABLE = 'devindex/fix-available';
-export const KNOWN_ISSUE = 'devindex/known-issue';
+const FIX_AVAILABLE = 'devindex/fix-available';
+const KNOWN_ISSUE = 'devindex/known-issue';
 
 const RULES = [
   {

@@ -21,7 +21,7 @@ import {
 } from './lines';
 import type { ManifestLocation, WorkspaceDependencies, WorkspaceDependency } from './report';
 
-export interface ReadOptions {
+interface ReadOptions {
   /** Transitive dependencies too, from the lockfiles (and a venv's other distributions). */
   all?: boolean;
   /** Cargo's home (registry sources under registry/src); default $CARGO_HOME or ~/.cargo. */
@@ -41,7 +41,7 @@ const HOSTS: Record<string, string> = {
 };
 
 /** The resolver's reason in the report's words: `repository on GitLab`, `not installed (run npm install)`. */
-export function skipWords(d: Pick<Dependency, 'reason' | 'detail'>): string {
+function skipWords(d: Pick<Dependency, 'reason' | 'detail'>): string {
   const host = /(?:hosted on|module path on) (\S+)/.exec(d.detail ?? '')?.[1]?.toLowerCase();
   switch (d.reason) {
     case 'not-on-github':

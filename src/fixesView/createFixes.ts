@@ -47,7 +47,7 @@ export async function checkFolder(
 }
 
 /** The active editor's workspace folder, else the first one. */
-export function activeFolder(): vscode.Uri | undefined {
+function activeFolder(): vscode.Uri | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
   return (uri && vscode.workspace.getWorkspaceFolder(uri)?.uri) ?? vscode.workspace.workspaceFolders?.[0]?.uri;
 }

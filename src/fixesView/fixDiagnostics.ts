@@ -3,7 +3,7 @@
 import { neededVersion } from './fixRows';
 import type { CheckedDependency, FixesReport } from '../fixes/report';
 
-export interface FixDiagnostic {
+interface FixDiagnostic {
   /** The manifest as the report names it. */
   file: string;
   /** 0-based, as the editor counts. */
@@ -44,7 +44,7 @@ export function nameRange(lineText: string, dep: { name: string; ecosystem: stri
   return { start, end: Math.max(start, lineText.trimEnd().length) };
 }
 
-export function diagnosticMessage(dep: CheckedDependency): string {
+function diagnosticMessage(dep: CheckedDependency): string {
   const to = neededVersion(dep);
   const parts: string[] = [];
   if (dep.fixes.length) {

@@ -68,7 +68,7 @@ function countWords(dep: CheckedDependency): string {
   return parts.join(', ');
 }
 
-export function dependencyRow(dep: CheckedDependency): DependencyRow {
+function dependencyRow(dep: CheckedDependency): DependencyRow {
   const to = neededVersion(dep);
   const versions = to ? `${dep.installed} → ${to}` : dep.installed;
   const counts = countWords(dep);

@@ -10,7 +10,7 @@ import { DependencyNode, FixNode, FixesTree, type FixesNode } from './fixesTree'
 import type { FixesOutcome, FixesProgress } from '../fixes/report';
 
 export const FIXES_VIEW = 'devIndex.fixes';
-export const DIAGNOSTIC_SOURCE = 'Developer Index';
+const DIAGNOSTIC_SOURCE = 'Developer Index';
 const RUNNING_KEY = 'devIndex.fixes.running';
 const MANIFEST_SELECTOR = '**/{package.json,pyproject.toml,requirements*.txt,go.mod,Cargo.toml}';
 const LOCKFILE_GLOB =
@@ -18,7 +18,7 @@ const LOCKFILE_GLOB =
 /** Lockfiles change in bursts (an install writes several): one check after the burst. */
 const LOCKFILE_SETTLE_MS = 2000;
 
-export interface FixesPorts {
+interface FixesPorts {
   /** The engine over the folder (a path, or a URI string where the folder is not on disk). */
   check(folder: string, o: { signal: AbortSignal; onProgress(p: FixesProgress): void }): Promise<FixesOutcome>;
   /** The folder to check when the command names none (the active editor's workspace folder, else the first). */

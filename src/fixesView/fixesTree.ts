@@ -15,7 +15,7 @@ function rowItem(row: DependencyRow | FixRow): Partial<vscode.TreeItem> {
   };
 }
 
-export type FixesState =
+type FixesState =
   | { kind: 'idle' }
   | { kind: 'running'; line: string }
   | { kind: 'done'; outcome: FixesOutcome; folder: string }
@@ -43,7 +43,7 @@ export class FixNode extends vscode.TreeItem {
   }
 }
 
-export class NoteNode extends vscode.TreeItem {
+class NoteNode extends vscode.TreeItem {
   constructor(readonly row: NoteRow) {
     super(row.label, vscode.TreeItemCollapsibleState.None);
     this.id = `note:${row.key}`;
@@ -59,7 +59,7 @@ export class NoteNode extends vscode.TreeItem {
 }
 
 /** A row while checking, or after a failure (the view's welcome text covers "nothing checked yet"). */
-export class StatusNode extends vscode.TreeItem {
+class StatusNode extends vscode.TreeItem {
   constructor(line: string, running: boolean) {
     super(line, vscode.TreeItemCollapsibleState.None);
     this.id = running ? 'status:running' : 'status:failed';

@@ -8,7 +8,7 @@ import type { FixesNode } from './fixesTree';
 /** Mirrors FIXES_VIEW in fixesFeature.ts (the activation bundle does not load it). */
 const VIEW = 'devIndex.fixes';
 
-export const FIXES_COMMANDS = {
+const FIXES_COMMANDS = {
   check: 'devIndex.fixes.check',
   cancel: 'devIndex.fixes.cancel',
   openFix: 'devIndex.fixes.openFix',

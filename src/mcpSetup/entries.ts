@@ -7,7 +7,7 @@ export type SetupClient = (typeof SETUP_CLIENTS)[number];
 
 export const SERVER_NAME = 'devindex';
 export const KEY_ENV = 'DEVINDEX_API_KEY';
-export const KEY_INPUT_ID = 'devindex-api-key';
+const KEY_INPUT_ID = 'devindex-api-key';
 
 /** The editor's settings that the server should honour too (all optional). */
 export interface EditorNetwork {
@@ -20,10 +20,10 @@ export interface EditorNetwork {
   allowInsecureHttp?: boolean;
 }
 
-export const DEFAULT_BASE = 'https://api.firecrawl.dev';
+const DEFAULT_BASE = 'https://api.firecrawl.dev';
 
 /** A proxy URL without the user name and password it may carry (those are secrets; the entry says so). */
-export function proxyWithoutCredentials(proxy: string): { url: string; hadCredentials: boolean } {
+function proxyWithoutCredentials(proxy: string): { url: string; hadCredentials: boolean } {
   try {
     const u = new URL(proxy);
     const had = u.username !== '' || u.password !== '';
@@ -63,7 +63,7 @@ export interface Launch {
   args: string[];
 }
 
-export interface SetupInput {
+interface SetupInput {
   client: SetupClient;
   launch: Launch;
   network: EditorNetwork;

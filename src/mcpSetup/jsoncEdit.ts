@@ -17,7 +17,7 @@ import {
 /** jsonc-parser's SyntaxKind.CommaToken (a const enum, which isolated modules cannot read). */
 const COMMA_TOKEN = 5;
 
-export type JsonPath = Array<string | number>;
+type JsonPath = Array<string | number>;
 
 interface Edit {
   offset: number;
@@ -26,12 +26,12 @@ interface Edit {
 }
 
 /** How the file is laid out: its indent unit and line ending (new text follows them). */
-export interface Layout {
+interface Layout {
   indent: string;
   eol: string;
 }
 
-export function layoutOf(text: string): Layout {
+function layoutOf(text: string): Layout {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const m = /^([ \t]+)\S/m.exec(text);
   const indent = !m ? '  ' : m[1]!.startsWith('\t') ? '\t' : m[1]!.length >= 2 && m[1]!.length <= 8 ? m[1]! : '  ';

@@ -21,7 +21,7 @@ import {
 //   `node <folder>\devindex-mcp.cjs` instead: a `.cmd` file cannot be spawned without a shell (Node refuses it
 //   since 18.20.2 / 20.12.2), and `cmd /c "<path with spaces>"` depends on quoting that clients do not do; a
 //   missing node there is the client's own "spawn node ENOENT".
-export interface LauncherFile {
+interface LauncherFile {
   name: string;
   text: string;
   mode: number;
@@ -30,7 +30,7 @@ export interface LauncherFile {
 const js = (v: unknown): string => JSON.stringify(v);
 
 /** The JavaScript launcher's text. */
-export function launcherJs(t: LauncherTargets): string {
+function launcherJs(t: LauncherTargets): string {
   return `${launcherStamp(t)}
 // Developer Index MCP launcher: written by the Developer Index extension or \`devindex setup mcp\`, and
 // rewritten by them; edits here are lost. It starts the newest installed devindex build.
@@ -97,7 +97,7 @@ function shWord(s: string): string {
 }
 
 /** The POSIX sh launcher's text: finds node and execs the JavaScript launcher beside it. */
-export function launcherSh(jsPath: string): string {
+function launcherSh(jsPath: string): string {
   return `#!/bin/sh
 # Developer Index MCP launcher: written by the Developer Index extension or \`devindex setup mcp\`, and
 # rewritten by them; edits here are lost. Finds Node.js and starts the newest installed devindex build.

@@ -17,12 +17,12 @@ import {
   targetFile,
 } from './editorFiles';
 
-export const SETUP_COMMAND = 'devIndex.mcp.setup';
-export const RULES_COMMAND = 'devIndex.mcp.setupRules';
-export const PROVIDER_ID = 'devindex.mcp';
+const SETUP_COMMAND = 'devIndex.mcp.setup';
+const RULES_COMMAND = 'devIndex.mcp.setupRules';
+const PROVIDER_ID = 'devindex.mcp';
 
 /** What the flow asks the user: the real UI, or a test's answers. */
-export interface SetupUi {
+interface SetupUi {
   pickClient(): Promise<SetupClient | undefined>;
   pickScope(client: SetupClient): Promise<Scope | undefined>;
   /** 'write' after the user confirmed; 'show' to see the entry instead. */
@@ -40,7 +40,7 @@ export interface SetupResult {
 }
 
 /** Command arguments a test (or a walkthrough) passes to skip the pickers; nothing here can name a file. */
-export interface SetupArgs {
+interface SetupArgs {
   client?: SetupClient;
   scope?: Scope;
   answer?: 'write' | 'show';
@@ -80,7 +80,7 @@ const CLIENTS: Array<{ id: SetupClient; label: string; detail: string }> = [
   },
 ];
 
-export function editorNetwork(): EditorNetwork {
+function editorNetwork(): EditorNetwork {
   const net = config.network();
   return {
     baseUrl: config.baseUrl(),
@@ -98,7 +98,7 @@ function shownText(entry: SetupEntry, why?: string): string {
 }
 
 /** The setup flow: pick a client, build its entry, and write it (after the user confirms) or show it. */
-export async function runSetup(
+async function runSetup(
   context: vscode.ExtensionContext,
   ui: SetupUi,
   network: EditorNetwork = editorNetwork(),
@@ -202,17 +202,17 @@ function realUi(args: SetupArgs): SetupUi {
 }
 
 /** Arguments a test passes to skip the picker; nothing here can name a file. */
-export interface RulesArgs {
+interface RulesArgs {
   targets?: RuleTarget[];
 }
 
-export interface RulesResult {
+interface RulesResult {
   action: 'done' | 'cancelled' | 'no-folder';
   results?: Array<{ target: RuleTarget; file: string; action: string; reason?: string }>;
 }
 
 /** Add Agent Rules for Developer Index…: the chosen rules, each in its marked block, in the first workspace folder. */
-export async function runRules(args: RulesArgs = {}): Promise<RulesResult> {
+async function runRules(args: RulesArgs = {}): Promise<RulesResult> {
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
   if (!folder) {
     void vscode.window.showInformationMessage('Open a folder first: the agent rules are written into the project.');
@@ -264,7 +264,7 @@ type StdioDefinitionClass = new (
 ) => { env: Record<string, string | number | null> };
 
 /** VS Code's API for extension-defined MCP servers, when this editor has it. */
-export function mcpServerApi(ns: object): { lm: McpApi; Stdio: StdioDefinitionClass } | undefined {
+function mcpServerApi(ns: object): { lm: McpApi; Stdio: StdioDefinitionClass } | undefined {
   const lm = (ns as { lm?: Partial<McpApi> }).lm;
   const Stdio = (ns as { McpStdioServerDefinition?: unknown }).McpStdioServerDefinition;
   return lm && typeof lm.registerMcpServerDefinitionProvider === 'function' && typeof Stdio === 'function'

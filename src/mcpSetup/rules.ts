@@ -10,7 +10,7 @@ export type RuleTarget = (typeof RULE_TARGETS)[number];
 
 export const BLOCK_BEGIN = '<!-- devindex:begin -->';
 export const BLOCK_END = '<!-- devindex:end -->';
-export const SKILL_NAME = 'devindex-search';
+const SKILL_NAME = 'devindex-search';
 
 /** Where each rule goes, relative to the project folder. */
 export const RULE_FILES: Record<RuleTarget, string> = {
@@ -95,7 +95,7 @@ export function ruleBlock(t: RuleTarget, eol = '\n'): string {
   return [BLOCK_BEGIN, body(heading), BLOCK_END].join('\n').replace(/\n/g, eol);
 }
 
-export type BlockEdit = { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
+type BlockEdit = { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
 
 /**
  * The file's text with our block in it: replaced where the markers are, else appended after the user's text

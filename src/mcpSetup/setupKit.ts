@@ -10,7 +10,7 @@ import { launcherFiles } from './launcher';
 import { VERSIONED_CLI, type LauncherTargets } from './launcherStamp';
 import { RULE_FILES, withBlock, type RuleTarget } from './rules';
 
-export type EditOutcome = { ok: true; text: string } | { ok: false; reason: string };
+type EditOutcome = { ok: true; text: string } | { ok: false; reason: string };
 
 /**
  * The client file's text with our server entry (and, for VS Code, its password input) set, every other byte as
@@ -43,7 +43,7 @@ function mergeText(text: string, entry: SetupEntry): EditOutcome {
   return { ok: true, text: out };
 }
 
-export interface WriteResult {
+interface WriteResult {
   file: string;
   action: 'written' | 'unchanged' | 'refused';
   reason?: string;
@@ -90,7 +90,7 @@ export function installLauncher(
   return launch;
 }
 
-export interface RepairResult {
+interface RepairResult {
   file: string;
   repaired: string[];
   reason?: string;
@@ -126,7 +126,7 @@ export function repairFile(file: string, launch: Launch, exists: (p: string) => 
   return { file, repaired };
 }
 
-export interface RuleResult {
+interface RuleResult {
   target: RuleTarget;
   file: string;
   action: 'written' | 'unchanged' | 'refused';

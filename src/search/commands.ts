@@ -38,7 +38,7 @@ import type { Host } from '../host/host';
 import { grouped } from '../words/duration';
 
 /** What `Search in This Repository…` did (returned to callers such as tests; the user sees messages). */
-export type RepoScopeOutcome =
+type RepoScopeOutcome =
   | { kind: 'searched'; repos: string[] }
   | { kind: 'unsupported-host'; hosts: string[] }
   | { kind: 'no-repository'; restricted?: true }
@@ -48,7 +48,7 @@ export type RepoScopeOutcome =
 type ViewCommand = 'clear' | 'refresh' | 'expandAll' | 'collapseAll';
 
 /** What the commands need from the search session (src/search/session/searchSession.ts, from the core bundle). */
-export interface SearchSessionPort {
+interface SearchSessionPort {
   /** `keep`: with the scope the view shows; `exact`: the request is the whole search. Shows the view; resolves when it finished. */
   search(
     request: { query: string } & Partial<SearchParams>,
@@ -59,7 +59,7 @@ export interface SearchSessionPort {
 }
 
 /** What the view's title commands need from the Search view (SearchViewProvider). */
-export interface SearchViewPort {
+interface SearchViewPort {
   command(command: ViewCommand): void;
 }
 

@@ -9,7 +9,7 @@ export const OPEN_DOCUMENT_COMMAND = 'devIndex.search.openDocument';
 const MAX_KEPT = 50;
 
 /** A file-name-safe form of a result's title (the document's tab name). */
-export function documentName(title: string): string {
+function documentName(title: string): string {
   const name = withoutControls(title, { lines: 'join', replaceWith: ' ' })
     .replace(/[\\/:*?"<>|#%]+/g, ' ')
     .replace(/\s+/g, ' ')

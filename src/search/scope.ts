@@ -19,7 +19,7 @@ export const TYPE_LABELS: Record<string, string> = {
 };
 
 /** One removable filter. `remove` is the params without it (query and every other filter kept). */
-export interface ScopeChip {
+interface ScopeChip {
   /** Stable within one params value: `repos:owner/repo`, `sources:id`, `language`, `stars`, … */
   id: string;
   label: string;

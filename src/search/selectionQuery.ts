@@ -3,7 +3,7 @@
 /** Longest query taken from a selection: past this a selection is code to read, not a question to ask. */
 export const MAX_SELECTION_QUERY = 400;
 
-export interface SelectionQuery {
+interface SelectionQuery {
   query: string;
   cut: boolean;
   originalLength: number;

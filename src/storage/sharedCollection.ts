@@ -3,7 +3,7 @@
 // kind has them) so no late write brings the record back. Over SharedRecords. Editor-free.
 import type { SharedRecords } from './sharedRecords';
 
-export interface RecordKind<T> {
+interface RecordKind<T> {
   /** Record keys: `<prefix><id>`. */
   prefix: string;
   /** Tombstone keys: `<tombstonePrefix><id>`; without one, a removed record is simply absent. */

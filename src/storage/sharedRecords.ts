@@ -10,7 +10,7 @@ export interface RecordStorage {
   keys(): readonly string[];
 }
 
-export interface RetryTimers {
+interface RetryTimers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
 }
@@ -19,7 +19,7 @@ export interface RetryTimers {
 export const SAVE_RETRY_FIRST_MS = 1_000;
 export const SAVE_RETRY_MAX_MS = 60_000;
 
-export interface SharedRecordsOptions {
+interface SharedRecordsOptions {
   /** Without timers a refused write is logged and dropped (reads fall back to what storage holds). */
   timers?: RetryTimers;
   onLog?: (message: string) => void;

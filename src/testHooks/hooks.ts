@@ -21,7 +21,7 @@ export interface WatchTiming {
 }
 
 /** A message as it crossed the Search view's webview, oldest first. */
-export interface ViewMessage {
+interface ViewMessage {
   to: 'webview' | 'extension';
   message: unknown;
 }

@@ -61,7 +61,7 @@ export interface DevIndexExtensionApi {
   invokeTool(name: ToolName, input: Record<string, unknown>): Promise<{ text: string; progress: string[] }>;
 }
 
-export interface SurfaceParts {
+interface SurfaceParts {
   keys: ApiKeyStore;
   svc(): Services;
   services(): Services | undefined;

@@ -7,7 +7,7 @@ import type { PollTiming } from '../agentRun/pollSchedule';
 /** The environment variable: a JSON object of the fields below, e.g. `{"leaseTtlMs":8000,"watchIntervalMs":30000}`. */
 export const TEST_TIMING_ENV = 'DEVINDEX_TEST_TIMING';
 
-export interface TestTiming {
+interface TestTiming {
   /** The watch lease's time to live (LEASE_TTL_MS, 90 s). */
   leaseTtlMs?: number;
   /** The watch loop's beat: lease renewal and other windows' changes (LEASE_RENEW_MS, 30 s). At most half the TTL. */

@@ -17,7 +17,7 @@ import { HANDLE_PATTERN, MORE_TTL_MS } from './moreCache';
 import { TOOL_NAMES, type ToolName } from './names';
 
 /** MCP tool annotations (specification 2025-06-18): hints a client shows and uses to ask for consent. */
-export interface ToolAnnotations {
+interface ToolAnnotations {
   title: string;
   readOnlyHint: boolean;
   destructiveHint: boolean;
@@ -25,7 +25,7 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-export interface ToolDefinition {
+interface ToolDefinition {
   name: ToolName;
   /** Short human title (editor: displayName). */
   title: string;

@@ -27,14 +27,14 @@ export interface ToolWiring {
 }
 
 /** The setting, lowered to what the caller's token budget allows (at the one chars-per-token rule, src/tools/tokens.ts). */
-export function budgetFor(setting: unknown, tokenBudget: number | undefined): number {
+function budgetFor(setting: unknown, tokenBudget: number | undefined): number {
   const chars = clampBudget(setting);
   const cap = capFor(tokenBudget);
   return cap === undefined ? chars : Math.min(chars, cap);
 }
 
 /** The most any answer may be in characters for the caller's token budget, if it gave one. */
-export function capFor(tokenBudget: number | undefined): number | undefined {
+function capFor(tokenBudget: number | undefined): number | undefined {
   if (tokenBudget === undefined || !Number.isFinite(tokenBudget) || tokenBudget <= 0) return undefined;
   return Math.max(MIN_MAX_CHARS, Math.floor(tokenBudget * CHARS_PER_TOKEN));
 }
@@ -43,7 +43,7 @@ export function capFor(tokenBudget: number | undefined): number | undefined {
  * The invocation's progress, where the running VS Code passes one (the toolProgress API: a third
  * argument to invoke with `report({ message })`); feature-detected, undefined elsewhere.
  */
-export function toolProgressOf(progress: unknown): ToolProgress | undefined {
+function toolProgressOf(progress: unknown): ToolProgress | undefined {
   const report = (progress as { report?: unknown } | undefined)?.report;
   if (typeof report !== 'function') return undefined;
   return (line) => {
@@ -56,7 +56,7 @@ export function toolProgressOf(progress: unknown): ToolProgress | undefined {
 }
 
 /** The workspace's repositories as Search in This Repository reads them (upstream first), every folder. */
-export async function workspaceScope(host: Host): Promise<WorkspaceScope> {
+async function workspaceScope(host: Host): Promise<WorkspaceScope> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (!folders.length) return { slugs: [], reason: 'no folder is open in the editor' };
   const active = vscode.window.activeTextEditor?.document.uri;

@@ -10,7 +10,7 @@ import type { ToolDeps, ToolOutcome, ToolProgress } from './toolTypes';
 
 export const FIXES_OP = 'The fixes check';
 /** At most this many names in `dependencies` (a check of the whole folder needs none). */
-export const MAX_FIXES_NAMES = 50;
+const MAX_FIXES_NAMES = 50;
 
 export async function fixesTool(
   input: Record<string, unknown>,

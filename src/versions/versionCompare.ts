@@ -49,7 +49,7 @@ export interface InstalledDependency {
   version?: string;
 }
 
-export type Verdict =
+type Verdict =
   | 'newer-fix' // fixed in a version newer than yours: the likely answer
   | 'included-fix' // fixed in a version yours includes
   | 'affects-yours' // the statement's versions include yours
@@ -239,11 +239,6 @@ const ORDER: Verdict[] = [
   'included-release',
   'affects-other',
 ];
-
-/** The scheme's own validity check, exported for callers that must not show an unreadable version as if compared. */
-export function readableVersion(ecosystem: Ecosystem, version: string | undefined): boolean {
-  return !!version && schemeOf(ecosystem).valid(version);
-}
 
 /** The names a text may call the dependency by: `@acme/widgets`, `widgets`, `acme/widgets`, `acme-widgets`. */
 export function namesOf(dep: { name: string; slug?: string }): string[] {

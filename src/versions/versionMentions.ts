@@ -22,7 +22,7 @@ export interface VersionMention {
   index: number;
 }
 
-export interface FindOptions {
+interface FindOptions {
   /** The package's names as a text may write them (`@acme/widgets`, `widgets`, `acme/widgets`): allowed between phrase and version. */
   names?: readonly string[];
   /** The text is a result's title (a release pull request's title counts as `released`). */

@@ -6,8 +6,6 @@
 export const WALKTHROUGH_ID = 'devIndex.gettingStarted';
 /** The globalState key that remembers the walkthrough was opened once. */
 export const SHOWN_KEY = 'devIndex.walkthrough.shown';
-/** The setting that turns the first-run opening off (`devIndex.walkthrough.openOnFirstRun`). */
-export const OPEN_ON_FIRST_RUN_SETTING = 'walkthrough.openOnFirstRun';
 
 /** The slice of `vscode.Memento` the rule needs. */
 export interface FlagStore {
@@ -15,7 +13,7 @@ export interface FlagStore {
   update(key: string, value: unknown): Thenable<void>;
 }
 
-export interface FirstRunDeps {
+interface FirstRunDeps {
   state: FlagStore;
   /** `devIndex.walkthrough.openOnFirstRun` (default true). */
   enabled(): boolean;

@@ -18,9 +18,9 @@ import { WatchService, type WatchEvent } from './watcher';
 import { newsText, quoted, watchScopeWords } from './watchText';
 
 /** How the feature speaks to the user: a message with buttons, resolving with the one pressed. */
-export type WatchShow = (level: 'info' | 'warning', text: string, actions: string[]) => Thenable<string | undefined>;
+type WatchShow = (level: 'info' | 'warning', text: string, actions: string[]) => Thenable<string | undefined>;
 
-export interface WatchPorts {
+interface WatchPorts {
   search(params: SearchParams, signal: AbortSignal): Promise<SearchResponse>;
   /** Runs a search in the Search view (`devIndex.search.run` with the request and its installed versions). */
   openSearch(params: SearchParams, installed: InstalledDependency[]): Promise<void>;
@@ -32,8 +32,8 @@ export interface WatchPorts {
   folderDependencies: FolderResolver;
 }
 
-export const OPEN_ACTION = 'Open Search';
-export const REMOVE_ACTION = 'Remove Watch';
+const OPEN_ACTION = 'Open Search';
+const REMOVE_ACTION = 'Remove Watch';
 
 export class WatchFeature implements vscode.Disposable {
   readonly service: WatchService;

@@ -8,13 +8,13 @@ export const LEASE_TTL_MS = 90_000;
 /** The holder renews this often (well inside the TTL, so a busy extension host does not lose it). */
 export const LEASE_RENEW_MS = 30_000;
 
-export interface Lease {
+interface Lease {
   owner: string;
   expiresAt: number;
 }
 
 /** A stored value as a lease; anything else (absent, malformed, from a future format) counts as no lease. */
-export function readLease(raw: unknown): Lease | undefined {
+function readLease(raw: unknown): Lease | undefined {
   const l = raw as Partial<Lease> | null | undefined;
   return l &&
     typeof l === 'object' &&

@@ -8,7 +8,7 @@ import { failureOf } from '../api/failure';
 export const OFFLINE_FIRST_MS = 5 * 60_000;
 export const OFFLINE_MAX_MS = 60 * 60_000;
 /** A rate limit that says no time: wait this long. */
-export const RATE_LIMIT_MS = 15 * 60_000;
+const RATE_LIMIT_MS = 15 * 60_000;
 /** Between two watches of one round: never a burst of searches. */
 export const BETWEEN_CHECKS_MS = 3_000;
 

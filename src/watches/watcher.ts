@@ -30,7 +30,7 @@ export type WatchEvent =
   | { kind: 'fixIncluded'; watch: Watch; text: string }
   | { kind: 'vanished'; watch: Watch; repos: string[] };
 
-export interface WatchServiceDeps {
+interface WatchServiceDeps {
   storage: JobStorage;
   /** One search (never an agent run); rejects with the client's ApiError. */
   search(params: SearchParams, signal: AbortSignal): Promise<SearchResponse>;

@@ -1,7 +1,7 @@
 // What the browser build leaves out, and why, in one table: each left-out command still runs and says so.
 import * as vscode from 'vscode';
 
-export const NOT_IN_BROWSER = {
+const NOT_IN_BROWSER = {
   'devIndex.deps.searchTerminalSelection': 'the terminal needs a local process',
   'devIndex.mcp.setup': 'an MCP server is the devindex command line running as a local process',
   'devIndex.mcp.setupRules':
@@ -15,15 +15,13 @@ export const NOT_IN_BROWSER = {
     'report from desktop VS Code, or describe the problem on the issue tracker',
 } as const;
 
-export type LeftOut = keyof typeof NOT_IN_BROWSER;
-
 /** What a left-out command resolves with; the user sees the same words. */
 export interface Unavailable {
   unavailable: true;
   reason: string;
 }
 
-export function notInBrowser(title: string, why: string): Unavailable {
+function notInBrowser(title: string, why: string): Unavailable {
   const reason = `${title} is not available in the browser: ${why}. It works in desktop VS Code.`;
   void vscode.window.showInformationMessage(reason);
   return { unavailable: true, reason };

@@ -2,13 +2,13 @@
 // the one script, and every asset through asWebviewUri. Free of `vscode` so tests pass a fake webview.
 
 /** The part of vscode.Webview this builder uses; `U` is vscode.Uri in the extension. */
-export interface WebviewLike<U> {
+interface WebviewLike<U> {
   readonly cspSource: string;
   asWebviewUri(local: U): { toString(): string };
 }
 
 /** `codicons`: the codicon stylesheet; its font sits beside it and loads through `font-src`. */
-export interface SearchViewAssets<U> {
+interface SearchViewAssets<U> {
   script: U;
   style: U;
   codicons: U;
@@ -21,7 +21,7 @@ export function makeNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+function contentSecurityPolicy(cspSource: string, nonce: string): string {
   return `default-src 'none'; script-src 'nonce-${nonce}'; style-src ${cspSource}; font-src ${cspSource}`;
 }
 

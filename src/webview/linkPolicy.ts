@@ -2,10 +2,10 @@
 // to env.openExternal. Both sides parse with the WHATWG URL parser the browser uses, so no obfuscation (case,
 // whitespace, tabs in the scheme, decoded entities) can make the check and the browser disagree.
 
-export const ALLOWED_SCHEMES: readonly string[] = ['http:', 'https:', 'mailto:'];
+const ALLOWED_SCHEMES: readonly string[] = ['http:', 'https:', 'mailto:'];
 
 /** Longer than any real link; a bound keeps hostile content from making us parse megabytes. */
-export const MAX_URL_LENGTH = 8192;
+const MAX_URL_LENGTH = 8192;
 
 /**
  * The serialised URL to use for `raw` (resolved against `base` when relative), or undefined when it

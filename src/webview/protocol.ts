@@ -132,4 +132,3 @@ export function fromWebviewSchema(): ReturnType<typeof buildSchemas> {
 }
 
 export type FromWebview = z.infer<ReturnType<typeof fromWebviewSchema>>;
-export type FromWebviewType = FromWebview['type'];

@@ -2,7 +2,7 @@
 // webview's log message) with its control characters removed before it reaches a terminal, a log, a model
 // or a file name. Each surface picks what happens to line breaks. Pure; no vscode, no Node.
 
-export interface ControlOptions {
+interface ControlOptions {
   /**
    * Line breaks: `keep` (the default) keeps line feeds and tabs, a CR LF or a lone CR becomes a line feed;
    * `join` makes the text one line (each run of line breaks and tabs becomes one space, ends trimmed);

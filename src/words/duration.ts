@@ -1,7 +1,7 @@
 // Numbers and lengths of time in the words a person reads: "12,000", "45 s", "12 min", "13 h 30 min", "2 d", "checked
 // 12 min ago". Each surface picks its rounding and units. Pure: no vscode, no Node, no clock (the length is passed in).
 
-export interface DurationOptions {
+interface DurationOptions {
   /** The smallest unit said: seconds (the default) or minutes (a countdown, an age). */
   smallest?: 's' | 'min';
   /** How the smallest unit is rounded: to the nearest (the default), up (a countdown: never 0 before its end), or down. */

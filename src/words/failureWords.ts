@@ -1,7 +1,7 @@
 // The words of a failure, one table per surface (the terminal, the editor, a language model; the Search view's is
 // viewWords.ts), each over a Failure (src/api/failure.ts) computed once. None says the key: each says how to set
 // one, and `secret` is scrubbed from whatever is quoted as a last guard. No vscode import.
-import { type AgentErrorReason, isPermanentReason, reasonOf } from '../api/agent/agentReasons';
+import { type AgentErrorReason, reasonOf } from '../api/agent/agentReasons';
 import { type Failure, failureOf, type FailureReason } from '../api/failure';
 import type { ParamIssue } from '../api/params';
 import { untilWords } from './waitWords';
@@ -114,8 +114,8 @@ export function mayExistWords(what: 'job' | 'follow-up'): string {
 
 /** Where the model's words are read: the editor's language-model tools, or `devindex mcp`. */
 type ModelCtx = ModelOptions & { now: number };
-export type ModelHost = 'editor' | 'mcp';
-export interface ModelOptions {
+type ModelHost = 'editor' | 'mcp';
+interface ModelOptions {
   host: ModelHost;
   op: string;
 }
@@ -226,7 +226,7 @@ const MODEL: Table<ModelCtx, string> = /* @__PURE__ */ table((f, o) => generic(f
 
 // ---- one entry per surface ----
 
-export interface WordsOptions {
+interface WordsOptions {
   /** The key, scrubbed from whatever the words quote (the client's messages never hold it; this is the last guard). */
   secret?: string;
 }
@@ -258,16 +258,6 @@ export function failureWords(surface: WordsSurface, f: Failure, o: WordsOptions 
 /** The reason AgentClient stamped on an error (read by shape, so no client bundle loads); from anywhere else `other`. */
 export function errorReason(e: unknown): AgentErrorReason {
   return reasonOf(e) ?? 'other';
-}
-
-/** The service's Retry-After (ms) carried by the error, if any. */
-export function retryAfterOf(e: unknown): number | undefined {
-  return failureOf(e).retryAfterMs;
-}
-
-/** Failures that polling again cannot fix: stop until the user refreshes. */
-export function isPermanent(e: unknown): boolean {
-  return isPermanentReason(errorReason(e));
 }
 
 /** An agent failure in the editor's words, with the next step; never the request's details or the key. */

@@ -4,7 +4,7 @@ import type { Failure } from '../api/failure';
 import type { ParamIssue } from '../api/params';
 
 /** What the user can do next about a failed search. */
-export type ErrorAction = 'setKey' | 'retry' | 'wait' | 'fix' | 'none';
+type ErrorAction = 'setKey' | 'retry' | 'wait' | 'fix' | 'none';
 
 /** A failed search as the Search view shows it: the message and the next step it offers. */
 export interface ViewError {

@@ -2,7 +2,7 @@
 // Pure: `now` and the time zone are passed in (the system's zone by default).
 import { durationWords } from './duration';
 
-export interface WaitWordsOptions {
+interface WaitWordsOptions {
   /** IANA zone to say the clock time in; the system's own by default. */
   timeZone?: string;
 }

@@ -1,22 +1,3 @@
-// The agent values the addendum names, kept free of zod so that the editor's activation bundle can use them.
-export const KNOWN_JOB_STATUSES = ['processing', 'completed', 'failed', 'cancelled'] as const;
-export const KNOWN_EVENT_TYPES = [
-  'run.started',
-  'run.cancel_requested',
-  'run.finished',
-  'agent.started',
-  'agent.finished',
-  'browser.session.started',
-  'browser.session.finished',
-  'progress.reported',
-  'reasoning.summary',
-  'tool_call.started',
-  'tool_call.finished',
-  'artifact.updated',
-  'error.occurred',
-  'assistant.message',
-  'usage.recorded',
-] as const;
 /** Internal bookkeeping events: kept in the trace's JSON, folded away from every view of it. */
 export const FOLDED_EVENT_TYPES: ReadonlySet<string> = new Set(['usage.recorded']);
 
@@ -30,14 +11,6 @@ export const EXCHANGE_MAX_TOOLKITS = 5;
 /** `exchange.onTermsRequired`: skip a provider whose terms are not accepted (the service's default), or ask. */
 export const AGENT_ON_TERMS = ['skip', 'ask'] as const;
 export type AgentOnTermsRequired = (typeof AGENT_ON_TERMS)[number];
-export const KNOWN_OUTCOMES = ['succeeded', 'failed', 'cancelled', 'refused', 'credit_limit_reached'] as const;
-export const KNOWN_ERROR_CODES = [
-  'cancelled',
-  'credit_limit_reached',
-  'parent_finished',
-  'refused',
-  'internal',
-] as const;
 
 /** The production model, and the service's default. */
 export const DEFAULT_AGENT_MODEL = 'spark-2';

@@ -23,17 +23,17 @@ export const AGENT_ERRORS = {
   providerToolsZdr: 'Provider tools do not support zero data retention.',
 } as const;
 /** The Exchange's 403 for a key that must be verified before it runs provider tools. */
-export const KEY_UNVERIFIED_CODE = 'AGENT_INDEX_ONLY';
+const KEY_UNVERIFIED_CODE = 'AGENT_INDEX_ONLY';
 /** Thread errors: the code, in `code` or as the `error` text. */
-export const THREAD_ERROR_CODES = {
+const THREAD_ERROR_CODES = {
   notFound: 'thread_not_found',
   busy: 'thread_busy',
   expired: 'thread_expired',
   disabled: 'threads_disabled',
   exchangeNotEnabled: 'exchange_not_enabled',
 } as const;
-export const TRACE_ENGINE_RE = /^Trace is only available for (.+) extracts$/;
-export const SNAPSHOT_ENGINE_RE = /^Snapshots are only available for (.+) extracts$/;
+const TRACE_ENGINE_RE = /^Trace is only available for (.+) extracts$/;
+const SNAPSHOT_ENGINE_RE = /^Snapshots are only available for (.+) extracts$/;
 /** Zero data retention: production continues the sentence with how to contact support. */
 const ZDR_PREFIX = 'Your team has zero data retention enabled. This is not supported on extract.';
 
@@ -93,7 +93,7 @@ export function invalid(issues: ParamIssue[], what: string): AgentError {
 }
 
 /** The reason in the service's `Invalid JSON schema: <reason>` 400. */
-export function invalidSchemaReason(error: string | undefined): string | undefined {
+function invalidSchemaReason(error: string | undefined): string | undefined {
   if (!error || !error.startsWith(AGENT_ERRORS.invalidSchemaPrefix)) return undefined;
   return (
     error

@@ -109,7 +109,7 @@ export type ExchangeCall = z.infer<typeof ExchangeCallSchema>;
  * One result of an Exchange call (SDK `AlexandriaScrapeResult`): a success carries `data`; a call that
  * failed carries `error` instead, inside an answer that is still a 200.
  */
-export const ExchangeResultSchema = z.looseObject({
+const ExchangeResultSchema = z.looseObject({
   provider: soft(z.string()),
   capability: soft(z.string()),
   data: z.unknown().optional(),

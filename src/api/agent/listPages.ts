@@ -33,7 +33,7 @@ export function nextPage(next: string | null | undefined, baseUrl: string): Next
 }
 
 /** `before` from a `next` URL, absolute or relative. */
-export function beforeOf(next: string | null | undefined): number | undefined {
+function beforeOf(next: string | null | undefined): number | undefined {
   if (!next) return undefined;
   let u: URL;
   try {

@@ -8,7 +8,7 @@ import { AgentError } from './agentFailure';
 import type { ExchangeAnswer, ExchangeCall, ExchangeResult } from './exchangeSchemas';
 
 export const SCRAPE_PATH = '/v2/scrape';
-export const MAX_TERMS_CALLS = 5;
+const MAX_TERMS_CALLS = 5;
 
 /** What a successful acceptance reports: the providers whose terms were accepted, and what it cost. */
 export interface TermsAccepted {

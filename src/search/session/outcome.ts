@@ -9,7 +9,7 @@ import type { InstalledDependency, VersionBadge } from '../../versions/versionCo
 import { externalUrl } from '../../webview/linkPolicy';
 import { compareVersions } from './searchRun';
 
-export interface OutcomePassage {
+interface OutcomePassage {
   text: string;
   /** The passage's own link (production's `citation_url`) when it differs from the result's url. */
   link?: string;

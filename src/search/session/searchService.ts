@@ -15,7 +15,7 @@ export interface LastSearch {
 }
 
 /** Where searches that went through are kept (SearchHistory, over the editor's global state). */
-export interface HistoryPort {
+interface HistoryPort {
   add(params: SearchParams): Promise<void>;
 }
 

@@ -1,8 +1,8 @@
 // A tiny element builder. Content only ever reaches the DOM as text nodes or attribute values set
 // through setAttribute; the one innerHTML in the view is the markdown renderer's output.
 
-export type Attrs = Record<string, string | number | boolean | undefined>;
-export type Child = Node | string | undefined | false | null;
+type Attrs = Record<string, string | number | boolean | undefined>;
+type Child = Node | string | undefined | false | null;
 
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,

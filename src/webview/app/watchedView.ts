@@ -8,7 +8,7 @@ import { h, icon } from './dom';
 type WatchesMessage = Extract<ToWebview, { type: 'watches' }>;
 
 /** The meta line of a watch: its last check, the new results, and what needs the user's eye. */
-export function watchMeta(w: ViewWatch, now: number): string {
+function watchMeta(w: ViewWatch, now: number): string {
   const parts = [w.checking ? 'checking now…' : checkedWords(w.lastCheck, now), `${w.newCount} new`];
   if (w.fixIncluded) parts.push(`your version includes the fix (${w.fixIncluded})`);
   if (w.vanished?.length) parts.push(`${w.vanished.join(', ')} is no longer in the index`);
