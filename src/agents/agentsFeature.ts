@@ -22,7 +22,7 @@ import type { AgentSubmitParams } from '../api/agent/submitSchema';
 import type { ApproveInput, FollowUpInput, PickJobInput } from './agentInputs';
 import { DisposableStore } from './emitter';
 import type { EventNode } from './eventNode';
-import type { JobStorage } from './jobModel';
+import type { RecordStorage } from '../storage/sharedRecords';
 import { notifyJobEnds, type ShowNotification, vscodeNotification } from './jobNotifier';
 import { approvalWords, jobState, shortLabel, SHOW_IN_TREE } from './jobState';
 import { JobStore } from './jobStore';
@@ -105,7 +105,7 @@ export interface AgentsFeature extends vscode.Disposable {
  * and command handlers, over the storage it is given. registerAgents() adds the view, the scheme and the notification.
  */
 export function createAgentsFeature(
-  storage: JobStorage,
+  storage: RecordStorage,
   deps: AgentsDeps,
   reveal: (jobId: string) => Promise<void> = async () => {},
   treeChanges?: vscode.EventEmitter<TreeNode | undefined>,

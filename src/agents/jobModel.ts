@@ -4,7 +4,6 @@
 import { isTerminalStatus } from '../api/agent/agentConstants';
 import type { RunFacts, TraceProgress } from '../agentRun/runState';
 import { isWaiting } from '../agentRun/approval';
-import type { RecordStorage } from '../storage/sharedRecords';
 
 export type { TraceProgress };
 
@@ -29,7 +28,6 @@ export interface AgentJob extends RunFacts {
 }
 
 /** Where jobs are kept: the shared records' storage (globalState in the editor, a Map in tests). */
-export type JobStorage = RecordStorage;
 
 /** The format-1 list of every job under one key (read once and moved into one record per job). */
 export const STORAGE_KEY = 'devIndex.agent.jobs';

@@ -6,13 +6,13 @@ import {
   type AgentJob,
   deserializeJobs,
   isActive,
-  type JobStorage,
   type KeptResult,
   readJob,
   readKeptResult,
   RESULT_KEY_PREFIX,
   STORAGE_KEY,
 } from './jobModel';
+import type { RecordStorage } from '../storage/sharedRecords';
 import type { Timers } from './jobPoller';
 import { mergeJobs } from './jobEvents';
 import { SharedCollection } from '../storage/sharedCollection';
@@ -61,7 +61,7 @@ export class JobRepository {
   private readonly col: SharedCollection<AgentJob>;
 
   constructor(
-    storage: JobStorage,
+    storage: RecordStorage,
     private readonly now: () => number,
     onLog?: (m: string) => void,
     private readonly limits: PruneLimits = DEFAULT_PRUNE,
@@ -224,7 +224,7 @@ function describeKey(key: string): string {
  * activation side (agents/register.ts) decides from it whether the feature must be built at once. A format-1 list counts
  * (the store migrates it on load).
  */
-export function storedJobs(storage: Pick<JobStorage, 'get' | 'keys'>, activeOnly: boolean): boolean {
+export function storedJobs(storage: Pick<RecordStorage, 'get' | 'keys'>, activeOnly: boolean): boolean {
   if (storage.get(STORAGE_KEY) !== undefined) return true;
   return storage.keys().some((k) => {
     if (!k.startsWith(JOB_KEY_PREFIX)) return false;

@@ -7,13 +7,14 @@ import { errorReason } from '../words/failureWords';
 import { Emitter, type Event } from './emitter';
 import { type FollowerOptions, JobFollower, type RunView } from './jobFollower';
 import { jobChanges, type JobEvent, type JobsView, reduceJobs, type Reduced, submittedJob } from './jobEvents';
-import { type AgentJob, isActive, type JobStorage } from './jobModel';
+import { type AgentJob, isActive } from './jobModel';
+import type { RecordStorage } from '../storage/sharedRecords';
 import { isWaiting, termsAcceptCalls } from '../agentRun/approval';
 import { JobRepository, NewJobSaves, type PruneLimits } from './jobRepository';
 import { systemTimers, type Timers } from './jobPoller';
 
 export interface JobStoreOptions extends Omit<FollowerOptions, 'timers' | 'timing'> {
-  storage: JobStorage;
+  storage: RecordStorage;
   timers?: Timers;
   timing?: PollTiming;
   /** Pages of the service's job list read by `refresh()`. */

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { AGENT_SCHEME } from './agentDocuments';
 import { DisposableStore } from './emitter';
 import { globalStateRecords } from '../storage/globalStateRecords';
-import type { JobStorage } from './jobModel';
+import type { RecordStorage } from '../storage/sharedRecords';
 import { storedJobs } from './jobRepository';
 import { AGENT_COMMAND_IDS, type AgentCommandId, JOBS_VIEW } from './agentCommandIds';
 import type * as AgentsModule from './agentsFeature';
@@ -28,7 +28,7 @@ export type AgentsCode = Pick<typeof AgentsModule, 'createAgentsFeature' | 'noti
 
 /** Registers the view, the scheme and the commands; the feature is built from `code()` on first use. */
 export function registerAgents(
-  context: { subscriptions: vscode.Disposable[]; globalState: JobStorage },
+  context: { subscriptions: vscode.Disposable[]; globalState: RecordStorage },
   deps: AgentsDeps,
   code: () => AgentsCode,
 ): AgentsRegistration {

@@ -24,7 +24,8 @@ import {
 import { TOOL_NAMES, type ToolName } from './names';
 import { clean, errorText, jobStartedText, jobStatusText, snapshotText } from './modelText';
 import { issuesText } from '../words/failureWords';
-import type { AgentOps, ApprovalAnswer, StartRequest, ToolDeps, ToolOutcome, ToolProgress } from './toolTypes';
+import type { AgentOps, ApprovalAnswer, ToolDeps, ToolOutcome, ToolProgress } from './toolTypes';
+import type { ToolSubmitParams } from '../api/agent/submitSchema';
 import { progressLine, waitHeadline } from './waitText';
 
 /** What each agent tool is doing, for its failure's words. */
@@ -47,11 +48,11 @@ async function needKey(deps: ToolDeps, op: string): Promise<ToolOutcome | undefi
   return { isError: true, text: `${op} needs an API key, and none is set. ${how}` };
 }
 
-function startRequestOf(input: Record<string, unknown>, deps: ToolDeps): StartRequest {
+function startRequestOf(input: Record<string, unknown>, deps: ToolDeps): ToolSubmitParams {
   const maxCredits = input.maxCredits ?? deps.defaultMaxCredits?.();
   const req: Record<string, unknown> = { prompt: input.prompt };
   for (const [k, v] of Object.entries({ ...input, maxCredits })) if (v !== undefined) req[k] = v;
-  return req as unknown as StartRequest;
+  return req as unknown as ToolSubmitParams;
 }
 
 export async function start(

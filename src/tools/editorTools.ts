@@ -16,7 +16,8 @@ import { clampBudget, MIN_MAX_CHARS } from './modelText';
 import { TOOL_SETTINGS, type ToolName } from './names';
 import { CHARS_PER_TOKEN } from './toolInputs';
 import { runTool } from './toolOps';
-import { type StartRequest, type ToolDeps, type ToolProgress, type WorkspaceScope } from './toolTypes';
+import { type ToolDeps, type ToolProgress, type WorkspaceScope } from './toolTypes';
+import type { ToolSubmitParams } from '../api/agent/submitSchema';
 
 /** What the activation side hands the tools: the services (loaded on first use) and the key store. */
 export interface ToolWiring {
@@ -129,7 +130,7 @@ export function editorToolDeps(wiring: ToolWiring, tokenBudget: number | undefin
     search: (params, opts) => services.getClient().search(params, opts),
     agentModule: async () => agentApi.agentModule,
     agent: async () => agentClientOver(services.getClient()),
-    start: (request: StartRequest) =>
+    start: (request: ToolSubmitParams) =>
       Promise.resolve(vscode.commands.executeCommand<string | undefined>('devIndex.agent.start', request)),
     onAnswered: () => Promise.resolve(vscode.commands.executeCommand('devIndex.agent.refresh')),
     defaultMaxCredits: () => config.defaultMaxCredits(),

@@ -27,7 +27,6 @@ export type AgentModule = typeof import('../api/agent/agentClient').agentModule;
 export type WorkspaceScope = { slugs: string[] } | { slugs: []; reason: string };
 
 /** A job start as a model asks for it: the submission's fields a model may set (src/api/agent/submitSchema.ts). */
-export type StartRequest = ToolSubmitParams;
 
 /** A model's answer to a waiting job (devIndex_answerApproval), as the user decided. */
 export interface ApprovalAnswer {
@@ -46,7 +45,7 @@ export interface ToolDeps {
   agentModule(): Promise<AgentModule>;
   agent(): Promise<AgentOps>;
   /** Editor: starts through the Agent Jobs feature (so the job is in its tree). Default: AgentClient.submit. */
-  start?(request: StartRequest): Promise<string | undefined>;
+  start?(request: ToolSubmitParams): Promise<string | undefined>;
   /** Editor: after an approval was answered, the Agent Jobs view reads the job list again (the next turn shows). */
   onAnswered?(nextJobId: string): Promise<unknown> | void;
   /** Model names newer than this build that a start may use (devIndex.agent.extraModels, DEVINDEX_AGENT_MODELS). */

@@ -4,7 +4,7 @@
 import type { SearchParams } from '../api/params';
 import type { SearchResponse } from '../api/schemas';
 import type { Timers } from '../agents/jobPoller';
-import type { JobStorage } from '../agents/jobModel';
+import type { RecordStorage } from '../storage/sharedRecords';
 import type { InstalledDependency } from '../versions/versionCompare';
 import {
   checkWatch,
@@ -31,7 +31,7 @@ export type WatchEvent =
   | { kind: 'vanished'; watch: Watch; repos: string[] };
 
 interface WatchServiceDeps {
-  storage: JobStorage;
+  storage: RecordStorage;
   /** One search (never an agent run); rejects with the client's ApiError. */
   search(params: SearchParams, signal: AbortSignal): Promise<SearchResponse>;
   /** The dependencies' installed versions in a folder now (undefined: the folder cannot say). */

@@ -2,7 +2,7 @@
 // requests the sandbox saw, and a wait for a condition. Bundled into each suite (not a suite itself).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { JobStorage } from '../../src/agents/jobModel';
+import type { RecordStorage } from '../../src/storage/sharedRecords';
 import type { DevIndexExtensionApi } from '../../src/testHooks/surface';
 
 export const EXTENSION_ID = 'devindex.devindex';
@@ -92,7 +92,7 @@ function describe(v: unknown): string {
 }
 
 /** Job storage in memory, with the JSON round trip the editor's storage does (the agents and threads suites). */
-export class MemoryStorage implements JobStorage {
+export class MemoryStorage implements RecordStorage {
   private readonly map = new Map<string, string>();
   get<T>(key: string): T | undefined {
     const v = this.map.get(key);

@@ -93,12 +93,10 @@ export interface AgentListAll {
   stopped: 'end' | 'bound' | 'other-origin' | 'other-path' | 'malformed';
 }
 
-type AgentClientOptions = SubmitRules;
-
 export class AgentClient {
   constructor(
     private readonly client: DevIndexClient,
-    private readonly options: AgentClientOptions = {},
+    private readonly options: SubmitRules = {},
   ) {}
 
   /**

@@ -8,13 +8,14 @@ import { JobStore } from '../../../src/agents/jobStore';
 import { JOB_KEY_PREFIX, JobRepository, storedJobs, TOMBSTONE_KEY_PREFIX } from '../../../src/agents/jobRepository';
 import { mergeJobs } from '../../../src/agents/jobEvents';
 import { SAVE_RETRY_MAX_MS } from '../../../src/storage/sharedRecords';
-import { type AgentJob, type JobStorage, STORAGE_KEY } from '../../../src/agents/jobModel';
+import { type AgentJob, STORAGE_KEY } from '../../../src/agents/jobModel';
+import type { RecordStorage } from '../../../src/storage/sharedRecords';
 import { FakeBackend } from './fakeBackend';
 import { ManualClock } from './manualClock';
 import { seededRandom } from '../../support/seededRandom';
 
 /** One storage for every window, like globalState: values are copies, undefined deletes. */
-class SharedStorage implements JobStorage {
+class SharedStorage implements RecordStorage {
   readonly map = new Map<string, string>();
   writes = 0;
   get<T>(key: string): T | undefined {

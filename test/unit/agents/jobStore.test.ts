@@ -2,12 +2,12 @@ import { jobState as jobStateOf } from '../../../src/agents/jobState';
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { JobStore, type JobStoreOptions } from '../../../src/agents/jobStore';
-import type { JobStorage } from '../../../src/agents/jobModel';
+import type { RecordStorage } from '../../../src/storage/sharedRecords';
 import { endActions, editorEndMessage, jobContextValue, jobDescription, jobState } from '../../../src/agents/jobState';
 import { ev, FakeBackend, HttpishError, ORCH, SYSTEM, type ScriptedJob } from './fakeBackend';
 import { ManualClock, settle } from './manualClock';
 
-class MapStorage implements JobStorage {
+class MapStorage implements RecordStorage {
   readonly map = new Map<string, unknown>();
   writes = 0;
   get<T>(key: string): T | undefined {

@@ -16,14 +16,15 @@ import { ApiError } from '../../../src/api/errors';
 import { MCP_TOOLS } from '../../../src/tools/definitions';
 import { errorText, jobStatusText } from '../../../src/tools/modelText';
 import { runTool } from '../../../src/tools/toolOps';
-import { type AgentOps, type StartRequest, type ToolDeps } from '../../../src/tools/toolTypes';
+import { type AgentOps, type ToolDeps } from '../../../src/tools/toolTypes';
+import type { ToolSubmitParams } from '../../../src/api/agent/submitSchema';
 import { resolveFolder } from '../../../src/deps/resolver';
 
 const JOB = '123e4567-e89b-42d3-a456-426614174000';
 const THREAD = '9d0c7a52-2f1e-4c8b-9a44-6f1b3c2d1e00';
 
-function deps(status: unknown, over: Partial<ToolDeps> = {}): ToolDeps & { starts: StartRequest[] } {
-  const starts: StartRequest[] = [];
+function deps(status: unknown, over: Partial<ToolDeps> = {}): ToolDeps & { starts: ToolSubmitParams[] } {
+  const starts: ToolSubmitParams[] = [];
   const agent: Partial<AgentOps> = {
     status: async () => AgentJobRecordSchema.parse(status),
     trace: async () => TraceResponseSchema.parse({ success: true, events: [] }),

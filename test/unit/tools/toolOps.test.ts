@@ -5,15 +5,16 @@ import { ApiError } from '../../../src/api/errors';
 import type { SearchParams } from '../../../src/api/params';
 import { SearchResponseSchema } from '../../../src/api/schemas';
 import { runTool } from '../../../src/tools/toolOps';
-import { type AgentOps, type StartRequest, type ToolDeps } from '../../../src/tools/toolTypes';
+import { type AgentOps, type ToolDeps } from '../../../src/tools/toolTypes';
+import type { ToolSubmitParams } from '../../../src/api/agent/submitSchema';
 import { resolveFolder } from '../../../src/deps/resolver';
 
 const JOB = '123e4567-e89b-42d3-a456-426614174000';
 const KEY = 'sk-test-key-987654321';
 
-function deps(over: Partial<ToolDeps> = {}): ToolDeps & { searches: SearchParams[]; starts: StartRequest[] } {
+function deps(over: Partial<ToolDeps> = {}): ToolDeps & { searches: SearchParams[]; starts: ToolSubmitParams[] } {
   const searches: SearchParams[] = [];
-  const starts: StartRequest[] = [];
+  const starts: ToolSubmitParams[] = [];
   const agent: Partial<AgentOps> = {
     status: async () => ({ status: 'processing' }) as never,
     trace: async () => {
