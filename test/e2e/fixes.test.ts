@@ -3,18 +3,9 @@
 // and Quick Fix (test-results/e2e/fixes-*.png).
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Workbench, e2e } from './workbench';
+import { Workbench, sandboxControl } from './workbench';
 
 const DEFAULT_SIDE_BAR = 300;
-
-async function control(path: string, body: unknown): Promise<number> {
-  const r = await fetch(`${e2e.sandboxUrl()}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return r.status;
-}
 
 describe('Dependency Fixes in the workbench', () => {
   let wb: Workbench;
@@ -31,7 +22,7 @@ describe('Dependency Fixes in the workbench', () => {
     await wb.setViewExpanded('Dependency Fixes', true);
   });
   after(async () => {
-    await control('/__sandbox/keyless', { daily: 0, reset: true }).catch(() => undefined);
+    await sandboxControl('/__sandbox/keyless', { daily: 0, reset: true }).catch(() => undefined);
     await wb?.useTheme('dark').catch(() => undefined);
     await wb?.close();
   });
@@ -41,7 +32,7 @@ describe('Dependency Fixes in the workbench', () => {
 
   it('without a key, the keyless quota stops the check: the unchecked ones in one line that offers Set API Key', async () => {
     await wb.runCommand('Developer Index: Clear API Key');
-    assert.equal(await control('/__sandbox/keyless', { daily: 1, reset: true }), 200);
+    assert.equal(await sandboxControl('/__sandbox/keyless', { daily: 1, reset: true }), 200);
     await wb.runCommand('Developer Index: Check Dependencies for Fixes');
     const line = pane().locator('.monaco-list-row', { hasText: /^Not checked/ });
     await line.first().waitFor({ state: 'visible', timeout: 60_000 });
@@ -55,7 +46,7 @@ describe('Dependency Fixes in the workbench', () => {
   });
 
   it("the view with fetchline's fixes, in light, dark and high contrast", async () => {
-    assert.equal(await control('/__sandbox/keyless', { daily: 0, reset: true }), 200);
+    assert.equal(await sandboxControl('/__sandbox/keyless', { daily: 0, reset: true }), 200);
     await wb.runCommand('Developer Index: Check Dependencies for Fixes');
     // The quota case left its Not checked line: it goes when this check has searched what the quota left (the rest
     // comes from the cache), and the rows are this check's.

@@ -5,20 +5,10 @@
 import * as assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { Workbench, e2e } from './workbench';
+import { Workbench, sandboxControl } from './workbench';
 import { noHover, webviewsWear } from './settled';
 
 const DEFAULT_SIDE_BAR = 300;
-
-async function control(path: string, body: unknown): Promise<number> {
-  const r = await fetch(`${e2e.sandboxUrl()}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  await r.text();
-  return r.status;
-}
 
 describe('the keyless quota with Get a Key', () => {
   let wb: Workbench;
@@ -36,7 +26,7 @@ describe('the keyless quota with Get a Key', () => {
     await wb.screenshot(`${t.name} end`);
   });
   after(async () => {
-    await control('/__sandbox/keyless', { daily: 0, reset: true }).catch(() => undefined);
+    await sandboxControl('/__sandbox/keyless', { daily: 0, reset: true }).catch(() => undefined);
     await wb?.useTheme('light').catch(() => undefined);
     await wb?.close();
   });
@@ -47,7 +37,7 @@ describe('the keyless quota with Get a Key', () => {
   }
 
   it('the keyless line and the error box offer Get a Key beside Set API Key; the error names its request id', async () => {
-    assert.equal(await control('/__sandbox/keyless', { daily: 1, reset: true }), 200);
+    assert.equal(await sandboxControl('/__sandbox/keyless', { daily: 1, reset: true }), 200);
     await search('keyless first');
     await view.locator('li.row').first().waitFor({ state: 'visible', timeout: 30_000 });
     await search('keyless second');

@@ -24,6 +24,17 @@ export const e2e = {
   chromiumArgs: () => JSON.parse(env('DEVINDEX_E2E_CHROMIUM_ARGS')) as string[],
 };
 
+/** A POST to the sandbox's control API (`/__sandbox/…`), e.g. its keyless quota; the answer's status. */
+export async function sandboxControl(path: string, body: unknown): Promise<number> {
+  const r = await fetch(`${e2e.sandboxUrl()}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await r.text();
+  return r.status;
+}
+
 interface Box {
   x: number;
   y: number;
