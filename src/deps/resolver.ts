@@ -1,6 +1,6 @@
 // Node-only, vscode-free: a folder's dependencies resolved to GitHub slugs from what is on disk
 // (node_modules, go.mod, the local Cargo registry sources, a virtual environment). Nothing is fetched.
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Versions } from './lockfiles';
@@ -69,9 +69,18 @@ const NPM_LOCKFILES: readonly LockfileKind[] = [
 
 /** The manifests and lockfiles (at a folder's top, where they are read) whose change means its dependencies must be read again. */
 
+/**
+ * Up to this size a file is read synchronously: a folder's manifests are many small files (a package.json per
+ * installed package), and an asynchronous read of one costs several times the CPU of reading it (four trips
+ * through libuv's thread pool) while a synchronous one holds the thread for microseconds.
+ */
+const SYNC_READ_MAX_BYTES = 256 * 1024;
+
 export async function readText(path: string): Promise<string | undefined> {
   try {
-    return await fsp.readFile(path, 'utf8');
+    const size = statSync(path, { throwIfNoEntry: false })?.size;
+    if (size === undefined) return undefined;
+    return size <= SYNC_READ_MAX_BYTES ? readFileSync(path, 'utf8') : await fsp.readFile(path, 'utf8');
   } catch {
     return undefined;
   }

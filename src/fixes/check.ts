@@ -45,10 +45,17 @@ export interface FixesCacheKey {
   installed: string;
 }
 
+/** One new answer for the cache. */
+export interface CacheAnswer {
+  key: FixesCacheKey;
+  value: CachedCheck;
+}
+
 /** Where answers are kept between runs (src/fixes/fileCache.ts in Node). Neither call may throw for bad contents. */
 export interface FixesCache {
   get(key: FixesCacheKey): Promise<CachedCheck | undefined>;
-  set(key: FixesCacheKey, value: CachedCheck): Promise<void>;
+  /** A run's new answers, all at once when it ends (stopped or not): one write, not one a dependency. */
+  save(answers: readonly CacheAnswer[]): Promise<void>;
 }
 
 interface CheckOptions {
@@ -178,7 +185,7 @@ export async function checkFixes(
     if (r) progress({ kind: 'checked', name: r.name, done, total, cached: true, fixes: r.fixes.length });
 
   let searches = 0;
-  const writes: Array<Promise<void>> = [];
+  const answers: CacheAnswer[] = [];
   let stop: FixesStop | undefined;
   const everything = new AbortController();
   const halt = (s: FixesStop) => {
@@ -226,8 +233,7 @@ export async function checkFixes(
       results[i] = checkedRow(d, fixes, affecting);
       done++;
       progress({ kind: 'checked', name: d.name, done, total, cached: false, fixes: fixes.length });
-      // Not waited for here: the next search starts at once; every write is waited for before the answer.
-      writes.push(deps.cache.set(keyOf(deps.service, d), { at: deps.clock.now(), fixes, affecting }).catch(() => {}));
+      answers.push({ key: keyOf(deps.service, d), value: { at: deps.clock.now(), fixes, affecting } });
     } catch (e) {
       const f = failureOf(e, deps.clock.now());
       if (f.status === 429 || f.reason === 'keyless-quota' || f.reason === 'rate-limit')
@@ -255,7 +261,7 @@ export async function checkFixes(
   );
   timer.abort();
   options.signal?.removeEventListener('abort', onUserAbort);
-  await Promise.all(writes);
+  if (answers.length) await deps.cache.save(answers).catch(() => {});
   for (const i of queue.slice(next)) unchecked.set(i, stopWords(stop!));
   return {
     report: {

@@ -1,77 +1,82 @@
-// Node: the fixes check's answers kept on disk, one small file per key (a hash of it) in the user's cache
-// folder, so that two runs at once never overwrite each other's answers. Written through a temporary file and
-// a rename; a file that is missing, unreadable, corrupt or for another key reads as absent (then rewritten).
+// Node: the fixes check's answers on disk in the user's cache folder. A run writes one file (its answers and the
+// fresh ones it read), then removes the files it read: two runs at once each keep their own file and lose nothing,
+// and the folder holds a file or two. A file missing, unreadable, corrupt or of another format reads as empty.
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { FIXES_K, FIXES_PASSAGES, FIXES_QUERY, type CachedCheck, type FixesCache, type FixesCacheKey } from './check';
+import { CACHE_TTL_MS, FIXES_K, FIXES_PASSAGES, FIXES_QUERY, type FixesCache, type FixesCacheKey } from './check';
 
-/** Bumped when what a cached answer means changes (the verdict rules, the entry's shape). */
+/** Bumped when what a cached answer means changes (the verdict rules, the file's shape); other formats read as empty. */
 const FORMAT = 1;
 
 const Kind = z.enum(['issue', 'pull_request']);
 const Base = { id: z.string(), url: z.string(), title: z.string(), kind: Kind };
 const EntrySchema = z.object({
-  format: z.literal(FORMAT),
   key: z.string(),
   at: z.number(),
   fixes: z.array(z.object({ ...Base, fixedIn: z.string() })),
   affecting: z.array(z.object({ ...Base, affects: z.string() })),
 });
+const FileSchema = z.object({ format: z.literal(FORMAT), entries: z.array(EntrySchema) });
+type Entry = z.infer<typeof EntrySchema>;
 
 /** The key as one string: the search's own terms are part of it, so a changed query never reads an old answer. */
 function cacheKeyText(k: FixesCacheKey): string {
-  return JSON.stringify([
-    FORMAT,
-    FIXES_QUERY,
-    FIXES_K,
-    FIXES_PASSAGES,
-    k.service,
-    k.ecosystem,
-    k.name,
-    k.repository,
-    k.installed,
-  ]);
+  const key = [FIXES_QUERY, FIXES_K, FIXES_PASSAGES, k.service, k.ecosystem, k.name, k.repository, k.installed];
+  return createHash('sha256').update(JSON.stringify(key)).digest('base64url');
+}
+
+const isCacheFile = (name: string) => name.startsWith('fixes-') && name.endsWith('.json');
+
+async function readEntries(file: string): Promise<Entry[]> {
+  try {
+    const r = FileSchema.safeParse(JSON.parse(await fsp.readFile(file, 'utf8')));
+    return r.success ? r.data.entries : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The cache in `dir` (created for the user alone on the first write). */
-export function fileFixesCache(dir: string): FixesCache & { fileOf(key: FixesCacheKey): string } {
-  const fileOf = (key: FixesCacheKey) =>
-    join(dir, `${createHash('sha256').update(cacheKeyText(key)).digest('hex').slice(0, 40)}.json`);
-  let made: Promise<unknown> | undefined;
+export function fileFixesCache(dir: string): FixesCache {
+  // Read once, on the first call: the files seen then are the ones this run's write replaces.
+  let loaded: Promise<{ entries: Map<string, Entry>; files: string[] }> | undefined;
+  const load = () =>
+    (loaded ??= (async () => {
+      const files = await fsp.readdir(dir).then(
+        (names) => names.filter(isCacheFile),
+        () => [],
+      );
+      const entries = new Map<string, Entry>();
+      for (const list of await Promise.all(files.map((f) => readEntries(join(dir, f)))))
+        for (const e of list) if ((entries.get(e.key)?.at ?? -Infinity) < e.at) entries.set(e.key, e);
+      return { entries, files };
+    })());
   return {
-    fileOf,
     async get(key) {
-      let text: string;
-      try {
-        text = await fsp.readFile(fileOf(key), 'utf8');
-      } catch {
-        return undefined;
-      }
-      try {
-        const r = EntrySchema.safeParse(JSON.parse(text));
-        if (!r.success || r.data.key !== cacheKeyText(key)) return undefined;
-        return { at: r.data.at, fixes: r.data.fixes, affecting: r.data.affecting };
-      } catch {
-        return undefined;
-      }
+      const e = (await load()).entries.get(cacheKeyText(key));
+      return e && { at: e.at, fixes: e.fixes, affecting: e.affecting };
     },
-    // Asynchronous (mcpSetup/files.ts's writeAtomic is synchronous): a check writes one file per answer while
-    // its other searches are in flight, and a synchronous write would hold them all up.
-    async set(key, value: CachedCheck) {
-      await (made ??= fsp.mkdir(dir, { recursive: true, mode: 0o700 }));
-      const file = fileOf(key);
-      const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    async save(answers) {
+      if (!answers.length) return;
+      const { entries, files } = await load();
+      for (const { key, value } of answers) entries.set(cacheKeyText(key), { key: cacheKeyText(key), ...value });
+      const newest = Math.max(...answers.map((a) => a.value.at));
+      const kept = [...entries.values()].filter((e) => e.at <= newest && newest - e.at < CACHE_TTL_MS);
+      await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+      const name = `fixes-${process.pid}-${randomBytes(6).toString('hex')}.json`;
+      const tmp = join(dir, `${name}.tmp`);
       try {
-        await fsp.writeFile(tmp, `${JSON.stringify({ format: FORMAT, key: cacheKeyText(key), ...value })}\n`, {
-          mode: 0o600,
-        });
-        await fsp.rename(tmp, file);
+        await fsp.writeFile(tmp, `${JSON.stringify({ format: FORMAT, entries: kept })}\n`, { mode: 0o600 });
+        await fsp.rename(tmp, join(dir, name));
       } catch (e) {
         await fsp.rm(tmp, { force: true });
         throw e;
       }
+      // What they held is in the new file; a file another run wrote since this one read is not among them.
+      await Promise.all(files.map((f) => fsp.rm(join(dir, f), { force: true }).catch(() => {})));
+      loaded = Promise.resolve({ entries, files: [name] });
     },
   };
 }

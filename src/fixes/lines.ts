@@ -15,23 +15,31 @@ function lineOf(lines: readonly string[], test: (l: string, i: number) => boolea
   return undefined;
 }
 
-/** package.json: the `"name":` key inside a dependencies field (dependencies, dev, peer, optional). */
-export function packageJsonLine(text: string, name: string): number {
+/** package.json: each dependency's `"name":` key inside a dependencies field (dependencies, dev, peer, optional). */
+export function packageJsonLines(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const keep = (name: string, i: number) => {
+    if (!out.has(name)) out.set(name, i + 1);
+  };
   const lines = text.split(/\r?\n/);
-  const key = new RegExp(`^\\s*"${escapeRe(name)}"\\s*:`);
   let inDeps = false;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
     if (/"(?:dev|peer|optional)?[dD]ependencies"\s*:\s*\{/.test(l)) {
       inDeps = true;
-      if (new RegExp(`"${escapeRe(name)}"\\s*:`).test(l.slice(l.indexOf('{')))) return i + 1;
+      for (const m of l.slice(l.indexOf('{')).matchAll(/"([^"]+)"\s*:/g)) keep(m[1]!, i);
       continue;
     }
     if (inDeps && /^\s*\}/.test(l)) inDeps = false;
-    else if (inDeps && key.test(l)) return i + 1;
+    else if (inDeps) {
+      const key = /^\s*"([^"]+)"\s*:/.exec(l);
+      if (key) keep(key[1]!, i);
+    }
   }
-  return 1;
+  return out;
 }
+
+export const packageJsonLine = (text: string, name: string): number => packageJsonLines(text).get(name) ?? 1;
 
 /** go.mod: the `require` line of a module path (block or single-line form). */
 export function goModLine(text: string, path: string): number {

@@ -87,14 +87,15 @@ export function resultVerdicts(
   for (const [n, r] of kept.entries()) {
     if (!byResult[n]!.length) continue;
     const badges = mentionBadges(byResult[n]!, installed);
-    const base = { id: r.id, url: r.url, title: r.title ?? r.url, kind: r.type as ResultKind };
+    const [id, url, title, kind] = [r.id, r.url, r.title ?? r.url, r.type as ResultKind];
     const fixedIn = firstNewerFix(badges);
     if (fixedIn) {
-      fixes.push({ ...base, fixedIn });
+      fixes.push({ id, url, title, kind, fixedIn });
       continue;
     }
     const affects = badges.find((b) => b.verdict === 'affects-yours');
-    if (affects && !badges.some((b) => b.kind === 'fixed')) affecting.push({ ...base, affects: affects.stated });
+    if (affects && !badges.some((b) => b.kind === 'fixed'))
+      affecting.push({ id, url, title, kind, affects: affects.stated });
   }
   fixes.sort((a, b) => byParts(a.fixedIn, b.fixedIn));
   return { fixes, affecting };

@@ -12,7 +12,7 @@ import {
   cargoTomlLine,
   goModLine,
   npmLockEntries,
-  packageJsonLine,
+  packageJsonLines,
   pnpmLockEntries,
   pythonRequirementLine,
   pythonRequirementNames,
@@ -147,10 +147,10 @@ export async function readWorkspaceDependencies(
   );
   const pyFiles = pyManifests.filter((m): m is { file: string; text: string } => m.text !== undefined);
   const pyDirect = new Set(pyFiles.flatMap((m) => [...pythonRequirementNames(m.file, m.text)]));
+  const npmLines = packageJsonLines(pkg ?? '');
   const out: WorkspaceDependency[] = [];
   for (const d of resolved.deps) {
-    if (d.ecosystem === 'npm')
-      out.push(row(d, { file: 'package.json', line: packageJsonLine(pkg ?? '', d.name) }, true));
+    if (d.ecosystem === 'npm') out.push(row(d, { file: 'package.json', line: npmLines.get(d.name) ?? 1 }, true));
     else if (d.ecosystem === 'go') {
       const direct = !indirect.has(d.name);
       if (direct || opts.all) out.push(row(d, { file: 'go.mod', line: goModLine(goMod ?? '', d.name) }, direct));

@@ -27,13 +27,15 @@ export function mementoCache(store: Store, now: () => number = Date.now): FixesC
       const v = all()[keyOf(key)];
       return isCheck(v) ? v : undefined;
     },
-    async set(key, value) {
+    async save(answers) {
       const t = now();
+      const fresh = answers.map(({ key, value }) => [keyOf(key), value] as const);
+      const renewed = new Set(fresh.map(([k]) => k));
       const kept = Object.entries(all())
-        .filter(([, v]) => isCheck(v) && t - v.at < CACHE_TTL_MS)
+        .filter(([k, v]) => !renewed.has(k) && isCheck(v) && t - v.at < CACHE_TTL_MS)
         .sort((a, b) => (b[1] as CachedCheck).at - (a[1] as CachedCheck).at)
-        .slice(0, MAX_ENTRIES - 1);
-      await store.update(FIXES_CACHE_KEY, { ...Object.fromEntries(kept), [keyOf(key)]: value });
+        .slice(0, Math.max(0, MAX_ENTRIES - fresh.length));
+      await store.update(FIXES_CACHE_KEY, { ...Object.fromEntries(kept), ...Object.fromEntries(fresh) });
     },
   };
 }

@@ -45,7 +45,7 @@ function memoryCache(): FixesCache & { map: Map<string, CachedCheck> } {
   return {
     map,
     get: async (key) => map.get(k(key)),
-    set: async (key, v) => void map.set(k(key), v),
+    save: async (answers) => answers.forEach(({ key, value }) => map.set(k(key), value)),
   };
 }
 
@@ -370,9 +370,8 @@ test('unknown --dependency names are refused naming what the folder has; named o
   assert.equal(all.report.dependencies.length, 3);
 });
 
-test('file cache: corrupt, half-written or foreign files read as absent and are rewritten; two writers lose nothing', async () => {
+test('file cache: corrupt, half-written or foreign files read as empty and are replaced; two runs at once lose nothing', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fixes-cache-'));
-  const cache = fileFixesCache(dir);
   const key = (name: string) => ({
     service: 's',
     ecosystem: 'npm',
@@ -380,23 +379,45 @@ test('file cache: corrupt, half-written or foreign files read as absent and are 
     repository: `acme/${name}`,
     installed: '1.0.0',
   });
-  const value = { at: 5, fixes: [], affecting: [] };
-  assert.equal(await cache.get(key('a')), undefined);
-  await cache.set(key('a'), value);
-  assert.deepEqual(await cache.get(key('a')), value);
-  for (const bad of ['', '{"format":1,"key":', '[]', '{"format":1,"key":"other","at":1,"fixes":[],"affecting":[]}']) {
-    fs.writeFileSync(cache.fileOf(key('a')), bad);
-    assert.equal(await cache.get(key('a')), undefined, JSON.stringify(bad));
-  }
-  await cache.set(key('a'), value);
-  assert.deepEqual(await cache.get(key('a')), value);
-  // Two runs at once (two caches over one folder), each writing its own answers: all are kept.
-  const other = fileFixesCache(dir);
-  await Promise.all(['b', 'c', 'd'].flatMap((n) => [cache.set(key(n), value), other.set(key(`${n}2`), value)]));
-  for (const n of ['b', 'c', 'd', 'b2', 'c2', 'd2']) assert.deepEqual(await other.get(key(n)), value, n);
-  assert.deepEqual(
-    fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')),
-    [],
-  );
+  const value = (at: number) => ({ at, fixes: [], affecting: [] });
+  const files = () => fs.readdirSync(dir).sort();
+  const first = fileFixesCache(dir);
+  assert.equal(await first.get(key('a')), undefined);
+  await first.save([{ key: key('a'), value: value(5) }]);
+  assert.deepEqual(await fileFixesCache(dir).get(key('a')), value(5));
+  assert.equal(files().length, 1);
+
+  // Next to the good file: bad ones, a half-written one and one for another format. None breaks a read.
+  const bad = ['', '{"format":1,"entries":', '[]', '{"format":99,"entries":[]}', '{"format":1,"entries":[{"key":1}]}'];
+  bad.forEach((text, i) => fs.writeFileSync(path.join(dir, `fixes-bad${i}.json`), text));
+  fs.writeFileSync(path.join(dir, 'fixes-half.json.tmp'), '{"format":1,"entr');
+  const reader = fileFixesCache(dir);
+  assert.deepEqual(await reader.get(key('a')), value(5));
+  assert.equal(await reader.get(key('b')), undefined);
+  await reader.save([{ key: key('b'), value: value(6) }]);
+  // One file now holds both answers; the bad files it read are gone (the .tmp is not its to remove).
+  assert.deepEqual(files().filter((f) => f.endsWith('.json')).length, 1);
+  const after = fileFixesCache(dir);
+  assert.deepEqual(await after.get(key('a')), value(5));
+  assert.deepEqual(await after.get(key('b')), value(6));
+
+  // Two runs at once over one folder, both having read it before either writes: every answer is kept.
+  const one = fileFixesCache(dir);
+  const two = fileFixesCache(dir);
+  await Promise.all([one.get(key('x')), two.get(key('x'))]);
+  await Promise.all([
+    one.save(['c', 'd'].map((n) => ({ key: key(n), value: value(7) }))),
+    two.save(['c2', 'd2'].map((n) => ({ key: key(n), value: value(7) }))),
+  ]);
+  const all = fileFixesCache(dir);
+  for (const n of ['a', 'b', 'c', 'd', 'c2', 'd2']) assert.ok(await all.get(key(n)), n);
+  assert.ok(files().filter((f) => f.endsWith('.json')).length <= 2, files().join());
+
+  // A day after an answer, the next write drops it.
+  await all.save([{ key: key('e'), value: value(5 + CACHE_TTL_MS) }]);
+  const later = fileFixesCache(dir);
+  assert.equal(await later.get(key('a')), undefined);
+  assert.deepEqual(await later.get(key('e')), value(5 + CACHE_TTL_MS));
+  assert.deepEqual(files().filter((f) => f.endsWith('.json')).length, 1);
   fs.rmSync(dir, { recursive: true, force: true });
 });

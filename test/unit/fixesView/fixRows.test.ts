@@ -201,10 +201,10 @@ describe('the fixes cache in globalState', () => {
     let now = 1_000_000_000;
     const cache = mementoCache(store, () => now);
     const key = { service: 's', ecosystem: 'npm', name: 'a', repository: 'a/a', installed: '1' };
-    await cache.set(key, { at: now, fixes: [], affecting: [] });
+    await cache.save([{ key, value: { at: now, fixes: [], affecting: [] } }]);
     assert.deepEqual(await cache.get(key), { at: now, fixes: [], affecting: [] });
     now += 25 * 3600_000;
-    await cache.set({ ...key, name: 'b' }, { at: now, fixes: [], affecting: [] });
+    await cache.save([{ key: { ...key, name: 'b' }, value: { at: now, fixes: [], affecting: [] } }]);
     assert.deepEqual(Object.keys(data.get(FIXES_CACHE_KEY) as object).length, 1);
     assert.equal(await cache.get(key), undefined);
   });
