@@ -124,8 +124,11 @@ function rowName(r: OutcomeResult): string {
     .join(', ');
 }
 
-/** A row is a treeitem (HOUSE_STYLE 17): rows expand to their passages, as in VS Code's Search view. */
-export function row(r: OutcomeResult, index: number, count: number, badges = true): HTMLElement {
+/**
+ * A row is a treeitem (HOUSE_STYLE 17): rows expand to their passages, as in VS Code's Search view. Its version
+ * badges are added by addBadges, when the row is on screen (its name carries them from the start).
+ */
+export function row(r: OutcomeResult, index: number, count: number): HTMLElement {
   const title = resultTitle(r);
   const snippet = r.passages[0] ? plainSnippet(r.passages[0].text) : '';
   return h(
@@ -161,7 +164,6 @@ export function row(r: OutcomeResult, index: number, count: number, badges = tru
           r.license ? h('span', { class: 'license', title: `License: ${r.license}` }, r.license) : undefined,
         ),
       ),
-      badges && r.versions?.length ? versionBadges(r) : undefined,
       snippet ? h('div', { class: 'row-snippet' }, snippet) : undefined,
     ),
   );
@@ -192,7 +194,7 @@ function versionBadges(r: OutcomeResult): HTMLElement {
   );
 }
 
-/** Adds the badges `row` left out to its element, where `row` puts them (after the meta line), with its space. */
+/** Adds a row's version badges after its meta line, with the space between the parts. */
 export function addBadges(li: HTMLElement, r: OutcomeResult): void {
   if (!r.versions?.length || li.querySelector(':scope > .row-versions')) return;
   const meta = li.querySelector(':scope > .row-meta');

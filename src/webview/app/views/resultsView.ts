@@ -7,9 +7,6 @@ import { h, icon } from '../dom';
 import type { ViewState } from '../state';
 import { addBadges, coverageLines, fillPassages, passagesBox, row, rowActions } from './resultRows';
 
-/** Rows whose badges are built with them: more than a tall first screen shows (13 rows at 300 x 900 px). */
-const EAGER_BADGE_ROWS = 30;
-
 /** The most markdown one task renders while rows are filled in the background, in ms. */
 export const SLICE_MS = 8;
 
@@ -252,22 +249,29 @@ export class ResultsView {
       return;
     }
     this.list = h('ol', { class: 'results', role: 'tree', 'aria-label': 'Search results' });
-    // The rows below the first screen get their version badges a frame after the first paint: building 100 rows'
-    // badges at once made that paint a fifth slower (npm run bench, versions). Their names carry the badges at once.
-    o.results.forEach((r, i) => this.list!.append(row(r, i, n, i < EAGER_BADGE_ROWS)));
+    // Only the rows on the first screen get their version badges before the first paint; the rest a frame after
+    // it. Badges off screen still cost that paint (content-visibility does not spare their first style and
+    // layout): building thirty rows' badges made it a fifth slower (npm run bench, versions). Names carry them.
+    o.results.forEach((r, i) => this.list!.append(row(r, i, n)));
     parts.push(this.list);
     this.el.replaceChildren(...parts.filter((p): p is HTMLElement => !!p));
-    if (n > EAGER_BADGE_ROWS && o.results.some((r, i) => i >= EAGER_BADGE_ROWS && r.versions?.length)) {
-      const list = this.list;
+    const rows = [...this.list.querySelectorAll<HTMLElement>(':scope > .row')];
+    if (!o.results.some((r) => r.versions?.length)) return;
+    // Read every position before writing any: one layout. A badge only makes a row taller, so the rows on
+    // screen now are a superset of those on screen with their badges.
+    const view = this.el.ownerDocument.defaultView;
+    const bottom = view?.innerHeight ?? 0;
+    const shown = rows.map((li) => {
+      const b = li.getBoundingClientRect();
+      return b.bottom > 0 && b.top < bottom;
+    });
+    rows.forEach((li, i) => shown[i] && addBadges(li, o.results[i]!));
+    if (shown.every(Boolean)) return;
+    this.badgeFrame = requestAnimationFrame(() => {
       this.badgeFrame = requestAnimationFrame(() => {
-        this.badgeFrame = requestAnimationFrame(() => {
-          this.badgeFrame = undefined;
-          list.querySelectorAll<HTMLElement>(':scope > .row').forEach((li, i) => {
-            const r = o.results[i];
-            if (i >= EAGER_BADGE_ROWS && r) addBadges(li, r);
-          });
-        });
+        this.badgeFrame = undefined;
+        rows.forEach((li, i) => addBadges(li, o.results[i]!));
       });
-    }
+    });
   }
 }
