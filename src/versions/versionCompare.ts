@@ -88,25 +88,28 @@ const OPTIONS = { includePrerelease: true };
 const parsedSemver = new Map<string, SemVer | null>();
 const parsedRanges = new Map<string, Range | null>();
 
-function rangeOf(text: string): Range | undefined {
-  let r = parsedRanges.get(text);
-  if (r === undefined) {
+/** `make(text)`'s value, kept per text; null when it throws (semver's word for unreadable). */
+function parsedOnce<T>(kept: Map<string, T | null>, text: string, make: (text: string) => T): T | undefined {
+  let v = kept.get(text);
+  if (v === undefined) {
     try {
-      r = new (semver().Range)(text, OPTIONS);
+      v = make(text);
     } catch {
-      r = null;
+      v = null;
     }
-    if (parsedRanges.size >= 10_000) parsedRanges.clear();
-    parsedRanges.set(text, r);
+    if (kept.size >= 10_000) kept.clear();
+    kept.set(text, v);
   }
-  return r ?? undefined;
+  return v ?? undefined;
 }
 
+const rangeOf = (text: string): Range | undefined =>
+  parsedOnce(parsedRanges, text, (t) => new (semver().Range)(t, OPTIONS));
+
 /** `2.1` -> `2.1.0`, `v2` -> `2.0.0`; undefined when semver cannot read it. */
-function semverOf(v: string): SemVer | undefined {
-  let p = parsedSemver.get(v);
-  if (p === undefined) {
-    const s = v.replace(/^v/i, '');
+const semverOf = (v: string): SemVer | undefined =>
+  parsedOnce(parsedSemver, v, (text) => {
+    const s = text.replace(/^v/i, '');
     const full = /^\d+$/.test(s)
       ? `${s}.0.0`
       : /^\d+\.\d+$/.test(s)
@@ -114,16 +117,8 @@ function semverOf(v: string): SemVer | undefined {
         : /^(\d+\.\d+)(-.*)$/.test(s)
           ? s.replace(/^(\d+\.\d+)(-.*)$/, '$1.0$2')
           : s;
-    try {
-      p = new (semver().SemVer)(full, OPTIONS);
-    } catch {
-      p = null;
-    }
-    if (parsedSemver.size >= 10_000) parsedSemver.clear();
-    parsedSemver.set(v, p);
-  }
-  return p ?? undefined;
-}
+    return new (semver().SemVer)(full, OPTIONS);
+  });
 
 const SEMVER: Scheme = {
   valid: (v) => semverOf(v) !== undefined,
