@@ -15,7 +15,7 @@ import {
 import { framesInText } from '../../../src/deps/packageRefs';
 import { dependencyAtPath, installedNpmDependency } from '../../../src/deps/installLocation';
 import { DependencyIndex } from '../../../src/deps/cache';
-import { resolveFolder } from '../../../src/deps/resolver';
+import { readText, resolveFolder } from '../../../src/deps/resolver';
 import { findRepoRoot } from '../../../sandbox/serverParts';
 
 function write(root: string, files: Record<string, string>): void {
@@ -414,4 +414,16 @@ test('installedNpmDependency: found from a nested folder up, even when the manif
   });
   assert.equal(await installedNpmDependency(nested, 'bare'), undefined, 'installed without a repository');
   assert.equal(await installedNpmDependency(nested, 'nowhere'), undefined);
+});
+
+test('readText: a small file and one past the synchronous bound read whole; a missing file or a folder is undefined', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'devindex-readtext-'));
+  const small = '{"name":"a"}\n';
+  const big = `${'x'.repeat(300 * 1024)}é\n`;
+  write(dir, { 'small.json': small, 'big.txt': big });
+  assert.equal(await readText(path.join(dir, 'small.json')), small);
+  assert.equal(await readText(path.join(dir, 'big.txt')), big);
+  assert.equal(await readText(path.join(dir, 'missing.json')), undefined);
+  assert.equal(await readText(dir), undefined);
+  fs.rmSync(dir, { recursive: true, force: true });
 });
