@@ -7,6 +7,9 @@ import { h, icon } from '../dom';
 import type { ViewState } from '../state';
 import { addBadges, coverageLines, fillPassages, passagesBox, row, rowActions } from './resultRows';
 
+/** Less than the height a row's line of badges adds (media/webview.css, `.row-versions`: about 21 px). */
+const BADGE_LINE_PX = 16;
+
 /** The most markdown one task renders while rows are filled in the background, in ms. */
 export const SLICE_MS = 8;
 
@@ -257,13 +260,16 @@ export class ResultsView {
     this.el.replaceChildren(...parts.filter((p): p is HTMLElement => !!p));
     const rows = [...this.list.querySelectorAll<HTMLElement>(':scope > .row')];
     if (!o.results.some((r) => r.versions?.length)) return;
-    // Read every position before writing any: one layout. A badge only makes a row taller, so the rows on
-    // screen now are a superset of those on screen with their badges.
-    const view = this.el.ownerDocument.defaultView;
-    const bottom = view?.innerHeight ?? 0;
-    const shown = rows.map((li) => {
+    // Every position read before any write: one layout, of rows not rendered yet (content-visibility gives them
+    // the stylesheet's 58 px, about a plain row's height). Each badged row pushes those below it down by at least
+    // BADGE_LINE_PX, so the rows counted here include all that the first screen shows with their badges.
+    const bottom = this.el.ownerDocument.defaultView?.innerHeight ?? 0;
+    let pushed = 0;
+    const shown = rows.map((li, i) => {
       const b = li.getBoundingClientRect();
-      return b.bottom > 0 && b.top < bottom;
+      const on = b.bottom + pushed > 0 && b.top + pushed < bottom;
+      if (on && o.results[i]!.versions?.length) pushed += BADGE_LINE_PX;
+      return on;
     });
     rows.forEach((li, i) => shown[i] && addBadges(li, o.results[i]!));
     if (shown.every(Boolean)) return;
