@@ -67,8 +67,6 @@ const NPM_LOCKFILES: readonly LockfileKind[] = [
   'pnpm-lock.yaml',
 ];
 
-/** The manifests and lockfiles (at a folder's top, where they are read) whose change means its dependencies must be read again. */
-
 /**
  * Up to this size a file is read synchronously: a folder's manifests are many small files (a package.json per
  * installed package), and an asynchronous read of one costs several times the CPU of reading it (four trips

@@ -61,7 +61,10 @@ export function fileFixesCache(dir: string): FixesCache {
     async save(answers) {
       if (!answers.length) return;
       const { entries, files } = await load();
-      for (const { key, value } of answers) entries.set(cacheKeyText(key), { key: cacheKeyText(key), ...value });
+      for (const { key, value } of answers) {
+        const k = cacheKeyText(key);
+        entries.set(k, { key: k, ...value });
+      }
       const newest = Math.max(...answers.map((a) => a.value.at));
       const kept = [...entries.values()].filter((e) => e.at <= newest && newest - e.at < CACHE_TTL_MS);
       await fsp.mkdir(dir, { recursive: true, mode: 0o700 });

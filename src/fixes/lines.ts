@@ -39,8 +39,6 @@ export function packageJsonLines(text: string): Map<string, number> {
   return out;
 }
 
-export const packageJsonLine = (text: string, name: string): number => packageJsonLines(text).get(name) ?? 1;
-
 /** go.mod: the `require` line of a module path (block or single-line form). */
 export function goModLine(text: string, path: string): number {
   const lines = text.split(/\r?\n/);

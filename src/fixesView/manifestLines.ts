@@ -2,7 +2,7 @@
 // (src/web/dependencies.ts) and the engine's own line scans (src/fixes/lines.ts); the desktop reads it with
 // src/fixes/workspace.ts. Direct dependencies only: the browser has no node_modules to find a transitive one's repository.
 import type { Dependency } from '../deps/resolver';
-import { cargoTomlLine, goModLine, packageJsonLine, pythonRequirementLine } from '../fixes/lines';
+import { cargoTomlLine, goModLine, packageJsonLines, pythonRequirementLine } from '../fixes/lines';
 import type { ManifestLocation, WorkspaceDependencies } from '../fixes/report';
 
 const PYTHON_MANIFESTS = ['requirements.txt', 'requirements-dev.txt', 'dev-requirements.txt', 'pyproject.toml'];
@@ -12,15 +12,19 @@ const REASONS: Record<string, string> = {
   'not-installed': 'not installed here (its repository is named in node_modules, which the browser cannot read)',
 };
 
-/** Where `d` is declared; `read` gives a manifest's text (undefined: no such file). */
-async function locate(d: Dependency, read: (file: string) => Promise<string | undefined>): Promise<ManifestLocation> {
+/** Where `d` is declared; `read` gives a manifest's text (undefined: no such file), `npmLines` package.json's lines. */
+async function locate(
+  d: Dependency,
+  read: (file: string) => Promise<string | undefined>,
+  npmLines: (text: string) => Map<string, number>,
+): Promise<ManifestLocation> {
   const one = async (file: string, line: (t: string) => number) => {
     const t = await read(file);
     return { file, line: t === undefined ? 1 : line(t) };
   };
   switch (d.ecosystem) {
     case 'npm':
-      return one('package.json', (t) => packageJsonLine(t, d.name));
+      return one('package.json', (t) => npmLines(t).get(d.name) ?? 1);
     case 'go':
       return one('go.mod', (t) => goModLine(t, d.name));
     case 'cargo':
@@ -47,6 +51,9 @@ export async function workspaceDependencies(
     if (!texts.has(f)) texts.set(f, read(f));
     return texts.get(f)!;
   };
+  // package.json's dependency lines found in one pass, not one a dependency.
+  let pkg: { text: string; lines: Map<string, number> } | undefined;
+  const npmLines = (text: string) => (pkg?.text === text ? pkg : (pkg = { text, lines: packageJsonLines(text) })).lines;
   const dependencies = await Promise.all(
     deps.map(async (d) => ({
       ecosystem: d.ecosystem,
@@ -55,7 +62,7 @@ export async function workspaceDependencies(
       ...(d.slug
         ? { repository: d.slug }
         : { skipReason: (d.reason && REASONS[d.reason]) ?? 'repository not understood' }),
-      manifest: await locate(d, once),
+      manifest: await locate(d, once, npmLines),
       direct: true,
     })),
   );
