@@ -18,17 +18,43 @@ const AFTER = 60;
  * twenty results of three passages for every dependency).
  */
 export function versionStretches(text: string): string {
-  const spans: Array<[number, number]> = [];
-  for (const m of text.matchAll(VERSIONISH)) {
-    let a = Math.max(0, m.index - BEFORE);
-    while (a > 0 && !/\s/.test(text[a - 1]!)) a--;
-    let b = Math.min(text.length, m.index + AFTER);
-    while (b < text.length && !/\s/.test(text[b]!)) b++;
-    const last = spans.at(-1);
-    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
-    else spans.push([a, b]);
+  // Plain loops and exec(): this runs once a result for every dependency of a check, mostly before the JIT has
+  // optimised it, and iterators (matchAll, entries, destructuring) cost the most there and in its compile.
+  let out = '';
+  let a0 = -1;
+  let b0 = -1;
+  VERSIONISH.lastIndex = 0;
+  for (let m = VERSIONISH.exec(text); m; m = VERSIONISH.exec(text)) {
+    let a = m.index > BEFORE ? m.index - BEFORE : 0;
+    while (a > 0 && !isSpace(text.charCodeAt(a - 1))) a--;
+    let b = m.index + AFTER < text.length ? m.index + AFTER : text.length;
+    while (b < text.length && !isSpace(text.charCodeAt(b))) b++;
+    if (a0 >= 0 && a <= b0) {
+      if (b > b0) b0 = b;
+      continue;
+    }
+    if (a0 >= 0) out += (out ? SEPARATOR : '') + text.slice(a0, b0);
+    a0 = a;
+    b0 = b;
   }
-  return spans.map(([a, b]) => text.slice(a, b)).join(SEPARATOR);
+  if (a0 >= 0) out += (out ? SEPARATOR : '') + text.slice(a0, b0);
+  return out;
+}
+
+/** White space as a regular expression's `\s` reads it. */
+function isSpace(c: number): boolean {
+  if (c === 32 || (c >= 9 && c <= 13) || c === 160) return true;
+  if (c < 0x1680) return false;
+  return (
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /** Dotted numbers compared part by part (`2.4.9` < `2.5.1`); only to order fixes a result states, all of them newer. */
@@ -36,7 +62,8 @@ function byParts(a: string, b: string): number {
   const x = a.split(/[.+-]/).map((p) => (/^\d+$/.test(p) ? Number(p) : NaN));
   const y = b.split(/[.+-]/).map((p) => (/^\d+$/.test(p) ? Number(p) : NaN));
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    const [p, q] = [x[i] ?? 0, y[i] ?? 0];
+    const p = x[i] ?? 0;
+    const q = y[i] ?? 0;
     if (Number.isNaN(p) || Number.isNaN(q)) return a.localeCompare(b);
     if (p !== q) return p - q;
   }
@@ -45,10 +72,10 @@ function byParts(a: string, b: string): number {
 
 /** The first (lowest) newer fix: the smallest step up that has it. */
 function firstNewerFix(badges: readonly VersionBadge[]): string | undefined {
-  return badges
-    .filter((b) => b.verdict === 'newer-fix')
-    .map((b) => b.stated)
-    .sort(byParts)[0];
+  let first: string | undefined;
+  for (const b of badges)
+    if (b.verdict === 'newer-fix' && (first === undefined || byParts(b.stated, first) < 0)) first = b.stated;
+  return first;
 }
 
 type Versioned = Pick<WorkspaceDependency, 'ecosystem' | 'name'> & { repository: string; installed: string };
@@ -66,36 +93,48 @@ export function resultVerdicts(
   const affecting: AffectingIssue[] = [];
   const seen = new Set<string>();
   const installed = { ecosystem: dep.ecosystem, name: dep.name, slug: dep.repository, version: dep.installed };
-  const kept = results.filter(
-    (r) => (r.type === 'issue' || r.type === 'pull_request') && !seen.has(r.id) && seen.add(r.id),
-  );
+  const kept: (typeof results)[number][] = [];
+  for (const r of results)
+    if ((r.type === 'issue' || r.type === 'pull_request') && !seen.has(r.id)) {
+      seen.add(r.id);
+      kept.push(r);
+    }
   // One scan for the whole answer (the version logic's cost is mostly per call), split back by offset.
   // A title is scanned as text: its release form ("Release 2.1.0") is never a fix, so title mode adds nothing here.
-  const texts = kept.map((r) => versionStretches([r.title ?? '', ...r.passages.map((p) => p.text)].join('\n')));
   const starts: number[] = [];
-  let at = 0;
-  for (const t of texts) {
-    starts.push(at);
-    at += t.length + SEPARATOR.length;
+  let joined = '';
+  for (let n = 0; n < kept.length; n++) {
+    const r = kept[n]!;
+    let text = r.title ?? '';
+    for (const p of r.passages) text += `\n${p.text}`;
+    if (n > 0) joined += SEPARATOR;
+    starts.push(joined.length);
+    joined += versionStretches(text);
   }
   const byResult: VersionMention[][] = kept.map(() => []);
   let i = 0;
-  for (const m of findVersionMentions(texts.join(SEPARATOR), { names: namesOf(installed) })) {
+  for (const m of findVersionMentions(joined, { names: namesOf(installed) })) {
     while (i + 1 < starts.length && m.index >= starts[i + 1]!) i++;
     byResult[i]!.push(m);
   }
-  for (const [n, r] of kept.entries()) {
+  for (let n = 0; n < kept.length; n++) {
     if (!byResult[n]!.length) continue;
+    const r = kept[n]!;
     const badges = mentionBadges(byResult[n]!, installed);
-    const [id, url, title, kind] = [r.id, r.url, r.title ?? r.url, r.type as ResultKind];
+    const title = r.title ?? r.url;
+    const kind = r.type as ResultKind;
     const fixedIn = firstNewerFix(badges);
     if (fixedIn) {
-      fixes.push({ id, url, title, kind, fixedIn });
+      fixes.push({ id: r.id, url: r.url, title, kind, fixedIn });
       continue;
     }
-    const affects = badges.find((b) => b.verdict === 'affects-yours');
-    if (affects && !badges.some((b) => b.kind === 'fixed'))
-      affecting.push({ id, url, title, kind, affects: affects.stated });
+    let affects: VersionBadge | undefined;
+    let fixStated = false;
+    for (const b of badges) {
+      if (!affects && b.verdict === 'affects-yours') affects = b;
+      if (b.kind === 'fixed') fixStated = true;
+    }
+    if (affects && !fixStated) affecting.push({ id: r.id, url: r.url, title, kind, affects: affects.stated });
   }
   fixes.sort((a, b) => byParts(a.fixedIn, b.fixedIn));
   return { fixes, affecting };

@@ -234,14 +234,15 @@ export function compareMention(
       );
 }
 
-const ORDER: Verdict[] = [
-  'newer-fix',
-  'affects-yours',
-  'newer-release',
-  'included-fix',
-  'included-release',
-  'affects-other',
-];
+/** Most telling first. */
+const RANK: Record<Verdict, number> = {
+  'newer-fix': 0,
+  'affects-yours': 1,
+  'newer-release': 2,
+  'included-fix': 3,
+  'included-release': 4,
+  'affects-other': 5,
+};
 
 /** The names a text may call the dependency by: `@acme/widgets`, `widgets`, `acme/widgets`, `acme-widgets`. */
 export function namesOf(dep: { name: string; slug?: string }): string[] {
@@ -282,9 +283,11 @@ export function resultBadges(
  * the fixes check finds a whole answer's at once and splits them by result).
  */
 export function mentionBadges(mentions: readonly VersionMention[], dep: InstalledDependency): VersionBadge[] {
+  // Plain loops: a check runs this for every result of every dependency, mostly before the JIT has optimised it.
   const seen = new Set<string>();
   const out: VersionBadge[] = [];
-  const fixes = mentions.filter((m) => m.kind === 'fixed' && m.bound === 'at').map((m) => m.version);
+  const fixes: string[] = [];
+  for (const m of mentions) if (m.kind === 'fixed' && m.bound === 'at') fixes.push(m.version);
   for (const m of mentions) {
     const b = compareMention(m, dep, fixes);
     if (!b) continue;
@@ -293,16 +296,22 @@ export function mentionBadges(mentions: readonly VersionMention[], dep: Installe
     seen.add(key);
     out.push(b);
   }
-  out.sort((a, b) => ORDER.indexOf(a.verdict) - ORDER.indexOf(b.verdict));
+  if (out.length > 1) out.sort((a, b) => RANK[a.verdict] - RANK[b.verdict]);
   // A backport list: the fix of your own release line decides. Included there: the other lines' newer fixes
   // are not yours to take. Otherwise a newer fix is the answer and older lines' fixes are noise.
+  let newer = false;
+  let included = false;
+  for (const b of out) {
+    if (b.verdict === 'newer-fix') newer = true;
+    else if (b.verdict === 'included-fix') included = true;
+  }
+  if (!newer || !included) return out;
   const scheme = schemeOf(dep.ecosystem);
   const ownLine = dep.version && scheme.valid(dep.version) ? scheme.line(dep.version) : undefined;
   const includedHere = out.some(
     (b) => b.verdict === 'included-fix' && scheme.valid(b.stated) && scheme.line(b.stated) === ownLine,
   );
-  if (includedHere) return out.filter((b) => b.verdict !== 'newer-fix');
-  return out.some((b) => b.verdict === 'newer-fix') ? out.filter((b) => b.verdict !== 'included-fix') : out;
+  return out.filter((b) => b.verdict !== (includedHere ? 'newer-fix' : 'included-fix'));
 }
 
 /** The versions of every mention in a result without comparing (for `--json` when the installed version is unknown). */

@@ -2,6 +2,7 @@
 // the patch", "broken since 2.0", a release pull request's title). No vscode, no fs. Each version is read with
 // the words before and after it (versionPhrases.ts); another product's version ("Node 20") never counts.
 import * as P from './versionPhrases';
+import { Sentences } from './sentences';
 
 export type MentionKind = 'fixed' | 'affects' | 'released';
 
@@ -69,38 +70,6 @@ interface Statement {
   led: boolean;
 }
 
-/** The sentence around [start, end): from the previous sentence end (a `.!?` before a space, a line break) to the next. */
-function sentenceBounds(text: string, start: number, end: number): [number, number] {
-  const stop = (c: number) => c === 46 || c === 33 || c === 63; // . ! ?
-  const space = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
-  const digit = (c: number) => c >= 48 && c <= 57;
-  let a = start;
-  while (a > 0) {
-    const c = text.charCodeAt(a - 1);
-    if (c === 10) break;
-    if (stop(c) && space(text.charCodeAt(a)) && !digit(text.charCodeAt(a - 2))) break;
-    a--;
-  }
-  let b = end;
-  while (b < text.length) {
-    const c = text.charCodeAt(b);
-    if (c === 10) break;
-    b++;
-    if (stop(c) && (b >= text.length || space(text.charCodeAt(b)))) break;
-  }
-  return [a, b];
-}
-
-function sentenceAround(text: string, start: number, end: number): string {
-  const [a, b] = sentenceBounds(text, start, end);
-  let s = text.slice(a, b).replace(/\s+/g, ' ').trim();
-  if (s.length > 300) {
-    const mid = Math.max(0, start - a - 140);
-    s = `${mid > 0 ? '…' : ''}${s.slice(mid, mid + 298).trim()}…`;
-  }
-  return s;
-}
-
 /** A version that reads as something else: an IP address, a date, a year, a duration, a branch. */
 function implausible(v: string, after: string, before: string): boolean {
   const core = v.replace(/^v/i, '');
@@ -133,6 +102,9 @@ const nameRes = new Map<string, RegExp | undefined>();
 
 /** The text with each of the package's names replaced by NAME and NAME_PAD (same length, so offsets hold). */
 function markNames(text: string, names: readonly string[]): string {
+  // Most texts never name the package: a substring test spares compiling and running its expression.
+  const lower = text.toLowerCase();
+  if (!names.some((n) => /[^ -~]/.test(n) || lower.includes(n.trim().toLowerCase()))) return text;
   const key = names.join('\n');
   let re = nameRes.get(key);
   if (!nameRes.has(key)) {
@@ -260,14 +232,23 @@ function headingStatement(marked: string, g: Token[]): Statement | undefined {
 /** Another product's version earlier in the sentence on the same line as `v` ("a bug with Go 1.24.0 … fixed in 1.24.1"). */
 function claimedByAnother(marked: string, sentStart: number, at: number, v: string): boolean {
   const [major, minor] = v.replace(/^v/i, '').split('.');
-  for (const m of marked.slice(sentStart, at).matchAll(P.FOREIGN)) {
-    if (P.NOT_FOREIGN.test(m[1]!)) continue;
-    if (m[2] === major && (major !== '0' || m[3] === minor)) return true;
+  const before = marked.slice(sentStart, at);
+  P.FOREIGN.lastIndex = 0;
+  for (let m = P.FOREIGN.exec(before); m; m = P.FOREIGN.exec(before)) {
+    if (m[2] === major && (major !== '0' || m[3] === minor) && !P.NOT_FOREIGN.test(m[1]!)) return true;
   }
   return false;
 }
 
 const norm = (v: string) => v.replace(/^v/i, '').replace(/[X*]/g, 'x');
+
+/** Each statement once (kind, version, range end and offset). */
+function addMention(out: VersionMention[], seen: Set<string>, m: VersionMention): void {
+  const key = `${m.kind}:${m.version}:${m.upto ?? ''}:${m.index}`;
+  if (seen.has(key)) return;
+  seen.add(key);
+  out.push(m);
+}
 
 /**
  * Every version statement in `text`. A statement that names another package (`fixed in react 18.2`) or a
@@ -284,6 +265,9 @@ export function findVersionMentions(text: string, opts: FindOptions = {}): Versi
     if (standsAlone(marked, t)) tokens.push(t);
   }
   const seen = new Set<string>();
+  const inMarked = new Sentences(marked);
+  // The names' marks can change a sentence's end ("lib0. Fixed"): the tooltip's sentence is read in the text.
+  const inText = marked === text ? inMarked : new Sentences(text);
   const leads: Leads = tokens.length
     ? {
         fixed: P.leadsEndingAt(marked, P.FIXED_LEAD),
@@ -310,7 +294,7 @@ export function findVersionMentions(text: string, opts: FindOptions = {}): Versi
       g.push(tokens[i]!);
     }
     if (!leads.fixed.has(g[0]!.start) && !leads.affects.has(g[0]!.start) && bare(marked, g)) continue;
-    const [sentStart, sentEnd] = sentenceBounds(marked, g[0]!.start, g[g.length - 1]!.end);
+    const [sentStart, sentEnd] = inMarked.bounds(g[0]!.start, g[g.length - 1]!.end);
     // "from 1.14.2 to 1.14.3": the statement is about where the upgrade went.
     if (seps[0] === 'range' && FROM_BEFORE.test(marked.slice(sentStart, g[0]!.start))) seps[0] = 'transition';
     const lastTransition = seps.lastIndexOf('transition');
@@ -332,29 +316,27 @@ export function findVersionMentions(text: string, opts: FindOptions = {}): Versi
     )
       continue; // "Since 14.3.0 was never published": a reason, not a start
     const after = text.slice(g[g.length - 1]!.end, g[g.length - 1]!.end + 12);
-    const sentence = sentenceAround(text, st.at, g[g.length - 1]!.end);
-    const push = (kind: 'fixed' | 'affects', version: string, bound: VersionMention['bound'], upto?: string) => {
-      const key = `${kind}:${version}:${upto ?? ''}:${st.at}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      out.push(
-        upto
-          ? { kind, version, bound, upto, sentence, index: st.at }
-          : { kind, version, bound, sentence, index: st.at },
-      );
-    };
     const beforeFirst = text.slice(Math.max(0, members[0]!.start - 40), members[0]!.start);
     if (implausible(members[0]!.text, members.length > 1 ? '' : after, beforeFirst)) continue;
+    const sentence = inText.around(st.at, g[g.length - 1]!.end);
     if (st.kind === 'affects' && memberSeps.length === 1 && memberSeps[0] === 'range') {
       if (!implausible(members[1]!.text, after, ''))
-        push('affects', norm(members[0]!.text), 'range', norm(members[1]!.text));
+        addMention(out, seen, {
+          kind: 'affects',
+          version: norm(members[0]!.text),
+          bound: 'range',
+          upto: norm(members[1]!.text),
+          sentence,
+          index: st.at,
+        });
       continue;
     }
-    const listed = memberSeps.includes('range') ? members.slice(0, 1) : members;
+    const listed = memberSeps.includes('range') ? 1 : members.length;
     const since = st.kind === 'affects' && P.SINCE_WORDS.test(st.phrase);
-    for (const t of listed) {
-      const v = norm(t.text);
-      push(st.kind, v, /x$/.test(v) ? 'range' : since ? 'since' : 'at');
+    for (let k = 0; k < listed; k++) {
+      const version = norm(members[k]!.text);
+      const bound = version.endsWith('x') ? 'range' : since ? 'since' : 'at';
+      addMention(out, seen, { kind: st.kind, version, bound, sentence, index: st.at });
     }
   }
   if (opts.title) {
