@@ -189,10 +189,9 @@ export async function checkFixes(
   let stop: FixesStop | undefined;
   // Each search its own controller (a 429 aborts only that one); cancelling or the time limit aborts them all.
   // Cheaper than an AbortSignal.any() per search, which a check of sixty dependencies feels.
+  // No search starts once the check has stopped, so only the live ones need aborting.
   const live = new Set<AbortController>();
-  let abortedAll = false;
   const abortAll = () => {
-    abortedAll = true;
     for (const c of live) c.abort();
   };
   const halt = (s: FixesStop) => {
@@ -220,7 +219,6 @@ export async function checkFixes(
   const one = async (i: number): Promise<void> => {
     const d = todo[i]!;
     const mine = new AbortController();
-    if (abortedAll) mine.abort();
     live.add(mine);
     const signal = mine.signal;
     searches++;

@@ -18,8 +18,8 @@ const AFTER = 60;
  * twenty results of three passages for every dependency).
  */
 export function versionStretches(text: string): string {
-  // Plain loops and exec(): this runs once a result for every dependency of a check, mostly before the JIT has
-  // optimised it, and iterators (matchAll, entries, destructuring) cost the most there and in its compile.
+  // Plain loops and exec(), not matchAll and arrays of pairs: this runs for every result of every dependency of a
+  // check, mostly before the JIT has optimised it, where iterators cost the most (and the most to compile).
   let out = '';
   let a0 = -1;
   let b0 = -1;

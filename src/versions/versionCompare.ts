@@ -296,7 +296,7 @@ export function mentionBadges(mentions: readonly VersionMention[], dep: Installe
     seen.add(key);
     out.push(b);
   }
-  if (out.length > 1) out.sort((a, b) => RANK[a.verdict] - RANK[b.verdict]);
+  out.sort((a, b) => RANK[a.verdict] - RANK[b.verdict]);
   // A backport list: the fix of your own release line decides. Included there: the other lines' newer fixes
   // are not yours to take. Otherwise a newer fix is the answer and older lines' fixes are noise.
   let newer = false;
