@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { SearchParams } from '../../src/api/params';
+import type { FromWebview } from '../../src/webview/protocol';
 import { SearchResponseSchema } from '../../src/api/schemas';
 import { toOutcome, type SearchOutcome } from '../../src/search/session/outcome';
 import {
@@ -970,7 +971,17 @@ describe('search view in chromium', () => {
     await v.page.click('#filters-toggle');
     await v.page.fill('#f-minStars', '500');
     await v.page.fill('#f-maxStars', '5');
-    const val = await v.waitForPosted('validate');
+    // On a busy machine the 250 ms pause can pass between the two fills: a first check then goes out with
+    // min_stars alone, and the view keeps only the answer to its newest one. Answer the one with both bounds.
+    const handle = await v.page.waitForFunction(
+      () =>
+        (window as unknown as { __posted: FromWebview[] }).__posted.find(
+          (m) => m.type === 'validate' && m.params.max_stars === 5,
+        ),
+      undefined,
+      { timeout: 5000 },
+    );
+    const val = (await handle.jsonValue()) as Extract<FromWebview, { type: 'validate' }>;
     assert.equal(val.params.min_stars, 500);
     const scopes = (await v.posted()).filter((m) => m.type === 'scope');
     const scope = scopes[scopes.length - 1]!;
