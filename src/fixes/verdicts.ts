@@ -111,7 +111,10 @@ export function resultVerdicts(
     starts.push(joined.length);
     joined += versionStretches(text);
   }
-  const byResult: VersionMention[][] = kept.map(() => []);
+  // Filled by push, not kept.map: map's array has other element kinds when kept is empty, and that deoptimised
+  // this function (a second TurboFan compile in every check of a few dozen dependencies).
+  const byResult: VersionMention[][] = [];
+  for (let n = 0; n < kept.length; n++) byResult.push([]);
   let i = 0;
   for (const m of findVersionMentions(joined, { names: namesOf(installed) })) {
     while (i + 1 < starts.length && m.index >= starts[i + 1]!) i++;

@@ -129,7 +129,14 @@ const SEMVER: Scheme = {
       const [lo, hi] = [semverOf(m.version), semverOf(m.upto)];
       return lo && hi ? mine.compare(lo) >= 0 && mine.compare(hi) <= 0 : undefined;
     }
-    if (m.bound === 'range') return rangeOf(m.version)?.test(mine);
+    if (m.bound === 'range') {
+      // `1.2.x` / `2.x` against a release: its parts decide, as semver's range would. semver's Range.test walks
+      // comparator sets, which a check pays at every "affects" statement; a pre-release still goes to it.
+      const x = /^(\d+)(?:\.(\d+))?\.x$/.exec(m.version);
+      if (x && !mine.prerelease.length)
+        return mine.major === Number(x[1]) && (x[2] === undefined || mine.minor === Number(x[2]));
+      return rangeOf(m.version)?.test(mine);
+    }
     const at = semverOf(m.version);
     if (!at) return undefined;
     return m.bound === 'since' ? mine.compare(at) >= 0 : mine.compare(at) === 0;

@@ -10,6 +10,7 @@ import {
 } from '../../../src/versions/versionCompare';
 import { installedChipLabel } from '../../../src/words/viewWords';
 import { findVersionMentions } from '../../../src/versions/versionMentions';
+import satisfies from 'semver/functions/satisfies';
 
 const npm = (version?: string): InstalledDependency => ({
   ecosystem: 'npm',
@@ -22,6 +23,27 @@ const badge = (sentence: string, dep: InstalledDependency) => {
   assert.ok(m, sentence);
   return compareMention(m, dep);
 };
+
+test('npm: an x-range ("Affects 1.2.x", "2.x") includes exactly what semver\'s range does, pre-releases too', () => {
+  const installed = [
+    '1.2.0',
+    '1.2.9',
+    '1.2.5-rc.1',
+    '1.2.0-beta',
+    '1.3.0',
+    '1.3.0-beta',
+    '1.1.9',
+    '2.0.0',
+    '2.9.1',
+    '0.2.1',
+  ];
+  for (const stated of ['1.2.x', '1.x', '2.x', '0.x', '0.2.x', '1.2.X'])
+    for (const v of installed) {
+      const b = badge(`Affects ${stated}`, npm(v));
+      const inside = satisfies(v, stated.toLowerCase(), { includePrerelease: true });
+      assert.equal(b?.verdict, inside ? 'affects-yours' : 'affects-other', `${stated} against ${v}`);
+    }
+});
 
 test('npm: a newer fix, an included fix, affected ranges, since', () => {
   assert.equal(badge('Fixed in 2.1.0.', npm('2.0.3'))?.label, 'Fixed in 2.1.0 · you have 2.0.3');
