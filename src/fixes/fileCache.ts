@@ -2,13 +2,15 @@
 // fresh ones it read), then removes the files it read: two runs at once each keep their own file and lose nothing,
 // and the folder holds a file or two. A file missing, unreadable, corrupt or of another format reads as empty.
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { mkdirSync, promises as fsp, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { CACHE_TTL_MS, FIXES_K, FIXES_PASSAGES, FIXES_QUERY, type FixesCache, type FixesCacheKey } from './check';
 
 /** Bumped when what a cached answer means changes (the verdict rules, the file's shape); other formats read as empty. */
 const FORMAT = 1;
+/** Up to this size the file is written synchronously (a check of a few hundred dependencies). */
+const SYNC_WRITE_MAX_CHARS = 256 * 1024;
 
 const Kind = z.enum(['issue', 'pull_request']);
 const Base = { id: z.string(), url: z.string(), title: z.string(), kind: Kind };
@@ -67,12 +69,21 @@ export function fileFixesCache(dir: string): FixesCache {
       }
       const newest = Math.max(...answers.map((a) => a.value.at));
       const kept = [...entries.values()].filter((e) => e.at <= newest && newest - e.at < CACHE_TTL_MS);
-      await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+      const text = `${JSON.stringify({ format: FORMAT, entries: kept })}\n`;
       const name = `fixes-${process.pid}-${randomBytes(6).toString('hex')}.json`;
       const tmp = join(dir, `${name}.tmp`);
       try {
-        await fsp.writeFile(tmp, `${JSON.stringify({ format: FORMAT, entries: kept })}\n`, { mode: 0o600 });
-        await fsp.rename(tmp, join(dir, name));
+        // A run's file is tens of kilobytes: written in this thread it holds it for well under a millisecond,
+        // where three trips through libuv's pool (mkdir, write, rename) made the check wait a few.
+        if (text.length <= SYNC_WRITE_MAX_CHARS) {
+          mkdirSync(dir, { recursive: true, mode: 0o700 });
+          writeFileSync(tmp, text, { mode: 0o600 });
+          renameSync(tmp, join(dir, name));
+        } else {
+          await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+          await fsp.writeFile(tmp, text, { mode: 0o600 });
+          await fsp.rename(tmp, join(dir, name));
+        }
       } catch (e) {
         await fsp.rm(tmp, { force: true });
         throw e;

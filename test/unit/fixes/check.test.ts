@@ -421,3 +421,32 @@ test('file cache: corrupt, half-written or foreign files read as empty and are r
   assert.deepEqual(files().filter((f) => f.endsWith('.json')).length, 1);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('file cache: a large run (a file over 256 KB, written off the thread) reads back whole, in one file', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fixes-cache-'));
+  const key = (i: number) => ({
+    service: 's',
+    ecosystem: 'npm',
+    name: `p${i}`,
+    repository: `acme/p${i}`,
+    installed: '1.0.0',
+  });
+  const fix = (i: number) => ({
+    id: `issue-${i}`,
+    url: `https://github.com/acme/p${i}/issues/${i}`,
+    title: `A long title ${'x'.repeat(200)}`,
+    kind: 'issue' as const,
+    fixedIn: '1.0.1',
+  });
+  const answers = Array.from({ length: 1500 }, (_, i) => ({
+    key: key(i),
+    value: { at: 5, fixes: [fix(i)], affecting: [] },
+  }));
+  await fileFixesCache(dir).save(answers);
+  const names = fs.readdirSync(dir);
+  assert.equal(names.length, 1, names.join());
+  assert.ok(fs.statSync(path.join(dir, names[0]!)).size > 256 * 1024, 'the file is past the synchronous write');
+  const back = fileFixesCache(dir);
+  for (const i of [0, 749, 1499]) assert.deepEqual(await back.get(key(i)), answers[i]!.value);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
