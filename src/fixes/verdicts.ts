@@ -116,7 +116,7 @@ export function resultVerdicts(
   const byResult: VersionMention[][] = [];
   for (let n = 0; n < kept.length; n++) byResult.push([]);
   let i = 0;
-  for (const m of findVersionMentions(joined, { names: namesOf(installed) })) {
+  for (const m of findVersionMentions(joined, { names: namesOf(installed), sentences: false })) {
     while (i + 1 < starts.length && m.index >= starts[i + 1]!) i++;
     byResult[i]!.push(m);
   }

@@ -28,6 +28,8 @@ interface FindOptions {
   names?: readonly string[];
   /** The text is a result's title (a release pull request's title counts as `released`). */
   title?: boolean;
+  /** False: each mention's `sentence` is left empty (the fixes check shows none, and finding them costs). */
+  sentences?: boolean;
 }
 
 /**
@@ -267,7 +269,8 @@ export function findVersionMentions(text: string, opts: FindOptions = {}): Versi
   const seen = new Set<string>();
   const inMarked = new Sentences(marked);
   // The names' marks can change a sentence's end ("lib0. Fixed"): the tooltip's sentence is read in the text.
-  const inText = marked === text ? inMarked : new Sentences(text);
+  const withSentences = opts.sentences !== false;
+  const inText = marked === text || !withSentences ? inMarked : new Sentences(text);
   const leads: Leads = tokens.length
     ? {
         fixed: P.leadsEndingAt(marked, P.FIXED_LEAD),
@@ -318,7 +321,7 @@ export function findVersionMentions(text: string, opts: FindOptions = {}): Versi
     const after = text.slice(g[g.length - 1]!.end, g[g.length - 1]!.end + 12);
     const beforeFirst = text.slice(Math.max(0, members[0]!.start - 40), members[0]!.start);
     if (implausible(members[0]!.text, members.length > 1 ? '' : after, beforeFirst)) continue;
-    const sentence = inText.around(st.at, g[g.length - 1]!.end);
+    const sentence = withSentences ? inText.around(st.at, g[g.length - 1]!.end) : '';
     if (st.kind === 'affects' && memberSeps.length === 1 && memberSeps[0] === 'range') {
       if (!implausible(members[1]!.text, after, ''))
         addMention(out, seen, {

@@ -84,3 +84,17 @@ test('recall of fixes and affected versions, precision on the others, against th
   assert.ok(found.affects / total.affects >= GOALS.affects, `recall of affects ${pct(found.affects, total.affects)}`);
   assert.ok(found.neither / total.neither >= GOALS.neither, `others left alone ${pct(found.neither, total.neither)}`);
 });
+
+test('without sentences (the fixes check), every corpus text gives the same statements, each with an empty sentence', () => {
+  for (const c of CORPUS) {
+    const names = namesOf(c.dep);
+    const full = findVersionMentions(c.text, { names });
+    const bare = findVersionMentions(c.text, { names, sentences: false });
+    assert.deepEqual(
+      bare,
+      full.map((m) => ({ ...m, sentence: '' })),
+      c.url,
+    );
+    assert.ok(full.every((m) => m.sentence.length > 0) || full.length === 0, `${c.url}: a tooltip sentence`);
+  }
+});
