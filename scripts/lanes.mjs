@@ -2,13 +2,13 @@
 // run side by side after the build, and which tier of a lane goes next.
 
 /** The tiers that run an editor from the provisioning cache: each starts once `provision` has ended. */
-export const EDITOR_TIERS = ['host', 'e2e', 'web'];
+export const EDITOR_TIERS = ['host', 'e2e', 'web', 'e2e-chat'];
 
 /**
  * The plan for the chosen tiers. `start`: begun together, the provisioning beside the build (the one mostly network,
  * disk and one core of native builds, the other CPU). `lanes`: begun when the build ends, side by side, each running
- * its tiers one after another: e2e (the longest) alone on one, every other tier in order on the other. `serial`: one
- * lane of every tier in turn, nothing beside anything.
+ * its tiers one after another: e2e (the longest) alone on one, every other tier in order on the other (the e2e chat
+ * suite, e2e-chat, last). `serial`: one lane of every tier in turn, nothing beside anything.
  */
 export function planLanes(chosen, { serial = false } = {}) {
   const provision = chosen.includes('provision') || chosen.some((n) => EDITOR_TIERS.includes(n));

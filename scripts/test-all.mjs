@@ -108,9 +108,11 @@ const tiers = [
     tests: true,
     when: () => existsSync(join(root, 'scripts/vscode/test-host.mjs')),
   },
+  // The e2e suites but the chat suite, alone on their lane (the longest); the chat suite, on a code-server of its own
+  // anyway, runs as the last tier of the other lane (e2e-chat below), so that both lanes end near the same time.
   {
     name: 'e2e',
-    fn: () => run(process.execPath, ['scripts/vscode/test-e2e.mjs']),
+    fn: () => run(process.execPath, ['scripts/vscode/test-e2e.mjs', '--except', 'chat']),
     tests: true,
     when: () => existsSync(join(root, 'scripts/vscode/test-e2e.mjs')),
   },
@@ -126,6 +128,12 @@ const tiers = [
     fn: () => run(process.execPath, ['scripts/package.mjs', '--check']),
     tests: true,
     when: () => existsSync(join(root, 'scripts/package.mjs')),
+  },
+  {
+    name: 'e2e-chat',
+    fn: () => run(process.execPath, ['scripts/vscode/test-e2e.mjs', '--only', 'chat', '--tier', 'e2e-chat']),
+    tests: true,
+    when: () => existsSync(join(root, 'scripts/vscode/test-e2e.mjs')),
   },
 ];
 

@@ -4,23 +4,27 @@
 // to test-results/e2e/. Closing line `N passed, N failed`; exit 1 on a failure, a timeout or zero tests.
 //   --keep   keep the run folder (code-server and sandbox logs, profiles)
 //   --only NAME   only the test files whose name contains NAME
+//   --except NAME   every test file but those whose name contains NAME
+//   --tier NAME   the name in `npm test`'s time table and the screenshots' folder test-results/NAME/ (default e2e)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { CHROMIUM, ProvisionError, skipOrFail } from './provision.mjs';
 import { CHROMIUM_ARGS, Session, TEST_KEY, build, extensionId, root, runnerCounts } from './session.mjs';
 import { addTimes, timesFile } from '../suite-times-reporter.mjs';
 
 const argv = process.argv.slice(2);
 if (argv.includes('--keep')) process.env.DEVINDEX_KEEP_SESSION = '1';
-// --only NAME: run only the test files whose name contains NAME (e.g. --only deps)
-const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
+const option = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const only = option('--only');
+const except = option('--except');
+const tierName = option('--tier') ?? 'e2e';
 // Seven suites took 5 to 8 minutes on 2 loaded cores; the eighth (walkthrough) adds about 3 at a load average
 // near 20, the two-window watch suite about 6, the web host suite (its own code-server) about 3. On 2026-11-25, at a
 // load average of 15 to 19, 1,200 s ended a full run during its seventh suite, and a run without the two-window
 // suite took 1,419 s. The limit is a guard against a hang, not a goal.
 const TIMEOUT_MS = Number(process.env.DEVINDEX_E2E_TIMEOUT_MS ?? 2_400_000);
-const RESULTS = join(root, 'test-results', 'e2e');
+const RESULTS = join(root, 'test-results', tierName);
 const t0 = Date.now();
 const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 const log = (s) => process.stderr.write(`${s}\n`);
@@ -36,7 +40,7 @@ try {
   const dir = join(root, 'out', 'test', 'e2e');
   const files = existsSync(dir)
     ? readdirSync(dir)
-        .filter((f) => f.endsWith('.test.js') && (!only || f.includes(only)))
+        .filter((f) => f.endsWith('.test.js') && (!only || f.includes(only)) && (!except || !f.includes(except)))
         .sort()
         .map((f) => join(dir, f))
     : [];
@@ -91,12 +95,16 @@ try {
     agentWaitingMs: 1_500,
     agentStatusEveryMs: 3_000,
   });
-  await session.startCodeServer({
-    vsix,
-    settings: { 'devIndex.baseUrl': sandboxUrl },
-    env: { DEVINDEX_TEST_TIMING: testTiming },
-  });
-  log(`[e2e] sandbox ${sandboxUrl}, code-server ${session.codeServerUrl} ready at ${secs()}`);
+  // The chat and web host suites have code-servers of their own (below); a run of only those starts no other.
+  const ownServer = (f) => /^(chat|webHost)\./.test(basename(f));
+  if (files.some((f) => !ownServer(f))) {
+    await session.startCodeServer({
+      vsix,
+      settings: { 'devIndex.baseUrl': sandboxUrl },
+      env: { DEVINDEX_TEST_TIMING: testTiming },
+    });
+    log(`[e2e] sandbox ${sandboxUrl}, code-server ${session.codeServerUrl} ready at ${secs()}`);
+  }
   // The web build in code-server's web worker extension host (webHost.test.ts): a second code-server whose
   // user settings make the same .vsix a web extension (`remote.extensionKind`: its `browser` entry runs in
   // the browser, its `main` never), with a folder from a vscode-vfs file system (a test fixture extension).
@@ -169,8 +177,8 @@ try {
 
   rmSync(RESULTS, { recursive: true, force: true });
   const setupMs = Date.now() - t0;
-  rmSync(timesFile(root, 'e2e'), { force: true });
-  mkdirSync(dirname(timesFile(root, 'e2e')), { recursive: true });
+  rmSync(timesFile(root, tierName), { force: true });
+  mkdirSync(dirname(timesFile(root, tierName)), { recursive: true });
   const runner = session.spawn(
     'node-test',
     process.execPath,
@@ -179,7 +187,7 @@ try {
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       '--test-reporter=./scripts/suite-times-reporter.mjs',
-      `--test-reporter-destination=${timesFile(root, 'e2e')}`,
+      `--test-reporter-destination=${timesFile(root, tierName)}`,
       '--test-concurrency=1',
       ...files,
     ],
@@ -188,9 +196,13 @@ try {
       tee: true,
       env: {
         ...process.env,
-        DEVINDEX_E2E_WORKBENCH_URL: session.workbenchUrl(),
-        DEVINDEX_E2E_DEPS_WORKBENCH_URL: session.workbenchUrl({ folder: depsWorkspace }),
-        DEVINDEX_E2E_FIRST_RUN_WORKBENCH_URL: session.workbenchUrl({ folder: firstRunWorkspace }),
+        ...(session.codeServerUrl
+          ? {
+              DEVINDEX_E2E_WORKBENCH_URL: session.workbenchUrl(),
+              DEVINDEX_E2E_DEPS_WORKBENCH_URL: session.workbenchUrl({ folder: depsWorkspace }),
+              DEVINDEX_E2E_FIRST_RUN_WORKBENCH_URL: session.workbenchUrl({ folder: firstRunWorkspace }),
+            }
+          : {}),
         DEVINDEX_E2E_WEB_HOST_WORKBENCH_URL: webHostUrl,
         DEVINDEX_E2E_CHAT_WORKBENCH_URL: chatUrl,
         DEVINDEX_E2E_ROOT: root,
@@ -205,11 +217,11 @@ try {
       },
     },
   );
-  closing = await runnerCounts(runner, { tier: 'e2e', timeoutMs: TIMEOUT_MS, log });
-  addTimes(root, 'e2e', [{ name: '(setup: build, package, sandbox, code-servers)', ms: setupMs }]);
+  closing = await runnerCounts(runner, { tier: tierName, timeoutMs: TIMEOUT_MS, log });
+  addTimes(root, tierName, [{ name: '(setup: build, package, sandbox, code-servers)', ms: setupMs }]);
   log(`[e2e] screenshots in ${RESULTS}`);
 } catch (e) {
-  if (skipOrFail('e2e', e)) {
+  if (skipOrFail(tierName, e)) {
     await session.close();
     process.exit(0);
   }

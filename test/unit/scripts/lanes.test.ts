@@ -18,15 +18,51 @@ const load = (): Promise<Lanes> =>
     pathToFileURL(path.join(root, 'scripts', 'lanes.mjs')).href,
   );
 
-const all = ['provision', 'build', 'lint', 'typecheck', 'unit', 'browser', 'http', 'host', 'e2e', 'web', 'package'];
+const all = [
+  'provision',
+  'build',
+  'lint',
+  'typecheck',
+  'unit',
+  'browser',
+  'http',
+  'host',
+  'e2e',
+  'web',
+  'package',
+  'e2e-chat',
+];
 
 test('the whole run: provisioning and build begin together, then e2e alone beside every other tier in order', async () => {
   const l = await load();
   assert.deepEqual(l.planLanes(all), {
     start: ['provision', 'build'],
-    lanes: [['e2e'], ['lint', 'typecheck', 'unit', 'browser', 'http', 'host', 'web', 'package']],
+    lanes: [['e2e'], ['lint', 'typecheck', 'unit', 'browser', 'http', 'host', 'web', 'package', 'e2e-chat']],
   });
-  assert.deepEqual(l.EDITOR_TIERS, ['host', 'e2e', 'web']);
+  assert.deepEqual(l.EDITOR_TIERS, ['host', 'e2e', 'web', 'e2e-chat']);
+});
+
+test('npm test runs every e2e suite once: the chat suite as e2e-chat, the rest as e2e', () => {
+  const testAll = fs.readFileSync(path.join(root, 'scripts', 'test-all.mjs'), 'utf8');
+  const names = [...testAll.matchAll(/\bname: '([\w-]+)'/g)].map((m) => m[1]);
+  assert.deepEqual(names, all, 'the tiers in their order');
+  assert.match(
+    testAll,
+    /name: 'e2e',\s+fn: \(\) => run\(process\.execPath, \['scripts\/vscode\/test-e2e\.mjs', '--except', 'chat'\]\)/,
+  );
+  assert.match(
+    testAll,
+    /name: 'e2e-chat',\s+fn: \(\) => run\(process\.execPath, \['scripts\/vscode\/test-e2e\.mjs', '--only', 'chat', '--tier', 'e2e-chat'\]\)/,
+  );
+  // Between them, every suite: --except and --only take the same test of a file's name.
+  const e2e = fs.readFileSync(path.join(root, 'scripts', 'vscode', 'test-e2e.mjs'), 'utf8');
+  assert.match(e2e, /\(!only \|\| f\.includes\(only\)\) && \(!except \|\| !f\.includes\(except\)\)/);
+  const suites = fs.readdirSync(path.join(root, 'test', 'e2e')).filter((f) => f.endsWith('.test.ts'));
+  assert.deepEqual(
+    suites.filter((f) => f.includes('chat')),
+    ['chat.test.ts'],
+    'only the chat suite has "chat" in its name',
+  );
 });
 
 test('an editor tier chosen alone brings the provisioning; tiers without an editor do not', async () => {
