@@ -62,20 +62,40 @@ const slug = (s: string) =>
     .replace(/^-|-$/g, '')
     .slice(0, 60);
 
+/**
+ * The HTTP and script caches of the first profile a suite closed: every window loads the same workbench files, and a
+ * profile that starts with them shows the workbench about a second sooner. Caches only: no storage, so every suite
+ * still meets the extension as a first install.
+ */
+const CACHES = ['Cache', 'Code Cache'];
+const cacheTemplate = () => path.join(e2e.runDir(), 'chromium-caches');
+
+function keepCaches(profile: string): void {
+  const template = cacheTemplate();
+  if (fs.existsSync(template)) return;
+  const tmp = `${template}.${process.pid}.tmp`;
+  for (const d of CACHES) {
+    const from = path.join(profile, 'Default', d);
+    if (fs.existsSync(from)) fs.cpSync(from, path.join(tmp, d), { recursive: true });
+  }
+  if (fs.existsSync(tmp)) fs.renameSync(tmp, template);
+}
+
 export class Workbench {
   private shots = 0;
 
-  /** `ownsContext`: close() ends the browser profile (a window from openWindow() closes only its page). */
+  /** `profile`: set when close() ends the browser profile (a window from openWindow() closes only its page). */
   private constructor(
     readonly context: BrowserContext,
     readonly page: Page,
     private readonly name: string,
-    private readonly ownsContext = true,
+    private readonly profile?: string,
   ) {}
 
   /** A fresh headless chromium profile on the workbench; `name` prefixes this file's screenshots. */
   static async open(name: string, opts: { url?: string } = {}): Promise<Workbench> {
     const profile = fs.mkdtempSync(path.join(e2e.runDir(), `chromium-${slug(name)}-`));
+    if (fs.existsSync(cacheTemplate())) fs.cpSync(cacheTemplate(), path.join(profile, 'Default'), { recursive: true });
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: e2e.chromium(),
       headless: true,
@@ -85,7 +105,7 @@ export class Workbench {
     });
     context.setDefaultTimeout(20_000);
     const page = context.pages()[0] ?? (await context.newPage());
-    const wb = new Workbench(context, page, slug(name));
+    const wb = new Workbench(context, page, slug(name), profile);
     await page.goto(opts.url ?? e2e.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench .activitybar').waitFor({ state: 'visible', timeout: 60_000 });
     // The status bar is laid out last; before it, key presses may not reach the workbench.
@@ -100,7 +120,7 @@ export class Workbench {
    */
   async openWindow(name: string, opts: { url?: string } = {}): Promise<Workbench> {
     const page = await this.context.newPage();
-    const wb = new Workbench(this.context, page, slug(name), false);
+    const wb = new Workbench(this.context, page, slug(name));
     await page.goto(opts.url ?? e2e.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench .activitybar').waitFor({ state: 'visible', timeout: 60_000 });
     await page.locator('.statusbar').waitFor({ state: 'visible' });
@@ -485,7 +505,9 @@ export class Workbench {
   }
 
   async close(): Promise<void> {
-    if (this.ownsContext) await this.context.close();
-    else if (!this.page.isClosed()) await this.page.close();
+    if (this.profile) {
+      await this.context.close();
+      keepCaches(this.profile);
+    } else if (!this.page.isClosed()) await this.page.close();
   }
 }
