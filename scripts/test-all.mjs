@@ -91,8 +91,9 @@ const tiers = [
     when: () => existsSync(join(root, 'scripts/vscode/provision.mjs')),
   },
   { name: 'build', fn: () => run(process.execPath, ['scripts/build.mjs', '--tests', '--clean']) },
-  { name: 'lint', fn: () => run('npx', ['eslint', '.']) },
-  { name: 'typecheck', fn: () => run('npx', ['tsc', '-p', '.', '--noEmit']) },
+  // The package's own scripts: eslint and Prettier; tsc for src/ and for the webview app (its own tsconfig).
+  { name: 'lint', fn: () => run('npm', ['run', '--silent', 'lint']) },
+  { name: 'typecheck', fn: () => run('npm', ['run', '--silent', 'typecheck']) },
   { name: 'unit', fn: nodeTest('test/unit', 'unit'), tests: true, when: () => hasTests('test/unit') },
   // Debian's chromium, installed before the tier as the host and e2e tiers install it (apt-get as root, else the command).
   {

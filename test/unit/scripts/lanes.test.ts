@@ -54,6 +54,14 @@ test('npm test runs every e2e suite once: the chat suite as e2e-chat, the rest a
     testAll,
     /name: 'e2e-chat',\s+fn: \(\) => run\(process\.execPath, \['scripts\/vscode\/test-e2e\.mjs', '--only', 'chat', '--tier', 'e2e-chat'\]\)/,
   );
+  // lint and typecheck are the package's scripts: Prettier and the webview app's tsconfig are checked too.
+  assert.match(testAll, /name: 'lint', fn: \(\) => run\('npm', \['run', '--silent', 'lint'\]\)/);
+  assert.match(testAll, /name: 'typecheck', fn: \(\) => run\('npm', \['run', '--silent', 'typecheck'\]\)/);
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  assert.match(pkg.scripts.lint!, /eslint \. && prettier --check \./);
+  assert.match(pkg.scripts.typecheck!, /tsc -p \. --noEmit && tsc -p src\/webview\/app --noEmit/);
   // Between them, every suite: --except and --only take the same test of a file's name.
   const e2e = fs.readFileSync(path.join(root, 'scripts', 'vscode', 'test-e2e.mjs'), 'utf8');
   assert.match(e2e, /\(!only \|\| f\.includes\(only\)\) && \(!except \|\| !f\.includes\(except\)\)/);
