@@ -84,13 +84,22 @@ function keepCaches(profile: string): void {
 export class Workbench {
   private shots = 0;
 
-  /** `profile`: set when close() ends the browser profile (a window from openWindow() closes only its page). */
+  /**
+   * `ownsContext`: close() ends the browser profile (a window from openWindow() closes only its page); `profile`: its
+   * folder, whose caches close() keeps for the next suite's profile.
+   */
   private constructor(
     readonly context: BrowserContext,
     readonly page: Page,
     private readonly name: string,
+    private readonly ownsContext = true,
     private readonly profile?: string,
   ) {}
+
+  /** A workbench on a browser profile launched elsewhere (the web tier's browser-only workbench); close() ends it. */
+  static onContext(context: BrowserContext, page: Page, name: string): Workbench {
+    return new Workbench(context, page, name);
+  }
 
   /** A fresh headless chromium profile on the workbench; `name` prefixes this file's screenshots. */
   static async open(name: string, opts: { url?: string } = {}): Promise<Workbench> {
@@ -105,7 +114,7 @@ export class Workbench {
     });
     context.setDefaultTimeout(20_000);
     const page = context.pages()[0] ?? (await context.newPage());
-    const wb = new Workbench(context, page, slug(name), profile);
+    const wb = new Workbench(context, page, slug(name), true, profile);
     await page.goto(opts.url ?? e2e.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench .activitybar').waitFor({ state: 'visible', timeout: 60_000 });
     // The status bar is laid out last; before it, key presses may not reach the workbench.
@@ -120,7 +129,7 @@ export class Workbench {
    */
   async openWindow(name: string, opts: { url?: string } = {}): Promise<Workbench> {
     const page = await this.context.newPage();
-    const wb = new Workbench(this.context, page, slug(name));
+    const wb = new Workbench(this.context, page, slug(name), false);
     await page.goto(opts.url ?? e2e.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench .activitybar').waitFor({ state: 'visible', timeout: 60_000 });
     await page.locator('.statusbar').waitFor({ state: 'visible' });
@@ -505,9 +514,9 @@ export class Workbench {
   }
 
   async close(): Promise<void> {
-    if (this.profile) {
+    if (this.ownsContext) {
       await this.context.close();
-      keepCaches(this.profile);
+      if (this.profile) keepCaches(this.profile);
     } else if (!this.page.isClosed()) await this.page.close();
   }
 }

@@ -30,8 +30,7 @@ export async function openBrowserOnlyWorkbench(name: string, url = e2e.workbench
   });
   context.setDefaultTimeout(20_000);
   const page = context.pages()[0] ?? (await context.newPage());
-  // Workbench's constructor is private to its own open(), which launches chromium itself on a profile it makes.
-  const wb = Reflect.construct(Workbench, [context, page, name]) as Workbench;
+  const wb = Workbench.onContext(context, page, name);
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
   await page.locator('.monaco-workbench .activitybar').waitFor({ state: 'visible', timeout: 60_000 });
   await page.locator('.statusbar').waitFor({ state: 'visible' });
