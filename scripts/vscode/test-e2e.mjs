@@ -96,8 +96,8 @@ try {
     agentStatusEveryMs: 3_000,
   });
   // The chat and web host suites have code-servers of their own (below); a run of only those starts no other.
-  const ownServer = (f) => /^(chat|webHost)\./.test(basename(f));
-  if (files.some((f) => !ownServer(f))) {
+  const suites = files.map((f) => basename(f, '.test.js'));
+  if (suites.some((n) => n !== 'chat' && n !== 'webHost')) {
     await session.startCodeServer({
       vsix,
       settings: { 'devIndex.baseUrl': sandboxUrl },
@@ -109,7 +109,7 @@ try {
   // user settings make the same .vsix a web extension (`remote.extensionKind`: its `browser` entry runs in
   // the browser, its `main` never), with a folder from a vscode-vfs file system (a test fixture extension).
   let webHostUrl = '';
-  if (files.some((f) => f.includes('webHost'))) {
+  if (suites.includes('webHost')) {
     const vfsVsix = session.path('vfs-fixture.vsix');
     const vsce = spawnSync(
       process.execPath,
@@ -144,7 +144,7 @@ try {
   // code-server offline has none. A third code-server has AI features on (the others turn them off) and a test
   // fixture extension with one scripted local model (test/e2e/fixtures/chat-model-fixture), on the dependency fixture.
   let chatUrl = '';
-  if (files.some((f) => f.includes('chat'))) {
+  if (suites.includes('chat')) {
     const modelVsix = session.path('chat-model-fixture.vsix');
     const vsce = spawnSync(
       process.execPath,
