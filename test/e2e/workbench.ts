@@ -156,27 +156,27 @@ export class Workbench {
       .locator('.monaco-workbench')
       .click({ position: { x: 700, y: 450 } })
       .catch(() => undefined);
-    // A palette that something else closes as it opens (the new window's first notification or view taking the
-    // focus) is opened again: at most three times, each waiting for the input to take the text.
+    // A palette that something else closes as it opens, or before its entry is clicked (the new window's first
+    // notification or view taking the focus), is opened again: at most three times.
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    let label = '';
     for (let tries = 1; ; tries++) {
       await this.page.keyboard.press('F1');
       await input.waitFor({ state: 'visible' });
-      const typed = await input.fill(`>${title}`, { timeout: 5_000 }).then(
-        () => true,
-        (e: unknown) => {
-          if (tries === 3) throw e;
-          return false;
-        },
-      );
-      if (typed) break;
-      await this.page.keyboard.press('Escape');
+      try {
+        await input.fill(`>${title}`, { timeout: 5_000 });
+        await row.waitFor({ state: 'visible' });
+        label = (await row.getAttribute('aria-label')) ?? '';
+        if (!label.startsWith(title)) break;
+        // Click the entry itself: Enter would run whichever entry the palette put first.
+        await row.click({ timeout: 5_000 });
+        return;
+      } catch (e) {
+        if (tries === 3) throw e;
+        if (await this.page.locator('.quick-input-widget').isVisible()) await this.page.keyboard.press('Escape');
+      }
     }
-    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    await row.waitFor({ state: 'visible' });
-    const label = (await row.getAttribute('aria-label')) ?? '';
-    if (!label.startsWith(title)) throw new Error(`the palette's first match for "${title}" is "${label}"`);
-    // Click the entry itself: Enter would run whichever entry the palette put first.
-    await row.click();
+    throw new Error(`the palette's first match for "${title}" is "${label}"`);
   }
 
   /** Answers the open input box (optionally checking its prompt) and presses Enter. */
