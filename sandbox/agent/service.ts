@@ -366,10 +366,12 @@ export function createAgentService(o: AgentServiceOptions): {
         ? [...jobs.values()]
         : [jobs.get(b.jobId.toLowerCase())].filter((j): j is Job => j !== undefined);
     if (b.jobId !== undefined && targets.length === 0) return fail(404, AGENT_ERRORS.notFound);
-    for (const j of targets) j.expiresAt = now() + inMs;
+    // One instant for the jobs and the answer: a second now() could be a millisecond later than what the jobs keep.
+    const expiresAt = now() + inMs;
+    for (const j of targets) j.expiresAt = expiresAt;
     return {
       status: 200,
-      body: { success: true, expired: targets.length, expiresAt: new Date(now() + inMs).toISOString() },
+      body: { success: true, expired: targets.length, expiresAt: new Date(expiresAt).toISOString() },
     };
   }
 
