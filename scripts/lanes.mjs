@@ -1,21 +1,30 @@
 // How `npm test` (scripts/test-all.mjs) lays out its tiers on the machine's 2 cores: which start together, which
 // run side by side after the build, and which tier of a lane goes next.
 
+/** The e2e suites run apart from the e2e tier, on a lane of their own: they wait more than they compute. */
+const APART = ['e2e-watches', 'e2e-chat'];
+
 /** The tiers that run an editor from the provisioning cache: each starts once `provision` has ended. */
-export const EDITOR_TIERS = ['host', 'e2e', 'web', 'e2e-chat'];
+export const EDITOR_TIERS = ['host', 'e2e', 'web', 'e2e-watches', 'e2e-chat'];
 
 /**
  * The plan for the chosen tiers. `start`: begun together, the provisioning beside the build (the one mostly network,
  * disk and one core of native builds, the other CPU). `lanes`: begun when the build ends, side by side, each running
- * its tiers one after another: e2e (the longest) alone on one, every other tier in order on the other (the e2e chat
- * suite, e2e-chat, last). `serial`: one lane of every tier in turn, nothing beside anything.
+ * its tiers one after another: e2e (the longest) alone on one; the two-window watch suite and the chat suite on the
+ * second (most of their time is spent waiting, on a watch interval and on the workbench); every other tier in order
+ * on the third. `serial`: one lane of every tier in turn, nothing beside anything.
  */
 export function planLanes(chosen, { serial = false } = {}) {
   const provision = chosen.includes('provision') || chosen.some((n) => EDITOR_TIERS.includes(n));
   const start = [...(provision ? ['provision'] : []), ...(chosen.includes('build') ? ['build'] : [])];
   const rest = chosen.filter((n) => n !== 'provision' && n !== 'build');
   if (serial) return { start: [], lanes: [[...start, ...rest]] };
-  return { start, lanes: [rest.filter((n) => n === 'e2e'), rest.filter((n) => n !== 'e2e')].filter((l) => l.length) };
+  const lanes = [
+    rest.filter((n) => n === 'e2e'),
+    rest.filter((n) => APART.includes(n)),
+    rest.filter((n) => n !== 'e2e' && !APART.includes(n)),
+  ];
+  return { start, lanes: lanes.filter((l) => l.length) };
 }
 
 /**

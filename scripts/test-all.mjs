@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: every tier: the provisioning of the editors beside the build, then the e2e tier beside all the others
-// (in order), on two lanes (scripts/lanes.mjs).
+// `npm test`: every tier: the provisioning of the editors beside the build, then three lanes side by side
+// (scripts/lanes.mjs).
 // Prints each tier's own output when it ends, then one closing line `N passed, N failed` summed over the tiers
 // that count tests. Exit 1 on any failure. `node scripts/test-all.mjs unit http` runs only those tiers;
 // DEVINDEX_TEST_SERIAL=1 runs them one after another.
@@ -109,11 +109,12 @@ const tiers = [
     tests: true,
     when: () => existsSync(join(root, 'scripts/vscode/test-host.mjs')),
   },
-  // The e2e suites but the chat suite, alone on their lane (the longest); the chat suite, on a code-server of its own
-  // anyway, runs as the last tier of the other lane (e2e-chat below), so that both lanes end near the same time.
+  // The e2e suites but two, alone on their lane (the longest). The two-window watch suite (e2e-watches, mostly waiting
+  // out two watch intervals) and the chat suite (e2e-chat, a code-server of its own anyway) share a third lane.
   {
     name: 'e2e',
-    fn: () => run(process.execPath, ['scripts/vscode/test-e2e.mjs', '--except', 'chat']),
+    fn: () =>
+      run(process.execPath, ['scripts/vscode/test-e2e.mjs', '--except', 'chat', '--except', 'watchesTwoWindows']),
     tests: true,
     when: () => existsSync(join(root, 'scripts/vscode/test-e2e.mjs')),
   },
@@ -129,6 +130,13 @@ const tiers = [
     fn: () => run(process.execPath, ['scripts/package.mjs', '--check']),
     tests: true,
     when: () => existsSync(join(root, 'scripts/package.mjs')),
+  },
+  {
+    name: 'e2e-watches',
+    fn: () =>
+      run(process.execPath, ['scripts/vscode/test-e2e.mjs', '--only', 'watchesTwoWindows', '--tier', 'e2e-watches']),
+    tests: true,
+    when: () => existsSync(join(root, 'scripts/vscode/test-e2e.mjs')),
   },
   {
     name: 'e2e-chat',
@@ -195,9 +203,8 @@ async function lane(names) {
 }
 
 const chosen = tiers.filter((t) => only.length === 0 || only.includes(t.name)).map((t) => t.name);
-// The provisioning and the build begin together; when the build ends, two lanes side by side: the e2e tier (most of
-// the time, much of it spent waiting on the workbench) beside all the others in order. An editor tier begins once the
-// provisioning has ended. DEVINDEX_TEST_SERIAL=1 runs every tier one after another instead.
+// The provisioning and the build begin together; when the build ends, the lanes of planLanes side by side. An editor
+// tier begins once the provisioning has ended. DEVINDEX_TEST_SERIAL=1 runs every tier one after another instead.
 const plan = planLanes(chosen, { serial: /^(1|true)$/i.test(process.env.DEVINDEX_TEST_SERIAL ?? '') });
 if (plan.start.includes('provision')) {
   provisioned = false;

@@ -3,8 +3,8 @@
 // against code-server with the packaged .vsix installed and pointed at the sandbox. Screenshots go
 // to test-results/e2e/. Closing line `N passed, N failed`; exit 1 on a failure, a timeout or zero tests.
 //   --keep   keep the run folder (code-server and sandbox logs, profiles)
-//   --only NAME   only the test files whose name contains NAME
-//   --except NAME   every test file but those whose name contains NAME
+//   --only NAME   only the test files whose name contains NAME (repeatable: any of them)
+//   --except NAME   every test file but those whose name contains NAME (repeatable)
 //   --tier NAME   the name in `npm test`'s time table and the screenshots' folder test-results/NAME/ (default e2e)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,10 +15,11 @@ import { addTimes, timesFile } from '../suite-times-reporter.mjs';
 
 const argv = process.argv.slice(2);
 if (argv.includes('--keep')) process.env.DEVINDEX_KEEP_SESSION = '1';
-const option = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
-const only = option('--only');
-const except = option('--except');
-const tierName = option('--tier') ?? 'e2e';
+/** Every value given to `name`, in order. */
+const values = (name) => argv.flatMap((a, i) => (a === name && i + 1 < argv.length ? [argv[i + 1]] : []));
+const only = values('--only');
+const except = values('--except');
+const tierName = values('--tier')[0] ?? 'e2e';
 // Seven suites took 5 to 8 minutes on 2 loaded cores; the eighth (walkthrough) adds about 3 at a load average
 // near 20, the two-window watch suite about 6, the web host suite (its own code-server) about 3. On 2026-11-25, at a
 // load average of 15 to 19, 1,200 s ended a full run during its seventh suite, and a run without the two-window
@@ -40,7 +41,12 @@ try {
   const dir = join(root, 'out', 'test', 'e2e');
   const files = existsSync(dir)
     ? readdirSync(dir)
-        .filter((f) => f.endsWith('.test.js') && (!only || f.includes(only)) && (!except || !f.includes(except)))
+        .filter(
+          (f) =>
+            f.endsWith('.test.js') &&
+            (only.length === 0 || only.some((n) => f.includes(n))) &&
+            !except.some((n) => f.includes(n)),
+        )
         .sort()
         .map((f) => join(dir, f))
     : [];

@@ -30,30 +30,43 @@ const all = [
   'e2e',
   'web',
   'package',
+  'e2e-watches',
   'e2e-chat',
 ];
 
-test('the whole run: provisioning and build begin together, then e2e alone beside every other tier in order', async () => {
+test('the whole run: provisioning and build begin together, then e2e, the two e2e suites apart, and every other tier in order', async () => {
   const l = await load();
   assert.deepEqual(l.planLanes(all), {
     start: ['provision', 'build'],
-    lanes: [['e2e'], ['lint', 'typecheck', 'unit', 'browser', 'http', 'host', 'web', 'package', 'e2e-chat']],
+    lanes: [
+      ['e2e'],
+      ['e2e-watches', 'e2e-chat'],
+      ['lint', 'typecheck', 'unit', 'browser', 'http', 'host', 'web', 'package'],
+    ],
   });
-  assert.deepEqual(l.EDITOR_TIERS, ['host', 'e2e', 'web', 'e2e-chat']);
+  assert.deepEqual(l.EDITOR_TIERS, ['host', 'e2e', 'web', 'e2e-watches', 'e2e-chat']);
 });
 
-test('npm test runs every e2e suite once: the chat suite as e2e-chat, the rest as e2e', () => {
+test('npm test runs every e2e suite once: the chat suite as e2e-chat, the two-window one as e2e-watches, the rest as e2e', () => {
   const testAll = fs.readFileSync(path.join(root, 'scripts', 'test-all.mjs'), 'utf8');
   const names = [...testAll.matchAll(/\bname: '([\w-]+)'/g)].map((m) => m[1]);
   assert.deepEqual(names, all, 'the tiers in their order');
-  assert.match(
-    testAll,
-    /name: 'e2e',\s+fn: \(\) => run\(process\.execPath, \['scripts\/vscode\/test-e2e\.mjs', '--except', 'chat'\]\)/,
-  );
-  assert.match(
-    testAll,
-    /name: 'e2e-chat',\s+fn: \(\) => run\(process\.execPath, \['scripts\/vscode\/test-e2e\.mjs', '--only', 'chat', '--tier', 'e2e-chat'\]\)/,
-  );
+  const args = (tier: string) => {
+    const m = new RegExp(`name: '${tier}',\\s+fn: \\(\\) =>\\s+run\\(process\\.execPath, \\[([^\\]]*)\\]\\)`).exec(
+      testAll,
+    );
+    assert.ok(m, `the ${tier} tier runs a script`);
+    return [...m[1]!.matchAll(/'([^']*)'/g)].map((x) => x[1]);
+  };
+  assert.deepEqual(args('e2e'), ['scripts/vscode/test-e2e.mjs', '--except', 'chat', '--except', 'watchesTwoWindows']);
+  assert.deepEqual(args('e2e-watches'), [
+    'scripts/vscode/test-e2e.mjs',
+    '--only',
+    'watchesTwoWindows',
+    '--tier',
+    'e2e-watches',
+  ]);
+  assert.deepEqual(args('e2e-chat'), ['scripts/vscode/test-e2e.mjs', '--only', 'chat', '--tier', 'e2e-chat']);
   // lint and typecheck are the package's scripts: Prettier and the webview app's tsconfig are checked too.
   assert.match(testAll, /name: 'lint', fn: \(\) => run\('npm', \['run', '--silent', 'lint'\]\)/);
   assert.match(testAll, /name: 'typecheck', fn: \(\) => run\('npm', \['run', '--silent', 'typecheck'\]\)/);
@@ -62,15 +75,16 @@ test('npm test runs every e2e suite once: the chat suite as e2e-chat, the rest a
   };
   assert.match(pkg.scripts.lint!, /eslint \. && prettier --check \./);
   assert.match(pkg.scripts.typecheck!, /tsc -p \. --noEmit && tsc -p src\/webview\/app --noEmit/);
-  // Between them, every suite: --except and --only take the same test of a file's name.
+  // Between them, every suite once: --except and --only take the same test of a file's name.
   const e2e = fs.readFileSync(path.join(root, 'scripts', 'vscode', 'test-e2e.mjs'), 'utf8');
-  assert.match(e2e, /\(!only \|\| f\.includes\(only\)\) && \(!except \|\| !f\.includes\(except\)\)/);
+  assert.match(e2e, /only\.some\(\(n\) => f\.includes\(n\)\)\) &&\s+!except\.some\(\(n\) => f\.includes\(n\)\)/);
   const suites = fs.readdirSync(path.join(root, 'test', 'e2e')).filter((f) => f.endsWith('.test.ts'));
-  assert.deepEqual(
-    suites.filter((f) => f.includes('chat')),
-    ['chat.test.ts'],
-    'only the chat suite has "chat" in its name',
-  );
+  for (const name of ['chat', 'watchesTwoWindows'])
+    assert.deepEqual(
+      suites.filter((f) => f.includes(name)),
+      [`${name}.test.ts`],
+      `only one suite has "${name}" in its name`,
+    );
 });
 
 test('an editor tier chosen alone brings the provisioning; tiers without an editor do not', async () => {
