@@ -1,8 +1,11 @@
 // How `npm test` (scripts/test-all.mjs) lays out its tiers on the machine's 2 cores: which start together, which
 // run side by side after the build, and which tier of a lane goes next.
 
-/** The e2e suites run apart from the e2e tier, on a lane of their own: they wait more than they compute. */
-const APART = ['e2e-watches', 'e2e-chat'];
+/**
+ * The second lane: two e2e suites run apart from the e2e tier (they wait more than they compute), then the host tier,
+ * so that the three lanes end near the same time.
+ */
+const SECOND = ['e2e-watches', 'e2e-chat', 'host'];
 
 /** The tiers that run an editor from the provisioning cache: each starts once `provision` has ended. */
 export const EDITOR_TIERS = ['host', 'e2e', 'web', 'e2e-watches', 'e2e-chat'];
@@ -10,9 +13,9 @@ export const EDITOR_TIERS = ['host', 'e2e', 'web', 'e2e-watches', 'e2e-chat'];
 /**
  * The plan for the chosen tiers. `start`: begun together, the provisioning beside the build (the one mostly network,
  * disk and one core of native builds, the other CPU). `lanes`: begun when the build ends, side by side, each running
- * its tiers one after another: e2e (the longest) alone on one; the two-window watch suite and the chat suite on the
- * second (most of their time is spent waiting, on a watch interval and on the workbench); every other tier in order
- * on the third. `serial`: one lane of every tier in turn, nothing beside anything.
+ * its tiers one after another: e2e (the longest) alone on one; the two-window watch suite, the chat suite and the host
+ * tier on the second (the two suites spend most of their time waiting, on a watch interval and on the workbench);
+ * every other tier in order on the third. `serial`: one lane of every tier in turn, nothing beside anything.
  */
 export function planLanes(chosen, { serial = false } = {}) {
   const provision = chosen.includes('provision') || chosen.some((n) => EDITOR_TIERS.includes(n));
@@ -21,8 +24,8 @@ export function planLanes(chosen, { serial = false } = {}) {
   if (serial) return { start: [], lanes: [[...start, ...rest]] };
   const lanes = [
     rest.filter((n) => n === 'e2e'),
-    rest.filter((n) => APART.includes(n)),
-    rest.filter((n) => n !== 'e2e' && !APART.includes(n)),
+    SECOND.filter((n) => rest.includes(n)),
+    rest.filter((n) => n !== 'e2e' && !SECOND.includes(n)),
   ];
   return { start, lanes: lanes.filter((l) => l.length) };
 }

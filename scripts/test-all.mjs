@@ -110,7 +110,7 @@ const tiers = [
     when: () => existsSync(join(root, 'scripts/vscode/test-host.mjs')),
   },
   // The e2e suites but two, alone on their lane (the longest). The two-window watch suite (e2e-watches, mostly waiting
-  // out two watch intervals) and the chat suite (e2e-chat, a code-server of its own anyway) share a third lane.
+  // out two watch intervals) and the chat suite (e2e-chat, a code-server of its own anyway) share a lane with host.
   {
     name: 'e2e',
     fn: () =>

@@ -34,14 +34,14 @@ const all = [
   'e2e-chat',
 ];
 
-test('the whole run: provisioning and build begin together, then e2e, the two e2e suites apart, and every other tier in order', async () => {
+test('the whole run: provisioning and build begin together, then e2e; two e2e suites apart, then host; every other tier in order', async () => {
   const l = await load();
   assert.deepEqual(l.planLanes(all), {
     start: ['provision', 'build'],
     lanes: [
       ['e2e'],
-      ['e2e-watches', 'e2e-chat'],
-      ['lint', 'typecheck', 'unit', 'browser', 'http', 'host', 'web', 'package'],
+      ['e2e-watches', 'e2e-chat', 'host'],
+      ['lint', 'typecheck', 'unit', 'browser', 'http', 'web', 'package'],
     ],
   });
   assert.deepEqual(l.EDITOR_TIERS, ['host', 'e2e', 'web', 'e2e-watches', 'e2e-chat']);
