@@ -4,7 +4,7 @@ import { basePrefix, encodeSearchAt, isLoopbackHost, joinUrl, parseBaseUrl, SEAR
 import { ApiError, errorFromResponse, keylessQuotaWords, validationError } from './errors';
 import { headerValue, type HttpResponse, type Transport } from './transport';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor } from './redact';
-import { passedCheck, validateSearchParams, type SearchParams } from './params';
+import { checkSearchParams, passedCheck, type SearchParams } from './params';
 import { systemClock, withRetry, type BackoffTiming, type Clock, type RetryEvent } from './retry';
 import { SearchAnswerSchema, type SearchResponse } from './schemas';
 import { USER_AGENT } from './version';
@@ -136,7 +136,7 @@ export class DevIndexClient {
   async search(params: SearchParams, opts: CallOptions = {}): Promise<SearchResponse> {
     let checked = params;
     if (!passedCheck(params)) {
-      const v = validateSearchParams(params);
+      const v = checkSearchParams(params);
       if (!v.ok) throw validationError(v.issues);
       checked = v.params;
     }

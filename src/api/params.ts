@@ -131,13 +131,27 @@ export function passedCheck(p: SearchParams): boolean {
 }
 
 /**
- * Checks every parameter against spec 4.1 and section 8, plus scoping rules 3 and 4: the one check a search
- * goes through (the client runs it; a surface that shows the messages before building a client runs it first,
- * and the client then trusts what it returned). Returns the params to send, frozen: empty `repos` / `sources`
- * lists are dropped (an empty scope is no scope, and on GET it would vanish anyway), everything else is passed
- * through unchanged.
+ * Checks params for a caller that shows the messages before a client sends anything: as checkSearchParams, and the
+ * params returned are frozen and remembered, so that the client sends them without checking again.
  */
 export function validateSearchParams(
+  input: SearchParams,
+): { ok: true; params: SearchParams } | { ok: false; issues: ParamIssue[] } {
+  const v = checkSearchParams(input);
+  if (!v.ok) return v;
+  const params = Object.freeze(v.params);
+  checked.add(params);
+  return { ok: true, params };
+}
+
+/**
+ * Checks every parameter against spec 4.1 and section 8, plus scoping rules 3 and 4: the one check a search
+ * goes through (the client runs it unless validateSearchParams already did). Returns the params to send: empty
+ * `repos` / `sources` lists are dropped (an empty scope is no scope, and on GET it would vanish anyway), everything
+ * else is passed through unchanged. Neither frozen nor remembered: freezing makes the encoder's reads slower, and a
+ * client that sends them at once needs neither.
+ */
+export function checkSearchParams(
   input: SearchParams,
 ): { ok: true; params: SearchParams } | { ok: false; issues: ParamIssue[] } {
   const issues: ParamIssue[] = [];
@@ -280,7 +294,5 @@ export function validateSearchParams(
   }
 
   if (issues.length) return { ok: false, issues };
-  const params = Object.freeze(out);
-  checked.add(params);
-  return { ok: true, params };
+  return { ok: true, params: out };
 }

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { passedCheck, validateSearchParams, type SearchParams, type ParamIssue } from '../../../src/api/params';
+import {
+  checkSearchParams,
+  passedCheck,
+  validateSearchParams,
+  type SearchParams,
+  type ParamIssue,
+} from '../../../src/api/params';
 
 function issues(p: unknown): ParamIssue[] {
   const r = validateSearchParams(p as SearchParams);
@@ -149,5 +155,17 @@ describe('validateSearchParams: the one check a search goes through', () => {
     assert.equal(passedCheck(input), false);
     assert.equal(passedCheck({ ...passed }), false, 'a copy may have been changed: the client checks it');
     assert.deepEqual(passed, { query: 'q' }, 'the empty scope is dropped');
+  });
+
+  it("the client's own check (checkSearchParams) gives the same answer, neither frozen nor remembered", () => {
+    const input: SearchParams = { query: 'q', repos: [], k: 5 };
+    const own = checkSearchParams(input);
+    assert.ok(own.ok);
+    assert.deepEqual(own.params, accepts(input));
+    assert.equal(Object.isFrozen(own.params), false);
+    assert.equal(passedCheck(own.params), false);
+    const bad = checkSearchParams({ query: '', k: 500 });
+    assert.ok(!bad.ok);
+    assert.deepEqual(bad.issues, (validateSearchParams({ query: '', k: 500 }) as { issues: ParamIssue[] }).issues);
   });
 });
