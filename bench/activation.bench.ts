@@ -28,7 +28,7 @@ const full = sample('full');
 const lazy = sample('core');
 const undici = sample('undici');
 
-// Issue 20's goals, each against its baseline measured in this run.
+// The goals, each against its baseline measured in this run.
 const entryKb = kb('extension.js');
 const coreKb = kb('core.js');
 const [act, lz, und] = [median(activate.ms), median(lazy.ms), median(undici.ms)];

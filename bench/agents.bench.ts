@@ -363,7 +363,7 @@ async function main(): Promise<void> {
       `synthetic runs shaped like real ones (backoff ceiling ${DEFAULT_POLL_TIMING.maxMs / 1000} s, the default)`,
       await synthetic(DEFAULT_POLL_TIMING),
     );
-    // The baseline in the same run: the ceiling of 15 s this project used before issue 20.
+    // The baseline in the same run: the ceiling of 15 s this project used before.
     const before = report(
       '  the same runs with the former ceiling of 15 s',
       await synthetic({ ...DEFAULT_POLL_TIMING, maxMs: 15_000, hiddenMaxMs: 30_000 }),

@@ -1,4 +1,4 @@
-// Issue 20's bundle diet: what zod costs in its classic form (dist/features.js) and in zod/mini (dist/core.js) for the same schema
+// The bundle diet: what zod costs in its classic form (dist/features.js) and in zod/mini (dist/core.js) for the same schema
 // features (bench/fixtures/zod/), built as the production bundles are; and that the lockfile parsers stay out of
 // dist/core.js (they are in dist/lockfiles.js, the editor's lockfile worker); and what the first search loads since
 // the core was split (dist/core.js) against one bundle of the core and the features together, built in this run.

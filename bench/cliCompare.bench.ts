@@ -1,5 +1,5 @@
 // `devindex search` as a whole process against the service's own CLI (`firecrawl developer`, npm
-// `firecrawl-cli`, a pinned dev dependency) on the same queries against the same sandbox (issue 20):
+// `firecrawl-cli`, a pinned dev dependency) on the same queries against the same sandbox:
 // wall time from spawn to exit, and peak memory (each process's own maxRSS, read by a preload that
 // both CLIs run under, so both are measured the same way). Runs alternate, after warm-up runs, and
 // the load average is printed with the figures. Goals: <= 0.8x its wall time, <= its peak memory.

@@ -1,6 +1,6 @@
-// Client benchmark (issue 2, section 6): per-call median and p95 for bare undici.request + JSON.parse,
+// Client benchmark: per-call median and p95 for bare undici.request + JSON.parse,
 // global fetch + JSON.parse, and DevIndexClient.search, at k=10 x 1 passage and k=100 x 5 passages;
-// ratios client/undici and client/fetch; heap growth over 10,000 client calls. Issue 20: at k=100 x 5, the
+// ratios client/undici and client/fetch; heap growth over 10,000 client calls. At k=100 x 5, the
 // goals median <= 1.1x and p95 <= 1.5x bare undici and median < 0.9x fetch, each with met / NOT MET; the garbage
 // collections that fell inside each variant's calls (the tail is mostly the calls a scavenge lands in); and the
 // client's cost stage by stage (read body, JSON.parse, depth check, redaction, zod parse with the mapping of
@@ -208,10 +208,10 @@ async function main(): Promise<void> {
       );
       if (ru > target || rf >= 1) failed = true;
       if (sc.params.k === 100) {
-        // Issue 20's goals for the large answer, and where the client's time goes, stage by stage.
+        // The goals for the large answer, and where the client's time goes, stage by stage.
         const rp = c.p95 / u.p95;
         console.log(
-          `  issue 20: client/undici median ${ru.toFixed(3)} (goal <= 1.1: ${ru <= 1.1 ? 'met' : 'NOT MET'}), p95 ${rp.toFixed(3)} (goal <= 1.5: ${rp <= 1.5 ? 'met' : 'NOT MET'}),` +
+          `  the large answer: client/undici median ${ru.toFixed(3)} (goal <= 1.1: ${ru <= 1.1 ? 'met' : 'NOT MET'}), p95 ${rp.toFixed(3)} (goal <= 1.5: ${rp <= 1.5 ? 'met' : 'NOT MET'}),` +
             ` client/fetch median ${rf.toFixed(3)} (goal < 0.9: ${rf < 0.9 ? 'met' : 'NOT MET'})`,
         );
         const transport = new HttpTransport();

@@ -1,4 +1,4 @@
-// Issue 14: what the code action and hover providers do per call with 1,000 dependencies (cache cold and
+// What the code action and hover providers do per call with 1,000 dependencies (cache cold and
 // warm), next to the cold resolution they must never wait for (the baseline, measured in the same run);
 // and what the feature adds to the activation bundle (dist/extension.js must not hold the resolver).
 import { spawnSync } from 'node:child_process';

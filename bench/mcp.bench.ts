@@ -1,6 +1,6 @@
-// MCP server (issue 13): a search round trip through `devindex mcp` (the SDK's own client over stdio,
+// MCP server: a search round trip through `devindex mcp` (the SDK's own client over stdio,
 // tool call -> server process -> sandbox -> result text) against a direct DevIndexClient.search of the
-// same query on the same sandbox, in the same run (ratio), with where the time goes (issue 22: the server's
+// same query on the same sandbox, in the same run (ratio), with where the time goes (the server's
 // own marks of each call, DEVINDEX_MCP_TIMING=1, an MCP ping, and a bare relay process that does the same
 // search and text without MCP, bench/relayProbe.ts); and the server's time from spawn to its
 // first answer (initialize + one search) against the time a bare `node -e 0` and `devindex --version`

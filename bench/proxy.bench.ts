@@ -1,4 +1,4 @@
-// Proxy overhead per search (issue 10): DevIndexClient.search against the sandbox directly, through a
+// Proxy overhead per search: DevIndexClient.search against the sandbox directly, through a
 // loopback forward proxy (the `proxy` package in its own process; a CONNECT tunnel kept alive, as a
 // corporate proxy is used), and through the proxy-aware agent with the host in NO_PROXY (the cost of
 // choosing). Ratios to the direct figure measured in the same run.

@@ -1,4 +1,4 @@
-// The MCP bench's floor (issue 22): a process that does what `devindex mcp` does for a search, without MCP.
+// The MCP bench's floor: a process that does what `devindex mcp` does for a search, without MCP.
 // One JSON line in (the search's params), the same DevIndexClient search and the same answer text as the
 // tool's, one JSON line out ({ text }). What `devindex mcp` costs above this is the protocol and the SDK on
 // both sides; what this costs above the direct call is the process hop itself.

@@ -3,7 +3,7 @@
 // frame has been painted), median of 20. Printed next to a plain-text baseline measured in the same
 // page and run: the same number of rows with the same classes, built by hand with no snippet work.
 // The list shows compact rows (markdown is rendered when a row is expanded). Expand All (500 passages as
-// markdown, issue 20) is measured three ways: the first expanded rows painted, the whole, and the
+// markdown) is measured three ways: the first expanded rows painted, the whole, and the
 // longest task meanwhile (goals: 50 ms and 50 ms). Last, the number of results visible in the first
 // screen of a 300 x 900 px view (the issue's target: at least 8).
 import { cpus, loadavg } from 'node:os';
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
         const script = performance.now() - start;
         await new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
         const painted = performance.now() - start;
-        // Expand All (issue 20): every passage as markdown, the rows on screen first, the rest in slices.
+        // Expand All: every passage as markdown, the rows on screen first, the rest in slices.
         // Measured: (1) the first expanded rows painted: the next frame after the command (rAF, then a
         // task); (2) the whole: until every passage is in the DOM and shown, then the frame after; (3) the
         // longest task meanwhile: the longest gap between turns of a MessageChannel probe that re-posts itself
@@ -290,7 +290,7 @@ async function main(): Promise<void> {
       `render, plain-text rows (baseline):                  median ${fmt(t)}  (min ${fmt(Math.min(...text))}, max ${fmt(Math.max(...text))})`,
     );
     console.log(`ratio view / plain-text rows: ${(m / t).toFixed(2)}x`);
-    // Issue 20's goals for Expand All: the first expanded rows painted within 50 ms, no task over 50 ms.
+    // The goals for Expand All: the first expanded rows painted within 50 ms, no task over 50 ms.
     const mark = (ms: number) => (ms <= EXPAND_GOAL_MS ? 'met' : 'NOT MET');
     const report = (label: string, e: Expand) => {
       const worst = Math.max(...e.longest);

@@ -1,4 +1,4 @@
-// Issue 22: tokens of what a model reads. (1) Our search text against the service's own MCP server's
+// Tokens of what a model reads. (1) Our search text against the service's own MCP server's
 // developer-search text (the blocks in the addendum's last section) on the same 20 sandbox responses,
 // at equal content, read two ways: each answer alone (every id, URL and passage of the response in
 // both texts), and the 20 as one agent's session, where each search names the answers before it in

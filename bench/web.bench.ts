@@ -1,4 +1,4 @@
-// Issue 24: the web extension's bundle (dist/web/extension.js, production build) and its activation in a
+// The web extension's bundle (dist/web/extension.js, production build) and its activation in a
 // real chromium Web Worker (fake vscode module; test/browser/webWorkerPage.ts), next to the baseline of
 // the same harness activating an extension that does nothing, in the same run.
 import { statSync } from 'node:fs';

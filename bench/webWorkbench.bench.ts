@@ -1,4 +1,4 @@
-// Issue 31: the first search in the browser-only workbench (VS Code's open-source web build served by
+// The first search in the browser-only workbench (VS Code's open-source web build served by
 // @vscode/test-web, the web build in its web worker, no server extension host; scripts/vscode/test-web.mjs),
 // timed from the palette to the first result row painted in the Search webview, beside the same figure in the
 // desktop build: code-server's workbench running dist/extension.js in its Node extension host (desktop VS Code

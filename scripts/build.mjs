@@ -48,7 +48,7 @@ const coreExternal = {
     build.onResolve({ filter: /^\.\/(core|features)\.js$/ }, (a) =>
       a.importer.endsWith(join('src', 'extension.ts')) ? { path: a.path, external: true } : undefined,
     );
-    // Issue 33: the editor's MCP and rules setup edits files through `devindex setup`'s own bundle.
+    // The editor's MCP and rules setup edits files through `devindex setup`'s own bundle.
     build.onResolve({ filter: /^\.\/cli-setup\.js$/ }, (a) =>
       a.importer.endsWith(join('src', 'mcpSetup', 'editorFiles.ts'))
         ? { path: './cli-setup.js', external: true }
@@ -122,7 +122,7 @@ const llhttpFallback = {
 /**
  * undici's HTTP/2 client is used only when a dispatcher is built with `allowH2` (ours never are), but undici
  * requires it, and with it Node's http2 module, as it loads: 4 ms of every start on Node 20, 7 to 12 ms on
- * Node 24 (issue 22: `devindex mcp`'s spawn to first answer; also the editor's first search). Here it is
+ * Node 24 (`devindex mcp`'s spawn to first answer; also the editor's first search). Here it is
  * required on its first use instead. The build fails if undici's line changes, so that this is looked at again.
  */
 const H2_REQUIRE = "const connectH2 = require('./client-h2.js')";
@@ -149,7 +149,7 @@ const http2OnDemand = {
  * The editor reads lockfiles in a worker thread (dist/lockfiles.js), so the parsers (yaml, @yarnpkg/parsers, smol-toml)
  * stay out of dist/core.js: there the resolver's in-thread reader (src/deps/lockfileRead.ts) is swapped for the one
  * that posts to the worker (src/deps/lockfileThread.ts, same exports). `devindex mcp` is long-lived like the editor and
- * does the same (issue 22: its spawn to first answer; a 30 MB lockfile never holds a wait's progress). The one-shot
+ * does the same (its spawn to first answer; a 30 MB lockfile never holds a wait's progress). The one-shot
  * CLI commands keep the in-thread reader.
  */
 const lockfilesInWorker = {
@@ -166,7 +166,7 @@ const lockfilesInWorker = {
 /**
  * `devindex mcp` never asks its client for input (MCP elicitation), the one thing the SDK's server checks with ajv:
  * the server is given its own validator (src/cli/mcp.ts), and the SDK's ajv provider is left out of the bundle
- * (ajv, ajv-formats and fast-uri: 130 KB, about 10 ms of every spawn; issue 22). Constructing the stand-in throws.
+ * (ajv, ajv-formats and fast-uri: 130 KB, about 10 ms of every spawn). Constructing the stand-in throws.
  */
 const mcpWithoutAjv = {
   name: 'mcp-without-ajv',
@@ -319,7 +319,7 @@ const bundles = [
     plugins: [llhttpFallback, http2OnDemand],
     metafile: true,
   },
-  // Issue 33: `devindex setup` (files only: jsonc-parser, no client); the editor's setup commands load it too.
+  // `devindex setup` (files only: jsonc-parser, no client); the editor's setup commands load it too.
   // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow: its ES module build is bundled.
   {
     entryPoints: ['src/cli/setupCommand.ts'],
@@ -462,7 +462,7 @@ if (watch) {
     ...(await Promise.all(bundles.map((b) => esbuild.build(b)))),
     ...(productBundles ? await buildCoreAndFeatures() : []),
   ];
-  // Issue 24: the browser bundle holds no Node built-in and no undici (scripts/webBuild.mjs).
+  // The browser bundle holds no Node built-in and no undici (scripts/webBuild.mjs).
   for (const r of results) {
     if (!r.metafile?.outputs['dist/web/extension.js']) continue;
     const problems = browserBundleProblems(r.metafile);

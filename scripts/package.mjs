@@ -111,7 +111,7 @@ function packageVsix(out) {
       stage,
     );
     const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
-    // No repository is published yet (issue 24: no placeholder URL ships), so vsce is told a missing
+    // No repository is published yet (no placeholder URL ships), so vsce is told a missing
     // repository is deliberate, and the README's screenshot stays a relative link to the copy inside the
     // .vsix (docs/images/), which VS Code's extension page resolves; vsce would otherwise rewrite it to
     // a repository URL it cannot know and refuse to package.
@@ -259,7 +259,7 @@ if (check && entries.length) {
   test('vsce printed no warning a user would see', () => {
     if (vsceWarnings.length) throw new Error(vsceWarnings.join('\n'));
   });
-  test('marketplace metadata (issue 24): a 128×128 PNG icon at the path package.json names, AI and Chat categories, a gallery banner', () => {
+  test('marketplace metadata: a 128×128 PNG icon at the path package.json names, AI and Chat categories, a gallery banner', () => {
     const manifest = JSON.parse(
       entries
         .find((e) => e.name === 'extension/package.json')

@@ -1,4 +1,4 @@
-// Issue 24: the web extension's bundle (package.json `browser`), kept beside build.mjs so that its
+// The web extension's bundle (package.json `browser`), kept beside build.mjs so that its
 // options and its check are one import there and one import in the unit test.
 import { builtinModules } from 'node:module';
 

@@ -1,4 +1,4 @@
-// The dependency fixture workspace of the host and e2e tiers (issue 14): a package.json whose packages
+// The dependency fixture workspace of the host and e2e tiers: a package.json whose packages
 // are installed in a small node_modules with varied `repository` fields, a go.mod, and a TypeScript file
 // with an import problem. The packages point at repositories the sandbox corpus indexes.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ export const DEPS_FIXTURE_FILES = {
     2,
   ),
   // object with url (git+https, .git suffix) and types, so it imports cleanly
-  // Installed versions (issue 23): fetchline 3.2.0 is older than the corpus's fix (3.3.0, fetchline#472),
+  // Installed versions: fetchline 3.2.0 is older than the corpus's fix (3.3.0, fetchline#472),
   // keel-schema 2.6.0 newer than its fix (2.5.1, keel-schema#925).
   ...pkg(
     'fetchline',

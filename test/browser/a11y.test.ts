@@ -1,4 +1,4 @@
-// Issue 24, section 4: the Search view with a keyboard and a screen reader. axe-core (the npm package,
+// The Search view with a keyboard and a screen reader. axe-core (the npm package,
 // pinned) runs inside the real view in chromium, in the light, dark and high contrast test themes, over
 // each state the issue names; a keyboard-only walk; the live region's words; the focus outline.
 import assert from 'node:assert/strict';
@@ -106,7 +106,7 @@ async function freshView(theme: Theme): Promise<ViewPage> {
   return v;
 }
 
-describe('accessibility of the search view (axe-core, issue 24)', () => {
+describe('accessibility of the search view (axe-core)', () => {
   for (const theme of THEMES) {
     it(`has no serious or critical axe violation in ${theme}: form, chips, keyless line, collapsed and expanded results, an error`, async () => {
       const v = await freshView(theme);
@@ -200,7 +200,7 @@ async function labelInName(v: ViewPage): Promise<{ failed: string[]; passed: str
   });
 }
 
-describe('label in name (WCAG 2.5.3, axe label-content-name-mismatch; issue 30)', () => {
+describe('label in name (WCAG 2.5.3, axe label-content-name-mismatch)', () => {
   for (const theme of THEMES) {
     it(`in ${theme}: every row, collapsed, with license and version badges, and every labelled button shows words its name holds; only an expanded row's passages are beyond its name`, async () => {
       const v = await freshView(theme);
@@ -328,7 +328,7 @@ async function showResults(v: ViewPage, query = 'http server keep-alive', result
   return s;
 }
 
-describe('the search view with the keyboard alone (issue 24)', () => {
+describe('the search view with the keyboard alone', () => {
   it('walks search → expand → open → back to the query box, as a tree (arrows, Home/End, Enter/Space, roving tabindex)', async () => {
     const v = await freshView('dark');
     await v.page.keyboard.press('Tab');
@@ -505,7 +505,7 @@ describe('the search view with the keyboard alone (issue 24)', () => {
   }
 });
 
-describe('the live region (issue 24)', () => {
+describe('the live region', () => {
   it('says a finished search, an error, a cancel and a cleared list once each, in plain words', async () => {
     const v = await freshView('light');
     // Every change to the live region, as a screen reader would be told of it.
@@ -611,7 +611,7 @@ describe('the live region (issue 24)', () => {
   });
 });
 
-describe('Expand All in slices (issue 20) keeps the tree usable', () => {
+describe('Expand All in slices keeps the tree usable', () => {
   it('opens every row at once, renders the rows on screen first, the rest later; a row the keyboard reaches is rendered at once', async () => {
     const v = await freshView('dark');
     const many = Array.from({ length: 100 }, (_, i) => ({

@@ -80,7 +80,7 @@ describe('hostile passages in chromium', () => {
       return {
         tags: [...new Set(md.map((e) => e.tagName.toLowerCase()))].sort(),
         attrs: [...new Set(md.flatMap((e) => [...e.attributes].map((a) => a.name)))].sort(),
-        // Issue 24: the renderer's own tab stop on code blocks and tables (they scroll sideways), never anywhere else.
+        // The renderer's own tab stop on code blocks and tables (they scroll sideways), never anywhere else.
         tabStops: [
           ...new Set(
             md

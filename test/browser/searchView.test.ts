@@ -564,7 +564,7 @@ describe('search view in chromium', () => {
     );
     assert.equal(await v.page.isVisible('.stale-banner'), true);
     assert.equal(await v.page.textContent('.stale-banner'), 'Showing results for “http server keep-alive”');
-    // Marked as earlier results (greyed, titles in italics) but not dimmed below 4.5:1 (issue 24's axe check: opacity gave 2.9:1).
+    // Marked as earlier results (greyed, titles in italics) but not dimmed below 4.5:1 (axe's contrast check: opacity gave 2.9:1).
     assert.deepEqual(
       await v.page
         .locator('.results')
@@ -614,7 +614,7 @@ describe('search view in chromium', () => {
     await v.page.close();
   });
 
-  it('offers Diagnose Connection under a network, proxy or TLS failure (issue 21), and only there', async () => {
+  it('offers Diagnose Connection under a network, proxy or TLS failure, and only there', async () => {
     const v = await freshView('light');
     let s = await typeAndSearch(v, 'behind a proxy');
     await v.send({ type: 'searchStarted', requestId: s.requestId, params: s.params });
@@ -1072,7 +1072,7 @@ describe('search view in chromium', () => {
     await v.page.close();
   });
 
-  it("issue 30: the keyless quota with the service's signup link offers Get a Key beside Set API Key, in the line and the box; the link goes back to the extension", async () => {
+  it("the keyless quota with the service's signup link offers Get a Key beside Set API Key, in the line and the box; the link goes back to the extension", async () => {
     for (const theme of ['light', 'dark', 'hc'] as const) {
       const v = await freshView(theme, { width: 300, height: 700 });
       await v.send({ type: 'keyState', hasKey: false });
@@ -1130,7 +1130,7 @@ describe('search view in chromium', () => {
     await v.page.close();
   });
 
-  it('Expand All ends with every row expanded and its passages rendered as markdown, again after Collapse All; a search started during the slices leaves no stale rows (issue 20)', async () => {
+  it('Expand All ends with every row expanded and its passages rendered as markdown, again after Collapse All; a search started during the slices leaves no stale rows', async () => {
     const v = await freshView();
     const many = Array.from({ length: 100 }, (_, i) => ({
       id: `doc:slices/${i}`,

@@ -1,4 +1,4 @@
-// Issue 23 in the Search view (chromium, the view's own bundle): a dependency-scoped search's chip says the
+// In the Search view (chromium, the view's own bundle): a dependency-scoped search's chip says the
 // installed version, rows carry version badges whose tooltip quotes the sentence, a summary line sits
 // above the results; screenshots at the default side bar width (300 px) in light, dark and high contrast.
 import { describe, it } from 'node:test';
@@ -45,7 +45,7 @@ const response = {
   coverage: { issue: 'ok', pull_request: 'ok' },
 } as unknown as SearchResponse;
 
-describe('version badges in the Search view (issue 23)', () => {
+describe('version badges in the Search view', () => {
   for (const theme of ['light', 'dark', 'hc'] as const) {
     it(`chip, summary line and badges (${theme}, 300 px)`, async () => {
       const v = await pages.open(theme);

@@ -1,4 +1,4 @@
-// Issue 23 in the Search view (chromium, the view's own bundle): the Watched list (each watch with its last
+// In the Search view (chromium, the view's own bundle): the Watched list (each watch with its last
 // check in relative time, its new count, Check Now and Remove with accessible names, reachable by keyboard),
 // the Watch for a Fix button above a repository-scoped search's results and on each result's actions; only
 // ids go back to the extension. Screenshots at the default side bar width (300 px), light, dark and high contrast.
@@ -61,7 +61,7 @@ const watchesMessage = (canWatch = true): ToWebview => ({
     : {}),
 });
 
-describe('the Watched list in the Search view (issue 23)', () => {
+describe('the Watched list in the Search view', () => {
   for (const theme of ['light', 'dark', 'hc'] as const) {
     it(`rows, words and buttons (${theme}, 300 px)`, async () => {
       const v = await pages.open(theme);

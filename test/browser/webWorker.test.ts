@@ -1,4 +1,4 @@
-// Issue 24: the web extension's bundle (dist/web/extension.js) in a real chromium Web Worker with the
+// The web extension's bundle (dist/web/extension.js) in a real chromium Web Worker with the
 // browser's own fetch against the sandbox on another origin (so CORS is real), and a small fake `vscode`
 // module (test/browser/fixtures/fakeVscode.js) in place of VS Code's web worker extension host (the real one,
 // in code-server: test/e2e/webHost.test.ts; docs/TESTING.md, "The web extension"). Covers a search from the palette, a

@@ -1,4 +1,4 @@
-// Issue 33, item 5: `@devindex` in VS Code's chat as a user meets it. code-server offline has no Copilot and no chat
+// `@devindex` in VS Code's chat as a user meets it. code-server offline has no Copilot and no chat
 // model, and VS Code's chat calls no participant without a model: it answers "Language model unavailable" itself.
 // So this suite runs on a third code-server (scripts/vscode/test-e2e.mjs) with AI features on and a test fixture
 // extension that registers one scripted local model (test/e2e/fixtures/chat-model-fixture), on the dependency

@@ -1,4 +1,4 @@
-// Browser UI (issue 14): the dependency fixture workspace opened in the workbench; the light bulb menu on
+// Browser UI: the dependency fixture workspace opened in the workbench; the light bulb menu on
 // the TypeScript import problem, the import hover's links and the dependency pick, as a user sees them
 // (test-results/e2e/deps-*.png, dark and light).
 import * as assert from 'node:assert/strict';
@@ -37,7 +37,7 @@ function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 20_000)
   return defined(fn, what, ms, 250);
 }
 
-describe('search from problems, imports and dependencies in the workbench (issue 14)', () => {
+describe('search from problems, imports and dependencies in the workbench', () => {
   let wb: Workbench;
 
   before(async () => {

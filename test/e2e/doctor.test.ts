@@ -1,4 +1,4 @@
-// Issue 21 as a user sees it: Developer Index: Diagnose Connection from the palette opens the findings
+// As a user sees it: Developer Index: Diagnose Connection from the palette opens the findings
 // as a read-only markdown document; here the sandbox says the keyless quota is used up, so the service
 // check is a problem with its fix. Screenshots in light and dark.
 import * as assert from 'node:assert/strict';

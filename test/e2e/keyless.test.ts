@@ -1,4 +1,4 @@
-// Issue 30 §2 in the workbench, at the default side bar width (300 px) in light, dark and high contrast:
+// In the workbench, at the default side bar width (300 px) in light, dark and high contrast:
 // the keyless quota used up with the service's own signup link, so the keyless line and the error box
 // offer Get a Key beside Set API Key, and the error names its request id. Uses the sandbox's daily
 // keyless quota (`POST /__sandbox/keyless`), whose 429 carries `signup_url` on the production wire.

@@ -1,4 +1,4 @@
-// Conditions a screenshot waits for (issue 31 §2: no fixed settle waits): an element that has stopped moving,
+// Conditions a screenshot waits for (no fixed settle waits): an element that has stopped moving,
 // no hover tooltip over the workbench, and every webview wearing the workbench's theme. Each is read with the
 // shared poll (test/support/until.ts).
 import type { Frame, Locator, Page } from 'playwright-core';

@@ -1,4 +1,4 @@
-// Browser UI for issue 19, at the default side bar width (300 px) in light, dark and high contrast:
+// Browser UI for threads, chat answers, approvals and the keyless quota, at the default side bar width (300 px) in light, dark and high contrast:
 // a chat run's answer opened from its end notification (a rendered markdown document), Ask a
 // Follow-up… from the job's row (a thread with two turns under one row), a run waiting for an
 // approval (never spinning) approved from its row, and the Search view's keyless line counting down

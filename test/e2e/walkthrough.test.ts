@@ -1,4 +1,4 @@
-// Issue 24 as a new user meets it: on the first start after install (a fresh browser profile and a
+// As a new user meets it: on the first start after install (a fresh browser profile and a
 // folder with no settings: the product's defaults) "Get Started with Developer Index" opens by itself
 // with its six steps; a step's button runs its command (Search Keyless asks for a query and the Search
 // view shows the results, and the step is checked); screenshots of every step in light and dark, one in

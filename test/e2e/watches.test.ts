@@ -1,4 +1,4 @@
-// Browser UI (issue 23): Watch for a Fix in the workbench, as a user sees it. The dependency fixture is
+// Browser UI: Watch for a Fix in the workbench, as a user sees it. The dependency fixture is
 // open; a search in fetchline's repository with its version badges and summary line, Watch for a Fix above
 // its results, a new issue in the index, Check Now and its notification, and the Watched list at the default
 // side bar width (300 px) in dark, light and high contrast (test-results/e2e/watches-*.png). The watch is removed at the end (the
@@ -9,7 +9,7 @@ import { Workbench, e2e } from './workbench';
 
 const QUERY = 'Retry-After ignored with a per-request timeout';
 
-describe('Watch for a Fix in the workbench (issue 23)', () => {
+describe('Watch for a Fix in the workbench', () => {
   let wb: Workbench;
 
   before(async () => {

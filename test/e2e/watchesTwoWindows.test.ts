@@ -1,9 +1,9 @@
-// Browser UI (issue 23): two real windows, one watcher. Two tabs of one browser profile on the dependency
+// Browser UI: two real windows, one watcher. Two tabs of one browser profile on the dependency
 // fixture are two windows of code-server: each has its own extension host, and both read and write the
 // workbench's one storage, where the extension's globalState (the watches and the lease) lives. A watch
 // made in window A shows in window B; when it falls due, exactly one search goes to the sandbox (only the
 // lease holder checks) and both Watched lists show its result; when A closes, B takes the lease over at its
-// expiry and runs the next due check itself. Time is the test's (issue 31): the runner shortens the lease, its
+// expiry and runs the next due check itself. Time is the test's: the runner shortens the lease, its
 // beat and the 6-hour interval through DEVINDEX_TEST_TIMING (src/testHooks/timing.ts; DEVINDEX_E2E_TEST_TIMING here),
 // and every wait below is for a DOM state, a notification or the sandbox's request log, bounded in those durations.
 import * as assert from 'node:assert/strict';
@@ -107,7 +107,7 @@ function holdersAndChecks(earlier: ReadonlySet<string>): { host: string; took: n
     .filter((h) => h.took || h.checked);
 }
 
-describe('Watch for a Fix in two real windows (issue 23)', () => {
+describe('Watch for a Fix in two real windows', () => {
   let a: Workbench;
   let b: Workbench | undefined;
   const url = process.env.DEVINDEX_E2E_DEPS_WORKBENCH_URL;

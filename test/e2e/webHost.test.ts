@@ -1,4 +1,4 @@
-// Browser UI, issue 24: the web build (dist/web/extension.js, package.json `browser`) in code-server's real
+// Browser UI: the web build (dist/web/extension.js, package.json `browser`) in code-server's real
 // web worker extension host. The runner starts a second code-server for this file, with the same .vsix
 // installed and the user setting `remote.extensionKind: { "devindex.devindex": ["web"] }`, so the workbench
 // runs the extension's `browser` entry in its web worker (its `main` never runs), and with the folder

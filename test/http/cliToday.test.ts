@@ -1,4 +1,4 @@
-// `node dist/cli.js` as a process against the sandbox (issue 19): threads, chat answers, approvals and
+// `node dist/cli.js` as a process against the sandbox: threads, chat answers, approvals and
 // the thread errors on the production wire, the same commands on the specification wire, and the
 // keyless daily quota and refusals. Build with --bundles first.
 import { after, before, beforeEach, describe, test } from 'node:test';

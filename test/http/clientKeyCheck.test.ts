@@ -1,4 +1,4 @@
-// Set API Key's check (issue 11's piece in src/auth): one cheap authenticated request against the
+// Set API Key's check (src/auth): one cheap authenticated request against the
 // sandbox with a good key, a refused key, and a closed port.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';

@@ -1,4 +1,4 @@
-// Issue 10 over real HTTP on loopback: the key never comes back out of the client, keys that cannot be
+// Over real HTTP on loopback: the key never comes back out of the client, keys that cannot be
 // sent are never sent, plain http to a non-loopback host is refused with a key, redirects are reported
 // and not followed, malformed Retry-After means backoff, deep JSON is refused cleanly (client and
 // sandbox), the sandbox's request log is bounded in bytes, and timeouts say the total time.
@@ -242,7 +242,7 @@ describe('keys that cannot be sent (finding 8)', () => {
   });
 });
 
-describe("a key too short to be a key (issue 20): Set API Key's rule, everywhere", () => {
+describe("a key too short to be a key: Set API Key's rule, everywhere", () => {
   it('the client refuses it before sending, with the bound, and its messages keep every "a"', async () => {
     // A server that echoes the Authorization header: with the key sent, "a" would be redacted as a word.
     const s = await serve((req, res) => {
@@ -351,7 +351,7 @@ describe('redirects (finding 8)', () => {
   });
 });
 
-describe('Retry-After over HTTP (finding 5) and the 429 text (issue 9)', () => {
+describe('Retry-After over HTTP (finding 5) and the 429 text', () => {
   for (const v of ['-1', '+5', '5, 7', '-0']) {
     it(`${JSON.stringify(v)} is absent: the backoff waits`, async () => {
       await post(sb.url, '/__sandbox/faults', { faults: [{ kind: 'status', status: 429, retryAfter: v, count: 2 }] });

@@ -1,4 +1,4 @@
-// Issue 22 (spawn to first answer): the built CLI keeps V8's compiled code of the command bundle it runs
+// Spawn to first answer: the built CLI keeps V8's compiled code of the command bundle it runs
 // in the user's cache folder (Node 22.1+'s own compile cache, or the project's code cache on Node 20:
 // src/cli/compileCache.ts), uses it on the next run without writing it again, replaces damaged code,
 // keeps only the current build's, and runs as before when the folder cannot be made. Real processes of

@@ -1,4 +1,4 @@
-// Issue 21: `devindex doctor` (and the diagnosis under it) over loopback, one finding each: working,
+// `devindex doctor` (and the diagnosis under it) over loopback, one finding each: working,
 // a dead proxy port, a proxy that refuses CONNECT, an untrusted TLS chain and the same trusted through
 // the CA setting, a refused key, the keyless quota used up, a bad base URL, silent hosts within the
 // time limit, cancellation, clock skew; planted keys and proxy passwords never come out.

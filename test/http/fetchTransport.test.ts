@@ -1,4 +1,4 @@
-// The browser's transport (src/api/fetchTransport.ts) and the sandbox's CORS (issue 24, "A web
+// The browser's transport (src/api/fetchTransport.ts) and the sandbox's CORS ("A web
 // extension"). Here the transport runs on Node's own fetch over loopback; the browser tier
 // (test/browser/webWorker.test.ts) runs it in a chromium Web Worker. The CORS checks are on both wires.
 import assert from 'node:assert/strict';

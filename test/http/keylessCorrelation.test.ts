@@ -1,4 +1,4 @@
-// Issue 30 §2 against the sandbox, on both wires: the keyless quota's `signup_url`, deprecation headers
+// Against the sandbox, on both wires: the keyless quota's `signup_url`, deprecation headers
 // on any endpoint (`--deprecated` / `POST /__sandbox/deprecations`), and `External-Request-Id` in the
 // sandbox's request log; through the client, `devindex search` (a real process) and the doctor.
 // `--wire spec` serves none of the production additions.
@@ -46,7 +46,7 @@ const KEY = 'sk-correlation-test-0123456789';
 const SIGNUP = /^https:\/\/firecrawl\.dev\/k\/[0-9a-f]{20}$/;
 
 for (const wire of ['production', 'spec'] as const) {
-  describe(`issue 30 §2 on --wire ${wire}`, () => {
+  describe(`the keyless quota, deprecations and correlation on --wire ${wire}`, () => {
     let sb: Sandbox;
     const clients: DevIndexClient[] = [];
     const client = (o: Partial<ConstructorParameters<typeof DevIndexClient>[0]> = {}): DevIndexClient => {

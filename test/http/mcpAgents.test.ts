@@ -1,4 +1,4 @@
-// Issue 22 over stdio with the official MCP SDK client: a cut answer and readMore returning exactly
+// Over stdio with the official MCP SDK client: a cut answer and readMore returning exactly
 // what was left out, `have` naming passages an answer the model holds instead of repeating them, an expired handle, --tools, a wait that streams progress and returns the end, a
 // wait that times out, a wait on a run waiting for an approval, a cancelled wait (the job goes on), bad input naming its bound, an unknown
 // notification and a client that leaves mid-wait, and a planted key that never comes back.

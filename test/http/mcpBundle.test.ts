@@ -1,4 +1,4 @@
-// Issue 22 (spawn to first answer): dist/cli-mcp.js leaves out what a spawn need not parse. The lockfile parsers
+// Spawn to first answer: dist/cli-mcp.js leaves out what a spawn need not parse. The lockfile parsers
 // are read in the worker bundle (dist/lockfiles.js), as the editor does; ajv, which the MCP SDK loads only to check
 // elicitation answers, is not bundled (this server never elicits); Node's http2 is not loaded until undici's HTTP/2
 // client is used (never, here). versionsMcp.test.ts drives the worker path.

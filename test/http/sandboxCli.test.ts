@@ -60,7 +60,7 @@ function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 describe('sandbox CLI', () => {
-  it('issue 19 flags: --keyless-daily, --keyless-retry-after, --license-keyed (keyed-only license), --passage-budget, --threads-disabled', async () => {
+  it('the production flags: --keyless-daily, --keyless-retry-after, --license-keyed (keyed-only license), --passage-budget, --threads-disabled', async () => {
     const key = { authorization: 'Bearer cli-key-19' };
     const s = await start([
       '--port',

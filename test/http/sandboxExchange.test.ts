@@ -1,6 +1,6 @@
 // The sandbox's paid tool calls ("exchange") and approvals on the production wire, as the addendum's
-// last section ("Exact shapes as of late November 2026") and the SDK's declarations describe them
-// (issue 30): a calls approval that waits, a terms approval that ends the turn, the answer as the
+// last section ("Exact shapes as of late November 2026") and the SDK's declarations describe them:
+// a calls approval that waits, a terms approval that ends the turn, the answer as the
 // next turn, terms/show and terms/accept as Exchange calls, paid calls with a skipped provider, the
 // submit fields production accepts, and bodies without their record. Raw HTTP: the wire is asserted.
 import assert from 'node:assert/strict';

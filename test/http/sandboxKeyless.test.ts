@@ -1,4 +1,4 @@
-// The sandbox's developer search as production serves it from late August 2026 (issue 19, section 4):
+// The sandbox's developer search as production serves it from late August 2026:
 // the keyless daily quota and keyless refusals, licenses for keyed callers, the relayed 400 for
 // `types=web`, opaque doc ids, the passage budget and the JSON 404. The spec wire is shown unchanged.
 import assert from 'node:assert/strict';
@@ -38,7 +38,7 @@ describe('sandbox keyless daily quota (production wire)', () => {
     const r = await get(sb.url, PATH, { query: 'retry' });
     assert.equal(r.status, 429);
     assert.deepEqual(Object.keys(r.json).sort(), ['error', 'reason', 'retry_after_seconds', 'signup_url', 'success']);
-    // Issue 30: the caller's own link to create a key, the same all day for the same caller.
+    // The caller's own link to create a key, the same all day for the same caller.
     assert.match(r.json.signup_url, /^https:\/\/firecrawl\.dev\/k\/[0-9a-f]{20}$/);
     assert.equal((await get(sb.url, PATH, { query: 'again' })).json.signup_url, r.json.signup_url);
     assert.equal(r.json.success, false);

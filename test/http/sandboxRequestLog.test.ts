@@ -1,4 +1,4 @@
-// Issue 20, "Nothing lost, nothing garbled": the sandbox's request log keeps a bounded prefix of each
+// "Nothing lost, nothing garbled": the sandbox's request log keeps a bounded prefix of each
 // body (not whole bodies), and a client that hangs up mid-body is an ordinary event, not an internal error.
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';

@@ -1,4 +1,4 @@
-// The sandbox's agent endpoints as production serves them from late August 2026 (issue 19, section 4):
+// The sandbox's agent endpoints as production serves them from late August 2026:
 // threads and follow-ups, chat answers, approvals, the thread errors and record, and the submit and
 // list cases the back end adds. Raw HTTP, so the wire itself is what is asserted. The spec wire is
 // shown unchanged at the end.

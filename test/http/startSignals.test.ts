@@ -1,4 +1,4 @@
-// `npm start` ends by any signal as it does by Ctrl+C (issue 20): closing its terminal (SIGHUP), a
+// `npm start` ends by any signal as it does by Ctrl+C: closing its terminal (SIGHUP), a
 // process manager's SIGTERM, and the SIGTERM npm forwards to its `sh -c`, which dash does not pass
 // on. test/fixtures/sessionDriver.mjs is start.mjs's lifecycle (scripts/vscode/session.mjs's Session
 // with closeOnSignals()) with real children: the sandbox, and a stand-in for code-server in its own
@@ -98,7 +98,7 @@ async function gone(info: Started): Promise<void> {
   assert.equal(existsSync(info.dir), false, 'the run folder is removed');
 }
 
-describe('npm start: every signal that ends it stops what it started (issue 20)', { concurrency: 1 }, () => {
+describe('npm start: every signal that ends it stops what it started', { concurrency: 1 }, () => {
   for (const [sig, code] of [
     ['SIGHUP', 129],
     ['SIGTERM', 143],

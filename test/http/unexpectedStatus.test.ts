@@ -1,4 +1,4 @@
-// Statuses the client does not expect (issue 20, "Nothing lost, nothing garbled"): a 304 or 204 with a
+// Statuses the client does not expect ("Nothing lost, nothing garbled"): a 304 or 204 with a
 // Content-Length but no body, a 3xx whose body never ends, interim 1xx answers, answers that are not
 // HTTP. Each must be one clear error at once: no wait for a body that never comes, no retries. The
 // server writes raw bytes and keeps the connection open, as a misbehaving cache or gateway does.
@@ -105,7 +105,7 @@ const CASES: Array<{ name: string; raw: string; kind: string; status?: number; m
   },
 ];
 
-describe('unexpected statuses: an immediate, clear error (issue 20)', () => {
+describe('unexpected statuses: an immediate, clear error', () => {
   for (const c of CASES) {
     it(`client: ${c.name}`, async () => {
       answer = c.raw;

@@ -1,4 +1,4 @@
-// `devindex search --dependency` as a spawned process in a fixture folder against the sandbox (issue 23):
+// `devindex search --dependency` as a spawned process in a fixture folder against the sandbox:
 // the scope line with the installed version, a badge line per result, --json's installed and versions,
 // and exit 2 for a name the folder does not have or a dependency without a GitHub repository.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The folder the issue 23 CLI and MCP tests run in: installed versions older and newer than the corpus's fixes.
+// The folder the version badges' CLI and MCP tests run in: installed versions older and newer than the corpus's fixes.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

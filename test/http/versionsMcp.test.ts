@@ -1,4 +1,4 @@
-// `devindex mcp`'s devIndex_search with `dependency` (issue 23), driven by the SDK's own client against
+// `devindex mcp`'s devIndex_search with `dependency`, driven by the SDK's own client against
 // the sandbox: the server's working folder (or an explicit `folder`) is read, the answer starts with the
 // installed version and says per result how its version statements compare; unknown names are tool errors.
 import { after, before, test } from 'node:test';

@@ -1,4 +1,4 @@
-// `devindex watch add|list|check|remove` as spawned processes against the sandbox (issue 23): a watch made
+// `devindex watch add|list|check|remove` as spawned processes against the sandbox: a watch made
 // with --dependency in the versions fixture folder, an issue added to the sandbox's index between two checks
 // (`POST /__sandbox/corpus`), `check` printing it with its badge, `list` showing the watch, `remove` forgetting
 // it. The config folder is a temporary one (DEVINDEX_CONFIG_DIR); HOME and XDG_CONFIG_HOME point at another
@@ -146,7 +146,7 @@ describe('devindex watch add/list/check/remove (spawned, against the sandbox)', 
   });
 });
 
-// Issue 30: a watch added with --base-url was checked against production ("host not found" offline). A watch
+// A watch added with --base-url was checked against production ("host not found" offline). A watch
 // keeps the service it was added against; check honours --base-url and DEVINDEX_BASE_URL. Two sandboxes, and
 // no DEVINDEX_BASE_URL at all, so only the flag and the stored service can name them.
 describe('devindex watch and --base-url (spawned, two sandboxes, no DEVINDEX_BASE_URL)', () => {

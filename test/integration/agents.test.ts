@@ -102,7 +102,7 @@ describe('agent jobs', function () {
       (n) => n !== undefined && iconId(n) === 'pass',
       60_000,
     );
-    // `followup` when the service opened a thread for it (production, issue 19).
+    // `followup` when the service opened a thread for it (production).
     assert.match(String(done!.contextValue), /^job;completed;result;trace(;followup)?$/);
     assert.match(
       String(done!.description),
@@ -112,7 +112,7 @@ describe('agent jobs', function () {
     assert.match(
       String(done!.accessibilityInformation?.label),
       /^Completed: agent job .+, \d+ s, \d+ \/ 1000 credits$/,
-      'the accessible name starts with the state (issue 24)',
+      'the accessible name starts with the state',
     );
     const all = await descendants(feature, done!);
     const agents = all.filter((n): n is AgentNode => n instanceof AgentNode);

@@ -1,4 +1,4 @@
-// Issue 33, item 5: the `@devindex` chat participant in a real extension host, against the sandbox. No chat
+// The `@devindex` chat participant in a real extension host, against the sandbox. No chat
 // model or chat view runs here (code-server offline, no chat provider), so the participant's own handler is
 // called through the test surface's chat.handle (src/testHooks/surface.ts) with a recording response stream, a
 // cancellation token of the test's and, for the answer, a fake model object shaped as vscode.LanguageModelChat.
@@ -157,7 +157,7 @@ async function direct(
   ).results;
 }
 
-describe('issue 33: the @devindex chat participant', function () {
+describe('the @devindex chat participant', function () {
   this.timeout(90_000);
   let a: DevIndexExtensionApi;
   const root = () => env('DEVINDEX_TEST_DEPS_WORKSPACE');

@@ -1,4 +1,4 @@
-// Issue 14 in a real extension host: the dependency fixture (scripts/vscode/depsFixture.mjs, made beside
+// In a real extension host: the dependency fixture (scripts/vscode/depsFixture.mjs, made beside
 // the repository-scope workspace by the runner) with package.json, a small node_modules, a go.mod and
 // src/app.ts whose `import ... from 'keel-schema'` is a TypeScript problem (TS7016 under strict).
 // Every search runs through the Search view against the sandbox.
@@ -64,7 +64,7 @@ async function searchDone(a: Api, query: string, previous: SearchOutcome | undef
 const asArray = (v: unknown): string[] =>
   Array.isArray(v) ? v.map(String) : typeof v === 'string' ? v.split(',') : [];
 
-describe('search from problems, imports, dependencies and the terminal (issue 14)', function () {
+describe('search from problems, imports, dependencies and the terminal', function () {
   this.timeout(120_000);
   let a: Api;
   let root: string;
@@ -102,7 +102,7 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
       );
       const mine = actions.filter((x) => x.title.startsWith('Search Developer Index for this problem'));
       assert.ok(mine.length >= 1, `our action is offered: ${actions.map((x) => x.title).join(' | ')}`);
-      // Issue 23: the title carries the installed version (the fixture installs keel-schema 2.6.0).
+      // The title carries the installed version (the fixture installs keel-schema 2.6.0).
       return mine.find((x) => x.title.endsWith('in keelhq/keel-schema (2.6.0 installed)'));
     });
     assert.equal(ours.command?.command, 'devIndex.deps.searchProblem');
@@ -172,7 +172,7 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
           new vscode.Range(3, 0, 3, 5),
         );
         const t = actions.map((x) => x.title);
-        // Issue 23: each title says the installed version (go.mod's v2.1.0; trialrun's node_modules 1.0.0).
+        // Each title says the installed version (go.mod's v2.1.0; trialrun's node_modules 1.0.0).
         return t.includes('Search Developer Index for this problem in gridworks/tollgate (v2.1.0 installed)') &&
           t.includes('Search Developer Index for this problem in trialrun/trialrun (1.0.0 installed)')
           ? t
@@ -264,7 +264,7 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
     );
     assert.equal(ran.query, "TypeError: Cannot read properties of undefined (reading 'budget')");
     assert.deepEqual(ran.repos, ['trialrun/trialrun']);
-    // Issue 23: the version the frame's install states (node_modules/trialrun/package.json), carried to the view's chip.
+    // The version the frame's install states (node_modules/trialrun/package.json), carried to the view's chip.
     assert.deepEqual(ran.installed, [
       { ecosystem: 'npm', name: 'trialrun', slug: 'trialrun/trialrun', version: '1.0.0' },
     ]);
@@ -281,7 +281,7 @@ describe('search from problems, imports, dependencies and the terminal (issue 14
     ]);
   });
 
-  it("a trace into an install outside the workspace carries that install's version, not the workspace's (issue 23)", async () => {
+  it("a trace into an install outside the workspace carries that install's version, not the workspace's", async () => {
     const fs = await import('node:fs');
     const os = await import('node:os');
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'devindex-host-trace-'));

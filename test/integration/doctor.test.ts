@@ -1,4 +1,4 @@
-// Issue 21 in a real extension host: Diagnose Connection opens its read-only markdown document (fixes
+// In a real extension host: Diagnose Connection opens its read-only markdown document (fixes
 // linked to the settings they name), and Report an Issue… fills the issue reporter's body with the
 // redacted diagnosis, the versions and the log's last lines (captured through the test surface).
 import * as assert from 'node:assert/strict';
@@ -30,7 +30,7 @@ async function withSettings<T>(
   }
 }
 
-describe('issue 21: Diagnose Connection and Report an Issue…', () => {
+describe('Diagnose Connection and Report an Issue…', () => {
   afterEach(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

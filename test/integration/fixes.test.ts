@@ -9,7 +9,7 @@ import type { FixesOutcome } from '../../src/fixes/report';
 
 type WithFixes = DevIndexExtensionApi & { fixes(): FixesFeature | undefined };
 
-describe('Dependency Fixes (issue 39)', function () {
+describe('Dependency Fixes', function () {
   this.timeout(90_000);
   let a: WithFixes;
   let folder: vscode.Uri;

@@ -1,4 +1,4 @@
-// Issue 19, the keyless quota in the Search view: a keyless search over the daily quota shows a
+// The keyless quota in the Search view: a keyless search over the daily quota shows a
 // countdown to the reset in the view's keyless line, with Set API Key; setting a key clears it. Read here in what
 // the extension sends the view (the words and the buttons from those messages: the browser and e2e tiers' DOM).
 // The first test uses the sandbox's fault injection (a 429 asking for a day's wait), so it runs on
@@ -49,7 +49,7 @@ async function search(a: DevIndexExtensionApi, query: string): Promise<void> {
   );
 }
 
-describe('issue 19: the keyless quota in the Search view', function () {
+describe('the keyless quota in the Search view', function () {
   this.timeout(90_000);
   let a: DevIndexExtensionApi;
 
@@ -137,7 +137,7 @@ describe('issue 19: the keyless quota in the Search view', function () {
     assert.doesNotMatch(err, /lacks permission/);
   });
 
-  it("issue 30: the keyless quota's signup_url puts Get a Key beside Set API Key; Get a Key opens the checked link", async () => {
+  it("the keyless quota's signup_url puts Get a Key beside Set API Key; Get a Key opens the checked link", async () => {
     const opened: string[] = [];
     a.setExternalOpener((url) => {
       opened.push(url);
@@ -191,7 +191,7 @@ describe('issue 19: the keyless quota in the Search view', function () {
     }
   });
 
-  it('issue 30: a deprecated endpoint still answers; the user is told once a day, the log and a model every time they ask', async () => {
+  it('a deprecated endpoint still answers; the user is told once a day, the log and a model every time they ask', async () => {
     assert.equal(
       await post('/__sandbox/deprecations', { paths: ['/v2/search/developer'], warning: 'host test deprecation' }),
       200,

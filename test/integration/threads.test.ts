@@ -1,4 +1,4 @@
-// Issue 19 in a real extension host: chat answers (Open Answer, first in the end notification), Ask a
+// In a real extension host: chat answers (Open Answer, first in the end notification), Ask a
 // Follow-up… from a job row (the service's suggestions as picks, the new turn under one thread row, a
 // busy thread offering to follow its running turn), and an approval (a waiting row that never spins,
 // Approve sending the run on to its end). Against the sandbox's production wire: threads, `mode:
@@ -15,7 +15,7 @@ import { ApprovalNode } from '../../src/agents/placeholderNodes';
 import { api, sandboxRequests, until, iconId, FakeNotifications, MemoryStorage } from './hostSupport';
 import { HttpTransport } from '../../src/api/http';
 
-describe('issue 19: threads, chat answers and approvals', function () {
+describe('threads, chat answers and approvals', function () {
   this.timeout(180_000);
   const storage = new MemoryStorage();
   let client: DevIndexClient;

@@ -130,7 +130,7 @@ describe('language-model tools', function () {
     assert.equal(seen[0]!.scope, undefined);
   });
 
-  it("`dependency` (issue 23): read from the active editor's project (the dependency fixture), scoped to its repository; the text starts with the installed version and says how each result's version statements compare", async () => {
+  it("`dependency`: read from the active editor's project (the dependency fixture), scoped to its repository; the text starts with the installed version and says how each result's version statements compare", async () => {
     const root = env('DEVINDEX_TEST_DEPS_WORKSPACE');
     // The fixture is not a workspace folder here (adding one would reload the window): its file in the active
     // editor makes it the project, as it does for the hover, the problem search and the dependency pick.

@@ -1,4 +1,4 @@
-// Issue 10 / 11 in a real extension host: Set API Key checks the key with the sandbox (good, refused,
+// In a real extension host: Set API Key checks the key with the sandbox (good, refused,
 // unreachable) and refuses unsendable or short keys at entry; the trust settings are application
 // scoped (a workspace cannot set them), unlike an ordinary setting.
 import * as assert from 'node:assert/strict';
@@ -68,7 +68,7 @@ describe('Set API Key checks the key', () => {
   });
 });
 
-describe('a kept key too short for Set API Key (issue 20)', () => {
+describe('a kept key too short for Set API Key', () => {
   let a: DevIndexExtensionApi;
   let previous: string | undefined;
   before(async () => {

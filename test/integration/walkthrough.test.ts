@@ -1,4 +1,4 @@
-// Issue 24, the walkthrough in a real extension host: the first activation (this run's user data is
+// The walkthrough in a real extension host: the first activation (this run's user data is
 // new: a first install) opened "Get Started with Developer Index" once; the rule run again opens
 // nothing; after forgetting, it opens exactly once more (observed through the test's opener, then
 // through the real workbench command, whose editor tab is looked for); the setting turned off opens

@@ -1,4 +1,4 @@
-// Issue 23 in a real extension host, against the sandbox:
+// In a real extension host, against the sandbox:
 // - a problem search (a diagnostic on the fixture's `fetchline` import) shows the chip, the badges and the
 //   summary line: read from the messages the extension posted to the Search view's webview;
 // - Watch for a Fix on that search, a new issue added to the sandbox's index, Check Now, the notification
@@ -38,7 +38,7 @@ interface Posted {
 
 const QUERY_MESSAGE = 'Retry-After header ignored when a per-request timeout is set';
 
-describe('Watch for a Fix and version badges in the editor (issue 23)', function () {
+describe('Watch for a Fix and version badges in the editor', function () {
   this.timeout(180_000);
   let a: Api;
   let root: string;

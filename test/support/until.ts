@@ -1,4 +1,4 @@
-// Waiting for a condition (issue 31 §2): the one poll loop the tests share. It reads, checks and, while the
+// Waiting for a condition: the one poll loop the tests share. It reads, checks and, while the
 // condition does not hold, waits a short step before reading again; it fails after its time limit with what it
 // waited for and the last value read. A step between reads is not a sleep standing for a condition, so the house
 // rule (test/unit/house/noSleeps.test.ts) allows it here and nowhere else.

@@ -1,4 +1,4 @@
-// Issue 31: the web build (dist/web/extension.js from the packaged .vsix) in a browser-only workbench, as
+// The web build (dist/web/extension.js from the packaged .vsix) in a browser-only workbench, as
 // vscode.dev runs it: VS Code's open-source web build served by @vscode/test-web, no server and no Node
 // extension host at all (scripts/vscode/test-web.mjs). The folder is vscode-vfs://github/fetchline/fetchline
 // (test/e2e/fixtures/vfs-fixture); the probe fixture (test/web/fixtures/web-probe) runs in the same web worker

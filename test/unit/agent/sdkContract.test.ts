@@ -1,4 +1,4 @@
-// The SDK as the contract (issue 30): objects of every variant the service's JS SDK declares, written
+// The SDK as the contract: objects of every variant the service's JS SDK declares, written
 // out as the addendum's last section gives them (test/support/sdkShapes.ts, typed with `satisfies`),
 // are parsed by this client's schemas, and what a user must see survives. The schema of 0.1 (an
 // `approvalId` field, a single `terms` object, calls as `name`/`arguments`) dropped every approval

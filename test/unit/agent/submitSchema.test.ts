@@ -1,4 +1,4 @@
-// Issue 32 §3: an agent submission is one zod schema. Its JSON Schema (what the schema states), the
+// An agent submission is one zod schema. Its JSON Schema (what the schema states), the
 // check every surface runs (validateAgentSubmit), the start tools' input schema and the CLI's flags
 // are compared here with each other, never with numbers copied from the code: a bound changed in the
 // schema changes what every surface states and checks.

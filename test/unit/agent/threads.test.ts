@@ -1,4 +1,4 @@
-// Issue 19 in the client: threads, chat answers and approvals as the service sends them from late
+// In the client: threads, chat answers and approvals as the service sends them from late
 // August 2026 (addendum, "What changed in production"), each thread error with its own reason.
 import { CALLS_APPROVAL, RESOLVED_APPROVAL, TERMS_APPROVAL, THREAD_WITHOUT_RECORD } from '../../support/sdkShapes';
 import { describe, it } from 'node:test';

@@ -111,7 +111,7 @@ describe('tool calls as one row', () => {
   });
 });
 
-describe('accessible names of trace rows (issue 24): the state first', () => {
+describe('accessible names of trace rows: the state first', () => {
   it('says what each event did before what it is', () => {
     const t = Date.UTC(2026, 0, 1, 12, 0, 0);
     const start = ev('tool_call.started', ORCH, t, 2, { toolCallId: 'c', toolName: 'navigate' });

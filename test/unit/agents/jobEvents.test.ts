@@ -1,4 +1,4 @@
-// The agent jobs' functional core (issue 32 §4): each event's next jobs and effects, the merge rules of two
+// The agent jobs' functional core: each event's next jobs and effects, the merge rules of two
 // windows' views, and tombstones (a removed job never comes back through the list or another window's write).
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';

@@ -262,7 +262,7 @@ describe('agent job persistence across windows', () => {
     assert.deepEqual(jobs, ['l0', 'l1', 'mine', 'running-listed']);
   });
 
-  it('a job whose first write is refused (full disk) is written by a retry with backoff, says so in the log, and survives a reload (issue 20)', async () => {
+  it('a job whose first write is refused (full disk) is written by a retry with backoff, says so in the log, and survives a reload', async () => {
     const clock = new ManualClock();
     const storage = new FlakyStorage(clock);
     let refusals = 3;
@@ -360,7 +360,7 @@ describe('agent job persistence across windows', () => {
     assert.equal(storage.map.has(JOB_KEY_PREFIX + j.id), true, 'written before deactivate settled');
   });
 
-  it("start() resolves only once the job's record is in storage; until then the job is not shown (issue 20)", async () => {
+  it("start() resolves only once the job's record is in storage; until then the job is not shown", async () => {
     const clock = new ManualClock();
     const storage = new FlakyStorage(clock);
     let open!: () => void;
@@ -398,7 +398,7 @@ describe('agent job persistence across windows', () => {
     store.dispose();
   });
 
-  it('when storage refuses the record, start() still shows the job, says it is not saved, and keeps retrying until it is (issue 20)', async () => {
+  it('when storage refuses the record, start() still shows the job, says it is not saved, and keeps retrying until it is', async () => {
     const clock = new ManualClock();
     const storage = new FlakyStorage(clock);
     let full = true;
@@ -458,7 +458,7 @@ describe('agent job persistence across windows', () => {
   });
 });
 
-describe('storedJobs: whether activation must build the agent jobs feature at once (issue 20)', () => {
+describe('storedJobs: whether activation must build the agent jobs feature at once', () => {
   it('an empty storage, ended jobs and tombstones need nothing; a running job, a format-1 list or any record when asked for all do', async () => {
     const storage = new SharedStorage();
     assert.equal(storedJobs(storage, true), false);

@@ -210,7 +210,7 @@ describe('job rows', () => {
   });
 });
 
-describe('accessible names of the Agent Jobs rows (issue 24): the state first', () => {
+describe('accessible names of the Agent Jobs rows: the state first', () => {
   it('a job row starts with its state word, then says what it is, then the rest of the description', () => {
     assert.equal(jobAccessibleLabel(job(), 0), 'Running: agent job Compare the rate limits of three HTTP clients');
     assert.equal(

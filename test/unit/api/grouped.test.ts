@@ -1,4 +1,4 @@
-// Issue 22: `grouped` writes whole numbers without ICU (the first Intl formatter costs `devindex mcp`'s first
+// `grouped` writes whole numbers without ICU (the first Intl formatter costs `devindex mcp`'s first
 // answer 12 to 17 ms). Its words must be what en-US Intl grouping gives, for every size and sign.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Issue 19: the keyless daily quota and keyless refusals, in human time and with the way out.
+// The keyless daily quota and keyless refusals, in human time and with the way out.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DevIndexClient } from '../../../src/api/client';

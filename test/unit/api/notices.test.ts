@@ -1,4 +1,4 @@
-// Issue 30 §2, with the addendum's late-November shapes verbatim ("Keyless, deprecation, correlation"):
+// With the addendum's late-November shapes verbatim ("Keyless, deprecation, correlation"):
 // the keyless 429's `signup_url`, deprecation headers and body warnings, and the External-Request-Id
 // every request carries; each as the CLI, the tools and the Search view's extension side say it.
 import { describe, it } from 'node:test';

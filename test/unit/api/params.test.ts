@@ -88,7 +88,7 @@ describe('validateSearchParams: bounds of section 8 on both sides of each edge',
     }
   });
 
-  it('repos: a legacy owner ending in `-` (GitHub serves it) is accepted; a leading `-` is refused (issue 23)', () => {
+  it('repos: a legacy owner ending in `-` (GitHub serves it) is accepted; a leading `-` is refused', () => {
     accepts({ query: 'q', repos: ['acme-/widgets', 'old--name-/tool.js'] });
     oneIssue({ query: 'q', repos: ['-acme/widgets'] }, 'repos', 'owner/repo', '"-acme/widgets"');
   });

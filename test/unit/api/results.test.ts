@@ -64,7 +64,7 @@ describe('provenance', () => {
     );
   });
 
-  it('legacy owners ending in `-` (or with a doubled hyphen) are repositories, from the id and from the URL (issue 23)', () => {
+  it('legacy owners ending in `-` (or with a doubled hyphen) are repositories, from the id and from the URL', () => {
     assert.deepEqual(provenance({ id: 'issue:acme-/widgets#12', url: 'https://github.com/acme-/widgets/issues/12' }), {
       repo: 'acme-/widgets',
       number: 12,

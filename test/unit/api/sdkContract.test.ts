@@ -1,4 +1,4 @@
-// The search side of the SDK contract (issue 30): values shaped as the service's own SDK declares them
+// The search side of the SDK contract: values shaped as the service's own SDK declares them
 // (`firecrawl` 4.42.0, checked by `satisfies` at compile time) go through our zod schema and client. What
 // production adds beyond the SDK is typed as such (sandbox/search/wireTypes.ts), never guessed.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 19, section 3: search as the service answers it from late August 2026.
+// Search as the service answers it from late August 2026.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateSearchParams } from '../../../src/api/params';

@@ -1,4 +1,4 @@
-// Issue 10 (trust under real conditions) and the issue 9 pieces in errors.ts: redaction, key checks,
+// Trust under real conditions, and its pieces in errors.ts: redaction, key checks,
 // Retry-After, 429 waits, the production 400, redirects, deep JSON, proxy and CA resolution.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -142,7 +142,7 @@ describe('Retry-After: a non-negative number of seconds or an HTTP date, nothing
   });
 });
 
-describe('429: the wait from the header, else retry_after_seconds, else the text (issue 9)', () => {
+describe('429: the wait from the header, else retry_after_seconds, else the text', () => {
   const text = JSON.stringify({
     success: false,
     error:
@@ -189,7 +189,7 @@ describe('429: the wait from the header, else retry_after_seconds, else the text
   });
 });
 
-describe('the production 400 names each field (issue 9)', () => {
+describe('the production 400 names each field', () => {
   it('"Invalid query parameters" with zod details', () => {
     const details = [
       { code: 'too_big', path: ['k'], message: 'Too big: expected number to be <=100' },

@@ -1,4 +1,4 @@
-// Issue 20: the search schemas are zod/mini (dist/core.js's size) with zod's compiled object parser (the client's
+// The search schemas are zod/mini (dist/core.js's size) with zod's compiled object parser (the client's
 // tail). The compiled parser must give what classic zod's looseObject gives: the same output, issues and words.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// `devindex agent` and the service as it is today (issue 19): threads and follow-ups, chat answers
+// `devindex agent` and the service as it is today: threads and follow-ups, chat answers
 // and suggestions, a run that waits for an approval, and the thread errors, on a scripted client.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 22 (spawn to first answer): which compile cache the CLI turns on and where it keeps the code
+// Spawn to first answer: which compile cache the CLI turns on and where it keeps the code
 // (the runtime injected), and Node 20's own loader of a command bundle with V8's kept code (real files,
 // real node:vm). The built CLI's processes are in test/http/compileCache.test.ts.
 import { test } from 'node:test';
@@ -133,7 +133,7 @@ function writeBundle(dir: string, name: string, value: string): string {
   return file;
 }
 
-/** The deferred write's timer, held by the test: `due()` runs what is scheduled (test-controlled time, issue 31). */
+/** The deferred write's timer, held by the test: `due()` runs what is scheduled (test-controlled time). */
 function heldTimer(): { schedule: KeepTimer; waits: number[]; due(): void } {
   const pending: Array<() => void> = [];
   const waits: number[] = [];

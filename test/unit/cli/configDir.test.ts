@@ -1,4 +1,4 @@
-// Issue 24 §5: the CLI's folders follow each platform's convention, chosen by configDir / stateDir(env,
+// The CLI's folders follow each platform's convention, chosen by configDir / stateDir(env,
 // platform, home) whatever platform the test runs on. Its state (the last threads, the watches) lives in the
 // state folder; a file an older version left in the config folder is still read.
 import { test } from 'node:test';

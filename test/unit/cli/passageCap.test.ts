@@ -1,4 +1,4 @@
-// The terminal's passage cap (issue 30): at most 40 lines, never inside a fenced code block.
+// The terminal's passage cap: at most 40 lines, never inside a fenced code block.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { capPassageLines, moreLinesNotice, PASSAGE_LINE_CAP } from '../../../src/cli/passageCap';

@@ -1,4 +1,4 @@
-// CLI side of issue 10: every server string sanitised (stdout and stderr), one line per error, --timeout,
+// The CLI's side of trust: every server string sanitised (stdout and stderr), one line per error, --timeout,
 // bounded and escaped --json, exit codes for keys that cannot be sent.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,5 +1,5 @@
 // Checks the fixture corpus in sandbox/corpus against the format contract of docs/ARCHITECTURE.md
-// ("Corpus format") and the content minimums of issue 2, so a malformed edit fails here rather than
+// ("Corpus format") and the corpus's content minimums, so a malformed edit fails here rather than
 // as a puzzling search result in the sandbox, the HTTP tests or the newcomer's demo.
 import { test, describe } from 'node:test';
 import * as assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 20: the editor reads lockfiles in a worker thread (dist/lockfiles.js, entry src/deps/lockfileWorker.ts). The
+// The editor reads lockfiles in a worker thread (dist/lockfiles.js, entry src/deps/lockfileWorker.ts). The
 // worker gives exactly what the in-thread reader gives (every fixture kind, the size cap, half-written and future
 // formats), and a worker that is missing, silent or idle answers "unknown" and ends instead of holding the host.
 import { after, before, test } from 'node:test';

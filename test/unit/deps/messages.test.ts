@@ -317,7 +317,7 @@ test('problem -> packages: specifier under the range, quoted module, paths, rela
   );
 });
 
-test('issue 23: qualified exception names and whole URLs stay; local file URLs and loopback with a port go', () => {
+test('qualified exception names and whole URLs stay; local file URLs and loopback with a port go', () => {
   assert.equal(
     cleanMessage(
       "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='api.example.org', port=443): Max retries exceeded",
@@ -345,7 +345,7 @@ test('issue 23: qualified exception names and whole URLs stay; local file URLs a
   );
 });
 
-// Issue 30: a chained Python traceback cut to 400 characters lost its last, most telling line.
+// A chained Python traceback cut to 400 characters lost its last, most telling line.
 const SP = '/home/dev/app/.venv/lib/python3.12/site-packages';
 const CHAINED = `Traceback (most recent call last):
   File "${SP}/urllib3/connection.py", line 198, in _new_conn

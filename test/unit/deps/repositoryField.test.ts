@@ -141,7 +141,7 @@ test('slugFromUrl reads the URL forms Python and Cargo metadata use', () => {
   assert.equal(r.ok && r.slug, 'tokio-rs/tokio');
 });
 
-test('issue 23: a legacy owner ending in a hyphen is what GitHub serves; a leading hyphen is still refused', () => {
+test('a legacy owner ending in a hyphen is what GitHub serves; a leading hyphen is still refused', () => {
   assert.deepEqual(slugFromRepositoryField('git+https://github.com/old-timer-/widgets.git'), {
     ok: true,
     slug: 'old-timer-/widgets',

@@ -1,4 +1,4 @@
-// Watch for a Fix (issue 23): the pure rules (new results, a result that now states a newer fix, a vanished
+// Watch for a Fix: the pure rules (new results, a result that now states a newer fix, a vanished
 // repository, a fix now included) and `devindex watch` with a fake client over a throw-away config folder.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 24 §5: the dependency resolver, packageOfPath, frame mapping and the noise removal read Windows
+// The dependency resolver, packageOfPath, frame mapping and the noise removal read Windows
 // paths (drive letters, `\`, UNC shares, mixed separators, the Cargo and Go caches under %USERPROFILE% and
 // %LOCALAPPDATA%, a venv's `Lib\site-packages`) on any platform: path.win32 stands in for Windows.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Issue 21, the pure parts of the diagnosis: which secrets are removed, how findings are rendered on
+// The pure parts of the diagnosis: which secrets are removed, how findings are rendered on
 // each surface (terminal lines, markdown with settings links, issue body), the quota headers read, and
 // a bad base URL diagnosed without touching the network.
 import assert from 'node:assert/strict';

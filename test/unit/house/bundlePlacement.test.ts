@@ -1,4 +1,4 @@
-// Issue 32 §5: a module's header says which bundle it is in ("Activation side (dist/extension.js)", "Core side
+// A module's header says which bundle it is in ("Activation side (dist/extension.js)", "Core side
 // (dist/core.js)", "Features side (dist/features.js)"), and that must stay true as imports change. Builds the three
 // entries in memory (the development define; dist/ is left alone) and reads esbuild's metafile: a Core side module is
 // in dist/core.js, a Features side module is in dist/features.js and not in dist/core.js (the build takes what both use

@@ -1,4 +1,4 @@
-// The house rule of issue 20: no import circle in src/, type-only imports included (a type both sides need
+// The house rule: no import circle in src/, type-only imports included (a type both sides need
 // moves to the lower module). The graph is read from the sources, so a new circle fails here with its path.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ export function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-describe('import circles (issue 20)', () => {
+describe('import circles', () => {
   it('the finder sees a two-file circle and a three-file circle, type-only imports included', () => {
     const g = new Map<string, string[]>([
       ['a', ['b']],

@@ -1,11 +1,11 @@
-// The house rule of issue 31 §2: no test sleeps where it could wait for a condition. Reads every test/**/*.ts and
+// The house rule: no test sleeps where it could wait for a condition. Reads every test/**/*.ts and
 // counts its timed waits: playwright's waitForTimeout, a sleep helper's call, a promise resolved by a timer
 // (`setTimeout(r, …)` and the like), node:timers/promises. Comment lines are not read.
 //
 // A file may have timed waits only as the lists below say, with their number and reason:
 // - JUSTIFIED: a wait that cannot be a condition (a poll step between two reads of a condition, a check that
 //   something does NOT happen for a while, the file system's modification-time resolution).
-// - TO_CONVERT: waits that should become waits for a condition (or test-controlled time). Empty since issue 31 §1
+// - TO_CONVERT: waits that should become waits for a condition (or test-controlled time). Empty now
 //   converted the last twenty files; it stays for a wait found later, and only shrinks.
 // A new timed wait fails here: wait for the condition instead (test/support/until.ts polls one with a deadline), or
 // add it to JUSTIFIED with its reason.
@@ -77,7 +77,7 @@ const JUSTIFIED: Record<string, Allowance> = {
   },
 };
 
-/** Timed waits to replace by a wait for a condition, or by test-controlled time (issue 31 §1–2). */
+/** Timed waits to replace by a wait for a condition, or by test-controlled time. */
 const TO_CONVERT: Record<string, Allowance> = {};
 
 const TIMED_WAIT = [
@@ -106,7 +106,7 @@ function testFiles(dir: string): string[] {
   });
 }
 
-describe('house rule: tests wait for conditions, not for time (issue 31 §2)', () => {
+describe('house rule: tests wait for conditions, not for time', () => {
   it('finds the timed waits it is meant to find, and not a timer the code under test is given', () => {
     assert.equal(timedWaits('await page.waitForTimeout(300);'), 1);
     assert.equal(

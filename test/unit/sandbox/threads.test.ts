@@ -1,4 +1,4 @@
-// The sandbox's production additions of issue 19 in process, on a fake clock: an approval run waits
+// The sandbox's threads, chat answers and approvals in process, on a fake clock: an approval run waits
 // however long the caller takes, then resumes where it stopped; x-* schema annotations; the keyless reset.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

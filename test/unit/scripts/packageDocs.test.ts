@@ -50,7 +50,7 @@ test("TESTING.md's Packaging section names every bundle and folder package.mjs a
   assert.doesNotMatch(section, /dist\/\{extension,core,webview\}\.js/, 'the old three-bundle list');
 });
 
-test("CHANGELOG.md (shipped in the .vsix) says what each version adds: the next one's issue 24 work and the rest since 0.1.0, and 0.1.0 in more than one line", () => {
+test("CHANGELOG.md (shipped in the .vsix) says what each version adds: the next one's work and the rest since 0.1.0, and 0.1.0 in more than one line", () => {
   const text = fs.readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8');
   const versions = text
     .split(/^## /m)

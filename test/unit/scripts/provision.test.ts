@@ -1,4 +1,4 @@
-// Issue 24: `npm ci && npm test` on a fresh machine. The browser tier needs Debian's chromium, and runs before
+// `npm ci && npm test` on a fresh machine. The browser tier needs Debian's chromium, and runs before
 // the host and e2e tiers that used to be the only ones to install it. scripts/vscode/provision.mjs's
 // ensureDebianPackages now takes the packages a tier needs (and, for this test, the system calls it makes),
 // and the browser tier runs it for chromium first, in `npm test` (scripts/test-all.mjs) and in `npm run

@@ -1,4 +1,4 @@
-// The closing time table of `npm test` (issue 31 §3): the node:test reporter that sums each file's top-level
+// The closing time table of `npm test`: the node:test reporter that sums each file's top-level
 // tests, and addTimes, which the host and e2e runners use for their setup and mocha's per-file lines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

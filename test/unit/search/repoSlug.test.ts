@@ -27,7 +27,7 @@ const forms: Array<[string, string | undefined, string?]> = [
   ['../http-kit', undefined],
   ['file:///home/me/src/http-kit.git', undefined],
   ['C:\\src\\http-kit', undefined],
-  // Issue 24 §5: remotes that are Windows paths (a clone of a local or shared repository) are no repository slug.
+  // Remotes that are Windows paths (a clone of a local or shared repository) are no repository slug.
   ['C:/src/acme/http-kit.git', undefined],
   ['c:\\Users\\me\\src\\acme\\http-kit\\.git', undefined],
   ['\\\\server\\share\\git\\acme\\http-kit.git', undefined],

@@ -1,4 +1,4 @@
-// The search session without the editor (issue 32 §1): superseding and cancelling, the bounds message naming the
+// The search session without the editor: superseding and cancelling, the bounds message naming the
 // field (nothing sent), version badges and the summary, history, the watchable search; and the one order
 // (search, badges, summary) the CLI and the tools consume.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 24: package.json declares how the extension behaves in a virtual workspace and in Restricted Mode
+// Package.json declares how the extension behaves in a virtual workspace and in Restricted Mode
 // (`capabilities`), and what it declares is what the code does: the one process the editor runs in a
 // workspace folder (`git config`) is not run in an untrusted one, and no setting that decides where the key
 // goes, what is trusted or what is spent is taken from an untrusted workspace.

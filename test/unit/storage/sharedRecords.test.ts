@@ -1,4 +1,4 @@
-// The one write queue for records shared across windows (issue 32 §4): writes land in order, one at a time;
+// The one write queue for records shared across windows: writes land in order, one at a time;
 // reads see this window's own writes at once; a refusal is retried with timers, dropped without; and a
 // write still refused when the window closes is tried once more.
 import { strict as assert } from 'node:assert';

@@ -112,7 +112,7 @@ describe('tool definitions', () => {
     assert.equal(schema.properties.topic!.maxItems, LIMITS.topics.maxItems);
     const editorSearch = EDITOR_TOOLS[0]!.inputSchema as { properties: Record<string, unknown> };
     assert.ok('scope' in editorSearch.properties);
-    // Issue 23: a dependency by name (both surfaces); a folder only where there is no workspace (MCP).
+    // A dependency by name (both surfaces); a folder only where there is no workspace (MCP).
     assert.ok('dependency' in editorSearch.properties && !('folder' in editorSearch.properties));
     assert.match(String(schema.properties.dependency!.description), /installed version/);
   });

@@ -1,4 +1,4 @@
-// Issue 19 for the language-model tools and MCP: threads and modes on start, answers, suggestions
+// For the language-model tools and MCP: threads and modes on start, answers, suggestions
 // and approvals in the status text within its budget, and keyless refusals that tell the agent what helps.
 import {
   APPROVAL_ID,

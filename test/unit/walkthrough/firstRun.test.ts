@@ -1,4 +1,4 @@
-// The walkthrough (issue 24): the first-run rule (opened once, only when allowed, remembered only after
+// The walkthrough: the first-run rule (opened once, only when allowed, remembered only after
 // it opened) and its contribution in package.json (six steps, each with a button that runs a command
 // that exists, a completion event, and a themed SVG that exists).
 import assert from 'node:assert/strict';
@@ -108,7 +108,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 describe('walkthrough: contribution', () => {
   const w = pkg.contributes.walkthroughs.find((x) => x.id === WALKTHROUGH_ID);
 
-  it('is contributed under the id the first-run rule opens, with the six steps of issue 24 in order', () => {
+  it('is contributed under the id the first-run rule opens, with its six steps in order', () => {
     assert.ok(w, `no walkthrough ${WALKTHROUGH_ID}`);
     assert.deepEqual(
       w.steps.map((s) => s.id),

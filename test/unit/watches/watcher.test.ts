@@ -1,4 +1,4 @@
-// Watch for a Fix in the editor (issue 23), the pure parts and the service without the editor: the lease
+// Watch for a Fix in the editor, the pure parts and the service without the editor: the lease
 // (take, renew, expiry, takeover) on an injected clock, the schedule (never more often than 6 hours; pauses
 // for offline, rate limits and the keyless quota), what is new, the compare again with a new installed
 // version, and two windows (two services) over one shared storage with one watcher.
@@ -450,7 +450,7 @@ test('a reload keeps every watch (what it saw, its last check, its new count) an
   await after.s.dispose();
 });
 
-test('storage writes go one at a time, and a watch the storage does not give back is written again (the late-watch flake, issue 31)', async () => {
+test('storage writes go one at a time, and a watch the storage does not give back is written again (the late-watch flake)', async () => {
   const clock = new ManualClock(1_000_000);
   // VS Code's globalState answers each write with the stored object, which replaces this window's copy: two writes
   // in flight at once let the first answer remove what the second set. Counted here: writes in flight.

@@ -1,4 +1,4 @@
-// Issue 24, the web extension's pure parts: the repository a github.dev folder names (no git), the
+// The web extension's pure parts: the repository a github.dev folder names (no git), the
 // dependencies of a folder from its manifests and lockfiles alone (what the browser reads through
 // workspace.fs), the tools' folder check without node:path, and the build's check of the browser bundle.
 import assert from 'node:assert/strict';

@@ -63,7 +63,7 @@ describe('markdown renderer: hostile passages', () => {
           assert.ok(ALLOWED_ATTRS.has(name.toLowerCase()), `unexpected attribute ${name} in ${html}`);
           if (name === 'href') assert.match(value, /^(https?:\/\/[^\s"]+|mailto:[^\s"]+)$/, `href ${value}`);
           if (name === 'class') assert.match(value, /^[a-z0-9 _+#.-]+$/i, `class ${value}`);
-          // Issue 24: code blocks and tables scroll sideways, so the keyboard can focus them; nothing else gets a tab stop.
+          // Code blocks and tables scroll sideways, so the keyboard can focus them; nothing else gets a tab stop.
           if (name.toLowerCase() === 'tabindex')
             assert.ok(
               value === '0' && (t.name === 'pre' || t.name === 'table'),

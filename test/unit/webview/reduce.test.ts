@@ -136,7 +136,7 @@ describe('search view reducer', () => {
   });
 });
 
-describe('what the live region says (issue 24)', () => {
+describe('what the live region says', () => {
   const announced = (step: Step) => step.effects.flatMap((e) => ('announce' in e ? [e.announce] : []));
   const sent = () => run(ready(), { t: 'edit', form: defaultForm(D, 'q') }, { t: 'submit', requestId: 's1' });
   const results = (n: number): SearchOutcome => ({

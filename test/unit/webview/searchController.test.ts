@@ -429,7 +429,7 @@ describe('search view controller', () => {
       assert.equal(v.action, action, JSON.stringify(err));
       if (wait !== undefined) assert.equal(v.retryAfterMs, wait);
     }
-    // Network and timeout failures offer Diagnose Connection (issue 21); a service's own refusal does not.
+    // Network and timeout failures offer Diagnose Connection; a service's own refusal does not.
     for (const kind of ['network', 'timeout'])
       assert.equal((toViewError({ kind, message: 'm' }) as { diagnose?: boolean }).diagnose, true, kind);
     for (const err of [

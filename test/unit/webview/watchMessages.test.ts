@@ -1,4 +1,4 @@
-// Issue 23: the Search view's watch messages on the extension side. The view asks to watch the search it
+// The Search view's watch messages on the extension side. The view asks to watch the search it
 // shows (the controller knows it: nothing is handed back), acts on a watch by id; anything else is dropped.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
