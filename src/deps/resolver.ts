@@ -1,6 +1,6 @@
 // Node-only, vscode-free: a folder's dependencies resolved to GitHub slugs from what is on disk
 // (node_modules, go.mod, the local Cargo registry sources, a virtual environment). Nothing is fetched.
-import { promises as fsp, readFileSync, statSync } from 'node:fs';
+import { promises as fsp, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Versions } from './lockfiles';
@@ -302,18 +302,18 @@ function compareVersionDirs(a: string, b: string): number {
 
 const VENV_NAMES = ['.venv', 'venv', 'env', '.env'];
 
-async function sitePackages(root: string): Promise<string | undefined> {
+/**
+ * The folder's virtual environment's site-packages. Probed synchronously: most folders have none, and the
+ * eight misses (four names, two layouts) each cost a trip through libuv's thread pool when asynchronous.
+ */
+function sitePackages(root: string): string | undefined {
   for (const v of VENV_NAMES) {
     const base = join(root, v);
     const win = join(base, 'Lib', 'site-packages');
+    let libs: string[];
     try {
-      if ((await fsp.stat(win)).isDirectory()) return win;
-    } catch {
-      /* not Windows layout */
-    }
-    let libs: string[] = [];
-    try {
-      libs = await fsp.readdir(join(base, 'lib'));
+      if (statSync(win, { throwIfNoEntry: false })?.isDirectory()) return win;
+      libs = readdirSync(join(base, 'lib'));
     } catch {
       continue;
     }
@@ -338,7 +338,7 @@ export async function importNames(distInfo: string): Promise<string[]> {
 }
 
 async function pythonDeps(root: string, budget: number): Promise<{ deps: Dependency[]; total: number }> {
-  const site = await sitePackages(root);
+  const site = sitePackages(root);
   if (!site) return { deps: [], total: 0 };
   let infos: string[] = [];
   try {

@@ -1,6 +1,6 @@
 // Node, vscode-free: a workspace folder's dependencies for the fixes check, read by the resolver every surface
 // uses (src/deps/resolver.ts), with the line that declares each one; `all` adds the lockfiles' transitive ones.
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findInstalled, readText, resolveFolder, type Dependency } from '../deps/resolver';
@@ -169,7 +169,7 @@ export async function readWorkspaceDependencies(
         ? { file: declared.file, line: declared.line! }
         : locked
           ? { file: pyLock.file, line: locked }
-          : { file: pyFiles[0]?.file ?? (await venvName(folder)), line: 1 };
+          : { file: pyFiles[0]?.file ?? venvName(folder), line: 1 };
       out.push(row(d, manifest, direct));
     }
   }
@@ -197,10 +197,13 @@ function pythonLockLine(text: string, normalized: string): number | undefined {
   return undefined;
 }
 
-async function venvName(folder: string): Promise<string> {
+function venvName(folder: string): string {
   for (const v of ['.venv', 'venv', 'env', '.env']) {
-    const st = await fsp.stat(join(folder, v)).catch(() => undefined);
-    if (st?.isDirectory()) return v;
+    try {
+      if (statSync(join(folder, v), { throwIfNoEntry: false })?.isDirectory()) return v;
+    } catch {
+      /* unreadable: not this one */
+    }
   }
   return '.venv';
 }
