@@ -5,7 +5,7 @@ import { ApiError, errorFromResponse, keylessQuotaWords, validationError } from 
 import { headerValue, type HttpResponse, type Transport } from './transport';
 import { keyEntryProblem, keyHeaderProblem, makeRedactor } from './redact';
 import { checkSearchParams, passedCheck, type SearchParams } from './params';
-import { systemClock, withRetry, type BackoffTiming, type Clock, type RetryEvent } from './retry';
+import { systemClock, withRetry, type BackoffTiming, type Clock, type RateLimitMode, type RetryEvent } from './retry';
 import { SearchAnswerSchema, type SearchResponse } from './schemas';
 import { USER_AGENT } from './version';
 import { untilWords } from '../words/waitWords';
@@ -72,6 +72,7 @@ export interface ClientOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   onRetry?: (e: RetryEvent) => void;
+  rateLimit?: RateLimitMode;
 }
 
 export interface RequestSpec<T> {
@@ -241,6 +242,7 @@ export class DevIndexClient {
           maxRetryAfterMs: this.maxRetryAfterMs,
           signal: opts.signal,
           onRetry: opts.onRetry,
+          rateLimit: opts.rateLimit,
           timeZone: this.opts.timeZone,
           backoff: this.opts.backoff,
         },

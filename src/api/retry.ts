@@ -17,6 +17,11 @@ export interface RetryEvent {
 }
 /** 'none': one attempt only (a probe such as the API key check). */
 export type RetryMode = 'spec' | 'submit' | 'none';
+/**
+ * What a call does with a 429 it could wait out: wait and retry (the default), or reject at once with it (a caller
+ * that stops on a rate limit, like the fixes check). A wait longer than the client's ceiling is never waited either.
+ */
+export type RateLimitMode = 'wait' | 'fail';
 
 /** "at most 5 attempts" (7.4 rule 4), counting the first one. */
 export const MAX_ATTEMPTS = 5;
@@ -124,6 +129,8 @@ interface RetryLoopOptions {
   maxRetryAfterMs: number;
   signal?: AbortSignal;
   onRetry?: (e: RetryEvent) => void;
+  /** 'fail': a 429 the client would wait out and retry rejects at once instead (a long one is still said as such). */
+  rateLimit?: RateLimitMode;
   /** The zone long waits are said in (tests); the system's own by default. */
   timeZone?: string;
   /** The backoff's durations (test builds shorten them); the spec's by default. */
@@ -165,6 +172,7 @@ export async function withRetry<T>(attemptFn: (n: number) => Promise<T>, o: Retr
             `try again then`,
         });
       }
+      if (o.rateLimit === 'fail' && e.status === 429) throw e;
       const delayMs = retryDelayMs(e, n, o.random, o.backoff);
       o.onRetry?.({ attempt: n + 1, maxAttempts: MAX_ATTEMPTS, delayMs, reason: retryReason(e), status: e.status });
       try {

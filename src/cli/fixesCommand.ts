@@ -141,15 +141,8 @@ export async function runFixesCommand(argv: string[], io: CliIo, deps: FixesComm
       values['base-url'] as string | undefined,
       deps.clientOptions ?? {},
     );
-    const printRetry = retryPrinter(io);
-    // A 429 stops the check (no retry follows it): only the other retries are worth a line.
-    return client.search(params, {
-      ...opts,
-      onRetry: (e) => {
-        opts.onRetry?.(e);
-        if (e.status !== 429) printRetry(e);
-      },
-    });
+    // The check asks for rateLimit 'fail': a 429 stops it and is never retried, so every retry line is worth printing.
+    return client.search(params, { ...opts, onRetry: retryPrinter(io) });
   };
   const showProgress = deps.progress ?? process.stderr.isTTY === true;
   try {

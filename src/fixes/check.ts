@@ -187,13 +187,10 @@ export async function checkFixes(
   let searches = 0;
   const answers: CacheAnswer[] = [];
   let stop: FixesStop | undefined;
-  // Each search its own controller (a 429 aborts only that one); cancelling or the time limit aborts them all.
-  // Cheaper than an AbortSignal.any() per search, which a check of sixty dependencies feels.
-  // No search starts once the check has stopped, so only the live ones need aborting.
-  const live = new Set<AbortController>();
-  const abortAll = () => {
-    for (const c of live) c.abort();
-  };
+  // One controller for every search: cancelling or the time limit aborts them all. A 429 needs none: the client
+  // is asked to reject it at once (rateLimit 'fail'), and the searches already in flight finish and are kept.
+  const stopAll = new AbortController();
+  const signal = stopAll.signal;
   const halt = (s: FixesStop) => {
     if (stop) return;
     stop = s;
@@ -201,7 +198,7 @@ export async function checkFixes(
   };
   const onUserAbort = () => {
     halt({ reason: 'cancelled', message: 'cancelled' });
-    abortAll();
+    stopAll.abort();
   };
   if (options.signal?.aborted) onUserAbort();
   else options.signal?.addEventListener('abort', onUserAbort, { once: true });
@@ -211,31 +208,16 @@ export async function checkFixes(
     deps.clock.sleep(limitMs, timer.signal).then(
       () => {
         halt({ reason: 'time-limit', message: `the time limit (${Math.round(limitMs / 1000)} s) was reached` });
-        abortAll();
+        stopAll.abort();
       },
       () => {},
     );
 
   const one = async (i: number): Promise<void> => {
     const d = todo[i]!;
-    const mine = new AbortController();
-    live.add(mine);
-    const signal = mine.signal;
     searches++;
     try {
-      const response = await deps.search(fixesSearchParams(d.repository), {
-        signal,
-        // A 429 stops new searches at once: this one is not waited out either.
-        onRetry: (e) => {
-          if (e.status !== 429) return;
-          halt({
-            reason: 'rate-limited',
-            message: `rate limited (HTTP 429): the service asks to wait ${Math.ceil(e.delayMs / 1000)} s`,
-            ...(deps.keyless ? { keyless: true } : {}),
-          });
-          mine.abort();
-        },
-      });
+      const response = await deps.search(fixesSearchParams(d.repository), { signal, rateLimit: 'fail' });
       const { fixes, affecting } = resultVerdicts(response.results, d);
       results[i] = checkedRow(d, fixes, affecting);
       done++;
@@ -257,8 +239,6 @@ export async function checkFixes(
         return;
       } else halt({ reason: 'failed', message: f.message, failure: f });
       unchecked.set(i, stopWords(stop!));
-    } finally {
-      live.delete(mine);
     }
   };
 

@@ -10,6 +10,7 @@ import {
   withRetry,
   type Clock,
   type RetryEvent,
+  type RateLimitMode,
   type RetryMode,
 } from '../../../src/api/retry';
 
@@ -58,6 +59,7 @@ function run(
     maxRetryAfterMs?: number;
     clock?: ReturnType<typeof fakeClock>;
     signal?: AbortSignal;
+    rateLimit?: RateLimitMode;
   } = {},
 ) {
   const clock = o.clock ?? fakeClock();
@@ -70,6 +72,7 @@ function run(
     maxRetryAfterMs: o.maxRetryAfterMs ?? 60_000,
     signal: o.signal,
     onRetry: (e) => events.push(e),
+    rateLimit: o.rateLimit,
   });
   return { p, clock, events, calls: s.calls };
 }
@@ -137,6 +140,25 @@ describe('withRetry (spec mode)', () => {
     });
     assert.deepEqual(r.clock.waits, []);
     assert.equal(r.events.length, 0);
+  });
+
+  it("rateLimit 'fail': a 429 it would wait out rejects at once with that 429; other statuses are still retried", async () => {
+    const r = run([http(503), http(429, 'Rate limit exceeded', '3')], { rateLimit: 'fail', random: () => 0 });
+    await assert.rejects(r.p, (e: ApiError) => {
+      assert.equal(e.kind, 'http');
+      assert.equal(e.status, 429);
+      assert.equal(e.retryAfterMs, 3000);
+      assert.equal(e.attempts, 2);
+      return true;
+    });
+    assert.equal(r.calls(), 2);
+    assert.deepEqual(r.clock.waits, [2000], 'the 503 was waited out, the 429 not');
+    assert.deepEqual(
+      r.events.map((e) => e.status),
+      [503],
+    );
+    const long = run([http(429, 'Rate limit exceeded', '120')], { rateLimit: 'fail' });
+    await assert.rejects(long.p, (e: ApiError) => e.kind === 'retry-after-too-long' && /wait until/.test(e.message));
   });
 
   it('a Retry-After equal to the ceiling is waited', async () => {

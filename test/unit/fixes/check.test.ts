@@ -278,18 +278,32 @@ test('a 429 stops new searches at once; the rest is unchecked with the way out; 
   assert.equal(next.stop, undefined);
 });
 
-test('a retry on 429 is not waited out: that search and new ones stop', async () => {
-  const deps = Array.from({ length: 4 }, (_, i) => dep(`d${i}`, '1.0.0'));
+test('a 429 is not waited out: the client is asked to reject it at once, and the searches in flight are kept', async () => {
+  const deps = Array.from({ length: 6 }, (_, i) => dep(`d${i}`, '1.0.0'));
+  const asked: Array<string | undefined> = [];
   let sent = 0;
-  const search = async (_p: SearchParams, o: { signal?: AbortSignal; onRetry?: (e: never) => void }) => {
-    sent++;
-    o.onRetry?.({ attempt: 2, maxAttempts: 5, delayMs: 30_000, reason: 'rate limited', status: 429 } as never);
-    assert.equal(o.signal?.aborted, true);
-    throw new ApiError({ kind: 'aborted', retryable: false, attempts: 1, message: 'aborted' });
+  // The first search meets a rate limit its client would wait out (Retry-After 30 s); the client's own
+  // behaviour for rateLimit 'fail' (rejecting with that 429) is tested in test/unit/api/retry.test.ts.
+  const search = async (p: SearchParams, o: { rateLimit?: string }): Promise<SearchResponse> => {
+    asked.push(o.rateLimit);
+    if (++sent === 1) {
+      if (o.rateLimit !== 'fail') throw new Error('the check let the client wait out a 429');
+      throw new ApiError({
+        kind: 'http',
+        status: 429,
+        retryable: true,
+        retryAfterMs: 30_000,
+        attempts: 1,
+        message: 'rate limited',
+      });
+    }
+    // The other two answer after the 429 has stopped the check.
+    await new Promise((r) => setImmediate(r));
+    return { success: true, results: corpus(p) } as unknown as SearchResponse;
   };
   const out = await checkFixes(
     { folder: '/w', dependencies: deps },
-    { concurrency: 1 },
+    { concurrency: 3 },
     {
       search,
       cache: memoryCache(),
@@ -297,8 +311,10 @@ test('a retry on 429 is not waited out: that search and new ones stop', async ()
       service: 'x',
     },
   );
-  assert.equal(sent, 1);
   assert.equal(out.stop?.reason, 'rate-limited');
+  assert.equal(sent, 3, 'the two already in flight, nothing new');
+  assert.deepEqual(asked, ['fail', 'fail', 'fail']);
+  assert.equal(out.report.dependencies.length, 2, 'the answers in flight are kept');
   assert.equal(out.report.unchecked.length, 4);
 });
 
