@@ -2,15 +2,28 @@
 // fresh ones it read), then removes the files it read: two runs at once each keep their own file and lose nothing,
 // and the folder holds a file or two. A file missing, unreadable, corrupt or of another format reads as empty.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, promises as fsp, renameSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  promises as fsp,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { CACHE_TTL_MS, FIXES_K, FIXES_PASSAGES, FIXES_QUERY, type FixesCache, type FixesCacheKey } from './check';
 
 /** Bumped when what a cached answer means changes (the verdict rules, the file's shape); other formats read as empty. */
 const FORMAT = 1;
-/** Up to this size the file is written synchronously (a check of a few hundred dependencies). */
-const SYNC_WRITE_MAX_CHARS = 256 * 1024;
+/**
+ * Up to this size a file is read and written synchronously (a check of a few hundred dependencies): it holds the
+ * thread for well under a millisecond, where each trip through libuv's pool (readdir, open, read, write, rename,
+ * remove) made the check wait a fraction of one.
+ */
+const SYNC_MAX_CHARS = 256 * 1024;
 
 const Kind = z.enum(['issue', 'pull_request']);
 const Base = { id: z.string(), url: z.string(), title: z.string(), kind: Kind };
@@ -33,8 +46,18 @@ const isCacheFile = (name: string) => name.startsWith('fixes-') && name.endsWith
 
 async function readEntries(file: string): Promise<Entry[]> {
   try {
-    const r = FileSchema.safeParse(JSON.parse(await fsp.readFile(file, 'utf8')));
+    const size = statSync(file).size;
+    const text = size <= SYNC_MAX_CHARS ? readFileSync(file, 'utf8') : await fsp.readFile(file, 'utf8');
+    const r = FileSchema.safeParse(JSON.parse(text));
     return r.success ? r.data.entries : [];
+  } catch {
+    return [];
+  }
+}
+
+function cacheFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter(isCacheFile);
   } catch {
     return [];
   }
@@ -44,12 +67,17 @@ async function readEntries(file: string): Promise<Entry[]> {
 export function fileFixesCache(dir: string): FixesCache {
   // Read once, on the first call: the files seen then are the ones this run's write replaces.
   let loaded: Promise<{ entries: Map<string, Entry>; files: string[] }> | undefined;
+  // A run asks for each key twice (get, then save): hashed once.
+  const keyTexts = new Map<string, string>();
+  const keyText = (k: FixesCacheKey) => {
+    const plain = JSON.stringify([k.service, k.ecosystem, k.name, k.repository, k.installed]);
+    let t = keyTexts.get(plain);
+    if (t === undefined) keyTexts.set(plain, (t = cacheKeyText(k)));
+    return t;
+  };
   const load = () =>
     (loaded ??= (async () => {
-      const files = await fsp.readdir(dir).then(
-        (names) => names.filter(isCacheFile),
-        () => [],
-      );
+      const files = cacheFiles(dir);
       const entries = new Map<string, Entry>();
       for (const list of await Promise.all(files.map((f) => readEntries(join(dir, f)))))
         for (const e of list) if ((entries.get(e.key)?.at ?? -Infinity) < e.at) entries.set(e.key, e);
@@ -57,14 +85,14 @@ export function fileFixesCache(dir: string): FixesCache {
     })());
   return {
     async get(key) {
-      const e = (await load()).entries.get(cacheKeyText(key));
+      const e = (await load()).entries.get(keyText(key));
       return e && { at: e.at, fixes: e.fixes, affecting: e.affecting };
     },
     async save(answers) {
       if (!answers.length) return;
       const { entries, files } = await load();
       for (const { key, value } of answers) {
-        const k = cacheKeyText(key);
+        const k = keyText(key);
         entries.set(k, { key: k, ...value });
       }
       const newest = Math.max(...answers.map((a) => a.value.at));
@@ -73,9 +101,7 @@ export function fileFixesCache(dir: string): FixesCache {
       const name = `fixes-${process.pid}-${randomBytes(6).toString('hex')}.json`;
       const tmp = join(dir, `${name}.tmp`);
       try {
-        // A run's file is tens of kilobytes: written in this thread it holds it for well under a millisecond,
-        // where three trips through libuv's pool (mkdir, write, rename) made the check wait a few.
-        if (text.length <= SYNC_WRITE_MAX_CHARS) {
+        if (text.length <= SYNC_MAX_CHARS) {
           mkdirSync(dir, { recursive: true, mode: 0o700 });
           writeFileSync(tmp, text, { mode: 0o600 });
           renameSync(tmp, join(dir, name));
@@ -89,7 +115,12 @@ export function fileFixesCache(dir: string): FixesCache {
         throw e;
       }
       // What they held is in the new file; a file another run wrote since this one read is not among them.
-      await Promise.all(files.map((f) => fsp.rm(join(dir, f), { force: true }).catch(() => {})));
+      for (const f of files)
+        try {
+          rmSync(join(dir, f), { force: true });
+        } catch {
+          /* another run removed or replaced it */
+        }
       loaded = Promise.resolve({ entries, files: [name] });
     },
   };
