@@ -300,7 +300,7 @@ function compareVersionDirs(a: string, b: string): number {
 
 // ---------------------------------------------------------------- Python
 
-const VENV_NAMES = ['.venv', 'venv', 'env', '.env'];
+export const VENV_NAMES = ['.venv', 'venv', 'env', '.env'];
 
 /**
  * The folder's virtual environment's site-packages. Probed synchronously: most folders have none, and the

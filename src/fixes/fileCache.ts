@@ -2,26 +2,18 @@
 // fresh ones it read), then removes the files it read: two runs at once each keep their own file and lose nothing,
 // and the folder holds a file or two. A file missing, unreadable, corrupt or of another format reads as empty.
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  mkdirSync,
-  promises as fsp,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, promises as fsp, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
+import { readText } from '../deps/resolver';
 import { CACHE_TTL_MS, FIXES_K, FIXES_PASSAGES, FIXES_QUERY, type FixesCache, type FixesCacheKey } from './check';
 
 /** Bumped when what a cached answer means changes (the verdict rules, the file's shape); other formats read as empty. */
 const FORMAT = 1;
 /**
- * Up to this size a file is read and written synchronously (a check of a few hundred dependencies): it holds the
- * thread for well under a millisecond, where each trip through libuv's pool (readdir, open, read, write, rename,
- * remove) made the check wait a fraction of one.
+ * Up to this size the file is written synchronously (a check of a few hundred dependencies), as readText reads it:
+ * it holds the thread for well under a millisecond, where each trip through libuv's pool (readdir, open, write,
+ * rename, remove) made the check wait a fraction of one.
  */
 const SYNC_MAX_CHARS = 256 * 1024;
 
@@ -45,9 +37,9 @@ function cacheKeyText(k: FixesCacheKey): string {
 const isCacheFile = (name: string) => name.startsWith('fixes-') && name.endsWith('.json');
 
 async function readEntries(file: string): Promise<Entry[]> {
+  const text = await readText(file);
+  if (text === undefined) return [];
   try {
-    const size = statSync(file).size;
-    const text = size <= SYNC_MAX_CHARS ? readFileSync(file, 'utf8') : await fsp.readFile(file, 'utf8');
     const r = FileSchema.safeParse(JSON.parse(text));
     return r.success ? r.data.entries : [];
   } catch {

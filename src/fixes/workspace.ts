@@ -3,7 +3,7 @@
 import { promises as fsp, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { findInstalled, readText, resolveFolder, type Dependency } from '../deps/resolver';
+import { findInstalled, readText, resolveFolder, VENV_NAMES, type Dependency } from '../deps/resolver';
 import { normalizePythonName, parseGoMod, slugFromCrateToml } from '../deps/manifests';
 import { slugFromPackageJson } from '../deps/repositoryField';
 import { plainVersion } from '../deps/versionText';
@@ -198,7 +198,7 @@ function pythonLockLine(text: string, normalized: string): number | undefined {
 }
 
 function venvName(folder: string): string {
-  for (const v of ['.venv', 'venv', 'env', '.env']) {
+  for (const v of VENV_NAMES) {
     try {
       if (statSync(join(folder, v), { throwIfNoEntry: false })?.isDirectory()) return v;
     } catch {
