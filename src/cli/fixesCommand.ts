@@ -145,6 +145,7 @@ export async function runFixesCommand(argv: string[], io: CliIo, deps: FixesComm
     return client.search(params, { ...opts, onRetry: retryPrinter(io) });
   };
   const showProgress = deps.progress ?? process.stderr.isTTY === true;
+  const clock = deps.clock ?? deps.clientOptions?.clock ?? systemClock;
   try {
     const outcome = await checkFixes(
       input,
@@ -159,8 +160,8 @@ export async function runFixesCommand(argv: string[], io: CliIo, deps: FixesComm
       },
       {
         search,
-        cache: deps.cache ?? fileFixesCache(join(cacheDir(io.env), 'fixes')),
-        clock: deps.clock ?? deps.clientOptions?.clock ?? systemClock,
+        cache: deps.cache ?? fileFixesCache(join(cacheDir(io.env), 'fixes'), () => clock.now()),
+        clock,
         service: baseUrl,
         keyless,
       },

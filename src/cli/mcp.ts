@@ -191,7 +191,7 @@ export async function runMcpCommand(
     fixes: async (folder, o) =>
       checkFixes(await readWorkspaceDependencies(folder, {}), o, {
         search: (params, opts) => client.search(params, opts),
-        cache: fileFixesCache(join(cacheDir(io.env), 'fixes')),
+        cache: fileFixesCache(join(cacheDir(io.env), 'fixes'), systemClock.now),
         clock: systemClock,
         service: resolveBaseUrl(baseUrl, io.env),
         ...(key === undefined ? { keyless: true } : {}),

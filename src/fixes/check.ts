@@ -2,6 +2,7 @@
 // statements set against the installed version. At most `concurrency` searches in flight, answers cached for
 // a day, a 429 stops new searches at once. The client, the cache and the clock are given. No vscode, no fs.
 import type { SearchParams } from '../api/params';
+import type { SearchResponse } from '../api/schemas';
 import type { Clock } from '../api/retry';
 import type { SearchCall } from '../search/session/searchRun';
 import { failureOf } from '../api/failure';
@@ -213,16 +214,20 @@ export async function checkFixes(
       () => {},
     );
 
-  const one = async (i: number): Promise<void> => {
+  const record = (i: number, response: SearchResponse): void => {
+    const d = todo[i]!;
+    const { fixes, affecting } = resultVerdicts(response.results, d);
+    results[i] = checkedRow(d, fixes, affecting);
+    done++;
+    progress({ kind: 'checked', name: d.name, done, total, cached: false, fixes: fixes.length });
+    answers.push({ key: keyOf(deps.service, d), value: { at: deps.clock.now(), fixes, affecting } });
+  };
+  /** One dependency's search; its answer, or undefined when it failed (the failure is recorded here). */
+  const search = async (i: number): Promise<SearchResponse | undefined> => {
     const d = todo[i]!;
     searches++;
     try {
-      const response = await deps.search(fixesSearchParams(d.repository), { signal, rateLimit: 'fail' });
-      const { fixes, affecting } = resultVerdicts(response.results, d);
-      results[i] = checkedRow(d, fixes, affecting);
-      done++;
-      progress({ kind: 'checked', name: d.name, done, total, cached: false, fixes: fixes.length });
-      answers.push({ key: keyOf(deps.service, d), value: { at: deps.clock.now(), fixes, affecting } });
+      return await deps.search(fixesSearchParams(d.repository), { signal, rateLimit: 'fail' });
     } catch (e) {
       const f = failureOf(e, deps.clock.now());
       if (f.status === 429 || f.reason === 'keyless-quota' || f.reason === 'rate-limit')
@@ -236,16 +241,26 @@ export async function checkFixes(
       else if (f.reason === 'cancelled' || signal.aborted) halt({ reason: 'cancelled', message: 'cancelled' });
       else if (f.next === 'fix-input') {
         unchecked.set(i, `not checked: ${f.message}`);
-        return;
+        return undefined;
       } else halt({ reason: 'failed', message: f.message, failure: f });
       unchecked.set(i, stopWords(stop!));
+      return undefined;
     }
   };
 
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-      while (!stop && next < queue.length) await one(queue[next++]!);
+      // An answer's verdicts are read once the next search is on its way: the service is never waiting on them.
+      let answered: { i: number; response: SearchResponse } | undefined;
+      while (!stop && next < queue.length) {
+        const i = queue[next++]!;
+        const sent = search(i);
+        if (answered) record(answered.i, answered.response);
+        const response = await sent;
+        answered = response && { i, response };
+      }
+      if (answered) record(answered.i, answered.response);
     }),
   );
   timer.abort();

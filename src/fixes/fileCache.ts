@@ -1,21 +1,23 @@
 // Node: the fixes check's answers on disk in the user's cache folder. A run writes one file (its answers and the
 // fresh ones it read), then removes the files it read: two runs at once each keep their own file and lose nothing,
 // and the folder holds a file or two. A file missing, unreadable, corrupt or of another format reads as empty.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, promises as fsp, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, promises as fsp, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { readText } from '../deps/resolver';
 import { CACHE_TTL_MS, FIXES_K, FIXES_PASSAGES, FIXES_QUERY, type FixesCache, type FixesCacheKey } from './check';
 
 /** Bumped when what a cached answer means changes (the verdict rules, the file's shape); other formats read as empty. */
-const FORMAT = 1;
+const FORMAT = 2;
 /**
  * Up to this size the file is written synchronously (a check of a few hundred dependencies), as readText reads it:
  * it holds the thread for well under a millisecond, where each trip through libuv's pool (readdir, open, write,
  * rename, remove) made the check wait a fraction of one.
  */
 const SYNC_MAX_CHARS = 256 * 1024;
+/** The search every answer in a file came from: a file of another query, `k` or `passages` reads as empty. */
+const SEARCH = { query: FIXES_QUERY, k: FIXES_K, passages: FIXES_PASSAGES };
 
 const Kind = z.enum(['issue', 'pull_request']);
 const Base = { id: z.string(), url: z.string(), title: z.string(), kind: Kind };
@@ -25,26 +27,42 @@ const EntrySchema = z.object({
   fixes: z.array(z.object({ ...Base, fixedIn: z.string() })),
   affecting: z.array(z.object({ ...Base, affects: z.string() })),
 });
-const FileSchema = z.object({ format: z.literal(FORMAT), entries: z.array(EntrySchema) });
 type Entry = z.infer<typeof EntrySchema>;
+const HeaderSchema = z.object({
+  format: z.literal(FORMAT),
+  search: z.object({ query: z.literal(SEARCH.query), k: z.literal(SEARCH.k), passages: z.literal(SEARCH.passages) }),
+  entries: z.array(z.unknown()),
+});
 
-/** The key as one string: the search's own terms are part of it, so a changed query never reads an old answer. */
-function cacheKeyText(k: FixesCacheKey): string {
-  const key = [FIXES_QUERY, FIXES_K, FIXES_PASSAGES, k.service, k.ecosystem, k.name, k.repository, k.installed];
-  return createHash('sha256').update(JSON.stringify(key)).digest('base64url');
-}
+/** The key as one string (no part holds a line break: a service address, an ecosystem, a package name, a slug, a version). */
+const keyText = (k: FixesCacheKey): string =>
+  `${k.service}\n${k.ecosystem}\n${k.name}\n${k.repository}\n${k.installed}`;
 
 const isCacheFile = (name: string) => name.startsWith('fixes-') && name.endsWith('.json');
 
-async function readEntries(file: string): Promise<Entry[]> {
+/**
+ * A file's answers still fresh at `now`. Each entry is validated only once its time says it is fresh: a day after
+ * a run, every answer in its file is stale, and none is worth the schema's walk.
+ */
+async function readEntries(file: string, now: number): Promise<Entry[]> {
   const text = await readText(file);
   if (text === undefined) return [];
+  let json: unknown;
   try {
-    const r = FileSchema.safeParse(JSON.parse(text));
-    return r.success ? r.data.entries : [];
+    json = JSON.parse(text);
   } catch {
     return [];
   }
+  const header = HeaderSchema.safeParse(json);
+  if (!header.success) return [];
+  const out: Entry[] = [];
+  for (const raw of header.data.entries) {
+    const at = (raw as { at?: unknown } | null)?.at;
+    if (typeof at !== 'number' || at > now || now - at >= CACHE_TTL_MS) continue;
+    const r = EntrySchema.safeParse(raw);
+    if (r.success) out.push(r.data);
+  }
+  return out;
 }
 
 function cacheFiles(dir: string): string[] {
@@ -55,23 +73,16 @@ function cacheFiles(dir: string): string[] {
   }
 }
 
-/** The cache in `dir` (created for the user alone on the first write). */
-export function fileFixesCache(dir: string): FixesCache {
+/** The cache in `dir` (created for the user alone on the first write); `now` says which answers it read are fresh. */
+export function fileFixesCache(dir: string, now: () => number = Date.now): FixesCache {
   // Read once, on the first call: the files seen then are the ones this run's write replaces.
   let loaded: Promise<{ entries: Map<string, Entry>; files: string[] }> | undefined;
-  // A run asks for each key twice (get, then save): hashed once.
-  const keyTexts = new Map<string, string>();
-  const keyText = (k: FixesCacheKey) => {
-    const plain = JSON.stringify([k.service, k.ecosystem, k.name, k.repository, k.installed]);
-    let t = keyTexts.get(plain);
-    if (t === undefined) keyTexts.set(plain, (t = cacheKeyText(k)));
-    return t;
-  };
   const load = () =>
     (loaded ??= (async () => {
       const files = cacheFiles(dir);
+      const at = now();
       const entries = new Map<string, Entry>();
-      for (const list of await Promise.all(files.map((f) => readEntries(join(dir, f)))))
+      for (const list of await Promise.all(files.map((f) => readEntries(join(dir, f), at))))
         for (const e of list) if ((entries.get(e.key)?.at ?? -Infinity) < e.at) entries.set(e.key, e);
       return { entries, files };
     })());
@@ -89,7 +100,7 @@ export function fileFixesCache(dir: string): FixesCache {
       }
       const newest = Math.max(...answers.map((a) => a.value.at));
       const kept = [...entries.values()].filter((e) => e.at <= newest && newest - e.at < CACHE_TTL_MS);
-      const text = `${JSON.stringify({ format: FORMAT, entries: kept })}\n`;
+      const text = `${JSON.stringify({ format: FORMAT, search: SEARCH, entries: kept })}\n`;
       const name = `fixes-${process.pid}-${randomBytes(6).toString('hex')}.json`;
       const tmp = join(dir, `${name}.tmp`);
       try {
@@ -109,7 +120,7 @@ export function fileFixesCache(dir: string): FixesCache {
       // What they held is in the new file; a file another run wrote since this one read is not among them.
       for (const f of files)
         try {
-          rmSync(join(dir, f), { force: true });
+          unlinkSync(join(dir, f));
         } catch {
           /* another run removed or replaced it */
         }
