@@ -386,22 +386,24 @@ test('unknown --dependency names are refused naming what the folder has; named o
   assert.equal(all.report.dependencies.length, 3);
 });
 
+/** The file cache tests' key: dependency `name` of service `s`, installed at 1.0.0. */
+const cacheKey = (name: string) => ({
+  service: 's',
+  ecosystem: 'npm',
+  name,
+  repository: `acme/${name}`,
+  installed: '1.0.0',
+});
+
 test('file cache: corrupt, half-written or foreign files read as empty and are replaced; two runs at once lose nothing', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fixes-cache-'));
-  const key = (name: string) => ({
-    service: 's',
-    ecosystem: 'npm',
-    name,
-    repository: `acme/${name}`,
-    installed: '1.0.0',
-  });
   const value = (at: number) => ({ at, fixes: [], affecting: [] });
   const now = () => 10;
   const files = () => fs.readdirSync(dir).sort();
   const first = fileFixesCache(dir, now);
-  assert.equal(await first.get(key('a')), undefined);
-  await first.save([{ key: key('a'), value: value(5) }]);
-  assert.deepEqual(await fileFixesCache(dir, now).get(key('a')), value(5));
+  assert.equal(await first.get(cacheKey('a')), undefined);
+  await first.save([{ key: cacheKey('a'), value: value(5) }]);
+  assert.deepEqual(await fileFixesCache(dir, now).get(cacheKey('a')), value(5));
   assert.equal(files().length, 1);
 
   // Next to the good file: bad ones, a half-written one and one for another format. None breaks a read.
@@ -409,45 +411,38 @@ test('file cache: corrupt, half-written or foreign files read as empty and are r
   bad.forEach((text, i) => fs.writeFileSync(path.join(dir, `fixes-bad${i}.json`), text));
   fs.writeFileSync(path.join(dir, 'fixes-half.json.tmp'), '{"format":1,"entr');
   const reader = fileFixesCache(dir, now);
-  assert.deepEqual(await reader.get(key('a')), value(5));
-  assert.equal(await reader.get(key('b')), undefined);
-  await reader.save([{ key: key('b'), value: value(6) }]);
+  assert.deepEqual(await reader.get(cacheKey('a')), value(5));
+  assert.equal(await reader.get(cacheKey('b')), undefined);
+  await reader.save([{ key: cacheKey('b'), value: value(6) }]);
   // One file now holds both answers; the bad files it read are gone (the .tmp is not its to remove).
   assert.deepEqual(files().filter((f) => f.endsWith('.json')).length, 1);
   const after = fileFixesCache(dir, now);
-  assert.deepEqual(await after.get(key('a')), value(5));
-  assert.deepEqual(await after.get(key('b')), value(6));
+  assert.deepEqual(await after.get(cacheKey('a')), value(5));
+  assert.deepEqual(await after.get(cacheKey('b')), value(6));
 
   // Two runs at once over one folder, both having read it before either writes: every answer is kept.
   const one = fileFixesCache(dir, now);
   const two = fileFixesCache(dir, now);
-  await Promise.all([one.get(key('x')), two.get(key('x'))]);
+  await Promise.all([one.get(cacheKey('x')), two.get(cacheKey('x'))]);
   await Promise.all([
-    one.save(['c', 'd'].map((n) => ({ key: key(n), value: value(7) }))),
-    two.save(['c2', 'd2'].map((n) => ({ key: key(n), value: value(7) }))),
+    one.save(['c', 'd'].map((n) => ({ key: cacheKey(n), value: value(7) }))),
+    two.save(['c2', 'd2'].map((n) => ({ key: cacheKey(n), value: value(7) }))),
   ]);
   const all = fileFixesCache(dir, now);
-  for (const n of ['a', 'b', 'c', 'd', 'c2', 'd2']) assert.ok(await all.get(key(n)), n);
+  for (const n of ['a', 'b', 'c', 'd', 'c2', 'd2']) assert.ok(await all.get(cacheKey(n)), n);
   assert.ok(files().filter((f) => f.endsWith('.json')).length <= 2, files().join());
 
   // A day after an answer, the next write drops it.
-  await all.save([{ key: key('e'), value: value(5 + CACHE_TTL_MS) }]);
+  await all.save([{ key: cacheKey('e'), value: value(5 + CACHE_TTL_MS) }]);
   const later = fileFixesCache(dir, () => 5 + CACHE_TTL_MS);
-  assert.equal(await later.get(key('a')), undefined);
-  assert.deepEqual(await later.get(key('e')), value(5 + CACHE_TTL_MS));
+  assert.equal(await later.get(cacheKey('a')), undefined);
+  assert.deepEqual(await later.get(cacheKey('e')), value(5 + CACHE_TTL_MS));
   assert.deepEqual(files().filter((f) => f.endsWith('.json')).length, 1);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('file cache: only fresh answers of the same search are read; a bad entry costs only itself', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fixes-cache-'));
-  const key = (name: string) => ({
-    service: 's',
-    ecosystem: 'npm',
-    name,
-    repository: `acme/${name}`,
-    installed: '1.0.0',
-  });
   const fix = {
     id: 'i1',
     url: 'https://github.com/acme/a/issues/1',
@@ -456,9 +451,9 @@ test('file cache: only fresh answers of the same search are read; a bad entry co
     fixedIn: '1.0.1',
   };
   await fileFixesCache(dir, () => 1000).save([
-    { key: key('a'), value: { at: 1000, fixes: [fix], affecting: [] } },
-    { key: key('b'), value: { at: 900, fixes: [], affecting: [] } },
-    { key: key('c'), value: { at: 1000, fixes: [], affecting: [] } },
+    { key: cacheKey('a'), value: { at: 1000, fixes: [fix], affecting: [] } },
+    { key: cacheKey('b'), value: { at: 900, fixes: [], affecting: [] } },
+    { key: cacheKey('c'), value: { at: 1000, fixes: [], affecting: [] } },
   ]);
   const [written] = fs.readdirSync(dir);
   const json = JSON.parse(fs.readFileSync(path.join(dir, written!), 'utf8')) as {
@@ -474,13 +469,17 @@ test('file cache: only fresh answers of the same search are read; a bad entry co
     JSON.stringify({ ...json, search: { ...json.search, query: 'another query' }, entries: [{ ...c, fixes: [] }] }),
   );
   const at = (t: number) => fileFixesCache(dir, () => t);
-  assert.deepEqual(await at(1500).get(key('a')), { at: 1000, fixes: [fix], affecting: [] });
-  assert.deepEqual(await at(1500).get(key('b')), { at: 900, fixes: [], affecting: [] });
-  assert.equal(await at(1500).get(key('c')), undefined, "its bad entry, and the other query's answer, are not read");
+  assert.deepEqual(await at(1500).get(cacheKey('a')), { at: 1000, fixes: [fix], affecting: [] });
+  assert.deepEqual(await at(1500).get(cacheKey('b')), { at: 900, fixes: [], affecting: [] });
+  assert.equal(
+    await at(1500).get(cacheKey('c')),
+    undefined,
+    "its bad entry, and the other query's answer, are not read",
+  );
   // A day after b was searched, it is no longer read; a time before an answer's is not trusted either.
-  assert.equal(await at(900 + CACHE_TTL_MS).get(key('b')), undefined);
-  assert.ok(await at(900 + CACHE_TTL_MS).get(key('a')));
-  assert.equal(await at(950).get(key('a')), undefined);
+  assert.equal(await at(900 + CACHE_TTL_MS).get(cacheKey('b')), undefined);
+  assert.ok(await at(900 + CACHE_TTL_MS).get(cacheKey('a')));
+  assert.equal(await at(950).get(cacheKey('a')), undefined);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
