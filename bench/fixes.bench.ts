@@ -1,10 +1,10 @@
 // `devindex fixes` against the sandbox (a child process over a generated corpus of 60 repositories, rate
 // limits off): checking 60 dependencies (reading the workspace, one scoped search each, the verdicts, the
 // cache's read and write) against the same 60 searches sent by a bare loop of the same client at the same
-// concurrency, in the same run, each round running both, which goes first alternating. The cache folder is as a day after a run: it holds that
-// run's answers, a day old, which each round's check reads, finds stale and replaces. Goals: check <= 1.2x
-// the loop; a cached re-run sends nothing and takes under 100 ms beyond reading the workspace (its manifests
-// and lockfile).
+// concurrency, in the same run: each round runs both, and which goes first alternates. The cache folder is as
+// a day after a run: it holds that run's answers, a day old, which each round's check reads, finds stale and
+// replaces. Goals: check <= 1.2x the loop; a cached re-run sends nothing and takes under 100 ms beyond reading
+// the workspace (its manifests and lockfile).
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -207,7 +207,7 @@ async function main(): Promise<void> {
     rmSync(tmp, { recursive: true, force: true });
   }
   const m = (xs: number[]) => stats(xs).median;
-  // Each round's check against the loop just before it: the machine's speed drifts between rounds, not within one.
+  // Each round's check against that round's loop: the machine's speed drifts between rounds, not within one.
   const ratios = check.map((c, i) => c / loop[i]!).sort((a, b) => a - b);
   const ratio = m(ratios);
   const quartile = (q: number) => ratios[Math.floor(q * (ratios.length - 1))]!.toFixed(2);

@@ -27,6 +27,8 @@ export const FIXES_PASSAGES = 3;
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 8;
 export const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
+/** An answer searched at `at` is still good at `now`: within the day, and not from a clock that ran ahead. */
+export const isFresh = (at: number, now: number): boolean => at <= now && now - at < CACHE_TTL_MS;
 /** The whole check's time bound (every dependency, retries included); what is left after it is unchecked. */
 export const DEFAULT_TIME_LIMIT_MS = 5 * 60 * 1000;
 
@@ -173,7 +175,7 @@ export async function checkFixes(
   const queue: number[] = [];
   let fromCache = 0;
   cached.forEach((c, i) => {
-    if (c && c.at <= now && now - c.at < CACHE_TTL_MS) {
+    if (c && isFresh(c.at, now)) {
       results[i] = checkedRow(todo[i]!, c.fixes, c.affecting);
       fromCache++;
     } else queue.push(i);
@@ -223,7 +225,7 @@ export async function checkFixes(
     answers.push({ key: keyOf(deps.service, d), value: { at: deps.clock.now(), fixes, affecting } });
   };
   /** One dependency's search; its answer, or undefined when it failed (the failure is recorded here). */
-  const search = async (i: number): Promise<SearchResponse | undefined> => {
+  const searchOne = async (i: number): Promise<SearchResponse | undefined> => {
     const d = todo[i]!;
     searches++;
     try {
@@ -255,7 +257,7 @@ export async function checkFixes(
       let answered: { i: number; response: SearchResponse } | undefined;
       while (!stop && next < queue.length) {
         const i = queue[next++]!;
-        const sent = search(i);
+        const sent = searchOne(i);
         if (answered) record(answered.i, answered.response);
         const response = await sent;
         answered = response && { i, response };

@@ -6,7 +6,7 @@ import { mkdirSync, promises as fsp, readdirSync, renameSync, unlinkSync, writeF
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { readText } from '../deps/resolver';
-import { CACHE_TTL_MS, FIXES_K, FIXES_PASSAGES, FIXES_QUERY, type FixesCache, type FixesCacheKey } from './check';
+import { FIXES_K, FIXES_PASSAGES, FIXES_QUERY, isFresh, type FixesCache, type FixesCacheKey } from './check';
 
 /** Bumped when what a cached answer means changes (the verdict rules, the file's shape); other formats read as empty. */
 const FORMAT = 2;
@@ -58,7 +58,7 @@ async function readEntries(file: string, now: number): Promise<Entry[]> {
   const out: Entry[] = [];
   for (const raw of header.data.entries) {
     const at = (raw as { at?: unknown } | null)?.at;
-    if (typeof at !== 'number' || at > now || now - at >= CACHE_TTL_MS) continue;
+    if (typeof at !== 'number' || !isFresh(at, now)) continue;
     const r = EntrySchema.safeParse(raw);
     if (r.success) out.push(r.data);
   }
@@ -99,7 +99,7 @@ export function fileFixesCache(dir: string, now: () => number = Date.now): Fixes
         entries.set(k, { key: k, ...value });
       }
       const newest = Math.max(...answers.map((a) => a.value.at));
-      const kept = [...entries.values()].filter((e) => e.at <= newest && newest - e.at < CACHE_TTL_MS);
+      const kept = [...entries.values()].filter((e) => isFresh(e.at, newest));
       const text = `${JSON.stringify({ format: FORMAT, search: SEARCH, entries: kept })}\n`;
       const name = `fixes-${process.pid}-${randomBytes(6).toString('hex')}.json`;
       const tmp = join(dir, `${name}.tmp`);
