@@ -6,7 +6,8 @@
 // DEVINDEX_TEST_SERIAL=1 runs them one after another.
 // Before that line, a table of where the time went: each tier's wall time, slowest first, and under each tier
 // made of files its files' times, slowest first (test-results/times/<tier>.json, written by
-// scripts/suite-times-reporter.mjs for the node:test tiers and by test-host.mjs / test-e2e.mjs).
+// scripts/suite-times-reporter.mjs for the node:test tiers and by test-host.mjs / test-e2e.mjs), then each failed
+// tier's failed tests again (scripts/failures.mjs), so that a log kept only from its end still names them.
 import { spawn } from 'node:child_process';
 import { clearInterval, setInterval } from 'node:timers';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { prepareBrowserTier } from './vscode/provision.mjs';
 import { EDITOR_TIERS, nextTier, planLanes } from './lanes.mjs';
 import { timesFile } from './suite-times-reporter.mjs';
+import { failureLines } from './failures.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
@@ -149,6 +151,8 @@ const tiers = [
 let passed = 0,
   failed = 0;
 const summary = new Map();
+/** Each failed tier's failures, said again under the summary (scripts/failures.mjs). */
+const failures = new Map();
 const times = [];
 const runStart = Date.now();
 
@@ -184,6 +188,7 @@ async function runTier(t) {
   }
   if (r.code !== 0 && (!c || c.failed === 0)) failed += 1; // a tier that failed outside its tests still fails the run
   if (t.tests && !c && r.code === 0) failed += 1; // a test tier that reported nothing ran no test
+  if (r.code !== 0) failures.set(t.name, failureLines(r.out) || r.out.trim().split('\n').slice(-15).join('\n'));
   summary.set(
     t.name,
     `${t.name}: ${r.code === 0 ? 'ok' : 'FAILED'}${c ? ` (${c.passed} passed, ${c.failed} failed)` : ''} in ${secs} s`,
@@ -228,6 +233,7 @@ for (const t of times.sort((a, b) => b.ms - a.ms)) {
       `${s1(rest.reduce((n, f) => n + f.ms, 0))} s      … ${rest.length} more files, each ${(rest[0].ms / 1000).toFixed(1)} s or less`,
     );
 }
+for (const [name, text] of failures) console.log(`\n=== ${name}: what failed (its whole output is above) ===\n${text}`);
 console.log('\n=== summary ===');
 for (const { name } of tiers) if (summary.has(name)) console.log(summary.get(name));
 console.log(
