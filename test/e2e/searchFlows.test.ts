@@ -196,11 +196,14 @@ describe('Search view flows in the workbench', () => {
     await wb.answerInputBox('retry on 429 with Retry-After', { prompt: /question or search phrase/i });
     const chips = view.locator('#chips');
     await chips.locator('.chip', { hasText: 'fetchline/fetchline' }).waitFor({ state: 'visible', timeout: 30_000 });
-    await view.locator('li.row').first().waitFor({ state: 'visible', timeout: 30_000 });
-    assert.match(
-      await view.locator('.summary').innerText(),
-      /results? for “retry on 429 with Retry-After” in fetchline\/fetchline, quarry-dev\/fetchline/,
-    );
+    // The chip shows when the search begins, beside the rows of the search before: this search's own summary is the
+    // sign that its results are listed.
+    await view
+      .locator('.summary', {
+        hasText: /results? for “retry on 429 with Retry-After” in fetchline\/fetchline, quarry-dev\/fetchline/,
+      })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await view.locator('li.row').first().waitFor({ state: 'visible' });
     await openFilters();
     await view.locator('#f-minStars').fill('1');
     await view.locator('#filters-toggle').click();
