@@ -51,7 +51,6 @@ export async function api(): Promise<DevIndexExtensionApi> {
   return a as DevIndexExtensionApi;
 }
 
-/** The requests the sandbox saw since the last clear (GET), or clears them (DELETE, resolves with none). */
 /** The extension's test surface with no API key stored (suites that start keyless, or set a key themselves). */
 export async function keylessApi(): Promise<DevIndexExtensionApi> {
   const a = await api();
@@ -59,6 +58,7 @@ export async function keylessApi(): Promise<DevIndexExtensionApi> {
   return a;
 }
 
+/** The requests the sandbox saw since the last clear (GET), or clears them (DELETE, resolves with none). */
 export async function sandboxRequests(method: 'GET' | 'DELETE' = 'GET'): Promise<SeenRequest[]> {
   const r = await fetch(`${env('DEVINDEX_SANDBOX_URL')}/__sandbox/requests`, { method });
   assert.ok(r.ok, `sandbox ${method} /__sandbox/requests: ${r.status}`);
