@@ -228,6 +228,9 @@ describe('the keyless quota in the Search view', function () {
   });
 
   it("the sandbox's daily keyless quota: the second keyless search of the day counts down to UTC midnight", async function () {
+    const nextMidnight = (d: Date): number => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
+    // The sandbox counts the day of the 429; a run across 00:00 UTC may see either midnight.
+    const midnights = [nextMidnight(new Date())];
     const status = await post('/__sandbox/keyless', { daily: 1, reset: true });
     assert.equal(status, 200, 'the sandbox sets its daily keyless quota');
     await search(a, 'first keyless search today');
@@ -240,8 +243,10 @@ describe('the keyless quota in the Search view', function () {
       15_000,
     );
     assert.equal(shown?.kind, 'quota');
-    const now = new Date();
-    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-    assert.ok(Math.abs((shown?.resetAt ?? 0) - midnight) <= 60_000, `the reset at UTC midnight (${shown?.resetAt})`);
+    midnights.push(nextMidnight(new Date()));
+    assert.ok(
+      midnights.some((m) => Math.abs((shown?.resetAt ?? 0) - m) <= 60_000),
+      `the reset at UTC midnight (${shown?.resetAt})`,
+    );
   });
 });
