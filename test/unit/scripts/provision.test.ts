@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { findRepoRoot } from '../../../sandbox/serverParts';
+import { scriptModule } from '../../support/scriptModule';
 
 const root = findRepoRoot(__dirname) ?? '.';
 
@@ -37,11 +37,7 @@ interface Provision {
     times?: boolean;
   }): Promise<number>;
 }
-// A file URL and a computed specifier: loaded as an ES module at run time (the test bundle leaves it alone).
-const load = (): Promise<Provision> =>
-  (new Function('s', 'return import(s)') as (s: string) => Promise<Provision>)(
-    pathToFileURL(path.join(root, 'scripts', 'vscode', 'provision.mjs')).href,
-  );
+const load = (): Promise<Provision> => scriptModule<Provision>('scripts/vscode/provision.mjs');
 
 /** A fake Debian: which packages are installed, whether we are root, and every apt-get call. */
 function fakeSystem(installed: string[], root: boolean, aptStatus: number = 0) {

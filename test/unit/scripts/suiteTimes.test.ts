@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { findRepoRoot } from '../../../sandbox/serverParts';
+import { scriptModule } from '../../support/scriptModule';
 
 const root = findRepoRoot(__dirname) ?? '.';
 interface Times {
@@ -14,10 +14,7 @@ interface Times {
   timesFile(root: string, tier: string): string;
   addTimes(root: string, tier: string, suites: { name: string; ms: number }[]): void;
 }
-const load = (): Promise<Times> =>
-  (new Function('s', 'return import(s)') as (s: string) => Promise<Times>)(
-    pathToFileURL(path.join(root, 'scripts', 'suite-times-reporter.mjs')).href,
-  );
+const load = (): Promise<Times> => scriptModule<Times>('scripts/suite-times-reporter.mjs');
 
 const ev = (type: string, file: string | undefined, nesting: number, ms: number) => ({
   type,

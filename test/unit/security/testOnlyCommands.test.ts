@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
+import { scriptModule } from '../../support/scriptModule';
 import { AGENT_COMMANDS, COMMAND_CATEGORY, menuWhen } from '../../../src/agents/agentCommandTable';
 
 const root = join(__dirname, '..', '..', '..', '..');
@@ -54,12 +54,9 @@ async function bundles(surface: boolean): Promise<Record<string, string>> {
   }
   {
     // The web bundle exactly as scripts/build.mjs makes it (production, or the development build the browser tier runs).
-    const spec = pathToFileURL(join(root, 'scripts', 'webBuild.mjs')).href;
-    const { webBundle } = await (
-      new Function('s', 'return import(s)') as (
-        s: string,
-      ) => Promise<{ webBundle(root: string, production: boolean): BuildOptions }>
-    )(spec);
+    const { webBundle } = await scriptModule<{ webBundle(root: string, production: boolean): BuildOptions }>(
+      'scripts/webBuild.mjs',
+    );
     const r = await build({
       ...webBundle(root, !surface),
       write: false,

@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { manifestDependencies, NOT_INSTALLED_HERE } from '../../../src/deps/manifestDependencies';
 import { lookupDependency } from '../../../src/deps/dependencyScope';
 import { remotesOfVfsUri, repositoryOfVfsUri, scopeFromRemotes } from '../../../src/search/repoSlug';
 import { isAbsoluteFolder } from '../../../src/tools/searchOps';
 import { findRepoRoot } from '../../../sandbox/serverParts';
+import { scriptModule } from '../../support/scriptModule';
 
 const root = findRepoRoot(__dirname) ?? '.';
 const fixtures = path.join(root, 'test', 'fixtures', 'lockfiles');
@@ -131,13 +131,10 @@ test('the browser bundle check names Node built-ins, undici and unswapped host m
     inputs: Record<string, { imports: Array<{ path: string }> }>;
     outputs: Record<string, { imports: Array<{ path: string }> }>;
   };
-  // A file URL and a computed specifier: loaded as ES module at run time (the test bundle leaves it alone).
-  const spec = pathToFileURL(path.join(root, 'scripts', 'webBuild.mjs')).href;
-  const { browserBundleProblems, NODE_HOST } = await (
-    new Function('s', 'return import(s)') as (
-      s: string,
-    ) => Promise<{ browserBundleProblems(m: Meta): string[]; NODE_HOST: string }>
-  )(spec);
+  const { browserBundleProblems, NODE_HOST } = await scriptModule<{
+    browserBundleProblems(m: Meta): string[];
+    NODE_HOST: string;
+  }>('scripts/webBuild.mjs');
   const clean = {
     inputs: { 'src/web/extension.ts': { imports: [{ path: 'vscode' }] } },
     outputs: { 'dist/web/extension.js': { imports: [{ path: 'vscode' }] } },
