@@ -29,3 +29,13 @@ export function failureLines(out) {
     .slice(0, MAX_LINES)
     .join('\n');
 }
+
+/** The end of a tier's output without stack frames: for a tier that failed outside any test (a build, a setup). */
+export function lastLines(out, n = 15) {
+  return out
+    .trim()
+    .split(/\r?\n/)
+    .filter((l) => !STACK_FRAME.test(l))
+    .slice(-n)
+    .join('\n');
+}

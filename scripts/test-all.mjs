@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { prepareBrowserTier } from './vscode/provision.mjs';
 import { EDITOR_TIERS, nextTier, planLanes } from './lanes.mjs';
 import { timesFile } from './suite-times-reporter.mjs';
-import { failureLines } from './failures.mjs';
+import { failureLines, lastLines } from './failures.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
@@ -188,7 +188,7 @@ async function runTier(t) {
   }
   if (r.code !== 0 && (!c || c.failed === 0)) failed += 1; // a tier that failed outside its tests still fails the run
   if (t.tests && !c && r.code === 0) failed += 1; // a test tier that reported nothing ran no test
-  if (r.code !== 0) failures.set(t.name, failureLines(r.out) || r.out.trim().split('\n').slice(-15).join('\n'));
+  if (r.code !== 0) failures.set(t.name, failureLines(r.out) || lastLines(r.out));
   summary.set(
     t.name,
     `${t.name}: ${r.code === 0 ? 'ok' : 'FAILED'}${c ? ` (${c.passed} passed, ${c.failed} failed)` : ''} in ${secs} s`,

@@ -10,7 +10,11 @@ import { findRepoRoot } from '../../../sandbox/serverParts';
 import { scriptModule } from '../../support/scriptModule';
 
 const root = findRepoRoot(__dirname) ?? '.';
-const load = (): Promise<{ failureLines(out: string): string }> => scriptModule('scripts/failures.mjs');
+interface Failures {
+  failureLines(out: string): string;
+  lastLines(out: string, n?: number): string;
+}
+const load = (): Promise<Failures> => scriptModule<Failures>('scripts/failures.mjs');
 
 function outputOf(args: string[], file: string, source: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'failures-'));
@@ -69,4 +73,19 @@ test('an output with no failure report says nothing; at most 40 lines are kept',
   assert.equal(failureLines('built in 2.6 s\nsandbox ready\n'), '');
   const many = Array.from({ length: 100 }, (_, i) => `✖ case ${i}`).join('\n');
   assert.equal(failureLines(many).split('\n').length, 40);
+});
+
+test("a tier that failed outside its tests: the end of its output, without the stack's frames", async () => {
+  const { lastLines } = await load();
+  const r = spawnSync(
+    process.execPath,
+    ['-e', "console.log('building'); throw new Error('no such file: scriptModule')"],
+    {
+      encoding: 'utf8',
+    },
+  );
+  const lines = lastLines(r.stdout + r.stderr, 6);
+  assert.match(lines, /Error: no such file: scriptModule/);
+  assert.doesNotMatch(lines, /^\s+at /m);
+  assert.ok(lines.split('\n').length <= 6);
 });
